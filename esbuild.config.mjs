@@ -1,0 +1,131 @@
+// Builds the SPA into dist/: hashed, code-split ES modules under dist/assets and dist/index.html.
+//   node esbuild.config.mjs            build once (production)
+//   node esbuild.config.mjs --watch    rebuild on change (npm run dev)
+// Build-time configuration: BRAND_NAME (the provider's name), API_BASE_URL (default: same origin).
+import * as esbuild from 'esbuild'
+import { createHash } from 'node:crypto'
+import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises'
+import { dirname, join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = dirname(fileURLToPath(import.meta.url))
+export const outdir = join(root, 'dist')
+export const DEFAULT_BRAND_NAME = 'Domicilium'
+
+export function buildConfig(env = process.env) {
+  return {
+    brandName: env.BRAND_NAME || DEFAULT_BRAND_NAME,
+    apiBaseUrl: env.API_BASE_URL || '',
+  }
+}
+
+function options(config, { dev = false } = {}) {
+  return {
+    absWorkingDir: root,
+    entryPoints: ['src/main.tsx'],
+    outdir: join(outdir, 'assets'),
+    publicPath: '/assets',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    target: ['es2022', 'chrome111', 'safari16.4', 'firefox115'],
+    jsx: 'automatic',
+    minify: !dev,
+    sourcemap: 'linked',
+    metafile: true,
+    entryNames: '[name]-[hash]',
+    chunkNames: 'chunks/[name]-[hash]',
+    assetNames: 'media/[name]-[hash]',
+    loader: { '.svg': 'file', '.png': 'file', '.webp': 'file' },
+    legalComments: 'none',
+    logLevel: 'warning',
+    define: {
+      'process.env.NODE_ENV': JSON.stringify(dev ? 'development' : 'production'),
+      __BRAND_NAME__: JSON.stringify(config.brandName),
+      __API_BASE_URL__: JSON.stringify(config.apiBaseUrl),
+    },
+  }
+}
+
+/** Writes dist/index.html pointing at the hashed entry, and a stamp that tells what was built from what. */
+async function writeIndex(metafile, config) {
+  const outputs = Object.entries(metafile.outputs)
+  const entry = outputs.find(([, o]) => o.entryPoint === 'src/main.tsx')
+  if (!entry) throw new Error('esbuild produced no entry for src/main.tsx')
+  const entryUrl = '/' + relative(outdir, join(root, entry[0])).split('\\').join('/')
+  const template = await readFile(join(root, 'index.html'), 'utf8')
+  const html = template.replace('/src/main.tsx', entryUrl)
+  await writeFile(join(outdir, 'index.html'), html)
+  await writeFile(join(outdir, 'build-stamp.json'), JSON.stringify({ ...config, sources: await sourcesDigest() }, null, 2))
+  await writeFile(join(outdir, 'meta.json'), JSON.stringify(metafile))
+}
+
+/** A digest of every input of the build: sources, index.html, this file and the lock file. */
+export async function sourcesDigest() {
+  const hash = createHash('sha256')
+  const files = ['index.html', 'esbuild.config.mjs', 'package-lock.json', 'tsconfig.json']
+  async function walk(dir) {
+    for (const entry of await readdir(join(root, dir), { withFileTypes: true })) {
+      const path = join(dir, entry.name)
+      if (entry.isDirectory()) await walk(path)
+      else files.push(path)
+    }
+  }
+  await walk('src')
+  await walk('server/contract')
+  for (const file of files.sort()) {
+    hash.update(file)
+    hash.update(await readFile(join(root, file)).catch(() => ''))
+  }
+  return hash.digest('hex')
+}
+
+/** True when dist/ is missing or was built from other sources or another configuration. */
+export async function isStale(config = buildConfig()) {
+  try {
+    const stamp = JSON.parse(await readFile(join(outdir, 'build-stamp.json'), 'utf8'))
+    await stat(join(outdir, 'index.html'))
+    return stamp.brandName !== config.brandName || stamp.apiBaseUrl !== config.apiBaseUrl || stamp.sources !== (await sourcesDigest())
+  } catch {
+    return true
+  }
+}
+
+export async function build(config = buildConfig()) {
+  await rm(outdir, { recursive: true, force: true })
+  await mkdir(outdir, { recursive: true })
+  const result = await esbuild.build(options(config))
+  await writeIndex(result.metafile, config)
+  return result
+}
+
+export async function watch(config = buildConfig()) {
+  await rm(outdir, { recursive: true, force: true })
+  await mkdir(outdir, { recursive: true })
+  const ctx = await esbuild.context({
+    ...options(config, { dev: true }),
+    plugins: [{
+      name: 'index-html',
+      setup(b) {
+        b.onEnd(async (result) => {
+          if (result.errors.length === 0 && result.metafile) {
+            await writeIndex(result.metafile, config)
+            console.log(`[build] ${new Date().toLocaleTimeString('fr-FR')} dist/ à jour`)
+          }
+        })
+      },
+    }],
+  })
+  await ctx.watch()
+  return ctx
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  if (process.argv.includes('--watch')) {
+    await watch()
+    console.log('[build] surveillance de src/ : reconstruction à chaque modification')
+  } else {
+    await build()
+    console.log('[build] dist/ construit')
+  }
+}

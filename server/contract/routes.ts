@@ -1,0 +1,355 @@
+// The route table of the provider API (spec §7): one entry per call, with its exact method and path.
+// The server registers its handlers against it, the OpenAPI document and the access-control test
+// matrix are generated from it, and the SPA's client takes its types from it (type-only import).
+import { Type, type TSchema } from 'typebox'
+import * as S from './schemas.ts'
+
+export type Auth =
+  | 'none' // no token at all
+  | 'apiToken' // header `apiToken: <token>`
+  | 'bearer' // header `Authorization: Bearer <token>` (contract calls)
+  | 'operator' // header `Authorization: Bearer <OPERATOR_TOKEN>` (the provider's operators)
+
+/** Who may use a route that names an order (directly or through a document, folder…). */
+export type Access = 'owner' | 'member'
+
+export interface RouteSchema {
+  params?: TSchema
+  querystring?: TSchema
+  body?: TSchema
+  response: Record<number, TSchema>
+}
+
+export interface RouteDef {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE'
+  /** OpenAPI-style path: `{name}` is a parameter, every other character is literal (`:` included). */
+  path: string
+  auth: Auth
+  /** owner: only the order's owner; member: the owner and the collaborators of a shared order. */
+  access?: Access
+  /** json (default), file (answers a PDF), multipart (form upload). */
+  kind?: 'json' | 'file' | 'multipart'
+  summary: string
+  tags: string[]
+  schema: RouteSchema
+}
+
+const ok = (schema: TSchema) => ({ 200: schema })
+const PdfFile = Type.Unsafe<Uint8Array>({ type: 'string', format: 'binary' })
+
+export const routes = {
+  // --- Authentication and account
+  login: {
+    method: 'POST', path: '/api/login', auth: 'none', tags: ['Compte'],
+    summary: 'Se connecter : answers the user object with its apiToken.',
+    schema: { body: S.LoginBody, response: ok(S.AuthUser) },
+  },
+  resetPasswordRequest: {
+    method: 'POST', path: '/reset-password-request', auth: 'none', tags: ['Compte'],
+    summary: 'Ask for a password-reset e-mail; always the same answer.',
+    schema: { body: S.ResetPasswordRequestBody, response: ok(S.MessageReply) },
+  },
+  resetPassword: {
+    method: 'POST', path: '/reset-password', auth: 'none', tags: ['Compte'],
+    summary: 'Set a new password with a single-use token.',
+    schema: { body: S.ResetPasswordBody, response: ok(S.MessageReply) },
+  },
+  currentUser: {
+    method: 'GET', path: '/api-protected/user/me', auth: 'apiToken', tags: ['Compte'],
+    summary: 'The signed-in user.',
+    schema: { response: ok(S.User) },
+  },
+  contracts: {
+    method: 'GET', path: '/api-protected/contracts', auth: 'bearer', tags: ['Contrats'],
+    summary: "The contracts of the user's own orders.",
+    schema: { response: ok(Type.Array(S.Contract)) },
+  },
+  updateEmail: {
+    method: 'PUT', path: '/api-protected/users/me/email', auth: 'apiToken', tags: ['Compte'],
+    summary: 'Change the e-mail address.',
+    schema: { body: S.UpdateEmailBody, response: ok(S.User) },
+  },
+  updatePassword: {
+    method: 'PUT', path: '/api-protected/users/me/password', auth: 'apiToken', tags: ['Compte'],
+    summary: 'Change the password (current and new).',
+    schema: { body: S.UpdatePasswordBody, response: ok(S.MessageReply) },
+  },
+  unpaidStatus: {
+    method: 'GET', path: '/api-protected/user-unpaid-status', auth: 'apiToken', tags: ['Factures'],
+    summary: 'Whether the user has unpaid invoices.',
+    schema: { response: ok(S.UnpaidStatus) },
+  },
+  payUnpaidInvoice: {
+    method: 'POST', path: '/api-protected/pay-unpaid-invoice', auth: 'apiToken', access: 'owner', tags: ['Factures'],
+    summary: 'Pay the unpaid invoices (of one order, or all) with the card on file.',
+    schema: { body: S.PayUnpaidBody, response: ok(S.PayUnpaidReply) },
+  },
+
+  // --- Orders, problems, invitations
+  myOrders: {
+    method: 'GET', path: '/api-protected/my-domiciliation-orders', auth: 'apiToken', tags: ['Domiciliations'],
+    summary: 'The orders the user owns and those shared with them.',
+    schema: { response: ok(Type.Array(S.Order)) },
+  },
+  sendProblem: {
+    method: 'POST', path: '/api-protected/domiciliation-orders/{id}:send-problem', auth: 'apiToken', access: 'member', tags: ['Domiciliations'],
+    summary: 'Report a problem about an order.',
+    schema: { params: S.IdParams, body: S.SendProblemBody, response: ok(S.MessageReply) },
+  },
+  sendInvite: {
+    method: 'POST', path: '/api-protected/send-invite', auth: 'apiToken', tags: ['Domiciliations'],
+    summary: 'Recommend the service to someone (referral e-mail).',
+    schema: { body: S.SendInviteBody, response: ok(S.MessageReply) },
+  },
+  isAttenteCourrierOrFinalise: {
+    method: 'GET', path: '/api-protected/domiciliation-orders/{id}/is-attente-courrier-or-finalise', auth: 'apiToken', access: 'member', tags: ['Domiciliations'],
+    summary: 'Whether the order is waiting for mail or finalised.',
+    schema: { params: S.IdParams, response: ok(S.BooleanResult) },
+  },
+  isCompleteKbis: {
+    method: 'GET', path: '/api-protected/domiciliation-orders/{id}/is-complete-kbis', auth: 'apiToken', access: 'member', tags: ['Domiciliations'],
+    summary: 'Whether the identity-registration documents are complete.',
+    schema: { params: S.IdParams, response: ok(S.BooleanResult) },
+  },
+  isWaitingContract: {
+    method: 'GET', path: '/api-protected/domiciliation-orders/{id}/is-waiting-contract', auth: 'apiToken', access: 'member', tags: ['Domiciliations'],
+    summary: 'Whether the order is waiting for its contract.',
+    schema: { params: S.IdParams, response: ok(S.BooleanResult) },
+  },
+  uploadedDocuments: {
+    method: 'GET', path: '/api-protected/domiciliation-orders/{id}/uploaded-documents', auth: 'apiToken', access: 'owner', tags: ['Domiciliations'],
+    summary: 'The identity documents uploaded for the order.',
+    schema: { params: S.IdParams, response: ok(Type.Array(S.UploadedDocument)) },
+  },
+  shares: {
+    method: 'GET', path: '/api-protected/domiciliation-orders/{id}/shares', auth: 'apiToken', access: 'owner', tags: ['Collaborateurs'],
+    summary: 'The collaborators the order is shared with.',
+    schema: { params: S.IdParams, response: ok(Type.Array(S.Share)) },
+  },
+  deleteShare: {
+    method: 'DELETE', path: '/api-protected/domiciliation-orders/{id}/share-delete/{shareId}', auth: 'apiToken', access: 'owner', tags: ['Collaborateurs'],
+    summary: 'Stop sharing the order with a collaborator.',
+    schema: { params: S.ShareParams, response: ok(S.MessageReply) },
+  },
+  invite: {
+    method: 'POST', path: '/api-protected/domiciliation-orders/{id}/invite', auth: 'apiToken', access: 'owner', tags: ['Collaborateurs'],
+    summary: 'Share the order with collaborators, by e-mail.',
+    schema: { params: S.IdParams, body: S.InviteBody, response: ok(Type.Array(S.Share)) },
+  },
+  mandataires: {
+    method: 'GET', path: '/api-protected/domiciliation-orders/{id}/destinataire-mandataires', auth: 'apiToken', access: 'owner', tags: ['Représentants'],
+    summary: 'The authorised recipients (mandataires) of the order.',
+    schema: { params: S.IdParams, response: ok(Type.Array(S.Mandataire)) },
+  },
+  deleteMandataire: {
+    method: 'DELETE', path: '/api-protected/domiciliation-orders/{id}/destinataire-mandataires-delete/{mandataireId}', auth: 'apiToken', access: 'owner', tags: ['Représentants'],
+    summary: 'Remove an authorised recipient.',
+    schema: { params: S.MandataireParams, response: ok(S.MessageReply) },
+  },
+  addMandataire: {
+    method: 'POST', path: '/api-protected/domiciliation-orders/{id}/destinataire-mandataires', auth: 'apiToken', access: 'owner', tags: ['Représentants'],
+    summary: 'Add an authorised recipient.',
+    schema: { params: S.IdParams, body: S.MandataireBody, response: ok(S.Mandataire) },
+  },
+  setQonto: {
+    method: 'POST', path: '/api/domiciliation-orders/{id}:set-qonto', auth: 'apiToken', access: 'owner', tags: ['Suivi comptable'],
+    summary: 'Interest in the Qonto bank partner.',
+    schema: { params: S.IdParams, body: S.SetQontoBody, response: ok(S.QontoReply) },
+  },
+  setShine: {
+    method: 'POST', path: '/api/domiciliation-orders/{id}:set-shine', auth: 'apiToken', access: 'owner', tags: ['Suivi comptable'],
+    summary: 'Interest in the Shine bank partner.',
+    schema: { params: S.IdParams, body: S.SetShineBody, response: ok(S.ShineReply) },
+  },
+  wantComptable: {
+    method: 'GET', path: '/api-protected/want-comptable/{id}', auth: 'apiToken', access: 'owner', tags: ['Suivi comptable'],
+    summary: "Register the order's interest in the accountant offer (idempotent).",
+    schema: { params: S.IdParams, response: ok(S.WantComptableReply) },
+  },
+
+  // --- Mail
+  packages: {
+    method: 'GET', path: '/api-protected/user-packages', auth: 'apiToken', access: 'owner', tags: ['Courrier'],
+    summary: "Packages of the user's own orders (one order with orderId).",
+    schema: { querystring: S.OrderIdQuery, response: ok(Type.Array(S.Package)) },
+  },
+  sharePackages: {
+    method: 'GET', path: '/api-protected/user-packages/share', auth: 'apiToken', access: 'member', tags: ['Courrier'],
+    summary: 'Packages of the orders shared with the user (one order with orderId).',
+    schema: { querystring: S.OrderIdQuery, response: ok(Type.Array(S.Package)) },
+  },
+  courierRequests: {
+    method: 'GET', path: '/api-protected/user-demandes-courrier', auth: 'apiToken', access: 'owner', tags: ['Courrier'],
+    summary: "Courier requests of the user's own orders.",
+    schema: { querystring: S.OrderIdQuery, response: ok(Type.Array(S.CourierRequest)) },
+  },
+  shareCourierRequests: {
+    method: 'GET', path: '/api-protected/user-demandes-courrier/share', auth: 'apiToken', access: 'member', tags: ['Courrier'],
+    summary: 'Courier requests of the orders shared with the user.',
+    schema: { querystring: S.OrderIdQuery, response: ok(Type.Array(S.CourierRequest)) },
+  },
+  removeCourierRequest: {
+    method: 'POST', path: '/api-protected/user-demandes-courrier/remove', auth: 'apiToken', access: 'member', tags: ['Courrier'],
+    summary: 'Cancel a pending courier request.',
+    schema: { body: S.RemoveCourierRequestBody, response: ok(S.MessageReply) },
+  },
+  documents: {
+    method: 'GET', path: '/api-protected/documents', auth: 'apiToken', access: 'member', tags: ['Courrier'],
+    summary: 'Scanned letters (of one order with orderId, else of every order the user can see).',
+    schema: { querystring: S.OrderIdQuery, response: ok(Type.Array(S.MailDocument)) },
+  },
+  updateDocument: {
+    method: 'PUT', path: '/api-protected/documents/{id}', auth: 'apiToken', access: 'member', tags: ['Courrier'],
+    summary: 'Mark a letter read or unread, or file it in a folder.',
+    schema: { params: S.IdParams, body: S.DocumentUpdateBody, response: ok(S.MailDocument) },
+  },
+  documentFile: {
+    method: 'GET', path: '/api-protected/documents/{id}/file', auth: 'apiToken', access: 'member', kind: 'file', tags: ['Courrier'],
+    summary: 'The scan of a letter, as a PDF.',
+    schema: { params: S.IdParams, response: ok(PdfFile) },
+  },
+  sendDocuments: {
+    method: 'POST', path: '/api-protected/send-documents', auth: 'apiToken', access: 'member', tags: ['Courrier'],
+    summary: 'E-mail letters to a recipient.',
+    schema: { body: S.SendDocumentsBody, response: ok(S.MessageReply) },
+  },
+  folders: {
+    method: 'GET', path: '/api-protected/folders', auth: 'apiToken', access: 'owner', tags: ['Courrier'],
+    summary: "Folders of the user's own orders (one order with domiciliationOrderId).",
+    schema: { querystring: S.FoldersQuery, response: ok(Type.Array(S.Folder)) },
+  },
+  shareFolders: {
+    method: 'GET', path: '/api-protected/share-folders', auth: 'apiToken', access: 'member', tags: ['Courrier'],
+    summary: 'Folders of the orders shared with the user.',
+    schema: { response: ok(Type.Array(S.Folder)) },
+  },
+  createFolder: {
+    method: 'POST', path: '/api-protected/folders', auth: 'apiToken', access: 'member', tags: ['Courrier'],
+    summary: 'Create a folder.',
+    schema: { body: S.FolderCreateBody, response: ok(S.Folder) },
+  },
+  updateFolder: {
+    method: 'PUT', path: '/api-protected/folders/{id}', auth: 'apiToken', access: 'member', tags: ['Courrier'],
+    summary: 'Rename a folder.',
+    schema: { params: S.IdParams, body: S.FolderUpdateBody, response: ok(S.Folder) },
+  },
+  deleteFolder: {
+    method: 'DELETE', path: '/api-protected/folders/{id}', auth: 'apiToken', access: 'member', tags: ['Courrier'],
+    summary: 'Delete a folder; its letters stay, unfiled.',
+    schema: { params: S.IdParams, response: ok(S.MessageReply) },
+  },
+
+  // --- Subscription and payment
+  subscriptionInformations: {
+    method: 'GET', path: '/stripe/subscription-informations/{orderId}', auth: 'none', tags: ['Abonnement'],
+    summary: 'The subscription of an order; key = SHA-1 of order id followed by subscription id.',
+    schema: { params: S.OrderIdParams, querystring: S.SubscriptionInfoQuery, response: ok(S.Subscription) },
+  },
+  addOptionSubscription: {
+    method: 'POST', path: '/stripe/add-option-subscription', auth: 'none', tags: ['Abonnement'],
+    summary: 'Confirm an option the owner requested with :add-option shortly before.',
+    schema: { body: S.AddOptionSubscriptionBody, response: ok(S.Subscription) },
+  },
+  addOption: {
+    method: 'POST', path: '/api-protected/domiciliation-orders/{id}:add-option', auth: 'apiToken', access: 'owner', tags: ['Abonnement'],
+    summary: 'Request an option for the subscription (confirmed by add-option-subscription).',
+    schema: { params: S.IdParams, body: S.AddOptionBody, response: ok(S.AddOptionReply) },
+  },
+  paymentMethod: {
+    method: 'GET', path: '/api-protected/domiciliation-orders/{id}/payment-method', auth: 'apiToken', access: 'owner', tags: ['Paiement'],
+    summary: "The card paying for the order's subscription.",
+    schema: { params: S.IdParams, response: ok(S.MaybePaymentMethod) },
+  },
+  creditCard: {
+    method: 'GET', path: '/api-protected/credit-card', auth: 'apiToken', tags: ['Paiement'],
+    summary: "The user's default card.",
+    schema: { response: ok(S.MaybePaymentMethod) },
+  },
+  updatePaymentMethod: {
+    method: 'PUT', path: '/api-protected/domiciliation-orders/{id}/payment-method', auth: 'apiToken', access: 'owner', tags: ['Paiement'],
+    summary: "Replace the card paying for the order's subscription.",
+    schema: { params: S.IdParams, body: S.PaymentMethodBody, response: ok(S.PaymentMethod) },
+  },
+  updateCreditCardWeb: {
+    method: 'PUT', path: '/api-protected/credit-card-web', auth: 'apiToken', tags: ['Paiement'],
+    summary: "Replace the user's default card.",
+    schema: { body: S.PaymentMethodBody, response: ok(S.PaymentMethod) },
+  },
+  terminationRequest: {
+    method: 'POST', path: '/api-protected/termination-requests', auth: 'apiToken', access: 'owner', tags: ['Abonnement'],
+    summary: 'Request the termination of a domiciliation.',
+    schema: { body: S.TerminationRequestBody, response: ok(S.TerminationRequestReply) },
+  },
+
+  // --- Invoices
+  invoiceYears: {
+    method: 'GET', path: '/api-protected/invoices/years', auth: 'apiToken', tags: ['Factures'],
+    summary: "Years with invoices on the user's own orders.",
+    schema: { response: ok(Type.Array(Type.Integer())) },
+  },
+  shareInvoiceYears: {
+    method: 'GET', path: '/api-protected/invoices/years/share', auth: 'apiToken', tags: ['Factures'],
+    summary: 'Years with invoices on the orders shared with the user.',
+    schema: { response: ok(Type.Array(Type.Integer())) },
+  },
+  invoices: {
+    method: 'GET', path: '/api-protected/invoices', auth: 'apiToken', tags: ['Factures'],
+    summary: "Invoices of the user's own orders (of one year with year).",
+    schema: { querystring: S.YearQuery, response: ok(Type.Array(S.Invoice)) },
+  },
+  shareInvoices: {
+    method: 'GET', path: '/api-protected/invoices/share', auth: 'apiToken', tags: ['Factures'],
+    summary: 'Invoices of the orders shared with the user.',
+    schema: { querystring: S.YearQuery, response: ok(Type.Array(S.Invoice)) },
+  },
+  creditNotesByYear: {
+    method: 'GET', path: '/api-protected/creditnotes-by-year', auth: 'apiToken', tags: ['Factures'],
+    summary: "Credit notes of the user's own orders (of one year with year).",
+    schema: { querystring: S.YearQuery, response: ok(Type.Array(S.CreditNote)) },
+  },
+  shareCreditNotesByYear: {
+    method: 'GET', path: '/api-protected/creditnotes-by-year/share', auth: 'apiToken', tags: ['Factures'],
+    summary: 'Credit notes of the orders shared with the user.',
+    schema: { querystring: S.YearQuery, response: ok(Type.Array(S.CreditNote)) },
+  },
+  calendarInvoices: {
+    method: 'GET', path: '/api-protected/invoices/cal', auth: 'apiToken', tags: ['Factures'],
+    summary: 'Meeting-room bookings and their invoices.',
+    schema: { response: ok(Type.Array(S.CalendarInvoice)) },
+  },
+  invoiceFile: {
+    method: 'GET', path: '/api-protected/invoices/{id}/file', auth: 'apiToken', kind: 'file', tags: ['Factures'],
+    summary: 'An invoice, as a PDF.',
+    schema: { params: S.IdParams, response: ok(PdfFile) },
+  },
+  creditNoteFile: {
+    method: 'GET', path: '/api-protected/creditnotes/{id}/file', auth: 'apiToken', kind: 'file', tags: ['Factures'],
+    summary: 'A credit note, as a PDF.',
+    schema: { params: S.IdParams, response: ok(PdfFile) },
+  },
+  sendDextInvoices: {
+    method: 'POST', path: '/api-protected/send-dext-invoices', auth: 'apiToken', tags: ['Factures'],
+    summary: "Send invoices and letters to the customer's accounting inbox (Dext).",
+    schema: { body: S.SendDextBody, response: ok(S.SendDextReply) },
+  },
+
+  // --- Contracts and identity
+  updateContract: {
+    method: 'PUT', path: '/api-protected/contracts/{id}', auth: 'bearer', access: 'owner', tags: ['Contrats'],
+    summary: 'Update a contract: the Kbis (a data URL), the forwarding address, or both.',
+    schema: { params: S.IdParams, body: S.ContractUpdateBody, response: ok(S.Contract) },
+  },
+  contractKbis: {
+    method: 'GET', path: '/api-protected/contracts/{id}/kbis', auth: 'bearer', access: 'owner', kind: 'file', tags: ['Contrats'],
+    summary: 'The Kbis filed for a contract, as a PDF.',
+    schema: { params: S.IdParams, response: ok(PdfFile) },
+  },
+  uploadIdentity: {
+    method: 'POST', path: '/step-upload-identity', auth: 'apiToken', access: 'owner', kind: 'multipart', tags: ['Contrats'],
+    summary: 'Upload the missing identity documents (multipart: orderId, then one file per document type).',
+    schema: { response: ok(S.IdentityUploadReply) },
+  },
+} as const satisfies Record<string, RouteDef>
+
+export type Routes = typeof routes
+export type RouteName = keyof Routes

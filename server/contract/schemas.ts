@@ -1,0 +1,394 @@
+// Entity and payload schemas of the provider API (spec §3, §7; PRODUCT.md "Data the server keeps").
+// The SPA imports these with `import type` only, so none of this reaches the browser bundle.
+import { Type, type Static } from 'typebox'
+
+const Id = Type.Integer({ minimum: 1, maximum: 2147483647 })
+const DateTime = Type.String({ format: 'date-time' })
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
+const Email = Type.String({ format: 'email', minLength: 3, maxLength: 254 })
+const ShortText = (maxLength = 200) => Type.String({ minLength: 1, maxLength })
+
+export const ApiErrorBody = Type.Object({
+  message: Type.String(),
+  statusCode: Type.Optional(Type.Integer()),
+  code: Type.Optional(Type.String()),
+})
+export type ApiErrorBody = Static<typeof ApiErrorBody>
+
+export const MessageReply = Type.Object({ message: Type.String() })
+export type MessageReply = Static<typeof MessageReply>
+
+export const BooleanResult = Type.Object({ result: Type.Boolean() })
+export type BooleanResult = Static<typeof BooleanResult>
+
+// --- Users and authentication
+export const User = Type.Object({
+  id: Id,
+  email: Type.String(),
+  firstname: Type.String(),
+  lastname: Type.String(),
+  phone: Nullable(Type.String()),
+})
+export type User = Static<typeof User>
+
+/** What POST /api/login answers and what the browser keeps in local storage. */
+export const AuthUser = Type.Object({
+  id: Id,
+  email: Type.String(),
+  firstname: Type.String(),
+  lastname: Type.String(),
+  phone: Nullable(Type.String()),
+  apiToken: Type.String(),
+  apiTokenExpiresAt: DateTime,
+})
+export type AuthUser = Static<typeof AuthUser>
+
+export const LoginBody = Type.Object({
+  username: Type.String({ minLength: 1, maxLength: 254 }),
+  password: Type.String({ minLength: 1, maxLength: 200 }),
+})
+export type LoginBody = Static<typeof LoginBody>
+
+export const ResetPasswordRequestBody = Type.Object({
+  email: Type.String({ minLength: 1, maxLength: 254 }),
+  domain: Type.String({ minLength: 1, maxLength: 300 }),
+})
+export type ResetPasswordRequestBody = Static<typeof ResetPasswordRequestBody>
+
+export const ResetPasswordBody = Type.Object({
+  token: Type.String({ minLength: 1, maxLength: 200 }),
+  password: Type.String({ minLength: 8, maxLength: 200 }),
+})
+export type ResetPasswordBody = Static<typeof ResetPasswordBody>
+
+export const UpdateEmailBody = Type.Object({ newEmail: Email })
+export type UpdateEmailBody = Static<typeof UpdateEmailBody>
+
+export const UpdatePasswordBody = Type.Object({
+  currentPassword: Type.String({ minLength: 1, maxLength: 200 }),
+  newPassword: Type.String({ minLength: 8, maxLength: 200 }),
+})
+export type UpdatePasswordBody = Static<typeof UpdatePasswordBody>
+
+// --- Domiciliation orders and contracts
+export const MissingDocument = Type.Object({
+  type: Type.String(),
+  label: Type.String(),
+})
+export type MissingDocument = Static<typeof MissingDocument>
+
+export const Order = Type.Object({
+  id: Id,
+  raisonSociale: Type.String(),
+  orderDate: DateTime,
+  status: Type.String(),
+  hasKbis: Type.Boolean(),
+  missingDocuments: Nullable(Type.Array(MissingDocument)),
+  missingDocumentsValidatedAt: Nullable(DateTime),
+  subscriptionId: Nullable(Type.String()),
+  isShareOrder: Type.Boolean(),
+  contractId: Nullable(Id),
+  siren: Nullable(Type.String()),
+  legalForm: Nullable(Type.String()),
+  domiciliationAddress: Type.String(),
+  qonto: Type.Boolean(),
+  shine: Type.Boolean(),
+})
+export type Order = Static<typeof Order>
+
+export const Contract = Type.Object({
+  id: Id,
+  domiciliationOrderId: Id,
+  raisonSociale: Type.String(),
+  adressePostaleExpedition: Nullable(Type.String()),
+  adresseComplementPostaleExpedition: Nullable(Type.String()),
+  codePostaleExpedition: Nullable(Type.String()),
+  villePostaleExpedition: Nullable(Type.String()),
+  paysPostaleExpedition: Nullable(Type.String()),
+  /** Where the stored Kbis can be downloaded, or null while none was filed. */
+  kbis: Nullable(Type.String()),
+  signedAt: Nullable(DateTime),
+})
+export type Contract = Static<typeof Contract>
+
+export const ContractAddressBody = Type.Object({
+  adressePostaleExpedition: ShortText(200),
+  adresseComplementPostaleExpedition: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+  codePostaleExpedition: Type.String({ minLength: 2, maxLength: 12 }),
+  villePostaleExpedition: ShortText(120),
+  paysPostaleExpedition: ShortText(80),
+}, { additionalProperties: false })
+export type ContractAddressBody = Static<typeof ContractAddressBody>
+
+/** PUT /api-protected/contracts/{id}: the Kbis, the forwarding address, or any subset of both. */
+export const ContractUpdateBody = Type.Object({
+  kbis: Type.Optional(Type.String({ minLength: 1, maxLength: 15_000_000 })),
+  adressePostaleExpedition: Type.Optional(ShortText(200)),
+  adresseComplementPostaleExpedition: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+  codePostaleExpedition: Type.Optional(Type.String({ minLength: 2, maxLength: 12 })),
+  villePostaleExpedition: Type.Optional(ShortText(120)),
+  paysPostaleExpedition: Type.Optional(ShortText(80)),
+}, { additionalProperties: false, minProperties: 1 })
+export type ContractUpdateBody = Static<typeof ContractUpdateBody>
+
+export const UploadedDocument = Type.Object({
+  id: Id,
+  type: Type.String(),
+  label: Type.String(),
+  fileName: Type.String(),
+  uploadedAt: DateTime,
+})
+export type UploadedDocument = Static<typeof UploadedDocument>
+
+export const IdentityUploadReply = Type.Object({
+  uploaded: Type.Array(UploadedDocument),
+  complete: Type.Boolean(),
+  missingDocumentsValidatedAt: Nullable(DateTime),
+})
+export type IdentityUploadReply = Static<typeof IdentityUploadReply>
+
+export const SendProblemBody = Type.Object({ message: Type.String({ minLength: 1, maxLength: 5000 }) })
+export type SendProblemBody = Static<typeof SendProblemBody>
+
+export const SendInviteBody = Type.Object({ email: Email })
+export type SendInviteBody = Static<typeof SendInviteBody>
+
+export const Share = Type.Object({
+  id: Id,
+  email: Type.String(),
+  firstname: Nullable(Type.String()),
+  lastname: Nullable(Type.String()),
+  status: Type.Union([Type.Literal('invitée'), Type.Literal('active')]),
+  createdAt: DateTime,
+})
+export type Share = Static<typeof Share>
+
+export const InviteBody = Type.Object({ emails: Type.Array(Email, { minItems: 1, maxItems: 20 }) })
+export type InviteBody = Static<typeof InviteBody>
+
+export const Mandataire = Type.Object({
+  id: Id,
+  firstname: Type.String(),
+  lastname: Type.String(),
+  email: Type.String(),
+  phone: Type.String(),
+  createdAt: DateTime,
+})
+export type Mandataire = Static<typeof Mandataire>
+
+export const MandataireBody = Type.Object({
+  firstname: ShortText(100),
+  lastname: ShortText(100),
+  email: Email,
+  phone: Type.String({ minLength: 6, maxLength: 30, pattern: '^[0-9+() .-]+$' }),
+}, { additionalProperties: false })
+export type MandataireBody = Static<typeof MandataireBody>
+
+export const SetQontoBody = Type.Object({ qonto: Type.Boolean() })
+export const SetShineBody = Type.Object({ shine: Type.Boolean() })
+export const QontoReply = Type.Object({ qonto: Type.Boolean() })
+export const ShineReply = Type.Object({ shine: Type.Boolean() })
+export type SetQontoBody = Static<typeof SetQontoBody>
+export type SetShineBody = Static<typeof SetShineBody>
+
+export const WantComptableReply = Type.Object({ wantComptable: Type.Boolean(), message: Type.String() })
+export type WantComptableReply = Static<typeof WantComptableReply>
+
+export const UnpaidStatus = Type.Object({
+  hasUnpaid: Type.Boolean(),
+  count: Type.Integer({ minimum: 0 }),
+  amountInclTaxCents: Type.Integer({ minimum: 0 }),
+})
+export type UnpaidStatus = Static<typeof UnpaidStatus>
+
+export const PayUnpaidBody = Type.Object({ orderId: Type.Optional(Id) })
+export type PayUnpaidBody = Static<typeof PayUnpaidBody>
+export const PayUnpaidReply = Type.Object({ paidCount: Type.Integer({ minimum: 0 }), message: Type.String() })
+export type PayUnpaidReply = Static<typeof PayUnpaidReply>
+
+// --- Mail
+export const DocumentKind = Type.Union([Type.Literal('courrier'), Type.Literal('recommandé'), Type.Literal('administratif')])
+export type DocumentKind = Static<typeof DocumentKind>
+
+export const MailDocument = Type.Object({
+  id: Id,
+  orderId: Id,
+  raisonSociale: Type.String(),
+  sender: Type.String(),
+  kind: DocumentKind,
+  receivedAt: DateTime,
+  pages: Type.Integer({ minimum: 1 }),
+  read: Type.Boolean(),
+  deleted: Type.Boolean(),
+  folderId: Nullable(Id),
+})
+export type MailDocument = Static<typeof MailDocument>
+
+export const OrderIdQuery = Type.Object({ orderId: Type.Optional(Id) })
+export type OrderIdQuery = Static<typeof OrderIdQuery>
+
+export const DocumentUpdateBody = Type.Object({
+  readFlag: Type.Optional(Type.Boolean()),
+  folderId: Type.Optional(Nullable(Id)),
+}, { additionalProperties: false, minProperties: 1 })
+export type DocumentUpdateBody = Static<typeof DocumentUpdateBody>
+
+export const SendDocumentsBody = Type.Object({
+  email: Email,
+  message: Type.Optional(Type.String({ maxLength: 2000 })),
+  documentIds: Type.Array(Id, { minItems: 1, maxItems: 50 }),
+}, { additionalProperties: false })
+export type SendDocumentsBody = Static<typeof SendDocumentsBody>
+
+export const Folder = Type.Object({
+  id: Id,
+  name: Type.String(),
+  domiciliationOrderId: Id,
+  documentCount: Type.Integer({ minimum: 0 }),
+})
+export type Folder = Static<typeof Folder>
+
+export const FoldersQuery = Type.Object({ domiciliationOrderId: Type.Optional(Id) })
+export const FolderCreateBody = Type.Object({ name: ShortText(80), domiciliationOrderId: Id }, { additionalProperties: false })
+export const FolderUpdateBody = Type.Object({ name: ShortText(80) }, { additionalProperties: false })
+export type FolderCreateBody = Static<typeof FolderCreateBody>
+export type FolderUpdateBody = Static<typeof FolderUpdateBody>
+
+export const PackageStatus = Type.Union([Type.Literal('À retirer'), Type.Literal('Réexpédié'), Type.Literal('Retiré')])
+export const Package = Type.Object({
+  id: Id,
+  orderId: Id,
+  raisonSociale: Type.String(),
+  receivedAt: DateTime,
+  carrier: Type.String(),
+  sender: Type.String(),
+  status: PackageStatus,
+})
+export type Package = Static<typeof Package>
+
+export const CourierRequest = Type.Object({
+  id: Id,
+  orderId: Id,
+  raisonSociale: Type.String(),
+  createdAt: DateTime,
+  kind: Type.Union([Type.Literal('réexpédition'), Type.Literal('scan')]),
+  status: Type.Union([Type.Literal('en attente'), Type.Literal('traitée')]),
+  letterCount: Type.Integer({ minimum: 0 }),
+})
+export type CourierRequest = Static<typeof CourierRequest>
+
+export const RemoveCourierRequestBody = Type.Object({ orderId: Id, id: Id }, { additionalProperties: false })
+export type RemoveCourierRequestBody = Static<typeof RemoveCourierRequestBody>
+
+// --- Subscription and payment (shaped like the card-payment provider's objects)
+export const Plan = Type.Object({
+  id: Type.String(),
+  nickname: Type.String(),
+  amount: Type.Integer({ minimum: 0 }),
+  currency: Type.String(),
+  interval: Type.Union([Type.Literal('month'), Type.Literal('year')]),
+  product: Type.String(),
+})
+export type Plan = Static<typeof Plan>
+
+export const Subscription = Type.Object({
+  id: Type.String(),
+  object: Type.Literal('subscription'),
+  status: Type.String(),
+  current_period_end: Type.Integer(),
+  cancel_at_period_end: Type.Boolean(),
+  items: Type.Object({
+    object: Type.Literal('list'),
+    data: Type.Array(Type.Object({ id: Type.String(), plan: Plan, quantity: Type.Integer() })),
+  }),
+})
+export type Subscription = Static<typeof Subscription>
+
+export const SubscriptionInfoQuery = Type.Object({ key: Type.String({ minLength: 40, maxLength: 40 }) })
+export const AddOptionSubscriptionBody = Type.Object({ contractId: Id, planId: ShortText(100) }, { additionalProperties: false })
+export type AddOptionSubscriptionBody = Static<typeof AddOptionSubscriptionBody>
+export const AddOptionBody = Type.Object({ option: ShortText(100), key: Type.String({ minLength: 40, maxLength: 40 }) }, { additionalProperties: false })
+export type AddOptionBody = Static<typeof AddOptionBody>
+export const AddOptionReply = Type.Object({ message: Type.String(), planId: Type.String(), expiresAt: DateTime })
+export type AddOptionReply = Static<typeof AddOptionReply>
+
+export const PaymentMethod = Type.Object({
+  id: Type.String(),
+  brand: Type.String(),
+  last4: Type.String(),
+  expMonth: Type.Integer({ minimum: 1, maximum: 12 }),
+  expYear: Type.Integer(),
+})
+export type PaymentMethod = Static<typeof PaymentMethod>
+export const MaybePaymentMethod = Nullable(PaymentMethod)
+export const PaymentMethodBody = Type.Object({ pm: Type.String({ minLength: 3, maxLength: 255 }) }, { additionalProperties: false })
+export type PaymentMethodBody = Static<typeof PaymentMethodBody>
+
+export const TerminationRequestBody = Type.Object({
+  orderId: Id,
+  reason: ShortText(500),
+  date: Type.String({ format: 'date' }),
+  comment: Type.Optional(Type.String({ maxLength: 2000 })),
+}, { additionalProperties: false })
+export type TerminationRequestBody = Static<typeof TerminationRequestBody>
+export const TerminationRequestReply = Type.Object({ id: Id, message: Type.String() })
+export type TerminationRequestReply = Static<typeof TerminationRequestReply>
+
+// --- Invoices
+export const Invoice = Type.Object({
+  id: Id,
+  domId: Id,
+  raisonSociale: Type.String(),
+  number: Type.String(),
+  date: DateTime,
+  amountExclTaxCents: Type.Integer(),
+  amountInclTaxCents: Type.Integer(),
+  paid: Type.Boolean(),
+})
+export type Invoice = Static<typeof Invoice>
+
+export const CreditNote = Type.Object({
+  id: Id,
+  domId: Id,
+  raisonSociale: Type.String(),
+  number: Type.String(),
+  date: DateTime,
+  amountExclTaxCents: Type.Integer(),
+  amountInclTaxCents: Type.Integer(),
+  invoiceId: Nullable(Id),
+})
+export type CreditNote = Static<typeof CreditNote>
+
+export const CalendarInvoice = Type.Object({
+  id: Id,
+  domId: Id,
+  raisonSociale: Type.String(),
+  date: DateTime,
+  room: Type.String(),
+  hours: Type.Number({ minimum: 0 }),
+  amountInclTaxCents: Type.Integer(),
+  paid: Type.Boolean(),
+})
+export type CalendarInvoice = Static<typeof CalendarInvoice>
+
+export const YearQuery = Type.Object({ year: Type.Optional(Type.Integer({ minimum: 2000, maximum: 2100 })) })
+export type YearQuery = Static<typeof YearQuery>
+
+export const SendDextBody = Type.Object({
+  email: Email,
+  invoiceIds: Type.Array(Id, { maxItems: 200 }),
+  documentIds: Type.Array(Id, { maxItems: 200 }),
+}, { additionalProperties: false })
+export type SendDextBody = Static<typeof SendDextBody>
+export const SendDextReply = Type.Object({
+  sent: Type.Integer({ minimum: 0 }),
+  failed: Type.Array(Type.Object({ kind: Type.Union([Type.Literal('invoice'), Type.Literal('document')]), id: Type.Integer(), reason: Type.String() })),
+  message: Type.String(),
+})
+export type SendDextReply = Static<typeof SendDextReply>
+
+// --- Params
+export const IdParams = Type.Object({ id: Id })
+export const OrderIdParams = Type.Object({ orderId: Id })
+export const ShareParams = Type.Object({ id: Id, shareId: Id })
+export const MandataireParams = Type.Object({ id: Id, mandataireId: Id })
