@@ -1,0 +1,102 @@
+// The HTTP core of the typed client: one ofetch instance, the three ways of authenticating
+// (spec §6), and the conversion of every failure into an ApiError with a French message.
+import { FetchError, ofetch } from 'ofetch'
+import type { Static, TSchema } from 'typebox'
+import type { RouteName, Routes } from '../../server/contract/routes.ts'
+import { API_BASE_URL } from '../config.ts'
+import { ApiError, fallbackMessage, isAbortError } from './errors.ts'
+
+export type Reply<K extends RouteName> = Static<Routes[K]['schema']['response'][200]>
+export type Body<K extends RouteName> = Routes[K]['schema'] extends { body: infer B extends TSchema } ? Static<B> : never
+export type Query<K extends RouteName> = Routes[K]['schema'] extends { querystring: infer Q extends TSchema } ? Static<Q> : never
+
+export type Auth = 'none' | 'apiToken' | 'bearer'
+
+export interface CallOptions {
+  signal?: AbortSignal
+}
+
+export interface ApiHooks {
+  /** The stored token, read at each call. */
+  getToken: () => string | null
+  /** An authenticated call answered 401: the session is over. */
+  onUnauthorized: (error: ApiError) => void
+  /** A call the spec says swallows its errors failed: tell the customer anyway (PRODUCT.md). */
+  onSwallowedError: (error: ApiError) => void
+}
+
+const hooks: ApiHooks = {
+  getToken: () => null,
+  onUnauthorized: () => {},
+  onSwallowedError: () => {},
+}
+
+/** Called once by the composition root (and by tests). */
+export function configureApi(next: Partial<ApiHooks> & { baseURL?: string }): void {
+  const { baseURL, ...rest } = next
+  Object.assign(hooks, rest)
+  if (baseURL !== undefined) http = createHttp(baseURL)
+}
+
+const createHttp = (baseURL: string) => ofetch.create({ baseURL, retry: 0 })
+let http = createHttp(API_BASE_URL)
+
+function authHeaders(auth: Auth): Record<string, string> {
+  if (auth === 'none') return {}
+  const token = hooks.getToken()
+  if (!token) return {}
+  return auth === 'apiToken' ? { apiToken: token } : { Authorization: `Bearer ${token}` }
+}
+
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error
+  if (error instanceof FetchError) {
+    const status = error.response?.status ?? 0
+    const data = error.data as { message?: unknown; code?: unknown } | undefined
+    const message = status !== 0 && typeof data?.message === 'string' && data.message ? data.message : fallbackMessage(status)
+    return new ApiError(message, status, typeof data?.code === 'string' ? data.code : undefined)
+  }
+  return new ApiError(fallbackMessage(0), 0)
+}
+
+interface Request {
+  auth: Auth
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE'
+  path: string
+  body?: unknown
+  query?: Record<string, string | number | undefined>
+  responseType?: 'json' | 'blob'
+}
+
+/** Sends one call; throws an ApiError (or the AbortError when the caller cancelled). */
+export async function call<T>(request: Request, options: CallOptions = {}): Promise<T> {
+  const query = request.query && Object.fromEntries(Object.entries(request.query).filter(([, v]) => v !== undefined))
+  try {
+    return await http<T, 'json' | 'blob'>(request.path, {
+      method: request.method,
+      headers: authHeaders(request.auth),
+      body: request.body as BodyInit | Record<string, unknown> | undefined,
+      query,
+      signal: options.signal,
+      responseType: request.responseType ?? 'json',
+    }) as T
+  } catch (error) {
+    if (options.signal?.aborted || isAbortError(error)) throw error
+    const apiError = toApiError(error)
+    if (apiError.status === 401 && request.auth !== 'none') hooks.onUnauthorized(apiError)
+    throw apiError
+  }
+}
+
+/** For the calls the spec says swallow their errors: report, then answer the fallback. */
+export async function swallow<T, F>(promise: Promise<T>, fallback: F): Promise<T | F> {
+  try {
+    return await promise
+  } catch (error) {
+    if (isAbortError(error)) throw error
+    hooks.onSwallowedError(toApiError(error))
+    return fallback
+  }
+}
+
+export const encode = (value: string | number) => encodeURIComponent(String(value))

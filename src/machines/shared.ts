@@ -1,0 +1,26 @@
+// Small pure helpers shared by the statecharts.
+import type { Order } from '../../server/contract/schemas.ts'
+
+/** A message for a toast (success or error), shown by the composition root. */
+export interface Notice {
+  kind: 'success' | 'error'
+  message: string
+}
+
+/** The French message of a failure: ApiError messages are French already. */
+export function messageOf(error: unknown, fallback = 'Une erreur est survenue. Réessayez.'): string {
+  return error instanceof Error && error.message ? error.message : fallback
+}
+
+/** Statuses that ask for the Kbis (spec §9). */
+export const KBIS_STATUSES = ['En attente de KBIS', 'En attente de procuration'] as const
+
+/** Spec §4: the banner shows while the default order waits for its Kbis. */
+export function needsKbis(order: Pick<Order, 'status' | 'hasKbis'> | null | undefined): boolean {
+  return !!order && (KBIS_STATUSES as readonly string[]).includes(order.status) && !order.hasKbis
+}
+
+/** Spec §4: missingDocuments present and missingDocumentsValidatedAt empty. */
+export function hasMissingDocuments(order: Pick<Order, 'missingDocuments' | 'missingDocumentsValidatedAt'> | null | undefined): boolean {
+  return !!order && !!order.missingDocuments && order.missingDocuments.length > 0 && !order.missingDocumentsValidatedAt
+}

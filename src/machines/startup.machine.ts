@@ -1,0 +1,258 @@
+// The startup sequence of the dashboard layout (spec §4), then the signed-in portal it leads to:
+//   1. the user and their contracts (in parallel), then their domiciliation orders;
+//   2. a default order kept from an earlier visit → the layout directly;
+//   3. otherwise several orders → the selection screen; exactly one → it becomes the default;
+//   4. then the missing-documents check → /missing-document, or the dashboard.
+// A failed current-user fetch ends the machine (the session then removes the stored user).
+import { assign, fromPromise, sendTo, setup } from 'xstate'
+import type { Contract, Order, User } from '../../server/contract/schemas.ts'
+import { type OrderChoice, orderSelectionMachine } from './orderSelection.machine.ts'
+import { portalDataMachine, type Resource, type Scope } from './portalData.machine.ts'
+import { hasMissingDocuments, messageOf } from './shared.ts'
+
+/** The default order kept in the browser: an order id, or 'all' for 'Tous'. */
+export type StoredChoice = number | 'all'
+
+export interface StartupContext {
+  user: User | null
+  contracts: Contract[]
+  orders: Order[]
+  storedChoice: StoredChoice | null
+  /** The order the pages show; null means all of them ('Tous'). */
+  selectedOrderId: number | null
+  /** A choice was made (kept, chosen or the only order): the selection screen can be left. */
+  hasChoice: boolean
+  error: string | null
+}
+
+export type StartupEvent =
+  | { type: 'startup.retry' }
+  | { type: 'order.choose'; orderId: number | null }
+  | { type: 'selection.cancel' }
+  | { type: 'order.select'; orderId: number | null }
+  | { type: 'order.reopen' }
+  | { type: 'order.kbisFiled'; orderId: number }
+  | { type: 'documents.completed'; order: Order }
+  | { type: 'document.select'; documentId: number }
+  | { type: 'data.retry'; resource: Resource }
+
+export const NO_ORDERS_MESSAGE =
+  "Vous n'avez pas encore de domiciliation active. Dès que votre commande sera enregistrée, elle apparaîtra ici."
+
+const toStored = (orderId: number | null): StoredChoice => orderId ?? 'all'
+
+export const selectedOrder = (context: Pick<StartupContext, 'orders' | 'selectedOrderId'>): Order | null =>
+  context.orders.find((o) => o.id === context.selectedOrderId) ?? null
+
+const scopeOf = (context: StartupContext): Scope => ({ order: selectedOrder(context), orders: context.orders })
+
+export const startupMachine = setup({
+  types: {
+    context: {} as StartupContext,
+    input: {} as { storedChoice: StoredChoice | null },
+    events: {} as StartupEvent,
+    output: {} as { reason: 'unauthorized' },
+  },
+  actors: {
+    fetchUser: fromPromise<User>(async () => {
+      throw new Error('startup: fetchUser is not provided')
+    }),
+    fetchContracts: fromPromise<Contract[]>(async () => {
+      throw new Error('startup: fetchContracts is not provided')
+    }),
+    fetchOrders: fromPromise<Order[]>(async () => {
+      throw new Error('startup: fetchOrders is not provided')
+    }),
+    orderSelection: orderSelectionMachine,
+    portalData: portalDataMachine,
+  },
+  actions: {
+    forwardToSelection: sendTo('selection', ({ event }) => event),
+    forwardToData: sendTo('data', ({ event }) => event),
+    reloadData: sendTo('data', ({ context }: { context: StartupContext }) => ({ type: 'order.select' as const, scope: scopeOf(context) })),
+    /** Keeps the default order in the browser (provided by the composition root). */
+    persistChoice: (_, _params: { choice: StoredChoice }) => {},
+    /** Goes to a route (provided by the composition root). */
+    navigate: (_, _params: { to: string }) => {},
+  },
+  guards: {
+    hasStoredChoice: ({ context }) => {
+      const stored = context.storedChoice
+      if (stored === null || context.orders.length === 0) return false
+      return stored === 'all' || context.orders.some((o) => o.id === stored)
+    },
+    hasNoOrders: ({ context }) => context.orders.length === 0,
+    hasSeveralOrders: ({ context }) => context.orders.length > 1,
+    isChoice: ({ context }, params: { choice: OrderChoice }) =>
+      'orderId' in params.choice && (params.choice.orderId === null || context.orders.some((o) => 'orderId' in params.choice && o.id === params.choice.orderId)),
+    hasChoice: ({ context }) => context.hasChoice,
+    selectedHasMissingDocuments: ({ context }) => hasMissingDocuments(selectedOrder(context)),
+    isNewSelection: ({ context }, params: { orderId: number | null }) =>
+      params.orderId !== context.selectedOrderId && (params.orderId === null || context.orders.some((o) => o.id === params.orderId)),
+    stillMissing: (_, params: { order: Order }) => hasMissingDocuments(params.order),
+  },
+}).createMachine({
+  id: 'startup',
+  context: ({ input }) => ({
+    user: null,
+    contracts: [],
+    orders: [],
+    storedChoice: input.storedChoice,
+    selectedOrderId: null,
+    hasChoice: false,
+    error: null,
+  }),
+  initial: 'account',
+  states: {
+    account: {
+      tags: ['loading'],
+      type: 'parallel',
+      states: {
+        user: {
+          initial: 'loading',
+          states: {
+            loading: {
+              invoke: {
+                id: 'fetchUser',
+                src: 'fetchUser',
+                onDone: { target: 'done', actions: assign({ user: ({ event }) => event.output }) },
+                onError: { target: '#startup.signedOut' },
+              },
+            },
+            done: { type: 'final' },
+          },
+        },
+        contracts: {
+          initial: 'loading',
+          states: {
+            loading: {
+              invoke: {
+                id: 'fetchContracts',
+                src: 'fetchContracts',
+                onDone: { target: 'done', actions: assign({ contracts: ({ event }) => event.output }) },
+                onError: { target: '#startup.failed', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+              },
+            },
+            done: { type: 'final' },
+          },
+        },
+      },
+      onDone: { target: 'loadingOrders' },
+    },
+    loadingOrders: {
+      tags: ['loading'],
+      invoke: {
+        id: 'fetchOrders',
+        src: 'fetchOrders',
+        onDone: { target: 'deciding', actions: assign({ orders: ({ event }) => event.output }) },
+        onError: { target: 'failed', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+      },
+    },
+    deciding: {
+      always: [
+        {
+          guard: 'hasStoredChoice',
+          target: 'ready',
+          actions: assign({
+            selectedOrderId: ({ context }) => (context.storedChoice === 'all' ? null : context.storedChoice),
+            hasChoice: true,
+          }),
+        },
+        { guard: 'hasNoOrders', target: 'noOrders' },
+        { guard: 'hasSeveralOrders', target: 'selecting' },
+        {
+          target: 'checkingDocuments',
+          actions: [
+            assign({ selectedOrderId: ({ context }) => context.orders[0]!.id, hasChoice: true }),
+            { type: 'persistChoice', params: ({ context }) => ({ choice: context.orders[0]!.id }) },
+          ],
+        },
+      ],
+    },
+    selecting: {
+      invoke: {
+        id: 'selection',
+        src: 'orderSelection',
+        input: ({ context }) => ({ orders: context.orders, canCancel: context.hasChoice }),
+        onDone: [
+          {
+            guard: { type: 'isChoice', params: ({ event }) => ({ choice: event.output }) },
+            target: 'checkingDocuments',
+            actions: [
+              assign({
+                selectedOrderId: ({ event }) => ('orderId' in event.output ? event.output.orderId : null),
+                hasChoice: true,
+              }),
+              { type: 'persistChoice', params: ({ context }) => ({ choice: toStored(context.selectedOrderId) }) },
+            ],
+          },
+          // Dismissed: back to the order shown before, if there was one.
+          { guard: 'hasChoice', target: 'ready' },
+          { target: 'selecting', reenter: true },
+        ],
+      },
+      on: {
+        'order.choose': { actions: 'forwardToSelection' },
+        'selection.cancel': { actions: 'forwardToSelection' },
+      },
+    },
+    checkingDocuments: {
+      always: [
+        { guard: 'selectedHasMissingDocuments', target: 'missingDocuments' },
+        { target: 'ready' },
+      ],
+    },
+    missingDocuments: {
+      entry: { type: 'navigate', params: { to: '/missing-document' } },
+      on: {
+        'documents.completed': [
+          {
+            guard: { type: 'stillMissing', params: ({ event }) => ({ order: event.order }) },
+            actions: assign({ orders: ({ context, event }) => context.orders.map((o) => (o.id === event.order.id ? event.order : o)) }),
+          },
+          {
+            target: 'ready',
+            actions: [
+              assign({ orders: ({ context, event }) => context.orders.map((o) => (o.id === event.order.id ? event.order : o)) }),
+              { type: 'navigate', params: { to: '/tableau-de-bord' } },
+            ],
+          },
+        ],
+        'order.reopen': { target: 'selecting' },
+      },
+    },
+    ready: {
+      invoke: {
+        id: 'data',
+        src: 'portalData',
+        input: ({ context }) => ({ scope: scopeOf(context) }),
+      },
+      on: {
+        'order.select': {
+          guard: { type: 'isNewSelection', params: ({ event }) => ({ orderId: event.orderId }) },
+          actions: [
+            assign({ selectedOrderId: ({ event }) => event.orderId }),
+            { type: 'persistChoice', params: ({ event }) => ({ choice: toStored(event.orderId) }) },
+            'reloadData',
+          ],
+        },
+        'order.reopen': { target: 'selecting' },
+        'document.select': { actions: 'forwardToData' },
+        'data.retry': { actions: 'forwardToData' },
+      },
+    },
+    noOrders: {
+      on: { 'startup.retry': { target: 'account', actions: assign({ error: null }) } },
+    },
+    failed: {
+      on: { 'startup.retry': { target: 'account', actions: assign({ error: null }) } },
+    },
+    signedOut: { type: 'final' },
+  },
+  on: {
+    'order.kbisFiled': {
+      actions: assign({ orders: ({ context, event }) => context.orders.map((o) => (o.id === event.orderId ? { ...o, hasKbis: true } : o)) }),
+    },
+  },
+  output: () => ({ reason: 'unauthorized' as const }),
+})
