@@ -33,3 +33,7 @@ export const updateCreditCardWeb = (body: Body<'updateCreditCardWeb'>, options?:
 
 export const createTerminationRequest = (body: Body<'terminationRequest'>, options?: CallOptions) =>
   call<Reply<'terminationRequest'>>({ auth: 'apiToken', method: 'POST', path: '/api-protected/termination-requests', body }, options)
+
+/** The local test provider's card form: a public test card number becomes a `pm_…` id. */
+export const createTestPaymentMethod = (body: Body<'createTestPaymentMethod'>, options?: CallOptions) =>
+  call<Reply<'createTestPaymentMethod'>>({ auth: 'apiToken', method: 'POST', path: '/stripe/test-payment-methods', body }, options)

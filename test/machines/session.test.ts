@@ -36,7 +36,7 @@ const ModelBased = suite('session: every shortest path, replayed')
 for (const storedUser of [null, F.authUser]) {
   const paths = shortestPaths(sessionMachine, { events, input: { storedUser, storedChoice: null } })
   ModelBased(`stored user ${storedUser ? 'present' : 'absent'}: both sides of the session are reached`, () => {
-    const reached = new Set(paths.map((p) => p.state.value))
+    const reached = new Set<unknown>(paths.map((p) => p.state.value))
     for (const state of ['signedOut', 'signingIn', 'signedIn']) assert.ok(reached.has(state), `no path reaches ${state}`)
   })
   for (const path of paths) {

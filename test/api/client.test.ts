@@ -1,0 +1,263 @@
+// The typed client against a local HTTP server: method, path, headers and body of every call,
+// checked against the contract's route table so that client and server cannot drift apart.
+import { createHash } from 'node:crypto'
+import { createServer, type IncomingHttpHeaders } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import * as account from '../../src/api/account.ts'
+import { configureApi } from '../../src/api/client.ts'
+import * as contracts from '../../src/api/contracts.ts'
+import { ApiError } from '../../src/api/errors.ts'
+import * as invoices from '../../src/api/invoices.ts'
+import * as mail from '../../src/api/mail.ts'
+import * as orders from '../../src/api/orders.ts'
+import * as subscription from '../../src/api/subscription.ts'
+import { type RouteDef, type RouteName, routes } from '../../server/contract/routes.ts'
+
+interface Recorded {
+  method: string
+  url: string
+  headers: IncomingHttpHeaders
+  body: string
+}
+
+const recorded: Recorded[] = []
+let reply: { status: number; body: unknown; type?: string } = { status: 200, body: {} }
+const server = createServer((req, res) => {
+  let body = ''
+  req.setEncoding('utf8')
+  req.on('data', (chunk) => (body += chunk))
+  req.on('end', () => {
+    recorded.push({ method: req.method!, url: req.url!, headers: req.headers, body })
+    res.writeHead(reply.status, { 'content-type': reply.type ?? 'application/json' })
+    res.end(typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body))
+  })
+})
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+
+const swallowed: ApiError[] = []
+const unauthorized: ApiError[] = []
+configureApi({
+  baseURL,
+  getToken: () => 'tok_secret',
+  onSwallowedError: (e) => void swallowed.push(e),
+  onUnauthorized: (e) => void unauthorized.push(e),
+})
+
+const pdfBlob = new Blob(['%PDF-1.7'], { type: 'application/pdf' })
+const form = new FormData()
+form.set('orderId', '4')
+form.set('identity_manager', new Blob(['%PDF-1.7'], { type: 'application/pdf' }), 'cni.pdf')
+
+/** One row per call of spec §7: the route it must hit, how to call it, the path and body expected. */
+const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
+  ['login', () => account.login({ username: 'demo@example.com', password: 'Demo1234!' }), '/api/login', { username: 'demo@example.com', password: 'Demo1234!' }],
+  ['resetPasswordRequest', () => account.requestPasswordReset({ email: 'demo@example.com', domain: 'https://portail.test' }), '/reset-password-request', { email: 'demo@example.com', domain: 'https://portail.test' }],
+  ['resetPassword', () => account.resetPassword({ token: 'abc', password: 'Nouveau1234!' }), '/reset-password', { token: 'abc', password: 'Nouveau1234!' }],
+  ['currentUser', () => account.getCurrentUser(), '/api-protected/user/me'],
+  ['contracts', () => contracts.getContracts(), '/api-protected/contracts'],
+  ['updateEmail', () => account.updateEmail({ newEmail: 'camille@example.com' }), '/api-protected/users/me/email', { newEmail: 'camille@example.com' }],
+  ['updatePassword', () => account.updatePassword({ currentPassword: 'a', newPassword: 'Nouveau1234!' }), '/api-protected/users/me/password', { currentPassword: 'a', newPassword: 'Nouveau1234!' }],
+  ['unpaidStatus', () => account.getUnpaidStatus(), '/api-protected/user-unpaid-status'],
+  ['payUnpaidInvoice', () => account.payUnpaidInvoice({ orderId: 2 }), '/api-protected/pay-unpaid-invoice', { orderId: 2 }],
+  ['myOrders', () => orders.getMyOrders(), '/api-protected/my-domiciliation-orders'],
+  ['sendProblem', () => orders.sendProblem(2, { message: 'Bonjour' }), '/api-protected/domiciliation-orders/2:send-problem', { message: 'Bonjour' }],
+  ['sendInvite', () => orders.sendInvite({ email: 'ami@example.com' }), '/api-protected/send-invite', { email: 'ami@example.com' }],
+  ['isAttenteCourrierOrFinalise', () => orders.isAttenteCourrierOrFinalise(2), '/api-protected/domiciliation-orders/2/is-attente-courrier-or-finalise'],
+  ['isCompleteKbis', () => orders.isCompleteKbis(2), '/api-protected/domiciliation-orders/2/is-complete-kbis'],
+  ['isWaitingContract', () => orders.isWaitingContract(2), '/api-protected/domiciliation-orders/2/is-waiting-contract'],
+  ['uploadedDocuments', () => orders.getUploadedDocuments(4), '/api-protected/domiciliation-orders/4/uploaded-documents'],
+  ['shares', () => orders.getShares(2), '/api-protected/domiciliation-orders/2/shares'],
+  ['deleteShare', () => orders.deleteShare(2, 7), '/api-protected/domiciliation-orders/2/share-delete/7'],
+  ['invite', () => orders.inviteCollaborators(2, { emails: ['a@example.com', 'b@example.com'] }), '/api-protected/domiciliation-orders/2/invite', { emails: ['a@example.com', 'b@example.com'] }],
+  ['mandataires', () => orders.getMandataires(2), '/api-protected/domiciliation-orders/2/destinataire-mandataires'],
+  ['deleteMandataire', () => orders.deleteMandataire(2, 5), '/api-protected/domiciliation-orders/2/destinataire-mandataires-delete/5'],
+  ['addMandataire', () => orders.addMandataire(2, { firstname: 'Léa', lastname: 'Roux', email: 'lea@example.com', phone: '0601020304' }), '/api-protected/domiciliation-orders/2/destinataire-mandataires', { firstname: 'Léa', lastname: 'Roux', email: 'lea@example.com', phone: '0601020304' }],
+  ['setQonto', () => orders.setQonto(2, { qonto: true }), '/api/domiciliation-orders/2:set-qonto', { qonto: true }],
+  ['setShine', () => orders.setShine(2, { shine: true }), '/api/domiciliation-orders/2:set-shine', { shine: true }],
+  ['wantComptable', () => orders.wantComptable(2), '/api-protected/want-comptable/2'],
+  ['packages', () => mail.getPackages({ orderId: 2 }), '/api-protected/user-packages?orderId=2'],
+  ['sharePackages', () => mail.getSharePackages({ orderId: 3 }), '/api-protected/user-packages/share?orderId=3'],
+  ['courierRequests', () => mail.getCourierRequests({ orderId: 2 }), '/api-protected/user-demandes-courrier?orderId=2'],
+  ['shareCourierRequests', () => mail.getShareCourierRequests({ orderId: 3 }), '/api-protected/user-demandes-courrier/share?orderId=3'],
+  ['removeCourierRequest', () => mail.removeCourierRequest({ orderId: 2, id: 9 }), '/api-protected/user-demandes-courrier/remove', { orderId: 2, id: 9 }],
+  ['documents', () => mail.getDocuments({ orderId: 2 }), '/api-protected/documents?orderId=2'],
+  ['updateDocument', () => mail.updateDocument(12, { readFlag: true }), '/api-protected/documents/12', { readFlag: true }],
+  ['documentFile', () => mail.getDocumentFile(12), '/api-protected/documents/12/file'],
+  ['sendDocuments', () => mail.sendDocuments({ email: 'compta@example.com', documentIds: [12, 13] }), '/api-protected/send-documents', { email: 'compta@example.com', documentIds: [12, 13] }],
+  ['folders', () => mail.getFolders({ domiciliationOrderId: 2 }), '/api-protected/folders?domiciliationOrderId=2'],
+  ['shareFolders', () => mail.getShareFolders(), '/api-protected/share-folders'],
+  ['createFolder', () => mail.createFolder({ name: 'Banque', domiciliationOrderId: 2 }), '/api-protected/folders', { name: 'Banque', domiciliationOrderId: 2 }],
+  ['updateFolder', () => mail.updateFolder(4, { name: 'Impôts' }), '/api-protected/folders/4', { name: 'Impôts' }],
+  ['deleteFolder', () => mail.deleteFolder(4), '/api-protected/folders/4'],
+  ['subscriptionInformations', () => subscription.getSubscriptionInformations(1, '23'), '/stripe/subscription-informations/1?key=40bd001563085fc35165329ea1ff5c5ecbdbbeef'],
+  ['addOptionSubscription', () => subscription.addOptionSubscription({ contractId: 101, planId: 'plan_scan' }), '/stripe/add-option-subscription', { contractId: 101, planId: 'plan_scan' }],
+  ['addOption', () => subscription.addOption(1, { option: 'plan_scan', key: '40bd001563085fc35165329ea1ff5c5ecbdbbeef' }), '/api-protected/domiciliation-orders/1:add-option', { option: 'plan_scan', key: '40bd001563085fc35165329ea1ff5c5ecbdbbeef' }],
+  ['paymentMethod', () => subscription.getPaymentMethod(2), '/api-protected/domiciliation-orders/2/payment-method'],
+  ['creditCard', () => subscription.getCreditCard(), '/api-protected/credit-card'],
+  ['updatePaymentMethod', () => subscription.updatePaymentMethod(2, { pm: 'pm_card_visa' }), '/api-protected/domiciliation-orders/2/payment-method', { pm: 'pm_card_visa' }],
+  ['updateCreditCardWeb', () => subscription.updateCreditCardWeb({ pm: 'pm_card_visa' }), '/api-protected/credit-card-web', { pm: 'pm_card_visa' }],
+  ['createTestPaymentMethod', () => subscription.createTestPaymentMethod({ number: '4242424242424242', expMonth: 12, expYear: 2030, cvc: '123' }), '/stripe/test-payment-methods', { number: '4242424242424242', expMonth: 12, expYear: 2030, cvc: '123' }],
+  ['terminationRequest', () => subscription.createTerminationRequest({ orderId: 2, reason: 'Déménagement', date: '2027-01-31' }), '/api-protected/termination-requests', { orderId: 2, reason: 'Déménagement', date: '2027-01-31' }],
+  ['invoiceYears', () => invoices.getInvoiceYears(), '/api-protected/invoices/years'],
+  ['shareInvoiceYears', () => invoices.getShareInvoiceYears(), '/api-protected/invoices/years/share'],
+  ['invoices', () => invoices.getInvoices({ year: 2026 }), '/api-protected/invoices?year=2026'],
+  ['shareInvoices', () => invoices.getShareInvoices({ year: 2026 }), '/api-protected/invoices/share?year=2026'],
+  ['creditNotesByYear', () => invoices.getCreditNotesByYear({ year: 2026 }), '/api-protected/creditnotes-by-year?year=2026'],
+  ['shareCreditNotesByYear', () => invoices.getShareCreditNotesByYear({ year: 2026 }), '/api-protected/creditnotes-by-year/share?year=2026'],
+  ['calendarInvoices', () => invoices.getCalendarInvoices(), '/api-protected/invoices/cal'],
+  ['invoiceFile', () => invoices.getInvoiceFile(8), '/api-protected/invoices/8/file'],
+  ['creditNoteFile', () => invoices.getCreditNoteFile(3), '/api-protected/creditnotes/3/file'],
+  ['sendDextInvoices', () => invoices.sendDextInvoices({ email: 'x@dext.cc', invoiceIds: [8], documentIds: [12] }), '/api-protected/send-dext-invoices', { email: 'x@dext.cc', invoiceIds: [8], documentIds: [12] }],
+  ['updateContract', () => contracts.uploadKbis(101, 'data:application/pdf;base64,JVBERi0='), '/api-protected/contracts/101', { kbis: 'data:application/pdf;base64,JVBERi0=' }],
+  ['updateContract', () => contracts.updateContract(101, { villePostaleExpedition: 'Lyon' }), '/api-protected/contracts/101', { villePostaleExpedition: 'Lyon' }],
+  ['updateContract', () => contracts.updateContractAddress(101, { adressePostaleExpedition: '3 rue Victor Hugo', codePostaleExpedition: '69002', villePostaleExpedition: 'Lyon', paysPostaleExpedition: 'France' }), '/api-protected/contracts/101', { adressePostaleExpedition: '3 rue Victor Hugo', codePostaleExpedition: '69002', villePostaleExpedition: 'Lyon', paysPostaleExpedition: 'France' }],
+  ['contractKbis', () => contracts.getKbisFile(101), '/api-protected/contracts/101/kbis'],
+  ['uploadIdentity', () => contracts.uploadIdentity(form), '/step-upload-identity'],
+]
+
+/** Routes the SPA never calls: they exist for operators and load balancers. */
+const serverOnly: RouteName[] = ['health']
+
+/** A path of the route table (`{id}`) matched against a concrete path. */
+function matchesRoute(pattern: string, path: string): boolean {
+  const regex = new RegExp('^' + pattern.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/:]+') + '$')
+  return regex.test(path)
+}
+
+const Calls = suite('api client: every call of spec §7, as the contract says')
+
+Calls('every route of the contract has a client call', () => {
+  const covered = new Set(calls.map(([name]) => name))
+  const missing = (Object.keys(routes) as RouteName[]).filter((name) => !covered.has(name) && !serverOnly.includes(name))
+  assert.equal(missing, [])
+})
+
+for (const [name, invoke, expectedPath, expectedBody] of calls) {
+  Calls(`${name}: ${routes[name].method} ${expectedPath}`, async () => {
+    recorded.length = 0
+    reply = (routes[name] as RouteDef).kind === 'file' ? { status: 200, body: '%PDF-1.7', type: 'application/pdf' } : { status: 200, body: name === 'updateContract' ? { kbis: '/k' } : {} }
+    await invoke()
+    assert.is(recorded.length, 1)
+    const request = recorded[0]!
+    const route: RouteDef = routes[name]
+    assert.is(request.method, route.method)
+    assert.is(request.url, expectedPath)
+    assert.ok(matchesRoute(route.path, request.url.split('?')[0]!), `${request.url} is the route ${route.path}`)
+    // Spec §6: apiToken header on protected calls, Bearer on contract calls, nothing on the two /stripe calls.
+    if (route.auth === 'apiToken') {
+      assert.is(request.headers.apitoken, 'tok_secret')
+      assert.is(request.headers.authorization, undefined)
+    } else if (route.auth === 'bearer') {
+      assert.is(request.headers.authorization, 'Bearer tok_secret')
+      assert.is(request.headers.apitoken, undefined)
+    } else {
+      assert.is(request.headers.apitoken, undefined)
+      assert.is(request.headers.authorization, undefined)
+    }
+    if (expectedBody !== undefined) assert.equal(JSON.parse(request.body), expectedBody)
+    if (route.kind === 'multipart') {
+      assert.match(String(request.headers['content-type']), /^multipart\/form-data; boundary=/)
+      assert.match(request.body, /name="orderId"\r\n\r\n4/)
+      assert.match(request.body, /name="identity_manager"; filename="cni.pdf"/)
+    }
+  })
+}
+Calls.run()
+
+const Key = suite('subscription key (spec §9)')
+
+Key('lowercase hex SHA-1 of the order id followed by the subscription id', () => {
+  assert.is(subscription.subscriptionKey(1, '23'), '40bd001563085fc35165329ea1ff5c5ecbdbbeef')
+  const expected = createHash('sha1').update('42sub_1PqR7sLkdIwHu7ix').digest('hex')
+  assert.is(subscription.subscriptionKey(42, 'sub_1PqR7sLkdIwHu7ix'), expected)
+  assert.match(subscription.subscriptionKey(42, 'sub_x'), /^[0-9a-f]{40}$/)
+})
+Key.run()
+
+const Errors = suite('api client: failures become French ApiErrors')
+
+Errors('the server message is kept, with the status', async () => {
+  reply = { status: 409, body: { message: 'Ce dossier existe déjà.', statusCode: 409, code: 'FOLDER_EXISTS' } }
+  try {
+    await mail.createFolder({ name: 'Banque', domiciliationOrderId: 2 })
+    assert.unreachable()
+  } catch (error) {
+    assert.instance(error, ApiError)
+    assert.is((error as ApiError).message, 'Ce dossier existe déjà.')
+    assert.is((error as ApiError).status, 409)
+    assert.is((error as ApiError).code, 'FOLDER_EXISTS')
+  }
+})
+
+Errors('without a server message, a French one by status', async () => {
+  reply = { status: 502, body: 'Bad gateway', type: 'text/plain' }
+  const error = await account.getUnpaidStatus().catch((e) => e)
+  assert.instance(error, ApiError)
+  assert.is(error.message, 'Le service est momentanément indisponible. Réessayez dans quelques instants.')
+})
+
+Errors('a server that cannot be reached is status 0 with a French message', async () => {
+  configureApi({ baseURL: 'http://127.0.0.1:9' })
+  const error = await account.getCurrentUser().catch((e) => e)
+  configureApi({ baseURL })
+  assert.instance(error, ApiError)
+  assert.is(error.status, 0)
+  assert.match(error.message, /Impossible de joindre le serveur/)
+})
+
+Errors('a 401 on an authenticated call ends the session; on login it does not', async () => {
+  unauthorized.length = 0
+  reply = { status: 401, body: { message: 'Session expirée ou invalide, veuillez vous reconnecter.' } }
+  await orders.getMyOrders().catch(() => {})
+  assert.is(unauthorized.length, 1)
+  reply = { status: 401, body: { message: 'Identifiants incorrects' } }
+  const error = await account.login({ username: 'x', password: 'y' }).catch((e) => e)
+  assert.is(error.message, 'Identifiants incorrects')
+  assert.is(unauthorized.length, 1)
+})
+
+Errors('calls that swallow errors answer nothing and still tell the customer (spec §8, PRODUCT.md)', async () => {
+  swallowed.length = 0
+  reply = { status: 500, body: { message: 'Erreur interne.' } }
+  assert.is(await account.updateEmail({ newEmail: 'x@example.com' }), undefined)
+  assert.is(await account.updatePassword({ currentPassword: 'a', newPassword: 'Nouveau1234!' }), undefined)
+  assert.is(await orders.isCompleteKbis(2), undefined)
+  assert.is(await orders.getUploadedDocuments(2), undefined)
+  assert.equal(await invoices.getCalendarInvoices(), [])
+  assert.is(await contracts.uploadKbis(101, 'data:application/pdf;base64,JVBERi0='), null)
+  assert.is(await contracts.updateContractAddress(101, { adressePostaleExpedition: 'a', codePostaleExpedition: '75001', villePostaleExpedition: 'Paris', paysPostaleExpedition: 'France' }), null)
+  assert.is(swallowed.length, 7)
+  assert.ok(swallowed.every((e) => e.message === 'Erreur interne.'))
+})
+
+Errors('contract calls answer the kbis field, or null when the answer has none', async () => {
+  reply = { status: 200, body: { id: 101, kbis: '/api-protected/contracts/101/kbis' } }
+  assert.is(await contracts.uploadKbis(101, 'data:application/pdf;base64,JVBERi0='), '/api-protected/contracts/101/kbis')
+  reply = { status: 200, body: { id: 101, kbis: null } }
+  assert.is(await contracts.uploadKbis(101, 'data:application/pdf;base64,JVBERi0='), null)
+})
+
+Errors('an aborted call rejects with the abort, not an ApiError, and tells nobody', async () => {
+  swallowed.length = 0
+  const controller = new AbortController()
+  controller.abort()
+  const error = await account.updateEmail({ newEmail: 'x@example.com' }, { signal: controller.signal }).catch((e) => e)
+  assert.not.instance(error, ApiError)
+  assert.is(swallowed.length, 0)
+})
+
+Errors('a file call answers a Blob', async () => {
+  reply = { status: 200, body: '%PDF-1.7 lettre', type: 'application/pdf' }
+  const blob = await mail.getDocumentFile(12)
+  assert.instance(blob, Blob)
+  assert.is(await blob.text(), '%PDF-1.7 lettre')
+  void pdfBlob
+})
+
+Errors.after(() => {
+  server.close()
+})
+Errors.run()
