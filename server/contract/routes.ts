@@ -34,7 +34,7 @@ export interface RouteDef {
   schema: RouteSchema
 }
 
-const ok = (schema: TSchema) => ({ 200: schema })
+const ok = <T extends TSchema>(schema: T) => ({ 200: schema })
 const PdfFile = Type.Unsafe<Uint8Array>({ type: 'string', format: 'binary' })
 
 export const routes = {
@@ -275,6 +275,11 @@ export const routes = {
     summary: "Replace the user's default card.",
     schema: { body: S.PaymentMethodBody, response: ok(S.PaymentMethod) },
   },
+  createTestPaymentMethod: {
+    method: 'POST', path: '/stripe/test-payment-methods', auth: 'apiToken', tags: ['Paiement'],
+    summary: "The local test provider's card form: a public test card number becomes a pm_… id (404 with the real provider).",
+    schema: { body: S.TestCardBody, response: ok(S.PaymentMethod) },
+  },
   terminationRequest: {
     method: 'POST', path: '/api-protected/termination-requests', auth: 'apiToken', access: 'owner', tags: ['Abonnement'],
     summary: 'Request the termination of a domiciliation.',
@@ -348,6 +353,13 @@ export const routes = {
     method: 'POST', path: '/step-upload-identity', auth: 'apiToken', access: 'owner', kind: 'multipart', tags: ['Contrats'],
     summary: 'Upload the missing identity documents (multipart: orderId, then one file per document type).',
     schema: { response: ok(S.IdentityUploadReply) },
+  },
+
+  // --- Operations
+  health: {
+    method: 'GET', path: '/health', auth: 'none', tags: ['Exploitation'],
+    summary: 'Liveness and database check for load balancers (503 when the database does not answer).',
+    schema: { response: { 200: S.HealthReply, 503: S.ApiErrorBody } },
   },
 } as const satisfies Record<string, RouteDef>
 

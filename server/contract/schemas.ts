@@ -324,6 +324,15 @@ export const MaybePaymentMethod = Nullable(PaymentMethod)
 export const PaymentMethodBody = Type.Object({ pm: Type.String({ minLength: 3, maxLength: 255 }) }, { additionalProperties: false })
 export type PaymentMethodBody = Static<typeof PaymentMethodBody>
 
+/** The local test payment provider's card form (only Stripe's public test numbers are accepted). */
+export const TestCardBody = Type.Object({
+  number: Type.String({ minLength: 12, maxLength: 23, pattern: '^[0-9 -]+$' }),
+  expMonth: Type.Integer({ minimum: 1, maximum: 12 }),
+  expYear: Type.Integer({ minimum: 2000, maximum: 2100 }),
+  cvc: Type.String({ minLength: 3, maxLength: 4, pattern: '^[0-9]+$' }),
+}, { additionalProperties: false })
+export type TestCardBody = Static<typeof TestCardBody>
+
 export const TerminationRequestBody = Type.Object({
   orderId: Id,
   reason: ShortText(500),
@@ -386,6 +395,13 @@ export const SendDextReply = Type.Object({
   message: Type.String(),
 })
 export type SendDextReply = Static<typeof SendDextReply>
+
+export const HealthReply = Type.Object({
+  status: Type.Literal('ok'),
+  database: Type.Union([Type.Literal('pglite'), Type.Literal('postgres')]),
+  paymentProvider: Type.Union([Type.Literal('test'), Type.Literal('stripe')]),
+})
+export type HealthReply = Static<typeof HealthReply>
 
 // --- Params
 export const IdParams = Type.Object({ id: Id })

@@ -1,0 +1,55 @@
+// Everything the server reads from the environment, in one place (documented in docs/SERVER.md).
+import { resolve } from 'node:path'
+
+export interface Config {
+  port: number
+  host: string
+  /** postgres://… moves the data onto PostgreSQL; unset: the embedded PGlite in dataDir. */
+  databaseUrl?: string
+  dataDir: string
+  storageDir: string
+  distDir: string
+  smtpUrl?: string
+  mailFrom: string
+  supportEmail: string
+  brandName: string
+  stripeSecretKey?: string
+  /** Where reset links point when the portal's `domain` is not one of ours. */
+  publicUrl: string
+  /** Origins accepted as the `domain` of a reset request, besides the request's own host. */
+  allowedOrigins: string[]
+  tokenTtlDays: number
+  /** Attempts per IP and per minute on login and on each password-reset call. */
+  authRateLimit: number
+  logLevel: string
+  /** Behind a load balancer: trust X-Forwarded-For for the client IP. */
+  trustProxy: boolean
+  /** Seed the demo accounts on first start (default true). */
+  seedDemo: boolean
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = Number(env.PORT || 8080)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT invalide : ${env.PORT}`)
+  const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, '')
+  return {
+    port,
+    host: env.HOST || '127.0.0.1',
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: resolve(env.DATA_DIR || 'data'),
+    storageDir: resolve(env.STORAGE_DIR || 'storage'),
+    distDir: resolve(env.DIST_DIR || 'dist'),
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || `${env.BRAND_NAME || 'Domicilium'} <no-reply@example.com>`,
+    supportEmail: env.SUPPORT_EMAIL || 'support@example.com',
+    brandName: env.BRAND_NAME || 'Domicilium',
+    stripeSecretKey: env.STRIPE_SECRET_KEY || undefined,
+    publicUrl,
+    allowedOrigins: [publicUrl, ...(env.PUBLIC_URL ? [] : [`http://127.0.0.1:${port}`]), ...(env.ALLOWED_ORIGINS || '').split(',').map((o) => o.trim().replace(/\/$/, '')).filter(Boolean)],
+    tokenTtlDays: Number(env.TOKEN_TTL_DAYS || 30),
+    authRateLimit: Number(env.AUTH_RATE_LIMIT || 10),
+    logLevel: env.LOG_LEVEL || 'info',
+    trustProxy: env.TRUST_PROXY === 'true',
+    seedDemo: env.SEED_DEMO !== 'false',
+  }
+}

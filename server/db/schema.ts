@@ -1,0 +1,197 @@
+// The Kysely view of the database (see migrations/ for how it came to be).
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely'
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>
+type Json<T> = ColumnType<T, string, string>
+
+export interface MissingDocumentRow { type: string; label: string }
+
+export interface Database {
+  app_meta: { key: string; value: string }
+  users: {
+    id: Generated<number>
+    email: string
+    password_hash: string
+    firstname: string
+    lastname: string
+    phone: string | null
+    payment_customer_id: string | null
+    created_at: CreatedAt
+  }
+  api_tokens: { id: Generated<number>; user_id: number; token_hash: string; expires_at: Timestamp; created_at: CreatedAt }
+  password_resets: {
+    id: Generated<number>
+    user_id: number
+    token_hash: string
+    expires_at: Timestamp
+    used_at: Timestamp | null
+    created_at: CreatedAt
+  }
+  orders: {
+    id: Generated<number>
+    owner_id: number
+    raison_sociale: string
+    order_date: Timestamp
+    status: string
+    has_kbis: Generated<boolean>
+    missing_documents: Json<MissingDocumentRow[] | null> | null
+    missing_documents_validated_at: Timestamp | null
+    subscription_id: string | null
+    siren: string | null
+    legal_form: string | null
+    domiciliation_address: string
+    qonto: Generated<boolean>
+    shine: Generated<boolean>
+    want_comptable_at: Timestamp | null
+  }
+  contracts: {
+    id: Generated<number>
+    order_id: number
+    adresse_postale_expedition: string | null
+    adresse_complement_postale_expedition: string | null
+    code_postale_expedition: string | null
+    ville_postale_expedition: string | null
+    pays_postale_expedition: string | null
+    kbis_file_key: string | null
+    signed_at: Timestamp | null
+  }
+  shares: { id: Generated<number>; order_id: number; email: string; user_id: number | null; created_at: CreatedAt }
+  mandataires: {
+    id: Generated<number>
+    order_id: number
+    firstname: string
+    lastname: string
+    email: string
+    phone: string
+    created_at: CreatedAt
+  }
+  folders: { id: Generated<number>; order_id: number; name: string; created_at: CreatedAt }
+  documents: {
+    id: Generated<number>
+    order_id: number
+    sender: string
+    kind: 'courrier' | 'recommandé' | 'administratif'
+    received_at: Timestamp
+    pages: number
+    read: Generated<boolean>
+    deleted: Generated<boolean>
+    folder_id: number | null
+    file_key: string
+  }
+  packages: {
+    id: Generated<number>
+    order_id: number
+    received_at: Timestamp
+    carrier: string
+    sender: string
+    status: 'À retirer' | 'Réexpédié' | 'Retiré'
+  }
+  courier_requests: {
+    id: Generated<number>
+    order_id: number
+    kind: 'réexpédition' | 'scan'
+    status: 'en attente' | 'traitée'
+    letter_count: number
+    created_at: CreatedAt
+  }
+  invoices: {
+    id: Generated<number>
+    order_id: number
+    number: string
+    date: Timestamp
+    amount_excl_tax_cents: number
+    amount_incl_tax_cents: number
+    paid_at: Timestamp | null
+    payment_reference: string | null
+    file_key: string
+  }
+  credit_notes: {
+    id: Generated<number>
+    order_id: number
+    invoice_id: number | null
+    number: string
+    date: Timestamp
+    amount_excl_tax_cents: number
+    amount_incl_tax_cents: number
+    file_key: string
+  }
+  calendar_invoices: {
+    id: Generated<number>
+    order_id: number
+    date: Timestamp
+    room: string
+    hours: number
+    amount_incl_tax_cents: number
+    paid: boolean
+  }
+  uploaded_documents: {
+    id: Generated<number>
+    order_id: number
+    type: string
+    label: string
+    file_name: string
+    content_type: string
+    file_key: string
+    uploaded_at: Timestamp
+  }
+  problem_reports: { id: Generated<number>; order_id: number; user_id: number; message: string; created_at: CreatedAt }
+  termination_requests: {
+    id: Generated<number>
+    order_id: number
+    user_id: number
+    reason: string
+    date: string
+    comment: string | null
+    created_at: CreatedAt
+  }
+  option_requests: {
+    id: Generated<number>
+    order_id: number
+    user_id: number
+    plan_id: string
+    expires_at: Timestamp
+    confirmed_at: Timestamp | null
+    created_at: CreatedAt
+  }
+  outbox: {
+    id: Generated<number>
+    to_address: string
+    subject: string
+    text: string
+    attachments: Json<string[]>
+    created_at: CreatedAt
+  }
+  rate_limits: { key: string; count: number; reset_at: Timestamp }
+  test_payment_methods: {
+    id: string
+    customer_id: string
+    brand: string
+    last4: string
+    exp_month: number
+    exp_year: number
+    created_at: CreatedAt
+  }
+  test_customers: { id: string; default_payment_method: string | null }
+  test_subscriptions: {
+    id: string
+    customer_id: string
+    status: string
+    current_period_end: ColumnType<string | number, number, number>
+    cancel_at_period_end: boolean
+    default_payment_method: string | null
+    items: Json<unknown>
+  }
+  test_charges: {
+    id: string
+    customer_id: string
+    payment_method: string
+    amount: number
+    description: string
+    created_at: CreatedAt
+  }
+}
+
+export type UserRow = Selectable<Database['users']>
+export type OrderRow = Selectable<Database['orders']>
+export type NewDocument = Insertable<Database['documents']>

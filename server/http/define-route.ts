@@ -1,0 +1,94 @@
+// Registers handlers against the contract's route table: one handler per entry, none forgotten.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { Static, TSchema } from 'typebox'
+import { ApiErrorBody, routes, type RouteDef, type RouteName, type Routes } from '../contract/index.ts'
+import { findSession, type SessionUser } from '../db/repositories/users.ts'
+import type { AppDeps } from '../deps.ts'
+import { HttpError, messages } from './errors.ts'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: SessionUser | null
+  }
+}
+
+type SchemaOf<N extends RouteName> = Routes[N]['schema']
+type Part<N extends RouteName, K extends string> = SchemaOf<N> extends { [P in K]: infer T extends TSchema } ? Static<T> : undefined
+export type ReplyOf<N extends RouteName> = Static<SchemaOf<N>['response'][200]>
+
+export interface RouteContext<N extends RouteName> {
+  params: Part<N, 'params'>
+  query: Part<N, 'querystring'>
+  body: Part<N, 'body'>
+  /** The signed-in user; routes with auth 'none' get null. */
+  user: Routes[N]['auth'] extends 'none' ? null : SessionUser
+  req: FastifyRequest
+  reply: FastifyReply
+}
+
+export type Handler<N extends RouteName> = (ctx: RouteContext<N>) => Promise<ReplyOf<N>>
+export type DefineRoute = <N extends RouteName>(name: N, handler: Handler<N>) => void
+
+/** `/x/{id}:send-problem` → `/x/:id(^\d+)::send-problem` (find-my-way: a literal colon is doubled). */
+export function fastifyPath(path: string): string {
+  return path.replace(/\{(\w+)\}(:?)/g, (_, name: string, colon: string) => (colon ? `:${name}(^\\d+)::` : `:${name}`))
+}
+
+/** Login and the password-reset calls are rate-limited per IP (counters in the database, see rate-limit-store.ts). */
+const rateLimited: ReadonlySet<RouteName> = new Set(['login', 'resetPasswordRequest', 'resetPassword'])
+
+const errorResponses = Object.fromEntries([400, 401, 403, 404, 409, 413, 429].map((code) => [code, ApiErrorBody]))
+
+function credential(req: FastifyRequest, auth: RouteDef['auth']): string | undefined {
+  if (auth === 'apiToken') {
+    const header = req.headers.apitoken
+    return (Array.isArray(header) ? header[0] : header)?.trim() || undefined
+  }
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')
+  return match?.[1]
+}
+
+export function routeRegistrar(app: FastifyInstance, deps: AppDeps) {
+  const defined = new Set<RouteName>()
+
+  const define: DefineRoute = (name, handler) => {
+    if (defined.has(name)) throw new Error(`route ${name} définie deux fois`)
+    defined.add(name)
+    const def: RouteDef = routes[name]
+    const { response, ...input } = def.schema
+    const kind = def.kind ?? 'json'
+    if (def.auth === 'operator') throw new Error(`route ${name} : l'authentification opérateur n'est pas encore prise en charge`)
+    app.route({
+      method: def.method,
+      url: fastifyPath(def.path),
+      schema: {
+        ...input,
+        ...(kind === 'file' ? {} : { response: { ...errorResponses, ...response } }),
+      },
+      config: rateLimited.has(name)
+        ? { rateLimit: { max: deps.config.authRateLimit, timeWindow: 60_000, groupId: name } }
+        : {},
+      // Authentication reads headers only, so it runs first: no token means 401 whatever the body.
+      onRequest: def.auth === 'none' ? undefined : async (req) => {
+        const token = credential(req, def.auth)
+        if (!token) throw new HttpError(401, messages.noToken, 'UNAUTHENTICATED')
+        const user = await findSession(deps.db, token, deps.clock.now())
+        if (!user) throw new HttpError(401, messages.badToken, 'INVALID_TOKEN')
+        req.user = user
+      },
+      handler: async (req, reply) => {
+        const ctx = { params: req.params, query: req.query, body: req.body, user: req.user, req, reply }
+        return handler(ctx as RouteContext<typeof name>)
+      },
+    })
+  }
+
+  return {
+    define,
+    /** Refuses to start when an entry of the route table has no handler. */
+    assertComplete() {
+      const missing = (Object.keys(routes) as RouteName[]).filter((name) => !defined.has(name))
+      if (missing.length) throw new Error(`routes du contrat sans gestionnaire : ${missing.join(', ')}`)
+    },
+  }
+}

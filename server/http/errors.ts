@@ -1,0 +1,114 @@
+// Every error leaves the API as { message (French), statusCode, code? } — ApiErrorBody in the contract.
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import { PaymentError } from '../services/payment.ts'
+
+export class HttpError extends Error {
+  constructor(readonly statusCode: number, message: string, readonly code?: string) {
+    super(message)
+  }
+}
+
+export const notFound = (what: string) => new HttpError(404, `${what} introuvable.`, 'NOT_FOUND')
+export const badRequest = (message: string, code = 'BAD_REQUEST') => new HttpError(400, message, code)
+export const conflict = (message: string) => new HttpError(409, message, 'CONFLICT')
+export const fileTooLarge = () => new HttpError(413, 'Le fichier dépasse la taille maximale de 10 Mo.', 'FILE_TOO_LARGE')
+
+export const messages = {
+  noToken: 'Veuillez vous connecter.',
+  badToken: 'Session expirée ou invalide, veuillez vous reconnecter.',
+  badCredentials: 'Identifiants incorrects',
+  ownerOnly: 'Cette action est réservée au titulaire de la domiciliation.',
+  rateLimited: 'Trop de tentatives : veuillez patienter une minute avant de réessayer.',
+  internal: 'Une erreur interne est survenue, veuillez réessayer dans quelques instants.',
+  unknownRoute: 'Adresse inconnue : cette ressource de l’API est introuvable.',
+} as const
+
+interface ValidationIssue { keyword: string; instancePath: string; params: Record<string, unknown>; message?: string }
+
+const typeNames: Record<string, string> = {
+  string: 'une chaîne de caractères', integer: 'un nombre entier', number: 'un nombre', boolean: 'un booléen (true ou false)',
+  object: 'un objet', array: 'une liste', null: 'null',
+}
+const formatNames: Record<string, string> = {
+  email: 'une adresse e-mail valide', date: 'une date au format AAAA-MM-JJ', 'date-time': 'une date et heure ISO 8601',
+}
+const partNames: Record<string, string> = { body: 'corps de la requête', querystring: 'paramètres de l’adresse', params: 'adresse' }
+
+function fieldLabel(path: string, part: string): string {
+  const segments = path.split('/').filter(Boolean).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+  if (segments.length === 0) return `Le ${partNames[part] ?? part}`
+  const name = segments.map((s, i) => (/^\d+$/.test(s) ? `[${s}]` : i === 0 ? s : `.${s}`)).join('')
+  return `Le champ « ${name} »`
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n > 1 ? 's' : ''}`
+
+/** One French sentence naming the field, from the validator's first meaningful issue. */
+export function validationMessage(issues: ValidationIssue[], part: string): string {
+  const issue = issues.find((i) => !['boolean', 'anyOf', 'oneOf', 'if', 'not'].includes(i.keyword)) ?? issues[0]
+  if (!issue) return 'La requête est invalide.'
+  const field = fieldLabel(issue.instancePath, part)
+  const p = issue.params
+  switch (issue.keyword) {
+    case 'required': {
+      const missing = (p.requiredProperties as string[] | undefined)?.[0] ?? (p.missingProperty as string | undefined) ?? ''
+      return `${fieldLabel(`${issue.instancePath}/${missing}`, part)} est obligatoire.`
+    }
+    case 'additionalProperties': {
+      const extra = (p.additionalProperties as string[] | undefined)?.[0] ?? (p.additionalProperty as string | undefined) ?? ''
+      return `${fieldLabel(`${issue.instancePath}/${extra}`, part)} n’est pas autorisé.`
+    }
+    case 'type': return `${field} doit être ${typeNames[String(p.type)] ?? String(p.type)}.`
+    case 'minLength': return p.limit === 1 ? `${field} ne peut pas être vide.` : `${field} doit contenir au moins ${plural(Number(p.limit), 'caractère')}.`
+    case 'maxLength': return `${field} ne peut pas dépasser ${plural(Number(p.limit), 'caractère')}.`
+    case 'format': return `${field} doit être ${formatNames[String(p.format)] ?? `au format ${String(p.format)}`}.`
+    case 'minimum': return `${field} doit être supérieur ou égal à ${String(p.limit)}.`
+    case 'maximum': return `${field} doit être inférieur ou égal à ${String(p.limit)}.`
+    case 'pattern': return `${field} n’a pas le format attendu.`
+    case 'minItems': return `${field} doit contenir au moins ${plural(Number(p.limit), 'élément')}.`
+    case 'maxItems': return `${field} ne peut pas contenir plus de ${plural(Number(p.limit), 'élément')}.`
+    case 'minProperties': return `${field} doit contenir au moins un champ.`
+    case 'const': case 'enum': return `${field} n’a pas une valeur autorisée.`
+    default: return `${field} n’a pas une valeur valide.`
+  }
+}
+
+const frameworkErrors: Record<string, [number, string]> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'Le corps de la requête n’est pas un JSON valide.'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'Le corps de la requête est vide alors que du JSON est attendu.'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'Type de contenu non pris en charge : envoyez du JSON (application/json).'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'La longueur annoncée du corps de la requête est incorrecte.'],
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'Le fichier dépasse la taille maximale de 10 Mo.'],
+  FST_REQ_FILE_TOO_LARGE: [413, 'Le fichier dépasse la taille maximale de 10 Mo.'],
+  FST_PARTS_LIMIT: [413, 'Le formulaire contient trop de champs.'],
+  FST_FILES_LIMIT: [413, 'Le formulaire contient trop de fichiers.'],
+  FST_FIELDS_LIMIT: [413, 'Le formulaire contient trop de champs.'],
+  FST_PROTO_VIOLATION: [400, 'Le formulaire contient un nom de champ interdit.'],
+  FST_INVALID_MULTIPART_CONTENT_TYPE: [400, 'Le formulaire doit être envoyé en multipart/form-data.'],
+  FST_ERR_VALIDATION: [400, 'La requête est invalide.'],
+}
+
+export function errorHandler(error: FastifyError & { validationContext?: string }, req: FastifyRequest, reply: FastifyReply) {
+  let statusCode = 500
+  let message: string = messages.internal
+  let code: string | undefined
+  if (error instanceof HttpError || error instanceof PaymentError) {
+    statusCode = error.statusCode
+    message = error.message
+    code = error instanceof HttpError ? error.code : 'PAYMENT_FAILED'
+  } else if (error.validation) {
+    statusCode = 400
+    message = validationMessage(error.validation as ValidationIssue[], error.validationContext ?? 'body')
+    code = 'VALIDATION'
+  } else if (error.code && frameworkErrors[error.code]) {
+    ;[statusCode, message] = frameworkErrors[error.code]!
+    code = error.code
+  } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    // Any other client error from the framework or a plugin (malformed multipart, bad header…).
+    statusCode = error.statusCode
+    message = statusCode === 413 ? 'Le fichier dépasse la taille maximale de 10 Mo.' : 'La requête est invalide.'
+    code = error.code
+  }
+  if (statusCode >= 500) req.log.error({ err: error }, 'erreur interne')
+  return reply.status(statusCode).type('application/json; charset=utf-8').send({ message, statusCode, ...(code ? { code } : {}) })
+}

@@ -1,0 +1,55 @@
+// Serves the built SPA (dist/): hashed assets with a long cache, index.html for every client route.
+import { randomBytes } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import fastifyStatic from '@fastify/static'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { messages } from './errors.ts'
+
+/** Paths that belong to the API: never answered with the SPA, whatever the method. */
+const apiPath = /^\/(api|api-protected|stripe)(\/|$)|^\/(reset-password-request|step-upload-identity|health)(\/|$)/
+
+export function contentSecurityPolicy(nonce: string): string {
+  return [
+    "default-src 'self'", "script-src 'self'", `style-src 'self' 'nonce-${nonce}'`, "img-src 'self' data: blob:",
+    "frame-src 'self' blob: https://player.vimeo.com", "connect-src 'self'", "object-src 'none'", "base-uri 'self'",
+    "form-action 'self'", "frame-ancestors 'none'",
+  ].join('; ')
+}
+
+export async function spaRoutes(app: FastifyInstance, distDir: string) {
+  const assetsDir = join(distDir, 'assets')
+  if (existsSync(assetsDir)) {
+    await app.register(fastifyStatic, {
+      root: assetsDir,
+      prefix: '/assets/',
+      // Names carry a content hash: a changed file is a new URL.
+      maxAge: '365d',
+      immutable: true,
+      index: false,
+    })
+  }
+
+  async function sendIndex(reply: FastifyReply) {
+    let html: string
+    try {
+      html = await readFile(join(distDir, 'index.html'), 'utf8')
+    } catch {
+      return reply.status(503).type('text/html; charset=utf-8').header('Cache-Control', 'no-store')
+        .send('<!doctype html><html lang="fr"><meta charset="utf-8"><title>Espace client</title><p>L’application n’est pas encore construite : lancez <code>npm start</code> (ou <code>npm run build</code>).</p></html>')
+    }
+    const nonce = randomBytes(16).toString('base64')
+    return reply.type('text/html; charset=utf-8')
+      .header('Cache-Control', 'no-cache')
+      .header('Content-Security-Policy', contentSecurityPolicy(nonce))
+      .send(html.replaceAll('__CSP_NONCE__', nonce))
+  }
+
+  app.setNotFoundHandler(async (req: FastifyRequest, reply: FastifyReply) => {
+    const path = req.url.split('?')[0] ?? '/'
+    const clientRoute = (req.method === 'GET' || req.method === 'HEAD') && (req.headers.accept ?? '').includes('text/html')
+    if (clientRoute && !apiPath.test(path) && !path.startsWith('/assets/')) return sendIndex(reply)
+    return reply.status(404).send({ message: messages.unknownRoute, statusCode: 404, code: 'NOT_FOUND' })
+  })
+}

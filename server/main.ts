@@ -1,0 +1,38 @@
+// Composition root: real dependencies from the configuration (server.ts listens, tests use test/util/server.ts).
+import pino from 'pino'
+import { buildApp } from './app.ts'
+import type { Config } from './config.ts'
+import { connect } from './db/connect.ts'
+import { migrateToLatest } from './db/migrate.ts'
+import { seedDemo } from './db/seed.ts'
+import type { AppDeps } from './deps.ts'
+import { outboxMailer, smtpMailer } from './services/mailer.ts'
+import { stripePaymentProvider, testPaymentProvider } from './services/payment.ts'
+import { fsStorage } from './services/storage.ts'
+
+export async function createServer(config: Config) {
+  const logger = pino({ level: config.logLevel })
+  const handle = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
+  try {
+    await migrateToLatest(handle.db)
+    const clock = { now: () => new Date() }
+    const storage = fsStorage(config.storageDir)
+    const deps: AppDeps = {
+      db: handle.db,
+      storage,
+      payments: config.stripeSecretKey ? stripePaymentProvider(config.stripeSecretKey) : testPaymentProvider(handle.db, clock.now),
+      mailer: config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(handle.db, logger),
+      config,
+      clock,
+    }
+    if (config.seedDemo && (await seedDemo(handle.db, storage, { now: clock.now(), brandName: config.brandName }))) {
+      logger.info('données de démonstration créées')
+    }
+    const app = await buildApp(deps, { databaseKind: handle.kind, logger, trustProxy: config.trustProxy })
+    app.addHook('onClose', async () => handle.close())
+    return { app, deps, databaseKind: handle.kind }
+  } catch (error) {
+    await handle.close()
+    throw error
+  }
+}

@@ -1,0 +1,106 @@
+// Contracts (forwarding address, Kbis) and the identity documents of /step-upload-identity.
+import type { MultipartFile } from '@fastify/multipart'
+import type { AppDeps } from '../../deps.ts'
+import type { DefineRoute } from '../../http/define-route.ts'
+import { badRequest, fileTooLarge, HttpError, notFound } from '../../http/errors.ts'
+import { contractsQuery, requireOrder, requireOwnContract, toContract } from '../../db/repositories/orders.ts'
+import { contentTypes, decodeDataUrl, MAX_UPLOAD_BYTES, sniffFileType, type FileType } from '../../services/file-types.ts'
+import { newFileKey, storeWithRecord } from '../../services/storage.ts'
+import { sendPdf } from '../files.ts'
+
+const unsupported = (what: string, accepted: string) =>
+  new HttpError(415, `${what} n’est pas un fichier ${accepted} valide (fichier incomplet ou d’un autre type).`, 'UNSUPPORTED_FILE')
+
+export function contractRoutes(define: DefineRoute, { db, storage, clock }: AppDeps) {
+  define('contracts', async ({ user }) => {
+    const rows = await contractsQuery(db).where('orders.owner_id', '=', user.id).orderBy('contracts.id').execute()
+    return rows.map(toContract)
+  })
+
+  define('updateContract', async ({ user, params, body }) => {
+    const contract = await requireOwnContract(db, user.id, params.id)
+    const { kbis, ...address } = body
+    const addressColumns = {
+      ...(address.adressePostaleExpedition !== undefined ? { adresse_postale_expedition: address.adressePostaleExpedition.trim() } : {}),
+      ...(address.adresseComplementPostaleExpedition !== undefined ? { adresse_complement_postale_expedition: address.adresseComplementPostaleExpedition?.trim() || null } : {}),
+      ...(address.codePostaleExpedition !== undefined ? { code_postale_expedition: address.codePostaleExpedition.trim() } : {}),
+      ...(address.villePostaleExpedition !== undefined ? { ville_postale_expedition: address.villePostaleExpedition.trim() } : {}),
+      ...(address.paysPostaleExpedition !== undefined ? { pays_postale_expedition: address.paysPostaleExpedition.trim() } : {}),
+    }
+    const update = async (kbisKey?: string) => db.transaction().execute(async (tx) => {
+      if (Object.keys(addressColumns).length || kbisKey) {
+        await tx.updateTable('contracts').set({ ...addressColumns, ...(kbisKey ? { kbis_file_key: kbisKey } : {}) }).where('id', '=', contract.id).execute()
+      }
+      if (kbisKey) await tx.updateTable('orders').set({ has_kbis: true }).where('id', '=', contract.order_id).execute()
+    })
+    if (kbis === undefined) {
+      await update()
+    } else {
+      const decoded = decodeDataUrl(kbis)
+      if (!decoded) throw badRequest('Le champ « kbis » doit être un fichier encodé en data URL (data:application/pdf;base64,…).', 'BAD_DATA_URL')
+      if (decoded.bytes.length > MAX_UPLOAD_BYTES) throw fileTooLarge()
+      if (sniffFileType(decoded.bytes) !== 'pdf') throw unsupported('Le Kbis', 'PDF')
+      const key = newFileKey('kbis', 'pdf')
+      await storeWithRecord(storage, [{ key, bytes: decoded.bytes }], () => update(key))
+      // The replaced Kbis is no longer referenced by anything.
+      if (contract.kbis_file_key) await storage.delete(contract.kbis_file_key).catch(() => undefined)
+    }
+    return toContract(await contractsQuery(db).where('contracts.id', '=', contract.id).executeTakeFirstOrThrow())
+  })
+
+  define('contractKbis', async ({ user, params, reply }) => {
+    const contract = await requireOwnContract(db, user.id, params.id)
+    if (!contract.kbis_file_key) throw notFound('Kbis')
+    return sendPdf(reply, storage, contract.kbis_file_key, `kbis-${contract.order_id}.pdf`)
+  })
+
+  define('uploadIdentity', async ({ user, req }) => {
+    if (!req.isMultipart()) throw badRequest('Le formulaire doit être envoyé en multipart/form-data (champ orderId puis un fichier par document).', 'NOT_MULTIPART')
+    let orderId: number | undefined
+    let missing: { type: string; label: string }[] = []
+    const files: { type: string; label: string; fileName: string; fileType: FileType; bytes: Buffer }[] = []
+    // Every file is read and checked before anything is stored: one bad file rejects the whole form.
+    for await (const part of req.parts({ limits: { fileSize: MAX_UPLOAD_BYTES, files: 10, fields: 5, parts: 20 } })) {
+      if (part.type === 'field') {
+        if (part.fieldname !== 'orderId') throw badRequest(`Le champ « ${part.fieldname} » n’est pas attendu.`)
+        if (typeof part.value !== 'string' || !/^[1-9]\d{0,9}$/.test(part.value) || Number(part.value) > 2147483647) throw badRequest('Le champ « orderId » doit être un identifiant de domiciliation.')
+        const order = await requireOrder(db, user.id, Number(part.value), 'owner')
+        orderId = order.id
+        missing = order.missing_documents ?? []
+        continue
+      }
+      const file = part as MultipartFile
+      if (orderId === undefined) throw badRequest('Le champ « orderId » doit précéder les fichiers.')
+      const expected = missing.find((m) => m.type === file.fieldname)
+      if (!expected) throw badRequest(`Le document « ${file.fieldname} » n’est pas demandé pour cette domiciliation.`, 'UNEXPECTED_DOCUMENT')
+      const bytes = await file.toBuffer()
+      if (file.file.truncated) throw fileTooLarge()
+      const fileType = sniffFileType(bytes)
+      if (!fileType) throw unsupported(`Le fichier « ${file.filename} »`, 'PDF, JPEG ou PNG')
+      files.push({ type: expected.type, label: expected.label, fileName: file.filename.slice(0, 200) || `${expected.type}.${fileType}`, fileType, bytes })
+    }
+    if (orderId === undefined) throw badRequest('Le champ « orderId » est obligatoire.')
+    if (!files.length) throw badRequest('Aucun fichier reçu : joignez au moins un document.', 'NO_FILE')
+
+    const now = clock.now()
+    const stored = files.map((f) => ({ ...f, key: newFileKey('identity', f.fileType === 'jpeg' ? 'jpg' : f.fileType) }))
+    const validatedAt = await storeWithRecord(storage, stored.map((f) => ({ key: f.key, bytes: f.bytes })), () =>
+      db.transaction().execute(async (tx) => {
+        await tx.insertInto('uploaded_documents').values(stored.map((f) => ({
+          order_id: orderId!, type: f.type, label: f.label, file_name: f.fileName, content_type: contentTypes[f.fileType], file_key: f.key, uploaded_at: now,
+        }))).execute()
+        const types = new Set((await tx.selectFrom('uploaded_documents').select('type').where('order_id', '=', orderId!).execute()).map((r) => r.type))
+        // Decision (docs/SERVER.md): once every listed type has a file, the order counts as validated so the customer reaches the dashboard.
+        if (!missing.every((m) => types.has(m.type))) return null
+        const row = await tx.updateTable('orders').set((eb) => ({ missing_documents_validated_at: eb.fn.coalesce('missing_documents_validated_at', eb.val(now)) }))
+          .where('id', '=', orderId!).returning('missing_documents_validated_at').executeTakeFirstOrThrow()
+        return row.missing_documents_validated_at
+      }))
+    const uploaded = await db.selectFrom('uploaded_documents').selectAll().where('order_id', '=', orderId).orderBy('id').execute()
+    return {
+      uploaded: uploaded.map((r) => ({ id: r.id, type: r.type, label: r.label, fileName: r.file_name, uploadedAt: r.uploaded_at.toISOString() })),
+      complete: validatedAt !== null,
+      missingDocumentsValidatedAt: validatedAt ? new Date(validatedAt).toISOString() : null,
+    }
+  })
+}

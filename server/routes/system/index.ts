@@ -1,0 +1,17 @@
+import type { AppDeps } from '../../deps.ts'
+import type { DefineRoute } from '../../http/define-route.ts'
+import { HttpError } from '../../http/errors.ts'
+import { ping } from '../../db/connect.ts'
+
+export function systemRoutes(define: DefineRoute, { db, payments }: AppDeps, databaseKind: 'pglite' | 'postgres') {
+  define('health', async ({ reply, req }) => {
+    try {
+      await ping(db)
+    } catch (error) {
+      req.log.error({ err: error }, 'la base de données ne répond pas')
+      throw new HttpError(503, 'La base de données ne répond pas.', 'DATABASE_DOWN')
+    }
+    reply.header('Cache-Control', 'no-store')
+    return { status: 'ok' as const, database: databaseKind, paymentProvider: payments.kind }
+  })
+}

@@ -1,0 +1,24 @@
+// Listens, and closes gracefully on SIGINT/SIGTERM (Fastify first, then the database through its onClose hook).
+import { loadConfig } from './config.ts'
+import { createServer } from './main.ts'
+
+const config = loadConfig()
+const { app } = await createServer(config)
+
+let closing = false
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    if (closing) return
+    closing = true
+    app.log.info({ signal }, 'arrêt en cours')
+    const force = setTimeout(() => process.exit(1), 10_000)
+    force.unref()
+    app.close().then(() => process.exit(0), (error: unknown) => {
+      app.log.error({ err: error }, 'arrêt en erreur')
+      process.exit(1)
+    })
+  })
+}
+
+await app.listen({ port: config.port, host: config.host })
+process.send?.({ ready: true, port: (app.server.address() as { port: number }).port })

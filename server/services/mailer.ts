@@ -1,0 +1,39 @@
+// Outgoing e-mail: SMTP when SMTP_URL is set, otherwise the outbox table plus a log line (PRODUCT.md, "E-mail").
+import nodemailer from 'nodemailer'
+import type { Kysely } from 'kysely'
+import type { Logger } from 'pino'
+import type { Database } from '../db/schema.ts'
+
+export interface Mail {
+  to: string
+  subject: string
+  text: string
+  /** A link the reader must follow (reset, invitation): logged with outbox mail so a local user can follow it. */
+  link?: string
+  attachments?: { filename: string; content: Buffer }[]
+}
+
+export interface Mailer {
+  send(mail: Mail): Promise<void>
+}
+
+export function outboxMailer(db: Kysely<Database>, log: Logger): Mailer {
+  return {
+    async send(mail) {
+      const attachments = (mail.attachments ?? []).map((a) => a.filename)
+      await db.insertInto('outbox')
+        .values({ to_address: mail.to, subject: mail.subject, text: mail.text, attachments: JSON.stringify(attachments) })
+        .execute()
+      log.info({ to: mail.to, subject: mail.subject, link: mail.link, attachments }, 'e-mail déposé dans la table outbox')
+    },
+  }
+}
+
+export function smtpMailer(smtpUrl: string, from: string): Mailer {
+  const transport = nodemailer.createTransport(smtpUrl)
+  return {
+    async send(mail) {
+      await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, attachments: mail.attachments })
+    },
+  }
+}

@@ -1,0 +1,240 @@
+// The card-payment provider behind one interface (PRODUCT.md, "Money and the payment provider"):
+// a local test provider storing Stripe-shaped objects in the database (the default), or Stripe itself.
+import { randomBytes } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import Stripe from 'stripe'
+import type { PaymentMethod, Subscription } from '../contract/index.ts'
+import type { Database } from '../db/schema.ts'
+import { plans } from './plans.ts'
+
+export class PaymentError extends Error {
+  constructor(message: string, readonly statusCode = 402) {
+    super(message)
+  }
+}
+
+export interface TestCard { number: string; expMonth: number; expYear: number; cvc: string }
+
+export interface PaymentProvider {
+  readonly kind: 'test' | 'stripe'
+  createCustomer(email: string, name: string): Promise<string>
+  getSubscription(subscriptionId: string): Promise<Subscription | null>
+  addSubscriptionItem(subscriptionId: string, planId: string): Promise<Subscription>
+  getSubscriptionPaymentMethod(subscriptionId: string): Promise<PaymentMethod | null>
+  /** Attaches `pm` to the customer and makes it pay for the subscription. */
+  setSubscriptionPaymentMethod(subscriptionId: string, customerId: string, pm: string): Promise<PaymentMethod>
+  getDefaultPaymentMethod(customerId: string): Promise<PaymentMethod | null>
+  setDefaultPaymentMethod(customerId: string, pm: string): Promise<PaymentMethod>
+  /** Charges the customer's default card; throws PaymentError when it cannot. */
+  charge(customerId: string, amountCents: number, description: string): Promise<{ id: string }>
+  /** Test provider only: the card form of the local provider (the portal never sees a real card number). */
+  createTestPaymentMethod?(customerId: string, card: TestCard): Promise<PaymentMethod>
+}
+
+const providerId = (prefix: string) => `${prefix}_${randomBytes(12).toString('base64url').replace(/[-_]/g, 'x')}`
+
+/** Stripe's public test card numbers (https://docs.stripe.com/testing): the only ones the local provider accepts. */
+const testCards: Record<string, { brand: string; declined?: boolean }> = {
+  '4242424242424242': { brand: 'visa' },
+  '4000056655665556': { brand: 'visa' },
+  '5555555555554444': { brand: 'mastercard' },
+  '2223003122003222': { brand: 'mastercard' },
+  '5200828282828210': { brand: 'mastercard' },
+  '5105105105105100': { brand: 'mastercard' },
+  '378282246310005': { brand: 'amex' },
+  '371449635398431': { brand: 'amex' },
+  '6011111111111117': { brand: 'discover' },
+  '3056930009020004': { brand: 'diners' },
+  '3566002020360505': { brand: 'jcb' },
+  '6200000000000005': { brand: 'unionpay' },
+  '4000002500001001': { brand: 'cartes_bancaires' },
+  '4000000000000002': { brand: 'visa', declined: true },
+  '4000000000009995': { brand: 'visa', declined: true },
+}
+
+type Item = Subscription['items']['data'][number]
+const item = (planId: string): Item => ({ id: providerId('si'), plan: plans[planId]!, quantity: 1 })
+
+type Db = Kysely<Database>
+
+/** Creates the Stripe-shaped rows of the test provider; used by the provider and by the seed. */
+export const testProviderRows = {
+  async customer(db: Db, defaultPaymentMethod: string | null = null): Promise<string> {
+    const id = providerId('cus')
+    await db.insertInto('test_customers').values({ id, default_payment_method: defaultPaymentMethod }).execute()
+    return id
+  },
+  async paymentMethod(db: Db, customerId: string, card: { brand: string; last4: string; expMonth: number; expYear: number }): Promise<string> {
+    const id = providerId('pm')
+    await db.insertInto('test_payment_methods')
+      .values({ id, customer_id: customerId, brand: card.brand, last4: card.last4, exp_month: card.expMonth, exp_year: card.expYear })
+      .execute()
+    return id
+  },
+  async subscription(db: Db, customerId: string, planIds: string[], currentPeriodEnd: Date, defaultPaymentMethod: string | null = null): Promise<string> {
+    const id = providerId('sub')
+    await db.insertInto('test_subscriptions').values({
+      id, customer_id: customerId, status: 'active', cancel_at_period_end: false, default_payment_method: defaultPaymentMethod,
+      current_period_end: Math.floor(currentPeriodEnd.getTime() / 1000), items: JSON.stringify(planIds.map(item)),
+    }).execute()
+    return id
+  },
+}
+
+export function testPaymentProvider(db: Db, now: () => Date): PaymentProvider {
+  async function paymentMethod(id: string | null): Promise<PaymentMethod | null> {
+    if (!id) return null
+    const row = await db.selectFrom('test_payment_methods').selectAll().where('id', '=', id).executeTakeFirst()
+    return row ? { id: row.id, brand: row.brand, last4: row.last4, expMonth: row.exp_month, expYear: row.exp_year } : null
+  }
+  async function ownedPaymentMethod(customerId: string, pm: string): Promise<PaymentMethod> {
+    const row = await db.selectFrom('test_payment_methods').select('id').where('id', '=', pm).where('customer_id', '=', customerId).executeTakeFirst()
+    const method = row && (await paymentMethod(row.id))
+    if (!method) throw new PaymentError('Moyen de paiement inconnu : enregistrez à nouveau votre carte.', 400)
+    return method
+  }
+  async function subscription(id: string): Promise<Subscription | null> {
+    const row = await db.selectFrom('test_subscriptions').selectAll().where('id', '=', id).executeTakeFirst()
+    if (!row) return null
+    return {
+      id: row.id, object: 'subscription', status: row.status, current_period_end: Number(row.current_period_end),
+      cancel_at_period_end: row.cancel_at_period_end, items: { object: 'list', data: row.items as Item[] },
+    }
+  }
+  return {
+    kind: 'test',
+    createCustomer: () => testProviderRows.customer(db),
+    getSubscription: subscription,
+    async addSubscriptionItem(subscriptionId, planId) {
+      const current = await subscription(subscriptionId)
+      if (!current || !plans[planId]) throw new PaymentError('Abonnement ou option introuvable.', 404)
+      if (!current.items.data.some((i) => i.plan.id === planId)) {
+        await db.updateTable('test_subscriptions').set({ items: JSON.stringify([...current.items.data, item(planId)]) })
+          .where('id', '=', subscriptionId).execute()
+      }
+      return (await subscription(subscriptionId))!
+    },
+    async getSubscriptionPaymentMethod(subscriptionId) {
+      const row = await db.selectFrom('test_subscriptions').select('default_payment_method').where('id', '=', subscriptionId).executeTakeFirst()
+      return paymentMethod(row?.default_payment_method ?? null)
+    },
+    async setSubscriptionPaymentMethod(subscriptionId, customerId, pm) {
+      const method = await ownedPaymentMethod(customerId, pm)
+      await db.updateTable('test_subscriptions').set({ default_payment_method: pm }).where('id', '=', subscriptionId).execute()
+      return method
+    },
+    async getDefaultPaymentMethod(customerId) {
+      const row = await db.selectFrom('test_customers').select('default_payment_method').where('id', '=', customerId).executeTakeFirst()
+      return paymentMethod(row?.default_payment_method ?? null)
+    },
+    async setDefaultPaymentMethod(customerId, pm) {
+      const method = await ownedPaymentMethod(customerId, pm)
+      await db.updateTable('test_customers').set({ default_payment_method: pm }).where('id', '=', customerId).execute()
+      return method
+    },
+    async charge(customerId, amountCents, description) {
+      const row = await db.selectFrom('test_customers').select('default_payment_method').where('id', '=', customerId).executeTakeFirst()
+      const method = await paymentMethod(row?.default_payment_method ?? null)
+      if (!method) throw new PaymentError('Aucune carte enregistrée : ajoutez un moyen de paiement puis réessayez.')
+      const today = now()
+      if (method.expYear < today.getFullYear() || (method.expYear === today.getFullYear() && method.expMonth < today.getMonth() + 1)) {
+        throw new PaymentError('Votre carte a expiré : enregistrez une nouvelle carte puis réessayez.')
+      }
+      const id = providerId('ch')
+      await db.insertInto('test_charges').values({ id, customer_id: customerId, payment_method: method.id, amount: amountCents, description }).execute()
+      return { id }
+    },
+    async createTestPaymentMethod(customerId, card) {
+      const number = card.number.replace(/[\s-]/g, '')
+      const known = testCards[number]
+      if (!known) throw new PaymentError('Seuls les numéros de carte de test du fournisseur de paiement sont acceptés (par exemple 4242 4242 4242 4242).', 400)
+      if (known.declined) throw new PaymentError('Votre carte a été refusée.')
+      const today = now()
+      if (card.expYear < today.getFullYear() || (card.expYear === today.getFullYear() && card.expMonth < today.getMonth() + 1)) {
+        throw new PaymentError("La date d'expiration de la carte est dépassée.", 400)
+      }
+      const id = await testProviderRows.paymentMethod(db, customerId, { brand: known.brand, last4: number.slice(-4), expMonth: card.expMonth, expYear: card.expYear })
+      return (await paymentMethod(id))!
+    },
+  }
+}
+
+/** The real provider. Its payment methods are created in the browser by Stripe.js; only their pm_… ids reach us. */
+export function stripePaymentProvider(secretKey: string, client: Stripe = new Stripe(secretKey)): PaymentProvider {
+  const toPaymentMethod = (pm: Stripe.PaymentMethod | string | null | undefined): PaymentMethod | null =>
+    pm && typeof pm !== 'string' && pm.card
+      ? { id: pm.id, brand: pm.card.brand, last4: pm.card.last4, expMonth: pm.card.exp_month, expYear: pm.card.exp_year }
+      : null
+  const toSubscription = (s: Stripe.Subscription): Subscription => ({
+    id: s.id, object: 'subscription', status: s.status, cancel_at_period_end: s.cancel_at_period_end,
+    current_period_end: (s as unknown as { current_period_end?: number }).current_period_end ?? s.items.data[0]?.current_period_end ?? 0,
+    items: {
+      object: 'list',
+      data: s.items.data.map((i) => {
+        const p = i.plan
+        return {
+          id: i.id, quantity: i.quantity ?? 1,
+          plan: { id: p.id, nickname: p.nickname ?? '', amount: p.amount ?? 0, currency: p.currency, interval: p.interval === 'year' ? 'year' : 'month', product: typeof p.product === 'string' ? p.product : p.product?.id ?? '' },
+        }
+      }),
+    },
+  })
+  const fail = (error: unknown): never => {
+    if (error instanceof Stripe.errors.StripeCardError) throw new PaymentError('Votre carte a été refusée.')
+    if (error instanceof Stripe.errors.StripeInvalidRequestError) throw new PaymentError('Le fournisseur de paiement a refusé la demande.', 400)
+    throw error
+  }
+  const retrieve = async (id: string) => {
+    try {
+      return await client.subscriptions.retrieve(id, { expand: ['default_payment_method'] })
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null
+      throw error
+    }
+  }
+  const attach = async (customerId: string, pm: string) => {
+    const method = await client.paymentMethods.attach(pm, { customer: customerId }).catch(fail)
+    return toPaymentMethod(method)!
+  }
+  return {
+    kind: 'stripe',
+    async createCustomer(email, name) {
+      return (await client.customers.create({ email, name })).id
+    },
+    async getSubscription(id) {
+      const s = await retrieve(id)
+      return s && toSubscription(s)
+    },
+    async addSubscriptionItem(subscriptionId, planId) {
+      await client.subscriptionItems.create({ subscription: subscriptionId, price: planId }).catch(fail)
+      return toSubscription((await retrieve(subscriptionId))!)
+    },
+    async getSubscriptionPaymentMethod(subscriptionId) {
+      return toPaymentMethod((await retrieve(subscriptionId))?.default_payment_method)
+    },
+    async setSubscriptionPaymentMethod(subscriptionId, customerId, pm) {
+      const method = await attach(customerId, pm)
+      await client.subscriptions.update(subscriptionId, { default_payment_method: pm }).catch(fail)
+      return method
+    },
+    async getDefaultPaymentMethod(customerId) {
+      const customer = await client.customers.retrieve(customerId, { expand: ['invoice_settings.default_payment_method'] })
+      return customer.deleted ? null : toPaymentMethod(customer.invoice_settings.default_payment_method)
+    },
+    async setDefaultPaymentMethod(customerId, pm) {
+      const method = await attach(customerId, pm)
+      await client.customers.update(customerId, { invoice_settings: { default_payment_method: pm } }).catch(fail)
+      return method
+    },
+    async charge(customerId, amountCents, description) {
+      const customer = await client.customers.retrieve(customerId)
+      const pm = customer.deleted ? null : customer.invoice_settings.default_payment_method
+      if (!pm) throw new PaymentError('Aucune carte enregistrée : ajoutez un moyen de paiement puis réessayez.')
+      const intent = await client.paymentIntents.create({
+        amount: amountCents, currency: 'eur', customer: customerId, description,
+        payment_method: typeof pm === 'string' ? pm : pm.id, off_session: true, confirm: true,
+      }).catch(fail)
+      return { id: intent.id }
+    },
+  }
+}

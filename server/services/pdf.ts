@@ -1,0 +1,130 @@
+// Small real PDFs: scanned letters for the demo data, invoices and credit notes.
+import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib'
+
+export interface LetterContent {
+  sender: string
+  senderAddress: string[]
+  recipient: string[]
+  place: string
+  date: Date
+  subject: string
+  paragraphs: string[]
+  pages?: number
+}
+
+export interface BillContent {
+  title: 'Facture' | 'Avoir'
+  number: string
+  date: Date
+  brandName: string
+  customer: string[]
+  lines: { label: string; amountExclTaxCents: number }[]
+  paid?: boolean
+}
+
+const longDate = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/Paris' })
+const euros = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' })
+// The standard PDF fonts use WinAnsi: the narrow and non-breaking spaces of fr-FR formatting are not in it.
+const winAnsi = (text: string) => text.replace(/[\u00a0\u2000-\u200f\u202f]/g, ' ')
+export const formatEuros = (cents: number) => winAnsi(euros.format(cents / 100))
+
+function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
+  const lines: string[] = []
+  let line = ''
+  for (const word of winAnsi(text).split(/\s+/)) {
+    const next = line ? `${line} ${word}` : word
+    if (font.widthOfTextAtSize(next, size) > width && line) {
+      lines.push(line)
+      line = word
+    } else {
+      line = next
+    }
+  }
+  if (line) lines.push(line)
+  return lines
+}
+
+async function documentWithFonts() {
+  const pdf = await PDFDocument.create()
+  const regular = await pdf.embedFont(StandardFonts.Helvetica)
+  const bold = await pdf.embedFont(StandardFonts.HelveticaBold)
+  const text = (page: PDFPage, value: string, x: number, y: number, size = 10, font = regular) =>
+    page.drawText(winAnsi(value), { x, y, size, font, color: rgb(0.1, 0.1, 0.12) })
+  return { pdf, regular, bold, text }
+}
+
+const cache = new Map<string, Promise<Uint8Array>>()
+// Demo data and tests generate the same documents again and again: build each distinct one once per process.
+function cached(content: unknown, make: () => Promise<Uint8Array>): Promise<Uint8Array> {
+  const key = JSON.stringify(content)
+  let bytes = cache.get(key)
+  if (!bytes) {
+    bytes = make()
+    cache.set(key, bytes)
+    if (cache.size > 2000) cache.delete(cache.keys().next().value!)
+  }
+  return bytes
+}
+
+export function letterPdf(letter: LetterContent): Promise<Uint8Array> {
+  return cached(letter, async () => {
+    const { pdf, regular, bold, text } = await documentWithFonts()
+    pdf.setTitle(`${letter.sender} - ${letter.subject}`)
+    pdf.setCreationDate(letter.date)
+    for (let n = 1; n <= (letter.pages ?? 1); n++) {
+      const page = pdf.addPage([595, 842])
+      if (n === 1) {
+        text(page, letter.sender, 56, 780, 13, bold)
+        letter.senderAddress.forEach((l, i) => text(page, l, 56, 764 - i * 13, 9))
+        letter.recipient.forEach((l, i) => text(page, l, 330, 690 - i * 14, 10, i === 0 ? bold : regular))
+        text(page, `${letter.place}, le ${longDate.format(letter.date)}`, 330, 610)
+        text(page, `Objet : ${letter.subject}`, 56, 560, 10, bold)
+        let y = 520
+        for (const paragraph of ['Madame, Monsieur,', ...letter.paragraphs, 'Nous vous prions d\u2019agréer, Madame, Monsieur, l\u2019expression de nos salutations distinguées.']) {
+          for (const line of wrap(paragraph, regular, 10, 480)) {
+            text(page, line, 56, y)
+            y -= 14
+          }
+          y -= 10
+        }
+        text(page, letter.sender, 330, y - 20, 10, bold)
+      } else {
+        text(page, `${letter.subject} (suite)`, 56, 780, 10, bold)
+        wrap('Annexe : relevé détaillé des éléments mentionnés en première page, à conserver avec vos pièces comptables.', regular, 10, 480)
+          .forEach((l, i) => text(page, l, 56, 750 - i * 14))
+      }
+      text(page, `Page ${n}/${letter.pages ?? 1}`, 500, 30, 8)
+    }
+    return pdf.save({ useObjectStreams: false })
+  })
+}
+
+export function billPdf(bill: BillContent): Promise<Uint8Array> {
+  return cached(bill, async () => {
+    const { pdf, regular, bold, text } = await documentWithFonts()
+    pdf.setTitle(`${bill.title} ${bill.number}`)
+    const page = pdf.addPage([595, 842])
+    text(page, bill.brandName, 56, 780, 16, bold)
+    text(page, '12 rue de la Paix, 75002 Paris', 56, 762, 9)
+    text(page, `${bill.title} n° ${bill.number}`, 330, 780, 13, bold)
+    text(page, `Date : ${longDate.format(bill.date)}`, 330, 762)
+    bill.customer.forEach((l, i) => text(page, l, 330, 700 - i * 14, 10, i === 0 ? bold : regular))
+    let y = 600
+    text(page, 'Désignation', 56, y, 10, bold)
+    text(page, 'Montant HT', 450, y, 10, bold)
+    let total = 0
+    for (const line of bill.lines) {
+      y -= 18
+      text(page, line.label, 56, y)
+      text(page, formatEuros(line.amountExclTaxCents), 450, y)
+      total += line.amountExclTaxCents
+    }
+    const vat = Math.round(total * 0.2)
+    y -= 36
+    text(page, `Total HT : ${formatEuros(total)}`, 330, y)
+    text(page, `TVA 20 % : ${formatEuros(vat)}`, 330, y - 16)
+    text(page, `Total TTC : ${formatEuros(total + vat)}`, 330, y - 32, 11, bold)
+    if (bill.paid !== undefined) text(page, bill.paid ? 'Acquittée' : 'À régler', 56, y - 32, 11, bold)
+    return pdf.save({ useObjectStreams: false })
+  })
+}
