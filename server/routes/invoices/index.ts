@@ -115,14 +115,14 @@ export function invoiceRoutes(define: DefineRoute, { db, storage, mailer }: AppD
         return { key: document.file_key, filename: `courrier-${document.id}.pdf` }
       })
     }
-    if (attachments.length) {
-      await mailer.send({
-        to: body.email,
-        subject: `Pièces comptables de ${user.firstname} ${user.lastname}`,
-        text: `${attachments.length} pièce(s) jointe(s) envoyée(s) depuis l’espace client.`,
-        attachments,
-      })
-    }
+    // Nothing the user may see: the same 404 as every other route given ids that are not theirs.
+    if (!attachments.length) throw new HttpError(404, 'Aucune des pièces demandées n’a été trouvée.', 'NOT_FOUND')
+    await mailer.send({
+      to: body.email,
+      subject: `Pièces comptables de ${user.firstname} ${user.lastname}`,
+      text: `${attachments.length} pièce(s) jointe(s) envoyée(s) depuis l’espace client.`,
+      attachments,
+    })
     const sent = attachments.length
     return {
       sent,

@@ -1,0 +1,140 @@
+// The access matrix, built from the route table itself so that a new route cannot escape it.
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { routes, type RouteDef, type RouteName } from '../../server/contract/index.ts'
+import { messages } from '../../server/http/errors.ts'
+import { buildTestApp, login, type TestApp } from '../util/server.ts'
+import { demoIds, sampleFor, send, tinyPdf, type DemoIds, type Sample } from '../util/server-samples.ts'
+
+interface Ctx { t: TestApp; ids: DemoIds; camille: string; julien: string; sophie: string; kbis: Buffer }
+
+const entries = Object.entries(routes) as [RouteName, RouteDef][]
+const isProtected = ([, r]: [RouteName, RouteDef]) => r.auth !== 'none'
+const idFields = ['orderId', 'id', 'documentIds', 'invoiceIds', 'contractId', 'domiciliationOrderId']
+/** Whether a route's sample names one of Camille's resources (an order, letter, folder, share, invoice…). */
+const namesResource = (sample: Sample) =>
+  Object.keys(sample.params ?? {}).length > 0 ||
+  Object.keys(sample.query ?? {}).some((k) => idFields.includes(k)) ||
+  Object.keys((sample.body as Record<string, unknown> | undefined) ?? {}).some((k) => idFields.includes(k)) ||
+  sample.multipart !== undefined
+
+const setup = async (ctx: Ctx) => {
+  ctx.t = await buildTestApp()
+  ctx.ids = await demoIds(ctx.t.deps.db)
+  ctx.camille = await login(ctx.t.app)
+  ctx.julien = await login(ctx.t.app, 'associe@example.com')
+  ctx.sophie = await login(ctx.t.app, 'solo@example.com')
+  ctx.kbis = await tinyPdf()
+}
+
+const unauthenticated = suite<Ctx>('protected routes without a valid token: 401 in French')
+unauthenticated.before(setup)
+unauthenticated.after((ctx) => ctx.t.close())
+
+unauthenticated('the table has protected routes of both kinds', () => {
+  const kinds = new Set(entries.filter(isProtected).map(([, r]) => r.auth))
+  assert.equal([...kinds].sort(), ['apiToken', 'bearer'])
+})
+
+for (const [name, route] of entries.filter(isProtected)) {
+  unauthenticated(`${route.method} ${route.path}`, async (ctx) => {
+    const sample = sampleFor(name, ctx.ids, ctx.kbis)
+    const none = await send(ctx.t.app, name, sample, null)
+    assert.is(none.statusCode, 401, none.body)
+    assert.equal(none.json().message, messages.noToken)
+    const wrong = await send(ctx.t.app, name, sample, 'jeton-inconnu-0123456789')
+    assert.is(wrong.statusCode, 401, wrong.body)
+    assert.equal(wrong.json().message, messages.badToken)
+  })
+}
+
+unauthenticated('a token in the wrong header is no token', async (ctx) => {
+  const bearerOnApiTokenRoute = await ctx.t.app.inject({ method: 'GET', url: '/api-protected/user/me', headers: { authorization: `Bearer ${ctx.camille}` } })
+  assert.is(bearerOnApiTokenRoute.statusCode, 401)
+  const apiTokenOnBearerRoute = await ctx.t.app.inject({ method: 'GET', url: '/api-protected/contracts', headers: { apitoken: ctx.camille } })
+  assert.is(apiTokenOnBearerRoute.statusCode, 401)
+})
+
+unauthenticated('a token expires', async (ctx) => {
+  const token = await login(ctx.t.app)
+  assert.is((await send(ctx.t.app, 'currentUser', {}, token)).statusCode, 200)
+  ctx.t.clock.advance((ctx.t.deps.config.tokenTtlDays + 1) * 86_400_000)
+  const expired = await send(ctx.t.app, 'currentUser', {}, token)
+  ctx.t.clock.set(new Date())
+  assert.is(expired.statusCode, 401)
+  assert.equal(expired.json().message, messages.badToken)
+})
+
+unauthenticated('tokens are stored hashed', async (ctx) => {
+  const stored = await ctx.t.deps.db.selectFrom('api_tokens').select('token_hash').execute()
+  assert.ok(stored.length > 0)
+  assert.not.ok(stored.some((row) => row.token_hash === ctx.camille))
+})
+
+unauthenticated.run()
+
+const strangers = suite<Ctx>("another customer's ids: 404")
+strangers.before(setup)
+strangers.after((ctx) => ctx.t.close())
+
+for (const [name, route] of entries.filter(isProtected)) {
+  strangers(`${route.method} ${route.path}`, async (ctx) => {
+    const sample = sampleFor(name, ctx.ids, ctx.kbis)
+    if (!namesResource(sample)) {
+      // A route about the caller only (their profile, their lists): nothing of Camille's to reach.
+      assert.not.ok(route.access === 'owner' && route.schema.params, `${name} names an order but its sample does not`)
+      return
+    }
+    const res = await send(ctx.t.app, name, sample, ctx.sophie)
+    assert.is(res.statusCode, 404, `${name}: ${res.body}`)
+    assert.match(res.json().message, /introuvable|trouvée/)
+  })
+}
+
+strangers('the calls without a token reveal nothing to a stranger either', async (ctx) => {
+  const wrongKey = await send(ctx.t.app, 'subscriptionInformations', { params: { orderId: ctx.ids.order }, query: { key: 'f'.repeat(40) } }, null)
+  assert.is(wrongKey.statusCode, 404)
+  const unknownOrder = await send(ctx.t.app, 'subscriptionInformations', { params: { orderId: 999999 }, query: { key: ctx.ids.subscriptionKey } }, null)
+  assert.is(unknownOrder.statusCode, 404)
+  assert.equal(unknownOrder.json().message, wrongKey.json().message, 'same answer: no oracle for order ids')
+  const unrequested = await send(ctx.t.app, 'addOptionSubscription', sampleFor('addOptionSubscription', ctx.ids, ctx.kbis), null)
+  assert.is(unrequested.statusCode, 404, 'no option was requested by the owner')
+})
+
+strangers.run()
+
+const collaborators = suite<Ctx>('a collaborator of a shared order')
+collaborators.before(setup)
+collaborators.after((ctx) => ctx.t.close())
+
+for (const [name, route] of entries.filter(([, r]) => r.access === 'owner')) {
+  collaborators(`cannot ${route.method} ${route.path}`, async (ctx) => {
+    const res = await send(ctx.t.app, name, sampleFor(name, ctx.ids, ctx.kbis), ctx.julien)
+    assert.ok(res.statusCode === 403 || res.statusCode === 404, `${name}: ${res.statusCode} ${res.body}`)
+    if (res.statusCode === 403) assert.equal(res.json().message, messages.ownerOnly)
+  })
+}
+
+for (const [name, route] of entries.filter(([, r]) => r.access === 'member' && r.method === 'GET')) {
+  collaborators(`can ${route.method} ${route.path}`, async (ctx) => {
+    const res = await send(ctx.t.app, name, sampleFor(name, ctx.ids, ctx.kbis), ctx.julien)
+    assert.is(res.statusCode, 200, `${name}: ${res.body}`)
+  })
+}
+
+collaborators('sees the shared order flagged isShareOrder, and its letters', async (ctx) => {
+  const orders = (await send(ctx.t.app, 'myOrders', {}, ctx.julien)).json()
+  const shared = orders.find((o: { id: number }) => o.id === ctx.ids.order)
+  assert.is(shared.isShareOrder, true)
+  const letters = (await send(ctx.t.app, 'documents', { query: { orderId: ctx.ids.order } }, ctx.julien)).json()
+  assert.ok(letters.length >= 30)
+})
+
+collaborators('loses access when the owner removes the share', async (ctx) => {
+  const julienShare = await ctx.t.deps.db.selectFrom('shares').select('id').where('order_id', '=', ctx.ids.order).where('email', '=', 'associe@example.com').executeTakeFirstOrThrow()
+  assert.is((await send(ctx.t.app, 'deleteShare', { params: { id: ctx.ids.order, shareId: julienShare.id } }, ctx.camille)).statusCode, 200)
+  const res = await send(ctx.t.app, 'documents', { query: { orderId: ctx.ids.order } }, ctx.julien)
+  assert.is(res.statusCode, 404)
+})
+
+collaborators.run()

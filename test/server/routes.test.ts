@@ -1,0 +1,298 @@
+// The happy path of every route of the contract (spec §7), on the demo data.
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import type { LightMyRequestResponse } from 'fastify'
+import { routes, type RouteName } from '../../server/contract/index.ts'
+import { buildTestApp, DEMO_PASSWORD, login, type TestApp } from '../util/server.ts'
+import { demoIds, multipart, sampleFor, send, tinyPdf, type DemoIds, type Sample } from '../util/server-samples.ts'
+
+interface Ctx { t: TestApp; ids: DemoIds; camille: string; julien: string; kbis: Buffer }
+type Check = (ctx: Ctx, call: (sample?: Partial<Sample>, token?: string) => Promise<LightMyRequestResponse>) => Promise<void>
+
+const ok = (res: LightMyRequestResponse) => {
+  assert.is(res.statusCode, 200, res.body)
+  return res.headers['content-type']?.toString().startsWith('application/json') ? res.json() : res.rawPayload
+}
+const isPdf = (bytes: Buffer) => bytes.subarray(0, 5).toString() === '%PDF-'
+
+// Ordered so that reads come before the calls that change or remove what they read.
+const happy: Record<RouteName, Check> = {
+  health: async (_, call) => assert.equal(ok(await call()), { status: 'ok', database: process.env.DATABASE_URL ? 'postgres' : 'pglite', paymentProvider: 'test' }),
+  login: async (_, call) => {
+    const user = ok(await call())
+    assert.is(user.firstname, 'Camille')
+    assert.ok(user.apiToken.length >= 22, 'token of at least 128 bits')
+    assert.ok(new Date(user.apiTokenExpiresAt) > new Date())
+  },
+  currentUser: async (_, call) => assert.equal(ok(await call()).email, 'demo@example.com'),
+  myOrders: async ({ ids }, call) => {
+    const orders = ok(await call())
+    assert.equal(orders.map((o: { raisonSociale: string }) => o.raisonSociale).sort(),
+      ['Atelier Lumière SARL', 'Boulangerie des Lilas SAS', 'Conseil Horizon EURL', 'Studio Nuage SAS'])
+    const byName = Object.fromEntries(orders.map((o: { raisonSociale: string }) => [o.raisonSociale, o]))
+    assert.is(byName['Studio Nuage SAS'].isShareOrder, true)
+    assert.is(byName['Boulangerie des Lilas SAS'].isShareOrder, false)
+    assert.is(byName['Atelier Lumière SARL'].status, 'En attente de KBIS')
+    assert.is(byName['Atelier Lumière SARL'].hasKbis, false)
+    assert.equal(byName['Conseil Horizon EURL'].missingDocuments, [{ type: 'identity_manager', label: 'Pièce d’identité du gérant' }])
+    assert.is(byName['Conseil Horizon EURL'].missingDocumentsValidatedAt, null)
+    assert.is(byName['Boulangerie des Lilas SAS'].id, ids.order)
+  },
+  contracts: async ({ ids }, call) => {
+    const contracts = ok(await call())
+    assert.is(contracts.length, 3, 'the contracts of her own three orders, not the shared one')
+    assert.is(contracts.find((c: { id: number }) => c.id === ids.contract).kbis, `/api-protected/contracts/${ids.contract}/kbis`)
+  },
+  contractKbis: async (_, call) => assert.ok(isPdf(ok(await call()))),
+  unpaidStatus: async (_, call) => {
+    const status = ok(await call())
+    assert.is(status.hasUnpaid, true)
+    assert.is(status.count, 1)
+    assert.ok(status.amountInclTaxCents > 0)
+  },
+  isAttenteCourrierOrFinalise: async (_, call) => assert.equal(ok(await call()), { result: true }),
+  isCompleteKbis: async ({ ids }, call) => {
+    assert.equal(ok(await call()), { result: true })
+    assert.equal(ok(await call({ params: { id: ids.missingDocsOrder } })), { result: false })
+  },
+  isWaitingContract: async (_, call) => assert.equal(ok(await call()), { result: false }),
+  uploadedDocuments: async (_, call) => assert.equal(ok(await call()), []),
+  shares: async (_, call) => {
+    const shares = ok(await call())
+    assert.equal(shares.map((s: { email: string; status: string }) => [s.email, s.status]),
+      [['associe@example.com', 'active'], ['cabinet.durand@example.com', 'invitée']])
+  },
+  mandataires: async (_, call) => assert.equal(ok(await call()).map((m: { lastname: string }) => m.lastname), ['Fontaine']),
+  packages: async ({ ids }, call) => {
+    const packages = ok(await call())
+    assert.is(packages.length, 4)
+    assert.equal([...new Set(packages.map((p: { status: string }) => p.status))].sort(), ['Retiré', 'Réexpédié', 'À retirer'])
+    assert.ok(packages.every((p: { orderId: number }) => p.orderId === ids.order))
+    assert.is(ok(await call({ query: {} })).length, 4, 'without orderId: every own order (Studio Nuage is not hers)')
+  },
+  sharePackages: async ({ ids }, call) => {
+    const packages = ok(await call())
+    assert.ok(packages.length >= 1 && packages.every((p: { orderId: number }) => p.orderId === ids.sharedOrder))
+    assert.equal(ok(await call({ query: {} })), packages)
+  },
+  courierRequests: async (_, call) => assert.is(ok(await call()).length, 3),
+  shareCourierRequests: async ({ ids }, call) => {
+    const requests = ok(await call())
+    assert.ok(requests.length >= 1 && requests.every((r: { orderId: number }) => r.orderId === ids.sharedOrder))
+  },
+  documents: async (_, call) => {
+    const documents = ok(await call())
+    assert.ok(documents.length >= 30, `at least 30 letters, got ${documents.length}`)
+    assert.ok(documents.every((d: { deleted: boolean }) => !d.deleted), 'deleted letters are left out')
+    assert.ok(documents.some((d: { read: boolean }) => !d.read) && documents.some((d: { read: boolean }) => d.read))
+    const all = ok(await call({ query: {} }))
+    assert.ok(all.some((d: { raisonSociale: string }) => d.raisonSociale === 'Studio Nuage SAS'), 'shared letters without orderId')
+  },
+  documentFile: async (_, call) => {
+    const res = await call()
+    assert.is(res.headers['content-type'], 'application/pdf')
+    assert.ok(isPdf(ok(res)))
+  },
+  folders: async (_, call) => {
+    const folders = ok(await call())
+    assert.equal(folders.map((f: { name: string }) => f.name), ['Administratif', 'Banque', 'Fournisseurs'])
+    assert.ok(folders.some((f: { documentCount: number }) => f.documentCount > 0))
+  },
+  shareFolders: async ({ ids }, call) => assert.equal(ok(await call()).map((f: { domiciliationOrderId: number }) => f.domiciliationOrderId), [ids.sharedOrder]),
+  subscriptionInformations: async (_, call) => {
+    const subscription = ok(await call())
+    assert.is(subscription.object, 'subscription')
+    assert.is(subscription.items.data[0].plan.interval, 'year')
+  },
+  paymentMethod: async (_, call) => assert.equal(ok(await call()).last4, '4242'),
+  creditCard: async (_, call) => assert.equal(ok(await call()).brand, 'visa'),
+  invoiceYears: async (_, call) => assert.ok(ok(await call()).length >= 2, 'invoices over two years'),
+  shareInvoiceYears: async (_, call) => assert.ok(ok(await call()).length >= 1),
+  invoices: async ({ ids }, call) => {
+    const invoices = ok(await call())
+    assert.is(invoices.filter((i: { paid: boolean }) => !i.paid).length, 1)
+    for (const invoice of invoices) assert.is(invoice.amountInclTaxCents, Math.round(invoice.amountExclTaxCents * 1.2))
+    const year = new Date(invoices[0].date).getFullYear()
+    const ofYear = ok(await call({ query: { year } }))
+    assert.ok(ofYear.length > 0 && ofYear.length < invoices.length && ofYear.every((i: { date: string }) => new Date(i.date).getFullYear() === year))
+    assert.ok(invoices.some((i: { domId: number }) => i.domId === ids.order))
+  },
+  shareInvoices: async ({ ids }, call) => assert.ok(ok(await call()).every((i: { domId: number }) => i.domId === ids.sharedOrder)),
+  creditNotesByYear: async (_, call) => assert.is(ok(await call()).length, 1),
+  shareCreditNotesByYear: async (_, call) => assert.equal(ok(await call()), []),
+  calendarInvoices: async (_, call) => assert.ok(ok(await call()).length >= 2),
+  invoiceFile: async (_, call) => assert.ok(isPdf(ok(await call()))),
+  creditNoteFile: async (_, call) => assert.ok(isPdf(ok(await call()))),
+  sendDocuments: async ({ t }, call) => {
+    ok(await call())
+    const mail = t.mails.at(-1)!
+    assert.is(mail.to, 'comptable@example.com')
+    assert.is(mail.attachments?.length, 1)
+    assert.ok(isPdf(mail.attachments![0]!.content))
+  },
+  sendDextInvoices: async ({ t, ids }, call) => {
+    const reply = ok(await call())
+    assert.is(reply.sent, 2)
+    assert.equal(reply.failed, [])
+    assert.is(t.mails.at(-1)!.attachments?.length, 2)
+    const partial = ok(await call({ body: { email: 'factures@dext.example.com', invoiceIds: [ids.invoice, 999999], documentIds: [] } }))
+    assert.equal(partial.failed.map((f: { kind: string; id: number }) => [f.kind, f.id]), [['invoice', 999999]])
+    assert.is(partial.sent, 1)
+  },
+  sendProblem: async ({ t }, call) => {
+    assert.equal(ok(await call()), { message: 'Votre demande est envoyé, nous revenons vers vous au plus vite' })
+    assert.match(t.mails.at(-1)!.text, 'illisible')
+  },
+  sendInvite: async ({ t }, call) => {
+    ok(await call())
+    assert.is(t.mails.at(-1)!.to, 'ami@example.com')
+  },
+  updateDocument: async ({ ids }, call) => {
+    const document = ok(await call())
+    assert.is(document.read, true)
+    const filed = ok(await call({ body: { folderId: ids.folder } }))
+    assert.is(filed.folderId, ids.folder)
+    const unread = ok(await call({ body: { readFlag: false, folderId: null } }))
+    assert.is(unread.read, false)
+    assert.is(unread.folderId, null)
+  },
+  createFolder: async (_, call) => {
+    const folder = ok(await call())
+    assert.is(folder.name, 'Impôts 2025')
+    assert.is(folder.documentCount, 0)
+    assert.is((await call()).statusCode, 409, 'same name twice')
+  },
+  updateFolder: async (_, call) => assert.is(ok(await call()).name, 'Administratif et social'),
+  deleteFolder: async ({ t, ids, camille }, call) => {
+    const filed = await t.deps.db.selectFrom('documents').select('id').where('folder_id', '=', ids.folder).execute()
+    assert.ok(filed.length > 0, 'the demo folder holds letters')
+    ok(await call())
+    assert.is((await call()).statusCode, 404, 'gone')
+    const documents = ok(await send(t.app, 'documents', { query: { orderId: ids.order } }, camille))
+    const kept = documents.filter((d: { id: number }) => filed.some((f) => f.id === d.id))
+    assert.is(kept.length, filed.length, 'its letters stay')
+    assert.ok(kept.every((d: { folderId: number | null }) => d.folderId === null), 'unfiled')
+  },
+  removeCourierRequest: async (_, call) => {
+    ok(await call())
+    assert.is((await call()).statusCode, 404, 'already removed')
+  },
+  invite: async ({ t }, call) => {
+    const shares = ok(await call())
+    assert.ok(shares.some((s: { email: string; status: string }) => s.email === 'nouvelle.collaboratrice@example.com' && s.status === 'invitée'))
+    assert.is(t.mails.at(-1)!.to, 'nouvelle.collaboratrice@example.com')
+  },
+  deleteShare: async (_, call) => {
+    ok(await call())
+    assert.is((await call()).statusCode, 404)
+  },
+  addMandataire: async (_, call) => {
+    const mandataire = ok(await call())
+    assert.is(mandataire.lastname, 'Durand')
+  },
+  deleteMandataire: async (_, call) => {
+    ok(await call())
+    assert.is((await call()).statusCode, 404)
+  },
+  setQonto: async (_, call) => assert.equal(ok(await call()), { qonto: true }),
+  setShine: async (_, call) => assert.equal(ok(await call()), { shine: true }),
+  wantComptable: async ({ t }, call) => {
+    const before = t.mails.length
+    assert.is(ok(await call()).wantComptable, true)
+    ok(await call())
+    assert.is(t.mails.length, before + 1, 'registered once')
+  },
+  createTestPaymentMethod: async (_, call) => {
+    const method = ok(await call())
+    assert.match(method.id, /^pm_/)
+    assert.equal([method.brand, method.last4], ['visa', '4242'])
+    assert.is((await call({ body: { number: '4111 1111 1111 1112', expMonth: 1, expYear: 2099, cvc: '123' } })).statusCode, 400, 'not a test card')
+  },
+  updateCreditCardWeb: async ({ t, camille }, call) => {
+    assert.is((await call()).statusCode, 400, 'unknown pm')
+    const card = ok(await send(t.app, 'createTestPaymentMethod', { body: { number: '5555 5555 5555 4444', expMonth: 6, expYear: 2099, cvc: '321' } }, camille))
+    assert.equal(ok(await call({ body: { pm: card.id } })), card)
+    assert.equal(ok(await send(t.app, 'creditCard', {}, camille)).last4, '4444')
+  },
+  updatePaymentMethod: async ({ t, ids, camille, julien }, call) => {
+    assert.is((await call()).statusCode, 400, 'unknown pm')
+    const theirs = ok(await send(t.app, 'createTestPaymentMethod', { body: { number: '4000 0566 5566 5556', expMonth: 1, expYear: 2099, cvc: '123' } }, julien))
+    assert.is((await call({ body: { pm: theirs.id } })).statusCode, 400, "someone else's card")
+    const card = ok(await send(t.app, 'createTestPaymentMethod', { body: { number: '3782 822463 10005', expMonth: 2, expYear: 2099, cvc: '1234' } }, camille))
+    assert.equal(ok(await call({ body: { pm: card.id } })), card)
+    assert.equal(ok(await send(t.app, 'paymentMethod', { params: { id: ids.order } }, camille)).brand, 'amex')
+  },
+  payUnpaidInvoice: async (_, call) => {
+    assert.equal(ok(await call()).paidCount, 1)
+    assert.equal(ok(await call()).paidCount, 0)
+  },
+  addOption: async ({ ids }, call) => {
+    const reply = ok(await call())
+    assert.is(reply.planId, 'option-reexpedition-annuelle', 'the option at the yearly interval of the subscription')
+    assert.ok(new Date(reply.expiresAt) > new Date())
+    assert.is((await call({ body: { option: 'reexpedition', key: '0'.repeat(40) } })).statusCode, 403)
+    assert.is((await call({ body: { option: 'jacuzzi', key: ids.subscriptionKey } })).statusCode, 400)
+  },
+  addOptionSubscription: async (_, call) => {
+    const subscription = ok(await call())
+    assert.ok(subscription.items.data.some((i: { plan: { id: string } }) => i.plan.id === 'option-reexpedition-annuelle'))
+    assert.is((await call()).statusCode, 404, 'a request confirms once')
+  },
+  terminationRequest: async (_, call) => {
+    assert.match(ok(await call()).message, 'résiliation')
+    assert.is((await call()).statusCode, 409, 'one pending request per order')
+  },
+  updateContract: async ({ ids }, call) => {
+    const contract = ok(await call())
+    assert.is(contract.kbis, `/api-protected/contracts/${ids.contract}/kbis`)
+    const address = { adressePostaleExpedition: '3 place du Marché', codePostaleExpedition: '69002', villePostaleExpedition: 'Lyon', paysPostaleExpedition: 'France' }
+    const moved = ok(await call({ body: address }))
+    assert.is(moved.villePostaleExpedition, 'Lyon')
+    assert.ok(moved.kbis, 'kbis stays')
+  },
+  uploadIdentity: async ({ ids }, call) => {
+    const reply = ok(await call())
+    assert.is(reply.complete, true)
+    assert.ok(reply.missingDocumentsValidatedAt)
+    assert.equal(reply.uploaded.map((u: { type: string }) => u.type), ['identity_manager'])
+    const again = ok(await call({ multipart: multipart({ orderId: String(ids.missingDocsOrder) }, [{ field: 'identity_manager', filename: 'cni.pdf', contentType: 'application/pdf', bytes: await tinyPdf() }]) }))
+    assert.is(again.missingDocumentsValidatedAt, reply.missingDocumentsValidatedAt, 'validation date kept')
+  },
+  updateEmail: async (_, call) => assert.is(ok(await call()).email, 'camille.martin@example.com'),
+  updatePassword: async (_, call) => assert.match(ok(await call()).message, 'modifié'),
+  resetPasswordRequest: async ({ t }, call) => {
+    const known = ok(await call({ body: { email: 'camille.martin@example.com', domain: 'http://localhost:8080' } }))
+    assert.match(t.mails.at(-1)!.link!, /^http:\/\/localhost:8080\/set-password\//)
+    assert.equal(ok(await call({ body: { email: 'personne@example.com', domain: 'http://localhost:8080' } })), known)
+  },
+  resetPassword: async ({ t }, call) => {
+    const token = t.mails.at(-1)!.link!.split('/').pop()!
+    assert.match(ok(await call({ body: { token, password: 'Nouveau-mot-de-passe-1' } })).message, 'modifié')
+    assert.ok(await login(t.app, 'camille.martin@example.com', 'Nouveau-mot-de-passe-1'))
+    assert.is((await send(t.app, 'login', { body: { username: 'camille.martin@example.com', password: DEMO_PASSWORD } }, null)).statusCode, 401, 'the old password is gone')
+  },
+}
+
+const test = suite<Ctx>('every route of spec §7: happy path')
+
+test.before(async (ctx) => {
+  ctx.t = await buildTestApp()
+  ctx.ids = await demoIds(ctx.t.deps.db)
+  ctx.camille = await login(ctx.t.app)
+  ctx.julien = await login(ctx.t.app, 'associe@example.com')
+  ctx.kbis = await tinyPdf()
+})
+test.after(async (ctx) => ctx.t.close())
+
+test('the happy-path table covers the whole route table', () => {
+  assert.equal(Object.keys(happy).sort(), Object.keys(routes).sort())
+})
+
+for (const [name, check] of Object.entries(happy) as [RouteName, Check][]) {
+  test(`${routes[name].method} ${routes[name].path}`, async (ctx) => {
+    const base = sampleFor(name, ctx.ids, ctx.kbis)
+    await check(ctx, (sample = {}, token = ctx.camille) => send(ctx.t.app, name, { ...base, ...sample }, routes[name].auth === 'none' ? null : token))
+  })
+}
+
+test.run()

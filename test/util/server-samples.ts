@@ -1,0 +1,172 @@
+// A valid request for every route of the table, on Camille's demo data: the happy-path tests and the
+// access matrix are built from it, and `Record<RouteName, …>` makes a new route without a sample a type error.
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
+import type { Kysely } from 'kysely'
+import { PDFDocument } from 'pdf-lib'
+import { routes, type RouteName } from '../../server/contract/index.ts'
+import type { Database } from '../../server/db/schema.ts'
+import { subscriptionKey } from '../../server/services/crypto.ts'
+
+export interface DemoIds {
+  camille: number
+  /** Boulangerie des Lilas SAS: Camille owns it, Julien is a collaborator. */
+  order: number
+  /** Studio Nuage SAS: Julien owns it, shared with Camille. */
+  sharedOrder: number
+  /** Conseil Horizon EURL: the manager's ID document is missing. */
+  missingDocsOrder: number
+  contract: number
+  document: number
+  folder: number
+  share: number
+  mandataire: number
+  pendingCourierRequest: number
+  invoice: number
+  creditNote: number
+  subscriptionKey: string
+}
+
+export async function demoIds(db: Kysely<Database>): Promise<DemoIds> {
+  const orderId = async (name: string) => (await db.selectFrom('orders').select('id').where('raison_sociale', '=', name).executeTakeFirstOrThrow()).id
+  const order = await orderId('Boulangerie des Lilas SAS')
+  const first = async <T extends 'contracts' | 'documents' | 'folders' | 'shares' | 'mandataires' | 'invoices' | 'credit_notes'>(table: T) =>
+    (await db.selectFrom(table as 'contracts').select('id').where('order_id', '=', order).orderBy('id').executeTakeFirstOrThrow()).id
+  const subscription = (await db.selectFrom('orders').select('subscription_id').where('id', '=', order).executeTakeFirstOrThrow()).subscription_id!
+  return {
+    camille: (await db.selectFrom('users').select('id').where('email', '=', 'demo@example.com').executeTakeFirstOrThrow()).id,
+    order,
+    sharedOrder: await orderId('Studio Nuage SAS'),
+    missingDocsOrder: await orderId('Conseil Horizon EURL'),
+    contract: await first('contracts'),
+    document: (await db.selectFrom('documents').select('id').where('order_id', '=', order).where('deleted', '=', false).orderBy('id').executeTakeFirstOrThrow()).id,
+    folder: await first('folders'),
+    share: await first('shares'),
+    mandataire: await first('mandataires'),
+    pendingCourierRequest: (await db.selectFrom('courier_requests').select('id').where('order_id', '=', order).where('status', '=', 'en attente').executeTakeFirstOrThrow()).id,
+    invoice: await first('invoices'),
+    creditNote: await first('credit_notes'),
+    subscriptionKey: subscriptionKey(order, subscription),
+  }
+}
+
+/** A small valid PDF. */
+export async function tinyPdf(text = 'Extrait Kbis'): Promise<Buffer> {
+  const pdf = await PDFDocument.create()
+  pdf.addPage([200, 200]).drawText(text, { x: 20, y: 100, size: 12 })
+  return Buffer.from(await pdf.save())
+}
+
+export const tinyPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64')
+
+export interface FilePart { field: string; filename: string; contentType: string; bytes: Buffer }
+
+/** A multipart/form-data body, fields first, in the order given. */
+export function multipart(fields: Record<string, string>, files: FilePart[]): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----portail${Math.random().toString(16).slice(2)}`
+  const chunks: Buffer[] = []
+  for (const [name, value] of Object.entries(fields)) {
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`))
+  }
+  for (const file of files) {
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${file.filename}"\r\nContent-Type: ${file.contentType}\r\n\r\n`))
+    chunks.push(file.bytes, Buffer.from('\r\n'))
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`))
+  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } }
+}
+
+export interface Sample {
+  params?: Record<string, string | number>
+  query?: Record<string, string | number>
+  body?: unknown
+  multipart?: { payload: Buffer; headers: Record<string, string> }
+}
+
+export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sample {
+  const samples: Record<RouteName, () => Sample> = {
+    login: () => ({ body: { username: 'demo@example.com', password: 'Demo1234!' } }),
+    resetPasswordRequest: () => ({ body: { email: 'demo@example.com', domain: 'http://localhost:8080' } }),
+    resetPassword: () => ({ body: { token: 'x'.repeat(43), password: 'NouveauMotDePasse1!' } }),
+    currentUser: () => ({}),
+    contracts: () => ({}),
+    updateEmail: () => ({ body: { newEmail: 'camille.martin@example.com' } }),
+    updatePassword: () => ({ body: { currentPassword: 'Demo1234!', newPassword: 'Demo1234!' } }),
+    unpaidStatus: () => ({}),
+    payUnpaidInvoice: () => ({ body: { orderId: ids.order } }),
+    myOrders: () => ({}),
+    sendProblem: () => ({ params: { id: ids.order }, body: { message: 'Le dernier courrier scanné est illisible.' } }),
+    sendInvite: () => ({ body: { email: 'ami@example.com' } }),
+    isAttenteCourrierOrFinalise: () => ({ params: { id: ids.order } }),
+    isCompleteKbis: () => ({ params: { id: ids.order } }),
+    isWaitingContract: () => ({ params: { id: ids.order } }),
+    uploadedDocuments: () => ({ params: { id: ids.order } }),
+    shares: () => ({ params: { id: ids.order } }),
+    deleteShare: () => ({ params: { id: ids.order, shareId: ids.share } }),
+    invite: () => ({ params: { id: ids.order }, body: { emails: ['nouvelle.collaboratrice@example.com'] } }),
+    mandataires: () => ({ params: { id: ids.order } }),
+    deleteMandataire: () => ({ params: { id: ids.order, mandataireId: ids.mandataire } }),
+    addMandataire: () => ({ params: { id: ids.order }, body: { firstname: 'Paul', lastname: 'Durand', email: 'paul.durand@example.com', phone: '06 11 22 33 44' } }),
+    setQonto: () => ({ params: { id: ids.order }, body: { qonto: true } }),
+    setShine: () => ({ params: { id: ids.order }, body: { shine: true } }),
+    wantComptable: () => ({ params: { id: ids.order } }),
+    packages: () => ({ query: { orderId: ids.order } }),
+    sharePackages: () => ({ query: { orderId: ids.sharedOrder } }),
+    courierRequests: () => ({ query: { orderId: ids.order } }),
+    shareCourierRequests: () => ({ query: { orderId: ids.sharedOrder } }),
+    removeCourierRequest: () => ({ body: { orderId: ids.order, id: ids.pendingCourierRequest } }),
+    documents: () => ({ query: { orderId: ids.order } }),
+    updateDocument: () => ({ params: { id: ids.document }, body: { readFlag: true } }),
+    documentFile: () => ({ params: { id: ids.document } }),
+    sendDocuments: () => ({ body: { email: 'comptable@example.com', documentIds: [ids.document] } }),
+    folders: () => ({ query: { domiciliationOrderId: ids.order } }),
+    shareFolders: () => ({}),
+    createFolder: () => ({ body: { name: 'Impôts 2025', domiciliationOrderId: ids.order } }),
+    updateFolder: () => ({ params: { id: ids.folder }, body: { name: 'Administratif et social' } }),
+    deleteFolder: () => ({ params: { id: ids.folder } }),
+    subscriptionInformations: () => ({ params: { orderId: ids.order }, query: { key: ids.subscriptionKey } }),
+    addOptionSubscription: () => ({ body: { contractId: ids.contract, planId: 'option-reexpedition-annuelle' } }),
+    addOption: () => ({ params: { id: ids.order }, body: { option: 'reexpedition', key: ids.subscriptionKey } }),
+    paymentMethod: () => ({ params: { id: ids.order } }),
+    creditCard: () => ({}),
+    updatePaymentMethod: () => ({ params: { id: ids.order }, body: { pm: 'pm_inconnu' } }),
+    updateCreditCardWeb: () => ({ body: { pm: 'pm_inconnu' } }),
+    createTestPaymentMethod: () => ({ body: { number: '4242 4242 4242 4242', expMonth: 12, expYear: new Date().getFullYear() + 3, cvc: '123' } }),
+    terminationRequest: () => ({ body: { orderId: ids.order, reason: 'Déménagement du siège', date: `${new Date().getFullYear() + 1}-01-31` } }),
+    invoiceYears: () => ({}),
+    shareInvoiceYears: () => ({}),
+    invoices: () => ({}),
+    shareInvoices: () => ({}),
+    creditNotesByYear: () => ({}),
+    shareCreditNotesByYear: () => ({}),
+    calendarInvoices: () => ({}),
+    invoiceFile: () => ({ params: { id: ids.invoice } }),
+    creditNoteFile: () => ({ params: { id: ids.creditNote } }),
+    sendDextInvoices: () => ({ body: { email: 'factures@dext.example.com', invoiceIds: [ids.invoice], documentIds: [ids.document] } }),
+    updateContract: () => ({ params: { id: ids.contract }, body: { kbis: `data:application/pdf;base64,${kbisPdf.toString('base64')}` } }),
+    contractKbis: () => ({ params: { id: ids.contract } }),
+    uploadIdentity: () => ({
+      multipart: multipart({ orderId: String(ids.missingDocsOrder) }, [{ field: 'identity_manager', filename: 'cni.png', contentType: 'image/png', bytes: tinyPng }]),
+    }),
+    health: () => ({}),
+  }
+  return samples[name]()
+}
+
+export function urlOf(name: RouteName, sample: Sample): string {
+  let path: string = routes[name].path
+  for (const [key, value] of Object.entries(sample.params ?? {})) path = path.replace(`{${key}}`, encodeURIComponent(String(value)))
+  const query = new URLSearchParams(Object.entries(sample.query ?? {}).map(([k, v]) => [k, String(v)])).toString()
+  return query ? `${path}?${query}` : path
+}
+
+/** Sends a sample with the credentials the route expects (apiToken header or Bearer). */
+export function send(app: FastifyInstance, name: RouteName, sample: Sample, token: string | null): Promise<LightMyRequestResponse> {
+  const route = routes[name]
+  const headers: Record<string, string> = { ...(sample.multipart?.headers ?? {}) }
+  if (token !== null) {
+    if (route.auth === 'bearer') headers.authorization = `Bearer ${token}`
+    else headers.apitoken = token
+  }
+  const payload = sample.multipart ? sample.multipart.payload : (sample.body as InjectOptions['payload'])
+  return app.inject({ method: route.method, url: urlOf(name, sample), headers, ...(payload !== undefined ? { payload } : {}) })
+}
