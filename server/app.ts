@@ -5,7 +5,6 @@ import multipart from '@fastify/multipart'
 import rateLimit from '@fastify/rate-limit'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
-import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { AppDeps } from './deps.ts'
 import { routeRegistrar } from './http/define-route.ts'
@@ -13,6 +12,7 @@ import { errorHandler, HttpError, messages } from './http/errors.ts'
 import { openApiDocument } from './http/openapi.ts'
 import { databaseRateLimitStore } from './http/rate-limit-store.ts'
 import { spaRoutes } from './http/spa.ts'
+import { validatorCompiler } from './http/validation.ts'
 import { accountRoutes } from './routes/account/index.ts'
 import { billingRoutes } from './routes/billing/index.ts'
 import { contractRoutes } from './routes/contracts/index.ts'
@@ -39,8 +39,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
     bodyLimit: JSON_BODY_LIMIT,
     trustProxy: options.trustProxy ?? false,
   })
-  // TypeBox checks bodies strictly (no coercion, unknown properties refused) and converts query strings and params.
-  app.setValidatorCompiler(TypeBoxValidatorCompiler)
+  app.setValidatorCompiler(validatorCompiler)
   app.setErrorHandler(errorHandler)
   app.decorateRequest('user', null)
 

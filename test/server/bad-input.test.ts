@@ -1,0 +1,129 @@
+// Bad bodies, query strings and ids on every route: a 4xx with a French message, never a 5xx (property-based).
+import fc from 'fast-check'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import type { LightMyRequestResponse } from 'fastify'
+import { routes, type RouteDef, type RouteName } from '../../server/contract/index.ts'
+import { buildTestApp, login, type TestApp } from '../util/server.ts'
+import { demoIds, sampleFor, send, tinyPdf, urlOf, type DemoIds } from '../util/server-samples.ts'
+
+interface Ctx { t: TestApp; ids: DemoIds; camille: string; kbis: Buffer }
+
+const entries = Object.entries(routes) as [RouteName, RouteDef][]
+const withJsonBody = entries.filter(([, r]) => r.schema.body && r.kind !== 'multipart')
+const french = /[éèàêâçùô’]|\b(le|la|les|du|de|des|doit|est|être|identifiants|introuvable|veuillez|trop|aucune?)\b/i
+
+function assertClientError(res: LightMyRequestResponse, what: string) {
+  assert.ok(res.statusCode < 500, `${what}: ${res.statusCode} ${res.body}`)
+  if (res.statusCode >= 400) {
+    const body = res.json()
+    assert.type(body.message, 'string', what)
+    assert.ok(french.test(body.message), `${what}: not French: ${body.message}`)
+    assert.is(body.statusCode, res.statusCode)
+  }
+}
+
+const headersFor = (route: RouteDef, token: string): Record<string, string> =>
+  route.auth === 'none' ? {} : route.auth === 'bearer' ? { authorization: `Bearer ${token}` } : { apitoken: token }
+
+const setup = async (ctx: Ctx) => {
+  ctx.t = await buildTestApp()
+  ctx.ids = await demoIds(ctx.t.deps.db)
+  ctx.camille = await login(ctx.t.app)
+  ctx.kbis = await tinyPdf()
+}
+
+const bodies = suite<Ctx>('bad JSON bodies')
+bodies.before(setup)
+bodies.after((ctx) => ctx.t.close())
+
+for (const [name, route] of withJsonBody) {
+  bodies(`${route.method} ${route.path}: invalid JSON, empty body, wrong content type`, async (ctx) => {
+    const url = urlOf(name, sampleFor(name, ctx.ids, ctx.kbis))
+    const headers = headersFor(route, ctx.camille)
+    for (const [payload, type] of [['{"oups": ', 'application/json'], ['', 'application/json'], ['[1,2]', 'application/json'], ['"texte"', 'application/json'], ['nom=valeur', 'text/plain'], ['<a/>', 'application/xml']]) {
+      const res = await ctx.t.app.inject({ method: route.method, url, headers: { ...headers, 'content-type': type! }, payload })
+      assert.ok(res.statusCode >= 400 && res.statusCode < 500, `${name} ${JSON.stringify(payload)}: ${res.statusCode}`)
+      assertClientError(res, `${name} ${JSON.stringify(payload)}`)
+    }
+  })
+
+  bodies(`${route.method} ${route.path}: each field missing, of the wrong type, or huge`, async (ctx) => {
+    const sample = sampleFor(name, ctx.ids, ctx.kbis)
+    const valid = sample.body as Record<string, unknown>
+    const required: string[] = (route.schema.body as { required?: string[] }).required ?? []
+    for (const field of Object.keys(valid)) {
+      const { [field]: _, ...without } = valid
+      const missing = await send(ctx.t.app, name, { ...sample, body: without }, ctx.camille)
+      if (required.includes(field)) {
+        assert.is(missing.statusCode, 400, `${name} without ${field}: ${missing.body}`)
+        assert.match(missing.json().message, field, 'the message names the field')
+      }
+      assertClientError(missing, `${name} without ${field}`)
+      for (const wrong of [{ nested: true }, [1], true, -1, 'x'.repeat(100_000)]) {
+        const res = await send(ctx.t.app, name, { ...sample, body: { ...valid, [field]: wrong } }, ctx.camille)
+        assertClientError(res, `${name} ${field}=${JSON.stringify(wrong).slice(0, 20)}`)
+      }
+    }
+    const extra = await send(ctx.t.app, name, { ...sample, body: { ...valid, champInconnu: 1 } }, ctx.camille)
+    assertClientError(extra, `${name} with an unknown field`)
+    if ((route.schema.body as { additionalProperties?: boolean }).additionalProperties === false) {
+      assert.is(extra.statusCode, 400)
+      assert.match(extra.json().message, 'champInconnu')
+    }
+  })
+}
+
+bodies('any JSON value as a body, on every route with a body', async (ctx) => {
+  await fc.assert(fc.asyncProperty(fc.constantFrom(...withJsonBody), fc.jsonValue({ maxDepth: 3 }), async ([name, route], value) => {
+    const res = await ctx.t.app.inject({
+      method: route.method, url: urlOf(name, sampleFor(name, ctx.ids, ctx.kbis)),
+      headers: { ...headersFor(route, ctx.camille), 'content-type': 'application/json' }, payload: JSON.stringify(value),
+    })
+    assertClientError(res, `${name} ${JSON.stringify(value).slice(0, 80)}`)
+  }), { numRuns: 300 })
+})
+
+bodies('the valid body with one field replaced by any JSON value', async (ctx) => {
+  const mutable = withJsonBody.filter(([name]) => Object.keys((sampleFor(name, ctx.ids, ctx.kbis).body as object) ?? {}).length > 0)
+  await fc.assert(fc.asyncProperty(fc.constantFrom(...mutable), fc.nat(), fc.jsonValue({ maxDepth: 2 }), async ([name], index, value) => {
+    const sample = sampleFor(name, ctx.ids, ctx.kbis)
+    const body = { ...(sample.body as Record<string, unknown>) }
+    const keys = Object.keys(body)
+    body[keys[index % keys.length]!] = value
+    assertClientError(await send(ctx.t.app, name, { ...sample, body }, ctx.camille), `${name} ${JSON.stringify(body).slice(0, 80)}`)
+  }), { numRuns: 300 })
+})
+
+bodies.run()
+
+const addresses = suite<Ctx>('bad ids and query strings')
+addresses.before(setup)
+addresses.after((ctx) => ctx.t.close())
+
+addresses('any string as a path parameter or query value', async (ctx) => {
+  const parameterized = entries.filter(([name]) => { const s = sampleFor(name, ctx.ids, ctx.kbis); return Object.keys({ ...s.params, ...s.query }).length > 0 })
+  const odd = fc.oneof(fc.string(), fc.constantFrom('0', '-1', '1.5', '99999999999', '1e3', 'abc', '%00', '../..', ' 1'))
+  await fc.assert(fc.asyncProperty(fc.constantFrom(...parameterized), odd, async ([name, route], value) => {
+    const sample = sampleFor(name, ctx.ids, ctx.kbis)
+    const params = Object.fromEntries(Object.keys(sample.params ?? {}).map((k) => [k, value]))
+    const query = Object.fromEntries(Object.keys(sample.query ?? {}).map((k) => [k, value]))
+    const res = await ctx.t.app.inject({
+      method: route.method, url: urlOf(name, { params, query }), headers: { ...headersFor(route, ctx.camille), ...(sample.multipart?.headers ?? {}) },
+      ...(sample.body !== undefined ? { payload: sample.body as object } : sample.multipart ? { payload: sample.multipart.payload } : {}),
+    })
+    assertClientError(res, `${name} ${JSON.stringify(value)}`)
+    if (/^(abc|1\.5|-1|0|99999999999|1e3| 1)$/.test(value)) assert.ok(res.statusCode >= 400, `${name} accepted ${value}`)
+  }), { numRuns: 300 })
+})
+
+addresses('unknown API paths answer a French JSON 404, never the SPA', async (ctx) => {
+  for (const url of ['/api/nope', '/api-protected/nope', '/stripe/nope', '/api-protected/domiciliation-orders/abc:send-problem']) {
+    const res = await ctx.t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } })
+    assert.is(res.statusCode, 404, url)
+    assert.match(res.headers['content-type'] as string, 'application/json')
+    assert.match(res.json().message, 'introuvable')
+  }
+})
+
+addresses.run()

@@ -1,0 +1,182 @@
+// Kbis (data URL) and identity (multipart) uploads: checked by content, 10 MB at most, stored atomically.
+import { readdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { buildTestApp, callBearer, login, type TestApp } from '../util/server.ts'
+import { demoIds, multipart, send, tinyPdf, tinyPng, type DemoIds, type FilePart } from '../util/server-samples.ts'
+import { sql } from 'kysely'
+
+interface Ctx { t: TestApp; ids: DemoIds; camille: string; pdf: Buffer; atelierContract: number }
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => [])
+  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name))
+}
+
+const dataUrl = (bytes: Buffer, type = 'application/pdf') => `data:${type};base64,${bytes.toString('base64')}`
+const elevenMegabytesPdf = (pdf: Buffer) => Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(11 * 1024 * 1024, 0x20), pdf.subarray(-32)])
+
+/** What is stored before a call, and a check that a rejected call left exactly that. */
+async function snapshot(ctx: Ctx) {
+  const files = await filesUnder(join(ctx.t.storageDir, 'kbis'))
+  const identity = await filesUnder(join(ctx.t.storageDir, 'identity'))
+  const rows = await ctx.t.deps.db.selectFrom('uploaded_documents').select('id').execute()
+  const contract = await ctx.t.deps.db.selectFrom('contracts').select('kbis_file_key').where('id', '=', ctx.atelierContract).executeTakeFirstOrThrow()
+  return async () => {
+    assert.equal(await filesUnder(join(ctx.t.storageDir, 'kbis')), files, 'no Kbis file left behind')
+    assert.equal(await filesUnder(join(ctx.t.storageDir, 'identity')), identity, 'no identity file left behind')
+    assert.is((await ctx.t.deps.db.selectFrom('uploaded_documents').select('id').execute()).length, rows.length, 'no record')
+    const after = await ctx.t.deps.db.selectFrom('contracts').select('kbis_file_key').where('id', '=', ctx.atelierContract).executeTakeFirstOrThrow()
+    assert.is(after.kbis_file_key, contract.kbis_file_key)
+  }
+}
+
+const setup = async (ctx: Ctx) => {
+  ctx.t = await buildTestApp()
+  ctx.ids = await demoIds(ctx.t.deps.db)
+  ctx.camille = await login(ctx.t.app)
+  ctx.pdf = await tinyPdf()
+  const atelier = await ctx.t.deps.db.selectFrom('contracts').innerJoin('orders', 'orders.id', 'contracts.order_id')
+    .select('contracts.id').where('orders.raison_sociale', '=', 'Atelier Lumière SARL').executeTakeFirstOrThrow()
+  ctx.atelierContract = atelier.id
+}
+
+const kbis = suite<Ctx>('Kbis upload (PUT contracts/{id} with a data URL)')
+kbis.before(setup)
+kbis.after((ctx) => ctx.t.close())
+
+const putKbis = (ctx: Ctx, value: string) => callBearer(ctx.t.app, ctx.camille, 'PUT', `/api-protected/contracts/${ctx.atelierContract}`, { kbis: value })
+
+for (const [label, make, status] of [
+  ['a PNG declared as PDF', () => dataUrl(tinyPng), 415],
+  ['text declared as PDF', () => dataUrl(Buffer.from('ceci n’est pas un PDF')), 415],
+  ['a truncated PDF', (c: Ctx) => dataUrl(c.pdf.subarray(0, Math.floor(c.pdf.length / 2))), 415],
+  ['an empty file', () => 'data:application/pdf;base64,', 415],
+  ['not a data URL', () => 'https://example.com/kbis.pdf', 400],
+  ['base64 with garbage', () => 'data:application/pdf;base64,%%%%', 400],
+  ['a PDF over 10 MB', (c: Ctx) => dataUrl(elevenMegabytesPdf(c.pdf)), 413],
+] as [string, (c: Ctx) => string, number][]) {
+  kbis(`refuses ${label} and stores nothing`, async (ctx) => {
+    const unchanged = await snapshot(ctx)
+    const res = await putKbis(ctx, make(ctx))
+    assert.is(res.statusCode, status, res.body)
+    assert.ok(res.json().message.length > 10)
+    await unchanged()
+    const order = await ctx.t.deps.db.selectFrom('orders').select('has_kbis').where('raison_sociale', '=', 'Atelier Lumière SARL').executeTakeFirstOrThrow()
+    assert.is(order.has_kbis, false)
+  })
+}
+
+kbis('a body beyond the JSON limit is a French 413, not a 500', async (ctx) => {
+  const res = await putKbis(ctx, 'data:application/pdf;base64,' + 'A'.repeat(15_000_000))
+  assert.ok(res.statusCode === 413 || res.statusCode === 400, res.body)
+  assert.match(res.json().message, /Mo|caractères/)
+})
+
+kbis('stores a valid PDF: the order gets hasKbis and the file can be read back', async (ctx) => {
+  const res = await putKbis(ctx, dataUrl(ctx.pdf))
+  assert.is(res.statusCode, 200, res.body)
+  assert.is(res.json().kbis, `/api-protected/contracts/${ctx.atelierContract}/kbis`)
+  const orders = (await send(ctx.t.app, 'myOrders', {}, ctx.camille)).json()
+  assert.is(orders.find((o: { raisonSociale: string }) => o.raisonSociale === 'Atelier Lumière SARL').hasKbis, true)
+  const file = await callBearer(ctx.t.app, ctx.camille, 'GET', res.json().kbis)
+  assert.equal(file.rawPayload, ctx.pdf)
+})
+
+kbis('a replaced Kbis leaves one file, the new one', async (ctx) => {
+  const other = await tinyPdf('Avis de situation INSEE')
+  const res = await putKbis(ctx, dataUrl(other))
+  assert.is(res.statusCode, 200)
+  const row = await ctx.t.deps.db.selectFrom('contracts').select('kbis_file_key').where('id', '=', ctx.atelierContract).executeTakeFirstOrThrow()
+  const kbisFiles = (await filesUnder(join(ctx.t.storageDir, 'kbis'))).filter((f) => !f.includes('/.tmp/'))
+  assert.ok(kbisFiles.some((f) => f.endsWith(row.kbis_file_key!)))
+  assert.equal((await callBearer(ctx.t.app, ctx.camille, 'GET', res.json().kbis)).rawPayload, other)
+})
+
+kbis.run()
+
+const identity = suite<Ctx>('identity documents (POST /step-upload-identity, multipart)')
+identity.before(setup)
+identity.after((ctx) => ctx.t.close())
+
+const upload = (ctx: Ctx, fields: Record<string, string>, files: FilePart[]) => {
+  const body = multipart(fields, files)
+  return ctx.t.app.inject({ method: 'POST', url: '/step-upload-identity', headers: { ...body.headers, apitoken: ctx.camille }, payload: body.payload })
+}
+const part = (bytes: Buffer, filename = 'piece.pdf', contentType = 'application/pdf', field = 'identity_manager'): FilePart => ({ field, filename, contentType, bytes })
+
+for (const [label, files, status] of [
+  ['a PDF that is not one', () => [part(Buffer.from('%PDF-1.4 mais tronqué'))], 415],
+  ['a text file named .jpg', () => [part(Buffer.from('bonjour'), 'cni.jpg', 'image/jpeg')], 415],
+  ['a truncated PNG', () => [part(tinyPng.subarray(0, 40), 'cni.png', 'image/png')], 415],
+  ['a document type the order does not ask for', (c: Ctx) => [part(c.pdf, 'x.pdf', 'application/pdf', 'passport_spouse')], 400],
+  ['a file over 10 MB', (c: Ctx) => [part(elevenMegabytesPdf(c.pdf))], 413],
+  ['no file at all', () => [], 400],
+] as [string, (c: Ctx) => FilePart[], number][]) {
+  identity(`refuses ${label} and stores nothing`, async (ctx) => {
+    const unchanged = await snapshot(ctx)
+    const res = await upload(ctx, { orderId: String(ctx.ids.missingDocsOrder) }, files(ctx))
+    assert.is(res.statusCode, status, res.body)
+    assert.ok(res.json().message.length > 10)
+    await unchanged()
+  })
+}
+
+identity('refuses files sent before orderId, and an order that is not hers', async (ctx) => {
+  const unchanged = await snapshot(ctx)
+  const noOrder = await upload(ctx, {}, [part(ctx.pdf)])
+  assert.is(noOrder.statusCode, 400)
+  assert.match(noOrder.json().message, 'orderId')
+  const foreign = await ctx.t.deps.db.selectFrom('orders').select('id').where('raison_sociale', '=', 'Épicerie Solène SARL').executeTakeFirstOrThrow()
+  assert.is((await upload(ctx, { orderId: String(foreign.id) }, [part(ctx.pdf)])).statusCode, 404)
+  assert.is((await upload(ctx, { orderId: 'abc' }, [part(ctx.pdf)])).statusCode, 400)
+  await unchanged()
+})
+
+identity('a JSON body is refused in French', async (ctx) => {
+  const res = await ctx.t.app.inject({ method: 'POST', url: '/step-upload-identity', headers: { apitoken: ctx.camille }, payload: { orderId: ctx.ids.missingDocsOrder } })
+  assert.is(res.statusCode, 400)
+  assert.match(res.json().message, 'multipart')
+})
+
+identity('one good file and one bad: the whole form is refused', async (ctx) => {
+  await ctx.t.deps.db.updateTable('orders')
+    .set({ missing_documents: JSON.stringify([{ type: 'identity_manager', label: 'Pièce d’identité du gérant' }, { type: 'proof_of_address', label: 'Justificatif de domicile' }]) })
+    .where('id', '=', ctx.ids.missingDocsOrder).execute()
+  const unchanged = await snapshot(ctx)
+  const res = await upload(ctx, { orderId: String(ctx.ids.missingDocsOrder) }, [part(ctx.pdf), part(Buffer.from('nope'), 'facture.pdf', 'application/pdf', 'proof_of_address')])
+  assert.is(res.statusCode, 415)
+  await unchanged()
+})
+
+identity('the first of two documents is not complete; the second is', async (ctx) => {
+  const first = await upload(ctx, { orderId: String(ctx.ids.missingDocsOrder) }, [part(tinyPng, 'cni.png', 'image/png')])
+  assert.is(first.statusCode, 200, first.body)
+  assert.equal([first.json().complete, first.json().missingDocumentsValidatedAt], [false, null])
+  const second = await upload(ctx, { orderId: String(ctx.ids.missingDocsOrder) }, [part(ctx.pdf, 'edf.pdf', 'application/pdf', 'proof_of_address')])
+  assert.is(second.json().complete, true)
+  const order = (await send(ctx.t.app, 'myOrders', {}, ctx.camille)).json().find((o: { id: number }) => o.id === ctx.ids.missingDocsOrder)
+  assert.is(order.missingDocumentsValidatedAt, second.json().missingDocumentsValidatedAt)
+  const listed = (await send(ctx.t.app, 'uploadedDocuments', { params: { id: ctx.ids.missingDocsOrder } }, ctx.camille)).json()
+  assert.equal(listed.map((d: { type: string }) => d.type), ['identity_manager', 'proof_of_address'])
+})
+
+identity.run()
+
+const atomic = suite<Ctx>('file and record are stored together or not at all')
+atomic.before(setup)
+atomic.after((ctx) => ctx.t.close())
+
+atomic('a failing database step removes the file it had written', async (ctx) => {
+  const before = await filesUnder(join(ctx.t.storageDir, 'identity'))
+  // A trigger makes the insert fail after the file was written.
+  await sql`create function refuse() returns trigger language plpgsql as $$ begin raise exception 'refusé'; end $$`.execute(ctx.t.deps.db)
+  await sql`create trigger refuse_uploads before insert on uploaded_documents for each row execute function refuse()`.execute(ctx.t.deps.db)
+  const res = await upload(ctx, { orderId: String(ctx.ids.missingDocsOrder) }, [part(ctx.pdf)])
+  assert.is(res.statusCode, 500)
+  assert.match(res.json().message, 'erreur interne')
+  assert.equal(await filesUnder(join(ctx.t.storageDir, 'identity')), before)
+})
+
+atomic.run()
