@@ -1,0 +1,102 @@
+// Serving the built SPA: index.html fallback with a fresh CSP nonce, immutable hashed assets, security headers.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { buildTestApp, type TestApp } from '../util/server.ts'
+
+interface Ctx { t: TestApp }
+
+const html = '<!doctype html><html lang="fr"><head><meta name="csp-nonce" content="__CSP_NONCE__"><script type="module" src="/assets/main-ABC123.js"></script></head><body><div id="root"></div></body></html>'
+const script = `console.log(${JSON.stringify('x'.repeat(4000))})`
+
+const spa = suite<Ctx>('the SPA from a built dist/')
+let distDir = ''
+spa.before(async (ctx) => {
+  // The dist directory must exist before the app is built (assets are registered at start).
+  distDir = await mkdtemp(join(tmpdir(), 'portail-dist-'))
+  await mkdir(join(distDir, 'assets'), { recursive: true })
+  await writeFile(join(distDir, 'index.html'), html)
+  await writeFile(join(distDir, 'assets', 'main-ABC123.js'), script)
+  ctx.t = await buildTestApp({ seed: false, config: { distDir } })
+})
+spa.after(async (ctx) => {
+  await ctx.t.close()
+  await rm(distDir, { recursive: true, force: true })
+})
+
+const page = (t: TestApp, url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'text/html,application/xhtml+xml' } })
+
+spa('every client route gets index.html with a fresh nonce in the CSP', async ({ t }) => {
+  const nonces = new Set<string>()
+  for (const url of ['/', '/tableau-de-bord', '/mes-courriers/courriers', '/set-password/abc', '/reset-password', '/login?x=1']) {
+    const res = await page(t, url)
+    assert.is(res.statusCode, 200, url)
+    assert.match(res.headers['content-type'] as string, 'text/html')
+    assert.is(res.headers['cache-control'], 'no-cache')
+    const nonce = /content="([^"]+)"/.exec(res.body)![1]!
+    assert.is.not(nonce, '__CSP_NONCE__')
+    assert.ok(Buffer.from(nonce, 'base64').length >= 16)
+    nonces.add(nonce)
+    const csp = res.headers['content-security-policy'] as string
+    assert.is(csp, `default-src 'self'; script-src 'self'; style-src 'self' 'nonce-${nonce}'; img-src 'self' data: blob:; frame-src 'self' blob: https://player.vimeo.com; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'`)
+    assert.not.match(csp, 'unsafe-inline')
+  }
+  assert.is(nonces.size, 6, 'one nonce per response')
+})
+
+spa('security headers on every answer', async ({ t }) => {
+  for (const res of [await page(t, '/'), await t.app.inject({ method: 'GET', url: '/health' })]) {
+    assert.is(res.headers['x-content-type-options'], 'nosniff')
+    assert.is(res.headers['referrer-policy'], 'strict-origin-when-cross-origin')
+  }
+})
+
+spa('hashed assets: long immutable cache and compression', async ({ t }) => {
+  const res = await t.app.inject({ method: 'GET', url: '/assets/main-ABC123.js', headers: { 'accept-encoding': 'gzip' } })
+  assert.is(res.statusCode, 200)
+  assert.match(res.headers['cache-control'] as string, 'immutable')
+  assert.match(res.headers['cache-control'] as string, 'max-age=31536000')
+  assert.is(res.headers['content-encoding'], 'gzip')
+  assert.ok(res.rawPayload.length < script.length)
+  assert.is((await t.app.inject({ method: 'GET', url: '/assets/absent-000.js', headers: { accept: 'text/html' } })).statusCode, 404)
+})
+
+spa('API paths never fall back to the SPA, and non-GET client paths are 404', async ({ t }) => {
+  for (const url of ['/api/inconnu', '/api-protected/inconnu', '/stripe/inconnu', '/step-upload-identity/x']) {
+    const res = await page(t, url)
+    assert.is(res.statusCode, 404, url)
+    assert.equal(res.json().statusCode, 404)
+  }
+  const post = await t.app.inject({ method: 'POST', url: '/tableau-de-bord', headers: { accept: 'text/html' } })
+  assert.is(post.statusCode, 404)
+  const json = await t.app.inject({ method: 'GET', url: '/tableau-de-bord', headers: { accept: 'application/json' } })
+  assert.is(json.statusCode, 404)
+})
+
+spa('the OpenAPI document lists every route of the table and the UI is served', async ({ t }) => {
+  const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json()
+  assert.ok(doc.paths['/api-protected/domiciliation-orders/{id}:send-problem'].post)
+  assert.is(doc.paths['/api/login'].post.operationId, 'login')
+  const operations = Object.values(doc.paths as Record<string, object>).flatMap((p) => Object.keys(p))
+  const { routes } = await import('../../server/contract/index.ts')
+  assert.is(operations.length, Object.keys(routes).length)
+  const ui = await t.app.inject({ method: 'GET', url: '/api/docs/' })
+  assert.is(ui.statusCode, 200)
+  assert.match(ui.body, 'swagger')
+})
+
+spa.run()
+
+const missing = suite<Ctx>('without a built dist/')
+missing.before(async (ctx) => { ctx.t = await buildTestApp({ seed: false }) })
+missing.after((ctx) => ctx.t.close())
+
+missing('client routes explain in French how to build it', async ({ t }) => {
+  const res = await page(t, '/tableau-de-bord')
+  assert.is(res.statusCode, 503)
+  assert.match(res.body, 'npm start')
+})
+
+missing.run()
