@@ -46,7 +46,7 @@ export function billingRoutes(define: DefineRoute, { db, payments, clock, mailer
     if (!subscription) throw noSubscription()
     const interval = subscription.items.data[0]?.plan.interval ?? 'month'
     const planId = optionPlanId(body.option, interval)
-    if (!planId) throw badRequest(`Option inconnue : choisissez parmi ${optionNames.join(', ')}.`, 'UNKNOWN_OPTION')
+    if (!planId) throw badRequest(`Option inconnue : choisissez l’une des options ${optionNames.join(', ')}.`, 'UNKNOWN_OPTION')
     if (subscription.items.data.some((i) => i.plan.id === planId)) throw conflict('Votre abonnement comprend déjà cette option.')
     const expiresAt = addMinutes(clock.now(), OPTION_CONFIRMATION_MINUTES)
     await db.insertInto('option_requests').values({ order_id: order.id, user_id: user.id, plan_id: planId, expires_at: expiresAt }).execute()
