@@ -29,8 +29,15 @@ export async function createServer(config: Config) {
       logger.info('données de démonstration créées')
     }
     const app = await buildApp(deps, { databaseKind: handle.kind, logger, trustProxy: config.trustProxy })
-    app.addHook('onClose', async () => handle.close())
-    return { app, deps, databaseKind: handle.kind }
+    return {
+      app,
+      deps,
+      /** Fastify first (in-flight requests finish), then the database. */
+      async close() {
+        await app.close()
+        await handle.close()
+      },
+    }
   } catch (error) {
     await handle.close()
     throw error

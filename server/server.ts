@@ -1,9 +1,9 @@
-// Listens, and closes gracefully on SIGINT/SIGTERM (Fastify first, then the database through its onClose hook).
+// Listens, and closes gracefully on SIGINT/SIGTERM (Fastify first, then the database).
 import { loadConfig } from './config.ts'
 import { createServer } from './main.ts'
 
 const config = loadConfig()
-const { app } = await createServer(config)
+const { app, close } = await createServer(config)
 
 let closing = false
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -13,7 +13,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     app.log.info({ signal }, 'arrêt en cours')
     const force = setTimeout(() => process.exit(1), 10_000)
     force.unref()
-    app.close().then(() => process.exit(0), (error: unknown) => {
+    close().then(() => process.exit(0), (error: unknown) => {
       app.log.error({ err: error }, 'arrêt en erreur')
       process.exit(1)
     })
