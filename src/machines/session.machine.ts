@@ -1,15 +1,18 @@
 // The session (spec §4): login keeps the returned user object (with its apiToken) in the browser;
-// logout, or a failed current-user fetch, removes it silently. While signed in, the session runs
-// the startup machine as its child `startup`, so that signing out stops everything it started.
-import { assign, fromPromise, setup } from 'xstate'
+// logout, or a failed current-user fetch, removes it silently. While signed in, the session loads
+// the portal's code (kept out of the first load of /login) and runs the startup machine as its
+// child `startup`, so that signing out stops everything it started.
+import { assign, fromPromise, setup, stopChild } from 'xstate'
 import type { AuthUser, LoginBody } from '../../server/contract/schemas.ts'
 import { messageOf } from './shared.ts'
-import { type StoredChoice, startupMachine } from './startup.machine.ts'
+import type { StartupLogic, StartupRef, StoredChoice } from './startup.machine.ts'
 
 export interface SessionContext {
   user: AuthUser | null
-  /** The default order kept from an earlier visit, handed to the startup sequence once. */
+  /** The default order kept from an earlier visit, handed to the startup sequence. */
   storedChoice: StoredChoice | null
+  /** The running startup machine, once its code has loaded. */
+  startup: StartupRef | null
   error: string | null
 }
 
@@ -17,6 +20,11 @@ export type SessionEvent =
   | { type: 'session.login'; username: string; password: string }
   | { type: 'session.logout' }
   | { type: 'session.expired' }
+  | { type: 'session.retry' }
+  // The startup child only ends when the current-user fetch failed.
+  | { type: 'xstate.done.actor.startup'; output: unknown }
+
+export const PORTAL_UNAVAILABLE = 'Votre espace n’a pas pu être chargé. Vérifiez votre connexion internet puis réessayez.'
 
 export const sessionMachine = setup({
   types: {
@@ -28,7 +36,10 @@ export const sessionMachine = setup({
     login: fromPromise<AuthUser, LoginBody>(async () => {
       throw new Error('session: login is not provided')
     }),
-    startup: startupMachine,
+    /** Loads the startup machine's code, with its effects provided. */
+    loadPortal: fromPromise<StartupLogic>(async () => {
+      throw new Error('session: loadPortal is not provided')
+    }),
   },
   actions: {
     /** Writes the user object under the storage key (provided by the composition root). */
@@ -41,7 +52,7 @@ export const sessionMachine = setup({
   },
 }).createMachine({
   id: 'session',
-  context: ({ input }) => ({ user: input.storedUser, storedChoice: input.storedChoice, error: null }),
+  context: ({ input }) => ({ user: input.storedUser, storedChoice: input.storedChoice, startup: null, error: null }),
   initial: 'restoring',
   states: {
     restoring: {
@@ -67,16 +78,34 @@ export const sessionMachine = setup({
       },
     },
     signedIn: {
-      invoke: {
-        id: 'startup',
-        src: 'startup',
-        input: ({ context }) => ({ storedChoice: context.storedChoice }),
-        // The startup machine only ends when the current-user fetch failed.
-        onDone: { target: 'signedOut', actions: ['removeUser', assign({ user: null, storedChoice: null })] },
+      // Every way out of here is a sign-out: the stored user goes, and what was started stops.
+      exit: ['removeUser', stopChild('startup'), assign({ user: null, storedChoice: null, startup: null })],
+      initial: 'loadingPortal',
+      states: {
+        loadingPortal: {
+          tags: ['loading'],
+          invoke: {
+            id: 'loadPortal',
+            src: 'loadPortal',
+            onDone: {
+              target: 'portal',
+              actions: assign({
+                startup: ({ spawn, event, context }) =>
+                  spawn(event.output, { id: 'startup', input: { storedChoice: context.storedChoice } } as never) as StartupRef,
+              }),
+            },
+            onError: { target: 'portalUnavailable', actions: assign({ error: PORTAL_UNAVAILABLE }) },
+          },
+        },
+        portal: {},
+        portalUnavailable: {
+          on: { 'session.retry': { target: 'loadingPortal', actions: assign({ error: null }) } },
+        },
       },
       on: {
-        'session.logout': { target: 'signedOut', actions: ['removeUser', assign({ user: null, storedChoice: null })] },
-        'session.expired': { target: 'signedOut', actions: ['removeUser', assign({ user: null, storedChoice: null })] },
+        'session.logout': { target: 'signedOut' },
+        'session.expired': { target: 'signedOut' },
+        'xstate.done.actor.startup': { target: 'signedOut' },
       },
     },
   },

@@ -4,7 +4,7 @@
 //   3. otherwise several orders → the selection screen; exactly one → it becomes the default;
 //   4. then the missing-documents check → /missing-document, or the dashboard.
 // A failed current-user fetch ends the machine (the session then removes the stored user).
-import { assign, fromPromise, sendTo, setup } from 'xstate'
+import { type ActorRefFrom, assign, fromPromise, sendTo, setup } from 'xstate'
 import type { Contract, Order, User } from '../../server/contract/schemas.ts'
 import { type OrderChoice, orderSelectionMachine } from './orderSelection.machine.ts'
 import { portalDataMachine, type Resource, type Scope } from './portalData.machine.ts'
@@ -256,3 +256,6 @@ export const startupMachine = setup({
   },
   output: () => ({ reason: 'unauthorized' as const }),
 })
+
+export type StartupLogic = typeof startupMachine
+export type StartupRef = ActorRefFrom<typeof startupMachine>

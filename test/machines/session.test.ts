@@ -1,59 +1,75 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor, createMachine } from 'xstate'
-import { sessionMachine } from '../../src/machines/session.machine.ts'
+import { PORTAL_UNAVAILABLE, sessionMachine } from '../../src/machines/session.machine.ts'
 import type { AuthUser } from '../../server/contract/schemas.ts'
 import * as F from '../util/fixtures.ts'
 import { Deferreds, describePath, flush, replay, shortestPaths } from '../util/paths.ts'
 
 const wrongCredentials = new Error('Identifiants incorrects')
-const events = [
-  { type: 'session.login', username: 'demo@example.com', password: 'Demo1234!' },
-  { type: 'xstate.done.actor.login', output: F.authUser },
-  { type: 'xstate.error.actor.login', error: wrongCredentials },
-  { type: 'session.logout' },
-  { type: 'session.expired' },
-  { type: 'xstate.done.actor.startup', output: { reason: 'unauthorized' } },
-] as const
+const offline = new Error('Failed to fetch dynamically imported module')
 
-/** A fake browser storage: what the composition root's actions would write. */
+/** A stand-in for the startup machine: a promise actor the test settles (it ends when the user fetch fails). */
 function start(storedUser: AuthUser | null) {
   const deferreds = new Deferreds()
+  const startupLogic = deferreds.actor()
   const storage = { user: storedUser as AuthUser | null, writes: 0, removals: 0 }
-  // The startup child ends only when the current-user fetch failed: a deferred stands for it.
   const machine = sessionMachine.provide({
-    actors: { login: deferreds.actor(), startup: deferreds.actor() as any },
+    actors: { login: deferreds.actor(), loadPortal: deferreds.actor() },
     actions: {
       persistUser: (_, params) => { storage.user = params.user; storage.writes++ },
       removeUser: () => { storage.user = null; storage.removals++ },
     },
   })
-  return { actor: createActor(machine, { input: { storedUser, storedChoice: null } }), deferreds, storage }
+  return { actor: createActor(machine, { input: { storedUser, storedChoice: 2 } }), deferreds, storage, startupLogic }
 }
 
 const ModelBased = suite('session: every shortest path, replayed')
 
 for (const storedUser of [null, F.authUser]) {
-  const paths = shortestPaths(sessionMachine, { events, input: { storedUser, storedChoice: null } })
-  ModelBased(`stored user ${storedUser ? 'present' : 'absent'}: both sides of the session are reached`, () => {
-    const reached = new Set<unknown>(paths.map((p) => p.state.value))
-    for (const state of ['signedOut', 'signingIn', 'signedIn']) assert.ok(reached.has(state), `no path reaches ${state}`)
+  // The portal's code, once loaded, is the startup logic; here the stand-in above.
+  const { startupLogic } = start(null)
+  const events = [
+    { type: 'session.login', username: 'demo@example.com', password: 'Demo1234!' },
+    { type: 'xstate.done.actor.login', output: F.authUser },
+    { type: 'xstate.error.actor.login', error: wrongCredentials },
+    { type: 'xstate.done.actor.loadPortal', output: startupLogic },
+    { type: 'xstate.error.actor.loadPortal', error: offline },
+    { type: 'session.retry' },
+    { type: 'session.logout' },
+    { type: 'session.expired' },
+    { type: 'xstate.done.actor.startup', output: { reason: 'unauthorized' } },
+  ]
+  const serializeState = (s: any) => JSON.stringify([s.value, !!s.context.user, !!s.context.startup, s.context.error])
+  const paths = shortestPaths(sessionMachine, { events, input: { storedUser, storedChoice: 2 }, serializeState })
+  ModelBased(`stored user ${storedUser ? 'present' : 'absent'}: every state is reached`, () => {
+    const reached = new Set(paths.map((p) => JSON.stringify(p.state.value)))
+    for (const state of ['"signedOut"', '"signingIn"', '{"signedIn":"loadingPortal"}', '{"signedIn":"portal"}', '{"signedIn":"portalUnavailable"}']) {
+      assert.ok(reached.has(state), `no path reaches ${state}`)
+    }
   })
   for (const path of paths) {
     ModelBased(`${storedUser ? 'stored' : 'none'}: ${describePath(path)} → ${JSON.stringify(path.state.value)}`, async () => {
-      const { actor, deferreds, storage } = start(storedUser)
-      await replay(actor, deferreds, path)
-      const snapshot = actor.getSnapshot()
+      const run = start(storedUser)
+      // The replayed loadPortal resolves with this run's own stand-in.
+      const steps = path.steps.map((step) => (step.event.type === 'xstate.done.actor.loadPortal' ? { ...step, event: { ...step.event, output: run.startupLogic } } : step))
+      await replay(run.actor, run.deferreds, { steps })
+      const snapshot = run.actor.getSnapshot()
       // The machine and the browser storage always agree: signed in exactly when an entry is stored.
       if (snapshot.matches('signedIn')) {
-        assert.ok(storage.user, 'signed in with a stored user')
-        assert.equal(snapshot.context.user, storage.user)
+        assert.ok(run.storage.user, 'signed in with a stored user')
+        assert.equal(snapshot.context.user, run.storage.user)
       } else {
-        assert.is(storage.user, null, 'no stored user once signed out')
+        assert.is(run.storage.user, null, 'no stored user once signed out')
         assert.is(snapshot.context.user, null)
+        assert.is(snapshot.context.startup, null, 'nothing keeps running once signed out')
       }
-      if (snapshot.matches('signingIn')) assert.ok(snapshot.hasTag('loading'))
-      actor.stop()
+      // The startup child runs exactly while the portal is shown.
+      assert.is(!!snapshot.context.startup, snapshot.matches({ signedIn: 'portal' }))
+      if (snapshot.context.startup) assert.is(snapshot.children.startup, snapshot.context.startup)
+      if (snapshot.matches('signingIn') || snapshot.matches({ signedIn: 'loadingPortal' })) assert.ok(snapshot.hasTag('loading'))
+      if (snapshot.matches({ signedIn: 'portalUnavailable' })) assert.is(snapshot.context.error, PORTAL_UNAVAILABLE)
+      run.actor.stop()
     })
   }
 }
@@ -67,12 +83,16 @@ Session('no stored entry → signed out (the guard sends the visitor to /login)'
   assert.ok(actor.getSnapshot().matches('signedOut'))
 })
 
-Session('a stored entry → signed in, and the startup sequence runs', async () => {
-  const { actor, deferreds } = start(F.authUser)
+Session('a stored entry → signed in: the portal loads, then the startup sequence runs with the kept default order', async () => {
+  const { actor, deferreds, startupLogic } = start(F.authUser)
   actor.start()
   await flush()
-  assert.ok(actor.getSnapshot().matches('signedIn'))
-  assert.equal(deferreds.started.map((s) => s.id), ['startup'])
+  assert.ok(actor.getSnapshot().matches({ signedIn: 'loadingPortal' }))
+  deferreds.settle('loadPortal', { output: startupLogic })
+  await flush()
+  assert.ok(actor.getSnapshot().matches({ signedIn: 'portal' }))
+  assert.equal(deferreds.started.map((s) => s.id), ['loadPortal', 'startup'])
+  assert.equal(deferreds.started[1]!.input, { storedChoice: 2 })
 })
 
 Session('login stores the returned user object, apiToken included', async () => {
@@ -86,6 +106,7 @@ Session('login stores the returned user object, apiToken included', async () => 
   assert.ok(actor.getSnapshot().matches('signedIn'))
   assert.is(storage.user?.apiToken, 'tok_demo')
   assert.is(storage.writes, 1)
+  assert.is(actor.getSnapshot().context.storedChoice, null, "another visitor's default order is not kept")
 })
 
 Session('wrong credentials keep the visitor signed out with the French message', async () => {
@@ -103,25 +124,43 @@ Session('wrong credentials keep the visitor signed out with the French message',
 Session('a failed current-user fetch removes the stored user silently', async () => {
   const startup = createMachine({ initial: 'fetching', states: { fetching: { on: { fail: 'done' } }, done: { type: 'final' } }, output: { reason: 'unauthorized' } })
   const storage = { user: F.authUser as AuthUser | null }
-  const actor = createActor(sessionMachine.provide({ actors: { startup: startup as any }, actions: { removeUser: () => { storage.user = null } } }), {
+  const deferreds = new Deferreds()
+  const actor = createActor(sessionMachine.provide({ actors: { loadPortal: deferreds.actor() }, actions: { removeUser: () => { storage.user = null } } }), {
     input: { storedUser: F.authUser, storedChoice: null },
   })
   actor.start()
-  actor.getSnapshot().children.startup!.send({ type: 'fail' })
+  deferreds.settle('loadPortal', { output: startup })
+  await flush()
+  ;(actor.getSnapshot().context.startup as unknown as { send: (e: { type: string }) => void }).send({ type: 'fail' })
   assert.ok(actor.getSnapshot().matches('signedOut'))
   assert.is(storage.user, null)
   assert.is(actor.getSnapshot().context.error, null, 'silently: no message')
 })
 
 Session('logout removes the stored user and stops the startup child', async () => {
-  const { actor, storage } = start(F.authUser)
+  const { actor, storage, deferreds, startupLogic } = start(F.authUser)
   actor.start()
+  deferreds.settle('loadPortal', { output: startupLogic })
   await flush()
-  const child = actor.getSnapshot().children.startup!
+  const child = actor.getSnapshot().context.startup!
   actor.send({ type: 'session.logout' })
   assert.ok(actor.getSnapshot().matches('signedOut'))
   assert.is(storage.user, null)
   assert.is(child.getSnapshot().status, 'stopped')
+})
+
+Session('the portal code cannot load (offline): a French message and a retry', async () => {
+  const { actor, deferreds, startupLogic } = start(F.authUser)
+  actor.start()
+  deferreds.settle('loadPortal', { error: offline })
+  await flush()
+  assert.ok(actor.getSnapshot().matches({ signedIn: 'portalUnavailable' }))
+  assert.is(actor.getSnapshot().context.error, PORTAL_UNAVAILABLE)
+  actor.send({ type: 'session.retry' })
+  await flush()
+  deferreds.settle('loadPortal', { output: startupLogic })
+  await flush()
+  assert.ok(actor.getSnapshot().matches({ signedIn: 'portal' }))
 })
 
 Session.run()

@@ -67,11 +67,27 @@ function runningActorIds(snapshot: any): Set<string> {
   return new Set((snapshot._nodes as { invoke: { id: string }[] }[]).flatMap((node) => node.invoke.map((i) => i.id)))
 }
 
-/** A done or error event can only come from an actor that is running in that state. */
+/** Every invoke id of a machine, in any state. */
+function invokeIds(machine: any): Set<string> {
+  const ids = new Set<string>()
+  const walk = (node: any) => {
+    for (const i of node.invoke) ids.add(i.id)
+    for (const child of Object.values(node.states ?? {})) walk(child)
+  }
+  walk(machine.root)
+  return ids
+}
+
+/**
+ * A done or error event can only come from an actor that is running: an invoked one in that state,
+ * or a spawned one (named in the machine's children).
+ */
 function onlyFromRunningActors(snapshot: any, event: { type: string }): boolean {
-  if (event.type.startsWith(DONE)) return runningActorIds(snapshot).has(event.type.slice(DONE.length))
-  if (event.type.startsWith(ERROR)) return runningActorIds(snapshot).has(event.type.slice(ERROR.length))
-  return true
+  const id = event.type.startsWith(DONE) ? event.type.slice(DONE.length) : event.type.startsWith(ERROR) ? event.type.slice(ERROR.length) : null
+  if (id === null) return true
+  if (invokeIds(snapshot.machine).has(id)) return runningActorIds(snapshot).has(id)
+  const spawned = Object.values(snapshot.context ?? {}).some((value: any) => value && typeof value === 'object' && value.id === id && typeof value.send === 'function')
+  return id in snapshot.children || spawned
 }
 
 /** Every shortest path of a machine, the search bounded so it cannot run away. */

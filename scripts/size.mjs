@@ -1,0 +1,70 @@
+// Prints every output chunk's size (raw, gzip, brotli) and the first-load JavaScript of /login and
+// of the dashboard, from the build's metafile; fails when a budget is passed (deterministic: bytes,
+// not time). Run after a build: `npm run size` builds first.
+import { readFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
+
+export const BUDGETS = {
+  /** First-load JavaScript of /login, gzip (issue: React + react-dom alone are about 69 KB). */
+  loginFirstLoadGzip: 93 * 1000,
+  /** Each lazily loaded route chunk, gzip. */
+  routeChunkGzip: 20 * 1000,
+}
+
+const root = join(import.meta.dirname, '..')
+const dist = join(root, 'dist')
+
+export function analyse() {
+  const meta = JSON.parse(readFileSync(join(dist, 'meta.json'), 'utf8'))
+  const outputs = Object.entries(meta.outputs).filter(([file]) => file.endsWith('.js'))
+  const sizes = new Map()
+  for (const [file] of outputs) {
+    const bytes = readFileSync(join(root, file))
+    sizes.set(file, {
+      raw: bytes.length,
+      gzip: gzipSync(bytes, { level: 9 }).length,
+      brotli: brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+    })
+  }
+  const byEntry = (source) => outputs.find(([, o]) => o.entryPoint === source)?.[0]
+  /** A chunk and every chunk it imports statically: what loads before it can run. */
+  function closure(file, seen = new Set()) {
+    if (!file || seen.has(file)) return seen
+    seen.add(file)
+    for (const imp of meta.outputs[file].imports) if (imp.kind === 'import-statement') closure(imp.path, seen)
+    return seen
+  }
+  const total = (files) => [...files].reduce((sum, f) => ({ raw: sum.raw + sizes.get(f).raw, gzip: sum.gzip + sizes.get(f).gzip, brotli: sum.brotli + sizes.get(f).brotli }), { raw: 0, gzip: 0, brotli: 0 })
+  const main = byEntry('src/main.tsx')
+  const lazyChunks = outputs.filter(([, o]) => o.entryPoint && o.entryPoint !== 'src/main.tsx').map(([f]) => f)
+  const firstLoad = {
+    '/login': total(new Set([...closure(main), ...closure(byEntry('src/views/pages/LoginPage.tsx'))])),
+    '/tableau-de-bord': total(new Set([...closure(main), ...closure(byEntry('src/views/layout/DashboardLayout.tsx')), ...closure(byEntry('src/views/pages/Dashboard.tsx'))])),
+  }
+  return { sizes, main, lazyChunks, firstLoad, meta }
+}
+
+const kb = (n) => (n / 1000).toFixed(1).padStart(7) + ' kB'
+
+if (process.argv[1] === import.meta.filename) {
+  const { sizes, lazyChunks, firstLoad } = analyse()
+  console.log('chunk'.padEnd(58) + '      raw' + '     gzip' + '   brotli')
+  for (const [file, s] of [...sizes].sort((a, b) => b[1].gzip - a[1].gzip)) {
+    console.log(relative('dist/assets', file).padEnd(56) + kb(s.raw) + kb(s.gzip) + kb(s.brotli))
+  }
+  console.log('\nfirst-load JavaScript')
+  for (const [route, s] of Object.entries(firstLoad)) console.log(route.padEnd(56) + kb(s.raw) + kb(s.gzip) + kb(s.brotli))
+
+  const failures = []
+  if (firstLoad['/login'].gzip > BUDGETS.loginFirstLoadGzip) failures.push(`first-load JavaScript of /login is ${kb(firstLoad['/login'].gzip).trim()} gzip, over the budget of ${kb(BUDGETS.loginFirstLoadGzip).trim()}`)
+  for (const file of lazyChunks) {
+    const s = sizes.get(file)
+    if (s.gzip > BUDGETS.routeChunkGzip) failures.push(`route chunk ${relative('dist/assets', file)} is ${kb(s.gzip).trim()} gzip, over the budget of ${kb(BUDGETS.routeChunkGzip).trim()}`)
+  }
+  if (failures.length) {
+    console.error('\nBudget passed:\n- ' + failures.join('\n- '))
+    process.exit(1)
+  }
+  console.log(`\nBudgets met: /login first load ≤ ${kb(BUDGETS.loginFirstLoadGzip).trim()} gzip, each route chunk ≤ ${kb(BUDGETS.routeChunkGzip).trim()} gzip.`)
+}

@@ -1,0 +1,134 @@
+// The missing identity documents (/missing-document): one file per document asked for (PDF, JPEG
+// or PNG, 10 MB at most), sent one request each so the customer sees the progress; a document
+// already sent is not sent again after a failure. Once all are in, the order is complete.
+import { assign, fromPromise, setup } from 'xstate'
+import type { IdentityUploadReply, MissingDocument } from '../../server/contract/schemas.ts'
+import type { ChosenFile } from './kbisUpload.machine.ts'
+import { messageOf, type Notice } from './shared.ts'
+
+export const MAX_IDENTITY_BYTES = 10 * 1024 * 1024
+export const IDENTITY_WRONG_TYPE = 'Formats acceptés : PDF, JPEG ou PNG.'
+export const IDENTITY_TOO_BIG = 'Le fichier dépasse la taille maximale de 10 Mo.'
+export const IDENTITY_INCOMPLETE = 'Ajoutez un fichier pour chaque document demandé.'
+export const IDENTITY_DONE = 'Merci ! Vos documents ont bien été transmis.'
+
+const ACCEPTED = [
+  { extension: /\.pdf$/i, type: 'application/pdf' },
+  { extension: /\.jpe?g$/i, type: 'image/jpeg' },
+  { extension: /\.png$/i, type: 'image/png' },
+]
+
+export function identityFileError(file: ChosenFile): string | null {
+  const accepted = ACCEPTED.some((a) => a.extension.test(file.name) && (file.type === '' || file.type === a.type))
+  if (!accepted) return IDENTITY_WRONG_TYPE
+  if (file.size <= 0 || file.size > MAX_IDENTITY_BYTES) return IDENTITY_TOO_BIG
+  return null
+}
+
+export interface IdentityUploadContext {
+  orderId: number
+  documents: MissingDocument[]
+  files: Record<string, ChosenFile>
+  fileErrors: Record<string, string>
+  sent: string[]
+  error: string | null
+  reply: IdentityUploadReply | null
+}
+
+export type IdentityUploadEvent =
+  | { type: 'identity.file'; documentType: string; file: ChosenFile }
+  | { type: 'identity.submit' }
+
+const pending = (context: IdentityUploadContext) => context.documents.map((d) => d.type).filter((t) => !context.sent.includes(t))
+
+export const identityUploadMachine = setup({
+  types: {
+    context: {} as IdentityUploadContext,
+    input: {} as { orderId: number; documents: MissingDocument[] },
+    events: {} as IdentityUploadEvent,
+  },
+  actors: {
+    uploadOne: fromPromise<IdentityUploadReply, { orderId: number; documentType: string; file: ChosenFile }>(async () => {
+      throw new Error('identityUpload: uploadOne is not provided')
+    }),
+  },
+  actions: {
+    notify: (_, _params: Notice) => {},
+    /** Every document is in: tell the startup machine (provided by the view). */
+    completed: (_, _params: { reply: IdentityUploadReply }) => {},
+  },
+  guards: {
+    isAcceptable: (_, params: { file: ChosenFile }) => identityFileError(params.file) === null,
+    isAsked: ({ context }, params: { documentType: string }) => context.documents.some((d) => d.type === params.documentType),
+    allChosen: ({ context }) => pending(context).every((t) => t in context.files),
+    isComplete: (_, params: { reply: IdentityUploadReply }) => params.reply.complete,
+    morePending: ({ context }) => pending(context).length > 0,
+  },
+}).createMachine({
+  id: 'identityUpload',
+  context: ({ input }) => ({ orderId: input.orderId, documents: input.documents, files: {}, fileErrors: {}, sent: [], error: null, reply: null }),
+  initial: 'editing',
+  states: {
+    editing: {
+      on: {
+        'identity.file': [
+          {
+            guard: { type: 'isAsked', params: ({ event }) => ({ documentType: event.documentType }) },
+            actions: assign(({ context, event }) => {
+              const problem = identityFileError(event.file)
+              const files = { ...context.files }
+              const fileErrors = { ...context.fileErrors }
+              if (problem) {
+                delete files[event.documentType]
+                fileErrors[event.documentType] = problem
+              } else {
+                files[event.documentType] = event.file
+                delete fileErrors[event.documentType]
+              }
+              return { files, fileErrors, error: null }
+            }),
+          },
+        ],
+        'identity.submit': [
+          { guard: 'allChosen', target: 'uploading', actions: assign({ error: null }) },
+          { actions: assign({ error: IDENTITY_INCOMPLETE }) },
+        ],
+      },
+    },
+    uploading: {
+      tags: ['busy'],
+      invoke: {
+        id: 'uploadOne',
+        src: 'uploadOne',
+        input: ({ context }) => {
+          const documentType = pending(context)[0]!
+          return { orderId: context.orderId, documentType, file: context.files[documentType]! }
+        },
+        onDone: [
+          {
+            guard: { type: 'isComplete', params: ({ event }) => ({ reply: event.output }) },
+            target: 'completed',
+            actions: [
+              assign(({ context, event }) => ({ sent: context.documents.map((d) => d.type), reply: event.output })),
+              { type: 'notify', params: { kind: 'success', message: IDENTITY_DONE } },
+              { type: 'completed', params: ({ event }) => ({ reply: event.output }) },
+            ],
+          },
+          {
+            actions: assign(({ context, event }) => ({ sent: [...context.sent, pending(context)[0]!], reply: event.output })),
+            target: 'next',
+          },
+        ],
+        onError: { target: 'editing', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+      },
+    },
+    next: {
+      always: [
+        { guard: 'morePending', target: 'uploading' },
+        // Everything was sent but the server still waits for something: say so.
+        { target: 'editing', actions: assign({ error: 'Vos documents ont été reçus, mais le dossier reste incomplet : contactez-nous.' }) },
+      ],
+    },
+    completed: { type: 'final' },
+  },
+})

@@ -1,0 +1,42 @@
+// Sending a simple form (forgotten password, new password): the values are sent once at a time,
+// a failure keeps them and says why, a success is final.
+import { assign, fromPromise, setup } from 'xstate'
+import { messageOf } from './shared.ts'
+
+export type Values = Record<string, string>
+
+export const submissionMachine = setup({
+  types: {
+    context: {} as { values: Values | null; error: string | null },
+    events: {} as { type: 'form.submit'; values: Values },
+  },
+  actors: {
+    submit: fromPromise<unknown, Values>(async () => {
+      throw new Error('submission: submit is not provided')
+    }),
+  },
+  actions: {
+    /** What to do once it went through (provided by the composition root or the page). */
+    succeeded: () => {},
+  },
+}).createMachine({
+  id: 'submission',
+  context: { values: null, error: null },
+  initial: 'editing',
+  states: {
+    editing: {
+      on: { 'form.submit': { target: 'submitting', actions: assign({ values: ({ event }) => event.values, error: null }) } },
+    },
+    submitting: {
+      tags: ['busy'],
+      invoke: {
+        id: 'submit',
+        src: 'submit',
+        input: ({ context }) => context.values!,
+        onDone: { target: 'succeeded', actions: 'succeeded' },
+        onError: { target: 'editing', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+      },
+    },
+    succeeded: { type: 'final' },
+  },
+})

@@ -1,0 +1,23 @@
+// The composition root: goober first, then the services, then the app.
+import './views/goober.ts'
+import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import { navigate } from 'wouter/use-browser-location'
+import { createServices } from './services.ts'
+import { App } from './views/App.tsx'
+
+const services = createServices({
+  navigate: (to) => navigate(to),
+  // The toast library loads with the first toast (or once the page is idle, with the Toaster).
+  notify: ({ kind, message }) => void import('react-hot-toast').then(({ toast }) => (kind === 'success' ? toast.success(message) : toast.error(message))),
+})
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App services={services} />
+  </StrictMode>,
+)
+
+// Right behind the first paint: the session, so that signing in does not wait for its code.
+const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 200))
+idle(() => void services.loadSession())

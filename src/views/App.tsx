@@ -1,0 +1,75 @@
+// The router: bare pages, the guard, the parent redirects, and the dashboard layout that holds
+// every other screen. Everything below the router is loaded lazily.
+import { lazy, type ReactNode, Suspense, useSyncExternalStore } from 'react'
+import { Redirect, Route, Router, Switch } from 'wouter'
+import type { BaseLocationHook } from 'wouter'
+import { hasStoredUser, subscribeStoredUser } from '../storage.ts'
+import { AppContext, type AppServices } from './app-context.tsx'
+import { Centered, Spinner } from './components/ui.tsx'
+
+const LoginPage = lazy(() => import('./pages/LoginPage.tsx'))
+const ResetPasswordPage = lazy(() => import('./pages/ResetPasswordPage.tsx'))
+const SetPasswordPage = lazy(() => import('./pages/SetPasswordPage.tsx'))
+const MissingDocumentPage = lazy(() => import('./pages/MissingDocumentPage.tsx'))
+const DashboardLayout = lazy(() => import('./layout/DashboardLayout.tsx'))
+const Toasts = lazy(() => import('./Toasts.tsx'))
+
+/** Parents that redirect to their first child (spec §2). */
+export const redirects: Record<string, string> = {
+  '/': '/tableau-de-bord',
+  '/mes-courriers': '/mes-courriers/courriers',
+  '/souscription': '/souscription/mes-abonnements',
+  '/suivi-comptable': '/suivi-comptable/tresorerie',
+}
+
+/** Spec §2: every route but login, reset-password, set-password and missing-document needs a stored user. */
+export function Guard({ children }: { children: ReactNode }) {
+  const signedIn = useSyncExternalStore(subscribeStoredUser, () => hasStoredUser())
+  return signedIn ? <>{children}</> : <Redirect to="/login" replace />
+}
+
+export function PageSpinner() {
+  return (
+    <Centered>
+      <Spinner size={40} />
+    </Centered>
+  )
+}
+
+export function AppRoutes() {
+  return (
+    <Suspense fallback={<PageSpinner />}>
+      <Switch>
+        <Route path="/login" component={LoginPage} />
+        <Route path="/reset-password" component={ResetPasswordPage} />
+        <Route path="/set-password/:token">{(params) => <SetPasswordPage token={params.token} />}</Route>
+        <Route path="/missing-document" component={MissingDocumentPage} />
+        {Object.entries(redirects).map(([from, to]) => (
+          <Route key={from} path={from}>
+            <Guard>
+              <Redirect to={to} replace />
+            </Guard>
+          </Route>
+        ))}
+        <Route>
+          <Guard>
+            <DashboardLayout />
+          </Guard>
+        </Route>
+      </Switch>
+    </Suspense>
+  )
+}
+
+export function App({ services, hook }: { services: AppServices; hook?: BaseLocationHook }) {
+  return (
+    <AppContext.Provider value={services}>
+      <Router {...(hook ? { hook } : {})}>
+        <Suspense fallback={null}>
+          <Toasts />
+        </Suspense>
+        <AppRoutes />
+      </Router>
+    </AppContext.Provider>
+  )
+}

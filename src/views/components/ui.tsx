@@ -1,0 +1,156 @@
+// Small building blocks shared by every screen.
+import { styled } from 'goober'
+import type { ReactNode } from 'react'
+import { color, radius } from '../theme.ts'
+
+export const Button = styled('button')<{ $variant?: 'primary' | 'secondary' | 'ghost' | 'danger' }>`
+  display: inline-flex;
+  align-items: center;
+  justify-content: center;
+  gap: 0.5rem;
+  min-height: 44px;
+  padding: 0.55rem 1.1rem;
+  border-radius: ${radius};
+  border: 1px solid transparent;
+  font-weight: 600;
+  cursor: pointer;
+  text-decoration: none;
+  background: ${(p) => (p.$variant === 'secondary' ? color.surface : p.$variant === 'ghost' ? 'transparent' : p.$variant === 'danger' ? color.danger : color.primary)};
+  color: ${(p) => (p.$variant === 'secondary' || p.$variant === 'ghost' ? color.primary : '#fff')};
+  border-color: ${(p) => (p.$variant === 'secondary' ? color.border : 'transparent')};
+  &:hover:not(:disabled) { filter: brightness(0.95); }
+  &:disabled { opacity: 0.6; cursor: not-allowed; }
+`
+
+export const IconButton = styled('button')`
+  display: inline-flex;
+  align-items: center;
+  justify-content: center;
+  width: 44px;
+  height: 44px;
+  border-radius: 50%;
+  border: none;
+  background: transparent;
+  color: inherit;
+  cursor: pointer;
+  &:hover { background: rgba(0, 0, 0, 0.06); }
+`
+
+export const VisuallyHidden = styled('span')`
+  position: absolute !important;
+  width: 1px;
+  height: 1px;
+  margin: -1px;
+  padding: 0;
+  overflow: hidden;
+  clip: rect(0 0 0 0);
+  white-space: nowrap;
+  border: 0;
+`
+
+export const Card = styled('section')`
+  background: ${color.surface};
+  border: 1px solid ${color.border};
+  border-radius: ${radius};
+  padding: 1.25rem;
+`
+
+const FieldBox = styled('div')`
+  display: flex;
+  flex-direction: column;
+  gap: 0.35rem;
+  margin-bottom: 1rem;
+  label { font-weight: 600; }
+  input, select, textarea {
+    width: 100%;
+    min-height: 44px;
+    padding: 0.6rem 0.75rem;
+    border: 1px solid ${color.border};
+    border-radius: ${radius};
+    background: ${color.surface};
+    color: ${color.text};
+  }
+  input[aria-invalid='true'], textarea[aria-invalid='true'] { border-color: ${color.danger}; }
+  small { color: ${color.muted}; }
+`
+
+export const FieldError = styled('p')`
+  margin: 0;
+  color: ${color.danger};
+  font-size: 0.9rem;
+`
+
+/** A labelled control with its hint and error, wired for screen readers. */
+export function Field({ id, label, hint, error, children }: { id: string; label: string; hint?: ReactNode; error?: string | null; children: ReactNode }) {
+  return (
+    <FieldBox>
+      <label htmlFor={id}>{label}</label>
+      {children}
+      {hint && <small id={`${id}-hint`}>{hint}</small>}
+      {error && (
+        <FieldError id={`${id}-error`} role="alert">
+          {error}
+        </FieldError>
+      )}
+    </FieldBox>
+  )
+}
+
+export const Alert = styled('div')<{ $kind?: 'error' | 'info' | 'success' }>`
+  padding: 0.75rem 1rem;
+  border-radius: ${radius};
+  margin-bottom: 1rem;
+  background: ${(p) => (p.$kind === 'error' ? color.dangerSoft : p.$kind === 'success' ? '#e7f6ee' : color.primarySoft)};
+  color: ${(p) => (p.$kind === 'error' ? color.danger : p.$kind === 'success' ? color.success : color.primaryDark)};
+`
+
+const SpinnerBox = styled('div')<{ $size: number }>`
+  width: ${(p) => p.$size}px;
+  height: ${(p) => p.$size}px;
+  border: 3px solid ${color.primarySoft};
+  border-top-color: ${color.primary};
+  border-radius: 50%;
+  animation: portal-spin 0.8s linear infinite;
+`
+
+export function Spinner({ size = 32, label = 'Chargement…' }: { size?: number; label?: string }) {
+  return (
+    <div role="status" aria-live="polite">
+      <SpinnerBox $size={size} aria-hidden="true" />
+      <VisuallyHidden>{label}</VisuallyHidden>
+    </div>
+  )
+}
+
+export const Centered = styled('div')`
+  min-height: 60vh;
+  display: flex;
+  flex-direction: column;
+  align-items: center;
+  justify-content: center;
+  gap: 1rem;
+  padding: 1.5rem;
+  text-align: center;
+`
+
+const ErrorText = styled('p')`
+  margin: 0 0 0.5rem;
+`
+
+/** A list or screen that failed: what happened, and 'Réessayer'. */
+export function ErrorState({ message, onRetry }: { message: string; onRetry?: () => void }) {
+  return (
+    <Alert $kind="error" role="alert">
+      <ErrorText>{message}</ErrorText>
+      {onRetry && (
+        <Button type="button" $variant="secondary" onClick={onRetry}>
+          Réessayer
+        </Button>
+      )}
+    </Alert>
+  )
+}
+
+const dateFormat = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric' })
+/** "12 mars 2024" (PRODUCT.md). */
+export const formatDate = (iso: string) => dateFormat.format(new Date(iso))

@@ -1,0 +1,35 @@
+// goober's setup, imported first by main.tsx. The server puts a per-response CSP nonce in a meta
+// tag; goober gives it to the one style element it writes into (window.__nonce__). With code
+// splitting, other chunks are evaluated before this module: no other module may write styles at
+// load time (no top-level glob, css or keyframes elsewhere), only when rendering.
+import { glob, setup } from 'goober'
+import { shouldForwardProp } from 'goober/should-forward-prop'
+import { createElement } from 'react'
+import { color } from './theme.ts'
+
+const nonce = typeof document !== 'undefined' ? document.querySelector('meta[name="csp-nonce"]')?.getAttribute('content') : null
+if (nonce && nonce !== '__CSP_NONCE__') (window as unknown as { __nonce__: string }).__nonce__ = nonce
+
+// Props starting with $ are for styles only and never reach the DOM.
+setup(createElement, undefined, undefined, shouldForwardProp((prop) => !prop.startsWith('$')))
+
+glob`
+  *, *::before, *::after { box-sizing: border-box; }
+  html { -webkit-text-size-adjust: 100%; }
+  body {
+    margin: 0;
+    font-family: system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif;
+    font-size: 16px;
+    line-height: 1.5;
+    color: ${color.text};
+    background: ${color.background};
+  }
+  h1, h2, h3 { line-height: 1.25; margin: 0 0 0.5em; }
+  a { color: ${color.primary}; }
+  button, input, select, textarea { font: inherit; }
+  :focus-visible { outline: 3px solid ${color.focus}; outline-offset: 2px; }
+  @keyframes portal-spin { to { transform: rotate(360deg); } }
+  @media (prefers-reduced-motion: reduce) {
+    *, *::before, *::after { animation-duration: 0.01ms !important; transition-duration: 0.01ms !important; }
+  }
+`

@@ -1,0 +1,54 @@
+// The bare layout (spec §2): login, reset-password, set-password, missing-document.
+import { styled } from 'goober'
+import type { ReactNode } from 'react'
+import { BRAND_NAME, COPYRIGHT_YEAR } from '../../config.ts'
+import { color, radius, shadow } from '../theme.ts'
+
+const Page = styled('div')`
+  min-height: 100vh;
+  display: flex;
+  flex-direction: column;
+  align-items: center;
+  padding: 2rem 1rem;
+  background: linear-gradient(180deg, ${color.primary} 0, ${color.primary} 14rem, ${color.background} 14rem);
+`
+
+const Brand = styled('p')`
+  margin: 0 0 1.5rem;
+  color: #fff;
+  font-size: 1.5rem;
+  font-weight: 700;
+  letter-spacing: 0.01em;
+`
+
+const Panel = styled('main')<{ $wide: boolean }>`
+  width: 100%;
+  max-width: ${(p) => (p.$wide ? '40rem' : '28rem')};
+  background: ${color.surface};
+  border-radius: ${radius};
+  box-shadow: ${shadow};
+  padding: 1.75rem 1.5rem;
+  h1 { font-size: 1.5rem; }
+`
+
+const Footer = styled('footer')`
+  margin-top: auto;
+  padding-top: 2rem;
+  color: ${color.muted};
+  font-size: 0.875rem;
+`
+
+export function BareLayout({ title, children, wide = false }: { title: string; children: ReactNode; wide?: boolean }) {
+  return (
+    <Page>
+      <Brand>{BRAND_NAME}</Brand>
+      <Panel $wide={wide}>
+        <h1>{title}</h1>
+        {children}
+      </Panel>
+      <Footer>
+        © {COPYRIGHT_YEAR} {BRAND_NAME}
+      </Footer>
+    </Page>
+  )
+}

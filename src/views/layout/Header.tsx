@@ -1,0 +1,136 @@
+// The header (spec §2): back button, title and icon from the route's metadata, the notification
+// bell, the order picker labelled 'Domiciliation' (every company plus 'Tous'), and logout.
+import { useSelector } from '@xstate/react'
+import { styled } from 'goober'
+import { useState } from 'react'
+import { useLocation } from 'wouter'
+import type { StartupContext } from '../../machines/startup.machine.ts'
+import { type StartupRef, useSession } from '../app-context.tsx'
+import { Button, IconButton } from '../components/ui.tsx'
+import { Icon } from '../icons.tsx'
+import type { PageRoute } from '../routes.ts'
+import { color, mq, radius, shadow } from '../theme.ts'
+
+const Bar = styled('header')`
+  display: flex;
+  align-items: center;
+  gap: 0.5rem;
+  padding: 0.5rem 1rem;
+  min-height: 64px;
+  background: ${color.surface};
+  border-bottom: 1px solid ${color.border};
+  h1 {
+    display: flex;
+    align-items: center;
+    gap: 0.5rem;
+    margin: 0;
+    font-size: 1.25rem;
+    min-width: 0;
+    overflow: hidden;
+    text-overflow: ellipsis;
+  }
+`
+
+const Spacer = styled('div')`
+  flex: 1;
+`
+
+const Picker = styled('div')`
+  display: none;
+  align-items: center;
+  gap: 0.5rem;
+  ${mq.desktop} { display: flex; }
+  label { font-weight: 600; }
+  select {
+    min-height: 44px;
+    max-width: 18rem;
+    padding: 0.4rem 0.6rem;
+    border: 1px solid ${color.border};
+    border-radius: ${radius};
+    background: ${color.surface};
+  }
+`
+
+const LogoutLabel = styled('span')`
+  ${mq.mobile} { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+`
+
+const BellBox = styled('div')`
+  position: relative;
+`
+
+const Popover = styled('div')`
+  position: absolute;
+  right: 0;
+  top: 48px;
+  z-index: 30;
+  width: 16rem;
+  padding: 1rem;
+  background: ${color.surface};
+  border: 1px solid ${color.border};
+  border-radius: ${radius};
+  box-shadow: ${shadow};
+`
+
+const ALL = 'all'
+
+function Bell() {
+  const [open, setOpen] = useState(false)
+  return (
+    <BellBox onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}>
+      <IconButton type="button" aria-label="Notifications" aria-expanded={open} aria-controls="notifications" onClick={() => setOpen(!open)}>
+        <Icon name="bell" />
+      </IconButton>
+      {open && (
+        <Popover id="notifications" role="status">
+          Aucune nouvelle notification.
+        </Popover>
+      )}
+    </BellBox>
+  )
+}
+
+export function Header({ route, startup }: { route: PageRoute | undefined; startup: StartupRef }) {
+  const session = useSession()
+  const [, navigate] = useLocation()
+  const orders = useSelector(startup, (s) => (s.context as StartupContext).orders)
+  const selectedOrderId = useSelector(startup, (s) => s.context.selectedOrderId)
+
+  function back() {
+    if (window.history.length > 1) window.history.back()
+    else navigate('/tableau-de-bord')
+  }
+
+  return (
+    <Bar>
+      <IconButton type="button" aria-label="Retour" onClick={back}>
+        <Icon name="back" />
+      </IconButton>
+      <h1>
+        {route && <Icon name={route.icon} />}
+        {route?.title ?? 'Page introuvable'}
+      </h1>
+      <Spacer />
+      <Picker>
+        <label htmlFor="order-picker">Domiciliation</label>
+        <select
+          id="order-picker"
+          value={selectedOrderId === null ? ALL : String(selectedOrderId)}
+          onChange={(e) => startup.send({ type: 'order.select', orderId: e.target.value === ALL ? null : Number(e.target.value) })}
+        >
+          {orders.map((order) => (
+            <option key={order.id} value={order.id}>
+              {order.raisonSociale}
+            </option>
+          ))}
+          <option value={ALL}>Tous</option>
+        </select>
+      </Picker>
+      <Bell />
+      <Button type="button" $variant="ghost" onClick={() => session.send({ type: 'session.logout' })}>
+        <Icon name="logout" />
+        <LogoutLabel>Se déconnecter</LogoutLabel>
+      </Button>
+    </Bar>
+  )
+}

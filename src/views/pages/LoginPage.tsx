@@ -1,0 +1,82 @@
+// /login (PRODUCT.md): e-mail, password, 'Se connecter', 'Mot de passe oublié ?'.
+import { styled } from 'goober'
+import { type FormEvent, useState, useSyncExternalStore } from 'react'
+import { Link, Redirect } from 'wouter'
+import { hasStoredUser, subscribeStoredUser } from '../../storage.ts'
+import { useServices, useSessionWhenLoaded, useSnapshotValue } from '../app-context.tsx'
+import { Alert, Button, Field } from '../components/ui.tsx'
+import { BareLayout } from '../layout/BareLayout.tsx'
+
+const Actions = styled('div')`
+  display: flex;
+  flex-direction: column;
+  gap: 1rem;
+  align-items: stretch;
+  a { align-self: center; }
+`
+
+export default function LoginPage() {
+  const { loadSession } = useServices()
+  const session = useSessionWhenLoaded()
+  const signedIn = useSyncExternalStore(subscribeStoredUser, () => hasStoredUser())
+  const busy = useSnapshotValue(session, (s) => s.matches('signingIn'), false)
+  const serverError = useSnapshotValue(session, (s) => (s.matches('signedOut') ? s.context.error : null), null)
+  const [username, setUsername] = useState('')
+  const [password, setPassword] = useState('')
+  const [errors, setErrors] = useState<{ username?: string; password?: string }>({})
+
+  if (signedIn) return <Redirect to="/tableau-de-bord" replace />
+
+  function submit(event: FormEvent) {
+    event.preventDefault()
+    const next = {
+      username: username.trim() === '' ? 'Saisissez votre adresse e-mail.' : undefined,
+      password: password === '' ? 'Saisissez votre mot de passe.' : undefined,
+    }
+    setErrors(next)
+    if (next.username || next.password) return
+    // The session's code is normally there already; if not, the login waits for it.
+    void loadSession().then((s) => s.send({ type: 'session.login', username: username.trim(), password }))
+  }
+
+  return (
+    <BareLayout title="Connexion à votre espace client">
+      <form onSubmit={submit} noValidate aria-busy={busy}>
+        {serverError && (
+          <Alert $kind="error" role="alert">
+            {serverError}
+          </Alert>
+        )}
+        <Field id="login-email" label="Adresse e-mail" error={errors.username}>
+          <input
+            id="login-email"
+            type="email"
+            autoComplete="username"
+            inputMode="email"
+            value={username}
+            onChange={(e) => setUsername(e.target.value)}
+            aria-invalid={!!errors.username}
+            aria-describedby={errors.username ? 'login-email-error' : undefined}
+          />
+        </Field>
+        <Field id="login-password" label="Mot de passe" error={errors.password}>
+          <input
+            id="login-password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            aria-invalid={!!errors.password}
+            aria-describedby={errors.password ? 'login-password-error' : undefined}
+          />
+        </Field>
+        <Actions>
+          <Button type="submit" disabled={busy}>
+            {busy ? 'Connexion…' : 'Se connecter'}
+          </Button>
+          <Link href="/reset-password">Mot de passe oublié ?</Link>
+        </Actions>
+      </form>
+    </BareLayout>
+  )
+}

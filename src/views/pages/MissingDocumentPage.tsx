@@ -1,0 +1,130 @@
+// /missing-document (PRODUCT.md): the documents the order still needs, one file input each (PDF,
+// JPEG, PNG), sent with progress; once all are in, the customer reaches the dashboard.
+import { useActorRef, useSelector } from '@xstate/react'
+import { styled } from 'goober'
+import { type FormEvent, useState } from 'react'
+import { Link } from 'wouter'
+import type { MissingDocument, Order } from '../../../server/contract/schemas.ts'
+import { selectedOrder, type StartupContext } from '../../machines/startup.machine.ts'
+import { hasMissingDocuments } from '../../machines/shared.ts'
+import { type StartupRef, useFlows, useServices, useStartup } from '../app-context.tsx'
+import { Alert, Button, Centered, Field, Spinner } from '../components/ui.tsx'
+import { BareLayout } from '../layout/BareLayout.tsx'
+import { color } from '../theme.ts'
+
+const Progress = styled('div')`
+  margin: 1rem 0;
+  progress { width: 100%; height: 0.75rem; accent-color: ${color.primary}; }
+`
+
+const Sent = styled('p')`
+  margin: 0 0 1rem;
+  color: ${color.success};
+  font-weight: 600;
+`
+
+export default function MissingDocumentPage() {
+  const startup = useStartup()
+  if (!startup) {
+    return (
+      <BareLayout title="Documents manquants">
+        <p>Connectez-vous pour transmettre les documents demandés pour votre domiciliation.</p>
+        <Link href="/login">Se connecter</Link>
+      </BareLayout>
+    )
+  }
+  return <WithStartup startup={startup} />
+}
+
+function WithStartup({ startup }: { startup: StartupRef }) {
+  const loading = useSelector(startup, (s) => s.hasTag('loading'))
+  const order = useSelector(startup, (s) => selectedOrder(s.context as StartupContext))
+  if (loading) {
+    return (
+      <BareLayout title="Documents manquants">
+        <Centered>
+          <Spinner />
+        </Centered>
+      </BareLayout>
+    )
+  }
+  if (!order || !hasMissingDocuments(order)) {
+    return (
+      <BareLayout title="Documents manquants">
+        <p>Aucun document n’est attendu pour le moment{order ? ` pour ${order.raisonSociale}` : ''}.</p>
+        <Link href="/tableau-de-bord">Accéder à mon tableau de bord</Link>
+      </BareLayout>
+    )
+  }
+  return <UploadForm key={order.id} order={order} documents={order.missingDocuments!} startup={startup} />
+}
+
+function UploadForm({ order, documents, startup }: { order: Order; documents: MissingDocument[]; startup: StartupRef }) {
+  const { notify } = useServices()
+  const flows = useFlows()
+  const [logic] = useState(() =>
+    flows.identityUpload.provide({
+      actions: {
+        notify: (_, notice) => notify(notice),
+        completed: (_, { reply }) =>
+          startup.send({ type: 'documents.completed', order: { ...order, missingDocumentsValidatedAt: reply.missingDocumentsValidatedAt } }),
+      },
+    }),
+  )
+  const actor = useActorRef(logic, { input: { orderId: order.id, documents } })
+  const busy = useSelector(actor, (s) => s.hasTag('busy'))
+  const sent = useSelector(actor, (s) => s.context.sent)
+  const fileErrors = useSelector(actor, (s) => s.context.fileErrors)
+  const error = useSelector(actor, (s) => s.context.error)
+
+  function submit(event: FormEvent) {
+    event.preventDefault()
+    actor.send({ type: 'identity.submit' })
+  }
+
+  return (
+    <BareLayout title="Documents manquants" wide>
+      <p>
+        Pour finaliser la domiciliation de <strong>{order.raisonSociale}</strong>, transmettez-nous les documents suivants
+        (PDF, JPEG ou PNG, 10 Mo au maximum chacun).
+      </p>
+      <form onSubmit={submit} noValidate aria-busy={busy}>
+        {error && (
+          <Alert $kind="error" role="alert">
+            {error}
+          </Alert>
+        )}
+        {documents.map((doc) =>
+          sent.includes(doc.type) ? (
+            <Sent key={doc.type}>✓ {doc.label} : envoyé</Sent>
+          ) : (
+            <Field key={doc.type} id={`doc-${doc.type}`} label={doc.label} error={fileErrors[doc.type]}>
+              <input
+                id={`doc-${doc.type}`}
+                type="file"
+                accept=".pdf,.jpg,.jpeg,.png,application/pdf,image/jpeg,image/png"
+                disabled={busy}
+                aria-invalid={!!fileErrors[doc.type]}
+                onChange={(e) => {
+                  const file = e.target.files?.[0]
+                  if (file) actor.send({ type: 'identity.file', documentType: doc.type, file })
+                }}
+              />
+            </Field>
+          ),
+        )}
+        {busy && (
+          <Progress role="status">
+            <label htmlFor="identity-progress">
+              Envoi en cours : {sent.length} / {documents.length} document{documents.length > 1 ? 's' : ''} transmis
+            </label>
+            <progress id="identity-progress" max={documents.length} value={sent.length} />
+          </Progress>
+        )}
+        <Button type="submit" disabled={busy}>
+          {busy ? 'Envoi…' : 'Envoyer mes documents'}
+        </Button>
+      </form>
+    </BareLayout>
+  )
+}

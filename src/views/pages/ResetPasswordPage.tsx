@@ -1,0 +1,70 @@
+// /reset-password (PRODUCT.md): always the same answer, whether the account exists or not.
+import { useActorRef, useSelector } from '@xstate/react'
+import { type FormEvent, useState } from 'react'
+import { Link } from 'wouter'
+import { useFlows } from '../app-context.tsx'
+import { Alert, Button, Field } from '../components/ui.tsx'
+import { BareLayout } from '../layout/BareLayout.tsx'
+
+export const RESET_REQUESTED =
+  'Si un compte existe pour cette adresse, vous allez recevoir un e-mail avec un lien pour choisir un nouveau mot de passe. Ce lien est valable une heure.'
+
+export default function ResetPasswordPage() {
+  const flows = useFlows()
+  const actor = useActorRef(flows.passwordResetRequest)
+  const busy = useSelector(actor, (s) => s.hasTag('busy'))
+  const done = useSelector(actor, (s) => s.matches('succeeded'))
+  const error = useSelector(actor, (s) => s.context.error)
+  const [email, setEmail] = useState('')
+  const [invalid, setInvalid] = useState<string | null>(null)
+
+  function submit(event: FormEvent) {
+    event.preventDefault()
+    const value = email.trim()
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) {
+      setInvalid('Saisissez une adresse e-mail valide, par exemple nom@entreprise.fr.')
+      return
+    }
+    setInvalid(null)
+    actor.send({ type: 'form.submit', values: { email: value, domain: window.location.origin } })
+  }
+
+  return (
+    <BareLayout title="Mot de passe oublié">
+      {done ? (
+        <>
+          <Alert $kind="success" role="status">
+            {RESET_REQUESTED}
+          </Alert>
+          <Link href="/login">Retour à la connexion</Link>
+        </>
+      ) : (
+        <form onSubmit={submit} noValidate aria-busy={busy}>
+          <p>Indiquez l’adresse e-mail de votre compte : nous vous enverrons un lien pour choisir un nouveau mot de passe.</p>
+          {error && (
+            <Alert $kind="error" role="alert">
+              {error}
+            </Alert>
+          )}
+          <Field id="reset-email" label="Adresse e-mail" error={invalid}>
+            <input
+              id="reset-email"
+              type="email"
+              autoComplete="email"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              aria-invalid={!!invalid}
+              aria-describedby={invalid ? 'reset-email-error' : undefined}
+            />
+          </Field>
+          <Button type="submit" disabled={busy}>
+            {busy ? 'Envoi…' : 'Recevoir le lien'}
+          </Button>
+          <p>
+            <Link href="/login">Retour à la connexion</Link>
+          </p>
+        </form>
+      )}
+    </BareLayout>
+  )
+}
