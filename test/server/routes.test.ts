@@ -181,6 +181,10 @@ const happy: Record<RouteName, Check> = {
     const shares = ok(await call())
     assert.ok(shares.some((s: { email: string; status: string }) => s.email === 'nouvelle.collaboratrice@example.com' && s.status === 'invitée'))
     assert.is(t.mails.at(-1)!.to, 'nouvelle.collaboratrice@example.com')
+    const withAccount = ok(await call({ body: { emails: ['SOLO@example.com', 'nouvelle.collaboratrice@example.com'] } }))
+    assert.is(withAccount.find((s: { email: string }) => s.email === 'SOLO@example.com').status, 'active', 'an existing account gets access at once')
+    assert.is(withAccount.filter((s: { email: string }) => s.email === 'nouvelle.collaboratrice@example.com').length, 1, 'no duplicate')
+    assert.is((await call({ body: { emails: ['demo@example.com'] } })).statusCode, 400, 'not oneself')
   },
   deleteShare: async (_, call) => {
     ok(await call())

@@ -86,10 +86,15 @@ export function orderRoutes(define: DefineRoute, { db, mailer, config, clock }: 
     const order = await requireOrder(db, user.id, params.id, 'owner')
     const emails = [...new Map(body.emails.map((e) => [e.trim().toLowerCase(), e.trim()])).values()]
     if (emails.some((e) => e.toLowerCase() === user.email.toLowerCase())) throw badRequest('Vous ne pouvez pas vous inviter vous-même.')
-    const existing = new Set((await listShares(db, order.id)).map((s) => s.email.toLowerCase()))
-    for (const email of emails.filter((e) => !existing.has(e.toLowerCase()))) {
-      // An existing account gets access at once; anyone else is 'invitée' until they have an account.
+    const existing = new Map((await listShares(db, order.id)).map((s) => [s.email.toLowerCase(), s]))
+    for (const email of emails) {
+      // An existing account gets access at once; anyone else is 'invitée' until they have an account and are invited again.
       const invitee = await findUserByEmail(db, email)
+      const share = existing.get(email.toLowerCase())
+      if (share) {
+        if (share.status === 'invitée' && invitee) await db.updateTable('shares').set({ user_id: invitee.id }).where('id', '=', share.id).execute()
+        continue
+      }
       await db.insertInto('shares').values({ order_id: order.id, email, user_id: invitee?.id ?? null }).execute()
       await mailer.send({
         to: email,
