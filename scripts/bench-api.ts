@@ -79,6 +79,14 @@ function machine(): string {
   return `${cpus().length} cœurs (\`nproc\`), ${(totalmem() / 2 ** 30).toFixed(1)} Gio de mémoire, ${cpuModel}, Node ${process.version}`
 }
 
+/** PostgreSQL's throughput relative to PGlite's, call by call: steadier than absolute figures on a shared machine. */
+function ratios(results: DatabaseResult[]): string[] {
+  const [pglite, postgres] = results
+  if (!pglite || !postgres) return []
+  const parts = pglite.runs.map((run, i) => `${run.call} ×${(postgres.runs[i]!.requestsPerSecond / run.requestsPerSecond).toFixed(1)}`)
+  return [`Débit PostgreSQL / PGlite : ${parts.join(' ; ')}.`, '']
+}
+
 function markdown(results: DatabaseResult[]): string {
   const lines = [
     '## API',
@@ -91,6 +99,7 @@ function markdown(results: DatabaseResult[]): string {
     '| --- | --- | ---: | ---: | ---: | ---: |',
     ...results.flatMap((r) => r.runs.map((run) => `| ${r.database} | ${run.call} | ${run.requestsPerSecond} | ${run.p50} | ${run.p99} | ${run.errors} / ${run.total} |`)),
     '',
+    ...ratios(results),
     '| base | démarrage à froid (migrations + données de démo) | démarrage sur données existantes | pic de mémoire (VmHWM) |',
     '| --- | ---: | ---: | ---: |',
     ...results.map((r) => `| ${r.database} | ${r.coldStartMs} ms | ${r.warmStartMs} ms | ${r.peakRssMb} Mo |`),
