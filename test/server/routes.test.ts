@@ -104,7 +104,11 @@ const happy: Record<RouteName, Check> = {
     assert.is(subscription.object, 'subscription')
     assert.is(subscription.items.data[0].plan.interval, 'year')
   },
-  paymentMethod: async (_, call) => assert.equal(ok(await call()).last4, '4242'),
+  paymentMethod: async ({ t }, call) => {
+    assert.equal(ok(await call()).last4, '4242')
+    const atelier = await t.deps.db.selectFrom('orders').select('id').where('raison_sociale', '=', 'Atelier Lumière SARL').executeTakeFirstOrThrow()
+    assert.is(ok(await call({ params: { id: atelier.id } })), null, 'a subscription without a card')
+  },
   creditCard: async (_, call) => assert.equal(ok(await call()).brand, 'visa'),
   invoiceYears: async (_, call) => assert.ok(ok(await call()).length >= 2, 'invoices over two years'),
   shareInvoiceYears: async (_, call) => assert.ok(ok(await call()).length >= 1),
