@@ -8,8 +8,8 @@ import { App } from './views/App.tsx'
 
 const services = createServices({
   navigate: (to) => navigate(to),
-  // The toast library loads with the first toast (or once the page is idle, with the Toaster).
-  notify: ({ kind, message }) => void import('react-hot-toast').then(({ toast }) => (kind === 'success' ? toast.success(message) : toast.error(message))),
+  // The toast library loads with the first toast (or with the Toaster, right after the first paint).
+  notify: (notice) => void import('./views/Toasts.tsx').then((m) => m.showToast(notice)),
 })
 
 createRoot(document.getElementById('root')!).render(

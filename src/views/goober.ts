@@ -10,8 +10,12 @@ import { color } from './theme.ts'
 const nonce = typeof document !== 'undefined' ? document.querySelector('meta[name="csp-nonce"]')?.getAttribute('content') : null
 if (nonce && nonce !== '__CSP_NONCE__') (window as unknown as { __nonce__: string }).__nonce__ = nonce
 
-// Props starting with $ are for styles only and never reach the DOM.
-setup(createElement, undefined, undefined, shouldForwardProp((prop) => !prop.startsWith('$')))
+/** Props starting with $ are for styles only and never reach the DOM. Run again after any library
+ * that calls goober's setup itself (react-hot-toast does, when it loads). */
+export function setupGoober() {
+  setup(createElement, undefined, undefined, shouldForwardProp((prop) => !prop.startsWith('$')))
+}
+setupGoober()
 
 glob`
   *, *::before, *::after { box-sizing: border-box; }

@@ -1,0 +1,16 @@
+// happy-dom as the browser for view tests (run in their own process: it replaces fetch, URL…).
+// Import this module first in every view test.
+import { GlobalRegistrator } from '@happy-dom/global-registrator'
+
+if (!GlobalRegistrator.isRegistered) {
+  GlobalRegistrator.register({ url: 'http://localhost:8080/', width: 1280, height: 800 })
+  ;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
+}
+
+/** Resizes the window (matchMedia follows): 360 for a phone, 1280 for a desktop. */
+export function setViewport(width: number, height = 800) {
+  ;(window as unknown as { happyDOM: { setViewport: (v: { width: number; height: number }) => void } }).happyDOM.setViewport({ width, height })
+}
+
+// goober's setup, as main.tsx does first.
+await import('../../src/views/goober.ts')

@@ -1,0 +1,138 @@
+import '../util/dom.ts'
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { IDENTITY_DONE, IDENTITY_WRONG_TYPE } from '../../src/machines/identityUpload.machine.ts'
+import { RESET_REQUESTED } from '../../src/views/pages/ResetPasswordPage.tsx'
+import { PASSWORD_CHANGED } from '../../src/views/pages/SetPasswordPage.tsx'
+import * as F from '../util/fixtures.ts'
+import { setViewport } from '../util/dom.ts'
+import { renderApp } from '../util/services.tsx'
+
+const Login = suite('/login (PRODUCT.md)')
+Login.before.each(() => setViewport(1280))
+Login.after.each(() => cleanup())
+
+Login('e-mail, password, Se connecter, Mot de passe oublié ?', async () => {
+  await renderApp('/login')
+  await screen.findByLabelText('Adresse e-mail')
+  screen.getByLabelText('Mot de passe')
+  screen.getByRole('button', { name: 'Se connecter' })
+  assert.is(screen.getByRole('link', { name: 'Mot de passe oublié ?' }).getAttribute('href'), '/reset-password')
+})
+
+Login('empty fields are told in French and nothing is sent', async () => {
+  const app = await renderApp('/login')
+  fireEvent.click(await screen.findByRole('button', { name: 'Se connecter' }))
+  screen.getByText('Saisissez votre adresse e-mail.')
+  screen.getByText('Saisissez votre mot de passe.')
+  assert.ok(app.session.getSnapshot().matches('signedOut'))
+})
+
+Login("wrong credentials: 'Identifiants incorrects', and the e-mail typed stays", async () => {
+  await renderApp('/login')
+  fireEvent.change(await screen.findByLabelText('Adresse e-mail'), { target: { value: 'demo@example.com' } })
+  fireEvent.change(screen.getByLabelText('Mot de passe'), { target: { value: 'mauvais' } })
+  fireEvent.click(screen.getByRole('button', { name: 'Se connecter' }))
+  await screen.findByText('Identifiants incorrects')
+  assert.is((screen.getByLabelText('Adresse e-mail') as HTMLInputElement).value, 'demo@example.com')
+})
+
+Login('success stores the user object and opens the portal', async () => {
+  const app = await renderApp('/login')
+  fireEvent.change(await screen.findByLabelText('Adresse e-mail'), { target: { value: 'demo@example.com' } })
+  fireEvent.change(screen.getByLabelText('Mot de passe'), { target: { value: 'Demo1234!' } })
+  fireEvent.click(screen.getByRole('button', { name: 'Se connecter' }))
+  await screen.findByRole('heading', { name: 'Sélectionnez la domiciliation' })
+  assert.is(app.currentPath(), '/tableau-de-bord')
+  assert.is(JSON.parse(localStorage.getItem('user')!).apiToken, F.authUser.apiToken)
+})
+
+Login.run()
+
+const Passwords = suite('/reset-password and /set-password/:token (PRODUCT.md)')
+Passwords.after.each(() => cleanup())
+
+Passwords('the reset request always answers the same, with the page origin as domain', async () => {
+  const app = await renderApp('/reset-password')
+  fireEvent.change(await screen.findByLabelText('Adresse e-mail'), { target: { value: 'inconnu@example.com' } })
+  fireEvent.click(screen.getByRole('button', { name: 'Recevoir le lien' }))
+  await screen.findByText(RESET_REQUESTED)
+  assert.equal(app.calls.resetRequests, [{ email: 'inconnu@example.com', domain: 'http://localhost:8080' }])
+})
+
+Passwords('an invalid e-mail is told in French and nothing is sent', async () => {
+  const app = await renderApp('/reset-password')
+  fireEvent.change(await screen.findByLabelText('Adresse e-mail'), { target: { value: 'pas-une-adresse' } })
+  fireEvent.click(screen.getByRole('button', { name: 'Recevoir le lien' }))
+  screen.getByText(/Saisissez une adresse e-mail valide/)
+  assert.equal(app.calls.resetRequests, [])
+})
+
+Passwords('the new password twice, its rule shown; a weak or mismatched one is not sent', async () => {
+  const app = await renderApp('/set-password/jeton-42')
+  await screen.findByText('au moins 8 caractères')
+  fireEvent.change(screen.getByLabelText('Nouveau mot de passe'), { target: { value: 'court' } })
+  fireEvent.change(screen.getByLabelText('Confirmez le mot de passe'), { target: { value: 'autre' } })
+  fireEvent.click(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }))
+  screen.getByText('Le mot de passe ne respecte pas toutes les règles ci-dessous.')
+  screen.getByText('Les deux mots de passe ne sont pas identiques.')
+  assert.equal(app.calls.passwordResets, [])
+})
+
+Passwords('success returns to /login with a toast', async () => {
+  const app = await renderApp('/set-password/jeton-42')
+  fireEvent.change(await screen.findByLabelText('Nouveau mot de passe'), { target: { value: 'Nouveau1234' } })
+  fireEvent.change(screen.getByLabelText('Confirmez le mot de passe'), { target: { value: 'Nouveau1234' } })
+  fireEvent.click(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }))
+  await waitFor(() => assert.is(app.currentPath(), '/login'))
+  assert.equal(app.calls.passwordResets, [{ token: 'jeton-42', password: 'Nouveau1234' }])
+  assert.equal(app.calls.notices, [{ kind: 'success', message: PASSWORD_CHANGED }])
+})
+
+Passwords('an expired link says so and offers a new one; the typed password stays', async () => {
+  await renderApp('/set-password/expire')
+  fireEvent.change(await screen.findByLabelText('Nouveau mot de passe'), { target: { value: 'Nouveau1234' } })
+  fireEvent.change(screen.getByLabelText('Confirmez le mot de passe'), { target: { value: 'Nouveau1234' } })
+  fireEvent.click(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }))
+  await screen.findByText(/Ce lien a expiré/)
+  screen.getByRole('link', { name: 'Demander un nouveau lien' })
+  assert.is((screen.getByLabelText('Nouveau mot de passe') as HTMLInputElement).value, 'Nouveau1234')
+})
+
+Passwords.run()
+
+const Missing = suite('/missing-document (PRODUCT.md)')
+Missing.after.each(() => cleanup())
+
+Missing('the missing documents, one input each; a wrong type is refused; sending completes and opens the dashboard', async () => {
+  const app = await renderApp('/tableau-de-bord', { signedIn: true, orders: [F.conseil] })
+  await waitFor(() => assert.is(app.currentPath(), '/missing-document'))
+  const input = (await screen.findByLabelText("Pièce d'identité du gérant")) as HTMLInputElement
+  assert.is(input.getAttribute('accept'), '.pdf,.jpg,.jpeg,.png,application/pdf,image/jpeg,image/png')
+  fireEvent.change(input, { target: { files: [new File(['x'], 'cni.gif', { type: 'image/gif' })] } })
+  await screen.findByText(IDENTITY_WRONG_TYPE)
+  fireEvent.change(input, { target: { files: [new File(['%PDF-1.7'], 'cni.pdf', { type: 'application/pdf' })] } })
+  fireEvent.click(screen.getByRole('button', { name: 'Envoyer mes documents' }))
+  await waitFor(() => assert.is(app.currentPath(), '/tableau-de-bord'))
+  assert.equal(app.calls.identityUploads, [{ orderId: F.conseil.id, documentType: 'identity_manager' }])
+  assert.equal(app.calls.notices, [{ kind: 'success', message: IDENTITY_DONE }])
+  await screen.findByText('Bonjour Camille')
+})
+
+Missing('back on the dashboard before sending, the customer is pointed to the documents', async () => {
+  const app = await renderApp('/tableau-de-bord', { signedIn: true, orders: [F.conseil] })
+  await waitFor(() => assert.is(app.currentPath(), '/missing-document'))
+  await screen.findByLabelText("Pièce d'identité du gérant")
+  await act(async () => app.location.navigate('/tableau-de-bord'))
+  await screen.findByText('Des documents sont nécessaires pour finaliser cette domiciliation.')
+  screen.getByRole('link', { name: 'Transmettre mes documents' })
+})
+
+Missing('signed out, the page says to sign in', async () => {
+  await renderApp('/missing-document')
+  await screen.findByText(/Connectez-vous pour transmettre/)
+  screen.getByRole('link', { name: 'Se connecter' })
+})
+
+Missing.run()

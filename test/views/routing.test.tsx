@@ -1,0 +1,131 @@
+import '../util/dom.ts'
+import { cleanup, screen, waitFor } from '@testing-library/react'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { renderApp } from '../util/services.tsx'
+
+const Guard = suite('routes, redirects and the guard (spec §2)')
+Guard.after.each(() => cleanup())
+
+for (const path of ['/', '/tableau-de-bord', '/factures', '/mes-courriers', '/mes-courriers/colis', '/formalites-juridique', '/n-importe-quoi']) {
+  Guard(`a visitor without a stored user going to ${path} lands on /login`, async () => {
+    const app = await renderApp(path)
+    await waitFor(() => assert.is(app.currentPath(), '/login'))
+    await screen.findByRole('heading', { name: 'Connexion à votre espace client' })
+  })
+}
+
+for (const path of ['/login', '/reset-password', '/set-password/abc123', '/missing-document']) {
+  Guard(`${path} needs no stored user`, async () => {
+    const app = await renderApp(path)
+    await screen.findByRole('heading', { level: 1 })
+    assert.is(app.currentPath(), path)
+  })
+}
+
+const redirects: [string, string][] = [
+  ['/', '/tableau-de-bord'],
+  ['/mes-courriers', '/mes-courriers/courriers'],
+  ['/souscription', '/souscription/mes-abonnements'],
+  ['/suivi-comptable', '/suivi-comptable/tresorerie'],
+]
+for (const [from, to] of redirects) {
+  Guard(`signed in, ${from} redirects to ${to}`, async () => {
+    const app = await renderApp(from, { signedIn: true, defaultOrder: 2 })
+    await waitFor(() => assert.is(app.currentPath(), to))
+  })
+}
+
+Guard('signed in, /login goes to the dashboard', async () => {
+  const app = await renderApp('/login', { signedIn: true, defaultOrder: 2 })
+  await waitFor(() => assert.is(app.currentPath(), '/tableau-de-bord'))
+})
+
+Guard('every page of spec §2 shows its title from the route metadata', async () => {
+  const pages: [string, string][] = [
+    ['/mes-reunions', 'Mes réunions'],
+    ['/mes-courriers/courriers', 'Mes courriers'],
+    ['/mes-courriers/reexpeditions', 'Réexpéditions'],
+    ['/mes-courriers/colis', 'Colis'],
+    ['/mes-courriers/mes-dossiers', 'Mes dossiers'],
+    ['/mes-courriers/export-comptable', 'Export comptable'],
+    ['/souscription/mes-abonnements', 'Mes abonnements'],
+    ['/souscription/attestation-contrats', 'Attestation et contrats'],
+    ['/suivi-comptable/tresorerie', 'Trésorerie'],
+    ['/suivi-comptable/calendrier-fiscal', 'Calendrier fiscal'],
+    ['/suivi-comptable/formalite-juridique', 'Obligations juridiques annuelles'],
+    ['/suivi-comptable/simulateur-tva', 'Simulateur de TVA'],
+    ['/factures', 'Mes factures'],
+    ['/moyen-de-paiement', 'Moyen de paiement'],
+    ['/informations-personnelles', 'Informations personnelles'],
+    ['/mes-collaborateurs', 'Mes collaborateurs'],
+    ['/mes-representants', 'Mes représentants'],
+    ['/formalites', 'Formalités'],
+    ['/gestion-de-mon-entreprise', 'Gestion de mon entreprise'],
+  ]
+  for (const [path, title] of pages) {
+    await renderApp(path, { signedIn: true, defaultOrder: 2 })
+    await screen.findByRole('heading', { level: 1, name: title })
+    // Pages still to come say so plainly.
+    await screen.findByText(/en cours de préparation/)
+    cleanup()
+  }
+})
+
+Guard('an unknown address inside the portal says so', async () => {
+  await renderApp('/nulle-part', { signedIn: true, defaultOrder: 2 })
+  await screen.findByRole('heading', { name: 'Page introuvable', level: 2 })
+})
+
+Guard.run()
+
+const Layouts = suite('bare and dashboard layouts (spec §2)')
+Layouts.after.each(() => cleanup())
+
+for (const path of ['/login', '/reset-password', '/set-password/abc123', '/missing-document']) {
+  Layouts(`${path} is bare: no sidebar, header or mobile navigation`, async () => {
+    await renderApp(path)
+    await screen.findByRole('heading', { level: 1 })
+    assert.is(screen.queryByRole('complementary', { name: 'Menu principal' }), null)
+    assert.is(screen.queryByRole('button', { name: 'Retour' }), null)
+    assert.is(screen.queryByText('Domiciliation:'), null)
+  })
+}
+
+Layouts('the dashboard layout has the sidebar, the mobile navigation and the header', async () => {
+  await renderApp('/factures', { signedIn: true, defaultOrder: 2 })
+  await screen.findByRole('complementary', { name: 'Menu principal' })
+  screen.getByRole('button', { name: 'Retour' })
+  screen.getByRole('heading', { level: 1, name: 'Mes factures' })
+  screen.getByText('Domiciliation:')
+  screen.getByRole('button', { name: 'Se déconnecter' })
+})
+
+Layouts('/formalites-juridique hides the header and uses its own layout', async () => {
+  await renderApp('/formalites-juridique', { signedIn: true, defaultOrder: 2 })
+  await screen.findByRole('heading', { level: 1, name: 'Formalités juridiques' })
+  assert.is(screen.queryByRole('button', { name: 'Retour' }), null)
+  assert.is(screen.queryByLabelText('Domiciliation'), null)
+  screen.getByRole('complementary', { name: 'Menu principal' })
+})
+
+Layouts('the global spinner shows while the portal loads', async () => {
+  const app = await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: 2 })
+  // The first render happens before the startup's answers.
+  assert.ok(app.container.querySelector('[role="status"]') || screen.queryByText('Bonjour Camille'))
+  await screen.findByText('Bonjour Camille')
+})
+
+Layouts('zero orders: a clear French empty state', async () => {
+  await renderApp('/tableau-de-bord', { signedIn: true, orders: [] })
+  await screen.findByText(/Vous n'avez pas encore de domiciliation active/)
+  screen.getByRole('button', { name: 'Se déconnecter' })
+})
+
+Layouts('a failed current-user fetch removes the stored user and returns to /login', async () => {
+  const app = await renderApp('/tableau-de-bord', { signedIn: true, userFails: true })
+  await waitFor(() => assert.is(app.currentPath(), '/login'))
+  assert.is(localStorage.getItem('user'), null)
+})
+
+Layouts.run()

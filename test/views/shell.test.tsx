@@ -1,0 +1,181 @@
+import '../util/dom.ts'
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { BRAND_NAME } from '../../src/config.ts'
+import * as F from '../util/fixtures.ts'
+import { setViewport } from '../util/dom.ts'
+import { renderApp } from '../util/services.tsx'
+
+const sidebar = () => screen.getByRole('complementary', { name: 'Menu principal' })
+
+const Sidebar = suite('sidebar (spec §2)')
+Sidebar.before.each(() => setViewport(1280))
+Sidebar.after.each(() => cleanup())
+
+Sidebar('brand name from configuration, the menu, the legal library and the copyright line', async () => {
+  await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: 2 })
+  await screen.findByText('Bonjour Camille')
+  const aside = within(sidebar())
+  aside.getByText(BRAND_NAME)
+  aside.getByText(`© 2022 ${BRAND_NAME}`)
+  for (const label of ['Tableau de bord', 'Mes courriers', 'Souscription', 'Moyen de paiement', 'Mes factures', 'Formalités juridiques', 'Formalités', 'Informations personnelles', 'Gestion de mon entreprise']) {
+    aside.getByRole('link', { name: label })
+  }
+  const library = within(aside.getByRole('region', { name: 'Bibliothèque juridique' }))
+  const links = library.getAllByRole('link')
+  assert.equal(links.map((l) => l.textContent), [
+    'Contrat de travail (nouvel onglet)', 'PV de non-rémunération du gérant (nouvel onglet)', 'Création d’entreprise (nouvel onglet)',
+    'Modification d’entreprise (nouvel onglet)', 'Liquidation d’entreprise (nouvel onglet)',
+  ])
+  for (const link of links) {
+    assert.match(link.getAttribute('href')!, /^https:\/\//)
+    assert.is(link.getAttribute('target'), '_blank')
+    assert.is(link.getAttribute('rel'), 'noopener noreferrer')
+  }
+  aside.getByRole('button', { name: 'Signaler un problème' })
+})
+
+Sidebar("sub-menus show on a desktop with the menu expanded, and not once it is collapsed", async () => {
+  await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: 2 })
+  await screen.findByText('Bonjour Camille')
+  const aside = within(sidebar())
+  for (const label of ['Courriers', 'Réexpéditions', 'Colis', 'Mes dossiers', 'Export comptable', 'Mes abonnements', 'Attestation et contrats']) aside.getByRole('link', { name: label })
+  fireEvent.click(aside.getByRole('button', { name: 'Réduire le menu' }))
+  assert.is(aside.queryByRole('link', { name: 'Courriers' }), null)
+  // Collapsed, the entries keep their names for screen readers.
+  aside.getByRole('link', { name: 'Mes courriers' })
+  assert.is(aside.getByRole('button', { name: 'Déplier le menu' }).getAttribute('aria-expanded'), 'false')
+  fireEvent.click(aside.getByRole('button', { name: 'Déplier le menu' }))
+  aside.getByRole('link', { name: 'Courriers' })
+})
+
+Sidebar('no sub-menus on a phone; the drawer opens from the mobile navigation and closes on Escape', async () => {
+  setViewport(360, 740)
+  await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: 2 })
+  await screen.findByText('Bonjour Camille')
+  const open = screen.getByRole('button', { name: 'Ouvrir le menu' })
+  assert.is(open.getAttribute('aria-expanded'), 'false')
+  fireEvent.click(open)
+  assert.is(screen.getByRole('button', { name: 'Ouvrir le menu' }).getAttribute('aria-expanded'), 'true')
+  const aside = within(sidebar())
+  aside.getByRole('link', { name: 'Mes courriers' })
+  assert.is(aside.queryByRole('link', { name: 'Courriers' }), null)
+  fireEvent.keyDown(window, { key: 'Escape' })
+  await waitFor(() => assert.is(screen.getByRole('button', { name: 'Ouvrir le menu' }).getAttribute('aria-expanded'), 'false'))
+})
+
+Sidebar("'Mes collaborateurs' shows for an owned order and hides for a shared one", async () => {
+  const app = await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: F.boulangerie.id })
+  await screen.findByText('Bonjour Camille')
+  within(sidebar()).getByRole('link', { name: 'Mes collaborateurs' })
+  fireEvent.change(screen.getByLabelText('Domiciliation'), { target: { value: String(F.studio.id) } })
+  await waitFor(() => assert.is(within(sidebar()).queryByRole('link', { name: 'Mes collaborateurs' }), null))
+  assert.is(app.session.getSnapshot().context.startup!.getSnapshot().context.selectedOrderId, F.studio.id)
+})
+
+Sidebar('a menu entry navigates', async () => {
+  const app = await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: 2 })
+  await screen.findByText('Bonjour Camille')
+  fireEvent.click(within(sidebar()).getByRole('link', { name: 'Mes factures' }))
+  await screen.findByRole('heading', { level: 1, name: 'Mes factures' })
+  assert.is(app.currentPath(), '/factures')
+  assert.is(within(sidebar()).getByRole('link', { name: 'Mes factures' }).getAttribute('aria-current'), 'page')
+})
+
+Sidebar.run()
+
+const Header = suite('header and mobile navigation (spec §2)')
+Header.before.each(() => setViewport(1280))
+Header.after.each(() => cleanup())
+
+Header("the picker labelled 'Domiciliation' lists every company and 'Tous'; picking one keeps it and the mobile navigation follows", async () => {
+  await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: F.boulangerie.id })
+  await screen.findByText('Bonjour Camille')
+  const picker = screen.getByLabelText('Domiciliation') as HTMLSelectElement
+  assert.equal([...picker.options].map((o) => o.textContent), ['Atelier Lumière SARL', 'Boulangerie des Lilas SAS', 'Studio Nuage SAS', 'Conseil Horizon EURL', 'Tous'])
+  assert.is(picker.value, String(F.boulangerie.id))
+  fireEvent.change(picker, { target: { value: 'all' } })
+  await waitFor(() => assert.is(localStorage.getItem('defaultOrder'), 'all'))
+  assert.is((screen.getByLabelText('Domiciliation') as HTMLSelectElement).value, 'all')
+  // On a phone, the picker gives way to the mobile navigation, which shows the same choice.
+  setViewport(360, 740)
+  await screen.findByRole('button', { name: /Domiciliation: Tous/ })
+})
+
+Header('the mobile link reopens the order choice, which can be dismissed', async () => {
+  setViewport(360, 740)
+  await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: F.boulangerie.id })
+  await screen.findByText('Bonjour Camille')
+  fireEvent.click(screen.getByRole('button', { name: /Domiciliation: Boulangerie des Lilas SAS/ }))
+  await screen.findByRole('heading', { name: 'Sélectionnez la domiciliation' })
+  fireEvent.click(screen.getByRole('button', { name: 'Annuler' }))
+  await screen.findByText('Bonjour Camille')
+})
+
+Header('logout removes the stored user and closes the protected pages', async () => {
+  const app = await renderApp('/factures', { signedIn: true, defaultOrder: 2 })
+  await screen.findByRole('heading', { level: 1, name: 'Mes factures' })
+  fireEvent.click(screen.getByRole('button', { name: 'Se déconnecter' }))
+  await waitFor(() => assert.is(app.currentPath(), '/login'))
+  assert.is(localStorage.getItem('user'), null)
+  assert.is(localStorage.getItem('defaultOrder'), null)
+  act(() => app.location.navigate('/factures'))
+  await waitFor(() => assert.is(app.currentPath(), '/login'))
+})
+
+Header('the bell says honestly that there is nothing yet', async () => {
+  await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: 2 })
+  await screen.findByText('Bonjour Camille')
+  fireEvent.click(screen.getByRole('button', { name: 'Notifications' }))
+  screen.getByText('Aucune nouvelle notification.')
+})
+
+Header.run()
+
+const Selection = suite('order selection screen (spec §2, §4)')
+Selection.before.each(() => setViewport(1280))
+Selection.after.each(() => cleanup())
+
+Selection("several orders and no default: 'Sélectionnez la domiciliation', companies, French dates, logos by index modulo 3, 'Tous'", async () => {
+  const app = await renderApp('/tableau-de-bord', { signedIn: true })
+  await screen.findByRole('heading', { name: 'Sélectionnez la domiciliation' })
+  const choices = screen.getAllByRole('button').filter((b) => b.textContent?.startsWith('Société'))
+  assert.equal(choices.map((c) => c.textContent), [
+    'SociétéAtelier Lumière SARLCréée le 12 mars 2024',
+    'SociétéBoulangerie des Lilas SASCréée le 2 mai 2023',
+    'SociétéStudio Nuage SASCréée le 12 mars 2024',
+    'SociétéConseil Horizon EURLCréée le 12 mars 2024',
+  ])
+  assert.equal(choices.map((c) => c.querySelector('[data-logo]')!.getAttribute('data-logo')), ['0', '1', '2', '0'])
+  screen.getByRole('button', { name: /^Tous/ })
+  // The third-party video is not requested until asked for.
+  assert.is(app.container.querySelector('iframe'), null)
+  fireEvent.click(screen.getByRole('button', { name: /Lire la vidéo/ }))
+  assert.match(app.container.querySelector('iframe')!.getAttribute('src')!, /^https:\/\/player\.vimeo\.com\//)
+  // The first choice cannot be dismissed.
+  assert.is(screen.queryByRole('button', { name: 'Annuler' }), null)
+})
+
+Selection('choosing an order sets it as default and shows the dashboard', async () => {
+  await renderApp('/tableau-de-bord', { signedIn: true })
+  fireEvent.click(await screen.findByRole('button', { name: /Boulangerie des Lilas SAS/ }))
+  await screen.findByText('Bonjour Camille')
+  assert.is(localStorage.getItem('defaultOrder'), String(F.boulangerie.id))
+})
+
+Selection('choosing an order with missing documents leads to /missing-document', async () => {
+  const app = await renderApp('/tableau-de-bord', { signedIn: true })
+  fireEvent.click(await screen.findByRole('button', { name: /Conseil Horizon EURL/ }))
+  await waitFor(() => assert.is(app.currentPath(), '/missing-document'))
+  await screen.findByRole('heading', { name: 'Documents manquants' })
+  screen.getByLabelText("Pièce d'identité du gérant")
+})
+
+Selection('exactly one order: no selection screen, it becomes the default', async () => {
+  await renderApp('/tableau-de-bord', { signedIn: true, orders: [F.boulangerie] })
+  await screen.findByText('Bonjour Camille')
+  assert.is(localStorage.getItem('defaultOrder'), String(F.boulangerie.id))
+})
+
+Selection.run()
