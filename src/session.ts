@@ -7,7 +7,15 @@ import { sessionMachine } from './machines/session.machine.ts'
 import { readStoredChoice, readStoredUser, removeStoredSession, USER_KEY, writeStoredUser } from './storage.ts'
 import type { AppServices, SessionRef } from './views/app-context.tsx'
 
-export function createSession({ navigate, notify }: Pick<AppServices, 'navigate' | 'notify'>): SessionRef {
+/** In a development build, ?inspect in the address shows every actor in the Stately inspector. */
+async function inspector() {
+  if (process.env.NODE_ENV === 'production' || !new URLSearchParams(window.location.search).has('inspect')) return undefined
+  const { createBrowserInspector } = await import('@statelyai/inspect')
+  return createBrowserInspector().inspect
+}
+
+export async function createSession({ navigate, notify }: Pick<AppServices, 'navigate' | 'notify'>): Promise<SessionRef> {
+  const inspect = await inspector()
   const session = createActor(
     sessionMachine.provide({
       actors: {
@@ -19,7 +27,7 @@ export function createSession({ navigate, notify }: Pick<AppServices, 'navigate'
         removeUser: () => removeStoredSession(),
       },
     }),
-    { input: { storedUser: readStoredUser(), storedChoice: readStoredChoice() } },
+    { input: { storedUser: readStoredUser(), storedChoice: readStoredChoice() }, inspect },
   )
 
   configureApi({

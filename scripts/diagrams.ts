@@ -1,0 +1,138 @@
+// Draws each statechart of src/machines as a Mermaid state diagram, from the machine objects
+// themselves (states, transitions with their guards, invoked actors), into docs/diagrams/.
+//   npm run diagrams            write the diagrams
+//   npm run diagrams -- --check fail when a written diagram no longer matches the code
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { AnyStateMachine, AnyStateNode } from 'xstate'
+import { identityUploadMachine } from '../src/machines/identityUpload.machine.ts'
+import { kbisUploadMachine } from '../src/machines/kbisUpload.machine.ts'
+import { orderSelectionMachine } from '../src/machines/orderSelection.machine.ts'
+import { portalDataMachine } from '../src/machines/portalData.machine.ts'
+import { problemReportMachine } from '../src/machines/problemReport.machine.ts'
+import { sessionMachine } from '../src/machines/session.machine.ts'
+import { startupMachine } from '../src/machines/startup.machine.ts'
+import { submissionMachine } from '../src/machines/submission.machine.ts'
+
+const machines: [file: string, machine: AnyStateMachine, what: string][] = [
+  ['session', sessionMachine, 'Login, logout, a failed current-user fetch; loads the portal and runs the startup machine as its child.'],
+  ['startup', startupMachine, 'Spec §4: user and contracts, then orders; default order, selection or the only order; the missing-documents check; the header pick.'],
+  ['orderSelection', orderSelectionMachine, "The selection screen: an order, or 'Tous'; dismissable once a choice exists."],
+  ['portalData', portalDataMachine, 'What the pages show for the order picked in the header: eight resources loaded in parallel; a new pick re-enters and drops stale answers.'],
+  ['kbisUpload', kbisUploadMachine, "The Kbis banner and the 'Déposer mon justificatif' modal: only a PDF of 10 MB at most; a null answer is a failure."],
+  ['problemReport', problemReportMachine, "'Signaler un problème': refused without a specific order; the box is cleared only on success."],
+  ['identityUpload', identityUploadMachine, '/missing-document: one file per document, sent one at a time with progress.'],
+  ['submission', submissionMachine, 'A simple form sent once at a time (forgotten password, new password).'],
+]
+
+const id = (node: AnyStateNode) => node.id.replace(/[^A-Za-z0-9_]/g, '_')
+const label = (text: string) => text.replace(/[:;"]/g, ' ').trim()
+
+function guardText(guard: unknown): string {
+  if (!guard) return ''
+  if (typeof guard === 'string') return ` [${guard}]`
+  if (typeof guard === 'object' && guard && 'type' in guard) return ` [${String((guard as { type: string }).type)}]`
+  return ' [guard]'
+}
+
+function eventText(eventType: string): string {
+  if (eventType === '') return 'always'
+  if (eventType.startsWith('xstate.done.actor.')) return `done ${eventType.slice('xstate.done.actor.'.length)}`
+  if (eventType.startsWith('xstate.error.actor.')) return `error ${eventType.slice('xstate.error.actor.'.length)}`
+  if (eventType.startsWith('xstate.done.state.')) return 'done'
+  return eventType
+}
+
+function draw(node: AnyStateNode, lines: string[], indent: string) {
+  const children = Object.values(node.states) as AnyStateNode[]
+  if (node.type === 'parallel') {
+    children.forEach((region, index) => {
+      if (index > 0) lines.push(`${indent}--`)
+      lines.push(`${indent}state "${region.key}" as ${id(region)} {`)
+      draw(region, lines, indent + '  ')
+      lines.push(`${indent}}`)
+    })
+  } else {
+    const initial = node.initial?.target?.[0] as AnyStateNode | undefined
+    if (initial) lines.push(`${indent}[*] --> ${id(initial)}`)
+    for (const child of children) {
+      if (child.type === 'compound' || child.type === 'parallel') {
+        lines.push(`${indent}state "${child.key}" as ${id(child)} {`)
+        draw(child, lines, indent + '  ')
+        lines.push(`${indent}}`)
+      } else {
+        lines.push(`${indent}state "${child.key}" as ${id(child)}`)
+      }
+      if (child.type === 'final') lines.push(`${indent}${id(child)} --> [*]`)
+    }
+  }
+}
+
+function transitions(node: AnyStateNode, lines: string[]) {
+  for (const invoke of node.invoke) lines.push(`  note right of ${id(node)} : invokes ${label(String(invoke.src))} (${invoke.id})`)
+  // The machine's own transitions (handled in every state) are listed under the diagram.
+  const all = node.parent ? [...node.transitions.values()].flat() : []
+  for (const transition of [...all, ...(node.always ?? [])]) {
+    const targets = (transition.target ?? []) as AnyStateNode[]
+    const text = label(eventText(transition.eventType) + guardText(transition.guard))
+    if (targets.length === 0) lines.push(`  ${id(node)} --> ${id(node)} : ${text} (no change of state)`)
+    for (const target of targets) lines.push(`  ${id(node)} --> ${id(target)} : ${text}`)
+  }
+  for (const child of Object.values(node.states) as AnyStateNode[]) transitions(child, lines)
+}
+
+export function mermaid(machine: AnyStateMachine): string {
+  const lines = ['stateDiagram-v2']
+  draw(machine.root, lines, '  ')
+  transitions(machine.root, lines)
+  return lines.join('\n')
+}
+
+function everywhere(machine: AnyStateMachine): string {
+  const all = [...machine.root.transitions.values()].flat()
+  if (all.length === 0) return ''
+  const items = all.map((t) => {
+    const targets = ((t.target ?? []) as AnyStateNode[]).map((n) => n.path.join('.') || machine.id)
+    return `- \`${eventText(t.eventType)}\`${guardText(t.guard)}: ${targets.length ? `goes to \`${targets.join(', ')}\`${t.reenter ? ' (re-entered)' : ''}` : 'no change of state'}`
+  })
+  return `\nIn every state:\n\n${items.join('\n')}\n`
+}
+
+function page(file: string, machine: AnyStateMachine, what: string): string {
+  return `# ${machine.id}
+
+${what}
+
+Drawn from \`src/machines/${file}.machine.ts\` by \`npm run diagrams\`; do not edit by hand.
+
+\`\`\`mermaid
+${mermaid(machine)}
+\`\`\`
+${everywhere(machine)}`
+}
+
+const dir = join(import.meta.dirname, '..', 'docs', 'diagrams')
+const check = process.argv.includes('--check')
+const stale: string[] = []
+for (const [file, machine, what] of machines) {
+  const path = join(dir, `${file}.md`)
+  const text = page(file, machine, what)
+  if (check) {
+    const current = await readFile(path, 'utf8').catch(() => '')
+    if (current !== text) stale.push(`docs/diagrams/${file}.md`)
+  } else {
+    await writeFile(path, text)
+  }
+}
+const index = `# State diagrams\n\nOne per statechart, drawn from the code by \`npm run diagrams\` (checked by \`npm test\`).\n\n${machines.map(([file, machine, what]) => `- [${machine.id}](${file}.md): ${what}`).join('\n')}\n`
+if (check) {
+  if ((await readFile(join(dir, 'README.md'), 'utf8').catch(() => '')) !== index) stale.push('docs/diagrams/README.md')
+  if (stale.length) {
+    console.error(`Ces diagrammes ne correspondent plus au code : ${stale.join(', ')}. Lancez npm run diagrams.`)
+    process.exit(1)
+  }
+  console.log('Les diagrammes d’états sont à jour.')
+} else {
+  await writeFile(join(dir, 'README.md'), index)
+  console.log(`${machines.length} diagrammes écrits dans docs/diagrams/`)
+}
