@@ -46,6 +46,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
   await app.register(helmet, {
     contentSecurityPolicy: false, // set on index.html by spa.ts, with a per-response nonce
     crossOriginEmbedderPolicy: false,
+    frameguard: { action: 'deny' }, // as the CSP's frame-ancestors 'none', for older browsers
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   })
   await app.register(compress, { global: true, threshold: 1024 })

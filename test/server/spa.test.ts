@@ -50,6 +50,7 @@ spa('security headers on every answer', async ({ t }) => {
   for (const res of [await page(t, '/'), await t.app.inject({ method: 'GET', url: '/health' })]) {
     assert.is(res.headers['x-content-type-options'], 'nosniff')
     assert.is(res.headers['referrer-policy'], 'strict-origin-when-cross-origin')
+    assert.is(res.headers['x-frame-options'], 'DENY', "as the CSP's frame-ancestors 'none'")
   }
 })
 
