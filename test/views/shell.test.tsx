@@ -61,8 +61,11 @@ Sidebar('no sub-menus on a phone; the drawer opens from the mobile navigation an
   const aside = within(sidebar())
   aside.getByRole('link', { name: 'Mes courriers' })
   assert.is(aside.queryByRole('link', { name: 'Courriers' }), null)
+  // The drawer takes the focus, and gives it back to the menu button when closed.
+  await waitFor(() => assert.is(document.activeElement, aside.getByRole('button', { name: 'Fermer le menu' })))
   fireEvent.keyDown(window, { key: 'Escape' })
   await waitFor(() => assert.is(screen.getByRole('button', { name: 'Ouvrir le menu' }).getAttribute('aria-expanded'), 'false'))
+  await waitFor(() => assert.is(document.activeElement, screen.getByRole('button', { name: 'Ouvrir le menu' })))
 })
 
 Sidebar("'Mes collaborateurs' shows for an owned order and hides for a shared one", async () => {

@@ -3,7 +3,7 @@
 // sidebar, the mobile navigation, the header, the Kbis banner and the page of the route.
 import { useActorRef, useSelector } from '@xstate/react'
 import { styled } from 'goober'
-import { Suspense, useEffect, useState } from 'react'
+import { Suspense, useEffect, useRef, useState } from 'react'
 import { Link, Route, Switch, useLocation } from 'wouter'
 import type { ActorRefFrom } from 'xstate'
 import type { portalDataMachine } from '../../machines/portalData.machine.ts'
@@ -142,6 +142,12 @@ function Shell({ startup }: { startup: StartupRef }) {
   const isDesktop = useMediaQuery(`(min-width: ${DESKTOP_MIN_WIDTH}px)`)
   const [expanded, setExpanded] = useState(readExpanded)
   const [drawerOpen, setDrawerOpen] = useState(false)
+  const menuButton = useRef<HTMLButtonElement>(null)
+  const refocusMenu = useRef(false)
+  const closeDrawer = (refocus: boolean) => {
+    refocusMenu.current = refocus
+    setDrawerOpen(false)
+  }
   const order = useSelector(startup, (s) => selectedOrder(s.context as StartupContext))
   const contractId = useSelector(startup, (s) => {
     const current = selectedOrder(s.context as StartupContext)
@@ -161,9 +167,18 @@ function Shell({ startup }: { startup: StartupRef }) {
     }
   }, [expanded])
 
+  // Closed without going anywhere (Escape, the close button, the backdrop): the focus goes back to
+  // the menu button.
+  useEffect(() => {
+    if (!drawerOpen && refocusMenu.current) {
+      refocusMenu.current = false
+      menuButton.current?.focus()
+    }
+  }, [drawerOpen])
+
   useEffect(() => {
     if (!drawerOpen) return
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setDrawerOpen(false)
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && closeDrawer(true)
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
   }, [drawerOpen])
@@ -177,18 +192,18 @@ function Shell({ startup }: { startup: StartupRef }) {
       <SkipLink href="#contenu">Aller au contenu</SkipLink>
       <Sidebar
         expanded={isDesktop ? expanded : drawerOpen}
-        onToggle={() => (isDesktop ? setExpanded(!expanded) : setDrawerOpen(false))}
+        onToggle={() => (isDesktop ? setExpanded(!expanded) : closeDrawer(true))}
         isDesktop={isDesktop}
         isShareOrder={order?.isShareOrder ?? false}
         onProblem={() => {
-          setDrawerOpen(false)
+          closeDrawer(false)
           problem.send({ type: 'problem.open' })
         }}
-        onNavigate={() => setDrawerOpen(false)}
+        onNavigate={() => closeDrawer(false)}
       />
-      {!isDesktop && drawerOpen && <Backdrop onClick={() => setDrawerOpen(false)} />}
+      {!isDesktop && drawerOpen && <Backdrop onClick={() => closeDrawer(true)} />}
       <Column>
-        <MobileNav startup={startup} menuOpen={drawerOpen} onMenu={() => setDrawerOpen(true)} />
+        <MobileNav startup={startup} menuOpen={drawerOpen} onMenu={() => setDrawerOpen(true)} menuButton={menuButton} />
         {!legal && <Header route={route} startup={startup} />}
         <KbisBanner key={order?.id ?? 'all'} order={order} contractId={contractId} startup={startup} />
         <LoadingFlag startup={startup} />

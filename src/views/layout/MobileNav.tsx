@@ -2,6 +2,7 @@
 // as a link that reopens the order choice; and the button that opens the menu drawer.
 import { useSelector } from '@xstate/react'
 import { styled } from 'goober'
+import type { RefObject } from 'react'
 import { BRAND_NAME } from '../../config.ts'
 import { selectedOrder, type StartupContext } from '../../machines/startup.machine.ts'
 import type { StartupRef } from '../app-context.tsx'
@@ -41,11 +42,11 @@ const ChoiceLink = styled('button')`
   text-align: left;
 `
 
-export function MobileNav({ startup, menuOpen, onMenu }: { startup: StartupRef; menuOpen: boolean; onMenu: () => void }) {
+export function MobileNav({ startup, menuOpen, onMenu, menuButton }: { startup: StartupRef; menuOpen: boolean; onMenu: () => void; menuButton: RefObject<HTMLButtonElement | null> }) {
   const company = useSelector(startup, (s) => selectedOrder(s.context as StartupContext)?.raisonSociale ?? 'Tous')
   return (
     <Bar aria-label={`${BRAND_NAME} : navigation mobile`}>
-      <IconButton type="button" aria-label="Ouvrir le menu" aria-expanded={menuOpen} aria-controls="menu-principal" onClick={onMenu}>
+      <IconButton ref={menuButton} type="button" aria-label="Ouvrir le menu" aria-expanded={menuOpen} aria-controls="menu-principal" onClick={onMenu}>
         <Icon name="menu" />
       </IconButton>
       <Choice>

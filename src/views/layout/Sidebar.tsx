@@ -2,6 +2,7 @@
 // expanded), the legal library, 'Mes collaborateurs' (hidden for shared orders) and
 // 'Signaler un problème'. On a phone it is a drawer opened from the mobile navigation.
 import { styled } from 'goober'
+import { useEffect, useRef } from 'react'
 import { useLocation } from 'wouter'
 import { BRAND_NAME, COPYRIGHT_YEAR } from '../../config.ts'
 import { VisuallyHidden } from '../components/ui.tsx'
@@ -127,6 +128,12 @@ export function Sidebar({ expanded, onToggle, isDesktop, isShareOrder, onProblem
   const showLabels = !isDesktop || expanded
   const showSubMenus = isDesktop && expanded
   const open = !isDesktop && expanded
+  const toggle = useRef<HTMLButtonElement>(null)
+
+  // The drawer takes the focus when it opens, so a keyboard can go through it at once.
+  useEffect(() => {
+    if (open) toggle.current?.focus()
+  }, [open])
 
   const go = (to: string) => (event: React.MouseEvent) => {
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return
@@ -140,6 +147,7 @@ export function Sidebar({ expanded, onToggle, isDesktop, isShareOrder, onProblem
       <Top>
         {showLabels ? <span>{BRAND_NAME}</span> : <VisuallyHidden>{BRAND_NAME}</VisuallyHidden>}
         <Toggle
+          ref={toggle}
           type="button"
           onClick={onToggle}
           aria-expanded={expanded}
