@@ -39,12 +39,13 @@ const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 
 const swallowed: ApiError[] = []
 const unauthorized: ApiError[] = []
-configureApi({
-  baseURL,
-  getToken: () => 'tok_secret',
-  onSwallowedError: (e) => void swallowed.push(e),
-  onUnauthorized: (e) => void unauthorized.push(e),
-})
+const configure = () =>
+  configureApi({
+    baseURL,
+    getToken: () => 'tok_secret',
+    onSwallowedError: (e) => void swallowed.push(e),
+    onUnauthorized: (e) => void unauthorized.push(e),
+  })
 
 const pdfBlob = new Blob(['%PDF-1.7'], { type: 'application/pdf' })
 const form = new FormData()
@@ -128,6 +129,7 @@ function matchesRoute(pattern: string, path: string): boolean {
 }
 
 const Calls = suite('api client: every call of spec §7, as the contract says')
+Calls.before(configure)
 
 Calls('every route of the contract has a client call', () => {
   const covered = new Set(calls.map(([name]) => name))
@@ -178,6 +180,7 @@ Key('lowercase hex SHA-1 of the order id followed by the subscription id', () =>
 Key.run()
 
 const Errors = suite('api client: failures become French ApiErrors')
+Errors.before(configure)
 
 Errors('the server message is kept, with the status', async () => {
   reply = { status: 409, body: { message: 'Ce dossier existe déjà.', statusCode: 409, code: 'FOLDER_EXISTS' } }

@@ -23,6 +23,10 @@ export interface Scenario {
   orders?: Order[]
   /** The user fetch fails (an expired token). */
   userFails?: boolean
+  /** The orders never arrive (the startup stays loading). */
+  ordersPending?: boolean
+  /** The portal's code cannot be loaded (offline). */
+  portalFails?: boolean
   /** The answer of the Kbis upload: the stored path, or null (a failure). */
   kbisAnswer?: string | null
   /** The problem report fails. */
@@ -66,7 +70,7 @@ export function createTestServices(scenario: Scenario, navigate: (to: string) =>
         return F.user
       }),
       fetchContracts: fromPromise(async () => F.contracts),
-      fetchOrders: fromPromise(async () => orders),
+      fetchOrders: fromPromise(() => (scenario.ordersPending ? new Promise<Order[]>(() => {}) : Promise.resolve(orders))),
       portalData: portalDataMachine.provide({ actors: { load: fromPromise(async ({ input }) => data[input.resource]) } }),
     },
     actions: {
@@ -81,7 +85,10 @@ export function createTestServices(scenario: Scenario, navigate: (to: string) =>
           if (scenario.loginFails || input.password !== 'Demo1234!') throw new Error('Identifiants incorrects')
           return F.authUser
         }),
-        loadPortal: fromPromise(async () => startup),
+        loadPortal: fromPromise(async () => {
+          if (scenario.portalFails) throw new Error('Failed to fetch dynamically imported module')
+          return startup
+        }),
       },
       actions: {
         persistUser: (_, { user }) => writeStoredUser(user),

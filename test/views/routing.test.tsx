@@ -109,11 +109,18 @@ Layouts('/formalites-juridique hides the header and uses its own layout', async 
   screen.getByRole('complementary', { name: 'Menu principal' })
 })
 
-Layouts('the global spinner shows while the portal loads', async () => {
-  const app = await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: 2 })
-  // The first render happens before the startup's answers.
-  assert.ok(app.container.querySelector('[role="status"]') || screen.queryByText('Bonjour Camille'))
-  await screen.findByText('Bonjour Camille')
+Layouts('the global spinner shows while the portal loads, and nothing else', async () => {
+  await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: 2, ordersPending: true })
+  await screen.findByRole('status')
+  screen.getByText('Chargement…')
+  assert.is(screen.queryByRole('complementary', { name: 'Menu principal' }), null)
+  assert.is(screen.queryByText('Bonjour Camille'), null)
+})
+
+Layouts("the portal's code cannot load: a French message and 'Réessayer'", async () => {
+  await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: 2, portalFails: true })
+  await screen.findByText(/Votre espace n’a pas pu être chargé/)
+  screen.getByRole('button', { name: 'Réessayer' })
 })
 
 Layouts('zero orders: a clear French empty state', async () => {
