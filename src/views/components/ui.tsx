@@ -1,6 +1,6 @@
 // Small building blocks shared by every screen.
 import { styled } from 'goober'
-import type { ReactNode } from 'react'
+import type { InputHTMLAttributes, ReactNode } from 'react'
 import { color, radius } from '../theme.ts'
 
 export const Button = styled('button')<{ $variant?: 'primary' | 'secondary' | 'ghost' | 'danger' }>`
@@ -93,6 +93,27 @@ export function Field({ id, label, hint, error, children }: { id: string; label:
         </FieldError>
       )}
     </FieldBox>
+  )
+}
+
+type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onChange'>
+
+/** A labelled text input whose error and hint are announced with it. */
+export function TextField({ id, label, value, onChange, error, hint, describedBy, ...input }: InputProps & {
+  id: string
+  label: string
+  value: string
+  onChange: (value: string) => void
+  error?: string | null
+  hint?: ReactNode
+  /** Another element describing the input (e.g. a list of rules). */
+  describedBy?: string
+}) {
+  const described = [error && `${id}-error`, hint && `${id}-hint`, describedBy].filter(Boolean).join(' ') || undefined
+  return (
+    <Field id={id} label={label} hint={hint} error={error}>
+      <input id={id} value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={!!error} aria-describedby={described} {...input} />
+    </Field>
   )
 }
 

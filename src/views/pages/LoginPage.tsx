@@ -4,7 +4,7 @@ import { type FormEvent, useState, useSyncExternalStore } from 'react'
 import { Link, Redirect } from 'wouter'
 import { hasStoredUser, subscribeStoredUser } from '../../storage.ts'
 import { useServices, useSessionWhenLoaded, useSnapshotValue } from '../app-context.tsx'
-import { Alert, Button, Field } from '../components/ui.tsx'
+import { Alert, Button, TextField } from '../components/ui.tsx'
 import { BareLayout } from '../layout/BareLayout.tsx'
 
 const Actions = styled('div')`
@@ -47,29 +47,8 @@ export default function LoginPage() {
             {serverError}
           </Alert>
         )}
-        <Field id="login-email" label="Adresse e-mail" error={errors.username}>
-          <input
-            id="login-email"
-            type="email"
-            autoComplete="username"
-            inputMode="email"
-            value={username}
-            onChange={(e) => setUsername(e.target.value)}
-            aria-invalid={!!errors.username}
-            aria-describedby={errors.username ? 'login-email-error' : undefined}
-          />
-        </Field>
-        <Field id="login-password" label="Mot de passe" error={errors.password}>
-          <input
-            id="login-password"
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            aria-invalid={!!errors.password}
-            aria-describedby={errors.password ? 'login-password-error' : undefined}
-          />
-        </Field>
+        <TextField id="login-email" label="Adresse e-mail" type="email" autoComplete="username" inputMode="email" value={username} onChange={setUsername} error={errors.username} />
+        <TextField id="login-password" label="Mot de passe" type="password" autoComplete="current-password" value={password} onChange={setPassword} error={errors.password} />
         <Actions>
           <Button type="submit" disabled={busy}>
             {busy ? 'Connexion…' : 'Se connecter'}

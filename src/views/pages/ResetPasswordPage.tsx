@@ -3,7 +3,7 @@ import { useActorRef, useSelector } from '@xstate/react'
 import { type FormEvent, useState } from 'react'
 import { Link } from 'wouter'
 import { useFlows } from '../app-context.tsx'
-import { Alert, Button, Field } from '../components/ui.tsx'
+import { Alert, Button, TextField } from '../components/ui.tsx'
 import { BareLayout } from '../layout/BareLayout.tsx'
 
 export const RESET_REQUESTED =
@@ -46,17 +46,7 @@ export default function ResetPasswordPage() {
               {error}
             </Alert>
           )}
-          <Field id="reset-email" label="Adresse e-mail" error={invalid}>
-            <input
-              id="reset-email"
-              type="email"
-              autoComplete="email"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              aria-invalid={!!invalid}
-              aria-describedby={invalid ? 'reset-email-error' : undefined}
-            />
-          </Field>
+          <TextField id="reset-email" label="Adresse e-mail" type="email" autoComplete="email" value={email} onChange={setEmail} error={invalid} />
           <Button type="submit" disabled={busy}>
             {busy ? 'Envoi…' : 'Recevoir le lien'}
           </Button>

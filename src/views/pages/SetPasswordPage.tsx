@@ -5,7 +5,7 @@ import { styled } from 'goober'
 import { type FormEvent, useState } from 'react'
 import { Link } from 'wouter'
 import { useFlows, useServices } from '../app-context.tsx'
-import { Alert, Button, Field } from '../components/ui.tsx'
+import { Alert, Button, TextField } from '../components/ui.tsx'
 import { BareLayout } from '../layout/BareLayout.tsx'
 import { color } from '../theme.ts'
 
@@ -64,17 +64,7 @@ export default function SetPasswordPage({ token }: { token: string }) {
             {error} <Link href="/reset-password">Demander un nouveau lien</Link>
           </Alert>
         )}
-        <Field id="new-password" label="Nouveau mot de passe" error={problems.password}>
-          <input
-            id="new-password"
-            type="password"
-            autoComplete="new-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            aria-invalid={!!problems.password}
-            aria-describedby="password-rules"
-          />
-        </Field>
+        <TextField id="new-password" label="Nouveau mot de passe" type="password" autoComplete="new-password" value={password} onChange={setPassword} error={problems.password} describedBy="password-rules" />
         <p id="password-rules-title">Votre mot de passe doit contenir :</p>
         <Rules id="password-rules" aria-labelledby="password-rules-title">
           {passwordRules.map((rule) => (
@@ -84,16 +74,7 @@ export default function SetPasswordPage({ token }: { token: string }) {
             </li>
           ))}
         </Rules>
-        <Field id="confirm-password" label="Confirmez le mot de passe" error={problems.confirmation}>
-          <input
-            id="confirm-password"
-            type="password"
-            autoComplete="new-password"
-            value={confirmation}
-            onChange={(e) => setConfirmation(e.target.value)}
-            aria-invalid={!!problems.confirmation}
-          />
-        </Field>
+        <TextField id="confirm-password" label="Confirmez le mot de passe" type="password" autoComplete="new-password" value={confirmation} onChange={setConfirmation} error={problems.confirmation} />
         <Button type="submit" disabled={busy}>
           {busy ? 'Enregistrement…' : 'Enregistrer le mot de passe'}
         </Button>
