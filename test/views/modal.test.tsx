@@ -38,6 +38,13 @@ GenericModal("default footer button 'Nous faire parvenir', a named close button,
   assert.ok(dialog.contains(document.activeElement), 'the focus moved into the modal')
 })
 
+GenericModal('its header is not a second banner landmark of the page (axe: landmark-no-duplicate-banner)', () => {
+  render(<Harness />)
+  fireEvent.click(screen.getByRole('button', { name: 'Ouvrir' }))
+  assert.is(screen.getByRole('dialog', { name: 'Titre' }).querySelector('header'), null)
+  assert.is(screen.queryByRole('banner'), null)
+})
+
 GenericModal('Escape closes and gives the focus back to what opened it', () => {
   render(<Harness />)
   const opener = screen.getByRole('button', { name: 'Ouvrir' })
@@ -65,7 +72,7 @@ GenericModal('the close button closes; the two header styles and the large size 
   const { container } = render(<Harness large headerStyle="accent" footer={null} />)
   fireEvent.click(screen.getByRole('button', { name: 'Ouvrir' }))
   assert.is(screen.queryByRole('button', { name: 'Nous faire parvenir' }), null, 'footer={null}: no footer')
-  const header = screen.getByRole('dialog').querySelector('header')!
+  const header = screen.getByRole('dialog').querySelector('h2')!.parentElement!
   assert.is(getComputedStyle(header).backgroundColor, color.primary, "'accent': the coloured header")
   fireEvent.click(screen.getByRole('button', { name: 'Fermer' }))
   assert.is(screen.queryByRole('dialog'), null)
@@ -75,7 +82,7 @@ GenericModal('the close button closes; the two header styles and the large size 
 GenericModal("the plain header style is the default", () => {
   render(<Harness />)
   fireEvent.click(screen.getByRole('button', { name: 'Ouvrir' }))
-  assert.is(getComputedStyle(screen.getByRole('dialog').querySelector('header')!).backgroundColor, color.surface)
+  assert.is(getComputedStyle(screen.getByRole('dialog').querySelector('h2')!.parentElement!).backgroundColor, color.surface)
 })
 
 GenericModal('while locked (an upload running), Escape does not close it', () => {

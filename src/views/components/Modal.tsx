@@ -34,7 +34,8 @@ const Dialog = styled('div')<{ $large: boolean }>`
   }
 `
 
-const Head = styled('header')<{ $accent: boolean }>`
+// A div, not a header: inside a dialog a <header> would be a second banner landmark of the page.
+const Head = styled('div')<{ $accent: boolean }>`
   display: flex;
   align-items: center;
   justify-content: space-between;

@@ -13,7 +13,8 @@ const Page = styled('div')`
   background: linear-gradient(180deg, ${color.primary} 0, ${color.primary} 14rem, ${color.background} 14rem);
 `
 
-const Brand = styled('p')`
+// The page's banner landmark: no text of the page lies outside a landmark.
+const Brand = styled('header')`
   margin: 0 0 1.5rem;
   color: #fff;
   font-size: 1.5rem;
