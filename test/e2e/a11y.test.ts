@@ -1,0 +1,145 @@
+// axe-core on every route, signed out and signed in, at phone and desktop width, and with each
+// modal, the drawer and the order selection open: no serious or critical violation. axe is an
+// inline script to the CSP, so these tabs bypass it (the journeys keep it enforced).
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import type { Page } from 'playwright-core'
+import { pageRoutes } from '../../src/views/routes.ts'
+import {
+  chooseOrder, DESKTOP, isMobile, MOBILE, openMenu, pageTitle, type Portal, seriousViolations, signIn, startPortal, type Tab,
+  toast, type Viewport,
+} from '../util/e2e.ts'
+
+const A11y = suite('Accessibilité (axe-core) : aucune violation grave ou critique')
+let portal: Portal
+
+A11y.before(async () => {
+  portal = await startPortal()
+})
+A11y.after(async () => {
+  await portal?.close()
+})
+
+/** Checks the page as it is now; every finding of every screen is reported at the end of the test. */
+function checker(tab: Tab, viewport: Viewport) {
+  const findings: string[] = []
+  return {
+    async check(screen: string) {
+      for (const violation of await seriousViolations(tab.page)) findings.push(`${screen} (${viewport.width} px) : ${violation}`)
+    },
+    async done() {
+      await tab.close()
+      assert.equal(findings, [], findings.join('\n'))
+    },
+  }
+}
+
+/** A page of the dashboard layout, loaded and settled (no spinner left in the content). */
+async function settled(page: Page) {
+  await page.waitForLoadState('networkidle')
+  await page.waitForFunction(() => !document.querySelector('#contenu [role="status"]'))
+}
+
+A11y('the checker reports what axe-core finds serious (a button without a name)', async () => {
+  const tab = await portal.open({ viewport: DESKTOP, bypassCSP: true })
+  await tab.page.goto('/login')
+  await tab.page.getByRole('button', { name: 'Se connecter' }).waitFor()
+  await tab.page.evaluate(() => document.querySelector('main')!.append(document.createElement('button')))
+  const found = await seriousViolations(tab.page)
+  assert.ok(found.some((v) => v.startsWith('button-name (critical)')), found.join('\n'))
+  await tab.close()
+})
+
+for (const viewport of [MOBILE, DESKTOP]) {
+  A11y(`signed out, ${viewport.width} px: login (with its errors), password screens, missing documents`, async () => {
+    const tab = await portal.open({ viewport, bypassCSP: true })
+    const { page } = tab
+    const axe = checker(tab, viewport)
+    await page.goto('/login')
+    await page.getByRole('button', { name: 'Se connecter' }).waitFor()
+    await axe.check('/login')
+    await page.getByRole('button', { name: 'Se connecter' }).click()
+    await page.getByText('Saisissez votre adresse e-mail.').waitFor()
+    await axe.check('/login, champs vides')
+    tab.allow(/status of 401/)
+    await page.getByLabel('Adresse e-mail', { exact: true }).fill('demo@example.com')
+    await page.getByLabel('Mot de passe', { exact: true }).fill('mauvais-mot-de-passe')
+    await page.getByRole('button', { name: 'Se connecter' }).click()
+    await page.getByRole('alert').filter({ hasText: 'Identifiants incorrects' }).waitFor()
+    await axe.check('/login, identifiants incorrects')
+    for (const [path, heading] of [['/reset-password', /mot de passe/i], ['/set-password/jeton-de-test', /mot de passe/i], ['/missing-document', 'Documents manquants']] as const) {
+      await page.goto(path)
+      await page.getByRole('heading', { level: 1, name: heading }).waitFor()
+      await axe.check(path)
+    }
+    await axe.done()
+  })
+
+  A11y(`signed in, ${viewport.width} px: selection, every page of the menu, Kbis and problem modals, drawer, toast`, async () => {
+    const tab = await portal.open({ viewport, bypassCSP: true })
+    const { page } = tab
+    const axe = checker(tab, viewport)
+    await signIn(page)
+    await page.getByRole('heading', { name: 'Sélectionnez la domiciliation' }).waitFor()
+    await axe.check('sélection de la domiciliation')
+    await chooseOrder(page, 'Atelier Lumière SARL')
+    await pageTitle(page, 'Tableau de bord').waitFor()
+
+    for (const route of pageRoutes) {
+      await page.goto(route.path)
+      await pageTitle(page, route.title).waitFor()
+      await settled(page)
+      await axe.check(route.path)
+    }
+    await page.goto('/adresse-inconnue')
+    await pageTitle(page, 'Page introuvable').waitFor()
+    await axe.check('page introuvable')
+
+    await page.goto('/tableau-de-bord')
+    await settled(page)
+    await page.getByRole('button', { name: 'Je dépose mon Kbis' }).click()
+    await page.getByRole('dialog', { name: 'Déposer mon justificatif' }).waitFor()
+    await axe.check('modale Kbis')
+    await page.keyboard.press('Escape')
+
+    await page.getByRole('button', { name: 'Notifications' }).click()
+    await page.getByText('Aucune nouvelle notification.').waitFor()
+    await axe.check('notifications')
+    await page.keyboard.press('Escape')
+
+    if (isMobile(viewport)) {
+      await openMenu(page, viewport)
+      await axe.check('menu mobile ouvert')
+    }
+    await page.getByRole('button', { name: 'Signaler un problème' }).click()
+    const problem = page.getByRole('dialog', { name: 'Signaler un problème' })
+    await problem.getByRole('button', { name: 'Envoyer' }).click()
+    await problem.getByText('Veuillez décrire votre problème avant de l’envoyer.').waitFor()
+    await axe.check('modale de signalement, message vide')
+    await problem.getByLabel('Votre message').fill('Test d’accessibilité')
+    await problem.getByRole('button', { name: 'Envoyer' }).click()
+    await toast(page, 'Votre demande est envoyé, nous revenons vers vous au plus vite').waitFor()
+    await axe.check('notification (toast)')
+
+    if (!isMobile(viewport)) {
+      await page.getByRole('button', { name: 'Réduire le menu' }).click()
+      await page.getByRole('button', { name: 'Déplier le menu' }).waitFor()
+      await axe.check('menu réduit')
+      await page.getByRole('button', { name: 'Déplier le menu' }).click()
+    }
+    await axe.done()
+  })
+
+  A11y(`signed in, ${viewport.width} px: /missing-document with its upload form`, async () => {
+    const tab = await portal.open({ viewport, bypassCSP: true })
+    const { page } = tab
+    const axe = checker(tab, viewport)
+    await signIn(page)
+    await chooseOrder(page, 'Conseil Horizon EURL')
+    await page.getByRole('button', { name: 'Envoyer mes documents' }).waitFor()
+    await axe.check('/missing-document')
+    await axe.done()
+  })
+}
+
+A11y.run()

@@ -1,0 +1,255 @@
+// The browser harness of test/e2e: the built SPA served by the real server (a fresh embedded
+// database with the demo data, on a free port of 127.0.0.1) and Debian's Chromium driven by
+// playwright-core. A journey file, e.g. test/e2e/mail.test.ts:
+//
+//   import { suite } from 'uvu'
+//   import { chooseOrder, DESKTOP, MOBILE, signIn, startPortal, type Portal } from '../util/e2e.ts'
+//   const Mail = suite('Mes courriers'); let portal: Portal
+//   Mail.before(async () => { portal = await startPortal() })  // one server and one Chromium per file
+//   Mail.after(() => portal?.close())
+//   Mail('…', async () => {
+//     const tab = await portal.open({ viewport: MOBILE })  // fresh context: empty storage, CSP enforced
+//     await signIn(tab.page)
+//     await chooseOrder(tab.page, 'Boulangerie des Lilas SAS')
+//     …                                                     // locators, uvu assertions, screenshot()
+//     await tab.close()  // fails on any console error, uncaught error or CSP violation seen meanwhile
+//   })
+//   Mail.run()
+//
+// Journeys that do not change data share the file's server; one that does (an upload) belongs
+// where nothing after it depends on the data it changed, or gets its own startPortal().
+// Run: npm run test:e2e (Chromium at /usr/bin/chromium, or CHROMIUM_PATH).
+import { createRequire } from 'node:module'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { PDFDocument, StandardFonts } from 'pdf-lib'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import type { Order } from '../../server/contract/schemas.ts'
+import { loadConfig, type Config } from '../../server/config.ts'
+import { DEMO_PASSWORD } from '../../server/db/seed.ts'
+import { createServer } from '../../server/main.ts'
+
+export { DEMO_PASSWORD }
+export const ROOT = join(import.meta.dirname, '..', '..')
+export const SCREENSHOTS_DIR = join(ROOT, 'docs', 'screenshots')
+
+export const MOBILE = { width: 360, height: 740 }
+export const DESKTOP = { width: 1280, height: 800 }
+export type Viewport = typeof MOBILE
+/** Below this width the portal shows its phone layout (src/views/theme.ts). */
+const DESKTOP_MIN_WIDTH = 900
+export const isMobile = (viewport: Viewport) => viewport.width < DESKTOP_MIN_WIDTH
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
+/** The flags Debian's Chromium runs with here (no sandbox as root, no GPU, nothing phoning home). */
+export const CHROMIUM_FLAGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+]
+
+/** Each launch gets a fresh user-data-dir from playwright (removed when the browser closes). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_FLAGS })
+}
+
+interface BuildModule {
+  isStale(): Promise<boolean>
+  build(): Promise<unknown>
+}
+
+let built: Promise<void> | undefined
+/** Builds dist/ once per process, and only when its sources changed (esbuild.config.mjs). */
+export function ensureBuilt(): Promise<void> {
+  return (built ??= (async () => {
+    const { isStale, build } = (await import(pathToFileURL(join(ROOT, 'esbuild.config.mjs')).href)) as BuildModule
+    if (await isStale()) await build()
+  })())
+}
+
+export interface Tab {
+  page: Page
+  context: BrowserContext
+  /** Console errors, uncaught errors and CSP violations seen so far. */
+  problems: string[]
+  /** Console errors this journey expects (e.g. a 401 it provokes) are not problems. */
+  allow(pattern: RegExp): void
+  /** Closes the context, then fails if anything went wrong in it. */
+  close(): Promise<void>
+}
+
+export interface OpenOptions {
+  viewport?: Viewport
+  /** Only for injecting tools such as axe-core (an inline script the CSP would block). */
+  bypassCSP?: boolean
+}
+
+export interface Portal {
+  url: string
+  /** The running server: its database (deps.db) for checking what a journey stored. */
+  server: Awaited<ReturnType<typeof createServer>>
+  browser: Browser
+  open(options?: OpenOptions): Promise<Tab>
+  /** The orders a demo account sees, by company name, straight from the API. */
+  orders(email?: string): Promise<Record<string, Order>>
+  close(): Promise<void>
+}
+
+declare global {
+  interface Window {
+    __e2eViolation?: (text: string) => void
+  }
+}
+
+export async function startPortal(options: { config?: Partial<Config> } = {}): Promise<Portal> {
+  await ensureBuilt()
+  const dir = await mkdtemp(join(tmpdir(), 'portail-e2e-'))
+  const server = await createServer({
+    ...loadConfig({}),
+    dataDir: join(dir, 'data'),
+    storageDir: join(dir, 'storage'),
+    distDir: join(ROOT, 'dist'),
+    logLevel: 'silent',
+    // Every journey signs in from 127.0.0.1: the per-IP limit of login attempts would stop them.
+    authRateLimit: 10_000,
+    ...options.config,
+  })
+  let browser: Browser | undefined
+  try {
+    await server.app.listen({ port: 0, host: '127.0.0.1' })
+    browser = await launchChromium()
+  } catch (error) {
+    await server.close()
+    await rm(dir, { recursive: true, force: true })
+    throw error
+  }
+  const url = `http://127.0.0.1:${(server.app.server.address() as { port: number }).port}`
+  const tabs = new Set<BrowserContext>()
+
+  async function open({ viewport = DESKTOP, bypassCSP = false }: OpenOptions = {}): Promise<Tab> {
+    const mobile = isMobile(viewport)
+    const context = await browser!.newContext({
+      baseURL: url, viewport, bypassCSP, locale: 'fr-FR', timezoneId: 'Europe/Paris', reducedMotion: 'reduce',
+      isMobile: mobile, hasTouch: mobile,
+    })
+    context.setDefaultTimeout(20_000)
+    tabs.add(context)
+    const problems: string[] = []
+    const allowed: RegExp[] = []
+    await context.exposeFunction('__e2eViolation', (text: string) => problems.push(`CSP : ${text}`))
+    await context.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) => window.__e2eViolation?.(`${e.violatedDirective} bloque ${e.blockedURI || 'inline'} (${e.sourceFile}:${e.lineNumber})`))
+    })
+    const page = await context.newPage()
+    page.on('console', (message) => {
+      const text = message.text()
+      if (message.type() === 'error' && !allowed.some((p) => p.test(text))) problems.push(`console : ${text} (${page.url()})`)
+    })
+    page.on('pageerror', (error) => problems.push(`erreur : ${error.message} (${page.url()})`))
+    // Intercept file choosers from the start: enabled lazily by waitForEvent('filechooser'), the
+    // interception can come after a key press that opens one, and headless Chromium cancels it.
+    page.on('filechooser', () => {})
+    return {
+      page, context, problems,
+      allow: (pattern) => void allowed.push(pattern),
+      async close() {
+        tabs.delete(context)
+        await context.close()
+        if (problems.length) throw new Error(`Problèmes dans le navigateur :\n- ${problems.join('\n- ')}`)
+      },
+    }
+  }
+
+  async function orders(email = 'demo@example.com'): Promise<Record<string, Order>> {
+    const login = await fetch(`${url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: email, password: DEMO_PASSWORD }) })
+    const { apiToken } = (await login.json()) as { apiToken: string }
+    const list = (await (await fetch(`${url}/api-protected/my-domiciliation-orders`, { headers: { apiToken } })).json()) as Order[]
+    return Object.fromEntries(list.map((o) => [o.raisonSociale, o]))
+  }
+
+  return {
+    url, server, browser, open, orders,
+    async close() {
+      for (const context of tabs) await context.close().catch(() => {})
+      await browser!.close()
+      await server.close()
+      await rm(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+// ——— Steps every journey takes ———
+
+export async function signIn(page: Page, email = 'demo@example.com', password = DEMO_PASSWORD) {
+  await page.goto('/login')
+  await page.getByLabel('Adresse e-mail', { exact: true }).fill(email)
+  await page.getByLabel('Mot de passe', { exact: true }).fill(password)
+  await page.getByRole('button', { name: 'Se connecter' }).click()
+}
+
+/** On 'Sélectionnez la domiciliation': a company, or 'Tous'. */
+export async function chooseOrder(page: Page, company: string) {
+  await page.getByRole('heading', { name: 'Sélectionnez la domiciliation' }).waitFor()
+  await orderButton(page, company).click()
+}
+
+/** An entry of the selection screen: its name holds the company (or starts with 'Tous'). */
+export const orderButton = (page: Page, company: string) =>
+  page.getByRole('button', { name: company === 'Tous' ? /^Tous\b/ : company })
+
+export async function waitForPath(page: Page, path: string) {
+  await page.waitForURL((url) => url.pathname === path)
+}
+
+/** The page's title in the header (spec §2: taken from the route's metadata). */
+export const pageTitle = (page: Page, title: string) => page.getByRole('heading', { name: title, level: 1, exact: true })
+
+/** A toast of react-hot-toast (role=status) with this text. */
+export const toast = (page: Page, text: string) => page.getByRole('status').filter({ hasText: text })
+
+/** On a phone the sidebar is a drawer: open it before using its links and buttons. */
+export async function openMenu(page: Page, viewport: Viewport) {
+  if (!isMobile(viewport)) return
+  await page.getByRole('button', { name: 'Ouvrir le menu' }).click()
+  await page.getByRole('complementary', { name: 'Menu principal' }).getByRole('button', { name: 'Fermer le menu' }).waitFor()
+}
+
+/** Whether the element is the one that has the keyboard focus. */
+export const isFocused = (locator: ReturnType<Page['locator']>) => locator.evaluate((element) => element === document.activeElement)
+
+/** docs/screenshots/<name>.png, for the README. */
+export async function screenshot(page: Page, name: string) {
+  await mkdir(SCREENSHOTS_DIR, { recursive: true })
+  await page.mouse.move(0, 0) // no hover effect left where the last click was
+  await page.screenshot({ path: join(SCREENSHOTS_DIR, `${name}.png`), animations: 'disabled', caret: 'hide' })
+}
+
+const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
+
+interface AxeViolation {
+  id: string
+  impact?: string | null
+  help: string
+  nodes: { target: unknown[] }[]
+}
+
+/** axe-core's serious and critical violations on the page as it is (needs a bypassCSP tab). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH })
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: AxeViolation[] }> } }).axe
+    return (await axe.run(document, { resultTypes: ['violations'] })).violations
+  })
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}) : ${v.help} — ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(' | ')}`)
+}
+
+/** A small, complete PDF (the server checks the bytes, not the name). */
+export async function samplePdf(title = 'Extrait Kbis'): Promise<Buffer> {
+  const pdf = await PDFDocument.create()
+  const font = await pdf.embedFont(StandardFonts.Helvetica)
+  pdf.addPage([595, 842]).drawText(title, { x: 72, y: 760, size: 18, font })
+  return Buffer.from(await pdf.save())
+}
