@@ -18,6 +18,7 @@ import { billingRoutes } from './routes/billing/index.ts'
 import { contractRoutes } from './routes/contracts/index.ts'
 import { invoiceRoutes } from './routes/invoices/index.ts'
 import { mailRoutes } from './routes/mail/index.ts'
+import { operatorRoutes } from './routes/operator/index.ts'
 import { orderRoutes } from './routes/orders/index.ts'
 import { systemRoutes } from './routes/system/index.ts'
 import { MAX_UPLOAD_BYTES } from './services/file-types.ts'
@@ -69,6 +70,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
   billingRoutes(registrar.define, deps)
   invoiceRoutes(registrar.define, deps)
   contractRoutes(registrar.define, deps)
+  operatorRoutes(registrar.define, deps)
   systemRoutes(registrar.define, deps, options.databaseKind)
   registrar.assertComplete()
 

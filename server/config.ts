@@ -26,11 +26,20 @@ export interface Config {
   trustProxy: boolean
   /** Seed the demo accounts on first start (default true). */
   seedDemo: boolean
+  /** The operators' secret (Authorization: Bearer …) for /api/operator/*; unset: the operator API answers 401. */
+  operatorToken?: string
 }
+
+/** An operator token shorter than this is refused at startup: it guards every customer's mail. */
+export const MIN_OPERATOR_TOKEN_LENGTH = 24
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT || 8080)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT invalide : ${env.PORT}`)
+  const operatorToken = env.OPERATOR_TOKEN?.trim() || undefined
+  if (operatorToken && operatorToken.length < MIN_OPERATOR_TOKEN_LENGTH) {
+    throw new Error(`OPERATOR_TOKEN est trop court : ${MIN_OPERATOR_TOKEN_LENGTH} caractères au moins (par exemple : openssl rand -hex 32).`)
+  }
   const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, '')
   return {
     port,
@@ -51,5 +60,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: env.TRUST_PROXY === 'true',
     seedDemo: env.SEED_DEMO !== 'false',
+    operatorToken,
   }
 }

@@ -355,6 +355,23 @@ export const routes = {
     schema: { response: ok(S.IdentityUploadReply) },
   },
 
+  // --- Operators: the provider's staff add scanned letters and packages (Authorization: Bearer <OPERATOR_TOKEN>)
+  operatorOrders: {
+    method: 'GET', path: '/api/operator/domiciliation-orders', auth: 'operator', tags: ['Opérateurs'],
+    summary: 'Every domiciliation order with its owner, to find the id to ingest mail for.',
+    schema: { response: ok(Type.Array(S.OperatorOrder)) },
+  },
+  operatorAddDocument: {
+    method: 'POST', path: '/api/operator/domiciliation-orders/{id}/documents', auth: 'operator', tags: ['Opérateurs'],
+    summary: 'Add a scanned letter (a PDF as a data URL, checked by content) and e-mail "Nouveau courrier de {sender}" to the owner and the collaborators.',
+    schema: { params: S.IdParams, body: S.OperatorDocumentBody, response: ok(S.OperatorDocumentReply) },
+  },
+  operatorAddPackage: {
+    method: 'POST', path: '/api/operator/domiciliation-orders/{id}/packages', auth: 'operator', tags: ['Opérateurs'],
+    summary: "Register a package received for an order (status 'À retirer').",
+    schema: { params: S.IdParams, body: S.OperatorPackageBody, response: ok(S.Package) },
+  },
+
   // --- Operations
   health: {
     method: 'GET', path: '/health', auth: 'none', tags: ['Exploitation'],

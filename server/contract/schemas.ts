@@ -403,6 +403,40 @@ export const HealthReply = Type.Object({
 })
 export type HealthReply = Static<typeof HealthReply>
 
+// --- Operators (the provider's staff, authenticated by OPERATOR_TOKEN)
+export const OperatorOrder = Type.Object({
+  id: Id,
+  raisonSociale: Type.String(),
+  status: Type.String(),
+  ownerEmail: Type.String(),
+})
+export type OperatorOrder = Static<typeof OperatorOrder>
+
+export const OperatorDocumentBody = Type.Object({
+  sender: ShortText(200),
+  kind: Type.Optional(DocumentKind),
+  /** The scan as a data URL: data:application/pdf;base64,… (a complete PDF of 10 MB at most). */
+  file: Type.String({ minLength: 1, maxLength: 15_000_000 }),
+  receivedAt: Type.Optional(DateTime),
+}, { additionalProperties: false })
+export type OperatorDocumentBody = Static<typeof OperatorDocumentBody>
+
+export const OperatorDocumentReply = Type.Object({
+  document: MailDocument,
+  /** The deep link of the letter in the portal, as written in the notification. */
+  link: Type.String(),
+  /** Who was told by e-mail ("Nouveau courrier de …"). */
+  notified: Type.Array(Type.String()),
+})
+export type OperatorDocumentReply = Static<typeof OperatorDocumentReply>
+
+export const OperatorPackageBody = Type.Object({
+  carrier: ShortText(100),
+  sender: ShortText(200),
+  receivedAt: Type.Optional(DateTime),
+}, { additionalProperties: false })
+export type OperatorPackageBody = Static<typeof OperatorPackageBody>
+
 // --- Params
 export const IdParams = Type.Object({ id: Id })
 export const OrderIdParams = Type.Object({ orderId: Id })

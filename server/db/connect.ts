@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises'
+import { mkdir, open, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely'
@@ -24,14 +24,67 @@ export interface ConnectOptions {
 export async function connect(options: ConnectOptions): Promise<DbHandle> {
   if (options.databaseUrl) return connectPostgres(options.databaseUrl, options.schema, options.poolSize)
   let pglite: PGlite
+  let unlock = async () => {}
   if (options.dataDir) {
     await mkdir(options.dataDir, { recursive: true })
-    pglite = new PGlite(join(options.dataDir, 'pglite'))
+    unlock = await lockDataDir(options.dataDir)
+    try {
+      pglite = new PGlite(join(options.dataDir, 'pglite'))
+    } catch (error) {
+      await unlock()
+      throw error
+    }
   } else {
     pglite = new PGlite()
   }
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) })
-  return { db, kind: 'pglite', close: () => db.destroy() }
+  return {
+    db,
+    kind: 'pglite',
+    async close() {
+      await db.destroy()
+      await unlock()
+    },
+  }
+}
+
+/** Another process (the server, or `npm run ingest`) has the embedded database of this DATA_DIR open. */
+export class DataDirBusyError extends Error {
+  constructor(readonly dataDir: string, readonly pid: number) {
+    super(`La base embarquée de ${dataDir} est déjà ouverte par un autre processus (pid ${pid}) : PGlite n’accepte qu’un seul processus à la fois. `
+      + 'Si c’est le serveur, ajoutez le courrier par l’API opérateur (POST /api/operator/…) ou arrêtez-le avant de recommencer.')
+  }
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/**
+ * PGlite is one database inside one process: two processes on the same files would corrupt them.
+ * A lock file holding the owner's pid keeps a second one out; a lock left by a dead process is taken over.
+ */
+export async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
+  const path = join(dataDir, 'pglite.lock')
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const handle = await open(path, 'wx')
+      await handle.writeFile(String(process.pid))
+      await handle.close()
+      return () => rm(path, { force: true })
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+      const pid = Number((await readFile(path, 'utf8').catch(() => '')).trim())
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) throw new DataDirBusyError(dataDir, pid)
+      await rm(path, { force: true })
+    }
+  }
+  throw new DataDirBusyError(dataDir, 0)
 }
 
 async function connectPostgres(connectionString: string, schema: string | undefined, max = 10): Promise<DbHandle> {

@@ -4,6 +4,7 @@ import type { Static, TSchema } from 'typebox'
 import { ApiErrorBody, routes, type RouteDef, type RouteName, type Routes } from '../contract/index.ts'
 import { findSession, type SessionUser } from '../db/repositories/users.ts'
 import type { AppDeps } from '../deps.ts'
+import { sameDigest, sha256 } from '../services/crypto.ts'
 import { HttpError, messages } from './errors.ts'
 
 declare module 'fastify' {
@@ -20,8 +21,8 @@ export interface RouteContext<N extends RouteName> {
   params: Part<N, 'params'>
   query: Part<N, 'querystring'>
   body: Part<N, 'body'>
-  /** The signed-in user; routes with auth 'none' get null. */
-  user: Routes[N]['auth'] extends 'none' ? null : SessionUser
+  /** The signed-in user; routes with auth 'none' or 'operator' get null. */
+  user: Routes[N]['auth'] extends 'none' | 'operator' ? null : SessionUser
   req: FastifyRequest
   reply: FastifyReply
 }
@@ -48,6 +49,14 @@ function credential(req: FastifyRequest, auth: RouteDef['auth']): string | undef
   return match?.[1]
 }
 
+/** The operators' token, never a customer's: compared as digests, in constant time. */
+function checkOperator(req: FastifyRequest, operatorToken: string | undefined) {
+  if (!operatorToken) throw new HttpError(401, messages.operatorDisabled, 'OPERATOR_DISABLED')
+  const token = credential(req, 'operator')
+  if (!token) throw new HttpError(401, messages.operatorNoToken, 'UNAUTHENTICATED')
+  if (!sameDigest(sha256(token), sha256(operatorToken))) throw new HttpError(401, messages.operatorBadToken, 'INVALID_TOKEN')
+}
+
 export function routeRegistrar(app: FastifyInstance, deps: AppDeps) {
   const defined = new Set<RouteName>()
 
@@ -57,7 +66,6 @@ export function routeRegistrar(app: FastifyInstance, deps: AppDeps) {
     const def: RouteDef = routes[name]
     const { response, ...input } = def.schema
     const kind = def.kind ?? 'json'
-    if (def.auth === 'operator') throw new Error(`route ${name} : l'authentification opérateur n'est pas encore prise en charge`)
     app.route({
       method: def.method,
       url: fastifyPath(def.path),
@@ -69,7 +77,7 @@ export function routeRegistrar(app: FastifyInstance, deps: AppDeps) {
         ? { rateLimit: { max: deps.config.authRateLimit, timeWindow: 60_000, groupId: name } }
         : {},
       // Authentication reads headers only, so it runs first: no token means 401 whatever the body.
-      onRequest: def.auth === 'none' ? undefined : async (req) => {
+      onRequest: def.auth === 'none' ? undefined : def.auth === 'operator' ? async (req) => checkOperator(req, deps.config.operatorToken) : async (req) => {
         const token = credential(req, def.auth)
         if (!token) throw new HttpError(401, messages.noToken, 'UNAUTHENTICATED')
         const user = await findSession(deps.db, token, deps.clock.now())

@@ -21,6 +21,9 @@ export const messages = {
   rateLimited: 'Trop de tentatives : veuillez patienter une minute avant de réessayer.',
   internal: 'Une erreur interne est survenue, veuillez réessayer dans quelques instants.',
   unknownRoute: 'Adresse inconnue : cette ressource de l’API est introuvable.',
+  operatorNoToken: 'Jeton opérateur manquant : envoyez l’en-tête Authorization: Bearer <OPERATOR_TOKEN>.',
+  operatorBadToken: 'Jeton opérateur invalide.',
+  operatorDisabled: 'L’API opérateur est désactivée : définissez OPERATOR_TOKEN au démarrage du serveur.',
 } as const
 
 interface ValidationIssue { keyword: string; instancePath: string; params: Record<string, unknown>; message?: string }

@@ -52,7 +52,7 @@ export function openApiDocument(brandName: string) {
       securitySchemes: {
         apiToken: { type: 'apiKey', in: 'header', name: 'apiToken' },
         bearer: { type: 'http', scheme: 'bearer' },
-        operator: { type: 'http', scheme: 'bearer' },
+        operator: { type: 'http', scheme: 'bearer', description: 'Le jeton des opérateurs (variable OPERATOR_TOKEN du serveur), jamais celui d’un client.' },
       },
     },
     paths,

@@ -119,8 +119,8 @@ const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
   ['uploadIdentity', () => contracts.uploadIdentity(form), '/step-upload-identity'],
 ]
 
-/** Routes the SPA never calls: they exist for operators and load balancers. */
-const serverOnly: RouteName[] = ['health']
+/** Routes the SPA never calls: they exist for operators (OPERATOR_TOKEN) and load balancers. */
+const serverOnly: RouteName[] = ['health', 'operatorOrders', 'operatorAddDocument', 'operatorAddPackage']
 
 /** A path of the route table (`{id}`) matched against a concrete path. */
 function matchesRoute(pattern: string, path: string): boolean {

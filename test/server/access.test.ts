@@ -3,8 +3,8 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { routes, type RouteDef, type RouteName } from '../../server/contract/index.ts'
 import { messages } from '../../server/http/errors.ts'
-import { buildTestApp, login, type TestApp } from '../util/server.ts'
-import { demoIds, sampleFor, send, tinyPdf, type DemoIds, type Sample } from '../util/server-samples.ts'
+import { buildTestApp, login, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
+import { demoIds, sampleFor, send, tinyPdf, urlOf, type DemoIds, type Sample } from '../util/server-samples.ts'
 
 interface Ctx { t: TestApp; ids: DemoIds; camille: string; julien: string; sophie: string; kbis: Buffer }
 
@@ -31,20 +31,28 @@ const unauthenticated = suite<Ctx>('protected routes without a valid token: 401 
 unauthenticated.before(setup)
 unauthenticated.after((ctx) => ctx.t.close())
 
-unauthenticated('the table has protected routes of both kinds', () => {
+unauthenticated('the table has protected routes of every kind', () => {
   const kinds = new Set(entries.filter(isProtected).map(([, r]) => r.auth))
-  assert.equal([...kinds].sort(), ['apiToken', 'bearer'])
+  assert.equal([...kinds].sort(), ['apiToken', 'bearer', 'operator'])
 })
 
 for (const [name, route] of entries.filter(isProtected)) {
   unauthenticated(`${route.method} ${route.path}`, async (ctx) => {
+    const operator = route.auth === 'operator'
     const sample = sampleFor(name, ctx.ids, ctx.kbis)
     const none = await send(ctx.t.app, name, sample, null)
     assert.is(none.statusCode, 401, none.body)
-    assert.equal(none.json().message, messages.noToken)
+    assert.equal(none.json().message, operator ? messages.operatorNoToken : messages.noToken)
     const wrong = await send(ctx.t.app, name, sample, 'jeton-inconnu-0123456789')
     assert.is(wrong.statusCode, 401, wrong.body)
-    assert.equal(wrong.json().message, messages.badToken)
+    assert.equal(wrong.json().message, operator ? messages.operatorBadToken : messages.badToken)
+    if (!operator) return
+    // A customer's apiToken opens no operator route, in either header.
+    const customerBearer = await send(ctx.t.app, name, sample, ctx.camille)
+    assert.is(customerBearer.statusCode, 401, customerBearer.body)
+    const customerHeader = await ctx.t.app.inject({ method: route.method, url: urlOf(name, sample), headers: { apitoken: ctx.camille }, ...(sample.body ? { payload: sample.body as object } : {}) })
+    assert.is(customerHeader.statusCode, 401, customerHeader.body)
+    assert.equal(customerHeader.json().message, messages.operatorNoToken)
   })
 }
 
@@ -73,11 +81,30 @@ unauthenticated('tokens are stored hashed', async (ctx) => {
 
 unauthenticated.run()
 
+const disabled = suite<{ t: TestApp }>('the operator API without OPERATOR_TOKEN')
+disabled.before(async (ctx) => {
+  ctx.t = await buildTestApp({ seed: false, config: { operatorToken: undefined } })
+})
+disabled.after((ctx) => ctx.t.close())
+
+for (const [name, route] of entries.filter(([, r]) => r.auth === 'operator')) {
+  disabled(`${route.method} ${route.path}: 401 whatever is sent`, async (ctx) => {
+    for (const token of [TEST_OPERATOR_TOKEN, null]) {
+      const res = await send(ctx.t.app, name, sampleFor(name, { order: 1 } as DemoIds, Buffer.from('')), token)
+      assert.is(res.statusCode, 401)
+      assert.equal(res.json().message, messages.operatorDisabled)
+    }
+  })
+}
+
+disabled.run()
+
 const strangers = suite<Ctx>("another customer's ids: 404")
 strangers.before(setup)
 strangers.after((ctx) => ctx.t.close())
 
-for (const [name, route] of entries.filter(isProtected)) {
+// Operators reach every order by design; their routes are covered by the 401 matrix above.
+for (const [name, route] of entries.filter(isProtected).filter(([, r]) => r.auth !== 'operator')) {
   strangers(`${route.method} ${route.path}`, async (ctx) => {
     const sample = sampleFor(name, ctx.ids, ctx.kbis)
     if (!namesResource(sample)) {

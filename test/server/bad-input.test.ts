@@ -5,7 +5,8 @@ import * as assert from 'uvu/assert'
 import type { LightMyRequestResponse } from 'fastify'
 import { routes, type RouteDef, type RouteName } from '../../server/contract/index.ts'
 import { buildTestApp, login, type TestApp } from '../util/server.ts'
-import { demoIds, sampleFor, send, tinyPdf, urlOf, type DemoIds } from '../util/server-samples.ts'
+import { TEST_OPERATOR_TOKEN } from '../util/server.ts'
+import { demoIds, sampleFor, send, tinyPdf, tokenFor, urlOf, type DemoIds } from '../util/server-samples.ts'
 
 interface Ctx { t: TestApp; ids: DemoIds; camille: string; kbis: Buffer }
 
@@ -24,7 +25,7 @@ function assertClientError(res: LightMyRequestResponse, what: string) {
 }
 
 const headersFor = (route: RouteDef, token: string): Record<string, string> =>
-  route.auth === 'none' ? {} : route.auth === 'bearer' ? { authorization: `Bearer ${token}` } : { apitoken: token }
+  route.auth === 'none' ? {} : route.auth === 'operator' ? { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` } : route.auth === 'bearer' ? { authorization: `Bearer ${token}` } : { apitoken: token }
 
 const setup = async (ctx: Ctx) => {
   ctx.t = await buildTestApp()
@@ -54,18 +55,18 @@ for (const [name, route] of withJsonBody) {
     const required: string[] = (route.schema.body as { required?: string[] }).required ?? []
     for (const field of Object.keys(valid)) {
       const { [field]: _, ...without } = valid
-      const missing = await send(ctx.t.app, name, { ...sample, body: without }, ctx.camille)
+      const missing = await send(ctx.t.app, name, { ...sample, body: without }, tokenFor(name, ctx.camille))
       if (required.includes(field)) {
         assert.is(missing.statusCode, 400, `${name} without ${field}: ${missing.body}`)
         assert.match(missing.json().message, field, 'the message names the field')
       }
       assertClientError(missing, `${name} without ${field}`)
       for (const wrong of [{ nested: true }, [1], true, -1, 'x'.repeat(100_000)]) {
-        const res = await send(ctx.t.app, name, { ...sample, body: { ...valid, [field]: wrong } }, ctx.camille)
+        const res = await send(ctx.t.app, name, { ...sample, body: { ...valid, [field]: wrong } }, tokenFor(name, ctx.camille))
         assertClientError(res, `${name} ${field}=${JSON.stringify(wrong).slice(0, 20)}`)
       }
     }
-    const extra = await send(ctx.t.app, name, { ...sample, body: { ...valid, champInconnu: 1 } }, ctx.camille)
+    const extra = await send(ctx.t.app, name, { ...sample, body: { ...valid, champInconnu: 1 } }, tokenFor(name, ctx.camille))
     assertClientError(extra, `${name} with an unknown field`)
     if ((route.schema.body as { additionalProperties?: boolean }).additionalProperties === false) {
       assert.is(extra.statusCode, 400)
@@ -91,7 +92,7 @@ bodies('the valid body with one field replaced by any JSON value', async (ctx) =
     const body = { ...(sample.body as Record<string, unknown>) }
     const keys = Object.keys(body)
     body[keys[index % keys.length]!] = value
-    assertClientError(await send(ctx.t.app, name, { ...sample, body }, ctx.camille), `${name} ${JSON.stringify(body).slice(0, 80)}`)
+    assertClientError(await send(ctx.t.app, name, { ...sample, body }, tokenFor(name, ctx.camille)), `${name} ${JSON.stringify(body).slice(0, 80)}`)
   }), { numRuns: 300 })
 })
 

@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert'
 import type { LightMyRequestResponse } from 'fastify'
 import { routes, type RouteName } from '../../server/contract/index.ts'
 import { buildTestApp, DEMO_PASSWORD, login, type TestApp } from '../util/server.ts'
-import { demoIds, multipart, sampleFor, send, tinyPdf, type DemoIds, type Sample } from '../util/server-samples.ts'
+import { demoIds, multipart, sampleFor, send, tinyPdf, tokenFor, type DemoIds, type Sample } from '../util/server-samples.ts'
 
 interface Ctx { t: TestApp; ids: DemoIds; camille: string; julien: string; kbis: Buffer }
 type Check = (ctx: Ctx, call: (sample?: Partial<Sample>, token?: string) => Promise<LightMyRequestResponse>) => Promise<void>
@@ -127,6 +127,27 @@ const happy: Record<RouteName, Check> = {
   calendarInvoices: async (_, call) => assert.ok(ok(await call()).length >= 2),
   invoiceFile: async (_, call) => assert.ok(isPdf(ok(await call()))),
   creditNoteFile: async (_, call) => assert.ok(isPdf(ok(await call()))),
+  operatorOrders: async ({ ids }, call) => {
+    const orders = ok(await call())
+    assert.is(orders.length, 5, 'every order of every customer')
+    assert.equal(orders.find((o: { id: number }) => o.id === ids.order), { id: ids.order, raisonSociale: 'Boulangerie des Lilas SAS', status: 'Finalisé', ownerEmail: 'demo@example.com' })
+  },
+  operatorAddDocument: async ({ t, ids, camille }, call) => {
+    const reply = ok(await call())
+    assert.is(reply.document.sender, 'URSSAF Île-de-France')
+    assert.is(reply.document.kind, 'administratif')
+    assert.is(reply.document.read, false)
+    assert.is(reply.link, `${t.deps.config.publicUrl}/mes-courriers/courriers?domiciliation=${ids.order}&courrier=${reply.document.id}`)
+    assert.equal(reply.notified, ['demo@example.com', 'associe@example.com'])
+    const listed = ok(await send(t.app, 'documents', { query: { orderId: ids.order } }, camille))
+    assert.is(listed[0].id, reply.document.id, 'the newest letter heads the list')
+  },
+  operatorAddPackage: async ({ t, ids, camille }, call) => {
+    const parcel = ok(await call())
+    assert.equal([parcel.carrier, parcel.sender, parcel.status, parcel.orderId], ['Colissimo', 'Moulins Bourgeois', 'À retirer', ids.order])
+    const listed = ok(await send(t.app, 'packages', { query: { orderId: ids.order } }, camille))
+    assert.is(listed[0].id, parcel.id)
+  },
   sendDocuments: async ({ t }, call) => {
     ok(await call())
     const mail = t.mails.at(-1)!
@@ -299,7 +320,7 @@ test('the happy-path table covers the whole route table', () => {
 for (const [name, check] of Object.entries(happy) as [RouteName, Check][]) {
   test(`${routes[name].method} ${routes[name].path}`, async (ctx) => {
     const base = sampleFor(name, ctx.ids, ctx.kbis)
-    await check(ctx, (sample = {}, token = ctx.camille) => send(ctx.t.app, name, { ...base, ...sample }, routes[name].auth === 'none' ? null : token))
+    await check(ctx, (sample = {}, token = tokenFor(name, ctx.camille)) => send(ctx.t.app, name, { ...base, ...sample }, routes[name].auth === 'none' ? null : token))
   })
 }
 

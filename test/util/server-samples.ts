@@ -6,6 +6,7 @@ import { PDFDocument } from 'pdf-lib'
 import { routes, type RouteName } from '../../server/contract/index.ts'
 import type { Database } from '../../server/db/schema.ts'
 import { subscriptionKey } from '../../server/services/crypto.ts'
+import { TEST_OPERATOR_TOKEN } from './server.ts'
 
 export interface DemoIds {
   camille: number
@@ -148,6 +149,9 @@ export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sampl
       multipart: multipart({ orderId: String(ids.missingDocsOrder) }, [{ field: 'identity_manager', filename: 'cni.png', contentType: 'image/png', bytes: tinyPng }]),
     }),
     health: () => ({}),
+    operatorOrders: () => ({}),
+    operatorAddDocument: () => ({ params: { id: ids.order }, body: { sender: 'URSSAF Île-de-France', kind: 'administratif', file: `data:application/pdf;base64,${kbisPdf.toString('base64')}` } }),
+    operatorAddPackage: () => ({ params: { id: ids.order }, body: { carrier: 'Colissimo', sender: 'Moulins Bourgeois' } }),
   }
   return samples[name]()
 }
@@ -159,12 +163,15 @@ export function urlOf(name: RouteName, sample: Sample): string {
   return query ? `${path}?${query}` : path
 }
 
-/** Sends a sample with the credentials the route expects (apiToken header or Bearer). */
+/** The token to send to a route on behalf of a customer: theirs, or the operators' for operator routes. */
+export const tokenFor = (name: RouteName, customerToken: string) => (routes[name].auth === 'operator' ? TEST_OPERATOR_TOKEN : customerToken)
+
+/** Sends a sample with the credentials the route expects (apiToken header, or Bearer for contract and operator routes). */
 export function send(app: FastifyInstance, name: RouteName, sample: Sample, token: string | null): Promise<LightMyRequestResponse> {
   const route = routes[name]
   const headers: Record<string, string> = { ...(sample.multipart?.headers ?? {}) }
   if (token !== null) {
-    if (route.auth === 'bearer') headers.authorization = `Bearer ${token}`
+    if (route.auth === 'bearer' || route.auth === 'operator') headers.authorization = `Bearer ${token}`
     else headers.apitoken = token
   }
   const payload = sample.multipart ? sample.multipart.payload : (sample.body as InjectOptions['payload'])

@@ -16,6 +16,9 @@ import { fsStorage, type Storage } from '../../server/services/storage.ts'
 
 export { DEMO_PASSWORD }
 
+/** OPERATOR_TOKEN of every test app (the operator API of server/routes/operator). */
+export const TEST_OPERATOR_TOKEN = 'jeton-operateur-de-test-0123456789abcdef'
+
 export interface TestApp {
   app: FastifyInstance
   deps: AppDeps
@@ -48,6 +51,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     distDir: join(storageDir, 'no-dist'),
     storageDir,
     authRateLimit: 1000,
+    operatorToken: TEST_OPERATOR_TOKEN,
     ...options.config,
   }
   await migrateToLatest(handle.db)

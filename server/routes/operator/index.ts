@@ -1,0 +1,23 @@
+// The operators' way in (Authorization: Bearer <OPERATOR_TOKEN>): list the orders, add a scanned
+// letter or a package. The same service backs `npm run ingest` (scripts/ingest.ts).
+import type { AppDeps } from '../../deps.ts'
+import type { DefineRoute } from '../../http/define-route.ts'
+import { badRequest } from '../../http/errors.ts'
+import { decodeDataUrl } from '../../services/file-types.ts'
+import { ingestLetter, ingestPackage, listOrdersForOperators } from '../../services/ingest.ts'
+
+export function operatorRoutes(define: DefineRoute, deps: AppDeps) {
+  define('operatorOrders', async () => listOrdersForOperators(deps.db))
+
+  define('operatorAddDocument', async ({ params, body, req }) => {
+    const decoded = decodeDataUrl(body.file)
+    if (!decoded) throw badRequest('Le champ « file » doit être un PDF encodé en data URL (data:application/pdf;base64,…).', 'BAD_DATA_URL')
+    const { document, link, notified, notificationFailures } = await ingestLetter(deps, {
+      orderId: params.id, sender: body.sender, kind: body.kind, bytes: decoded.bytes, receivedAt: body.receivedAt,
+    })
+    if (notificationFailures.length) req.log.error({ documentId: document.id, notificationFailures }, 'notification du nouveau courrier impossible')
+    return { document, link, notified }
+  })
+
+  define('operatorAddPackage', async ({ params, body }) => ingestPackage(deps, { orderId: params.id, ...body }))
+}

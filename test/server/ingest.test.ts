@@ -1,0 +1,278 @@
+// The operators' way in: `npm run ingest` on the embedded database or on DATABASE_URL, and the operator API.
+// Letters are checked by content and stored atomically; each one is announced to the owner and the collaborators.
+import { execFile } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { connect, dropSchema, type DbHandle } from '../../server/db/connect.ts'
+import { migrateToLatest } from '../../server/db/migrate.ts'
+import { seedDemo } from '../../server/db/seed.ts'
+import { ingestLetter } from '../../server/services/ingest.ts'
+import { fsStorage } from '../../server/services/storage.ts'
+import { main } from '../../scripts/ingest.ts'
+import { buildTestApp, call, login, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
+import { demoIds, tinyPdf, tinyPng, type DemoIds } from '../util/server-samples.ts'
+
+const root = join(import.meta.dirname, '..', '..')
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => [])
+  return entries.filter((e) => e.isFile() && !e.parentPath.includes('.tmp')).map((e) => join(e.parentPath, e.name)).sort()
+}
+
+/** A console that keeps what the command prints. */
+function recorder() {
+  const lines = { out: [] as string[], err: [] as string[] }
+  return { lines, out: { log: (m: string) => void lines.out.push(m), error: (m: string) => void lines.err.push(m) } as Console }
+}
+
+// --- The CLI, on its own database: a DATA_DIR (PGlite) or a schema of DATABASE_URL's PostgreSQL.
+interface CliCtx { dir: string; env: NodeJS.ProcessEnv; handle: DbHandle; schema?: string; order: number; atelier: number; pdf: Buffer; pdfPath: string }
+
+const cli = suite<CliCtx>('npm run ingest')
+
+cli.before(async (ctx) => {
+  ctx.dir = await mkdtemp(join(tmpdir(), 'portail-ingest-'))
+  const dataDir = join(ctx.dir, 'data')
+  const storageDir = join(ctx.dir, 'storage')
+  const databaseUrl = process.env.DATABASE_URL || undefined
+  ctx.schema = databaseUrl ? `test_${randomBytes(6).toString('hex')}` : undefined
+  // The demo data, written once by a process that then lets go of the database, as `npm start` would.
+  const seeding = await connect({ databaseUrl, dataDir, schema: ctx.schema })
+  await migrateToLatest(seeding.db)
+  await seedDemo(seeding.db, fsStorage(storageDir), { now: new Date(), brandName: 'Domicilium' })
+  await seeding.close()
+  const url = databaseUrl && `${databaseUrl}${databaseUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${ctx.schema}`)}`
+  ctx.env = { DATA_DIR: dataDir, STORAGE_DIR: storageDir, PUBLIC_URL: 'https://portail.example.com', LOG_LEVEL: 'silent', ...(url ? { DATABASE_URL: url } : {}) }
+  ctx.pdf = await tinyPdf('Avis de passage')
+  ctx.pdfPath = join(ctx.dir, 'scan.pdf')
+  await writeFile(ctx.pdfPath, ctx.pdf)
+})
+
+cli.after(async (ctx) => {
+  if (process.env.DATABASE_URL && ctx.schema) await dropSchema(process.env.DATABASE_URL, ctx.schema)
+  await rm(ctx.dir, { recursive: true, force: true })
+})
+
+/** Opens the CLI's database for a look, and closes it again (PGlite admits one process at a time). */
+async function inspect<T>(ctx: CliCtx, look: (handle: DbHandle) => Promise<T>): Promise<T> {
+  const handle = await connect({ databaseUrl: ctx.env.DATABASE_URL, dataDir: ctx.env.DATA_DIR })
+  try {
+    return await look(handle)
+  } finally {
+    await handle.close()
+  }
+}
+
+cli('--list names every order with its id', async (ctx) => {
+  const { lines, out } = recorder()
+  assert.is(await main(['--list'], ctx.env, out), 0, lines.err.join('\n'))
+  const boulangerie = lines.out.find((l) => l.includes('Boulangerie des Lilas SAS'))!
+  assert.match(boulangerie, 'demo@example.com')
+  ctx.order = Number(boulangerie.trim().split(/\s+/)[0])
+  ctx.atelier = Number(lines.out.find((l) => l.includes('Atelier Lumière SARL'))!.trim().split(/\s+/)[0])
+  assert.ok(ctx.order > 0 && ctx.atelier > 0)
+})
+
+cli('a letter: stored with its PDF, announced to the owner and the collaborator through the outbox', async (ctx) => {
+  const { lines, out } = recorder()
+  const code = await main(['--order', String(ctx.order), '--sender', 'Tribunal de commerce', '--kind', 'recommandé', ctx.pdfPath], ctx.env, out)
+  assert.is(code, 0, lines.err.join('\n'))
+  assert.match(lines.out[0]!, /^Courrier n° \d+ de Tribunal de commerce \(recommandé, 1 page\) ajouté à Boulangerie des Lilas SAS\.$/)
+  const id = Number(/n° (\d+)/.exec(lines.out[0]!)![1])
+  await inspect(ctx, async ({ db }) => {
+    const row = await db.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+    assert.equal([row.order_id, row.sender, row.kind, row.read, row.deleted, row.pages], [ctx.order, 'Tribunal de commerce', 'recommandé', false, false, 1])
+    assert.equal(await readFile(join(ctx.env.STORAGE_DIR!, row.file_key)), ctx.pdf, 'the very bytes, stored')
+    const mails = await db.selectFrom('outbox').selectAll().where('subject', '=', 'Nouveau courrier de Tribunal de commerce').orderBy('id').execute()
+    assert.equal(mails.map((m) => m.to_address), ['demo@example.com', 'associe@example.com'])
+    const link = `https://portail.example.com/mes-courriers/courriers?domiciliation=${ctx.order}&courrier=${id}`
+    for (const mail of mails) assert.match(mail.text, link)
+    assert.ok(lines.out.includes(`Lien : ${link}`))
+  })
+})
+
+cli('a package', async (ctx) => {
+  const { lines, out } = recorder()
+  assert.is(await main(['--order', String(ctx.order), '--package', '--carrier', 'DHL Express', '--sender', 'Matfer'], ctx.env, out), 0, lines.err.join('\n'))
+  assert.match(lines.out[0]!, /^Colis n° \d+ \(DHL Express, de Matfer\) ajouté à Boulangerie des Lilas SAS : « À retirer »\.$/)
+  await inspect(ctx, async ({ db }) => {
+    const row = await db.selectFrom('packages').selectAll().where('carrier', '=', 'DHL Express').where('sender', '=', 'Matfer').executeTakeFirstOrThrow()
+    assert.equal([row.order_id, row.status], [ctx.order, 'À retirer'])
+  })
+})
+
+cli('refuses what is not a PDF, in French, and stores nothing', async (ctx) => {
+  const png = join(ctx.dir, 'photo.pdf')
+  const truncated = join(ctx.dir, 'tronque.pdf')
+  await writeFile(png, tinyPng)
+  await writeFile(truncated, ctx.pdf.subarray(0, ctx.pdf.length - 40))
+  const before = await filesUnder(ctx.env.STORAGE_DIR!)
+  const count = () => inspect(ctx, async ({ db }) => (await db.selectFrom('documents').select('id').execute()).length)
+  const rows = await count()
+  for (const file of [png, truncated]) {
+    const { lines, out } = recorder()
+    assert.is(await main(['--order', String(ctx.order), '--sender', 'Banque', file], ctx.env, out), 1)
+    assert.match(lines.err.join('\n'), 'n’est pas un PDF valide')
+  }
+  assert.equal(await filesUnder(ctx.env.STORAGE_DIR!), before, 'no file left behind')
+  assert.is(await count(), rows, 'no row')
+})
+
+cli('wrong usage: a French message, the usage, exit code 2', async (ctx) => {
+  for (const args of [[], ['--order', 'abc', '--sender', 'X', ctx.pdfPath], ['--order', '1', ctx.pdfPath], ['--order', '1', '--sender', 'X'],
+    ['--order', '1', '--sender', 'X', '--kind', 'colis', ctx.pdfPath], ['--order', '1', '--package', '--sender', 'X'], ['--inconnu']]) {
+    const { lines, out } = recorder()
+    assert.is(await main(args, ctx.env, out), 2, args.join(' '))
+    assert.match(lines.err.join('\n'), 'npm run ingest -- --order <id>')
+  }
+  const { lines, out } = recorder()
+  assert.is(await main(['--order', '999999', '--sender', 'X', ctx.pdfPath], ctx.env, out), 1)
+  assert.equal(lines.err, ['Domiciliation introuvable.'])
+})
+
+if (!process.env.DATABASE_URL) {
+  cli('while another live process holds the embedded database, it refuses in French and touches nothing', async (ctx) => {
+    const lock = join(ctx.env.DATA_DIR!, 'pglite.lock')
+    await writeFile(lock, String(process.ppid))
+    try {
+      const { lines, out } = recorder()
+      assert.is(await main(['--order', String(ctx.order), '--sender', 'Banque', ctx.pdfPath], ctx.env, out), 1)
+      assert.match(lines.err.join('\n'), 'déjà ouverte par un autre processus')
+      assert.match(lines.err.join('\n'), 'API opérateur')
+      assert.is(await readFile(lock, 'utf8'), String(process.ppid), 'the owner keeps its lock')
+    } finally {
+      await rm(lock, { force: true })
+    }
+  })
+
+  cli('a lock left by a process that died is taken over', async (ctx) => {
+    await writeFile(join(ctx.env.DATA_DIR!, 'pglite.lock'), '2147483646')
+    const { lines, out } = recorder()
+    assert.is(await main(['--list'], ctx.env, out), 0, lines.err.join('\n'))
+  })
+}
+
+cli('runs as `npm run ingest` from a shell', async (ctx) => {
+  const { stdout } = await promisify(execFile)('npm', ['run', '--silent', 'ingest', '--', '--order', String(ctx.order), '--sender', 'EDF Entreprises', ctx.pdfPath],
+    { cwd: root, env: { ...process.env, ...ctx.env } })
+  assert.match(stdout, /Courrier n° \d+ de EDF Entreprises \(courrier, 1 page\) ajouté à Boulangerie des Lilas SAS\./)
+})
+
+cli.run()
+
+// --- The operator API, and what customers see of the new mail.
+interface ApiCtx { t: TestApp; ids: DemoIds; camille: string; julien: string; sophie: string; pdf: Buffer; atelier: number }
+
+const api = suite<ApiCtx>('the operator API and who sees the new mail')
+api.before(async (ctx) => {
+  ctx.t = await buildTestApp()
+  ctx.ids = await demoIds(ctx.t.deps.db)
+  ctx.camille = await login(ctx.t.app)
+  ctx.julien = await login(ctx.t.app, 'associe@example.com')
+  ctx.sophie = await login(ctx.t.app, 'solo@example.com')
+  ctx.pdf = await tinyPdf('Relevé')
+  ctx.atelier = (await ctx.t.deps.db.selectFrom('orders').select('id').where('raison_sociale', '=', 'Atelier Lumière SARL').executeTakeFirstOrThrow()).id
+})
+api.after((ctx) => ctx.t.close())
+
+const postLetter = (ctx: ApiCtx, orderId: number, body: Record<string, unknown>, token = TEST_OPERATOR_TOKEN) =>
+  ctx.t.app.inject({ method: 'POST', url: `/api/operator/domiciliation-orders/${orderId}/documents`, headers: { authorization: `Bearer ${token}` }, payload: body })
+const dataUrl = (bytes: Buffer) => `data:application/pdf;base64,${bytes.toString('base64')}`
+
+api('bad files get a French 4xx and leave nothing behind', async (ctx) => {
+  const before = await filesUnder(ctx.t.storageDir)
+  const rows = (await ctx.t.deps.db.selectFrom('documents').select('id').execute()).length
+  const mails = ctx.t.mails.length
+  for (const [file, status, message] of [
+    [dataUrl(tinyPng), 400, 'n’est pas un PDF valide'],
+    [dataUrl(ctx.pdf.subarray(0, ctx.pdf.length - 40)), 400, 'n’est pas un PDF valide'],
+    [dataUrl(Buffer.from('%PDF-1.7\nrien de lisible\n%%EOF\n')), 400, 'n’est pas un PDF lisible'],
+    ['https://example.com/scan.pdf', 400, 'data URL'],
+    [dataUrl(Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(11 * 1024 * 1024, 0x20), ctx.pdf.subarray(-32)])), 413, '10 Mo'],
+  ] as const) {
+    const res = await postLetter(ctx, ctx.ids.order, { sender: 'Banque', file })
+    assert.is(res.statusCode, status, res.body)
+    assert.match(res.json().message, message)
+  }
+  const unknown = await postLetter(ctx, 999999, { sender: 'Banque', file: dataUrl(ctx.pdf) })
+  assert.is(unknown.statusCode, 404)
+  assert.equal(unknown.json().message, 'Domiciliation introuvable.')
+  const blank = await postLetter(ctx, ctx.ids.order, { sender: '   ', file: dataUrl(ctx.pdf) })
+  assert.is(blank.statusCode, 400)
+  assert.equal(await filesUnder(ctx.t.storageDir), before, 'no file')
+  assert.is((await ctx.t.deps.db.selectFrom('documents').select('id').execute()).length, rows, 'no row')
+  assert.is(ctx.t.mails.length, mails, 'nobody told')
+})
+
+api('a database failure after the file was written removes the file', async (ctx) => {
+  const before = await filesUnder(ctx.t.storageDir)
+  const failing = new Proxy(ctx.t.deps.db, {
+    get: (target, property) => {
+      if (property === 'insertInto') return () => { throw new Error('panne de la base') }
+      const value = Reflect.get(target, property)
+      return typeof value === 'function' ? value.bind(target) : value
+    },
+  })
+  const failure = await ingestLetter({ ...ctx.t.deps, db: failing }, { orderId: ctx.ids.order, sender: 'Banque', bytes: ctx.pdf }).then(() => null, (error: Error) => error)
+  assert.match(failure?.message ?? 'no failure', 'panne de la base')
+  assert.equal(await filesUnder(ctx.t.storageDir), before)
+})
+
+api('a new letter reaches the owner and the collaborator, in their lists and by e-mail; nobody else', async (ctx) => {
+  const mails = ctx.t.mails.length
+  const res = await postLetter(ctx, ctx.ids.order, { sender: 'Greffe du tribunal', kind: 'recommandé', file: dataUrl(ctx.pdf), receivedAt: new Date(Date.now() - 60_000).toISOString() })
+  assert.is(res.statusCode, 200, res.body)
+  const { document, link, notified } = res.json()
+  const sent = ctx.t.mails.slice(mails)
+  assert.equal(sent.map((m) => [m.to, m.subject]), [['demo@example.com', 'Nouveau courrier de Greffe du tribunal'], ['associe@example.com', 'Nouveau courrier de Greffe du tribunal']])
+  assert.equal(notified, ['demo@example.com', 'associe@example.com'])
+  for (const mail of sent) {
+    assert.is(mail.link, link)
+    assert.match(mail.text, link)
+  }
+  for (const token of [ctx.camille, ctx.julien]) {
+    const list = (await call(ctx.t.app, token, 'GET', `/api-protected/documents?orderId=${ctx.ids.order}`)).json()
+    assert.equal(list[0], document, 'at the head of the list, unread')
+    const file = await call(ctx.t.app, token, 'GET', `/api-protected/documents/${document.id}/file`)
+    assert.is(file.statusCode, 200)
+    assert.equal(file.rawPayload, ctx.pdf)
+  }
+  const stranger = await call(ctx.t.app, ctx.sophie, 'GET', `/api-protected/documents/${document.id}/file`)
+  assert.is(stranger.statusCode, 404)
+  assert.not.ok((await call(ctx.t.app, ctx.sophie, 'GET', '/api-protected/documents')).json().some((d: { id: number }) => d.id === document.id))
+})
+
+api('a collaborator sees the shared mail and nothing else of the owner', async (ctx) => {
+  const mails = ctx.t.mails.length
+  const res = await postLetter(ctx, ctx.atelier, { sender: 'Impôts', file: dataUrl(ctx.pdf) })
+  assert.is(res.statusCode, 200, res.body)
+  const { document } = res.json()
+  assert.equal(ctx.t.mails.slice(mails).map((m) => m.to), ['demo@example.com'], 'the order is not shared: only its owner is told')
+  const julienSees = (await call(ctx.t.app, ctx.julien, 'GET', '/api-protected/documents')).json() as { orderId: number; id: number }[]
+  const julienOrders = (await call(ctx.t.app, ctx.julien, 'GET', '/api-protected/my-domiciliation-orders')).json().map((o: { id: number }) => o.id).sort()
+  assert.equal(julienOrders, [ctx.ids.order, ctx.ids.sharedOrder].sort())
+  assert.ok(julienSees.every((d) => julienOrders.includes(d.orderId)), 'only the letters of his order and of the shared one')
+  assert.not.ok(julienSees.some((d) => d.id === document.id))
+  assert.is((await call(ctx.t.app, ctx.julien, 'GET', `/api-protected/documents/${document.id}/file`)).statusCode, 404)
+  assert.is((await call(ctx.t.app, ctx.julien, 'PUT', `/api-protected/documents/${document.id}`, { readFlag: true })).statusCode, 404)
+  assert.is((await call(ctx.t.app, ctx.julien, 'GET', `/api-protected/user-packages/share?orderId=${ctx.atelier}`)).statusCode, 404)
+  const camilleSees = (await call(ctx.t.app, ctx.camille, 'GET', `/api-protected/documents?orderId=${ctx.atelier}`)).json()
+  assert.is(camilleSees[0].id, document.id)
+})
+
+api('the operator API is documented in the OpenAPI document, with its own security scheme', async (ctx) => {
+  const doc = (await ctx.t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json()
+  const post = doc.paths['/api/operator/domiciliation-orders/{id}/documents'].post
+  assert.equal(post.security, [{ operator: [] }])
+  assert.ok(post.requestBody.content['application/json'].schema.properties.file)
+  assert.ok(doc.paths['/api/operator/domiciliation-orders/{id}/packages'].post)
+  assert.ok(doc.paths['/api/operator/domiciliation-orders'].get)
+  assert.match(doc.components.securitySchemes.operator.description, 'OPERATOR_TOKEN')
+})
+
+api.run()
