@@ -5,14 +5,19 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { AnyStateMachine, AnyStateNode } from 'xstate'
+import { accountingExportMachine } from '../src/machines/accountingExport.machine.ts'
+import { courierRequestCancelMachine } from '../src/machines/courierRequestCancel.machine.ts'
+import { folderEditorMachine } from '../src/machines/folderEditor.machine.ts'
 import { identityUploadMachine } from '../src/machines/identityUpload.machine.ts'
 import { kbisUploadMachine } from '../src/machines/kbisUpload.machine.ts'
+import { mailboxMachine } from '../src/machines/mailbox.machine.ts'
 import { orderSelectionMachine } from '../src/machines/orderSelection.machine.ts'
 import { portalDataMachine } from '../src/machines/portalData.machine.ts'
 import { problemReportMachine } from '../src/machines/problemReport.machine.ts'
 import { sessionMachine } from '../src/machines/session.machine.ts'
 import { startupMachine } from '../src/machines/startup.machine.ts'
 import { submissionMachine } from '../src/machines/submission.machine.ts'
+import { unpaidInvoicesMachine } from '../src/machines/unpaidInvoices.machine.ts'
 
 const machines: [file: string, machine: AnyStateMachine, what: string][] = [
   ['session', sessionMachine, 'Login, logout, a failed current-user fetch; loads the portal and runs the startup machine as its child.'],
@@ -23,6 +28,11 @@ const machines: [file: string, machine: AnyStateMachine, what: string][] = [
   ['problemReport', problemReportMachine, "'Signaler un problème': refused without a specific order; the box is cleared only on success."],
   ['identityUpload', identityUploadMachine, '/missing-document: one file per document, sent one at a time with progress.'],
   ['submission', submissionMachine, 'A simple form sent once at a time (forgotten password, new password).'],
+  ['mailbox', mailboxMachine, 'The letter viewer: the scan of the open letter, read at once on opening, moved to a folder, sent by e-mail; an order switch drops stale answers.'],
+  ['folderEditor', folderEditorMachine, 'Folders: create, rename, delete after a confirmation (the letters stay, unfiled); a failure keeps what was typed.'],
+  ['accountingExport', accountingExportMachine, 'The accounting export: invoices and letters sent to the Dext inbox in batches, with progress and a result that lists what failed.'],
+  ['courierRequestCancel', courierRequestCancelMachine, 'Cancelling a pending courier request: confirmation, remove, dropped from the list.'],
+  ['unpaidInvoices', unpaidInvoicesMachine, "The dashboard's unpaid banner: the status, 'Régler', the status again."],
 ]
 
 const id = (node: AnyStateNode) => node.id.replace(/[^A-Za-z0-9_]/g, '_')

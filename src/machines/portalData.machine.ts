@@ -2,7 +2,9 @@
 // packages, courier requests, folders, invoices and calendar invoices, loaded in parallel, one
 // region each. Picking another order clears the selected document and re-enters `active`: every
 // running load is stopped (its signal aborted, its answer dropped), so a stale answer from an
-// earlier pick can never overwrite a newer one.
+// earlier pick can never overwrite a newer one. The mail flows (mailbox, folderEditor,
+// courierRequestCancel) report what they changed on the server with the `*.changed`/`*.removed`
+// events, so every page shows it at once without loading the lists again.
 import { assign, fromPromise, setup } from 'xstate'
 import type {
   CalendarInvoice, CourierRequest, Folder, Invoice, MailDocument, Order, Package, PaymentMethod, Subscription,
@@ -51,10 +53,20 @@ export type PortalDataContext = PortalData & {
   errors: Partial<Record<Resource, string>>
 }
 
+/** What the mail flows changed on the server, applied to the lists loaded here. */
+export type PortalDataChange =
+  | { type: 'document.changed'; document: MailDocument }
+  | { type: 'folder.saved'; folder: Folder }
+  | { type: 'folder.removed'; folderId: number }
+  | { type: 'courierRequest.removed'; id: number }
+
 export type PortalDataEvent =
   | { type: 'order.select'; scope: Scope }
   | { type: 'document.select'; documentId: number }
   | { type: 'data.retry'; resource: Resource }
+  | PortalDataChange
+
+const byName = (a: Folder, b: Folder) => a.name.localeCompare(b.name, 'fr')
 
 const machineSetup = setup({
   types: {
@@ -77,6 +89,26 @@ const machineSetup = setup({
     }),
     storeError: assign(({ context }, params: { resource: Resource; message: string }) => ({
       errors: { ...context.errors, [params.resource]: params.message },
+    })),
+    changeDocument: assign(({ context }, params: { document: MailDocument }) => {
+      const before = context.documents.find((d) => d.id === params.document.id)
+      if (!before) return {}
+      const documents = context.documents.map((d) => (d.id === params.document.id ? params.document : d))
+      if (before.folderId === params.document.folderId) return { documents }
+      // The letter changed folder: both folders' counts follow.
+      const shift = (f: Folder) => f.documentCount + (f.id === params.document.folderId ? 1 : 0) - (f.id === before.folderId ? 1 : 0)
+      return { documents, folders: context.folders.map((f) => ({ ...f, documentCount: Math.max(0, shift(f)) })) }
+    }),
+    saveFolder: assign(({ context }, params: { folder: Folder }) => ({
+      folders: [...context.folders.filter((f) => f.id !== params.folder.id), params.folder].sort(byName),
+    })),
+    removeFolder: assign(({ context }, params: { folderId: number }) => ({
+      folders: context.folders.filter((f) => f.id !== params.folderId),
+      // Spec: deleting a folder keeps its letters, unfiled.
+      documents: context.documents.map((d) => (d.folderId === params.folderId ? { ...d, folderId: null } : d)),
+    })),
+    removeCourierRequest: assign(({ context }, params: { id: number }) => ({
+      courierRequests: context.courierRequests.filter((r) => r.id !== params.id),
     })),
     clearError: assign(({ context }, params: { resource: Resource }) => {
       const errors = { ...context.errors }
@@ -153,5 +185,12 @@ export const portalDataMachine = machineSetup.createMachine({
       guard: { type: 'isListedDocument', params: ({ event }) => ({ documentId: event.documentId }) },
       actions: assign({ selectedDocumentId: ({ event }) => event.documentId }),
     },
+    'document.changed': { actions: { type: 'changeDocument', params: ({ event }) => ({ document: event.document }) } },
+    'folder.saved': { actions: { type: 'saveFolder', params: ({ event }) => ({ folder: event.folder }) } },
+    'folder.removed': { actions: { type: 'removeFolder', params: ({ event }) => ({ folderId: event.folderId }) } },
+    'courierRequest.removed': { actions: { type: 'removeCourierRequest', params: ({ event }) => ({ id: event.id }) } },
   },
 })
+
+/** Letters not read yet, among those loaded (the unread counts of the pages and the dashboard). */
+export const unreadCount = (documents: MailDocument[]) => documents.filter((d) => !d.read).length

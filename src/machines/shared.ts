@@ -24,3 +24,6 @@ export function needsKbis(order: Pick<Order, 'status' | 'hasKbis'> | null | unde
 export function hasMissingDocuments(order: Pick<Order, 'missingDocuments' | 'missingDocumentsValidatedAt'> | null | undefined): boolean {
   return !!order && !!order.missingDocuments && order.missingDocuments.length > 0 && !order.missingDocumentsValidatedAt
 }
+
+/** A plausible e-mail address (the server checks it again). */
+export const isEmail = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value.trim()) && value.trim().length <= 254

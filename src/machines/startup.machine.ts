@@ -7,7 +7,7 @@
 import { type ActorRefFrom, assign, fromPromise, sendTo, setup } from 'xstate'
 import type { Contract, Order, User } from '../../server/contract/schemas.ts'
 import { type OrderChoice, orderSelectionMachine } from './orderSelection.machine.ts'
-import { portalDataMachine, type Resource, type Scope } from './portalData.machine.ts'
+import { type PortalDataChange, portalDataMachine, type Resource, type Scope } from './portalData.machine.ts'
 import { hasMissingDocuments, messageOf } from './shared.ts'
 
 /** The default order kept in the browser: an order id, or 'all' for 'Tous'. */
@@ -35,6 +35,7 @@ export type StartupEvent =
   | { type: 'documents.completed'; order: Order }
   | { type: 'document.select'; documentId: number }
   | { type: 'data.retry'; resource: Resource }
+  | PortalDataChange
 
 export const NO_ORDERS_MESSAGE =
   "Vous n'avez pas encore de domiciliation active. Dès que votre commande sera enregistrée, elle apparaîtra ici."
@@ -239,6 +240,10 @@ export const startupMachine = setup({
         'order.reopen': { target: 'selecting' },
         'document.select': { actions: 'forwardToData' },
         'data.retry': { actions: 'forwardToData' },
+        'document.changed': { actions: 'forwardToData' },
+        'folder.saved': { actions: 'forwardToData' },
+        'folder.removed': { actions: 'forwardToData' },
+        'courierRequest.removed': { actions: 'forwardToData' },
       },
     },
     noOrders: {

@@ -1,0 +1,247 @@
+// The letter list and its viewer (/mes-courriers/courriers). The list itself is portalData's; this
+// flow works on the letter the customer opens and reports every change with `documentChanged`
+// (the page forwards it to portalData), in four independent regions:
+//   viewer   the scan of the open letter, fetched as a PDF Blob (the page shows it from a blob: URL);
+//   reading  opening an unread letter marks it read at once (the unread counts follow), then
+//            PUT documents/{id} {readFlag: true}; a failure puts it back and says so;
+//   moving   PUT documents/{id} {folderId}: filed in a folder, or taken out of it;
+//   sending  'Envoyer par e-mail': recipient, optional message, one or several letters.
+// Picking another order (`order.switched`) drops the scan, the read marks and the move still
+// awaited: their answers belong to a list that is no longer shown. A sending e-mail goes on.
+import { assign, fromPromise, setup } from 'xstate'
+import type { MailDocument } from '../../server/contract/schemas.ts'
+import { isEmail, messageOf, type Notice } from './shared.ts'
+
+export const READ_FAILED = 'Le courrier n’a pas pu être marqué comme lu. Réessayez en l’ouvrant à nouveau.'
+export const FILE_FAILED = 'Le courrier numérisé n’a pas pu être chargé.'
+export const SEND_NO_LETTER = 'Choisissez au moins un courrier à envoyer.'
+export const SEND_BAD_EMAIL = 'Saisissez une adresse e-mail valide, par exemple nom@exemple.fr.'
+export const MOVED_TO_FOLDER = 'Le courrier a été classé dans le dossier.'
+export const MOVED_OUT = 'Le courrier a été retiré de son dossier.'
+
+export interface SendForm {
+  email: string
+  message: string
+}
+
+export interface MailboxContext {
+  /** The letter shown in the viewer. */
+  opened: MailDocument | null
+  file: Blob | null
+  fileError: string | null
+  /** Letters opened while an earlier one was being marked read: marked next, one at a time. */
+  toMark: MailDocument[]
+  marking: MailDocument | null
+  move: { document: MailDocument; folderId: number | null } | null
+  sendIds: number[]
+  form: SendForm
+  sendError: string | null
+}
+
+export type MailboxEvent =
+  | { type: 'letter.open'; document: MailDocument }
+  | { type: 'viewer.retry' }
+  | { type: 'letter.move'; document: MailDocument; folderId: number | null }
+  | { type: 'send.open'; documentIds: number[] }
+  | { type: 'send.change'; form: Partial<SendForm> }
+  | { type: 'send.submit' }
+  | { type: 'send.close' }
+  | { type: 'order.switched' }
+
+const machineSetup = setup({
+  types: {
+    context: {} as MailboxContext,
+    events: {} as MailboxEvent,
+  },
+  actors: {
+    loadFile: fromPromise<Blob, { documentId: number }>(async () => {
+      throw new Error('mailbox: loadFile is not provided')
+    }),
+    updateDocument: fromPromise<MailDocument, { documentId: number; readFlag?: boolean; folderId?: number | null }>(async () => {
+      throw new Error('mailbox: updateDocument is not provided')
+    }),
+    sendDocuments: fromPromise<{ message: string }, { email: string; message?: string; documentIds: number[] }>(async () => {
+      throw new Error('mailbox: sendDocuments is not provided')
+    }),
+  },
+  actions: {
+    openInViewer: assign((_, params: { document: MailDocument }) => ({ opened: params.document, file: null, fileError: null })),
+    keepOpened: assign((_, params: { document: MailDocument }) => ({ opened: params.document })),
+    /** A letter changed (read flag, folder): the page hands it to portalData. */
+    documentChanged: (_, _params: { document: MailDocument }) => {},
+    notify: (_, _params: Notice) => {},
+  },
+  guards: {
+    isUnread: (_, params: { document: MailDocument }) => !params.document.read,
+    hasMoreToMark: ({ context }) => context.toMark.length > 0,
+    hasLetters: ({ context }) => context.sendIds.length > 0,
+    hasEmail: ({ context }) => isEmail(context.form.email),
+    isOpened: ({ context }, params: { document: MailDocument }) => context.opened?.id === params.document.id && context.file !== null,
+  },
+})
+
+// Opening a letter in the viewer, whatever it showed: the same letter again (its read flag changed)
+// keeps the scan already shown; another one loads its own.
+type OpenEvent = { event: { document: MailDocument } }
+const openLetter = [
+  { guard: { type: 'isOpened' as const, params: ({ event }: OpenEvent) => ({ document: event.document }) }, actions: { type: 'keepOpened' as const, params: ({ event }: OpenEvent) => ({ document: event.document }) } },
+  { target: '#mailbox.viewer.loading', reenter: true, actions: { type: 'openInViewer' as const, params: ({ event }: OpenEvent) => ({ document: event.document }) } },
+]
+
+export const mailboxMachine = machineSetup.createMachine({
+  id: 'mailbox',
+  context: {
+    opened: null, file: null, fileError: null, toMark: [], marking: null, move: null,
+    sendIds: [], form: { email: '', message: '' }, sendError: null,
+  },
+  type: 'parallel',
+  states: {
+    viewer: {
+      initial: 'empty',
+      states: {
+        empty: { on: { 'letter.open': openLetter } },
+        loading: {
+          tags: ['loadingFile'],
+          invoke: {
+            id: 'loadFile',
+            src: 'loadFile',
+            input: ({ context }) => ({ documentId: context.opened!.id }),
+            onDone: { target: 'shown', actions: assign({ file: ({ event }) => event.output }) },
+            onError: { target: 'failed', actions: assign({ fileError: ({ event }) => messageOf(event.error, FILE_FAILED) }) },
+          },
+          on: { 'letter.open': openLetter },
+        },
+        shown: { on: { 'letter.open': openLetter } },
+        failed: {
+          on: {
+            'letter.open': openLetter,
+            'viewer.retry': { target: 'loading', actions: assign({ fileError: null }) },
+          },
+        },
+      },
+      on: {
+        'order.switched': { target: '.empty', actions: assign({ opened: null, file: null, fileError: null }) },
+      },
+    },
+    reading: {
+      initial: 'idle',
+      states: {
+        idle: {
+          on: {
+            'letter.open': {
+              guard: { type: 'isUnread', params: ({ event }) => ({ document: event.document }) },
+              target: 'marking',
+              actions: assign({ marking: ({ event }) => event.document }),
+            },
+          },
+        },
+        marking: {
+          // Read at once on screen; the server is told behind.
+          entry: { type: 'documentChanged', params: ({ context }) => ({ document: { ...context.marking!, read: true } }) },
+          invoke: {
+            id: 'markRead',
+            src: 'updateDocument',
+            input: ({ context }) => ({ documentId: context.marking!.id, readFlag: true }),
+            onDone: { target: 'next', actions: { type: 'documentChanged', params: ({ event }) => ({ document: event.output }) } },
+            onError: {
+              target: 'next',
+              actions: [
+                { type: 'documentChanged', params: ({ context }) => ({ document: context.marking! }) },
+                { type: 'notify', params: ({ event }) => ({ kind: 'error' as const, message: messageOf(event.error, READ_FAILED) }) },
+              ],
+            },
+          },
+          on: {
+            'letter.open': {
+              guard: { type: 'isUnread', params: ({ event }) => ({ document: event.document }) },
+              actions: assign({ toMark: ({ context, event }) => [...context.toMark.filter((d) => d.id !== event.document.id), event.document] }),
+            },
+          },
+        },
+        next: {
+          always: [
+            { guard: 'hasMoreToMark', target: 'marking', actions: assign({ marking: ({ context }) => context.toMark[0]!, toMark: ({ context }) => context.toMark.slice(1) }) },
+            { target: 'idle', actions: assign({ marking: null }) },
+          ],
+        },
+      },
+      on: { 'order.switched': { target: '.idle', actions: assign({ marking: null, toMark: [] }) } },
+    },
+    moving: {
+      initial: 'idle',
+      states: {
+        idle: {
+          on: { 'letter.move': { target: 'saving', actions: assign({ move: ({ event }) => ({ document: event.document, folderId: event.folderId }) }) } },
+        },
+        saving: {
+          tags: ['moving'],
+          invoke: {
+            id: 'move',
+            src: 'updateDocument',
+            input: ({ context }) => ({ documentId: context.move!.document.id, folderId: context.move!.folderId }),
+            onDone: {
+              target: 'idle',
+              actions: [
+                { type: 'documentChanged', params: ({ event }) => ({ document: event.output }) },
+                { type: 'notify', params: ({ event }) => ({ kind: 'success' as const, message: event.output.folderId === null ? MOVED_OUT : MOVED_TO_FOLDER }) },
+                assign({ move: null }),
+              ],
+            },
+            onError: {
+              target: 'idle',
+              actions: [{ type: 'notify', params: ({ event }) => ({ kind: 'error' as const, message: messageOf(event.error) }) }, assign({ move: null })],
+            },
+          },
+        },
+      },
+      on: { 'order.switched': { target: '.idle', actions: assign({ move: null }) } },
+    },
+    sending: {
+      initial: 'closed',
+      states: {
+        closed: {
+          on: { 'send.open': { target: 'editing', actions: assign({ sendIds: ({ event }) => event.documentIds, sendError: null }) } },
+        },
+        editing: {
+          tags: ['sendForm'],
+          on: {
+            'send.change': { actions: assign({ form: ({ context, event }) => ({ ...context.form, ...event.form }), sendError: null }) },
+            'send.submit': [
+              { guard: 'hasLetters', target: 'checking' },
+              { actions: assign({ sendError: SEND_NO_LETTER }) },
+            ],
+            'send.close': { target: 'closed' },
+          },
+        },
+        checking: {
+          always: [
+            { guard: 'hasEmail', target: 'submitting' },
+            { target: 'editing', actions: assign({ sendError: SEND_BAD_EMAIL }) },
+          ],
+        },
+        submitting: {
+          tags: ['sendForm', 'busy'],
+          invoke: {
+            id: 'sendDocuments',
+            src: 'sendDocuments',
+            input: ({ context }) => ({
+              email: context.form.email.trim(),
+              ...(context.form.message.trim() ? { message: context.form.message.trim() } : {}),
+              documentIds: context.sendIds,
+            }),
+            onDone: {
+              target: 'closed',
+              actions: [
+                { type: 'notify', params: ({ event }) => ({ kind: 'success' as const, message: event.output.message }) },
+                // The recipient stays for the next time; the message was for these letters.
+                assign({ form: ({ context }) => ({ ...context.form, message: '' }), sendIds: [] }),
+              ],
+            },
+            // Nothing typed is lost: the form stays open with its values.
+            onError: { target: 'editing', actions: assign({ sendError: ({ event }) => messageOf(event.error) }) },
+          },
+        },
+      },
+    },
+  },
+})

@@ -1,0 +1,83 @@
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { createActor } from 'xstate'
+import type { CourierRequest } from '../../server/contract/schemas.ts'
+import { courierRequestCancelMachine, REQUEST_CANCELLED, REQUEST_NOT_PENDING } from '../../src/machines/courierRequestCancel.machine.ts'
+import type { Notice } from '../../src/machines/shared.ts'
+import { Deferreds, describePath, flush, replay, shortestPaths } from '../util/paths.ts'
+
+const pending: CourierRequest = { id: 5, orderId: 2, raisonSociale: 'Boulangerie des Lilas SAS', createdAt: '2026-11-01T14:15:00.000Z', kind: 'réexpédition', status: 'en attente', letterCount: 4 }
+const done: CourierRequest = { ...pending, id: 6, status: 'traitée' }
+
+function start() {
+  const deferreds = new Deferreds()
+  const removed: number[] = []
+  const notices: Notice[] = []
+  const machine = courierRequestCancelMachine.provide({
+    actors: { removeRequest: deferreds.actor() },
+    actions: { removed: (_, { id }) => void removed.push(id), notify: (_, n) => void notices.push(n) },
+  })
+  return { actor: createActor(machine), deferreds, removed, notices }
+}
+
+const events = [
+  { type: 'request.cancel', request: pending },
+  { type: 'request.cancel', request: done },
+  { type: 'request.confirm' },
+  { type: 'request.keep' },
+  { type: 'xstate.done.actor.removeRequest', output: { message: 'ok' } },
+  { type: 'xstate.error.actor.removeRequest', error: new Error('Demande introuvable.') },
+] as const
+
+const ModelBased = suite('courierRequestCancel: every shortest path, replayed')
+for (const path of shortestPaths(courierRequestCancelMachine, { events })) {
+  ModelBased(describePath(path), async () => {
+    const { actor, deferreds, removed } = start()
+    await replay(actor, deferreds, path)
+    // Only a pending request, and only once confirmed, is removed; the list follows only on success.
+    for (const { input } of deferreds.started) assert.equal(input, { orderId: 2, id: 5 })
+    if (deferreds.started.length) assert.ok(path.steps.some((s) => s.event.type === 'request.confirm'))
+    assert.equal(removed, path.steps.some((s) => s.event.type === 'xstate.done.actor.removeRequest') ? [5] : [])
+    actor.stop()
+  })
+}
+ModelBased.run()
+
+const Cancel = suite('courierRequestCancel')
+
+Cancel('asks, calls remove, then drops it from the list', async () => {
+  const { actor, deferreds, removed, notices } = start()
+  actor.start()
+  actor.send({ type: 'request.cancel', request: pending })
+  assert.ok(actor.getSnapshot().hasTag('confirm'))
+  actor.send({ type: 'request.confirm' })
+  await flush()
+  deferreds.settle('removeRequest', { output: { message: 'La demande a été annulée.' } })
+  await flush()
+  assert.equal(removed, [5])
+  assert.equal(notices, [{ kind: 'success', message: REQUEST_CANCELLED }])
+})
+
+Cancel('a processed request cannot be cancelled', () => {
+  const { actor, deferreds, notices } = start()
+  actor.start()
+  actor.send({ type: 'request.cancel', request: done })
+  assert.ok(actor.getSnapshot().matches('idle'))
+  assert.equal(notices, [{ kind: 'error', message: REQUEST_NOT_PENDING }])
+  assert.equal(deferreds.started, [])
+})
+
+Cancel('a refusal stays in the dialog, says why, and keeps the request listed', async () => {
+  const { actor, deferreds, removed } = start()
+  actor.start()
+  actor.send({ type: 'request.cancel', request: pending })
+  actor.send({ type: 'request.confirm' })
+  await flush()
+  deferreds.settle('removeRequest', { error: new Error('Seule une demande en attente peut être annulée.') })
+  await flush()
+  assert.ok(actor.getSnapshot().matches('confirming'))
+  assert.is(actor.getSnapshot().context.error, 'Seule une demande en attente peut être annulée.')
+  assert.equal(removed, [])
+})
+
+Cancel.run()

@@ -1,0 +1,294 @@
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { createActor } from 'xstate'
+import type { MailDocument } from '../../server/contract/schemas.ts'
+import { FILE_FAILED, mailboxMachine, MOVED_OUT, MOVED_TO_FOLDER, READ_FAILED, SEND_BAD_EMAIL, SEND_NO_LETTER } from '../../src/machines/mailbox.machine.ts'
+import type { Notice } from '../../src/machines/shared.ts'
+import * as F from '../util/fixtures.ts'
+import { Deferreds, describePath, flush, replay, shortestPaths } from '../util/paths.ts'
+
+const unreadA = F.letter(12)
+const readB = F.letter(13, { read: true, sender: 'EDF' })
+const unreadC = F.letter(14, { sender: 'Greffe' })
+const failure = new Error('Le service est momentanément indisponible.')
+const scan = new Blob(['%PDF-1.7'], { type: 'application/pdf' })
+
+function start() {
+  const deferreds = new Deferreds()
+  const changes: MailDocument[] = []
+  const notices: Notice[] = []
+  const machine = mailboxMachine.provide({
+    actors: { loadFile: deferreds.actor(), updateDocument: deferreds.actor(), sendDocuments: deferreds.actor() },
+    actions: {
+      documentChanged: (_, { document }) => void changes.push(document),
+      notify: (_, notice) => void notices.push(notice),
+    },
+  })
+  return { actor: createActor(machine), deferreds, changes, notices }
+}
+
+const inputOf = (deferreds: Deferreds, id: string) => deferreds.started.filter((s) => s.id === id).map((s) => s.input)
+
+// The four regions are independent: each model drives one concern, the others staying idle.
+const models = {
+  'viewer and reading': [
+    { type: 'letter.open', document: unreadA },
+    { type: 'letter.open', document: readB },
+    { type: 'letter.open', document: unreadC },
+    { type: 'xstate.done.actor.loadFile', output: scan },
+    { type: 'xstate.error.actor.loadFile', error: failure },
+    { type: 'viewer.retry' },
+    { type: 'xstate.done.actor.markRead', output: { ...unreadA, read: true } },
+    { type: 'xstate.error.actor.markRead', error: failure },
+    { type: 'order.switched' },
+  ],
+  moving: [
+    { type: 'letter.move', document: unreadA, folderId: 5 },
+    { type: 'letter.move', document: readB, folderId: null },
+    { type: 'xstate.done.actor.move', output: { ...unreadA, folderId: 5 } },
+    { type: 'xstate.error.actor.move', error: failure },
+    { type: 'order.switched' },
+  ],
+  sending: [
+    { type: 'send.open', documentIds: [12, 13] },
+    { type: 'send.open', documentIds: [] },
+    { type: 'send.change', form: { email: 'pas-une-adresse' } },
+    { type: 'send.change', form: { email: 'comptable@example.com', message: 'Pour la clôture' } },
+    { type: 'send.submit' },
+    { type: 'send.close' },
+    { type: 'xstate.done.actor.sendDocuments', output: { message: 'Les 2 courriers ont été envoyés à comptable@example.com.' } },
+    { type: 'xstate.error.actor.sendDocuments', error: failure },
+  ],
+} as const
+
+const ModelBased = suite('mailbox: every shortest path of each region, replayed')
+for (const [concern, events] of Object.entries(models)) {
+  const paths = shortestPaths(mailboxMachine, { events, limit: 5000 })
+  ModelBased(`${concern}: the model reaches every state of its region`, () => {
+    const region = concern === 'viewer and reading' ? ['viewer', 'reading'] : [concern]
+    const reached = new Set(paths.flatMap((p) => region.map((r) => `${r}.${(p.state.value as Record<string, string>)[r]}`)))
+    const expected: Record<string, string[]> = {
+      viewer: ['empty', 'loading', 'shown', 'failed'], reading: ['idle', 'marking'], moving: ['idle', 'saving'], sending: ['closed', 'editing', 'submitting'],
+    }
+    for (const r of region) for (const state of expected[r]!) assert.ok(reached.has(`${r}.${state}`), `${r}.${state} is reached`)
+  })
+  for (const path of paths) {
+    ModelBased(`${concern}: ${describePath(path)}`, async () => {
+      const { actor, deferreds, changes } = start()
+      await replay(actor, deferreds, path)
+      const { context } = actor.getSnapshot()
+      // Only unread letters are marked, always with readFlag true, and each shows read before the server answers.
+      for (const input of inputOf(deferreds, 'markRead') as { documentId: number; readFlag: boolean }[]) {
+        assert.equal(input.readFlag, true)
+        assert.ok([unreadA.id, unreadC.id].includes(input.documentId), 'a read letter is never marked again')
+        assert.ok(changes.some((d) => d.id === input.documentId && d.read), 'read on screen at once')
+      }
+      // The scan asked for is always the open letter's.
+      const files = inputOf(deferreds, 'loadFile') as { documentId: number }[]
+      if (files.length && context.opened) assert.is(files.at(-1)!.documentId, context.opened.id)
+      // A sent e-mail always has a valid recipient and at least one letter.
+      for (const input of inputOf(deferreds, 'sendDocuments') as { email: string; documentIds: number[] }[]) {
+        assert.is(input.email, 'comptable@example.com')
+        assert.ok(input.documentIds.length > 0)
+      }
+      // Whatever happened, the recipient typed is kept.
+      if (path.steps.some((s) => s.event.type === 'send.change')) assert.ok(context.form.email !== '')
+      actor.stop()
+    })
+  }
+}
+ModelBased.run()
+
+const Reading = suite('mailbox: opening a letter')
+
+Reading('an unread letter is read at once, then on the server; the viewer loads its scan', async () => {
+  const { actor, deferreds, changes } = start()
+  actor.start()
+  actor.send({ type: 'letter.open', document: unreadA })
+  await flush()
+  assert.equal(changes, [{ ...unreadA, read: true }], 'the unread count follows before the server answers')
+  assert.equal(inputOf(deferreds, 'markRead'), [{ documentId: unreadA.id, readFlag: true }])
+  assert.equal(inputOf(deferreds, 'loadFile'), [{ documentId: unreadA.id }])
+  assert.ok(actor.getSnapshot().hasTag('loadingFile'))
+  deferreds.settle('loadFile', { output: scan })
+  deferreds.settle('markRead', { output: { ...unreadA, read: true } })
+  await flush()
+  assert.is(actor.getSnapshot().context.file, scan)
+  assert.equal(changes.at(-1), { ...unreadA, read: true })
+  assert.ok(actor.getSnapshot().matches({ reading: 'idle', viewer: 'shown' }))
+})
+
+Reading('a read letter is shown without any call but its scan', async () => {
+  const { actor, deferreds, changes } = start()
+  actor.start()
+  actor.send({ type: 'letter.open', document: readB })
+  await flush()
+  assert.equal(changes, [])
+  assert.equal(deferreds.started.map((s) => s.id), ['loadFile'])
+})
+
+Reading('the server refusing: the letter is unread again and the customer is told', async () => {
+  const { actor, deferreds, changes, notices } = start()
+  actor.start()
+  actor.send({ type: 'letter.open', document: unreadA })
+  await flush()
+  deferreds.settle('markRead', { error: new Error('') })
+  await flush()
+  assert.equal(changes, [{ ...unreadA, read: true }, unreadA])
+  assert.equal(notices, [{ kind: 'error', message: READ_FAILED }])
+})
+
+Reading('letters opened while one is being marked are marked next, in turn', async () => {
+  const { actor, deferreds } = start()
+  actor.start()
+  actor.send({ type: 'letter.open', document: unreadA })
+  actor.send({ type: 'letter.open', document: readB })
+  actor.send({ type: 'letter.open', document: unreadC })
+  await flush()
+  assert.equal(inputOf(deferreds, 'markRead'), [{ documentId: unreadA.id, readFlag: true }], 'one at a time, none cancelled')
+  assert.equal(inputOf(deferreds, 'loadFile').at(-1), { documentId: unreadC.id })
+  deferreds.settle('markRead', { output: { ...unreadA, read: true } })
+  await flush()
+  assert.equal(inputOf(deferreds, 'markRead'), [{ documentId: unreadA.id, readFlag: true }, { documentId: unreadC.id, readFlag: true }])
+})
+
+Reading('the scan failing says why and can be asked again', async () => {
+  const { actor, deferreds } = start()
+  actor.start()
+  actor.send({ type: 'letter.open', document: readB })
+  await flush()
+  deferreds.settle('loadFile', { error: new Error('') })
+  await flush()
+  assert.is(actor.getSnapshot().context.fileError, FILE_FAILED)
+  actor.send({ type: 'viewer.retry' })
+  await flush()
+  assert.equal(inputOf(deferreds, 'loadFile'), [{ documentId: readB.id }, { documentId: readB.id }])
+  assert.is(actor.getSnapshot().context.fileError, null)
+})
+
+Reading('a stale answer after switching order is ignored: no revert, no scan, no move', async () => {
+  const { actor, deferreds, changes, notices } = start()
+  actor.start()
+  actor.send({ type: 'letter.open', document: unreadA })
+  actor.send({ type: 'letter.move', document: readB, folderId: 5 })
+  await flush()
+  actor.send({ type: 'order.switched' })
+  await flush()
+  assert.ok(actor.getSnapshot().matches({ viewer: 'empty', reading: 'idle', moving: 'idle' }))
+  // The old order's answers arrive now: a failed read mark, a scan, a move.
+  deferreds.settleAt('markRead', 0, { error: failure })
+  deferreds.settleAt('loadFile', 0, { output: scan })
+  deferreds.settleAt('move', 0, { output: { ...readB, folderId: 5 } })
+  await flush()
+  assert.equal(changes, [{ ...unreadA, read: true }], 'only what happened before the switch')
+  assert.equal(notices, [])
+  assert.is(actor.getSnapshot().context.file, null)
+  assert.is(actor.getSnapshot().context.opened, null)
+})
+
+Reading('reopening the letter shown keeps its scan (its read flag changed, not the letter)', async () => {
+  const { actor, deferreds } = start()
+  actor.start()
+  actor.send({ type: 'letter.open', document: unreadA })
+  await flush()
+  deferreds.settle('loadFile', { output: scan })
+  await flush()
+  actor.send({ type: 'letter.open', document: { ...unreadA, read: true } })
+  await flush()
+  assert.is(inputOf(deferreds, 'loadFile').length, 1)
+  assert.is(actor.getSnapshot().context.file, scan)
+})
+
+Reading.run()
+
+const Moving = suite('mailbox: moving a letter to a folder')
+
+Moving('filed: the server’s letter replaces the old one, and the customer is told', async () => {
+  const { actor, deferreds, changes, notices } = start()
+  actor.start()
+  actor.send({ type: 'letter.move', document: readB, folderId: 5 })
+  await flush()
+  assert.ok(actor.getSnapshot().hasTag('moving'))
+  assert.equal(inputOf(deferreds, 'move'), [{ documentId: readB.id, folderId: 5 }])
+  deferreds.settle('move', { output: { ...readB, folderId: 5 } })
+  await flush()
+  assert.equal(changes, [{ ...readB, folderId: 5 }])
+  assert.equal(notices, [{ kind: 'success', message: MOVED_TO_FOLDER }])
+  actor.send({ type: 'letter.move', document: { ...readB, folderId: 5 }, folderId: null })
+  await flush()
+  deferreds.settle('move', { output: readB })
+  await flush()
+  assert.equal(notices.at(-1), { kind: 'success', message: MOVED_OUT })
+})
+
+Moving('a failure changes nothing and says why', async () => {
+  const { actor, deferreds, changes, notices } = start()
+  actor.start()
+  actor.send({ type: 'letter.move', document: readB, folderId: 5 })
+  await flush()
+  deferreds.settle('move', { error: new Error('Dossier introuvable.') })
+  await flush()
+  assert.equal(changes, [])
+  assert.equal(notices, [{ kind: 'error', message: 'Dossier introuvable.' }])
+})
+
+Moving.run()
+
+const Sending = suite('mailbox: sending letters by e-mail')
+
+Sending('several letters, a recipient and a message; the recipient stays for next time', async () => {
+  const { actor, deferreds, notices } = start()
+  actor.start()
+  actor.send({ type: 'send.open', documentIds: [12, 13] })
+  actor.send({ type: 'send.change', form: { email: ' comptable@example.com ', message: 'Pour la clôture' } })
+  actor.send({ type: 'send.submit' })
+  await flush()
+  assert.equal(inputOf(deferreds, 'sendDocuments'), [{ email: 'comptable@example.com', message: 'Pour la clôture', documentIds: [12, 13] }])
+  deferreds.settle('sendDocuments', { output: { message: 'Les 2 courriers ont été envoyés à comptable@example.com.' } })
+  await flush()
+  assert.ok(actor.getSnapshot().matches({ sending: 'closed' }))
+  assert.equal(notices, [{ kind: 'success', message: 'Les 2 courriers ont été envoyés à comptable@example.com.' }])
+  assert.equal(actor.getSnapshot().context.form, { email: ' comptable@example.com ', message: '' })
+})
+
+Sending('without a message, none is sent', async () => {
+  const { actor, deferreds } = start()
+  actor.start()
+  actor.send({ type: 'send.open', documentIds: [12] })
+  actor.send({ type: 'send.change', form: { email: 'a@b.fr', message: '  ' } })
+  actor.send({ type: 'send.submit' })
+  await flush()
+  assert.equal(inputOf(deferreds, 'sendDocuments'), [{ email: 'a@b.fr', documentIds: [12] }])
+})
+
+Sending('a bad address or no letter is refused before anything is sent', () => {
+  const { actor, deferreds } = start()
+  actor.start()
+  actor.send({ type: 'send.open', documentIds: [] })
+  actor.send({ type: 'send.change', form: { email: 'a@b.fr' } })
+  actor.send({ type: 'send.submit' })
+  assert.is(actor.getSnapshot().context.sendError, SEND_NO_LETTER)
+  actor.send({ type: 'send.close' })
+  actor.send({ type: 'send.open', documentIds: [12] })
+  actor.send({ type: 'send.change', form: { email: 'pas-une-adresse' } })
+  actor.send({ type: 'send.submit' })
+  assert.is(actor.getSnapshot().context.sendError, SEND_BAD_EMAIL)
+  assert.equal(deferreds.started, [])
+})
+
+Sending('a failure keeps the form open with what was typed, and says why', async () => {
+  const { actor, deferreds } = start()
+  actor.start()
+  actor.send({ type: 'send.open', documentIds: [12] })
+  actor.send({ type: 'send.change', form: { email: 'a@b.fr', message: 'Bonjour' } })
+  actor.send({ type: 'send.submit' })
+  await flush()
+  deferreds.settle('sendDocuments', { error: failure })
+  await flush()
+  const snapshot = actor.getSnapshot()
+  assert.ok(snapshot.hasTag('sendForm'))
+  assert.is(snapshot.context.sendError, failure.message)
+  assert.equal(snapshot.context.form, { email: 'a@b.fr', message: 'Bonjour' })
+})
+
+Sending.run()

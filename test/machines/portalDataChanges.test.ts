@@ -1,0 +1,73 @@
+// What the mail flows report to portalData: the lists follow at once, without loading them again.
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { createActor } from 'xstate'
+import type { CourierRequest, Folder } from '../../server/contract/schemas.ts'
+import { portalDataMachine, type Scope, unreadCount } from '../../src/machines/portalData.machine.ts'
+import * as F from '../util/fixtures.ts'
+import { Deferreds, flush } from '../util/paths.ts'
+
+const scope: Scope = { order: F.boulangerie, orders: [F.boulangerie] }
+const banque: Folder = { id: 7, name: 'Banque', domiciliationOrderId: 2, documentCount: 1 }
+const urssaf: Folder = { id: 8, name: 'URSSAF', domiciliationOrderId: 2, documentCount: 0 }
+const request: CourierRequest = { id: 5, orderId: 2, raisonSociale: 'Boulangerie des Lilas SAS', createdAt: '2026-11-01T14:15:00.000Z', kind: 'scan', status: 'en attente', letterCount: 1 }
+
+async function loaded() {
+  const deferreds = new Deferreds()
+  const actor = createActor(portalDataMachine.provide({ actors: { load: deferreds.actor() } }), { input: { scope } })
+  actor.start()
+  await flush()
+  deferreds.settle('documents', { output: [F.letter(12, { folderId: 7 }), F.letter(13, { read: true })] })
+  deferreds.settle('folders', { output: [urssaf, banque] })
+  deferreds.settle('courierRequests', { output: [request] })
+  await flush()
+  return { actor, deferreds }
+}
+
+const Changes = suite('portalData: changes reported by the mail flows')
+
+Changes('a letter read: the unread count follows at once', async () => {
+  const { actor } = await loaded()
+  assert.is(unreadCount(actor.getSnapshot().context.documents), 1)
+  actor.send({ type: 'document.changed', document: F.letter(12, { folderId: 7, read: true }) })
+  assert.is(unreadCount(actor.getSnapshot().context.documents), 0)
+})
+
+Changes('a letter moved: both folders count it where it now is', async () => {
+  const { actor } = await loaded()
+  actor.send({ type: 'document.changed', document: F.letter(12, { folderId: 8 }) })
+  const { folders, documents } = actor.getSnapshot().context
+  assert.equal(folders.map((f) => [f.name, f.documentCount]), [['URSSAF', 1], ['Banque', 0]])
+  assert.is(documents[0]!.folderId, 8)
+})
+
+Changes('a letter of another list (a stale report) changes nothing', async () => {
+  const { actor } = await loaded()
+  const before = actor.getSnapshot().context
+  actor.send({ type: 'document.changed', document: F.letter(99, { read: true }) })
+  assert.equal(actor.getSnapshot().context.documents, before.documents)
+  assert.equal(actor.getSnapshot().context.folders, before.folders)
+})
+
+Changes('a folder created or renamed takes its place by name', async () => {
+  const { actor } = await loaded()
+  actor.send({ type: 'folder.saved', folder: { id: 9, name: 'Assurances', domiciliationOrderId: 2, documentCount: 0 } })
+  actor.send({ type: 'folder.saved', folder: { ...urssaf, name: 'Administratif' } })
+  assert.equal(actor.getSnapshot().context.folders.map((f) => f.name), ['Administratif', 'Assurances', 'Banque'])
+})
+
+Changes('a folder deleted: its letters stay, unfiled', async () => {
+  const { actor } = await loaded()
+  actor.send({ type: 'folder.removed', folderId: 7 })
+  const { folders, documents } = actor.getSnapshot().context
+  assert.equal(folders.map((f) => f.id), [8])
+  assert.equal(documents.map((d) => [d.id, d.folderId]), [[12, null], [13, null]])
+})
+
+Changes('a courier request cancelled leaves the list', async () => {
+  const { actor } = await loaded()
+  actor.send({ type: 'courierRequest.removed', id: 5 })
+  assert.equal(actor.getSnapshot().context.courierRequests, [])
+})
+
+Changes.run()
