@@ -41,6 +41,7 @@ const Choice = styled('button')`
   text-align: left;
   cursor: pointer;
   &:hover { border-color: ${color.primary}; }
+  svg { flex-shrink: 0; }
 `
 
 const Lines = styled('span')`
