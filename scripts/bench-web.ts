@@ -1,0 +1,267 @@
+// npm run bench:web — a benchmark, not a test: what the browser downloads first (from scripts/size.mjs,
+// which is the CI check), the time from the login click to the dashboard painted (median of several
+// runs, with the API round trips on the way), and Lighthouse (mobile) on /login and /tableau-de-bord.
+// Writes the "Web" section of docs/BENCHMARKS.md. BENCH_RUNS sets the number of runs (default 7).
+import { readFile, writeFile } from 'node:fs/promises'
+import { availableParallelism, cpus, totalmem } from 'node:os'
+import { join, relative } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { gzipSync, brotliCompressSync, constants } from 'node:zlib'
+import * as chromeLauncher from 'chrome-launcher'
+import lighthouse from 'lighthouse'
+import { type Browser, chromium } from 'playwright-core'
+import { CHROMIUM_FLAGS, CHROMIUM_PATH, DEMO_PASSWORD, ensureBuilt, MOBILE, type Portal, ROOT, startPortal } from '../test/util/e2e.ts'
+
+const RUNS = Number(process.env.BENCH_RUNS || 7)
+const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS || 3)
+/** One order: the dashboard comes straight after the login, without the selection screen. */
+const ACCOUNT = { email: 'solo@example.com', greeting: 'Bonjour Sophie' }
+
+interface Size { raw: number; gzip: number; brotli: number }
+interface Analysis { sizes: Map<string, Size>; lazyChunks: string[]; firstLoad: Record<string, Size>; meta: { outputs: Record<string, { entryPoint?: string }> } }
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
+}
+const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`
+const ms = (value: number) => `${Math.round(value)} ms`
+
+// ——— Sizes ———
+
+async function sizes() {
+  const { analyse } = (await import(pathToFileURL(join(ROOT, 'scripts/size.mjs')).href)) as { analyse(): Analysis }
+  const analysis = analyse()
+  const css = Object.keys(analysis.meta.outputs).filter((file) => file.endsWith('.css'))
+  const html = await readFile(join(ROOT, 'dist/index.html'))
+  return { ...analysis, css, html: { raw: html.length, gzip: gzipSync(html, { level: 9 }).length, brotli: brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length } }
+}
+
+// ——— Login click → dashboard painted ———
+
+interface Fetched { path: string; start: number; end: number; api: boolean }
+interface LoginRun {
+  totalMs: number
+  /** Until the answer of POST /api/login (scrypt on the server). */
+  loginMs: number
+  /** The longest chain of the startup's API calls (spec §4), each sent after the previous one answered. */
+  apiRoundTrips: number
+  startupCalls: string[]
+  /** Calls for the page's data, started with the layout, and how many had answered by the paint. */
+  dataCalls: number
+  dataCallsBeforePaint: number
+  chunks: number
+}
+
+/** The longest chain of calls, each started after the previous one answered. */
+function roundTrips(fetched: Fetched[]): number {
+  const depth = new Map<Fetched, number>()
+  for (const call of [...fetched].sort((a, b) => a.start - b.start)) {
+    const before = fetched.filter((other) => depth.has(other) && other.end <= call.start).map((other) => depth.get(other)!)
+    depth.set(call, 1 + Math.max(0, ...before))
+  }
+  return Math.max(0, ...depth.values())
+}
+
+async function loginToDashboard(portal: Portal): Promise<LoginRun> {
+  // A first visit on a phone: empty cache and storage.
+  const tab = await portal.open({ viewport: MOBILE })
+  const { page } = tab
+  try {
+    await page.goto('/login')
+    await page.waitForLoadState('networkidle') // the session's code, fetched once the page is idle
+    await page.getByLabel('Adresse e-mail', { exact: true }).fill(ACCOUNT.email)
+    await page.getByLabel('Mot de passe', { exact: true }).fill(DEMO_PASSWORD)
+    await page.evaluate((greeting) => {
+      const marks: { click?: number; paint?: number } = {}
+      ;(window as unknown as { benchMarks: typeof marks }).benchMarks = marks
+      document.querySelector('form')!.addEventListener('submit', () => { marks.click = performance.now() }, { capture: true })
+      new MutationObserver((_, observer) => {
+        if (![...document.querySelectorAll('h2')].some((h) => h.textContent === greeting)) return
+        observer.disconnect()
+        // The frame after the one that rendered the greeting: it has been painted.
+        requestAnimationFrame(() => requestAnimationFrame(() => { marks.paint = performance.now() }))
+      }).observe(document.body, { childList: true, subtree: true, characterData: true })
+    }, ACCOUNT.greeting)
+    await page.getByRole('button', { name: 'Se connecter' }).click()
+    await page.waitForFunction(() => (window as unknown as { benchMarks: { paint?: number } }).benchMarks.paint !== undefined)
+    const { click, paint, entries } = await page.evaluate(() => {
+      const { click, paint } = (window as unknown as { benchMarks: { click: number; paint: number } }).benchMarks
+      const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[]
+      return { click, paint, entries: entries.map((e) => ({ name: e.name, start: e.startTime, end: e.responseEnd })) }
+    })
+    const fetched: Fetched[] = entries
+      .filter((e) => e.start >= click)
+      .map((e) => {
+        const path = new URL(e.name).pathname
+        return { path, start: e.start, end: e.end, api: !path.startsWith('/assets/') }
+      })
+    // The startup (spec §4) ends with the orders; the page's data loads start once they are known.
+    const ordersAnswered = fetched.find((f) => f.path === '/api-protected/my-domiciliation-orders')?.end ?? Number.POSITIVE_INFINITY
+    const startup = fetched.filter((f) => f.api && f.start < ordersAnswered)
+    const data = fetched.filter((f) => f.api && f.start >= ordersAnswered)
+    return {
+      totalMs: paint - click, loginMs: (startup.find((f) => f.path === '/api/login')?.end ?? Number.NaN) - click, apiRoundTrips: roundTrips(startup), startupCalls: startup.map((f) => f.path),
+      dataCalls: data.length, dataCallsBeforePaint: data.filter((f) => f.end <= paint).length,
+      chunks: fetched.filter((f) => !f.api && f.end <= paint).length,
+    }
+  } finally {
+    await tab.close()
+  }
+}
+
+// ——— Lighthouse (mobile) ———
+
+interface LighthouseFigures { performance: number; accessibility: number; bestPractices: number; fcp: number; lcp: number; tbt: number; cls: number; speedIndex: number }
+
+async function lighthouseRun(url: string, signIn: boolean, portal: Portal): Promise<LighthouseFigures> {
+  // A fresh Chromium (and user-data-dir) per run: every run starts with an empty cache.
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROMIUM_FLAGS, ignoreDefaultFlags: true })
+  let signedIn: Browser | undefined
+  try {
+    if (signIn) {
+      // Lighthouse would clear the storage: sign in first, then keep it (disableStorageReset).
+      const response = await fetch(`${portal.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: ACCOUNT.email, password: DEMO_PASSWORD }) })
+      const user = await response.text()
+      signedIn = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`)
+      const page = await signedIn.contexts()[0]!.newPage()
+      await page.goto(`${portal.url}/login`)
+      await page.evaluate((stored) => localStorage.setItem('user', stored), user)
+      await page.close()
+    }
+    const result = await lighthouse(url, {
+      port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices'], disableStorageReset: signIn,
+    })
+    if (!result) throw new Error(`Lighthouse n’a rien rendu pour ${url}`)
+    const { categories, audits } = result.lhr
+    const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100)
+    const value = (id: string) => audits[id]?.numericValue ?? Number.NaN
+    return {
+      performance: score('performance'), accessibility: score('accessibility'), bestPractices: score('best-practices'),
+      fcp: value('first-contentful-paint'), lcp: value('largest-contentful-paint'), tbt: value('total-blocking-time'),
+      cls: value('cumulative-layout-shift'), speedIndex: value('speed-index'),
+    }
+  } finally {
+    await signedIn?.close()
+    chrome.kill()
+  }
+}
+
+async function lighthouseMedian(url: string, signIn: boolean, portal: Portal) {
+  const runs: LighthouseFigures[] = []
+  for (let i = 0; i < LIGHTHOUSE_RUNS; i++) runs.push(await lighthouseRun(url, signIn, portal))
+  const figures = Object.fromEntries(Object.keys(runs[0]!).map((key) => [key, median(runs.map((r) => r[key as keyof LighthouseFigures]))]))
+  return figures as unknown as LighthouseFigures
+}
+
+// ——— The report ———
+
+function machine(chromiumVersion: string, lighthouseVersion: string): string {
+  return [
+    `${availableParallelism()} cœurs (\`nproc\`)`, `${(totalmem() / 2 ** 30).toFixed(1)} Gio de mémoire`, cpus()[0]?.model ?? 'processeur inconnu',
+    `Node ${process.version}`, `Chromium ${chromiumVersion} (Debian)`, `Lighthouse ${lighthouseVersion}`,
+  ].join(', ')
+}
+
+type Sizes = Awaited<ReturnType<typeof sizes>>
+
+const FIRST_LOAD_LABELS: Record<string, string> = {
+  '/login': 'JavaScript de /login (le budget : 93 kB gzip)',
+  '/login + session fetched when idle': 'JavaScript de /login + la session, chargée dès que la page est inactive',
+  '/tableau-de-bord': 'JavaScript du tableau de bord (/tableau-de-bord)',
+}
+/** Chunks that production never loads, said as such next to their size. */
+const CHUNK_NOTES: Record<string, string> = { '@statelyai/inspect': ' (inspecteur de développement : jamais chargé en production)' }
+
+function markdown(s: Sizes, runs: LoginRun[], lh: Record<string, LighthouseFigures>, machineLine: string): string {
+  const row = (label: string, size: Size) => `| ${label} | ${kB(size.raw)} | ${kB(size.gzip)} | ${kB(size.brotli)} |`
+  const chunkName = (file: string) => {
+    const name = (s.meta.outputs[file]?.entryPoint ?? relative('dist/assets', file)).replace(/^src\//, '')
+    return name + (Object.entries(CHUNK_NOTES).find(([part]) => name.includes(part))?.[1] ?? '')
+  }
+  const typical = runs.find((r) => r.totalMs === median(runs.map((x) => x.totalMs))) ?? runs[0]!
+  return [
+    '## Web',
+    '',
+    `Mesuré par \`npm run bench:web\` le ${new Date().toISOString().slice(0, 10)} sur la construction de production (\`dist/\`) servie par le serveur réel (PGlite, données de démonstration).`,
+    '',
+    `Machine : ${machineLine}. Machine partagée (2 cœurs, d’autres travaux tournent en même temps) : les durées varient d’une exécution à l’autre ; les tailles, elles, sont exactes.`,
+    '',
+    '### Premier chargement',
+    '',
+    'JavaScript à télécharger avant que la page réponde (le point d’entrée et ses imports statiques, calculés par `scripts/size.mjs` : c’est lui qui vérifie les budgets dans `npm test`). 1 kB = 1000 octets.',
+    '',
+    '| quoi | brut | gzip | brotli |',
+    '| --- | ---: | ---: | ---: |',
+    ...Object.entries(s.firstLoad).map(([label, size]) => row(FIRST_LOAD_LABELS[label] ?? `JavaScript de ${label}`, size)),
+    s.css.length === 0 ? '| CSS | 0 | 0 | 0 |' : '',
+    row('index.html', s.html),
+    '',
+    s.css.length === 0
+      ? 'Aucune feuille CSS : les styles sont écrits par goober à l’exécution, dans une seule balise `<style>` portant le nonce de la CSP ; leur poids est compté dans le JavaScript.'
+      : `Feuilles CSS : ${s.css.join(', ')}.`,
+    '',
+    '### Morceaux chargés à la demande (budget : 20 kB gzip chacun)',
+    '',
+    '| morceau | brut | gzip | brotli |',
+    '| --- | ---: | ---: | ---: |',
+    ...s.lazyChunks.map((file) => [file, s.sizes.get(file)!] as const).sort((a, b) => b[1].gzip - a[1].gzip).map(([file, size]) => row(chunkName(file), size)),
+    '',
+    '### Du clic sur « Se connecter » au tableau de bord affiché',
+    '',
+    `${runs.length} connexions de \`${ACCOUNT.email}\` (une seule domiciliation : pas d’écran de sélection), chacune dans un contexte neuf de Chromium à 360 × 740 (cache vide, le code de la session déjà chargé comme après l’affichage de /login), sans limitation de débit ni de processeur, serveur sur la même machine. Fin de la mesure : l’image qui suit le rendu de « ${ACCOUNT.greeting} ».`,
+    '',
+    '| médiane | minimum | maximum | dont la réponse de POST /api/login (médiane) | allers-retours d’API en série avant l’affichage | fichiers JavaScript chargés en chemin |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: |',
+    `| ${ms(median(runs.map((r) => r.totalMs)))} | ${ms(Math.min(...runs.map((r) => r.totalMs)))} | ${ms(Math.max(...runs.map((r) => r.totalMs)))} | ${ms(median(runs.map((r) => r.loginMs)))} | ${typical.apiRoundTrips} | ${typical.chunks} |`,
+    '',
+    `Chemin critique (exécution médiane) : ${typical.startupCalls.map((p) => `\`${p}\``).join(', ')} ; les allers-retours en série sont la plus longue chaîne de ces appels dont chacun part après la réponse du précédent : la connexion, puis l’utilisateur et les contrats (en parallèle), puis les domiciliations (spécification §4). `
+      + `Une fois les domiciliations connues partent ${typical.dataCalls} appels de données (courrier, colis, factures, abonnement… en parallèle) ; ${typical.dataCallsBeforePaint} avaient répondu quand le message d’accueil s’est affiché, qui ne les attend pas.`,
+    '',
+    `### Lighthouse (profil mobile par défaut : Moto G Power émulé, réseau 4G lent et processeur ×4 simulés)`,
+    '',
+    `Médiane de ${LIGHTHOUSE_RUNS} exécutions, chacune dans un Chromium neuf (cache vide) lancé par chrome-launcher avec les mêmes options que les tests ; /tableau-de-bord est ouvert connecté (\`${ACCOUNT.email}\`).`,
+    '',
+    '| page | performance | accessibilité | bonnes pratiques | FCP | LCP | TBT | CLS | Speed Index |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...Object.entries(lh).map(([path, f]) => `| ${path} | ${f.performance} | ${f.accessibility} | ${f.bestPractices} | ${ms(f.fcp)} | ${ms(f.lcp)} | ${ms(f.tbt)} | ${f.cls.toFixed(3)} | ${ms(f.speedIndex)} |`),
+    '',
+  ].filter((line, i, all) => line !== '' || all[i - 1] !== '').join('\n')
+}
+
+/** Replaces the "## Web" section of docs/BENCHMARKS.md, or adds it; the other sections are left as they are. */
+async function saveWebSection(section: string) {
+  const file = join(ROOT, 'docs/BENCHMARKS.md')
+  const document = await readFile(file, 'utf8').catch(() => '# Mesures de performance\n')
+  const start = document.indexOf('\n## Web\n')
+  const end = start < 0 ? -1 : document.indexOf('\n## ', start + 1)
+  const before = start < 0 ? document.trimEnd() : document.slice(0, start).trimEnd()
+  const after = end < 0 ? '' : document.slice(end)
+  await writeFile(file, `${before}\n\n${section.trimEnd()}\n${after}`)
+}
+
+await ensureBuilt()
+const measured = await sizes()
+console.log('[bench:web] serveur et Chromium…')
+const portal = await startPortal()
+try {
+  await loginToDashboard(portal) // warm-up: the server's first queries and the JIT
+  const runs: LoginRun[] = []
+  for (let i = 0; i < RUNS; i++) {
+    runs.push(await loginToDashboard(portal))
+    console.log(`[bench:web] connexion ${i + 1}/${RUNS} : ${ms(runs.at(-1)!.totalMs)}`)
+  }
+  const lh: Record<string, LighthouseFigures> = {}
+  for (const [path, signIn] of [['/login', false], ['/tableau-de-bord', true]] as const) {
+    console.log(`[bench:web] Lighthouse ${path}…`)
+    lh[path] = await lighthouseMedian(`${portal.url}${path}`, signIn, portal)
+  }
+  const { version: lighthouseVersion } = JSON.parse(await readFile(join(ROOT, 'node_modules/lighthouse/package.json'), 'utf8')) as { version: string }
+  const section = markdown(measured, runs, lh, machine(portal.browser.version(), lighthouseVersion))
+  console.log(section)
+  await saveWebSection(section)
+  console.log('[bench:web] docs/BENCHMARKS.md mis à jour (section Web)')
+} finally {
+  await portal.close()
+}
