@@ -64,3 +64,22 @@ export function readAsDataUrl(file: Blob): Promise<string> {
     reader.readAsDataURL(file)
   })
 }
+
+const DEXT_EMAIL_KEY = 'dextEmail'
+
+/** The accounting inbox address of the last export that went through (kept in this browser). */
+export function readDextEmail(): string | null {
+  try {
+    return localStorage.getItem(DEXT_EMAIL_KEY)
+  } catch {
+    return null
+  }
+}
+
+export function writeDextEmail(email: string): void {
+  try {
+    localStorage.setItem(DEXT_EMAIL_KEY, email)
+  } catch {
+    // Private browsing: the address is simply not kept.
+  }
+}

@@ -43,6 +43,7 @@ export type MailboxEvent =
   | { type: 'viewer.retry' }
   | { type: 'letter.move'; document: MailDocument; folderId: number | null }
   | { type: 'send.open'; documentIds: number[] }
+  | { type: 'send.pick'; documentIds: number[] }
   | { type: 'send.change'; form: Partial<SendForm> }
   | { type: 'send.submit' }
   | { type: 'send.close' }
@@ -76,7 +77,7 @@ const machineSetup = setup({
     hasMoreToMark: ({ context }) => context.toMark.length > 0,
     hasLetters: ({ context }) => context.sendIds.length > 0,
     hasEmail: ({ context }) => isEmail(context.form.email),
-    isOpened: ({ context }, params: { document: MailDocument }) => context.opened?.id === params.document.id && context.file !== null,
+    isOpened: ({ context }, params: { document: MailDocument }) => context.opened?.id === params.document.id,
   },
 })
 
@@ -206,6 +207,7 @@ export const mailboxMachine = machineSetup.createMachine({
           tags: ['sendForm'],
           on: {
             'send.change': { actions: assign({ form: ({ context, event }) => ({ ...context.form, ...event.form }), sendError: null }) },
+            'send.pick': { actions: assign({ sendIds: ({ event }) => event.documentIds, sendError: null }) },
             'send.submit': [
               { guard: 'hasLetters', target: 'checking' },
               { actions: assign({ sendError: SEND_NO_LETTER }) },

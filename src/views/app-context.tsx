@@ -2,12 +2,17 @@
 // session actor, and the flows they start themselves with their effects already provided.
 import { createContext, use, useContext, useEffect, useState, useSyncExternalStore } from 'react'
 import type { ActorRefFrom } from 'xstate'
+import type { accountingExportMachine } from '../machines/accountingExport.machine.ts'
+import type { courierRequestCancelMachine } from '../machines/courierRequestCancel.machine.ts'
+import type { folderEditorMachine } from '../machines/folderEditor.machine.ts'
 import type { identityUploadMachine } from '../machines/identityUpload.machine.ts'
+import type { mailboxMachine } from '../machines/mailbox.machine.ts'
 import type { kbisUploadMachine } from '../machines/kbisUpload.machine.ts'
 import type { problemReportMachine } from '../machines/problemReport.machine.ts'
 import type { sessionMachine } from '../machines/session.machine.ts'
 import type { StartupRef } from '../machines/startup.machine.ts'
 import type { submissionMachine } from '../machines/submission.machine.ts'
+import type { unpaidInvoicesMachine } from '../machines/unpaidInvoices.machine.ts'
 
 export type SessionRef = ActorRefFrom<typeof sessionMachine>
 export type { StartupRef }
@@ -19,6 +24,13 @@ export interface Flows {
   identityUpload: typeof identityUploadMachine
   passwordResetRequest: typeof submissionMachine
   passwordReset: typeof submissionMachine
+  mailbox: typeof mailboxMachine
+  folderEditor: typeof folderEditorMachine
+  accountingExport: typeof accountingExportMachine
+  courierRequestCancel: typeof courierRequestCancelMachine
+  unpaidInvoices: typeof unpaidInvoicesMachine
+  /** The accounting inbox address kept from the last export, or null. */
+  readDextEmail: () => string | null
 }
 
 export interface AppServices {

@@ -52,6 +52,7 @@ const models = {
   sending: [
     { type: 'send.open', documentIds: [12, 13] },
     { type: 'send.open', documentIds: [] },
+    { type: 'send.pick', documentIds: [13] },
     { type: 'send.change', form: { email: 'pas-une-adresse' } },
     { type: 'send.change', form: { email: 'comptable@example.com', message: 'Pour la clôture' } },
     { type: 'send.submit' },

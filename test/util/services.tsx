@@ -4,7 +4,12 @@ import { render } from '@testing-library/react'
 import { act } from 'react'
 import { memoryLocation } from 'wouter/memory-location'
 import { createActor, fromPromise } from 'xstate'
-import type { IdentityUploadReply, Order } from '../../server/contract/schemas.ts'
+import type { IdentityUploadReply, MailDocument, Order, SendDextBody } from '../../server/contract/schemas.ts'
+import { accountingExportMachine } from '../../src/machines/accountingExport.machine.ts'
+import { courierRequestCancelMachine } from '../../src/machines/courierRequestCancel.machine.ts'
+import { folderEditorMachine } from '../../src/machines/folderEditor.machine.ts'
+import { mailboxMachine } from '../../src/machines/mailbox.machine.ts'
+import { unpaidInvoicesMachine } from '../../src/machines/unpaidInvoices.machine.ts'
 import { identityUploadMachine } from '../../src/machines/identityUpload.machine.ts'
 import { kbisUploadMachine } from '../../src/machines/kbisUpload.machine.ts'
 import type { PortalData } from '../../src/machines/portalData.machine.ts'
@@ -33,6 +38,14 @@ export interface Scenario {
   problemFails?: boolean
   loginFails?: boolean
   data?: Partial<PortalData>
+  /** Resources whose load fails (once each, then answers: 'Réessayer' works). */
+  failing?: (keyof PortalData)[]
+  /** Resources whose load never answers (the loading state). */
+  pending?: (keyof PortalData)[]
+  /** Mail effects that fail. */
+  mailFails?: ('read' | 'file' | 'move' | 'send' | 'folder' | 'dext' | 'cancel' | 'pay')[]
+  unpaid?: { hasUnpaid: boolean; count: number; amountInclTaxCents: number }
+  dextEmail?: string | null
 }
 
 export interface Calls {
@@ -43,6 +56,16 @@ export interface Calls {
   passwordResets: Record<string, string>[]
   identityUploads: { orderId: number; documentType: string }[]
   navigations: string[]
+  loads: { resource: string; orderId: number | null }[]
+  documentUpdates: { documentId: number; readFlag?: boolean; folderId?: number | null }[]
+  files: number[]
+  sentDocuments: { email: string; message?: string; documentIds: number[] }[]
+  folderSaves: Record<string, unknown>[]
+  folderDeletes: number[]
+  dextSends: SendDextBody[]
+  rememberedDext: string[]
+  cancelled: { orderId: number; id: number }[]
+  payments: { orderId: number | null }[]
 }
 
 /** A promise React's use() reads at once, without suspending. */
@@ -56,7 +79,12 @@ const emptyData = (): PortalData => ({
 
 export function createTestServices(scenario: Scenario, navigate: (to: string) => void) {
   const orders = scenario.orders ?? [F.atelier, F.boulangerie, F.studio, F.conseil]
-  const calls: Calls = { notices: [], kbisUploads: [], problems: [], resetRequests: [], passwordResets: [], identityUploads: [], navigations: [] }
+  const calls: Calls = {
+    notices: [], kbisUploads: [], problems: [], resetRequests: [], passwordResets: [], identityUploads: [], navigations: [],
+    loads: [], documentUpdates: [], files: [], sentDocuments: [], folderSaves: [], folderDeletes: [], dextSends: [], rememberedDext: [], cancelled: [], payments: [],
+  }
+  const fails = (what: NonNullable<Scenario['mailFails']>[number]) => scenario.mailFails?.includes(what)
+  const failedOnce = new Set<string>()
   const go = (to: string) => {
     calls.navigations.push(to)
     navigate(to)
@@ -71,7 +99,26 @@ export function createTestServices(scenario: Scenario, navigate: (to: string) =>
       }),
       fetchContracts: fromPromise(async () => F.contracts),
       fetchOrders: fromPromise(() => (scenario.ordersPending ? new Promise<Order[]>(() => {}) : Promise.resolve(orders))),
-      portalData: portalDataMachine.provide({ actors: { load: fromPromise(async ({ input }) => data[input.resource]) } }),
+      portalData: portalDataMachine.provide({
+        actors: {
+          load: fromPromise(async ({ input }) => {
+            calls.loads.push({ resource: input.resource, orderId: input.scope.order?.id ?? null })
+            if (scenario.pending?.includes(input.resource)) return new Promise<never>(() => {})
+            if (scenario.failing?.includes(input.resource) && !failedOnce.has(input.resource)) {
+              failedOnce.add(input.resource)
+              throw new Error('Le service est momentanément indisponible. Réessayez dans quelques instants.')
+            }
+            const value = data[input.resource]
+            // Like the server: one order's lists, or every order's with 'Tous'.
+            if (Array.isArray(value) && input.scope.order) {
+              const id = input.scope.order.id
+              return (value as { orderId?: number; domId?: number; domiciliationOrderId?: number }[])
+                .filter((item) => (item.orderId ?? item.domId ?? item.domiciliationOrderId ?? id) === id) as typeof value
+            }
+            return value
+          }),
+        },
+      }),
     },
     actions: {
       persistChoice: (_, { choice }) => writeStoredChoice(choice),
@@ -136,6 +183,73 @@ export function createTestServices(scenario: Scenario, navigate: (to: string) =>
         }),
       },
     }),
+    mailbox: mailboxMachine.provide({
+      actors: {
+        loadFile: fromPromise(async ({ input }) => {
+          calls.files.push(input.documentId)
+          if (fails('file')) throw new Error('Le courrier numérisé n’a pas pu être chargé.')
+          return new Blob(['%PDF-1.7 courrier'], { type: 'application/pdf' })
+        }),
+        updateDocument: fromPromise(async ({ input }): Promise<MailDocument> => {
+          calls.documentUpdates.push(input)
+          const document = data.documents.find((d) => d.id === input.documentId)!
+          if (fails(input.readFlag !== undefined ? 'read' : 'move')) throw new Error('Le service est momentanément indisponible.')
+          const { documentId: _, readFlag, ...rest } = input
+          return { ...document, ...rest, ...(readFlag !== undefined ? { read: readFlag } : {}) }
+        }),
+        sendDocuments: fromPromise(async ({ input }) => {
+          calls.sentDocuments.push(input)
+          if (fails('send')) throw new Error('Le service est momentanément indisponible.')
+          return { message: `Envoyé à ${input.email}.` }
+        }),
+      },
+    }),
+    folderEditor: folderEditorMachine.provide({
+      actors: {
+        saveFolder: fromPromise(async ({ input }) => {
+          calls.folderSaves.push(input)
+          if (fails('folder')) throw new Error('Un dossier porte déjà ce nom pour cette domiciliation.')
+          if ('folderId' in input) return { ...data.folders.find((f) => f.id === input.folderId)!, name: input.name }
+          return { id: 900 + calls.folderSaves.length, name: input.name, domiciliationOrderId: input.orderId, documentCount: 0 }
+        }),
+        deleteFolder: fromPromise(async ({ input }) => {
+          calls.folderDeletes.push(input.folderId)
+          if (fails('folder')) throw new Error('Dossier introuvable.')
+          return { message: 'ok' }
+        }),
+      },
+    }),
+    accountingExport: accountingExportMachine.provide({
+      actors: {
+        sendDext: fromPromise(async ({ input }) => {
+          calls.dextSends.push(input)
+          if (fails('dext')) return { sent: input.documentIds.length, failed: input.invoiceIds.map((id) => ({ kind: 'invoice' as const, id, reason: 'Facture introuvable.' })), message: 'partiel' }
+          return { sent: input.invoiceIds.length + input.documentIds.length, failed: [], message: 'ok' }
+        }),
+      },
+      actions: { rememberEmail: (_, { email }) => void calls.rememberedDext.push(email) },
+    }),
+    courierRequestCancel: courierRequestCancelMachine.provide({
+      actors: {
+        removeRequest: fromPromise(async ({ input }) => {
+          calls.cancelled.push(input)
+          if (fails('cancel')) throw new Error('Seule une demande en attente peut être annulée.')
+          return { message: 'ok' }
+        }),
+      },
+    }),
+    unpaidInvoices: unpaidInvoicesMachine.provide({
+      actors: {
+        fetchStatus: fromPromise(async () => scenario.unpaid ?? { hasUnpaid: false, count: 0, amountInclTaxCents: 0 }),
+        pay: fromPromise(async ({ input }) => {
+          calls.payments.push(input)
+          if (fails('pay')) throw new Error('Aucune carte enregistrée : ajoutez un moyen de paiement.')
+          scenario.unpaid = { hasUnpaid: false, count: 0, amountInclTaxCents: 0 }
+          return { paidCount: 1, message: '1 facture réglée.' }
+        }),
+      },
+    }),
+    readDextEmail: () => scenario.dextEmail ?? null,
   }
 
   const services: AppServices = {

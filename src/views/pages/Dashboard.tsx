@@ -1,25 +1,125 @@
-// /tableau-de-bord: the greeting; the mail summary comes with the mail screens.
-import { useSelector } from '@xstate/react'
+// /tableau-de-bord: the greeting; the unpaid-invoice banner with 'Régler'; unread letters (count and
+// the five latest), packages waiting, pending forwarding requests, for the selected order.
+import { useActorRef, useSelector } from '@xstate/react'
 import { styled } from 'goober'
-import { useStartup } from '../app-context.tsx'
-import { Card } from '../components/ui.tsx'
+import { useState } from 'react'
+import { Link } from 'wouter'
+import { unreadCount } from '../../machines/portalData.machine.ts'
+import { useFlows, useServices } from '../app-context.tsx'
+import { Alert, Button, Card, formatDate } from '../components/ui.tsx'
 import type { PageProps } from '../routes.ts'
-import { color } from '../theme.ts'
+import { color, mq } from '../theme.ts'
+import { courierRequestKind, letters, ListState, Muted, Rows, usePortal, useResource, useSelectedOrder } from './mail/shared.tsx'
 
-const Text = styled('p')`
-  color: ${color.muted};
+const euros = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' })
+
+const Grid = styled('div')`
+  display: grid;
+  gap: 1rem;
+  ${mq.desktop} { grid-template-columns: repeat(3, 1fr); }
+  h3 { margin: 0 0 0.5rem; font-size: 1.1rem; }
+  .count { font-size: 2rem; font-weight: 700; color: ${color.primary}; margin: 0; }
+  li { padding: 0.35rem 0; border-bottom: 1px solid ${color.border}; }
+`
+
+const Stack = styled('div')`
+  display: flex;
+  flex-direction: column;
+  gap: 1rem;
+`
+
+const Banner = styled('div')`
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  justify-content: space-between;
+  gap: 0.75rem;
+  p { margin: 0; }
 `
 
 export default function Dashboard(_: PageProps) {
-  const startup = useStartup()
-  const firstname = useSelector(startup, (s) => s?.context.user?.firstname ?? '')
+  const { startup, data } = usePortal()
+  const firstname = useSelector(startup, (s) => s.context.user?.firstname ?? '')
+  const order = useSelectedOrder(startup)
+  const documents = useResource(data, 'documents')
+  const packages = useResource(data, 'packages')
+  const requests = useResource(data, 'courierRequests')
+  const docs = documents.items ?? []
+  const unread = unreadCount(docs)
+  const waiting = (packages.items ?? []).filter((p) => p.status === 'À retirer')
+  const pending = (requests.items ?? []).filter((r) => r.status === 'en attente')
+  const retry = (resource: 'documents' | 'packages' | 'courierRequests') => () => startup.send({ type: 'data.retry', resource })
+
   return (
-    <Card aria-labelledby="greeting">
-      <h2 id="greeting">Bonjour {firstname}</h2>
-      <Text>
-        Bienvenue dans votre espace client. Le résumé de votre courrier, de vos colis et de vos réexpéditions est en cours de
-        préparation et s’affichera bientôt ici.
-      </Text>
-    </Card>
+    <Stack>
+      <Card aria-labelledby="greeting">
+        <h2 id="greeting">Bonjour {firstname}</h2>
+        <Muted>{order ? `Domiciliation : ${order.raisonSociale}` : 'Toutes vos domiciliations'}</Muted>
+      </Card>
+      <UnpaidBanner key={order?.id ?? 'all'} orderId={order && !order.isShareOrder ? order.id : null} />
+      <Grid>
+        <Card aria-labelledby="unread-title">
+          <h3 id="unread-title">Courriers non lus</h3>
+          <ListState status={documents.status} error={documents.error} label="vos courriers" empty="Aucun courrier pour le moment" isEmpty={docs.length === 0} onRetry={retry('documents')}>
+            <p className="count">{unread}</p>
+            <Muted>{unread === 0 ? 'Tout est lu.' : `${letters(unread)} à lire`}</Muted>
+            <h4>Derniers courriers</h4>
+            <Rows aria-label="Derniers courriers">
+              {docs.slice(0, 5).map((d) => (
+                <li key={d.id}>
+                  <Link href={`/mes-courriers/courriers?domiciliation=${d.orderId}&courrier=${d.id}`}>{d.read ? d.sender : <strong>{d.sender}</strong>}</Link>
+                  <div><Muted>reçu le {formatDate(d.receivedAt)}{d.read ? '' : ' · non lu'}</Muted></div>
+                </li>
+              ))}
+            </Rows>
+            <p><Link href="/mes-courriers/courriers">Tous mes courriers</Link></p>
+          </ListState>
+        </Card>
+        <Card aria-labelledby="packages-title">
+          <h3 id="packages-title">Colis à retirer</h3>
+          <ListState status={packages.status} error={packages.error} label="vos colis" empty="Aucun colis en attente" isEmpty={waiting.length === 0} onRetry={retry('packages')}>
+            <p className="count">{waiting.length}</p>
+            <Rows aria-label="Colis à retirer">
+              {waiting.slice(0, 5).map((p) => <li key={p.id}>{p.carrier} <Muted>de {p.sender}, arrivé le {formatDate(p.receivedAt)}</Muted></li>)}
+            </Rows>
+          </ListState>
+          <p><Link href="/mes-courriers/colis">Tous mes colis</Link></p>
+        </Card>
+        <Card aria-labelledby="requests-title">
+          <h3 id="requests-title">Réexpéditions en attente</h3>
+          <ListState status={requests.status} error={requests.error} label="vos demandes" empty="Aucune demande en attente" isEmpty={pending.length === 0} onRetry={retry('courierRequests')}>
+            <p className="count">{pending.length}</p>
+            <Rows aria-label="Demandes en attente">
+              {pending.slice(0, 5).map((r) => <li key={r.id}>{courierRequestKind[r.kind]} <Muted>du {formatDate(r.createdAt)}, {letters(r.letterCount)}</Muted></li>)}
+            </Rows>
+          </ListState>
+          <p><Link href="/mes-courriers/reexpeditions">Toutes mes demandes</Link></p>
+        </Card>
+      </Grid>
+    </Stack>
+  )
+}
+
+/** Shown when user-unpaid-status says so; 'Régler' pays with the card on file. */
+function UnpaidBanner({ orderId }: { orderId: number | null }) {
+  const { notify } = useServices()
+  const flows = useFlows()
+  const [logic] = useState(() => flows.unpaidInvoices.provide({ actions: { notify: (_, notice) => notify(notice) } }))
+  const actor = useActorRef(logic, { input: { orderId } })
+  const shown = useSelector(actor, (s) => s.hasTag('banner'))
+  const busy = useSelector(actor, (s) => s.hasTag('busy'))
+  const status = useSelector(actor, (s) => s.context.status)
+  const error = useSelector(actor, (s) => s.context.error)
+  if (!shown || !status) return null
+  return (
+    <Alert $kind="error" role="region" aria-label="Factures impayées">
+      <Banner>
+        <p>
+          {status.count > 1 ? `${status.count} factures sont impayées` : 'Une facture est impayée'} ({euros.format(status.amountInclTaxCents / 100)} TTC).
+          {error ? ` ${error}` : ''}
+        </p>
+        <Button type="button" onClick={() => actor.send({ type: 'unpaid.pay' })} disabled={busy}>{busy ? 'Paiement…' : 'Régler'}</Button>
+      </Banner>
+    </Alert>
   )
 }

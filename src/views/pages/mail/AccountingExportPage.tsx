@@ -1,0 +1,110 @@
+// /mes-courriers/export-comptable: pick invoices and letters, send them to the accounting inbox
+// (Dext) with POST send-dext-invoices, with progress and a clear result; the address is remembered.
+import { useActorRef, useSelector } from '@xstate/react'
+import { styled } from 'goober'
+import type { ExportItem, ItemKind } from '../../../machines/accountingExport.machine.ts'
+import { progressOf } from '../../../machines/accountingExport.machine.ts'
+import { useFlows } from '../../app-context.tsx'
+import { Alert, Button, Field, formatDate } from '../../components/ui.tsx'
+import type { PageProps } from '../../routes.ts'
+import { color, mq, radius } from '../../theme.ts'
+import { documentKind, ListState, Muted, PageCard, usePortal, useResource } from './shared.tsx'
+
+const euros = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' })
+
+const Columns = styled('div')`
+  display: grid;
+  gap: 1rem;
+  ${mq.desktop} { grid-template-columns: 1fr 1fr; }
+  fieldset { border: 1px solid ${color.border}; border-radius: ${radius}; margin: 0; padding: 0.75rem; max-height: 24rem; overflow: auto; }
+  legend { font-weight: 700; padding: 0 0.25rem; }
+  label { display: flex; gap: 0.6rem; align-items: flex-start; padding: 0.35rem 0; min-height: 44px; }
+  input[type='checkbox'] { margin-top: 0.3rem; }
+`
+
+const Progress = styled('div')`
+  progress { width: 100%; height: 0.8rem; accent-color: ${color.primary}; }
+`
+
+export default function AccountingExportPage(_: PageProps) {
+  const flows = useFlows()
+  const { startup, data } = usePortal()
+  const invoices = useResource(data, 'invoices')
+  const documents = useResource(data, 'documents')
+  const actor = useActorRef(flows.accountingExport, { input: { email: flows.readDextEmail() } })
+  const email = useSelector(actor, (s) => s.context.email)
+  const picked = useSelector(actor, (s) => s.context.picked)
+  const error = useSelector(actor, (s) => s.context.error)
+  const busy = useSelector(actor, (s) => s.hasTag('busy'))
+  const done = useSelector(actor, (s) => s.matches('done'))
+  const progress = useSelector(actor, (s) => progressOf(s.context))
+  const result = useSelector(actor, (s) => ({ sent: s.context.sent, failed: s.context.failed }))
+  const isPicked = (kind: ItemKind, id: number) => picked.some((p) => p.kind === kind && p.id === id)
+  const toggle = (item: ExportItem) => actor.send({ type: 'export.toggle', item })
+  const nameOf = (f: ExportItem) => (f.kind === 'invoice'
+    ? `Facture ${invoices.items?.find((i) => i.id === f.id)?.number ?? f.id}`
+    : `Courrier de ${documents.items?.find((d) => d.id === f.id)?.sender ?? f.id}`)
+
+  return (
+    <PageCard aria-labelledby="export-title">
+      <h2 id="export-title">Export comptable</h2>
+      <p>Choisissez vos factures et vos courriers : ils sont envoyés en pièces jointes à la boîte de réception de votre outil comptable (Dext).</p>
+      {done ? (
+        <div role="status">
+          <Alert $kind={result.failed.length ? 'error' : 'success'}>
+            {result.sent > 0 && <p>{result.sent} pièce{result.sent > 1 ? 's' : ''} envoyée{result.sent > 1 ? 's' : ''} à {email}.</p>}
+            {result.failed.length > 0 && (
+              <>
+                <p>{result.failed.length} pièce{result.failed.length > 1 ? 's n’ont' : ' n’a'} pas pu être envoyée{result.failed.length > 1 ? 's' : ''} :</p>
+                <ul>{result.failed.map((f) => <li key={`${f.kind}-${f.id}`}>{nameOf(f)} : {f.reason}</li>)}</ul>
+              </>
+            )}
+          </Alert>
+          <Button type="button" onClick={() => actor.send({ type: 'export.again' })}>{result.failed.length ? 'Revenir à la sélection' : 'Nouvel envoi'}</Button>
+        </div>
+      ) : (
+        <form noValidate onSubmit={(e) => { e.preventDefault(); actor.send({ type: 'export.submit' }) }} aria-busy={busy}>
+          {error && <Alert $kind="error" role="alert">{error}</Alert>}
+          <Field id="dext-email" label="Adresse de votre boîte comptable (Dext)" hint="Elle est retenue pour vos prochains envois.">
+            <input id="dext-email" type="email" autoComplete="email" value={email} disabled={busy} onChange={(e) => actor.send({ type: 'export.email', email: e.target.value })} />
+          </Field>
+          <Columns>
+            <fieldset disabled={busy}>
+              <legend>Factures</legend>
+              <ListState status={invoices.status} error={invoices.error} label="vos factures" empty="Aucune facture pour le moment" isEmpty={(invoices.items ?? []).length === 0}
+                onRetry={() => startup.send({ type: 'data.retry', resource: 'invoices' })}>
+                {(invoices.items ?? []).map((i) => (
+                  <label key={i.id}>
+                    <input type="checkbox" checked={isPicked('invoice', i.id)} onChange={() => toggle({ kind: 'invoice', id: i.id })} />
+                    <span>Facture {i.number} <Muted>du {formatDate(i.date)}, {euros.format(i.amountInclTaxCents / 100)} TTC</Muted></span>
+                  </label>
+                ))}
+              </ListState>
+            </fieldset>
+            <fieldset disabled={busy}>
+              <legend>Courriers</legend>
+              <ListState status={documents.status} error={documents.error} label="vos courriers" empty="Aucun courrier pour le moment" isEmpty={(documents.items ?? []).length === 0}
+                onRetry={() => startup.send({ type: 'data.retry', resource: 'documents' })}>
+                {(documents.items ?? []).map((d) => (
+                  <label key={d.id}>
+                    <input type="checkbox" checked={isPicked('document', d.id)} onChange={() => toggle({ kind: 'document', id: d.id })} />
+                    <span>{d.sender} <Muted>{documentKind[d.kind]}, reçu le {formatDate(d.receivedAt)}</Muted></span>
+                  </label>
+                ))}
+              </ListState>
+            </fieldset>
+          </Columns>
+          {busy && (
+            <Progress role="status">
+              <label htmlFor="export-progress">Envoi en cours : {progress.done} / {progress.total} pièce{progress.total > 1 ? 's' : ''}</label>
+              <progress id="export-progress" max={progress.total} value={progress.done} />
+            </Progress>
+          )}
+          <p>
+            <Button type="submit" disabled={busy}>{busy ? 'Envoi…' : `Envoyer ${picked.length ? `${picked.length} pièce${picked.length > 1 ? 's' : ''}` : ''} à ma comptabilité`}</Button>
+          </p>
+        </form>
+      )}
+    </PageCard>
+  )
+}

@@ -1,0 +1,81 @@
+// /mes-courriers/reexpeditions: forwarding and scan requests (owner or share variant): date, kind,
+// status, number of letters; a pending one can be cancelled after a confirmation.
+import { useActorRef, useSelector } from '@xstate/react'
+import { useState } from 'react'
+import { useFlows, useServices } from '../../app-context.tsx'
+import { Modal } from '../../components/Modal.tsx'
+import { Alert, Button, formatDate } from '../../components/ui.tsx'
+import type { PageProps } from '../../routes.ts'
+import { Badge, companyOf, courierRequestKind, letters, ListState, Muted, PageCard, Row, Rows, usePortal, useResource, useSelectedOrder } from './shared.tsx'
+
+export default function CourierRequestsPage(_: PageProps) {
+  const { notify } = useServices()
+  const flows = useFlows()
+  const { startup, data } = usePortal()
+  const order = useSelectedOrder(startup)
+  const { items, status, error } = useResource(data, 'courierRequests')
+  const [logic] = useState(() =>
+    flows.courierRequestCancel.provide({
+      actions: {
+        notify: (_, notice) => notify(notice),
+        removed: (_, { id }) => startup.send({ type: 'courierRequest.removed', id }),
+      },
+    }),
+  )
+  const cancel = useActorRef(logic)
+  const confirming = useSelector(cancel, (s) => s.context.request)
+  const open = useSelector(cancel, (s) => s.hasTag('confirm'))
+  const busy = useSelector(cancel, (s) => s.hasTag('busy'))
+  const cancelError = useSelector(cancel, (s) => s.context.error)
+  const requests = items ?? []
+
+  return (
+    <PageCard aria-labelledby="requests-title">
+      <h2 id="requests-title">Mes réexpéditions</h2>
+      <ListState status={status} error={error} label="vos demandes" empty="Aucune demande de réexpédition ou de numérisation pour le moment" isEmpty={requests.length === 0}
+        onRetry={() => startup.send({ type: 'data.retry', resource: 'courierRequests' })}>
+        <Rows aria-label="Demandes">
+          {requests.map((r) => (
+            <Row key={r.id}>
+              <div>
+                <strong>{courierRequestKind[r.kind]}</strong> <Muted>{letters(r.letterCount)}</Muted>
+                <div>
+                  <Muted>Demandée le <time dateTime={r.createdAt}>{formatDate(r.createdAt)}</time></Muted> {companyOf(!order, r.raisonSociale)}
+                </div>
+              </div>
+              <div>
+                <Badge $tone={r.status === 'en attente' ? 'warning' : 'success'}>{r.status === 'en attente' ? 'En attente' : 'Traitée'}</Badge>{' '}
+                {r.status === 'en attente' && (
+                  <Button type="button" $variant="secondary" onClick={() => cancel.send({ type: 'request.cancel', request: r })}
+                    aria-label={`Annuler la demande de ${courierRequestKind[r.kind].toLowerCase()} du ${formatDate(r.createdAt)}`}>
+                    Annuler
+                  </Button>
+                )}
+              </div>
+            </Row>
+          ))}
+        </Rows>
+      </ListState>
+      {open && confirming && (
+        <Modal
+          title="Annuler cette demande ?"
+          onClose={() => cancel.send({ type: 'request.keep' })}
+          locked={busy}
+          footer={
+            <>
+              <Button type="button" $variant="secondary" onClick={() => cancel.send({ type: 'request.keep' })} disabled={busy}>Garder la demande</Button>
+              <Button type="button" $variant="danger" onClick={() => cancel.send({ type: 'request.confirm' })} disabled={busy} data-autofocus>
+                {busy ? 'Annulation…' : 'Annuler la demande'}
+              </Button>
+            </>
+          }
+        >
+          <p>
+            La demande de {courierRequestKind[confirming.kind].toLowerCase()} du {formatDate(confirming.createdAt)} ({letters(confirming.letterCount)}) ne sera pas traitée.
+          </p>
+          {cancelError && <Alert $kind="error" role="alert">{cancelError}</Alert>}
+        </Modal>
+      )}
+    </PageCard>
+  )
+}

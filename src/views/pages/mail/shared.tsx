@@ -1,0 +1,133 @@
+// What the mail pages and the dashboard share: the portal data of the selected order (read with small
+// selectors), the loading / empty / error states of a list, and a few small pieces.
+import { useSelector } from '@xstate/react'
+import { styled } from 'goober'
+import { type ReactNode, useEffect, useState } from 'react'
+import type { ActorRefFrom } from 'xstate'
+import type { portalDataMachine, PortalData, Resource } from '../../../machines/portalData.machine.ts'
+import { selectedOrder, type StartupContext } from '../../../machines/startup.machine.ts'
+import { type StartupRef, useStartup } from '../../app-context.tsx'
+import { Card, ErrorState, Spinner } from '../../components/ui.tsx'
+import { color, radius } from '../../theme.ts'
+
+export type PortalDataRef = ActorRefFrom<typeof portalDataMachine>
+export type ListStatus = 'loading' | 'loaded' | 'failed'
+
+/** The startup actor and its `data` child (undefined until the portal is ready). */
+export function usePortal(): { startup: StartupRef; data: PortalDataRef | undefined } {
+  const startup = useStartup()!
+  const data = useSelector(startup, (s) => s.children.data as PortalDataRef | undefined)
+  return { startup, data }
+}
+
+/** One list of the selected order's data, and where its loading stands. */
+export function useResource<R extends Resource>(data: PortalDataRef | undefined, resource: R): { items: PortalData[R] | undefined; status: ListStatus; error: string | null } {
+  const items = useSelector(data, (s) => s?.context[resource])
+  const status = useSelector(data, (s) => ((s?.value as { active?: Record<string, ListStatus> } | undefined)?.active?.[resource] ?? 'loading'))
+  const error = useSelector(data, (s) => s?.context.errors[resource] ?? null)
+  return { items, status, error }
+}
+
+export function useSelectedOrder(startup: StartupRef) {
+  return useSelector(startup, (s) => selectedOrder(s.context as StartupContext))
+}
+
+export function useOrders(startup: StartupRef) {
+  return useSelector(startup, (s) => (s.context as StartupContext).orders)
+}
+
+const EmptyText = styled('p')`
+  margin: 0;
+  padding: 1.5rem 0;
+  color: ${color.muted};
+  text-align: center;
+`
+
+/** A list's three other states: loading, failed with 'Réessayer', empty in words. */
+export function ListState({ status, error, empty, isEmpty, onRetry, label, children }: {
+  status: ListStatus
+  error: string | null
+  empty: string
+  isEmpty: boolean
+  onRetry: () => void
+  label: string
+  children: ReactNode
+}) {
+  if (status === 'loading') return <Spinner label={`Chargement : ${label}…`} />
+  if (status === 'failed') return <ErrorState message={error ?? 'Le chargement a échoué.'} onRetry={onRetry} />
+  if (isEmpty) return <EmptyText>{empty}</EmptyText>
+  return <>{children}</>
+}
+
+export const PageCard = styled(Card)`
+  display: flex;
+  flex-direction: column;
+  gap: 1rem;
+  h2 { margin: 0; font-size: 1.25rem; }
+`
+
+export const Rows = styled('ul')`
+  list-style: none;
+  margin: 0;
+  padding: 0;
+  display: flex;
+  flex-direction: column;
+  gap: 0.5rem;
+`
+
+export const Row = styled('li')`
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  justify-content: space-between;
+  gap: 0.5rem 1rem;
+  padding: 0.75rem 1rem;
+  border: 1px solid ${color.border};
+  border-radius: ${radius};
+  background: ${color.surface};
+`
+
+export const Muted = styled('span')`
+  color: ${color.muted};
+  font-size: 0.9rem;
+`
+
+export const Badge = styled('span')<{ $tone?: 'warning' | 'success' | 'neutral' }>`
+  display: inline-block;
+  padding: 0.15rem 0.6rem;
+  border-radius: 999px;
+  font-size: 0.85rem;
+  font-weight: 600;
+  background: ${(p) => (p.$tone === 'warning' ? color.accentSoft : p.$tone === 'success' ? '#e7f6ee' : color.primarySoft)};
+  color: ${(p) => (p.$tone === 'warning' ? '#7a5300' : p.$tone === 'success' ? color.success : color.primaryDark)};
+`
+
+export const Toolbar = styled('div')`
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  justify-content: space-between;
+  gap: 0.75rem;
+`
+
+/** 'Tous': each item says which company it belongs to. */
+export const companyOf = (showCompany: boolean, raisonSociale: string) => (showCompany ? <Muted>{raisonSociale}</Muted> : null)
+
+/** An object URL for a Blob while it is shown, revoked when it changes or goes. */
+export function useObjectUrl(blob: Blob | null): string | null {
+  const [url, setUrl] = useState<string | null>(null)
+  useEffect(() => {
+    if (!blob) {
+      setUrl(null)
+      return
+    }
+    const next = URL.createObjectURL(blob)
+    setUrl(next)
+    return () => URL.revokeObjectURL(next)
+  }, [blob])
+  return url
+}
+
+export const courierRequestKind = { réexpédition: 'Réexpédition', scan: 'Numérisation' } as const
+export const documentKind = { courrier: 'Courrier', recommandé: 'Recommandé', administratif: 'Administratif' } as const
+export const letters = (n: number) => `${n} courrier${n > 1 ? 's' : ''}`
