@@ -1,0 +1,261 @@
+import '../util/dom.ts'
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import type { CourierRequest, Folder, Invoice, Package } from '../../server/contract/schemas.ts'
+import * as F from '../util/fixtures.ts'
+import { setViewport } from '../util/dom.ts'
+import { renderApp, type Scenario } from '../util/services.tsx'
+
+const folders: Folder[] = [
+  { id: 7, name: 'Banque', domiciliationOrderId: 2, documentCount: 1 },
+  { id: 8, name: 'Fournisseurs', domiciliationOrderId: 2, documentCount: 0 },
+]
+const documents = [
+  F.letter(21, { sender: 'URSSAF Île-de-France', kind: 'administratif', receivedAt: '2024-03-12T09:00:00.000Z' }),
+  F.letter(22, { sender: 'BNP Paribas', read: true, folderId: 7, receivedAt: '2024-03-10T09:00:00.000Z' }),
+  F.letter(23, { sender: 'Lettre supprimée', deleted: true, receivedAt: '2024-03-09T09:00:00.000Z' }),
+  F.letter(24, { sender: 'Greffe du tribunal', kind: 'recommandé', receivedAt: '2024-03-08T09:00:00.000Z' }),
+]
+const packages: Package[] = [
+  { id: 1, orderId: 2, raisonSociale: 'Boulangerie des Lilas SAS', receivedAt: '2024-03-11T11:00:00.000Z', carrier: 'Colissimo', sender: 'Moulins Bourgeois', status: 'À retirer' },
+  { id: 2, orderId: 2, raisonSociale: 'Boulangerie des Lilas SAS', receivedAt: '2024-02-11T11:00:00.000Z', carrier: 'UPS', sender: 'Métro', status: 'Retiré' },
+]
+const requests: CourierRequest[] = [
+  { id: 5, orderId: 2, raisonSociale: 'Boulangerie des Lilas SAS', createdAt: '2024-03-05T14:00:00.000Z', kind: 'réexpédition', status: 'en attente', letterCount: 4 },
+  { id: 6, orderId: 2, raisonSociale: 'Boulangerie des Lilas SAS', createdAt: '2024-01-05T14:00:00.000Z', kind: 'scan', status: 'traitée', letterCount: 1 },
+]
+const invoices: Invoice[] = [
+  { id: 41, domId: 2, raisonSociale: 'Boulangerie des Lilas SAS', number: 'FA-2024-001', date: '2024-03-01T10:00:00.000Z', amountExclTaxCents: 2900, amountInclTaxCents: 3480, paid: true },
+]
+const data = { documents, folders, packages, courierRequests: requests, invoices }
+
+async function open(path: string, scenario: Scenario = {}) {
+  const app = await renderApp(path, { signedIn: true, defaultOrder: 2, data, ...scenario })
+  return app
+}
+
+const options = () => within(screen.getByRole('listbox', { name: 'Courriers' })).getAllByRole('option')
+
+const Letters = suite('/mes-courriers/courriers')
+Letters.before.each(() => setViewport(1280))
+Letters.after.each(() => cleanup())
+
+Letters('the list: sender, kind, French date, folder; deleted ones never show; unread in bold; the first selected and opened', async () => {
+  const app = await open('/mes-courriers/courriers')
+  await screen.findByRole('listbox', { name: 'Courriers' })
+  const rows = options()
+  assert.equal(rows.map((r) => within(r).getByText(/URSSAF|BNP|Greffe/).textContent), ['URSSAF Île-de-France', 'BNP Paribas', 'Greffe du tribunal'])
+  assert.not.ok(screen.queryByText('Lettre supprimée'))
+  assert.match(rows[0]!.textContent!, 'Administratif · reçu le 12 mars 2024')
+  assert.match(rows[1]!.textContent!, 'Banque')
+  assert.is(within(rows[2]!).getByText('Greffe du tribunal').tagName, 'STRONG', 'unread in bold')
+  assert.is(rows[2]!.getAttribute('data-unread'), 'true')
+  assert.is(within(rows[1]!).getByText('BNP Paribas').tagName, 'SPAN', 'read: not bold')
+  assert.is(rows[0]!.getAttribute('aria-selected'), 'true', 'the first is selected')
+  // Opened in the viewer, so marked read at once: the unread mark is gone and the count follows.
+  await waitFor(() => assert.equal(app.calls.documentUpdates, [{ documentId: 21, readFlag: true }]))
+  await waitFor(() => assert.is(within(options()[0]!).getByText('URSSAF Île-de-France').tagName, 'SPAN'))
+  screen.getByText('1 non lu')
+  const viewer = screen.getByRole('region', { name: 'Aperçu du courrier' })
+  const frame = await within(viewer).findByTitle('Courrier de URSSAF Île-de-France')
+  assert.match(frame.getAttribute('src')!, /^blob:/)
+  assert.match(within(viewer).getByRole('link', { name: 'Télécharger' }).getAttribute('download')!, /^courrier-21-/)
+  assert.equal(app.calls.files, [21])
+})
+
+Letters('arrow keys move through the list; the letter reached opens', async () => {
+  const app = await open('/mes-courriers/courriers')
+  const list = await screen.findByRole('listbox', { name: 'Courriers' })
+  fireEvent.keyDown(list, { key: 'ArrowDown' })
+  await waitFor(() => assert.is(options()[1]!.getAttribute('aria-selected'), 'true'))
+  assert.is(document.activeElement, options()[1])
+  fireEvent.keyDown(list, { key: 'End' })
+  await waitFor(() => assert.is(options()[2]!.getAttribute('aria-selected'), 'true'))
+  await waitFor(() => assert.ok(app.calls.documentUpdates.some((u) => u.documentId === 24 && u.readFlag)))
+  fireEvent.keyDown(list, { key: 'Home' })
+  await waitFor(() => assert.is(options()[0]!.getAttribute('aria-selected'), 'true'))
+})
+
+Letters('filters: unread only, by folder, and a search over sender and kind as you type', async () => {
+  await open('/mes-courriers/courriers', { mailFails: ['read'] })
+  await screen.findByRole('listbox', { name: 'Courriers' })
+  fireEvent.change(screen.getByRole('searchbox', { name: /Rechercher/ }), { target: { value: 'recommand' } })
+  assert.equal(options().map((o) => o.textContent!.split('Recommandé')[0]), ['Greffe du tribunal'])
+  fireEvent.change(screen.getByRole('searchbox', { name: /Rechercher/ }), { target: { value: 'urssaf ile' } })
+  assert.is(options().length, 1, 'accents and case ignored')
+  fireEvent.change(screen.getByRole('searchbox', { name: /Rechercher/ }), { target: { value: '' } })
+  fireEvent.change(screen.getByRole('combobox', { name: 'Dossier' }), { target: { value: '7' } })
+  assert.is(options().length, 1)
+  fireEvent.change(screen.getByRole('combobox', { name: 'Dossier' }), { target: { value: 'all' } })
+  fireEvent.click(screen.getByRole('checkbox', { name: 'Non lus uniquement' }))
+  assert.equal(options().length, 2, 'the two unread letters (the read mark failed and was put back)')
+  fireEvent.change(screen.getByRole('searchbox', { name: /Rechercher/ }), { target: { value: 'inexistant' } })
+  screen.getByText('Aucun courrier ne correspond à ces filtres.')
+})
+
+Letters('empty state in words', async () => {
+  await open('/mes-courriers/courriers', { data: { ...data, documents: [] } })
+  await screen.findByText('Aucun courrier pour le moment')
+})
+
+Letters("loading, then an error with 'Réessayer' that loads again", async () => {
+  const loading = await open('/mes-courriers/courriers', { pending: ['documents'] })
+  await screen.findByText('Chargement : vos courriers…')
+  loading.unmount()
+  cleanup()
+  const app = await open('/mes-courriers/courriers', { failing: ['documents'] })
+  await screen.findByText(/momentanément indisponible/)
+  fireEvent.click(screen.getByRole('button', { name: 'Réessayer' }))
+  await screen.findByRole('listbox', { name: 'Courriers' })
+  assert.is(app.calls.loads.filter((l) => l.resource === 'documents').length, 2)
+})
+
+Letters('move to a folder, and send by e-mail (a failure keeps what was typed)', async () => {
+  const app = await open('/mes-courriers/courriers', { mailFails: ['send'] })
+  const viewer = await screen.findByRole('region', { name: 'Aperçu du courrier' })
+  fireEvent.change(within(viewer).getByRole('combobox', { name: 'Classer dans un dossier' }), { target: { value: '8' } })
+  await waitFor(() => assert.ok(app.calls.documentUpdates.some((u) => u.folderId === 8)))
+  await waitFor(() => assert.match(options()[0]!.textContent!, 'Fournisseurs'))
+  fireEvent.click(within(viewer).getByRole('button', { name: 'Envoyer par e-mail' }))
+  const dialog = await screen.findByRole('dialog', { name: 'Envoyer par e-mail' })
+  fireEvent.change(within(dialog).getByLabelText('Destinataire (adresse e-mail)'), { target: { value: 'comptable@example.com' } })
+  fireEvent.change(within(dialog).getByLabelText('Message (facultatif)'), { target: { value: 'Pour la clôture' } })
+  fireEvent.click(within(dialog).getByRole('checkbox', { name: /BNP Paribas/ }))
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Envoyer les 2 courriers' }))
+  await within(dialog).findByText(/momentanément indisponible/)
+  assert.equal(app.calls.sentDocuments, [{ email: 'comptable@example.com', message: 'Pour la clôture', documentIds: [21, 22] }])
+  assert.is((within(dialog).getByLabelText('Destinataire (adresse e-mail)') as HTMLInputElement).value, 'comptable@example.com')
+  assert.is((within(dialog).getByLabelText('Message (facultatif)') as HTMLTextAreaElement).value, 'Pour la clôture')
+})
+
+Letters('on a 360 px phone: the list, then the viewer in the page with a way back', async () => {
+  setViewport(360, 740)
+  const app = await open('/mes-courriers/courriers')
+  await screen.findByRole('listbox', { name: 'Courriers' })
+  assert.is(screen.queryByRole('region', { name: 'Aperçu du courrier' }), null)
+  assert.equal(app.calls.documentUpdates, [], 'nothing is opened, so nothing is marked read')
+  fireEvent.click(options()[2]!)
+  const viewer = await screen.findByRole('region', { name: 'Aperçu du courrier' })
+  await within(viewer).findByTitle('Courrier de Greffe du tribunal')
+  await waitFor(() => assert.equal(app.calls.documentUpdates, [{ documentId: 24, readFlag: true }]))
+  fireEvent.click(within(viewer).getByRole('button', { name: '← Retour à la liste' }))
+  await screen.findByRole('listbox', { name: 'Courriers' })
+})
+
+Letters("the e-mail's deep link opens its letter, switching to its order", async () => {
+  const app = await renderApp('/mes-courriers/courriers?domiciliation=2&courrier=24', { signedIn: true, defaultOrder: 1, data })
+  await waitFor(() => assert.is(app.session.getSnapshot().context.startup!.getSnapshot().context.selectedOrderId, 2))
+  await waitFor(() => assert.is(options()[2]!.getAttribute('aria-selected'), 'true'))
+  await screen.findByTitle('Courrier de Greffe du tribunal')
+  await waitFor(() => assert.is(app.currentPath(), '/mes-courriers/courriers'))
+})
+
+Letters.run()
+
+const Others = suite('/mes-courriers: réexpéditions, colis, dossiers, export')
+Others.before.each(() => setViewport(1280))
+Others.after.each(() => cleanup())
+
+Others('colis: arrival date, carrier, sender, status; empty state', async () => {
+  await open('/mes-courriers/colis')
+  const list = await screen.findByRole('list', { name: 'Colis' })
+  const rows = within(list).getAllByRole('listitem')
+  assert.match(rows[0]!.textContent!, 'Colissimo')
+  assert.match(rows[0]!.textContent!, 'de Moulins Bourgeois')
+  assert.match(rows[0]!.textContent!, 'Arrivé le 11 mars 2024')
+  assert.match(rows[0]!.textContent!, 'À retirer')
+  cleanup()
+  await open('/mes-courriers/colis', { data: { ...data, packages: [] } })
+  await screen.findByText('Aucun colis pour le moment')
+})
+
+Others('réexpéditions: cancelling a pending one asks first, then drops it', async () => {
+  const app = await open('/mes-courriers/reexpeditions')
+  const list = await screen.findByRole('list', { name: 'Demandes' })
+  assert.is(within(list).getAllByRole('listitem').length, 2)
+  assert.match(within(list).getAllByRole('listitem')[0]!.textContent!, '4 courriers')
+  assert.is(within(list).getAllByRole('button', { name: /Annuler la demande/ }).length, 1, 'only the pending one')
+  fireEvent.click(within(list).getByRole('button', { name: /Annuler la demande/ }))
+  const dialog = await screen.findByRole('dialog', { name: 'Annuler cette demande ?' })
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Garder la demande' }))
+  assert.equal(app.calls.cancelled, [])
+  fireEvent.click(within(list).getByRole('button', { name: /Annuler la demande/ }))
+  fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Annuler la demande' }))
+  await waitFor(() => assert.is(within(screen.getByRole('list', { name: 'Demandes' })).getAllByRole('listitem').length, 1))
+  assert.equal(app.calls.cancelled, [{ orderId: 2, id: 5 }])
+})
+
+Others('dossiers: count, create, rename, delete (letters stay, unfiled)', async () => {
+  const app = await open('/mes-courriers/mes-dossiers')
+  const list = await screen.findByRole('list', { name: 'Dossiers' })
+  assert.match(within(list).getAllByRole('listitem')[0]!.textContent!, '1 courrier')
+  fireEvent.click(screen.getByRole('button', { name: 'Nouveau dossier' }))
+  let dialog = await screen.findByRole('dialog', { name: 'Nouveau dossier' })
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Créer le dossier' }))
+  within(dialog).getByText('Donnez un nom au dossier.')
+  fireEvent.change(within(dialog).getByLabelText('Nom du dossier'), { target: { value: 'Assurances' } })
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Créer le dossier' }))
+  await waitFor(() => assert.ok(screen.getByRole('list', { name: 'Dossiers' }).textContent!.includes('Assurances')))
+  assert.equal(app.calls.folderSaves, [{ orderId: 2, name: 'Assurances' }])
+  fireEvent.click(screen.getByRole('button', { name: 'Renommer le dossier Banque' }))
+  dialog = await screen.findByRole('dialog', { name: 'Renommer « Banque »' })
+  fireEvent.change(within(dialog).getByLabelText('Nom du dossier'), { target: { value: 'Banque et assurances' } })
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Renommer' }))
+  await screen.findByText('Banque et assurances')
+  fireEvent.click(screen.getByRole('button', { name: 'Supprimer le dossier Banque et assurances' }))
+  dialog = await screen.findByRole('dialog')
+  within(dialog).getByText('Le courrier qu’il contient reste dans votre liste, sans dossier.')
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Supprimer le dossier' }))
+  await waitFor(() => assert.not.ok(screen.queryByText('Banque et assurances')))
+  assert.equal(app.calls.folderDeletes, [7])
+  const letter = app.session.getSnapshot().context.startup!.getSnapshot().children.data!.getSnapshot().context.documents.find((d: { id: number }) => d.id === 22)
+  assert.is(letter.folderId, null, 'its letter stays, unfiled')
+})
+
+Others('export comptable: the remembered address, progress, a clear result when it partly fails', async () => {
+  const app = await open('/mes-courriers/export-comptable', { dextEmail: 'factures@dext.example.com', mailFails: ['dext'] })
+  const email = await screen.findByLabelText('Adresse de votre boîte comptable (Dext)')
+  assert.is((email as HTMLInputElement).value, 'factures@dext.example.com')
+  fireEvent.click(await screen.findByRole('checkbox', { name: /Facture FA-2024-001/ }))
+  fireEvent.click(screen.getByRole('checkbox', { name: /URSSAF Île-de-France/ }))
+  fireEvent.click(screen.getByRole('button', { name: 'Envoyer 2 pièces à ma comptabilité' }))
+  await screen.findByText('1 pièce envoyée à factures@dext.example.com.')
+  screen.getByText('Facture FA-2024-001 : Facture introuvable.')
+  assert.equal(app.calls.dextSends, [{ email: 'factures@dext.example.com', invoiceIds: [41], documentIds: [21] }])
+  assert.equal(app.calls.rememberedDext, ['factures@dext.example.com'])
+})
+
+Others.run()
+
+const Dashboard = suite('/tableau-de-bord')
+Dashboard.before.each(() => setViewport(1280))
+Dashboard.after.each(() => cleanup())
+
+Dashboard("greeting, unread count and the latest letters, packages waiting, pending requests, and 'Régler'", async () => {
+  const app = await open('/tableau-de-bord', { unpaid: { hasUnpaid: true, count: 1, amountInclTaxCents: 3480 } })
+  await screen.findByText('Bonjour Camille')
+  const unread = screen.getByRole('region', { name: 'Courriers non lus' })
+  await within(unread).findByText('2')
+  assert.equal(within(within(unread).getByRole('list')).getAllByRole('link').map((l) => l.getAttribute('href')),
+    ['/mes-courriers/courriers?domiciliation=2&courrier=21', '/mes-courriers/courriers?domiciliation=2&courrier=22', '/mes-courriers/courriers?domiciliation=2&courrier=24'])
+  within(screen.getByRole('region', { name: 'Colis à retirer' })).getByText('1')
+  within(screen.getByRole('region', { name: 'Réexpéditions en attente' })).getByText('1')
+  const banner = await screen.findByRole('region', { name: 'Factures impayées' })
+  within(banner).getByText(/Une facture est impayée/)
+  await act(async () => fireEvent.click(within(banner).getByRole('button', { name: 'Régler' })))
+  await waitFor(() => assert.is(screen.queryByRole('region', { name: 'Factures impayées' }), null))
+  assert.equal(app.calls.payments, [{ orderId: 2 }])
+  assert.ok(app.calls.notices.some((n) => n.kind === 'success' && n.message === '1 facture réglée.'))
+})
+
+Dashboard('no unpaid invoice: no banner; an error in a list offers Réessayer', async () => {
+  await open('/tableau-de-bord', { failing: ['packages'] })
+  await screen.findByText('Bonjour Camille')
+  const packagesCard = screen.getByRole('region', { name: 'Colis à retirer' })
+  fireEvent.click(await within(packagesCard).findByRole('button', { name: 'Réessayer' }))
+  await within(packagesCard).findByText('1')
+  assert.is(screen.queryByRole('region', { name: 'Factures impayées' }), null)
+})
+
+Dashboard.run()
