@@ -80,7 +80,8 @@ export async function lockDataDir(dataDir: string): Promise<() => Promise<void>>
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
       const pid = Number((await readFile(path, 'utf8').catch(() => '')).trim())
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) throw new DataDirBusyError(dataDir, pid)
+      // This very process counts too: a second PGlite on the same files would corrupt them just as well.
+      if (Number.isInteger(pid) && pid > 0 && (pid === process.pid || alive(pid))) throw new DataDirBusyError(dataDir, pid)
       await rm(path, { force: true })
     }
   }

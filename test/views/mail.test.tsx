@@ -209,7 +209,8 @@ Others('dossiers: count, create, rename, delete (letters stay, unfiled)', async 
   fireEvent.click(within(dialog).getByRole('button', { name: 'Supprimer le dossier' }))
   await waitFor(() => assert.not.ok(screen.queryByText('Banque et assurances')))
   assert.equal(app.calls.folderDeletes, [7])
-  const letter = app.session.getSnapshot().context.startup!.getSnapshot().children.data!.getSnapshot().context.documents.find((d: { id: number }) => d.id === 22)
+  const data = app.session.getSnapshot().context.startup!.getSnapshot().children.data as { getSnapshot: () => { context: { documents: { id: number; folderId: number | null }[] } } }
+  const letter = data.getSnapshot().context.documents.find((d) => d.id === 22)!
   assert.is(letter.folderId, null, 'its letter stays, unfiled')
 })
 
