@@ -60,7 +60,6 @@ export const folderEditorMachine = setup({
   guards: {
     badName: ({ context }) => nameProblem(context.draft.name) !== null,
     needsOrder: ({ context }) => context.folder === null && context.draft.orderId === null,
-    isRenaming: ({ context }) => context.folder !== null,
     isUnchanged: ({ context }) => context.folder !== null && context.draft.name.trim() === context.folder.name,
   },
 }).createMachine({
@@ -97,17 +96,13 @@ export const folderEditorMachine = setup({
         input: ({ context }) => (context.folder
           ? { folderId: context.folder.id, name: context.draft.name.trim() }
           : { orderId: context.draft.orderId!, name: context.draft.name.trim() }),
-        onDone: [
-          {
-            guard: 'isRenaming',
-            target: 'idle',
-            actions: [{ type: 'folderSaved', params: ({ event }) => ({ folder: event.output }) }, { type: 'notify', params: { kind: 'success', message: FOLDER_RENAMED } }],
-          },
-          {
-            target: 'idle',
-            actions: [{ type: 'folderSaved', params: ({ event }) => ({ folder: event.output }) }, { type: 'notify', params: { kind: 'success', message: FOLDER_CREATED } }],
-          },
-        ],
+        onDone: {
+          target: 'idle',
+          actions: [
+            { type: 'folderSaved', params: ({ event }) => ({ folder: event.output }) },
+            { type: 'notify', params: ({ context }) => ({ kind: 'success' as const, message: context.folder ? FOLDER_RENAMED : FOLDER_CREATED }) },
+          ],
+        },
         onError: { target: 'editing', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
       },
     },

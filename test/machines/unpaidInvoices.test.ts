@@ -44,14 +44,20 @@ ModelBased.run()
 
 const Unpaid = suite('unpaidInvoices')
 
+/** Started, the status answered unpaid, 'Régler' clicked. */
+async function paying(orderId: number | null) {
+  const run = start(orderId)
+  run.actor.start()
+  await flush()
+  run.deferreds.settle('fetchStatus', { output: unpaid })
+  await flush()
+  run.actor.send({ type: 'unpaid.pay' })
+  await flush()
+  return run
+}
+
 Unpaid("'Régler' pays, tells the result, and asks the status again", async () => {
-  const { actor, deferreds, notices } = start(null)
-  actor.start()
-  await flush()
-  deferreds.settle('fetchStatus', { output: unpaid })
-  await flush()
-  actor.send({ type: 'unpaid.pay' })
-  await flush()
+  const { actor, deferreds, notices } = await paying(null)
   assert.equal(deferreds.started.at(-1), { id: 'pay', input: { orderId: null } })
   deferreds.settle('pay', { output: { paidCount: 1, message: '1 facture réglée.' } })
   await flush()
@@ -63,13 +69,7 @@ Unpaid("'Régler' pays, tells the result, and asks the status again", async () =
 })
 
 Unpaid('a refused payment keeps the banner and says why', async () => {
-  const { actor, deferreds, notices } = start()
-  actor.start()
-  await flush()
-  deferreds.settle('fetchStatus', { output: unpaid })
-  await flush()
-  actor.send({ type: 'unpaid.pay' })
-  await flush()
+  const { actor, deferreds, notices } = await paying(2)
   deferreds.settle('pay', { error: new Error('Aucune carte enregistrée.') })
   await flush()
   assert.ok(actor.getSnapshot().hasTag('banner'))
