@@ -1,24 +1,15 @@
 // axe-core on every route, signed out and signed in, at phone and desktop width, and with each
 // modal, the drawer and the order selection open: no serious or critical violation. axe is an
 // inline script to the CSP, so these tabs bypass it (the journeys keep it enforced).
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Page } from 'playwright-core'
 import { pageRoutes } from '../../src/views/routes.ts'
 import {
-  chooseOrder, DESKTOP, isMobile, MOBILE, openMenu, pageTitle, type Portal, seriousViolations, signIn, startPortal, type Tab,
+  chooseOrder, DESKTOP, isMobile, MOBILE, openMenu, pageTitle, portalSuite, seriousViolations, signIn, type Tab,
   toast, type Viewport,
 } from '../util/e2e.ts'
 
-const A11y = suite('Accessibilité (axe-core) : aucune violation grave ou critique')
-let portal: Portal
-
-A11y.before(async () => {
-  portal = await startPortal()
-})
-A11y.after(async () => {
-  await portal?.close()
-})
+const A11y = portalSuite('Accessibilité (axe-core) : aucune violation grave ou critique')
 
 /** Checks the page as it is now; every finding of every screen is reported at the end of the test. */
 function checker(tab: Tab, viewport: Viewport) {
@@ -40,7 +31,7 @@ async function settled(page: Page) {
   await page.waitForFunction(() => !document.querySelector('#contenu [role="status"]'))
 }
 
-A11y('the checker reports what axe-core finds serious (a button without a name)', async () => {
+A11y('the checker reports what axe-core finds serious (a button without a name)', async ({ portal }) => {
   const tab = await portal.open({ viewport: DESKTOP, bypassCSP: true })
   await tab.page.goto('/login')
   await tab.page.getByRole('button', { name: 'Se connecter' }).waitFor()
@@ -51,7 +42,7 @@ A11y('the checker reports what axe-core finds serious (a button without a name)'
 })
 
 for (const viewport of [MOBILE, DESKTOP]) {
-  A11y(`signed out, ${viewport.width} px: login (with its errors), password screens, missing documents`, async () => {
+  A11y(`signed out, ${viewport.width} px: login (with its errors), password screens, missing documents`, async ({ portal }) => {
     const tab = await portal.open({ viewport, bypassCSP: true })
     const { page } = tab
     const axe = checker(tab, viewport)
@@ -75,7 +66,7 @@ for (const viewport of [MOBILE, DESKTOP]) {
     await axe.done()
   })
 
-  A11y(`signed in, ${viewport.width} px: selection, every page of the menu, Kbis and problem modals, drawer, toast`, async () => {
+  A11y(`signed in, ${viewport.width} px: selection, every page of the menu, Kbis and problem modals, drawer, toast`, async ({ portal }) => {
     const tab = await portal.open({ viewport, bypassCSP: true })
     const { page } = tab
     const axe = checker(tab, viewport)
@@ -130,7 +121,7 @@ for (const viewport of [MOBILE, DESKTOP]) {
     await axe.done()
   })
 
-  A11y(`signed in, ${viewport.width} px: /missing-document with its upload form`, async () => {
+  A11y(`signed in, ${viewport.width} px: /missing-document with its upload form`, async ({ portal }) => {
     const tab = await portal.open({ viewport, bypassCSP: true })
     const { page } = tab
     const axe = checker(tab, viewport)

@@ -1,12 +1,11 @@
 // The customer journeys of issue 5 in Chromium, at 360 × 740 and at 1280 × 800, against the real
 // server with the CSP enforced: any console error, uncaught error or CSP violation fails a journey.
 // Each width has its own server, since the Kbis journey changes the data the others start from.
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Page } from 'playwright-core'
 import {
-  chooseOrder, DESKTOP, isMobile, MOBILE, openMenu, orderButton, pageTitle, type Portal, samplePdf, screenshot, signIn,
-  startPortal, toast, type Viewport, waitForPath,
+  BRAND_NAME, chooseOrder, DESKTOP, isMobile, MOBILE, openMenu, orderButton, pageTitle, type Portal, portalSuite, samplePdf, screenshot,
+  signIn, toast, type Viewport, waitForPath,
 } from '../util/e2e.ts'
 
 const ATELIER = 'Atelier Lumière SARL'
@@ -53,17 +52,17 @@ async function openProblem(page: Page, viewport: Viewport) {
 
 function journeys(label: string, viewport: Viewport) {
   const width = isMobile(viewport) ? 'mobile' : 'desktop'
-  const J = suite(`Parcours en ${label} (${viewport.width} × ${viewport.height})`)
-  let portal: Portal
+  const J = portalSuite(`Parcours en ${label} (${viewport.width} × ${viewport.height})`)
 
-  J.before(async () => {
-    portal = await startPortal()
-  })
-  J.after(async () => {
-    await portal?.close()
-  })
+  /** A fresh tab where Camille has signed in and chosen this order (or 'Tous'). */
+  async function camilleChose(portal: Portal, company: string) {
+    const tab = await portal.open({ viewport })
+    await signIn(tab.page)
+    await chooseOrder(tab.page, company)
+    return { tab, page: tab.page }
+  }
 
-  J('the guard of this harness sees a CSP violation and a console error', async () => {
+  J('the guard of this harness sees a CSP violation and a console error', async ({ portal }) => {
     const tab = await portal.open({ viewport })
     await tab.page.goto('/login')
     await tab.page.getByRole('button', { name: 'Se connecter' }).waitFor()
@@ -83,7 +82,7 @@ function journeys(label: string, viewport: Viewport) {
     await tab.close()
   })
 
-  J('a visitor going to /, /factures or /mes-courriers lands on /login, styled through the nonce', async () => {
+  J('a visitor going to /, /factures or /mes-courriers lands on /login, styled through the nonce', async ({ portal }) => {
     const tab = await portal.open({ viewport })
     const { page } = tab
     for (const path of ['/', '/factures', '/mes-courriers']) {
@@ -98,7 +97,7 @@ function journeys(label: string, viewport: Viewport) {
     await tab.close()
   })
 
-  J('Camille signs in and sees her four companies, their creation dates and Tous', async () => {
+  J('Camille signs in and sees her four companies, their creation dates and Tous', async ({ portal }) => {
     const orders = await portal.orders()
     const tab = await portal.open({ viewport })
     const { page } = tab
@@ -115,11 +114,8 @@ function journeys(label: string, viewport: Viewport) {
     await tab.close()
   })
 
-  J('choosing Conseil Horizon EURL leads to /missing-document', async () => {
-    const tab = await portal.open({ viewport })
-    const { page } = tab
-    await signIn(page)
-    await chooseOrder(page, HORIZON)
+  J('choosing Conseil Horizon EURL leads to /missing-document', async ({ portal }) => {
+    const { tab, page } = await camilleChose(portal, HORIZON)
     await waitForPath(page, '/missing-document')
     await page.getByRole('heading', { name: 'Documents manquants' }).waitFor()
     await page.getByText(HORIZON).waitFor()
@@ -127,11 +123,8 @@ function journeys(label: string, viewport: Viewport) {
     await tab.close()
   })
 
-  J('signed in, / goes to /tableau-de-bord and the parents to their first child', async () => {
-    const tab = await portal.open({ viewport })
-    const { page } = tab
-    await signIn(page)
-    await chooseOrder(page, BOULANGERIE)
+  J('signed in, / goes to /tableau-de-bord and the parents to their first child', async ({ portal }) => {
+    const { tab, page } = await camilleChose(portal, BOULANGERIE)
     await dashboard(page)
     assert.is(await kbisBanner(page).count(), 0, 'a finalised order has no Kbis banner')
     await screenshot(page, `dashboard-${width}`)
@@ -148,16 +141,13 @@ function journeys(label: string, viewport: Viewport) {
     await tab.close()
   })
 
-  J("'Signaler un problème': refused with 'Tous' and nothing sent; sent for an order, then the box is emptied", async () => {
+  J("'Signaler un problème': refused with 'Tous' and nothing sent; sent for an order, then the box is emptied", async ({ portal }) => {
     const orders = await portal.orders()
     const reports = () => portal.server.deps.db.selectFrom('problem_reports').select(['order_id', 'message']).orderBy('id').execute()
     const before = await reports()
-    const tab = await portal.open({ viewport })
-    const { page } = tab
+    const { tab, page } = await camilleChose(portal, 'Tous')
     const sends: string[] = []
     page.on('request', (request) => request.url().includes(':send-problem') && sends.push(request.url()))
-    await signIn(page)
-    await chooseOrder(page, 'Tous')
     await dashboard(page)
 
     await openProblem(page, viewport)
@@ -187,12 +177,9 @@ function journeys(label: string, viewport: Viewport) {
     await tab.close()
   })
 
-  J("switching order: the pages follow; Studio Nuage SAS (shared) hides 'Mes collaborateurs'", async () => {
+  J("switching order: the pages follow; Studio Nuage SAS (shared) hides 'Mes collaborateurs'", async ({ portal }) => {
     const orders = await portal.orders()
-    const tab = await portal.open({ viewport })
-    const { page } = tab
-    await signIn(page)
-    await chooseOrder(page, ATELIER)
+    const { tab, page } = await camilleChose(portal, ATELIER)
     await dashboard(page)
     await kbisBanner(page).waitFor()
     assert.is(await shownOrder(page, viewport), ATELIER)
@@ -224,11 +211,8 @@ function journeys(label: string, viewport: Viewport) {
     await tab.close()
   })
 
-  J('logout returns to /login and the protected pages are closed again', async () => {
-    const tab = await portal.open({ viewport })
-    const { page } = tab
-    await signIn(page)
-    await chooseOrder(page, BOULANGERIE)
+  J('logout returns to /login and the protected pages are closed again', async ({ portal }) => {
+    const { tab, page } = await camilleChose(portal, BOULANGERIE)
     await dashboard(page)
     await page.getByRole('button', { name: 'Se déconnecter' }).click()
     await waitForPath(page, '/login')
@@ -241,17 +225,14 @@ function journeys(label: string, viewport: Viewport) {
   })
 
   // Last: the upload changes the order that the journeys above start from.
-  J("Kbis: a non-PDF is refused; a PDF is filed, the banner disappears and stays gone after a reload", async () => {
-    const tab = await portal.open({ viewport })
-    const { page } = tab
+  J("Kbis: a non-PDF is refused; a PDF is filed, the banner disappears and stays gone after a reload", async ({ portal }) => {
+    const { tab, page } = await camilleChose(portal, ATELIER)
     const uploads: string[] = []
     page.on('request', (r) => r.method() === 'PUT' && r.url().includes('/api-protected/contracts/') && uploads.push(r.url()))
-    await signIn(page)
-    await chooseOrder(page, ATELIER)
     await dashboard(page)
     const dialog = page.getByRole('dialog', { name: 'Déposer mon justificatif' })
 
-    await kbisBanner(page).getByRole('button', { name: "J'ai mon justificatif d'immatriculation chez Domicilium" }).click()
+    await kbisBanner(page).getByRole('button', { name: `J'ai mon justificatif d'immatriculation chez ${BRAND_NAME}` }).click()
     await dialog.getByRole('button', { name: 'Non' }).click()
     await dialog.waitFor({ state: 'hidden' })
 

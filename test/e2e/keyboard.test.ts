@@ -1,19 +1,10 @@
 // Keyboard only: login → selection → Kbis upload with Tab, Enter, Space and Escape (and typing),
 // with the CSP enforced. The file chooser is the browser's own dialog: the test answers it.
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Locator, Page } from 'playwright-core'
-import { DEMO_PASSWORD, DESKTOP, isFocused, orderButton, type Portal, samplePdf, startPortal, toast, type Viewport } from '../util/e2e.ts'
+import { DEMO_PASSWORD, DESKTOP, isFocused, orderButton, type Portal, portalSuite, samplePdf, toast, type Viewport } from '../util/e2e.ts'
 
-const Keyboard = suite('Au clavier seulement : connexion, sélection, dépôt du Kbis')
-let portal: Portal
-
-Keyboard.before(async () => {
-  portal = await startPortal()
-})
-Keyboard.after(async () => {
-  await portal?.close()
-})
+const Keyboard = portalSuite('Au clavier seulement : connexion, sélection, dépôt du Kbis')
 
 /** Presses Tab until the element has the focus (fails when it is not reachable). */
 async function tabTo(page: Page, target: Locator, what: string) {
@@ -27,7 +18,7 @@ async function tabTo(page: Page, target: Locator, what: string) {
 
 const focusedLabel = (page: Page) => page.evaluate(() => document.activeElement?.textContent ?? '')
 
-async function journey(viewport: Viewport, company: string) {
+async function journey(portal: Portal, viewport: Viewport, company: string) {
   const tab = await portal.open({ viewport })
   const { page } = tab
   await page.goto('/login')
@@ -68,8 +59,8 @@ async function journey(viewport: Viewport, company: string) {
   await tab.close()
 }
 
-Keyboard('at 1280 × 800, on Atelier Lumière SARL', async () => {
-  await journey(DESKTOP, 'Atelier Lumière SARL')
+Keyboard('at 1280 × 800, on Atelier Lumière SARL', async ({ portal }) => {
+  await journey(portal, DESKTOP, 'Atelier Lumière SARL')
 })
 
 Keyboard.run()

@@ -2,12 +2,9 @@
 // database with the demo data, on a free port of 127.0.0.1) and Debian's Chromium driven by
 // playwright-core. A journey file, e.g. test/e2e/mail.test.ts:
 //
-//   import { suite } from 'uvu'
-//   import { chooseOrder, DESKTOP, MOBILE, signIn, startPortal, type Portal } from '../util/e2e.ts'
-//   const Mail = suite('Mes courriers'); let portal: Portal
-//   Mail.before(async () => { portal = await startPortal() })  // one server and one Chromium per file
-//   Mail.after(() => portal?.close())
-//   Mail('…', async () => {
+//   import { chooseOrder, MOBILE, portalSuite, signIn } from '../util/e2e.ts'
+//   const Mail = portalSuite('Mes courriers')              // one server and one Chromium for the file
+//   Mail('…', async ({ portal }) => {
 //     const tab = await portal.open({ viewport: MOBILE })  // fresh context: empty storage, CSP enforced
 //     await signIn(tab.page)
 //     await chooseOrder(tab.page, 'Boulangerie des Lilas SAS')
@@ -20,12 +17,14 @@
 // where nothing after it depends on the data it changed, or gets its own startPortal().
 // Run: npm run test:e2e (Chromium at /usr/bin/chromium, or CHROMIUM_PATH).
 import { createRequire } from 'node:module'
-import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { rmSync } from 'node:fs'
+import { access, cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { suite } from 'uvu'
 import type { Order } from '../../server/contract/schemas.ts'
 import { loadConfig, type Config } from '../../server/config.ts'
 import { DEMO_PASSWORD } from '../../server/db/seed.ts'
@@ -34,6 +33,9 @@ import { createServer } from '../../server/main.ts'
 export { DEMO_PASSWORD }
 export const ROOT = join(import.meta.dirname, '..', '..')
 export const SCREENSHOTS_DIR = join(ROOT, 'docs', 'screenshots')
+
+/** The brand the SPA was built with (esbuild.config.mjs reads the same variable). */
+export const BRAND_NAME = process.env.BRAND_NAME || 'Domicilium'
 
 export const MOBILE = { width: 360, height: 740 }
 export const DESKTOP = { width: 1280, height: 800 }
@@ -59,12 +61,35 @@ interface BuildModule {
   build(): Promise<unknown>
 }
 
-let built: Promise<void> | undefined
-/** Builds dist/ once per process, and only when its sources changed (esbuild.config.mjs). */
-export function ensureBuilt(): Promise<void> {
+/** Every file the build's metafile lists is in this copy of dist/ (no build ran while copying). */
+async function complete(copy: string): Promise<boolean> {
+  try {
+    const meta = JSON.parse(await readFile(join(copy, 'meta.json'), 'utf8')) as { outputs: Record<string, unknown> }
+    await Promise.all([join(copy, 'index.html'), ...Object.keys(meta.outputs).map((file) => join(copy, relative('dist', file)))].map((file) => access(file)))
+    return true
+  } catch {
+    return false
+  }
+}
+
+let built: Promise<string> | undefined
+/**
+ * Builds dist/ when its sources changed (esbuild.config.mjs), then serves a private copy of it: a
+ * build started meanwhile (npm run size, npm start, another engineer's run) empties dist/ first.
+ */
+export function builtSpa(): Promise<string> {
   return (built ??= (async () => {
     const { isStale, build } = (await import(pathToFileURL(join(ROOT, 'esbuild.config.mjs')).href)) as BuildModule
-    if (await isStale()) await build()
+    const copy = await mkdtemp(join(tmpdir(), 'portail-e2e-dist-'))
+    process.once('exit', () => rmSync(copy, { recursive: true, force: true }))
+    for (let attempt = 0; attempt < 5; attempt++) {
+      if (await isStale()) await build()
+      await cp(join(ROOT, 'dist'), copy, { recursive: true }).catch(() => {})
+      if (await complete(copy)) return copy
+      await rm(copy, { recursive: true, force: true })
+      await new Promise((resolve) => setTimeout(resolve, 2000))
+    }
+    throw new Error('dist/ change sans cesse pendant sa copie : une autre construction est en cours ?')
   })())
 }
 
@@ -93,6 +118,8 @@ export interface Portal {
   open(options?: OpenOptions): Promise<Tab>
   /** The orders a demo account sees, by company name, straight from the API. */
   orders(email?: string): Promise<Record<string, Order>>
+  /** After a failed test: tells where each tab still open was (with a screenshot), then closes it. */
+  closeLeftovers(test: string): Promise<void>
   close(): Promise<void>
 }
 
@@ -103,13 +130,13 @@ declare global {
 }
 
 export async function startPortal(options: { config?: Partial<Config> } = {}): Promise<Portal> {
-  await ensureBuilt()
+  const distDir = await builtSpa()
   const dir = await mkdtemp(join(tmpdir(), 'portail-e2e-'))
   const server = await createServer({
     ...loadConfig({}),
     dataDir: join(dir, 'data'),
     storageDir: join(dir, 'storage'),
-    distDir: join(ROOT, 'dist'),
+    distDir,
     logLevel: 'silent',
     // Every journey signs in from 127.0.0.1: the per-IP limit of login attempts would stop them.
     authRateLimit: 10_000,
@@ -125,7 +152,7 @@ export async function startPortal(options: { config?: Partial<Config> } = {}): P
     throw error
   }
   const url = `http://127.0.0.1:${(server.app.server.address() as { port: number }).port}`
-  const tabs = new Set<BrowserContext>()
+  const tabs = new Set<Tab>()
 
   async function open({ viewport = DESKTOP, bypassCSP = false }: OpenOptions = {}): Promise<Tab> {
     const mobile = isMobile(viewport)
@@ -134,7 +161,6 @@ export async function startPortal(options: { config?: Partial<Config> } = {}): P
       isMobile: mobile, hasTouch: mobile,
     })
     context.setDefaultTimeout(20_000)
-    tabs.add(context)
     const problems: string[] = []
     const allowed: RegExp[] = []
     await context.exposeFunction('__e2eViolation', (text: string) => problems.push(`CSP : ${text}`))
@@ -150,14 +176,27 @@ export async function startPortal(options: { config?: Partial<Config> } = {}): P
     // Intercept file choosers from the start: enabled lazily by waitForEvent('filechooser'), the
     // interception can come after a key press that opens one, and headless Chromium cancels it.
     page.on('filechooser', () => {})
-    return {
+    const tab: Tab = {
       page, context, problems,
       allow: (pattern) => void allowed.push(pattern),
       async close() {
-        tabs.delete(context)
+        tabs.delete(tab)
         await context.close()
         if (problems.length) throw new Error(`Problèmes dans le navigateur :\n- ${problems.join('\n- ')}`)
       },
+    }
+    tabs.add(tab)
+    return tab
+  }
+
+  async function closeLeftovers(test: string) {
+    for (const tab of tabs) {
+      const picture = join(tmpdir(), `portail-e2e-echec-${Date.now()}.png`)
+      const text = await tab.page.evaluate(() => document.body?.innerText.slice(0, 400) ?? '').catch(() => '')
+      await tab.page.screenshot({ path: picture }).catch(() => {})
+      console.error(`\n[e2e] « ${test} » : onglet resté ouvert sur ${tab.page.url()}\n  capture : ${picture}\n  texte : ${JSON.stringify(text)}\n  problèmes : ${tab.problems.join(' | ') || 'aucun'}`)
+      tabs.delete(tab)
+      await tab.context.close().catch(() => {})
     }
   }
 
@@ -169,14 +208,29 @@ export async function startPortal(options: { config?: Partial<Config> } = {}): P
   }
 
   return {
-    url, server, browser, open, orders,
+    url, server, browser, open, orders, closeLeftovers,
     async close() {
-      for (const context of tabs) await context.close().catch(() => {})
+      for (const tab of tabs) await tab.context.close().catch(() => {})
       await browser!.close()
       await server.close()
       await rm(dir, { recursive: true, force: true })
     },
   }
+}
+
+/** A uvu suite whose tests get `{ portal }`: started before the first test, closed after the last. */
+export function portalSuite(title: string, options?: Parameters<typeof startPortal>[0]) {
+  const test = suite<{ portal: Portal; __test__: string }>(title, {} as { portal: Portal; __test__: string })
+  test.before(async (context) => {
+    context.portal = await startPortal(options)
+  })
+  test.after.each(async (context) => {
+    await context.portal?.closeLeftovers(context.__test__)
+  })
+  test.after(async (context) => {
+    await context.portal?.close()
+  })
+  return test
 }
 
 // ——— Steps every journey takes ———
