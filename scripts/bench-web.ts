@@ -10,7 +10,7 @@ import { gzipSync, brotliCompressSync, constants } from 'node:zlib'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse from 'lighthouse'
 import { type Browser, chromium } from 'playwright-core'
-import { CHROMIUM_FLAGS, CHROMIUM_PATH, DEMO_PASSWORD, ensureBuilt, MOBILE, type Portal, ROOT, startPortal } from '../test/util/e2e.ts'
+import { CHROMIUM_FLAGS, CHROMIUM_PATH, DEMO_PASSWORD, builtSpa, MOBILE, type Portal, ROOT, startPortal } from '../test/util/e2e.ts'
 
 const RUNS = Number(process.env.BENCH_RUNS || 7)
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS || 3)
@@ -241,7 +241,7 @@ async function saveWebSection(section: string) {
   await writeFile(file, `${before}\n\n${section.trimEnd()}\n${after}`)
 }
 
-await ensureBuilt()
+await builtSpa()
 const measured = await sizes()
 console.log('[bench:web] serveur et Chromium…')
 const portal = await startPortal()
