@@ -9,9 +9,12 @@ import type { AppServices, SessionRef } from './views/app-context.tsx'
 
 /** In a development build, ?inspect in the address shows every actor in the Stately inspector. */
 async function inspector() {
-  if (process.env.NODE_ENV === 'production' || !new URLSearchParams(window.location.search).has('inspect')) return undefined
-  const { createBrowserInspector } = await import('@statelyai/inspect')
-  return createBrowserInspector().inspect
+  // The whole branch goes away in a production build, the inspector's chunk with it.
+  if (process.env.NODE_ENV !== 'production' && new URLSearchParams(window.location.search).has('inspect')) {
+    const { createBrowserInspector } = await import('@statelyai/inspect')
+    return createBrowserInspector().inspect
+  }
+  return undefined
 }
 
 export async function createSession({ navigate, notify }: Pick<AppServices, 'navigate' | 'notify'>): Promise<SessionRef> {
