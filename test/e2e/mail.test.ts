@@ -10,7 +10,7 @@ import { promisify } from 'node:util'
 import type { Page } from 'playwright-core'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { chooseOrder, DESKTOP, MOBILE, pageTitle, ROOT, samplePdf, signIn, startPortal, type Viewport } from '../util/e2e.ts'
+import { chooseOrder, DESKTOP, MOBILE, pageTitle, ROOT, samplePdf, screenshot, signIn, startPortal, type Viewport } from '../util/e2e.ts'
 
 const BOULANGERIE = 'Boulangerie des Lilas SAS'
 const letters = (page: Page) => page.getByRole('listbox', { name: 'Courriers' }).getByRole('option')
@@ -48,6 +48,7 @@ for (const viewport of [DESKTOP, MOBILE] as Viewport[]) {
       await frame.waitFor()
       assert.match((await frame.getAttribute('src'))!, /^blob:http:\/\/127\.0\.0\.1:\d+\//)
       assert.ok(await viewer.getByRole('link', { name: 'Télécharger' }).isVisible())
+      await screenshot(page, `letters-${viewport === MOBILE ? 'mobile' : 'desktop'}`)
       if (viewport === MOBILE) await viewer.getByRole('button', { name: '← Retour à la liste' }).click()
       await page.waitForFunction((index) => document.querySelectorAll('[role="option"]')[index]?.getAttribute('data-unread') === 'false', id)
       // Read on the server too: it stays read after a reload.
