@@ -2,6 +2,7 @@
 import { useActorRef, useSelector } from '@xstate/react'
 import { type FormEvent, useState } from 'react'
 import { Link } from 'wouter'
+import { isEmail } from '../../machines/shared.ts'
 import { useFlows } from '../app-context.tsx'
 import { Alert, Button, TextField } from '../components/ui.tsx'
 import { BareLayout } from '../layout/BareLayout.tsx'
@@ -21,7 +22,7 @@ export default function ResetPasswordPage() {
   function submit(event: FormEvent) {
     event.preventDefault()
     const value = email.trim()
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) {
+    if (!isEmail(value)) {
       setInvalid('Saisissez une adresse e-mail valide, par exemple nom@entreprise.fr.')
       return
     }
