@@ -175,3 +175,7 @@ export function ErrorState({ message, onRetry }: { message: string; onRetry?: ()
 const dateFormat = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric' })
 /** "12 mars 2024" (PRODUCT.md). */
 export const formatDate = (iso: string) => dateFormat.format(new Date(iso))
+
+const euroFormat = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' })
+/** "348,00 €" from an amount in cents (PRODUCT.md). */
+export const formatEuros = (cents: number) => euroFormat.format(cents / 100)

@@ -149,10 +149,8 @@ function Shell({ startup }: { startup: StartupRef }) {
     setDrawerOpen(false)
   }
   const order = useSelector(startup, (s) => selectedOrder(s.context as StartupContext))
-  const contractId = useSelector(startup, (s) => {
-    const current = selectedOrder(s.context as StartupContext)
-    return current?.contractId ?? s.context.contracts.find((c) => c.domiciliationOrderId === current?.id)?.id ?? null
-  })
+  const contracts = useSelector(startup, (s) => s.context.contracts)
+  const contractId = order?.contractId ?? contracts.find((c) => c.domiciliationOrderId === order?.id)?.id ?? null
   const [problemLogic] = useState(() => flows.problemReport.provide({ actions: { notify: (_, notice) => notify(notice) } }))
   const problem = useActorRef(problemLogic)
   const problemOpen = useSelector(problem, (s) => s.hasTag('modal'))

@@ -6,12 +6,11 @@ import { useState } from 'react'
 import { Link } from 'wouter'
 import { unreadCount } from '../../machines/portalData.machine.ts'
 import { useFlows, useServices } from '../app-context.tsx'
-import { Alert, Button, Card, formatDate } from '../components/ui.tsx'
+import { Alert, Button, Card, formatDate, formatEuros } from '../components/ui.tsx'
 import type { PageProps } from '../routes.ts'
 import { color, mq } from '../theme.ts'
 import { courierRequestKind, letters, ListState, Muted, Rows, usePortal, useResource, useSelectedOrder } from './mail/shared.tsx'
 
-const euros = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' })
 
 const Grid = styled('div')`
   display: grid;
@@ -115,7 +114,7 @@ function UnpaidBanner({ orderId }: { orderId: number | null }) {
     <Alert $kind="error" role="region" aria-label="Factures impayées">
       <Banner>
         <p>
-          {status.count > 1 ? `${status.count} factures sont impayées` : 'Une facture est impayée'} ({euros.format(status.amountInclTaxCents / 100)} TTC).
+          {status.count > 1 ? `${status.count} factures sont impayées` : 'Une facture est impayée'} ({formatEuros(status.amountInclTaxCents)} TTC).
           {error ? ` ${error}` : ''}
         </p>
         <Button type="button" onClick={() => actor.send({ type: 'unpaid.pay' })} disabled={busy}>{busy ? 'Paiement…' : 'Régler'}</Button>

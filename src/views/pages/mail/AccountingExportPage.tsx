@@ -5,12 +5,11 @@ import { styled } from 'goober'
 import type { ExportItem, ItemKind } from '../../../machines/accountingExport.machine.ts'
 import { progressOf } from '../../../machines/accountingExport.machine.ts'
 import { useFlows } from '../../app-context.tsx'
-import { Alert, Button, Field, formatDate } from '../../components/ui.tsx'
+import { Alert, Button, Field, formatDate, formatEuros } from '../../components/ui.tsx'
 import type { PageProps } from '../../routes.ts'
 import { color, mq, radius } from '../../theme.ts'
 import { documentKind, ListState, Muted, PageCard, usePortal, useResource } from './shared.tsx'
 
-const euros = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' })
 
 const Columns = styled('div')`
   display: grid;
@@ -76,7 +75,7 @@ export default function AccountingExportPage(_: PageProps) {
                 {(invoices.items ?? []).map((i) => (
                   <label key={i.id}>
                     <input type="checkbox" checked={isPicked('invoice', i.id)} onChange={() => toggle({ kind: 'invoice', id: i.id })} />
-                    <span>Facture {i.number} <Muted>du {formatDate(i.date)}, {euros.format(i.amountInclTaxCents / 100)} TTC</Muted></span>
+                    <span>Facture {i.number} <Muted>du {formatDate(i.date)}, {formatEuros(i.amountInclTaxCents)} TTC</Muted></span>
                   </label>
                 ))}
               </ListState>
