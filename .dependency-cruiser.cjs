@@ -1,0 +1,42 @@
+// The import rules of the house (../shared/STYLE.md, "One home per area"), checked by `npm test`
+// through scripts/depcruise.mjs.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    { name: 'no-circular', comment: 'A child never imports its parent: no import cycle.', severity: 'error', from: {}, to: { circular: true } },
+    {
+      name: 'machines-are-pure',
+      comment: 'A statechart imports no views, no API client and no wiring.',
+      severity: 'error',
+      from: { path: '^src/machines/' },
+      to: { path: '^src/(views|api|wiring)/' },
+    },
+    {
+      name: 'views-reach-the-api-through-wiring',
+      comment: 'Views never call the API client; the wiring provides the effects.',
+      severity: 'error',
+      from: { path: '^src/views/' },
+      to: { path: '^src/api/', dependencyTypesNot: ['type-only'] },
+    },
+    { name: 'server-never-imports-src', severity: 'error', from: { path: '^server/' }, to: { path: '^src/' } },
+    {
+      name: 'src-takes-only-contract-types-from-server',
+      comment: 'The SPA shares the wire format with the server as types, nothing else.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^server/', pathNot: '^server/contract/' },
+    },
+    {
+      name: 'src-takes-contract-as-types-only',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^server/contract/', dependencyTypesNot: ['type-only'] },
+    },
+  ],
+  options: {
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: 'node_modules' },
+  },
+}
