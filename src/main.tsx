@@ -1,13 +1,13 @@
-// The composition root: goober first, then the services, then the app.
+// The entry point: goober first, then the services (src/wiring), then the app.
 import './views/goober.ts'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { navigate } from 'wouter/use-browser-location'
-import { createServices } from './services.ts'
 import { App } from './views/App.tsx'
+import { createServices } from './wiring/services.ts'
 
 const services = createServices({
-  navigate: (to) => navigate(to),
+  navigate: (to, options) => navigate(to, options),
   // The toast library loads with the first toast (or with the Toaster, right after the first paint).
   notify: (notice) => void import('./views/Toasts.tsx').then((m) => m.showToast(notice)),
 })

@@ -3,7 +3,6 @@
 import { FetchError, ofetch } from 'ofetch'
 import type { Static, TSchema } from 'typebox'
 import type { RouteName, Routes } from '../../server/contract/routes.ts'
-import { API_BASE_URL } from '../config.ts'
 import { ApiError, fallbackMessage, isAbortError } from './errors.ts'
 
 export type Reply<K extends RouteName> = Static<Routes[K]['schema']['response'][200]>
@@ -39,7 +38,8 @@ export function configureApi(next: Partial<ApiHooks> & { baseURL?: string }): vo
 }
 
 const createHttp = (baseURL: string) => ofetch.create({ baseURL, retry: 0 })
-let http = createHttp(API_BASE_URL)
+// Same origin until the composition root says otherwise (API_BASE_URL).
+let http = createHttp('')
 
 function authHeaders(auth: Auth): Record<string, string> {
   if (auth === 'none') return {}

@@ -55,7 +55,7 @@ export const identityUploadMachine = setup({
   actions: {
     notify: (_, _params: Notice) => {},
     /** Every document is in: tell the startup machine (provided by the view). */
-    completed: (_, _params: { reply: IdentityUploadReply }) => {},
+    completed: (_, _params: { reply: IdentityUploadReply; orderId: number }) => {},
   },
   guards: {
     isAcceptable: (_, params: { file: ChosenFile }) => identityFileError(params.file) === null,
@@ -111,7 +111,7 @@ export const identityUploadMachine = setup({
             actions: [
               assign(({ context, event }) => ({ sent: context.documents.map((d) => d.type), reply: event.output })),
               { type: 'notify', params: { kind: 'success', message: IDENTITY_DONE } },
-              { type: 'completed', params: ({ event }) => ({ reply: event.output }) },
+              { type: 'completed', params: ({ context, event }) => ({ reply: event.output, orderId: context.orderId }) },
             ],
           },
           {

@@ -8,7 +8,11 @@
 //   sending  'Envoyer par e-mail': recipient, optional message, one or several letters.
 // Picking another order (`order.switched`) drops the scan, the read marks and the move still
 // awaited: their answers belong to a list that is no longer shown. A sending e-mail goes on.
-import { assign, fromPromise, setup } from 'xstate'
+// The page reports what the portal shows (`portal.seen`: the order, the list's state); from it
+//   order    notices another order and switches (a phone goes back to the list);
+//   link     follows the "Nouveau courrier" e-mail's link (?domiciliation=…&courrier=…): the
+//            letter's order first (unless 'Tous' shows it already), then the letter, once.
+import { assign, fromPromise, raise, setup } from 'xstate'
 import type { MailDocument } from '../../server/contract/schemas.ts'
 import { isEmail, messageOf, type Notice } from './shared.ts'
 
@@ -18,6 +22,24 @@ export const SEND_NO_LETTER = 'Choisissez au moins un courrier à envoyer.'
 export const SEND_BAD_EMAIL = 'Saisissez une adresse e-mail valide, par exemple nom@exemple.fr.'
 export const MOVED_TO_FOLDER = 'Le courrier a été classé dans le dossier.'
 export const MOVED_OUT = 'Le courrier a été retiré de son dossier.'
+export const LINKED_LETTER_GONE = 'Ce courrier est introuvable dans cette domiciliation : il a peut-être été supprimé.'
+/** The letters page, where the e-mail's link lands. */
+export const LETTERS_PATH = '/mes-courriers/courriers'
+
+/** What the portal shows the letters page: the selected order (null for 'Tous') and the letter list. */
+export interface PortalSeen {
+  orderId: number | null
+  /** The user's orders. */
+  orderIds: readonly number[]
+  status: 'loading' | 'loaded' | 'failed'
+  documentIds: readonly number[]
+}
+
+/** The letter an e-mail's link points at, with its order when the link names it. */
+export interface LinkedLetter {
+  documentId: number
+  orderId: number | null
+}
 
 export interface SendForm {
   email: string
@@ -36,6 +58,11 @@ export interface MailboxContext {
   sendIds: number[]
   form: SendForm
   sendError: string | null
+  /** The order the page showed last (undefined before the first report). */
+  orderId: number | null | undefined
+  link: LinkedLetter | null
+  /** On a phone, the viewer shows instead of the list. */
+  phoneViewer: boolean
 }
 
 export type MailboxEvent =
@@ -48,6 +75,10 @@ export type MailboxEvent =
   | { type: 'send.submit' }
   | { type: 'send.close' }
   | { type: 'order.switched' }
+  | { type: 'portal.seen'; seen: PortalSeen }
+  | { type: 'link.follow'; link: LinkedLetter }
+  | { type: 'viewer.show' }
+  | { type: 'viewer.hide' }
 
 const machineSetup = setup({
   types: {
@@ -71,6 +102,12 @@ const machineSetup = setup({
     /** A letter changed (read flag, folder): the page hands it to portalData. */
     documentChanged: (_, _params: { document: MailDocument }) => {},
     notify: (_, _params: Notice) => {},
+    /** The portal shows this order (the link's). */
+    selectOrder: (_, _params: { orderId: number }) => {},
+    /** The portal selects this letter in its list. */
+    selectDocument: (_, _params: { documentId: number }) => {},
+    /** The link is done with: the address loses it, so that a reload does not follow it again. */
+    forgetLink: () => {},
   },
   guards: {
     isUnread: (_, params: { document: MailDocument }) => !params.document.read,
@@ -78,6 +115,14 @@ const machineSetup = setup({
     hasLetters: ({ context }) => context.sendIds.length > 0,
     hasEmail: ({ context }) => isEmail(context.form.email),
     isOpened: ({ context }, params: { document: MailDocument }) => context.opened?.id === params.document.id,
+    orderChanged: ({ context }, params: { seen: PortalSeen }) => context.orderId !== params.seen.orderId,
+    linkNeedsOrder: ({ context }, { seen }: { seen: PortalSeen }) => {
+      const orderId = context.link?.orderId ?? null
+      return orderId !== null && seen.orderId !== null && seen.orderId !== orderId && seen.orderIds.includes(orderId)
+    },
+    listLoading: (_, { seen }: { seen: PortalSeen }) => seen.status === 'loading',
+    linkInList: ({ context }, { seen }: { seen: PortalSeen }) => context.link !== null && seen.documentIds.includes(context.link.documentId),
+    listLoaded: (_, { seen }: { seen: PortalSeen }) => seen.status === 'loaded',
   },
 })
 
@@ -93,10 +138,61 @@ export const mailboxMachine = machineSetup.createMachine({
   id: 'mailbox',
   context: {
     opened: null, file: null, fileError: null, toMark: [], marking: null, move: null,
-    sendIds: [], form: { email: '', message: '' }, sendError: null,
+    sendIds: [], form: { email: '', message: '' }, sendError: null, orderId: undefined, link: null, phoneViewer: false,
   },
   type: 'parallel',
+  on: {
+    'viewer.show': { actions: assign({ phoneViewer: true }) },
+    'viewer.hide': { actions: assign({ phoneViewer: false }) },
+  },
   states: {
+    order: {
+      initial: 'unknown',
+      states: {
+        unknown: { on: { 'portal.seen': { target: 'known', actions: assign({ orderId: ({ event }) => event.seen.orderId }) } } },
+        known: {
+          on: {
+            'portal.seen': {
+              guard: { type: 'orderChanged', params: ({ event }) => ({ seen: event.seen }) },
+              actions: [assign({ orderId: ({ event }) => event.seen.orderId, phoneViewer: false }), raise({ type: 'order.switched' })],
+            },
+          },
+        },
+      },
+    },
+    link: {
+      initial: 'none',
+      on: { 'link.follow': { target: '.following', actions: assign({ link: ({ event }) => event.link }) } },
+      states: {
+        none: {},
+        following: {
+          on: {
+            'portal.seen': [
+              {
+                guard: { type: 'linkNeedsOrder', params: ({ event }) => ({ seen: event.seen }) },
+                actions: { type: 'selectOrder', params: ({ context }) => ({ orderId: context.link!.orderId! }) },
+              },
+              { guard: { type: 'listLoading', params: ({ event }) => ({ seen: event.seen }) } },
+              {
+                guard: { type: 'linkInList', params: ({ event }) => ({ seen: event.seen }) },
+                target: 'none',
+                actions: [
+                  { type: 'selectDocument', params: ({ context }) => ({ documentId: context.link!.documentId }) },
+                  assign({ phoneViewer: true, link: null }),
+                  'forgetLink',
+                ],
+              },
+              {
+                guard: { type: 'listLoaded', params: ({ event }) => ({ seen: event.seen }) },
+                target: 'none',
+                actions: [{ type: 'notify', params: { kind: 'error' as const, message: LINKED_LETTER_GONE } }, assign({ link: null }), 'forgetLink'],
+              },
+              // The list failed: the link waits for 'Réessayer'.
+            ],
+          },
+        },
+      },
+    },
     viewer: {
       initial: 'empty',
       states: {

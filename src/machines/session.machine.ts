@@ -2,7 +2,7 @@
 // logout, or a failed current-user fetch, removes it silently. While signed in, the session loads
 // the portal's code (kept out of the first load of /login) and runs the startup machine as its
 // child `startup`, so that signing out stops everything it started.
-import { assign, fromPromise, setup, stopChild } from 'xstate'
+import { type ActorRefFrom, assign, fromPromise, setup, stopChild } from 'xstate'
 import type { AuthUser, LoginBody } from '../../server/contract/schemas.ts'
 import { messageOf } from './shared.ts'
 import type { StartupLogic, StartupRef, StoredChoice } from './startup.machine.ts'
@@ -110,3 +110,4 @@ export const sessionMachine = setup({
     },
   },
 })
+export type SessionRef = ActorRefFrom<typeof sessionMachine>

@@ -32,7 +32,7 @@ export type StartupEvent =
   | { type: 'order.select'; orderId: number | null }
   | { type: 'order.reopen' }
   | { type: 'order.kbisFiled'; orderId: number }
-  | { type: 'documents.completed'; order: Order }
+  | { type: 'documents.completed'; orderId: number; missingDocumentsValidatedAt: string | null }
   | { type: 'document.select'; documentId: number }
   | { type: 'data.retry'; resource: Resource }
   | PortalDataChange
@@ -46,6 +46,12 @@ export const selectedOrder = (context: Pick<StartupContext, 'orders' | 'selected
   context.orders.find((o) => o.id === context.selectedOrderId) ?? null
 
 const scopeOf = (context: StartupContext): Scope => ({ order: selectedOrder(context), orders: context.orders })
+
+/** The order whose identity documents were all sent, as the server now has it. */
+const validated = (context: StartupContext, event: { orderId: number; missingDocumentsValidatedAt: string | null }): Order => ({
+  ...context.orders.find((o) => o.id === event.orderId)!,
+  missingDocumentsValidatedAt: event.missingDocumentsValidatedAt,
+})
 
 export const startupMachine = setup({
   types: {
@@ -208,13 +214,13 @@ export const startupMachine = setup({
       on: {
         'documents.completed': [
           {
-            guard: { type: 'stillMissing', params: ({ event }) => ({ order: event.order }) },
-            actions: assign({ orders: ({ context, event }) => context.orders.map((o) => (o.id === event.order.id ? event.order : o)) }),
+            guard: { type: 'stillMissing', params: ({ context, event }) => ({ order: validated(context, event) }) },
+            actions: assign({ orders: ({ context, event }) => context.orders.map((o) => (o.id === event.orderId ? validated(context, event) : o)) }),
           },
           {
             target: 'ready',
             actions: [
-              assign({ orders: ({ context, event }) => context.orders.map((o) => (o.id === event.order.id ? event.order : o)) }),
+              assign({ orders: ({ context, event }) => context.orders.map((o) => (o.id === event.orderId ? validated(context, event) : o)) }),
               { type: 'navigate', params: { to: '/tableau-de-bord' } },
             ],
           },

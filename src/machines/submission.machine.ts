@@ -5,6 +5,9 @@ import { messageOf } from './shared.ts'
 
 export type Values = Record<string, string>
 
+/** The toast after a new password was chosen on /set-password (the wiring shows it, then /login). */
+export const PASSWORD_CHANGED = 'Votre mot de passe a été modifié. Vous pouvez vous connecter.'
+
 export const submissionMachine = setup({
   types: {
     context: {} as { values: Values | null; error: string | null },
@@ -16,7 +19,7 @@ export const submissionMachine = setup({
     }),
   },
   actions: {
-    /** What to do once it went through (provided by the composition root or the page). */
+    /** What to do once it went through (provided by the wiring). */
     succeeded: () => {},
   },
 }).createMachine({

@@ -3,14 +3,11 @@
 import { lazy, type ReactNode, Suspense, useSyncExternalStore } from 'react'
 import { Redirect, Route, Router, Switch } from 'wouter'
 import type { BaseLocationHook } from 'wouter'
-import { hasStoredUser, subscribeStoredUser } from '../storage.ts'
+import { hasStoredUser, subscribeStoredUser } from '../wiring/storage.ts'
 import { AppContext, type AppServices } from './app-context.tsx'
-import { Centered, Spinner } from './components/ui.tsx'
+import { PageSpinner } from './components/ui.tsx'
+import { LoginPage, MissingDocumentPage, ResetPasswordPage, SetPasswordPage } from './pages/shell/bare.ts'
 
-const LoginPage = lazy(() => import('./pages/LoginPage.tsx'))
-const ResetPasswordPage = lazy(() => import('./pages/ResetPasswordPage.tsx'))
-const SetPasswordPage = lazy(() => import('./pages/SetPasswordPage.tsx'))
-const MissingDocumentPage = lazy(() => import('./pages/MissingDocumentPage.tsx'))
 const DashboardLayout = lazy(() => import('./layout/DashboardLayout.tsx'))
 const Toasts = lazy(() => import('./Toasts.tsx'))
 
@@ -26,14 +23,6 @@ export const redirects: Record<string, string> = {
 export function Guard({ children }: { children: ReactNode }) {
   const signedIn = useSyncExternalStore(subscribeStoredUser, () => hasStoredUser())
   return signedIn ? <>{children}</> : <Redirect to="/login" replace />
-}
-
-export function PageSpinner() {
-  return (
-    <Centered>
-      <Spinner size={40} />
-    </Centered>
-  )
 }
 
 export function AppRoutes() {

@@ -1,48 +1,10 @@
-// What the views receive from the composition root (src/main.tsx) or from a test: the live
-// session actor, and the flows they start themselves with their effects already provided.
+// What the views receive from the composition root (src/wiring, mounted by src/main.tsx) or from a
+// test: the live session actor, and the flows they start themselves with their effects provided.
 import { createContext, use, useContext, useEffect, useState, useSyncExternalStore } from 'react'
-import type { ActorRefFrom } from 'xstate'
-import type { accountingExportMachine } from '../machines/accountingExport.machine.ts'
-import type { courierRequestCancelMachine } from '../machines/courierRequestCancel.machine.ts'
-import type { folderEditorMachine } from '../machines/folderEditor.machine.ts'
-import type { identityUploadMachine } from '../machines/identityUpload.machine.ts'
-import type { mailboxMachine } from '../machines/mailbox.machine.ts'
-import type { kbisUploadMachine } from '../machines/kbisUpload.machine.ts'
-import type { problemReportMachine } from '../machines/problemReport.machine.ts'
-import type { sessionMachine } from '../machines/session.machine.ts'
 import type { StartupRef } from '../machines/startup.machine.ts'
-import type { submissionMachine } from '../machines/submission.machine.ts'
-import type { unpaidInvoicesMachine } from '../machines/unpaidInvoices.machine.ts'
+import type { AppServices, Flows, SessionRef } from '../wiring/services.ts'
 
-export type SessionRef = ActorRefFrom<typeof sessionMachine>
-export type { StartupRef }
-
-/** Machines with their effects provided; views start them with useActorRef. */
-export interface Flows {
-  kbisUpload: typeof kbisUploadMachine
-  problemReport: typeof problemReportMachine
-  identityUpload: typeof identityUploadMachine
-  passwordResetRequest: typeof submissionMachine
-  passwordReset: typeof submissionMachine
-  mailbox: typeof mailboxMachine
-  folderEditor: typeof folderEditorMachine
-  accountingExport: typeof accountingExportMachine
-  courierRequestCancel: typeof courierRequestCancelMachine
-  unpaidInvoices: typeof unpaidInvoicesMachine
-  /** The accounting inbox address kept from the last export, or null. */
-  readDextEmail: () => string | null
-}
-
-export interface AppServices {
-  /** The running session actor, loaded once (suspends the first screen that needs it). */
-  loadSession: () => Promise<SessionRef>
-  /** The flows load with the first screen that needs them (kept out of the first load). */
-  loadFlows: () => Promise<Flows>
-  /** Goes to a route from outside the router (machine actions). */
-  navigate: (to: string) => void
-  /** Shows a toast. */
-  notify: (notice: { kind: 'success' | 'error'; message: string }) => void
-}
+export type { AppServices, Flows, SessionRef, StartupRef }
 
 export const AppContext = createContext<AppServices | null>(null)
 

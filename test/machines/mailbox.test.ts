@@ -2,7 +2,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
 import type { MailDocument } from '../../server/contract/schemas.ts'
-import { FILE_FAILED, mailboxMachine, MOVED_OUT, MOVED_TO_FOLDER, READ_FAILED, SEND_BAD_EMAIL, SEND_NO_LETTER } from '../../src/machines/mailbox.machine.ts'
+import { FILE_FAILED, LINKED_LETTER_GONE, mailboxMachine, MOVED_OUT, type PortalSeen, MOVED_TO_FOLDER, READ_FAILED, SEND_BAD_EMAIL, SEND_NO_LETTER } from '../../src/machines/mailbox.machine.ts'
 import type { Notice } from '../../src/machines/shared.ts'
 import * as F from '../util/fixtures.ts'
 import { Deferreds, describePath, flush, replay, shortestPaths } from '../util/paths.ts'
@@ -17,15 +17,23 @@ function start() {
   const deferreds = new Deferreds()
   const changes: MailDocument[] = []
   const notices: Notice[] = []
+  const portal: string[] = []
   const machine = mailboxMachine.provide({
     actors: { loadFile: deferreds.actor(), updateDocument: deferreds.actor(), sendDocuments: deferreds.actor() },
     actions: {
       documentChanged: (_, { document }) => void changes.push(document),
       notify: (_, notice) => void notices.push(notice),
+      selectOrder: (_, { orderId }) => void portal.push(`order ${orderId}`),
+      selectDocument: (_, { documentId }) => void portal.push(`letter ${documentId}`),
+      forgetLink: () => void portal.push('forget'),
     },
   })
-  return { actor: createActor(machine), deferreds, changes, notices }
+  return { actor: createActor(machine), deferreds, changes, notices, portal }
 }
+
+/** What the letters page reports: the order shown (null: 'Tous') among orders 2 and 3, and its list. */
+const seen = (orderId: number | null, status: PortalSeen['status'], documentIds: number[] = []) =>
+  ({ type: 'portal.seen', seen: { orderId, orderIds: [2, 3], status, documentIds } }) as const
 
 const inputOf = (deferreds: Deferreds, id: string) => deferreds.started.filter((s) => s.id === id).map((s) => s.input)
 
@@ -60,24 +68,51 @@ const models = {
     { type: 'xstate.done.actor.sendDocuments', output: { message: 'Les 2 courriers ont été envoyés à comptable@example.com.' } },
     { type: 'xstate.error.actor.sendDocuments', error: failure },
   ],
+  // The e-mail's link names letter 14 of order 3; the page shows order 2, order 3 or 'Tous'.
+  'order and link': [
+    seen(2, 'loaded', [12, 13]),
+    seen(3, 'loading'),
+    seen(3, 'loaded', [14]),
+    seen(3, 'loaded', [15]),
+    seen(3, 'failed'),
+    seen(null, 'loaded', [12, 13, 14]),
+    { type: 'link.follow', link: { documentId: 14, orderId: 3 } },
+    { type: 'viewer.show' },
+  ],
 } as const
 
 const ModelBased = suite('mailbox: every shortest path of each region, replayed')
 for (const [concern, events] of Object.entries(models)) {
   const paths = shortestPaths(mailboxMachine, { events, limit: 5000 })
   ModelBased(`${concern}: the model reaches every state of its region`, () => {
-    const region = concern === 'viewer and reading' ? ['viewer', 'reading'] : [concern]
+    const region = concern === 'viewer and reading' ? ['viewer', 'reading'] : concern === 'order and link' ? ['order', 'link'] : [concern]
     const reached = new Set(paths.flatMap((p) => region.map((r) => `${r}.${(p.state.value as Record<string, string>)[r]}`)))
     const expected: Record<string, string[]> = {
       viewer: ['empty', 'loading', 'shown', 'failed'], reading: ['idle', 'marking'], moving: ['idle', 'saving'], sending: ['closed', 'editing', 'submitting'],
+      order: ['unknown', 'known'], link: ['none', 'following'],
     }
     for (const r of region) for (const state of expected[r]!) assert.ok(reached.has(`${r}.${state}`), `${r}.${state} is reached`)
   })
   for (const path of paths) {
     ModelBased(`${concern}: ${describePath(path)}`, async () => {
-      const { actor, deferreds, changes } = start()
+      const { actor, deferreds, changes, notices, portal } = start()
       await replay(actor, deferreds, path)
       const { context } = actor.getSnapshot()
+      // The link only ever selects its own order, then its own letter; each link is let go of once,
+      // found (the viewer shows it) or said to be gone.
+      assert.ok(portal.every((p) => ['order 3', 'letter 14', 'forget'].includes(p)), portal.join())
+      const found = portal.filter((p) => p === 'letter 14').length
+      const gone = notices.filter((n) => n.message === LINKED_LETTER_GONE).length
+      assert.is(portal.filter((p) => p === 'forget').length, found + gone)
+      if (portal.at(-1) === 'letter 14') assert.ok(context.phoneViewer, 'a phone shows the linked letter')
+      assert.is(context.link === null, actor.getSnapshot().matches({ link: 'none' }))
+      // An order switch sends a phone back to the list.
+      const events = path.steps.map((s) => s.event)
+      const last = events.at(-1)
+      const reports = events.filter((e) => e.type === 'portal.seen') as ReturnType<typeof seen>[]
+      if (last?.type === 'portal.seen' && reports.length > 1 && reports.at(-2)!.seen.orderId !== reports.at(-1)!.seen.orderId && portal.at(-1) !== 'letter 14') {
+        assert.not.ok(context.phoneViewer)
+      }
       // Only unread letters are marked, always with readFlag true, and each shows read before the server answers.
       for (const input of inputOf(deferreds, 'markRead') as { documentId: number; readFlag: boolean }[]) {
         assert.equal(input.readFlag, true)
@@ -293,3 +328,58 @@ Sending('a failure keeps the form open with what was typed, and says why', async
 })
 
 Sending.run()
+
+const Link = suite("mailbox: the 'Nouveau courrier' e-mail's link and order switches")
+
+Link('another order shown: the letter’s order first, then, once its list is in, the letter (once)', async () => {
+  const { actor, portal } = start()
+  actor.start()
+  actor.send(seen(2, 'loaded', [12, 13]))
+  actor.send({ type: 'link.follow', link: { documentId: 14, orderId: 3 } })
+  actor.send(seen(2, 'loaded', [12, 13]))
+  assert.equal(portal, ['order 3'])
+  actor.send(seen(3, 'loading'))
+  assert.equal(portal, ['order 3'], 'nothing while the list loads')
+  actor.send(seen(3, 'loaded', [14]))
+  assert.equal(portal, ['order 3', 'letter 14', 'forget'])
+  assert.ok(actor.getSnapshot().context.phoneViewer)
+  actor.send(seen(3, 'loaded', [14]))
+  assert.is(portal.length, 3, 'followed once')
+})
+
+Link("'Tous' shows the letter already: no order switch", () => {
+  const { actor, portal } = start()
+  actor.start()
+  actor.send({ type: 'link.follow', link: { documentId: 14, orderId: 3 } })
+  actor.send(seen(null, 'loaded', [12, 13, 14]))
+  assert.equal(portal, ['letter 14', 'forget'])
+})
+
+Link('a letter no longer there is said in French; a failed list keeps the link for Réessayer', () => {
+  const { actor, portal, notices } = start()
+  actor.start()
+  actor.send({ type: 'link.follow', link: { documentId: 99, orderId: null } })
+  actor.send(seen(2, 'failed'))
+  assert.equal(portal, [])
+  actor.send(seen(2, 'loaded', [12]))
+  assert.equal(portal, ['forget'])
+  assert.equal(notices, [{ kind: 'error', message: LINKED_LETTER_GONE }])
+})
+
+Link('another order drops what was awaited for the old one and sends a phone back to the list', async () => {
+  const { actor, deferreds } = start()
+  actor.start()
+  actor.send(seen(2, 'loaded', [12]))
+  actor.send({ type: 'viewer.show' })
+  actor.send({ type: 'letter.open', document: unreadA })
+  await flush()
+  assert.ok(actor.getSnapshot().hasTag('loadingFile'))
+  actor.send(seen(3, 'loading'))
+  assert.not.ok(actor.getSnapshot().context.phoneViewer)
+  assert.ok(actor.getSnapshot().matches({ viewer: 'empty', reading: 'idle' }), 'the old order’s scan and read mark are dropped')
+  deferreds.settle('loadFile', { output: scan })
+  await flush()
+  assert.is(actor.getSnapshot().context.file, null)
+})
+
+Link.run()

@@ -28,7 +28,7 @@ const events = [
   { type: 'order.select', orderId: F.studio.id },
   { type: 'order.select', orderId: null },
   { type: 'order.reopen' },
-  { type: 'documents.completed', order: F.conseilCompleted },
+  { type: 'documents.completed', orderId: F.conseil.id, missingDocumentsValidatedAt: F.conseilCompleted.missingDocumentsValidatedAt },
   { type: 'startup.retry' },
   { type: 'order.kbisFiled', orderId: F.atelier.id },
 ] as const
@@ -162,7 +162,7 @@ Scenarios('the only order misses documents → /missing-document', async () => {
   const { actor, navigations } = await boot(null, [F.conseil])
   assert.ok(actor.getSnapshot().matches('missingDocuments'))
   assert.equal(navigations, ['/missing-document'])
-  actor.send({ type: 'documents.completed', order: F.conseilCompleted })
+  actor.send({ type: 'documents.completed', orderId: F.conseil.id, missingDocumentsValidatedAt: F.conseilCompleted.missingDocumentsValidatedAt })
   assert.ok(actor.getSnapshot().matches('ready'))
   assert.equal(navigations, ['/missing-document', '/tableau-de-bord'])
 })

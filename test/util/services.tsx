@@ -1,27 +1,22 @@
-// The app's services for view tests: the real statecharts, with their effects replaced by stubs
-// that answer from fixtures and record every call.
+// The app's services for view tests: the real wiring (src/wiring: the statecharts with their effects
+// provided exactly as in the browser), built on a fake API that answers from fixtures and records
+// every call as the server would receive it.
 import { render } from '@testing-library/react'
 import { act } from 'react'
 import { memoryLocation } from 'wouter/memory-location'
-import { createActor, fromPromise } from 'xstate'
 import type { IdentityUploadReply, MailDocument, Order, SendDextBody } from '../../server/contract/schemas.ts'
-import { accountingExportMachine } from '../../src/machines/accountingExport.machine.ts'
-import { courierRequestCancelMachine } from '../../src/machines/courierRequestCancel.machine.ts'
-import { folderEditorMachine } from '../../src/machines/folderEditor.machine.ts'
-import { mailboxMachine } from '../../src/machines/mailbox.machine.ts'
-import { unpaidInvoicesMachine } from '../../src/machines/unpaidInvoices.machine.ts'
-import { identityUploadMachine } from '../../src/machines/identityUpload.machine.ts'
-import { kbisUploadMachine } from '../../src/machines/kbisUpload.machine.ts'
-import type { PortalData } from '../../src/machines/portalData.machine.ts'
-import { portalDataMachine } from '../../src/machines/portalData.machine.ts'
-import { problemReportMachine } from '../../src/machines/problemReport.machine.ts'
-import { sessionMachine } from '../../src/machines/session.machine.ts'
+import type { PortalData, Resource } from '../../src/machines/portalData.machine.ts'
+import type { SessionRef } from '../../src/machines/session.machine.ts'
 import type { Notice } from '../../src/machines/shared.ts'
-import { type StoredChoice, startupMachine } from '../../src/machines/startup.machine.ts'
-import { submissionMachine } from '../../src/machines/submission.machine.ts'
-import { readStoredChoice, readStoredUser, removeStoredSession, writeStoredChoice, writeStoredUser } from '../../src/storage.ts'
+import type { StoredChoice } from '../../src/machines/startup.machine.ts'
 import { App } from '../../src/views/App.tsx'
-import type { AppServices, Flows, SessionRef } from '../../src/views/app-context.tsx'
+import type { Api } from '../../src/wiring/api.ts'
+import { portalOf, type WiringDeps } from '../../src/wiring/deps.ts'
+import { createFlows } from '../../src/wiring/flows.ts'
+import { createStartup } from '../../src/wiring/portal.ts'
+import type { AppServices } from '../../src/wiring/services.ts'
+import { createSessionActor } from '../../src/wiring/session.ts'
+import { DEXT_EMAIL_KEY, writeStoredChoice, writeStoredUser } from '../../src/wiring/storage.ts'
 import * as F from './fixtures.ts'
 
 export interface Scenario {
@@ -39,31 +34,31 @@ export interface Scenario {
   loginFails?: boolean
   data?: Partial<PortalData>
   /** Resources whose load fails (once each, then answers: 'Réessayer' works). */
-  failing?: (keyof PortalData)[]
+  failing?: Resource[]
   /** Resources whose load never answers (the loading state). */
-  pending?: (keyof PortalData)[]
+  pending?: Resource[]
   /** Mail effects that fail. */
   mailFails?: ('read' | 'file' | 'move' | 'send' | 'folder' | 'dext' | 'cancel' | 'pay')[]
   unpaid?: { hasUnpaid: boolean; count: number; amountInclTaxCents: number }
+  /** The accounting inbox address kept in this browser from an earlier export. */
   dextEmail?: string | null
 }
 
 export interface Calls {
   notices: Notice[]
-  kbisUploads: { contractId: number; name: string }[]
+  kbisUploads: { contractId: number; kbis: string }[]
   problems: { orderId: number; message: string }[]
   resetRequests: Record<string, string>[]
   passwordResets: Record<string, string>[]
-  identityUploads: { orderId: number; documentType: string }[]
+  identityUploads: { orderId: number; documentType: string; fileName: string }[]
   navigations: string[]
-  loads: { resource: string; orderId: number | null }[]
+  loads: { resource: Resource; orderId: number | null }[]
   documentUpdates: { documentId: number; readFlag?: boolean; folderId?: number | null }[]
   files: number[]
   sentDocuments: { email: string; message?: string; documentIds: number[] }[]
   folderSaves: Record<string, unknown>[]
   folderDeletes: number[]
   dextSends: SendDextBody[]
-  rememberedDext: string[]
   cancelled: { orderId: number; id: number }[]
   payments: { orderId: number | null }[]
 }
@@ -77,187 +72,161 @@ const emptyData = (): PortalData => ({
   card: null, documents: [], subscriptions: [], packages: [], courierRequests: [], folders: [], invoices: [], calendarInvoices: [],
 })
 
-export function createTestServices(scenario: Scenario, navigate: (to: string) => void) {
+type Owned = { orderId?: number; domId?: number; domiciliationOrderId?: number }
+const orderOf = (item: Owned) => item.orderId ?? item.domId ?? item.domiciliationOrderId
+
+/** The fake API: what each call answers in this scenario, and the record of what it was sent. */
+function fakeApi(scenario: Scenario, orders: Order[], calls: Calls): Api {
+  const fails = (what: NonNullable<Scenario['mailFails']>[number]) => scenario.mailFails?.includes(what)
+  const unavailable = () => new Error('Le service est momentanément indisponible. Réessayez dans quelques instants.')
+  const data = { ...emptyData(), ...scenario.data }
+  const shared = new Set(orders.filter((o) => o.isShareOrder).map((o) => o.id))
+  const failedOnce = new Set<Resource>()
+
+  /** One call of a portal-data list: pending, failing once, or the fixtures of that order (own or shared). */
+  function list<R extends Resource>(resource: R, scope: { orderId?: number | undefined; share: boolean }): Promise<PortalData[R]> {
+    calls.loads.push({ resource, orderId: scope.orderId ?? null })
+    if (scenario.pending?.includes(resource)) return new Promise<never>(() => {})
+    if (scenario.failing?.includes(resource) && !failedOnce.has(resource)) {
+      failedOnce.add(resource)
+      return Promise.reject(unavailable())
+    }
+    const value = data[resource]
+    if (!Array.isArray(value)) return Promise.resolve(value)
+    // Like the server: one order's list, or every own (or every shared) order's with 'Tous'.
+    return Promise.resolve((value as Owned[]).filter((item) => {
+      const id = orderOf(item)
+      if (id === undefined) return true
+      return scope.orderId !== undefined ? id === scope.orderId : shared.has(id) === scope.share
+    }) as PortalData[R])
+  }
+
+  const api: Partial<Api> = {
+    configureApi: () => {},
+    login: async (body) => {
+      if (scenario.loginFails || body.password !== 'Demo1234!') throw new Error('Identifiants incorrects')
+      return F.authUser
+    },
+    getCurrentUser: async () => {
+      if (scenario.userFails) throw new Error('Session expirée ou invalide, veuillez vous reconnecter.')
+      return F.user
+    },
+    getContracts: async () => F.contracts,
+    getMyOrders: () => (scenario.ordersPending ? new Promise<Order[]>(() => {}) : Promise.resolve(orders)),
+
+    getPaymentMethod: (orderId) => list('card', { orderId, share: false }),
+    getCreditCard: () => list('card', { share: false }),
+    getDocuments: (query = {}) => list('documents', { orderId: query.orderId, share: false }),
+    getSubscriptionInformations: async (orderId) => (await list('subscriptions', { orderId, share: false }))[0]?.subscription ?? (null as never),
+    getPackages: (query = {}) => list('packages', { orderId: query.orderId, share: false }),
+    getSharePackages: (query = {}) => list('packages', { orderId: query.orderId, share: true }),
+    getCourierRequests: (query = {}) => list('courierRequests', { orderId: query.orderId, share: false }),
+    getShareCourierRequests: (query = {}) => list('courierRequests', { orderId: query.orderId, share: true }),
+    getFolders: (query = {}) => list('folders', { orderId: query.domiciliationOrderId, share: false }),
+    getShareFolders: () => list('folders', { share: true }),
+    getInvoices: () => list('invoices', { share: false }),
+    getShareInvoices: () => list('invoices', { share: true }),
+    getCalendarInvoices: () => list('calendarInvoices', { share: false }),
+
+    uploadKbis: async (contractId, kbis) => {
+      calls.kbisUploads.push({ contractId, kbis })
+      return scenario.kbisAnswer === undefined ? '/api-protected/contracts/101/kbis' : scenario.kbisAnswer
+    },
+    sendProblem: async (orderId, { message }) => {
+      calls.problems.push({ orderId, message })
+      if (scenario.problemFails) throw new Error('Le service est momentanément indisponible.')
+      return { message: 'ok' }
+    },
+    uploadIdentity: async (form): Promise<IdentityUploadReply> => {
+      const [documentType, file] = [...form.entries()].find(([key]) => key !== 'orderId')!
+      calls.identityUploads.push({ orderId: Number(form.get('orderId')), documentType, fileName: (file as File).name })
+      return { uploaded: [], complete: true, missingDocumentsValidatedAt: '2026-11-22T10:00:00.000Z' }
+    },
+    requestPasswordReset: async (body) => void calls.resetRequests.push(body) as never,
+    resetPassword: async (body) => {
+      calls.passwordResets.push(body)
+      if (body.token === 'expire') throw new Error('Ce lien a expiré. Demandez un nouveau lien.')
+      return undefined as never
+    },
+
+    getDocumentFile: async (documentId) => {
+      calls.files.push(documentId)
+      if (fails('file')) throw new Error('Le courrier numérisé n’a pas pu être chargé.')
+      return new Blob(['%PDF-1.7 courrier'], { type: 'application/pdf' })
+    },
+    updateDocument: async (documentId, body): Promise<MailDocument> => {
+      calls.documentUpdates.push({ documentId, ...body })
+      const document = data.documents.find((d) => d.id === documentId)!
+      if (fails(body.readFlag !== undefined ? 'read' : 'move')) throw new Error('Le service est momentanément indisponible.')
+      const { readFlag, ...rest } = body
+      return { ...document, ...rest, ...(readFlag !== undefined ? { read: readFlag } : {}) }
+    },
+    sendDocuments: async (body) => {
+      calls.sentDocuments.push(body)
+      if (fails('send')) throw new Error('Le service est momentanément indisponible.')
+      return { message: `Envoyé à ${body.email}.` }
+    },
+    createFolder: async (body) => {
+      calls.folderSaves.push(body)
+      if (fails('folder')) throw new Error('Un dossier porte déjà ce nom pour cette domiciliation.')
+      return { id: 900 + calls.folderSaves.length, name: body.name, domiciliationOrderId: body.domiciliationOrderId, documentCount: 0 }
+    },
+    updateFolder: async (folderId, body) => {
+      calls.folderSaves.push({ folderId, ...body })
+      if (fails('folder')) throw new Error('Un dossier porte déjà ce nom pour cette domiciliation.')
+      return { ...data.folders.find((f) => f.id === folderId)!, name: body.name }
+    },
+    deleteFolder: async (folderId) => {
+      calls.folderDeletes.push(folderId)
+      if (fails('folder')) throw new Error('Dossier introuvable.')
+      return { message: 'ok' }
+    },
+    sendDextInvoices: async (body) => {
+      calls.dextSends.push(body)
+      if (fails('dext')) return { sent: body.documentIds.length, failed: body.invoiceIds.map((id) => ({ kind: 'invoice' as const, id, reason: 'Facture introuvable.' })), message: 'partiel' }
+      return { sent: body.invoiceIds.length + body.documentIds.length, failed: [], message: 'ok' }
+    },
+    removeCourierRequest: async (body) => {
+      calls.cancelled.push(body)
+      if (fails('cancel')) throw new Error('Seule une demande en attente peut être annulée.')
+      return { message: 'ok' }
+    },
+    getUnpaidStatus: async () => scenario.unpaid ?? { hasUnpaid: false, count: 0, amountInclTaxCents: 0 },
+    payUnpaidInvoice: async (body) => {
+      calls.payments.push({ orderId: body.orderId ?? null })
+      if (fails('pay')) throw new Error('Aucune carte enregistrée : ajoutez un moyen de paiement.')
+      scenario.unpaid = { hasUnpaid: false, count: 0, amountInclTaxCents: 0 }
+      return { paidCount: 1, message: '1 facture réglée.' }
+    },
+  }
+  // A call the scenario does not answer is a test that reaches further than it set up: say so.
+  return new Proxy(api, {
+    get: (target, name) => target[name as keyof Api] ?? (() => Promise.reject(new Error(`fake API: ${String(name)} is not answered in this test`))),
+  }) as Api
+}
+
+export function createTestServices(scenario: Scenario, navigate: (to: string, options?: { replace?: boolean }) => void) {
   const orders = scenario.orders ?? [F.atelier, F.boulangerie, F.studio, F.conseil]
   const calls: Calls = {
     notices: [], kbisUploads: [], problems: [], resetRequests: [], passwordResets: [], identityUploads: [], navigations: [],
-    loads: [], documentUpdates: [], files: [], sentDocuments: [], folderSaves: [], folderDeletes: [], dextSends: [], rememberedDext: [], cancelled: [], payments: [],
+    loads: [], documentUpdates: [], files: [], sentDocuments: [], folderSaves: [], folderDeletes: [], dextSends: [], cancelled: [], payments: [],
   }
-  const fails = (what: NonNullable<Scenario['mailFails']>[number]) => scenario.mailFails?.includes(what)
-  const failedOnce = new Set<string>()
-  const go = (to: string) => {
+  const api = fakeApi(scenario, orders, calls)
+  const go: WiringDeps['navigate'] = (to, options) => {
     calls.navigations.push(to)
-    navigate(to)
+    navigate(to, options)
   }
-  const data = { ...emptyData(), ...scenario.data }
-
-  const startup = startupMachine.provide({
-    actors: {
-      fetchUser: fromPromise(async () => {
-        if (scenario.userFails) throw new Error('Session expirée ou invalide, veuillez vous reconnecter.')
-        return F.user
-      }),
-      fetchContracts: fromPromise(async () => F.contracts),
-      fetchOrders: fromPromise(() => (scenario.ordersPending ? new Promise<Order[]>(() => {}) : Promise.resolve(orders))),
-      portalData: portalDataMachine.provide({
-        actors: {
-          load: fromPromise(async ({ input }) => {
-            calls.loads.push({ resource: input.resource, orderId: input.scope.order?.id ?? null })
-            if (scenario.pending?.includes(input.resource)) return new Promise<never>(() => {})
-            if (scenario.failing?.includes(input.resource) && !failedOnce.has(input.resource)) {
-              failedOnce.add(input.resource)
-              throw new Error('Le service est momentanément indisponible. Réessayez dans quelques instants.')
-            }
-            const value = data[input.resource]
-            // Like the server: one order's lists, or every order's with 'Tous'.
-            if (Array.isArray(value) && input.scope.order) {
-              const id = input.scope.order.id
-              return (value as { orderId?: number; domId?: number; domiciliationOrderId?: number }[])
-                .filter((item) => (item.orderId ?? item.domId ?? item.domiciliationOrderId ?? id) === id) as typeof value
-            }
-            return value
-          }),
-        },
-      }),
-    },
-    actions: {
-      persistChoice: (_, { choice }) => writeStoredChoice(choice),
-      navigate: (_, { to }) => go(to),
+  const notify = (notice: Notice) => void calls.notices.push(notice)
+  const session: SessionRef = createSessionActor({
+    api,
+    notify,
+    loadPortal: async () => {
+      if (scenario.portalFails) throw new Error('Failed to fetch dynamically imported module')
+      return createStartup({ api, navigate: go })
     },
   })
-  const session: SessionRef = createActor(
-    sessionMachine.provide({
-      actors: {
-        login: fromPromise(async ({ input }) => {
-          if (scenario.loginFails || input.password !== 'Demo1234!') throw new Error('Identifiants incorrects')
-          return F.authUser
-        }),
-        loadPortal: fromPromise(async () => {
-          if (scenario.portalFails) throw new Error('Failed to fetch dynamically imported module')
-          return startup
-        }),
-      },
-      actions: {
-        persistUser: (_, { user }) => writeStoredUser(user),
-        removeUser: () => removeStoredSession(),
-      },
-    }),
-    { input: { storedUser: readStoredUser(), storedChoice: readStoredChoice() } },
-  )
-  session.start()
-
-  const flows: Flows = {
-    kbisUpload: kbisUploadMachine.provide({
-      actors: {
-        uploadKbis: fromPromise(async ({ input }) => {
-          calls.kbisUploads.push({ contractId: input.contractId, name: input.file.name })
-          return scenario.kbisAnswer === undefined ? '/api-protected/contracts/101/kbis' : scenario.kbisAnswer
-        }),
-      },
-    }),
-    problemReport: problemReportMachine.provide({
-      actors: {
-        sendProblem: fromPromise(async ({ input }) => {
-          calls.problems.push(input)
-          if (scenario.problemFails) throw new Error('Le service est momentanément indisponible.')
-          return { message: 'ok' }
-        }),
-      },
-    }),
-    identityUpload: identityUploadMachine.provide({
-      actors: {
-        uploadOne: fromPromise(async ({ input }): Promise<IdentityUploadReply> => {
-          calls.identityUploads.push({ orderId: input.orderId, documentType: input.documentType })
-          return { uploaded: [], complete: true, missingDocumentsValidatedAt: '2026-11-22T10:00:00.000Z' }
-        }),
-      },
-    }),
-    passwordResetRequest: submissionMachine.provide({
-      actors: { submit: fromPromise(async ({ input }) => void calls.resetRequests.push(input)) },
-    }),
-    passwordReset: submissionMachine.provide({
-      actors: {
-        submit: fromPromise(async ({ input }) => {
-          calls.passwordResets.push(input)
-          if (input.token === 'expire') throw new Error('Ce lien a expiré. Demandez un nouveau lien.')
-        }),
-      },
-    }),
-    mailbox: mailboxMachine.provide({
-      actors: {
-        loadFile: fromPromise(async ({ input }) => {
-          calls.files.push(input.documentId)
-          if (fails('file')) throw new Error('Le courrier numérisé n’a pas pu être chargé.')
-          return new Blob(['%PDF-1.7 courrier'], { type: 'application/pdf' })
-        }),
-        updateDocument: fromPromise(async ({ input }): Promise<MailDocument> => {
-          calls.documentUpdates.push(input)
-          const document = data.documents.find((d) => d.id === input.documentId)!
-          if (fails(input.readFlag !== undefined ? 'read' : 'move')) throw new Error('Le service est momentanément indisponible.')
-          const { documentId: _, readFlag, ...rest } = input
-          return { ...document, ...rest, ...(readFlag !== undefined ? { read: readFlag } : {}) }
-        }),
-        sendDocuments: fromPromise(async ({ input }) => {
-          calls.sentDocuments.push(input)
-          if (fails('send')) throw new Error('Le service est momentanément indisponible.')
-          return { message: `Envoyé à ${input.email}.` }
-        }),
-      },
-    }),
-    folderEditor: folderEditorMachine.provide({
-      actors: {
-        saveFolder: fromPromise(async ({ input }) => {
-          calls.folderSaves.push(input)
-          if (fails('folder')) throw new Error('Un dossier porte déjà ce nom pour cette domiciliation.')
-          if ('folderId' in input) return { ...data.folders.find((f) => f.id === input.folderId)!, name: input.name }
-          return { id: 900 + calls.folderSaves.length, name: input.name, domiciliationOrderId: input.orderId, documentCount: 0 }
-        }),
-        deleteFolder: fromPromise(async ({ input }) => {
-          calls.folderDeletes.push(input.folderId)
-          if (fails('folder')) throw new Error('Dossier introuvable.')
-          return { message: 'ok' }
-        }),
-      },
-    }),
-    accountingExport: accountingExportMachine.provide({
-      actors: {
-        sendDext: fromPromise(async ({ input }) => {
-          calls.dextSends.push(input)
-          if (fails('dext')) return { sent: input.documentIds.length, failed: input.invoiceIds.map((id) => ({ kind: 'invoice' as const, id, reason: 'Facture introuvable.' })), message: 'partiel' }
-          return { sent: input.invoiceIds.length + input.documentIds.length, failed: [], message: 'ok' }
-        }),
-      },
-      actions: { rememberEmail: (_, { email }) => void calls.rememberedDext.push(email) },
-    }),
-    courierRequestCancel: courierRequestCancelMachine.provide({
-      actors: {
-        removeRequest: fromPromise(async ({ input }) => {
-          calls.cancelled.push(input)
-          if (fails('cancel')) throw new Error('Seule une demande en attente peut être annulée.')
-          return { message: 'ok' }
-        }),
-      },
-    }),
-    unpaidInvoices: unpaidInvoicesMachine.provide({
-      actors: {
-        fetchStatus: fromPromise(async () => scenario.unpaid ?? { hasUnpaid: false, count: 0, amountInclTaxCents: 0 }),
-        pay: fromPromise(async ({ input }) => {
-          calls.payments.push(input)
-          if (fails('pay')) throw new Error('Aucune carte enregistrée : ajoutez un moyen de paiement.')
-          scenario.unpaid = { hasUnpaid: false, count: 0, amountInclTaxCents: 0 }
-          return { paidCount: 1, message: '1 facture réglée.' }
-        }),
-      },
-    }),
-    readDextEmail: () => scenario.dextEmail ?? null,
-  }
-
-  const services: AppServices = {
-    navigate: go,
-    notify: (notice) => void calls.notices.push(notice),
-    loadSession: () => settled(session),
-    loadFlows: () => settled(flows),
-  }
+  const flows = createFlows({ api, notify, navigate: go, toPortal: portalOf(() => session) })
+  const services: AppServices = { navigate: go, notify, loadSession: () => settled(session), loadFlows: () => settled(flows) }
   return { services, session, calls }
 }
 
@@ -266,8 +235,9 @@ export async function renderApp(path: string, options: Scenario & { signedIn?: b
   localStorage.clear()
   if (options.signedIn) writeStoredUser(F.authUser)
   if (options.defaultOrder !== undefined) writeStoredChoice(options.defaultOrder)
+  if (options.dextEmail) localStorage.setItem(DEXT_EMAIL_KEY, options.dextEmail)
   const location = memoryLocation({ path, record: true })
-  const { services, session, calls } = createTestServices(options, (to) => location.navigate(to))
+  const { services, session, calls } = createTestServices(options, (to, navigation) => location.navigate(to, navigation))
   let view!: ReturnType<typeof render>
   await act(async () => {
     view = render(<App services={services} hook={location.hook} />)

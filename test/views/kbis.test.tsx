@@ -2,7 +2,7 @@ import '../util/dom.ts'
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { BRAND_NAME } from '../../src/config.ts'
+import { BRAND_NAME } from '../../src/wiring/config.ts'
 import { KBIS_FAILED, KBIS_NOT_PDF, KBIS_SUCCESS } from '../../src/machines/kbisUpload.machine.ts'
 import * as F from '../util/fixtures.ts'
 import { setViewport } from '../util/dom.ts'
@@ -68,7 +68,9 @@ Kbis("'Oui' opens a chooser that accepts only .pdf; a PDF is sent and the banner
   assert.is(kbisInput().getAttribute('accept'), '.pdf')
   fireEvent.change(kbisInput(), { target: { files: [pdf()] } })
   await waitFor(() => assert.is(banner(), null))
-  assert.equal(app.calls.kbisUploads, [{ contractId: F.atelier.contractId, name: 'kbis.pdf' }])
+  // The real wiring sends the chosen PDF as a data URL (spec §3).
+  assert.equal(app.calls.kbisUploads.map((u) => u.contractId), [F.atelier.contractId])
+  assert.match(app.calls.kbisUploads[0]!.kbis, /^data:application\/pdf;base64,/)
   assert.equal(app.calls.notices, [{ kind: 'success', message: KBIS_SUCCESS }])
   const startup = app.session.getSnapshot().context.startup!
   assert.ok(startup.getSnapshot().context.orders.find((o) => o.id === F.atelier.id)!.hasKbis)

@@ -3,8 +3,8 @@ import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { IDENTITY_DONE, IDENTITY_WRONG_TYPE } from '../../src/machines/identityUpload.machine.ts'
-import { RESET_REQUESTED } from '../../src/views/pages/ResetPasswordPage.tsx'
-import { PASSWORD_CHANGED } from '../../src/views/pages/SetPasswordPage.tsx'
+import { RESET_REQUESTED } from '../../src/views/pages/shell/ResetPasswordPage.tsx'
+import { PASSWORD_CHANGED } from '../../src/machines/submission.machine.ts'
 import * as F from '../util/fixtures.ts'
 import { setViewport } from '../util/dom.ts'
 import { renderApp } from '../util/services.tsx'
@@ -115,7 +115,7 @@ Missing('the missing documents, one input each; a wrong type is refused; sending
   fireEvent.change(input, { target: { files: [new File(['%PDF-1.7'], 'cni.pdf', { type: 'application/pdf' })] } })
   fireEvent.click(screen.getByRole('button', { name: 'Envoyer mes documents' }))
   await waitFor(() => assert.is(app.currentPath(), '/tableau-de-bord'))
-  assert.equal(app.calls.identityUploads, [{ orderId: F.conseil.id, documentType: 'identity_manager' }])
+  assert.equal(app.calls.identityUploads, [{ orderId: F.conseil.id, documentType: 'identity_manager', fileName: 'cni.pdf' }])
   assert.equal(app.calls.notices, [{ kind: 'success', message: IDENTITY_DONE }])
   await screen.findByText('Bonjour Camille')
 })

@@ -179,3 +179,12 @@ export const formatDate = (iso: string) => dateFormat.format(new Date(iso))
 const euroFormat = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' })
 /** "348,00 €" from an amount in cents (PRODUCT.md). */
 export const formatEuros = (cents: number) => euroFormat.format(cents / 100)
+
+/** The whole-page spinner while a page's code or the portal loads. */
+export function PageSpinner() {
+  return (
+    <Centered>
+      <Spinner size={40} />
+    </Centered>
+  )
+}

@@ -1,7 +1,7 @@
 // The bare layout (spec §2): login, reset-password, set-password, missing-document.
 import { styled } from 'goober'
 import type { ReactNode } from 'react'
-import { BRAND_NAME, COPYRIGHT_YEAR } from '../../config.ts'
+import { BRAND_NAME, COPYRIGHT_YEAR } from '../../wiring/config.ts'
 import { color, radius, shadow } from '../theme.ts'
 
 const Page = styled('div')`

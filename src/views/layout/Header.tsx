@@ -8,7 +8,7 @@ import type { StartupContext } from '../../machines/startup.machine.ts'
 import { type StartupRef, useSession } from '../app-context.tsx'
 import { Button, IconButton } from '../components/ui.tsx'
 import { Icon } from '../icons.tsx'
-import type { PageRoute } from '../routes.ts'
+import type { PageRoute } from '../pages/page.ts'
 import { color, mq, radius, shadow } from '../theme.ts'
 
 const Bar = styled('header')`

@@ -1,11 +1,11 @@
 // The sticky Kbis banner and the upload modal 'Déposer mon justificatif' (spec §2, §4, §5).
 import { useActorRef, useSelector } from '@xstate/react'
 import { styled } from 'goober'
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useRef } from 'react'
 import type { Order } from '../../../server/contract/schemas.ts'
-import { BRAND_NAME } from '../../config.ts'
+import { BRAND_NAME } from '../../wiring/config.ts'
 import type { ChosenFile } from '../../machines/kbisUpload.machine.ts'
-import { type StartupRef, useFlows, useServices } from '../app-context.tsx'
+import { useFlows } from '../app-context.tsx'
 import { Modal } from '../components/Modal.tsx'
 import { Alert, Button } from '../components/ui.tsx'
 import { color, mq } from '../theme.ts'
@@ -39,18 +39,9 @@ const Busy = styled('div')`
 export const KBIS_BANNER_TEXT =
   'Pour activer votre compte, notre équipe a besoin de votre extrait Kbis ou de votre avis de situation INSEE.'
 
-export function KbisBanner({ order, contractId, startup }: { order: Order | null; contractId: number | null; startup: StartupRef }) {
-  const { notify } = useServices()
+export function KbisBanner({ order, contractId }: { order: Order | null; contractId: number | null }) {
   const flows = useFlows()
-  const [logic] = useState(() =>
-    flows.kbisUpload.provide({
-      actions: {
-        notify: (_, notice) => notify(notice),
-        kbisFiled: (_, { orderId }) => startup.send({ type: 'order.kbisFiled', orderId }),
-      },
-    }),
-  )
-  const actor = useActorRef(logic, { input: { order, contractId } })
+  const actor = useActorRef(flows.kbisUpload, { input: { order, contractId } })
   const visible = useSelector(actor, (s) => !s.matches('hidden') && !s.matches('uploaded'))
   const modalOpen = useSelector(actor, (s) => s.hasTag('modal'))
   const choosing = useSelector(actor, (s) => s.hasTag('chooser'))

@@ -3,7 +3,7 @@
 import { useSelector } from '@xstate/react'
 import { styled } from 'goober'
 import type { RefObject } from 'react'
-import { BRAND_NAME } from '../../config.ts'
+import { BRAND_NAME } from '../../wiring/config.ts'
 import { selectedOrder, type StartupContext } from '../../machines/startup.machine.ts'
 import type { StartupRef } from '../app-context.tsx'
 import { IconButton } from '../components/ui.tsx'

@@ -4,7 +4,7 @@
 import { useSelector } from '@xstate/react'
 import { styled } from 'goober'
 import { useEffect, useState } from 'react'
-import { SELECTION_VIDEO_URL } from '../../config.ts'
+import { SELECTION_VIDEO_URL } from '../../wiring/config.ts'
 import type { StartupContext } from '../../machines/startup.machine.ts'
 import type { StartupRef } from '../app-context.tsx'
 import { Button, formatDate } from '../components/ui.tsx'

@@ -4,11 +4,12 @@
 import { styled } from 'goober'
 import { useEffect, useRef } from 'react'
 import { useLocation } from 'wouter'
-import { BRAND_NAME, COPYRIGHT_YEAR } from '../../config.ts'
+import { BRAND_NAME, COPYRIGHT_YEAR } from '../../wiring/config.ts'
 import { VisuallyHidden } from '../components/ui.tsx'
 import { Icon } from '../icons.tsx'
 import { color, mq } from '../theme.ts'
-import { legalLibrary, menu } from './menu.ts'
+import { menu } from '../routes.ts'
+import { legalLibrary } from './legalLibrary.ts'
 
 const Aside = styled('aside')<{ $expanded: boolean; $open: boolean }>`
   display: flex;

@@ -6,9 +6,10 @@ import type { ExportItem, ItemKind } from '../../../machines/accountingExport.ma
 import { progressOf } from '../../../machines/accountingExport.machine.ts'
 import { useFlows } from '../../app-context.tsx'
 import { Alert, Button, Field, formatDate, formatEuros } from '../../components/ui.tsx'
-import type { PageProps } from '../../routes.ts'
+import type { PageProps } from '../page.ts'
 import { color, mq, radius } from '../../theme.ts'
-import { documentKind, ListState, Muted, PageCard, usePortal, useResource } from './shared.tsx'
+import { ListState, Muted, PageCard, usePortal, useResource } from '../../components/page.tsx'
+import { documentKind } from '../../components/labels.ts'
 
 
 const Columns = styled('div')`

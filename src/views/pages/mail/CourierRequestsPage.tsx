@@ -1,28 +1,19 @@
 // /mes-courriers/reexpeditions: forwarding and scan requests (owner or share variant): date, kind,
 // status, number of letters; a pending one can be cancelled after a confirmation.
 import { useActorRef, useSelector } from '@xstate/react'
-import { useState } from 'react'
-import { useFlows, useServices } from '../../app-context.tsx'
+import { useFlows } from '../../app-context.tsx'
 import { Modal } from '../../components/Modal.tsx'
 import { Alert, Button, formatDate } from '../../components/ui.tsx'
-import type { PageProps } from '../../routes.ts'
-import { Badge, companyOf, courierRequestKind, letters, ListState, Muted, PageCard, Row, Rows, usePortal, useResource, useSelectedOrder } from './shared.tsx'
+import type { PageProps } from '../page.ts'
+import { Badge, companyOf, ListState, Muted, PageCard, Row, Rows, usePortal, useResource, useSelectedOrder } from '../../components/page.tsx'
+import { courierRequestKind, letters } from '../../components/labels.ts'
 
 export default function CourierRequestsPage(_: PageProps) {
-  const { notify } = useServices()
   const flows = useFlows()
   const { startup, data } = usePortal()
   const order = useSelectedOrder(startup)
   const { items, status, error } = useResource(data, 'courierRequests')
-  const [logic] = useState(() =>
-    flows.courierRequestCancel.provide({
-      actions: {
-        notify: (_, notice) => notify(notice),
-        removed: (_, { id }) => startup.send({ type: 'courierRequest.removed', id }),
-      },
-    }),
-  )
-  const cancel = useActorRef(logic)
+  const cancel = useActorRef(flows.courierRequestCancel)
   const confirming = useSelector(cancel, (s) => s.context.request)
   const open = useSelector(cancel, (s) => s.hasTag('confirm'))
   const busy = useSelector(cancel, (s) => s.hasTag('busy'))

@@ -5,32 +5,23 @@ import { useState } from 'react'
 import { Link } from 'wouter'
 import type { Order } from '../../../../server/contract/schemas.ts'
 import type { folderEditorMachine } from '../../../machines/folderEditor.machine.ts'
-import { useFlows, useServices } from '../../app-context.tsx'
+import { useFlows } from '../../app-context.tsx'
 import { Modal } from '../../components/Modal.tsx'
 import { Alert, Button, Field } from '../../components/ui.tsx'
-import type { PageProps } from '../../routes.ts'
-import { companyOf, letters, ListState, Muted, PageCard, Row, Rows, Toolbar, useOrders, usePortal, useResource, useSelectedOrder } from './shared.tsx'
+import type { PageProps } from '../page.ts'
+import { companyOf, ListState, Muted, PageCard, Row, Rows, Toolbar, useOrders, usePortal, useResource, useSelectedOrder } from '../../components/page.tsx'
+import { letters } from '../../components/labels.ts'
 import type { ActorRefFrom } from 'xstate'
 
 type EditorRef = ActorRefFrom<typeof folderEditorMachine>
 
 export default function FoldersPage(_: PageProps) {
-  const { notify } = useServices()
   const flows = useFlows()
   const { startup, data } = usePortal()
   const order = useSelectedOrder(startup)
   const orders = useOrders(startup)
   const { items, status, error } = useResource(data, 'folders')
-  const [logic] = useState(() =>
-    flows.folderEditor.provide({
-      actions: {
-        notify: (_, notice) => notify(notice),
-        folderSaved: (_, { folder }) => startup.send({ type: 'folder.saved', folder }),
-        folderRemoved: (_, { folderId }) => startup.send({ type: 'folder.removed', folderId }),
-      },
-    }),
-  )
-  const editor = useActorRef(logic)
+  const editor = useActorRef(flows.folderEditor)
   const formOpen = useSelector(editor, (s) => s.hasTag('form'))
   const confirmOpen = useSelector(editor, (s) => s.hasTag('confirm'))
   const folders = items ?? []

@@ -6,21 +6,19 @@
 // courrier" e-mail, ?domiciliation=<order>&courrier=<letter>, opens on that letter.
 import { useActorRef, useSelector } from '@xstate/react'
 import { styled } from 'goober'
-import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react'
-import { useLocation, useSearch } from 'wouter'
-import type { Folder, MailDocument } from '../../../../server/contract/schemas.ts'
-import type { mailboxMachine } from '../../../machines/mailbox.machine.ts'
+import { useEffect, useMemo, useRef, useState } from 'react'
+import { useSearch } from 'wouter'
+import type { MailDocument } from '../../../../server/contract/schemas.ts'
 import { unreadCount } from '../../../machines/portalData.machine.ts'
-import { useFlows, useServices } from '../../app-context.tsx'
-import { Modal } from '../../components/Modal.tsx'
-import { Alert, Button, ErrorState, Field, formatDate, Spinner, VisuallyHidden } from '../../components/ui.tsx'
-import { useMediaQuery } from '../../layout/useMediaQuery.ts'
-import type { PageProps } from '../../routes.ts'
+import { useFlows } from '../../app-context.tsx'
+import { documentKind } from '../../components/labels.ts'
+import { ListState, Muted, PageCard, Toolbar, useOrders, usePortal, useResource, useSelectedOrder } from '../../components/page.tsx'
+import { useMediaQuery } from '../../components/useMediaQuery.ts'
 import { color, DESKTOP_MIN_WIDTH, mq, radius } from '../../theme.ts'
-import { documentKind, ListState, Muted, PageCard, Toolbar, useObjectUrl, useOrders, usePortal, useResource, useSelectedOrder } from './shared.tsx'
-import type { ActorRefFrom } from 'xstate'
+import type { PageProps } from '../page.ts'
+import { LetterList } from './LetterList.tsx'
+import { LetterViewer } from './LetterViewer.tsx'
 
-type MailboxRef = ActorRefFrom<typeof mailboxMachine>
 const ALL = 'all'
 const UNFILED = 'none'
 
@@ -38,65 +36,6 @@ const Filters = styled('div')`
   label.check { display: flex; align-items: center; gap: 0.5rem; min-height: 44px; }
 `
 
-const List = styled('ul')`
-  list-style: none;
-  margin: 0;
-  padding: 0;
-  border: 1px solid ${color.border};
-  border-radius: ${radius};
-  max-height: 70vh;
-  overflow: auto;
-  &:focus-visible { outline: 3px solid ${color.focus}; }
-`
-
-const Option = styled('li')<{ $selected: boolean }>`
-  display: flex;
-  flex-direction: column;
-  gap: 0.15rem;
-  padding: 0.7rem 0.9rem;
-  border-bottom: 1px solid ${color.border};
-  cursor: pointer;
-  background: ${(p) => (p.$selected ? color.primarySoft : color.surface)};
-  border-left: 4px solid ${(p) => (p.$selected ? color.primary : 'transparent')};
-  &:last-child { border-bottom: none; }
-  .line { display: flex; justify-content: space-between; gap: 0.5rem; }
-  .sender { overflow-wrap: anywhere; }
-  .dot { width: 0.6rem; height: 0.6rem; border-radius: 50%; background: ${color.primary}; flex-shrink: 0; margin-top: 0.45rem; }
-`
-
-const Viewer = styled('section')`
-  display: flex;
-  flex-direction: column;
-  gap: 0.75rem;
-  h3 { margin: 0; font-size: 1.15rem; overflow-wrap: anywhere; }
-  iframe { width: 100%; height: 70vh; min-height: 420px; border: 1px solid ${color.border}; border-radius: ${radius}; background: #fff; }
-  .actions { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; }
-  .actions select { min-height: 44px; padding: 0.4rem 0.6rem; border: 1px solid ${color.border}; border-radius: ${radius}; }
-`
-
-const LinkButton = styled('a')`
-  display: inline-flex;
-  align-items: center;
-  min-height: 44px;
-  padding: 0.55rem 1.1rem;
-  border-radius: ${radius};
-  border: 1px solid ${color.border};
-  background: ${color.surface};
-  color: ${color.primary};
-  font-weight: 600;
-  text-decoration: none;
-`
-
-const Checks = styled('fieldset')`
-  border: 1px solid ${color.border};
-  border-radius: ${radius};
-  max-height: 14rem;
-  overflow: auto;
-  margin: 0 0 1rem;
-  label { display: flex; gap: 0.5rem; align-items: center; min-height: 36px; }
-`
-
-/** What the search box looks at: sender and kind, accents and case ignored. */
 const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
 
 function useLinkedLetter() {
@@ -115,13 +54,11 @@ function useLinkedLetter() {
 }
 
 export default function LettersPage(_: PageProps) {
-  const { notify } = useServices()
   const flows = useFlows()
   const { startup, data } = usePortal()
   const order = useSelectedOrder(startup)
   const orders = useOrders(startup)
   const isDesktop = useMediaQuery(`(min-width: ${DESKTOP_MIN_WIDTH}px)`)
-  const [, navigate] = useLocation()
   const linked = useLinkedLetter()
   const { items, status, error } = useResource(data, 'documents')
   const folders = useResource(data, 'folders').items ?? []
@@ -132,16 +69,8 @@ export default function LettersPage(_: PageProps) {
   const [unreadOnly, setUnreadOnly] = useState(false)
   const [folderFilter, setFolderFilter] = useState(linked.folder ?? ALL)
   const [query, setQuery] = useState('')
-  const [viewerOpen, setViewerOpen] = useState(false)
-  const [logic] = useState(() =>
-    flows.mailbox.provide({
-      actions: {
-        notify: (_, notice) => notify(notice),
-        documentChanged: (_, { document }) => startup.send({ type: 'document.changed', document }),
-      },
-    }),
-  )
-  const mailbox = useActorRef(logic)
+  const mailbox = useActorRef(flows.mailbox)
+  const viewerOpen = useSelector(mailbox, (s) => s.context.phoneViewer)
 
   const visible = useMemo(() => {
     const words = fold(query.trim())
@@ -151,15 +80,16 @@ export default function LettersPage(_: PageProps) {
       && (!words || fold(`${d.sender} ${documentKind[d.kind]}`).includes(words)))
   }, [documents, unreadOnly, folderFilter, query])
 
-  // A new order: the answers still awaited for the old one are dropped; a phone goes back to the list.
-  const orderKey = order?.id ?? null
-  const firstOrder = useRef(orderKey)
+  // The mailbox decides what an order switch and the e-mail's link lead to; it is told what is shown.
+  const orderIds = orders.map((o) => o.id).join()
+  const documentIds = documents.map((d) => d.id).join()
   useEffect(() => {
-    if (firstOrder.current === orderKey) return
-    firstOrder.current = orderKey
-    mailbox.send({ type: 'order.switched' })
-    setViewerOpen(false)
-  }, [orderKey, mailbox])
+    mailbox.send({ type: 'portal.seen', seen: { orderId: order?.id ?? null, orderIds: orders.map((o) => o.id), status, documentIds: documents.map((d) => d.id) } })
+    // The lists' contents matter only through their ids.
+  }, [mailbox, order?.id, orderIds, status, documentIds])
+  useEffect(() => {
+    if (linked.documentId) mailbox.send({ type: 'link.follow', link: { documentId: linked.documentId, orderId: linked.orderId } })
+  }, [mailbox, linked.documentId, linked.orderId])
 
   // The letter shown is the letter opened (and so marked read).
   const showViewer = isDesktop || viewerOpen
@@ -168,23 +98,6 @@ export default function LettersPage(_: PageProps) {
   useEffect(() => {
     if (showViewer && latest.current) mailbox.send({ type: 'letter.open', document: latest.current })
   }, [showViewer, selected?.id, mailbox])
-
-  // The e-mail's deep link: the letter's order first (unless 'Tous' shows it already), then the letter.
-  useEffect(() => {
-    if (!linked.documentId) return
-    if (linked.orderId && order && order.id !== linked.orderId && orders.some((o) => o.id === linked.orderId)) {
-      startup.send({ type: 'order.select', orderId: linked.orderId })
-      return
-    }
-    if (status === 'loading') return
-    if (documents.some((d) => d.id === linked.documentId)) {
-      startup.send({ type: 'document.select', documentId: linked.documentId })
-      setViewerOpen(true)
-    } else if (status === 'loaded') {
-      notify({ kind: 'error', message: 'Ce courrier est introuvable dans cette domiciliation : il a peut-être été supprimé.' })
-    }
-    if (status !== 'failed') navigate('/mes-courriers/courriers', { replace: true })
-  }, [linked.documentId, linked.orderId, order, orders, status, documents, startup, navigate, notify])
 
   const unread = unreadCount(documents)
   const folderName = (id: number | null) => folders.find((f) => f.id === id)?.name ?? null
@@ -216,148 +129,18 @@ export default function LettersPage(_: PageProps) {
                 <p role="status">Aucun courrier ne correspond à ces filtres.</p>
               ) : (
                 <LetterList letters={visible} selectedId={selectedId} showCompany={!order} folderName={folderName}
-                  onSelect={select} onOpen={(d) => { select(d); setViewerOpen(true) }} />
+                  onSelect={select} onOpen={(d) => { select(d); mailbox.send({ type: 'viewer.show' }) }} />
               )}
             </div>
           )}
           {showViewer && (selected ? (
             <LetterViewer key={selected.id} letter={selected} mailbox={mailbox} folders={folders.filter((f) => f.domiciliationOrderId === selected.orderId)}
-              candidates={visible} onBack={isDesktop ? null : () => setViewerOpen(false)} />
+              candidates={visible} onBack={isDesktop ? null : () => mailbox.send({ type: 'viewer.hide' })} />
           ) : (
             <p>Choisissez un courrier dans la liste pour l’afficher.</p>
           ))}
         </Layout>
       </ListState>
     </PageCard>
-  )
-}
-
-function LetterList({ letters, selectedId, showCompany, folderName, onSelect, onOpen }: {
-  letters: MailDocument[]
-  selectedId: number | null
-  showCompany: boolean
-  folderName: (id: number | null) => string | null
-  onSelect: (d: MailDocument) => void
-  onOpen: (d: MailDocument) => void
-}) {
-  const refs = useRef(new Map<number, HTMLLIElement>())
-  const index = Math.max(0, letters.findIndex((d) => d.id === selectedId))
-
-  function onKeyDown(event: KeyboardEvent) {
-    const moves: Record<string, number> = { ArrowDown: index + 1, ArrowUp: index - 1, Home: 0, End: letters.length - 1 }
-    if (event.key in moves) {
-      event.preventDefault()
-      const next = letters[Math.min(letters.length - 1, Math.max(0, moves[event.key]!))]!
-      onSelect(next)
-      refs.current.get(next.id)?.focus()
-    } else if (event.key === 'Enter' || event.key === ' ') {
-      event.preventDefault()
-      onOpen(letters[index]!)
-    }
-  }
-
-  return (
-    <List role="listbox" aria-label="Courriers" onKeyDown={onKeyDown}>
-      {letters.map((d, i) => {
-        const folder = folderName(d.folderId)
-        const isSelected = d.id === selectedId
-        return (
-          <Option key={d.id} ref={(el) => void (el ? refs.current.set(d.id, el) : refs.current.delete(d.id))} role="option" aria-selected={isSelected}
-            tabIndex={isSelected || (selectedId === null && i === 0) ? 0 : -1} $selected={isSelected} onClick={() => onOpen(d)} data-unread={!d.read}>
-            <span className="line">
-              {d.read ? <span className="sender">{d.sender}</span> : <strong className="sender">{d.sender}</strong>}
-              {!d.read && <span className="dot" aria-hidden="true" />}
-            </span>
-            <Muted>
-              {documentKind[d.kind]} · reçu le <time dateTime={d.receivedAt}>{formatDate(d.receivedAt)}</time>
-              {folder ? ` · ${folder}` : ''}{showCompany ? ` · ${d.raisonSociale}` : ''}
-            </Muted>
-            {!d.read && <VisuallyHidden>(non lu)</VisuallyHidden>}
-          </Option>
-        )
-      })}
-    </List>
-  )
-}
-
-function LetterViewer({ letter, mailbox, folders, candidates, onBack }: {
-  letter: MailDocument
-  mailbox: MailboxRef
-  folders: Folder[]
-  candidates: MailDocument[]
-  onBack: (() => void) | null
-}) {
-  const file = useSelector(mailbox, (s) => (s.context.opened?.id === letter.id ? s.context.file : null))
-  const loading = useSelector(mailbox, (s) => s.hasTag('loadingFile'))
-  const fileError = useSelector(mailbox, (s) => s.context.fileError)
-  const moving = useSelector(mailbox, (s) => s.hasTag('moving'))
-  const sendOpen = useSelector(mailbox, (s) => s.hasTag('sendForm'))
-  const url = useObjectUrl(file)
-  const fileName = `courrier-${letter.id}-${letter.sender.replace(/[^\p{L}\p{N}]+/gu, '-')}.pdf`
-
-  return (
-    <Viewer aria-label="Aperçu du courrier">
-      {onBack && <Button type="button" $variant="ghost" onClick={onBack}>← Retour à la liste</Button>}
-      <div>
-        <h3>{letter.sender}</h3>
-        <Muted>
-          {documentKind[letter.kind]} · reçu le <time dateTime={letter.receivedAt}>{formatDate(letter.receivedAt)}</time> · {letter.pages} page{letter.pages > 1 ? 's' : ''} · {letter.raisonSociale}
-        </Muted>
-      </div>
-      <div className="actions">
-        {url ? <LinkButton href={url} download={fileName}>Télécharger</LinkButton> : <Button type="button" $variant="secondary" disabled>Télécharger</Button>}
-        {url && <LinkButton href={url} target="_blank" rel="noopener">Ouvrir en plein écran</LinkButton>}
-        <Button type="button" $variant="secondary" onClick={() => mailbox.send({ type: 'send.open', documentIds: [letter.id] })}>Envoyer par e-mail</Button>
-        <select aria-label="Classer dans un dossier" value={letter.folderId ?? ''} disabled={moving}
-          onChange={(e) => mailbox.send({ type: 'letter.move', document: letter, folderId: e.target.value === '' ? null : Number(e.target.value) })}>
-          <option value="">Aucun dossier</option>
-          {folders.map((f) => <option key={f.id} value={f.id}>{f.name}</option>)}
-        </select>
-      </div>
-      {fileError ? (
-        <ErrorState message={fileError} onRetry={() => mailbox.send({ type: 'viewer.retry' })} />
-      ) : url ? (
-        <iframe src={url} title={`Courrier de ${letter.sender}`} />
-      ) : (
-        loading && <Spinner label="Chargement du courrier numérisé…" />
-      )}
-      {sendOpen && <SendDialog mailbox={mailbox} candidates={candidates.some((d) => d.id === letter.id) ? candidates : [letter, ...candidates]} />}
-    </Viewer>
-  )
-}
-
-function SendDialog({ mailbox, candidates }: { mailbox: MailboxRef; candidates: MailDocument[] }) {
-  const form = useSelector(mailbox, (s) => s.context.form)
-  const ids = useSelector(mailbox, (s) => s.context.sendIds)
-  const busy = useSelector(mailbox, (s) => s.hasTag('busy'))
-  const error = useSelector(mailbox, (s) => s.context.sendError)
-  const toggle = (id: number) => mailbox.send({ type: 'send.pick', documentIds: ids.includes(id) ? ids.filter((i) => i !== id) : [...ids, id] })
-  return (
-    <Modal title="Envoyer par e-mail" onClose={() => mailbox.send({ type: 'send.close' })} locked={busy}
-      footer={
-        <>
-          <Button type="button" $variant="secondary" onClick={() => mailbox.send({ type: 'send.close' })} disabled={busy}>Annuler</Button>
-          <Button type="submit" form="send-letters" disabled={busy}>{busy ? 'Envoi…' : `Envoyer ${ids.length > 1 ? `les ${ids.length} courriers` : 'le courrier'}`}</Button>
-        </>
-      }>
-      <form id="send-letters" noValidate onSubmit={(e) => { e.preventDefault(); mailbox.send({ type: 'send.submit' }) }}>
-        {error && <Alert $kind="error" role="alert">{error}</Alert>}
-        <Field id="send-email" label="Destinataire (adresse e-mail)">
-          <input id="send-email" type="email" autoComplete="email" value={form.email} data-autofocus onChange={(e) => mailbox.send({ type: 'send.change', form: { email: e.target.value } })} />
-        </Field>
-        <Field id="send-message" label="Message (facultatif)">
-          <textarea id="send-message" rows={3} maxLength={2000} value={form.message} onChange={(e) => mailbox.send({ type: 'send.change', form: { message: e.target.value } })} />
-        </Field>
-        <Checks>
-          <legend>Courriers joints</legend>
-          {candidates.slice(0, 50).map((d) => (
-            <label key={d.id}>
-              <input type="checkbox" checked={ids.includes(d.id)} onChange={() => toggle(d.id)} />
-              {d.sender} — {formatDate(d.receivedAt)}
-            </label>
-          ))}
-        </Checks>
-      </form>
-    </Modal>
   )
 }

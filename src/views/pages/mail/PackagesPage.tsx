@@ -2,8 +2,8 @@
 // arrival date, carrier, sender, status.
 import type { Package } from '../../../../server/contract/schemas.ts'
 import { formatDate } from '../../components/ui.tsx'
-import type { PageProps } from '../../routes.ts'
-import { Badge, companyOf, ListState, Muted, PageCard, Row, Rows, usePortal, useResource, useSelectedOrder } from './shared.tsx'
+import type { PageProps } from '../page.ts'
+import { Badge, companyOf, ListState, Muted, PageCard, Row, Rows, usePortal, useResource, useSelectedOrder } from '../../components/page.tsx'
 
 const tone = { 'À retirer': 'warning', Réexpédié: 'neutral', Retiré: 'success' } as const satisfies Record<Package['status'], string>
 

@@ -2,8 +2,8 @@
 // being prepared. Nothing here pretends to work.
 import { styled } from 'goober'
 import { Link } from 'wouter'
-import { Card } from '../components/ui.tsx'
-import type { PageProps } from '../routes.ts'
+import type { PageProps } from '../pages/page.ts'
+import { Card } from './ui.tsx'
 import { color } from '../theme.ts'
 
 const Text = styled('p')`

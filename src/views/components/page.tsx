@@ -1,14 +1,14 @@
-// What the mail pages and the dashboard share: the portal data of the selected order (read with small
-// selectors), the loading / empty / error states of a list, and a few small pieces.
+// The page kit every area uses: the portal data of the selected order (read with small selectors),
+// the loading / empty / error states of a list, and the card, rows and badges of a page.
 import { useSelector } from '@xstate/react'
 import { styled } from 'goober'
 import { type ReactNode, useEffect, useState } from 'react'
 import type { ActorRefFrom } from 'xstate'
-import type { portalDataMachine, PortalData, Resource } from '../../../machines/portalData.machine.ts'
-import { selectedOrder, type StartupContext } from '../../../machines/startup.machine.ts'
-import { type StartupRef, useStartup } from '../../app-context.tsx'
-import { Card, ErrorState, Spinner } from '../../components/ui.tsx'
-import { color, radius } from '../../theme.ts'
+import type { portalDataMachine, PortalData, Resource } from '../../machines/portalData.machine.ts'
+import { selectedOrder, type StartupContext } from '../../machines/startup.machine.ts'
+import { type StartupRef, useStartup } from '../app-context.tsx'
+import { Card, ErrorState, Spinner } from './ui.tsx'
+import { color, radius } from '../theme.ts'
 
 export type PortalDataRef = ActorRefFrom<typeof portalDataMachine>
 export type ListStatus = 'loading' | 'loaded' | 'failed'
@@ -127,7 +127,3 @@ export function useObjectUrl(blob: Blob | null): string | null {
   }, [blob])
   return url
 }
-
-export const courierRequestKind = { réexpédition: 'Réexpédition', scan: 'Numérisation' } as const
-export const documentKind = { courrier: 'Courrier', recommandé: 'Recommandé', administratif: 'Administratif' } as const
-export const letters = (n: number) => `${n} courrier${n > 1 ? 's' : ''}`

@@ -1,11 +1,10 @@
 // The session actor with its real effects. Loaded right behind the first screen (see services.ts):
 // with it come xstate and the HTTP client, which the first paint of /login does not need.
-import { createActor, fromPromise } from 'xstate'
-import { login } from './api/account.ts'
-import { configureApi } from './api/client.ts'
-import { sessionMachine } from './machines/session.machine.ts'
-import { readStoredChoice, readStoredUser, removeStoredSession, USER_KEY, writeStoredUser } from './storage.ts'
-import type { AppServices, SessionRef } from './views/app-context.tsx'
+import { createActor, fromPromise, type InspectionEvent, type Observer } from 'xstate'
+import { type SessionRef, sessionMachine } from '../machines/session.machine.ts'
+import type { StartupLogic } from '../machines/startup.machine.ts'
+import type { WiringDeps } from './deps.ts'
+import { onSignedOutElsewhere, readStoredChoice, readStoredUser, removeStoredSession, writeStoredUser } from './storage.ts'
 
 /** In a development build, ?inspect in the address shows every actor in the Stately inspector. */
 async function inspector() {
@@ -17,13 +16,24 @@ async function inspector() {
   return undefined
 }
 
-export async function createSession({ navigate, notify }: Pick<AppServices, 'navigate' | 'notify'>): Promise<SessionRef> {
-  const inspect = await inspector()
+type InspectionObserver = Observer<InspectionEvent> | ((event: InspectionEvent) => void)
+
+export interface SessionDeps extends Pick<WiringDeps, 'api' | 'notify'> {
+  /** The signed-in portal's startup machine, loaded once the user is signed in. */
+  loadPortal: () => Promise<StartupLogic>
+}
+
+export async function createSession(deps: SessionDeps): Promise<SessionRef> {
+  return createSessionActor(deps, await inspector())
+}
+
+/** The session actor, started, with the API hooked to it. */
+export function createSessionActor({ api, notify, loadPortal }: SessionDeps, inspect?: InspectionObserver): SessionRef {
   const session = createActor(
     sessionMachine.provide({
       actors: {
-        login: fromPromise(({ input, signal }) => login(input, { signal })),
-        loadPortal: fromPromise(async () => (await import('./portal.ts')).createStartup({ navigate })),
+        login: fromPromise(({ input, signal }) => api.login(input, { signal })),
+        loadPortal: fromPromise(() => loadPortal()),
       },
       actions: {
         persistUser: (_, { user }) => writeStoredUser(user),
@@ -33,16 +43,12 @@ export async function createSession({ navigate, notify }: Pick<AppServices, 'nav
     { input: { storedUser: readStoredUser(), storedChoice: readStoredChoice() }, inspect },
   )
 
-  configureApi({
+  api.configureApi({
     getToken: () => session.getSnapshot().context.user?.apiToken ?? null,
     onUnauthorized: () => session.send({ type: 'session.expired' }),
     onSwallowedError: (error) => notify({ kind: 'error', message: error.message }),
   })
-
-  // Signing out in another tab signs out this one too.
-  window.addEventListener('storage', (event) => {
-    if (event.key === USER_KEY && event.newValue === null) session.send({ type: 'session.expired' })
-  })
+  onSignedOutElsewhere(() => session.send({ type: 'session.expired' }))
 
   session.start()
   return session

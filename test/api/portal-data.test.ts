@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { configureApi } from '../../src/api/client.ts'
-import { loadResource } from '../../src/effects.ts'
+import { api } from '../../src/wiring/api.ts'
+import { createLoaders } from '../../src/wiring/portal-data.ts'
 import type { Resource, Scope } from '../../src/machines/portalData.machine.ts'
 import * as F from '../util/fixtures.ts'
 
@@ -43,7 +44,7 @@ const all: Scope = { order: null, orders }
 
 async function load(resource: Resource, scope: Scope) {
   requested.length = 0
-  const value = await loadResource({ resource, scope }, new AbortController().signal)
+  const value = await createLoaders(api)({ resource, scope }, new AbortController().signal)
   return { value: value as any, paths: [...requested].sort() }
 }
 

@@ -2,10 +2,10 @@
 import { styled } from 'goober'
 import { type FormEvent, useState, useSyncExternalStore } from 'react'
 import { Link, Redirect } from 'wouter'
-import { hasStoredUser, subscribeStoredUser } from '../../storage.ts'
-import { useServices, useSessionWhenLoaded, useSnapshotValue } from '../app-context.tsx'
-import { Alert, Button, TextField } from '../components/ui.tsx'
-import { BareLayout } from '../layout/BareLayout.tsx'
+import { hasStoredUser, subscribeStoredUser } from '../../../wiring/storage.ts'
+import { useServices, useSessionWhenLoaded, useSnapshotValue } from '../../app-context.tsx'
+import { Alert, Button, TextField } from '../../components/ui.tsx'
+import { BareLayout } from '../../layout/BareLayout.tsx'
 
 const Actions = styled('div')`
   display: flex;

@@ -2,10 +2,10 @@
 import { useActorRef, useSelector } from '@xstate/react'
 import { type FormEvent, useState } from 'react'
 import { Link } from 'wouter'
-import { isEmail } from '../../machines/shared.ts'
-import { useFlows } from '../app-context.tsx'
-import { Alert, Button, TextField } from '../components/ui.tsx'
-import { BareLayout } from '../layout/BareLayout.tsx'
+import { isEmail } from '../../../machines/shared.ts'
+import { useFlows } from '../../app-context.tsx'
+import { Alert, Button, TextField } from '../../components/ui.tsx'
+import { BareLayout } from '../../layout/BareLayout.tsx'
 
 export const RESET_REQUESTED =
   'Si un compte existe pour cette adresse, vous allez recevoir un e-mail avec un lien pour choisir un nouveau mot de passe. Ce lien est valable une heure.'

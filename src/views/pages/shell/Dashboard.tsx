@@ -2,14 +2,14 @@
 // the five latest), packages waiting, pending forwarding requests, for the selected order.
 import { useActorRef, useSelector } from '@xstate/react'
 import { styled } from 'goober'
-import { useState } from 'react'
 import { Link } from 'wouter'
-import { unreadCount } from '../../machines/portalData.machine.ts'
-import { useFlows, useServices } from '../app-context.tsx'
-import { Alert, Button, Card, formatDate, formatEuros } from '../components/ui.tsx'
-import type { PageProps } from '../routes.ts'
-import { color, mq } from '../theme.ts'
-import { courierRequestKind, letters, ListState, Muted, Rows, usePortal, useResource, useSelectedOrder } from './mail/shared.tsx'
+import { unreadCount } from '../../../machines/portalData.machine.ts'
+import { useFlows } from '../../app-context.tsx'
+import { Alert, Button, Card, formatDate, formatEuros } from '../../components/ui.tsx'
+import type { PageProps } from '../page.ts'
+import { color, mq } from '../../theme.ts'
+import { ListState, Muted, Rows, usePortal, useResource, useSelectedOrder } from '../../components/page.tsx'
+import { courierRequestKind, letters } from '../../components/labels.ts'
 
 
 const Grid = styled('div')`
@@ -101,10 +101,8 @@ export default function Dashboard(_: PageProps) {
 
 /** Shown when user-unpaid-status says so; 'Régler' pays with the card on file. */
 function UnpaidBanner({ orderId }: { orderId: number | null }) {
-  const { notify } = useServices()
   const flows = useFlows()
-  const [logic] = useState(() => flows.unpaidInvoices.provide({ actions: { notify: (_, notice) => notify(notice) } }))
-  const actor = useActorRef(logic, { input: { orderId } })
+  const actor = useActorRef(flows.unpaidInvoices, { input: { orderId } })
   const shown = useSelector(actor, (s) => s.hasTag('banner'))
   const busy = useSelector(actor, (s) => s.hasTag('busy'))
   const status = useSelector(actor, (s) => s.context.status)

@@ -4,12 +4,11 @@ import { useActorRef, useSelector } from '@xstate/react'
 import { styled } from 'goober'
 import { type FormEvent, useState } from 'react'
 import { Link } from 'wouter'
-import { useFlows, useServices } from '../app-context.tsx'
-import { Alert, Button, TextField } from '../components/ui.tsx'
-import { BareLayout } from '../layout/BareLayout.tsx'
-import { color } from '../theme.ts'
+import { useFlows } from '../../app-context.tsx'
+import { Alert, Button, TextField } from '../../components/ui.tsx'
+import { BareLayout } from '../../layout/BareLayout.tsx'
+import { color } from '../../theme.ts'
 
-export const PASSWORD_CHANGED = 'Votre mot de passe a été modifié. Vous pouvez vous connecter.'
 
 export const passwordRules = [
   { label: 'au moins 8 caractères', test: (p: string) => p.length >= 8 },
@@ -26,19 +25,8 @@ const Rules = styled('ul')`
 `
 
 export default function SetPasswordPage({ token }: { token: string }) {
-  const { navigate, notify } = useServices()
   const flows = useFlows()
-  const [logic] = useState(() =>
-    flows.passwordReset.provide({
-      actions: {
-        succeeded: () => {
-          notify({ kind: 'success', message: PASSWORD_CHANGED })
-          navigate('/login')
-        },
-      },
-    }),
-  )
-  const actor = useActorRef(logic)
+  const actor = useActorRef(flows.passwordReset)
   const busy = useSelector(actor, (s) => s.hasTag('busy'))
   const error = useSelector(actor, (s) => s.context.error)
   const [password, setPassword] = useState('')

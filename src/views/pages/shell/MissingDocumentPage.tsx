@@ -2,15 +2,15 @@
 // JPEG, PNG), sent with progress; once all are in, the customer reaches the dashboard.
 import { useActorRef, useSelector } from '@xstate/react'
 import { styled } from 'goober'
-import { type FormEvent, useState } from 'react'
+import type { FormEvent } from 'react'
 import { Link } from 'wouter'
-import type { MissingDocument, Order } from '../../../server/contract/schemas.ts'
-import { selectedOrder, type StartupContext } from '../../machines/startup.machine.ts'
-import { hasMissingDocuments } from '../../machines/shared.ts'
-import { type StartupRef, useFlows, useServices, useStartup } from '../app-context.tsx'
-import { Alert, Button, Centered, Field, Spinner } from '../components/ui.tsx'
-import { BareLayout } from '../layout/BareLayout.tsx'
-import { color } from '../theme.ts'
+import type { MissingDocument, Order } from '../../../../server/contract/schemas.ts'
+import { selectedOrder, type StartupContext } from '../../../machines/startup.machine.ts'
+import { hasMissingDocuments } from '../../../machines/shared.ts'
+import { type StartupRef, useFlows, useStartup } from '../../app-context.tsx'
+import { Alert, Button, Centered, Field, Spinner } from '../../components/ui.tsx'
+import { BareLayout } from '../../layout/BareLayout.tsx'
+import { color } from '../../theme.ts'
 
 const Progress = styled('div')`
   margin: 1rem 0;
@@ -56,22 +56,12 @@ function WithStartup({ startup }: { startup: StartupRef }) {
       </BareLayout>
     )
   }
-  return <UploadForm key={order.id} order={order} documents={order.missingDocuments!} startup={startup} />
+  return <UploadForm key={order.id} order={order} documents={order.missingDocuments!} />
 }
 
-function UploadForm({ order, documents, startup }: { order: Order; documents: MissingDocument[]; startup: StartupRef }) {
-  const { notify } = useServices()
+function UploadForm({ order, documents }: { order: Order; documents: MissingDocument[] }) {
   const flows = useFlows()
-  const [logic] = useState(() =>
-    flows.identityUpload.provide({
-      actions: {
-        notify: (_, notice) => notify(notice),
-        completed: (_, { reply }) =>
-          startup.send({ type: 'documents.completed', order: { ...order, missingDocumentsValidatedAt: reply.missingDocumentsValidatedAt } }),
-      },
-    }),
-  )
-  const actor = useActorRef(logic, { input: { orderId: order.id, documents } })
+  const actor = useActorRef(flows.identityUpload, { input: { orderId: order.id, documents } })
   const busy = useSelector(actor, (s) => s.hasTag('busy'))
   const sent = useSelector(actor, (s) => s.context.sent)
   const fileErrors = useSelector(actor, (s) => s.context.fileErrors)

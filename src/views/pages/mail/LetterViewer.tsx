@@ -1,0 +1,129 @@
+// The viewer of /mes-courriers/courriers: the open letter's scan (from a blob: URL), download, send
+// by e-mail, file in a folder.
+import { useSelector } from '@xstate/react'
+import { styled } from 'goober'
+import type { ActorRefFrom } from 'xstate'
+import type { Folder, MailDocument } from '../../../../server/contract/schemas.ts'
+import type { mailboxMachine } from '../../../machines/mailbox.machine.ts'
+import { documentKind } from '../../components/labels.ts'
+import { Modal } from '../../components/Modal.tsx'
+import { Muted, useObjectUrl } from '../../components/page.tsx'
+import { Alert, Button, ErrorState, Field, formatDate, Spinner } from '../../components/ui.tsx'
+import { color, radius } from '../../theme.ts'
+
+type MailboxRef = ActorRefFrom<typeof mailboxMachine>
+
+const Viewer = styled('section')`
+  display: flex;
+  flex-direction: column;
+  gap: 0.75rem;
+  h3 { margin: 0; font-size: 1.15rem; overflow-wrap: anywhere; }
+  iframe { width: 100%; height: 70vh; min-height: 420px; border: 1px solid ${color.border}; border-radius: ${radius}; background: #fff; }
+  .actions { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; }
+  .actions select { min-height: 44px; padding: 0.4rem 0.6rem; border: 1px solid ${color.border}; border-radius: ${radius}; }
+`
+
+const LinkButton = styled('a')`
+  display: inline-flex;
+  align-items: center;
+  min-height: 44px;
+  padding: 0.55rem 1.1rem;
+  border-radius: ${radius};
+  border: 1px solid ${color.border};
+  background: ${color.surface};
+  color: ${color.primary};
+  font-weight: 600;
+  text-decoration: none;
+`
+
+const Checks = styled('fieldset')`
+  border: 1px solid ${color.border};
+  border-radius: ${radius};
+  max-height: 14rem;
+  overflow: auto;
+  margin: 0 0 1rem;
+  label { display: flex; gap: 0.5rem; align-items: center; min-height: 36px; }
+`
+
+/** What the search box looks at: sender and kind, accents and case ignored. */
+export function LetterViewer({ letter, mailbox, folders, candidates, onBack }: {
+  letter: MailDocument
+  mailbox: MailboxRef
+  folders: Folder[]
+  candidates: MailDocument[]
+  onBack: (() => void) | null
+}) {
+  const file = useSelector(mailbox, (s) => (s.context.opened?.id === letter.id ? s.context.file : null))
+  const loading = useSelector(mailbox, (s) => s.hasTag('loadingFile'))
+  const fileError = useSelector(mailbox, (s) => s.context.fileError)
+  const moving = useSelector(mailbox, (s) => s.hasTag('moving'))
+  const sendOpen = useSelector(mailbox, (s) => s.hasTag('sendForm'))
+  const url = useObjectUrl(file)
+  const fileName = `courrier-${letter.id}-${letter.sender.replace(/[^\p{L}\p{N}]+/gu, '-')}.pdf`
+
+  return (
+    <Viewer aria-label="Aperçu du courrier">
+      {onBack && <Button type="button" $variant="ghost" onClick={onBack}>← Retour à la liste</Button>}
+      <div>
+        <h3>{letter.sender}</h3>
+        <Muted>
+          {documentKind[letter.kind]} · reçu le <time dateTime={letter.receivedAt}>{formatDate(letter.receivedAt)}</time> · {letter.pages} page{letter.pages > 1 ? 's' : ''} · {letter.raisonSociale}
+        </Muted>
+      </div>
+      <div className="actions">
+        {url ? <LinkButton href={url} download={fileName}>Télécharger</LinkButton> : <Button type="button" $variant="secondary" disabled>Télécharger</Button>}
+        {url && <LinkButton href={url} target="_blank" rel="noopener">Ouvrir en plein écran</LinkButton>}
+        <Button type="button" $variant="secondary" onClick={() => mailbox.send({ type: 'send.open', documentIds: [letter.id] })}>Envoyer par e-mail</Button>
+        <select aria-label="Classer dans un dossier" value={letter.folderId ?? ''} disabled={moving}
+          onChange={(e) => mailbox.send({ type: 'letter.move', document: letter, folderId: e.target.value === '' ? null : Number(e.target.value) })}>
+          <option value="">Aucun dossier</option>
+          {folders.map((f) => <option key={f.id} value={f.id}>{f.name}</option>)}
+        </select>
+      </div>
+      {fileError ? (
+        <ErrorState message={fileError} onRetry={() => mailbox.send({ type: 'viewer.retry' })} />
+      ) : url ? (
+        <iframe src={url} title={`Courrier de ${letter.sender}`} />
+      ) : (
+        loading && <Spinner label="Chargement du courrier numérisé…" />
+      )}
+      {sendOpen && <SendDialog mailbox={mailbox} candidates={candidates.some((d) => d.id === letter.id) ? candidates : [letter, ...candidates]} />}
+    </Viewer>
+  )
+}
+
+function SendDialog({ mailbox, candidates }: { mailbox: MailboxRef; candidates: MailDocument[] }) {
+  const form = useSelector(mailbox, (s) => s.context.form)
+  const ids = useSelector(mailbox, (s) => s.context.sendIds)
+  const busy = useSelector(mailbox, (s) => s.hasTag('busy'))
+  const error = useSelector(mailbox, (s) => s.context.sendError)
+  const toggle = (id: number) => mailbox.send({ type: 'send.pick', documentIds: ids.includes(id) ? ids.filter((i) => i !== id) : [...ids, id] })
+  return (
+    <Modal title="Envoyer par e-mail" onClose={() => mailbox.send({ type: 'send.close' })} locked={busy}
+      footer={
+        <>
+          <Button type="button" $variant="secondary" onClick={() => mailbox.send({ type: 'send.close' })} disabled={busy}>Annuler</Button>
+          <Button type="submit" form="send-letters" disabled={busy}>{busy ? 'Envoi…' : `Envoyer ${ids.length > 1 ? `les ${ids.length} courriers` : 'le courrier'}`}</Button>
+        </>
+      }>
+      <form id="send-letters" noValidate onSubmit={(e) => { e.preventDefault(); mailbox.send({ type: 'send.submit' }) }}>
+        {error && <Alert $kind="error" role="alert">{error}</Alert>}
+        <Field id="send-email" label="Destinataire (adresse e-mail)">
+          <input id="send-email" type="email" autoComplete="email" value={form.email} data-autofocus onChange={(e) => mailbox.send({ type: 'send.change', form: { email: e.target.value } })} />
+        </Field>
+        <Field id="send-message" label="Message (facultatif)">
+          <textarea id="send-message" rows={3} maxLength={2000} value={form.message} onChange={(e) => mailbox.send({ type: 'send.change', form: { message: e.target.value } })} />
+        </Field>
+        <Checks>
+          <legend>Courriers joints</legend>
+          {candidates.slice(0, 50).map((d) => (
+            <label key={d.id}>
+              <input type="checkbox" checked={ids.includes(d.id)} onChange={() => toggle(d.id)} />
+              {d.sender} — {formatDate(d.receivedAt)}
+            </label>
+          ))}
+        </Checks>
+      </form>
+    </Modal>
+  )
+}

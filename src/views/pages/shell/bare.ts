@@ -1,0 +1,7 @@
+// The shell's bare pages (spec §2: outside the dashboard layout, no sign-in needed).
+import { lazy } from 'react'
+
+export const LoginPage = lazy(() => import('./LoginPage.tsx'))
+export const ResetPasswordPage = lazy(() => import('./ResetPasswordPage.tsx'))
+export const SetPasswordPage = lazy(() => import('./SetPasswordPage.tsx'))
+export const MissingDocumentPage = lazy(() => import('./MissingDocumentPage.tsx'))

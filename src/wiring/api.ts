@@ -1,0 +1,16 @@
+// The API as the wiring receives it: every client function of src/api in one object, so that tests
+// build the same wiring with a fake one.
+import * as account from '../api/account.ts'
+import { configureApi } from '../api/client.ts'
+import * as contracts from '../api/contracts.ts'
+import * as invoices from '../api/invoices.ts'
+import * as mail from '../api/mail.ts'
+import * as orders from '../api/orders.ts'
+import * as subscription from '../api/subscription.ts'
+import { API_BASE_URL } from './config.ts'
+
+export const api = { ...account, ...contracts, ...invoices, ...mail, ...orders, ...subscription, configureApi }
+
+export type Api = typeof api
+
+configureApi({ baseURL: API_BASE_URL })

@@ -1,0 +1,18 @@
+// What every wiring factory receives from the composition root (or from a test).
+import type { SessionRef } from '../machines/session.machine.ts'
+import type { Notice } from '../machines/shared.ts'
+import type { StartupEvent } from '../machines/startup.machine.ts'
+import type { Api } from './api.ts'
+
+export interface WiringDeps {
+  api: Api
+  /** Shows a toast. */
+  notify: (notice: Notice) => void
+  /** Goes to a route from outside the router (machine actions). */
+  navigate: (to: string, options?: { replace?: boolean }) => void
+  /** Tells the signed-in portal (the startup actor and its data) what a flow changed. */
+  toPortal: (event: StartupEvent) => void
+}
+
+/** `toPortal` for the session running now: what a flow changed reaches its startup child, if any. */
+export const portalOf = (session: () => SessionRef | undefined): WiringDeps['toPortal'] => (event) => void session()?.getSnapshot().context.startup?.send(event)

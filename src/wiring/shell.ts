@@ -1,0 +1,63 @@
+// The shell's flows (Kbis banner, problem report, missing documents, password screens) with their
+// real effects: the calls, the toasts, and what they tell the portal.
+import { fromPromise } from 'xstate'
+import { identityUploadMachine } from '../machines/identityUpload.machine.ts'
+import { kbisUploadMachine } from '../machines/kbisUpload.machine.ts'
+import { problemReportMachine } from '../machines/problemReport.machine.ts'
+import { PASSWORD_CHANGED, submissionMachine } from '../machines/submission.machine.ts'
+import type { WiringDeps } from './deps.ts'
+
+
+/** A chosen file as a data URL (the Kbis is sent that way, spec §3). */
+export function readAsDataUrl(file: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader()
+    reader.onload = () => resolve(String(reader.result))
+    reader.onerror = () => reject(new Error('Le fichier n’a pas pu être lu. Choisissez-le à nouveau.'))
+    reader.readAsDataURL(file)
+  })
+}
+
+export function createShellFlows({ api, notify, navigate, toPortal }: WiringDeps) {
+  return {
+    kbisUpload: kbisUploadMachine.provide({
+      actors: {
+        uploadKbis: fromPromise(async ({ input, signal }) => api.uploadKbis(input.contractId, await readAsDataUrl(input.file as unknown as Blob), { signal })),
+      },
+      actions: {
+        notify: (_, notice) => notify(notice),
+        kbisFiled: (_, { orderId }) => toPortal({ type: 'order.kbisFiled', orderId }),
+      },
+    }),
+    problemReport: problemReportMachine.provide({
+      actors: { sendProblem: fromPromise(({ input, signal }) => api.sendProblem(input.orderId, { message: input.message }, { signal })) },
+      actions: { notify: (_, notice) => notify(notice) },
+    }),
+    identityUpload: identityUploadMachine.provide({
+      actors: {
+        uploadOne: fromPromise(({ input, signal }) => {
+          const form = new FormData()
+          form.set('orderId', String(input.orderId))
+          form.set(input.documentType, input.file as unknown as Blob, input.file.name)
+          return api.uploadIdentity(form, { signal })
+        }),
+      },
+      actions: {
+        notify: (_, notice) => notify(notice),
+        completed: (_, { reply, orderId }) => toPortal({ type: 'documents.completed', orderId, missingDocumentsValidatedAt: reply.missingDocumentsValidatedAt }),
+      },
+    }),
+    passwordResetRequest: submissionMachine.provide({
+      actors: { submit: fromPromise(({ input, signal }) => api.requestPasswordReset({ email: input.email!, domain: input.domain! }, { signal })) },
+    }),
+    passwordReset: submissionMachine.provide({
+      actors: { submit: fromPromise(({ input, signal }) => api.resetPassword({ token: input.token!, password: input.password! }, { signal })) },
+      actions: {
+        succeeded: () => {
+          notify({ kind: 'success', message: PASSWORD_CHANGED })
+          navigate('/login')
+        },
+      },
+    }),
+  }
+}

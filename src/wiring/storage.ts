@@ -1,0 +1,78 @@
+// Everything the browser keeps between visits, in one place: the user object under one key (spec §4,
+// §9), the default order, the menu's expanded flag and the accounting inbox address. Storage can be
+// unavailable (private browsing, quotas): nothing here throws, a value is then simply not kept.
+import type { AuthUser } from '../../server/contract/schemas.ts'
+import type { StoredChoice } from '../machines/startup.machine.ts'
+
+export const USER_KEY = 'user'
+export const DEFAULT_ORDER_KEY = 'defaultOrder'
+export const MENU_EXPANDED_KEY = 'menuExpanded'
+export const DEXT_EMAIL_KEY = 'dextEmail'
+
+function attempt<T>(fn: () => T, fallback: T): T {
+  try {
+    return fn()
+  } catch {
+    return fallback
+  }
+}
+const read = (key: string) => attempt(() => localStorage.getItem(key), null)
+const write = (key: string, value: string) => attempt(() => localStorage.setItem(key, value), undefined)
+
+// The user entry's followers; true when it was removed in another tab (one `storage` listener).
+const userListeners = new Set<(removedElsewhere: boolean) => void>()
+const userChanged = () => userListeners.forEach((listener) => listener(false))
+window.addEventListener('storage', (event) => event.key === USER_KEY && userListeners.forEach((listener) => listener(event.newValue === null)))
+
+/** Follows the stored user entry: written or removed here, or in another tab. */
+export function subscribeStoredUser(listener: () => void): () => void {
+  const follower = () => listener()
+  userListeners.add(follower)
+  return () => void userListeners.delete(follower)
+}
+
+/** Signing out in another tab (the user entry removed there). */
+export const onSignedOutElsewhere = (listener: () => void) => void userListeners.add((removedElsewhere) => removedElsewhere && listener())
+
+/** The route guard's only question (spec §5): is a user entry stored? */
+export const hasStoredUser = (): boolean => readStoredUser() !== null
+
+export function readStoredUser(): AuthUser | null {
+  return attempt(() => {
+    const user = JSON.parse(read(USER_KEY) ?? 'null') as Partial<AuthUser> | null
+    if (user && typeof user.apiToken === 'string' && user.apiToken !== '') return user as AuthUser
+    localStorage.removeItem(USER_KEY)
+    return null
+  }, null)
+}
+
+export function writeStoredUser(user: AuthUser): void {
+  write(USER_KEY, JSON.stringify(user))
+  userChanged()
+}
+
+/** Logout, or a failed current-user fetch: the user and their default order go. */
+export function removeStoredSession(): void {
+  attempt(() => {
+    localStorage.removeItem(USER_KEY)
+    localStorage.removeItem(DEFAULT_ORDER_KEY)
+  }, undefined)
+  userChanged()
+}
+
+export function readStoredChoice(): StoredChoice | null {
+  const raw = read(DEFAULT_ORDER_KEY)
+  if (raw === 'all') return 'all'
+  const id = Number(raw)
+  return raw !== null && Number.isInteger(id) && id > 0 ? id : null
+}
+
+export const writeStoredChoice = (choice: StoredChoice) => write(DEFAULT_ORDER_KEY, String(choice))
+
+/** The side menu is expanded unless the customer folded it. */
+export const readMenuExpanded = () => read(MENU_EXPANDED_KEY) !== 'false'
+export const writeMenuExpanded = (expanded: boolean) => write(MENU_EXPANDED_KEY, String(expanded))
+
+/** The accounting inbox address of the last export that went through. */
+export const readDextEmail = () => read(DEXT_EMAIL_KEY)
+export const writeDextEmail = (email: string) => write(DEXT_EMAIL_KEY, email)
