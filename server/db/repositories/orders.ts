@@ -1,10 +1,8 @@
 // Orders and who may reach them: the owner, and the collaborators the order is shared with.
-import { sql, type Kysely } from 'kysely'
 import type { Contract, Order } from '../../contract/index.ts'
 import { HttpError, messages, notFound } from '../../http/errors.ts'
-import type { Database, OrderRow } from '../schema.ts'
+import type { Db, OrderRow } from '../schema.ts'
 
-type Db = Kysely<Database>
 export type Role = 'owner' | 'member'
 /** own: orders the user owns; shared: orders shared with them; all: both. */
 export type Scope = 'own' | 'shared' | 'all'
@@ -115,5 +113,3 @@ export async function requireOwnContract(db: Db, userId: number, contractId: num
   }
   return row
 }
-
-export const countAsInt = sql<number>`count(*)::int`

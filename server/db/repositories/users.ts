@@ -1,9 +1,6 @@
-import type { Kysely } from 'kysely'
 import type { User } from '../../contract/index.ts'
 import { randomToken, sha256 } from '../../services/crypto.ts'
-import type { Database, UserRow } from '../schema.ts'
-
-type Db = Kysely<Database>
+import type { Db, UserRow } from '../schema.ts'
 
 export interface SessionUser {
   id: number

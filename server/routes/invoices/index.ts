@@ -4,10 +4,10 @@ import type { CreditNote, Invoice } from '../../contract/index.ts'
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest, HttpError, notFound } from '../../http/errors.ts'
+import { requireDocument } from '../../db/repositories/mail.ts'
 import { orderIdsInScope, type Scope } from '../../db/repositories/orders.ts'
 import type { Database } from '../../db/schema.ts'
 import { sendPdf } from '../files.ts'
-import { requireDocument } from '../mail/index.ts'
 
 type Db = Kysely<Database>
 // Invoice years follow the French calendar, whatever the server's time zone.
