@@ -1,4 +1,4 @@
-// Orders and who may reach them: the owner, and the collaborators the order is shared with.
+// Orders and who may reach them (the owner, and the collaborators the order is shared with); their contracts and identity documents.
 import type { Insertable, Kysely, Updateable } from 'kysely'
 import type { Contract, OperatorOrder, Order, UploadedDocument } from '../../contract/index.ts'
 import { HttpError, messages, notFound } from '../../http/errors.ts'
@@ -61,7 +61,7 @@ export async function listOrders(db: Db, userId: number): Promise<Order[]> {
   return rows.map((row) => toOrder(row, row.owner_id !== userId, row.contract_id))
 }
 
-/** Every order with its owner's address, for the operators (no access check: their token is checked before). */
+/** Every order with its owner's e-mail, for the operators (no access check: their token is checked before). */
 export async function listOrdersForOperators(db: Db): Promise<OperatorOrder[]> {
   const rows = await db.selectFrom('orders').innerJoin('users', 'users.id', 'orders.owner_id')
     .select(['orders.id', 'orders.raison_sociale', 'orders.status', 'users.email']).orderBy('orders.id').execute()
@@ -95,10 +95,7 @@ export async function listUploadedDocuments(db: Db, orderId: number): Promise<Up
   return rows.map((r) => ({ id: r.id, type: r.type, label: r.label, fileName: r.file_name, uploadedAt: r.uploaded_at.toISOString() }))
 }
 
-/**
- * Records identity documents; once every required type has a file, the order counts as validated.
- * Answers the validation date (kept from an earlier upload), or null while a type is still missing.
- */
+/** Records identity documents: the order's validation date (an earlier one is kept), or null while a required type has no file. */
 export async function recordIdentityDocuments(db: Kysely<Database>, orderId: number, documents: Insertable<Database['uploaded_documents']>[],
   requiredTypes: string[], now: Date): Promise<Date | null> {
   return db.transaction().execute(async (tx) => {
