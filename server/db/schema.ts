@@ -1,5 +1,5 @@
 // The Kysely view of the database (see migrations/ for how it came to be).
-import type { ColumnType, Generated, Insertable, Selectable } from 'kysely'
+import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction } from 'kysely'
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>
@@ -191,6 +191,9 @@ export interface Database {
     created_at: CreatedAt
   }
 }
+
+/** What every repository function takes first: the database, or a transaction on it. */
+export type Db = Kysely<Database> | Transaction<Database>
 
 export type UserRow = Selectable<Database['users']>
 export type OrderRow = Selectable<Database['orders']>

@@ -2,16 +2,17 @@
 // (scripts/ingest.ts) or by the operator API (server/routes/operator). A letter is checked by its
 // content, stored atomically with its row, then announced by e-mail to the order's owner and its
 // collaborators ("Nouveau courrier de {expéditeur}") with a link the portal opens on that letter.
-import type { Kysely } from 'kysely'
 import { PDFDocument } from 'pdf-lib'
-import type { DocumentKind, MailDocument, OperatorOrder, Package } from '../contract/index.ts'
-import type { Database } from '../db/schema.ts'
+import type { DocumentKind, MailDocument, Package } from '../contract/index.ts'
+import { insertDocument, insertPackage } from '../db/repositories/mail.ts'
+import { findOrder } from '../db/repositories/orders.ts'
+import { listPeopleWithAccount } from '../db/repositories/people.ts'
+import type { Db } from '../db/schema.ts'
 import type { AppDeps } from '../deps.ts'
 import { badRequest, fileTooLarge, notFound } from '../http/errors.ts'
 import { MAX_UPLOAD_BYTES, sniffFileType } from './file-types.ts'
 import { newFileKey, storeWithRecord } from './storage.ts'
 
-type Db = Kysely<Database>
 export type IngestDeps = Pick<AppDeps, 'db' | 'storage' | 'mailer' | 'config' | 'clock'>
 
 export const DOCUMENT_KINDS: readonly DocumentKind[] = ['courrier', 'recommandé', 'administratif']
@@ -22,14 +23,8 @@ export const letterLink = (publicUrl: string, orderId: number, documentId: numbe
 
 export const notificationSubject = (sender: string) => `Nouveau courrier de ${sender}`
 
-export async function listOrdersForOperators(db: Db): Promise<OperatorOrder[]> {
-  const rows = await db.selectFrom('orders').innerJoin('users', 'users.id', 'orders.owner_id')
-    .select(['orders.id', 'orders.raison_sociale', 'orders.status', 'users.email']).orderBy('orders.id').execute()
-  return rows.map((r) => ({ id: r.id, raisonSociale: r.raison_sociale, status: r.status, ownerEmail: r.email }))
-}
-
 async function requireAnyOrder(db: Db, orderId: number) {
-  const order = await db.selectFrom('orders').select(['id', 'raison_sociale', 'owner_id']).where('id', '=', orderId).executeTakeFirst()
+  const order = await findOrder(db, orderId)
   if (!order) throw notFound('Domiciliation')
   return order
 }
@@ -90,8 +85,7 @@ export async function ingestLetter(deps: IngestDeps, letter: NewLetter): Promise
   const key = newFileKey('documents', 'pdf')
   // The file first, then its row; if the row fails, the file is removed: neither exists without the other.
   const row = await storeWithRecord(storage, [{ key, bytes: letter.bytes }], () =>
-    db.insertInto('documents').values({ order_id: order.id, sender, kind, received_at: receivedAt, pages, file_key: key })
-      .returning(['id', 'read', 'deleted', 'folder_id']).executeTakeFirstOrThrow())
+    insertDocument(db, { order_id: order.id, sender, kind, received_at: receivedAt, pages, file_key: key }))
   const document: MailDocument = {
     id: row.id, orderId: order.id, raisonSociale: order.raison_sociale, sender, kind, receivedAt: receivedAt.toISOString(),
     pages, read: row.read, deleted: row.deleted, folderId: row.folder_id,
@@ -100,21 +94,11 @@ export async function ingestLetter(deps: IngestDeps, letter: NewLetter): Promise
   return { document, link, ...(await notifyNewLetter(deps, document, link)) }
 }
 
-/** The owner and the collaborators who have an account (an invitation still pending cannot open the link). */
-async function recipients(db: Db, orderId: number): Promise<{ email: string; firstname: string }[]> {
-  const owner = await db.selectFrom('orders').innerJoin('users', 'users.id', 'orders.owner_id').select(['users.email', 'users.firstname'])
-    .where('orders.id', '=', orderId).execute()
-  const collaborators = await db.selectFrom('shares').innerJoin('users', 'users.id', 'shares.user_id').select(['users.email', 'users.firstname'])
-    .where('shares.order_id', '=', orderId).orderBy('shares.id').execute()
-  const seen = new Set<string>()
-  return [...owner, ...collaborators].filter((r) => !seen.has(r.email.toLowerCase()) && seen.add(r.email.toLowerCase()))
-}
-
 async function notifyNewLetter({ db, mailer, config }: IngestDeps, document: MailDocument, link: string) {
   const notified: string[] = []
   const notificationFailures: string[] = []
   const received = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/Paris' }).format(new Date(document.receivedAt))
-  for (const person of await recipients(db, document.orderId)) {
+  for (const person of await listPeopleWithAccount(db, document.orderId)) {
     try {
       await mailer.send({
         to: person.email,
@@ -142,7 +126,6 @@ export async function ingestPackage({ db, clock }: IngestDeps, parcel: NewPackag
   const carrier = cleanText(parcel.carrier, 'carrier', 100)
   const sender = cleanText(parcel.sender, 'sender', 200)
   const receivedAt = receivedAtOf(parcel.receivedAt, clock.now())
-  const row = await db.insertInto('packages').values({ order_id: order.id, received_at: receivedAt, carrier, sender, status: 'À retirer' })
-    .returning(['id', 'status']).executeTakeFirstOrThrow()
+  const row = await insertPackage(db, { order_id: order.id, received_at: receivedAt, carrier, sender, status: 'À retirer' })
   return { id: row.id, orderId: order.id, raisonSociale: order.raison_sociale, receivedAt: receivedAt.toISOString(), carrier, sender, status: row.status }
 }

@@ -1,8 +1,8 @@
 // Outgoing e-mail: SMTP when SMTP_URL is set, otherwise the outbox table plus a log line (PRODUCT.md, "E-mail").
 import nodemailer from 'nodemailer'
-import type { Kysely } from 'kysely'
 import type { Logger } from 'pino'
-import type { Database } from '../db/schema.ts'
+import { insertOutboxMail } from '../db/repositories/outbox.ts'
+import type { Db } from '../db/schema.ts'
 
 export interface Mail {
   to: string
@@ -17,13 +17,11 @@ export interface Mailer {
   send(mail: Mail): Promise<void>
 }
 
-export function outboxMailer(db: Kysely<Database>, log: Logger): Mailer {
+export function outboxMailer(db: Db, log: Logger): Mailer {
   return {
     async send(mail) {
       const attachments = (mail.attachments ?? []).map((a) => a.filename)
-      await db.insertInto('outbox')
-        .values({ to_address: mail.to, subject: mail.subject, text: mail.text, attachments: JSON.stringify(attachments) })
-        .execute()
+      await insertOutboxMail(db, { to: mail.to, subject: mail.subject, text: mail.text, attachmentNames: attachments })
       log.info({ to: mail.to, subject: mail.subject, link: mail.link, attachments }, 'e-mail déposé dans la table outbox')
     },
   }

@@ -1,10 +1,14 @@
 // The card-payment provider behind one interface (PRODUCT.md, "Money and the payment provider"):
 // a local test provider storing Stripe-shaped objects in the database (the default), or Stripe itself.
 import { randomBytes } from 'node:crypto'
-import type { Kysely } from 'kysely'
 import Stripe from 'stripe'
 import type { PaymentMethod, Subscription } from '../contract/index.ts'
-import type { Database } from '../db/schema.ts'
+import {
+  findTestCustomerPaymentMethod, findTestPaymentMethod, findTestSubscription, findTestSubscriptionPaymentMethod, insertTestCharge,
+  insertTestCustomer, insertTestPaymentMethod, insertTestSubscription, setTestCustomerPaymentMethod, setTestSubscriptionItems,
+  setTestSubscriptionPaymentMethod,
+} from '../db/repositories/test-payment-provider.ts'
+import type { Db } from '../db/schema.ts'
 import { plans } from './plans.ts'
 
 export class PaymentError extends Error {
@@ -55,52 +59,35 @@ const testCards: Record<string, { brand: string; declined?: boolean }> = {
 type Item = Subscription['items']['data'][number]
 const item = (planId: string): Item => ({ id: providerId('si'), plan: plans[planId]!, quantity: 1 })
 
-type Db = Kysely<Database>
-
 /** Creates the Stripe-shaped rows of the test provider; used by the provider and by the seed. */
 export const testProviderRows = {
   async customer(db: Db, defaultPaymentMethod: string | null = null): Promise<string> {
     const id = providerId('cus')
-    await db.insertInto('test_customers').values({ id, default_payment_method: defaultPaymentMethod }).execute()
+    await insertTestCustomer(db, id, defaultPaymentMethod)
     return id
   },
   async paymentMethod(db: Db, customerId: string, card: { brand: string; last4: string; expMonth: number; expYear: number }): Promise<string> {
     const id = providerId('pm')
-    await db.insertInto('test_payment_methods')
-      .values({ id, customer_id: customerId, brand: card.brand, last4: card.last4, exp_month: card.expMonth, exp_year: card.expYear })
-      .execute()
+    await insertTestPaymentMethod(db, id, customerId, card)
     return id
   },
   async subscription(db: Db, customerId: string, planIds: string[], currentPeriodEnd: Date, defaultPaymentMethod: string | null = null): Promise<string> {
     const id = providerId('sub')
-    await db.insertInto('test_subscriptions').values({
-      id, customer_id: customerId, status: 'active', cancel_at_period_end: false, default_payment_method: defaultPaymentMethod,
-      current_period_end: Math.floor(currentPeriodEnd.getTime() / 1000), items: JSON.stringify(planIds.map(item)),
-    }).execute()
+    await insertTestSubscription(db, {
+      id, customerId, items: planIds.map(item), currentPeriodEnd: Math.floor(currentPeriodEnd.getTime() / 1000), defaultPaymentMethod,
+    })
     return id
   },
 }
 
 export function testPaymentProvider(db: Db, now: () => Date): PaymentProvider {
-  async function paymentMethod(id: string | null): Promise<PaymentMethod | null> {
-    if (!id) return null
-    const row = await db.selectFrom('test_payment_methods').selectAll().where('id', '=', id).executeTakeFirst()
-    return row ? { id: row.id, brand: row.brand, last4: row.last4, expMonth: row.exp_month, expYear: row.exp_year } : null
-  }
+  const paymentMethod = (id: string | null) => findTestPaymentMethod(db, id)
   async function ownedPaymentMethod(customerId: string, pm: string): Promise<PaymentMethod> {
-    const row = await db.selectFrom('test_payment_methods').select('id').where('id', '=', pm).where('customer_id', '=', customerId).executeTakeFirst()
-    const method = row && (await paymentMethod(row.id))
+    const method = await findTestPaymentMethod(db, pm, customerId)
     if (!method) throw new PaymentError('Moyen de paiement inconnu : enregistrez à nouveau votre carte.', 400)
     return method
   }
-  async function subscription(id: string): Promise<Subscription | null> {
-    const row = await db.selectFrom('test_subscriptions').selectAll().where('id', '=', id).executeTakeFirst()
-    if (!row) return null
-    return {
-      id: row.id, object: 'subscription', status: row.status, current_period_end: Number(row.current_period_end),
-      cancel_at_period_end: row.cancel_at_period_end, items: { object: 'list', data: row.items as Item[] },
-    }
-  }
+  const subscription = (id: string) => findTestSubscription(db, id)
   return {
     kind: 'test',
     createCustomer: () => testProviderRows.customer(db),
@@ -109,39 +96,35 @@ export function testPaymentProvider(db: Db, now: () => Date): PaymentProvider {
       const current = await subscription(subscriptionId)
       if (!current || !plans[planId]) throw new PaymentError('Abonnement ou option introuvable.', 404)
       if (!current.items.data.some((i) => i.plan.id === planId)) {
-        await db.updateTable('test_subscriptions').set({ items: JSON.stringify([...current.items.data, item(planId)]) })
-          .where('id', '=', subscriptionId).execute()
+        await setTestSubscriptionItems(db, subscriptionId, [...current.items.data, item(planId)])
       }
       return (await subscription(subscriptionId))!
     },
     async getSubscriptionPaymentMethod(subscriptionId) {
-      const row = await db.selectFrom('test_subscriptions').select('default_payment_method').where('id', '=', subscriptionId).executeTakeFirst()
-      return paymentMethod(row?.default_payment_method ?? null)
+      return paymentMethod(await findTestSubscriptionPaymentMethod(db, subscriptionId))
     },
     async setSubscriptionPaymentMethod(subscriptionId, customerId, pm) {
       const method = await ownedPaymentMethod(customerId, pm)
-      await db.updateTable('test_subscriptions').set({ default_payment_method: pm }).where('id', '=', subscriptionId).execute()
+      await setTestSubscriptionPaymentMethod(db, subscriptionId, pm)
       return method
     },
     async getDefaultPaymentMethod(customerId) {
-      const row = await db.selectFrom('test_customers').select('default_payment_method').where('id', '=', customerId).executeTakeFirst()
-      return paymentMethod(row?.default_payment_method ?? null)
+      return paymentMethod(await findTestCustomerPaymentMethod(db, customerId))
     },
     async setDefaultPaymentMethod(customerId, pm) {
       const method = await ownedPaymentMethod(customerId, pm)
-      await db.updateTable('test_customers').set({ default_payment_method: pm }).where('id', '=', customerId).execute()
+      await setTestCustomerPaymentMethod(db, customerId, pm)
       return method
     },
     async charge(customerId, amountCents, description) {
-      const row = await db.selectFrom('test_customers').select('default_payment_method').where('id', '=', customerId).executeTakeFirst()
-      const method = await paymentMethod(row?.default_payment_method ?? null)
+      const method = await paymentMethod(await findTestCustomerPaymentMethod(db, customerId))
       if (!method) throw new PaymentError('Aucune carte enregistrée : ajoutez un moyen de paiement puis réessayez.')
       const today = now()
       if (method.expYear < today.getFullYear() || (method.expYear === today.getFullYear() && method.expMonth < today.getMonth() + 1)) {
         throw new PaymentError('Votre carte a expiré : enregistrez une nouvelle carte puis réessayez.')
       }
       const id = providerId('ch')
-      await db.insertInto('test_charges').values({ id, customer_id: customerId, payment_method: method.id, amount: amountCents, description }).execute()
+      await insertTestCharge(db, { id, customerId, paymentMethodId: method.id, amountCents, description })
       return { id }
     },
     async createTestPaymentMethod(customerId, card) {

@@ -1,10 +1,9 @@
-// Orders and who may reach them: the owner, and the collaborators the order is shared with.
-import { sql, type Kysely } from 'kysely'
-import type { Contract, Order } from '../../contract/index.ts'
+// Orders and who may reach them (the owner, and the collaborators the order is shared with); their contracts and identity documents.
+import type { Insertable, Kysely, Updateable } from 'kysely'
+import type { Contract, OperatorOrder, Order, UploadedDocument } from '../../contract/index.ts'
 import { HttpError, messages, notFound } from '../../http/errors.ts'
-import type { Database, OrderRow } from '../schema.ts'
+import type { Database, Db, OrderRow } from '../schema.ts'
 
-type Db = Kysely<Database>
 export type Role = 'owner' | 'member'
 /** own: orders the user owns; shared: orders shared with them; all: both. */
 export type Scope = 'own' | 'shared' | 'all'
@@ -62,6 +61,54 @@ export async function listOrders(db: Db, userId: number): Promise<Order[]> {
   return rows.map((row) => toOrder(row, row.owner_id !== userId, row.contract_id))
 }
 
+/** Every order with its owner's e-mail, for the operators (no access check: their token is checked before). */
+export async function listOrdersForOperators(db: Db): Promise<OperatorOrder[]> {
+  const rows = await db.selectFrom('orders').innerJoin('users', 'users.id', 'orders.owner_id')
+    .select(['orders.id', 'orders.raison_sociale', 'orders.status', 'users.email']).orderBy('orders.id').execute()
+  return rows.map((r) => ({ id: r.id, raisonSociale: r.raison_sociale, status: r.status, ownerEmail: r.email }))
+}
+
+/** Any order, whoever owns it (operators and the ingest command). */
+export function findOrder(db: Db, orderId: number) {
+  return db.selectFrom('orders').select(['id', 'raison_sociale', 'owner_id']).where('id', '=', orderId).executeTakeFirst()
+}
+
+export async function createProblemReport(db: Db, orderId: number, userId: number, message: string): Promise<void> {
+  await db.insertInto('problem_reports').values({ order_id: orderId, user_id: userId, message }).execute()
+}
+
+export async function setQonto(db: Db, orderId: number, qonto: boolean): Promise<void> {
+  await db.updateTable('orders').set({ qonto }).where('id', '=', orderId).execute()
+}
+
+export async function setShine(db: Db, orderId: number, shine: boolean): Promise<void> {
+  await db.updateTable('orders').set({ shine }).where('id', '=', orderId).execute()
+}
+
+/** Records the first request only: a later one keeps the first date. */
+export async function markWantComptable(db: Db, orderId: number, at: Date): Promise<void> {
+  await db.updateTable('orders').set({ want_comptable_at: at }).where('id', '=', orderId).where('want_comptable_at', 'is', null).execute()
+}
+
+export async function listUploadedDocuments(db: Db, orderId: number): Promise<UploadedDocument[]> {
+  const rows = await db.selectFrom('uploaded_documents').selectAll().where('order_id', '=', orderId).orderBy('id').execute()
+  return rows.map((r) => ({ id: r.id, type: r.type, label: r.label, fileName: r.file_name, uploadedAt: r.uploaded_at.toISOString() }))
+}
+
+/** Records identity documents: the order's validation date (an earlier one is kept), or null while a required type has no file. */
+export async function recordIdentityDocuments(db: Kysely<Database>, orderId: number, documents: Insertable<Database['uploaded_documents']>[],
+  requiredTypes: string[], now: Date): Promise<Date | null> {
+  return db.transaction().execute(async (tx) => {
+    await tx.insertInto('uploaded_documents').values(documents).execute()
+    const types = new Set((await tx.selectFrom('uploaded_documents').select('type').where('order_id', '=', orderId).execute()).map((r) => r.type))
+    // Decision (docs/SERVER.md): once every listed type has a file, the order counts as validated so the customer reaches the dashboard.
+    if (!requiredTypes.every((type) => types.has(type))) return null
+    const row = await tx.updateTable('orders').set((eb) => ({ missing_documents_validated_at: eb.fn.coalesce('missing_documents_validated_at', eb.val(now)) }))
+      .where('id', '=', orderId).returning('missing_documents_validated_at').executeTakeFirstOrThrow()
+    return row.missing_documents_validated_at
+  })
+}
+
 export const toOrder = (row: OrderRow, isShareOrder: boolean, contractId: number | null): Order => ({
   id: row.id,
   raisonSociale: row.raison_sociale,
@@ -86,7 +133,7 @@ export const contractColumns = [
   'contracts.kbis_file_key', 'contracts.signed_at', 'orders.raison_sociale', 'orders.owner_id',
 ] as const
 
-export function contractsQuery(db: Db) {
+function contractsQuery(db: Db) {
   return db.selectFrom('contracts').innerJoin('orders', 'orders.id', 'contracts.order_id').select(contractColumns)
 }
 type ContractRow = Awaited<ReturnType<ReturnType<typeof contractsQuery>['executeTakeFirstOrThrow']>>
@@ -106,6 +153,26 @@ export const toContract = (row: ContractRow): Contract => ({
   signedAt: row.signed_at?.toISOString() ?? null,
 })
 
+export async function listContracts(db: Db, ownerId: number): Promise<Contract[]> {
+  const rows = await contractsQuery(db).where('orders.owner_id', '=', ownerId).orderBy('contracts.id').execute()
+  return rows.map(toContract)
+}
+
+export async function getContract(db: Db, contractId: number): Promise<Contract> {
+  return toContract(await contractsQuery(db).where('contracts.id', '=', contractId).executeTakeFirstOrThrow())
+}
+
+/** New forwarding address columns and/or a new Kbis, in one transaction: a Kbis also marks the order as having one. */
+export async function updateContract(db: Kysely<Database>, contractId: number, orderId: number, address: Updateable<Database['contracts']>,
+  kbisKey?: string): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    if (Object.keys(address).length || kbisKey) {
+      await tx.updateTable('contracts').set({ ...address, ...(kbisKey ? { kbis_file_key: kbisKey } : {}) }).where('id', '=', contractId).execute()
+    }
+    if (kbisKey) await tx.updateTable('orders').set({ has_kbis: true }).where('id', '=', orderId).execute()
+  })
+}
+
 /** A contract of one of the user's own orders (contracts are the owner's business only). */
 export async function requireOwnContract(db: Db, userId: number, contractId: number): Promise<ContractRow> {
   const row = await contractsQuery(db).where('contracts.id', '=', contractId).executeTakeFirst()
@@ -115,5 +182,3 @@ export async function requireOwnContract(db: Db, userId: number, contractId: num
   }
   return row
 }
-
-export const countAsInt = sql<number>`count(*)::int`

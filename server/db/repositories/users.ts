@@ -1,9 +1,8 @@
+// Accounts, sessions (API tokens) and password resets.
 import type { Kysely } from 'kysely'
 import type { User } from '../../contract/index.ts'
 import { randomToken, sha256 } from '../../services/crypto.ts'
-import type { Database, UserRow } from '../schema.ts'
-
-type Db = Kysely<Database>
+import type { Database, Db, UserRow } from '../schema.ts'
 
 export interface SessionUser {
   id: number
@@ -24,6 +23,28 @@ export function findUserByEmail(db: Db, email: string) {
 
 export function findUserById(db: Db, id: number) {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+}
+
+export async function updateUserEmail(db: Db, userId: number, email: string): Promise<User> {
+  const row = await db.updateTable('users').set({ email }).where('id', '=', userId)
+    .returning(['id', 'email', 'firstname', 'lastname', 'phone']).executeTakeFirstOrThrow()
+  return toUser(row)
+}
+
+export async function findPasswordHash(db: Db, userId: number): Promise<string> {
+  return (await db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirstOrThrow()).password_hash
+}
+
+export async function setPasswordHash(db: Db, userId: number, passwordHash: string): Promise<void> {
+  await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute()
+}
+
+/** Stores the user's customer at the payment provider unless one is stored already; answers the one kept. */
+export async function keepPaymentCustomerId(db: Db, userId: number, customerId: string): Promise<string> {
+  const row = await db.updateTable('users').set({ payment_customer_id: customerId })
+    .where('id', '=', userId).where('payment_customer_id', 'is', null).returning('payment_customer_id').executeTakeFirst()
+  // Another request may have created one meanwhile: keep the one stored first.
+  return row?.payment_customer_id ?? (await db.selectFrom('users').select('payment_customer_id').where('id', '=', userId).executeTakeFirstOrThrow()).payment_customer_id!
 }
 
 /** The user behind an unexpired API token, or undefined. */
@@ -49,4 +70,25 @@ export async function revokeOtherTokens(db: Db, userId: number, keepHash: string
   let query = db.deleteFrom('api_tokens').where('user_id', '=', userId)
   if (keepHash) query = query.where('token_hash', '!=', keepHash)
   await query.execute()
+}
+
+/** A new random reset token; only its SHA-256 is kept. */
+export async function createPasswordResetToken(db: Db, userId: number, expiresAt: Date): Promise<string> {
+  const token = randomToken()
+  await db.insertInto('password_resets').values({ user_id: userId, token_hash: sha256(token), expires_at: expiresAt }).execute()
+  return token
+}
+
+/** Spends a reset token: sets the new password and ends every session. The user's id, or null for an unknown, used or expired token. */
+export async function resetPasswordWithToken(db: Kysely<Database>, token: string, passwordHash: string, now: Date): Promise<number | null> {
+  return db.transaction().execute(async (tx) => {
+    // Marking the token used in the same statement that finds it makes it single-use under concurrency.
+    const reset = await tx.updateTable('password_resets').set({ used_at: now })
+      .where('token_hash', '=', sha256(token)).where('used_at', 'is', null).where('expires_at', '>', now)
+      .returning('user_id').executeTakeFirst()
+    if (!reset) return null
+    await setPasswordHash(tx, reset.user_id, passwordHash)
+    await revokeOtherTokens(tx, reset.user_id, null)
+    return reset.user_id
+  })
 }

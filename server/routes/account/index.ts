@@ -3,8 +3,11 @@ import { addDays, addHours } from '../../services/time.ts'
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest, conflict, HttpError, messages } from '../../http/errors.ts'
-import { createApiToken, findUserByEmail, revokeOtherTokens, toUser } from '../../db/repositories/users.ts'
-import { hashPassword, randomToken, sha256, verifyPassword } from '../../services/crypto.ts'
+import {
+  createApiToken, createPasswordResetToken, findPasswordHash, findUserByEmail, resetPasswordWithToken, revokeOtherTokens, setPasswordHash, toUser,
+  updateUserEmail,
+} from '../../db/repositories/users.ts'
+import { hashPassword, verifyPassword } from '../../services/crypto.ts'
 
 // Verifying against this when the account does not exist keeps failed logins equally slow either way.
 const decoyHash = hashPassword('mot de passe factice')
@@ -24,10 +27,7 @@ export function accountRoutes(define: DefineRoute, { db, config, clock, mailer }
   define('resetPasswordRequest', async ({ body, req }) => {
     const user = await findUserByEmail(db, body.email)
     if (user) {
-      const token = randomToken()
-      await db.insertInto('password_resets')
-        .values({ user_id: user.id, token_hash: sha256(token), expires_at: addHours(clock.now(), 1) })
-        .execute()
+      const token = await createPasswordResetToken(db, user.id, addHours(clock.now(), 1))
       const link = `${portalOrigin(body.domain, config.allowedOrigins, config.publicUrl)}/set-password/${token}`
       await mailer.send({
         to: user.email,
@@ -41,17 +41,7 @@ export function accountRoutes(define: DefineRoute, { db, config, clock, mailer }
 
   define('resetPassword', async ({ body }) => {
     const passwordHash = await hashPassword(body.password)
-    const now = clock.now()
-    const userId = await db.transaction().execute(async (tx) => {
-      // Marking the token used in the same statement that finds it makes it single-use under concurrency.
-      const reset = await tx.updateTable('password_resets').set({ used_at: now })
-        .where('token_hash', '=', sha256(body.token)).where('used_at', 'is', null).where('expires_at', '>', now)
-        .returning('user_id').executeTakeFirst()
-      if (!reset) return null
-      await tx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', reset.user_id).execute()
-      await revokeOtherTokens(tx, reset.user_id, null)
-      return reset.user_id
-    })
+    const userId = await resetPasswordWithToken(db, body.token, passwordHash, clock.now())
     if (userId === null) throw badRequest('Ce lien de réinitialisation est invalide, a déjà servi ou a expiré : demandez-en un nouveau.', 'INVALID_RESET_TOKEN')
     return { message: 'Votre mot de passe a été modifié, vous pouvez vous connecter.' }
   })
@@ -61,15 +51,12 @@ export function accountRoutes(define: DefineRoute, { db, config, clock, mailer }
   define('updateEmail', async ({ user, body }) => {
     const taken = await findUserByEmail(db, body.newEmail)
     if (taken && taken.id !== user.id) throw conflict('Cette adresse e-mail est déjà utilisée par un autre compte.')
-    const row = await db.updateTable('users').set({ email: body.newEmail.trim() }).where('id', '=', user.id)
-      .returning(['id', 'email', 'firstname', 'lastname', 'phone']).executeTakeFirstOrThrow()
-    return toUser(row)
+    return updateUserEmail(db, user.id, body.newEmail.trim())
   })
 
   define('updatePassword', async ({ user, body }) => {
-    const row = await db.selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirstOrThrow()
-    if (!(await verifyPassword(body.currentPassword, row.password_hash))) throw badRequest('Le mot de passe actuel est incorrect.', 'BAD_PASSWORD')
-    await db.updateTable('users').set({ password_hash: await hashPassword(body.newPassword) }).where('id', '=', user.id).execute()
+    if (!(await verifyPassword(body.currentPassword, await findPasswordHash(db, user.id)))) throw badRequest('Le mot de passe actuel est incorrect.', 'BAD_PASSWORD')
+    await setPasswordHash(db, user.id, await hashPassword(body.newPassword))
     // Other sessions (another browser, a stolen token) end with the old password; this one goes on.
     await revokeOtherTokens(db, user.id, user.tokenHash)
     return { message: 'Votre mot de passe a été modifié.' }

@@ -3,7 +3,9 @@ import type { MultipartFile } from '@fastify/multipart'
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest, fileTooLarge, HttpError, notFound } from '../../http/errors.ts'
-import { contractsQuery, requireOrder, requireOwnContract, toContract } from '../../db/repositories/orders.ts'
+import {
+  getContract, listContracts, listUploadedDocuments, recordIdentityDocuments, requireOrder, requireOwnContract, updateContract,
+} from '../../db/repositories/orders.ts'
 import { contentTypes, decodeDataUrl, MAX_UPLOAD_BYTES, sniffFileType, type FileType } from '../../services/file-types.ts'
 import { newFileKey, storeWithRecord } from '../../services/storage.ts'
 import { sendPdf } from '../files.ts'
@@ -12,10 +14,7 @@ const unsupported = (what: string, accepted: string) =>
   new HttpError(415, `${what} n’est pas un fichier ${accepted} valide (fichier incomplet ou d’un autre type).`, 'UNSUPPORTED_FILE')
 
 export function contractRoutes(define: DefineRoute, { db, storage, clock }: AppDeps) {
-  define('contracts', async ({ user }) => {
-    const rows = await contractsQuery(db).where('orders.owner_id', '=', user.id).orderBy('contracts.id').execute()
-    return rows.map(toContract)
-  })
+  define('contracts', async ({ user }) => listContracts(db, user.id))
 
   define('updateContract', async ({ user, params, body }) => {
     const contract = await requireOwnContract(db, user.id, params.id)
@@ -27,12 +26,7 @@ export function contractRoutes(define: DefineRoute, { db, storage, clock }: AppD
       ...(address.villePostaleExpedition !== undefined ? { ville_postale_expedition: address.villePostaleExpedition.trim() } : {}),
       ...(address.paysPostaleExpedition !== undefined ? { pays_postale_expedition: address.paysPostaleExpedition.trim() } : {}),
     }
-    const update = async (kbisKey?: string) => db.transaction().execute(async (tx) => {
-      if (Object.keys(addressColumns).length || kbisKey) {
-        await tx.updateTable('contracts').set({ ...addressColumns, ...(kbisKey ? { kbis_file_key: kbisKey } : {}) }).where('id', '=', contract.id).execute()
-      }
-      if (kbisKey) await tx.updateTable('orders').set({ has_kbis: true }).where('id', '=', contract.order_id).execute()
-    })
+    const update = (kbisKey?: string) => updateContract(db, contract.id, contract.order_id, addressColumns, kbisKey)
     if (kbis === undefined) {
       await update()
     } else {
@@ -45,7 +39,7 @@ export function contractRoutes(define: DefineRoute, { db, storage, clock }: AppD
       // The replaced Kbis is no longer referenced by anything.
       if (contract.kbis_file_key) await storage.delete(contract.kbis_file_key).catch(() => undefined)
     }
-    return toContract(await contractsQuery(db).where('contracts.id', '=', contract.id).executeTakeFirstOrThrow())
+    return getContract(db, contract.id)
   })
 
   define('contractKbis', async ({ user, params, reply }) => {
@@ -84,21 +78,13 @@ export function contractRoutes(define: DefineRoute, { db, storage, clock }: AppD
 
     const now = clock.now()
     const stored = files.map((f) => ({ ...f, key: newFileKey('identity', f.fileType === 'jpeg' ? 'jpg' : f.fileType) }))
+    const documents = stored.map((f) => ({
+      order_id: orderId!, type: f.type, label: f.label, file_name: f.fileName, content_type: contentTypes[f.fileType], file_key: f.key, uploaded_at: now,
+    }))
     const validatedAt = await storeWithRecord(storage, stored.map((f) => ({ key: f.key, bytes: f.bytes })), () =>
-      db.transaction().execute(async (tx) => {
-        await tx.insertInto('uploaded_documents').values(stored.map((f) => ({
-          order_id: orderId!, type: f.type, label: f.label, file_name: f.fileName, content_type: contentTypes[f.fileType], file_key: f.key, uploaded_at: now,
-        }))).execute()
-        const types = new Set((await tx.selectFrom('uploaded_documents').select('type').where('order_id', '=', orderId!).execute()).map((r) => r.type))
-        // Decision (docs/SERVER.md): once every listed type has a file, the order counts as validated so the customer reaches the dashboard.
-        if (!missing.every((m) => types.has(m.type))) return null
-        const row = await tx.updateTable('orders').set((eb) => ({ missing_documents_validated_at: eb.fn.coalesce('missing_documents_validated_at', eb.val(now)) }))
-          .where('id', '=', orderId!).returning('missing_documents_validated_at').executeTakeFirstOrThrow()
-        return row.missing_documents_validated_at
-      }))
-    const uploaded = await db.selectFrom('uploaded_documents').selectAll().where('order_id', '=', orderId).orderBy('id').execute()
+      recordIdentityDocuments(db, orderId!, documents, missing.map((m) => m.type), now))
     return {
-      uploaded: uploaded.map((r) => ({ id: r.id, type: r.type, label: r.label, fileName: r.file_name, uploadedAt: r.uploaded_at.toISOString() })),
+      uploaded: await listUploadedDocuments(db, orderId),
       complete: validatedAt !== null,
       missingDocumentsValidatedAt: validatedAt ? new Date(validatedAt).toISOString() : null,
     }

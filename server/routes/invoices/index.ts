@@ -1,80 +1,20 @@
 // Invoices, credit notes and meeting-room invoices, for the user's own orders or those shared with them.
-import { sql, type Kysely } from 'kysely'
-import type { CreditNote, Invoice } from '../../contract/index.ts'
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest, HttpError, notFound } from '../../http/errors.ts'
-import { orderIdsInScope, type Scope } from '../../db/repositories/orders.ts'
-import type { Database } from '../../db/schema.ts'
+import { listCalendarInvoices, listCreditNotes, listInvoiceYears, listInvoices, requireBill } from '../../db/repositories/billing.ts'
+import { requireDocument } from '../../db/repositories/mail.ts'
+import { orderIdsInScope } from '../../db/repositories/orders.ts'
 import { sendPdf } from '../files.ts'
-import { requireDocument } from '../mail/index.ts'
-
-type Db = Kysely<Database>
-// Invoice years follow the French calendar, whatever the server's time zone.
-const yearOf = (column: string) => sql<number>`extract(year from ${sql.ref(column)} at time zone 'Europe/Paris')::int`
-
-async function invoiceYears(db: Db, userId: number, scope: Scope): Promise<number[]> {
-  const orderIds = await orderIdsInScope(db, userId, scope)
-  if (!orderIds.length) return []
-  const rows = await db.selectFrom('invoices').select(yearOf('date').as('year')).distinct()
-    .where('order_id', 'in', orderIds).orderBy('year', 'desc').execute()
-  return rows.map((r) => r.year)
-}
-
-async function listInvoices(db: Db, userId: number, scope: Scope, year?: number): Promise<Invoice[]> {
-  const orderIds = await orderIdsInScope(db, userId, scope)
-  if (!orderIds.length) return []
-  const rows = await db.selectFrom('invoices').innerJoin('orders', 'orders.id', 'invoices.order_id')
-    .selectAll('invoices').select('orders.raison_sociale')
-    .where('invoices.order_id', 'in', orderIds)
-    .$if(year !== undefined, (q) => q.where(yearOf('invoices.date'), '=', year!))
-    .orderBy('invoices.date', 'desc').orderBy('invoices.id', 'desc').execute()
-  return rows.map((r) => ({
-    id: r.id, domId: r.order_id, raisonSociale: r.raison_sociale, number: r.number, date: r.date.toISOString(),
-    amountExclTaxCents: r.amount_excl_tax_cents, amountInclTaxCents: r.amount_incl_tax_cents, paid: r.paid_at !== null,
-  }))
-}
-
-async function listCreditNotes(db: Db, userId: number, scope: Scope, year?: number): Promise<CreditNote[]> {
-  const orderIds = await orderIdsInScope(db, userId, scope)
-  if (!orderIds.length) return []
-  const rows = await db.selectFrom('credit_notes').innerJoin('orders', 'orders.id', 'credit_notes.order_id')
-    .selectAll('credit_notes').select('orders.raison_sociale')
-    .where('credit_notes.order_id', 'in', orderIds)
-    .$if(year !== undefined, (q) => q.where(yearOf('credit_notes.date'), '=', year!))
-    .orderBy('credit_notes.date', 'desc').execute()
-  return rows.map((r) => ({
-    id: r.id, domId: r.order_id, raisonSociale: r.raison_sociale, number: r.number, date: r.date.toISOString(),
-    amountExclTaxCents: r.amount_excl_tax_cents, amountInclTaxCents: r.amount_incl_tax_cents, invoiceId: r.invoice_id,
-  }))
-}
-
-/** An invoice or credit note of an order the user sees (collaborators see the shared order's invoices), or 404. */
-async function requireBill(db: Db, table: 'invoices' | 'credit_notes', userId: number, id: number) {
-  const row = await db.selectFrom(table).select(['id', 'order_id', 'number', 'file_key']).where('id', '=', id).executeTakeFirst()
-  if (!row || !(await orderIdsInScope(db, userId, 'all', row.order_id)).length) throw notFound(table === 'invoices' ? 'Facture' : 'Avoir')
-  return row
-}
 
 export function invoiceRoutes(define: DefineRoute, { db, storage, mailer }: AppDeps) {
-  define('invoiceYears', async ({ user }) => invoiceYears(db, user.id, 'own'))
-  define('shareInvoiceYears', async ({ user }) => invoiceYears(db, user.id, 'shared'))
-  define('invoices', async ({ user, query }) => listInvoices(db, user.id, 'own', query.year))
-  define('shareInvoices', async ({ user, query }) => listInvoices(db, user.id, 'shared', query.year))
-  define('creditNotesByYear', async ({ user, query }) => listCreditNotes(db, user.id, 'own', query.year))
-  define('shareCreditNotesByYear', async ({ user, query }) => listCreditNotes(db, user.id, 'shared', query.year))
-
-  define('calendarInvoices', async ({ user }) => {
-    const orderIds = await orderIdsInScope(db, user.id, 'all')
-    if (!orderIds.length) return []
-    const rows = await db.selectFrom('calendar_invoices').innerJoin('orders', 'orders.id', 'calendar_invoices.order_id')
-      .selectAll('calendar_invoices').select('orders.raison_sociale')
-      .where('calendar_invoices.order_id', 'in', orderIds).orderBy('calendar_invoices.date', 'desc').execute()
-    return rows.map((r) => ({
-      id: r.id, domId: r.order_id, raisonSociale: r.raison_sociale, date: r.date.toISOString(), room: r.room,
-      hours: r.hours, amountInclTaxCents: r.amount_incl_tax_cents, paid: r.paid,
-    }))
-  })
+  define('invoiceYears', async ({ user }) => listInvoiceYears(db, await orderIdsInScope(db, user.id, 'own')))
+  define('shareInvoiceYears', async ({ user }) => listInvoiceYears(db, await orderIdsInScope(db, user.id, 'shared')))
+  define('invoices', async ({ user, query }) => listInvoices(db, await orderIdsInScope(db, user.id, 'own'), query.year))
+  define('shareInvoices', async ({ user, query }) => listInvoices(db, await orderIdsInScope(db, user.id, 'shared'), query.year))
+  define('creditNotesByYear', async ({ user, query }) => listCreditNotes(db, await orderIdsInScope(db, user.id, 'own'), query.year))
+  define('shareCreditNotesByYear', async ({ user, query }) => listCreditNotes(db, await orderIdsInScope(db, user.id, 'shared'), query.year))
+  define('calendarInvoices', async ({ user }) => listCalendarInvoices(db, await orderIdsInScope(db, user.id, 'all')))
 
   define('invoiceFile', async ({ user, params, reply }) => {
     const invoice = await requireBill(db, 'invoices', user.id, params.id)

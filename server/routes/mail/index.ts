@@ -1,67 +1,13 @@
 // Mail: scanned letters (documents), packages, courier requests (demandes courrier) and folders.
-import type { Kysely } from 'kysely'
-import type { CourierRequest, Folder, MailDocument, Package } from '../../contract/index.ts'
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest, conflict, notFound } from '../../http/errors.ts'
-import { countAsInt, requireOrder, scopedOrderIds } from '../../db/repositories/orders.ts'
-import type { Database } from '../../db/schema.ts'
+import {
+  createFolder, deleteFolder, deletePendingCourierRequest, findCourierRequest, folderBelongsToOrder, getDocument, listCourierRequests,
+  listDocuments, listFolders, listPackages, renameFolder, requireDocument, requireFolder, updateDocument,
+} from '../../db/repositories/mail.ts'
+import { requireOrder, scopedOrderIds } from '../../db/repositories/orders.ts'
 import { sendPdf } from '../files.ts'
-
-type Db = Kysely<Database>
-
-function documentsQuery(db: Db) {
-  return db.selectFrom('documents').innerJoin('orders', 'orders.id', 'documents.order_id')
-    .select(['documents.id', 'documents.order_id', 'documents.sender', 'documents.kind', 'documents.received_at', 'documents.pages',
-      'documents.read', 'documents.deleted', 'documents.folder_id', 'documents.file_key', 'orders.raison_sociale'])
-    .where('documents.deleted', '=', false)
-}
-type DocumentRow = Awaited<ReturnType<ReturnType<typeof documentsQuery>['executeTakeFirstOrThrow']>>
-
-const toDocument = (r: DocumentRow): MailDocument => ({
-  id: r.id, orderId: r.order_id, raisonSociale: r.raison_sociale, sender: r.sender, kind: r.kind,
-  receivedAt: r.received_at.toISOString(), pages: r.pages, read: r.read, deleted: r.deleted, folderId: r.folder_id,
-})
-
-/** A letter the user may see (deleted ones are gone for everybody), or 404. */
-export async function requireDocument(db: Db, userId: number, id: number): Promise<DocumentRow> {
-  const row = await documentsQuery(db).where('documents.id', '=', id).executeTakeFirst()
-  if (!row) throw notFound('Courrier')
-  await requireOrder(db, userId, row.order_id, 'member').catch(() => { throw notFound('Courrier') })
-  return row
-}
-
-async function listPackages(db: Db, orderIds: number[]): Promise<Package[]> {
-  if (!orderIds.length) return []
-  const rows = await db.selectFrom('packages').innerJoin('orders', 'orders.id', 'packages.order_id')
-    .selectAll('packages').select('orders.raison_sociale')
-    .where('packages.order_id', 'in', orderIds).orderBy('packages.received_at', 'desc').orderBy('packages.id', 'desc').execute()
-  return rows.map((r) => ({ id: r.id, orderId: r.order_id, raisonSociale: r.raison_sociale, receivedAt: r.received_at.toISOString(), carrier: r.carrier, sender: r.sender, status: r.status }))
-}
-
-async function listCourierRequests(db: Db, orderIds: number[]): Promise<CourierRequest[]> {
-  if (!orderIds.length) return []
-  const rows = await db.selectFrom('courier_requests').innerJoin('orders', 'orders.id', 'courier_requests.order_id')
-    .selectAll('courier_requests').select('orders.raison_sociale')
-    .where('courier_requests.order_id', 'in', orderIds).orderBy('courier_requests.created_at', 'desc').orderBy('courier_requests.id', 'desc').execute()
-  return rows.map((r) => ({ id: r.id, orderId: r.order_id, raisonSociale: r.raison_sociale, createdAt: r.created_at.toISOString(), kind: r.kind, status: r.status, letterCount: r.letter_count }))
-}
-
-async function listFolders(db: Db, orderIds: number[]): Promise<Folder[]> {
-  if (!orderIds.length) return []
-  const rows = await db.selectFrom('folders')
-    .select((eb) => ['folders.id', 'folders.name', 'folders.order_id',
-      eb.selectFrom('documents').select(countAsInt.as('n')).whereRef('documents.folder_id', '=', 'folders.id').where('documents.deleted', '=', false).as('document_count')])
-    .where('folders.order_id', 'in', orderIds).orderBy('folders.name').execute()
-  return rows.map((r) => ({ id: r.id, name: r.name, domiciliationOrderId: r.order_id, documentCount: r.document_count ?? 0 }))
-}
-
-async function requireFolder(db: Db, userId: number, id: number) {
-  const folder = await db.selectFrom('folders').selectAll().where('id', '=', id).executeTakeFirst()
-  if (!folder) throw notFound('Dossier')
-  await requireOrder(db, userId, folder.order_id, 'member').catch(() => { throw notFound('Dossier') })
-  return folder
-}
 
 const folderNameTaken = (error: unknown) => (error as { code?: string }).code === '23505'
   ? conflict('Un dossier porte déjà ce nom pour cette domiciliation.')
@@ -75,31 +21,20 @@ export function mailRoutes(define: DefineRoute, { db, storage, mailer }: AppDeps
 
   define('removeCourierRequest', async ({ user, body }) => {
     await requireOrder(db, user.id, body.orderId, 'member')
-    const request = await db.selectFrom('courier_requests').selectAll().where('id', '=', body.id).where('order_id', '=', body.orderId).executeTakeFirst()
+    const request = await findCourierRequest(db, body.orderId, body.id)
     if (!request) throw notFound('Demande')
     if (request.status !== 'en attente') throw conflict('Seule une demande en attente peut être annulée.')
-    await db.deleteFrom('courier_requests').where('id', '=', request.id).where('status', '=', 'en attente').execute()
+    await deletePendingCourierRequest(db, request.id)
     return { message: 'La demande a été annulée.' }
   })
 
-  define('documents', async ({ user, query }) => {
-    const orderIds = await scopedOrderIds(db, user.id, 'all', query.orderId)
-    if (!orderIds.length) return []
-    const rows = await documentsQuery(db).where('documents.order_id', 'in', orderIds)
-      .orderBy('documents.received_at', 'desc').orderBy('documents.id', 'desc').execute()
-    return rows.map(toDocument)
-  })
+  define('documents', async ({ user, query }) => listDocuments(db, await scopedOrderIds(db, user.id, 'all', query.orderId)))
 
   define('updateDocument', async ({ user, params, body }) => {
     const document = await requireDocument(db, user.id, params.id)
-    if (body.folderId != null) {
-      const folder = await db.selectFrom('folders').select('id').where('id', '=', body.folderId).where('order_id', '=', document.order_id).executeTakeFirst()
-      if (!folder) throw notFound('Dossier')
-    }
-    await db.updateTable('documents')
-      .set({ ...(body.readFlag !== undefined ? { read: body.readFlag } : {}), ...(body.folderId !== undefined ? { folder_id: body.folderId } : {}) })
-      .where('id', '=', document.id).execute()
-    return toDocument(await documentsQuery(db).where('documents.id', '=', document.id).executeTakeFirstOrThrow())
+    if (body.folderId != null && !(await folderBelongsToOrder(db, body.folderId, document.order_id))) throw notFound('Dossier')
+    await updateDocument(db, document.id, { read: body.readFlag, folderId: body.folderId })
+    return getDocument(db, document.id)
   })
 
   define('documentFile', async ({ user, params, reply }) => {
@@ -131,23 +66,21 @@ export function mailRoutes(define: DefineRoute, { db, storage, mailer }: AppDeps
     await requireOrder(db, user.id, body.domiciliationOrderId, 'member')
     const name = body.name.trim()
     if (!name) throw badRequest('Le nom du dossier ne peut pas être vide.')
-    const row = await db.insertInto('folders').values({ order_id: body.domiciliationOrderId, name }).returning('id').executeTakeFirstOrThrow()
-      .catch((error: unknown) => { throw folderNameTaken(error) })
-    return { id: row.id, name, domiciliationOrderId: body.domiciliationOrderId, documentCount: 0 }
+    const id = await createFolder(db, body.domiciliationOrderId, name).catch((error: unknown) => { throw folderNameTaken(error) })
+    return { id, name, domiciliationOrderId: body.domiciliationOrderId, documentCount: 0 }
   })
 
   define('updateFolder', async ({ user, params, body }) => {
     const folder = await requireFolder(db, user.id, params.id)
     const name = body.name.trim()
     if (!name) throw badRequest('Le nom du dossier ne peut pas être vide.')
-    await db.updateTable('folders').set({ name }).where('id', '=', folder.id).execute()
-      .catch((error: unknown) => { throw folderNameTaken(error) })
+    await renameFolder(db, folder.id, name).catch((error: unknown) => { throw folderNameTaken(error) })
     return (await listFolders(db, [folder.order_id])).find((f) => f.id === folder.id)!
   })
 
   define('deleteFolder', async ({ user, params }) => {
     const folder = await requireFolder(db, user.id, params.id)
-    await db.deleteFrom('folders').where('id', '=', folder.id).execute()
+    await deleteFolder(db, folder.id)
     return { message: 'Le dossier a été supprimé ; ses courriers restent dans la liste.' }
   })
 }

@@ -3,8 +3,9 @@
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest } from '../../http/errors.ts'
+import { listOrdersForOperators } from '../../db/repositories/orders.ts'
 import { decodeDataUrl } from '../../services/file-types.ts'
-import { ingestLetter, ingestPackage, listOrdersForOperators } from '../../services/ingest.ts'
+import { ingestLetter, ingestPackage } from '../../services/ingest.ts'
 
 export function operatorRoutes(define: DefineRoute, deps: AppDeps) {
   define('operatorOrders', async () => listOrdersForOperators(deps.db))

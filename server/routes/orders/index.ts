@@ -1,35 +1,24 @@
 // Domiciliation orders: the list, their checks, problems, collaborators (shares) and representatives (mandataires).
-import type { Kysely } from 'kysely'
-import type { Mandataire, Share } from '../../contract/index.ts'
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest, notFound } from '../../http/errors.ts'
-import { listOrders, requireOrder } from '../../db/repositories/orders.ts'
+import {
+  createProblemReport, listOrders, listUploadedDocuments, markWantComptable, requireOrder, setQonto, setShine,
+} from '../../db/repositories/orders.ts'
+import {
+  activateShare, createMandataire, createShare, deleteMandataire, deleteShare, listMandataires, listShares,
+} from '../../db/repositories/people.ts'
 import { findUserByEmail } from '../../db/repositories/users.ts'
-import type { Database } from '../../db/schema.ts'
 
 const finalisedOrWaitingForMail = ['En attente de courrier', 'Finalisé']
 const waitingForContract = 'En attente de contrat'
-
-async function listShares(db: Kysely<Database>, orderId: number): Promise<Share[]> {
-  const rows = await db.selectFrom('shares').leftJoin('users', 'users.id', 'shares.user_id')
-    .select(['shares.id', 'shares.email', 'shares.user_id', 'shares.created_at', 'users.firstname', 'users.lastname'])
-    .where('shares.order_id', '=', orderId).orderBy('shares.id').execute()
-  return rows.map((r) => ({
-    id: r.id, email: r.email, firstname: r.firstname, lastname: r.lastname,
-    status: r.user_id ? 'active' : 'invitée', createdAt: r.created_at.toISOString(),
-  }))
-}
-
-const toMandataire = (r: { id: number; firstname: string; lastname: string; email: string; phone: string; created_at: Date }): Mandataire =>
-  ({ id: r.id, firstname: r.firstname, lastname: r.lastname, email: r.email, phone: r.phone, createdAt: r.created_at.toISOString() })
 
 export function orderRoutes(define: DefineRoute, { db, mailer, config, clock }: AppDeps) {
   define('myOrders', async ({ user }) => listOrders(db, user.id))
 
   define('sendProblem', async ({ user, params, body }) => {
     const order = await requireOrder(db, user.id, params.id, 'member')
-    await db.insertInto('problem_reports').values({ order_id: order.id, user_id: user.id, message: body.message }).execute()
+    await createProblemReport(db, order.id, user.id, body.message)
     await mailer.send({
       to: config.supportEmail,
       subject: `Problème signalé : ${order.raison_sociale} (commande ${order.id})`,
@@ -66,8 +55,7 @@ export function orderRoutes(define: DefineRoute, { db, mailer, config, clock }: 
 
   define('uploadedDocuments', async ({ user, params }) => {
     await requireOrder(db, user.id, params.id, 'owner')
-    const rows = await db.selectFrom('uploaded_documents').selectAll().where('order_id', '=', params.id).orderBy('id').execute()
-    return rows.map((r) => ({ id: r.id, type: r.type, label: r.label, fileName: r.file_name, uploadedAt: r.uploaded_at.toISOString() }))
+    return listUploadedDocuments(db, params.id)
   })
 
   define('shares', async ({ user, params }) => {
@@ -77,8 +65,7 @@ export function orderRoutes(define: DefineRoute, { db, mailer, config, clock }: 
 
   define('deleteShare', async ({ user, params }) => {
     await requireOrder(db, user.id, params.id, 'owner')
-    const deleted = await db.deleteFrom('shares').where('id', '=', params.shareId).where('order_id', '=', params.id).executeTakeFirst()
-    if (!deleted.numDeletedRows) throw notFound('Collaborateur')
+    if (!(await deleteShare(db, params.id, params.shareId))) throw notFound('Collaborateur')
     return { message: 'Le collaborateur n’a plus accès à cette domiciliation.' }
   })
 
@@ -92,10 +79,10 @@ export function orderRoutes(define: DefineRoute, { db, mailer, config, clock }: 
       const invitee = await findUserByEmail(db, email)
       const share = existing.get(email.toLowerCase())
       if (share) {
-        if (share.status === 'invitée' && invitee) await db.updateTable('shares').set({ user_id: invitee.id }).where('id', '=', share.id).execute()
+        if (share.status === 'invitée' && invitee) await activateShare(db, share.id, invitee.id)
         continue
       }
-      await db.insertInto('shares').values({ order_id: order.id, email, user_id: invitee?.id ?? null }).execute()
+      await createShare(db, order.id, email, invitee?.id ?? null)
       await mailer.send({
         to: email,
         subject: `${user.firstname} ${user.lastname} vous donne accès au courrier de ${order.raison_sociale}`,
@@ -108,41 +95,36 @@ export function orderRoutes(define: DefineRoute, { db, mailer, config, clock }: 
 
   define('mandataires', async ({ user, params }) => {
     await requireOrder(db, user.id, params.id, 'owner')
-    const rows = await db.selectFrom('mandataires').selectAll().where('order_id', '=', params.id).orderBy('id').execute()
-    return rows.map(toMandataire)
+    return listMandataires(db, params.id)
   })
 
   define('deleteMandataire', async ({ user, params }) => {
     await requireOrder(db, user.id, params.id, 'owner')
-    const deleted = await db.deleteFrom('mandataires').where('id', '=', params.mandataireId).where('order_id', '=', params.id).executeTakeFirst()
-    if (!deleted.numDeletedRows) throw notFound('Représentant')
+    if (!(await deleteMandataire(db, params.id, params.mandataireId))) throw notFound('Représentant')
     return { message: 'Le représentant a été retiré.' }
   })
 
   define('addMandataire', async ({ user, params, body }) => {
     await requireOrder(db, user.id, params.id, 'owner')
-    const row = await db.insertInto('mandataires')
-      .values({ order_id: params.id, firstname: body.firstname.trim(), lastname: body.lastname.trim(), email: body.email, phone: body.phone.trim() })
-      .returningAll().executeTakeFirstOrThrow()
-    return toMandataire(row)
+    return createMandataire(db, { order_id: params.id, firstname: body.firstname.trim(), lastname: body.lastname.trim(), email: body.email, phone: body.phone.trim() })
   })
 
   define('setQonto', async ({ user, params, body }) => {
     await requireOrder(db, user.id, params.id, 'owner')
-    await db.updateTable('orders').set({ qonto: body.qonto }).where('id', '=', params.id).execute()
+    await setQonto(db, params.id, body.qonto)
     return { qonto: body.qonto }
   })
 
   define('setShine', async ({ user, params, body }) => {
     await requireOrder(db, user.id, params.id, 'owner')
-    await db.updateTable('orders').set({ shine: body.shine }).where('id', '=', params.id).execute()
+    await setShine(db, params.id, body.shine)
     return { shine: body.shine }
   })
 
   define('wantComptable', async ({ user, params }) => {
     const order = await requireOrder(db, user.id, params.id, 'owner')
     if (!order.want_comptable_at) {
-      await db.updateTable('orders').set({ want_comptable_at: clock.now() }).where('id', '=', order.id).where('want_comptable_at', 'is', null).execute()
+      await markWantComptable(db, order.id, clock.now())
       await mailer.send({
         to: config.supportEmail,
         subject: `Offre expert-comptable : ${order.raison_sociale}`,

@@ -1,0 +1,116 @@
+// Mail: scanned letters (documents), packages, courier requests (demandes courrier) and folders.
+import { sql, type Insertable } from 'kysely'
+import type { CourierRequest, Folder, MailDocument, Package } from '../../contract/index.ts'
+import { notFound } from '../../http/errors.ts'
+import type { Database, Db, NewDocument } from '../schema.ts'
+import { requireOrder } from './orders.ts'
+
+const countAsInt = sql<number>`count(*)::int`
+
+function documentsQuery(db: Db) {
+  return db.selectFrom('documents').innerJoin('orders', 'orders.id', 'documents.order_id')
+    .select(['documents.id', 'documents.order_id', 'documents.sender', 'documents.kind', 'documents.received_at', 'documents.pages',
+      'documents.read', 'documents.deleted', 'documents.folder_id', 'documents.file_key', 'orders.raison_sociale'])
+    .where('documents.deleted', '=', false)
+}
+type DocumentRow = Awaited<ReturnType<ReturnType<typeof documentsQuery>['executeTakeFirstOrThrow']>>
+
+const toDocument = (r: DocumentRow): MailDocument => ({
+  id: r.id, orderId: r.order_id, raisonSociale: r.raison_sociale, sender: r.sender, kind: r.kind,
+  receivedAt: r.received_at.toISOString(), pages: r.pages, read: r.read, deleted: r.deleted, folderId: r.folder_id,
+})
+
+/** A letter the user may see (deleted ones are gone for everybody), or 404. */
+export async function requireDocument(db: Db, userId: number, id: number): Promise<DocumentRow> {
+  const row = await documentsQuery(db).where('documents.id', '=', id).executeTakeFirst()
+  if (!row) throw notFound('Courrier')
+  await requireOrder(db, userId, row.order_id, 'member').catch(() => { throw notFound('Courrier') })
+  return row
+}
+
+export async function listDocuments(db: Db, orderIds: number[]): Promise<MailDocument[]> {
+  if (!orderIds.length) return []
+  const rows = await documentsQuery(db).where('documents.order_id', 'in', orderIds)
+    .orderBy('documents.received_at', 'desc').orderBy('documents.id', 'desc').execute()
+  return rows.map(toDocument)
+}
+
+export async function getDocument(db: Db, id: number): Promise<MailDocument> {
+  return toDocument(await documentsQuery(db).where('documents.id', '=', id).executeTakeFirstOrThrow())
+}
+
+/** Marks a letter read or unread and/or files it (null: back to the inbox); absent fields stay as they are. */
+export async function updateDocument(db: Db, id: number, changes: { read?: boolean; folderId?: number | null }): Promise<void> {
+  await db.updateTable('documents')
+    .set({ ...(changes.read !== undefined ? { read: changes.read } : {}), ...(changes.folderId !== undefined ? { folder_id: changes.folderId } : {}) })
+    .where('id', '=', id).execute()
+}
+
+export function insertDocument(db: Db, document: NewDocument) {
+  return db.insertInto('documents').values(document).returning(['id', 'read', 'deleted', 'folder_id']).executeTakeFirstOrThrow()
+}
+
+export async function listPackages(db: Db, orderIds: number[]): Promise<Package[]> {
+  if (!orderIds.length) return []
+  const rows = await db.selectFrom('packages').innerJoin('orders', 'orders.id', 'packages.order_id')
+    .selectAll('packages').select('orders.raison_sociale')
+    .where('packages.order_id', 'in', orderIds).orderBy('packages.received_at', 'desc').orderBy('packages.id', 'desc').execute()
+  return rows.map((r) => ({ id: r.id, orderId: r.order_id, raisonSociale: r.raison_sociale, receivedAt: r.received_at.toISOString(), carrier: r.carrier, sender: r.sender, status: r.status }))
+}
+
+export function insertPackage(db: Db, parcel: Insertable<Database['packages']>) {
+  return db.insertInto('packages').values(parcel).returning(['id', 'status']).executeTakeFirstOrThrow()
+}
+
+export async function listCourierRequests(db: Db, orderIds: number[]): Promise<CourierRequest[]> {
+  if (!orderIds.length) return []
+  const rows = await db.selectFrom('courier_requests').innerJoin('orders', 'orders.id', 'courier_requests.order_id')
+    .selectAll('courier_requests').select('orders.raison_sociale')
+    .where('courier_requests.order_id', 'in', orderIds).orderBy('courier_requests.created_at', 'desc').orderBy('courier_requests.id', 'desc').execute()
+  return rows.map((r) => ({ id: r.id, orderId: r.order_id, raisonSociale: r.raison_sociale, createdAt: r.created_at.toISOString(), kind: r.kind, status: r.status, letterCount: r.letter_count }))
+}
+
+export function findCourierRequest(db: Db, orderId: number, id: number) {
+  return db.selectFrom('courier_requests').selectAll().where('id', '=', id).where('order_id', '=', orderId).executeTakeFirst()
+}
+
+/** Only while it is still pending: a request processed meanwhile stays. */
+export async function deletePendingCourierRequest(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('courier_requests').where('id', '=', id).where('status', '=', 'en attente').execute()
+}
+
+export async function listFolders(db: Db, orderIds: number[]): Promise<Folder[]> {
+  if (!orderIds.length) return []
+  const rows = await db.selectFrom('folders')
+    .select((eb) => ['folders.id', 'folders.name', 'folders.order_id',
+      eb.selectFrom('documents').select(countAsInt.as('n')).whereRef('documents.folder_id', '=', 'folders.id').where('documents.deleted', '=', false).as('document_count')])
+    .where('folders.order_id', 'in', orderIds).orderBy('folders.name').execute()
+  return rows.map((r) => ({ id: r.id, name: r.name, domiciliationOrderId: r.order_id, documentCount: r.document_count ?? 0 }))
+}
+
+/** A folder of an order the user reaches, or 404. */
+export async function requireFolder(db: Db, userId: number, id: number) {
+  const folder = await db.selectFrom('folders').selectAll().where('id', '=', id).executeTakeFirst()
+  if (!folder) throw notFound('Dossier')
+  await requireOrder(db, userId, folder.order_id, 'member').catch(() => { throw notFound('Dossier') })
+  return folder
+}
+
+export async function folderBelongsToOrder(db: Db, folderId: number, orderId: number): Promise<boolean> {
+  return !!(await db.selectFrom('folders').select('id').where('id', '=', folderId).where('order_id', '=', orderId).executeTakeFirst())
+}
+
+/** Rejects with the database's unique violation (23505) when the order already has a folder of that name. */
+export async function createFolder(db: Db, orderId: number, name: string): Promise<number> {
+  return (await db.insertInto('folders').values({ order_id: orderId, name }).returning('id').executeTakeFirstOrThrow()).id
+}
+
+/** Rejects with the database's unique violation (23505) when the order already has a folder of that name. */
+export async function renameFolder(db: Db, id: number, name: string): Promise<void> {
+  await db.updateTable('folders').set({ name }).where('id', '=', id).execute()
+}
+
+/** Its letters stay, back in the inbox (documents.folder_id is set null by the foreign key). */
+export async function deleteFolder(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('folders').where('id', '=', id).execute()
+}

@@ -1,0 +1,72 @@
+// The local test payment provider's Stripe-shaped customers, cards, subscriptions and charges (services/payment.ts).
+import type { PaymentMethod, Subscription } from '../../contract/index.ts'
+import type { Db } from '../schema.ts'
+
+type Item = Subscription['items']['data'][number]
+
+export async function insertTestCustomer(db: Db, id: string, defaultPaymentMethod: string | null): Promise<void> {
+  await db.insertInto('test_customers').values({ id, default_payment_method: defaultPaymentMethod }).execute()
+}
+
+/** The id of the customer's default card, or null (also for an unknown customer). */
+export async function findTestCustomerPaymentMethod(db: Db, customerId: string): Promise<string | null> {
+  const row = await db.selectFrom('test_customers').select('default_payment_method').where('id', '=', customerId).executeTakeFirst()
+  return row?.default_payment_method ?? null
+}
+
+export async function setTestCustomerPaymentMethod(db: Db, customerId: string, paymentMethodId: string): Promise<void> {
+  await db.updateTable('test_customers').set({ default_payment_method: paymentMethodId }).where('id', '=', customerId).execute()
+}
+
+export async function insertTestPaymentMethod(db: Db, id: string, customerId: string, card: Omit<PaymentMethod, 'id'>): Promise<void> {
+  await db.insertInto('test_payment_methods')
+    .values({ id, customer_id: customerId, brand: card.brand, last4: card.last4, exp_month: card.expMonth, exp_year: card.expYear })
+    .execute()
+}
+
+/** A card by id, or null; with `customerId`, only if it belongs to that customer. */
+export async function findTestPaymentMethod(db: Db, id: string | null, customerId?: string): Promise<PaymentMethod | null> {
+  if (!id) return null
+  const row = await db.selectFrom('test_payment_methods').selectAll().where('id', '=', id)
+    .$if(customerId !== undefined, (q) => q.where('customer_id', '=', customerId!))
+    .executeTakeFirst()
+  return row ? { id: row.id, brand: row.brand, last4: row.last4, expMonth: row.exp_month, expYear: row.exp_year } : null
+}
+
+export async function insertTestSubscription(db: Db, subscription: {
+  id: string; customerId: string; items: Item[]; currentPeriodEnd: number; defaultPaymentMethod: string | null
+}): Promise<void> {
+  await db.insertInto('test_subscriptions').values({
+    id: subscription.id, customer_id: subscription.customerId, status: 'active', cancel_at_period_end: false,
+    default_payment_method: subscription.defaultPaymentMethod, current_period_end: subscription.currentPeriodEnd, items: JSON.stringify(subscription.items),
+  }).execute()
+}
+
+export async function findTestSubscription(db: Db, id: string): Promise<Subscription | null> {
+  const row = await db.selectFrom('test_subscriptions').selectAll().where('id', '=', id).executeTakeFirst()
+  if (!row) return null
+  return {
+    id: row.id, object: 'subscription', status: row.status, current_period_end: Number(row.current_period_end),
+    cancel_at_period_end: row.cancel_at_period_end, items: { object: 'list', data: row.items as Item[] },
+  }
+}
+
+export async function setTestSubscriptionItems(db: Db, id: string, items: Item[]): Promise<void> {
+  await db.updateTable('test_subscriptions').set({ items: JSON.stringify(items) }).where('id', '=', id).execute()
+}
+
+/** The id of the card paying for the subscription, or null (also for an unknown subscription). */
+export async function findTestSubscriptionPaymentMethod(db: Db, id: string): Promise<string | null> {
+  const row = await db.selectFrom('test_subscriptions').select('default_payment_method').where('id', '=', id).executeTakeFirst()
+  return row?.default_payment_method ?? null
+}
+
+export async function setTestSubscriptionPaymentMethod(db: Db, id: string, paymentMethodId: string): Promise<void> {
+  await db.updateTable('test_subscriptions').set({ default_payment_method: paymentMethodId }).where('id', '=', id).execute()
+}
+
+export async function insertTestCharge(db: Db, charge: { id: string; customerId: string; paymentMethodId: string; amountCents: number; description: string }): Promise<void> {
+  await db.insertInto('test_charges').values({
+    id: charge.id, customer_id: charge.customerId, payment_method: charge.paymentMethodId, amount: charge.amountCents, description: charge.description,
+  }).execute()
+}
