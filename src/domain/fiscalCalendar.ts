@@ -1,18 +1,6 @@
 // The tax deadlines of a French company for this calendar year and the next ("Calendrier fiscal").
-// Every rule applied here, with its official source, is written out in ./README.md; in short:
-// - TVA, réel normal: one CA3 a month for the month before, due on `vatDueDay` (default 15, the
-//   earliest day of the 15–24 range the DGFiP assigns); régime simplifié: instalments in July and
-//   December (same day) and the CA12 on the 2nd business day after 1 May (CA12E within three months
-//   of a non-calendar year end); franchise en base: nothing.
-// - IS: instalments on 15 March, June, September and December, numbered from the previous year end
-//   (CGI ann. III table); balance on 15 May after a 31 December year end, otherwise on the 15th of
-//   the 4th month after it. IR companies have neither.
-// - Liasse fiscale: 2nd business day after 1 May (31 December year end, and every IR company),
-//   otherwise three months after the year end; plus the 15 days granted to online filing.
-// - CFE: 15 December.
-// A date the rule gives on a Saturday, Sunday or public holiday moves to the next business day; the
-// 15 extra days of the liasse are added to the (moved) legal date and not moved again, as the DGFiP
-// publishes them (18 May 2024, a Saturday).
+// Each rule, the choices made (the 15th for monthly VAT, CA12E for a non-calendar year, the liasse's
+// 15 online days not moved again) and the official sources are written out in ./README.md.
 import {
   addDays,
   addMonths,

@@ -1,14 +1,5 @@
-// The yearly legal duties of a company ("Obligations juridiques annuelles"), from its fiscal year end.
-// Rules and sources in ./README.md; in short:
-// - approval of the accounts by the members within six months of the year end (C. com. L223-26,
-//   L225-100, applied to SAS by L227-1): close + 6 months, counted as months are (addMonths);
-// - filing at the registry within one month of the approval, two months online (C. com. L232-21 to
-//   L232-23); filing goes through the guichet unique (online) since 2023, so the date shown is two
-//   months after the last possible approval day;
-// - beneficial owners: a change is declared within 30 days (C. mon. fin. R561-55). It has no date of
-//   its own, so it is a standing duty, not a dated reminder that would invent a yearly filing.
-// These are company-law periods, not tax deadlines: they are not moved past weekends (an assembly
-// can meet, and a filing can be made online, any day; meeting earlier is always allowed).
+// The yearly legal duties of a company ("Obligations juridiques annuelles"), from its fiscal year end:
+// approval of the accounts, filing at the greffe, beneficial owners. Rules, choices and sources: ./README.md.
 import { addMonths, assertIsoDate, dateParts, isoDate, lastDayOfMonth, longDateFr, type IsoDate } from './dates.ts'
 import { byDate, type Deadline, type LegalKind } from './deadline.ts'
 import { DEFAULT_FISCAL_YEAR_END_MONTH } from './fiscalCalendar.ts'
@@ -75,6 +66,7 @@ export function legalDuties(input: LegalDutiesInput): LegalDuties {
     for (const y of [year - 2, year - 1, year, year + 1]) {
       const close = lastDayOfMonth(y, endMonth)
       const exercise = `exercice clos le ${longDateFr(close)}`
+      // Company-law periods: not moved past weekends and holidays (an assembly may meet any day).
       const approval = addMonths(close, APPROVAL_MONTHS)
       add({
         id: `approbation-comptes-${close.slice(0, 7)}`,
