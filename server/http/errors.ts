@@ -75,6 +75,7 @@ export function validationMessage(issues: ValidationIssue[], part: string): stri
     case 'maxItems': return `${field} ne peut pas contenir plus de ${plural(Number(p.limit), 'élément')}.`
     case 'minProperties': return `${field} doit contenir au moins un champ.`
     case 'const': case 'enum': return `${field} n’a pas une valeur autorisée.`
+    case 'unstorableText': return `${field} contient un caractère interdit (caractère nul ou caractère Unicode incomplet).`
     default: return `${field} n’a pas une valeur valide.`
   }
 }

@@ -5,10 +5,13 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import type { LightMyRequestResponse } from 'fastify'
+import fc from 'fast-check'
+import type { InjectOptions, LightMyRequestResponse } from 'fastify'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { buildTestApp, login, type TestApp } from '../util/server.ts'
+import { routes, type RouteDef, type RouteName } from '../../server/contract/index.ts'
+import { buildTestApp, login, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
+import { demoIds, multipart, sampleFor, tinyPdf, tinyPng, type DemoIds, type Sample } from '../util/server-samples.ts'
 
 const french = /[éèàêâçùô’]|\b(le|la|les|du|de|des|doit|est|être|identifiants|introuvable|veuillez|trop|aucune?)\b/i
 
@@ -153,3 +156,150 @@ maps('a map found in a production dist/ is not served; a development one is', as
 })
 
 maps.run()
+
+// --- Text PostgreSQL cannot store (NUL, half of a surrogate pair), and any odd text, on every route of the table
+
+const entries = Object.entries(routes) as [RouteName, RouteDef][]
+
+const headersFor = (route: RouteDef, token: string): Record<string, string> =>
+  route.auth === 'none' ? {} : route.auth === 'operator' ? { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` } : route.auth === 'bearer' ? { authorization: `Bearer ${token}` } : { apitoken: token }
+
+type Path = (string | number)[]
+
+/** The paths of every string in a JSON value. */
+function stringPaths(value: unknown, path: Path = []): Path[] {
+  if (typeof value === 'string') return [path]
+  if (Array.isArray(value)) return value.flatMap((v, i) => stringPaths(v, [...path, i]))
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => stringPaths(v, [...path, k]))
+  return []
+}
+
+function setAt(value: unknown, path: Path, leaf: unknown): unknown {
+  if (path.length === 0) return leaf
+  const [head, ...rest] = path
+  const copy = (Array.isArray(value) ? [...value] : { ...(value as object) }) as Record<string | number, unknown>
+  copy[head!] = setAt(copy[head!], rest, leaf)
+  return copy
+}
+
+/** Percent-encodes any JS string, a lone surrogate included (as the three bytes it would take, invalid UTF-8). */
+function percentEncode(text: string): string {
+  let out = ''
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    const next = text.charCodeAt(i + 1)
+    if (c >= 0xd800 && c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+      out += encodeURIComponent(text.slice(i, i + 2))
+      i++
+    } else if (c >= 0xd800 && c <= 0xdfff) {
+      out += [0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('')
+    } else {
+      out += encodeURIComponent(text[i]!)
+    }
+  }
+  return out
+}
+
+function urlWith(name: RouteName, params: Record<string, string>, query: Record<string, string>): string {
+  let path: string = routes[name].path
+  for (const [key, value] of Object.entries(params)) path = path.replace(`{${key}}`, percentEncode(value))
+  const search = Object.entries(query).map(([k, v]) => `${percentEncode(k)}=${percentEncode(v)}`).join('&')
+  return search ? `${path}?${search}` : path
+}
+
+const asText = (sample: Sample) => Object.fromEntries(Object.entries({ ...sample.params }).map(([k, v]) => [k, String(v)]))
+const queryText = (sample: Sample) => Object.fromEntries(Object.entries({ ...sample.query }).map(([k, v]) => [k, String(v)]))
+
+function assertNever5xx(res: LightMyRequestResponse, reference: Record<string, string>, what: string) {
+  assert.ok(res.statusCode < 500, `${what}: ${res.statusCode} ${res.body.slice(0, 300)}`)
+  if (res.statusCode >= 400) {
+    const body = res.json()
+    assert.ok(french.test(body.message), `${what}: not French: ${body.message}`)
+    assert.is(body.statusCode, res.statusCode, what)
+  }
+  assertSecurityHeaders(res.headers, reference, what)
+}
+
+interface Ctx { t: TestApp; ids: DemoIds; camille: string; pdf: Buffer; reference: Record<string, string> }
+
+const setup = async (ctx: Ctx) => {
+  ctx.t = await buildTestApp()
+  ctx.ids = await demoIds(ctx.t.deps.db)
+  ctx.camille = await login(ctx.t.app)
+  ctx.pdf = await tinyPdf()
+  ctx.reference = await referenceHeaders(ctx.t)
+}
+
+const text = suite<Ctx>('text PostgreSQL cannot store: a French 400 at the schema layer, on every route')
+text.before(setup)
+text.after((ctx) => ctx.t.close())
+
+const jsonBodies = entries.filter(([, r]) => r.schema.body && r.kind !== 'multipart')
+
+for (const [label, bad] of [['a NUL character', 'Camille\u0000Martin'], ['a lone surrogate', 'Camille\ud800Martin']] as const) {
+  text(`${label} in any string of any JSON body`, async (ctx) => {
+    let checked = 0
+    for (const [name, route] of jsonBodies) {
+      const sample = sampleFor(name, ctx.ids, ctx.pdf)
+      for (const path of stringPaths(sample.body)) {
+        const res = await ctx.t.app.inject({
+          method: route.method, url: urlWith(name, asText(sample), queryText(sample)), headers: headersFor(route, ctx.camille),
+          payload: setAt(sample.body, path, bad) as InjectOptions['payload'],
+        })
+        const what = `${name} ${path.join('.')}`
+        assert.is(res.statusCode, 400, `${what}: ${res.body}`)
+        assert.is(res.json().code, 'VALIDATION', what)
+        assert.match(res.json().message, String(path[0]), `${what}: the message names the field`)
+        assert.match(res.json().message, 'caractère', what)
+        assertSecurityHeaders(res.headers, ctx.reference, what)
+        checked++
+      }
+    }
+    assert.ok(checked >= 30, `${checked} fields`)
+  })
+}
+
+text('a NUL or a lone surrogate in a query string value', async (ctx) => {
+  const sample = sampleFor('subscriptionInformations', ctx.ids, ctx.pdf)
+  for (const bad of ['\u0000'.repeat(40), `${ctx.ids.subscriptionKey.slice(0, 39)}\udc00`]) {
+    const res = await ctx.t.app.inject({ method: 'GET', url: urlWith('subscriptionInformations', asText(sample), { key: bad }) })
+    assert.is(res.statusCode, 400, res.body)
+    assert.match(res.json().message, 'key')
+  }
+})
+
+/** Any UTF-16 unit, with NUL, lone surrogates, a bidi override and URL-significant characters made frequent. */
+const oddUnit = fc.oneof(
+  { weight: 2, arbitrary: fc.constantFrom('\u0000', '\ud800', '\udbff', '\udc00', '\udfff', '\ufffe', '\u202e', 'é', '%', '/', '?', '#', '&', '=', ':', '1') },
+  { weight: 3, arbitrary: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)) },
+)
+const oddText = fc.oneof(
+  { weight: 3, arbitrary: fc.string({ unit: oddUnit, maxLength: 30 }) },
+  // Over-long: past the router's 100 characters for an id, past every maxLength of the schemas but one.
+  { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 95, max: 320 }), fc.constantFrom('1', 'a', '\u0000', 'é')).map(([n, c]) => c.repeat(n)) },
+)
+
+text('property: any odd text in any body field, path parameter or query value of any route: never a 5xx', async (ctx) => {
+  await fc.assert(fc.asyncProperty(fc.constantFrom(...entries.map(([name]) => name)), fc.constantFrom('body', 'params', 'query'), fc.nat(), oddText, async (name, where, index, value) => {
+    const route: RouteDef = routes[name]
+    const sample = sampleFor(name, ctx.ids, ctx.pdf)
+    const params = asText(sample)
+    const query = queryText(sample)
+    let payload: InjectOptions['payload'] | undefined = sample.body as InjectOptions['payload']
+    const headers = { ...headersFor(route, ctx.camille), ...(sample.multipart?.headers ?? {}) }
+    const paths = stringPaths(sample.body)
+    const keys = (record: Record<string, string>) => Object.keys(record)
+    if (where === 'body' && paths.length) payload = setAt(sample.body, paths[index % paths.length]!, value) as InjectOptions['payload']
+    else if (where === 'params' && keys(params).length) params[keys(params)[index % keys(params).length]!] = value
+    else query[keys(query)[index % Math.max(1, keys(query).length)] ?? 'orderId'] = value
+    if (sample.multipart) {
+      const form = multipart({ orderId: where === 'body' ? value : String(ctx.ids.missingDocsOrder) }, [{ field: 'identity_manager', filename: 'cni.png', contentType: 'image/png', bytes: tinyPng }])
+      Object.assign(headers, form.headers)
+      payload = form.payload
+    }
+    const res = await ctx.t.app.inject({ method: route.method, url: urlWith(name, params, query), headers, ...(payload !== undefined ? { payload } : {}) })
+    assertNever5xx(res, ctx.reference, `${name} ${where} ${JSON.stringify(value).slice(0, 60)}`)
+  }), { numRuns: 400 })
+})
+
+text.run()
