@@ -303,3 +303,88 @@ text('property: any odd text in any body field, path parameter or query value of
 })
 
 text.run()
+
+// --- Malformed multipart forms: a French 400, never a 5xx; a file name is cleaned before it is stored
+
+const forms = suite<Ctx>('malformed multipart forms')
+forms.before(setup)
+forms.after((ctx) => ctx.t.close())
+
+const uploadRaw = (ctx: Ctx, contentType: string, payload: Buffer | string, url = '/step-upload-identity') =>
+  ctx.t.app.inject({ method: 'POST', url, headers: { apitoken: ctx.camille, 'content-type': contentType }, payload })
+
+function formBody(boundary: string, orderId: string, file: { field?: string; filename: string; bytes: Buffer }): Buffer {
+  return Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="orderId"\r\n\r\n${orderId}\r\n`),
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'identity_manager'}"; filename="${file.filename}"\r\nContent-Type: image/png\r\n\r\n`),
+    file.bytes, Buffer.from(`\r\n--${boundary}--\r\n`),
+  ])
+}
+
+forms('no boundary, a broken body, garbage, a part without headers: a French 400 and nothing stored', async (ctx) => {
+  const good = formBody('limite', String(ctx.ids.missingDocsOrder), { filename: 'cni.png', bytes: tinyPng })
+  const cases: [string, string, Buffer | string][] = [
+    ['no boundary', 'multipart/form-data', good],
+    ['an empty boundary', 'multipart/form-data; boundary=', good],
+    ['another boundary', 'multipart/form-data; boundary=autre', good],
+    ['cut in the middle of the file', 'multipart/form-data; boundary=limite', good.subarray(0, good.length - tinyPng.length)],
+    ['cut before the end boundary', 'multipart/form-data; boundary=limite', good.subarray(0, good.length - 12)],
+    ['garbage', 'multipart/form-data; boundary=limite', 'n’importe quoi'],
+    ['a part with broken headers', 'multipart/form-data; boundary=limite', '--limite\r\nContent-Disposition\r\n\r\nx\r\n--limite--\r\n'],
+    ['an empty body', 'multipart/form-data; boundary=limite', ''],
+  ]
+  for (const [label, type, payload] of cases) {
+    const res = await uploadRaw(ctx, type, payload)
+    assert.ok(res.statusCode >= 400 && res.statusCode < 500, `${label}: ${res.statusCode} ${res.body}`)
+    assert.ok(french.test(res.json().message), `${label}: ${res.json().message}`)
+    assertSecurityHeaders(res.headers, ctx.reference, label)
+  }
+  assert.is((await ctx.t.deps.db.selectFrom('uploaded_documents').select('id').execute()).length, 0)
+})
+
+forms('a file name with NUL, control, bidi or half-surrogate characters is stored cleaned', async (ctx) => {
+  const boundary = 'limite'
+  const res = await uploadRaw(ctx, `multipart/form-data; boundary=${boundary}`,
+    formBody(boundary, String(ctx.ids.missingDocsOrder), { filename: 'c\u0000n\u0007i\u202egnp.exe\u0085.png', bytes: tinyPng }))
+  assert.is(res.statusCode, 200, res.body)
+  const row = await ctx.t.deps.db.selectFrom('uploaded_documents').select('file_name').orderBy('id', 'desc').executeTakeFirstOrThrow()
+  assert.is(row.file_name, 'cnignp.exe.png')
+  const named = await uploadRaw(ctx, `multipart/form-data; boundary=${boundary}`,
+    formBody(boundary, String(ctx.ids.missingDocsOrder), { filename: '\u0000\u0001', bytes: tinyPng }))
+  assert.is(named.statusCode, 200, named.body)
+  assert.is(named.json().uploaded.at(-1).fileName, 'identity_manager.png', 'nothing left: a name from the document type')
+})
+
+const printable = fc.constantFrom(...'abcXYZ019-_=;" \t/'.split(''))
+
+/** A multipart form broken in any of several ways (or not at all), built from odd names and bytes. */
+const oddForm = fc.record({
+  boundary: fc.option(fc.string({ unit: printable, maxLength: 75 }), { nil: undefined }),
+  bodyBoundary: fc.option(fc.string({ unit: printable, minLength: 1, maxLength: 20 }), { nil: undefined }),
+  orderId: fc.oneof(fc.constant('ORDER'), fc.string({ unit: oddUnit, maxLength: 12 })),
+  field: fc.oneof(fc.constant('identity_manager'), fc.string({ unit: oddUnit, maxLength: 12 })),
+  filename: fc.string({ unit: oddUnit, maxLength: 40 }),
+  bytes: fc.oneof(fc.constant(tinyPng), fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b))),
+  cut: fc.option(fc.nat(), { nil: undefined }),
+  junk: fc.option(fc.uint8Array({ minLength: 1, maxLength: 40 }).map((b) => Buffer.from(b)), { nil: undefined }),
+})
+
+forms('property: any malformed multipart form on any route of the table: never a 5xx', async (ctx) => {
+  const names = entries.map(([name]) => name)
+  await fc.assert(fc.asyncProperty(fc.constantFrom(...names, 'uploadIdentity', 'uploadIdentity'), oddForm, async (name, form) => {
+    const route: RouteDef = routes[name]
+    const sample = sampleFor(name, ctx.ids, ctx.pdf)
+    const boundary = form.boundary ?? 'limite'
+    let body = formBody(form.bodyBoundary ?? boundary, form.orderId.replace('ORDER', String(ctx.ids.missingDocsOrder)), { field: form.field, filename: form.filename, bytes: form.bytes })
+    if (form.junk) body = Buffer.concat([body.subarray(0, (form.cut ?? 0) % (body.length + 1)), form.junk, body.subarray((form.cut ?? 0) % (body.length + 1))])
+    else if (form.cut !== undefined) body = body.subarray(0, form.cut % (body.length + 1))
+    const res = await ctx.t.app.inject({
+      method: route.method, url: urlWith(name, asText(sample), queryText(sample)),
+      headers: { ...headersFor(route, ctx.camille), 'content-type': form.boundary === undefined ? 'multipart/form-data' : `multipart/form-data; boundary=${boundary}` },
+      ...(route.method === 'GET' ? {} : { payload: body }),
+    })
+    assertNever5xx(res, ctx.reference, `${name} ${JSON.stringify(form).slice(0, 200)}`)
+  }), { numRuns: 300 })
+})
+
+forms.run()
