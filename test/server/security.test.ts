@@ -5,12 +5,14 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { crc32 } from 'node:zlib'
 import fc from 'fast-check'
 import type { InjectOptions, LightMyRequestResponse } from 'fastify'
+import { PDFDocument, PDFName, PDFString } from 'pdf-lib'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { routes, type RouteDef, type RouteName } from '../../server/contract/index.ts'
-import { buildTestApp, login, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
+import { buildTestApp, callBearer, login, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
 import { demoIds, multipart, sampleFor, tinyPdf, tinyPng, type DemoIds, type Sample } from '../util/server-samples.ts'
 
 const french = /[éèàêâçùô’]|\b(le|la|les|du|de|des|doit|est|être|identifiants|introuvable|veuillez|trop|aucune?)\b/i
@@ -388,3 +390,119 @@ forms('property: any malformed multipart form on any route of the table: never a
 })
 
 forms.run()
+
+// --- Uploads: one strict check for every upload (the PDF opened, the image's structure decoded); files served as what they are
+
+/** A real 2×2 JPEG (baseline, JFIF). */
+const tinyJpeg = Buffer.from('/9j/4AAQSkZJRgABAQAAAQABAAD/2wCEAAYEBQYFBAYGBQYHBwYIChAKCgkJChQODwwQFxQYGBcUFhYaHSUfGhsjHBYWICwgIyYnKSopGR8tMC0oMCUoKSgBBwcHCggKEwoKEygaFhooKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKP/AABEIAAIAAgMBEQACEQEDEQH/xAGiAAABBQEBAQEBAQAAAAAAAAAAAQIDBAUGBwgJCgsQAAIBAwMCBAMFBQQEAAABfQECAwAEEQUSITFBBhNRYQcicRQygZGhCCNCscEVUtHwJDNicoIJChYXGBkaJSYnKCkqNDU2Nzg5OkNERUZHSElKU1RVVldYWVpjZGVmZ2hpanN0dXZ3eHl6g4SFhoeIiYqSk5SVlpeYmZqio6Slpqeoqaqys7S1tre4ubrCw8TFxsfIycrS09TV1tfY2drh4uPk5ebn6Onq8fLz9PX29/j5+gEAAwEBAQEBAQEBAQAAAAAAAAECAwQFBgcICQoLEQACAQIEBAMEBwUEBAABAncAAQIDEQQFITEGEkFRB2FxEyIygQgUQpGhscEJIzNS8BVictEKFiQ04SXxFxgZGiYnKCkqNTY3ODk6Q0RFRkdISUpTVFVWV1hZWmNkZWZnaGlqc3R1dnd4eXqCg4SFhoeIiYqSk5SVlpeYmZqio6Slpqeoqaqys7S1tre4ubrCw8TFxsfIycrS09TV1tfY2dri4+Tl5ufo6ery8/T19vf4+fr/2gAMAwEAAhEDEQA/AOQr6c+dP//Z', 'base64')
+
+interface PngChunk { type: string; data: Buffer }
+function pngChunks(png: Buffer): PngChunk[] {
+  const chunks: PngChunk[] = []
+  for (let at = 8; at < png.length;) {
+    const length = png.readUInt32BE(at)
+    chunks.push({ type: png.toString('latin1', at + 4, at + 8), data: png.subarray(at + 8, at + 8 + length) })
+    at += 12 + length
+  }
+  return chunks
+}
+function pngOf(chunks: PngChunk[], corruptCrcOf?: string): Buffer {
+  return Buffer.concat([tinyPng.subarray(0, 8), ...chunks.map(({ type, data }) => {
+    const head = Buffer.alloc(8)
+    head.writeUInt32BE(data.length)
+    head.write(type, 4, 'latin1')
+    const crc = Buffer.alloc(4)
+    crc.writeUInt32BE((crc32(Buffer.concat([head.subarray(4), data])) ^ (type === corruptCrcOf ? 1 : 0)) >>> 0)
+    return Buffer.concat([head, data, crc])
+  })])
+}
+
+async function pdfWithJavaScript(): Promise<Buffer> {
+  const pdf = await PDFDocument.create()
+  pdf.addPage([200, 200]).drawText('Kbis', { x: 20, y: 100 })
+  pdf.catalog.set(PDFName.of('OpenAction'), pdf.context.obj({ S: 'JavaScript', JS: PDFString.of('app.alert(1)') }))
+  return Buffer.from(await pdf.save())
+}
+
+/** Files every upload must refuse, whichever route. */
+async function refusedFiles(pdf: Buffer): Promise<[string, Buffer, 'pdf' | 'image'][]> {
+  const [ihdr, ...rest] = pngChunks(tinyPng)
+  const zeroWidth = Buffer.from(ihdr!.data)
+  zeroWidth.writeUInt32BE(0, 0)
+  return [
+    ['%PDF- + garbage + %%EOF', Buffer.from(`%PDF-1.7\n${'garbage '.repeat(50)}\n%%EOF\n`), 'pdf'],
+    ['a PDF/HTML/JS polyglot', Buffer.from('%PDF-1.4\n<html><body><script>alert(document.cookie)</script></body></html>\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n'), 'pdf'],
+    ['a real PDF carrying HTML and a script', Buffer.concat([pdf, Buffer.from('\n<html><script>alert(document.cookie)</script></html>\n%%EOF\n')]), 'pdf'],
+    ['a real PDF running JavaScript when opened', await pdfWithJavaScript(), 'pdf'],
+    ['a PNG with a broken checksum', pngOf([ihdr!, ...rest], 'IDAT'), 'image'],
+    ['a PNG of width 0', pngOf([{ type: 'IHDR', data: zeroWidth }, ...rest]), 'image'],
+    ['a PNG whose first chunk is not IHDR', pngOf([...rest.slice(0, -1), ihdr!, rest.at(-1)!]), 'image'],
+    ['a PNG carrying a script', pngOf([ihdr!, { type: 'tEXt', data: Buffer.from('Comment\u0000<script>alert(1)</script>', 'latin1') }, ...rest]), 'image'],
+    ['a JPEG that is only a start and an end marker', Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 0xff, 0xd9]), 'image'],
+    ['a JPEG without its frame header', Buffer.concat([tinyJpeg.subarray(0, 2), Buffer.from([0xff, 0xda, 0, 2]), Buffer.alloc(20, 0x11), Buffer.from([0xff, 0xd9])]), 'image'],
+    ['a JPEG carrying a script in a comment', Buffer.concat([tinyJpeg.subarray(0, 2), Buffer.from([0xff, 0xfe, 0, 31]), Buffer.from('<script>alert(1)</script>....'), tinyJpeg.subarray(2)]), 'image'],
+  ]
+}
+
+const uploads = suite<Ctx & { atelierContract: number }>('uploads: one strict check for every upload')
+uploads.before(async (ctx) => {
+  await setup(ctx)
+  ctx.atelierContract = (await ctx.t.deps.db.selectFrom('contracts').innerJoin('orders', 'orders.id', 'contracts.order_id')
+    .select('contracts.id').where('orders.raison_sociale', '=', 'Atelier Lumière SARL').executeTakeFirstOrThrow()).id
+})
+uploads.after((ctx) => ctx.t.close())
+
+const identityForm = (ctx: Ctx, bytes: Buffer, filename = 'piece') =>
+  multipart({ orderId: String(ctx.ids.missingDocsOrder) }, [{ field: 'identity_manager', filename, contentType: 'application/octet-stream', bytes }])
+
+uploads('the Kbis, the identity documents and the operators’ letters refuse the same files', async (ctx) => {
+  const rows = async () => (await ctx.t.deps.db.selectFrom('uploaded_documents').select('id').execute()).length
+  const before = await rows()
+  for (const [label, bytes, kind] of await refusedFiles(ctx.pdf)) {
+    const form = identityForm(ctx, bytes)
+    const identity = await ctx.t.app.inject({ method: 'POST', url: '/step-upload-identity', headers: { ...form.headers, apitoken: ctx.camille }, payload: form.payload })
+    assert.is(identity.statusCode, 415, `identity, ${label}: ${identity.body}`)
+    if (kind !== 'pdf') continue
+    const dataUrl = `data:application/pdf;base64,${bytes.toString('base64')}`
+    const kbis = await callBearer(ctx.t.app, ctx.camille, 'PUT', `/api-protected/contracts/${ctx.atelierContract}`, { kbis: dataUrl })
+    assert.is(kbis.statusCode, 415, `Kbis, ${label}: ${kbis.body}`)
+    const letter = await ctx.t.app.inject({ method: 'POST', url: `/api/operator/domiciliation-orders/${ctx.ids.order}/documents`, headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` }, payload: { sender: 'URSSAF', file: dataUrl } })
+    assert.is(letter.statusCode, 400, `operator, ${label}: ${letter.body}`)
+  }
+  assert.is(await rows(), before, 'nothing stored')
+  const contract = await ctx.t.deps.db.selectFrom('contracts').select('kbis_file_key').where('id', '=', ctx.atelierContract).executeTakeFirstOrThrow()
+  assert.is(contract.kbis_file_key, null)
+})
+
+uploads('real PDF, PNG and JPEG files are accepted and stored with the type read from their bytes', async (ctx) => {
+  for (const [bytes, type, name] of [[ctx.pdf, 'application/pdf', 'cni.jpg'], [tinyPng, 'image/png', 'cni.pdf'], [tinyJpeg, 'image/jpeg', 'cni.png']] as const) {
+    const form = identityForm(ctx, bytes, name)
+    const res = await ctx.t.app.inject({ method: 'POST', url: '/step-upload-identity', headers: { ...form.headers, apitoken: ctx.camille }, payload: form.payload })
+    assert.is(res.statusCode, 200, `${type}: ${res.body}`)
+    const row = await ctx.t.deps.db.selectFrom('uploaded_documents').select(['content_type', 'file_key']).orderBy('id', 'desc').executeTakeFirstOrThrow()
+    assert.is(row.content_type, type, 'the type of the bytes, not of the name')
+  }
+})
+
+uploads('every stored file is served as a PDF, not sniffed, as a named download-or-inline', async (ctx) => {
+  const kbis = await callBearer(ctx.t.app, ctx.camille, 'PUT', `/api-protected/contracts/${ctx.atelierContract}`, { kbis: `data:application/pdf;base64,${ctx.pdf.toString('base64')}` })
+  assert.is(kbis.statusCode, 200, kbis.body)
+  const files: [string, Record<string, string>][] = [
+    [`/api-protected/documents/${ctx.ids.document}/file`, { apitoken: ctx.camille }],
+    [`/api-protected/invoices/${ctx.ids.invoice}/file`, { apitoken: ctx.camille }],
+    [`/api-protected/creditnotes/${ctx.ids.creditNote}/file`, { apitoken: ctx.camille }],
+    [`/api-protected/contracts/${ctx.atelierContract}/kbis`, { authorization: `Bearer ${ctx.camille}` }],
+  ]
+  assert.is(files.length, entries.filter(([, r]) => r.kind === 'file').length, 'every file route of the table')
+  for (const [url, headers] of files) {
+    const res = await ctx.t.app.inject({ method: 'GET', url, headers })
+    assert.is(res.statusCode, 200, url)
+    assert.is(res.headers['content-type'], 'application/pdf', url)
+    assert.is(res.headers['x-content-type-options'], 'nosniff', url)
+    assert.match(res.headers['content-disposition'] as string, /^inline; filename="[\w.-]+\.pdf"$/, url)
+    assert.match(res.headers['cache-control'] as string, 'no-store', url)
+    assert.is(res.rawPayload.subarray(0, 5).toString(), '%PDF-', url)
+  }
+})
+
+uploads.run()

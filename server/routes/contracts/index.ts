@@ -4,7 +4,7 @@ import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest, fileTooLarge, HttpError, notFound } from '../../http/errors.ts'
 import { formParts } from '../../http/multipart.ts'
 import { contractsQuery, requireOrder, requireOwnContract, toContract } from '../../db/repositories/orders.ts'
-import { contentTypes, decodeDataUrl, MAX_UPLOAD_BYTES, sniffFileType, type FileType } from '../../services/file-types.ts'
+import { checkFile, contentTypes, decodeDataUrl, MAX_UPLOAD_BYTES, type FileType } from '../../services/file-types.ts'
 import { newFileKey, storeWithRecord } from '../../services/storage.ts'
 import { sendPdf } from '../files.ts'
 
@@ -39,7 +39,7 @@ export function contractRoutes(define: DefineRoute, { db, storage, clock }: AppD
       const decoded = decodeDataUrl(kbis)
       if (!decoded) throw badRequest('Le champ « kbis » doit être un fichier encodé en data URL (data:application/pdf;base64,…).', 'BAD_DATA_URL')
       if (decoded.bytes.length > MAX_UPLOAD_BYTES) throw fileTooLarge()
-      if (sniffFileType(decoded.bytes) !== 'pdf') throw unsupported('Le Kbis', 'PDF')
+      if ((await checkFile(decoded.bytes)).type !== 'pdf') throw unsupported('Le Kbis', 'PDF')
       const key = newFileKey('kbis', 'pdf')
       await storeWithRecord(storage, [{ key, bytes: decoded.bytes }], () => update(key))
       // The replaced Kbis is no longer referenced by anything.
@@ -73,7 +73,7 @@ export function contractRoutes(define: DefineRoute, { db, storage, clock }: AppD
       const expected = missing.find((m) => m.type === part.name)
       if (!expected) throw badRequest(`Le document « ${part.name} » n’est pas demandé pour cette domiciliation.`, 'UNEXPECTED_DOCUMENT')
       const bytes = await part.bytes()
-      const fileType = sniffFileType(bytes)
+      const fileType = (await checkFile(bytes)).type
       if (!fileType) throw unsupported(`Le fichier « ${part.fileName} »`, 'PDF, JPEG ou PNG')
       files.push({ type: expected.type, label: expected.label, fileName: part.fileName || `${expected.type}.${fileType}`, fileType, bytes })
     }
