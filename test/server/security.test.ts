@@ -1,10 +1,11 @@
 // The security promises of docs/SERVER.md ("Security"), in process (app.inject, or a real socket where the
 // HTTP parser itself answers). Crash and shutdown of a real server: test/server/lifecycle.test.ts.
 import { connect as connectSocket } from 'node:net'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { sql } from 'kysely'
 import { crc32 } from 'node:zlib'
 import fc from 'fast-check'
 import type { InjectOptions, LightMyRequestResponse } from 'fastify'
@@ -12,6 +13,8 @@ import { PDFDocument, PDFName, PDFString } from 'pdf-lib'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { routes, type RouteDef, type RouteName } from '../../server/contract/index.ts'
+import { STORED_FILE_COLUMNS } from '../../server/db/repositories/stored-files.ts'
+import { SWEEP_GRACE_MS, sweepStorage } from '../../server/services/storage-sweep.ts'
 import { buildTestApp, callBearer, login, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
 import { demoIds, multipart, sampleFor, tinyPdf, tinyPng, type DemoIds, type Sample } from '../util/server-samples.ts'
 
@@ -506,3 +509,46 @@ uploads('every stored file is served as a PDF, not sniffed, as a named download-
 })
 
 uploads.run()
+
+// --- Files left behind (a crash between the file and its row, a half-written temp file): swept after a grace period
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => [])
+  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1)).sort()
+}
+
+const sweep = suite<{ t: TestApp }>('files without a row and temp files are swept')
+sweep.before(async (ctx) => { ctx.t = await buildTestApp() })
+sweep.after((ctx) => ctx.t.close())
+
+sweep('orphans and temp files older than the grace period go; recent ones, files with a row and foreign files stay', async ({ t }) => {
+  const dir = t.storageDir
+  const withRows = await filesUnder(dir)
+  assert.ok(withRows.length > 50, 'the demo files')
+  const old = new Date(Date.now() - SWEEP_GRACE_MS - 60_000)
+  const plant = async (path: string, age: Date | null) => {
+    await mkdir(join(dir, path, '..'), { recursive: true })
+    await writeFile(join(dir, path), 'x')
+    if (age) await utimes(join(dir, path), age, age)
+  }
+  for (const path of withRows) await utimes(join(dir, path), old, old) // the demo files are old too: their rows keep them
+  await plant('identity/2026-01/orphelin.png', old)
+  await plant('kbis/2026-01/orphelin.pdf', old)
+  await plant('documents/2026-01/orphelin.pdf', old)
+  await plant('identity/2026-01/recent.png', null)
+  await plant('.tmp/3f1e0c1a-ancien', old)
+  await plant('.tmp/3f1e0c1a-recent', null)
+  await plant('LISEZMOI.txt', old)
+  const result = await sweepStorage({ db: t.deps.db, storage: t.deps.storage, now: new Date() })
+  assert.equal(result.orphans.sort(), ['documents/2026-01/orphelin.pdf', 'identity/2026-01/orphelin.png', 'kbis/2026-01/orphelin.pdf'])
+  assert.is(result.temporary, 1)
+  assert.equal(await filesUnder(dir), [...withRows, '.tmp/3f1e0c1a-recent', 'LISEZMOI.txt', 'identity/2026-01/recent.png'].sort())
+})
+
+sweep('every column holding a file key is known to the sweep', async ({ t }) => {
+  const columns = await sql<{ table_name: string; column_name: string }>`select table_name, column_name from information_schema.columns
+    where table_schema = current_schema() and column_name like '%file_key%'`.execute(t.deps.db)
+  assert.equal(columns.rows.map((c) => `${c.table_name}.${c.column_name}`).sort(), STORED_FILE_COLUMNS.map(([table, column]) => `${table}.${column}`).sort())
+})
+
+sweep.run()
