@@ -1,7 +1,10 @@
 // A real server in a child process: killed with SIGKILL during uploads then restarted (nothing left behind once
 // swept), and stopped with SIGTERM through `npm start` (the server ends, in-flight requests finish, the lock goes).
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtemp, readdir, rm, utimes } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { mkdtemp, readdir, readFile, rm, utimes } from 'node:fs/promises'
+import { request } from 'node:http'
+import { connect as connectSocket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { suite } from 'uvu'
@@ -135,3 +138,78 @@ crash('SIGKILL while 9 MB identity documents are written, restart: no temp file,
 })
 
 crash.run()
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+const refused = (port: number) => new Promise<boolean>((resolve) => {
+  const socket = connectSocket(port, '127.0.0.1')
+  socket.once('connect', () => { socket.destroy(); resolve(false) })
+  socket.once('error', () => resolve(true))
+})
+
+const shutdown = suite<{ dirs: Dirs; npm?: ChildProcess; serverPid?: number }>('SIGTERM to npm start')
+shutdown.before(async (ctx) => {
+  const root = await mkdtemp(join(tmpdir(), 'portail-stop-'))
+  ctx.dirs = { root, data: join(root, 'data'), storage: join(root, 'storage') }
+})
+shutdown.after(async (ctx) => {
+  // Only what this test started: the npm process and the server it ran.
+  if (ctx.npm && ctx.npm.exitCode === null && ctx.npm.signalCode === null) ctx.npm.kill('SIGKILL')
+  if (ctx.serverPid && alive(ctx.serverPid)) process.kill(ctx.serverPid, 'SIGKILL')
+  await rm(ctx.dirs.root, { recursive: true, force: true })
+})
+
+shutdown('stops the server: the request in flight is answered, the port and the database lock are freed', async (ctx) => {
+  // npm itself, as a container would start it (npm_execpath: the npm running these tests, if any).
+  const npm = process.env.npm_execpath
+  ctx.npm = npm
+    ? spawn(process.execPath, [npm, 'start', '--silent'], { cwd: ROOT, env: serverEnv(ctx.dirs, { SEED_DEMO: 'false' }), stdio: ['ignore', 'pipe', 'inherit'] })
+    : spawn('npm', ['start', '--silent'], { cwd: ROOT, env: serverEnv(ctx.dirs, { SEED_DEMO: 'false' }), stdio: ['ignore', 'pipe', 'inherit'] })
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = ''
+    const timer = setTimeout(() => reject(new Error(`npm start n’a pas démarré en 90 s : ${out}`)), 90_000)
+    ctx.npm!.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+      const match = /prêt : http:\/\/localhost:(\d+)/.exec(out)
+      if (match) { clearTimeout(timer); resolve(Number(match[1])) }
+    })
+  })
+  const lock = join(ctx.dirs.data, 'pglite.lock')
+  ctx.serverPid = Number(await readFile(lock, 'utf8'))
+  assert.ok(alive(ctx.serverPid))
+
+  // A login whose body is still on its way when SIGTERM arrives.
+  const body = JSON.stringify({ username: 'personne@example.com', password: 'MotDePasse1!' })
+  const answer = new Promise<{ status: number; message: string }>((resolve, reject) => {
+    const req = request({ port, host: '127.0.0.1', method: 'POST', path: '/api/login', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      let text = ''
+      res.on('data', (chunk: Buffer) => { text += chunk.toString() })
+      res.on('end', () => resolve({ status: res.statusCode!, message: JSON.parse(text).message }))
+    })
+    req.on('error', reject)
+    req.write(body.slice(0, 10))
+    setTimeout(() => {
+      ctx.npm!.kill('SIGTERM')
+      setTimeout(() => req.end(body.slice(10)), 500)
+    }, 300)
+  })
+  const res = await answer
+  assert.is(res.status, 401, 'answered, not cut')
+  assert.is(res.message, 'Identifiants incorrects')
+
+  await exited(ctx.npm)
+  const deadline = Date.now() + 15_000
+  while (alive(ctx.serverPid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
+  assert.not.ok(alive(ctx.serverPid), 'the server process ended with npm')
+  assert.not.ok(existsSync(lock), 'the database lock is released')
+  assert.ok(await refused(port), 'nothing listens any more')
+})
+
+shutdown.run()
