@@ -19,7 +19,8 @@ export function buildConfig(env = process.env) {
   }
 }
 
-function options(config, { dev = false } = {}) {
+/** esbuild's options; production builds carry no source map (they would publish the sources). */
+export function buildOptions(config, { dev = false } = {}) {
   return {
     absWorkingDir: root,
     entryPoints: ['src/main.tsx'],
@@ -31,7 +32,7 @@ function options(config, { dev = false } = {}) {
     target: ['es2022', 'chrome111', 'safari16.4', 'firefox115'],
     jsx: 'automatic',
     minify: !dev,
-    sourcemap: 'linked',
+    sourcemap: dev ? 'linked' : false,
     metafile: true,
     entryNames: '[name]-[hash]',
     chunkNames: 'chunks/[name]-[hash]',
@@ -47,8 +48,8 @@ function options(config, { dev = false } = {}) {
   }
 }
 
-/** Writes dist/index.html pointing at the hashed entry, and a stamp that tells what was built from what. */
-async function writeIndex(metafile, config) {
+/** Writes dist/index.html pointing at the hashed entry, and a stamp that tells what was built from what, and how. */
+async function writeIndex(metafile, config, mode) {
   const outputs = Object.entries(metafile.outputs)
   const entry = outputs.find(([, o]) => o.entryPoint === 'src/main.tsx')
   if (!entry) throw new Error('esbuild produced no entry for src/main.tsx')
@@ -56,7 +57,7 @@ async function writeIndex(metafile, config) {
   const template = await readFile(join(root, 'index.html'), 'utf8')
   const html = template.replace('/src/main.tsx', entryUrl)
   await writeFile(join(outdir, 'index.html'), html)
-  await writeFile(join(outdir, 'build-stamp.json'), JSON.stringify({ ...config, sources: await sourcesDigest() }, null, 2))
+  await writeFile(join(outdir, 'build-stamp.json'), JSON.stringify({ ...config, mode, sources: await sourcesDigest() }, null, 2))
   await writeFile(join(outdir, 'meta.json'), JSON.stringify(metafile))
 }
 
@@ -80,12 +81,12 @@ export async function sourcesDigest() {
   return hash.digest('hex')
 }
 
-/** True when dist/ is missing or was built from other sources or another configuration. */
+/** True when dist/ is missing or was built from other sources, another configuration, or for development (npm run dev). */
 export async function isStale(config = buildConfig()) {
   try {
     const stamp = JSON.parse(await readFile(join(outdir, 'build-stamp.json'), 'utf8'))
     await stat(join(outdir, 'index.html'))
-    return stamp.brandName !== config.brandName || stamp.apiBaseUrl !== config.apiBaseUrl || stamp.sources !== (await sourcesDigest())
+    return stamp.mode !== 'production' || stamp.brandName !== config.brandName || stamp.apiBaseUrl !== config.apiBaseUrl || stamp.sources !== (await sourcesDigest())
   } catch {
     return true
   }
@@ -94,8 +95,8 @@ export async function isStale(config = buildConfig()) {
 export async function build(config = buildConfig()) {
   await rm(outdir, { recursive: true, force: true })
   await mkdir(outdir, { recursive: true })
-  const result = await esbuild.build(options(config))
-  await writeIndex(result.metafile, config)
+  const result = await esbuild.build(buildOptions(config))
+  await writeIndex(result.metafile, config, 'production')
   return result
 }
 
@@ -103,13 +104,13 @@ export async function watch(config = buildConfig()) {
   await rm(outdir, { recursive: true, force: true })
   await mkdir(outdir, { recursive: true })
   const ctx = await esbuild.context({
-    ...options(config, { dev: true }),
+    ...buildOptions(config, { dev: true }),
     plugins: [{
       name: 'index-html',
       setup(b) {
         b.onEnd(async (result) => {
           if (result.errors.length === 0 && result.metafile) {
-            await writeIndex(result.metafile, config)
+            await writeIndex(result.metafile, config, 'development')
             console.log(`[build] ${new Date().toLocaleTimeString('fr-FR')} dist/ à jour`)
           }
         })

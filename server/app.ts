@@ -8,9 +8,10 @@ import swaggerUi from '@fastify/swagger-ui'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { AppDeps } from './deps.ts'
 import { routeRegistrar } from './http/define-route.ts'
-import { errorHandler, HttpError, messages } from './http/errors.ts'
+import { clientErrorHandler, errorHandler, frameworkErrorHandler, HttpError, messages } from './http/errors.ts'
 import { openApiDocument } from './http/openapi.ts'
 import { databaseRateLimitStore } from './http/rate-limit-store.ts'
+import { helmetOptions, swaggerUiCsp } from './http/security-headers.ts'
 import { spaRoutes } from './http/spa.ts'
 import { validatorCompiler } from './http/validation.ts'
 import { accountRoutes } from './routes/account/index.ts'
@@ -39,17 +40,15 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     bodyLimit: JSON_BODY_LIMIT,
     trustProxy: options.trustProxy ?? false,
+    // Malformed URL, id over 100 characters, unreadable request: French, with the security headers.
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
   })
   app.setValidatorCompiler(validatorCompiler)
   app.setErrorHandler(errorHandler)
   app.decorateRequest('user', null)
 
-  await app.register(helmet, {
-    contentSecurityPolicy: false, // set on index.html by spa.ts, with a per-response nonce
-    crossOriginEmbedderPolicy: false,
-    frameguard: { action: 'deny' }, // as the CSP's frame-ancestors 'none', for older browsers
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-  })
+  await app.register(helmet, helmetOptions)
   await app.register(compress, { global: true, threshold: 1024 })
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 10 } })
   await app.register(rateLimit, {
@@ -60,7 +59,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
 
   const document = openApiDocument(deps.config.brandName)
   await app.register(swagger, { mode: 'static', specification: { document: document as never } })
-  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } })
+  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' }, staticCSP: swaggerUiCsp })
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => document)
 
   const registrar = routeRegistrar(app, deps)

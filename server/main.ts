@@ -9,6 +9,7 @@ import type { AppDeps } from './deps.ts'
 import { outboxMailer, smtpMailer } from './services/mailer.ts'
 import { stripePaymentProvider, testPaymentProvider } from './services/payment.ts'
 import { fsStorage } from './services/storage.ts'
+import { SWEEP_EVERY_MS, sweepStorage } from './services/storage-sweep.ts'
 
 export async function createServer(config: Config) {
   const logger = pino({ level: config.logLevel })
@@ -28,13 +29,26 @@ export async function createServer(config: Config) {
     if (config.seedDemo && (await seedDemo(handle.db, storage, { now: clock.now(), brandName: config.brandName }))) {
       logger.info('données de démonstration créées')
     }
+    // What a crash left in storage (files without a row, half-written temp files): swept now, then periodically.
+    const sweep = async () => {
+      const { orphans, temporary } = await sweepStorage({ db: handle.db, storage, now: clock.now() })
+      if (orphans.length || temporary) logger.warn({ orphans, temporary }, 'fichiers abandonnés supprimés du stockage')
+    }
+    await sweep()
     const app = await buildApp(deps, { databaseKind: handle.kind, logger, trustProxy: config.trustProxy })
+    let sweeping = Promise.resolve()
+    const timer = setInterval(() => {
+      sweeping = sweep().catch((error: unknown) => logger.error({ err: error }, 'nettoyage du stockage impossible'))
+    }, SWEEP_EVERY_MS)
+    timer.unref()
     return {
       app,
       deps,
-      /** Fastify first (in-flight requests finish), then the database. */
+      /** Fastify first (in-flight requests finish), then a sweep under way, then the database. */
       async close() {
+        clearInterval(timer)
         await app.close()
+        await sweeping
         await handle.close()
       },
     }

@@ -21,4 +21,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 await app.listen({ port: config.port, host: config.host })
-process.send?.({ ready: true, port: (app.server.address() as { port: number }).port })
+/** The port listened on (PORT=0: a free one); scripts/start.mjs prints it, a parent process gets it over IPC. */
+export const port = (app.server.address() as { port: number }).port
+process.send?.({ ready: true, port })

@@ -1,6 +1,9 @@
 // Every error leaves the API as { message (French), statusCode, code? } — ApiErrorBody in the contract.
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import { STATUS_CODES } from 'node:http'
+import type { Socket } from 'node:net'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { PaymentError } from '../services/payment.ts'
+import { securityHeaders } from './security-headers.ts'
 
 export class HttpError extends Error {
   constructor(readonly statusCode: number, message: string, readonly code?: string) {
@@ -72,6 +75,7 @@ export function validationMessage(issues: ValidationIssue[], part: string): stri
     case 'maxItems': return `${field} ne peut pas contenir plus de ${plural(Number(p.limit), 'élément')}.`
     case 'minProperties': return `${field} doit contenir au moins un champ.`
     case 'const': case 'enum': return `${field} n’a pas une valeur autorisée.`
+    case 'unstorableText': return `${field} contient un caractère interdit (caractère nul ou caractère Unicode incomplet).`
     default: return `${field} n’a pas une valeur valide.`
   }
 }
@@ -114,4 +118,32 @@ export function errorHandler(error: FastifyError & { validationContext?: string 
   }
   if (statusCode >= 500) req.log.error({ err: error }, 'erreur interne')
   return reply.status(statusCode).type('application/json; charset=utf-8').send({ message, statusCode, ...(code ? { code } : {}) })
+}
+
+/** Errors Fastify raises before routing, so before any hook: French, with the security headers all the same. */
+const routingErrors: Record<string, [number, string, string]> = {
+  FST_ERR_BAD_URL: [400, 'L’adresse demandée est mal formée (encodage « % » invalide).', 'BAD_URL'],
+  FST_ERR_MAX_PARAM_LENGTH: [414, 'L’adresse est trop longue : un identifiant ne peut pas dépasser 100 caractères.', 'URI_TOO_LONG'],
+}
+
+export function frameworkErrorHandler(error: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+  const [statusCode, message, code] = routingErrors[error.code] ?? [500, messages.internal, 'INTERNAL']
+  if (statusCode >= 500) req.log.error({ err: error }, 'erreur interne')
+  return reply.status(statusCode).headers(securityHeaders).type('application/json; charset=utf-8').send({ message, statusCode, code })
+}
+
+/** What the Node HTTP parser refuses (Fastify's clientErrorHandler): written on the socket, as Fastify's default does. */
+export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket) {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return
+  const [statusCode, message, code] =
+    error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'L’adresse ou les en-têtes de la requête sont trop longs (16 Ko au plus).', 'HEADERS_TOO_LARGE']
+    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'La requête n’est pas arrivée à temps, veuillez réessayer.', 'REQUEST_TIMEOUT']
+    : [400, 'La requête HTTP est mal formée.', 'BAD_REQUEST']
+  this.log.debug({ err: error }, 'requête HTTP illisible')
+  if (socket.writable) {
+    const body = JSON.stringify({ message, statusCode, code })
+    const headers = { ...securityHeaders, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' }
+    socket.write(`HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode]}\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n${body}`)
+  }
+  socket.destroy(error)
 }

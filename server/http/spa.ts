@@ -1,6 +1,6 @@
 // Serves the built SPA (dist/): hashed assets with a long cache, index.html for every client route.
 import { randomBytes } from 'node:crypto'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import fastifyStatic from '@fastify/static'
@@ -18,12 +18,23 @@ export function contentSecurityPolicy(nonce: string): string {
   ].join('; ')
 }
 
+/** Source maps hold the whole source: served only from a development build (npm run dev), never otherwise. */
+function developmentBuild(distDir: string): boolean {
+  try {
+    return JSON.parse(readFileSync(join(distDir, 'build-stamp.json'), 'utf8')).mode === 'development'
+  } catch {
+    return false
+  }
+}
+
 export async function spaRoutes(app: FastifyInstance, distDir: string) {
   const assetsDir = join(distDir, 'assets')
   if (existsSync(assetsDir)) {
+    const servesMaps = developmentBuild(distDir)
     await app.register(fastifyStatic, {
       root: assetsDir,
       prefix: '/assets/',
+      allowedPath: (path) => servesMaps || !path.endsWith('.map'),
       // Names carry a content hash: a changed file is a new URL.
       maxAge: '365d',
       immutable: true,

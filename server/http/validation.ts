@@ -1,5 +1,6 @@
 // Validation with TypeBox: bodies strictly as sent (no coercion, unknown properties refused); path parameters
 // and query strings are text, so an integer field takes only a plain decimal string ("1.5", " 1", "1e3" are refused).
+// Before any schema, every string of every part is checked for what PostgreSQL cannot store as text.
 import type { FastifySchemaCompiler } from 'fastify'
 import type { TSchema } from 'typebox'
 import { Compile } from 'typebox/compile'
@@ -18,9 +19,33 @@ function convertText(schema: ObjectSchema, value: unknown): unknown {
   return converted
 }
 
+/** NUL (PostgreSQL: "invalid byte sequence for encoding UTF8: 0x00") and half of a surrogate pair (not UTF-8 at all). */
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+const pointer = (key: string) => `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`
+
+/** The JSON pointer of the first string (value or key) holding unstorable text, or null. Iterative: a body may nest deeply. */
+export function unstorableTextAt(value: unknown): string | null {
+  const stack: [unknown, string][] = [[value, '']]
+  while (stack.length) {
+    const [current, path] = stack.pop()!
+    if (typeof current === 'string') {
+      if (UNSTORABLE.test(current)) return path
+    } else if (current && typeof current === 'object') {
+      for (const [key, child] of Object.entries(current)) {
+        if (UNSTORABLE.test(key)) return path + pointer(key)
+        stack.push([child, path + pointer(key)])
+      }
+    }
+  }
+  return null
+}
+
 export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
   const check = Compile(schema)
   return (value: unknown) => {
+    const unstorable = unstorableTextAt(value)
+    if (unstorable !== null) return { error: [{ keyword: 'unstorableText', instancePath: unstorable, params: {} }] as never }
     const candidate = httpPart === 'body' ? value : convertText(schema as ObjectSchema, value)
     return check.Check(candidate) ? { value: candidate } : { error: check.Errors(candidate) as never }
   }

@@ -2,7 +2,6 @@
 // (scripts/ingest.ts) or by the operator API (server/routes/operator). A letter is checked by its
 // content, stored atomically with its row, then announced by e-mail to the order's owner and its
 // collaborators ("Nouveau courrier de {expéditeur}") with a link the portal opens on that letter.
-import { PDFDocument } from 'pdf-lib'
 import type { DocumentKind, MailDocument, Package } from '../contract/index.ts'
 import { insertDocument, insertPackage } from '../db/repositories/mail.ts'
 import { findOrder } from '../db/repositories/orders.ts'
@@ -10,7 +9,7 @@ import { listPeopleWithAccount } from '../db/repositories/people.ts'
 import type { Db } from '../db/schema.ts'
 import type { AppDeps } from '../deps.ts'
 import { badRequest, fileTooLarge, notFound } from '../http/errors.ts'
-import { MAX_UPLOAD_BYTES, sniffFileType } from './file-types.ts'
+import { checkFile, MAX_UPLOAD_BYTES } from './file-types.ts'
 import { newFileKey, storeWithRecord } from './storage.ts'
 
 export type IngestDeps = Pick<AppDeps, 'db' | 'storage' | 'mailer' | 'config' | 'clock'>
@@ -44,18 +43,14 @@ function receivedAtOf(value: string | undefined, now: Date): Date {
   return date
 }
 
-/** The page count of a complete, readable PDF; a 400 in French for anything else. */
+/** The page count of a complete, readable PDF (the check of every upload); a 400 in French for anything else. */
 export async function checkedPdf(bytes: Uint8Array, fileName = 'Le fichier'): Promise<number> {
   if (bytes.length > MAX_UPLOAD_BYTES) throw fileTooLarge()
-  if (sniffFileType(bytes) !== 'pdf') throw badRequest(`${fileName} n’est pas un PDF valide (fichier incomplet ou d’un autre type).`, 'NOT_A_PDF')
-  try {
-    const pdf = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false })
-    const pages = pdf.getPageCount()
-    if (pages < 1) throw new Error('no page')
-    return pages
-  } catch {
-    throw badRequest(`${fileName} n’est pas un PDF lisible : numérisez-le à nouveau.`, 'NOT_A_PDF')
-  }
+  const checked = await checkFile(bytes)
+  if (checked.type === 'pdf') return checked.pages
+  if (checked.type !== null || checked.problem === 'unknown') throw badRequest(`${fileName} n’est pas un PDF valide (fichier incomplet ou d’un autre type).`, 'NOT_A_PDF')
+  if (checked.problem === 'active') throw badRequest(`${fileName} contient du code (JavaScript ou HTML) : il est refusé.`, 'NOT_A_PDF')
+  throw badRequest(`${fileName} n’est pas un PDF lisible : numérisez-le à nouveau.`, 'NOT_A_PDF')
 }
 
 export interface NewLetter {

@@ -1,13 +1,17 @@
 // Files (scans, invoices, Kbis, identity documents) behind one small interface, so an S3-compatible store can replace the disk.
 import { randomUUID } from 'node:crypto'
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
-import { dirname, join, resolve, sep } from 'node:path'
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { dirname, join, relative, resolve, sep } from 'node:path'
 
 export interface Storage {
   put(key: string, bytes: Uint8Array): Promise<void>
   /** null when there is no such file. */
   get(key: string): Promise<Buffer | null>
   delete(key: string): Promise<void>
+  /** Keys of the stored files last written before `before` (what services/storage-sweep.ts may remove). */
+  listOlderThan(before: Date): Promise<string[]>
+  /** Removes the temp files of writes that never finished (a crash) older than `before`; how many. */
+  removeTempOlderThan(before: Date): Promise<number>
 }
 
 const KEY = /^[a-z0-9_-]+(\/[A-Za-z0-9_.-]+)+$/
@@ -49,6 +53,31 @@ export function fsStorage(root: string): Storage {
     },
     async delete(key) {
       await rm(pathOf(key), { force: true })
+    },
+    async listOlderThan(before) {
+      const entries = await readdir(base, { withFileTypes: true, recursive: true }).catch(() => [])
+      const keys: string[] = []
+      for (const entry of entries) {
+        if (!entry.isFile()) continue
+        const key = relative(base, join(entry.parentPath, entry.name)).split(sep).join('/')
+        // Only what put() could have written: never the temp directory, never a file someone else put there.
+        if (!KEY.test(key) || key.includes('..')) continue
+        const info = await stat(join(base, key)).catch(() => null)
+        if (info && info.mtime < before) keys.push(key)
+      }
+      return keys
+    },
+    async removeTempOlderThan(before) {
+      const tmpDir = join(base, '.tmp')
+      let removed = 0
+      for (const name of await readdir(tmpDir).catch(() => [] as string[])) {
+        const info = await stat(join(tmpDir, name)).catch(() => null)
+        if (info?.isFile() && info.mtime < before) {
+          await rm(join(tmpDir, name), { force: true })
+          removed++
+        }
+      }
+      return removed
     },
   }
 }

@@ -1,12 +1,12 @@
 // Contracts (forwarding address, Kbis) and the identity documents of /step-upload-identity.
-import type { MultipartFile } from '@fastify/multipart'
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest, fileTooLarge, HttpError, notFound } from '../../http/errors.ts'
+import { formParts } from '../../http/multipart.ts'
 import {
   getContract, listContracts, listUploadedDocuments, recordIdentityDocuments, requireOrder, requireOwnContract, updateContract,
 } from '../../db/repositories/orders.ts'
-import { contentTypes, decodeDataUrl, MAX_UPLOAD_BYTES, sniffFileType, type FileType } from '../../services/file-types.ts'
+import { checkFile, contentTypes, decodeDataUrl, MAX_UPLOAD_BYTES, type FileType } from '../../services/file-types.ts'
 import { newFileKey, storeWithRecord } from '../../services/storage.ts'
 import { sendPdf } from '../files.ts'
 
@@ -33,7 +33,7 @@ export function contractRoutes(define: DefineRoute, { db, storage, clock }: AppD
       const decoded = decodeDataUrl(kbis)
       if (!decoded) throw badRequest('Le champ « kbis » doit être un fichier encodé en data URL (data:application/pdf;base64,…).', 'BAD_DATA_URL')
       if (decoded.bytes.length > MAX_UPLOAD_BYTES) throw fileTooLarge()
-      if (sniffFileType(decoded.bytes) !== 'pdf') throw unsupported('Le Kbis', 'PDF')
+      if ((await checkFile(decoded.bytes)).type !== 'pdf') throw unsupported('Le Kbis', 'PDF')
       const key = newFileKey('kbis', 'pdf')
       await storeWithRecord(storage, [{ key, bytes: decoded.bytes }], () => update(key))
       // The replaced Kbis is no longer referenced by anything.
@@ -54,24 +54,22 @@ export function contractRoutes(define: DefineRoute, { db, storage, clock }: AppD
     let missing: { type: string; label: string }[] = []
     const files: { type: string; label: string; fileName: string; fileType: FileType; bytes: Buffer }[] = []
     // Every file is read and checked before anything is stored: one bad file rejects the whole form.
-    for await (const part of req.parts({ limits: { fileSize: MAX_UPLOAD_BYTES, files: 10, fields: 5, parts: 20 } })) {
+    for await (const part of formParts(req, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 10, fields: 5, parts: 20 } })) {
       if (part.type === 'field') {
-        if (part.fieldname !== 'orderId') throw badRequest(`Le champ « ${part.fieldname} » n’est pas attendu.`)
-        if (typeof part.value !== 'string' || !/^[1-9]\d{0,9}$/.test(part.value) || Number(part.value) > 2147483647) throw badRequest('Le champ « orderId » doit être un identifiant de domiciliation.')
+        if (part.name !== 'orderId') throw badRequest(`Le champ « ${part.name} » n’est pas attendu.`)
+        if (!/^[1-9]\d{0,9}$/.test(part.value) || Number(part.value) > 2147483647) throw badRequest('Le champ « orderId » doit être un identifiant de domiciliation.')
         const order = await requireOrder(db, user.id, Number(part.value), 'owner')
         orderId = order.id
         missing = order.missing_documents ?? []
         continue
       }
-      const file = part as MultipartFile
       if (orderId === undefined) throw badRequest('Le champ « orderId » doit précéder les fichiers.')
-      const expected = missing.find((m) => m.type === file.fieldname)
-      if (!expected) throw badRequest(`Le document « ${file.fieldname} » n’est pas demandé pour cette domiciliation.`, 'UNEXPECTED_DOCUMENT')
-      const bytes = await file.toBuffer()
-      if (file.file.truncated) throw fileTooLarge()
-      const fileType = sniffFileType(bytes)
-      if (!fileType) throw unsupported(`Le fichier « ${file.filename} »`, 'PDF, JPEG ou PNG')
-      files.push({ type: expected.type, label: expected.label, fileName: file.filename.slice(0, 200) || `${expected.type}.${fileType}`, fileType, bytes })
+      const expected = missing.find((m) => m.type === part.name)
+      if (!expected) throw badRequest(`Le document « ${part.name} » n’est pas demandé pour cette domiciliation.`, 'UNEXPECTED_DOCUMENT')
+      const bytes = await part.bytes()
+      const fileType = (await checkFile(bytes)).type
+      if (!fileType) throw unsupported(`Le fichier « ${part.fileName} »`, 'PDF, JPEG ou PNG')
+      files.push({ type: expected.type, label: expected.label, fileName: part.fileName || `${expected.type}.${fileType}`, fileType, bytes })
     }
     if (orderId === undefined) throw badRequest('Le champ « orderId » est obligatoire.')
     if (!files.length) throw badRequest('Aucun fichier reçu : joignez au moins un document.', 'NO_FILE')

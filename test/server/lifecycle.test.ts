@@ -1,0 +1,215 @@
+// A real server in a child process: killed with SIGKILL during uploads then restarted (nothing left behind once
+// swept), and stopped with SIGTERM through `npm start` (the server ends, in-flight requests finish, the lock goes).
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdtemp, readdir, readFile, rm, utimes } from 'node:fs/promises'
+import { request } from 'node:http'
+import { connect as connectSocket } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { sql } from 'kysely'
+import { connect } from '../../server/db/connect.ts'
+import { STORED_FILE_COLUMNS } from '../../server/db/repositories/stored-files.ts'
+import { SWEEP_GRACE_MS } from '../../server/services/storage-sweep.ts'
+import { DEMO_PASSWORD } from '../util/server.ts'
+import { multipart, tinyPng } from '../util/server-samples.ts'
+
+const ROOT = join(import.meta.dirname, '..', '..')
+
+interface Dirs { root: string; data: string; storage: string }
+
+/** The environment of a child server: PGlite in its own directories (never DATABASE_URL: the lock is the point). */
+const serverEnv = (dirs: Dirs, extra: Record<string, string> = {}) => ({
+  ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', DATA_DIR: dirs.data, STORAGE_DIR: dirs.storage,
+  DIST_DIR: join(dirs.root, 'no-dist'), LOG_LEVEL: 'error', OPERATOR_TOKEN: '', SMTP_URL: '', STRIPE_SECRET_KEY: '', ...extra,
+})
+
+const exited = (child: ChildProcess) => new Promise<void>((resolve) => {
+  if (child.exitCode !== null || child.signalCode !== null) resolve()
+  else child.once('exit', () => resolve())
+})
+
+/** `node server/server.ts`, resolved once it listens (it tells its port over IPC). */
+function startServer(dirs: Dirs): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server', 'server.ts')], {
+    cwd: ROOT, env: serverEnv(dirs), stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  })
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('le serveur n’a pas démarré en 60 s')), 60_000)
+    child.on('message', (message: { ready?: boolean; port?: number }) => {
+      if (!message.ready) return
+      clearTimeout(timer)
+      resolve({ child, url: `http://127.0.0.1:${message.port}` })
+    })
+    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`le serveur s’est arrêté (${code})`)) })
+  })
+}
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => [])
+  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1)).sort()
+}
+
+/** A valid PNG of about `size` bytes: tinyPng with a large private ancillary chunk. */
+async function bigPng(size: number): Promise<Buffer> {
+  const { crc32 } = await import('node:zlib')
+  const data = Buffer.alloc(size)
+  const head = Buffer.alloc(8)
+  head.writeUInt32BE(size)
+  head.write('prVt', 4, 'latin1')
+  const crc = Buffer.alloc(4)
+  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])) >>> 0)
+  const afterIhdr = 8 + 12 + 13
+  return Buffer.concat([tinyPng.subarray(0, afterIhdr), head, data, crc, tinyPng.subarray(afterIhdr)])
+}
+
+const crash = suite<{ dirs: Dirs; children: ChildProcess[] }>('a server killed during uploads leaves nothing once restarted')
+crash.before(async (ctx) => {
+  const root = await mkdtemp(join(tmpdir(), 'portail-crash-'))
+  ctx.dirs = { root, data: join(root, 'data'), storage: join(root, 'storage') }
+  ctx.children = []
+})
+crash.after(async (ctx) => {
+  for (const child of ctx.children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  await Promise.all(ctx.children.map(exited))
+  await rm(ctx.dirs.root, { recursive: true, force: true })
+})
+
+crash('SIGKILL while 9 MB identity documents are written, restart: no temp file, no file without its row', async (ctx) => {
+  const first = await startServer(ctx.dirs)
+  ctx.children.push(first.child)
+  const login = await fetch(`${first.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'demo@example.com', password: DEMO_PASSWORD }) })
+  const { apiToken } = (await login.json()) as { apiToken: string }
+  const orders = (await (await fetch(`${first.url}/api-protected/my-domiciliation-orders`, { headers: { apiToken } })).json()) as { id: number; raisonSociale: string }[]
+  const orderId = orders.find((o) => o.raisonSociale === 'Conseil Horizon EURL')!.id
+  const form = multipart({ orderId: String(orderId) }, [{ field: 'identity_manager', filename: 'cni.png', contentType: 'image/png', bytes: await bigPng(9 * 1024 * 1024) }])
+
+  const body = Uint8Array.from(form.payload)
+  // Uploads one after the other; the server is killed as soon as a file is being written to storage/.tmp.
+  const tmp = join(ctx.dirs.storage, '.tmp')
+  let killed = false
+  const uploads = (async () => {
+    while (!killed) {
+      await fetch(`${first.url}/step-upload-identity`, { method: 'POST', headers: { ...form.headers, apiToken }, body: body }).catch(() => undefined)
+    }
+  })()
+  const deadline = Date.now() + 60_000
+  while (!killed && Date.now() < deadline) {
+    if ((await readdir(tmp).catch(() => [])).length) {
+      first.child.kill('SIGKILL')
+      killed = true
+    } else {
+      await new Promise((resolve) => setTimeout(resolve, 1))
+    }
+  }
+  killed = true
+  await exited(first.child)
+  await uploads
+  assert.is(first.child.signalCode, 'SIGKILL')
+  const left = await filesUnder(tmp)
+  assert.ok(left.length >= 1, 'the kill left a half-written temp file')
+
+  // Later than the grace period (files of a crash are old by the time anyone restarts; here they are aged).
+  const old = new Date(Date.now() - SWEEP_GRACE_MS - 60_000)
+  for (const file of await filesUnder(ctx.dirs.storage)) await utimes(join(ctx.dirs.storage, file), old, old)
+
+  const second = await startServer(ctx.dirs)
+  ctx.children.push(second.child)
+  second.child.kill('SIGTERM')
+  await exited(second.child)
+  assert.is(second.child.exitCode, 0)
+
+  assert.equal(await filesUnder(tmp), [], 'no temp file')
+  const handle = await connect({ dataDir: ctx.dirs.data })
+  try {
+    const keys = new Set<string>()
+    for (const [table, column] of STORED_FILE_COLUMNS) {
+      const { rows } = await sql<{ key: string | null }>`select ${sql.ref(column)} as key from ${sql.table(table)}`.execute(handle.db)
+      for (const row of rows) if (row.key) keys.add(row.key)
+    }
+    const files = (await filesUnder(ctx.dirs.storage)).filter((f) => !f.startsWith('.tmp/'))
+    assert.equal(files.filter((f) => !keys.has(f)), [], 'no file without its row')
+    assert.equal([...keys].filter((k) => !files.includes(k)), [], 'no row without its file')
+  } finally {
+    await handle.close()
+  }
+})
+
+crash.run()
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+const refused = (port: number) => new Promise<boolean>((resolve) => {
+  const socket = connectSocket(port, '127.0.0.1')
+  socket.once('connect', () => { socket.destroy(); resolve(false) })
+  socket.once('error', () => resolve(true))
+})
+
+const shutdown = suite<{ dirs: Dirs; npm?: ChildProcess; serverPid?: number }>('SIGTERM to npm start')
+shutdown.before(async (ctx) => {
+  const root = await mkdtemp(join(tmpdir(), 'portail-stop-'))
+  ctx.dirs = { root, data: join(root, 'data'), storage: join(root, 'storage') }
+})
+shutdown.after(async (ctx) => {
+  // Only what this test started: the npm process and the server it ran.
+  if (ctx.npm && ctx.npm.exitCode === null && ctx.npm.signalCode === null) ctx.npm.kill('SIGKILL')
+  if (ctx.serverPid && alive(ctx.serverPid)) process.kill(ctx.serverPid, 'SIGKILL')
+  await rm(ctx.dirs.root, { recursive: true, force: true })
+})
+
+shutdown('stops the server: the request in flight is answered, the port and the database lock are freed', async (ctx) => {
+  // npm itself, as a container would start it (npm_execpath: the npm running these tests, if any).
+  const npm = process.env.npm_execpath
+  ctx.npm = npm
+    ? spawn(process.execPath, [npm, 'start', '--silent'], { cwd: ROOT, env: serverEnv(ctx.dirs, { SEED_DEMO: 'false' }), stdio: ['ignore', 'pipe', 'inherit'] })
+    : spawn('npm', ['start', '--silent'], { cwd: ROOT, env: serverEnv(ctx.dirs, { SEED_DEMO: 'false' }), stdio: ['ignore', 'pipe', 'inherit'] })
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = ''
+    const timer = setTimeout(() => reject(new Error(`npm start n’a pas démarré en 90 s : ${out}`)), 90_000)
+    ctx.npm!.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+      const match = /prêt : http:\/\/localhost:(\d+)/.exec(out)
+      if (match) { clearTimeout(timer); resolve(Number(match[1])) }
+    })
+  })
+  const lock = join(ctx.dirs.data, 'pglite.lock')
+  ctx.serverPid = Number(await readFile(lock, 'utf8'))
+  assert.ok(alive(ctx.serverPid))
+
+  // A login whose body is still on its way when SIGTERM arrives.
+  const body = JSON.stringify({ username: 'personne@example.com', password: 'MotDePasse1!' })
+  const answer = new Promise<{ status: number; message: string }>((resolve, reject) => {
+    const req = request({ port, host: '127.0.0.1', method: 'POST', path: '/api/login', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      let text = ''
+      res.on('data', (chunk: Buffer) => { text += chunk.toString() })
+      res.on('end', () => resolve({ status: res.statusCode!, message: JSON.parse(text).message }))
+    })
+    req.on('error', reject)
+    req.write(body.slice(0, 10))
+    setTimeout(() => {
+      ctx.npm!.kill('SIGTERM')
+      setTimeout(() => req.end(body.slice(10)), 500)
+    }, 300)
+  })
+  const res = await answer
+  assert.is(res.status, 401, 'answered, not cut')
+  assert.is(res.message, 'Identifiants incorrects')
+
+  await exited(ctx.npm)
+  const deadline = Date.now() + 15_000
+  while (alive(ctx.serverPid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
+  assert.not.ok(alive(ctx.serverPid), 'the server process ended with npm')
+  assert.not.ok(existsSync(lock), 'the database lock is released')
+  assert.ok(await refused(port), 'nothing listens any more')
+})
+
+shutdown.run()
