@@ -101,7 +101,7 @@ export async function ordersByName(app: FastifyInstance, token: string): Promise
 }
 
 /** Waits until `probe` answers something truthy (work the server does after answering, such as a reset e-mail). */
-export async function eventually<T>(probe: () => T, timeoutMs = 5000): Promise<T> {
+export async function eventually<T>(probe: () => T, timeoutMs = 5000): Promise<NonNullable<T>> {
   const until = Date.now() + timeoutMs
   for (;;) {
     const value = probe()

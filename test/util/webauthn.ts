@@ -1,7 +1,7 @@
 // A software passkey for the server tests: an ES256 key pair that answers WebAuthn ceremonies the way
 // a browser and its authenticator would (attestation "none"), so registration and sign-in are checked
 // by the real @simplewebauthn/server. The browser journeys use Chromium's virtual authenticator instead.
-import { createHash, generateKeyPairSync, sign, type KeyObject } from 'node:crypto'
+import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto'
 
 const b64url = (bytes: Uint8Array | string) => Buffer.from(bytes).toString('base64url')
 const sha256 = (data: Uint8Array | string) => createHash('sha256').update(data).digest()
@@ -34,7 +34,7 @@ export interface SoftPasskeyOptions {
 }
 
 export class SoftPasskey {
-  readonly credentialId = Buffer.from(Array.from({ length: 16 }, (_, i) => (i * 37 + Date.now()) & 255))
+  readonly credentialId = randomBytes(16)
   private readonly privateKey: KeyObject
   private readonly publicKey: KeyObject
   private counter = 0
@@ -90,7 +90,7 @@ export class SoftPasskey {
     const signature = sign('sha256', Buffer.concat([authData, sha256(clientDataJSON)]), this.privateKey)
     return {
       id: this.id, rawId: this.id, type: 'public-key' as const, clientExtensionResults: {}, authenticatorAttachment: 'platform' as const,
-      response: { clientDataJSON: b64url(clientDataJSON), authenticatorData: b64url(authData), signature: b64url(signature), userHandle: this.userHandle },
+      response: { clientDataJSON: b64url(clientDataJSON), authenticatorData: b64url(authData), signature: b64url(signature), ...(this.userHandle ? { userHandle: this.userHandle } : {}) },
     }
   }
 }
