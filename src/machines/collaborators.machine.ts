@@ -24,7 +24,9 @@ export function inviteList(text: string, shares: Share[], ownEmail: string): Inv
   const invalid = typed.filter((a) => !isEmail(a))
   if (invalid.length) return { invalid }
   const known = new Set([ownEmail.toLowerCase(), ...shares.map((s) => s.email.toLowerCase())])
-  const emails = [...new Map(typed.map((a) => [a.toLowerCase(), a])).values()].filter((a) => !known.has(a.toLowerCase()))
+  const first = new Map<string, string>()
+  for (const address of typed) if (!first.has(address.toLowerCase())) first.set(address.toLowerCase(), address)
+  const emails = [...first.values()].filter((a) => !known.has(a.toLowerCase()))
   return { emails, dropped: typed.length - emails.length }
 }
 

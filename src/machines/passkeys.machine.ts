@@ -91,7 +91,7 @@ export const passkeysMachine = setup({
             onDone: {
               target: 'idle',
               actions: [
-                assign({ passkeys: ({ context, event }) => [...context.passkeys, event.output] }),
+                assign({ passkeys: ({ context, event }) => [...context.passkeys.filter((p) => p.id !== event.output.id), event.output] }),
                 { type: 'notify', params: { kind: 'success', message: PASSKEY_ADDED } },
               ],
             },

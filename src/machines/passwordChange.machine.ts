@@ -24,7 +24,7 @@ export function passwordDraftProblems(draft: PasswordDraft): PasswordProblems {
 
 export const passwordChangeMachine = setup({
   types: {
-    context: {} as { draft: PasswordDraft; problems: PasswordProblems; error: string | null },
+    context: {} as { draft: PasswordDraft; problems: PasswordProblems; error: string | null; /** Changed, and nothing typed since. */ changed: boolean },
     events: {} as
       | { type: 'password.change'; draft: Partial<PasswordDraft> }
       | { type: 'password.submit' },
@@ -42,12 +42,12 @@ export const passwordChangeMachine = setup({
   },
 }).createMachine({
   id: 'passwordChange',
-  context: { draft: emptyDraft, problems: {}, error: null },
+  context: { draft: emptyDraft, problems: {}, error: null, changed: false },
   initial: 'editing',
   states: {
     editing: {
       on: {
-        'password.change': { actions: assign({ draft: ({ context, event }) => ({ ...context.draft, ...event.draft }), error: null }) },
+        'password.change': { actions: assign({ draft: ({ context, event }) => ({ ...context.draft, ...event.draft }), error: null, changed: false }) },
         'password.submit': [
           { guard: 'hasProblems', actions: assign({ problems: ({ context }) => passwordDraftProblems(context.draft) }) },
           { target: 'saving', actions: assign({ problems: {} }) },
@@ -62,7 +62,7 @@ export const passwordChangeMachine = setup({
         input: ({ context }) => ({ currentPassword: context.draft.current, newPassword: context.draft.next }),
         onDone: {
           target: 'editing',
-          actions: [assign({ draft: emptyDraft, problems: {}, error: null }), { type: 'notify', params: { kind: 'success', message: PASSWORD_UPDATED } }],
+          actions: [assign({ draft: emptyDraft, problems: {}, error: null, changed: true }), { type: 'notify', params: { kind: 'success', message: PASSWORD_UPDATED } }],
         },
         onError: { target: 'editing', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
       },

@@ -124,7 +124,7 @@ export const representativesMachine = setup({
             onDone: {
               target: 'idle',
               actions: [
-                assign({ representatives: ({ context, event }) => [...context.representatives, event.output], draft: emptyDraft }),
+                assign({ representatives: ({ context, event }) => [...context.representatives.filter((r) => r.id !== event.output.id), event.output], draft: emptyDraft }),
                 { type: 'notify', params: { kind: 'success', message: REPRESENTATIVE_ADDED } },
               ],
             },
