@@ -225,7 +225,7 @@ export function createTestServices(scenario: Scenario, navigate: (to: string, op
       return createStartup({ api, navigate: go })
     },
   })
-  const flows = createFlows({ api, notify, navigate: go, toPortal: portalOf(() => session) })
+  const flows = createFlows({ api, notify, navigate: go, toPortal: portalOf(() => session), toSession: (event) => session.send(event) })
   const services: AppServices = { navigate: go, notify, loadSession: () => settled(session), loadFlows: () => settled(flows) }
   return { services, session, calls }
 }
