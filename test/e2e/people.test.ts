@@ -136,6 +136,17 @@ People('she invites two collaborators; one follows the link, creates an account 
   await nina.page.reload()
   await nina.page.getByText(/Vous n'avez pas encore de domiciliation active|aucune domiciliation/i).first().waitFor()
   await nina.close()
+
+  // The other invitation, as it shows on a desktop; and the list on a phone.
+  const marc = await portal.open({ viewport: DESKTOP })
+  await marc.page.goto(await outboxLink(portal, 'marc.petit@example.com'))
+  await marc.page.getByRole('button', { name: 'Créer mon accès et accepter' }).waitFor()
+  await shot(marc.page, 'invitation', DESKTOP)
+  await marc.close()
+  const phone = await openAs(portal, MOBILE, '/mes-collaborateurs')
+  await phone.page.getByRole('list', { name: 'Collaborateurs' }).getByText('marc.petit@example.com').waitFor()
+  await shot(phone.page, 'collaborateurs', MOBILE)
+  await phone.close()
   await tab.close()
 })
 
