@@ -18,6 +18,16 @@ import { sessionMachine } from '../src/machines/session.machine.ts'
 import { startupMachine } from '../src/machines/startup.machine.ts'
 import { submissionMachine } from '../src/machines/submission.machine.ts'
 import { unpaidInvoicesMachine } from '../src/machines/unpaidInvoices.machine.ts'
+// people
+import { collaboratorsMachine } from '../src/machines/collaborators.machine.ts'
+import { devicesMachine } from '../src/machines/devices.machine.ts'
+import { emailChangeMachine } from '../src/machines/emailChange.machine.ts'
+import { invitationMachine } from '../src/machines/invitation.machine.ts'
+import { passkeyLoginMachine } from '../src/machines/passkeyLogin.machine.ts'
+import { passkeysMachine } from '../src/machines/passkeys.machine.ts'
+import { passwordChangeMachine } from '../src/machines/passwordChange.machine.ts'
+import { referralMachine } from '../src/machines/referral.machine.ts'
+import { representativesMachine } from '../src/machines/representatives.machine.ts'
 
 const machines: [file: string, machine: AnyStateMachine, what: string][] = [
   ['session', sessionMachine, 'Login, logout, a failed current-user fetch; loads the portal and runs the startup machine as its child.'],
@@ -33,6 +43,16 @@ const machines: [file: string, machine: AnyStateMachine, what: string][] = [
   ['accountingExport', accountingExportMachine, 'The accounting export: invoices and letters sent to the Dext inbox in batches, with progress and a result that lists what failed.'],
   ['courierRequestCancel', courierRequestCancelMachine, 'Cancelling a pending courier request: confirmation, remove, dropped from the list.'],
   ['unpaidInvoices', unpaidInvoicesMachine, "The dashboard's unpaid banner: the status, 'Régler', the status again."],
+  // people
+  ['emailChange', emailChangeMachine, "'Modifier mon e-mail': a valid new address sent once; taken (409): the typed address stays."],
+  ['passwordChange', passwordChangeMachine, "'Modifier mon mot de passe': current, new under the rule, confirmation; a wrong current password keeps the form."],
+  ['passkeys', passkeysMachine, "'Clés d'accès': the list; add (the ceremony), rename, remove after a confirmation."],
+  ['passkeyLogin', passkeyLoginMachine, "'Se connecter avec une clé d'accès' on /login: the ceremony, then the session takes the user."],
+  ['devices', devicesMachine, "'Appareils connectés': the sessions, and signing the others out."],
+  ['collaborators', collaboratorsMachine, "/mes-collaborateurs: the shares; invite several (invalid named, known dropped); remove after a confirmation."],
+  ['referral', referralMachine, "'Recommander': one address, checked, sent."],
+  ['representatives', representativesMachine, '/mes-representants: the mandataires; add (four fields, French phone); remove after a confirmation.'],
+  ['invitation', invitationMachine, 'The invitation link: accept as the signed-in invitee, sign in and accept, or create the account; expired or used links said.'],
 ]
 
 const id = (node: AnyStateNode) => node.id.replace(/[^A-Za-z0-9_]/g, '_')

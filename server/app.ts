@@ -21,6 +21,7 @@ import { invoiceRoutes } from './routes/invoices/index.ts'
 import { mailRoutes } from './routes/mail/index.ts'
 import { operatorRoutes } from './routes/operator/index.ts'
 import { orderRoutes } from './routes/orders/index.ts'
+import { peopleRoutes } from './routes/people/index.ts'
 import { systemRoutes } from './routes/system/index.ts'
 import { MAX_UPLOAD_BYTES } from './services/file-types.ts'
 
@@ -65,6 +66,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
   const registrar = routeRegistrar(app, deps)
   accountRoutes(registrar.define, deps)
   orderRoutes(registrar.define, deps)
+  peopleRoutes(registrar.define, deps)
   mailRoutes(registrar.define, deps)
   billingRoutes(registrar.define, deps)
   invoiceRoutes(registrar.define, deps)

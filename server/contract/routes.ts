@@ -74,6 +74,68 @@ export const routes = {
     summary: 'Change the password (current and new).',
     schema: { body: S.UpdatePasswordBody, response: ok(S.MessageReply) },
   },
+  // --- people: invitation links, sessions ("Appareils connectés"), passkeys ("Clés d'accès")
+  invitation: {
+    method: 'GET', path: '/api/invitations/{token}', auth: 'none', tags: ['Collaborateurs'],
+    summary: "What an invitation link's holder sees before accepting: the order, who invited, whether the address has an account (410 once expired or used).",
+    schema: { params: S.InvitationParams, response: ok(S.InvitationInfo) },
+  },
+  createInvitationAccount: {
+    method: 'POST', path: '/api/invitations/{token}/account', auth: 'none', tags: ['Collaborateurs'],
+    summary: 'Accept an invitation by creating the account of the invited address: signed in at once, the order shared.',
+    schema: { params: S.InvitationParams, body: S.InvitationAccountBody, response: ok(S.InvitationAccountReply) },
+  },
+  acceptInvitation: {
+    method: 'POST', path: '/api-protected/invitations/{token}/accept', auth: 'apiToken', tags: ['Collaborateurs'],
+    summary: 'Accept an invitation with the signed-in account of the invited address: access to the order starts now.',
+    schema: { params: S.InvitationParams, response: ok(S.InvitationAccepted) },
+  },
+  sessions: {
+    method: 'GET', path: '/api-protected/users/me/sessions', auth: 'apiToken', tags: ['Compte'],
+    summary: "The user's signed-in devices (browser, last use), this one flagged current.",
+    schema: { response: ok(Type.Array(S.Session)) },
+  },
+  signOutOtherSessions: {
+    method: 'DELETE', path: '/api-protected/users/me/sessions', auth: 'apiToken', tags: ['Compte'],
+    summary: 'Sign out every other device; this session stays.',
+    schema: { response: ok(S.SignedOutReply) },
+  },
+  passkeys: {
+    method: 'GET', path: '/api-protected/users/me/passkeys', auth: 'apiToken', tags: ['Compte'],
+    summary: "The user's passkeys (name, added, last used).",
+    schema: { response: ok(Type.Array(S.Passkey)) },
+  },
+  passkeyRegistrationOptions: {
+    method: 'POST', path: '/api-protected/users/me/passkeys/registration-options', auth: 'apiToken', tags: ['Compte'],
+    summary: 'Start adding a passkey: WebAuthn creation options with a single-use challenge (5 minutes).',
+    schema: { response: ok(S.WebAuthnOptions) },
+  },
+  registerPasskey: {
+    method: 'POST', path: '/api-protected/users/me/passkeys', auth: 'apiToken', tags: ['Compte'],
+    summary: "Finish adding a passkey: the browser's answer, checked against the stored challenge.",
+    schema: { body: S.PasskeyRegistrationBody, response: ok(S.Passkey) },
+  },
+  renamePasskey: {
+    method: 'PUT', path: '/api-protected/users/me/passkeys/{id}', auth: 'apiToken', tags: ['Compte'],
+    summary: 'Rename a passkey.',
+    schema: { params: S.IdParams, body: S.PasskeyRenameBody, response: ok(S.Passkey) },
+  },
+  deletePasskey: {
+    method: 'DELETE', path: '/api-protected/users/me/passkeys/{id}', auth: 'apiToken', tags: ['Compte'],
+    summary: 'Remove a passkey (the password stays).',
+    schema: { params: S.IdParams, response: ok(S.MessageReply) },
+  },
+  passkeyLoginOptions: {
+    method: 'POST', path: '/api/passkeys/login-options', auth: 'none', tags: ['Compte'],
+    summary: 'Start signing in with a passkey: WebAuthn request options with a single-use challenge (5 minutes).',
+    schema: { response: ok(S.WebAuthnOptions) },
+  },
+  passkeyLogin: {
+    method: 'POST', path: '/api/passkeys/login', auth: 'none', tags: ['Compte'],
+    summary: "Sign in with a passkey: the browser's signed answer; answers the user object with its apiToken, as login does.",
+    schema: { body: S.PasskeyLoginBody, response: ok(S.AuthUser) },
+  },
+  // --- (end of people)
   unpaidStatus: {
     method: 'GET', path: '/api-protected/user-unpaid-status', auth: 'apiToken', tags: ['Factures'],
     summary: 'Whether the user has unpaid invoices.',

@@ -55,9 +55,12 @@ export const ResetPasswordRequestBody = Type.Object({
 })
 export type ResetPasswordRequestBody = Static<typeof ResetPasswordRequestBody>
 
+/** A password a person chooses: 12 characters at least (the common ones are refused by the handler). */
+const NewPassword = Type.String({ minLength: 12, maxLength: 200 })
+
 export const ResetPasswordBody = Type.Object({
   token: Type.String({ minLength: 1, maxLength: 200 }),
-  password: Type.String({ minLength: 8, maxLength: 200 }),
+  password: NewPassword,
 })
 export type ResetPasswordBody = Static<typeof ResetPasswordBody>
 
@@ -66,7 +69,7 @@ export type UpdateEmailBody = Static<typeof UpdateEmailBody>
 
 export const UpdatePasswordBody = Type.Object({
   currentPassword: Type.String({ minLength: 1, maxLength: 200 }),
-  newPassword: Type.String({ minLength: 8, maxLength: 200 }),
+  newPassword: NewPassword,
 })
 export type UpdatePasswordBody = Static<typeof UpdatePasswordBody>
 
@@ -160,6 +163,8 @@ export const Share = Type.Object({
   lastname: Nullable(Type.String()),
   status: Type.Union([Type.Literal('invitée'), Type.Literal('active')]),
   createdAt: DateTime,
+  /** When the invitation was accepted (access started); null while it waits. */
+  acceptedAt: Nullable(DateTime),
 })
 export type Share = Static<typeof Share>
 
@@ -436,6 +441,105 @@ export const OperatorPackageBody = Type.Object({
   receivedAt: Type.Optional(DateTime),
 }, { additionalProperties: false })
 export type OperatorPackageBody = Static<typeof OperatorPackageBody>
+
+// --- people: invitations, sessions, passkeys
+/** The secret of an invitation link (256 random bits, base64url). */
+const LinkToken = Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_-]+$' })
+export const InvitationParams = Type.Object({ token: LinkToken })
+
+/** What the invitation link's holder (the invitee) may know before accepting. */
+export const InvitationInfo = Type.Object({
+  email: Type.String(),
+  raisonSociale: Type.String(),
+  /** Who invited: "Camille Martin". */
+  invitedBy: Type.String(),
+  /** Whether the invited address has an account already (sign in to accept) or not (create one). */
+  hasAccount: Type.Boolean(),
+})
+export type InvitationInfo = Static<typeof InvitationInfo>
+
+export const InvitationAccountBody = Type.Object({
+  firstname: ShortText(100),
+  lastname: ShortText(100),
+  password: NewPassword,
+}, { additionalProperties: false })
+export type InvitationAccountBody = Static<typeof InvitationAccountBody>
+
+export const InvitationAccepted = Type.Object({ orderId: Id, raisonSociale: Type.String(), message: Type.String() })
+export type InvitationAccepted = Static<typeof InvitationAccepted>
+
+/** A new account made from an invitation: signed in at once, the order shared. */
+export const InvitationAccountReply = Type.Object({ user: AuthUser, orderId: Id, raisonSociale: Type.String() })
+export type InvitationAccountReply = Static<typeof InvitationAccountReply>
+
+export const Session = Type.Object({
+  id: Id,
+  /** The browser and system, in words ("Chrome sur Android"). */
+  device: Type.String(),
+  createdAt: DateTime,
+  lastUsedAt: Nullable(DateTime),
+  /** The session making this call. */
+  current: Type.Boolean(),
+})
+export type Session = Static<typeof Session>
+
+export const SignedOutReply = Type.Object({ signedOut: Type.Integer({ minimum: 0 }), message: Type.String() })
+export type SignedOutReply = Static<typeof SignedOutReply>
+
+export const Passkey = Type.Object({
+  id: Id,
+  name: Type.String(),
+  createdAt: DateTime,
+  lastUsedAt: Nullable(DateTime),
+})
+export type Passkey = Static<typeof Passkey>
+
+/** WebAuthn options for the browser (PublicKeyCredentialCreationOptionsJSON / …RequestOptionsJSON), passed through as they are. */
+export const WebAuthnOptions = Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true })
+const Base64Url = (maxLength = 20_000) => Type.String({ minLength: 1, maxLength, pattern: '^[A-Za-z0-9_-]*={0,2}$' })
+/** What every WebAuthn answer of the browser holds (RegistrationResponseJSON, AuthenticationResponseJSON). */
+const credentialFields = {
+  id: Base64Url(1400),
+  rawId: Base64Url(1400),
+  type: Type.Literal('public-key'),
+  clientExtensionResults: Type.Optional(Type.Object({})),
+  authenticatorAttachment: Type.Optional(Type.Union([Type.Literal('platform'), Type.Literal('cross-platform')])),
+}
+/** The browser's answer to "create a passkey", checked by @simplewebauthn/server. */
+const RegistrationCredential = Type.Object({
+  ...credentialFields,
+  response: Type.Object({
+    clientDataJSON: Base64Url(),
+    attestationObject: Base64Url(),
+    authenticatorData: Type.Optional(Base64Url()),
+    transports: Type.Optional(Type.Array(Type.String({ maxLength: 30 }), { maxItems: 10 })),
+    publicKeyAlgorithm: Type.Optional(Type.Integer()),
+    publicKey: Type.Optional(Base64Url()),
+  }),
+})
+/** The browser's answer to "sign in with a passkey". */
+const AuthenticationCredential = Type.Object({
+  ...credentialFields,
+  response: Type.Object({
+    clientDataJSON: Base64Url(),
+    authenticatorData: Base64Url(),
+    signature: Base64Url(),
+    userHandle: Type.Optional(Base64Url(200)),
+  }),
+})
+
+export const PasskeyRegistrationBody = Type.Object({
+  credential: RegistrationCredential,
+  /** Named after the device; the server names it when left out. */
+  name: Type.Optional(ShortText(60)),
+}, { additionalProperties: false })
+export type PasskeyRegistrationBody = Static<typeof PasskeyRegistrationBody>
+
+export const PasskeyLoginBody = Type.Object({ credential: AuthenticationCredential }, { additionalProperties: false })
+export type PasskeyLoginBody = Static<typeof PasskeyLoginBody>
+
+export const PasskeyRenameBody = Type.Object({ name: ShortText(60) }, { additionalProperties: false })
+export type PasskeyRenameBody = Static<typeof PasskeyRenameBody>
 
 // --- Params
 export const IdParams = Type.Object({ id: Id })

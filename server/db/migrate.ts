@@ -1,10 +1,14 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration'
 import type { Kysely } from 'kysely'
 import * as initial from './migrations/001_initial.ts'
+// people
+import * as people from './migrations/003_people.ts'
 
 // Listed in code rather than read from disk, so the bundle-free tsx runtime and tests need no file lookups.
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
+  // people
+  '003_people': people,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

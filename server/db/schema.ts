@@ -19,7 +19,16 @@ export interface Database {
     payment_customer_id: string | null
     created_at: CreatedAt
   }
-  api_tokens: { id: Generated<number>; user_id: number; token_hash: string; expires_at: Timestamp; created_at: CreatedAt }
+  api_tokens: {
+    id: Generated<number>
+    user_id: number
+    token_hash: string
+    expires_at: Timestamp
+    created_at: CreatedAt
+    // people: the device behind a session
+    user_agent: string | null
+    last_used_at: Timestamp | null
+  }
   password_resets: {
     id: Generated<number>
     user_id: number
@@ -56,7 +65,19 @@ export interface Database {
     kbis_file_key: string | null
     signed_at: Timestamp | null
   }
-  shares: { id: Generated<number>; order_id: number; email: string; user_id: number | null; created_at: CreatedAt }
+  shares: {
+    id: Generated<number>
+    order_id: number
+    email: string
+    user_id: number | null
+    created_at: CreatedAt
+    // people: an invitation until accepted (user_id set then)
+    invited_by: number | null
+    invitation_token_hash: string | null
+    invitation_expires_at: Timestamp | null
+    invitation_sent_at: Timestamp | null
+    accepted_at: Timestamp | null
+  }
   mandataires: {
     id: Generated<number>
     order_id: number
@@ -173,6 +194,20 @@ export interface Database {
     created_at: CreatedAt
   }
   test_customers: { id: string; default_payment_method: string | null }
+  // --- people: passkeys and the WebAuthn challenges of their ceremonies
+  passkeys: {
+    id: Generated<number>
+    user_id: number
+    credential_id: string
+    /** base64url of the COSE public key */
+    public_key: string
+    counter: ColumnType<string | number, number | undefined, number>
+    transports: Json<string[]>
+    name: string
+    created_at: CreatedAt
+    last_used_at: Timestamp | null
+  }
+  webauthn_challenges: { challenge: string; kind: 'registration' | 'authentication'; user_id: number | null; expires_at: Timestamp }
   test_subscriptions: {
     id: string
     customer_id: string

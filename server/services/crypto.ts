@@ -1,27 +1,38 @@
+import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2'
 import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
 
-const KEY_LENGTH = 64
-// N=2^14, r=8, p=1: OWASP's minimum for scrypt, about 50 ms here.
-const PARAMS = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }
+// Argon2id at OWASP's first recommended setting (Password Storage Cheat Sheet): 19 MiB, 2 passes, 1 lane.
+// algorithm 2 is Argon2id (the package's const enum, which this build cannot import).
+export const ARGON2_PARAMS = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const
+const ARGON2_PREFIX = `$argon2id$v=19$m=${ARGON2_PARAMS.memoryCost},t=${ARGON2_PARAMS.timeCost},p=${ARGON2_PARAMS.parallelism}$`
 
-function derive(password: string, salt: Buffer, params = PARAMS): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFC'), salt, KEY_LENGTH, params, (err, key) => (err ? reject(err) : resolve(key))))
-}
+const normalise = (password: string) => password.normalize('NFC')
 
-/** `scrypt$N$r$p$salt$hash`, base64url parts. */
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16)
-  const key = await derive(password, salt)
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), key.toString('base64url')].join('$')
+/** An argon2id hash in the PHC format (`$argon2id$v=19$m=…,t=…,p=…$salt$hash`). */
+export function hashPassword(password: string): Promise<string> {
+  return argon2Hash(normalise(password), ARGON2_PARAMS)
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, n, r, p, salt, hash] = stored.split('$')
-  if (scheme !== 'scrypt' || !salt || !hash) return false
+  if (stored.startsWith('$argon2')) return argon2Verify(stored, normalise(password)).catch(() => false)
+  if (stored.startsWith('scrypt$')) return verifyScrypt(password, stored)
+  return false
+}
+
+/** A hash made with another scheme or weaker settings: replaced at the next sign-in. */
+export const needsRehash = (stored: string) => !stored.startsWith(ARGON2_PREFIX)
+
+// The hashes stored before argon2id: scrypt (N=2^14, r=8, p=1), `scrypt$N$r$p$salt$hash` in base64url.
+const SCRYPT_KEY_LENGTH = 64
+
+function verifyScrypt(password: string, stored: string): Promise<boolean> {
+  const [, n, r, p, salt, hash] = stored.split('$')
+  if (!salt || !hash) return Promise.resolve(false)
   const expected = Buffer.from(hash, 'base64url')
-  const key = await derive(password, Buffer.from(salt, 'base64url'), { ...PARAMS, N: Number(n), r: Number(r), p: Number(p) })
-  return key.length === expected.length && timingSafeEqual(key, expected)
+  const params = { N: Number(n), r: Number(r), p: Number(p), maxmem: 256 * 1024 * 1024 }
+  return new Promise((resolve) =>
+    scrypt(normalise(password), Buffer.from(salt, 'base64url'), SCRYPT_KEY_LENGTH, params, (err, key) =>
+      resolve(!err && key.length === expected.length && timingSafeEqual(key, expected))))
 }
 
 /** A random secret of 256 bits, for API tokens and reset links. */

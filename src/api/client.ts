@@ -13,6 +13,8 @@ export type Auth = 'none' | 'apiToken' | 'bearer'
 
 export interface CallOptions {
   signal?: AbortSignal
+  /** The token of a user signed in a moment ago and not yet kept by the session (an invitation accepted on sign-in). */
+  apiToken?: string
 }
 
 export interface ApiHooks {
@@ -41,9 +43,9 @@ const createHttp = (baseURL: string) => ofetch.create({ baseURL, retry: 0 })
 // Same origin until the composition root says otherwise (API_BASE_URL).
 let http = createHttp('')
 
-function authHeaders(auth: Auth): Record<string, string> {
+function authHeaders(auth: Auth, override?: string): Record<string, string> {
   if (auth === 'none') return {}
-  const token = hooks.getToken()
+  const token = override ?? hooks.getToken()
   if (!token) return {}
   return auth === 'apiToken' ? { apiToken: token } : { Authorization: `Bearer ${token}` }
 }
@@ -74,7 +76,7 @@ export async function call<T>(request: Request, options: CallOptions = {}): Prom
   try {
     return await http<T, 'json' | 'blob'>(request.path, {
       method: request.method,
-      headers: authHeaders(request.auth),
+      headers: authHeaders(request.auth, options.apiToken),
       body: request.body as BodyInit | Record<string, unknown> | undefined,
       query,
       signal: options.signal,

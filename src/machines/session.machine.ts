@@ -21,6 +21,9 @@ export type SessionEvent =
   | { type: 'session.logout' }
   | { type: 'session.expired' }
   | { type: 'session.retry' }
+  // Signed in another way than the password form (a passkey, an invitation's new account), or the
+  // portal to start again showing an order that was just shared with the user.
+  | { type: 'session.signedIn'; user: AuthUser; orderId?: number }
   // The startup child only ends when the current-user fetch failed.
   | { type: 'xstate.done.actor.startup'; output: unknown }
 
@@ -59,7 +62,14 @@ export const sessionMachine = setup({
       always: [{ guard: 'hasUser', target: 'signedIn' }, { target: 'signedOut' }],
     },
     signedOut: {
-      on: { 'session.login': { target: 'signingIn', actions: assign({ error: null }) } },
+      on: {
+        'session.login': { target: 'signingIn', actions: assign({ error: null }) },
+        // The user signed in another way (a passkey, an invitation), kept like a login's.
+        'session.signedIn': { target: 'signedIn', actions: [
+            assign({ user: ({ event }) => event.user, storedChoice: ({ event }) => event.orderId ?? null, error: null }),
+            { type: 'persistUser', params: ({ event }) => ({ user: event.user }) },
+          ] },
+      },
     },
     signingIn: {
       tags: ['loading'],
@@ -103,6 +113,11 @@ export const sessionMachine = setup({
         },
       },
       on: {
+        // Leaving and entering again stops the running portal and starts it anew on the order given.
+        'session.signedIn': { target: 'signedIn', reenter: true, actions: [
+          assign({ user: ({ event }) => event.user, storedChoice: ({ event }) => event.orderId ?? null, error: null }),
+          { type: 'persistUser', params: ({ event }) => ({ user: event.user }) },
+        ] },
         'session.logout': { target: 'signedOut' },
         'session.expired': { target: 'signedOut' },
         'xstate.done.actor.startup': { target: 'signedOut' },

@@ -32,6 +32,8 @@ export type StartupEvent =
   | { type: 'order.select'; orderId: number | null }
   | { type: 'order.reopen' }
   | { type: 'order.kbisFiled'; orderId: number }
+  // people: the account's own details changed (a new e-mail address)
+  | { type: 'user.changed'; user: User }
   | { type: 'documents.completed'; orderId: number; missingDocumentsValidatedAt: string | null }
   | { type: 'document.select'; documentId: number }
   | { type: 'data.retry'; resource: Resource }
@@ -261,6 +263,7 @@ export const startupMachine = setup({
     signedOut: { type: 'final' },
   },
   on: {
+    'user.changed': { actions: assign({ user: ({ event }) => event.user }) },
     'order.kbisFiled': {
       actions: assign({ orders: ({ context, event }) => context.orders.map((o) => (o.id === event.orderId ? { ...o, hasKbis: true } : o)) }),
     },

@@ -6,7 +6,7 @@ import type { BaseLocationHook } from 'wouter'
 import { hasStoredUser, subscribeStoredUser } from '../wiring/storage.ts'
 import { AppContext, type AppServices } from './app-context.tsx'
 import { PageSpinner } from './components/ui.tsx'
-import { LoginPage, MissingDocumentPage, ResetPasswordPage, SetPasswordPage } from './pages/shell/bare.ts'
+import { InvitationPage, LoginPage, MissingDocumentPage, ResetPasswordPage, SetPasswordPage } from './pages/shell/bare.ts'
 
 const DashboardLayout = lazy(() => import('./layout/DashboardLayout.tsx'))
 const Toasts = lazy(() => import('./Toasts.tsx'))
@@ -19,7 +19,7 @@ export const redirects: Record<string, string> = {
   '/suivi-comptable': '/suivi-comptable/tresorerie',
 }
 
-/** Spec §2: every route but login, reset-password, set-password and missing-document needs a stored user. */
+/** Spec §2: every route but login, reset-password, set-password and missing-document needs a stored user (and the invitation link, people area). */
 export function Guard({ children }: { children: ReactNode }) {
   const signedIn = useSyncExternalStore(subscribeStoredUser, () => hasStoredUser())
   return signedIn ? <>{children}</> : <Redirect to="/login" replace />
@@ -33,6 +33,7 @@ export function AppRoutes() {
         <Route path="/reset-password" component={ResetPasswordPage} />
         <Route path="/set-password/:token">{(params) => <SetPasswordPage token={params.token} />}</Route>
         <Route path="/missing-document" component={MissingDocumentPage} />
+        <Route path="/invitation/:token">{(params) => <InvitationPage token={params.token} />}</Route>
         {Object.entries(redirects).map(([from, to]) => (
           <Route key={from} path={from}>
             <Guard>

@@ -6,10 +6,11 @@ import * as contracts from '../api/contracts.ts'
 import * as invoices from '../api/invoices.ts'
 import * as mail from '../api/mail.ts'
 import * as orders from '../api/orders.ts'
+import * as people from '../api/people.ts'
 import * as subscription from '../api/subscription.ts'
 import { API_BASE_URL } from './config.ts'
 
-export const api = { ...account, ...contracts, ...invoices, ...mail, ...orders, ...subscription, configureApi }
+export const api = { ...account, ...contracts, ...invoices, ...mail, ...orders, ...subscription, ...people, configureApi }
 
 export type Api = typeof api
 

@@ -1,5 +1,5 @@
 // What every wiring factory receives from the composition root (or from a test).
-import type { SessionRef } from '../machines/session.machine.ts'
+import type { SessionEvent, SessionRef } from '../machines/session.machine.ts'
 import type { Notice } from '../machines/shared.ts'
 import type { StartupEvent } from '../machines/startup.machine.ts'
 import type { Api } from './api.ts'
@@ -12,6 +12,8 @@ export interface WiringDeps {
   navigate: (to: string, options?: { replace?: boolean }) => void
   /** Tells the signed-in portal (the startup actor and its data) what a flow changed. */
   toPortal: (event: StartupEvent) => void
+  /** Tells the session what a flow did: a user signed in another way (passkey, invitation), a sign-out. */
+  toSession: (event: SessionEvent) => void
 }
 
 /** `toPortal` for the session running now: what a flow changed reaches its startup child, if any. */

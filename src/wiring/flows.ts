@@ -3,10 +3,11 @@
 import { createBillingFlows } from './billing.ts'
 import type { WiringDeps } from './deps.ts'
 import { createMailFlows } from './mail.ts'
+import { createPeopleFlows } from './people.ts'
 import { createShellFlows } from './shell.ts'
 
 export function createFlows(deps: WiringDeps) {
-  return { ...createShellFlows(deps), ...createMailFlows(deps), ...createBillingFlows(deps) }
+  return { ...createShellFlows(deps), ...createMailFlows(deps), ...createBillingFlows(deps), ...createPeopleFlows(deps) }
 }
 
 /** Machines with their effects provided; views start them with useActorRef. */

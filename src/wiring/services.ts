@@ -25,13 +25,17 @@ export function createServices({ navigate, notify }: Pick<AppServices, 'navigate
   let current: SessionRef | undefined
   const loadApi = () => (api ??= import('./api.ts').then((m) => m.api))
   const loadPortal = () => Promise.all([import('./portal.ts'), loadApi()]).then(([m, a]) => m.createStartup({ api: a, navigate }))
+  const loadSession = () => (session ??= Promise.all([import('./session.ts'), loadApi()])
+    .then(([m, a]) => m.createSession({ api: a, notify, loadPortal }))
+    .then((s) => (current = s)))
   return {
     navigate,
     notify,
-    loadSession: () => (session ??= Promise.all([import('./session.ts'), loadApi()])
-      .then(([m, a]) => m.createSession({ api: a, notify, loadPortal }))
-      .then((s) => (current = s))),
+    loadSession,
     loadFlows: () => (flows ??= Promise.all([import('./flows.ts'), loadApi()])
-      .then(([m, a]) => m.createFlows({ api: a, notify, navigate, toPortal: (event) => current?.getSnapshot().context.startup?.send(event) }))),
+      .then(([m, a]) => m.createFlows({
+        api: a, notify, navigate, toPortal: (event) => current?.getSnapshot().context.startup?.send(event),
+        toSession: (event) => void loadSession().then((s) => s.send(event)),
+      }))),
   }
 }

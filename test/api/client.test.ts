@@ -12,6 +12,7 @@ import { ApiError } from '../../src/api/errors.ts'
 import * as invoices from '../../src/api/invoices.ts'
 import * as mail from '../../src/api/mail.ts'
 import * as orders from '../../src/api/orders.ts'
+import * as people from '../../src/api/people.ts'
 import * as subscription from '../../src/api/subscription.ts'
 import { type RouteDef, type RouteName, routes } from '../../server/contract/routes.ts'
 
@@ -51,6 +52,9 @@ const pdfBlob = new Blob(['%PDF-1.7'], { type: 'application/pdf' })
 const form = new FormData()
 form.set('orderId', '4')
 form.set('identity_manager', new Blob(['%PDF-1.7'], { type: 'application/pdf' }), 'cni.pdf')
+
+const passkeyAnswer = { id: 'AQ', rawId: 'AQ', type: 'public-key' as const, response: { clientDataJSON: 'e30', attestationObject: 'oA' } }
+const signInAnswer = { id: 'AQ', rawId: 'AQ', type: 'public-key' as const, response: { clientDataJSON: 'e30', authenticatorData: 'AA', signature: 'AA' } }
 
 /** One row per call of spec §7: the route it must hit, how to call it, the path and body expected. */
 const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
@@ -117,6 +121,19 @@ const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
   ['updateContract', () => contracts.updateContractAddress(101, { adressePostaleExpedition: '3 rue Victor Hugo', codePostaleExpedition: '69002', villePostaleExpedition: 'Lyon', paysPostaleExpedition: 'France' }), '/api-protected/contracts/101', { adressePostaleExpedition: '3 rue Victor Hugo', codePostaleExpedition: '69002', villePostaleExpedition: 'Lyon', paysPostaleExpedition: 'France' }],
   ['contractKbis', () => contracts.getKbisFile(101), '/api-protected/contracts/101/kbis'],
   ['uploadIdentity', () => contracts.uploadIdentity(form), '/step-upload-identity'],
+  // people
+  ['invitation', () => people.getInvitation('abc_DEF-1'), '/api/invitations/abc_DEF-1'],
+  ['createInvitationAccount', () => people.createInvitationAccount('abc', { firstname: 'Nina', lastname: 'Roussel', password: 'trois mots au hasard' }), '/api/invitations/abc/account', { firstname: 'Nina', lastname: 'Roussel', password: 'trois mots au hasard' }],
+  ['acceptInvitation', () => people.acceptInvitation('abc'), '/api-protected/invitations/abc/accept'],
+  ['sessions', () => people.getSessions(), '/api-protected/users/me/sessions'],
+  ['signOutOtherSessions', () => people.signOutOtherSessions(), '/api-protected/users/me/sessions'],
+  ['passkeys', () => people.getPasskeys(), '/api-protected/users/me/passkeys'],
+  ['passkeyRegistrationOptions', () => people.getPasskeyRegistrationOptions(), '/api-protected/users/me/passkeys/registration-options'],
+  ['registerPasskey', () => people.registerPasskey({ credential: passkeyAnswer, name: 'Téléphone' }), '/api-protected/users/me/passkeys', { credential: passkeyAnswer, name: 'Téléphone' }],
+  ['renamePasskey', () => people.renamePasskey(3, { name: 'Ordinateur' }), '/api-protected/users/me/passkeys/3', { name: 'Ordinateur' }],
+  ['deletePasskey', () => people.deletePasskey(3), '/api-protected/users/me/passkeys/3'],
+  ['passkeyLoginOptions', () => people.getPasskeyLoginOptions(), '/api/passkeys/login-options'],
+  ['passkeyLogin', () => people.loginWithPasskey({ credential: signInAnswer }), '/api/passkeys/login', { credential: signInAnswer }],
 ]
 
 /** Routes the SPA never calls: they exist for operators (OPERATOR_TOKEN) and load balancers. */

@@ -34,7 +34,7 @@ async function settled(page: Page) {
 A11y('the checker reports what axe-core finds serious (a button without a name)', async ({ portal }) => {
   const tab = await portal.open({ viewport: DESKTOP, bypassCSP: true })
   await tab.page.goto('/login')
-  await tab.page.getByRole('button', { name: 'Se connecter' }).waitFor()
+  await tab.page.getByRole('button', { name: 'Se connecter', exact: true }).waitFor()
   await tab.page.evaluate(() => document.querySelector('main')!.append(document.createElement('button')))
   const found = await seriousViolations(tab.page)
   assert.ok(found.some((v) => v.startsWith('button-name (critical)')), found.join('\n'))
@@ -47,15 +47,15 @@ for (const viewport of [MOBILE, DESKTOP]) {
     const { page } = tab
     const axe = checker(tab, viewport)
     await page.goto('/login')
-    await page.getByRole('button', { name: 'Se connecter' }).waitFor()
+    await page.getByRole('button', { name: 'Se connecter', exact: true }).waitFor()
     await axe.check('/login')
-    await page.getByRole('button', { name: 'Se connecter' }).click()
+    await page.getByRole('button', { name: 'Se connecter', exact: true }).click()
     await page.getByText('Saisissez votre adresse e-mail.').waitFor()
     await axe.check('/login, champs vides')
     tab.allow(/status of 401/)
     await page.getByLabel('Adresse e-mail', { exact: true }).fill('demo@example.com')
     await page.getByLabel('Mot de passe', { exact: true }).fill('mauvais-mot-de-passe')
-    await page.getByRole('button', { name: 'Se connecter' }).click()
+    await page.getByRole('button', { name: 'Se connecter', exact: true }).click()
     await page.getByRole('alert').filter({ hasText: 'Identifiants incorrects' }).waitFor()
     await axe.check('/login, identifiants incorrects')
     for (const [path, heading] of [['/reset-password', /mot de passe/i], ['/set-password/jeton-de-test', /mot de passe/i], ['/missing-document', 'Documents manquants']] as const) {

@@ -65,7 +65,7 @@ function journeys(label: string, viewport: Viewport) {
   J('the guard of this harness sees a CSP violation and a console error', async ({ portal }) => {
     const tab = await portal.open({ viewport })
     await tab.page.goto('/login')
-    await tab.page.getByRole('button', { name: 'Se connecter' }).waitFor()
+    await tab.page.getByRole('button', { name: 'Se connecter', exact: true }).waitFor()
     await tab.page.evaluate(() => {
       const style = document.createElement('style')
       style.textContent = 'body { outline: 1px solid red; }'
@@ -92,7 +92,7 @@ function journeys(label: string, viewport: Viewport) {
     }
     // goober's sheet carries the response's nonce: without it the page would be unstyled.
     assert.is(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(245, 247, 251)')
-    await page.getByRole('button', { name: 'Se connecter' }).waitFor()
+    await page.getByRole('button', { name: 'Se connecter', exact: true }).waitFor()
     await screenshot(page, `login-${width}`)
     await tab.close()
   })

@@ -39,6 +39,7 @@ for (const storedUser of [null, F.authUser]) {
     { type: 'session.logout' },
     { type: 'session.expired' },
     { type: 'xstate.done.actor.startup', output: { reason: 'unauthorized' } },
+    { type: 'session.signedIn', user: F.authUser, orderId: 3 },
   ]
   const serializeState = (s: any) => JSON.stringify([s.value, !!s.context.user, !!s.context.startup, s.context.error])
   const paths = shortestPaths(sessionMachine, { events, input: { storedUser, storedChoice: 2 }, serializeState })
@@ -147,6 +148,32 @@ Session('logout removes the stored user and stops the startup child', async () =
   assert.ok(actor.getSnapshot().matches('signedOut'))
   assert.is(storage.user, null)
   assert.is(child.getSnapshot().status, 'stopped')
+})
+
+Session('signed in another way (a passkey, an invitation): the user is kept as after a login', async () => {
+  const { actor, deferreds, storage } = start(null)
+  actor.start()
+  actor.send({ type: 'session.signedIn', user: F.authUser })
+  await flush()
+  assert.ok(actor.getSnapshot().matches({ signedIn: 'loadingPortal' }))
+  assert.equal(storage.user, F.authUser)
+  assert.equal(deferreds.started.map((s) => s.id), ['loadPortal'], 'no password login')
+})
+
+Session('an order just shared: the running portal stops and starts again on that order', async () => {
+  const { actor, deferreds, storage, startupLogic } = start(F.authUser)
+  actor.start()
+  deferreds.settle('loadPortal', { output: startupLogic })
+  await flush()
+  const before = actor.getSnapshot().context.startup!
+  actor.send({ type: 'session.signedIn', user: F.authUser, orderId: 7 })
+  await flush()
+  assert.is(before.getSnapshot().status, 'stopped')
+  deferreds.settle('loadPortal', { output: startupLogic })
+  await flush()
+  assert.ok(actor.getSnapshot().matches({ signedIn: 'portal' }))
+  assert.equal(deferreds.started.filter((s) => s.id === 'startup').at(-1)!.input, { storedChoice: 7 })
+  assert.equal(storage.user, F.authUser, 'still signed in')
 })
 
 Session('the portal code cannot load (offline): a French message and a retry', async () => {

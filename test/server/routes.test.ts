@@ -3,8 +3,11 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { LightMyRequestResponse } from 'fastify'
 import { routes, type RouteName } from '../../server/contract/index.ts'
-import { buildTestApp, DEMO_PASSWORD, login, type TestApp } from '../util/server.ts'
+import { buildTestApp, DEMO_PASSWORD, eventually, login, type TestApp } from '../util/server.ts'
 import { demoIds, multipart, sampleFor, send, tinyPdf, tokenFor, type DemoIds, type Sample } from '../util/server-samples.ts'
+import { SoftPasskey } from '../util/webauthn.ts'
+
+const softPasskey = new SoftPasskey({ origin: 'http://localhost:8080', rpId: 'localhost' })
 
 interface Ctx { t: TestApp; ids: DemoIds; camille: string; julien: string; kbis: Buffer }
 type Check = (ctx: Ctx, call: (sample?: Partial<Sample>, token?: string) => Promise<LightMyRequestResponse>) => Promise<void>
@@ -204,11 +207,13 @@ const happy: Record<RouteName, Check> = {
   },
   invite: async ({ t }, call) => {
     const shares = ok(await call())
-    assert.ok(shares.some((s: { email: string; status: string }) => s.email === 'nouvelle.collaboratrice@example.com' && s.status === 'invitée'))
+    assert.equal(shares.map((s: { email: string; status: string; firstname: string | null }) => [s.email, s.status, s.firstname]),
+      [['nouvelle.collaboratrice@example.com', 'invitée', null]], 'only what the owner typed')
     assert.is(t.mails.at(-1)!.to, 'nouvelle.collaboratrice@example.com')
+    assert.match(t.mails.at(-1)!.link!, /^http:\/\/localhost:8080\/invitation\/[\w-]{43}$/)
     const withAccount = ok(await call({ body: { emails: ['SOLO@example.com', 'nouvelle.collaboratrice@example.com'] } }))
-    assert.is(withAccount.find((s: { email: string }) => s.email === 'SOLO@example.com').status, 'active', 'an existing account gets access at once')
-    assert.is(withAccount.filter((s: { email: string }) => s.email === 'nouvelle.collaboratrice@example.com').length, 1, 'no duplicate')
+    assert.equal(withAccount.map((s: { email: string; status: string; firstname: string | null }) => [s.email, s.status, s.firstname]),
+      [['SOLO@example.com', 'invitée', null], ['nouvelle.collaboratrice@example.com', 'invitée', null]], 'an account does not show, nor get access, before it accepts')
     assert.is((await call({ body: { emails: ['demo@example.com'] } })).statusCode, 400, 'not oneself')
   },
   deleteShare: async (_, call) => {
@@ -287,10 +292,83 @@ const happy: Record<RouteName, Check> = {
     const again = ok(await call({ multipart: multipart({ orderId: String(ids.missingDocsOrder) }, [{ field: 'identity_manager', filename: 'cni.pdf', contentType: 'application/pdf', bytes: await tinyPdf() }]) }))
     assert.is(again.missingDocumentsValidatedAt, reply.missingDocumentsValidatedAt, 'validation date kept')
   },
+  // people: invitation links, sessions, passkeys
+  invitation: async ({ t, ids, camille }, call) => {
+    ok(await send(t.app, 'invite', { params: { id: ids.order }, body: { emails: ['lien.invitation@example.com'] } }, camille))
+    const token = t.mails.at(-1)!.link!.split('/invitation/')[1]!
+    assert.equal(ok(await call({ params: { token } })),
+      { email: 'lien.invitation@example.com', raisonSociale: 'Boulangerie des Lilas SAS', invitedBy: 'Camille Martin', hasAccount: false })
+    assert.is((await call()).statusCode, 404, 'unknown link')
+  },
+  createInvitationAccount: async ({ t, ids, camille }, call) => {
+    ok(await send(t.app, 'invite', { params: { id: ids.order }, body: { emails: ['nina.roussel@example.com'] } }, camille))
+    const token = t.mails.at(-1)!.link!.split('/invitation/')[1]!
+    const reply = ok(await call({ params: { token } }))
+    assert.equal([reply.user.email, reply.user.firstname, reply.orderId], ['nina.roussel@example.com', 'Nina', ids.order])
+    const orders = ok(await send(t.app, 'myOrders', {}, reply.user.apiToken))
+    assert.equal(orders.map((o: { id: number; isShareOrder: boolean }) => [o.id, o.isShareOrder]), [[ids.order, true]])
+    assert.is((await call({ params: { token } })).statusCode, 410, 'single use')
+  },
+  acceptInvitation: async ({ t, ids, camille }, call) => {
+    const sophie = await login(t.app, 'solo@example.com')
+    const toSophie = () => t.mails.filter((m) => m.to.toLowerCase() === 'solo@example.com')
+    ok(await send(t.app, 'invite', { params: { id: ids.order }, body: { emails: ['solo@example.com'] } }, camille))
+    assert.is(toSophie().length, 1, 'invited again within a minute: no second e-mail')
+    const token = toSophie()[0]!.link!.split('/invitation/')[1]!
+    assert.is((await send(t.app, 'documents', { query: { orderId: ids.order } }, sophie)).statusCode, 404, 'no access before accepting')
+    assert.is((await call({ params: { token } }, camille)).statusCode, 403, 'another account cannot take it')
+    assert.equal(ok(await call({ params: { token } }, sophie)).orderId, ids.order)
+    assert.is((await send(t.app, 'documents', { query: { orderId: ids.order } }, sophie)).statusCode, 200, 'access once accepted')
+    const shares = ok(await send(t.app, 'shares', { params: { id: ids.order } }, camille))
+    assert.equal(shares.find((s: { email: string }) => s.email.toLowerCase() === 'solo@example.com')?.firstname, 'Sophie', 'her name shows once she accepted')
+  },
+  sessions: async ({ t }, call) => {
+    const other = await t.app.inject({ method: 'POST', url: '/api/login', headers: { 'user-agent': 'Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 Chrome/126.0 Mobile Safari/537.36' }, payload: { username: 'demo@example.com', password: DEMO_PASSWORD } })
+    assert.is(other.statusCode, 200)
+    const sessions = ok(await call())
+    assert.ok(sessions.some((s: { device: string; current: boolean }) => s.device === 'Chrome sur Android' && !s.current))
+    assert.is(sessions.filter((s: { current: boolean }) => s.current).length, 1)
+  },
+  signOutOtherSessions: async ({ t }, call) => {
+    const other = await login(t.app)
+    assert.ok(ok(await call()).signedOut >= 1)
+    assert.is((await send(t.app, 'currentUser', {}, other)).statusCode, 401, 'the other device is signed out')
+    assert.equal(ok(await call()).signedOut, 0)
+  },
+  passkeyRegistrationOptions: async (_, call) => {
+    const options = ok(await call())
+    assert.equal([options.rp.id, options.rp.name, options.user.name], ['localhost', 'Domicilium', 'demo@example.com'])
+    assert.is(options.authenticatorSelection.residentKey, 'required')
+    assert.is(options.excludeCredentials.length, 1, 'the passkey she holds already')
+  },
+  registerPasskey: async ({ t, camille }, call) => {
+    const options = ok(await send(t.app, 'passkeyRegistrationOptions', {}, camille))
+    const passkey = ok(await call({ body: { credential: softPasskey.register(options), name: 'Téléphone de Camille' } }))
+    assert.is(passkey.name, 'Téléphone de Camille')
+    assert.is((await call({ body: { credential: softPasskey.register(options) } })).statusCode, 400, 'a challenge serves once')
+  },
+  passkeys: async (_, call) => assert.ok(ok(await call()).some((p: { name: string }) => p.name === 'Téléphone de Camille')),
+  renamePasskey: async (_, call) => assert.is(ok(await call()).name, 'Ordinateur du bureau'),
+  passkeyLoginOptions: async (_, call) => {
+    const options = ok(await call())
+    assert.is(options.rpId, 'localhost')
+    assert.match(options.challenge, /^[\w-]{20,}$/)
+  },
+  passkeyLogin: async ({ t }, call) => {
+    const options = ok(await send(t.app, 'passkeyLoginOptions', {}, null))
+    const user = ok(await call({ body: { credential: softPasskey.authenticate(options) } }))
+    assert.is(user.email, 'demo@example.com')
+    assert.is((await send(t.app, 'currentUser', {}, user.apiToken)).statusCode, 200)
+  },
+  deletePasskey: async (_, call) => {
+    ok(await call())
+    assert.is((await call()).statusCode, 404)
+  },
   updateEmail: async (_, call) => assert.is(ok(await call()).email, 'camille.martin@example.com'),
   updatePassword: async (_, call) => assert.match(ok(await call()).message, 'modifié'),
   resetPasswordRequest: async ({ t }, call) => {
     const known = ok(await call({ body: { email: 'camille.martin@example.com', domain: 'http://localhost:8080' } }))
+    await eventually(() => t.mails.at(-1)!.link?.includes('/set-password/'))
     assert.match(t.mails.at(-1)!.link!, /^http:\/\/localhost:8080\/set-password\//)
     assert.equal(ok(await call({ body: { email: 'personne@example.com', domain: 'http://localhost:8080' } })), known)
   },

@@ -17,6 +17,7 @@
 // where nothing after it depends on the data it changed, or gets its own startPortal().
 // Run: npm run test:e2e (Chromium at /usr/bin/chromium, or CHROMIUM_PATH).
 import { createRequire } from 'node:module'
+import { createServer as createNetServer } from 'node:net'
 import { rmSync } from 'node:fs'
 import { access, cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -129,11 +130,23 @@ declare global {
   }
 }
 
-export async function startPortal(options: { config?: Partial<Config> } = {}): Promise<Portal> {
+/** A port nobody listens on now. */
+async function freePort(): Promise<number> {
+  const probe = createNetServer()
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
+  const { port } = probe.address() as { port: number }
+  await new Promise((resolve) => probe.close(resolve))
+  return port
+}
+
+export async function startPortal(options: { config?: Partial<Config>; localhost?: boolean } = {}): Promise<Portal> {
   const distDir = await builtSpa()
   const dir = await mkdtemp(join(tmpdir(), 'portail-e2e-'))
+  // WebAuthn (passkeys) needs a host name, not an IP: such a portal is reached at http://localhost:<port>,
+  // known before starting so that PUBLIC_URL (the relying party and e-mail links) names it.
+  const port = options.localhost ? await freePort() : 0
   const server = await createServer({
-    ...loadConfig({}),
+    ...loadConfig(options.localhost ? { PORT: String(port) } : {}),
     dataDir: join(dir, 'data'),
     storageDir: join(dir, 'storage'),
     distDir,
@@ -144,14 +157,14 @@ export async function startPortal(options: { config?: Partial<Config> } = {}): P
   })
   let browser: Browser | undefined
   try {
-    await server.app.listen({ port: 0, host: '127.0.0.1' })
+    await server.app.listen({ port, host: '127.0.0.1' })
     browser = await launchChromium()
   } catch (error) {
     await server.close()
     await rm(dir, { recursive: true, force: true })
     throw error
   }
-  const url = `http://127.0.0.1:${(server.app.server.address() as { port: number }).port}`
+  const url = `http://${options.localhost ? 'localhost' : '127.0.0.1'}:${(server.app.server.address() as { port: number }).port}`
   const tabs = new Set<Tab>()
 
   async function open({ viewport = DESKTOP, bypassCSP = false }: OpenOptions = {}): Promise<Tab> {
@@ -239,7 +252,7 @@ export async function signIn(page: Page, email = 'demo@example.com', password = 
   await page.goto('/login')
   await page.getByLabel('Adresse e-mail', { exact: true }).fill(email)
   await page.getByLabel('Mot de passe', { exact: true }).fill(password)
-  await page.getByRole('button', { name: 'Se connecter' }).click()
+  await page.getByRole('button', { name: 'Se connecter', exact: true }).click()
 }
 
 /** On 'Sélectionnez la domiciliation': a company, or 'Tous'. */

@@ -7,6 +7,7 @@ import { routes, type RouteName } from '../../server/contract/index.ts'
 import type { Database } from '../../server/db/schema.ts'
 import { subscriptionKey } from '../../server/services/crypto.ts'
 import { TEST_OPERATOR_TOKEN } from './server.ts'
+import { SoftPasskey } from './webauthn.ts'
 
 export interface DemoIds {
   camille: number
@@ -25,6 +26,8 @@ export interface DemoIds {
   invoice: number
   creditNote: number
   subscriptionKey: string
+  /** people: a passkey of Camille's (a software one, test/util/webauthn.ts). */
+  passkey: number
 }
 
 export async function demoIds(db: Kysely<Database>): Promise<DemoIds> {
@@ -47,8 +50,25 @@ export async function demoIds(db: Kysely<Database>): Promise<DemoIds> {
     invoice: await first('invoices'),
     creditNote: await first('credit_notes'),
     subscriptionKey: subscriptionKey(order, subscription),
+    passkey: await camillesPasskey(db),
   }
 }
+
+/** people: the first passkey of Camille's, made once per database (the demo data has none). */
+async function camillesPasskey(db: Kysely<Database>): Promise<number> {
+  const camille = (await db.selectFrom('users').select('id').where('email', '=', 'demo@example.com').executeTakeFirstOrThrow()).id
+  const held = await db.selectFrom('passkeys').select('id').where('user_id', '=', camille).orderBy('id').executeTakeFirst()
+  if (held) return held.id
+  const passkey = new SoftPasskey({ origin: 'http://localhost:8080', rpId: 'localhost' })
+  const row = await db.insertInto('passkeys').values({
+    user_id: camille, credential_id: passkey.id, public_key: 'pQECAyYgASFYIA', counter: 0, transports: JSON.stringify(['internal']), name: 'Ordinateur de test',
+  }).returning('id').executeTakeFirstOrThrow()
+  return row.id
+}
+
+/** people: WebAuthn answers of the right shape whose signatures no challenge will match. */
+const unverifiableRegistration = () => new SoftPasskey({ origin: 'http://localhost:8080', rpId: 'localhost' }).register({ challenge: 'AAAA', user: { id: 'dXNlcg' } })
+const unverifiableAuthentication = () => new SoftPasskey({ origin: 'http://localhost:8080', rpId: 'localhost' }).authenticate({ challenge: 'AAAA' })
 
 /** A small valid PDF. */
 export async function tinyPdf(text = 'Extrait Kbis'): Promise<Buffer> {
@@ -91,7 +111,7 @@ export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sampl
     currentUser: () => ({}),
     contracts: () => ({}),
     updateEmail: () => ({ body: { newEmail: 'camille.martin@example.com' } }),
-    updatePassword: () => ({ body: { currentPassword: 'Demo1234!', newPassword: 'Demo1234!' } }),
+    updatePassword: () => ({ body: { currentPassword: 'Demo1234!', newPassword: 'un nouveau mot de passe' } }),
     unpaidStatus: () => ({}),
     payUnpaidInvoice: () => ({ body: { orderId: ids.order } }),
     myOrders: () => ({}),
@@ -152,6 +172,19 @@ export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sampl
     operatorOrders: () => ({}),
     operatorAddDocument: () => ({ params: { id: ids.order }, body: { sender: 'URSSAF Île-de-France', kind: 'administratif', file: `data:application/pdf;base64,${kbisPdf.toString('base64')}` } }),
     operatorAddPackage: () => ({ params: { id: ids.order }, body: { carrier: 'Colissimo', sender: 'Moulins Bourgeois' } }),
+    // people
+    invitation: () => ({ params: { token: 'x'.repeat(43) } }),
+    createInvitationAccount: () => ({ params: { token: 'x'.repeat(43) }, body: { firstname: 'Nina', lastname: 'Roussel', password: 'trois mots au hasard' } }),
+    acceptInvitation: () => ({ params: { token: 'x'.repeat(43) } }),
+    sessions: () => ({}),
+    signOutOtherSessions: () => ({}),
+    passkeys: () => ({}),
+    passkeyRegistrationOptions: () => ({}),
+    registerPasskey: () => ({ body: { credential: unverifiableRegistration(), name: 'Téléphone de Camille' } }),
+    renamePasskey: () => ({ params: { id: ids.passkey }, body: { name: 'Ordinateur du bureau' } }),
+    deletePasskey: () => ({ params: { id: ids.passkey } }),
+    passkeyLoginOptions: () => ({}),
+    passkeyLogin: () => ({ body: { credential: unverifiableAuthentication() } }),
   }
   return samples[name]()
 }

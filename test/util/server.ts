@@ -99,3 +99,14 @@ export async function ordersByName(app: FastifyInstance, token: string): Promise
   const res = await call(app, token, 'GET', '/api-protected/my-domiciliation-orders')
   return Object.fromEntries(res.json().map((o: { raisonSociale: string }) => [o.raisonSociale, o]))
 }
+
+/** Waits until `probe` answers something truthy (work the server does after answering, such as a reset e-mail). */
+export async function eventually<T>(probe: () => T, timeoutMs = 5000): Promise<NonNullable<T>> {
+  const until = Date.now() + timeoutMs
+  for (;;) {
+    const value = probe()
+    if (value) return value
+    if (Date.now() > until) throw new Error('eventually: still nothing after ' + timeoutMs + ' ms')
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}

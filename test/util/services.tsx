@@ -4,7 +4,7 @@
 import { render } from '@testing-library/react'
 import { act } from 'react'
 import { memoryLocation } from 'wouter/memory-location'
-import type { IdentityUploadReply, MailDocument, Order, SendDextBody } from '../../server/contract/schemas.ts'
+import type { IdentityUploadReply, InvitationInfo, MailDocument, Mandataire, Order, Passkey, SendDextBody, Session, Share } from '../../server/contract/schemas.ts'
 import type { PortalData, Resource } from '../../src/machines/portalData.machine.ts'
 import type { SessionRef } from '../../src/machines/session.machine.ts'
 import type { Notice } from '../../src/machines/shared.ts'
@@ -42,6 +42,20 @@ export interface Scenario {
   unpaid?: { hasUnpaid: boolean; count: number; amountInclTaxCents: number }
   /** The accounting inbox address kept in this browser from an earlier export. */
   dextEmail?: string | null
+  // --- people
+  people?: PeopleScenario
+}
+
+/** people: what the account, collaborator, representative and invitation calls answer. */
+export interface PeopleScenario {
+  shares?: Share[]
+  representatives?: Mandataire[]
+  passkeys?: Passkey[]
+  sessions?: Session[]
+  /** The invitation behind a link, or the French refusal of an expired or used one. */
+  invitation?: InvitationInfo | string
+  /** Calls that fail with the server's French message. */
+  fails?: ('invite' | 'removeShare' | 'addRepresentative' | 'loadShares' | 'loadRepresentatives' | 'loadSessions')[]
 }
 
 export interface Calls {
@@ -61,6 +75,8 @@ export interface Calls {
   dextSends: SendDextBody[]
   cancelled: { orderId: number; id: number }[]
   payments: { orderId: number | null }[]
+  /** people: every account, collaborator, representative and invitation call, as [name, ...arguments]. */
+  people: unknown[][]
 }
 
 /** A promise React's use() reads at once, without suspending. */
@@ -76,7 +92,81 @@ type Owned = { orderId?: number; domId?: number; domiciliationOrderId?: number }
 const orderOf = (item: Owned) => item.orderId ?? item.domId ?? item.domiciliationOrderId
 
 /** The fake API: what each call answers in this scenario, and the record of what it was sent. */
-function fakeApi(scenario: Scenario, orders: Order[], calls: Calls): Api {
+// --- people: the fake answers of the account, passkey, device, collaborator, representative and invitation calls
+function peopleApi(scenario: PeopleScenario, calls: Calls, notify: (notice: Notice) => void): Partial<Api> {
+  const record = (name: string, ...args: unknown[]) => void calls.people.push([name, ...args])
+  const fails = (what: NonNullable<PeopleScenario['fails']>[number]) => scenario.fails?.includes(what)
+  let shares = [...(scenario.shares ?? [])]
+  let passkeys = [...(scenario.passkeys ?? [])]
+  const now = '2026-11-22T10:00:00.000Z'
+  return {
+    // The account calls swallow their errors (spec §8): the client tells the reason in a toast and answers undefined.
+    updateEmail: async (body) => {
+      record('updateEmail', body)
+      if (body.newEmail === 'associe@example.com') return notify({ kind: 'error', message: 'Cette adresse e-mail est déjà utilisée par un autre compte.' }), undefined
+      return { ...F.user, email: body.newEmail }
+    },
+    updatePassword: async (body) => {
+      record('updatePassword', body)
+      if (body.currentPassword !== 'Demo1234!') return notify({ kind: 'error', message: 'Le mot de passe actuel est incorrect.' }), undefined
+      return { message: 'Votre mot de passe a été modifié.' }
+    },
+    getPasskeys: async () => (record('getPasskeys'), passkeys),
+    getPasskeyRegistrationOptions: async () => (record('getPasskeyRegistrationOptions'), { challenge: 'AAAA', rp: { name: 'Domicilium', id: 'localhost' }, user: { id: 'dQ', name: 'demo@example.com', displayName: 'Camille Martin' }, pubKeyCredParams: [{ type: 'public-key', alg: -7 }] }),
+    renamePasskey: async (id, body) => {
+      record('renamePasskey', id, body)
+      passkeys = passkeys.map((p) => (p.id === id ? { ...p, name: body.name } : p))
+      return passkeys.find((p) => p.id === id)!
+    },
+    deletePasskey: async (id) => (record('deletePasskey', id), (passkeys = passkeys.filter((p) => p.id !== id)), { message: 'ok' }),
+    getPasskeyLoginOptions: async () => (record('getPasskeyLoginOptions'), { challenge: 'AAAA', rpId: 'localhost' }),
+    getSessions: async () => {
+      record('getSessions')
+      if (fails('loadSessions')) throw new Error('Le service est momentanément indisponible. Réessayez dans quelques instants.')
+      return scenario.sessions ?? []
+    },
+    signOutOtherSessions: async () => (record('signOutOtherSessions'), { signedOut: 1, message: 'L’autre appareil a été déconnecté.' }),
+    getShares: async (orderId) => {
+      record('getShares', orderId)
+      if (fails('loadShares')) throw new Error('Le service est momentanément indisponible. Réessayez dans quelques instants.')
+      return shares
+    },
+    inviteCollaborators: async (orderId, body) => {
+      record('invite', orderId, body)
+      if (fails('invite')) throw new Error('Trop d’invitations envoyées en peu de temps : réessayez dans une heure.')
+      const added = body.emails.map((email, i) => ({ id: 500 + shares.length + i, email, firstname: null, lastname: null, status: 'invitée' as const, createdAt: now, acceptedAt: null }))
+      shares = [...shares, ...added]
+      return added
+    },
+    deleteShare: async (orderId, shareId) => {
+      record('deleteShare', orderId, shareId)
+      if (fails('removeShare')) throw new Error('Collaborateur introuvable.')
+      shares = shares.filter((x) => x.id !== shareId)
+      return { message: 'ok' }
+    },
+    sendInvite: async (body) => (record('sendInvite', body), { message: `Votre recommandation a été envoyée à ${body.email}.` }),
+    getMandataires: async (orderId) => {
+      record('getMandataires', orderId)
+      if (fails('loadRepresentatives')) throw new Error('Le service est momentanément indisponible. Réessayez dans quelques instants.')
+      return scenario.representatives ?? []
+    },
+    addMandataire: async (orderId, body) => {
+      record('addMandataire', orderId, body)
+      if (fails('addRepresentative')) throw new Error('Le service est momentanément indisponible. Réessayez dans quelques instants.')
+      return { id: 77, ...body, createdAt: now }
+    },
+    deleteMandataire: async (orderId, id) => (record('deleteMandataire', orderId, id), { message: 'ok' }),
+    getInvitation: async (token) => {
+      record('getInvitation', token)
+      if (typeof scenario.invitation === 'string' || !scenario.invitation) throw new Error(typeof scenario.invitation === 'string' ? scenario.invitation : 'Invitation introuvable.')
+      return scenario.invitation
+    },
+    createInvitationAccount: async (token, body) => (record('createInvitationAccount', token, body), { user: { ...F.authUser, email: 'nina@example.com', firstname: body.firstname }, orderId: 2, raisonSociale: 'Boulangerie des Lilas SAS' }),
+    acceptInvitation: async (token, options) => (record('acceptInvitation', token, options?.apiToken ?? null), { orderId: 2, raisonSociale: 'Boulangerie des Lilas SAS', message: 'ok' }),
+  }
+}
+
+function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (notice: Notice) => void): Api {
   const fails = (what: NonNullable<Scenario['mailFails']>[number]) => scenario.mailFails?.includes(what)
   const unavailable = () => new Error('Le service est momentanément indisponible. Réessayez dans quelques instants.')
   const data = { ...emptyData(), ...scenario.data }
@@ -198,6 +288,7 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls): Api {
       scenario.unpaid = { hasUnpaid: false, count: 0, amountInclTaxCents: 0 }
       return { paidCount: 1, message: '1 facture réglée.' }
     },
+    ...peopleApi(scenario.people ?? {}, calls, notify),
   }
   // A call the scenario does not answer is a test that reaches further than it set up: say so.
   return new Proxy(api, {
@@ -210,8 +301,9 @@ export function createTestServices(scenario: Scenario, navigate: (to: string, op
   const calls: Calls = {
     notices: [], kbisUploads: [], problems: [], resetRequests: [], passwordResets: [], identityUploads: [], navigations: [],
     loads: [], documentUpdates: [], files: [], sentDocuments: [], folderSaves: [], folderDeletes: [], dextSends: [], cancelled: [], payments: [],
+    people: [],
   }
-  const api = fakeApi(scenario, orders, calls)
+  const api = fakeApi(scenario, orders, calls, (notice) => void calls.notices.push(notice))
   const go: WiringDeps['navigate'] = (to, options) => {
     calls.navigations.push(to)
     navigate(to, options)
@@ -225,7 +317,7 @@ export function createTestServices(scenario: Scenario, navigate: (to: string, op
       return createStartup({ api, navigate: go })
     },
   })
-  const flows = createFlows({ api, notify, navigate: go, toPortal: portalOf(() => session) })
+  const flows = createFlows({ api, notify, navigate: go, toPortal: portalOf(() => session), toSession: (event) => session.send(event) })
   const services: AppServices = { navigate: go, notify, loadSession: () => settled(session), loadFlows: () => settled(flows) }
   return { services, session, calls }
 }

@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert'
 import { IDENTITY_DONE, IDENTITY_WRONG_TYPE } from '../../src/machines/identityUpload.machine.ts'
 import { RESET_REQUESTED } from '../../src/views/pages/shell/ResetPasswordPage.tsx'
 import { PASSWORD_CHANGED } from '../../src/machines/submission.machine.ts'
+import { PASSWORD_TOO_COMMON, PASSWORD_TOO_SHORT } from '../../src/machines/passwordRule.ts'
 import * as F from '../util/fixtures.ts'
 import { setViewport } from '../util/dom.ts'
 import { renderApp } from '../util/services.tsx'
@@ -69,35 +70,41 @@ Passwords('an invalid e-mail is told in French and nothing is sent', async () =>
   assert.equal(app.calls.resetRequests, [])
 })
 
-Passwords('the new password twice, its rule shown; a weak or mismatched one is not sent', async () => {
+Passwords('the new password twice, its rule shown as one types; a short, common or mismatched one is not sent', async () => {
   const app = await renderApp('/set-password/jeton-42')
-  await screen.findByText('au moins 8 caractères')
+  await screen.findByText('au moins 12 caractères (0 pour l’instant)')
   fireEvent.change(screen.getByLabelText('Nouveau mot de passe'), { target: { value: 'court' } })
+  screen.getByText('au moins 12 caractères (5 pour l’instant)')
   fireEvent.change(screen.getByLabelText('Confirmez le mot de passe'), { target: { value: 'autre' } })
   fireEvent.click(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }))
-  screen.getByText('Le mot de passe ne respecte pas toutes les règles ci-dessous.')
+  screen.getByText(PASSWORD_TOO_SHORT)
   screen.getByText('Les deux mots de passe ne sont pas identiques.')
+  fireEvent.change(screen.getByLabelText('Nouveau mot de passe'), { target: { value: 'Azertyuiop123' } })
+  assert.is(screen.getByText(/pas un mot de passe courant/).getAttribute('data-ok'), 'false', 'a common one is shown refused while typing')
+  fireEvent.change(screen.getByLabelText('Confirmez le mot de passe'), { target: { value: 'Azertyuiop123' } })
+  fireEvent.click(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }))
+  screen.getByText(PASSWORD_TOO_COMMON)
   assert.equal(app.calls.passwordResets, [])
 })
 
 Passwords('success returns to /login with a toast', async () => {
   const app = await renderApp('/set-password/jeton-42')
-  fireEvent.change(await screen.findByLabelText('Nouveau mot de passe'), { target: { value: 'Nouveau1234' } })
-  fireEvent.change(screen.getByLabelText('Confirmez le mot de passe'), { target: { value: 'Nouveau1234' } })
+  fireEvent.change(await screen.findByLabelText('Nouveau mot de passe'), { target: { value: 'Nouveau mot 1234' } })
+  fireEvent.change(screen.getByLabelText('Confirmez le mot de passe'), { target: { value: 'Nouveau mot 1234' } })
   fireEvent.click(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }))
   await waitFor(() => assert.is(app.currentPath(), '/login'))
-  assert.equal(app.calls.passwordResets, [{ token: 'jeton-42', password: 'Nouveau1234' }])
+  assert.equal(app.calls.passwordResets, [{ token: 'jeton-42', password: 'Nouveau mot 1234' }])
   assert.equal(app.calls.notices, [{ kind: 'success', message: PASSWORD_CHANGED }])
 })
 
 Passwords('an expired link says so and offers a new one; the typed password stays', async () => {
   await renderApp('/set-password/expire')
-  fireEvent.change(await screen.findByLabelText('Nouveau mot de passe'), { target: { value: 'Nouveau1234' } })
-  fireEvent.change(screen.getByLabelText('Confirmez le mot de passe'), { target: { value: 'Nouveau1234' } })
+  fireEvent.change(await screen.findByLabelText('Nouveau mot de passe'), { target: { value: 'Nouveau mot 1234' } })
+  fireEvent.change(screen.getByLabelText('Confirmez le mot de passe'), { target: { value: 'Nouveau mot 1234' } })
   fireEvent.click(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }))
   await screen.findByText(/Ce lien a expiré/)
   screen.getByRole('link', { name: 'Demander un nouveau lien' })
-  assert.is((screen.getByLabelText('Nouveau mot de passe') as HTMLInputElement).value, 'Nouveau1234')
+  assert.is((screen.getByLabelText('Nouveau mot de passe') as HTMLInputElement).value, 'Nouveau mot 1234')
 })
 
 Passwords.run()

@@ -1,26 +1,77 @@
 // The people around an order besides its owner: collaborators (shares) and representatives (mandataires).
 // Accounts and sessions are in users.ts.
-import type { Insertable } from 'kysely'
+import { sql, type Insertable } from 'kysely'
 import type { Mandataire, Share } from '../../contract/index.ts'
 import type { Database, Db } from '../schema.ts'
 
+type ShareRow = { id: number; email: string; user_id: number | null; created_at: Date; accepted_at: Date | null; firstname: string | null; lastname: string | null }
+// A name shows only once the person accepted: before that the owner knows nothing but the address typed.
+const toShare = (r: ShareRow): Share => ({
+  id: r.id, email: r.email,
+  firstname: r.user_id ? r.firstname : null, lastname: r.user_id ? r.lastname : null,
+  status: r.user_id ? 'active' : 'invitée', createdAt: r.created_at.toISOString(), acceptedAt: r.accepted_at?.toISOString() ?? null,
+})
+
+function sharesQuery(db: Db, orderId: number) {
+  return db.selectFrom('shares').leftJoin('users', 'users.id', 'shares.user_id')
+    .select(['shares.id', 'shares.email', 'shares.user_id', 'shares.created_at', 'shares.accepted_at', 'users.firstname', 'users.lastname'])
+    .where('shares.order_id', '=', orderId)
+}
+
 export async function listShares(db: Db, orderId: number): Promise<Share[]> {
-  const rows = await db.selectFrom('shares').leftJoin('users', 'users.id', 'shares.user_id')
-    .select(['shares.id', 'shares.email', 'shares.user_id', 'shares.created_at', 'users.firstname', 'users.lastname'])
-    .where('shares.order_id', '=', orderId).orderBy('shares.id').execute()
-  return rows.map((r) => ({
-    id: r.id, email: r.email, firstname: r.firstname, lastname: r.lastname,
-    status: r.user_id ? 'active' : 'invitée', createdAt: r.created_at.toISOString(),
-  }))
+  return (await sharesQuery(db, orderId).orderBy('shares.id').execute()).map(toShare)
 }
 
-export async function createShare(db: Db, orderId: number, email: string, userId: number | null): Promise<void> {
-  await db.insertInto('shares').values({ order_id: orderId, email, user_id: userId }).execute()
+/** The shares of these addresses (case ignored), in the order of the addresses. */
+export async function sharesByEmail(db: Db, orderId: number, emails: string[]): Promise<Share[]> {
+  const rows = await sharesQuery(db, orderId).where(sql<string>`lower(shares.email)`, 'in', emails.map((e) => e.toLowerCase())).execute()
+  return emails.flatMap((email) => rows.filter((r) => r.email.toLowerCase() === email.toLowerCase()).map(toShare))
 }
 
-/** An invitation becomes access once its address has an account. */
-export async function activateShare(db: Db, shareId: number, userId: number): Promise<void> {
-  await db.updateTable('shares').set({ user_id: userId }).where('id', '=', shareId).execute()
+export interface Invitation { tokenHash: string; expiresAt: Date; now: Date }
+
+/**
+ * Invites an address to an order: a new share waiting for its acceptance, or a new link for an
+ * invitation still pending whose last link left more than `resendAfterMs` ago. One statement, so
+ * concurrent invitations of one address meet on the unique key instead of failing. True when a
+ * link is to be sent (this call's token is the one stored).
+ */
+export async function inviteToOrder(db: Db, orderId: number, email: string, invitedBy: number, invitation: Invitation, resendAfterMs: number): Promise<boolean> {
+  const resendBefore = new Date(invitation.now.getTime() - resendAfterMs)
+  const row = await db.insertInto('shares')
+    .values({
+      order_id: orderId, email, user_id: null, invited_by: invitedBy,
+      invitation_token_hash: invitation.tokenHash, invitation_expires_at: invitation.expiresAt, invitation_sent_at: invitation.now,
+    })
+    .onConflict((oc) => oc.expression(sql`order_id, lower(email)`).doUpdateSet({
+      invitation_token_hash: invitation.tokenHash, invitation_expires_at: invitation.expiresAt, invitation_sent_at: invitation.now, invited_by: invitedBy,
+    }).where('shares.user_id', 'is', null).where((eb) => eb.or([eb('shares.invitation_sent_at', 'is', null), eb('shares.invitation_sent_at', '<', resendBefore)])))
+    .returning('id')
+    .executeTakeFirst()
+  return row !== undefined
+}
+
+/** An invitation by its link's token hash (accepted ones too: user_id set), with its order and who sent it; undefined when unknown. */
+export function findInvitation(db: Db, tokenHash: string) {
+  return db.selectFrom('shares')
+    .innerJoin('orders', 'orders.id', 'shares.order_id')
+    .leftJoin('users as inviter', 'inviter.id', 'shares.invited_by')
+    .select(['shares.id', 'shares.order_id', 'shares.email', 'shares.user_id', 'shares.invitation_expires_at', 'orders.raison_sociale',
+      'inviter.firstname as inviter_firstname', 'inviter.lastname as inviter_lastname'])
+    .where('shares.invitation_token_hash', '=', tokenHash)
+    .executeTakeFirst()
+}
+
+/**
+ * Spends an invitation's link: access starts for this user. Conditional, so a link is accepted once
+ * even when two tabs try together. The order's id, or null when the link is unknown, used or expired.
+ */
+export async function acceptInvitation(db: Db, tokenHash: string, userId: number, now: Date): Promise<number | null> {
+  const row = await db.updateTable('shares')
+    .set({ user_id: userId, accepted_at: now })
+    .where('invitation_token_hash', '=', tokenHash).where('user_id', 'is', null).where('invitation_expires_at', '>', now)
+    .returning('order_id').executeTakeFirst()
+  return row?.order_id ?? null
 }
 
 /** False when the order has no such collaborator. */

@@ -1,5 +1,5 @@
 // Accounts, sessions (API tokens) and password resets.
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type { User } from '../../contract/index.ts'
 import { randomToken, sha256 } from '../../services/crypto.ts'
 import type { Database, Db, UserRow } from '../schema.ts'
@@ -25,6 +25,11 @@ export function findUserById(db: Db, id: number) {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
 }
 
+export async function createUser(db: Db, user: { email: string; firstname: string; lastname: string; passwordHash: string }): Promise<UserRow> {
+  return db.insertInto('users').values({ email: user.email, firstname: user.firstname, lastname: user.lastname, password_hash: user.passwordHash })
+    .returningAll().executeTakeFirstOrThrow()
+}
+
 export async function updateUserEmail(db: Db, userId: number, email: string): Promise<User> {
   const row = await db.updateTable('users').set({ email }).where('id', '=', userId)
     .returning(['id', 'email', 'firstname', 'lastname', 'phone']).executeTakeFirstOrThrow()
@@ -47,23 +52,45 @@ export async function keepPaymentCustomerId(db: Db, userId: number, customerId: 
   return row?.payment_customer_id ?? (await db.selectFrom('users').select('payment_customer_id').where('id', '=', userId).executeTakeFirstOrThrow()).payment_customer_id!
 }
 
-/** The user behind an unexpired API token, or undefined. */
+/** "Last used" moves at most once a minute: a write per request would cost every call. */
+const LAST_USE_PRECISION_MS = 60_000
+
+/** The user behind an unexpired API token, or undefined; notes when the session was last used. */
 export async function findSession(db: Db, token: string, now: Date): Promise<SessionUser | undefined> {
   const tokenHash = sha256(token)
   const row = await db.selectFrom('api_tokens')
     .innerJoin('users', 'users.id', 'api_tokens.user_id')
-    .select(['users.id', 'users.email', 'users.firstname', 'users.lastname', 'users.phone', 'users.payment_customer_id'])
+    .select(['users.id', 'users.email', 'users.firstname', 'users.lastname', 'users.phone', 'users.payment_customer_id', 'api_tokens.id as token_id', 'api_tokens.last_used_at'])
     .where('api_tokens.token_hash', '=', tokenHash)
     .where('api_tokens.expires_at', '>', now)
     .executeTakeFirst()
-  return row && { ...toUser(row), paymentCustomerId: row.payment_customer_id, tokenHash }
+  if (!row) return undefined
+  if (!row.last_used_at || now.getTime() - new Date(row.last_used_at).getTime() > LAST_USE_PRECISION_MS) {
+    await db.updateTable('api_tokens').set({ last_used_at: now }).where('id', '=', row.token_id).execute()
+  }
+  return { ...toUser(row), paymentCustomerId: row.payment_customer_id, tokenHash }
 }
 
-/** A new random token; only its SHA-256 is kept. */
-export async function createApiToken(db: Db, userId: number, expiresAt: Date): Promise<string> {
+/** A new random token for a session opened from this browser; only its SHA-256 is kept. */
+export async function createApiToken(db: Db, userId: number, expiresAt: Date, userAgent: string | null = null, now?: Date): Promise<string> {
   const token = randomToken()
-  await db.insertInto('api_tokens').values({ user_id: userId, token_hash: sha256(token), expires_at: expiresAt }).execute()
+  await db.insertInto('api_tokens').values({
+    user_id: userId, token_hash: sha256(token), expires_at: expiresAt, user_agent: userAgent?.slice(0, 400) ?? null, last_used_at: now ?? null,
+  }).execute()
   return token
+}
+
+/** The user's unexpired sessions, most recently used first. */
+export function listSessions(db: Db, userId: number, now: Date) {
+  return db.selectFrom('api_tokens').select(['id', 'token_hash', 'user_agent', 'created_at', 'last_used_at'])
+    .where('user_id', '=', userId).where('expires_at', '>', now)
+    .orderBy(sql`coalesce(last_used_at, created_at)`, 'desc').orderBy('id', 'desc').execute()
+}
+
+/** Ends the user's sessions but the one kept; answers how many ended. */
+export async function revokeOtherSessions(db: Db, userId: number, keepHash: string): Promise<number> {
+  const result = await db.deleteFrom('api_tokens').where('user_id', '=', userId).where('token_hash', '!=', keepHash).executeTakeFirst()
+  return Number(result.numDeletedRows)
 }
 
 export async function revokeOtherTokens(db: Db, userId: number, keepHash: string | null): Promise<void> {

@@ -1,45 +1,72 @@
-// Login, password reset, the signed-in user's profile.
+// Login, password reset, the signed-in user's profile, password and devices (passkeys: passkeys.ts).
 import { addDays, addHours } from '../../services/time.ts'
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest, conflict, HttpError, messages } from '../../http/errors.ts'
+import { limitPerUser } from '../../http/user-rate-limit.ts'
 import {
-  createApiToken, createPasswordResetToken, findPasswordHash, findUserByEmail, resetPasswordWithToken, revokeOtherTokens, setPasswordHash, toUser,
+  createApiToken, createPasswordResetToken, findPasswordHash, findUserByEmail, listSessions, resetPasswordWithToken, revokeOtherSessions, setPasswordHash, toUser,
   updateUserEmail,
 } from '../../db/repositories/users.ts'
-import { hashPassword, verifyPassword } from '../../services/crypto.ts'
+import { isUniqueViolation } from '../../db/errors.ts'
+import { hashPassword, needsRehash, verifyPassword } from '../../services/crypto.ts'
+import { describeDevice, userAgentOf } from '../../services/devices.ts'
+import { passkeyRoutes } from './passkeys.ts'
+import { passwordProblem } from '../../services/password-policy.ts'
 
 // Verifying against this when the account does not exist keeps failed logins equally slow either way.
 const decoyHash = hashPassword('mot de passe factice')
 
 export const resetRequestReply = 'Si un compte existe pour cette adresse, vous allez recevoir un e-mail avec un lien pour choisir un nouveau mot de passe.'
 
-export function accountRoutes(define: DefineRoute, { db, config, clock, mailer }: AppDeps) {
-  define('login', async ({ body }) => {
+/** A changed address is told at once to whoever asks; so few tries an hour tell nothing worth having. */
+export const EMAIL_CHANGE_LIMIT = { name: 'updateEmail', max: 5, windowMs: 3_600_000, message: 'Trop de changements d’adresse en peu de temps : réessayez dans une heure.' }
+
+export const emailTaken = 'Cette adresse e-mail est déjà utilisée par un autre compte.'
+
+/** A chosen password against the rule (12 characters at least, not a common one): a French 400 otherwise. */
+export function checkNewPassword(password: string, field = 'BAD_PASSWORD') {
+  const problem = passwordProblem(password)
+  if (problem) throw badRequest(problem, field)
+}
+
+export function accountRoutes(define: DefineRoute, deps: AppDeps) {
+  const { db, config, clock, mailer } = deps
+
+  define('login', async ({ body, req }) => {
     const user = await findUserByEmail(db, body.username)
     const valid = await verifyPassword(body.password, user?.password_hash ?? (await decoyHash))
     if (!user || !valid) throw new HttpError(401, messages.badCredentials, 'BAD_CREDENTIALS')
+    // Hashes of an older scheme (scrypt) or weaker settings become argon2id now that the password is known.
+    if (needsRehash(user.password_hash)) await setPasswordHash(db, user.id, await hashPassword(body.password))
     const expiresAt = addDays(clock.now(), config.tokenTtlDays)
-    const apiToken = await createApiToken(db, user.id, expiresAt)
+    const apiToken = await createApiToken(db, user.id, expiresAt, userAgentOf(req.headers), clock.now())
     return { ...toUser(user), apiToken, apiTokenExpiresAt: expiresAt.toISOString() }
   })
 
-  define('resetPasswordRequest', async ({ body, req }) => {
-    const user = await findUserByEmail(db, body.email)
-    if (user) {
-      const token = await createPasswordResetToken(db, user.id, addHours(clock.now(), 1))
-      const link = `${portalOrigin(body.domain, config.allowedOrigins, config.publicUrl)}/set-password/${token}`
-      await mailer.send({
-        to: user.email,
-        subject: `${config.brandName} : réinitialisation de votre mot de passe`,
-        text: `Bonjour ${user.firstname},\n\nPour choisir un nouveau mot de passe, ouvrez ce lien (valable une heure, une seule fois) :\n${link}\n\nSi vous n’êtes pas à l’origine de cette demande, ignorez ce message.\n\n${config.brandName}`,
-        link,
-      }).catch((error: unknown) => req.log.error({ err: error }, 'envoi de l’e-mail de réinitialisation impossible'))
+  define('resetPasswordRequest', async ({ body, req, reply }) => {
+    // The answer leaves before the address is even looked up: it costs the same whether or not an account exists.
+    await reply.send({ message: resetRequestReply })
+    try {
+      const user = await findUserByEmail(db, body.email)
+      if (user) {
+        const token = await createPasswordResetToken(db, user.id, addHours(clock.now(), 1))
+        const link = `${portalOrigin(body.domain, config.allowedOrigins, config.publicUrl)}/set-password/${token}`
+        await mailer.send({
+          to: user.email,
+          subject: `${config.brandName} : réinitialisation de votre mot de passe`,
+          text: `Bonjour ${user.firstname},\n\nPour choisir un nouveau mot de passe, ouvrez ce lien (valable une heure, une seule fois) :\n${link}\n\nSi vous n’êtes pas à l’origine de cette demande, ignorez ce message.\n\n${config.brandName}`,
+          link,
+        })
+      }
+    } catch (error) {
+      req.log.error({ err: error }, 'envoi de l’e-mail de réinitialisation impossible')
     }
-    return { message: resetRequestReply }
+    return reply as never
   })
 
   define('resetPassword', async ({ body }) => {
+    checkNewPassword(body.password)
     const passwordHash = await hashPassword(body.password)
     const userId = await resetPasswordWithToken(db, body.token, passwordHash, clock.now())
     if (userId === null) throw badRequest('Ce lien de réinitialisation est invalide, a déjà servi ou a expiré : demandez-en un nouveau.', 'INVALID_RESET_TOKEN')
@@ -48,19 +75,51 @@ export function accountRoutes(define: DefineRoute, { db, config, clock, mailer }
 
   define('currentUser', async ({ user }) => toUser(user))
 
-  define('updateEmail', async ({ user, body }) => {
-    const taken = await findUserByEmail(db, body.newEmail)
-    if (taken && taken.id !== user.id) throw conflict('Cette adresse e-mail est déjà utilisée par un autre compte.')
-    return updateUserEmail(db, user.id, body.newEmail.trim())
+  define('updateEmail', async ({ user, body, req }) => {
+    await limitPerUser(deps, user.id, EMAIL_CHANGE_LIMIT)
+    const newEmail = body.newEmail.trim()
+    if (newEmail.toLowerCase() === user.email.toLowerCase()) return toUser(user)
+    const taken = await findUserByEmail(db, newEmail)
+    if (taken && taken.id !== user.id) throw conflict(emailTaken)
+    const updated = await updateUserEmail(db, user.id, newEmail).catch((error: unknown) => {
+      // Another account took the address meanwhile: the unique index says so.
+      throw isUniqueViolation(error) ? conflict(emailTaken) : error
+    })
+    // The old address is told, so a stolen session cannot move the account away unnoticed.
+    await mailer.send({
+      to: user.email,
+      subject: `${config.brandName} : votre adresse e-mail a été modifiée`,
+      text: `Bonjour ${user.firstname},\n\nL’adresse e-mail de votre espace client ${config.brandName} est désormais ${newEmail}. C’est elle qui vous servira à vous connecter.\n\nSi vous n’êtes pas à l’origine de ce changement, répondez à ce message ou écrivez à ${config.supportEmail} sans attendre.\n\n${config.brandName}`,
+    }).catch((error: unknown) => req.log.error({ err: error }, 'envoi de l’avis de changement d’adresse impossible'))
+    return updated
   })
 
   define('updatePassword', async ({ user, body }) => {
     if (!(await verifyPassword(body.currentPassword, await findPasswordHash(db, user.id)))) throw badRequest('Le mot de passe actuel est incorrect.', 'BAD_PASSWORD')
+    checkNewPassword(body.newPassword)
     await setPasswordHash(db, user.id, await hashPassword(body.newPassword))
     // Other sessions (another browser, a stolen token) end with the old password; this one goes on.
-    await revokeOtherTokens(db, user.id, user.tokenHash)
+    await revokeOtherSessions(db, user.id, user.tokenHash)
     return { message: 'Votre mot de passe a été modifié.' }
   })
+
+  define('sessions', async ({ user }) => {
+    const rows = await listSessions(db, user.id, clock.now())
+    return rows.map((r) => ({
+      id: r.id, device: describeDevice(r.user_agent), createdAt: r.created_at.toISOString(),
+      lastUsedAt: r.last_used_at ? new Date(r.last_used_at).toISOString() : null, current: r.token_hash === user.tokenHash,
+    }))
+  })
+
+  define('signOutOtherSessions', async ({ user }) => {
+    const signedOut = await revokeOtherSessions(db, user.id, user.tokenHash)
+    return {
+      signedOut,
+      message: signedOut === 0 ? 'Aucun autre appareil n’était connecté.' : signedOut === 1 ? 'L’autre appareil a été déconnecté.' : `Les ${signedOut} autres appareils ont été déconnectés.`,
+    }
+  })
+
+  passkeyRoutes(define, deps)
 }
 
 /** The portal origin the reset link points to: the `domain` sent by the SPA if it is one of ours, else PUBLIC_URL. */

@@ -1,14 +1,10 @@
-// Domiciliation orders: the list, their checks, problems, collaborators (shares) and representatives (mandataires).
+// Domiciliation orders: the list, their checks, problems, bank partners, the accountant offer.
+// Collaborators and representatives are in routes/people.
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
-import { badRequest, notFound } from '../../http/errors.ts'
 import {
   createProblemReport, listOrders, listUploadedDocuments, markWantComptable, requireOrder, setQonto, setShine,
 } from '../../db/repositories/orders.ts'
-import {
-  activateShare, createMandataire, createShare, deleteMandataire, deleteShare, listMandataires, listShares,
-} from '../../db/repositories/people.ts'
-import { findUserByEmail } from '../../db/repositories/users.ts'
 
 const finalisedOrWaitingForMail = ['En attente de courrier', 'Finalisé']
 const waitingForContract = 'En attente de contrat'
@@ -25,16 +21,6 @@ export function orderRoutes(define: DefineRoute, { db, mailer, config, clock }: 
       text: `${user.firstname} ${user.lastname} <${user.email}> signale :\n\n${body.message}`,
     })
     return { message: 'Votre demande est envoyé, nous revenons vers vous au plus vite' }
-  })
-
-  define('sendInvite', async ({ user, body }) => {
-    await mailer.send({
-      to: body.email,
-      subject: `${user.firstname} vous recommande ${config.brandName}`,
-      text: `Bonjour,\n\n${user.firstname} ${user.lastname} utilise ${config.brandName} pour domicilier son entreprise et gérer son courrier, et pense que ce service peut vous intéresser.\n\n${config.publicUrl}\n`,
-      link: config.publicUrl,
-    })
-    return { message: `Votre invitation a été envoyée à ${body.email}.` }
   })
 
   define('isAttenteCourrierOrFinalise', async ({ user, params }) => {
@@ -56,57 +42,6 @@ export function orderRoutes(define: DefineRoute, { db, mailer, config, clock }: 
   define('uploadedDocuments', async ({ user, params }) => {
     await requireOrder(db, user.id, params.id, 'owner')
     return listUploadedDocuments(db, params.id)
-  })
-
-  define('shares', async ({ user, params }) => {
-    await requireOrder(db, user.id, params.id, 'owner')
-    return listShares(db, params.id)
-  })
-
-  define('deleteShare', async ({ user, params }) => {
-    await requireOrder(db, user.id, params.id, 'owner')
-    if (!(await deleteShare(db, params.id, params.shareId))) throw notFound('Collaborateur')
-    return { message: 'Le collaborateur n’a plus accès à cette domiciliation.' }
-  })
-
-  define('invite', async ({ user, params, body }) => {
-    const order = await requireOrder(db, user.id, params.id, 'owner')
-    const emails = [...new Map(body.emails.map((e) => [e.trim().toLowerCase(), e.trim()])).values()]
-    if (emails.some((e) => e.toLowerCase() === user.email.toLowerCase())) throw badRequest('Vous ne pouvez pas vous inviter vous-même.')
-    const existing = new Map((await listShares(db, order.id)).map((s) => [s.email.toLowerCase(), s]))
-    for (const email of emails) {
-      // An existing account gets access at once; anyone else is 'invitée' until they have an account and are invited again.
-      const invitee = await findUserByEmail(db, email)
-      const share = existing.get(email.toLowerCase())
-      if (share) {
-        if (share.status === 'invitée' && invitee) await activateShare(db, share.id, invitee.id)
-        continue
-      }
-      await createShare(db, order.id, email, invitee?.id ?? null)
-      await mailer.send({
-        to: email,
-        subject: `${user.firstname} ${user.lastname} vous donne accès au courrier de ${order.raison_sociale}`,
-        text: `Bonjour,\n\n${user.firstname} ${user.lastname} vous invite à consulter le courrier et les colis de ${order.raison_sociale} sur ${config.brandName}.\n\n${config.publicUrl}/login\n`,
-        link: `${config.publicUrl}/login`,
-      })
-    }
-    return listShares(db, order.id)
-  })
-
-  define('mandataires', async ({ user, params }) => {
-    await requireOrder(db, user.id, params.id, 'owner')
-    return listMandataires(db, params.id)
-  })
-
-  define('deleteMandataire', async ({ user, params }) => {
-    await requireOrder(db, user.id, params.id, 'owner')
-    if (!(await deleteMandataire(db, params.id, params.mandataireId))) throw notFound('Représentant')
-    return { message: 'Le représentant a été retiré.' }
-  })
-
-  define('addMandataire', async ({ user, params, body }) => {
-    await requireOrder(db, user.id, params.id, 'owner')
-    return createMandataire(db, { order_id: params.id, firstname: body.firstname.trim(), lastname: body.lastname.trim(), email: body.email, phone: body.phone.trim() })
   })
 
   define('setQonto', async ({ user, params, body }) => {

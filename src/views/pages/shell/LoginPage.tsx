@@ -1,11 +1,14 @@
 // /login (PRODUCT.md): e-mail, password, 'Se connecter', 'Mot de passe oublié ?'.
 import { styled } from 'goober'
-import { type FormEvent, useState, useSyncExternalStore } from 'react'
+import { type FormEvent, lazy, Suspense, useState, useSyncExternalStore } from 'react'
 import { Link, Redirect } from 'wouter'
 import { hasStoredUser, subscribeStoredUser } from '../../../wiring/storage.ts'
 import { useServices, useSessionWhenLoaded, useSnapshotValue } from '../../app-context.tsx'
 import { Alert, Button, TextField } from '../../components/ui.tsx'
 import { BareLayout } from '../../layout/BareLayout.tsx'
+
+// people: passkeys, with the flows, after the form has painted.
+const PasskeyLogin = lazy(() => import('../people/PasskeyLogin.tsx'))
 
 const Actions = styled('div')`
   display: flex;
@@ -53,6 +56,9 @@ export default function LoginPage() {
           <Button type="submit" disabled={busy}>
             {busy ? 'Connexion…' : 'Se connecter'}
           </Button>
+          <Suspense fallback={null}>
+            <PasskeyLogin />
+          </Suspense>
           <Link href="/reset-password">Mot de passe oublié ?</Link>
         </Actions>
       </form>

@@ -1,0 +1,4 @@
+// What the database says when a write breaks a rule, read the same on PGlite and PostgreSQL.
+
+/** A unique index refused the row (SQLSTATE 23505). */
+export const isUniqueViolation = (error: unknown) => (error as { code?: unknown } | null)?.code === '23505'

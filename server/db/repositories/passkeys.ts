@@ -1,0 +1,70 @@
+// Passkeys (WebAuthn credentials) and the challenges of their ceremonies, kept in the database so that
+// any API instance can finish a ceremony another one began.
+import type { Passkey } from '../../contract/index.ts'
+import type { Db } from '../schema.ts'
+
+type PasskeyRow = { id: number; name: string; created_at: Date; last_used_at: Date | null }
+const toPasskey = (r: PasskeyRow): Passkey =>
+  ({ id: r.id, name: r.name, createdAt: r.created_at.toISOString(), lastUsedAt: r.last_used_at ? new Date(r.last_used_at).toISOString() : null })
+
+export async function listPasskeys(db: Db, userId: number): Promise<Passkey[]> {
+  const rows = await db.selectFrom('passkeys').select(['id', 'name', 'created_at', 'last_used_at']).where('user_id', '=', userId).orderBy('id').execute()
+  return rows.map(toPasskey)
+}
+
+/** The credentials a user holds already: the browser is told not to make a second one on the same authenticator. */
+export function credentialsOf(db: Db, userId: number) {
+  return db.selectFrom('passkeys').select(['credential_id', 'transports']).where('user_id', '=', userId).execute()
+}
+
+export async function createPasskey(db: Db, passkey: { userId: number; credentialId: string; publicKey: string; counter: number; transports: string[]; name: string }): Promise<Passkey> {
+  const row = await db.insertInto('passkeys').values({
+    user_id: passkey.userId, credential_id: passkey.credentialId, public_key: passkey.publicKey, counter: passkey.counter,
+    transports: JSON.stringify(passkey.transports), name: passkey.name,
+  }).returning(['id', 'name', 'created_at', 'last_used_at']).executeTakeFirstOrThrow()
+  return toPasskey(row)
+}
+
+/** A credential by its id (as the browser sends it), with its owner. */
+export function findPasskeyByCredential(db: Db, credentialId: string) {
+  return db.selectFrom('passkeys').select(['id', 'user_id', 'credential_id', 'public_key', 'counter', 'transports'])
+    .where('credential_id', '=', credentialId).executeTakeFirst()
+}
+
+export async function markPasskeyUsed(db: Db, id: number, counter: number, now: Date): Promise<void> {
+  await db.updateTable('passkeys').set({ counter, last_used_at: now }).where('id', '=', id).execute()
+}
+
+/** Undefined when the user has no such passkey. */
+export async function renamePasskey(db: Db, userId: number, id: number, name: string): Promise<Passkey | undefined> {
+  const row = await db.updateTable('passkeys').set({ name }).where('id', '=', id).where('user_id', '=', userId)
+    .returning(['id', 'name', 'created_at', 'last_used_at']).executeTakeFirst()
+  return row && toPasskey(row)
+}
+
+/** False when the user has no such passkey. */
+export async function deletePasskey(db: Db, userId: number, id: number): Promise<boolean> {
+  const result = await db.deleteFrom('passkeys').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst()
+  return result.numDeletedRows > 0n
+}
+
+export type ChallengeKind = 'registration' | 'authentication'
+
+/** Keeps a new challenge; expired ones are swept on the way. */
+export async function storeChallenge(db: Db, challenge: { challenge: string; kind: ChallengeKind; userId: number | null; expiresAt: Date; now: Date }): Promise<void> {
+  await db.deleteFrom('webauthn_challenges').where('expires_at', '<=', challenge.now).execute()
+  await db.insertInto('webauthn_challenges')
+    .values({ challenge: challenge.challenge, kind: challenge.kind, user_id: challenge.userId, expires_at: challenge.expiresAt }).execute()
+}
+
+/**
+ * Spends a challenge: true only the first time, before it expires, for the ceremony and the user it
+ * was made for (an authentication challenge belongs to nobody yet). One statement: single use under concurrency.
+ */
+export async function consumeChallenge(db: Db, challenge: string, kind: ChallengeKind, userId: number | null, now: Date): Promise<boolean> {
+  const row = await db.deleteFrom('webauthn_challenges')
+    .where('challenge', '=', challenge).where('kind', '=', kind).where('expires_at', '>', now)
+    .where((eb) => (userId === null ? eb('user_id', 'is', null) : eb('user_id', '=', userId)))
+    .returning('challenge').executeTakeFirst()
+  return row !== undefined
+}

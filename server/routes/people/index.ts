@@ -1,0 +1,151 @@
+// The people around an order: collaborators (shares, invited by e-mail, with access only once they
+// accept the link), the invitation link itself, representatives (mandataires), and the referral
+// e-mail ("Recommander").
+import type { AppDeps } from '../../deps.ts'
+import type { DefineRoute } from '../../http/define-route.ts'
+import { badRequest, conflict, HttpError, notFound } from '../../http/errors.ts'
+import { limitPerUser } from '../../http/user-rate-limit.ts'
+import { isUniqueViolation } from '../../db/errors.ts'
+import { requireOrder } from '../../db/repositories/orders.ts'
+import {
+  acceptInvitation, createMandataire, deleteMandataire, deleteShare, findInvitation, inviteToOrder, listMandataires, listShares, sharesByEmail,
+} from '../../db/repositories/people.ts'
+import { createApiToken, createUser, findUserByEmail, toUser } from '../../db/repositories/users.ts'
+import { hashPassword, randomToken, sha256 } from '../../services/crypto.ts'
+import { userAgentOf } from '../../services/devices.ts'
+import { normaliseFrenchPhone } from '../../services/phone.ts'
+import { addDays } from '../../services/time.ts'
+import { checkNewPassword } from '../account/index.ts'
+
+export const INVITATION_DAYS = 7
+/** A pending invitation typed again gets a new link, but not more than once a minute (a double click, ten tabs). */
+export const RESEND_AFTER_MS = 60_000
+export const INVITE_LIMIT = { name: 'invite', max: 20, windowMs: 3_600_000, message: 'Trop d’invitations envoyées en peu de temps : réessayez dans une heure.' }
+export const REFERRAL_LIMIT = { name: 'sendInvite', max: 5, windowMs: 3_600_000, message: 'Vous avez déjà envoyé plusieurs recommandations : réessayez dans une heure.' }
+
+export const invitationMessages = {
+  unknown: 'Invitation introuvable : ce lien est incomplet ou l’invitation a été retirée. Demandez une nouvelle invitation.',
+  used: (company: string) => `Cette invitation a déjà été acceptée : connectez-vous pour retrouver le courrier de ${company}.`,
+  expired: (inviter: string) => `Cette invitation a expiré. Demandez à ${inviter} de vous inviter à nouveau.`,
+  otherAccount: (email: string) => `Cette invitation a été envoyée à ${email} : connectez-vous avec cette adresse pour l’accepter.`,
+  hasAccount: (email: string) => `Un compte existe déjà pour ${email} : connectez-vous pour accepter l’invitation.`,
+} as const
+
+export function peopleRoutes(define: DefineRoute, deps: AppDeps) {
+  const { db, mailer, config, clock } = deps
+
+  /** The invitation behind a link, still waiting: 404 when unknown, 410 once used or expired. */
+  async function pendingInvitation(token: string) {
+    const tokenHash = sha256(token)
+    const found = await findInvitation(db, tokenHash)
+    if (!found) throw new HttpError(404, invitationMessages.unknown, 'INVITATION_UNKNOWN')
+    const invitedBy = [found.inviter_firstname, found.inviter_lastname].filter(Boolean).join(' ') || 'le titulaire de la domiciliation'
+    if (found.user_id !== null) throw new HttpError(410, invitationMessages.used(found.raison_sociale), 'INVITATION_USED')
+    if (!found.invitation_expires_at || new Date(found.invitation_expires_at) <= clock.now()) throw new HttpError(410, invitationMessages.expired(invitedBy), 'INVITATION_EXPIRED')
+    return { ...found, tokenHash, invitedBy }
+  }
+
+  define('shares', async ({ user, params }) => {
+    await requireOrder(db, user.id, params.id, 'owner')
+    return listShares(db, params.id)
+  })
+
+  define('deleteShare', async ({ user, params }) => {
+    await requireOrder(db, user.id, params.id, 'owner')
+    if (!(await deleteShare(db, params.id, params.shareId))) throw notFound('Collaborateur')
+    return { message: 'Le collaborateur n’a plus accès à cette domiciliation.' }
+  })
+
+  define('invite', async ({ user, params, body }) => {
+    const order = await requireOrder(db, user.id, params.id, 'owner')
+    const emails = [...new Map(body.emails.map((e) => [e.trim().toLowerCase(), e.trim()])).values()]
+    if (emails.some((e) => e.toLowerCase() === user.email.toLowerCase())) throw badRequest('Vous ne pouvez pas vous inviter vous-même.')
+    await limitPerUser(deps, user.id, INVITE_LIMIT)
+    // No account is looked up here: whether an address has one is none of the owner's business, and
+    // access only starts when the invitee accepts the link.
+    const now = clock.now()
+    for (const email of emails) {
+      const token = randomToken()
+      const send = await inviteToOrder(db, order.id, email, user.id, { tokenHash: sha256(token), expiresAt: addDays(now, INVITATION_DAYS), now }, RESEND_AFTER_MS)
+      if (!send) continue
+      const link = `${config.publicUrl}/invitation/${token}`
+      await mailer.send({
+        to: email,
+        subject: `${user.firstname} ${user.lastname} vous invite à consulter le courrier de ${order.raison_sociale}`,
+        text: `Bonjour,\n\n${user.firstname} ${user.lastname} vous invite à consulter le courrier et les colis de ${order.raison_sociale} sur ${config.brandName}.\n\nPour accepter, ouvrez ce lien (valable ${INVITATION_DAYS} jours, une seule fois) :\n${link}\n\nVous avez déjà un compte ${config.brandName} à cette adresse ? Connectez-vous depuis ce lien. Sinon, il vous suffira de choisir votre mot de passe.\n\n${config.brandName}`,
+        link,
+      })
+    }
+    // Only what the owner typed: the addresses, as invitations (a name shows once the person accepted).
+    return sharesByEmail(db, order.id, emails)
+  })
+
+  define('invitation', async ({ params }) => {
+    const invitation = await pendingInvitation(params.token)
+    return {
+      email: invitation.email, raisonSociale: invitation.raison_sociale, invitedBy: invitation.invitedBy,
+      hasAccount: (await findUserByEmail(db, invitation.email)) !== undefined,
+    }
+  })
+
+  define('createInvitationAccount', async ({ params, body, req }) => {
+    const invitation = await pendingInvitation(params.token)
+    const [firstname, lastname] = [body.firstname.trim(), body.lastname.trim()]
+    if (!firstname || !lastname) throw badRequest('Indiquez votre prénom et votre nom.')
+    checkNewPassword(body.password)
+    if (await findUserByEmail(db, invitation.email)) throw conflict(invitationMessages.hasAccount(invitation.email))
+    const passwordHash = await hashPassword(body.password)
+    const now = clock.now()
+    const created = await db.transaction().execute(async (tx) => {
+      const user = await createUser(tx, { email: invitation.email, firstname, lastname, passwordHash })
+      const orderId = await acceptInvitation(tx, invitation.tokenHash, user.id, now)
+      // Used or removed meanwhile: no account made from a link that no longer holds.
+      if (orderId === null) throw new HttpError(410, invitationMessages.expired(invitation.invitedBy), 'INVITATION_EXPIRED')
+      return { user, orderId }
+    }).catch((error: unknown) => {
+      throw isUniqueViolation(error) ? conflict(invitationMessages.hasAccount(invitation.email)) : error
+    })
+    const expiresAt = addDays(now, config.tokenTtlDays)
+    const apiToken = await createApiToken(db, created.user.id, expiresAt, userAgentOf(req.headers), now)
+    return { user: { ...toUser(created.user), apiToken, apiTokenExpiresAt: expiresAt.toISOString() }, orderId: created.orderId, raisonSociale: invitation.raison_sociale }
+  })
+
+  define('acceptInvitation', async ({ user, params }) => {
+    const invitation = await pendingInvitation(params.token)
+    if (invitation.email.toLowerCase() !== user.email.toLowerCase()) throw new HttpError(403, invitationMessages.otherAccount(invitation.email), 'OTHER_ACCOUNT')
+    const orderId = await acceptInvitation(db, invitation.tokenHash, user.id, clock.now())
+    if (orderId === null) throw new HttpError(410, invitationMessages.expired(invitation.invitedBy), 'INVITATION_EXPIRED')
+    return { orderId, raisonSociale: invitation.raison_sociale, message: `Vous avez maintenant accès au courrier de ${invitation.raison_sociale}.` }
+  })
+
+  define('sendInvite', async ({ user, body }) => {
+    await limitPerUser(deps, user.id, REFERRAL_LIMIT)
+    await mailer.send({
+      to: body.email,
+      subject: `${user.firstname} vous recommande ${config.brandName}`,
+      text: `Bonjour,\n\n${user.firstname} ${user.lastname} utilise ${config.brandName} pour domicilier son entreprise et gérer son courrier, et pense que ce service peut vous intéresser.\n\n${config.publicUrl}\n`,
+      link: config.publicUrl,
+    })
+    return { message: `Votre recommandation a été envoyée à ${body.email}.` }
+  })
+
+  define('mandataires', async ({ user, params }) => {
+    await requireOrder(db, user.id, params.id, 'owner')
+    return listMandataires(db, params.id)
+  })
+
+  define('deleteMandataire', async ({ user, params }) => {
+    await requireOrder(db, user.id, params.id, 'owner')
+    if (!(await deleteMandataire(db, params.id, params.mandataireId))) throw notFound('Représentant')
+    return { message: 'Le représentant a été retiré.' }
+  })
+
+  define('addMandataire', async ({ user, params, body }) => {
+    await requireOrder(db, user.id, params.id, 'owner')
+    const [firstname, lastname] = [body.firstname.trim(), body.lastname.trim()]
+    if (!firstname || !lastname) throw badRequest('Indiquez le prénom et le nom du représentant.')
+    const phone = normaliseFrenchPhone(body.phone)
+    if (!phone) throw badRequest('Le numéro de téléphone n’est pas un numéro français : par exemple 06 12 34 56 78 ou +33 6 12 34 56 78.', 'BAD_PHONE')
+    return createMandataire(db, { order_id: params.id, firstname, lastname, email: body.email.trim(), phone })
+  })
+}

@@ -1,0 +1,31 @@
+// The one rule for every password a person chooses (new password, change, invitation), as NIST
+// SP 800-63B advises: long enough, not one of the most common, no composition rules. The SPA shows
+// the same rule as one types (src/machines/passwordRule.ts, kept in step by a test).
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+export const MIN_PASSWORD_LENGTH = 12
+
+export const passwordMessages = {
+  tooShort: `Le mot de passe doit contenir au moins ${MIN_PASSWORD_LENGTH} caractères.`,
+  common: 'Ce mot de passe fait partie des plus courants : choisissez-en un autre, par exemple une phrase de plusieurs mots.',
+} as const
+
+let common: Set<string> | undefined
+
+/** The shipped list of the most common passwords (server/data/common-passwords.txt), lower case. */
+export function commonPasswords(): Set<string> {
+  common ??= new Set(readFileSync(join(import.meta.dirname, '..', 'data', 'common-passwords.txt'), 'utf8')
+    .split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#')))
+  return common
+}
+
+/** Characters as a person counts them (a code point each, NIST), not UTF-16 units. */
+const length = (password: string) => [...password.normalize('NFC')].length
+
+/** The French reason a chosen password is refused, or null when it is acceptable. */
+export function passwordProblem(password: string): string | null {
+  if (length(password) < MIN_PASSWORD_LENGTH) return passwordMessages.tooShort
+  if (commonPasswords().has(password.normalize('NFC').toLowerCase())) return passwordMessages.common
+  return null
+}

@@ -1,0 +1,173 @@
+// /mes-collaborateurs: the people the selected order is shared with; "Inviter" takes several
+// addresses at once (commas, spaces or new lines: each invalid one named, duplicates, existing
+// members and oneself dropped); "Retirer" after a confirmation. A failure keeps what was typed.
+import { assign, fromPromise, setup } from 'xstate'
+import type { Share } from '../../server/contract/schemas.ts'
+import { isEmail, messageOf, type Notice } from './shared.ts'
+
+export const INVITE_EMPTY = 'Saisissez au moins une adresse e-mail.'
+export const INVITE_NOTHING_NEW = 'Ces personnes ont déjà accès à cette domiciliation ou ont déjà été invitées.'
+export const SHARE_REMOVED = 'Cette personne n’a plus accès au courrier de la domiciliation.'
+export const invalidAddresses = (invalid: string[]) =>
+  invalid.length === 1 ? `Cette adresse n’est pas valide : ${invalid[0]}. Corrigez-la puis réessayez.` : `Ces adresses ne sont pas valides : ${invalid.join(', ')}. Corrigez-les puis réessayez.`
+export const invitationsSent = (count: number, dropped: number) =>
+  `${count === 1 ? 'Invitation envoyée' : `${count} invitations envoyées`}.${dropped > 0 ? ` ${dropped === 1 ? 'Une adresse déjà présente a été ignorée' : `${dropped} adresses déjà présentes ont été ignorées`}.` : ''}`
+
+/** The addresses typed, split on commas, semicolons, spaces and new lines. */
+export const splitAddresses = (text: string) => text.split(/[\s,;]+/).map((a) => a.trim()).filter(Boolean)
+
+export type InviteList = { invalid: string[] } | { emails: string[]; dropped: number }
+
+/** What to send: the invalid addresses named, or the new ones (duplicates, members and oneself dropped). */
+export function inviteList(text: string, shares: Share[], ownEmail: string): InviteList {
+  const typed = splitAddresses(text)
+  const invalid = typed.filter((a) => !isEmail(a))
+  if (invalid.length) return { invalid }
+  const known = new Set([ownEmail.toLowerCase(), ...shares.map((s) => s.email.toLowerCase())])
+  const first = new Map<string, string>()
+  for (const address of typed) if (!first.has(address.toLowerCase())) first.set(address.toLowerCase(), address)
+  const emails = [...first.values()].filter((a) => !known.has(a.toLowerCase()))
+  return { emails, dropped: typed.length - emails.length }
+}
+
+export interface CollaboratorsContext {
+  orderId: number
+  ownEmail: string
+  shares: Share[]
+  draft: string
+  /** The addresses being sent, and how many typed were dropped. */
+  sending: { emails: string[]; dropped: number } | null
+  selected: Share | null
+  loadError: string | null
+  error: string | null
+}
+
+export const collaboratorsMachine = setup({
+  types: {
+    context: {} as CollaboratorsContext,
+    input: {} as { orderId: number; ownEmail: string },
+    events: {} as
+      | { type: 'collaborators.retry' }
+      | { type: 'invite.open' }
+      | { type: 'invite.change'; text: string }
+      | { type: 'invite.submit' }
+      | { type: 'invite.cancel' }
+      | { type: 'share.remove'; share: Share }
+      | { type: 'share.confirm' }
+      | { type: 'share.cancel' },
+  },
+  actors: {
+    loadShares: fromPromise<Share[], { orderId: number }>(async () => {
+      throw new Error('collaborators: loadShares is not provided')
+    }),
+    invite: fromPromise<Share[], { orderId: number; emails: string[] }>(async () => {
+      throw new Error('collaborators: invite is not provided')
+    }),
+    removeShare: fromPromise<unknown, { orderId: number; shareId: number }>(async () => {
+      throw new Error('collaborators: removeShare is not provided')
+    }),
+  },
+  actions: {
+    notify: (_, _params: Notice) => {},
+  },
+  guards: {
+    empty: ({ context }) => splitAddresses(context.draft).length === 0,
+    hasInvalid: ({ context }) => 'invalid' in inviteList(context.draft, context.shares, context.ownEmail),
+    nothingNew: ({ context }) => {
+      const list = inviteList(context.draft, context.shares, context.ownEmail)
+      return 'emails' in list && list.emails.length === 0
+    },
+  },
+}).createMachine({
+  id: 'collaborators',
+  context: ({ input }) => ({ orderId: input.orderId, ownEmail: input.ownEmail, shares: [], draft: '', sending: null, selected: null, loadError: null, error: null }),
+  initial: 'loading',
+  states: {
+    loading: {
+      tags: ['loading'],
+      invoke: {
+        id: 'loadShares',
+        src: 'loadShares',
+        input: ({ context }) => ({ orderId: context.orderId }),
+        onDone: { target: 'ready', actions: assign({ shares: ({ event }) => event.output, loadError: null }) },
+        onError: { target: 'failed', actions: assign({ loadError: ({ event }) => messageOf(event.error) }) },
+      },
+    },
+    failed: {
+      on: { 'collaborators.retry': { target: 'loading' } },
+    },
+    ready: {
+      initial: 'idle',
+      states: {
+        idle: {
+          on: {
+            'invite.open': { target: 'inviting', actions: assign({ error: null }) },
+            'share.remove': { target: 'confirmingRemoval', actions: assign({ selected: ({ event }) => event.share, error: null }) },
+          },
+        },
+        inviting: {
+          tags: ['form'],
+          on: {
+            'invite.change': { actions: assign({ draft: ({ event }) => event.text, error: null }) },
+            'invite.submit': [
+              { guard: 'empty', actions: assign({ error: INVITE_EMPTY }) },
+              {
+                guard: 'hasInvalid',
+                actions: assign({ error: ({ context }) => invalidAddresses((inviteList(context.draft, context.shares, context.ownEmail) as { invalid: string[] }).invalid) }),
+              },
+              { guard: 'nothingNew', actions: assign({ error: INVITE_NOTHING_NEW }) },
+              {
+                target: 'sendingInvites',
+                actions: assign({ sending: ({ context }) => inviteList(context.draft, context.shares, context.ownEmail) as { emails: string[]; dropped: number } }),
+              },
+            ],
+            'invite.cancel': { target: 'idle', actions: assign({ error: null }) },
+          },
+        },
+        sendingInvites: {
+          tags: ['form', 'busy'],
+          invoke: {
+            id: 'invite',
+            src: 'invite',
+            input: ({ context }) => ({ orderId: context.orderId, emails: context.sending!.emails }),
+            onDone: {
+              target: 'idle',
+              actions: [
+                assign({
+                  shares: ({ context, event }) => [...context.shares.filter((s) => !event.output.some((n) => n.id === s.id)), ...event.output],
+                  draft: '',
+                }),
+                { type: 'notify', params: ({ context }) => ({ kind: 'success' as const, message: invitationsSent(context.sending!.emails.length, context.sending!.dropped) }) },
+                assign({ sending: null }),
+              ],
+            },
+            onError: { target: 'inviting', actions: assign({ error: ({ event }) => messageOf(event.error), sending: null }) },
+          },
+        },
+        confirmingRemoval: {
+          tags: ['confirm'],
+          on: {
+            'share.confirm': { target: 'removing' },
+            'share.cancel': { target: 'idle', actions: assign({ selected: null, error: null }) },
+          },
+        },
+        removing: {
+          tags: ['confirm', 'busy'],
+          invoke: {
+            id: 'removeShare',
+            src: 'removeShare',
+            input: ({ context }) => ({ orderId: context.orderId, shareId: context.selected!.id }),
+            onDone: {
+              target: 'idle',
+              actions: [
+                assign({ shares: ({ context }) => context.shares.filter((s) => s.id !== context.selected!.id), selected: null }),
+                { type: 'notify', params: { kind: 'success', message: SHARE_REMOVED } },
+              ],
+            },
+            onError: { target: 'confirmingRemoval', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+          },
+        },
+      },
+    },
+  },
+})

@@ -1,0 +1,116 @@
+// /mes-collaborateurs (owner of the selected order only): the people it is shared with (e-mail, name
+// once they accepted, "Invitation envoyée" or "Actif", since when), "Inviter" several addresses at
+// once, "Retirer" after a confirmation, and "Recommander {brand}".
+import { useActorRef, useSelector } from '@xstate/react'
+import type { ActorRefFrom } from 'xstate'
+import type { Order } from '../../../../server/contract/schemas.ts'
+import type { collaboratorsMachine } from '../../../machines/collaborators.machine.ts'
+import type { StartupContext } from '../../../machines/startup.machine.ts'
+import { useFlows, useStartup } from '../../app-context.tsx'
+import { Modal } from '../../components/Modal.tsx'
+import { Alert, Button, ErrorState, Field, formatDate, Spinner } from '../../components/ui.tsx'
+import { Badge, Muted, PageCard, Row, Rows, Toolbar } from '../../components/page.tsx'
+import type { PageProps } from '../page.ts'
+import { OwnOrderGate } from './OrderGate.tsx'
+import { ReferralCard } from './ReferralCard.tsx'
+
+type CollaboratorsRef = ActorRefFrom<typeof collaboratorsMachine>
+
+export default function CollaboratorsPage(_: PageProps) {
+  return (
+    <OwnOrderGate title="Mes collaborateurs" what="les personnes qui consultent son courrier">
+      {(order) => (
+        <>
+          <Collaborators key={order.id} order={order} />
+          <ReferralCard />
+        </>
+      )}
+    </OwnOrderGate>
+  )
+}
+
+function Collaborators({ order }: { order: Order }) {
+  const flows = useFlows()
+  const startup = useStartup()!
+  const ownEmail = useSelector(startup, (s) => (s.context as StartupContext).user?.email ?? '')
+  const actor = useActorRef(flows.collaborators, { input: { orderId: order.id, ownEmail } })
+  const shares = useSelector(actor, (s) => s.context.shares)
+  const loading = useSelector(actor, (s) => s.hasTag('loading'))
+  const loadError = useSelector(actor, (s) => (s.matches('failed') ? s.context.loadError : null))
+  const inviting = useSelector(actor, (s) => s.hasTag('form'))
+  const confirming = useSelector(actor, (s) => s.hasTag('confirm'))
+  return (
+    <PageCard aria-labelledby="collaborators-title">
+      <Toolbar>
+        <h2 id="collaborators-title">Mes collaborateurs</h2>
+        <Button type="button" onClick={() => actor.send({ type: 'invite.open' })} disabled={loading || !!loadError}>Inviter</Button>
+      </Toolbar>
+      <Muted>
+        Vos collaborateurs consultent le courrier, les colis et les factures de {order.raisonSociale} et peuvent classer les courriers ; ils ne gèrent ni l’abonnement, ni le paiement, ni les collaborateurs.
+      </Muted>
+      {loading && <Spinner label="Chargement : vos collaborateurs…" />}
+      {loadError && <ErrorState message={loadError} onRetry={() => actor.send({ type: 'collaborators.retry' })} />}
+      {!loading && !loadError && (shares.length === 0 ? <p>Aucun collaborateur pour le moment : invitez une personne pour partager le courrier.</p> : (
+        <Rows aria-label="Collaborateurs">
+          {shares.map((s) => (
+            <Row key={s.id}>
+              <div>
+                <strong>{s.firstname || s.lastname ? `${s.firstname ?? ''} ${s.lastname ?? ''}`.trim() : s.email}</strong>
+                {(s.firstname || s.lastname) && <div><Muted>{s.email}</Muted></div>}
+                <div>
+                  <Muted>{s.status === 'active' && s.acceptedAt ? `Actif depuis le ${formatDate(s.acceptedAt)}` : s.status === 'active' ? 'Actif' : `Invitation envoyée le ${formatDate(s.createdAt)}`}</Muted>
+                </div>
+              </div>
+              <div>
+                <Badge $tone={s.status === 'active' ? 'success' : 'warning'}>{s.status === 'active' ? 'Actif' : 'Invitation envoyée'}</Badge>{' '}
+                <Button type="button" $variant="ghost" aria-label={`Retirer ${s.email}`} onClick={() => actor.send({ type: 'share.remove', share: s })}>Retirer</Button>
+              </div>
+            </Row>
+          ))}
+        </Rows>
+      ))}
+      {inviting && <InviteForm actor={actor} order={order} />}
+      {confirming && <RemoveConfirmation actor={actor} order={order} />}
+    </PageCard>
+  )
+}
+
+function InviteForm({ actor, order }: { actor: CollaboratorsRef; order: Order }) {
+  const draft = useSelector(actor, (s) => s.context.draft)
+  const error = useSelector(actor, (s) => s.context.error)
+  const busy = useSelector(actor, (s) => s.hasTag('busy'))
+  const cancel = () => actor.send({ type: 'invite.cancel' })
+  return (
+    <Modal title="Inviter des collaborateurs" onClose={cancel} locked={busy}
+      footer={<>
+        <Button type="button" $variant="secondary" onClick={cancel} disabled={busy}>Annuler</Button>
+        <Button type="submit" form="invite-form" disabled={busy}>{busy ? 'Envoi…' : 'Envoyer les invitations'}</Button>
+      </>}>
+      <form id="invite-form" noValidate onSubmit={(e) => { e.preventDefault(); actor.send({ type: 'invite.submit' }) }}>
+        {error && <Alert $kind="error" role="alert">{error}</Alert>}
+        <Field id="invite-emails" label="Adresses e-mail" hint="Plusieurs adresses à la fois : séparez-les par des virgules, des espaces ou des retours à la ligne.">
+          <textarea id="invite-emails" rows={4} value={draft} data-autofocus aria-invalid={!!error} aria-describedby="invite-emails-hint"
+            onChange={(e) => actor.send({ type: 'invite.change', text: e.target.value })} />
+        </Field>
+        <Muted>Chaque personne reçoit un lien valable 7 jours ; elle accède au courrier de {order.raisonSociale} une fois l’invitation acceptée.</Muted>
+      </form>
+    </Modal>
+  )
+}
+
+function RemoveConfirmation({ actor, order }: { actor: CollaboratorsRef; order: Order }) {
+  const share = useSelector(actor, (s) => s.context.selected)!
+  const error = useSelector(actor, (s) => s.context.error)
+  const busy = useSelector(actor, (s) => s.hasTag('busy'))
+  const cancel = () => actor.send({ type: 'share.cancel' })
+  return (
+    <Modal title={`Retirer ${share.email} ?`} onClose={cancel} locked={busy}
+      footer={<>
+        <Button type="button" $variant="secondary" onClick={cancel} disabled={busy}>Annuler</Button>
+        <Button type="button" $variant="danger" data-autofocus onClick={() => actor.send({ type: 'share.confirm' })} disabled={busy}>{busy ? 'Retrait…' : 'Retirer l’accès'}</Button>
+      </>}>
+      <p>{share.status === 'active' ? `Cette personne n’aura plus accès au courrier de ${order.raisonSociale}, dès maintenant.` : 'Le lien de son invitation ne fonctionnera plus.'}</p>
+      {error && <Alert $kind="error" role="alert">{error}</Alert>}
+    </Modal>
+  )
+}

@@ -1,0 +1,48 @@
+// "Appareils connectés" on /informations-personnelles: the sessions (browser, last use), this one
+// marked, and "Déconnecter les autres appareils".
+import { useActorRef, useSelector } from '@xstate/react'
+import { useFlows } from '../../app-context.tsx'
+import { Alert, Button, ErrorState, formatDate, Spinner } from '../../components/ui.tsx'
+import { Badge, Muted, Row, Rows, Toolbar } from '../../components/page.tsx'
+import { Section } from './Section.tsx'
+
+export function DevicesSection() {
+  const flows = useFlows()
+  const actor = useActorRef(flows.devices)
+  const sessions = useSelector(actor, (s) => s.context.sessions)
+  const loading = useSelector(actor, (s) => s.hasTag('loading'))
+  const loadError = useSelector(actor, (s) => (s.matches('failed') ? s.context.loadError : null))
+  const error = useSelector(actor, (s) => s.context.error)
+  const busy = useSelector(actor, (s) => s.hasTag('busy'))
+  const others = sessions.filter((s) => !s.current).length
+  return (
+    <Section id="devices-title" title="Appareils connectés">
+      {loading && <Spinner label="Chargement : vos appareils connectés…" />}
+      {loadError && <ErrorState message={loadError} onRetry={() => actor.send({ type: 'devices.retry' })} />}
+      {!loading && !loadError && (
+        <>
+          <Rows aria-label="Appareils connectés">
+            {sessions.map((s) => (
+              <Row key={s.id}>
+                <div>
+                  <strong>{s.device}</strong>
+                  <div><Muted>Connecté le {formatDate(s.createdAt)}{s.lastUsedAt ? ` · dernière utilisation le ${formatDate(s.lastUsedAt)}` : ''}</Muted></div>
+                </div>
+                {s.current && <Badge $tone="success">Cet appareil</Badge>}
+              </Row>
+            ))}
+          </Rows>
+          {error && <Alert $kind="error" role="alert">{error}</Alert>}
+          <Toolbar>
+            <Muted>{others === 0 ? 'Aucun autre appareil n’est connecté.' : others === 1 ? 'Un autre appareil est connecté.' : `${others} autres appareils sont connectés.`}</Muted>
+            {others > 0 && (
+              <Button type="button" $variant="secondary" onClick={() => actor.send({ type: 'devices.signOutOthers' })} disabled={busy}>
+                {busy ? 'Déconnexion…' : 'Déconnecter les autres appareils'}
+              </Button>
+            )}
+          </Toolbar>
+        </>
+      )}
+    </Section>
+  )
+}

@@ -1,0 +1,22 @@
+// "Se connecter avec une clé d'accès" on /login, loaded after the login form (it brings the flows;
+// the WebAuthn code itself loads only on a click). Signed in, the session takes the user and /login
+// leaves for the dashboard.
+import { useActorRef, useSelector } from '@xstate/react'
+import { useFlows } from '../../app-context.tsx'
+import { Alert, Button } from '../../components/ui.tsx'
+
+export default function PasskeyLogin() {
+  const flows = useFlows()
+  const actor = useActorRef(flows.passkeyLogin)
+  const busy = useSelector(actor, (s) => s.hasTag('busy'))
+  const error = useSelector(actor, (s) => s.context.error)
+  if (typeof window.PublicKeyCredential !== 'function') return null
+  return (
+    <>
+      {error && <Alert $kind="error" role="alert">{error}</Alert>}
+      <Button type="button" $variant="secondary" onClick={() => actor.send({ type: 'passkey.login' })} disabled={busy}>
+        {busy ? 'Suivez les indications de votre appareil…' : 'Se connecter avec une clé d’accès'}
+      </Button>
+    </>
+  )
+}

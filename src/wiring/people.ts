@@ -1,0 +1,131 @@
+// The people area's flows (account, passkeys, devices, collaborators, invitations, representatives)
+// with their real effects: the calls, the browser's WebAuthn ceremonies (@simplewebauthn/browser,
+// loaded only when a passkey is used), the toasts, and what they tell the portal and the session.
+import { fromPromise } from 'xstate'
+import type { RegistrationResponseJSON, AuthenticationResponseJSON } from '@simplewebauthn/browser'
+import type { PasskeyLoginBody, PasskeyRegistrationBody } from '../../server/contract/schemas.ts'
+import { collaboratorsMachine } from '../machines/collaborators.machine.ts'
+import { devicesMachine } from '../machines/devices.machine.ts'
+import { emailChangeMachine } from '../machines/emailChange.machine.ts'
+import { invitationMachine } from '../machines/invitation.machine.ts'
+import { passkeyLoginMachine } from '../machines/passkeyLogin.machine.ts'
+import { passkeysMachine } from '../machines/passkeys.machine.ts'
+import { passwordChangeMachine } from '../machines/passwordChange.machine.ts'
+import { referralMachine } from '../machines/referral.machine.ts'
+import { representativesMachine } from '../machines/representatives.machine.ts'
+import type { WiringDeps } from './deps.ts'
+import { readStoredUser } from './storage.ts'
+
+export const EMAIL_NOT_CHANGED = 'Votre adresse e-mail n’a pas été modifiée : corrigez-la si besoin, puis réessayez.'
+export const PASSWORD_NOT_CHANGED = 'Votre mot de passe n’a pas été modifié : vérifiez votre mot de passe actuel, puis réessayez.'
+export const INVITATION_ACCEPTED = 'Invitation acceptée : voici le courrier de la domiciliation partagée avec vous.'
+
+/** What the browser's WebAuthn errors mean to a person. */
+function ceremonyError(action: 'add' | 'signIn') {
+  return (error: unknown): never => {
+    const name = error instanceof Error ? error.name : ''
+    if (name === 'NotAllowedError' || name === 'AbortError') {
+      throw new Error(action === 'add' ? 'L’ajout de la clé d’accès a été annulé.' : 'La connexion avec une clé d’accès a été annulée. Vous pouvez aussi vous connecter avec votre mot de passe.')
+    }
+    if (name === 'InvalidStateError') throw new Error('Cet appareil a déjà une clé d’accès pour votre compte.')
+    throw new Error(action === 'add'
+      ? 'Votre navigateur n’a pas pu créer la clé d’accès. Réessayez, ou utilisez un autre appareil.'
+      : 'Votre navigateur n’a pas pu utiliser de clé d’accès. Connectez-vous avec votre mot de passe.')
+  }
+}
+
+const webAuthn = () => import('@simplewebauthn/browser')
+
+export function createPeopleFlows({ api, notify, navigate, toPortal, toSession }: WiringDeps) {
+  const notifyAction = (_: unknown, notice: Parameters<WiringDeps['notify']>[0]) => notify(notice)
+  return {
+    emailChange: emailChangeMachine.provide({
+      actors: {
+        // The call swallows its errors (spec §8): a toast said why; the form says it was not changed.
+        updateEmail: fromPromise(async ({ input, signal }) => (await api.updateEmail(input, { signal })) ?? Promise.reject(new Error(EMAIL_NOT_CHANGED))),
+      },
+      actions: { notify: notifyAction, emailChanged: (_, { user }) => toPortal({ type: 'user.changed', user }) },
+    }),
+    passwordChange: passwordChangeMachine.provide({
+      actors: {
+        updatePassword: fromPromise(async ({ input, signal }) => (await api.updatePassword(input, { signal })) ?? Promise.reject(new Error(PASSWORD_NOT_CHANGED))),
+      },
+      actions: { notify: notifyAction },
+    }),
+    passkeys: passkeysMachine.provide({
+      actors: {
+        loadPasskeys: fromPromise(({ signal }) => api.getPasskeys({ signal })),
+        createPasskey: fromPromise(async ({ signal }) => {
+          const [{ startRegistration }, optionsJSON] = await Promise.all([webAuthn(), api.getPasskeyRegistrationOptions({ signal })])
+          const credential: RegistrationResponseJSON = await startRegistration({ optionsJSON: optionsJSON as never }).catch(ceremonyError('add'))
+          return api.registerPasskey({ credential: credential as PasskeyRegistrationBody['credential'] }, { signal })
+        }),
+        renamePasskey: fromPromise(({ input, signal }) => api.renamePasskey(input.id, { name: input.name }, { signal })),
+        deletePasskey: fromPromise(({ input, signal }) => api.deletePasskey(input.id, { signal })),
+      },
+      actions: { notify: notifyAction },
+    }),
+    passkeyLogin: passkeyLoginMachine.provide({
+      actors: {
+        signIn: fromPromise(async ({ signal }) => {
+          const [{ startAuthentication }, optionsJSON] = await Promise.all([webAuthn(), api.getPasskeyLoginOptions({ signal })])
+          const credential: AuthenticationResponseJSON = await startAuthentication({ optionsJSON: optionsJSON as never }).catch(ceremonyError('signIn'))
+          return api.loginWithPasskey({ credential: credential as PasskeyLoginBody['credential'] }, { signal })
+        }),
+      },
+      actions: { signedIn: (_, { user }) => toSession({ type: 'session.signedIn', user }) },
+    }),
+    devices: devicesMachine.provide({
+      actors: {
+        loadSessions: fromPromise(({ signal }) => api.getSessions({ signal })),
+        signOutOthers: fromPromise(({ signal }) => api.signOutOtherSessions({ signal })),
+      },
+      actions: { notify: notifyAction },
+    }),
+    collaborators: collaboratorsMachine.provide({
+      actors: {
+        loadShares: fromPromise(({ input, signal }) => api.getShares(input.orderId, { signal })),
+        invite: fromPromise(({ input, signal }) => api.inviteCollaborators(input.orderId, { emails: input.emails }, { signal })),
+        removeShare: fromPromise(({ input, signal }) => api.deleteShare(input.orderId, input.shareId, { signal })),
+      },
+      actions: { notify: notifyAction },
+    }),
+    referral: referralMachine.provide({
+      actors: { sendReferral: fromPromise(({ input, signal }) => api.sendInvite(input, { signal })) },
+      actions: { notify: notifyAction },
+    }),
+    representatives: representativesMachine.provide({
+      actors: {
+        loadRepresentatives: fromPromise(({ input, signal }) => api.getMandataires(input.orderId, { signal })),
+        addRepresentative: fromPromise(({ input, signal }) => api.addMandataire(input.orderId, input.representative, { signal })),
+        removeRepresentative: fromPromise(({ input, signal }) => api.deleteMandataire(input.orderId, input.id, { signal })),
+      },
+      actions: { notify: notifyAction },
+    }),
+    invitation: invitationMachine.provide({
+      actors: {
+        loadInvitation: fromPromise(({ input, signal }) => api.getInvitation(input.token, { signal })),
+        accept: fromPromise(({ input, signal }) => api.acceptInvitation(input.token, { signal })),
+        signInAndAccept: fromPromise(async ({ input, signal }) => {
+          const user = await api.login({ username: input.email, password: input.password }, { signal })
+          // The session keeps the user only once the order is shared, so the portal starts on it.
+          const { orderId } = await api.acceptInvitation(input.token, { signal, apiToken: user.apiToken })
+          return { user, orderId }
+        }),
+        createAccount: fromPromise(async ({ input: { token, ...account }, signal }) => {
+          const reply = await api.createInvitationAccount(token, account, { signal })
+          return { user: reply.user, orderId: reply.orderId }
+        }),
+      },
+      actions: {
+        enterPortal: (_, { user, orderId }) => {
+          const signedIn = user ?? readStoredUser()
+          if (signedIn) toSession({ type: 'session.signedIn', user: signedIn, orderId })
+          notify({ kind: 'success', message: INVITATION_ACCEPTED })
+          navigate('/tableau-de-bord', { replace: true })
+        },
+        signOut: () => toSession({ type: 'session.logout' }),
+      },
+    }),
+  }
+}

@@ -1,0 +1,308 @@
+// The people area on the server: invitations (access only once accepted, single-use links, no account
+// enumeration, concurrent invites), the e-mail change and the referral (per-user limits), sessions,
+// passkeys (challenges single-use, short-lived, in the database) and representatives.
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { buildApp } from '../../server/app.ts'
+import { EMAIL_CHANGE_LIMIT } from '../../server/routes/account/index.ts'
+import { REFERRAL_LIMIT } from '../../server/routes/people/index.ts'
+import { buildTestApp, call, DEMO_PASSWORD, login, type TestApp } from '../util/server.ts'
+import { demoIds, type DemoIds } from '../util/server-samples.ts'
+import { SoftPasskey } from '../util/webauthn.ts'
+
+interface Ctx { t: TestApp; ids: DemoIds; camille: string }
+
+const setup = async (ctx: Ctx) => {
+  ctx.t = await buildTestApp()
+  ctx.ids = await demoIds(ctx.t.deps.db)
+  ctx.camille = await login(ctx.t.app)
+}
+const invite = (ctx: Ctx, emails: string[], token = ctx.camille) => call(ctx.t.app, token, 'POST', `/api-protected/domiciliation-orders/${ctx.ids.order}/invite`, { emails })
+const linkTo = (t: TestApp, email: string) => t.mails.filter((m) => m.to.toLowerCase() === email.toLowerCase()).at(-1)?.link?.split('/invitation/')[1]
+
+// ——— Invitations
+const invitations = suite<Ctx>('invitations: access starts when the invitee accepts')
+invitations.before(setup)
+invitations.after((ctx) => ctx.t.close())
+
+invitations('the answer says only what the owner typed, whether or not the address has an account', async (ctx) => {
+  const withAccount = await invite(ctx, ['Solo@Example.com'])
+  const without = await invite(ctx, ['personne.inconnue@example.com'])
+  assert.is(withAccount.statusCode, 200)
+  assert.is(without.statusCode, 200)
+  const shape = (res: typeof without) => res.json().map((s: Record<string, unknown>) => ({ ...s, id: 0, email: '', createdAt: '' }))
+  assert.equal(shape(withAccount), shape(without), 'the same answer for both')
+  assert.equal(withAccount.json()[0], { ...withAccount.json()[0], email: 'Solo@Example.com', firstname: null, lastname: null, status: 'invitée', acceptedAt: null })
+  // Nor does the invitation mail differ: one text, one kind of link.
+  const mailOf = (email: string) => ctx.t.mails.filter((m) => m.to.toLowerCase() === email.toLowerCase()).at(-1)!
+  assert.is(mailOf('solo@example.com').text.replace(/\/invitation\/[\w-]+/, ''), mailOf('personne.inconnue@example.com').text.replace(/\/invitation\/[\w-]+/, ''))
+})
+
+invitations('an existing account gets no access until it accepts the link, then has it at once', async (ctx) => {
+  const sophie = await login(ctx.t.app, 'solo@example.com')
+  const orders = async () => (await call(ctx.t.app, sophie, 'GET', '/api-protected/my-domiciliation-orders')).json().map((o: { id: number }) => o.id)
+  assert.not.ok((await orders()).includes(ctx.ids.order))
+  assert.is((await call(ctx.t.app, sophie, 'GET', `/api-protected/documents?orderId=${ctx.ids.order}`)).statusCode, 404)
+  const token = linkTo(ctx.t, 'solo@example.com')!
+  const info = await ctx.t.app.inject({ method: 'GET', url: `/api/invitations/${token}` })
+  assert.equal(info.json(), { email: 'Solo@Example.com', raisonSociale: 'Boulangerie des Lilas SAS', invitedBy: 'Camille Martin', hasAccount: true })
+  const accepted = await call(ctx.t.app, sophie, 'POST', `/api-protected/invitations/${token}/accept`)
+  assert.is(accepted.statusCode, 200, accepted.body)
+  assert.ok((await orders()).includes(ctx.ids.order))
+  const again = await call(ctx.t.app, sophie, 'POST', `/api-protected/invitations/${token}/accept`)
+  assert.is(again.statusCode, 410, 'the link served once')
+  assert.match(again.json().message, 'déjà été acceptée')
+})
+
+invitations('a new address creates its account from the link, under the rule, and is signed in with the order shared', async (ctx) => {
+  const token = linkTo(ctx.t, 'personne.inconnue@example.com')!
+  const create = (body: object) => ctx.t.app.inject({ method: 'POST', url: `/api/invitations/${token}/account`, payload: body })
+  const weak = await create({ firstname: 'Paul', lastname: 'Inconnu', password: 'azerty123456' })
+  assert.is(weak.statusCode, 400)
+  assert.match(weak.json().message, 'plus courants')
+  const blank = await create({ firstname: '  ', lastname: 'Inconnu', password: 'trois mots au hasard' })
+  assert.is(blank.statusCode, 400)
+  const made = await create({ firstname: ' Paul ', lastname: 'Inconnu', password: 'trois mots au hasard' })
+  assert.is(made.statusCode, 200, made.body)
+  const { user, orderId } = made.json()
+  assert.equal([user.email, user.firstname, orderId], ['personne.inconnue@example.com', 'Paul', ctx.ids.order])
+  assert.is((await call(ctx.t.app, user.apiToken, 'GET', `/api-protected/documents?orderId=${ctx.ids.order}`)).statusCode, 200)
+  assert.ok(await login(ctx.t.app, 'personne.inconnue@example.com', 'trois mots au hasard'))
+  assert.is((await create({ firstname: 'Paul', lastname: 'Inconnu', password: 'trois mots au hasard' })).statusCode, 410, 'single use')
+})
+
+invitations('an account already made for the address is told to sign in instead', async (ctx) => {
+  await invite(ctx, ['associe.bis@example.com'])
+  const token = linkTo(ctx.t, 'associe.bis@example.com')!
+  await ctx.t.deps.db.insertInto('users').values({ email: 'associe.bis@example.com', password_hash: 'x', firstname: 'A', lastname: 'B' }).execute()
+  const res = await ctx.t.app.inject({ method: 'POST', url: `/api/invitations/${token}/account`, payload: { firstname: 'A', lastname: 'B', password: 'trois mots au hasard' } })
+  assert.is(res.statusCode, 409)
+  assert.match(res.json().message, 'connectez-vous')
+})
+
+invitations('an expired link says so in French and names who to ask; an unknown one is a 404', async (ctx) => {
+  await invite(ctx, ['en.retard@example.com'])
+  const token = linkTo(ctx.t, 'en.retard@example.com')!
+  ctx.t.clock.advance(8 * 86_400_000)
+  try {
+    const res = await ctx.t.app.inject({ method: 'GET', url: `/api/invitations/${token}` })
+    assert.is(res.statusCode, 410)
+    assert.is(res.json().message, 'Cette invitation a expiré. Demandez à Camille Martin de vous inviter à nouveau.')
+    assert.is((await ctx.t.app.inject({ method: 'POST', url: `/api/invitations/${token}/account`, payload: { firstname: 'A', lastname: 'B', password: 'trois mots au hasard' } })).statusCode, 410)
+  } finally {
+    ctx.t.clock.set(new Date())
+  }
+  const unknown = await ctx.t.app.inject({ method: 'GET', url: '/api/invitations/inconnu' })
+  assert.is(unknown.statusCode, 404)
+  assert.match(unknown.json().message, 'introuvable')
+})
+
+invitations('inviting a pending address again sends a new link (not twice a minute); the old one dies', async (ctx) => {
+  await invite(ctx, ['relance@example.com'])
+  const first = linkTo(ctx.t, 'relance@example.com')!
+  await invite(ctx, ['relance@example.com'])
+  assert.is(linkTo(ctx.t, 'relance@example.com'), first, 'within a minute: no second e-mail')
+  ctx.t.clock.advance(2 * 60_000)
+  try {
+    await invite(ctx, ['RELANCE@example.com'])
+    const second = linkTo(ctx.t, 'relance@example.com')!
+    assert.is.not(second, first)
+    assert.is((await ctx.t.app.inject({ method: 'GET', url: `/api/invitations/${first}` })).statusCode, 404)
+    assert.is((await ctx.t.app.inject({ method: 'GET', url: `/api/invitations/${second}` })).statusCode, 200)
+  } finally {
+    ctx.t.clock.set(new Date())
+  }
+  const shares = (await call(ctx.t.app, ctx.camille, 'GET', `/api-protected/domiciliation-orders/${ctx.ids.order}/shares`)).json()
+  assert.is(shares.filter((s: { email: string }) => s.email.toLowerCase() === 'relance@example.com').length, 1)
+})
+
+invitations('10 concurrent invitations of one address: no 5xx, one invitation, one e-mail', async (ctx) => {
+  const before = ctx.t.mails.length
+  const answers = await Promise.all(Array.from({ length: 10 }, () => invite(ctx, ['ensemble@example.com'])))
+  assert.equal(answers.map((r) => r.statusCode), Array(10).fill(200), answers.map((r) => r.body).join('\n'))
+  const rows = await ctx.t.deps.db.selectFrom('shares').select('id').where('order_id', '=', ctx.ids.order).where('email', '=', 'ensemble@example.com').execute()
+  assert.is(rows.length, 1)
+  assert.is(ctx.t.mails.slice(before).filter((m) => m.to === 'ensemble@example.com').length, 1)
+})
+
+invitations('removing a collaborator ends their access at once, and kills a pending link', async (ctx) => {
+  await invite(ctx, ['retire@example.com'])
+  const token = linkTo(ctx.t, 'retire@example.com')!
+  const shares = (await call(ctx.t.app, ctx.camille, 'GET', `/api-protected/domiciliation-orders/${ctx.ids.order}/shares`)).json()
+  const pending = shares.find((s: { email: string }) => s.email === 'retire@example.com')
+  assert.is((await call(ctx.t.app, ctx.camille, 'DELETE', `/api-protected/domiciliation-orders/${ctx.ids.order}/share-delete/${pending.id}`)).statusCode, 200)
+  assert.is((await ctx.t.app.inject({ method: 'GET', url: `/api/invitations/${token}` })).statusCode, 404)
+  const julien = await login(ctx.t.app, 'associe@example.com')
+  const active = shares.find((s: { email: string }) => s.email === 'associe@example.com')
+  assert.is(active.status, 'active')
+  assert.is((await call(ctx.t.app, julien, 'GET', `/api-protected/user-packages/share?orderId=${ctx.ids.order}`)).statusCode, 200)
+  await call(ctx.t.app, ctx.camille, 'DELETE', `/api-protected/domiciliation-orders/${ctx.ids.order}/share-delete/${active.id}`)
+  assert.is((await call(ctx.t.app, julien, 'GET', `/api-protected/user-packages/share?orderId=${ctx.ids.order}`)).statusCode, 404)
+})
+
+invitations.run()
+
+// ——— Limits per user
+const limits = suite<Ctx>('e-mail change and referral: limited per user')
+limits.before(setup)
+limits.after((ctx) => ctx.t.close())
+
+limits('a taken address: 409 to the signed-in owner only, then the limit; the old address is told of a change', async (ctx) => {
+  const sophie = await login(ctx.t.app, 'solo@example.com')
+  const change = (newEmail: string) => call(ctx.t.app, sophie, 'PUT', '/api-protected/users/me/email', { newEmail })
+  assert.is((await ctx.t.app.inject({ method: 'PUT', url: '/api-protected/users/me/email', payload: { newEmail: 'demo@example.com' } })).statusCode, 401)
+  const taken = await change('DEMO@example.com')
+  assert.is(taken.statusCode, 409)
+  assert.is(taken.json().message, 'Cette adresse e-mail est déjà utilisée par un autre compte.')
+  const moved = await change('sophie.bernard@example.com')
+  assert.is(moved.statusCode, 200)
+  assert.is(moved.json().email, 'sophie.bernard@example.com')
+  const notice = ctx.t.mails.at(-1)!
+  assert.is(notice.to, 'solo@example.com', 'the old address is told')
+  assert.match(notice.text, 'sophie.bernard@example.com')
+  for (let i = 2; i < EMAIL_CHANGE_LIMIT.max; i++) assert.is((await change('associe@example.com')).statusCode, 409)
+  const limited = await change('associe@example.com')
+  assert.is(limited.statusCode, 429)
+  assert.is(limited.json().message, EMAIL_CHANGE_LIMIT.message)
+  assert.is((await change('encore.libre@example.com')).statusCode, 429, 'whatever the address')
+  assert.is((await call(ctx.t.app, ctx.camille, 'PUT', '/api-protected/users/me/email', { newEmail: 'demo@example.com' })).statusCode, 200, 'per user: Camille is not counted with Sophie')
+  ctx.t.clock.advance(61 * 60_000)
+  try {
+    assert.is((await change('encore.libre@example.com')).statusCode, 200, 'the window starts again')
+  } finally {
+    ctx.t.clock.set(new Date())
+  }
+})
+
+limits('"Recommander": a few e-mails an hour per user, then a French 429 and no e-mail', async (ctx) => {
+  const julien = await login(ctx.t.app, 'associe@example.com')
+  const before = ctx.t.mails.length
+  const answers = []
+  for (let i = 0; i < 30; i++) answers.push((await call(ctx.t.app, julien, 'POST', '/api-protected/send-invite', { email: `ami${i}@example.com` })).statusCode)
+  assert.equal(answers.filter((s) => s === 200).length, REFERRAL_LIMIT.max)
+  assert.equal(answers.slice(REFERRAL_LIMIT.max), Array(30 - REFERRAL_LIMIT.max).fill(429))
+  assert.is(ctx.t.mails.length - before, REFERRAL_LIMIT.max)
+})
+
+limits.run()
+
+// ——— Sessions
+const sessions = suite<Ctx>('Appareils connectés')
+sessions.before(setup)
+sessions.after((ctx) => ctx.t.close())
+
+sessions('each session shows its browser and last use; the other devices can be signed out, this one stays', async (ctx) => {
+  const signIn = (agent: string) => ctx.t.app.inject({ method: 'POST', url: '/api/login', headers: { 'user-agent': agent }, payload: { username: 'solo@example.com', password: DEMO_PASSWORD } })
+  const phone = (await signIn('Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 Mobile/15E148 Safari/604.1')).json().apiToken
+  const desk = (await signIn('Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0')).json().apiToken
+  const list = (await call(ctx.t.app, desk, 'GET', '/api-protected/users/me/sessions')).json()
+  assert.equal(list.map((s: { device: string; current: boolean }) => [s.device, s.current]).sort(), [['Firefox sur Windows', true], ['Safari sur iOS', false]])
+  assert.ok(list.every((s: { lastUsedAt: string | null }) => s.lastUsedAt !== null))
+  const out = await call(ctx.t.app, desk, 'DELETE', '/api-protected/users/me/sessions')
+  assert.equal(out.json(), { signedOut: 1, message: 'L’autre appareil a été déconnecté.' })
+  assert.is((await call(ctx.t.app, phone, 'GET', '/api-protected/user/me')).statusCode, 401)
+  assert.is((await call(ctx.t.app, desk, 'GET', '/api-protected/user/me')).statusCode, 200)
+})
+
+sessions.run()
+
+// ——— Passkeys
+const passkeys = suite<Ctx & { sophie: string }>('passkeys: ceremonies checked, challenges single-use and short-lived')
+passkeys.before(async (ctx) => {
+  await setup(ctx)
+  ctx.sophie = await login(ctx.t.app, 'solo@example.com')
+})
+passkeys.after((ctx) => ctx.t.close())
+
+const soft = () => new SoftPasskey({ origin: 'http://localhost:8080', rpId: 'localhost' })
+const registrationOptions = async (ctx: Ctx, token: string) => (await call(ctx.t.app, token, 'POST', '/api-protected/users/me/passkeys/registration-options')).json()
+const register = (ctx: Ctx, token: string, credential: unknown, name?: string) => call(ctx.t.app, token, 'POST', '/api-protected/users/me/passkeys', { credential, ...(name ? { name } : {}) })
+const loginOptions = async (ctx: Ctx) => (await ctx.t.app.inject({ method: 'POST', url: '/api/passkeys/login-options' })).json()
+const passkeyLogin = (ctx: Ctx, credential: unknown) => ctx.t.app.inject({ method: 'POST', url: '/api/passkeys/login', payload: { credential } })
+
+passkeys('add one, then sign in with it; its last use shows; the password still works', async (ctx) => {
+  const key = soft()
+  const added = await register(ctx, ctx.sophie, key.register(await registrationOptions(ctx, ctx.sophie)))
+  assert.is(added.statusCode, 200, added.body)
+  assert.is(added.json().lastUsedAt, null)
+  const signedIn = await passkeyLogin(ctx, key.authenticate(await loginOptions(ctx)))
+  assert.is(signedIn.statusCode, 200, signedIn.body)
+  assert.is(signedIn.json().email, 'solo@example.com')
+  const list = (await call(ctx.t.app, ctx.sophie, 'GET', '/api-protected/users/me/passkeys')).json()
+  assert.ok(list[0].lastUsedAt)
+  assert.ok(await login(ctx.t.app, 'solo@example.com'))
+})
+
+passkeys('a challenge serves once, for five minutes, for the ceremony and the user it was made for', async (ctx) => {
+  const options = await registrationOptions(ctx, ctx.sophie)
+  assert.is((await register(ctx, ctx.camille, soft().register(options))).statusCode, 400, "Sophie's challenge is not Camille's")
+  const key = soft()
+  assert.is((await register(ctx, ctx.sophie, key.register(options))).statusCode, 200)
+  const replay = await register(ctx, ctx.sophie, soft().register(options))
+  assert.is(replay.statusCode, 400)
+  assert.match(replay.json().message, 'expiré ou a déjà servi')
+  const stale = await registrationOptions(ctx, ctx.sophie)
+  ctx.t.clock.advance(6 * 60_000)
+  try {
+    assert.is((await register(ctx, ctx.sophie, soft().register(stale))).statusCode, 400, 'expired')
+  } finally {
+    ctx.t.clock.set(new Date())
+  }
+  const signIn = await loginOptions(ctx)
+  assert.is((await passkeyLogin(ctx, key.authenticate(signIn))).statusCode, 200)
+  assert.is((await passkeyLogin(ctx, key.authenticate(signIn))).statusCode, 401, 'a sign-in challenge serves once')
+  assert.is((await passkeyLogin(ctx, key.authenticate(await registrationOptions(ctx, ctx.sophie)))).statusCode, 401, 'a registration challenge cannot sign in')
+})
+
+passkeys('another site (origin) or an unknown credential is refused in French', async (ctx) => {
+  const phishing = await register(ctx, ctx.sophie, soft().register(await registrationOptions(ctx, ctx.sophie), { origin: 'https://pirate.example.net' }))
+  assert.is(phishing.statusCode, 400)
+  const unknown = await passkeyLogin(ctx, soft().authenticate(await loginOptions(ctx)))
+  assert.is(unknown.statusCode, 401)
+  assert.match(unknown.json().message, 'n’est pas enregistrée')
+})
+
+passkeys('a ceremony begun on one API instance finishes on another (challenges in the database)', async (ctx) => {
+  const second = await buildApp(ctx.t.deps, { databaseKind: 'pglite' })
+  try {
+    const key = soft()
+    const options = (await call(second, ctx.sophie, 'POST', '/api-protected/users/me/passkeys/registration-options')).json()
+    assert.is((await register(ctx, ctx.sophie, key.register(options), 'Tablette')).statusCode, 200)
+    const signIn = (await second.inject({ method: 'POST', url: '/api/passkeys/login-options' })).json()
+    assert.is((await passkeyLogin(ctx, key.authenticate(signIn))).statusCode, 200)
+  } finally {
+    await second.close()
+  }
+})
+
+passkeys('rename and remove only one\'s own', async (ctx) => {
+  const mine = (await call(ctx.t.app, ctx.sophie, 'GET', '/api-protected/users/me/passkeys')).json()[0]
+  assert.is((await call(ctx.t.app, ctx.camille, 'PUT', `/api-protected/users/me/passkeys/${mine.id}`, { name: 'Volée' })).statusCode, 404)
+  assert.is((await call(ctx.t.app, ctx.camille, 'DELETE', `/api-protected/users/me/passkeys/${mine.id}`)).statusCode, 404)
+  assert.is((await call(ctx.t.app, ctx.sophie, 'PUT', `/api-protected/users/me/passkeys/${mine.id}`, { name: '   ' })).statusCode, 400)
+  assert.is((await call(ctx.t.app, ctx.sophie, 'PUT', `/api-protected/users/me/passkeys/${mine.id}`, { name: 'iPhone de Sophie' })).json().name, 'iPhone de Sophie')
+  assert.is((await call(ctx.t.app, ctx.sophie, 'DELETE', `/api-protected/users/me/passkeys/${mine.id}`)).statusCode, 200)
+})
+
+passkeys.run()
+
+// ——— Representatives
+const representatives = suite<Ctx>('representatives (mandataires)')
+representatives.before(setup)
+representatives.after((ctx) => ctx.t.close())
+
+representatives('French numbers in any usual spelling are kept as one; others and blank names are refused in French', async (ctx) => {
+  const add = (body: object) => call(ctx.t.app, ctx.camille, 'POST', `/api-protected/domiciliation-orders/${ctx.ids.order}/destinataire-mandataires`, { firstname: 'Paul', lastname: 'Durand', email: 'paul@example.com', ...body })
+  for (const phone of ['+33 (0)6 11 22 33 44', '0033611223344', '06.11.22.33.44', '0611223344']) {
+    const res = await add({ phone })
+    assert.is(res.statusCode, 200, res.body)
+    assert.is(res.json().phone, '06 11 22 33 44', phone)
+  }
+  const foreign = await add({ phone: '+44 20 7946 0958' })
+  assert.is(foreign.statusCode, 400)
+  assert.match(foreign.json().message, 'numéro français')
+  assert.is((await add({ phone: '0611223344', firstname: '   ' })).statusCode, 400)
+  assert.is((await add({ phone: '0611223344', email: 'pas-une-adresse' })).statusCode, 400)
+})
+
+representatives.run()
