@@ -57,6 +57,9 @@ for (const viewport of [MOBILE, DESKTOP]) {
     await page.getByLabel('Mot de passe', { exact: true }).fill('mauvais-mot-de-passe')
     await page.getByRole('button', { name: 'Se connecter', exact: true }).click()
     await page.getByRole('alert').filter({ hasText: 'Identifiants incorrects' }).waitFor()
+    // The form as the customer reads it: the sign-in over (the button no longer dimmed), the pointer off the button.
+    await page.locator('form[aria-busy="false"]').waitFor()
+    await page.mouse.move(0, 0)
     await axe.check('/login, identifiants incorrects')
     for (const [path, heading] of [['/reset-password', /mot de passe/i], ['/set-password/jeton-de-test', /mot de passe/i], ['/missing-document', 'Documents manquants']] as const) {
       await page.goto(path)

@@ -298,7 +298,7 @@ interface AxeViolation {
   id: string
   impact?: string | null
   help: string
-  nodes: { target: unknown[] }[]
+  nodes: { target: unknown[]; html: string; failureSummary?: string }[]
 }
 
 /** axe-core's serious and critical violations on the page as it is (needs a bypassCSP tab). */
@@ -310,7 +310,7 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   })
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}) : ${v.help} — ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(' | ')}`)
+    .map((v) => `${v.id} (${v.impact}) : ${v.help} — ${v.nodes.slice(0, 4).map((n) => `${n.target.join(" ")} ${n.html.slice(0, 120)} ${(n.failureSummary ?? "").replace(/\s+/g, " ").slice(0, 300)}`).join(' | ')}`)
 }
 
 /** A small, complete PDF (the server checks the bytes, not the name). */
