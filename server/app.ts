@@ -15,6 +15,7 @@ import { spaRoutes } from './http/spa.ts'
 import { validatorCompiler } from './http/validation.ts'
 import { accountRoutes } from './routes/account/index.ts'
 import { billingRoutes } from './routes/billing/index.ts'
+import { companyRoutes } from './routes/company/index.ts'
 import { contractRoutes } from './routes/contracts/index.ts'
 import { invoiceRoutes } from './routes/invoices/index.ts'
 import { mailRoutes } from './routes/mail/index.ts'
@@ -71,6 +72,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
   invoiceRoutes(registrar.define, deps)
   contractRoutes(registrar.define, deps)
   operatorRoutes(registrar.define, deps)
+  companyRoutes(registrar.define, deps)
   systemRoutes(registrar.define, deps, options.databaseKind)
   registrar.assertComplete()
 

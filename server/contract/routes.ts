@@ -372,6 +372,28 @@ export const routes = {
     schema: { params: S.IdParams, body: S.OperatorPackageBody, response: ok(S.Package) },
   },
 
+  // --- Company area: legal submissions (customers order, the provider's jurists move them on)
+  legalSubmissions: {
+    method: 'GET', path: '/api-protected/legal-submissions', auth: 'apiToken', access: 'member', tags: ['Formalités'],
+    summary: 'The legal formalities requested for one order (orderId), or for every order the user reaches, newest first.',
+    schema: { querystring: S.OrderIdQuery, response: ok(Type.Array(S.LegalSubmission)) },
+  },
+  createLegalSubmission: {
+    method: 'POST', path: '/api-protected/legal-submissions', auth: 'apiToken', access: 'owner', tags: ['Formalités'],
+    summary: "Order a legal formality for an order (status 'Reçue'); refused (409) when the order checks do not allow it or the same one is under way.",
+    schema: { body: S.LegalSubmissionBody, response: ok(S.LegalSubmission) },
+  },
+  operatorLegalSubmissions: {
+    method: 'GET', path: '/api/operator/legal-submissions', auth: 'operator', tags: ['Opérateurs'],
+    summary: 'Every legal formality requested, newest first, for the jurists.',
+    schema: { response: ok(Type.Array(S.LegalSubmission)) },
+  },
+  operatorUpdateLegalSubmission: {
+    method: 'PUT', path: '/api/operator/legal-submissions/{id}/status', auth: 'operator', tags: ['Opérateurs'],
+    summary: "Move a legal formality on ('En cours', 'Déposée au greffe', 'Terminée'; never back) and e-mail the order's owner.",
+    schema: { params: S.IdParams, body: S.LegalSubmissionStatusBody, response: ok(S.LegalSubmission) },
+  },
+
   // --- Operations
   health: {
     method: 'GET', path: '/health', auth: 'none', tags: ['Exploitation'],

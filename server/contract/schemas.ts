@@ -93,6 +93,8 @@ export const Order = Type.Object({
   domiciliationAddress: Type.String(),
   qonto: Type.Boolean(),
   shine: Type.Boolean(),
+  /** company area: the owner asked to be contacted by an accountant (want-comptable). */
+  wantComptable: Type.Boolean(),
 })
 export type Order = Static<typeof Order>
 
@@ -377,6 +379,9 @@ export const CalendarInvoice = Type.Object({
   hours: Type.Number({ minimum: 0 }),
   amountInclTaxCents: Type.Integer(),
   paid: Type.Boolean(),
+  /** company area: the invoice billing the booking (its PDF at /api-protected/invoices/{invoiceId}/file), when issued. */
+  invoiceId: Nullable(Id),
+  invoiceNumber: Nullable(Type.String()),
 })
 export type CalendarInvoice = Static<typeof CalendarInvoice>
 
@@ -442,3 +447,39 @@ export const IdParams = Type.Object({ id: Id })
 export const OrderIdParams = Type.Object({ orderId: Id })
 export const ShareParams = Type.Object({ id: Id, shareId: Id })
 export const MandataireParams = Type.Object({ id: Id, mandataireId: Id })
+
+// --- Company area: legal submissions (the formalities customers order, followed by the provider's jurists)
+export const LegalSubmissionKind = Type.Union([
+  Type.Literal('creation'), Type.Literal('transfert-siege'), Type.Literal('changement-dirigeant'),
+  Type.Literal('modification-denomination-objet'), Type.Literal('modification-capital'), Type.Literal('dissolution-liquidation'),
+])
+export type LegalSubmissionKind = Static<typeof LegalSubmissionKind>
+
+/** The steps of a request, in order: the jurists move it forward through the operator API. */
+export const LegalSubmissionStatus = Type.Union([Type.Literal('Reçue'), Type.Literal('En cours'), Type.Literal('Déposée au greffe'), Type.Literal('Terminée')])
+export type LegalSubmissionStatus = Static<typeof LegalSubmissionStatus>
+
+export const LegalSubmission = Type.Object({
+  id: Id,
+  orderId: Id,
+  raisonSociale: Type.String(),
+  kind: LegalSubmissionKind,
+  status: LegalSubmissionStatus,
+  comment: Nullable(Type.String()),
+  /** When each step was reached (null: not yet, or skipped). */
+  receivedAt: DateTime,
+  startedAt: Nullable(DateTime),
+  filedAt: Nullable(DateTime),
+  completedAt: Nullable(DateTime),
+})
+export type LegalSubmission = Static<typeof LegalSubmission>
+
+export const LegalSubmissionBody = Type.Object({
+  orderId: Id,
+  kind: LegalSubmissionKind,
+  comment: Type.Optional(Type.String({ maxLength: 2000 })),
+}, { additionalProperties: false })
+export type LegalSubmissionBody = Static<typeof LegalSubmissionBody>
+
+export const LegalSubmissionStatusBody = Type.Object({ status: LegalSubmissionStatus }, { additionalProperties: false })
+export type LegalSubmissionStatusBody = Static<typeof LegalSubmissionStatusBody>

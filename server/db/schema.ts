@@ -124,6 +124,8 @@ export interface Database {
     hours: number
     amount_incl_tax_cents: number
     paid: boolean
+    /** company area (004_company): the invoice that bills the booking. */
+    invoice_id: number | null
   }
   uploaded_documents: {
     id: Generated<number>
@@ -163,6 +165,19 @@ export interface Database {
     created_at: CreatedAt
   }
   rate_limits: { key: string; count: number; reset_at: Timestamp }
+  // --- company area (004_company)
+  legal_submissions: {
+    id: Generated<number>
+    order_id: number
+    user_id: number
+    kind: string
+    status: Generated<string>
+    comment: string | null
+    created_at: CreatedAt
+    started_at: Timestamp | null
+    filed_at: Timestamp | null
+    completed_at: Timestamp | null
+  }
   test_payment_methods: {
     id: string
     customer_id: string

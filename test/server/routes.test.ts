@@ -124,7 +124,12 @@ const happy: Record<RouteName, Check> = {
   shareInvoices: async ({ ids }, call) => assert.ok(ok(await call()).every((i: { domId: number }) => i.domId === ids.sharedOrder)),
   creditNotesByYear: async (_, call) => assert.is(ok(await call()).length, 1),
   shareCreditNotesByYear: async (_, call) => assert.equal(ok(await call()), []),
-  calendarInvoices: async (_, call) => assert.ok(ok(await call()).length >= 2),
+  calendarInvoices: async (_, call) => {
+    const bookings = ok(await call())
+    assert.ok(bookings.length >= 2)
+    // company area: each booking comes with the invoice that bills it.
+    assert.ok(bookings.every((b: { invoiceId: number | null; invoiceNumber: string | null }) => b.invoiceId !== null && /^FA-/.test(b.invoiceNumber!)))
+  },
   invoiceFile: async (_, call) => assert.ok(isPdf(ok(await call()))),
   creditNoteFile: async (_, call) => assert.ok(isPdf(ok(await call()))),
   operatorOrders: async ({ ids }, call) => {
@@ -230,6 +235,29 @@ const happy: Record<RouteName, Check> = {
     assert.is(ok(await call()).wantComptable, true)
     ok(await call())
     assert.is(t.mails.length, before + 1, 'registered once')
+  },
+  // company area: the seeded requests, then a new one and a step forward
+  legalSubmissions: async ({ ids }, call) => {
+    const own = ok(await call())
+    assert.equal(own.map((r: { kind: string; status: string; orderId: number }) => [r.kind, r.status, r.orderId]), [['modification-capital', 'Terminée', ids.order]])
+    assert.ok(own[0].receivedAt < own[0].startedAt && own[0].startedAt < own[0].filedAt && own[0].filedAt < own[0].completedAt, 'dated step by step')
+    const all = ok(await call({ query: {} }))
+    assert.equal(all.map((r: { raisonSociale: string }) => r.raisonSociale), ['Studio Nuage SAS', 'Boulangerie des Lilas SAS'], 'with no orderId: the shared order too, newest first')
+  },
+  operatorLegalSubmissions: async (_, call) => assert.is(ok(await call()).length, 2),
+  createLegalSubmission: async ({ t, ids, camille }, call) => {
+    const created = ok(await call())
+    assert.equal([created.kind, created.status, created.orderId, created.comment, created.startedAt], ['transfert-siege', 'Reçue', ids.order, 'Transfert depuis Lyon.', null])
+    assert.match(t.mails.at(-1)!.subject, 'Transfert de siège social pour Boulangerie des Lilas SAS')
+    assert.is(ok(await send(t.app, 'legalSubmissions', { query: { orderId: ids.order } }, camille))[0].id, created.id, 'listed first')
+    assert.is((await call()).statusCode, 409, 'the same formality once at a time')
+  },
+  operatorUpdateLegalSubmission: async ({ t }, call) => {
+    const moved = ok(await call())
+    assert.equal([moved.status, moved.raisonSociale], ['Déposée au greffe', 'Studio Nuage SAS'])
+    assert.ok(moved.filedAt)
+    assert.equal([t.mails.at(-1)!.to, t.mails.at(-1)!.link], ['associe@example.com', `${t.deps.config.publicUrl}/formalites`])
+    assert.is((await call()).statusCode, 409, 'never back, never twice')
   },
   createTestPaymentMethod: async (_, call) => {
     const method = ok(await call())

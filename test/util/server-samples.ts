@@ -25,6 +25,8 @@ export interface DemoIds {
   invoice: number
   creditNote: number
   subscriptionKey: string
+  /** company area: Studio Nuage's change of manager, 'En cours' (Julien's order, shared with Camille). */
+  legalSubmission: number
 }
 
 export async function demoIds(db: Kysely<Database>): Promise<DemoIds> {
@@ -47,6 +49,7 @@ export async function demoIds(db: Kysely<Database>): Promise<DemoIds> {
     invoice: await first('invoices'),
     creditNote: await first('credit_notes'),
     subscriptionKey: subscriptionKey(order, subscription),
+    legalSubmission: (await db.selectFrom('legal_submissions').select('id').where('status', '=', 'En cours').orderBy('id').executeTakeFirstOrThrow()).id,
   }
 }
 
@@ -152,6 +155,11 @@ export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sampl
     operatorOrders: () => ({}),
     operatorAddDocument: () => ({ params: { id: ids.order }, body: { sender: 'URSSAF Île-de-France', kind: 'administratif', file: `data:application/pdf;base64,${kbisPdf.toString('base64')}` } }),
     operatorAddPackage: () => ({ params: { id: ids.order }, body: { carrier: 'Colissimo', sender: 'Moulins Bourgeois' } }),
+    // company area
+    legalSubmissions: () => ({ query: { orderId: ids.order } }),
+    createLegalSubmission: () => ({ body: { orderId: ids.order, kind: 'transfert-siege', comment: 'Transfert depuis Lyon.' } }),
+    operatorLegalSubmissions: () => ({}),
+    operatorUpdateLegalSubmission: () => ({ params: { id: ids.legalSubmission }, body: { status: 'Déposée au greffe' } }),
   }
   return samples[name]()
 }

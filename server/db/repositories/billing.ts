@@ -72,11 +72,15 @@ export async function listCreditNotes(db: Db, orderIds: number[], year?: number)
 export async function listCalendarInvoices(db: Db, orderIds: number[]): Promise<CalendarInvoice[]> {
   if (!orderIds.length) return []
   const rows = await db.selectFrom('calendar_invoices').innerJoin('orders', 'orders.id', 'calendar_invoices.order_id')
-    .selectAll('calendar_invoices').select('orders.raison_sociale')
+    .leftJoin('invoices', 'invoices.id', 'calendar_invoices.invoice_id')
+    .selectAll('calendar_invoices').select(['orders.raison_sociale', 'invoices.number as invoice_number', 'invoices.paid_at as invoice_paid_at'])
     .where('calendar_invoices.order_id', 'in', orderIds).orderBy('calendar_invoices.date', 'desc').execute()
   return rows.map((r) => ({
     id: r.id, domId: r.order_id, raisonSociale: r.raison_sociale, date: r.date.toISOString(), room: r.room,
-    hours: r.hours, amountInclTaxCents: r.amount_incl_tax_cents, paid: r.paid,
+    hours: r.hours, amountInclTaxCents: r.amount_incl_tax_cents,
+    // Once a booking is invoiced, whether it is paid is the invoice's business.
+    paid: r.invoice_id !== null ? r.invoice_paid_at !== null : r.paid,
+    invoiceId: r.invoice_id, invoiceNumber: r.invoice_number,
   }))
 }
 
