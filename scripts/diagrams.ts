@@ -18,6 +18,10 @@ import { sessionMachine } from '../src/machines/session.machine.ts'
 import { startupMachine } from '../src/machines/startup.machine.ts'
 import { submissionMachine } from '../src/machines/submission.machine.ts'
 import { unpaidInvoicesMachine } from '../src/machines/unpaidInvoices.machine.ts'
+// company area
+import { formalityOrderMachine } from '../src/machines/formalityOrder.machine.ts'
+import { legalSubmissionListMachine } from '../src/machines/legalSubmissionList.machine.ts'
+import { partnerInterestMachine } from '../src/machines/partnerInterest.machine.ts'
 
 const machines: [file: string, machine: AnyStateMachine, what: string][] = [
   ['session', sessionMachine, 'Login, logout, a failed current-user fetch; loads the portal and runs the startup machine as its child.'],
@@ -33,6 +37,10 @@ const machines: [file: string, machine: AnyStateMachine, what: string][] = [
   ['accountingExport', accountingExportMachine, 'The accounting export: invoices and letters sent to the Dext inbox in batches, with progress and a result that lists what failed.'],
   ['courierRequestCancel', courierRequestCancelMachine, 'Cancelling a pending courier request: confirmation, remove, dropped from the list.'],
   ['unpaidInvoices', unpaidInvoicesMachine, "The dashboard's unpaid banner: the status, 'Régler', the status again."],
+  // company area
+  ['partnerInterest', partnerInterestMachine, "\"Ça m'intéresse\" on a partner's offer (Qonto, Shine, the accountant): the owner's request, then \"Demande envoyée\" for good."],
+  ['formalityOrder', formalityOrderMachine, 'Ordering a legal formality: the three order checks decide what can be ordered and why not; confirmation with a comment; the request recorded.'],
+  ['legalSubmissionList', legalSubmissionListMachine, "The formalities requested for the selected order (or all with 'Tous'), with 'Réessayer'."],
 ]
 
 const id = (node: AnyStateNode) => node.id.replace(/[^A-Za-z0-9_]/g, '_')

@@ -32,10 +32,14 @@ export type StartupEvent =
   | { type: 'order.select'; orderId: number | null }
   | { type: 'order.reopen' }
   | { type: 'order.kbisFiled'; orderId: number }
+  | { type: 'order.changed'; orderId: number; changes: OrderChanges }
   | { type: 'documents.completed'; orderId: number; missingDocumentsValidatedAt: string | null }
   | { type: 'document.select'; documentId: number }
   | { type: 'data.retry'; resource: Resource }
   | PortalDataChange
+
+/** What the company pages change on an order (bank partners, the accountant offer), as the server now has it. */
+export type OrderChanges = Partial<Pick<Order, 'qonto' | 'shine' | 'wantComptable'>>
 
 export const NO_ORDERS_MESSAGE =
   "Vous n'avez pas encore de domiciliation active. Dès que votre commande sera enregistrée, elle apparaîtra ici."
@@ -263,6 +267,9 @@ export const startupMachine = setup({
   on: {
     'order.kbisFiled': {
       actions: assign({ orders: ({ context, event }) => context.orders.map((o) => (o.id === event.orderId ? { ...o, hasKbis: true } : o)) }),
+    },
+    'order.changed': {
+      actions: assign({ orders: ({ context, event }) => context.orders.map((o) => (o.id === event.orderId ? { ...o, ...event.changes } : o)) }),
     },
   },
   output: () => ({ reason: 'unauthorized' as const }),

@@ -7,6 +7,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import * as account from '../../src/api/account.ts'
 import { configureApi } from '../../src/api/client.ts'
+import * as company from '../../src/api/company.ts'
 import * as contracts from '../../src/api/contracts.ts'
 import { ApiError } from '../../src/api/errors.ts'
 import * as invoices from '../../src/api/invoices.ts'
@@ -117,10 +118,14 @@ const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
   ['updateContract', () => contracts.updateContractAddress(101, { adressePostaleExpedition: '3 rue Victor Hugo', codePostaleExpedition: '69002', villePostaleExpedition: 'Lyon', paysPostaleExpedition: 'France' }), '/api-protected/contracts/101', { adressePostaleExpedition: '3 rue Victor Hugo', codePostaleExpedition: '69002', villePostaleExpedition: 'Lyon', paysPostaleExpedition: 'France' }],
   ['contractKbis', () => contracts.getKbisFile(101), '/api-protected/contracts/101/kbis'],
   ['uploadIdentity', () => contracts.uploadIdentity(form), '/step-upload-identity'],
+  // company area
+  ['legalSubmissions', () => company.getLegalSubmissions({ orderId: 2 }), '/api-protected/legal-submissions?orderId=2'],
+  ['legalSubmissions', () => company.getLegalSubmissions(), '/api-protected/legal-submissions'],
+  ['createLegalSubmission', () => company.createLegalSubmission({ orderId: 2, kind: 'transfert-siege' }), '/api-protected/legal-submissions', { orderId: 2, kind: 'transfert-siege' }],
 ]
 
 /** Routes the SPA never calls: they exist for operators (OPERATOR_TOKEN) and load balancers. */
-const serverOnly: RouteName[] = ['health', 'operatorOrders', 'operatorAddDocument', 'operatorAddPackage']
+const serverOnly: RouteName[] = ['health', 'operatorOrders', 'operatorAddDocument', 'operatorAddPackage', 'operatorLegalSubmissions', 'operatorUpdateLegalSubmission']
 
 /** A path of the route table (`{id}`) matched against a concrete path. */
 function matchesRoute(pattern: string, path: string): boolean {

@@ -4,7 +4,8 @@
 import { render } from '@testing-library/react'
 import { act } from 'react'
 import { memoryLocation } from 'wouter/memory-location'
-import type { IdentityUploadReply, MailDocument, Order, SendDextBody } from '../../server/contract/schemas.ts'
+import type { IdentityUploadReply, LegalSubmission, LegalSubmissionBody, MailDocument, Order, SendDextBody } from '../../server/contract/schemas.ts'
+import type { CheckAnswers } from '../../src/machines/formalityOrder.machine.ts'
 import type { PortalData, Resource } from '../../src/machines/portalData.machine.ts'
 import type { SessionRef } from '../../src/machines/session.machine.ts'
 import type { Notice } from '../../src/machines/shared.ts'
@@ -42,6 +43,14 @@ export interface Scenario {
   unpaid?: { hasUnpaid: boolean; count: number; amountInclTaxCents: number }
   /** The accounting inbox address kept in this browser from an earlier export. */
   dextEmail?: string | null
+  /** company area: the legal submissions on the server, the order checks by order, and the calls that fail. */
+  company?: {
+    submissions?: LegalSubmission[]
+    checks?: Record<number, CheckAnswers>
+    /** Calls that never answer. */
+    pending?: ('submissions' | 'checks')[]
+    fails?: ('qonto' | 'shine' | 'comptable' | 'submissions' | 'order' | 'invoiceFile')[]
+  }
 }
 
 export interface Calls {
@@ -61,6 +70,12 @@ export interface Calls {
   dextSends: SendDextBody[]
   cancelled: { orderId: number; id: number }[]
   payments: { orderId: number | null }[]
+  // company area
+  interests: { orderId: number; partner: 'qonto' | 'shine' | 'expert-comptable' }[]
+  checks: number[]
+  submissionLoads: (number | null)[]
+  legalSubmissions: LegalSubmissionBody[]
+  invoiceFiles: number[]
 }
 
 /** A promise React's use() reads at once, without suspending. */
@@ -198,6 +213,9 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls): Api {
       scenario.unpaid = { hasUnpaid: false, count: 0, amountInclTaxCents: 0 }
       return { paidCount: 1, message: '1 facture réglée.' }
     },
+
+    // --- company area: partners, the accountant, the order checks, legal submissions, invoices of bookings
+    ...companyApi(scenario, orders, calls),
   }
   // A call the scenario does not answer is a test that reaches further than it set up: say so.
   return new Proxy(api, {
@@ -205,11 +223,61 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls): Api {
   }) as Api
 }
 
+/** The company area's calls, answered like the server: one list of submissions that "Commander" adds to. */
+function companyApi(scenario: Scenario, orders: Order[], calls: Calls): Partial<Api> {
+  const company = scenario.company ?? {}
+  const fails = (what: NonNullable<typeof company.fails>[number]) => company.fails?.includes(what)
+  const unavailable = () => new Error('Le service est momentanément indisponible. Réessayez dans quelques instants.')
+  const submissions = company.submissions ?? []
+  const checksOf = (orderId: number): CheckAnswers => company.checks?.[orderId] ?? { completeKbis: true, waitingContract: false, attenteCourrierOrFinalise: true }
+  const check = (key: keyof CheckAnswers) => async (orderId: number) => {
+    if (key === 'completeKbis') calls.checks.push(orderId)
+    if (company.pending?.includes('checks')) return new Promise<never>(() => {})
+    return checksOf(orderId)[key]
+  }
+  const interest = (partner: Calls['interests'][number]['partner'], fail: boolean, orderId: number) => {
+    calls.interests.push({ orderId, partner })
+    if (fail) return Promise.reject(unavailable())
+    return Promise.resolve()
+  }
+  return {
+    setQonto: async (orderId, body) => (await interest('qonto', !!fails('qonto'), orderId), { qonto: body.qonto }),
+    setShine: async (orderId, body) => (await interest('shine', !!fails('shine'), orderId), { shine: body.shine }),
+    wantComptable: async (orderId) => (await interest('expert-comptable', !!fails('comptable'), orderId), { wantComptable: true, message: 'ok' }),
+    isCompleteKbis: check('completeKbis'),
+    isWaitingContract: check('waitingContract'),
+    isAttenteCourrierOrFinalise: check('attenteCourrierOrFinalise'),
+    getLegalSubmissions: async (query = {}) => {
+      calls.submissionLoads.push(query.orderId ?? null)
+      if (company.pending?.includes('submissions')) return new Promise<never>(() => {})
+      if (fails('submissions') && calls.submissionLoads.length === 1) throw unavailable()
+      return submissions.filter((s) => query.orderId === undefined || s.orderId === query.orderId)
+    },
+    createLegalSubmission: async (body) => {
+      calls.legalSubmissions.push(body)
+      if (fails('order')) throw new Error('Une demande de cette formalité est déjà en cours pour cette société : suivez-la dans « Formalités ».')
+      const order = orders.find((o) => o.id === body.orderId)!
+      const created: LegalSubmission = {
+        id: 500 + submissions.length, orderId: order.id, raisonSociale: order.raisonSociale, kind: body.kind, status: 'Reçue', comment: body.comment ?? null,
+        receivedAt: '2026-11-23T10:00:00.000Z', startedAt: null, filedAt: null, completedAt: null,
+      }
+      submissions.unshift(created)
+      return created
+    },
+    getInvoiceFile: async (invoiceId) => {
+      calls.invoiceFiles.push(invoiceId)
+      if (fails('invoiceFile')) throw new Error('Facture introuvable.')
+      return new Blob(['%PDF-1.7 facture'], { type: 'application/pdf' })
+    },
+  }
+}
+
 export function createTestServices(scenario: Scenario, navigate: (to: string, options?: { replace?: boolean }) => void) {
   const orders = scenario.orders ?? [F.atelier, F.boulangerie, F.studio, F.conseil]
   const calls: Calls = {
     notices: [], kbisUploads: [], problems: [], resetRequests: [], passwordResets: [], identityUploads: [], navigations: [],
     loads: [], documentUpdates: [], files: [], sentDocuments: [], folderSaves: [], folderDeletes: [], dextSends: [], cancelled: [], payments: [],
+    interests: [], checks: [], submissionLoads: [], legalSubmissions: [], invoiceFiles: [],
   }
   const api = fakeApi(scenario, orders, calls)
   const go: WiringDeps['navigate'] = (to, options) => {
