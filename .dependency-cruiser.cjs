@@ -12,6 +12,13 @@ module.exports = {
       to: { path: '^src/(views|api|wiring)/' },
     },
     {
+      name: 'domain-is-pure',
+      comment: 'src/domain computes from its arguments: it imports only src/domain (no app module, no package, no Node built-in).',
+      severity: 'error',
+      from: { path: '^src/domain/' },
+      to: { pathNot: '^src/domain/' },
+    },
+    {
       name: 'views-reach-the-api-through-wiring',
       comment: 'Views never call the API client; the wiring provides the effects.',
       severity: 'error',
