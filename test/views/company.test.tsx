@@ -10,6 +10,11 @@ import { formatDuration, upcomingFirst } from '../../src/views/pages/company/Mee
 import * as F from '../util/fixtures.ts'
 import { setViewport } from '../util/dom.ts'
 import { renderApp, type Scenario } from '../util/services.tsx'
+import { parseIcs, values } from '../util/ics.ts'
+import { localIsoDate } from '../../src/domain/dates.ts'
+import { fiscalCalendar, nextDeadline } from '../../src/domain/fiscalCalendar.ts'
+import { legalDuties } from '../../src/domain/legalDuties.ts'
+import { FISCAL_SETTINGS_KEY } from '../../src/wiring/fiscal-settings.ts'
 
 const startupOf = (app: Awaited<ReturnType<typeof renderApp>>) => app.session.getSnapshot().context.startup!
 const open = (path: string, scenario: Scenario & { defaultOrder?: number | 'all' } = {}) => renderApp(path, { signedIn: true, defaultOrder: 2, ...scenario })
@@ -319,3 +324,174 @@ Meetings('durations and order, on their own', () => {
 })
 
 Meetings.run()
+
+/** What "Ajouter à mon agenda" saves: the blob handed to an <a download> that is clicked. */
+function captureDownloads() {
+  const blobs = new Map<string, Blob>()
+  const saved: { name: string; blob: Blob }[] = []
+  const create = URL.createObjectURL
+  const click = HTMLAnchorElement.prototype.click
+  URL.createObjectURL = (blob: Blob) => {
+    const url = `blob:http://localhost:8080/${blobs.size + 1}`
+    blobs.set(url, blob)
+    return url
+  }
+  HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
+    if (this.download) saved.push({ name: this.download, blob: blobs.get(this.href)! })
+  }
+  return { saved, restore: () => { URL.createObjectURL = create; HTMLAnchorElement.prototype.click = click } }
+}
+
+const today = localIsoDate()
+const year = Number(today.slice(0, 4))
+const items = (list: HTMLElement) => within(list).getAllByRole('listitem')
+
+const Fiscal = suite('/suivi-comptable/calendrier-fiscal')
+Fiscal.before.each(() => setViewport(1280))
+Fiscal.after.each(() => cleanup())
+
+Fiscal("this year's and next year's deadlines as the module computes them; past greyed, the next highlighted; the CFE on 15 December", async () => {
+  await open('/suivi-comptable/calendrier-fiscal')
+  await screen.findByRole('heading', { name: 'Échéances fiscales de Boulangerie des Lilas SAS' })
+  const expected = fiscalCalendar({ today, legalForm: 'SAS', vatRegime: 'simplifie' })
+  const shown = [...within(screen.getByRole('list', { name: `Échéances fiscales ${year}` })).getAllByRole('listitem'),
+    ...within(screen.getByRole('list', { name: `Échéances fiscales ${year + 1}` })).getAllByRole('listitem')]
+  assert.is(shown.length, expected.length)
+  assert.equal(shown.map((li) => li.querySelector('time')!.getAttribute('datetime')), expected.map((d) => d.date))
+  assert.equal(shown.map((li) => li.getAttribute('data-past')), expected.map((d) => String(d.date < today)))
+  const next = nextDeadline(expected, today)!
+  const highlighted = shown.filter((li) => li.getAttribute('data-next') === 'true')
+  assert.is(highlighted.length, 1)
+  assert.is(highlighted[0]!.getAttribute('aria-current'), 'date')
+  assert.match(highlighted[0]!.textContent!, next.title)
+  assert.match(highlighted[0]!.textContent!, 'Prochaine échéance')
+  const summary = screen.getAllByRole('status').find((el) => el.textContent!.startsWith('Prochaine échéance :'))!
+  assert.match(summary.textContent!, next.title)
+  const cfe = shown.find((li) => li.textContent!.includes(`(CFE) ${year + 1}`))!
+  assert.match(cfe.textContent!, new RegExp(`15 décembre ${year + 1}|16 décembre ${year + 1}|17 décembre ${year + 1}`))
+  assert.ok(shown.some((li) => li.textContent!.includes('Acompte de TVA de juillet')), 'the simplified regime by default')
+  assert.is(within(cfe).getByRole('link', { name: /Source : entreprendre.service-public.fr/ }).getAttribute('target'), '_blank')
+})
+
+Fiscal('the regime, the year end and the tax on profits: chosen, applied, remembered for that company', async () => {
+  await open('/suivi-comptable/calendrier-fiscal')
+  fireEvent.change(await screen.findByRole('combobox', { name: 'Régime de TVA' }), { target: { value: 'normal' } })
+  await screen.findAllByText(/Déclaration de TVA \(CA3\)/)
+  assert.is(screen.queryByText(/Acompte de TVA de juillet/), null)
+  fireEvent.change(screen.getByRole('combobox', { name: 'Clôture de l’exercice' }), { target: { value: '6' } })
+  await screen.findAllByText(/exercice clos le 30 juin/)
+  fireEvent.change(screen.getByRole('combobox', { name: 'Imposition des bénéfices' }), { target: { value: 'ir' } })
+  await waitFor(() => assert.is(screen.queryByText(/acompte d'impôt sur les sociétés/), null))
+  assert.equal(JSON.parse(localStorage.getItem(FISCAL_SETTINGS_KEY)!), { 2: { vatRegime: 'normal', fiscalYearEndMonth: 6, profitTax: 'ir' } })
+  // Another company keeps its own; coming back finds these.
+  fireEvent.change(screen.getByRole('combobox', { name: /Domiciliation/ }), { target: { value: '1' } })
+  await screen.findByRole('heading', { name: 'Échéances fiscales de Atelier Lumière SARL' })
+  assert.is((screen.getByRole('combobox', { name: 'Régime de TVA' }) as HTMLSelectElement).value, 'simplifie')
+  fireEvent.change(screen.getByRole('combobox', { name: /Domiciliation/ }), { target: { value: '2' } })
+  await screen.findByRole('heading', { name: 'Échéances fiscales de Boulangerie des Lilas SAS' })
+  assert.is((screen.getByRole('combobox', { name: 'Régime de TVA' }) as HTMLSelectElement).value, 'normal')
+  assert.is((screen.getByRole('combobox', { name: 'Clôture de l’exercice' }) as HTMLSelectElement).value, '6')
+})
+
+Fiscal('an EURL is at the income tax unless it opted: no corporate-tax deadline by default', async () => {
+  await open('/suivi-comptable/calendrier-fiscal', { defaultOrder: 4, orders: [F.atelier, F.boulangerie, F.studio, { ...F.conseilCompleted, legalForm: 'EURL' }] })
+  await screen.findByRole('heading', { name: 'Échéances fiscales de Conseil Horizon EURL' })
+  assert.ok(screen.getAllByText(/Déclaration de résultat et liasse fiscale/).length > 0)
+  assert.is(screen.queryByText(/acompte d'impôt sur les sociétés/), null)
+  screen.getByRole('option', { name: 'Selon la forme juridique (EURL) : impôt sur le revenu' })
+})
+
+Fiscal('"Ajouter à mon agenda": an .ics of the deadlines to come, one VEVENT each, named after the company', async () => {
+  const downloads = captureDownloads()
+  try {
+    await open('/suivi-comptable/calendrier-fiscal')
+    const upcoming = fiscalCalendar({ today, legalForm: 'SAS', vatRegime: 'simplifie' }).filter((d) => d.date >= today)
+    fireEvent.click(await screen.findByRole('button', { name: `Ajouter à mon agenda : ${upcoming.length} échéances à venir` }))
+    assert.is(downloads.saved.length, 1)
+    const { name, blob } = downloads.saved[0]!
+    assert.is(name, 'calendrier-fiscal-boulangerie-des-lilas-sas.ics')
+    assert.match(blob.type, 'text/calendar')
+    const calendar = parseIcs(await blob.text())
+    const events = calendar.components.filter((c) => c.name === 'VEVENT')
+    assert.is(events.length, upcoming.length)
+    assert.equal(events.map((e) => values(e, 'DTSTART')[0]), upcoming.map((d) => d.date.replaceAll('-', '')))
+    assert.ok(events.every((e) => values(e, 'UID')[0]!.endsWith('@domiciliation-2.domicilium')))
+    assert.match(values(calendar, 'X-WR-CALNAME')[0]!, 'Boulangerie des Lilas SAS')
+  } finally {
+    downloads.restore()
+  }
+})
+
+Fiscal("'Tous': choose the company first", async () => {
+  await open('/suivi-comptable/calendrier-fiscal', { defaultOrder: 'all' })
+  fireEvent.click(within(await screen.findByRole('list', { name: 'Sociétés' })).getByRole('button', { name: 'Choisir Atelier Lumière SARL' }))
+  await screen.findByRole('heading', { name: 'Échéances fiscales de Atelier Lumière SARL' })
+})
+
+Fiscal.run()
+
+const Duties = suite('/suivi-comptable/formalite-juridique')
+Duties.before.each(() => setViewport(1280))
+Duties.after.each(() => cleanup())
+
+Duties('approval within six months, filing after it, with their dates; the beneficial owners; the year end shared with the fiscal calendar', async () => {
+  await open('/suivi-comptable/formalite-juridique')
+  await screen.findByRole('heading', { name: 'Obligations juridiques de Boulangerie des Lilas SAS' })
+  const expected = legalDuties({ today, legalForm: 'SAS' }).deadlines
+  const shown = screen.getAllByRole('list', { name: /^Obligations \d{4}$/ }).flatMap(items)
+  assert.equal(shown.map((li) => li.querySelector('time')!.getAttribute('datetime')), expected.map((d) => d.date))
+  assert.ok(shown.some((li) => li.textContent!.includes(`Approbation des comptes (exercice clos le 31 décembre ${year})`) && li.textContent!.includes(`30 juin ${year + 1}`)))
+  assert.ok(shown.some((li) => li.textContent!.includes(`Dépôt des comptes au greffe (exercice clos le 31 décembre ${year})`) && li.textContent!.includes(`30 août ${year + 1}`)))
+  screen.getByRole('region', { name: 'Registre des bénéficiaires effectifs : déclarer tout changement dans les 30 jours' })
+  fireEvent.change(screen.getByRole('combobox', { name: 'Clôture de l’exercice' }), { target: { value: '6' } })
+  await screen.findAllByText(/exercice clos le 30 juin/)
+  assert.is(JSON.parse(localStorage.getItem(FISCAL_SETTINGS_KEY)!)[2].fiscalYearEndMonth, 6)
+})
+
+Duties('accounts approved: the filing date, online and on paper', async () => {
+  await open('/suivi-comptable/formalite-juridique')
+  fireEvent.change(await screen.findByLabelText('Date de l’approbation'), { target: { value: '2026-06-15' } })
+  const result = screen.getByText(/Dépôt au greffe au plus tard le/)
+  assert.match(result.textContent!, 'samedi 15 août 2026 en ligne (le mercredi 15 juillet 2026 sur papier)')
+})
+
+Duties.run()
+
+const Vat = suite('/suivi-comptable/simulateur-tva')
+Vat.before.each(() => setViewport(1280))
+Vat.after.each(() => cleanup())
+
+const result = () => within(screen.getByRole('region', { name: 'Résultat' }))
+const amountOf = (label: string) => result().getByText(label).nextElementSibling!.textContent
+
+Vat('"100" HT at 20 % is 120,00 € TTC; TTC → HT and the other rates; French input both ways', async () => {
+  await open('/suivi-comptable/simulateur-tva')
+  const input = await screen.findByLabelText('Montant HT (€)')
+  fireEvent.change(input, { target: { value: '100' } })
+  assert.equal([amountOf('Montant HT'), amountOf('TVA à 20 %'), amountOf('Montant TTC')], [formatEuros(10000), formatEuros(2000), formatEuros(12000)])
+  fireEvent.click(screen.getByRole('radio', { name: /5,5 %/ }))
+  fireEvent.change(input, { target: { value: '1 234,56' } })
+  assert.equal([amountOf('TVA à 5,5 %'), amountOf('Montant TTC')], [formatEuros(6790), formatEuros(130246)])
+  fireEvent.click(screen.getByRole('radio', { name: 'toutes taxes comprises (TTC)' }))
+  fireEvent.change(screen.getByLabelText('Montant TTC (€)'), { target: { value: '1234.56' } })
+  fireEvent.click(screen.getByRole('radio', { name: /10 %/ }))
+  assert.equal([amountOf('Montant HT'), amountOf('TVA à 10 %'), amountOf('Montant TTC')], [formatEuros(112233), formatEuros(11223), formatEuros(123456)])
+  fireEvent.click(screen.getByRole('radio', { name: /2,1 %/ }))
+  assert.is(amountOf('Montant HT'), formatEuros(120917))
+})
+
+Vat('invalid input is said plainly, and no result shows; fixing it brings the result back', async () => {
+  await open('/suivi-comptable/simulateur-tva', { defaultOrder: 'all' })
+  const input = await screen.findByLabelText('Montant HT (€)')
+  for (const [text, message] of [['abc', 'Saisissez un montant, par exemple 1 234,56.'], ['-5', 'Saisissez un montant positif, par exemple 1 234,56.'], ['1,234', 'Deux décimales au plus, par exemple 1 234,56.']]) {
+    fireEvent.change(input, { target: { value: text } })
+    assert.is(screen.getByRole('alert').textContent, message)
+    assert.is(input.getAttribute('aria-invalid'), 'true')
+    assert.is(result().queryByText('Montant TTC'), null)
+  }
+  fireEvent.change(input, { target: { value: '0,05' } })
+  assert.is(screen.queryByRole('alert'), null)
+  assert.is(amountOf('Montant TTC'), formatEuros(6))
+})
+
+Vat.run()

@@ -41,7 +41,7 @@ Guard('signed in, /login goes to the dashboard', async () => {
   await waitFor(() => assert.is(app.currentPath(), '/tableau-de-bord'))
 })
 
-const builtCompanyPages = new Set(['/mes-reunions', '/suivi-comptable/tresorerie', '/formalites', '/gestion-de-mon-entreprise'])
+const builtCompanyPages = new Set(['/mes-reunions', '/suivi-comptable/tresorerie', '/suivi-comptable/calendrier-fiscal', '/suivi-comptable/formalite-juridique', '/suivi-comptable/simulateur-tva', '/formalites', '/gestion-de-mon-entreprise'])
 
 Guard('every page of spec §2 shows its title from the route metadata', async () => {
   const pages: [string, string][] = [
