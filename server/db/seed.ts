@@ -30,10 +30,11 @@ const daysAgo = (now: Date, days: number, hour = 9) => {
   return date > now ? addDays(date, -1) : date
 }
 
-/** A meeting-room booking at 10:00 UTC, `days` ago (negative: to come). */
+/** A meeting-room booking at 10:00 UTC about `days` ago (negative: to come), on a weekday. */
 const meetingDate = (now: Date, days: number) => {
-  const date = addDays(now, -days)
+  let date = addDays(now, -days)
   date.setUTCHours(10, 0, 0, 0)
+  while (date.getUTCDay() === 0 || date.getUTCDay() === 6) date = addDays(date, days < 0 ? 1 : -1)
   return date
 }
 

@@ -22,11 +22,15 @@ const Grid = styled('div')`
 
 const Facts = styled('dl')`
   display: grid;
-  grid-template-columns: minmax(8rem, max-content) 1fr;
-  gap: 0.4rem 1rem;
+  grid-template-columns: 1fr;
   margin: 0;
-  dt { color: ${color.muted}; }
-  dd { margin: 0; font-weight: 600; overflow-wrap: anywhere; }
+  dt { color: ${color.muted}; margin-top: 0.5rem; }
+  dd { margin: 0; font-weight: 600; overflow-wrap: break-word; }
+  ${mq.desktop} {
+    grid-template-columns: 11rem 1fr;
+    gap: 0.4rem 1rem;
+    dt { margin-top: 0; }
+  }
 `
 
 /** "823 456 789", however it was typed. */

@@ -29,7 +29,7 @@ function Calendar({ order }: { order: Order }) {
       </Toolbar>
       <FiscalSettingsForm settings={settings} onChange={change} legalForm={order.legalForm} />
       {next && (
-        <Alert $kind="info" role="status">
+        <Alert $kind="info">
           Prochaine échéance : <strong>{next.title}</strong>, le {deadlineDate(next.date)}.
         </Alert>
       )}

@@ -9,9 +9,9 @@ import { Field } from '../../components/ui.tsx'
 import { mq } from '../../theme.ts'
 
 const regimes: Record<VatRegime, string> = {
-  normal: 'Réel normal : déclaration mensuelle (CA3)',
-  simplifie: 'Régime simplifié : deux acomptes et une déclaration annuelle',
-  franchise: 'Franchise en base : pas de TVA déclarée',
+  normal: 'Réel normal (mensuel)',
+  simplifie: 'Réel simplifié (annuel)',
+  franchise: 'Franchise en base',
 }
 
 /** "31 décembre (année civile)", "30 juin", "28 février (29 les années bissextiles)" */

@@ -15,7 +15,7 @@ export function InterestButton({ order, partner, label, name }: { order: Order; 
   const sent = useSelector(interest, (s) => s.hasTag('sent'))
   const busy = useSelector(interest, (s) => s.hasTag('busy'))
   const error = useSelector(interest, (s) => s.context.error)
-  if (sent) return <Badge $tone="success" role="status">Demande envoyée</Badge>
+  if (sent) return <Badge $tone="success">Demande envoyée</Badge>
   if (order.isShareOrder) return <Muted>Seul le titulaire de la domiciliation peut faire cette demande.</Muted>
   return (
     <div>

@@ -24,6 +24,7 @@ const Grid = styled('div')`
 /** The page has no header: the company is chosen here (the same choice as the header's picker). */
 function CompanyPicker({ startup, order }: { startup: StartupRef; order: Order | null }) {
   const orders = useOrders(startup)
+  if (orders.length === 1 && order) return null
   return (
     <Field id="formalites-societe" label="Société concernée">
       <select id="formalites-societe" value={order?.id ?? ''} onChange={(e) => e.target.value && startup.send({ type: 'order.select', orderId: Number(e.target.value) })}>

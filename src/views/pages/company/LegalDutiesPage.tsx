@@ -23,7 +23,7 @@ function ApprovedAccounts() {
       <Field id="approved-on" label="Date de l’approbation">
         <input id="approved-on" type="date" value={approvedOn} onChange={(e) => setApprovedOn(e.target.value)} aria-describedby="approved-result" />
       </Field>
-      <p id="approved-result" role="status">
+      <p id="approved-result" aria-live="polite">
         {valid
           ? <>Dépôt au greffe au plus tard le <strong>{deadlineDate(filingDeadline(approvedOn))}</strong> en ligne (le {deadlineDate(filingDeadline(approvedOn, false))} sur papier).</>
           : <Muted>Indiquez la date de l’assemblée (ou de la décision de l’associé unique) pour connaître la date limite de dépôt.</Muted>}

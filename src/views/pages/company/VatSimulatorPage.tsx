@@ -57,7 +57,7 @@ export default function VatSimulatorPage(_: PageProps) {
           <Choices>
             <legend>Taux de TVA</legend>
             {VAT_RATES.map((r) => (
-              <label key={r}><input type="radio" name="vat-rate" checked={rate === r} onChange={() => setRate(r)} /> {VAT_RATE_LABELS[r]} <Muted>({rateNames[r]})</Muted></label>
+              <label key={r}><input type="radio" name="vat-rate" checked={rate === r} onChange={() => setRate(r)} /> {VAT_RATE_LABELS[r]}</label>
             ))}
           </Choices>
         </form>
@@ -67,7 +67,7 @@ export default function VatSimulatorPage(_: PageProps) {
             {result ? (
               <dl>
                 <dt>Montant HT</dt><dd data-computed={from === 'ttc'}>{formatEuros(result.ht)}</dd>
-                <dt>TVA à {VAT_RATE_LABELS[rate]}</dt><dd data-computed="true">{formatEuros(result.tva)}</dd>
+                <dt>TVA à {VAT_RATE_LABELS[rate]} <Muted>({rateNames[rate]})</Muted></dt><dd data-computed="true">{formatEuros(result.tva)}</dd>
                 <dt>Montant TTC</dt><dd data-computed={from === 'ht'}>{formatEuros(result.ttc)}</dd>
               </dl>
             ) : <Muted>{error ? 'Corrigez le montant pour voir le résultat.' : 'Saisissez un montant pour voir la TVA et l’autre montant.'}</Muted>}
