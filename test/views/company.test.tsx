@@ -299,8 +299,15 @@ Meetings('upcoming first, then the latest; room, date, duration, amount incl. VA
   assert.match(rows[2]!.textContent!, '3 h 30')
   assert.match(rows[2]!.textContent!, `${formatEuros(12600)} TTC`)
   assert.match(rows[2]!.textContent!, 'Payée')
-  fireEvent.click(within(rows[2]!).getByRole('button', { name: 'Télécharger la facture FA-2026-823R01' }))
-  await waitFor(() => assert.equal(app.calls.invoiceFiles, [901]))
+  const downloads = captureDownloads()
+  try {
+    fireEvent.click(within(rows[2]!).getByRole('button', { name: 'Télécharger la facture FA-2026-823R01' }))
+    await waitFor(() => assert.equal(downloads.saved.map((d) => d.name), ['facture-FA-2026-823R01.pdf']))
+    assert.equal(app.calls.invoiceFiles, [901])
+    assert.is(await downloads.saved[0]!.blob.text(), '%PDF-1.7 facture')
+  } finally {
+    downloads.restore()
+  }
 })
 
 Meetings("'Tous': every company's bookings, named; a booking not invoiced yet says so; empty and failing invoice", async () => {
