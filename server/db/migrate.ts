@@ -1,10 +1,14 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration'
 import type { Kysely } from 'kysely'
 import * as initial from './migrations/001_initial.ts'
+// billing
+import * as billing from './migrations/002_billing.ts'
 
 // Listed in code rather than read from disk, so the bundle-free tsx runtime and tests need no file lookups.
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
+  // billing
+  '002_billing': billing,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

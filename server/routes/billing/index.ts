@@ -3,19 +3,25 @@ import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest, conflict, HttpError, notFound } from '../../http/errors.ts'
 import {
-  confirmOptionRequest, createOptionRequest, createTerminationRequest, findOrderSubscription, findUnpaidInvoices, hasTerminationRequest,
-  markInvoicesPaid, unpaidTotal,
+  claimUnpaidInvoices, confirmOptionRequest, createOptionRequest, createTerminationRequest, findOrderSubscription, recordPaymentFailed,
+  recordPaymentSucceeded, unpaidTotal,
 } from '../../db/repositories/billing.ts'
 import { orderIdsInScope, requireOrder } from '../../db/repositories/orders.ts'
 import { keepPaymentCustomerId, type SessionUser } from '../../db/repositories/users.ts'
 import type { Db } from '../../db/schema.ts'
 import { sameDigest, subscriptionKey } from '../../services/crypto.ts'
-import type { PaymentProvider } from '../../services/payment.ts'
+import { PaymentError, type PaymentProvider } from '../../services/payment.ts'
 import { optionNames, optionPlanId } from '../../services/plans.ts'
 import { addMinutes } from '../../services/time.ts'
 
 /** How long an option requested with :add-option may be confirmed by add-option-subscription. */
 export const OPTION_CONFIRMATION_MINUTES = 15
+/** How long a payment attempt belongs to the request that made it; past that, a retry may resume it (longer than any provider call). */
+export const PAYMENT_LEASE_MINUTES = 2
+
+export const NO_CARD_MESSAGE = 'Aucune carte enregistrée : ajoutez un moyen de paiement puis réessayez.'
+export const TERMINATION_EXISTS = 'Une demande de résiliation est déjà enregistrée pour cette domiciliation.'
+const nothingToPay = { paidCount: 0, message: 'Vous n’avez aucune facture impayée.' }
 
 const noSubscription = () => notFound('Abonnement')
 
@@ -83,24 +89,42 @@ export function billingRoutes(define: DefineRoute, { db, payments, clock, mailer
     return { hasUnpaid: count > 0, count, amountInclTaxCents }
   })
 
-  define('payUnpaidInvoice', async ({ user, body }) => {
-    const orderIds = body.orderId !== undefined
-      ? [(await requireOrder(db, user.id, body.orderId, 'owner')).id]
-      : await orderIdsInScope(db, user.id, 'own')
-    const unpaid = await findUnpaidInvoices(db, orderIds)
-    if (!unpaid.length) return { paidCount: 0, message: 'Vous n’avez aucune facture impayée.' }
-    if (!user.paymentCustomerId) throw new HttpError(402, 'Aucune carte enregistrée : ajoutez un moyen de paiement puis réessayez.', 'NO_CARD')
-    const total = unpaid.reduce((sum, i) => sum + i.amount_incl_tax_cents, 0)
-    const charge = await payments.charge(user.paymentCustomerId, total, `Factures ${unpaid.map((i) => i.number).join(', ')}`)
-    await markInvoicesPaid(db, unpaid.map((i) => i.id), clock.now(), charge.id)
-    return { paidCount: unpaid.length, message: unpaid.length > 1 ? `${unpaid.length} factures ont été réglées.` : 'Votre facture a été réglée.' }
+  define('payUnpaidInvoice', async ({ user, body, req }) => {
+    const order = body.orderId !== undefined ? await requireOrder(db, user.id, body.orderId, 'owner') : null
+    const orderIds = order ? [order.id] : await orderIdsInScope(db, user.id, 'own')
+    if ((await unpaidTotal(db, orderIds)).count === 0) return nothingToPay
+    // The card on file: the one paying for the order's subscription, else the customer's default card.
+    const card = !user.paymentCustomerId ? null
+      : (order?.subscription_id ? await payments.getSubscriptionPaymentMethod(order.subscription_id) : null) ?? (await payments.getDefaultPaymentMethod(user.paymentCustomerId))
+    if (!user.paymentCustomerId || !card) throw new HttpError(402, NO_CARD_MESSAGE, 'NO_CARD')
+    const now = clock.now()
+    const claim = await claimUnpaidInvoices(db, {
+      userId: user.id, customerId: user.paymentCustomerId, paymentMethodId: card.id, orderIds, now, leaseExpiresAt: addMinutes(now, PAYMENT_LEASE_MINUTES),
+    })
+    if (claim.kind === 'nothing') return nothingToPay
+    if (claim.kind === 'inProgress') throw conflict('Un paiement de ces factures est déjà en cours : patientez quelques instants, puis rechargez la page.')
+    const { attempt, invoiceCount } = claim
+    try {
+      // A resumed attempt keeps its key, amount and card: if its first call charged, this one answers that charge.
+      const charge = await payments.charge(attempt)
+      await recordPaymentSucceeded(db, attempt.id, charge.id, clock.now())
+    } catch (error) {
+      if (!(error instanceof PaymentError)) {
+        req.log.error({ err: error, paymentAttempt: attempt.id }, 'paiement à l’issue inconnue : tentative laissée en attente')
+        throw new HttpError(503, 'Le paiement n’a pas pu être confirmé par le fournisseur. Il sera vérifié avant tout nouveau prélèvement : réessayez dans quelques minutes.', 'PAYMENT_UNCONFIRMED')
+      }
+      await recordPaymentFailed(db, attempt.id, error.message, clock.now())
+      throw error
+    }
+    return { paidCount: invoiceCount, message: invoiceCount > 1 ? `${invoiceCount} factures ont été réglées.` : 'Votre facture a été réglée.' }
   })
 
   define('terminationRequest', async ({ user, body }) => {
     const order = await requireOrder(db, user.id, body.orderId, 'owner')
     if (body.date < clock.now().toISOString().slice(0, 10)) throw badRequest('La date de résiliation ne peut pas être dans le passé.', 'PAST_DATE')
-    if (await hasTerminationRequest(db, order.id)) throw conflict('Une demande de résiliation est déjà enregistrée pour cette domiciliation.')
     const id = await createTerminationRequest(db, { orderId: order.id, userId: user.id, reason: body.reason, date: body.date, comment: body.comment ?? null })
+    // The unique index decides between simultaneous requests: only the one that recorded a row sends the e-mail.
+    if (id === null) throw conflict(TERMINATION_EXISTS)
     await mailer.send({
       to: config.supportEmail,
       subject: `Demande de résiliation : ${order.raison_sociale}`,
