@@ -167,7 +167,8 @@ export interface Database {
   rate_limits: { key: string; count: number; reset_at: Timestamp }
   test_payment_methods: {
     id: string
-    customer_id: string
+    /** billing (002): null until our API attaches the method to a customer. */
+    customer_id: string | null
     brand: string
     last4: string
     exp_month: number

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto'
 import Stripe from 'stripe'
 import type { PaymentMethod, Subscription } from '../contract/index.ts'
 import {
-  findTestChargeId, findTestCustomerPaymentMethod, findTestPaymentMethod, findTestSubscription, findTestSubscriptionPaymentMethod, insertTestCharge,
+  attachTestPaymentMethod, findTestChargeId, findTestCustomerPaymentMethod, findTestPaymentMethod, findTestSubscription, findTestSubscriptionPaymentMethod, insertTestCharge,
   insertTestCustomer, insertTestPaymentMethod, insertTestSubscription, setTestCustomerPaymentMethod, setTestSubscriptionItems,
   setTestSubscriptionPaymentMethod, testPaymentMethodDeclinesCharges,
 } from '../db/repositories/test-payment-provider.ts'
@@ -44,8 +44,11 @@ export interface PaymentProvider {
    * was charged); any other error leaves the outcome unknown, to be settled by a retry with the same key.
    */
   charge(request: ChargeRequest): Promise<{ id: string }>
-  /** Test provider only: the card form of the local provider (the portal never sees a real card number). */
-  createTestPaymentMethod?(customerId: string, card: TestCard): Promise<PaymentMethod>
+  /**
+   * Test provider only: its card form (served apart from our API, see server/routes/billing/test-provider.ts) makes a
+   * payment method that belongs to nobody until setSubscriptionPaymentMethod or setDefaultPaymentMethod attaches it.
+   */
+  createTestPaymentMethod?(card: TestCard): Promise<PaymentMethod>
 }
 
 const providerId = (prefix: string) => `${prefix}_${randomBytes(12).toString('base64url').replace(/[-_]/g, 'x')}`
@@ -81,7 +84,7 @@ export const testProviderRows = {
     await insertTestCustomer(db, id, defaultPaymentMethod)
     return id
   },
-  async paymentMethod(db: Db, customerId: string, card: { brand: string; last4: string; expMonth: number; expYear: number; declinesCharges?: boolean }): Promise<string> {
+  async paymentMethod(db: Db, customerId: string | null, card: { brand: string; last4: string; expMonth: number; expYear: number; declinesCharges?: boolean }): Promise<string> {
     const id = providerId('pm')
     await insertTestPaymentMethod(db, id, customerId, card)
     return id
@@ -97,8 +100,9 @@ export const testProviderRows = {
 
 export function testPaymentProvider(db: Db, now: () => Date): PaymentProvider {
   const paymentMethod = (id: string | null) => findTestPaymentMethod(db, id)
-  async function ownedPaymentMethod(customerId: string, pm: string): Promise<PaymentMethod> {
-    const method = await findTestPaymentMethod(db, pm, customerId)
+  // As Stripe's attach: a method of another customer is refused.
+  async function attach(customerId: string, pm: string): Promise<PaymentMethod> {
+    const method = await attachTestPaymentMethod(db, pm, customerId)
     if (!method) throw new PaymentError('Moyen de paiement inconnu : enregistrez à nouveau votre carte.', 400)
     return method
   }
@@ -119,7 +123,7 @@ export function testPaymentProvider(db: Db, now: () => Date): PaymentProvider {
       return paymentMethod(await findTestSubscriptionPaymentMethod(db, subscriptionId))
     },
     async setSubscriptionPaymentMethod(subscriptionId, customerId, pm) {
-      const method = await ownedPaymentMethod(customerId, pm)
+      const method = await attach(customerId, pm)
       await setTestSubscriptionPaymentMethod(db, subscriptionId, pm)
       return method
     },
@@ -127,7 +131,7 @@ export function testPaymentProvider(db: Db, now: () => Date): PaymentProvider {
       return paymentMethod(await findTestCustomerPaymentMethod(db, customerId))
     },
     async setDefaultPaymentMethod(customerId, pm) {
-      const method = await ownedPaymentMethod(customerId, pm)
+      const method = await attach(customerId, pm)
       await setTestCustomerPaymentMethod(db, customerId, pm)
       return method
     },
@@ -146,7 +150,7 @@ export function testPaymentProvider(db: Db, now: () => Date): PaymentProvider {
       }
       return { id: await insertTestCharge(db, { id: providerId('ch'), customerId, paymentMethodId: method.id, amountCents, description, idempotencyKey }) }
     },
-    async createTestPaymentMethod(customerId, card) {
+    async createTestPaymentMethod(card) {
       const number = card.number.replace(/[\s-]/g, '')
       const known = testCards[number]
       if (!known) throw new PaymentError('Seuls les numéros de carte de test du fournisseur de paiement sont acceptés (par exemple 4242 4242 4242 4242).', 400)
@@ -155,7 +159,7 @@ export function testPaymentProvider(db: Db, now: () => Date): PaymentProvider {
       if (card.expYear < today.getFullYear() || (card.expYear === today.getFullYear() && card.expMonth < today.getMonth() + 1)) {
         throw new PaymentError("La date d'expiration de la carte est dépassée.", 400)
       }
-      const id = await testProviderRows.paymentMethod(db, customerId, {
+      const id = await testProviderRows.paymentMethod(db, null, {
         brand: known.brand, last4: number.slice(-4), expMonth: card.expMonth, expYear: card.expYear, declinesCharges: known.declinesCharges,
       })
       return (await paymentMethod(id))!

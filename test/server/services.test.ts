@@ -124,21 +124,37 @@ payments.after((ctx) => ctx.t.close())
 
 payments('accepts only the public test card numbers, refuses the declined and expired ones', async ({ t }) => {
   const provider = testPaymentProvider(t.deps.db, t.clock.now)
-  const customer = await provider.createCustomer('x@example.com', 'X')
   const year = t.clock.now().getFullYear()
-  const card = await provider.createTestPaymentMethod!(customer, { number: '4242-4242-4242-4242', expMonth: 12, expYear: year + 1, cvc: '123' })
+  const card = await provider.createTestPaymentMethod!({ number: '4242-4242-4242-4242', expMonth: 12, expYear: year + 1, cvc: '123' })
   assert.equal([card.brand, card.last4], ['visa', '4242'])
   const stored = await t.deps.db.selectFrom('test_payment_methods').selectAll().where('id', '=', card.id).executeTakeFirstOrThrow()
   assert.not.ok(JSON.stringify(stored).includes('424242424242'), 'the full number is never stored')
+  assert.is(stored.customer_id, null, 'it belongs to nobody until attached')
   for (const [number, expYear, status] of [['4111111111111111', year + 1, 400], ['4000000000000002', year + 1, 402], ['4242424242424242', year - 1, 400]] as const) {
     try {
-      await provider.createTestPaymentMethod!(customer, { number, expMonth: 1, expYear, cvc: '123' })
+      await provider.createTestPaymentMethod!({ number, expMonth: 1, expYear, cvc: '123' })
       assert.unreachable(number)
     } catch (error) {
       assert.instance(error, PaymentError)
       assert.is((error as PaymentError).statusCode, status)
     }
   }
+})
+
+payments('a card is attached to the first customer that takes it, and refused to any other', async ({ t }) => {
+  const provider = testPaymentProvider(t.deps.db, t.clock.now)
+  const [mine, theirs] = [await provider.createCustomer('a@example.com', 'A'), await provider.createCustomer('b@example.com', 'B')]
+  const card = await provider.createTestPaymentMethod!({ number: '5555555555554444', expMonth: 1, expYear: 2099, cvc: '123' })
+  assert.equal(await provider.setDefaultPaymentMethod(mine, card.id), card)
+  assert.equal(await provider.setDefaultPaymentMethod(mine, card.id), card, 'again: still hers')
+  try {
+    await provider.setDefaultPaymentMethod(theirs, card.id)
+    assert.unreachable()
+  } catch (error) {
+    assert.is((error as PaymentError).statusCode, 400)
+  }
+  assert.equal(await provider.getDefaultPaymentMethod(mine), card)
+  assert.is(await provider.getDefaultPaymentMethod(theirs), null)
 })
 
 payments('charges need a card of the customer, and subscriptions have the provider shape', async ({ t }) => {
@@ -152,14 +168,16 @@ payments('charges need a card of the customer, and subscriptions have the provid
     assert.instance(error, PaymentError)
     assert.match((error as Error).message, 'Aucune carte')
   }
-  const card = await provider.createTestPaymentMethod!(customer, { number: '5555555555554444', expMonth: 1, expYear: 2099, cvc: '123' })
+  const card = await provider.createTestPaymentMethod!({ number: '5555555555554444', expMonth: 1, expYear: 2099, cvc: '123' })
+  await provider.setDefaultPaymentMethod(customer, card.id)
   assert.match((await charge(card.id, 'cle-2')).id, /^ch_/)
 })
 
 payments('the same idempotency key answers the first charge, even at the same moment; another key charges again', async ({ t }) => {
   const provider = testPaymentProvider(t.deps.db, t.clock.now)
   const customer = await provider.createCustomer('z@example.com', 'Z')
-  const card = await provider.createTestPaymentMethod!(customer, { number: '4242424242424242', expMonth: 1, expYear: 2099, cvc: '123' })
+  const card = await provider.createTestPaymentMethod!({ number: '4242424242424242', expMonth: 1, expYear: 2099, cvc: '123' })
+  await provider.setDefaultPaymentMethod(customer, card.id)
   const charge = (idempotencyKey: string) => provider.charge({ customerId: customer, paymentMethodId: card.id, amountCents: 34800, description: 'Factures', idempotencyKey })
   const first = await charge('paiement-a')
   const repeats = await Promise.all(Array.from({ length: 10 }, () => charge('paiement-a')))
@@ -173,8 +191,9 @@ payments('the same idempotency key answers the first charge, even at the same mo
 payments('4000 0000 0000 0341 is saved, and every charge on it is declined in French', async ({ t }) => {
   const provider = testPaymentProvider(t.deps.db, t.clock.now)
   const customer = await provider.createCustomer('w@example.com', 'W')
-  const card = await provider.createTestPaymentMethod!(customer, { number: '4000 0000 0000 0341', expMonth: 1, expYear: 2099, cvc: '123' })
+  const card = await provider.createTestPaymentMethod!({ number: '4000 0000 0000 0341', expMonth: 1, expYear: 2099, cvc: '123' })
   assert.is(card.last4, '0341')
+  await provider.setDefaultPaymentMethod(customer, card.id)
   try {
     await provider.charge({ customerId: customer, paymentMethodId: card.id, amountCents: 1000, description: 'x', idempotencyKey: 'k' })
     assert.unreachable()

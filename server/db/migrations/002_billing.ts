@@ -29,6 +29,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('test_charges').addColumn('idempotency_key', 'text', (c) => c.unique()).execute()
   // Stripe's 4000 0000 0000 0341: the card is saved, every charge on it is declined.
   await db.schema.alterTable('test_payment_methods').addColumn('declines_charges', 'boolean', (c) => c.notNull().defaultTo(false)).execute()
+  // The provider's card form makes a method that belongs to nobody until our API attaches it to a customer (as Stripe's).
+  await db.schema.alterTable('test_payment_methods').alterColumn('customer_id', (c) => c.dropNotNull()).execute()
 
   // One termination request per order: the duplicates a race may have left go, the first stays.
   await sql`delete from termination_requests t using termination_requests first
@@ -47,6 +49,8 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('certificates').execute()
   await db.schema.dropIndex('termination_requests_order_key').execute()
+  await db.deleteFrom('test_payment_methods').where('customer_id', 'is', null).execute()
+  await db.schema.alterTable('test_payment_methods').alterColumn('customer_id', (c) => c.setNotNull()).execute()
   await db.schema.alterTable('test_payment_methods').dropColumn('declines_charges').execute()
   await db.schema.alterTable('test_charges').dropColumn('idempotency_key').execute()
   await db.schema.alterTable('invoices').dropColumn('payment_attempt_id').execute()

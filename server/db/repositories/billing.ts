@@ -185,3 +185,42 @@ export async function createTerminationRequest(db: Db, request: { orderId: numbe
     .returning('id').executeTakeFirst()
   return row?.id ?? null
 }
+
+// Dates of `date` columns as text: node-pg would turn them into local-midnight Date objects.
+const isoDate = (column: string) => sql<string>`to_char(${sql.ref(column)}, 'YYYY-MM-DD')`
+
+export async function findTerminationRequest(db: Db, orderId: number): Promise<{ date: string; reason: string; createdAt: string } | null> {
+  const row = await db.selectFrom('termination_requests').select([isoDate('date').as('date'), 'reason', 'created_at'])
+    .where('order_id', '=', orderId).executeTakeFirst()
+  return row ? { date: row.date, reason: row.reason, createdAt: row.created_at.toISOString() } : null
+}
+
+/** What a certificate or a contract states about an order: the company, its contract and its termination date, if any. */
+function orderFactsQuery(db: Db) {
+  return db.selectFrom('orders')
+    .leftJoin('contracts', 'contracts.order_id', 'orders.id')
+    .leftJoin('termination_requests', 'termination_requests.order_id', 'orders.id')
+    .select([
+      'orders.id as order_id', 'orders.owner_id', 'orders.raison_sociale', 'orders.legal_form', 'orders.siren', 'orders.domiciliation_address',
+      'orders.subscription_id', 'contracts.id as contract_id', 'contracts.signed_at', isoDate('termination_requests.date').as('termination_date'),
+      'contracts.adresse_postale_expedition', 'contracts.adresse_complement_postale_expedition', 'contracts.code_postale_expedition',
+      'contracts.ville_postale_expedition', 'contracts.pays_postale_expedition',
+    ])
+}
+export type OrderFacts = NonNullable<Awaited<ReturnType<typeof findOrderFacts>>>
+
+export function findOrderFacts(db: Db, orderId: number) {
+  return orderFactsQuery(db).where('orders.id', '=', orderId).executeTakeFirst()
+}
+
+export async function createCertificate(db: Db, certificate: { code: string; orderId: number; userId: number; issuedAt: Date }): Promise<void> {
+  await db.insertInto('certificates').values({ code: certificate.code, order_id: certificate.orderId, issued_by: certificate.userId, issued_at: certificate.issuedAt }).execute()
+}
+
+/** A certificate by its code, with what it states about its order (any order: callers check who may see it). */
+export async function findCertificate(db: Db, code: string) {
+  const certificate = await db.selectFrom('certificates').select(['code', 'order_id', 'issued_at']).where('code', '=', code).executeTakeFirst()
+  if (!certificate) return null
+  const facts = await findOrderFacts(db, certificate.order_id)
+  return facts ? { ...facts, code: certificate.code, issued_at: certificate.issued_at } : null
+}

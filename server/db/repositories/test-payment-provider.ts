@@ -18,7 +18,7 @@ export async function setTestCustomerPaymentMethod(db: Db, customerId: string, p
   await db.updateTable('test_customers').set({ default_payment_method: paymentMethodId }).where('id', '=', customerId).execute()
 }
 
-export async function insertTestPaymentMethod(db: Db, id: string, customerId: string, card: Omit<PaymentMethod, 'id'> & { declinesCharges?: boolean }): Promise<void> {
+export async function insertTestPaymentMethod(db: Db, id: string, customerId: string | null, card: Omit<PaymentMethod, 'id'> & { declinesCharges?: boolean }): Promise<void> {
   await db.insertInto('test_payment_methods')
     .values({ id, customer_id: customerId, brand: card.brand, last4: card.last4, exp_month: card.expMonth, exp_year: card.expYear, declines_charges: card.declinesCharges ?? false })
     .execute()
@@ -28,6 +28,14 @@ export async function insertTestPaymentMethod(db: Db, id: string, customerId: st
 export async function testPaymentMethodDeclinesCharges(db: Db, id: string): Promise<boolean> {
   const row = await db.selectFrom('test_payment_methods').select('declines_charges').where('id', '=', id).executeTakeFirst()
   return row?.declines_charges ?? false
+}
+
+/** Attaches a card to a customer: one that belongs to nobody yet, or to that customer already. The card, or null. */
+export async function attachTestPaymentMethod(db: Db, id: string, customerId: string): Promise<PaymentMethod | null> {
+  const row = await db.updateTable('test_payment_methods').set({ customer_id: customerId })
+    .where('id', '=', id).where((eb) => eb.or([eb('customer_id', 'is', null), eb('customer_id', '=', customerId)]))
+    .returningAll().executeTakeFirst()
+  return row ? { id: row.id, brand: row.brand, last4: row.last4, expMonth: row.exp_month, expYear: row.exp_year } : null
 }
 
 /** A card by id, or null; with `customerId`, only if it belongs to that customer. */

@@ -3,16 +3,17 @@ import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest, conflict, HttpError, notFound } from '../../http/errors.ts'
 import {
-  claimUnpaidInvoices, confirmOptionRequest, createOptionRequest, createTerminationRequest, findOrderSubscription, recordPaymentFailed,
-  recordPaymentSucceeded, unpaidTotal,
+  claimUnpaidInvoices, confirmOptionRequest, createOptionRequest, createTerminationRequest, findOrderSubscription, findTerminationRequest,
+  recordPaymentFailed, recordPaymentSucceeded, unpaidTotal,
 } from '../../db/repositories/billing.ts'
 import { orderIdsInScope, requireOrder } from '../../db/repositories/orders.ts'
 import { keepPaymentCustomerId, type SessionUser } from '../../db/repositories/users.ts'
 import type { Db } from '../../db/schema.ts'
 import { sameDigest, subscriptionKey } from '../../services/crypto.ts'
 import { PaymentError, type PaymentProvider } from '../../services/payment.ts'
-import { optionNames, optionPlanId } from '../../services/plans.ts'
-import { addMinutes } from '../../services/time.ts'
+import { inclTax, optionNames, optionPlanId, plans } from '../../services/plans.ts'
+import { addMinutes, parisDay } from '../../services/time.ts'
+import { certificateRoutes, frenchDay } from './certificates.ts'
 
 /** How long an option requested with :add-option may be confirmed by add-option-subscription. */
 export const OPTION_CONFIRMATION_MINUTES = 15
@@ -31,7 +32,9 @@ async function customerOf(db: Db, payments: PaymentProvider, user: SessionUser):
   return keepPaymentCustomerId(db, user.id, await payments.createCustomer(user.email, `${user.firstname} ${user.lastname}`))
 }
 
-export function billingRoutes(define: DefineRoute, { db, payments, clock, mailer, config }: AppDeps) {
+export function billingRoutes(define: DefineRoute, deps: AppDeps) {
+  const { db, payments, clock, mailer, config } = deps
+  certificateRoutes(define, deps)
   define('subscriptionInformations', async ({ params, query }) => {
     const order = await findOrderSubscription(db, params.orderId)
     // Unknown order, no subscription and wrong key answer alike: the key is the only proof asked of the caller.
@@ -79,11 +82,6 @@ export function billingRoutes(define: DefineRoute, { db, payments, clock, mailer
 
   define('updateCreditCardWeb', async ({ user, body }) => payments.setDefaultPaymentMethod(await customerOf(db, payments, user), body.pm))
 
-  define('createTestPaymentMethod', async ({ user, body }) => {
-    if (!payments.createTestPaymentMethod) throw notFound('Formulaire de carte de test')
-    return payments.createTestPaymentMethod(await customerOf(db, payments, user), body)
-  })
-
   define('unpaidStatus', async ({ user }) => {
     const { count, amountInclTaxCents } = await unpaidTotal(db, await orderIdsInScope(db, user.id, 'own'))
     return { hasUnpaid: count > 0, count, amountInclTaxCents }
@@ -119,9 +117,38 @@ export function billingRoutes(define: DefineRoute, { db, payments, clock, mailer
     return { paidCount: invoiceCount, message: invoiceCount > 1 ? `${invoiceCount} factures ont été réglées.` : 'Votre facture a été réglée.' }
   })
 
+  /** The first day a termination may take effect: the end of the current period, or today once it has passed. */
+  async function earliestTerminationDate(subscriptionId: string | null): Promise<string> {
+    const today = parisDay(clock.now())
+    const subscription = subscriptionId ? await payments.getSubscription(subscriptionId) : null
+    const periodEnd = subscription ? parisDay(new Date(subscription.current_period_end * 1000)) : today
+    return periodEnd > today ? periodEnd : today
+  }
+
+  define('terminationStatus', async ({ user, params }) => {
+    const order = await requireOrder(db, user.id, params.id, 'owner')
+    return { request: await findTerminationRequest(db, order.id), earliestDate: await earliestTerminationDate(order.subscription_id) }
+  })
+
+  define('subscriptionOptions', async ({ user, params }) => {
+    const order = await requireOrder(db, user.id, params.id, 'owner')
+    const subscription = order.subscription_id ? await payments.getSubscription(order.subscription_id) : null
+    if (!subscription) throw noSubscription()
+    const interval = subscription.items.data[0]?.plan.interval ?? 'month'
+    const held = new Set(subscription.items.data.map((i) => i.plan.id))
+    return optionNames.flatMap((option) => {
+      const plan = plans[optionPlanId(option, interval)!]!
+      return held.has(plan.id) ? [] : [{ option, planId: plan.id, nickname: plan.nickname, interval, amountExclTaxCents: plan.amount, amountInclTaxCents: inclTax(plan.amount) }]
+    })
+  })
+
   define('terminationRequest', async ({ user, body }) => {
     const order = await requireOrder(db, user.id, body.orderId, 'owner')
-    if (body.date < clock.now().toISOString().slice(0, 10)) throw badRequest('La date de résiliation ne peut pas être dans le passé.', 'PAST_DATE')
+    if (body.date < parisDay(clock.now())) throw badRequest('La date de résiliation ne peut pas être dans le passé.', 'PAST_DATE')
+    const earliest = await earliestTerminationDate(order.subscription_id)
+    if (body.date < earliest) {
+      throw badRequest(`La résiliation ne peut prendre effet avant la fin de la période en cours : choisissez le ${frenchDay(earliest)} ou une date ultérieure.`, 'BEFORE_PERIOD_END')
+    }
     const id = await createTerminationRequest(db, { orderId: order.id, userId: user.id, reason: body.reason, date: body.date, comment: body.comment ?? null })
     // The unique index decides between simultaneous requests: only the one that recorded a row sends the e-mail.
     if (id === null) throw conflict(TERMINATION_EXISTS)
