@@ -35,6 +35,8 @@ export type StartupEvent =
   | { type: 'documents.completed'; orderId: number; missingDocumentsValidatedAt: string | null }
   | { type: 'document.select'; documentId: number }
   | { type: 'data.retry'; resource: Resource }
+  // billing: a forwarding address saved
+  | { type: 'contract.changed'; contract: Contract }
   | PortalDataChange
 
 export const NO_ORDERS_MESSAGE =
@@ -250,6 +252,10 @@ export const startupMachine = setup({
         'folder.saved': { actions: 'forwardToData' },
         'folder.removed': { actions: 'forwardToData' },
         'courierRequest.removed': { actions: 'forwardToData' },
+        // billing
+        'subscription.changed': { actions: 'forwardToData' },
+        'card.changed': { actions: 'forwardToData' },
+        'invoices.paid': { actions: 'forwardToData' },
       },
     },
     noOrders: {
@@ -263,6 +269,10 @@ export const startupMachine = setup({
   on: {
     'order.kbisFiled': {
       actions: assign({ orders: ({ context, event }) => context.orders.map((o) => (o.id === event.orderId ? { ...o, hasKbis: true } : o)) }),
+    },
+    // billing
+    'contract.changed': {
+      actions: assign({ contracts: ({ context, event }) => context.contracts.map((c) => (c.id === event.contract.id ? event.contract : c)) }),
     },
   },
   output: () => ({ reason: 'unauthorized' as const }),
