@@ -1,11 +1,15 @@
-// A document the server makes on request, fetched with the token and handed to the browser to save (`saveFile`): the
-// domiciliation certificate (issued first: a verification code, kept to show its public page) or the contract. A
-// failure says why, and the button tries again.
+// A billing document fetched with the token and handed to the browser to save (`saveFile`): the domiciliation
+// certificate (issued first: a verification code, kept to show its public page), the contract, an invoice or a credit
+// note. A failure says why, and the button tries again.
 import { assign, fromPromise, setup } from 'xstate'
 import type { Certificate } from '../../server/contract/schemas.ts'
 import { messageOf } from './shared.ts'
 
-export type DocumentRequest = { kind: 'certificate'; orderId: number } | { kind: 'contract'; contractId: number }
+export type DocumentRequest =
+  | { kind: 'certificate'; orderId: number }
+  | { kind: 'contract'; contractId: number }
+  | { kind: 'invoice'; id: number; number: string }
+  | { kind: 'creditNote'; id: number; number: string }
 
 export interface DownloadedDocument {
   blob: Blob

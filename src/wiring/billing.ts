@@ -28,6 +28,8 @@ export function saveFile(blob: Blob, fileName: string) {
 }
 
 async function fetchDocument(api: Api, request: DocumentRequest, signal: AbortSignal): Promise<DownloadedDocument> {
+  if (request.kind === 'invoice') return { blob: await api.getInvoiceFile(request.id, { signal }), fileName: `facture-${request.number}.pdf`, certificate: null }
+  if (request.kind === 'creditNote') return { blob: await api.getCreditNoteFile(request.id, { signal }), fileName: `avoir-${request.number}.pdf`, certificate: null }
   if (request.kind === 'contract') {
     return { blob: await api.getContractFile(request.contractId, { signal }), fileName: `contrat-domiciliation-${request.contractId}.pdf`, certificate: null }
   }
@@ -35,6 +37,8 @@ async function fetchDocument(api: Api, request: DocumentRequest, signal: AbortSi
   const blob = await api.getCertificateFile(certificate.code, { signal })
   return { blob, fileName: `attestation-domiciliation-${certificate.code}.pdf`, certificate }
 }
+
+export const TEST_PROVIDER_ABSENT = 'Ce formulaire n’est disponible qu’avec le fournisseur de paiement de test : avec le fournisseur réel, la carte se saisit dans son formulaire sécurisé.'
 
 const newestFirst = (years: number[]) => [...new Set(years)].sort((a, b) => b - a)
 
@@ -68,7 +72,15 @@ export function createBillingFlows({ api, notify, toPortal }: WiringDeps) {
     }),
     cardReplacement: cardReplacementMachine.provide({
       actors: {
-        createPaymentMethod: fromPromise(({ input, signal }) => api.createTestPaymentMethod(input, { signal })),
+        createPaymentMethod: fromPromise(async ({ input, signal }) => {
+          try {
+            return await api.createTestPaymentMethod(input, { signal })
+          } catch (error) {
+            // No test provider: the real one (STRIPE_SECRET_KEY) takes cards in its own hosted element only.
+            if ((error as { status?: number }).status === 404) throw new Error(TEST_PROVIDER_ABSENT)
+            throw error
+          }
+        }),
         attachPaymentMethod: fromPromise(({ input, signal }) => (input.orderId === null
           ? api.updateCreditCardWeb({ pm: input.pm }, { signal })
           : api.updatePaymentMethod(input.orderId, { pm: input.pm }, { signal }))),
