@@ -18,6 +18,14 @@ import { sessionMachine } from '../src/machines/session.machine.ts'
 import { startupMachine } from '../src/machines/startup.machine.ts'
 import { submissionMachine } from '../src/machines/submission.machine.ts'
 import { unpaidInvoicesMachine } from '../src/machines/unpaidInvoices.machine.ts'
+// billing
+import { cardReplacementMachine } from '../src/machines/cardReplacement.machine.ts'
+import { certificateVerificationMachine } from '../src/machines/certificateVerification.machine.ts'
+import { documentDownloadMachine } from '../src/machines/documentDownload.machine.ts'
+import { forwardingAddressMachine } from '../src/machines/forwardingAddress.machine.ts'
+import { invoiceBookMachine } from '../src/machines/invoiceBook.machine.ts'
+import { subscriptionOptionMachine } from '../src/machines/subscriptionOption.machine.ts'
+import { terminationMachine } from '../src/machines/termination.machine.ts'
 // company area
 import { formalityOrderMachine } from '../src/machines/formalityOrder.machine.ts'
 import { legalSubmissionListMachine } from '../src/machines/legalSubmissionList.machine.ts'
@@ -37,6 +45,14 @@ const machines: [file: string, machine: AnyStateMachine, what: string][] = [
   ['accountingExport', accountingExportMachine, 'The accounting export: invoices and letters sent to the Dext inbox in batches, with progress and a result that lists what failed.'],
   ['courierRequestCancel', courierRequestCancelMachine, 'Cancelling a pending courier request: confirmation, remove, dropped from the list.'],
   ['unpaidInvoices', unpaidInvoicesMachine, "The dashboard's unpaid banner: the status, 'Régler', the status again."],
+  // billing
+  ['subscriptionOption', subscriptionOptionMachine, "'Ajouter une option': the options on offer, one chosen and confirmed with its price, requested (:add-option) then confirmed (add-option-subscription)."],
+  ['termination', terminationMachine, "'Résilier': the order's request if any, else the form (reason, details, date not before the end of the period); a 409 reads the request again."],
+  ['cardReplacement', cardReplacementMachine, "'Remplacer ma carte': the test provider's card form (Luhn, expiry, CVC), its pm_… id attached to the order or as the default card."],
+  ['invoiceBook', invoiceBookMachine, "/factures: the years, the year's invoices and credit notes, 'Payer' after a confirmation; no card leads to /moyen-de-paiement."],
+  ['forwardingAddress', forwardingAddressMachine, "'Adresse de réexpédition': the five fields, a French postcode of five digits, saved with PUT contracts/{id}."],
+  ['documentDownload', documentDownloadMachine, 'A document made on request (the certificate, issued first, or the contract), fetched with the token and saved.'],
+  ['certificateVerification', certificateVerificationMachine, 'The public page /verification/{code}: valid, no longer valid, or unknown.'],
   // company area
   ['partnerInterest', partnerInterestMachine, "\"Ça m'intéresse\" on a partner's offer (Qonto, Shine, the accountant): the owner's request, then \"Demande envoyée\" for good."],
   ['formalityOrder', formalityOrderMachine, 'Ordering a legal formality: the three order checks decide what can be ordered and why not; confirmation with a comment; the request recorded.'],

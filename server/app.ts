@@ -16,6 +16,7 @@ import { validatorCompiler } from './http/validation.ts'
 import { accountRoutes } from './routes/account/index.ts'
 import { billingRoutes } from './routes/billing/index.ts'
 import { companyRoutes } from './routes/company/index.ts'
+import { testProviderRoutes } from './routes/billing/test-provider.ts'
 import { contractRoutes } from './routes/contracts/index.ts'
 import { invoiceRoutes } from './routes/invoices/index.ts'
 import { mailRoutes } from './routes/mail/index.ts'
@@ -75,6 +76,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
   companyRoutes(registrar.define, deps)
   systemRoutes(registrar.define, deps, options.databaseKind)
   registrar.assertComplete()
+  // billing: the local test payment provider's own card form endpoint, outside our route table.
+  testProviderRoutes(app, deps.payments)
 
   await spaRoutes(app, deps.config.distDir)
   return app

@@ -1,12 +1,16 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration'
 import type { Kysely } from 'kysely'
 import * as initial from './migrations/001_initial.ts'
+// billing
+import * as billing from './migrations/002_billing.ts'
 // company area
 import * as company from './migrations/004_company.ts'
 
 // Listed in code rather than read from disk, so the bundle-free tsx runtime and tests need no file lookups.
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
+  // billing
+  '002_billing': billing,
   // company area
   '004_company': company,
 }

@@ -105,6 +105,8 @@ export interface Database {
     paid_at: Timestamp | null
     payment_reference: string | null
     file_key: string
+    /** billing (002): the payment attempt that claimed this unpaid invoice. */
+    payment_attempt_id: number | null
   }
   credit_notes: {
     id: Generated<number>
@@ -180,12 +182,15 @@ export interface Database {
   }
   test_payment_methods: {
     id: string
-    customer_id: string
+    /** billing (002): null until our API attaches the method to a customer. */
+    customer_id: string | null
     brand: string
     last4: string
     exp_month: number
     exp_year: number
     created_at: CreatedAt
+    /** billing (002): saved, but every charge on it is declined (Stripe's 4000 0000 0000 0341). */
+    declines_charges: Generated<boolean>
   }
   test_customers: { id: string; default_payment_method: string | null }
   test_subscriptions: {
@@ -204,6 +209,32 @@ export interface Database {
     amount: number
     description: string
     created_at: CreatedAt
+    /** billing (002): a repeat with the same key answers the first charge. */
+    idempotency_key: string | null
+  }
+
+  // --- billing (002_billing)
+  payment_attempts: {
+    id: Generated<number>
+    idempotency_key: string
+    user_id: number
+    customer_id: string
+    payment_method_id: string
+    amount_cents: number
+    description: string
+    status: Generated<'pending' | 'succeeded' | 'failed'>
+    charge_id: string | null
+    failure: string | null
+    lease_expires_at: Timestamp
+    created_at: CreatedAt
+    settled_at: Timestamp | null
+  }
+  certificates: {
+    id: Generated<number>
+    code: string
+    order_id: number
+    issued_by: number
+    issued_at: Timestamp
   }
 }
 

@@ -1,6 +1,7 @@
 // The demo data (issue 3, "Demo data"): seeded once, on first start; tests seed the same.
 import type { Kysely, Transaction } from 'kysely'
 import { hashPassword } from '../services/crypto.ts'
+import { newCertificateCode } from '../services/certificate-code.ts'
 import { billPdf, letterPdf, type LetterContent } from '../services/pdf.ts'
 import { testProviderRows } from '../services/payment.ts'
 import { plans } from '../services/plans.ts'
@@ -89,6 +90,8 @@ interface OrderSeed {
   shares?: string[]
   mandataire?: { firstname: string; lastname: string; email: string; phone: string }
   forwarding?: [string, string, string, string]
+  /** billing: a domiciliation certificate the owner downloaded that many days ago. */
+  certificateDaysAgo?: number
 }
 
 const orderSeeds: OrderSeed[] = [
@@ -104,7 +107,7 @@ const orderSeeds: OrderSeed[] = [
     legalSubmissions: [{ kind: 'modification-capital', status: 'Terminée', daysAgo: 300, comment: 'Augmentation du capital de 10 000 € à 25 000 € par apport en numéraire.' }],
     shares: ['associe@example.com', 'cabinet.durand@example.com'],
     mandataire: { firstname: 'Léa', lastname: 'Fontaine', email: 'lea.fontaine@example.com', phone: '06 45 23 17 89' },
-    forwarding: ['27 rue des Lilas', '75019', 'Paris', 'France'] },
+    forwarding: ['27 rue des Lilas', '75019', 'Paris', 'France'], certificateDaysAgo: 30 },
   { owner: 'associe@example.com', raisonSociale: 'Studio Nuage SAS', siren: '834 567 890', legalForm: 'SAS', status: 'Finalisé', hasKbis: true,
     orderDaysAgo: 540, plan: 'domiciliation-mensuelle', card: true, letters: 8, folders: ['Clients'],
     packages: [[4, 'Colissimo', 'LDLC Pro', 'À retirer'], [30, 'GLS', 'Adobe France', 'Retiré']],
@@ -286,4 +289,8 @@ async function insertOrder(tx: Tx, { seed, letters, invoices, creditNote, kbisKe
     await tx.insertInto('shares').values({ order_id: order.id, email, user_id: users.get(email)?.id ?? null }).execute()
   }
   if (seed.mandataire) await tx.insertInto('mandataires').values({ order_id: order.id, ...seed.mandataire }).execute()
+  // billing
+  if (seed.certificateDaysAgo !== undefined) {
+    await tx.insertInto('certificates').values({ code: newCertificateCode(), order_id: order.id, issued_by: owner.id, issued_at: daysAgo(now, seed.certificateDaysAgo) }).execute()
+  }
 }

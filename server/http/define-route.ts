@@ -35,8 +35,8 @@ export function fastifyPath(path: string): string {
   return path.replace(/\{(\w+)\}(:?)/g, (_, name: string, colon: string) => (colon ? `:${name}(^\\d+)::` : `:${name}`))
 }
 
-/** Login and the password-reset calls are rate-limited per IP (counters in the database, see rate-limit-store.ts). */
-const rateLimited: ReadonlySet<RouteName> = new Set(['login', 'resetPasswordRequest', 'resetPassword'])
+/** Login, the password-reset calls and the public certificate check are rate-limited per IP (counters in the database, see rate-limit-store.ts). */
+const rateLimited: ReadonlySet<RouteName> = new Set(['login', 'resetPasswordRequest', 'resetPassword', 'certificateVerification'])
 
 const errorResponses = Object.fromEntries([400, 401, 403, 404, 409, 413, 429].map((code) => [code, ApiErrorBody]))
 

@@ -36,6 +36,8 @@ export type StartupEvent =
   | { type: 'documents.completed'; orderId: number; missingDocumentsValidatedAt: string | null }
   | { type: 'document.select'; documentId: number }
   | { type: 'data.retry'; resource: Resource }
+  // billing: a forwarding address saved
+  | { type: 'contract.changed'; contract: Contract }
   | PortalDataChange
 
 /** What the company pages change on an order (bank partners, the accountant offer), as the server now has it. */
@@ -254,6 +256,10 @@ export const startupMachine = setup({
         'folder.saved': { actions: 'forwardToData' },
         'folder.removed': { actions: 'forwardToData' },
         'courierRequest.removed': { actions: 'forwardToData' },
+        // billing
+        'subscription.changed': { actions: 'forwardToData' },
+        'card.changed': { actions: 'forwardToData' },
+        'invoices.paid': { actions: 'forwardToData' },
       },
     },
     noOrders: {
@@ -270,6 +276,10 @@ export const startupMachine = setup({
     },
     'order.changed': {
       actions: assign({ orders: ({ context, event }) => context.orders.map((o) => (o.id === event.orderId ? { ...o, ...event.changes } : o)) }),
+    },
+    // billing
+    'contract.changed': {
+      actions: assign({ contracts: ({ context, event }) => context.contracts.map((c) => (c.id === event.contract.id ? event.contract : c)) }),
     },
   },
   output: () => ({ reason: 'unauthorized' as const }),

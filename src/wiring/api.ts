@@ -8,9 +8,10 @@ import * as invoices from '../api/invoices.ts'
 import * as mail from '../api/mail.ts'
 import * as orders from '../api/orders.ts'
 import * as subscription from '../api/subscription.ts'
+import * as testProvider from '../api/test-provider.ts'
 import { API_BASE_URL } from './config.ts'
 
-export const api = { ...account, ...company, ...contracts, ...invoices, ...mail, ...orders, ...subscription, configureApi }
+export const api = { ...account, ...company, ...contracts, ...invoices, ...mail, ...orders, ...subscription, ...testProvider, configureApi }
 
 export type Api = typeof api
 

@@ -287,5 +287,19 @@ Selection('a partner or accountant request updates that order everywhere, and on
   assert.ok(orders.filter((o) => o.id !== F.boulangerie.id).every((o) => !o.qonto && !o.wantComptable))
 })
 
+// --- billing
+Selection('a forwarding address saved replaces that contract; the billing changes reach the data', async () => {
+  const received: unknown[] = []
+  const data = fromCallback(({ receive }) => receive((event) => void received.push(event)))
+  const { actor } = await boot(F.boulangerie.id, fourOrders, { data })
+  const moved = { ...F.contracts[1]!, villePostaleExpedition: 'Lyon' }
+  actor.send({ type: 'contract.changed', contract: moved })
+  assert.equal(actor.getSnapshot().context.contracts.map((c) => c.villePostaleExpedition), [null, 'Lyon', null])
+  const card = { id: 'pm_2', brand: 'visa', last4: '4444', expMonth: 1, expYear: 2030 }
+  actor.send({ type: 'card.changed', card })
+  actor.send({ type: 'invoices.paid', orderId: 2 })
+  assert.equal(received, [{ type: 'card.changed', card }, { type: 'invoices.paid', orderId: 2 }])
+})
+
 Scenarios.run()
 Selection.run()

@@ -120,8 +120,18 @@ Company('the company card, the accountant offer, the links and the termination',
   for (const [name, href] of [['Mes collaborateurs', '/mes-collaborateurs'], ['Mes représentants', '/mes-representants'], ['Mes réunions', '/mes-reunions'], ['Mes formalités', '/formalites'], ['Formalités juridiques', '/formalites-juridique']]) {
     assert.is(links.getByRole('link', { name }).getAttribute('href'), href)
   }
-  const termination = within(screen.getByRole('region', { name: 'Résilier ma domiciliation' }))
-  assert.is(termination.getByRole('link', { name: 'Résilier ma domiciliation' }).getAttribute('href'), '/souscription/mes-abonnements')
+})
+
+Company("\"Résilier ma domiciliation\": the billing area's termination flow, here; then the request on record", async () => {
+  const app = await open('/gestion-de-mon-entreprise')
+  const termination = within(await screen.findByRole('region', { name: 'Résilier ma domiciliation' }))
+  fireEvent.click(await termination.findByRole('button', { name: 'Résilier la domiciliation de Boulangerie des Lilas SAS' }))
+  const dialog = await screen.findByRole('dialog', { name: 'Résilier la domiciliation de Boulangerie des Lilas SAS' })
+  fireEvent.change(within(dialog).getByLabelText('Motif'), { target: { value: 'Transfert du siège social' } })
+  fireEvent.change(within(dialog).getByLabelText('Date de résiliation souhaitée'), { target: { value: '2027-07-01' } })
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Envoyer la demande' }))
+  await termination.findByText('Résiliation demandée pour le 1 juillet 2027.')
+  assert.equal(app.calls.billing.terminations, [{ orderId: 2, reason: 'Transfert du siège social', date: '2027-07-01' }])
 })
 
 Company('an accountant request made earlier, and a shared order (no collaborators, no termination, no request)', async () => {
@@ -303,8 +313,8 @@ Meetings('upcoming first, then the latest; room, date, duration, amount incl. VA
   try {
     fireEvent.click(within(rows[2]!).getByRole('button', { name: 'Télécharger la facture FA-2026-823R01' }))
     await waitFor(() => assert.equal(downloads.saved.map((d) => d.name), ['facture-FA-2026-823R01.pdf']))
-    assert.equal(app.calls.invoiceFiles, [901])
-    assert.is(await downloads.saved[0]!.blob.text(), '%PDF-1.7 facture')
+    assert.equal(app.calls.billing.downloads, ['invoice 901'])
+    assert.is(await downloads.saved[0]!.blob.text(), '%PDF-1.7')
   } finally {
     downloads.restore()
   }
