@@ -28,6 +28,18 @@ import { passkeysMachine } from '../src/machines/passkeys.machine.ts'
 import { passwordChangeMachine } from '../src/machines/passwordChange.machine.ts'
 import { referralMachine } from '../src/machines/referral.machine.ts'
 import { representativesMachine } from '../src/machines/representatives.machine.ts'
+// billing
+import { cardReplacementMachine } from '../src/machines/cardReplacement.machine.ts'
+import { certificateVerificationMachine } from '../src/machines/certificateVerification.machine.ts'
+import { documentDownloadMachine } from '../src/machines/documentDownload.machine.ts'
+import { forwardingAddressMachine } from '../src/machines/forwardingAddress.machine.ts'
+import { invoiceBookMachine } from '../src/machines/invoiceBook.machine.ts'
+import { subscriptionOptionMachine } from '../src/machines/subscriptionOption.machine.ts'
+import { terminationMachine } from '../src/machines/termination.machine.ts'
+// company area
+import { formalityOrderMachine } from '../src/machines/formalityOrder.machine.ts'
+import { legalSubmissionListMachine } from '../src/machines/legalSubmissionList.machine.ts'
+import { partnerInterestMachine } from '../src/machines/partnerInterest.machine.ts'
 
 const machines: [file: string, machine: AnyStateMachine, what: string][] = [
   ['session', sessionMachine, 'Login, logout, a failed current-user fetch; loads the portal and runs the startup machine as its child.'],
@@ -53,6 +65,18 @@ const machines: [file: string, machine: AnyStateMachine, what: string][] = [
   ['referral', referralMachine, "'Recommander': one address, checked, sent."],
   ['representatives', representativesMachine, '/mes-representants: the mandataires; add (four fields, French phone); remove after a confirmation.'],
   ['invitation', invitationMachine, 'The invitation link: accept as the signed-in invitee, sign in and accept, or create the account; expired or used links said.'],
+  // billing
+  ['subscriptionOption', subscriptionOptionMachine, "'Ajouter une option': the options on offer, one chosen and confirmed with its price, requested (:add-option) then confirmed (add-option-subscription)."],
+  ['termination', terminationMachine, "'Résilier': the order's request if any, else the form (reason, details, date not before the end of the period); a 409 reads the request again."],
+  ['cardReplacement', cardReplacementMachine, "'Remplacer ma carte': the test provider's card form (Luhn, expiry, CVC), its pm_… id attached to the order or as the default card."],
+  ['invoiceBook', invoiceBookMachine, "/factures: the years, the year's invoices and credit notes, 'Payer' after a confirmation; no card leads to /moyen-de-paiement."],
+  ['forwardingAddress', forwardingAddressMachine, "'Adresse de réexpédition': the five fields, a French postcode of five digits, saved with PUT contracts/{id}."],
+  ['documentDownload', documentDownloadMachine, 'A document made on request (the certificate, issued first, or the contract), fetched with the token and saved.'],
+  ['certificateVerification', certificateVerificationMachine, 'The public page /verification/{code}: valid, no longer valid, or unknown.'],
+  // company area
+  ['partnerInterest', partnerInterestMachine, "\"Ça m'intéresse\" on a partner's offer (Qonto, Shine, the accountant): the owner's request, then \"Demande envoyée\" for good."],
+  ['formalityOrder', formalityOrderMachine, 'Ordering a legal formality: the three order checks decide what can be ordered and why not; confirmation with a comment; the request recorded.'],
+  ['legalSubmissionList', legalSubmissionListMachine, "The formalities requested for the selected order (or all with 'Tous'), with 'Réessayer'."],
 ]
 
 const id = (node: AnyStateNode) => node.id.replace(/[^A-Za-z0-9_]/g, '_')

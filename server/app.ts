@@ -16,6 +16,8 @@ import { spaRoutes } from './http/spa.ts'
 import { validatorCompiler } from './http/validation.ts'
 import { accountRoutes } from './routes/account/index.ts'
 import { billingRoutes } from './routes/billing/index.ts'
+import { companyRoutes } from './routes/company/index.ts'
+import { testProviderRoutes } from './routes/billing/test-provider.ts'
 import { contractRoutes } from './routes/contracts/index.ts'
 import { invoiceRoutes } from './routes/invoices/index.ts'
 import { mailRoutes } from './routes/mail/index.ts'
@@ -72,8 +74,11 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
   invoiceRoutes(registrar.define, deps)
   contractRoutes(registrar.define, deps)
   operatorRoutes(registrar.define, deps)
+  companyRoutes(registrar.define, deps)
   systemRoutes(registrar.define, deps, options.databaseKind)
   registrar.assertComplete()
+  // billing: the local test payment provider's own card form endpoint, outside our route table.
+  testProviderRoutes(app, deps.payments)
 
   await spaRoutes(app, deps.config.distDir)
   return app

@@ -28,7 +28,12 @@ export interface Config {
   seedDemo: boolean
   /** The operators' secret (Authorization: Bearer …) for /api/operator/*; unset: the operator API answers 401. */
   operatorToken?: string
+  /** billing: the provider's prefectural approval number, printed on every domiciliation certificate and contract. */
+  prefectureApproval?: string
 }
+
+/** billing: the approval number of the demo (SEED_DEMO), plainly not a real one. */
+export const DEMO_PREFECTURE_APPROVAL = 'DÉMO-75-000 (à configurer)'
 
 /** An operator token shorter than this is refused at startup: it guards every customer's mail. */
 export const MIN_OPERATOR_TOKEN_LENGTH = 24
@@ -61,5 +66,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY === 'true',
     seedDemo: env.SEED_DEMO !== 'false',
     operatorToken,
+    // billing: a certificate without the provider's approval number is worthless; the demo shows that one is needed.
+    prefectureApproval: env.PREFECTURE_APPROVAL?.trim() || (env.SEED_DEMO !== 'false' ? DEMO_PREFECTURE_APPROVAL : undefined),
   }
 }

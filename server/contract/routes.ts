@@ -337,15 +337,42 @@ export const routes = {
     summary: "Replace the user's default card.",
     schema: { body: S.PaymentMethodBody, response: ok(S.PaymentMethod) },
   },
-  createTestPaymentMethod: {
-    method: 'POST', path: '/stripe/test-payment-methods', auth: 'apiToken', tags: ['Paiement'],
-    summary: "The local test provider's card form: a public test card number becomes a pm_… id (404 with the real provider).",
-    schema: { body: S.TestCardBody, response: ok(S.PaymentMethod) },
-  },
   terminationRequest: {
     method: 'POST', path: '/api-protected/termination-requests', auth: 'apiToken', access: 'owner', tags: ['Abonnement'],
     summary: 'Request the termination of a domiciliation.',
     schema: { body: S.TerminationRequestBody, response: ok(S.TerminationRequestReply) },
+  },
+
+  // --- billing (issue 10): options on offer, termination status, certificates and their public check, the contract PDF
+  subscriptionOptions: {
+    method: 'GET', path: '/api-protected/domiciliation-orders/{id}/subscription-options', auth: 'apiToken', access: 'owner', tags: ['Abonnement'],
+    summary: 'The options the subscription does not hold yet, with their price at its interval.',
+    schema: { params: S.IdParams, response: ok(Type.Array(S.SubscriptionOption)) },
+  },
+  terminationStatus: {
+    method: 'GET', path: '/api-protected/domiciliation-orders/{id}/termination-request', auth: 'apiToken', access: 'owner', tags: ['Abonnement'],
+    summary: "The order's termination request if one was made, and the earliest date one may take effect.",
+    schema: { params: S.IdParams, response: ok(S.TerminationStatus) },
+  },
+  issueCertificate: {
+    method: 'POST', path: '/api-protected/domiciliation-orders/{id}/certificates', auth: 'apiToken', access: 'owner', tags: ['Attestations'],
+    summary: 'Issue a domiciliation certificate (a verification code, its QR code, the PDF).',
+    schema: { params: S.IdParams, response: ok(S.Certificate) },
+  },
+  certificateFile: {
+    method: 'GET', path: '/api-protected/certificates/{code}/file', auth: 'apiToken', access: 'owner', kind: 'file', tags: ['Attestations'],
+    summary: 'A certificate issued to the user, as a PDF.',
+    schema: { params: S.CodeParams, response: ok(PdfFile) },
+  },
+  certificateVerification: {
+    method: 'GET', path: '/api/certificates/{code}', auth: 'none', tags: ['Attestations'],
+    summary: 'Public check of a certificate (rate-limited): valid with the company and issue date, or no longer valid; 404 for an unknown code.',
+    schema: { params: S.CodeParams, response: ok(S.CertificateVerification) },
+  },
+  contractFile: {
+    method: 'GET', path: '/api-protected/contracts/{id}/file', auth: 'bearer', access: 'owner', kind: 'file', tags: ['Contrats'],
+    summary: 'The domiciliation contract, as a PDF.',
+    schema: { params: S.IdParams, response: ok(PdfFile) },
   },
 
   // --- Invoices
@@ -432,6 +459,28 @@ export const routes = {
     method: 'POST', path: '/api/operator/domiciliation-orders/{id}/packages', auth: 'operator', tags: ['Opérateurs'],
     summary: "Register a package received for an order (status 'À retirer').",
     schema: { params: S.IdParams, body: S.OperatorPackageBody, response: ok(S.Package) },
+  },
+
+  // --- Company area: legal submissions (customers order, the provider's jurists move them on)
+  legalSubmissions: {
+    method: 'GET', path: '/api-protected/legal-submissions', auth: 'apiToken', access: 'member', tags: ['Formalités'],
+    summary: 'The legal formalities requested for one order (orderId), or for every order the user reaches, newest first.',
+    schema: { querystring: S.OrderIdQuery, response: ok(Type.Array(S.LegalSubmission)) },
+  },
+  createLegalSubmission: {
+    method: 'POST', path: '/api-protected/legal-submissions', auth: 'apiToken', access: 'owner', tags: ['Formalités'],
+    summary: "Order a legal formality for an order (status 'Reçue'); refused (409) when the order checks do not allow it or the same one is under way.",
+    schema: { body: S.LegalSubmissionBody, response: ok(S.LegalSubmission) },
+  },
+  operatorLegalSubmissions: {
+    method: 'GET', path: '/api/operator/legal-submissions', auth: 'operator', tags: ['Opérateurs'],
+    summary: 'Every legal formality requested, newest first, for the jurists.',
+    schema: { response: ok(Type.Array(S.LegalSubmission)) },
+  },
+  operatorUpdateLegalSubmission: {
+    method: 'PUT', path: '/api/operator/legal-submissions/{id}/status', auth: 'operator', tags: ['Opérateurs'],
+    summary: "Move a legal formality on ('En cours', 'Déposée au greffe', 'Terminée'; never back) and e-mail the order's owner.",
+    schema: { params: S.IdParams, body: S.LegalSubmissionStatusBody, response: ok(S.LegalSubmission) },
   },
 
   // --- Operations

@@ -96,6 +96,8 @@ export const Order = Type.Object({
   domiciliationAddress: Type.String(),
   qonto: Type.Boolean(),
   shine: Type.Boolean(),
+  /** company area: the owner asked to be contacted by an accountant (want-comptable). */
+  wantComptable: Type.Boolean(),
 })
 export type Order = Static<typeof Order>
 
@@ -329,15 +331,6 @@ export const MaybePaymentMethod = Nullable(PaymentMethod)
 export const PaymentMethodBody = Type.Object({ pm: Type.String({ minLength: 3, maxLength: 255 }) }, { additionalProperties: false })
 export type PaymentMethodBody = Static<typeof PaymentMethodBody>
 
-/** The local test payment provider's card form (only Stripe's public test numbers are accepted). */
-export const TestCardBody = Type.Object({
-  number: Type.String({ minLength: 12, maxLength: 23, pattern: '^[0-9 -]+$' }),
-  expMonth: Type.Integer({ minimum: 1, maximum: 12 }),
-  expYear: Type.Integer({ minimum: 2000, maximum: 2100 }),
-  cvc: Type.String({ minLength: 3, maxLength: 4, pattern: '^[0-9]+$' }),
-}, { additionalProperties: false })
-export type TestCardBody = Static<typeof TestCardBody>
-
 export const TerminationRequestBody = Type.Object({
   orderId: Id,
   reason: ShortText(500),
@@ -347,6 +340,50 @@ export const TerminationRequestBody = Type.Object({
 export type TerminationRequestBody = Static<typeof TerminationRequestBody>
 export const TerminationRequestReply = Type.Object({ id: Id, message: Type.String() })
 export type TerminationRequestReply = Static<typeof TerminationRequestReply>
+
+// --- billing: options, termination, certificates (issue 10)
+const IsoDate = Type.String({ format: 'date' })
+
+/** An option the subscription does not hold yet, at the subscription's own interval. */
+export const SubscriptionOption = Type.Object({
+  option: Type.String(),
+  planId: Type.String(),
+  nickname: Type.String(),
+  interval: Type.Union([Type.Literal('month'), Type.Literal('year')]),
+  amountExclTaxCents: Type.Integer({ minimum: 0 }),
+  amountInclTaxCents: Type.Integer({ minimum: 0 }),
+})
+export type SubscriptionOption = Static<typeof SubscriptionOption>
+
+export const TerminationStatus = Type.Object({
+  /** The order's termination request, once made (one per order). */
+  request: Nullable(Type.Object({ date: IsoDate, reason: Type.String(), createdAt: DateTime })),
+  /** The first date a termination may take effect: the end of the current billing period (or today). */
+  earliestDate: IsoDate,
+})
+export type TerminationStatus = Static<typeof TerminationStatus>
+
+/** A verification code: 12 characters of Crockford's base32 in three groups (60 random bits). */
+export const CertificateCode = Type.String({ minLength: 14, maxLength: 14, pattern: '^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$' })
+export const CodeParams = Type.Object({ code: CertificateCode })
+
+export const Certificate = Type.Object({
+  code: CertificateCode,
+  orderId: Id,
+  issuedAt: DateTime,
+  /** The public page the QR code points to: {PUBLIC_URL}/verification/{code}. */
+  verificationUrl: Type.String(),
+  /** Where the PDF is downloaded (apiToken). */
+  file: Type.String(),
+})
+export type Certificate = Static<typeof Certificate>
+
+/** What anyone holding a code learns: valid with the company and the issue date, or no longer valid; nothing more. */
+export const CertificateVerification = Type.Union([
+  Type.Object({ status: Type.Literal('valid'), raisonSociale: Type.String(), issuedAt: DateTime }, { additionalProperties: false }),
+  Type.Object({ status: Type.Literal('revoked') }, { additionalProperties: false }),
+])
+export type CertificateVerification = Static<typeof CertificateVerification>
 
 // --- Invoices
 export const Invoice = Type.Object({
@@ -382,6 +419,9 @@ export const CalendarInvoice = Type.Object({
   hours: Type.Number({ minimum: 0 }),
   amountInclTaxCents: Type.Integer(),
   paid: Type.Boolean(),
+  /** company area: the invoice billing the booking (its PDF at /api-protected/invoices/{invoiceId}/file), when issued. */
+  invoiceId: Nullable(Id),
+  invoiceNumber: Nullable(Type.String()),
 })
 export type CalendarInvoice = Static<typeof CalendarInvoice>
 
@@ -546,3 +586,39 @@ export const IdParams = Type.Object({ id: Id })
 export const OrderIdParams = Type.Object({ orderId: Id })
 export const ShareParams = Type.Object({ id: Id, shareId: Id })
 export const MandataireParams = Type.Object({ id: Id, mandataireId: Id })
+
+// --- Company area: legal submissions (the formalities customers order, followed by the provider's jurists)
+export const LegalSubmissionKind = Type.Union([
+  Type.Literal('creation'), Type.Literal('transfert-siege'), Type.Literal('changement-dirigeant'),
+  Type.Literal('modification-denomination-objet'), Type.Literal('modification-capital'), Type.Literal('dissolution-liquidation'),
+])
+export type LegalSubmissionKind = Static<typeof LegalSubmissionKind>
+
+/** The steps of a request, in order: the jurists move it forward through the operator API. */
+export const LegalSubmissionStatus = Type.Union([Type.Literal('Reçue'), Type.Literal('En cours'), Type.Literal('Déposée au greffe'), Type.Literal('Terminée')])
+export type LegalSubmissionStatus = Static<typeof LegalSubmissionStatus>
+
+export const LegalSubmission = Type.Object({
+  id: Id,
+  orderId: Id,
+  raisonSociale: Type.String(),
+  kind: LegalSubmissionKind,
+  status: LegalSubmissionStatus,
+  comment: Nullable(Type.String()),
+  /** When each step was reached (null: not yet, or skipped). */
+  receivedAt: DateTime,
+  startedAt: Nullable(DateTime),
+  filedAt: Nullable(DateTime),
+  completedAt: Nullable(DateTime),
+})
+export type LegalSubmission = Static<typeof LegalSubmission>
+
+export const LegalSubmissionBody = Type.Object({
+  orderId: Id,
+  kind: LegalSubmissionKind,
+  comment: Type.Optional(Type.String({ maxLength: 2000 })),
+}, { additionalProperties: false })
+export type LegalSubmissionBody = Static<typeof LegalSubmissionBody>
+
+export const LegalSubmissionStatusBody = Type.Object({ status: LegalSubmissionStatus }, { additionalProperties: false })
+export type LegalSubmissionStatusBody = Static<typeof LegalSubmissionStatusBody>

@@ -126,6 +126,8 @@ export interface Database {
     paid_at: Timestamp | null
     payment_reference: string | null
     file_key: string
+    /** billing (002): the payment attempt that claimed this unpaid invoice. */
+    payment_attempt_id: number | null
   }
   credit_notes: {
     id: Generated<number>
@@ -145,6 +147,8 @@ export interface Database {
     hours: number
     amount_incl_tax_cents: number
     paid: boolean
+    /** company area (004_company): the invoice that bills the booking. */
+    invoice_id: number | null
   }
   uploaded_documents: {
     id: Generated<number>
@@ -184,14 +188,30 @@ export interface Database {
     created_at: CreatedAt
   }
   rate_limits: { key: string; count: number; reset_at: Timestamp }
+  // --- company area (004_company)
+  legal_submissions: {
+    id: Generated<number>
+    order_id: number
+    user_id: number
+    kind: string
+    status: Generated<string>
+    comment: string | null
+    created_at: CreatedAt
+    started_at: Timestamp | null
+    filed_at: Timestamp | null
+    completed_at: Timestamp | null
+  }
   test_payment_methods: {
     id: string
-    customer_id: string
+    /** billing (002): null until our API attaches the method to a customer. */
+    customer_id: string | null
     brand: string
     last4: string
     exp_month: number
     exp_year: number
     created_at: CreatedAt
+    /** billing (002): saved, but every charge on it is declined (Stripe's 4000 0000 0000 0341). */
+    declines_charges: Generated<boolean>
   }
   test_customers: { id: string; default_payment_method: string | null }
   // --- people: passkeys and the WebAuthn challenges of their ceremonies
@@ -224,6 +244,32 @@ export interface Database {
     amount: number
     description: string
     created_at: CreatedAt
+    /** billing (002): a repeat with the same key answers the first charge. */
+    idempotency_key: string | null
+  }
+
+  // --- billing (002_billing)
+  payment_attempts: {
+    id: Generated<number>
+    idempotency_key: string
+    user_id: number
+    customer_id: string
+    payment_method_id: string
+    amount_cents: number
+    description: string
+    status: Generated<'pending' | 'succeeded' | 'failed'>
+    charge_id: string | null
+    failure: string | null
+    lease_expires_at: Timestamp
+    created_at: CreatedAt
+    settled_at: Timestamp | null
+  }
+  certificates: {
+    id: Generated<number>
+    code: string
+    order_id: number
+    issued_by: number
+    issued_at: Timestamp
   }
 }
 

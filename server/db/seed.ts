@@ -1,6 +1,7 @@
 // The demo data (issue 3, "Demo data"): seeded once, on first start; tests seed the same.
 import type { Kysely, Transaction } from 'kysely'
 import { hashPassword } from '../services/crypto.ts'
+import { newCertificateCode } from '../services/certificate-code.ts'
 import { billPdf, letterPdf, type LetterContent } from '../services/pdf.ts'
 import { testProviderRows } from '../services/payment.ts'
 import { plans } from '../services/plans.ts'
@@ -28,6 +29,14 @@ const daysAgo = (now: Date, days: number, hour = 9) => {
   const date = addDays(now, -days)
   date.setUTCHours(hour, 15, 0, 0)
   return date > now ? addDays(date, -1) : date
+}
+
+/** A meeting-room booking at 10:00 UTC about `days` ago (negative: to come), on a weekday. */
+const meetingDate = (now: Date, days: number) => {
+  let date = addDays(now, -days)
+  date.setUTCHours(10, 0, 0, 0)
+  while (date.getUTCDay() === 0 || date.getUTCDay() === 6) date = addDays(date, days < 0 ? 1 : -1)
+  return date
 }
 
 interface LetterModel { sender: string; senderAddress: string[]; kind: 'courrier' | 'recommandé' | 'administratif'; subject: string; paragraphs: string[]; pages?: number; folder?: string }
@@ -74,10 +83,15 @@ interface OrderSeed {
   invoiceMonths: number[]
   unpaidLatest?: boolean
   creditNote?: boolean
+  /** Meeting-room bookings: [days ago (negative: to come), room, hours], each billed by its own invoice. */
   meetings?: [number, string, number][]
+  /** company area: legal formalities already ordered, with the step reached. */
+  legalSubmissions?: { kind: string; status: 'Reçue' | 'En cours' | 'Déposée au greffe' | 'Terminée'; daysAgo: number; comment?: string }[]
   shares?: string[]
   mandataire?: { firstname: string; lastname: string; email: string; phone: string }
   forwarding?: [string, string, string, string]
+  /** billing: a domiciliation certificate the owner downloaded that many days ago. */
+  certificateDaysAgo?: number
 }
 
 const orderSeeds: OrderSeed[] = [
@@ -89,15 +103,17 @@ const orderSeeds: OrderSeed[] = [
     packages: [[2, 'Colissimo', 'Moulins Bourgeois', 'À retirer'], [6, 'UPS', 'Bureau Vallée', 'À retirer'], [21, 'Chronopost', 'Métro France', 'Retiré'], [47, 'DHL Express', 'Matfer Bourgeat', 'Réexpédié']],
     courierRequests: [[3, 'réexpédition', 'en attente', 4], [12, 'scan', 'traitée', 2], [40, 'réexpédition', 'traitée', 6]],
     invoiceMonths: [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22], unpaidLatest: true, creditNote: true,
-    meetings: [[9, 'Salle Haussmann', 2], [35, 'Salle Opéra', 3.5]],
+    meetings: [[-6, 'Salle Haussmann', 1.5], [9, 'Salle Haussmann', 2], [35, 'Salle Opéra', 3.5]],
+    legalSubmissions: [{ kind: 'modification-capital', status: 'Terminée', daysAgo: 300, comment: 'Augmentation du capital de 10 000 € à 25 000 € par apport en numéraire.' }],
     shares: ['associe@example.com', 'cabinet.durand@example.com'],
     mandataire: { firstname: 'Léa', lastname: 'Fontaine', email: 'lea.fontaine@example.com', phone: '06 45 23 17 89' },
-    forwarding: ['27 rue des Lilas', '75019', 'Paris', 'France'] },
+    forwarding: ['27 rue des Lilas', '75019', 'Paris', 'France'], certificateDaysAgo: 30 },
   { owner: 'associe@example.com', raisonSociale: 'Studio Nuage SAS', siren: '834 567 890', legalForm: 'SAS', status: 'Finalisé', hasKbis: true,
     orderDaysAgo: 540, plan: 'domiciliation-mensuelle', card: true, letters: 8, folders: ['Clients'],
     packages: [[4, 'Colissimo', 'LDLC Pro', 'À retirer'], [30, 'GLS', 'Adobe France', 'Retiré']],
     courierRequests: [[5, 'scan', 'en attente', 2], [28, 'réexpédition', 'traitée', 3]],
-    invoiceMonths: [0, 1, 2, 3, 4, 5], creditNote: false, shares: ['demo@example.com'] },
+    invoiceMonths: [0, 1, 2, 3, 4, 5], creditNote: false, shares: ['demo@example.com'],
+    legalSubmissions: [{ kind: 'changement-dirigeant', status: 'En cours', daysAgo: 12, comment: 'Nomination de Julien Moreau comme président.' }] },
   { owner: 'demo@example.com', raisonSociale: 'Conseil Horizon EURL', siren: '945 678 901', legalForm: 'EURL', status: 'En attente de pièces justificatives', hasKbis: false,
     orderDaysAgo: 6, missingDocuments: [{ type: 'identity_manager', label: 'Pièce d’identité du gérant' }], plan: 'domiciliation-mensuelle', letters: 0, invoiceMonths: [0] },
   { owner: 'solo@example.com', raisonSociale: 'Épicerie Solène SARL', siren: '856 789 012', legalForm: 'SARL', status: 'Finalisé', hasKbis: true,
@@ -156,7 +172,17 @@ export async function seedDemo(db: Kysely<Database>, storage: Storage, options: 
       date: daysAgo(now, seed.orderDaysAgo + 10), subject: `Extrait Kbis : ${seed.raisonSociale}`,
       paragraphs: [`Immatriculation au RCS de Paris sous le numéro ${seed.siren}. Forme juridique : ${seed.legalForm}.`, `Siège social : ${ADDRESS}.`],
     })) : null
-    prepared.push({ seed, letters, invoices, creditNote, kbisKey })
+    // company area: each meeting-room booking has its invoice (booked and paid in advance).
+    const meetingInvoices: Prepared['meetingInvoices'] = []
+    for (const [n, [days, room, hours]] of (seed.meetings ?? []).entries()) {
+      const bookedFor = meetingDate(now, days)
+      const date = days < 0 ? daysAgo(now, 0, 8) : addDays(bookedFor, -7)
+      const number = `FA-${date.getUTCFullYear()}-${seed.siren.replace(/\D/g, '').slice(0, 3)}R${String(n + 1).padStart(2, '0')}`
+      const lines = [{ label: `${room} : ${String(hours).replace('.', ',')} h le ${bookedFor.toLocaleDateString('fr-FR', { timeZone: 'Europe/Paris' })}`, amountExclTaxCents: Math.round(hours * 3000) }]
+      const excl = lines[0]!.amountExclTaxCents
+      meetingInvoices.push({ room, hours, bookedFor, number, date, excl, incl: Math.round(excl * 1.2), key: await pdf('invoices', billPdf({ title: 'Facture', number, date, brandName, customer, lines, paid: true })) })
+    }
+    prepared.push({ seed, letters, invoices, creditNote, kbisKey, meetingInvoices })
   }
 
   demoHash ??= hashPassword(DEMO_PASSWORD)
@@ -192,9 +218,10 @@ type Prepared = {
   invoices: { number: string; date: Date; excl: number; incl: number; paid: boolean; key: string }[]
   creditNote: { number: string; date: Date; excl: number; incl: number; key: string } | undefined
   kbisKey: string | null
+  meetingInvoices: { room: string; hours: number; bookedFor: Date; number: string; date: Date; excl: number; incl: number; key: string }[]
 }
 
-async function insertOrder(tx: Tx, { seed, letters, invoices, creditNote, kbisKey }: Prepared, users: Map<string, { id: number; customer: string; card: string | null }>, now: Date) {
+async function insertOrder(tx: Tx, { seed, letters, invoices, creditNote, kbisKey, meetingInvoices }: Prepared, users: Map<string, { id: number; customer: string; card: string | null }>, now: Date) {
   const owner = users.get(seed.owner)!
   const subscriptionId = await testProviderRows.subscription(tx, owner.customer, [seed.plan, ...(seed.options ?? [])],
     addDays(now, seed.plan === 'domiciliation-annuelle' ? 200 : 18), seed.card ? owner.card : null)
@@ -240,11 +267,30 @@ async function insertOrder(tx: Tx, { seed, letters, invoices, creditNote, kbisKe
       amount_excl_tax_cents: creditNote.excl, amount_incl_tax_cents: creditNote.incl, file_key: creditNote.key,
     }).execute()
   }
-  for (const [days, room, hours] of seed.meetings ?? []) {
-    await tx.insertInto('calendar_invoices').values({ order_id: order.id, date: daysAgo(now, days, 10), room, hours, amount_incl_tax_cents: Math.round(hours * 3000 * 1.2), paid: true }).execute()
+  for (const meeting of meetingInvoices) {
+    const invoice = await tx.insertInto('invoices').values({
+      order_id: order.id, number: meeting.number, date: meeting.date, amount_excl_tax_cents: meeting.excl, amount_incl_tax_cents: meeting.incl,
+      paid_at: meeting.date, payment_reference: 'carte', file_key: meeting.key,
+    }).returning('id').executeTakeFirstOrThrow()
+    await tx.insertInto('calendar_invoices').values({
+      order_id: order.id, date: meeting.bookedFor, room: meeting.room, hours: meeting.hours, amount_incl_tax_cents: meeting.incl, paid: true, invoice_id: invoice.id,
+    }).execute()
+  }
+  // company area: the formalities already ordered, dated step by step.
+  for (const submission of seed.legalSubmissions ?? []) {
+    const received = daysAgo(now, submission.daysAgo, 10)
+    const reached = (step: number) => (['Reçue', 'En cours', 'Déposée au greffe', 'Terminée'].indexOf(submission.status) >= step ? addDays(received, step * 6) : null)
+    await tx.insertInto('legal_submissions').values({
+      order_id: order.id, user_id: owner.id, kind: submission.kind, status: submission.status, comment: submission.comment ?? null,
+      created_at: received, started_at: reached(1), filed_at: reached(2), completed_at: reached(3),
+    }).execute()
   }
   for (const email of seed.shares ?? []) {
     await tx.insertInto('shares').values({ order_id: order.id, email, user_id: users.get(email)?.id ?? null }).execute()
   }
   if (seed.mandataire) await tx.insertInto('mandataires').values({ order_id: order.id, ...seed.mandataire }).execute()
+  // billing
+  if (seed.certificateDaysAgo !== undefined) {
+    await tx.insertInto('certificates').values({ code: newCertificateCode(), order_id: order.id, issued_by: owner.id, issued_at: daysAgo(now, seed.certificateDaysAgo) }).execute()
+  }
 }

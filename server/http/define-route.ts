@@ -35,10 +35,12 @@ export function fastifyPath(path: string): string {
   return path.replace(/\{(\w+)\}(:?)/g, (_, name: string, colon: string) => (colon ? `:${name}(^\\d+)::` : `:${name}`))
 }
 
-/** Login, the password-reset calls and the other ways in are rate-limited per IP (counters in the database, see rate-limit-store.ts). */
+/** Login, the password-reset calls, the other ways in and the public certificate check are rate-limited per IP (counters in the database, see rate-limit-store.ts). */
 const rateLimited: ReadonlySet<RouteName> = new Set(['login', 'resetPasswordRequest', 'resetPassword',
   // people: the other ways in without a token
-  'invitation', 'createInvitationAccount', 'passkeyLoginOptions', 'passkeyLogin'])
+  'invitation', 'createInvitationAccount', 'passkeyLoginOptions', 'passkeyLogin',
+  // billing: the public certificate check
+  'certificateVerification'])
 
 const errorResponses = Object.fromEntries([400, 401, 403, 404, 409, 410, 413, 429].map((code) => [code, ApiErrorBody]))
 

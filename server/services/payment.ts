@@ -4,9 +4,9 @@ import { randomBytes } from 'node:crypto'
 import Stripe from 'stripe'
 import type { PaymentMethod, Subscription } from '../contract/index.ts'
 import {
-  findTestCustomerPaymentMethod, findTestPaymentMethod, findTestSubscription, findTestSubscriptionPaymentMethod, insertTestCharge,
+  attachTestPaymentMethod, findTestChargeId, findTestCustomerPaymentMethod, findTestPaymentMethod, findTestSubscription, findTestSubscriptionPaymentMethod, insertTestCharge,
   insertTestCustomer, insertTestPaymentMethod, insertTestSubscription, setTestCustomerPaymentMethod, setTestSubscriptionItems,
-  setTestSubscriptionPaymentMethod,
+  setTestSubscriptionPaymentMethod, testPaymentMethodDeclinesCharges,
 } from '../db/repositories/test-payment-provider.ts'
 import type { Db } from '../db/schema.ts'
 import { plans } from './plans.ts'
@@ -19,6 +19,16 @@ export class PaymentError extends Error {
 
 export interface TestCard { number: string; expMonth: number; expYear: number; cvc: string }
 
+export interface ChargeRequest {
+  customerId: string
+  /** The card to charge: the order's subscription card, or the customer's default one. */
+  paymentMethodId: string
+  amountCents: number
+  description: string
+  /** Same key, same charge: a retry (after a crash, a timeout, a double click) never charges twice. */
+  idempotencyKey: string
+}
+
 export interface PaymentProvider {
   readonly kind: 'test' | 'stripe'
   createCustomer(email: string, name: string): Promise<string>
@@ -29,16 +39,22 @@ export interface PaymentProvider {
   setSubscriptionPaymentMethod(subscriptionId: string, customerId: string, pm: string): Promise<PaymentMethod>
   getDefaultPaymentMethod(customerId: string): Promise<PaymentMethod | null>
   setDefaultPaymentMethod(customerId: string, pm: string): Promise<PaymentMethod>
-  /** Charges the customer's default card; throws PaymentError when it cannot. */
-  charge(customerId: string, amountCents: number, description: string): Promise<{ id: string }>
-  /** Test provider only: the card form of the local provider (the portal never sees a real card number). */
-  createTestPaymentMethod?(customerId: string, card: TestCard): Promise<PaymentMethod>
+  /**
+   * Charges a card of the customer once per idempotency key. Throws PaymentError when the provider refuses (nothing
+   * was charged); any other error leaves the outcome unknown, to be settled by a retry with the same key.
+   */
+  charge(request: ChargeRequest): Promise<{ id: string }>
+  /**
+   * Test provider only: its card form (served apart from our API, see server/routes/billing/test-provider.ts) makes a
+   * payment method that belongs to nobody until setSubscriptionPaymentMethod or setDefaultPaymentMethod attaches it.
+   */
+  createTestPaymentMethod?(card: TestCard): Promise<PaymentMethod>
 }
 
 const providerId = (prefix: string) => `${prefix}_${randomBytes(12).toString('base64url').replace(/[-_]/g, 'x')}`
 
 /** Stripe's public test card numbers (https://docs.stripe.com/testing): the only ones the local provider accepts. */
-const testCards: Record<string, { brand: string; declined?: boolean }> = {
+const testCards: Record<string, { brand: string; declined?: boolean; declinesCharges?: boolean }> = {
   '4242424242424242': { brand: 'visa' },
   '4000056655665556': { brand: 'visa' },
   '5555555555554444': { brand: 'mastercard' },
@@ -54,6 +70,8 @@ const testCards: Record<string, { brand: string; declined?: boolean }> = {
   '4000002500001001': { brand: 'cartes_bancaires' },
   '4000000000000002': { brand: 'visa', declined: true },
   '4000000000009995': { brand: 'visa', declined: true },
+  // Saved without trouble, declined at every charge.
+  '4000000000000341': { brand: 'visa', declinesCharges: true },
 }
 
 type Item = Subscription['items']['data'][number]
@@ -66,7 +84,7 @@ export const testProviderRows = {
     await insertTestCustomer(db, id, defaultPaymentMethod)
     return id
   },
-  async paymentMethod(db: Db, customerId: string, card: { brand: string; last4: string; expMonth: number; expYear: number }): Promise<string> {
+  async paymentMethod(db: Db, customerId: string | null, card: { brand: string; last4: string; expMonth: number; expYear: number; declinesCharges?: boolean }): Promise<string> {
     const id = providerId('pm')
     await insertTestPaymentMethod(db, id, customerId, card)
     return id
@@ -82,8 +100,9 @@ export const testProviderRows = {
 
 export function testPaymentProvider(db: Db, now: () => Date): PaymentProvider {
   const paymentMethod = (id: string | null) => findTestPaymentMethod(db, id)
-  async function ownedPaymentMethod(customerId: string, pm: string): Promise<PaymentMethod> {
-    const method = await findTestPaymentMethod(db, pm, customerId)
+  // As Stripe's attach: a method of another customer is refused.
+  async function attach(customerId: string, pm: string): Promise<PaymentMethod> {
+    const method = await attachTestPaymentMethod(db, pm, customerId)
     if (!method) throw new PaymentError('Moyen de paiement inconnu : enregistrez à nouveau votre carte.', 400)
     return method
   }
@@ -104,7 +123,7 @@ export function testPaymentProvider(db: Db, now: () => Date): PaymentProvider {
       return paymentMethod(await findTestSubscriptionPaymentMethod(db, subscriptionId))
     },
     async setSubscriptionPaymentMethod(subscriptionId, customerId, pm) {
-      const method = await ownedPaymentMethod(customerId, pm)
+      const method = await attach(customerId, pm)
       await setTestSubscriptionPaymentMethod(db, subscriptionId, pm)
       return method
     },
@@ -112,22 +131,26 @@ export function testPaymentProvider(db: Db, now: () => Date): PaymentProvider {
       return paymentMethod(await findTestCustomerPaymentMethod(db, customerId))
     },
     async setDefaultPaymentMethod(customerId, pm) {
-      const method = await ownedPaymentMethod(customerId, pm)
+      const method = await attach(customerId, pm)
       await setTestCustomerPaymentMethod(db, customerId, pm)
       return method
     },
-    async charge(customerId, amountCents, description) {
-      const method = await paymentMethod(await findTestCustomerPaymentMethod(db, customerId))
+    async charge({ customerId, paymentMethodId, amountCents, description, idempotencyKey }) {
+      // Like Stripe's Idempotency-Key: the same key answers the first charge, whatever happened since.
+      const earlier = await findTestChargeId(db, idempotencyKey)
+      if (earlier) return { id: earlier }
+      const method = await findTestPaymentMethod(db, paymentMethodId, customerId)
       if (!method) throw new PaymentError('Aucune carte enregistrée : ajoutez un moyen de paiement puis réessayez.')
       const today = now()
       if (method.expYear < today.getFullYear() || (method.expYear === today.getFullYear() && method.expMonth < today.getMonth() + 1)) {
         throw new PaymentError('Votre carte a expiré : enregistrez une nouvelle carte puis réessayez.')
       }
-      const id = providerId('ch')
-      await insertTestCharge(db, { id, customerId, paymentMethodId: method.id, amountCents, description })
-      return { id }
+      if (await testPaymentMethodDeclinesCharges(db, method.id)) {
+        throw new PaymentError('Votre carte a été refusée par votre banque : aucun montant n’a été prélevé. Essayez une autre carte.')
+      }
+      return { id: await insertTestCharge(db, { id: providerId('ch'), customerId, paymentMethodId: method.id, amountCents, description, idempotencyKey }) }
     },
-    async createTestPaymentMethod(customerId, card) {
+    async createTestPaymentMethod(card) {
       const number = card.number.replace(/[\s-]/g, '')
       const known = testCards[number]
       if (!known) throw new PaymentError('Seuls les numéros de carte de test du fournisseur de paiement sont acceptés (par exemple 4242 4242 4242 4242).', 400)
@@ -136,7 +159,9 @@ export function testPaymentProvider(db: Db, now: () => Date): PaymentProvider {
       if (card.expYear < today.getFullYear() || (card.expYear === today.getFullYear() && card.expMonth < today.getMonth() + 1)) {
         throw new PaymentError("La date d'expiration de la carte est dépassée.", 400)
       }
-      const id = await testProviderRows.paymentMethod(db, customerId, { brand: known.brand, last4: number.slice(-4), expMonth: card.expMonth, expYear: card.expYear })
+      const id = await testProviderRows.paymentMethod(db, null, {
+        brand: known.brand, last4: number.slice(-4), expMonth: card.expMonth, expYear: card.expYear, declinesCharges: known.declinesCharges,
+      })
       return (await paymentMethod(id))!
     },
   }
@@ -209,14 +234,12 @@ export function stripePaymentProvider(secretKey: string, client: Stripe = new St
       await client.customers.update(customerId, { invoice_settings: { default_payment_method: pm } }).catch(fail)
       return method
     },
-    async charge(customerId, amountCents, description) {
-      const customer = await client.customers.retrieve(customerId)
-      const pm = customer.deleted ? null : customer.invoice_settings.default_payment_method
-      if (!pm) throw new PaymentError('Aucune carte enregistrée : ajoutez un moyen de paiement puis réessayez.')
+    async charge({ customerId, paymentMethodId, amountCents, description, idempotencyKey }) {
       const intent = await client.paymentIntents.create({
-        amount: amountCents, currency: 'eur', customer: customerId, description,
-        payment_method: typeof pm === 'string' ? pm : pm.id, off_session: true, confirm: true,
-      }).catch(fail)
+        amount: amountCents, currency: 'eur', customer: customerId, description, payment_method: paymentMethodId, off_session: true, confirm: true,
+      }, { idempotencyKey }).catch(fail)
+      // 'processing' and the like: not refused, not paid yet; the retry with the same key will tell.
+      if (intent.status !== 'succeeded') throw new Error(`paiement ${intent.id} dans l’état ${intent.status}`)
       return { id: intent.id }
     },
   }

@@ -22,13 +22,13 @@ export interface BillContent {
   paid?: boolean
 }
 
-const longDate = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/Paris' })
+export const longDate = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/Paris' })
 const euros = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' })
 // The standard PDF fonts use WinAnsi: the narrow and non-breaking spaces of fr-FR formatting are not in it.
-const winAnsi = (text: string) => text.replace(/[\u00a0\u2000-\u200f\u202f]/g, ' ')
+export const winAnsi = (text: string) => text.replace(/[\u00a0\u2000-\u200f\u202f]/g, ' ')
 export const formatEuros = (cents: number) => winAnsi(euros.format(cents / 100))
 
-function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
+export function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
   const lines: string[] = []
   let line = ''
   for (const word of winAnsi(text).split(/\s+/)) {
@@ -44,7 +44,7 @@ function wrap(text: string, font: PDFFont, size: number, width: number): string[
   return lines
 }
 
-async function documentWithFonts() {
+export async function documentWithFonts() {
   const pdf = await PDFDocument.create()
   const regular = await pdf.embedFont(StandardFonts.Helvetica)
   const bold = await pdf.embedFont(StandardFonts.HelveticaBold)

@@ -17,6 +17,10 @@ export const plans: Record<string, Plan> = Object.fromEntries([
   plan('option-standard-annuelle', 'Permanence téléphonique', 29000, 'year', 'prod_standard'),
 ].map((p) => [p.id, p]))
 
+/** French VAT on domiciliation services: plan amounts are excluding tax. */
+export const VAT_RATE_PERCENT = 20
+export const inclTax = (amountExclTaxCents: number) => Math.round((amountExclTaxCents * (100 + VAT_RATE_PERCENT)) / 100)
+
 /** The options of :add-option, by the name the SPA sends. */
 export const optionNames = ['reexpedition', 'scan', 'standard'] as const
 

@@ -1,3 +1,6 @@
 export const addHours = (date: Date, hours: number) => new Date(date.getTime() + hours * 3_600_000)
 export const addDays = (date: Date, days: number) => addHours(date, days * 24)
 export const addMinutes = (date: Date, minutes: number) => new Date(date.getTime() + minutes * 60_000)
+const parisDayFormat = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' })
+/** The day (YYYY-MM-DD) of an instant in France, whatever the server's time zone. */
+export const parisDay = (date: Date) => parisDayFormat.format(date)

@@ -22,6 +22,10 @@ export const updateContract = async (id: number, body: Body<'updateContract'>, o
 export const updateContractAddress = (id: number, body: ContractAddressBody, options?: CallOptions) =>
   swallow(putContract(id, body, options), null)
 
+/** billing: the domiciliation contract, as a PDF. */
+export const getContractFile = (id: number, options?: CallOptions) =>
+  call<Blob>({ auth: 'bearer', method: 'GET', path: `${contract(id)}/file`, responseType: 'blob' }, options)
+
 export const getKbisFile = (id: number, options?: CallOptions) =>
   call<Blob>({ auth: 'bearer', method: 'GET', path: `${contract(id)}/kbis`, responseType: 'blob' }, options)
 

@@ -34,6 +34,20 @@ export const updateCreditCardWeb = (body: Body<'updateCreditCardWeb'>, options?:
 export const createTerminationRequest = (body: Body<'terminationRequest'>, options?: CallOptions) =>
   call<Reply<'terminationRequest'>>({ auth: 'apiToken', method: 'POST', path: '/api-protected/termination-requests', body }, options)
 
-/** The local test provider's card form: a public test card number becomes a `pm_…` id. */
-export const createTestPaymentMethod = (body: Body<'createTestPaymentMethod'>, options?: CallOptions) =>
-  call<Reply<'createTestPaymentMethod'>>({ auth: 'apiToken', method: 'POST', path: '/stripe/test-payment-methods', body }, options)
+// --- billing (issue 10): options on offer, termination status, certificates
+
+export const getSubscriptionOptions = (id: number, options?: CallOptions) =>
+  call<Reply<'subscriptionOptions'>>({ auth: 'apiToken', method: 'GET', path: `/api-protected/domiciliation-orders/${encode(id)}/subscription-options` }, options)
+
+export const getTerminationStatus = (id: number, options?: CallOptions) =>
+  call<Reply<'terminationStatus'>>({ auth: 'apiToken', method: 'GET', path: `/api-protected/domiciliation-orders/${encode(id)}/termination-request` }, options)
+
+export const issueCertificate = (id: number, options?: CallOptions) =>
+  call<Reply<'issueCertificate'>>({ auth: 'apiToken', method: 'POST', path: `/api-protected/domiciliation-orders/${encode(id)}/certificates` }, options)
+
+export const getCertificateFile = (code: string, options?: CallOptions) =>
+  call<Blob>({ auth: 'apiToken', method: 'GET', path: `/api-protected/certificates/${encode(code)}/file`, responseType: 'blob' }, options)
+
+/** The public check of a certificate (no token): valid, or no longer valid; an unknown code is a 404. */
+export const getCertificateVerification = (code: string, options?: CallOptions) =>
+  call<Reply<'certificateVerification'>>({ auth: 'none', method: 'GET', path: `/api/certificates/${encode(code)}` }, options)

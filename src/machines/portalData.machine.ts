@@ -59,6 +59,10 @@ export type PortalDataChange =
   | { type: 'folder.saved'; folder: Folder }
   | { type: 'folder.removed'; folderId: number }
   | { type: 'courierRequest.removed'; id: number }
+  // billing: an option added, a card replaced, an order's invoices paid
+  | { type: 'subscription.changed'; orderId: number; subscription: Subscription }
+  | { type: 'card.changed'; card: PaymentMethod }
+  | { type: 'invoices.paid'; orderId: number }
 
 export type PortalDataEvent =
   | { type: 'order.select'; scope: Scope }
@@ -109,6 +113,14 @@ const machineSetup = setup({
     })),
     removeCourierRequest: assign(({ context }, params: { id: number }) => ({
       courierRequests: context.courierRequests.filter((r) => r.id !== params.id),
+    })),
+    // billing
+    changeSubscription: assign(({ context }, params: { orderId: number; subscription: Subscription }) => ({
+      subscriptions: context.subscriptions.map((s) => (s.orderId === params.orderId ? { ...s, subscription: params.subscription } : s)),
+    })),
+    changeCard: assign((_, params: { card: PaymentMethod }) => ({ card: params.card })),
+    markInvoicesPaid: assign(({ context }, params: { orderId: number }) => ({
+      invoices: context.invoices.map((i) => (i.domId === params.orderId ? { ...i, paid: true } : i)),
     })),
     clearError: assign(({ context }, params: { resource: Resource }) => {
       const errors = { ...context.errors }
@@ -189,6 +201,10 @@ export const portalDataMachine = machineSetup.createMachine({
     'folder.saved': { actions: { type: 'saveFolder', params: ({ event }) => ({ folder: event.folder }) } },
     'folder.removed': { actions: { type: 'removeFolder', params: ({ event }) => ({ folderId: event.folderId }) } },
     'courierRequest.removed': { actions: { type: 'removeCourierRequest', params: ({ event }) => ({ id: event.id }) } },
+    // billing
+    'subscription.changed': { actions: { type: 'changeSubscription', params: ({ event }) => ({ orderId: event.orderId, subscription: event.subscription }) } },
+    'card.changed': { actions: { type: 'changeCard', params: ({ event }) => ({ card: event.card }) } },
+    'invoices.paid': { actions: { type: 'markInvoicesPaid', params: ({ event }) => ({ orderId: event.orderId }) } },
   },
 })
 

@@ -27,3 +27,16 @@ export function hasMissingDocuments(order: Pick<Order, 'missingDocuments' | 'mis
 
 /** A plausible e-mail address (the server checks it again). */
 export const isEmail = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value.trim()) && value.trim().length <= 254
+
+// --- billing
+/** The HTTP status of a failed call (an ApiError carries it), or 0 when there is none. */
+export const statusOf = (error: unknown): number => {
+  const status = (error as { status?: unknown } | null)?.status
+  return typeof status === 'number' ? status : 0
+}
+
+/** The server's error code of a failed call (e.g. NO_CARD), if any. */
+export const codeOf = (error: unknown): string | undefined => {
+  const code = (error as { code?: unknown } | null)?.code
+  return typeof code === 'string' ? code : undefined
+}

@@ -34,10 +34,16 @@ export type StartupEvent =
   | { type: 'order.kbisFiled'; orderId: number }
   // people: the account's own details changed (a new e-mail address)
   | { type: 'user.changed'; user: User }
+  | { type: 'order.changed'; orderId: number; changes: OrderChanges }
   | { type: 'documents.completed'; orderId: number; missingDocumentsValidatedAt: string | null }
   | { type: 'document.select'; documentId: number }
   | { type: 'data.retry'; resource: Resource }
+  // billing: a forwarding address saved
+  | { type: 'contract.changed'; contract: Contract }
   | PortalDataChange
+
+/** What the company pages change on an order (bank partners, the accountant offer), as the server now has it. */
+export type OrderChanges = Partial<Pick<Order, 'qonto' | 'shine' | 'wantComptable'>>
 
 export const NO_ORDERS_MESSAGE =
   "Vous n'avez pas encore de domiciliation active. Dès que votre commande sera enregistrée, elle apparaîtra ici."
@@ -252,6 +258,10 @@ export const startupMachine = setup({
         'folder.saved': { actions: 'forwardToData' },
         'folder.removed': { actions: 'forwardToData' },
         'courierRequest.removed': { actions: 'forwardToData' },
+        // billing
+        'subscription.changed': { actions: 'forwardToData' },
+        'card.changed': { actions: 'forwardToData' },
+        'invoices.paid': { actions: 'forwardToData' },
       },
     },
     noOrders: {
@@ -266,6 +276,13 @@ export const startupMachine = setup({
     'user.changed': { actions: assign({ user: ({ event }) => event.user }) },
     'order.kbisFiled': {
       actions: assign({ orders: ({ context, event }) => context.orders.map((o) => (o.id === event.orderId ? { ...o, hasKbis: true } : o)) }),
+    },
+    'order.changed': {
+      actions: assign({ orders: ({ context, event }) => context.orders.map((o) => (o.id === event.orderId ? { ...o, ...event.changes } : o)) }),
+    },
+    // billing
+    'contract.changed': {
+      actions: assign({ contracts: ({ context, event }) => context.contracts.map((c) => (c.id === event.contract.id ? event.contract : c)) }),
     },
   },
   output: () => ({ reason: 'unauthorized' as const }),

@@ -7,6 +7,7 @@ import { hasStoredUser, subscribeStoredUser } from '../wiring/storage.ts'
 import { AppContext, type AppServices } from './app-context.tsx'
 import { PageSpinner } from './components/ui.tsx'
 import { InvitationPage, LoginPage, MissingDocumentPage, ResetPasswordPage, SetPasswordPage } from './pages/shell/bare.ts'
+import { VerificationPage } from './pages/billing/bare.ts'
 
 const DashboardLayout = lazy(() => import('./layout/DashboardLayout.tsx'))
 const Toasts = lazy(() => import('./Toasts.tsx'))
@@ -34,6 +35,8 @@ export function AppRoutes() {
         <Route path="/set-password/:token">{(params) => <SetPasswordPage token={params.token} />}</Route>
         <Route path="/missing-document" component={MissingDocumentPage} />
         <Route path="/invitation/:token">{(params) => <InvitationPage token={params.token} />}</Route>
+        {/* billing: public, where a certificate's QR code leads */}
+        <Route path="/verification/:code">{(params) => <VerificationPage code={params.code} />}</Route>
         {Object.entries(redirects).map(([from, to]) => (
           <Route key={from} path={from}>
             <Guard>

@@ -1,9 +1,48 @@
-// The billing area's flows (the unpaid-invoice banner for now) with their real effects.
+// The billing area's flows with their real effects: the unpaid-invoice banner, subscription options, termination,
+// the card form, the invoice book, the forwarding address, the certificate and contract downloads, and the public
+// certificate check; what they change is told to the portal.
 import { fromPromise } from 'xstate'
+import { cardReplacementMachine } from '../machines/cardReplacement.machine.ts'
+import { certificateVerificationMachine } from '../machines/certificateVerification.machine.ts'
+import { documentDownloadMachine, type DocumentRequest, type DownloadedDocument } from '../machines/documentDownload.machine.ts'
+import { forwardingAddressMachine } from '../machines/forwardingAddress.machine.ts'
+import { invoiceBookMachine } from '../machines/invoiceBook.machine.ts'
+import { subscriptionOptionMachine } from '../machines/subscriptionOption.machine.ts'
+import { terminationMachine } from '../machines/termination.machine.ts'
 import { unpaidInvoicesMachine } from '../machines/unpaidInvoices.machine.ts'
+import type { Api } from './api.ts'
 import type { WiringDeps } from './deps.ts'
 
-export function createBillingFlows({ api, notify }: WiringDeps) {
+/** Hands a file to the browser to save, as a download link clicked once. */
+export function saveFile(blob: Blob, fileName: string) {
+  const url = URL.createObjectURL(blob)
+  const link = document.createElement('a')
+  link.href = url
+  link.download = fileName
+  link.hidden = true
+  document.body.append(link)
+  link.click()
+  link.remove()
+  // Long enough for the browser to have taken the file.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000)
+}
+
+async function fetchDocument(api: Api, request: DocumentRequest, signal: AbortSignal): Promise<DownloadedDocument> {
+  if (request.kind === 'invoice') return { blob: await api.getInvoiceFile(request.id, { signal }), fileName: `facture-${request.number}.pdf`, certificate: null }
+  if (request.kind === 'creditNote') return { blob: await api.getCreditNoteFile(request.id, { signal }), fileName: `avoir-${request.number}.pdf`, certificate: null }
+  if (request.kind === 'contract') {
+    return { blob: await api.getContractFile(request.contractId, { signal }), fileName: `contrat-domiciliation-${request.contractId}.pdf`, certificate: null }
+  }
+  const certificate = await api.issueCertificate(request.orderId, { signal })
+  const blob = await api.getCertificateFile(certificate.code, { signal })
+  return { blob, fileName: `attestation-domiciliation-${certificate.code}.pdf`, certificate }
+}
+
+export const TEST_PROVIDER_ABSENT = 'Ce formulaire n’est disponible qu’avec le fournisseur de paiement de test : avec le fournisseur réel, la carte se saisit dans son formulaire sécurisé.'
+
+const newestFirst = (years: number[]) => [...new Set(years)].sort((a, b) => b - a)
+
+export function createBillingFlows({ api, notify, toPortal }: WiringDeps) {
   return {
     unpaidInvoices: unpaidInvoicesMachine.provide({
       actors: {
@@ -11,6 +50,86 @@ export function createBillingFlows({ api, notify }: WiringDeps) {
         pay: fromPromise(({ input, signal }) => api.payUnpaidInvoice(input.orderId === null ? {} : { orderId: input.orderId }, { signal })),
       },
       actions: { notify: (_, notice) => notify(notice) },
+    }),
+    subscriptionOption: subscriptionOptionMachine.provide({
+      actors: {
+        loadOptions: fromPromise(({ input, signal }) => api.getSubscriptionOptions(input.orderId, { signal })),
+        requestOption: fromPromise(({ input, signal }) =>
+          api.addOption(input.orderId, { option: input.option, key: api.subscriptionKey(input.orderId, input.subscriptionId) }, { signal })),
+        confirmOption: fromPromise(({ input, signal }) => api.addOptionSubscription(input, { signal })),
+      },
+      actions: {
+        notify: (_, notice) => notify(notice),
+        subscriptionChanged: (_, { orderId, subscription }) => toPortal({ type: 'subscription.changed', orderId, subscription }),
+      },
+    }),
+    termination: terminationMachine.provide({
+      actors: {
+        loadStatus: fromPromise(({ input, signal }) => api.getTerminationStatus(input.orderId, { signal })),
+        sendRequest: fromPromise(({ input, signal }) => api.createTerminationRequest(input, { signal })),
+      },
+      actions: { notify: (_, notice) => notify(notice) },
+    }),
+    cardReplacement: cardReplacementMachine.provide({
+      actors: {
+        createPaymentMethod: fromPromise(async ({ input, signal }) => {
+          try {
+            return await api.createTestPaymentMethod(input, { signal })
+          } catch (error) {
+            // No test provider: the real one (STRIPE_SECRET_KEY) takes cards in its own hosted element only.
+            if ((error as { status?: number }).status === 404) throw new Error(TEST_PROVIDER_ABSENT)
+            throw error
+          }
+        }),
+        attachPaymentMethod: fromPromise(({ input, signal }) => (input.orderId === null
+          ? api.updateCreditCardWeb({ pm: input.pm }, { signal })
+          : api.updatePaymentMethod(input.orderId, { pm: input.pm }, { signal }))),
+      },
+      actions: {
+        notify: (_, notice) => notify(notice),
+        cardChanged: (_, { card }) => toPortal({ type: 'card.changed', card }),
+      },
+    }),
+    invoiceBook: invoiceBookMachine.provide({
+      actors: {
+        loadYears: fromPromise(async ({ signal }) => newestFirst((await Promise.all([api.getInvoiceYears({ signal }), api.getShareInvoiceYears({ signal })])).flat())),
+        // Spec §4: the user's own invoices plus the shared ones, filtered by the selected order.
+        loadYear: fromPromise(async ({ input: { year, orderId }, signal }) => {
+          const [own, shared, ownNotes, sharedNotes] = await Promise.all([
+            api.getInvoices({ year }, { signal }), api.getShareInvoices({ year }, { signal }),
+            api.getCreditNotesByYear({ year }, { signal }), api.getShareCreditNotesByYear({ year }, { signal }),
+          ])
+          const ofOrder = <T extends { domId: number }>(items: T[]) => items.filter((i) => orderId === null || i.domId === orderId)
+          const newest = <T extends { date: string }>(items: T[]) => items.sort((a, b) => b.date.localeCompare(a.date))
+          return { invoices: newest(ofOrder([...own, ...shared])), creditNotes: newest(ofOrder([...ownNotes, ...sharedNotes])) }
+        }),
+        pay: fromPromise(({ input, signal }) => api.payUnpaidInvoice({ orderId: input.orderId }, { signal })),
+      },
+      actions: {
+        notify: (_, notice) => notify(notice),
+        invoicesPaid: (_, { orderId }) => toPortal({ type: 'invoices.paid', orderId }),
+      },
+    }),
+    forwardingAddress: forwardingAddressMachine.provide({
+      actors: {
+        saveAddress: fromPromise(async ({ input, signal }) => {
+          // Contract calls swallow their errors (spec §8): null is a failure, which the customer was told.
+          const contract = await api.updateContractAddress(input.contractId, input.address, { signal })
+          if (!contract) throw new Error('Votre adresse de réexpédition n’a pas été enregistrée : vérifiez-la puis réessayez.')
+          return contract
+        }),
+      },
+      actions: {
+        notify: (_, notice) => notify(notice),
+        contractChanged: (_, { contract }) => toPortal({ type: 'contract.changed', contract }),
+      },
+    }),
+    documentDownload: documentDownloadMachine.provide({
+      actors: { fetchDocument: fromPromise(({ input, signal }) => fetchDocument(api, input, signal)) },
+      actions: { saveFile: (_, { blob, fileName }) => saveFile(blob, fileName) },
+    }),
+    certificateVerification: certificateVerificationMachine.provide({
+      actors: { verify: fromPromise(({ input, signal }) => api.getCertificateVerification(input.code, { signal })) },
     }),
   }
 }

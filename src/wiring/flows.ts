@@ -1,13 +1,14 @@
 // Every flow the screens start themselves, with its effects provided once, area by area. Loaded
 // lazily by the first screen that needs one, so that none of this weighs on the first load of /login.
 import { createBillingFlows } from './billing.ts'
+import { createCompanyFlows } from './company.ts'
 import type { WiringDeps } from './deps.ts'
 import { createMailFlows } from './mail.ts'
 import { createPeopleFlows } from './people.ts'
 import { createShellFlows } from './shell.ts'
 
 export function createFlows(deps: WiringDeps) {
-  return { ...createShellFlows(deps), ...createMailFlows(deps), ...createBillingFlows(deps), ...createPeopleFlows(deps) }
+  return { ...createShellFlows(deps), ...createMailFlows(deps), ...createBillingFlows(deps), ...createPeopleFlows(deps), ...createCompanyFlows(deps) }
 }
 
 /** Machines with their effects provided; views start them with useActorRef. */

@@ -23,9 +23,10 @@ export function createLoaders(api: Api): (input: LoadInput, signal: AbortSignal)
     // Collaborators do not see the owner's card.
     card: async ({ order }, signal) => (order ? (order.isShareOrder ? null : api.getPaymentMethod(order.id, { signal })) : api.getCreditCard({ signal })),
     documents: async ({ order }, signal) => newestFirst<MailDocument>(await api.getDocuments(order ? { orderId: order.id } : {}, { signal }), (d) => d.receivedAt),
+    // 'Tous': the orders the user owns; one order, shared or not (a collaborator sees it read-only, billing).
     subscriptions: async (scope, signal) => {
       const orders = scope.order ? [scope.order] : ownOrders(scope)
-      const withSubscription = orders.filter((o): o is Order & { subscriptionId: string } => !o.isShareOrder && !!o.subscriptionId)
+      const withSubscription = orders.filter((o): o is Order & { subscriptionId: string } => !!o.subscriptionId)
       return Promise.all(
         withSubscription.map(async (o): Promise<OrderSubscription> => ({ orderId: o.id, subscription: await api.getSubscriptionInformations(o.id, o.subscriptionId, { signal }) })),
       )

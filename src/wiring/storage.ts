@@ -18,6 +18,8 @@ function attempt<T>(fn: () => T, fallback: T): T {
 }
 const read = (key: string) => attempt(() => localStorage.getItem(key), null)
 const write = (key: string, value: string) => attempt(() => localStorage.setItem(key, value), undefined)
+/** For the keys an area keeps in its own module, out of /login's first load (fiscal-settings.ts). */
+export { attempt, read as readKey, write as writeKey }
 
 // The user entry's followers; true when it was removed in another tab (one `storage` listener).
 const userListeners = new Set<(removedElsewhere: boolean) => void>()

@@ -7,6 +7,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import * as account from '../../src/api/account.ts'
 import { configureApi } from '../../src/api/client.ts'
+import * as company from '../../src/api/company.ts'
 import * as contracts from '../../src/api/contracts.ts'
 import { ApiError } from '../../src/api/errors.ts'
 import * as invoices from '../../src/api/invoices.ts'
@@ -14,6 +15,8 @@ import * as mail from '../../src/api/mail.ts'
 import * as orders from '../../src/api/orders.ts'
 import * as people from '../../src/api/people.ts'
 import * as subscription from '../../src/api/subscription.ts'
+import * as testProvider from '../../src/api/test-provider.ts'
+import { testProviderRoute } from '../../server/contract/test-provider.ts'
 import { type RouteDef, type RouteName, routes } from '../../server/contract/routes.ts'
 
 interface Recorded {
@@ -104,7 +107,6 @@ const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
   ['creditCard', () => subscription.getCreditCard(), '/api-protected/credit-card'],
   ['updatePaymentMethod', () => subscription.updatePaymentMethod(2, { pm: 'pm_card_visa' }), '/api-protected/domiciliation-orders/2/payment-method', { pm: 'pm_card_visa' }],
   ['updateCreditCardWeb', () => subscription.updateCreditCardWeb({ pm: 'pm_card_visa' }), '/api-protected/credit-card-web', { pm: 'pm_card_visa' }],
-  ['createTestPaymentMethod', () => subscription.createTestPaymentMethod({ number: '4242424242424242', expMonth: 12, expYear: 2030, cvc: '123' }), '/stripe/test-payment-methods', { number: '4242424242424242', expMonth: 12, expYear: 2030, cvc: '123' }],
   ['terminationRequest', () => subscription.createTerminationRequest({ orderId: 2, reason: 'Déménagement', date: '2027-01-31' }), '/api-protected/termination-requests', { orderId: 2, reason: 'Déménagement', date: '2027-01-31' }],
   ['invoiceYears', () => invoices.getInvoiceYears(), '/api-protected/invoices/years'],
   ['shareInvoiceYears', () => invoices.getShareInvoiceYears(), '/api-protected/invoices/years/share'],
@@ -120,6 +122,13 @@ const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
   ['updateContract', () => contracts.updateContract(101, { villePostaleExpedition: 'Lyon' }), '/api-protected/contracts/101', { villePostaleExpedition: 'Lyon' }],
   ['updateContract', () => contracts.updateContractAddress(101, { adressePostaleExpedition: '3 rue Victor Hugo', codePostaleExpedition: '69002', villePostaleExpedition: 'Lyon', paysPostaleExpedition: 'France' }), '/api-protected/contracts/101', { adressePostaleExpedition: '3 rue Victor Hugo', codePostaleExpedition: '69002', villePostaleExpedition: 'Lyon', paysPostaleExpedition: 'France' }],
   ['contractKbis', () => contracts.getKbisFile(101), '/api-protected/contracts/101/kbis'],
+  // billing
+  ['subscriptionOptions', () => subscription.getSubscriptionOptions(2), '/api-protected/domiciliation-orders/2/subscription-options'],
+  ['terminationStatus', () => subscription.getTerminationStatus(2), '/api-protected/domiciliation-orders/2/termination-request'],
+  ['issueCertificate', () => subscription.issueCertificate(2), '/api-protected/domiciliation-orders/2/certificates'],
+  ['certificateFile', () => subscription.getCertificateFile('K7QM-2XPA-9D4F'), '/api-protected/certificates/K7QM-2XPA-9D4F/file'],
+  ['certificateVerification', () => subscription.getCertificateVerification('K7QM-2XPA-9D4F'), '/api/certificates/K7QM-2XPA-9D4F'],
+  ['contractFile', () => contracts.getContractFile(101), '/api-protected/contracts/101/file'],
   ['uploadIdentity', () => contracts.uploadIdentity(form), '/step-upload-identity'],
   // people
   ['invitation', () => people.getInvitation('abc_DEF-1'), '/api/invitations/abc_DEF-1'],
@@ -134,10 +143,14 @@ const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
   ['deletePasskey', () => people.deletePasskey(3), '/api-protected/users/me/passkeys/3'],
   ['passkeyLoginOptions', () => people.getPasskeyLoginOptions(), '/api/passkeys/login-options'],
   ['passkeyLogin', () => people.loginWithPasskey({ credential: signInAnswer }), '/api/passkeys/login', { credential: signInAnswer }],
+  // company area
+  ['legalSubmissions', () => company.getLegalSubmissions({ orderId: 2 }), '/api-protected/legal-submissions?orderId=2'],
+  ['legalSubmissions', () => company.getLegalSubmissions(), '/api-protected/legal-submissions'],
+  ['createLegalSubmission', () => company.createLegalSubmission({ orderId: 2, kind: 'transfert-siege' }), '/api-protected/legal-submissions', { orderId: 2, kind: 'transfert-siege' }],
 ]
 
 /** Routes the SPA never calls: they exist for operators (OPERATOR_TOKEN) and load balancers. */
-const serverOnly: RouteName[] = ['health', 'operatorOrders', 'operatorAddDocument', 'operatorAddPackage']
+const serverOnly: RouteName[] = ['health', 'operatorOrders', 'operatorAddDocument', 'operatorAddPackage', 'operatorLegalSubmissions', 'operatorUpdateLegalSubmission']
 
 /** A path of the route table (`{id}`) matched against a concrete path. */
 function matchesRoute(pattern: string, path: string): boolean {
@@ -185,6 +198,23 @@ for (const [name, invoke, expectedPath, expectedBody] of calls) {
   })
 }
 Calls.run()
+
+const TestProvider = suite('api client: the test provider’s card form (billing)')
+TestProvider.before(configure)
+
+TestProvider('posts the card to the provider’s own endpoint, with no token of ours', async () => {
+  recorded.length = 0
+  reply = { status: 200, body: { id: 'pm_x', brand: 'visa', last4: '4242', expMonth: 12, expYear: 2030 } }
+  const card = { number: '4242424242424242', expMonth: 12, expYear: 2030, cvc: '123' }
+  assert.equal(await testProvider.createTestPaymentMethod(card), reply.body)
+  const [request] = recorded
+  assert.equal([request!.method, request!.url], ['POST', testProviderRoute.path])
+  assert.is(request!.headers.apitoken, undefined)
+  assert.is(request!.headers.authorization, undefined)
+  assert.equal(JSON.parse(request!.body), card)
+  assert.not.ok(Object.values(routes).some((r) => (r.path as string) === testProvider.TEST_PROVIDER_PATH), 'not a route of our API')
+})
+TestProvider.run()
 
 const Key = suite('subscription key (spec §9)')
 

@@ -88,11 +88,13 @@ Loaders('invoices: the user’s own plus the shared ones, filtered by the select
   assert.equal((await load('calendarInvoices', own)).value.map((i: { id: number }) => i.id), [1])
 })
 
-Loaders('subscriptions: the selected owned order, or every owned order with one for Tous; none for a shared order', async () => {
+Loaders('subscriptions: the selected order (a shared one read-only, billing), or every owned order with one for Tous', async () => {
   const one = await load('subscriptions', own)
   assert.is(one.paths.length, 1)
   assert.match(one.paths[0]!, /^\/stripe\/subscription-informations\/2\?key=[0-9a-f]{40}$/)
-  assert.equal((await load('subscriptions', shared)).paths, [])
+  assert.equal((await load('subscriptions', shared)).paths, [], 'a shared order whose subscription id is unknown: nothing to ask')
+  const sharedWithSubscription = await load('subscriptions', { order: { ...F.studio, subscriptionId: 'sub_3' }, orders })
+  assert.match(sharedWithSubscription.paths[0]!, /^\/stripe\/subscription-informations\/3\?key=[0-9a-f]{40}$/)
   const every = await load('subscriptions', all)
   assert.equal(every.value.map((s: { orderId: number }) => s.orderId), [1, 2, 4])
 })

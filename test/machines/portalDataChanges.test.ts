@@ -71,3 +71,46 @@ Changes('a courier request cancelled leaves the list', async () => {
 })
 
 Changes.run()
+
+// --- billing
+const Billing = suite('portalData: changes reported by the billing flows')
+
+const sub = (planIds: string[]) => ({
+  id: 'sub_2', object: 'subscription' as const, status: 'active', current_period_end: 1_900_000_000, cancel_at_period_end: false,
+  items: { object: 'list' as const, data: planIds.map((id) => ({ id: `si_${id}`, quantity: 1, plan: { id, nickname: id, amount: 100, currency: 'eur', interval: 'year' as const, product: 'p' } })) },
+})
+
+async function billingLoaded() {
+  const deferreds = new Deferreds()
+  const actor = createActor(portalDataMachine.provide({ actors: { load: deferreds.actor() } }), { input: { scope } })
+  actor.start()
+  await flush()
+  deferreds.settle('subscriptions', { output: [{ orderId: 2, subscription: sub(['domiciliation-annuelle']) }, { orderId: 4, subscription: sub(['domiciliation-mensuelle']) }] })
+  deferreds.settle('card', { output: { id: 'pm_1', brand: 'visa', last4: '4242', expMonth: 12, expYear: 2028 } })
+  deferreds.settle('invoices', { output: [
+    { id: 1, domId: 2, raisonSociale: 'Boulangerie des Lilas SAS', number: 'FA-1', date: '2026-11-01T00:00:00.000Z', amountExclTaxCents: 100, amountInclTaxCents: 120, paid: false },
+    { id: 2, domId: 3, raisonSociale: 'Studio Nuage SAS', number: 'FA-2', date: '2026-11-01T00:00:00.000Z', amountExclTaxCents: 100, amountInclTaxCents: 120, paid: false },
+  ] })
+  await flush()
+  return actor
+}
+
+Billing('an option added: that order’s subscription shows it, the others are untouched', async () => {
+  const actor = await billingLoaded()
+  actor.send({ type: 'subscription.changed', orderId: 2, subscription: sub(['domiciliation-annuelle', 'option-scan-annuelle']) })
+  assert.equal(actor.getSnapshot().context.subscriptions.map((s) => [s.orderId, s.subscription.items.data.length]), [[2, 2], [4, 1]])
+})
+
+Billing('a card replaced shows at once', async () => {
+  const actor = await billingLoaded()
+  actor.send({ type: 'card.changed', card: { id: 'pm_2', brand: 'mastercard', last4: '4444', expMonth: 8, expYear: 2029 } })
+  assert.is(actor.getSnapshot().context.card?.last4, '4444')
+})
+
+Billing('an order’s invoices paid: they turn paid, another order’s stay as they were', async () => {
+  const actor = await billingLoaded()
+  actor.send({ type: 'invoices.paid', orderId: 2 })
+  assert.equal(actor.getSnapshot().context.invoices.map((i) => [i.id, i.paid]), [[1, true], [2, false]])
+})
+
+Billing.run()

@@ -31,12 +31,13 @@ const events = [
   { type: 'documents.completed', orderId: F.conseil.id, missingDocumentsValidatedAt: F.conseilCompleted.missingDocumentsValidatedAt },
   { type: 'startup.retry' },
   { type: 'order.kbisFiled', orderId: F.atelier.id },
+  { type: 'order.changed', orderId: F.boulangerie.id, changes: { qonto: true } },
 ] as const
 
 /** In the graph, the children do not exist: the forwarding actions are left out of the traversal only. */
 const traversable = startupMachine.provide({ actions: { forwardToSelection: () => {}, forwardToData: () => {}, reloadData: () => {} } })
 const serializeState = (s: any) =>
-  JSON.stringify([s.value, s.context.selectedOrderId, s.context.orders.map((o: Order) => [o.id, o.hasKbis, o.missingDocumentsValidatedAt]), !!s.context.user, s.context.contracts.length, !!s.context.error, s.context.hasChoice])
+  JSON.stringify([s.value, s.context.selectedOrderId, s.context.orders.map((o: Order) => [o.id, o.hasKbis, o.missingDocumentsValidatedAt, o.qonto]), !!s.context.user, s.context.contracts.length, !!s.context.error, s.context.hasChoice])
 
 interface Children {
   selection?: 'real'
@@ -276,6 +277,28 @@ Selection('a filed Kbis updates the order everywhere', async () => {
   const { actor } = await boot(F.atelier.id, fourOrders)
   actor.send({ type: 'order.kbisFiled', orderId: F.atelier.id })
   assert.ok(selectedOrder(actor.getSnapshot().context)!.hasKbis)
+})
+
+Selection('a partner or accountant request updates that order everywhere, and only that one', async () => {
+  const { actor } = await boot(F.boulangerie.id, fourOrders)
+  actor.send({ type: 'order.changed', orderId: F.boulangerie.id, changes: { qonto: true, wantComptable: true } })
+  const orders = actor.getSnapshot().context.orders
+  assert.equal([selectedOrder(actor.getSnapshot().context)!.qonto, selectedOrder(actor.getSnapshot().context)!.wantComptable, selectedOrder(actor.getSnapshot().context)!.shine], [true, true, false])
+  assert.ok(orders.filter((o) => o.id !== F.boulangerie.id).every((o) => !o.qonto && !o.wantComptable))
+})
+
+// --- billing
+Selection('a forwarding address saved replaces that contract; the billing changes reach the data', async () => {
+  const received: unknown[] = []
+  const data = fromCallback(({ receive }) => receive((event) => void received.push(event)))
+  const { actor } = await boot(F.boulangerie.id, fourOrders, { data })
+  const moved = { ...F.contracts[1]!, villePostaleExpedition: 'Lyon' }
+  actor.send({ type: 'contract.changed', contract: moved })
+  assert.equal(actor.getSnapshot().context.contracts.map((c) => c.villePostaleExpedition), [null, 'Lyon', null])
+  const card = { id: 'pm_2', brand: 'visa', last4: '4444', expMonth: 1, expYear: 2030 }
+  actor.send({ type: 'card.changed', card })
+  actor.send({ type: 'invoices.paid', orderId: 2 })
+  assert.equal(received, [{ type: 'card.changed', card }, { type: 'invoices.paid', orderId: 2 }])
 })
 
 Scenarios.run()

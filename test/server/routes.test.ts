@@ -8,6 +8,9 @@ import { demoIds, multipart, sampleFor, send, tinyPdf, tokenFor, type DemoIds, t
 import { SoftPasskey } from '../util/webauthn.ts'
 
 const softPasskey = new SoftPasskey({ origin: 'http://localhost:8080', rpId: 'localhost' })
+import { DEMO_PREFECTURE_APPROVAL } from '../../server/config.ts'
+import { pdfText } from '../util/pdf-text.ts'
+import { testProviderCard } from '../util/billing.ts'
 
 interface Ctx { t: TestApp; ids: DemoIds; camille: string; julien: string; kbis: Buffer }
 type Check = (ctx: Ctx, call: (sample?: Partial<Sample>, token?: string) => Promise<LightMyRequestResponse>) => Promise<void>
@@ -127,7 +130,12 @@ const happy: Record<RouteName, Check> = {
   shareInvoices: async ({ ids }, call) => assert.ok(ok(await call()).every((i: { domId: number }) => i.domId === ids.sharedOrder)),
   creditNotesByYear: async (_, call) => assert.is(ok(await call()).length, 1),
   shareCreditNotesByYear: async (_, call) => assert.equal(ok(await call()), []),
-  calendarInvoices: async (_, call) => assert.ok(ok(await call()).length >= 2),
+  calendarInvoices: async (_, call) => {
+    const bookings = ok(await call())
+    assert.ok(bookings.length >= 2)
+    // company area: each booking comes with the invoice that bills it.
+    assert.ok(bookings.every((b: { invoiceId: number | null; invoiceNumber: string | null }) => b.invoiceId !== null && /^FA-/.test(b.invoiceNumber!)))
+  },
   invoiceFile: async (_, call) => assert.ok(isPdf(ok(await call()))),
   creditNoteFile: async (_, call) => assert.ok(isPdf(ok(await call()))),
   operatorOrders: async ({ ids }, call) => {
@@ -236,23 +244,41 @@ const happy: Record<RouteName, Check> = {
     ok(await call())
     assert.is(t.mails.length, before + 1, 'registered once')
   },
-  createTestPaymentMethod: async (_, call) => {
-    const method = ok(await call())
-    assert.match(method.id, /^pm_/)
-    assert.equal([method.brand, method.last4], ['visa', '4242'])
-    assert.is((await call({ body: { number: '4111 1111 1111 1112', expMonth: 1, expYear: 2099, cvc: '123' } })).statusCode, 400, 'not a test card')
+  // company area: the seeded requests, then a new one and a step forward
+  legalSubmissions: async ({ ids }, call) => {
+    const own = ok(await call())
+    assert.equal(own.map((r: { kind: string; status: string; orderId: number }) => [r.kind, r.status, r.orderId]), [['modification-capital', 'Terminée', ids.order]])
+    assert.ok(own[0].receivedAt < own[0].startedAt && own[0].startedAt < own[0].filedAt && own[0].filedAt < own[0].completedAt, 'dated step by step')
+    const all = ok(await call({ query: {} }))
+    assert.equal(all.map((r: { raisonSociale: string }) => r.raisonSociale), ['Studio Nuage SAS', 'Boulangerie des Lilas SAS'], 'with no orderId: the shared order too, newest first')
+  },
+  operatorLegalSubmissions: async (_, call) => assert.is(ok(await call()).length, 2),
+  createLegalSubmission: async ({ t, ids, camille }, call) => {
+    const created = ok(await call())
+    assert.equal([created.kind, created.status, created.orderId, created.comment, created.startedAt], ['transfert-siege', 'Reçue', ids.order, 'Transfert depuis Lyon.', null])
+    assert.match(t.mails.at(-1)!.subject, 'Transfert de siège social pour Boulangerie des Lilas SAS')
+    assert.is(ok(await send(t.app, 'legalSubmissions', { query: { orderId: ids.order } }, camille))[0].id, created.id, 'listed first')
+    assert.is((await call()).statusCode, 409, 'the same formality once at a time')
+  },
+  operatorUpdateLegalSubmission: async ({ t }, call) => {
+    const moved = ok(await call())
+    assert.equal([moved.status, moved.raisonSociale], ['Déposée au greffe', 'Studio Nuage SAS'])
+    assert.ok(moved.filedAt)
+    assert.equal([t.mails.at(-1)!.to, t.mails.at(-1)!.link], ['associe@example.com', `${t.deps.config.publicUrl}/formalites`])
+    assert.is((await call()).statusCode, 409, 'never back, never twice')
   },
   updateCreditCardWeb: async ({ t, camille }, call) => {
     assert.is((await call()).statusCode, 400, 'unknown pm')
-    const card = ok(await send(t.app, 'createTestPaymentMethod', { body: { number: '5555 5555 5555 4444', expMonth: 6, expYear: 2099, cvc: '321' } }, camille))
+    const card = await testProviderCard(t, '5555 5555 5555 4444')
     assert.equal(ok(await call({ body: { pm: card.id } })), card)
     assert.equal(ok(await send(t.app, 'creditCard', {}, camille)).last4, '4444')
   },
   updatePaymentMethod: async ({ t, ids, camille, julien }, call) => {
     assert.is((await call()).statusCode, 400, 'unknown pm')
-    const theirs = ok(await send(t.app, 'createTestPaymentMethod', { body: { number: '4000 0566 5566 5556', expMonth: 1, expYear: 2099, cvc: '123' } }, julien))
+    const theirs = await testProviderCard(t, '4000 0566 5566 5556')
+    assert.is((await send(t.app, 'updateCreditCardWeb', { body: { pm: theirs.id } }, julien)).statusCode, 200)
     assert.is((await call({ body: { pm: theirs.id } })).statusCode, 400, "someone else's card")
-    const card = ok(await send(t.app, 'createTestPaymentMethod', { body: { number: '3782 822463 10005', expMonth: 2, expYear: 2099, cvc: '1234' } }, camille))
+    const card = await testProviderCard(t, '3782 822463 10005', '1234')
     assert.equal(ok(await call({ body: { pm: card.id } })), card)
     assert.equal(ok(await send(t.app, 'paymentMethod', { params: { id: ids.order } }, camille)).brand, 'amex')
   },
@@ -272,9 +298,60 @@ const happy: Record<RouteName, Check> = {
     assert.ok(subscription.items.data.some((i: { plan: { id: string } }) => i.plan.id === 'option-reexpedition-annuelle'))
     assert.is((await call()).statusCode, 404, 'a request confirms once')
   },
-  terminationRequest: async (_, call) => {
+  subscriptionOptions: async (_, call) => {
+    // Run after addOptionSubscription: the Boulangerie holds scan (demo) and reexpedition (added) by now.
+    const options = ok(await call())
+    assert.equal(options, [{ option: 'standard', planId: 'option-standard-annuelle', nickname: 'Permanence téléphonique', interval: 'year', amountExclTaxCents: 29000, amountInclTaxCents: 34800 }])
+  },
+  terminationStatus: async ({ t }, call) => {
+    const status = ok(await call())
+    assert.is(status.request, null)
+    const periodEnd = new Date(t.clock.now().getTime() + 200 * 86_400_000).toISOString().slice(0, 10)
+    assert.ok(Math.abs(Date.parse(status.earliestDate) - Date.parse(periodEnd)) <= 86_400_000, `${status.earliestDate}: the end of the yearly period`)
+  },
+  terminationRequest: async ({ ids, camille, t }, call) => {
+    const early = await send(t.app, 'terminationStatus', { params: { id: ids.order } }, camille)
+    const earliest = ok(early).earliestDate as string
+    const dayBefore = new Date(Date.parse(earliest) - 86_400_000).toISOString().slice(0, 10)
+    const refused = await call({ body: { orderId: ids.order, reason: 'Déménagement du siège', date: dayBefore } })
+    assert.is(refused.statusCode, 400, 'not before the end of the current period')
+    assert.match(refused.json().message, 'fin de la période en cours')
     assert.match(ok(await call()).message, 'résiliation')
-    assert.is((await call()).statusCode, 409, 'one pending request per order')
+    const status = ok(await send(t.app, 'terminationStatus', { params: { id: ids.order } }, camille))
+    assert.is(status.request.date, `${new Date().getFullYear() + 2}-01-31`)
+    assert.is(status.request.reason, 'Déménagement du siège')
+    const again = await call()
+    assert.is(again.statusCode, 409, 'one request per order')
+    assert.is(again.json().message, 'Une demande de résiliation est déjà enregistrée pour cette domiciliation.')
+  },
+  issueCertificate: async ({ t, ids }, call) => {
+    const certificate = ok(await call())
+    assert.match(certificate.code, /^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/)
+    assert.is(certificate.orderId, ids.order)
+    assert.is(certificate.verificationUrl, `${t.deps.config.publicUrl}/verification/${certificate.code}`)
+    assert.is(certificate.file, `/api-protected/certificates/${certificate.code}/file`)
+    assert.is.not(ok(await call()).code, certificate.code, 'each download is a new certificate')
+  },
+  certificateFile: async ({ ids }, call) => {
+    const res = await call()
+    assert.is(res.headers['content-type'], 'application/pdf')
+    assert.match(String(res.headers['content-disposition']), /^attachment; filename="attestation-domiciliation-boulangerie-des-lilas-sas-/)
+    const text = pdfText(res.rawPayload)
+    for (const expected of ['ATTESTATION DE DOMICILIATION', 'Boulangerie des Lilas SAS', '823 456 789', 'SAS', ids.certificate, DEMO_PREFECTURE_APPROVAL]) assert.match(text, expected)
+  },
+  certificateVerification: async (_, call) => {
+    const verification = ok(await call())
+    assert.equal(Object.keys(verification).sort(), ['issuedAt', 'raisonSociale', 'status'], 'nothing more')
+    assert.is(verification.status, 'valid')
+    assert.is(verification.raisonSociale, 'Boulangerie des Lilas SAS')
+  },
+  contractFile: async ({ ids }, call) => {
+    const res = await call()
+    assert.is(res.headers['content-type'], 'application/pdf')
+    const text = pdfText(res.rawPayload)
+    assert.match(text, `CONTRAT DE DOMICILIATION N° ${ids.contract}`)
+    assert.match(text, 'Boulangerie des Lilas SAS')
+    assert.match(text, '27 rue des Lilas')
   },
   updateContract: async ({ ids }, call) => {
     const contract = ok(await call())

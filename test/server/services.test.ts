@@ -124,15 +124,15 @@ payments.after((ctx) => ctx.t.close())
 
 payments('accepts only the public test card numbers, refuses the declined and expired ones', async ({ t }) => {
   const provider = testPaymentProvider(t.deps.db, t.clock.now)
-  const customer = await provider.createCustomer('x@example.com', 'X')
   const year = t.clock.now().getFullYear()
-  const card = await provider.createTestPaymentMethod!(customer, { number: '4242-4242-4242-4242', expMonth: 12, expYear: year + 1, cvc: '123' })
+  const card = await provider.createTestPaymentMethod!({ number: '4242-4242-4242-4242', expMonth: 12, expYear: year + 1, cvc: '123' })
   assert.equal([card.brand, card.last4], ['visa', '4242'])
   const stored = await t.deps.db.selectFrom('test_payment_methods').selectAll().where('id', '=', card.id).executeTakeFirstOrThrow()
   assert.not.ok(JSON.stringify(stored).includes('424242424242'), 'the full number is never stored')
+  assert.is(stored.customer_id, null, 'it belongs to nobody until attached')
   for (const [number, expYear, status] of [['4111111111111111', year + 1, 400], ['4000000000000002', year + 1, 402], ['4242424242424242', year - 1, 400]] as const) {
     try {
-      await provider.createTestPaymentMethod!(customer, { number, expMonth: 1, expYear, cvc: '123' })
+      await provider.createTestPaymentMethod!({ number, expMonth: 1, expYear, cvc: '123' })
       assert.unreachable(number)
     } catch (error) {
       assert.instance(error, PaymentError)
@@ -141,18 +141,67 @@ payments('accepts only the public test card numbers, refuses the declined and ex
   }
 })
 
-payments('charges need a default card, and subscriptions have the provider shape', async ({ t }) => {
+payments('a card is attached to the first customer that takes it, and refused to any other', async ({ t }) => {
   const provider = testPaymentProvider(t.deps.db, t.clock.now)
-  const customer = await provider.createCustomer('y@example.com', 'Y')
+  const [mine, theirs] = [await provider.createCustomer('a@example.com', 'A'), await provider.createCustomer('b@example.com', 'B')]
+  const card = await provider.createTestPaymentMethod!({ number: '5555555555554444', expMonth: 1, expYear: 2099, cvc: '123' })
+  assert.equal(await provider.setDefaultPaymentMethod(mine, card.id), card)
+  assert.equal(await provider.setDefaultPaymentMethod(mine, card.id), card, 'again: still hers')
   try {
-    await provider.charge(customer, 1000, 'test')
+    await provider.setDefaultPaymentMethod(theirs, card.id)
     assert.unreachable()
   } catch (error) {
+    assert.is((error as PaymentError).statusCode, 400)
+  }
+  assert.equal(await provider.getDefaultPaymentMethod(mine), card)
+  assert.is(await provider.getDefaultPaymentMethod(theirs), null)
+})
+
+payments('charges need a card of the customer, and subscriptions have the provider shape', async ({ t }) => {
+  const provider = testPaymentProvider(t.deps.db, t.clock.now)
+  const customer = await provider.createCustomer('y@example.com', 'Y')
+  const charge = (paymentMethodId: string, idempotencyKey: string) => provider.charge({ customerId: customer, paymentMethodId, amountCents: 1000, description: 'test', idempotencyKey })
+  try {
+    await charge('pm_inconnu', 'cle-1')
+    assert.unreachable()
+  } catch (error) {
+    assert.instance(error, PaymentError)
     assert.match((error as Error).message, 'Aucune carte')
   }
-  const card = await provider.createTestPaymentMethod!(customer, { number: '5555555555554444', expMonth: 1, expYear: 2099, cvc: '123' })
+  const card = await provider.createTestPaymentMethod!({ number: '5555555555554444', expMonth: 1, expYear: 2099, cvc: '123' })
   await provider.setDefaultPaymentMethod(customer, card.id)
-  assert.match((await provider.charge(customer, 1000, 'test')).id, /^ch_/)
+  assert.match((await charge(card.id, 'cle-2')).id, /^ch_/)
+})
+
+payments('the same idempotency key answers the first charge, even at the same moment; another key charges again', async ({ t }) => {
+  const provider = testPaymentProvider(t.deps.db, t.clock.now)
+  const customer = await provider.createCustomer('z@example.com', 'Z')
+  const card = await provider.createTestPaymentMethod!({ number: '4242424242424242', expMonth: 1, expYear: 2099, cvc: '123' })
+  await provider.setDefaultPaymentMethod(customer, card.id)
+  const charge = (idempotencyKey: string) => provider.charge({ customerId: customer, paymentMethodId: card.id, amountCents: 34800, description: 'Factures', idempotencyKey })
+  const first = await charge('paiement-a')
+  const repeats = await Promise.all(Array.from({ length: 10 }, () => charge('paiement-a')))
+  assert.equal(repeats.map((r) => r.id), Array(10).fill(first.id))
+  const other = await charge('paiement-b')
+  assert.is.not(other.id, first.id)
+  const rows = await t.deps.db.selectFrom('test_charges').select(['id', 'amount']).where('customer_id', '=', customer).execute()
+  assert.is(rows.length, 2)
+})
+
+payments('4000 0000 0000 0341 is saved, and every charge on it is declined in French', async ({ t }) => {
+  const provider = testPaymentProvider(t.deps.db, t.clock.now)
+  const customer = await provider.createCustomer('w@example.com', 'W')
+  const card = await provider.createTestPaymentMethod!({ number: '4000 0000 0000 0341', expMonth: 1, expYear: 2099, cvc: '123' })
+  assert.is(card.last4, '0341')
+  await provider.setDefaultPaymentMethod(customer, card.id)
+  try {
+    await provider.charge({ customerId: customer, paymentMethodId: card.id, amountCents: 1000, description: 'x', idempotencyKey: 'k' })
+    assert.unreachable()
+  } catch (error) {
+    assert.instance(error, PaymentError)
+    assert.match((error as Error).message, 'refusée')
+  }
+  assert.equal(await t.deps.db.selectFrom('test_charges').select('id').where('customer_id', '=', customer).execute(), [])
 })
 
 payments.run()
@@ -171,15 +220,27 @@ stripe('subscription, payment method and charge', async () => {
       update: async () => { calls.push('subscriptions.update') },
     },
     customers: { retrieve: async () => ({ deleted: false, invoice_settings: { default_payment_method: 'pm_1' } }) },
-    paymentIntents: { create: async (params: { amount: number; off_session: boolean }) => { calls.push(`paymentIntents.create ${params.amount} ${params.off_session}`); return { id: 'pi_1' } } },
+    paymentIntents: {
+      create: async (params: { amount: number; off_session: boolean; payment_method: string }, options: { idempotencyKey: string }) => {
+        calls.push(`paymentIntents.create ${params.amount} ${params.off_session} ${params.payment_method} ${options.idempotencyKey}`)
+        return { id: 'pi_1', status: params.amount === 1 ? 'processing' : 'succeeded' }
+      },
+    },
   }
   const provider = stripePaymentProvider('sk_test_x', fake as unknown as Stripe)
   const subscription = await provider.getSubscription('sub_1')
   assert.is(subscription!.items.data[0]!.plan.interval, 'month')
   assert.is(subscription!.current_period_end, 1_900_000_000)
   assert.equal(await provider.getSubscriptionPaymentMethod('sub_1'), { id: 'pm_1', brand: 'visa', last4: '4242', expMonth: 4, expYear: 2030 })
-  assert.equal(await provider.charge('cus_1', 3480, 'Factures'), { id: 'pi_1' })
-  assert.equal(calls, ['paymentIntents.create 3480 true'])
+  const request = { customerId: 'cus_1', paymentMethodId: 'pm_1', amountCents: 3480, description: 'Factures', idempotencyKey: 'paiement-1' }
+  assert.equal(await provider.charge(request), { id: 'pi_1' })
+  assert.equal(calls, ['paymentIntents.create 3480 true pm_1 paiement-1'], 'the idempotency key goes to Stripe')
+  try {
+    await provider.charge({ ...request, amountCents: 1 })
+    assert.unreachable()
+  } catch (error) {
+    assert.not.instance(error, PaymentError, 'a payment still processing is no refusal: its outcome stays to be settled')
+  }
   assert.is(provider.createTestPaymentMethod, undefined, 'no test card form with the real provider')
 })
 

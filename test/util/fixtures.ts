@@ -19,6 +19,7 @@ function order(overrides: Partial<Order> & Pick<Order, 'id' | 'raisonSociale'>):
     domiciliationAddress: '12 rue de la Paix, 75002 Paris',
     qonto: false,
     shine: false,
+    wantComptable: false,
     ...overrides,
   }
 }

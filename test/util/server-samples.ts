@@ -28,6 +28,10 @@ export interface DemoIds {
   subscriptionKey: string
   /** people: a passkey of Camille's (a software one, test/util/webauthn.ts). */
   passkey: number
+  /** company area: Studio Nuage's change of manager, 'En cours' (Julien's order, shared with Camille). */
+  legalSubmission: number
+  /** billing: the demo certificate of the Boulangerie. */
+  certificate: string
 }
 
 export async function demoIds(db: Kysely<Database>): Promise<DemoIds> {
@@ -51,6 +55,8 @@ export async function demoIds(db: Kysely<Database>): Promise<DemoIds> {
     creditNote: await first('credit_notes'),
     subscriptionKey: subscriptionKey(order, subscription),
     passkey: await camillesPasskey(db),
+    legalSubmission: (await db.selectFrom('legal_submissions').select('id').where('status', '=', 'En cours').orderBy('id').executeTakeFirstOrThrow()).id,
+    certificate: (await db.selectFrom('certificates').select('code').where('order_id', '=', order).orderBy('id').executeTakeFirstOrThrow()).code,
   }
 }
 
@@ -151,8 +157,15 @@ export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sampl
     creditCard: () => ({}),
     updatePaymentMethod: () => ({ params: { id: ids.order }, body: { pm: 'pm_inconnu' } }),
     updateCreditCardWeb: () => ({ body: { pm: 'pm_inconnu' } }),
-    createTestPaymentMethod: () => ({ body: { number: '4242 4242 4242 4242', expMonth: 12, expYear: new Date().getFullYear() + 3, cvc: '123' } }),
-    terminationRequest: () => ({ body: { orderId: ids.order, reason: 'Déménagement du siège', date: `${new Date().getFullYear() + 1}-01-31` } }),
+    // After the end of the Boulangerie's yearly period (the earliest date a termination may take).
+    terminationRequest: () => ({ body: { orderId: ids.order, reason: 'Déménagement du siège', date: `${new Date().getFullYear() + 2}-01-31` } }),
+    // billing
+    subscriptionOptions: () => ({ params: { id: ids.order } }),
+    terminationStatus: () => ({ params: { id: ids.order } }),
+    issueCertificate: () => ({ params: { id: ids.order } }),
+    certificateFile: () => ({ params: { code: ids.certificate } }),
+    certificateVerification: () => ({ params: { code: ids.certificate } }),
+    contractFile: () => ({ params: { id: ids.contract } }),
     invoiceYears: () => ({}),
     shareInvoiceYears: () => ({}),
     invoices: () => ({}),
@@ -185,6 +198,11 @@ export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sampl
     deletePasskey: () => ({ params: { id: ids.passkey } }),
     passkeyLoginOptions: () => ({}),
     passkeyLogin: () => ({ body: { credential: unverifiableAuthentication() } }),
+    // company area
+    legalSubmissions: () => ({ query: { orderId: ids.order } }),
+    createLegalSubmission: () => ({ body: { orderId: ids.order, kind: 'transfert-siege', comment: 'Transfert depuis Lyon.' } }),
+    operatorLegalSubmissions: () => ({}),
+    operatorUpdateLegalSubmission: () => ({ params: { id: ids.legalSubmission }, body: { status: 'Déposée au greffe' } }),
   }
   return samples[name]()
 }

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
+import type { FastifyBaseLogger, FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import { buildApp } from '../../server/app.ts'
 import { loadConfig, type Config } from '../../server/config.ts'
 import { connect, dropSchema } from '../../server/db/connect.ts'
@@ -35,6 +35,8 @@ export interface TestAppOptions {
   config?: Partial<Config>
   storage?: (dir: string) => Storage
   payments?: (deps: Pick<AppDeps, 'db' | 'clock'>) => PaymentProvider
+  /** A pino logger (e.g. to check what the logs hold); none by default. */
+  logger?: FastifyBaseLogger
 }
 
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -65,7 +67,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     clock,
   }
   if (options.seed !== false) await seedDemo(handle.db, storage, { now: clock.now(), brandName: config.brandName })
-  const app = await buildApp(deps, { databaseKind: handle.kind })
+  const app = await buildApp(deps, { databaseKind: handle.kind, ...(options.logger ? { logger: options.logger } : {}) })
   await app.ready()
   return {
     app, deps, mails, storageDir, clock,

@@ -4,7 +4,13 @@
 import { render } from '@testing-library/react'
 import { act } from 'react'
 import { memoryLocation } from 'wouter/memory-location'
-import type { IdentityUploadReply, InvitationInfo, MailDocument, Mandataire, Order, Passkey, SendDextBody, Session, Share } from '../../server/contract/schemas.ts'
+import type {
+  CertificateVerification, ContractAddressBody, CreditNote, IdentityUploadReply, InvitationInfo, LegalSubmission, LegalSubmissionBody, Mandataire, MailDocument,
+  Order, Passkey, PaymentMethod, SendDextBody, Session, Share, SubscriptionOption, TerminationRequestBody, TerminationStatus,
+} from '../../server/contract/schemas.ts'
+import type { TestCardBody } from '../../server/contract/test-provider.ts'
+import { subscriptionKey } from '../../src/api/subscription.ts'
+import type { CheckAnswers } from '../../src/machines/formalityOrder.machine.ts'
 import type { PortalData, Resource } from '../../src/machines/portalData.machine.ts'
 import type { SessionRef } from '../../src/machines/session.machine.ts'
 import type { Notice } from '../../src/machines/shared.ts'
@@ -44,6 +50,16 @@ export interface Scenario {
   dextEmail?: string | null
   // --- people
   people?: PeopleScenario
+  /** billing: what the billing calls answer. */
+  billing?: BillingScenario
+  /** company area: the legal submissions on the server, the order checks by order, and the calls that fail. */
+  company?: {
+    submissions?: LegalSubmission[]
+    checks?: Record<number, CheckAnswers>
+    /** Calls that never answer. */
+    pending?: ('submissions' | 'checks')[]
+    fails?: ('qonto' | 'shine' | 'comptable' | 'submissions' | 'order' | 'invoiceFile')[]
+  }
 }
 
 /** people: what the account, collaborator, representative and invitation calls answer. */
@@ -57,6 +73,43 @@ export interface PeopleScenario {
   /** Calls that fail with the server's French message. */
   fails?: ('invite' | 'removeShare' | 'addRepresentative' | 'loadShares' | 'loadRepresentatives' | 'loadSessions')[]
 }
+
+// --- billing
+export interface BillingScenario {
+  options?: SubscriptionOption[]
+  /** The option request is refused with this message. */
+  optionRefused?: string
+  termination?: TerminationStatus
+  /** The termination request is refused: 409 (already one) or another status. */
+  terminationRefused?: { status: number; message: string }
+  /** How "Payer" ends (the dashboard's 'Régler' keeps its own `mailFails: ['pay']`). */
+  payOutcome?: 'paid' | 'declined' | 'noCard'
+  /** The test provider declines the card. */
+  cardDeclined?: boolean
+  years?: number[]
+  shareYears?: number[]
+  creditNotes?: CreditNote[]
+  verification?: CertificateVerification | { status: 404 | 429; message: string }
+  /** The contract update fails (swallowed: null). */
+  addressFails?: boolean
+  /** The certificate is refused with this message. */
+  certificateRefused?: string
+}
+
+export interface BillingCalls {
+  optionRequests: { orderId: number; option: string; key: string }[]
+  optionConfirmations: { contractId: number; planId: string }[]
+  terminations: TerminationRequestBody[]
+  payments: number[]
+  providerCards: TestCardBody[]
+  attached: { orderId: number | null; pm: string }[]
+  addresses: { contractId: number; address: ContractAddressBody }[]
+  downloads: string[]
+  verifications: string[]
+}
+
+const withStatus = (status: number, message: string, code?: string) => Object.assign(new Error(message), { status, code })
+const yearOf = (iso: string) => new Date(iso).getUTCFullYear()
 
 export interface Calls {
   notices: Notice[]
@@ -77,6 +130,12 @@ export interface Calls {
   payments: { orderId: number | null }[]
   /** people: every account, collaborator, representative and invitation call, as [name, ...arguments]. */
   people: unknown[][]
+  billing: BillingCalls
+  // company area
+  interests: { orderId: number; partner: 'qonto' | 'shine' | 'expert-comptable' }[]
+  checks: number[]
+  submissionLoads: (number | null)[]
+  legalSubmissions: LegalSubmissionBody[]
 }
 
 /** A promise React's use() reads at once, without suspending. */
@@ -214,8 +273,8 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
     getShareCourierRequests: (query = {}) => list('courierRequests', { orderId: query.orderId, share: true }),
     getFolders: (query = {}) => list('folders', { orderId: query.domiciliationOrderId, share: false }),
     getShareFolders: () => list('folders', { share: true }),
-    getInvoices: () => list('invoices', { share: false }),
-    getShareInvoices: () => list('invoices', { share: true }),
+    getInvoices: async (query = {}) => (await list('invoices', { share: false })).filter((i) => !query.year || yearOf(i.date) === query.year),
+    getShareInvoices: async (query = {}) => (await list('invoices', { share: true })).filter((i) => !query.year || yearOf(i.date) === query.year),
     getCalendarInvoices: () => list('calendarInvoices', { share: false }),
 
     uploadKbis: async (contractId, kbis) => {
@@ -289,11 +348,61 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
       return { paidCount: 1, message: '1 facture réglée.' }
     },
     ...peopleApi(scenario.people ?? {}, calls, notify),
+    ...billingApi(scenario, data, orders, calls),
+
+    // --- company area: partners, the accountant, the order checks, legal submissions, invoices of bookings
+    ...companyApi(scenario, orders, calls),
   }
   // A call the scenario does not answer is a test that reaches further than it set up: say so.
   return new Proxy(api, {
     get: (target, name) => target[name as keyof Api] ?? (() => Promise.reject(new Error(`fake API: ${String(name)} is not answered in this test`))),
   }) as Api
+}
+
+/** The company area's calls, answered like the server: one list of submissions that "Commander" adds to. */
+function companyApi(scenario: Scenario, orders: Order[], calls: Calls): Partial<Api> {
+  const company = scenario.company ?? {}
+  const fails = (what: NonNullable<typeof company.fails>[number]) => company.fails?.includes(what)
+  const unavailable = () => new Error('Le service est momentanément indisponible. Réessayez dans quelques instants.')
+  const submissions = company.submissions ?? []
+  const checksOf = (orderId: number): CheckAnswers => company.checks?.[orderId] ?? { completeKbis: true, waitingContract: false, attenteCourrierOrFinalise: true }
+  const check = (key: keyof CheckAnswers) => async (orderId: number) => {
+    if (key === 'completeKbis') calls.checks.push(orderId)
+    if (company.pending?.includes('checks')) return new Promise<never>(() => {})
+    return checksOf(orderId)[key]
+  }
+  const interest = (partner: Calls['interests'][number]['partner'], fail: boolean, orderId: number) => {
+    calls.interests.push({ orderId, partner })
+    if (fail) return Promise.reject(unavailable())
+    return Promise.resolve()
+  }
+  return {
+    setQonto: async (orderId, body) => (await interest('qonto', !!fails('qonto'), orderId), { qonto: body.qonto }),
+    setShine: async (orderId, body) => (await interest('shine', !!fails('shine'), orderId), { shine: body.shine }),
+    wantComptable: async (orderId) => (await interest('expert-comptable', !!fails('comptable'), orderId), { wantComptable: true, message: 'ok' }),
+    isCompleteKbis: check('completeKbis'),
+    isWaitingContract: check('waitingContract'),
+    isAttenteCourrierOrFinalise: check('attenteCourrierOrFinalise'),
+    getLegalSubmissions: async (query = {}) => {
+      calls.submissionLoads.push(query.orderId ?? null)
+      if (company.pending?.includes('submissions')) return new Promise<never>(() => {})
+      if (fails('submissions') && calls.submissionLoads.length === 1) throw unavailable()
+      return submissions.filter((s) => query.orderId === undefined || s.orderId === query.orderId)
+    },
+    createLegalSubmission: async (body) => {
+      calls.legalSubmissions.push(body)
+      if (fails('order')) throw new Error('Une demande de cette formalité est déjà en cours pour cette société : suivez-la dans « Formalités ».')
+      const order = orders.find((o) => o.id === body.orderId)!
+      const created: LegalSubmission = {
+        id: 500 + submissions.length, orderId: order.id, raisonSociale: order.raisonSociale, kind: body.kind, status: 'Reçue', comment: body.comment ?? null,
+        receivedAt: '2026-11-23T10:00:00.000Z', startedAt: null, filedAt: null, completedAt: null,
+      }
+      submissions.unshift(created)
+      return created
+    },
+    // An invoice that cannot be fetched; otherwise the billing fake answers (and records it in calls.billing.downloads).
+    ...(fails('invoiceFile') ? { getInvoiceFile: async () => { throw new Error('Facture introuvable.') } } : {}),
+  }
 }
 
 export function createTestServices(scenario: Scenario, navigate: (to: string, options?: { replace?: boolean }) => void) {
@@ -302,6 +411,8 @@ export function createTestServices(scenario: Scenario, navigate: (to: string, op
     notices: [], kbisUploads: [], problems: [], resetRequests: [], passwordResets: [], identityUploads: [], navigations: [],
     loads: [], documentUpdates: [], files: [], sentDocuments: [], folderSaves: [], folderDeletes: [], dextSends: [], cancelled: [], payments: [],
     people: [],
+    billing: { optionRequests: [], optionConfirmations: [], terminations: [], payments: [], providerCards: [], attached: [], addresses: [], downloads: [], verifications: [] },
+    interests: [], checks: [], submissionLoads: [], legalSubmissions: [],
   }
   const api = fakeApi(scenario, orders, calls, (notice) => void calls.notices.push(notice))
   const go: WiringDeps['navigate'] = (to, options) => {
@@ -335,4 +446,91 @@ export async function renderApp(path: string, options: Scenario & { signedIn?: b
     view = render(<App services={services} hook={location.hook} />)
   })
   return { ...view, location, services, session, calls, currentPath: () => location.history.at(-1) }
+}
+
+// --- billing: the fake answers of the billing calls, recorded in calls.billing.
+function billingApi(scenario: Scenario, data: PortalData, orders: Order[], calls: Calls): Partial<Api> {
+  const billing = scenario.billing ?? {}
+  const record = calls.billing
+  const downloaded = (what: string) => {
+    record.downloads.push(what)
+    return new Blob(['%PDF-1.7'], { type: 'application/pdf' })
+  }
+  const subscriptionOf = (orderId: number) => data.subscriptions.find((s) => s.orderId === orderId)!.subscription
+  const ownedBy = (id: number) => orders.find((o) => o.id === id)
+  return {
+    subscriptionKey,
+    getSubscriptionOptions: async () => billing.options ?? [],
+    addOption: async (orderId, body) => {
+      record.optionRequests.push({ orderId, ...body })
+      if (billing.optionRefused) throw withStatus(409, billing.optionRefused)
+      return { message: 'ok', planId: billing.options!.find((o) => o.option === body.option)!.planId, expiresAt: '2026-11-23T10:15:00.000Z' }
+    },
+    addOptionSubscription: async (body) => {
+      record.optionConfirmations.push(body)
+      const order = orders.find((o) => o.contractId === body.contractId)!
+      const option = billing.options!.find((o) => o.planId === body.planId)!
+      const subscription = subscriptionOf(order.id)
+      return { ...subscription, items: { ...subscription.items, data: [...subscription.items.data, { id: `si_${option.planId}`, quantity: 1, plan: { id: option.planId, nickname: option.nickname, amount: option.amountExclTaxCents, currency: 'eur', interval: option.interval, product: 'p' } }] } }
+    },
+    getTerminationStatus: async () => billing.termination ?? { request: null, earliestDate: '2027-06-11' },
+    createTerminationRequest: async (body) => {
+      record.terminations.push(body)
+      if (billing.terminationRefused) {
+        // A 409: the request another tab made is on record.
+        if (billing.terminationRefused.status === 409) billing.termination = { request: { date: '2027-08-31', reason: 'Autre motif', createdAt: '2026-11-22T10:00:00.000Z' }, earliestDate: '2027-06-11' }
+        throw withStatus(billing.terminationRefused.status, billing.terminationRefused.message)
+      }
+      billing.termination = { request: { date: body.date, reason: body.reason, createdAt: '2026-11-23T10:00:00.000Z' }, earliestDate: '2027-06-11' }
+      return { id: 1, message: 'ok' }
+    },
+    // Only when the scenario says how "Payer" ends; the dashboard's 'Régler' keeps its answer above.
+    ...(billing.payOutcome ? {
+      payUnpaidInvoice: async (body: { orderId?: number }) => {
+        record.payments.push(body.orderId!)
+        if (billing.payOutcome === 'noCard') throw withStatus(402, 'Aucune carte enregistrée : ajoutez un moyen de paiement puis réessayez.', 'NO_CARD')
+        if (billing.payOutcome === 'declined') throw withStatus(402, 'Votre carte a été refusée par votre banque : aucun montant n’a été prélevé. Essayez une autre carte.', 'PAYMENT_FAILED')
+        return { paidCount: 1, message: 'Votre facture a été réglée.' }
+      },
+    } : {}),
+    getInvoiceYears: async () => billing.years ?? [],
+    getShareInvoiceYears: async () => billing.shareYears ?? [],
+    getCreditNotesByYear: async (query = {}) => (billing.creditNotes ?? []).filter((c) => !ownedBy(c.domId)?.isShareOrder && (!query.year || yearOf(c.date) === query.year)),
+    getShareCreditNotesByYear: async (query = {}) => (billing.creditNotes ?? []).filter((c) => ownedBy(c.domId)?.isShareOrder && (!query.year || yearOf(c.date) === query.year)),
+    getInvoiceFile: async (id) => downloaded(`invoice ${id}`),
+    getCreditNoteFile: async (id) => downloaded(`creditNote ${id}`),
+    getContractFile: async (id) => downloaded(`contract ${id}`),
+    issueCertificate: async (orderId) => {
+      record.downloads.push(`certificate ${orderId}`)
+      if (billing.certificateRefused) throw withStatus(409, billing.certificateRefused)
+      return { code: 'K7QM-2XPA-9D4F', orderId, issuedAt: '2026-11-23T10:00:00.000Z', verificationUrl: 'http://localhost/verification/K7QM-2XPA-9D4F', file: '/api-protected/certificates/K7QM-2XPA-9D4F/file' }
+    },
+    getCertificateFile: async (code) => downloaded(`certificate file ${code}`),
+    getCertificateVerification: async (code) => {
+      record.verifications.push(code)
+      const answer = billing.verification ?? { status: 404, message: 'Aucune attestation ne correspond à ce code.' }
+      if (typeof answer.status === 'number') throw withStatus(answer.status, (answer as { message: string }).message)
+      return answer as CertificateVerification
+    },
+    createTestPaymentMethod: async (card) => {
+      record.providerCards.push(card)
+      if (billing.cardDeclined) throw withStatus(402, 'Votre carte a été refusée.')
+      return { id: 'pm_new', brand: card.number.startsWith('5') ? 'mastercard' : 'visa', last4: card.number.slice(-4), expMonth: card.expMonth, expYear: card.expYear } satisfies PaymentMethod
+    },
+    updatePaymentMethod: async (orderId, body) => {
+      record.attached.push({ orderId, pm: body.pm })
+      const card = record.providerCards.at(-1)!
+      return { id: body.pm, brand: 'mastercard', last4: card.number.slice(-4), expMonth: card.expMonth, expYear: card.expYear }
+    },
+    updateCreditCardWeb: async (body) => {
+      record.attached.push({ orderId: null, pm: body.pm })
+      const card = record.providerCards.at(-1)!
+      return { id: body.pm, brand: 'visa', last4: card.number.slice(-4), expMonth: card.expMonth, expYear: card.expYear }
+    },
+    updateContractAddress: async (contractId, address) => {
+      record.addresses.push({ contractId, address })
+      if (billing.addressFails) return null
+      return { ...F.contracts.find((c) => c.id === contractId)!, ...address, adresseComplementPostaleExpedition: address.adresseComplementPostaleExpedition ?? null }
+    },
+  }
 }

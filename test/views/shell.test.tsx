@@ -19,7 +19,7 @@ Sidebar('brand name from configuration, the menu, the legal library and the copy
   const aside = within(sidebar())
   aside.getByText(BRAND_NAME)
   aside.getByText(`© 2022 ${BRAND_NAME}`)
-  for (const label of ['Tableau de bord', 'Mes courriers', 'Souscription', 'Moyen de paiement', 'Mes factures', 'Formalités juridiques', 'Formalités', 'Informations personnelles', 'Gestion de mon entreprise']) {
+  for (const label of ['Tableau de bord', 'Mes courriers', 'Mes réunions', 'Souscription', 'Moyen de paiement', 'Mes factures', 'Suivi comptable', 'Formalités juridiques', 'Formalités', 'Informations personnelles', 'Gestion de mon entreprise']) {
     aside.getByRole('link', { name: label })
   }
   const library = within(aside.getByRole('region', { name: 'Bibliothèque juridique' }))
@@ -40,7 +40,7 @@ Sidebar("sub-menus show on a desktop with the menu expanded, and not once it is 
   await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: 2 })
   await screen.findByText('Bonjour Camille')
   const aside = within(sidebar())
-  for (const label of ['Courriers', 'Réexpéditions', 'Colis', 'Mes dossiers', 'Export comptable', 'Mes abonnements', 'Attestation et contrats']) aside.getByRole('link', { name: label })
+  for (const label of ['Courriers', 'Réexpéditions', 'Colis', 'Mes dossiers', 'Export comptable', 'Mes abonnements', 'Attestation et contrats', 'Trésorerie', 'Calendrier fiscal', 'Obligations juridiques', 'Simulateur de TVA']) aside.getByRole('link', { name: label })
   fireEvent.click(aside.getByRole('button', { name: 'Réduire le menu' }))
   assert.is(aside.queryByRole('link', { name: 'Courriers' }), null)
   // Collapsed, the entries keep their names for screen readers.

@@ -1,5 +1,6 @@
 // Billing: subscriptions' option requests, invoices, credit notes, meeting-room invoices and termination requests.
 // The test payment provider's own objects are in test-payment-provider.ts.
+import { randomUUID } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
 import type { CalendarInvoice, CreditNote, Invoice } from '../../contract/index.ts'
 import { notFound } from '../../http/errors.ts'
@@ -72,11 +73,15 @@ export async function listCreditNotes(db: Db, orderIds: number[], year?: number)
 export async function listCalendarInvoices(db: Db, orderIds: number[]): Promise<CalendarInvoice[]> {
   if (!orderIds.length) return []
   const rows = await db.selectFrom('calendar_invoices').innerJoin('orders', 'orders.id', 'calendar_invoices.order_id')
-    .selectAll('calendar_invoices').select('orders.raison_sociale')
+    .leftJoin('invoices', 'invoices.id', 'calendar_invoices.invoice_id')
+    .selectAll('calendar_invoices').select(['orders.raison_sociale', 'invoices.number as invoice_number', 'invoices.paid_at as invoice_paid_at'])
     .where('calendar_invoices.order_id', 'in', orderIds).orderBy('calendar_invoices.date', 'desc').execute()
   return rows.map((r) => ({
     id: r.id, domId: r.order_id, raisonSociale: r.raison_sociale, date: r.date.toISOString(), room: r.room,
-    hours: r.hours, amountInclTaxCents: r.amount_incl_tax_cents, paid: r.paid,
+    hours: r.hours, amountInclTaxCents: r.amount_incl_tax_cents,
+    // Once a booking is invoiced, whether it is paid is the invoice's business.
+    paid: r.invoice_id !== null ? r.invoice_paid_at !== null : r.paid,
+    invoiceId: r.invoice_id, invoiceNumber: r.invoice_number,
   }))
 }
 
@@ -96,26 +101,130 @@ export async function unpaidTotal(db: Db, orderIds: number[]): Promise<{ count: 
   return { count: Number(row.count), amountInclTaxCents: Number(row.amount) }
 }
 
-/** Oldest first. */
-export async function findUnpaidInvoices(db: Db, orderIds: number[]) {
-  if (!orderIds.length) return []
-  return db.selectFrom('invoices').select(['id', 'number', 'amount_incl_tax_cents'])
-    .where('order_id', 'in', orderIds).where('paid_at', 'is', null).orderBy('date').execute()
+export interface PaymentAttempt {
+  id: number
+  idempotencyKey: string
+  customerId: string
+  paymentMethodId: string
+  amountCents: number
+  description: string
 }
 
-/** Invoices paid meanwhile keep their first payment. */
-export async function markInvoicesPaid(db: Db, invoiceIds: number[], paidAt: Date, paymentReference: string): Promise<void> {
-  await db.updateTable('invoices').set({ paid_at: paidAt, payment_reference: paymentReference })
-    .where('id', 'in', invoiceIds).where('paid_at', 'is', null).execute()
+export type InvoiceClaim =
+  /** No unpaid invoice in these orders. */
+  | { kind: 'nothing' }
+  /** A new attempt now holds these invoices: charge it. */
+  | { kind: 'claimed'; attempt: PaymentAttempt; invoiceCount: number }
+  /** Another request is paying them right now. */
+  | { kind: 'inProgress' }
+  /** An attempt left pending (its request died) is handed to this caller: charge it again, with the same key. */
+  | { kind: 'resumed'; attempt: PaymentAttempt; invoiceCount: number }
+
+const toAttempt = (row: { id: number; idempotency_key: string; customer_id: string; payment_method_id: string; amount_cents: number; description: string }): PaymentAttempt => ({
+  id: row.id, idempotencyKey: row.idempotency_key, customerId: row.customer_id, paymentMethodId: row.payment_method_id,
+  amountCents: row.amount_cents, description: row.description,
+})
+
+/**
+ * Money moves once: in one transaction, locks the unpaid invoices of these orders (SELECT … FOR UPDATE),
+ * and either records a pending payment attempt that claims them (before any call to the provider),
+ * or finds them claimed already. A concurrent request waits on the lock, then sees them claimed.
+ */
+export async function claimUnpaidInvoices(db: Kysely<Database>, request: {
+  userId: number; customerId: string; paymentMethodId: string; orderIds: number[]; now: Date; leaseExpiresAt: Date
+}): Promise<InvoiceClaim> {
+  if (!request.orderIds.length) return { kind: 'nothing' }
+  return db.transaction().execute(async (tx): Promise<InvoiceClaim> => {
+    const unpaid = await tx.selectFrom('invoices').select(['id', 'number', 'amount_incl_tax_cents', 'payment_attempt_id'])
+      .where('order_id', 'in', request.orderIds).where('paid_at', 'is', null)
+      .orderBy('date').orderBy('id').forUpdate().execute()
+    if (!unpaid.length) return { kind: 'nothing' }
+    const claimedBy = [...new Set(unpaid.map((i) => i.payment_attempt_id).filter((id): id is number => id !== null))]
+    if (claimedBy.length) {
+      const pending = await tx.selectFrom('payment_attempts').selectAll().where('id', 'in', claimedBy).where('status', '=', 'pending')
+        .orderBy('id').forUpdate().executeTakeFirst()
+      if (pending) {
+        if (pending.lease_expires_at > request.now) return { kind: 'inProgress' }
+        await tx.updateTable('payment_attempts').set({ lease_expires_at: request.leaseExpiresAt }).where('id', '=', pending.id).execute()
+        return { kind: 'resumed', attempt: toAttempt(pending), invoiceCount: unpaid.filter((i) => i.payment_attempt_id === pending.id).length }
+      }
+      // Claims of settled attempts cannot outlive them (settling frees or pays in the same transaction); were one left, it is claimed anew below.
+    }
+    const attempt = await tx.insertInto('payment_attempts').values({
+      idempotency_key: `paiement-${randomUUID()}`, user_id: request.userId, customer_id: request.customerId, payment_method_id: request.paymentMethodId,
+      amount_cents: unpaid.reduce((sum, i) => sum + i.amount_incl_tax_cents, 0),
+      description: `Factures ${unpaid.map((i) => i.number).join(', ')}`, lease_expires_at: request.leaseExpiresAt,
+    }).returningAll().executeTakeFirstOrThrow()
+    await tx.updateTable('invoices').set({ payment_attempt_id: attempt.id }).where('id', 'in', unpaid.map((i) => i.id)).execute()
+    return { kind: 'claimed', attempt: toAttempt(attempt), invoiceCount: unpaid.length }
+  })
 }
 
-export async function hasTerminationRequest(db: Db, orderId: number): Promise<boolean> {
-  return !!(await db.selectFrom('termination_requests').select('id').where('order_id', '=', orderId).executeTakeFirst())
+/** The provider charged: the attempt succeeded and its invoices are paid by that charge (a repeat changes nothing). */
+export async function recordPaymentSucceeded(db: Kysely<Database>, attemptId: number, chargeId: string, now: Date): Promise<void> {
+  // Invoices first, then the attempt: the order claimUnpaidInvoices locks them in, so no two transactions deadlock.
+  await db.transaction().execute(async (tx) => {
+    await tx.updateTable('invoices').set({ paid_at: now, payment_reference: chargeId })
+      .where('payment_attempt_id', '=', attemptId).where('paid_at', 'is', null).execute()
+    await tx.updateTable('payment_attempts').set({ status: 'succeeded', charge_id: chargeId, settled_at: now })
+      .where('id', '=', attemptId).where('status', '=', 'pending').execute()
+  })
 }
 
-export async function createTerminationRequest(db: Db, request: { orderId: number; userId: number; reason: string; date: string; comment: string | null }): Promise<number> {
+/** The provider refused: the attempt failed and its invoices are free for another attempt. */
+export async function recordPaymentFailed(db: Kysely<Database>, attemptId: number, failure: string, now: Date): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    await tx.updateTable('invoices').set({ payment_attempt_id: null })
+      .where('payment_attempt_id', '=', attemptId).where('paid_at', 'is', null).execute()
+    await tx.updateTable('payment_attempts').set({ status: 'failed', failure, settled_at: now })
+      .where('id', '=', attemptId).where('status', '=', 'pending').execute()
+  })
+}
+
+/** Records the order's termination request, or answers null when it has one already (one per order, a unique index). */
+export async function createTerminationRequest(db: Db, request: { orderId: number; userId: number; reason: string; date: string; comment: string | null }): Promise<number | null> {
   const row = await db.insertInto('termination_requests')
     .values({ order_id: request.orderId, user_id: request.userId, reason: request.reason, date: request.date, comment: request.comment })
-    .returning('id').executeTakeFirstOrThrow()
-  return row.id
+    .onConflict((oc) => oc.column('order_id').doNothing())
+    .returning('id').executeTakeFirst()
+  return row?.id ?? null
+}
+
+// Dates of `date` columns as text: node-pg would turn them into local-midnight Date objects.
+const isoDate = (column: string) => sql<string>`to_char(${sql.ref(column)}, 'YYYY-MM-DD')`
+
+export async function findTerminationRequest(db: Db, orderId: number): Promise<{ date: string; reason: string; createdAt: string } | null> {
+  const row = await db.selectFrom('termination_requests').select([isoDate('date').as('date'), 'reason', 'created_at'])
+    .where('order_id', '=', orderId).executeTakeFirst()
+  return row ? { date: row.date, reason: row.reason, createdAt: row.created_at.toISOString() } : null
+}
+
+/** What a certificate or a contract states about an order: the company, its contract and its termination date, if any. */
+function orderFactsQuery(db: Db) {
+  return db.selectFrom('orders')
+    .leftJoin('contracts', 'contracts.order_id', 'orders.id')
+    .leftJoin('termination_requests', 'termination_requests.order_id', 'orders.id')
+    .select([
+      'orders.id as order_id', 'orders.owner_id', 'orders.raison_sociale', 'orders.legal_form', 'orders.siren', 'orders.domiciliation_address',
+      'orders.subscription_id', 'contracts.id as contract_id', 'contracts.signed_at', isoDate('termination_requests.date').as('termination_date'),
+      'contracts.adresse_postale_expedition', 'contracts.adresse_complement_postale_expedition', 'contracts.code_postale_expedition',
+      'contracts.ville_postale_expedition', 'contracts.pays_postale_expedition',
+    ])
+}
+export type OrderFacts = NonNullable<Awaited<ReturnType<typeof findOrderFacts>>>
+
+export function findOrderFacts(db: Db, orderId: number) {
+  return orderFactsQuery(db).where('orders.id', '=', orderId).executeTakeFirst()
+}
+
+export async function createCertificate(db: Db, certificate: { code: string; orderId: number; userId: number; issuedAt: Date }): Promise<void> {
+  await db.insertInto('certificates').values({ code: certificate.code, order_id: certificate.orderId, issued_by: certificate.userId, issued_at: certificate.issuedAt }).execute()
+}
+
+/** A certificate by its code, with what it states about its order (any order: callers check who may see it). */
+export async function findCertificate(db: Db, code: string) {
+  const certificate = await db.selectFrom('certificates').select(['code', 'order_id', 'issued_at']).where('code', '=', code).executeTakeFirst()
+  if (!certificate) return null
+  const facts = await findOrderFacts(db, certificate.order_id)
+  return facts ? { ...facts, code: certificate.code, issued_at: certificate.issued_at } : null
 }

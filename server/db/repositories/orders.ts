@@ -125,6 +125,7 @@ export const toOrder = (row: OrderRow, isShareOrder: boolean, contractId: number
   domiciliationAddress: row.domiciliation_address,
   qonto: row.qonto,
   shine: row.shine,
+  wantComptable: row.want_comptable_at !== null,
 })
 
 export const contractColumns = [

@@ -18,10 +18,24 @@ export async function setTestCustomerPaymentMethod(db: Db, customerId: string, p
   await db.updateTable('test_customers').set({ default_payment_method: paymentMethodId }).where('id', '=', customerId).execute()
 }
 
-export async function insertTestPaymentMethod(db: Db, id: string, customerId: string, card: Omit<PaymentMethod, 'id'>): Promise<void> {
+export async function insertTestPaymentMethod(db: Db, id: string, customerId: string | null, card: Omit<PaymentMethod, 'id'> & { declinesCharges?: boolean }): Promise<void> {
   await db.insertInto('test_payment_methods')
-    .values({ id, customer_id: customerId, brand: card.brand, last4: card.last4, exp_month: card.expMonth, exp_year: card.expYear })
+    .values({ id, customer_id: customerId, brand: card.brand, last4: card.last4, exp_month: card.expMonth, exp_year: card.expYear, declines_charges: card.declinesCharges ?? false })
     .execute()
+}
+
+/** Whether every charge on this card is declined (a test card made for that). */
+export async function testPaymentMethodDeclinesCharges(db: Db, id: string): Promise<boolean> {
+  const row = await db.selectFrom('test_payment_methods').select('declines_charges').where('id', '=', id).executeTakeFirst()
+  return row?.declines_charges ?? false
+}
+
+/** Attaches a card to a customer: one that belongs to nobody yet, or to that customer already. The card, or null. */
+export async function attachTestPaymentMethod(db: Db, id: string, customerId: string): Promise<PaymentMethod | null> {
+  const row = await db.updateTable('test_payment_methods').set({ customer_id: customerId })
+    .where('id', '=', id).where((eb) => eb.or([eb('customer_id', 'is', null), eb('customer_id', '=', customerId)]))
+    .returningAll().executeTakeFirst()
+  return row ? { id: row.id, brand: row.brand, last4: row.last4, expMonth: row.exp_month, expYear: row.exp_year } : null
 }
 
 /** A card by id, or null; with `customerId`, only if it belongs to that customer. */
@@ -65,8 +79,17 @@ export async function setTestSubscriptionPaymentMethod(db: Db, id: string, payme
   await db.updateTable('test_subscriptions').set({ default_payment_method: paymentMethodId }).where('id', '=', id).execute()
 }
 
-export async function insertTestCharge(db: Db, charge: { id: string; customerId: string; paymentMethodId: string; amountCents: number; description: string }): Promise<void> {
-  await db.insertInto('test_charges').values({
+/** Records a charge once per idempotency key: a repeat with the same key answers the first charge's id. */
+export async function insertTestCharge(db: Db, charge: { id: string; customerId: string; paymentMethodId: string; amountCents: number; description: string; idempotencyKey: string }): Promise<string> {
+  const inserted = await db.insertInto('test_charges').values({
     id: charge.id, customer_id: charge.customerId, payment_method: charge.paymentMethodId, amount: charge.amountCents, description: charge.description,
-  }).execute()
+    idempotency_key: charge.idempotencyKey,
+  }).onConflict((oc) => oc.column('idempotency_key').doNothing()).returning('id').executeTakeFirst()
+  return inserted?.id ?? (await findTestChargeId(db, charge.idempotencyKey))!
+}
+
+/** The charge made with this idempotency key, or null. */
+export async function findTestChargeId(db: Db, idempotencyKey: string): Promise<string | null> {
+  const row = await db.selectFrom('test_charges').select('id').where('idempotency_key', '=', idempotencyKey).executeTakeFirst()
+  return row?.id ?? null
 }

@@ -3,19 +3,26 @@ import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest, conflict, HttpError, notFound } from '../../http/errors.ts'
 import {
-  confirmOptionRequest, createOptionRequest, createTerminationRequest, findOrderSubscription, findUnpaidInvoices, hasTerminationRequest,
-  markInvoicesPaid, unpaidTotal,
+  claimUnpaidInvoices, confirmOptionRequest, createOptionRequest, createTerminationRequest, findOrderSubscription, findTerminationRequest,
+  recordPaymentFailed, recordPaymentSucceeded, unpaidTotal,
 } from '../../db/repositories/billing.ts'
 import { orderIdsInScope, requireOrder } from '../../db/repositories/orders.ts'
 import { keepPaymentCustomerId, type SessionUser } from '../../db/repositories/users.ts'
 import type { Db } from '../../db/schema.ts'
 import { sameDigest, subscriptionKey } from '../../services/crypto.ts'
-import type { PaymentProvider } from '../../services/payment.ts'
-import { optionNames, optionPlanId } from '../../services/plans.ts'
-import { addMinutes } from '../../services/time.ts'
+import { PaymentError, type PaymentProvider } from '../../services/payment.ts'
+import { inclTax, optionNames, optionPlanId, plans } from '../../services/plans.ts'
+import { addMinutes, parisDay } from '../../services/time.ts'
+import { certificateRoutes, frenchDay } from './certificates.ts'
 
 /** How long an option requested with :add-option may be confirmed by add-option-subscription. */
 export const OPTION_CONFIRMATION_MINUTES = 15
+/** How long a payment attempt belongs to the request that made it; past that, a retry may resume it (longer than any provider call). */
+export const PAYMENT_LEASE_MINUTES = 2
+
+export const NO_CARD_MESSAGE = 'Aucune carte enregistrée : ajoutez un moyen de paiement puis réessayez.'
+export const TERMINATION_EXISTS = 'Une demande de résiliation est déjà enregistrée pour cette domiciliation.'
+const nothingToPay = { paidCount: 0, message: 'Vous n’avez aucune facture impayée.' }
 
 const noSubscription = () => notFound('Abonnement')
 
@@ -25,7 +32,9 @@ async function customerOf(db: Db, payments: PaymentProvider, user: SessionUser):
   return keepPaymentCustomerId(db, user.id, await payments.createCustomer(user.email, `${user.firstname} ${user.lastname}`))
 }
 
-export function billingRoutes(define: DefineRoute, { db, payments, clock, mailer, config }: AppDeps) {
+export function billingRoutes(define: DefineRoute, deps: AppDeps) {
+  const { db, payments, clock, mailer, config } = deps
+  certificateRoutes(define, deps)
   define('subscriptionInformations', async ({ params, query }) => {
     const order = await findOrderSubscription(db, params.orderId)
     // Unknown order, no subscription and wrong key answer alike: the key is the only proof asked of the caller.
@@ -73,34 +82,76 @@ export function billingRoutes(define: DefineRoute, { db, payments, clock, mailer
 
   define('updateCreditCardWeb', async ({ user, body }) => payments.setDefaultPaymentMethod(await customerOf(db, payments, user), body.pm))
 
-  define('createTestPaymentMethod', async ({ user, body }) => {
-    if (!payments.createTestPaymentMethod) throw notFound('Formulaire de carte de test')
-    return payments.createTestPaymentMethod(await customerOf(db, payments, user), body)
-  })
-
   define('unpaidStatus', async ({ user }) => {
     const { count, amountInclTaxCents } = await unpaidTotal(db, await orderIdsInScope(db, user.id, 'own'))
     return { hasUnpaid: count > 0, count, amountInclTaxCents }
   })
 
-  define('payUnpaidInvoice', async ({ user, body }) => {
-    const orderIds = body.orderId !== undefined
-      ? [(await requireOrder(db, user.id, body.orderId, 'owner')).id]
-      : await orderIdsInScope(db, user.id, 'own')
-    const unpaid = await findUnpaidInvoices(db, orderIds)
-    if (!unpaid.length) return { paidCount: 0, message: 'Vous n’avez aucune facture impayée.' }
-    if (!user.paymentCustomerId) throw new HttpError(402, 'Aucune carte enregistrée : ajoutez un moyen de paiement puis réessayez.', 'NO_CARD')
-    const total = unpaid.reduce((sum, i) => sum + i.amount_incl_tax_cents, 0)
-    const charge = await payments.charge(user.paymentCustomerId, total, `Factures ${unpaid.map((i) => i.number).join(', ')}`)
-    await markInvoicesPaid(db, unpaid.map((i) => i.id), clock.now(), charge.id)
-    return { paidCount: unpaid.length, message: unpaid.length > 1 ? `${unpaid.length} factures ont été réglées.` : 'Votre facture a été réglée.' }
+  define('payUnpaidInvoice', async ({ user, body, req }) => {
+    const order = body.orderId !== undefined ? await requireOrder(db, user.id, body.orderId, 'owner') : null
+    const orderIds = order ? [order.id] : await orderIdsInScope(db, user.id, 'own')
+    if ((await unpaidTotal(db, orderIds)).count === 0) return nothingToPay
+    // The card on file: the one paying for the order's subscription, else the customer's default card.
+    const card = !user.paymentCustomerId ? null
+      : (order?.subscription_id ? await payments.getSubscriptionPaymentMethod(order.subscription_id) : null) ?? (await payments.getDefaultPaymentMethod(user.paymentCustomerId))
+    if (!user.paymentCustomerId || !card) throw new HttpError(402, NO_CARD_MESSAGE, 'NO_CARD')
+    const now = clock.now()
+    const claim = await claimUnpaidInvoices(db, {
+      userId: user.id, customerId: user.paymentCustomerId, paymentMethodId: card.id, orderIds, now, leaseExpiresAt: addMinutes(now, PAYMENT_LEASE_MINUTES),
+    })
+    if (claim.kind === 'nothing') return nothingToPay
+    if (claim.kind === 'inProgress') throw conflict('Un paiement de ces factures est déjà en cours : patientez quelques instants, puis rechargez la page.')
+    const { attempt, invoiceCount } = claim
+    try {
+      // A resumed attempt keeps its key, amount and card: if its first call charged, this one answers that charge.
+      const charge = await payments.charge(attempt)
+      await recordPaymentSucceeded(db, attempt.id, charge.id, clock.now())
+    } catch (error) {
+      if (!(error instanceof PaymentError)) {
+        req.log.error({ err: error, paymentAttempt: attempt.id }, 'paiement à l’issue inconnue : tentative laissée en attente')
+        throw new HttpError(503, 'Le paiement n’a pas pu être confirmé par le fournisseur. Il sera vérifié avant tout nouveau prélèvement : réessayez dans quelques minutes.', 'PAYMENT_UNCONFIRMED')
+      }
+      await recordPaymentFailed(db, attempt.id, error.message, clock.now())
+      throw error
+    }
+    return { paidCount: invoiceCount, message: invoiceCount > 1 ? `${invoiceCount} factures ont été réglées.` : 'Votre facture a été réglée.' }
+  })
+
+  /** The first day a termination may take effect: the end of the current period, or today once it has passed. */
+  async function earliestTerminationDate(subscriptionId: string | null): Promise<string> {
+    const today = parisDay(clock.now())
+    const subscription = subscriptionId ? await payments.getSubscription(subscriptionId) : null
+    const periodEnd = subscription ? parisDay(new Date(subscription.current_period_end * 1000)) : today
+    return periodEnd > today ? periodEnd : today
+  }
+
+  define('terminationStatus', async ({ user, params }) => {
+    const order = await requireOrder(db, user.id, params.id, 'owner')
+    return { request: await findTerminationRequest(db, order.id), earliestDate: await earliestTerminationDate(order.subscription_id) }
+  })
+
+  define('subscriptionOptions', async ({ user, params }) => {
+    const order = await requireOrder(db, user.id, params.id, 'owner')
+    const subscription = order.subscription_id ? await payments.getSubscription(order.subscription_id) : null
+    if (!subscription) throw noSubscription()
+    const interval = subscription.items.data[0]?.plan.interval ?? 'month'
+    const held = new Set(subscription.items.data.map((i) => i.plan.id))
+    return optionNames.flatMap((option) => {
+      const plan = plans[optionPlanId(option, interval)!]!
+      return held.has(plan.id) ? [] : [{ option, planId: plan.id, nickname: plan.nickname, interval, amountExclTaxCents: plan.amount, amountInclTaxCents: inclTax(plan.amount) }]
+    })
   })
 
   define('terminationRequest', async ({ user, body }) => {
     const order = await requireOrder(db, user.id, body.orderId, 'owner')
-    if (body.date < clock.now().toISOString().slice(0, 10)) throw badRequest('La date de résiliation ne peut pas être dans le passé.', 'PAST_DATE')
-    if (await hasTerminationRequest(db, order.id)) throw conflict('Une demande de résiliation est déjà enregistrée pour cette domiciliation.')
+    if (body.date < parisDay(clock.now())) throw badRequest('La date de résiliation ne peut pas être dans le passé.', 'PAST_DATE')
+    const earliest = await earliestTerminationDate(order.subscription_id)
+    if (body.date < earliest) {
+      throw badRequest(`La résiliation ne peut prendre effet avant la fin de la période en cours : choisissez le ${frenchDay(earliest)} ou une date ultérieure.`, 'BEFORE_PERIOD_END')
+    }
     const id = await createTerminationRequest(db, { orderId: order.id, userId: user.id, reason: body.reason, date: body.date, comment: body.comment ?? null })
+    // The unique index decides between simultaneous requests: only the one that recorded a row sends the e-mail.
+    if (id === null) throw conflict(TERMINATION_EXISTS)
     await mailer.send({
       to: config.supportEmail,
       subject: `Demande de résiliation : ${order.raison_sociale}`,

@@ -13,6 +13,9 @@ import { sendPdf } from '../files.ts'
 const unsupported = (what: string, accepted: string) =>
   new HttpError(415, `${what} n’est pas un fichier ${accepted} valide (fichier incomplet ou d’un autre type).`, 'UNSUPPORTED_FILE')
 
+/** billing: whether a forwarding address is in France ("France", "FR", any case). */
+const isFrance = (country: string | null | undefined) => !!country && /^\s*(france|fr)\s*$/i.test(country)
+
 export function contractRoutes(define: DefineRoute, { db, storage, clock }: AppDeps) {
   define('contracts', async ({ user }) => listContracts(db, user.id))
 
@@ -25,6 +28,11 @@ export function contractRoutes(define: DefineRoute, { db, storage, clock }: AppD
       ...(address.codePostaleExpedition !== undefined ? { code_postale_expedition: address.codePostaleExpedition.trim() } : {}),
       ...(address.villePostaleExpedition !== undefined ? { ville_postale_expedition: address.villePostaleExpedition.trim() } : {}),
       ...(address.paysPostaleExpedition !== undefined ? { pays_postale_expedition: address.paysPostaleExpedition.trim() } : {}),
+    }
+    // billing: the address as it will be once saved; a French postcode is five digits.
+    const postcode = (address.codePostaleExpedition ?? contract.code_postale_expedition)?.trim()
+    if (Object.keys(addressColumns).length && postcode && isFrance(address.paysPostaleExpedition ?? contract.pays_postale_expedition) && !/^\d{5}$/.test(postcode)) {
+      throw badRequest('Le code postal doit comporter 5 chiffres pour une adresse en France (par exemple 75019).', 'BAD_POSTCODE')
     }
     const update = (kbisKey?: string) => updateContract(db, contract.id, contract.order_id, addressColumns, kbisKey)
     if (kbis === undefined) {

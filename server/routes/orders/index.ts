@@ -5,9 +5,7 @@ import type { DefineRoute } from '../../http/define-route.ts'
 import {
   createProblemReport, listOrders, listUploadedDocuments, markWantComptable, requireOrder, setQonto, setShine,
 } from '../../db/repositories/orders.ts'
-
-const finalisedOrWaitingForMail = ['En attente de courrier', 'Finalisé']
-const waitingForContract = 'En attente de contrat'
+import { isAttenteCourrierOrFinalise, isCompleteKbis, isWaitingContract } from '../../services/order-checks.ts'
 
 export function orderRoutes(define: DefineRoute, { db, mailer, config, clock }: AppDeps) {
   define('myOrders', async ({ user }) => listOrders(db, user.id))
@@ -24,19 +22,15 @@ export function orderRoutes(define: DefineRoute, { db, mailer, config, clock }: 
   })
 
   define('isAttenteCourrierOrFinalise', async ({ user, params }) => {
-    const order = await requireOrder(db, user.id, params.id, 'member')
-    return { result: finalisedOrWaitingForMail.includes(order.status) }
+    return { result: isAttenteCourrierOrFinalise(await requireOrder(db, user.id, params.id, 'member')) }
   })
 
   define('isCompleteKbis', async ({ user, params }) => {
-    const order = await requireOrder(db, user.id, params.id, 'member')
-    const documentsComplete = !order.missing_documents?.length || order.missing_documents_validated_at !== null
-    return { result: order.has_kbis && documentsComplete }
+    return { result: isCompleteKbis(await requireOrder(db, user.id, params.id, 'member')) }
   })
 
   define('isWaitingContract', async ({ user, params }) => {
-    const order = await requireOrder(db, user.id, params.id, 'member')
-    return { result: order.status === waitingForContract }
+    return { result: isWaitingContract(await requireOrder(db, user.id, params.id, 'member')) }
   })
 
   define('uploadedDocuments', async ({ user, params }) => {

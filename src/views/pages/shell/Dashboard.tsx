@@ -115,7 +115,10 @@ function UnpaidBanner({ orderId }: { orderId: number | null }) {
           {status.count > 1 ? `${status.count} factures sont impayées` : 'Une facture est impayée'} ({formatEuros(status.amountInclTaxCents)} TTC).
           {error ? ` ${error}` : ''}
         </p>
-        <Button type="button" onClick={() => actor.send({ type: 'unpaid.pay' })} disabled={busy}>{busy ? 'Paiement…' : 'Régler'}</Button>
+        <span>
+          <Link href="/factures">Voir mes factures</Link>{' '}
+          <Button type="button" onClick={() => actor.send({ type: 'unpaid.pay' })} disabled={busy}>{busy ? 'Paiement…' : 'Régler'}</Button>
+        </span>
       </Banner>
     </Alert>
   )

@@ -1,0 +1,93 @@
+// Domiciliation certificates (issued on request, checked publicly by their code) and the contract PDF.
+import type { FastifyReply } from 'fastify'
+import type { AppDeps } from '../../deps.ts'
+import type { DefineRoute } from '../../http/define-route.ts'
+import { conflict, HttpError, notFound } from '../../http/errors.ts'
+import { createCertificate, findCertificate, findOrderFacts, type OrderFacts } from '../../db/repositories/billing.ts'
+import { requireOrder, requireOwnContract } from '../../db/repositories/orders.ts'
+import { certificatePdf, contractPdf, type Company, type Provider } from '../../services/billing-pdf.ts'
+import { newCertificateCode } from '../../services/certificate-code.ts'
+import { longDate } from '../../services/pdf.ts'
+import { parisDay } from '../../services/time.ts'
+
+/** "31 janvier 2027" from 2027-01-31. */
+export const frenchDay = (day: string) => longDate.format(new Date(`${day}T12:00:00Z`))
+
+export const UNKNOWN_CERTIFICATE = 'Aucune attestation ne correspond à ce code.'
+
+/** Past its termination date, an order's domiciliation is over: its certificates no longer hold. */
+const terminated = (facts: Pick<OrderFacts, 'termination_date'>, now: Date) => facts.termination_date !== null && facts.termination_date < parisDay(now)
+
+const company = (facts: OrderFacts): Company => ({
+  raisonSociale: facts.raison_sociale, legalForm: facts.legal_form, siren: facts.siren, domiciliationAddress: facts.domiciliation_address,
+})
+
+function sendGeneratedPdf(reply: FastifyReply, bytes: Uint8Array, fileName: string): Buffer {
+  reply.header('Content-Type', 'application/pdf')
+    .header('Content-Disposition', `attachment; filename="${fileName}"`)
+    .header('Cache-Control', 'private, no-store')
+  return Buffer.from(bytes)
+}
+
+const fileSafe = (text: string) => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase()
+
+export function certificateRoutes(define: DefineRoute, { db, payments, clock, config }: AppDeps) {
+  function provider(facts: OrderFacts): Provider {
+    // Without the approval number a certificate is worthless: refuse rather than print a blank.
+    if (!config.prefectureApproval) {
+      throw new HttpError(503, 'L’attestation ne peut pas être délivrée pour le moment : le numéro d’agrément préfectoral du domiciliataire n’est pas configuré. Réessayez plus tard.', 'NO_APPROVAL')
+    }
+    return { brandName: config.brandName, approval: config.prefectureApproval, address: facts.domiciliation_address }
+  }
+
+  define('issueCertificate', async ({ user, params }) => {
+    const order = await requireOrder(db, user.id, params.id, 'owner')
+    const facts = (await findOrderFacts(db, order.id))!
+    if (!facts.signed_at) throw conflict('Votre attestation sera disponible dès la signature de votre contrat de domiciliation.')
+    const now = clock.now()
+    if (terminated(facts, now)) throw conflict('Cette domiciliation est résiliée : aucune attestation ne peut plus être délivrée.')
+    provider(facts)
+    const code = newCertificateCode()
+    await createCertificate(db, { code, orderId: order.id, userId: user.id, issuedAt: now })
+    return {
+      code, orderId: order.id, issuedAt: now.toISOString(), verificationUrl: `${config.publicUrl}/verification/${code}`,
+      file: `/api-protected/certificates/${code}/file`,
+    }
+  })
+
+  define('certificateFile', async ({ user, params, reply }) => {
+    const certificate = await findCertificate(db, params.code)
+    if (!certificate) throw notFound('Attestation')
+    // A stranger learns nothing of the code (404); a collaborator of the order gets the owner-only 403.
+    await requireOrder(db, user.id, certificate.order_id, 'owner').catch((error: unknown) => {
+      throw error instanceof HttpError && error.statusCode === 404 ? notFound('Attestation') : error
+    })
+    const bytes = await certificatePdf({
+      provider: provider(certificate), company: company(certificate), contractStart: certificate.signed_at!, issuedAt: certificate.issued_at,
+      code: certificate.code, verificationUrl: `${config.publicUrl}/verification/${certificate.code}`,
+    })
+    return sendGeneratedPdf(reply, bytes, `attestation-domiciliation-${fileSafe(certificate.raison_sociale)}-${certificate.code}.pdf`)
+  })
+
+  define('certificateVerification', async ({ params }) => {
+    const certificate = await findCertificate(db, params.code)
+    if (!certificate) throw new HttpError(404, UNKNOWN_CERTIFICATE, 'NOT_FOUND')
+    if (terminated(certificate, clock.now())) return { status: 'revoked' as const }
+    return { status: 'valid' as const, raisonSociale: certificate.raison_sociale, issuedAt: certificate.issued_at.toISOString() }
+  })
+
+  define('contractFile', async ({ user, params, reply }) => {
+    const contract = await requireOwnContract(db, user.id, params.id)
+    const facts = (await findOrderFacts(db, contract.order_id))!
+    const subscription = facts.subscription_id ? await payments.getSubscription(facts.subscription_id) : null
+    const [main, ...options] = subscription?.items.data ?? []
+    const forwarding = [facts.adresse_postale_expedition, facts.adresse_complement_postale_expedition,
+      [facts.code_postale_expedition, facts.ville_postale_expedition].filter(Boolean).join(' '), facts.pays_postale_expedition].filter(Boolean).join(', ')
+    const bytes = await contractPdf({
+      provider: provider(facts), company: company(facts), signedAt: facts.signed_at, contractId: contract.id,
+      plan: main ? { nickname: main.plan.nickname, amountExclTaxCents: main.plan.amount, interval: main.plan.interval } : null,
+      options: options.map((i) => i.plan.nickname), forwardingAddress: forwarding || null,
+    })
+    return sendGeneratedPdf(reply, bytes, `contrat-domiciliation-${fileSafe(facts.raison_sociale)}.pdf`)
+  })
+}

@@ -1,0 +1,59 @@
+// The company area: legal submissions, ordered by an order's owner when the order checks allow it,
+// listed for the owner and the collaborators, moved on by the provider's jurists (operator API).
+import type { AppDeps } from '../../deps.ts'
+import type { DefineRoute } from '../../http/define-route.ts'
+import { conflict, notFound } from '../../http/errors.ts'
+import {
+  createLegalSubmission, findLegalSubmission, findOpenLegalSubmission, listLegalSubmissions, moveLegalSubmission,
+} from '../../db/repositories/company.ts'
+import { requireOrder, scopedOrderIds } from '../../db/repositories/orders.ts'
+import { findUserById } from '../../db/repositories/users.ts'
+import { legalFormalityLabels, legalSubmissionSteps, refusalFor } from '../../services/legal-formalities.ts'
+import { orderChecks } from '../../services/order-checks.ts'
+
+export const alreadyUnderWay = 'Une demande de cette formalité est déjà en cours pour cette société : suivez-la dans « Formalités ».'
+
+export function companyRoutes(define: DefineRoute, { db, mailer, config, clock }: AppDeps) {
+  define('legalSubmissions', async ({ user, query }) => listLegalSubmissions(db, await scopedOrderIds(db, user.id, 'all', query.orderId)))
+
+  define('createLegalSubmission', async ({ user, body }) => {
+    const order = await requireOrder(db, user.id, body.orderId, 'owner')
+    const refusal = refusalFor(body.kind, orderChecks(order))
+    if (refusal) throw conflict(refusal)
+    if (await findOpenLegalSubmission(db, order.id, body.kind)) throw conflict(alreadyUnderWay)
+    const submission = await createLegalSubmission(db, { orderId: order.id, userId: user.id, kind: body.kind, comment: body.comment?.trim() || null, at: clock.now() })
+    if (!submission) throw conflict(alreadyUnderWay)
+    await mailer.send({
+      to: config.supportEmail,
+      subject: `Formalité commandée : ${legalFormalityLabels[body.kind]} pour ${order.raison_sociale}`,
+      text: `${user.firstname} ${user.lastname} <${user.email}> commande « ${legalFormalityLabels[body.kind]} » pour ${order.raison_sociale} (commande ${order.id}, demande ${submission.id}).`
+        + (submission.comment ? `\n\nPrécisions :\n${submission.comment}` : ''),
+    })
+    return submission
+  })
+
+  define('operatorLegalSubmissions', async () => listLegalSubmissions(db))
+
+  define('operatorUpdateLegalSubmission', async ({ params, body }) => {
+    const submission = await findLegalSubmission(db, params.id)
+    if (!submission) throw notFound('Demande de formalité')
+    const from = legalSubmissionSteps.indexOf(submission.status)
+    if (body.status === 'Reçue' || legalSubmissionSteps.indexOf(body.status) <= from) {
+      throw conflict(`La demande est à l’étape « ${submission.status} » : elle ne peut qu’avancer (${legalSubmissionSteps.slice(from + 1).map((s) => `« ${s} »`).join(', ') || 'elle est terminée'}).`)
+    }
+    if (!(await moveLegalSubmission(db, submission.id, submission.status, body.status, clock.now()))) {
+      throw conflict('La demande vient d’être modifiée par ailleurs : rechargez-la avant de la faire avancer.')
+    }
+    const owner = await findUserById(db, submission.ownerId)
+    if (owner) {
+      await mailer.send({
+        to: owner.email,
+        subject: `${legalFormalityLabels[submission.kind]} (${submission.raisonSociale}) : ${body.status}`,
+        text: `Bonjour ${owner.firstname},\n\nVotre demande « ${legalFormalityLabels[submission.kind]} » pour ${submission.raisonSociale} est passée à l’étape « ${body.status} ».\n\n${config.publicUrl}/formalites\n`,
+        link: `${config.publicUrl}/formalites`,
+      })
+    }
+    const { ownerId: _, ...moved } = (await findLegalSubmission(db, submission.id))!
+    return moved
+  })
+}

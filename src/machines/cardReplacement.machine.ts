@@ -1,0 +1,161 @@
+// "Remplacer ma carte" (/moyen-de-paiement), with the local test provider's own card form: the number (Luhn), the expiry
+// (MM/AA, not past) and the CVC are checked here; the card goes to the provider (`createPaymentMethod`, never to our API),
+// whose pm_… id is then attached: PUT …/{id}/payment-method {pm} for an order, PUT credit-card-web {pm} for 'Tous'.
+// A refusal (a declined card, an unknown test number) keeps what was typed and says why; a success forgets the number.
+import { assign, fromPromise, setup } from 'xstate'
+import type { PaymentMethod } from '../../server/contract/schemas.ts'
+import type { TestCardBody } from '../../server/contract/test-provider.ts'
+import { messageOf, type Notice } from './shared.ts'
+
+export const CARD_NUMBER_INVALID = 'Le numéro de carte est incomplet ou erroné : vérifiez-le.'
+export const CARD_EXPIRY_INVALID = 'Indiquez la date d’expiration au format MM/AA.'
+export const CARD_EXPIRED = 'Cette carte a expiré : indiquez une carte en cours de validité.'
+export const CARD_CVC_INVALID = 'Le cryptogramme est le nombre de 3 chiffres au dos de la carte (4 chiffres sur le devant pour American Express).'
+export const CARD_REPLACED = 'Votre nouvelle carte est enregistrée.'
+
+export interface CardDraft {
+  number: string
+  /** MM/AA */
+  expiry: string
+  cvc: string
+}
+export type CardField = keyof CardDraft
+
+export interface CardReplacementContext {
+  /** The order whose subscription the card pays for; null ('Tous'): the default card. */
+  orderId: number | null
+  /** The current month, to refuse an expired card. */
+  today: { year: number; month: number }
+  draft: CardDraft
+  fieldErrors: Partial<Record<CardField, string>>
+  error: string | null
+  /** The provider's id of the card, once it made one. */
+  pm: string | null
+}
+
+export type CardReplacementEvent =
+  | { type: 'card.open' }
+  | { type: 'card.change'; draft: Partial<CardDraft> }
+  | { type: 'card.submit' }
+  | { type: 'card.cancel' }
+
+const digits = (value: string) => value.replace(/[\s-]/g, '')
+
+/** The Luhn checksum every card number satisfies. */
+export function passesLuhn(number: string): boolean {
+  const value = digits(number)
+  if (!/^\d{12,19}$/.test(value)) return false
+  let sum = 0
+  for (let i = 0; i < value.length; i++) {
+    let digit = Number(value[value.length - 1 - i])
+    if (i % 2 === 1) digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2
+    sum += digit
+  }
+  return sum % 10 === 0
+}
+
+const isAmex = (number: string) => /^3[47]/.test(digits(number))
+
+function expiryOf(expiry: string): { month: number; year: number } | null {
+  const match = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(expiry)
+  if (!match) return null
+  const month = Number(match[1])
+  const year = match[2]!.length === 2 ? 2000 + Number(match[2]) : Number(match[2])
+  return month >= 1 && month <= 12 ? { month, year } : null
+}
+
+/** What is wrong with a card as typed, field by field (empty when it can be sent). */
+export function cardProblems(draft: CardDraft, today: { year: number; month: number }): Partial<Record<CardField, string>> {
+  const problems: Partial<Record<CardField, string>> = {}
+  if (!passesLuhn(draft.number)) problems.number = CARD_NUMBER_INVALID
+  const expiry = expiryOf(draft.expiry)
+  if (!expiry) problems.expiry = CARD_EXPIRY_INVALID
+  else if (expiry.year < today.year || (expiry.year === today.year && expiry.month < today.month)) problems.expiry = CARD_EXPIRED
+  if (!(isAmex(draft.number) ? /^\d{4}$/ : /^\d{3}$/).test(draft.cvc.trim())) problems.cvc = CARD_CVC_INVALID
+  return problems
+}
+
+const toCard = (draft: CardDraft): TestCardBody => {
+  const { month, year } = expiryOf(draft.expiry)!
+  return { number: digits(draft.number), expMonth: month, expYear: year, cvc: draft.cvc.trim() }
+}
+
+const emptyDraft: CardDraft = { number: '', expiry: '', cvc: '' }
+
+export const cardReplacementMachine = setup({
+  types: {
+    context: {} as CardReplacementContext,
+    input: {} as { orderId: number | null; today: { year: number; month: number } },
+    events: {} as CardReplacementEvent,
+  },
+  actors: {
+    /** The provider's card form endpoint: the card becomes a pm_… id. */
+    createPaymentMethod: fromPromise<PaymentMethod, TestCardBody>(async () => {
+      throw new Error('cardReplacement: createPaymentMethod is not provided')
+    }),
+    /** PUT …/{orderId}/payment-method {pm}, or PUT credit-card-web {pm} without an order. */
+    attachPaymentMethod: fromPromise<PaymentMethod, { orderId: number | null; pm: string }>(async () => {
+      throw new Error('cardReplacement: attachPaymentMethod is not provided')
+    }),
+  },
+  actions: {
+    cardChanged: (_, _params: { card: PaymentMethod }) => {},
+    notify: (_, _params: Notice) => {},
+  },
+  guards: {
+    draftInvalid: ({ context }) => Object.keys(cardProblems(context.draft, context.today)).length > 0,
+  },
+}).createMachine({
+  id: 'cardReplacement',
+  context: ({ input }) => ({ orderId: input.orderId, today: input.today, draft: emptyDraft, fieldErrors: {}, error: null, pm: null }),
+  initial: 'closed',
+  states: {
+    closed: {
+      on: { 'card.open': { target: 'editing', actions: assign({ draft: emptyDraft, fieldErrors: {}, error: null, pm: null }) } },
+    },
+    editing: {
+      tags: ['form'],
+      on: {
+        'card.change': {
+          actions: assign({
+            draft: ({ context, event }) => ({ ...context.draft, ...event.draft }),
+            fieldErrors: ({ context, event }) => Object.fromEntries(Object.entries(context.fieldErrors).filter(([field]) => !(field in event.draft))),
+          }),
+        },
+        'card.submit': [
+          { guard: 'draftInvalid', actions: assign({ fieldErrors: ({ context }) => cardProblems(context.draft, context.today), error: null }) },
+          { target: 'creating', actions: assign({ fieldErrors: {}, error: null }) },
+        ],
+        // The number typed is forgotten with the form.
+        'card.cancel': { target: 'closed', actions: assign({ draft: emptyDraft, fieldErrors: {}, error: null }) },
+      },
+    },
+    creating: {
+      tags: ['form', 'busy'],
+      invoke: {
+        id: 'createPaymentMethod',
+        src: 'createPaymentMethod',
+        input: ({ context }) => toCard(context.draft),
+        onDone: { target: 'attaching', actions: assign({ pm: ({ event }) => event.output.id }) },
+        onError: { target: 'editing', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+      },
+    },
+    attaching: {
+      tags: ['form', 'busy'],
+      invoke: {
+        id: 'attachPaymentMethod',
+        src: 'attachPaymentMethod',
+        input: ({ context }) => ({ orderId: context.orderId, pm: context.pm! }),
+        onDone: {
+          target: 'closed',
+          actions: [
+            { type: 'cardChanged', params: ({ event }) => ({ card: event.output }) },
+            { type: 'notify', params: { kind: 'success', message: CARD_REPLACED } },
+            assign({ draft: emptyDraft, pm: null }),
+          ],
+        },
+        onError: { target: 'editing', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+      },
+    },
+  },
+})

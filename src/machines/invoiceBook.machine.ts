@@ -1,0 +1,193 @@
+// /factures: the years with invoices (own and shared, merged; this year first when it has some), the chosen year's
+// invoices and credit notes, and "Payer" on an unpaid invoice of an order the user owns: a confirmation with the amount,
+// then POST pay-unpaid-invoice {orderId} with the card on file. Paid, the order's invoices turn "Payée" (`invoicesPaid`
+// tells the portal, whose unpaid banner then goes); without a card, the way to /moyen-de-paiement; a declined card
+// says why in French and nothing changes.
+import { assign, fromPromise, setup } from 'xstate'
+import type { CreditNote, Invoice, PayUnpaidReply } from '../../server/contract/schemas.ts'
+import { codeOf, messageOf, type Notice } from './shared.ts'
+
+export interface YearBook {
+  invoices: Invoice[]
+  creditNotes: CreditNote[]
+}
+
+export interface Payment {
+  orderId: number
+  raisonSociale: string
+  /** The order's unpaid invoices of the year shown, and their total including tax (the server pays all of them). */
+  count: number
+  amountInclTaxCents: number
+}
+
+export interface InvoiceBookContext {
+  /** The order selected in the header; null: 'Tous'. */
+  orderId: number | null
+  /** The orders whose invoices the user may pay (their own). */
+  payableOrderIds: number[]
+  currentYear: number
+  years: number[]
+  year: number | null
+  invoices: Invoice[]
+  creditNotes: CreditNote[]
+  payment: Payment | null
+  error: string | null
+}
+
+export type InvoiceBookEvent =
+  | { type: 'book.retry' }
+  | { type: 'year.select'; year: number }
+  | { type: 'invoice.pay'; orderId: number }
+  | { type: 'payment.confirm' }
+  | { type: 'payment.cancel' }
+
+/** This year when it has invoices, else the latest. */
+const firstYear = (years: number[], currentYear: number) => (years.includes(currentYear) ? currentYear : years[0]!)
+
+const unpaidOf = (invoices: Invoice[], orderId: number) => invoices.filter((i) => i.domId === orderId && !i.paid)
+
+export const invoiceBookMachine = setup({
+  types: {
+    context: {} as InvoiceBookContext,
+    input: {} as { orderId: number | null; payableOrderIds: number[]; currentYear: number },
+    events: {} as InvoiceBookEvent,
+  },
+  actors: {
+    /** invoices/years and invoices/years/share, merged, newest first. */
+    loadYears: fromPromise<number[]>(async () => {
+      throw new Error('invoiceBook: loadYears is not provided')
+    }),
+    /** The year's invoices and credit notes, own and shared, of the selected order (all with 'Tous'). */
+    loadYear: fromPromise<YearBook, { year: number; orderId: number | null }>(async () => {
+      throw new Error('invoiceBook: loadYear is not provided')
+    }),
+    /** POST pay-unpaid-invoice {orderId}. */
+    pay: fromPromise<PayUnpaidReply, { orderId: number }>(async () => {
+      throw new Error('invoiceBook: pay is not provided')
+    }),
+  },
+  actions: {
+    notify: (_, _params: Notice) => {},
+    invoicesPaid: (_, _params: { orderId: number }) => {},
+  },
+  guards: {
+    noYears: (_, params: { years: number[] }) => params.years.length === 0,
+    isListedYear: ({ context }, params: { year: number }) => context.years.includes(params.year),
+    canPay: ({ context }, params: { orderId: number }) =>
+      context.payableOrderIds.includes(params.orderId) && unpaidOf(context.invoices, params.orderId).length > 0,
+    noCard: (_, params: { error: unknown }) => codeOf(params.error) === 'NO_CARD',
+  },
+}).createMachine({
+  id: 'invoiceBook',
+  context: ({ input }) => ({
+    orderId: input.orderId, payableOrderIds: input.payableOrderIds, currentYear: input.currentYear, years: [], year: null, invoices: [], creditNotes: [], payment: null, error: null,
+  }),
+  initial: 'loadingYears',
+  states: {
+    loadingYears: {
+      tags: ['loading'],
+      invoke: {
+        id: 'loadYears',
+        src: 'loadYears',
+        onDone: [
+          { guard: { type: 'noYears', params: ({ event }) => ({ years: event.output }) }, target: 'empty', actions: assign({ years: [] }) },
+          { target: 'loadingYear', actions: assign({ years: ({ event }) => event.output, year: ({ context, event }) => firstYear(event.output, context.currentYear) }) },
+        ],
+        onError: { target: 'yearsFailed', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+      },
+    },
+    yearsFailed: {
+      on: { 'book.retry': { target: 'loadingYears', actions: assign({ error: null }) } },
+    },
+    empty: {},
+    loadingYear: {
+      tags: ['loading'],
+      invoke: {
+        id: 'loadYear',
+        src: 'loadYear',
+        input: ({ context }) => ({ year: context.year!, orderId: context.orderId }),
+        onDone: { target: 'ready', actions: assign({ invoices: ({ event }) => event.output.invoices, creditNotes: ({ event }) => event.output.creditNotes }) },
+        onError: { target: 'yearFailed', actions: assign({ error: ({ event }) => messageOf(event.error), invoices: [], creditNotes: [] }) },
+      },
+      on: {
+        // Another year while one loads: the newer choice wins (the running load is stopped).
+        'year.select': {
+          guard: { type: 'isListedYear', params: ({ event }) => ({ year: event.year }) },
+          target: 'loadingYear',
+          reenter: true,
+          actions: assign({ year: ({ event }) => event.year }),
+        },
+      },
+    },
+    yearFailed: {
+      on: {
+        'book.retry': { target: 'loadingYear', actions: assign({ error: null }) },
+        'year.select': {
+          guard: { type: 'isListedYear', params: ({ event }) => ({ year: event.year }) },
+          target: 'loadingYear',
+          actions: assign({ year: ({ event }) => event.year, error: null }),
+        },
+      },
+    },
+    ready: {
+      on: {
+        'year.select': {
+          guard: { type: 'isListedYear', params: ({ event }) => ({ year: event.year }) },
+          target: 'loadingYear',
+          actions: assign({ year: ({ event }) => event.year }),
+        },
+        'invoice.pay': {
+          guard: { type: 'canPay', params: ({ event }) => ({ orderId: event.orderId }) },
+          target: 'confirmingPayment',
+          actions: assign({
+            payment: ({ context, event }) => {
+              const unpaid = unpaidOf(context.invoices, event.orderId)
+              return { orderId: event.orderId, raisonSociale: unpaid[0]!.raisonSociale, count: unpaid.length, amountInclTaxCents: unpaid.reduce((s, i) => s + i.amountInclTaxCents, 0) }
+            },
+            error: null,
+          }),
+        },
+      },
+    },
+    confirmingPayment: {
+      tags: ['dialog'],
+      on: {
+        'payment.confirm': { target: 'paying', actions: assign({ error: null }) },
+        'payment.cancel': { target: 'ready', actions: assign({ payment: null, error: null }) },
+      },
+    },
+    paying: {
+      tags: ['dialog', 'busy'],
+      invoke: {
+        id: 'pay',
+        src: 'pay',
+        input: ({ context }) => ({ orderId: context.payment!.orderId }),
+        onDone: {
+          target: 'ready',
+          actions: [
+            assign({ invoices: ({ context }) => context.invoices.map((i) => (i.domId === context.payment!.orderId ? { ...i, paid: true } : i)) }),
+            { type: 'invoicesPaid', params: ({ context }) => ({ orderId: context.payment!.orderId }) },
+            { type: 'notify', params: ({ event }) => ({ kind: 'success' as const, message: event.output.message }) },
+            assign({ payment: null }),
+          ],
+        },
+        onError: [
+          { guard: { type: 'noCard', params: ({ event }) => ({ error: event.error }) }, target: 'noCard', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+          { target: 'confirmingPayment', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+        ],
+      },
+    },
+    noCard: {
+      tags: ['dialog'],
+      on: { 'payment.cancel': { target: 'ready', actions: assign({ payment: null, error: null }) } },
+    },
+  },
+})
+
+/** The year's totals: invoices excluding and including tax, credit notes including tax, and what remains. */
+export function yearTotals(book: YearBook) {
+  const invoicedExclTax = book.invoices.reduce((s, i) => s + i.amountExclTaxCents, 0)
+  const invoicedInclTax = book.invoices.reduce((s, i) => s + i.amountInclTaxCents, 0)
+  const creditedInclTax = book.creditNotes.reduce((s, c) => s + c.amountInclTaxCents, 0)
+  return { invoicedExclTax, invoicedInclTax, creditedInclTax, netInclTax: invoicedInclTax - creditedInclTax }
+}

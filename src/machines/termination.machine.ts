@@ -1,0 +1,170 @@
+// "Résilier" for one order (Mes abonnements; "Résilier ma domiciliation" on Gestion de mon entreprise mounts the same
+// form): the order's request if it has one ("Résiliation demandée pour le {date}"), else a form — reason (a list, with
+// details required for "Autre motif"), an optional comment, the wished date, not before the end of the current period —
+// sent with POST /api-protected/termination-requests. A 409 (already requested, e.g. from another tab) reads the
+// request again; any other refusal keeps the form as typed and says why.
+import { assign, fromPromise, setup } from 'xstate'
+import type { TerminationRequestBody, TerminationRequestReply, TerminationStatus } from '../../server/contract/schemas.ts'
+import { messageOf, type Notice, statusOf } from './shared.ts'
+
+export const TERMINATION_REASONS = [
+  'Cessation d’activité',
+  'Transfert du siège social',
+  'Changement de prestataire',
+  'Tarifs trop élevés',
+  'Services inadaptés à mes besoins',
+  'Autre motif',
+] as const
+export const OTHER_REASON = 'Autre motif'
+
+export const TERMINATION_NO_REASON = 'Choisissez le motif de votre résiliation.'
+export const TERMINATION_NO_DETAILS = 'Précisez le motif de votre résiliation.'
+export const TERMINATION_NO_DATE = 'Indiquez la date souhaitée au format JJ/MM/AAAA.'
+export const terminationTooEarly = (earliest: string) =>
+  `La résiliation ne peut prendre effet avant la fin de la période en cours : choisissez le ${frenchDay(earliest)} ou une date ultérieure.`
+export const TERMINATION_SENT = 'Votre demande de résiliation a bien été enregistrée ; nous vous confirmons sa prise en compte par e-mail.'
+
+const dayFormat = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
+/** "31 janvier 2027" from 2027-01-31. */
+export const frenchDay = (day: string) => dayFormat.format(new Date(`${day}T00:00:00Z`))
+
+export interface TerminationDraft {
+  reason: string
+  comment: string
+  /** YYYY-MM-DD, as a date input gives it. */
+  date: string
+}
+export type TerminationField = keyof TerminationDraft
+
+export interface TerminationContext {
+  orderId: number
+  earliestDate: string | null
+  /** The date of the request made, once there is one. */
+  requestedDate: string | null
+  draft: TerminationDraft
+  fieldErrors: Partial<Record<TerminationField, string>>
+  error: string | null
+}
+
+export type TerminationEvent =
+  | { type: 'termination.retry' }
+  | { type: 'termination.open' }
+  | { type: 'termination.change'; draft: Partial<TerminationDraft> }
+  | { type: 'termination.submit' }
+  | { type: 'termination.cancel' }
+
+/** What is wrong with a draft, field by field (empty when it can be sent). */
+export function terminationProblems(draft: TerminationDraft, earliestDate: string | null): Partial<Record<TerminationField, string>> {
+  const problems: Partial<Record<TerminationField, string>> = {}
+  if (!(TERMINATION_REASONS as readonly string[]).includes(draft.reason)) problems.reason = TERMINATION_NO_REASON
+  else if (draft.reason === OTHER_REASON && draft.comment.trim() === '') problems.comment = TERMINATION_NO_DETAILS
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(draft.date) || Number.isNaN(Date.parse(draft.date))) problems.date = TERMINATION_NO_DATE
+  else if (earliestDate && draft.date < earliestDate) problems.date = terminationTooEarly(earliestDate)
+  return problems
+}
+
+export const terminationMachine = setup({
+  types: {
+    context: {} as TerminationContext,
+    input: {} as { orderId: number },
+    events: {} as TerminationEvent,
+  },
+  actors: {
+    /** GET …/{id}/termination-request. */
+    loadStatus: fromPromise<TerminationStatus, { orderId: number }>(async () => {
+      throw new Error('termination: loadStatus is not provided')
+    }),
+    /** POST /api-protected/termination-requests. */
+    sendRequest: fromPromise<TerminationRequestReply, TerminationRequestBody>(async () => {
+      throw new Error('termination: sendRequest is not provided')
+    }),
+  },
+  actions: {
+    notify: (_, _params: Notice) => {},
+  },
+  guards: {
+    hasRequest: (_, params: { status: TerminationStatus }) => params.status.request !== null,
+    draftInvalid: ({ context }) => Object.keys(terminationProblems(context.draft, context.earliestDate)).length > 0,
+    alreadyRequested: (_, params: { error: unknown }) => statusOf(params.error) === 409,
+  },
+}).createMachine({
+  id: 'termination',
+  context: ({ input }) => ({
+    orderId: input.orderId, earliestDate: null, requestedDate: null, draft: { reason: '', comment: '', date: '' }, fieldErrors: {}, error: null,
+  }),
+  initial: 'loading',
+  states: {
+    loading: {
+      tags: ['loading'],
+      invoke: {
+        id: 'loadStatus',
+        src: 'loadStatus',
+        input: ({ context }) => ({ orderId: context.orderId }),
+        onDone: [
+          {
+            guard: { type: 'hasRequest', params: ({ event }) => ({ status: event.output }) },
+            target: 'requested',
+            actions: assign({ requestedDate: ({ event }) => event.output.request!.date, earliestDate: ({ event }) => event.output.earliestDate }),
+          },
+          { target: 'available', actions: assign({ earliestDate: ({ event }) => event.output.earliestDate }) },
+        ],
+        onError: { target: 'failed', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+      },
+    },
+    failed: {
+      on: { 'termination.retry': { target: 'loading', actions: assign({ error: null }) } },
+    },
+    available: {
+      on: {
+        'termination.open': {
+          target: 'editing',
+          // The earliest date is offered; what was typed before a cancel is kept.
+          actions: assign({ draft: ({ context }) => ({ ...context.draft, date: context.draft.date || context.earliestDate! }), fieldErrors: {}, error: null }),
+        },
+      },
+    },
+    editing: {
+      tags: ['form'],
+      on: {
+        'termination.change': {
+          actions: assign({
+            draft: ({ context, event }) => ({ ...context.draft, ...event.draft }),
+            fieldErrors: ({ context, event }) => Object.fromEntries(Object.entries(context.fieldErrors).filter(([field]) => !(field in event.draft))),
+          }),
+        },
+        'termination.submit': [
+          { guard: 'draftInvalid', actions: assign({ fieldErrors: ({ context }) => terminationProblems(context.draft, context.earliestDate), error: null }) },
+          { target: 'sending', actions: assign({ fieldErrors: {}, error: null }) },
+        ],
+        'termination.cancel': { target: 'available', actions: assign({ fieldErrors: {}, error: null }) },
+      },
+    },
+    sending: {
+      tags: ['form', 'busy'],
+      invoke: {
+        id: 'sendRequest',
+        src: 'sendRequest',
+        input: ({ context }) => ({
+          orderId: context.orderId, reason: context.draft.reason, date: context.draft.date,
+          ...(context.draft.comment.trim() ? { comment: context.draft.comment.trim() } : {}),
+        }),
+        onDone: {
+          target: 'requested',
+          actions: [
+            assign({ requestedDate: ({ context }) => context.draft.date }),
+            { type: 'notify', params: { kind: 'success', message: TERMINATION_SENT } },
+          ],
+        },
+        onError: [
+          {
+            guard: { type: 'alreadyRequested', params: ({ event }) => ({ error: event.error }) },
+            target: 'loading',
+            actions: { type: 'notify', params: ({ event }) => ({ kind: 'error' as const, message: messageOf(event.error) }) },
+          },
+          { target: 'editing', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+        ],
+      },
+    },
+    requested: {},
+  },
+})

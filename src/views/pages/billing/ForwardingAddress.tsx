@@ -1,0 +1,69 @@
+// "Adresse de réexpédition": where forwarded mail goes, and its form (the five fields of spec §7); the saved address
+// shows at once.
+import { useActorRef, useSelector } from '@xstate/react'
+import type { ActorRefFrom } from 'xstate'
+import type { Contract } from '../../../../server/contract/schemas.ts'
+import type { AddressDraft, forwardingAddressMachine } from '../../../machines/forwardingAddress.machine.ts'
+import { useFlows } from '../../app-context.tsx'
+import { Alert, Button, TextField } from '../../components/ui.tsx'
+import { Muted } from '../../components/page.tsx'
+import { Actions } from './styles.ts'
+
+type AddressRef = ActorRefFrom<typeof forwardingAddressMachine>
+
+const fields: [keyof AddressDraft, string, string][] = [
+  ['adressePostaleExpedition', 'Numéro et rue', 'address-line1'],
+  ['adresseComplementPostaleExpedition', 'Complément d’adresse (facultatif)', 'address-line2'],
+  ['codePostaleExpedition', 'Code postal', 'postal-code'],
+  ['villePostaleExpedition', 'Ville', 'address-level2'],
+  ['paysPostaleExpedition', 'Pays', 'country-name'],
+]
+
+const lines = (c: Contract) => [c.adressePostaleExpedition, c.adresseComplementPostaleExpedition, [c.codePostaleExpedition, c.villePostaleExpedition].filter(Boolean).join(' '), c.paysPostaleExpedition]
+  .filter((line): line is string => !!line)
+
+export function ForwardingAddress({ contract: initial }: { contract: Contract }) {
+  const flows = useFlows()
+  const actor = useActorRef(flows.forwardingAddress, { input: { contract: initial } })
+  const contract = useSelector(actor, (s) => s.context.contract)
+  const editing = useSelector(actor, (s) => s.hasTag('form'))
+  const headingId = `forwarding-${contract.id}`
+  const address = lines(contract)
+  return (
+    <section aria-labelledby={headingId}>
+      <h4 id={headingId}>Adresse de réexpédition</h4>
+      {editing ? <AddressForm actor={actor} /> : (
+        <>
+          {address.length ? <address>{address.map((line) => <div key={line}>{line}</div>)}</address> : <Muted>Aucune adresse de réexpédition enregistrée.</Muted>}
+          <Actions>
+            <Button type="button" $variant="secondary" onClick={() => actor.send({ type: 'address.edit' })} aria-label={`Modifier l’adresse de réexpédition de ${contract.raisonSociale}`}>
+              {address.length ? 'Modifier l’adresse' : 'Indiquer une adresse'}
+            </Button>
+          </Actions>
+        </>
+      )}
+    </section>
+  )
+}
+
+function AddressForm({ actor }: { actor: AddressRef }) {
+  const draft = useSelector(actor, (s) => s.context.draft)
+  const fieldErrors = useSelector(actor, (s) => s.context.fieldErrors)
+  const error = useSelector(actor, (s) => s.context.error)
+  const busy = useSelector(actor, (s) => s.hasTag('busy'))
+  const id = useSelector(actor, (s) => s.context.contract.id)
+  return (
+    <form noValidate aria-busy={busy} onSubmit={(e) => { e.preventDefault(); actor.send({ type: 'address.submit' }) }}>
+      {error && <Alert $kind="error" role="alert">{error}</Alert>}
+      {fields.map(([field, label, autoComplete], index) => (
+        <TextField key={field} id={`${field}-${id}`} label={label} value={draft[field]} autoComplete={autoComplete} error={fieldErrors[field]}
+          inputMode={field === 'codePostaleExpedition' ? 'numeric' : undefined} autoFocus={index === 0}
+          onChange={(value) => actor.send({ type: 'address.change', draft: { [field]: value } })} />
+      ))}
+      <Actions>
+        <Button type="submit" disabled={busy}>{busy ? 'Enregistrement…' : 'Enregistrer l’adresse'}</Button>
+        <Button type="button" $variant="secondary" onClick={() => actor.send({ type: 'address.cancel' })} disabled={busy}>Annuler</Button>
+      </Actions>
+    </form>
+  )
+}

@@ -1,0 +1,51 @@
+// One order on Attestation et contrats: "Télécharger mon attestation de domiciliation" (then its code and public
+// verification page), "Télécharger mon contrat", and the forwarding address.
+import { useActorRef, useSelector } from '@xstate/react'
+import { Link } from 'wouter'
+import type { Contract, Order } from '../../../../server/contract/schemas.ts'
+import type { DocumentRequest } from '../../../machines/documentDownload.machine.ts'
+import { useFlows } from '../../app-context.tsx'
+import { Alert, Button } from '../../components/ui.tsx'
+import { ForwardingAddress } from './ForwardingAddress.tsx'
+import { Actions, OrderBlock } from './styles.ts'
+
+function useDownload() {
+  const flows = useFlows()
+  const actor = useActorRef(flows.documentDownload)
+  const busy = useSelector(actor, (s) => s.hasTag('busy'))
+  const error = useSelector(actor, (s) => s.context.error)
+  const certificate = useSelector(actor, (s) => s.context.certificate)
+  return { busy, error, certificate, start: (request: DocumentRequest) => actor.send({ type: 'download.start', request }) }
+}
+
+export function OrderDocuments({ order, contract, titled }: { order: Order; contract: Contract | null; titled: boolean }) {
+  const certificate = useDownload()
+  const contractFile = useDownload()
+  const headingId = `documents-${order.id}`
+  return (
+    <OrderBlock aria-labelledby={headingId}>
+      <h3 id={headingId}>{titled ? order.raisonSociale : `Documents de ${order.raisonSociale}`}</h3>
+      <Actions>
+        <Button type="button" onClick={() => certificate.start({ kind: 'certificate', orderId: order.id })} disabled={certificate.busy}
+          aria-label={titled ? `Télécharger mon attestation de domiciliation de ${order.raisonSociale}` : undefined}>
+          {certificate.busy ? 'Préparation de l’attestation…' : 'Télécharger mon attestation de domiciliation'}
+        </Button>
+        {contract && (
+          <Button type="button" $variant="secondary" onClick={() => contractFile.start({ kind: 'contract', contractId: contract.id })} disabled={contractFile.busy}
+            aria-label={titled ? `Télécharger mon contrat de ${order.raisonSociale}` : undefined}>
+            {contractFile.busy ? 'Préparation du contrat…' : 'Télécharger mon contrat'}
+          </Button>
+        )}
+      </Actions>
+      {certificate.error && <Alert $kind="error" role="alert">{certificate.error}</Alert>}
+      {contractFile.error && <Alert $kind="error" role="alert">{contractFile.error}</Alert>}
+      {certificate.certificate && (
+        <Alert $kind="success" role="status">
+          Attestation délivrée, code de vérification <strong>{certificate.certificate.code}</strong>. Toute personne qui la reçoit peut la vérifier
+          sur <Link href={`/verification/${certificate.certificate.code}`}>sa page de vérification</Link> (ou avec son code QR).
+        </Alert>
+      )}
+      {contract ? <ForwardingAddress contract={contract} /> : <p>Votre contrat est en cours de préparation.</p>}
+    </OrderBlock>
+  )
+}

@@ -1,0 +1,74 @@
+// A company's dated duties, year by year: the date in French, what to do, why (the detail line and
+// the official source); past ones greyed, the next one highlighted.
+import { styled } from 'goober'
+import { longDateFr } from '../../../domain/dates.ts'
+import { type Deadline, isPast, nextDeadline } from '../../../domain/deadline.ts'
+import { Badge, Muted } from '../../components/page.tsx'
+import { VisuallyHidden } from '../../components/ui.tsx'
+import { color, radius } from '../../theme.ts'
+
+const dayFormat = new Intl.DateTimeFormat('fr-FR', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
+/** "mardi 15 décembre 2026" */
+export const deadlineDate = (iso: string) => dayFormat.format(new Date(`${iso}T00:00:00Z`))
+
+const Year = styled('section')`
+  h3 { margin: 1rem 0 0.5rem; font-size: 1.1rem; }
+  ol { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 0.5rem; }
+`
+
+const Item = styled('li')`
+  padding: 0.75rem 1rem;
+  border: 1px solid ${color.border};
+  border-radius: ${radius};
+  background: ${color.surface};
+  p { margin: 0.25rem 0 0; }
+  &[data-past='true'] { background: ${color.background}; color: ${color.muted}; }
+  &[data-past='true'] strong { font-weight: 600; }
+  &[data-next='true'] { border: 2px solid ${color.accent}; background: ${color.accentSoft}; }
+  .when { font-weight: 700; }
+  a { overflow-wrap: anywhere; }
+`
+
+/** The official page a rule comes from, in a new tab. */
+export function SourceLink({ href }: { href: string }) {
+  return (
+    <a href={href} target="_blank" rel="noopener noreferrer">
+      Source : {new URL(href).hostname.replace(/^www\./, '')}<VisuallyHidden> (nouvel onglet)</VisuallyHidden>
+    </a>
+  )
+}
+
+function DeadlineItem({ deadline, past, next }: { deadline: Deadline; past: boolean; next: boolean }) {
+  return (
+    <Item data-past={past} data-next={next} aria-current={next ? 'date' : undefined}>
+      <div>
+        <time className="when" dateTime={deadline.date}>{deadlineDate(deadline.date)}</time>{' '}
+        {next && <Badge $tone="warning">Prochaine échéance</Badge>}
+        {past && <Muted> · passée</Muted>}
+      </div>
+      <strong>{deadline.title}</strong>
+      {deadline.detail && <p><Muted>{deadline.detail}</Muted></p>}
+      {deadline.movedFrom && <p><Muted>Reportée du {longDateFr(deadline.movedFrom)} (week-end ou jour férié).</Muted></p>}
+      <p><SourceLink href={deadline.source} /></p>
+    </Item>
+  )
+}
+
+export function DeadlineList({ deadlines, today, label }: { deadlines: Deadline[]; today: string; label: string }) {
+  const next = nextDeadline(deadlines, today)
+  const years = [...new Set(deadlines.map((d) => d.date.slice(0, 4)))]
+  return (
+    <>
+      {years.map((year) => (
+        <Year key={year} aria-labelledby={`echeances-${year}`}>
+          <h3 id={`echeances-${year}`}>{year}</h3>
+          <ol aria-label={`${label} ${year}`}>
+            {deadlines.filter((d) => d.date.startsWith(year)).map((d) => (
+              <DeadlineItem key={d.id} deadline={d} past={isPast(d, today)} next={d === next} />
+            ))}
+          </ol>
+        </Year>
+      ))}
+    </>
+  )
+}

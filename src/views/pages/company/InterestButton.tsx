@@ -1,0 +1,28 @@
+// "Ça m'intéresse" on a partner's offer (a bank, the accountant), then "Demande envoyée" for good;
+// a collaborator sees where it stands, and why the request is not theirs to make.
+import { useActorRef, useSelector } from '@xstate/react'
+import type { Order } from '../../../../server/contract/schemas.ts'
+import type { Partner } from '../../../machines/partnerInterest.machine.ts'
+import { useFlows } from '../../app-context.tsx'
+import { Badge, Muted } from '../../components/page.tsx'
+import { Alert, Button } from '../../components/ui.tsx'
+
+const sentFlag = (order: Order, partner: Partner) => (partner === 'qonto' ? order.qonto : partner === 'shine' ? order.shine : order.wantComptable)
+
+export function InterestButton({ order, partner, label, name }: { order: Order; partner: Partner; label: string; /** The button's accessible name when several share a label (it contains the label). */ name?: string }) {
+  const flows = useFlows()
+  const interest = useActorRef(flows.partnerInterest, { input: { orderId: order.id, partner, sent: sentFlag(order, partner), isShareOrder: order.isShareOrder } })
+  const sent = useSelector(interest, (s) => s.hasTag('sent'))
+  const busy = useSelector(interest, (s) => s.hasTag('busy'))
+  const error = useSelector(interest, (s) => s.context.error)
+  if (sent) return <Badge $tone="success">Demande envoyée</Badge>
+  if (order.isShareOrder) return <Muted>Seul le titulaire de la domiciliation peut faire cette demande.</Muted>
+  return (
+    <div>
+      {error && <Alert $kind="error" role="alert">{error}</Alert>}
+      <Button type="button" onClick={() => interest.send({ type: 'interest.send' })} disabled={busy} aria-label={busy ? undefined : name}>
+        {busy ? 'Envoi…' : label}
+      </Button>
+    </div>
+  )
+}

@@ -1,0 +1,275 @@
+// The billing routes beyond their happy path (routes.test.ts): options on offer, termination dates, payment without a
+// card, certificates and their public check, the contract PDF, the forwarding address, the test provider's card form.
+import { Writable } from 'node:stream'
+import pino from 'pino'
+import type Stripe from 'stripe'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { routes } from '../../server/contract/index.ts'
+import { testProviderRoute } from '../../server/contract/test-provider.ts'
+import { messages } from '../../server/http/errors.ts'
+import { UNKNOWN_CERTIFICATE } from '../../server/routes/billing/certificates.ts'
+import { stripePaymentProvider } from '../../server/services/payment.ts'
+import { testProviderCard } from '../util/billing.ts'
+import { pdfText } from '../util/pdf-text.ts'
+import { buildTestApp, call, callBearer, login, ordersByName, type TestApp } from '../util/server.ts'
+
+type Orders = Awaited<ReturnType<typeof ordersByName>>
+interface Ctx { t: TestApp; camille: string; julien: string; sophie: string; orders: Orders }
+
+const BOULANGERIE = 'Boulangerie des Lilas SAS'
+const ATELIER = 'Atelier Lumière SARL'
+
+async function setup(ctx: Ctx, options: Parameters<typeof buildTestApp>[0] = {}) {
+  ctx.t = await buildTestApp(options)
+  ctx.camille = await login(ctx.t.app)
+  ctx.julien = await login(ctx.t.app, 'associe@example.com')
+  ctx.sophie = await login(ctx.t.app, 'solo@example.com')
+  ctx.orders = await ordersByName(ctx.t.app, ctx.camille)
+}
+
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10)
+
+const Subscription = suite<Ctx>('options and termination')
+Subscription.before((ctx) => setup(ctx))
+Subscription.after((ctx) => ctx.t.close())
+
+Subscription('the options not held, at the subscription interval, with their price including VAT', async ({ t, camille, orders }) => {
+  const yearly = (await call(t.app, camille, 'GET', `/api-protected/domiciliation-orders/${orders[BOULANGERIE]!.id}/subscription-options`)).json()
+  assert.equal(yearly.map((o: { planId: string }) => o.planId), ['option-reexpedition-annuelle', 'option-standard-annuelle'], 'not the scan option it holds')
+  const monthly = (await call(t.app, camille, 'GET', `/api-protected/domiciliation-orders/${orders[ATELIER]!.id}/subscription-options`)).json()
+  assert.equal(monthly.map((o: { planId: string; amountInclTaxCents: number }) => [o.planId, o.amountInclTaxCents]),
+    [['option-reexpedition-mensuelle', 1800], ['option-scan-mensuelle', 1080], ['option-standard-mensuelle', 3480]])
+})
+
+Subscription('a collaborator and a stranger get no options: 403 and 404', async ({ t, julien, sophie, orders }) => {
+  const url = `/api-protected/domiciliation-orders/${orders[BOULANGERIE]!.id}/subscription-options`
+  const collaborator = await call(t.app, julien, 'GET', url)
+  assert.is(collaborator.statusCode, 403)
+  assert.is(collaborator.json().message, messages.ownerOnly)
+  assert.is((await call(t.app, sophie, 'GET', url)).statusCode, 404)
+})
+
+Subscription('termination: a date in the past or before the end of the period is refused in French, nothing recorded', async ({ t, camille, orders }) => {
+  const orderId = orders[ATELIER]!.id
+  const status = (await call(t.app, camille, 'GET', `/api-protected/domiciliation-orders/${orderId}/termination-request`)).json()
+  assert.is(status.request, null)
+  assert.ok(status.earliestDate > day(t.clock.now().getTime()), 'the monthly period ends in 18 days')
+  const past = await call(t.app, camille, 'POST', '/api-protected/termination-requests', { orderId, reason: 'Cessation d’activité', date: '2020-01-01' })
+  assert.is(past.statusCode, 400)
+  assert.is(past.json().message, 'La date de résiliation ne peut pas être dans le passé.')
+  const tomorrow = await call(t.app, camille, 'POST', '/api-protected/termination-requests', { orderId, reason: 'Cessation d’activité', date: day(t.clock.now().getTime() + 86_400_000) })
+  assert.is(tomorrow.statusCode, 400)
+  assert.match(tomorrow.json().message, /^La résiliation ne peut prendre effet avant la fin de la période en cours : choisissez le \d+ \S+ \d{4} ou une date ultérieure\.$/)
+  assert.equal(await t.deps.db.selectFrom('termination_requests').select('id').execute(), [])
+  const ok = await call(t.app, camille, 'POST', '/api-protected/termination-requests', { orderId, reason: 'Cessation d’activité', date: status.earliestDate, comment: 'Merci' })
+  assert.is(ok.statusCode, 200, ok.body)
+  const after = (await call(t.app, camille, 'GET', `/api-protected/domiciliation-orders/${orderId}/termination-request`)).json()
+  assert.equal([after.request.date, after.request.reason], [status.earliestDate, 'Cessation d’activité'])
+})
+
+Subscription('termination by a collaborator: 403, nothing recorded', async ({ t, julien, orders }) => {
+  const res = await call(t.app, julien, 'POST', '/api-protected/termination-requests', { orderId: orders[BOULANGERIE]!.id, reason: 'x', date: '2099-01-01' })
+  assert.is(res.statusCode, 403)
+  assert.equal(await t.deps.db.selectFrom('termination_requests').select('id').where('order_id', '=', orders[BOULANGERIE]!.id).execute(), [])
+})
+
+Subscription.run()
+
+const Pay = suite<Ctx>('paying without a card')
+Pay.before((ctx) => setup(ctx))
+Pay.after((ctx) => ctx.t.close())
+
+Pay('no card on the subscription nor by default: 402 NO_CARD in French, nothing claimed', async ({ t, camille, orders }) => {
+  const user = await t.deps.db.selectFrom('users').select('payment_customer_id').where('email', '=', 'demo@example.com').executeTakeFirstOrThrow()
+  await t.deps.db.updateTable('test_customers').set({ default_payment_method: null }).where('id', '=', user.payment_customer_id!).execute()
+  await t.deps.db.updateTable('test_subscriptions').set({ default_payment_method: null }).execute()
+  const res = await call(t.app, camille, 'POST', '/api-protected/pay-unpaid-invoice', { orderId: orders[BOULANGERIE]!.id })
+  assert.is(res.statusCode, 402)
+  assert.equal(res.json(), { message: 'Aucune carte enregistrée : ajoutez un moyen de paiement puis réessayez.', statusCode: 402, code: 'NO_CARD' })
+  assert.equal(await t.deps.db.selectFrom('payment_attempts').select('id').execute(), [])
+  assert.equal(await t.deps.db.selectFrom('invoices').select('id').where('payment_attempt_id', 'is not', null).execute(), [])
+})
+
+Pay('a collaborator cannot pay the shared order: 403', async ({ t, julien, orders }) => {
+  const res = await call(t.app, julien, 'POST', '/api-protected/pay-unpaid-invoice', { orderId: orders[BOULANGERIE]!.id })
+  assert.is(res.statusCode, 403)
+})
+
+Pay.run()
+
+const Certificates = suite<Ctx>('certificates and their public verification')
+Certificates.before((ctx) => setup(ctx, { config: { authRateLimit: 5 } }))
+Certificates.after((ctx) => ctx.t.close())
+
+const issue = ({ t, camille }: Ctx, orderId: number) => call(t.app, camille, 'POST', `/api-protected/domiciliation-orders/${orderId}/certificates`)
+const verify = ({ t }: Ctx, code: string, ip = '10.0.0.1') => t.app.inject({ method: 'GET', url: `/api/certificates/${code}`, remoteAddress: ip })
+
+Certificates('issued for a signed contract: a PDF with the company, its SIREN, the approval number and the code', async (ctx) => {
+  const certificate = (await issue(ctx, ctx.orders[BOULANGERIE]!.id)).json()
+  const pdf = await call(ctx.t.app, ctx.camille, 'GET', certificate.file)
+  assert.is(pdf.statusCode, 200)
+  assert.is(pdf.rawPayload.subarray(0, 5).toString(), '%PDF-')
+  const text = pdfText(pdf.rawPayload)
+  for (const expected of ['Boulangerie des Lilas SAS', 'SIREN', '823 456 789', 'SAS', ctx.t.deps.config.prefectureApproval!, certificate.code, certificate.verificationUrl]) {
+    assert.ok(text.includes(expected), `the certificate says ${expected}`)
+  }
+  assert.is(pdf.headers['cache-control'], 'private, no-store')
+})
+
+Certificates('not before the contract is signed: 409 in French', async (ctx) => {
+  const res = await issue(ctx, ctx.orders[ATELIER]!.id)
+  assert.is(res.statusCode, 409)
+  assert.is(res.json().message, 'Votre attestation sera disponible dès la signature de votre contrat de domiciliation.')
+})
+
+Certificates('only its owner downloads it: a collaborator 403, a stranger 404', async (ctx) => {
+  const { file } = (await issue(ctx, ctx.orders[BOULANGERIE]!.id)).json()
+  assert.is((await call(ctx.t.app, ctx.julien, 'GET', file)).statusCode, 403)
+  const stranger = await call(ctx.t.app, ctx.sophie, 'GET', file)
+  assert.is(stranger.statusCode, 404)
+  assert.is(stranger.json().message, 'Attestation introuvable.')
+})
+
+Certificates('the public check says valid with the company and issue date, and nothing more; an unknown code says so', async (ctx) => {
+  const certificate = (await issue(ctx, ctx.orders[BOULANGERIE]!.id)).json()
+  const res = await verify(ctx, certificate.code, '10.0.0.2')
+  assert.is(res.statusCode, 200)
+  assert.equal(res.json(), { status: 'valid', raisonSociale: BOULANGERIE, issuedAt: certificate.issuedAt })
+  assert.not.match(res.body, /823|SIREN|Martin|demo@|rue|\borderId\b/, 'no SIREN, owner, address or id')
+  const unknown = await verify(ctx, 'ABCD-EFGH-JKMN', '10.0.0.2')
+  assert.is(unknown.statusCode, 404)
+  assert.equal(unknown.json(), { message: UNKNOWN_CERTIFICATE, statusCode: 404, code: 'NOT_FOUND' })
+  const malformed = await verify(ctx, 'pas-un-code', '10.0.0.2')
+  assert.is(malformed.statusCode, 400)
+})
+
+Certificates('rate-limited per client: past AUTH_RATE_LIMIT a minute, 429 in French', async (ctx) => {
+  const answers = []
+  for (let i = 0; i < 6; i++) answers.push((await verify(ctx, 'ABCD-EFGH-JKMN', '10.0.0.3')).statusCode)
+  assert.equal(answers, [404, 404, 404, 404, 404, 429])
+  assert.is((await verify(ctx, 'ABCD-EFGH-JKMN', '10.0.0.3')).json().message, messages.rateLimited)
+  assert.is((await verify(ctx, 'ABCD-EFGH-JKMN', '10.0.0.4')).statusCode, 404, 'another client is not held back')
+})
+
+Certificates('once the termination date has passed: "no longer valid", nothing else; no new certificate', async (ctx) => {
+  const orderId = ctx.orders[BOULANGERIE]!.id
+  const certificate = (await issue(ctx, orderId)).json()
+  const { earliestDate } = (await call(ctx.t.app, ctx.camille, 'GET', `/api-protected/domiciliation-orders/${orderId}/termination-request`)).json()
+  assert.is((await call(ctx.t.app, ctx.camille, 'POST', '/api-protected/termination-requests', { orderId, reason: 'Transfert du siège', date: earliestDate })).statusCode, 200)
+  assert.is((await verify(ctx, certificate.code, '10.0.0.5')).json().status, 'valid', 'valid until the termination date has passed')
+  ctx.t.clock.set(new Date(Date.parse(`${earliestDate}T12:00:00Z`) + 86_400_000))
+  const after = await verify(ctx, certificate.code, '10.0.0.5')
+  assert.equal(after.json(), { status: 'revoked' })
+  const refused = await issue({ ...ctx, camille: await login(ctx.t.app) }, orderId)
+  assert.is(refused.statusCode, 409)
+  assert.match(refused.json().message, 'résiliée')
+  ctx.t.clock.set(new Date())
+})
+
+Certificates.run()
+
+const Unconfigured = suite<Ctx>('without PREFECTURE_APPROVAL')
+Unconfigured.before((ctx) => setup(ctx, { config: { prefectureApproval: undefined } }))
+Unconfigured.after((ctx) => ctx.t.close())
+
+Unconfigured('no certificate is issued: 503 in French, nothing recorded', async (ctx) => {
+  const before = (await ctx.t.deps.db.selectFrom('certificates').select('id').execute()).length
+  const res = await issue(ctx, ctx.orders[BOULANGERIE]!.id)
+  assert.is(res.statusCode, 503)
+  assert.match(res.json().message, 'agrément préfectoral')
+  assert.is((await ctx.t.deps.db.selectFrom('certificates').select('id').execute()).length, before)
+})
+
+Unconfigured.run()
+
+const Contract = suite<Ctx>('the contract PDF and the forwarding address')
+Contract.before((ctx) => setup(ctx))
+Contract.after((ctx) => ctx.t.close())
+
+Contract('an unsigned contract is a draft; a collaborator gets 403', async ({ t, camille, julien, orders }) => {
+  const draft = await callBearer(t.app, camille, 'GET', `/api-protected/contracts/${orders[ATELIER]!.contractId}/file`)
+  assert.match(pdfText(draft.rawPayload), 'Projet : en attente de signature')
+  assert.match(pdfText(draft.rawPayload), 'Domiciliation commerciale (mensuel)')
+  assert.is((await callBearer(t.app, julien, 'GET', `/api-protected/contracts/${orders[BOULANGERIE]!.contractId}/file`)).statusCode, 403)
+})
+
+Contract('a French postcode is five digits: anything else is refused in French and nothing changes', async ({ t, camille, orders }) => {
+  const url = `/api-protected/contracts/${orders[BOULANGERIE]!.contractId}`
+  const before = await t.deps.db.selectFrom('contracts').selectAll().where('id', '=', orders[BOULANGERIE]!.contractId!).executeTakeFirstOrThrow()
+  for (const body of [
+    { adressePostaleExpedition: '3 place du Marché', codePostaleExpedition: '6900', villePostaleExpedition: 'Lyon', paysPostaleExpedition: 'France' },
+    { adressePostaleExpedition: '3 place du Marché', codePostaleExpedition: '69OO2', villePostaleExpedition: 'Lyon', paysPostaleExpedition: 'france' },
+    { codePostaleExpedition: '750190' },
+  ]) {
+    const res = await callBearer(t.app, camille, 'PUT', url, body)
+    assert.is(res.statusCode, 400, JSON.stringify(body))
+    assert.is(res.json().message, 'Le code postal doit comporter 5 chiffres pour une adresse en France (par exemple 75019).')
+  }
+  assert.equal(await t.deps.db.selectFrom('contracts').selectAll().where('id', '=', before.id).executeTakeFirstOrThrow(), before)
+  const abroad = await callBearer(t.app, camille, 'PUT', url, { adressePostaleExpedition: 'Rue de la Loi 16', codePostaleExpedition: '1000', villePostaleExpedition: 'Bruxelles', paysPostaleExpedition: 'Belgique' })
+  assert.is(abroad.statusCode, 200, 'another country keeps its own format')
+  assert.is(abroad.json().codePostaleExpedition, '1000')
+})
+
+Contract.run()
+
+const Provider = suite<Ctx & { logs: string[] }>('the test provider’s card form: a card number never reaches our routes nor the logs')
+Provider.before(async (ctx) => {
+  ctx.logs = []
+  const logs = ctx.logs
+  const stream = new Writable({ write(chunk, _, done) { logs.push(String(chunk)); done() } })
+  await setup(ctx, { logger: pino({ level: 'trace' }, stream) })
+})
+Provider.after((ctx) => ctx.t.close())
+
+Provider('no route of our table takes a card number or a CVC', () => {
+  const fields = (schema: unknown): string[] => {
+    if (!schema || typeof schema !== 'object') return []
+    const s = schema as { properties?: Record<string, unknown>; anyOf?: unknown[] }
+    return [...Object.keys(s.properties ?? {}), ...Object.values(s.properties ?? {}).flatMap(fields), ...(s.anyOf ?? []).flatMap(fields)]
+  }
+  const offending = Object.entries(routes).filter(([, r]) => 'body' in r.schema && fields(r.schema.body).some((f) => /number|cvc|card/i.test(f)))
+  assert.equal(offending.map(([name]) => name), [])
+  assert.not.ok(Object.values(routes).some((r) => r.path.startsWith('/test-provider')), 'the provider’s endpoint is not ours')
+})
+
+Provider('the form needs no token of ours; the number is neither stored nor logged, even when refused', async ({ t, camille, logs }) => {
+  const card = await testProviderCard(t, '4242 4242 4242 4242')
+  assert.equal([card.brand, card.last4], ['visa', '4242'])
+  const refused = await t.app.inject({ method: 'POST', url: testProviderRoute.path, payload: { number: '4000 0000 0000 0002', expMonth: 12, expYear: 2099, cvc: '123' } })
+  assert.is(refused.statusCode, 402)
+  assert.is(refused.json().message, 'Votre carte a été refusée.')
+  const unknown = await t.app.inject({ method: 'POST', url: testProviderRoute.path, payload: { number: '4111 1111 1111 1111', expMonth: 12, expYear: 2099, cvc: '123' } })
+  assert.is(unknown.statusCode, 400)
+  const malformed = await t.app.inject({ method: 'POST', url: testProviderRoute.path, payload: { number: '4242 4242 4242 4242 x', expMonth: 12, expYear: 2099, cvc: '12' } })
+  assert.is(malformed.statusCode, 400)
+  assert.is((await call(t.app, camille, 'PUT', '/api-protected/credit-card-web', { pm: card.id })).statusCode, 200)
+  const text = logs.join('')
+  assert.ok(text.includes(testProviderRoute.path), 'the requests are logged (method and URL)')
+  for (const digits of ['4242424242424242', '4242 4242 4242 4242', '4000000000000002', '4000 0000 0000 0002', '4111 1111 1111 1111']) {
+    assert.not.ok(text.includes(digits), `${digits} in the logs`)
+  }
+  const stored = JSON.stringify(await t.deps.db.selectFrom('test_payment_methods').selectAll().execute())
+  assert.not.ok(/4242424242|0000000000/.test(stored), 'only the last four digits are kept')
+})
+
+Provider('not in our OpenAPI document', async ({ t }) => {
+  const document = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).body
+  assert.not.ok(document.includes('/test-provider'))
+})
+
+Provider.run()
+
+const RealProvider = suite<{ t: TestApp }>('with the real provider (STRIPE_SECRET_KEY)')
+RealProvider.before(async (ctx) => {
+  ctx.t = await buildTestApp({ seed: false, payments: () => stripePaymentProvider('sk_test_x', {} as Stripe) })
+})
+RealProvider.after((ctx) => ctx.t.close())
+
+RealProvider('the test provider’s card form does not exist: Stripe’s own element takes the card', async ({ t }) => {
+  const res = await t.app.inject({ method: 'POST', url: testProviderRoute.path, payload: { number: '4242424242424242', expMonth: 12, expYear: 2099, cvc: '123' } })
+  assert.is(res.statusCode, 404)
+})
+
+RealProvider.run()
