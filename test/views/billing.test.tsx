@@ -289,9 +289,9 @@ Invoices('without a card: the way to /moyen-de-paiement', async () => {
 
 Invoices('a PDF per invoice and credit note', async () => {
   const app = await open('/factures', { billing: { years: [YEAR], creditNotes } })
-  fireEvent.click(await screen.findByRole('button', { name: `Télécharger la facture FA-${YEAR}-40 (PDF)` }))
+  fireEvent.click(await screen.findByRole('button', { name: `PDF de la facture FA-${YEAR}-40` }))
   await waitFor(() => assert.equal(app.calls.billing.downloads, ['invoice 40']))
-  fireEvent.click(screen.getByRole('button', { name: `Télécharger l’avoir AV-${YEAR}-9 (PDF)` }))
+  fireEvent.click(screen.getByRole('button', { name: `PDF de l’avoir AV-${YEAR}-9` }))
   await waitFor(() => assert.equal(app.calls.billing.downloads, ['invoice 40', 'creditNote 9']))
   await waitFor(() => assert.equal(saved.map((f) => f.fileName), [`facture-FA-${YEAR}-40.pdf`, `avoir-AV-${YEAR}-9.pdf`]))
 })
