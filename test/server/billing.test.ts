@@ -96,6 +96,17 @@ Pay('a collaborator cannot pay the shared order: 403', async ({ t, julien, order
   assert.is(res.statusCode, 403)
 })
 
+Pay('an unknown year is refused in French; a year without invoices is an empty list', async ({ t, camille }) => {
+  for (const year of ['1999', 'deux-mille', '2026.5']) {
+    for (const path of ['/api-protected/invoices', '/api-protected/invoices/share', '/api-protected/creditnotes-by-year', '/api-protected/creditnotes-by-year/share']) {
+      const res = await call(t.app, camille, 'GET', `${path}?year=${year}`)
+      assert.is(res.statusCode, 400, `${path}?year=${year}`)
+      assert.match(res.json().message, /« year »/)
+    }
+  }
+  assert.equal((await call(t.app, camille, 'GET', '/api-protected/invoices?year=2001')).json(), [])
+})
+
 Pay.run()
 
 const Certificates = suite<Ctx>('certificates and their public verification')

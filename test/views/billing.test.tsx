@@ -186,7 +186,7 @@ Documents('a certificate refused says why', async () => {
 Documents('the forwarding address: a French postcode has five digits; saved, it shows at once', async () => {
   const app = await open('/souscription/attestation-contrats')
   await screen.findByText('Aucune adresse de réexpédition enregistrée.')
-  fireEvent.click(screen.getByRole('button', { name: 'Modifier l’adresse de réexpédition de Boulangerie des Lilas SAS' }))
+  fireEvent.click(screen.getByRole('button', { name: 'Indiquer une adresse de réexpédition de Boulangerie des Lilas SAS' }))
   fireEvent.change(screen.getByLabelText('Numéro et rue'), { target: { value: '3 place du Marché' } })
   fireEvent.change(screen.getByLabelText('Code postal'), { target: { value: '6900' } })
   fireEvent.change(screen.getByLabelText('Ville'), { target: { value: 'Lyon' } })
@@ -198,12 +198,13 @@ Documents('the forwarding address: a French postcode has five digits; saved, it 
   fireEvent.click(screen.getByRole('button', { name: 'Enregistrer l’adresse' }))
   const address = await screen.findByText('69002 Lyon')
   assert.match(text(address.closest('address')!), '3 place du Marché')
+  screen.getByRole('button', { name: 'Modifier l’adresse de réexpédition de Boulangerie des Lilas SAS' })
   assert.equal(app.calls.billing.addresses, [{ contractId: 102, address: { adressePostaleExpedition: '3 place du Marché', adresseComplementPostaleExpedition: null, codePostaleExpedition: '69002', villePostaleExpedition: 'Lyon', paysPostaleExpedition: 'France' } }])
 })
 
 Documents('a failed save keeps the form as typed and says so', async () => {
   await open('/souscription/attestation-contrats', { billing: { addressFails: true } })
-  fireEvent.click(await screen.findByRole('button', { name: /Modifier l’adresse de réexpédition/ }))
+  fireEvent.click(await screen.findByRole('button', { name: /Indiquer une adresse de réexpédition/ }))
   fireEvent.change(screen.getByLabelText('Numéro et rue'), { target: { value: '3 place du Marché' } })
   fireEvent.change(screen.getByLabelText('Code postal'), { target: { value: '69002' } })
   fireEvent.change(screen.getByLabelText('Ville'), { target: { value: 'Lyon' } })
@@ -289,9 +290,9 @@ Invoices('without a card: the way to /moyen-de-paiement', async () => {
 
 Invoices('a PDF per invoice and credit note', async () => {
   const app = await open('/factures', { billing: { years: [YEAR], creditNotes } })
-  fireEvent.click(await screen.findByRole('button', { name: `Télécharger la facture FA-${YEAR}-40 (PDF)` }))
+  fireEvent.click(await screen.findByRole('button', { name: `PDF de la facture FA-${YEAR}-40` }))
   await waitFor(() => assert.equal(app.calls.billing.downloads, ['invoice 40']))
-  fireEvent.click(screen.getByRole('button', { name: `Télécharger l’avoir AV-${YEAR}-9 (PDF)` }))
+  fireEvent.click(screen.getByRole('button', { name: `PDF de l’avoir AV-${YEAR}-9` }))
   await waitFor(() => assert.equal(app.calls.billing.downloads, ['invoice 40', 'creditNote 9']))
   await waitFor(() => assert.equal(saved.map((f) => f.fileName), [`facture-FA-${YEAR}-40.pdf`, `avoir-AV-${YEAR}-9.pdf`]))
 })

@@ -36,7 +36,9 @@ export function ForwardingAddress({ contract: initial }: { contract: Contract })
         <>
           {address.length ? <address>{address.map((line) => <div key={line}>{line}</div>)}</address> : <Muted>Aucune adresse de réexpédition enregistrée.</Muted>}
           <Actions>
-            <Button type="button" $variant="secondary" onClick={() => actor.send({ type: 'address.edit' })} aria-label={`Modifier l’adresse de réexpédition de ${contract.raisonSociale}`}>
+            {/* The accessible name starts with the visible words (WCAG 2.5.3), and names the company. */}
+            <Button type="button" $variant="secondary" onClick={() => actor.send({ type: 'address.edit' })}
+              aria-label={`${address.length ? 'Modifier l’adresse' : 'Indiquer une adresse'} de réexpédition de ${contract.raisonSociale}`}>
               {address.length ? 'Modifier l’adresse' : 'Indiquer une adresse'}
             </Button>
           </Actions>

@@ -31,7 +31,7 @@ export function InvoiceRows({ invoices, showCompany, canPay, onPay }: { invoices
             </div>
             <Actions>
               <Badge $tone={i.paid ? 'success' : 'warning'}>{i.paid ? 'Payée' : 'À payer'}</Badge>
-              <Button type="button" $variant="secondary" disabled={pdf.busy} aria-label={`Télécharger la facture ${i.number} (PDF)`}
+              <Button type="button" $variant="secondary" disabled={pdf.busy} aria-label={`PDF de la facture ${i.number}`}
                 onClick={() => pdf.send({ type: 'download.start', request: { kind: 'invoice', id: i.id, number: i.number } })}>PDF</Button>
               {canPay(i) && <Button type="button" onClick={() => onPay(i.domId)} aria-label={`Payer la facture ${i.number}`}>Payer</Button>}
             </Actions>
@@ -57,7 +57,7 @@ export function CreditNoteRows({ creditNotes, invoices, showCompany }: { creditN
                 <div><Muted>du <time dateTime={c.date}>{formatDate(c.date)}</time>{invoice ? `, sur la facture ${invoice.number}` : c.invoiceId ? ', sur une facture d’une autre année' : ''}</Muted> {companyOf(showCompany, c.raisonSociale)}</div>
                 <div>Montant HT {formatEuros(c.amountExclTaxCents)} · Montant TTC <strong>{formatEuros(c.amountInclTaxCents)}</strong></div>
               </div>
-              <Button type="button" $variant="secondary" disabled={pdf.busy} aria-label={`Télécharger l’avoir ${c.number} (PDF)`}
+              <Button type="button" $variant="secondary" disabled={pdf.busy} aria-label={`PDF de l’avoir ${c.number}`}
                 onClick={() => pdf.send({ type: 'download.start', request: { kind: 'creditNote', id: c.id, number: c.number } })}>PDF</Button>
             </Row>
           )

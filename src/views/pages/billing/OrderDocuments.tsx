@@ -27,12 +27,12 @@ export function OrderDocuments({ order, contract, titled }: { order: Order; cont
       <h3 id={headingId}>{titled ? order.raisonSociale : `Documents de ${order.raisonSociale}`}</h3>
       <Actions>
         <Button type="button" onClick={() => certificate.start({ kind: 'certificate', orderId: order.id })} disabled={certificate.busy}
-          aria-label={titled ? `Télécharger mon attestation de domiciliation de ${order.raisonSociale}` : undefined}>
+          aria-label={titled && !certificate.busy ? `Télécharger mon attestation de domiciliation de ${order.raisonSociale}` : undefined}>
           {certificate.busy ? 'Préparation de l’attestation…' : 'Télécharger mon attestation de domiciliation'}
         </Button>
         {contract && (
           <Button type="button" $variant="secondary" onClick={() => contractFile.start({ kind: 'contract', contractId: contract.id })} disabled={contractFile.busy}
-            aria-label={titled ? `Télécharger mon contrat de ${order.raisonSociale}` : undefined}>
+            aria-label={titled && !contractFile.busy ? `Télécharger mon contrat de ${order.raisonSociale}` : undefined}>
             {contractFile.busy ? 'Préparation du contrat…' : 'Télécharger mon contrat'}
           </Button>
         )}

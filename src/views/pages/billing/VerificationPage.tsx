@@ -20,7 +20,7 @@ export default function VerificationPage({ code }: { code: string }) {
       {state === 'valid' && valid && (
         <Alert $kind="success" role="status">
           <strong>{CERTIFICATE_VALID}</strong>
-          <p>Attestation de domiciliation de <strong>{valid.raisonSociale}</strong>, délivrée le <time dateTime={valid.issuedAt}>{formatDate(valid.issuedAt)}</time>.</p>
+          <div>Attestation de domiciliation de <strong>{valid.raisonSociale}</strong>, délivrée le <time dateTime={valid.issuedAt}>{formatDate(valid.issuedAt)}</time>.</div>
         </Alert>
       )}
       {state === 'revoked' && <Alert $kind="error" role="status"><strong>{CERTIFICATE_REVOKED}</strong></Alert>}

@@ -29,6 +29,7 @@ export const Facts = styled('dl')`
 export const Actions = styled('div')`
   display: flex;
   flex-wrap: wrap;
+  align-items: center;
   gap: 0.5rem;
 `
 
