@@ -495,6 +495,9 @@ uploads('every stored file is served as a PDF, not sniffed, as a named download-
     [`/api-protected/invoices/${ctx.ids.invoice}/file`, { apitoken: ctx.camille }],
     [`/api-protected/creditnotes/${ctx.ids.creditNote}/file`, { apitoken: ctx.camille }],
     [`/api-protected/contracts/${ctx.atelierContract}/kbis`, { authorization: `Bearer ${ctx.camille}` }],
+    // billing: the domiciliation certificate and the contract, made on request
+    [`/api-protected/certificates/${ctx.ids.certificate}/file`, { apitoken: ctx.camille }],
+    [`/api-protected/contracts/${ctx.ids.contract}/file`, { authorization: `Bearer ${ctx.camille}` }],
   ]
   assert.is(files.length, entries.filter(([, r]) => r.kind === 'file').length, 'every file route of the table')
   for (const [url, headers] of files) {
@@ -502,7 +505,7 @@ uploads('every stored file is served as a PDF, not sniffed, as a named download-
     assert.is(res.statusCode, 200, url)
     assert.is(res.headers['content-type'], 'application/pdf', url)
     assert.is(res.headers['x-content-type-options'], 'nosniff', url)
-    assert.match(res.headers['content-disposition'] as string, /^inline; filename="[\w.-]+\.pdf"$/, url)
+    assert.match(res.headers['content-disposition'] as string, /^(inline|attachment); filename="[\w.-]+\.pdf"$/, url)
     assert.match(res.headers['cache-control'] as string, 'no-store', url)
     assert.is(res.rawPayload.subarray(0, 5).toString(), '%PDF-', url)
   }

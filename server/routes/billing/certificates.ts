@@ -7,6 +7,7 @@ import { createCertificate, findCertificate, findOrderFacts, type OrderFacts } f
 import { requireOrder, requireOwnContract } from '../../db/repositories/orders.ts'
 import { certificatePdf, contractPdf, type Company, type Provider } from '../../services/billing-pdf.ts'
 import { newCertificateCode } from '../../services/certificate-code.ts'
+import { answerPdf } from '../files.ts'
 import { longDate } from '../../services/pdf.ts'
 import { parisDay } from '../../services/time.ts'
 
@@ -22,12 +23,7 @@ const company = (facts: OrderFacts): Company => ({
   raisonSociale: facts.raison_sociale, legalForm: facts.legal_form, siren: facts.siren, domiciliationAddress: facts.domiciliation_address,
 })
 
-function sendGeneratedPdf(reply: FastifyReply, bytes: Uint8Array, fileName: string): Buffer {
-  reply.header('Content-Type', 'application/pdf')
-    .header('Content-Disposition', `attachment; filename="${fileName}"`)
-    .header('Cache-Control', 'private, no-store')
-  return Buffer.from(bytes)
-}
+const sendGeneratedPdf = (reply: FastifyReply, bytes: Uint8Array, fileName: string) => answerPdf(reply, bytes, fileName, 'attachment')
 
 const fileSafe = (text: string) => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase()
 
