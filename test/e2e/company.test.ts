@@ -5,6 +5,8 @@
 // shows as "Reçue". Each width has its own server: Camille acts on a desktop, Sophie on a phone.
 import type { Page } from 'playwright-core'
 import * as assert from 'uvu/assert'
+import { localIsoDate } from '../../src/domain/dates.ts'
+import { fiscalCalendar } from '../../src/domain/fiscalCalendar.ts'
 import { parseIcs, values } from '../util/ics.ts'
 import { chooseOrder, DESKTOP, isMobile, MOBILE, openMenu, pageTitle, type Portal, portalSuite, screenshot, signIn, toast, type Viewport, waitForPath } from '../util/e2e.ts'
 
@@ -59,8 +61,15 @@ for (const viewport of [DESKTOP, MOBILE]) {
     const { page } = tab
     await page.goto('/suivi-comptable/calendrier-fiscal')
     await page.getByRole('heading', { name: `Échéances fiscales de ${company}` }).waitFor()
+    // 15 December, or the next business day with "Reportée du 15 décembre" when it falls on a weekend.
+    const today = localIsoDate()
+    const deadlines = fiscalCalendar({ today, legalForm: 'SAS', vatRegime: 'simplifie' })
+    const cfeDate = deadlines.find((d) => d.id === `cfe-${thisYear}`)!.date
+    // The file holds the deadlines to come: this year's CFE, or next year's once it is past.
+    const nextCfe = deadlines.find((d) => d.kind === 'cfe' && d.date >= today)!
     const cfe = page.getByRole('listitem').filter({ hasText: `Cotisation foncière des entreprises (CFE) ${thisYear}` })
-    assert.match((await cfe.locator('time').textContent())!, `15 décembre ${thisYear}`)
+    assert.is(await cfe.locator('time').getAttribute('datetime'), cfeDate)
+    assert.match((await cfe.textContent())!, cfeDate.endsWith('-12-15') ? `15 décembre ${thisYear}` : `Reportée du 15 décembre ${thisYear}`)
     await page.locator('[data-next="true"]').waitFor()
     await screenshot(page, shot(viewport, 'fiscal-calendar'))
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /^Ajouter à mon agenda/ }).click()])
@@ -68,7 +77,8 @@ for (const viewport of [DESKTOP, MOBILE]) {
     const calendar = parseIcs(await (await download.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString('utf8')))
     const events = calendar.components.filter((c) => c.name === 'VEVENT')
     assert.ok(events.length > 0)
-    assert.ok(events.some((e) => values(e, 'SUMMARY')[0] === `Cotisation foncière des entreprises (CFE) ${thisYear}` && values(e, 'DTSTART')[0] === `${thisYear}1215`))
+    assert.ok(events.some((e) => values(e, 'SUMMARY')[0] === nextCfe.title && values(e, 'DTSTART')[0] === nextCfe.date.replaceAll('-', '')))
+    assert.is(events.length, deadlines.filter((d) => d.date >= today).length, 'one VEVENT a deadline to come')
     await page.goto('/suivi-comptable/formalite-juridique')
     await page.getByRole('heading', { name: `Obligations juridiques de ${company}` }).waitFor()
     await page.getByRole('region', { name: /Registre des bénéficiaires effectifs/ }).waitFor()
