@@ -67,7 +67,8 @@ Kbis("'Oui' opens a chooser that accepts only .pdf; a PDF is sent and the banner
   assert.is(chooserOpened, 1, 'the file chooser opens within the click')
   assert.is(kbisInput().getAttribute('accept'), '.pdf')
   fireEvent.change(kbisInput(), { target: { files: [pdf()] } })
-  await waitFor(() => assert.is(banner(), null))
+  // The real wiring reads the file (FileReader) before sending: give a loaded machine more than the default second.
+  await waitFor(() => assert.is(banner(), null), { timeout: 5000 })
   // The real wiring sends the chosen PDF as a data URL (spec §3).
   assert.equal(app.calls.kbisUploads.map((u) => u.contractId), [F.atelier.contractId])
   assert.match(app.calls.kbisUploads[0]!.kbis, /^data:application\/pdf;base64,/)
