@@ -25,6 +25,13 @@ module.exports = {
       from: { path: '^src/views/' },
       to: { path: '^src/api/', dependencyTypesNot: ['type-only'] },
     },
+    {
+      name: 'contract-rules-are-pure',
+      comment: 'The rules both sides run (server/contract/rules) use nothing but the contract, so the SPA can take them as values.',
+      severity: 'error',
+      from: { path: '^server/contract/rules/' },
+      to: { pathNot: '^server/contract/' },
+    },
     { name: 'server-never-imports-src', severity: 'error', from: { path: '^server/' }, to: { path: '^src/' } },
     {
       name: 'src-takes-only-contract-types-from-server',
@@ -37,7 +44,7 @@ module.exports = {
       name: 'src-takes-contract-as-types-only',
       severity: 'error',
       from: { path: '^src/' },
-      to: { path: '^server/contract/', dependencyTypesNot: ['type-only'] },
+      to: { path: '^server/contract/', pathNot: '^server/contract/rules/', dependencyTypesNot: ['type-only'] },
     },
   ],
   options: {

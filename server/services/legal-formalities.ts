@@ -1,7 +1,6 @@
 // The legal formalities customers order from /formalites-juridique: what each is called, whether the
 // order checks allow it now (the same rules the portal explains), and the steps a request goes through.
 import type { LegalSubmissionKind, LegalSubmissionStatus } from '../contract/index.ts'
-import type { OrderChecks } from './order-checks.ts'
 
 export const legalFormalityLabels: Record<LegalSubmissionKind, string> = {
   creation: 'Création de société',
@@ -15,22 +14,4 @@ export const legalFormalityLabels: Record<LegalSubmissionKind, string> = {
 /** In order: a request only moves forward. */
 export const legalSubmissionSteps: readonly LegalSubmissionStatus[] = ['Reçue', 'En cours', 'Déposée au greffe', 'Terminée']
 
-export const refusals = {
-  waitingContract: 'Votre contrat de domiciliation n’est pas encore signé : l’attestation de domiciliation, jointe à chaque dossier, ne peut pas encore être délivrée.',
-  alreadyRegistered: 'Votre société est déjà immatriculée : une création ne la concerne pas, choisissez plutôt une modification.',
-  kbisMissing: 'Votre Kbis (ou avis de situation INSEE) et vos pièces justificatives doivent d’abord être validés.',
-  notActive: 'Votre domiciliation n’est pas encore active : cette formalité pourra être commandée dès qu’elle le sera.',
-} as const
-
-/**
- * Why the order checks do not allow this formality now, or null when they do. A creation is for a
- * company not yet registered; every other one needs its Kbis; the changes and the dissolution also
- * need an active domiciliation. Every file carries the domiciliation certificate: no unsigned contract.
- */
-export function refusalFor(kind: LegalSubmissionKind, checks: OrderChecks): string | null {
-  if (checks.waitingContract) return refusals.waitingContract
-  if (kind === 'creation') return checks.completeKbis ? refusals.alreadyRegistered : null
-  if (!checks.completeKbis) return refusals.kbisMissing
-  if (kind === 'transfert-siege') return null
-  return checks.attenteCourrierOrFinalise ? null : refusals.notActive
-}
+export { refusalFor, refusals } from '../contract/rules/formalities.ts'

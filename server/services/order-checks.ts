@@ -15,11 +15,9 @@ export const isCompleteKbis = (order: OrderCheckRow) =>
 
 export const isWaitingContract = (order: OrderCheckRow) => order.status === waitingForContract
 
-export interface OrderChecks {
-  completeKbis: boolean
-  waitingContract: boolean
-  attenteCourrierOrFinalise: boolean
-}
+import type { OrderChecks } from '../contract/rules/formalities.ts'
+
+export type { OrderChecks }
 
 export const orderChecks = (order: OrderCheckRow): OrderChecks => ({
   completeKbis: isCompleteKbis(order),

@@ -5,40 +5,17 @@
 // Ordering is the owner's: a collaborator of a shared order reads the catalogue only.
 import { assign, fromPromise, setup } from 'xstate'
 import type { LegalSubmission, LegalSubmissionKind } from '../../server/contract/schemas.ts'
+import { type OrderChecks, refusalFor, refusals } from '../../server/contract/rules/formalities.ts'
 import { messageOf, type Notice } from './shared.ts'
+
+export type { OrderChecks }
 
 export type FormalityKind = LegalSubmissionKind
 
-export interface OrderChecks {
-  completeKbis: boolean
-  waitingContract: boolean
-  attenteCourrierOrFinalise: boolean
-}
-
-/** What the check calls answered; undefined when one failed (spec §8: they swallow their errors). */
 export type CheckAnswers = { [K in keyof OrderChecks]: boolean | undefined }
 
-// The server judges an order the same way and with the same words (server/services/legal-formalities.ts;
-// test/machines/formalityOrder.test.ts checks that both agree).
-export const refusals = {
-  waitingContract: 'Votre contrat de domiciliation n’est pas encore signé : l’attestation de domiciliation, jointe à chaque dossier, ne peut pas encore être délivrée.',
-  alreadyRegistered: 'Votre société est déjà immatriculée : une création ne la concerne pas, choisissez plutôt une modification.',
-  kbisMissing: 'Votre Kbis (ou avis de situation INSEE) et vos pièces justificatives doivent d’abord être validés.',
-  notActive: 'Votre domiciliation n’est pas encore active : cette formalité pourra être commandée dès qu’elle le sera.',
-} as const
-
-/**
- * Why this formality cannot be ordered now, or null. A creation is for a company not registered yet;
- * every other one needs the Kbis; the changes and the dissolution also need an active
- * domiciliation; nothing while the contract is unsigned (each file carries the certificate).
- */
-export function refusalFor(kind: FormalityKind, checks: OrderChecks): string | null {
-  if (checks.waitingContract) return refusals.waitingContract
-  if (kind === 'creation') return checks.completeKbis ? refusals.alreadyRegistered : null
-  if (!checks.completeKbis) return refusals.kbisMissing
-  if (kind === 'transfert-siege') return null
-  return checks.attenteCourrierOrFinalise ? null : refusals.notActive
-}
+// The server judges an order with the same rule and words (server/contract/rules/formalities.ts).
+export { refusalFor, refusals }
 
 export const CHECKS_FAILED = 'Nous n’avons pas pu vérifier l’état de votre dossier : les formalités ne peuvent pas être commandées pour le moment.'
 export const ORDER_OWNER_ONLY = 'Seul le titulaire de la domiciliation peut commander une formalité.'

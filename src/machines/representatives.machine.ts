@@ -3,19 +3,14 @@
 // required), remove one after a confirmation. A failure keeps what was typed.
 import { assign, fromPromise, setup } from 'xstate'
 import type { Mandataire, MandataireBody } from '../../server/contract/schemas.ts'
+import { normaliseFrenchPhone } from '../../server/contract/rules/phone.ts'
 import { isEmail, messageOf, type Notice } from './shared.ts'
 
 export const REPRESENTATIVE_ADDED = 'Le représentant a été ajouté : il pourra retirer le courrier et les colis au comptoir.'
 export const REPRESENTATIVE_REMOVED = 'Le représentant a été retiré.'
 
-/** The same normalisation as the server's (server/services/phone.ts): "06 12 34 56 78", or null. */
-export function normaliseFrenchPhone(input: string): string | null {
-  const compact = input.replace(/[\s.\-/]/g, '').replace(/^\+33\(0\)/, '+33').replace(/^\(0\)/, '0')
-  if (!/^(\+|00)?\d+$/.test(compact)) return null
-  const national = compact.startsWith('+33') ? `0${compact.slice(3)}` : compact.startsWith('0033') ? `0${compact.slice(4)}` : compact
-  if (!/^0[1-9]\d{8}$/.test(national)) return null
-  return national.replace(/(\d{2})(?=\d)/g, '$1 ')
-}
+/** The same normalisation as the server's: one rule of the contract. */
+export { normaliseFrenchPhone }
 
 export type RepresentativeDraft = MandataireBody
 export type RepresentativeProblems = Partial<Record<keyof RepresentativeDraft, string>>

@@ -4,7 +4,7 @@
 // factories (session.ts, portal.ts, flows.ts) with a fake API (test/util/services.tsx).
 import type { SessionRef } from '../machines/session.machine.ts'
 import type { Api } from './api.ts'
-import type { WiringDeps } from './deps.ts'
+import { portalOf, type WiringDeps } from './deps.ts'
 import type { Flows } from './flows.ts'
 
 export type { Flows, SessionRef }
@@ -34,7 +34,7 @@ export function createServices({ navigate, notify }: Pick<AppServices, 'navigate
     loadSession,
     loadFlows: () => (flows ??= Promise.all([import('./flows.ts'), loadApi()])
       .then(([m, a]) => m.createFlows({
-        api: a, notify, navigate, toPortal: (event) => current?.getSnapshot().context.startup?.send(event),
+        api: a, notify, navigate, toPortal: portalOf(() => current),
         toSession: (event) => void loadSession().then((s) => s.send(event)),
       }))),
   }

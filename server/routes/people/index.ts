@@ -13,7 +13,7 @@ import {
 import { createApiToken, createUser, findUserByEmail, toUser } from '../../db/repositories/users.ts'
 import { hashPassword, randomToken, sha256 } from '../../services/crypto.ts'
 import { userAgentOf } from '../../services/devices.ts'
-import { normaliseFrenchPhone } from '../../services/phone.ts'
+import { normaliseFrenchPhone } from '../../contract/rules/phone.ts'
 import { addDays } from '../../services/time.ts'
 import { checkNewPassword } from '../account/index.ts'
 

@@ -1,6 +1,6 @@
 // French phone numbers in any usual spelling ("06 12 34 56 78", "06.12.34.56.78", "+33 6 12 34 56 78",
-// "+33 (0)6…", "0033 6…") as one: "06 12 34 56 78". The SPA normalises the same way
-// (src/machines/representatives.ts), a test keeps both in step.
+// "+33 (0)6…", "0033 6…") as one: "06 12 34 56 78". Shared by the server and the SPA (a pure rule of the
+// contract: the SPA may import it as a value).
 
 /** The number as "0X XX XX XX XX", or null when it is not a French number. */
 export function normaliseFrenchPhone(input: string): string | null {
