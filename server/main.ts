@@ -29,16 +29,17 @@ export async function createServer(config: Config) {
     if (config.seedDemo && (await seedDemo(handle.db, storage, { now: clock.now(), brandName: config.brandName }))) {
       logger.info('données de démonstration créées')
     }
-    // What a crash left in storage (files without a row, half-written temp files): swept now, then periodically.
+    // What a crash left in storage (files without a row, half-written temp files): swept at start, then periodically.
     const sweep = async () => {
       const { orphans, temporary } = await sweepStorage({ db: handle.db, storage, now: clock.now() })
       if (orphans.length || temporary) logger.warn({ orphans, temporary }, 'fichiers abandonnés supprimés du stockage')
     }
-    await sweep()
+    const sweepLogged = () => sweep().catch((error: unknown) => logger.error({ err: error }, 'nettoyage du stockage impossible'))
+    // The first sweep runs beside the start-up instead of delaying it; closing waits for it.
+    let sweeping = sweepLogged()
     const app = await buildApp(deps, { databaseKind: handle.kind, logger, trustProxy: config.trustProxy })
-    let sweeping = Promise.resolve()
     const timer = setInterval(() => {
-      sweeping = sweep().catch((error: unknown) => logger.error({ err: error }, 'nettoyage du stockage impossible'))
+      sweeping = sweepLogged()
     }, SWEEP_EVERY_MS)
     timer.unref()
     return {
