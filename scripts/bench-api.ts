@@ -1,12 +1,20 @@
-// npm run bench:api — a benchmark, not a test: requests/s and latency of three hot calls at 50 connections,
-// cold start and peak memory, on PGlite and on PostgreSQL; writes the "API" section of docs/BENCHMARKS.md.
-//   DATABASE_URL set: that PostgreSQL; otherwise one is started through scripts/with-postgres.sh when Debian's binaries exist.
+// npm run bench:api — a benchmark, not a test. Each figure next to its ceiling measured in the same run, and the ratio:
+//   - the three hot calls at 50 connections (autocannon) on the real server started as `npm start` does
+//     (scripts/start.mjs), against a bare Fastify (scripts/bench-ceiling.mjs) answering the same JSON from memory, and
+//     `SELECT 1` per request through a pg Pool (PostgreSQL) or on PGlite;
+//   - start-up on an existing embedded database against opening PGlite alone, and a first start (migrations + demo
+//     data) against creating PGlite and running SELECT 1, each a fresh node process.
+// Writes the "API" section of docs/BENCHMARKS.md.
+//   BENCH_SECONDS (10): seconds per call.   BENCH_BASELINE=<dir>: another checkout (e.g. before a change) measured
+//   in the same run, for a before/after table.   DATABASE_URL unset: the whole run re-executes itself inside
+//   scripts/with-postgres.sh when Debian's PostgreSQL is there. Run it under `flock /tmp/portal-bench.lock`.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { createRequire } from 'node:module'
+import pg from 'pg'
 
 // autocannon ships no types: the little of its API used here.
 interface AutocannonOptions { url: string; method?: string; headers?: Record<string, string>; body?: string; connections?: number; duration?: number }
@@ -16,61 +24,145 @@ const autocannon = createRequire(import.meta.url)('autocannon') as (options: Aut
 const DURATION = Number(process.env.BENCH_SECONDS || 10)
 const CONNECTIONS = 50
 const root = join(import.meta.dirname, '..')
-const resultsFile = process.env.BENCH_RESULTS_FILE
+const baseline = process.env.BENCH_BASELINE || undefined
 
-interface Run { call: string; requestsPerSecond: number; p50: number; p99: number; errors: number; total: number }
-interface DatabaseResult { database: string; coldStartMs: number; warmStartMs: number; peakRssMb: number; runs: Run[] }
+interface Run { requestsPerSecond: number; p50: number; p99: number; errors: number; total: number }
+/** Each call's run, and the `SELECT 1` ceiling measured right after it (the machine's load drifts over minutes). */
+interface Version { label: string; coldStartMs: number; warmStartMs: number; peakRssMb: number; runs: Record<string, Run>; ceilings: Record<string, Run> }
+interface Section {
+  database: 'PGlite' | 'PostgreSQL'
+  ceilings: { json: Run; openMs?: number; createMs?: number }
+  versions: Version[]
+}
 
-function startServer(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; port: number; startMs: number }> {
+/** The bare Fastify of scripts/bench-ceiling.mjs, answering `payload` from memory and `SELECT 1`. */
+interface CeilingServer { base: string; child: ChildProcess }
+async function startCeilingServer(dir: string, payload: string): Promise<CeilingServer> {
+  const file = join(dir, 'payload.json')
+  await writeFile(file, payload)
+  const server = await spawnReady([join(root, 'scripts/bench-ceiling.mjs'), 'http', file], {})
+  return { base: `http://127.0.0.1:${server.port}`, child: server.child }
+}
+const select1Url = (ceiling: CeilingServer, database: Section['database']) => `${ceiling.base}/${database === 'PostgreSQL' ? 'pg' : 'pglite'}`
+
+const calls = ['GET /api-protected/documents?orderId=…', 'GET /api-protected/my-domiciliation-orders', 'GET /api-protected/user/me'] as const
+
+/** A child that says `{ready, port?}` over IPC; the time from spawn to that message. */
+function spawnReady(args: string[], env: NodeJS.ProcessEnv, cwd = root): Promise<{ child: ChildProcess; port: number; ms: number }> {
   const started = performance.now()
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/server.ts')], {
-    cwd: root, env: { ...process.env, ...env, PORT: '0', LOG_LEVEL: 'warn', AUTH_RATE_LIMIT: '1000000' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  })
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`le serveur s’est arrêté (code ${code})`)))
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} s’est arrêté (code ${code})`)))
     child.on('message', (message: { ready?: boolean; port?: number }) => {
-      if (message.ready && message.port) resolve({ child, port: message.port, startMs: performance.now() - started })
+      if (message.ready) resolve({ child, port: message.port ?? 0, ms: Math.round(performance.now() - started) })
     })
   })
 }
 
-async function stopServer(child: ChildProcess): Promise<number> {
+async function stop(child: ChildProcess): Promise<number> {
   // VmHWM: the peak resident set size of the process over its life.
   const status = await readFile(`/proc/${child.pid}/status`, 'utf8').catch(() => '')
   const peakKb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0)
+  child.removeAllListeners('exit')
   const exited = new Promise((resolve) => child.once('exit', resolve))
-  child.kill('SIGTERM')
+  if (child.exitCode === null) child.kill('SIGTERM')
   await exited
   return Math.round(peakKb / 1024)
 }
 
-async function bench(call: string, options: AutocannonOptions): Promise<Run> {
-  const result = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...options })
-  return {
-    call, requestsPerSecond: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99,
-    errors: result.errors + result.non2xx, total: result.requests.total,
+async function bench(url: string, headers: Record<string, string> = {}): Promise<Run> {
+  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION })
+  return { requestsPerSecond: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx, total: result.requests.total }
+}
+
+/** The server as `npm start` runs it (scripts/start.mjs); DIST_DIR elsewhere, so no SPA is built. */
+const startServer = (codeRoot: string, env: NodeJS.ProcessEnv) =>
+  spawnReady([join(codeRoot, 'scripts/start.mjs')], { ...env, PORT: '0', LOG_LEVEL: 'warn', AUTH_RATE_LIMIT: '1000000' }, codeRoot)
+
+async function signIn(base: string) {
+  const login = await fetch(`${base}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'demo@example.com', password: 'Demo1234!' }) })
+  const { apiToken } = await login.json() as { apiToken: string }
+  const orders = await (await fetch(`${base}/api-protected/my-domiciliation-orders`, { headers: { apiToken } })).json() as { id: number; raisonSociale: string }[]
+  const boulangerie = orders.find((o) => o.raisonSociale === 'Boulangerie des Lilas SAS')!
+  const urls = {
+    [calls[0]]: `${base}/api-protected/documents?orderId=${boulangerie.id}`,
+    [calls[1]]: `${base}/api-protected/my-domiciliation-orders`,
+    [calls[2]]: `${base}/api-protected/user/me`,
+  }
+  return { apiToken, urls }
+}
+
+let databaseCount = 0
+/** A new empty PostgreSQL database of the cluster for each server measured (a cold start needs an empty one). */
+async function freshPostgres(): Promise<string> {
+  const url = new URL(process.env.DATABASE_URL!)
+  const name = `portail_bench_${process.pid}_${++databaseCount}`
+  const admin = new pg.Client({ connectionString: url.href })
+  await admin.connect()
+  await admin.query(`create database ${name}`)
+  await admin.end()
+  url.pathname = `/${name}`
+  return url.href
+}
+
+async function measureVersion(label: string, codeRoot: string, database: Section['database'], dir: string, ceilings: Partial<Section['ceilings']>,
+  ceilingServer: { current?: CeilingServer }): Promise<Version> {
+  const env = {
+    DATA_DIR: join(dir, label, 'data'), STORAGE_DIR: join(dir, label, 'storage'), DIST_DIR: join(dir, 'no-dist'),
+    DATABASE_URL: database === 'PostgreSQL' ? await freshPostgres() : '',
+  }
+  const cold = await startServer(codeRoot, env)
+  await stop(cold.child)
+  if (database === 'PGlite' && ceilings.openMs === undefined) {
+    // Opening PGlite alone, on the very directory the server just left.
+    const open = await spawnReady([join(root, 'scripts/bench-ceiling.mjs'), 'open', join(env.DATA_DIR, 'pglite')], {})
+    await stop(open.child)
+    ceilings.openMs = open.ms
+  }
+  const warm = await startServer(codeRoot, env)
+  const base = `http://127.0.0.1:${warm.port}`
+  try {
+    const { apiToken, urls } = await signIn(base)
+    const payload = await (await fetch(urls[calls[0]], { headers: { apiToken } })).text()
+    ceilingServer.current ??= await startCeilingServer(dir, payload)
+    const ceilingNow = ceilingServer.current
+    ceilings.json ??= await bench(`${ceilingNow.base}/json`)
+    const runs: Record<string, Run> = {}
+    const select1: Record<string, Run> = {}
+    for (const call of calls) {
+      console.log(`[bench] ${database} ${label} ${call}`)
+      runs[call] = await bench(urls[call], { apiToken })
+      select1[call] = await bench(select1Url(ceilingNow, database))
+    }
+    return { label, coldStartMs: cold.ms, warmStartMs: warm.ms, peakRssMb: await stop(warm.child), runs, ceilings: select1 }
+  } catch (error) {
+    await stop(warm.child)
+    throw error
   }
 }
 
-async function benchDatabase(database: string, env: NodeJS.ProcessEnv): Promise<DatabaseResult> {
-  const cold = await startServer(env)
-  await stopServer(cold.child)
-  const { child, port, startMs } = await startServer(env)
-  const base = `http://127.0.0.1:${port}`
+async function measureSection(database: Section['database']): Promise<Section> {
+  const dir = await mkdtemp(join(tmpdir(), 'portail-bench-'))
   try {
-    const login = await fetch(`${base}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'demo@example.com', password: 'Demo1234!' }) })
-    const { apiToken } = await login.json() as { apiToken: string }
-    const orders = await (await fetch(`${base}/api-protected/my-domiciliation-orders`, { headers: { apiToken } })).json() as { id: number; raisonSociale: string }[]
-    const boulangerie = orders.find((o) => o.raisonSociale === 'Boulangerie des Lilas SAS')!
-    const runs = [
-      await bench('POST /api/login', { url: `${base}/api/login`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'demo@example.com', password: 'Demo1234!' }) }),
-      await bench('GET /api-protected/my-domiciliation-orders', { url: `${base}/api-protected/my-domiciliation-orders`, headers: { apiToken } }),
-      await bench('GET /api-protected/documents?orderId=…', { url: `${base}/api-protected/documents?orderId=${boulangerie.id}`, headers: { apiToken } }),
-    ]
-    return { database, coldStartMs: Math.round(cold.startMs), warmStartMs: Math.round(startMs), peakRssMb: await stopServer(child), runs }
-  } catch (error) {
-    child.kill('SIGTERM')
-    throw error
+    // The JSON ceiling answers the first server's answer; each call is followed by its `SELECT 1` ceiling.
+    const ceilings: Partial<Section['ceilings']> = {}
+    const ceilingServer: { current?: CeilingServer } = {}
+    const versions: Version[] = []
+    try {
+      for (const [label, codeRoot] of [...(baseline ? [['avant', baseline]] : []), ['après', root]] as [string, string][]) {
+        versions.push(await measureVersion(label, codeRoot, database, dir, ceilings, ceilingServer))
+      }
+    } finally {
+      if (ceilingServer.current) await stop(ceilingServer.current.child)
+    }
+    if (database === 'PGlite') {
+      const create = await spawnReady([join(root, 'scripts/bench-ceiling.mjs'), 'create', join(dir, 'fresh-pglite')], {})
+      await stop(create.child)
+      ceilings.createMs = create.ms
+    }
+    return { database, ceilings: ceilings as Section['ceilings'], versions }
+  } finally {
+    await rm(dir, { recursive: true, force: true })
   }
 }
 
@@ -79,36 +171,53 @@ function machine(): string {
   return `${cpus().length} cœurs (\`nproc\`), ${(totalmem() / 2 ** 30).toFixed(1)} Gio de mémoire, ${cpuModel}, Node ${process.version}`
 }
 
-/** PostgreSQL's throughput relative to PGlite's, call by call: steadier than absolute figures on a shared machine. */
-function ratios(results: DatabaseResult[]): string[] {
-  const [pglite, postgres] = results
-  if (!pglite || !postgres) return []
-  const parts = pglite.runs.map((run, i) => `${run.call} ×${(postgres.runs[i]!.requestsPerSecond / run.requestsPerSecond).toFixed(1)}`)
-  return [`Débit PostgreSQL / PGlite : ${parts.join(' ; ')}.`, '']
-}
+const percent = (part: number, whole: number) => `${((100 * part) / whole).toFixed(1)} %`
+const times = (part: number, whole: number) => `${(part / whole).toFixed(2)}×`
 
-function markdown(results: DatabaseResult[]): string {
-  const lines = [
+function markdown(sections: Section[]): string {
+  const throughputGoal = { PGlite: 25, PostgreSQL: 35 } as const
+  const rows = sections.flatMap((s) => [
+    `| ${s.database} | plafond : la même réponse JSON depuis la mémoire, Fastify nu | — | ${s.ceilings.json.requestsPerSecond} | ${s.ceilings.json.p50} | ${s.ceilings.json.p99} | — | — | — |`,
+    ...calls.flatMap((call) => s.versions.map((v) => {
+      const run = v.runs[call]!
+      const ceiling = v.ceilings[call]!
+      const ratio = (100 * run.requestsPerSecond) / ceiling.requestsPerSecond
+      const met = ratio >= throughputGoal[s.database] && (s.database !== 'PostgreSQL' || run.p99 <= 30)
+      return `| ${s.database} | ${call} | ${v.label} | ${run.requestsPerSecond} | ${run.p50} | ${run.p99} | ${ceiling.requestsPerSecond} (p99 ${ceiling.p99} ms) | ${percent(run.requestsPerSecond, ceiling.requestsPerSecond)} | ${met ? 'oui' : 'non'} (≥ ${throughputGoal[s.database]} %${s.database === 'PostgreSQL' ? ', p99 ≤ 30 ms' : ''}) ; erreurs ${run.errors} / ${run.total} |`
+    })),
+  ])
+  const pglite = sections.find((s) => s.database === 'PGlite')
+  const startRows = pglite ? pglite.versions.flatMap((v) => [
+    `| démarrage sur une base embarquée existante | ${v.label} | ${v.warmStartMs} ms | ouvrir PGlite seul : ${pglite.ceilings.openMs} ms | ${times(v.warmStartMs, pglite.ceilings.openMs!)} | ${v.warmStartMs <= 2 * pglite.ceilings.openMs! ? 'oui' : 'non'} (≤ 2×) |`,
+    `| premier démarrage (PGlite neuf : migrations + données de démo) | ${v.label} | ${v.coldStartMs} ms | créer PGlite + \`SELECT 1\` : ${pglite.ceilings.createMs} ms | ${times(v.coldStartMs, pglite.ceilings.createMs!)} | ${v.coldStartMs <= 3000 ? 'oui' : 'non'} (≤ 3 s) |`,
+  ]) : []
+  const memoryRows = sections.flatMap((s) => s.versions.map((v) => `| ${s.database} | ${v.label} | ${v.coldStartMs} ms | ${v.warmStartMs} ms | ${v.peakRssMb} Mo |`))
+  return [
     '## API',
     '',
-    `Mesuré par \`npm run bench:api\` le ${new Date().toISOString().slice(0, 10)} : ${CONNECTIONS} connexions simultanées (autocannon), ${DURATION} s par appel, sur le serveur réel (\`server/server.ts\`) et les données de démonstration.`,
+    `Mesuré par \`npm run bench:api\` le ${new Date().toISOString().slice(0, 10)} : ${CONNECTIONS} connexions simultanées (autocannon), ${DURATION} s par appel, sur le serveur démarré comme par \`npm start\` (\`scripts/start.mjs\`, le serveur construit \`dist-server/server.mjs\`) et les données de démonstration (les courriers de la Boulangerie des Lilas, Camille).`,
+    ...(baseline ? ['', '« avant » : le code d’avant le ticket 13 (mêmes données), mesuré dans la même exécution que « après ».'] : []),
     '',
-    `Machine : ${machine()}. Machine partagée : les chiffres absolus varient d’une exécution à l’autre ; comparer surtout les rapports entre appels et entre bases.`,
+    `Machine : ${machine()}. Machine partagée (d’autres travaux tournent en même temps) : les chiffres absolus varient d’une exécution à l’autre ; les rapports à un plafond mesuré dans la même exécution sont plus stables.`,
     '',
-    '| base | appel | req/s | p50 (ms) | p99 (ms) | erreurs / total |',
-    '| --- | --- | ---: | ---: | ---: | ---: |',
-    ...results.flatMap((r) => r.runs.map((run) => `| ${r.database} | ${run.call} | ${run.requestsPerSecond} | ${run.p50} | ${run.p99} | ${run.errors} / ${run.total} |`)),
+    `Plafond de chaque appel : \`SELECT 1\` par requête dans un Fastify nu (pool pg de 10 connexions sur PostgreSQL, PGlite en mémoire sinon), mesuré juste après l’appel, ${DURATION} s aussi.`,
     '',
-    ...ratios(results),
-    '| base | démarrage à froid (migrations + données de démo) | démarrage sur données existantes | pic de mémoire (VmHWM) |',
-    '| --- | ---: | ---: | ---: |',
-    ...results.map((r) => `| ${r.database} | ${r.coldStartMs} ms | ${r.warmStartMs} ms | ${r.peakRssMb} Mo |`),
+    '| base | appel | version | req/s | p50 (ms) | p99 (ms) | plafond `SELECT 1` (req/s) | part du plafond | objectif atteint |',
+    '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |',
+    ...rows,
     '',
-    'Lecture : la connexion est volontairement lente (scrypt, N = 2^14, environ 50 ms de calcul par tentative), ce qui borne son débit au nombre de cœurs ; '
-      + 'PGlite est un seul processus PostgreSQL en WebAssembly dans le processus Node : les requêtes y sont sérialisées, PostgreSQL les répartit sur un pool de connexions.',
+    '| démarrage | version | durée | plafond | rapport | objectif atteint |',
+    '| --- | --- | ---: | ---: | ---: | --- |',
+    ...startRows,
     '',
-  ]
-  return lines.join('\n')
+    '| base | version | premier démarrage | démarrage sur données existantes | pic de mémoire (VmHWM) |',
+    '| --- | --- | ---: | ---: | ---: |',
+    ...memoryRows,
+    '',
+    'Durées de démarrage : du lancement du processus node au serveur prêt (il écoute), plafonds compris (chacun un processus node neuf). '
+      + 'Sans le coût du client npm lui-même (`npm start` l’ajoute ; `node scripts/start.mjs` non).',
+    '',
+  ].join('\n')
 }
 
 async function writeSection(section: string) {
@@ -120,40 +229,23 @@ async function writeSection(section: string) {
   await writeFile(file, next)
 }
 
-async function withTempDirs<T>(run: (env: NodeJS.ProcessEnv) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(join(tmpdir(), 'portail-bench-'))
-  try {
-    return await run({ DATA_DIR: join(dir, 'data'), STORAGE_DIR: join(dir, 'storage'), DIST_DIR: join(dir, 'dist') })
-  } finally {
-    await rm(dir, { recursive: true, force: true })
-  }
+if (!process.env.DATABASE_URL && existsSync('/usr/lib/postgresql') && !process.argv.includes('--inside-postgres')) {
+  // The whole run inside one throwaway PostgreSQL cluster: its ceiling and the server's measured side by side.
+  const child = spawnSync('bash', [join(root, 'scripts/with-postgres.sh'), process.execPath, '--import', 'tsx', join(root, 'scripts/bench-api.ts'), '--inside-postgres'], { cwd: root, stdio: 'inherit' })
+  process.exit(child.status ?? 1)
 }
 
-if (process.argv.includes('--postgres-only')) {
-  // Child mode, inside with-postgres.sh: measure PostgreSQL and hand the figures back through a file.
-  const result = await withTempDirs((env) => benchDatabase('PostgreSQL', { ...env, DATABASE_URL: process.env.DATABASE_URL }))
-  await writeFile(resultsFile!, JSON.stringify(result))
-} else {
-  const results: DatabaseResult[] = []
-  console.log('[bench] PGlite…')
-  results.push(await withTempDirs((env) => benchDatabase('PGlite (embarqué)', { ...env, DATABASE_URL: '' })))
-  if (process.env.DATABASE_URL) {
-    console.log('[bench] PostgreSQL (DATABASE_URL)…')
-    results.push(await withTempDirs((env) => benchDatabase('PostgreSQL', env)))
-  } else if (existsSync('/usr/lib/postgresql')) {
-    console.log('[bench] PostgreSQL (scripts/with-postgres.sh)…')
-    const file = join(tmpdir(), `portail-bench-pg-${process.pid}.json`)
-    const child = spawnSync('bash', [join(root, 'scripts/with-postgres.sh'), process.execPath, '--import', 'tsx', join(root, 'scripts/bench-api.ts'), '--postgres-only'], {
-      cwd: root, stdio: 'inherit', env: { ...process.env, BENCH_RESULTS_FILE: file },
-    })
-    if (child.status === 0) results.push(JSON.parse(await readFile(file, 'utf8')))
-    else console.warn('[bench] mesure PostgreSQL impossible')
-    await rm(file, { force: true })
-  } else {
-    console.warn('[bench] ni DATABASE_URL ni PostgreSQL local : mesure PGlite seule')
-  }
-  const section = markdown(results)
-  console.log(section)
-  await writeSection(section)
-  console.log('[bench] docs/BENCHMARKS.md mis à jour')
-}
+// The server measured is the built one, as npm start runs it: build it now, not during the first start.
+const { buildServer, isServerStale } = await import('../esbuild.server.mjs' as string) as { buildServer(): Promise<unknown>; isServerStale(): Promise<boolean> }
+if (await isServerStale()) await buildServer()
+await (await import('esbuild')).stop()
+
+const sections: Section[] = [await measureSection('PGlite')]
+if (process.env.DATABASE_URL) sections.push(await measureSection('PostgreSQL'))
+else console.warn('[bench] ni DATABASE_URL ni PostgreSQL local : mesure PGlite seule')
+const section = markdown(sections)
+console.log(section)
+await writeSection(section)
+console.log('[bench] docs/BENCHMARKS.md mis à jour')
+// mail pipeline (issue 14): ingestion → searchable, and the search at 20 users over 10 000 letters (its own section)
+if (process.env.BENCH_MAIL !== 'false') await (await import('./bench-mail.ts')).benchMail()

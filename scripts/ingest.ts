@@ -1,26 +1,31 @@
-// npm run ingest: the operators' command to add mail to an order, on the embedded database
-// (DATA_DIR, when the server is not running) or on DATABASE_URL.
+// npm run ingest: the operators' command to add mail to an order, on DATABASE_URL or on the embedded
+// database (DATA_DIR); while a server holds the embedded database, through that server's operator API.
 //   npm run ingest -- --order <id> --sender "<name>" [--kind recommandé] [--received 2026-01-31T09:00:00Z] <file.pdf>
 //   npm run ingest -- --order <id> --package --carrier <name> --sender <name>
 //   npm run ingest -- --list
 import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import pino from 'pino'
-import type { DocumentKind } from '../server/contract/index.ts'
+import type { DocumentKind, MailDocument, Package } from '../server/contract/index.ts'
 import { loadConfig } from '../server/config.ts'
 import { connect, DataDirBusyError } from '../server/db/connect.ts'
 import { migrateToLatest } from '../server/db/migrate.ts'
 import { listOrdersForOperators } from '../server/db/repositories/orders.ts'
 import { HttpError } from '../server/http/errors.ts'
 import { DOCUMENT_KINDS, ingestLetter, ingestPackage } from '../server/services/ingest.ts'
-import { outboxMailer, smtpMailer } from '../server/services/mailer.ts'
+import { outboxMailer } from '../server/services/mailer.ts'
+import { smtpMailer } from '../server/services/mailer-smtp.ts'
 import { fsStorage } from '../server/services/storage.ts'
+// mail pipeline (issue 14): the running server's address
+import { readServerFile } from '../server/services/server-file.ts'
 
 export const USAGE = `Ajouter du courrier à une domiciliation :
   npm run ingest -- --order <id> --sender "<expéditeur>" [--kind courrier|recommandé|administratif] [--received <date ISO>] <fichier.pdf>
   npm run ingest -- --order <id> --package --carrier <transporteur> --sender <expéditeur> [--received <date ISO>]
   npm run ingest -- --list      (les domiciliations et leurs numéros)
-Base : DATABASE_URL, sinon la base embarquée de DATA_DIR (./data), serveur arrêté. Fichiers : STORAGE_DIR (./storage).`
+Base : DATABASE_URL, sinon la base embarquée de DATA_DIR (./data). Fichiers : STORAGE_DIR (./storage).
+Si le serveur tourne sur la base embarquée, la commande passe par son API opérateur (OPERATOR_TOKEN requis).`
 
 class UsageError extends Error {}
 
@@ -83,7 +88,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
   try {
     handle = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
   } catch (error) {
-    out.error(error instanceof DataDirBusyError ? error.message : `Connexion à la base impossible : ${error instanceof Error ? error.message : String(error)}`)
+    // mail pipeline (issue 14): the running server holds the embedded database; it does the work.
+    if (error instanceof DataDirBusyError) return throughServer(command, bytes, config, error, out)
+    out.error(`Connexion à la base impossible : ${error instanceof Error ? error.message : String(error)}`)
     return 1
   }
   try {
@@ -103,8 +110,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
       return 0
     }
     if (command.command === 'package') {
-      const parcel = await ingestPackage(deps, command.parcel)
+      const { parcel, notified, notificationFailures } = await ingestPackage(deps, command.parcel)
       out.log(`Colis n° ${parcel.id} (${parcel.carrier}, de ${parcel.sender}) ajouté à ${parcel.raisonSociale} : « À retirer ».`)
+      if (notified.length) out.log(`Notification « Nouveau colis » envoyée à : ${notified.join(', ')}${config.smtpUrl ? '' : ' (table outbox)'}.`)
+      if (notificationFailures.length) out.error(`La notification n’a pas pu être envoyée à : ${notificationFailures.join(', ')}.`)
       return 0
     }
     const { document, link, notified, notificationFailures } = await ingestLetter(deps, { ...command.letter, bytes: bytes! })
@@ -118,6 +127,60 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     return 1
   } finally {
     await handle.close()
+  }
+}
+
+type Command = Exclude<ReturnType<typeof parse>, { command: 'help' }>
+
+/**
+ * The embedded database is the running server's: the same work through its operator API, found by
+ * the file it writes in DATA_DIR (services/server-file.ts), with OPERATOR_TOKEN from the environment.
+ */
+async function throughServer(command: Command, bytes: Buffer | undefined, config: ReturnType<typeof loadConfig>, busy: DataDirBusyError, out: Console): Promise<number> {
+  const server = await readServerFile(config.dataDir)
+  if (!config.operatorToken) {
+    out.error(`${busy.message}\nPour passer par le serveur en cours, définissez OPERATOR_TOKEN (le même que celui du serveur).`)
+    return 1
+  }
+  if (!server || server.pid !== busy.pid) {
+    out.error(`${busy.message}\nAdresse du serveur introuvable (${join(config.dataDir, 'server.json')} absent) : est-ce bien le serveur qui l’a ouverte ?`)
+    return 1
+  }
+  const request = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
+    const res = await fetch(`${server.url}${path}`, {
+      method, headers: { authorization: `Bearer ${config.operatorToken}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    })
+    const answer = await res.json().catch(() => ({})) as Record<string, unknown>
+    if (!res.ok) throw new HttpError(res.status, typeof answer.message === 'string' ? answer.message : `Le serveur a répondu ${res.status}.`, 'SERVER')
+    return answer
+  }
+  try {
+    out.log(`Le serveur (pid ${server.pid}) tient la base embarquée : envoi par son API opérateur, ${server.url}.`)
+    if (command.command === 'list') {
+      const orders = await request('GET', '/api/operator/domiciliation-orders') as unknown as { id: number; raisonSociale: string; status: string; ownerEmail: string }[]
+      if (!orders.length) out.log('Aucune domiciliation.')
+      for (const o of orders) out.log(`${String(o.id).padStart(5)}  ${o.raisonSociale}  (${o.status}, ${o.ownerEmail})`)
+      return 0
+    }
+    if (command.command === 'package') {
+      const { orderId, ...parcel } = command.parcel
+      const answer = await request('POST', `/api/operator/domiciliation-orders/${orderId}/packages`, Object.fromEntries(Object.entries(parcel).filter(([, v]) => v !== undefined))) as unknown as Package
+      out.log(`Colis n° ${answer.id} (${answer.carrier}, de ${answer.sender}) ajouté à ${answer.raisonSociale} : « ${answer.status} ».`)
+      return 0
+    }
+    const { orderId, sender, kind, receivedAt } = command.letter
+    const answer = await request('POST', `/api/operator/domiciliation-orders/${orderId}/documents`, {
+      sender, kind, ...(receivedAt ? { receivedAt } : {}), file: `data:application/pdf;base64,${bytes!.toString('base64')}`,
+    }) as unknown as { document: MailDocument; link: string; notified: string[] }
+    const { document, link, notified } = answer
+    out.log(`Courrier n° ${document.id} de ${document.sender} (${document.kind}, ${document.pages} page${document.pages > 1 ? 's' : ''}) ajouté à ${document.raisonSociale}.`)
+    out.log(notified.length ? `Notification « Nouveau courrier de ${document.sender} » envoyée à : ${notified.join(', ')}.` : 'Personne à prévenir par e-mail.')
+    out.log(`Lien : ${link}`)
+    return 0
+  } catch (error) {
+    out.error(error instanceof HttpError ? error.message : `Le serveur ${server.url} ne répond pas : ${error instanceof Error ? error.message : String(error)}`)
+    return 1
   }
 }
 

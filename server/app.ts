@@ -1,17 +1,17 @@
 // The provider API as one Fastify instance built from injected dependencies (tests use PGlite in memory and app.inject()).
 import compress from '@fastify/compress'
-import helmet from '@fastify/helmet'
 import multipart from '@fastify/multipart'
 import rateLimit from '@fastify/rate-limit'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler'
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import type { AppDeps } from './deps.ts'
 import { routeRegistrar } from './http/define-route.ts'
 import { clientErrorHandler, errorHandler, frameworkErrorHandler, HttpError, messages } from './http/errors.ts'
 import { openApiDocument } from './http/openapi.ts'
 import { databaseRateLimitStore } from './http/rate-limit-store.ts'
-import { helmetOptions, swaggerUiCsp } from './http/security-headers.ts'
+import { securityHeaders, swaggerUiCsp } from './http/security-headers.ts'
 import { spaRoutes } from './http/spa.ts'
 import { validatorCompiler } from './http/validation.ts'
 import { accountRoutes } from './routes/account/index.ts'
@@ -21,8 +21,12 @@ import { testProviderRoutes } from './routes/billing/test-provider.ts'
 import { contractRoutes } from './routes/contracts/index.ts'
 import { invoiceRoutes } from './routes/invoices/index.ts'
 import { mailRoutes } from './routes/mail/index.ts'
+// mail pipeline (issue 14)
+import { mailPipelineRoutes } from './routes/mail/pipeline.ts'
 import { operatorRoutes } from './routes/operator/index.ts'
 import { orderRoutes } from './routes/orders/index.ts'
+// notifications (issue 14)
+import { notificationRoutes } from './routes/notifications/index.ts'
 import { peopleRoutes } from './routes/people/index.ts'
 import { systemRoutes } from './routes/system/index.ts'
 import { MAX_UPLOAD_BYTES } from './services/file-types.ts'
@@ -33,10 +37,25 @@ export interface AppOptions {
   logger?: FastifyBaseLogger
   /** Behind a load balancer: take the client IP (rate limits) from X-Forwarded-For. */
   trustProxy?: boolean
+  /** notifications (issue 14): the live stream's heartbeat (25 s; tests shorten it). */
+  notificationHeartbeatMs?: number
 }
 
 // A Kbis of 10 MB is about 13.4 MB once base64-encoded in its data URL.
 const JSON_BODY_LIMIT = Math.ceil((MAX_UPLOAD_BYTES * 4) / 3) + 64 * 1024
+
+/**
+ * Fastify's own serializers (fast-json-stringify), each compiled at its route's first answer instead of all at
+ * start-up: a third of a second of a start on this machine went into compiling a hundred routes' responses.
+ */
+const lazySerializers: NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildSerializer'] =
+  (externalSchemas, options) => {
+    const compile = SerializerSelector()(externalSchemas, options as never)
+    return (route) => {
+      let serialize: ((data: unknown) => string) | undefined
+      return (data: unknown) => (serialize ??= compile(route as never))(data)
+    }
+  }
 
 export async function buildApp(deps: AppDeps, options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -46,12 +65,32 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
     // Malformed URL, id over 100 characters, unreadable request: French, with the security headers.
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
+    // One log line per request (below), not Fastify's two ("incoming request", "request completed").
+    logController: new LogController({ disableRequestLogging: true }),
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
   })
+  const logger = options.logger
+  if (logger) {
+    app.addHook('onResponse', (req, reply, done) => {
+      if ((logger as FastifyBaseLogger & { isLevelEnabled(level: string): boolean }).isLevelEnabled('info')) {
+        req.log.info({ method: req.method, url: req.url, statusCode: reply.statusCode, responseTime: Math.round(reply.elapsedTime) }, 'requête traitée')
+      }
+      done()
+    })
+  }
   app.setValidatorCompiler(validatorCompiler)
   app.setErrorHandler(errorHandler)
   app.decorateRequest('user', null)
+  // cluster: which process answered, to see a balancer spread the requests (set on every reply, errors included).
+  const instanceName = deps.config.instanceName
+  if (instanceName) app.addHook('onRequest', async (_req, reply) => { reply.header('X-Instance', instanceName) })
 
-  await app.register(helmet, helmetOptions)
+  // helmet's headers, computed once by running helmet itself (security-headers.ts), set by one hook: helmet's
+  // plugin ran its dozen middlewares on every request to write the same constant list.
+  app.addHook('onRequest', (_req, reply, done) => {
+    reply.headers(securityHeaders)
+    done()
+  })
   await app.register(compress, { global: true, threshold: 1024 })
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 10 } })
   await app.register(rateLimit, {
@@ -70,16 +109,19 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
   orderRoutes(registrar.define, deps)
   peopleRoutes(registrar.define, deps)
   mailRoutes(registrar.define, deps)
+  mailPipelineRoutes(registrar.define, deps)
   billingRoutes(registrar.define, deps)
   invoiceRoutes(registrar.define, deps)
   contractRoutes(registrar.define, deps)
   operatorRoutes(registrar.define, deps)
   companyRoutes(registrar.define, deps)
+  // notifications (issue 14): also ends its live streams when the app closes
+  notificationRoutes(registrar.define, deps, app, options.notificationHeartbeatMs)
   systemRoutes(registrar.define, deps, options.databaseKind)
   registrar.assertComplete()
   // billing: the local test payment provider's own card form endpoint, outside our route table.
   testProviderRoutes(app, deps.payments)
 
-  await spaRoutes(app, deps.config.distDir)
+  await spaRoutes(app, deps.config.distDir, { stripe: !!deps.config.stripeSecretKey })
   return app
 }

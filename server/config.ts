@@ -14,6 +14,8 @@ export interface Config {
   supportEmail: string
   brandName: string
   stripeSecretKey?: string
+  /** billing: Stripe's publishable key (pk_…), handed to Stripe.js in the browser; required with stripeSecretKey. */
+  stripePublishableKey?: string
   /** Where reset links point when the portal's `domain` is not one of ours. */
   publicUrl: string
   /** Origins accepted as the `domain` of a reset request, besides the request's own host. */
@@ -30,6 +32,11 @@ export interface Config {
   operatorToken?: string
   /** billing: the provider's prefectural approval number, printed on every domiciliation certificate and contract. */
   prefectureApproval?: string
+  // cluster
+  /** Several API processes behind a balancer: this one's name, sent back as `X-Instance` on every response; unset: no header. */
+  instanceName?: string
+  /** mail pipeline (issue 14): this process runs the background jobs (page images, OCR); false for an API-only instance. */
+  jobWorker: boolean
 }
 
 /** billing: the approval number of the demo (SEED_DEMO), plainly not a real one. */
@@ -38,6 +45,15 @@ export const DEMO_PREFECTURE_APPROVAL = 'DÉMO-75-000 (à configurer)'
 /** An operator token shorter than this is refused at startup: it guards every customer's mail. */
 export const MIN_OPERATOR_TOKEN_LENGTH = 24
 
+/** billing: the card form of the real provider needs its publishable key, of the same mode (test or live) as the secret key. */
+function checkStripeKeys(secretKey: string | undefined, publishableKey: string | undefined) {
+  if (!secretKey) return
+  if (!publishableKey) throw new Error('STRIPE_PUBLISHABLE_KEY manque : avec STRIPE_SECRET_KEY, indiquez la clé publiable (pk_…) du même compte Stripe.')
+  if (!/^pk_(test|live)_/.test(publishableKey)) throw new Error('STRIPE_PUBLISHABLE_KEY invalide : une clé publiable Stripe commence par pk_test_ ou pk_live_.')
+  const mode = /^[sr]k_(test|live)_/.exec(secretKey)?.[1]
+  if (mode && !publishableKey.startsWith(`pk_${mode}_`)) throw new Error(`STRIPE_PUBLISHABLE_KEY doit être une clé ${mode === 'test' ? 'de test (pk_test_…)' : 'de production (pk_live_…)'}, comme STRIPE_SECRET_KEY.`)
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT || 8080)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT invalide : ${env.PORT}`)
@@ -45,6 +61,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (operatorToken && operatorToken.length < MIN_OPERATOR_TOKEN_LENGTH) {
     throw new Error(`OPERATOR_TOKEN est trop court : ${MIN_OPERATOR_TOKEN_LENGTH} caractères au moins (par exemple : openssl rand -hex 32).`)
   }
+  const stripeSecretKey = env.STRIPE_SECRET_KEY?.trim() || undefined
+  const stripePublishableKey = env.STRIPE_PUBLISHABLE_KEY?.trim() || undefined
+  checkStripeKeys(stripeSecretKey, stripePublishableKey)
   const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, '')
   return {
     port,
@@ -57,7 +76,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: env.MAIL_FROM || `${env.BRAND_NAME || 'Domicilium'} <no-reply@example.com>`,
     supportEmail: env.SUPPORT_EMAIL || 'support@example.com',
     brandName: env.BRAND_NAME || 'Domicilium',
-    stripeSecretKey: env.STRIPE_SECRET_KEY || undefined,
+    stripeSecretKey,
+    stripePublishableKey,
     publicUrl,
     allowedOrigins: [publicUrl, ...(env.PUBLIC_URL ? [] : [`http://127.0.0.1:${port}`]), ...(env.ALLOWED_ORIGINS || '').split(',').map((o) => o.trim().replace(/\/$/, '')).filter(Boolean)],
     tokenTtlDays: Number(env.TOKEN_TTL_DAYS || 30),
@@ -68,5 +88,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     operatorToken,
     // billing: a certificate without the provider's approval number is worthless; the demo shows that one is needed.
     prefectureApproval: env.PREFECTURE_APPROVAL?.trim() || (env.SEED_DEMO !== 'false' ? DEMO_PREFECTURE_APPROVAL : undefined),
+    // cluster
+    instanceName: env.INSTANCE_NAME?.trim() || undefined,
+    // mail pipeline (issue 14)
+    jobWorker: env.JOB_WORKER !== 'false',
   }
 }

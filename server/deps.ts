@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { Config } from './config.ts'
+import type { Listen } from './db/connect.ts'
 import type { Database } from './db/schema.ts'
 import type { Mailer } from './services/mailer.ts'
 import type { PaymentProvider } from './services/payment.ts'
@@ -17,4 +18,8 @@ export interface AppDeps {
   mailer: Mailer
   config: Config
   clock: Clock
+  /** mail pipeline (issue 14): this process's job worker, woken when a letter arrives; absent, the jobs wait for a worker's next look. */
+  jobs?: { wake(): void }
+  /** notifications (issue 14): LISTEN on the database, for the live stream (the connection's `listen`). */
+  listen: Listen
 }

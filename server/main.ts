@@ -6,54 +6,90 @@ import { connect } from './db/connect.ts'
 import { migrateToLatest } from './db/migrate.ts'
 import { seedDemo } from './db/seed.ts'
 import type { AppDeps } from './deps.ts'
-import { outboxMailer, smtpMailer } from './services/mailer.ts'
-import { stripePaymentProvider, testPaymentProvider } from './services/payment.ts'
+import { startDigestTimer } from './services/digest.ts'
+import { outboxMailer } from './services/mailer.ts'
+import { testPaymentProvider } from './services/payment.ts'
 import { fsStorage } from './services/storage.ts'
 import { SWEEP_EVERY_MS, sweepStorage } from './services/storage-sweep.ts'
+// mail pipeline (issue 14)
+import { startJobWorker, type JobWorker } from './services/jobs.ts'
+import { LETTER_JOB, letterPipelineJob } from './services/mail-pipeline.ts'
+import { tesseractOcr } from './services/ocr.ts'
 
 export async function createServer(config: Config) {
   const logger = pino({ level: config.logLevel })
   const handle = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
+  // The routes are built while the database opens and migrates: PGlite's WebAssembly compiles off the main thread.
+  const migrated = migrateToLatest(handle.db)
+  migrated.catch(() => {}) // awaited below; not an unhandled rejection meanwhile
   try {
-    await migrateToLatest(handle.db)
     const clock = { now: () => new Date() }
     const storage = fsStorage(config.storageDir)
     const deps: AppDeps = {
       db: handle.db,
       storage,
-      payments: config.stripeSecretKey ? stripePaymentProvider(config.stripeSecretKey) : testPaymentProvider(handle.db, clock.now),
-      mailer: config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(handle.db, logger),
+      // Stripe's SDK and nodemailer are loaded only when configured (their own modules, their own chunks once built).
+      payments: config.stripeSecretKey
+        ? (await import('./services/payment-stripe.ts')).stripePaymentProvider(config.stripeSecretKey)
+        : testPaymentProvider(handle.db, clock.now),
+      mailer: config.smtpUrl ? (await import('./services/mailer-smtp.ts')).smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(handle.db, logger),
       config,
       clock,
+      listen: handle.listen,
     }
+    const app = await buildApp(deps, { databaseKind: handle.kind, logger, trustProxy: config.trustProxy })
+    await migrated
     if (config.seedDemo && (await seedDemo(handle.db, storage, { now: clock.now(), brandName: config.brandName }))) {
       logger.info('données de démonstration créées')
     }
-    // What a crash left in storage (files without a row, half-written temp files): swept at start, then periodically.
+    // What a crash left in storage (files without a row, half-written temp files): swept once the server is up, then periodically.
     const sweep = async () => {
       const { orphans, temporary } = await sweepStorage({ db: handle.db, storage, now: clock.now() })
       if (orphans.length || temporary) logger.warn({ orphans, temporary }, 'fichiers abandonnés supprimés du stockage')
     }
     const sweepLogged = () => sweep().catch((error: unknown) => logger.error({ err: error }, 'nettoyage du stockage impossible'))
-    // The first sweep runs beside the start-up instead of delaying it; closing waits for it.
-    let sweeping = sweepLogged()
-    const app = await buildApp(deps, { databaseKind: handle.kind, logger, trustProxy: config.trustProxy })
-    const timer = setInterval(() => {
+    let sweeping: Promise<void> = Promise.resolve()
+    let timer: NodeJS.Timeout | undefined
+    // mail pipeline (issue 14): the background jobs (page images, text, deadlines) run beside the API.
+    const ocr = tesseractOcr()
+    let worker: JobWorker | null = null
+    let closed = false
+    /**
+     * The work beside the API (the job worker, the storage sweep), started once the server listens and has said so:
+     * neither a letter's rendering (pdf.js compiled, pages drawn) nor the sweep's file reads slow a start (issue 13).
+     */
+    const startBackground = () => {
+      if (closed || timer) return
       sweeping = sweepLogged()
-    }, SWEEP_EVERY_MS)
-    timer.unref()
+      timer = setInterval(() => {
+        sweeping = sweepLogged()
+      }, SWEEP_EVERY_MS)
+      timer.unref()
+      if (config.jobWorker) {
+        worker = startJobWorker({ db: handle.db, handlers: { [LETTER_JOB]: letterPipelineJob({ db: handle.db, storage, ocr }) }, log: logger })
+        deps.jobs = worker
+      }
+    }
+    // notifications (issue 14): the daily digest
+    const digests = startDigestTimer(deps, logger)
     return {
       app,
       deps,
-      /** Fastify first (in-flight requests finish), then a sweep under way, then the database. */
+      startBackground,
+      /** Fastify first (in-flight requests finish), then the job in hand and the OCR worker, then a sweep under way, then the database. */
       async close() {
+        closed = true
         clearInterval(timer)
+        await digests.stop()
         await app.close()
+        await worker?.stop()
+        await ocr.close()
         await sweeping
         await handle.close()
       },
     }
   } catch (error) {
+    await migrated.catch(() => {})
     await handle.close()
     throw error
   }

@@ -1,9 +1,16 @@
 // Listens, and closes gracefully on SIGINT/SIGTERM (Fastify first, then the database).
 import { loadConfig } from './config.ts'
 import { createServer } from './main.ts'
+// mail pipeline (issue 14): `npm run ingest` finds this server through DATA_DIR
+import { writeServerFile } from './services/server-file.ts'
 
 const config = loadConfig()
-const { app, close } = await createServer(config)
+const { app, close: closeServer, startBackground } = await createServer(config)
+let forgetServerFile = async () => {}
+const close = async () => {
+  await forgetServerFile()
+  await closeServer()
+}
 
 let closing = false
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -23,4 +30,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 await app.listen({ port: config.port, host: config.host })
 /** The port listened on (PORT=0: a free one); scripts/start.mjs prints it, a parent process gets it over IPC. */
 export const port = (app.server.address() as { port: number }).port
+if (!config.databaseUrl) {
+  const host = ['0.0.0.0', '::', '127.0.0.1', 'localhost'].includes(config.host) ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host
+  forgetServerFile = await writeServerFile(config.dataDir, { pid: process.pid, url: `http://${host}:${port}` })
+}
 process.send?.({ ready: true, port })
+startBackground()

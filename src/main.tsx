@@ -4,6 +4,8 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { navigate } from 'wouter/use-browser-location'
 import { App } from './views/App.tsx'
+import { preloadSignedIn } from './views/signedIn.ts'
+import { hasStoredUser } from './wiring/storage.ts'
 import { createServices } from './wiring/services.ts'
 
 const services = createServices({
@@ -18,6 +20,8 @@ createRoot(document.getElementById('root')!).render(
   </StrictMode>,
 )
 
-// Right behind the first paint: the session, so that signing in does not wait for its code.
-const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 200))
-idle(() => void services.loadSession())
+// The signed-in screens' code: at once for a stored user (the dashboard needs it now: fetched in
+// parallel rather than chunk after chunk). On /login, the session right behind the first paint, and
+// the rest as soon as the form is used (LoginPage), so that signing in waits for no code.
+if (hasStoredUser()) preloadSignedIn(services)
+else (window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 200)))(() => void services.loadSession().catch(() => {}))

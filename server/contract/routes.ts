@@ -27,8 +27,10 @@ export interface RouteDef {
   auth: Auth
   /** owner: only the order's owner; member: the owner and the collaborators of a shared order. */
   access?: Access
-  /** json (default), file (answers a PDF), multipart (form upload). */
-  kind?: 'json' | 'file' | 'multipart'
+  /** json (default), file (answers a PDF), multipart (form upload), stream (Server-Sent Events, notifications). */
+  kind?: 'json' | 'file' | 'multipart' | 'stream'
+  /** mail pipeline (issue 14): what a file route answers when it is not a PDF. */
+  fileType?: string
   summary: string
   tags: string[]
   schema: RouteSchema
@@ -374,6 +376,12 @@ export const routes = {
     summary: 'The domiciliation contract, as a PDF.',
     schema: { params: S.IdParams, response: ok(PdfFile) },
   },
+  // billing: the hosted card element of the real provider (STRIPE_SECRET_KEY); the test provider answers {provider: 'test'}.
+  cardSetup: {
+    method: 'POST', path: '/api-protected/card-setup-intents', auth: 'apiToken', access: 'owner', tags: ['Paiement'],
+    summary: "Start taking a card in Stripe's hosted element: a SetupIntent of the user's customer (the order's when orderId is given). With the local test provider, {provider: 'test'}: its own card form takes the card.",
+    schema: { body: S.CardSetupBody, response: ok(S.CardSetup) },
+  },
 
   // --- Invoices
   invoiceYears: {
@@ -481,6 +489,70 @@ export const routes = {
     method: 'PUT', path: '/api/operator/legal-submissions/{id}/status', auth: 'operator', tags: ['Opérateurs'],
     summary: "Move a legal formality on ('En cours', 'Déposée au greffe', 'Terminée'; never back) and e-mail the order's owner.",
     schema: { params: S.IdParams, body: S.LegalSubmissionStatusBody, response: ok(S.LegalSubmission) },
+  },
+
+  // --- mail pipeline (issue 14)
+  documentPage: {
+    method: 'GET', path: '/api-protected/documents/{id}/pages/{page}', auth: 'apiToken', access: 'member', kind: 'file', fileType: 'image/webp', tags: ['Courrier'],
+    summary: 'One page of a letter as an image (WebP, about 1240 px wide), page 1 first; 404 until the pages are rendered.',
+    schema: { params: S.DocumentPageParams, response: ok(Type.Unsafe<Uint8Array>({ type: 'string', format: 'binary' })) },
+  },
+  documentSearch: {
+    method: 'GET', path: '/api-protected/documents/search', auth: 'apiToken', access: 'member', tags: ['Courrier'],
+    summary: "Full-text search (French, accents ignored) of the letters' sender, kind and text, best first, at most 50, with the matching passage.",
+    schema: { querystring: S.DocumentSearchQuery, response: ok(S.DocumentSearchReply) },
+  },
+  letterDeadlines: {
+    method: 'GET', path: '/api-protected/letter-deadlines', auth: 'apiToken', access: 'member', tags: ['Courrier'],
+    summary: 'The deadlines found in the letters (of one order with orderId, else of every order the user can see), by date.',
+    schema: { querystring: S.OrderIdQuery, response: ok(S.LetterDeadlinesReply) },
+  },
+
+  // --- notifications (issue 14)
+  notifications: {
+    method: 'GET', path: '/api-protected/notifications', auth: 'apiToken', tags: ['Notifications'],
+    summary: 'What happened on the orders the user owns or that are shared with him: unread first, newest first, at most 50, with the unread count.',
+    schema: { response: ok(S.NotificationList) },
+  },
+  readNotification: {
+    method: 'POST', path: '/api-protected/notifications/{id}/read', auth: 'apiToken', tags: ['Notifications'],
+    summary: 'Mark one notification read for the signed-in user (each person has his own read marks).',
+    schema: { params: S.IdParams, response: ok(S.UnreadCount) },
+  },
+  readAllNotifications: {
+    method: 'POST', path: '/api-protected/notifications/read-all', auth: 'apiToken', tags: ['Notifications'],
+    summary: 'Mark every notification read for the signed-in user.',
+    schema: { response: ok(S.UnreadCount) },
+  },
+  notificationStream: {
+    method: 'GET', path: '/api-protected/notifications/stream', auth: 'apiToken', kind: 'stream', tags: ['Notifications'],
+    summary: 'Server-Sent Events: `event: notification` with one notification as JSON (its `id:` the notification\'s), a comment heartbeat every 25 s. Fed by PostgreSQL LISTEN/NOTIFY, so events raised on any server instance arrive. With a `Last-Event-ID` header (a notification id), what was raised after it is sent first.',
+    schema: { querystring: S.NoQuery, response: ok(Type.String()) },
+  },
+  notificationPreferences: {
+    method: 'GET', path: '/api-protected/domiciliation-orders/{id}/notification-preferences', auth: 'apiToken', access: 'member', tags: ['Notifications'],
+    summary: "The signed-in user's e-mail choice for one order: each event, a daily digest, or none.",
+    schema: { params: S.IdParams, response: ok(S.NotificationPreferences) },
+  },
+  updateNotificationPreferences: {
+    method: 'PUT', path: '/api-protected/domiciliation-orders/{id}/notification-preferences', auth: 'apiToken', access: 'member', tags: ['Notifications'],
+    summary: "Set the signed-in user's e-mail choice for one order.",
+    schema: { params: S.IdParams, body: S.NotificationPreferences, response: ok(S.NotificationPreferences) },
+  },
+  letterHistory: {
+    method: 'GET', path: '/api-protected/documents/{id}/history', auth: 'apiToken', access: 'member', tags: ['Courrier'],
+    summary: 'A letter\'s history, oldest first: received, scanned, opened (by whom), sent by e-mail (to whom), filed, forwarded.',
+    schema: { params: S.IdParams, response: ok(S.LetterHistory) },
+  },
+  operatorLetterForwarded: {
+    method: 'POST', path: '/api/operator/documents/{id}/forwarded', auth: 'operator', tags: ['Opérateurs'],
+    summary: "Record that a letter was forwarded (sent on by post) to an address: it joins the letter's history ('Réexpédié à …').",
+    schema: { params: S.IdParams, body: S.LetterForwardedBody, response: ok(S.LetterForwardedReply) },
+  },
+  operatorKbisStatus: {
+    method: 'PUT', path: '/api/operator/contracts/{id}/kbis-status', auth: 'operator', tags: ['Opérateurs'],
+    summary: 'Validate the Kbis a customer filed for a contract (409 when none is filed or it is already validated); the order\'s people are notified.',
+    schema: { params: S.IdParams, body: S.KbisStatusBody, response: ok(S.KbisStatusReply) },
   },
 
   // --- Operations

@@ -228,6 +228,13 @@ export const MailDocument = Type.Object({
   read: Type.Boolean(),
   deleted: Type.Boolean(),
   folderId: Nullable(Id),
+  // mail pipeline (issue 14)
+  /** How many page images the server has (0 until rendered, or when rendering failed). */
+  pageImages: Type.Integer({ minimum: 0 }),
+  /** The text (text layer or OCR) is stored and indexed. */
+  searchable: Type.Boolean(),
+  /** The deadline found in the text by server/contract/rules/deadlines.ts. */
+  deadline: Nullable(Type.Object({ date: Type.String({ format: 'date' }), amountCents: Nullable(Type.Integer()) })),
 })
 export type MailDocument = Static<typeof MailDocument>
 
@@ -384,6 +391,20 @@ export const CertificateVerification = Type.Union([
   Type.Object({ status: Type.Literal('revoked') }, { additionalProperties: false }),
 ])
 export type CertificateVerification = Static<typeof CertificateVerification>
+
+// --- billing: the provider's hosted card element (STRIPE_SECRET_KEY)
+/** For an order: the card will pay its subscription; without one ('Tous'): the account's default card. */
+export const CardSetupBody = Type.Object({ orderId: Type.Optional(Id) }, { additionalProperties: false })
+export type CardSetupBody = Static<typeof CardSetupBody>
+/**
+ * Which card form takes the card: with the real provider, what Stripe.js needs for its own element (the SetupIntent's
+ * client secret and the publishable key); with the local test provider, its own test card form.
+ */
+export const CardSetup = Type.Union([
+  Type.Object({ provider: Type.Literal('stripe'), clientSecret: Type.String(), publishableKey: Type.String() }),
+  Type.Object({ provider: Type.Literal('test') }),
+])
+export type CardSetup = Static<typeof CardSetup>
 
 // --- Invoices
 export const Invoice = Type.Object({
@@ -622,3 +643,87 @@ export type LegalSubmissionBody = Static<typeof LegalSubmissionBody>
 
 export const LegalSubmissionStatusBody = Type.Object({ status: LegalSubmissionStatus }, { additionalProperties: false })
 export type LegalSubmissionStatusBody = Static<typeof LegalSubmissionStatusBody>
+
+// --- mail pipeline (issue 14): page images, search of the letters' text, deadlines
+export const DocumentPageParams = Type.Object({ id: Id, page: Type.Integer({ minimum: 1, maximum: 10000 }) })
+export type DocumentPageParams = Static<typeof DocumentPageParams>
+
+export const DocumentSearchQuery = Type.Object({ q: Type.String({ minLength: 3, maxLength: 200 }), orderId: Type.Optional(Id) })
+export type DocumentSearchQuery = Static<typeof DocumentSearchQuery>
+
+export const DocumentSearchResult = Type.Object({
+  document: MailDocument,
+  rank: Type.Number(),
+  /** The matching passage in plain-text parts; `match: true` parts are the words found (shown highlighted). */
+  excerpt: Type.Array(Type.Object({ text: Type.String(), match: Type.Boolean() })),
+})
+export type DocumentSearchResult = Static<typeof DocumentSearchResult>
+export const DocumentSearchReply = Type.Object({ results: Type.Array(DocumentSearchResult) })
+export type DocumentSearchReply = Static<typeof DocumentSearchReply>
+
+export const LetterDeadline = Type.Object({
+  documentId: Id,
+  orderId: Id,
+  sender: Type.String(),
+  kind: DocumentKind,
+  receivedAt: DateTime,
+  date: Type.String({ format: 'date' }),
+  amountCents: Nullable(Type.Integer()),
+})
+export type LetterDeadline = Static<typeof LetterDeadline>
+export const LetterDeadlinesReply = Type.Object({ deadlines: Type.Array(LetterDeadline) })
+export type LetterDeadlinesReply = Static<typeof LetterDeadlinesReply>
+// --- notifications (issue 14): the bell, its live stream, e-mail preferences, each letter's history
+export const NotificationKind = Type.Union([Type.Literal('letter'), Type.Literal('package'), Type.Literal('kbis'), Type.Literal('invoice'), Type.Literal('formality')])
+export type NotificationKind = Static<typeof NotificationKind>
+
+export const PortalNotification = Type.Object({
+  id: Id,
+  kind: NotificationKind,
+  orderId: Id,
+  title: Type.String(),
+  body: Type.String(),
+  createdAt: DateTime,
+  read: Type.Boolean(),
+  /** A portal path, e.g. '/mes-courriers/courriers?domiciliation=2&courrier=12'. */
+  link: Type.String(),
+})
+export type PortalNotification = Static<typeof PortalNotification>
+
+export const NotificationList = Type.Object({ unread: Type.Integer({ minimum: 0 }), notifications: Type.Array(PortalNotification) })
+export type NotificationList = Static<typeof NotificationList>
+
+export const UnreadCount = Type.Object({ unread: Type.Integer({ minimum: 0 }) })
+export type UnreadCount = Static<typeof UnreadCount>
+
+/** The stream takes no query at all: the token travels in the apiToken header, never in the URL. */
+export const NoQuery = Type.Object({}, { additionalProperties: false })
+
+export const EmailPreference = Type.Union([Type.Literal('each'), Type.Literal('digest'), Type.Literal('none')])
+export type EmailPreference = Static<typeof EmailPreference>
+export const NotificationPreferences = Type.Object({ email: EmailPreference }, { additionalProperties: false })
+export type NotificationPreferences = Static<typeof NotificationPreferences>
+
+export const LetterEventKind = Type.Union([Type.Literal('received'), Type.Literal('scanned'), Type.Literal('opened'), Type.Literal('emailed'), Type.Literal('moved'), Type.Literal('forwarded')])
+export type LetterEventKind = Static<typeof LetterEventKind>
+export const LetterEvent = Type.Object({
+  kind: LetterEventKind,
+  at: DateTime,
+  /** "vous", the name of the person who did it, or null for the provider. */
+  actor: Nullable(Type.String()),
+  /** The e-mail address a letter was sent to, the folder it was filed in. */
+  detail: Nullable(Type.String()),
+})
+export type LetterEvent = Static<typeof LetterEvent>
+export const LetterHistory = Type.Object({ events: Type.Array(LetterEvent) })
+export type LetterHistory = Static<typeof LetterHistory>
+
+/** Where the provider sent the paper letter on: shown in its history as "Réexpédié à {address}". */
+export const LetterForwardedBody = Type.Object({ address: Type.String({ minLength: 3, maxLength: 300, pattern: '\\S' }) }, { additionalProperties: false })
+export type LetterForwardedBody = Static<typeof LetterForwardedBody>
+export const LetterForwardedReply = Type.Object({ documentId: Id, forwardedAt: DateTime })
+export type LetterForwardedReply = Static<typeof LetterForwardedReply>
+export const KbisStatusBody = Type.Object({ status: Type.Literal('validé') }, { additionalProperties: false })
+export type KbisStatusBody = Static<typeof KbisStatusBody>
+export const KbisStatusReply = Type.Object({ contractId: Id, orderId: Id, validatedAt: DateTime })
+export type KbisStatusReply = Static<typeof KbisStatusReply>

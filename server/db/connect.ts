@@ -1,13 +1,23 @@
-import { mkdir, open, readFile, rm } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { cp, mkdir, open, readdir, readFile, rename, rm, rmdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
-import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely'
+// mail pipeline (issue 14): accents ignored by the full-text search (migration 005)
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent'
+import { createPgConfig } from '@electric-sql/pglite/node-postgres'
+import { Kysely, PostgresDialect, sql, type LogConfig } from 'kysely'
 import pg from 'pg'
+import { preparedTexts } from './prepared.ts'
 import type { Database } from './schema.ts'
+
+/** Subscribes to a PostgreSQL NOTIFY channel; resolves once listening, with the way to stop. */
+export type Listen = (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>
 
 export interface DbHandle {
   db: Kysely<Database>
   kind: 'pglite' | 'postgres'
+  /** notifications (issue 14): LISTEN on this database (PGlite: in-process; PostgreSQL: one dedicated connection). */
+  listen: Listen
   close(): Promise<void>
 }
 
@@ -19,33 +29,67 @@ export interface ConnectOptions {
   /** PostgreSQL only: work inside this schema (created if missing), so parallel test files never meet. */
   schema?: string
   poolSize?: number
+  /** Kysely's log hook: tests count the statements a request runs. */
+  log?: LogConfig
 }
 
 export async function connect(options: ConnectOptions): Promise<DbHandle> {
-  if (options.databaseUrl) return connectPostgres(options.databaseUrl, options.schema, options.poolSize)
+  if (options.databaseUrl) return connectPostgres(options.databaseUrl, options.schema, options.poolSize, options.log)
   let pglite: PGlite
   let unlock = async () => {}
   if (options.dataDir) {
     await mkdir(options.dataDir, { recursive: true })
     unlock = await lockDataDir(options.dataDir)
     try {
-      pglite = new PGlite(join(options.dataDir, 'pglite'))
+      const dir = join(options.dataDir, 'pglite')
+      await copyTemplateIfNew(dir)
+      pglite = new PGlite(dir, { extensions: { unaccent } })
     } catch (error) {
       await unlock()
       throw error
     }
   } else {
-    pglite = new PGlite()
+    pglite = new PGlite({ extensions: { unaccent } })
   }
-  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) })
+  // Through node-postgres, as PostgreSQL is (PGlite's own adapter, one connection): the hot statements are then named
+  // prepared statements here too, parsed and planned once instead of at every call (issue 13: user/me's statement
+  // ran in about 0.3 ms on PGlite, 0.09 ms once prepared), and rows come back typed by the same driver.
+  const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1 })
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool) }), ...(options.log ? { log: options.log } : {}) })
   return {
     db,
     kind: 'pglite',
+    listen: (channel, onPayload) => pglite.listen(checkedChannel(channel), onPayload),
     async close() {
       await db.destroy()
+      await pglite.close()
       await unlock()
     },
   }
+}
+
+// Set by the pre-built server only (esbuild.server.mjs): the migrated empty database beside the bundle (template.ts).
+declare const __PGLITE_TEMPLATE_DIR__: string | undefined
+
+/**
+ * When this data directory holds no database yet, the pre-built template's files are copied in (Node's file copy:
+ * PGlite's own loadDataDir unpacked the same files through its WebAssembly file system, about a second); PGlite
+ * then opens them like any existing database. Copied beside, then renamed: a crash mid-copy leaves no half database.
+ * Without a template (tsx, tests) PGlite runs initdb as before.
+ */
+async function copyTemplateIfNew(dir: string): Promise<void> {
+  if (typeof __PGLITE_TEMPLATE_DIR__ !== 'string' || existsSync(join(dir, 'PG_VERSION'))) return
+  const template = join(import.meta.dirname, __PGLITE_TEMPLATE_DIR__)
+  if (!existsSync(join(template, 'PG_VERSION'))) return
+  // An empty directory is no database; anything else is left for PGlite to judge, as before.
+  if (existsSync(dir)) {
+    if ((await readdir(dir)).length) return
+    await rmdir(dir)
+  }
+  const partial = `${dir}.copie-${process.pid}`
+  await rm(partial, { recursive: true, force: true })
+  await cp(template, partial, { recursive: true })
+  await rename(partial, dir)
 }
 
 /** Another process (the server, or `npm run ingest`) has the embedded database of this DATA_DIR open. */
@@ -88,7 +132,7 @@ export async function lockDataDir(dataDir: string): Promise<() => Promise<void>>
   throw new DataDirBusyError(dataDir, 0)
 }
 
-async function connectPostgres(connectionString: string, schema: string | undefined, max = 10): Promise<DbHandle> {
+async function connectPostgres(connectionString: string, schema: string | undefined, max = 10, log?: LogConfig): Promise<DbHandle> {
   if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`nom de schéma invalide : ${schema}`)
   if (schema) {
     const admin = new pg.Client({ connectionString })
@@ -100,8 +144,149 @@ async function connectPostgres(connectionString: string, schema: string | undefi
     }
   }
   const pool = new pg.Pool({ connectionString, max, ...(schema ? { options: `-c search_path=${schema}` } : {}) })
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
-  return { db, kind: 'postgres', close: () => db.destroy() }
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool) }), ...(log ? { log } : {}) })
+  const listener = postgresListener(connectionString)
+  return {
+    db,
+    kind: 'postgres',
+    listen: listener.listen,
+    async close() {
+      await listener.close()
+      await db.destroy()
+    },
+  }
+}
+
+const checkedChannel = (channel: string) => {
+  if (!/^[a-z_]+$/.test(channel)) throw new Error(`canal NOTIFY invalide : ${channel}`)
+  return channel
+}
+
+const RECONNECT_MAX_MS = 30_000
+
+/**
+ * One connection of its own per process (a pooled one would be handed back and lose its LISTEN):
+ * opened at the first listen, reconnected with a growing delay when it drops, every channel listened again.
+ */
+export function postgresListener(connectionString: string, onError: (error: unknown) => void = () => {}) {
+  const handlers = new Map<string, Set<(payload: string) => void>>()
+  let client: pg.Client | null = null
+  let connecting: Promise<pg.Client> | null = null
+  let retry: NodeJS.Timeout | null = null
+  let attempt = 0
+  let closed = false
+
+  const open = async (): Promise<pg.Client> => {
+    const next = new pg.Client({ connectionString })
+    next.on('notification', (message) => {
+      for (const handler of handlers.get(message.channel) ?? []) handler(message.payload ?? '')
+    })
+    const lost = (error?: unknown) => {
+      if (client !== next) return
+      client = null
+      if (error) onError(error)
+      next.end().catch(() => undefined)
+      if (!closed) reconnectLater()
+    }
+    next.on('error', lost)
+    next.on('end', () => lost())
+    try {
+      await next.connect()
+      for (const channel of handlers.keys()) await next.query(`listen ${channel}`)
+    } catch (error) {
+      await next.end().catch(() => undefined)
+      throw error
+    }
+    if (closed) {
+      await next.end().catch(() => undefined)
+      throw new Error('connexion LISTEN fermée')
+    }
+    client = next
+    attempt = 0
+    return next
+  }
+
+  const connected = (): Promise<pg.Client> => {
+    if (client) return Promise.resolve(client)
+    connecting ??= open().finally(() => { connecting = null })
+    return connecting
+  }
+
+  function reconnectLater() {
+    if (retry || closed) return
+    const delay = Math.min(RECONNECT_MAX_MS, 250 * 2 ** attempt++)
+    retry = setTimeout(() => {
+      retry = null
+      connected().catch((error: unknown) => {
+        onError(error)
+        reconnectLater()
+      })
+    }, delay)
+    retry.unref()
+  }
+
+  const listen: Listen = async (channel, onPayload) => {
+    checkedChannel(channel)
+    let set = handlers.get(channel)
+    const first = !set
+    if (!set) handlers.set(channel, (set = new Set()))
+    set.add(onPayload)
+    try {
+      const c = await connected()
+      // A connection opened just now already listens to every channel known then.
+      if (first) await c.query(`listen ${channel}`)
+    } catch (error) {
+      set.delete(onPayload)
+      if (!set.size) handlers.delete(channel)
+      throw error
+    }
+    return async () => {
+      set.delete(onPayload)
+      if (set.size || handlers.get(channel) !== set) return
+      handlers.delete(channel)
+      await client?.query(`unlisten ${channel}`).catch(() => undefined)
+    }
+  }
+
+  return {
+    listen,
+    /** For tests: the connection drops as if the network failed (it comes back by itself). */
+    breakConnection: () => client?.emit('error', new Error('connexion coupée')),
+    async close() {
+      closed = true
+      if (retry) clearTimeout(retry)
+      await connecting?.catch(() => undefined)
+      const last = client
+      client = null
+      await last?.end().catch(() => undefined)
+    },
+  }
+}
+
+/**
+ * The pool as Kysely sees it, whose connections send the hot routes' statements (prepared.ts) as named prepared
+ * statements: PostgreSQL parses and plans each once per connection instead of once per request.
+ */
+function namingPool(pool: pg.Pool) {
+  const named = new WeakSet<pg.PoolClient>()
+  return {
+    async connect() {
+      const client = await pool.connect()
+      if (!named.has(client)) {
+        named.add(client)
+        const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>
+        client.query = ((text: unknown, values?: unknown[]) => {
+          const name = typeof text === 'string' ? preparedTexts.get(text) : undefined
+          return name ? query({ name, text, values }) : query(text, values)
+        }) as typeof client.query
+      }
+      return client
+    },
+    end: () => pool.end(),
+    // Kysely reads these to open a control connection when a query is cancelled.
+    options: pool.options,
+    Client: pg.Client,
+  }
 }
 
 /** Drops a test schema and everything in it. */

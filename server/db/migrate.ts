@@ -1,5 +1,5 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration'
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import * as initial from './migrations/001_initial.ts'
 // people
 import * as people from './migrations/003_people.ts'
@@ -7,9 +7,13 @@ import * as people from './migrations/003_people.ts'
 import * as billing from './migrations/002_billing.ts'
 // company area
 import * as company from './migrations/004_company.ts'
+// mail pipeline (issue 14)
+import * as mailPipeline from './migrations/005_mail_pipeline.ts'
+// notifications (issue 14)
+import * as notifications from './migrations/006_notifications.ts'
 
 // Listed in code rather than read from disk, so the bundle-free tsx runtime and tests need no file lookups.
-const migrations: Record<string, Migration> = {
+export const migrations: Record<string, Migration> = {
   '001_initial': initial,
   // people
   '003_people': people,
@@ -17,11 +21,32 @@ const migrations: Record<string, Migration> = {
   '002_billing': billing,
   // company area
   '004_company': company,
+  // mail pipeline (issue 14)
+  '005_mail_pipeline': mailPipeline,
+  // notifications (issue 14)
+  '006_notifications': notifications,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }
 
+/**
+ * Every migration already applied: one read of Kysely's own table, instead of the Migrator's dozen statements (its
+ * tables created if missing, its lock taken and released) at every start. Anything else (no table yet, a migration
+ * missing, a name unknown to this code) goes through the Migrator, which decides under its lock as before.
+ */
+async function upToDate(db: Kysely<any>): Promise<boolean> {
+  try {
+    const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db)
+    const applied = new Set(rows.map((row) => row.name))
+    const names = Object.keys(migrations)
+    return applied.size === names.length && names.every((name) => applied.has(name))
+  } catch {
+    return false
+  }
+}
+
 export async function migrateToLatest(db: Kysely<any>): Promise<void> {
+  if (await upToDate(db)) return
   const { error, results } = await new Migrator({ db, provider }).migrateToLatest()
   const failed = results?.find((r) => r.status === 'Error')
   if (error || failed) throw new Error(`migration ${failed?.migrationName ?? ''} a échoué`, { cause: error })

@@ -64,6 +64,8 @@ export interface Database {
     pays_postale_expedition: string | null
     kbis_file_key: string | null
     signed_at: Timestamp | null
+    /** notifications (006): when an operator validated the Kbis filed. */
+    kbis_validated_at: Timestamp | null
   }
   shares: {
     id: Generated<number>
@@ -99,6 +101,13 @@ export interface Database {
     deleted: Generated<boolean>
     folder_id: number | null
     file_key: string
+    // mail pipeline (issue 14): filled by the letter's background job
+    page_images: Generated<number>
+    text: string | null
+    searchable: Generated<boolean>
+    deadline_date: ColumnType<Date, string, string> | null
+    deadline_amount_cents: number | null
+    search_vector: ColumnType<string, never, never>
   }
   packages: {
     id: Generated<number>
@@ -270,6 +279,54 @@ export interface Database {
     order_id: number
     issued_by: number
     issued_at: Timestamp
+  }
+  // mail pipeline (issue 14)
+  jobs: {
+    id: Generated<string>
+    kind: string
+    payload: ColumnType<unknown, string, string>
+    state: Generated<'queued' | 'running' | 'done' | 'failed'>
+    attempts: Generated<number>
+    max_attempts: Generated<number>
+    run_at: ColumnType<Date, Date | string | undefined, Date | string>
+    locked_by: string | null
+    locked_until: Timestamp | null
+    last_error: string | null
+    created_at: CreatedAt
+    finished_at: Timestamp | null
+  }
+  document_pages: {
+    document_id: number
+    page: number
+    file_key: string
+    content_type: string
+    width: number
+    height: number
+    bytes: number
+  }
+
+  // --- notifications (006_notifications, issue 14)
+  notifications: {
+    id: Generated<number>
+    order_id: number
+    kind: 'letter' | 'package' | 'kbis' | 'invoice' | 'formality'
+    document_id: number | null
+    package_id: number | null
+    title: string
+    body: string
+    link: string
+    created_at: CreatedAt
+  }
+  notification_reads: { notification_id: number; user_id: number; read_at: CreatedAt }
+  notification_preferences: { user_id: number; order_id: number; email: 'each' | 'digest' | 'none' }
+  notification_digests: { user_id: number; digest_sent_on: ColumnType<string, string, string>; covered_until: Timestamp }
+  letter_history: {
+    id: Generated<number>
+    document_id: number
+    kind: 'received' | 'scanned' | 'opened' | 'emailed' | 'moved' | 'forwarded'
+    user_id: number | null
+    detail: string | null
+    at: ColumnType<Date, Date | string | undefined, Date | string>
   }
 }
 

@@ -7,7 +7,11 @@ import { testProviderRows } from '../services/payment.ts'
 import { plans } from '../services/plans.ts'
 import { newFileKey, storeWithRecord, type Storage } from '../services/storage.ts'
 import { addDays } from '../services/time.ts'
+// mail pipeline (issue 14)
+import { enqueueLetterPipelines } from '../services/mail-pipeline.ts'
 import type { Database, MissingDocumentRow } from './schema.ts'
+// notifications (issue 14)
+import { seedNotifications } from './seed-notifications.ts'
 
 export const DEMO_PASSWORD = 'Demo1234!'
 export const demoAccounts = [
@@ -125,6 +129,9 @@ const orderSeeds: OrderSeed[] = [
 export async function seedDemo(db: Kysely<Database>, storage: Storage, options: { now: Date; brandName: string }): Promise<boolean> {
   if (await db.selectFrom('app_meta').select('key').where('key', '=', SEED_KEY).executeTakeFirst()) return false
   const { now, brandName } = options
+  // argon2 hashes on libuv's threads: started now, it runs while the PDFs below are drawn on this one.
+  demoHash ??= hashPassword(DEMO_PASSWORD)
+  demoHash.catch(() => {}) // awaited below; not an unhandled rejection should a PDF fail first
   const files: File[] = []
   const pdf = async (area: string, bytes: Promise<Uint8Array>) => {
     const key = newFileKey(area, 'pdf')
@@ -185,7 +192,6 @@ export async function seedDemo(db: Kysely<Database>, storage: Storage, options: 
     prepared.push({ seed, letters, invoices, creditNote, kbisKey, meetingInvoices })
   }
 
-  demoHash ??= hashPassword(DEMO_PASSWORD)
   const passwordHash = await demoHash
   return storeWithRecord(storage, files, () => db.transaction().execute(async (tx) => {
     const claimed = await tx.insertInto('app_meta').values({ key: SEED_KEY, value: now.toISOString() })
@@ -241,11 +247,13 @@ async function insertOrder(tx: Tx, { seed, letters, invoices, creditNote, kbisKe
     folderIds.set(name, (await tx.insertInto('folders').values({ order_id: order.id, name }).returning('id').executeTakeFirstOrThrow()).id)
   }
   if (letters.length) {
-    await tx.insertInto('documents').values(letters.map((l, i) => ({
+    const inserted = await tx.insertInto('documents').values(letters.map((l, i) => ({
       order_id: order.id, sender: l.model.sender, kind: l.model.kind, received_at: l.receivedAt, pages: l.model.pages ?? 1, read: l.read, deleted: l.deleted,
       // The older half is filed; the recent letters wait in the inbox.
       folder_id: i >= letters.length / 2 && l.model.folder ? folderIds.get(l.model.folder) ?? null : null, file_key: l.key,
-    }))).execute()
+    }))).returning('id').execute()
+    // mail pipeline (issue 14): the server's worker renders and indexes the demo letters after start.
+    await enqueueLetterPipelines(tx, inserted.map((row) => row.id))
   }
   for (const [days, carrier, sender, status] of seed.packages ?? []) {
     await tx.insertInto('packages').values({ order_id: order.id, received_at: daysAgo(now, days, 11), carrier, sender, status }).execute()
@@ -293,4 +301,6 @@ async function insertOrder(tx: Tx, { seed, letters, invoices, creditNote, kbisKe
   if (seed.certificateDaysAgo !== undefined) {
     await tx.insertInto('certificates').values({ code: newCertificateCode(), order_id: order.id, issued_by: owner.id, issued_at: daysAgo(now, seed.certificateDaysAgo) }).execute()
   }
+  // notifications (issue 14)
+  await seedNotifications(tx, order.id, seed.raisonSociale, now)
 }

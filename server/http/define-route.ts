@@ -1,8 +1,8 @@
 // Registers handlers against the contract's route table: one handler per entry, none forgotten.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Static, TSchema } from 'typebox'
-import { ApiErrorBody, routes, type RouteDef, type RouteName, type Routes } from '../contract/index.ts'
-import { findSession, type SessionUser } from '../db/repositories/users.ts'
+import { routes, type RouteDef, type RouteName, type Routes } from '../contract/index.ts'
+import { findSession, invalidSessionError as invalidSession, type SessionKey, type SessionUser } from '../db/repositories/users.ts'
 import type { AppDeps } from '../deps.ts'
 import { sameDigest, sha256 } from '../services/crypto.ts'
 import { HttpError, messages } from './errors.ts'
@@ -28,7 +28,27 @@ export interface RouteContext<N extends RouteName> {
 }
 
 export type Handler<N extends RouteName> = (ctx: RouteContext<N>) => Promise<ReplyOf<N>>
-export type DefineRoute = <N extends RouteName>(name: N, handler: Handler<N>) => void
+
+/** A hot route's context: the session is not looked up beforehand, the handler's one statement checks it (docs/SERVER.md, "One statement per request"). */
+export interface JoinedRouteContext<N extends RouteName> extends Omit<RouteContext<N>, 'user'> {
+  session: SessionKey
+}
+/**
+ * An answer the database already wrote as JSON (issue 13: GET documents, GET my-domiciliation-orders; server/db/json.ts):
+ * sent as it is, past the route's serializer.
+ * `T` is the contract's type it stands for; a test per such query holds the text to the contract.
+ */
+export class JsonText<T> {
+  declare readonly of: T
+  constructor(readonly text: string) {}
+}
+
+export type JoinedHandler<N extends RouteName> = (ctx: JoinedRouteContext<N>) => Promise<ReplyOf<N> | JsonText<ReplyOf<N>>>
+
+export type DefineRoute = (<N extends RouteName>(name: N, handler: Handler<N>) => void) & {
+  /** A signed-in route whose handler joins the token check into its own query (and throws `invalidSessionError()` when it finds none). */
+  joined: <N extends RouteName>(name: N, handler: JoinedHandler<N>) => void
+}
 
 /** `/x/{id}:send-problem` → `/x/:id(^\d+)::send-problem` (find-my-way: a literal colon is doubled). */
 export function fastifyPath(path: string): string {
@@ -42,7 +62,6 @@ const rateLimited: ReadonlySet<RouteName> = new Set(['login', 'resetPasswordRequ
   // billing: the public certificate check
   'certificateVerification'])
 
-const errorResponses = Object.fromEntries([400, 401, 403, 404, 409, 410, 413, 429].map((code) => [code, ApiErrorBody]))
 
 function credential(req: FastifyRequest, auth: RouteDef['auth']): string | undefined {
   if (auth === 'apiToken') {
@@ -64,7 +83,7 @@ function checkOperator(req: FastifyRequest, operatorToken: string | undefined) {
 export function routeRegistrar(app: FastifyInstance, deps: AppDeps) {
   const defined = new Set<RouteName>()
 
-  const define: DefineRoute = (name, handler) => {
+  const register = <N extends RouteName>(name: N, handler: Handler<N> | JoinedHandler<N>, joined: boolean) => {
     if (defined.has(name)) throw new Error(`route ${name} définie deux fois`)
     defined.add(name)
     const def: RouteDef = routes[name]
@@ -75,7 +94,9 @@ export function routeRegistrar(app: FastifyInstance, deps: AppDeps) {
       url: fastifyPath(def.path),
       schema: {
         ...input,
-        ...(kind === 'file' ? {} : { response: { ...errorResponses, ...response } }),
+        // Only the success answers: errors all leave through errorHandler as exactly { message, statusCode, code? }
+        // (ApiErrorBody, documented by openapi.ts); eight error schemas per route cost ~800 serializers compiled at start.
+        ...(kind === 'file' || kind === 'stream' ? {} : { response }),
       },
       config: rateLimited.has(name)
         ? { rateLimit: { max: deps.config.authRateLimit, timeWindow: 60_000, groupId: name } }
@@ -84,16 +105,36 @@ export function routeRegistrar(app: FastifyInstance, deps: AppDeps) {
       onRequest: def.auth === 'none' ? undefined : def.auth === 'operator' ? async (req) => checkOperator(req, deps.config.operatorToken) : async (req) => {
         const token = credential(req, def.auth)
         if (!token) throw new HttpError(401, messages.noToken, 'UNAUTHENTICATED')
+        if (joined) return
         const user = await findSession(deps.db, token, deps.clock.now())
-        if (!user) throw new HttpError(401, messages.badToken, 'INVALID_TOKEN')
+        if (!user) throw invalidSession()
         req.user = user
       },
-      handler: async (req, reply) => {
-        const ctx = { params: req.params, query: req.query, body: req.body, user: req.user, req, reply }
-        return handler(ctx as RouteContext<typeof name>)
-      },
+      // A joined route checks its token after validation: bad input is then told 400 only once the token is known good, as elsewhere.
+      ...(joined ? { attachValidation: true } : {}),
+      handler: joined
+        ? async (req, reply) => {
+          const now = deps.clock.now()
+          if (req.validationError) {
+            if (!(await findSession(deps.db, credential(req, def.auth)!, now))) throw invalidSession()
+            throw req.validationError
+          }
+          const session: SessionKey = { tokenHash: sha256(credential(req, def.auth)!), now }
+          const answer = await (handler as JoinedHandler<N>)({ params: req.params, query: req.query, body: req.body, session, req, reply } as JoinedRouteContext<N>)
+          if (!(answer instanceof JsonText)) return answer
+          // A string with a JSON content type is sent untouched by Fastify (no serializer runs).
+          return reply.type('application/json; charset=utf-8').send(answer.text)
+        }
+        : async (req, reply) => {
+          const ctx = { params: req.params, query: req.query, body: req.body, user: req.user, req, reply }
+          return (handler as Handler<N>)(ctx as RouteContext<N>)
+        },
     })
   }
+
+  const define = Object.assign(<N extends RouteName>(name: N, handler: Handler<N>) => register(name, handler, false), {
+    joined: <N extends RouteName>(name: N, handler: JoinedHandler<N>) => register(name, handler, true),
+  }) as DefineRoute
 
   return {
     define,

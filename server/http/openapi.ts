@@ -25,7 +25,10 @@ export function openApiDocument(brandName: string) {
     const responses: Record<string, unknown> = {}
     for (const [code, schema] of Object.entries(response)) {
       responses[code] = route.kind === 'file' && code === '200'
-        ? { description: 'PDF', content: { 'application/pdf': { schema: plain(schema) } } }
+        ? { description: route.fileType ?? 'PDF', content: { [route.fileType ?? 'application/pdf']: { schema: plain(schema) } } }
+        // notifications (issue 14): Server-Sent Events
+        : route.kind === 'stream' && code === '200'
+        ? { description: 'Server-Sent Events', content: { 'text/event-stream': { schema: plain(schema) } } }
         : { description: code === '200' ? 'Succès' : 'Erreur', content: { 'application/json': { schema: plain(schema) } } }
     }
     const errors = route.auth === 'none' ? ['400', '404', '429'] : ['400', '401', '403', '404']

@@ -1,5 +1,6 @@
-// The security headers of every answer, in one place: helmet sets them through its hook, and the few answers
-// written before any hook runs (malformed URL, too long id, a request the HTTP parser cannot read) copy them.
+// The security headers of every answer, in one place: helmet's own list, computed once; app.ts sets them on every
+// answer in one hook, and the few answers written before any hook runs (malformed URL, too long id, a request the
+// HTTP parser cannot read) copy them.
 import { createRequire } from 'node:module'
 import type { FastifyHelmetOptions } from '@fastify/helmet'
 

@@ -10,10 +10,16 @@ import { messages } from './errors.ts'
 /** Paths that belong to the API: never answered with the SPA, whatever the method. */
 const apiPath = /^\/(api|api-protected|stripe)(\/|$)|^\/(reset-password-request|step-upload-identity|health)(\/|$)/
 
-export function contentSecurityPolicy(nonce: string): string {
+/**
+ * With the real payment provider (STRIPE_SECRET_KEY), /moyen-de-paiement loads Stripe.js, which draws its card field in
+ * its own frame and talks to its API: those three hosts, and only in that mode (the test provider needs none).
+ */
+export function contentSecurityPolicy(nonce: string, options: { stripe?: boolean } = {}): string {
+  const stripe = options.stripe ? ' https://js.stripe.com' : ''
   return [
-    "default-src 'self'", "script-src 'self'", `style-src 'self' 'nonce-${nonce}'`, "img-src 'self' data: blob:",
-    "frame-src 'self' blob: https://player.vimeo.com", "connect-src 'self'", "object-src 'none'", "base-uri 'self'",
+    "default-src 'self'", `script-src 'self'${stripe}`, `style-src 'self' 'nonce-${nonce}'`, "img-src 'self' data: blob:",
+    `frame-src 'self' blob: https://player.vimeo.com${stripe}${options.stripe ? ' https://hooks.stripe.com' : ''}`,
+    `connect-src 'self'${options.stripe ? ' https://api.stripe.com' : ''}`, "object-src 'none'", "base-uri 'self'",
     "form-action 'self'", "frame-ancestors 'none'",
   ].join('; ')
 }
@@ -27,7 +33,7 @@ function developmentBuild(distDir: string): boolean {
   }
 }
 
-export async function spaRoutes(app: FastifyInstance, distDir: string) {
+export async function spaRoutes(app: FastifyInstance, distDir: string, options: { stripe?: boolean } = {}) {
   const assetsDir = join(distDir, 'assets')
   if (existsSync(assetsDir)) {
     const servesMaps = developmentBuild(distDir)
@@ -53,7 +59,7 @@ export async function spaRoutes(app: FastifyInstance, distDir: string) {
     const nonce = randomBytes(16).toString('base64')
     return reply.type('text/html; charset=utf-8')
       .header('Cache-Control', 'no-cache')
-      .header('Content-Security-Policy', contentSecurityPolicy(nonce))
+      .header('Content-Security-Policy', contentSecurityPolicy(nonce, options))
       .send(html.replaceAll('__CSP_NONCE__', nonce))
   }
 

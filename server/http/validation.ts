@@ -41,9 +41,11 @@ export function unstorableTextAt(value: unknown): string | null {
   return null
 }
 
+/** Each route's check is compiled at its first request, not at start-up (a hundred routes, two or three schemas each). */
 export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
-  const check = Compile(schema)
+  let compiled: ReturnType<typeof Compile> | undefined
   return (value: unknown) => {
+    const check = (compiled ??= Compile(schema))
     const unstorable = unstorableTextAt(value)
     if (unstorable !== null) return { error: [{ keyword: 'unstorableText', instancePath: unstorable, params: {} }] as never }
     const candidate = httpPart === 'body' ? value : convertText(schema as ObjectSchema, value)

@@ -5,14 +5,16 @@
 import type { DocumentKind, MailDocument, Package } from '../contract/index.ts'
 import { insertDocument, insertPackage } from '../db/repositories/mail.ts'
 import { findOrder } from '../db/repositories/orders.ts'
-import { listPeopleWithAccount } from '../db/repositories/people.ts'
+import { peopleWantingEachEmail } from '../db/repositories/notifications.ts'
 import type { Db } from '../db/schema.ts'
 import type { AppDeps } from '../deps.ts'
 import { badRequest, fileTooLarge, notFound } from '../http/errors.ts'
+import { letterPath, recordEvent, recordLetterHistory } from './events.ts'
 import { checkFile, MAX_UPLOAD_BYTES } from './file-types.ts'
+import { enqueueLetterPipeline } from './mail-pipeline.ts'
 import { newFileKey, storeWithRecord } from './storage.ts'
 
-export type IngestDeps = Pick<AppDeps, 'db' | 'storage' | 'mailer' | 'config' | 'clock'>
+export type IngestDeps = Pick<AppDeps, 'db' | 'storage' | 'mailer' | 'config' | 'clock' | 'jobs'>
 
 export const DOCUMENT_KINDS: readonly DocumentKind[] = ['courrier', 'recommandé', 'administratif']
 
@@ -79,11 +81,24 @@ export async function ingestLetter(deps: IngestDeps, letter: NewLetter): Promise
   const pages = await checkedPdf(letter.bytes)
   const key = newFileKey('documents', 'pdf')
   // The file first, then its row; if the row fails, the file is removed: neither exists without the other.
-  const row = await storeWithRecord(storage, [{ key, bytes: letter.bytes }], () =>
-    insertDocument(db, { order_id: order.id, sender, kind, received_at: receivedAt, pages, file_key: key }))
+  // The row, its background job (page images, text, deadline), its history and the bell's event commit together;
+  // the answer does not wait for the job.
+  const row = await storeWithRecord(storage, [{ key, bytes: letter.bytes }], () => db.transaction().execute(async (trx) => {
+    const inserted = await insertDocument(trx, { order_id: order.id, sender, kind, received_at: receivedAt, pages, file_key: key })
+    await recordLetterHistory(trx, { documentId: inserted.id, kind: 'received', at: receivedAt })
+    await recordLetterHistory(trx, { documentId: inserted.id, kind: 'scanned', at: clock.now() })
+    await recordEvent(trx, {
+      kind: 'letter', orderId: order.id, documentId: inserted.id, title: notificationSubject(sender),
+      body: `${kind}, ${pages} page${pages > 1 ? 's' : ''} — ${order.raison_sociale}`, link: letterPath(order.id, inserted.id), at: clock.now(),
+    })
+    await enqueueLetterPipeline(trx, inserted.id)
+    return inserted
+  }))
+  deps.jobs?.wake()
   const document: MailDocument = {
     id: row.id, orderId: order.id, raisonSociale: order.raison_sociale, sender, kind, receivedAt: receivedAt.toISOString(),
     pages, read: row.read, deleted: row.deleted, folderId: row.folder_id,
+    pageImages: 0, searchable: false, deadline: null,
   }
   const link = letterLink(deps.config.publicUrl, order.id, document.id)
   return { document, link, ...(await notifyNewLetter(deps, document, link)) }
@@ -93,7 +108,8 @@ async function notifyNewLetter({ db, mailer, config }: IngestDeps, document: Mai
   const notified: string[] = []
   const notificationFailures: string[] = []
   const received = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/Paris' }).format(new Date(document.receivedAt))
-  for (const person of await listPeopleWithAccount(db, document.orderId)) {
+  // Those who chose the daily digest or no e-mail for this order get none here (server/services/digest.ts).
+  for (const person of await peopleWantingEachEmail(db, document.orderId)) {
     try {
       await mailer.send({
         to: person.email,
@@ -116,11 +132,50 @@ export interface NewPackage {
   receivedAt?: string
 }
 
-export async function ingestPackage({ db, clock }: IngestDeps, parcel: NewPackage): Promise<Package> {
+export const packageSubject = 'Nouveau colis'
+
+export interface IngestedPackage {
+  parcel: Package
+  notified: string[]
+  notificationFailures: string[]
+}
+
+/** A package is announced like a letter: the bell, and an e-mail to whoever wants one per event. */
+export async function ingestPackage(deps: IngestDeps, parcel: NewPackage): Promise<IngestedPackage> {
+  const { db, clock } = deps
   const order = await requireAnyOrder(db, parcel.orderId)
   const carrier = cleanText(parcel.carrier, 'carrier', 100)
   const sender = cleanText(parcel.sender, 'sender', 200)
   const receivedAt = receivedAtOf(parcel.receivedAt, clock.now())
-  const row = await insertPackage(db, { order_id: order.id, received_at: receivedAt, carrier, sender, status: 'À retirer' })
-  return { id: row.id, orderId: order.id, raisonSociale: order.raison_sociale, receivedAt: receivedAt.toISOString(), carrier, sender, status: row.status }
+  const row = await db.transaction().execute(async (trx) => {
+    const inserted = await insertPackage(trx, { order_id: order.id, received_at: receivedAt, carrier, sender, status: 'À retirer' })
+    await recordEvent(trx, {
+      kind: 'package', orderId: order.id, packageId: inserted.id, title: packageSubject,
+      body: `De ${sender}, par ${carrier} — ${order.raison_sociale}`, link: '/mes-courriers/colis', at: clock.now(),
+    })
+    return inserted
+  })
+  const created: Package = { id: row.id, orderId: order.id, raisonSociale: order.raison_sociale, receivedAt: receivedAt.toISOString(), carrier, sender, status: row.status }
+  return { parcel: created, ...(await notifyNewPackage(deps, created)) }
+}
+
+async function notifyNewPackage({ db, mailer, config }: IngestDeps, parcel: Package) {
+  const notified: string[] = []
+  const notificationFailures: string[] = []
+  const link = `${config.publicUrl}/mes-courriers/colis`
+  const received = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/Paris' }).format(new Date(parcel.receivedAt))
+  for (const person of await peopleWantingEachEmail(db, parcel.orderId)) {
+    try {
+      await mailer.send({
+        to: person.email,
+        subject: packageSubject,
+        text: `Bonjour ${person.firstname},\n\nUn colis de ${parcel.sender} (${parcel.carrier}) est arrivé le ${received} pour ${parcel.raisonSociale}. Il vous attend.\n\nSuivez-le dans votre espace client :\n${link}\n\n${config.brandName}`,
+        link,
+      })
+      notified.push(person.email)
+    } catch {
+      notificationFailures.push(person.email)
+    }
+  }
+  return { notified, notificationFailures }
 }

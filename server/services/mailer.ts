@@ -1,5 +1,5 @@
-// Outgoing e-mail: SMTP when SMTP_URL is set, otherwise the outbox table plus a log line (PRODUCT.md, "E-mail").
-import nodemailer from 'nodemailer'
+// Outgoing e-mail: SMTP when SMTP_URL is set (mailer-smtp.ts, loaded only then), otherwise the outbox table plus a
+// log line (PRODUCT.md, "E-mail").
 import type { Logger } from 'pino'
 import { insertOutboxMail } from '../db/repositories/outbox.ts'
 import type { Db } from '../db/schema.ts'
@@ -23,15 +23,6 @@ export function outboxMailer(db: Db, log: Logger): Mailer {
       const attachments = (mail.attachments ?? []).map((a) => a.filename)
       await insertOutboxMail(db, { to: mail.to, subject: mail.subject, text: mail.text, attachmentNames: attachments })
       log.info({ to: mail.to, subject: mail.subject, link: mail.link, attachments }, 'e-mail déposé dans la table outbox')
-    },
-  }
-}
-
-export function smtpMailer(smtpUrl: string, from: string): Mailer {
-  const transport = nodemailer.createTransport(smtpUrl)
-  return {
-    async send(mail) {
-      await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, attachments: mail.attachments })
     },
   }
 }

@@ -13,9 +13,15 @@ export const passwordMessages = {
 
 let common: Set<string> | undefined
 
+// The pre-built server (dist-server/, esbuild.server.mjs) carries its copy of the list beside it.
+declare const __COMMON_PASSWORDS_FILE__: string | undefined
+const commonPasswordsFile = typeof __COMMON_PASSWORDS_FILE__ === 'string'
+  ? join(import.meta.dirname, __COMMON_PASSWORDS_FILE__)
+  : join(import.meta.dirname, '..', 'data', 'common-passwords.txt')
+
 /** The shipped list of the most common passwords (server/data/common-passwords.txt), lower case. */
 export function commonPasswords(): Set<string> {
-  common ??= new Set(readFileSync(join(import.meta.dirname, '..', 'data', 'common-passwords.txt'), 'utf8')
+  common ??= new Set(readFileSync(commonPasswordsFile, 'utf8')
     .split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#')))
   return common
 }

@@ -36,12 +36,17 @@ const hooks: ApiHooks = {
 export function configureApi(next: Partial<ApiHooks> & { baseURL?: string }): void {
   const { baseURL, ...rest } = next
   Object.assign(hooks, rest)
-  if (baseURL !== undefined) http = createHttp(baseURL)
+  if (baseURL !== undefined) {
+    http = createHttp(baseURL)
+    streamBase = baseURL
+  }
 }
 
 const createHttp = (baseURL: string) => ofetch.create({ baseURL, retry: 0 })
 // Same origin until the composition root says otherwise (API_BASE_URL).
 let http = createHttp('')
+// notifications (issue 14): the live stream goes through fetch itself (ofetch would read it to the end).
+let streamBase = ''
 
 function authHeaders(auth: Auth, override?: string): Record<string, string> {
   if (auth === 'none') return {}
@@ -102,3 +107,24 @@ export async function swallow<T, F>(promise: Promise<T>, fallback: F): Promise<T
 }
 
 export const encode = (value: string | number) => encodeURIComponent(String(value))
+
+/**
+ * notifications (issue 14): opens a long-lived GET (Server-Sent Events) with the token in its header,
+ * never in the URL; answers the response once its headers are in. A 401 ends the session as any call.
+ */
+export async function openStream(path: string, options: { signal?: AbortSignal; headers?: Record<string, string> } = {}): Promise<Response> {
+  let response: Response
+  try {
+    response = await fetch(`${streamBase}${path}`, { headers: { accept: 'text/event-stream', ...options.headers, ...authHeaders('apiToken') }, signal: options.signal })
+  } catch (error) {
+    if (options.signal?.aborted || isAbortError(error)) throw error
+    throw new ApiError(fallbackMessage(0), 0)
+  }
+  if (!response.ok || !response.body) {
+    const data = await response.json().catch(() => undefined) as { message?: unknown } | undefined
+    const apiError = new ApiError(typeof data?.message === 'string' ? data.message : fallbackMessage(response.status), response.status)
+    if (apiError.status === 401) hooks.onUnauthorized(apiError)
+    throw apiError
+  }
+  return response
+}

@@ -42,3 +42,13 @@ export const updateFolder = (id: number, body: Body<'updateFolder'>, options?: C
 
 export const deleteFolder = (id: number, options?: CallOptions) =>
   call<Reply<'deleteFolder'>>({ auth: 'apiToken', method: 'DELETE', path: `/api-protected/folders/${encode(id)}` }, options)
+
+// mail pipeline (issue 14): page images, search in the letters' text, deadlines found in them.
+export const getDocumentPage = (id: number, page: number, options?: CallOptions) =>
+  call<Blob>({ auth: 'apiToken', method: 'GET', path: `/api-protected/documents/${encode(id)}/pages/${encode(page)}`, responseType: 'blob' }, options)
+
+export const searchDocuments = (query: Query<'documentSearch'>, options?: CallOptions) =>
+  call<Reply<'documentSearch'>>({ auth: 'apiToken', method: 'GET', path: '/api-protected/documents/search', query }, options)
+
+export const getLetterDeadlines = (query: Query<'letterDeadlines'> = {}, options?: CallOptions) =>
+  call<Reply<'letterDeadlines'>>({ auth: 'apiToken', method: 'GET', path: '/api-protected/letter-deadlines', query }, options)

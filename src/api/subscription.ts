@@ -28,6 +28,10 @@ export const getCreditCard = (options?: CallOptions) =>
 export const updatePaymentMethod = (id: number, body: Body<'updatePaymentMethod'>, options?: CallOptions) =>
   call<Reply<'updatePaymentMethod'>>({ auth: 'apiToken', method: 'PUT', path: `/api-protected/domiciliation-orders/${encode(id)}/payment-method`, body }, options)
 
+/** The real provider's SetupIntent for Stripe.js's card field; `{provider: 'test'}` with the local test provider. */
+export const createCardSetup = (body: Body<'cardSetup'>, options?: CallOptions) =>
+  call<Reply<'cardSetup'>>({ auth: 'apiToken', method: 'POST', path: '/api-protected/card-setup-intents', body }, options)
+
 export const updateCreditCardWeb = (body: Body<'updateCreditCardWeb'>, options?: CallOptions) =>
   call<Reply<'updateCreditCardWeb'>>({ auth: 'apiToken', method: 'PUT', path: '/api-protected/credit-card-web', body }, options)
 

@@ -2,6 +2,9 @@
 // (MM/AA, not past) and the CVC are checked here; the card goes to the provider (`createPaymentMethod`, never to our API),
 // whose pm_… id is then attached: PUT …/{id}/payment-method {pm} for an order, PUT credit-card-web {pm} for 'Tous'.
 // A refusal (a declined card, an unknown test number) keeps what was typed and says why; a success forgets the number.
+// With the real provider (STRIPE_SECRET_KEY) the server answers the opening with a SetupIntent instead: Stripe.js is
+// loaded then, draws its own card field (the number never passes through our code), confirms the SetupIntent and
+// hands back the pm_… id, attached the same way. Which mode applies is the server's answer to `prepareCard`.
 import { assign, fromPromise, setup } from 'xstate'
 import type { PaymentMethod } from '../../server/contract/schemas.ts'
 import type { TestCardBody } from '../../server/contract/test-provider.ts'
@@ -12,6 +15,17 @@ export const CARD_EXPIRY_INVALID = 'Indiquez la date d’expiration au format MM
 export const CARD_EXPIRED = 'Cette carte a expiré : indiquez une carte en cours de validité.'
 export const CARD_CVC_INVALID = 'Le cryptogramme est le nombre de 3 chiffres au dos de la carte (4 chiffres sur le devant pour American Express).'
 export const CARD_REPLACED = 'Votre nouvelle carte est enregistrée.'
+export const CARD_DECLINED_DEFAULT = 'La carte n’a pas pu être enregistrée : vérifiez-la ou essayez une autre carte.'
+export const HOSTED_CARD_UNAVAILABLE = 'Le formulaire de carte sécurisé n’a pas pu être chargé. Vérifiez votre connexion puis réessayez.'
+
+/** Stripe.js's card field, once loaded: drawn into an element of the dialog, then asked to confirm the SetupIntent. */
+export interface HostedCard {
+  mount(element: HTMLElement): void
+  /** The SetupIntent confirmed with the card typed in the field: its payment method's pm_… id; a refusal throws its message. */
+  confirm(clientSecret: string): Promise<string>
+  destroy(): void
+}
+export type CardSetup = { mode: 'test' } | { mode: 'hosted'; clientSecret: string; publishableKey: string }
 
 export interface CardDraft {
   number: string
@@ -31,6 +45,9 @@ export interface CardReplacementContext {
   error: string | null
   /** The provider's id of the card, once it made one. */
   pm: string | null
+  /** The real provider's SetupIntent, and its card field once Stripe.js is loaded. */
+  setup: { clientSecret: string; publishableKey: string } | null
+  hosted: HostedCard | null
 }
 
 export type CardReplacementEvent =
@@ -38,6 +55,7 @@ export type CardReplacementEvent =
   | { type: 'card.change'; draft: Partial<CardDraft> }
   | { type: 'card.submit' }
   | { type: 'card.cancel' }
+  | { type: 'card.retry' }
 
 const digits = (value: string) => value.replace(/[\s-]/g, '')
 
@@ -89,6 +107,15 @@ export const cardReplacementMachine = setup({
     events: {} as CardReplacementEvent,
   },
   actors: {
+    /** POST card-setup-intents {orderId}: the real provider's SetupIntent, or `{ mode: 'test' }` (the server's `{provider: 'test'}`). */
+    prepareCard: fromPromise<CardSetup, { orderId: number | null }>(async () => {
+      throw new Error('cardReplacement: prepareCard is not provided')
+    }),
+    /** Stripe.js, loaded on demand, and its card field. */
+    loadHostedCard: fromPromise<HostedCard, { publishableKey: string }>(async () => {
+      throw new Error('cardReplacement: loadHostedCard is not provided')
+    }),
+    confirmHostedCard: fromPromise<string, { hosted: HostedCard; clientSecret: string }>(({ input }) => input.hosted.confirm(input.clientSecret)),
     /** The provider's card form endpoint: the card becomes a pm_… id. */
     createPaymentMethod: fromPromise<PaymentMethod, TestCardBody>(async () => {
       throw new Error('cardReplacement: createPaymentMethod is not provided')
@@ -103,15 +130,74 @@ export const cardReplacementMachine = setup({
     notify: (_, _params: Notice) => {},
   },
   guards: {
+    testMode: (_, params: { setup: CardSetup }) => params.setup.mode === 'test',
+    hostedMode: ({ context }) => context.setup !== null,
     draftInvalid: ({ context }) => Object.keys(cardProblems(context.draft, context.today)).length > 0,
   },
 }).createMachine({
   id: 'cardReplacement',
-  context: ({ input }) => ({ orderId: input.orderId, today: input.today, draft: emptyDraft, fieldErrors: {}, error: null, pm: null }),
+  context: ({ input }) => ({ orderId: input.orderId, today: input.today, draft: emptyDraft, fieldErrors: {}, error: null, pm: null, setup: null, hosted: null }),
   initial: 'closed',
   states: {
     closed: {
-      on: { 'card.open': { target: 'editing', actions: assign({ draft: emptyDraft, fieldErrors: {}, error: null, pm: null }) } },
+      on: { 'card.open': { target: 'preparing', actions: assign({ draft: emptyDraft, fieldErrors: {}, error: null, pm: null, setup: null, hosted: null }) } },
+    },
+    preparing: {
+      tags: ['form', 'busy', 'preparing'],
+      on: { 'card.cancel': 'closed' },
+      invoke: {
+        id: 'prepareCard',
+        src: 'prepareCard',
+        input: ({ context }) => ({ orderId: context.orderId }),
+        onDone: [
+          { guard: { type: 'testMode', params: ({ event }) => ({ setup: event.output }) }, target: 'editing' },
+          {
+            target: 'hosted',
+            actions: assign({ setup: ({ event }) => (event.output.mode === 'hosted' ? { clientSecret: event.output.clientSecret, publishableKey: event.output.publishableKey } : null) }),
+          },
+        ],
+        onError: { target: 'failed', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+      },
+    },
+    /** The SetupIntent or Stripe.js could not be had: said in French, with 'Réessayer'. */
+    failed: {
+      tags: ['form'],
+      on: {
+        'card.retry': { target: 'preparing', actions: assign({ error: null, setup: null, hosted: null, pm: null }) },
+        'card.cancel': { target: 'closed', actions: assign({ error: null, setup: null, hosted: null, pm: null }) },
+      },
+    },
+    hosted: {
+      tags: ['form', 'hosted'],
+      initial: 'loading',
+      on: { 'card.cancel': { target: '#cardReplacement.closed', actions: assign({ error: null, setup: null, hosted: null }) } },
+      states: {
+        loading: {
+          tags: ['busy', 'preparing'],
+          invoke: {
+            id: 'loadHostedCard',
+            src: 'loadHostedCard',
+            input: ({ context }) => ({ publishableKey: context.setup!.publishableKey }),
+            onDone: { target: 'ready', actions: assign({ hosted: ({ event }) => event.output }) },
+            onError: { target: '#cardReplacement.failed', actions: assign({ error: HOSTED_CARD_UNAVAILABLE }) },
+          },
+        },
+        ready: {
+          on: { 'card.submit': { target: 'confirming', actions: assign({ error: null }) } },
+        },
+        confirming: {
+          tags: ['busy'],
+          // Stripe is asked; leaving now would lose its answer.
+          on: { 'card.cancel': {} },
+          invoke: {
+            id: 'confirmHostedCard',
+            src: 'confirmHostedCard',
+            input: ({ context }) => ({ hosted: context.hosted!, clientSecret: context.setup!.clientSecret }),
+            onDone: { target: '#cardReplacement.attaching', actions: assign({ pm: ({ event }) => event.output }) },
+            onError: { target: 'ready', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+          },
+        },
+      },
     },
     editing: {
       tags: ['form'],
@@ -151,10 +237,14 @@ export const cardReplacementMachine = setup({
           actions: [
             { type: 'cardChanged', params: ({ event }) => ({ card: event.output }) },
             { type: 'notify', params: { kind: 'success', message: CARD_REPLACED } },
-            assign({ draft: emptyDraft, pm: null }),
+            assign({ draft: emptyDraft, pm: null, setup: null, hosted: null }),
           ],
         },
-        onError: { target: 'editing', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+        onError: [
+          // The SetupIntent is spent: a new one is asked for with 'Réessayer'.
+          { guard: 'hostedMode', target: 'failed', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+          { target: 'editing', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+        ],
       },
     },
   },

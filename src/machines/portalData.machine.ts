@@ -63,6 +63,8 @@ export type PortalDataChange =
   | { type: 'subscription.changed'; orderId: number; subscription: Subscription }
   | { type: 'card.changed'; card: PaymentMethod }
   | { type: 'invoices.paid'; orderId: number }
+  // notifications (issue 14): something new arrived on the server (a letter, a package): read the list again
+  | { type: 'data.refresh'; resource: Resource }
 
 export type PortalDataEvent =
   | { type: 'order.select'; scope: Scope }
@@ -154,7 +156,14 @@ function region(resource: Resource) {
           },
         },
       },
-      loaded: {},
+      loaded: {
+        on: {
+          'data.refresh': {
+            guard: { type: 'isResource' as const, params: ({ event }: { event: { resource: Resource } }) => ({ expected: resource, actual: event.resource }) },
+            target: 'loading',
+          },
+        },
+      },
       failed: {
         on: {
           'data.retry': {

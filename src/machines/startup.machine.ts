@@ -262,6 +262,8 @@ export const startupMachine = setup({
         'subscription.changed': { actions: 'forwardToData' },
         'card.changed': { actions: 'forwardToData' },
         'invoices.paid': { actions: 'forwardToData' },
+        // notifications (issue 14)
+        'data.refresh': { actions: 'forwardToData' },
       },
     },
     noOrders: {

@@ -1,15 +1,16 @@
 // The router: bare pages, the guard, the parent redirects, and the dashboard layout that holds
-// every other screen. Everything below the router is loaded lazily.
+// every other screen. Everything below the router but the login form is loaded lazily; the
+// dashboard layout is fetched ahead (signedIn.ts) and then renders without suspending.
 import { lazy, type ReactNode, Suspense, useSyncExternalStore } from 'react'
 import { Redirect, Route, Router, Switch } from 'wouter'
 import type { BaseLocationHook } from 'wouter'
 import { hasStoredUser, subscribeStoredUser } from '../wiring/storage.ts'
 import { AppContext, type AppServices } from './app-context.tsx'
-import { PageSpinner } from './components/ui.tsx'
+import { CodeLoading } from './components/ui.tsx'
 import { InvitationPage, LoginPage, MissingDocumentPage, ResetPasswordPage, SetPasswordPage } from './pages/shell/bare.ts'
 import { VerificationPage } from './pages/billing/bare.ts'
+import { DashboardLayout } from './signedIn.ts'
 
-const DashboardLayout = lazy(() => import('./layout/DashboardLayout.tsx'))
 const Toasts = lazy(() => import('./Toasts.tsx'))
 
 /** Parents that redirect to their first child (spec §2). */
@@ -28,7 +29,7 @@ export function Guard({ children }: { children: ReactNode }) {
 
 export function AppRoutes() {
   return (
-    <Suspense fallback={<PageSpinner />}>
+    <Suspense fallback={<CodeLoading />}>
       <Switch>
         <Route path="/login" component={LoginPage} />
         <Route path="/reset-password" component={ResetPasswordPage} />

@@ -6,13 +6,15 @@ import * as company from '../api/company.ts'
 import * as contracts from '../api/contracts.ts'
 import * as invoices from '../api/invoices.ts'
 import * as mail from '../api/mail.ts'
+// notifications (issue 14)
+import * as notifications from '../api/notifications.ts'
 import * as orders from '../api/orders.ts'
 import * as people from '../api/people.ts'
 import * as subscription from '../api/subscription.ts'
 import * as testProvider from '../api/test-provider.ts'
 import { API_BASE_URL } from './config.ts'
 
-export const api = { ...account, ...company, ...contracts, ...invoices, ...mail, ...orders, ...subscription, ...testProvider, ...people, configureApi }
+export const api = { ...account, ...company, ...contracts, ...invoices, ...mail, ...orders, ...subscription, ...testProvider, ...people, ...notifications, configureApi }
 
 export type Api = typeof api
 

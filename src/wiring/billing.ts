@@ -42,7 +42,7 @@ export const TEST_PROVIDER_ABSENT = 'Ce formulaire n’est disponible qu’avec 
 
 const newestFirst = (years: number[]) => [...new Set(years)].sort((a, b) => b - a)
 
-export function createBillingFlows({ api, notify, toPortal }: WiringDeps) {
+export function createBillingFlows({ api, notify, toPortal, loadHostedCard }: WiringDeps) {
   return {
     unpaidInvoices: unpaidInvoicesMachine.provide({
       actors: {
@@ -72,6 +72,13 @@ export function createBillingFlows({ api, notify, toPortal }: WiringDeps) {
     }),
     cardReplacement: cardReplacementMachine.provide({
       actors: {
+        prepareCard: fromPromise(async ({ input, signal }) => {
+          const setup = await api.createCardSetup(input.orderId === null ? {} : { orderId: input.orderId }, { signal })
+          // The local test provider: its own card form takes the card.
+          if (setup.provider === 'test') return { mode: 'test' as const }
+          return { mode: 'hosted' as const, clientSecret: setup.clientSecret, publishableKey: setup.publishableKey }
+        }),
+        loadHostedCard: fromPromise(async ({ input }) => (loadHostedCard ?? (await import('./stripe-card.ts')).loadHostedCard)(input.publishableKey)),
         createPaymentMethod: fromPromise(async ({ input, signal }) => {
           try {
             return await api.createTestPaymentMethod(input, { signal })

@@ -1,4 +1,5 @@
 // What every wiring factory receives from the composition root (or from a test).
+import type { HostedCard } from '../machines/cardReplacement.machine.ts'
 import type { SessionEvent, SessionRef } from '../machines/session.machine.ts'
 import type { Notice } from '../machines/shared.ts'
 import type { StartupEvent } from '../machines/startup.machine.ts'
@@ -14,6 +15,8 @@ export interface WiringDeps {
   toPortal: (event: StartupEvent) => void
   /** Tells the session what a flow did: a user signed in another way (passkey, invitation), a sign-out. */
   toSession: (event: SessionEvent) => void
+  /** billing: Stripe.js's card field (the real provider); tests give a fake, the portal loads stripe-card.ts on demand. */
+  loadHostedCard?: (publishableKey: string) => Promise<HostedCard>
 }
 
 /** `toPortal` for the session running now: what a flow changed reaches its startup child, if any. */

@@ -4,11 +4,15 @@ import { createBillingFlows } from './billing.ts'
 import { createCompanyFlows } from './company.ts'
 import type { WiringDeps } from './deps.ts'
 import { createMailFlows } from './mail.ts'
+// notifications (issue 14)
+import { createNotificationFlows } from './notifications.ts'
 import { createPeopleFlows } from './people.ts'
 import { createShellFlows } from './shell.ts'
 
 export function createFlows(deps: WiringDeps) {
-  return { ...createShellFlows(deps), ...createMailFlows(deps), ...createBillingFlows(deps), ...createPeopleFlows(deps), ...createCompanyFlows(deps) }
+  return { ...createShellFlows(deps), ...createMailFlows(deps), ...createBillingFlows(deps), ...createPeopleFlows(deps), ...createCompanyFlows(deps),
+    // notifications (issue 14)
+    ...createNotificationFlows(deps) }
 }
 
 /** Machines with their effects provided; views start them with useActorRef. */

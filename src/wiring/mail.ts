@@ -4,9 +4,18 @@ import { fromPromise } from 'xstate'
 import { accountingExportMachine } from '../machines/accountingExport.machine.ts'
 import { courierRequestCancelMachine } from '../machines/courierRequestCancel.machine.ts'
 import { folderEditorMachine } from '../machines/folderEditor.machine.ts'
+import { letterDeadlinesMachine } from '../machines/letterDeadlines.machine.ts'
+import { letterPagesMachine } from '../machines/letterPages.machine.ts'
+import { letterSearchMachine, SEARCH_DEBOUNCE_MS } from '../machines/letterSearch.machine.ts'
 import { LETTERS_PATH, mailboxMachine } from '../machines/mailbox.machine.ts'
 import type { WiringDeps } from './deps.ts'
 import { readDextEmail, writeDextEmail } from './storage.ts'
+
+/** Waits, unless the wait is called off (the customer typed again). */
+const pause = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
+  const timer = setTimeout(resolve, ms)
+  signal.addEventListener('abort', () => clearTimeout(timer), { once: true })
+})
 
 export function createMailFlows({ api, notify, navigate, toPortal }: WiringDeps) {
   return {
@@ -51,5 +60,24 @@ export function createMailFlows({ api, notify, navigate, toPortal }: WiringDeps)
     }),
     /** The accounting inbox address kept from the last export, or null. */
     readDextEmail: () => readDextEmail(),
+    // mail beyond the peers (issue 14)
+    letterSearch: letterSearchMachine.provide({
+      actors: {
+        pause: fromPromise(({ signal }) => pause(SEARCH_DEBOUNCE_MS, signal)),
+        searchLetters: fromPromise(async ({ input: { q, orderId }, signal }) =>
+          (await api.searchDocuments(orderId === null ? { q } : { q, orderId }, { signal })).results),
+      },
+    }),
+    letterPages: letterPagesMachine.provide({
+      actors: { loadPage: fromPromise(({ input, signal }) => api.getDocumentPage(input.documentId, input.page, { signal })) },
+    }),
+    letterDeadlines: letterDeadlinesMachine.provide({
+      actors: {
+        loadDeadlines: fromPromise(async ({ input: { orderId }, signal }) =>
+          (await api.getLetterDeadlines(orderId === null ? {} : { orderId }, { signal })).deadlines),
+      },
+    }),
+    /** Whether this browser draws a PDF inside a page; where it does not (Android), letters show as page images. */
+    pdfViewerEnabled: () => typeof navigator === 'undefined' || navigator.pdfViewerEnabled !== false,
   }
 }

@@ -12,6 +12,7 @@ import * as contracts from '../../src/api/contracts.ts'
 import { ApiError } from '../../src/api/errors.ts'
 import * as invoices from '../../src/api/invoices.ts'
 import * as mail from '../../src/api/mail.ts'
+import * as notifications from '../../src/api/notifications.ts'
 import * as orders from '../../src/api/orders.ts'
 import * as people from '../../src/api/people.ts'
 import * as subscription from '../../src/api/subscription.ts'
@@ -94,6 +95,10 @@ const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
   ['documents', () => mail.getDocuments({ orderId: 2 }), '/api-protected/documents?orderId=2'],
   ['updateDocument', () => mail.updateDocument(12, { readFlag: true }), '/api-protected/documents/12', { readFlag: true }],
   ['documentFile', () => mail.getDocumentFile(12), '/api-protected/documents/12/file'],
+  // mail pipeline (issue 14)
+  ['documentPage', () => mail.getDocumentPage(12, 2), '/api-protected/documents/12/pages/2'],
+  ['documentSearch', () => mail.searchDocuments({ q: 'loyer impayé', orderId: 2 }), '/api-protected/documents/search?q=loyer+impay%C3%A9&orderId=2'],
+  ['letterDeadlines', () => mail.getLetterDeadlines({ orderId: 2 }), '/api-protected/letter-deadlines?orderId=2'],
   ['sendDocuments', () => mail.sendDocuments({ email: 'compta@example.com', documentIds: [12, 13] }), '/api-protected/send-documents', { email: 'compta@example.com', documentIds: [12, 13] }],
   ['folders', () => mail.getFolders({ domiciliationOrderId: 2 }), '/api-protected/folders?domiciliationOrderId=2'],
   ['shareFolders', () => mail.getShareFolders(), '/api-protected/share-folders'],
@@ -106,6 +111,7 @@ const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
   ['paymentMethod', () => subscription.getPaymentMethod(2), '/api-protected/domiciliation-orders/2/payment-method'],
   ['creditCard', () => subscription.getCreditCard(), '/api-protected/credit-card'],
   ['updatePaymentMethod', () => subscription.updatePaymentMethod(2, { pm: 'pm_card_visa' }), '/api-protected/domiciliation-orders/2/payment-method', { pm: 'pm_card_visa' }],
+  ['cardSetup', () => subscription.createCardSetup({ orderId: 2 }), '/api-protected/card-setup-intents', { orderId: 2 }],
   ['updateCreditCardWeb', () => subscription.updateCreditCardWeb({ pm: 'pm_card_visa' }), '/api-protected/credit-card-web', { pm: 'pm_card_visa' }],
   ['terminationRequest', () => subscription.createTerminationRequest({ orderId: 2, reason: 'Déménagement', date: '2027-01-31' }), '/api-protected/termination-requests', { orderId: 2, reason: 'Déménagement', date: '2027-01-31' }],
   ['invoiceYears', () => invoices.getInvoiceYears(), '/api-protected/invoices/years'],
@@ -147,10 +153,20 @@ const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
   ['legalSubmissions', () => company.getLegalSubmissions({ orderId: 2 }), '/api-protected/legal-submissions?orderId=2'],
   ['legalSubmissions', () => company.getLegalSubmissions(), '/api-protected/legal-submissions'],
   ['createLegalSubmission', () => company.createLegalSubmission({ orderId: 2, kind: 'transfert-siege' }), '/api-protected/legal-submissions', { orderId: 2, kind: 'transfert-siege' }],
+  // notifications (issue 14)
+  ['notifications', () => notifications.getNotifications(), '/api-protected/notifications'],
+  ['readNotification', () => notifications.readNotification(7), '/api-protected/notifications/7/read'],
+  ['readAllNotifications', () => notifications.readAllNotifications(), '/api-protected/notifications/read-all'],
+  ['notificationStream', () => notifications.followNotifications({ onNotification: () => {} }), '/api-protected/notifications/stream'],
+  ['notificationPreferences', () => notifications.getNotificationPreferences(2), '/api-protected/domiciliation-orders/2/notification-preferences'],
+  ['updateNotificationPreferences', () => notifications.updateNotificationPreferences(2, { email: 'digest' }), '/api-protected/domiciliation-orders/2/notification-preferences', { email: 'digest' }],
+  ['letterHistory', () => notifications.getLetterHistory(12), '/api-protected/documents/12/history'],
 ]
 
 /** Routes the SPA never calls: they exist for operators (OPERATOR_TOKEN) and load balancers. */
-const serverOnly: RouteName[] = ['health', 'operatorOrders', 'operatorAddDocument', 'operatorAddPackage', 'operatorLegalSubmissions', 'operatorUpdateLegalSubmission']
+const serverOnly: RouteName[] = ['health', 'operatorOrders', 'operatorAddDocument', 'operatorAddPackage', 'operatorLegalSubmissions', 'operatorUpdateLegalSubmission',
+  // notifications (issue 14)
+  'operatorKbisStatus', 'operatorLetterForwarded']
 
 /** A path of the route table (`{id}`) matched against a concrete path. */
 function matchesRoute(pattern: string, path: string): boolean {
@@ -225,6 +241,39 @@ Key('lowercase hex SHA-1 of the order id followed by the subscription id', () =>
   assert.match(subscription.subscriptionKey(42, 'sub_x'), /^[0-9a-f]{40}$/)
 })
 Key.run()
+
+// notifications (issue 14)
+const Stream = suite('api client: the notifications stream')
+Stream.before(configure)
+
+Stream('reads each event as it comes, the token in the header and never in the URL; a 401 ends the session', async () => {
+  recorded.length = 0
+  const one = { id: 1, kind: 'letter', orderId: 2, title: 'Nouveau courrier de URSSAF', body: 'b', createdAt: '2026-11-20T10:00:00.000Z', read: false, link: '/x' }
+  reply = { status: 200, type: 'text/event-stream', body: `: connecté\n\nevent: notification\ndata: ${JSON.stringify(one)}\n\n: ping\n\nevent: notification\r\ndata: ${JSON.stringify({ ...one, id: 2 })}\r\n\r\n` }
+  const got: number[] = []
+  let opened = false
+  await notifications.followNotifications({ onOpen: () => { opened = true }, onNotification: (n) => void got.push(n.id) })
+  assert.ok(opened)
+  assert.equal(got, [1, 2])
+  assert.is(recorded[0]!.url, '/api-protected/notifications/stream')
+  assert.is(recorded[0]!.headers.apitoken, 'tok_secret')
+  assert.is(recorded[0]!.headers['last-event-id'], undefined, 'nothing listed yet: no Last-Event-ID')
+  // Followed on from the newest notification listed: its id in the SSE Last-Event-ID header.
+  await notifications.followNotifications({ onNotification: () => {} }, { after: 41 })
+  assert.is(recorded[1]!.headers['last-event-id'], '41')
+  unauthorized.length = 0
+  reply = { status: 401, body: { message: 'Votre session a expiré.' } }
+  try {
+    await notifications.followNotifications({ onNotification: () => {} })
+    assert.unreachable('a 401 throws')
+  } catch (error) {
+    assert.is((error as ApiError).status, 401)
+    assert.is((error as ApiError).message, 'Votre session a expiré.')
+  }
+  assert.is(unauthorized.length, 1)
+})
+
+Stream.run()
 
 const Errors = suite('api client: failures become French ApiErrors')
 Errors.before(configure)

@@ -8,6 +8,7 @@ import * as assert from 'uvu/assert'
 import type { Page } from 'playwright-core'
 import { pdfText } from '../util/pdf-text.ts'
 import {
+  networkIdle,
   chooseOrder, DESKTOP, isMobile, MOBILE, openMenu, pageTitle, type Portal, portalSuite, screenshot, seriousViolations, signIn, type Viewport,
   waitForPath,
 } from '../util/e2e.ts'
@@ -57,7 +58,7 @@ function journeys(label: string, viewport: Viewport) {
     for (const [path, title] of [['/souscription/mes-abonnements', 'Mes abonnements'], ['/souscription/attestation-contrats', 'Attestation et contrats'], ['/factures', 'Mes factures'], ['/moyen-de-paiement', 'Moyen de paiement']]) {
       await page.goto(path!)
       await pageTitle(page, title!).waitFor()
-      await page.waitForLoadState('networkidle')
+      await networkIdle(page)
       await settled(page)
       await check(path!)
     }
@@ -142,7 +143,7 @@ function journeys(label: string, viewport: Viewport) {
     assert.equal(charges.map((c) => c.amount), [34800], 'charged once, 348 €')
     await goTo(page, viewport, 'Tableau de bord', '/tableau-de-bord', 'Tableau de bord')
     await page.getByRole('heading', { name: 'Bonjour Camille' }).waitFor()
-    await page.waitForLoadState('networkidle')
+    await networkIdle(page)
     assert.is(await page.getByRole('region', { name: 'Factures impayées' }).count(), 0)
     await tab.close()
   })

@@ -93,6 +93,8 @@ function journeys(label: string, viewport: Viewport) {
     // goober's sheet carries the response's nonce: without it the page would be unstyled.
     assert.is(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(245, 247, 251)')
     await page.getByRole('button', { name: 'Se connecter', exact: true }).waitFor()
+    // The passkey button comes with its code, after the form (issue 13): the picture shows it ready.
+    await page.locator('button:not([disabled])', { hasText: 'Se connecter avec une clé d’accès' }).waitFor()
     await screenshot(page, `login-${width}`)
     await tab.close()
   })

@@ -10,18 +10,11 @@ import { promisify } from 'node:util'
 import type { Page } from 'playwright-core'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { chooseOrder, DESKTOP, MOBILE, pageTitle, ROOT, samplePdf, screenshot, signIn, startPortal, type Viewport } from '../util/e2e.ts'
+import { DESKTOP, MOBILE, openLetters, ROOT, samplePdf, screenshot, startPortal, type Viewport } from '../util/e2e.ts'
 
 const BOULANGERIE = 'Boulangerie des Lilas SAS'
 const letters = (page: Page) => page.getByRole('listbox', { name: 'Courriers' }).getByRole('option')
 
-async function openLetters(page: Page) {
-  await signIn(page)
-  await chooseOrder(page, BOULANGERIE)
-  await pageTitle(page, 'Tableau de bord').waitFor()
-  await page.goto('/mes-courriers/courriers')
-  await letters(page).first().waitFor()
-}
 
 const Mail = suite<{ dir: string }>('Mes courriers in Chromium')
 Mail.before(async (ctx) => {

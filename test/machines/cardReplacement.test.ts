@@ -3,7 +3,8 @@ import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
 import type { PaymentMethod } from '../../server/contract/schemas.ts'
 import {
-  CARD_CVC_INVALID, CARD_EXPIRED, CARD_EXPIRY_INVALID, CARD_NUMBER_INVALID, CARD_REPLACED, cardProblems, cardReplacementMachine, passesLuhn,
+  CARD_CVC_INVALID, CARD_EXPIRED, CARD_EXPIRY_INVALID, CARD_NUMBER_INVALID, CARD_REPLACED, cardProblems, cardReplacementMachine, HOSTED_CARD_UNAVAILABLE,
+  type HostedCard, passesLuhn,
 } from '../../src/machines/cardReplacement.machine.ts'
 import type { Notice } from '../../src/machines/shared.ts'
 import { Deferreds, describePath, flush, replay, shortestPaths } from '../util/paths.ts'
@@ -11,13 +12,18 @@ import { Deferreds, describePath, flush, replay, shortestPaths } from '../util/p
 const today = { year: 2026, month: 11 }
 const mastercard: PaymentMethod = { id: 'pm_new', brand: 'mastercard', last4: '4444', expMonth: 8, expYear: 2029 }
 const declined = new Error('Votre carte a été refusée.')
+const hostedSetup = { mode: 'hosted', clientSecret: 'seti_1_secret_abc', publishableKey: 'pk_test_x' } as const
+const hostedCard: HostedCard = { mount: () => {}, confirm: async () => 'pm_new', destroy: () => {} }
 
 function start(orderId: number | null = 2) {
   const deferreds = new Deferreds()
   const changed: PaymentMethod[] = []
   const notices: Notice[] = []
   const machine = cardReplacementMachine.provide({
-    actors: { createPaymentMethod: deferreds.actor(), attachPaymentMethod: deferreds.actor() },
+    actors: {
+      prepareCard: deferreds.actor(), loadHostedCard: deferreds.actor(), confirmHostedCard: deferreds.actor(),
+      createPaymentMethod: deferreds.actor(), attachPaymentMethod: deferreds.actor(),
+    },
     actions: { cardChanged: (_, { card }) => void changed.push(card), notify: (_, n) => void notices.push(n) },
   })
   return { actor: createActor(machine, { input: { orderId, today } }), deferreds, changed, notices }
@@ -29,6 +35,14 @@ const events = [
   { type: 'card.change', draft: { number: '5555 5555 5555 4445' } },
   { type: 'card.submit' },
   { type: 'card.cancel' },
+  { type: 'card.retry' },
+  { type: 'xstate.done.actor.prepareCard', output: { mode: 'test' } },
+  { type: 'xstate.done.actor.prepareCard', output: hostedSetup },
+  { type: 'xstate.error.actor.prepareCard', error: new Error('Le service est momentanément indisponible. Réessayez dans quelques instants.') },
+  { type: 'xstate.done.actor.loadHostedCard', output: hostedCard },
+  { type: 'xstate.error.actor.loadHostedCard', error: new Error('Failed to load Stripe.js') },
+  { type: 'xstate.done.actor.confirmHostedCard', output: 'pm_new' },
+  { type: 'xstate.error.actor.confirmHostedCard', error: declined },
   { type: 'xstate.done.actor.createPaymentMethod', output: mastercard },
   { type: 'xstate.error.actor.createPaymentMethod', error: declined },
   { type: 'xstate.done.actor.attachPaymentMethod', output: mastercard },
@@ -39,7 +53,9 @@ const ModelBased = suite('cardReplacement: every shortest path, replayed')
 const paths = shortestPaths(cardReplacementMachine, { events, input: { orderId: 2, today } })
 ModelBased('the model reaches every state', () => {
   const reached = new Set(paths.map((p) => String(p.state.value)))
-  for (const state of ['closed', 'editing', 'creating', 'attaching']) assert.ok(reached.has(state), state)
+  for (const state of ['closed', 'preparing', 'failed', 'editing', 'creating', 'attaching', '{"hosted":"loading"}', '{"hosted":"ready"}', '{"hosted":"confirming"}']) {
+    assert.ok(reached.has(state) || [...paths].some((p) => JSON.stringify(p.state.value) === state), state)
+  }
 })
 for (const path of paths) {
   ModelBased(describePath(path), async () => {
@@ -49,17 +65,85 @@ for (const path of paths) {
     // Only a card that passes Luhn, expiry and CVC goes to the provider; only the provider's id is attached.
     for (const { id, input } of deferreds.started) {
       if (id === 'createPaymentMethod') assert.equal(input, { number: '5555555555554444', expMonth: 8, expYear: 2029, cvc: '123' })
+      else if (id === 'prepareCard') assert.equal(input, { orderId: 2 })
+      else if (id === 'loadHostedCard') assert.equal(input, { publishableKey: 'pk_test_x' })
+      else if (id === 'confirmHostedCard') assert.equal(input, { hosted: hostedCard, clientSecret: 'seti_1_secret_abc' })
       else assert.equal(input, { orderId: 2, pm: 'pm_new' })
     }
+    // One mode per opening: the test form's card never goes out once the real provider answered, and the reverse.
+    const started = deferreds.started.map((s) => s.id)
+    const lastOpening = started.lastIndexOf('prepareCard')
+    const sinceOpening = started.slice(lastOpening)
+    assert.not.ok(sinceOpening.includes('createPaymentMethod') && sinceOpening.includes('confirmHostedCard'), started.join(' → '))
+    // Stripe.js failing to load says so in French, never its own English message.
+    if (steps.at(-1) === 'xstate.error.actor.loadHostedCard') assert.is(actor.getSnapshot().context.error, HOSTED_CARD_UNAVAILABLE)
     assert.is(changed.length, steps.includes('xstate.done.actor.attachPaymentMethod') ? 1 : 0)
     // Closed, the form keeps no card number.
-    if (actor.getSnapshot().matches('closed')) assert.is(actor.getSnapshot().context.draft.number, '')
+    if (actor.getSnapshot().matches('closed')) {
+      assert.is(actor.getSnapshot().context.draft.number, '')
+      assert.is(actor.getSnapshot().context.hosted, null, 'the card field is let go with the dialog')
+    }
     actor.stop()
   })
 }
 ModelBased.run()
 
 const Card = suite('cardReplacement: examples')
+
+/** Opened with the local test provider: the server's `{provider: 'test'}` makes it `{ mode: 'test' }`, its own card form. */
+async function openTestForm(actor: ReturnType<typeof start>['actor'], deferreds: Deferreds) {
+  actor.send({ type: 'card.open' })
+  await flush()
+  deferreds.settle('prepareCard', { output: { mode: 'test' } })
+  await flush()
+}
+
+Card('with the real provider: Stripe.js loaded, the SetupIntent confirmed, its pm attached; a refusal keeps the field', async () => {
+  const { actor, deferreds, changed, notices } = start(2)
+  actor.start()
+  actor.send({ type: 'card.open' })
+  await flush()
+  assert.ok(actor.getSnapshot().hasTag('preparing'))
+  deferreds.settle('prepareCard', { output: hostedSetup })
+  await flush()
+  deferreds.settle('loadHostedCard', { output: hostedCard })
+  await flush()
+  assert.ok(actor.getSnapshot().matches({ hosted: 'ready' }))
+  assert.is(actor.getSnapshot().context.hosted, hostedCard)
+  actor.send({ type: 'card.submit' })
+  await flush()
+  deferreds.settle('confirmHostedCard', { error: declined })
+  await flush()
+  assert.ok(actor.getSnapshot().matches({ hosted: 'ready' }))
+  assert.is(actor.getSnapshot().context.error, 'Votre carte a été refusée.')
+  actor.send({ type: 'card.submit' })
+  await flush()
+  deferreds.settle('confirmHostedCard', { output: 'pm_new' })
+  await flush()
+  assert.equal(deferreds.started.at(-1), { id: 'attachPaymentMethod', input: { orderId: 2, pm: 'pm_new' } })
+  deferreds.settle('attachPaymentMethod', { output: mastercard })
+  await flush()
+  assert.ok(actor.getSnapshot().matches('closed'))
+  assert.equal(changed, [mastercard])
+  assert.equal(notices, [{ kind: 'success', message: CARD_REPLACED }])
+  assert.not.ok(deferreds.started.some((s) => s.id === 'createPaymentMethod'), 'no card number handled by our code')
+})
+
+Card('Stripe.js cannot be loaded: a French message and Réessayer, which asks for a new SetupIntent', async () => {
+  const { actor, deferreds } = start(2)
+  actor.start()
+  actor.send({ type: 'card.open' })
+  await flush()
+  deferreds.settle('prepareCard', { output: hostedSetup })
+  await flush()
+  deferreds.settle('loadHostedCard', { error: new Error('Failed to load Stripe.js') })
+  await flush()
+  assert.ok(actor.getSnapshot().matches('failed'))
+  assert.is(actor.getSnapshot().context.error, HOSTED_CARD_UNAVAILABLE)
+  actor.send({ type: 'card.retry' })
+  await flush()
+  assert.equal(deferreds.started.map((s) => s.id), ['prepareCard', 'loadHostedCard', 'prepareCard'])
+})
 
 Card('Luhn, expiry MM/AA not past, CVC of 3 digits (4 for American Express)', () => {
   for (const number of ['4242 4242 4242 4242', '5555555555554444', '3782 822463 10005', '4000-0000-0000-0002']) assert.ok(passesLuhn(number), number)
@@ -74,7 +158,7 @@ Card('Luhn, expiry MM/AA not past, CVC of 3 digits (4 for American Express)', ()
 Card('replaced: provider, then attach for the order; the portal told, the number forgotten', async () => {
   const { actor, deferreds, changed, notices } = start(2)
   actor.start()
-  actor.send({ type: 'card.open' })
+  await openTestForm(actor, deferreds)
   actor.send({ type: 'card.change', draft: { number: '5555 5555 5555 4444', expiry: '8/29', cvc: '123' } })
   actor.send({ type: 'card.submit' })
   await flush()
@@ -90,7 +174,7 @@ Card('replaced: provider, then attach for the order; the portal told, the number
 Card('declined: the form stays with what was typed and the provider’s French reason; nothing attached', async () => {
   const { actor, deferreds, changed } = start(null)
   actor.start()
-  actor.send({ type: 'card.open' })
+  await openTestForm(actor, deferreds)
   actor.send({ type: 'card.change', draft: { number: '4000 0000 0000 0002', expiry: '12/30', cvc: '123' } })
   actor.send({ type: 'card.submit' })
   await flush()
@@ -100,13 +184,13 @@ Card('declined: the form stays with what was typed and the provider’s French r
   assert.is(actor.getSnapshot().context.error, 'Votre carte a été refusée.')
   assert.equal(actor.getSnapshot().context.draft, { number: '4000 0000 0000 0002', expiry: '12/30', cvc: '123' })
   assert.equal(changed, [])
-  assert.equal(deferreds.started.map((s) => s.id), ['createPaymentMethod'])
+  assert.equal(deferreds.started.map((s) => s.id), ['prepareCard', 'createPaymentMethod'])
 })
 
 Card('without an order (Tous) the default card is replaced', async () => {
   const { actor, deferreds } = start(null)
   actor.start()
-  actor.send({ type: 'card.open' })
+  await openTestForm(actor, deferreds)
   actor.send({ type: 'card.change', draft: { number: '4242424242424242', expiry: '12/30', cvc: '123' } })
   actor.send({ type: 'card.submit' })
   await flush()

@@ -1,6 +1,6 @@
 // The operators' way in: `npm run ingest` on the embedded database or on DATABASE_URL, and the operator API.
 // Letters are checked by content and stored atomically; each one is announced to the owner and the collaborators.
-import { execFile } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -144,10 +144,56 @@ if (!process.env.DATABASE_URL) {
       assert.is(await main(['--order', String(ctx.order), '--sender', 'Banque', ctx.pdfPath], ctx.env, out), 1)
       assert.match(lines.err.join('\n'), 'déjà ouverte par un autre processus')
       assert.match(lines.err.join('\n'), 'API opérateur')
+      // mail pipeline (issue 14): without the operators' token it cannot hand the letter to the server.
+      assert.match(lines.err.join('\n'), 'définissez OPERATOR_TOKEN')
       assert.is(await readFile(lock, 'utf8'), String(process.ppid), 'the owner keeps its lock')
     } finally {
       await rm(lock, { force: true })
     }
+  })
+
+  // mail pipeline (issue 14), part 6
+  cli('while the server runs on the embedded database, the command goes through its operator API', async (ctx) => {
+    const token = 'jeton-operateur-de-la-commande-0123456789'
+    const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 'server.ts')], {
+      cwd: root, stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      env: { ...process.env, ...ctx.env, PORT: '0', OPERATOR_TOKEN: token, JOB_WORKER: 'false', DIST_DIR: join(ctx.dir, 'no-dist') },
+    })
+    const stopped = new Promise((resolve) => server.once('exit', resolve))
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.on('message', (m: { ready?: boolean }) => m.ready && resolve())
+        server.once('exit', (code) => reject(new Error(`le serveur s’est arrêté (${code})`)))
+      })
+      const info = JSON.parse(await readFile(join(ctx.env.DATA_DIR!, 'server.json'), 'utf8'))
+      assert.is(info.pid, server.pid)
+      const withToken = { ...ctx.env, OPERATOR_TOKEN: token }
+      const letter = recorder()
+      assert.is(await main(['--order', String(ctx.order), '--sender', 'La Poste', '--kind', 'recommandé', ctx.pdfPath], withToken, letter.out), 0, letter.lines.err.join('\n'))
+      assert.match(letter.lines.out.join('\n'), 'par son API opérateur')
+      assert.match(letter.lines.out.join('\n'), /Courrier n° \d+ de La Poste \(recommandé, 1 page\) ajouté à Boulangerie des Lilas SAS\./)
+      const parcel = recorder()
+      assert.is(await main(['--order', String(ctx.order), '--package', '--carrier', 'DHL', '--sender', 'Fournil & Co'], withToken, parcel.out), 0, parcel.lines.err.join('\n'))
+      assert.match(parcel.lines.out.join('\n'), /Colis n° \d+ \(DHL, de Fournil & Co\) ajouté à Boulangerie des Lilas SAS/)
+      const list = recorder()
+      assert.is(await main(['--list'], withToken, list.out), 0)
+      assert.match(list.lines.out.join('\n'), 'Boulangerie des Lilas SAS')
+      const refused = recorder()
+      assert.is(await main(['--order', String(ctx.order), '--sender', 'La Poste', ctx.pdfPath], { ...ctx.env, OPERATOR_TOKEN: `${token}-faux` }, refused.out), 1)
+      assert.match(refused.lines.err.join('\n'), /jeton opérateur invalide/i)
+    } finally {
+      server.kill('SIGTERM')
+      await stopped
+    }
+    assert.is(await readFile(join(ctx.env.DATA_DIR!, 'server.json'), 'utf8').catch(() => null), null, 'the server removes its file when it stops')
+    // The letter is in the database with its pipeline job, as if the command had written it itself.
+    await inspect(ctx, async ({ db }) => {
+      const row = await db.selectFrom('documents').select(['id', 'kind']).where('sender', '=', 'La Poste').executeTakeFirstOrThrow()
+      assert.is(row.kind, 'recommandé')
+      const job = await db.selectFrom('jobs').select('payload').where('kind', '=', 'letter-pipeline').orderBy('id', 'desc').executeTakeFirstOrThrow()
+      assert.equal(job.payload, { documentId: row.id })
+      assert.ok(await db.selectFrom('packages').select('id').where('carrier', '=', 'DHL').executeTakeFirst())
+    })
   })
 
   cli('a lock left by a process that died is taken over', async (ctx) => {
@@ -214,6 +260,8 @@ api('a database failure after the file was written removes the file', async (ctx
   const failing = new Proxy(ctx.t.deps.db, {
     get: (target, property) => {
       if (property === 'insertInto') return () => { throw new Error('panne de la base') }
+      // notify: the row is written in a transaction with its history and notification (issue 14).
+      if (property === 'transaction') return () => ({ execute: async () => { throw new Error('panne de la base') } })
       const value = Reflect.get(target, property)
       return typeof value === 'function' ? value.bind(target) : value
     },

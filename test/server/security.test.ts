@@ -375,7 +375,8 @@ const oddForm = fc.record({
 })
 
 forms('property: any malformed multipart form on any route of the table: never a 5xx', async (ctx) => {
-  const names = entries.map(([name]) => name)
+  // notifications (issue 14): a stream never ends by design (its own tests in notifications.test.ts).
+  const names = entries.filter(([, r]) => r.kind !== 'stream').map(([name]) => name)
   await fc.assert(fc.asyncProperty(fc.constantFrom(...names, 'uploadIdentity', 'uploadIdentity'), oddForm, async (name, form) => {
     const route: RouteDef = routes[name]
     const sample = sampleFor(name, ctx.ids, ctx.pdf)
@@ -499,7 +500,16 @@ uploads('every stored file is served as a PDF, not sniffed, as a named download-
     [`/api-protected/certificates/${ctx.ids.certificate}/file`, { apitoken: ctx.camille }],
     [`/api-protected/contracts/${ctx.ids.contract}/file`, { authorization: `Bearer ${ctx.camille}` }],
   ]
-  assert.is(files.length, entries.filter(([, r]) => r.kind === 'file').length, 'every file route of the table')
+  // mail pipeline (issue 14): a letter's page images, the only file route that is not a PDF
+  const pages = await ctx.t.app.inject({ method: 'GET', url: `/api-protected/documents/${ctx.ids.document}/pages/1`, headers: { apitoken: ctx.camille } })
+  assert.is(pages.statusCode, 200)
+  assert.is(pages.headers['content-type'], 'image/webp')
+  assert.is(pages.headers['x-content-type-options'], 'nosniff')
+  assert.match(pages.headers['content-disposition'] as string, /^inline; filename="[\w.-]+\.webp"$/)
+  assert.match(pages.headers['cache-control'] as string, 'no-store')
+  assert.is(pages.rawPayload.subarray(8, 12).toString(), 'WEBP')
+  assert.equal(entries.filter(([, r]) => r.fileType).map(([name]) => name), ['documentPage'])
+  assert.is(files.length, entries.filter(([, r]) => r.kind === 'file' && !r.fileType).length, 'every file route of the table')
   for (const [url, headers] of files) {
     const res = await ctx.t.app.inject({ method: 'GET', url, headers })
     assert.is(res.statusCode, 200, url)

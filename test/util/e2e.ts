@@ -158,6 +158,7 @@ export async function startPortal(options: { config?: Partial<Config>; localhost
   let browser: Browser | undefined
   try {
     await server.app.listen({ port, host: '127.0.0.1' })
+    server.startBackground()
     browser = await launchChromium()
   } catch (error) {
     await server.close()
@@ -181,6 +182,7 @@ export async function startPortal(options: { config?: Partial<Config>; localhost
       document.addEventListener('securitypolicyviolation', (e) => window.__e2eViolation?.(`${e.violatedDirective} bloque ${e.blockedURI || 'inline'} (${e.sourceFile}:${e.lineNumber})`))
     })
     const page = await context.newPage()
+    trackRequests(page)
     page.on('console', (message) => {
       const text = message.text()
       if (message.type() === 'error' && !allowed.some((p) => p.test(text))) problems.push(`console : ${text} (${page.url()})`)
@@ -246,6 +248,34 @@ export function portalSuite(title: string, options?: Parameters<typeof startPort
   return test
 }
 
+// notifications (issue 14): the bell keeps one request open (its live stream), so Playwright's
+// 'networkidle' never comes; networkIdle() waits for every other request to be over for 500 ms.
+const inFlight = new WeakMap<Page, Set<unknown>>()
+const LONG_LIVED = /\/api-protected\/notifications\/stream$/
+
+function trackRequests(page: Page) {
+  const requests = new Set<unknown>()
+  inFlight.set(page, requests)
+  page.on('request', (request) => { if (!LONG_LIVED.test(request.url())) requests.add(request) })
+  const done = (request: unknown) => void requests.delete(request)
+  page.on('requestfinished', done)
+  page.on('requestfailed', done)
+}
+
+/** Like waitForLoadState('networkidle'), the notifications stream left aside. */
+export async function networkIdle(page: Page, quietMs = 500, timeoutMs = 20_000) {
+  await page.waitForLoadState('load')
+  const requests = inFlight.get(page)
+  const until = Date.now() + timeoutMs
+  let quietSince = Date.now()
+  for (;;) {
+    if (requests && requests.size > 0) quietSince = Date.now()
+    else if (Date.now() - quietSince >= quietMs) return
+    if (Date.now() > until) throw new Error(`networkIdle : encore ${requests?.size} requête(s) après ${timeoutMs} ms`)
+    await page.waitForTimeout(50)
+  }
+}
+
 // ——— Steps every journey takes ———
 
 export async function signIn(page: Page, email = 'demo@example.com', password = DEMO_PASSWORD) {
@@ -264,6 +294,15 @@ export async function chooseOrder(page: Page, company: string) {
 /** An entry of the selection screen: its name holds the company (or starts with 'Tous'). */
 export const orderButton = (page: Page, company: string) =>
   page.getByRole('button', { name: company === 'Tous' ? /^Tous\b/ : company })
+
+/** Camille signed in, the bakery chosen, on Mes courriers with its letters listed (the mail journeys' start). */
+export async function openLetters(page: Page) {
+  await signIn(page)
+  await chooseOrder(page, 'Boulangerie des Lilas SAS')
+  await pageTitle(page, 'Tableau de bord').waitFor()
+  await page.goto('/mes-courriers/courriers')
+  await page.getByRole('listbox', { name: 'Courriers' }).getByRole('option').first().waitFor()
+}
 
 export async function waitForPath(page: Page, path: string) {
   await page.waitForURL((url) => url.pathname === path)

@@ -62,6 +62,10 @@ export function letter(id: number, overrides: Partial<MailDocument> = {}): MailD
     read: false,
     deleted: false,
     folderId: null,
+    // mail pipeline (issue 14)
+    pageImages: 1,
+    searchable: true,
+    deadline: null,
     ...overrides,
   }
 }

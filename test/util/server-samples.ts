@@ -32,6 +32,8 @@ export interface DemoIds {
   legalSubmission: number
   /** billing: the demo certificate of the Boulangerie. */
   certificate: string
+  /** notifications: the newest event of the Boulangerie. */
+  notification: number
 }
 
 export async function demoIds(db: Kysely<Database>): Promise<DemoIds> {
@@ -57,6 +59,7 @@ export async function demoIds(db: Kysely<Database>): Promise<DemoIds> {
     passkey: await camillesPasskey(db),
     legalSubmission: (await db.selectFrom('legal_submissions').select('id').where('status', '=', 'En cours').orderBy('id').executeTakeFirstOrThrow()).id,
     certificate: (await db.selectFrom('certificates').select('code').where('order_id', '=', order).orderBy('id').executeTakeFirstOrThrow()).code,
+    notification: (await db.selectFrom('notifications').select('id').where('order_id', '=', order).orderBy('created_at', 'desc').executeTakeFirstOrThrow()).id,
   }
 }
 
@@ -166,6 +169,7 @@ export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sampl
     certificateFile: () => ({ params: { code: ids.certificate } }),
     certificateVerification: () => ({ params: { code: ids.certificate } }),
     contractFile: () => ({ params: { id: ids.contract } }),
+    cardSetup: () => ({ body: { orderId: ids.order } }),
     invoiceYears: () => ({}),
     shareInvoiceYears: () => ({}),
     invoices: () => ({}),
@@ -203,6 +207,20 @@ export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sampl
     createLegalSubmission: () => ({ body: { orderId: ids.order, kind: 'transfert-siege', comment: 'Transfert depuis Lyon.' } }),
     operatorLegalSubmissions: () => ({}),
     operatorUpdateLegalSubmission: () => ({ params: { id: ids.legalSubmission }, body: { status: 'Déposée au greffe' } }),
+    // mail pipeline (issue 14): the sample letter's pages are rendered by buildTestApp
+    documentPage: () => ({ params: { id: ids.document, page: 1 } }),
+    documentSearch: () => ({ query: { q: 'farines', orderId: ids.order } }),
+    letterDeadlines: () => ({ query: { orderId: ids.order } }),
+    // notifications (issue 14)
+    notifications: () => ({}),
+    readNotification: () => ({ params: { id: ids.notification } }),
+    readAllNotifications: () => ({}),
+    notificationStream: () => ({}),
+    notificationPreferences: () => ({ params: { id: ids.order } }),
+    updateNotificationPreferences: () => ({ params: { id: ids.order }, body: { email: 'digest' } }),
+    letterHistory: () => ({ params: { id: ids.document } }),
+    operatorLetterForwarded: () => ({ params: { id: ids.document }, body: { address: '12 rue des Lilas, 69003 Lyon' } }),
+    operatorKbisStatus: () => ({ params: { id: ids.contract }, body: { status: 'validé' } }),
   }
   return samples[name]()
 }

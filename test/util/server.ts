@@ -6,13 +6,18 @@ import { join } from 'node:path'
 import type { FastifyBaseLogger, FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import { buildApp } from '../../server/app.ts'
 import { loadConfig, type Config } from '../../server/config.ts'
-import { connect, dropSchema } from '../../server/db/connect.ts'
+import { connect, dropSchema, type DbHandle } from '../../server/db/connect.ts'
 import { migrateToLatest } from '../../server/db/migrate.ts'
 import { DEMO_PASSWORD, seedDemo } from '../../server/db/seed.ts'
 import type { AppDeps, Clock } from '../../server/deps.ts'
 import type { Mail, Mailer } from '../../server/services/mailer.ts'
 import { testPaymentProvider, type PaymentProvider } from '../../server/services/payment.ts'
 import { fsStorage, type Storage } from '../../server/services/storage.ts'
+// mail pipeline (issue 14)
+import { findJobFor } from '../../server/db/repositories/jobs.ts'
+import { runOneJob, startJobWorker, workerName, type JobHandler, type JobWorker, type WorkerOptions } from '../../server/services/jobs.ts'
+import { LETTER_JOB, letterPipelineJob } from '../../server/services/mail-pipeline.ts'
+import { tesseractOcr, type Ocr } from '../../server/services/ocr.ts'
 
 export { DEMO_PASSWORD }
 
@@ -25,6 +30,15 @@ export interface TestApp {
   /** Every e-mail the app sent, newest last. */
   mails: Mail[]
   storageDir: string
+  /** mail pipeline (issue 14): the app's OCR (one tesseract worker, started on first use) and the letter job's handler. */
+  ocr: Ocr
+  handlers: Record<string, JobHandler>
+  /** Runs the letter's queued pipeline job here and now (a letter's page images and text without a worker). */
+  runLetterJob(documentId: number): Promise<void>
+  /** Starts a job worker on this app's database, woken by ingestion, stopped by close(); the demo letters' jobs are left aside unless asked. */
+  startWorker(options?: Partial<WorkerOptions> & { demoJobs?: boolean }): Promise<JobWorker>
+  /** A second connection to the same database (PostgreSQL: the same schema; PGlite: the same instance), as a second API instance has. */
+  connectAgain(): Promise<DbHandle>
   /** Moves the test clock (reset-token expiry, option confirmation…). */
   clock: Clock & { set(date: Date): void; advance(ms: number): void }
   close(): Promise<void>
@@ -37,12 +51,15 @@ export interface TestAppOptions {
   payments?: (deps: Pick<AppDeps, 'db' | 'clock'>) => PaymentProvider
   /** A pino logger (e.g. to check what the logs hold); none by default. */
   logger?: FastifyBaseLogger
+  /** apispeed: called with the SQL of every statement the app runs (to count a request's statements). */
+  onStatement?: (sql: string) => void
 }
 
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const databaseUrl = process.env.DATABASE_URL || undefined
   const schema = databaseUrl ? `test_${randomBytes(6).toString('hex')}` : undefined
-  const handle = await connect({ databaseUrl, schema, poolSize: 4 })
+  const onStatement = options.onStatement
+  const handle = await connect({ databaseUrl, schema, poolSize: 4, ...(onStatement ? { log: (event) => { onStatement(event.query.sql) } } : {}) })
   const storageDir = await mkdtemp(join(tmpdir(), 'portail-storage-'))
   let now = new Date()
   const clock = { now: () => new Date(now), set: (date: Date) => { now = date }, advance: (ms: number) => { now = new Date(now.getTime() + ms) } }
@@ -65,14 +82,47 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     mailer,
     config,
     clock,
+    listen: handle.listen,
   }
   if (options.seed !== false) await seedDemo(handle.db, storage, { now: clock.now(), brandName: config.brandName })
+  // mail pipeline (issue 14)
+  const ocr = tesseractOcr()
+  const handlers = { [LETTER_JOB]: letterPipelineJob({ db: handle.db, storage, ocr }) }
+  const runLetterJob = async (documentId: number) => {
+    const job = await findJobFor(handle.db, LETTER_JOB, documentId)
+    if (!job) throw new Error(`aucune tâche pour le courrier ${documentId}`)
+    await runOneJob({ db: handle.db, handlers, name: workerName(), only: String(job.id) })
+  }
+  // The sample letter of the route tests (test/util/server-samples.ts: the Boulangerie's first) has its page images.
+  if (options.seed !== false) {
+    const order = await handle.db.selectFrom('orders').select('id').where('raison_sociale', '=', 'Boulangerie des Lilas SAS').executeTakeFirst()
+    const sample = order && await handle.db.selectFrom('documents').select('id').where('order_id', '=', order.id).where('deleted', '=', false).orderBy('id').executeTakeFirst()
+    if (sample) await runLetterJob(sample.id)
+  }
+  const workers: JobWorker[] = []
+  const startWorker = async ({ demoJobs = false, ...workerOptions }: Partial<WorkerOptions> & { demoJobs?: boolean } = {}) => {
+    if (!demoJobs) await handle.db.updateTable('jobs').set({ state: 'done', finished_at: new Date() }).where('state', '=', 'queued').execute()
+    const worker = startJobWorker({ db: handle.db, handlers, pollMs: 100, ...workerOptions })
+    workers.push(worker)
+    deps.jobs = worker
+    return worker
+  }
+  const others: DbHandle[] = []
+  const connectAgain = async () => {
+    if (!databaseUrl) return { ...handle, close: async () => {} }
+    const again = await connect({ databaseUrl, schema, poolSize: 4 })
+    others.push(again)
+    return again
+  }
   const app = await buildApp(deps, { databaseKind: handle.kind, ...(options.logger ? { logger: options.logger } : {}) })
   await app.ready()
   return {
-    app, deps, mails, storageDir, clock,
+    app, deps, mails, storageDir, clock, ocr, handlers, runLetterJob, startWorker, connectAgain,
     async close() {
       await app.close()
+      await Promise.all(workers.map((w) => w.stop()))
+      await ocr.close()
+      await Promise.all(others.map((o) => o.close()))
       await handle.close()
       if (databaseUrl && schema) await dropSchema(databaseUrl, schema)
       await rm(storageDir, { recursive: true, force: true })

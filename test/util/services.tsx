@@ -5,11 +5,14 @@ import { render } from '@testing-library/react'
 import { act } from 'react'
 import { memoryLocation } from 'wouter/memory-location'
 import type {
-  CertificateVerification, ContractAddressBody, CreditNote, IdentityUploadReply, InvitationInfo, LegalSubmission, LegalSubmissionBody, Mandataire, MailDocument,
+  CertificateVerification, ContractAddressBody, CreditNote, DocumentSearchResult, LetterDeadline, IdentityUploadReply, InvitationInfo, LegalSubmission, LegalSubmissionBody, Mandataire, MailDocument,
   Order, Passkey, PaymentMethod, SendDextBody, Session, Share, SubscriptionOption, TerminationRequestBody, TerminationStatus,
 } from '../../server/contract/schemas.ts'
+// notifications (issue 14)
+import type { EmailPreference, LetterEvent, PortalNotification } from '../../server/contract/schemas.ts'
 import type { TestCardBody } from '../../server/contract/test-provider.ts'
 import { subscriptionKey } from '../../src/api/subscription.ts'
+import type { HostedCard } from '../../src/machines/cardReplacement.machine.ts'
 import type { CheckAnswers } from '../../src/machines/formalityOrder.machine.ts'
 import type { PortalData, Resource } from '../../src/machines/portalData.machine.ts'
 import type { SessionRef } from '../../src/machines/session.machine.ts'
@@ -26,6 +29,8 @@ import { DEXT_EMAIL_KEY, writeStoredChoice, writeStoredUser } from '../../src/wi
 import * as F from './fixtures.ts'
 
 export interface Scenario {
+  // notifications (issue 14)
+  notifications?: NotificationScenario
   orders?: Order[]
   /** The user fetch fails (an expired token). */
   userFails?: boolean
@@ -60,6 +65,19 @@ export interface Scenario {
     pending?: ('submissions' | 'checks')[]
     fails?: ('qonto' | 'shine' | 'comptable' | 'submissions' | 'order' | 'invoiceFile')[]
   }
+  /** mail pipeline (issue 14): the search's answers, the letters' deadlines, the page images; calls that fail once or never answer. */
+  mailPipeline?: MailPipelineScenario
+}
+
+// --- mail pipeline (issue 14)
+export interface MailPipelineScenario {
+  /** What the search answers, by query (trimmed); any other query finds nothing. */
+  searches?: Record<string, DocumentSearchResult[]>
+  deadlines?: LetterDeadline[]
+  /** Calls that fail once (then answer), pages that always fail, searches that never answer. */
+  fails?: ('search' | 'deadlines')[]
+  failingPages?: number[]
+  pendingSearches?: string[]
 }
 
 /** people: what the account, collaborator, representative and invitation calls answer. */
@@ -94,6 +112,8 @@ export interface BillingScenario {
   addressFails?: boolean
   /** The certificate is refused with this message. */
   certificateRefused?: string
+  /** The real provider (STRIPE_SECRET_KEY): the card dialog gets a SetupIntent and Stripe.js's field (a fake here). */
+  hosted?: { loadFails?: boolean; declines?: string[] }
 }
 
 export interface BillingCalls {
@@ -106,6 +126,8 @@ export interface BillingCalls {
   addresses: { contractId: number; address: ContractAddressBody }[]
   downloads: string[]
   verifications: string[]
+  /** The hosted card field: where it was drawn, the client secrets confirmed, how many times it was let go. */
+  hostedCard: { mounted: HTMLElement[]; confirmed: string[]; destroyed: number; setups: { orderId?: number }[] }
 }
 
 const withStatus = (status: number, message: string, code?: string) => Object.assign(new Error(message), { status, code })
@@ -136,6 +158,13 @@ export interface Calls {
   checks: number[]
   submissionLoads: (number | null)[]
   legalSubmissions: LegalSubmissionBody[]
+  // mail pipeline (issue 14)
+  searches: { q: string; orderId: number | null }[]
+  pageLoads: { documentId: number; page: number }[]
+  deadlineLoads: (number | null)[]
+  // notifications (issue 14): every call as [name, ...arguments]; the open stream, to push events into
+  notifications: unknown[][]
+  live: { push(notification: PortalNotification): void; end(): void } | null
 }
 
 /** A promise React's use() reads at once, without suspending. */
@@ -352,6 +381,11 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
 
     // --- company area: partners, the accountant, the order checks, legal submissions, invoices of bookings
     ...companyApi(scenario, orders, calls),
+
+    // --- mail pipeline (issue 14): search, page images, letters' deadlines
+    ...mailPipelineApi(scenario.mailPipeline ?? {}, calls),
+    // --- notifications (issue 14)
+    ...notificationsApi(scenario.notifications ?? {}, calls),
   }
   // A call the scenario does not answer is a test that reaches further than it set up: say so.
   return new Proxy(api, {
@@ -405,14 +439,82 @@ function companyApi(scenario: Scenario, orders: Order[], calls: Calls): Partial<
   }
 }
 
+// --- notifications (issue 14): the bell's list, its read marks, the live stream (pushed by the test
+// through calls.live), the e-mail choices and the letters' histories.
+export interface NotificationScenario {
+  list?: PortalNotification[]
+  fails?: ('load' | 'read' | 'readAll' | 'history' | 'preferences' | 'savePreference')[]
+  history?: Record<number, LetterEvent[]>
+  preferences?: Record<number, EmailPreference>
+}
+
+function notificationsApi(scenario: NotificationScenario, calls: Calls): Partial<Api> {
+  const list = [...(scenario.list ?? [])]
+  const fails = (what: NonNullable<NotificationScenario['fails']>[number]) => scenario.fails?.includes(what)
+  const unavailable = () => new Error('Le service est momentanément indisponible. Réessayez dans quelques instants.')
+  const unread = () => list.filter((n) => !n.read).length
+  const preferences = { ...scenario.preferences }
+  let loads = 0
+  return {
+    getNotifications: async () => {
+      calls.notifications.push(['getNotifications'])
+      if (fails('load') && loads++ === 0) throw unavailable()
+      return { unread: unread(), notifications: [...list].sort((a, b) => Number(a.read) - Number(b.read) || b.createdAt.localeCompare(a.createdAt)) }
+    },
+    readNotification: async (id) => {
+      calls.notifications.push(['readNotification', id])
+      if (fails('read')) throw unavailable()
+      const i = list.findIndex((n) => n.id === id)
+      if (i >= 0) list[i] = { ...list[i]!, read: true }
+      return { unread: unread() }
+    },
+    readAllNotifications: async () => {
+      calls.notifications.push(['readAllNotifications'])
+      if (fails('readAll')) throw unavailable()
+      list.forEach((n, i) => { list[i] = { ...n, read: true } })
+      return { unread: 0 }
+    },
+    followNotifications: (handlers, options = {}) => new Promise<void>((resolve) => {
+      calls.notifications.push(['followNotifications'])
+      handlers.onOpen?.()
+      calls.live = {
+        push: (notification) => {
+          list.push(notification)
+          handlers.onNotification(notification)
+        },
+        end: () => resolve(),
+      }
+      options.signal?.addEventListener('abort', () => resolve())
+    }),
+    getLetterHistory: async (documentId) => {
+      calls.notifications.push(['getLetterHistory', documentId])
+      if (fails('history')) throw unavailable()
+      return { events: scenario.history?.[documentId] ?? [] }
+    },
+    getNotificationPreferences: async (orderId) => {
+      calls.notifications.push(['getNotificationPreferences', orderId])
+      if (fails('preferences')) throw unavailable()
+      return { email: preferences[orderId] ?? 'each' }
+    },
+    updateNotificationPreferences: async (orderId, body) => {
+      calls.notifications.push(['updateNotificationPreferences', orderId, body.email])
+      if (fails('savePreference')) throw unavailable()
+      preferences[orderId] = body.email
+      return body
+    },
+  }
+}
+
 export function createTestServices(scenario: Scenario, navigate: (to: string, options?: { replace?: boolean }) => void) {
   const orders = scenario.orders ?? [F.atelier, F.boulangerie, F.studio, F.conseil]
   const calls: Calls = {
     notices: [], kbisUploads: [], problems: [], resetRequests: [], passwordResets: [], identityUploads: [], navigations: [],
     loads: [], documentUpdates: [], files: [], sentDocuments: [], folderSaves: [], folderDeletes: [], dextSends: [], cancelled: [], payments: [],
     people: [],
-    billing: { optionRequests: [], optionConfirmations: [], terminations: [], payments: [], providerCards: [], attached: [], addresses: [], downloads: [], verifications: [] },
+    billing: { optionRequests: [], optionConfirmations: [], terminations: [], payments: [], providerCards: [], attached: [], addresses: [], downloads: [], verifications: [], hostedCard: { mounted: [], confirmed: [], destroyed: 0, setups: [] } },
     interests: [], checks: [], submissionLoads: [], legalSubmissions: [],
+    searches: [], pageLoads: [], deadlineLoads: [],
+    notifications: [], live: null,
   }
   const api = fakeApi(scenario, orders, calls, (notice) => void calls.notices.push(notice))
   const go: WiringDeps['navigate'] = (to, options) => {
@@ -428,7 +530,10 @@ export function createTestServices(scenario: Scenario, navigate: (to: string, op
       return createStartup({ api, navigate: go })
     },
   })
-  const flows = createFlows({ api, notify, navigate: go, toPortal: portalOf(() => session), toSession: (event) => session.send(event) })
+  const flows = createFlows({
+    api, notify, navigate: go, toPortal: portalOf(() => session), toSession: (event) => session.send(event),
+    loadHostedCard: (publishableKey) => fakeHostedCard(scenario.billing?.hosted, publishableKey, calls.billing.hostedCard),
+  })
   const services: AppServices = { navigate: go, notify, loadSession: () => settled(session), loadFlows: () => settled(flows) }
   return { services, session, calls }
 }
@@ -446,6 +551,26 @@ export async function renderApp(path: string, options: Scenario & { signedIn?: b
     view = render(<App services={services} hook={location.hook} />)
   })
   return { ...view, location, services, session, calls, currentPath: () => location.history.at(-1) }
+}
+
+// --- billing: Stripe.js's card field, faked (this machine cannot reach js.stripe.com): it draws a marker, and confirms
+// with a pm_… id unless told to decline (the declines are answered in turn).
+async function fakeHostedCard(hosted: BillingScenario['hosted'], publishableKey: string, record: BillingCalls['hostedCard']): Promise<HostedCard> {
+  if (hosted?.loadFails || publishableKey !== 'pk_test_fake') throw new Error('Failed to load Stripe.js')
+  const declines = [...(hosted?.declines ?? [])]
+  return {
+    mount: (element) => {
+      element.textContent = 'champ de carte Stripe'
+      record.mounted.push(element)
+    },
+    confirm: async (clientSecret) => {
+      record.confirmed.push(clientSecret)
+      const decline = declines.shift()
+      if (decline) throw new Error(decline)
+      return 'pm_hosted'
+    },
+    destroy: () => void record.destroyed++,
+  }
 }
 
 // --- billing: the fake answers of the billing calls, recorded in calls.billing.
@@ -512,6 +637,11 @@ function billingApi(scenario: Scenario, data: PortalData, orders: Order[], calls
       if (typeof answer.status === 'number') throw withStatus(answer.status, (answer as { message: string }).message)
       return answer as CertificateVerification
     },
+    createCardSetup: async (body) => {
+      record.hostedCard.setups.push(body)
+      if (!billing.hosted) return { provider: 'test' }
+      return { provider: 'stripe', clientSecret: `seti_${record.hostedCard.setups.length}_secret`, publishableKey: 'pk_test_fake' }
+    },
     createTestPaymentMethod: async (card) => {
       record.providerCards.push(card)
       if (billing.cardDeclined) throw withStatus(402, 'Votre carte a été refusée.')
@@ -519,7 +649,8 @@ function billingApi(scenario: Scenario, data: PortalData, orders: Order[], calls
     },
     updatePaymentMethod: async (orderId, body) => {
       record.attached.push({ orderId, pm: body.pm })
-      const card = record.providerCards.at(-1)!
+      // The hosted field's card is not known here (Stripe keeps it): a test number stands for it.
+      const card = record.providerCards.at(-1) ?? { number: '4242424242424242', expMonth: 12, expYear: 2030 }
       return { id: body.pm, brand: 'mastercard', last4: card.number.slice(-4), expMonth: card.expMonth, expYear: card.expYear }
     },
     updateCreditCardWeb: async (body) => {
@@ -531,6 +662,31 @@ function billingApi(scenario: Scenario, data: PortalData, orders: Order[], calls
       record.addresses.push({ contractId, address })
       if (billing.addressFails) return null
       return { ...F.contracts.find((c) => c.id === contractId)!, ...address, adresseComplementPostaleExpedition: address.adresseComplementPostaleExpedition ?? null }
+    },
+  }
+}
+
+// --- mail pipeline (issue 14): the fake answers of the search, the page images and the letters' deadlines.
+function mailPipelineApi(scenario: MailPipelineScenario, calls: Calls): Partial<Api> {
+  const unavailable = () => new Error('Le service est momentanément indisponible. Réessayez dans quelques instants.')
+  return {
+    searchDocuments: async ({ q, orderId }, options) => {
+      calls.searches.push({ q, orderId: orderId ?? null })
+      if (scenario.pendingSearches?.includes(q)) {
+        return new Promise<never>((_, reject) => options?.signal?.addEventListener('abort', () => reject(new DOMException('Aborted', 'AbortError'))))
+      }
+      if (scenario.fails?.includes('search') && calls.searches.length === 1) throw unavailable()
+      return { results: scenario.searches?.[q] ?? [] }
+    },
+    getDocumentPage: async (documentId, page) => {
+      calls.pageLoads.push({ documentId, page })
+      if (scenario.failingPages?.includes(page)) throw new Error('Image de cette page introuvable.')
+      return new Blob([`page ${page}`], { type: 'image/png' })
+    },
+    getLetterDeadlines: async (query = {}) => {
+      calls.deadlineLoads.push(query.orderId ?? null)
+      if (scenario.fails?.includes('deadlines') && calls.deadlineLoads.length === 1) throw unavailable()
+      return { deadlines: (scenario.deadlines ?? []).filter((d) => query.orderId === undefined || d.orderId === query.orderId) }
     },
   }
 }

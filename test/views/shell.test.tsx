@@ -127,11 +127,11 @@ Header('logout removes the stored user and closes the protected pages', async ()
   await waitFor(() => assert.is(app.currentPath(), '/login'))
 })
 
-Header('the bell says honestly that there is nothing yet', async () => {
+Header('the bell says honestly that there is nothing yet (notifications, issue 14: test/views/notifications.test.tsx)', async () => {
   await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: 2 })
   await screen.findByText('Bonjour Camille')
-  fireEvent.click(screen.getByRole('button', { name: 'Notifications' }))
-  screen.getByText('Aucune nouvelle notification.')
+  fireEvent.click(await screen.findByRole('button', { name: 'Notifications' }))
+  await screen.findByText('Aucune nouvelle notification')
 })
 
 Header.run()

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
 import type { CalendarInvoice, CreditNote, Invoice } from '../../contract/index.ts'
 import { notFound } from '../../http/errors.ts'
+import { isoDay } from '../dates.ts'
 import type { Database, Db } from '../schema.ts'
 import { orderIdsInScope } from './orders.ts'
 
@@ -190,11 +191,9 @@ export async function createTerminationRequest(db: Db, request: { orderId: numbe
   return row?.id ?? null
 }
 
-// Dates of `date` columns as text: node-pg would turn them into local-midnight Date objects.
-const isoDate = (column: string) => sql<string>`to_char(${sql.ref(column)}, 'YYYY-MM-DD')`
 
 export async function findTerminationRequest(db: Db, orderId: number): Promise<{ date: string; reason: string; createdAt: string } | null> {
-  const row = await db.selectFrom('termination_requests').select([isoDate('date').as('date'), 'reason', 'created_at'])
+  const row = await db.selectFrom('termination_requests').select([isoDay('date').as('date'), 'reason', 'created_at'])
     .where('order_id', '=', orderId).executeTakeFirst()
   return row ? { date: row.date, reason: row.reason, createdAt: row.created_at.toISOString() } : null
 }
@@ -206,7 +205,7 @@ function orderFactsQuery(db: Db) {
     .leftJoin('termination_requests', 'termination_requests.order_id', 'orders.id')
     .select([
       'orders.id as order_id', 'orders.owner_id', 'orders.raison_sociale', 'orders.legal_form', 'orders.siren', 'orders.domiciliation_address',
-      'orders.subscription_id', 'contracts.id as contract_id', 'contracts.signed_at', isoDate('termination_requests.date').as('termination_date'),
+      'orders.subscription_id', 'contracts.id as contract_id', 'contracts.signed_at', isoDay('termination_requests.date').as('termination_date'),
       'contracts.adresse_postale_expedition', 'contracts.adresse_complement_postale_expedition', 'contracts.code_postale_expedition',
       'contracts.ville_postale_expedition', 'contracts.pays_postale_expedition',
     ])

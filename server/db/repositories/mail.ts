@@ -1,16 +1,22 @@
 // Mail: scanned letters (documents), packages, courier requests (demandes courrier) and folders.
-import { sql, type Insertable } from 'kysely'
+import { sql, type Insertable, type Kysely } from 'kysely'
 import type { CourierRequest, Folder, MailDocument, Package } from '../../contract/index.ts'
 import { notFound } from '../../http/errors.ts'
 import type { Database, Db, NewDocument } from '../schema.ts'
+import { isoDateTime, isoDay } from '../dates.ts'
+import { jsonArrayOfX } from '../json.ts'
+import { prepare } from '../prepared.ts'
 import { requireOrder } from './orders.ts'
+import { invalidSessionError, sessionArgs, withSession, type SessionKey } from './users.ts'
 
 const countAsInt = sql<number>`count(*)::int`
 
 function documentsQuery(db: Db) {
   return db.selectFrom('documents').innerJoin('orders', 'orders.id', 'documents.order_id')
     .select(['documents.id', 'documents.order_id', 'documents.sender', 'documents.kind', 'documents.received_at', 'documents.pages',
-      'documents.read', 'documents.deleted', 'documents.folder_id', 'documents.file_key', 'orders.raison_sociale'])
+      'documents.read', 'documents.deleted', 'documents.folder_id', 'documents.file_key', 'orders.raison_sociale',
+      // mail pipeline (issue 14)
+      'documents.page_images', 'documents.searchable', 'documents.deadline_amount_cents', isoDay('documents.deadline_date').as('deadline_date')])
     .where('documents.deleted', '=', false)
 }
 type DocumentRow = Awaited<ReturnType<ReturnType<typeof documentsQuery>['executeTakeFirstOrThrow']>>
@@ -18,7 +24,15 @@ type DocumentRow = Awaited<ReturnType<ReturnType<typeof documentsQuery>['execute
 const toDocument = (r: DocumentRow): MailDocument => ({
   id: r.id, orderId: r.order_id, raisonSociale: r.raison_sociale, sender: r.sender, kind: r.kind,
   receivedAt: r.received_at.toISOString(), pages: r.pages, read: r.read, deleted: r.deleted, folderId: r.folder_id,
+  // mail pipeline (issue 14)
+  pageImages: r.page_images, searchable: r.searchable,
+  deadline: r.deadline_date ? { date: r.deadline_date, amountCents: r.deadline_amount_cents } : null,
 })
+
+/** A letter not deleted, whoever it belongs to (the operators' calls), or undefined. */
+export async function findLiveDocument(db: Db, id: number): Promise<{ id: number } | undefined> {
+  return db.selectFrom('documents').select('id').where('id', '=', id).where('deleted', '=', false).executeTakeFirst()
+}
 
 /** A letter the user may see (deleted ones are gone for everybody), or 404. */
 export async function requireDocument(db: Db, userId: number, id: number): Promise<DocumentRow> {
@@ -28,11 +42,59 @@ export async function requireDocument(db: Db, userId: number, id: number): Promi
   return row
 }
 
-export async function listDocuments(db: Db, orderIds: number[]): Promise<MailDocument[]> {
-  if (!orderIds.length) return []
-  const rows = await documentsQuery(db).where('documents.order_id', 'in', orderIds)
-    .orderBy('documents.received_at', 'desc').orderBy('documents.id', 'desc').execute()
-  return rows.map(toDocument)
+type SessionArgs = Parameters<typeof withSession>[1]
+
+/**
+ * The letters as the contract's MailDocument, one row each with its fields named as in the contract, for GET documents
+ * written by the database (db/json.ts). The same fields as toDocument: test/server/documents-json.test.ts holds the two
+ * equal, and to the contract, on both databases.
+ */
+const documentJsonRows = (db: Db) => db.selectFrom('documents as d').innerJoin('orders as o', 'o.id', 'd.order_id')
+  .select(['d.id', 'd.order_id as orderId', 'o.raison_sociale as raisonSociale', 'd.sender', 'd.kind',
+    isoDateTime('d.received_at').as('receivedAt'),
+    'd.pages', 'd.read', 'd.deleted', 'd.folder_id as folderId', 'd.page_images as pageImages', 'd.searchable',
+    sql`case when d.deadline_date is null then null
+      else json_build_object('date', ${isoDay('d.deadline_date')}, 'amountCents', d.deadline_amount_cents) end`.as('deadline')])
+  .where('d.deleted', '=', false)
+
+/**
+ * The letters of an order (or of every order) the user reaches, in one statement: the session, the orders it reaches (`reach`,
+ * narrowed to orderId when given) and their letters as one JSON array, newest first. No row: no session (401); a row whose
+ * `reachable` is false: the order is not the user's (404).
+ */
+const documentsOfSessionQuery = (oneOrder: boolean) => prepare((db, args: SessionArgs & { orderId: number }) => withSession(db, args)
+  .with('reach', (qb) => qb.selectFrom('orders').select('orders.id')
+    .where((eb) => eb.or([
+      eb('orders.owner_id', '=', eb.selectFrom('session').select('session.id')),
+      eb('orders.id', 'in', eb.selectFrom('shares').select('shares.order_id').where('shares.user_id', '=', eb.selectFrom('session').select('session.id'))),
+    ]))
+    .$if(oneOrder, (q) => q.where('orders.id', '=', args.orderId)))
+  .selectFrom('session')
+  .select((eb) => [
+    eb.exists(eb.selectFrom('reach').select('reach.id')).as('reachable'),
+    // Newest first: an ISO date in this one format sorts as its text.
+    eb.selectFrom(documentJsonRows(db).where('d.order_id', 'in', eb.selectFrom('reach').select('reach.id')).as('x'))
+      .select(jsonArrayOfX(sql`x."receivedAt" desc, x.id desc`).as('list'))
+      .as('list'),
+  ]))
+const documentsOfOrderQuery = documentsOfSessionQuery(true)
+const documentsOfAllOrdersQuery = documentsOfSessionQuery(false)
+
+/** GET documents: the JSON text of the MailDocument list, as the database wrote it. */
+export async function documentsOfSessionJson(db: Kysely<Database>, key: SessionKey, orderId: number | undefined): Promise<string> {
+  const { rows } = orderId === undefined
+    ? await documentsOfAllOrdersQuery(db, { ...sessionArgs(key), orderId: 0 })
+    : await documentsOfOrderQuery(db, { ...sessionArgs(key), orderId })
+  const row = rows[0]
+  if (!row) throw invalidSessionError()
+  if (orderId !== undefined && !row.reachable) throw notFound('Domiciliation')
+  return row.list ?? '[]'
+}
+
+/** mail pipeline (issue 14): letters by id (the search's hits), in no particular order. */
+export async function listDocumentsById(db: Db, ids: number[]): Promise<MailDocument[]> {
+  if (!ids.length) return []
+  return (await documentsQuery(db).where('documents.id', 'in', ids).execute()).map(toDocument)
 }
 
 export async function getDocument(db: Db, id: number): Promise<MailDocument> {

@@ -5,7 +5,7 @@ import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest, conflict, HttpError, messages } from '../../http/errors.ts'
 import { limitPerUser } from '../../http/user-rate-limit.ts'
 import {
-  createApiToken, createPasswordResetToken, findPasswordHash, findUserByEmail, listSessions, resetPasswordWithToken, revokeOtherSessions, setPasswordHash, toUser,
+  createApiToken, createPasswordResetToken, findCurrentUser, findPasswordHash, invalidSessionError, findUserByEmail, listSessions, resetPasswordWithToken, revokeOtherSessions, setPasswordHash, toUser,
   updateUserEmail,
 } from '../../db/repositories/users.ts'
 import { isUniqueViolation } from '../../db/errors.ts'
@@ -73,7 +73,8 @@ export function accountRoutes(define: DefineRoute, deps: AppDeps) {
     return { message: 'Votre mot de passe a été modifié, vous pouvez vous connecter.' }
   })
 
-  define('currentUser', async ({ user }) => toUser(user))
+  // Hot: one statement, the session is the answer.
+  define.joined('currentUser', async ({ session }) => (await findCurrentUser(db, session)) ?? Promise.reject(invalidSessionError()))
 
   define('updateEmail', async ({ user, body, req }) => {
     await limitPerUser(deps, user.id, EMAIL_CHANGE_LIMIT)

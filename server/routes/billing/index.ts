@@ -80,6 +80,18 @@ export function billingRoutes(define: DefineRoute, deps: AppDeps) {
     return payments.setSubscriptionPaymentMethod(order.subscription_id, await customerOf(db, payments, user), body.pm)
   })
 
+  // The owner's check comes first, so a collaborator or a stranger learns nothing of the provider in use.
+  define('cardSetup', async ({ user, body }) => {
+    const order = body.orderId !== undefined ? await requireOrder(db, user.id, body.orderId, 'owner') : null
+    if (order && !order.subscription_id) throw noSubscription()
+    // Not an error: the dialog then shows the test provider's own card form (a 4xx would be logged by every browser).
+    if (!payments.createCardSetupIntent) return { provider: 'test' as const }
+    // loadConfig refuses STRIPE_SECRET_KEY without it; only a hand-built app could lack it.
+    if (!config.stripePublishableKey) throw new Error('STRIPE_PUBLISHABLE_KEY manque')
+    const { clientSecret } = await payments.createCardSetupIntent(await customerOf(db, payments, user), order?.id ?? null)
+    return { provider: 'stripe' as const, clientSecret, publishableKey: config.stripePublishableKey }
+  })
+
   define('updateCreditCardWeb', async ({ user, body }) => payments.setDefaultPaymentMethod(await customerOf(db, payments, user), body.pm))
 
   define('unpaidStatus', async ({ user }) => {

@@ -8,6 +8,7 @@ import {
 } from '../../db/repositories/company.ts'
 import { requireOrder, scopedOrderIds } from '../../db/repositories/orders.ts'
 import { findUserById } from '../../db/repositories/users.ts'
+import { recordEvent } from '../../services/events.ts'
 import { legalFormalityLabels, legalSubmissionSteps, refusalFor } from '../../services/legal-formalities.ts'
 import { orderChecks } from '../../services/order-checks.ts'
 
@@ -41,9 +42,17 @@ export function companyRoutes(define: DefineRoute, { db, mailer, config, clock }
     if (body.status === 'Reçue' || legalSubmissionSteps.indexOf(body.status) <= from) {
       throw conflict(`La demande est à l’étape « ${submission.status} » : elle ne peut qu’avancer (${legalSubmissionSteps.slice(from + 1).map((s) => `« ${s} »`).join(', ') || 'elle est terminée'}).`)
     }
-    if (!(await moveLegalSubmission(db, submission.id, submission.status, body.status, clock.now()))) {
-      throw conflict('La demande vient d’être modifiée par ailleurs : rechargez-la avant de la faire avancer.')
-    }
+    const to = body.status
+    // notify: the bell's event is committed with the move, or not at all.
+    const moved = await db.transaction().execute(async (trx) => {
+      if (!(await moveLegalSubmission(trx, submission.id, submission.status, to, clock.now()))) return false
+      await recordEvent(trx, {
+        kind: 'formality', orderId: submission.orderId, title: `${legalFormalityLabels[submission.kind]} : ${body.status}`,
+        body: `Votre demande pour ${submission.raisonSociale} est passée à l’étape « ${body.status} ».`, link: '/formalites', at: clock.now(),
+      })
+      return true
+    })
+    if (!moved) throw conflict('La demande vient d’être modifiée par ailleurs : rechargez-la avant de la faire avancer.')
     const owner = await findUserById(db, submission.ownerId)
     if (owner) {
       await mailer.send({
@@ -53,7 +62,7 @@ export function companyRoutes(define: DefineRoute, { db, mailer, config, clock }
         link: `${config.publicUrl}/formalites`,
       })
     }
-    const { ownerId: _, ...moved } = (await findLegalSubmission(db, submission.id))!
-    return moved
+    const { ownerId: _, ...updated } = (await findLegalSubmission(db, submission.id))!
+    return updated
   })
 }

@@ -1,19 +1,20 @@
 // Mail: scanned letters (documents), packages, courier requests (demandes courrier) and folders.
 import type { AppDeps } from '../../deps.ts'
-import type { DefineRoute } from '../../http/define-route.ts'
+import { JsonText, type DefineRoute } from '../../http/define-route.ts'
 import { badRequest, conflict, notFound } from '../../http/errors.ts'
 import {
   createFolder, deleteFolder, deletePendingCourierRequest, findCourierRequest, folderBelongsToOrder, getDocument, listCourierRequests,
-  listDocuments, listFolders, listPackages, renameFolder, requireDocument, requireFolder, updateDocument,
+  documentsOfSessionJson, listFolders, listPackages, renameFolder, requireDocument, requireFolder, updateDocument,
 } from '../../db/repositories/mail.ts'
 import { requireOrder, scopedOrderIds } from '../../db/repositories/orders.ts'
+import { recordLetterHistory } from '../../services/events.ts'
 import { sendPdf } from '../files.ts'
 
 const folderNameTaken = (error: unknown) => (error as { code?: string }).code === '23505'
   ? conflict('Un dossier porte déjà ce nom pour cette domiciliation.')
   : error
 
-export function mailRoutes(define: DefineRoute, { db, storage, mailer }: AppDeps) {
+export function mailRoutes(define: DefineRoute, { db, storage, mailer, clock }: AppDeps) {
   define('packages', async ({ user, query }) => listPackages(db, await scopedOrderIds(db, user.id, 'own', query.orderId)))
   define('sharePackages', async ({ user, query }) => listPackages(db, await scopedOrderIds(db, user.id, 'shared', query.orderId)))
   define('courierRequests', async ({ user, query }) => listCourierRequests(db, await scopedOrderIds(db, user.id, 'own', query.orderId)))
@@ -28,17 +29,28 @@ export function mailRoutes(define: DefineRoute, { db, storage, mailer }: AppDeps
     return { message: 'La demande a été annulée.' }
   })
 
-  define('documents', async ({ user, query }) => listDocuments(db, await scopedOrderIds(db, user.id, 'all', query.orderId)))
+  // Hot: the token check, the order's access and the letters in one statement, the list written as JSON by the database.
+  define.joined('documents', async ({ session, query }) => new JsonText(await documentsOfSessionJson(db, session, query.orderId)))
 
   define('updateDocument', async ({ user, params, body }) => {
     const document = await requireDocument(db, user.id, params.id)
     if (body.folderId != null && !(await folderBelongsToOrder(db, body.folderId, document.order_id))) throw notFound('Dossier')
-    await updateDocument(db, document.id, { read: body.readFlag, folderId: body.folderId })
+    // notify: the history line is written with the change it tells of.
+    await db.transaction().execute(async (trx) => {
+      await updateDocument(trx, document.id, { read: body.readFlag, folderId: body.folderId })
+      if (body.readFlag === true) await recordLetterHistory(trx, { documentId: document.id, kind: 'opened', userId: user.id, at: clock.now() })
+      if (body.folderId !== undefined && body.folderId !== document.folder_id) {
+        const folder = body.folderId === null ? undefined : await trx.selectFrom('folders').select('name').where('id', '=', body.folderId).executeTakeFirst()
+        await recordLetterHistory(trx, { documentId: document.id, kind: 'moved', userId: user.id, detail: folder?.name ?? null, at: clock.now() })
+      }
+    })
     return getDocument(db, document.id)
   })
 
   define('documentFile', async ({ user, params, reply }) => {
     const document = await requireDocument(db, user.id, params.id)
+    // notify: reading the scan is opening the letter (kept once per person).
+    await recordLetterHistory(db, { documentId: document.id, kind: 'opened', userId: user.id, at: clock.now() })
     return sendPdf(reply, storage, document.file_key, `courrier-${document.id}.pdf`)
   })
 
@@ -55,6 +67,11 @@ export function mailRoutes(define: DefineRoute, { db, storage, mailer }: AppDeps
       subject: `${user.firstname} ${user.lastname} vous transmet ${documents.length > 1 ? `${documents.length} courriers` : 'un courrier'}`,
       text: `${body.message ? `${body.message}\n\n` : ''}Courriers joints :\n${documents.map((d) => `- ${d.sender}, reçu le ${d.received_at.toLocaleDateString('fr-FR')} (${d.raison_sociale})`).join('\n')}`,
       attachments,
+    })
+    // notify: "Envoyé par e-mail à …" once the e-mail left (a failed send records nothing). Not inside a
+    // transaction around the send: the outbox mailer writes through the pool, and PGlite has one connection.
+    await db.transaction().execute(async (trx) => {
+      for (const d of documents) await recordLetterHistory(trx, { documentId: d.id, kind: 'emailed', userId: user.id, detail: body.email, at: clock.now() })
     })
     return { message: documents.length > 1 ? `Les ${documents.length} courriers ont été envoyés à ${body.email}.` : `Le courrier a été envoyé à ${body.email}.` }
   })

@@ -20,5 +20,9 @@ export function operatorRoutes(define: DefineRoute, deps: AppDeps) {
     return { document, link, notified }
   })
 
-  define('operatorAddPackage', async ({ params, body }) => ingestPackage(deps, { orderId: params.id, ...body }))
+  define('operatorAddPackage', async ({ params, body, req }) => {
+    const { parcel, notificationFailures } = await ingestPackage(deps, { orderId: params.id, ...body })
+    if (notificationFailures.length) req.log.error({ packageId: parcel.id, notificationFailures }, 'notification du nouveau colis impossible')
+    return parcel
+  })
 }

@@ -181,10 +181,14 @@ const euroFormat = new Intl.NumberFormat('fr-FR', { style: 'currency', currency:
 export const formatEuros = (cents: number) => euroFormat.format(cents / 100)
 
 /** The whole-page spinner while a page's code or the portal loads. */
-export function PageSpinner() {
+export function PageSpinner({ label }: { label?: string } = {}) {
   return (
     <Centered>
-      <Spinner size={40} />
+      <Spinner size={40} {...(label ? { label } : {})} />
     </Centered>
   )
 }
+
+/** What a Suspense boundary shows while a screen's code loads (its own words: tests tell it from the startup's spinner). */
+export const CODE_LOADING_LABEL = 'Chargement de la page…'
+export const CodeLoading = () => <PageSpinner label={CODE_LOADING_LABEL} />

@@ -1,15 +1,16 @@
 // The header (spec §2): back button, title and icon from the route's metadata, the notification
-// bell, the order picker labelled 'Domiciliation' (every company plus 'Tous'), and logout.
+// bell (NotificationBell.tsx), the order picker labelled 'Domiciliation' (every company plus 'Tous'), and logout.
 import { useSelector } from '@xstate/react'
 import { styled } from 'goober'
-import { useState } from 'react'
 import { useLocation } from 'wouter'
 import type { StartupContext } from '../../machines/startup.machine.ts'
 import { type StartupRef, useSession } from '../app-context.tsx'
 import { Button, IconButton } from '../components/ui.tsx'
 import { Icon } from '../icons.tsx'
 import type { PageRoute } from '../pages/page.ts'
-import { color, mq, radius, shadow } from '../theme.ts'
+import { color, mq, radius } from '../theme.ts'
+// notifications (issue 14)
+import { NotificationBell } from './NotificationBell.tsx'
 
 const Bar = styled('header')`
   display: flex;
@@ -55,40 +56,7 @@ const LogoutLabel = styled('span')`
   ${mq.mobile} { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
 `
 
-const BellBox = styled('div')`
-  position: relative;
-`
-
-const Popover = styled('div')`
-  position: absolute;
-  right: 0;
-  top: 48px;
-  z-index: 30;
-  width: 16rem;
-  padding: 1rem;
-  background: ${color.surface};
-  border: 1px solid ${color.border};
-  border-radius: ${radius};
-  box-shadow: ${shadow};
-`
-
 const ALL = 'all'
-
-function Bell() {
-  const [open, setOpen] = useState(false)
-  return (
-    <BellBox onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}>
-      <IconButton type="button" aria-label="Notifications" aria-expanded={open} aria-controls="notifications" onClick={() => setOpen(!open)}>
-        <Icon name="bell" />
-      </IconButton>
-      {open && (
-        <Popover id="notifications" role="status">
-          Aucune nouvelle notification.
-        </Popover>
-      )}
-    </BellBox>
-  )
-}
 
 export function Header({ route, startup }: { route: PageRoute | undefined; startup: StartupRef }) {
   const session = useSession()
@@ -126,7 +94,7 @@ export function Header({ route, startup }: { route: PageRoute | undefined; start
           <option value={ALL}>Tous</option>
         </select>
       </Picker>
-      <Bell />
+      <NotificationBell />
       <Button type="button" $variant="ghost" onClick={() => session.send({ type: 'session.logout' })}>
         <Icon name="logout" />
         <LogoutLabel>Se déconnecter</LogoutLabel>

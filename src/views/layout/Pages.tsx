@@ -7,7 +7,7 @@ import { Link, Route, Switch } from 'wouter'
 import type { ActorRefFrom } from 'xstate'
 import type { portalDataMachine } from '../../machines/portalData.machine.ts'
 import type { StartupRef } from '../app-context.tsx'
-import { Card, PageSpinner, Spinner } from '../components/ui.tsx'
+import { Card, CodeLoading, Spinner } from '../components/ui.tsx'
 import { pageRoutes } from '../routes.ts'
 import { color } from '../theme.ts'
 
@@ -46,7 +46,7 @@ function NotFound() {
 
 export function Pages() {
   return (
-    <Suspense fallback={<PageSpinner />}>
+    <Suspense fallback={<CodeLoading />}>
       <Switch>
         {pageRoutes.map((route) => (
           <Route key={route.path} path={route.path}>

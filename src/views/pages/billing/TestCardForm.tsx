@@ -1,12 +1,14 @@
-// The local test payment provider's own card form: number (Luhn), expiry (MM/AA), CVC. The card goes to the provider
-// (never to our API); only its pm_… id comes back to be attached. With the real provider (STRIPE_SECRET_KEY) its hosted
-// card element takes this place (see README: not built here).
+// "Remplacer ma carte": the dialog asks the server which provider takes the card. The local test provider: its own
+// card form (number with Luhn, expiry MM/AA, CVC), the card going to the provider, never to our API. The real provider
+// (STRIPE_SECRET_KEY): Stripe.js's card field, in Stripe's own frame (HostedCardField). Either way only the pm_… id
+// comes back, attached by PUT …/payment-method.
 import { useActorRef, useSelector } from '@xstate/react'
+import { useEffect, useRef } from 'react'
 import type { ActorRefFrom } from 'xstate'
-import type { CardDraft, cardReplacementMachine } from '../../../machines/cardReplacement.machine.ts'
+import type { CardDraft, cardReplacementMachine, HostedCard } from '../../../machines/cardReplacement.machine.ts'
 import { useFlows } from '../../app-context.tsx'
 import { Modal } from '../../components/Modal.tsx'
-import { Alert, Button, TextField } from '../../components/ui.tsx'
+import { Alert, Button, ErrorState, Spinner, TextField } from '../../components/ui.tsx'
 
 type CardRef = ActorRefFrom<typeof cardReplacementMachine>
 
@@ -34,24 +36,45 @@ function CardDialog({ actor }: { actor: CardRef }) {
   const fieldErrors = useSelector(actor, (s) => s.context.fieldErrors)
   const error = useSelector(actor, (s) => s.context.error)
   const busy = useSelector(actor, (s) => s.hasTag('busy'))
+  const preparing = useSelector(actor, (s) => s.hasTag('preparing'))
+  const failed = useSelector(actor, (s) => s.matches('failed'))
+  const hosted = useSelector(actor, (s) => s.context.hosted)
   const cancel = () => actor.send({ type: 'card.cancel' })
   return (
-    <Modal title="Nouvelle carte" onClose={cancel} locked={busy}
+    <Modal title="Nouvelle carte" onClose={cancel} locked={busy && !preparing}
       footer={
         <>
-          <Button type="button" $variant="secondary" onClick={cancel} disabled={busy}>Annuler</Button>
-          <Button type="submit" form="card-form" disabled={busy}>{busy ? 'Enregistrement…' : 'Enregistrer la carte'}</Button>
+          <Button type="button" $variant="secondary" onClick={cancel} disabled={busy && !preparing}>Annuler</Button>
+          {!failed && !preparing && <Button type="submit" form="card-form" disabled={busy}>{busy ? 'Enregistrement…' : 'Enregistrer la carte'}</Button>}
         </>
       }>
-      <form id="card-form" noValidate aria-busy={busy} onSubmit={(e) => { e.preventDefault(); actor.send({ type: 'card.submit' }) }}>
-        <p>Formulaire de carte du fournisseur de paiement de test : seules ses cartes de test sont acceptées, par exemple 4242 4242 4242 4242 ou 5555 5555 5555 4444.</p>
+      {failed && <ErrorState message={error ?? ''} onRetry={() => actor.send({ type: 'card.retry' })} />}
+      {preparing && <Spinner label="Chargement du formulaire de carte…" />}
+      {!failed && !preparing && <form id="card-form" noValidate aria-busy={busy} onSubmit={(e) => { e.preventDefault(); actor.send({ type: 'card.submit' }) }}>
         {error && <Alert $kind="error" role="alert">{error}</Alert>}
-        {fields.map(([field, label, autoComplete, placeholder], index) => (
+        {hosted ? <HostedCardField hosted={hosted} /> : <p>Formulaire de carte du fournisseur de paiement de test : seules ses cartes de test sont acceptées, par exemple 4242 4242 4242 4242 ou 5555 5555 5555 4444.</p>}
+        {!hosted && fields.map(([field, label, autoComplete, placeholder], index) => (
           <TextField key={field} id={`card-${field}`} label={label} value={draft[field]} error={fieldErrors[field]} autoComplete={autoComplete}
             inputMode="numeric" placeholder={placeholder} autoFocus={index === 0} maxLength={field === 'number' ? 23 : field === 'expiry' ? 7 : 4}
             onChange={(value) => actor.send({ type: 'card.change', draft: { [field]: value } })} />
         ))}
-      </form>
+      </form>}
     </Modal>
+  )
+}
+
+/** Stripe's card field, drawn in its own frame inside this element; let go when the dialog closes. */
+function HostedCardField({ hosted }: { hosted: HostedCard }) {
+  const ref = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    if (!ref.current) return
+    hosted.mount(ref.current)
+    return () => hosted.destroy()
+  }, [hosted])
+  return (
+    <div>
+      <p id="hosted-card-label">Carte bancaire (saisie sécurisée par Stripe : le numéro ne passe pas par nos serveurs)</p>
+      <div ref={ref} data-testid="hosted-card" aria-labelledby="hosted-card-label" style={{ padding: '0.75rem', border: '1px solid #cbd5e1', borderRadius: 6, minHeight: 44 }} />
+    </div>
   )
 }

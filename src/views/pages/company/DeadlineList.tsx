@@ -1,6 +1,7 @@
 // A company's dated duties, year by year: the date in French, what to do, why (the detail line and
-// the official source); past ones greyed, the next one highlighted.
+// the official source, or the letter that set it); past ones greyed, the next one highlighted.
 import { styled } from 'goober'
+import { Link } from 'wouter'
 import { longDateFr } from '../../../domain/dates.ts'
 import { type Deadline, isPast, nextDeadline } from '../../../domain/deadline.ts'
 import { Badge, Muted } from '../../components/page.tsx'
@@ -38,7 +39,10 @@ export function SourceLink({ href }: { href: string }) {
   )
 }
 
-function DeadlineItem({ deadline, past, next }: { deadline: Deadline; past: boolean; next: boolean }) {
+/** A dated duty: a rule's (with its source) or a letter's (issue 14: with the link to the letter). */
+export type DatedEntry = Pick<Deadline, 'id' | 'date' | 'title' | 'detail' | 'movedFrom'> & { source?: string; letter?: { href: string; label: string } }
+
+function DeadlineItem({ deadline, past, next }: { deadline: DatedEntry; past: boolean; next: boolean }) {
   return (
     <Item data-past={past} data-next={next} aria-current={next ? 'date' : undefined}>
       <div>
@@ -49,12 +53,13 @@ function DeadlineItem({ deadline, past, next }: { deadline: Deadline; past: bool
       <strong>{deadline.title}</strong>
       {deadline.detail && <p><Muted>{deadline.detail}</Muted></p>}
       {deadline.movedFrom && <p><Muted>Reportée du {longDateFr(deadline.movedFrom)} (week-end ou jour férié).</Muted></p>}
-      <p><SourceLink href={deadline.source} /></p>
+      {deadline.source && <p><SourceLink href={deadline.source} /></p>}
+      {deadline.letter && <p><Link href={deadline.letter.href}>{deadline.letter.label}</Link></p>}
     </Item>
   )
 }
 
-export function DeadlineList({ deadlines, today, label }: { deadlines: Deadline[]; today: string; label: string }) {
+export function DeadlineList({ deadlines, today, label }: { deadlines: DatedEntry[]; today: string; label: string }) {
   const next = nextDeadline(deadlines, today)
   const years = [...new Set(deadlines.map((d) => d.date.slice(0, 4)))]
   return (

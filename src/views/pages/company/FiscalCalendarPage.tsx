@@ -2,8 +2,10 @@
 // company, computed in the browser (src/domain/fiscalCalendar.ts, rules and sources in its README):
 // VAT by the regime the customer picks, corporate-tax instalments and balance, CFE, annual return;
 // past ones greyed, the next one highlighted; "Ajouter à mon agenda" downloads them as an .ics file.
+// The deadlines found in the company's letters (issue 14) join the list, each linking to its letter.
 import type { Order } from '../../../../server/contract/schemas.ts'
 import { localIsoDate } from '../../../domain/dates.ts'
+import { byDate } from '../../../domain/deadline.ts'
 import { fiscalCalendar, nextDeadline } from '../../../domain/fiscalCalendar.ts'
 import { Muted, PageCard, Toolbar, usePortal, useSelectedOrder } from '../../components/page.tsx'
 import { Alert } from '../../components/ui.tsx'
@@ -11,6 +13,7 @@ import type { PageProps } from '../page.ts'
 import { AddToCalendar } from './AddToCalendar.tsx'
 import { ChooseCompany } from './ChooseCompany.tsx'
 import { DeadlineList, deadlineDate } from './DeadlineList.tsx'
+import { useLetterDeadlines } from './useLetterDeadlines.tsx'
 import { FiscalSettingsForm } from './FiscalSettingsForm.tsx'
 import { useFiscalSettings } from './useFiscalSettings.ts'
 
@@ -20,7 +23,9 @@ function Calendar({ order }: { order: Order }) {
   const deadlines = fiscalCalendar({
     today, legalForm: order.legalForm, vatRegime: settings.vatRegime, fiscalYearEndMonth: settings.fiscalYearEndMonth, ...(settings.profitTax ? { profitTax: settings.profitTax } : {}),
   })
-  const next = nextDeadline(deadlines, today)
+  const letters = useLetterDeadlines(order.id)
+  const entries = [...deadlines, ...letters.entries].sort(byDate)
+  const next = nextDeadline(entries, today)
   return (
     <PageCard aria-labelledby="fiscal-title">
       <Toolbar>
@@ -33,7 +38,8 @@ function Calendar({ order }: { order: Order }) {
           Prochaine échéance : <strong>{next.title}</strong>, le {deadlineDate(next.date)}.
         </Alert>
       )}
-      <DeadlineList deadlines={deadlines} today={today} label="Échéances fiscales" />
+      {letters.state}
+      <DeadlineList deadlines={entries} today={today} label="Échéances fiscales" />
       <Muted>
         Dates calculées pour une société {order.legalForm ?? ''} selon les règles publiées par l’administration ; un report pour un week-end ou un jour férié
         est indiqué. Vos dates exactes figurent dans votre espace professionnel sur impots.gouv.fr.

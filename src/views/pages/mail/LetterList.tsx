@@ -3,11 +3,13 @@ import { styled } from 'goober'
 import { type KeyboardEvent, useRef } from 'react'
 import type { MailDocument } from '../../../../server/contract/schemas.ts'
 import { documentKind } from '../../components/labels.ts'
+import { LetterDeadlineNote } from '../../components/letterDeadline.tsx'
 import { Muted } from '../../components/page.tsx'
 import { formatDate, VisuallyHidden } from '../../components/ui.tsx'
 import { color, radius } from '../../theme.ts'
 
-const List = styled('ul')`
+/** The framed, scrolling list: the letters here, the search's results in SearchResults.tsx. */
+export const letterListFrame = `
   list-style: none;
   margin: 0;
   padding: 0;
@@ -15,6 +17,10 @@ const List = styled('ul')`
   border-radius: ${radius};
   max-height: 70vh;
   overflow: auto;
+`
+
+const List = styled('ul')`
+  ${letterListFrame}
   &:focus-visible { outline: 3px solid ${color.focus}; }
 `
 
@@ -73,6 +79,7 @@ export function LetterList({ letters, selectedId, showCompany, folderName, onSel
               {documentKind[d.kind]} · reçu le <time dateTime={d.receivedAt}>{formatDate(d.receivedAt)}</time>
               {folder ? ` · ${folder}` : ''}{showCompany ? ` · ${d.raisonSociale}` : ''}
             </Muted>
+            {d.deadline && <span><LetterDeadlineNote deadline={d.deadline} /></span>}
             {!d.read && <VisuallyHidden>(non lu)</VisuallyHidden>}
           </Option>
         )

@@ -1,15 +1,20 @@
 // The viewer of /mes-courriers/courriers: the open letter's scan (from a blob: URL), download, send
-// by e-mail, file in a folder.
+// by e-mail, file in a folder; its deadline when the letter names one. Where the browser draws no PDF
+// inside a page (Android), the scan shows as page images instead (LetterPages).
 import { useSelector } from '@xstate/react'
 import { styled } from 'goober'
 import type { ActorRefFrom } from 'xstate'
 import type { Folder, MailDocument } from '../../../../server/contract/schemas.ts'
 import type { mailboxMachine } from '../../../machines/mailbox.machine.ts'
+import { useFlows } from '../../app-context.tsx'
 import { documentKind } from '../../components/labels.ts'
+import { LetterDeadlineNote } from '../../components/letterDeadline.tsx'
 import { Modal } from '../../components/Modal.tsx'
 import { Muted, useObjectUrl } from '../../components/page.tsx'
 import { Alert, Button, ErrorState, Field, formatDate, Spinner } from '../../components/ui.tsx'
 import { color, radius } from '../../theme.ts'
+import { LetterPages } from './LetterPages.tsx'
+import { LetterHistory } from './LetterHistory.tsx'
 
 type MailboxRef = ActorRefFrom<typeof mailboxMachine>
 
@@ -59,6 +64,7 @@ export function LetterViewer({ letter, mailbox, folders, candidates, onBack }: {
   const moving = useSelector(mailbox, (s) => s.hasTag('moving'))
   const sendOpen = useSelector(mailbox, (s) => s.hasTag('sendForm'))
   const url = useObjectUrl(file)
+  const imageMode = !useFlows().pdfViewerEnabled()
   const fileName = `courrier-${letter.id}-${letter.sender.replace(/[^\p{L}\p{N}]+/gu, '-')}.pdf`
 
   return (
@@ -69,10 +75,11 @@ export function LetterViewer({ letter, mailbox, folders, candidates, onBack }: {
         <Muted>
           {documentKind[letter.kind]} · reçu le <time dateTime={letter.receivedAt}>{formatDate(letter.receivedAt)}</time> · {letter.pages} page{letter.pages > 1 ? 's' : ''} · {letter.raisonSociale}
         </Muted>
+        {letter.deadline && <p><LetterDeadlineNote deadline={letter.deadline} /></p>}
       </div>
       <div className="actions">
         {url ? <LinkButton href={url} download={fileName}>Télécharger</LinkButton> : <Button type="button" $variant="secondary" disabled>Télécharger</Button>}
-        {url && <LinkButton href={url} target="_blank" rel="noopener">Ouvrir en plein écran</LinkButton>}
+        {url && !imageMode && <LinkButton href={url} target="_blank" rel="noopener">Ouvrir en plein écran</LinkButton>}
         <Button type="button" $variant="secondary" onClick={() => mailbox.send({ type: 'send.open', documentIds: [letter.id] })}>Envoyer par e-mail</Button>
         <select aria-label="Classer dans un dossier" value={letter.folderId ?? ''} disabled={moving}
           onChange={(e) => mailbox.send({ type: 'letter.move', document: letter, folderId: e.target.value === '' ? null : Number(e.target.value) })}>
@@ -82,11 +89,13 @@ export function LetterViewer({ letter, mailbox, folders, candidates, onBack }: {
       </div>
       {fileError ? (
         <ErrorState message={fileError} onRetry={() => mailbox.send({ type: 'viewer.retry' })} />
-      ) : url ? (
+      ) : imageMode ? null : url ? (
         <iframe src={url} title={`Courrier de ${letter.sender}`} />
       ) : (
         loading && <Spinner label="Chargement du courrier numérisé…" />
       )}
+      {imageMode && <LetterPages letter={letter} />}
+      <LetterHistory letter={letter} refresh={`${letter.folderId}:${letter.read}:${sendOpen}:${loading}`} />
       {sendOpen && <SendDialog mailbox={mailbox} candidates={candidates.some((d) => d.id === letter.id) ? candidates : [letter, ...candidates]} />}
     </Viewer>
   )

@@ -1,6 +1,7 @@
 // /mes-courriers/courriers: the letters of the selected order (or of all with 'Tous'), the first
-// selected by default, unread ones in bold; filters (unread, folder, a search over sender and kind
-// that answers as you type); arrow keys move through the list. The viewer shows the selected
+// selected by default, unread ones in bold; filters (unread, folder, a search: under three characters
+// over sender and kind as you type, from three in the letters' text on the server, see
+// letterSearch.machine.ts); arrow keys move through the list. The viewer shows the selected
 // letter's scan in the page (beside the list on a desktop, instead of it on a phone): opening it
 // marks it read. Download, send by e-mail, file in a folder. The deep link of the "Nouveau
 // courrier" e-mail, ?domiciliation=<order>&courrier=<letter>, opens on that letter.
@@ -18,6 +19,7 @@ import { color, DESKTOP_MIN_WIDTH, mq, radius } from '../../theme.ts'
 import type { PageProps } from '../page.ts'
 import { LetterList } from './LetterList.tsx'
 import { LetterViewer } from './LetterViewer.tsx'
+import { SearchResults } from './SearchResults.tsx'
 
 const ALL = 'all'
 const UNFILED = 'none'
@@ -70,26 +72,31 @@ export default function LettersPage(_: PageProps) {
   const [folderFilter, setFolderFilter] = useState(linked.folder ?? ALL)
   const [query, setQuery] = useState('')
   const mailbox = useActorRef(flows.mailbox)
+  const search = useActorRef(flows.letterSearch, { input: { orderId: order?.id ?? null } })
+  const remoteSearch = useSelector(search, (s) => s.hasTag('remote'))
+  useEffect(() => search.send({ type: 'order.change', orderId: order?.id ?? null }), [search, order?.id])
   const viewerOpen = useSelector(mailbox, (s) => s.context.phoneViewer)
 
+  const filtered = (d: MailDocument) => (!unreadOnly || !d.read)
+    && (folderFilter === ALL || (folderFilter === UNFILED ? d.folderId === null : d.folderId === Number(folderFilter)))
   const visible = useMemo(() => {
     const words = fold(query.trim())
-    return documents.filter((d) =>
-      (!unreadOnly || !d.read)
-      && (folderFilter === ALL || (folderFilter === UNFILED ? d.folderId === null : d.folderId === Number(folderFilter)))
-      && (!words || fold(`${d.sender} ${documentKind[d.kind]}`).includes(words)))
-  }, [documents, unreadOnly, folderFilter, query])
+    return documents.filter((d) => filtered(d) && (remoteSearch || !words || fold(`${d.sender} ${documentKind[d.kind]}`).includes(words)))
+    // `filtered` reads the two filters listed.
+  }, [documents, unreadOnly, folderFilter, query, remoteSearch])
 
   // The mailbox decides what an order switch and the e-mail's link lead to; it is told what is shown.
   const orderIds = orders.map((o) => o.id).join()
   const documentIds = documents.map((d) => d.id).join()
-  useEffect(() => {
-    mailbox.send({ type: 'portal.seen', seen: { orderId: order?.id ?? null, orderIds: orders.map((o) => o.id), status, documentIds: documents.map((d) => d.id) } })
-    // The lists' contents matter only through their ids.
-  }, [mailbox, order?.id, orderIds, status, documentIds])
+  // A link first, then what is shown: a link followed on this page with its list already loaded (the
+  // bell's notification, issue 14) is matched at once instead of waiting for the list to change.
   useEffect(() => {
     if (linked.documentId) mailbox.send({ type: 'link.follow', link: { documentId: linked.documentId, orderId: linked.orderId } })
   }, [mailbox, linked.documentId, linked.orderId])
+  useEffect(() => {
+    mailbox.send({ type: 'portal.seen', seen: { orderId: order?.id ?? null, orderIds: orders.map((o) => o.id), status, documentIds: documents.map((d) => d.id) } })
+    // The lists' contents matter only through their ids.
+  }, [mailbox, order?.id, orderIds, status, documentIds, linked.documentId])
 
   // The letter shown is the letter opened (and so marked read).
   const showViewer = isDesktop || viewerOpen
@@ -115,7 +122,8 @@ export default function LettersPage(_: PageProps) {
           {(isDesktop || !viewerOpen) && (
             <div>
               <Filters>
-                <input type="search" aria-label="Rechercher un expéditeur ou un type de courrier" placeholder="Rechercher (expéditeur, type)" value={query} onChange={(e) => setQuery(e.target.value)} />
+                <input type="search" aria-label="Rechercher dans vos courriers (expéditeur, type, texte)" placeholder="Rechercher un mot" value={query}
+                  onChange={(e) => { setQuery(e.target.value); search.send({ type: 'query.change', query: e.target.value }) }} />
                 <select aria-label="Dossier" value={folderFilter} onChange={(e) => setFolderFilter(e.target.value)}>
                   <option value={ALL}>Tous les dossiers</option>
                   <option value={UNFILED}>Sans dossier</option>
@@ -125,7 +133,10 @@ export default function LettersPage(_: PageProps) {
                   <input type="checkbox" checked={unreadOnly} onChange={(e) => setUnreadOnly(e.target.checked)} /> Non lus uniquement
                 </label>
               </Filters>
-              {visible.length === 0 ? (
+              {remoteSearch ? (
+                <SearchResults search={search} shown={(r) => filtered(r.document)} selectedId={selectedId} showCompany={!order}
+                  onOpen={(d) => { select(d); mailbox.send({ type: 'viewer.show' }) }} />
+              ) : visible.length === 0 ? (
                 <p role="status">Aucun courrier ne correspond à ces filtres.</p>
               ) : (
                 <LetterList letters={visible} selectedId={selectedId} showCompany={!order} folderName={folderName}

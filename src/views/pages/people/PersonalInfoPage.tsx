@@ -9,6 +9,8 @@ import type { PageProps } from '../page.ts'
 import { mq } from '../../theme.ts'
 import { EmailSection, PasswordSection } from './AccountSections.tsx'
 import { DevicesSection } from './DevicesSection.tsx'
+// notifications (issue 14)
+import { NotificationPreferencesSection } from './NotificationPreferencesSection.tsx'
 import { PasskeysSection } from './PasskeysSection.tsx'
 import { Section } from './Section.tsx'
 
@@ -52,6 +54,7 @@ export default function PersonalInfoPage(_: PageProps) {
       <div>
         <PasskeysSection />
         <DevicesSection />
+        <NotificationPreferencesSection />
       </div>
     </Columns>
   )

@@ -1,15 +1,19 @@
 // /tableau-de-bord: the greeting; the unpaid-invoice banner with 'Régler'; unread letters (count and
-// the five latest), packages waiting, pending forwarding requests, for the selected order.
+// the five latest), packages waiting, pending forwarding requests, the next deadlines found in the
+// letters, for the selected order.
 import { useActorRef, useSelector } from '@xstate/react'
 import { styled } from 'goober'
+import { type ReactNode, useRef } from 'react'
 import { Link } from 'wouter'
+import type { ActorRefFrom } from 'xstate'
 import { unreadCount } from '../../../machines/portalData.machine.ts'
-import { useFlows } from '../../app-context.tsx'
-import { Alert, Button, Card, formatDate, formatEuros } from '../../components/ui.tsx'
+import { type Flows, useFlows } from '../../app-context.tsx'
+import { Alert, Button, Card, formatDate, formatEuros, Spinner } from '../../components/ui.tsx'
 import type { PageProps } from '../page.ts'
 import { color, mq } from '../../theme.ts'
 import { ListState, Muted, Rows, usePortal, useResource, useSelectedOrder } from '../../components/page.tsx'
 import { courierRequestKind, letters } from '../../components/labels.ts'
+import { NextLetterDeadlines } from './NextLetterDeadlines.tsx'
 
 
 const Grid = styled('div')`
@@ -55,54 +59,74 @@ export default function Dashboard(_: PageProps) {
         <h2 id="greeting">Bonjour {firstname}</h2>
         <Muted>{order ? `Domiciliation : ${order.raisonSociale}` : 'Toutes vos domiciliations'}</Muted>
       </Card>
-      <UnpaidBanner key={order?.id ?? 'all'} orderId={order && !order.isShareOrder ? order.id : null} />
-      <Grid>
-        <Card aria-labelledby="unread-title">
-          <h3 id="unread-title">Courriers non lus</h3>
-          <ListState status={documents.status} error={documents.error} label="vos courriers" empty="Aucun courrier pour le moment" isEmpty={docs.length === 0} onRetry={retry('documents')}>
-            <p className="count">{unread}</p>
-            <Muted>{unread === 0 ? 'Tout est lu.' : `${letters(unread)} à lire`}</Muted>
-            <h4>Derniers courriers</h4>
-            <Rows aria-label="Derniers courriers">
-              {docs.slice(0, 5).map((d) => (
-                <li key={d.id}>
-                  <Link href={`/mes-courriers/courriers?domiciliation=${d.orderId}&courrier=${d.id}`}>{d.read ? d.sender : <strong>{d.sender}</strong>}</Link>
-                  <div><Muted>reçu le {formatDate(d.receivedAt)}{d.read ? '' : ' · non lu'}</Muted></div>
-                </li>
-              ))}
-            </Rows>
-            <p><Link href="/mes-courriers/courriers">Tous mes courriers</Link></p>
-          </ListState>
-        </Card>
-        <Card aria-labelledby="packages-title">
-          <h3 id="packages-title">Colis à retirer</h3>
-          <ListState status={packages.status} error={packages.error} label="vos colis" empty="Aucun colis en attente" isEmpty={waiting.length === 0} onRetry={retry('packages')}>
-            <p className="count">{waiting.length}</p>
-            <Rows aria-label="Colis à retirer">
-              {waiting.slice(0, 5).map((p) => <li key={p.id}>{p.carrier} <Muted>de {p.sender}, arrivé le {formatDate(p.receivedAt)}</Muted></li>)}
-            </Rows>
-          </ListState>
-          <p><Link href="/mes-courriers/colis">Tous mes colis</Link></p>
-        </Card>
-        <Card aria-labelledby="requests-title">
-          <h3 id="requests-title">Réexpéditions en attente</h3>
-          <ListState status={requests.status} error={requests.error} label="vos demandes" empty="Aucune demande en attente" isEmpty={pending.length === 0} onRetry={retry('courierRequests')}>
-            <p className="count">{pending.length}</p>
-            <Rows aria-label="Demandes en attente">
-              {pending.slice(0, 5).map((r) => <li key={r.id}>{courierRequestKind[r.kind]} <Muted>du {formatDate(r.createdAt)}, {letters(r.letterCount)}</Muted></li>)}
-            </Rows>
-          </ListState>
-          <p><Link href="/mes-courriers/reexpeditions">Toutes mes demandes</Link></p>
-        </Card>
-      </Grid>
+      <Summary key={order?.id ?? 'all'} orderId={order && !order.isShareOrder ? order.id : null} listsLoaded={[documents, packages, requests].every((r) => r.status !== 'loading')}>
+        <Grid>
+          <Card aria-labelledby="unread-title">
+            <h3 id="unread-title">Courriers non lus</h3>
+            <ListState status={documents.status} error={documents.error} label="vos courriers" empty="Aucun courrier pour le moment" isEmpty={docs.length === 0} onRetry={retry('documents')}>
+              <p className="count">{unread}</p>
+              <Muted>{unread === 0 ? 'Tout est lu.' : `${letters(unread)} à lire`}</Muted>
+              <h4>Derniers courriers</h4>
+              <Rows aria-label="Derniers courriers">
+                {docs.slice(0, 5).map((d) => (
+                  <li key={d.id}>
+                    <Link href={`/mes-courriers/courriers?domiciliation=${d.orderId}&courrier=${d.id}`}>{d.read ? d.sender : <strong>{d.sender}</strong>}</Link>
+                    <div><Muted>reçu le {formatDate(d.receivedAt)}{d.read ? '' : ' · non lu'}</Muted></div>
+                  </li>
+                ))}
+              </Rows>
+              <p><Link href="/mes-courriers/courriers">Tous mes courriers</Link></p>
+            </ListState>
+          </Card>
+          <Card aria-labelledby="packages-title">
+            <h3 id="packages-title">Colis à retirer</h3>
+            <ListState status={packages.status} error={packages.error} label="vos colis" empty="Aucun colis en attente" isEmpty={waiting.length === 0} onRetry={retry('packages')}>
+              <p className="count">{waiting.length}</p>
+              <Rows aria-label="Colis à retirer">
+                {waiting.slice(0, 5).map((p) => <li key={p.id}>{p.carrier} <Muted>de {p.sender}, arrivé le {formatDate(p.receivedAt)}</Muted></li>)}
+              </Rows>
+            </ListState>
+            <p><Link href="/mes-courriers/colis">Tous mes colis</Link></p>
+          </Card>
+          <Card aria-labelledby="requests-title">
+            <h3 id="requests-title">Réexpéditions en attente</h3>
+            <ListState status={requests.status} error={requests.error} label="vos demandes" empty="Aucune demande en attente" isEmpty={pending.length === 0} onRetry={retry('courierRequests')}>
+              <p className="count">{pending.length}</p>
+              <Rows aria-label="Demandes en attente">
+                {pending.slice(0, 5).map((r) => <li key={r.id}>{courierRequestKind[r.kind]} <Muted>du {formatDate(r.createdAt)}, {letters(r.letterCount)}</Muted></li>)}
+              </Rows>
+            </ListState>
+            <p><Link href="/mes-courriers/reexpeditions">Toutes mes demandes</Link></p>
+          </Card>
+          <NextLetterDeadlines key={order?.id ?? 'all'} orderId={order?.id ?? null} />
+        </Grid>
+      </Summary>
     </Stack>
   )
 }
 
-/** Shown when user-unpaid-status says so; 'Régler' pays with the card on file. */
-function UnpaidBanner({ orderId }: { orderId: number | null }) {
+/**
+ * The unpaid banner and the three lists appear together, once the lists and the unpaid check have
+ * answered the first time (a spinner meanwhile): the greeting shows at once, and nothing below it
+ * jumps when an answer comes in. Later loads (a retry, after a payment) keep what is shown.
+ */
+function Summary({ orderId, listsLoaded, children }: { orderId: number | null; listsLoaded: boolean; children: ReactNode }) {
   const flows = useFlows()
-  const actor = useActorRef(flows.unpaidInvoices, { input: { orderId } })
+  const unpaid = useActorRef(flows.unpaidInvoices, { input: { orderId } })
+  const checked = useSelector(unpaid, (s) => !s.matches('loading') || s.context.status !== null)
+  const shown = useRef(false)
+  if (listsLoaded && checked) shown.current = true
+  if (!shown.current) return <Spinner label="Chargement : vos courriers, colis, demandes et factures…" />
+  return (
+    <>
+      <UnpaidBanner actor={unpaid} />
+      {children}
+    </>
+  )
+}
+
+/** Shown when user-unpaid-status says so; 'Régler' pays with the card on file. */
+function UnpaidBanner({ actor }: { actor: ActorRefFrom<Flows['unpaidInvoices']> }) {
   const shown = useSelector(actor, (s) => s.hasTag('banner'))
   const busy = useSelector(actor, (s) => s.hasTag('busy'))
   const status = useSelector(actor, (s) => s.context.status)

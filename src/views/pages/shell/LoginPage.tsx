@@ -6,9 +6,13 @@ import { hasStoredUser, subscribeStoredUser } from '../../../wiring/storage.ts'
 import { useServices, useSessionWhenLoaded, useSnapshotValue } from '../../app-context.tsx'
 import { Alert, Button, TextField } from '../../components/ui.tsx'
 import { BareLayout } from '../../layout/BareLayout.tsx'
+import { preloadSignedIn } from '../../signedIn.ts'
 
 // people: passkeys, with the flows, after the form has painted.
 const PasskeyLogin = lazy(() => import('../people/PasskeyLogin.tsx'))
+/** PasskeyLogin's button, as it reads (that file shows it where WebAuthn exists). */
+const PASSKEY_LABEL = 'Se connecter avec une clé d’accès'
+const passkeys = typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function'
 
 const Actions = styled('div')`
   display: flex;
@@ -19,7 +23,7 @@ const Actions = styled('div')`
 `
 
 export default function LoginPage() {
-  const { loadSession } = useServices()
+  const services = useServices()
   const session = useSessionWhenLoaded()
   const signedIn = useSyncExternalStore(subscribeStoredUser, () => hasStoredUser())
   const busy = useSnapshotValue(session, (s) => s.matches('signingIn'), false)
@@ -30,6 +34,8 @@ export default function LoginPage() {
 
   if (signedIn) return <Redirect to="/tableau-de-bord" replace />
 
+  const preload = () => preloadSignedIn(services)
+
   function submit(event: FormEvent) {
     event.preventDefault()
     const next = {
@@ -38,13 +44,15 @@ export default function LoginPage() {
     }
     setErrors(next)
     if (next.username || next.password) return
-    // The session's code is normally there already; if not, the login waits for it.
-    void loadSession().then((s) => s.send({ type: 'session.login', username: username.trim(), password }))
+    // The signed-in code is normally there already (the form was used); if not, it loads beside the login request.
+    preload()
+    void services.loadSession().then((s) => s.send({ type: 'session.login', username: username.trim(), password }))
   }
 
   return (
     <BareLayout title="Connexion à votre espace client">
-      <form onSubmit={submit} noValidate aria-busy={busy}>
+      {/* Typing (or a password manager filling in) fetches the signed-in code: off the first paint, ready by the click. */}
+      <form onSubmit={submit} onFocus={preload} onInput={preload} noValidate aria-busy={busy}>
         {serverError && (
           <Alert $kind="error" role="alert">
             {serverError}
@@ -56,7 +64,8 @@ export default function LoginPage() {
           <Button type="submit" disabled={busy}>
             {busy ? 'Connexion…' : 'Se connecter'}
           </Button>
-          <Suspense fallback={null}>
+          {/* The passkey button's place is kept while its code loads: nothing jumps when it comes. */}
+          <Suspense fallback={passkeys ? <Button type="button" $variant="secondary" disabled>{PASSKEY_LABEL}</Button> : null}>
             <PasskeyLogin />
           </Suspense>
           <Link href="/reset-password">Mot de passe oublié ?</Link>

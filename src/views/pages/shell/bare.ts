@@ -1,7 +1,8 @@
 // The shell's bare pages (spec §2: outside the dashboard layout, no sign-in needed).
 import { lazy } from 'react'
 
-export const LoginPage = lazy(() => import('./LoginPage.tsx'))
+// The login form is part of the first load: /login paints without waiting for one more chunk.
+export { default as LoginPage } from './LoginPage.tsx'
 export const ResetPasswordPage = lazy(() => import('./ResetPasswordPage.tsx'))
 export const SetPasswordPage = lazy(() => import('./SetPasswordPage.tsx'))
 export const MissingDocumentPage = lazy(() => import('./MissingDocumentPage.tsx'))

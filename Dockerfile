@@ -1,0 +1,36 @@
+# The API and the SPA it serves, as one image: the production shape is several of these on one PostgreSQL behind
+# HAProxy (compose.yaml). Not built on the development machine (no Docker engine there); the cluster test
+# (npm run test:cluster) starts the very same command, `node scripts/start.mjs`, on the same kind of build.
+FROM node:20-slim
+
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=8080 \
+    STORAGE_DIR=/app/storage \
+    DATA_DIR=/app/data
+WORKDIR /app
+
+# Dependencies first: this layer is kept while only the sources change. The build needs no dev dependency.
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev && npm cache clean --force
+
+COPY . .
+# BRAND_NAME and API_BASE_URL are read at build time (esbuild.config.mjs): pass them as build arguments. They stay
+# in the environment, so the server (e-mails, PDFs) uses the same name and start.mjs finds the build up to date.
+ARG BRAND_NAME=Domicilium
+ARG API_BASE_URL=
+ENV BRAND_NAME=$BRAND_NAME \
+    API_BASE_URL=$API_BASE_URL
+RUN npm run build \
+ && mkdir -p /app/storage /app/data \
+ && chown -R node:node /app/storage /app/data
+
+# The files the server writes (storage, embedded database) belong to the unprivileged user; the code does not.
+USER node
+EXPOSE 8080
+# /health answers 200 when the process is up and its database answers (HAProxy checks the same route).
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# node itself is PID 1 (no npm, no shell): `docker stop`'s SIGTERM reaches the server, which lets in-flight
+# requests finish and closes the database.
+CMD ["node", "scripts/start.mjs"]

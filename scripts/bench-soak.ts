@@ -1,0 +1,240 @@
+// npm run bench:soak — a benchmark, not a test: the real server (`node scripts/start.mjs`, as production runs it) on
+// PostgreSQL under 50 connections of a mixed customer workload for SOAK_SECONDS (60 by default) after a warm-up
+// (SOAK_WARMUP_SECONDS, 15). Fails (exit 1) on any error, timeout or non-2xx answer, on a lost folder, or when the
+// resident memory at the end is more than 10 % away from the one after the warm-up. A full-length run writes the
+// "Soak" section of docs/BENCHMARKS.md; a shortened one (SOAK_SECONDS < 60) only prints.
+//   DATABASE_URL set: that PostgreSQL; otherwise one is made by scripts/with-postgres.sh.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { createWriteStream, existsSync } from 'node:fs'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { createServer } from 'node:net'
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os'
+import { join } from 'node:path'
+
+// autocannon ships no types: the little of its API used here.
+interface SoakRequest {
+  method: string
+  path: string
+  headers?: Record<string, string>
+  body?: string
+  setupRequest?: (request: SoakRequest) => SoakRequest
+  onResponse?: (status: number) => void
+}
+interface AutocannonResult {
+  requests: { average: number; total: number }
+  latency: { p50: number; p90: number; p99: number; max: number }
+  errors: number; timeouts: number; non2xx: number
+}
+type Autocannon = (options: { url: string; connections: number; duration: number; requests: SoakRequest[] }) => Promise<AutocannonResult>
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon
+
+const root = join(import.meta.dirname, '..')
+const CONNECTIONS = 50
+const FULL_SECONDS = 60
+const SECONDS = Number(process.env.SOAK_SECONDS || FULL_SECONDS)
+const WARMUP_SECONDS = Number(process.env.SOAK_WARMUP_SECONDS || Math.min(15, SECONDS))
+const RSS_TOLERANCE = 0.1
+const SAMPLE_EVERY_MS = 1_000
+// The garbage collector makes RSS a saw: each of the two figures compared is the median of the last 5 s of its phase.
+const WINDOW_SAMPLES = 5
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
+
+if (!process.env.DATABASE_URL) {
+  if (!existsSync('/usr/lib/postgresql')) {
+    console.error('[soak] ni DATABASE_URL ni PostgreSQL (paquet Debian « postgresql ») : impossible de mesurer.')
+    process.exit(1)
+  }
+  const child = spawnSync('bash', [join(root, 'scripts/with-postgres.sh'), process.execPath, '--import', 'tsx', join(root, 'scripts/bench-soak.ts')], { cwd: root, stdio: 'inherit' })
+  process.exit(child.status ?? 1)
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+    server.on('error', reject)
+  })
+}
+
+async function rssMb(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8')
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024)
+}
+
+async function startServer(dir: string): Promise<{ child: ChildProcess; base: string }> {
+  const build = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8' })
+  if (build.status !== 0) throw new Error(`npm run build a échoué :\n${build.stdout}${build.stderr}`)
+  const port = await freePort()
+  const log = join(dir, 'server.log')
+  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', STORAGE_DIR: join(dir, 'storage'), DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const out = createWriteStream(log)
+  child.stdout!.pipe(out)
+  child.stderr!.pipe(out)
+  const base = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + 120_000
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`le serveur s’est arrêté au démarrage (code ${child.exitCode}) :\n${await readFile(log, 'utf8')}`)
+    if ((await fetch(`${base}/health`).catch(() => null))?.ok) return { child, base }
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  child.kill('SIGKILL')
+  throw new Error('le serveur ne répond pas sur /health après 120 s')
+}
+
+async function api<T>(base: string, path: string, init: RequestInit & { token?: string } = {}): Promise<T> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...(init.token ? { apiToken: init.token } : {}) }
+  const res = await fetch(`${base}${path}`, { ...init, headers })
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path} : ${res.status} ${await res.text()}`)
+  return res.json() as Promise<T>
+}
+
+interface Tally { [call: string]: Record<number, number> }
+
+/** One customer's round, cycled by every connection: her orders, letters, packages, invoices, a letter read, a folder. */
+function workload(token: string, orderId: number, letterIds: number[], tally: Tally, run: string): SoakRequest[] {
+  let letter = 0
+  let folder = 0
+  const headers = { apiToken: token, 'content-type': 'application/json' }
+  const count = (call: string) => (status: number) => {
+    const codes = (tally[call] ??= {})
+    codes[status] = (codes[status] ?? 0) + 1
+  }
+  const get = (call: string, path: string): SoakRequest => ({ method: 'GET', path, headers: { apiToken: token }, onResponse: count(call) })
+  return [
+    get('GET my-domiciliation-orders', '/api-protected/my-domiciliation-orders'),
+    get('GET documents?orderId', `/api-protected/documents?orderId=${orderId}`),
+    get('GET user-packages?orderId', `/api-protected/user-packages?orderId=${orderId}`),
+    get('GET invoices', '/api-protected/invoices'),
+    {
+      // Reading a letter: the next one of the order's letters each time.
+      method: 'PUT', path: '/api-protected/documents/0', headers, onResponse: count('PUT documents/{id} readFlag'),
+      setupRequest: (request) => ({ ...request, path: `/api-protected/documents/${letterIds[letter++ % letterIds.length]}`, body: JSON.stringify({ readFlag: true }) }),
+    },
+    {
+      // Folder names are unique per order (409 otherwise): a counter makes each one new.
+      method: 'POST', path: '/api-protected/folders', headers, onResponse: count('POST folders'),
+      setupRequest: (request) => ({ ...request, body: JSON.stringify({ name: `Endurance ${run} n° ${++folder}`, domiciliationOrderId: orderId }) }),
+    },
+  ]
+}
+
+const okCount = (codes: Record<number, number> = {}) => Object.entries(codes).reduce((sum, [code, n]) => sum + (Number(code) >= 200 && Number(code) < 300 ? n : 0), 0)
+
+function machine(): string {
+  const cpuModel = cpus()[0]?.model ?? 'inconnu'
+  return `${cpus().length} cœurs (\`nproc\`), ${(totalmem() / 2 ** 30).toFixed(1)} Gio de mémoire, ${cpuModel}, Node ${process.version}`
+}
+
+async function writeSection(section: string) {
+  const file = join(root, 'docs/BENCHMARKS.md')
+  const current = existsSync(file) ? await readFile(file, 'utf8') : '# Mesures de performance\n\n'
+  // Replace only our section: the others belong to bench:api and bench:web.
+  const pattern = /## Soak\n[\s\S]*?(?=\n## |$)/
+  const next = pattern.test(current) ? current.replace(pattern, section.trimEnd() + '\n') : `${current.trimEnd()}\n\n${section}`
+  await writeFile(file, next)
+}
+
+const dir = await mkdtemp(join(tmpdir(), 'portail-soak-'))
+let server: ChildProcess | undefined
+let failed = false
+try {
+  const load = loadavg().map((l) => l.toFixed(2)).join(' / ')
+  const started = await startServer(dir)
+  server = started.child
+  const { base } = started
+  const { apiToken: token } = await api<{ apiToken: string }>(base, '/api/login', { method: 'POST', body: JSON.stringify({ username: 'demo@example.com', password: 'Demo1234!' }) })
+  const orders = await api<{ id: number; raisonSociale: string }[]>(base, '/api-protected/my-domiciliation-orders', { token })
+  const orderId = orders.find((o) => o.raisonSociale === 'Boulangerie des Lilas SAS')!.id
+  const letterIds = (await api<{ id: number }[]>(base, `/api-protected/documents?orderId=${orderId}`, { token })).map((d) => d.id)
+  const foldersBefore = (await api<unknown[]>(base, `/api-protected/folders?domiciliationOrderId=${orderId}`, { token })).length
+  const pid = server.pid!
+
+  let samples: number[] = []
+  const sampler = setInterval(() => { rssMb(pid).then((mb) => samples.push(mb), () => {}) }, SAMPLE_EVERY_MS)
+  console.log(`[soak] échauffement : ${WARMUP_SECONDS} s, ${CONNECTIONS} connexions`)
+  const warmTally: Tally = {}
+  const warmup = await autocannon({ url: base, connections: CONNECTIONS, duration: WARMUP_SECONDS, requests: workload(token, orderId, letterIds, warmTally, 'échauffement') })
+  const rssAfterWarmup = median(samples.slice(-WINDOW_SAMPLES))
+  samples = []
+
+  console.log(`[soak] mesure : ${SECONDS} s, ${CONNECTIONS} connexions (mémoire après l’échauffement : ${rssAfterWarmup} Mo)`)
+  const tally: Tally = {}
+  const result = await autocannon({ url: base, connections: CONNECTIONS, duration: SECONDS, requests: workload(token, orderId, letterIds, tally, 'mesure') })
+  clearInterval(sampler)
+  const rssAtEnd = median(samples.slice(-WINDOW_SAMPLES))
+  const everyFive = samples.filter((_, i) => i % 5 === 4)
+
+  // Every folder answered 2xx is there: no write lost under load. autocannon stops at the set time without waiting
+  // for the answers in flight, so up to one request per connection and per run may have created a folder unseen.
+  const foldersAfter = (await api<unknown[]>(base, `/api-protected/folders?domiciliationOrderId=${orderId}`, { token })).length
+  const foldersCreated = okCount(warmTally['POST folders']) + okCount(tally['POST folders'])
+  const drift = (rssAtEnd - rssAfterWarmup) / rssAfterWarmup
+  const problems = [
+    ...(warmup.errors + warmup.timeouts + warmup.non2xx ? [`échauffement : ${warmup.errors} erreurs, ${warmup.timeouts} délais dépassés, ${warmup.non2xx} réponses non 2xx`] : []),
+    ...(result.errors + result.timeouts + result.non2xx ? [`mesure : ${result.errors} erreurs, ${result.timeouts} délais dépassés, ${result.non2xx} réponses non 2xx`] : []),
+    ...(foldersAfter - foldersBefore < foldersCreated || foldersAfter - foldersBefore > foldersCreated + 2 * CONNECTIONS
+      ? [`dossiers : ${foldersCreated} créés (réponses 2xx), mais ${foldersAfter - foldersBefore} en base`] : []),
+    ...(Math.abs(drift) > RSS_TOLERANCE ? [`mémoire : ${rssAfterWarmup} Mo après l’échauffement, ${rssAtEnd} Mo à la fin (${(drift * 100).toFixed(1)} %, tolérance ±${RSS_TOLERANCE * 100} %)`] : []),
+  ]
+  failed = problems.length > 0
+
+  const rows = Object.entries(tally).map(([call, codes]) => `| ${call} | ${Object.values(codes).reduce((a, b) => a + b, 0)} | ${Object.entries(codes).map(([c, n]) => `${c} × ${n}`).join(', ')} |`)
+  const section = [
+    '## Soak',
+    '',
+    `Mesuré par \`npm run bench:soak\` le ${new Date().toISOString().slice(0, 10)} : le serveur réel (\`node scripts/start.mjs\`) sur PostgreSQL (scripts/with-postgres.sh), `
+      + `${CONNECTIONS} connexions simultanées (autocannon) pendant ${SECONDS} s après ${WARMUP_SECONDS} s d’échauffement, chacune répétant le parcours d’une cliente (Camille, Boulangerie des Lilas SAS) : `
+      + 'ses domiciliations, ses courriers, ses colis, ses factures, un courrier marqué lu (`PUT /api-protected/documents/{id}` `{readFlag: true}`), un dossier créé (`POST /api-protected/folders`, nom unique).',
+    '',
+    `Machine : ${machine()} ; charge moyenne au départ (1 / 5 / 15 min) : ${load}. Machine partagée : les chiffres absolus varient d’une exécution à l’autre.`,
+    '',
+    '| requêtes | req/s | p50 (ms) | p90 (ms) | p99 (ms) | max (ms) | erreurs | délais dépassés | non 2xx |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    `| ${result.requests.total} | ${Math.round(result.requests.average)} | ${result.latency.p50} | ${result.latency.p90} | ${result.latency.p99} | ${result.latency.max} | ${result.errors} | ${result.timeouts} | ${result.non2xx} |`,
+    '',
+    '| appel | réponses | codes |',
+    '| --- | ---: | --- |',
+    ...rows,
+    '',
+    `Mémoire résidente (VmRSS) du serveur, relevée chaque seconde, médiane des ${WINDOW_SAMPLES} dernières secondes de chaque phase : ${rssAfterWarmup} Mo après l’échauffement, `
+      + `${rssAtEnd} Mo à la fin (${drift >= 0 ? '+' : ''}${(drift * 100).toFixed(1)} % ; tolérance ±${RSS_TOLERANCE * 100} %) ; pendant la mesure, toutes les 5 s : ${everyFive.join(', ')} Mo `
+      + `(min ${Math.min(...samples)}, max ${Math.max(...samples)}).`,
+    '',
+    'Lecture : la mémoire monte et redescend au rythme du ramasse-miettes (les relevés), d’où des médianes plutôt que deux instants ; '
+      + 'une fuite s’y verrait comme une hausse qui ne redescend pas d’un relevé à l’autre.',
+    '',
+    `Dossiers créés : ${foldersCreated} réponses 2xx (échauffement compris), ${foldersAfter - foldersBefore} trouvés ensuite en base `
+      + '(l’écart : les requêtes encore en vol quand autocannon s’arrête, dont il ne compte pas la réponse ; au plus une par connexion et par phase).',
+    '',
+    failed ? `**Échec** : ${problems.join(' ; ')}.` : 'Verdict : aucune erreur, aucune réponse hors 2xx, mémoire stable.',
+    '',
+  ].join('\n')
+  console.log(section)
+  if (SECONDS >= FULL_SECONDS) {
+    await writeSection(section)
+    console.log('[soak] docs/BENCHMARKS.md mis à jour')
+  } else {
+    console.log(`[soak] durée réduite (${SECONDS} s < ${FULL_SECONDS} s) : docs/BENCHMARKS.md n’est pas modifié`)
+  }
+  if (failed) console.error(`[soak] ÉCHEC : ${problems.join(' ; ')}`)
+} catch (error) {
+  failed = true
+  console.error('[soak] ÉCHEC :', error instanceof Error ? error.message : error)
+} finally {
+  if (server && server.exitCode === null) {
+    const exited = new Promise((resolve) => server!.once('exit', resolve))
+    server.kill('SIGTERM')
+    const timer = setTimeout(() => server!.kill('SIGKILL'), 15_000)
+    await exited
+    clearTimeout(timer)
+  }
+  await rm(dir, { recursive: true, force: true })
+}
+process.exit(failed ? 1 : 0)

@@ -1,0 +1,24 @@
+// The embedded database's first start without initdb: `npm run build` makes, once, an empty PGlite database with
+// every migration applied, closed cleanly, as a directory beside the bundle (dist-server/pglite-template/); a first
+// start on an empty DATA_DIR copies that directory with Node's own file copy and opens it like any existing database
+// (connect.ts). Only the schema is in it: the demo data is still seeded at the first start, dated from that day.
+// Without the pre-built server (tsx, tests) nothing changes.
+import { rm } from 'node:fs/promises'
+import { PGlite } from '@electric-sql/pglite'
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent'
+import { Kysely, PGliteDialect } from 'kysely'
+import { migrateToLatest } from './migrate.ts'
+import type { Database } from './schema.ts'
+
+export async function writeTemplate(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true })
+  // The same extensions as connect.ts: migration 005 creates the accent-free search configuration.
+  const pglite = new PGlite(dir, { extensions: { unaccent } })
+  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) })
+  try {
+    await migrateToLatest(db)
+    await pglite.query('checkpoint')
+  } finally {
+    await db.destroy()
+  }
+}

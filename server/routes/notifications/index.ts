@@ -1,0 +1,137 @@
+// Notifications (issue 14): the bell's list and read marks (each person his own), its live stream,
+// the e-mail preferences per order, each letter's history, and the operators' Kbis validation.
+import type { FastifyInstance } from 'fastify'
+import type { AppDeps } from '../../deps.ts'
+import type { DefineRoute } from '../../http/define-route.ts'
+import { badRequest, conflict, notFound } from '../../http/errors.ts'
+import { findLiveDocument, requireDocument } from '../../db/repositories/mail.ts'
+import {
+  emailPreference, findNotification, listLetterHistory, listNotifications, markAllRead, markRead, notificationsAfter, setEmailPreference, unreadCount,
+} from '../../db/repositories/notifications.ts'
+import { orderIdsInScope, requireOrder } from '../../db/repositories/orders.ts'
+import { recordEvent, recordLetterHistory } from '../../services/events.ts'
+import { HEARTBEAT_MS, notificationHub, type LiveStream } from '../../services/notification-stream.ts'
+
+/** The SSE Last-Event-ID header: the id of the last notification the client has, or none. */
+export function lastEventId(header: string | string[] | undefined): number | null {
+  if (header === undefined || header === '') return null
+  if (typeof header !== 'string' || !/^\d{1,10}$/.test(header) || Number(header) > 2_147_483_647) {
+    throw badRequest('L’en-tête Last-Event-ID doit être le numéro d’une notification.')
+  }
+  return Number(header)
+}
+
+export function notificationRoutes(define: DefineRoute, deps: AppDeps, app: FastifyInstance, heartbeatMs = HEARTBEAT_MS) {
+  const { db, clock } = deps
+  const hub = notificationHub(db, deps.listen, app.log)
+  // Open streams end first, or closing would wait for them forever; then this instance stops listening.
+  app.addHook('preClose', async () => hub.endStreams())
+  app.addHook('onClose', async () => hub.stop())
+
+  const visibleOrders = (userId: number) => orderIdsInScope(db, userId, 'all')
+
+  define('notifications', async ({ user }) => {
+    const orderIds = await visibleOrders(user.id)
+    const [notifications, unread] = await Promise.all([listNotifications(db, user.id, orderIds), unreadCount(db, user.id, orderIds)])
+    return { unread, notifications }
+  })
+
+  define('readNotification', async ({ user, params }) => {
+    const notification = await findNotification(db, params.id)
+    const orderIds = await visibleOrders(user.id)
+    if (!notification || !orderIds.includes(notification.order_id)) throw notFound('Notification')
+    await markRead(db, user.id, notification.id)
+    return { unread: await unreadCount(db, user.id, orderIds) }
+  })
+
+  define('readAllNotifications', async ({ user }) => {
+    const orderIds = await visibleOrders(user.id)
+    await markAllRead(db, user.id, orderIds)
+    return { unread: await unreadCount(db, user.id, orderIds) }
+  })
+
+  define('notificationStream', async ({ user, req, reply }) => {
+    const after = lastEventId(req.headers['last-event-id'])
+    await hub.start()
+    reply.hijack()
+    const raw = reply.raw
+    // The security headers set so far, then the stream's own; never compressed (each event must leave at once).
+    const headers = Object.fromEntries(Object.entries(reply.getHeaders()).filter((e): e is [string, string | number | string[]] => e[1] !== undefined))
+    raw.writeHead(200, {
+      ...headers,
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-accel-buffering': 'no',
+    })
+    raw.write(': connecté\n\n')
+    const stream: LiveStream = {
+      userId: user.id,
+      send: (notification) => void raw.write(`id: ${notification.id}\nevent: notification\ndata: ${JSON.stringify(notification)}\n\n`),
+      end: () => raw.end(),
+    }
+    const heartbeat = setInterval(() => raw.write(': ping\n\n'), heartbeatMs)
+    const done = () => {
+      clearInterval(heartbeat)
+      hub.remove(stream)
+    }
+    req.raw.once('close', done)
+    raw.once('close', done)
+    hub.add(stream)
+    // Following on from a notification: what was raised since is sent first. The stream is listed before
+    // this read, so whatever commits after it arrives live (an event both read and live is sent twice;
+    // the bell keeps one per id).
+    if (after !== null) {
+      try {
+        for (const notification of await notificationsAfter(db, user.id, await visibleOrders(user.id), after)) stream.send(notification)
+      } catch (error) {
+        app.log.error({ err: error }, 'notifications manquées non relues')
+        raw.end()
+      }
+    }
+    return undefined as never
+  })
+
+  define('notificationPreferences', async ({ user, params }) => {
+    const order = await requireOrder(db, user.id, params.id, 'member')
+    return { email: await emailPreference(db, user.id, order.id) }
+  })
+
+  define('updateNotificationPreferences', async ({ user, params, body }) => {
+    const order = await requireOrder(db, user.id, params.id, 'member')
+    await setEmailPreference(db, user.id, order.id, body.email)
+    return { email: body.email }
+  })
+
+  define('letterHistory', async ({ user, params }) => {
+    const document = await requireDocument(db, user.id, params.id)
+    return { events: await listLetterHistory(db, document.id, user.id) }
+  })
+
+  // The paper letter sent on by the provider: recorded in its history, the only place a forwarding is known per letter.
+  define('operatorLetterForwarded', async ({ params, body }) => {
+    const now = clock.now()
+    return db.transaction().execute(async (trx) => {
+      if (!(await findLiveDocument(trx, params.id))) throw notFound('Courrier')
+      await recordLetterHistory(trx, { documentId: params.id, kind: 'forwarded', detail: body.address.trim(), at: now })
+      return { documentId: params.id, forwardedAt: now.toISOString() }
+    })
+  })
+
+  define('operatorKbisStatus', async ({ params }) => {
+    const now = clock.now()
+    return db.transaction().execute(async (trx) => {
+      const contract = await trx.selectFrom('contracts').innerJoin('orders', 'orders.id', 'contracts.order_id')
+        .select(['contracts.id', 'contracts.order_id', 'contracts.kbis_file_key', 'contracts.kbis_validated_at', 'orders.raison_sociale'])
+        .where('contracts.id', '=', params.id).forUpdate().executeTakeFirst()
+      if (!contract) throw notFound('Contrat')
+      if (!contract.kbis_file_key) throw conflict('Aucun Kbis n’a été déposé pour ce contrat : il n’y a rien à valider.')
+      if (contract.kbis_validated_at) throw conflict('Le Kbis de ce contrat est déjà validé.')
+      await trx.updateTable('contracts').set({ kbis_validated_at: now }).where('id', '=', contract.id).execute()
+      await recordEvent(trx, {
+        kind: 'kbis', orderId: contract.order_id, title: 'Kbis validé',
+        body: `Le justificatif d’immatriculation de ${contract.raison_sociale} a été validé.`, link: '/tableau-de-bord', at: now,
+      })
+      return { contractId: contract.id, orderId: contract.order_id, validatedAt: now.toISOString() }
+    })
+  })
+}

@@ -1,0 +1,53 @@
+// The hook every action that customers should hear about calls inside its own transaction (issue 14):
+// the notification row and its NOTIFY are committed with the action or not at all, so a rolled-back
+// action announces nothing, and every server instance LISTENing on the database hears the commit.
+import { sql } from 'kysely'
+import type { NotificationKind } from '../contract/index.ts'
+import { insertLetterEvent, insertNotification } from '../db/repositories/notifications.ts'
+import type { Database, Db } from '../db/schema.ts'
+
+export const EVENTS_CHANNEL = 'portal_events'
+
+/** What crosses NOTIFY: the row's id (the listener reads the row) and the schema, as test schemas share one PostgreSQL. */
+export interface EventSignal { id: number; orderId: number; schema: string }
+
+export interface PortalEvent {
+  kind: NotificationKind
+  orderId: number
+  documentId?: number
+  packageId?: number
+  title: string
+  body: string
+  /** A portal path (no host): the bell navigates there. */
+  link: string
+  at?: Date
+}
+
+export async function recordEvent(trx: Db, event: PortalEvent): Promise<number> {
+  const row = await insertNotification(trx, {
+    order_id: event.orderId, kind: event.kind, document_id: event.documentId ?? null, package_id: event.packageId ?? null,
+    title: event.title, body: event.body, link: event.link, ...(event.at ? { created_at: event.at } : {}),
+  })
+  await sql`select pg_notify(${EVENTS_CHANNEL}, json_build_object('id', ${row.id}::int, 'orderId', ${event.orderId}::int, 'schema', current_schema())::text)`.execute(trx)
+  return row.id
+}
+
+export interface LetterHistoryEntry {
+  documentId: number
+  kind: Database['letter_history']['kind']
+  /** Who did it; none for the provider (receipt, scan). */
+  userId?: number
+  /** The address a letter was sent to, the folder it was filed in. */
+  detail?: string | null
+  at?: Date
+}
+
+/** One line of a letter's history; an opening is kept once per person (the first). */
+export async function recordLetterHistory(trx: Db, entry: LetterHistoryEntry): Promise<void> {
+  await insertLetterEvent(trx, {
+    document_id: entry.documentId, kind: entry.kind, user_id: entry.userId ?? null, detail: entry.detail ?? null, ...(entry.at ? { at: entry.at } : {}),
+  })
+}
+
+/** The portal path that opens one letter (the mailbox reads both parameters, as from the "Nouveau courrier" e-mail). */
+export const letterPath = (orderId: number, documentId: number) => `/mes-courriers/courriers?domiciliation=${orderId}&courrier=${documentId}`

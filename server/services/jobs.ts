@@ -1,0 +1,130 @@
+// The worker loop of the durable jobs (server/db/repositories/jobs.ts): started by the server, stopped
+// on close (the job in hand finishes first). A handler does its slow work outside any transaction,
+// then writes its results through `finish`, one transaction that also marks the job done, and only
+// if this worker still holds the job: a job's results are written exactly once.
+import { hostname } from 'node:os'
+import { randomBytes } from 'node:crypto'
+import type { Kysely, Transaction } from 'kysely'
+import { claimJob, holdsJob, markJobDone, markJobFailed, type ClaimedJob } from '../db/repositories/jobs.ts'
+import type { Database } from '../db/schema.ts'
+
+export interface JobContext {
+  job: ClaimedJob
+  /** Writes the job's results and marks it done, in one transaction; throws JobLostError when another worker took it over. */
+  finish<T>(write: (trx: Transaction<Database>) => Promise<T>): Promise<T>
+}
+
+export type JobHandler = (ctx: JobContext) => Promise<void>
+
+/** The lease passed and another worker claimed the job: this worker's results are dropped. */
+export class JobLostError extends Error {
+  constructor(id: string) {
+    super(`la tâche ${id} a été reprise par un autre processus`)
+  }
+}
+
+export interface WorkerOptions {
+  db: Kysely<Database>
+  handlers: Record<string, JobHandler>
+  /** The jobs' time; unset, the database's clock (the same for every instance). Tests set it. */
+  now?: () => Date
+  /** How long a claimed job is ours; past it, a job left running is taken by another worker. */
+  leaseMs?: number
+  /** How often an idle worker looks for due jobs (wake() looks at once). */
+  pollMs?: number
+  /** Delay before retry n (1-based): base · 2^(n-1), capped. */
+  backoffBaseMs?: number
+  backoffMaxMs?: number
+  log?: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void }
+  /** A name for the logs and the jobs table (locked_by); random by default. */
+  name?: string
+}
+
+export const DEFAULT_LEASE_MS = 5 * 60_000
+
+export const backoffDelay = (attempt: number, baseMs: number, maxMs: number) => Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1))
+
+export function workerName() {
+  return `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`
+}
+
+/** Claims one due job and runs it; false when there was none. */
+export async function runOneJob(options: WorkerOptions & { name: string; only?: string }): Promise<boolean> {
+  const { db, handlers, name } = options
+  const now = options.now ?? (() => undefined)
+  const job = await claimJob(db, name, now(), options.leaseMs ?? DEFAULT_LEASE_MS, Object.keys(handlers), options.only)
+  if (!job) return false
+  const handler = handlers[job.kind]!
+  try {
+    await handler({
+      job,
+      finish: (write) => db.transaction().execute(async (trx) => {
+        if (!(await holdsJob(trx, job.id, name))) throw new JobLostError(job.id)
+        const result = await write(trx)
+        await markJobDone(trx, job.id, now())
+        return result
+      }),
+    })
+  } catch (error) {
+    if (error instanceof JobLostError) {
+      options.log?.warn({ job: job.id, kind: job.kind }, error.message)
+      return true
+    }
+    const delay = backoffDelay(job.attempts, options.backoffBaseMs ?? 10_000, options.backoffMaxMs ?? 10 * 60_000)
+    const message = error instanceof Error ? error.stack ?? error.message : String(error)
+    const outcome = await markJobFailed(db, job.id, name, message, now(), delay)
+    options.log?.error({ job: job.id, kind: job.kind, attempt: job.attempts, outcome, err: error }, outcome === 'failed' ? 'tâche abandonnée après ses essais' : 'tâche en échec, nouvel essai prévu')
+  }
+  return true
+}
+
+export interface JobWorker {
+  readonly name: string
+  /** Looks for due jobs now (after an ingestion in this process). */
+  wake(): void
+  /** Stops claiming; resolves once the job in hand is finished. */
+  stop(): Promise<void>
+}
+
+export function startJobWorker(options: WorkerOptions): JobWorker {
+  const name = options.name ?? workerName()
+  const pollMs = options.pollMs ?? 1000
+  let stopped = false
+  let wakeUp: (() => void) | null = null
+  let woken = false
+  const idle = () => new Promise<void>((resolve) => {
+    if (woken || stopped) return resolve()
+    const timer = setTimeout(done, pollMs)
+    function done() {
+      clearTimeout(timer)
+      wakeUp = null
+      resolve()
+    }
+    wakeUp = done
+  })
+  const loop = (async () => {
+    while (!stopped) {
+      woken = false
+      let worked = false
+      try {
+        worked = await runOneJob({ ...options, name })
+      } catch (error) {
+        // The database went away for a moment: try again after the poll interval.
+        options.log?.error({ err: error }, 'tâches de fond : lecture de la file impossible')
+      }
+      if (!worked) await idle()
+    }
+  })()
+  return {
+    name,
+    wake() {
+      woken = true
+      wakeUp?.()
+    },
+    async stop() {
+      stopped = true
+      wakeUp?.()
+      await loop
+    },
+  }
+}

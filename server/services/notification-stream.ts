@@ -1,0 +1,83 @@
+// The live side of the bell (issue 14): one LISTEN per server instance on `portal_events`, fanned out
+// to the instance's open Server-Sent Events streams, each getting only the events of orders its user
+// may see (owner, or shared with him). NOTIFY is delivered at commit: a rolled-back action sends nothing.
+import { sql } from 'kysely'
+import type { Logger } from 'pino'
+import type { PortalNotification } from '../contract/index.ts'
+import type { Listen } from '../db/connect.ts'
+import { findNotification, toNotification } from '../db/repositories/notifications.ts'
+import { orderIdsInScope } from '../db/repositories/orders.ts'
+import type { Db } from '../db/schema.ts'
+import { EVENTS_CHANNEL, type EventSignal } from './events.ts'
+
+export const HEARTBEAT_MS = 25_000
+
+export interface LiveStream {
+  userId: number
+  send(notification: PortalNotification): void
+  end(): void
+}
+
+export function notificationHub(db: Db, listen: Listen, log: Pick<Logger, 'error'>) {
+  const streams = new Set<LiveStream>()
+  let started: Promise<void> | null = null
+  let unlisten: (() => Promise<void>) | null = null
+  let schema = ''
+  let closed = false
+
+  async function deliver(signal: EventSignal) {
+    const row = await findNotification(db, signal.id)
+    if (!row) return
+    const notification = toNotification(row, false)
+    await Promise.all([...streams].map(async (stream) => {
+      if ((await orderIdsInScope(db, stream.userId, 'all', row.order_id)).length) stream.send(notification)
+    }))
+  }
+
+  function onPayload(payload: string) {
+    let signal: EventSignal
+    try {
+      signal = JSON.parse(payload) as EventSignal
+    } catch {
+      return
+    }
+    // Other schemas of the same PostgreSQL (parallel test files) are other portals.
+    if (signal.schema !== schema || !Number.isInteger(signal.id)) return
+    deliver(signal).catch((error: unknown) => log.error({ err: error }, 'notification non transmise au flux'))
+  }
+
+  return {
+    /** Listens from the first stream on; resolves once LISTEN is in place (so nothing committed after is missed). */
+    start(): Promise<void> {
+      if (closed) return Promise.reject(new Error('serveur en cours d’arrêt'))
+      started ??= (async () => {
+        schema = (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]!.schema
+        unlisten = await listen(EVENTS_CHANNEL, onPayload)
+      })().catch((error: unknown) => {
+        started = null
+        throw error
+      })
+      return started
+    },
+    add(stream: LiveStream) {
+      streams.add(stream)
+    },
+    remove(stream: LiveStream) {
+      streams.delete(stream)
+    },
+    /** Ends every open stream (the server's close waits for open connections otherwise). */
+    endStreams() {
+      closed = true
+      for (const stream of streams) stream.end()
+      streams.clear()
+    },
+    async stop() {
+      closed = true
+      await started?.catch(() => undefined)
+      await unlisten?.()
+      unlisten = null
+    },
+  }
+}
+
+export type NotificationHub = ReturnType<typeof notificationHub>

@@ -1,0 +1,40 @@
+// notifications (issue 14): a letter's history shown in the viewer (GET documents/{id}/history);
+// a failed load says why and offers 'Réessayer'.
+import { assign, fromPromise, setup } from 'xstate'
+import type { LetterEvent } from '../../server/contract/schemas.ts'
+import { messageOf } from './shared.ts'
+
+export const HISTORY_FAILED = 'L’historique de ce courrier n’a pas pu être chargé.'
+
+export const letterHistoryMachine = setup({
+  types: {
+    context: {} as { documentId: number; events: LetterEvent[]; error: string | null },
+    input: {} as { documentId: number },
+    events: {} as { type: 'history.retry' } | { type: 'history.reload' },
+  },
+  actors: {
+    loadHistory: fromPromise<{ events: LetterEvent[] }, { documentId: number }>(async () => {
+      throw new Error('letterHistory: loadHistory is not provided')
+    }),
+  },
+}).createMachine({
+  id: 'letterHistory',
+  context: ({ input }) => ({ documentId: input.documentId, events: [], error: null }),
+  initial: 'loading',
+  states: {
+    loading: {
+      invoke: {
+        id: 'loadHistory',
+        src: 'loadHistory',
+        input: ({ context }) => ({ documentId: context.documentId }),
+        onDone: { target: 'loaded', actions: assign({ events: ({ event }) => event.output.events }) },
+        onError: { target: 'failed', actions: assign({ error: ({ event }) => messageOf(event.error, HISTORY_FAILED) }) },
+      },
+    },
+    // After an action on the letter (filed, sent), read again.
+    loaded: { on: { 'history.reload': 'loading' } },
+    failed: {
+      on: { 'history.retry': { target: 'loading', actions: assign({ error: null }) } },
+    },
+  },
+})

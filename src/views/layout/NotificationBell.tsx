@@ -1,0 +1,162 @@
+// notifications (issue 14): the bell of the header: a count of unread notifications, a panel listing
+// them (unread first) kept live by the stream; opening one marks it read and goes to it; "Tout marquer
+// comme lu". Escape closes the panel and gives the focus back to the bell.
+import { useActorRef, useSelector } from '@xstate/react'
+import { styled } from 'goober'
+import { useEffect, useRef, useState } from 'react'
+import type { PortalNotification } from '../../../server/contract/schemas.ts'
+import { useFlows } from '../app-context.tsx'
+import { Alert, Button, ErrorState, IconButton, Spinner } from '../components/ui.tsx'
+import { Icon } from '../icons.tsx'
+import { color, mq, radius, shadow } from '../theme.ts'
+
+const Box = styled('div')`
+  position: relative;
+`
+
+const Count = styled('span')`
+  position: absolute;
+  top: 2px;
+  right: 2px;
+  min-width: 1.25rem;
+  padding: 0 0.3rem;
+  border-radius: 999px;
+  background: ${color.danger};
+  color: #fff;
+  font-size: 0.75rem;
+  font-weight: 700;
+  line-height: 1.25rem;
+  text-align: center;
+  pointer-events: none;
+`
+
+const Panel = styled('section')`
+  position: absolute;
+  right: -3.5rem;
+  top: 48px;
+  z-index: 30;
+  width: min(22rem, calc(100vw - 1rem));
+  max-height: min(70vh, 32rem);
+  overflow: auto;
+  padding: 0.75rem;
+  background: ${color.surface};
+  border: 1px solid ${color.border};
+  border-radius: ${radius};
+  box-shadow: ${shadow};
+  ${mq.mobile} { position: fixed; top: 64px; left: 0.5rem; right: 0.5rem; width: auto; }
+  h2 { margin: 0; font-size: 1rem; }
+  header { display: flex; align-items: center; justify-content: space-between; gap: 0.5rem; margin-bottom: 0.5rem; flex-wrap: wrap; }
+  ul { list-style: none; margin: 0; padding: 0; }
+  li + li { border-top: 1px solid ${color.border}; }
+`
+
+const Item = styled('button')`
+  display: block;
+  width: 100%;
+  min-height: 44px;
+  padding: 0.6rem 0.5rem;
+  border: 0;
+  background: transparent;
+  text-align: left;
+  font: inherit;
+  color: inherit;
+  cursor: pointer;
+  &:hover, &:focus-visible { background: ${color.background}; }
+  strong { display: block; }
+  span { display: block; color: ${color.muted}; font-size: 0.875rem; overflow-wrap: anywhere; }
+  &[data-unread='true'] strong::before { content: ''; display: inline-block; width: 0.5rem; height: 0.5rem; margin-right: 0.4rem; border-radius: 50%; background: ${color.primary}; vertical-align: middle; }
+`
+
+const when = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit' })
+const relative = new Intl.RelativeTimeFormat('fr-FR', { numeric: 'auto' })
+
+/** "il y a 5 minutes" for the last day, then "12 mars à 10:05". */
+export function formatWhen(iso: string, now = Date.now()): string {
+  const minutes = Math.round((new Date(iso).getTime() - now) / 60_000)
+  if (minutes > -1) return 'à l’instant'
+  if (minutes > -60) return relative.format(minutes, 'minute')
+  if (minutes > -24 * 60) return relative.format(Math.round(minutes / 60), 'hour')
+  return when.format(new Date(iso))
+}
+
+export const bellLabel = (unread: number) => (unread === 0 ? 'Notifications' : `${unread} notification${unread > 1 ? 's' : ''} non lue${unread > 1 ? 's' : ''}`)
+
+export function NotificationBell() {
+  const flows = useFlows()
+  const bell = useActorRef(flows.notifications)
+  const [open, setOpen] = useState(false)
+  const button = useRef<HTMLButtonElement>(null)
+  const panel = useRef<HTMLElement>(null)
+  const unread = useSelector(bell, (s) => s.context.unread)
+  const notifications = useSelector(bell, (s) => s.context.notifications)
+  const loading = useSelector(bell, (s) => s.matches('loading'))
+  const error = useSelector(bell, (s) => s.context.error)
+  const actionError = useSelector(bell, (s) => s.context.actionError)
+  const markingAll = useSelector(bell, (s) => s.matches({ ready: { marks: 'markingAll' } }))
+
+  const close = () => {
+    setOpen(false)
+    button.current?.focus()
+  }
+
+  useEffect(() => {
+    if (open) panel.current?.focus()
+  }, [open])
+
+  const choose = (notification: PortalNotification) => {
+    setOpen(false)
+    bell.send({ type: 'notification.open', id: notification.id })
+  }
+
+  return (
+    <Box onKeyDown={(e) => { if (e.key === 'Escape' && open) { e.stopPropagation(); close() } }}>
+      <IconButton ref={button} type="button" aria-label={bellLabel(unread)} aria-expanded={open} aria-controls="notifications" onClick={() => (open ? close() : setOpen(true))}>
+        <Icon name="bell" />
+        {unread > 0 && <Count aria-hidden="true">{unread > 99 ? '99+' : unread}</Count>}
+      </IconButton>
+      {open && (
+        <Panel id="notifications" ref={panel} tabIndex={-1} aria-labelledby="notifications-title">
+          <header>
+            <h2 id="notifications-title">Notifications</h2>
+            {unread > 0 && (
+              <Button type="button" $variant="ghost" disabled={markingAll} onClick={() => bell.send({ type: 'notification.readAll' })}>
+                Tout marquer comme lu
+              </Button>
+            )}
+          </header>
+          {actionError && <Alert $kind="error" role="alert">{actionError}</Alert>}
+          {loading ? (
+            <Spinner size={24} label="Chargement des notifications…" />
+          ) : error ? (
+            <ErrorState message={error} onRetry={() => bell.send({ type: 'list.retry' })} />
+          ) : notifications.length === 0 ? (
+            <p role="status">Aucune nouvelle notification</p>
+          ) : (
+            <>
+              {unread === 0 && <p role="status">Aucune nouvelle notification</p>}
+              <ul>
+                {notifications.map((n) => (
+                  <li key={n.id}>
+                    <Item type="button" data-unread={!n.read} onClick={() => choose(n)}>
+                      <strong>{n.title}{n.read ? '' : <VisuallyHiddenText> (non lue)</VisuallyHiddenText>}</strong>
+                      <span>{n.body}</span>
+                      <span><time dateTime={n.createdAt}>{formatWhen(n.createdAt)}</time></span>
+                    </Item>
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+        </Panel>
+      )}
+    </Box>
+  )
+}
+
+const VisuallyHiddenText = styled('span')`
+  position: absolute !important;
+  width: 1px;
+  height: 1px;
+  overflow: hidden;
+  clip: rect(0 0 0 0);
+`

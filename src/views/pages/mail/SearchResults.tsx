@@ -1,0 +1,84 @@
+// The answers of the letters' search (three characters or more, see letterSearch.machine.ts), best
+// first, each with the words that matched highlighted. The excerpt arrives as plain text parts and is
+// rendered as text nodes inside <mark>, never as HTML.
+import { useSelector } from '@xstate/react'
+import { styled } from 'goober'
+import { Fragment } from 'react'
+import type { ActorRefFrom } from 'xstate'
+import type { DocumentSearchResult, MailDocument } from '../../../../server/contract/schemas.ts'
+import type { letterSearchMachine } from '../../../machines/letterSearch.machine.ts'
+import { documentKind } from '../../components/labels.ts'
+import { LetterDeadlineNote } from '../../components/letterDeadline.tsx'
+import { Muted } from '../../components/page.tsx'
+import { ErrorState, formatDate, Spinner } from '../../components/ui.tsx'
+import { color } from '../../theme.ts'
+import { letterListFrame } from './LetterList.tsx'
+
+type SearchRef = ActorRefFrom<typeof letterSearchMachine>
+
+const List = styled('ol')`
+  ${letterListFrame}
+  li { border-bottom: 1px solid ${color.border}; }
+  li:last-child { border-bottom: none; }
+  button {
+    display: flex; flex-direction: column; gap: 0.2rem; width: 100%; min-height: 44px; padding: 0.7rem 0.9rem;
+    border: none; border-left: 4px solid transparent; background: ${color.surface}; color: inherit; font: inherit; text-align: left; cursor: pointer;
+  }
+  button[aria-current='true'] { background: ${color.primarySoft}; border-left-color: ${color.primary}; }
+  button:focus-visible { outline: 3px solid ${color.focus}; outline-offset: -3px; }
+  .sender { overflow-wrap: anywhere; }
+  .excerpt { overflow-wrap: anywhere; color: ${color.text}; }
+  mark { background: #fde68a; color: inherit; font-weight: 700; padding: 0 0.1em; border-radius: 3px; }
+`
+
+export function Excerpt({ parts }: { parts: DocumentSearchResult['excerpt'] }) {
+  return (
+    <span className="excerpt">
+      {parts.map((part, i) => (part.match ? <mark key={i}>{part.text}</mark> : <Fragment key={i}>{part.text}</Fragment>))}
+    </span>
+  )
+}
+
+export function SearchResults({ search, shown, selectedId, showCompany, onOpen }: {
+  search: SearchRef
+  /** The results the page's other filters (unread, folder) keep. */
+  shown: (result: DocumentSearchResult) => boolean
+  selectedId: number | null
+  showCompany: boolean
+  onOpen: (document: MailDocument) => void
+}) {
+  const busy = useSelector(search, (s) => s.hasTag('busy'))
+  const error = useSelector(search, (s) => s.context.error)
+  const results = useSelector(search, (s) => s.context.results)
+  const answered = useSelector(search, (s) => s.context.answered)
+  const query = useSelector(search, (s) => s.context.query)
+  if (error) return <ErrorState message={error} onRetry={() => search.send({ type: 'search.retry' })} />
+  if (busy && answered === null) return <Spinner label="Recherche dans vos courriers…" />
+  const visible = results.filter(shown)
+  return (
+    <div aria-busy={busy}>
+      <p role="status">
+        {busy ? 'Recherche dans vos courriers…'
+          : visible.length === 0 ? `Aucun courrier ne contient « ${query} »`
+          : `${visible.length} courrier${visible.length > 1 ? 's' : ''} trouvé${visible.length > 1 ? 's' : ''}`}
+      </p>
+      {visible.length > 0 && (
+        <List aria-label={`Courriers contenant « ${answered} »`}>
+          {visible.map(({ document: d, excerpt }) => (
+            <li key={d.id}>
+              <button type="button" aria-current={d.id === selectedId} onClick={() => onOpen(d)}>
+                {d.read ? <span className="sender">{d.sender}</span> : <strong className="sender">{d.sender}</strong>}
+                <Muted>
+                  {documentKind[d.kind]} · reçu le <time dateTime={d.receivedAt}>{formatDate(d.receivedAt)}</time>{showCompany ? ` · ${d.raisonSociale}` : ''}
+                  {d.read ? '' : ' · non lu'}
+                </Muted>
+                {d.deadline && <span><LetterDeadlineNote deadline={d.deadline} /></span>}
+                <Excerpt parts={excerpt} />
+              </button>
+            </li>
+          ))}
+        </List>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,39 @@
+// The dashboard's "Prochaines échéances": the next three deadlines found in the letters of the
+// selected order (of every order with 'Tous'), each opening its letter.
+import { useActorRef, useSelector } from '@xstate/react'
+import { Link } from 'wouter'
+import { localIsoDate } from '../../../domain/dates.ts'
+import { upcomingDeadlines } from '../../../machines/letterDeadlines.machine.ts'
+import { useFlows } from '../../app-context.tsx'
+import { formatDay } from '../../components/letterDeadline.tsx'
+import { Muted, Rows } from '../../components/page.tsx'
+import { Card, ErrorState, formatEuros, Spinner } from '../../components/ui.tsx'
+
+export const letterLink = (orderId: number, documentId: number) => `/mes-courriers/courriers?domiciliation=${orderId}&courrier=${documentId}`
+
+export function NextLetterDeadlines({ orderId }: { orderId: number | null }) {
+  const flows = useFlows()
+  const actor = useActorRef(flows.letterDeadlines, { input: { orderId } })
+  const loading = useSelector(actor, (s) => s.matches('loading'))
+  const error = useSelector(actor, (s) => s.context.error)
+  const all = useSelector(actor, (s) => s.context.deadlines)
+  const next = upcomingDeadlines(all, localIsoDate()).slice(0, 3)
+  return (
+    <Card aria-labelledby="letter-deadlines-title">
+      <h3 id="letter-deadlines-title">Prochaines échéances</h3>
+      {error ? <ErrorState message={error} onRetry={() => actor.send({ type: 'deadlines.retry' })} />
+        : loading ? <Spinner label="Chargement : les échéances de vos courriers…" />
+        : next.length === 0 ? <p>Aucune échéance à venir</p>
+        : (
+          <Rows aria-label="Prochaines échéances de vos courriers">
+            {next.map((d) => (
+              <li key={d.documentId}>
+                <Link href={letterLink(d.orderId, d.documentId)}>À traiter avant le {formatDay(d.date)}</Link>
+                <div><Muted>{d.sender}{d.amountCents !== null ? ` · ${formatEuros(d.amountCents)}` : ''}</Muted></div>
+              </li>
+            ))}
+          </Rows>
+        )}
+    </Card>
+  )
+}

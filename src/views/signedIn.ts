@@ -1,0 +1,19 @@
+// The code of the signed-in screens that signing in lands on: the session, the portal's startup, the
+// flows, the dashboard layout and the dashboard's page. main.tsx fetches it at once for a stored
+// user; the login form as soon as it is used (and again on submit), so that the path from
+// "Se connecter" to the dashboard waits only for the API (spec §4), never for code or a Suspense reveal.
+import type { AppServices } from './app-context.tsx'
+import { preloadable } from './components/preloadable.ts'
+import { DashboardPage } from './pages/shell/dashboardPage.ts'
+
+export const DashboardLayout = preloadable(() => import('./layout/DashboardLayout.tsx'))
+
+const ignore = () => {}
+
+export function preloadSignedIn(services: AppServices): void {
+  services.loadSession().catch(ignore)
+  services.preloadPortal?.()
+  services.loadFlows().catch(ignore)
+  DashboardLayout.preload().catch(ignore)
+  DashboardPage.preload().catch(ignore)
+}

@@ -1,0 +1,55 @@
+// notifications (issue 14): the bell's flow with its real effects: the calls, the live stream
+// (fetch + a stream reader, the token in its header), the pause before following it again, the
+// navigation to what a notification is about, and the portal's lists read again when something arrives.
+import { fromCallback, fromPromise } from 'xstate'
+import type { NotificationKind } from '../../server/contract/schemas.ts'
+import { letterHistoryMachine } from '../machines/letterHistory.machine.ts'
+import { notificationPreferencesMachine } from '../machines/notificationPreferences.machine.ts'
+import { notificationsMachine, type NotificationsEvent } from '../machines/notifications.machine.ts'
+import type { Resource } from '../machines/portalData.machine.ts'
+import type { WiringDeps } from './deps.ts'
+
+const listOf: Partial<Record<NotificationKind, Resource>> = { letter: 'documents', package: 'packages', invoice: 'invoices' }
+
+export function createNotificationFlows({ api, navigate, toPortal }: WiringDeps) {
+  return {
+    notifications: notificationsMachine.provide({
+      actors: {
+        loadNotifications: fromPromise(({ signal }) => api.getNotifications({ signal })),
+        markRead: fromPromise(({ input, signal }) => api.readNotification(input.id, { signal })),
+        markAllRead: fromPromise(({ signal }) => api.readAllNotifications({ signal })),
+        stream: fromCallback<NotificationsEvent, { after: number }>(({ input, sendBack }) => {
+          const controller = new AbortController()
+          const lost = () => {
+            if (!controller.signal.aborted) sendBack({ type: 'live.lost' })
+          }
+          api.followNotifications({
+            onOpen: () => sendBack({ type: 'live.open' }),
+            onNotification: (notification) => sendBack({ type: 'live.notification', notification }),
+          }, { after: input.after, signal: controller.signal }).then(lost, lost)
+          return () => controller.abort()
+        }),
+        pause: fromPromise<void, { ms: number }>(({ input, signal }) => new Promise((resolve) => {
+          const timer = setTimeout(resolve, input.ms)
+          signal.addEventListener('abort', () => clearTimeout(timer))
+        })),
+      },
+      actions: {
+        navigate: (_, { link }) => navigate(link),
+        arrived: (_, { notification }) => {
+          const resource = listOf[notification.kind]
+          if (resource) toPortal({ type: 'data.refresh', resource })
+        },
+      },
+    }),
+    letterHistory: letterHistoryMachine.provide({
+      actors: { loadHistory: fromPromise(({ input, signal }) => api.getLetterHistory(input.documentId, { signal })) },
+    }),
+    notificationPreferences: notificationPreferencesMachine.provide({
+      actors: {
+        loadPreference: fromPromise(({ input, signal }) => api.getNotificationPreferences(input.orderId, { signal })),
+        savePreference: fromPromise(({ input: { orderId, email }, signal }) => api.updateNotificationPreferences(orderId, { email }, { signal })),
+      },
+    }),
+  }
+}

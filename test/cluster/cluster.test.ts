@@ -1,0 +1,207 @@
+// The API is stateless: two processes on one PostgreSQL and one storage directory, HAProxy in front
+// (deploy/haproxy.cfg, as in compose.yaml). Run by `npm run test:cluster` (scripts/with-postgres.sh gives the
+// database) and by .ci/run; not part of `npm test`.
+import { spawnSync } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { Agent } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { tinyPdf, tinyPng, multipart } from '../util/server-samples.ts'
+import { call, freePort, root, startBalancer, startInstance, stop, tail, type InstanceEnv, type Managed, type Reply } from './processes.ts'
+
+const AUTH_RATE_LIMIT = 6
+const PASSWORD = 'Demo1234!'
+
+interface Ctx {
+  dir: string
+  env: InstanceEnv
+  ports: [number, number]
+  instances: Record<'api1' | 'api2', Managed>
+  balancer: Managed
+  base: string
+  agent: Agent
+  token: string
+  failed: boolean
+}
+
+const suiteOf = suite<Ctx>('two API processes behind HAProxy')
+// A failed test shows the processes' logs at the end.
+const test = (name: string, run: (ctx: Ctx) => Promise<void>) => suiteOf(name, async (ctx) => {
+  try {
+    await run(ctx)
+  } catch (error) {
+    ctx.failed = true
+    throw error
+  }
+})
+const running = new Set<Managed>()
+// Whatever happens (a failed assertion, Ctrl-C), no process outlives the test.
+process.on('exit', () => { for (const m of running) if (m.exitCode() === undefined) m.child.kill('SIGKILL') })
+
+const json = (body: unknown) => ({ headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+const describe = (replies: Reply[]) => replies.map((r) => `${r.status}@${r.instance ?? '?'}`).join(' ')
+
+async function startApi(ctx: Ctx, name: 'api1' | 'api2') {
+  const managed = await startInstance(name, ctx.ports[name === 'api1' ? 0 : 1], ctx.env, ctx.dir)
+  running.add(managed)
+  ctx.instances[name] = managed
+}
+
+suiteOf.before(async (ctx) => {
+  const databaseUrl = process.env.DATABASE_URL
+  if (!databaseUrl) throw new Error('DATABASE_URL manque : lancez ce test par `npm run test:cluster` (il crée un PostgreSQL jetable).')
+  ctx.dir = await mkdtemp(join(tmpdir(), 'portail-cluster-'))
+  ctx.env = { databaseUrl, storageDir: join(ctx.dir, 'storage'), dataDir: join(ctx.dir, 'data'), authRateLimit: AUTH_RATE_LIMIT }
+  // The image is built once (the Dockerfile's `npm run build`); the instances then only start.
+  const build = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8' })
+  if (build.status !== 0) throw new Error(`npm run build a échoué :\n${build.stdout}${build.stderr}`)
+  ctx.ports = [await freePort(), await freePort()]
+  ctx.instances = {} as Ctx['instances']
+  // The first one migrates and seeds; the second finds both done.
+  await startApi(ctx, 'api1')
+  await startApi(ctx, 'api2')
+  const port = await freePort()
+  ctx.balancer = await startBalancer(port, ctx.ports, ctx.dir)
+  running.add(ctx.balancer)
+  ctx.base = `http://127.0.0.1:${port}`
+  ctx.agent = new Agent({ keepAlive: true, maxSockets: 20 })
+})
+
+suiteOf.after(async (ctx) => {
+  ctx.agent?.destroy()
+  await Promise.all([...running].map((m) => stop(m)))
+  if (ctx.failed) {
+    for (const m of running) console.error(`\n--- journal de ${m.name} (fin) ---\n${tail(m.log, 25)}`)
+  }
+  if (ctx.dir) await rm(ctx.dir, { recursive: true, force: true })
+})
+
+test('a customer signs in through the balancer and her calls land on both instances, with the same answers', async (ctx) => {
+  const login = await call(ctx.base, 'POST', '/api/login', { ...json({ username: 'demo@example.com', password: PASSWORD }), agent: ctx.agent })
+  assert.is(login.status, 200, `sign-in through the balancer: ${login.status} ${login.body}`)
+  ctx.token = login.json().apiToken
+  const replies: Reply[] = []
+  for (let i = 0; i < 6; i++) replies.push(await call(ctx.base, 'GET', '/api-protected/my-domiciliation-orders', { headers: { apiToken: ctx.token }, agent: ctx.agent }))
+  assert.ok(replies.every((r) => r.status === 200), `every call 200 with the token one instance issued: ${describe(replies)}`)
+  assert.equal(new Set(replies.map((r) => r.instance)), new Set(['api1', 'api2']), `the calls reach both instances: ${describe(replies)}`)
+  const bodies = new Set(replies.map((r) => JSON.stringify(r.json().map((o: { id: number; raisonSociale: string }) => [o.id, o.raisonSociale]))))
+  assert.is(bodies.size, 1, 'both instances answer the same orders')
+})
+
+test('a Kbis uploaded on one instance is served by the other', async (ctx) => {
+  const bearer = { authorization: `Bearer ${ctx.token}` }
+  const contracts = (await call(ctx.base, 'GET', '/api-protected/contracts', { headers: bearer, agent: ctx.agent })).json<{ id: number; raisonSociale: string }[]>()
+  const atelier = contracts.find((c) => c.raisonSociale === 'Atelier Lumière SARL')
+  assert.ok(atelier, 'the demo contract of Atelier Lumière SARL')
+  const pdf = await tinyPdf('Extrait Kbis – grappe de serveurs')
+  const upload = await call(ctx.base, 'PUT', `/api-protected/contracts/${atelier!.id}`, {
+    headers: { ...bearer, 'content-type': 'application/json' }, body: JSON.stringify({ kbis: `data:application/pdf;base64,${pdf.toString('base64')}` }), agent: ctx.agent,
+  })
+  assert.is(upload.status, 200, `Kbis upload: ${upload.status} ${upload.body}`)
+  const kbisUrl: string = upload.json().kbis
+  const reads: Reply[] = []
+  // Round robin: the next call or the one after goes to the other instance.
+  for (let i = 0; i < 4 && !reads.some((r) => r.instance !== upload.instance); i++) {
+    reads.push(await call(ctx.base, 'GET', kbisUrl, { headers: bearer, agent: ctx.agent }))
+  }
+  const other = reads.find((r) => r.instance !== upload.instance)
+  assert.ok(other, `a read on the instance that did not store it (stored by ${upload.instance}; reads: ${describe(reads)})`)
+  assert.is(other!.status, 200, `${other!.status} ${other!.body}`)
+  assert.ok(other!.body.equals(pdf), 'the other instance serves the very bytes uploaded')
+})
+
+test('an identity document sent (multipart) to one instance is listed by the other', async (ctx) => {
+  const orders = (await call(ctx.base, 'GET', '/api-protected/my-domiciliation-orders', { headers: { apiToken: ctx.token }, agent: ctx.agent })).json<{ id: number; raisonSociale: string }[]>()
+  const conseil = orders.find((o) => o.raisonSociale === 'Conseil Horizon EURL')!
+  const form = multipart({ orderId: String(conseil.id) }, [{ field: 'identity_manager', filename: 'cni.png', contentType: 'image/png', bytes: tinyPng }])
+  const upload = await call(ctx.base, 'POST', '/step-upload-identity', { headers: { ...form.headers, apiToken: ctx.token }, body: form.payload, agent: ctx.agent })
+  assert.is(upload.status, 200, `identity upload: ${upload.status} ${upload.body}`)
+  const lists: Reply[] = []
+  for (let i = 0; i < 4 && !lists.some((r) => r.instance !== upload.instance); i++) {
+    lists.push(await call(ctx.base, 'GET', `/api-protected/domiciliation-orders/${conseil.id}/uploaded-documents`, { headers: { apiToken: ctx.token }, agent: ctx.agent }))
+  }
+  const other = lists.find((r) => r.instance !== upload.instance)
+  assert.ok(other, `a list from the other instance (reads: ${describe(lists)})`)
+  assert.equal(other!.json().map((d: { type: string }) => d.type), ['identity_manager'])
+})
+
+test(`the login rate limit (${AUTH_RATE_LIMIT} a minute) is counted once for both instances`, async (ctx) => {
+  // Another client address on the loopback: its own counter, which HAProxy passes on in X-Forwarded-For.
+  const client = { agent: new Agent({ keepAlive: false }), localAddress: '127.0.0.2' }
+  const wrong = json({ username: 'solo@example.com', password: 'pas le bon mot de passe' })
+  const attempts: Reply[] = []
+  for (let i = 0; i < AUTH_RATE_LIMIT + 4; i++) attempts.push(await call(ctx.base, 'POST', '/api/login', { ...wrong, ...client }))
+  const allowed = attempts.slice(0, AUTH_RATE_LIMIT)
+  const refused = attempts.slice(AUTH_RATE_LIMIT)
+  assert.ok(allowed.every((r) => r.status === 401), `the first ${AUTH_RATE_LIMIT} wrong passwords are 401: ${describe(attempts)}`)
+  assert.equal(new Set(allowed.map((r) => r.instance)), new Set(['api1', 'api2']), `spread over both instances: ${describe(allowed)}`)
+  assert.ok(refused.every((r) => r.status === 429), `past ${AUTH_RATE_LIMIT} attempts in all, each instance refuses: ${describe(attempts)}`)
+  assert.equal(new Set(refused.map((r) => r.instance)), new Set(['api1', 'api2']), `refused by both instances: ${describe(refused)}`)
+  assert.match(refused[0]!.json().message, 'Trop de tentatives')
+  // Even the right password is refused now, and a made-up X-Forwarded-For does not give a fresh counter.
+  const right = await call(ctx.base, 'POST', '/api/login', { ...json({ username: 'solo@example.com', password: PASSWORD }), ...client })
+  assert.is(right.status, 429, `right password past the limit: ${right.status}`)
+  const spoofed = await call(ctx.base, 'POST', '/api/login', { ...json({ username: 'solo@example.com', password: PASSWORD }), ...client, headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.9' } })
+  assert.is(spoofed.status, 429, `a client-chosen X-Forwarded-For is replaced by the balancer: ${spoofed.status}`)
+  // The counter is the client's, not the balancer's: another address still signs in.
+  const other = await call(ctx.base, 'POST', '/api/login', { ...json({ username: 'solo@example.com', password: PASSWORD }), agent: ctx.agent })
+  assert.is(other.status, 200, `another client is not limited: ${other.status} ${other.body}`)
+  client.agent.destroy()
+})
+
+test('stopping an instance (SIGTERM) in the middle of 10 parallel streams of calls (300 and more) loses none', async (ctx) => {
+  const total = 300
+  const stopAfter = 60
+  // At least this many calls start once api1 has exited, however long its shutdown takes (within a minute).
+  const afterExitWanted = 30
+  const deadline = Date.now() + 60_000
+  const replies: { reply?: Reply; error?: string; afterStop: boolean }[] = []
+  let started = 0
+  let startedAfterExit = 0
+  let done = 0
+  let stopping: Promise<number | null> | null = null
+  let stopped = false
+  const worker = async () => {
+    while (started < total || (startedAfterExit < afterExitWanted && Date.now() < deadline)) {
+      started++
+      const afterStop = stopped
+      if (afterStop) startedAfterExit++
+      try {
+        replies.push({ reply: await call(ctx.base, 'GET', '/api-protected/my-domiciliation-orders', { headers: { apiToken: ctx.token }, agent: ctx.agent }), afterStop })
+      } catch (error) {
+        replies.push({ error: (error as Error).message, afterStop })
+      }
+      if (++done === stopAfter) {
+        stopping = stop(ctx.instances.api1)
+        stopping.then(() => { stopped = true })
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: 10 }, worker))
+  const code = await stopping
+  const lost = replies.filter((r) => r.error || r.reply!.status < 200 || r.reply!.status >= 300)
+  assert.ok(replies.length >= total)
+  assert.equal(lost.map((r) => r.error ?? `${r.reply!.status}@${r.reply!.instance} ${r.reply!.body}`), [], `${lost.length} of ${replies.length} calls lost while api1 stopped`)
+  assert.ok(replies.some((r) => r.reply?.instance === 'api1'), 'api1 answered before it was stopped')
+  const afterExit = replies.filter((r) => r.afterStop)
+  assert.ok(afterExit.length >= afterExitWanted, `${afterExitWanted} calls made after api1 had exited (${afterExit.length})`)
+  assert.ok(afterExit.every((r) => r.reply!.instance === 'api2'), 'after its exit only api2 answers')
+  assert.is(code, 0, 'api1 shut down cleanly on SIGTERM (exit code 0)')
+})
+
+test('a restarted instance is taken back by the balancer', async (ctx) => {
+  await startApi(ctx, 'api1')
+  const seen = new Set<string | undefined>()
+  const deadline = Date.now() + 20_000
+  while (!seen.has('api1') && Date.now() < deadline) {
+    const reply = await call(ctx.base, 'GET', '/api-protected/my-domiciliation-orders', { headers: { apiToken: ctx.token }, agent: ctx.agent })
+    assert.is(reply.status, 200)
+    seen.add(reply.instance)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  assert.ok(seen.has('api1'), 'api1 answers again through the balancer once its health check passes')
+})
+
+suiteOf.run()

@@ -1,0 +1,78 @@
+// notifications (issue 14) in Chromium, against the real server: the bell lights up while the page is
+// open when an operator adds a letter through the operator API (the live stream); opening the
+// notification opens the letter; its Historique then says it was opened, and sent by e-mail to whom.
+import type { Page } from 'playwright-core'
+import * as assert from 'uvu/assert'
+import { chooseOrder, DEMO_PASSWORD, DESKTOP, MOBILE, pageTitle, portalSuite, samplePdf, screenshot, signIn, type Portal, type Viewport } from '../util/e2e.ts'
+
+const OPERATOR_TOKEN = 'jeton-operateur-e2e-0123456789abcdef'
+const BOULANGERIE = 'Boulangerie des Lilas SAS'
+
+async function ingest(portal: Portal, sender: string) {
+  const orderId = (await portal.orders())[BOULANGERIE]!.id
+  const pdf = await samplePdf(`Courrier de ${sender}`)
+  const res = await fetch(`${portal.url}/api/operator/domiciliation-orders/${orderId}/documents`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ sender, file: `data:application/pdf;base64,${pdf.toString('base64')}` }),
+  })
+  assert.is(res.status, 200, await res.clone().text())
+  return (await res.json()).document.id as number
+}
+
+/** What the bell will count once it has read its list, straight from the API. */
+async function unreadOnServer(portal: Portal) {
+  const login = await fetch(`${portal.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'demo@example.com', password: DEMO_PASSWORD }) })
+  const { apiToken } = (await login.json()) as { apiToken: string }
+  return ((await (await fetch(`${portal.url}/api-protected/notifications`, { headers: { apiToken } })).json()) as { unread: number }).unread
+}
+
+const unreadOf = async (page: Page) => {
+  const label = (await page.getByRole('button', { name: /^(Notifications|\d+ notifications? non lues?)$/ }).getAttribute('aria-label'))!
+  return label === 'Notifications' ? 0 : Number(label.split(' ')[0])
+}
+
+const Notifications = portalSuite('Notifications in Chromium', { config: { operatorToken: OPERATOR_TOKEN } })
+
+for (const viewport of [DESKTOP, MOBILE] as Viewport[]) {
+  const size = viewport === MOBILE ? 'mobile' : 'desktop'
+  Notifications(`${viewport.width} px: the bell lights up live; the notification opens the letter; its history tells it was opened and sent`, async ({ portal }) => {
+    const tab = await portal.open({ viewport })
+    const { page } = tab
+    await signIn(page)
+    await chooseOrder(page, BOULANGERIE)
+    await pageTitle(page, 'Tableau de bord').waitFor()
+    // The letter arrives while the page stays as it is, whether the bell has read its list or opened its
+    // stream yet or not: what comes between the two is sent first on the stream (Last-Event-ID).
+    const before = await unreadOnServer(portal)
+    const sender = `Impots.gouv ${size}`
+    const id = await ingest(portal, sender)
+    const lit = `${before + 1} notification${before + 1 > 1 ? 's' : ''} non lue${before + 1 > 1 ? 's' : ''}`
+    await page.getByRole('button', { name: lit }).waitFor({ timeout: 5000 })
+    await page.getByRole('button', { name: lit }).click()
+    const panel = page.getByRole('region', { name: 'Notifications' })
+    const item = panel.getByRole('button', { name: new RegExp(`Nouveau courrier de ${sender}`) })
+    await item.waitFor()
+    await screenshot(page, `notifications-${size}`)
+    await item.click()
+    await page.waitForURL(new RegExp(`/mes-courriers/courriers`))
+    const viewer = page.getByRole('region', { name: 'Aperçu du courrier' })
+    await viewer.getByRole('heading', { name: sender }).waitFor()
+    const history = viewer.getByRole('region', { name: 'Historique' })
+    await history.getByText('Ouvert par vous').waitFor()
+    await history.getByText('Reçu', { exact: true }).waitFor()
+    // Sent by e-mail: the history says to whom.
+    await viewer.getByRole('button', { name: 'Envoyer par e-mail' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Envoyer par e-mail' })
+    await dialog.getByLabel('Destinataire (adresse e-mail)').fill('comptable@example.com')
+    await dialog.getByRole('button', { name: 'Envoyer le courrier' }).click()
+    await dialog.waitFor({ state: 'detached' })
+    await history.getByText('Envoyé par e-mail à comptable@example.com par vous').waitFor()
+    assert.ok(id > 0)
+    await screenshot(page, `letter-history-${size}`)
+    assert.is(await unreadOf(page), before, 'opened: read')
+    await tab.close()
+  })
+}
+
+Notifications.run()

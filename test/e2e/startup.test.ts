@@ -1,0 +1,58 @@
+// Issue 13 in Chromium, on the production build: once the login form has been used (the signed-in
+// code is fetched then), "Se connecter" leads to the dashboard with no Suspense fallback in between
+// (a reveal after one waits for React's 300 ms throttle) and with exactly the startup calls of spec §4.
+// Counted, never timed: the time is bench:web's.
+import * as assert from 'uvu/assert'
+import { DEMO_PASSWORD, MOBILE, portalSuite } from '../util/e2e.ts'
+
+/** The code-loading spinner's words (src/views/components/ui.tsx, CODE_LOADING_LABEL). */
+const CODE_LOADING = 'Chargement de la page…'
+
+const Startup = portalSuite('login → dashboard in Chromium (issue 13)')
+
+Startup('Sophie signs in: the dashboard shows without a code-loading fallback, after login, user/me with contracts, then orders', async ({ portal }) => {
+  const tab = await portal.open({ viewport: MOBILE })
+  const { page } = tab
+  await page.goto('/login')
+  await page.getByLabel('Adresse e-mail', { exact: true }).fill('solo@example.com')
+  await page.getByLabel('Mot de passe', { exact: true }).fill(DEMO_PASSWORD)
+  // Using the form fetched the dashboard's layout and page (a person typing gives it that time).
+  await page.waitForFunction(() => {
+    const files = performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname)
+    return ['/DashboardLayout-', '/Dashboard-'].every((name) => files.some((file) => file.includes(name)))
+  })
+  await page.evaluate((label) => {
+    const seen = { fallbacks: 0 }
+    ;(window as unknown as { startupSeen: typeof seen }).startupSeen = seen
+    new MutationObserver((records) => {
+      for (const record of records) for (const node of record.addedNodes) if (node.textContent?.includes(label)) seen.fallbacks++
+    }).observe(document.body, { childList: true, subtree: true })
+  }, CODE_LOADING)
+  const calls: string[] = []
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname
+    if (/^\/api(-protected)?\//.test(path)) calls.push(path)
+  })
+  await page.getByRole('button', { name: 'Se connecter', exact: true }).click()
+  await page.getByRole('heading', { name: 'Bonjour Sophie' }).waitFor()
+  assert.is(await page.evaluate(() => (window as unknown as { startupSeen: { fallbacks: number } }).startupSeen.fallbacks), 0, 'no code-loading fallback on the way')
+  const startup = calls.slice(0, calls.indexOf('/api-protected/my-domiciliation-orders') + 1)
+  assert.equal([startup[0], [...startup.slice(1, 3)].sort(), startup[3], startup.length], [
+    '/api/login', ['/api-protected/contracts', '/api-protected/user/me'], '/api-protected/my-domiciliation-orders', 4,
+  ])
+  await tab.close()
+})
+
+Startup('/login keeps the passkey button’s place while its code loads: nothing below it moves', async ({ portal }) => {
+  const tab = await portal.open({ viewport: MOBILE })
+  const { page } = tab
+  await page.goto('/login', { waitUntil: 'commit' })
+  const forgotten = page.getByRole('link', { name: 'Mot de passe oublié ?' })
+  await forgotten.waitFor()
+  const before = (await forgotten.boundingBox())!.y
+  await page.locator('button:not([disabled])', { hasText: 'Se connecter avec une clé d’accès' }).waitFor()
+  assert.is((await forgotten.boundingBox())!.y, before)
+  await tab.close()
+})
+
+Startup.run()

@@ -1,0 +1,66 @@
+// apispeed: production runs the server pre-built by esbuild (dist-server/server.mjs) with plain node, no tsx: the
+// bundle must start, migrate a fresh embedded database and answer, then stop cleanly on SIGTERM.
+import { spawn } from 'node:child_process'
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+// @ts-expect-error: a plain .mjs build script, without types
+import { buildServer } from '../../esbuild.server.mjs'
+import { DEMO_PASSWORD } from '../util/server.ts'
+
+const test = suite('the pre-built server')
+
+test('node dist-server/server.mjs starts on a fresh database (from its migrated template) with the demo data, answers /health and the API, renders letters once up, and stops on SIGTERM', async () => {
+  // Inside the project (.tmp/ is ignored by git): the bundle imports its packages from the project's node_modules.
+  await mkdir(join(import.meta.dirname, '../../.tmp'), { recursive: true })
+  const dir = await mkdtemp(join(import.meta.dirname, '../../.tmp/built-server-'))
+  try {
+    const outdir = join(dir, 'dist-server')
+    await buildServer({ outdir })
+    const bundle = await readFile(join(outdir, 'server.mjs'), 'utf8')
+    assert.not.match(bundle, /from ["']tsx/, 'the bundle needs no TypeScript loader')
+    const child = spawn(process.execPath, [join(outdir, 'server.mjs')], {
+      env: { ...process.env, PORT: '0', DATABASE_URL: '', DATA_DIR: join(dir, 'data'), STORAGE_DIR: join(dir, 'storage'), DIST_DIR: join(dir, 'no-dist'), SEED_DEMO: 'true', LOG_LEVEL: 'warn', NODE_OPTIONS: '' },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    })
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
+    try {
+      const port = await new Promise<number>((resolve, reject) => {
+        child.once('exit', (code) => reject(new Error(`le serveur construit s’est arrêté (code ${code})`)))
+        child.on('message', (message: { ready?: boolean; port?: number }) => { if (message.ready && message.port) resolve(message.port) })
+      })
+      const health = await fetch(`http://127.0.0.1:${port}/health`)
+      assert.is(health.status, 200)
+      assert.equal(await health.json(), { status: 'ok', database: 'pglite', paymentProvider: 'test' })
+      const account = await fetch(`http://127.0.0.1:${port}/api-protected/user/me`)
+      assert.is(account.status, 401)
+      assert.is((await account.json()).message, 'Veuillez vous connecter.')
+      // The password rule (its list travels with the bundle) and the migrated tables (from the template) both answer.
+      const reset = await fetch(`http://127.0.0.1:${port}/reset-password`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: 'x'.repeat(43), password: 'une phrase assez longue' }) })
+      assert.is(reset.status, 400)
+      assert.match((await reset.json()).message, /^Ce lien de réinitialisation est invalide/)
+      // The job worker, started once the server said it was ready (server.ts), renders the demo letters' pages.
+      const login = await fetch(`http://127.0.0.1:${port}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'demo@example.com', password: DEMO_PASSWORD }) })
+      const { apiToken } = await login.json() as { apiToken: string }
+      let rendered = false
+      for (const until = Date.now() + 60_000; !rendered && Date.now() < until; await new Promise((resolve) => setTimeout(resolve, 200))) {
+        const letters = await (await fetch(`http://127.0.0.1:${port}/api-protected/documents`, { headers: { apiToken } })).json() as { pageImages: number }[]
+        rendered = letters.some((letter) => letter.pageImages > 0)
+      }
+      assert.ok(rendered, 'a demo letter rendered by the worker')
+    } finally {
+      child.kill('SIGTERM')
+    }
+    assert.is(await exited, 0)
+    // The template was copied in whole (renamed from its copy, none left behind), and stays as built.
+    assert.ok(existsSync(join(dir, 'data', 'pglite', 'PG_VERSION')), 'the copied database')
+    assert.equal((await readdir(join(dir, 'data'))).filter((name) => name.includes('copie')), [])
+    assert.ok(existsSync(join(outdir, 'pglite-template', 'PG_VERSION')), 'the template')
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+})
+
+test.run()

@@ -1,0 +1,445 @@
+// Notifications (issue 14): who sees which event, each person's read marks, events committed with their
+// action (and never for a rolled-back one), the live stream (also from a second server instance on the
+// same database), e-mail preferences, the daily digest once, and each letter's history with its actors.
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import type { FastifyInstance } from 'fastify'
+import { buildApp } from '../../server/app.ts'
+import { connect, type DbHandle } from '../../server/db/connect.ts'
+import type { AppDeps } from '../../server/deps.ts'
+import { sql } from 'kysely'
+import { recordEvent } from '../../server/services/events.ts'
+import { digestSubject, sendDailyDigests } from '../../server/services/digest.ts'
+import { buildTestApp, call, login, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
+import { demoIds, tinyPdf, type DemoIds } from '../util/server-samples.ts'
+
+interface Ctx { t: TestApp; ids: DemoIds; camille: string; julien: string; sophie: string; pdf: Buffer; atelier: number }
+
+const dataUrl = (bytes: Buffer) => `data:application/pdf;base64,${bytes.toString('base64')}`
+
+function operator(app: FastifyInstance, method: 'POST' | 'PUT', url: string, payload: object) {
+  return app.inject({ method, url, headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` }, payload })
+}
+
+async function ingest(app: FastifyInstance, orderId: number, sender: string, pdf: Buffer) {
+  const res = await operator(app, 'POST', `/api/operator/domiciliation-orders/${orderId}/documents`, { sender, file: dataUrl(pdf) })
+  assert.is(res.statusCode, 200, res.body)
+  return res.json().document as { id: number }
+}
+
+interface Notice { id: number; title: string; orderId: number; kind: string; link: string; read: boolean }
+
+async function listOf(app: FastifyInstance, token: string): Promise<{ unread: number; notifications: Notice[] }> {
+  const res = await call(app, token, 'GET', '/api-protected/notifications')
+  assert.is(res.statusCode, 200, res.body)
+  return res.json()
+}
+
+/** An open SSE stream read as a browser would (fetch, token in the header): its events and comments. */
+async function openStream(base: string, token: string, headers: Record<string, string> = {}) {
+  const controller = new AbortController()
+  const res = await fetch(`${base}/api-protected/notifications/stream`, { headers: { ...headers, apitoken: token }, signal: controller.signal })
+  assert.is(res.status, 200)
+  assert.match(res.headers.get('content-type') ?? '', 'text/event-stream')
+  const events: Notice[] = []
+  const comments: string[] = []
+  let wake = () => {}
+  let ended = false
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader()
+  const reading = (async () => {
+    let buffer = ''
+    try {
+      for (;;) {
+        const { value, done } = await reader.read()
+        if (done) break
+        buffer += value
+        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+          const block = buffer.slice(0, end)
+          buffer = buffer.slice(end + 2)
+          if (block.startsWith(':')) comments.push(block.slice(1).trim())
+          const data = /^data: (.*)$/m.exec(block)
+          if (/^event: notification$/m.test(block) && data) {
+            const notice = JSON.parse(data[1]!) as Notice
+            assert.ok(block.startsWith(`id: ${notice.id}\n`), 'each event carries its notification id')
+            events.push(notice)
+          }
+          wake()
+        }
+      }
+    } catch {
+      // aborted by the test
+    }
+    ended = true
+    wake()
+  })()
+  /** Resolves when `found` holds, fails after timeoutMs: no polling, each chunk wakes it. */
+  const until = <T>(found: () => T | undefined, timeoutMs = 2000, what = 'un événement') => new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what} n’est pas arrivé en ${timeoutMs} ms`)), timeoutMs)
+    const check = () => {
+      const value = found()
+      if (value !== undefined) {
+        clearTimeout(timer)
+        resolve(value)
+      } else if (ended) {
+        clearTimeout(timer)
+        reject(new Error('flux fermé'))
+      } else {
+        wake = check
+      }
+    }
+    check()
+  })
+  return {
+    events, comments,
+    next: (match: (n: Notice) => boolean, timeoutMs = 2000) => until(() => events.find(match), timeoutMs),
+    closed: () => until(() => (ended ? true : undefined), 2000, 'la fermeture'),
+    close: async () => {
+      controller.abort()
+      await reading
+    },
+  }
+}
+
+const setup = async (ctx: Ctx) => {
+  ctx.t = await buildTestApp()
+  ctx.ids = await demoIds(ctx.t.deps.db)
+  ctx.camille = await login(ctx.t.app)
+  ctx.julien = await login(ctx.t.app, 'associe@example.com')
+  ctx.sophie = await login(ctx.t.app, 'solo@example.com')
+  ctx.pdf = await tinyPdf('Avis')
+  ctx.atelier = (await ctx.t.deps.db.selectFrom('orders').select('id').where('raison_sociale', '=', 'Atelier Lumière SARL').executeTakeFirstOrThrow()).id
+}
+
+// --- Who sees what, read marks per person
+
+const access = suite<Ctx>('the bell: access and read marks')
+access.before(setup)
+access.after((ctx) => ctx.t.close())
+
+access('the demo opens with its past: every event of the seed noted, read when older than a week or a letter already read', async (ctx) => {
+  const db = ctx.t.deps.db
+  const weekAgo = ctx.t.clock.now().getTime() - 7 * 86_400_000
+  const rows = await db.selectFrom('notifications').innerJoin('orders', 'orders.id', 'notifications.order_id')
+    .leftJoin('documents', 'documents.id', 'notifications.document_id')
+    .leftJoin('notification_reads', (join) => join.onRef('notification_reads.notification_id', '=', 'notifications.id').onRef('notification_reads.user_id', '=', 'orders.owner_id'))
+    .select(['notifications.kind', 'notifications.created_at', 'documents.read as letter_read', 'notification_reads.user_id as read_by_owner'])
+    .where('orders.raison_sociale', '=', 'Boulangerie des Lilas SAS').execute()
+  const letters = await db.selectFrom('documents').innerJoin('orders', 'orders.id', 'documents.order_id').select('documents.id')
+    .where('orders.raison_sociale', '=', 'Boulangerie des Lilas SAS').where('documents.deleted', '=', false).execute()
+  assert.is(rows.filter((r) => r.kind === 'letter').length, letters.length, 'one notification per letter')
+  assert.ok(rows.some((r) => r.kind === 'invoice') && rows.some((r) => r.kind === 'package'), 'invoices and packages too')
+  for (const row of rows) {
+    const expected = row.created_at.getTime() < weekAgo || row.letter_read === true
+    assert.is(row.read_by_owner !== null, expected, `${row.kind} du ${row.created_at.toISOString()}`)
+  }
+  assert.ok(rows.some((r) => r.read_by_owner === null), 'a few stay unread')
+})
+
+access('a letter is announced to the order’s owner and collaborators only, unread first', async (ctx) => {
+  const letter = await ingest(ctx.t.app, ctx.ids.order, 'URSSAF Île-de-France', ctx.pdf)
+  const camille = await listOf(ctx.t.app, ctx.camille)
+  const first = camille.notifications[0]!
+  assert.equal([first.title, first.kind, first.orderId, first.read], ['Nouveau courrier de URSSAF Île-de-France', 'letter', ctx.ids.order, false])
+  assert.is(first.link, `/mes-courriers/courriers?domiciliation=${ctx.ids.order}&courrier=${letter.id}`)
+  const julien = await listOf(ctx.t.app, ctx.julien)
+  assert.ok(julien.notifications.some((n) => n.id === first.id), 'the collaborator of the Boulangerie sees it')
+  const sophie = await listOf(ctx.t.app, ctx.sophie)
+  assert.not.ok(sophie.notifications.some((n) => n.orderId === ctx.ids.order), 'a stranger sees nothing of it')
+  const unreadFirst = camille.notifications.findIndex((n) => n.read)
+  assert.ok(unreadFirst === -1 || camille.notifications.slice(unreadFirst).every((n) => n.read), 'unread first')
+  assert.ok(camille.notifications.length <= 50)
+})
+
+access('a collaborator sees only the shared orders’ events', async (ctx) => {
+  await ingest(ctx.t.app, ctx.atelier, 'Greffe du tribunal', ctx.pdf)
+  const camille = await listOf(ctx.t.app, ctx.camille)
+  assert.ok(camille.notifications.some((n) => n.orderId === ctx.atelier))
+  const julien = await listOf(ctx.t.app, ctx.julien)
+  const julienOrders = new Set(julien.notifications.map((n) => n.orderId))
+  assert.not.ok(julienOrders.has(ctx.atelier), 'Atelier Lumière is not shared with Julien')
+  assert.ok(julienOrders.has(ctx.ids.sharedOrder) || julienOrders.has(ctx.ids.order))
+})
+
+access('read marks are each person’s own; a stranger cannot mark', async (ctx) => {
+  const [first] = (await listOf(ctx.t.app, ctx.camille)).notifications.filter((n) => n.orderId === ctx.ids.order && !n.read)
+  const before = await listOf(ctx.t.app, ctx.julien)
+  const read = await call(ctx.t.app, ctx.camille, 'POST', `/api-protected/notifications/${first!.id}/read`)
+  assert.is(read.statusCode, 200, read.body)
+  const camille = await listOf(ctx.t.app, ctx.camille)
+  assert.is(read.json().unread, camille.unread)
+  assert.is(camille.notifications.find((n) => n.id === first!.id)!.read, true)
+  const julien = await listOf(ctx.t.app, ctx.julien)
+  assert.is(julien.unread, before.unread, 'Julien’s count does not move')
+  assert.is(julien.notifications.find((n) => n.id === first!.id)!.read, false)
+  const stranger = await call(ctx.t.app, ctx.sophie, 'POST', `/api-protected/notifications/${first!.id}/read`)
+  assert.is(stranger.statusCode, 404)
+  assert.match(stranger.json().message, 'introuvable')
+})
+
+access('"Tout marquer comme lu" for one person only', async (ctx) => {
+  const res = await call(ctx.t.app, ctx.camille, 'POST', '/api-protected/notifications/read-all')
+  assert.equal(res.json(), { unread: 0 })
+  assert.is((await listOf(ctx.t.app, ctx.camille)).unread, 0)
+  assert.ok((await listOf(ctx.t.app, ctx.julien)).unread > 0)
+})
+
+access('a package, a formality moved on and a Kbis validated are announced', async (ctx) => {
+  const parcel = await operator(ctx.t.app, 'POST', `/api/operator/domiciliation-orders/${ctx.ids.order}/packages`, { carrier: 'Colissimo', sender: 'Moulins Bourgeois' })
+  assert.is(parcel.statusCode, 200)
+  const moved = await operator(ctx.t.app, 'PUT', `/api/operator/legal-submissions/${ctx.ids.legalSubmission}/status`, { status: 'Déposée au greffe' })
+  assert.is(moved.statusCode, 200)
+  const kbis = await operator(ctx.t.app, 'PUT', `/api/operator/contracts/${ctx.ids.contract}/kbis-status`, { status: 'validé' })
+  assert.is(kbis.statusCode, 200, kbis.body)
+  const titles = (await listOf(ctx.t.app, ctx.camille)).notifications.filter((n) => !n.read).map((n) => [n.kind, n.title])
+  assert.ok(titles.some(([k, t]) => k === 'package' && t === 'Nouveau colis'))
+  assert.ok(titles.some(([k, t]) => k === 'formality' && /Déposée au greffe/.test(t!)), 'Studio Nuage is shared with Camille')
+  assert.ok(titles.some(([k, t]) => k === 'kbis' && t === 'Kbis validé'))
+  const again = await operator(ctx.t.app, 'PUT', `/api/operator/contracts/${ctx.ids.contract}/kbis-status`, { status: 'validé' })
+  assert.is(again.statusCode, 409)
+})
+
+access('a Kbis not filed cannot be validated, and nothing is announced', async (ctx) => {
+  const contract = await ctx.t.deps.db.selectFrom('contracts').select('id').where('order_id', '=', ctx.atelier).executeTakeFirstOrThrow()
+  const before = await ctx.t.deps.db.selectFrom('notifications').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()
+  const res = await operator(ctx.t.app, 'PUT', `/api/operator/contracts/${contract.id}/kbis-status`, { status: 'validé' })
+  assert.is(res.statusCode, 409)
+  assert.match(res.json().message, 'Aucun Kbis')
+  const after = await ctx.t.deps.db.selectFrom('notifications').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()
+  assert.is(after.n, before.n)
+})
+
+access.run()
+
+// --- The live stream
+
+interface LiveCtx extends Ctx { base: string; second?: { app: FastifyInstance; handle?: DbHandle } }
+
+const live = suite<LiveCtx>('the live stream (Server-Sent Events on LISTEN/NOTIFY)')
+live.before(async (ctx) => {
+  await setup(ctx)
+  ctx.base = await ctx.t.app.listen({ port: 0, host: '127.0.0.1' })
+})
+live.after(async (ctx) => {
+  await ctx.second?.app.close()
+  await ctx.second?.handle?.close()
+  await ctx.t.close()
+})
+
+live('an ingested letter reaches an open stream within 2 s; a stranger’s stream gets nothing', async (ctx) => {
+  const camille = await openStream(ctx.base, ctx.camille)
+  const sophie = await openStream(ctx.base, ctx.sophie)
+  const letter = await ingest(ctx.t.app, ctx.ids.order, 'Impots.gouv', ctx.pdf)
+  const got = await camille.next((n) => n.title === 'Nouveau courrier de Impots.gouv')
+  assert.is(got.link, `/mes-courriers/courriers?domiciliation=${ctx.ids.order}&courrier=${letter.id}`)
+  assert.is(got.read, false)
+  // Sophie's own order's event comes after; had Camille's reached her, it would be there first.
+  const sophieOrder = (await call(ctx.t.app, ctx.sophie, 'GET', '/api-protected/my-domiciliation-orders')).json()[0].id
+  await ingest(ctx.t.app, sophieOrder, 'Banque Populaire', ctx.pdf)
+  await sophie.next((n) => n.title === 'Nouveau courrier de Banque Populaire')
+  assert.equal(sophie.events.map((n) => n.orderId), [sophieOrder])
+  await Promise.all([camille.close(), sophie.close()])
+})
+
+live('a collaborator’s stream gets the shared order’s events only', async (ctx) => {
+  const julien = await openStream(ctx.base, ctx.julien)
+  await ingest(ctx.t.app, ctx.atelier, 'Non partagé', ctx.pdf)
+  await ingest(ctx.t.app, ctx.ids.order, 'Partagé', ctx.pdf)
+  await julien.next((n) => n.title === 'Nouveau courrier de Partagé')
+  assert.not.ok(julien.events.some((n) => n.orderId === ctx.atelier))
+  await julien.close()
+})
+
+live('a rolled-back action announces nothing and leaves no row', async (ctx) => {
+  const camille = await openStream(ctx.base, ctx.camille)
+  const failed = ctx.t.deps.db.transaction().execute(async (trx) => {
+    await recordEvent(trx, { kind: 'letter', orderId: ctx.ids.order, title: 'Annulé', body: '—', link: '/mes-courriers/courriers' })
+    throw new Error('l’action échoue après l’événement')
+  })
+  assert.is(await failed.then(() => 'validée', (error: Error) => error.message), 'l’action échoue après l’événement')
+  assert.is(await ctx.t.deps.db.selectFrom('notifications').select('id').where('title', '=', 'Annulé').executeTakeFirst(), undefined)
+  await ctx.t.deps.db.transaction().execute((trx) => recordEvent(trx, { kind: 'invoice', orderId: ctx.ids.order, title: 'Validé', body: '—', link: '/factures' }))
+  await camille.next((n) => n.title === 'Validé')
+  assert.not.ok(camille.events.some((n) => n.title === 'Annulé'), 'NOTIFY went with the rollback')
+  await camille.close()
+})
+
+live('an event raised by a second server instance on the same database reaches a stream of the first', async (ctx) => {
+  const databaseUrl = process.env.DATABASE_URL
+  let deps: AppDeps = ctx.t.deps
+  let handle: DbHandle | undefined
+  if (databaseUrl) {
+    // Another process would have its own pool and its own LISTEN connection on the same schema.
+    const schema = (await sql<{ s: string }>`select current_schema() as s`.execute(ctx.t.deps.db)).rows[0]!.s
+    handle = await connect({ databaseUrl, schema, poolSize: 2 })
+    deps = { ...ctx.t.deps, db: handle.db, listen: handle.listen }
+  }
+  const second = await buildApp(deps, { databaseKind: databaseUrl ? 'postgres' : 'pglite', notificationHeartbeatMs: 50 })
+  ctx.second = { app: second, handle }
+  const secondBase = await second.listen({ port: 0, host: '127.0.0.1' })
+  const onFirst = await openStream(ctx.base, ctx.camille)
+  const onSecond = await openStream(secondBase, ctx.julien)
+  await ingest(second, ctx.ids.order, 'Seconde instance', ctx.pdf)
+  await onFirst.next((n) => n.title === 'Nouveau courrier de Seconde instance')
+  // And the other way round.
+  await ingest(ctx.t.app, ctx.ids.order, 'Première instance', ctx.pdf)
+  await onSecond.next((n) => n.title === 'Nouveau courrier de Première instance')
+  await onFirst.close()
+  // The heartbeat (25 s in production, 50 ms on this instance) keeps proxies from cutting a quiet stream.
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  assert.ok(onSecond.comments.filter((c) => c === 'ping').length >= 1, onSecond.comments.join('|'))
+  // Closing the server ends its open streams instead of waiting for them.
+  const closing = second.close()
+  await onSecond.closed()
+  await closing
+  ctx.second = undefined
+  await handle?.close()
+})
+
+live('followed on from the last notification listed (Last-Event-ID): what came between the list and the stream is sent first, only the user’s', async (ctx) => {
+  const listed = await listOf(ctx.t.app, ctx.julien)
+  const last = Math.max(0, ...listed.notifications.map((n) => n.id))
+  // Raised after the list was read and before the stream is open: no stream could carry them live.
+  await ingest(ctx.t.app, ctx.atelier, 'Entre-deux non partagé', ctx.pdf)
+  await ingest(ctx.t.app, ctx.ids.order, 'Entre-deux', ctx.pdf)
+  const julien = await openStream(ctx.base, ctx.julien, { 'last-event-id': String(last) })
+  const missed = await julien.next((n) => n.title === 'Nouveau courrier de Entre-deux')
+  assert.is(missed.read, false)
+  assert.ok(missed.id > last)
+  assert.not.ok(julien.events.some((n) => n.orderId === ctx.atelier || n.id <= last), 'nothing already listed, nothing of an unshared order')
+  // Then it carries on live.
+  await ingest(ctx.t.app, ctx.ids.order, 'Après', ctx.pdf)
+  await julien.next((n) => n.title === 'Nouveau courrier de Après')
+  await julien.close()
+  for (const bad of ['abc', '-1', '1.5', '99999999999']) {
+    const res = await fetch(`${ctx.base}/api-protected/notifications/stream`, { headers: { apitoken: ctx.julien, 'last-event-id': bad } })
+    assert.is(res.status, 400, bad)
+    assert.match((await res.json()).message, 'Last-Event-ID')
+  }
+})
+
+live('no token, no stream; no query in the URL', async (ctx) => {
+  assert.is((await fetch(`${ctx.base}/api-protected/notifications/stream`)).status, 401)
+  const withQuery = await fetch(`${ctx.base}/api-protected/notifications/stream?apiToken=${ctx.camille}`, { headers: { apitoken: ctx.camille } })
+  assert.is(withQuery.status, 400)
+})
+
+live.run()
+
+// --- E-mail preferences and the daily digest
+
+const mail = suite<Ctx>('e-mail preferences and the daily digest')
+mail.before(setup)
+mail.after((ctx) => ctx.t.close())
+
+const preference = (ctx: Ctx, token: string, orderId: number, email?: string) => email
+  ? call(ctx.t.app, token, 'PUT', `/api-protected/domiciliation-orders/${orderId}/notification-preferences`, { email })
+  : call(ctx.t.app, token, 'GET', `/api-protected/domiciliation-orders/${orderId}/notification-preferences`)
+
+mail('each person chooses per order; a stranger cannot; a wrong value is a French 400', async (ctx) => {
+  assert.equal((await preference(ctx, ctx.julien, ctx.ids.order)).json(), { email: 'each' })
+  assert.equal((await preference(ctx, ctx.julien, ctx.ids.order, 'none')).json(), { email: 'none' })
+  assert.equal((await preference(ctx, ctx.camille, ctx.ids.order)).json(), { email: 'each' }, 'Camille keeps hers')
+  assert.is((await preference(ctx, ctx.sophie, ctx.ids.order)).statusCode, 404)
+  assert.is((await preference(ctx, ctx.sophie, ctx.ids.order, 'each')).statusCode, 404)
+  const wrong = await preference(ctx, ctx.camille, ctx.ids.order, 'toujours')
+  assert.is(wrong.statusCode, 400)
+  assert.equal((await preference(ctx, ctx.camille, ctx.ids.order)).json(), { email: 'each' })
+})
+
+mail('letters and packages are e-mailed to those who want one e-mail per event', async (ctx) => {
+  ctx.t.mails.length = 0
+  await ingest(ctx.t.app, ctx.ids.order, 'EDF Entreprises', ctx.pdf)
+  assert.equal(ctx.t.mails.map((m) => [m.to, m.subject]), [['demo@example.com', 'Nouveau courrier de EDF Entreprises']], 'Julien chose none')
+  ctx.t.mails.length = 0
+  const parcel = await operator(ctx.t.app, 'POST', `/api/operator/domiciliation-orders/${ctx.ids.order}/packages`, { carrier: 'UPS', sender: 'Bureau Vallée' })
+  assert.is(parcel.statusCode, 200)
+  assert.equal(ctx.t.mails.map((m) => [m.to, m.subject]), [['demo@example.com', 'Nouveau colis']])
+  assert.match(ctx.t.mails[0]!.text, 'Bureau Vallée')
+  assert.match(ctx.t.mails[0]!.link!, '/mes-courriers/colis')
+})
+
+mail('the daily digest: no e-mail per event, then one e-mail a day, once, whatever runs it', async (ctx) => {
+  assert.is((await preference(ctx, ctx.camille, ctx.ids.order, 'digest')).statusCode, 200)
+  ctx.t.mails.length = 0
+  ctx.t.clock.set(new Date())
+  await ingest(ctx.t.app, ctx.ids.order, 'Crédit Agricole', ctx.pdf)
+  assert.equal(ctx.t.mails, [], 'nobody wants this one at once')
+  // Two instances' timers at the same moment.
+  const [a, b] = await Promise.all([sendDailyDigests(ctx.t.deps), sendDailyDigests(ctx.t.deps)])
+  assert.equal([...a.sent, ...b.sent], ['demo@example.com'])
+  assert.is(ctx.t.mails.length, 1)
+  assert.is(ctx.t.mails[0]!.subject, digestSubject(Number(/(\d+) nouveaut/.exec(ctx.t.mails[0]!.subject)![1])))
+  assert.match(ctx.t.mails[0]!.text, 'Nouveau courrier de Crédit Agricole')
+  assert.equal((await sendDailyDigests(ctx.t.deps)).sent, [], 'once a day')
+  // The next day: only what came since.
+  ctx.t.clock.advance(86_400_000)
+  await ingest(ctx.t.app, ctx.ids.order, 'La Poste Pro', ctx.pdf)
+  ctx.t.mails.length = 0
+  assert.equal((await sendDailyDigests(ctx.t.deps)).sent, ['demo@example.com'])
+  assert.match(ctx.t.mails[0]!.text, 'La Poste Pro')
+  assert.not.match(ctx.t.mails[0]!.text, 'Crédit Agricole')
+})
+
+mail('a digest whose e-mail fails is sent at the next round', async (ctx) => {
+  ctx.t.clock.advance(2 * 86_400_000)
+  await ingest(ctx.t.app, ctx.ids.order, 'Orange Business', ctx.pdf)
+  const failing = { ...ctx.t.deps, mailer: { send: async () => { throw new Error('SMTP indisponible') } } }
+  assert.equal((await sendDailyDigests(failing)).failures, ['demo@example.com'])
+  ctx.t.mails.length = 0
+  assert.equal((await sendDailyDigests(ctx.t.deps)).sent, ['demo@example.com'])
+  assert.match(ctx.t.mails[0]!.text, 'Orange Business')
+})
+
+mail.run()
+
+// --- Each letter's history
+
+const history = suite<Ctx>('the history of a letter')
+history.before(setup)
+history.after((ctx) => ctx.t.close())
+
+const historyOf = async (ctx: Ctx, token: string, id: number) => {
+  const res = await call(ctx.t.app, token, 'GET', `/api-protected/documents/${id}/history`)
+  assert.is(res.statusCode, 200, res.body)
+  return (res.json().events as { kind: string; actor: string | null; detail: string | null; at: string }[]).map((e) => [e.kind, e.actor, e.detail])
+}
+
+history('received, scanned, opened (by whom, once each), filed, sent by e-mail (to whom), in order, with the reader as "vous"', async (ctx) => {
+  const letter = await ingest(ctx.t.app, ctx.ids.order, 'Mairie de Paris', ctx.pdf)
+  assert.equal(await historyOf(ctx, ctx.camille, letter.id), [['received', null, null], ['scanned', null, null]])
+  assert.is((await call(ctx.t.app, ctx.camille, 'GET', `/api-protected/documents/${letter.id}/file`)).statusCode, 200)
+  assert.is((await call(ctx.t.app, ctx.camille, 'PUT', `/api-protected/documents/${letter.id}`, { readFlag: true })).statusCode, 200)
+  assert.is((await call(ctx.t.app, ctx.julien, 'PUT', `/api-protected/documents/${letter.id}`, { readFlag: true })).statusCode, 200)
+  const folder = await ctx.t.deps.db.selectFrom('folders').select(['id', 'name']).where('id', '=', ctx.ids.folder).executeTakeFirstOrThrow()
+  assert.is((await call(ctx.t.app, ctx.camille, 'PUT', `/api-protected/documents/${letter.id}`, { folderId: folder.id })).statusCode, 200)
+  assert.is((await call(ctx.t.app, ctx.camille, 'PUT', `/api-protected/documents/${letter.id}`, { folderId: folder.id })).statusCode, 200, 'the same folder again: no new line')
+  const sent = await call(ctx.t.app, ctx.julien, 'POST', '/api-protected/send-documents', { email: 'comptable@example.com', documentIds: [letter.id] })
+  assert.is(sent.statusCode, 200, sent.body)
+  const expected = (me: string, other: string) => [
+    ['received', null, null], ['scanned', null, null], ['opened', me, null], ['opened', other, null],
+    ['moved', me, folder.name], ['emailed', other, 'comptable@example.com'],
+  ]
+  assert.equal(await historyOf(ctx, ctx.camille, letter.id), expected('vous', 'Julien Moreau'))
+  assert.equal(await historyOf(ctx, ctx.julien, letter.id), expected('Camille Martin', 'vous'))
+})
+
+history('a letter taken out of its folder; a failed e-mail writes nothing; a stranger sees no history', async (ctx) => {
+  const letter = await ingest(ctx.t.app, ctx.ids.order, 'Préfecture', ctx.pdf)
+  await call(ctx.t.app, ctx.camille, 'PUT', `/api-protected/documents/${letter.id}`, { folderId: ctx.ids.folder })
+  await call(ctx.t.app, ctx.camille, 'PUT', `/api-protected/documents/${letter.id}`, { folderId: null })
+  const app = await buildApp({ ...ctx.t.deps, mailer: { send: async () => { throw new Error('SMTP indisponible') } } }, { databaseKind: process.env.DATABASE_URL ? 'postgres' : 'pglite' })
+  try {
+    const failed = await call(app, ctx.camille, 'POST', '/api-protected/send-documents', { email: 'x@example.com', documentIds: [letter.id] })
+    assert.is.not(failed.statusCode, 200)
+  } finally {
+    await app.close()
+  }
+  const folder = await ctx.t.deps.db.selectFrom('folders').select('name').where('id', '=', ctx.ids.folder).executeTakeFirstOrThrow()
+  const events = await historyOf(ctx, ctx.camille, letter.id)
+  assert.equal(events.slice(2), [['moved', 'vous', folder.name], ['moved', 'vous', null]])
+  assert.not.ok(events.some(([kind]) => kind === 'emailed'))
+  const stranger = await call(ctx.t.app, ctx.sophie, 'GET', `/api-protected/documents/${letter.id}/history`)
+  assert.is(stranger.statusCode, 404)
+})
+
+history.run()

@@ -1,0 +1,41 @@
+// Letters the mail-pipeline tests make (issue 14): a PDF with a text layer, and an image-only scan made
+// by drawing text on a canvas and embedding the picture as the page, as a scanner would.
+import { createCanvas } from '@napi-rs/canvas'
+import { PDFDocument, StandardFonts } from 'pdf-lib'
+
+/** A PDF whose pages hold real text (one array of lines per page); WinAnsi only, as a letter generator writes it. */
+export async function textLayerPdf(pages: string[][]): Promise<Buffer> {
+  const doc = await PDFDocument.create()
+  const font = await doc.embedFont(StandardFonts.Helvetica)
+  for (const lines of pages) {
+    const page = doc.addPage([595, 842])
+    lines.forEach((line, i) => page.drawText(line, { x: 56, y: 780 - i * 22, size: 13, font }))
+  }
+  return Buffer.from(await doc.save())
+}
+
+/** A one-page scan without any text layer: the lines drawn into a picture (null lines: a page of noise). */
+export async function imageOnlyPdf(lines: string[] | null): Promise<Buffer> {
+  const canvas = createCanvas(1240, 1754)
+  const context = canvas.getContext('2d')
+  context.fillStyle = '#ffffff'
+  context.fillRect(0, 0, 1240, 1754)
+  if (lines) {
+    context.fillStyle = '#111111'
+    context.font = '38px sans-serif'
+    lines.forEach((line, i) => context.fillText(line, 110, 220 + i * 70))
+  } else {
+    // Speckles OCR cannot read: a bad scan.
+    let seed = 7
+    const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647
+    for (let i = 0; i < 4000; i++) {
+      context.fillStyle = random() > 0.5 ? '#222222' : '#999999'
+      context.fillRect(random() * 1240, random() * 1754, 2 + random() * 6, 2 + random() * 6)
+    }
+  }
+  const doc = await PDFDocument.create()
+  const page = doc.addPage([595, 842])
+  const image = await doc.embedPng(await canvas.encode('png'))
+  page.drawImage(image, { x: 0, y: 0, width: 595, height: 842 })
+  return Buffer.from(await doc.save())
+}

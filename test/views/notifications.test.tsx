@@ -1,0 +1,146 @@
+// notifications (issue 14): the bell in the header (count, panel, open = read + go, "Tout marquer comme
+// lu", live events, errors with "Réessayer", Escape), a letter's "Historique", and the e-mail choices.
+import '../util/dom.ts'
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import type { PortalNotification } from '../../server/contract/schemas.ts'
+import * as F from '../util/fixtures.ts'
+import { setViewport } from '../util/dom.ts'
+import { renderApp, type Scenario } from '../util/services.tsx'
+
+const notice = (id: number, read: boolean, title: string, link: string, createdAt = '2026-11-20T09:00:00.000Z'): PortalNotification =>
+  ({ id, kind: 'letter', orderId: 2, title, body: 'administratif, 1 page — Boulangerie des Lilas SAS', createdAt, read, link })
+const list = [
+  notice(1, false, 'Nouveau courrier de URSSAF Île-de-France', '/mes-courriers/courriers?domiciliation=2&courrier=21'),
+  notice(2, false, 'Nouveau colis', '/mes-courriers/colis', '2026-11-19T09:00:00.000Z'),
+  notice(3, true, 'Nouvelle facture', '/factures', '2026-11-01T09:00:00.000Z'),
+]
+const documents = [F.letter(21, { sender: 'URSSAF Île-de-France', read: true, receivedAt: '2024-03-12T09:00:00.000Z' })]
+
+const open = (path: string, scenario: Scenario = {}) => renderApp(path, { signedIn: true, defaultOrder: 2, data: { documents }, ...scenario })
+
+const Bell = suite('the bell')
+Bell.before.each(() => setViewport(1280))
+Bell.after.each(() => cleanup())
+
+Bell('the count on the bell, the panel unread first, opening one marks it read and goes to it', async () => {
+  const app = await open('/tableau-de-bord', { notifications: { list } })
+  const bell = await screen.findByRole('button', { name: '2 notifications non lues' })
+  fireEvent.click(bell)
+  const panel = screen.getByRole('region', { name: 'Notifications' })
+  const items = within(panel).getAllByRole('button').filter((b) => b.textContent !== 'Tout marquer comme lu')
+  assert.equal(items.map((b) => within(b).getByText(/Nouveau|Nouvelle/).textContent!.replace(' (non lue)', '')), ['Nouveau courrier de URSSAF Île-de-France', 'Nouveau colis', 'Nouvelle facture'])
+  assert.match(items[2]!.textContent!, '1 novembre')
+  fireEvent.click(items[0]!)
+  await waitFor(() => assert.ok(app.calls.navigations.includes('/mes-courriers/courriers?domiciliation=2&courrier=21')))
+  await waitFor(() => assert.ok(app.calls.notifications.some(([name, id]) => name === 'readNotification' && id === 1)))
+  await screen.findByRole('button', { name: '1 notification non lue' })
+  assert.not.ok(screen.queryByRole('region', { name: 'Notifications' }), 'the panel closes')
+})
+
+Bell('"Tout marquer comme lu"; then "Aucune nouvelle notification"; Escape closes and the focus returns to the bell', async () => {
+  const app = await open('/tableau-de-bord', { notifications: { list } })
+  fireEvent.click(await screen.findByRole('button', { name: '2 notifications non lues' }))
+  fireEvent.click(screen.getByRole('button', { name: 'Tout marquer comme lu' }))
+  await screen.findByRole('button', { name: 'Notifications' })
+  assert.ok(app.calls.notifications.some(([name]) => name === 'readAllNotifications'))
+  screen.getByText('Aucune nouvelle notification')
+  fireEvent.keyDown(screen.getByRole('region', { name: 'Notifications' }), { key: 'Escape' })
+  assert.not.ok(screen.queryByRole('region', { name: 'Notifications' }))
+  assert.is(document.activeElement, screen.getByRole('button', { name: 'Notifications' }))
+})
+
+Bell('empty: "Aucune nouvelle notification"; a live one lights the bell while the page is open', async () => {
+  const app = await open('/tableau-de-bord')
+  const bell = await screen.findByRole('button', { name: 'Notifications' })
+  fireEvent.click(bell)
+  screen.getByText('Aucune nouvelle notification')
+  await waitFor(() => assert.ok(app.calls.live))
+  await act(async () => app.calls.live!.push(notice(9, false, 'Nouveau courrier de Impots.gouv', '/mes-courriers/courriers?domiciliation=2&courrier=30', new Date().toISOString())))
+  await screen.findByRole('button', { name: '1 notification non lue' })
+  const item = screen.getByText('Nouveau courrier de Impots.gouv')
+  assert.match(item.closest('button')!.textContent!, 'à l’instant')
+})
+
+Bell('a failed load: the error and "Réessayer"', async () => {
+  await open('/tableau-de-bord', { notifications: { list, fails: ['load'] } })
+  fireEvent.click(await screen.findByRole('button', { name: 'Notifications' }))
+  const panel = screen.getByRole('region', { name: 'Notifications' })
+  await within(panel).findByText(/indisponible/)
+  fireEvent.click(within(panel).getByRole('button', { name: 'Réessayer' }))
+  await screen.findByRole('button', { name: '2 notifications non lues' })
+})
+
+Bell('a read mark that fails is put back and said', async () => {
+  await open('/tableau-de-bord', { notifications: { list, fails: ['read'] } })
+  fireEvent.click(await screen.findByRole('button', { name: '2 notifications non lues' }))
+  fireEvent.click(screen.getByText('Nouveau colis').closest('button')!)
+  await screen.findByRole('button', { name: '2 notifications non lues' })
+  fireEvent.click(screen.getByRole('button', { name: '2 notifications non lues' }))
+  await screen.findByText(/indisponible/)
+})
+
+Bell.run()
+
+const History = suite('the letter’s Historique')
+History.before.each(() => setViewport(1280))
+History.after.each(() => cleanup())
+
+History('received, scanned, opened by whom, sent to whom, filed, forwarded, with dates', async () => {
+  await open('/mes-courriers/courriers', {
+    notifications: {
+      history: {
+        21: [
+          { kind: 'received', at: '2024-03-12T08:00:00.000Z', actor: null, detail: null },
+          { kind: 'scanned', at: '2024-03-12T10:00:00.000Z', actor: null, detail: null },
+          { kind: 'opened', at: '2024-03-13T09:00:00.000Z', actor: 'vous', detail: null },
+          { kind: 'opened', at: '2024-03-13T10:00:00.000Z', actor: 'Julien Moreau', detail: null },
+          { kind: 'emailed', at: '2024-03-14T09:00:00.000Z', actor: 'vous', detail: 'comptable@example.com' },
+          { kind: 'moved', at: '2024-03-15T09:00:00.000Z', actor: 'Julien Moreau', detail: 'Banque' },
+          { kind: 'forwarded', at: '2024-03-16T09:00:00.000Z', actor: null, detail: '12 rue des Lilas, 69003 Lyon' },
+        ],
+      },
+    },
+  })
+  const history = await screen.findByRole('region', { name: 'Historique' })
+  await waitFor(() => within(history).getByText('Reçu'))
+  const lines = within(history).getAllByRole('listitem').map((li) => li.querySelector('span')!.textContent)
+  assert.equal(lines, ['Reçu', 'Numérisé', 'Ouvert par vous', 'Ouvert par Julien Moreau', 'Envoyé par e-mail à comptable@example.com par vous', 'Classé dans « Banque » par Julien Moreau', 'Réexpédié à 12 rue des Lilas, 69003 Lyon'])
+  assert.match(history.textContent!, '12 mars 2024')
+})
+
+History('a history that cannot be read: the error and "Réessayer"', async () => {
+  await open('/mes-courriers/courriers', { notifications: { fails: ['history'] } })
+  const history = await screen.findByRole('region', { name: 'Historique' })
+  await within(history).findByRole('button', { name: 'Réessayer' })
+})
+
+History.run()
+
+const Choices = suite('the e-mail choices on /informations-personnelles')
+Choices.before.each(() => setViewport(360))
+Choices.after.each(() => cleanup())
+
+Choices('per order, each person’s own: saved at once, a failed save puts the choice back and says so', async () => {
+  const app = await open('/informations-personnelles', { notifications: { preferences: { 2: 'digest' } } })
+  const section = await screen.findByRole('region', { name: 'E-mails de notification' })
+  const boulangerie = await within(section).findByRole('group', { name: 'Boulangerie des Lilas SAS' })
+  assert.is((within(boulangerie).getByRole('radio', { name: 'Un résumé quotidien' }) as HTMLInputElement).checked, true)
+  fireEvent.click(within(boulangerie).getByRole('radio', { name: 'Aucun e-mail' }))
+  await within(boulangerie).findByText('Votre choix est enregistré.')
+  assert.ok(app.calls.notifications.some((c) => c[0] === 'updateNotificationPreferences' && c[1] === 2 && c[2] === 'none'))
+  assert.equal(within(section).getAllByRole('group').map((g) => g.querySelector('legend')!.textContent), [F.atelier, F.boulangerie, F.studio, F.conseil].map((o) => o.raisonSociale))
+})
+
+Choices('a failed save', async () => {
+  await open('/informations-personnelles', { notifications: { fails: ['savePreference'] } })
+  const section = await screen.findByRole('region', { name: 'E-mails de notification' })
+  const group = await within(section).findByRole('group', { name: 'Boulangerie des Lilas SAS' })
+  fireEvent.click(within(group).getByRole('radio', { name: 'Un résumé quotidien' }))
+  await within(group).findByRole('alert')
+  assert.match(within(group).getByRole('alert').textContent!, 'indisponible')
+  assert.is((within(group).getByRole('radio', { name: 'Un e-mail par événement' }) as HTMLInputElement).checked, true)
+})
+
+Choices.run()

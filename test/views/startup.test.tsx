@@ -1,0 +1,103 @@
+// Issue 13: signing in reaches the dashboard without a Suspense fallback in between once the form has
+// been used (the signed-in code is fetched then), so that the reveal never waits for React's Suspense
+// throttle. Counted, not timed: budgets live in bench:web and scripts/size.mjs.
+import '../util/dom.ts'
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { Suspense, use } from 'react'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { CODE_LOADING_LABEL } from '../../src/views/components/ui.tsx'
+import { preloadable } from '../../src/views/components/preloadable.ts'
+import { DashboardPage } from '../../src/views/pages/shell/dashboardPage.ts'
+import { DashboardLayout } from '../../src/views/signedIn.ts'
+import { createServices } from '../../src/wiring/services.ts'
+import { tracked } from '../../src/wiring/settled.ts'
+import * as F from '../util/fixtures.ts'
+import { renderApp } from '../util/services.tsx'
+
+/** Every time a Suspense boundary's fallback (the code-loading spinner) enters the page. */
+function countFallbacks() {
+  let count = 0
+  const observer = new MutationObserver((records) => {
+    for (const record of records) for (const node of record.addedNodes) if (node.textContent?.includes(CODE_LOADING_LABEL)) count++
+  })
+  observer.observe(document.body, { childList: true, subtree: true })
+  return { count: () => (observer.takeRecords().length, count), stop: () => observer.disconnect() }
+}
+
+const Startup = suite('login → dashboard without a Suspense reveal (issue 13)')
+Startup.after.each(() => cleanup())
+
+Startup('using the form fetches the signed-in code; signing in then shows the dashboard without a fallback', async () => {
+  await renderApp('/login', { orders: [F.atelier] })
+  const email = await screen.findByLabelText('Adresse e-mail')
+  fireEvent.focus(email)
+  fireEvent.input(email, { target: { value: 'demo@example.com' } })
+  fireEvent.input(screen.getByLabelText('Mot de passe'), { target: { value: 'Demo1234!' } })
+  await waitFor(() => assert.ok(DashboardLayout.isLoaded() && DashboardPage.isLoaded(), 'the dashboard layout and page are fetched while the form is used'))
+  const fallbacks = countFallbacks()
+  fireEvent.click(screen.getByRole('button', { name: 'Se connecter', exact: true } as never))
+  await screen.findByRole('heading', { name: 'Bonjour Camille' })
+  assert.is(fallbacks.count(), 0, 'no Suspense fallback between the click and the greeting')
+  fallbacks.stop()
+})
+
+Startup('a preloaded component renders at once; a component whose code is not there shows the fallback (what the count above detects)', async () => {
+  const Preloaded = preloadable(async () => ({ default: () => <p>prêt</p> }))
+  const NotLoaded = preloadable(async () => ({ default: () => <p>arrivé</p> }))
+  await Preloaded.preload()
+  const fallbacks = countFallbacks()
+  await act(async () => {
+    render(<Suspense fallback={<p>{CODE_LOADING_LABEL}</p>}><Preloaded /></Suspense>)
+  })
+  assert.is(fallbacks.count(), 0)
+  await act(async () => {
+    render(<Suspense fallback={<p>{CODE_LOADING_LABEL}</p>}><NotLoaded /></Suspense>)
+  })
+  await screen.findByText('arrivé')
+  assert.is(fallbacks.count(), 1)
+  fallbacks.stop()
+})
+
+Startup('the services’ loaders settle with status and value, so that use() reads them without suspending', async () => {
+  localStorage.clear() // signed out: the real session makes no call
+  const services = createServices({ navigate: () => {}, notify: () => {} })
+  const session = await services.loadSession()
+  const flows = await services.loadFlows()
+  assert.is(services.loadSession(), services.loadSession(), 'loaded once')
+  assert.equal([(services.loadSession() as { status?: string }).status, (services.loadFlows() as { status?: string }).status], ['fulfilled', 'fulfilled'])
+  function Reader() {
+    const s = use(services.loadSession())
+    const f = use(services.loadFlows())
+    return <p>{s === session && f === flows ? 'lu sans attendre' : 'autre'}</p>
+  }
+  const fallbacks = countFallbacks()
+  await act(async () => {
+    render(<Suspense fallback={<p>{CODE_LOADING_LABEL}</p>}><Reader /></Suspense>)
+  })
+  screen.getByText('lu sans attendre')
+  assert.is(fallbacks.count(), 0)
+  fallbacks.stop()
+  session.stop()
+})
+
+Startup('tracked(): a rejected load carries its reason', async () => {
+  const failed = tracked(Promise.reject(new Error('hors ligne')))
+  await failed.catch(() => {})
+  assert.is(failed.status, 'rejected')
+  assert.is((failed.reason as Error).message, 'hors ligne')
+})
+
+Startup('the dashboard’s lists and unpaid banner appear together once answered, so that nothing below the greeting jumps', async () => {
+  await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: 2, pending: ['packages'] })
+  await screen.findByRole('heading', { name: 'Bonjour Camille' })
+  await screen.findByText('Chargement : vos courriers, colis, demandes et factures…')
+  assert.is(screen.queryByRole('heading', { name: 'Courriers non lus' }), null, 'the letters wait for the packages')
+  cleanup()
+  await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: 2, unpaid: { hasUnpaid: true, count: 1, amountInclTaxCents: 3480 } })
+  await screen.findByRole('heading', { name: 'Courriers non lus' })
+  screen.getByRole('region', { name: 'Factures impayées' })
+  assert.is(screen.queryByText('Chargement : vos courriers, colis, demandes et factures…'), null)
+})
+
+Startup.run()
