@@ -2,7 +2,7 @@
 import type { Kysely, Transaction } from 'kysely'
 import { hashPassword } from '../services/crypto.ts'
 import { newCertificateCode } from '../services/certificate-code.ts'
-import { billPdf, letterPdf, type LetterContent } from '../services/pdf.ts'
+import type { LetterContent } from '../services/pdf.ts'
 import { testProviderRows } from '../services/payment.ts'
 import { plans } from '../services/plans.ts'
 import { newFileKey, storeWithRecord, type Storage } from '../services/storage.ts'
@@ -128,6 +128,8 @@ const orderSeeds: OrderSeed[] = [
 /** True when this call seeded the database, false when it already was (seeding happens once). */
 export async function seedDemo(db: Kysely<Database>, storage: Storage, options: { now: Date; brandName: string }): Promise<boolean> {
   if (await db.selectFrom('app_meta').select('key').where('key', '=', SEED_KEY).executeTakeFirst()) return false
+  // pdf-lib loads only when there is something to draw: a start on a seeded database never compiles it.
+  const { billPdf, letterPdf } = await import('../services/pdf.ts')
   const { now, brandName } = options
   // argon2 hashes on libuv's threads: started now, it runs while the PDFs below are drawn on this one.
   demoHash ??= hashPassword(DEMO_PASSWORD)

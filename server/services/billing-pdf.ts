@@ -2,7 +2,8 @@
 // code pointing to the public verification page) and the domiciliation contract.
 import { type PDFFont, type PDFPage, rgb } from 'pdf-lib'
 import QRCode from 'qrcode'
-import { documentWithFonts, formatEuros, longDate, wrap } from './pdf.ts'
+import { documentWithFonts, formatEuros, wrap } from './pdf.ts'
+import { longDate } from './time.ts'
 
 export interface Provider {
   brandName: string

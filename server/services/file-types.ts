@@ -1,6 +1,5 @@
 // Uploaded files are judged by their bytes, never by their name or declared type: every upload (Kbis, identity
 // documents, operators' letters) goes through checkFile, the strict check.
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFStream, type PDFObject } from 'pdf-lib'
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024
 
@@ -44,38 +43,9 @@ export async function checkFile(bytes: Uint8Array): Promise<CheckedFile> {
   if (ACTIVE_MARKUP.test(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1'))) return { type: null, problem: 'active' }
   if (type === 'png') return soundPng(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) ? { type, pages: 1 } : { type: null, problem: 'unreadable' }
   if (type === 'jpeg') return soundJpeg(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) ? { type, pages: 1 } : { type: null, problem: 'unreadable' }
-  let pdf: PDFDocument
-  let pages: number
-  try {
-    pdf = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false })
-    pages = pdf.getPageCount()
-  } catch {
-    return { type: null, problem: 'unreadable' }
-  }
-  if (pages < 1) return { type: null, problem: 'unreadable' }
-  return runsCode(pdf) ? { type: null, problem: 'active' } : { type, pages }
-}
-
-const JS_KEYS = [PDFName.of('JS'), PDFName.of('JavaScript')]
-const CODE_ACTIONS = [PDFName.of('JavaScript'), PDFName.of('Launch')]
-const ACTION_TYPE = PDFName.of('S')
-
-/** A JavaScript or Launch action anywhere, or a JavaScript name tree: objects of object streams included. */
-function runsCode(pdf: PDFDocument): boolean {
-  const pending: PDFObject[] = pdf.context.enumerateIndirectObjects().map(([, object]) => object)
-  while (pending.length) {
-    const object = pending.pop()!
-    const dict = object instanceof PDFStream ? object.dict : object
-    if (dict instanceof PDFDict) {
-      if (JS_KEYS.some((key) => dict.has(key))) return true
-      const action = dict.get(ACTION_TYPE)
-      if (action && CODE_ACTIONS.includes(action as PDFName)) return true
-      pending.push(...dict.values())
-    } else if (dict instanceof PDFArray) {
-      pending.push(...dict.asArray())
-    }
-  }
-  return false
+  // pdf-lib loads with the first PDF to check (pdf-check.ts): no start compiles it.
+  const pdf = await (await import('./pdf-check.ts')).readPdf(bytes)
+  return 'problem' in pdf ? { type: null, problem: pdf.problem } : { type, pages: pdf.pages }
 }
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {

@@ -1,5 +1,6 @@
 // Small real PDFs: scanned letters for the demo data, invoices and credit notes.
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib'
+import { longDate } from './time.ts'
 
 export interface LetterContent {
   sender: string
@@ -22,7 +23,6 @@ export interface BillContent {
   paid?: boolean
 }
 
-export const longDate = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/Paris' })
 const euros = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' })
 // The standard PDF fonts use WinAnsi: the narrow and non-breaking spaces of fr-FR formatting are not in it.
 export const winAnsi = (text: string) => text.replace(/[\u00a0\u2000-\u200f\u202f]/g, ' ')

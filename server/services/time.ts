@@ -4,3 +4,6 @@ export const addMinutes = (date: Date, minutes: number) => new Date(date.getTime
 const parisDayFormat = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' })
 /** The day (YYYY-MM-DD) of an instant in France, whatever the server's time zone. */
 export const parisDay = (date: Date) => parisDayFormat.format(date)
+
+/** "3 mars 2026", as French documents write a date (certificates, contracts, letters), in France's time zone. */
+export const longDate = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/Paris' })

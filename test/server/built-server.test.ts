@@ -21,6 +21,12 @@ test('node dist-server/server.mjs starts on a fresh database (from its migrated 
     await buildServer({ outdir })
     const bundle = await readFile(join(outdir, 'server.mjs'), 'utf8')
     assert.not.match(bundle, /from ["']tsx/, 'the bundle needs no TypeScript loader')
+    // What only some requests need stays out of what every start compiles: pdf-lib (uploads' checks, certificates, the
+    // demo's drawing) and @simplewebauthn/server (passkeys) are chunks of their own, imported at their first use.
+    assert.not.match(bundle, /function generateRegistrationOptions/, '@simplewebauthn/server in the start bundle')
+    assert.not.match(bundle, /PDFDocument = /, 'pdf-lib in the start bundle')
+    const chunks = await Promise.all((await readdir(join(outdir, 'chunks'))).filter((name) => name.endsWith('.mjs')).map((name) => readFile(join(outdir, 'chunks', name), 'utf8')))
+    assert.ok(chunks.some((code) => /PDFDocument = /.test(code)) && chunks.some((code) => /function generateRegistrationOptions/.test(code)), 'each in a chunk')
     const child = spawn(process.execPath, [join(outdir, 'server.mjs')], {
       env: { ...process.env, PORT: '0', DATABASE_URL: '', DATA_DIR: join(dir, 'data'), STORAGE_DIR: join(dir, 'storage'), DIST_DIR: join(dir, 'no-dist'), SEED_DEMO: 'true', LOG_LEVEL: 'warn', NODE_OPTIONS: '' },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

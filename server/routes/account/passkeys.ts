@@ -1,11 +1,7 @@
 // Passkeys (WebAuthn, checked by @simplewebauthn/server): add one, list, rename, remove, and sign in
 // with one. Challenges are single-use, live five minutes and sit in the database, so any API instance
 // can finish a ceremony another began. The password stays as the fallback.
-import {
-  generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse,
-  type AuthenticationResponseJSON, type AuthenticatorTransport, type RegistrationResponseJSON,
-} from '@simplewebauthn/server'
-import { isoBase64URL } from '@simplewebauthn/server/helpers'
+import type { AuthenticationResponseJSON, AuthenticatorTransport, RegistrationResponseJSON } from '@simplewebauthn/server'
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest, HttpError, notFound } from '../../http/errors.ts'
@@ -19,6 +15,10 @@ import { describeDevice, userAgentOf } from '../../services/devices.ts'
 import { addDays, addMinutes } from '../../services/time.ts'
 
 export const CHALLENGE_MINUTES = 5
+
+/** @simplewebauthn/server (with its ASN.1 and X.509 packages, a sixth of the server's code) loads with the first ceremony: no start compiles it. */
+const webauthn = () => Promise.all([import('@simplewebauthn/server'), import('@simplewebauthn/server/helpers')])
+  .then(([server, helpers]) => ({ ...server, isoBase64URL: helpers.isoBase64URL }))
 
 export const passkeyMessages = {
   refused: 'La clé d’accès n’a pas pu être vérifiée. Recommencez, ou connectez-vous avec votre mot de passe.',
@@ -45,6 +45,7 @@ export function passkeyRoutes(define: DefineRoute, { db, config, clock }: AppDep
 
   define('passkeyRegistrationOptions', async ({ user }) => {
     const held = await credentialsOf(db, user.id)
+    const { generateRegistrationOptions } = await webauthn()
     const options = await generateRegistrationOptions({
       rpName: config.brandName,
       rpID: rp().rpID,
@@ -62,6 +63,7 @@ export function passkeyRoutes(define: DefineRoute, { db, config, clock }: AppDep
   })
 
   define('registerPasskey', async ({ user, body, req }) => {
+    const { verifyRegistrationResponse, isoBase64URL } = await webauthn()
     const verification = await verifyRegistrationResponse({
       response: body.credential as unknown as RegistrationResponseJSON,
       expectedChallenge: spend('registration', user.id),
@@ -96,6 +98,7 @@ export function passkeyRoutes(define: DefineRoute, { db, config, clock }: AppDep
   })
 
   define('passkeyLoginOptions', async () => {
+    const { generateAuthenticationOptions } = await webauthn()
     const options = await generateAuthenticationOptions({ rpID: rp().rpID, userVerification: 'preferred', timeout: CHALLENGE_MINUTES * 60_000 })
     await keep(options.challenge, 'authentication', null)
     return options as unknown as Record<string, unknown>
@@ -104,6 +107,7 @@ export function passkeyRoutes(define: DefineRoute, { db, config, clock }: AppDep
   define('passkeyLogin', async ({ body, req }) => {
     const passkey = await findPasskeyByCredential(db, body.credential.id)
     if (!passkey) throw new HttpError(401, passkeyMessages.unknown, 'UNKNOWN_PASSKEY')
+    const { verifyAuthenticationResponse, isoBase64URL } = await webauthn()
     const verification = await verifyAuthenticationResponse({
       response: body.credential as unknown as AuthenticationResponseJSON,
       expectedChallenge: spend('authentication', null),

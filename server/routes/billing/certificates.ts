@@ -5,13 +5,15 @@ import type { DefineRoute } from '../../http/define-route.ts'
 import { conflict, HttpError, notFound } from '../../http/errors.ts'
 import { createCertificate, findCertificate, findOrderFacts, type OrderFacts } from '../../db/repositories/billing.ts'
 import { requireOrder, requireOwnContract } from '../../db/repositories/orders.ts'
-import { certificatePdf, contractPdf, type Company, type Provider } from '../../services/billing-pdf.ts'
+import type { Company, Provider } from '../../services/billing-pdf.ts'
 import { newCertificateCode } from '../../services/certificate-code.ts'
 import { answerPdf } from '../files.ts'
-import { longDate } from '../../services/pdf.ts'
-import { parisDay } from '../../services/time.ts'
+import { longDate, parisDay } from '../../services/time.ts'
 
 /** "31 janvier 2027" from 2027-01-31. */
+/** The PDF drawing (pdf-lib, qrcode) loads with the first certificate or contract: no start compiles it. */
+const billingPdf = () => import('../../services/billing-pdf.ts')
+
 export const frenchDay = (day: string) => longDate.format(new Date(`${day}T12:00:00Z`))
 
 export const UNKNOWN_CERTIFICATE = 'Aucune attestation ne correspond à ce code.'
@@ -58,6 +60,7 @@ export function certificateRoutes(define: DefineRoute, { db, payments, clock, co
     await requireOrder(db, user.id, certificate.order_id, 'owner').catch((error: unknown) => {
       throw error instanceof HttpError && error.statusCode === 404 ? notFound('Attestation') : error
     })
+    const { certificatePdf } = await billingPdf()
     const bytes = await certificatePdf({
       provider: provider(certificate), company: company(certificate), contractStart: certificate.signed_at!, issuedAt: certificate.issued_at,
       code: certificate.code, verificationUrl: `${config.publicUrl}/verification/${certificate.code}`,
@@ -79,6 +82,7 @@ export function certificateRoutes(define: DefineRoute, { db, payments, clock, co
     const [main, ...options] = subscription?.items.data ?? []
     const forwarding = [facts.adresse_postale_expedition, facts.adresse_complement_postale_expedition,
       [facts.code_postale_expedition, facts.ville_postale_expedition].filter(Boolean).join(' '), facts.pays_postale_expedition].filter(Boolean).join(', ')
+    const { contractPdf } = await billingPdf()
     const bytes = await contractPdf({
       provider: provider(facts), company: company(facts), signedAt: facts.signed_at, contractId: contract.id,
       plan: main ? { nickname: main.plan.nickname, amountExclTaxCents: main.plan.amount, interval: main.plan.interval } : null,
