@@ -4,11 +4,15 @@
 // Build-time configuration: BRAND_NAME (the provider's name), API_BASE_URL (default: same origin).
 import * as esbuild from 'esbuild'
 import { createHash } from 'node:crypto'
-import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises'
+import { execFile } from 'node:child_process'
+import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { promisify } from 'node:util'
 
 const root = dirname(fileURLToPath(import.meta.url))
+const execFileAsync = promisify(execFile)
 export const outdir = join(root, 'dist')
 export const DEFAULT_BRAND_NAME = 'Domicilium'
 
@@ -71,8 +75,49 @@ async function writeIndex(metafile, config, mode) {
   const html = template.replace('/src/main.tsx', url(entry[0]))
     .replace('<script type="module"', [...preloads, '<script type="module"'].join('\n    '))
   await writeFile(join(outdir, 'index.html'), html)
+  if (mode === 'production') await writePrerendered(config, html)
   await writeFile(join(outdir, 'build-stamp.json'), JSON.stringify({ ...config, mode, sources: await sourcesDigest() }, null, 2))
   await writeFile(join(outdir, 'meta.json'), JSON.stringify(metafile))
+}
+
+/** The pages drawn ahead for a signed-out visitor (src/prerender.tsx), each served by the server at its path (dist/prerendered.json). */
+export const PRERENDERED = { '/login': 'login.html' }
+
+/**
+ * Writes dist/login.html: index.html with /login's markup in #root and goober's CSS in a style element
+ * (the server puts the response's CSP nonce on it, as on the meta tag), so that /login paints with its
+ * HTML. src/prerender.tsx is bundled for Node and run in a child process of its own (React and goober
+ * keep state, and React's scheduler would keep this process alive).
+ */
+async function writePrerendered(config, html) {
+  const dir = await mkdtemp(join(tmpdir(), 'portail-prerender-'))
+  try {
+    const bundle = join(dir, 'prerender.mjs')
+    await esbuild.build({
+      ...buildOptions(config),
+      entryPoints: ['src/prerender.tsx'],
+      outdir: undefined, publicPath: undefined, entryNames: undefined, chunkNames: undefined, assetNames: undefined,
+      outfile: bundle, splitting: false, metafile: false, minify: false,
+    })
+    const script = `const { prerender } = await import(${JSON.stringify(pathToFileURL(bundle).href)})
+const pages = Object.fromEntries(${JSON.stringify(Object.keys(PRERENDERED))}.map((path) => [path, prerender(path)]))
+process.stdout.write(JSON.stringify(pages), () => process.exit(0))`
+    const { stdout } = await execFileAsync(process.execPath, ['--input-type=module', '-e', script], { maxBuffer: 16 * 1024 * 1024 })
+    const pages = JSON.parse(stdout)
+    for (const [path, file] of Object.entries(PRERENDERED)) {
+      const { html: markup, css } = pages[path]
+      if (!markup.includes('<main') || !css || /<\//.test(css)) throw new Error(`prerender ${path}: rendu inattendu`)
+      const page = html
+        .replace('<div id="root"></div>', `<div id="root" data-prerendered="">${markup}</div>`)
+        .replace('</head>', `  <style id="_goober" nonce="__CSP_NONCE__">${css}</style>\n  </head>`)
+      if (!page.includes('data-prerendered')) throw new Error('index.html has no <div id="root"></div>')
+      await writeFile(join(outdir, file), page)
+    }
+    // The server's list of them (server/http/spa.ts).
+    await writeFile(join(outdir, 'prerendered.json'), JSON.stringify(PRERENDERED))
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
 }
 
 /** A digest of every input of the build: sources, index.html, this file and the lock file. */
@@ -100,6 +145,7 @@ export async function isStale(config = buildConfig()) {
   try {
     const stamp = JSON.parse(await readFile(join(outdir, 'build-stamp.json'), 'utf8'))
     await stat(join(outdir, 'index.html'))
+    for (const file of Object.values(PRERENDERED)) await stat(join(outdir, file))
     return stamp.mode !== 'production' || stamp.brandName !== config.brandName || stamp.apiBaseUrl !== config.apiBaseUrl || stamp.sources !== (await sourcesDigest())
   } catch {
     return true

@@ -55,6 +55,7 @@ export function analyse() {
   }
   const html = readFileSync(join(dist, 'index.html'), 'utf8')
   return {
+    prerendered: prerenderedLogin(),
     sizes, main, lazyChunks, firstLoad, meta,
     loginInEntry: [...login].some((file) => LOGIN_PAGE in meta.outputs[file].inputs),
     // The entry's static imports that dist/index.html does not announce with <link rel="modulepreload">.
@@ -62,10 +63,35 @@ export function analyse() {
   }
 }
 
+/**
+ * dist/login.html, /login drawn ahead (src/prerender.tsx): the form in #root, goober's CSS under the
+ * response's nonce, every class of the markup styled, the buttons disabled until the app takes over.
+ * The problems found, and the page's size.
+ */
+export function prerenderedLogin() {
+  const problems = []
+  let page = ''
+  try {
+    page = readFileSync(join(dist, 'login.html'), 'utf8')
+  } catch {
+    return { problems: ['dist/login.html is missing: /login would paint only after its JavaScript'], gzip: 0 }
+  }
+  const root = /<div id="root" data-prerendered="">([\s\S]*?)<\/div>\s*<noscript>/.exec(page)?.[1] ?? ''
+  const css = /<style id="_goober" nonce="__CSP_NONCE__">([\s\S]*?)<\/style>/.exec(page)?.[1] ?? ''
+  if (!root.includes('<h1>Connexion à votre espace client</h1>')) problems.push('dist/login.html: no login form in #root')
+  if (!css) problems.push('dist/login.html: no goober style element under the CSP nonce')
+  for (const name of new Set([...root.matchAll(/class="([^"]+)"/g)].flatMap((m) => m[1].split(' ')))) {
+    if (!css.includes(`.${name}`)) problems.push(`dist/login.html: class ${name} has no rule`)
+  }
+  if ([...root.matchAll(/<button\b[^>]*>/g)].some((m) => !/\bdisabled/.test(m[0]))) problems.push('dist/login.html: a button is enabled before the app takes over')
+  for (const label of ['Adresse e-mail', 'Mot de passe', 'Se connecter']) if (!root.includes(label)) problems.push(`dist/login.html: « ${label} » missing`)
+  return { problems, gzip: gzipSync(page, { level: 9 }).length }
+}
+
 const kb = (n) => (n / 1000).toFixed(1).padStart(7) + ' kB'
 
 if (process.argv[1] === import.meta.filename) {
-  const { sizes, lazyChunks, firstLoad, loginInEntry, unannounced } = analyse()
+  const { sizes, lazyChunks, firstLoad, loginInEntry, unannounced, prerendered } = analyse()
   console.log('chunk'.padEnd(58) + '      raw' + '     gzip' + '   brotli')
   for (const [file, s] of [...sizes].sort((a, b) => b[1].gzip - a[1].gzip)) {
     console.log(relative('dist/assets', file).padEnd(56) + kb(s.raw) + kb(s.gzip) + kb(s.brotli))
@@ -81,11 +107,13 @@ if (process.argv[1] === import.meta.filename) {
   }
   // A lazy login form adds a request level before /login's largest paint (issue 13).
   if (!loginInEntry) failures.push(`${LOGIN_PAGE} is not in the entry's static imports: /login's first paint would wait for one more chunk`)
+  failures.push(...prerendered.problems)
   for (const file of unannounced) failures.push(`dist/index.html does not modulepreload ${relative('dist/assets', file)}, a static import of the entry`)
   if (failures.length) {
     console.error('\nBudget passed:\n- ' + failures.join('\n- '))
     process.exit(1)
   }
   console.log(`\n${LOGIN_PAGE} is in the entry's static imports, and dist/index.html modulepreloads the entry's static imports.`)
+  console.log(`dist/login.html draws /login ahead, styled (${kb(prerendered.gzip).trim()} gzip).`)
   console.log(`Budgets met: /login first load ≤ ${kb(BUDGETS.loginFirstLoadGzip).trim()} gzip, each route chunk ≤ ${kb(BUDGETS.routeChunkGzip).trim()} gzip.`)
 }

@@ -1,10 +1,12 @@
 // The entry point: goober first, then the services (src/wiring), then the app.
 import './views/goober.ts'
 import { StrictMode } from 'react'
+import { flushSync } from 'react-dom'
 import { createRoot } from 'react-dom/client'
 import { navigate } from 'wouter/use-browser-location'
 import { App } from './views/App.tsx'
 import { preloadSignedIn } from './views/signedIn.ts'
+import { takeOver } from './views/takeover.ts'
 import { hasStoredUser } from './wiring/storage.ts'
 import { createServices } from './wiring/services.ts'
 
@@ -14,11 +16,14 @@ const services = createServices({
   notify: (notice) => void import('./views/Toasts.tsx').then((m) => m.showToast(notice)),
 })
 
-createRoot(document.getElementById('root')!).render(
+// /login comes drawn ahead (src/prerender.tsx): the first commit replaces it at once, keeping what was typed and the focus.
+const container = document.getElementById('root')!
+const root = createRoot(container)
+takeOver(container, () => flushSync(() => root.render(
   <StrictMode>
     <App services={services} />
   </StrictMode>,
-)
+)))
 
 // The signed-in screens' code: at once for a stored user (the dashboard needs it now: fetched in
 // parallel rather than chunk after chunk). On /login, the session right behind the first paint, and

@@ -1,4 +1,5 @@
-// Serves the built SPA (dist/): hashed assets with a long cache, index.html for every client route.
+// Serves the built SPA (dist/): hashed assets with a long cache, index.html for every client route
+// (or the page drawn ahead for it at build time: /login).
 import { randomBytes } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
@@ -48,10 +49,22 @@ export async function spaRoutes(app: FastifyInstance, distDir: string, options: 
     })
   }
 
-  async function sendIndex(reply: FastifyReply) {
+  /** The page drawn ahead for this path (dist/prerendered.json, written by a production build), else index.html. */
+  async function pageFor(path: string): Promise<string> {
+    try {
+      const prerendered = JSON.parse(await readFile(join(distDir, 'prerendered.json'), 'utf8')) as Record<string, string>
+      const file = Object.hasOwn(prerendered, path) ? prerendered[path] : undefined
+      if (file && /^[a-z-]+\.html$/.test(file)) return await readFile(join(distDir, file), 'utf8')
+    } catch {
+      // a development build draws nothing ahead
+    }
+    return readFile(join(distDir, 'index.html'), 'utf8')
+  }
+
+  async function sendIndex(reply: FastifyReply, path: string) {
     let html: string
     try {
-      html = await readFile(join(distDir, 'index.html'), 'utf8')
+      html = await pageFor(path)
     } catch {
       return reply.status(503).type('text/html; charset=utf-8').header('Cache-Control', 'no-store')
         .send('<!doctype html><html lang="fr"><meta charset="utf-8"><title>Espace client</title><p>L’application n’est pas encore construite : lancez <code>npm start</code> (ou <code>npm run build</code>).</p></html>')
@@ -66,7 +79,7 @@ export async function spaRoutes(app: FastifyInstance, distDir: string, options: 
   app.setNotFoundHandler(async (req: FastifyRequest, reply: FastifyReply) => {
     const path = req.url.split('?')[0] ?? '/'
     const clientRoute = (req.method === 'GET' || req.method === 'HEAD') && (req.headers.accept ?? '').includes('text/html')
-    if (clientRoute && !apiPath.test(path) && !path.startsWith('/assets/')) return sendIndex(reply)
+    if (clientRoute && !apiPath.test(path) && !path.startsWith('/assets/')) return sendIndex(reply, path)
     return reply.status(404).send({ message: messages.unknownRoute, statusCode: 404, code: 'NOT_FOUND' })
   })
 }

@@ -23,7 +23,7 @@ export const redirects: Record<string, string> = {
 
 /** Spec §2: every route but login, reset-password, set-password and missing-document needs a stored user (and the invitation link, people area). */
 export function Guard({ children }: { children: ReactNode }) {
-  const signedIn = useSyncExternalStore(subscribeStoredUser, () => hasStoredUser())
+  const signedIn = useSyncExternalStore(subscribeStoredUser, hasStoredUser, hasStoredUser)
   return signedIn ? <>{children}</> : <Redirect to="/login" replace />
 }
 
@@ -55,10 +55,11 @@ export function AppRoutes() {
   )
 }
 
-export function App({ services, hook }: { services: AppServices; hook?: BaseLocationHook }) {
+/** `ssrPath`: the path drawn ahead at build time (src/prerender.tsx), where there is no location. */
+export function App({ services, hook, ssrPath }: { services: AppServices; hook?: BaseLocationHook; ssrPath?: string }) {
   return (
     <AppContext.Provider value={services}>
-      <Router {...(hook ? { hook } : {})}>
+      <Router {...(hook ? { hook } : {})} {...(ssrPath ? { ssrPath } : {})}>
         <Suspense fallback={null}>
           <Toasts />
         </Suspense>

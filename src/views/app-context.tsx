@@ -40,6 +40,7 @@ export function useSnapshotValue<S, T>(actor: { getSnapshot: () => S; subscribe:
       return () => subscription.unsubscribe()
     },
     () => (actor ? select(actor.getSnapshot()) : fallback),
+    () => (actor ? select(actor.getSnapshot()) : fallback),
   )
 }
 

@@ -24,7 +24,8 @@ export { attempt, read as readKey, write as writeKey }
 // The user entry's followers; true when it was removed in another tab (one `storage` listener).
 const userListeners = new Set<(removedElsewhere: boolean) => void>()
 const userChanged = () => userListeners.forEach((listener) => listener(false))
-window.addEventListener('storage', (event) => event.key === USER_KEY && userListeners.forEach((listener) => listener(event.newValue === null)))
+// (No window when /login is rendered ahead at build time: src/prerender.tsx.)
+globalThis.window?.addEventListener('storage', (event) => event.key === USER_KEY && userListeners.forEach((listener) => listener(event.newValue === null)))
 
 /** Follows the stored user entry: written or removed here, or in another tab. */
 export function subscribeStoredUser(listener: () => void): () => void {

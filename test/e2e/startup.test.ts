@@ -48,10 +48,52 @@ Startup('/login keeps the passkey button’s place while its code loads: nothing
   const { page } = tab
   await page.goto('/login', { waitUntil: 'commit' })
   const forgotten = page.getByRole('link', { name: 'Mot de passe oublié ?' })
+  // Once the app has taken over the page drawn ahead (the next test: that takeover moves nothing either).
+  await page.locator('#root:not([data-prerendered])').waitFor({ state: 'attached' })
   await forgotten.waitFor()
   const before = (await forgotten.boundingBox())!.y
   await page.locator('button:not([disabled])', { hasText: 'Se connecter avec une clé d’accès' }).waitFor()
   assert.is((await forgotten.boundingBox())!.y, before)
+  await tab.close()
+})
+
+Startup('/login paints from its HTML before any script runs; what is typed before the app takes over is kept, with the focus, and nothing moves', async ({ portal }) => {
+  const tab = await portal.open({ viewport: MOBILE })
+  const { page } = tab
+  // The entry script is held back: until it is let through, the page is the HTML drawn at build time.
+  let release = () => {}
+  const released = new Promise<void>((resolve) => { release = resolve })
+  await page.route(/\/assets\/main-[^/]+\.js$/, async (route) => {
+    await released
+    await route.continue()
+  })
+  await page.goto('/login', { waitUntil: 'commit' })
+  const heading = page.getByRole('heading', { name: 'Connexion à votre espace client' })
+  await heading.waitFor()
+  assert.ok(await page.locator('#root[data-prerendered]').count(), 'drawn ahead, the app not yet there')
+  const submit = page.getByRole('button', { name: 'Se connecter', exact: true })
+  assert.ok(await submit.isDisabled(), 'nothing is sent before the app takes over')
+  const forgotten = page.getByRole('link', { name: 'Mot de passe oublié ?' })
+  const boxes = async () => [(await heading.boundingBox())!.y, (await forgotten.boundingBox())!.y, (await submit.boundingBox())!.height]
+  const drawn = await boxes()
+  // Pressing Enter now sends nothing (the browser's own submission): the page stays as it is.
+  await page.locator('#login-email').click()
+  await page.keyboard.type('solo@example.com')
+  await page.keyboard.press('Enter')
+  assert.is(new URL(page.url()).search, '')
+  release()
+  await page.locator('#root:not([data-prerendered])').waitFor({ state: 'attached' })
+  await submit.waitFor()
+  assert.ok(await submit.isEnabled())
+  assert.is(await page.locator('#login-email').inputValue(), 'solo@example.com', 'typed before the takeover: kept')
+  assert.is(await page.evaluate(() => document.activeElement?.id), 'login-email', 'the focus stays in the field')
+  assert.equal(await boxes(), drawn, 'the app draws the same page: nothing moves')
+  assert.is(await page.locator('style#_goober').count(), 1, 'goober writes into the style element drawn ahead')
+  // The form taken over works: on to the password, and in.
+  await page.keyboard.press('Tab')
+  await page.keyboard.type(DEMO_PASSWORD)
+  await page.keyboard.press('Enter')
+  await page.getByRole('heading', { name: 'Bonjour Sophie' }).waitFor()
   await tab.close()
 })
 

@@ -46,6 +46,33 @@ spa('every client route gets index.html with a fresh nonce in the CSP', async ({
   assert.is(nonces.size, 6, 'one nonce per response')
 })
 
+spa('a page drawn ahead (dist/prerendered.json) is served at its path only, its style under the same nonce as the CSP', async ({ t }) => {
+  const drawn = html.replace('</head>', '<style id="_goober" nonce="__CSP_NONCE__">h1{color:red}</style></head>')
+    .replace('<div id="root"></div>', '<div id="root" data-prerendered=""><main><h1>Connexion</h1></main></div>')
+  await writeFile(join(distDir, 'login.html'), drawn)
+  // A name outside dist/ is never read, whatever the manifest says.
+  await writeFile(join(distDir, 'prerendered.json'), JSON.stringify({ '/login': 'login.html', '/tableau-de-bord': '../secret.html' }))
+  try {
+    for (const url of ['/login', '/login?next=%2Ffactures']) {
+      const res = await page(t, url)
+      assert.is(res.statusCode, 200)
+      const nonce = /content="([^"]+)"/.exec(res.body)![1]!
+      assert.match(res.body, `<style id="_goober" nonce="${nonce}">h1{color:red}</style>`)
+      assert.match(res.headers['content-security-policy'] as string, `style-src 'self' 'nonce-${nonce}'`)
+      assert.match(res.body, '<h1>Connexion</h1>')
+    }
+    for (const url of ['/tableau-de-bord', '/reset-password', '/login/x']) {
+      const res = await page(t, url)
+      assert.is(res.statusCode, 200, url)
+      assert.match(res.body, '<div id="root"></div>', url)
+    }
+  } finally {
+    await rm(join(distDir, 'prerendered.json'))
+    await rm(join(distDir, 'login.html'))
+  }
+  assert.match((await page(t, '/login')).body, '<div id="root"></div>', 'no manifest (a development build): index.html')
+})
+
 spa('security headers on every answer', async ({ t }) => {
   for (const res of [await page(t, '/'), await t.app.inject({ method: 'GET', url: '/health' })]) {
     assert.is(res.headers['x-content-type-options'], 'nosniff')

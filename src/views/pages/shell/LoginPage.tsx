@@ -7,12 +7,14 @@ import { useServices, useSessionWhenLoaded, useSnapshotValue } from '../../app-c
 import { Alert, Button, TextField } from '../../components/ui.tsx'
 import { BareLayout } from '../../layout/BareLayout.tsx'
 import { preloadSignedIn } from '../../signedIn.ts'
+import { prerenderedValue } from '../../takeover.ts'
 
 // people: passkeys, with the flows, after the form has painted.
 const PasskeyLogin = lazy(() => import('../people/PasskeyLogin.tsx'))
 /** PasskeyLogin's button, as it reads (that file shows it where WebAuthn exists). */
 const PASSKEY_LABEL = 'Se connecter avec une clé d’accès'
-const passkeys = typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function'
+// The page rendered ahead at build time (prerender.tsx) keeps the button's place too: browsers have WebAuthn.
+const passkeys = typeof window === 'undefined' || typeof window.PublicKeyCredential === 'function'
 
 const Actions = styled('div')`
   display: flex;
@@ -25,11 +27,12 @@ const Actions = styled('div')`
 export default function LoginPage() {
   const services = useServices()
   const session = useSessionWhenLoaded()
-  const signedIn = useSyncExternalStore(subscribeStoredUser, () => hasStoredUser())
+  const signedIn = useSyncExternalStore(subscribeStoredUser, hasStoredUser, hasStoredUser)
   const busy = useSnapshotValue(session, (s) => s.matches('signingIn'), false)
   const serverError = useSnapshotValue(session, (s) => (s.matches('signedOut') ? s.context.error : null), null)
-  const [username, setUsername] = useState('')
-  const [password, setPassword] = useState('')
+  // What was typed into the page drawn ahead before the app took over (takeover.ts).
+  const [username, setUsername] = useState(() => prerenderedValue('login-email'))
+  const [password, setPassword] = useState(() => prerenderedValue('login-password'))
   const [errors, setErrors] = useState<{ username?: string; password?: string }>({})
 
   if (signedIn) return <Redirect to="/tableau-de-bord" replace />
