@@ -4,9 +4,9 @@ import * as assert from 'uvu/assert'
 import { routes, type RouteDef, type RouteName } from '../../server/contract/index.ts'
 import { messages } from '../../server/http/errors.ts'
 import { buildTestApp, login, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
-import { demoIds, sampleFor, send, tinyPdf, urlOf, type DemoIds, type Sample } from '../util/server-samples.ts'
+import { demoContext, sampleFor, send, urlOf, type DemoContext, type DemoIds, type Sample } from '../util/server-samples.ts'
 
-interface Ctx { t: TestApp; ids: DemoIds; camille: string; julien: string; sophie: string; kbis: Buffer }
+type Ctx = DemoContext
 
 const entries = Object.entries(routes) as [RouteName, RouteDef][]
 const isProtected = ([, r]: [RouteName, RouteDef]) => r.auth !== 'none'
@@ -18,14 +18,7 @@ const namesResource = (sample: Sample) =>
   Object.keys((sample.body as Record<string, unknown> | undefined) ?? {}).some((k) => idFields.includes(k)) ||
   sample.multipart !== undefined
 
-const setup = async (ctx: Ctx) => {
-  ctx.t = await buildTestApp()
-  ctx.ids = await demoIds(ctx.t.deps.db)
-  ctx.camille = await login(ctx.t.app)
-  ctx.julien = await login(ctx.t.app, 'associe@example.com')
-  ctx.sophie = await login(ctx.t.app, 'solo@example.com')
-  ctx.kbis = await tinyPdf()
-}
+const setup = async (ctx: Ctx) => void (await demoContext(ctx))
 
 const unauthenticated = suite<Ctx>('protected routes without a valid token: 401 in French')
 unauthenticated.before(setup)
@@ -39,7 +32,7 @@ unauthenticated('the table has protected routes of every kind', () => {
 for (const [name, route] of entries.filter(isProtected)) {
   unauthenticated(`${route.method} ${route.path}`, async (ctx) => {
     const operator = route.auth === 'operator'
-    const sample = sampleFor(name, ctx.ids, ctx.kbis)
+    const sample = sampleFor(name, ctx.ids, ctx.pdf)
     const none = await send(ctx.t.app, name, sample, null)
     assert.is(none.statusCode, 401, none.body)
     assert.equal(none.json().message, operator ? messages.operatorNoToken : messages.noToken)
@@ -106,7 +99,7 @@ strangers.after((ctx) => ctx.t.close())
 // Operators reach every order by design; their routes are covered by the 401 matrix above.
 for (const [name, route] of entries.filter(isProtected).filter(([, r]) => r.auth !== 'operator')) {
   strangers(`${route.method} ${route.path}`, async (ctx) => {
-    const sample = sampleFor(name, ctx.ids, ctx.kbis)
+    const sample = sampleFor(name, ctx.ids, ctx.pdf)
     if (!namesResource(sample)) {
       // A route about the caller only (their profile, their lists): nothing of Camille's to reach.
       assert.not.ok(route.access === 'owner' && route.schema.params, `${name} names an order but its sample does not`)
@@ -124,7 +117,7 @@ strangers('the calls without a token reveal nothing to a stranger either', async
   const unknownOrder = await send(ctx.t.app, 'subscriptionInformations', { params: { orderId: 999999 }, query: { key: ctx.ids.subscriptionKey } }, null)
   assert.is(unknownOrder.statusCode, 404)
   assert.equal(unknownOrder.json().message, wrongKey.json().message, 'same answer: no oracle for order ids')
-  const unrequested = await send(ctx.t.app, 'addOptionSubscription', sampleFor('addOptionSubscription', ctx.ids, ctx.kbis), null)
+  const unrequested = await send(ctx.t.app, 'addOptionSubscription', sampleFor('addOptionSubscription', ctx.ids, ctx.pdf), null)
   assert.is(unrequested.statusCode, 404, 'no option was requested by the owner')
 })
 
@@ -136,7 +129,7 @@ collaborators.after((ctx) => ctx.t.close())
 
 for (const [name, route] of entries.filter(([, r]) => r.access === 'owner')) {
   collaborators(`cannot ${route.method} ${route.path}`, async (ctx) => {
-    const res = await send(ctx.t.app, name, sampleFor(name, ctx.ids, ctx.kbis), ctx.julien)
+    const res = await send(ctx.t.app, name, sampleFor(name, ctx.ids, ctx.pdf), ctx.julien)
     assert.ok(res.statusCode === 403 || res.statusCode === 404, `${name}: ${res.statusCode} ${res.body}`)
     if (res.statusCode === 403) assert.equal(res.json().message, messages.ownerOnly)
   })
@@ -144,7 +137,7 @@ for (const [name, route] of entries.filter(([, r]) => r.access === 'owner')) {
 
 for (const [name, route] of entries.filter(([, r]) => r.access === 'member' && r.method === 'GET')) {
   collaborators(`can ${route.method} ${route.path}`, async (ctx) => {
-    const res = await send(ctx.t.app, name, sampleFor(name, ctx.ids, ctx.kbis), ctx.julien)
+    const res = await send(ctx.t.app, name, sampleFor(name, ctx.ids, ctx.pdf), ctx.julien)
     assert.is(res.statusCode, 200, `${name}: ${res.body}`)
   })
 }

@@ -14,8 +14,8 @@ import { seedDemo } from '../../server/db/seed.ts'
 import { ingestLetter } from '../../server/services/ingest.ts'
 import { fsStorage } from '../../server/services/storage.ts'
 import { main } from '../../scripts/ingest.ts'
-import { buildTestApp, call, login, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
-import { demoIds, tinyPdf, tinyPng, type DemoIds } from '../util/server-samples.ts'
+import { call, TEST_OPERATOR_TOKEN } from '../util/server.ts'
+import { demoContext, tinyPdf, tinyPng, type DemoContext } from '../util/server-samples.ts'
 
 const root = join(import.meta.dirname, '..', '..')
 
@@ -212,21 +212,11 @@ cli('runs as `npm run ingest` from a shell', async (ctx) => {
 cli.run()
 
 // --- The operator API, and what customers see of the new mail.
-interface ApiCtx { t: TestApp; ids: DemoIds; camille: string; julien: string; sophie: string; pdf: Buffer; atelier: number }
-
-const api = suite<ApiCtx>('the operator API and who sees the new mail')
-api.before(async (ctx) => {
-  ctx.t = await buildTestApp()
-  ctx.ids = await demoIds(ctx.t.deps.db)
-  ctx.camille = await login(ctx.t.app)
-  ctx.julien = await login(ctx.t.app, 'associe@example.com')
-  ctx.sophie = await login(ctx.t.app, 'solo@example.com')
-  ctx.pdf = await tinyPdf('Relevé')
-  ctx.atelier = (await ctx.t.deps.db.selectFrom('orders').select('id').where('raison_sociale', '=', 'Atelier Lumière SARL').executeTakeFirstOrThrow()).id
-})
+const api = suite<DemoContext>('the operator API and who sees the new mail')
+api.before(async (ctx) => void (await demoContext(ctx, 'Relevé')))
 api.after((ctx) => ctx.t.close())
 
-const postLetter = (ctx: ApiCtx, orderId: number, body: Record<string, unknown>, token = TEST_OPERATOR_TOKEN) =>
+const postLetter = (ctx: DemoContext, orderId: number, body: Record<string, unknown>, token = TEST_OPERATOR_TOKEN) =>
   ctx.t.app.inject({ method: 'POST', url: `/api/operator/domiciliation-orders/${orderId}/documents`, headers: { authorization: `Bearer ${token}` }, payload: body })
 const dataUrl = (bytes: Buffer) => `data:application/pdf;base64,${bytes.toString('base64')}`
 

@@ -10,10 +10,10 @@ import type { AppDeps } from '../../server/deps.ts'
 import { sql } from 'kysely'
 import { recordEvent } from '../../server/services/events.ts'
 import { digestSubject, sendDailyDigests } from '../../server/services/digest.ts'
-import { buildTestApp, call, login, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
-import { demoIds, tinyPdf, type DemoIds } from '../util/server-samples.ts'
+import { call, TEST_OPERATOR_TOKEN } from '../util/server.ts'
+import { demoContext, type DemoContext } from '../util/server-samples.ts'
 
-interface Ctx { t: TestApp; ids: DemoIds; camille: string; julien: string; sophie: string; pdf: Buffer; atelier: number }
+type Ctx = DemoContext
 
 const dataUrl = (bytes: Buffer) => `data:application/pdf;base64,${bytes.toString('base64')}`
 
@@ -100,15 +100,7 @@ async function openStream(base: string, token: string, headers: Record<string, s
   }
 }
 
-const setup = async (ctx: Ctx) => {
-  ctx.t = await buildTestApp()
-  ctx.ids = await demoIds(ctx.t.deps.db)
-  ctx.camille = await login(ctx.t.app)
-  ctx.julien = await login(ctx.t.app, 'associe@example.com')
-  ctx.sophie = await login(ctx.t.app, 'solo@example.com')
-  ctx.pdf = await tinyPdf('Avis')
-  ctx.atelier = (await ctx.t.deps.db.selectFrom('orders').select('id').where('raison_sociale', '=', 'Atelier Lumière SARL').executeTakeFirstOrThrow()).id
-}
+const setup = async (ctx: Ctx) => void (await demoContext(ctx, 'Avis'))
 
 // --- Who sees what, read marks per person
 

@@ -6,7 +6,7 @@ import { PDFDocument } from 'pdf-lib'
 import { routes, type RouteName } from '../../server/contract/index.ts'
 import type { Database } from '../../server/db/schema.ts'
 import { subscriptionKey } from '../../server/services/crypto.ts'
-import { TEST_OPERATOR_TOKEN } from './server.ts'
+import { buildTestApp, login, TEST_OPERATOR_TOKEN, type TestApp } from './server.ts'
 import { SoftPasskey } from './webauthn.ts'
 
 export interface DemoIds {
@@ -245,4 +245,19 @@ export function send(app: FastifyInstance, name: RouteName, sample: Sample, toke
   }
   const payload = sample.multipart ? sample.multipart.payload : (sample.body as InjectOptions['payload'])
   return app.inject({ method: route.method, url: urlOf(name, sample), headers, ...(payload !== undefined ? { payload } : {}) })
+}
+
+/** A test app on the demo data, with the demo's three people signed in: Camille (owner), Julien (her
+ * collaborator on the Boulangerie only) and Sophie (another customer); a small PDF; Camille's Atelier (not shared). */
+export interface DemoContext { t: TestApp; ids: DemoIds; camille: string; julien: string; sophie: string; pdf: Buffer; atelier: number }
+
+export async function demoContext(ctx: Partial<DemoContext>, pdfText?: string): Promise<DemoContext> {
+  ctx.t = await buildTestApp()
+  ctx.ids = await demoIds(ctx.t.deps.db)
+  ctx.camille = await login(ctx.t.app)
+  ctx.julien = await login(ctx.t.app, 'associe@example.com')
+  ctx.sophie = await login(ctx.t.app, 'solo@example.com')
+  ctx.pdf = await tinyPdf(pdfText)
+  ctx.atelier = (await ctx.t.deps.db.selectFrom('orders').select('id').where('raison_sociale', '=', 'Atelier Lumière SARL').executeTakeFirstOrThrow()).id
+  return ctx as DemoContext
 }
