@@ -10,6 +10,7 @@ import { startDigestTimer } from './services/digest.ts'
 import { outboxMailer } from './services/mailer.ts'
 import { testPaymentProvider } from './services/payment.ts'
 import { fsStorage } from './services/storage.ts'
+import { pruneExpiredRows } from './services/prune.ts'
 import { SWEEP_EVERY_MS, sweepStorage } from './services/storage-sweep.ts'
 // mail pipeline (issue 14)
 import { startJobWorker, type JobWorker } from './services/jobs.ts'
@@ -42,10 +43,13 @@ export async function createServer(config: Config) {
     if (config.seedDemo && (await seedDemo(handle.db, storage, { now: clock.now(), brandName: config.brandName }))) {
       logger.info('données de démonstration créées')
     }
-    // What a crash left in storage (files without a row, half-written temp files): swept once the server is up, then periodically.
+    // What a crash left in storage (files without a row, half-written temp files): swept once the server is up, then periodically,
+    // with the rows that have run out (rate-limit windows, expired sessions and reset links: services/prune.ts).
     const sweep = async () => {
       const { orphans, temporary } = await sweepStorage({ db: handle.db, storage, now: clock.now() })
       if (orphans.length || temporary) logger.warn({ orphans, temporary }, 'fichiers abandonnés supprimés du stockage')
+      const pruned = await pruneExpiredRows(handle.db, clock.now())
+      if (pruned.rateLimits || pruned.apiTokens || pruned.passwordResets) logger.info(pruned, 'lignes expirées supprimées')
     }
     const sweepLogged = () => sweep().catch((error: unknown) => logger.error({ err: error }, 'nettoyage du stockage impossible'))
     let sweeping: Promise<void> = Promise.resolve()

@@ -15,7 +15,8 @@ export function countRateLimitHit(db: Db, key: string, now: Date, resetAt: Date)
     .executeTakeFirstOrThrow()
 }
 
-/** Old windows are useless: removed now and then so the table stays small. */
-export async function deleteExpiredRateLimits(db: Db, now: Date): Promise<void> {
-  await db.deleteFrom('rate_limits').where('reset_at', '<', now).execute()
+/** Old windows are useless: removed now and then (services/prune.ts) so the table stays small. How many went. */
+export async function deleteExpiredRateLimits(db: Db, now: Date): Promise<number> {
+  const result = await db.deleteFrom('rate_limits').where('reset_at', '<', now).executeTakeFirst()
+  return Number(result.numDeletedRows)
 }

@@ -158,3 +158,10 @@ export async function resetPasswordWithToken(db: Kysely<Database>, token: string
     return reset.user_id
   })
 }
+
+/** Sessions and password-reset links past their expiry: nothing reads them again (services/prune.ts). How many went. */
+export async function deleteExpiredCredentials(db: Db, now: Date): Promise<{ apiTokens: number; passwordResets: number }> {
+  const tokens = await db.deleteFrom('api_tokens').where('expires_at', '<', now).executeTakeFirst()
+  const resets = await db.deleteFrom('password_resets').where('expires_at', '<', now).executeTakeFirst()
+  return { apiTokens: Number(tokens.numDeletedRows), passwordResets: Number(resets.numDeletedRows) }
+}

@@ -1,0 +1,10 @@
+// Rows that have run out and that nothing reads again: rate-limit windows passed, expired sessions (api_tokens) and
+// password-reset links. Pruned with the storage sweep (main.ts: once the server is up, then every 15 minutes), so that
+// these tables stay small on a server that runs for months. WebAuthn challenges are pruned as each new one is stored.
+import { deleteExpiredRateLimits } from '../db/repositories/rate-limits.ts'
+import { deleteExpiredCredentials } from '../db/repositories/users.ts'
+import type { Db } from '../db/schema.ts'
+
+export async function pruneExpiredRows(db: Db, now: Date): Promise<{ rateLimits: number; apiTokens: number; passwordResets: number }> {
+  return { rateLimits: await deleteExpiredRateLimits(db, now), ...(await deleteExpiredCredentials(db, now)) }
+}
