@@ -3,7 +3,7 @@
 // notification opens the letter; its Historique then says it was opened, and sent by e-mail to whom.
 import type { Page } from 'playwright-core'
 import * as assert from 'uvu/assert'
-import { chooseOrder, DEMO_PASSWORD, DESKTOP, MOBILE, pageTitle, portalSuite, samplePdf, screenshot, signIn, type Portal, type Viewport } from '../util/e2e.ts'
+import { chooseOrder, DESKTOP, MOBILE, pageTitle, portalSuite, samplePdf, screenshot, signIn, type Portal, type Viewport } from '../util/e2e.ts'
 
 const OPERATOR_TOKEN = 'jeton-operateur-e2e-0123456789abcdef'
 const BOULANGERIE = 'Boulangerie des Lilas SAS'
@@ -22,8 +22,7 @@ async function ingest(portal: Portal, sender: string) {
 
 /** What the bell will count once it has read its list, straight from the API. */
 async function unreadOnServer(portal: Portal) {
-  const login = await fetch(`${portal.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'demo@example.com', password: DEMO_PASSWORD }) })
-  const { apiToken } = (await login.json()) as { apiToken: string }
+  const apiToken = await portal.apiToken()
   return ((await (await fetch(`${portal.url}/api-protected/notifications`, { headers: { apiToken } })).json()) as { unread: number }).unread
 }
 

@@ -119,6 +119,8 @@ export interface Portal {
   open(options?: OpenOptions): Promise<Tab>
   /** The orders a demo account sees, by company name, straight from the API. */
   orders(email?: string): Promise<Record<string, Order>>
+  /** A demo account's API token, signed in straight through the API. */
+  apiToken(email?: string): Promise<string>
   /** After a failed test: tells where each tab still open was (with a screenshot), then closes it. */
   closeLeftovers(test: string): Promise<void>
   close(): Promise<void>
@@ -215,15 +217,19 @@ export async function startPortal(options: { config?: Partial<Config>; localhost
     }
   }
 
-  async function orders(email = 'demo@example.com'): Promise<Record<string, Order>> {
+  async function apiToken(email = 'demo@example.com'): Promise<string> {
     const login = await fetch(`${url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: email, password: DEMO_PASSWORD }) })
-    const { apiToken } = (await login.json()) as { apiToken: string }
-    const list = (await (await fetch(`${url}/api-protected/my-domiciliation-orders`, { headers: { apiToken } })).json()) as Order[]
+    return ((await login.json()) as { apiToken: string }).apiToken
+  }
+
+  async function orders(email = 'demo@example.com'): Promise<Record<string, Order>> {
+    const token = await apiToken(email)
+    const list = (await (await fetch(`${url}/api-protected/my-domiciliation-orders`, { headers: { apiToken: token } })).json()) as Order[]
     return Object.fromEntries(list.map((o) => [o.raisonSociale, o]))
   }
 
   return {
-    url, server, browser, open, orders, closeLeftovers,
+    url, server, browser, open, orders, apiToken, closeLeftovers,
     async close() {
       for (const tab of tabs) await tab.context.close().catch(() => {})
       await browser!.close()
