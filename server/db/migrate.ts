@@ -11,6 +11,8 @@ import * as company from './migrations/004_company.ts'
 import * as mailPipeline from './migrations/005_mail_pipeline.ts'
 // notifications (issue 14)
 import * as notifications from './migrations/006_notifications.ts'
+// the mail list's version (issue 13)
+import * as mailListVersion from './migrations/007_mail_list_version.ts'
 
 // Listed in code rather than read from disk, so the bundle-free tsx runtime and tests need no file lookups.
 export const migrations: Record<string, Migration> = {
@@ -25,6 +27,8 @@ export const migrations: Record<string, Migration> = {
   '005_mail_pipeline': mailPipeline,
   // notifications (issue 14)
   '006_notifications': notifications,
+  // the mail list's version (issue 13)
+  '007_mail_list_version': mailListVersion,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

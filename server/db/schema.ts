@@ -53,6 +53,8 @@ export interface Database {
     qonto: Generated<boolean>
     shine: Generated<boolean>
     want_comptable_at: Timestamp | null
+    /** 007: bumped by the database at each change to the order's letters or name (the mail list's version; int8, read as text). */
+    mail_version: Generated<string>
   }
   contracts: {
     id: Generated<number>

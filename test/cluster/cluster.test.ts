@@ -127,6 +127,23 @@ test('an identity document sent (multipart) to one instance is listed by the oth
   assert.equal(other!.json().map((d: { type: string }) => d.type), ['identity_manager'])
 })
 
+test('a letter marked read through one instance is read in the list each instance kept', async (ctx) => {
+  const orders = (await call(ctx.base, 'GET', '/api-protected/my-domiciliation-orders', { headers: { apiToken: ctx.token }, agent: ctx.agent })).json<{ id: number; raisonSociale: string }[]>()
+  const boulangerie = orders.find((o) => o.raisonSociale === 'Boulangerie des Lilas SAS')!
+  const url = `/api-protected/documents?orderId=${boulangerie.id}`
+  /** The list from each instance (round robin), so that both keep it (server/db/kept-lists.ts). */
+  async function fromBoth() {
+    const replies: Reply[] = []
+    for (let i = 0; i < 6 && new Set(replies.map((r) => r.instance)).size < 2; i++) replies.push(await call(ctx.base, 'GET', url, { headers: { apiToken: ctx.token }, agent: ctx.agent }))
+    assert.equal(new Set(replies.map((r) => r.instance)), new Set(['api1', 'api2']), `lists from both instances: ${describe(replies)}`)
+    return replies.map((r) => r.json<{ id: number; read: boolean }[]>())
+  }
+  const [letter] = (await fromBoth())[0]!
+  const put = await call(ctx.base, 'PUT', `/api-protected/documents/${letter!.id}`, { headers: { apiToken: ctx.token, 'content-type': 'application/json' }, body: JSON.stringify({ readFlag: !letter!.read }), agent: ctx.agent })
+  assert.is(put.status, 200, `${put.status} ${put.body}`)
+  for (const list of await fromBoth()) assert.is(list.find((l) => l.id === letter!.id)?.read, !letter!.read, `changed by ${put.instance}, seen by both`)
+})
+
 test(`the login rate limit (${AUTH_RATE_LIMIT} a minute) is counted once for both instances`, async (ctx) => {
   // Another client address on the loopback: its own counter, which HAProxy passes on in X-Forwarded-For.
   const client = { agent: new Agent({ keepAlive: false }), localAddress: '127.0.0.2' }

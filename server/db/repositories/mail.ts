@@ -5,6 +5,7 @@ import { notFound } from '../../http/errors.ts'
 import type { Database, Db, NewDocument } from '../schema.ts'
 import { isoDateTime, isoDay } from '../dates.ts'
 import { jsonArrayOfX } from '../json.ts'
+import { keptLists, NOTHING_KEPT } from '../kept-lists.ts'
 import { prepare } from '../prepared.ts'
 import { requireOrder } from './orders.ts'
 import { invalidSessionError, sessionArgs, withSession, type SessionKey } from './users.ts'
@@ -59,36 +60,54 @@ const documentJsonRows = (db: Db) => db.selectFrom('documents as d').innerJoin('
 
 /**
  * The letters of an order (or of every order) the user reaches, in one statement: the session, the orders it reaches (`reach`,
- * narrowed to orderId when given) and their letters as one JSON array, newest first. No row: no session (401); a row whose
- * `reachable` is false: the order is not the user's (404).
+ * narrowed to orderId when given), their versions (`version`: each order's id and mail_version, migration 007) and, unless
+ * that version is `known` (the one of the list this process kept), their letters as one JSON array, newest first. No row:
+ * no session (401); a row whose `reachable` is false: the order is not the user's (404).
  */
-const documentsOfSessionQuery = (oneOrder: boolean) => prepare((db, args: SessionArgs & { orderId: number }) => withSession(db, args)
+const documentsOfSessionQuery = (oneOrder: boolean) => prepare((db, args: SessionArgs & { orderId: number; known: string }) => withSession(db, args)
   .with('reach', (qb) => qb.selectFrom('orders').select('orders.id')
     .where((eb) => eb.or([
       eb('orders.owner_id', '=', eb.selectFrom('session').select('session.id')),
       eb('orders.id', 'in', eb.selectFrom('shares').select('shares.order_id').where('shares.user_id', '=', eb.selectFrom('session').select('session.id'))),
     ]))
     .$if(oneOrder, (q) => q.where('orders.id', '=', args.orderId)))
+  .with('version', (qb) => qb.selectFrom('orders').where('orders.id', 'in', qb.selectFrom('reach').select('reach.id'))
+    .select(sql<string | null>`string_agg(orders.id || ':' || orders.mail_version, ',' order by orders.id)`.as('version')))
   .selectFrom('session')
   .select((eb) => [
     eb.exists(eb.selectFrom('reach').select('reach.id')).as('reachable'),
-    // Newest first: an ISO date in this one format sorts as its text.
-    eb.selectFrom(documentJsonRows(db).where('d.order_id', 'in', eb.selectFrom('reach').select('reach.id')).as('x'))
-      .select(jsonArrayOfX(sql`x."receivedAt" desc, x.id desc`).as('list'))
-      .as('list'),
+    eb.selectFrom('version').select('version.version').as('version'),
+    // Newest first: an ISO date in this one format sorts as its text. Not written at all when the kept list holds.
+    sql<string | null>`case when (select version.version from version) = ${args.known} then null else (${
+      eb.selectFrom(documentJsonRows(db).where('d.order_id', 'in', eb.selectFrom('reach').select('reach.id')).as('x'))
+        .select(jsonArrayOfX(sql`x."receivedAt" desc, x.id desc`).as('list'))
+    }) end`.as('list'),
   ]))
 const documentsOfOrderQuery = documentsOfSessionQuery(true)
 const documentsOfAllOrdersQuery = documentsOfSessionQuery(false)
 
-/** GET documents: the JSON text of the MailDocument list, as the database wrote it. */
+/**
+ * GET documents: the JSON text of the MailDocument list, as the database wrote it, or as this process kept it when the
+ * orders' versions say it still holds (db/kept-lists.ts). Kept by order (the same list for every user who reaches it), or
+ * by session for every order at once (the orders a user reaches are part of that version).
+ */
 export async function documentsOfSessionJson(db: Kysely<Database>, key: SessionKey, orderId: number | undefined): Promise<string> {
+  const lists = keptLists(db)
+  const keptKey = orderId === undefined ? `session:${key.tokenHash}` : `order:${orderId}`
+  const kept = lists.get(keptKey)
+  const known = kept?.version ?? NOTHING_KEPT
   const { rows } = orderId === undefined
-    ? await documentsOfAllOrdersQuery(db, { ...sessionArgs(key), orderId: 0 })
-    : await documentsOfOrderQuery(db, { ...sessionArgs(key), orderId })
+    ? await documentsOfAllOrdersQuery(db, { ...sessionArgs(key), orderId: 0, known })
+    : await documentsOfOrderQuery(db, { ...sessionArgs(key), orderId, known })
   const row = rows[0]
   if (!row) throw invalidSessionError()
   if (orderId !== undefined && !row.reachable) throw notFound('Domiciliation')
-  return row.list ?? '[]'
+  if (row.version === null) return '[]'
+  // Not written: the version is the kept list's.
+  if (row.list === null && kept) return kept.json
+  if (row.list === null) throw new Error('GET documents : liste non écrite sans liste gardée')
+  lists.set(keptKey, row.version, row.list)
+  return row.list
 }
 
 /** mail pipeline (issue 14): letters by id (the search's hits), in no particular order. */
