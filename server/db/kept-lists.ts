@@ -7,8 +7,8 @@ import type { Database } from './schema.ts'
 
 interface Kept { version: string; json: string }
 
-/** At most this many characters of JSON per database; the least recently used lists go first. */
-export const KEPT_LISTS_MAX_CHARS = 32 * 1024 * 1024
+/** At most this many characters of JSON per database (about a thousand orders of 8 kB, at most 16 MB), the least recently used lists going first. */
+export const KEPT_LISTS_MAX_CHARS = 8 * 1024 * 1024
 
 /** No list is written at this version: what is passed when nothing is kept. */
 export const NOTHING_KEPT = ''
