@@ -65,14 +65,14 @@ const documentJsonRows = (db: Db) => db.selectFrom('documents as d').innerJoin('
  * no session (401); a row whose `reachable` is false: the order is not the user's (404).
  */
 const documentsOfSessionQuery = (oneOrder: boolean) => prepare((db, args: SessionArgs & { orderId: number; known: string }) => withSession(db, args)
-  .with('reach', (qb) => qb.selectFrom('orders').select('orders.id')
+  .with('reach', (qb) => qb.selectFrom('orders').select(['orders.id', 'orders.mail_version'])
     .where((eb) => eb.or([
       eb('orders.owner_id', '=', eb.selectFrom('session').select('session.id')),
       eb('orders.id', 'in', eb.selectFrom('shares').select('shares.order_id').where('shares.user_id', '=', eb.selectFrom('session').select('session.id'))),
     ]))
     .$if(oneOrder, (q) => q.where('orders.id', '=', args.orderId)))
-  .with('version', (qb) => qb.selectFrom('orders').where('orders.id', 'in', qb.selectFrom('reach').select('reach.id'))
-    .select(sql<string | null>`string_agg(orders.id || ':' || orders.mail_version, ',' order by orders.id)`.as('version')))
+  .with('version', (qb) => qb.selectFrom('reach')
+    .select(sql<string | null>`string_agg(reach.id || ':' || reach.mail_version, ',' order by reach.id)`.as('version')))
   .selectFrom('session')
   .select((eb) => [
     eb.exists(eb.selectFrom('reach').select('reach.id')).as('reachable'),
