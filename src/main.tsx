@@ -1,4 +1,6 @@
-// The entry point: goober first, then the services (src/wiring), then the app.
+// The entry point: the startup's first calls for a stored user (early-start.ts), goober, then the
+// services (src/wiring), then the app.
+import './wiring/early-start.ts'
 import './views/goober.ts'
 import { StrictMode } from 'react'
 import { flushSync } from 'react-dom'

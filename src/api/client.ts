@@ -3,6 +3,7 @@
 import { FetchError, ofetch } from 'ofetch'
 import type { Static, TSchema } from 'typebox'
 import type { RouteName, Routes } from '../../server/contract/routes.ts'
+import { takeEarly } from './early.ts'
 import { ApiError, fallbackMessage, isAbortError } from './errors.ts'
 
 export type Reply<K extends RouteName> = Static<Routes[K]['schema']['response'][200]>
@@ -55,15 +56,32 @@ function authHeaders(auth: Auth, override?: string): Record<string, string> {
   return auth === 'apiToken' ? { apiToken: token } : { Authorization: `Bearer ${token}` }
 }
 
+/** A failed answer: the server's French message and code when it gave them, else the status's. */
+function answerError(status: number, body: unknown): ApiError {
+  const data = body as { message?: unknown; code?: unknown } | undefined
+  const message = status !== 0 && typeof data?.message === 'string' && data.message ? data.message : fallbackMessage(status)
+  return new ApiError(message, status, typeof data?.code === 'string' ? data.code : undefined)
+}
+
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error
-  if (error instanceof FetchError) {
-    const status = error.response?.status ?? 0
-    const data = error.data as { message?: unknown; code?: unknown } | undefined
-    const message = status !== 0 && typeof data?.message === 'string' && data.message ? data.message : fallbackMessage(status)
-    return new ApiError(message, status, typeof data?.code === 'string' ? data.code : undefined)
-  }
+  if (error instanceof FetchError) return answerError(error.response?.status ?? 0, error.data)
   return new ApiError(fallbackMessage(0), 0)
+}
+
+/** An answer the entry fetched ahead (early.ts), read as ofetch would have read it. */
+async function earlyAnswer<T>(response: Promise<Response>, signal?: AbortSignal): Promise<T> {
+  let answer: Response
+  try {
+    answer = await response
+  } catch {
+    throw new ApiError(fallbackMessage(0), 0)
+  }
+  signal?.throwIfAborted()
+  const body: unknown = await answer.json().catch(() => undefined)
+  signal?.throwIfAborted()
+  if (!answer.ok || body === undefined) throw answerError(answer.ok ? 500 : answer.status, body)
+  return body as T
 }
 
 interface Request {
@@ -78,7 +96,9 @@ interface Request {
 /** Sends one call; throws an ApiError (or the AbortError when the caller cancelled). */
 export async function call<T>(request: Request, options: CallOptions = {}): Promise<T> {
   const query = request.query && Object.fromEntries(Object.entries(request.query).filter(([, v]) => v !== undefined))
+  const early = request.method === 'GET' && !query && !options.apiToken && request.auth !== 'none' ? takeEarly(request.path, hooks.getToken()) : undefined
   try {
+    if (early) return await earlyAnswer<T>(early, options.signal)
     return await http<T, 'json' | 'blob'>(request.path, {
       method: request.method,
       headers: authHeaders(request.auth, options.apiToken),

@@ -43,6 +43,36 @@ Startup('Sophie signs in: the dashboard shows without a code-loading fallback, a
   await tab.close()
 })
 
+Startup('Sophie comes back to her dashboard: user/me and contracts leave from the entry before the session’s code, then orders, each once', async ({ portal }) => {
+  const tab = await portal.open({ viewport: MOBILE })
+  const { page } = tab
+  await page.goto('/login')
+  await page.getByLabel('Adresse e-mail', { exact: true }).fill('solo@example.com')
+  await page.getByLabel('Mot de passe', { exact: true }).fill(DEMO_PASSWORD)
+  await page.getByRole('button', { name: 'Se connecter', exact: true }).click()
+  await page.getByRole('heading', { name: 'Bonjour Sophie' }).waitFor()
+  await page.reload()
+  await page.getByRole('heading', { name: 'Bonjour Sophie' }).waitFor()
+  // Resource timing sees the scripts taken from the HTTP cache too.
+  const entries = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => {
+    const timing = e as PerformanceResourceTiming
+    return { path: new URL(timing.name).pathname, start: timing.startTime, end: timing.responseEnd }
+  }))
+  const only = (path: string) => {
+    const found = entries.filter((e) => e.path === path)
+    assert.is(found.length, 1, `${path} asked once`)
+    return found[0]!
+  }
+  const user = only('/api-protected/user/me')
+  const contracts = only('/api-protected/contracts')
+  const orders = only('/api-protected/my-domiciliation-orders')
+  const session = entries.find((e) => /\/session-[^/]+\.js$/.test(e.path))
+  assert.ok(session, 'the session’s code was loaded')
+  assert.ok(user.start <= session.start && contracts.start <= session.start, 'user/me and contracts left before the session’s code was asked for')
+  assert.ok(orders.start >= Math.max(user.end, contracts.end), 'orders after the user and contracts answered (spec §4)')
+  await tab.close()
+})
+
 Startup('/login keeps the passkey button’s place while its code loads: nothing below it moves', async ({ portal }) => {
   const tab = await portal.open({ viewport: MOBILE })
   const { page } = tab

@@ -1,0 +1,62 @@
+// The startup's first round trips, sent by the entry itself (main.tsx) when the page opens with a
+// stored user: the user and their contracts, then, once both answered, their domiciliation orders
+// (spec §4, in that order). They would otherwise leave only once the session's and the startup's code
+// has arrived and run; sent from here they travel while that code loads. The client (client.ts) then
+// hands each answer, once, to the startup machine's own call for the same path with the same token,
+// instead of sending that call: the same calls, in the same order, with the same headers, each made
+// once. An answer nobody took within EARLY_KEPT_MS is dropped (the machine then asks again).
+// Kept small and free of imports: it is part of every page's first load.
+
+export const EARLY_KEPT_MS = 10_000
+
+export const EARLY_PATHS = {
+  user: '/api-protected/user/me',
+  contracts: '/api-protected/contracts',
+  orders: '/api-protected/my-domiciliation-orders',
+} as const
+
+/** The pages outside the dashboard layout (App.tsx), where no startup runs: nothing is sent there. */
+export const isBarePath = (path: string) => /^\/(login|reset-password|set-password|missing-document|invitation|verification)(\/|$)/.test(path)
+
+interface Sent { token: string; at: number; response: Promise<Response> }
+
+const sent = new Map<string, Sent>()
+
+export interface EarlyStart {
+  /** API_BASE_URL (config.ts). */
+  baseURL: string
+  /** The stored user's token (storage.ts). */
+  token: string
+  /** The page's path: nothing is sent on a bare page. */
+  path: string
+  now?: () => number
+}
+
+/** Sends the user and contracts, then the orders once both succeeded. Answers whether it sent. */
+export function startEarly({ baseURL, token, path, now = Date.now }: EarlyStart): boolean {
+  if (!token || isBarePath(path)) return false
+  const send = (url: string, headers: Record<string, string>) => {
+    const response = fetch(baseURL + url, { headers })
+    // A failure is the taker's to report (as the client would); unhandled until taken, it stays silent.
+    response.catch(() => {})
+    sent.set(url, { token, at: now(), response })
+    return response
+  }
+  const user = send(EARLY_PATHS.user, { apiToken: token })
+  const contracts = send(EARLY_PATHS.contracts, { Authorization: `Bearer ${token}` })
+  Promise.all([user, contracts]).then(([u, c]) => {
+    if (u.ok && c.ok) send(EARLY_PATHS.orders, { apiToken: token })
+  }, () => {})
+  return true
+}
+
+/** The answer sent early for this GET with this token, once, if it is still fresh. */
+export function takeEarly(path: string, token: string | null, now = Date.now): Promise<Response> | undefined {
+  const early = sent.get(path)
+  if (!early) return undefined
+  sent.delete(path)
+  return early.token === token && now() - early.at < EARLY_KEPT_MS ? early.response : undefined
+}
+
+/** For tests: forgets what was sent. */
+export const forgetEarly = () => sent.clear()

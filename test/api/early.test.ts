@@ -1,0 +1,158 @@
+// The startup's first calls sent by the entry (src/api/early.ts): the same requests as the client's,
+// in spec §4's order, and each answer taken once by the client's own call instead of a second request.
+import { createServer, type IncomingHttpHeaders } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { getCurrentUser } from '../../src/api/account.ts'
+import { configureApi } from '../../src/api/client.ts'
+import { getContracts } from '../../src/api/contracts.ts'
+import { EARLY_KEPT_MS, EARLY_PATHS, forgetEarly, isBarePath, startEarly, takeEarly } from '../../src/api/early.ts'
+import { ApiError } from '../../src/api/errors.ts'
+import { getMyOrders } from '../../src/api/orders.ts'
+
+interface Seen { url: string; headers: IncomingHttpHeaders }
+const seen: Seen[] = []
+const bodies: Record<string, unknown> = {
+  [EARLY_PATHS.user]: { id: 1, firstname: 'Sophie' },
+  [EARLY_PATHS.contracts]: [{ id: 3 }],
+  [EARLY_PATHS.orders]: [{ id: 5 }],
+}
+let status: Record<string, number> = {}
+const server = createServer((req, res) => {
+  seen.push({ url: req.url!, headers: req.headers })
+  const code = status[req.url!] ?? 200
+  res.writeHead(code, { 'content-type': 'application/json' })
+  res.end(JSON.stringify(code === 200 ? bodies[req.url!] ?? {} : { message: 'Votre session a expiré. Veuillez vous reconnecter.', code: 'SESSION_EXPIRED' }))
+})
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+
+let token = 'tok_early'
+const unauthorized: ApiError[] = []
+configureApi({ baseURL, getToken: () => token, onUnauthorized: (e) => void unauthorized.push(e) })
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 30))
+const paths = () => seen.map((s) => s.url)
+
+const Early = suite('startup calls sent by the entry (issue 13)')
+
+Early.before.each(async () => {
+  await settle() // what the previous test left travelling
+  seen.length = 0
+  unauthorized.length = 0
+  status = {}
+  token = 'tok_early'
+  forgetEarly()
+})
+Early.after(() => void server.close())
+
+Early('user and contracts leave at once with the client’s headers, the orders once both answered', async () => {
+  assert.ok(startEarly({ baseURL, token, path: '/tableau-de-bord' }))
+  await settle()
+  assert.equal(paths().slice(0, 2).sort(), [EARLY_PATHS.contracts, EARLY_PATHS.user])
+  assert.is(paths()[2], EARLY_PATHS.orders)
+  assert.is(seen.length, 3)
+  const header = (url: string) => seen.find((s) => s.url === url)!.headers
+  assert.is(header(EARLY_PATHS.user).apitoken, token)
+  assert.is(header(EARLY_PATHS.contracts).authorization, `Bearer ${token}`)
+  assert.is(header(EARLY_PATHS.orders).apitoken, token)
+})
+
+Early('the client’s own calls take those answers: three requests in all, not six', async () => {
+  startEarly({ baseURL, token, path: '/tableau-de-bord' })
+  const [user, contracts] = await Promise.all([getCurrentUser(), getContracts()])
+  assert.equal(user, bodies[EARLY_PATHS.user])
+  assert.equal(contracts, bodies[EARLY_PATHS.contracts])
+  assert.equal(await getMyOrders(), bodies[EARLY_PATHS.orders])
+  await settle()
+  assert.is(seen.length, 3)
+})
+
+Early('an answer is taken once: the next call asks the server again', async () => {
+  startEarly({ baseURL, token, path: '/' })
+  await getCurrentUser()
+  await getCurrentUser()
+  await settle()
+  assert.is(paths().filter((p) => p === EARLY_PATHS.user).length, 2)
+})
+
+Early('a user/me refused: no orders are asked, and the client reports the 401 with the server’s message', async () => {
+  status = { [EARLY_PATHS.user]: 401 }
+  startEarly({ baseURL, token, path: '/tableau-de-bord' })
+  await settle()
+  assert.not.ok(paths().includes(EARLY_PATHS.orders))
+  try {
+    await getCurrentUser()
+    assert.unreachable()
+  } catch (error) {
+    assert.instance(error, ApiError)
+    assert.is((error as ApiError).status, 401)
+    assert.is((error as ApiError).message, 'Votre session a expiré. Veuillez vous reconnecter.')
+    assert.is((error as ApiError).code, 'SESSION_EXPIRED')
+  }
+  assert.is(unauthorized.length, 1)
+  assert.is(seen.length, 2)
+})
+
+Early('contracts failing: no orders are asked either', async () => {
+  status = { [EARLY_PATHS.contracts]: 500 }
+  startEarly({ baseURL, token, path: '/tableau-de-bord' })
+  await settle()
+  assert.equal(paths().sort(), [EARLY_PATHS.contracts, EARLY_PATHS.user])
+  const failed = await getContracts().then(() => null, (error: unknown) => error)
+  assert.instance(failed, ApiError)
+  assert.is((failed as ApiError).status, 500)
+})
+
+Early('another token (signed out and in again) or an answer older than EARLY_KEPT_MS: the client asks itself', async () => {
+  let now = 1_000
+  startEarly({ baseURL, token, path: '/tableau-de-bord', now: () => now })
+  await settle()
+  assert.is(takeEarly(EARLY_PATHS.user, 'tok_other', () => now), undefined)
+  now += EARLY_KEPT_MS
+  assert.is(takeEarly(EARLY_PATHS.contracts, token, () => now), undefined)
+  assert.ok(takeEarly(EARLY_PATHS.orders, token, () => now - 1))
+  token = 'tok_other'
+  await getCurrentUser()
+  assert.is(seen.at(-1)!.headers.apitoken, 'tok_other')
+  assert.is(seen.length, 4)
+})
+
+Early('no server: the taker gets the client’s French “cannot reach” error', async () => {
+  startEarly({ baseURL: 'http://127.0.0.1:1', token, path: '/tableau-de-bord' })
+  try {
+    await getCurrentUser()
+    assert.unreachable()
+  } catch (error) {
+    assert.instance(error, ApiError)
+    assert.is((error as ApiError).status, 0)
+    assert.match((error as ApiError).message, 'Impossible de joindre le serveur')
+  }
+})
+
+Early('a call cancelled while its early answer travels ends as cancelled', async () => {
+  startEarly({ baseURL, token, path: '/tableau-de-bord' })
+  const controller = new AbortController()
+  const pending = getCurrentUser({ signal: controller.signal })
+  controller.abort()
+  try {
+    await pending
+    assert.unreachable()
+  } catch (error) {
+    assert.is((error as Error).name, 'AbortError')
+  }
+})
+
+Early('nothing is sent on the pages outside the dashboard layout, nor without a token', async () => {
+  for (const path of ['/login', '/reset-password', '/set-password/abc', '/missing-document', '/invitation/abc', '/verification/XYZ']) {
+    assert.ok(isBarePath(path), path)
+    assert.not.ok(startEarly({ baseURL, token, path }), path)
+  }
+  for (const path of ['/', '/tableau-de-bord', '/mes-courriers/courriers', '/loginx', '/verifications']) assert.not.ok(isBarePath(path), path)
+  assert.not.ok(startEarly({ baseURL, token: '', path: '/tableau-de-bord' }))
+  await settle()
+  assert.is(seen.length, 0)
+})
+
+Early.run()
