@@ -12,6 +12,7 @@ import { terminationMachine } from '../machines/termination.machine.ts'
 import { unpaidInvoicesMachine } from '../machines/unpaidInvoices.machine.ts'
 import type { Api } from './api.ts'
 import type { WiringDeps } from './deps.ts'
+import { later } from './later.ts'
 
 /** Hands a file to the browser to save, as a download link clicked once. */
 export function saveFile(blob: Blob, fileName: string) {
@@ -44,14 +45,14 @@ const newestFirst = (years: number[]) => [...new Set(years)].sort((a, b) => b - 
 
 export function createBillingFlows({ api, notify, toPortal, loadHostedCard }: WiringDeps) {
   return {
-    unpaidInvoices: unpaidInvoicesMachine.provide({
+    unpaidInvoices: later(() => unpaidInvoicesMachine.provide({
       actors: {
         fetchStatus: fromPromise(({ signal }) => api.getUnpaidStatus({ signal })),
         pay: fromPromise(({ input, signal }) => api.payUnpaidInvoice(input.orderId === null ? {} : { orderId: input.orderId }, { signal })),
       },
       actions: { notify: (_, notice) => notify(notice) },
-    }),
-    subscriptionOption: subscriptionOptionMachine.provide({
+    })),
+    subscriptionOption: later(() => subscriptionOptionMachine.provide({
       actors: {
         loadOptions: fromPromise(({ input, signal }) => api.getSubscriptionOptions(input.orderId, { signal })),
         requestOption: fromPromise(({ input, signal }) =>
@@ -62,15 +63,15 @@ export function createBillingFlows({ api, notify, toPortal, loadHostedCard }: Wi
         notify: (_, notice) => notify(notice),
         subscriptionChanged: (_, { orderId, subscription }) => toPortal({ type: 'subscription.changed', orderId, subscription }),
       },
-    }),
-    termination: terminationMachine.provide({
+    })),
+    termination: later(() => terminationMachine.provide({
       actors: {
         loadStatus: fromPromise(({ input, signal }) => api.getTerminationStatus(input.orderId, { signal })),
         sendRequest: fromPromise(({ input, signal }) => api.createTerminationRequest(input, { signal })),
       },
       actions: { notify: (_, notice) => notify(notice) },
-    }),
-    cardReplacement: cardReplacementMachine.provide({
+    })),
+    cardReplacement: later(() => cardReplacementMachine.provide({
       actors: {
         prepareCard: fromPromise(async ({ input, signal }) => {
           const setup = await api.createCardSetup(input.orderId === null ? {} : { orderId: input.orderId }, { signal })
@@ -96,8 +97,8 @@ export function createBillingFlows({ api, notify, toPortal, loadHostedCard }: Wi
         notify: (_, notice) => notify(notice),
         cardChanged: (_, { card }) => toPortal({ type: 'card.changed', card }),
       },
-    }),
-    invoiceBook: invoiceBookMachine.provide({
+    })),
+    invoiceBook: later(() => invoiceBookMachine.provide({
       actors: {
         loadYears: fromPromise(async ({ signal }) => newestFirst((await Promise.all([api.getInvoiceYears({ signal }), api.getShareInvoiceYears({ signal })])).flat())),
         // Spec §4: the user's own invoices plus the shared ones, filtered by the selected order.
@@ -116,8 +117,8 @@ export function createBillingFlows({ api, notify, toPortal, loadHostedCard }: Wi
         notify: (_, notice) => notify(notice),
         invoicesPaid: (_, { orderId }) => toPortal({ type: 'invoices.paid', orderId }),
       },
-    }),
-    forwardingAddress: forwardingAddressMachine.provide({
+    })),
+    forwardingAddress: later(() => forwardingAddressMachine.provide({
       actors: {
         saveAddress: fromPromise(async ({ input, signal }) => {
           // Contract calls swallow their errors (spec §8): null is a failure, which the customer was told.
@@ -130,13 +131,13 @@ export function createBillingFlows({ api, notify, toPortal, loadHostedCard }: Wi
         notify: (_, notice) => notify(notice),
         contractChanged: (_, { contract }) => toPortal({ type: 'contract.changed', contract }),
       },
-    }),
-    documentDownload: documentDownloadMachine.provide({
+    })),
+    documentDownload: later(() => documentDownloadMachine.provide({
       actors: { fetchDocument: fromPromise(({ input, signal }) => fetchDocument(api, input, signal)) },
       actions: { saveFile: (_, { blob, fileName }) => saveFile(blob, fileName) },
-    }),
-    certificateVerification: certificateVerificationMachine.provide({
+    })),
+    certificateVerification: later(() => certificateVerificationMachine.provide({
       actors: { verify: fromPromise(({ input, signal }) => api.getCertificateVerification(input.code, { signal })) },
-    }),
+    })),
   }
 }

@@ -6,12 +6,13 @@ import { legalSubmissionListMachine } from '../machines/legalSubmissionList.mach
 import { type Partner, partnerInterestMachine } from '../machines/partnerInterest.machine.ts'
 import type { OrderChanges } from '../machines/startup.machine.ts'
 import type { WiringDeps } from './deps.ts'
+import { later } from './later.ts'
 
 const flagOf: Record<Partner, keyof OrderChanges> = { qonto: 'qonto', shine: 'shine', 'expert-comptable': 'wantComptable' }
 
 export function createCompanyFlows({ api, notify, navigate, toPortal }: WiringDeps) {
   return {
-    partnerInterest: partnerInterestMachine.provide({
+    partnerInterest: later(() => partnerInterestMachine.provide({
       actors: {
         sendInterest: fromPromise(({ input: { orderId, partner }, signal }) =>
           partner === 'qonto' ? api.setQonto(orderId, { qonto: true }, { signal })
@@ -22,8 +23,8 @@ export function createCompanyFlows({ api, notify, navigate, toPortal }: WiringDe
         notify: (_, notice) => notify(notice),
         interestSaved: (_, { orderId, partner }) => toPortal({ type: 'order.changed', orderId, changes: { [flagOf[partner]]: true } }),
       },
-    }),
-    formalityOrder: formalityOrderMachine.provide({
+    })),
+    formalityOrder: later(() => formalityOrderMachine.provide({
       actors: {
         // Each check swallows its own failure (spec §8) and answers undefined: the machine then waits for a retry.
         checkOrder: fromPromise(async ({ input: { orderId }, signal }) => {
@@ -39,12 +40,12 @@ export function createCompanyFlows({ api, notify, navigate, toPortal }: WiringDe
         notify: (_, notice) => notify(notice),
         ordered: () => navigate(FORMALITIES_PATH),
       },
-    }),
-    legalSubmissionList: legalSubmissionListMachine.provide({
+    })),
+    legalSubmissionList: later(() => legalSubmissionListMachine.provide({
       actors: {
         loadSubmissions: fromPromise(({ input: { orderId }, signal }) => api.getLegalSubmissions(orderId === null ? {} : { orderId }, { signal })),
       },
-    }),
+    })),
     /** A meeting-room booking's invoice, as a PDF. */
     invoiceFile: (invoiceId: number) => api.getInvoiceFile(invoiceId),
   }

@@ -3,6 +3,7 @@
 import { createBillingFlows } from './billing.ts'
 import { createCompanyFlows } from './company.ts'
 import type { WiringDeps } from './deps.ts'
+import { built } from './later.ts'
 import { createMailFlows } from './mail.ts'
 // notifications (issue 14)
 import { createNotificationFlows } from './notifications.ts'
@@ -10,9 +11,10 @@ import { createPeopleFlows } from './people.ts'
 import { createShellFlows } from './shell.ts'
 
 export function createFlows(deps: WiringDeps) {
-  return { ...createShellFlows(deps), ...createMailFlows(deps), ...createBillingFlows(deps), ...createPeopleFlows(deps), ...createCompanyFlows(deps),
+  // Each machine is built the first time a screen asks for it (later.ts).
+  return built({ ...createShellFlows(deps), ...createMailFlows(deps), ...createBillingFlows(deps), ...createPeopleFlows(deps), ...createCompanyFlows(deps),
     // notifications (issue 14)
-    ...createNotificationFlows(deps) }
+    ...createNotificationFlows(deps) })
 }
 
 /** Machines with their effects provided; views start them with useActorRef. */

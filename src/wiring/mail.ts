@@ -9,6 +9,7 @@ import { letterPagesMachine } from '../machines/letterPages.machine.ts'
 import { letterSearchMachine, SEARCH_DEBOUNCE_MS } from '../machines/letterSearch.machine.ts'
 import { LETTERS_PATH, mailboxMachine } from '../machines/mailbox.machine.ts'
 import type { WiringDeps } from './deps.ts'
+import { later } from './later.ts'
 import { readDextEmail, writeDextEmail } from './storage.ts'
 
 /** Waits, unless the wait is called off (the customer typed again). */
@@ -19,7 +20,7 @@ const pause = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) =
 
 export function createMailFlows({ api, notify, navigate, toPortal }: WiringDeps) {
   return {
-    mailbox: mailboxMachine.provide({
+    mailbox: later(() => mailboxMachine.provide({
       actors: {
         loadFile: fromPromise(({ input, signal }) => api.getDocumentFile(input.documentId, { signal })),
         updateDocument: fromPromise(({ input: { documentId, ...body }, signal }) => api.updateDocument(documentId, body, { signal })),
@@ -33,8 +34,8 @@ export function createMailFlows({ api, notify, navigate, toPortal }: WiringDeps)
         // The e-mail's link is followed once: a reload does not follow it again.
         forgetLink: () => navigate(LETTERS_PATH, { replace: true }),
       },
-    }),
-    folderEditor: folderEditorMachine.provide({
+    })),
+    folderEditor: later(() => folderEditorMachine.provide({
       actors: {
         saveFolder: fromPromise(({ input, signal }) => ('folderId' in input
           ? api.updateFolder(input.folderId, { name: input.name }, { signal })
@@ -46,37 +47,37 @@ export function createMailFlows({ api, notify, navigate, toPortal }: WiringDeps)
         folderSaved: (_, { folder }) => toPortal({ type: 'folder.saved', folder }),
         folderRemoved: (_, { folderId }) => toPortal({ type: 'folder.removed', folderId }),
       },
-    }),
-    accountingExport: accountingExportMachine.provide({
+    })),
+    accountingExport: later(() => accountingExportMachine.provide({
       actors: { sendDext: fromPromise(({ input, signal }) => api.sendDextInvoices(input, { signal })) },
       actions: { rememberEmail: (_, { email }) => writeDextEmail(email) },
-    }),
-    courierRequestCancel: courierRequestCancelMachine.provide({
+    })),
+    courierRequestCancel: later(() => courierRequestCancelMachine.provide({
       actors: { removeRequest: fromPromise(({ input, signal }) => api.removeCourierRequest(input, { signal })) },
       actions: {
         notify: (_, notice) => notify(notice),
         removed: (_, { id }) => toPortal({ type: 'courierRequest.removed', id }),
       },
-    }),
+    })),
     /** The accounting inbox address kept from the last export, or null. */
     readDextEmail: () => readDextEmail(),
     // mail beyond the peers (issue 14)
-    letterSearch: letterSearchMachine.provide({
+    letterSearch: later(() => letterSearchMachine.provide({
       actors: {
         pause: fromPromise(({ signal }) => pause(SEARCH_DEBOUNCE_MS, signal)),
         searchLetters: fromPromise(async ({ input: { q, orderId }, signal }) =>
           (await api.searchDocuments(orderId === null ? { q } : { q, orderId }, { signal })).results),
       },
-    }),
-    letterPages: letterPagesMachine.provide({
+    })),
+    letterPages: later(() => letterPagesMachine.provide({
       actors: { loadPage: fromPromise(({ input, signal }) => api.getDocumentPage(input.documentId, input.page, { signal })) },
-    }),
-    letterDeadlines: letterDeadlinesMachine.provide({
+    })),
+    letterDeadlines: later(() => letterDeadlinesMachine.provide({
       actors: {
         loadDeadlines: fromPromise(async ({ input: { orderId }, signal }) =>
           (await api.getLetterDeadlines(orderId === null ? {} : { orderId }, { signal })).deadlines),
       },
-    }),
+    })),
     /** Whether this browser draws a PDF inside a page; where it does not (Android), letters show as page images. */
     pdfViewerEnabled: () => typeof navigator === 'undefined' || navigator.pdfViewerEnabled !== false,
   }

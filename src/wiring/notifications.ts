@@ -8,12 +8,13 @@ import { notificationPreferencesMachine } from '../machines/notificationPreferen
 import { notificationsMachine, type NotificationsEvent } from '../machines/notifications.machine.ts'
 import type { Resource } from '../machines/portalData.machine.ts'
 import type { WiringDeps } from './deps.ts'
+import { later } from './later.ts'
 
 const listOf: Partial<Record<NotificationKind, Resource>> = { letter: 'documents', package: 'packages', invoice: 'invoices' }
 
 export function createNotificationFlows({ api, navigate, toPortal }: WiringDeps) {
   return {
-    notifications: notificationsMachine.provide({
+    notifications: later(() => notificationsMachine.provide({
       actors: {
         loadNotifications: fromPromise(({ signal }) => api.getNotifications({ signal })),
         markRead: fromPromise(({ input, signal }) => api.readNotification(input.id, { signal })),
@@ -41,15 +42,15 @@ export function createNotificationFlows({ api, navigate, toPortal }: WiringDeps)
           if (resource) toPortal({ type: 'data.refresh', resource })
         },
       },
-    }),
-    letterHistory: letterHistoryMachine.provide({
+    })),
+    letterHistory: later(() => letterHistoryMachine.provide({
       actors: { loadHistory: fromPromise(({ input, signal }) => api.getLetterHistory(input.documentId, { signal })) },
-    }),
-    notificationPreferences: notificationPreferencesMachine.provide({
+    })),
+    notificationPreferences: later(() => notificationPreferencesMachine.provide({
       actors: {
         loadPreference: fromPromise(({ input, signal }) => api.getNotificationPreferences(input.orderId, { signal })),
         savePreference: fromPromise(({ input: { orderId, email }, signal }) => api.updateNotificationPreferences(orderId, { email }, { signal })),
       },
-    }),
+    })),
   }
 }

@@ -14,6 +14,7 @@ import { passwordChangeMachine } from '../machines/passwordChange.machine.ts'
 import { referralMachine } from '../machines/referral.machine.ts'
 import { representativesMachine } from '../machines/representatives.machine.ts'
 import type { WiringDeps } from './deps.ts'
+import { later } from './later.ts'
 import { readStoredUser } from './storage.ts'
 
 export const EMAIL_NOT_CHANGED = 'Votre adresse e-mail n’a pas été modifiée : corrigez-la si besoin, puis réessayez.'
@@ -39,20 +40,20 @@ const webAuthn = () => import('@simplewebauthn/browser')
 export function createPeopleFlows({ api, notify, navigate, toPortal, toSession }: WiringDeps) {
   const notifyAction = (_: unknown, notice: Parameters<WiringDeps['notify']>[0]) => notify(notice)
   return {
-    emailChange: emailChangeMachine.provide({
+    emailChange: later(() => emailChangeMachine.provide({
       actors: {
         // The call swallows its errors (spec §8): a toast said why; the form says it was not changed.
         updateEmail: fromPromise(async ({ input, signal }) => (await api.updateEmail(input, { signal })) ?? Promise.reject(new Error(EMAIL_NOT_CHANGED))),
       },
       actions: { notify: notifyAction, emailChanged: (_, { user }) => toPortal({ type: 'user.changed', user }) },
-    }),
-    passwordChange: passwordChangeMachine.provide({
+    })),
+    passwordChange: later(() => passwordChangeMachine.provide({
       actors: {
         updatePassword: fromPromise(async ({ input, signal }) => (await api.updatePassword(input, { signal })) ?? Promise.reject(new Error(PASSWORD_NOT_CHANGED))),
       },
       actions: { notify: notifyAction },
-    }),
-    passkeys: passkeysMachine.provide({
+    })),
+    passkeys: later(() => passkeysMachine.provide({
       actors: {
         loadPasskeys: fromPromise(({ signal }) => api.getPasskeys({ signal })),
         createPasskey: fromPromise(async ({ signal }) => {
@@ -64,8 +65,8 @@ export function createPeopleFlows({ api, notify, navigate, toPortal, toSession }
         deletePasskey: fromPromise(({ input, signal }) => api.deletePasskey(input.id, { signal })),
       },
       actions: { notify: notifyAction },
-    }),
-    passkeyLogin: passkeyLoginMachine.provide({
+    })),
+    passkeyLogin: later(() => passkeyLoginMachine.provide({
       actors: {
         signIn: fromPromise(async ({ signal }) => {
           const [{ startAuthentication }, optionsJSON] = await Promise.all([webAuthn(), api.getPasskeyLoginOptions({ signal })])
@@ -74,35 +75,35 @@ export function createPeopleFlows({ api, notify, navigate, toPortal, toSession }
         }),
       },
       actions: { signedIn: (_, { user }) => toSession({ type: 'session.signedIn', user }) },
-    }),
-    devices: devicesMachine.provide({
+    })),
+    devices: later(() => devicesMachine.provide({
       actors: {
         loadSessions: fromPromise(({ signal }) => api.getSessions({ signal })),
         signOutOthers: fromPromise(({ signal }) => api.signOutOtherSessions({ signal })),
       },
       actions: { notify: notifyAction },
-    }),
-    collaborators: collaboratorsMachine.provide({
+    })),
+    collaborators: later(() => collaboratorsMachine.provide({
       actors: {
         loadShares: fromPromise(({ input, signal }) => api.getShares(input.orderId, { signal })),
         invite: fromPromise(({ input, signal }) => api.inviteCollaborators(input.orderId, { emails: input.emails }, { signal })),
         removeShare: fromPromise(({ input, signal }) => api.deleteShare(input.orderId, input.shareId, { signal })),
       },
       actions: { notify: notifyAction },
-    }),
-    referral: referralMachine.provide({
+    })),
+    referral: later(() => referralMachine.provide({
       actors: { sendReferral: fromPromise(({ input, signal }) => api.sendInvite(input, { signal })) },
       actions: { notify: notifyAction },
-    }),
-    representatives: representativesMachine.provide({
+    })),
+    representatives: later(() => representativesMachine.provide({
       actors: {
         loadRepresentatives: fromPromise(({ input, signal }) => api.getMandataires(input.orderId, { signal })),
         addRepresentative: fromPromise(({ input, signal }) => api.addMandataire(input.orderId, input.representative, { signal })),
         removeRepresentative: fromPromise(({ input, signal }) => api.deleteMandataire(input.orderId, input.id, { signal })),
       },
       actions: { notify: notifyAction },
-    }),
-    invitation: invitationMachine.provide({
+    })),
+    invitation: later(() => invitationMachine.provide({
       actors: {
         loadInvitation: fromPromise(({ input, signal }) => api.getInvitation(input.token, { signal })),
         accept: fromPromise(({ input, signal }) => api.acceptInvitation(input.token, { signal })),
@@ -126,6 +127,6 @@ export function createPeopleFlows({ api, notify, navigate, toPortal, toSession }
         },
         signOut: () => toSession({ type: 'session.logout' }),
       },
-    }),
+    })),
   }
 }

@@ -6,6 +6,7 @@ import { kbisUploadMachine } from '../machines/kbisUpload.machine.ts'
 import { problemReportMachine } from '../machines/problemReport.machine.ts'
 import { PASSWORD_CHANGED, submissionMachine } from '../machines/submission.machine.ts'
 import type { WiringDeps } from './deps.ts'
+import { later } from './later.ts'
 
 
 /** A chosen file as a data URL (the Kbis is sent that way, spec §3). */
@@ -20,7 +21,7 @@ export function readAsDataUrl(file: Blob): Promise<string> {
 
 export function createShellFlows({ api, notify, navigate, toPortal }: WiringDeps) {
   return {
-    kbisUpload: kbisUploadMachine.provide({
+    kbisUpload: later(() => kbisUploadMachine.provide({
       actors: {
         uploadKbis: fromPromise(async ({ input, signal }) => api.uploadKbis(input.contractId, await readAsDataUrl(input.file as unknown as Blob), { signal })),
       },
@@ -28,12 +29,12 @@ export function createShellFlows({ api, notify, navigate, toPortal }: WiringDeps
         notify: (_, notice) => notify(notice),
         kbisFiled: (_, { orderId }) => toPortal({ type: 'order.kbisFiled', orderId }),
       },
-    }),
-    problemReport: problemReportMachine.provide({
+    })),
+    problemReport: later(() => problemReportMachine.provide({
       actors: { sendProblem: fromPromise(({ input, signal }) => api.sendProblem(input.orderId, { message: input.message }, { signal })) },
       actions: { notify: (_, notice) => notify(notice) },
-    }),
-    identityUpload: identityUploadMachine.provide({
+    })),
+    identityUpload: later(() => identityUploadMachine.provide({
       actors: {
         uploadOne: fromPromise(({ input, signal }) => {
           const form = new FormData()
@@ -46,11 +47,11 @@ export function createShellFlows({ api, notify, navigate, toPortal }: WiringDeps
         notify: (_, notice) => notify(notice),
         completed: (_, { reply, orderId }) => toPortal({ type: 'documents.completed', orderId, missingDocumentsValidatedAt: reply.missingDocumentsValidatedAt }),
       },
-    }),
-    passwordResetRequest: submissionMachine.provide({
+    })),
+    passwordResetRequest: later(() => submissionMachine.provide({
       actors: { submit: fromPromise(({ input, signal }) => api.requestPasswordReset({ email: input.email!, domain: input.domain! }, { signal })) },
-    }),
-    passwordReset: submissionMachine.provide({
+    })),
+    passwordReset: later(() => submissionMachine.provide({
       actors: { submit: fromPromise(({ input, signal }) => api.resetPassword({ token: input.token!, password: input.password! }, { signal })) },
       actions: {
         succeeded: () => {
@@ -58,6 +59,6 @@ export function createShellFlows({ api, notify, navigate, toPortal }: WiringDeps
           navigate('/login')
         },
       },
-    }),
+    })),
   }
 }

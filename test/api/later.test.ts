@@ -1,0 +1,34 @@
+// The flows are built on first use (src/wiring/later.ts): the dashboard pays only for the flows it shows.
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { createFlows } from '../../src/wiring/flows.ts'
+import { built, later } from '../../src/wiring/later.ts'
+
+const Later = suite('flows built on first use (issue 13)')
+
+Later('an entry marked later is built at its first read, once; the others are kept as they are', () => {
+  let builds = 0
+  const plain = () => 'plain'
+  const flows = built({ machine: later(() => ({ id: ++builds })), plain })
+  assert.is(builds, 0)
+  assert.is(flows.plain, plain)
+  const first = flows.machine
+  assert.is(builds, 1)
+  assert.is(flows.machine, first)
+  assert.is(builds, 1)
+  assert.equal(Object.keys(flows), ['machine', 'plain'])
+})
+
+Later('the real flows: every entry is there, each machine the same object at each read', () => {
+  const never = () => { throw new Error('not called while building') }
+  const flows = createFlows({ api: new Proxy({}, { get: never }) as never, notify: never, navigate: never, toPortal: never, toSession: never, loadHostedCard: never })
+  const keys = Object.keys(flows)
+  assert.ok(keys.length > 30, `${keys.length} flows`)
+  for (const key of ['problemReport', 'mailbox', 'letterDeadlines', 'notifications', 'unpaidInvoices']) {
+    const machine = (flows as Record<string, unknown>)[key] as { id?: string; provide?: unknown }
+    assert.type(machine.provide, 'function', key)
+    assert.is((flows as Record<string, unknown>)[key], machine, key)
+  }
+})
+
+Later.run()
