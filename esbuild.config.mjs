@@ -1,4 +1,5 @@
-// Builds the SPA into dist/: hashed, code-split ES modules under dist/assets and dist/index.html.
+// Builds the SPA into dist/: hashed, code-split ES modules under dist/assets and dist/index.html; a
+// production build also writes the page of each kind of route and dist/pages.json (writePages).
 //   node esbuild.config.mjs            build once (production)
 //   node esbuild.config.mjs --watch    rebuild on change (npm run dev)
 // Build-time configuration: BRAND_NAME (the provider's name), API_BASE_URL (default: same origin).
@@ -62,6 +63,35 @@ export function staticImports(metafile, file, seen = new Set()) {
   return [...seen]
 }
 
+/** The modules whose lazy imports are the signed-in screens' code: preloadSignedIn and the services' loaders it calls. */
+export const SIGNED_IN_LOADERS = ['src/views/signedIn.ts', 'src/wiring/services.ts']
+
+/**
+ * The signed-in screens' chunks (src/views/signedIn.ts: the session, the portal's startup, the flows, the dashboard
+ * layout and page): every module the loaders import lazily, themselves or through their static imports in src/,
+ * with every chunk each of those imports statically.
+ */
+export function signedInChunks(metafile) {
+  const lazy = new Set()
+  const visited = new Set()
+  const visit = (input) => {
+    if (visited.has(input)) return
+    visited.add(input)
+    for (const imported of metafile.inputs[input].imports) {
+      if (imported.kind === 'dynamic-import') lazy.add(imported.path)
+      else if (imported.kind === 'import-statement' && imported.path.startsWith('src/')) visit(imported.path)
+    }
+  }
+  SIGNED_IN_LOADERS.forEach(visit)
+  const chunks = new Set()
+  for (const [file, output] of Object.entries(metafile.outputs)) {
+    if (!file.endsWith('.js') || !lazy.has(output.entryPoint)) continue
+    chunks.add(file)
+    for (const imported of staticImports(metafile, file)) chunks.add(imported)
+  }
+  return [...chunks]
+}
+
 /** Writes dist/index.html pointing at the hashed entry, and a stamp that tells what was built from what, and how. */
 async function writeIndex(metafile, config, mode) {
   const outputs = Object.entries(metafile.outputs)
@@ -69,27 +99,43 @@ async function writeIndex(metafile, config, mode) {
   if (!entry) throw new Error('esbuild produced no entry for src/main.tsx')
   const url = (file) => '/' + relative(outdir, join(root, file)).split('\\').join('/')
   const template = await readFile(join(root, 'index.html'), 'utf8')
-  // The entry's static imports, announced up front: the browser fetches them beside the entry
-  // instead of one level later (the first paint of /login waits for them all).
-  const preloads = staticImports(metafile, entry[0]).map((file) => `<link rel="modulepreload" href="${url(file)}" />`)
-  const html = template.replace('/src/main.tsx', url(entry[0]))
-    .replace('<script type="module"', [...preloads, '<script type="module"'].join('\n    '))
+  // The chunks announced up front: the browser fetches them beside the entry instead of one level later.
+  const announcing = (files, later = []) => template.replace('/src/main.tsx', url(entry[0]))
+    .replace('<script type="module"', [
+      ...files.map((file) => `<link rel="modulepreload" href="${url(file)}" />`),
+      ...later.map((file) => `<link rel="modulepreload" href="${url(file)}" fetchpriority="low" />`),
+      '<script type="module"',
+    ].join('\n    '))
+  // The entry's static imports: the first paint of /login waits for them all.
+  const entryImports = staticImports(metafile, entry[0])
+  const html = announcing(entryImports)
   await writeFile(join(outdir, 'index.html'), html)
-  if (mode === 'production') await writePrerendered(config, html)
+  if (mode === 'production') {
+    // A signed-in route also runs the signed-in screens' code at once (main.tsx, stored user): all of it, not level
+    // after level, though after the entry's own imports (low priority), which run first.
+    await writePages(config, html, announcing(entryImports, signedInChunks(metafile).filter((file) => file !== entry[0] && !entryImports.includes(file))))
+  }
   await writeFile(join(outdir, 'build-stamp.json'), JSON.stringify({ ...config, mode, sources: await sourcesDigest() }, null, 2))
   await writeFile(join(outdir, 'meta.json'), JSON.stringify(metafile))
 }
 
-/** The pages drawn ahead for a signed-out visitor (src/prerender.tsx), each served by the server at its path (dist/prerendered.json). */
+/** The pages drawn ahead for a signed-out visitor (src/prerender.tsx), each served by the server at its path. */
 export const PRERENDERED = { '/login': 'login.html' }
+/** The page of every route that is not public: index.html announcing the signed-in screens' code too. */
+export const SIGNED_IN_PAGE = 'signed-in.html'
+/** Which page the server (server/http/spa.ts) sends for which path; a development build writes none (index.html everywhere). */
+export const PAGES_MANIFEST = 'pages.json'
 
 /**
- * Writes dist/login.html: index.html with /login's markup in #root and goober's CSS in a style element
- * (the server puts the response's CSP nonce on it, as on the meta tag), so that /login paints with its
- * HTML. src/prerender.tsx is bundled for Node and run in a child process of its own (React and goober
- * keep state, and React's scheduler would keep this process alive).
+ * Writes the pages of a production build and dist/pages.json, the server's list of which page is sent for which path:
+ * the public routes (src/views/App.tsx, learnt from src/prerender.tsx) get index.html, or the page drawn ahead for
+ * them; every other route gets the signed-in page.
+ * /login drawn ahead (dist/login.html): index.html with /login's markup in #root and goober's CSS in a style element
+ * (the server puts the response's CSP nonce on it, as on the meta tag), so that /login paints with its HTML.
+ * src/prerender.tsx is bundled for Node and run in a child process of its own (React and goober keep state, and
+ * React's scheduler would keep this process alive).
  */
-async function writePrerendered(config, html) {
+async function writePages(config, html, signedInHtml) {
   const dir = await mkdtemp(join(tmpdir(), 'portail-prerender-'))
   try {
     const bundle = join(dir, 'prerender.mjs')
@@ -99,12 +145,14 @@ async function writePrerendered(config, html) {
       outdir: undefined, publicPath: undefined, entryNames: undefined, chunkNames: undefined, assetNames: undefined,
       outfile: bundle, splitting: false, metafile: false, minify: false,
     })
-    const script = `const { prerender } = await import(${JSON.stringify(pathToFileURL(bundle).href)})
+    const script = `const { prerender, publicRoutes } = await import(${JSON.stringify(pathToFileURL(bundle).href)})
 const pages = Object.fromEntries(${JSON.stringify(Object.keys(PRERENDERED))}.map((path) => [path, prerender(path)]))
-process.stdout.write(JSON.stringify(pages), () => process.exit(0))`
+process.stdout.write(JSON.stringify({ pages, publicRoutes }), () => process.exit(0))`
     const { stdout } = await execFileAsync(process.execPath, ['--input-type=module', '-e', script], { maxBuffer: 16 * 1024 * 1024 })
-    const pages = JSON.parse(stdout)
+    const { pages, publicRoutes } = JSON.parse(stdout)
     for (const [path, file] of Object.entries(PRERENDERED)) {
+      // Drawn for a signed-out visitor, so served without the signed-in code: a public route.
+      if (!publicRoutes.includes(path)) throw new Error(`prerender ${path}: not one of the public routes of src/views/App.tsx`)
       const { html: markup, css } = pages[path]
       if (!markup.includes('<main') || !css || /<\//.test(css)) throw new Error(`prerender ${path}: rendu inattendu`)
       const page = html
@@ -113,8 +161,9 @@ process.stdout.write(JSON.stringify(pages), () => process.exit(0))`
       if (!page.includes('data-prerendered')) throw new Error('index.html has no <div id="root"></div>')
       await writeFile(join(outdir, file), page)
     }
-    // The server's list of them (server/http/spa.ts).
-    await writeFile(join(outdir, 'prerendered.json'), JSON.stringify(PRERENDERED))
+    await writeFile(join(outdir, SIGNED_IN_PAGE), signedInHtml)
+    const manifest = { public: Object.fromEntries(publicRoutes.map((path) => [path, PRERENDERED[path] ?? 'index.html'])), signedIn: SIGNED_IN_PAGE }
+    await writeFile(join(outdir, PAGES_MANIFEST), JSON.stringify(manifest, null, 2))
   } finally {
     await rm(dir, { recursive: true, force: true })
   }
@@ -145,7 +194,7 @@ export async function isStale(config = buildConfig()) {
   try {
     const stamp = JSON.parse(await readFile(join(outdir, 'build-stamp.json'), 'utf8'))
     await stat(join(outdir, 'index.html'))
-    for (const file of Object.values(PRERENDERED)) await stat(join(outdir, file))
+    for (const file of [...Object.values(PRERENDERED), SIGNED_IN_PAGE, PAGES_MANIFEST]) await stat(join(outdir, file))
     return stamp.mode !== 'production' || stamp.brandName !== config.brandName || stamp.apiBaseUrl !== config.apiBaseUrl || stamp.sources !== (await sourcesDigest())
   } catch {
     return true

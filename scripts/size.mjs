@@ -54,13 +54,48 @@ export function analyse() {
     '/tableau-de-bord': total(new Set([...login, ...signedIn])),
   }
   const html = readFileSync(join(dist, 'index.html'), 'utf8')
+  const entryImports = [...login].filter((file) => file !== main)
   return {
     prerendered: prerenderedLogin(),
     sizes, main, lazyChunks, firstLoad, meta,
     loginInEntry: [...login].some((file) => LOGIN_PAGE in meta.outputs[file].inputs),
     // The entry's static imports that dist/index.html does not announce with <link rel="modulepreload">.
-    unannounced: [...login].filter((file) => file !== main && !html.includes(`href="/${relative('dist', file)}"`)),
+    unannounced: entryImports.filter((file) => !html.includes(`href="/${relative('dist', file)}"`)),
+    pages: pagesProblems(entryImports, [...new Set([...entryImports, ...signedIn])].filter((file) => file !== main)),
   }
+}
+
+/** The chunks a page of dist/ announces with <link rel="modulepreload">, as metafile paths (dist/assets/…). */
+const announced = (page) => [...page.matchAll(/<link rel="modulepreload" href="\/([^"]+)"/g)].map((m) => join('dist', m[1]))
+
+const sameSet = (a, b) => a.length === b.length && new Set([...a, ...b]).size === a.length
+
+/**
+ * dist/pages.json and its pages: a signed-in route's page announces the entry's static imports and the whole
+ * signed-in code, no more, no less (fetched beside the entry rather than level after level); the public routes'
+ * pages (/login drawn ahead, plain index.html) announce the entry's static imports only, so that a signed-out
+ * visitor never downloads the signed-in code. The problems found.
+ */
+export function pagesProblems(entryImports, signedInAnnounced) {
+  const problems = []
+  let manifest
+  try {
+    manifest = JSON.parse(readFileSync(join(dist, 'pages.json'), 'utf8'))
+  } catch {
+    return ['dist/pages.json is missing: the server would send index.html everywhere']
+  }
+  const signedInPage = readFileSync(join(dist, manifest.signedIn), 'utf8')
+  if (!sameSet(announced(signedInPage), signedInAnnounced)) {
+    const extra = announced(signedInPage).filter((file) => !signedInAnnounced.includes(file))
+    const missing = signedInAnnounced.filter((file) => !announced(signedInPage).includes(file))
+    problems.push(`dist/${manifest.signedIn} does not modulepreload exactly the entry's static imports and the signed-in code (missing: ${missing.map((f) => relative('dist/assets', f)).join(', ') || 'none'}; extra: ${extra.map((f) => relative('dist/assets', f)).join(', ') || 'none'})`)
+  }
+  for (const [route, file] of Object.entries(manifest.public)) {
+    if (file === manifest.signedIn) problems.push(`dist/pages.json: the public route ${route} gets the signed-in page`)
+    else if (!sameSet(announced(readFileSync(join(dist, file), 'utf8')), entryImports)) problems.push(`dist/${file} (${route}) modulepreloads more or less than the entry's static imports`)
+  }
+  if (manifest.public['/login'] !== 'login.html') problems.push('dist/pages.json: /login does not get the page drawn ahead (dist/login.html)')
+  return problems
 }
 
 /**
@@ -91,7 +126,7 @@ export function prerenderedLogin() {
 const kb = (n) => (n / 1000).toFixed(1).padStart(7) + ' kB'
 
 if (process.argv[1] === import.meta.filename) {
-  const { sizes, lazyChunks, firstLoad, loginInEntry, unannounced, prerendered } = analyse()
+  const { sizes, lazyChunks, firstLoad, loginInEntry, unannounced, prerendered, pages } = analyse()
   console.log('chunk'.padEnd(58) + '      raw' + '     gzip' + '   brotli')
   for (const [file, s] of [...sizes].sort((a, b) => b[1].gzip - a[1].gzip)) {
     console.log(relative('dist/assets', file).padEnd(56) + kb(s.raw) + kb(s.gzip) + kb(s.brotli))
@@ -109,11 +144,13 @@ if (process.argv[1] === import.meta.filename) {
   if (!loginInEntry) failures.push(`${LOGIN_PAGE} is not in the entry's static imports: /login's first paint would wait for one more chunk`)
   failures.push(...prerendered.problems)
   for (const file of unannounced) failures.push(`dist/index.html does not modulepreload ${relative('dist/assets', file)}, a static import of the entry`)
+  failures.push(...pages)
   if (failures.length) {
     console.error('\nBudget passed:\n- ' + failures.join('\n- '))
     process.exit(1)
   }
   console.log(`\n${LOGIN_PAGE} is in the entry's static imports, and dist/index.html modulepreloads the entry's static imports.`)
   console.log(`dist/login.html draws /login ahead, styled (${kb(prerendered.gzip).trim()} gzip).`)
+  console.log('dist/signed-in.html modulepreloads the signed-in code with the entry\'s imports; the public routes\' pages only the entry\'s imports (dist/pages.json).')
   console.log(`Budgets met: /login first load ≤ ${kb(BUDGETS.loginFirstLoadGzip).trim()} gzip, each route chunk ≤ ${kb(BUDGETS.routeChunkGzip).trim()} gzip.`)
 }

@@ -3,12 +3,16 @@
 // its HTML arrives instead of after its JavaScript (issue 13: Lighthouse, LCP). The app then takes
 // over with createRoot, which replaces this markup with the same markup, live, keeping what was typed
 // meanwhile and where the focus was (takeover.ts). Until then its buttons are disabled, so that the
-// browser's own form submission (Enter in a field) sends nothing.
+// browser's own form submission (Enter in a field) sends nothing. It also hands the build the public
+// routes (App.tsx), which the server answers without announcing the signed-in code.
 import { extractCss } from 'goober'
 import { renderToString } from 'react-dom/server.browser'
 import type { AppServices } from './views/app-context.tsx'
 import './views/goober.ts'
-import { App } from './views/App.tsx'
+import { App, publicPaths } from './views/App.tsx'
+
+/** The routes open to a signed-out visitor, as wouter patterns: the build serves them without the signed-in code. */
+export const publicRoutes: string[] = Object.values(publicPaths)
 
 const never = () => new Promise<never>(() => {})
 

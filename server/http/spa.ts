@@ -1,5 +1,6 @@
-// Serves the built SPA (dist/): hashed assets with a long cache, index.html for every client route
-// (or the page drawn ahead for it at build time: /login).
+// Serves the built SPA (dist/): hashed assets with a long cache, and for every client route the page
+// dist/pages.json names: index.html (or the page drawn ahead at build time: /login) for a public route,
+// the page that also announces the signed-in screens' code for every other one.
 import { randomBytes } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
@@ -23,6 +24,19 @@ export function contentSecurityPolicy(nonce: string, options: { stripe?: boolean
     `connect-src 'self'${options.stripe ? ' https://api.stripe.com' : ''}`, "object-src 'none'", "base-uri 'self'",
     "form-action 'self'", "frame-ancestors 'none'",
   ].join('; ')
+}
+
+/** dist/pages.json: the public routes (wouter patterns of the SPA) and their page; every other route gets `signedIn`. */
+interface PagesManifest {
+  public: Record<string, string>
+  signedIn: string
+}
+
+/** A route pattern as the SPA's router reads it: `:name` stands for one segment, a trailing slash is allowed. */
+function matchesRoute(route: string, path: string): boolean {
+  const wanted = route.split('/')
+  const given = (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path).split('/')
+  return wanted.length === given.length && wanted.every((part, i) => (part.startsWith(':') ? given[i] !== '' : part === given[i]))
 }
 
 /** Source maps hold the whole source: served only from a development build (npm run dev), never otherwise. */
@@ -49,14 +63,17 @@ export async function spaRoutes(app: FastifyInstance, distDir: string, options: 
     })
   }
 
-  /** The page drawn ahead for this path (dist/prerendered.json, written by a production build), else index.html. */
+  /**
+   * The page for this path, as dist/pages.json (written by a production build) says; read at each request, so that a
+   * rebuild is served without a restart. No manifest (a development build): index.html everywhere.
+   */
   async function pageFor(path: string): Promise<string> {
     try {
-      const prerendered = JSON.parse(await readFile(join(distDir, 'prerendered.json'), 'utf8')) as Record<string, string>
-      const file = Object.hasOwn(prerendered, path) ? prerendered[path] : undefined
-      if (file && /^[a-z-]+\.html$/.test(file)) return await readFile(join(distDir, file), 'utf8')
+      const pages = JSON.parse(await readFile(join(distDir, 'pages.json'), 'utf8')) as PagesManifest
+      const file = Object.entries(pages.public).find(([route]) => matchesRoute(route, path))?.[1] ?? pages.signedIn
+      if (/^[a-z-]+\.html$/.test(file)) return await readFile(join(distDir, file), 'utf8')
     } catch {
-      // a development build draws nothing ahead
+      // a development build writes no manifest
     }
     return readFile(join(distDir, 'index.html'), 'utf8')
   }

@@ -21,6 +21,19 @@ export const redirects: Record<string, string> = {
   '/suivi-comptable': '/suivi-comptable/tresorerie',
 }
 
+/**
+ * The pages open to a signed-out visitor (spec §2), in the bare layout. The server gives them the page
+ * without the signed-in code announced (esbuild.config.mjs learns them through src/prerender.tsx);
+ * /missing-document is not one: the startup leads a signed-in customer there.
+ */
+export const publicPaths = {
+  login: '/login',
+  resetPassword: '/reset-password',
+  setPassword: '/set-password/:token',
+  invitation: '/invitation/:token',
+  verification: '/verification/:code',
+} as const
+
 /** Spec §2: every route but login, reset-password, set-password and missing-document needs a stored user (and the invitation link, people area). */
 export function Guard({ children }: { children: ReactNode }) {
   const signedIn = useSyncExternalStore(subscribeStoredUser, hasStoredUser, hasStoredUser)
@@ -31,13 +44,13 @@ export function AppRoutes() {
   return (
     <Suspense fallback={<CodeLoading />}>
       <Switch>
-        <Route path="/login" component={LoginPage} />
-        <Route path="/reset-password" component={ResetPasswordPage} />
-        <Route path="/set-password/:token">{(params) => <SetPasswordPage token={params.token} />}</Route>
+        <Route path={publicPaths.login} component={LoginPage} />
+        <Route path={publicPaths.resetPassword} component={ResetPasswordPage} />
+        <Route path={publicPaths.setPassword}>{(params) => <SetPasswordPage token={params.token} />}</Route>
         <Route path="/missing-document" component={MissingDocumentPage} />
-        <Route path="/invitation/:token">{(params) => <InvitationPage token={params.token} />}</Route>
+        <Route path={publicPaths.invitation}>{(params) => <InvitationPage token={params.token} />}</Route>
         {/* billing: public, where a certificate's QR code leads */}
-        <Route path="/verification/:code">{(params) => <VerificationPage code={params.code} />}</Route>
+        <Route path={publicPaths.verification}>{(params) => <VerificationPage code={params.code} />}</Route>
         {Object.entries(redirects).map(([from, to]) => (
           <Route key={from} path={from}>
             <Guard>

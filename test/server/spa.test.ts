@@ -27,6 +27,8 @@ spa.after(async (ctx) => {
 })
 
 const page = (t: TestApp, url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'text/html,application/xhtml+xml' } })
+/** A served page with its nonce put back as built: compared with a file of dist/. */
+const asBuilt = (body: string) => body.replace(/content="[^"]+"/, 'content="__CSP_NONCE__"')
 
 spa('every client route gets index.html with a fresh nonce in the CSP', async ({ t }) => {
   const nonces = new Set<string>()
@@ -46,31 +48,49 @@ spa('every client route gets index.html with a fresh nonce in the CSP', async ({
   assert.is(nonces.size, 6, 'one nonce per response')
 })
 
-spa('a page drawn ahead (dist/prerendered.json) is served at its path only, its style under the same nonce as the CSP', async ({ t }) => {
+spa('dist/pages.json: /login gets the page drawn ahead, the other public routes index.html, every other route the signed-in page', async ({ t }) => {
   const drawn = html.replace('</head>', '<style id="_goober" nonce="__CSP_NONCE__">h1{color:red}</style></head>')
     .replace('<div id="root"></div>', '<div id="root" data-prerendered=""><main><h1>Connexion</h1></main></div>')
+  const signedIn = html.replace('<script type="module"', '<link rel="modulepreload" href="/assets/chunks/session-XYZ.js" /><script type="module"')
   await writeFile(join(distDir, 'login.html'), drawn)
-  // A name outside dist/ is never read, whatever the manifest says.
-  await writeFile(join(distDir, 'prerendered.json'), JSON.stringify({ '/login': 'login.html', '/tableau-de-bord': '../secret.html' }))
+  await writeFile(join(distDir, 'signed-in.html'), signedIn)
+  const manifest = {
+    public: { '/login': 'login.html', '/reset-password': 'index.html', '/set-password/:token': 'index.html', '/invitation/:token': 'index.html', '/verification/:code': 'index.html' },
+    signedIn: 'signed-in.html',
+  }
+  await writeFile(join(distDir, 'pages.json'), JSON.stringify(manifest))
   try {
-    for (const url of ['/login', '/login?next=%2Ffactures']) {
+    for (const url of ['/login', '/login?next=%2Ffactures', '/login/']) {
       const res = await page(t, url)
       assert.is(res.statusCode, 200)
       const nonce = /content="([^"]+)"/.exec(res.body)![1]!
       assert.match(res.body, `<style id="_goober" nonce="${nonce}">h1{color:red}</style>`)
       assert.match(res.headers['content-security-policy'] as string, `style-src 'self' 'nonce-${nonce}'`)
       assert.match(res.body, '<h1>Connexion</h1>')
+      assert.not.match(res.body, 'modulepreload', url)
     }
-    for (const url of ['/tableau-de-bord', '/reset-password', '/login/x']) {
+    // A signed-out visitor on a public route downloads no signed-in code.
+    for (const url of ['/reset-password', '/reset-password?email=a%40b.fr', '/set-password/abc123', '/invitation/tok-1', '/verification/ABCD-1234']) {
       const res = await page(t, url)
       assert.is(res.statusCode, 200, url)
-      assert.match(res.body, '<div id="root"></div>', url)
+      assert.is(asBuilt(res.body), html, url)
     }
+    // /missing-document is where the startup leads a signed-in customer; a pattern's segment is never empty nor two.
+    for (const url of ['/', '/tableau-de-bord', '/mes-courriers/courriers', '/missing-document', '/login/x', '/set-password', '/set-password/a/b', '/Login']) {
+      const res = await page(t, url)
+      assert.is(res.statusCode, 200, url)
+      assert.match(res.body, '<link rel="modulepreload" href="/assets/chunks/session-XYZ.js" />', url)
+      assert.not.match(res.body, '__CSP_NONCE__', url)
+    }
+    // Read at each request: a rebuild is served without a restart. A name outside dist/ is never read.
+    await writeFile(join(distDir, 'pages.json'), JSON.stringify({ public: { '/login': '../secret.html' }, signedIn: '../secret.html' }))
+    for (const url of ['/login', '/tableau-de-bord']) assert.is(asBuilt((await page(t, url)).body), html, url)
   } finally {
-    await rm(join(distDir, 'prerendered.json'))
+    await rm(join(distDir, 'pages.json'))
     await rm(join(distDir, 'login.html'))
+    await rm(join(distDir, 'signed-in.html'))
   }
-  assert.match((await page(t, '/login')).body, '<div id="root"></div>', 'no manifest (a development build): index.html')
+  for (const url of ['/login', '/tableau-de-bord']) assert.is(asBuilt((await page(t, url)).body), html, `no manifest (a development build): index.html at ${url}`)
 })
 
 spa('security headers on every answer', async ({ t }) => {
