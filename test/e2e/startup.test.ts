@@ -69,18 +69,20 @@ Startup('Sophie comes back to her dashboard: user/me and contracts leave from th
     const timing = e as PerformanceResourceTiming
     return { path: new URL(timing.name).pathname, start: timing.startTime, end: timing.responseEnd }
   }))
-  const only = (path: string) => {
+  // (The orders leave from a promise callback of the same code: their stack starts there, without the entry.)
+  const only = (path: string, fromEntry = true) => {
     const found = entries.filter((e) => e.path === path)
     assert.is(found.length, 1, `${path} asked once`)
     const stacks = senders.get(path) ?? []
     assert.is(stacks.length, 1, `${path} sent once`)
-    assert.ok(stacks[0]!.some((script) => /\/main-[^/]+\.js$/.test(script)), `${path} sent from the entry`)
+    assert.ok(stacks[0]!.length > 0, `${path} sent by a script`)
+    if (fromEntry) assert.ok(stacks[0]!.some((script) => /\/main-[^/]+\.js$/.test(script)), `${path} sent from the entry`)
     assert.not.ok(stacks[0]!.some((script) => /\/(api|session|portal)-[^/]+\.js$/.test(script)), `${path} not sent by the startup’s code`)
     return found[0]!
   }
   const user = only('/api-protected/user/me')
   const contracts = only('/api-protected/contracts')
-  const orders = only('/api-protected/my-domiciliation-orders')
+  const orders = only('/api-protected/my-domiciliation-orders', false)
   assert.ok(orders.start >= Math.max(user.end, contracts.end), 'orders after the user and contracts answered (spec §4)')
   await tab.close()
 })
