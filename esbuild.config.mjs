@@ -112,11 +112,31 @@ async function writeIndex(metafile, config, mode) {
   await writeFile(join(outdir, 'index.html'), html)
   if (mode === 'production') {
     // A signed-in route also runs the signed-in screens' code at once (main.tsx, stored user): all of it, not level
-    // after level, though after the entry's own imports (low priority), which run first.
-    await writePages(config, html, announcing(entryImports, signedInChunks(metafile).filter((file) => file !== entry[0] && !entryImports.includes(file))))
+    // after level, though after the entry's own imports (low priority), which run first. And the startup's first
+    // calls leave from the page itself, before any script is fetched (earlyStartScript).
+    const signedIn = announcing(entryImports, signedInChunks(metafile).filter((file) => file !== entry[0] && !entryImports.includes(file)))
+      .replace('<link rel="modulepreload"', `${await earlyStartScript(config)}\n    <link rel="modulepreload"`)
+    await writePages(config, html, signedIn)
   }
   await writeFile(join(outdir, 'build-stamp.json'), JSON.stringify({ ...config, mode, sources: await sourcesDigest() }, null, 2))
   await writeFile(join(outdir, 'meta.json'), JSON.stringify(metafile))
+}
+
+/**
+ * src/wiring/early-start.ts as an inline script for the signed-in page's head (under the response's CSP nonce): with a
+ * stored user, the user and contracts leave while the HTML is parsed, not once the entry has been fetched and evaluated
+ * (src/api/early.ts; the entry's own start is then a no-op).
+ */
+export async function earlyStartScript(config) {
+  const result = await esbuild.build({
+    ...buildOptions(config),
+    entryPoints: ['src/wiring/early-start.ts'],
+    outdir: undefined, publicPath: undefined, entryNames: undefined, chunkNames: undefined, assetNames: undefined,
+    splitting: false, metafile: false, write: false, format: 'iife', outfile: 'early-start.js', loader: undefined,
+  })
+  const code = result.outputFiles[0].text.trim()
+  if (/<\/script|<!--/i.test(code)) throw new Error('early-start: the inline script would end the element early')
+  return `<script nonce="__CSP_NONCE__">${code}</script>`
 }
 
 /** The pages drawn ahead for a signed-out visitor (src/prerender.tsx), each served by the server at its path. */

@@ -12,6 +12,9 @@ export const BUDGETS = {
   routeChunkGzip: 20 * 1000,
 }
 
+/** The startup's first calls inlined in the signed-in page (src/wiring/early-start.ts): part of every signed-in page's HTML. */
+const EARLY_START_MAX_GZIP = 1500
+
 /** The login form's module: it must be in the entry's static imports, never a chunk of its own. */
 export const LOGIN_PAGE = 'src/views/pages/shell/LoginPage.tsx'
 
@@ -90,6 +93,11 @@ export function pagesProblems(entryImports, signedInAnnounced) {
     const missing = signedInAnnounced.filter((file) => !announced(signedInPage).includes(file))
     problems.push(`dist/${manifest.signedIn} does not modulepreload exactly the entry's static imports and the signed-in code (missing: ${missing.map((f) => relative('dist/assets', f)).join(', ') || 'none'}; extra: ${extra.map((f) => relative('dist/assets', f)).join(', ') || 'none'})`)
   }
+  // The startup's first calls leave from the signed-in page itself (src/wiring/early-start.ts, inline under the nonce).
+  const inline = [...signedInPage.matchAll(/<script\b([^>]*)>([^<]*)<\/script>/g)].filter((m) => !/\bsrc=/.test(m[1]))
+  if (inline.length !== 1 || !/nonce="__CSP_NONCE__"/.test(inline[0][1]) || !inline[0][2].includes('/api-protected/user/me')) {
+    problems.push(`dist/${manifest.signedIn} does not carry the startup's first calls as one inline script under the CSP nonce`)
+  } else if (gzipSync(inline[0][2]).length > EARLY_START_MAX_GZIP) problems.push(`dist/${manifest.signedIn}: the inline start weighs more than ${EARLY_START_MAX_GZIP} bytes gzip`)
   for (const [route, file] of Object.entries(manifest.public)) {
     if (file === manifest.signedIn) problems.push(`dist/pages.json: the public route ${route} gets the signed-in page`)
     else if (!sameSet(announced(readFileSync(join(dist, file), 'utf8')), entryImports)) problems.push(`dist/${file} (${route}) modulepreloads more or less than the entry's static imports`)

@@ -6,17 +6,27 @@ import { StrictMode } from 'react'
 import { flushSync } from 'react-dom'
 import { createRoot } from 'react-dom/client'
 import { navigate } from 'wouter/use-browser-location'
+import { isBarePath } from './api/early.ts'
 import { App } from './views/App.tsx'
 import { preloadSignedIn } from './views/signedIn.ts'
 import { takeOver } from './views/takeover.ts'
 import { hasStoredUser } from './wiring/storage.ts'
 import { createServices } from './wiring/services.ts'
 
+/** How long the first render waits for the signed-in code before showing its loading state instead. */
+const SIGNED_IN_CODE_WAIT_MS = 1500
+
 const services = createServices({
   navigate: (to, options) => navigate(to, options),
   // The toast library loads with the first toast (or with the Toaster, right after the first paint).
   notify: (notice) => void import('./views/Toasts.tsx').then((m) => m.showToast(notice)),
 })
+
+// A stored user on a signed-in route: the first render waits (a little) for the signed-in code, which the
+// page announced (dist/signed-in.html). Rendered before it, the layout would suspend, and React would hold
+// the dashboard's reveal for its Suspense throttle (300 ms after the fallback) once the code is there.
+const signedIn = hasStoredUser() ? preloadSignedIn(services) : undefined
+if (signedIn && !isBarePath(location.pathname)) await Promise.race([signedIn, new Promise((resolve) => setTimeout(resolve, SIGNED_IN_CODE_WAIT_MS))])
 
 // /login comes drawn ahead (src/prerender.tsx): the first commit replaces it at once, keeping what was typed and the focus.
 const container = document.getElementById('root')!
@@ -27,8 +37,6 @@ takeOver(container, () => flushSync(() => root.render(
   </StrictMode>,
 )))
 
-// The signed-in screens' code: at once for a stored user (the dashboard needs it now: fetched in
-// parallel rather than chunk after chunk). On /login, the session right behind the first paint, and
-// the rest as soon as the form is used (LoginPage), so that signing in waits for no code.
-if (hasStoredUser()) preloadSignedIn(services)
-else (window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 200)))(() => void services.loadSession().catch(() => {}))
+// The signed-in screens' code: at once for a stored user (above). On /login, the session right behind
+// the first paint, and the rest as soon as the form is used (LoginPage), so that signing in waits for no code.
+if (!signedIn) (window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 200)))(() => void services.loadSession().catch(() => {}))

@@ -19,7 +19,7 @@ const apiPath = /^\/(api|api-protected|stripe)(\/|$)|^\/(reset-password-request|
 export function contentSecurityPolicy(nonce: string, options: { stripe?: boolean } = {}): string {
   const stripe = options.stripe ? ' https://js.stripe.com' : ''
   return [
-    "default-src 'self'", `script-src 'self'${stripe}`, `style-src 'self' 'nonce-${nonce}'`, "img-src 'self' data: blob:",
+    "default-src 'self'", `script-src 'self' 'nonce-${nonce}'${stripe}`, `style-src 'self' 'nonce-${nonce}'`, "img-src 'self' data: blob:",
     `frame-src 'self' blob: https://player.vimeo.com${stripe}${options.stripe ? ' https://hooks.stripe.com' : ''}`,
     `connect-src 'self'${options.stripe ? ' https://api.stripe.com' : ''}`, "object-src 'none'", "base-uri 'self'",
     "form-action 'self'", "frame-ancestors 'none'",

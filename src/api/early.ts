@@ -5,7 +5,8 @@
 // hands each answer, once, to the startup machine's own call for the same path with the same token,
 // instead of sending that call: the same calls, in the same order, with the same headers, each made
 // once. An answer nobody took within EARLY_KEPT_MS is dropped (the machine then asks again).
-// Kept small and free of imports: it is part of every page's first load.
+// Kept small and free of imports: it is part of every page's first load, and inlined in the signed-in
+// page (esbuild.config.mjs) with src/wiring/early-start.ts.
 
 export const EARLY_KEPT_MS = 10_000
 
@@ -20,7 +21,12 @@ export const isBarePath = (path: string) => /^\/(login|reset-password|set-passwo
 
 interface Sent { token: string; at: number; response: Promise<Response> }
 
-const sent = new Map<string, Sent>()
+// Shared through the page's global object: a production build runs this module twice, inline in the
+// signed-in page (so that the calls leave while the HTML is parsed, before any script is fetched) and
+// in the entry's code, whose client takes the answers; the second start is then a no-op.
+interface Registry { started: boolean; sent: Map<string, Sent> }
+const registry: Registry = ((globalThis as { __portalEarly?: Registry }).__portalEarly ??= { started: false, sent: new Map() })
+const { sent } = registry
 
 export interface EarlyStart {
   /** API_BASE_URL (config.ts). */
@@ -32,9 +38,10 @@ export interface EarlyStart {
   now?: () => number
 }
 
-/** Sends the user and contracts, then the orders once both succeeded. Answers whether it sent. */
+/** Sends the user and contracts, then the orders once both succeeded, once per page. Answers whether it sent. */
 export function startEarly({ baseURL, token, path, now = Date.now }: EarlyStart): boolean {
-  if (!token || isBarePath(path)) return false
+  if (registry.started || !token || isBarePath(path)) return false
+  registry.started = true
   const send = (url: string, headers: Record<string, string>) => {
     const response = fetch(baseURL + url, { headers })
     // A failure is the taker's to report (as the client would); unhandled until taken, it stays silent.
@@ -58,5 +65,8 @@ export function takeEarly(path: string, token: string | null, now = Date.now): P
   return early.token === token && now() - early.at < EARLY_KEPT_MS ? early.response : undefined
 }
 
-/** For tests: forgets what was sent. */
-export const forgetEarly = () => sent.clear()
+/** For tests: forgets what was sent, and that it was. */
+export function forgetEarly(): void {
+  sent.clear()
+  registry.started = false
+}

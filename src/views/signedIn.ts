@@ -10,10 +10,13 @@ export const DashboardLayout = preloadable(() => import('./layout/DashboardLayou
 
 const ignore = () => {}
 
-export function preloadSignedIn(services: AppServices): void {
-  services.loadSession().catch(ignore)
+/** Fetches it all; settles (never rejects) once every part is there or failed. */
+export function preloadSignedIn(services: AppServices): Promise<void> {
   services.preloadPortal?.()
-  services.loadFlows().catch(ignore)
-  DashboardLayout.preload().catch(ignore)
-  DashboardPage.preload().catch(ignore)
+  return Promise.all([
+    services.loadSession().catch(ignore),
+    services.loadFlows().catch(ignore),
+    DashboardLayout.preload().catch(ignore),
+    DashboardPage.preload().catch(ignore),
+  ]).then(ignore)
 }

@@ -1,5 +1,7 @@
-// Imported first by main.tsx, so that it runs before React and the app are evaluated: with a stored
-// user, the startup's first calls leave now, while the signed-in code loads (src/api/early.ts).
+// With a stored user, the startup's first calls leave now, while the signed-in code loads
+// (src/api/early.ts). A production build inlines this module in the signed-in page's head
+// (esbuild.config.mjs), so that they leave while the HTML is parsed; main.tsx imports it first too, for
+// the pages without it (a development build): a second start does nothing.
 import { startEarly } from '../api/early.ts'
 import { API_BASE_URL } from './config.ts'
 import { readStoredUser } from './storage.ts'

@@ -30,7 +30,6 @@ const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 
 let token = 'tok_early'
 const unauthorized: ApiError[] = []
-configureApi({ baseURL, getToken: () => token, onUnauthorized: (e) => void unauthorized.push(e) })
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 30))
 const paths = () => seen.map((s) => s.url)
@@ -44,6 +43,8 @@ Early.before.each(async () => {
   status = {}
   token = 'tok_early'
   forgetEarly()
+  // (Each suite of test:api configures the client for itself.)
+  configureApi({ baseURL, getToken: () => token, onUnauthorized: (e) => void unauthorized.push(e) })
 })
 Early.after(() => void server.close())
 

@@ -66,7 +66,7 @@ Stripejs('a collaborator or another customer gets nothing, and no SetupIntent is
 
 Stripejs("index.html's CSP lets Stripe.js, its frames and its API in", async () => {
   const csp = contentSecurityPolicy('n0nce', { stripe: true })
-  assert.match(csp, "script-src 'self' https://js.stripe.com;")
+  assert.match(csp, "script-src 'self' 'nonce-n0nce' https://js.stripe.com;")
   assert.match(csp, /frame-src [^;]*https:\/\/js\.stripe\.com/)
   assert.match(csp, "connect-src 'self' https://api.stripe.com;")
   assert.not.match(csp, 'unsafe-inline')

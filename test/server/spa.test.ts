@@ -42,7 +42,7 @@ spa('every client route gets index.html with a fresh nonce in the CSP', async ({
     assert.ok(Buffer.from(nonce, 'base64').length >= 16)
     nonces.add(nonce)
     const csp = res.headers['content-security-policy'] as string
-    assert.is(csp, `default-src 'self'; script-src 'self'; style-src 'self' 'nonce-${nonce}'; img-src 'self' data: blob:; frame-src 'self' blob: https://player.vimeo.com; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'`)
+    assert.is(csp, `default-src 'self'; script-src 'self' 'nonce-${nonce}'; style-src 'self' 'nonce-${nonce}'; img-src 'self' data: blob:; frame-src 'self' blob: https://player.vimeo.com; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'`)
     assert.not.match(csp, 'unsafe-inline')
   }
   assert.is(nonces.size, 6, 'one nonce per response')
