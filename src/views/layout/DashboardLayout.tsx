@@ -2,6 +2,7 @@
 // spinner while loading, the order selection, the empty and error states — and, once ready, the
 // shell with the page of the route.
 import { useSelector } from '@xstate/react'
+import { useDeferredValue } from 'react'
 import { Link } from 'wouter'
 import { NO_ORDERS_MESSAGE } from '../../machines/startup.machine.ts'
 import { type StartupRef, useSession, useStartup } from '../app-context.tsx'
@@ -43,11 +44,15 @@ export default function DashboardLayout() {
   const session = useSession()
   const portalError = useSelector(session, (s) => (s.matches({ signedIn: 'portalUnavailable' }) ? s.context.error : null))
   const startup = useStartup()
-  const view = useSelector(startup, (s) => {
+  const current = useSelector(startup, (s) => {
     if (!s || s.hasTag('loading')) return 'loading'
     for (const state of ['ready', 'selecting', 'noOrders', 'failed', 'missingDocuments'] as const) if (s.matches(state)) return state
     return 'loading'
   })
+  // The screen the startup reached is rendered at transition priority, from the first render on (the
+  // spinner first): React renders it in slices of a few milliseconds, between which the browser stays
+  // responsive (the whole shell at once is a long task on a phone), while the spinner stays up.
+  const view = useDeferredValue(current, 'loading')
   const error = useSelector(startup, (s) => s?.context.error ?? null)
   if (portalError) {
     return (
