@@ -15,7 +15,8 @@ export async function seedNotifications(tx: Transaction<Database>, orderId: numb
   if (letters.length) {
     await tx.insertInto('letter_history').values(letters.flatMap((l) => [
       { document_id: l.id, kind: 'received' as const, at: l.received_at },
-      { document_id: l.id, kind: 'scanned' as const, at: new Date(l.received_at.getTime() + 2 * 3_600_000) },
+      // Scanned two hours after it came, but never later than now (a letter received this morning).
+      { document_id: l.id, kind: 'scanned' as const, at: new Date(Math.max(l.received_at.getTime(), Math.min(l.received_at.getTime() + 2 * 3_600_000, now.getTime()))) },
     ])).execute()
   }
   const rows: Insertable<Database['notifications']>[] = []
