@@ -32,6 +32,12 @@ let token = 'tok_early'
 const unauthorized: ApiError[] = []
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 30))
+/** The ApiError a call ends with (fails the test if it succeeds). */
+async function apiErrorOf(pending: Promise<unknown>): Promise<ApiError> {
+  const error = await pending.then(() => assert.unreachable('the call succeeded'), (e: unknown) => e)
+  assert.instance(error, ApiError)
+  return error as ApiError
+}
 const paths = () => seen.map((s) => s.url)
 
 const Early = suite('startup calls sent by the entry (issue 13)')
@@ -83,15 +89,8 @@ Early('a user/me refused: no orders are asked, and the client reports the 401 wi
   startEarly({ baseURL, token, path: '/tableau-de-bord' })
   await settle()
   assert.not.ok(paths().includes(EARLY_PATHS.orders))
-  try {
-    await getCurrentUser()
-    assert.unreachable()
-  } catch (error) {
-    assert.instance(error, ApiError)
-    assert.is((error as ApiError).status, 401)
-    assert.is((error as ApiError).message, 'Votre session a expiré. Veuillez vous reconnecter.')
-    assert.is((error as ApiError).code, 'SESSION_EXPIRED')
-  }
+  const error = await apiErrorOf(getCurrentUser())
+  assert.equal([error.status, error.message, error.code], [401, 'Votre session a expiré. Veuillez vous reconnecter.', 'SESSION_EXPIRED'])
   assert.is(unauthorized.length, 1)
   assert.is(seen.length, 2)
 })
@@ -101,9 +100,7 @@ Early('contracts failing: no orders are asked either', async () => {
   startEarly({ baseURL, token, path: '/tableau-de-bord' })
   await settle()
   assert.equal(paths().sort(), [EARLY_PATHS.contracts, EARLY_PATHS.user])
-  const failed = await getContracts().then(() => null, (error: unknown) => error)
-  assert.instance(failed, ApiError)
-  assert.is((failed as ApiError).status, 500)
+  assert.is((await apiErrorOf(getContracts())).status, 500)
 })
 
 Early('another token (signed out and in again) or an answer older than EARLY_KEPT_MS: the client asks itself', async () => {
@@ -122,14 +119,9 @@ Early('another token (signed out and in again) or an answer older than EARLY_KEP
 
 Early('no server: the taker gets the client’s French “cannot reach” error', async () => {
   startEarly({ baseURL: 'http://127.0.0.1:1', token, path: '/tableau-de-bord' })
-  try {
-    await getCurrentUser()
-    assert.unreachable()
-  } catch (error) {
-    assert.instance(error, ApiError)
-    assert.is((error as ApiError).status, 0)
-    assert.match((error as ApiError).message, 'Impossible de joindre le serveur')
-  }
+  const error = await apiErrorOf(getCurrentUser())
+  assert.is(error.status, 0)
+  assert.match(error.message, 'Impossible de joindre le serveur')
 })
 
 Early('a call cancelled while its early answer travels ends as cancelled', async () => {
