@@ -148,7 +148,7 @@ export const PAGES_MANIFEST = 'pages.json'
 
 /**
  * Writes the pages of a production build and dist/pages.json, the server's list of which page is sent for which path:
- * the public routes (src/views/App.tsx, learnt from src/prerender.tsx) get index.html, or the page drawn ahead for
+ * the public routes (src/wiring/bare-pages.ts, learnt from src/prerender.tsx) get index.html, or the page drawn ahead for
  * them; every other route gets the signed-in page.
  * /login drawn ahead (dist/login.html): index.html with /login's markup in #root and goober's CSS in a style element
  * (the server puts the response's CSP nonce on it, as on the meta tag), so that /login paints with its HTML.
@@ -172,7 +172,7 @@ process.stdout.write(JSON.stringify({ pages, publicRoutes }), () => process.exit
     const { pages, publicRoutes } = JSON.parse(stdout)
     for (const [path, file] of Object.entries(PRERENDERED)) {
       // Drawn for a signed-out visitor, so served without the signed-in code: a public route.
-      if (!publicRoutes.includes(path)) throw new Error(`prerender ${path}: not one of the public routes of src/views/App.tsx`)
+      if (!publicRoutes.includes(path)) throw new Error(`prerender ${path}: not one of the public routes of src/wiring/bare-pages.ts`)
       const { html: markup, css } = pages[path]
       if (!markup.includes('<main') || !css || /<\//.test(css)) throw new Error(`prerender ${path}: rendu inattendu`)
       const page = html

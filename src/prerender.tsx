@@ -9,7 +9,8 @@ import { extractCss } from 'goober'
 import { renderToString } from 'react-dom/server.browser'
 import type { AppServices } from './views/app-context.tsx'
 import './views/goober.ts'
-import { App, publicPaths } from './views/App.tsx'
+import { App } from './views/App.tsx'
+import { publicPaths } from './wiring/bare-pages.ts'
 
 /** The routes open to a signed-out visitor, as wouter patterns: the build serves them without the signed-in code. */
 export const publicRoutes: string[] = Object.values(publicPaths)

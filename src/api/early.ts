@@ -5,8 +5,9 @@
 // hands each answer, once, to the startup machine's own call for the same path with the same token,
 // instead of sending that call: the same calls, in the same order, with the same headers, each made
 // once. An answer nobody took within EARLY_KEPT_MS is dropped (the machine then asks again).
-// Kept small and free of imports: it is part of every page's first load, and inlined in the signed-in
+// Kept small, importing only the list of bare pages: it is part of every page's first load, and inlined in the signed-in
 // page (esbuild.config.mjs) with src/wiring/early-start.ts.
+import { isBarePath } from '../wiring/bare-pages.ts'
 
 export const EARLY_KEPT_MS = 10_000
 
@@ -15,9 +16,6 @@ export const EARLY_PATHS = {
   contracts: '/api-protected/contracts',
   orders: '/api-protected/my-domiciliation-orders',
 } as const
-
-/** The pages outside the dashboard layout (App.tsx), where no startup runs: nothing is sent there. */
-export const isBarePath = (path: string) => /^\/(login|reset-password|set-password|missing-document|invitation|verification)(\/|$)/.test(path)
 
 interface Sent { token: string; at: number; response: Promise<Response> }
 

@@ -4,6 +4,7 @@
 import { lazy, type ReactNode, Suspense, useSyncExternalStore } from 'react'
 import { Redirect, Route, Router, Switch } from 'wouter'
 import type { BaseLocationHook } from 'wouter'
+import { MISSING_DOCUMENT_PATH, publicPaths } from '../wiring/bare-pages.ts'
 import { hasStoredUser, subscribeStoredUser } from '../wiring/storage.ts'
 import { AppContext, type AppServices } from './app-context.tsx'
 import { CodeLoading } from './components/ui.tsx'
@@ -21,19 +22,6 @@ export const redirects: Record<string, string> = {
   '/suivi-comptable': '/suivi-comptable/tresorerie',
 }
 
-/**
- * The pages open to a signed-out visitor (spec §2), in the bare layout. The server gives them the page
- * without the signed-in code announced (esbuild.config.mjs learns them through src/prerender.tsx);
- * /missing-document is not one: the startup leads a signed-in customer there.
- */
-export const publicPaths = {
-  login: '/login',
-  resetPassword: '/reset-password',
-  setPassword: '/set-password/:token',
-  invitation: '/invitation/:token',
-  verification: '/verification/:code',
-} as const
-
 /** Spec §2: every route but login, reset-password, set-password and missing-document needs a stored user (and the invitation link, people area). */
 export function Guard({ children }: { children: ReactNode }) {
   const signedIn = useSyncExternalStore(subscribeStoredUser, hasStoredUser, hasStoredUser)
@@ -47,7 +35,7 @@ export function AppRoutes() {
         <Route path={publicPaths.login} component={LoginPage} />
         <Route path={publicPaths.resetPassword} component={ResetPasswordPage} />
         <Route path={publicPaths.setPassword}>{(params) => <SetPasswordPage token={params.token} />}</Route>
-        <Route path="/missing-document" component={MissingDocumentPage} />
+        <Route path={MISSING_DOCUMENT_PATH} component={MissingDocumentPage} />
         <Route path={publicPaths.invitation}>{(params) => <InvitationPage token={params.token} />}</Route>
         {/* billing: public, where a certificate's QR code leads */}
         <Route path={publicPaths.verification}>{(params) => <VerificationPage code={params.code} />}</Route>

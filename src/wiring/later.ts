@@ -20,18 +20,8 @@ export function built<T extends object>(entries: T): Built<T> {
       flows[key] = value
       continue
     }
-    let machine: unknown
-    let made = false
-    Object.defineProperty(flows, key, {
-      enumerable: true,
-      get: () => {
-        if (!made) {
-          machine = value[LATER]()
-          made = true
-        }
-        return machine
-      },
-    })
+    let machine: unknown // (a machine: never null)
+    Object.defineProperty(flows, key, { enumerable: true, get: () => (machine ??= value[LATER]()) })
   }
   return flows as Built<T>
 }

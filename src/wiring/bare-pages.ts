@@ -1,0 +1,28 @@
+// The pages outside the dashboard layout (src/views/App.tsx), listed once: the public ones a signed-out
+// visitor opens (the server answers them without the signed-in code: esbuild.config.mjs learns them
+// through src/prerender.tsx), and /missing-document, where the startup leads a signed-in customer. No
+// startup runs on any of them (src/api/early.ts, main.tsx). Free of imports: the signed-in page inlines
+// it with src/wiring/early-start.ts.
+
+/** The pages open to a signed-out visitor (spec §2), as wouter patterns. */
+export const publicPaths = {
+  login: '/login',
+  resetPassword: '/reset-password',
+  setPassword: '/set-password/:token',
+  invitation: '/invitation/:token',
+  verification: '/verification/:code',
+} as const
+
+export const MISSING_DOCUMENT_PATH = '/missing-document'
+
+/** A route pattern as the router reads it: `:name` stands for one segment, a trailing slash is allowed. */
+export function matchesRoute(route: string, path: string): boolean {
+  const wanted = route.split('/')
+  const given = (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path).split('/')
+  return wanted.length === given.length && wanted.every((part, i) => (part.startsWith(':') ? given[i] !== '' : part === given[i]))
+}
+
+const barePaths: readonly string[] = [...Object.values(publicPaths), MISSING_DOCUMENT_PATH]
+
+/** A page in the bare layout, where no startup runs. */
+export const isBarePath = (path: string) => barePaths.some((route) => matchesRoute(route, path))
