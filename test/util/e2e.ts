@@ -349,6 +349,11 @@ interface AxeViolation {
 /** axe-core's serious and critical violations on the page as it is (needs a bypassCSP tab). */
 export async function seriousViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH })
+  // Colours mid-transition (a button coming back from its disabled look) are not the page's: let the finite
+  // transitions and animations end first (a spinner's endless one is left running).
+  await page.evaluate(() => Promise.all(document.getAnimations()
+    .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
+    .map((animation) => animation.finished.catch(() => {}))))
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: AxeViolation[] }> } }).axe
     return (await axe.run(document, { resultTypes: ['violations'] })).violations
