@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
+import { COMPILE_HINT } from '../esbuild.config.mjs'
 
 export const BUDGETS = {
   /** First-load JavaScript of /login, gzip (issue: React + react-dom alone are about 69 KB). */
@@ -65,6 +66,8 @@ export function analyse() {
     // The entry's static imports that dist/index.html does not announce with <link rel="modulepreload">.
     unannounced: entryImports.filter((file) => !html.includes(`href="/${relative('dist', file)}"`)),
     pages: pagesProblems(entryImports, [...new Set([...entryImports, ...signedIn])].filter((file) => file !== main)),
+    // The first-load files without V8's compile hint as their first line (esbuild.config.mjs, COMPILE_HINT).
+    unhinted: [...new Set([...login, ...signedIn])].filter((file) => !readFileSync(join(root, file), 'utf8').startsWith(`${COMPILE_HINT}\n`)),
   }
 }
 
@@ -134,7 +137,7 @@ export function prerenderedLogin() {
 const kb = (n) => (n / 1000).toFixed(1).padStart(7) + ' kB'
 
 if (process.argv[1] === import.meta.filename) {
-  const { sizes, lazyChunks, firstLoad, loginInEntry, unannounced, prerendered, pages } = analyse()
+  const { sizes, lazyChunks, firstLoad, loginInEntry, unannounced, prerendered, pages, unhinted } = analyse()
   console.log('chunk'.padEnd(58) + '      raw' + '     gzip' + '   brotli')
   for (const [file, s] of [...sizes].sort((a, b) => b[1].gzip - a[1].gzip)) {
     console.log(relative('dist/assets', file).padEnd(56) + kb(s.raw) + kb(s.gzip) + kb(s.brotli))
@@ -153,6 +156,8 @@ if (process.argv[1] === import.meta.filename) {
   failures.push(...prerendered.problems)
   for (const file of unannounced) failures.push(`dist/index.html does not modulepreload ${relative('dist/assets', file)}, a static import of the entry`)
   failures.push(...pages)
+  // Without it, V8 compiles each function on the main thread at its first call (the dashboard's blocking time, issue 13).
+  for (const file of unhinted) failures.push(`${relative('dist/assets', file)} does not start with ${COMPILE_HINT}: its functions would compile on the main thread`)
   if (failures.length) {
     console.error('\nBudget passed:\n- ' + failures.join('\n- '))
     process.exit(1)
@@ -160,5 +165,6 @@ if (process.argv[1] === import.meta.filename) {
   console.log(`\n${LOGIN_PAGE} is in the entry's static imports, and dist/index.html modulepreloads the entry's static imports.`)
   console.log(`dist/login.html draws /login ahead, styled (${kb(prerendered.gzip).trim()} gzip).`)
   console.log('dist/signed-in.html modulepreloads the signed-in code with the entry\'s imports; the public routes\' pages only the entry\'s imports (dist/pages.json).')
+  console.log(`Every first-load file of /login and of the dashboard starts with ${COMPILE_HINT}.`)
   console.log(`Budgets met: /login first load ≤ ${kb(BUDGETS.loginFirstLoadGzip).trim()} gzip, each route chunk ≤ ${kb(BUDGETS.routeChunkGzip).trim()} gzip.`)
 }
