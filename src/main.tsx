@@ -3,12 +3,11 @@
 import './wiring/early-start.ts'
 import './views/goober.ts'
 import { StrictMode } from 'react'
-import { flushSync } from 'react-dom'
 import { createRoot } from 'react-dom/client'
 import { navigate } from 'wouter/use-browser-location'
 import { App } from './views/App.tsx'
 import { preloadSignedIn } from './views/signedIn.ts'
-import { takeOver } from './views/takeover.ts'
+import { firstRender } from './views/takeover.ts'
 import { isBarePath } from './wiring/bare-pages.ts'
 import { hasStoredUser } from './wiring/storage.ts'
 import { createServices } from './wiring/services.ts'
@@ -28,14 +27,13 @@ const services = createServices({
 const signedIn = hasStoredUser() ? preloadSignedIn(services) : undefined
 if (signedIn && !isBarePath(location.pathname)) await Promise.race([signedIn, new Promise((resolve) => setTimeout(resolve, SIGNED_IN_CODE_WAIT_MS))])
 
-// /login comes drawn ahead (src/prerender.tsx): the first commit replaces it at once, keeping what was typed and the focus.
+// /login comes drawn ahead (src/prerender.tsx): taken over in one commit; a signed-in route's empty page is drawn in slices.
 const container = document.getElementById('root')!
-const root = createRoot(container)
-takeOver(container, () => flushSync(() => root.render(
+firstRender(container, createRoot(container), (
   <StrictMode>
     <App services={services} />
-  </StrictMode>,
-)))
+  </StrictMode>
+))
 
 // The signed-in screens' code: at once for a stored user (above). On /login, the session right behind
 // the first paint, and the rest as soon as the form is used (LoginPage), so that signing in waits for no code.

@@ -2,6 +2,9 @@
 // first commit replaces that markup with the same markup, live: what was typed into the drawn fields
 // meanwhile is read by the form's first render (prerenderedValue), and the focus (with the caret) is
 // put back on the element of the same id, so that a visitor typing through the takeover loses nothing.
+import { type ReactNode, startTransition } from 'react'
+import { flushSync } from 'react-dom'
+import type { Root } from 'react-dom/client'
 
 /** The value typed into the drawn field `id` before the app took over ('' once it has). */
 export function prerenderedValue(id: string): string {
@@ -35,4 +38,14 @@ function selectionOf(input: HTMLInputElement): [number, number] | null {
   } catch {
     return null
   }
+}
+
+/**
+ * The app's first render into `container`. Over a page drawn ahead, one synchronous commit (takeOver). Into an empty
+ * page (a signed-in route), at transition priority: React renders the app in slices of a few milliseconds with the
+ * browser free in between, instead of one long task on a phone (Lighthouse's blocking time, issue 13).
+ */
+export function firstRender(container: HTMLElement, root: Root, app: ReactNode): void {
+  if (container.hasAttribute('data-prerendered')) takeOver(container, () => flushSync(() => root.render(app)))
+  else startTransition(() => root.render(app))
 }
