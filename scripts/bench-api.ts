@@ -6,7 +6,8 @@
 //     data) against creating PGlite and running SELECT 1, each a fresh node process.
 // Writes the "API" section of docs/BENCHMARKS.md.
 //   BENCH_SECONDS (10): seconds per call.   BENCH_BASELINE=<dir>: another checkout (e.g. before a change) measured
-//   in the same run, for a before/after table.   DATABASE_URL unset: the whole run re-executes itself inside
+//   in the same run, for a before/after table; BENCH_BASELINE_WHAT: what that checkout is, in the section's words.
+//   DATABASE_URL unset: the whole run re-executes itself inside
 //   scripts/with-postgres.sh when Debian's PostgreSQL is there. Run it under `flock /tmp/portal-bench.lock`.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -25,6 +26,8 @@ const DURATION = Number(process.env.BENCH_SECONDS || 10)
 const CONNECTIONS = 50
 const root = join(import.meta.dirname, '..')
 const baseline = process.env.BENCH_BASELINE || undefined
+/** What the baseline is, in the section's words. */
+const baselineWhat = process.env.BENCH_BASELINE_WHAT || 'le code d’avant le ticket 13'
 
 interface Run { requestsPerSecond: number; p50: number; p99: number; errors: number; total: number }
 /** Each call's run, and the `SELECT 1` ceiling measured right after it (the machine's load drifts over minutes). */
@@ -211,7 +214,7 @@ function markdown(sections: Section[]): string {
     '## API',
     '',
     `Mesuré par \`npm run bench:api\` le ${new Date().toISOString().slice(0, 10)} : ${CONNECTIONS} connexions simultanées (autocannon), ${DURATION} s par appel, sur le serveur démarré comme par \`npm start\` (\`scripts/start.mjs\`, le serveur construit \`dist-server/server.mjs\`) et les données de démonstration (les courriers de la Boulangerie des Lilas, Camille), une fois tous les courriers de démonstration rendus par le travail de fond (pages en images : quelques secondes après le démarrage, sur les deux cœurs).`,
-    ...(baseline ? ['', '« avant » : le code d’avant le ticket 13 (mêmes données), mesuré dans la même exécution que « après ».'] : []),
+    ...(baseline ? ['', `« avant » : ${baselineWhat} (mêmes données), mesuré dans la même exécution que « après ».`] : []),
     '',
     `Machine : ${machine()}. Machine partagée (d’autres travaux tournent en même temps) : les chiffres absolus varient d’une exécution à l’autre ; les rapports à un plafond mesuré dans la même exécution sont plus stables.`,
     '',

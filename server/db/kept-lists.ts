@@ -1,23 +1,22 @@
 // Lists written as JSON by the database (json.ts) and kept in this process with the version they were written at
-// (issue 13: GET documents). The one statement of a request still checks the session and the access, and reads the
-// version from the database: the JSON is written again only when the version changed (a CASE whose other branch the
-// database never runs). So a kept list is never served stale, whichever instance changed the data.
+// (issue 13: GET documents, GET my-domiciliation-orders). The one statement of a request still checks the session and
+// the access, and reads the version from the database: the JSON is written again (a second statement) only when the
+// version changed. So a kept list is never served stale, whichever instance changed the data: the version is read
+// from the database at every request, after anything committed before it.
+// Kept as the bytes sent (UTF-8): a string would be measured and encoded again at every answer.
 import type { Kysely } from 'kysely'
 import type { Database } from './schema.ts'
 
-interface Kept { version: string; json: string }
+interface Kept { version: string; json: Buffer }
 
-/** At most this many characters of JSON per database (about a thousand orders of 8 kB, at most 16 MB), the least recently used lists going first. */
-export const KEPT_LISTS_MAX_CHARS = 8 * 1024 * 1024
-
-/** No list is written at this version: what is passed when nothing is kept. */
-export const NOTHING_KEPT = ''
+/** At most this many bytes of JSON per database (about a thousand lists of 8 kB), the least recently used lists going first. */
+export const KEPT_LISTS_MAX_BYTES = 8 * 1024 * 1024
 
 export class KeptLists {
   readonly #lists = new Map<string, Kept>()
-  #chars = 0
+  #bytes = 0
 
-  constructor(readonly maxChars = KEPT_LISTS_MAX_CHARS) {}
+  constructor(readonly maxBytes = KEPT_LISTS_MAX_BYTES) {}
 
   /** The list kept under `key`, now the most recently used. */
   get(key: string): Kept | undefined {
@@ -29,31 +28,34 @@ export class KeptLists {
     return kept
   }
 
-  set(key: string, version: string, json: string): void {
+  /** Keeps the list (unless it alone is over the limit); answers its bytes. */
+  set(key: string, version: string, text: string): Buffer {
     this.delete(key)
-    if (json.length > this.maxChars) return
+    const json = Buffer.from(text)
+    if (json.length > this.maxBytes) return json
     this.#lists.set(key, { version, json })
-    this.#chars += json.length
+    this.#bytes += json.length
     for (const [oldest, kept] of this.#lists) {
-      if (this.#chars <= this.maxChars) break
+      if (this.#bytes <= this.maxBytes) break
       this.#lists.delete(oldest)
-      this.#chars -= kept.json.length
+      this.#bytes -= kept.json.length
     }
+    return json
   }
 
   delete(key: string): void {
     const kept = this.#lists.get(key)
     if (!kept) return
     this.#lists.delete(key)
-    this.#chars -= kept.json.length
+    this.#bytes -= kept.json.length
   }
 
   get size(): number {
     return this.#lists.size
   }
 
-  get chars(): number {
-    return this.#chars
+  get bytes(): number {
+    return this.#bytes
   }
 }
 

@@ -13,6 +13,8 @@ import * as mailPipeline from './migrations/005_mail_pipeline.ts'
 import * as notifications from './migrations/006_notifications.ts'
 // the mail list's version (issue 13)
 import * as mailListVersion from './migrations/007_mail_list_version.ts'
+// the orders list's version (issue 13)
+import * as ordersListVersion from './migrations/008_orders_list_version.ts'
 
 // Listed in code rather than read from disk, so the bundle-free tsx runtime and tests need no file lookups.
 export const migrations: Record<string, Migration> = {
@@ -29,6 +31,8 @@ export const migrations: Record<string, Migration> = {
   '006_notifications': notifications,
   // the mail list's version (issue 13)
   '007_mail_list_version': mailListVersion,
+  // the orders list's version (issue 13)
+  '008_orders_list_version': ordersListVersion,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -35,12 +35,12 @@ export interface JoinedRouteContext<N extends RouteName> extends Omit<RouteConte
 }
 /**
  * An answer the database already wrote as JSON (issue 13: GET documents, GET my-domiciliation-orders; server/db/json.ts):
- * sent as it is, past the route's serializer.
+ * sent as it is, past the route's serializer; or its UTF-8 bytes, as a kept list holds them (db/kept-lists.ts).
  * `T` is the contract's type it stands for; a test per such query holds the text to the contract.
  */
 export class JsonText<T> {
   declare readonly of: T
-  constructor(readonly text: string) {}
+  constructor(readonly text: string | Buffer) {}
 }
 
 export type JoinedHandler<N extends RouteName> = (ctx: JoinedRouteContext<N>) => Promise<ReplyOf<N> | JsonText<ReplyOf<N>>>
@@ -122,7 +122,7 @@ export function routeRegistrar(app: FastifyInstance, deps: AppDeps) {
           const session: SessionKey = { tokenHash: sha256(credential(req, def.auth)!), now }
           const answer = await (handler as JoinedHandler<N>)({ params: req.params, query: req.query, body: req.body, session, req, reply } as JoinedRouteContext<N>)
           if (!(answer instanceof JsonText)) return answer
-          // A string with a JSON content type is sent untouched by Fastify (no serializer runs).
+          // A string or a Buffer with a JSON content type is sent untouched by Fastify (no serializer runs).
           return reply.type('application/json; charset=utf-8').send(answer.text)
         }
         : async (req, reply) => {

@@ -52,7 +52,7 @@ test('a list is kept with its version and served as kept while nothing changes',
   const kept = keptLists(ctx.t.deps.db).get(`order:${ctx.boulangerie}`)
   assert.ok(kept)
   assert.match(kept.version, new RegExp(`^${ctx.boulangerie}:\\d+$`))
-  assert.equal(JSON.parse(kept.json), first)
+  assert.equal(JSON.parse(kept.json.toString()), first)
   await keepMarked(ctx, `order:${ctx.boulangerie}`, oneOrder(ctx))
   // The same order's list for another user who reaches it (Julien is a collaborator of the Boulangerie): the same kept list.
   const julien = await login(ctx.t.app, 'associe@example.com')
@@ -87,7 +87,7 @@ test('each change to the letters or to the order’s name is seen at the next re
     await change()
     const list = await letters(ctx, oneOrder(ctx))
     assert.ok(seen(list), `${what}: not seen at the next request`)
-    assert.equal(JSON.parse(keptLists(db).get(key)!.json), list, `${what}: the new list is kept`)
+    assert.equal(JSON.parse(keptLists(db).get(key)!.json.toString()), list, `${what}: the new list is kept`)
   }
 })
 
@@ -154,20 +154,23 @@ test('two instances on one database: a letter read through one is read in the li
   }
 })
 
-test('the kept lists hold at most their size in characters, the least recently used going first', () => {
+test('the kept lists hold at most their size in bytes, the least recently used going first', () => {
   const lists = new KeptLists(12)
   lists.set('a', '1:1', '[1,2,3]')
   lists.set('b', '2:1', '[4]')
   assert.ok(lists.get('a')) // a is now the most recently used
   lists.set('c', '3:1', '[5,6]')
   assert.is(lists.get('b'), undefined, 'b, the least recently used, went')
-  assert.is(lists.get('a')?.json, '[1,2,3]')
-  assert.is(lists.chars, '[1,2,3]'.length + '[5,6]'.length)
+  assert.is(lists.get('a')?.json.toString(), '[1,2,3]')
+  assert.is(lists.bytes, '[1,2,3]'.length + '[5,6]'.length)
   lists.set('a', '1:2', '[7]')
-  assert.is(lists.chars, '[7]'.length + '[5,6]'.length, 'a list kept again replaces the old one')
+  assert.is(lists.bytes, '[7]'.length + '[5,6]'.length, 'a list kept again replaces the old one')
   lists.set('d', '4:1', '[1234567890123]')
   assert.is(lists.get('d'), undefined, 'a list bigger than the whole is not kept')
   assert.is(lists.size, 2)
+  const bytes = new KeptLists()
+  bytes.set('e', '5:1', '[é]')
+  assert.is(bytes.bytes, 4, 'counted in UTF-8 bytes, as sent')
 })
 
 test.run()

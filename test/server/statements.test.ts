@@ -1,6 +1,7 @@
 // apispeed: the hot routes run ONE SQL statement per request (token check, access check and data joined), and that
 // statement keeps nothing that decides access: a session ended anywhere is refused at once, by this instance and by
-// another one. (GET documents keeps its JSON between requests, checked by version in that statement: kept-lists.test.ts.)
+// another one. (GET documents and GET my-domiciliation-orders keep their JSON between requests, checked by version in that
+// statement; a second statement writes a list only after it changed: kept-lists.test.ts, kept-orders.test.ts.)
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { buildApp } from '../../server/app.ts'

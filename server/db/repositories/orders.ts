@@ -4,6 +4,7 @@ import type { Contract, OperatorOrder, UploadedDocument } from '../../contract/i
 import { HttpError, messages, notFound } from '../../http/errors.ts'
 import { isoDateTime } from '../dates.ts'
 import { jsonArrayOfX } from '../json.ts'
+import { keptLists } from '../kept-lists.ts'
 import { prepare } from '../prepared.ts'
 import type { Database, Db, OrderRow } from '../schema.ts'
 import { invalidSessionError, sessionArgs, withSession, type SessionKey } from './users.ts'
@@ -50,33 +51,69 @@ export async function scopedOrderIds(db: Db, userId: number, scope: Scope, order
   return [orderId]
 }
 
+type SessionArgs = Parameters<typeof withSession>[1]
+
+/**
+ * The session and the orders it reaches (`reach`: owned or shared) with their versions (`version`: each order's id
+ * and list_version, migration 008), as the two statements of GET my-domiciliation-orders read them.
+ */
+const reachAndVersion = (db: Kysely<Database>, args: SessionArgs) => withSession(db, args)
+  .with('reach', (qb) => qb.selectFrom('orders').select(['orders.id', 'orders.list_version'])
+    .where((eb) => eb.or([
+      eb('orders.owner_id', '=', eb.selectFrom('session').select('session.id')),
+      eb('orders.id', 'in', eb.selectFrom('shares').select('shares.order_id').where('shares.user_id', '=', eb.selectFrom('session').select('session.id'))),
+    ])))
+  .with('version', (qb) => qb.selectFrom('reach')
+    .select(sql<string | null>`string_agg(reach.id || ':' || reach.list_version, ',' order by reach.id)`.as('version')))
+
 /**
  * my-domiciliation-orders in one statement, written by the database (db/json.ts): the orders the user owns or shares,
  * oldest first, each as the contract's Order (test/server/documents-json.test.ts holds it equal to the same rows read
- * one by one); the token check joined in (no row: 401).
+ * one by one), with their version; the token check joined in (no row: 401).
  */
-const ordersOfSessionQuery = prepare((db, key: Parameters<typeof withSession>[1]) => withSession(db, key)
+const ordersOfSessionQuery = prepare((db, args: SessionArgs) => reachAndVersion(db, args)
   .selectFrom('session')
-  .select((eb) => [eb.selectFrom(
-    eb.selectFrom('orders as o').leftJoin('contracts as c', 'c.order_id', 'o.id')
-      .select(['o.id', 'o.raison_sociale as raisonSociale', isoDateTime('o.order_date').as('orderDate'), 'o.status', 'o.has_kbis as hasKbis',
-        'o.missing_documents as missingDocuments', isoDateTime('o.missing_documents_validated_at').as('missingDocumentsValidatedAt'),
-        'o.subscription_id as subscriptionId', sql<boolean>`o.owner_id <> session.id`.as('isShareOrder'), 'c.id as contractId',
-        'o.siren', 'o.legal_form as legalForm', 'o.domiciliation_address as domiciliationAddress', 'o.qonto', 'o.shine',
-        sql<boolean>`o.want_comptable_at is not null`.as('wantComptable')])
-      .where((w) => w.or([
-        w('o.owner_id', '=', w.ref('session.id')),
-        w('o.id', 'in', w.selectFrom('shares').select('shares.order_id').whereRef('shares.user_id', '=', 'session.id')),
-      ]))
-      .as('x'))
-    .select(jsonArrayOfX(sql`x."orderDate", x.id`).as('list'))
-    .as('list')]))
+  .select((eb) => [
+    eb.selectFrom('version').select('version.version').as('version'),
+    eb.selectFrom(
+      eb.selectFrom('orders as o').leftJoin('contracts as c', 'c.order_id', 'o.id')
+        .select(['o.id', 'o.raison_sociale as raisonSociale', isoDateTime('o.order_date').as('orderDate'), 'o.status', 'o.has_kbis as hasKbis',
+          'o.missing_documents as missingDocuments', isoDateTime('o.missing_documents_validated_at').as('missingDocumentsValidatedAt'),
+          'o.subscription_id as subscriptionId', sql<boolean>`o.owner_id <> session.id`.as('isShareOrder'), 'c.id as contractId',
+          'o.siren', 'o.legal_form as legalForm', 'o.domiciliation_address as domiciliationAddress', 'o.qonto', 'o.shine',
+          sql<boolean>`o.want_comptable_at is not null`.as('wantComptable')])
+        .where('o.id', 'in', eb.selectFrom('reach').select('reach.id'))
+        .as('x'))
+      .select(jsonArrayOfX(sql`x."orderDate", x.id`).as('list'))
+      .as('list'),
+  ]))
 
-/** GET my-domiciliation-orders: the JSON text of the user's Order list, as the database wrote it. */
-export async function ordersOfSessionJson(db: Kysely<Database>, key: SessionKey): Promise<string> {
-  const row = (await ordersOfSessionQuery(db, sessionArgs(key))).rows[0]
+/** The same statement without the list (see documentsVersionQuery in mail.ts): the request's one statement while a list is kept. */
+const ordersVersionQuery = prepare((db, args: SessionArgs) => reachAndVersion(db, args)
+  .selectFrom('session')
+  .select((eb) => [eb.selectFrom('version').select('version.version').as('version')]))
+
+/**
+ * GET my-domiciliation-orders: the JSON text of the user's Order list, as the database wrote it, or as this process
+ * kept it while the orders' versions say it still holds (db/kept-lists.ts). Kept by session: isShareOrder is the user's.
+ * One statement per request: the version check when a list is kept, the statement that writes the list otherwise; a
+ * second one only when an order, a contract or a share changed since.
+ */
+export async function ordersOfSessionJson(db: Kysely<Database>, key: SessionKey): Promise<Buffer | string> {
+  const lists = keptLists(db)
+  const keptKey = `orders:${key.tokenHash}`
+  const kept = lists.get(keptKey)
+  const args = sessionArgs(key)
+  if (kept) {
+    const row = (await ordersVersionQuery(db, args)).rows[0]
+    if (!row) throw invalidSessionError()
+    if (row.version === null) return '[]'
+    if (row.version === kept.version) return kept.json
+  }
+  const row = (await ordersOfSessionQuery(db, args)).rows[0]
   if (!row) throw invalidSessionError()
-  return row.list ?? '[]'
+  if (row.version === null) return '[]'
+  return lists.set(keptKey, row.version, row.list ?? '[]')
 }
 
 /** Every order with its owner's e-mail, for the operators (no access check: their token is checked before). */
