@@ -40,3 +40,10 @@ export function nextDeadline<T extends { date: IsoDate; id: string }>(list: read
   }
   return next
 }
+
+/**
+ * The deadlines found in letters from `today` on, soonest first, then by letter (the server sorts them; the past
+ * ones are left out here): the dashboard's next ones.
+ */
+export const upcomingDeadlines = <T extends { date: IsoDate; documentId: number }>(deadlines: readonly T[], today: IsoDate): T[] =>
+  deadlines.filter((d) => d.date >= today).sort((a, b) => a.date.localeCompare(b.date) || a.documentId - b.documentId)

@@ -138,6 +138,3 @@ export const accountingExportMachine = setup({
     },
   },
 })
-
-/** Where the export stands, for a progress bar: how many items were handled out of how many. */
-export const progressOf = (context: Pick<AccountingExportContext, 'total' | 'queue'>) => ({ done: context.total - context.queue.length, total: context.total })

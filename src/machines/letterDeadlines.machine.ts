@@ -38,7 +38,3 @@ export const letterDeadlinesMachine = setup({
     },
   },
 })
-
-/** The deadlines from `today` on, soonest first (the server sorts them; the past ones are left out here). */
-export const upcomingDeadlines = (deadlines: readonly LetterDeadline[], today: string) =>
-  deadlines.filter((d) => d.date >= today).sort((a, b) => a.date.localeCompare(b.date) || a.documentId - b.documentId)

@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { isBusinessDay } from '../../src/domain/dates.ts'
+import { upcomingDeadlines } from '../../src/domain/deadline.ts'
 import {
   fiscalCalendar,
   isPast,
@@ -288,6 +289,14 @@ Window('isPast: a deadline due today is not past, the day after it is', () => {
   assert.is(isPast(ca12, '2026-05-04'), false)
   assert.is(isPast(ca12, '2026-05-05'), false)
   assert.is(isPast(ca12, '2026-05-06'), true)
+})
+
+Window('upcomingDeadlines (the letters\' deadlines on the dashboard): from today on, soonest first, then by letter', () => {
+  const found = (documentId: number, date: string) => ({ documentId, date, title: `Courrier ${documentId}` })
+  const all = [found(3, '2027-03-01'), found(1, '2027-01-10'), found(2, '2027-02-01'), found(4, '2027-02-01')]
+  assert.equal(upcomingDeadlines(all, '2027-02-01').map((d) => d.documentId), [2, 4, 3])
+  assert.equal(upcomingDeadlines([...all].reverse(), '2027-02-01').map((d) => d.documentId), [2, 4, 3])
+  assert.equal(upcomingDeadlines(all, '2027-03-02'), [])
 })
 
 Window('nextDeadline: the first one due today or later; none when all are past', () => {

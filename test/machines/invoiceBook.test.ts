@@ -2,7 +2,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
 import type { CreditNote, Invoice } from '../../server/contract/schemas.ts'
-import { invoiceBookMachine, yearTotals } from '../../src/machines/invoiceBook.machine.ts'
+import { invoiceBookMachine } from '../../src/machines/invoiceBook.machine.ts'
 import type { Notice } from '../../src/machines/shared.ts'
 import { Deferreds, describePath, flush, replay, shortestPaths } from '../util/paths.ts'
 
@@ -135,11 +135,10 @@ Book('no card: the way to /moyen-de-paiement', async () => {
   assert.ok(actor.getSnapshot().matches('noCard'))
 })
 
-Book('a shared order’s invoice cannot be paid here; the totals of a year', async () => {
+Book('a shared order’s invoice cannot be paid here', async () => {
   const { actor } = await ready()
   actor.send({ type: 'invoice.pay', orderId: 3 })
   assert.ok(actor.getSnapshot().matches('ready'))
-  assert.equal(yearTotals(book), { invoicedExclTax: 29000 * 2 + 2900, invoicedInclTax: 34800 * 2 + 3480, creditedInclTax: 1200, netInclTax: 34800 * 2 + 3480 - 1200 })
 })
 
 Book.run()

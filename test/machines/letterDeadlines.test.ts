@@ -2,7 +2,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
 import type { LetterDeadline } from '../../server/contract/schemas.ts'
-import { LETTER_DEADLINES_FAILED, letterDeadlinesMachine, upcomingDeadlines } from '../../src/machines/letterDeadlines.machine.ts'
+import { LETTER_DEADLINES_FAILED, letterDeadlinesMachine } from '../../src/machines/letterDeadlines.machine.ts'
 import { Deferreds, describePath, flush, replay, shortestPaths } from '../util/paths.ts'
 
 const deadline = (documentId: number, date: string): LetterDeadline => ({
@@ -52,10 +52,5 @@ Examples("'Tous' loads every order's deadlines", async () => {
   assert.equal(deferreds.started[0]!.input, { orderId: null })
 })
 
-Examples('upcoming: from today on, soonest first', () => {
-  const all = [deadline(3, '2027-03-01'), deadline(1, '2027-01-10'), deadline(2, '2027-02-01'), deadline(4, '2027-02-01')]
-  assert.equal(upcomingDeadlines(all, '2027-02-01').map((d) => d.documentId), [2, 4, 3])
-  assert.equal(upcomingDeadlines(all, '2027-03-02'), [])
-})
 
 Examples.run()

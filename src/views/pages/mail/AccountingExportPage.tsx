@@ -2,14 +2,16 @@
 // (Dext) with POST send-dext-invoices, with progress and a clear result; the address is remembered.
 import { useActorRef, useSelector } from '@xstate/react'
 import { styled } from 'goober'
-import type { ExportItem, ItemKind } from '../../../machines/accountingExport.machine.ts'
-import { progressOf } from '../../../machines/accountingExport.machine.ts'
+import type { AccountingExportContext, ExportItem, ItemKind } from '../../../machines/accountingExport.machine.ts'
 import { useFlows } from '../../app-context.tsx'
 import { Alert, Button, Field, formatDate, formatEuros } from '../../components/ui.tsx'
 import type { PageProps } from '../page.ts'
 import { color, mq, radius } from '../../theme.ts'
 import { ListState, Muted, PageCard, usePortal, useResource } from '../../components/page.tsx'
 import { documentKind } from '../../components/labels.ts'
+
+/** Where the export stands, for the progress bar: how many items were handled out of how many. */
+export const progressOf = (context: Pick<AccountingExportContext, 'total' | 'queue'>) => ({ done: context.total - context.queue.length, total: context.total })
 
 
 const Columns = styled('div')`

@@ -3,7 +3,7 @@
 import { useActorRef, useSelector } from '@xstate/react'
 import { Link } from 'wouter'
 import { localIsoDate } from '../../../domain/dates.ts'
-import { upcomingDeadlines } from '../../../machines/letterDeadlines.machine.ts'
+import { upcomingDeadlines } from '../../../domain/deadline.ts'
 import { useFlows } from '../../app-context.tsx'
 import { formatDay } from '../../components/letterDeadline.tsx'
 import { Muted, Rows } from '../../components/page.tsx'
