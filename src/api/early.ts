@@ -5,9 +5,12 @@
 // hands each answer, once, to the startup machine's own call for the same path with the same token,
 // instead of sending that call: the same calls, in the same order, with the same headers, each made
 // once. An answer nobody took within EARLY_KEPT_MS is dropped (the machine then asks again).
+// On the dashboard, the unpaid-invoice status (GET user-unpaid-status, the dashboard's own call, not the
+// startup's) leaves with the orders: the dashboard shows its banner and its lists together, and would
+// otherwise ask it only once its code has run, a round trip after the lists.
 // Kept small, importing only the list of bare pages: it is part of every page's first load, and inlined in the signed-in
 // page (esbuild.config.mjs) with src/wiring/early-start.ts.
-import { isBarePath } from '../wiring/bare-pages.ts'
+import { isBarePath, matchesRoute } from '../wiring/bare-pages.ts'
 
 export const EARLY_KEPT_MS = 10_000
 
@@ -15,7 +18,11 @@ export const EARLY_PATHS = {
   user: '/api-protected/user/me',
   contracts: '/api-protected/contracts',
   orders: '/api-protected/my-domiciliation-orders',
+  unpaid: '/api-protected/user-unpaid-status',
 } as const
+
+/** The dashboard's routes (App.tsx sends / there): where the unpaid-invoice status leaves early too. */
+export const DASHBOARD_ROUTES = ['/', '/tableau-de-bord'] as const
 
 interface Sent { token: string; at: number; response: Promise<Response> }
 
@@ -36,7 +43,10 @@ export interface EarlyStart {
   now?: () => number
 }
 
-/** Sends the user and contracts, then the orders once both succeeded, once per page. Answers whether it sent. */
+/**
+ * Sends the user and contracts, then the orders once both succeeded (and, on the dashboard, the unpaid-invoice
+ * status), once per page. Answers whether it sent.
+ */
 export function startEarly({ baseURL, token, path, now = Date.now }: EarlyStart): boolean {
   if (registry.started || !token || isBarePath(path)) return false
   registry.started = true
@@ -50,7 +60,9 @@ export function startEarly({ baseURL, token, path, now = Date.now }: EarlyStart)
   const user = send(EARLY_PATHS.user, { apiToken: token })
   const contracts = send(EARLY_PATHS.contracts, { Authorization: `Bearer ${token}` })
   Promise.all([user, contracts]).then(([u, c]) => {
-    if (u.ok && c.ok) send(EARLY_PATHS.orders, { apiToken: token })
+    if (!u.ok || !c.ok) return
+    send(EARLY_PATHS.orders, { apiToken: token })
+    if (DASHBOARD_ROUTES.some((route) => matchesRoute(route, path))) send(EARLY_PATHS.unpaid, { apiToken: token })
   }, () => {})
   return true
 }

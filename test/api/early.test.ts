@@ -4,10 +4,10 @@ import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { getCurrentUser } from '../../src/api/account.ts'
+import { getCurrentUser, getUnpaidStatus } from '../../src/api/account.ts'
 import { configureApi } from '../../src/api/client.ts'
 import { getContracts } from '../../src/api/contracts.ts'
-import { EARLY_KEPT_MS, EARLY_PATHS, forgetEarly, startEarly, takeEarly } from '../../src/api/early.ts'
+import { DASHBOARD_ROUTES, EARLY_KEPT_MS, EARLY_PATHS, forgetEarly, startEarly, takeEarly } from '../../src/api/early.ts'
 import { isBarePath } from '../../src/wiring/bare-pages.ts'
 import { ApiError } from '../../src/api/errors.ts'
 import { getMyOrders } from '../../src/api/orders.ts'
@@ -18,6 +18,7 @@ const bodies: Record<string, unknown> = {
   [EARLY_PATHS.user]: { id: 1, firstname: 'Sophie' },
   [EARLY_PATHS.contracts]: [{ id: 3 }],
   [EARLY_PATHS.orders]: [{ id: 5 }],
+  [EARLY_PATHS.unpaid]: { hasUnpaid: false, count: 0, amountInclTaxCents: 0 },
 }
 let status: Record<string, number> = {}
 const server = createServer((req, res) => {
@@ -56,25 +57,38 @@ Early.before.each(async () => {
 Early.after(() => void server.close())
 
 Early('user and contracts leave at once with the client’s headers, the orders once both answered', async () => {
-  assert.ok(startEarly({ baseURL, token, path: '/tableau-de-bord' }))
+  assert.ok(startEarly({ baseURL, token, path: '/mes-courriers/courriers' }))
   await settle()
   assert.equal(paths().slice(0, 2).sort(), [EARLY_PATHS.contracts, EARLY_PATHS.user])
   assert.is(paths()[2], EARLY_PATHS.orders)
-  assert.is(seen.length, 3)
+  assert.is(seen.length, 3, 'outside the dashboard, the startup’s three calls only')
   const header = (url: string) => seen.find((s) => s.url === url)!.headers
   assert.is(header(EARLY_PATHS.user).apitoken, token)
   assert.is(header(EARLY_PATHS.contracts).authorization, `Bearer ${token}`)
   assert.is(header(EARLY_PATHS.orders).apitoken, token)
 })
 
-Early('the client’s own calls take those answers: three requests in all, not six', async () => {
+Early('on the dashboard, the unpaid-invoice status leaves with the orders, with the client’s header', async () => {
+  for (const path of [...DASHBOARD_ROUTES, '/tableau-de-bord/']) {
+    forgetEarly()
+    seen.length = 0
+    assert.ok(startEarly({ baseURL, token, path }), path)
+    await settle()
+    assert.equal(paths().slice(0, 2).sort(), [EARLY_PATHS.contracts, EARLY_PATHS.user], path)
+    assert.equal(paths().slice(2).sort(), [EARLY_PATHS.orders, EARLY_PATHS.unpaid], path)
+    assert.is(seen.find((s) => s.url === EARLY_PATHS.unpaid)!.headers.apitoken, token)
+  }
+})
+
+Early('the client’s own calls take those answers: four requests in all, not eight', async () => {
   startEarly({ baseURL, token, path: '/tableau-de-bord' })
   const [user, contracts] = await Promise.all([getCurrentUser(), getContracts()])
   assert.equal(user, bodies[EARLY_PATHS.user])
   assert.equal(contracts, bodies[EARLY_PATHS.contracts])
   assert.equal(await getMyOrders(), bodies[EARLY_PATHS.orders])
+  assert.equal(await getUnpaidStatus(), bodies[EARLY_PATHS.unpaid])
   await settle()
-  assert.is(seen.length, 3)
+  assert.is(seen.length, 4)
 })
 
 Early('an answer is taken once: the next call asks the server again', async () => {
@@ -90,6 +104,7 @@ Early('a user/me refused: no orders are asked, and the client reports the 401 wi
   startEarly({ baseURL, token, path: '/tableau-de-bord' })
   await settle()
   assert.not.ok(paths().includes(EARLY_PATHS.orders))
+  assert.not.ok(paths().includes(EARLY_PATHS.unpaid), 'nor the unpaid status')
   const error = await apiErrorOf(getCurrentUser())
   assert.equal([error.status, error.message, error.code], [401, 'Votre session a expiré. Veuillez vous reconnecter.', 'SESSION_EXPIRED'])
   assert.is(unauthorized.length, 1)
@@ -115,7 +130,7 @@ Early('another token (signed out and in again) or an answer older than EARLY_KEP
   token = 'tok_other'
   await getCurrentUser()
   assert.is(seen.at(-1)!.headers.apitoken, 'tok_other')
-  assert.is(seen.length, 4)
+  assert.is(seen.length, 5, 'user, contracts, orders, the unpaid status, and the user again')
 })
 
 Early('no server: the taker gets the client’s French “cannot reach” error', async () => {

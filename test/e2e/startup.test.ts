@@ -44,7 +44,7 @@ Startup('Sophie signs in: the dashboard shows without a code-loading fallback, a
   await tab.close()
 })
 
-Startup('Sophie comes back to her dashboard: no code-loading fallback; user/me and contracts leave from the page’s head, then orders, each once, never from the startup’s code', async ({ portal }) => {
+Startup('Sophie comes back to her dashboard: no code-loading fallback; user/me and contracts leave from the page’s head, then orders and the unpaid status, each once, never from the startup’s code', async ({ portal }) => {
   const tab = await portal.open({ viewport: MOBILE })
   const { page } = tab
   await signIn(page, 'solo@example.com')
@@ -90,6 +90,9 @@ Startup('Sophie comes back to her dashboard: no code-loading fallback; user/me a
   const contracts = only('/api-protected/contracts')
   const orders = only('/api-protected/my-domiciliation-orders', false)
   assert.ok(orders.start >= Math.max(user.answered, contracts.answered), 'orders after the user and contracts answered (spec §4)')
+  // The dashboard's unpaid-invoice status leaves with the orders, and the banner's own call takes its answer.
+  const unpaid = only('/api-protected/user-unpaid-status', false)
+  assert.ok(unpaid.start >= Math.max(user.answered, contracts.answered), 'the unpaid status after the user and contracts answered')
   await tab.close()
 })
 
