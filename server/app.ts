@@ -30,13 +30,14 @@ import { notificationRoutes } from './routes/notifications/index.ts'
 import { peopleRoutes } from './routes/people/index.ts'
 import { systemRoutes } from './routes/system/index.ts'
 import { MAX_UPLOAD_BYTES } from './services/file-types.ts'
+import type { TrustProxy } from './config.ts'
 
 export interface AppOptions {
   databaseKind: 'pglite' | 'postgres'
   /** A pino logger; none in tests. */
   logger?: FastifyBaseLogger
-  /** Behind a load balancer: take the client IP (rate limits) from X-Forwarded-For. */
-  trustProxy?: boolean
+  /** Behind a load balancer: which proxies' X-Forwarded-For gives the client IP (rate limits); see TRUST_PROXY. */
+  trustProxy?: TrustProxy
   /** notifications (issue 14): the live stream's heartbeat (25 s; tests shorten it). */
   notificationHeartbeatMs?: number
 }

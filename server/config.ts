@@ -1,4 +1,5 @@
 // Everything the server reads from the environment, in one place (documented in docs/SERVER.md).
+import { isIP } from 'node:net'
 import { resolve } from 'node:path'
 
 export interface Config {
@@ -24,8 +25,11 @@ export interface Config {
   /** Attempts per IP and per minute on login and on each password-reset call. */
   authRateLimit: number
   logLevel: string
-  /** Behind a load balancer: trust X-Forwarded-For for the client IP. */
-  trustProxy: boolean
+  /**
+   * Behind a load balancer, which proxies X-Forwarded-For is trusted from for the client IP (Fastify's `trustProxy`):
+   * `true` every one, or the proxies' addresses and ranges, comma-separated.
+   */
+  trustProxy: TrustProxy
   /** Seed the demo accounts on first start (default true). */
   seedDemo: boolean
   /** The operators' secret (Authorization: Bearer …) for /api/operator/*; unset: the operator API answers 401. */
@@ -52,6 +56,34 @@ function checkStripeKeys(secretKey: string | undefined, publishableKey: string |
   if (!/^pk_(test|live)_/.test(publishableKey)) throw new Error('STRIPE_PUBLISHABLE_KEY invalide : une clé publiable Stripe commence par pk_test_ ou pk_live_.')
   const mode = /^[sr]k_(test|live)_/.exec(secretKey)?.[1]
   if (mode && !publishableKey.startsWith(`pk_${mode}_`)) throw new Error(`STRIPE_PUBLISHABLE_KEY doit être une clé ${mode === 'test' ? 'de test (pk_test_…)' : 'de production (pk_live_…)'}, comme STRIPE_SECRET_KEY.`)
+}
+
+export type TrustProxy = boolean | string
+
+/** proxy-addr's names for ranges, which Fastify accepts beside addresses. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal']
+
+/**
+ * TRUST_PROXY: unset or `false`, none; `true`, every proxy (only when clients reach the API solely through a balancer
+ * that replaces the header, as deploy/haproxy.cfg does); or the balancers' addresses or ranges
+ * (`10.0.0.0/8,192.0.2.7`, or `loopback`, `uniquelocal`…): the client is then the last address of X-Forwarded-For
+ * that is not one of them, so whatever a client wrote there itself is ignored. (A number of hops is refused: this
+ * Fastify trusts nobody for one, since the nearest peer cannot be checked.)
+ */
+export function parseTrustProxy(value: string | undefined): TrustProxy {
+  const text = value?.trim() ?? ''
+  if (text === '' || text === 'false') return false
+  if (text === 'true') return true
+  const parts = text.split(',').map((part) => part.trim())
+  const isRange = (part: string) => {
+    if (PROXY_RANGE_NAMES.includes(part)) return true
+    const [address = '', bits, ...rest] = part.split('/')
+    const family = isIP(address)
+    if (!family || rest.length > 0) return false
+    return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128))
+  }
+  if (parts.every(isRange)) return parts.join(',')
+  throw new Error(`TRUST_PROXY vaut « ${text} » : indiquez true, false, ou les adresses ou plages des répartiteurs de charge, séparées par des virgules (par exemple 10.0.0.0/8,192.0.2.7).`)
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -83,7 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenTtlDays: Number(env.TOKEN_TTL_DAYS || 30),
     authRateLimit: Number(env.AUTH_RATE_LIMIT || 10),
     logLevel: env.LOG_LEVEL || 'info',
-    trustProxy: env.TRUST_PROXY === 'true',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     seedDemo: env.SEED_DEMO !== 'false',
     operatorToken,
     // billing: a certificate without the provider's approval number is worthless; the demo shows that one is needed.

@@ -5,6 +5,7 @@ import { messages } from '../../server/http/errors.ts'
 import { randomBytes, scryptSync } from 'node:crypto'
 import type { KyselyPlugin } from 'kysely'
 import { buildApp } from '../../server/app.ts'
+import { parseTrustProxy } from '../../server/config.ts'
 import { passwordMessages } from '../../server/services/password-policy.ts'
 import { buildTestApp, call, DEMO_PASSWORD, eventually, login, type TestApp } from '../util/server.ts'
 
@@ -222,6 +223,39 @@ limits('the counters live in the database: a second process behind the load bala
     assert.is(rows[0]!.count, 4)
   } finally {
     await second.close()
+  }
+})
+
+limits('TRUST_PROXY: with the balancers’ addresses, the client is the last address they did not write, so one cannot escape the limit by writing X-Forwarded-For', async ({ t }) => {
+  const databaseKind = process.env.DATABASE_URL ? 'postgres' as const : 'pglite' as const
+  const behind = await buildApp(t.deps, { databaseKind, trustProxy: parseTrustProxy('10.0.0.0/8, 192.0.2.7') })
+  const everyone = await buildApp(t.deps, { databaseKind, trustProxy: parseTrustProxy('true') })
+  try {
+    // The balancer (10.0.0.2) appends the address it saw (203.0.113.7) to what the client wrote.
+    const attempt = (app: typeof behind, written: string) => app.inject({
+      method: 'POST', url: '/api/login', remoteAddress: '10.0.0.2',
+      headers: { 'x-forwarded-for': `${written}, 203.0.113.7` }, payload: { username: 'demo@example.com', password: 'mauvais' },
+    })
+    for (let i = 0; i < 3; i++) assert.is((await attempt(behind, `198.51.100.${i}`)).statusCode, 401)
+    assert.is((await attempt(behind, '198.51.100.3')).statusCode, 429, 'a new address written by the client is not a new counter')
+    // Trusting every proxy takes the client's own first entry: only behind a balancer that replaces the header.
+    assert.is((await attempt(everyone, '198.51.100.4')).statusCode, 401)
+    const rows = await t.deps.db.selectFrom('rate_limits').select('key').where('key', 'like', '%login').execute()
+    assert.ok(rows.some((r) => r.key.includes('203.0.113.7')), 'counted for the address the balancer saw')
+  } finally {
+    await behind.close()
+    await everyone.close()
+  }
+})
+
+limits('TRUST_PROXY is read as false, true, or addresses and ranges; anything else stops the start with a French message', () => {
+  assert.is(parseTrustProxy(undefined), false)
+  assert.is(parseTrustProxy(''), false)
+  assert.is(parseTrustProxy('false'), false)
+  assert.is(parseTrustProxy('true'), true)
+  assert.is(parseTrustProxy(' 10.0.0.0/8 ,192.0.2.7, ::1, fd00::/8, loopback '), '10.0.0.0/8,192.0.2.7,::1,fd00::/8,loopback')
+  for (const wrong of ['oui', '1', '10.0.0.0/33', '10.0.0', 'fd00::/129', '10.0.0.1,', '10.0.0.0/8/1']) {
+    assert.throws(() => parseTrustProxy(wrong), /TRUST_PROXY vaut « .+ » : indiquez true, false, ou les adresses/, wrong)
   }
 })
 
