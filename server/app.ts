@@ -69,6 +69,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
     // One log line per request (below), not Fastify's two ("incoming request", "request completed").
     logController: new LogController({ disableRequestLogging: true }),
     schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
+    // Closing: the French 503 of the hook below, not Fastify's fixed English body.
+    return503OnClosing: false,
   })
   const logger = options.logger
   if (logger) {
@@ -88,9 +90,17 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
 
   // helmet's headers, computed once by running helmet itself (security-headers.ts), set by one hook: helmet's
   // plugin ran its dozen middlewares on every request to write the same constant list.
+  // Closing (a deploy, a scale-in): a request that still arrives on an open keep-alive connection is refused with a
+  // French 503 and `Connection: close` (set by Fastify), which the balancer retries on another instance
+  // (deploy/haproxy.cfg), rather than run against a server that is shutting its database down.
+  let closing = false
+  app.addHook('preClose', (done) => {
+    closing = true
+    done()
+  })
   app.addHook('onRequest', (_req, reply, done) => {
     reply.headers(securityHeaders)
-    done()
+    done(closing ? new HttpError(503, messages.closing, 'SHUTTING_DOWN') : undefined)
   })
   await app.register(compress, { global: true, threshold: 1024 })
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 10 } })

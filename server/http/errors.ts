@@ -27,6 +27,7 @@ export const messages = {
   operatorNoToken: 'Jeton opérateur manquant : envoyez l’en-tête Authorization: Bearer <OPERATOR_TOKEN>.',
   operatorBadToken: 'Jeton opérateur invalide.',
   operatorDisabled: 'L’API opérateur est désactivée : définissez OPERATOR_TOKEN au démarrage du serveur.',
+  closing: 'Le serveur redémarre : veuillez réessayer dans quelques instants.',
 } as const
 
 interface ValidationIssue { keyword: string; instancePath: string; params: Record<string, unknown>; message?: string }

@@ -1,5 +1,6 @@
 // A real server in a child process: killed with SIGKILL during uploads then restarted (nothing left behind once
-// swept), and stopped with SIGTERM through `npm start` (the server ends, in-flight requests finish, the lock goes).
+// swept), and stopped with SIGTERM through `npm start` (the server ends, in-flight requests finish, the lock goes);
+// and, in this process, a request that arrives on a kept-alive connection while the app closes: a French 503.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdtemp, readdir, readFile, rm, utimes } from 'node:fs/promises'
@@ -13,7 +14,9 @@ import { sql } from 'kysely'
 import { connect } from '../../server/db/connect.ts'
 import { STORED_FILE_COLUMNS } from '../../server/db/repositories/stored-files.ts'
 import { SWEEP_GRACE_MS } from '../../server/services/storage-sweep.ts'
-import { DEMO_PASSWORD } from '../util/server.ts'
+import { buildApp } from '../../server/app.ts'
+import { messages } from '../../server/http/errors.ts'
+import { buildTestApp, DEMO_PASSWORD } from '../util/server.ts'
 import { multipart, tinyPng } from '../util/server-samples.ts'
 
 const ROOT = join(import.meta.dirname, '..', '..')
@@ -220,3 +223,53 @@ shutdown('stops the server: the request in flight is answered, the port and the 
 })
 
 shutdown.run()
+
+const closing = suite('a request on a kept-alive connection while the server closes')
+
+closing('gets a French 503 with Connection: close (the balancer retries it elsewhere), not Fastify’s English one', async () => {
+  const t = await buildTestApp({ seed: false })
+  const app = await buildApp(t.deps, { databaseKind: process.env.DATABASE_URL ? 'postgres' : 'pglite' })
+  // A request the test holds in flight, so that the connection is busy (not idle) when the close starts.
+  let entered!: () => void
+  const inFlight = new Promise<void>((resolve) => { entered = resolve })
+  let release!: () => void
+  const released = new Promise<void>((resolve) => { release = resolve })
+  app.get('/__held', async () => {
+    entered()
+    await released
+    return { held: true }
+  })
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    const { port } = app.server.address() as { port: number }
+    const socket = connectSocket(port, '127.0.0.1')
+    let received = ''
+    socket.setEncoding('utf8').on('data', (chunk: string) => { received += chunk })
+    const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()))
+    const get = (path: string) => socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n`)
+    // A request held in flight: its connection is busy when the close starts, so it stays open.
+    get('/__held')
+    await inFlight
+    const closed = app.close()
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    release()
+    while (!received.includes('{"held":true}')) await new Promise((resolve) => setTimeout(resolve, 5))
+    // The next request on that kept-alive connection arrives while the server closes.
+    get('/health')
+    await ended
+    await closed
+    const [first, second] = received.split(/(?=HTTP\/1\.1 )/)
+    assert.match(first ?? '', /^HTTP\/1\.1 200/, 'the request in flight is answered')
+    assert.match(second ?? '', /^HTTP\/1\.1 503/, received)
+    assert.match(second!, /\r\nconnection: close\r\n/i)
+    assert.match(second!, /\r\nx-content-type-options: nosniff\r\n/i, 'with the security headers')
+    const body = JSON.parse(second!.slice(second!.indexOf('\r\n\r\n') + 4)) as unknown
+    assert.equal(body, { message: messages.closing, statusCode: 503, code: 'SHUTTING_DOWN' })
+  } finally {
+    release()
+    await app.close()
+    await t.close()
+  }
+})
+
+closing.run()
