@@ -18,7 +18,7 @@ async function database() {
     databaseUrl, schema, poolSize: 2,
     log: (event) => { if (event.level === 'query') statements.push(event.query.sql) },
   })
-  // Dropped after: Kysely's Migrator looks for its tables in every schema of the database.
+  // Dropped after: nothing of a test is left in the database.
   const close = async () => {
     await handle.close()
     if (databaseUrl && schema) await dropSchema(databaseUrl, schema)
@@ -64,6 +64,24 @@ Migrate('an empty database is migrated from scratch', async () => {
     const tables = await sql<{ n: number }>`select count(*)::int as n from information_schema.tables where table_name = 'documents' and table_schema = current_schema()`.execute(t.db)
     assert.is(tables.rows[0]!.n, 1)
   } finally {
+    await t.close()
+  }
+})
+
+Migrate('Kysely’s tables in another schema of the database do not fool the Migrator: this schema gets its own', async () => {
+  const t = await database()
+  const other = `other_${randomBytes(4).toString('hex')}`
+  try {
+    await sql`create schema ${sql.id(other)}`.execute(t.db)
+    await sql`create table ${sql.id(other, 'kysely_migration')} (name varchar(255) primary key, timestamp varchar(255) not null)`.execute(t.db)
+    await sql`create table ${sql.id(other, 'kysely_migration_lock')} (id varchar(255) primary key, is_locked integer not null default 0)`.execute(t.db)
+    await migrateToLatest(t.db)
+    const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(t.db)
+    assert.equal(applied.rows.map((r) => r.name), Object.keys(migrations).sort())
+    const theirs = await sql<{ n: number }>`select count(*)::int as n from ${sql.id(other, 'kysely_migration')}`.execute(t.db)
+    assert.is(theirs.rows[0]!.n, 0, 'the other schema is left as it was')
+  } finally {
+    await sql`drop schema ${sql.id(other)} cascade`.execute(t.db)
     await t.close()
   }
 })
