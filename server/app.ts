@@ -88,8 +88,6 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
   const instanceName = deps.config.instanceName
   if (instanceName) app.addHook('onRequest', async (_req, reply) => { reply.header('X-Instance', instanceName) })
 
-  // helmet's headers, computed once by running helmet itself (security-headers.ts), set by one hook: helmet's
-  // plugin ran its dozen middlewares on every request to write the same constant list.
   // Closing (a deploy, a scale-in): a request that still arrives on an open keep-alive connection is refused with a
   // French 503 and `Connection: close` (set by Fastify), which the balancer retries on another instance
   // (deploy/haproxy.cfg), rather than run against a server that is shutting its database down.
@@ -98,6 +96,9 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
     closing = true
     done()
   })
+  // helmet's headers, computed once by running helmet itself (security-headers.ts), set by one hook: helmet's
+  // plugin ran its dozen middlewares on every request to write the same constant list. The closing refusal rides on
+  // the same hook, so that the 503 carries them.
   app.addHook('onRequest', (_req, reply, done) => {
     reply.headers(securityHeaders)
     done(closing ? new HttpError(503, messages.closing, 'SHUTTING_DOWN') : undefined)

@@ -11,7 +11,7 @@ import { ListState, Muted, PageCard, usePortal, useResource } from '../../compon
 import { documentKind } from '../../components/labels.ts'
 
 /** Where the export stands, for the progress bar: how many items were handled out of how many. */
-export const progressOf = (context: Pick<AccountingExportContext, 'total' | 'queue'>) => ({ done: context.total - context.queue.length, total: context.total })
+const progressOf = (context: Pick<AccountingExportContext, 'total' | 'queue'>) => ({ done: context.total - context.queue.length, total: context.total })
 
 
 const Columns = styled('div')`
