@@ -10,6 +10,46 @@ import { color } from './theme.ts'
 const nonce = typeof document !== 'undefined' ? document.querySelector('meta[name="csp-nonce"]')?.getAttribute('content') : null
 if (nonce && nonce !== '__CSP_NONCE__') (window as unknown as { __nonce__: string }).__nonce__ = nonce
 
+/**
+ * goober's sheet, written once per task. goober appends each new rule to the text of its one style element, and Blink
+ * parses the whole sheet again at each write: a dashboard load wrote it 44 times as it grew to 7 kB, about 10 ms of
+ * parsing on the main thread, each write also restyling the whole page (issue 13). goober finds its sheet as
+ * `window._goober` (named access to the element of that id) and reads and writes its first child's `data`: given this
+ * stand-in instead, the rules written during one task (a render) reach the element together, from a microtask, so
+ * before the browser styles, lays out or paints anything. Reads see the pending text, so goober's dedupe still holds.
+ * The element is looked up at each use: the prerendered /login page brings its own, and a test may replace the document.
+ */
+function batchedSheet() {
+  const text = (): Text => {
+    let style = document.getElementById('_goober')
+    if (!style) {
+      // The nonce before the element is in the document: the CSP checks it there.
+      style = Object.assign(document.createElement('style'), { id: '_goober', nonce: (window as unknown as { __nonce__?: string }).__nonce__ ?? '' })
+      document.head.append(style)
+    }
+    return (style.firstChild as Text | null) ?? style.appendChild(document.createTextNode(' '))
+  }
+  let pending: string | null = null
+  const flush = () => {
+    if (pending === null) return
+    text().data = pending
+    pending = null
+  }
+  return {
+    parentNode: true,
+    firstChild: {
+      get data() {
+        return pending ?? text().data
+      },
+      set data(css: string) {
+        if (pending === null) queueMicrotask(flush)
+        pending = css
+      },
+    },
+  }
+}
+if (typeof window === 'object' && typeof document !== 'undefined') (window as unknown as { _goober: unknown })._goober = batchedSheet()
+
 /** Props starting with $ are for styles only and never reach the DOM. Run again after any library
  * that calls goober's setup itself (react-hot-toast does, when it loads). */
 export function setupGoober() {
