@@ -5,6 +5,7 @@
 import { assign, fromPromise, setup } from 'xstate'
 import type { SendDextBody, SendDextReply } from '../../server/contract/schemas.ts'
 import { isEmail, messageOf } from './shared.ts'
+import { deferred } from './deferred.ts'
 
 export const BATCH_SIZE = 10
 export const EXPORT_NOTHING_PICKED = 'Choisissez au moins une facture ou un courrier à envoyer.'
@@ -41,7 +42,7 @@ export type AccountingExportEvent =
 const same = (a: ExportItem, b: ExportItem) => a.kind === b.kind && a.id === b.id
 const batchOf = (queue: ExportItem[]) => queue.slice(0, BATCH_SIZE)
 
-export const accountingExportMachine = setup({
+export const accountingExportMachine = deferred(() => setup({
   types: {
     context: {} as AccountingExportContext,
     input: {} as { email: string | null },
@@ -137,4 +138,4 @@ export const accountingExportMachine = setup({
       },
     },
   },
-})
+}))

@@ -9,6 +9,7 @@ import { assign, fromPromise, setup } from 'xstate'
 import type { PaymentMethod } from '../../server/contract/schemas.ts'
 import type { TestCardBody } from '../../server/contract/test-provider.ts'
 import { messageOf, type Notice } from './shared.ts'
+import { deferred } from './deferred.ts'
 
 export const CARD_NUMBER_INVALID = 'Le numéro de carte est incomplet ou erroné : vérifiez-le.'
 export const CARD_EXPIRY_INVALID = 'Indiquez la date d’expiration au format MM/AA.'
@@ -99,7 +100,7 @@ const toCard = (draft: CardDraft): TestCardBody => {
 
 const emptyDraft: CardDraft = { number: '', expiry: '', cvc: '' }
 
-export const cardReplacementMachine = setup({
+export const cardReplacementMachine = deferred(() => setup({
   types: {
     context: {} as CardReplacementContext,
     input: {} as { orderId: number | null; today: { year: number; month: number } },
@@ -247,4 +248,4 @@ export const cardReplacementMachine = setup({
       },
     },
   },
-})
+}))

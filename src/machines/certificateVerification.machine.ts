@@ -2,12 +2,13 @@
 import { assign, fromPromise, setup } from 'xstate'
 import type { CertificateVerification } from '../../server/contract/schemas.ts'
 import { messageOf, statusOf } from './shared.ts'
+import { deferred } from './deferred.ts'
 
 export const CERTIFICATE_VALID = 'Attestation valide'
 export const CERTIFICATE_REVOKED = 'Cette attestation n’est plus valide'
 export const CERTIFICATE_UNKNOWN = 'Aucune attestation ne correspond à ce code.'
 
-export const certificateVerificationMachine = setup({
+export const certificateVerificationMachine = deferred(() => setup({
   types: {
     context: {} as { code: string; valid: { raisonSociale: string; issuedAt: string } | null; error: string | null },
     input: {} as { code: string },
@@ -55,4 +56,4 @@ export const certificateVerificationMachine = setup({
       on: { 'verification.retry': { target: 'checking', actions: assign({ error: null }) } },
     },
   },
-})
+}))

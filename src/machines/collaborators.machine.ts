@@ -4,6 +4,7 @@
 import { assign, fromPromise, setup } from 'xstate'
 import type { Share } from '../../server/contract/schemas.ts'
 import { isEmail, messageOf, type Notice } from './shared.ts'
+import { deferred } from './deferred.ts'
 
 export const INVITE_EMPTY = 'Saisissez au moins une adresse e-mail.'
 export const INVITE_NOTHING_NEW = 'Ces personnes ont déjà accès à cette domiciliation ou ont déjà été invitées.'
@@ -42,7 +43,7 @@ export interface CollaboratorsContext {
   error: string | null
 }
 
-export const collaboratorsMachine = setup({
+export const collaboratorsMachine = deferred(() => setup({
   types: {
     context: {} as CollaboratorsContext,
     input: {} as { orderId: number; ownEmail: string },
@@ -170,4 +171,4 @@ export const collaboratorsMachine = setup({
       },
     },
   },
-})
+}))

@@ -3,11 +3,12 @@
 import { assign, fromPromise, setup } from 'xstate'
 import type { CourierRequest } from '../../server/contract/schemas.ts'
 import { messageOf, type Notice } from './shared.ts'
+import { deferred } from './deferred.ts'
 
 export const REQUEST_CANCELLED = 'La demande a été annulée.'
 export const REQUEST_NOT_PENDING = 'Seule une demande en attente peut être annulée.'
 
-export const courierRequestCancelMachine = setup({
+export const courierRequestCancelMachine = deferred(() => setup({
   types: {
     context: {} as { request: CourierRequest | null; error: string | null },
     events: {} as { type: 'request.cancel'; request: CourierRequest } | { type: 'request.confirm' } | { type: 'request.keep' },
@@ -62,4 +63,4 @@ export const courierRequestCancelMachine = setup({
       },
     },
   },
-})
+}))

@@ -3,8 +3,9 @@
 import { assign, fromPromise, setup } from 'xstate'
 import type { Session, SignedOutReply } from '../../server/contract/schemas.ts'
 import { messageOf, type Notice } from './shared.ts'
+import { deferred } from './deferred.ts'
 
-export const devicesMachine = setup({
+export const devicesMachine = deferred(() => setup({
   types: {
     context: {} as { sessions: Session[]; loadError: string | null; error: string | null },
     events: {} as { type: 'devices.retry' } | { type: 'devices.signOutOthers' },
@@ -59,4 +60,4 @@ export const devicesMachine = setup({
       },
     },
   },
-})
+}))

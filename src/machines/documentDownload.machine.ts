@@ -4,6 +4,7 @@
 import { assign, fromPromise, setup } from 'xstate'
 import type { Certificate } from '../../server/contract/schemas.ts'
 import { messageOf } from './shared.ts'
+import { deferred } from './deferred.ts'
 
 export type DocumentRequest =
   | { kind: 'certificate'; orderId: number }
@@ -24,7 +25,7 @@ export interface DocumentDownloadContext {
   error: string | null
 }
 
-export const documentDownloadMachine = setup({
+export const documentDownloadMachine = deferred(() => setup({
   types: {
     context: {} as DocumentDownloadContext,
     events: {} as { type: 'download.start'; request: DocumentRequest },
@@ -62,4 +63,4 @@ export const documentDownloadMachine = setup({
       },
     },
   },
-})
+}))

@@ -4,12 +4,13 @@
 import { assign, fromPromise, setup } from 'xstate'
 import type { User } from '../../server/contract/schemas.ts'
 import { isEmail, messageOf, type Notice } from './shared.ts'
+import { deferred } from './deferred.ts'
 
 export const EMAIL_INVALID = 'Saisissez une adresse e-mail valide, par exemple nom@entreprise.fr.'
 export const EMAIL_UNCHANGED = 'C’est déjà votre adresse : saisissez la nouvelle.'
 export const EMAIL_CHANGED = 'Votre adresse e-mail a été modifiée. Un message en avertit votre ancienne adresse.'
 
-export const emailChangeMachine = setup({
+export const emailChangeMachine = deferred(() => setup({
   types: {
     context: {} as { email: string; draft: string; error: string | null },
     input: {} as { email: string },
@@ -71,4 +72,4 @@ export const emailChangeMachine = setup({
       },
     },
   },
-})
+}))

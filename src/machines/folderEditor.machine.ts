@@ -4,6 +4,7 @@
 import { assign, fromPromise, setup } from 'xstate'
 import type { Folder } from '../../server/contract/schemas.ts'
 import { messageOf, type Notice } from './shared.ts'
+import { deferred } from './deferred.ts'
 
 export const FOLDER_NAME_EMPTY = 'Donnez un nom au dossier.'
 export const FOLDER_NAME_TOO_LONG = 'Le nom du dossier ne peut pas dépasser 80 caractères.'
@@ -38,7 +39,7 @@ export type FolderEditorEvent =
 
 const nameProblem = (name: string) => (name.trim() === '' ? FOLDER_NAME_EMPTY : name.trim().length > 80 ? FOLDER_NAME_TOO_LONG : null)
 
-export const folderEditorMachine = setup({
+export const folderEditorMachine = deferred(() => setup({
   types: {
     context: {} as FolderEditorContext,
     events: {} as FolderEditorEvent,
@@ -130,4 +131,4 @@ export const folderEditorMachine = setup({
       },
     },
   },
-})
+}))

@@ -7,6 +7,7 @@ import { assign, fromPromise, setup } from 'xstate'
 import type { LegalSubmission, LegalSubmissionKind } from '../../server/contract/schemas.ts'
 import { type OrderChecks, refusalFor, refusals } from '../../server/contract/rules/formalities.ts'
 import { messageOf, type Notice } from './shared.ts'
+import { deferred } from './deferred.ts'
 
 export type { OrderChecks }
 
@@ -40,7 +41,7 @@ export type FormalityOrderEvent =
   | { type: 'formality.confirm' }
   | { type: 'formality.cancel' }
 
-export const formalityOrderMachine = setup({
+export const formalityOrderMachine = deferred(() => setup({
   types: {
     context: {} as FormalityOrderContext,
     input: {} as { orderId: number; isShareOrder: boolean },
@@ -121,4 +122,4 @@ export const formalityOrderMachine = setup({
     },
     ordered: { type: 'final' },
   },
-})
+}))

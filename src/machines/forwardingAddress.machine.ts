@@ -4,6 +4,7 @@
 import { assign, fromPromise, setup } from 'xstate'
 import type { Contract, ContractAddressBody } from '../../server/contract/schemas.ts'
 import { messageOf, type Notice } from './shared.ts'
+import { deferred } from './deferred.ts'
 
 export const ADDRESS_STREET_MISSING = 'Indiquez le numéro et la rue.'
 export const ADDRESS_POSTCODE_MISSING = 'Indiquez le code postal.'
@@ -64,7 +65,7 @@ const bodyOf = (draft: AddressDraft): ContractAddressBody => ({
   paysPostaleExpedition: draft.paysPostaleExpedition.trim(),
 })
 
-export const forwardingAddressMachine = setup({
+export const forwardingAddressMachine = deferred(() => setup({
   types: {
     context: {} as ForwardingAddressContext,
     input: {} as { contract: Contract },
@@ -125,4 +126,4 @@ export const forwardingAddressMachine = setup({
       },
     },
   },
-})
+}))

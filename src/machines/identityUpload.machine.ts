@@ -5,6 +5,7 @@ import { assign, fromPromise, setup } from 'xstate'
 import type { IdentityUploadReply, MissingDocument } from '../../server/contract/schemas.ts'
 import type { ChosenFile } from './kbisUpload.machine.ts'
 import { messageOf, type Notice } from './shared.ts'
+import { deferred } from './deferred.ts'
 
 export const MAX_IDENTITY_BYTES = 10 * 1024 * 1024
 export const IDENTITY_WRONG_TYPE = 'Formats acceptés : PDF, JPEG ou PNG.'
@@ -41,7 +42,7 @@ export type IdentityUploadEvent =
 
 const pending = (context: IdentityUploadContext) => context.documents.map((d) => d.type).filter((t) => !context.sent.includes(t))
 
-export const identityUploadMachine = setup({
+export const identityUploadMachine = deferred(() => setup({
   types: {
     context: {} as IdentityUploadContext,
     input: {} as { orderId: number; documents: MissingDocument[] },
@@ -131,4 +132,4 @@ export const identityUploadMachine = setup({
     },
     completed: { type: 'final' },
   },
-})
+}))

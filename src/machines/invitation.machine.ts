@@ -7,6 +7,7 @@ import { assign, fromPromise, setup } from 'xstate'
 import type { AuthUser, InvitationInfo } from '../../server/contract/schemas.ts'
 import { PASSWORDS_DIFFER, passwordProblem } from './passwordRule.ts'
 import { messageOf } from './shared.ts'
+import { deferred } from './deferred.ts'
 
 export const PASSWORD_MISSING = 'Saisissez votre mot de passe.'
 
@@ -37,7 +38,7 @@ export interface Accepted { user: AuthUser | null; orderId: number }
 
 const sameAddress = (a: string | null | undefined, b: string | null | undefined) => !!a && !!b && a.trim().toLowerCase() === b.trim().toLowerCase()
 
-export const invitationMachine = setup({
+export const invitationMachine = deferred(() => setup({
   types: {
     context: {} as InvitationContext,
     input: {} as { token: string; signedInEmail: string | null },
@@ -160,4 +161,4 @@ export const invitationMachine = setup({
     unavailable: {},
     accepted: { type: 'final' },
   },
-})
+}))

@@ -6,6 +6,7 @@
 import { assign, fromPromise, setup } from 'xstate'
 import type { CreditNote, Invoice, PayUnpaidReply } from '../../server/contract/schemas.ts'
 import { codeOf, messageOf, type Notice } from './shared.ts'
+import { deferred } from './deferred.ts'
 
 export interface YearBook {
   invoices: Invoice[]
@@ -46,7 +47,7 @@ const firstYear = (years: number[], currentYear: number) => (years.includes(curr
 
 const unpaidOf = (invoices: Invoice[], orderId: number) => invoices.filter((i) => i.domId === orderId && !i.paid)
 
-export const invoiceBookMachine = setup({
+export const invoiceBookMachine = deferred(() => setup({
   types: {
     context: {} as InvoiceBookContext,
     input: {} as { orderId: number | null; payableOrderIds: number[]; currentYear: number },
@@ -182,4 +183,4 @@ export const invoiceBookMachine = setup({
       on: { 'payment.cancel': { target: 'ready', actions: assign({ payment: null, error: null }) } },
     },
   },
-})
+}))

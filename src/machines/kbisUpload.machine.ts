@@ -5,6 +5,7 @@
 import { assign, fromPromise, setup } from 'xstate'
 import type { Order } from '../../server/contract/schemas.ts'
 import { messageOf, needsKbis, type Notice } from './shared.ts'
+import { deferred } from './deferred.ts'
 
 /** The part of a browser File the flow looks at (the real File is passed through untouched). */
 export interface ChosenFile {
@@ -37,7 +38,7 @@ export type KbisUploadEvent =
   | { type: 'kbis.file'; file: ChosenFile }
   | { type: 'kbis.cancel' }
 
-export const kbisUploadMachine = setup({
+export const kbisUploadMachine = deferred(() => setup({
   types: {
     context: {} as KbisUploadContext,
     input: {} as { order: Order | null; contractId: number | null },
@@ -128,4 +129,4 @@ export const kbisUploadMachine = setup({
     },
     uploaded: { type: 'final' },
   },
-})
+}))

@@ -3,8 +3,9 @@
 import { assign, fromPromise, setup } from 'xstate'
 import type { LegalSubmission } from '../../server/contract/schemas.ts'
 import { messageOf } from './shared.ts'
+import { deferred } from './deferred.ts'
 
-export const legalSubmissionListMachine = setup({
+export const legalSubmissionListMachine = deferred(() => setup({
   types: {
     context: {} as { orderId: number | null; submissions: LegalSubmission[]; error: string | null },
     input: {} as { orderId: number | null },
@@ -34,4 +35,4 @@ export const legalSubmissionListMachine = setup({
       on: { 'list.retry': { target: 'loading', actions: assign({ error: null }) } },
     },
   },
-})
+}))

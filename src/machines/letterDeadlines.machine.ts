@@ -4,10 +4,11 @@
 import { assign, fromPromise, setup } from 'xstate'
 import type { LetterDeadline } from '../../server/contract/schemas.ts'
 import { messageOf } from './shared.ts'
+import { deferred } from './deferred.ts'
 
 export const LETTER_DEADLINES_FAILED = 'Les échéances de vos courriers n’ont pas pu être chargées.'
 
-export const letterDeadlinesMachine = setup({
+export const letterDeadlinesMachine = deferred(() => setup({
   types: {
     context: {} as { orderId: number | null; deadlines: LetterDeadline[]; error: string | null },
     input: {} as { orderId: number | null },
@@ -37,4 +38,4 @@ export const letterDeadlinesMachine = setup({
       on: { 'deadlines.retry': { target: 'loading', actions: assign({ error: null }) } },
     },
   },
-})
+}))

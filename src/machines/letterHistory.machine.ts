@@ -3,10 +3,11 @@
 import { assign, fromPromise, setup } from 'xstate'
 import type { LetterEvent } from '../../server/contract/schemas.ts'
 import { messageOf } from './shared.ts'
+import { deferred } from './deferred.ts'
 
 export const HISTORY_FAILED = 'L’historique de ce courrier n’a pas pu être chargé.'
 
-export const letterHistoryMachine = setup({
+export const letterHistoryMachine = deferred(() => setup({
   types: {
     context: {} as { documentId: number; events: LetterEvent[]; error: string | null },
     input: {} as { documentId: number },
@@ -37,4 +38,4 @@ export const letterHistoryMachine = setup({
       on: { 'history.retry': { target: 'loading', actions: assign({ error: null }) } },
     },
   },
-})
+}))

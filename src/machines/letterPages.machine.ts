@@ -7,6 +7,7 @@
 // (`pageCount` 0) is `preparing`: the page only offers the download.
 import { assign, fromPromise, setup } from 'xstate'
 import { messageOf } from './shared.ts'
+import { deferred } from './deferred.ts'
 
 export const PAGE_FAILED = 'Cette page n’a pas pu être chargée.'
 /** The widths the zoom buttons step through, as a share of the viewer's width. */
@@ -39,7 +40,7 @@ export type LetterPagesEvent =
 
 const withStatus = (pages: PageImage[], page: number, change: Partial<PageImage>) => pages.map((p, i) => (i === page - 1 ? { ...p, ...change } : p))
 
-export const letterPagesMachine = setup({
+export const letterPagesMachine = deferred(() => setup({
   types: {
     context: {} as LetterPagesContext,
     input: {} as { documentId: number; pageCount: number },
@@ -116,4 +117,4 @@ export const letterPagesMachine = setup({
       },
     },
   },
-})
+}))

@@ -6,6 +6,7 @@
 import { assign, fromPromise, setup } from 'xstate'
 import type { DocumentSearchResult } from '../../server/contract/schemas.ts'
 import { messageOf } from './shared.ts'
+import { deferred } from './deferred.ts'
 
 export const SEARCH_MIN_LENGTH = 3
 /** How long the customer pauses before the server is asked. */
@@ -30,7 +31,7 @@ export type LetterSearchEvent =
 
 export const isRemoteQuery = (query: string) => query.trim().length >= SEARCH_MIN_LENGTH
 
-export const letterSearchMachine = setup({
+export const letterSearchMachine = deferred(() => setup({
   types: {
     context: {} as LetterSearchContext,
     input: {} as { orderId: number | null },
@@ -93,4 +94,4 @@ export const letterSearchMachine = setup({
       on: { 'search.retry': { target: 'searching', actions: assign({ error: null }) } },
     },
   },
-})
+}))

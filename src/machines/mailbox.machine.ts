@@ -15,6 +15,7 @@
 import { assign, fromPromise, raise, setup } from 'xstate'
 import type { MailDocument } from '../../server/contract/schemas.ts'
 import { isEmail, messageOf, type Notice } from './shared.ts'
+import { deferred } from './deferred.ts'
 
 export const READ_FAILED = 'Le courrier n’a pas pu être marqué comme lu. Réessayez en l’ouvrant à nouveau.'
 export const FILE_FAILED = 'Le courrier numérisé n’a pas pu être chargé.'
@@ -134,7 +135,7 @@ const openLetter = [
   { target: '#mailbox.viewer.loading', reenter: true, actions: { type: 'openInViewer' as const, params: ({ event }: OpenEvent) => ({ document: event.document }) } },
 ]
 
-export const mailboxMachine = machineSetup.createMachine({
+export const mailboxMachine = deferred(() => machineSetup.createMachine({
   id: 'mailbox',
   context: {
     opened: null, file: null, fileError: null, toMark: [], marking: null, move: null,
@@ -342,4 +343,4 @@ export const mailboxMachine = machineSetup.createMachine({
       },
     },
   },
-})
+}))

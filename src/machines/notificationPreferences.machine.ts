@@ -4,12 +4,13 @@
 import { assign, fromPromise, setup } from 'xstate'
 import type { EmailPreference } from '../../server/contract/schemas.ts'
 import { messageOf } from './shared.ts'
+import { deferred } from './deferred.ts'
 
 export const PREFERENCE_LOAD_FAILED = 'Votre choix d’e-mails n’a pas pu être lu.'
 export const PREFERENCE_SAVE_FAILED = 'Votre choix n’a pas été enregistré. Réessayez.'
 export const PREFERENCE_SAVED = 'Votre choix est enregistré.'
 
-export const notificationPreferencesMachine = setup({
+export const notificationPreferencesMachine = deferred(() => setup({
   types: {
     context: {} as { orderId: number; email: EmailPreference | null; saved: EmailPreference | null; error: string | null; message: string | null },
     input: {} as { orderId: number },
@@ -55,4 +56,4 @@ export const notificationPreferencesMachine = setup({
       },
     },
   },
-})
+}))

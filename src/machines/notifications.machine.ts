@@ -6,6 +6,7 @@
 import { assign, fromCallback, fromPromise, setup } from 'xstate'
 import type { NotificationList, PortalNotification } from '../../server/contract/schemas.ts'
 import { messageOf } from './shared.ts'
+import { deferred } from './deferred.ts'
 
 export const LOAD_FAILED = 'Vos notifications n’ont pas pu être chargées.'
 export const READ_FAILED = 'La notification n’a pas pu être marquée comme lue. Réessayez.'
@@ -46,7 +47,7 @@ export const lastIdOf = (list: PortalNotification[]) => list.reduce((max, n) => 
 
 const withNew = (list: PortalNotification[], n: PortalNotification) => sorted([n, ...list.filter((o) => o.id !== n.id)]).slice(0, MAX)
 
-export const notificationsMachine = setup({
+export const notificationsMachine = deferred(() => setup({
   types: {
     context: {} as NotificationsContext,
     events: {} as NotificationsEvent,
@@ -199,4 +200,4 @@ export const notificationsMachine = setup({
       },
     },
   },
-})
+}))

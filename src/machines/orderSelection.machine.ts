@@ -1,11 +1,12 @@
 // The order selection screen (spec §2, §4): the customer picks one of their orders, or 'Tous'.
 import { assign, setup } from 'xstate'
 import type { Order } from '../../server/contract/schemas.ts'
+import { deferred } from './deferred.ts'
 
 /** What the customer chose: an order id, or null for 'Tous' (no single order); or nothing. */
 export type OrderChoice = { orderId: number | null } | { cancelled: true }
 
-export const orderSelectionMachine = setup({
+export const orderSelectionMachine = deferred(() => setup({
   types: {
     context: {} as { orderIds: number[]; canCancel: boolean; choice: OrderChoice | null },
     input: {} as { orders: Pick<Order, 'id'>[]; canCancel: boolean },
@@ -42,4 +43,4 @@ export const orderSelectionMachine = setup({
     cancelled: { type: 'final' },
   },
   output: ({ context }) => context.choice ?? { cancelled: true },
-})
+}))

@@ -5,6 +5,7 @@
 // flag back with the orders after a reload.
 import { assign, fromPromise, setup } from 'xstate'
 import { messageOf, type Notice } from './shared.ts'
+import { deferred } from './deferred.ts'
 
 export type Partner = 'qonto' | 'shine' | 'expert-comptable'
 
@@ -25,7 +26,7 @@ export interface PartnerInterestInput {
   isShareOrder: boolean
 }
 
-export const partnerInterestMachine = setup({
+export const partnerInterestMachine = deferred(() => setup({
   types: {
     context: {} as PartnerInterestInput & { error: string | null },
     input: {} as PartnerInterestInput,
@@ -80,4 +81,4 @@ export const partnerInterestMachine = setup({
     },
     sent: { tags: ['sent'] },
   },
-})
+}))

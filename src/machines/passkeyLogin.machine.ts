@@ -4,8 +4,9 @@
 import { assign, fromPromise, setup } from 'xstate'
 import type { AuthUser } from '../../server/contract/schemas.ts'
 import { messageOf } from './shared.ts'
+import { deferred } from './deferred.ts'
 
-export const passkeyLoginMachine = setup({
+export const passkeyLoginMachine = deferred(() => setup({
   types: {
     context: {} as { error: string | null },
     events: {} as { type: 'passkey.login' },
@@ -38,4 +39,4 @@ export const passkeyLoginMachine = setup({
     },
     signedIn: { type: 'final' },
   },
-})
+}))

@@ -4,6 +4,7 @@
 import { assign, fromPromise, setup } from 'xstate'
 import type { Passkey } from '../../server/contract/schemas.ts'
 import { messageOf, type Notice } from './shared.ts'
+import { deferred } from './deferred.ts'
 
 export const PASSKEY_ADDED = 'La clé d’accès a été ajoutée : vous pourrez vous connecter avec elle.'
 export const PASSKEY_RENAMED = 'La clé d’accès a été renommée.'
@@ -21,7 +22,7 @@ export interface PasskeysContext {
   error: string | null
 }
 
-export const passkeysMachine = setup({
+export const passkeysMachine = deferred(() => setup({
   types: {
     context: {} as PasskeysContext,
     events: {} as
@@ -152,4 +153,4 @@ export const passkeysMachine = setup({
       },
     },
   },
-})
+}))

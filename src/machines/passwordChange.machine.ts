@@ -4,6 +4,7 @@
 import { assign, fromPromise, setup } from 'xstate'
 import { PASSWORDS_DIFFER, passwordProblem } from './passwordRule.ts'
 import { messageOf, type Notice } from './shared.ts'
+import { deferred } from './deferred.ts'
 
 export const CURRENT_MISSING = 'Saisissez votre mot de passe actuel.'
 export const PASSWORD_UPDATED = 'Votre mot de passe a été modifié. Vos autres appareils ont été déconnectés.'
@@ -22,7 +23,7 @@ export function passwordDraftProblems(draft: PasswordDraft): PasswordProblems {
   return problems
 }
 
-export const passwordChangeMachine = setup({
+export const passwordChangeMachine = deferred(() => setup({
   types: {
     context: {} as { draft: PasswordDraft; problems: PasswordProblems; error: string | null; /** Changed, and nothing typed since. */ changed: boolean },
     events: {} as
@@ -68,4 +69,4 @@ export const passwordChangeMachine = setup({
       },
     },
   },
-})
+}))

@@ -10,6 +10,7 @@ import type {
   CalendarInvoice, CourierRequest, Folder, Invoice, MailDocument, Order, Package, PaymentMethod, Subscription,
 } from '../../server/contract/schemas.ts'
 import { messageOf } from './shared.ts'
+import { deferred } from './deferred.ts'
 
 /** Whose data to load: one order, or every order ('Tous') when `order` is null. */
 export interface Scope {
@@ -177,7 +178,7 @@ function region(resource: Resource) {
   }
 }
 
-export const portalDataMachine = machineSetup.createMachine({
+export const portalDataMachine = deferred(() => machineSetup.createMachine({
   id: 'portalData',
   context: ({ input }) => ({ ...empty(), scope: input.scope, selectedDocumentId: null, errors: {} }),
   initial: 'active',
@@ -215,7 +216,7 @@ export const portalDataMachine = machineSetup.createMachine({
     'card.changed': { actions: { type: 'changeCard', params: ({ event }) => ({ card: event.card }) } },
     'invoices.paid': { actions: { type: 'markInvoicesPaid', params: ({ event }) => ({ orderId: event.orderId }) } },
   },
-})
+}))
 
 /** Letters not read yet, among those loaded (the unread counts of the pages and the dashboard). */
 export const unreadCount = (documents: MailDocument[]) => documents.filter((d) => !d.read).length

@@ -2,6 +2,7 @@
 // otherwise it is sent and, only on success, the box is cleared.
 import { assign, fromPromise, setup } from 'xstate'
 import { messageOf, type Notice } from './shared.ts'
+import { deferred } from './deferred.ts'
 
 export const PROBLEM_NO_ORDER = 'Veuillez sélectionner une commande spécifique'
 export const PROBLEM_SENT = 'Votre demande est envoyé, nous revenons vers vous au plus vite'
@@ -20,7 +21,7 @@ export type ProblemReportEvent =
   | { type: 'problem.change'; message: string }
   | { type: 'problem.submit'; orderId: number | null }
 
-export const problemReportMachine = setup({
+export const problemReportMachine = deferred(() => setup({
   types: {
     context: {} as ProblemReportContext,
     events: {} as ProblemReportEvent,
@@ -82,4 +83,4 @@ export const problemReportMachine = setup({
       },
     },
   },
-})
+}))

@@ -2,10 +2,11 @@
 // field empties once sent, keeps what was typed when it fails.
 import { assign, fromPromise, setup } from 'xstate'
 import { isEmail, messageOf, type Notice } from './shared.ts'
+import { deferred } from './deferred.ts'
 
 export const REFERRAL_INVALID = 'Saisissez l’adresse e-mail de la personne, par exemple nom@entreprise.fr.'
 
-export const referralMachine = setup({
+export const referralMachine = deferred(() => setup({
   types: {
     context: {} as { email: string; error: string | null },
     events: {} as { type: 'referral.change'; email: string } | { type: 'referral.submit' },
@@ -46,4 +47,4 @@ export const referralMachine = setup({
       },
     },
   },
-})
+}))

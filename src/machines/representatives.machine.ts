@@ -5,6 +5,7 @@ import { assign, fromPromise, setup } from 'xstate'
 import type { Mandataire, MandataireBody } from '../../server/contract/schemas.ts'
 import { normaliseFrenchPhone } from '../../server/contract/rules/phone.ts'
 import { isEmail, messageOf, type Notice } from './shared.ts'
+import { deferred } from './deferred.ts'
 
 export const REPRESENTATIVE_ADDED = 'Le représentant a été ajouté : il pourra retirer le courrier et les colis au comptoir.'
 export const REPRESENTATIVE_REMOVED = 'Le représentant a été retiré.'
@@ -36,7 +37,7 @@ export interface RepresentativesContext {
   error: string | null
 }
 
-export const representativesMachine = setup({
+export const representativesMachine = deferred(() => setup({
   types: {
     context: {} as RepresentativesContext,
     input: {} as { orderId: number },
@@ -152,4 +153,4 @@ export const representativesMachine = setup({
       },
     },
   },
-})
+}))

@@ -6,6 +6,7 @@ import { type ActorRefFrom, assign, fromPromise, setup, stopChild } from 'xstate
 import type { AuthUser, LoginBody } from '../../server/contract/schemas.ts'
 import { messageOf } from './shared.ts'
 import type { StartupLogic, StartupRef, StoredChoice } from './startup.machine.ts'
+import { deferred } from './deferred.ts'
 
 export interface SessionContext {
   user: AuthUser | null
@@ -29,7 +30,7 @@ export type SessionEvent =
 
 export const PORTAL_UNAVAILABLE = 'Votre espace n’a pas pu être chargé. Vérifiez votre connexion internet puis réessayez.'
 
-export const sessionMachine = setup({
+export const sessionMachine = deferred(() => setup({
   types: {
     context: {} as SessionContext,
     input: {} as { storedUser: AuthUser | null; storedChoice: StoredChoice | null },
@@ -124,5 +125,5 @@ export const sessionMachine = setup({
       },
     },
   },
-})
+}))
 export type SessionRef = ActorRefFrom<typeof sessionMachine>

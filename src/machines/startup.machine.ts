@@ -9,6 +9,7 @@ import type { Contract, Order, User } from '../../server/contract/schemas.ts'
 import { type OrderChoice, orderSelectionMachine } from './orderSelection.machine.ts'
 import { type PortalDataChange, portalDataMachine, type Resource, type Scope } from './portalData.machine.ts'
 import { hasMissingDocuments, messageOf } from './shared.ts'
+import { deferred } from './deferred.ts'
 
 /** The default order kept in the browser: an order id, or 'all' for 'Tous'. */
 export type StoredChoice = number | 'all'
@@ -61,7 +62,7 @@ const validated = (context: StartupContext, event: { orderId: number; missingDoc
   missingDocumentsValidatedAt: event.missingDocumentsValidatedAt,
 })
 
-export const startupMachine = setup({
+export const startupMachine = deferred(() => setup({
   types: {
     context: {} as StartupContext,
     input: {} as { storedChoice: StoredChoice | null },
@@ -288,7 +289,7 @@ export const startupMachine = setup({
     },
   },
   output: () => ({ reason: 'unauthorized' as const }),
-})
+}))
 
 export type StartupLogic = typeof startupMachine
 export type StartupRef = ActorRefFrom<typeof startupMachine>

@@ -2,13 +2,14 @@
 // a failure keeps them and says why, a success is final.
 import { assign, fromPromise, setup } from 'xstate'
 import { messageOf } from './shared.ts'
+import { deferred } from './deferred.ts'
 
 export type Values = Record<string, string>
 
 /** The toast after a new password was chosen on /set-password (the wiring shows it, then /login). */
 export const PASSWORD_CHANGED = 'Votre mot de passe a été modifié. Vous pouvez vous connecter.'
 
-export const submissionMachine = setup({
+export const submissionMachine = deferred(() => setup({
   types: {
     context: {} as { values: Values | null; error: string | null },
     events: {} as { type: 'form.submit'; values: Values },
@@ -42,4 +43,4 @@ export const submissionMachine = setup({
     },
     succeeded: { type: 'final' },
   },
-})
+}))

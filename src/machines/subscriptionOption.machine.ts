@@ -5,6 +5,7 @@
 import { assign, fromPromise, setup } from 'xstate'
 import type { AddOptionReply, Subscription, SubscriptionOption } from '../../server/contract/schemas.ts'
 import { messageOf, type Notice } from './shared.ts'
+import { deferred } from './deferred.ts'
 
 export const optionAdded = (option: SubscriptionOption) => `L’option « ${option.nickname} » a été ajoutée à votre abonnement.`
 
@@ -29,7 +30,7 @@ export type SubscriptionOptionEvent =
   | { type: 'option.back' }
   | { type: 'option.close' }
 
-export const subscriptionOptionMachine = setup({
+export const subscriptionOptionMachine = deferred(() => setup({
   types: {
     context: {} as SubscriptionOptionContext,
     input: {} as OptionTarget,
@@ -128,4 +129,4 @@ export const subscriptionOptionMachine = setup({
       },
     },
   },
-})
+}))

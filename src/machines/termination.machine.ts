@@ -6,6 +6,7 @@
 import { assign, fromPromise, setup } from 'xstate'
 import type { TerminationRequestBody, TerminationRequestReply, TerminationStatus } from '../../server/contract/schemas.ts'
 import { messageOf, type Notice, statusOf } from './shared.ts'
+import { deferred } from './deferred.ts'
 
 export const TERMINATION_REASONS = [
   'Cessation d’activité',
@@ -63,7 +64,7 @@ export function terminationProblems(draft: TerminationDraft, earliestDate: strin
   return problems
 }
 
-export const terminationMachine = setup({
+export const terminationMachine = deferred(() => setup({
   types: {
     context: {} as TerminationContext,
     input: {} as { orderId: number },
@@ -167,4 +168,4 @@ export const terminationMachine = setup({
     },
     requested: {},
   },
-})
+}))

@@ -4,8 +4,9 @@
 import { assign, fromPromise, setup } from 'xstate'
 import type { PayUnpaidReply, UnpaidStatus } from '../../server/contract/schemas.ts'
 import { messageOf, type Notice } from './shared.ts'
+import { deferred } from './deferred.ts'
 
-export const unpaidInvoicesMachine = setup({
+export const unpaidInvoicesMachine = deferred(() => setup({
   types: {
     context: {} as { orderId: number | null; status: UnpaidStatus | null; error: string | null },
     input: {} as { orderId: number | null },
@@ -63,4 +64,4 @@ export const unpaidInvoicesMachine = setup({
       },
     },
   },
-})
+}))
