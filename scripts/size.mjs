@@ -3,7 +3,7 @@
 // not time). Run after a build: `npm run size` builds first.
 import { readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
+import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib'
 import { COMPILE_HINT } from '../esbuild.config.mjs'
 
 export const BUDGETS = {
@@ -68,6 +68,18 @@ export function analyse() {
     pages: pagesProblems(entryImports, [...new Set([...entryImports, ...signedIn])].filter((file) => file !== main)),
     // The first-load files without V8's compile hint as their first line (esbuild.config.mjs, COMPILE_HINT).
     unhinted: [...new Set([...login, ...signedIn])].filter((file) => !readFileSync(join(root, file), 'utf8').startsWith(`${COMPILE_HINT}\n`)),
+    // The JavaScript files over 1 kB without their .br and .gz (esbuild.config.mjs, precompress), or with stale ones.
+    unprecompressed: outputs.map(([file]) => file).filter((file) => sizes.get(file).raw >= 1024 && !precompressed(join(root, file))),
+  }
+}
+
+/** Whether the server has this file's .br and .gz to send as they are, each the file's own bytes once decompressed. */
+function precompressed(file) {
+  try {
+    const bytes = readFileSync(file)
+    return brotliDecompressSync(readFileSync(`${file}.br`)).equals(bytes) && gunzipSync(readFileSync(`${file}.gz`)).equals(bytes)
+  } catch {
+    return false
   }
 }
 
@@ -137,7 +149,7 @@ export function prerenderedLogin() {
 const kb = (n) => (n / 1000).toFixed(1).padStart(7) + ' kB'
 
 if (process.argv[1] === import.meta.filename) {
-  const { sizes, lazyChunks, firstLoad, loginInEntry, unannounced, prerendered, pages, unhinted } = analyse()
+  const { sizes, lazyChunks, firstLoad, loginInEntry, unannounced, prerendered, pages, unhinted, unprecompressed } = analyse()
   console.log('chunk'.padEnd(58) + '      raw' + '     gzip' + '   brotli')
   for (const [file, s] of [...sizes].sort((a, b) => b[1].gzip - a[1].gzip)) {
     console.log(relative('dist/assets', file).padEnd(56) + kb(s.raw) + kb(s.gzip) + kb(s.brotli))
@@ -158,6 +170,8 @@ if (process.argv[1] === import.meta.filename) {
   failures.push(...pages)
   // Without it, V8 compiles each function on the main thread at its first call (the dashboard's blocking time, issue 13).
   for (const file of unhinted) failures.push(`${relative('dist/assets', file)} does not start with ${COMPILE_HINT}: its functions would compile on the main thread`)
+  // Without them, the server compresses each asset again on every request, at a lower ratio (issue 13).
+  for (const file of unprecompressed) failures.push(`${relative('dist/assets', file)} has no matching .br and .gz beside it: the server would compress it on every request`)
   if (failures.length) {
     console.error('\nBudget passed:\n- ' + failures.join('\n- '))
     process.exit(1)
@@ -166,5 +180,6 @@ if (process.argv[1] === import.meta.filename) {
   console.log(`dist/login.html draws /login ahead, styled (${kb(prerendered.gzip).trim()} gzip).`)
   console.log('dist/signed-in.html modulepreloads the signed-in code with the entry\'s imports; the public routes\' pages only the entry\'s imports (dist/pages.json).')
   console.log(`Every first-load file of /login and of the dashboard starts with ${COMPILE_HINT}.`)
+  console.log('Every JavaScript file over 1 kB has its .br and .gz beside it, sent as they are.')
   console.log(`Budgets met: /login first load ≤ ${kb(BUDGETS.loginFirstLoadGzip).trim()} gzip, each route chunk ≤ ${kb(BUDGETS.routeChunkGzip).trim()} gzip.`)
 }

@@ -56,6 +56,9 @@ export async function spaRoutes(app: FastifyInstance, distDir: string, options: 
       root: assetsDir,
       prefix: '/assets/',
       allowedPath: (path) => servesMaps || !path.endsWith('.map'),
+      // A production build writes each asset also as .br and .gz (esbuild.config.mjs): sent as they are, never
+      // compressed again per request; a development build has none, and @fastify/compress does it.
+      preCompressed: true,
       // Names carry a content hash: a changed file is a new URL.
       maxAge: '365d',
       immutable: true,

@@ -1,9 +1,12 @@
 // Serving the built SPA: index.html fallback with a fresh CSP nonce, immutable hashed assets, security headers.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { buildTestApp, type TestApp } from '../util/server.ts'
 
 interface Ctx { t: TestApp }
@@ -19,6 +22,10 @@ spa.before(async (ctx) => {
   await mkdir(join(distDir, 'assets'), { recursive: true })
   await writeFile(join(distDir, 'index.html'), html)
   await writeFile(join(distDir, 'assets', 'main-ABC123.js'), script)
+  await writeFile(join(distDir, 'assets', 'tiny-DEF456.js'), 'export const x = 1')
+  // What a production build does (esbuild.config.mjs): each asset also as .br and .gz.
+  const { precompress } = (await import(pathToFileURL(join(import.meta.dirname, '../../esbuild.config.mjs')).href)) as { precompress(dir: string): Promise<void> }
+  await precompress(join(distDir, 'assets'))
   ctx.t = await buildTestApp({ seed: false, config: { distDir } })
 })
 spa.after(async (ctx) => {
@@ -109,6 +116,28 @@ spa('hashed assets: long immutable cache and compression', async ({ t }) => {
   assert.is(res.headers['content-encoding'], 'gzip')
   assert.ok(res.rawPayload.length < script.length)
   assert.is((await t.app.inject({ method: 'GET', url: '/assets/absent-000.js', headers: { accept: 'text/html' } })).statusCode, 404)
+})
+
+spa('assets are sent as the build compressed them: brotli, else gzip, else as they are; never compressed again', async ({ t }) => {
+  const asset = (encoding?: string) => t.app.inject({ method: 'GET', url: '/assets/main-ABC123.js', headers: encoding ? { 'accept-encoding': encoding } : {} })
+  const br = await asset('gzip, deflate, br')
+  assert.is(br.headers['content-encoding'], 'br')
+  assert.match(br.headers['content-type'] as string, 'javascript')
+  assert.match(br.headers.vary as string, /accept-encoding/i)
+  assert.ok(br.rawPayload.equals(await readFile(join(distDir, 'assets', 'main-ABC123.js.br'))), 'the built .br, byte for byte')
+  assert.is(brotliDecompressSync(br.rawPayload).toString(), script)
+  const gz = await asset('gzip')
+  assert.is(gz.headers['content-encoding'], 'gzip')
+  assert.ok(gz.rawPayload.equals(await readFile(join(distDir, 'assets', 'main-ABC123.js.gz'))), 'the built .gz, byte for byte')
+  assert.is(gunzipSync(gz.rawPayload).toString(), script)
+  const plain = await asset()
+  assert.is(plain.headers['content-encoding'], undefined)
+  assert.is(plain.body, script)
+  // Under 1 kB, nothing is written beside it: still served.
+  assert.not.ok(existsSync(join(distDir, 'assets', 'tiny-DEF456.js.br')))
+  const tiny = await t.app.inject({ method: 'GET', url: '/assets/tiny-DEF456.js' })
+  assert.is(tiny.statusCode, 200)
+  assert.is(tiny.body, 'export const x = 1')
 })
 
 spa('API paths never fall back to the SPA, and non-GET client paths are 404', async ({ t }) => {
