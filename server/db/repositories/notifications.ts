@@ -33,32 +33,15 @@ export async function listNotifications(db: Db, userId: number, orderIds: number
   return rows.map((r) => toNotification(r, r.read))
 }
 
-/**
- * How far before the last notification a client has a lower id may still commit. Ids come from a sequence when a row
- * is written, but transactions commit in any order: a notification can become visible after a newer one the client
- * already holds (two requests, two server instances). A stream followed on from that newer one re-sends what was
- * raised this long before it, oldest first; the bell keeps one notification per id.
- */
-export const LATE_COMMIT_WINDOW_SECONDS = 60
-
-/**
- * What a stream following on from `afterId` may have missed, for these orders: the notifications raised after it, and
- * those of lower id raised up to LATE_COMMIT_WINDOW_SECONDS before it (a late commit); at most `limit` of each, by id.
- */
+/** The notifications of these orders raised after `afterId`, oldest first (what a stream following on from it missed). */
 export async function notificationsAfter(db: Db, userId: number, orderIds: number[], afterId: number, limit = 50): Promise<PortalNotification[]> {
   if (!orderIds.length) return []
-  const visible = () => db.selectFrom('notifications')
+  const rows = await db.selectFrom('notifications')
     .leftJoin('notification_reads as r', (join) => join.onRef('r.notification_id', '=', 'notifications.id').on('r.user_id', '=', userId))
     .select(NOTIFICATION_COLUMNS).select(sql<boolean>`r.user_id is not null`.as('read'))
-    .where('notifications.order_id', 'in', orderIds)
-  const [late, after] = await Promise.all([
-    visible().where('notifications.id', '<', afterId)
-      .where('notifications.created_at', '>=', db.selectFrom('notifications as last')
-        .select(sql<Date>`last.created_at - make_interval(secs => ${LATE_COMMIT_WINDOW_SECONDS})`.as('since')).where('last.id', '=', afterId))
-      .orderBy('notifications.id').limit(limit).execute(),
-    visible().where('notifications.id', '>', afterId).orderBy('notifications.id').limit(limit).execute(),
-  ])
-  return [...late, ...after].map((r) => toNotification(r, r.read))
+    .where('notifications.order_id', 'in', orderIds).where('notifications.id', '>', afterId)
+    .orderBy('notifications.id').limit(limit).execute()
+  return rows.map((r) => toNotification(r, r.read))
 }
 
 export async function unreadCount(db: Db, userId: number, orderIds: number[]): Promise<number> {
