@@ -123,6 +123,34 @@ Startup('a stored user opening /tableau-de-bord: every script but the entry and 
   await tab.close()
 })
 
+Startup('a stored user’s dashboard settles without moving: once shown, its cards never go back to their spinners', async ({ portal }) => {
+  const signedIn = await portal.open({ viewport: MOBILE })
+  await signIn(signedIn.page, 'solo@example.com')
+  await signedIn.page.getByRole('heading', { name: 'Bonjour Sophie' }).waitFor()
+  const user = (await signedIn.page.evaluate(() => localStorage.getItem('user')))!
+  await signedIn.close()
+  const tab = await portal.open({ viewport: MOBILE })
+  const { page } = tab
+  await tab.context.addInitScript((stored) => {
+    localStorage.setItem('user', stored)
+    const shifts: { value: number; at: number }[] = []
+    ;(window as unknown as { __shifts: typeof shifts }).__shifts = shifts
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as unknown as { value: number; startTime: number; hadRecentInput: boolean }[]) {
+        if (!entry.hadRecentInput) shifts.push({ value: entry.value, at: Math.round(entry.startTime) })
+      }
+    }).observe({ type: 'layout-shift', buffered: true })
+  }, user)
+  await page.goto('/tableau-de-bord')
+  await page.getByRole('list', { name: 'Derniers courriers' }).waitFor()
+  // The bell's stream opens after the lists: what it brings must not send them back to loading.
+  await page.waitForTimeout(1500)
+  const shifts = await page.evaluate(() => (window as unknown as { __shifts: { value: number; at: number }[] }).__shifts)
+  // Lighthouse's "good" is under 0.1; the dashboard has no reason to move at all.
+  assert.ok(shifts.reduce((sum, s) => sum + s.value, 0) < 0.02, `layout shifts: ${JSON.stringify(shifts)}`)
+  await tab.close()
+})
+
 Startup('/login keeps the passkey button’s place while its code loads: nothing below it moves', async ({ portal }) => {
   const tab = await portal.open({ viewport: MOBILE })
   const { page } = tab
