@@ -4,12 +4,24 @@
 // a stored user's dashboard finds all its code announced by its HTML (dist/signed-in.html).
 // Counted, never timed: the time is bench:web's.
 import * as assert from 'uvu/assert'
-import { DEMO_PASSWORD, MOBILE, portalSuite, signIn } from '../util/e2e.ts'
+import { DEMO_PASSWORD, MOBILE, type Portal, portalSuite, signIn } from '../util/e2e.ts'
 
 /** The code-loading spinner's words (src/views/components/ui.tsx, CODE_LOADING_LABEL). */
 const CODE_LOADING = 'Chargement de la page…'
 
 const Startup = portalSuite('login → dashboard in Chromium (issue 13)')
+
+/** Sophie, signed in once in another tab; then a new tab, cache empty, with her user stored: a return visit. */
+async function returningTab(portal: Portal) {
+  const signedIn = await portal.open({ viewport: MOBILE })
+  await signIn(signedIn.page, 'solo@example.com')
+  await signedIn.page.getByRole('heading', { name: 'Bonjour Sophie' }).waitFor()
+  const user = (await signedIn.page.evaluate(() => localStorage.getItem('user')))!
+  await signedIn.close()
+  const tab = await portal.open({ viewport: MOBILE })
+  await tab.context.addInitScript((stored) => localStorage.setItem('user', stored), user)
+  return tab
+}
 
 Startup('Sophie signs in: the dashboard shows without a code-loading fallback, after login, user/me with contracts, then orders', async ({ portal }) => {
   const tab = await portal.open({ viewport: MOBILE })
@@ -97,15 +109,9 @@ Startup('Sophie comes back to her dashboard: no code-loading fallback; user/me a
 })
 
 Startup('a stored user opening /tableau-de-bord: every script but the entry and the toasts was announced by the HTML', async ({ portal }) => {
-  const signedIn = await portal.open({ viewport: MOBILE })
-  await signIn(signedIn.page, 'solo@example.com')
-  await signedIn.page.getByRole('heading', { name: 'Bonjour Sophie' }).waitFor()
-  const user = (await signedIn.page.evaluate(() => localStorage.getItem('user')))!
-  await signedIn.close()
   // A new visit, cache empty, the user stored: every script is a request.
-  const tab = await portal.open({ viewport: MOBILE })
+  const tab = await returningTab(portal)
   const { page } = tab
-  await tab.context.addInitScript((stored) => localStorage.setItem('user', stored), user)
   const requests: string[] = []
   page.on('request', (request) => {
     const path = new URL(request.url()).pathname
@@ -124,15 +130,9 @@ Startup('a stored user opening /tableau-de-bord: every script but the entry and 
 })
 
 Startup('a stored user’s dashboard settles without moving: once shown, its cards never go back to their spinners', async ({ portal }) => {
-  const signedIn = await portal.open({ viewport: MOBILE })
-  await signIn(signedIn.page, 'solo@example.com')
-  await signedIn.page.getByRole('heading', { name: 'Bonjour Sophie' }).waitFor()
-  const user = (await signedIn.page.evaluate(() => localStorage.getItem('user')))!
-  await signedIn.close()
-  const tab = await portal.open({ viewport: MOBILE })
+  const tab = await returningTab(portal)
   const { page } = tab
-  await tab.context.addInitScript((stored) => {
-    localStorage.setItem('user', stored)
+  await tab.context.addInitScript(() => {
     const shifts: { value: number; at: number }[] = []
     ;(window as unknown as { __shifts: typeof shifts }).__shifts = shifts
     new PerformanceObserver((list) => {
@@ -140,7 +140,7 @@ Startup('a stored user’s dashboard settles without moving: once shown, its car
         if (!entry.hadRecentInput) shifts.push({ value: entry.value, at: Math.round(entry.startTime) })
       }
     }).observe({ type: 'layout-shift', buffered: true })
-  }, user)
+  })
   await page.goto('/tableau-de-bord')
   await page.getByRole('list', { name: 'Derniers courriers' }).waitFor()
   // The bell's stream opens after the lists: what it brings must not send them back to loading.
