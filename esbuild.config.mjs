@@ -231,7 +231,7 @@ export async function isStale(config = buildConfig()) {
 }
 
 /** Smaller files gain nothing from compression (the server's own threshold, server/app.ts). */
-const PRECOMPRESS_MIN_BYTES = 1024
+export const PRECOMPRESS_MIN_BYTES = 1024
 
 /**
  * Each asset of a production build also as `.br` (brotli at its best quality) and `.gz`, which the server sends as

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib'
-import { COMPILE_HINT } from '../esbuild.config.mjs'
+import { COMPILE_HINT, PRECOMPRESS_MIN_BYTES } from '../esbuild.config.mjs'
 
 export const BUDGETS = {
   /** First-load JavaScript of /login, gzip (issue: React + react-dom alone are about 69 KB). */
@@ -68,8 +68,8 @@ export function analyse() {
     pages: pagesProblems(entryImports, [...new Set([...entryImports, ...signedIn])].filter((file) => file !== main)),
     // The first-load files without V8's compile hint as their first line (esbuild.config.mjs, COMPILE_HINT).
     unhinted: [...new Set([...login, ...signedIn])].filter((file) => !readFileSync(join(root, file), 'utf8').startsWith(`${COMPILE_HINT}\n`)),
-    // The JavaScript files over 1 kB without their .br and .gz (esbuild.config.mjs, precompress), or with stale ones.
-    unprecompressed: outputs.map(([file]) => file).filter((file) => sizes.get(file).raw >= 1024 && !precompressed(join(root, file))),
+    // The JavaScript files of PRECOMPRESS_MIN_BYTES or more without their .br and .gz (esbuild.config.mjs, precompress), or with stale ones.
+    unprecompressed: outputs.map(([file]) => file).filter((file) => sizes.get(file).raw >= PRECOMPRESS_MIN_BYTES && !precompressed(join(root, file))),
   }
 }
 
