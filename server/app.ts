@@ -6,6 +6,8 @@ import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler'
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 import type { AppDeps } from './deps.ts'
 import { routeRegistrar } from './http/define-route.ts'
 import { clientErrorHandler, errorHandler, frameworkErrorHandler, HttpError, messages } from './http/errors.ts'
@@ -58,6 +60,9 @@ const lazySerializers: NonNullable<NonNullable<FastifyServerOptions['schemaContr
     }
   }
 
+/** How long a kept-alive connection whose response ends while the server closes waits for a next request. */
+export const CLOSING_KEEP_ALIVE_MS = 500
+
 export async function buildApp(deps: AppDeps, options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
@@ -92,8 +97,28 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
   // French 503 and `Connection: close` (set by Fastify), which the balancer retries on another instance
   // (deploy/haproxy.cfg), rather than run against a server that is shutting its database down.
   let closing = false
+  // A connection with no request being answered holds Node's close: one that has sent nothing yet (a browser's
+  // preconnect, a balancer's TCP check) or only part of its headers is not idle, so closeIdleConnections leaves it,
+  // and Node stops timing connections out once closing: SIGTERM ran into the 10 s forced exit (server.ts) with the
+  // database left open. Closing, those are ended at once. A request being answered finishes; its connection is then
+  // kept CLOSING_KEEP_ALIVE_MS for a next request (which gets the 503 below), not Fastify's 72 s.
+  const connections = new Set<Socket>()
+  const answering = new Set<Socket>()
+  app.server.on('connection', (socket: Socket) => {
+    connections.add(socket)
+    socket.once('close', () => {
+      connections.delete(socket)
+      answering.delete(socket)
+    })
+  })
+  app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    answering.add(request.socket)
+    response.once('close', () => answering.delete(request.socket))
+  })
   app.addHook('preClose', (done) => {
     closing = true
+    for (const socket of connections) if (!answering.has(socket)) socket.destroy()
+    app.server.keepAliveTimeout = CLOSING_KEEP_ALIVE_MS
     done()
   })
   // helmet's headers, computed once by running helmet itself (security-headers.ts), set by one hook: helmet's

@@ -272,4 +272,56 @@ closing('gets a French 503 with Connection: close (the balancer retries it elsew
   }
 })
 
+closing('a connection that has sent nothing, or half its headers, does not hold the close; a request being answered finishes', async () => {
+  const t = await buildTestApp({ seed: false })
+  const app = await buildApp(t.deps, { databaseKind: process.env.DATABASE_URL ? 'postgres' : 'pglite' })
+  let entered!: () => void
+  const inFlight = new Promise<void>((resolve) => { entered = resolve })
+  let release!: () => void
+  const released = new Promise<void>((resolve) => { release = resolve })
+  app.get('/__held', async () => {
+    entered()
+    await released
+    return { held: true }
+  })
+  const sockets: ReturnType<typeof connectSocket>[] = []
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    const { port } = app.server.address() as { port: number }
+    const open = async (first?: string) => {
+      const socket = connectSocket(port, '127.0.0.1')
+      sockets.push(socket)
+      let received = ''
+      socket.setEncoding('utf8').on('data', (chunk: string) => { received += chunk })
+      const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()))
+      await new Promise((resolve) => socket.once('connect', resolve))
+      if (first) socket.write(first)
+      return { ended, received: () => received }
+    }
+    // A browser's preconnect, and a client stopped in the middle of its headers: Node's close waited for them
+    // forever (it stops timing connections out once closing), and SIGTERM's 10 s forced exit ended the process.
+    const silent = await open()
+    const halfway = await open('GET /health HTTP/1.1\r\nHost: localhost\r\n')
+    const held = await open('GET /__held HTTP/1.1\r\nHost: localhost\r\n\r\n')
+    await inFlight
+    const started = Date.now()
+    const closed = app.close()
+    // Bounded: without the fix, these would wait for the client forever.
+    const within = (what: string, promise: Promise<unknown>) => Promise.race([promise, new Promise((_, reject) => setTimeout(() => reject(new Error(`${what} : toujours ouvert après 3 s`)), 3000).unref())])
+    await within('les connexions sans requête', Promise.all([silent.ended, halfway.ended]))
+    assert.is(halfway.received(), '', 'nothing was answered on it')
+    release()
+    // Answered, its kept-alive connection waits CLOSING_KEEP_ALIVE_MS for a next request, not 72 s.
+    await within('la connexion de la requête en cours', held.ended)
+    await closed
+    assert.ok(Date.now() - started < 2000, `closed in ${Date.now() - started} ms`)
+    assert.match(held.received(), /^HTTP\/1\.1 200[\s\S]*\{"held":true\}$/, 'the request in flight is answered')
+  } finally {
+    release()
+    for (const socket of sockets) socket.destroy()
+    await app.close()
+    await t.close()
+  }
+})
+
 closing.run()
