@@ -109,10 +109,9 @@ async function writeIndex(metafile, config, mode) {
   const url = (file) => '/' + relative(outdir, join(root, file)).split('\\').join('/')
   const template = await readFile(join(root, 'index.html'), 'utf8')
   // The chunks announced up front: the browser fetches them beside the entry instead of one level later.
-  const announcing = (files, later = []) => template.replace('/src/main.tsx', url(entry[0]))
+  const announcing = (files) => template.replace('/src/main.tsx', url(entry[0]))
     .replace('<script type="module"', [
       ...files.map((file) => `<link rel="modulepreload" href="${url(file)}" />`),
-      ...later.map((file) => `<link rel="modulepreload" href="${url(file)}" fetchpriority="low" />`),
       '<script type="module"',
     ].join('\n    '))
   // The entry's static imports: the first paint of /login waits for them all.
@@ -121,9 +120,10 @@ async function writeIndex(metafile, config, mode) {
   await writeFile(join(outdir, 'index.html'), html)
   if (mode === 'production') {
     // A signed-in route also runs the signed-in screens' code at once (main.tsx, stored user): all of it, not level
-    // after level, though after the entry's own imports (low priority), which run first. And the startup's first
-    // calls leave from the page itself, before any script is fetched (earlyStartScript).
-    const signedIn = announcing(entryImports, signedInChunks(metafile).filter((file) => file !== entry[0] && !entryImports.includes(file)))
+    // after level. At the entry's own priority: main.tsx holds the first render for it (SIGNED_IN_CODE_WAIT_MS), so
+    // it is as render-critical as the entry. And the startup's first calls leave from the page itself, before any
+    // script is fetched (earlyStartScript).
+    const signedIn = announcing([...entryImports, ...signedInChunks(metafile).filter((file) => file !== entry[0] && !entryImports.includes(file))])
       .replace('<link rel="modulepreload"', `${await earlyStartScript(config)}\n    <link rel="modulepreload"`)
     await writePages(config, html, signedIn)
   }
