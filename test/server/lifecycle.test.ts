@@ -226,10 +226,10 @@ shutdown.run()
 
 const closing = suite('a request on a kept-alive connection while the server closes')
 
-closing('gets a French 503 with Connection: close (the balancer retries it elsewhere), not Fastify’s English one', async () => {
+/** A test app listening, with a route the test holds in flight (`/__held`): its connection is busy when the close starts. */
+async function appWithHeldRequest() {
   const t = await buildTestApp({ seed: false })
   const app = await buildApp(t.deps, { databaseKind: process.env.DATABASE_URL ? 'postgres' : 'pglite' })
-  // A request the test holds in flight, so that the connection is busy (not idle) when the close starts.
   let entered!: () => void
   const inFlight = new Promise<void>((resolve) => { entered = resolve })
   let release!: () => void
@@ -239,9 +239,23 @@ closing('gets a French 503 with Connection: close (the balancer retries it elsew
     await released
     return { held: true }
   })
+  const close = async () => {
+    release()
+    await app.close()
+    await t.close()
+  }
   try {
     await app.listen({ port: 0, host: '127.0.0.1' })
-    const { port } = app.server.address() as { port: number }
+  } catch (error) {
+    await close()
+    throw error
+  }
+  return { port: (app.server.address() as { port: number }).port, app, inFlight, release, close }
+}
+
+closing('gets a French 503 with Connection: close (the balancer retries it elsewhere), not Fastify’s English one', async () => {
+  const { port, app, inFlight, release, close } = await appWithHeldRequest()
+  try {
     const socket = connectSocket(port, '127.0.0.1')
     let received = ''
     socket.setEncoding('utf8').on('data', (chunk: string) => { received += chunk })
@@ -266,28 +280,14 @@ closing('gets a French 503 with Connection: close (the balancer retries it elsew
     const body = JSON.parse(second!.slice(second!.indexOf('\r\n\r\n') + 4)) as unknown
     assert.equal(body, { message: messages.closing, statusCode: 503, code: 'SHUTTING_DOWN' })
   } finally {
-    release()
-    await app.close()
-    await t.close()
+    await close()
   }
 })
 
 closing('a connection that has sent nothing, or half its headers, does not hold the close; a request being answered finishes', async () => {
-  const t = await buildTestApp({ seed: false })
-  const app = await buildApp(t.deps, { databaseKind: process.env.DATABASE_URL ? 'postgres' : 'pglite' })
-  let entered!: () => void
-  const inFlight = new Promise<void>((resolve) => { entered = resolve })
-  let release!: () => void
-  const released = new Promise<void>((resolve) => { release = resolve })
-  app.get('/__held', async () => {
-    entered()
-    await released
-    return { held: true }
-  })
+  const { port, app, inFlight, release, close } = await appWithHeldRequest()
   const sockets: ReturnType<typeof connectSocket>[] = []
   try {
-    await app.listen({ port: 0, host: '127.0.0.1' })
-    const { port } = app.server.address() as { port: number }
     const open = async (first?: string) => {
       const socket = connectSocket(port, '127.0.0.1')
       sockets.push(socket)
@@ -317,10 +317,8 @@ closing('a connection that has sent nothing, or half its headers, does not hold 
     assert.ok(Date.now() - started < 2000, `closed in ${Date.now() - started} ms`)
     assert.match(held.received(), /^HTTP\/1\.1 200[\s\S]*\{"held":true\}$/, 'the request in flight is answered')
   } finally {
-    release()
     for (const socket of sockets) socket.destroy()
-    await app.close()
-    await t.close()
+    await close()
   }
 })
 
