@@ -123,7 +123,7 @@ async function writeIndex(metafile, config, mode) {
     // after level. At the entry's own priority: main.tsx holds the first render for it (SIGNED_IN_CODE_WAIT_MS), so
     // it is as render-critical as the entry. And the startup's first calls leave from the page itself, before any
     // script is fetched (earlyStartScript).
-    const signedIn = announcing([...entryImports, ...signedInChunks(metafile).filter((file) => file !== entry[0] && !entryImports.includes(file))])
+    const signedIn = announcing([...new Set([...entryImports, ...signedInChunks(metafile)])].filter((file) => file !== entry[0]))
       .replace('<link rel="modulepreload"', `${await earlyStartScript(config)}\n    <link rel="modulepreload"`)
     await writePages(config, html, signedIn)
   }

@@ -106,10 +106,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
   const answering = new Set<Socket>()
   app.server.on('connection', (socket: Socket) => {
     connections.add(socket)
-    socket.once('close', () => {
-      connections.delete(socket)
-      answering.delete(socket)
-    })
+    // The response's own 'close' (below) also comes when its connection closes.
+    socket.once('close', () => connections.delete(socket))
   })
   app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     answering.add(request.socket)
