@@ -1,6 +1,6 @@
 // npm run bench:soak — a benchmark, not a test: the real server (`node scripts/start.mjs`, as production runs it) on
 // PostgreSQL under 50 connections of a mixed customer workload for SOAK_SECONDS (60 by default) after a warm-up
-// (SOAK_WARMUP_SECONDS, 15). Fails (exit 1) on any error, timeout or non-2xx answer, on a lost folder, or when the
+// (SOAK_WARMUP_SECONDS, 15), started once the demo's background jobs are done. Fails (exit 1) on any error, timeout or non-2xx answer, on a lost folder, or when the
 // resident memory at the end is more than 10 % away from the one after the warm-up. A full-length run writes the
 // "Soak" section of docs/BENCHMARKS.md; a shortened one (SOAK_SECONDS < 60) only prints.
 //   DATABASE_URL set: that PostgreSQL; otherwise one is made by scripts/with-postgres.sh.
@@ -11,6 +11,7 @@ import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
+import pg from 'pg'
 
 // autocannon ships no types: the little of its API used here.
 interface SoakRequest {
@@ -88,6 +89,30 @@ async function startServer(dir: string): Promise<{ child: ChildProcess; base: st
   throw new Error('le serveur ne répond pas sur /health après 120 s')
 }
 
+/** How long the demo's background jobs (page images, text, deadlines of its letters) may take before the warm-up. */
+const JOBS_WAIT_MS = 300_000
+
+/**
+ * Waits until the jobs table holds no running job and none queued and due (a retry's backoff or a later deadline is not waited for): the demo's letters are processed by the server's
+ * worker after it starts (page images, OCR), which would otherwise share the CPU with the workload and grow the
+ * memory during the phases compared. Returns the seconds waited; throws past JOBS_WAIT_MS.
+ */
+async function jobsSettled(): Promise<number> {
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL })
+  await client.connect()
+  try {
+    const started = Date.now()
+    for (;;) {
+      const { rows } = await client.query<{ pending: string }>("select count(*) as pending from jobs where state = 'running' or (state = 'queued' and run_at <= now())")
+      if (Number(rows[0]!.pending) === 0) return Math.round((Date.now() - started) / 1000)
+      if (Date.now() - started > JOBS_WAIT_MS) throw new Error(`${rows[0]!.pending} tâches de fond toujours en attente après ${JOBS_WAIT_MS / 1000} s`)
+      await new Promise((r) => setTimeout(r, 500))
+    }
+  } finally {
+    await client.end()
+  }
+}
+
 async function api<T>(base: string, path: string, init: RequestInit & { token?: string } = {}): Promise<T> {
   const headers: Record<string, string> = { 'content-type': 'application/json', ...(init.token ? { apiToken: init.token } : {}) }
   const res = await fetch(`${base}${path}`, { ...init, headers })
@@ -155,6 +180,8 @@ try {
   const letterIds = (await api<{ id: number }[]>(base, `/api-protected/documents?orderId=${orderId}`, { token })).map((d) => d.id)
   const foldersBefore = (await api<unknown[]>(base, `/api-protected/folders?domiciliationOrderId=${orderId}`, { token })).length
   const pid = server.pid!
+  const jobsWait = await jobsSettled()
+  console.log(`[soak] tâches de fond de la démonstration terminées (${jobsWait} s d’attente)`)
 
   let samples: number[] = []
   const sampler = setInterval(() => { rssMb(pid).then((mb) => samples.push(mb), () => {}) }, SAMPLE_EVERY_MS)
@@ -190,7 +217,7 @@ try {
     '## Soak',
     '',
     `Mesuré par \`npm run bench:soak\` le ${new Date().toISOString().slice(0, 10)} : le serveur réel (\`node scripts/start.mjs\`) sur PostgreSQL (scripts/with-postgres.sh), `
-      + `${CONNECTIONS} connexions simultanées (autocannon) pendant ${SECONDS} s après ${WARMUP_SECONDS} s d’échauffement, chacune répétant le parcours d’une cliente (Camille, Boulangerie des Lilas SAS) : `
+      + `${CONNECTIONS} connexions simultanées (autocannon) pendant ${SECONDS} s après ${WARMUP_SECONDS} s d’échauffement (lui-même lancé une fois finies les tâches de fond des courriers de la démonstration, images et texte : ${jobsWait} s d’attente), chacune répétant le parcours d’une cliente (Camille, Boulangerie des Lilas SAS) : `
       + 'ses domiciliations, ses courriers, ses colis, ses factures, un courrier marqué lu (`PUT /api-protected/documents/{id}` `{readFlag: true}`), un dossier créé (`POST /api-protected/folders`, nom unique).',
     '',
     `Machine : ${machine()} ; charge moyenne au départ (1 / 5 / 15 min) : ${load}. Machine partagée : les chiffres absolus varient d’une exécution à l’autre.`,
