@@ -1,8 +1,9 @@
 // npm run bench:soak — a benchmark, not a test: the real server (`node scripts/start.mjs`, as production runs it) on
 // PostgreSQL under 50 connections of a mixed customer workload for SOAK_SECONDS (60 by default) after a warm-up
-// (SOAK_WARMUP_SECONDS, 15), started once the demo's background jobs are done. Fails (exit 1) on any error, timeout or non-2xx answer, on a lost folder, or when the
-// resident memory at the end is more than 10 % away from the one after the warm-up. A full-length run writes the
-// "Soak" section of docs/BENCHMARKS.md; a shortened one (SOAK_SECONDS < 60) only prints.
+// (SOAK_WARMUP_SECONDS, 15), started once the demo's background jobs are done. Fails (exit 1) on any error, timeout
+// or non-2xx answer, on a lost folder, or when the resident memory at the end is more than 10 % away from the one
+// after the warm-up. A full-length run writes the "Soak" section of docs/BENCHMARKS.md; a shortened one
+// (SOAK_SECONDS < 60) only prints.
 //   DATABASE_URL set: that PostgreSQL; otherwise one is made by scripts/with-postgres.sh.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { createWriteStream, existsSync } from 'node:fs'
@@ -11,7 +12,8 @@ import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
-import pg from 'pg'
+import { connect } from '../server/db/connect.ts'
+import { backgroundSettled } from './background-settled.ts'
 
 // autocannon ships no types: the little of its API used here.
 interface SoakRequest {
@@ -89,30 +91,6 @@ async function startServer(dir: string): Promise<{ child: ChildProcess; base: st
   throw new Error('le serveur ne répond pas sur /health après 120 s')
 }
 
-/** How long the demo's background jobs (page images, text, deadlines of its letters) may take before the warm-up. */
-const JOBS_WAIT_MS = 300_000
-
-/**
- * Waits until the jobs table holds no running job and none queued and due (a retry's backoff or a later deadline is not waited for): the demo's letters are processed by the server's
- * worker after it starts (page images, OCR), which would otherwise share the CPU with the workload and grow the
- * memory during the phases compared. Returns the seconds waited; throws past JOBS_WAIT_MS.
- */
-async function jobsSettled(): Promise<number> {
-  const client = new pg.Client({ connectionString: process.env.DATABASE_URL })
-  await client.connect()
-  try {
-    const started = Date.now()
-    for (;;) {
-      const { rows } = await client.query<{ pending: string }>("select count(*) as pending from jobs where state = 'running' or (state = 'queued' and run_at <= now())")
-      if (Number(rows[0]!.pending) === 0) return Math.round((Date.now() - started) / 1000)
-      if (Date.now() - started > JOBS_WAIT_MS) throw new Error(`${rows[0]!.pending} tâches de fond toujours en attente après ${JOBS_WAIT_MS / 1000} s`)
-      await new Promise((r) => setTimeout(r, 500))
-    }
-  } finally {
-    await client.end()
-  }
-}
-
 async function api<T>(base: string, path: string, init: RequestInit & { token?: string } = {}): Promise<T> {
   const headers: Record<string, string> = { 'content-type': 'application/json', ...(init.token ? { apiToken: init.token } : {}) }
   const res = await fetch(`${base}${path}`, { ...init, headers })
@@ -180,7 +158,9 @@ try {
   const letterIds = (await api<{ id: number }[]>(base, `/api-protected/documents?orderId=${orderId}`, { token })).map((d) => d.id)
   const foldersBefore = (await api<unknown[]>(base, `/api-protected/folders?domiciliationOrderId=${orderId}`, { token })).length
   const pid = server.pid!
-  const jobsWait = await jobsSettled()
+  // The demo's letters are processed after the start: the warm-up's memory must not count that work.
+  const jobsDb = await connect({ databaseUrl: process.env.DATABASE_URL, poolSize: 1 })
+  const jobsWait = await backgroundSettled(jobsDb.db, { timeoutMs: 300_000 }).finally(() => jobsDb.close())
   console.log(`[soak] tâches de fond de la démonstration terminées (${jobsWait} s d’attente)`)
 
   let samples: number[] = []

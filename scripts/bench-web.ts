@@ -14,6 +14,7 @@ import * as esbuild from 'esbuild'
 import Fastify from 'fastify'
 import lighthouse from 'lighthouse'
 import { type Browser, chromium } from 'playwright-core'
+import { backgroundSettled } from './background-settled.ts'
 import { CHROMIUM_FLAGS, CHROMIUM_PATH, DEMO_PASSWORD, builtSpa, MOBILE, type Portal, ROOT, startPortal } from '../test/util/e2e.ts'
 
 const RUNS = Number(process.env.BENCH_RUNS || 7)
@@ -34,22 +35,6 @@ const median = (values: number[]) => {
 }
 const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`
 const ms = (value: number) => `${Math.round(value)} ms`
-
-/**
- * A fresh demo database queues the page images and text of its 45 letters: the job worker beside the API runs them
- * for about 15 s after the start, on more than one core. Measured during that, the figures would be the OCR's.
- */
-async function backgroundSettled(portal: Portal) {
-  const deadline = Date.now() + 180_000
-  for (;;) {
-    const left = await portal.server.deps.db.selectFrom('jobs').select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('state', 'in', ['queued', 'running']).executeTakeFirstOrThrow()
-    if (Number(left.n) === 0) return
-    if (Date.now() > deadline) throw new Error(`tâches de fond toujours en cours après 3 min (${left.n})`)
-    console.log(`[bench:web] tâches de fond en cours (${left.n}) : la mesure attend`)
-    await new Promise((resolve) => setTimeout(resolve, 2000))
-  }
-}
 
 // ——— Sizes ———
 
@@ -403,7 +388,7 @@ console.log('[bench:web] serveur et Chromium…')
 const portal = await startPortal()
 const reactOnly = await reactOnlyPage()
 try {
-  await backgroundSettled(portal)
+  await backgroundSettled(portal.server.deps.db, { timeoutMs: 180_000, onWait: (left) => console.log(`[bench:web] tâches de fond en cours (${left}) : la mesure attend`) })
   await loginToDashboard(portal, code) // warm-up: the server's first queries and the JIT
   await apiRoundTrips(portal)
   const runs: LoginRun[] = []

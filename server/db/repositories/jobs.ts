@@ -87,3 +87,11 @@ export function findJob(db: Db, id: string) {
 export async function findJobFor(db: Db, kind: string, documentId: number) {
   return db.selectFrom('jobs').selectAll().where('kind', '=', kind).where(sql<boolean>`payload->>'documentId' = ${String(documentId)}`).orderBy('id', 'desc').executeTakeFirst()
 }
+
+/** Jobs running or queued and due: none, and the background is quiet (a retry's backoff or a later deadline aside). */
+export async function countActiveJobs(db: Db): Promise<number> {
+  const row = await db.selectFrom('jobs').select((eb) => eb.fn.countAll<string>().as('n'))
+    .where((eb) => eb.or([eb('state', '=', 'running'), eb.and([eb('state', '=', 'queued'), eb('run_at', '<=', sql<Date>`now()`)])]))
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}
