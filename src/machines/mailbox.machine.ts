@@ -14,6 +14,7 @@
 //            letter's order first (unless 'Tous' shows it already), then the letter, once.
 import { assign, fromPromise, raise, setup } from 'xstate'
 import type { MailDocument } from '../../server/contract/schemas.ts'
+import type { ListStatus } from './portalData.machine.ts'
 import { isEmail, messageOf, type Notice } from './shared.ts'
 import { deferred } from './deferred.ts'
 
@@ -32,7 +33,9 @@ export interface PortalSeen {
   orderId: number | null
   /** The user's orders. */
   orderIds: readonly number[]
-  status: 'loading' | 'loaded' | 'failed'
+  /** A list read again after news (`refreshing`), or that could not be (`stale`), shows what it held: the
+   * linked letter is taken from it if there, else awaited (the answer, or 'Réessayer'), never said gone. */
+  status: ListStatus
   documentIds: readonly number[]
 }
 

@@ -5,6 +5,10 @@
 // earlier pick can never overwrite a newer one. The mail flows (mailbox, folderEditor,
 // courierRequestCancel) report what they changed on the server with the `*.changed`/`*.removed`
 // events, so every page shows it at once without loading the lists again.
+// When the server says something new arrived (`data.refresh`, from the bell's live stream), a loaded
+// list is read again in `refreshing` while its items stay shown and the letter being read stays
+// selected; a refresh that fails keeps them too (`stale`, with the reason and 'Réessayer'). Another
+// arrival during a load starts it again, so the list read last is never older than the last news.
 import { assign, fromPromise, setup } from 'xstate'
 import type {
   CalendarInvoice, CourierRequest, Folder, Invoice, MailDocument, Order, Package, PaymentMethod, Subscription,
@@ -35,6 +39,8 @@ export interface PortalData {
 }
 
 export type Resource = keyof PortalData
+/** Where one list stands: its region's state. `refreshing` and `stale` still hold the items read before. */
+export type ListStatus = 'loading' | 'loaded' | 'refreshing' | 'stale' | 'failed'
 export const RESOURCES = [
   'card', 'documents', 'subscriptions', 'packages', 'courierRequests', 'folders', 'invoices', 'calendarInvoices',
 ] as const satisfies readonly Resource[]
@@ -88,11 +94,13 @@ const machineSetup = setup({
     }),
   },
   actions: {
-    store: assign((_, params: { resource: Resource; value: PortalData[Resource] }) => {
+    store: assign(({ context }, params: { resource: Resource; value: PortalData[Resource] }) => {
       if (params.resource !== 'documents') return { [params.resource]: params.value }
-      // The document list excludes deleted ones; the first is selected by default (spec §4).
+      // The document list excludes deleted ones; the first is selected by default (spec §4). A list read
+      // again keeps the letter being read while it is still listed.
       const documents = (params.value as MailDocument[]).filter((d) => !d.deleted)
-      return { documents, selectedDocumentId: documents[0]?.id ?? null }
+      const kept = documents.some((d) => d.id === context.selectedDocumentId) ? context.selectedDocumentId : null
+      return { documents, selectedDocumentId: kept ?? documents[0]?.id ?? null }
     }),
     storeError: assign(({ context }, params: { resource: Resource; message: string }) => ({
       errors: { ...context.errors, [params.resource]: params.message },
@@ -138,41 +146,47 @@ const machineSetup = setup({
 })
 
 function region(resource: Resource) {
+  const forThis = { type: 'isResource' as const, params: ({ event }: { event: { resource: Resource } }) => ({ expected: resource, actual: event.resource }) }
+  const load = (onError: 'failed' | 'stale') => ({
+    id: resource,
+    src: 'load' as const,
+    input: ({ context }: { context: PortalDataContext }) => ({ resource, scope: context.scope }),
+    onDone: {
+      target: 'loaded',
+      actions: { type: 'store' as const, params: ({ event }: { event: { output: PortalData[Resource] } }) => ({ resource, value: event.output }) },
+    },
+    onError: {
+      target: onError,
+      actions: { type: 'storeError' as const, params: ({ event }: { event: { error: unknown } }) => ({ resource, message: messageOf(event.error) }) },
+    },
+  })
+  // News during a load: read again from the start (the answer on its way may predate it).
+  const again = (target: 'loading' | 'refreshing') => ({ guard: forThis, target, reenter: true })
+  // News, or 'Réessayer', after a failure: the reason goes, the list is read again.
+  const reload = (target: 'loading' | 'refreshing') => ({ guard: forThis, target, actions: { type: 'clearError' as const, params: { resource } } })
   return {
     initial: 'loading' as const,
     states: {
       loading: {
         tags: ['loading'],
-        invoke: {
-          id: resource,
-          src: 'load' as const,
-          input: ({ context }: { context: PortalDataContext }) => ({ resource, scope: context.scope }),
-          onDone: {
-            target: 'loaded',
-            actions: { type: 'store' as const, params: ({ event }: { event: { output: PortalData[Resource] } }) => ({ resource, value: event.output }) },
-          },
-          onError: {
-            target: 'failed',
-            actions: { type: 'storeError' as const, params: ({ event }: { event: { error: unknown } }) => ({ resource, message: messageOf(event.error) }) },
-          },
-        },
+        invoke: load('failed'),
+        on: { 'data.refresh': again('loading') },
       },
       loaded: {
-        on: {
-          'data.refresh': {
-            guard: { type: 'isResource' as const, params: ({ event }: { event: { resource: Resource } }) => ({ expected: resource, actual: event.resource }) },
-            target: 'loading',
-          },
-        },
+        on: { 'data.refresh': { guard: forThis, target: 'refreshing' } },
+      },
+      /** Read again with the items still shown. */
+      refreshing: {
+        tags: ['loading'],
+        invoke: load('stale'),
+        on: { 'data.refresh': again('refreshing') },
+      },
+      /** The items of before, and why they could not be read again. */
+      stale: {
+        on: { 'data.refresh': reload('refreshing'), 'data.retry': reload('refreshing') },
       },
       failed: {
-        on: {
-          'data.retry': {
-            guard: { type: 'isResource' as const, params: ({ event }: { event: { resource: Resource } }) => ({ expected: resource, actual: event.resource }) },
-            target: 'loading',
-            actions: { type: 'clearError' as const, params: { resource } },
-          },
-        },
+        on: { 'data.refresh': reload('loading'), 'data.retry': reload('loading') },
       },
     },
   }

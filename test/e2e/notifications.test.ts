@@ -1,6 +1,7 @@
 // notifications (issue 14) in Chromium, against the real server: the bell lights up while the page is
 // open when an operator adds a letter through the operator API (the live stream); opening the
-// notification opens the letter; its Historique then says it was opened, and sent by e-mail to whom.
+// notification opens the letter; its Historique then says it was opened, and sent by e-mail to whom. The
+// dashboard's letters card shows the new letter meanwhile, without falling back to its spinner.
 import type { Page } from 'playwright-core'
 import * as assert from 'uvu/assert'
 import { chooseOrder, DESKTOP, MOBILE, pageTitle, portalSuite, samplePdf, screenshot, signIn, type Portal, type Viewport } from '../util/e2e.ts'
@@ -44,10 +45,22 @@ for (const viewport of [DESKTOP, MOBILE] as Viewport[]) {
     // The letter arrives while the page stays as it is, whether the bell has read its list or opened its
     // stream yet or not: what comes between the two is sent first on the stream (Last-Event-ID).
     const before = await unreadOnServer(portal)
+    // From here on, the letters' card must never fall back to its spinner: its list is read again with
+    // its letters still shown (nothing jumps).
+    await page.evaluate(() => {
+      const w = window as unknown as { cardSpinner?: boolean }
+      w.cardSpinner = false
+      new MutationObserver(() => {
+        if (document.body.textContent!.includes('Chargement : vos courriers…')) w.cardSpinner = true
+      }).observe(document.body, { childList: true, subtree: true, characterData: true })
+    })
     const sender = `Impots.gouv ${size}`
     const id = await ingest(portal, sender)
     const lit = `${before + 1} notification${before + 1 > 1 ? 's' : ''} non lue${before + 1 > 1 ? 's' : ''}`
     await page.getByRole('button', { name: lit }).waitFor({ timeout: 5000 })
+    // The dashboard's letters card shows the new letter, read again from the server.
+    await page.getByRole('list', { name: 'Derniers courriers' }).getByRole('link', { name: sender }).waitFor({ timeout: 5000 })
+    assert.not.ok(await page.evaluate(() => (window as unknown as { cardSpinner?: boolean }).cardSpinner), 'the card kept its letters while they were read again')
     await page.getByRole('button', { name: lit }).click()
     const panel = page.getByRole('region', { name: 'Notifications' })
     const item = panel.getByRole('button', { name: new RegExp(`Nouveau courrier de ${sender}`) })

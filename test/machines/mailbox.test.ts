@@ -75,6 +75,8 @@ const models = {
     seen(3, 'loaded', [14]),
     seen(3, 'loaded', [15]),
     seen(3, 'failed'),
+    seen(3, 'refreshing', [15]),
+    seen(3, 'stale', [15]),
     seen(null, 'loaded', [12, 13, 14]),
     { type: 'link.follow', link: { documentId: 14, orderId: 3 } },
     { type: 'viewer.show' },
@@ -364,6 +366,25 @@ Link('a letter no longer there is said in French; a failed list keeps the link f
   actor.send(seen(2, 'loaded', [12]))
   assert.equal(portal, ['forget'])
   assert.equal(notices, [{ kind: 'error', message: LINKED_LETTER_GONE }])
+})
+
+Link('a list being read again after news: the letter is taken from it if there, else awaited, never said gone meanwhile', () => {
+  const { actor, portal, notices } = start()
+  actor.start()
+  actor.send(seen(2, 'loaded', [12]))
+  // The bell's notification: the list is read again as the link to the new letter is followed.
+  actor.send({ type: 'link.follow', link: { documentId: 14, orderId: null } })
+  actor.send(seen(2, 'refreshing', [12]))
+  actor.send(seen(2, 'stale', [12]))
+  assert.equal(portal, [])
+  assert.equal(notices, [], 'not said to be gone while its list could not be read')
+  actor.send(seen(2, 'refreshing', [12]))
+  actor.send(seen(2, 'loaded', [14, 12]))
+  assert.equal(portal, ['letter 14', 'forget'])
+  // A letter already listed is opened at once, even while the list is read again.
+  actor.send({ type: 'link.follow', link: { documentId: 12, orderId: null } })
+  actor.send(seen(2, 'refreshing', [14, 12]))
+  assert.equal(portal, ['letter 14', 'forget', 'letter 12', 'forget'])
 })
 
 Link('another order drops what was awaited for the old one and sends a phone back to the list', async () => {

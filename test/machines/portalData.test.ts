@@ -30,6 +30,8 @@ const events = [
   { type: 'xstate.error.actor.packages', error: failure },
   { type: 'data.retry', resource: 'documents' },
   { type: 'data.retry', resource: 'packages' },
+  { type: 'data.refresh', resource: 'documents' },
+  { type: 'data.refresh', resource: 'packages' },
   { type: 'document.select', documentId: 13 },
   { type: 'document.select', documentId: 11 },
   { type: 'order.select', scope: studioScope },
@@ -38,9 +40,10 @@ const serializeState = (s: any) =>
   JSON.stringify([s.value.active.documents, s.value.active.packages, s.context.scope.order?.id, s.context.selectedDocumentId, s.context.documents.length, Object.keys(s.context.errors).sort()])
 const paths = shortestPaths(portalDataMachine, { events, input: { scope: boulangerieScope }, serializeState, limit: 5000 })
 
-ModelBased('each region reaches loaded and failed', () => {
+ModelBased('each region reaches loaded, failed, refreshing and stale', () => {
   const reached = new Set(paths.map((p) => `${(p.state.value as any).active.documents}/${(p.state.value as any).active.packages}`))
-  for (const pair of ['loaded/loading', 'failed/loading', 'loading/loaded', 'loading/failed', 'loaded/loaded', 'failed/failed']) {
+  for (const pair of ['loaded/loading', 'failed/loading', 'loading/loaded', 'loading/failed', 'loaded/loaded', 'failed/failed',
+    'refreshing/loading', 'stale/loading', 'loading/refreshing', 'loading/stale', 'refreshing/refreshing', 'stale/stale']) {
     assert.ok(reached.has(pair), `no path reaches documents/packages = ${pair}`)
   }
 })
@@ -53,10 +56,12 @@ for (const path of paths) {
     // Deleted letters never reach the list; the selected letter is always one of the list, or none.
     assert.not.ok(context.documents.some((d: any) => d.deleted))
     assert.ok(context.selectedDocumentId === null || context.documents.some((d: any) => d.id === context.selectedDocumentId))
-    // A region that failed says why; one that did not carries no error.
+    // A region that failed, or could not be read again, says why; any other carries no error.
     for (const resource of ['documents', 'packages'] as const) {
-      assert.is(value.active[resource] === 'failed', typeof context.errors[resource] === 'string', `${resource} error matches its state`)
+      assert.is(['failed', 'stale'].includes(value.active[resource]), typeof context.errors[resource] === 'string', `${resource} error matches its state`)
     }
+    // While a list is read again, or after that failed, its items stay (the letters of the model's answer).
+    if (['refreshing', 'stale'].includes(value.active.documents)) assert.equal(context.documents.map((d: any) => d.id), [12, 13])
     actor.stop()
   })
 }
@@ -159,3 +164,118 @@ Data('a failed resource says why and can be retried on its own', async () => {
 })
 
 Data.run()
+
+const News = suite('portalData: news from the server (data.refresh)')
+
+async function loadedLetters() {
+  const { actor, deferreds } = start()
+  actor.start()
+  await flush()
+  deferreds.settle('documents', { output: letters })
+  await flush()
+  return { actor, deferreds }
+}
+const regionOf = (actor: { getSnapshot(): any }, resource: string) => actor.getSnapshot().value.active[resource]
+
+News('a loaded list is read again with its items and the letter being read kept; only that list', async () => {
+  const { actor, deferreds } = await loadedLetters()
+  actor.send({ type: 'document.select', documentId: 13 })
+  const before = deferreds.started.length
+  actor.send({ type: 'data.refresh', resource: 'documents' })
+  await flush()
+  assert.equal(deferreds.started.slice(before), [{ id: 'documents', input: { resource: 'documents', scope: boulangerieScope } }])
+  assert.is(regionOf(actor, 'documents'), 'refreshing')
+  assert.ok(actor.getSnapshot().hasTag('loading'), 'the loading flag is set')
+  assert.equal(actor.getSnapshot().context.documents.map((d) => d.id), [12, 13], 'the items stay while it is read again')
+  assert.is(actor.getSnapshot().context.selectedDocumentId, 13)
+  deferreds.settle('documents', { output: [F.letter(14), ...letters] })
+  await flush()
+  assert.is(regionOf(actor, 'documents'), 'loaded')
+  assert.equal(actor.getSnapshot().context.documents.map((d) => d.id), [14, 12, 13])
+  assert.is(actor.getSnapshot().context.selectedDocumentId, 13, 'the letter being read stays selected')
+})
+
+News('a letter no longer listed after a refresh gives way to the first', async () => {
+  const { actor, deferreds } = await loadedLetters()
+  actor.send({ type: 'document.select', documentId: 13 })
+  actor.send({ type: 'data.refresh', resource: 'documents' })
+  await flush()
+  deferreds.settle('documents', { output: [F.letter(14), F.letter(13, { deleted: true })] })
+  await flush()
+  assert.is(actor.getSnapshot().context.selectedDocumentId, 14)
+})
+
+News("a refresh that fails keeps the items and says why; 'Réessayer' reads again", async () => {
+  const { actor, deferreds } = await loadedLetters()
+  actor.send({ type: 'data.refresh', resource: 'documents' })
+  await flush()
+  deferreds.settle('documents', { error: failure })
+  await flush()
+  assert.is(regionOf(actor, 'documents'), 'stale')
+  assert.equal(actor.getSnapshot().context.documents.map((d) => d.id), [12, 13])
+  assert.is(actor.getSnapshot().context.errors.documents, failure.message)
+  actor.send({ type: 'data.retry', resource: 'documents' })
+  await flush()
+  assert.is(regionOf(actor, 'documents'), 'refreshing')
+  assert.is(actor.getSnapshot().context.errors.documents, undefined)
+  deferreds.settle('documents', { output: letters })
+  await flush()
+  assert.is(regionOf(actor, 'documents'), 'loaded')
+  // News after such a failure reads again too.
+  actor.send({ type: 'data.refresh', resource: 'documents' })
+  await flush()
+  deferreds.settle('documents', { error: failure })
+  await flush()
+  actor.send({ type: 'data.refresh', resource: 'documents' })
+  await flush()
+  assert.is(regionOf(actor, 'documents'), 'refreshing')
+  assert.equal(actor.getSnapshot().context.errors, {})
+})
+
+News('news during a load starts it again: the earlier call is aborted and its answer dropped', async () => {
+  const signals: AbortSignal[] = []
+  const answers: ((value: unknown) => void)[] = []
+  const { fromPromise } = await import('xstate')
+  const load = fromPromise<any, any>(({ input, signal }) => {
+    if (input.resource !== 'documents') return new Promise(() => {})
+    signals.push(signal)
+    return new Promise((resolve) => answers.push(resolve))
+  })
+  const actor = createActor(portalDataMachine.provide({ actors: { load } }), { input: { scope: boulangerieScope } })
+  actor.start()
+  // During the first load…
+  actor.send({ type: 'data.refresh', resource: 'documents' })
+  assert.is(signals.length, 2)
+  assert.ok(signals[0]!.aborted && !signals[1]!.aborted)
+  answers[1]!(letters)
+  await flush()
+  // …and during a refresh.
+  actor.send({ type: 'data.refresh', resource: 'documents' })
+  actor.send({ type: 'data.refresh', resource: 'documents' })
+  assert.is(signals.length, 4)
+  assert.ok(signals[2]!.aborted && !signals[3]!.aborted)
+  answers[2]!([F.letter(99)])
+  await flush()
+  assert.is(regionOf(actor, 'documents'), 'refreshing', 'the aborted answer is dropped')
+  assert.equal(actor.getSnapshot().context.documents.map((d) => d.id), [12, 13])
+  answers[3]!([F.letter(14), ...letters])
+  await flush()
+  assert.equal(actor.getSnapshot().context.documents.map((d) => d.id), [14, 12, 13])
+})
+
+News('news about another list changes nothing here; after a failed first load it loads again', async () => {
+  const { actor, deferreds } = await loadedLetters()
+  const before = deferreds.started.length
+  actor.send({ type: 'data.refresh', resource: 'packages' })
+  await flush()
+  assert.equal(deferreds.started.slice(before).map((s) => s.id), ['packages'], 'packages is still loading: read again from the start')
+  assert.is(regionOf(actor, 'documents'), 'loaded')
+  deferreds.settle('invoices', { error: failure })
+  await flush()
+  actor.send({ type: 'data.refresh', resource: 'invoices' })
+  await flush()
+  assert.is(regionOf(actor, 'invoices'), 'loading')
+  assert.is(actor.getSnapshot().context.errors.invoices, undefined)
+})
+
+News.run()

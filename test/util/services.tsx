@@ -46,8 +46,10 @@ export interface Scenario {
   data?: Partial<PortalData>
   /** Resources whose load fails (once each, then answers: 'Réessayer' works). */
   failing?: Resource[]
-  /** Resources whose load never answers (the loading state). */
+  /** Resources whose load never answers (the loading state); the test may add and remove some as it goes. */
   pending?: Resource[]
+  /** Resources whose next load fails: each entry fails one call, then is taken off (pushed by the test as it goes). */
+  failNext?: Resource[]
   /** Mail effects that fail. */
   mailFails?: ('read' | 'file' | 'move' | 'send' | 'folder' | 'dext' | 'cancel' | 'pay')[]
   unpaid?: { hasUnpaid: boolean; count: number; amountInclTaxCents: number }
@@ -265,6 +267,11 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
   function list<R extends Resource>(resource: R, scope: { orderId?: number | undefined; share: boolean }): Promise<PortalData[R]> {
     calls.loads.push({ resource, orderId: scope.orderId ?? null })
     if (scenario.pending?.includes(resource)) return new Promise<never>(() => {})
+    const next = scenario.failNext?.indexOf(resource) ?? -1
+    if (next >= 0) {
+      scenario.failNext!.splice(next, 1)
+      return Promise.reject(unavailable())
+    }
     if (scenario.failing?.includes(resource) && !failedOnce.has(resource)) {
       failedOnce.add(resource)
       return Promise.reject(unavailable())

@@ -2,7 +2,8 @@ import '../util/dom.ts'
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import type { CourierRequest, Folder, Invoice, Package } from '../../server/contract/schemas.ts'
+import type { CourierRequest, Folder, Invoice, Package, PortalNotification } from '../../server/contract/schemas.ts'
+import type { Resource } from '../../src/machines/portalData.machine.ts'
 import * as F from '../util/fixtures.ts'
 import { setViewport } from '../util/dom.ts'
 import { renderApp, type Scenario } from '../util/services.tsx'
@@ -36,6 +37,16 @@ async function open(path: string, scenario: Scenario = {}) {
 }
 
 const options = () => within(screen.getByRole('listbox', { name: 'Courriers' })).getAllByRole('option')
+
+/** The bell's live stream says a letter arrived (the list is read again: notifications, issue 14). */
+let noticeId = 100
+async function letterArrives(app: Awaited<ReturnType<typeof open>>, documentId: number) {
+  await waitFor(() => assert.ok(app.calls.live, 'the bell follows the live stream'))
+  const notice: PortalNotification = { id: ++noticeId, kind: 'letter', orderId: 2, title: 'Nouveau courrier de Impots.gouv', body: 'courrier, 1 page',
+    createdAt: new Date().toISOString(), read: false, link: `/mes-courriers/courriers?domiciliation=2&courrier=${documentId}` }
+  await act(async () => app.calls.live!.push(notice))
+}
+const impots = F.letter(25, { sender: 'Impots.gouv', receivedAt: '2024-03-13T09:00:00.000Z' })
 
 const Letters = suite('/mes-courriers/courriers')
 Letters.before.each(() => setViewport(1280))
@@ -112,6 +123,39 @@ Letters("loading, then an error with 'Réessayer' that loads again", async () =>
   fireEvent.click(screen.getByRole('button', { name: 'Réessayer' }))
   await screen.findByRole('listbox', { name: 'Courriers' })
   assert.is(app.calls.loads.filter((l) => l.resource === 'documents').length, 2)
+})
+
+Letters('a letter arrives while another is read: the list gains it, the one being read stays selected and open', async () => {
+  const letters = [...documents]
+  const app = await open('/mes-courriers/courriers', { data: { ...data, documents: letters } })
+  await screen.findByRole('listbox', { name: 'Courriers' })
+  fireEvent.click(options()[2]!)
+  await waitFor(() => assert.is(options()[2]!.getAttribute('aria-selected'), 'true'))
+  const viewer = screen.getByRole('region', { name: 'Aperçu du courrier' })
+  await within(viewer).findByTitle('Courrier de Greffe du tribunal')
+  letters.unshift(impots)
+  await letterArrives(app, 25)
+  await waitFor(() => assert.is(options().length, 4))
+  assert.match(options()[0]!.textContent!, 'Impots.gouv')
+  assert.is(options()[3]!.getAttribute('aria-selected'), 'true', 'the letter being read stays selected')
+  within(viewer).getByTitle('Courrier de Greffe du tribunal')
+  assert.is(app.calls.loads.filter((l) => l.resource === 'documents').length, 2, 'the letters only, once more')
+})
+
+Letters("a list that cannot be read again keeps its letters under the reason and 'Réessayer'", async () => {
+  const letters = [...documents]
+  const failNext: Resource[] = []
+  const app = await open('/mes-courriers/courriers', { data: { ...data, documents: letters }, failNext })
+  await screen.findByRole('listbox', { name: 'Courriers' })
+  letters.unshift(impots)
+  failNext.push('documents')
+  await letterArrives(app, 25)
+  const alert = await screen.findByRole('alert')
+  assert.match(alert.textContent!, 'Cette liste n’a pas pu être mise à jour. Le service est momentanément indisponible.')
+  assert.is(options().length, 3, 'the letters read before stay')
+  fireEvent.click(within(alert).getByRole('button', { name: 'Réessayer' }))
+  await waitFor(() => assert.is(options().length, 4))
+  assert.not.ok(screen.queryByRole('alert'))
 })
 
 Letters('move to a folder, and send by e-mail (a failure keeps what was typed)', async () => {
@@ -261,6 +305,29 @@ Dashboard('no unpaid invoice: no banner; an error in a list offers Réessayer', 
   fireEvent.click(await within(packagesCard).findByRole('button', { name: 'Réessayer' }))
   await within(packagesCard).findByText('1')
   assert.is(screen.queryByRole('region', { name: 'Factures impayées' }), null)
+})
+
+Dashboard('news from the server: a card keeps its letters while its list is read again, then shows the new one', async () => {
+  const letters = [...documents]
+  const pending: Resource[] = []
+  const app = await open('/tableau-de-bord', { data: { ...data, documents: letters }, pending })
+  const unread = screen.getByRole('region', { name: 'Courriers non lus' })
+  await within(unread).findByText('2')
+  const links = () => within(within(unread).getByRole('list')).getAllByRole('link').map((l) => l.textContent)
+  // Read again, and the answer is slow: the card does not fall back to a spinner (nothing jumps).
+  pending.push('documents')
+  letters.unshift(impots)
+  await letterArrives(app, 25)
+  await waitFor(() => assert.is(app.calls.loads.filter((l) => l.resource === 'documents').length, 2))
+  assert.not.ok(within(unread).queryByText('Chargement : vos courriers…'))
+  assert.equal(links(), ['URSSAF Île-de-France', 'BNP Paribas', 'Greffe du tribunal'])
+  screen.getByText('Chargement des données de la domiciliation…')
+  // Another letter meanwhile: the list is read again from the start, and this time it answers.
+  pending.length = 0
+  await letterArrives(app, 25)
+  await within(unread).findByText('3')
+  assert.equal(links(), ['Impots.gouv', 'URSSAF Île-de-France', 'BNP Paribas', 'Greffe du tribunal'])
+  within(screen.getByRole('region', { name: 'Colis à retirer' })).getByText('1')
 })
 
 Dashboard.run()

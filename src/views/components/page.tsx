@@ -4,14 +4,16 @@ import { useSelector } from '@xstate/react'
 import { styled } from 'goober'
 import { type ReactNode, useEffect, useState } from 'react'
 import type { ActorRefFrom } from 'xstate'
-import type { portalDataMachine, PortalData, Resource } from '../../machines/portalData.machine.ts'
+import type { ListStatus, portalDataMachine, PortalData, Resource } from '../../machines/portalData.machine.ts'
 import { selectedOrder, type StartupContext } from '../../machines/startup.machine.ts'
 import { type StartupRef, useStartup } from '../app-context.tsx'
 import { Card, ErrorState, Spinner } from './ui.tsx'
 import { color, radius } from '../theme.ts'
 
 export type PortalDataRef = ActorRefFrom<typeof portalDataMachine>
-export type ListStatus = 'loading' | 'loaded' | 'failed'
+export type { ListStatus }
+/** The list's items are on screen: loaded, being read again, or kept after that failed. */
+export const isShown = (status: ListStatus) => status === 'loaded' || status === 'refreshing' || status === 'stale'
 
 /** The startup actor and its `data` child (undefined until the portal is ready). */
 export function usePortal(): { startup: StartupRef; data: PortalDataRef | undefined } {
@@ -43,7 +45,10 @@ const EmptyText = styled('p')`
   text-align: center;
 `
 
-/** A list's three other states: loading, failed with 'Réessayer', empty in words. */
+/**
+ * A list's other states: loading, failed with 'Réessayer', empty in words. Read again after news from
+ * the server, it keeps its items (nothing jumps); if that fails, they stay under the reason and 'Réessayer'.
+ */
 export function ListState({ status, error, empty, isEmpty, onRetry, label, children }: {
   status: ListStatus
   error: string | null
@@ -55,8 +60,8 @@ export function ListState({ status, error, empty, isEmpty, onRetry, label, child
 }) {
   if (status === 'loading') return <Spinner label={`Chargement : ${label}…`} />
   if (status === 'failed') return <ErrorState message={error ?? 'Le chargement a échoué.'} onRetry={onRetry} />
-  if (isEmpty) return <EmptyText>{empty}</EmptyText>
-  return <>{children}</>
+  const stale = status === 'stale' && <ErrorState message={`Cette liste n’a pas pu être mise à jour. ${error ?? ''}`.trim()} onRetry={onRetry} />
+  return <>{stale}{isEmpty ? <EmptyText>{empty}</EmptyText> : children}</>
 }
 
 export const PageCard = styled(Card)`

@@ -1,7 +1,7 @@
 // /moyen-de-paiement: the card on file (brand, "•••• 4242", expiry, "Expire bientôt" within 60 days), or "Aucune carte
 // enregistrée"; "Remplacer ma carte" opens the local test provider's own card form. For an order, the card paying for
 // its subscription; with 'Tous', the account's default card; a shared order's card is its owner's business.
-import { Muted, PageCard, Toolbar, usePortal, useResource, useSelectedOrder, ListState, Badge } from '../../components/page.tsx'
+import { isShown, Muted, PageCard, Toolbar, usePortal, useResource, useSelectedOrder, ListState, Badge } from '../../components/page.tsx'
 import type { PageProps } from '../page.ts'
 import { brandLabel, expiresSoon, expiryLabel, OWNER_ONLY } from './labels.ts'
 import { Facts } from './styles.ts'
@@ -23,7 +23,7 @@ export default function PaymentMethodPage(_: PageProps) {
     <PageCard aria-labelledby="card-title">
       <Toolbar>
         <h2 id="card-title">Moyen de paiement</h2>
-        {status === 'loaded' && <TestCardForm key={order?.id ?? 'all'} orderId={order?.id ?? null} hasCard={!!card} />}
+        {isShown(status) && <TestCardForm key={order?.id ?? 'all'} orderId={order?.id ?? null} hasCard={!!card} />}
       </Toolbar>
       <Muted>{order ? `La carte qui règle l’abonnement de ${order.raisonSociale}.` : 'La carte par défaut de votre compte, pour toutes vos domiciliations.'}</Muted>
       <ListState status={status} error={error} label="votre carte" empty="Aucune carte enregistrée." isEmpty={!card} onRetry={() => startup.send({ type: 'data.retry', resource: 'card' })}>

@@ -13,7 +13,7 @@ import type { MailDocument } from '../../../../server/contract/schemas.ts'
 import { unreadCount } from '../../../machines/portalData.machine.ts'
 import { useFlows } from '../../app-context.tsx'
 import { documentKind } from '../../components/labels.ts'
-import { ListState, Muted, PageCard, Toolbar, useOrders, usePortal, useResource, useSelectedOrder } from '../../components/page.tsx'
+import { isShown, ListState, Muted, PageCard, Toolbar, useOrders, usePortal, useResource, useSelectedOrder } from '../../components/page.tsx'
 import { useMediaQuery } from '../../components/useMediaQuery.ts'
 import { color, DESKTOP_MIN_WIDTH, mq, radius } from '../../theme.ts'
 import type { PageProps } from '../page.ts'
@@ -114,7 +114,7 @@ export default function LettersPage(_: PageProps) {
     <PageCard aria-labelledby="letters-title">
       <Toolbar>
         <h2 id="letters-title">Mes courriers</h2>
-        {status === 'loaded' && <Muted aria-live="polite">{unread === 0 ? 'Tous vos courriers sont lus' : `${unread} non lu${unread > 1 ? 's' : ''}`}</Muted>}
+        {isShown(status) && <Muted aria-live="polite">{unread === 0 ? 'Tous vos courriers sont lus' : `${unread} non lu${unread > 1 ? 's' : ''}`}</Muted>}
       </Toolbar>
       <ListState status={status} error={error} label="vos courriers" empty="Aucun courrier pour le moment" isEmpty={documents.length === 0}
         onRetry={() => startup.send({ type: 'data.retry', resource: 'documents' })}>

@@ -4,7 +4,7 @@ import { Link } from 'wouter'
 import type { Package } from '../../../../server/contract/schemas.ts'
 import { formatDate } from '../../components/ui.tsx'
 import type { PageProps } from '../page.ts'
-import { Badge, companyOf, ListState, Muted, PageCard, Row, Rows, Toolbar, usePortal, useResource, useSelectedOrder } from '../../components/page.tsx'
+import { Badge, companyOf, isShown, ListState, Muted, PageCard, Row, Rows, Toolbar, usePortal, useResource, useSelectedOrder } from '../../components/page.tsx'
 
 const tone = { 'À retirer': 'warning', Réexpédié: 'neutral', Retiré: 'success' } as const satisfies Record<Package['status'], string>
 
@@ -21,7 +21,7 @@ export default function PackagesPage(_: PageProps) {
         {/* people: the representatives who may collect the packages */}
         {!order?.isShareOrder && <Link href="/mes-representants">Qui peut retirer mes colis ?</Link>}
       </Toolbar>
-      {status === 'loaded' && packages.length > 0 && <Muted>{waiting > 0 ? `${waiting} colis à retirer` : 'Aucun colis à retirer'}</Muted>}
+      {isShown(status) && packages.length > 0 && <Muted>{waiting > 0 ? `${waiting} colis à retirer` : 'Aucun colis à retirer'}</Muted>}
       <ListState status={status} error={error} label="vos colis" empty="Aucun colis pour le moment" isEmpty={packages.length === 0} onRetry={() => startup.send({ type: 'data.retry', resource: 'packages' })}>
         <Rows aria-label="Colis">
           {packages.map((p) => (
