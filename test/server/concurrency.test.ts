@@ -155,3 +155,45 @@ Retry('a declined card settles the attempt as failed, frees the invoice, charges
 })
 
 Retry.run()
+
+const Cancel = suite<Ctx>('a courier request is cancelled once: simultaneous cancels, a processed request')
+Cancel.before(async (ctx) => {
+  ctx.t = await buildTestApp()
+  ctx.camille = await login(ctx.t.app)
+  ctx.boulangerie = (await ordersByName(ctx.t.app, ctx.camille))['Boulangerie des Lilas SAS']!.id
+})
+Cancel.after((ctx) => ctx.t.close())
+
+const requestsOf = (t: TestApp, orderId: number, status: 'en attente' | 'traitée') =>
+  t.deps.db.selectFrom('courier_requests').select('id').where('order_id', '=', orderId).where('status', '=', status).orderBy('id').execute()
+
+Cancel('10 at once: one answer says cancelled, the others that it is gone (404), none a 5xx', async ({ t, camille, boulangerie }) => {
+  const [pending] = await requestsOf(t, boulangerie, 'en attente')
+  assert.ok(pending, 'the demo Boulangerie has a pending request')
+  const responses = await fire(10, () => call(t.app, camille, 'POST', '/api-protected/user-demandes-courrier/remove', { orderId: boulangerie, id: pending.id }))
+  no5xx(responses)
+  assert.equal(responses.filter((r) => r.statusCode === 200).map((r) => r.json().message), ['La demande a été annulée.'])
+  for (const other of responses.filter((r) => r.statusCode !== 200)) {
+    assert.is(other.statusCode, 404, other.body)
+    assert.match(other.json().message, 'Demande')
+  }
+  assert.not.ok((await requestsOf(t, boulangerie, 'en attente')).some((r) => r.id === pending.id))
+})
+
+Cancel('a processed request is refused in French (409) and stays; another order’s id is a 404', async ({ t, camille, boulangerie }) => {
+  const [processed] = await requestsOf(t, boulangerie, 'traitée')
+  assert.ok(processed)
+  const res = await call(t.app, camille, 'POST', '/api-protected/user-demandes-courrier/remove', { orderId: boulangerie, id: processed.id })
+  assert.is(res.statusCode, 409, res.body)
+  assert.is(res.json().message, 'Seule une demande en attente peut être annulée.')
+  assert.ok((await requestsOf(t, boulangerie, 'traitée')).some((r) => r.id === processed.id), 'it stays')
+  // A pending request of another of her orders, named with the wrong order: not found, and not cancelled.
+  const orders = await ordersByName(t.app, camille)
+  const others = await Promise.all(Object.values(orders).filter((o) => o.id !== boulangerie).map(async (o) => ({ o, pending: await requestsOf(t, o.id, 'en attente') })))
+  const other = others.find((x) => x.pending.length)!
+  const wrong = await call(t.app, camille, 'POST', '/api-protected/user-demandes-courrier/remove', { orderId: boulangerie, id: other.pending[0]!.id })
+  assert.is(wrong.statusCode, 404, wrong.body)
+  assert.ok((await requestsOf(t, other.o.id, 'en attente')).some((r) => r.id === other.pending[0]!.id), 'the other order’s request stays')
+})
+
+Cancel.run()

@@ -179,9 +179,10 @@ export function findCourierRequest(db: Db, orderId: number, id: number) {
   return db.selectFrom('courier_requests').selectAll().where('id', '=', id).where('order_id', '=', orderId).executeTakeFirst()
 }
 
-/** Only while it is still pending: a request processed meanwhile stays. */
-export async function deletePendingCourierRequest(db: Db, id: number): Promise<void> {
-  await db.deleteFrom('courier_requests').where('id', '=', id).where('status', '=', 'en attente').execute()
+/** Only while it is still pending: a request processed meanwhile stays. Whether this call deleted it. */
+export async function deletePendingCourierRequest(db: Db, orderId: number, id: number): Promise<boolean> {
+  const result = await db.deleteFrom('courier_requests').where('id', '=', id).where('order_id', '=', orderId).where('status', '=', 'en attente').executeTakeFirst()
+  return result.numDeletedRows > 0n
 }
 
 export async function listFolders(db: Db, orderIds: number[]): Promise<Folder[]> {

@@ -22,11 +22,12 @@ export function mailRoutes(define: DefineRoute, { db, storage, mailer, clock }: 
 
   define('removeCourierRequest', async ({ user, body }) => {
     await requireOrder(db, user.id, body.orderId, 'member')
+    // One conditional delete: a request processed, or cancelled by another call, in between is never
+    // answered as cancelled by this one. Only when nothing went is it looked up, to say why.
+    if (await deletePendingCourierRequest(db, body.orderId, body.id)) return { message: 'La demande a été annulée.' }
     const request = await findCourierRequest(db, body.orderId, body.id)
     if (!request) throw notFound('Demande')
-    if (request.status !== 'en attente') throw conflict('Seule une demande en attente peut être annulée.')
-    await deletePendingCourierRequest(db, request.id)
-    return { message: 'La demande a été annulée.' }
+    throw conflict('Seule une demande en attente peut être annulée.')
   })
 
   // Hot: the token check, the order's access and the letters in one statement, the list written as JSON by the database.
