@@ -197,3 +197,24 @@ Cancel('a processed request is refused in French (409) and stays; another orderâ
 })
 
 Cancel.run()
+
+const Accountant = suite<Ctx>('10 simultaneous requests for the accountant offer: one date, one e-mail')
+Accountant.before(async (ctx) => {
+  ctx.t = await buildTestApp()
+  ctx.camille = await login(ctx.t.app)
+  ctx.boulangerie = (await ordersByName(ctx.t.app, ctx.camille))['Boulangerie des Lilas SAS']!.id
+})
+Accountant.after((ctx) => ctx.t.close())
+
+Accountant('every answer says it is recorded; the support gets one e-mail', async ({ t, camille, boulangerie }) => {
+  const mailsBefore = t.mails.length
+  const responses = await fire(10, () => call(t.app, camille, 'GET', `/api-protected/want-comptable/${boulangerie}`))
+  no5xx(responses)
+  assert.ok(responses.every((r) => r.statusCode === 200 && r.json().wantComptable === true), responses.map((r) => r.body).join())
+  assert.equal(t.mails.slice(mailsBefore).map((m) => m.subject), ['Offre expert-comptable : Boulangerie des Lilas SAS'])
+  // Asked again later: still recorded, no second e-mail.
+  assert.is((await call(t.app, camille, 'GET', `/api-protected/want-comptable/${boulangerie}`)).statusCode, 200)
+  assert.is(t.mails.length, mailsBefore + 1)
+})
+
+Accountant.run()

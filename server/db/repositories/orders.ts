@@ -140,9 +140,10 @@ export async function setShine(db: Db, orderId: number, shine: boolean): Promise
   await db.updateTable('orders').set({ shine }).where('id', '=', orderId).execute()
 }
 
-/** Records the first request only: a later one keeps the first date. */
-export async function markWantComptable(db: Db, orderId: number, at: Date): Promise<void> {
-  await db.updateTable('orders').set({ want_comptable_at: at }).where('id', '=', orderId).where('want_comptable_at', 'is', null).execute()
+/** Records the first request only: a later one keeps the first date. Whether this call was the first. */
+export async function markWantComptable(db: Db, orderId: number, at: Date): Promise<boolean> {
+  const result = await db.updateTable('orders').set({ want_comptable_at: at }).where('id', '=', orderId).where('want_comptable_at', 'is', null).executeTakeFirst()
+  return result.numUpdatedRows > 0n
 }
 
 export async function listUploadedDocuments(db: Db, orderId: number): Promise<UploadedDocument[]> {

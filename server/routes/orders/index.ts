@@ -53,8 +53,8 @@ export function orderRoutes(define: DefineRoute, { db, mailer, config, clock }: 
 
   define('wantComptable', async ({ user, params }) => {
     const order = await requireOrder(db, user.id, params.id, 'owner')
-    if (!order.want_comptable_at) {
-      await markWantComptable(db, order.id, clock.now())
+    // The conditional write decides between simultaneous requests: only the one that recorded it e-mails the support.
+    if (!order.want_comptable_at && (await markWantComptable(db, order.id, clock.now()))) {
       await mailer.send({
         to: config.supportEmail,
         subject: `Offre expert-comptable : ${order.raison_sociale}`,
