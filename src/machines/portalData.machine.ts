@@ -9,9 +9,9 @@
 // list is read again in `refreshing` while its items stay shown and the letter being read stays
 // selected; a refresh that fails keeps them too (`stale`, with the reason and 'Réessayer'). Another
 // arrival during a load starts it again, so the list read last is never older than the last news.
-import { assign, fromPromise, setup } from 'xstate'
+import { assign, fromPromise, raise, setup } from 'xstate'
 import type {
-  CalendarInvoice, CourierRequest, Folder, Invoice, MailDocument, Order, Package, PaymentMethod, Subscription,
+  CalendarInvoice, CourierRequest, Folder, Invoice, MailDocument, NotificationKind, Order, Package, PaymentMethod, Subscription,
 } from '../../server/contract/schemas.ts'
 import { messageOf } from './shared.ts'
 import { deferred } from './deferred.ts'
@@ -58,7 +58,12 @@ export type PortalDataContext = PortalData & {
   scope: Scope
   selectedDocumentId: number | null
   errors: Partial<Record<Resource, string>>
+  /** How many live notifications of each kind arrived: a page with its own list (formalities) reads it again when its count moves. */
+  news: Partial<Record<NotificationKind, number>>
 }
+
+/** The list a live notification of each kind is about, read again when one arrives. */
+export const NEWS_LISTS: Partial<Record<NotificationKind, Resource>> = { letter: 'documents', package: 'packages', invoice: 'invoices' }
 
 /** What the mail flows changed on the server, applied to the lists loaded here. */
 export type PortalDataChange =
@@ -70,13 +75,15 @@ export type PortalDataChange =
   | { type: 'subscription.changed'; orderId: number; subscription: Subscription }
   | { type: 'card.changed'; card: PaymentMethod }
   | { type: 'invoices.paid'; orderId: number }
-  // notifications (issue 14): something new arrived on the server (a letter, a package): read the list again
-  | { type: 'data.refresh'; resource: Resource }
+  // notifications (issue 14): something new arrived on the server (a letter, a package, a formality's step)
+  | { type: 'news.arrived'; kind: NotificationKind }
 
 export type PortalDataEvent =
   | { type: 'order.select'; scope: Scope }
   | { type: 'document.select'; documentId: number }
   | { type: 'data.retry'; resource: Resource }
+  /** Read one list again (raised on news about it). */
+  | { type: 'data.refresh'; resource: Resource }
   | PortalDataChange
 
 const byName = (a: Folder, b: Folder) => a.name.localeCompare(b.name, 'fr')
@@ -133,6 +140,7 @@ const machineSetup = setup({
     markInvoicesPaid: assign(({ context }, params: { orderId: number }) => ({
       invoices: context.invoices.map((i) => (i.domId === params.orderId ? { ...i, paid: true } : i)),
     })),
+    countNews: assign(({ context }, params: { kind: NotificationKind }) => ({ news: { ...context.news, [params.kind]: (context.news[params.kind] ?? 0) + 1 } })),
     clearError: assign(({ context }, params: { resource: Resource }) => {
       const errors = { ...context.errors }
       delete errors[params.resource]
@@ -142,6 +150,7 @@ const machineSetup = setup({
   guards: {
     isResource: (_, params: { expected: Resource; actual: Resource }) => params.expected === params.actual,
     isListedDocument: ({ context }, params: { documentId: number }) => context.documents.some((d) => d.id === params.documentId),
+    isAboutAList: (_, params: { kind: NotificationKind }) => NEWS_LISTS[params.kind] !== undefined,
   },
 })
 
@@ -194,7 +203,7 @@ function region(resource: Resource) {
 
 export const portalDataMachine = deferred(() => machineSetup.createMachine({
   id: 'portalData',
-  context: ({ input }) => ({ ...empty(), scope: input.scope, selectedDocumentId: null, errors: {} }),
+  context: ({ input }) => ({ ...empty(), scope: input.scope, selectedDocumentId: null, errors: {}, news: {} }),
   initial: 'active',
   states: {
     active: {
@@ -229,6 +238,17 @@ export const portalDataMachine = deferred(() => machineSetup.createMachine({
     'subscription.changed': { actions: { type: 'changeSubscription', params: ({ event }) => ({ orderId: event.orderId, subscription: event.subscription }) } },
     'card.changed': { actions: { type: 'changeCard', params: ({ event }) => ({ card: event.card }) } },
     'invoices.paid': { actions: { type: 'markInvoicesPaid', params: ({ event }) => ({ orderId: event.orderId }) } },
+    // Counted for the pages with lists of their own; a list of this machine it is about is read again.
+    'news.arrived': [
+      {
+        guard: { type: 'isAboutAList', params: ({ event }) => ({ kind: event.kind }) },
+        actions: [
+          { type: 'countNews', params: ({ event }) => ({ kind: event.kind }) },
+          raise(({ event }) => ({ type: 'data.refresh' as const, resource: NEWS_LISTS[event.kind]! })),
+        ],
+      },
+      { actions: { type: 'countNews', params: ({ event }) => ({ kind: event.kind }) } },
+    ],
   },
 }))
 

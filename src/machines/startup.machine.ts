@@ -264,7 +264,7 @@ export const startupMachine = deferred(() => setup({
         'card.changed': { actions: 'forwardToData' },
         'invoices.paid': { actions: 'forwardToData' },
         // notifications (issue 14)
-        'data.refresh': { actions: 'forwardToData' },
+        'news.arrived': { actions: 'forwardToData' },
       },
     },
     noOrders: {

@@ -1,16 +1,12 @@
 // notifications (issue 14): the bell's flow with its real effects: the calls, the live stream
 // (fetch + a stream reader, the token in its header), the pause before following it again, the
-// navigation to what a notification is about, and the portal's lists read again when something arrives.
+// navigation to what a notification is about, and the news told to the portal (its lists read again when something arrives).
 import { fromCallback, fromPromise } from 'xstate'
-import type { NotificationKind } from '../../server/contract/schemas.ts'
 import { letterHistoryMachine } from '../machines/letterHistory.machine.ts'
 import { notificationPreferencesMachine } from '../machines/notificationPreferences.machine.ts'
 import { notificationsMachine, type NotificationsEvent } from '../machines/notifications.machine.ts'
-import type { Resource } from '../machines/portalData.machine.ts'
 import type { WiringDeps } from './deps.ts'
 import { later } from './later.ts'
-
-const listOf: Partial<Record<NotificationKind, Resource>> = { letter: 'documents', package: 'packages', invoice: 'invoices' }
 
 export function createNotificationFlows({ api, navigate, toPortal }: WiringDeps) {
   return {
@@ -37,10 +33,7 @@ export function createNotificationFlows({ api, navigate, toPortal }: WiringDeps)
       },
       actions: {
         navigate: (_, { link }) => navigate(link),
-        arrived: (_, { notification }) => {
-          const resource = listOf[notification.kind]
-          if (resource) toPortal({ type: 'data.refresh', resource })
-        },
+        arrived: (_, { notification }) => toPortal({ type: 'news.arrived', kind: notification.kind }),
       },
     })),
     letterHistory: later(() => letterHistoryMachine.provide({

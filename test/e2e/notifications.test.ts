@@ -87,4 +87,26 @@ for (const viewport of [DESKTOP, MOBILE] as Viewport[]) {
   })
 }
 
+Notifications('1280 px: an operator moves a formality on; /formalites, open, shows its new step without a reload', async ({ portal }) => {
+  const orderId = (await portal.orders())[BOULANGERIE]!.id
+  const apiToken = await portal.apiToken()
+  const created = await fetch(`${portal.url}/api-protected/legal-submissions`, {
+    method: 'POST', headers: { apiToken, 'content-type': 'application/json' }, body: JSON.stringify({ orderId, kind: 'transfert-siege' }),
+  })
+  assert.is(created.status, 200, await created.clone().text())
+  const { id } = (await created.json()) as { id: number }
+  const tab = await portal.open({ viewport: DESKTOP })
+  const { page } = tab
+  await signIn(page)
+  await chooseOrder(page, BOULANGERIE)
+  await page.goto('/formalites')
+  await page.getByRole('listitem', { name: 'Transfert de siège social : Reçue' }).waitFor()
+  const moved = await fetch(`${portal.url}/api/operator/legal-submissions/${id}/status`, {
+    method: 'PUT', headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ status: 'En cours' }),
+  })
+  assert.is(moved.status, 200, await moved.clone().text())
+  await page.getByRole('listitem', { name: 'Transfert de siège social : En cours' }).waitFor({ timeout: 5000 })
+  await tab.close()
+})
+
 Notifications.run()

@@ -278,4 +278,25 @@ News('news about another list changes nothing here; after a failed first load it
   assert.is(actor.getSnapshot().context.errors.invoices, undefined)
 })
 
+News('a live notification is counted by kind; a letter or a package reads its list again, a formality none of these', async () => {
+  const { actor, deferreds } = await loadedLetters()
+  deferreds.settle('packages', { output: [] })
+  await flush()
+  let before = deferreds.started.length
+  actor.send({ type: 'news.arrived', kind: 'letter' })
+  await flush()
+  assert.equal(deferreds.started.slice(before).map((s) => s.id), ['documents'])
+  assert.is(regionOf(actor, 'documents'), 'refreshing')
+  before = deferreds.started.length
+  actor.send({ type: 'news.arrived', kind: 'package' })
+  actor.send({ type: 'news.arrived', kind: 'formality' })
+  actor.send({ type: 'news.arrived', kind: 'formality' })
+  await flush()
+  assert.equal(deferreds.started.slice(before).map((s) => s.id), ['packages'])
+  assert.equal(actor.getSnapshot().context.news, { letter: 1, package: 1, formality: 2 })
+  // The counts outlive an order switch: a page keyed by its order starts from the count it finds.
+  actor.send({ type: 'order.select', scope: studioScope })
+  assert.equal(actor.getSnapshot().context.news, { letter: 1, package: 1, formality: 2 })
+})
+
 News.run()

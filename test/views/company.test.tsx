@@ -1,5 +1,5 @@
 import '../util/dom.ts'
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { CalendarInvoice, LegalSubmission } from '../../server/contract/schemas.ts'
@@ -267,6 +267,30 @@ Formalities('empty: says so and points to the catalogue; loading; an error with 
   fireEvent.click(screen.getByRole('button', { name: 'Réessayer' }))
   await screen.findByRole('listitem', { name: 'Modification du capital : Terminée' })
   assert.equal(app.calls.submissionLoads, [2, 2])
+})
+
+Formalities('an operator moves a request to its next step: the live notification reads the list again, the requests still shown meanwhile', async () => {
+  const list = [...submissions, { ...submissions[1]!, id: 32, kind: 'transfert-siege' as const, status: 'Reçue' as const, startedAt: null, filedAt: null, completedAt: null }]
+  const pending: ('submissions' | 'checks')[] = []
+  const app = await open('/formalites', { company: { submissions: list, pending } })
+  await screen.findByRole('listitem', { name: 'Transfert de siège social : Reçue' })
+  await waitFor(() => assert.ok(app.calls.live, 'the bell follows the live stream'))
+  const arrives = () => act(async () => app.calls.live!.push({
+    id: 77, kind: 'formality', orderId: 2, title: 'Transfert de siège social : En cours', body: 'Votre demande pour Boulangerie des Lilas SAS est passée à l’étape « En cours ».',
+    createdAt: new Date().toISOString(), read: false, link: '/formalites',
+  }))
+  // The answer is slow: the requests stay on screen, no spinner.
+  pending.push('submissions')
+  list[2] = { ...list[2]!, status: 'En cours', startedAt: '2026-11-25T10:00:00.000Z' }
+  await arrives()
+  await waitFor(() => assert.equal(app.calls.submissionLoads, [2, 2]))
+  assert.not.ok(screen.queryByText('Chargement : vos formalités…'))
+  screen.getByRole('listitem', { name: 'Transfert de siège social : Reçue' })
+  pending.length = 0
+  await arrives()
+  const row = await screen.findByRole('listitem', { name: 'Transfert de siège social : En cours' })
+  assert.match(row.textContent!, 'En cours : 25 novembre 2026')
+  assert.equal(app.calls.submissionLoads, [2, 2, 2])
 })
 
 Formalities('a new pick in the header lists that order’s requests', async () => {
