@@ -19,13 +19,19 @@ async function chargesOf(t: TestApp, email: string) {
   return t.deps.db.selectFrom('test_charges').selectAll().where('customer_id', '=', user.payment_customer_id!).execute()
 }
 
-const Pay = suite<Ctx>('30 simultaneous pay-unpaid-invoice: one charge')
-Pay.before(async (ctx) => {
-  ctx.t = await buildTestApp()
-  ctx.camille = await login(ctx.t.app)
-  ctx.boulangerie = (await ordersByName(ctx.t.app, ctx.camille))['Boulangerie des Lilas SAS']!.id
-})
-Pay.after((ctx) => ctx.t.close())
+/** A suite on its own demo app, Camille signed in, her Boulangerie's order id at hand. */
+function demoSuite(name: string) {
+  const s = suite<Ctx>(name)
+  s.before(async (ctx) => {
+    ctx.t = await buildTestApp()
+    ctx.camille = await login(ctx.t.app)
+    ctx.boulangerie = (await ordersByName(ctx.t.app, ctx.camille))['Boulangerie des Lilas SAS']!.id
+  })
+  s.after((ctx) => ctx.t.close())
+  return s
+}
+
+const Pay = demoSuite('30 simultaneous pay-unpaid-invoice: one charge')
 
 Pay('the unpaid invoice is charged once, for its amount, and is paid', async ({ t, camille, boulangerie }) => {
   const unpaid = await t.deps.db.selectFrom('invoices').select(['id', 'amount_incl_tax_cents']).where('order_id', '=', boulangerie).where('paid_at', 'is', null).execute()
@@ -48,13 +54,7 @@ Pay('the unpaid invoice is charged once, for its amount, and is paid', async ({ 
 
 Pay.run()
 
-const Terminate = suite<Ctx>('20 simultaneous termination requests: one row, one e-mail')
-Terminate.before(async (ctx) => {
-  ctx.t = await buildTestApp()
-  ctx.camille = await login(ctx.t.app)
-  ctx.boulangerie = (await ordersByName(ctx.t.app, ctx.camille))['Boulangerie des Lilas SAS']!.id
-})
-Terminate.after((ctx) => ctx.t.close())
+const Terminate = demoSuite('20 simultaneous termination requests: one row, one e-mail')
 
 Terminate('one request recorded, the others refused with 409 in French', async ({ t, camille, boulangerie }) => {
   const mailsBefore = t.mails.length
@@ -156,13 +156,7 @@ Retry('a declined card settles the attempt as failed, frees the invoice, charges
 
 Retry.run()
 
-const Cancel = suite<Ctx>('a courier request is cancelled once: simultaneous cancels, a processed request')
-Cancel.before(async (ctx) => {
-  ctx.t = await buildTestApp()
-  ctx.camille = await login(ctx.t.app)
-  ctx.boulangerie = (await ordersByName(ctx.t.app, ctx.camille))['Boulangerie des Lilas SAS']!.id
-})
-Cancel.after((ctx) => ctx.t.close())
+const Cancel = demoSuite('a courier request is cancelled once: simultaneous cancels, a processed request')
 
 const requestsOf = (t: TestApp, orderId: number, status: 'en attente' | 'traitÃ©e') =>
   t.deps.db.selectFrom('courier_requests').select('id').where('order_id', '=', orderId).where('status', '=', status).orderBy('id').execute()
@@ -198,13 +192,7 @@ Cancel('a processed request is refused in French (409) and stays; another orderâ
 
 Cancel.run()
 
-const Accountant = suite<Ctx>('10 simultaneous requests for the accountant offer: one date, one e-mail')
-Accountant.before(async (ctx) => {
-  ctx.t = await buildTestApp()
-  ctx.camille = await login(ctx.t.app)
-  ctx.boulangerie = (await ordersByName(ctx.t.app, ctx.camille))['Boulangerie des Lilas SAS']!.id
-})
-Accountant.after((ctx) => ctx.t.close())
+const Accountant = demoSuite('10 simultaneous requests for the accountant offer: one date, one e-mail')
 
 Accountant('every answer says it is recorded; the support gets one e-mail', async ({ t, camille, boulangerie }) => {
   const mailsBefore = t.mails.length
