@@ -19,7 +19,11 @@ import { tesseractOcr } from './services/ocr.ts'
 
 export async function createServer(config: Config) {
   const logger = pino({ level: config.logLevel })
-  const handle = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
+  const handle = await connect({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    onConnectionLost: (error) => logger.warn({ err: error }, 'connexion à la base perdue : une autre sera ouverte à la prochaine requête'),
+  })
   // The routes are built while the database opens and migrates: PGlite's WebAssembly compiles off the main thread.
   const migrated = migrateToLatest(handle.db)
   migrated.catch(() => {}) // awaited below; not an unhandled rejection meanwhile

@@ -31,10 +31,21 @@ export interface ConnectOptions {
   poolSize?: number
   /** Kysely's log hook: tests count the statements a request runs. */
   log?: LogConfig
+  /**
+   * PostgreSQL only: a connection lost while idle in the pool (a restart, a failover, a backend terminated, a network
+   * cut), or the LISTEN connection's. The pool drops it and opens another at the next query; without this listener
+   * the pool's 'error' event would end the process (node-postgres), every instance at once on a database restart.
+   */
+  onConnectionLost?: (error: Error) => void
+  /** PostgreSQL only: how long a query waits for a connection (a new one to open, or one of the pool to free up). */
+  connectTimeoutMs?: number
 }
 
+/** A database that does not answer fails the request (a French 503, http/errors.ts) instead of holding it. */
+export const CONNECT_TIMEOUT_MS = 10_000
+
 export async function connect(options: ConnectOptions): Promise<DbHandle> {
-  if (options.databaseUrl) return connectPostgres(options.databaseUrl, options.schema, options.poolSize, options.log)
+  if (options.databaseUrl) return connectPostgres(options.databaseUrl, options)
   let pglite: PGlite
   let unlock = async () => {}
   if (options.dataDir) {
@@ -132,10 +143,11 @@ export async function lockDataDir(dataDir: string): Promise<() => Promise<void>>
   throw new DataDirBusyError(dataDir, 0)
 }
 
-async function connectPostgres(connectionString: string, schema: string | undefined, max = 10, log?: LogConfig): Promise<DbHandle> {
+async function connectPostgres(connectionString: string, options: ConnectOptions): Promise<DbHandle> {
+  const { schema, poolSize: max = 10, log, onConnectionLost = () => {}, connectTimeoutMs: connectionTimeoutMillis = CONNECT_TIMEOUT_MS } = options
   if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`nom de schéma invalide : ${schema}`)
   if (schema) {
-    const admin = new pg.Client({ connectionString })
+    const admin = new pg.Client({ connectionString, connectionTimeoutMillis })
     await admin.connect()
     try {
       await admin.query(`create schema if not exists ${schema}`)
@@ -143,9 +155,10 @@ async function connectPostgres(connectionString: string, schema: string | undefi
       await admin.end()
     }
   }
-  const pool = new pg.Pool({ connectionString, max, ...(schema ? { options: `-c search_path=${schema}` } : {}) })
+  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis, ...(schema ? { options: `-c search_path=${schema}` } : {}) })
+  pool.on('error', onConnectionLost)
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool) }), ...(log ? { log } : {}) })
-  const listener = postgresListener(connectionString)
+  const listener = postgresListener(connectionString, (error) => onConnectionLost(error as Error))
   return {
     db,
     kind: 'postgres',

@@ -28,7 +28,25 @@ export const messages = {
   operatorBadToken: 'Jeton opérateur invalide.',
   operatorDisabled: 'L’API opérateur est désactivée : définissez OPERATOR_TOKEN au démarrage du serveur.',
   closing: 'Le serveur redémarre : veuillez réessayer dans quelques instants.',
+  databaseUnavailable: 'Le service est momentanément indisponible : veuillez réessayer dans quelques instants.',
 } as const
+
+/** SQLSTATEs of a database that cannot serve: connection exceptions (class 08), shutting down or starting, out of connections. */
+const UNAVAILABLE_SQLSTATES = new Set(['08000', '08001', '08003', '08004', '08006', '57P01', '57P02', '57P03', '53300'])
+const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'])
+
+/**
+ * The database did not answer, not the request that was wrong: PostgreSQL down, restarting or failing over, a connection
+ * cut mid-query, no connection free within db/connect.ts's CONNECT_TIMEOUT_MS (node-postgres says so in words only).
+ * A transaction cut before its COMMIT is rolled back by PostgreSQL. (A socket error of another dependency, such as an
+ * SMTP server that refuses, is answered the same way: the service is unavailable for now, not broken.)
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false
+  const code = (error as { code?: unknown }).code
+  if (typeof code === 'string' && (UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_SOCKET_CODES.has(code))) return true
+  return /^(timeout exceeded when trying to connect|Connection terminated)/.test(error.message)
+}
 
 interface ValidationIssue { keyword: string; instancePath: string; params: Record<string, unknown>; message?: string }
 
@@ -111,6 +129,10 @@ export function errorHandler(error: FastifyError & { validationContext?: string 
   } else if (error.code && frameworkErrors[error.code]) {
     ;[statusCode, message] = frameworkErrors[error.code]!
     code = error.code
+  } else if (isDatabaseUnavailable(error)) {
+    statusCode = 503
+    message = messages.databaseUnavailable
+    code = 'DATABASE_UNAVAILABLE'
   } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
     // Any other client error from the framework or a plugin (malformed multipart, bad header…).
     statusCode = error.statusCode

@@ -1,0 +1,114 @@
+// The database fails under the API (a restart, a failover, a network cut, a blackholed address): the process stays
+// up, a request answers a French 503 quickly instead of a 500 or no answer, and once the database answers again the
+// next request is served on a new connection.
+import { createServer, type Server, type Socket } from 'node:net'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import pg from 'pg'
+import { buildApp } from '../../server/app.ts'
+import { connect } from '../../server/db/connect.ts'
+import { isDatabaseUnavailable, messages } from '../../server/http/errors.ts'
+import { buildTestApp, call, login, type TestApp } from '../util/server.ts'
+
+const sqlError = (code: string, message: string) => Object.assign(new Error(message), { code })
+
+const Classify = suite('what counts as the database being unavailable')
+
+Classify('connection exceptions, shutdowns, no connection in time: yes; a constraint, a bug: no', () => {
+  for (const error of [
+    sqlError('57P01', 'terminating connection due to administrator command'),
+    sqlError('57P03', 'the database system is starting up'),
+    sqlError('08006', 'connection failure'),
+    sqlError('53300', 'sorry, too many clients already'),
+    sqlError('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432'),
+    new Error('timeout exceeded when trying to connect'),
+    new Error('Connection terminated unexpectedly'),
+    new Error('Connection terminated due to connection timeout'),
+  ]) assert.ok(isDatabaseUnavailable(error), error.message)
+  for (const error of [sqlError('23505', 'duplicate key value violates unique constraint'), new TypeError('x is undefined'), 'a string', null]) {
+    assert.not.ok(isDatabaseUnavailable(error), String(error))
+  }
+})
+
+Classify.run()
+
+interface Ctx { t: TestApp; token: string; blackhole?: Server; sockets: Socket[] }
+
+const Outage = suite<Ctx>('a database that does not answer')
+Outage.before(async (ctx) => {
+  ctx.t = await buildTestApp()
+  ctx.token = await login(ctx.t.app)
+  ctx.sockets = []
+})
+Outage.after(async (ctx) => {
+  for (const socket of ctx.sockets) socket.destroy()
+  await new Promise((resolve) => (ctx.blackhole ? ctx.blackhole.close(resolve) : resolve(undefined)))
+  await ctx.t.close()
+})
+
+Outage('an address that accepts and never answers: a French 503 within the connect timeout, not a hang or a 500', async (ctx) => {
+  // A TCP server that takes the connection and says nothing, as a database host that is gone behind a firewall does.
+  ctx.blackhole = createServer((socket) => void ctx.sockets.push(socket))
+  await new Promise<void>((resolve) => ctx.blackhole!.listen(0, '127.0.0.1', resolve))
+  const { port } = ctx.blackhole.address() as { port: number }
+  const handle = await connect({ databaseUrl: `postgres://portail@127.0.0.1:${port}/portail`, connectTimeoutMs: 300 })
+  const app = await buildApp({ ...ctx.t.deps, db: handle.db, listen: handle.listen }, { databaseKind: 'postgres' })
+  try {
+    const started = Date.now()
+    // Without a connect timeout this would wait for ever: after 5 s the test cuts the blackhole's connections (so
+    // that the request, and the app's close, can end) and fails.
+    let timer: NodeJS.Timeout | undefined
+    const res = await Promise.race([
+      call(app, ctx.token, 'GET', '/api-protected/my-domiciliation-orders'),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          for (const socket of ctx.sockets) socket.destroy()
+          reject(new Error('no answer in 5 s'))
+        }, 5000)
+      }),
+    ]).finally(() => clearTimeout(timer))
+    assert.is(res.statusCode, 503, res.body)
+    assert.equal(res.json(), { message: messages.databaseUnavailable, statusCode: 503, code: 'DATABASE_UNAVAILABLE' })
+    assert.ok(Date.now() - started < 3000, `answered in ${Date.now() - started} ms`)
+    const health = await app.inject({ method: 'GET', url: '/health' })
+    assert.is(health.statusCode, 503, 'the balancer takes the instance out')
+  } finally {
+    await app.close()
+    await handle.close()
+  }
+})
+
+Outage.run()
+
+// PostgreSQL only (test:server:pg): PGlite runs in the process, there is no connection to lose.
+const databaseUrl = process.env.DATABASE_URL
+if (databaseUrl) {
+  const Lost = suite<Ctx>('PostgreSQL ends the API’s connections (a restart, a failover)')
+  Lost.before(async (ctx) => {
+    ctx.t = await buildTestApp()
+    ctx.token = await login(ctx.t.app)
+  })
+  Lost.after((ctx) => ctx.t.close())
+
+  Lost('the process stays up, and the next requests are served on new connections', async ({ t, token }) => {
+    const orders = () => call(t.app, token, 'GET', '/api-protected/my-domiciliation-orders')
+    assert.is((await orders()).statusCode, 200)
+    // The API's connections are ended by the server, as a restart or a failover does (the test files run one after
+    // another: only this app's pool is connected; the LISTEN connection of the live stream is left alone).
+    const admin = new pg.Client({ connectionString: databaseUrl })
+    await admin.connect()
+    try {
+      const { rowCount } = await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity
+        where pid <> pg_backend_pid() and backend_type = 'client backend' and datname = current_database() and query not ilike 'listen%'`)
+      assert.ok((rowCount ?? 0) > 0, 'connections were ended')
+    } finally {
+      await admin.end()
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    // Idle connections ended: the pool let them go (no 'error' event left unheard to end the process).
+    const after = await Promise.all([orders(), orders(), orders()])
+    assert.equal(after.map((r) => r.statusCode), [200, 200, 200], after.map((r) => r.body).join())
+  })
+
+  Lost.run()
+}
