@@ -158,7 +158,7 @@ async function connectPostgres(connectionString: string, options: ConnectOptions
   const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis, ...(schema ? { options: `-c search_path=${schema}` } : {}) })
   pool.on('error', onConnectionLost)
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool) }), ...(log ? { log } : {}) })
-  const listener = postgresListener(connectionString, (error) => onConnectionLost(error as Error))
+  const listener = postgresListener(connectionString, (error) => onConnectionLost(error as Error), connectionTimeoutMillis)
   return {
     db,
     kind: 'postgres',
@@ -181,7 +181,7 @@ const RECONNECT_MAX_MS = 30_000
  * One connection of its own per process (a pooled one would be handed back and lose its LISTEN):
  * opened at the first listen, reconnected with a growing delay when it drops, every channel listened again.
  */
-export function postgresListener(connectionString: string, onError: (error: unknown) => void = () => {}) {
+export function postgresListener(connectionString: string, onError: (error: unknown) => void = () => {}, connectionTimeoutMillis = CONNECT_TIMEOUT_MS) {
   const handlers = new Map<string, Set<(payload: string) => void>>()
   let client: pg.Client | null = null
   let connecting: Promise<pg.Client> | null = null
@@ -190,7 +190,7 @@ export function postgresListener(connectionString: string, onError: (error: unkn
   let closed = false
 
   const open = async (): Promise<pg.Client> => {
-    const next = new pg.Client({ connectionString })
+    const next = new pg.Client({ connectionString, connectionTimeoutMillis })
     next.on('notification', (message) => {
       for (const handler of handlers.get(message.channel) ?? []) handler(message.payload ?? '')
     })

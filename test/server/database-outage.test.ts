@@ -46,6 +46,23 @@ Outage.after(async (ctx) => {
   await ctx.t.close()
 })
 
+/**
+ * Without a connect timeout, what waits on the blackhole would wait for ever: after 5 s the test cuts the blackhole's
+ * connections (so that the request, and the closes, can end) and fails.
+ */
+function within5s<T>(ctx: Ctx, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        for (const socket of ctx.sockets) socket.destroy()
+        reject(new Error('no answer in 5 s'))
+      }, 5000)
+    }),
+  ]).finally(() => clearTimeout(timer))
+}
+
 Outage('an address that accepts and never answers: a French 503 within the connect timeout, not a hang or a 500', async (ctx) => {
   // A TCP server that takes the connection and says nothing, as a database host that is gone behind a firewall does.
   ctx.blackhole = createServer((socket) => void ctx.sockets.push(socket))
@@ -55,23 +72,17 @@ Outage('an address that accepts and never answers: a French 503 within the conne
   const app = await buildApp({ ...ctx.t.deps, db: handle.db, listen: handle.listen }, { databaseKind: 'postgres' })
   try {
     const started = Date.now()
-    // Without a connect timeout this would wait for ever: after 5 s the test cuts the blackhole's connections (so
-    // that the request, and the app's close, can end) and fails.
-    let timer: NodeJS.Timeout | undefined
-    const res = await Promise.race([
-      call(app, ctx.token, 'GET', '/api-protected/my-domiciliation-orders'),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          for (const socket of ctx.sockets) socket.destroy()
-          reject(new Error('no answer in 5 s'))
-        }, 5000)
-      }),
-    ]).finally(() => clearTimeout(timer))
+    const res = await within5s(ctx, call(app, ctx.token, 'GET', '/api-protected/my-domiciliation-orders'))
     assert.is(res.statusCode, 503, res.body)
     assert.equal(res.json(), { message: messages.databaseUnavailable, statusCode: 503, code: 'DATABASE_UNAVAILABLE' })
     assert.ok(Date.now() - started < 3000, `answered in ${Date.now() - started} ms`)
     const health = await app.inject({ method: 'GET', url: '/health' })
     assert.is(health.statusCode, 503, 'the balancer takes the instance out')
+    // The live stream's LISTEN connection gives up in the same time (and is tried again later), rather than hang.
+    const listening = Date.now()
+    const failed = await within5s(ctx, handle.listen('notifications', () => {}).then(() => 'listening', (error: Error) => error.message))
+    assert.match(failed, /timeout|terminated/i)
+    assert.ok(Date.now() - listening < 3000, `gave up in ${Date.now() - listening} ms`)
   } finally {
     await app.close()
     await handle.close()
