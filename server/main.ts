@@ -22,7 +22,8 @@ export async function createServer(config: Config) {
   const handle = await connect({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
-    onConnectionLost: (error) => logger.warn({ err: error }, 'connexion à la base perdue : une autre sera ouverte à la prochaine requête'),
+    // Its code and message only: node-postgres hangs the whole client (and its prepared statements) on the error.
+    onConnectionLost: (error) => logger.warn({ code: (error as { code?: string }).code, message: error.message }, 'connexion à la base perdue : une autre sera ouverte à la prochaine requête'),
   })
   // The routes are built while the database opens and migrates: PGlite's WebAssembly compiles off the main thread.
   const migrated = migrateToLatest(handle.db)

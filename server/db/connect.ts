@@ -157,6 +157,10 @@ async function connectPostgres(connectionString: string, options: ConnectOptions
   }
   const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis, ...(schema ? { options: `-c search_path=${schema}` } : {}) })
   pool.on('error', onConnectionLost)
+  // A connection lost while checked out (a query running, a transaction open, the job worker's poll) has no listener
+  // of the pool's: node-postgres then emits an 'error' no one hears, which ends the process. Its queries fail on their
+  // own (a French 503) and the pool drops it on release; this listener only keeps the process alive.
+  pool.on('connect', (client) => client.on('error', () => {}))
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool) }), ...(log ? { log } : {}) })
   const listener = postgresListener(connectionString, (error) => onConnectionLost(error as Error), connectionTimeoutMillis)
   return {

@@ -45,7 +45,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false
   const code = (error as { code?: unknown }).code
   if (typeof code === 'string' && (UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_SOCKET_CODES.has(code))) return true
-  return /^(timeout exceeded when trying to connect|Connection terminated)/.test(error.message)
+  return /^(timeout exceeded when trying to connect|Connection terminated)|is not queryable$/.test(error.message)
 }
 
 interface ValidationIssue { keyword: string; instancePath: string; params: Record<string, unknown>; message?: string }

@@ -2,6 +2,7 @@
 // (deploy/haproxy.cfg, as in compose.yaml). Run by `npm run test:cluster` (scripts/with-postgres.sh gives the
 // database) and by .ci/run; not part of `npm test`.
 import { spawnSync } from 'node:child_process'
+import pg from 'pg'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { Agent } from 'node:http'
 import { tmpdir } from 'node:os'
@@ -219,6 +220,27 @@ test('a restarted instance is taken back by the balancer', async (ctx) => {
     await new Promise((r) => setTimeout(r, 100))
   }
   assert.ok(seen.has('api1'), 'api1 answers again through the balancer once its health check passes')
+})
+
+test('PostgreSQL ends every connection of both instances (a restart, a failover): both stay up and answer', async (ctx) => {
+  const orders = () => call(ctx.base, 'GET', '/api-protected/my-domiciliation-orders', { headers: { apiToken: ctx.token }, agent: ctx.agent })
+  // Both instances have pooled connections (and their LISTEN one) before.
+  const before = await Promise.all(Array.from({ length: 6 }, orders))
+  assert.equal(before.map((r) => r.status), [200, 200, 200, 200, 200, 200])
+  const admin = new pg.Client({ connectionString: ctx.env.databaseUrl })
+  await admin.connect()
+  try {
+    const { rowCount } = await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity
+      where pid <> pg_backend_pid() and backend_type = 'client backend' and datname = current_database()`)
+    assert.ok((rowCount ?? 0) >= 2, `connections ended: ${rowCount}`)
+  } finally {
+    await admin.end()
+  }
+  await new Promise((r) => setTimeout(r, 500))
+  assert.equal([ctx.instances.api1.exitCode(), ctx.instances.api2.exitCode()], [undefined, undefined], 'both processes are still running')
+  const after = await Promise.all(Array.from({ length: 10 }, orders))
+  assert.equal(after.filter((r) => r.status !== 200).map((r) => `${r.status}@${r.instance} ${r.body}`), [], describe(after))
+  assert.equal(new Set(after.map((r) => r.instance)), new Set(['api1', 'api2']), 'on new connections, both answer')
 })
 
 suiteOf.run()

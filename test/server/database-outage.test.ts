@@ -4,6 +4,7 @@
 import { createServer, type Server, type Socket } from 'node:net'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { sql } from 'kysely'
 import pg from 'pg'
 import { buildApp } from '../../server/app.ts'
 import { connect } from '../../server/db/connect.ts'
@@ -24,6 +25,7 @@ Classify('connection exceptions, shutdowns, no connection in time: yes; a constr
     new Error('timeout exceeded when trying to connect'),
     new Error('Connection terminated unexpectedly'),
     new Error('Connection terminated due to connection timeout'),
+    new Error('Client has encountered a connection error and is not queryable'),
   ]) assert.ok(isDatabaseUnavailable(error), error.message)
   for (const error of [sqlError('23505', 'duplicate key value violates unique constraint'), new TypeError('x is undefined'), 'a string', null]) {
     assert.not.ok(isDatabaseUnavailable(error), String(error))
@@ -119,6 +121,20 @@ if (databaseUrl) {
     // Idle connections ended: the pool let them go (no 'error' event left unheard to end the process).
     const after = await Promise.all([orders(), orders(), orders()])
     assert.equal(after.map((r) => r.statusCode), [200, 200, 200], after.map((r) => r.body).join())
+  })
+
+  Lost('a connection ended while checked out (a transaction open) fails that transaction as unavailable, not the process', async ({ t, token }) => {
+    const outcome = await t.deps.db.transaction().execute(async (trx) => {
+      const { pid } = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]!
+      const admin = new pg.Client({ connectionString: databaseUrl })
+      await admin.connect()
+      await admin.query('select pg_terminate_backend($1)', [pid]).finally(() => admin.end())
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      await sql`select 1`.execute(trx)
+      return 'committed'
+    }).then((value) => value, (error: unknown) => error)
+    assert.ok(isDatabaseUnavailable(outcome), String(outcome))
+    assert.is((await call(t.app, token, 'GET', '/api-protected/my-domiciliation-orders')).statusCode, 200)
   })
 
   Lost.run()
