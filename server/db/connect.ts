@@ -10,8 +10,11 @@ import pg from 'pg'
 import { preparedTexts } from './prepared.ts'
 import type { Database } from './schema.ts'
 
-/** Subscribes to a PostgreSQL NOTIFY channel; resolves once listening, with the way to stop. */
-export type Listen = (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>
+/**
+ * Subscribes to a PostgreSQL NOTIFY channel; resolves once listening, with the way to stop. `onGap` is called when
+ * listening again after the connection was lost: what was notified in between never came (PGlite never loses it).
+ */
+export type Listen = (channel: string, onPayload: (payload: string) => void, onGap?: () => void) => Promise<() => Promise<void>>
 
 export interface DbHandle {
   db: Kysely<Database>
@@ -187,7 +190,10 @@ const RECONNECT_MAX_MS = 30_000
  */
 export function postgresListener(connectionString: string, onError: (error: unknown) => void = () => {}, connectionTimeoutMillis = CONNECT_TIMEOUT_MS) {
   const handlers = new Map<string, Set<(payload: string) => void>>()
+  const gapHandlers = new Map<(payload: string) => void, () => void>()
   let client: pg.Client | null = null
+  /** The connection was lost since the last one listened: the next one tells of the gap. */
+  let gap = false
   let connecting: Promise<pg.Client> | null = null
   let retry: NodeJS.Timeout | null = null
   let attempt = 0
@@ -201,6 +207,7 @@ export function postgresListener(connectionString: string, onError: (error: unkn
     const lost = (error?: unknown) => {
       if (client !== next) return
       client = null
+      gap = true
       if (error) onError(error)
       next.end().catch(() => undefined)
       if (!closed) reconnectLater()
@@ -220,6 +227,10 @@ export function postgresListener(connectionString: string, onError: (error: unkn
     }
     client = next
     attempt = 0
+    if (gap) {
+      gap = false
+      for (const [onPayload, onGap] of gapHandlers) if ([...handlers.values()].some((set) => set.has(onPayload))) onGap()
+    }
     return next
   }
 
@@ -242,23 +253,26 @@ export function postgresListener(connectionString: string, onError: (error: unkn
     retry.unref()
   }
 
-  const listen: Listen = async (channel, onPayload) => {
+  const listen: Listen = async (channel, onPayload, onGap) => {
     checkedChannel(channel)
     let set = handlers.get(channel)
     const first = !set
     if (!set) handlers.set(channel, (set = new Set()))
     set.add(onPayload)
+    if (onGap) gapHandlers.set(onPayload, onGap)
     try {
       const c = await connected()
       // A connection opened just now already listens to every channel known then.
       if (first) await c.query(`listen ${channel}`)
     } catch (error) {
       set.delete(onPayload)
+      gapHandlers.delete(onPayload)
       if (!set.size) handlers.delete(channel)
       throw error
     }
     return async () => {
       set.delete(onPayload)
+      gapHandlers.delete(onPayload)
       if (set.size || handlers.get(channel) !== set) return
       handlers.delete(channel)
       await client?.query(`unlisten ${channel}`).catch(() => undefined)
@@ -267,8 +281,6 @@ export function postgresListener(connectionString: string, onError: (error: unkn
 
   return {
     listen,
-    /** For tests: the connection drops as if the network failed (it comes back by itself). */
-    breakConnection: () => client?.emit('error', new Error('connexion coupée')),
     async close() {
       closed = true
       if (retry) clearTimeout(retry)

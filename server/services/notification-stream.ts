@@ -52,7 +52,12 @@ export function notificationHub(db: Db, listen: Listen, log: Pick<Logger, 'error
       if (closed) return Promise.reject(new Error('serveur en cours d’arrêt'))
       started ??= (async () => {
         schema = (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]!.schema
-        unlisten = await listen(EVENTS_CHANNEL, onPayload)
+        // LISTEN lost and back (a database restart, a failover): what was raised in between never came. The open
+        // streams are ended, so that each browser follows on from its Last-Event-ID and is sent what it missed.
+        unlisten = await listen(EVENTS_CHANNEL, onPayload, () => {
+          for (const stream of streams) stream.end()
+          streams.clear()
+        })
       })().catch((error: unknown) => {
         started = null
         throw error

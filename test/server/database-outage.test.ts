@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert'
 import { sql } from 'kysely'
 import pg from 'pg'
 import { buildApp } from '../../server/app.ts'
-import { connect } from '../../server/db/connect.ts'
+import { connect, postgresListener } from '../../server/db/connect.ts'
 import { isDatabaseUnavailable, messages } from '../../server/http/errors.ts'
 import { buildTestApp, call, login, type TestApp } from '../util/server.ts'
 
@@ -95,6 +95,34 @@ Outage.run()
 
 // PostgreSQL only (test:server:pg): PGlite runs in the process, there is no connection to lose.
 const databaseUrl = process.env.DATABASE_URL
+
+/** Ends, from another connection, this database's client connections that `where` picks (as a restart does). */
+async function terminate(where: string) {
+  const admin = new pg.Client({ connectionString: databaseUrl })
+  await admin.connect()
+  try {
+    const { rowCount } = await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity
+      where pid <> pg_backend_pid() and backend_type = 'client backend' and datname = current_database() and ${where}`)
+    assert.ok((rowCount ?? 0) > 0, 'connections were ended')
+  } finally {
+    await admin.end()
+  }
+}
+
+async function notify(channel: string, payload: string) {
+  const admin = new pg.Client({ connectionString: databaseUrl })
+  await admin.connect()
+  await admin.query('select pg_notify($1, $2)', [channel, payload]).finally(() => admin.end())
+}
+
+async function until(done: () => boolean, what: string, timeoutMs = 5000) {
+  const deadline = Date.now() + timeoutMs
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
 if (databaseUrl) {
   const Lost = suite<Ctx>('PostgreSQL ends the API’s connections (a restart, a failover)')
   Lost.before(async (ctx) => {
@@ -108,15 +136,7 @@ if (databaseUrl) {
     assert.is((await orders()).statusCode, 200)
     // The API's connections are ended by the server, as a restart or a failover does (the test files run one after
     // another: only this app's pool is connected; the LISTEN connection of the live stream is left alone).
-    const admin = new pg.Client({ connectionString: databaseUrl })
-    await admin.connect()
-    try {
-      const { rowCount } = await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity
-        where pid <> pg_backend_pid() and backend_type = 'client backend' and datname = current_database() and query not ilike 'listen%'`)
-      assert.ok((rowCount ?? 0) > 0, 'connections were ended')
-    } finally {
-      await admin.end()
-    }
+    await terminate(`query not ilike 'listen%'`)
     await new Promise((resolve) => setTimeout(resolve, 200))
     // Idle connections ended: the pool let them go (no 'error' event left unheard to end the process).
     const after = await Promise.all([orders(), orders(), orders()])
@@ -135,6 +155,22 @@ if (databaseUrl) {
     }).then((value) => value, (error: unknown) => error)
     assert.ok(isDatabaseUnavailable(outcome), String(outcome))
     assert.is((await call(t.app, token, 'GET', '/api-protected/my-domiciliation-orders')).statusCode, 200)
+  })
+
+  Lost('the LISTEN connection ended: it listens again by itself, tells of the gap, and notifications arrive again', async () => {
+    const payloads: string[] = []
+    let gaps = 0
+    const listener = postgresListener(databaseUrl, () => {})
+    try {
+      await listener.listen('outage_probe', (payload) => void payloads.push(payload), () => void gaps++)
+      await terminate(`query ilike 'listen outage_probe%'`)
+      await until(() => gaps === 1, 'the gap told')
+      await notify('outage_probe', 'après')
+      await until(() => payloads.includes('après'), 'the notification after the gap')
+      assert.is(gaps, 1)
+    } finally {
+      await listener.close()
+    }
   })
 
   Lost.run()

@@ -8,6 +8,7 @@ import { buildApp } from '../../server/app.ts'
 import { connect, type DbHandle } from '../../server/db/connect.ts'
 import type { AppDeps } from '../../server/deps.ts'
 import { sql } from 'kysely'
+import pg from 'pg'
 import { recordEvent } from '../../server/services/events.ts'
 import { digestSubject, sendDailyDigests } from '../../server/services/digest.ts'
 import { call, TEST_OPERATOR_TOKEN } from '../util/server.ts'
@@ -308,6 +309,33 @@ live('followed on from the last notification listed (Last-Event-ID): what came b
     assert.match((await res.json()).message, 'Last-Event-ID')
   }
 })
+
+// PostgreSQL only: PGlite's LISTEN is in the process and is never lost.
+if (process.env.DATABASE_URL) {
+  live('LISTEN lost and back (a database restart): the open streams end, and the browser following on gets what it missed', async (ctx) => {
+    const listed = await listOf(ctx.t.app, ctx.camille)
+    const last = Math.max(0, ...listed.notifications.map((n) => n.id))
+    const camille = await openStream(ctx.base, ctx.camille, { 'last-event-id': String(last) })
+    // The instance's LISTEN connection is ended by the server, as a restart or a failover does.
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL })
+    await admin.connect()
+    try {
+      const { rowCount } = await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity
+        where pid <> pg_backend_pid() and datname = current_database() and query ilike 'listen portal_events%'`)
+      assert.ok((rowCount ?? 0) > 0, 'the LISTEN connection was ended')
+    } finally {
+      await admin.end()
+    }
+    // A letter arrives while nothing listens: no stream could carry it live.
+    await ingest(ctx.t.app, ctx.ids.order, 'Pendant la coupure', ctx.pdf)
+    // Listening again, the instance ends the open streams (within its first reconnection delay)…
+    await camille.closed()
+    // …and the browser, following on from its Last-Event-ID, is sent the letter.
+    const again = await openStream(ctx.base, ctx.camille, { 'last-event-id': String(last) })
+    await again.next((n) => n.title === 'Nouveau courrier de Pendant la coupure')
+    await again.close()
+  })
+}
 
 live('no token, no stream; no query in the URL', async (ctx) => {
   assert.is((await fetch(`${ctx.base}/api-protected/notifications/stream`)).status, 401)
