@@ -8,8 +8,9 @@
 // When the server says something new arrived (`data.refresh`, from the bell's live stream), a loaded
 // list is read again in `refreshing` while its items stay shown and the letter being read stays
 // selected; a refresh that fails keeps them too (`stale`, with the reason and 'Réessayer'). Another
-// arrival during a load starts it again, so the list read last is never older than the last news.
-import { assign, fromPromise, raise, setup } from 'xstate'
+// arrival during a load starts it again, so the list read last is never older than the last news; a
+// letter changed here meanwhile keeps its change over the answer (`changedWhileRead`).
+import { assign, fromPromise, raise, setup, stateIn } from 'xstate'
 import type {
   CalendarInvoice, CourierRequest, Folder, Invoice, MailDocument, NotificationKind, Order, Package, PaymentMethod, Subscription,
 } from '../../server/contract/schemas.ts'
@@ -60,6 +61,12 @@ export type PortalDataContext = PortalData & {
   errors: Partial<Record<Resource, string>>
   /** How many live notifications of each kind arrived: a page with its own list (formalities) reads it again when its count moves. */
   news: Partial<Record<NotificationKind, number>>
+  /**
+   * Letters changed here (read, moved) while the list was being read again: the answer may have been read before the
+   * server had the change, so these versions win over it. The mailbox reports each change twice (at once, then as
+   * the server answered it), so a change whose answer comes after the read is applied to the list by itself.
+   */
+  changedWhileRead: Record<number, MailDocument>
 }
 
 /** The list a live notification of each kind is about, read again when one arrives. */
@@ -105,12 +112,14 @@ const machineSetup = setup({
       if (params.resource !== 'documents') return { [params.resource]: params.value }
       // The document list excludes deleted ones; the first is selected by default (spec §4). A list read
       // again keeps the letter being read while it is still listed.
-      const documents = (params.value as MailDocument[]).filter((d) => !d.deleted)
+      const documents = (params.value as MailDocument[]).filter((d) => !d.deleted).map((d) => context.changedWhileRead[d.id] ?? d)
       const kept = documents.some((d) => d.id === context.selectedDocumentId) ? context.selectedDocumentId : null
-      return { documents, selectedDocumentId: kept ?? documents[0]?.id ?? null }
+      return { documents, selectedDocumentId: kept ?? documents[0]?.id ?? null, changedWhileRead: {} }
     }),
     storeError: assign(({ context }, params: { resource: Resource; message: string }) => ({
       errors: { ...context.errors, [params.resource]: params.message },
+      // The list kept already shows those changes; a later read comes after the server has them.
+      ...(params.resource === 'documents' ? { changedWhileRead: {} } : {}),
     })),
     changeDocument: assign(({ context }, params: { document: MailDocument }) => {
       const before = context.documents.find((d) => d.id === params.document.id)
@@ -121,6 +130,9 @@ const machineSetup = setup({
       const shift = (f: Folder) => f.documentCount + (f.id === params.document.folderId ? 1 : 0) - (f.id === before.folderId ? 1 : 0)
       return { documents, folders: context.folders.map((f) => ({ ...f, documentCount: Math.max(0, shift(f)) })) }
     }),
+    keepChange: assign(({ context }, params: { document: MailDocument }) => ({
+      changedWhileRead: { ...context.changedWhileRead, [params.document.id]: params.document },
+    })),
     saveFolder: assign(({ context }, params: { folder: Folder }) => ({
       folders: [...context.folders.filter((f) => f.id !== params.folder.id), params.folder].sort(byName),
     })),
@@ -151,6 +163,7 @@ const machineSetup = setup({
     isResource: (_, params: { expected: Resource; actual: Resource }) => params.expected === params.actual,
     isListedDocument: ({ context }, params: { documentId: number }) => context.documents.some((d) => d.id === params.documentId),
     isAboutAList: (_, params: { kind: NotificationKind }) => NEWS_LISTS[params.kind] !== undefined,
+    isReadingLettersAgain: stateIn({ active: { documents: 'refreshing' } }),
   },
 })
 
@@ -203,7 +216,7 @@ function region(resource: Resource) {
 
 export const portalDataMachine = deferred(() => machineSetup.createMachine({
   id: 'portalData',
-  context: ({ input }) => ({ ...empty(), scope: input.scope, selectedDocumentId: null, errors: {}, news: {} }),
+  context: ({ input }) => ({ ...empty(), scope: input.scope, selectedDocumentId: null, errors: {}, news: {}, changedWhileRead: {} }),
   initial: 'active',
   states: {
     active: {
@@ -224,13 +237,22 @@ export const portalDataMachine = deferred(() => machineSetup.createMachine({
     'order.select': {
       target: '.active',
       reenter: true,
-      actions: assign(({ event }) => ({ ...empty(), scope: event.scope, selectedDocumentId: null, errors: {} })),
+      actions: assign(({ event }) => ({ ...empty(), scope: event.scope, selectedDocumentId: null, errors: {}, changedWhileRead: {} })),
     },
     'document.select': {
       guard: { type: 'isListedDocument', params: ({ event }) => ({ documentId: event.documentId }) },
       actions: assign({ selectedDocumentId: ({ event }) => event.documentId }),
     },
-    'document.changed': { actions: { type: 'changeDocument', params: ({ event }) => ({ document: event.document }) } },
+    'document.changed': [
+      {
+        guard: 'isReadingLettersAgain',
+        actions: [
+          { type: 'changeDocument', params: ({ event }) => ({ document: event.document }) },
+          { type: 'keepChange', params: ({ event }) => ({ document: event.document }) },
+        ],
+      },
+      { actions: { type: 'changeDocument', params: ({ event }) => ({ document: event.document }) } },
+    ],
     'folder.saved': { actions: { type: 'saveFolder', params: ({ event }) => ({ folder: event.folder }) } },
     'folder.removed': { actions: { type: 'removeFolder', params: ({ event }) => ({ folderId: event.folderId }) } },
     'courierRequest.removed': { actions: { type: 'removeCourierRequest', params: ({ event }) => ({ id: event.id }) } },

@@ -278,6 +278,33 @@ News('news about another list changes nothing here; after a failed first load it
   assert.is(actor.getSnapshot().context.errors.invoices, undefined)
 })
 
+News('a letter changed while its list is read again keeps its change over an answer read before the server had it', async () => {
+  const { actor, deferreds } = await loadedLetters()
+  actor.send({ type: 'data.refresh', resource: 'documents' })
+  await flush()
+  // Letter 12 opened (so read) meanwhile; the answer was read before the server had the read mark.
+  actor.send({ type: 'document.changed', document: { ...letters[1]!, read: true } })
+  deferreds.settle('documents', { output: [F.letter(14), ...letters] })
+  await flush()
+  const read = (id: number) => actor.getSnapshot().context.documents.find((d) => d.id === id)!.read
+  assert.is(read(12), true)
+  assert.equal(actor.getSnapshot().context.changedWhileRead, {}, 'used once')
+  // The next read is the server's word again (another person may have changed the letter since).
+  actor.send({ type: 'data.refresh', resource: 'documents' })
+  await flush()
+  deferreds.settle('documents', { output: letters })
+  await flush()
+  assert.is(read(12), false)
+  // A change kept while a read fails is dropped with it: the list kept already shows it.
+  actor.send({ type: 'data.refresh', resource: 'documents' })
+  await flush()
+  actor.send({ type: 'document.changed', document: { ...letters[1]!, read: true } })
+  deferreds.settle('documents', { error: failure })
+  await flush()
+  assert.is(read(12), true)
+  assert.equal(actor.getSnapshot().context.changedWhileRead, {})
+})
+
 News('a live notification is counted by kind; a letter or a package reads its list again, a formality none of these', async () => {
   const { actor, deferreds } = await loadedLetters()
   deferreds.settle('packages', { output: [] })
