@@ -12,7 +12,7 @@ export const LOAD_FAILED = 'Vos notifications n’ont pas pu être chargées.'
 export const READ_FAILED = 'La notification n’a pas pu être marquée comme lue. Réessayez.'
 export const READ_ALL_FAILED = 'Les notifications n’ont pas pu être marquées comme lues. Réessayez.'
 
-/** The pause before following the stream again: 1 s, 2 s, 4 s… up to 30 s. */
+/** The pause before following the stream again: 1 s, 2 s, 4 s… up to 30 s (the wiring spreads each at random: spreadDelay). */
 export const reconnectDelay = (attempt: number) => Math.min(30_000, 1000 * 2 ** Math.max(0, attempt - 1))
 
 export interface NotificationsContext {

@@ -8,6 +8,13 @@ import { notificationsMachine, type NotificationsEvent } from '../machines/notif
 import type { WiringDeps } from './deps.ts'
 import { later } from './later.ts'
 
+/**
+ * The wait before following the stream again: between half and all of the flow's delay, at random. A server that
+ * restarts, or that lost its LISTEN connection, ends every open stream at once; spread out, the browsers do not all
+ * come back in the same second.
+ */
+export const spreadDelay = (ms: number, random: () => number = Math.random) => Math.round(ms / 2 + (random() * ms) / 2)
+
 export function createNotificationFlows({ api, navigate, toPortal }: WiringDeps) {
   return {
     notifications: later(() => notificationsMachine.provide({
@@ -27,7 +34,7 @@ export function createNotificationFlows({ api, navigate, toPortal }: WiringDeps)
           return () => controller.abort()
         }),
         pause: fromPromise<void, { ms: number }>(({ input, signal }) => new Promise((resolve) => {
-          const timer = setTimeout(resolve, input.ms)
+          const timer = setTimeout(resolve, spreadDelay(input.ms))
           signal.addEventListener('abort', () => clearTimeout(timer))
         })),
       },

@@ -8,6 +8,7 @@ import type { PortalNotification } from '../../server/contract/schemas.ts'
 import * as F from '../util/fixtures.ts'
 import { setViewport } from '../util/dom.ts'
 import { renderApp, type Scenario } from '../util/services.tsx'
+import { spreadDelay } from '../../src/wiring/notifications.ts'
 
 const notice = (id: number, read: boolean, title: string, link: string, createdAt = '2026-11-20T09:00:00.000Z'): PortalNotification =>
   ({ id, kind: 'letter', orderId: 2, title, body: 'administratif, 1 page — Boulangerie des Lilas SAS', createdAt, read, link })
@@ -61,6 +62,13 @@ Bell('empty: "Aucune nouvelle notification"; a live one lights the bell while th
   await screen.findByRole('button', { name: '1 notification non lue' })
   const item = screen.getByText('Nouveau courrier de Impots.gouv')
   assert.match(item.closest('button')!.textContent!, 'à l’instant')
+})
+
+Bell('the wait before following the stream again is spread between half and all of the flow’s delay', () => {
+  assert.equal([spreadDelay(1000, () => 0), spreadDelay(1000, () => 0.5), spreadDelay(1000, () => 0.9999)], [500, 750, 1000])
+  const waits = Array.from({ length: 200 }, () => spreadDelay(30_000))
+  assert.ok(waits.every((ms) => ms >= 15_000 && ms <= 30_000))
+  assert.ok(new Set(waits).size > 100, 'spread out, not one value')
 })
 
 Bell('a failed load: the error and "Réessayer"', async () => {
