@@ -190,6 +190,7 @@ const RECONNECT_MAX_MS = 30_000
  */
 export function postgresListener(connectionString: string, onError: (error: unknown) => void = () => {}, connectionTimeoutMillis = CONNECT_TIMEOUT_MS) {
   const handlers = new Map<string, Set<(payload: string) => void>>()
+  /** Each listener's onGap, while it listens. */
   const gapHandlers = new Map<(payload: string) => void, () => void>()
   let client: pg.Client | null = null
   /** The connection was lost since the last one listened: the next one tells of the gap. */
@@ -229,7 +230,7 @@ export function postgresListener(connectionString: string, onError: (error: unkn
     attempt = 0
     if (gap) {
       gap = false
-      for (const [onPayload, onGap] of gapHandlers) if ([...handlers.values()].some((set) => set.has(onPayload))) onGap()
+      for (const onGap of gapHandlers.values()) onGap()
     }
     return next
   }

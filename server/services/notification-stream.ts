@@ -34,6 +34,11 @@ export function notificationHub(db: Db, listen: Listen, log: Pick<Logger, 'error
     }))
   }
 
+  function endOpenStreams() {
+    for (const stream of streams) stream.end()
+    streams.clear()
+  }
+
   function onPayload(payload: string) {
     let signal: EventSignal
     try {
@@ -54,10 +59,7 @@ export function notificationHub(db: Db, listen: Listen, log: Pick<Logger, 'error
         schema = (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]!.schema
         // LISTEN lost and back (a database restart, a failover): what was raised in between never came. The open
         // streams are ended, so that each browser follows on from its Last-Event-ID and is sent what it missed.
-        unlisten = await listen(EVENTS_CHANNEL, onPayload, () => {
-          for (const stream of streams) stream.end()
-          streams.clear()
-        })
+        unlisten = await listen(EVENTS_CHANNEL, onPayload, endOpenStreams)
       })().catch((error: unknown) => {
         started = null
         throw error
@@ -73,8 +75,7 @@ export function notificationHub(db: Db, listen: Listen, log: Pick<Logger, 'error
     /** Ends every open stream (the server's close waits for open connections otherwise). */
     endStreams() {
       closed = true
-      for (const stream of streams) stream.end()
-      streams.clear()
+      endOpenStreams()
     },
     async stop() {
       closed = true

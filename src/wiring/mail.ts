@@ -10,13 +10,9 @@ import { letterSearchMachine, SEARCH_DEBOUNCE_MS } from '../machines/letterSearc
 import { LETTERS_PATH, mailboxMachine } from '../machines/mailbox.machine.ts'
 import type { WiringDeps } from './deps.ts'
 import { later } from './later.ts'
+import { pause } from './pause.ts'
 import { readDextEmail, writeDextEmail } from './storage.ts'
 
-/** Waits, unless the wait is called off (the customer typed again). */
-const pause = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
-  const timer = setTimeout(resolve, ms)
-  signal.addEventListener('abort', () => clearTimeout(timer), { once: true })
-})
 
 export function createMailFlows({ api, notify, navigate, toPortal }: WiringDeps) {
   return {

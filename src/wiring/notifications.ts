@@ -7,6 +7,7 @@ import { notificationPreferencesMachine } from '../machines/notificationPreferen
 import { notificationsMachine, type NotificationsEvent } from '../machines/notifications.machine.ts'
 import type { WiringDeps } from './deps.ts'
 import { later } from './later.ts'
+import { pause } from './pause.ts'
 
 /**
  * The wait before following the stream again: between half and all of the flow's delay, at random. A server that
@@ -33,10 +34,7 @@ export function createNotificationFlows({ api, navigate, toPortal }: WiringDeps)
           }, { after: input.after, signal: controller.signal }).then(lost, lost)
           return () => controller.abort()
         }),
-        pause: fromPromise<void, { ms: number }>(({ input, signal }) => new Promise((resolve) => {
-          const timer = setTimeout(resolve, spreadDelay(input.ms))
-          signal.addEventListener('abort', () => clearTimeout(timer))
-        })),
+        pause: fromPromise<void, { ms: number }>(({ input, signal }) => pause(spreadDelay(input.ms), signal)),
       },
       actions: {
         navigate: (_, { link }) => navigate(link),

@@ -2,13 +2,13 @@
 // (deploy/haproxy.cfg, as in compose.yaml). Run by `npm run test:cluster` (scripts/with-postgres.sh gives the
 // database) and by .ci/run; not part of `npm test`.
 import { spawnSync } from 'node:child_process'
-import pg from 'pg'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { Agent } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { terminateBackends } from '../util/postgres.ts'
 import { tinyPdf, tinyPng, multipart } from '../util/server-samples.ts'
 import { call, freePort, root, startBalancer, startInstance, stop, tail, type InstanceEnv, type Managed, type Reply } from './processes.ts'
 
@@ -227,15 +227,8 @@ test('PostgreSQL ends every connection of both instances (a restart, a failover)
   // Both instances have pooled connections (and their LISTEN one) before.
   const before = await Promise.all(Array.from({ length: 6 }, orders))
   assert.equal(before.map((r) => r.status), [200, 200, 200, 200, 200, 200])
-  const admin = new pg.Client({ connectionString: ctx.env.databaseUrl })
-  await admin.connect()
-  try {
-    const { rowCount } = await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity
-      where pid <> pg_backend_pid() and backend_type = 'client backend' and datname = current_database()`)
-    assert.ok((rowCount ?? 0) >= 2, `connections ended: ${rowCount}`)
-  } finally {
-    await admin.end()
-  }
+  const ended = await terminateBackends(ctx.env.databaseUrl)
+  assert.ok(ended >= 2, `connections ended: ${ended}`)
   await new Promise((r) => setTimeout(r, 500))
   assert.equal([ctx.instances.api1.exitCode(), ctx.instances.api2.exitCode()], [undefined, undefined], 'both processes are still running')
   const after = await Promise.all(Array.from({ length: 10 }, orders))

@@ -9,6 +9,7 @@ import pg from 'pg'
 import { buildApp } from '../../server/app.ts'
 import { connect, postgresListener } from '../../server/db/connect.ts'
 import { isDatabaseUnavailable, messages } from '../../server/http/errors.ts'
+import { terminateBackends } from '../util/postgres.ts'
 import { buildTestApp, call, login, type TestApp } from '../util/server.ts'
 
 const sqlError = (code: string, message: string) => Object.assign(new Error(message), { code })
@@ -96,17 +97,9 @@ Outage.run()
 // PostgreSQL only (test:server:pg): PGlite runs in the process, there is no connection to lose.
 const databaseUrl = process.env.DATABASE_URL
 
-/** Ends, from another connection, this database's client connections that `where` picks (as a restart does). */
+/** Ends this database's client connections that `where` picks (as a restart does). */
 async function terminate(where: string) {
-  const admin = new pg.Client({ connectionString: databaseUrl })
-  await admin.connect()
-  try {
-    const { rowCount } = await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity
-      where pid <> pg_backend_pid() and backend_type = 'client backend' and datname = current_database() and ${where}`)
-    assert.ok((rowCount ?? 0) > 0, 'connections were ended')
-  } finally {
-    await admin.end()
-  }
+  assert.ok((await terminateBackends(databaseUrl!, where)) > 0, 'connections were ended')
 }
 
 async function notify(channel: string, payload: string) {
@@ -146,9 +139,7 @@ if (databaseUrl) {
   Lost('a connection ended while checked out (a transaction open) fails that transaction as unavailable, not the process', async ({ t, token }) => {
     const outcome = await t.deps.db.transaction().execute(async (trx) => {
       const { pid } = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]!
-      const admin = new pg.Client({ connectionString: databaseUrl })
-      await admin.connect()
-      await admin.query('select pg_terminate_backend($1)', [pid]).finally(() => admin.end())
+      await terminate(`pid = ${Number(pid)}`)
       await new Promise((resolve) => setTimeout(resolve, 200))
       await sql`select 1`.execute(trx)
       return 'committed'

@@ -8,9 +8,9 @@ import { buildApp } from '../../server/app.ts'
 import { connect, type DbHandle } from '../../server/db/connect.ts'
 import type { AppDeps } from '../../server/deps.ts'
 import { sql } from 'kysely'
-import pg from 'pg'
 import { recordEvent } from '../../server/services/events.ts'
 import { digestSubject, sendDailyDigests } from '../../server/services/digest.ts'
+import { terminateBackends } from '../util/postgres.ts'
 import { call, TEST_OPERATOR_TOKEN } from '../util/server.ts'
 import { demoContext, type DemoContext } from '../util/server-samples.ts'
 
@@ -317,15 +317,7 @@ if (process.env.DATABASE_URL) {
     const last = Math.max(0, ...listed.notifications.map((n) => n.id))
     const camille = await openStream(ctx.base, ctx.camille, { 'last-event-id': String(last) })
     // The instance's LISTEN connection is ended by the server, as a restart or a failover does.
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL })
-    await admin.connect()
-    try {
-      const { rowCount } = await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity
-        where pid <> pg_backend_pid() and datname = current_database() and query ilike 'listen portal_events%'`)
-      assert.ok((rowCount ?? 0) > 0, 'the LISTEN connection was ended')
-    } finally {
-      await admin.end()
-    }
+    assert.ok((await terminateBackends(process.env.DATABASE_URL!, `query ilike 'listen portal_events%'`)) > 0, 'the LISTEN connection was ended')
     // A letter arrives while nothing listens: no stream could carry it live.
     await ingest(ctx.t.app, ctx.ids.order, 'Pendant la coupure', ctx.pdf)
     // Listening again, the instance ends the open streams (within its first reconnection delay)…
