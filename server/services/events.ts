@@ -23,7 +23,16 @@ export interface PortalEvent {
   at?: Date
 }
 
+/**
+ * Records the event inside the action's transaction. Its id is taken under a lock held until that transaction
+ * ends, so ids follow the commits: without it, an action still open could commit an id lower than one already
+ * committed, listed and followed on from (Last-Event-ID), and that notification would never reach the browser.
+ * The lock is one per schema (test schemas share one PostgreSQL); it makes the actions that raise an event commit
+ * one after the other from this call on, which their few remaining statements keep short.
+ */
 export async function recordEvent(trx: Db, event: PortalEvent): Promise<number> {
+  if (!trx.isTransaction) throw new Error('recordEvent: inside the action’s transaction only')
+  await sql`select pg_advisory_xact_lock(hashtext(current_schema() || '.' || ${EVENTS_CHANNEL}))`.execute(trx)
   const row = await insertNotification(trx, {
     order_id: event.orderId, kind: event.kind, document_id: event.documentId ?? null, package_id: event.packageId ?? null,
     title: event.title, body: event.body, link: event.link, ...(event.at ? { created_at: event.at } : {}),

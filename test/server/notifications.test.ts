@@ -310,6 +310,41 @@ live('followed on from the last notification listed (Last-Event-ID): what came b
   }
 })
 
+live('an action still open when the list is read: its notification is listed or sent when followed on, never lost', async (ctx) => {
+  const { db } = ctx.t.deps
+  let release = () => {}
+  const held = new Promise<void>((resolve) => { release = resolve })
+  const committed: number[] = []
+  const raise = (title: string, hold: Promise<void> | null) => db.transaction().execute(async (trx) => {
+    const id = await recordEvent(trx, { kind: 'letter', orderId: ctx.ids.order, title, body: '—', link: '/mes-courriers/courriers' })
+    await hold
+    return id
+  }).then((id) => {
+    committed.push(id)
+    return id
+  })
+  // A slow action raises its event first and stays open; a quick one raises another meanwhile (on PostgreSQL,
+  // on another connection of the pool; PGlite runs them one after the other).
+  const slow = raise('Action lente', held)
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  const quick = raise('Action rapide', null)
+  await Promise.race([quick, new Promise((resolve) => setTimeout(resolve, 300))])
+  // The bell reads its list now, then follows on from the newest listed, once the slow action committed.
+  const reading = listOf(ctx.t.app, ctx.camille)
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  release()
+  const [slowId, quickId, listed] = await Promise.all([slow, quick, reading])
+  assert.equal(committed, [slowId, quickId].sort((a, b) => a - b), 'notification ids follow the commits')
+  const last = Math.max(0, ...listed.notifications.map((n) => n.id))
+  const camille = await openStream(ctx.base, ctx.camille, { 'last-event-id': String(last) })
+  for (const title of ['Action lente', 'Action rapide']) {
+    if (!listed.notifications.some((n) => n.title === title)) await camille.next((n) => n.title === title)
+  }
+  await camille.close()
+  // Outside a transaction, the event's lock would hold nothing: refused.
+  assert.is(await recordEvent(db, { kind: 'letter', orderId: ctx.ids.order, title: 'Hors transaction', body: '—', link: '/' }).then(() => 'enregistré', (e: Error) => e.message), 'recordEvent: inside the action’s transaction only')
+})
+
 // PostgreSQL only: PGlite's LISTEN is in the process and is never lost.
 if (process.env.DATABASE_URL) {
   live('LISTEN lost and back (a database restart): the open streams end, and the browser following on gets what it missed', async (ctx) => {
