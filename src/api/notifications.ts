@@ -23,10 +23,11 @@ export const getLetterHistory = (documentId: number, options?: CallOptions) =>
 /**
  * Follows the live stream until it ends (resolves) or breaks (rejects): each `event: notification` is
  * handed to onNotification as it arrives; `onOpen` once the server answered. With `after`, the server
- * first sends what was raised after that notification (the SSE Last-Event-ID header).
+ * first sends what was raised after that notification (the SSE Last-Event-ID header); 0 when the list read
+ * was empty, so that what was raised between that read and the stream is sent too.
  */
 export async function followNotifications(handlers: { onOpen?: () => void; onNotification: (notification: PortalNotification) => void }, options: { after?: number; signal?: AbortSignal } = {}): Promise<void> {
-  const response = await openStream('/api-protected/notifications/stream', { signal: options.signal, headers: options.after ? { 'last-event-id': String(options.after) } : {} })
+  const response = await openStream('/api-protected/notifications/stream', { signal: options.signal, headers: options.after !== undefined ? { 'last-event-id': String(options.after) } : {} })
   handlers.onOpen?.()
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
   let buffer = ''

@@ -74,10 +74,14 @@ export const notificationsMachine = deferred(() => setup({
   actions: {
     /** Goes to the notification's page (the wiring navigates). */
     navigate: (_, _params: { link: string }) => {},
-    /** Something arrived live: the portal reads the list it belongs to again (so its link finds it). */
-    arrived: (_, _params: { notification: PortalNotification }) => {},
+    /**
+     * Something new arrived: live, or found by the list read again after the stream dropped. The portal reads
+     * the lists they belong to again (so their links find them). A notification already listed is no news.
+     */
+    arrived: (_, _params: { notifications: PortalNotification[] }) => {},
   },
   guards: {
+    isListed: ({ context, event }) => event.type === 'live.notification' && context.notifications.some((n) => n.id === event.notification.id),
     isUnread: ({ context, event }) => event.type === 'notification.open' && context.notifications.some((n) => n.id === event.id && !n.read),
     isKnown: ({ context, event }) => event.type === 'notification.open' && context.notifications.some((n) => n.id === event.id),
   },
@@ -100,15 +104,19 @@ export const notificationsMachine = deferred(() => setup({
     ready: {
       type: 'parallel',
       on: {
-        'live.notification': {
-          actions: [
-            assign(({ context, event }) => {
-              const known = context.notifications.some((n) => n.id === event.notification.id)
-              return { notifications: withNew(context.notifications, event.notification), unread: context.unread + (known || event.notification.read ? 0 : 1) }
-            }),
-            { type: 'arrived', params: ({ event }) => ({ notification: event.notification }) },
-          ],
-        },
+        // Sent twice (read back and live), or sent again: listed once, counted once, told once.
+        'live.notification': [
+          { guard: 'isListed', actions: assign({ notifications: ({ context, event }) => withNew(context.notifications, event.notification) }) },
+          {
+            actions: [
+              assign({
+                notifications: ({ context, event }) => withNew(context.notifications, event.notification),
+                unread: ({ context, event }) => context.unread + (event.notification.read ? 0 : 1),
+              }),
+              { type: 'arrived', params: ({ event }) => ({ notifications: [event.notification] }) },
+            ],
+          },
+        ],
       },
       states: {
         live: {
@@ -135,7 +143,14 @@ export const notificationsMachine = deferred(() => setup({
               invoke: {
                 id: 'reloadNotifications',
                 src: 'loadNotifications',
-                onDone: { target: 'following', actions: assign({ notifications: ({ event }) => event.output.notifications, unread: ({ event }) => event.output.unread }) },
+                onDone: {
+                  target: 'following',
+                  actions: [
+                    // What the list holds that the bell did not: it came while the stream was down (told before the list is replaced).
+                    { type: 'arrived', params: ({ context, event }) => ({ notifications: event.output.notifications.filter((n) => !context.notifications.some((o) => o.id === n.id)) }) },
+                    assign({ notifications: ({ event }) => event.output.notifications, unread: ({ event }) => event.output.unread }),
+                  ],
+                },
                 onError: { target: 'waiting', actions: assign({ attempt: ({ context }) => context.attempt + 1 }) },
               },
             },

@@ -38,7 +38,10 @@ export function createNotificationFlows({ api, navigate, toPortal }: WiringDeps)
       },
       actions: {
         navigate: (_, { link }) => navigate(link),
-        arrived: (_, { notification }) => toPortal({ type: 'news.arrived', kind: notification.kind }),
+        // Once per kind: five letters found after a drop read the letters again once.
+        arrived: (_, { notifications }) => {
+          for (const kind of new Set(notifications.map((n) => n.kind))) toPortal({ type: 'news.arrived', kind })
+        },
       },
     })),
     letterHistory: later(() => letterHistoryMachine.provide({

@@ -257,10 +257,13 @@ Stream('reads each event as it comes, the token in the header and never in the U
   assert.equal(got, [1, 2])
   assert.is(recorded[0]!.url, '/api-protected/notifications/stream')
   assert.is(recorded[0]!.headers.apitoken, 'tok_secret')
-  assert.is(recorded[0]!.headers['last-event-id'], undefined, 'nothing listed yet: no Last-Event-ID')
+  assert.is(recorded[0]!.headers['last-event-id'], undefined, 'not following on from anything: no Last-Event-ID')
   // Followed on from the newest notification listed: its id in the SSE Last-Event-ID header.
   await notifications.followNotifications({ onNotification: () => {} }, { after: 41 })
   assert.is(recorded[1]!.headers['last-event-id'], '41')
+  // An empty list: followed on from 0, so that what was raised between the list and the stream is sent.
+  await notifications.followNotifications({ onNotification: () => {} }, { after: 0 })
+  assert.is(recorded[2]!.headers['last-event-id'], '0')
   unauthorized.length = 0
   reply = { status: 401, body: { message: 'Votre session a expiré.' } }
   try {

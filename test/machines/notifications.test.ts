@@ -29,7 +29,7 @@ function start() {
     },
     actions: {
       navigate: (_, { link }) => void navigations.push(link),
-      arrived: (_, { notification }) => void arrivals.push(notification.id),
+      arrived: (_, { notifications }) => void arrivals.push(...notifications.map((x) => x.id)),
     },
   })
   return { actor: createActor(machine), deferreds, navigations, arrivals, streams: () => streamsFrom.length, streamsFrom }
@@ -66,7 +66,7 @@ const paths = shortestPaths(notificationsMachine, {
 })
 for (const path of paths) {
   ModelBased(describePath(path), async () => {
-    const { actor, deferreds, navigations } = start()
+    const { actor, deferreds, navigations, arrivals } = start()
     await replay(actor, deferreds, path)
     const snapshot = actor.getSnapshot()
     const { context } = snapshot
@@ -85,6 +85,10 @@ for (const path of paths) {
     for (const link of navigations) assert.ok(/^\/mes-courriers\/courriers\?domiciliation=2&courrier=\d$/.test(link))
     // The stream is followed exactly while ready and following.
     assert.is(Object.keys(snapshot.children).includes('stream'), snapshot.matches({ ready: { live: 'following' } }))
+    // The portal is told of each notification the bell did not have, once, whether it came live or with
+    // the list read again after a drop; of nothing it had (the first list, one sent twice).
+    const firstIds = first.notifications.map((x) => x.id)
+    assert.equal(arrivals, context.notifications.map((x) => x.id).filter((id) => !firstIds.includes(id)), 'told once of each new one')
     // The pause grows with the drops in a row.
     for (const s of deferreds.started.filter((x) => x.id === 'pause')) assert.ok([1000, 2000, 4000, 8000].includes((s.input as { ms: number }).ms))
     actor.stop()
@@ -141,7 +145,21 @@ Bell('a live one lights the bell, is listed first and tells the portal', async (
   const { context } = actor.getSnapshot()
   assert.is(context.unread, 2, 'the same event twice counts once')
   assert.is(context.notifications[0]!.id, 9)
-  assert.equal(arrivals, [9, 9])
+  assert.equal(arrivals, [9], 'and tells the portal once')
+})
+
+Bell('what the list read again after a drop holds that the bell did not have is told to the portal; what it had is not', async () => {
+  const { actor, deferreds, arrivals } = await ready()
+  actor.send({ type: 'live.lost' })
+  await flush()
+  deferreds.settle('pause', { output: undefined })
+  await flush()
+  deferreds.settle('reloadNotifications', { output: later })
+  await flush()
+  assert.equal(arrivals, [3])
+  actor.send({ type: 'live.notification', notification: n(3, false) })
+  assert.equal(arrivals, [3], 'sent again by the stream followed on: no news')
+  assert.is(actor.getSnapshot().context.unread, 2)
 })
 
 Bell('a lost stream: pause 1 s, 2 s… the list read again, then followed again', async () => {

@@ -164,9 +164,10 @@ export interface Calls {
   searches: { q: string; orderId: number | null }[]
   pageLoads: { documentId: number; page: number }[]
   deadlineLoads: (number | null)[]
-  // notifications (issue 14): every call as [name, ...arguments]; the open stream, to push events into
+  // notifications (issue 14): every call as [name, ...arguments]; the open stream, to push events into,
+  // end, or pass by (`missed`: raised on the server while the stream is down, listed but never sent)
   notifications: unknown[][]
-  live: { push(notification: PortalNotification): void; end(): void } | null
+  live: { push(notification: PortalNotification): void; missed(notification: PortalNotification): void; end(): void } | null
 }
 
 /** A promise React's use() reads at once, without suspending. */
@@ -489,6 +490,7 @@ function notificationsApi(scenario: NotificationScenario, calls: Calls): Partial
           list.push(notification)
           handlers.onNotification(notification)
         },
+        missed: (notification) => void list.push(notification),
         end: () => resolve(),
       }
       options.signal?.addEventListener('abort', () => resolve())

@@ -275,8 +275,9 @@ Formalities('an operator moves a request to its next step: the live notification
   const app = await open('/formalites', { company: { submissions: list, pending } })
   await screen.findByRole('listitem', { name: 'Transfert de siège social : Reçue' })
   await waitFor(() => assert.ok(app.calls.live, 'the bell follows the live stream'))
+  let id = 76
   const arrives = () => act(async () => app.calls.live!.push({
-    id: 77, kind: 'formality', orderId: 2, title: 'Transfert de siège social : En cours', body: 'Votre demande pour Boulangerie des Lilas SAS est passée à l’étape « En cours ».',
+    id: ++id, kind: 'formality', orderId: 2, title: 'Transfert de siège social : En cours', body: 'Votre demande pour Boulangerie des Lilas SAS est passée à l’étape « En cours ».',
     createdAt: new Date().toISOString(), read: false, link: '/formalites',
   }))
   // The answer is slow: the requests stay on screen, no spinner.

@@ -142,6 +142,25 @@ Letters('a letter arrives while another is read: the list gains it, the one bein
   assert.is(app.calls.loads.filter((l) => l.resource === 'documents').length, 2, 'the letters only, once more')
 })
 
+Letters('a letter that arrived while the bell’s stream was down shows once the bell has read its list again', async () => {
+  const letters = [...documents]
+  const app = await open('/mes-courriers/courriers', { data: { ...data, documents: letters } })
+  await screen.findByRole('listbox', { name: 'Courriers' })
+  await waitFor(() => assert.ok(app.calls.live, 'the bell follows the live stream'))
+  // The stream ends (a server restart); a letter arrives meanwhile, its notification never sent.
+  letters.unshift(impots)
+  const stream = app.calls.live!
+  await act(async () => {
+    stream.missed({ id: ++noticeId, kind: 'letter', orderId: 2, title: 'Nouveau courrier de Impots.gouv', body: 'courrier, 1 page',
+      createdAt: new Date().toISOString(), read: false, link: '/mes-courriers/courriers?domiciliation=2&courrier=25' })
+    stream.end()
+  })
+  // After its wait (0.5 to 1 s), the bell reads its list again and tells the portal what it did not have.
+  await waitFor(() => assert.is(options().length, 4), { timeout: 3000 })
+  assert.match(options()[0]!.textContent!, 'Impots.gouv')
+  assert.is(app.calls.loads.filter((l) => l.resource === 'documents').length, 2, 'the letters read once more')
+})
+
 Letters("a list that cannot be read again keeps its letters under the reason and 'Réessayer'", async () => {
   const letters = [...documents]
   const failNext: Resource[] = []
