@@ -6,7 +6,7 @@ import type { Logger } from 'pino'
 import type { PortalNotification } from '../contract/index.ts'
 import type { Listen } from '../db/connect.ts'
 import { findNotification, toNotification } from '../db/repositories/notifications.ts'
-import { orderIdsInScope } from '../db/repositories/orders.ts'
+import { peopleSeeingOrder } from '../db/repositories/orders.ts'
 import type { Db } from '../db/schema.ts'
 import { EVENTS_CHANNEL, type EventSignal } from './events.ts'
 
@@ -25,13 +25,14 @@ export function notificationHub(db: Db, listen: Listen, log: Pick<Logger, 'error
   let schema = ''
   let closed = false
 
+  // Two reads per event, however many streams are open: the row, then who sees its order (not one read per stream).
   async function deliver(signal: EventSignal) {
+    if (!streams.size) return
     const row = await findNotification(db, signal.id)
     if (!row) return
     const notification = toNotification(row, false)
-    await Promise.all([...streams].map(async (stream) => {
-      if ((await orderIdsInScope(db, stream.userId, 'all', row.order_id)).length) stream.send(notification)
-    }))
+    const audience = await peopleSeeingOrder(db, row.order_id)
+    for (const stream of streams) if (audience.has(stream.userId)) stream.send(notification)
   }
 
   function endOpenStreams() {

@@ -9,6 +9,8 @@ import { connect, type DbHandle } from '../../server/db/connect.ts'
 import type { AppDeps } from '../../server/deps.ts'
 import { sql } from 'kysely'
 import { recordEvent } from '../../server/services/events.ts'
+import { notificationHub, type LiveStream } from '../../server/services/notification-stream.ts'
+import type { PortalNotification } from '../../server/contract/index.ts'
 import { digestSubject, sendDailyDigests } from '../../server/services/digest.ts'
 import { terminateBackends } from '../util/postgres.ts'
 import { call, TEST_OPERATOR_TOKEN } from '../util/server.ts'
@@ -368,6 +370,47 @@ live('no token, no stream; no query in the URL', async (ctx) => {
   assert.is((await fetch(`${ctx.base}/api-protected/notifications/stream`)).status, 401)
   const withQuery = await fetch(`${ctx.base}/api-protected/notifications/stream?apiToken=${ctx.camille}`, { headers: { apitoken: ctx.camille } })
   assert.is(withQuery.status, 400)
+})
+
+live('an event costs the instance two reads, however many streams are open; each goes to those who see its order only', async (ctx) => {
+  let reads = 0
+  const counted = ctx.t.deps.db.withPlugin({ transformQuery: (args) => args.node, transformResult: async (args) => { reads++; return args.result } })
+  // The hub alone, on a LISTEN the test drives: it hands the hub each payload itself.
+  let onPayload: (payload: string) => void = () => {}
+  const hub = notificationHub(counted, async (_channel, handler) => {
+    onPayload = handler
+    return async () => {}
+  }, { error: () => {} })
+  await hub.start()
+  const people = await ctx.t.deps.db.selectFrom('users').select(['id', 'email']).where('email', 'in', ['demo@example.com', 'associe@example.com', 'solo@example.com']).execute()
+  const idOf = (email: string) => people.find((p) => p.email === email)!.id
+  const received = new Map<string, PortalNotification[]>()
+  for (const [email, count] of [['demo@example.com', 40], ['associe@example.com', 40], ['solo@example.com', 40]] as const) {
+    received.set(email, [])
+    for (let i = 0; i < count; i++) {
+      const stream: LiveStream = { userId: idOf(email), send: (n) => void received.get(email)!.push(n), end: () => {} }
+      hub.add(stream)
+    }
+  }
+  const raise = async (orderId: number, title: string) => {
+    const id = await ctx.t.deps.db.transaction().execute((trx) => recordEvent(trx, { kind: 'letter', orderId, title, body: '—', link: '/mes-courriers/courriers' }))
+    const schema = (await sql<{ s: string }>`select current_schema() as s`.execute(ctx.t.deps.db)).rows[0]!.s
+    reads = 0
+    onPayload(JSON.stringify({ id, orderId, schema }))
+    for (let i = 0; i < 100 && !received.get('demo@example.com')!.some((n) => n.title === title); i++) await new Promise((resolve) => setTimeout(resolve, 10))
+    return reads
+  }
+  // The Boulangerie (shared with Julien), then the Atelier (Camille's only).
+  assert.is(await raise(ctx.ids.order, 'Pour la Boulangerie'), 2, '120 streams open, two reads')
+  assert.is(await raise(ctx.atelier, 'Pour l’Atelier'), 2)
+  const titles = (email: string) => received.get(email)!.map((n) => n.title)
+  assert.is(titles('demo@example.com').length, 80, 'each of Camille’s 40 streams gets both')
+  assert.equal([...new Set(titles('demo@example.com'))], ['Pour la Boulangerie', 'Pour l’Atelier'])
+  assert.equal([...new Set(titles('associe@example.com'))], ['Pour la Boulangerie'], 'Julien: the shared order only')
+  assert.is(titles('associe@example.com').length, 40)
+  assert.equal(titles('solo@example.com'), [], 'Sophie: nothing')
+  hub.endStreams()
+  await hub.stop()
 })
 
 live.run()
