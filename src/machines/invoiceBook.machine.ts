@@ -1,5 +1,6 @@
 // /factures: the years with invoices (own and shared, merged; this year first when it has some), the chosen year's
-// invoices and credit notes, and "Payer" on an unpaid invoice of an order the user owns: a confirmation with the amount,
+// invoices and credit notes, and "Payer" on an unpaid invoice of an order the user owns: a confirmation with the amount
+// (the order's unpaid invoices of every year, read again first: the server pays them all, not only the year shown),
 // then POST pay-unpaid-invoice {orderId} with the card on file. Paid, the order's invoices turn "Payée" (`invoicesPaid`
 // tells the portal, whose unpaid banner then goes); without a card, the way to /moyen-de-paiement; a declined card
 // says why in French and nothing changes.
@@ -16,9 +17,11 @@ export interface YearBook {
 export interface Payment {
   orderId: number
   raisonSociale: string
-  /** The order's unpaid invoices of the year shown, and their total including tax (the server pays all of them). */
+  /** The order's unpaid invoices of every year (the server pays all of them), and their total including tax. */
   count: number
   amountInclTaxCents: number
+  /** The years of those invoices, newest first. */
+  years: number[]
 }
 
 export interface InvoiceBookContext {
@@ -41,11 +44,22 @@ export type InvoiceBookEvent =
   | { type: 'invoice.pay'; orderId: number }
   | { type: 'payment.confirm' }
   | { type: 'payment.cancel' }
+  /** The amount could not be read: read it again. */
+  | { type: 'payment.retry' }
 
 /** This year when it has invoices, else the latest. */
 const firstYear = (years: number[], currentYear: number) => (years.includes(currentYear) ? currentYear : years[0]!)
 
 const unpaidOf = (invoices: Invoice[], orderId: number) => invoices.filter((i) => i.domId === orderId && !i.paid)
+
+/** What paying the order settles, from these invoices. */
+const paymentOf = (invoices: Invoice[], orderId: number): Payment => {
+  const unpaid = unpaidOf(invoices, orderId)
+  return {
+    orderId, raisonSociale: unpaid[0]!.raisonSociale, count: unpaid.length, amountInclTaxCents: unpaid.reduce((s, i) => s + i.amountInclTaxCents, 0),
+    years: [...new Set(unpaid.map((i) => Number(i.date.slice(0, 4))))].sort((a, b) => b - a),
+  }
+}
 
 export const invoiceBookMachine = deferred(() => setup({
   types: {
@@ -61,6 +75,10 @@ export const invoiceBookMachine = deferred(() => setup({
     /** The year's invoices and credit notes, own and shared, of the selected order (all with 'Tous'). */
     loadYear: fromPromise<YearBook, { year: number; orderId: number | null }>(async () => {
       throw new Error('invoiceBook: loadYear is not provided')
+    }),
+    /** The user's own invoices of every year (GET invoices without a year). */
+    loadUnpaid: fromPromise<Invoice[], { orderId: number }>(async () => {
+      throw new Error('invoiceBook: loadUnpaid is not provided')
     }),
     /** POST pay-unpaid-invoice {orderId}. */
     pay: fromPromise<PayUnpaidReply, { orderId: number }>(async () => {
@@ -139,15 +157,32 @@ export const invoiceBookMachine = deferred(() => setup({
         },
         'invoice.pay': {
           guard: { type: 'canPay', params: ({ event }) => ({ orderId: event.orderId }) },
-          target: 'confirmingPayment',
-          actions: assign({
-            payment: ({ context, event }) => {
-              const unpaid = unpaidOf(context.invoices, event.orderId)
-              return { orderId: event.orderId, raisonSociale: unpaid[0]!.raisonSociale, count: unpaid.length, amountInclTaxCents: unpaid.reduce((s, i) => s + i.amountInclTaxCents, 0) }
-            },
-            error: null,
-          }),
+          target: 'countingUnpaid',
+          actions: assign({ payment: ({ context, event }) => paymentOf(context.invoices, event.orderId), error: null }),
         },
+      },
+    },
+    // The dialog opens at once; its amount waits for the order's unpaid invoices of every year.
+    countingUnpaid: {
+      tags: ['dialog'],
+      invoke: {
+        id: 'loadUnpaid',
+        src: 'loadUnpaid',
+        input: ({ context }) => ({ orderId: context.payment!.orderId }),
+        // None left (paid from elsewhere meanwhile): the amount shown stays, and the server says there is nothing to pay.
+        onDone: {
+          target: 'confirmingPayment',
+          actions: assign({ payment: ({ context, event }) => (unpaidOf(event.output, context.payment!.orderId).length ? paymentOf(event.output, context.payment!.orderId) : context.payment) }),
+        },
+        onError: { target: 'countFailed', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+      },
+      on: { 'payment.cancel': { target: 'ready', actions: assign({ payment: null, error: null }) } },
+    },
+    countFailed: {
+      tags: ['dialog'],
+      on: {
+        'payment.retry': { target: 'countingUnpaid', actions: assign({ error: null }) },
+        'payment.cancel': { target: 'ready', actions: assign({ payment: null, error: null }) },
       },
     },
     confirmingPayment: {

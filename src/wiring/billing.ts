@@ -111,6 +111,8 @@ export function createBillingFlows({ api, notify, toPortal, loadHostedCard }: Wi
           const newest = <T extends { date: string }>(items: T[]) => items.sort((a, b) => b.date.localeCompare(a.date))
           return { invoices: newest(ofOrder([...own, ...shared])), creditNotes: newest(ofOrder([...ownNotes, ...sharedNotes])) }
         }),
+        // Every year: pay-unpaid-invoice settles all the order's unpaid invoices, not only the year shown.
+        loadUnpaid: fromPromise(({ signal }) => api.getInvoices({}, { signal })),
         pay: fromPromise(({ input, signal }) => api.payUnpaidInvoice({ orderId: input.orderId }, { signal })),
       },
       actions: {

@@ -6,6 +6,7 @@ import type { CreditNote, Invoice, Order, PaymentMethod, Subscription, Subscript
 import * as F from '../util/fixtures.ts'
 import { setViewport } from '../util/dom.ts'
 import { renderApp, type Scenario } from '../util/services.tsx'
+import type { Resource } from '../../src/machines/portalData.machine.ts'
 
 const YEAR = new Date().getFullYear()
 const plan = (id: string, nickname: string, amount: number, interval: 'month' | 'year' = 'year') => ({ id, nickname, amount, currency: 'eur', interval, product: 'p' })
@@ -260,8 +261,8 @@ Invoices('pay: a confirmation with the amount; the row turns "Payée"', async ()
   const app = await open('/factures', { billing: { years: [YEAR], payOutcome: 'paid' } })
   fireEvent.click(await screen.findByRole('button', { name: `Payer la facture FA-${YEAR}-41` }))
   const dialog = await screen.findByRole('dialog', { name: 'Régler la facture' })
-  assert.match(text(dialog), '348,00 € TTC')
-  fireEvent.click(within(dialog).getByRole('button', { name: 'Confirmer le paiement' }))
+  fireEvent.click(await within(dialog).findByRole('button', { name: 'Confirmer le paiement' }))
+  assert.match(text(dialog), `une facture de ${YEAR}, 348,00 € TTC`)
   await waitFor(() => assert.is(screen.queryByRole('dialog'), null))
   assert.match(text(invoicesOf()[0]!), 'Payée')
   assert.is(screen.queryByRole('button', { name: /^Payer la facture/ }), null)
@@ -269,11 +270,51 @@ Invoices('pay: a confirmation with the amount; the row turns "Payée"', async ()
   assert.ok(app.calls.notices.some((n) => n.message === 'Votre facture a été réglée.'))
 })
 
+Invoices('"Payer" settles every unpaid invoice of the order, not only the year shown: the dialog counts them all first', async () => {
+  const older = invoices.map((i) => (i.id === 39 ? { ...i, paid: false } : i))
+  const pending: Resource[] = []
+  const app = await open('/factures', { data: { subscriptions, invoices: older, card: visa }, billing: { years: [YEAR, YEAR - 1], payOutcome: 'paid' }, pending })
+  const pay = await screen.findByRole('button', { name: `Payer la facture FA-${YEAR}-41` })
+  // While they are counted: nothing to confirm yet; "Annuler" closes.
+  pending.push('invoices')
+  fireEvent.click(pay)
+  let dialog = await screen.findByRole('dialog', { name: 'Régler la facture' })
+  await within(dialog).findByText('Calcul du montant des factures impayées de Boulangerie des Lilas SAS…')
+  assert.ok(within(dialog).getByRole('button', { name: 'Calcul du montant…' }).hasAttribute('disabled'), 'nothing to confirm before the amount is known')
+  assert.is(document.activeElement, within(dialog).getByRole('button', { name: 'Annuler' }), 'the focus opens on "Annuler"')
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Annuler' }))
+  await waitFor(() => assert.is(screen.queryByRole('dialog'), null))
+  pending.length = 0
+  fireEvent.click(pay)
+  dialog = await screen.findByRole('dialog', { name: 'Régler la facture' })
+  const confirm = await within(dialog).findByRole('button', { name: 'Confirmer le paiement' })
+  await waitFor(() => assert.is(document.activeElement, confirm, 'then moves on to the confirmation'))
+  assert.match(text(dialog), `2 factures (${YEAR} et ${YEAR - 1}), 370,20 € TTC`)
+  assert.ok(app.calls.loads.some((l) => l.resource === 'invoices'), 'read again, every year')
+})
+
+Invoices('an amount that cannot be counted is said, with "Réessayer"; nothing is paid', async () => {
+  const failNext: Resource[] = []
+  const app = await open('/factures', { billing: { years: [YEAR], payOutcome: 'paid' }, failNext })
+  const pay = await screen.findByRole('button', { name: `Payer la facture FA-${YEAR}-41` })
+  failNext.push('invoices')
+  fireEvent.click(pay)
+  const dialog = await screen.findByRole('dialog', { name: 'Régler la facture' })
+  await within(dialog).findByText('Le montant à régler pour Boulangerie des Lilas SAS n’a pas pu être calculé.')
+  within(dialog).getByRole('alert')
+  assert.not.ok(within(dialog).queryByRole('button', { name: 'Confirmer le paiement' }))
+  await waitFor(() => assert.is(document.activeElement, within(dialog).getByRole('button', { name: 'Réessayer' })))
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Réessayer' }))
+  await within(dialog).findByRole('button', { name: 'Confirmer le paiement' })
+  assert.match(text(dialog), '348,00 € TTC')
+  assert.equal(app.calls.billing.payments, [])
+})
+
 Invoices('a declined card says why in French, and the invoice stays to pay', async () => {
   await open('/factures', { billing: { years: [YEAR], payOutcome: 'declined' } })
   fireEvent.click(await screen.findByRole('button', { name: `Payer la facture FA-${YEAR}-41` }))
   const dialog = await screen.findByRole('dialog', { name: 'Régler la facture' })
-  fireEvent.click(within(dialog).getByRole('button', { name: 'Confirmer le paiement' }))
+  fireEvent.click(await within(dialog).findByRole('button', { name: 'Confirmer le paiement' }))
   await within(dialog).findByText('Votre carte a été refusée par votre banque : aucun montant n’a été prélevé. Essayez une autre carte.')
   fireEvent.click(within(dialog).getByRole('button', { name: 'Annuler' }))
   assert.match(text(invoicesOf()[0]!), 'À payer')
@@ -282,7 +323,7 @@ Invoices('a declined card says why in French, and the invoice stays to pay', asy
 Invoices('without a card: the way to /moyen-de-paiement', async () => {
   const app = await open('/factures', { billing: { years: [YEAR], payOutcome: 'noCard' } })
   fireEvent.click(await screen.findByRole('button', { name: `Payer la facture FA-${YEAR}-41` }))
-  fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Confirmer le paiement' }))
+  fireEvent.click(await within(await screen.findByRole('dialog')).findByRole('button', { name: 'Confirmer le paiement' }))
   const dialog = await screen.findByRole('dialog', { name: 'Aucune carte enregistrée' })
   fireEvent.click(within(dialog).getByRole('link', { name: 'Enregistrer une carte' }))
   await waitFor(() => assert.is(app.currentPath(), '/moyen-de-paiement'))
