@@ -52,9 +52,10 @@ const firstYear = (years: number[], currentYear: number) => (years.includes(curr
 
 const unpaidOf = (invoices: Invoice[], orderId: number) => invoices.filter((i) => i.domId === orderId && !i.paid)
 
-/** What paying the order settles, from these invoices. */
-const paymentOf = (invoices: Invoice[], orderId: number): Payment => {
+/** What paying the order settles, from these invoices; null when none of them is unpaid. */
+const paymentOf = (invoices: Invoice[], orderId: number): Payment | null => {
   const unpaid = unpaidOf(invoices, orderId)
+  if (!unpaid.length) return null
   return {
     orderId, raisonSociale: unpaid[0]!.raisonSociale, count: unpaid.length, amountInclTaxCents: unpaid.reduce((s, i) => s + i.amountInclTaxCents, 0),
     years: [...new Set(unpaid.map((i) => Number(i.date.slice(0, 4))))].sort((a, b) => b - a),
@@ -172,7 +173,7 @@ export const invoiceBookMachine = deferred(() => setup({
         // None left (paid from elsewhere meanwhile): the amount shown stays, and the server says there is nothing to pay.
         onDone: {
           target: 'confirmingPayment',
-          actions: assign({ payment: ({ context, event }) => (unpaidOf(event.output, context.payment!.orderId).length ? paymentOf(event.output, context.payment!.orderId) : context.payment) }),
+          actions: assign({ payment: ({ context, event }) => paymentOf(event.output, context.payment!.orderId) ?? context.payment }),
         },
         onError: { target: 'countFailed', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
       },

@@ -392,9 +392,9 @@ live('an event costs the instance two reads, however many streams are open; each
       hub.add(stream)
     }
   }
+  const schema = (await sql<{ s: string }>`select current_schema() as s`.execute(ctx.t.deps.db)).rows[0]!.s
   const raise = async (orderId: number, title: string) => {
     const id = await ctx.t.deps.db.transaction().execute((trx) => recordEvent(trx, { kind: 'letter', orderId, title, body: '—', link: '/mes-courriers/courriers' }))
-    const schema = (await sql<{ s: string }>`select current_schema() as s`.execute(ctx.t.deps.db)).rows[0]!.s
     reads = 0
     onPayload(JSON.stringify({ id, orderId, schema }))
     for (let i = 0; i < 100 && !received.get('demo@example.com')!.some((n) => n.title === title); i++) await new Promise((resolve) => setTimeout(resolve, 10))

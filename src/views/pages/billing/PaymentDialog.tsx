@@ -61,6 +61,6 @@ export function PaymentDialog({ actor }: { actor: ActorRefFrom<typeof invoiceBoo
 
 /** The years of the invoices paid: " de 2026", " (2026 et 2025)" (the year shown is not the only one paid). */
 function yearsOf(years: number[]): string {
-  if (years.length <= 1) return years.length ? ` de ${years[0]}` : ''
+  if (years.length === 1) return ` de ${years[0]}`
   return ` (${years.slice(0, -1).join(', ')} et ${years.at(-1)})`
 }
