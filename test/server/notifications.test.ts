@@ -8,6 +8,7 @@ import { buildApp } from '../../server/app.ts'
 import { connect, type DbHandle } from '../../server/db/connect.ts'
 import type { AppDeps } from '../../server/deps.ts'
 import { sql } from 'kysely'
+import { MISSED_MAX, MISSED_PAGE } from '../../server/routes/notifications/index.ts'
 import { recordEvent } from '../../server/services/events.ts'
 import { notificationHub, type LiveStream } from '../../server/services/notification-stream.ts'
 import type { PortalNotification } from '../../server/contract/index.ts'
@@ -365,6 +366,34 @@ if (process.env.DATABASE_URL) {
     await again.close()
   })
 }
+
+live('followed on from far behind: every missed notification is sent, oldest first, by pages; past MISSED_MAX the stream ends so the bell reads its list again', async (ctx) => {
+  const { db } = ctx.t.deps
+  const last = (await db.selectFrom('notifications').select((eb) => eb.fn.max('id').as('id')).executeTakeFirstOrThrow()).id ?? 0
+  // Missed while the browser was away (inserted as they are stored; no NOTIFY, so no stream gets them live).
+  const missed = async (count: number, prefix: string) => {
+    await sql`insert into notifications (order_id, kind, title, body, link)
+      select ${ctx.ids.order}, 'letter', ${prefix} || n, '—', '/mes-courriers/courriers' from generate_series(1, ${count}) as n`.execute(db)
+  }
+  try {
+    await missed(MISSED_PAGE + 30, 'Manqué ')
+    const julien = await openStream(ctx.base, ctx.julien, { 'last-event-id': String(last) })
+    await julien.next((n) => n.title === `Manqué ${MISSED_PAGE + 30}`)
+    assert.equal(julien.events.map((n) => n.title), Array.from({ length: MISSED_PAGE + 30 }, (_, i) => `Manqué ${i + 1}`), 'all of them, in order, beyond one page')
+    assert.ok(julien.events.every((n, i) => i === 0 || n.id > julien.events[i - 1]!.id))
+    // Still open: it carries on live.
+    await ingest(ctx.t.app, ctx.ids.order, 'Après le rattrapage', ctx.pdf)
+    await julien.next((n) => n.title === 'Nouveau courrier de Après le rattrapage')
+    await julien.close()
+    await missed(MISSED_MAX, 'Très loin ')
+    const far = await openStream(ctx.base, ctx.julien, { 'last-event-id': String(last) })
+    await far.closed()
+    assert.is(far.events.length, MISSED_MAX, 'as many as MISSED_MAX, then the end')
+    assert.is(far.events[0]!.title, 'Manqué 1')
+  } finally {
+    await db.deleteFrom('notifications').where('id', '>', last).execute()
+  }
+})
 
 live('no token, no stream; no query in the URL', async (ctx) => {
   assert.is((await fetch(`${ctx.base}/api-protected/notifications/stream`)).status, 401)

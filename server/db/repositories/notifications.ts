@@ -33,8 +33,8 @@ export async function listNotifications(db: Db, userId: number, orderIds: number
   return rows.map((r) => toNotification(r, r.read))
 }
 
-/** The notifications of these orders raised after `afterId`, oldest first (what a stream following on from it missed). */
-export async function notificationsAfter(db: Db, userId: number, orderIds: number[], afterId: number, limit = 50): Promise<PortalNotification[]> {
+/** At most `limit` notifications of these orders raised after `afterId`, oldest first (what a stream following on from it missed). */
+export async function notificationsAfter(db: Db, userId: number, orderIds: number[], afterId: number, limit: number): Promise<PortalNotification[]> {
   if (!orderIds.length) return []
   const rows = await db.selectFrom('notifications')
     .leftJoin('notification_reads as r', (join) => join.onRef('r.notification_id', '=', 'notifications.id').on('r.user_id', '=', userId))

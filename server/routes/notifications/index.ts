@@ -12,6 +12,10 @@ import { orderIdsInScope, requireOrder } from '../../db/repositories/orders.ts'
 import { recordEvent, recordLetterHistory } from '../../services/events.ts'
 import { HEARTBEAT_MS, notificationHub, type LiveStream } from '../../services/notification-stream.ts'
 
+/** What a stream following on sends of what it missed: read by pages of MISSED_PAGE, MISSED_MAX at most. */
+export const MISSED_PAGE = 100
+export const MISSED_MAX = 1_000
+
 /** The SSE Last-Event-ID header: the id of the last notification the client has, or none. */
 export function lastEventId(header: string | string[] | undefined): number | null {
   if (header === undefined || header === '') return null
@@ -77,12 +81,25 @@ export function notificationRoutes(define: DefineRoute, deps: AppDeps, app: Fast
     req.raw.once('close', done)
     raw.once('close', done)
     hub.add(stream)
-    // Following on from a notification: what was raised since is sent first. The stream is listed before
-    // this read, so whatever commits after it arrives live (an event both read and live is sent twice;
-    // the bell keeps one per id).
+    // Following on from a notification: what was raised since is sent first, oldest first, page by page. The
+    // stream is listed before this read, so whatever commits after it arrives live (an event both read and live
+    // is sent twice; the bell keeps one per id). Past MISSED_MAX the stream ends: the bell reads its list again,
+    // which gives the newest and the exact unread count, and follows on from there.
     if (after !== null) {
       try {
-        for (const notification of await notificationsAfter(db, user.id, await visibleOrders(user.id), after)) stream.send(notification)
+        const orderIds = await visibleOrders(user.id)
+        let from = after
+        for (let sent = 0; ; ) {
+          const page = await notificationsAfter(db, user.id, orderIds, from, MISSED_PAGE)
+          for (const notification of page) stream.send(notification)
+          sent += page.length
+          if (page.length < MISSED_PAGE) break
+          if (sent >= MISSED_MAX) {
+            raw.end()
+            break
+          }
+          from = page.at(-1)!.id
+        }
       } catch (error) {
         app.log.error({ err: error }, 'notifications manquées non relues')
         raw.end()
