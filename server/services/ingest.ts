@@ -87,11 +87,12 @@ export async function ingestLetter(deps: IngestDeps, letter: NewLetter): Promise
     const inserted = await insertDocument(trx, { order_id: order.id, sender, kind, received_at: receivedAt, pages, file_key: key })
     await recordLetterHistory(trx, { documentId: inserted.id, kind: 'received', at: receivedAt })
     await recordLetterHistory(trx, { documentId: inserted.id, kind: 'scanned', at: clock.now() })
+    await enqueueLetterPipeline(trx, inserted.id)
+    // Last: the event's lock (services/events.ts) is held from here to the commit, as briefly as possible.
     await recordEvent(trx, {
       kind: 'letter', orderId: order.id, documentId: inserted.id, title: notificationSubject(sender),
       body: `${kind}, ${pages} page${pages > 1 ? 's' : ''} — ${order.raison_sociale}`, link: letterPath(order.id, inserted.id), at: clock.now(),
     })
-    await enqueueLetterPipeline(trx, inserted.id)
     return inserted
   }))
   deps.jobs?.wake()
