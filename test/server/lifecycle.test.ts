@@ -222,6 +222,12 @@ shutdown('stops the server: the request in flight is answered, the port and the 
   assert.ok(await refused(port), 'nothing listens any more')
 })
 
+shutdown('npm start and npm run dev run node in the place of npm’s shell, so npm’s SIGTERM reaches it (a shell stops and leaves its child running)', async () => {
+  const { scripts } = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+  assert.match(scripts.start!, /^exec node /)
+  assert.match(scripts.dev!, /^exec node /)
+})
+
 shutdown.run()
 
 const closing = suite('a request on a kept-alive connection while the server closes')
