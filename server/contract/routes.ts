@@ -452,7 +452,7 @@ export const routes = {
     schema: { response: ok(S.IdentityUploadReply) },
   },
 
-  // --- Operators: the provider's staff add scanned letters and packages (Authorization: Bearer <OPERATOR_TOKEN>)
+  // --- Operators: the provider's staff add scanned letters, packages and invoices (Authorization: Bearer <OPERATOR_TOKEN>)
   operatorOrders: {
     method: 'GET', path: '/api/operator/domiciliation-orders', auth: 'operator', tags: ['Opérateurs'],
     summary: 'Every domiciliation order with its owner, to find the id to ingest mail for.',
@@ -467,6 +467,11 @@ export const routes = {
     method: 'POST', path: '/api/operator/domiciliation-orders/{id}/packages', auth: 'operator', tags: ['Opérateurs'],
     summary: "Register a package received for an order (status 'À retirer').",
     schema: { params: S.IdParams, body: S.OperatorPackageBody, response: ok(S.Package) },
+  },
+  operatorAddInvoice: {
+    method: 'POST', path: '/api/operator/domiciliation-orders/{id}/invoices', auth: 'operator', tags: ['Opérateurs'],
+    summary: 'Issue an invoice for an order (its PDF as a data URL, checked by content; its number unique): listed on /factures and announced in the bell ("Nouvelle facture").',
+    schema: { params: S.IdParams, body: S.OperatorInvoiceBody, response: ok(S.Invoice) },
   },
 
   // --- Company area: legal submissions (customers order, the provider's jurists move them on)

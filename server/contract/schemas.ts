@@ -503,6 +503,21 @@ export const OperatorPackageBody = Type.Object({
 }, { additionalProperties: false })
 export type OperatorPackageBody = Static<typeof OperatorPackageBody>
 
+export const OperatorInvoiceBody = Type.Object({
+  /** The invoice's number as the billing system gave it (letters, digits, '.', '_' and '-'), unique; the Invoice's `number`.
+   *  Not named `number`: no body field of ours may look like a card's (billing.test.ts). */
+  reference: ShortText(40),
+  /** When it was issued (now if absent). */
+  date: Type.Optional(DateTime),
+  amountExclTaxCents: Type.Integer({ minimum: 0, maximum: 100_000_000 }),
+  amountInclTaxCents: Type.Integer({ minimum: 0, maximum: 100_000_000 }),
+  /** Already settled (charged with the subscription): listed as paid, never offered to "Payer". */
+  paid: Type.Optional(Type.Boolean()),
+  /** The invoice as a data URL: data:application/pdf;base64,… (a complete PDF of 10 MB at most). */
+  file: Type.String({ minLength: 1, maxLength: 15_000_000 }),
+}, { additionalProperties: false })
+export type OperatorInvoiceBody = Static<typeof OperatorInvoiceBody>
+
 // --- people: invitations, sessions, passkeys
 /** The secret of an invitation link (256 random bits, base64url). */
 const LinkToken = Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_-]+$' })

@@ -4,10 +4,8 @@
 // without its NOTIFY: nobody can be listening for accounts this very transaction creates.
 import { type Insertable, type Transaction } from 'kysely'
 import { legalFormalityLabels } from '../services/legal-formalities.ts'
-import { letterPath } from '../services/events.ts'
+import { invoiceEvent, letterPath } from '../services/events.ts'
 import type { Database } from './schema.ts'
-
-const euros = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' })
 
 export async function seedNotifications(tx: Transaction<Database>, orderId: number, raisonSociale: string, now: Date): Promise<void> {
   const letters = await tx.selectFrom('documents').select(['id', 'sender', 'kind', 'pages', 'received_at'])
@@ -32,7 +30,7 @@ export async function seedNotifications(tx: Transaction<Database>, orderId: numb
   }
   const invoices = await tx.selectFrom('invoices').select(['number', 'date', 'amount_incl_tax_cents']).where('order_id', '=', orderId).execute()
   for (const i of invoices) {
-    rows.push({ order_id: orderId, kind: 'invoice', title: 'Nouvelle facture', body: `Facture ${i.number} de ${euros.format(i.amount_incl_tax_cents / 100)} — ${raisonSociale}`, link: '/factures', created_at: i.date })
+    rows.push({ order_id: orderId, kind: 'invoice', ...invoiceEvent(i.number, i.amount_incl_tax_cents, raisonSociale), created_at: i.date })
   }
   const submissions = await tx.selectFrom('legal_submissions').select(['kind', 'status', 'started_at', 'filed_at', 'completed_at']).where('order_id', '=', orderId).execute()
   for (const s of submissions) {

@@ -58,5 +58,12 @@ export async function recordLetterHistory(trx: Db, entry: LetterHistoryEntry): P
   })
 }
 
+const euros = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' })
+
+/** The bell's text of a new invoice (issued by an operator, or the demo's past). */
+export const invoiceEvent = (number: string, amountInclTaxCents: number, raisonSociale: string) => ({
+  title: 'Nouvelle facture', body: `Facture ${number} de ${euros.format(amountInclTaxCents / 100)} — ${raisonSociale}`, link: '/factures',
+})
+
 /** The portal path that opens one letter (the mailbox reads both parameters, as from the "Nouveau courrier" e-mail). */
 export const letterPath = (orderId: number, documentId: number) => `/mes-courriers/courriers?domiciliation=${orderId}&courrier=${documentId}`

@@ -2,14 +2,16 @@
 // (scripts/ingest.ts) or by the operator API (server/routes/operator). A letter is checked by its
 // content, stored atomically with its row, then announced by e-mail to the order's owner and its
 // collaborators ("Nouveau courrier de {expéditeur}") with a link the portal opens on that letter.
-import type { DocumentKind, MailDocument, Package } from '../contract/index.ts'
+// An invoice comes the same way (operator API), announced in the bell only.
+import type { DocumentKind, Invoice, MailDocument, Package } from '../contract/index.ts'
+import { insertInvoice, invoiceNumberFree } from '../db/repositories/billing.ts'
 import { insertDocument, insertPackage } from '../db/repositories/mail.ts'
 import { findOrder } from '../db/repositories/orders.ts'
 import { peopleWantingEachEmail } from '../db/repositories/notifications.ts'
 import type { Db } from '../db/schema.ts'
 import type { AppDeps } from '../deps.ts'
-import { badRequest, fileTooLarge, notFound } from '../http/errors.ts'
-import { letterPath, recordEvent, recordLetterHistory } from './events.ts'
+import { badRequest, conflict, fileTooLarge, notFound } from '../http/errors.ts'
+import { invoiceEvent, letterPath, recordEvent, recordLetterHistory } from './events.ts'
 import { checkFile, MAX_UPLOAD_BYTES } from './file-types.ts'
 import { enqueueLetterPipeline } from './mail-pipeline.ts'
 import { newFileKey, storeWithRecord } from './storage.ts'
@@ -37,11 +39,11 @@ function cleanText(value: string, field: string, max: number): string {
   return text
 }
 
-function receivedAtOf(value: string | undefined, now: Date): Date {
+function receivedAtOf(value: string | undefined, now: Date, field = 'receivedAt'): Date {
   if (value === undefined) return now
   const date = new Date(value)
-  if (Number.isNaN(date.getTime())) throw badRequest('Le champ « receivedAt » doit être une date et heure ISO 8601.')
-  if (date.getTime() > now.getTime() + 5 * 60_000) throw badRequest('Le champ « receivedAt » ne peut pas être dans le futur.')
+  if (Number.isNaN(date.getTime())) throw badRequest(`Le champ « ${field} » doit être une date et heure ISO 8601.`)
+  if (date.getTime() > now.getTime() + 5 * 60_000) throw badRequest(`Le champ « ${field} » ne peut pas être dans le futur.`)
   return date
 }
 
@@ -179,4 +181,49 @@ async function notifyNewPackage({ db, mailer, config }: IngestDeps, parcel: Pack
     }
   }
   return { notified, notificationFailures }
+}
+
+export interface NewInvoice {
+  orderId: number
+  number: string
+  date?: string
+  amountExclTaxCents: number
+  amountInclTaxCents: number
+  paid?: boolean
+  bytes: Uint8Array
+}
+
+/** What an invoice number may hold: it names the PDF the customer downloads (facture-{number}.pdf). */
+const INVOICE_NUMBER = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
+
+/**
+ * An invoice issued for an order: its PDF checked by content and stored with its row (neither without the other),
+ * its number unique, and the bell's "Nouvelle facture" committed with it.
+ */
+export async function ingestInvoice(deps: IngestDeps, invoice: NewInvoice): Promise<Invoice> {
+  const { db, storage, clock } = deps
+  const order = await requireAnyOrder(db, invoice.orderId)
+  const number = invoice.number.trim()
+  if (!INVOICE_NUMBER.test(number)) {
+    throw badRequest('Le champ « reference » ne peut contenir que des lettres sans accent, des chiffres, des points, des tirets et des soulignés (et doit commencer par une lettre ou un chiffre).')
+  }
+  if (invoice.amountInclTaxCents < invoice.amountExclTaxCents) throw badRequest('Le montant TTC (« amountInclTaxCents ») ne peut pas être inférieur au montant HT (« amountExclTaxCents »).')
+  const now = clock.now()
+  const date = receivedAtOf(invoice.date, now, 'date')
+  await checkedPdf(invoice.bytes, 'La facture')
+  const key = newFileKey('invoices', 'pdf')
+  const paid = invoice.paid ?? false
+  const row = await storeWithRecord(storage, [{ key, bytes: invoice.bytes }], () => db.transaction().execute(async (trx) => {
+    if (!(await invoiceNumberFree(trx, number))) throw conflict(`La facture ${number} existe déjà : elle n’a pas été enregistrée une seconde fois.`)
+    const inserted = await insertInvoice(trx, {
+      order_id: order.id, number, date, amount_excl_tax_cents: invoice.amountExclTaxCents, amount_incl_tax_cents: invoice.amountInclTaxCents,
+      paid_at: paid ? now : null, payment_reference: null, file_key: key, payment_attempt_id: null,
+    })
+    await recordEvent(trx, { kind: 'invoice', orderId: order.id, ...invoiceEvent(number, invoice.amountInclTaxCents, order.raison_sociale), at: now })
+    return inserted
+  }))
+  return {
+    id: row.id, domId: order.id, raisonSociale: order.raison_sociale, number, date: date.toISOString(),
+    amountExclTaxCents: invoice.amountExclTaxCents, amountInclTaxCents: invoice.amountInclTaxCents, paid,
+  }
 }

@@ -309,8 +309,99 @@ api('the operator API is documented in the OpenAPI document, with its own securi
   assert.equal(post.security, [{ operator: [] }])
   assert.ok(post.requestBody.content['application/json'].schema.properties.file)
   assert.ok(doc.paths['/api/operator/domiciliation-orders/{id}/packages'].post)
+  assert.ok(doc.paths['/api/operator/domiciliation-orders/{id}/invoices'].post.requestBody.content['application/json'].schema.properties.amountInclTaxCents)
   assert.ok(doc.paths['/api/operator/domiciliation-orders'].get)
   assert.match(doc.components.securitySchemes.operator.description, 'OPERATOR_TOKEN')
 })
 
 api.run()
+
+// --- Invoices issued by an operator: listed, in the bell of who sees the order, and nothing stored for bad input.
+const invoicing = suite<DemoContext>('invoices issued by an operator')
+invoicing.before(async (ctx) => void (await demoContext(ctx, 'Facture')))
+invoicing.after((ctx) => ctx.t.close())
+
+const postInvoice = (ctx: DemoContext, orderId: number, body: Record<string, unknown>) =>
+  ctx.t.app.inject({ method: 'POST', url: `/api/operator/domiciliation-orders/${orderId}/invoices`, headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` }, payload: body })
+const invoiceBody = (ctx: DemoContext, reference: string, extra: Record<string, unknown> = {}) =>
+  ({ reference, amountExclTaxCents: 2900, amountInclTaxCents: 3480, file: dataUrl(ctx.pdf), ...extra })
+
+/** What an invoice leaves behind: files, invoice rows, notifications. */
+async function traces(ctx: DemoContext) {
+  const { db } = ctx.t.deps
+  const count = async (table: 'invoices' | 'notifications') => Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n)
+  return { files: await filesUnder(ctx.t.storageDir), invoices: await count('invoices'), notifications: await count('notifications') }
+}
+
+invoicing('a new invoice: in the owner’s and the collaborator’s lists and bells, unpaid, its PDF served; nobody else sees it', async (ctx) => {
+  const unpaidBefore = (await call(ctx.t.app, ctx.camille, 'GET', '/api-protected/user-unpaid-status')).json()
+  const res = await postInvoice(ctx, ctx.ids.order, invoiceBody(ctx, 'FA-2026-NOUVELLE', { date: new Date(Date.now() - 3_600_000).toISOString() }))
+  assert.is(res.statusCode, 200, res.body)
+  const invoice = res.json()
+  assert.equal([invoice.number, invoice.paid, invoice.amountInclTaxCents], ['FA-2026-NOUVELLE', false, 3480])
+  const year = new Date(invoice.date).toLocaleString('fr-FR', { year: 'numeric', timeZone: 'Europe/Paris' })
+  const own = (await call(ctx.t.app, ctx.camille, 'GET', `/api-protected/invoices?year=${year}`)).json()
+  assert.equal(own.find((i: { id: number }) => i.id === invoice.id), invoice)
+  const shared = (await call(ctx.t.app, ctx.julien, 'GET', `/api-protected/invoices/share?year=${year}`)).json()
+  assert.ok(shared.some((i: { id: number }) => i.id === invoice.id), 'the collaborator, among the shared orders’ invoices')
+  const unpaid = (await call(ctx.t.app, ctx.camille, 'GET', '/api-protected/user-unpaid-status')).json()
+  assert.equal([unpaid.count, unpaid.amountInclTaxCents], [unpaidBefore.count + 1, unpaidBefore.amountInclTaxCents + 3480])
+  for (const token of [ctx.camille, ctx.julien]) {
+    const bell = (await call(ctx.t.app, token, 'GET', '/api-protected/notifications')).json()
+    const notice = bell.notifications.find((n: { body: string }) => n.body.startsWith('Facture FA-2026-NOUVELLE '))
+    assert.equal([notice?.title, notice?.kind, notice?.link, notice?.read], ['Nouvelle facture', 'invoice', '/factures', false])
+    assert.match(notice.body, /de 34,80\s€ — Boulangerie des Lilas SAS$/)
+  }
+  const sophie = (await call(ctx.t.app, ctx.sophie, 'GET', '/api-protected/notifications')).json()
+  assert.not.ok(sophie.notifications.some((n: { body: string }) => n.body.includes('FA-2026-NOUVELLE')))
+  const file = await call(ctx.t.app, ctx.camille, 'GET', `/api-protected/invoices/${invoice.id}/file`)
+  assert.is(file.statusCode, 200)
+  assert.equal(file.rawPayload, ctx.pdf)
+  assert.is((await call(ctx.t.app, ctx.sophie, 'GET', `/api-protected/invoices/${invoice.id}/file`)).statusCode, 404)
+  assert.is(ctx.t.mails.filter((m) => m.text.includes('FA-2026-NOUVELLE')).length, 0, 'the bell only: no e-mail')
+})
+
+invoicing('an invoice already settled is listed paid and adds nothing to pay', async (ctx) => {
+  const before = (await call(ctx.t.app, ctx.camille, 'GET', '/api-protected/user-unpaid-status')).json()
+  const res = await postInvoice(ctx, ctx.ids.order, invoiceBody(ctx, 'FA-2026-REGLEE', { paid: true }))
+  assert.is(res.statusCode, 200, res.body)
+  assert.is(res.json().paid, true)
+  assert.equal((await call(ctx.t.app, ctx.camille, 'GET', '/api-protected/user-unpaid-status')).json(), before)
+})
+
+invoicing('bad input gets a French 4xx and leaves no file, no invoice, no notification', async (ctx) => {
+  const before = await traces(ctx)
+  await postInvoice(ctx, ctx.ids.order, invoiceBody(ctx, 'FA-2026-DOUBLON'))
+  const afterFirst = await traces(ctx)
+  const future = new Date(Date.now() + 86_400_000).toISOString()
+  for (const [orderId, body, status, message] of [
+    [ctx.ids.order, invoiceBody(ctx, 'FA-2026-DOUBLON'), 409, 'La facture FA-2026-DOUBLON existe déjà'],
+    [ctx.ids.order, invoiceBody(ctx, 'FA 2026/01'), 400, '« reference » ne peut contenir que'],
+    [ctx.ids.order, invoiceBody(ctx, 'Facture-n°1'), 400, '« reference » ne peut contenir que'],
+    [ctx.ids.order, invoiceBody(ctx, '-FA-1'), 400, '« reference » ne peut contenir que'],
+    [ctx.ids.order, invoiceBody(ctx, 'FA-2026-TTC', { amountInclTaxCents: 2000 }), 400, 'ne peut pas être inférieur au montant HT'],
+    [ctx.ids.order, invoiceBody(ctx, 'FA-2026-NEG', { amountExclTaxCents: -1 }), 400, 'amountExclTaxCents'],
+    [ctx.ids.order, invoiceBody(ctx, 'FA-2026-FUTUR', { date: future }), 400, '« date » ne peut pas être dans le futur'],
+    [ctx.ids.order, invoiceBody(ctx, 'FA-2026-PNG', { file: dataUrl(tinyPng) }), 400, 'La facture n’est pas un PDF valide'],
+    [ctx.ids.order, invoiceBody(ctx, 'FA-2026-URL', { file: 'https://example.com/facture.pdf' }), 400, 'data URL'],
+    [999999, invoiceBody(ctx, 'FA-2026-INCONNUE'), 404, 'Domiciliation introuvable.'],
+  ] as const) {
+    const res = await postInvoice(ctx, orderId, body)
+    assert.is(res.statusCode, status, `${body.reference}: ${res.body}`)
+    assert.match(res.json().message, message)
+  }
+  assert.equal(await traces(ctx), afterFirst, 'nothing stored by the refused ones')
+  assert.is(afterFirst.invoices, before.invoices + 1)
+})
+
+invoicing('the same number sent at once by several operators: one invoice, the others told it exists, no file left', async (ctx) => {
+  const before = await traces(ctx)
+  const answers = await Promise.all(Array.from({ length: 8 }, () => postInvoice(ctx, ctx.ids.order, invoiceBody(ctx, 'FA-2026-COURSE'))))
+  assert.equal(answers.map((a) => a.statusCode).sort(), [200, 409, 409, 409, 409, 409, 409, 409])
+  const after = await traces(ctx)
+  assert.is(after.invoices, before.invoices + 1)
+  assert.is(after.notifications, before.notifications + 1)
+  assert.is(after.files.length, before.files.length + 1)
+})
+
+invoicing.run()

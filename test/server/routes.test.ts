@@ -358,6 +358,21 @@ const happy: Record<RouteName, Check> = {
     assert.equal(ok(await call()).paidCount, 1)
     assert.equal(ok(await call()).paidCount, 0)
   },
+  // After payUnpaidInvoice: the new invoice is the only unpaid one.
+  operatorAddInvoice: async ({ t, ids, camille }, call) => {
+    const invoice = ok(await call())
+    assert.equal([invoice.domId, invoice.raisonSociale, invoice.amountInclTaxCents, invoice.paid], [ids.order, 'Boulangerie des Lilas SAS', 34800, false])
+    const year = new Date(invoice.date).getFullYear()
+    const listed = ok(await send(t.app, 'invoices', { query: { year } }, camille))
+    assert.equal(listed.find((i: { id: number }) => i.id === invoice.id), invoice)
+    assert.equal(ok(await send(t.app, 'unpaidStatus', {}, camille)).count, 1)
+    const file = await send(t.app, 'invoiceFile', { params: { id: invoice.id } }, camille)
+    assert.ok(isPdf(ok(file)))
+    assert.match(String(file.headers['content-disposition']), `facture-${invoice.number}.pdf`)
+    // (Julien's share of this order was removed above: the collaborators' bell is tested in ingest.test.ts.)
+    const bell = ok(await send(t.app, 'notifications', {}, camille))
+    assert.equal(bell.notifications.find((n: { body: string }) => n.body.startsWith(`Facture ${invoice.number} `))?.link, '/factures')
+  },
   addOption: async ({ ids }, call) => {
     const reply = ok(await call())
     assert.is(reply.planId, 'option-reexpedition-annuelle', 'the option at the yearly interval of the subscription')

@@ -112,6 +112,8 @@ export interface Sample {
   multipart?: { payload: Buffer; headers: Record<string, string> }
 }
 
+let invoiceNumbers = 0
+
 export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sample {
   const samples: Record<RouteName, () => Sample> = {
     login: () => ({ body: { username: 'demo@example.com', password: 'Demo1234!' } }),
@@ -189,6 +191,11 @@ export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sampl
     operatorOrders: () => ({}),
     operatorAddDocument: () => ({ params: { id: ids.order }, body: { sender: 'URSSAF Île-de-France', kind: 'administratif', file: `data:application/pdf;base64,${kbisPdf.toString('base64')}` } }),
     operatorAddPackage: () => ({ params: { id: ids.order }, body: { carrier: 'Colissimo', sender: 'Moulins Bourgeois' } }),
+    // A new number at each call: an invoice number is issued once.
+    operatorAddInvoice: () => ({
+      params: { id: ids.order },
+      body: { reference: `FA-ESSAI-${++invoiceNumbers}`, amountExclTaxCents: 29000, amountInclTaxCents: 34800, file: `data:application/pdf;base64,${kbisPdf.toString('base64')}` },
+    }),
     // people
     invitation: () => ({ params: { token: 'x'.repeat(43) } }),
     createInvitationAccount: () => ({ params: { token: 'x'.repeat(43) }, body: { firstname: 'Nina', lastname: 'Roussel', password: 'trois mots au hasard' } }),

@@ -1,7 +1,7 @@
 // Billing: subscriptions' option requests, invoices, credit notes, meeting-room invoices and termination requests.
 // The test payment provider's own objects are in test-payment-provider.ts.
 import { randomUUID } from 'node:crypto'
-import { sql, type Kysely } from 'kysely'
+import { sql, type Insertable, type Kysely } from 'kysely'
 import type { CalendarInvoice, CreditNote, Invoice } from '../../contract/index.ts'
 import { notFound } from '../../http/errors.ts'
 import { isoDay } from '../dates.ts'
@@ -56,6 +56,21 @@ export async function listInvoices(db: Db, orderIds: number[], year?: number): P
     id: r.id, domId: r.order_id, raisonSociale: r.raison_sociale, number: r.number, date: r.date.toISOString(),
     amountExclTaxCents: r.amount_excl_tax_cents, amountInclTaxCents: r.amount_incl_tax_cents, paid: r.paid_at !== null,
   }))
+}
+
+/**
+ * Whether no invoice has this number yet, inside the transaction that will insert it. Numbers are unique without an
+ * index (the demo's may repeat across companies): the check and the insert run one issuer at a time, under a
+ * transaction-level lock per schema.
+ */
+export async function invoiceNumberFree(trx: Db, number: string): Promise<boolean> {
+  if (!trx.isTransaction) throw new Error('invoiceNumberFree: inside the transaction that inserts the invoice only')
+  await sql`select pg_advisory_xact_lock(hashtext(current_schema() || '.invoice_numbers'))`.execute(trx)
+  return !(await trx.selectFrom('invoices').select('id').where('number', '=', number).executeTakeFirst())
+}
+
+export function insertInvoice(db: Db, row: Insertable<Database['invoices']>) {
+  return db.insertInto('invoices').values(row).returning('id').executeTakeFirstOrThrow()
 }
 
 export async function listCreditNotes(db: Db, orderIds: number[], year?: number): Promise<CreditNote[]> {
