@@ -4,6 +4,10 @@
 // then POST pay-unpaid-invoice {orderId} with the card on file. Paid, the order's invoices turn "Payée" (`invoicesPaid`
 // tells the portal, whose unpaid banner then goes); without a card, the way to /moyen-de-paiement; a declined card
 // says why in French and nothing changes.
+// An invoice issued meanwhile (an 'invoice' notification, `book.refresh`) reads the years and the year shown again, its
+// rows still shown (`rereading`: `years`, then `year`); a re-read that fails keeps them under the reason and
+// 'Réessayer' (`rereading.stale`). News during a read starts it again, so the list read last is never older than the last news;
+// news during a payment is kept (`refreshPending`) and read once the list is back (`ready`).
 import { assign, fromPromise, setup } from 'xstate'
 import type { CreditNote, Invoice, PayUnpaidReply } from '../../server/contract/schemas.ts'
 import { codeOf, messageOf, type Notice } from './shared.ts'
@@ -36,10 +40,14 @@ export interface InvoiceBookContext {
   creditNotes: CreditNote[]
   payment: Payment | null
   error: string | null
+  /** News came during a payment: read again once it ends. */
+  refreshPending: boolean
 }
 
 export type InvoiceBookEvent =
   | { type: 'book.retry' }
+  /** An invoice may have been issued (a live notification): read the years and the year shown again. */
+  | { type: 'book.refresh' }
   | { type: 'year.select'; year: number }
   | { type: 'invoice.pay'; orderId: number }
   | { type: 'payment.confirm' }
@@ -49,6 +57,9 @@ export type InvoiceBookEvent =
 
 /** This year when it has invoices, else the latest. */
 const firstYear = (years: number[], currentYear: number) => (years.includes(currentYear) ? currentYear : years[0]!)
+
+/** The year shown, kept while it is listed; none shown yet: the first year. */
+const yearToShow = (year: number | null, years: number[], currentYear: number) => (year !== null && years.includes(year) ? year : firstYear(years, currentYear))
 
 const unpaidOf = (invoices: Invoice[], orderId: number) => invoices.filter((i) => i.domId === orderId && !i.paid)
 
@@ -92,6 +103,8 @@ export const invoiceBookMachine = deferred(() => setup({
   },
   guards: {
     noYears: (_, params: { years: number[] }) => params.years.length === 0,
+    stillNone: ({ context }, params: { years: number[] }) => params.years.length === 0 && context.year === null,
+    refreshPending: ({ context }) => context.refreshPending,
     isListedYear: ({ context }, params: { year: number }) => context.years.includes(params.year),
     canPay: ({ context }, params: { orderId: number }) =>
       context.payableOrderIds.includes(params.orderId) && unpaidOf(context.invoices, params.orderId).length > 0,
@@ -100,7 +113,7 @@ export const invoiceBookMachine = deferred(() => setup({
 }).createMachine({
   id: 'invoiceBook',
   context: ({ input }) => ({
-    orderId: input.orderId, payableOrderIds: input.payableOrderIds, currentYear: input.currentYear, years: [], year: null, invoices: [], creditNotes: [], payment: null, error: null,
+    orderId: input.orderId, payableOrderIds: input.payableOrderIds, currentYear: input.currentYear, years: [], year: null, invoices: [], creditNotes: [], payment: null, error: null, refreshPending: false,
   }),
   initial: 'loadingYears',
   states: {
@@ -110,16 +123,35 @@ export const invoiceBookMachine = deferred(() => setup({
         id: 'loadYears',
         src: 'loadYears',
         onDone: [
-          { guard: { type: 'noYears', params: ({ event }) => ({ years: event.output }) }, target: 'empty', actions: assign({ years: [] }) },
-          { target: 'loadingYear', actions: assign({ years: ({ event }) => event.output, year: ({ context, event }) => firstYear(event.output, context.currentYear) }) },
+          { guard: { type: 'noYears', params: ({ event }) => ({ years: event.output }) }, target: 'empty', actions: assign({ years: [], year: null, invoices: [], creditNotes: [] }) },
+          {
+            target: 'loadingYear',
+            actions: assign({ years: ({ event }) => event.output, year: ({ context, event }) => yearToShow(context.year, event.output, context.currentYear) }),
+          },
         ],
         onError: { target: 'yearsFailed', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
       },
+      on: {
+        'book.refresh': { target: 'loadingYears', reenter: true },
+        // Years known from an earlier read: the choice waits for them.
+        'year.select': { guard: { type: 'isListedYear', params: ({ event }) => ({ year: event.year }) }, actions: assign({ year: ({ event }) => event.year }) },
+      },
     },
     yearsFailed: {
-      on: { 'book.retry': { target: 'loadingYears', actions: assign({ error: null }) } },
+      on: {
+        'book.retry': { target: 'loadingYears', actions: assign({ error: null }) },
+        'book.refresh': { target: 'loadingYears', actions: assign({ error: null }) },
+        'year.select': {
+          guard: { type: 'isListedYear', params: ({ event }) => ({ year: event.year }) },
+          target: 'loadingYears',
+          actions: assign({ year: ({ event }) => event.year, error: null }),
+        },
+      },
     },
-    empty: {},
+    // "Aucune facture" stays on screen while news is read.
+    empty: {
+      on: { 'book.refresh': { target: 'rereading' } },
+    },
     loadingYear: {
       tags: ['loading'],
       invoke: {
@@ -137,11 +169,14 @@ export const invoiceBookMachine = deferred(() => setup({
           reenter: true,
           actions: assign({ year: ({ event }) => event.year }),
         },
+        // The years too may have changed: both are read again, the year chosen kept.
+        'book.refresh': { target: 'loadingYears' },
       },
     },
     yearFailed: {
       on: {
         'book.retry': { target: 'loadingYear', actions: assign({ error: null }) },
+        'book.refresh': { target: 'loadingYears', actions: assign({ error: null }) },
         'year.select': {
           guard: { type: 'isListedYear', params: ({ event }) => ({ year: event.year }) },
           target: 'loadingYear',
@@ -150,7 +185,10 @@ export const invoiceBookMachine = deferred(() => setup({
       },
     },
     ready: {
+      // News that came during a payment, read now that the list is back.
+      always: { guard: 'refreshPending', target: 'rereading', actions: assign({ refreshPending: false }) },
       on: {
+        'book.refresh': { target: 'rereading' },
         'year.select': {
           guard: { type: 'isListedYear', params: ({ event }) => ({ year: event.year }) },
           target: 'loadingYear',
@@ -160,6 +198,74 @@ export const invoiceBookMachine = deferred(() => setup({
           guard: { type: 'canPay', params: ({ event }) => ({ orderId: event.orderId }) },
           target: 'countingUnpaid',
           actions: assign({ payment: ({ context, event }) => paymentOf(context.invoices, event.orderId), error: null }),
+        },
+      },
+    },
+    /**
+     * Read again after news, the rows still shown. Another year chosen meanwhile: a plain load of it, after the years
+     * (the news is not lost). 'Payer' on a row: the re-read stops, and is done again once the payment ends.
+     */
+    rereading: {
+      initial: 'years',
+      on: {
+        'year.select': {
+          guard: { type: 'isListedYear', params: ({ event }) => ({ year: event.year }) },
+          target: 'loadingYears',
+          actions: assign({ year: ({ event }) => event.year, error: null }),
+        },
+        'invoice.pay': {
+          guard: { type: 'canPay', params: ({ event }) => ({ orderId: event.orderId }) },
+          target: 'countingUnpaid',
+          actions: assign({ payment: ({ context, event }) => paymentOf(context.invoices, event.orderId), error: null, refreshPending: true }),
+        },
+      },
+      states: {
+        /** First the years (the invoice may open a new one)… */
+        years: {
+          invoke: {
+            id: 'loadYears',
+            src: 'loadYears',
+            onDone: [
+              { guard: { type: 'stillNone', params: ({ event }) => ({ years: event.output }) }, target: '#invoiceBook.empty' },
+              // None any more, while some are shown (invoices are never deleted): what is shown stays.
+              { guard: { type: 'noYears', params: ({ event }) => ({ years: event.output }) }, target: '#invoiceBook.ready' },
+              { target: 'year', actions: assign({ years: ({ event }) => event.output }) },
+            ],
+            onError: { target: 'stale', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+          },
+          on: { 'book.refresh': { target: 'years', reenter: true } },
+        },
+        /** …then the year shown (the first year when none was shown yet). */
+        year: {
+          invoke: {
+            id: 'loadYear',
+            src: 'loadYear',
+            input: ({ context }) => ({ year: yearToShow(context.year, context.years, context.currentYear), orderId: context.orderId }),
+            onDone: {
+              target: '#invoiceBook.ready',
+              actions: assign({
+                year: ({ context }) => yearToShow(context.year, context.years, context.currentYear),
+                invoices: ({ event }) => event.output.invoices,
+                creditNotes: ({ event }) => event.output.creditNotes,
+              }),
+            },
+            onError: { target: 'stale', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+          },
+          on: {
+            'book.refresh': { target: 'years' },
+            'year.select': {
+              guard: { type: 'isListedYear', params: ({ event }) => ({ year: event.year }) },
+              target: '#invoiceBook.loadingYear',
+              actions: assign({ year: ({ event }) => event.year }),
+            },
+          },
+        },
+        /** The rows of before, and why they could not be read again. */
+        stale: {
+          on: {
+            'book.retry': { target: 'years', actions: assign({ error: null }) },
+            'book.refresh': { target: 'years', actions: assign({ error: null }) },
+          },
         },
       },
     },
@@ -177,11 +283,16 @@ export const invoiceBookMachine = deferred(() => setup({
         },
         onError: { target: 'countFailed', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
       },
-      on: { 'payment.cancel': { target: 'ready', actions: assign({ payment: null, error: null }) } },
+      on: {
+        'payment.cancel': { target: 'ready', actions: assign({ payment: null, error: null }) },
+        // News does not disturb a payment: kept, and read once back at the list.
+        'book.refresh': { actions: assign({ refreshPending: true }) },
+      },
     },
     countFailed: {
       tags: ['dialog'],
       on: {
+        'book.refresh': { actions: assign({ refreshPending: true }) },
         'payment.retry': { target: 'countingUnpaid', actions: assign({ error: null }) },
         'payment.cancel': { target: 'ready', actions: assign({ payment: null, error: null }) },
       },
@@ -189,6 +300,7 @@ export const invoiceBookMachine = deferred(() => setup({
     confirmingPayment: {
       tags: ['dialog'],
       on: {
+        'book.refresh': { actions: assign({ refreshPending: true }) },
         'payment.confirm': { target: 'paying', actions: assign({ error: null }) },
         'payment.cancel': { target: 'ready', actions: assign({ payment: null, error: null }) },
       },
@@ -213,10 +325,14 @@ export const invoiceBookMachine = deferred(() => setup({
           { target: 'confirmingPayment', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
         ],
       },
+      on: { 'book.refresh': { actions: assign({ refreshPending: true }) } },
     },
     noCard: {
       tags: ['dialog'],
-      on: { 'payment.cancel': { target: 'ready', actions: assign({ payment: null, error: null }) } },
+      on: {
+        'payment.cancel': { target: 'ready', actions: assign({ payment: null, error: null }) },
+        'book.refresh': { actions: assign({ refreshPending: true }) },
+      },
     },
   },
 }))

@@ -1,7 +1,8 @@
 // notifications (issue 14) in Chromium, against the real server: the bell lights up while the page is
 // open when an operator adds a letter through the operator API (the live stream); opening the
 // notification opens the letter; its Historique then says it was opened, and sent by e-mail to whom. The
-// dashboard's letters card shows the new letter meanwhile, without falling back to its spinner.
+// dashboard's letters card shows the new letter meanwhile, without falling back to its spinner. An
+// operator moving a formality on, and the billing system issuing invoices, update the open pages too.
 import type { Page } from 'playwright-core'
 import * as assert from 'uvu/assert'
 import { chooseOrder, DESKTOP, MOBILE, pageTitle, portalSuite, samplePdf, screenshot, signIn, type Portal, type Viewport } from '../util/e2e.ts'
@@ -106,6 +107,37 @@ Notifications('1280 px: an operator moves a formality on; /formalites, open, sho
   })
   assert.is(moved.status, 200, await moved.clone().text())
   await page.getByRole('listitem', { name: 'Transfert de siège social : En cours' }).waitFor({ timeout: 5000 })
+  await tab.close()
+})
+
+async function issueInvoice(portal: Portal, reference: string) {
+  const orderId = (await portal.orders())[BOULANGERIE]!.id
+  const pdf = await samplePdf(`Facture ${reference}`)
+  const res = await fetch(`${portal.url}/api/operator/domiciliation-orders/${orderId}/invoices`, {
+    method: 'POST', headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ reference, amountExclTaxCents: 2900, amountInclTaxCents: 3480, file: `data:application/pdf;base64,${pdf.toString('base64')}` }),
+  })
+  assert.is(res.status, 200, await res.clone().text())
+}
+
+Notifications('1280 px: the billing system issues invoices; the open dashboard’s banner counts the new one, the open /factures lists it with "Payer", without a reload', async ({ portal }) => {
+  const apiToken = await portal.apiToken()
+  const unpaid = async () => ((await (await fetch(`${portal.url}/api-protected/user-unpaid-status`, { headers: { apiToken } })).json()) as { count: number }).count
+  const tab = await portal.open({ viewport: DESKTOP })
+  const { page } = tab
+  await signIn(page)
+  await chooseOrder(page, BOULANGERIE)
+  const banner = page.getByRole('region', { name: 'Factures impayées' })
+  await banner.waitFor()
+  const before = await unpaid()
+  await issueInvoice(portal, 'FA-E2E-0001')
+  await banner.getByText(`${before + 1} factures sont impayées`).waitFor({ timeout: 5000 })
+  await page.goto('/factures')
+  const rows = page.getByRole('list', { name: 'Factures' })
+  await rows.getByText('N° de facture FA-E2E-0001').waitFor()
+  await issueInvoice(portal, 'FA-E2E-0002')
+  await rows.getByText('N° de facture FA-E2E-0002').waitFor({ timeout: 5000 })
+  await page.getByRole('button', { name: 'Payer la facture FA-E2E-0002' }).waitFor()
   await tab.close()
 })
 

@@ -1,6 +1,6 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { createActor } from 'xstate'
+import { createActor, type SnapshotFrom } from 'xstate'
 import type { CreditNote, Invoice } from '../../server/contract/schemas.ts'
 import { invoiceBookMachine } from '../../src/machines/invoiceBook.machine.ts'
 import type { Notice } from '../../src/machines/shared.ts'
@@ -14,6 +14,9 @@ const unpaid = invoice(1, { paid: false })
 const shared = invoice(3, { domId: 3, raisonSociale: 'Studio Nuage SAS', paid: false, amountExclTaxCents: 2900, amountInclTaxCents: 3480 })
 const note: CreditNote = { id: 9, domId: 2, raisonSociale: 'Boulangerie des Lilas SAS', number: 'AV-2026-1', date: '2026-06-05T10:00:00.000Z', amountExclTaxCents: 1000, amountInclTaxCents: 1200, invoiceId: 4 }
 const book = { invoices: [unpaid, invoice(2), shared], creditNotes: [note] }
+/** The same year read again after news: an invoice was issued meanwhile. */
+const issuedInvoice = invoice(6, { paid: false, date: '2026-11-20T10:00:00.000Z' })
+const issued = { invoices: [issuedInvoice, ...book.invoices], creditNotes: [note] }
 /** The user's own invoices of every year: one more unpaid of the Boulangerie, from 2025. */
 const older = invoice(5, { paid: false, number: 'FA-2025-5', date: '2025-03-01T10:00:00.000Z', amountExclTaxCents: 1000, amountInclTaxCents: 1200 })
 const everyYear = [unpaid, invoice(2), older]
@@ -21,19 +24,41 @@ const noCard = Object.assign(new Error('Aucune carte enregistrée : ajoutez un m
 const declined = Object.assign(new Error('Votre carte a été refusée par votre banque : aucun montant n’a été prélevé. Essayez une autre carte.'), { status: 402, code: 'PAYMENT_FAILED' })
 const input = { orderId: null, payableOrderIds: [1, 2, 4], currentYear: 2026 }
 
+type Snapshot = SnapshotFrom<typeof invoiceBookMachine>
+/** What the page shows: the rows of a year (InvoicesPage: not loading, not failed, a year shown). */
+const rowsShown = (s: Snapshot) => !s.hasTag('loading') && !s.matches('yearsFailed') && !s.matches('yearFailed') && s.context.year !== null
+
 function start() {
   const deferreds = new Deferreds()
   const paid: number[] = []
   const notices: Notice[] = []
+  /** The news sent, each with how many reads had started by then. */
+  const news: number[] = []
+  /** Every change of the page's state, with the event that made it. */
+  const changes: { event: { type: string; output?: unknown }; before: Snapshot; after: Snapshot }[] = []
   const machine = invoiceBookMachine.provide({
     actors: { loadYears: deferreds.actor(), loadYear: deferreds.actor(), loadUnpaid: deferreds.actor(), pay: deferreds.actor() },
     actions: { invoicesPaid: (_, { orderId }) => void paid.push(orderId), notify: (_, n) => void notices.push(n) },
   })
-  return { actor: createActor(machine, { input }), deferreds, paid, notices }
+  let last: Snapshot | undefined
+  const actor = createActor(machine, {
+    input,
+    inspect: (e) => {
+      if (e.actorRef.sessionId !== e.rootId) return
+      if (e.type === '@xstate.event' && e.event.type === 'book.refresh') news.push(deferreds.started.length)
+      if (e.type === '@xstate.snapshot') {
+        const after = e.snapshot as Snapshot
+        if (last) changes.push({ event: e.event, before: last, after })
+        last = after
+      }
+    },
+  })
+  return { actor, deferreds, paid, notices, news, changes }
 }
 
 const events = [
   { type: 'book.retry' },
+  { type: 'book.refresh' },
   { type: 'year.select', year: 2025 },
   { type: 'year.select', year: 1999 },
   { type: 'invoice.pay', orderId: 2 },
@@ -45,6 +70,7 @@ const events = [
   { type: 'xstate.done.actor.loadYears', output: [] },
   { type: 'xstate.error.actor.loadYears', error: new Error('Le service est momentanément indisponible.') },
   { type: 'xstate.done.actor.loadYear', output: book },
+  { type: 'xstate.done.actor.loadYear', output: issued },
   { type: 'xstate.error.actor.loadYear', error: new Error('Le service est momentanément indisponible.') },
   { type: 'xstate.done.actor.loadUnpaid', output: everyYear },
   { type: 'xstate.error.actor.loadUnpaid', error: new Error('Le service est momentanément indisponible.') },
@@ -53,17 +79,51 @@ const events = [
   { type: 'xstate.error.actor.pay', error: noCard },
 ] as const
 
+/**
+ * States told apart by when the last news came too (during a read, a payment, or at rest): the graph then reaches the
+ * page at rest after news that came at each of those times.
+ */
+const newsIn = new WeakMap<object, string>()
+const moment = (s: Snapshot) => (s.hasTag('dialog') ? 'payment' : s.children.loadYears || s.children.loadYear ? 'read' : 'rest')
+const serializeState = (s: Snapshot, event?: { type: string }, prev?: Snapshot) => {
+  if (!newsIn.has(s)) newsIn.set(s, event?.type === 'book.refresh' ? moment(prev!) : (prev && newsIn.get(prev)) ?? 'none')
+  return JSON.stringify({ value: s.value, context: s.context, news: newsIn.get(s) })
+}
+
 const ModelBased = suite('invoiceBook: every shortest path, replayed')
-const paths = shortestPaths(invoiceBookMachine, { events, input })
+const paths = shortestPaths(invoiceBookMachine, { events, input, serializeState, limit: 50_000 })
 ModelBased('the model reaches every state', () => {
-  const reached = new Set(paths.map((p) => String(p.state.value)))
-  for (const state of ['loadingYears', 'yearsFailed', 'empty', 'loadingYear', 'yearFailed', 'ready', 'countingUnpaid', 'countFailed', 'confirmingPayment', 'paying', 'noCard']) assert.ok(reached.has(state), state)
+  const reached = new Set(paths.map((p) => (typeof p.state.value === 'string' ? p.state.value : Object.entries(p.state.value).map(([parent, child]) => `${parent}.${String(child)}`)[0])))
+  for (const state of [
+    'loadingYears', 'yearsFailed', 'empty', 'loadingYear', 'yearFailed', 'ready', 'rereading.years', 'rereading.year', 'rereading.stale',
+    'countingUnpaid', 'countFailed', 'confirmingPayment', 'paying', 'noCard',
+  ]) assert.ok(reached.has(state), state)
 })
 for (const path of paths) {
   ModelBased(describePath(path), async () => {
-    const { actor, deferreds, paid } = start()
+    const { actor, deferreds, paid, news, changes } = start()
     await replay(actor, deferreds, path)
     const steps = path.steps.map((s) => s.event.type)
+    const snapshot = actor.getSnapshot()
+    // News and the page back at rest: the years, and the year shown, were read after the last news.
+    const atRest = snapshot.matches({ rereading: 'stale' }) || (['ready', 'empty', 'yearsFailed', 'yearFailed'] as const).some((state) => snapshot.matches(state))
+    if (news.length && atRest) {
+      const readAfter = (id: string) => deferreds.started.slice(news.at(-1)!).some((s) => s.id === id)
+      assert.ok(readAfter('loadYears'), 'the years read after the last news')
+      const noYearsLeft = path.steps.findLast((s) => s.event.type === 'xstate.done.actor.loadYears')?.event.output?.length === 0
+      if (snapshot.matches('ready') && !noYearsLeft) assert.ok(readAfter('loadYear'), 'the year read after the last news')
+    }
+    for (const { event, before, after } of changes) {
+      // Rows on screen stay on screen, but for another year chosen; they change only for an answer (or a payment).
+      if (rowsShown(before) && !rowsShown(after)) assert.is(event.type, 'year.select', `rows hidden by ${event.type}`)
+      if (rowsShown(before) && rowsShown(after) && before.context.invoices !== after.context.invoices) {
+        assert.ok(['xstate.done.actor.loadYear', 'xstate.done.actor.pay'].includes(event.type), `rows changed by ${event.type}`)
+      }
+      // The year shown is kept: only the user changes it, or a list of years without it.
+      if (before.context.year !== null && after.context.year !== before.context.year) {
+        assert.ok(event.type === 'year.select' || (event.type === 'xstate.done.actor.loadYears' && !(event.output as number[]).includes(before.context.year)), `year changed by ${event.type}`)
+      }
+    }
     // Only an order the user owns is paid, only after the confirmation; the shared order never.
     for (const { id, input: sent } of deferreds.started) {
       if (id === 'pay') {
@@ -75,16 +135,25 @@ for (const path of paths) {
       if (id === 'loadUnpaid') assert.equal(sent, { orderId: 2 })
       if (id === 'loadYear') assert.ok([2026, 2025].includes((sent as { year: number }).year))
     }
-    // Invoices turn paid (and the portal hears of it) only when the server paid them.
+    // Invoices turn paid (and the portal hears of it) only when the server paid them, until the year is read again.
     const paidNow = steps.includes('xstate.done.actor.pay')
-    assert.equal(paid, paidNow ? [2] : [])
-    if (actor.getSnapshot().matches('ready') && paidNow) {
+    assert.equal(paid, steps.filter((s) => s === 'xstate.done.actor.pay').map(() => 2))
+    if (actor.getSnapshot().matches('ready') && paidNow && steps.lastIndexOf('xstate.done.actor.pay') > steps.lastIndexOf('xstate.done.actor.loadYear')) {
       assert.ok(actor.getSnapshot().context.invoices.filter((i) => i.domId === 2).every((i) => i.paid))
       assert.is(actor.getSnapshot().context.invoices.find((i) => i.id === 3)!.paid, false, 'another order’s invoice stays unpaid')
     }
     // A confirmation on screen always gives every year's unpaid invoices of the order.
     const { payment } = actor.getSnapshot().context
     if (actor.getSnapshot().matches('confirmingPayment')) assert.equal(payment, { orderId: 2, raisonSociale: 'Boulangerie des Lilas SAS', count: 2, amountInclTaxCents: 36000, years: [2026, 2025] })
+    // News now, whatever the state: the years are read again at once (the rows kept), or after the payment under way.
+    const startedBefore = deferreds.started.length
+    actor.send({ type: 'book.refresh' })
+    await flush()
+    const after = actor.getSnapshot()
+    const readNow = deferreds.started.slice(startedBefore).some((s) => s.id === 'loadYears')
+    if (snapshot.hasTag('dialog')) assert.ok(after.hasTag('dialog') && after.context.refreshPending && !readNow, 'kept for after the payment')
+    else assert.ok(readNow, 'the years read again')
+    if (rowsShown(snapshot)) assert.ok(rowsShown(after) && after.context.invoices === snapshot.context.invoices, 'the rows still shown')
     actor.stop()
   })
 }
@@ -194,3 +263,136 @@ Book('every year counted and none unpaid any more (paid from elsewhere): the ser
 })
 
 Book.run()
+
+const News = suite('invoiceBook: news of an invoice issued')
+const failure = new Error('Le service est momentanément indisponible.')
+
+News('the rows stay while the years and the year chosen are read again; then the new invoice shows', async () => {
+  const { actor, deferreds } = await ready()
+  actor.send({ type: 'year.select', year: 2025 })
+  await flush()
+  deferreds.settle('loadYear', { output: book })
+  await flush()
+  actor.send({ type: 'book.refresh' })
+  await flush()
+  assert.ok(actor.getSnapshot().matches({ rereading: 'years' }))
+  assert.not.ok(actor.getSnapshot().hasTag('loading'), 'no spinner')
+  assert.equal(actor.getSnapshot().context.invoices, book.invoices, 'still shown')
+  deferreds.settle('loadYears', { output: [2026, 2025] })
+  await flush()
+  assert.equal(deferreds.started.at(-1), { id: 'loadYear', input: { year: 2025, orderId: null } }, 'the year chosen, not this year')
+  assert.equal(actor.getSnapshot().context.invoices, book.invoices)
+  deferreds.settle('loadYear', { output: issued })
+  await flush()
+  assert.ok(actor.getSnapshot().matches('ready'))
+  assert.is(actor.getSnapshot().context.year, 2025)
+  assert.equal(actor.getSnapshot().context.invoices, issued.invoices)
+})
+
+News('news during a read starts it again; the year chosen meanwhile is kept', async () => {
+  const { actor, deferreds } = start()
+  actor.start()
+  await flush()
+  actor.send({ type: 'book.refresh' })
+  await flush()
+  assert.equal(deferreds.started.map((s) => s.id), ['loadYears', 'loadYears'])
+  deferreds.settle('loadYears', { output: [2026, 2025] })
+  await flush()
+  actor.send({ type: 'year.select', year: 2025 })
+  await flush()
+  // The year being read, and news: the years are read again first, then the year chosen.
+  actor.send({ type: 'book.refresh' })
+  await flush()
+  assert.ok(actor.getSnapshot().matches('loadingYears'))
+  deferreds.settle('loadYears', { output: [2026, 2025] })
+  await flush()
+  assert.equal(deferreds.started.at(-1), { id: 'loadYear', input: { year: 2025, orderId: null } })
+  deferreds.settle('loadYear', { output: issued })
+  await flush()
+  assert.ok(actor.getSnapshot().matches('ready'))
+  assert.equal(actor.getSnapshot().context.invoices, issued.invoices)
+})
+
+News('news during a payment leaves it alone; the list is read again once it is paid', async () => {
+  const { actor, deferreds, paid } = await ready()
+  actor.send({ type: 'invoice.pay', orderId: 2 })
+  await flush()
+  actor.send({ type: 'book.refresh' })
+  deferreds.settle('loadUnpaid', { output: everyYear })
+  await flush()
+  actor.send({ type: 'book.refresh' })
+  assert.ok(actor.getSnapshot().matches('confirmingPayment'), 'the confirmation stays')
+  assert.equal(actor.getSnapshot().context.payment!.amountInclTaxCents, 36000)
+  actor.send({ type: 'payment.confirm' })
+  await flush()
+  actor.send({ type: 'book.refresh' })
+  await flush()
+  assert.equal(deferreds.started.filter((s) => s.id === 'loadYears').length, 1, 'nothing read during the payment')
+  deferreds.settle('pay', { output: { paidCount: 2, message: 'Vos factures ont été réglées.' } })
+  await flush()
+  assert.equal(paid, [2])
+  assert.ok(actor.getSnapshot().matches({ rereading: 'years' }), 'read once the payment is over')
+  assert.is(actor.getSnapshot().context.invoices.find((i) => i.id === 1)!.paid, true, 'the paid rows shown meanwhile')
+  deferreds.settle('loadYears', { output: [2026, 2025] })
+  await flush()
+  deferreds.settle('loadYear', { output: issued })
+  await flush()
+  assert.ok(actor.getSnapshot().matches('ready'))
+  assert.is(actor.getSnapshot().context.refreshPending, false)
+  assert.equal(deferreds.started.filter((s) => s.id === 'loadYears').length, 2, 'read once, not once per news')
+})
+
+News('news, then the payment cancelled: read at once', async () => {
+  const { actor, deferreds } = await ready()
+  actor.send({ type: 'invoice.pay', orderId: 2 })
+  actor.send({ type: 'book.refresh' })
+  actor.send({ type: 'payment.cancel' })
+  await flush()
+  assert.ok(actor.getSnapshot().matches({ rereading: 'years' }))
+  assert.equal(deferreds.started.at(-1)!.id, 'loadYears')
+})
+
+News('a re-read that fails keeps the rows and says why; "Réessayer" reads again', async () => {
+  const { actor, deferreds } = await ready()
+  actor.send({ type: 'book.refresh' })
+  await flush()
+  deferreds.settle('loadYears', { output: [2026, 2025] })
+  await flush()
+  deferreds.settle('loadYear', { error: failure })
+  await flush()
+  assert.ok(actor.getSnapshot().matches({ rereading: 'stale' }))
+  assert.equal(actor.getSnapshot().context.invoices, book.invoices, 'still shown')
+  assert.is(actor.getSnapshot().context.error, failure.message)
+  actor.send({ type: 'book.retry' })
+  await flush()
+  assert.is(actor.getSnapshot().context.error, null)
+  assert.equal(actor.getSnapshot().context.invoices, book.invoices)
+  deferreds.settle('loadYears', { output: [2026, 2025] })
+  await flush()
+  deferreds.settle('loadYear', { output: issued })
+  await flush()
+  assert.ok(actor.getSnapshot().matches('ready'))
+  assert.equal(actor.getSnapshot().context.invoices, issued.invoices)
+})
+
+News('the first invoice: "Aucune facture" stays until this year is read', async () => {
+  const { actor, deferreds } = start()
+  actor.start()
+  await flush()
+  deferreds.settle('loadYears', { output: [] })
+  await flush()
+  assert.ok(actor.getSnapshot().matches('empty'))
+  actor.send({ type: 'book.refresh' })
+  await flush()
+  deferreds.settle('loadYears', { output: [2026] })
+  await flush()
+  assert.not.ok(actor.getSnapshot().hasTag('loading'))
+  assert.is(actor.getSnapshot().context.year, null, 'no year shown before its invoices')
+  assert.equal(deferreds.started.at(-1), { id: 'loadYear', input: { year: 2026, orderId: null } })
+  deferreds.settle('loadYear', { output: { invoices: [issuedInvoice], creditNotes: [] } })
+  await flush()
+  assert.ok(actor.getSnapshot().matches('ready'))
+  assert.is(actor.getSnapshot().context.year, 2026)
+})
+
+News.run()

@@ -1,42 +1,100 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { createActor } from 'xstate'
+import { createActor, type SnapshotFrom } from 'xstate'
 import type { Notice } from '../../src/machines/shared.ts'
 import { unpaidInvoicesMachine } from '../../src/machines/unpaidInvoices.machine.ts'
 import { Deferreds, describePath, flush, replay, shortestPaths } from '../util/paths.ts'
 
 const unpaid = { hasUnpaid: true, count: 1, amountInclTaxCents: 3480 }
 const clear = { hasUnpaid: false, count: 0, amountInclTaxCents: 0 }
+/** A new invoice issued: one more to pay. */
+const more = { hasUnpaid: true, count: 2, amountInclTaxCents: 38280 }
+
+type Snapshot = SnapshotFrom<typeof unpaidInvoicesMachine>
 
 function start(orderId: number | null = 2) {
   const deferreds = new Deferreds()
   const notices: Notice[] = []
+  /** The news sent, each with how many calls had started by then. */
+  const news: number[] = []
+  /** Every change of state, with the event that made it. */
+  const changes: { event: { type: string; output?: unknown }; before: Snapshot; after: Snapshot }[] = []
   const machine = unpaidInvoicesMachine.provide({
     actors: { fetchStatus: deferreds.actor(), pay: deferreds.actor() },
     actions: { notify: (_, n) => void notices.push(n) },
   })
-  return { actor: createActor(machine, { input: { orderId } }), deferreds, notices }
+  let last: Snapshot | undefined
+  const actor = createActor(machine, {
+    input: { orderId },
+    inspect: (e) => {
+      if (e.actorRef.sessionId !== e.rootId) return
+      if (e.type === '@xstate.event' && e.event.type === 'unpaid.refresh') news.push(deferreds.started.length)
+      if (e.type === '@xstate.snapshot') {
+        if (last) changes.push({ event: e.event, before: last, after: e.snapshot as Snapshot })
+        last = e.snapshot as Snapshot
+      }
+    },
+  })
+  return { actor, deferreds, notices, news, changes }
 }
 
 const events = [
   { type: 'xstate.done.actor.fetchStatus', output: unpaid },
   { type: 'xstate.done.actor.fetchStatus', output: clear },
+  { type: 'xstate.done.actor.fetchStatus', output: more },
   { type: 'xstate.error.actor.fetchStatus', error: new Error('Le service est momentanément indisponible.') },
   { type: 'unpaid.pay' },
   { type: 'unpaid.retry' },
+  { type: 'unpaid.refresh' },
   { type: 'xstate.done.actor.pay', output: { paidCount: 1, message: '1 facture réglée.' } },
   { type: 'xstate.error.actor.pay', error: new Error('Aucune carte enregistrée : ajoutez un moyen de paiement.') },
 ] as const
 
+/** States told apart by when the last news came too (during a call, a payment, or at rest), for the graph to reach rest after each. */
+const newsIn = new WeakMap<object, string>()
+const moment = (s: Snapshot) => (s.children.pay ? 'payment' : s.children.fetchStatus ? 'read' : 'rest')
+const serializeState = (s: Snapshot, event?: { type: string }, prev?: Snapshot) => {
+  if (!newsIn.has(s)) newsIn.set(s, event?.type === 'unpaid.refresh' ? moment(prev!) : (prev && newsIn.get(prev)) ?? 'none')
+  return JSON.stringify({ value: s.value, context: s.context, news: newsIn.get(s) })
+}
+
 const ModelBased = suite('unpaidInvoices: every shortest path, replayed')
-for (const path of shortestPaths(unpaidInvoicesMachine, { events, input: { orderId: 2 } })) {
+const paths = shortestPaths(unpaidInvoicesMachine, { events, input: { orderId: 2 }, serializeState, limit: 20_000 })
+ModelBased('the model reaches every state, and rest after news during a payment', () => {
+  assert.equal([...new Set(paths.map((p) => String(p.state.value)))].sort(), ['failed', 'loading', 'paying', 'refreshing', 'unpaid', 'upToDate'])
+  assert.ok(paths.some((p) => newsIn.get(p.state) === 'payment' && p.state.matches('unpaid')))
+})
+for (const path of paths) {
   ModelBased(describePath(path), async () => {
-    const { actor, deferreds } = start()
+    const { actor, deferreds, news, changes } = start()
     await replay(actor, deferreds, path)
     const snapshot = actor.getSnapshot()
     // The banner shows exactly when the server says something is unpaid.
-    assert.is(snapshot.hasTag('banner'), snapshot.context.status?.hasUnpaid === true && (snapshot.matches('unpaid') || snapshot.matches('paying')))
+    assert.is(snapshot.hasTag('banner'), snapshot.context.status?.hasUnpaid === true && (['unpaid', 'paying', 'refreshing'] as const).some((s) => snapshot.matches(s)))
     for (const s of deferreds.started.filter((d) => d.id === 'pay')) assert.equal(s.input, { orderId: 2 })
+    // News and the banner at rest: the status was asked after the last news.
+    if (news.length && (['unpaid', 'upToDate', 'failed'] as const).some((s) => snapshot.matches(s))) {
+      assert.ok(deferreds.started.slice(news.at(-1)!).some((s) => s.id === 'fetchStatus'), 'asked after the last news')
+    }
+    for (const { event, before, after } of changes) {
+      // A banner shown goes only when the server says all is paid, or once 'Régler' paid.
+      if (before.hasTag('banner') && !after.hasTag('banner')) {
+        assert.ok(event.type === 'xstate.done.actor.pay' || (event.type === 'xstate.done.actor.fetchStatus' && !(event.output as typeof clear).hasUnpaid), `banner hidden by ${event.type}`)
+      }
+      // What it says changes only with an answer; never during a payment.
+      if (after.context.status !== before.context.status) assert.is(event.type, 'xstate.done.actor.fetchStatus')
+      // A payment ends only with its answer: news does not interrupt it.
+      if (before.matches('paying') && !after.matches('paying')) assert.ok(event.type.endsWith('.actor.pay'), `payment left on ${event.type}`)
+    }
+    // News now, whatever the state: the status is asked again at once (the banner kept), or after the payment under way.
+    const startedBefore = deferreds.started.length
+    actor.send({ type: 'unpaid.refresh' })
+    await flush()
+    const after = actor.getSnapshot()
+    const askedNow = deferreds.started.slice(startedBefore).some((s) => s.id === 'fetchStatus')
+    if (snapshot.matches('paying')) assert.ok(after.matches('paying') && after.context.refreshPending && !askedNow, 'kept for after the payment')
+    else assert.ok(askedNow, 'asked again')
+    assert.is(after.hasTag('banner'), snapshot.hasTag('banner'), 'the banner as it was')
     actor.stop()
   })
 }
@@ -77,3 +135,90 @@ Unpaid('a refused payment keeps the banner and says why', async () => {
 })
 
 Unpaid.run()
+
+const News = suite('unpaidInvoices: news of an invoice issued')
+const failure = new Error('Le service est momentanément indisponible.')
+
+/** Started, the status answered. */
+async function shown(status = unpaid) {
+  const run = start(2)
+  run.actor.start()
+  await flush()
+  run.deferreds.settle('fetchStatus', { output: status })
+  await flush()
+  return run
+}
+
+News('the status is asked again, the banner still shown meanwhile; it then says what is due now', async () => {
+  const { actor, deferreds } = await shown()
+  actor.send({ type: 'unpaid.refresh' })
+  assert.ok(actor.getSnapshot().matches('refreshing'))
+  assert.ok(actor.getSnapshot().hasTag('banner'), 'no blink')
+  assert.equal(actor.getSnapshot().context.status, unpaid)
+  // News again before the answer: asked again.
+  actor.send({ type: 'unpaid.refresh' })
+  assert.equal(deferreds.started.map((s) => s.id), ['fetchStatus', 'fetchStatus', 'fetchStatus'])
+  deferreds.settle('fetchStatus', { output: more })
+  await flush()
+  assert.ok(actor.getSnapshot().matches('unpaid'))
+  assert.equal(actor.getSnapshot().context.status, more)
+})
+
+News('nothing due before: the banner appears', async () => {
+  const { actor, deferreds } = await shown(clear)
+  actor.send({ type: 'unpaid.refresh' })
+  await flush()
+  deferreds.settle('fetchStatus', { output: unpaid })
+  await flush()
+  assert.ok(actor.getSnapshot().hasTag('banner'))
+})
+
+News('news during the first call asks again', async () => {
+  const { actor, deferreds } = start(2)
+  actor.start()
+  await flush()
+  actor.send({ type: 'unpaid.refresh' })
+  await flush()
+  assert.is(deferreds.count('fetchStatus'), 2)
+  deferreds.settle('fetchStatus', { output: more })
+  await flush()
+  assert.equal(actor.getSnapshot().context.status, more)
+})
+
+News('a re-read that fails keeps the banner as it was', async () => {
+  const { actor, deferreds } = await shown()
+  actor.send({ type: 'unpaid.refresh' })
+  await flush()
+  deferreds.settle('fetchStatus', { error: failure })
+  await flush()
+  assert.ok(actor.getSnapshot().matches('unpaid'))
+  assert.equal(actor.getSnapshot().context.status, unpaid)
+  assert.ok(actor.getSnapshot().hasTag('banner'))
+})
+
+News('news during a payment waits: asked after a refusal, and once after a payment', async () => {
+  const refused = await paying(2)
+  refused.actor.send({ type: 'unpaid.refresh' })
+  await flush()
+  assert.ok(refused.actor.getSnapshot().matches('paying'), 'the payment goes on')
+  assert.equal(refused.deferreds.started.map((s) => s.id), ['fetchStatus', 'pay'])
+  refused.deferreds.settle('pay', { error: new Error('Aucune carte enregistrée.') })
+  await flush()
+  assert.ok(refused.actor.getSnapshot().matches('refreshing'))
+  assert.is(refused.actor.getSnapshot().context.error, 'Aucune carte enregistrée.', 'the refusal still said')
+  refused.deferreds.settle('fetchStatus', { output: more })
+  await flush()
+  assert.ok(refused.actor.getSnapshot().matches('unpaid'))
+  assert.equal(refused.actor.getSnapshot().context.status, more)
+
+  const paid = await paying(2)
+  paid.actor.send({ type: 'unpaid.refresh' })
+  paid.deferreds.settle('pay', { output: { paidCount: 1, message: '1 facture réglée.' } })
+  await flush()
+  paid.deferreds.settle('fetchStatus', { output: clear })
+  await flush()
+  assert.ok(paid.actor.getSnapshot().matches('upToDate'))
+  assert.equal(paid.deferreds.started.map((s) => s.id), ['fetchStatus', 'pay', 'fetchStatus'], 'asked once')
+})
+
+News.run()

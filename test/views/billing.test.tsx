@@ -1,8 +1,8 @@
 import '../util/dom.ts'
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import type { CreditNote, Invoice, Order, PaymentMethod, Subscription, SubscriptionOption } from '../../server/contract/schemas.ts'
+import type { CreditNote, Invoice, Order, PaymentMethod, PortalNotification, Subscription, SubscriptionOption } from '../../server/contract/schemas.ts'
 import * as F from '../util/fixtures.ts'
 import { setViewport } from '../util/dom.ts'
 import { renderApp, type Scenario } from '../util/services.tsx'
@@ -227,6 +227,16 @@ const Invoices = suite('/factures')
 Invoices.after.each(afterEach)
 
 const invoicesOf = () => within(screen.getByRole('list', { name: 'Factures' })).getAllByRole('listitem')
+const numbersShown = () => invoicesOf().map((r) => text(r).match(/N° de facture (FA-\d+-\d+)/)![1])
+/** Issued by an operator: the bell's live stream says so ('invoice'). */
+const issued = invoice(42, { paid: false, date: `${YEAR}-11-20T10:00:00.000Z` })
+let noticeId = 300
+async function invoiceIssued(app: Awaited<ReturnType<typeof open>>) {
+  await waitFor(() => assert.ok(app.calls.live, 'the bell follows the live stream'))
+  const notice: PortalNotification = { id: ++noticeId, kind: 'invoice', orderId: 2, title: 'Nouvelle facture', body: `Facture FA-${YEAR}-42 : 348,00 € TTC`,
+    createdAt: new Date().toISOString(), read: false, link: '/factures' }
+  await act(async () => app.calls.live!.push(notice))
+}
 
 Invoices('this year first: its invoices (number, date, HT, TTC, paid or not), credit notes with their invoice, the total', async () => {
   await open('/factures', { defaultOrder: 'all', billing: { years: [YEAR, YEAR - 1], shareYears: [YEAR], creditNotes } })
@@ -341,6 +351,75 @@ Invoices('a PDF per invoice and credit note', async () => {
 Invoices('no invoice at all, in words', async () => {
   await open('/factures', { billing: { years: [] } })
   await screen.findByText('Aucune facture pour le moment.')
+})
+
+Invoices('a new invoice (the bell’s news): the year is read again with its rows still shown, no spinner; then it is listed', async () => {
+  const list = [...invoices]
+  const pending: Resource[] = []
+  const app = await open('/factures', { data: { subscriptions, invoices: list, card: visa }, billing: { years: [YEAR] }, pending })
+  await screen.findByRole('list', { name: 'Factures' })
+  assert.equal(numbersShown(), [`FA-${YEAR}-41`, `FA-${YEAR}-40`])
+  // The answer is slow: the rows stay, no spinner.
+  const loads = app.calls.loads.filter((l) => l.resource === 'invoices').length
+  pending.push('invoices')
+  list.unshift(issued)
+  await invoiceIssued(app)
+  // The portal's list and this page's year, two calls each (own and shared).
+  await waitFor(() => assert.is(app.calls.loads.filter((l) => l.resource === 'invoices').length, loads + 4))
+  assert.not.ok(screen.queryByText('Chargement : vos factures…'))
+  assert.equal(numbersShown(), [`FA-${YEAR}-41`, `FA-${YEAR}-40`])
+  assert.is((screen.getByLabelText('Année') as HTMLSelectElement).value, String(YEAR))
+  // News again, and this time it answers.
+  pending.length = 0
+  await invoiceIssued(app)
+  await waitFor(() => assert.equal(numbersShown(), [`FA-${YEAR}-42`, `FA-${YEAR}-41`, `FA-${YEAR}-40`]))
+  assert.match(text(invoicesOf()[0]!), 'À payer')
+})
+
+Invoices('the year chosen stays when the news comes', async () => {
+  const list = [...invoices]
+  const app = await open('/factures', { data: { subscriptions, invoices: list, card: visa }, billing: { years: [YEAR, YEAR - 1] } })
+  await screen.findByRole('list', { name: 'Factures' })
+  fireEvent.change(screen.getByLabelText('Année'), { target: { value: String(YEAR - 1) } })
+  await waitFor(() => assert.equal(numbersShown(), [`FA-${YEAR - 1}-39`]))
+  list.push(invoice(43, { number: `FA-${YEAR - 1}-43`, date: `${YEAR - 1}-12-30T10:00:00.000Z`, paid: false }))
+  await invoiceIssued(app)
+  await waitFor(() => assert.equal(numbersShown(), [`FA-${YEAR - 1}-43`, `FA-${YEAR - 1}-39`]))
+  assert.is((screen.getByLabelText('Année') as HTMLSelectElement).value, String(YEAR - 1))
+})
+
+Invoices('news while "Payer" is open leaves the payment alone; the list is read once the dialog closes', async () => {
+  const list = [...invoices]
+  const app = await open('/factures', { data: { subscriptions, invoices: list, card: visa }, billing: { years: [YEAR], payOutcome: 'paid' } })
+  fireEvent.click(await screen.findByRole('button', { name: `Payer la facture FA-${YEAR}-41` }))
+  const dialog = await screen.findByRole('dialog', { name: 'Régler la facture' })
+  const confirm = await within(dialog).findByRole('button', { name: 'Confirmer le paiement' })
+  list.unshift(issued)
+  await invoiceIssued(app)
+  assert.ok(confirm.isConnected, 'the confirmation stays')
+  assert.match(text(dialog), 'une facture de')
+  assert.match(text(dialog), '348,00 € TTC')
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Annuler' }))
+  await waitFor(() => assert.equal(numbersShown(), [`FA-${YEAR}-42`, `FA-${YEAR}-41`, `FA-${YEAR}-40`]))
+  assert.equal(app.calls.billing.payments, [])
+})
+
+Invoices('a re-read that fails keeps the rows and says so, with "Réessayer"', async () => {
+  const list = [...invoices]
+  const failNext: Resource[] = []
+  const app = await open('/factures', { data: { subscriptions, invoices: list, card: visa }, billing: { years: [YEAR] }, failNext })
+  await screen.findByRole('list', { name: 'Factures' })
+  list.unshift(issued)
+  // The portal's list (own and shared) and this page's year: the first calls fail.
+  failNext.push('invoices', 'invoices', 'invoices')
+  await invoiceIssued(app)
+  const failure = await screen.findByText(/^Vos factures n’ont pas pu être mises à jour\./)
+  assert.match(failure.textContent!, 'momentanément indisponible')
+  assert.equal(numbersShown(), [`FA-${YEAR}-41`, `FA-${YEAR}-40`])
+  assert.equal(failNext, [])
+  fireEvent.click(screen.getByRole('button', { name: 'Réessayer' }))
+  await waitFor(() => assert.equal(numbersShown(), [`FA-${YEAR}-42`, `FA-${YEAR}-41`, `FA-${YEAR}-40`]))
+  assert.is(screen.queryByText(/n’ont pas pu être mises à jour/), null)
 })
 
 Invoices('the dashboard’s unpaid banner links here', async () => {

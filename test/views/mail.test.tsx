@@ -349,4 +349,43 @@ Dashboard('news from the server: a card keeps its letters while its list is read
   within(screen.getByRole('region', { name: 'Colis à retirer' })).getByText('1')
 })
 
+Dashboard('a new invoice (the bell’s news): the unpaid banner appears, then says what is due now, shown while asked again', async () => {
+  // The status the fake API answers, at once or held back: it returns whatever the scenario holds, and a thenable is
+  // awaited like a promise (services.tsx has no 'pending' for this call).
+  const unpaid = {
+    status: { hasUnpaid: false, count: 0, amountInclTaxCents: 0 },
+    held: [] as (() => void)[],
+    hold: false,
+    then(resolve: (status: NonNullable<Scenario['unpaid']>) => void) {
+      if (this.hold) this.held.push(() => resolve(this.status))
+      else resolve(this.status)
+    },
+  }
+  const app = await open('/tableau-de-bord', { unpaid: unpaid as unknown as Scenario['unpaid'] })
+  const unread = await screen.findByRole('region', { name: 'Courriers non lus' })
+  await within(unread).findByText('2')
+  assert.is(screen.queryByRole('region', { name: 'Factures impayées' }), null)
+  const invoiceIssued = () => act(async () => app.calls.live!.push({
+    id: ++noticeId, kind: 'invoice', orderId: 2, title: 'Nouvelle facture', body: 'Facture FA-2024-002 : 34,80 € TTC',
+    createdAt: new Date().toISOString(), read: false, link: '/factures',
+  }))
+  await waitFor(() => assert.ok(app.calls.live, 'the bell follows the live stream'))
+  unpaid.status = { hasUnpaid: true, count: 1, amountInclTaxCents: 3480 }
+  await invoiceIssued()
+  const banner = await screen.findByRole('region', { name: 'Factures impayées' })
+  assert.match(banner.textContent!.replace(/[\u00a0\u202f]/g, ' '), 'Une facture est impayée (34,80 € TTC).')
+  // Another one, the answer slow: the banner stays as it was meanwhile, and nothing below it moves.
+  unpaid.hold = true
+  unpaid.status = { hasUnpaid: true, count: 2, amountInclTaxCents: 6960 }
+  await invoiceIssued()
+  await waitFor(() => assert.is(unpaid.held.length, 1, 'asked again'))
+  assert.ok(banner.isConnected)
+  assert.match(banner.textContent!, 'Une facture est impayée')
+  assert.is(screen.queryByText(/^Chargement : vos courriers, colis/), null)
+  within(unread).getByText('2')
+  await act(async () => unpaid.held.shift()!())
+  await waitFor(() => assert.match(banner.textContent!.replace(/[\u00a0\u202f]/g, ' '), '2 factures sont impayées (69,60 € TTC).'))
+  assert.ok(banner.isConnected, 'the same banner, updated in place')
+})
+
 Dashboard.run()

@@ -2,8 +2,9 @@
 // the loading / empty / error states of a list, and the card, rows and badges of a page.
 import { useSelector } from '@xstate/react'
 import { styled } from 'goober'
-import { type ReactNode, useEffect, useState } from 'react'
+import { type ReactNode, useEffect, useRef, useState } from 'react'
 import type { ActorRefFrom } from 'xstate'
+import type { NotificationKind } from '../../../server/contract/schemas.ts'
 import type { ListStatus, portalDataMachine, PortalData, Resource } from '../../machines/portalData.machine.ts'
 import { selectedOrder, type StartupContext } from '../../machines/startup.machine.ts'
 import { type StartupRef, useStartup } from '../app-context.tsx'
@@ -20,6 +21,23 @@ export function usePortal(): { startup: StartupRef; data: PortalDataRef | undefi
   const startup = useStartup()!
   const data = useSelector(startup, (s) => s.children.data as PortalDataRef | undefined)
   return { startup, data }
+}
+
+/**
+ * Calls `onNews` each time the bell tells of a new notification of this kind (a live one, or one found after the
+ * stream was down), never on mount: a page with a list of its own reads it again.
+ */
+export function useNews(kind: NotificationKind, onNews: () => void) {
+  const { data } = usePortal()
+  const news = useSelector(data, (s) => s?.context.news[kind] ?? 0)
+  const seen = useRef(news)
+  const latest = useRef(onNews)
+  latest.current = onNews
+  useEffect(() => {
+    if (news === seen.current) return
+    seen.current = news
+    latest.current()
+  }, [news])
 }
 
 /** One list of the selected order's data, and where its loading stands. */

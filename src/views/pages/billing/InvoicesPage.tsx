@@ -1,11 +1,12 @@
 // /factures: a year picker (this year first), the year's invoices (number, date, company, excl. and incl. VAT, paid or
 // to pay, PDF) and credit notes with the invoice they refer to, the year's total; own plus shared, filtered by the order
-// selected in the header. "Payer" on an unpaid invoice of an order the user owns.
+// selected in the header. "Payer" on an unpaid invoice of an order the user owns. A new invoice (a live notification)
+// reads them again, the rows still shown.
 import { useActorRef, useSelector } from '@xstate/react'
 import { styled } from 'goober'
 import { useFlows } from '../../app-context.tsx'
 import { ErrorState, formatEuros, Spinner } from '../../components/ui.tsx'
-import { Muted, PageCard, Toolbar, useOrders, usePortal, useSelectedOrder } from '../../components/page.tsx'
+import { Muted, PageCard, Toolbar, useNews, useOrders, usePortal, useSelectedOrder } from '../../components/page.tsx'
 import { yearTotals } from './yearTotals.ts'
 import { color, radius } from '../../theme.ts'
 import type { PageProps } from '../page.ts'
@@ -40,19 +41,23 @@ export default function InvoicesPage(_: PageProps) {
 function InvoiceBook({ orderId, payableOrderIds, showCompany }: { orderId: number | null; payableOrderIds: number[]; showCompany: boolean }) {
   const flows = useFlows()
   const actor = useActorRef(flows.invoiceBook, { input: { orderId, payableOrderIds, currentYear: new Date().getFullYear() } })
-  const state = useSelector(actor, (s) => (s.hasTag('loading') ? 'loading' : s.matches('yearsFailed') || s.matches('yearFailed') ? 'failed' : s.matches('empty') ? 'empty' : 'ready'))
+  // While read again after news, what was shown stays: no year shown yet is "Aucune facture".
+  const state = useSelector(actor, (s) => (s.hasTag('loading') ? 'loading' : s.matches('yearsFailed') || s.matches('yearFailed') ? 'failed' : s.context.year === null ? 'empty' : 'ready'))
+  const stale = useSelector(actor, (s) => s.matches({ rereading: 'stale' }))
   const years = useSelector(actor, (s) => s.context.years)
   const year = useSelector(actor, (s) => s.context.year)
   const invoices = useSelector(actor, (s) => s.context.invoices)
   const creditNotes = useSelector(actor, (s) => s.context.creditNotes)
   const error = useSelector(actor, (s) => s.context.error)
   const dialog = useSelector(actor, (s) => s.hasTag('dialog'))
+  // An invoice was issued (a live notification): the years and the year shown are read again.
+  useNews('invoice', () => actor.send({ type: 'book.refresh' }))
   const totals = yearTotals({ invoices, creditNotes })
   return (
     <PageCard aria-labelledby="invoices-title">
       <Toolbar>
         <h2 id="invoices-title">Mes factures</h2>
-        {years.length > 0 && (
+        {years.length > 0 && year !== null && (
           <YearPicker>
             <label htmlFor="invoice-year">Année</label>
             <select id="invoice-year" value={year ?? ''} onChange={(e) => actor.send({ type: 'year.select', year: Number(e.target.value) })}>
@@ -63,6 +68,7 @@ function InvoiceBook({ orderId, payableOrderIds, showCompany }: { orderId: numbe
       </Toolbar>
       {state === 'loading' && <Spinner label="Chargement : vos factures…" />}
       {state === 'failed' && <ErrorState message={error ?? 'Le chargement a échoué.'} onRetry={() => actor.send({ type: 'book.retry' })} />}
+      {stale && <ErrorState message={`Vos factures n’ont pas pu être mises à jour. ${error ?? ''}`.trim()} onRetry={() => actor.send({ type: 'book.retry' })} />}
       {state === 'empty' && <p>Aucune facture pour le moment.</p>}
       {state === 'ready' && (
         <>

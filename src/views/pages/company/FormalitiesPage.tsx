@@ -2,11 +2,10 @@
 // their status ("Reçue", "En cours", "Déposée au greffe", "Terminée") and the date of each step.
 import { useActorRef, useSelector } from '@xstate/react'
 import { styled } from 'goober'
-import { useEffect, useRef } from 'react'
 import { Link } from 'wouter'
 import type { LegalSubmission, LegalSubmissionStatus } from '../../../../server/contract/schemas.ts'
 import { useFlows } from '../../app-context.tsx'
-import { Badge, companyOf, ListState, type ListStatus, Muted, PageCard, Row, Rows, Toolbar, usePortal, useSelectedOrder } from '../../components/page.tsx'
+import { Badge, companyOf, ListState, type ListStatus, Muted, PageCard, Row, Rows, Toolbar, useNews, usePortal, useSelectedOrder } from '../../components/page.tsx'
 import { formatDate } from '../../components/ui.tsx'
 import { color } from '../../theme.ts'
 import type { PageProps } from '../page.ts'
@@ -63,14 +62,7 @@ function FormalityList({ orderId, showCompany }: { orderId: number | null; showC
   const status = useSelector(actor, (s) => s.value as ListStatus)
   const error = useSelector(actor, (s) => s.context.error)
   // An operator moved a request to its next step (a live notification): the list is read again.
-  const { data } = usePortal()
-  const news = useSelector(data, (s) => s?.context.news.formality ?? 0)
-  const seen = useRef(news)
-  useEffect(() => {
-    if (news === seen.current) return
-    seen.current = news
-    actor.send({ type: 'list.refresh' })
-  }, [news, actor])
+  useNews('formality', () => actor.send({ type: 'list.refresh' }))
   return (
     <PageCard aria-labelledby="formalities-title">
       <Toolbar>

@@ -11,7 +11,7 @@ import { type Flows, useFlows } from '../../app-context.tsx'
 import { Alert, Button, Card, formatDate, formatEuros, Spinner } from '../../components/ui.tsx'
 import type { PageProps } from '../page.ts'
 import { color, mq } from '../../theme.ts'
-import { ListState, Muted, Rows, usePortal, useResource, useSelectedOrder } from '../../components/page.tsx'
+import { ListState, Muted, Rows, useNews, usePortal, useResource, useSelectedOrder } from '../../components/page.tsx'
 import { courierRequestKind, letters } from '../../components/labels.ts'
 import { NextLetterDeadlines } from './NextLetterDeadlines.tsx'
 
@@ -114,6 +114,9 @@ function Summary({ orderId, listsLoaded, children }: { orderId: number | null; l
   const flows = useFlows()
   const unpaid = useActorRef(flows.unpaidInvoices, { input: { orderId } })
   const checked = useSelector(unpaid, (s) => !s.matches('loading') || s.context.status !== null)
+  // A new invoice (a live notification): the banner's status is asked again. Here, not in the banner: news during the
+  // first check counts too.
+  useNews('invoice', () => unpaid.send({ type: 'unpaid.refresh' }))
   const shown = useRef(false)
   if (listsLoaded && checked) shown.current = true
   if (!shown.current) return <Spinner label="Chargement : vos courriers, colis, demandes et factures…" />
