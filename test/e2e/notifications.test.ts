@@ -120,25 +120,27 @@ async function issueInvoice(portal: Portal, reference: string) {
   assert.is(res.status, 200, await res.clone().text())
 }
 
-Notifications('1280 px: the billing system issues invoices; the open dashboard’s banner counts the new one, the open /factures lists it with "Payer", without a reload', async ({ portal }) => {
-  const apiToken = await portal.apiToken()
-  const unpaid = async () => ((await (await fetch(`${portal.url}/api-protected/user-unpaid-status`, { headers: { apiToken } })).json()) as { count: number }).count
-  const tab = await portal.open({ viewport: DESKTOP })
-  const { page } = tab
-  await signIn(page)
-  await chooseOrder(page, BOULANGERIE)
-  const banner = page.getByRole('region', { name: 'Factures impayées' })
-  await banner.waitFor()
-  const before = await unpaid()
-  await issueInvoice(portal, 'FA-E2E-0001')
-  await banner.getByText(`${before + 1} factures sont impayées`).waitFor({ timeout: 5000 })
-  await page.goto('/factures')
-  const rows = page.getByRole('list', { name: 'Factures' })
-  await rows.getByText('N° de facture FA-E2E-0001').waitFor()
-  await issueInvoice(portal, 'FA-E2E-0002')
-  await rows.getByText('N° de facture FA-E2E-0002').waitFor({ timeout: 5000 })
-  await page.getByRole('button', { name: 'Payer la facture FA-E2E-0002' }).waitFor()
-  await tab.close()
-})
+for (const viewport of [DESKTOP, MOBILE] as Viewport[]) {
+  Notifications(`${viewport.width} px: the billing system issues invoices; the open dashboard’s banner counts the new one, the open /factures lists it with "Payer", without a reload`, async ({ portal }) => {
+    const apiToken = await portal.apiToken()
+    const unpaid = async () => ((await (await fetch(`${portal.url}/api-protected/user-unpaid-status`, { headers: { apiToken } })).json()) as { count: number }).count
+    const tab = await portal.open({ viewport })
+    const { page } = tab
+    await signIn(page)
+    await chooseOrder(page, BOULANGERIE)
+    const banner = page.getByRole('region', { name: 'Factures impayées' })
+    await banner.waitFor()
+    const before = await unpaid()
+    await issueInvoice(portal, `FA-E2E-${viewport.width}-1`)
+    await banner.getByText(`${before + 1} factures sont impayées`).waitFor({ timeout: 5000 })
+    await page.goto('/factures')
+    const rows = page.getByRole('list', { name: 'Factures' })
+    await rows.getByText(`N° de facture FA-E2E-${viewport.width}-1`).waitFor()
+    await issueInvoice(portal, `FA-E2E-${viewport.width}-2`)
+    await rows.getByText(`N° de facture FA-E2E-${viewport.width}-2`).waitFor({ timeout: 5000 })
+    await page.getByRole('button', { name: `Payer la facture FA-E2E-${viewport.width}-2` }).waitFor()
+    await tab.close()
+  })
+}
 
 Notifications.run()
