@@ -5,6 +5,7 @@
 import { type Insertable, type Transaction } from 'kysely'
 import { legalFormalityLabels } from '../services/legal-formalities.ts'
 import { invoiceEvent, letterPath } from '../services/events.ts'
+import { orderAudience } from './repositories/orders.ts'
 import type { Database } from './schema.ts'
 
 export async function seedNotifications(tx: Transaction<Database>, orderId: number, raisonSociale: string, now: Date): Promise<void> {
@@ -45,10 +46,8 @@ export async function seedNotifications(tx: Transaction<Database>, orderId: numb
   await tx.insertInto('notifications').values(rows).execute()
   // Read by everybody who reaches the order: what is older than a week, and the letters already read.
   const weekAgo = new Date(now.getTime() - 7 * 86_400_000)
-  const people = tx.selectFrom('orders').select('owner_id as user_id').where('id', '=', orderId)
-    .union(tx.selectFrom('shares').select('user_id').where('order_id', '=', orderId).where('user_id', 'is not', null).$narrowType<{ user_id: number }>())
   await tx.insertInto('notification_reads').columns(['notification_id', 'user_id'])
-    .expression(tx.selectFrom('notifications').crossJoin(people.as('p')).select(['notifications.id', 'p.user_id'])
+    .expression(tx.selectFrom('notifications').crossJoin(orderAudience(tx, orderId).as('p')).select(['notifications.id', 'p.user_id'])
       .where('notifications.order_id', '=', orderId)
       .where((eb) => eb.or([
         eb('notifications.created_at', '<', weekAgo),

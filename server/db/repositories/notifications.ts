@@ -3,6 +3,7 @@
 import { sql, type Insertable } from 'kysely'
 import type { EmailPreference, LetterEvent, PortalNotification } from '../../contract/index.ts'
 import type { Database, Db } from '../schema.ts'
+import { orderAudience } from './orders.ts'
 
 const NOTIFICATION_COLUMNS = ['notifications.id', 'notifications.kind', 'notifications.order_id', 'notifications.title', 'notifications.body',
   'notifications.link', 'notifications.created_at'] as const
@@ -80,9 +81,7 @@ export async function setEmailPreference(db: Db, userId: number, orderId: number
 
 /** The owner and the collaborators with an account who want an e-mail per event on this order. */
 export async function peopleWantingEachEmail(db: Db, orderId: number): Promise<{ id: number; email: string; firstname: string }[]> {
-  const people = db.selectFrom('orders').select(['owner_id as user_id']).where('id', '=', orderId)
-    .union(db.selectFrom('shares').select('user_id').where('order_id', '=', orderId).where('user_id', 'is not', null).$narrowType<{ user_id: number }>())
-  const rows = await db.selectFrom(people.as('p')).innerJoin('users', 'users.id', 'p.user_id')
+  const rows = await db.selectFrom(orderAudience(db, orderId).as('p')).innerJoin('users', 'users.id', 'p.user_id')
     .leftJoin('notification_preferences as np', (join) => join.onRef('np.user_id', '=', 'users.id').on('np.order_id', '=', orderId))
     .select(['users.id', 'users.email', 'users.firstname'])
     .where((eb) => eb.or([eb('np.email', 'is', null), eb('np.email', '=', 'each')]))

@@ -24,12 +24,14 @@ export async function orderIdsInScope(db: Db, userId: number, scope: Scope, only
   return rows.map((r) => r.id)
 }
 
-/** Everyone who sees an order: its owner and the collaborators it is shared with (an invitation not yet accepted is nobody). */
-export async function peopleSeeingOrder(db: Db, orderId: number): Promise<Set<number>> {
-  const rows = await db.selectFrom('orders').select('owner_id as user_id').where('id', '=', orderId)
+/** Everyone who sees an order, as a query of `user_id`s: its owner and the collaborators it is shared with (an invitation not yet accepted is nobody). */
+export function orderAudience(db: Db, orderId: number) {
+  return db.selectFrom('orders').select('owner_id as user_id').where('id', '=', orderId)
     .union(db.selectFrom('shares').select('user_id').where('order_id', '=', orderId).where('user_id', 'is not', null).$narrowType<{ user_id: number }>())
-    .execute()
-  return new Set(rows.map((r) => r.user_id))
+}
+
+export async function peopleSeeingOrder(db: Db, orderId: number): Promise<Set<number>> {
+  return new Set((await orderAudience(db, orderId).execute()).map((r) => r.user_id))
 }
 
 export async function roleOnOrder(db: Db, userId: number, orderId: number): Promise<{ order: OrderRow; role: Role } | null> {
