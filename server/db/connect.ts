@@ -40,7 +40,10 @@ export interface ConnectOptions {
    * the pool's 'error' event would end the process (node-postgres), every instance at once on a database restart.
    */
   onConnectionLost?: (error: Error) => void
-  /** PostgreSQL only: how long a query waits for a connection (a new one to open, or one of the pool to free up). */
+  /**
+   * How long a query waits for a connection (PostgreSQL: a new one to open, or one of the pool to free up; PGlite: its
+   * only connection to be handed back).
+   */
   connectTimeoutMs?: number
 }
 
@@ -58,17 +61,24 @@ export async function connect(options: ConnectOptions): Promise<DbHandle> {
       const dir = join(options.dataDir, 'pglite')
       await copyTemplateIfNew(dir)
       pglite = new PGlite(dir, { extensions: { unaccent } })
+      await pglite.waitReady
     } catch (error) {
       await unlock()
       throw error
     }
   } else {
     pglite = new PGlite({ extensions: { unaccent } })
+    await pglite.waitReady
   }
   // Through node-postgres, as PostgreSQL is (PGlite's own adapter, one connection): the hot statements are then named
   // prepared statements here too, parsed and planned once instead of at every call (issue 13: user/me's statement
   // ran in about 0.3 ms on PGlite, 0.09 ms once prepared), and rows come back typed by the same driver.
-  const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1 })
+  // One connection, so a query waits for whatever holds it. Bounded as on PostgreSQL: a statement sent on `db` from
+  // inside a transaction (which holds that connection) would otherwise wait for ever, and every request after it; it
+  // now fails (a French 503), the transaction rolls back and the connection is free again. PGlite is ready before the
+  // first connection (waitReady above): a connection that took longer than the bound would be ended by node-postgres,
+  // and PGlite's adapter has only the one, shared by every client of the pool.
+  const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, connectionTimeoutMillis: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS })
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool) }), ...(options.log ? { log: options.log } : {}) })
   return {
     db,

@@ -92,6 +92,24 @@ Outage('an address that accepts and never answers: a French 503 within the conne
   }
 })
 
+Outage('PGlite: a statement on `db` from inside a transaction fails within the connect timeout, and the database serves again', async (ctx) => {
+  // PGlite has one connection, held by the transaction: without a bound the statement (and every request after it) waits for ever.
+  const handle = await connect({ connectTimeoutMs: 300 })
+  try {
+    const started = Date.now()
+    const failed = await within5s(ctx, handle.db.transaction().execute(async (trx) => {
+      await sql`select 1`.execute(trx)
+      await sql`select 1`.execute(handle.db)
+    }).then(() => null, (error: Error) => error))
+    assert.ok(failed && isDatabaseUnavailable(failed), `a French 503, not a 500: ${failed}`)
+    assert.ok(Date.now() - started < 3000, `gave up in ${Date.now() - started} ms`)
+    const { rows } = await within5s(ctx, sql<{ n: number }>`select 1 as n`.execute(handle.db))
+    assert.is(rows[0]!.n, 1, 'the transaction rolled back and handed its connection back')
+  } finally {
+    await within5s(ctx, handle.close())
+  }
+})
+
 Outage.run()
 
 // PostgreSQL only (test:server:pg): PGlite runs in the process, there is no connection to lose.
