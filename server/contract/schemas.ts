@@ -112,6 +112,8 @@ export const Contract = Type.Object({
   paysPostaleExpedition: Nullable(Type.String()),
   /** Where the stored Kbis can be downloaded, or null while none was filed. */
   kbis: Nullable(Type.String()),
+  /** When the provider's team validated the Kbis filed; null while none was, or it awaits their check. */
+  kbisValidatedAt: Nullable(DateTime),
   signedAt: Nullable(DateTime),
 })
 export type Contract = Static<typeof Contract>

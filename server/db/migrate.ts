@@ -15,6 +15,8 @@ import * as notifications from './migrations/006_notifications.ts'
 import * as mailListVersion from './migrations/007_mail_list_version.ts'
 // the orders list's version (issue 13)
 import * as ordersListVersion from './migrations/008_orders_list_version.ts'
+// the "Kbis validé" notification's link
+import * as kbisNotificationLink from './migrations/009_kbis_notification_link.ts'
 
 // Listed in code rather than read from disk, so the bundle-free tsx runtime and tests need no file lookups.
 export const migrations: Record<string, Migration> = {
@@ -33,6 +35,8 @@ export const migrations: Record<string, Migration> = {
   '007_mail_list_version': mailListVersion,
   // the orders list's version (issue 13)
   '008_orders_list_version': ordersListVersion,
+  // the "Kbis validé" notification's link
+  '009_kbis_notification_link': kbisNotificationLink,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

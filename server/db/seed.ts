@@ -75,6 +75,8 @@ interface OrderSeed {
   legalForm: string
   status: string
   hasKbis: boolean
+  /** The team checked the Kbis (two days after the contract was signed). */
+  kbisValidated?: boolean
   orderDaysAgo: number
   missingDocuments?: MissingDocumentRow[]
   plan: 'domiciliation-mensuelle' | 'domiciliation-annuelle'
@@ -112,7 +114,7 @@ const orderSeeds: OrderSeed[] = [
     shares: ['associe@example.com', 'cabinet.durand@example.com'],
     mandataire: { firstname: 'Léa', lastname: 'Fontaine', email: 'lea.fontaine@example.com', phone: '06 45 23 17 89' },
     forwarding: ['27 rue des Lilas', '75019', 'Paris', 'France'], certificateDaysAgo: 30 },
-  { owner: 'associe@example.com', raisonSociale: 'Studio Nuage SAS', siren: '834 567 890', legalForm: 'SAS', status: 'Finalisé', hasKbis: true,
+  { owner: 'associe@example.com', raisonSociale: 'Studio Nuage SAS', siren: '834 567 890', legalForm: 'SAS', status: 'Finalisé', hasKbis: true, kbisValidated: true,
     orderDaysAgo: 540, plan: 'domiciliation-mensuelle', card: true, letters: 8, folders: ['Clients'],
     packages: [[4, 'Colissimo', 'LDLC Pro', 'À retirer'], [30, 'GLS', 'Adobe France', 'Retiré']],
     courierRequests: [[5, 'scan', 'en attente', 2], [28, 'réexpédition', 'traitée', 3]],
@@ -120,7 +122,7 @@ const orderSeeds: OrderSeed[] = [
     legalSubmissions: [{ kind: 'changement-dirigeant', status: 'En cours', daysAgo: 12, comment: 'Nomination de Julien Moreau comme président.' }] },
   { owner: 'demo@example.com', raisonSociale: 'Conseil Horizon EURL', siren: '945 678 901', legalForm: 'EURL', status: 'En attente de pièces justificatives', hasKbis: false,
     orderDaysAgo: 6, missingDocuments: [{ type: 'identity_manager', label: 'Pièce d’identité du gérant' }], plan: 'domiciliation-mensuelle', letters: 0, invoiceMonths: [0] },
-  { owner: 'solo@example.com', raisonSociale: 'Épicerie Solène SARL', siren: '856 789 012', legalForm: 'SARL', status: 'Finalisé', hasKbis: true,
+  { owner: 'solo@example.com', raisonSociale: 'Épicerie Solène SARL', siren: '856 789 012', legalForm: 'SARL', status: 'Finalisé', hasKbis: true, kbisValidated: true,
     orderDaysAgo: 400, plan: 'domiciliation-mensuelle', card: true, letters: 5, packages: [[8, 'Colissimo', 'Épices Roellinger', 'À retirer']],
     courierRequests: [[15, 'scan', 'traitée', 1]], invoiceMonths: [0, 1, 2] },
 ]
@@ -241,6 +243,7 @@ async function insertOrder(tx: Tx, { seed, letters, invoices, creditNote, kbisKe
   const [street, postcode, city, country] = seed.forwarding ?? [null, null, null, null]
   await tx.insertInto('contracts').values({
     order_id: order.id, kbis_file_key: kbisKey, signed_at: seed.hasKbis ? daysAgo(now, seed.orderDaysAgo - 2) : null,
+    kbis_validated_at: seed.kbisValidated ? daysAgo(now, seed.orderDaysAgo - 4) : null,
     adresse_postale_expedition: street, code_postale_expedition: postcode, ville_postale_expedition: city, pays_postale_expedition: country,
   }).execute()
 

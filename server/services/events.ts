@@ -65,5 +65,10 @@ export const invoiceEvent = (number: string, amountInclTaxCents: number, raisonS
   title: 'Nouvelle facture', body: `Facture ${number} de ${euros.format(amountInclTaxCents / 100)} — ${raisonSociale}`, link: '/factures',
 })
 
+/** The bell's text of a Kbis validated: it leads to Attestation et contrats, which shows the Kbis, its validation date and its download. */
+export const kbisEvent = (raisonSociale: string) => ({
+  title: 'Kbis validé', body: `Le justificatif d’immatriculation de ${raisonSociale} a été validé.`, link: '/souscription/attestation-contrats',
+})
+
 /** The portal path that opens one letter (the mailbox reads both parameters, as from the "Nouveau courrier" e-mail). */
 export const letterPath = (orderId: number, documentId: number) => `/mes-courriers/courriers?domiciliation=${orderId}&courrier=${documentId}`

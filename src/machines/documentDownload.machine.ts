@@ -1,6 +1,6 @@
 // A billing document fetched with the token and handed to the browser to save (`saveFile`): the domiciliation
-// certificate (issued first: a verification code, kept to show its public page), the contract, an invoice or a credit
-// note. A failure says why, and the button tries again.
+// certificate (issued first: a verification code, kept to show its public page), the contract, the Kbis filed, an
+// invoice or a credit note. A failure says why, and the button tries again.
 import { assign, fromPromise, setup } from 'xstate'
 import type { Certificate } from '../../server/contract/schemas.ts'
 import { messageOf } from './shared.ts'
@@ -9,6 +9,7 @@ import { deferred } from './deferred.ts'
 export type DocumentRequest =
   | { kind: 'certificate'; orderId: number }
   | { kind: 'contract'; contractId: number }
+  | { kind: 'kbis'; contractId: number }
   | { kind: 'invoice'; id: number; number: string }
   | { kind: 'creditNote'; id: number; number: string }
 

@@ -52,8 +52,8 @@ export const kbisUploadMachine = deferred(() => setup({
   },
   actions: {
     notify: (_, _params: Notice) => {},
-    /** Tells the rest of the portal that the order now has its Kbis (provided by the view). */
-    kbisFiled: (_, _params: { orderId: number }) => {},
+    /** Tells the rest of the portal that the order now has its Kbis, and where its contract keeps it (provided by the view). */
+    kbisFiled: (_, _params: { orderId: number; contractId: number; kbis: string }) => {},
   },
   guards: {
     needsKbis: ({ context }) => needsKbis(context.order),
@@ -118,7 +118,7 @@ export const kbisUploadMachine = deferred(() => setup({
             target: 'uploaded',
             actions: [
               assign({ order: ({ context }) => (context.order ? { ...context.order, hasKbis: true } : null), file: null, error: null }),
-              { type: 'kbisFiled', params: ({ context }) => ({ orderId: context.order!.id }) },
+              { type: 'kbisFiled', params: ({ context, event }) => ({ orderId: context.order!.id, contractId: context.contractId!, kbis: event.output! }) },
               { type: 'notify', params: { kind: 'success', message: KBIS_SUCCESS } },
             ],
           },

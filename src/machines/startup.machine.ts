@@ -5,7 +5,7 @@
 //   4. then the missing-documents check → /missing-document, or the dashboard.
 // A failed current-user fetch ends the machine (the session then removes the stored user).
 import { type ActorRefFrom, assign, fromPromise, sendTo, setup } from 'xstate'
-import type { Contract, Order, User } from '../../server/contract/schemas.ts'
+import type { Contract, NotificationKind, Order, User } from '../../server/contract/schemas.ts'
 import { type OrderChoice, orderSelectionMachine } from './orderSelection.machine.ts'
 import { type PortalDataChange, portalDataMachine, type Resource, type Scope } from './portalData.machine.ts'
 import { hasMissingDocuments, messageOf } from './shared.ts'
@@ -32,7 +32,8 @@ export type StartupEvent =
   | { type: 'selection.cancel' }
   | { type: 'order.select'; orderId: number | null }
   | { type: 'order.reopen' }
-  | { type: 'order.kbisFiled'; orderId: number }
+  /** The Kbis sent: the order has one, and its contract keeps it (not yet checked by the team). */
+  | { type: 'order.kbisFiled'; orderId: number; contractId: number; kbis: string }
   // people: the account's own details changed (a new e-mail address)
   | { type: 'user.changed'; user: User }
   | { type: 'order.changed'; orderId: number; changes: OrderChanges }
@@ -106,6 +107,7 @@ export const startupMachine = deferred(() => setup({
     isNewSelection: ({ context }, params: { orderId: number | null }) =>
       params.orderId !== context.selectedOrderId && (params.orderId === null || context.orders.some((o) => o.id === params.orderId)),
     stillMissing: (_, params: { order: Order }) => hasMissingDocuments(params.order),
+    isKbisNews: (_, params: { kind: NotificationKind }) => params.kind === 'kbis',
   },
 }).createMachine({
   id: 'startup',
@@ -243,6 +245,28 @@ export const startupMachine = deferred(() => setup({
         src: 'portalData',
         input: ({ context }) => ({ scope: scopeOf(context) }),
       },
+      // The contracts as the portal read them at start, until the bell tells of a Kbis validated: they are read again
+      // (Attestation et contrats shows the date). A failed read keeps the ones shown; news during a read starts it again.
+      initial: 'contractsRead',
+      states: {
+        contractsRead: {},
+        rereadingContracts: {
+          invoke: {
+            id: 'rereadContracts',
+            src: 'fetchContracts',
+            onDone: { target: 'contractsRead', actions: assign({ contracts: ({ event }) => event.output }) },
+            onError: { target: 'contractsRead' },
+          },
+          on: {
+            'news.arrived': {
+              guard: { type: 'isKbisNews', params: ({ event }) => ({ kind: event.kind }) },
+              target: 'rereadingContracts',
+              reenter: true,
+              actions: 'forwardToData',
+            },
+          },
+        },
+      },
       on: {
         'order.select': {
           guard: { type: 'isNewSelection', params: ({ event }) => ({ orderId: event.orderId }) },
@@ -264,7 +288,10 @@ export const startupMachine = deferred(() => setup({
         'card.changed': { actions: 'forwardToData' },
         'invoices.paid': { actions: 'forwardToData' },
         // notifications (issue 14)
-        'news.arrived': { actions: 'forwardToData' },
+        'news.arrived': [
+          { guard: { type: 'isKbisNews', params: ({ event }) => ({ kind: event.kind }) }, target: '.rereadingContracts', actions: 'forwardToData' },
+          { actions: 'forwardToData' },
+        ],
       },
     },
     noOrders: {
@@ -278,7 +305,10 @@ export const startupMachine = deferred(() => setup({
   on: {
     'user.changed': { actions: assign({ user: ({ event }) => event.user }) },
     'order.kbisFiled': {
-      actions: assign({ orders: ({ context, event }) => context.orders.map((o) => (o.id === event.orderId ? { ...o, hasKbis: true } : o)) }),
+      actions: assign({
+        orders: ({ context, event }) => context.orders.map((o) => (o.id === event.orderId ? { ...o, hasKbis: true } : o)),
+        contracts: ({ context, event }) => context.contracts.map((c) => (c.id === event.contractId ? { ...c, kbis: event.kbis, kbisValidatedAt: null } : c)),
+      }),
     },
     'order.changed': {
       actions: assign({ orders: ({ context, event }) => context.orders.map((o) => (o.id === event.orderId ? { ...o, ...event.changes } : o)) }),

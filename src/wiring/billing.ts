@@ -34,6 +34,7 @@ async function fetchDocument(api: Api, request: DocumentRequest, signal: AbortSi
   if (request.kind === 'contract') {
     return { blob: await api.getContractFile(request.contractId, { signal }), fileName: `contrat-domiciliation-${request.contractId}.pdf`, certificate: null }
   }
+  if (request.kind === 'kbis') return { blob: await api.getKbisFile(request.contractId, { signal }), fileName: `kbis-${request.contractId}.pdf`, certificate: null }
   const certificate = await api.issueCertificate(request.orderId, { signal })
   const blob = await api.getCertificateFile(certificate.code, { signal })
   return { blob, fileName: `attestation-domiciliation-${certificate.code}.pdf`, certificate }

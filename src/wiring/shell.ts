@@ -27,7 +27,7 @@ export function createShellFlows({ api, notify, navigate, toPortal }: WiringDeps
       },
       actions: {
         notify: (_, notice) => notify(notice),
-        kbisFiled: (_, { orderId }) => toPortal({ type: 'order.kbisFiled', orderId }),
+        kbisFiled: (_, filed) => toPortal({ type: 'order.kbisFiled', ...filed }),
       },
     })),
     problemReport: later(() => problemReportMachine.provide({

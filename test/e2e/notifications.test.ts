@@ -3,6 +3,7 @@
 // notification opens the letter; its Historique then says it was opened, and sent by e-mail to whom. The
 // dashboard's letters card shows the new letter meanwhile, without falling back to its spinner. An
 // operator moving a formality on, and the billing system issuing invoices, update the open pages too.
+import { readFile } from 'node:fs/promises'
 import type { Page } from 'playwright-core'
 import * as assert from 'uvu/assert'
 import { chooseOrder, DESKTOP, MOBILE, pageTitle, portalSuite, samplePdf, screenshot, signIn, type Portal, type Viewport } from '../util/e2e.ts'
@@ -142,5 +143,31 @@ for (const viewport of [DESKTOP, MOBILE] as Viewport[]) {
     await tab.close()
   })
 }
+
+Notifications('360 px: the team validates the Kbis; the open Attestation et contrats shows the date, and the bell’s notification leads there', async ({ portal }) => {
+  const contractId = (await portal.orders())[BOULANGERIE]!.contractId!
+  const tab = await portal.open({ viewport: MOBILE })
+  const { page } = tab
+  await signIn(page)
+  await chooseOrder(page, BOULANGERIE)
+  await pageTitle(page, 'Tableau de bord').waitFor()
+  await page.goto('/souscription/attestation-contrats')
+  await page.getByText('Kbis reçu : nos équipes le vérifient, nous vous préviendrons dès sa validation.').waitFor()
+  const validated = await fetch(`${portal.url}/api/operator/contracts/${contractId}/kbis-status`, {
+    method: 'PUT', headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ status: 'validé' }),
+  })
+  assert.is(validated.status, 200, await validated.clone().text())
+  const status = page.getByText(/^Kbis validé par nos équipes le \d{1,2} \p{L}+ \d{4}\.$/u)
+  await status.waitFor({ timeout: 5000 })
+  await page.goto('/tableau-de-bord')
+  await page.getByRole('button', { name: /^\d+ notifications? non lues?$/ }).click()
+  await page.getByRole('region', { name: 'Notifications' }).getByRole('button', { name: /Kbis validé/ }).click()
+  await page.waitForURL(/\/souscription\/attestation-contrats$/)
+  await status.waitFor()
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Télécharger mon Kbis' }).click()])
+  assert.is(download.suggestedFilename(), `kbis-${contractId}.pdf`)
+  assert.is((await readFile((await download.path())!)).subarray(0, 5).toString(), '%PDF-')
+  await tab.close()
+})
 
 Notifications.run()

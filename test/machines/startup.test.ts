@@ -4,12 +4,16 @@ import { type AnyActorLogic, createActor, fromCallback } from 'xstate'
 import { orderSelectionMachine } from '../../src/machines/orderSelection.machine.ts'
 import { type StoredChoice, selectedOrder, startupMachine } from '../../src/machines/startup.machine.ts'
 import { hasMissingDocuments } from '../../src/machines/shared.ts'
-import type { Order } from '../../server/contract/schemas.ts'
+import type { Contract, Order } from '../../server/contract/schemas.ts'
 import * as F from '../util/fixtures.ts'
-import { Deferreds, describePath, flush, replay, shortestPaths } from '../util/paths.ts'
+import { applyEvent, Deferreds, describePath, flush, shortestPaths } from '../util/paths.ts'
 
 const failure = new Error('Le service est momentanément indisponible.')
 const fourOrders = [F.atelier, F.boulangerie, F.studio, F.conseil]
+const atelierKbis = `/api-protected/contracts/${F.atelier.contractId}/kbis`
+/** The contracts as the server has them once the team validated Boulangerie's Kbis. */
+const validatedContracts = F.contracts.map((c) => (c.id === F.boulangerie.contractId
+  ? { ...c, kbis: `/api-protected/contracts/${c.id}/kbis`, kbisValidatedAt: '2026-11-25T09:00:00.000Z' } : c))
 
 const events = [
   { type: 'xstate.done.actor.fetchUser', output: F.user },
@@ -30,14 +34,21 @@ const events = [
   { type: 'order.reopen' },
   { type: 'documents.completed', orderId: F.conseil.id, missingDocumentsValidatedAt: F.conseilCompleted.missingDocumentsValidatedAt },
   { type: 'startup.retry' },
-  { type: 'order.kbisFiled', orderId: F.atelier.id },
+  { type: 'order.kbisFiled', orderId: F.atelier.id, contractId: F.atelier.contractId!, kbis: atelierKbis },
   { type: 'order.changed', orderId: F.boulangerie.id, changes: { qonto: true } },
+] as const
+/** The contracts read again on a Kbis validated: the same in every route to 'ready', so walked from one stored choice only. */
+const contractEvents = [
+  { type: 'news.arrived', kind: 'kbis' },
+  { type: 'news.arrived', kind: 'letter' },
+  { type: 'xstate.done.actor.rereadContracts', output: validatedContracts },
+  { type: 'xstate.error.actor.rereadContracts', error: failure },
 ] as const
 
 /** In the graph, the children do not exist: the forwarding actions are left out of the traversal only. */
 const traversable = startupMachine.provide({ actions: { forwardToSelection: () => {}, forwardToData: () => {}, reloadData: () => {} } })
 const serializeState = (s: any) =>
-  JSON.stringify([s.value, s.context.selectedOrderId, s.context.orders.map((o: Order) => [o.id, o.hasKbis, o.missingDocumentsValidatedAt, o.qonto]), !!s.context.user, s.context.contracts.length, !!s.context.error, s.context.hasChoice])
+  JSON.stringify([s.value, s.context.selectedOrderId, s.context.orders.map((o: Order) => [o.id, o.hasKbis, o.missingDocumentsValidatedAt, o.qonto]), !!s.context.user, s.context.contracts.map((c: Contract) => [c.id, c.kbis, c.kbisValidatedAt]), !!s.context.error, s.context.hasChoice])
 
 interface Children {
   selection?: 'real'
@@ -68,7 +79,7 @@ function start(storedChoice: StoredChoice | null, children: Children = {}) {
 const ModelBased = suite('startup: every shortest path, replayed')
 
 for (const storedChoice of [null, F.boulangerie.id, 'all', 999] as const) {
-  const paths = shortestPaths(traversable, { events, input: { storedChoice }, limit: 20000, serializeState })
+  const paths = shortestPaths(traversable, { events: storedChoice === F.boulangerie.id ? [...events, ...contractEvents] : events, input: { storedChoice }, limit: 20000, serializeState })
 
   ModelBased(`stored default ${JSON.stringify(storedChoice)}: the graph reaches every top-level state`, () => {
     const reached = new Set(paths.map((p) => (typeof p.state.value === 'string' ? p.state.value : Object.keys(p.state.value)[0])))
@@ -78,7 +89,16 @@ for (const storedChoice of [null, F.boulangerie.id, 'all', 999] as const) {
   for (const path of paths) {
     ModelBased(`stored ${JSON.stringify(storedChoice)}: ${describePath(path)} → ${JSON.stringify(path.state.value)}`, async () => {
       const { actor, deferreds, persisted, navigations } = start(storedChoice)
-      await replay(actor, deferreds, path)
+      // Replayed step by step (as util/paths.ts's replay does), noting the steps that started a read of the contracts.
+      const readStartedAt: number[] = []
+      actor.start()
+      await flush()
+      for (const [i, step] of path.steps.entries()) {
+        const before = deferreds.started.length
+        await applyEvent(actor, deferreds, step.event)
+        if (deferreds.started.slice(before).some((s) => s.id === 'rereadContracts')) readStartedAt.push(i)
+        assert.equal(actor.getSnapshot().value, step.state.value, `step ${i + 1} of ${describePath(path)}`)
+      }
       const snapshot = actor.getSnapshot()
       const { context } = snapshot
       const kept = persisted.at(-1) ?? storedChoice
@@ -93,6 +113,22 @@ for (const storedChoice of [null, F.boulangerie.id, 'all', 999] as const) {
         assert.is(navigations.at(-1), '/missing-document')
       }
       if (snapshot.matches('selecting')) assert.ok(context.orders.length > 1 || context.hasChoice, 'a single order is only re-chosen on request')
+      const steps = path.steps
+      const lastKbisNews = steps.findLastIndex((s, i) => s.event.type === 'news.arrived' && s.event.kind === 'kbis' && i > 0 && steps[i - 1]!.state.matches('ready'))
+      const lastRead = steps.findLastIndex((s) => /^xstate\.(done|error)\.actor\.rereadContracts$/.test(s.event.type))
+      if (snapshot.matches({ ready: 'contractsRead' })) {
+        // After a Kbis validated, the contracts shown were read after it (or kept when that read failed).
+        assert.ok(lastKbisNews === -1 || lastRead > lastKbisNews, 'no Kbis news is left unread')
+        const filedAfter = steps.slice(lastRead).some((s) => s.event.type === 'order.kbisFiled')
+        if (lastRead >= 0 && steps[lastRead]!.event.type.startsWith('xstate.done') && !filedAfter) assert.equal(context.contracts, validatedContracts)
+      }
+      if (snapshot.matches('ready') && lastKbisNews >= 0) assert.ok(readStartedAt.at(-1)! >= lastKbisNews, 'the last read started at the last Kbis news, not before')
+      // A Kbis sent is on its contract at once, awaiting the team's check, until a read tells otherwise.
+      const filed = steps.findLastIndex((s, i) => s.event.type === 'order.kbisFiled' && i > 0 && steps[i - 1]!.state.status === 'active' && steps[i - 1]!.state.context.contracts.length > 0)
+      if (filed >= 0 && !steps.slice(filed).some((s) => s.event.type === 'xstate.done.actor.rereadContracts')) {
+        const contract = context.contracts.find((c) => c.id === F.atelier.contractId)!
+        assert.equal([contract.kbis, contract.kbisValidatedAt], [atelierKbis, null])
+      }
       if (snapshot.matches('noOrders')) assert.is(context.orders.length, 0)
       if (snapshot.matches('failed')) assert.ok(context.error && context.error.length > 0)
       if (snapshot.matches('signedOut')) {
@@ -275,8 +311,43 @@ Selection('the header pick changes the order shown, keeps it and reloads the por
 
 Selection('a filed Kbis updates the order everywhere', async () => {
   const { actor } = await boot(F.atelier.id, fourOrders)
-  actor.send({ type: 'order.kbisFiled', orderId: F.atelier.id })
+  actor.send({ type: 'order.kbisFiled', orderId: F.atelier.id, contractId: F.atelier.contractId!, kbis: atelierKbis })
   assert.ok(selectedOrder(actor.getSnapshot().context)!.hasKbis)
+})
+
+Selection('a Kbis validated reads the contracts again: news during the read starts it again, a failed read keeps those shown', async () => {
+  const { actor, deferreds } = await boot(F.boulangerie.id, fourOrders)
+  const reads = () => deferreds.started.filter((s) => s.id === 'rereadContracts').length
+  actor.send({ type: 'news.arrived', kind: 'letter' })
+  await flush()
+  assert.is(reads(), 0, 'other news reads no contracts')
+  actor.send({ type: 'news.arrived', kind: 'kbis' })
+  await flush()
+  assert.ok(actor.getSnapshot().matches({ ready: 'rereadingContracts' }))
+  actor.send({ type: 'news.arrived', kind: 'kbis' })
+  await flush()
+  assert.is(reads(), 2, 'news during the read starts it again')
+  deferreds.settleAt('rereadContracts', 0, { output: F.contracts })
+  await flush()
+  assert.ok(actor.getSnapshot().matches({ ready: 'rereadingContracts' }), 'the answer of the read started before the news is not waited for')
+  deferreds.settle('rereadContracts', { output: validatedContracts })
+  await flush()
+  assert.ok(actor.getSnapshot().matches({ ready: 'contractsRead' }))
+  assert.equal(actor.getSnapshot().context.contracts, validatedContracts)
+  actor.send({ type: 'news.arrived', kind: 'kbis' })
+  await flush()
+  deferreds.settle('rereadContracts', { error: failure })
+  await flush()
+  assert.ok(actor.getSnapshot().matches({ ready: 'contractsRead' }))
+  assert.equal(actor.getSnapshot().context.contracts, validatedContracts, 'a failed read keeps the contracts shown')
+})
+
+Selection('a Kbis sent is on its contract at once, awaiting the team’s check', async () => {
+  const { actor } = await boot(F.atelier.id, fourOrders)
+  actor.send({ type: 'order.kbisFiled', orderId: F.atelier.id, contractId: F.atelier.contractId!, kbis: atelierKbis })
+  const contract = actor.getSnapshot().context.contracts.find((c) => c.id === F.atelier.contractId)!
+  assert.equal([contract.kbis, contract.kbisValidatedAt], [atelierKbis, null])
+  assert.ok(actor.getSnapshot().context.contracts.filter((c) => c.id !== F.atelier.contractId).every((c) => c.kbis === null), 'the other contracts are left as they were')
 })
 
 Selection('a partner or accountant request updates that order everywhere, and only that one', async () => {

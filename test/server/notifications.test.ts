@@ -8,13 +8,14 @@ import { buildApp } from '../../server/app.ts'
 import { connect, type DbHandle } from '../../server/db/connect.ts'
 import type { AppDeps } from '../../server/deps.ts'
 import { sql } from 'kysely'
+import { migrations } from '../../server/db/migrate.ts'
 import { MISSED_MAX, MISSED_PAGE } from '../../server/routes/notifications/index.ts'
 import { recordEvent } from '../../server/services/events.ts'
 import { notificationHub, type LiveStream } from '../../server/services/notification-stream.ts'
 import type { PortalNotification } from '../../server/contract/index.ts'
 import { digestSubject, sendDailyDigests } from '../../server/services/digest.ts'
 import { terminateBackends } from '../util/postgres.ts'
-import { call, TEST_OPERATOR_TOKEN } from '../util/server.ts'
+import { call, callBearer, TEST_OPERATOR_TOKEN } from '../util/server.ts'
 import { demoContext, type DemoContext } from '../util/server-samples.ts'
 
 type Ctx = DemoContext
@@ -31,7 +32,7 @@ async function ingest(app: FastifyInstance, orderId: number, sender: string, pdf
   return res.json().document as { id: number }
 }
 
-interface Notice { id: number; title: string; orderId: number; kind: string; link: string; read: boolean }
+interface Notice { id: number; title: string; body: string; orderId: number; kind: string; link: string; read: boolean }
 
 async function listOf(app: FastifyInstance, token: string): Promise<{ unread: number; notifications: Notice[] }> {
   const res = await call(app, token, 'GET', '/api-protected/notifications')
@@ -192,6 +193,37 @@ access('a package, a formality moved on and a Kbis validated are announced', asy
   assert.ok(titles.some(([k, t]) => k === 'kbis' && t === 'Kbis validé'))
   const again = await operator(ctx.t.app, 'PUT', `/api/operator/contracts/${ctx.ids.contract}/kbis-status`, { status: 'validé' })
   assert.is(again.statusCode, 409)
+})
+
+access('a Kbis validated: the bell leads to Attestation et contrats, whose contract tells the date; a new Kbis awaits the check again', async (ctx) => {
+  const contractOf = async () => (await callBearer(ctx.t.app, ctx.camille, 'GET', '/api-protected/contracts')).json()
+    .find((c: { id: number }) => c.id === ctx.ids.contract) as { kbis: string | null; kbisValidatedAt: string | null }
+  await ctx.t.deps.db.updateTable('contracts').set({ kbis_validated_at: null }).where('id', '=', ctx.ids.contract).execute()
+  assert.is((await contractOf()).kbisValidatedAt, null, 'filed, not yet checked')
+  const res = await operator(ctx.t.app, 'PUT', `/api/operator/contracts/${ctx.ids.contract}/kbis-status`, { status: 'validé' })
+  assert.is(res.statusCode, 200, res.body)
+  assert.is((await contractOf()).kbisValidatedAt, res.json().validatedAt)
+  const notice = (await listOf(ctx.t.app, ctx.camille)).notifications.find((n) => n.kind === 'kbis')!
+  assert.is(notice.link, '/souscription/attestation-contrats')
+  assert.is(notice.body, 'Le justificatif d’immatriculation de Boulangerie des Lilas SAS a été validé.')
+
+  const filed = await callBearer(ctx.t.app, ctx.camille, 'PUT', `/api-protected/contracts/${ctx.ids.contract}`, { kbis: dataUrl(ctx.pdf) })
+  assert.is(filed.statusCode, 200, filed.body)
+  assert.is(filed.json().kbisValidatedAt, null, 'the validation was of the file replaced')
+  assert.is((await contractOf()).kbisValidatedAt, null)
+  assert.is((await operator(ctx.t.app, 'PUT', `/api/operator/contracts/${ctx.ids.contract}/kbis-status`, { status: 'validé' })).statusCode, 200, 'the new file can be validated')
+})
+
+access('migration 009: the "Kbis validé" notifications sent before lead to Attestation et contrats too, and nothing else moves', async (ctx) => {
+  const { db } = ctx.t.deps
+  const sent = await db.insertInto('notifications').values([
+    { order_id: ctx.ids.order, kind: 'kbis', title: 'Kbis validé', body: 'avant', link: '/tableau-de-bord' },
+    { order_id: ctx.ids.order, kind: 'letter', title: 'Nouveau courrier', body: 'avant', link: '/tableau-de-bord' },
+  ]).returning(['id', 'kind']).execute()
+  await migrations['009_kbis_notification_link']!.up(db)
+  const links = await db.selectFrom('notifications').select(['kind', 'link']).where('id', 'in', sent.map((n) => n.id)).orderBy('id').execute()
+  assert.equal(links, [{ kind: 'kbis', link: '/souscription/attestation-contrats' }, { kind: 'letter', link: '/tableau-de-bord' }])
+  await db.deleteFrom('notifications').where('id', 'in', sent.map((n) => n.id)).execute()
 })
 
 access('a Kbis not filed cannot be validated, and nothing is announced', async (ctx) => {

@@ -47,6 +47,7 @@ export const contracts: Contract[] = [atelier, boulangerie, conseil].map((o) => 
   villePostaleExpedition: null,
   paysPostaleExpedition: null,
   kbis: null,
+  kbisValidatedAt: null,
   signedAt: null,
 }))
 

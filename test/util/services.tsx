@@ -9,7 +9,7 @@ import type {
   Order, Passkey, PaymentMethod, SendDextBody, Session, Share, SubscriptionOption, TerminationRequestBody, TerminationStatus,
 } from '../../server/contract/schemas.ts'
 // notifications (issue 14)
-import type { EmailPreference, LetterEvent, PortalNotification } from '../../server/contract/schemas.ts'
+import type { Contract, EmailPreference, LetterEvent, PortalNotification } from '../../server/contract/schemas.ts'
 import type { TestCardBody } from '../../server/contract/test-provider.ts'
 import { subscriptionKey } from '../../src/api/subscription.ts'
 import type { HostedCard } from '../../src/machines/cardReplacement.machine.ts'
@@ -114,6 +114,10 @@ export interface BillingScenario {
   addressFails?: boolean
   /** The certificate is refused with this message. */
   certificateRefused?: string
+  /** The contracts the server answers (fixtures' by default); the test may change them as it goes (a Kbis validated). */
+  contracts?: Contract[]
+  /** The Kbis download fails with this message. */
+  kbisFileFails?: string
   /** The real provider (STRIPE_SECRET_KEY): the card dialog gets a SetupIntent and Stripe.js's field (a fake here). */
   hosted?: { loadFails?: boolean; declines?: string[] }
 }
@@ -297,7 +301,7 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
       if (scenario.userFails) throw new Error('Session expirée ou invalide, veuillez vous reconnecter.')
       return F.user
     },
-    getContracts: async () => F.contracts,
+    getContracts: async () => structuredClone(scenario.billing?.contracts ?? F.contracts),
     getMyOrders: () => (scenario.ordersPending ? new Promise<Order[]>(() => {}) : Promise.resolve(orders)),
 
     getPaymentMethod: (orderId) => list('card', { orderId, share: false }),
@@ -634,6 +638,11 @@ function billingApi(scenario: Scenario, data: PortalData, orders: Order[], calls
     getInvoiceFile: async (id) => downloaded(`invoice ${id}`),
     getCreditNoteFile: async (id) => downloaded(`creditNote ${id}`),
     getContractFile: async (id) => downloaded(`contract ${id}`),
+    getKbisFile: async (id) => {
+      const file = downloaded(`kbis ${id}`)
+      if (billing.kbisFileFails) throw withStatus(404, billing.kbisFileFails)
+      return file
+    },
     issueCertificate: async (orderId) => {
       record.downloads.push(`certificate ${orderId}`)
       if (billing.certificateRefused) throw withStatus(409, billing.certificateRefused)

@@ -214,6 +214,57 @@ Documents('a failed save keeps the form as typed and says so', async () => {
   assert.is((screen.getByLabelText('Ville') as HTMLInputElement).value, 'Lyon')
 })
 
+const kbisPath = (id: number) => `/api-protected/contracts/${id}/kbis`
+/** Atelier: no Kbis yet; Boulangerie: filed, validated by the team (or not yet, with `validated: false`). */
+const contractsWith = (validated = true) => F.contracts.map((c) => (c.id === F.boulangerie.contractId
+  ? { ...c, kbis: kbisPath(c.id), kbisValidatedAt: validated ? `${YEAR}-11-25T09:00:00.000Z` : null } : c))
+const kbisStatusOf = (company: string) => text(within(screen.getByRole('region', { name: company })).getByTestId('kbis-status'))
+
+Documents('the Kbis: validated (and when), awaiting the team’s check, or none; downloaded as a PDF', async () => {
+  const app = await open('/souscription/attestation-contrats', { defaultOrder: 'all', billing: { contracts: contractsWith() } })
+  await screen.findByRole('region', { name: 'Boulangerie des Lilas SAS' })
+  assert.is(kbisStatusOf('Boulangerie des Lilas SAS'), `Kbis validé par nos équipes le 25 novembre ${YEAR}.`)
+  assert.is(kbisStatusOf('Atelier Lumière SARL'), 'Aucun Kbis déposé pour le moment.')
+  assert.is(within(screen.getByRole('region', { name: 'Atelier Lumière SARL' })).queryByRole('button', { name: /Kbis/ }), null, 'nothing to download')
+  fireEvent.click(screen.getByRole('button', { name: 'Télécharger mon Kbis de Boulangerie des Lilas SAS' }))
+  await waitFor(() => assert.equal(saved, [{ fileName: `kbis-${F.boulangerie.contractId}.pdf`, type: 'blob:' }]))
+  assert.equal(app.calls.billing.downloads, [`kbis ${F.boulangerie.contractId}`])
+  cleanup()
+  await open('/souscription/attestation-contrats', { billing: { contracts: contractsWith(false) } })
+  await screen.findByRole('button', { name: 'Télécharger mon Kbis' })
+  assert.is(text(screen.getByTestId('kbis-status')), 'Kbis reçu : nos équipes le vérifient, nous vous préviendrons dès sa validation.')
+})
+
+Documents('a Kbis that cannot be downloaded says why, and the button tries again', async () => {
+  const app = await open('/souscription/attestation-contrats', { billing: { contracts: contractsWith(), kbisFileFails: 'Aucun Kbis n’a été déposé pour ce contrat.' } })
+  fireEvent.click(await screen.findByRole('button', { name: 'Télécharger mon Kbis' }))
+  await screen.findByText('Aucun Kbis n’a été déposé pour ce contrat.')
+  fireEvent.click(screen.getByRole('button', { name: 'Télécharger mon Kbis' }))
+  await waitFor(() => assert.is(app.calls.billing.downloads.length, 2))
+  assert.equal(saved, [])
+})
+
+Documents('the bell tells of a Kbis validated while the page is open: the contracts are read again and the date shows', async () => {
+  const contracts = contractsWith(false)
+  const app = await open('/souscription/attestation-contrats', { billing: { contracts } })
+  await screen.findByText(/Kbis reçu : nos équipes le vérifient/)
+  await waitFor(() => assert.ok(app.calls.live, 'the bell follows the live stream'))
+  contracts.splice(0, contracts.length, ...contractsWith(true))
+  await act(async () => app.calls.live!.push({ id: 900, kind: 'kbis', orderId: 2, title: 'Kbis validé', body: 'Le justificatif d’immatriculation de Boulangerie des Lilas SAS a été validé.',
+    createdAt: new Date().toISOString(), read: false, link: '/souscription/attestation-contrats' }))
+  await waitFor(() => assert.is(text(screen.getByTestId('kbis-status')), `Kbis validé par nos équipes le 25 novembre ${YEAR}.`))
+})
+
+Documents('a Kbis sent from the banner shows at once, awaiting the team’s check', async () => {
+  await open('/souscription/attestation-contrats', { defaultOrder: F.atelier.id })
+  await screen.findByText('Aucun Kbis déposé pour le moment.')
+  fireEvent.click(within(screen.getByRole('region', { name: 'Justificatif d’immatriculation' })).getByRole('button', { name: 'Je dépose mon Kbis' }))
+  fireEvent.click(within(await screen.findByRole('dialog', { name: 'Déposer mon justificatif' })).getByRole('button', { name: 'Oui' }))
+  fireEvent.change(document.querySelector<HTMLInputElement>('input[type="file"][accept=".pdf"]')!, { target: { files: [new File(['%PDF-1.7\n'], 'kbis.pdf', { type: 'application/pdf' })] } })
+  await screen.findByText('Kbis reçu : nos équipes le vérifient, nous vous préviendrons dès sa validation.', undefined, { timeout: 5000 })
+  screen.getByRole('button', { name: 'Télécharger mon Kbis' })
+})
+
 Documents('a shared order: delivered to its owner, no button', async () => {
   await open('/souscription/attestation-contrats', { defaultOrder: 3 })
   await screen.findByText(/sont délivrés à son titulaire/)

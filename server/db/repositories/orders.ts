@@ -178,7 +178,7 @@ export async function recordIdentityDocuments(db: Kysely<Database>, orderId: num
 export const contractColumns = [
   'contracts.id', 'contracts.order_id', 'contracts.adresse_postale_expedition', 'contracts.adresse_complement_postale_expedition',
   'contracts.code_postale_expedition', 'contracts.ville_postale_expedition', 'contracts.pays_postale_expedition',
-  'contracts.kbis_file_key', 'contracts.signed_at', 'orders.raison_sociale', 'orders.owner_id',
+  'contracts.kbis_file_key', 'contracts.kbis_validated_at', 'contracts.signed_at', 'orders.raison_sociale', 'orders.owner_id',
 ] as const
 
 function contractsQuery(db: Db) {
@@ -198,6 +198,7 @@ export const toContract = (row: ContractRow): Contract => ({
   villePostaleExpedition: row.ville_postale_expedition,
   paysPostaleExpedition: row.pays_postale_expedition,
   kbis: row.kbis_file_key ? kbisPath(row.id) : null,
+  kbisValidatedAt: row.kbis_validated_at?.toISOString() ?? null,
   signedAt: row.signed_at?.toISOString() ?? null,
 })
 
@@ -210,12 +211,15 @@ export async function getContract(db: Db, contractId: number): Promise<Contract>
   return toContract(await contractsQuery(db).where('contracts.id', '=', contractId).executeTakeFirstOrThrow())
 }
 
-/** New forwarding address columns and/or a new Kbis, in one transaction: a Kbis also marks the order as having one. */
+/**
+ * New forwarding address columns and/or a new Kbis, in one transaction: a Kbis also marks the order as having one, and
+ * awaits the team's check again (a validation was of the file it replaces).
+ */
 export async function updateContract(db: Kysely<Database>, contractId: number, orderId: number, address: Updateable<Database['contracts']>,
   kbisKey?: string): Promise<void> {
   await db.transaction().execute(async (tx) => {
     if (Object.keys(address).length || kbisKey) {
-      await tx.updateTable('contracts').set({ ...address, ...(kbisKey ? { kbis_file_key: kbisKey } : {}) }).where('id', '=', contractId).execute()
+      await tx.updateTable('contracts').set({ ...address, ...(kbisKey ? { kbis_file_key: kbisKey, kbis_validated_at: null } : {}) }).where('id', '=', contractId).execute()
     }
     if (kbisKey) await tx.updateTable('orders').set({ has_kbis: true }).where('id', '=', orderId).execute()
   })

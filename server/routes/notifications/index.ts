@@ -9,7 +9,7 @@ import {
   emailPreference, findNotification, listLetterHistory, listNotifications, markAllRead, markRead, notificationsAfter, setEmailPreference, unreadCount,
 } from '../../db/repositories/notifications.ts'
 import { orderIdsInScope, requireOrder } from '../../db/repositories/orders.ts'
-import { recordEvent, recordLetterHistory } from '../../services/events.ts'
+import { kbisEvent, recordEvent, recordLetterHistory } from '../../services/events.ts'
 import { HEARTBEAT_MS, notificationHub, type LiveStream } from '../../services/notification-stream.ts'
 
 /** What a stream following on sends of what it missed: read by pages of MISSED_PAGE, MISSED_MAX at most. */
@@ -145,8 +145,7 @@ export function notificationRoutes(define: DefineRoute, deps: AppDeps, app: Fast
       if (contract.kbis_validated_at) throw conflict('Le Kbis de ce contrat est déjà validé.')
       await trx.updateTable('contracts').set({ kbis_validated_at: now }).where('id', '=', contract.id).execute()
       await recordEvent(trx, {
-        kind: 'kbis', orderId: contract.order_id, title: 'Kbis validé',
-        body: `Le justificatif d’immatriculation de ${contract.raison_sociale} a été validé.`, link: '/tableau-de-bord', at: now,
+        kind: 'kbis', orderId: contract.order_id, ...kbisEvent(contract.raison_sociale), at: now,
       })
       return { contractId: contract.id, orderId: contract.order_id, validatedAt: now.toISOString() }
     })

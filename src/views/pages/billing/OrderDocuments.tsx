@@ -1,11 +1,12 @@
 // One order on Attestation et contrats: "Télécharger mon attestation de domiciliation" (then its code and public
-// verification page), "Télécharger mon contrat", and the forwarding address.
+// verification page), "Télécharger mon contrat", the Kbis filed (validated or awaiting the team's check, and its
+// download), and the forwarding address.
 import { useActorRef, useSelector } from '@xstate/react'
 import { Link } from 'wouter'
 import type { Contract, Order } from '../../../../server/contract/schemas.ts'
 import type { DocumentRequest } from '../../../machines/documentDownload.machine.ts'
 import { useFlows } from '../../app-context.tsx'
-import { Alert, Button } from '../../components/ui.tsx'
+import { Alert, Button, formatDate } from '../../components/ui.tsx'
 import { ForwardingAddress } from './ForwardingAddress.tsx'
 import { Actions, OrderBlock } from './styles.ts'
 
@@ -18,9 +19,17 @@ function useDownload() {
   return { busy, error, certificate, start: (request: DocumentRequest) => actor.send({ type: 'download.start', request }) }
 }
 
+/** Where the Kbis stands: the link of the bell's "Kbis validé" leads here. */
+export function kbisStatus(contract: Contract): string {
+  if (contract.kbisValidatedAt) return `Kbis validé par nos équipes le ${formatDate(contract.kbisValidatedAt)}.`
+  if (contract.kbis) return 'Kbis reçu : nos équipes le vérifient, nous vous préviendrons dès sa validation.'
+  return 'Aucun Kbis déposé pour le moment.'
+}
+
 export function OrderDocuments({ order, contract, titled }: { order: Order; contract: Contract | null; titled: boolean }) {
   const certificate = useDownload()
   const contractFile = useDownload()
+  const kbisFile = useDownload()
   const headingId = `documents-${order.id}`
   return (
     <OrderBlock aria-labelledby={headingId}>
@@ -36,9 +45,17 @@ export function OrderDocuments({ order, contract, titled }: { order: Order; cont
             {contractFile.busy ? 'Préparation du contrat…' : 'Télécharger mon contrat'}
           </Button>
         )}
+        {contract?.kbis && (
+          <Button type="button" $variant="secondary" onClick={() => kbisFile.start({ kind: 'kbis', contractId: contract.id })} disabled={kbisFile.busy}
+            aria-label={titled && !kbisFile.busy ? `Télécharger mon Kbis de ${order.raisonSociale}` : undefined}>
+            {kbisFile.busy ? 'Préparation du Kbis…' : 'Télécharger mon Kbis'}
+          </Button>
+        )}
       </Actions>
+      {contract && <p data-testid="kbis-status">{kbisStatus(contract)}</p>}
       {certificate.error && <Alert $kind="error" role="alert">{certificate.error}</Alert>}
       {contractFile.error && <Alert $kind="error" role="alert">{contractFile.error}</Alert>}
+      {kbisFile.error && <Alert $kind="error" role="alert">{kbisFile.error}</Alert>}
       {certificate.certificate && (
         <Alert $kind="success" role="status">
           Attestation délivrée, code de vérification <strong>{certificate.certificate.code}</strong>. Toute personne qui la reçoit peut la vérifier
