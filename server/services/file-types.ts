@@ -23,8 +23,10 @@ export function sniffFileType(bytes: Uint8Array): FileType | null {
 export function decodeDataUrl(value: string): { mediaType: string; bytes: Buffer } | null {
   const match = /^data:([a-z0-9.+-]+\/[a-z0-9.+-]+)?((?:;[a-z0-9-]+=[^;,]*)*);base64,/i.exec(value)
   if (!match) return null
-  const payload = value.slice(match[0].length)
-  if (!/^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(payload)) return null
+  // Whitespace dropped first, then one linear check: a pattern where two parts can both match the same run of spaces
+  // (as `[…\s]*={0,2}\s*$` did) backtracks in quadratic time, and a body of spaces held the event loop for minutes.
+  const payload = value.slice(match[0].length).replace(/\s+/g, '')
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(payload)) return null
   return { mediaType: (match[1] ?? 'text/plain').toLowerCase(), bytes: Buffer.from(payload, 'base64') }
 }
 
