@@ -6,14 +6,20 @@ import type { Logger } from 'pino'
 import { claimDigest, digestNotifications, digestReaders, releaseDigest } from '../db/repositories/notifications.ts'
 import { findUserById } from '../db/repositories/users.ts'
 import type { AppDeps } from '../deps.ts'
+import { parisDay } from './time.ts'
 
 export const DIGEST_HOUR = 7
+/**
+ * A digest covers the events up to this long before it is sent; later ones go in the next. An event's time is taken
+ * by its action before it commits: one still being written when the digest is claimed has a time just before the
+ * claim, and would otherwise fall in neither digest (found in review). Far longer than any action's transaction, and
+ * than the clocks of two instances differ.
+ */
+export const DIGEST_SETTLE_MS = 10 * 60_000
 const CHECK_EVERY_MS = 15 * 60_000
 
 export type DigestDeps = Pick<AppDeps, 'db' | 'mailer' | 'config' | 'clock'>
 
-/** YYYY-MM-DD in Paris. */
-export const parisDay = (date: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' }).format(date)
 const parisHour = (date: Date) => Number(new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', hour: 'numeric', hour12: false }).format(date).replace(/\D/g, ''))
 
 export const digestSubject = (count: number) => `Votre résumé du jour : ${count} nouveauté${count > 1 ? 's' : ''}`
@@ -21,12 +27,13 @@ export const digestSubject = (count: number) => `Votre résumé du jour : ${coun
 export async function sendDailyDigests({ db, mailer, config, clock }: DigestDeps): Promise<{ sent: string[]; failures: string[] }> {
   const now = clock.now()
   const today = parisDay(now)
+  const until = new Date(now.getTime() - DIGEST_SETTLE_MS)
   const sent: string[] = []
   const failures: string[] = []
   for (const userId of await digestReaders(db)) {
-    const since = await db.transaction().execute((trx) => claimDigest(trx, userId, today, now))
+    const since = await db.transaction().execute((trx) => claimDigest(trx, userId, today, until))
     if (!since) continue
-    const events = await digestNotifications(db, userId, since, now)
+    const events = await digestNotifications(db, userId, since, until)
     const user = await findUserById(db, userId)
     if (!events.length || !user) continue
     const time = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'short', timeStyle: 'short', timeZone: 'Europe/Paris' })

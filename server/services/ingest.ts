@@ -14,6 +14,7 @@ import { badRequest, conflict, fileTooLarge, notFound } from '../http/errors.ts'
 import { invoiceEvent, letterPath, recordEvent, recordLetterHistory } from './events.ts'
 import { checkFile, MAX_UPLOAD_BYTES } from './file-types.ts'
 import { enqueueLetterPipeline } from './mail-pipeline.ts'
+import { longDate } from './time.ts'
 import { newFileKey, storeWithRecord } from './storage.ts'
 
 export type IngestDeps = Pick<AppDeps, 'db' | 'storage' | 'mailer' | 'config' | 'clock' | 'jobs'>
@@ -110,7 +111,7 @@ export async function ingestLetter(deps: IngestDeps, letter: NewLetter): Promise
 async function notifyNewLetter({ db, mailer, config }: IngestDeps, document: MailDocument, link: string) {
   const notified: string[] = []
   const notificationFailures: string[] = []
-  const received = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/Paris' }).format(new Date(document.receivedAt))
+  const received = longDate.format(new Date(document.receivedAt))
   // Those who chose the daily digest or no e-mail for this order get none here (server/services/digest.ts).
   for (const person of await peopleWantingEachEmail(db, document.orderId)) {
     try {
@@ -166,7 +167,7 @@ async function notifyNewPackage({ db, mailer, config }: IngestDeps, parcel: Pack
   const notified: string[] = []
   const notificationFailures: string[] = []
   const link = `${config.publicUrl}/mes-courriers/colis`
-  const received = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/Paris' }).format(new Date(parcel.receivedAt))
+  const received = longDate.format(new Date(parcel.receivedAt))
   for (const person of await peopleWantingEachEmail(db, parcel.orderId)) {
     try {
       await mailer.send({

@@ -13,7 +13,7 @@ import { MISSED_MAX, MISSED_PAGE } from '../../server/routes/notifications/index
 import { recordEvent } from '../../server/services/events.ts'
 import { notificationHub, type LiveStream } from '../../server/services/notification-stream.ts'
 import type { PortalNotification } from '../../server/contract/index.ts'
-import { digestSubject, sendDailyDigests } from '../../server/services/digest.ts'
+import { DIGEST_SETTLE_MS, digestSubject, sendDailyDigests } from '../../server/services/digest.ts'
 import { terminateBackends } from '../util/postgres.ts'
 import { call, callBearer, TEST_OPERATOR_TOKEN } from '../util/server.ts'
 import { demoContext, type DemoContext } from '../util/server-samples.ts'
@@ -515,6 +515,7 @@ mail('the daily digest: no e-mail per event, then one e-mail a day, once, whatev
   ctx.t.clock.set(new Date())
   await ingest(ctx.t.app, ctx.ids.order, 'Crédit Agricole', ctx.pdf)
   assert.equal(ctx.t.mails, [], 'nobody wants this one at once')
+  ctx.t.clock.advance(DIGEST_SETTLE_MS)
   // Two instances' timers at the same moment.
   const [a, b] = await Promise.all([sendDailyDigests(ctx.t.deps), sendDailyDigests(ctx.t.deps)])
   assert.equal([...a.sent, ...b.sent], ['demo@example.com'])
@@ -525,6 +526,7 @@ mail('the daily digest: no e-mail per event, then one e-mail a day, once, whatev
   // The next day: only what came since.
   ctx.t.clock.advance(86_400_000)
   await ingest(ctx.t.app, ctx.ids.order, 'La Poste Pro', ctx.pdf)
+  ctx.t.clock.advance(DIGEST_SETTLE_MS)
   ctx.t.mails.length = 0
   assert.equal((await sendDailyDigests(ctx.t.deps)).sent, ['demo@example.com'])
   assert.match(ctx.t.mails[0]!.text, 'La Poste Pro')
@@ -534,11 +536,26 @@ mail('the daily digest: no e-mail per event, then one e-mail a day, once, whatev
 mail('a digest whose e-mail fails is sent at the next round', async (ctx) => {
   ctx.t.clock.advance(2 * 86_400_000)
   await ingest(ctx.t.app, ctx.ids.order, 'Orange Business', ctx.pdf)
+  ctx.t.clock.advance(DIGEST_SETTLE_MS)
   const failing = { ...ctx.t.deps, mailer: { send: async () => { throw new Error('SMTP indisponible') } } }
   assert.equal((await sendDailyDigests(failing)).failures, ['demo@example.com'])
   ctx.t.mails.length = 0
   assert.equal((await sendDailyDigests(ctx.t.deps)).sent, ['demo@example.com'])
   assert.match(ctx.t.mails[0]!.text, 'Orange Business')
+})
+
+mail('an event still being written when the digest goes is in the next one, not lost', async (ctx) => {
+  ctx.t.clock.advance(3 * 86_400_000)
+  const digestAt = ctx.t.clock.now()
+  await sendDailyDigests(ctx.t.deps) // today's digest goes
+  // Its action took its time a second before the digest, and committed after it (an invoice's PDF being stored).
+  await ctx.t.deps.db.insertInto('notifications').values({
+    order_id: ctx.ids.order, kind: 'invoice', title: 'Nouvelle facture', body: 'Facture FA-TARDIVE de 12,00 €', link: '/factures', created_at: new Date(digestAt.getTime() - 1000),
+  }).execute()
+  ctx.t.clock.advance(86_400_000)
+  ctx.t.mails.length = 0
+  assert.equal((await sendDailyDigests(ctx.t.deps)).sent, ['demo@example.com'])
+  assert.match(ctx.t.mails[0]!.text, 'FA-TARDIVE')
 })
 
 mail.run()

@@ -187,9 +187,17 @@ const happy: Record<RouteName, Check> = {
     const listed = ok(await send(t.app, 'packages', { query: { orderId: ids.order } }, camille))
     assert.is(listed[0].id, parcel.id)
   },
-  sendDocuments: async ({ t }, call) => {
-    ok(await call())
+  sendDocuments: async ({ t, ids }, call) => {
+    // Received at 00:30 in Paris on the 21st (23:30 UTC the day before): the e-mail says the day in France.
+    const { received_at } = await t.deps.db.selectFrom('documents').select('received_at').where('id', '=', ids.document).executeTakeFirstOrThrow()
+    await t.deps.db.updateTable('documents').set({ received_at: new Date('2026-11-20T23:30:00Z') }).where('id', '=', ids.document).execute()
+    try {
+      ok(await call())
+    } finally {
+      await t.deps.db.updateTable('documents').set({ received_at }).where('id', '=', ids.document).execute()
+    }
     const mail = t.mails.at(-1)!
+    assert.match(mail.text, 'reçu le 21 novembre 2026')
     assert.is(mail.to, 'comptable@example.com')
     assert.is(mail.attachments?.length, 1)
     assert.ok(isPdf(mail.attachments![0]!.content))

@@ -110,12 +110,13 @@ export async function digestReaders(db: Db): Promise<number[]> {
  * transaction ends, so another instance waits, then finds it claimed. Answers where the previous
  * digest stopped (a day back for a first one), or null when today's is already claimed.
  */
-export async function claimDigest(trx: Db, userId: number, today: string, now: Date): Promise<Date | null> {
+/** Claims today's digest of a person, covering events up to `until`; answers where the previous one stopped, or null when already claimed today. */
+export async function claimDigest(trx: Db, userId: number, today: string, until: Date): Promise<Date | null> {
   await trx.insertInto('notification_digests')
-    .values({ user_id: userId, digest_sent_on: sql<string>`(${today}::date - 1)` as never, covered_until: new Date(now.getTime() - 86_400_000) })
+    .values({ user_id: userId, digest_sent_on: sql<string>`(${today}::date - 1)` as never, covered_until: new Date(until.getTime() - 86_400_000) })
     .onConflict((oc) => oc.column('user_id').doNothing()).execute()
   const previous = await trx.selectFrom('notification_digests').select('covered_until').where('user_id', '=', userId).forUpdate().executeTakeFirstOrThrow()
-  const claimed = await trx.updateTable('notification_digests').set({ digest_sent_on: today, covered_until: now })
+  const claimed = await trx.updateTable('notification_digests').set({ digest_sent_on: today, covered_until: until })
     .where('user_id', '=', userId).where('digest_sent_on', '<', sql<string>`${today}::date`).returning('user_id').executeTakeFirst()
   return claimed ? previous.covered_until : null
 }

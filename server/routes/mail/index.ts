@@ -8,6 +8,7 @@ import {
 } from '../../db/repositories/mail.ts'
 import { requireOrder, scopedOrderIds } from '../../db/repositories/orders.ts'
 import { recordLetterHistory } from '../../services/events.ts'
+import { longDate } from '../../services/time.ts'
 import { sendPdf } from '../files.ts'
 
 const folderNameTaken = (error: unknown) => (error as { code?: string }).code === '23505'
@@ -66,7 +67,7 @@ export function mailRoutes(define: DefineRoute, { db, storage, mailer, clock }: 
     await mailer.send({
       to: body.email,
       subject: `${user.firstname} ${user.lastname} vous transmet ${documents.length > 1 ? `${documents.length} courriers` : 'un courrier'}`,
-      text: `${body.message ? `${body.message}\n\n` : ''}Courriers joints :\n${documents.map((d) => `- ${d.sender}, reçu le ${d.received_at.toLocaleDateString('fr-FR')} (${d.raison_sociale})`).join('\n')}`,
+      text: `${body.message ? `${body.message}\n\n` : ''}Courriers joints :\n${documents.map((d) => `- ${d.sender}, reçu le ${longDate.format(d.received_at)} (${d.raison_sociale})`).join('\n')}`,
       attachments,
     })
     // notify: "Envoyé par e-mail à …" once the e-mail left (a failed send records nothing). Not inside a
