@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert'
 import { createActor, fromCallback } from 'xstate'
 import type { PortalNotification } from '../../server/contract/schemas.ts'
 import { LOAD_FAILED, notificationsMachine, READ_FAILED, reconnectDelay } from '../../src/machines/notifications.machine.ts'
-import { Deferreds, describePath, flush, replay, shortestPaths } from '../util/paths.ts'
+import { applyEvent, Deferreds, describePath, flush, shortestPaths } from '../util/paths.ts'
 
 const n = (id: number, read: boolean, createdAt = `2026-11-2${id % 10}T10:00:00.000Z`): PortalNotification => ({
   id, kind: 'letter', orderId: 2, title: `Nouveau courrier ${id}`, body: 'courrier, 1 page', createdAt, read, link: `/mes-courriers/courriers?domiciliation=2&courrier=${id}`,
@@ -41,6 +41,7 @@ const events = [
   { type: 'list.retry' },
   { type: 'notification.open', id: 1 },
   { type: 'notification.open', id: 2 },
+  { type: 'notification.open', id: 3 },
   { type: 'notification.readAll' },
   { type: 'xstate.done.actor.markRead', output: { unread: 0 } },
   { type: 'xstate.error.actor.markRead', error: failure },
@@ -61,13 +62,69 @@ const paths = shortestPaths(notificationsMachine, {
   limit: 20_000,
   serializeState: (s) => JSON.stringify({
     value: s.value, unread: s.context.unread, list: s.context.notifications.map((x) => [x.id, x.read]), error: s.context.error,
-    actionError: s.context.actionError, attempt: Math.min(s.context.attempt, 2), marking: s.context.marking,
+    actionError: s.context.actionError, attempt: Math.min(s.context.attempt, 2), pendingMarks: s.context.pendingMarks, readAllAsked: s.context.readAllAsked,
   }),
 })
+const linkOf = (id: number) => n(id, false).link
+const atRest = (s: ReturnType<ReturnType<typeof start>['actor']['getSnapshot']>) => s.matches({ ready: { marks: 'idle' } })
+
+/** The bell driven like the view would, with a server fake: what its answered marks made read, and the clicks. */
+function drive(bell: ReturnType<typeof start>) {
+  const { actor, deferreds } = bell
+  const readOnServer = new Set<number>()
+  const lastMark = new Map<number, 'done' | 'failed'>()
+  /** Each notification opened that the bell listed, unread or not; each "Tout marquer comme lu" accepted. */
+  const opened: { id: number; unread: boolean }[] = []
+  let readAllsAccepted = 0
+  let marksAnswered = 0
+  const send = async (event: { type: string; id?: number; output?: unknown; error?: unknown }) => {
+    const before = actor.getSnapshot()
+    if (event.type === 'notification.open') {
+      const listed = before.context.notifications.find((x) => x.id === event.id)
+      if (listed) opened.push({ id: listed.id, unread: !listed.read })
+    }
+    if (event.type === 'notification.readAll' && before.can({ type: 'notification.readAll' })) readAllsAccepted++
+    if (/\.actor\.markRead$/.test(event.type)) {
+      // Saved one at a time: the answer is the oldest call's.
+      const id = (deferreds.started.filter((x) => x.id === 'markRead')[marksAnswered++]!.input as { id: number }).id
+      lastMark.set(id, event.type.startsWith('xstate.done') ? 'done' : 'failed')
+      if (event.type.startsWith('xstate.done')) readOnServer.add(id)
+    }
+    if (event.type === 'xstate.done.actor.markAllRead') for (const x of [1, 2, 3]) readOnServer.add(x)
+    await applyEvent(actor, deferreds, event)
+    const after = actor.getSnapshot()
+    // "Tout marquer comme lu" is refused only while it is being saved or already asked (the view disables it then).
+    if (after.matches('ready') && !after.matches({ ready: { marks: 'markingAll' } }) && !after.context.readAllAsked) {
+      assert.ok(after.can({ type: 'notification.readAll' }), '"Tout marquer comme lu" honoured during a read mark')
+    }
+  }
+  /** Every click did what it said: navigated at once; marks sent in turn, none lost or sent twice; at rest, read on the server. */
+  const clicksHonoured = () => {
+    const snapshot = actor.getSnapshot()
+    assert.equal(bell.navigations, opened.map((o) => linkOf(o.id)), 'each click on a notification navigates')
+    const marksSent = deferreds.started.filter((x) => x.id === 'markRead').map((x) => (x.input as { id: number }).id)
+    assert.equal(marksSent, opened.filter((o) => o.unread).map((o) => o.id).slice(0, marksSent.length), 'marks sent in the order opened')
+    assert.is(deferreds.started.filter((x) => x.id === 'markAllRead').length, readAllsAccepted - (snapshot.context.readAllAsked ? 1 : 0), '"Tout marquer comme lu" sent once per click accepted')
+    if (atRest(snapshot)) {
+      assert.is(marksSent.length, opened.filter((o) => o.unread).length, 'no mark lost')
+      // Read on the server, unless its mark failed (then said, and shown unread again).
+      for (const { id, unread } of opened) if (unread) assert.ok(readOnServer.has(id) || lastMark.get(id) === 'failed', `notification ${id} read on the server`)
+    }
+  }
+  return { send, clicksHonoured }
+}
+
 for (const path of paths) {
   ModelBased(describePath(path), async () => {
-    const { actor, deferreds, navigations, arrivals } = start()
-    await replay(actor, deferreds, path)
+    const bell = start()
+    const { actor, deferreds, navigations, arrivals } = bell
+    const { send, clicksHonoured } = drive(bell)
+    actor.start()
+    await flush()
+    for (const [i, step] of path.steps.entries()) {
+      await send(step.event)
+      assert.equal(actor.getSnapshot().value, step.state.value, `step ${i + 1} (${step.event.type}) of ${describePath(path)}`)
+    }
     const snapshot = actor.getSnapshot()
     const { context } = snapshot
     // The count says how many listed notifications are unread (the fixtures' lists are complete), but
@@ -89,8 +146,29 @@ for (const path of paths) {
     // the list read again after a drop; of nothing it had (the first list, one sent twice).
     const firstIds = first.notifications.map((x) => x.id)
     assert.equal(arrivals, context.notifications.map((x) => x.id).filter((id) => !firstIds.includes(id)), 'told once of each new one')
-    // The pause grows with the drops in a row.
+    // The pause grows with the drops (or failed first lists) in a row.
     for (const s of deferreds.started.filter((x) => x.id === 'pause')) assert.ok([1000, 2000, 4000, 8000].includes((s.input as { ms: number }).ms))
+    // A first list that failed is asked again by itself: the pause runs, with the same delay as a drop's.
+    if (snapshot.matches('failed')) {
+      assert.ok(Object.keys(snapshot.children).includes('pause'), 'a retry is scheduled')
+      assert.equal(deferreds.started.at(-1), { id: 'pause', input: { ms: reconnectDelay(context.attempt) } })
+    }
+    clicksHonoured()
+    // From wherever the path ends, one more click on a notification (an unread one if any) does what it says:
+    // its page at once, whatever is being saved; then, once every mark is answered, read on the server.
+    const target = context.notifications.find((x) => !x.read) ?? context.notifications[0]
+    if (snapshot.matches('ready') && target) {
+      await send({ type: 'notification.open', id: target.id })
+      assert.is(navigations.at(-1), target.link, 'the click navigates')
+      let answers = 0
+      for (; answers < 4 && !atRest(actor.getSnapshot()); answers++) {
+        const marking = actor.getSnapshot().matches({ ready: { marks: 'marking' } })
+        await send({ type: `xstate.done.actor.${marking ? 'markRead' : 'markAllRead'}`, output: { unread: 0 } })
+      }
+      assert.ok(atRest(actor.getSnapshot()), 'every mark saved in turn')
+      clicksHonoured()
+      if (answers > 0) assert.is(actor.getSnapshot().context.unread, 0, 'the server’s count once every mark is saved, nothing counted twice')
+    }
     actor.stop()
   })
 }
@@ -99,16 +177,20 @@ ModelBased('the graph reaches every state', () => {
   for (const live of ['following', 'waiting', 'catchingUp']) assert.ok([...seen].some((v) => v.includes(live)), live)
   for (const marks of ['marking', 'markingAll']) assert.ok([...seen].some((v) => v.includes(marks)), marks)
   assert.ok(seen.has('"failed"'))
+  // Two unread opened in a row, and "Tout marquer comme lu" asked during a read mark.
+  assert.ok(paths.some((p) => p.state.context.pendingMarks.length === 2), 'a mark waiting for another')
+  assert.ok(paths.some((p) => p.state.context.readAllAsked), '"Tout marquer comme lu" waiting for a mark')
+  assert.ok(paths.some((p) => p.state.matches({ ready: { marks: 'marking' } }) && p.steps.some((s) => s.event.type === 'xstate.error.actor.loadNotifications')), 'a load that failed, then succeeded')
 })
 ModelBased.run()
 
 const Bell = suite('notifications')
 
-async function ready() {
+async function ready(list = first) {
   const bell = start()
   bell.actor.start()
   await flush()
-  bell.deferreds.settle('loadNotifications', { output: first })
+  bell.deferreds.settle('loadNotifications', { output: list })
   await flush()
   return bell
 }
@@ -199,6 +281,86 @@ Bell('a failed load says so, and Réessayer loads again', async () => {
   deferreds.settle('loadNotifications', { output: first })
   await flush()
   assert.ok(actor.getSnapshot().matches('ready'))
+})
+
+Bell('a click on a notification while "Tout marquer comme lu" is saving goes there, and it ends up read', async () => {
+  const { actor, deferreds, navigations } = await ready()
+  actor.send({ type: 'notification.readAll' })
+  actor.send({ type: 'notification.open', id: 1 })
+  await flush()
+  assert.equal(navigations, [first.notifications[0]!.link], 'at once')
+  assert.is(actor.getSnapshot().context.unread, 0)
+  deferreds.settle('markAllRead', { error: failure })
+  await flush()
+  // "Tout marquer comme lu" failed: the one opened is still saved on its own.
+  assert.equal(deferreds.started.at(-1), { id: 'markRead', input: { id: 1 } })
+  deferreds.settle('markRead', { output: { unread: 0 } })
+  await flush()
+  assert.ok(actor.getSnapshot().matches({ ready: { marks: 'idle' } }))
+  assert.is(actor.getSnapshot().context.notifications.find((x) => x.id === 1)!.read, true)
+})
+
+Bell('two unread opened in a row: both go, both are marked read, one after the other, each counted once', async () => {
+  const { actor, deferreds, navigations } = await ready(later)
+  actor.send({ type: 'notification.open', id: 3 })
+  actor.send({ type: 'notification.open', id: 1 })
+  await flush()
+  assert.equal(navigations, [n(3, false).link, n(1, false).link])
+  assert.is(actor.getSnapshot().context.unread, 0, 'both shown read')
+  assert.equal(deferreds.started.filter((x) => x.id === 'markRead'), [{ id: 'markRead', input: { id: 3 } }], 'one at a time')
+  // The server has read 3, not yet 1: its count less the mark still to save.
+  deferreds.settle('markRead', { output: { unread: 1 } })
+  await flush()
+  assert.is(actor.getSnapshot().context.unread, 0)
+  assert.equal(deferreds.started.at(-1), { id: 'markRead', input: { id: 1 } })
+  deferreds.settle('markRead', { output: { unread: 0 } })
+  await flush()
+  const { context } = actor.getSnapshot()
+  assert.is(context.unread, 0)
+  assert.ok(context.notifications.every((x) => x.read))
+  assert.ok(actor.getSnapshot().matches({ ready: { marks: 'idle' } }))
+})
+
+Bell('"Tout marquer comme lu" during a read mark is saved once the mark is', async () => {
+  const { actor, deferreds } = await ready(later)
+  actor.send({ type: 'notification.open', id: 3 })
+  assert.ok(actor.getSnapshot().can({ type: 'notification.readAll' }), 'offered')
+  actor.send({ type: 'notification.readAll' })
+  assert.not.ok(actor.getSnapshot().can({ type: 'notification.readAll' }), 'asked once')
+  await flush()
+  deferreds.settle('markRead', { output: { unread: 1 } })
+  await flush()
+  assert.equal(deferreds.started.at(-1), { id: 'markAllRead', input: undefined })
+  deferreds.settle('markAllRead', { output: { unread: 0 } })
+  await flush()
+  const { context } = actor.getSnapshot()
+  assert.is(context.unread, 0)
+  assert.ok(context.notifications.every((x) => x.read))
+})
+
+Bell('a failed first load is asked again by itself after 1 s, then 2 s; then the stream, and no news told', async () => {
+  const { actor, deferreds, streamsFrom, arrivals } = start()
+  actor.start()
+  await flush()
+  deferreds.settle('loadNotifications', { error: failure })
+  await flush()
+  assert.equal(deferreds.started.at(-1), { id: 'pause', input: { ms: reconnectDelay(1) } })
+  assert.is(actor.getSnapshot().context.error, failure.message, '"Réessayer" still offered')
+  deferreds.settle('pause', { output: undefined })
+  await flush()
+  deferreds.settle('loadNotifications', { error: failure })
+  await flush()
+  assert.equal(deferreds.started.at(-1), { id: 'pause', input: { ms: reconnectDelay(2) } })
+  deferreds.settle('pause', { output: undefined })
+  await flush()
+  deferreds.settle('loadNotifications', { output: first })
+  await flush()
+  assert.ok(actor.getSnapshot().matches({ ready: { live: 'following' } }))
+  assert.equal(streamsFrom, [2], 'followed from the newest listed')
+  assert.equal(arrivals, [], 'the first list is no news')
+  actor.send({ type: 'live.notification', notification: n(3, false) })
+  actor.send({ type: 'live.notification', notification: n(3, false) })
+  assert.equal(arrivals, [3], 'told once')
 })
 
 Bell.run()

@@ -80,6 +80,68 @@ Bell('a failed load: the error and "Réessayer"', async () => {
   await screen.findByRole('button', { name: '2 notifications non lues' })
 })
 
+// The fake answers at the next microtask: clicks fired in a row land while the call before is still saving.
+const calledWith = (app: Awaited<ReturnType<typeof open>>, name: string) => app.calls.notifications.filter(([call]) => call === name).map(([, id]) => id)
+
+Bell('a click on a notification while "Tout marquer comme lu" is saving goes to its page, and it ends up read', async () => {
+  const app = await open('/tableau-de-bord', { notifications: { list } })
+  fireEvent.click(await screen.findByRole('button', { name: '2 notifications non lues' }))
+  const readAll = screen.getByRole('button', { name: 'Tout marquer comme lu' }) as HTMLButtonElement
+  fireEvent.click(readAll)
+  assert.ok(readAll.disabled, 'saving')
+  fireEvent.click(screen.getByText('Nouveau colis').closest('button')!)
+  assert.ok(app.calls.navigations.includes('/mes-courriers/colis'), 'goes there at once')
+  await screen.findByRole('button', { name: 'Notifications' })
+  await waitFor(() => assert.equal(calledWith(app, 'readNotification'), [2]))
+  assert.equal(calledWith(app, 'readAllNotifications').length, 1)
+})
+
+Bell('two unread notifications opened quickly are both read', async () => {
+  const app = await open('/tableau-de-bord', { notifications: { list } })
+  fireEvent.click(await screen.findByRole('button', { name: '2 notifications non lues' }))
+  fireEvent.click(screen.getByText('Nouveau colis').closest('button')!)
+  fireEvent.click(screen.getByRole('button', { name: '1 notification non lue' }))
+  fireEvent.click(screen.getByText('Nouveau courrier de URSSAF Île-de-France').closest('button')!)
+  assert.equal(calledWith(app, 'readNotification'), [2], 'the second waits for the first')
+  assert.ok(app.calls.navigations.includes('/mes-courriers/colis') && app.calls.navigations.includes('/mes-courriers/courriers?domiciliation=2&courrier=21'), 'both go to their page')
+  await waitFor(() => assert.equal(calledWith(app, 'readNotification'), [2, 1]))
+  const bell = await screen.findByRole('button', { name: 'Notifications' })
+  fireEvent.click(bell)
+  assert.not.ok(screen.queryByText(/\(non lue\)/), 'both shown read')
+})
+
+Bell('"Tout marquer comme lu" clicked while a notification’s read mark is saving is honoured', async () => {
+  const app = await open('/tableau-de-bord', { notifications: { list } })
+  fireEvent.click(await screen.findByRole('button', { name: '2 notifications non lues' }))
+  fireEvent.click(screen.getByText('Nouveau colis').closest('button')!)
+  fireEvent.click(screen.getByRole('button', { name: '1 notification non lue' }))
+  const readAll = screen.getByRole('button', { name: 'Tout marquer comme lu' }) as HTMLButtonElement
+  assert.not.ok(readAll.disabled, 'offered')
+  fireEvent.click(readAll)
+  await screen.findByRole('button', { name: 'Notifications' })
+  await waitFor(() => assert.equal(app.calls.notifications.filter(([call]) => /^read/.test(call as string)), [['readNotification', 2], ['readAllNotifications']]))
+  screen.getByText('Aucune nouvelle notification')
+})
+
+Bell('a failed first load is asked again by itself after the pause: the list, then the stream, the panel never opened', async () => {
+  const app = await open('/tableau-de-bord', { notifications: { list, fails: ['load'] } })
+  await screen.findByRole('button', { name: 'Notifications' })
+  assert.equal(calledWith(app, 'getNotifications').length, 1)
+  // 1 s, spread between 0.5 and 1 s.
+  await screen.findByRole('button', { name: '2 notifications non lues' }, { timeout: 3000 })
+  await waitFor(() => assert.ok(app.calls.live, 'the stream is followed'))
+  assert.equal(calledWith(app, 'getNotifications').length, 2)
+  assert.not.ok(screen.queryByRole('region', { name: 'Notifications' }))
+  // The portal is told of news: its letters read again, once.
+  const letterLoads = () => app.calls.loads.filter((l) => l.resource === 'documents').length
+  const before = letterLoads()
+  await act(async () => app.calls.live!.push(notice(9, false, 'Nouveau courrier de Impots.gouv', '/mes-courriers/courriers?domiciliation=2&courrier=30', new Date().toISOString())))
+  await act(async () => app.calls.live!.push(notice(9, false, 'Nouveau courrier de Impots.gouv', '/mes-courriers/courriers?domiciliation=2&courrier=30', new Date().toISOString())))
+  await waitFor(() => assert.is(letterLoads(), before + 1))
+  await screen.findByRole('button', { name: '3 notifications non lues' })
+  assert.is(letterLoads(), before + 1, 'once')
+})
+
 Bell('a read mark that fails is put back and said', async () => {
   await open('/tableau-de-bord', { notifications: { list, fails: ['read'] } })
   fireEvent.click(await screen.findByRole('button', { name: '2 notifications non lues' }))

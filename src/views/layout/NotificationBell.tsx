@@ -92,7 +92,8 @@ export function NotificationBell() {
   const loading = useSelector(bell, (s) => s.matches('loading'))
   const error = useSelector(bell, (s) => s.context.error)
   const actionError = useSelector(bell, (s) => s.context.actionError)
-  const markingAll = useSelector(bell, (s) => s.matches({ ready: { marks: 'markingAll' } }))
+  // Refused only while it is being saved, or already asked after the read mark under way.
+  const canReadAll = useSelector(bell, (s) => s.can({ type: 'notification.readAll' }))
 
   const close = () => {
     setOpen(false)
@@ -119,7 +120,7 @@ export function NotificationBell() {
           <header>
             <h2 id="notifications-title">Notifications</h2>
             {unread > 0 && (
-              <Button type="button" $variant="ghost" disabled={markingAll} onClick={() => bell.send({ type: 'notification.readAll' })}>
+              <Button type="button" $variant="ghost" disabled={!canReadAll} onClick={() => bell.send({ type: 'notification.readAll' })}>
                 Tout marquer comme lu
               </Button>
             )}
