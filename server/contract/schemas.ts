@@ -210,7 +210,14 @@ export const UnpaidStatus = Type.Object({
 })
 export type UnpaidStatus = Static<typeof UnpaidStatus>
 
-export const PayUnpaidBody = Type.Object({ orderId: Type.Optional(Id) })
+export const PayUnpaidBody = Type.Object({
+  orderId: Type.Optional(Id),
+  /**
+   * Beyond the spec: the total (TTC, cents) the customer confirmed. When given, nothing is charged unless it is what
+   * would be (409 AMOUNT_CHANGED otherwise): an invoice issued between the confirmation and the click is never paid unseen.
+   */
+  expectedAmountInclTaxCents: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
+})
 export type PayUnpaidBody = Static<typeof PayUnpaidBody>
 export const PayUnpaidReply = Type.Object({ paidCount: Type.Integer({ minimum: 0 }), message: Type.String() })
 export type PayUnpaidReply = Static<typeof PayUnpaidReply>

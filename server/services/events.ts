@@ -59,10 +59,12 @@ export async function recordLetterHistory(trx: Db, entry: LetterHistoryEntry): P
 }
 
 const euros = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' })
+/** "348,00 €" from cents, as customers read amounts (notifications, messages). */
+export const eurosText = (cents: number) => euros.format(cents / 100)
 
 /** The bell's text of a new invoice (issued by an operator, or the demo's past). */
 export const invoiceEvent = (number: string, amountInclTaxCents: number, raisonSociale: string) => ({
-  title: 'Nouvelle facture', body: `Facture ${number} de ${euros.format(amountInclTaxCents / 100)} — ${raisonSociale}`, link: '/factures',
+  title: 'Nouvelle facture', body: `Facture ${number} de ${eurosText(amountInclTaxCents)} — ${raisonSociale}`, link: '/factures',
 })
 
 /** The bell's text of a Kbis validated: it leads to Attestation et contrats, which shows the Kbis, its validation date and its download. */

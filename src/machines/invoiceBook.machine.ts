@@ -1,13 +1,15 @@
 // /factures: the years with invoices (own and shared, merged; this year first when it has some), the chosen year's
 // invoices and credit notes, and "Payer" on an unpaid invoice of an order the user owns: a confirmation with the amount
 // (the order's unpaid invoices of every year, read again first: the server pays them all, not only the year shown),
-// then POST pay-unpaid-invoice {orderId} with the card on file. Paid, the order's invoices turn "Payée" (`invoicesPaid`
+// then POST pay-unpaid-invoice {orderId, expectedAmountInclTaxCents} with the card on file: the server charges only the
+// total confirmed (409 AMOUNT_CHANGED otherwise, nothing charged: counted again, with its reason). Paid, the order's invoices turn "Payée" (`invoicesPaid`
 // tells the portal, whose unpaid banner then goes); without a card, the way to /moyen-de-paiement; a declined card
 // says why in French and nothing changes.
 // An invoice issued meanwhile (an 'invoice' notification, `book.refresh`) reads the years and the year shown again, its
 // rows still shown (`rereading`: `years`, then `year`); a re-read that fails keeps them under the reason and
 // 'Réessayer' (`rereading.stale`). News during a read starts it again, so the list read last is never older than the last news;
-// news during a payment is kept (`refreshPending`) and read once the list is back (`ready`).
+// news during a payment is kept (`refreshPending`) and read once the list is back (`ready`); news before the
+// confirmation counts the amount again, so that the one confirmed is the one shown.
 import { assign, fromPromise, setup } from 'xstate'
 import type { CreditNote, Invoice, PayUnpaidReply } from '../../server/contract/schemas.ts'
 import { codeOf, messageOf, type Notice } from './shared.ts'
@@ -92,8 +94,8 @@ export const invoiceBookMachine = deferred(() => setup({
     loadUnpaid: fromPromise<Invoice[], { orderId: number }>(async () => {
       throw new Error('invoiceBook: loadUnpaid is not provided')
     }),
-    /** POST pay-unpaid-invoice {orderId}. */
-    pay: fromPromise<PayUnpaidReply, { orderId: number }>(async () => {
+    /** POST pay-unpaid-invoice {orderId, expectedAmountInclTaxCents}: the total confirmed, no more. */
+    pay: fromPromise<PayUnpaidReply, { orderId: number; expectedAmountInclTaxCents: number }>(async () => {
       throw new Error('invoiceBook: pay is not provided')
     }),
   },
@@ -109,6 +111,7 @@ export const invoiceBookMachine = deferred(() => setup({
     canPay: ({ context }, params: { orderId: number }) =>
       context.payableOrderIds.includes(params.orderId) && unpaidOf(context.invoices, params.orderId).length > 0,
     noCard: (_, params: { error: unknown }) => codeOf(params.error) === 'NO_CARD',
+    amountChanged: (_, params: { error: unknown }) => codeOf(params.error) === 'AMOUNT_CHANGED',
   },
 }).createMachine({
   id: 'invoiceBook',
@@ -285,8 +288,9 @@ export const invoiceBookMachine = deferred(() => setup({
       },
       on: {
         'payment.cancel': { target: 'ready', actions: assign({ payment: null, error: null }) },
-        // News does not disturb a payment: kept, and read once back at the list.
-        'book.refresh': { actions: assign({ refreshPending: true }) },
+        // News (an invoice issued?): counted again, so that the amount confirmed is the one charged; the list is read
+        // again once back at it.
+        'book.refresh': { target: 'countingUnpaid', reenter: true, actions: assign({ refreshPending: true }) },
       },
     },
     countFailed: {
@@ -300,7 +304,8 @@ export const invoiceBookMachine = deferred(() => setup({
     confirmingPayment: {
       tags: ['dialog'],
       on: {
-        'book.refresh': { actions: assign({ refreshPending: true }) },
+        // The amount shown may no longer be the one to pay: counted again before a confirmation is taken.
+        'book.refresh': { target: 'countingUnpaid', actions: assign({ refreshPending: true }) },
         'payment.confirm': { target: 'paying', actions: assign({ error: null }) },
         'payment.cancel': { target: 'ready', actions: assign({ payment: null, error: null }) },
       },
@@ -310,7 +315,7 @@ export const invoiceBookMachine = deferred(() => setup({
       invoke: {
         id: 'pay',
         src: 'pay',
-        input: ({ context }) => ({ orderId: context.payment!.orderId }),
+        input: ({ context }) => ({ orderId: context.payment!.orderId, expectedAmountInclTaxCents: context.payment!.amountInclTaxCents }),
         onDone: {
           target: 'ready',
           actions: [
@@ -322,6 +327,13 @@ export const invoiceBookMachine = deferred(() => setup({
         },
         onError: [
           { guard: { type: 'noCard', params: ({ event }) => ({ error: event.error }) }, target: 'noCard', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+          // The total is no longer the one confirmed (an invoice issued, or paid elsewhere): nothing was charged; counted
+          // again, the server's reason shown above the new amount, and the list read again after.
+          {
+            guard: { type: 'amountChanged', params: ({ event }) => ({ error: event.error }) },
+            target: 'countingUnpaid',
+            actions: assign({ error: ({ event }) => messageOf(event.error), refreshPending: true }),
+          },
           { target: 'confirmingPayment', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
         ],
       },

@@ -1,25 +1,26 @@
-// The dashboard's unpaid-invoice banner: GET user-unpaid-status says whether to show it; 'Régler'
-// pays with the card on file (POST pay-unpaid-invoice, for the selected order or all of them),
-// then asks the status again. A new invoice (an 'invoice' notification, `unpaid.refresh`) asks it again too, the
+// The dashboard's unpaid-invoice banner: GET user-unpaid-status (every order the user owns) says whether to show it;
+// 'Régler' pays what it shows with the card on file (POST pay-unpaid-invoice {expectedAmountInclTaxCents}, every order
+// the user owns, as the status counts them: the server charges that total or nothing, 409 AMOUNT_CHANGED), then asks
+// the status again; a total changed meanwhile asks it at once, the reason shown. A new invoice (an 'invoice' notification, `unpaid.refresh`) asks it again too, the
 // banner still shown meanwhile (`refreshing`) and kept as it was if the answer fails; news during a load starts it
 // again, news during a payment waits for its end (`refreshPending`).
 import { assign, fromPromise, setup } from 'xstate'
 import type { PayUnpaidReply, UnpaidStatus } from '../../server/contract/schemas.ts'
-import { messageOf, type Notice } from './shared.ts'
+import { codeOf, messageOf, type Notice } from './shared.ts'
 import { deferred } from './deferred.ts'
 
 export const unpaidInvoicesMachine = deferred(() => {
   const unpaidSetup = setup({
     types: {
-      context: {} as { orderId: number | null; status: UnpaidStatus | null; error: string | null; refreshPending: boolean },
-      input: {} as { orderId: number | null },
+      context: {} as { status: UnpaidStatus | null; error: string | null; refreshPending: boolean },
       events: {} as { type: 'unpaid.pay' } | { type: 'unpaid.retry' } | { type: 'unpaid.refresh' },
     },
     actors: {
       fetchStatus: fromPromise<UnpaidStatus>(async () => {
         throw new Error('unpaidInvoices: fetchStatus is not provided')
       }),
-      pay: fromPromise<PayUnpaidReply, { orderId: number | null }>(async () => {
+      /** Pays every unpaid invoice of the user's own orders, if they still total the amount shown. */
+      pay: fromPromise<PayUnpaidReply, { expectedAmountInclTaxCents: number }>(async () => {
         throw new Error('unpaidInvoices: pay is not provided')
       }),
     },
@@ -29,6 +30,7 @@ export const unpaidInvoicesMachine = deferred(() => {
     guards: {
       hasUnpaid: (_, params: { status: UnpaidStatus }) => params.status.hasUnpaid,
       refreshPending: ({ context }) => context.refreshPending,
+      amountChanged: (_, params: { error: unknown }) => codeOf(params.error) === 'AMOUNT_CHANGED',
     },
   })
 
@@ -47,7 +49,7 @@ export const unpaidInvoicesMachine = deferred(() => {
 
   return unpaidSetup.createMachine({
     id: 'unpaidInvoices',
-    context: ({ input }) => ({ orderId: input.orderId, status: null, error: null, refreshPending: false }),
+    context: { status: null, error: null, refreshPending: false },
     initial: 'loading',
     states: {
       loading: {
@@ -88,16 +90,24 @@ export const unpaidInvoicesMachine = deferred(() => {
         invoke: {
           id: 'pay',
           src: 'pay',
-          input: ({ context }) => ({ orderId: context.orderId }),
+          input: ({ context }) => ({ expectedAmountInclTaxCents: context.status!.amountInclTaxCents }),
           // Paid: the status is asked again anyway, news meanwhile included.
           onDone: {
             target: 'loading',
             actions: [{ type: 'notify', params: ({ event }) => ({ kind: 'success' as const, message: event.output.message }) }, assign({ refreshPending: false })],
           },
-          onError: {
-            target: 'unpaid',
-            actions: [assign({ error: ({ event }) => messageOf(event.error) }), { type: 'notify', params: ({ event }) => ({ kind: 'error' as const, message: messageOf(event.error) }) }],
-          },
+          onError: [
+            // Not the total shown (an invoice issued, or paid elsewhere): nothing charged; the status asked at once, the reason kept.
+            {
+              guard: { type: 'amountChanged', params: ({ event }) => ({ error: event.error }) },
+              target: 'refreshing',
+              actions: [assign({ error: ({ event }) => messageOf(event.error), refreshPending: false }), { type: 'notify', params: ({ event }) => ({ kind: 'error' as const, message: messageOf(event.error) }) }],
+            },
+            {
+              target: 'unpaid',
+              actions: [assign({ error: ({ event }) => messageOf(event.error) }), { type: 'notify', params: ({ event }) => ({ kind: 'error' as const, message: messageOf(event.error) }) }],
+            },
+          ],
         },
         on: { 'unpaid.refresh': { actions: assign({ refreshPending: true }) } },
       },

@@ -49,7 +49,7 @@ export function createBillingFlows({ api, notify, toPortal, loadHostedCard }: Wi
     unpaidInvoices: later(() => unpaidInvoicesMachine.provide({
       actors: {
         fetchStatus: fromPromise(({ signal }) => api.getUnpaidStatus({ signal })),
-        pay: fromPromise(({ input, signal }) => api.payUnpaidInvoice(input.orderId === null ? {} : { orderId: input.orderId }, { signal })),
+        pay: fromPromise(({ input, signal }) => api.payUnpaidInvoice(input, { signal })),
       },
       actions: { notify: (_, notice) => notify(notice) },
     })),
@@ -114,7 +114,7 @@ export function createBillingFlows({ api, notify, toPortal, loadHostedCard }: Wi
         }),
         // Every year: pay-unpaid-invoice settles all the order's unpaid invoices, not only the year shown.
         loadUnpaid: fromPromise(({ signal }) => api.getInvoices({}, { signal })),
-        pay: fromPromise(({ input, signal }) => api.payUnpaidInvoice({ orderId: input.orderId }, { signal })),
+        pay: fromPromise(({ input, signal }) => api.payUnpaidInvoice(input, { signal })),
       },
       actions: {
         notify: (_, notice) => notify(notice),

@@ -22,6 +22,7 @@ const older = invoice(5, { paid: false, number: 'FA-2025-5', date: '2025-03-01T1
 const everyYear = [unpaid, invoice(2), older]
 const noCard = Object.assign(new Error('Aucune carte enregistrée : ajoutez un moyen de paiement puis réessayez.'), { status: 402, code: 'NO_CARD' })
 const declined = Object.assign(new Error('Votre carte a été refusée par votre banque : aucun montant n’a été prélevé. Essayez une autre carte.'), { status: 402, code: 'PAYMENT_FAILED' })
+const amountChanged = Object.assign(new Error('Le montant à régler a changé depuis votre confirmation : 3 factures impayées, 1 560,00 € TTC. Rien n’a été prélevé : vérifiez le nouveau montant puis confirmez.'), { status: 409, code: 'AMOUNT_CHANGED' })
 const input = { orderId: null, payableOrderIds: [1, 2, 4], currentYear: 2026 }
 
 type Snapshot = SnapshotFrom<typeof invoiceBookMachine>
@@ -77,6 +78,7 @@ const events = [
   { type: 'xstate.done.actor.pay', output: { paidCount: 1, message: 'Votre facture a été réglée.' } },
   { type: 'xstate.error.actor.pay', error: declined },
   { type: 'xstate.error.actor.pay', error: noCard },
+  { type: 'xstate.error.actor.pay', error: amountChanged },
 ] as const
 
 /**
@@ -127,10 +129,14 @@ for (const path of paths) {
     // Only an order the user owns is paid, only after the confirmation; the shared order never.
     for (const { id, input: sent } of deferreds.started) {
       if (id === 'pay') {
-        assert.equal(sent, { orderId: 2 })
+        // The total confirmed goes with it: the server charges that, or nothing.
+        assert.equal(sent, { orderId: 2, expectedAmountInclTaxCents: 36000 })
         assert.ok(steps.includes('payment.confirm'))
-        // Only once the order's unpaid invoices of every year were counted: the confirmation gave what the server pays.
-        assert.ok(steps.includes('xstate.done.actor.loadUnpaid'))
+        // Only once the order's unpaid invoices of every year were counted after the last news: the confirmation gave
+        // what the server pays.
+        const confirmed = steps.lastIndexOf('payment.confirm')
+        const before = steps.slice(0, confirmed)
+        assert.ok(before.lastIndexOf('xstate.done.actor.loadUnpaid') > before.lastIndexOf('book.refresh'), 'counted after the last news')
       }
       if (id === 'loadUnpaid') assert.equal(sent, { orderId: 2 })
       if (id === 'loadYear') assert.ok([2026, 2025].includes((sent as { year: number }).year))
@@ -153,6 +159,17 @@ for (const path of paths) {
     const readNow = deferreds.started.slice(startedBefore).some((s) => s.id === 'loadYears')
     if (snapshot.hasTag('dialog')) assert.ok(after.hasTag('dialog') && after.context.refreshPending && !readNow, 'kept for after the payment')
     else assert.ok(readNow, 'the years read again')
+    // Before the confirmation, news counts the amount again (an invoice may have been issued): never confirmed unseen.
+    if (snapshot.matches('confirmingPayment') || snapshot.matches('countingUnpaid')) {
+      assert.ok(after.matches('countingUnpaid'), 'counted again')
+      assert.is(deferreds.started.slice(startedBefore).filter((s) => s.id === 'loadUnpaid').length, 1)
+    }
+    // A total that changed since the confirmation: nothing paid, counted again, the server's reason shown.
+    if (path.steps.at(-1)?.event.type === 'xstate.error.actor.pay' && path.steps.at(-1)?.event.error === amountChanged) {
+      assert.ok(snapshot.matches('countingUnpaid'))
+      assert.is(snapshot.context.error, amountChanged.message)
+      assert.equal(paid, [])
+    }
     if (rowsShown(snapshot)) assert.ok(rowsShown(after) && after.context.invoices === snapshot.context.invoices, 'the rows still shown')
     actor.stop()
   })
@@ -313,22 +330,32 @@ News('news during a read starts it again; the year chosen meanwhile is kept', as
   assert.equal(actor.getSnapshot().context.invoices, issued.invoices)
 })
 
-News('news during a payment leaves it alone; the list is read again once it is paid', async () => {
+News('news before the confirmation counts the amount again; during the payment it waits; the list is read again once paid', async () => {
   const { actor, deferreds, paid } = await ready()
   actor.send({ type: 'invoice.pay', orderId: 2 })
   await flush()
   actor.send({ type: 'book.refresh' })
+  await flush()
+  assert.is(deferreds.started.filter((s) => s.id === 'loadUnpaid').length, 2, 'news while counting: counted again')
   deferreds.settle('loadUnpaid', { output: everyYear })
   await flush()
+  assert.ok(actor.getSnapshot().matches('confirmingPayment'))
   actor.send({ type: 'book.refresh' })
-  assert.ok(actor.getSnapshot().matches('confirmingPayment'), 'the confirmation stays')
-  assert.equal(actor.getSnapshot().context.payment!.amountInclTaxCents, 36000)
+  await flush()
+  assert.ok(actor.getSnapshot().matches('countingUnpaid'), 'news at the confirmation: the amount is counted again before one is taken')
+  actor.send({ type: 'payment.confirm' })
+  assert.ok(actor.getSnapshot().matches('countingUnpaid'), 'no confirmation while counting')
+  deferreds.settle('loadUnpaid', { output: [...everyYear, invoice(6, { paid: false, number: 'FA-2026-6', amountInclTaxCents: 120_000 })] })
+  await flush()
+  assert.ok(actor.getSnapshot().matches('confirmingPayment'), 'the confirmation, with the new amount')
+  assert.equal(actor.getSnapshot().context.payment!.amountInclTaxCents, 156_000)
   actor.send({ type: 'payment.confirm' })
   await flush()
   actor.send({ type: 'book.refresh' })
   await flush()
   assert.equal(deferreds.started.filter((s) => s.id === 'loadYears').length, 1, 'nothing read during the payment')
-  deferreds.settle('pay', { output: { paidCount: 2, message: 'Vos factures ont été réglées.' } })
+  assert.equal(deferreds.started.findLast((s) => s.id === 'pay')!.input, { orderId: 2, expectedAmountInclTaxCents: 156_000 }, 'the amount confirmed')
+  deferreds.settle('pay', { output: { paidCount: 3, message: 'Vos factures ont été réglées.' } })
   await flush()
   assert.equal(paid, [2])
   assert.ok(actor.getSnapshot().matches({ rereading: 'years' }), 'read once the payment is over')
@@ -340,6 +367,32 @@ News('news during a payment leaves it alone; the list is read again once it is p
   assert.ok(actor.getSnapshot().matches('ready'))
   assert.is(actor.getSnapshot().context.refreshPending, false)
   assert.equal(deferreds.started.filter((s) => s.id === 'loadYears').length, 2, 'read once, not once per news')
+})
+
+News('a total changed since the confirmation (409 AMOUNT_CHANGED): nothing paid, counted again under the reason, then paid as shown', async () => {
+  const { actor, deferreds, paid } = await ready()
+  actor.send({ type: 'invoice.pay', orderId: 2 })
+  await flush()
+  deferreds.settle('loadUnpaid', { output: everyYear })
+  await flush()
+  actor.send({ type: 'payment.confirm' })
+  await flush()
+  deferreds.settle('pay', { error: amountChanged })
+  await flush()
+  assert.ok(actor.getSnapshot().matches('countingUnpaid'))
+  assert.is(actor.getSnapshot().context.error, amountChanged.message)
+  assert.equal(paid, [])
+  deferreds.settle('loadUnpaid', { output: [...everyYear, invoice(6, { paid: false, number: 'FA-2026-6', amountInclTaxCents: 120_000 })] })
+  await flush()
+  assert.ok(actor.getSnapshot().matches('confirmingPayment'))
+  assert.is(actor.getSnapshot().context.error, amountChanged.message, 'the reason stays above the new amount')
+  actor.send({ type: 'payment.confirm' })
+  await flush()
+  assert.equal(deferreds.started.findLast((s) => s.id === 'pay')!.input, { orderId: 2, expectedAmountInclTaxCents: 156_000 })
+  deferreds.settle('pay', { output: { paidCount: 3, message: 'Vos factures ont été réglées.' } })
+  await flush()
+  assert.equal(paid, [2])
+  assert.ok(actor.getSnapshot().matches({ rereading: 'years' }), 'the list read again: it has a new invoice')
 })
 
 News('news, then the payment cancelled: read at once', async () => {

@@ -9,10 +9,11 @@ const unpaid = { hasUnpaid: true, count: 1, amountInclTaxCents: 3480 }
 const clear = { hasUnpaid: false, count: 0, amountInclTaxCents: 0 }
 /** A new invoice issued: one more to pay. */
 const more = { hasUnpaid: true, count: 2, amountInclTaxCents: 38280 }
+const amountChanged = Object.assign(new Error('Le montant à régler a changé depuis votre confirmation : 2 factures impayées, 382,80 € TTC. Rien n’a été prélevé : vérifiez le nouveau montant puis confirmez.'), { status: 409, code: 'AMOUNT_CHANGED' })
 
 type Snapshot = SnapshotFrom<typeof unpaidInvoicesMachine>
 
-function start(orderId: number | null = 2) {
+function start() {
   const deferreds = new Deferreds()
   const notices: Notice[] = []
   /** The news sent, each with how many calls had started by then. */
@@ -25,7 +26,6 @@ function start(orderId: number | null = 2) {
   })
   let last: Snapshot | undefined
   const actor = createActor(machine, {
-    input: { orderId },
     inspect: (e) => {
       if (e.actorRef.sessionId !== e.rootId) return
       if (e.type === '@xstate.event' && e.event.type === 'unpaid.refresh') news.push(deferreds.started.length)
@@ -48,6 +48,7 @@ const events = [
   { type: 'unpaid.refresh' },
   { type: 'xstate.done.actor.pay', output: { paidCount: 1, message: '1 facture réglée.' } },
   { type: 'xstate.error.actor.pay', error: new Error('Aucune carte enregistrée : ajoutez un moyen de paiement.') },
+  { type: 'xstate.error.actor.pay', error: amountChanged },
 ] as const
 
 /** States told apart by when the last news came too (during a call, a payment, or at rest), for the graph to reach rest after each. */
@@ -59,7 +60,7 @@ const serializeState = (s: Snapshot, event?: { type: string }, prev?: Snapshot) 
 }
 
 const ModelBased = suite('unpaidInvoices: every shortest path, replayed')
-const paths = shortestPaths(unpaidInvoicesMachine, { events, input: { orderId: 2 }, serializeState, limit: 20_000 })
+const paths = shortestPaths(unpaidInvoicesMachine, { events, serializeState, limit: 20_000 })
 ModelBased('the model reaches every state, and rest after news during a payment', () => {
   assert.equal([...new Set(paths.map((p) => String(p.state.value)))].sort(), ['failed', 'loading', 'paying', 'refreshing', 'unpaid', 'upToDate'])
   assert.ok(paths.some((p) => newsIn.get(p.state) === 'payment' && p.state.matches('unpaid')))
@@ -71,7 +72,10 @@ for (const path of paths) {
     const snapshot = actor.getSnapshot()
     // The banner shows exactly when the server says something is unpaid.
     assert.is(snapshot.hasTag('banner'), snapshot.context.status?.hasUnpaid === true && (['unpaid', 'paying', 'refreshing'] as const).some((s) => snapshot.matches(s)))
-    for (const s of deferreds.started.filter((d) => d.id === 'pay')) assert.equal(s.input, { orderId: 2 })
+    // 'Régler' pays the total shown when it was pressed, no more: the server refuses any other.
+    const payments = deferreds.started.filter((d) => d.id === 'pay')
+    const pressed = changes.filter(({ before, after }) => after.matches('paying') && !before.matches('paying'))
+    assert.equal(payments.map((p) => p.input), pressed.map(({ before }) => ({ expectedAmountInclTaxCents: before.context.status!.amountInclTaxCents })))
     // News and the banner at rest: the status was asked after the last news.
     if (news.length && (['unpaid', 'upToDate', 'failed'] as const).some((s) => snapshot.matches(s))) {
       assert.ok(deferreds.started.slice(news.at(-1)!).some((s) => s.id === 'fetchStatus'), 'asked after the last news')
@@ -103,8 +107,8 @@ ModelBased.run()
 const Unpaid = suite('unpaidInvoices')
 
 /** Started, the status answered unpaid, 'Régler' clicked. */
-async function paying(orderId: number | null) {
-  const run = start(orderId)
+async function paying() {
+  const run = start()
   run.actor.start()
   await flush()
   run.deferreds.settle('fetchStatus', { output: unpaid })
@@ -115,8 +119,8 @@ async function paying(orderId: number | null) {
 }
 
 Unpaid("'Régler' pays, tells the result, and asks the status again", async () => {
-  const { actor, deferreds, notices } = await paying(null)
-  assert.equal(deferreds.started.at(-1), { id: 'pay', input: { orderId: null } })
+  const { actor, deferreds, notices } = await paying()
+  assert.equal(deferreds.started.at(-1), { id: 'pay', input: { expectedAmountInclTaxCents: 3480 } })
   deferreds.settle('pay', { output: { paidCount: 1, message: '1 facture réglée.' } })
   await flush()
   assert.equal(notices, [{ kind: 'success', message: '1 facture réglée.' }])
@@ -127,11 +131,27 @@ Unpaid("'Régler' pays, tells the result, and asks the status again", async () =
 })
 
 Unpaid('a refused payment keeps the banner and says why', async () => {
-  const { actor, deferreds, notices } = await paying(2)
+  const { actor, deferreds, notices } = await paying()
   deferreds.settle('pay', { error: new Error('Aucune carte enregistrée.') })
   await flush()
   assert.ok(actor.getSnapshot().hasTag('banner'))
   assert.equal(notices, [{ kind: 'error', message: 'Aucune carte enregistrée.' }])
+})
+
+Unpaid('a total changed since it was shown (409 AMOUNT_CHANGED): nothing paid, the status asked at once, the reason kept; then the new total pays', async () => {
+  const { actor, deferreds, notices } = await paying()
+  deferreds.settle('pay', { error: amountChanged })
+  await flush()
+  assert.ok(actor.getSnapshot().matches('refreshing'), 'asked again, the banner still shown')
+  assert.equal(deferreds.started.at(-1)!.id, 'fetchStatus')
+  assert.equal(notices, [{ kind: 'error', message: amountChanged.message }])
+  deferreds.settle('fetchStatus', { output: more })
+  await flush()
+  assert.ok(actor.getSnapshot().matches('unpaid'))
+  assert.equal([actor.getSnapshot().context.status, actor.getSnapshot().context.error], [more, amountChanged.message])
+  actor.send({ type: 'unpaid.pay' })
+  await flush()
+  assert.equal(deferreds.started.at(-1), { id: 'pay', input: { expectedAmountInclTaxCents: 38280 } })
 })
 
 Unpaid.run()
@@ -141,7 +161,7 @@ const failure = new Error('Le service est momentanément indisponible.')
 
 /** Started, the status answered. */
 async function shown(status = unpaid) {
-  const run = start(2)
+  const run = start()
   run.actor.start()
   await flush()
   run.deferreds.settle('fetchStatus', { output: status })
@@ -174,7 +194,7 @@ News('nothing due before: the banner appears', async () => {
 })
 
 News('news during the first call asks again', async () => {
-  const { actor, deferreds } = start(2)
+  const { actor, deferreds } = start()
   actor.start()
   await flush()
   actor.send({ type: 'unpaid.refresh' })
@@ -197,7 +217,7 @@ News('a re-read that fails keeps the banner as it was', async () => {
 })
 
 News('news during a payment waits: asked after a refusal, and once after a payment', async () => {
-  const refused = await paying(2)
+  const refused = await paying()
   refused.actor.send({ type: 'unpaid.refresh' })
   await flush()
   assert.ok(refused.actor.getSnapshot().matches('paying'), 'the payment goes on')
@@ -211,7 +231,7 @@ News('news during a payment waits: asked after a refusal, and once after a payme
   assert.ok(refused.actor.getSnapshot().matches('unpaid'))
   assert.equal(refused.actor.getSnapshot().context.status, more)
 
-  const paid = await paying(2)
+  const paid = await paying()
   paid.actor.send({ type: 'unpaid.refresh' })
   paid.deferreds.settle('pay', { output: { paidCount: 1, message: '1 facture réglée.' } })
   await flush()

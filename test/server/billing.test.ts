@@ -12,7 +12,9 @@ import { UNKNOWN_CERTIFICATE } from '../../server/routes/billing/certificates.ts
 import { stripePaymentProvider } from '../../server/services/payment-stripe.ts'
 import { testProviderCard } from '../util/billing.ts'
 import { pdfText } from '../util/pdf-text.ts'
-import { buildTestApp, call, callBearer, login, ordersByName, type TestApp } from '../util/server.ts'
+import { buildTestApp, call, callBearer, login, ordersByName, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
+import { tinyPdf } from '../util/server-samples.ts'
+import { amountChangedMessage } from '../../server/routes/billing/index.ts'
 
 type Orders = Awaited<ReturnType<typeof ordersByName>>
 interface Ctx { t: TestApp; camille: string; julien: string; sophie: string; orders: Orders }
@@ -108,6 +110,40 @@ Pay('an unknown year is refused in French; a year without invoices is an empty l
 })
 
 Pay.run()
+
+const Confirmed = suite<Ctx>('paying what was confirmed, and no more')
+Confirmed.before((ctx) => setup(ctx))
+Confirmed.after((ctx) => ctx.t.close())
+
+Confirmed('an invoice issued between the confirmation and the click: 409 AMOUNT_CHANGED, nothing charged; the new total then pays', async ({ t, camille, orders }) => {
+  const status = (await call(t.app, camille, 'GET', '/api-protected/user-unpaid-status')).json() as { count: number; amountInclTaxCents: number }
+  assert.ok(status.count > 0)
+  const issued = await t.app.inject({
+    method: 'POST', url: `/api/operator/domiciliation-orders/${orders[BOULANGERIE]!.id}/invoices`, headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` },
+    payload: { reference: 'FA-CONFIRMEE-1', amountExclTaxCents: 100_000, amountInclTaxCents: 120_000, file: `data:application/pdf;base64,${(await tinyPdf()).toString('base64')}` },
+  })
+  assert.is(issued.statusCode, 200, issued.body)
+  const stale = await call(t.app, camille, 'POST', '/api-protected/pay-unpaid-invoice', { expectedAmountInclTaxCents: status.amountInclTaxCents })
+  assert.is(stale.statusCode, 409, stale.body)
+  const total = status.amountInclTaxCents + 120_000
+  assert.equal(stale.json(), { statusCode: 409, code: 'AMOUNT_CHANGED', message: amountChangedMessage(status.count + 1, total) })
+  assert.match(stale.json().message, `${status.count + 1} factures impayées, ${new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' }).format(total / 100)} TTC. Rien n’a été prélevé`)
+  assert.equal(await t.deps.db.selectFrom('payment_attempts').select('id').execute(), [], 'nothing claimed')
+  assert.equal(await t.deps.db.selectFrom('test_charges').select('id').execute(), [], 'nothing charged')
+  const paid = await call(t.app, camille, 'POST', '/api-protected/pay-unpaid-invoice', { expectedAmountInclTaxCents: total })
+  assert.is(paid.statusCode, 200, paid.body)
+  assert.is(paid.json().paidCount, status.count + 1)
+  const charges = await t.deps.db.selectFrom('test_charges').select('amount').execute()
+  assert.equal(charges.map((c) => c.amount), [total])
+})
+
+Confirmed('one order’s total, confirmed: paid; a total already paid elsewhere: nothing to pay', async ({ t, camille, orders }) => {
+  const orderId = orders[BOULANGERIE]!.id
+  const again = await call(t.app, camille, 'POST', '/api-protected/pay-unpaid-invoice', { orderId, expectedAmountInclTaxCents: 34_800 })
+  assert.equal([again.statusCode, again.json().paidCount], [200, 0], 'nothing left: the server says so, whatever was confirmed')
+})
+
+Confirmed.run()
 
 const Certificates = suite<Ctx>('certificates and their public verification')
 Certificates.before((ctx) => setup(ctx, { config: { authRateLimit: 5 } }))

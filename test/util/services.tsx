@@ -155,7 +155,7 @@ export interface Calls {
   folderDeletes: number[]
   dextSends: SendDextBody[]
   cancelled: { orderId: number; id: number }[]
-  payments: { orderId: number | null }[]
+  payments: { orderId: number | null; expectedAmountInclTaxCents: number | null }[]
   /** people: every account, collaborator, representative and invitation call, as [name, ...arguments]. */
   people: unknown[][]
   billing: BillingCalls
@@ -381,10 +381,15 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
       if (fails('cancel')) throw new Error('Seule une demande en attente peut être annulée.')
       return { message: 'ok' }
     },
-    getUnpaidStatus: async () => scenario.unpaid ?? { hasUnpaid: false, count: 0, amountInclTaxCents: 0 },
+    getUnpaidStatus: async () => ({ ...(scenario.unpaid ?? { hasUnpaid: false, count: 0, amountInclTaxCents: 0 }) }),
     payUnpaidInvoice: async (body) => {
-      calls.payments.push({ orderId: body.orderId ?? null })
+      calls.payments.push({ orderId: body.orderId ?? null, expectedAmountInclTaxCents: body.expectedAmountInclTaxCents ?? null })
       if (fails('pay')) throw new Error('Aucune carte enregistrée : ajoutez un moyen de paiement.')
+      // Like the server: the total shown, or nothing charged.
+      const owed = scenario.unpaid?.amountInclTaxCents ?? 0
+      if (body.expectedAmountInclTaxCents !== undefined && owed > 0 && body.expectedAmountInclTaxCents !== owed) {
+        throw withStatus(409, 'Le montant à régler a changé depuis votre confirmation. Rien n’a été prélevé : vérifiez le nouveau montant puis confirmez.', 'AMOUNT_CHANGED')
+      }
       scenario.unpaid = { hasUnpaid: false, count: 0, amountInclTaxCents: 0 }
       return { paidCount: 1, message: '1 facture réglée.' }
     },
@@ -624,8 +629,14 @@ function billingApi(scenario: Scenario, data: PortalData, orders: Order[], calls
     },
     // Only when the scenario says how "Payer" ends; the dashboard's 'Régler' keeps its answer above.
     ...(billing.payOutcome ? {
-      payUnpaidInvoice: async (body: { orderId?: number }) => {
+      payUnpaidInvoice: async (body: { orderId?: number; expectedAmountInclTaxCents?: number }) => {
         record.payments.push(body.orderId!)
+        // Like the server: the total confirmed, or nothing charged (the order's unpaid invoices, every year).
+        const unpaid = data.invoices.filter((i) => i.domId === body.orderId && !i.paid)
+        const total = unpaid.reduce((sum, i) => sum + i.amountInclTaxCents, 0)
+        if (body.expectedAmountInclTaxCents !== undefined && unpaid.length && body.expectedAmountInclTaxCents !== total) {
+          throw withStatus(409, `Le montant à régler a changé depuis votre confirmation : ${unpaid.length} factures impayées. Rien n’a été prélevé : vérifiez le nouveau montant puis confirmez.`, 'AMOUNT_CHANGED')
+        }
         if (billing.payOutcome === 'noCard') throw withStatus(402, 'Aucune carte enregistrée : ajoutez un moyen de paiement puis réessayez.', 'NO_CARD')
         if (billing.payOutcome === 'declined') throw withStatus(402, 'Votre carte a été refusée par votre banque : aucun montant n’a été prélevé. Essayez une autre carte.', 'PAYMENT_FAILED')
         return { paidCount: 1, message: 'Votre facture a été réglée.' }

@@ -439,20 +439,40 @@ Invoices('the year chosen stays when the news comes', async () => {
   assert.is((screen.getByLabelText('Année') as HTMLSelectElement).value, String(YEAR - 1))
 })
 
-Invoices('news while "Payer" is open leaves the payment alone; the list is read once the dialog closes', async () => {
+Invoices('news while "Payer" is open counts the amount again: the confirmation gives the new invoice too; the list is read once the dialog closes', async () => {
+  const list = [...invoices]
+  const app = await open('/factures', { data: { subscriptions, invoices: list, card: visa }, billing: { years: [YEAR], payOutcome: 'paid' } })
+  fireEvent.click(await screen.findByRole('button', { name: `Payer la facture FA-${YEAR}-41` }))
+  const dialog = await screen.findByRole('dialog', { name: 'Régler la facture' })
+  await within(dialog).findByRole('button', { name: 'Confirmer le paiement' })
+  assert.match(text(dialog), '348,00 € TTC')
+  list.unshift(issued)
+  await invoiceIssued(app)
+  await waitFor(() => assert.match(text(dialog), '696,00 € TTC'))
+  assert.match(text(dialog), '2 factures')
+  within(dialog).getByRole('button', { name: 'Confirmer le paiement' })
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Annuler' }))
+  await waitFor(() => assert.equal(numbersShown(), [`FA-${YEAR}-42`, `FA-${YEAR}-41`, `FA-${YEAR}-40`]))
+  assert.equal(app.calls.billing.payments, [])
+})
+
+Invoices('an invoice issued between the confirmation and the click, before any news: nothing paid, the reason above the new amount; confirmed again, paid', async () => {
   const list = [...invoices]
   const app = await open('/factures', { data: { subscriptions, invoices: list, card: visa }, billing: { years: [YEAR], payOutcome: 'paid' } })
   fireEvent.click(await screen.findByRole('button', { name: `Payer la facture FA-${YEAR}-41` }))
   const dialog = await screen.findByRole('dialog', { name: 'Régler la facture' })
   const confirm = await within(dialog).findByRole('button', { name: 'Confirmer le paiement' })
-  list.unshift(issued)
-  await invoiceIssued(app)
-  assert.ok(confirm.isConnected, 'the confirmation stays')
-  assert.match(text(dialog), 'une facture de')
   assert.match(text(dialog), '348,00 € TTC')
-  fireEvent.click(within(dialog).getByRole('button', { name: 'Annuler' }))
-  await waitFor(() => assert.equal(numbersShown(), [`FA-${YEAR}-42`, `FA-${YEAR}-41`, `FA-${YEAR}-40`]))
-  assert.equal(app.calls.billing.payments, [])
+  list.unshift(issued)
+  fireEvent.click(confirm)
+  const reason = await within(dialog).findByRole('alert')
+  assert.match(text(reason), 'Le montant à régler a changé depuis votre confirmation')
+  await waitFor(() => assert.match(text(dialog), '696,00 € TTC'))
+  assert.equal(app.calls.notices.filter((n) => n.kind === 'success'), [], 'nothing paid')
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Confirmer le paiement' }))
+  await waitFor(() => assert.is(screen.queryByRole('dialog'), null))
+  assert.equal(app.calls.billing.payments, [2, 2])
+  assert.equal(app.calls.notices.at(-1), { kind: 'success', message: 'Votre facture a été réglée.' })
 })
 
 Invoices('a re-read that fails keeps the rows and says so, with "Réessayer"', async () => {

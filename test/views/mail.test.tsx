@@ -31,7 +31,7 @@ const invoices: Invoice[] = [
 ]
 const data = { documents, folders, packages, courierRequests: requests, invoices }
 
-async function open(path: string, scenario: Scenario = {}) {
+async function open(path: string, scenario: Scenario & { defaultOrder?: number } = {}) {
   const app = await renderApp(path, { signedIn: true, defaultOrder: 2, data, ...scenario })
   return app
 }
@@ -313,8 +313,30 @@ Dashboard("greeting, unread count and the latest letters, packages waiting, pend
   within(banner).getByText(/Une facture est impayée/)
   await act(async () => fireEvent.click(within(banner).getByRole('button', { name: 'Régler' })))
   await waitFor(() => assert.is(screen.queryByRole('region', { name: 'Factures impayées' }), null))
-  assert.equal(app.calls.payments, [{ orderId: 2 }])
+  // What the banner shows: every order the user owns (the status counts them all), at the total shown.
+  assert.equal(app.calls.payments, [{ orderId: null, expectedAmountInclTaxCents: 3480 }])
   assert.ok(app.calls.notices.some((n) => n.kind === 'success' && n.message === '1 facture réglée.'))
+})
+
+Dashboard("'Régler' with an order shown that owes nothing pays what the banner shows (another order’s invoice)", async () => {
+  const app = await open('/tableau-de-bord', { defaultOrder: F.atelier.id, unpaid: { hasUnpaid: true, count: 1, amountInclTaxCents: 34800 } })
+  const banner = await screen.findByRole('region', { name: 'Factures impayées' })
+  await act(async () => fireEvent.click(within(banner).getByRole('button', { name: 'Régler' })))
+  await waitFor(() => assert.is(screen.queryByRole('region', { name: 'Factures impayées' }), null))
+  assert.equal(app.calls.payments, [{ orderId: null, expectedAmountInclTaxCents: 34800 }])
+})
+
+Dashboard("'Régler' after a new invoice the banner does not show yet: nothing paid, the banner shows the new total and why", async () => {
+  const unpaid = { hasUnpaid: true, count: 1, amountInclTaxCents: 34800 }
+  const app = await open('/tableau-de-bord', { unpaid })
+  const banner = await screen.findByRole('region', { name: 'Factures impayées' })
+  Object.assign(unpaid, { count: 2, amountInclTaxCents: 38280 })
+  await act(async () => fireEvent.click(within(banner).getByRole('button', { name: 'Régler' })))
+  await within(banner).findByText(/2 factures sont impayées \(382,80\s€ TTC\)\. Le montant à régler a changé/)
+  assert.equal(app.calls.notices.filter((n) => n.kind === 'success'), [])
+  await act(async () => fireEvent.click(within(banner).getByRole('button', { name: 'Régler' })))
+  await waitFor(() => assert.is(screen.queryByRole('region', { name: 'Factures impayées' }), null))
+  assert.equal(app.calls.payments.map((p) => p.expectedAmountInclTaxCents), [34800, 38280])
 })
 
 Dashboard('no unpaid invoice: no banner; an error in a list offers Réessayer', async () => {

@@ -135,6 +135,8 @@ export type InvoiceClaim =
   | { kind: 'inProgress' }
   /** An attempt left pending (its request died) is handed to this caller: charge it again, with the same key. */
   | { kind: 'resumed'; attempt: PaymentAttempt; invoiceCount: number }
+  /** The charge would not be the amount the customer confirmed: nothing claimed. */
+  | { kind: 'amountChanged'; count: number; amountCents: number }
 
 const toAttempt = (row: { id: number; idempotency_key: string; customer_id: string; payment_method_id: string; amount_cents: number; description: string }): PaymentAttempt => ({
   id: row.id, idempotencyKey: row.idempotency_key, customerId: row.customer_id, paymentMethodId: row.payment_method_id,
@@ -148,6 +150,8 @@ const toAttempt = (row: { id: number; idempotency_key: string; customer_id: stri
  */
 export async function claimUnpaidInvoices(db: Kysely<Database>, request: {
   userId: number; customerId: string; paymentMethodId: string; orderIds: number[]; now: Date; leaseExpiresAt: Date
+  /** The total the customer confirmed, if the request says: no more than that is ever charged. */
+  expectedAmountCents?: number
 }): Promise<InvoiceClaim> {
   if (!request.orderIds.length) return { kind: 'nothing' }
   return db.transaction().execute(async (tx): Promise<InvoiceClaim> => {
@@ -155,20 +159,25 @@ export async function claimUnpaidInvoices(db: Kysely<Database>, request: {
       .where('order_id', 'in', request.orderIds).where('paid_at', 'is', null)
       .orderBy('date').orderBy('id').forUpdate().execute()
     if (!unpaid.length) return { kind: 'nothing' }
+    const total = unpaid.reduce((sum, i) => sum + i.amount_incl_tax_cents, 0)
+    const expected = request.expectedAmountCents
     const claimedBy = [...new Set(unpaid.map((i) => i.payment_attempt_id).filter((id): id is number => id !== null))]
     if (claimedBy.length) {
       const pending = await tx.selectFrom('payment_attempts').selectAll().where('id', 'in', claimedBy).where('status', '=', 'pending')
         .orderBy('id').forUpdate().executeTakeFirst()
       if (pending) {
         if (pending.lease_expires_at > request.now) return { kind: 'inProgress' }
+        // Resumed as it was first claimed: refused only when it is more than was confirmed this time.
+        if (expected !== undefined && pending.amount_cents > expected) return { kind: 'amountChanged', count: unpaid.length, amountCents: total }
         await tx.updateTable('payment_attempts').set({ lease_expires_at: request.leaseExpiresAt }).where('id', '=', pending.id).execute()
         return { kind: 'resumed', attempt: toAttempt(pending), invoiceCount: unpaid.filter((i) => i.payment_attempt_id === pending.id).length }
       }
       // Claims of settled attempts cannot outlive them (settling frees or pays in the same transaction); were one left, it is claimed anew below.
     }
+    if (expected !== undefined && total !== expected) return { kind: 'amountChanged', count: unpaid.length, amountCents: total }
     const attempt = await tx.insertInto('payment_attempts').values({
       idempotency_key: `paiement-${randomUUID()}`, user_id: request.userId, customer_id: request.customerId, payment_method_id: request.paymentMethodId,
-      amount_cents: unpaid.reduce((sum, i) => sum + i.amount_incl_tax_cents, 0),
+      amount_cents: total,
       description: `Factures ${unpaid.map((i) => i.number).join(', ')}`, lease_expires_at: request.leaseExpiresAt,
     }).returningAll().executeTakeFirstOrThrow()
     await tx.updateTable('invoices').set({ payment_attempt_id: attempt.id }).where('id', 'in', unpaid.map((i) => i.id)).execute()

@@ -12,6 +12,7 @@ import type { Db } from '../../db/schema.ts'
 import { sameDigest, subscriptionKey } from '../../services/crypto.ts'
 import { PaymentError, type PaymentProvider } from '../../services/payment.ts'
 import { inclTax, optionNames, optionPlanId, plans } from '../../services/plans.ts'
+import { eurosText } from '../../services/events.ts'
 import { addMinutes, parisDay } from '../../services/time.ts'
 import { certificateRoutes, frenchDay } from './certificates.ts'
 
@@ -22,6 +23,9 @@ export const PAYMENT_LEASE_MINUTES = 2
 
 export const NO_CARD_MESSAGE = 'Aucune carte enregistrée : ajoutez un moyen de paiement puis réessayez.'
 export const TERMINATION_EXISTS = 'Une demande de résiliation est déjà enregistrée pour cette domiciliation.'
+/** The total changed between the confirmation and the payment (an invoice issued, or paid elsewhere): nothing charged. */
+export const amountChangedMessage = (count: number, amountCents: number) =>
+  `Le montant à régler a changé depuis votre confirmation : ${count} facture${count > 1 ? 's' : ''} impayée${count > 1 ? 's' : ''}, ${eurosText(amountCents)} TTC. Rien n’a été prélevé : vérifiez le nouveau montant puis confirmez.`
 const nothingToPay = { paidCount: 0, message: 'Vous n’avez aucune facture impayée.' }
 
 const noSubscription = () => notFound('Abonnement')
@@ -110,8 +114,10 @@ export function billingRoutes(define: DefineRoute, deps: AppDeps) {
     const now = clock.now()
     const claim = await claimUnpaidInvoices(db, {
       userId: user.id, customerId: user.paymentCustomerId, paymentMethodId: card.id, orderIds, now, leaseExpiresAt: addMinutes(now, PAYMENT_LEASE_MINUTES),
+      ...(body.expectedAmountInclTaxCents !== undefined ? { expectedAmountCents: body.expectedAmountInclTaxCents } : {}),
     })
     if (claim.kind === 'nothing') return nothingToPay
+    if (claim.kind === 'amountChanged') throw new HttpError(409, amountChangedMessage(claim.count, claim.amountCents), 'AMOUNT_CHANGED')
     if (claim.kind === 'inProgress') throw conflict('Un paiement de ces factures est déjà en cours : patientez quelques instants, puis rechargez la page.')
     const { attempt, invoiceCount } = claim
     try {

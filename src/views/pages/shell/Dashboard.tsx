@@ -59,7 +59,7 @@ export default function Dashboard(_: PageProps) {
         <h2 id="greeting">Bonjour {firstname}</h2>
         <Muted>{order ? `Domiciliation : ${order.raisonSociale}` : 'Toutes vos domiciliations'}</Muted>
       </Card>
-      <Summary key={order?.id ?? 'all'} orderId={order && !order.isShareOrder ? order.id : null} listsLoaded={[documents, packages, requests].every((r) => r.status !== 'loading')}>
+      <Summary key={order?.id ?? 'all'} listsLoaded={[documents, packages, requests].every((r) => r.status !== 'loading')}>
         <Grid>
           <Card aria-labelledby="unread-title">
             <h3 id="unread-title">Courriers non lus</h3>
@@ -110,9 +110,9 @@ export default function Dashboard(_: PageProps) {
  * answered the first time (a spinner meanwhile): the greeting shows at once, and nothing below it
  * jumps when an answer comes in. Later loads (a retry, after a payment) keep what is shown.
  */
-function Summary({ orderId, listsLoaded, children }: { orderId: number | null; listsLoaded: boolean; children: ReactNode }) {
+function Summary({ listsLoaded, children }: { listsLoaded: boolean; children: ReactNode }) {
   const flows = useFlows()
-  const unpaid = useActorRef(flows.unpaidInvoices, { input: { orderId } })
+  const unpaid = useActorRef(flows.unpaidInvoices)
   const checked = useSelector(unpaid, (s) => !s.matches('loading') || s.context.status !== null)
   // A new invoice (a live notification): the banner's status is asked again. Here, not in the banner: news during the
   // first check counts too.
