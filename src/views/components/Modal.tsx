@@ -1,6 +1,6 @@
 // The generic modal (spec §2): optional large size, two header styles, a close button, and the
 // default footer button 'Nous faire parvenir'. It traps the focus, closes on Escape and gives the
-// focus back to what opened it.
+// focus back to what opened it (or, when that is gone, to `fallbackFocus`).
 import { styled } from 'goober'
 import { type ReactNode, useEffect, useId, useRef } from 'react'
 import { createPortal } from 'react-dom'
@@ -74,13 +74,17 @@ export interface ModalProps {
   confirmLabel?: string
   /** While true, Escape and the close button do nothing (e.g. during an upload). */
   locked?: boolean
+  /** On close, where the focus goes when what opened the modal is gone (e.g. a "Payer" whose invoice is now paid). */
+  fallbackFocus?: () => HTMLElement | null
 }
 
-export function Modal({ title, onClose, children, large = false, headerStyle = 'plain', footer, onConfirm, confirmLabel = DEFAULT_FOOTER_LABEL, locked = false }: ModalProps) {
+export function Modal({ title, onClose, children, large = false, headerStyle = 'plain', footer, onConfirm, confirmLabel = DEFAULT_FOOTER_LABEL, locked = false, fallbackFocus }: ModalProps) {
   const titleId = useId()
   const dialogRef = useRef<HTMLDivElement>(null)
   const close = useRef(onClose)
   close.current = locked ? () => {} : onClose
+  const fallback = useRef(fallbackFocus)
+  fallback.current = fallbackFocus
 
   useEffect(() => {
     const opener = document.activeElement as HTMLElement | null
@@ -91,7 +95,8 @@ export function Modal({ title, onClose, children, large = false, headerStyle = '
     document.body.style.overflow = 'hidden'
     return () => {
       document.body.style.overflow = overflow
-      if (opener && document.contains(opener)) opener.focus()
+      const back = opener && opener !== document.body && document.contains(opener) ? opener : fallback.current?.()
+      back?.focus()
     }
   }, [])
 

@@ -56,7 +56,7 @@ function InvoiceBook({ orderId, payableOrderIds, showCompany }: { orderId: numbe
   return (
     <PageCard aria-labelledby="invoices-title">
       <Toolbar>
-        <h2 id="invoices-title">Mes factures</h2>
+        <h2 id="invoices-title" tabIndex={-1}>Mes factures</h2>
         {years.length > 0 && year !== null && (
           <YearPicker>
             <label htmlFor="invoice-year">Année</label>
@@ -73,7 +73,8 @@ function InvoiceBook({ orderId, payableOrderIds, showCompany }: { orderId: numbe
       {state === 'ready' && (
         <>
           <section aria-labelledby="year-invoices">
-            <h3 id="year-invoices">Factures {year}</h3>
+            {/* Focused by PaymentDialog when the paid invoice's "Payer" is gone; never by Tab. */}
+            <h3 id="year-invoices" tabIndex={-1}>Factures {year}</h3>
             {invoices.length === 0 ? <Muted>Aucune facture en {year} pour cette domiciliation.</Muted>
               : <InvoiceRows invoices={invoices} showCompany={showCompany} canPay={(i) => !i.paid && payableOrderIds.includes(i.domId)} onPay={(id) => actor.send({ type: 'invoice.pay', orderId: id })} />}
           </section>

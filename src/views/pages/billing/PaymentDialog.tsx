@@ -16,24 +16,36 @@ export function PaymentDialog({ actor }: { actor: ActorRefFrom<typeof invoiceBoo
   const countFailed = useSelector(actor, (s) => s.matches('countFailed'))
   const error = useSelector(actor, (s) => s.context.error)
   const cancel = () => actor.send({ type: 'payment.cancel' })
-  // The dialog opens on "Annuler" while the amount is counted (nothing to confirm yet); once it is known, or could not
-  // be, the focus moves on to "Confirmer le paiement" or "Réessayer", if it is still on "Annuler" (or was lost with "Réessayer").
+  // The focus stays inside, on the control that fits what is shown: "Annuler" while the amount is counted (nothing to
+  // confirm yet), then "Réessayer" or "Confirmer le paiement", the dialog itself while paying (every button disabled).
+  // It moves only when lost (its control gone, disabled or outside) or still on "Annuler" from the count.
   const cancelRef = useRef<HTMLButtonElement>(null)
   const primaryRef = useRef<HTMLButtonElement>(null)
+  const phase = counting ? 'counting' : countFailed ? 'countFailed' : busy ? 'paying' : 'confirming'
   useEffect(() => {
-    if (!counting && (document.activeElement === cancelRef.current || document.activeElement === document.body)) primaryRef.current?.focus()
-  }, [counting, countFailed])
+    const dialog = cancelRef.current?.closest<HTMLElement>('[role="dialog"]')
+    if (!dialog) return
+    const focused = document.activeElement as HTMLElement | null
+    const lost = !focused || focused === dialog || !dialog.contains(focused) || (focused as HTMLButtonElement).disabled === true
+    if (phase === 'counting') {
+      if (lost) cancelRef.current!.focus()
+    } else if (phase === 'paying') {
+      if (lost) dialog.focus()
+    } else if (lost || focused === cancelRef.current) primaryRef.current?.focus()
+  }, [phase])
   if (!payment) return null
   if (noCard) {
     return (
-      <Modal title="Aucune carte enregistrée" onClose={cancel} footer={<Button type="button" $variant="secondary" onClick={cancel}>Fermer</Button>}>
+      // Another dialog (its own key): the focus enters it afresh, on the way forward, and its title is announced.
+      <Modal key="noCard" title="Aucune carte enregistrée" onClose={cancel} fallbackFocus={invoicesHeading}
+        footer={<Button type="button" $variant="secondary" onClick={cancel}>Fermer</Button>}>
         <p>{error}</p>
-        <p><Link href="/moyen-de-paiement">Enregistrer une carte</Link>, puis revenez régler la facture.</p>
+        <p><Link href="/moyen-de-paiement" data-autofocus>Enregistrer une carte</Link>, puis revenez régler la facture.</p>
       </Modal>
     )
   }
   return (
-    <Modal title="Régler la facture" onClose={cancel} locked={busy}
+    <Modal key="payment" title="Régler la facture" onClose={cancel} locked={busy} fallbackFocus={invoicesHeading}
       footer={
         <>
           <Button type="button" $variant="secondary" onClick={cancel} disabled={busy} ref={cancelRef} data-autofocus={counting || undefined}>Annuler</Button>
@@ -57,6 +69,11 @@ export function PaymentDialog({ actor }: { actor: ActorRefFrom<typeof invoiceBoo
       {error && <Alert $kind="error" role="alert">{error}</Alert>}
     </Modal>
   )
+}
+
+/** Where the focus goes when the dialog closes on a paid invoice: its "Payer" is gone, the list's heading (InvoicesPage's ids, tabIndex -1) is not. */
+function invoicesHeading(): HTMLElement | null {
+  return document.getElementById('year-invoices') ?? document.getElementById('invoices-title')
 }
 
 /** The years of the invoices paid: " de 2026", " (2026 et 2025)" (the year shown is not the only one paid). */
