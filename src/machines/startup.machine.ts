@@ -91,6 +91,17 @@ export const startupMachine = deferred(() => setup({
     persistChoice: (_, _params: { choice: StoredChoice }) => {},
     /** Goes to a route (provided by the composition root). */
     navigate: (_, _params: { to: string }) => {},
+    kbisFiled: assign(({ context, event }) => {
+      if (event.type !== 'order.kbisFiled') return {}
+      return {
+        orders: context.orders.map((o) => (o.id === event.orderId ? { ...o, hasKbis: true } : o)),
+        contracts: context.contracts.map((c) => (c.id === event.contractId ? { ...c, kbis: event.kbis, kbisValidatedAt: null } : c)),
+      }
+    }),
+    contractChanged: assign(({ context, event }) => {
+      if (event.type !== 'contract.changed') return {}
+      return { contracts: context.contracts.map((c) => (c.id === event.contract.id ? event.contract : c)) }
+    }),
   },
   guards: {
     hasStoredChoice: ({ context }) => {
@@ -264,6 +275,10 @@ export const startupMachine = deferred(() => setup({
               reenter: true,
               actions: 'forwardToData',
             },
+            // A change made here meanwhile (a Kbis sent, an address saved): shown at once, and read again so that an
+            // answer started before it cannot undo it.
+            'order.kbisFiled': { target: 'rereadingContracts', reenter: true, actions: 'kbisFiled' },
+            'contract.changed': { target: 'rereadingContracts', reenter: true, actions: 'contractChanged' },
           },
         },
       },
@@ -304,19 +319,12 @@ export const startupMachine = deferred(() => setup({
   },
   on: {
     'user.changed': { actions: assign({ user: ({ event }) => event.user }) },
-    'order.kbisFiled': {
-      actions: assign({
-        orders: ({ context, event }) => context.orders.map((o) => (o.id === event.orderId ? { ...o, hasKbis: true } : o)),
-        contracts: ({ context, event }) => context.contracts.map((c) => (c.id === event.contractId ? { ...c, kbis: event.kbis, kbisValidatedAt: null } : c)),
-      }),
-    },
+    'order.kbisFiled': { actions: 'kbisFiled' },
     'order.changed': {
       actions: assign({ orders: ({ context, event }) => context.orders.map((o) => (o.id === event.orderId ? { ...o, ...event.changes } : o)) }),
     },
     // billing
-    'contract.changed': {
-      actions: assign({ contracts: ({ context, event }) => context.contracts.map((c) => (c.id === event.contract.id ? event.contract : c)) }),
-    },
+    'contract.changed': { actions: 'contractChanged' },
   },
   output: () => ({ reason: 'unauthorized' as const }),
 }))

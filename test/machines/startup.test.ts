@@ -342,6 +342,31 @@ Selection('a Kbis validated reads the contracts again: news during the read star
   assert.equal(actor.getSnapshot().context.contracts, validatedContracts, 'a failed read keeps the contracts shown')
 })
 
+Selection('a Kbis sent, or an address saved, while the contracts are read again: kept, and read again after it', async () => {
+  const { actor, deferreds } = await boot(F.atelier.id, fourOrders)
+  actor.send({ type: 'news.arrived', kind: 'kbis' })
+  await flush()
+  actor.send({ type: 'order.kbisFiled', orderId: F.atelier.id, contractId: F.atelier.contractId!, kbis: atelierKbis })
+  await flush()
+  const reads = () => deferreds.started.filter((s) => s.id === 'rereadContracts').length
+  assert.is(reads(), 2, 'read again after the change')
+  deferreds.settleAt('rereadContracts', 0, { output: validatedContracts })
+  await flush()
+  const atelier = () => actor.getSnapshot().context.contracts.find((c) => c.id === F.atelier.contractId)!
+  assert.is(atelier().kbis, atelierKbis, 'an answer started before the Kbis was sent does not undo it')
+  const onServer = validatedContracts.map((c) => (c.id === F.atelier.contractId ? { ...c, kbis: atelierKbis } : c))
+  deferreds.settle('rereadContracts', { output: onServer })
+  await flush()
+  assert.equal(actor.getSnapshot().context.contracts, onServer)
+  actor.send({ type: 'news.arrived', kind: 'kbis' })
+  await flush()
+  const moved = { ...onServer.find((c) => c.id === F.boulangerie.contractId)!, villePostaleExpedition: 'Lyon' }
+  actor.send({ type: 'contract.changed', contract: moved })
+  await flush()
+  assert.is(reads(), 4)
+  assert.is(actor.getSnapshot().context.contracts.find((c) => c.id === moved.id)!.villePostaleExpedition, 'Lyon', 'shown at once')
+})
+
 Selection('a Kbis sent is on its contract at once, awaiting the team’s check', async () => {
   const { actor } = await boot(F.atelier.id, fourOrders)
   actor.send({ type: 'order.kbisFiled', orderId: F.atelier.id, contractId: F.atelier.contractId!, kbis: atelierKbis })
