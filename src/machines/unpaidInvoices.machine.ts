@@ -12,7 +12,8 @@ import { deferred } from './deferred.ts'
 export const unpaidInvoicesMachine = deferred(() => {
   const unpaidSetup = setup({
     types: {
-      context: {} as { status: UnpaidStatus | null; error: string | null; refreshPending: boolean },
+      /** noCard: the payment was refused for want of a card (the banner then links to /moyen-de-paiement). */
+      context: {} as { status: UnpaidStatus | null; error: string | null; noCard: boolean; refreshPending: boolean },
       events: {} as { type: 'unpaid.pay' } | { type: 'unpaid.retry' } | { type: 'unpaid.refresh' },
     },
     actors: {
@@ -49,7 +50,7 @@ export const unpaidInvoicesMachine = deferred(() => {
 
   return unpaidSetup.createMachine({
     id: 'unpaidInvoices',
-    context: { status: null, error: null, refreshPending: false },
+    context: { status: null, error: null, noCard: false, refreshPending: false },
     initial: 'loading',
     states: {
       loading: {
@@ -71,8 +72,9 @@ export const unpaidInvoicesMachine = deferred(() => {
         // News that came during a payment refused, asked now.
         always: { guard: 'refreshPending', target: 'refreshing', actions: assign({ refreshPending: false }) },
         on: {
-          'unpaid.pay': { target: 'paying', actions: assign({ error: null }) },
-          'unpaid.refresh': { target: 'refreshing' },
+          'unpaid.pay': { target: 'paying', actions: assign({ error: null, noCard: false }) },
+          // News: the figures may change, the reason of an earlier refusal goes with them.
+          'unpaid.refresh': { target: 'refreshing', actions: assign({ error: null, noCard: false }) },
         },
       },
       /** Asked again after news, the banner still shown; a failed answer keeps it as it was. */
@@ -82,7 +84,7 @@ export const unpaidInvoicesMachine = deferred(() => {
         on: {
           'unpaid.refresh': { target: 'refreshing', reenter: true },
           // 'Régler' meanwhile: the payment first, the status after.
-          'unpaid.pay': { target: 'paying', actions: assign({ error: null, refreshPending: true }) },
+          'unpaid.pay': { target: 'paying', actions: assign({ error: null, noCard: false, refreshPending: true }) },
         },
       },
       paying: {
@@ -105,7 +107,10 @@ export const unpaidInvoicesMachine = deferred(() => {
             },
             {
               target: 'unpaid',
-              actions: [assign({ error: ({ event }) => messageOf(event.error) }), { type: 'notify', params: ({ event }) => ({ kind: 'error' as const, message: messageOf(event.error) }) }],
+              actions: [
+                assign({ error: ({ event }) => messageOf(event.error), noCard: ({ event }) => codeOf(event.error) === 'NO_CARD' }),
+                { type: 'notify', params: ({ event }) => ({ kind: 'error' as const, message: messageOf(event.error) }) },
+              ],
             },
           ],
         },

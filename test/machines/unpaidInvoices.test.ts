@@ -136,6 +136,17 @@ Unpaid('a refused payment keeps the banner and says why', async () => {
   await flush()
   assert.ok(actor.getSnapshot().hasTag('banner'))
   assert.equal(notices, [{ kind: 'error', message: 'Aucune carte enregistrée.' }])
+  assert.is(actor.getSnapshot().context.noCard, false, 'not for want of a card')
+})
+
+Unpaid('refused for want of a card: said so (the banner links to a card); news then clears the reason with the figures', async () => {
+  const { actor, deferreds } = await paying()
+  deferreds.settle('pay', { error: Object.assign(new Error('Aucune carte enregistrée : ajoutez un moyen de paiement puis réessayez.'), { status: 402, code: 'NO_CARD' }) })
+  await flush()
+  assert.equal([actor.getSnapshot().context.noCard, actor.getSnapshot().context.error], [true, 'Aucune carte enregistrée : ajoutez un moyen de paiement puis réessayez.'])
+  actor.send({ type: 'unpaid.refresh' })
+  await flush()
+  assert.equal([actor.getSnapshot().context.noCard, actor.getSnapshot().context.error], [false, null])
 })
 
 Unpaid('a total changed since it was shown (409 AMOUNT_CHANGED): nothing paid, the status asked at once, the reason kept; then the new total pays', async () => {

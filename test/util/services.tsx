@@ -53,6 +53,8 @@ export interface Scenario {
   /** Mail effects that fail. */
   mailFails?: ('read' | 'file' | 'move' | 'send' | 'folder' | 'dext' | 'cancel' | 'pay')[]
   unpaid?: { hasUnpaid: boolean; count: number; amountInclTaxCents: number }
+  /** How many times user-unpaid-status fails before it answers. */
+  unpaidStatusFails?: number
   /** The accounting inbox address kept in this browser from an earlier export. */
   dextEmail?: string | null
   // --- people
@@ -381,10 +383,13 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
       if (fails('cancel')) throw new Error('Seule une demande en attente peut être annulée.')
       return { message: 'ok' }
     },
-    getUnpaidStatus: async () => ({ ...(scenario.unpaid ?? { hasUnpaid: false, count: 0, amountInclTaxCents: 0 }) }),
+    getUnpaidStatus: async () => {
+      if (scenario.unpaidStatusFails && scenario.unpaidStatusFails-- > 0) throw new Error('Le service est momentanément indisponible.')
+      return { ...(scenario.unpaid ?? { hasUnpaid: false, count: 0, amountInclTaxCents: 0 }) }
+    },
     payUnpaidInvoice: async (body) => {
       calls.payments.push({ orderId: body.orderId ?? null, expectedAmountInclTaxCents: body.expectedAmountInclTaxCents ?? null })
-      if (fails('pay')) throw new Error('Aucune carte enregistrée : ajoutez un moyen de paiement.')
+      if (fails('pay')) throw withStatus(402, 'Aucune carte enregistrée : ajoutez un moyen de paiement.', 'NO_CARD')
       // Like the server: the total shown, or nothing charged.
       const owed = scenario.unpaid?.amountInclTaxCents ?? 0
       if (body.expectedAmountInclTaxCents !== undefined && owed > 0 && body.expectedAmountInclTaxCents !== owed) {

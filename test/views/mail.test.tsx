@@ -339,6 +339,23 @@ Dashboard("'Régler' after a new invoice the banner does not show yet: nothing p
   assert.equal(app.calls.payments.map((p) => p.expectedAmountInclTaxCents), [34800, 38280])
 })
 
+Dashboard('the unpaid status cannot be read: said, with Réessayer, which shows the banner', async () => {
+  await open('/tableau-de-bord', { unpaidStatusFails: 1, unpaid: { hasUnpaid: true, count: 1, amountInclTaxCents: 34800 } })
+  const failure = await screen.findByText('L’état de vos factures n’a pas pu être vérifié. Le service est momentanément indisponible.')
+  fireEvent.click(within(failure.closest('[role="alert"]') as HTMLElement).getByRole('button', { name: 'Réessayer' }))
+  const banner = await screen.findByRole('region', { name: 'Factures impayées' })
+  within(banner).getByText(/Une facture est impayée/)
+  assert.is(screen.queryByText(/n’a pas pu être vérifié/), null)
+})
+
+Dashboard("'Régler' without a card: the reason and the way to /moyen-de-paiement in the banner", async () => {
+  await open('/tableau-de-bord', { unpaid: { hasUnpaid: true, count: 1, amountInclTaxCents: 34800 }, mailFails: ['pay'] })
+  const banner = await screen.findByRole('region', { name: 'Factures impayées' })
+  await act(async () => fireEvent.click(within(banner).getByRole('button', { name: 'Régler' })))
+  await within(banner).findByText(/Aucune carte enregistrée/)
+  assert.is(within(banner).getByRole('link', { name: 'Enregistrer une carte' }).getAttribute('href'), '/moyen-de-paiement')
+})
+
 Dashboard('no unpaid invoice: no banner; an error in a list offers Réessayer', async () => {
   await open('/tableau-de-bord', { failing: ['packages'] })
   await screen.findByText('Bonjour Camille')

@@ -8,7 +8,7 @@ import { Link } from 'wouter'
 import type { ActorRefFrom } from 'xstate'
 import { unreadCount } from '../../../machines/portalData.machine.ts'
 import { type Flows, useFlows } from '../../app-context.tsx'
-import { Alert, Button, Card, formatDate, formatEuros, Spinner } from '../../components/ui.tsx'
+import { Alert, Button, Card, ErrorState, formatDate, formatEuros, Spinner } from '../../components/ui.tsx'
 import type { PageProps } from '../page.ts'
 import { color, mq } from '../../theme.ts'
 import { ListState, Muted, Rows, useNews, usePortal, useResource, useSelectedOrder } from '../../components/page.tsx'
@@ -134,6 +134,10 @@ function UnpaidBanner({ actor }: { actor: ActorRefFrom<Flows['unpaidInvoices']> 
   const busy = useSelector(actor, (s) => s.hasTag('busy'))
   const status = useSelector(actor, (s) => s.context.status)
   const error = useSelector(actor, (s) => s.context.error)
+  const noCard = useSelector(actor, (s) => s.context.noCard)
+  const failed = useSelector(actor, (s) => s.matches('failed'))
+  // The status could not be read: said, with 'Réessayer', rather than no banner as if nothing were owed.
+  if (failed) return <ErrorState message={`L’état de vos factures n’a pas pu être vérifié. ${error ?? ''}`.trim()} onRetry={() => actor.send({ type: 'unpaid.retry' })} />
   if (!shown || !status) return null
   return (
     <Alert $kind="error" role="region" aria-label="Factures impayées">
@@ -141,6 +145,7 @@ function UnpaidBanner({ actor }: { actor: ActorRefFrom<Flows['unpaidInvoices']> 
         <p>
           {status.count > 1 ? `${status.count} factures sont impayées` : 'Une facture est impayée'} ({formatEuros(status.amountInclTaxCents)} TTC).
           {error ? ` ${error}` : ''}
+          {noCard && <> <Link href="/moyen-de-paiement">Enregistrer une carte</Link>.</>}
         </p>
         <span>
           <Link href="/factures">Voir mes factures</Link>{' '}
