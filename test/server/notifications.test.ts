@@ -4,6 +4,8 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { FastifyInstance } from 'fastify'
+import type { ServerResponse } from 'node:http'
+import net from 'node:net'
 import { buildApp } from '../../server/app.ts'
 import { connect, type DbHandle } from '../../server/db/connect.ts'
 import type { AppDeps } from '../../server/deps.ts'
@@ -11,11 +13,12 @@ import { sql } from 'kysely'
 import { migrations } from '../../server/db/migrate.ts'
 import { MISSED_MAX, MISSED_PAGE } from '../../server/routes/notifications/index.ts'
 import { recordEvent } from '../../server/services/events.ts'
-import { notificationHub, type LiveStream } from '../../server/services/notification-stream.ts'
+import { HEARTBEAT_MS, notificationHub, type LiveStream } from '../../server/services/notification-stream.ts'
+import { sha256 } from '../../server/services/crypto.ts'
 import type { PortalNotification } from '../../server/contract/index.ts'
 import { DIGEST_SETTLE_MS, digestSubject, sendDailyDigests } from '../../server/services/digest.ts'
 import { terminateBackends } from '../util/postgres.ts'
-import { call, callBearer, TEST_OPERATOR_TOKEN } from '../util/server.ts'
+import { call, callBearer, eventually, login, TEST_OPERATOR_TOKEN } from '../util/server.ts'
 import { demoContext, type DemoContext } from '../util/server-samples.ts'
 
 type Ctx = DemoContext
@@ -433,7 +436,7 @@ live('no token, no stream; no query in the URL', async (ctx) => {
   assert.is(withQuery.status, 400)
 })
 
-live('an event costs the instance two reads, however many streams are open; each goes to those who see its order only', async (ctx) => {
+live('an event costs the instance three reads, however many streams are open; each goes to those who see its order only', async (ctx) => {
   let reads = 0
   const counted = ctx.t.deps.db.withPlugin({ transformQuery: (args) => args.node, transformResult: async (args) => { reads++; return args.result } })
   // The hub alone, on a LISTEN the test drives: it hands the hub each payload itself.
@@ -446,10 +449,11 @@ live('an event costs the instance two reads, however many streams are open; each
   const people = await ctx.t.deps.db.selectFrom('users').select(['id', 'email']).where('email', 'in', ['demo@example.com', 'associe@example.com', 'solo@example.com']).execute()
   const idOf = (email: string) => people.find((p) => p.email === email)!.id
   const received = new Map<string, PortalNotification[]>()
+  const tokenOf: Record<string, string> = { 'demo@example.com': ctx.camille, 'associe@example.com': ctx.julien, 'solo@example.com': ctx.sophie }
   for (const [email, count] of [['demo@example.com', 40], ['associe@example.com', 40], ['solo@example.com', 40]] as const) {
     received.set(email, [])
     for (let i = 0; i < count; i++) {
-      const stream: LiveStream = { userId: idOf(email), send: (n) => void received.get(email)!.push(n), end: () => {} }
+      const stream: LiveStream = { userId: idOf(email), tokenHash: sha256(tokenOf[email]!), send: (n) => void received.get(email)!.push(n), ping: () => {}, end: () => {} }
       hub.add(stream)
     }
   }
@@ -462,8 +466,9 @@ live('an event costs the instance two reads, however many streams are open; each
     return reads
   }
   // The Boulangerie (shared with Julien), then the Atelier (Camille's only).
-  assert.is(await raise(ctx.ids.order, 'Pour la Boulangerie'), 2, '120 streams open, two reads')
-  assert.is(await raise(ctx.atelier, 'Pour l’Atelier'), 2)
+  // The row, who sees its order, which of those streams' sessions are still valid (one statement for all their tokens).
+  assert.is(await raise(ctx.ids.order, 'Pour la Boulangerie'), 3, '120 streams open, three reads')
+  assert.is(await raise(ctx.atelier, 'Pour l’Atelier'), 3)
   const titles = (email: string) => received.get(email)!.map((n) => n.title)
   assert.is(titles('demo@example.com').length, 80, 'each of Camille’s 40 streams gets both')
   assert.equal([...new Set(titles('demo@example.com'))], ['Pour la Boulangerie', 'Pour l’Atelier'])
@@ -611,3 +616,234 @@ history('a letter taken out of its folder; a failed e-mail writes nothing; a str
 })
 
 history.run()
+
+// --- The live stream lasts as long as its session; an ended stream is never written to
+
+interface SessionCtx extends Ctx { base: string; others: { app: FastifyInstance; handle: DbHandle }[] }
+
+const sessions = suite<SessionCtx>('the live stream ends with its session, and nothing is written to an ended stream')
+sessions.before(async (ctx) => {
+  await setup(ctx)
+  ctx.base = await ctx.t.app.listen({ port: 0, host: '127.0.0.1' })
+  ctx.others = []
+})
+sessions.after(async (ctx) => {
+  for (const other of ctx.others) {
+    await other.app.close()
+    await other.handle.close()
+  }
+  await ctx.t.close()
+})
+
+/** Another API instance on the same database (PostgreSQL: its own pool and its own LISTEN connection), with its heartbeat; `responses` are its streams' raw answers. */
+async function otherInstance(ctx: SessionCtx, heartbeatMs: number) {
+  const handle = await ctx.t.connectAgain()
+  const app = await buildApp({ ...ctx.t.deps, db: handle.db, listen: handle.listen }, { databaseKind: process.env.DATABASE_URL ? 'postgres' : 'pglite', notificationHeartbeatMs: heartbeatMs })
+  const responses: ServerResponse[] = []
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.url.startsWith('/api-protected/notifications/stream')) responses.push(reply.raw)
+  })
+  const base = await app.listen({ port: 0, host: '127.0.0.1' })
+  ctx.others.push({ app, handle })
+  return { app, base, responses }
+}
+
+const signOutOthers = async (app: FastifyInstance, token: string) => {
+  const res = await call(app, token, 'DELETE', '/api-protected/users/me/sessions')
+  assert.is(res.statusCode, 200, res.body)
+}
+
+sessions('the other devices signed out: their open streams, on this instance and another, get no more events and end; the device kept carries on', async (ctx) => {
+  const kept = await login(ctx.t.app)
+  const stolen = await login(ctx.t.app)
+  // The other instance's heartbeat is the production one (25 s): only the event's own check can end its stream here.
+  const other = await otherInstance(ctx, HEARTBEAT_MS)
+  const keptStream = await openStream(ctx.base, kept)
+  const stolenHere = await openStream(ctx.base, stolen)
+  const stolenThere = await openStream(other.base, stolen)
+  await ingest(ctx.t.app, ctx.ids.order, 'Avant la déconnexion', ctx.pdf)
+  await Promise.all([keptStream, stolenHere, stolenThere].map((s) => s.next((n) => n.title === 'Nouveau courrier de Avant la déconnexion')))
+  await signOutOthers(ctx.t.app, kept)
+  await ingest(ctx.t.app, ctx.ids.order, 'Après la déconnexion', ctx.pdf)
+  await keptStream.next((n) => n.title === 'Nouveau courrier de Après la déconnexion')
+  await Promise.all([stolenHere.closed(), stolenThere.closed()])
+  for (const s of [stolenHere, stolenThere]) assert.not.ok(s.events.some((n) => n.title === 'Nouveau courrier de Après la déconnexion'), 'nothing for the signed-out token')
+  await ingest(ctx.t.app, ctx.ids.order, 'Encore après', ctx.pdf)
+  await keptStream.next((n) => n.title === 'Nouveau courrier de Encore après')
+  await keptStream.close()
+})
+
+sessions('the heartbeat ends an idle stream whose session was signed out on another instance, or has expired', async (ctx) => {
+  const other = await otherInstance(ctx, 50)
+  const kept = await login(ctx.t.app)
+  const gone = await login(ctx.t.app)
+  const keptStream = await openStream(other.base, kept)
+  const goneStream = await openStream(other.base, gone)
+  // Signed out through the first instance; no event comes: the other instance's heartbeat finds it in the database.
+  await signOutOthers(ctx.t.app, kept)
+  await goneStream.closed()
+  const pings = keptStream.comments.filter((c) => c === 'ping').length
+  await eventually(() => keptStream.comments.filter((c) => c === 'ping').length >= pings + 3, 2000)
+  assert.not.ok(goneStream.events.length || keptStream.events.length)
+  // Thirty-one days on, the kept session (30 days) has expired: its stream ends as well, at a heartbeat.
+  const now = ctx.t.clock.now()
+  ctx.t.clock.advance(31 * 86_400_000)
+  try {
+    await keptStream.closed()
+  } finally {
+    ctx.t.clock.set(now)
+  }
+})
+
+sessions('a stream ended while its client reads nothing (the 1,000 cap; on PostgreSQL, LISTEN lost and back): no write after its end, the process keeps serving', async (ctx) => {
+  const { db } = ctx.t.deps
+  const uncaught: unknown[] = []
+  const onUncaught = (error: unknown) => void uncaught.push(error)
+  process.on('uncaughtException', onUncaught)
+  const sockets: net.Socket[] = []
+  const last = (await db.selectFrom('notifications').select((eb) => eb.fn.max('id').as('id')).executeTakeFirstOrThrow()).id ?? 0
+  try {
+    // 40 kB each: far more than the sockets hold, so what the server writes stays in its own buffers (the stream has ended,
+    // its answer has not finished), where a write after the end is an uncaught error that stops the process.
+    await sql`insert into notifications (order_id, kind, title, body, link)
+      select ${ctx.ids.order}, 'letter', 'Lourd ' || n, repeat('x', 40000), '/mes-courriers/courriers' from generate_series(1, ${MISSED_MAX + 10}) as n`.execute(db)
+    const other = await otherInstance(ctx, 20)
+    const port = Number(new URL(other.base).port)
+    const token = await login(ctx.t.app)
+    /** A stream request whose client never reads. */
+    const silent = async (lastEventId: number) => {
+      const socket = net.connect(port, '127.0.0.1')
+      sockets.push(socket)
+      socket.pause()
+      await new Promise((resolve) => socket.once('connect', resolve))
+      socket.write(`GET /api-protected/notifications/stream HTTP/1.1\r\nHost: x\r\napitoken: ${token}\r\nlast-event-id: ${lastEventId}\r\nconnection: close\r\n\r\n`)
+      return eventually(() => other.responses[sockets.length - 1], 5000)
+    }
+    const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+    // Followed on from far behind: past MISSED_MAX the stream ends while its client has read nothing.
+    const capped = await silent(last)
+    await eventually(() => capped.writableEnded, 20_000)
+    assert.not.ok(capped.writableFinished, 'its answer is still in the server’s buffers')
+    // Heartbeats (every 20 ms) and an event for its user come after: nothing is written to it.
+    await settle(150)
+    await ingest(ctx.t.app, ctx.ids.order, 'Après la fin', ctx.pdf)
+    await settle(150)
+    assert.equal(uncaught, [])
+    assert.is((await call(other.app, token, 'GET', '/api-protected/notifications')).statusCode, 200, 'the instance still serves')
+    if (process.env.DATABASE_URL) {
+      // PostgreSQL: LISTEN lost and back ends the open streams (endOpenStreams). One still open (900 behind, under the
+      // cap), its client reading nothing, is ended so; the heartbeat goes on no more for it.
+      const open = await silent(last + MISSED_MAX + 10 - 900)
+      await eventually(() => open.writableLength > 0, 20_000)
+      await settle(200)
+      assert.not.ok(open.writableEnded)
+      assert.ok((await terminateBackends(process.env.DATABASE_URL, `query ilike 'listen portal_events%'`)) > 0, 'the LISTEN connections were ended')
+      await eventually(() => open.writableEnded, 5000)
+      assert.not.ok(open.writableFinished, 'its answer is still in the server’s buffers')
+      await settle(150)
+      await ingest(ctx.t.app, ctx.ids.order, 'Après la reprise', ctx.pdf)
+      await settle(150)
+      assert.equal(uncaught, [])
+    }
+    // What the capped stream's client finally reads: the 1,000 it missed, the end, nothing after.
+    const first = sockets[0]!
+    let text = ''
+    first.setEncoding('utf8')
+    first.on('data', (chunk: string) => { text += chunk })
+    first.resume()
+    await new Promise((resolve) => first.once('end', resolve))
+    assert.is(text.match(/^event: notification$/gm)?.length, MISSED_MAX)
+    assert.not.match(text, 'Après la fin')
+    assert.not.match(text.slice(text.lastIndexOf('event: notification')), ': ping', 'no heartbeat after the last one')
+  } finally {
+    for (const socket of sockets) socket.destroy()
+    process.off('uncaughtException', onUncaught)
+    await db.deleteFrom('notifications').where('id', '>', last).execute()
+  }
+})
+
+/** A hub alone on a LISTEN the test drives, counting its statements, with `count` fake streams of Camille's: a quarter on `kept`, the rest on three other sessions. */
+async function countedHub(ctx: SessionCtx, heartbeatMs: number, kept: string, gone: string[], count = 120) {
+  const counter = { reads: 0, pings: 0 }
+  /** A send or a ping to a stream already ended (a throw would be swallowed by the hub's own catch: noted instead). */
+  const afterEnd: string[] = []
+  const counted = ctx.t.deps.db.withPlugin({ transformQuery: (args) => args.node, transformResult: async (args) => { counter.reads++; return args.result } })
+  let onPayload: (payload: string) => void = () => {}
+  const hub = notificationHub(counted, async (_channel, handler) => {
+    onPayload = handler
+    return async () => {}
+  }, { error: () => {} }, { clock: ctx.t.clock, heartbeatMs })
+  await hub.start()
+  const camilleId = (await ctx.t.deps.db.selectFrom('users').select('id').where('email', '=', 'demo@example.com').executeTakeFirstOrThrow()).id
+  const received = new Map<LiveStream, string[]>()
+  const ended = new Set<LiveStream>()
+  const streams: LiveStream[] = []
+  for (let i = 0; i < count; i++) {
+    const stream: LiveStream = {
+      userId: camilleId,
+      tokenHash: sha256(i % 4 === 0 ? kept : gone[i % 4 - 1]!),
+      send: (n) => {
+        if (ended.has(stream)) afterEnd.push(`send ${n.title}`)
+        received.get(stream)!.push(n.title)
+      },
+      ping: () => {
+        if (ended.has(stream)) afterEnd.push('ping')
+        counter.pings++
+      },
+      end: () => void ended.add(stream),
+    }
+    received.set(stream, [])
+    streams.push(stream)
+    hub.add(stream)
+  }
+  const schema = (await sql<{ s: string }>`select current_schema() as s`.execute(ctx.t.deps.db)).rows[0]!.s
+  /** Raises an event on the Boulangerie and hands it to the hub: the statements the hub ran for it. */
+  const raise = async (title: string) => {
+    const id = await ctx.t.deps.db.transaction().execute((trx) => recordEvent(trx, { kind: 'letter', orderId: ctx.ids.order, title, body: '—', link: '/mes-courriers/courriers' }))
+    counter.reads = 0
+    onPayload(JSON.stringify({ id, orderId: ctx.ids.order, schema }))
+    await eventually(() => received.get(streams[0]!)!.includes(title), 2000)
+    return counter.reads
+  }
+  return { hub, counter, streams, received, ended, afterEnd, raise }
+}
+
+sessions('three reads per event however many streams, one statement per heartbeat round for them all; the signed-out streams end and get nothing', async (ctx) => {
+  const kept = await login(ctx.t.app)
+  const gone = await Promise.all(Array.from({ length: 3 }, () => login(ctx.t.app)))
+  // Per event (the heartbeat an hour away, so that no round falls among the reads counted).
+  const events = await countedHub(ctx, 3_600_000, kept, gone)
+  assert.is(await events.raise('Tous connectés'), 3, '120 streams, three reads: the row, who sees its order, their sessions')
+  assert.ok(events.streams.every((s) => events.received.get(s)!.includes('Tous connectés')))
+  // Per heartbeat round, on a hub of its own.
+  const beats = await countedHub(ctx, 100, kept, gone)
+  beats.counter.reads = 0
+  beats.counter.pings = 0
+  await eventually(() => beats.counter.pings === 120, 2000)
+  assert.is(beats.counter.reads, 1, 'one statement for the round')
+  // Three of the four sessions signed out (through the API, as a person does).
+  await signOutOthers(ctx.t.app, kept)
+  // The event still costs three reads; the 90 signed-out streams get nothing and end.
+  assert.is(await events.raise('Après la déconnexion'), 3)
+  const alive = events.streams.filter((s) => !events.ended.has(s))
+  assert.is(alive.length, 30)
+  assert.ok(alive.every((s) => s.tokenHash === sha256(kept) && events.received.get(s)!.includes('Après la déconnexion')))
+  assert.not.ok(events.streams.some((s) => events.ended.has(s) && events.received.get(s)!.includes('Après la déconnexion')))
+  // The heartbeat, with no event: the next round ends the 90, then only the 30 left are pinged.
+  await eventually(() => beats.ended.size === 90, 2000)
+  assert.ok([...beats.ended].every((s) => s.tokenHash !== sha256(kept)))
+  beats.counter.reads = 0
+  beats.counter.pings = 0
+  await eventually(() => beats.counter.pings >= 60, 2000)
+  assert.ok(beats.counter.reads >= 2 && beats.counter.reads <= 3, `${beats.counter.reads} statements for ${beats.counter.pings} pings`)
+  for (const { hub, ended } of [events, beats]) {
+    hub.endStreams()
+    assert.is(ended.size, 120)
+    await hub.stop()
+  }
+  // Two heartbeats later: the ended streams were never written to.
+  await new Promise((resolve) => setTimeout(resolve, 250))
+  assert.equal([...events.afterEnd, ...beats.afterEnd], [], 'nothing sent or pinged to an ended stream')
+})
+
+sessions.run()

@@ -73,6 +73,18 @@ export async function findSession(db: Db, token: string, now: Date): Promise<Ses
   return { ...toUser(row), paymentCustomerId: row.payment_customer_id, tokenHash }
 }
 
+/**
+ * Of these sessions (their tokens' SHA-256), those still valid: findSession's test for a set of tokens in one statement
+ * (`= any` of one array parameter, however many). Read-only: the live stream's checks do not note a use of the session.
+ */
+export async function validSessionHashes(db: Db, tokenHashes: Iterable<string>, now: Date): Promise<Set<string>> {
+  const hashes = [...new Set(tokenHashes)]
+  if (!hashes.length) return new Set()
+  const rows = await db.selectFrom('api_tokens').select('token_hash')
+    .where(sql<boolean>`token_hash = any(${hashes}::text[])`).where('expires_at', '>', now).execute()
+  return new Set(rows.map((r) => r.token_hash))
+}
+
 /** What a hot route's single statement needs to check the session itself (define-route.ts, `define.joined`). */
 export interface SessionKey {
   tokenHash: string

@@ -27,7 +27,7 @@ export function lastEventId(header: string | string[] | undefined): number | nul
 
 export function notificationRoutes(define: DefineRoute, deps: AppDeps, app: FastifyInstance, heartbeatMs = HEARTBEAT_MS) {
   const { db, clock } = deps
-  const hub = notificationHub(db, deps.listen, app.log)
+  const hub = notificationHub(db, deps.listen, app.log, { clock, heartbeatMs })
   // Open streams end first, or closing would wait for them forever; then this instance stops listening.
   app.addHook('preClose', async () => hub.endStreams())
   app.addHook('onClose', async () => hub.stop())
@@ -67,20 +67,32 @@ export function notificationRoutes(define: DefineRoute, deps: AppDeps, app: Fast
       'cache-control': 'no-store',
       'x-accel-buffering': 'no',
     })
-    raw.write(': connecté\n\n')
+    // The stream's one write: nothing once it has ended or its connection is gone (a write after the end would be an
+    // uncaught ERR_STREAM_WRITE_AFTER_END when the client is not reading, and the process would stop).
+    const ended = () => raw.writableEnded || raw.destroyed
+    const write = (text: string) => {
+      if (ended()) return
+      raw.write(text)
+    }
+    write(': connecté\n\n')
+    // The hub sends the events and the heartbeat while the session of this token lasts (checked at each event and
+    // each heartbeat), and ends the stream once it has ended. Every end goes through the hub, which takes the
+    // stream off first: nothing is written to it after.
     const stream: LiveStream = {
       userId: user.id,
-      send: (notification) => void raw.write(`id: ${notification.id}\nevent: notification\ndata: ${JSON.stringify(notification)}\n\n`),
-      end: () => raw.end(),
+      tokenHash: user.tokenHash,
+      send: (notification) => write(`id: ${notification.id}\nevent: notification\ndata: ${JSON.stringify(notification)}\n\n`),
+      ping: () => write(': ping\n\n'),
+      end: () => {
+        if (!ended()) raw.end()
+      },
     }
-    const heartbeat = setInterval(() => raw.write(': ping\n\n'), heartbeatMs)
-    const done = () => {
-      clearInterval(heartbeat)
-      hub.remove(stream)
-    }
+    const done = () => hub.remove(stream)
     req.raw.once('close', done)
     raw.once('close', done)
     hub.add(stream)
+    // Gone before its close listeners were in place: off the hub at once.
+    if (raw.destroyed) done()
     // Following on from a notification: what was raised since is sent first, oldest first, page by page. The
     // stream is listed before this read, so whatever commits after it arrives live (an event both read and live
     // is sent twice; the bell keeps one per id). Past MISSED_MAX the stream ends: the bell reads its list again,
@@ -89,20 +101,20 @@ export function notificationRoutes(define: DefineRoute, deps: AppDeps, app: Fast
       try {
         const orderIds = await visibleOrders(user.id)
         let from = after
-        for (let sent = 0; ; ) {
+        for (let sent = 0; !ended(); ) {
           const page = await notificationsAfter(db, user.id, orderIds, from, MISSED_PAGE)
           for (const notification of page) stream.send(notification)
           sent += page.length
           if (page.length < MISSED_PAGE) break
           if (sent >= MISSED_MAX) {
-            raw.end()
+            hub.end(stream)
             break
           }
           from = page.at(-1)!.id
         }
       } catch (error) {
         app.log.error({ err: error }, 'notifications manquées non relues')
-        raw.end()
+        hub.end(stream)
       }
     }
     return undefined as never
