@@ -25,6 +25,18 @@ export const needsRehash = (stored: string) => !stored.startsWith(ARGON2_PREFIX)
 // The hashes stored before argon2id: scrypt (N=2^14, r=8, p=1), `scrypt$N$r$p$salt$hash` in base64url.
 const SCRYPT_KEY_LENGTH = 64
 
+/**
+ * A hash of the older scheme, at its settings, for failed sign-ins only: checking against it costs what an account
+ * still on scrypt costs (about 40 ms against 6 ms for argon2id), so that a failure's time does not tell which accounts
+ * have not signed in since argon2id came (account routes).
+ */
+export function legacySchemeDecoy(): Promise<string> {
+  const salt = randomBytes(16)
+  return new Promise((resolve, reject) =>
+    scrypt('mot de passe factice', salt, SCRYPT_KEY_LENGTH, { N: 16_384, r: 8, p: 1, maxmem: 256 * 1024 * 1024 }, (err, key) =>
+      err ? reject(err) : resolve(['scrypt', 16_384, 8, 1, salt.toString('base64url'), key.toString('base64url')].join('$'))))
+}
+
 function verifyScrypt(password: string, stored: string): Promise<boolean> {
   const [, n, r, p, salt, hash] = stored.split('$')
   if (!salt || !hash) return Promise.resolve(false)

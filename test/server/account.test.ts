@@ -87,7 +87,57 @@ loginSuite('the existing demo password (9 characters) keeps signing in: the rule
   assert.ok(await login(t.app, 'demo@example.com', DEMO_PASSWORD))
 })
 
+loginSuite('a sign-in racing a password reset: the reset wins (no session with the old password survives, the rehash never writes it back)', async ({ t }) => {
+  const email = 'solo@example.com'
+  const user = await t.deps.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()
+  for (let round = 0; round < 6; round++) {
+    // An account not signed in since argon2id: its sign-in rewrites the hash, the write the reset must not lose.
+    const salt = randomBytes(16)
+    const legacy = ['scrypt', 16384, 8, 1, salt.toString('base64url'), scryptSync('Ancien-mot-de-passe', salt, 64, { N: 16384, r: 8, p: 1 }).toString('base64url')].join('$')
+    await t.deps.db.updateTable('users').set({ password_hash: legacy }).where('id', '=', user.id).execute()
+    const token = await resetLinkToken(t, email)
+    const fresh = `Tout-nouveau-secret-${round}-42`
+    const [reset, ...logins] = await Promise.all([
+      post(t, '/reset-password', { token, password: fresh }),
+      ...[0, 2, 4, 8].map((ms) => new Promise((resolve) => setTimeout(resolve, ms)).then(() => post(t, '/api/login', { username: email, password: 'Ancien-mot-de-passe' }))),
+    ])
+    assert.is(reset!.statusCode, 200, reset!.body)
+    for (const signedIn of logins.filter((r) => r.statusCode === 200)) {
+      assert.is((await call(t.app, signedIn.json().apiToken, 'GET', '/api-protected/user/me')).statusCode, 401, `round ${round}: a session opened with the old password survived the reset`)
+    }
+    assert.is((await post(t, '/api/login', { username: email, password: 'Ancien-mot-de-passe' })).statusCode, 401, `round ${round}: the old password came back`)
+    assert.is((await post(t, '/api/login', { username: email, password: fresh })).statusCode, 200)
+  }
+})
+
 loginSuite.run()
+
+const links = suite<Ctx>('reset links end together')
+links.before(async (ctx) => { ctx.t = await buildTestApp() })
+links.after((ctx) => ctx.t.close())
+
+links('a link used, a password changed or an address changed: every other reset link of the account stops working', async ({ t }) => {
+  const email = 'associe@example.com'
+  const setWith = (token: string, password: string) => post(t, '/reset-password', { token, password })
+  const refused = (res: { statusCode: number; json: () => { code: string } }) => res.statusCode === 400 && res.json().code === 'INVALID_RESET_TOKEN'
+  // Two links asked for; the second used: the first is spent with it.
+  const first = await resetLinkToken(t, email)
+  const second = await resetLinkToken(t, email)
+  assert.is((await setWith(second, 'Un-secret-bien-long-1')).statusCode, 200)
+  assert.ok(refused(await setWith(first, 'Un-autre-secret-long-2')), 'the older link no longer sets the password')
+  // A link asked for, then the password changed while signed in.
+  const pending = await resetLinkToken(t, email)
+  const token = await login(t.app, email, 'Un-secret-bien-long-1')
+  assert.is((await call(t.app, token, 'PUT', '/api-protected/users/me/password', { currentPassword: 'Un-secret-bien-long-1', newPassword: 'Un-secret-bien-long-3' })).statusCode, 200)
+  assert.ok(refused(await setWith(pending, 'Un-autre-secret-long-4')), 'a link from before the change no longer works')
+  // A link sent to the old address, then the address changed.
+  const toOldAddress = await resetLinkToken(t, email)
+  assert.is((await call(t.app, token, 'PUT', '/api-protected/users/me/email', { newEmail: 'julien.nouveau@example.com' })).statusCode, 200)
+  assert.ok(refused(await setWith(toOldAddress, 'Un-autre-secret-long-5')), 'a link sent to the old mailbox no longer works')
+  assert.is((await post(t, '/api/login', { username: 'julien.nouveau@example.com', password: 'Un-secret-bien-long-3' })).statusCode, 200)
+})
+
+links.run()
 
 const reset = suite<Ctx>('password reset')
 reset.before(async (ctx) => { ctx.t = await buildTestApp() })

@@ -32,10 +32,55 @@ export async function createUser(db: Db, user: { email: string; firstname: strin
     .returningAll().executeTakeFirstOrThrow()
 }
 
-export async function updateUserEmail(db: Db, userId: number, email: string): Promise<User> {
-  const row = await db.updateTable('users').set({ email }).where('id', '=', userId)
-    .returning(['id', 'email', 'firstname', 'lastname', 'phone']).executeTakeFirstOrThrow()
-  return toUser(row)
+/** The new address; reset links sent to the old one stop working with it. */
+export async function updateUserEmail(db: Kysely<Database>, userId: number, email: string, now: Date): Promise<User> {
+  return db.transaction().execute(async (tx) => {
+    // The links first, then the user: the order a reset locks them in, so that the two never wait on each other.
+    await closeResetLinks(tx, userId, now)
+    const row = await tx.updateTable('users').set({ email }).where('id', '=', userId)
+      .returning(['id', 'email', 'firstname', 'lastname', 'phone']).executeTakeFirstOrThrow()
+    return toUser(row)
+  })
+}
+
+/** Every reset link of the user not used yet stops working (the password or the address changed). */
+async function closeResetLinks(db: Db, userId: number, now: Date): Promise<void> {
+  await db.updateTable('password_resets').set({ used_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).execute()
+}
+
+/**
+ * Opens a session for a password just checked against `checkedHash`, in one transaction holding the user's row: when
+ * the password changed meanwhile (a reset, a change), nothing is opened (null), so a reset's "every session ends" cannot
+ * miss it. `rehash`: the same password in the current scheme, written only over the hash that was checked.
+ */
+export async function openPasswordSession(db: Kysely<Database>, session: {
+  userId: number; checkedHash: string; rehash: string | null; expiresAt: Date; userAgent: string | null; now: Date
+}): Promise<string | null> {
+  return db.transaction().execute(async (tx) => {
+    const held = session.rehash
+      ? await tx.updateTable('users').set({ password_hash: session.rehash }).where('id', '=', session.userId).where('password_hash', '=', session.checkedHash)
+        .returning('id').executeTakeFirst()
+      : await tx.selectFrom('users').select('id').where('id', '=', session.userId).where('password_hash', '=', session.checkedHash).forShare().executeTakeFirst()
+    if (!held) return null
+    return createApiToken(tx, session.userId, session.expiresAt, session.userAgent, session.now)
+  })
+}
+
+/**
+ * A new password over the one checked (false when it changed meanwhile: nothing done); the other sessions and every
+ * reset link end with the old one, in the same transaction.
+ */
+export async function changePassword(db: Kysely<Database>, change: { userId: number; checkedHash: string; newHash: string; keepTokenHash: string; now: Date }): Promise<boolean> {
+  return db.transaction().execute(async (tx) => {
+    // The links first, then the user: the order a reset locks them in (a reset under way is waited for, not deadlocked).
+    await tx.selectFrom('password_resets').select('id').where('user_id', '=', change.userId).where('used_at', 'is', null).forUpdate().execute()
+    const changed = await tx.updateTable('users').set({ password_hash: change.newHash }).where('id', '=', change.userId)
+      .where('password_hash', '=', change.checkedHash).returning('id').executeTakeFirst()
+    if (!changed) return false
+    await revokeOtherTokens(tx, change.userId, change.keepTokenHash)
+    await closeResetLinks(tx, change.userId, change.now)
+    return true
+  })
 }
 
 export async function findPasswordHash(db: Db, userId: number): Promise<string> {
@@ -167,6 +212,8 @@ export async function resetPasswordWithToken(db: Kysely<Database>, token: string
     if (!reset) return null
     await setPasswordHash(tx, reset.user_id, passwordHash)
     await revokeOtherTokens(tx, reset.user_id, null)
+    // The other links sent before (a second request, an old mailbox) end with this one.
+    await closeResetLinks(tx, reset.user_id, now)
     return reset.user_id
   })
 }

@@ -5,17 +5,20 @@ import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest, conflict, HttpError, messages } from '../../http/errors.ts'
 import { limitPerUser } from '../../http/user-rate-limit.ts'
 import {
-  createApiToken, createPasswordResetToken, findCurrentUser, findPasswordHash, invalidSessionError, findUserByEmail, listSessions, resetPasswordWithToken, revokeOtherSessions, setPasswordHash, toUser,
-  updateUserEmail,
+  changePassword, createPasswordResetToken, findCurrentUser, findPasswordHash, invalidSessionError, findUserByEmail, listSessions, openPasswordSession, resetPasswordWithToken,
+  revokeOtherSessions, toUser, updateUserEmail,
 } from '../../db/repositories/users.ts'
 import { isUniqueViolation } from '../../db/errors.ts'
-import { hashPassword, needsRehash, verifyPassword } from '../../services/crypto.ts'
+import { hashPassword, legacySchemeDecoy, needsRehash, verifyPassword } from '../../services/crypto.ts'
 import { describeDevice, userAgentOf } from '../../services/devices.ts'
 import { passkeyRoutes } from './passkeys.ts'
 import { passwordProblem } from '../../services/password-policy.ts'
 
 // Verifying against this when the account does not exist keeps failed logins equally slow either way.
 const decoyHash = hashPassword('mot de passe factice')
+// And a failure also checks against the other scheme's decoy: argon2id and scrypt (accounts not signed in since
+// argon2id came) then cost the same, so a failure's time tells neither whether the account exists nor its scheme.
+const legacyDecoyHash = legacySchemeDecoy()
 
 export const resetRequestReply = 'Si un compte existe pour cette adresse, vous allez recevoir un e-mail avec un lien pour choisir un nouveau mot de passe.'
 
@@ -35,12 +38,22 @@ export function accountRoutes(define: DefineRoute, deps: AppDeps) {
 
   define('login', async ({ body, req }) => {
     const user = await findUserByEmail(db, body.username)
-    const valid = await verifyPassword(body.password, user?.password_hash ?? (await decoyHash))
-    if (!user || !valid) throw new HttpError(401, messages.badCredentials, 'BAD_CREDENTIALS')
-    // Hashes of an older scheme (scrypt) or weaker settings become argon2id now that the password is known.
-    if (needsRehash(user.password_hash)) await setPasswordHash(db, user.id, await hashPassword(body.password))
+    const stored = user?.password_hash ?? (await decoyHash)
+    const valid = await verifyPassword(body.password, stored)
+    const badCredentials = () => new HttpError(401, messages.badCredentials, 'BAD_CREDENTIALS')
+    if (!user || !valid) {
+      await verifyPassword(body.password, stored.startsWith('scrypt$') ? await decoyHash : await legacyDecoyHash)
+      throw badCredentials()
+    }
     const expiresAt = addDays(clock.now(), config.tokenTtlDays)
-    const apiToken = await createApiToken(db, user.id, expiresAt, userAgentOf(req.headers), clock.now())
+    // Opened only while the password is still the one checked: a reset or a change committed meanwhile wins (its
+    // "every session ends" cannot miss this one, nor this rehash write the old password back).
+    const apiToken = await openPasswordSession(db, {
+      userId: user.id, checkedHash: user.password_hash, expiresAt, userAgent: userAgentOf(req.headers), now: clock.now(),
+      // Hashes of an older scheme (scrypt) or weaker settings become argon2id now that the password is known.
+      rehash: needsRehash(user.password_hash) ? await hashPassword(body.password) : null,
+    })
+    if (!apiToken) throw badCredentials()
     return { ...toUser(user), apiToken, apiTokenExpiresAt: expiresAt.toISOString() }
   })
 
@@ -82,7 +95,7 @@ export function accountRoutes(define: DefineRoute, deps: AppDeps) {
     if (newEmail.toLowerCase() === user.email.toLowerCase()) return toUser(user)
     const taken = await findUserByEmail(db, newEmail)
     if (taken && taken.id !== user.id) throw conflict(emailTaken)
-    const updated = await updateUserEmail(db, user.id, newEmail).catch((error: unknown) => {
+    const updated = await updateUserEmail(db, user.id, newEmail, clock.now()).catch((error: unknown) => {
       // Another account took the address meanwhile: the unique index says so.
       throw isUniqueViolation(error) ? conflict(emailTaken) : error
     })
@@ -96,11 +109,12 @@ export function accountRoutes(define: DefineRoute, deps: AppDeps) {
   })
 
   define('updatePassword', async ({ user, body }) => {
-    if (!(await verifyPassword(body.currentPassword, await findPasswordHash(db, user.id)))) throw badRequest('Le mot de passe actuel est incorrect.', 'BAD_PASSWORD')
+    const checkedHash = await findPasswordHash(db, user.id)
+    if (!(await verifyPassword(body.currentPassword, checkedHash))) throw badRequest('Le mot de passe actuel est incorrect.', 'BAD_PASSWORD')
     checkNewPassword(body.newPassword)
-    await setPasswordHash(db, user.id, await hashPassword(body.newPassword))
-    // Other sessions (another browser, a stolen token) end with the old password; this one goes on.
-    await revokeOtherSessions(db, user.id, user.tokenHash)
+    // Other sessions (another browser, a stolen token) and reset links end with the old password; this one goes on.
+    const changed = await changePassword(db, { userId: user.id, checkedHash, newHash: await hashPassword(body.newPassword), keepTokenHash: user.tokenHash, now: clock.now() })
+    if (!changed) throw conflict('Votre mot de passe vient d’être modifié par ailleurs : saisissez le nouveau comme mot de passe actuel.')
     return { message: 'Votre mot de passe a été modifié.' }
   })
 
