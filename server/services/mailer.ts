@@ -4,6 +4,12 @@ import type { Logger } from 'pino'
 import { insertOutboxMail } from '../db/repositories/outbox.ts'
 import type { Db } from '../db/schema.ts'
 
+/**
+ * What one e-mail carries in files at most: most mail servers refuse a message beyond about 25 MB, and the files are
+ * held in memory until it leaves (a request could otherwise gather 50 letters of 10 MB each).
+ */
+export const MAIL_ATTACHMENTS_MAX_BYTES = 25 * 1024 * 1024
+
 export interface Mail {
   to: string
   subject: string

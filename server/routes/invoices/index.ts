@@ -2,12 +2,19 @@
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest, HttpError, notFound } from '../../http/errors.ts'
+import { limitPerUser } from '../../http/user-rate-limit.ts'
+import { MAIL_ATTACHMENTS_MAX_BYTES } from '../../services/mailer.ts'
 import { listCalendarInvoices, listCreditNotes, listInvoiceYears, listInvoices, requireBill } from '../../db/repositories/billing.ts'
 import { requireDocument } from '../../db/repositories/mail.ts'
 import { orderIdsInScope } from '../../db/repositories/orders.ts'
 import { sendPdf } from '../files.ts'
 
-export function invoiceRoutes(define: DefineRoute, { db, storage, mailer }: AppDeps) {
+/** 60 sendings an hour (600 pieces: the page sends batches of 10). */
+export const DEXT_LIMIT = { name: 'sendDext', max: 60, windowMs: 3_600_000, message: 'Trop d’envois vers la boîte comptable en peu de temps : réessayez dans une heure.' }
+const DEXT_TOO_LARGE = `Cet envoi dépasse ${MAIL_ATTACHMENTS_MAX_BYTES / 1024 / 1024} Mo, ce qu’un e-mail peut porter : cette pièce partira au prochain envoi.`
+
+export function invoiceRoutes(define: DefineRoute, deps: AppDeps) {
+  const { db, storage, mailer } = deps
   define('invoiceYears', async ({ user }) => listInvoiceYears(db, await orderIdsInScope(db, user.id, 'own')))
   define('shareInvoiceYears', async ({ user }) => listInvoiceYears(db, await orderIdsInScope(db, user.id, 'shared')))
   define('invoices', async ({ user, query }) => listInvoices(db, await orderIdsInScope(db, user.id, 'own'), query.year))
@@ -30,13 +37,18 @@ export function invoiceRoutes(define: DefineRoute, { db, storage, mailer }: AppD
     const invoiceIds = [...new Set(body.invoiceIds)]
     const documentIds = [...new Set(body.documentIds)]
     if (!invoiceIds.length && !documentIds.length) throw badRequest('Sélectionnez au moins une facture ou un courrier à envoyer.')
+    await limitPerUser(deps, user.id, DEXT_LIMIT)
     const failed: { kind: 'invoice' | 'document'; id: number; reason: string }[] = []
     const attachments: { filename: string; content: Buffer }[] = []
+    let bytes = 0
     const attach = async (kind: 'invoice' | 'document', id: number, find: () => Promise<{ key: string; filename: string }>) => {
       try {
         const { key, filename } = await find()
         const content = await storage.get(key)
         if (!content) throw notFound('Fichier')
+        // Beyond what one e-mail carries: this one waits for the next sending (the page keeps it selected).
+        if (bytes + content.length > MAIL_ATTACHMENTS_MAX_BYTES) throw new HttpError(413, DEXT_TOO_LARGE, 'ATTACHMENTS_TOO_LARGE')
+        bytes += content.length
         attachments.push({ filename, content })
       } catch (error) {
         if (!(error instanceof HttpError)) throw error
@@ -68,7 +80,7 @@ export function invoiceRoutes(define: DefineRoute, { db, storage, mailer }: AppD
       sent,
       failed,
       message: failed.length
-        ? `${sent} pièce(s) envoyée(s) à ${body.email}, ${failed.length} introuvable(s).`
+        ? `${sent} pièce(s) envoyée(s) à ${body.email}, ${failed.length} non envoyée(s).`
         : `${sent} pièce(s) envoyée(s) à ${body.email}.`,
     }
   })

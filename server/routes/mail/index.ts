@@ -1,7 +1,9 @@
 // Mail: scanned letters (documents), packages, courier requests (demandes courrier) and folders.
 import type { AppDeps } from '../../deps.ts'
 import { JsonText, type DefineRoute } from '../../http/define-route.ts'
-import { badRequest, conflict, notFound } from '../../http/errors.ts'
+import { badRequest, conflict, HttpError, notFound } from '../../http/errors.ts'
+import { limitPerUser } from '../../http/user-rate-limit.ts'
+import { MAIL_ATTACHMENTS_MAX_BYTES } from '../../services/mailer.ts'
 import {
   createFolder, deleteFolder, deletePendingCourierRequest, findCourierRequest, folderBelongsToOrder, getDocument, listCourierRequests,
   documentsOfSessionJson, listFolders, listPackages, renameFolder, requireDocument, requireFolder, updateDocument,
@@ -11,11 +13,16 @@ import { recordLetterHistory } from '../../services/events.ts'
 import { longDate } from '../../services/time.ts'
 import { sendPdf } from '../files.ts'
 
+/** 30 e-mails of letters an hour: an accountant's needs, not a sender's. */
+export const SEND_DOCUMENTS_LIMIT = { name: 'sendDocuments', max: 30, windowMs: 3_600_000, message: 'Trop de courriers envoyés par e-mail en peu de temps : réessayez dans une heure.' }
+export const attachmentsTooLarge = `Ces courriers dépassent ${MAIL_ATTACHMENTS_MAX_BYTES / 1024 / 1024} Mo au total, ce qu’un e-mail peut porter : envoyez-les en plusieurs fois.`
+
 const folderNameTaken = (error: unknown) => (error as { code?: string }).code === '23505'
   ? conflict('Un dossier porte déjà ce nom pour cette domiciliation.')
   : error
 
-export function mailRoutes(define: DefineRoute, { db, storage, mailer, clock }: AppDeps) {
+export function mailRoutes(define: DefineRoute, deps: AppDeps) {
+  const { db, storage, mailer, clock } = deps
   define('packages', async ({ user, query }) => listPackages(db, await scopedOrderIds(db, user.id, 'own', query.orderId)))
   define('sharePackages', async ({ user, query }) => listPackages(db, await scopedOrderIds(db, user.id, 'shared', query.orderId)))
   define('courierRequests', async ({ user, query }) => listCourierRequests(db, await scopedOrderIds(db, user.id, 'own', query.orderId)))
@@ -57,13 +64,20 @@ export function mailRoutes(define: DefineRoute, { db, storage, mailer, clock }: 
   })
 
   define('sendDocuments', async ({ user, body }) => {
+    // Any address, with a message, from the provider's own: limited like the invitations, or it is a way to send spam.
+    await limitPerUser(deps, user.id, SEND_DOCUMENTS_LIMIT)
     const ids = [...new Set(body.documentIds)]
     const documents = await Promise.all(ids.map((id) => requireDocument(db, user.id, id)))
-    const attachments = await Promise.all(documents.map(async (d) => {
+    // One file at a time, within what one e-mail can carry.
+    const attachments: { filename: string; content: Buffer }[] = []
+    let bytes = 0
+    for (const d of documents) {
       const content = await storage.get(d.file_key)
       if (!content) throw notFound('Fichier du courrier')
-      return { filename: `courrier-${d.id}-${d.sender.replace(/[^\p{L}\p{N}]+/gu, '-')}.pdf`, content }
-    }))
+      bytes += content.length
+      if (bytes > MAIL_ATTACHMENTS_MAX_BYTES) throw new HttpError(413, attachmentsTooLarge, 'ATTACHMENTS_TOO_LARGE')
+      attachments.push({ filename: `courrier-${d.id}-${d.sender.replace(/[^\p{L}\p{N}]+/gu, '-')}.pdf`, content })
+    }
     await mailer.send({
       to: body.email,
       subject: `${user.firstname} ${user.lastname} vous transmet ${documents.length > 1 ? `${documents.length} courriers` : 'un courrier'}`,
