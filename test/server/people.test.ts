@@ -222,9 +222,15 @@ const passkeyLogin = (ctx: Ctx, credential: unknown) => ctx.t.app.inject({ metho
 
 passkeys('add one, then sign in with it; its last use shows; the password still works', async (ctx) => {
   const key = soft()
+  const mailsBefore = ctx.t.mails.length
   const added = await register(ctx, ctx.sophie, key.register(await registrationOptions(ctx, ctx.sophie)))
   assert.is(added.statusCode, 200, added.body)
   assert.is(added.json().lastUsedAt, null)
+  // The account is told (a key outlives a password reset: one left by a stolen session must not go unnoticed).
+  const notice = ctx.t.mails.slice(mailsBefore)
+  assert.equal(notice.map((m) => [m.to, m.subject]), [['solo@example.com', `${ctx.t.deps.config.brandName} : une clé d’accès a été ajoutée à votre compte`]])
+  assert.match(notice[0]!.text, `« ${added.json().name} »`)
+  assert.match(notice[0]!.text, 'supprimez-la dans « Informations personnelles »')
   const signedIn = await passkeyLogin(ctx, key.authenticate(await loginOptions(ctx)))
   assert.is(signedIn.statusCode, 200, signedIn.body)
   assert.is(signedIn.json().email, 'solo@example.com')

@@ -32,7 +32,7 @@ function relyingParty(config: AppDeps['config']) {
   return { rpID: new URL(config.publicUrl).hostname, origins: config.allowedOrigins }
 }
 
-export function passkeyRoutes(define: DefineRoute, { db, config, clock }: AppDeps) {
+export function passkeyRoutes(define: DefineRoute, { db, config, clock, mailer }: AppDeps) {
   const rp = () => relyingParty(config)
 
   /** Checks the challenge the browser signed is one we gave out for this ceremony, and spends it. */
@@ -76,12 +76,20 @@ export function passkeyRoutes(define: DefineRoute, { db, config, clock }: AppDep
     if (!verification.verified) throw badRequest(passkeyMessages.refused, 'PASSKEY_REFUSED')
     const { credential } = verification.registrationInfo
     const name = body.name?.trim() || describeDevice(userAgentOf(req.headers))
-    return createPasskey(db, {
+    const passkey = await createPasskey(db, {
       userId: user.id, credentialId: credential.id, publicKey: isoBase64URL.fromBuffer(credential.publicKey), counter: credential.counter,
       transports: credential.transports ?? body.credential.response.transports ?? [], name,
     }).catch((error: unknown) => {
       throw isUniqueViolation(error) ? new HttpError(409, passkeyMessages.already, 'CONFLICT') : error
     })
+    // A key outlives a password reset: the account is told, so a stolen session cannot leave one behind unnoticed.
+    await mailer.send({
+      to: user.email,
+      subject: `${config.brandName} : une clé d’accès a été ajoutée à votre compte`,
+      text: `Bonjour ${user.firstname},\n\nUne clé d’accès « ${name} » permet désormais de vous connecter à votre espace client ${config.brandName} sans mot de passe.\n\nSi vous n’êtes pas à l’origine de cet ajout, supprimez-la dans « Informations personnelles », changez votre mot de passe et écrivez à ${config.supportEmail} sans attendre.\n\n${config.brandName}`,
+      link: `${config.publicUrl}/informations-personnelles`,
+    }).catch((error: unknown) => req.log.error({ err: error }, 'envoi de l’avis d’ajout de clé d’accès impossible'))
+    return passkey
   })
 
   define('renamePasskey', async ({ user, params, body }) => {
