@@ -189,6 +189,18 @@ async function ready() {
   return started
 }
 
+/** The list shown, 'Payer' on the Boulangerie, every year's unpaid invoices counted, and the payment confirmed. */
+async function confirmed() {
+  const started = await ready()
+  started.actor.send({ type: 'invoice.pay', orderId: 2 })
+  await flush()
+  started.deferreds.settle('loadUnpaid', { output: everyYear })
+  await flush()
+  started.actor.send({ type: 'payment.confirm' })
+  await flush()
+  return started
+}
+
 Book('this year first; another year loads its own lists', async () => {
   const { actor, deferreds } = await ready()
   assert.is(actor.getSnapshot().context.year, 2026)
@@ -216,13 +228,7 @@ Book('pay ok: the confirmation gives the amount; the order’s invoices turn pai
 })
 
 Book('declined: the confirmation stays with the bank’s reason; nothing turns paid', async () => {
-  const { actor, deferreds, paid } = await ready()
-  actor.send({ type: 'invoice.pay', orderId: 2 })
-  await flush()
-  deferreds.settle('loadUnpaid', { output: everyYear })
-  await flush()
-  actor.send({ type: 'payment.confirm' })
-  await flush()
+  const { actor, deferreds, paid } = await confirmed()
   deferreds.settle('pay', { error: declined })
   await flush()
   assert.ok(actor.getSnapshot().matches('confirmingPayment'))
@@ -370,13 +376,7 @@ News('news before the confirmation counts the amount again; during the payment i
 })
 
 News('a total changed since the confirmation (409 AMOUNT_CHANGED): nothing paid, counted again under the reason, then paid as shown', async () => {
-  const { actor, deferreds, paid } = await ready()
-  actor.send({ type: 'invoice.pay', orderId: 2 })
-  await flush()
-  deferreds.settle('loadUnpaid', { output: everyYear })
-  await flush()
-  actor.send({ type: 'payment.confirm' })
-  await flush()
+  const { actor, deferreds, paid } = await confirmed()
   deferreds.settle('pay', { error: amountChanged })
   await flush()
   assert.ok(actor.getSnapshot().matches('countingUnpaid'))
