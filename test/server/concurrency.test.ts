@@ -206,3 +206,29 @@ Accountant('every answer says it is recorded; the support gets one e-mail', asyn
 })
 
 Accountant.run()
+
+const FolderRace = demoSuite('a letter moved into a folder while the folder is deleted: a 404 or the move, never a 500')
+
+FolderRace('40 rounds of a move and a delete at the same moment', async ({ t, camille, boulangerie }) => {
+  const letters = (await call(t.app, camille, 'GET', `/api-protected/documents?orderId=${boulangerie}`)).json() as { id: number }[]
+  const seen = new Set<string>()
+  for (let round = 0; round < 40; round++) {
+    const folder = (await call(t.app, camille, 'POST', '/api-protected/folders', { name: `Course ${round}`, domiciliationOrderId: boulangerie })).json() as { id: number }
+    const letter = letters[round % letters.length]!.id
+    const [moved, deleted] = await Promise.all([
+      call(t.app, camille, 'PUT', `/api-protected/documents/${letter}`, { folderId: folder.id }),
+      call(t.app, camille, 'DELETE', `/api-protected/folders/${folder.id}`),
+    ])
+    // On PostgreSQL the move's write could meet the folder gone since its check: the foreign key's error was a 500.
+    no5xx([moved, deleted])
+    assert.is(deleted.statusCode, 200)
+    if (moved.statusCode === 404) assert.is(moved.json().message, 'Dossier introuvable.')
+    seen.add(String(moved.statusCode))
+    // Whatever the order, the letter is in no deleted folder.
+    const row = await t.deps.db.selectFrom('documents').select('folder_id').where('id', '=', letter).executeTakeFirstOrThrow()
+    assert.is.not(row.folder_id, folder.id)
+  }
+  assert.ok([...seen].every((s) => s === '200' || s === '404'), [...seen].join(','))
+})
+
+FolderRace.run()

@@ -3,6 +3,7 @@ import type { AppDeps } from '../../deps.ts'
 import { JsonText, type DefineRoute } from '../../http/define-route.ts'
 import { badRequest, conflict, HttpError, notFound } from '../../http/errors.ts'
 import { limitPerUser } from '../../http/user-rate-limit.ts'
+import { isForeignKeyViolation } from '../../db/errors.ts'
 import { MAIL_ATTACHMENTS_MAX_BYTES } from '../../services/mailer.ts'
 import {
   createFolder, deleteFolder, deletePendingCourierRequest, findCourierRequest, folderBelongsToOrder, getDocument, listCourierRequests,
@@ -46,7 +47,10 @@ export function mailRoutes(define: DefineRoute, deps: AppDeps) {
     if (body.folderId != null && !(await folderBelongsToOrder(db, body.folderId, document.order_id))) throw notFound('Dossier')
     // notify: the history line is written with the change it tells of.
     await db.transaction().execute(async (trx) => {
-      await updateDocument(trx, document.id, { read: body.readFlag, folderId: body.folderId })
+      await updateDocument(trx, document.id, { read: body.readFlag, folderId: body.folderId }).catch((error: unknown) => {
+        // The folder deleted by another request since the check above (PostgreSQL runs them in parallel): the same 404.
+        throw isForeignKeyViolation(error) ? notFound('Dossier') : error
+      })
       if (body.readFlag === true) await recordLetterHistory(trx, { documentId: document.id, kind: 'opened', userId: user.id, at: clock.now() })
       if (body.folderId !== undefined && body.folderId !== document.folder_id) {
         const folder = body.folderId === null ? undefined : await trx.selectFrom('folders').select('name').where('id', '=', body.folderId).executeTakeFirst()
