@@ -26,16 +26,13 @@ export const needsRehash = (stored: string) => !stored.startsWith(ARGON2_PREFIX)
 const SCRYPT_KEY_LENGTH = 64
 
 /**
- * A hash of the older scheme, at its settings, for failed sign-ins only: checking against it costs what an account
- * still on scrypt costs (about 40 ms against 6 ms for argon2id), so that a failure's time does not tell which accounts
- * have not signed in since argon2id came (account routes).
+ * A stored value of the older scheme, at its settings, for failed sign-ins only: checking a password against it costs
+ * what an account still on scrypt costs (about 40 ms against 6 ms for argon2id), so that a failure's time does not tell
+ * which accounts have not signed in since argon2id came (account routes). Random bytes, not a hash of anything: the
+ * check's cost is the scrypt of the password tried, and nothing ever matches.
  */
-export function legacySchemeDecoy(): Promise<string> {
-  const salt = randomBytes(16)
-  return new Promise((resolve, reject) =>
-    scrypt('mot de passe factice', salt, SCRYPT_KEY_LENGTH, { N: 16_384, r: 8, p: 1, maxmem: 256 * 1024 * 1024 }, (err, key) =>
-      err ? reject(err) : resolve(['scrypt', 16_384, 8, 1, salt.toString('base64url'), key.toString('base64url')].join('$'))))
-}
+export const legacySchemeDecoy = () =>
+  ['scrypt', 16_384, 8, 1, randomBytes(16).toString('base64url'), randomBytes(SCRYPT_KEY_LENGTH).toString('base64url')].join('$')
 
 function verifyScrypt(password: string, stored: string): Promise<boolean> {
   const [, n, r, p, salt, hash] = stored.split('$')

@@ -10,6 +10,18 @@ import type { Db } from '../db/schema.ts'
  */
 export const MAIL_ATTACHMENTS_MAX_BYTES = 25 * 1024 * 1024
 
+/** Counts the files an e-mail will carry: `take(bytes)` adds one, or answers false when it would not fit. */
+export function attachmentBudget() {
+  let used = 0
+  return {
+    take(bytes: number): boolean {
+      if (used + bytes > MAIL_ATTACHMENTS_MAX_BYTES) return false
+      used += bytes
+      return true
+    },
+  }
+}
+
 export interface Mail {
   to: string
   subject: string

@@ -2,13 +2,13 @@
 // invoices and credit notes, and "Payer" on an unpaid invoice of an order the user owns: a confirmation with the amount
 // (the order's unpaid invoices of every year, read again first: the server pays them all, not only the year shown),
 // then POST pay-unpaid-invoice {orderId, expectedAmountInclTaxCents} with the card on file: the server charges only the
-// total confirmed (409 AMOUNT_CHANGED otherwise, nothing charged: counted again, with its reason). Paid, the order's invoices turn "Payée" (`invoicesPaid`
-// tells the portal, whose unpaid banner then goes); without a card, the way to /moyen-de-paiement; a declined card
-// says why in French and nothing changes.
+// total confirmed (409 AMOUNT_CHANGED otherwise, nothing charged: counted again, with its reason). Paid, the order's
+// invoices turn "Payée" (`invoicesPaid` tells the portal, whose unpaid banner then goes); without a card, the way to
+// /moyen-de-paiement; a declined card says why in French and nothing changes.
 // An invoice issued meanwhile (an 'invoice' notification, `book.refresh`) reads the years and the year shown again, its
 // rows still shown (`rereading`: `years`, then `year`); a re-read that fails keeps them under the reason and
-// 'Réessayer' (`rereading.stale`). News during a read starts it again, so the list read last is never older than the last news;
-// news during a payment is kept (`refreshPending`) and read once the list is back (`ready`); news before the
+// 'Réessayer' (`rereading.stale`). News during a read starts it again, so the list read last is never older than the
+// last news; news during a payment is kept (`refreshPending`) and read once the list is back (`ready`); news before the
 // confirmation counts the amount again, so that the one confirmed is the one shown.
 import { assign, fromPromise, setup } from 'xstate'
 import type { CreditNote, Invoice, PayUnpaidReply } from '../../server/contract/schemas.ts'

@@ -1,9 +1,10 @@
 // The dashboard's unpaid-invoice banner: GET user-unpaid-status (every order the user owns) says whether to show it;
 // 'Régler' pays what it shows with the card on file (POST pay-unpaid-invoice {expectedAmountInclTaxCents}, every order
 // the user owns, as the status counts them: the server charges that total or nothing, 409 AMOUNT_CHANGED), then asks
-// the status again; a total changed meanwhile asks it at once, the reason shown. A new invoice (an 'invoice' notification, `unpaid.refresh`) asks it again too, the
-// banner still shown meanwhile (`refreshing`) and kept as it was if the answer fails; news during a load starts it
-// again, news during a payment waits for its end (`refreshPending`).
+// the status again; a total changed meanwhile asks it at once, the reason shown. A new invoice (an 'invoice'
+// notification, `unpaid.refresh`) asks it again too, the banner still shown meanwhile (`refreshing`) and kept as it
+// was if the answer fails; news during a load starts it again, news during a payment waits for its end
+// (`refreshPending`).
 import { assign, fromPromise, setup } from 'xstate'
 import type { PayUnpaidReply, UnpaidStatus } from '../../server/contract/schemas.ts'
 import { codeOf, messageOf, type Notice } from './shared.ts'
@@ -27,6 +28,11 @@ export const unpaidInvoicesMachine = deferred(() => {
     },
     actions: {
       notify: (_, _params: Notice) => {},
+      /** A payment refused: why, for the banner (for want of a card, it links to one). */
+      keepRefusal: assign(({ event }) => {
+        const error = (event as { error?: unknown }).error
+        return { error: messageOf(error), noCard: codeOf(error) === 'NO_CARD' }
+      }),
     },
     guards: {
       hasUnpaid: (_, params: { status: UnpaidStatus }) => params.status.hasUnpaid,
@@ -103,15 +109,9 @@ export const unpaidInvoicesMachine = deferred(() => {
             {
               guard: { type: 'amountChanged', params: ({ event }) => ({ error: event.error }) },
               target: 'refreshing',
-              actions: [assign({ error: ({ event }) => messageOf(event.error), refreshPending: false }), { type: 'notify', params: ({ event }) => ({ kind: 'error' as const, message: messageOf(event.error) }) }],
+              actions: ['keepRefusal', assign({ refreshPending: false }), { type: 'notify', params: ({ event }) => ({ kind: 'error' as const, message: messageOf(event.error) }) }],
             },
-            {
-              target: 'unpaid',
-              actions: [
-                assign({ error: ({ event }) => messageOf(event.error), noCard: ({ event }) => codeOf(event.error) === 'NO_CARD' }),
-                { type: 'notify', params: ({ event }) => ({ kind: 'error' as const, message: messageOf(event.error) }) },
-              ],
-            },
+            { target: 'unpaid', actions: ['keepRefusal', { type: 'notify', params: ({ event }) => ({ kind: 'error' as const, message: messageOf(event.error) }) }] },
           ],
         },
         on: { 'unpaid.refresh': { actions: assign({ refreshPending: true }) } },

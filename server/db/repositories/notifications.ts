@@ -106,11 +106,10 @@ export async function digestReaders(db: Db): Promise<number[]> {
 }
 
 /**
- * Claims today's digest of one person inside the caller's transaction: the row is locked until the
- * transaction ends, so another instance waits, then finds it claimed. Answers where the previous
+ * Claims today's digest of one person, covering events up to `until`, inside the caller's transaction: the row is
+ * locked until the transaction ends, so another instance waits, then finds it claimed. Answers where the previous
  * digest stopped (a day back for a first one), or null when today's is already claimed.
  */
-/** Claims today's digest of a person, covering events up to `until`; answers where the previous one stopped, or null when already claimed today. */
 export async function claimDigest(trx: Db, userId: number, today: string, until: Date): Promise<Date | null> {
   await trx.insertInto('notification_digests')
     .values({ user_id: userId, digest_sent_on: sql<string>`(${today}::date - 1)` as never, covered_until: new Date(until.getTime() - 86_400_000) })

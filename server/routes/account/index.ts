@@ -42,7 +42,7 @@ export function accountRoutes(define: DefineRoute, deps: AppDeps) {
     const valid = await verifyPassword(body.password, stored)
     const badCredentials = () => new HttpError(401, messages.badCredentials, 'BAD_CREDENTIALS')
     if (!user || !valid) {
-      await verifyPassword(body.password, stored.startsWith('scrypt$') ? await decoyHash : await legacyDecoyHash)
+      await verifyPassword(body.password, stored.startsWith('scrypt$') ? await decoyHash : legacyDecoyHash)
       throw badCredentials()
     }
     const expiresAt = addDays(clock.now(), config.tokenTtlDays)

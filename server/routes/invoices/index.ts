@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest, HttpError, notFound } from '../../http/errors.ts'
 import { limitPerUser } from '../../http/user-rate-limit.ts'
-import { MAIL_ATTACHMENTS_MAX_BYTES } from '../../services/mailer.ts'
+import { attachmentBudget, MAIL_ATTACHMENTS_MAX_BYTES } from '../../services/mailer.ts'
 import { listCalendarInvoices, listCreditNotes, listInvoiceYears, listInvoices, requireBill } from '../../db/repositories/billing.ts'
 import { requireDocument } from '../../db/repositories/mail.ts'
 import { orderIdsInScope } from '../../db/repositories/orders.ts'
@@ -40,15 +40,14 @@ export function invoiceRoutes(define: DefineRoute, deps: AppDeps) {
     await limitPerUser(deps, user.id, DEXT_LIMIT)
     const failed: { kind: 'invoice' | 'document'; id: number; reason: string }[] = []
     const attachments: { filename: string; content: Buffer }[] = []
-    let bytes = 0
+    const budget = attachmentBudget()
     const attach = async (kind: 'invoice' | 'document', id: number, find: () => Promise<{ key: string; filename: string }>) => {
       try {
         const { key, filename } = await find()
         const content = await storage.get(key)
         if (!content) throw notFound('Fichier')
         // Beyond what one e-mail carries: this one waits for the next sending (the page keeps it selected).
-        if (bytes + content.length > MAIL_ATTACHMENTS_MAX_BYTES) throw new HttpError(413, DEXT_TOO_LARGE, 'ATTACHMENTS_TOO_LARGE')
-        bytes += content.length
+        if (!budget.take(content.length)) throw new HttpError(413, DEXT_TOO_LARGE, 'ATTACHMENTS_TOO_LARGE')
         attachments.push({ filename, content })
       } catch (error) {
         if (!(error instanceof HttpError)) throw error

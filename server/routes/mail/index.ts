@@ -3,8 +3,8 @@ import type { AppDeps } from '../../deps.ts'
 import { JsonText, type DefineRoute } from '../../http/define-route.ts'
 import { badRequest, conflict, HttpError, notFound } from '../../http/errors.ts'
 import { limitPerUser } from '../../http/user-rate-limit.ts'
-import { isForeignKeyViolation } from '../../db/errors.ts'
-import { MAIL_ATTACHMENTS_MAX_BYTES } from '../../services/mailer.ts'
+import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.ts'
+import { attachmentBudget, MAIL_ATTACHMENTS_MAX_BYTES } from '../../services/mailer.ts'
 import {
   createFolder, deleteFolder, deletePendingCourierRequest, findCourierRequest, folderBelongsToOrder, getDocument, listCourierRequests,
   documentsOfSessionJson, listFolders, listPackages, renameFolder, requireDocument, requireFolder, updateDocument,
@@ -18,7 +18,7 @@ import { sendPdf } from '../files.ts'
 export const SEND_DOCUMENTS_LIMIT = { name: 'sendDocuments', max: 30, windowMs: 3_600_000, message: 'Trop de courriers envoyés par e-mail en peu de temps : réessayez dans une heure.' }
 export const attachmentsTooLarge = `Ces courriers dépassent ${MAIL_ATTACHMENTS_MAX_BYTES / 1024 / 1024} Mo au total, ce qu’un e-mail peut porter : envoyez-les en plusieurs fois.`
 
-const folderNameTaken = (error: unknown) => (error as { code?: string }).code === '23505'
+const folderNameTaken = (error: unknown) => isUniqueViolation(error)
   ? conflict('Un dossier porte déjà ce nom pour cette domiciliation.')
   : error
 
@@ -74,12 +74,11 @@ export function mailRoutes(define: DefineRoute, deps: AppDeps) {
     const documents = await Promise.all(ids.map((id) => requireDocument(db, user.id, id)))
     // One file at a time, within what one e-mail can carry.
     const attachments: { filename: string; content: Buffer }[] = []
-    let bytes = 0
+    const budget = attachmentBudget()
     for (const d of documents) {
       const content = await storage.get(d.file_key)
       if (!content) throw notFound('Fichier du courrier')
-      bytes += content.length
-      if (bytes > MAIL_ATTACHMENTS_MAX_BYTES) throw new HttpError(413, attachmentsTooLarge, 'ATTACHMENTS_TOO_LARGE')
+      if (!budget.take(content.length)) throw new HttpError(413, attachmentsTooLarge, 'ATTACHMENTS_TOO_LARGE')
       attachments.push({ filename: `courrier-${d.id}-${d.sender.replace(/[^\p{L}\p{N}]+/gu, '-')}.pdf`, content })
     }
     await mailer.send({
