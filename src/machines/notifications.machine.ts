@@ -122,7 +122,15 @@ export const notificationsMachine = deferred(() => {
         invoke: {
           id: 'loadNotifications',
           src: 'loadNotifications',
-          onDone: { target: 'ready', actions: assign({ notifications: ({ event }) => event.output.notifications, unread: ({ event }) => event.output.unread, error: null }) },
+          onDone: {
+            target: 'ready',
+            actions: [
+              assign({ notifications: ({ event }) => event.output.notifications, unread: ({ event }) => event.output.unread, error: null }),
+              // After a failed first list, its unread ones may have come while the bell could not say so (the
+              // portal's lists read before them): the portal is told of them as news. A first list read at once is none.
+              { type: 'arrived', params: ({ context, event }) => ({ notifications: context.attempt > 0 ? event.output.notifications.filter((n) => !n.read) : [] }) },
+            ],
+          },
           onError: { target: 'failed', actions: assign({ error: ({ event }) => messageOf(event.error, LOAD_FAILED), attempt: ({ context }) => context.attempt + 1 }) },
         },
       },
