@@ -74,7 +74,7 @@ async function startServer(dir: string): Promise<{ child: ChildProcess; base: st
   const log = join(dir, 'server.log')
   const child = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', STORAGE_DIR: join(dir, 'storage'), DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'warn' },
+    env: { ...process.env, NODE_ENV: 'production', SEED_DEMO: 'true', PORT: String(port), HOST: '127.0.0.1', STORAGE_DIR: join(dir, 'storage'), DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const out = createWriteStream(log)

@@ -65,14 +65,14 @@ if (!noBuild) {
 }
 
 // server.mjs listens and handles SIGINT/SIGTERM itself.
-const { port } = await import(pathToFileURL(join(root, 'dist-server', 'server.mjs')).href)
+const { port, demo } = await import(pathToFileURL(join(root, 'dist-server', 'server.mjs')).href)
 const url = `http://localhost:${port}`
 console.log(`
   Espace client prêt : ${url}
   Documentation de l’API : ${url}/api/docs
-
+${demo ? `
   Comptes de démonstration (mot de passe Demo1234!) :
     demo@example.com     Camille, quatre domiciliations (dont une partagée)
     associe@example.com  Julien, titulaire de Studio Nuage SAS
     solo@example.com     Sophie, une seule domiciliation
-`)
+` : ''}`)

@@ -58,6 +58,19 @@ function checkStripeKeys(secretKey: string | undefined, publishableKey: string |
   if (mode && !publishableKey.startsWith(`pk_${mode}_`)) throw new Error(`STRIPE_PUBLISHABLE_KEY doit être une clé ${mode === 'test' ? 'de test (pk_test_…)' : 'de production (pk_live_…)'}, comme STRIPE_SECRET_KEY.`)
 }
 
+/**
+ * Production (NODE_ENV=production, as the Dockerfile sets) without the demo: the stand-ins of a development machine
+ * would be harmful there. The local test payment provider would let any customer settle real invoices with a public
+ * test card, and the outbox mailer writes reset and invitation links to the log. So both real services are required,
+ * and the demo data is off unless SEED_DEMO=true (a demonstration instance, which keeps the stand-ins).
+ */
+function checkProductionServices(stripeSecretKey: string | undefined, smtpUrl: string | undefined) {
+  const missing = [...(stripeSecretKey ? [] : ['STRIPE_SECRET_KEY (et STRIPE_PUBLISHABLE_KEY)']), ...(smtpUrl ? [] : ['SMTP_URL'])]
+  if (missing.length) {
+    throw new Error(`En production (NODE_ENV=production), ${missing.join(' et ')} ${missing.length > 1 ? 'sont requis' : 'est requis'} : sans eux, le fournisseur de paiement de test accepterait les cartes de test publiques et les liens des e-mails iraient dans le journal. Pour une instance de démonstration, indiquez SEED_DEMO=true.`)
+  }
+}
+
 export type TrustProxy = boolean | string
 
 /** proxy-addr's names for ranges, which Fastify accepts beside addresses. */
@@ -97,6 +110,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const stripePublishableKey = env.STRIPE_PUBLISHABLE_KEY?.trim() || undefined
   checkStripeKeys(stripeSecretKey, stripePublishableKey)
   const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, '')
+  const production = env.NODE_ENV === 'production'
+  // On a development machine the demo is there unless refused; in production only when asked for.
+  const seedDemo = production ? env.SEED_DEMO === 'true' : env.SEED_DEMO !== 'false'
+  const smtpUrl = env.SMTP_URL?.trim() || undefined
+  if (production && !seedDemo) checkProductionServices(stripeSecretKey, smtpUrl)
   return {
     port,
     host: env.HOST || '127.0.0.1',
@@ -104,7 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: resolve(env.DATA_DIR || 'data'),
     storageDir: resolve(env.STORAGE_DIR || 'storage'),
     distDir: resolve(env.DIST_DIR || 'dist'),
-    smtpUrl: env.SMTP_URL || undefined,
+    smtpUrl,
     mailFrom: env.MAIL_FROM || `${env.BRAND_NAME || 'Domicilium'} <no-reply@example.com>`,
     supportEmail: env.SUPPORT_EMAIL || 'support@example.com',
     brandName: env.BRAND_NAME || 'Domicilium',
@@ -116,10 +134,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authRateLimit: Number(env.AUTH_RATE_LIMIT || 10),
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
-    seedDemo: env.SEED_DEMO !== 'false',
+    seedDemo,
     operatorToken,
     // billing: a certificate without the provider's approval number is worthless; the demo shows that one is needed.
-    prefectureApproval: env.PREFECTURE_APPROVAL?.trim() || (env.SEED_DEMO !== 'false' ? DEMO_PREFECTURE_APPROVAL : undefined),
+    prefectureApproval: env.PREFECTURE_APPROVAL?.trim() || (seedDemo ? DEMO_PREFECTURE_APPROVAL : undefined),
     // cluster
     instanceName: env.INSTANCE_NAME?.trim() || undefined,
     // mail pipeline (issue 14)

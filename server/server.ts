@@ -4,7 +4,15 @@ import { createServer } from './main.ts'
 // mail pipeline (issue 14): `npm run ingest` finds this server through DATA_DIR
 import { writeServerFile } from './services/server-file.ts'
 
-const config = loadConfig()
+// A configuration refused (a French message saying what to set) ends the start without a stack trace.
+const config = (() => {
+  try {
+    return loadConfig()
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error)
+    process.exit(1)
+  }
+})()
 const { app, close: closeServer, startBackground } = await createServer(config)
 let forgetServerFile = async () => {}
 const close = async () => {
@@ -30,6 +38,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 await app.listen({ port: config.port, host: config.host })
 /** The port listened on (PORT=0: a free one); scripts/start.mjs prints it, a parent process gets it over IPC. */
 export const port = (app.server.address() as { port: number }).port
+/** Whether the demo accounts exist here (scripts/start.mjs lists them then). */
+export const demo = config.seedDemo
 if (!config.databaseUrl) {
   const host = ['0.0.0.0', '::', '127.0.0.1', 'localhost'].includes(config.host) ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host
   forgetServerFile = await writeServerFile(config.dataDir, { pid: process.pid, url: `http://${host}:${port}` })

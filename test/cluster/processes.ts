@@ -79,6 +79,9 @@ export async function startInstance(name: string, port: number, env: InstanceEnv
   const instance = launch(name, process.execPath, ['scripts/start.mjs'], {
     ...process.env,
     NODE_ENV: 'production',
+    // A demonstration instance: the demo accounts, the local test payment provider and the outbox mailer (a
+    // production one without SEED_DEMO=true refuses to start without Stripe and SMTP: server/config.ts).
+    SEED_DEMO: 'true',
     INSTANCE_NAME: name,
     PORT: String(port),
     HOST: '127.0.0.1',

@@ -1,0 +1,42 @@
+// server/config.ts: production (NODE_ENV=production) refuses the development stand-ins unless the instance is a
+// demonstration (SEED_DEMO=true). Found in review: the compose file started with the local test payment provider
+// (any customer settled real invoices with 4242…), reset links went to the log, and the Docker image seeded the
+// demo accounts and their published password.
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { DEMO_PREFECTURE_APPROVAL, loadConfig } from '../../server/config.ts'
+
+const stripe = { STRIPE_SECRET_KEY: 'sk_live_x', STRIPE_PUBLISHABLE_KEY: 'pk_live_x' }
+const smtp = { SMTP_URL: 'smtps://user:pass@smtp.example.com:465' }
+
+test('production without Stripe or without SMTP does not start, and says what is missing in French', () => {
+  assert.throws(() => loadConfig({ NODE_ENV: 'production' }), /STRIPE_SECRET_KEY \(et STRIPE_PUBLISHABLE_KEY\) et SMTP_URL sont requis/)
+  assert.throws(() => loadConfig({ NODE_ENV: 'production', ...smtp }), /STRIPE_SECRET_KEY \(et STRIPE_PUBLISHABLE_KEY\) est requis/)
+  assert.throws(() => loadConfig({ NODE_ENV: 'production', ...stripe }), /SMTP_URL est requis/)
+  assert.throws(() => loadConfig({ NODE_ENV: 'production', ...stripe, SMTP_URL: '  ' }), /SMTP_URL est requis/)
+  assert.throws(() => loadConfig({ NODE_ENV: 'production', SEED_DEMO: 'false' }), /SEED_DEMO=true/)
+})
+
+test('production with both: no demo data, no demo approval number', () => {
+  const config = loadConfig({ NODE_ENV: 'production', ...stripe, ...smtp })
+  assert.is(config.seedDemo, false)
+  assert.is(config.prefectureApproval, undefined)
+  assert.is(config.smtpUrl, smtp.SMTP_URL)
+})
+
+test('a demonstration instance in production (SEED_DEMO=true) keeps the stand-ins and the demo', () => {
+  const config = loadConfig({ NODE_ENV: 'production', SEED_DEMO: 'true' })
+  assert.is(config.seedDemo, true)
+  assert.is(config.stripeSecretKey, undefined)
+  assert.is(config.smtpUrl, undefined)
+  assert.is(config.prefectureApproval, DEMO_PREFECTURE_APPROVAL)
+})
+
+test('on a development machine the demo is there unless refused, with the stand-ins', () => {
+  assert.is(loadConfig({}).seedDemo, true)
+  assert.is(loadConfig({ SEED_DEMO: 'false' }).seedDemo, false)
+  assert.is(loadConfig({ SEED_DEMO: 'false' }).prefectureApproval, undefined)
+  assert.is(loadConfig({ NODE_ENV: 'development' }).stripeSecretKey, undefined)
+})
+
+test.run()
