@@ -63,6 +63,14 @@ const lazySerializers: NonNullable<NonNullable<FastifyServerOptions['schemaContr
 /** How long a kept-alive connection whose response ends while the server closes waits for a next request. */
 export const CLOSING_KEEP_ALIVE_MS = 500
 
+/**
+ * A URL as the log may keep it: the secret of a link (an invitation's token, a password link's token) masked. Found in
+ * review: whoever read the logs could take an invitation (create the account, reach the order's mail) from its line.
+ */
+export function loggableUrl(url: string): string {
+  return url.replace(/(\/(?:api\/invitations|api-protected\/invitations|invitation|set-password)\/)[^/?#]+/, '$1[masqué]')
+}
+
 export async function buildApp(deps: AppDeps, options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
@@ -81,7 +89,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
   if (logger) {
     app.addHook('onResponse', (req, reply, done) => {
       if ((logger as FastifyBaseLogger & { isLevelEnabled(level: string): boolean }).isLevelEnabled('info')) {
-        req.log.info({ method: req.method, url: req.url, statusCode: reply.statusCode, responseTime: Math.round(reply.elapsedTime) }, 'requête traitée')
+        req.log.info({ method: req.method, url: loggableUrl(req.url), statusCode: reply.statusCode, responseTime: Math.round(reply.elapsedTime) }, 'requête traitée')
       }
       done()
     })
