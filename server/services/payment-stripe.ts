@@ -81,10 +81,21 @@ export function stripePaymentProvider(secretKey: string, client: Stripe = new St
     async charge({ customerId, paymentMethodId, amountCents, description, idempotencyKey }) {
       const intent = await client.paymentIntents.create({
         amount: amountCents, currency: 'eur', customer: customerId, description, payment_method: paymentMethodId, off_session: true, confirm: true,
+        // Found again by findCharge once Stripe has forgotten the idempotency key.
+        metadata: { payment_attempt: idempotencyKey },
       }, { idempotencyKey }).catch(fail)
       // 'processing' and the like: not refused, not paid yet; the retry with the same key will tell.
       if (intent.status !== 'succeeded') throw new Error(`paiement ${intent.id} dans l’état ${intent.status}`)
       return { id: intent.id }
+    },
+    async findCharge({ customerId, idempotencyKey }) {
+      // The search index lags by a minute at most; an attempt is looked up this way only after a day.
+      const found = await client.paymentIntents.search({ query: `customer:'${customerId}' AND metadata['payment_attempt']:'${idempotencyKey}'` })
+      const succeeded = found.data.find((intent) => intent.status === 'succeeded')
+      if (succeeded) return { id: succeeded.id }
+      const pending = found.data.find((intent) => !['canceled', 'requires_payment_method'].includes(intent.status))
+      if (pending) throw new Error(`paiement ${pending.id} dans l’état ${pending.status}`)
+      return null
     },
   }
 }

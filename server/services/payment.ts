@@ -45,6 +45,13 @@ export interface PaymentProvider {
    */
   charge(request: ChargeRequest): Promise<{ id: string }>
   /**
+   * The charge made for this idempotency key, asked of the provider without charging: its id when it succeeded, null
+   * when nothing was charged (no charge, or one refused or cancelled). Throws while the outcome is still unknown
+   * (processing) or when the provider cannot be asked. For an attempt too old to send its key again: Stripe forgets
+   * a key after 24 hours and would take the same key for a new charge.
+   */
+  findCharge(request: ChargeRequest): Promise<{ id: string } | null>
+  /**
    * Test provider only: its card form (served apart from our API, see server/routes/billing/test-provider.ts) makes a
    * payment method that belongs to nobody until setSubscriptionPaymentMethod or setDefaultPaymentMethod attaches it.
    */
@@ -154,6 +161,10 @@ export function testPaymentProvider(db: Db, now: () => Date): PaymentProvider {
         throw new PaymentError('Votre carte a été refusée par votre banque : aucun montant n’a été prélevé. Essayez une autre carte.')
       }
       return { id: await insertTestCharge(db, { id: providerId('ch'), customerId, paymentMethodId: method.id, amountCents, description, idempotencyKey }) }
+    },
+    async findCharge({ idempotencyKey }) {
+      const id = await findTestChargeId(db, idempotencyKey)
+      return id ? { id } : null
     },
     async createTestPaymentMethod(card) {
       const number = card.number.replace(/[\s-]/g, '')

@@ -4,6 +4,8 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { LightMyRequestResponse } from 'fastify'
+import { sql } from 'kysely'
+import { claimUnpaidInvoices, recordPaymentSucceeded } from '../../server/db/repositories/billing.ts'
 import { PAYMENT_LEASE_MINUTES } from '../../server/routes/billing/index.ts'
 import { testPaymentProvider } from '../../server/services/payment.ts'
 import { buildTestApp, call, login, ordersByName, type TestApp } from '../util/server.ts'
@@ -77,22 +79,33 @@ Terminate.run()
 
 /** How the provider call ends: normally, or the process "dies" before or after the provider charged. */
 type Crash = 'none' | 'beforeCharge' | 'afterCharge'
-interface CrashCtx extends Ctx { crash: { mode: Crash } }
+interface CrashCtx extends Ctx { crash: { mode: Crash; providerUnreachable: boolean } }
+
+const DAY_MS = 24 * 3_600_000
 
 const Retry = suite<CrashCtx>('a retry after a crash charges nothing twice')
 Retry.before.each(async (ctx) => {
-  ctx.crash = { mode: 'none' }
+  ctx.crash = { mode: 'none', providerUnreachable: false }
   const crash = ctx.crash
   ctx.t = await buildTestApp({
     payments: ({ db, clock }) => {
       const provider = testPaymentProvider(db, clock.now)
+      // Like Stripe: a key is forgotten 24 hours after its first use, and the same key then makes a new charge.
+      const firstUse = new Map<string, number>()
       return {
         ...provider,
         async charge(request) {
           if (crash.mode === 'beforeCharge') throw new Error('connexion au fournisseur perdue')
-          const charge = await provider.charge(request)
+          const first = firstUse.get(request.idempotencyKey) ?? clock.now().getTime()
+          firstUse.set(request.idempotencyKey, first)
+          const forgotten = clock.now().getTime() - first > DAY_MS
+          const charge = await provider.charge(forgotten ? { ...request, idempotencyKey: `${request.idempotencyKey}-oubliée` } : request)
           if (crash.mode === 'afterCharge') throw new Error('processus arrêté avant d’enregistrer le paiement')
           return charge
+        },
+        async findCharge(request) {
+          if (crash.providerUnreachable) throw new Error('fournisseur injoignable')
+          return provider.findCharge(request)
         },
       }
     },
@@ -134,6 +147,43 @@ for (const mode of ['afterCharge', 'beforeCharge'] as const) {
     assert.is(retries.filter((r) => r.statusCode === 200 && r.json().paidCount === 1).length, 1)
   })
 }
+
+for (const mode of ['afterCharge', 'beforeCharge'] as const) {
+  Retry(`paid again two days after dying ${mode === 'afterCharge' ? 'after' : 'before'} the provider charged: the provider is asked what the old key charged, one charge in all`, async (ctx) => {
+    ctx.crash.mode = mode
+    assert.is((await pay(ctx)).statusCode, 503)
+    ctx.crash.mode = 'none'
+    ctx.t.clock.advance(2 * DAY_MS)
+    const later = await pay(ctx)
+    assert.is(later.statusCode, 200, later.body)
+    assert.is(later.json().paidCount, 1)
+    const charges = await chargesOf(ctx.t, 'demo@example.com')
+    assert.is(charges.length, 1, 'one charge in all (the key, forgotten by the provider, was not sent again)')
+    assert.is(await unpaidCount(ctx), 0)
+    const settled = await attempts(ctx)
+    // Charged: the old attempt is recorded with its charge. Not charged: it fails, and a new attempt (a new key) pays.
+    assert.equal(settled.map((a) => a.status), mode === 'afterCharge' ? ['succeeded'] : ['failed', 'succeeded'])
+    assert.is(settled.at(-1)!.charge_id, charges[0]!.id)
+    assert.is(await pay(ctx).then((r) => r.json().paidCount ?? 0), 0, 'nothing left to pay')
+  })
+}
+
+Retry('an old pending attempt whose provider cannot be asked stays pending: 503, nothing charged again', async (ctx) => {
+  ctx.crash.mode = 'afterCharge'
+  assert.is((await pay(ctx)).statusCode, 503)
+  ctx.crash.mode = 'none'
+  ctx.crash.providerUnreachable = true
+  ctx.t.clock.advance(2 * DAY_MS)
+  const unreachable = await pay(ctx)
+  assert.is(unreachable.statusCode, 503, unreachable.body)
+  assert.is(unreachable.json().code, 'PAYMENT_UNCONFIRMED')
+  assert.is((await chargesOf(ctx.t, 'demo@example.com')).length, 1)
+  assert.equal((await attempts(ctx)).map((a) => a.status), ['pending'])
+  ctx.crash.providerUnreachable = false
+  ctx.t.clock.advance((PAYMENT_LEASE_MINUTES + 1) * 60_000)
+  assert.is((await pay(ctx)).statusCode, 200)
+  assert.is((await chargesOf(ctx.t, 'demo@example.com')).length, 1, 'still one charge')
+})
 
 Retry('a declined card settles the attempt as failed, frees the invoice, charges nothing; the next card pays it', async (ctx) => {
   const { t, camille, boulangerie } = ctx
@@ -232,3 +282,46 @@ FolderRace('40 rounds of a move and a delete at the same moment', async ({ t, ca
 })
 
 FolderRace.run()
+
+// PostgreSQL only (PGlite has one connection: a transaction holding a row stops every other statement).
+if (process.env.DATABASE_URL) {
+  const Settle = demoSuite('a payment settled while its invoices are claimed again: no deadlock (PostgreSQL)')
+  Settle('the settlement and the claim lock the invoices in one order: both end, neither is a deadlock', async ({ t }) => {
+    const db = t.deps.db
+    const order = await db.selectFrom('orders').select(['id', 'owner_id']).where('raison_sociale', '=', 'Conseil Horizon EURL').executeTakeFirstOrThrow()
+    await db.updateTable('invoices').set({ paid_at: new Date() }).where('order_id', '=', order.id).where('paid_at', 'is', null).execute()
+    // Dated in the reverse order of their ids: a claim locks them by date, an UPDATE meets them by id.
+    const base = Date.now()
+    const inserted = await db.insertInto('invoices').values(Array.from({ length: 6 }, (_, i) => ({
+      order_id: order.id, number: `VERROU-${i}`, date: new Date(base - i * 86_400_000), amount_excl_tax_cents: 100, amount_incl_tax_cents: 120,
+      paid_at: null, payment_reference: null, file_key: 'x', payment_attempt_id: null,
+    }))).returning('id').execute()
+    const now = new Date()
+    const request = { userId: order.owner_id, customerId: 'cus_x', paymentMethodId: 'pm_x', orderIds: [order.id], now, leaseExpiresAt: new Date(now.getTime() + 120_000) }
+    const claim = await claimUnpaidInvoices(db, request)
+    assert.is(claim.kind, 'claimed')
+    const [holder, other] = [await t.connectAgain(), await t.connectAgain()]
+    // A third transaction holds the middle invoice, so that the settlement and the new claim each lock what they can, then wait.
+    let release!: () => void
+    const released = new Promise<void>((resolve) => { release = resolve })
+    let holding!: () => void
+    const held = new Promise<void>((resolve) => { holding = resolve })
+    const holderDone = holder.db.transaction().execute(async (tx) => {
+      await tx.selectFrom('invoices').select('id').where('id', '=', inserted[3]!.id).forUpdate().execute()
+      holding()
+      await released
+    })
+    await held
+    const settled = recordPaymentSucceeded(db, (claim as { attempt: { id: number } }).attempt.id, 'ch_verrou', now)
+    const claimedAgain = claimUnpaidInvoices(other.db, request)
+    const waiting = async () => Number((await sql<{ n: string }>`select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(db)).rows[0]!.n)
+    for (let i = 0; i < 100 && (await waiting()) < 2; i++) await new Promise((r) => setTimeout(r, 20))
+    assert.is(await waiting(), 2, 'both wait on the held invoice')
+    release()
+    const results = await Promise.allSettled([settled, claimedAgain, holderDone])
+    assert.equal(results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason)), [], 'no deadlock')
+    assert.equal((await claimedAgain), { kind: 'nothing' }, 'the claim after the settlement finds them paid')
+    assert.is((await db.selectFrom('invoices').select('id').where('order_id', '=', order.id).where('paid_at', 'is', null).execute()).length, 0)
+  })
+  Settle.run()
+}

@@ -234,9 +234,18 @@ stripe('subscription, payment method and charge', async () => {
     },
     customers: { retrieve: async () => ({ deleted: false, invoice_settings: { default_payment_method: 'pm_1' } }) },
     paymentIntents: {
-      create: async (params: { amount: number; off_session: boolean; payment_method: string }, options: { idempotencyKey: string }) => {
-        calls.push(`paymentIntents.create ${params.amount} ${params.off_session} ${params.payment_method} ${options.idempotencyKey}`)
+      create: async (params: { amount: number; off_session: boolean; payment_method: string; metadata: Record<string, string> }, options: { idempotencyKey: string }) => {
+        calls.push(`paymentIntents.create ${params.amount} ${params.off_session} ${params.payment_method} ${options.idempotencyKey} ${params.metadata.payment_attempt}`)
         return { id: 'pi_1', status: params.amount === 1 ? 'processing' : 'succeeded' }
+      },
+      search: async ({ query }: { query: string }) => {
+        calls.push(`paymentIntents.search ${query}`)
+        const found: Record<string, { id: string; status: string }[]> = {
+          'paiement-1': [{ id: 'pi_0', status: 'requires_payment_method' }, { id: 'pi_1', status: 'succeeded' }],
+          'paiement-2': [{ id: 'pi_2', status: 'canceled' }],
+          'paiement-3': [{ id: 'pi_3', status: 'processing' }],
+        }
+        return { data: found[/'(paiement-\d)'/.exec(query)![1]!] ?? [] }
       },
     },
   }
@@ -247,7 +256,19 @@ stripe('subscription, payment method and charge', async () => {
   assert.equal(await provider.getSubscriptionPaymentMethod('sub_1'), { id: 'pm_1', brand: 'visa', last4: '4242', expMonth: 4, expYear: 2030 })
   const request = { customerId: 'cus_1', paymentMethodId: 'pm_1', amountCents: 3480, description: 'Factures', idempotencyKey: 'paiement-1' }
   assert.equal(await provider.charge(request), { id: 'pi_1' })
-  assert.equal(calls, ['paymentIntents.create 3480 true pm_1 paiement-1'], 'the idempotency key goes to Stripe')
+  assert.equal(calls, ['paymentIntents.create 3480 true pm_1 paiement-1 paiement-1'], 'the idempotency key goes to Stripe, and in the metadata')
+  // An attempt too old for its key: found by its metadata, never charged again.
+  assert.equal(await provider.findCharge(request), { id: 'pi_1' }, 'the succeeded one')
+  assert.is(calls.at(-1), "paymentIntents.search customer:'cus_1' AND metadata['payment_attempt']:'paiement-1'")
+  assert.is(await provider.findCharge({ ...request, idempotencyKey: 'paiement-2' }), null, 'cancelled: nothing charged')
+  assert.is(await provider.findCharge({ ...request, idempotencyKey: 'paiement-4' }), null, 'none: nothing charged')
+  try {
+    await provider.findCharge({ ...request, idempotencyKey: 'paiement-3' })
+    assert.unreachable()
+  } catch (error) {
+    assert.match((error as Error).message, 'processing', 'still processing: unknown')
+  }
+  calls.length = 0
   try {
     await provider.charge({ ...request, amountCents: 1 })
     assert.unreachable()

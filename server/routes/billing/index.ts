@@ -20,6 +20,15 @@ import { certificateRoutes, frenchDay } from './certificates.ts'
 export const OPTION_CONFIRMATION_MINUTES = 15
 /** How long a payment attempt belongs to the request that made it; past that, a retry may resume it (longer than any provider call). */
 export const PAYMENT_LEASE_MINUTES = 2
+/**
+ * How long a pending attempt's idempotency key may be sent again. Stripe forgets a key after 24 hours and would then
+ * take it for a new charge (found in review: a payment left unconfirmed, paid again two days later, was charged
+ * twice); past this age the provider is asked what the key charged instead (findCharge).
+ */
+export const PAYMENT_KEY_TTL_MS = 23 * 3_600_000
+
+const paymentUnconfirmed = () => new HttpError(503, 'Le paiement n’a pas pu être confirmé par le fournisseur. Il sera vérifié avant tout nouveau prélèvement : réessayez dans quelques minutes.', 'PAYMENT_UNCONFIRMED')
+const paidMessage = (invoiceCount: number) => ({ paidCount: invoiceCount, message: invoiceCount > 1 ? `${invoiceCount} factures ont été réglées.` : 'Votre facture a été réglée.' })
 
 export const NO_CARD_MESSAGE = 'Aucune carte enregistrée : ajoutez un moyen de paiement puis réessayez.'
 export const TERMINATION_EXISTS = 'Une demande de résiliation est déjà enregistrée pour cette domiciliation.'
@@ -111,15 +120,38 @@ export function billingRoutes(define: DefineRoute, deps: AppDeps) {
     const card = !user.paymentCustomerId ? null
       : (order?.subscription_id ? await payments.getSubscriptionPaymentMethod(order.subscription_id) : null) ?? (await payments.getDefaultPaymentMethod(user.paymentCustomerId))
     if (!user.paymentCustomerId || !card) throw new HttpError(402, NO_CARD_MESSAGE, 'NO_CARD')
-    const now = clock.now()
-    const claim = await claimUnpaidInvoices(db, {
-      userId: user.id, customerId: user.paymentCustomerId, paymentMethodId: card.id, orderIds, now, leaseExpiresAt: addMinutes(now, PAYMENT_LEASE_MINUTES),
-      ...(body.expectedAmountInclTaxCents !== undefined ? { expectedAmountCents: body.expectedAmountInclTaxCents } : {}),
-    })
+    const customerId = user.paymentCustomerId
+    const claimNow = () => {
+      const now = clock.now()
+      return claimUnpaidInvoices(db, {
+        userId: user.id, customerId, paymentMethodId: card.id, orderIds, now, leaseExpiresAt: addMinutes(now, PAYMENT_LEASE_MINUTES),
+        ...(body.expectedAmountInclTaxCents !== undefined ? { expectedAmountCents: body.expectedAmountInclTaxCents } : {}),
+      })
+    }
+    let claim = await claimNow()
+    let attempt = 'attempt' in claim ? claim.attempt : null
+    try {
+      // A pending attempt too old for its key to be sent again: the provider says what that key charged. Charged, it is
+      // recorded; not charged, the attempt fails and the invoices are claimed anew (a new key, the amount checked again).
+      if (claim.kind === 'resumed' && clock.now().getTime() - claim.attempt.createdAt.getTime() > PAYMENT_KEY_TTL_MS) {
+        const charged = await payments.findCharge(claim.attempt)
+        if (charged) {
+          await recordPaymentSucceeded(db, claim.attempt.id, charged.id, clock.now())
+          return paidMessage(claim.invoiceCount)
+        }
+        await recordPaymentFailed(db, claim.attempt.id, 'rien n’a été prélevé (vérifié auprès du fournisseur) : tentative remplacée', clock.now())
+        claim = await claimNow()
+        attempt = 'attempt' in claim ? claim.attempt : null
+      }
+    } catch (error) {
+      req.log.error({ err: error, paymentAttempt: attempt?.id }, 'paiement ancien à l’issue inconnue : tentative laissée en attente')
+      throw paymentUnconfirmed()
+    }
     if (claim.kind === 'nothing') return nothingToPay
     if (claim.kind === 'amountChanged') throw new HttpError(409, amountChangedMessage(claim.count, claim.amountCents), 'AMOUNT_CHANGED')
     if (claim.kind === 'inProgress') throw conflict('Un paiement de ces factures est déjà en cours : patientez quelques instants, puis rechargez la page.')
-    const { attempt, invoiceCount } = claim
+    const { invoiceCount } = claim
+    attempt = claim.attempt
     try {
       // A resumed attempt keeps its key, amount and card: if its first call charged, this one answers that charge.
       const charge = await payments.charge(attempt)
@@ -127,12 +159,12 @@ export function billingRoutes(define: DefineRoute, deps: AppDeps) {
     } catch (error) {
       if (!(error instanceof PaymentError)) {
         req.log.error({ err: error, paymentAttempt: attempt.id }, 'paiement à l’issue inconnue : tentative laissée en attente')
-        throw new HttpError(503, 'Le paiement n’a pas pu être confirmé par le fournisseur. Il sera vérifié avant tout nouveau prélèvement : réessayez dans quelques minutes.', 'PAYMENT_UNCONFIRMED')
+        throw paymentUnconfirmed()
       }
       await recordPaymentFailed(db, attempt.id, error.message, clock.now())
       throw error
     }
-    return { paidCount: invoiceCount, message: invoiceCount > 1 ? `${invoiceCount} factures ont été réglées.` : 'Votre facture a été réglée.' }
+    return paidMessage(invoiceCount)
   })
 
   /** The first day a termination may take effect: the end of the current period, or today once it has passed. */
