@@ -4,8 +4,8 @@
 import { randomBytes } from 'node:crypto'
 import type { PaymentMethod, Subscription } from '../contract/index.ts'
 import {
-  attachTestPaymentMethod, findTestChargeId, findTestCustomerPaymentMethod, findTestPaymentMethod, findTestSubscription, findTestSubscriptionPaymentMethod, insertTestCharge,
-  insertTestCustomer, insertTestPaymentMethod, insertTestSubscription, setTestCustomerPaymentMethod, setTestSubscriptionItems,
+  addTestSubscriptionItem, attachTestPaymentMethod, findTestChargeId, findTestCustomerPaymentMethod, findTestPaymentMethod, findTestSubscription, findTestSubscriptionPaymentMethod, insertTestCharge,
+  insertTestCustomer, insertTestPaymentMethod, insertTestSubscription, setTestCustomerPaymentMethod,
   setTestSubscriptionPaymentMethod, testPaymentMethodDeclinesCharges,
 } from '../db/repositories/test-payment-provider.ts'
 import type { Db } from '../db/schema.ts'
@@ -126,9 +126,7 @@ export function testPaymentProvider(db: Db, now: () => Date): PaymentProvider {
     async addSubscriptionItem(subscriptionId, planId) {
       const current = await subscription(subscriptionId)
       if (!current || !plans[planId]) throw new PaymentError('Abonnement ou option introuvable.', 404)
-      if (!current.items.data.some((i) => i.plan.id === planId)) {
-        await setTestSubscriptionItems(db, subscriptionId, [...current.items.data, item(planId)])
-      }
+      await addTestSubscriptionItem(db, subscriptionId, item(planId))
       return (await subscription(subscriptionId))!
     },
     async getSubscriptionPaymentMethod(subscriptionId) {

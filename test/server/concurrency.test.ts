@@ -1,11 +1,13 @@
 // Money moves once (issue 9, defect 1): many identical requests at the same moment. On PGlite the
 // queries of concurrent requests are serialised; on PostgreSQL (test:server:pg) they really run at
 // once, several connections of the pool in parallel, which is where a missing lock shows.
+import { createHash } from 'node:crypto'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { LightMyRequestResponse } from 'fastify'
 import { sql } from 'kysely'
 import { claimUnpaidInvoices, recordPaymentSucceeded } from '../../server/db/repositories/billing.ts'
+import { findTestSubscription } from '../../server/db/repositories/test-payment-provider.ts'
 import { PAYMENT_LEASE_MINUTES } from '../../server/routes/billing/index.ts'
 import { testPaymentProvider } from '../../server/services/payment.ts'
 import { buildTestApp, call, login, ordersByName, type TestApp } from '../util/server.ts'
@@ -282,6 +284,32 @@ FolderRace('40 rounds of a move and a delete at the same moment', async ({ t, ca
 })
 
 FolderRace.run()
+
+const Options = demoSuite('three options confirmed at the same moment: all three added')
+
+Options('each confirmed option is in the subscription, whatever the order the confirmations land in (5 rounds)', async ({ t, camille }) => {
+  const atelier = (await ordersByName(t.app, camille))['Atelier Lumière SARL']!
+  const key = createHash('sha1').update(String(atelier.id) + atelier.subscriptionId).digest('hex')
+  const items = async () => (await findTestSubscription(t.deps.db, atelier.subscriptionId!))!.items.data
+  const base = await items()
+  for (let round = 0; round < 5; round++) {
+    await t.deps.db.updateTable('test_subscriptions').set({ items: JSON.stringify(base) }).where('id', '=', atelier.subscriptionId!).execute()
+    const planIds: string[] = []
+    for (const option of ['reexpedition', 'standard', 'scan']) {
+      const requested = await call(t.app, camille, 'POST', `/api-protected/domiciliation-orders/${atelier.id}:add-option`, { option, key })
+      assert.is(requested.statusCode, 200, requested.body)
+      planIds.push(requested.json().planId)
+    }
+    const confirmed = await Promise.all(planIds.map((planId) => t.app.inject({ method: 'POST', url: '/stripe/add-option-subscription', payload: { contractId: atelier.contractId, planId } })))
+    no5xx(confirmed)
+    assert.equal(confirmed.map((r) => r.statusCode), [200, 200, 200])
+    const held = (await items()).map((i) => i.plan.id)
+    for (const planId of planIds) assert.ok(held.includes(planId), `round ${round + 1}: ${planId} kept`)
+    assert.is(held.length, base.length + 3, 'each once')
+  }
+})
+
+Options.run()
 
 // PostgreSQL only (PGlite has one connection: a transaction holding a row stops every other statement).
 if (process.env.DATABASE_URL) {

@@ -1,4 +1,5 @@
 // The local test payment provider's Stripe-shaped customers, cards, subscriptions and charges (services/payment.ts).
+import { sql } from 'kysely'
 import type { PaymentMethod, Subscription } from '../../contract/index.ts'
 import type { Db } from '../schema.ts'
 
@@ -65,8 +66,17 @@ export async function findTestSubscription(db: Db, id: string): Promise<Subscrip
   }
 }
 
-export async function setTestSubscriptionItems(db: Db, id: string, items: Item[]): Promise<void> {
-  await db.updateTable('test_subscriptions').set({ items: JSON.stringify(items) }).where('id', '=', id).execute()
+/**
+ * Adds an item to the subscription unless one of its plan is there, in one statement: two options confirmed at the
+ * same moment both stay (found in review: read, then the whole list written back, lost one in 13 rounds of 15 on
+ * PostgreSQL). A concurrent update waits on the row and is evaluated again on the new list.
+ */
+export async function addTestSubscriptionItem(db: Db, id: string, item: Item): Promise<void> {
+  await db.updateTable('test_subscriptions')
+    .set({ items: sql`items || jsonb_build_array(${JSON.stringify(item)}::jsonb)` })
+    .where('id', '=', id)
+    .where(sql<boolean>`not exists (select 1 from jsonb_array_elements(items) as held where held->'plan'->>'id' = ${item.plan.id})`)
+    .execute()
 }
 
 /** The id of the card paying for the subscription, or null (also for an unknown subscription). */
