@@ -101,15 +101,21 @@ export function routeRegistrar(app: FastifyInstance, deps: AppDeps) {
       config: rateLimited.has(name)
         ? { rateLimit: { max: deps.config.authRateLimit, timeWindow: 60_000, groupId: name } }
         : {},
-      // Authentication reads headers only, so it runs first: no token means 401 whatever the body.
-      onRequest: def.auth === 'none' ? undefined : def.auth === 'operator' ? async (req) => checkOperator(req, deps.config.operatorToken) : async (req) => {
-        const token = credential(req, def.auth)
-        if (!token) throw new HttpError(401, messages.noToken, 'UNAUTHENTICATED')
-        if (joined) return
-        const user = await findSession(deps.db, token, deps.clock.now())
-        if (!user) throw invalidSession()
-        req.user = user
-      },
+      onRequest: [
+        // No answer of the API is kept by a cache, a shared one or the browser's (the token travels in an `apitoken`
+        // header, which caches do not take as a sign of a personal answer the way they take Authorization). Files and
+        // streams set their own, as strict.
+        async (_req, reply) => { reply.header('Cache-Control', 'no-store') },
+        // Authentication reads headers only, so it runs first: no token means 401 whatever the body.
+        ...(def.auth === 'none' ? [] : [def.auth === 'operator' ? async (req: FastifyRequest) => checkOperator(req, deps.config.operatorToken) : async (req: FastifyRequest) => {
+          const token = credential(req, def.auth)
+          if (!token) throw new HttpError(401, messages.noToken, 'UNAUTHENTICATED')
+          if (joined) return
+          const user = await findSession(deps.db, token, deps.clock.now())
+          if (!user) throw invalidSession()
+          req.user = user
+        }]),
+      ],
       // A joined route checks its token after validation: bad input is then told 400 only once the token is known good, as elsewhere.
       ...(joined ? { attachValidation: true } : {}),
       handler: joined

@@ -35,6 +35,7 @@ for (const [name, route] of entries.filter(isProtected)) {
     const sample = sampleFor(name, ctx.ids, ctx.pdf)
     const none = await send(ctx.t.app, name, sample, null)
     assert.is(none.statusCode, 401, none.body)
+    assert.is(none.headers['cache-control'], 'no-store', 'no answer of the API is cached')
     assert.equal(none.json().message, operator ? messages.operatorNoToken : messages.noToken)
     const wrong = await send(ctx.t.app, name, sample, 'jeton-inconnu-0123456789')
     assert.is(wrong.statusCode, 401, wrong.body)
@@ -48,6 +49,15 @@ for (const [name, route] of entries.filter(isProtected)) {
     assert.equal(customerHeader.json().message, messages.operatorNoToken)
   })
 }
+
+unauthenticated('every answer read signed in is kept by no cache (the token travels in a header caches do not know)', async (ctx) => {
+  // The live stream never ends (its own answer says no-store: notifications.test.ts).
+  for (const [name, route] of entries.filter(([, r]) => r.method === 'GET' && r.auth !== 'none' && r.auth !== 'operator' && r.kind !== 'stream')) {
+    const res = await send(ctx.t.app, name, sampleFor(name, ctx.ids, ctx.pdf), ctx.camille)
+    assert.ok(res.statusCode < 500, `${name}: ${res.statusCode}`)
+    assert.match(String(res.headers['cache-control']), /no-store/, `${route.path}: ${res.headers['cache-control']}`)
+  }
+})
 
 unauthenticated('a token in the wrong header is no token', async (ctx) => {
   const bearerOnApiTokenRoute = await ctx.t.app.inject({ method: 'GET', url: '/api-protected/user/me', headers: { authorization: `Bearer ${ctx.camille}` } })
