@@ -169,6 +169,9 @@ export const Share = Type.Object({
   createdAt: DateTime,
   /** When the invitation was accepted (access started); null while it waits. */
   acceptedAt: Nullable(DateTime),
+  /** While it waits: when its last link was sent and until when that link holds (null once accepted, or never sent). */
+  invitationSentAt: Nullable(DateTime),
+  invitationExpiresAt: Nullable(DateTime),
 })
 export type Share = Static<typeof Share>
 

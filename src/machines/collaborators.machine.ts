@@ -1,13 +1,15 @@
 // /mes-collaborateurs: the people the selected order is shared with; "Inviter" takes several
-// addresses at once (commas, spaces or new lines: each invalid one named, duplicates, existing
-// members and oneself dropped); "Retirer" after a confirmation. A failure keeps what was typed.
-import { assign, fromPromise, setup } from 'xstate'
+// addresses at once (commas, spaces or new lines: each invalid one named, duplicates, active
+// members and oneself dropped; a pending invitation typed again is sent again, with a new link);
+// "Renvoyer l’invitation" on a pending one; "Retirer" after a confirmation. A failure keeps what
+// was typed.
+import { assign, fromPromise, setup, stateIn } from 'xstate'
 import type { Share } from '../../server/contract/schemas.ts'
 import { isEmail, messageOf, type Notice } from './shared.ts'
 import { deferred } from './deferred.ts'
 
 export const INVITE_EMPTY = 'Saisissez au moins une adresse e-mail.'
-export const INVITE_NOTHING_NEW = 'Ces personnes ont déjà accès à cette domiciliation ou ont déjà été invitées.'
+export const INVITE_NOTHING_NEW = 'Ces personnes ont déjà accès à cette domiciliation.'
 export const SHARE_REMOVED = 'Cette personne n’a plus accès au courrier de la domiciliation.'
 export const invalidAddresses = (invalid: string[]) =>
   invalid.length === 1 ? `Cette adresse n’est pas valide : ${invalid[0]}. Corrigez-la puis réessayez.` : `Ces adresses ne sont pas valides : ${invalid.join(', ')}. Corrigez-les puis réessayez.`
@@ -19,12 +21,16 @@ export const splitAddresses = (text: string) => text.split(/[\s,;]+/).map((a) =>
 
 export type InviteList = { invalid: string[] } | { emails: string[]; dropped: number }
 
-/** What to send: the invalid addresses named, or the new ones (duplicates, members and oneself dropped). */
+/**
+ * What to send: the invalid addresses named, or the others (duplicates, active members and oneself
+ * dropped). A pending invitation is sent again: its link may have expired or been lost, and the
+ * server sends a new one.
+ */
 export function inviteList(text: string, shares: Share[], ownEmail: string): InviteList {
   const typed = splitAddresses(text)
   const invalid = typed.filter((a) => !isEmail(a))
   if (invalid.length) return { invalid }
-  const known = new Set([ownEmail.toLowerCase(), ...shares.map((s) => s.email.toLowerCase())])
+  const known = new Set([ownEmail.toLowerCase(), ...shares.filter((s) => s.status === 'active').map((s) => s.email.toLowerCase())])
   const first = new Map<string, string>()
   for (const address of typed) if (!first.has(address.toLowerCase())) first.set(address.toLowerCase(), address)
   const emails = [...first.values()].filter((a) => !known.has(a.toLowerCase()))
@@ -43,6 +49,9 @@ export interface CollaboratorsContext {
   error: string | null
 }
 
+const sentNotice = ({ context }: { context: CollaboratorsContext }): Notice =>
+  ({ kind: 'success', message: invitationsSent(context.sending!.emails.length, context.sending!.dropped) })
+
 export const collaboratorsMachine = deferred(() => setup({
   types: {
     context: {} as CollaboratorsContext,
@@ -53,6 +62,7 @@ export const collaboratorsMachine = deferred(() => setup({
       | { type: 'invite.change'; text: string }
       | { type: 'invite.submit' }
       | { type: 'invite.cancel' }
+      | { type: 'invite.resend'; share: Share }
       | { type: 'share.remove'; share: Share }
       | { type: 'share.confirm' }
       | { type: 'share.cancel' },
@@ -70,6 +80,13 @@ export const collaboratorsMachine = deferred(() => setup({
   },
   actions: {
     notify: (_, _params: Notice) => {},
+    // The invitations answered replace their rows (a pending one sent again keeps its place), new ones go last.
+    keepInvitations: assign({
+      shares: ({ context }, output: Share[]) => [
+        ...context.shares.map((s) => output.find((n) => n.id === s.id) ?? s),
+        ...output.filter((n) => !context.shares.some((s) => s.id === n.id)),
+      ],
+    }),
   },
   guards: {
     empty: ({ context }) => splitAddresses(context.draft).length === 0,
@@ -78,6 +95,9 @@ export const collaboratorsMachine = deferred(() => setup({
       const list = inviteList(context.draft, context.shares, context.ownEmail)
       return 'emails' in list && list.emails.length === 0
     },
+    /** The share is still in the list, waiting for its acceptance. */
+    pending: ({ context }, share: Share) => context.shares.some((s) => s.id === share.id && s.status === 'invitée'),
+    resending: stateIn({ ready: { sendingInvites: 'fromRow' } }),
   },
 }).createMachine({
   id: 'collaborators',
@@ -104,6 +124,11 @@ export const collaboratorsMachine = deferred(() => setup({
           on: {
             'invite.open': { target: 'inviting', actions: assign({ error: null }) },
             'share.remove': { target: 'confirmingRemoval', actions: assign({ selected: ({ event }) => event.share, error: null }) },
+            'invite.resend': {
+              guard: { type: 'pending', params: ({ event }) => event.share },
+              target: 'sendingInvites.fromRow',
+              actions: assign({ sending: ({ event }) => ({ emails: [event.share.email], dropped: 0 }), error: null }),
+            },
           },
         },
         inviting: {
@@ -118,31 +143,45 @@ export const collaboratorsMachine = deferred(() => setup({
               },
               { guard: 'nothingNew', actions: assign({ error: INVITE_NOTHING_NEW }) },
               {
-                target: 'sendingInvites',
+                target: 'sendingInvites.fromForm',
                 actions: assign({ sending: ({ context }) => inviteList(context.draft, context.shares, context.ownEmail) as { emails: string[]; dropped: number } }),
               },
             ],
             'invite.cancel': { target: 'idle', actions: assign({ error: null }) },
           },
         },
+        // From the form (its dialog stays open, busy) or from a pending row's "Renvoyer l’invitation".
         sendingInvites: {
-          tags: ['form', 'busy'],
+          tags: ['busy'],
+          initial: 'fromForm',
+          states: {
+            fromForm: { tags: ['form'] },
+            fromRow: {},
+          },
           invoke: {
             id: 'invite',
             src: 'invite',
             input: ({ context }) => ({ orderId: context.orderId, emails: context.sending!.emails }),
-            onDone: {
-              target: 'idle',
-              actions: [
-                assign({
-                  shares: ({ context, event }) => [...context.shares.filter((s) => !event.output.some((n) => n.id === s.id)), ...event.output],
-                  draft: '',
-                }),
-                { type: 'notify', params: ({ context }) => ({ kind: 'success' as const, message: invitationsSent(context.sending!.emails.length, context.sending!.dropped) }) },
-                assign({ sending: null }),
-              ],
-            },
-            onError: { target: 'inviting', actions: assign({ error: ({ event }) => messageOf(event.error), sending: null }) },
+            onDone: [
+              // From a row: a draft kept from a cancelled form stays for the next "Inviter".
+              {
+                guard: 'resending',
+                target: 'idle',
+                actions: [{ type: 'keepInvitations', params: ({ event }) => event.output }, { type: 'notify', params: sentNotice }, assign({ sending: null })],
+              },
+              {
+                target: 'idle',
+                actions: [{ type: 'keepInvitations', params: ({ event }) => event.output }, { type: 'notify', params: sentNotice }, assign({ sending: null, draft: '' })],
+              },
+            ],
+            onError: [
+              {
+                guard: 'resending',
+                target: 'idle',
+                actions: [{ type: 'notify', params: ({ event }) => ({ kind: 'error' as const, message: messageOf(event.error) }) }, assign({ sending: null })],
+              },
+              { target: 'inviting', actions: assign({ error: ({ event }) => messageOf(event.error), sending: null }) },
+            ],
           },
         },
         confirmingRemoval: {

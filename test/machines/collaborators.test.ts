@@ -8,8 +8,17 @@ import {
 import type { Notice } from '../../src/machines/shared.ts'
 import { Deferreds, describePath, flush, replay, shortestPaths } from '../util/paths.ts'
 
-const julien: Share = { id: 1, email: 'associe@example.com', firstname: 'Julien', lastname: 'Moreau', status: 'active', createdAt: '2025-01-01T10:00:00.000Z', acceptedAt: '2025-01-02T10:00:00.000Z' }
-const invited = (id: number, email: string): Share => ({ id, email, firstname: null, lastname: null, status: 'invitée', createdAt: '2026-11-22T10:00:00.000Z', acceptedAt: null })
+const julien: Share = {
+  id: 1, email: 'associe@example.com', firstname: 'Julien', lastname: 'Moreau', status: 'active', createdAt: '2025-01-01T10:00:00.000Z', acceptedAt: '2025-01-02T10:00:00.000Z',
+  invitationSentAt: null, invitationExpiresAt: null,
+}
+const invited = (id: number, email: string, sentAt = '2026-11-22T10:00:00.000Z'): Share => ({
+  id, email, firstname: null, lastname: null, status: 'invitée', createdAt: '2026-11-22T10:00:00.000Z', acceptedAt: null,
+  invitationSentAt: sentAt, invitationExpiresAt: new Date(Date.parse(sentAt) + 7 * 86_400_000).toISOString(),
+})
+// Invited long ago: its link has expired, the server sends a new one when asked again.
+const cabinet = invited(2, 'cabinet.durand@example.com', '2025-01-02T10:00:00.000Z')
+const cabinetAgain = invited(2, 'cabinet.durand@example.com', '2026-11-25T10:00:00.000Z')
 const offline = new Error('Impossible de joindre le serveur.')
 const input = { orderId: 2, ownEmail: 'demo@example.com' }
 
@@ -24,16 +33,20 @@ function start() {
 }
 
 const events = [
-  { type: 'xstate.done.actor.loadShares', output: [julien] },
+  { type: 'xstate.done.actor.loadShares', output: [julien, cabinet] },
   { type: 'xstate.error.actor.loadShares', error: offline },
   { type: 'collaborators.retry' },
   { type: 'invite.open' },
   { type: 'invite.change', text: 'comptable@cabinet.fr, pas-une-adresse' },
   { type: 'invite.change', text: 'Associe@example.com demo@example.com' },
   { type: 'invite.change', text: 'comptable@cabinet.fr\nCOMPTABLE@cabinet.fr; associe@example.com' },
+  { type: 'invite.change', text: 'Cabinet.Durand@example.com' },
   { type: 'invite.submit' },
   { type: 'invite.cancel' },
   { type: 'xstate.done.actor.invite', output: [invited(5, 'comptable@cabinet.fr')] },
+  { type: 'xstate.done.actor.invite', output: [cabinetAgain] },
+  { type: 'invite.resend', share: cabinet },
+  { type: 'invite.resend', share: julien },
   { type: 'xstate.error.actor.invite', error: offline },
   { type: 'share.remove', share: julien },
   { type: 'share.confirm' },
@@ -42,12 +55,15 @@ const events = [
   { type: 'xstate.error.actor.removeShare', error: offline },
 ] as const
 
-const serializeState = (s: any) => JSON.stringify([s.value, s.context.shares.map((x: Share) => x.id), s.context.selected?.id, s.context.draft, s.context.error])
+const serializeState = (s: any) =>
+  JSON.stringify([s.value, s.context.shares.map((x: Share) => [x.id, x.invitationSentAt]), s.context.selected?.id, s.context.draft, s.context.error])
 const ModelBased = suite('collaborators: every shortest path, replayed')
 const paths = shortestPaths(collaboratorsMachine, { events, input, serializeState, limit: 20_000 })
-ModelBased('the model reaches an invitation partly invalid, invitations sent and a member removed', () => {
+ModelBased('the model reaches an invitation partly invalid, invitations sent and sent again, and a member removed', () => {
   assert.ok(paths.some((p) => p.state.context.error === invalidAddresses(['pas-une-adresse'])), 'partly invalid')
   assert.ok(paths.some((p) => p.state.context.shares.some((x) => x.id === 5)), 'sent')
+  assert.ok(paths.some((p) => p.state.matches({ ready: { sendingInvites: 'fromRow' } })), 'sent again from its row')
+  assert.ok(paths.some((p) => p.state.matches({ ready: { sendingInvites: 'fromForm' } }) && p.state.context.sending!.emails[0] === 'Cabinet.Durand@example.com'), 'typed again')
   assert.ok(paths.some((p) => p.steps.some((s) => s.event.type === 'xstate.done.actor.removeShare')), 'removed')
 })
 for (const path of paths) {
@@ -55,11 +71,11 @@ for (const path of paths) {
     const { actor, deferreds } = start()
     await replay(actor, deferreds, path)
     for (const { id, input: sent } of deferreds.started) {
-      // Only valid, new addresses are sent, each once: never a member, never oneself.
+      // Only valid addresses are sent, each once: new ones or a pending invitation (a new link), never a member, never oneself.
       if (id === 'invite') {
         const { emails } = sent as { emails: string[] }
         const removed = path.steps.some((s) => s.event.type === 'xstate.done.actor.removeShare')
-        assert.ok(emails.every((e) => e === 'comptable@cabinet.fr' || (removed && e.toLowerCase() === 'associe@example.com')), emails.join())
+        assert.ok(emails.every((e) => ['comptable@cabinet.fr', cabinet.email].includes(e.toLowerCase()) || (removed && e.toLowerCase() === 'associe@example.com')), emails.join())
         assert.is(new Set(emails.map((e) => e.toLowerCase())).size, emails.length, 'each once')
       }
       if (id === 'removeShare') {
@@ -72,6 +88,18 @@ for (const path of paths) {
     if (path.steps.some((s) => s.event.type === 'xstate.done.actor.loadShares')) assert.is(context.shares.some((x) => x.id === julien.id), !removed)
     const lastText = [...path.steps].reverse().find((s) => s.event.type === 'invite.change')?.event.text
     if (actor.getSnapshot().matches({ ready: 'inviting' }) && context.error === offline.message) assert.is(context.draft, lastText, 'what was typed stays')
+    // A row's "Renvoyer l’invitation": that one pending address, without the form; a draft kept from the form stays.
+    const last = path.steps.at(-1)!
+    const fromRow = (s: any) => s.matches({ ready: { sendingInvites: 'fromRow' } })
+    if (last.event.type === 'invite.resend') {
+      if (last.event.share.id === julien.id) assert.not.ok(fromRow(last.state), 'a member is never sent again')
+      if (fromRow(last.state)) {
+        assert.equal(deferreds.started.at(-1), { id: 'invite', input: { orderId: 2, emails: [cabinet.email] } })
+        assert.not.ok(actor.getSnapshot().hasTag('form'), 'no dialog')
+      }
+    }
+    const before = path.steps.at(-2)?.state
+    if (before && fromRow(before) && !fromRow(last.state)) assert.is(last.state.context.draft, before.context.draft, 'the draft stays')
     actor.stop()
   })
 }
@@ -113,6 +141,36 @@ Examples('an empty or all-known list is refused before any call; sending replace
   deferreds.settle('removeShare', { output: { message: 'ok' } })
   await flush()
   assert.equal(notices.at(-1), { kind: 'success', message: SHARE_REMOVED })
+})
+
+Examples('a pending invitation typed again, or "Renvoyer l’invitation" on its row, is sent again; its row keeps its place', async () => {
+  const { actor, deferreds, notices } = start()
+  actor.start()
+  deferreds.settle('loadShares', { output: [cabinet, julien] })
+  await flush()
+  assert.equal(inviteList('cabinet.durand@example.com associe@example.com', [cabinet, julien], input.ownEmail), { emails: ['cabinet.durand@example.com'], dropped: 1 })
+  actor.send({ type: 'invite.open' })
+  actor.send({ type: 'invite.change', text: 'Cabinet.Durand@example.com' })
+  actor.send({ type: 'invite.submit' })
+  await flush()
+  assert.is(actor.getSnapshot().context.error, null)
+  assert.equal(deferreds.started.at(-1), { id: 'invite', input: { orderId: 2, emails: ['Cabinet.Durand@example.com'] } })
+  deferreds.settle('invite', { output: [cabinetAgain] })
+  await flush()
+  assert.equal(actor.getSnapshot().context.shares, [cabinetAgain, julien])
+  assert.equal(notices.at(-1), { kind: 'success', message: 'Invitation envoyée.' })
+  // From the row: no dialog, the same call with that one address; a failure is told in a toast.
+  actor.send({ type: 'invite.resend', share: cabinetAgain })
+  await flush()
+  assert.ok(actor.getSnapshot().matches({ ready: { sendingInvites: 'fromRow' } }))
+  assert.not.ok(actor.getSnapshot().hasTag('form'))
+  assert.equal(deferreds.started.at(-1), { id: 'invite', input: { orderId: 2, emails: ['cabinet.durand@example.com'] } })
+  deferreds.settle('invite', { error: offline })
+  await flush()
+  assert.ok(actor.getSnapshot().matches({ ready: 'idle' }))
+  assert.equal(notices.at(-1), { kind: 'error', message: offline.message })
+  actor.send({ type: 'invite.resend', share: julien })
+  assert.ok(actor.getSnapshot().matches({ ready: 'idle' }), 'an active member is not invited again')
 })
 
 Examples.run()

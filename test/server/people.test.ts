@@ -97,14 +97,19 @@ invitations('an expired link says so in French and names who to ask; an unknown 
   assert.match(unknown.json().message, 'introuvable')
 })
 
-invitations('inviting a pending address again sends a new link (not twice a minute); the old one dies', async (ctx) => {
-  await invite(ctx, ['relance@example.com'])
+invitations('inviting a pending address again sends a new link (not twice a minute); the old one dies; the share says when each was sent and until when', async (ctx) => {
+  const sentAt = ctx.t.clock.now()
+  const [invited] = (await invite(ctx, ['relance@example.com'])).json()
+  assert.equal([invited.invitationSentAt, invited.invitationExpiresAt], [sentAt.toISOString(), new Date(sentAt.getTime() + 7 * 86_400_000).toISOString()])
   const first = linkTo(ctx.t, 'relance@example.com')!
-  await invite(ctx, ['relance@example.com'])
+  const [unchanged] = (await invite(ctx, ['relance@example.com'])).json()
   assert.is(linkTo(ctx.t, 'relance@example.com'), first, 'within a minute: no second e-mail')
+  assert.is(unchanged.invitationSentAt, invited.invitationSentAt)
   ctx.t.clock.advance(2 * 60_000)
   try {
-    await invite(ctx, ['RELANCE@example.com'])
+    const [again] = (await invite(ctx, ['RELANCE@example.com'])).json()
+    assert.is(again.id, invited.id)
+    assert.is(again.invitationSentAt, ctx.t.clock.now().toISOString(), 'the new link’s date')
     const second = linkTo(ctx.t, 'relance@example.com')!
     assert.is.not(second, first)
     assert.is((await ctx.t.app.inject({ method: 'GET', url: `/api/invitations/${first}` })).statusCode, 404)
@@ -135,6 +140,7 @@ invitations('removing a collaborator ends their access at once, and kills a pend
   const julien = await login(ctx.t.app, 'associe@example.com')
   const active = shares.find((s: { email: string }) => s.email === 'associe@example.com')
   assert.is(active.status, 'active')
+  assert.equal([active.invitationSentAt, active.invitationExpiresAt], [null, null], 'no link dates once accepted')
   assert.is((await call(ctx.t.app, julien, 'GET', `/api-protected/user-packages/share?orderId=${ctx.ids.order}`)).statusCode, 200)
   await call(ctx.t.app, ctx.camille, 'DELETE', `/api-protected/domiciliation-orders/${ctx.ids.order}/share-delete/${active.id}`)
   assert.is((await call(ctx.t.app, julien, 'GET', `/api-protected/user-packages/share?orderId=${ctx.ids.order}`)).statusCode, 404)

@@ -231,9 +231,14 @@ function peopleApi(scenario: PeopleScenario, calls: Calls, notify: (notice: Noti
     inviteCollaborators: async (orderId, body) => {
       record('invite', orderId, body)
       if (fails('invite')) throw new Error('Trop d’invitations envoyées en peu de temps : réessayez dans une heure.')
-      const added = body.emails.map((email, i) => ({ id: 500 + shares.length + i, email, firstname: null, lastname: null, status: 'invitée' as const, createdAt: now, acceptedAt: null }))
+      // As the server: a pending invitation typed again gets a new link (sent now, for 7 days); the answer is the addresses typed.
+      const link = { invitationSentAt: new Date().toISOString(), invitationExpiresAt: new Date(Date.now() + 7 * 86_400_000).toISOString() }
+      const known = (email: string) => shares.find((x) => x.email.toLowerCase() === email.toLowerCase())
+      shares = shares.map((x) => (x.status === 'invitée' && body.emails.some((e) => e.toLowerCase() === x.email.toLowerCase()) ? { ...x, ...link } : x))
+      const added = body.emails.filter((email) => !known(email))
+        .map((email, i): Share => ({ id: 500 + shares.length + i, email, firstname: null, lastname: null, status: 'invitée', createdAt: now, acceptedAt: null, ...link }))
       shares = [...shares, ...added]
-      return added
+      return body.emails.map((email) => known(email)!)
     },
     deleteShare: async (orderId, shareId) => {
       record('deleteShare', orderId, shareId)

@@ -9,8 +9,17 @@ import * as F from '../util/fixtures.ts'
 import { setViewport } from '../util/dom.ts'
 import { renderApp, type PeopleScenario } from '../util/services.tsx'
 
-const julien: Share = { id: 1, email: 'associe@example.com', firstname: 'Julien', lastname: 'Moreau', status: 'active', createdAt: '2025-01-01T10:00:00.000Z', acceptedAt: '2025-01-03T10:00:00.000Z' }
-const cabinet: Share = { id: 2, email: 'cabinet.durand@example.com', firstname: null, lastname: null, status: 'invitée', createdAt: '2026-11-02T10:00:00.000Z', acceptedAt: null }
+const julien: Share = {
+  id: 1, email: 'associe@example.com', firstname: 'Julien', lastname: 'Moreau', status: 'active', createdAt: '2025-01-01T10:00:00.000Z', acceptedAt: '2025-01-03T10:00:00.000Z',
+  invitationSentAt: null, invitationExpiresAt: null,
+}
+const daysFromNow = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString()
+const longDate = (iso: string) => new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(iso))
+// Invited two days ago: the 7-day link still holds.
+const cabinet: Share = {
+  id: 2, email: 'cabinet.durand@example.com', firstname: null, lastname: null, status: 'invitée', createdAt: '2026-11-02T10:00:00.000Z', acceptedAt: null,
+  invitationSentAt: daysFromNow(-2), invitationExpiresAt: daysFromNow(5),
+}
 const lea: Mandataire = { id: 3, firstname: 'Léa', lastname: 'Fontaine', email: 'lea.fontaine@example.com', phone: '06 45 23 17 89', createdAt: '2025-01-01T10:00:00.000Z' }
 const laptop: Passkey = { id: 4, name: 'Chrome sur Linux', createdAt: '2026-11-01T10:00:00.000Z', lastUsedAt: '2026-11-20T10:00:00.000Z' }
 const sessions: Session[] = [
@@ -133,7 +142,42 @@ Collaborators('the people it is shared with: name once they accepted, status and
   assert.match(first!.textContent!, 'Julien Moreau')
   assert.match(first!.textContent!, 'Actif depuis le 3 janvier 2025')
   assert.match(second!.textContent!, 'cabinet.durand@example.com')
-  assert.match(second!.textContent!, 'Invitation envoyée le 2 novembre 2026')
+  assert.match(second!.textContent!, `Invitation envoyée le ${longDate(cabinet.invitationSentAt!)}`)
+  within(second!).getByRole('button', { name: 'Renvoyer l’invitation à cabinet.durand@example.com' })
+  assert.not.ok(within(first!).queryByRole('button', { name: /Renvoyer/ }), 'not for an active member')
+})
+
+// Invited in January 2025: its link expired on 9 January (the server answers 410 to it).
+const expired: Share = { ...cabinet, createdAt: '2025-01-02T10:00:00.000Z', invitationSentAt: '2025-01-02T10:00:00.000Z', invitationExpiresAt: '2025-01-09T10:00:00.000Z' }
+
+Collaborators('an expired invitation says so, and typed again in "Inviter" it is sent again', async () => {
+  const app = await open('/mes-collaborateurs', { shares: [julien, expired] })
+  const row = () => within(screen.getByRole('list', { name: 'Collaborateurs' })).getAllByRole('listitem')[1]!
+  await screen.findByRole('list', { name: 'Collaborateurs' })
+  assert.match(row().textContent!, 'Invitation expirée le 9 janvier 2025')
+  within(row()).getByText('Invitation expirée')
+  fireEvent.click(screen.getByRole('button', { name: 'Inviter' }))
+  const dialog = await screen.findByRole('dialog', { name: 'Inviter des collaborateurs' })
+  type('Adresses e-mail', 'Cabinet.Durand@example.com', dialog)
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Envoyer les invitations' }))
+  await waitFor(() => assert.is(screen.queryByRole('dialog'), null))
+  assert.equal(app.calls.people.filter(([n]) => n === 'invite'), [['invite', 2, { emails: ['Cabinet.Durand@example.com'] }]])
+  assert.equal(app.calls.notices.at(-1), { kind: 'success', message: 'Invitation envoyée.' })
+  assert.is(within(screen.getByRole('list', { name: 'Collaborateurs' })).getAllByRole('listitem').length, 2, 'the same row')
+  assert.match(row().textContent!, `Invitation envoyée le ${longDate(new Date().toISOString())}`)
+})
+
+Collaborators('"Renvoyer l’invitation" on a pending row: that address sent again, no dialog, the focus stays on the button', async () => {
+  const app = await open('/mes-collaborateurs', { shares: [julien, expired] })
+  const resend = await screen.findByRole('button', { name: 'Renvoyer l’invitation à cabinet.durand@example.com' })
+  resend.focus()
+  fireEvent.click(resend)
+  await waitFor(() => assert.equal(app.calls.notices.at(-1), { kind: 'success', message: 'Invitation envoyée.' }))
+  assert.is(screen.queryByRole('dialog'), null)
+  assert.equal(app.calls.people.filter(([n]) => n === 'invite'), [['invite', 2, { emails: ['cabinet.durand@example.com'] }]])
+  const row = within(screen.getByRole('list', { name: 'Collaborateurs' })).getAllByRole('listitem')[1]!
+  assert.match(row.textContent!, `Invitation envoyée le ${longDate(new Date().toISOString())}`)
+  assert.ok(document.activeElement === screen.getByRole('button', { name: 'Renvoyer l’invitation à cabinet.durand@example.com' }), 'the focus stays')
 })
 
 Collaborators('"Inviter": several at once; an invalid one named, nothing sent; members and duplicates dropped', async () => {

@@ -4,17 +4,24 @@ import { sql, type Insertable } from 'kysely'
 import type { Mandataire, Share } from '../../contract/index.ts'
 import type { Database, Db } from '../schema.ts'
 
-type ShareRow = { id: number; email: string; user_id: number | null; created_at: Date; accepted_at: Date | null; firstname: string | null; lastname: string | null }
+type ShareRow = {
+  id: number; email: string; user_id: number | null; created_at: Date; accepted_at: Date | null
+  invitation_sent_at: Date | null; invitation_expires_at: Date | null; firstname: string | null; lastname: string | null
+}
 // A name shows only once the person accepted: before that the owner knows nothing but the address typed.
+// The link's dates only while it waits: an accepted share keeps the last ones, which no longer mean anything.
 const toShare = (r: ShareRow): Share => ({
   id: r.id, email: r.email,
   firstname: r.user_id ? r.firstname : null, lastname: r.user_id ? r.lastname : null,
   status: r.user_id ? 'active' : 'invitée', createdAt: r.created_at.toISOString(), acceptedAt: r.accepted_at?.toISOString() ?? null,
+  invitationSentAt: r.user_id ? null : r.invitation_sent_at?.toISOString() ?? null,
+  invitationExpiresAt: r.user_id ? null : r.invitation_expires_at?.toISOString() ?? null,
 })
 
 function sharesQuery(db: Db, orderId: number) {
   return db.selectFrom('shares').leftJoin('users', 'users.id', 'shares.user_id')
-    .select(['shares.id', 'shares.email', 'shares.user_id', 'shares.created_at', 'shares.accepted_at', 'users.firstname', 'users.lastname'])
+    .select(['shares.id', 'shares.email', 'shares.user_id', 'shares.created_at', 'shares.accepted_at', 'shares.invitation_sent_at', 'shares.invitation_expires_at',
+      'users.firstname', 'users.lastname'])
     .where('shares.order_id', '=', orderId)
 }
 

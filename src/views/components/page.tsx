@@ -115,14 +115,14 @@ export const Muted = styled('span')`
   font-size: 0.9rem;
 `
 
-export const Badge = styled('span')<{ $tone?: 'warning' | 'success' | 'neutral' }>`
+export const Badge = styled('span')<{ $tone?: 'warning' | 'success' | 'danger' | 'neutral' }>`
   display: inline-block;
   padding: 0.15rem 0.6rem;
   border-radius: 999px;
   font-size: 0.85rem;
   font-weight: 600;
-  background: ${(p) => (p.$tone === 'warning' ? color.accentSoft : p.$tone === 'success' ? '#e7f6ee' : color.primarySoft)};
-  color: ${(p) => (p.$tone === 'warning' ? '#7a5300' : p.$tone === 'success' ? color.success : color.primaryDark)};
+  background: ${(p) => (p.$tone === 'warning' ? color.accentSoft : p.$tone === 'success' ? '#e7f6ee' : p.$tone === 'danger' ? color.dangerSoft : color.primarySoft)};
+  color: ${(p) => (p.$tone === 'warning' ? '#7a5300' : p.$tone === 'success' ? color.success : p.$tone === 'danger' ? color.danger : color.primaryDark)};
 `
 
 export const Toolbar = styled('div')`

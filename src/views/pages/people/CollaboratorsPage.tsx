@@ -1,9 +1,10 @@
 // /mes-collaborateurs (owner of the selected order only): the people it is shared with (e-mail, name
-// once they accepted, "Invitation envoyée" or "Actif", since when), "Inviter" several addresses at
-// once, "Retirer" after a confirmation, and "Recommander {brand}".
+// once they accepted, "Invitation envoyée", "Invitation expirée" or "Actif", since when), "Inviter"
+// several addresses at once, "Renvoyer l’invitation" on a pending one, "Retirer" after a
+// confirmation, and "Recommander {brand}".
 import { useActorRef, useSelector } from '@xstate/react'
 import type { ActorRefFrom } from 'xstate'
-import type { Order } from '../../../../server/contract/schemas.ts'
+import type { Order, Share } from '../../../../server/contract/schemas.ts'
 import type { collaboratorsMachine } from '../../../machines/collaborators.machine.ts'
 import type { StartupContext } from '../../../machines/startup.machine.ts'
 import { useFlows, useStartup } from '../../app-context.tsx'
@@ -39,6 +40,8 @@ function Collaborators({ order }: { order: Order }) {
   const loadError = useSelector(actor, (s) => (s.matches('failed') ? s.context.loadError : null))
   const inviting = useSelector(actor, (s) => s.hasTag('form'))
   const confirming = useSelector(actor, (s) => s.hasTag('confirm'))
+  const resending = useSelector(actor, (s) => (s.matches({ ready: { sendingInvites: 'fromRow' } }) ? s.context.sending!.emails[0] : null))
+  const now = new Date()
   return (
     <PageCard aria-labelledby="collaborators-title">
       <Toolbar>
@@ -57,12 +60,18 @@ function Collaborators({ order }: { order: Order }) {
               <div>
                 <strong>{s.firstname || s.lastname ? `${s.firstname ?? ''} ${s.lastname ?? ''}`.trim() : s.email}</strong>
                 {(s.firstname || s.lastname) && <div><Muted>{s.email}</Muted></div>}
-                <div>
-                  <Muted>{s.status === 'active' && s.acceptedAt ? `Actif depuis le ${formatDate(s.acceptedAt)}` : s.status === 'active' ? 'Actif' : `Invitation envoyée le ${formatDate(s.createdAt)}`}</Muted>
-                </div>
+                <div><Muted>{statusLine(s, now)}</Muted></div>
               </div>
               <div>
-                <Badge $tone={s.status === 'active' ? 'success' : 'warning'}>{s.status === 'active' ? 'Actif' : 'Invitation envoyée'}</Badge>{' '}
+                {s.status === 'active' ? <Badge $tone="success">Actif</Badge>
+                  : expired(s, now) ? <Badge $tone="danger">Invitation expirée</Badge>
+                  : <Badge $tone="warning">Invitation envoyée</Badge>}{' '}
+                {/* Never disabled while sending: a disabled button would drop the focus to the page. */}
+                {s.status === 'invitée' && (
+                  <Button type="button" $variant="ghost" aria-label={`Renvoyer l’invitation à ${s.email}`} onClick={() => actor.send({ type: 'invite.resend', share: s })}>
+                    {resending === s.email ? 'Envoi…' : 'Renvoyer l’invitation'}
+                  </Button>
+                )}
                 <Button type="button" $variant="ghost" aria-label={`Retirer ${s.email}`} onClick={() => actor.send({ type: 'share.remove', share: s })}>Retirer</Button>
               </div>
             </Row>
@@ -73,6 +82,15 @@ function Collaborators({ order }: { order: Order }) {
       {confirming && <RemoveConfirmation actor={actor} order={order} />}
     </PageCard>
   )
+}
+
+/** A pending invitation whose last link is past its date (the link then says it expired). */
+const expired = (share: Share, now: Date) => share.status === 'invitée' && share.invitationExpiresAt !== null && new Date(share.invitationExpiresAt) <= now
+
+function statusLine(share: Share, now: Date): string {
+  if (share.status === 'active') return share.acceptedAt ? `Actif depuis le ${formatDate(share.acceptedAt)}` : 'Actif'
+  if (expired(share, now)) return `Invitation expirée le ${formatDate(share.invitationExpiresAt!)}`
+  return `Invitation envoyée le ${formatDate(share.invitationSentAt ?? share.createdAt)}`
 }
 
 function InviteForm({ actor, order }: { actor: CollaboratorsRef; order: Order }) {
