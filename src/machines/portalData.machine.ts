@@ -10,7 +10,7 @@
 // selected; a refresh that fails keeps them too (`stale`, with the reason and 'Réessayer'). Another
 // arrival during a load starts it again, so the list read last is never older than the last news; a
 // letter changed here meanwhile keeps its change over the answer (`changedWhileRead`).
-import { assign, fromPromise, raise, setup, stateIn } from 'xstate'
+import { assign, enqueueActions, fromPromise, setup, stateIn } from 'xstate'
 import type {
   CalendarInvoice, CourierRequest, Folder, Invoice, MailDocument, NotificationKind, Order, Package, PaymentMethod, Subscription,
 } from '../../server/contract/schemas.ts'
@@ -69,8 +69,8 @@ export type PortalDataContext = PortalData & {
   changedWhileRead: Record<number, MailDocument>
 }
 
-/** The list a live notification of each kind is about, read again when one arrives. */
-export const NEWS_LISTS: Partial<Record<NotificationKind, Resource>> = { letter: 'documents', package: 'packages', invoice: 'invoices' }
+/** The lists a live notification of each kind is about, read again when one arrives (an invoice may bill a booking). */
+export const NEWS_LISTS: Partial<Record<NotificationKind, Resource[]>> = { letter: ['documents'], package: ['packages'], invoice: ['invoices', 'calendarInvoices'] }
 
 /** What the mail flows changed on the server, applied to the lists loaded here. */
 export type PortalDataChange =
@@ -149,8 +149,11 @@ const machineSetup = setup({
       subscriptions: context.subscriptions.map((s) => (s.orderId === params.orderId ? { ...s, subscription: params.subscription } : s)),
     })),
     changeCard: assign((_, params: { card: PaymentMethod }) => ({ card: params.card })),
+    // pay-unpaid-invoice settles every invoice of the order, so the bookings they bill are paid too (an invoiced
+    // booking is paid when its invoice is, as the server says); a booking not invoiced keeps its own flag.
     markInvoicesPaid: assign(({ context }, params: { orderId: number }) => ({
       invoices: context.invoices.map((i) => (i.domId === params.orderId ? { ...i, paid: true } : i)),
+      calendarInvoices: context.calendarInvoices.map((c) => (c.domId === params.orderId && c.invoiceId !== null ? { ...c, paid: true } : c)),
     })),
     countNews: assign(({ context }, params: { kind: NotificationKind }) => ({ news: { ...context.news, [params.kind]: (context.news[params.kind] ?? 0) + 1 } })),
     clearError: assign(({ context }, params: { resource: Resource }) => {
@@ -260,13 +263,15 @@ export const portalDataMachine = deferred(() => machineSetup.createMachine({
     'subscription.changed': { actions: { type: 'changeSubscription', params: ({ event }) => ({ orderId: event.orderId, subscription: event.subscription }) } },
     'card.changed': { actions: { type: 'changeCard', params: ({ event }) => ({ card: event.card }) } },
     'invoices.paid': { actions: { type: 'markInvoicesPaid', params: ({ event }) => ({ orderId: event.orderId }) } },
-    // Counted for the pages with lists of their own; a list of this machine it is about is read again.
+    // Counted for the pages with lists of their own; the lists of this machine it is about are read again.
     'news.arrived': [
       {
         guard: { type: 'isAboutAList', params: ({ event }) => ({ kind: event.kind }) },
         actions: [
           { type: 'countNews', params: ({ event }) => ({ kind: event.kind }) },
-          raise(({ event }) => ({ type: 'data.refresh' as const, resource: NEWS_LISTS[event.kind]! })),
+          enqueueActions(({ event, enqueue }) => {
+            for (const resource of NEWS_LISTS[event.kind]!) enqueue.raise({ type: 'data.refresh', resource })
+          }),
         ],
       },
       { actions: { type: 'countNews', params: ({ event }) => ({ kind: event.kind }) } },

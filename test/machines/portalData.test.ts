@@ -305,7 +305,7 @@ News('a letter changed while its list is read again keeps its change over an ans
   assert.equal(actor.getSnapshot().context.changedWhileRead, {})
 })
 
-News('a live notification is counted by kind; a letter or a package reads its list again, a formality none of these', async () => {
+News('a live notification is counted by kind; a letter or a package reads its list again, an invoice the invoices and the bookings, a formality none of these', async () => {
   const { actor, deferreds } = await loadedLetters()
   deferreds.settle('packages', { output: [] })
   await flush()
@@ -320,10 +320,19 @@ News('a live notification is counted by kind; a letter or a package reads its li
   actor.send({ type: 'news.arrived', kind: 'formality' })
   await flush()
   assert.equal(deferreds.started.slice(before).map((s) => s.id), ['packages'])
-  assert.equal(actor.getSnapshot().context.news, { letter: 1, package: 1, formality: 2 })
+  // An invoice may bill a meeting-room booking: /mes-reunions reads its list again too.
+  deferreds.settle('invoices', { output: [] })
+  deferreds.settle('calendarInvoices', { output: [] })
+  await flush()
+  before = deferreds.started.length
+  actor.send({ type: 'news.arrived', kind: 'invoice' })
+  await flush()
+  assert.equal(deferreds.started.slice(before).map((s) => s.id), ['invoices', 'calendarInvoices'])
+  assert.is(regionOf(actor, 'calendarInvoices'), 'refreshing')
+  assert.equal(actor.getSnapshot().context.news, { letter: 1, package: 1, formality: 2, invoice: 1 })
   // The counts outlive an order switch: a page keyed by its order starts from the count it finds.
   actor.send({ type: 'order.select', scope: studioScope })
-  assert.equal(actor.getSnapshot().context.news, { letter: 1, package: 1, formality: 2 })
+  assert.equal(actor.getSnapshot().context.news, { letter: 1, package: 1, formality: 2, invoice: 1 })
 })
 
 News.run()

@@ -91,6 +91,13 @@ async function billingLoaded() {
     { id: 1, domId: 2, raisonSociale: 'Boulangerie des Lilas SAS', number: 'FA-1', date: '2026-11-01T00:00:00.000Z', amountExclTaxCents: 100, amountInclTaxCents: 120, paid: false },
     { id: 2, domId: 3, raisonSociale: 'Studio Nuage SAS', number: 'FA-2', date: '2026-11-01T00:00:00.000Z', amountExclTaxCents: 100, amountInclTaxCents: 120, paid: false },
   ] })
+  const booking = { raisonSociale: 'Boulangerie des Lilas SAS', date: '2026-10-30T09:00:00.000Z', room: 'Salle Haussmann', hours: 2, amountInclTaxCents: 120, paid: false }
+  deferreds.settle('calendarInvoices', { output: [
+    { ...booking, id: 1, domId: 2, invoiceId: 1, invoiceNumber: 'FA-1' },
+    // Not invoiced yet: whether it is paid is its own business.
+    { ...booking, id: 2, domId: 2, invoiceId: null, invoiceNumber: null },
+    { ...booking, id: 3, domId: 3, raisonSociale: 'Studio Nuage SAS', invoiceId: 2, invoiceNumber: 'FA-2' },
+  ] })
   await flush()
   return actor
 }
@@ -107,10 +114,11 @@ Billing('a card replaced shows at once', async () => {
   assert.is(actor.getSnapshot().context.card?.last4, '4444')
 })
 
-Billing('an order’s invoices paid: they turn paid, another order’s stay as they were', async () => {
+Billing('an order’s invoices paid: they turn paid, and the bookings they bill; another order’s stay as they were', async () => {
   const actor = await billingLoaded()
   actor.send({ type: 'invoices.paid', orderId: 2 })
   assert.equal(actor.getSnapshot().context.invoices.map((i) => [i.id, i.paid]), [[1, true], [2, false]])
+  assert.equal(actor.getSnapshot().context.calendarInvoices.map((c) => [c.id, c.paid]), [[1, true], [2, false], [3, false]])
 })
 
 Billing.run()

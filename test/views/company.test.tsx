@@ -359,6 +359,23 @@ Meetings("'Tous': every company's bookings, named; a booking not invoiced yet sa
   await screen.findByText('Aucune réservation de salle de réunion pour le moment.')
 })
 
+Meetings('a booking’s invoice paid on /factures: /mes-reunions says "Payée" at once', async () => {
+  const year = new Date().getFullYear()
+  const invoice = { id: 902, domId: 2, raisonSociale: 'Boulangerie des Lilas SAS', number: 'FA-2026-823R02', date: `${year}-01-05T10:00:00.000Z`, amountExclTaxCents: 4500, amountInclTaxCents: 5400, paid: false }
+  await open('/factures', {
+    data: { invoices: [invoice], calendarInvoices: [bookings[1]!], card: { id: 'pm_1', brand: 'visa', last4: '4242', expMonth: 12, expYear: year + 2 } },
+    billing: { years: [year], payOutcome: 'paid' },
+  })
+  fireEvent.click(await screen.findByRole('button', { name: 'Payer la facture FA-2026-823R02' }))
+  const dialog = await screen.findByRole('dialog', { name: 'Régler la facture' })
+  fireEvent.click(await within(dialog).findByRole('button', { name: 'Confirmer le paiement' }))
+  await waitFor(() => assert.is(screen.queryByRole('dialog'), null))
+  fireEvent.click(screen.getAllByRole('link').find((a) => a.getAttribute('href') === '/mes-reunions')!)
+  const list = await screen.findByRole('list', { name: 'Réservations' })
+  assert.match(list.textContent!, 'Payée')
+  assert.not.match(list.textContent!, 'À payer')
+})
+
 Meetings('durations and order, on their own', () => {
   assert.equal([formatDuration(2), formatDuration(1.5), formatDuration(0.25), formatDuration(3.75)], ['2 h', '1 h 30', '0 h 15', '3 h 45'])
   const now = new Date('2026-02-10T12:00:00.000Z')
