@@ -206,14 +206,17 @@ Collaborators('a refused invitation keeps the addresses typed', async () => {
   assert.is((within(dialog).getByLabelText('Adresses e-mail') as HTMLTextAreaElement).value, 'compta@cabinet.fr')
 })
 
-Collaborators('"Retirer" after a confirmation', async () => {
+Collaborators('"Retirer" after a confirmation; the focus then goes to the list’s heading (its "Retirer" is gone)', async () => {
   const app = await open('/mes-collaborateurs')
-  fireEvent.click(await screen.findByRole('button', { name: 'Retirer associe@example.com' }))
+  const remove = await screen.findByRole('button', { name: 'Retirer associe@example.com' })
+  remove.focus()
+  fireEvent.click(remove)
   const dialog = await screen.findByRole('dialog', { name: 'Retirer associe@example.com ?' })
   within(dialog).getByText(/n’aura plus accès au courrier de Boulangerie des Lilas SAS/)
   fireEvent.click(within(dialog).getByRole('button', { name: 'Retirer l’accès' }))
   await waitFor(() => assert.is(within(screen.getByRole('list', { name: 'Collaborateurs' })).getAllByRole('listitem').length, 1))
   assert.equal(app.calls.people.filter(([n]) => n === 'deleteShare'), [['deleteShare', 2, 1]])
+  assert.ok(document.activeElement === screen.getByRole('heading', { name: 'Mes collaborateurs', level: 2 }), `the focus is on ${document.activeElement?.tagName}`)
 })
 
 Collaborators("'Tous' and a shared order: no list, a sentence saying why; loading errors offer 'Réessayer'", async () => {
@@ -245,7 +248,7 @@ const Representatives = suite('/mes-representants')
 Representatives.before.each(() => setViewport(360, 740))
 Representatives.after.each(() => cleanup())
 
-Representatives('on a phone: the list; add with all four fields, the phone normalised; remove after a confirmation', async () => {
+Representatives('on a phone: the list; add with all four fields, the phone normalised; remove after a confirmation, the focus then on the heading', async () => {
   const app = await open('/mes-representants')
   const list = await screen.findByRole('list', { name: 'Représentants' })
   assert.match(list.textContent!, 'Léa Fontaine')
@@ -265,9 +268,13 @@ Representatives('on a phone: the list; add with all four fields, the phone norma
   fireEvent.click(within(dialog).getByRole('button', { name: 'Ajouter' }))
   await waitFor(() => assert.match(screen.getByRole('list', { name: 'Représentants' }).textContent!, 'Paul Durand'))
   assert.equal(app.calls.people.filter(([n]) => n === 'addMandataire'), [['addMandataire', 2, { firstname: 'Paul', lastname: 'Durand', email: 'paul@example.com', phone: '06 11 22 33 44' }]])
-  fireEvent.click(screen.getByRole('button', { name: 'Retirer Léa Fontaine' }))
+  const remove = screen.getByRole('button', { name: 'Retirer Léa Fontaine' })
+  remove.focus()
+  fireEvent.click(remove)
   fireEvent.click(within(await screen.findByRole('dialog', { name: 'Retirer Léa Fontaine ?' })).getByRole('button', { name: 'Retirer le représentant' }))
   await waitFor(() => assert.not.match(screen.getByRole('list', { name: 'Représentants' }).textContent!, 'Léa'))
+  // Its "Retirer" is gone: the focus goes to the list's heading, not to the page.
+  assert.ok(document.activeElement === screen.getByRole('heading', { name: 'Mes représentants', level: 2 }), `the focus is on ${document.activeElement?.tagName}`)
 })
 
 Representatives('a failed addition keeps what was typed; an empty list says so in words', async () => {

@@ -45,7 +45,8 @@ function Collaborators({ order }: { order: Order }) {
   return (
     <PageCard aria-labelledby="collaborators-title">
       <Toolbar>
-        <h2 id="collaborators-title">Mes collaborateurs</h2>
+        {/* Focused by RemoveConfirmation once the removed row's "Retirer" is gone; never by Tab. */}
+        <h2 id="collaborators-title" tabIndex={-1}>Mes collaborateurs</h2>
         <Button type="button" onClick={() => actor.send({ type: 'invite.open' })} disabled={loading || !!loadError}>Inviter</Button>
       </Toolbar>
       <Muted>
@@ -122,7 +123,7 @@ function RemoveConfirmation({ actor, order }: { actor: CollaboratorsRef; order: 
   const busy = useSelector(actor, (s) => s.hasTag('busy'))
   const cancel = () => actor.send({ type: 'share.cancel' })
   return (
-    <Modal title={`Retirer ${share.email} ?`} onClose={cancel} locked={busy}
+    <Modal title={`Retirer ${share.email} ?`} onClose={cancel} locked={busy} fallbackFocus={() => document.getElementById('collaborators-title')}
       footer={<>
         <Button type="button" $variant="secondary" onClick={cancel} disabled={busy}>Annuler</Button>
         <Button type="button" $variant="danger" data-autofocus onClick={() => actor.send({ type: 'share.confirm' })} disabled={busy}>{busy ? 'Retrait…' : 'Retirer l’accès'}</Button>

@@ -33,7 +33,8 @@ function Representatives({ order }: { order: Order }) {
   return (
     <PageCard aria-labelledby="representatives-title">
       <Toolbar>
-        <h2 id="representatives-title">Mes représentants</h2>
+        {/* Focused by RemoveConfirmation once the removed row's "Retirer" is gone; never by Tab. */}
+        <h2 id="representatives-title" tabIndex={-1}>Mes représentants</h2>
         <Button type="button" onClick={() => actor.send({ type: 'representative.new' })} disabled={loading || !!loadError}>Ajouter un représentant</Button>
       </Toolbar>
       <Muted>Les personnes autorisées à retirer le courrier et les colis de {order.raisonSociale} au comptoir, sur présentation d’une pièce d’identité.</Muted>
@@ -89,6 +90,7 @@ function RemoveConfirmation({ actor, order }: { actor: RepresentativesRef; order
   const cancel = () => actor.send({ type: 'representative.cancel' })
   return (
     <Modal title={`Retirer ${representative.firstname} ${representative.lastname} ?`} onClose={cancel} locked={busy}
+      fallbackFocus={() => document.getElementById('representatives-title')}
       footer={<>
         <Button type="button" $variant="secondary" onClick={cancel} disabled={busy}>Annuler</Button>
         <Button type="button" $variant="danger" data-autofocus onClick={() => actor.send({ type: 'representative.confirm' })} disabled={busy}>{busy ? 'Retrait…' : 'Retirer le représentant'}</Button>
