@@ -99,6 +99,8 @@ export function KbisBanner({ order, contractId }: { order: Order | null; contrac
           headerStyle="accent"
           onClose={() => actor.send({ type: 'kbis.close' })}
           locked={busy}
+          // Uploaded: the banner and the button that opened this are gone; the page's content (Shell's <main>) takes the focus.
+          fallbackFocus={() => document.getElementById('contenu')}
           footer={
             busy ? null : choosing ? (
               <>

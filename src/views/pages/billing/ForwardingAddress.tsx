@@ -1,12 +1,14 @@
 // "Adresse de réexpédition": where forwarded mail goes, and its form (the five fields of spec §7); the saved address
 // shows at once.
 import { useActorRef, useSelector } from '@xstate/react'
+import { useRef } from 'react'
 import type { ActorRefFrom } from 'xstate'
 import type { Contract } from '../../../../server/contract/schemas.ts'
 import type { AddressDraft, forwardingAddressMachine } from '../../../machines/forwardingAddress.machine.ts'
 import { useFlows } from '../../app-context.tsx'
 import { Alert, Button, TextField } from '../../components/ui.tsx'
 import { Muted } from '../../components/page.tsx'
+import { useFocusWhenShown } from '../../components/useFocusWhenShown.ts'
 import { Actions } from './styles.ts'
 
 type AddressRef = ActorRefFrom<typeof forwardingAddressMachine>
@@ -27,6 +29,9 @@ export function ForwardingAddress({ contract: initial }: { contract: Contract })
   const actor = useActorRef(flows.forwardingAddress, { input: { contract: initial } })
   const contract = useSelector(actor, (s) => s.context.contract)
   const editing = useSelector(actor, (s) => s.hasTag('form'))
+  // Saved or cancelled: the form and its buttons are gone, "Modifier l’adresse" takes the focus.
+  const edit = useRef<HTMLButtonElement>(null)
+  useFocusWhenShown(!editing, edit)
   const headingId = `forwarding-${contract.id}`
   const address = lines(contract)
   return (
@@ -37,7 +42,7 @@ export function ForwardingAddress({ contract: initial }: { contract: Contract })
           {address.length ? <address>{address.map((line) => <div key={line}>{line}</div>)}</address> : <Muted>Aucune adresse de réexpédition enregistrée.</Muted>}
           <Actions>
             {/* The accessible name starts with the visible words (WCAG 2.5.3), and names the company. */}
-            <Button type="button" $variant="secondary" onClick={() => actor.send({ type: 'address.edit' })}
+            <Button type="button" $variant="secondary" ref={edit} onClick={() => actor.send({ type: 'address.edit' })}
               aria-label={`${address.length ? 'Modifier l’adresse' : 'Indiquer une adresse'} de réexpédition de ${contract.raisonSociale}`}>
               {address.length ? 'Modifier l’adresse' : 'Indiquer une adresse'}
             </Button>
@@ -54,6 +59,9 @@ function AddressForm({ actor }: { actor: AddressRef }) {
   const error = useSelector(actor, (s) => s.context.error)
   const busy = useSelector(actor, (s) => s.hasTag('busy'))
   const id = useSelector(actor, (s) => s.context.contract.id)
+  // Refused: the form stays, and the focus goes back to "Enregistrer l’adresse", disabled while saving.
+  const save = useRef<HTMLButtonElement>(null)
+  useFocusWhenShown(!busy, save)
   return (
     <form noValidate aria-busy={busy} onSubmit={(e) => { e.preventDefault(); actor.send({ type: 'address.submit' }) }}>
       {error && <Alert $kind="error" role="alert">{error}</Alert>}
@@ -63,7 +71,7 @@ function AddressForm({ actor }: { actor: AddressRef }) {
           onChange={(value) => actor.send({ type: 'address.change', draft: { [field]: value } })} />
       ))}
       <Actions>
-        <Button type="submit" disabled={busy}>{busy ? 'Enregistrement…' : 'Enregistrer l’adresse'}</Button>
+        <Button type="submit" ref={save} disabled={busy}>{busy ? 'Enregistrement…' : 'Enregistrer l’adresse'}</Button>
         <Button type="button" $variant="secondary" onClick={() => actor.send({ type: 'address.cancel' })} disabled={busy}>Annuler</Button>
       </Actions>
     </form>

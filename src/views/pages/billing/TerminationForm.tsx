@@ -3,6 +3,7 @@
 // user owns. It shows "Résiliation demandée pour le {date}" once there is a request, else "Résilier" and its form
 // (flows.termination, src/machines/termination.machine.ts).
 import { useActorRef, useSelector } from '@xstate/react'
+import { useEffect, useRef } from 'react'
 import type { ActorRefFrom } from 'xstate'
 import { frenchDay, OTHER_REASON, TERMINATION_REASONS, type terminationMachine } from '../../../machines/termination.machine.ts'
 import { useFlows } from '../../app-context.tsx'
@@ -19,20 +20,32 @@ export function TerminationForm({ orderId, company }: { orderId: number; company
   const formOpen = useSelector(actor, (s) => s.hasTag('form'))
   const requestedDate = useSelector(actor, (s) => s.context.requestedDate)
   const error = useSelector(actor, (s) => s.context.error)
-  if (loading) return <Spinner size={20} label="Chargement de votre demande de résiliation…" />
-  if (failed) return <ErrorState message={error ?? 'Le chargement a échoué.'} onRetry={() => actor.send({ type: 'termination.retry' })} />
-  if (requestedDate) return <Alert $kind="info" role="status">Résiliation demandée pour le {frenchDay(requestedDate)}.</Alert>
+  // The dialog closes on "Résilier" gone (a request sent, or one found after a 409): the focus goes to the notice, or
+  // here while the request is read, then on to the notice (tabIndex -1: neither is reached by Tab).
+  const here = useRef<HTMLDivElement>(null)
+  const notice = useRef<HTMLDivElement>(null)
+  const fallbackFocus = () => notice.current ?? here.current
+  useEffect(() => {
+    if (requestedDate && document.activeElement === here.current) notice.current?.focus()
+  }, [requestedDate])
   return (
-    <div>
-      <Button type="button" $variant="ghost" onClick={() => actor.send({ type: 'termination.open' })} aria-label={`Résilier la domiciliation de ${company}`}>
-        Résilier
-      </Button>
-      {formOpen && <TerminationDialog actor={actor} company={company} />}
+    <div ref={here} tabIndex={-1}>
+      {loading ? <Spinner size={20} label="Chargement de votre demande de résiliation…" />
+        : failed ? <ErrorState message={error ?? 'Le chargement a échoué.'} onRetry={() => actor.send({ type: 'termination.retry' })} />
+        : requestedDate ? <Alert $kind="info" role="status" ref={notice} tabIndex={-1}>Résiliation demandée pour le {frenchDay(requestedDate)}.</Alert>
+        : (
+          <>
+            <Button type="button" $variant="ghost" onClick={() => actor.send({ type: 'termination.open' })} aria-label={`Résilier la domiciliation de ${company}`}>
+              Résilier
+            </Button>
+            {formOpen && <TerminationDialog actor={actor} company={company} fallbackFocus={fallbackFocus} />}
+          </>
+        )}
     </div>
   )
 }
 
-function TerminationDialog({ actor, company }: { actor: TerminationRef; company: string }) {
+function TerminationDialog({ actor, company, fallbackFocus }: { actor: TerminationRef; company: string; fallbackFocus: () => HTMLElement | null }) {
   const draft = useSelector(actor, (s) => s.context.draft)
   const fieldErrors = useSelector(actor, (s) => s.context.fieldErrors)
   const earliestDate = useSelector(actor, (s) => s.context.earliestDate)
@@ -41,7 +54,7 @@ function TerminationDialog({ actor, company }: { actor: TerminationRef; company:
   const change = (value: Partial<typeof draft>) => actor.send({ type: 'termination.change', draft: value })
   const described = (field: keyof typeof draft, hint = false) => [fieldErrors[field] && `termination-${field}-error`, hint && `termination-${field}-hint`].filter(Boolean).join(' ') || undefined
   return (
-    <Modal title={`Résilier la domiciliation de ${company}`} onClose={() => actor.send({ type: 'termination.cancel' })} locked={busy}
+    <Modal title={`Résilier la domiciliation de ${company}`} onClose={() => actor.send({ type: 'termination.cancel' })} locked={busy} fallbackFocus={fallbackFocus}
       footer={
         <>
           <Button type="button" $variant="secondary" onClick={() => actor.send({ type: 'termination.cancel' })} disabled={busy}>Annuler</Button>

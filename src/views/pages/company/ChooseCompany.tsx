@@ -13,6 +13,12 @@ export function ChooseCompany({ startup, title, why, only = () => true }: {
   only?: (order: Order) => boolean
 }) {
   const orders = useOrders(startup).filter(only)
+  // This choice gives way to the company's page: the focus goes first to the page's content (Shell's <main>, which
+  // stays), not to <body> with the button pressed.
+  const choose = (orderId: number) => {
+    document.getElementById('contenu')?.focus()
+    startup.send({ type: 'order.select', orderId })
+  }
   return (
     <PageCard aria-labelledby="choose-company-title">
       <h2 id="choose-company-title">{title}</h2>
@@ -24,7 +30,7 @@ export function ChooseCompany({ startup, title, why, only = () => true }: {
               <strong>{o.raisonSociale}</strong>
               <div><Muted>{[o.legalForm, o.siren && `SIREN ${o.siren}`, o.isShareOrder && 'partagée avec vous'].filter(Boolean).join(' · ')}</Muted></div>
             </div>
-            <Button type="button" $variant="secondary" onClick={() => startup.send({ type: 'order.select', orderId: o.id })} aria-label={`Choisir ${o.raisonSociale}`}>
+            <Button type="button" $variant="secondary" onClick={() => choose(o.id)} aria-label={`Choisir ${o.raisonSociale}`}>
               Choisir
             </Button>
           </Row>

@@ -1,11 +1,13 @@
 // "Ça m'intéresse" on a partner's offer (a bank, the accountant), then "Demande envoyée" for good;
 // a collaborator sees where it stands, and why the request is not theirs to make.
 import { useActorRef, useSelector } from '@xstate/react'
+import { useRef } from 'react'
 import type { Order } from '../../../../server/contract/schemas.ts'
 import type { Partner } from '../../../machines/partnerInterest.machine.ts'
 import { useFlows } from '../../app-context.tsx'
 import { Badge, Muted } from '../../components/page.tsx'
 import { Alert, Button } from '../../components/ui.tsx'
+import { useFocusWhenShown } from '../../components/useFocusWhenShown.ts'
 
 const sentFlag = (order: Order, partner: Partner) => (partner === 'qonto' ? order.qonto : partner === 'shine' ? order.shine : order.wantComptable)
 
@@ -15,12 +17,18 @@ export function InterestButton({ order, partner, label, name }: { order: Order; 
   const sent = useSelector(interest, (s) => s.hasTag('sent'))
   const busy = useSelector(interest, (s) => s.hasTag('busy'))
   const error = useSelector(interest, (s) => s.context.error)
-  if (sent) return <Badge $tone="success">Demande envoyée</Badge>
+  // The badge replaces the button pressed: it takes the focus (never by Tab); a failure gives it back to the button,
+  // disabled while sending.
+  const badge = useRef<HTMLSpanElement>(null)
+  const button = useRef<HTMLButtonElement>(null)
+  useFocusWhenShown(sent, badge)
+  useFocusWhenShown(!busy, button)
+  if (sent) return <Badge $tone="success" ref={badge} tabIndex={-1}>Demande envoyée</Badge>
   if (order.isShareOrder) return <Muted>Seul le titulaire de la domiciliation peut faire cette demande.</Muted>
   return (
     <div>
       {error && <Alert $kind="error" role="alert">{error}</Alert>}
-      <Button type="button" onClick={() => interest.send({ type: 'interest.send' })} disabled={busy} aria-label={busy ? undefined : name}>
+      <Button type="button" ref={button} onClick={() => interest.send({ type: 'interest.send' })} disabled={busy} aria-label={busy ? undefined : name}>
         {busy ? 'Envoi…' : label}
       </Button>
     </div>

@@ -1,0 +1,115 @@
+import '../util/dom.ts'
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import * as F from '../util/fixtures.ts'
+import { setViewport } from '../util/dom.ts'
+import { renderApp, type Scenario } from '../util/services.tsx'
+
+// happy-dom keeps the focus on a button that gets disabled (a request under way); Chrome drops it to <body>. Chrome's
+// behaviour, for these tests (as in payment-focus.test.tsx):
+const setAttribute = Element.prototype.setAttribute
+Element.prototype.setAttribute = function (this: Element, name: string, value: string) {
+  if (name === 'disabled' && this === document.activeElement) (this as HTMLElement).blur()
+  setAttribute.call(this, name, value)
+}
+
+const open = (path: string, scenario: Scenario & { defaultOrder?: number | 'all' } = {}) => renderApp(path, { signedIn: true, defaultOrder: 2, ...scenario })
+
+/** The focus is on `element` (compared by identity: uvu's diff of two DOM nodes says nothing). */
+function assertFocusOn(element: Element, what: string) {
+  const focused = document.activeElement
+  assert.ok(focused === element, `the focus should be on ${what}, it is on ${focused === document.body ? '<body>' : `${focused?.tagName} « ${focused?.textContent?.slice(0, 60)} »`}`)
+}
+
+/** Focused then pressed, as a keyboard user would. */
+function press(button: HTMLElement) {
+  button.focus()
+  fireEvent.click(button)
+}
+
+const ActionFocus = suite('an action that replaces its own control: the focus goes to what replaces it, not to <body>')
+ActionFocus.before.each(() => setViewport(1280))
+ActionFocus.after.each(() => cleanup())
+
+ActionFocus('"Résilier", the request sent: the focus is on "Résiliation demandée pour le …"', async () => {
+  await open('/gestion-de-mon-entreprise')
+  const termination = within(await screen.findByRole('region', { name: 'Résilier ma domiciliation' }))
+  press(await termination.findByRole('button', { name: 'Résilier la domiciliation de Boulangerie des Lilas SAS' }))
+  const dialog = await screen.findByRole('dialog')
+  fireEvent.change(within(dialog).getByLabelText('Motif'), { target: { value: 'Transfert du siège social' } })
+  fireEvent.change(within(dialog).getByLabelText('Date de résiliation souhaitée'), { target: { value: '2027-07-01' } })
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Envoyer la demande' }))
+  const notice = await termination.findByText('Résiliation demandée pour le 1 juillet 2027.')
+  await waitFor(() => assertFocusOn(notice, 'the notice'))
+})
+
+ActionFocus('"Résilier" refused by a 409: the focus stays where the request is read, then on its notice', async () => {
+  await open('/souscription/mes-abonnements', { billing: { terminationRefused: { status: 409, message: 'Une demande de résiliation est déjà enregistrée pour cette domiciliation.' } } })
+  press(await screen.findByRole('button', { name: /Résilier la domiciliation/ }))
+  const dialog = await screen.findByRole('dialog')
+  fireEvent.change(within(dialog).getByLabelText('Motif'), { target: { value: 'Tarifs trop élevés' } })
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Envoyer la demande' }))
+  const notice = await screen.findByText('Résiliation demandée pour le 31 août 2027.')
+  await waitFor(() => assertFocusOn(notice, 'the notice'))
+})
+
+ActionFocus('"Je veux être contacté par un expert-comptable": the focus goes to "Demande envoyée"', async () => {
+  await open('/gestion-de-mon-entreprise')
+  const accountant = within(await screen.findByRole('region', { name: 'Un expert-comptable pour votre société' }))
+  press(accountant.getByRole('button', { name: 'Je veux être contacté par un expert-comptable' }))
+  const badge = await accountant.findByText('Demande envoyée')
+  await waitFor(() => assertFocusOn(badge, '"Demande envoyée"'))
+})
+
+ActionFocus('"Ça m’intéresse" refused: the focus goes back to the button', async () => {
+  await open('/suivi-comptable/tresorerie', { company: { fails: ['shine'] } })
+  const shine = within(await screen.findByRole('region', { name: 'Shine' }))
+  press(shine.getByRole('button', { name: "Ça m'intéresse : Shine" }))
+  await shine.findByText(/momentanément indisponible/)
+  await waitFor(() => assertFocusOn(shine.getByRole('button', { name: "Ça m'intéresse : Shine" }), 'the button'))
+})
+
+ActionFocus('the forwarding address saved, or the form cancelled: the focus goes to "Modifier l’adresse"; refused, back to "Enregistrer l’adresse"', async () => {
+  await open('/souscription/attestation-contrats')
+  press(await screen.findByRole('button', { name: /Indiquer une adresse de réexpédition/ }))
+  press(screen.getByRole('button', { name: 'Annuler' }))
+  await waitFor(() => assertFocusOn(screen.getByRole('button', { name: /Indiquer une adresse de réexpédition/ }), '"Indiquer une adresse"'))
+  press(screen.getByRole('button', { name: /Indiquer une adresse de réexpédition/ }))
+  fireEvent.change(screen.getByLabelText('Numéro et rue'), { target: { value: '3 place du Marché' } })
+  fireEvent.change(screen.getByLabelText('Code postal'), { target: { value: '69002' } })
+  fireEvent.change(screen.getByLabelText('Ville'), { target: { value: 'Lyon' } })
+  press(screen.getByRole('button', { name: 'Enregistrer l’adresse' }))
+  await screen.findByText('69002 Lyon')
+  await waitFor(() => assertFocusOn(screen.getByRole('button', { name: 'Modifier l’adresse de réexpédition de Boulangerie des Lilas SAS' }), '"Modifier l’adresse"'))
+  cleanup()
+  await open('/souscription/attestation-contrats', { billing: { addressFails: true } })
+  press(await screen.findByRole('button', { name: /Indiquer une adresse de réexpédition/ }))
+  fireEvent.change(screen.getByLabelText('Numéro et rue'), { target: { value: '3 place du Marché' } })
+  fireEvent.change(screen.getByLabelText('Code postal'), { target: { value: '69002' } })
+  fireEvent.change(screen.getByLabelText('Ville'), { target: { value: 'Lyon' } })
+  press(screen.getByRole('button', { name: 'Enregistrer l’adresse' }))
+  await screen.findByText(/n’a pas été enregistrée/)
+  await waitFor(() => assertFocusOn(screen.getByRole('button', { name: 'Enregistrer l’adresse' }), '"Enregistrer l’adresse"'))
+})
+
+ActionFocus('the Kbis sent: the banner is gone, the focus goes to the page’s content', async () => {
+  await open('/tableau-de-bord', { defaultOrder: F.atelier.id })
+  await screen.findByText('Bonjour Camille')
+  press(within(screen.getByRole('region', { name: 'Justificatif d’immatriculation' })).getByRole('button', { name: 'Je dépose mon Kbis' }))
+  const dialog = await screen.findByRole('dialog', { name: 'Déposer mon justificatif' })
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Oui' }))
+  const input = document.querySelector<HTMLInputElement>('input[type="file"][accept=".pdf"]')!
+  fireEvent.change(input, { target: { files: [new File(['%PDF-1.7\n'], 'kbis.pdf', { type: 'application/pdf' })] } })
+  await waitFor(() => assert.is(screen.queryByRole('region', { name: 'Justificatif d’immatriculation' }), null), { timeout: 5000 })
+  await waitFor(() => assertFocusOn(screen.getByRole('main'), 'the page’s content (<main>)'))
+})
+
+ActionFocus('"Choisir" a company on a page about one: the focus goes to the page’s content', async () => {
+  await open('/gestion-de-mon-entreprise', { defaultOrder: 'all' })
+  press(within(await screen.findByRole('list', { name: 'Sociétés' })).getByRole('button', { name: 'Choisir Boulangerie des Lilas SAS' }))
+  await screen.findByRole('region', { name: 'Boulangerie des Lilas SAS' })
+  assertFocusOn(screen.getByRole('main'), 'the page’s content (<main>)')
+})
+
+ActionFocus.run()
