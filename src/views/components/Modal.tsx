@@ -1,6 +1,6 @@
 // The generic modal (spec §2): optional large size, two header styles, a close button, and the
 // default footer button 'Nous faire parvenir'. It traps the focus, closes on Escape and gives the
-// focus back to what opened it (or, when that is gone, to `fallbackFocus`).
+// focus back to what opened it (or, when that is gone or inert, to `fallbackFocus`).
 import { styled } from 'goober'
 import { type ReactNode, useEffect, useId, useRef } from 'react'
 import { createPortal } from 'react-dom'
@@ -74,7 +74,10 @@ export interface ModalProps {
   confirmLabel?: string
   /** While true, Escape and the close button do nothing (e.g. during an upload). */
   locked?: boolean
-  /** On close, where the focus goes when what opened the modal is gone (e.g. a "Payer" whose invoice is now paid). */
+  /**
+   * On close, where the focus goes when what opened the modal is gone (e.g. a "Payer" whose invoice is now paid) or
+   * inert (e.g. in the phone's drawer, closed meanwhile): an inert element takes no focus.
+   */
   fallbackFocus?: () => HTMLElement | null
 }
 
@@ -95,7 +98,7 @@ export function Modal({ title, onClose, children, large = false, headerStyle = '
     document.body.style.overflow = 'hidden'
     return () => {
       document.body.style.overflow = overflow
-      const back = opener && opener !== document.body && document.contains(opener) ? opener : fallback.current?.()
+      const back = opener && opener !== document.body && document.contains(opener) && !opener.closest('[inert]') ? opener : fallback.current?.()
       back?.focus()
     }
   }, [])

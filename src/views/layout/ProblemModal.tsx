@@ -6,7 +6,13 @@ import type { problemReportMachine } from '../../machines/problemReport.machine.
 import { Modal } from '../components/Modal.tsx'
 import { Button, Field } from '../components/ui.tsx'
 
-export function ProblemModal({ actor, orderId, company }: { actor: ActorRefFrom<typeof problemReportMachine>; orderId: number | null; company: string | null }) {
+export function ProblemModal({ actor, orderId, company, fallbackFocus }: {
+  actor: ActorRefFrom<typeof problemReportMachine>
+  orderId: number | null
+  company: string | null
+  /** Where the focus goes on close when its opener cannot take it (on a phone, in the drawer closed and inert). */
+  fallbackFocus: () => HTMLElement | null
+}) {
   const message = useSelector(actor, (s) => s.context.message)
   const error = useSelector(actor, (s) => s.context.error)
   const busy = useSelector(actor, (s) => s.hasTag('busy'))
@@ -21,6 +27,7 @@ export function ProblemModal({ actor, orderId, company }: { actor: ActorRefFrom<
       title="Signaler un problème"
       onClose={() => actor.send({ type: 'problem.close' })}
       locked={busy}
+      fallbackFocus={fallbackFocus}
       footer={
         <Button type="submit" form="problem-form" disabled={busy}>
           {busy ? 'Envoi…' : 'Envoyer'}

@@ -101,7 +101,8 @@ export function Shell({ startup }: { startup: StartupRef }) {
           {legal ? <LegalLayout><Pages /></LegalLayout> : <Pages />}
         </Content>
       </Column>
-      {problemOpen && <ProblemModal actor={problem} orderId={order?.id ?? null} company={order?.raisonSociale ?? null} />}
+      {/* Opened from the phone's drawer, closed at once (inert): the focus comes back to 'Ouvrir le menu'. */}
+      {problemOpen && <ProblemModal actor={problem} orderId={order?.id ?? null} company={order?.raisonSociale ?? null} fallbackFocus={() => drawer.menuButton.current} />}
     </Grid>
   )
 }
