@@ -1,7 +1,9 @@
 // The missing identity documents (/missing-document): one file per document asked for (PDF, JPEG
 // or PNG, 10 MB at most), sent one request each so the customer sees the progress; a document
-// already sent is not sent again after a failure. Once all are in, the order is complete.
-import { assign, fromPromise, setup } from 'xstate'
+// already sent is not sent again after a failure. Once all are in, the order is complete; all sent
+// and the server still waiting for something, there is nothing left to send: the customer is told
+// to contact us.
+import { and, assign, fromPromise, setup } from 'xstate'
 import type { IdentityUploadReply, MissingDocument } from '../../server/contract/schemas.ts'
 import type { ChosenFile } from './kbisUpload.machine.ts'
 import { messageOf, type Notice } from './shared.ts'
@@ -12,6 +14,7 @@ export const IDENTITY_WRONG_TYPE = 'Formats acceptés : PDF, JPEG ou PNG.'
 export const IDENTITY_TOO_BIG = 'Le fichier dépasse la taille maximale de 10 Mo.'
 export const IDENTITY_INCOMPLETE = 'Ajoutez un fichier pour chaque document demandé.'
 export const IDENTITY_DONE = 'Merci ! Vos documents ont bien été transmis.'
+export const IDENTITY_STILL_INCOMPLETE = 'Vos documents ont été reçus, mais le dossier reste incomplet : contactez-nous.'
 
 const ACCEPTED = [
   { extension: /\.pdf$/i, type: 'application/pdf' },
@@ -60,7 +63,8 @@ export const identityUploadMachine = deferred(() => setup({
   },
   guards: {
     isAcceptable: (_, params: { file: ChosenFile }) => identityFileError(params.file) === null,
-    isAsked: ({ context }, params: { documentType: string }) => context.documents.some((d) => d.type === params.documentType),
+    /** A document asked for and not sent yet (one sent is not sent again). */
+    isPending: ({ context }, params: { documentType: string }) => pending(context).includes(params.documentType),
     allChosen: ({ context }) => pending(context).every((t) => t in context.files),
     isComplete: (_, params: { reply: IdentityUploadReply }) => params.reply.complete,
     morePending: ({ context }) => pending(context).length > 0,
@@ -74,7 +78,7 @@ export const identityUploadMachine = deferred(() => setup({
       on: {
         'identity.file': [
           {
-            guard: { type: 'isAsked', params: ({ event }) => ({ documentType: event.documentType }) },
+            guard: { type: 'isPending', params: ({ event }) => ({ documentType: event.documentType }) },
             actions: assign(({ context, event }) => {
               const problem = identityFileError(event.file)
               const files = { ...context.files }
@@ -90,9 +94,10 @@ export const identityUploadMachine = deferred(() => setup({
             }),
           },
         ],
+        // Refused once everything is sent (the server still waiting for something): nothing is left to send.
         'identity.submit': [
-          { guard: 'allChosen', target: 'uploading', actions: assign({ error: null }) },
-          { actions: assign({ error: IDENTITY_INCOMPLETE }) },
+          { guard: and(['morePending', 'allChosen']), target: 'uploading', actions: assign({ error: null }) },
+          { guard: 'morePending', actions: assign({ error: IDENTITY_INCOMPLETE }) },
         ],
       },
     },
@@ -127,7 +132,7 @@ export const identityUploadMachine = deferred(() => setup({
       always: [
         { guard: 'morePending', target: 'uploading' },
         // Everything was sent but the server still waits for something: say so.
-        { target: 'editing', actions: assign({ error: 'Vos documents ont été reçus, mais le dossier reste incomplet : contactez-nous.' }) },
+        { target: 'editing', actions: assign({ error: IDENTITY_STILL_INCOMPLETE }) },
       ],
     },
     completed: { type: 'final' },

@@ -42,6 +42,8 @@ export interface Scenario {
   kbisAnswer?: string | null
   /** The problem report fails. */
   problemFails?: boolean
+  /** /missing-document: the server still says the file is incomplete once every document is sent. */
+  identityIncomplete?: boolean
   loginFails?: boolean
   data?: Partial<PortalData>
   /** Resources whose load fails (once each, then answers: 'Réessayer' works). */
@@ -337,6 +339,7 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
     uploadIdentity: async (form): Promise<IdentityUploadReply> => {
       const [documentType, file] = [...form.entries()].find(([key]) => key !== 'orderId')!
       calls.identityUploads.push({ orderId: Number(form.get('orderId')), documentType, fileName: (file as File).name })
+      if (scenario.identityIncomplete) return { uploaded: [], complete: false, missingDocumentsValidatedAt: null }
       return { uploaded: [], complete: true, missingDocumentsValidatedAt: '2026-11-22T10:00:00.000Z' }
     },
     requestPasswordReset: async (body) => void calls.resetRequests.push(body) as never,

@@ -2,7 +2,7 @@ import '../util/dom.ts'
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { IDENTITY_DONE, IDENTITY_WRONG_TYPE } from '../../src/machines/identityUpload.machine.ts'
+import { IDENTITY_DONE, IDENTITY_STILL_INCOMPLETE, IDENTITY_WRONG_TYPE } from '../../src/machines/identityUpload.machine.ts'
 import { RESET_REQUESTED } from '../../src/views/pages/shell/ResetPasswordPage.tsx'
 import { PASSWORD_CHANGED } from '../../src/machines/submission.machine.ts'
 import { PASSWORD_TOO_COMMON, PASSWORD_TOO_SHORT } from '../../src/machines/passwordRule.ts'
@@ -125,6 +125,23 @@ Missing('the missing documents, one input each; a wrong type is refused; sending
   assert.equal(app.calls.identityUploads, [{ orderId: F.conseil.id, documentType: 'identity_manager', fileName: 'cni.pdf' }])
   assert.equal(app.calls.notices, [{ kind: 'success', message: IDENTITY_DONE }])
   await screen.findByText('Bonjour Camille')
+})
+
+Missing('everything sent, the server still waiting for something: "contactez-nous", and no button left to send nothing', async () => {
+  const app = await renderApp('/tableau-de-bord', { signedIn: true, orders: [F.conseil], identityIncomplete: true })
+  await waitFor(() => assert.is(app.currentPath(), '/missing-document'))
+  fireEvent.change(await screen.findByLabelText("Pièce d'identité du gérant"), { target: { files: [new File(['%PDF-1.7'], 'cni.pdf', { type: 'application/pdf' })] } })
+  const send = screen.getByRole('button', { name: 'Envoyer mes documents' })
+  send.focus()
+  fireEvent.click(send)
+  const message = await screen.findByText(IDENTITY_STILL_INCOMPLETE)
+  assert.is(screen.queryByRole('button', { name: /Envoyer/ }), null, 'nothing left to send')
+  await waitFor(() => assert.ok(document.activeElement === message, 'the message takes the focus of the button gone'))
+  fireEvent.submit(message.closest('form')!)
+  await new Promise((resolve) => setTimeout(resolve, 20))
+  assert.equal(app.calls.identityUploads, [{ orderId: F.conseil.id, documentType: 'identity_manager', fileName: 'cni.pdf' }])
+  assert.is(app.currentPath(), '/missing-document')
+  screen.getByText(IDENTITY_STILL_INCOMPLETE)
 })
 
 Missing('back on the dashboard before sending, the customer is pointed to the documents', async () => {

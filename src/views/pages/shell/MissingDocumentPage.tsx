@@ -2,13 +2,14 @@
 // JPEG, PNG), sent with progress; once all are in, the customer reaches the dashboard.
 import { useActorRef, useSelector } from '@xstate/react'
 import { styled } from 'goober'
-import type { FormEvent } from 'react'
+import { type FormEvent, useRef } from 'react'
 import { Link } from 'wouter'
 import type { MissingDocument, Order } from '../../../../server/contract/schemas.ts'
 import { selectedOrder, type StartupContext } from '../../../machines/startup.machine.ts'
 import { hasMissingDocuments } from '../../../machines/shared.ts'
 import { type StartupRef, useFlows, useStartup } from '../../app-context.tsx'
 import { Alert, Button, Centered, Field, Spinner } from '../../components/ui.tsx'
+import { useFocusWhenShown } from '../../components/useFocusWhenShown.ts'
 import { BareLayout } from '../../layout/BareLayout.tsx'
 import { color } from '../../theme.ts'
 
@@ -66,6 +67,10 @@ function UploadForm({ order, documents }: { order: Order; documents: MissingDocu
   const sent = useSelector(actor, (s) => s.context.sent)
   const fileErrors = useSelector(actor, (s) => s.context.fileErrors)
   const error = useSelector(actor, (s) => s.context.error)
+  // Everything sent, the file still incomplete: no button (nothing left to send), the message takes the focus.
+  const nothingToSend = useSelector(actor, (s) => s.matches('editing') && !s.can({ type: 'identity.submit' }))
+  const message = useRef<HTMLDivElement>(null)
+  useFocusWhenShown(nothingToSend, message)
 
   function submit(event: FormEvent) {
     event.preventDefault()
@@ -80,7 +85,7 @@ function UploadForm({ order, documents }: { order: Order; documents: MissingDocu
       </p>
       <form onSubmit={submit} noValidate aria-busy={busy}>
         {error && (
-          <Alert $kind="error" role="alert">
+          <Alert $kind="error" role="alert" ref={message} tabIndex={-1}>
             {error}
           </Alert>
         )}
@@ -111,9 +116,11 @@ function UploadForm({ order, documents }: { order: Order; documents: MissingDocu
             <progress id="identity-progress" max={documents.length} value={sent.length} />
           </Progress>
         )}
-        <Button type="submit" disabled={busy}>
-          {busy ? 'Envoi…' : 'Envoyer mes documents'}
-        </Button>
+        {!nothingToSend && (
+          <Button type="submit" disabled={busy}>
+            {busy ? 'Envoi…' : 'Envoyer mes documents'}
+          </Button>
+        )}
       </form>
     </BareLayout>
   )
