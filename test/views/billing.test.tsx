@@ -7,6 +7,7 @@ import * as F from '../util/fixtures.ts'
 import { setViewport } from '../util/dom.ts'
 import { renderApp, type Scenario } from '../util/services.tsx'
 import type { Resource } from '../../src/machines/portalData.machine.ts'
+import { cardExpiry } from '../../src/views/pages/billing/labels.ts'
 
 const YEAR = new Date().getFullYear()
 const plan = (id: string, nickname: string, amount: number, interval: 'month' | 'year' = 'year') => ({ id, nickname, amount, currency: 'eur', interval, product: 'p' })
@@ -505,16 +506,32 @@ Invoices.run()
 const Card = suite('/moyen-de-paiement')
 Card.after.each(afterEach)
 
-Card('the card on file: brand, •••• 4242, expiry; "Expire bientôt" within 60 days', async () => {
+Card('the card on file: brand, •••• 4242, expiry; "Expire bientôt" within 60 days, "Expirée" once its month is past', async () => {
   await open('/moyen-de-paiement')
   const facts = await screen.findByLabelText('Carte enregistrée')
   assert.match(text(facts), 'Visa •••• 4242')
   assert.match(text(facts), `12/${YEAR + 2}`)
   assert.not.match(text(facts), 'Expire bientôt')
+  assert.not.match(text(facts), 'Expirée')
   cleanup()
   const now = new Date()
   await open('/moyen-de-paiement', { data: { subscriptions, invoices, card: { ...visa, expMonth: now.getMonth() + 1, expYear: now.getFullYear() } } })
   assert.match(text((await screen.findByLabelText('Carte enregistrée'))), 'Expire bientôt')
+  cleanup()
+  await open('/moyen-de-paiement', { data: { subscriptions, invoices, card: { ...visa, expMonth: 3, expYear: 2024 } } })
+  const expired = await screen.findByLabelText('Carte enregistrée')
+  assert.match(text(expired), '03/2024')
+  within(expired).getByText('Expirée')
+  assert.not.match(text(expired), 'Expire bientôt')
+})
+
+Card('a card’s expiry, on its own: valid, within 60 days of the end of its month, past it', () => {
+  const card = { ...visa, expMonth: 3, expYear: 2027 }
+  assert.is(cardExpiry(card, new Date(2027, 0, 15)), 'valid')
+  assert.is(cardExpiry(card, new Date(2027, 1, 15)), 'soon')
+  assert.is(cardExpiry(card, new Date(2027, 2, 31, 23, 59)), 'soon', 'its last day still counts')
+  assert.is(cardExpiry(card, new Date(2027, 3, 1)), 'expired')
+  assert.is(cardExpiry(card, new Date(2031, 0, 1)), 'expired')
 })
 
 Card('no card: "Aucune carte enregistrée"', async () => {

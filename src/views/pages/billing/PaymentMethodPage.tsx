@@ -1,9 +1,10 @@
-// /moyen-de-paiement: the card on file (brand, "•••• 4242", expiry, "Expire bientôt" within 60 days), or "Aucune carte
-// enregistrée"; "Remplacer ma carte" opens the local test provider's own card form. For an order, the card paying for
-// its subscription; with 'Tous', the account's default card; a shared order's card is its owner's business.
+// /moyen-de-paiement: the card on file (brand, "•••• 4242", expiry, "Expire bientôt" within 60 days, "Expirée" once
+// past), or "Aucune carte enregistrée"; "Remplacer ma carte" opens the local test provider's own card form. For an
+// order, the card paying for its subscription; with 'Tous', the account's default card; a shared order's card is its
+// owner's business.
 import { isShown, Muted, PageCard, Toolbar, usePortal, useResource, useSelectedOrder, ListState, Badge } from '../../components/page.tsx'
 import type { PageProps } from '../page.ts'
-import { brandLabel, expiresSoon, expiryLabel, OWNER_ONLY } from './labels.ts'
+import { brandLabel, type CardExpiry, cardExpiry, expiryLabel, OWNER_ONLY } from './labels.ts'
 import { Facts } from './styles.ts'
 import { TestCardForm } from './TestCardForm.tsx'
 
@@ -32,10 +33,15 @@ export default function PaymentMethodPage(_: PageProps) {
             <dt>Carte</dt>
             <dd>{brandLabel(card.brand)} <span aria-label={`se terminant par ${card.last4}`}>•••• {card.last4}</span></dd>
             <dt>Expiration</dt>
-            <dd>{expiryLabel(card)} {expiresSoon(card, new Date()) && <Badge $tone="warning">Expire bientôt</Badge>}</dd>
+            <dd>{expiryLabel(card)} <ExpiryBadge expiry={cardExpiry(card, new Date())} /></dd>
           </Facts>
         )}
       </ListState>
     </PageCard>
   )
+}
+
+function ExpiryBadge({ expiry }: { expiry: CardExpiry }) {
+  if (expiry === 'expired') return <Badge $tone="danger">Expirée</Badge>
+  return expiry === 'soon' ? <Badge $tone="warning">Expire bientôt</Badge> : null
 }

@@ -23,10 +23,14 @@ export const brandLabel = (brand: string) => brands[brand] ?? brand
 /** "12/2028" */
 export const expiryLabel = (card: PaymentMethod) => `${String(card.expMonth).padStart(2, '0')}/${card.expYear}`
 
-/** A card expires at the end of its month: "Expire bientôt" within 60 days of that. */
-export function expiresSoon(card: PaymentMethod, today: Date): boolean {
-  const end = Date.UTC(card.expYear, card.expMonth, 1)
-  return end - today.getTime() <= 60 * 86_400_000
+export type CardExpiry = 'valid' | 'soon' | 'expired'
+
+/** A card expires at the end of its month: "Expirée" once that month is past, "Expire bientôt" within 60 days of its end. */
+export function cardExpiry(card: PaymentMethod, today: Date): CardExpiry {
+  // The first day after its month, at midnight where the customer is.
+  const end = new Date(card.expYear, card.expMonth, 1)
+  if (today.getTime() >= end.getTime()) return 'expired'
+  return end.getTime() - today.getTime() <= 60 * 86_400_000 ? 'soon' : 'valid'
 }
 
 /** The orders a billing page shows: the selected one, or every order the user owns ('Tous'). */
