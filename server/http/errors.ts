@@ -6,8 +6,8 @@ import { PaymentError } from '../services/payment.ts'
 import { securityHeaders } from './security-headers.ts'
 
 export class HttpError extends Error {
-  constructor(readonly statusCode: number, message: string, readonly code?: string) {
-    super(message)
+  constructor(readonly statusCode: number, message: string, readonly code?: string, options?: ErrorOptions) {
+    super(message, options)
   }
 }
 

@@ -229,6 +229,10 @@ export async function createTerminationRequest(db: Db, request: { orderId: numbe
   return row?.id ?? null
 }
 
+/** Takes back a termination request whose e-mail to the support could not leave (http/send-or-undo.ts). */
+export async function deleteTerminationRequest(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('termination_requests').where('id', '=', id).execute()
+}
 
 export async function findTerminationRequest(db: Db, orderId: number): Promise<{ date: string; reason: string; createdAt: string } | null> {
   const row = await db.selectFrom('termination_requests').select([isoDay('date').as('date'), 'reason', 'created_at'])

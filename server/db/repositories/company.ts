@@ -50,6 +50,11 @@ export async function createLegalSubmission(db: Db, values: { orderId: number; u
   return inserted ? (await findLegalSubmission(db, inserted.id))! : null
 }
 
+/** Takes back a request whose e-mail to the support could not leave (http/send-or-undo.ts). */
+export async function deleteLegalSubmission(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('legal_submissions').where('id', '=', id).execute()
+}
+
 const stepColumn = { 'En cours': 'started_at', 'Déposée au greffe': 'filed_at', Terminée: 'completed_at' } as const
 
 /** Moves a request to a later step and dates it; null when it is no longer at `from` (another operator moved it meanwhile). */

@@ -138,8 +138,14 @@ export function findOrder(db: Db, orderId: number) {
   return db.selectFrom('orders').select(['id', 'raison_sociale', 'owner_id']).where('id', '=', orderId).executeTakeFirst()
 }
 
-export async function createProblemReport(db: Db, orderId: number, userId: number, message: string): Promise<void> {
-  await db.insertInto('problem_reports').values({ order_id: orderId, user_id: userId, message }).execute()
+/** The report's id. */
+export async function createProblemReport(db: Db, orderId: number, userId: number, message: string): Promise<number> {
+  return (await db.insertInto('problem_reports').values({ order_id: orderId, user_id: userId, message }).returning('id').executeTakeFirstOrThrow()).id
+}
+
+/** Takes back a report whose e-mail to the support could not leave (http/send-or-undo.ts). */
+export async function deleteProblemReport(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('problem_reports').where('id', '=', id).execute()
 }
 
 export async function setQonto(db: Db, orderId: number, qonto: boolean): Promise<void> {
@@ -154,6 +160,11 @@ export async function setShine(db: Db, orderId: number, shine: boolean): Promise
 export async function markWantComptable(db: Db, orderId: number, at: Date): Promise<boolean> {
   const result = await db.updateTable('orders').set({ want_comptable_at: at }).where('id', '=', orderId).where('want_comptable_at', 'is', null).executeTakeFirst()
   return result.numUpdatedRows > 0n
+}
+
+/** Takes back the request recorded at `at` when its e-mail to the support could not leave (http/send-or-undo.ts). */
+export async function unmarkWantComptable(db: Db, orderId: number, at: Date): Promise<void> {
+  await db.updateTable('orders').set({ want_comptable_at: null }).where('id', '=', orderId).where('want_comptable_at', '=', at).execute()
 }
 
 export async function listUploadedDocuments(db: Db, orderId: number): Promise<UploadedDocument[]> {

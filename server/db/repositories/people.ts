@@ -37,15 +37,27 @@ export async function sharesByEmail(db: Db, orderId: number, emails: string[]): 
 
 export interface Invitation { tokenHash: string; expiresAt: Date; now: Date }
 
+/** What inviteToOrder wrote, so that it can be taken back (undoInvitation) when its e-mail cannot leave. */
+export interface SentInvitation {
+  shareId: number
+  tokenHash: string
+  /** The pending invitation this one replaced (its link, expiry, sending and sender), or null when the share was created here. */
+  previous: { tokenHash: string | null; expiresAt: Date | null; sentAt: Date | null; invitedBy: number | null } | null
+}
+
 /**
  * Invites an address to an order: a new share waiting for its acceptance, or a new link for an
  * invitation still pending whose last link left more than `resendAfterMs` ago. One statement, so
- * concurrent invitations of one address meet on the unique key instead of failing. True when a
- * link is to be sent (this call's token is the one stored).
+ * concurrent invitations of one address meet on the unique key instead of failing. What it wrote
+ * when a link is to be sent (this call's token is the one stored), null otherwise.
  */
-export async function inviteToOrder(db: Db, orderId: number, email: string, invitedBy: number, invitation: Invitation, resendAfterMs: number): Promise<boolean> {
+export async function inviteToOrder(db: Db, orderId: number, email: string, invitedBy: number, invitation: Invitation, resendAfterMs: number): Promise<SentInvitation | null> {
   const resendBefore = new Date(invitation.now.getTime() - resendAfterMs)
-  const row = await db.insertInto('shares')
+  const row = await db
+    // The row as it was, read by the same statement, for undoInvitation.
+    .with('previous', (qb) => qb.selectFrom('shares').select(['id', 'invitation_token_hash', 'invitation_expires_at', 'invitation_sent_at', 'invited_by'])
+      .where('order_id', '=', orderId).where(sql<string>`lower(email)`, '=', email.toLowerCase()))
+    .insertInto('shares')
     .values({
       order_id: orderId, email, user_id: null, invited_by: invitedBy,
       invitation_token_hash: invitation.tokenHash, invitation_expires_at: invitation.expiresAt, invitation_sent_at: invitation.now,
@@ -53,9 +65,39 @@ export async function inviteToOrder(db: Db, orderId: number, email: string, invi
     .onConflict((oc) => oc.expression(sql`order_id, lower(email)`).doUpdateSet({
       invitation_token_hash: invitation.tokenHash, invitation_expires_at: invitation.expiresAt, invitation_sent_at: invitation.now, invited_by: invitedBy,
     }).where('shares.user_id', 'is', null).where((eb) => eb.or([eb('shares.invitation_sent_at', 'is', null), eb('shares.invitation_sent_at', '<', resendBefore)])))
-    .returning('id')
+    .returning((eb) => [
+      'shares.id',
+      eb.selectFrom('previous').select('previous.id').as('previous_id'),
+      eb.selectFrom('previous').select('previous.invitation_token_hash').as('previous_token_hash'),
+      eb.selectFrom('previous').select('previous.invitation_expires_at').as('previous_expires_at'),
+      eb.selectFrom('previous').select('previous.invitation_sent_at').as('previous_sent_at'),
+      eb.selectFrom('previous').select('previous.invited_by').as('previous_invited_by'),
+    ])
     .executeTakeFirst()
-  return row !== undefined
+  if (!row) return null
+  return {
+    shareId: row.id, tokenHash: invitation.tokenHash,
+    previous: row.previous_id === null ? null : {
+      tokenHash: row.previous_token_hash, expiresAt: row.previous_expires_at, sentAt: row.previous_sent_at, invitedBy: row.previous_invited_by,
+    },
+  }
+}
+
+/**
+ * Takes back what inviteToOrder wrote when its e-mail could not leave: the share it created, or the pending invitation
+ * it replaced, as it was (its former link works again, and the next invitation of the address sends a new one). Only
+ * while this call's link is still the one stored.
+ */
+export async function undoInvitation(db: Db, sent: SentInvitation): Promise<void> {
+  if (sent.previous === null) {
+    await db.deleteFrom('shares').where('id', '=', sent.shareId).where('invitation_token_hash', '=', sent.tokenHash).where('user_id', 'is', null).execute()
+    return
+  }
+  const { tokenHash, expiresAt, sentAt, invitedBy } = sent.previous
+  await db.updateTable('shares')
+    .set({ invitation_token_hash: tokenHash, invitation_expires_at: expiresAt, invitation_sent_at: sentAt, invited_by: invitedBy })
+    .where('id', '=', sent.shareId).where('invitation_token_hash', '=', sent.tokenHash).where('user_id', 'is', null)
+    .execute()
 }
 
 /** An invitation by its link's token hash (accepted ones too: user_id set), with its order and who sent it; undefined when unknown. */

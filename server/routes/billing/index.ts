@@ -2,10 +2,12 @@
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest, conflict, HttpError, notFound } from '../../http/errors.ts'
+import { sendOrUndo } from '../../http/send-or-undo.ts'
 import {
   claimUnpaidInvoices, confirmOptionRequest, createOptionRequest, createTerminationRequest, findOrderSubscription, findTerminationRequest,
   recordPaymentFailed, recordPaymentSucceeded, unpaidTotal,
 } from '../../db/repositories/billing.ts'
+import { deleteTerminationRequest } from '../../db/repositories/billing.ts'
 import { orderIdsInScope, requireOrder } from '../../db/repositories/orders.ts'
 import { keepPaymentCustomerId, type SessionUser } from '../../db/repositories/users.ts'
 import type { Db } from '../../db/schema.ts'
@@ -202,11 +204,12 @@ export function billingRoutes(define: DefineRoute, deps: AppDeps) {
     const id = await createTerminationRequest(db, { orderId: order.id, userId: user.id, reason: body.reason, date: body.date, comment: body.comment ?? null })
     // The unique index decides between simultaneous requests: only the one that recorded a row sends the e-mail.
     if (id === null) throw conflict(TERMINATION_EXISTS)
-    await mailer.send({
+    // An e-mail that cannot leave takes the request back (a French 503): the retry records it and sends it again.
+    await sendOrUndo(mailer, {
       to: config.supportEmail,
       subject: `Demande de résiliation : ${order.raison_sociale}`,
       text: `${user.firstname} ${user.lastname} <${user.email}> demande la résiliation de la domiciliation de ${order.raison_sociale} (commande ${order.id}) au ${body.date}.\nMotif : ${body.reason}\n${body.comment ?? ''}`,
-    })
+    }, () => deleteTerminationRequest(db, id))
     return { id, message: 'Votre demande de résiliation a bien été enregistrée ; nous vous confirmons sa prise en compte par e-mail.' }
   })
 }

@@ -3,8 +3,9 @@
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { conflict, notFound } from '../../http/errors.ts'
+import { sendOrUndo } from '../../http/send-or-undo.ts'
 import {
-  createLegalSubmission, findLegalSubmission, findOpenLegalSubmission, listLegalSubmissions, moveLegalSubmission,
+  createLegalSubmission, deleteLegalSubmission, findLegalSubmission, findOpenLegalSubmission, listLegalSubmissions, moveLegalSubmission,
 } from '../../db/repositories/company.ts'
 import { requireOrder, scopedOrderIds } from '../../db/repositories/orders.ts'
 import { findUserById } from '../../db/repositories/users.ts'
@@ -24,12 +25,14 @@ export function companyRoutes(define: DefineRoute, { db, mailer, config, clock }
     if (await findOpenLegalSubmission(db, order.id, body.kind)) throw conflict(alreadyUnderWay)
     const submission = await createLegalSubmission(db, { orderId: order.id, userId: user.id, kind: body.kind, comment: body.comment?.trim() || null, at: clock.now() })
     if (!submission) throw conflict(alreadyUnderWay)
-    await mailer.send({
+    // An e-mail that cannot leave takes the request back (a French 503): before, the retry met it as « déjà en cours »
+    // and the support never heard of it.
+    await sendOrUndo(mailer, {
       to: config.supportEmail,
       subject: `Formalité commandée : ${legalFormalityLabels[body.kind]} pour ${order.raison_sociale}`,
       text: `${user.firstname} ${user.lastname} <${user.email}> commande « ${legalFormalityLabels[body.kind]} » pour ${order.raison_sociale} (commande ${order.id}, demande ${submission.id}).`
         + (submission.comment ? `\n\nPrécisions :\n${submission.comment}` : ''),
-    })
+    }, () => deleteLegalSubmission(db, submission.id))
     return submission
   })
 

@@ -3,8 +3,9 @@
 import type { AppDeps } from '../../deps.ts'
 import { JsonText, type DefineRoute } from '../../http/define-route.ts'
 import {
-  createProblemReport, listUploadedDocuments, markWantComptable, ordersOfSessionJson, requireOrder, setQonto, setShine,
+  createProblemReport, deleteProblemReport, listUploadedDocuments, markWantComptable, ordersOfSessionJson, requireOrder, setQonto, setShine, unmarkWantComptable,
 } from '../../db/repositories/orders.ts'
+import { sendOrUndo } from '../../http/send-or-undo.ts'
 import { isAttenteCourrierOrFinalise, isCompleteKbis, isWaitingContract } from '../../services/order-checks.ts'
 
 export function orderRoutes(define: DefineRoute, { db, mailer, config, clock }: AppDeps) {
@@ -13,12 +14,13 @@ export function orderRoutes(define: DefineRoute, { db, mailer, config, clock }: 
 
   define('sendProblem', async ({ user, params, body }) => {
     const order = await requireOrder(db, user.id, params.id, 'member')
-    await createProblemReport(db, order.id, user.id, body.message)
-    await mailer.send({
+    const reportId = await createProblemReport(db, order.id, user.id, body.message)
+    // An e-mail that cannot leave takes the report back (a French 503): the retry records it once and sends it.
+    await sendOrUndo(mailer, {
       to: config.supportEmail,
       subject: `Problème signalé : ${order.raison_sociale} (commande ${order.id})`,
       text: `${user.firstname} ${user.lastname} <${user.email}> signale :\n\n${body.message}`,
-    })
+    }, () => deleteProblemReport(db, reportId))
     return { message: 'Votre demande est envoyé, nous revenons vers vous au plus vite' }
   })
 
@@ -54,12 +56,14 @@ export function orderRoutes(define: DefineRoute, { db, mailer, config, clock }: 
   define('wantComptable', async ({ user, params }) => {
     const order = await requireOrder(db, user.id, params.id, 'owner')
     // The conditional write decides between simultaneous requests: only the one that recorded it e-mails the support.
-    if (!order.want_comptable_at && (await markWantComptable(db, order.id, clock.now()))) {
-      await mailer.send({
+    const at = clock.now()
+    if (!order.want_comptable_at && (await markWantComptable(db, order.id, at))) {
+      // An e-mail that cannot leave takes the date back (a French 503): the retry records it and sends it again.
+      await sendOrUndo(mailer, {
         to: config.supportEmail,
         subject: `Offre expert-comptable : ${order.raison_sociale}`,
         text: `${user.firstname} ${user.lastname} <${user.email}> souhaite être contacté par un expert-comptable pour ${order.raison_sociale} (commande ${order.id}).`,
-      })
+      }, () => unmarkWantComptable(db, order.id, at))
     }
     return { wantComptable: true, message: 'Votre demande est enregistrée : un expert-comptable partenaire vous contactera sous 48 heures ouvrées.' }
   })

@@ -4,11 +4,12 @@
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest, conflict, HttpError, notFound } from '../../http/errors.ts'
+import { sendOrUndo } from '../../http/send-or-undo.ts'
 import { limitPerUser } from '../../http/user-rate-limit.ts'
 import { isUniqueViolation } from '../../db/errors.ts'
 import { requireOrder } from '../../db/repositories/orders.ts'
 import {
-  acceptInvitation, createMandataire, deleteMandataire, deleteShare, findInvitation, inviteToOrder, listMandataires, listShares, sharesByEmail,
+  acceptInvitation, createMandataire, deleteMandataire, deleteShare, findInvitation, inviteToOrder, listMandataires, listShares, sharesByEmail, undoInvitation,
 } from '../../db/repositories/people.ts'
 import { createApiToken, createUser, findUserByEmail, toUser } from '../../db/repositories/users.ts'
 import { hashPassword, randomToken, sha256 } from '../../services/crypto.ts'
@@ -22,6 +23,16 @@ export const INVITATION_DAYS = 7
 export const RESEND_AFTER_MS = 60_000
 export const INVITE_LIMIT = { name: 'invite', max: 20, windowMs: 3_600_000, message: 'Trop d’invitations envoyées en peu de temps : réessayez dans une heure.' }
 export const REFERRAL_LIMIT = { name: 'sendInvite', max: 5, windowMs: 3_600_000, message: 'Vous avez déjà envoyé plusieurs recommandations : réessayez dans une heure.' }
+
+/** Addresses as a French list: « a, b et c ». */
+const addressList = (emails: string[]) => emails.length > 1 ? `${emails.slice(0, -1).join(', ')} et ${emails.at(-1)}` : emails[0] ?? ''
+
+/** An invitation e-mail that could not leave: that address and the ones after it were not invited (nothing kept), those before were. */
+export function invitationsNotSent(notSent: string[], sent: string[]): string {
+  const plural = notSent.length > 1
+  return `L’e-mail d’invitation n’a pas pu être envoyé à ${addressList(notSent)} : rien n’a été enregistré pour ${plural ? 'ces adresses' : 'cette adresse'}. Réessayez dans quelques instants.`
+    + (sent.length ? ` ${sent.length > 1 ? 'Les invitations' : 'L’invitation'} à ${addressList(sent)} ${sent.length > 1 ? 'sont parties' : 'est partie'}.` : '')
+}
 
 export const invitationMessages = {
   unknown: 'Invitation introuvable : ce lien est incomplet ou l’invitation a été retirée. Demandez une nouvelle invitation.',
@@ -64,17 +75,21 @@ export function peopleRoutes(define: DefineRoute, deps: AppDeps) {
     // No account is looked up here: whether an address has one is none of the owner's business, and
     // access only starts when the invitee accepts the link.
     const now = clock.now()
-    for (const email of emails) {
+    const sentTo: string[] = []
+    for (const [i, email] of emails.entries()) {
       const token = randomToken()
-      const send = await inviteToOrder(db, order.id, email, user.id, { tokenHash: sha256(token), expiresAt: addDays(now, INVITATION_DAYS), now }, RESEND_AFTER_MS)
-      if (!send) continue
+      const sent = await inviteToOrder(db, order.id, email, user.id, { tokenHash: sha256(token), expiresAt: addDays(now, INVITATION_DAYS), now }, RESEND_AFTER_MS)
+      if (!sent) continue
       const link = `${config.publicUrl}/invitation/${token}`
-      await mailer.send({
+      // An e-mail that cannot leave takes its invitation back and stops here (a French 503 naming the addresses left):
+      // the retry sends them, while those sent before stay (within a minute, not sent twice).
+      await sendOrUndo(mailer, {
         to: email,
         subject: `${user.firstname} ${user.lastname} vous invite à consulter le courrier de ${order.raison_sociale}`,
         text: `Bonjour,\n\n${user.firstname} ${user.lastname} vous invite à consulter le courrier et les colis de ${order.raison_sociale} sur ${config.brandName}.\n\nPour accepter, ouvrez ce lien (valable ${INVITATION_DAYS} jours, une seule fois) :\n${link}\n\nVous avez déjà un compte ${config.brandName} à cette adresse ? Connectez-vous depuis ce lien. Sinon, il vous suffira de choisir votre mot de passe.\n\n${config.brandName}`,
         link,
-      })
+      }, () => undoInvitation(db, sent), invitationsNotSent(emails.slice(i), sentTo))
+      sentTo.push(email)
     }
     // Only what the owner typed: the addresses, as invitations (a name shows once the person accepted).
     return sharesByEmail(db, order.id, emails)
