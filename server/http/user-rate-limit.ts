@@ -1,6 +1,6 @@
 // Limits per signed-in user (not per IP) for the calls that send e-mail to addresses the user types or
 // that tell whether an address is taken: counters in the rate_limits table, shared by every process.
-import { countRateLimitHit } from '../db/repositories/rate-limits.ts'
+import { countRateLimitHit, giveBackRateLimitHits, takeRateLimitHits } from '../db/repositories/rate-limits.ts'
 import type { AppDeps } from '../deps.ts'
 import { HttpError } from './errors.ts'
 
@@ -18,4 +18,21 @@ export async function limitPerUser({ db, clock }: Pick<AppDeps, 'db' | 'clock'>,
   const now = clock.now()
   const { count } = await countRateLimitHit(db, `user:${userId}:${limit.name}`, now, new Date(now.getTime() + limit.windowMs))
   if (count > limit.max) throw new HttpError(429, limit.message, 'RATE_LIMITED')
+}
+
+/**
+ * Takes `hits` of `userId`'s `limit` at once, one per e-mail a call is about to send (an invitation to each address typed),
+ * only when they all fit: past it, a French 429, nothing taken and nothing done. `giveBack(n)` returns the hits of e-mails
+ * the call did not send after all (an address already invited a minute ago, an e-mail that could not leave).
+ */
+export async function takeFromUserLimit({ db, clock }: Pick<AppDeps, 'db' | 'clock'>, userId: number, limit: UserLimit, hits: number): Promise<{ giveBack(n: number): Promise<void> }> {
+  const now = clock.now()
+  const key = `user:${userId}:${limit.name}`
+  const window = await takeRateLimitHits(db, key, hits, limit.max, now, new Date(now.getTime() + limit.windowMs))
+  if (!window) throw new HttpError(429, limit.message, 'RATE_LIMITED')
+  return {
+    async giveBack(n) {
+      if (n > 0) await giveBackRateLimitHits(db, key, n, window)
+    },
+  }
 }

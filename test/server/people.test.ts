@@ -5,7 +5,8 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { buildApp } from '../../server/app.ts'
 import { EMAIL_CHANGE_LIMIT } from '../../server/routes/account/index.ts'
-import { REFERRAL_LIMIT } from '../../server/routes/people/index.ts'
+import { PROBLEM_LIMIT } from '../../server/routes/orders/index.ts'
+import { INVITE_LIMIT, REFERRAL_LIMIT } from '../../server/routes/people/index.ts'
 import { buildTestApp, call, DEMO_PASSWORD, login, type TestApp } from '../util/server.ts'
 import { demoIds, type DemoIds } from '../util/server-samples.ts'
 import { SoftPasskey } from '../util/webauthn.ts'
@@ -149,7 +150,7 @@ invitations('removing a collaborator ends their access at once, and kills a pend
 invitations.run()
 
 // ——— Limits per user
-const limits = suite<Ctx>('e-mail change and referral: limited per user')
+const limits = suite<Ctx>('e-mail change, referral, invitations and problem reports: limited per user')
 limits.before(setup)
 limits.after((ctx) => ctx.t.close())
 
@@ -188,6 +189,46 @@ limits('"Recommander": a few e-mails an hour per user, then a French 429 and no 
   assert.equal(answers.filter((s) => s === 200).length, REFERRAL_LIMIT.max)
   assert.equal(answers.slice(REFERRAL_LIMIT.max), Array(30 - REFERRAL_LIMIT.max).fill(429))
   assert.is(ctx.t.mails.length - before, REFERRAL_LIMIT.max)
+})
+
+limits(`invitations: ${INVITE_LIMIT.max} e-mails an hour per owner, counted per address sent; a call that would pass it sends nothing`, async (ctx) => {
+  const addresses = (from: number, n: number) => Array.from({ length: n }, (_, i) => `invite${from + i}@example.org`)
+  const shares = async () => (await ctx.t.deps.db.selectFrom('shares').select('id').where('order_id', '=', ctx.ids.order).execute()).length
+  const before = ctx.t.mails.length
+  assert.is((await invite(ctx, addresses(0, 1))).statusCode, 200)
+  // The same address again within a minute: not sent, so not counted.
+  assert.is((await invite(ctx, addresses(0, 1))).statusCode, 200)
+  assert.is((await invite(ctx, addresses(1, 15))).statusCode, 200)
+  const [sharesBefore, mailsBefore] = [await shares(), ctx.t.mails.length]
+  const over = await invite(ctx, addresses(16, 5))
+  assert.is(over.statusCode, 429, 'five more would make 21')
+  assert.equal(over.json(), { statusCode: 429, code: 'RATE_LIMITED', message: INVITE_LIMIT.message })
+  assert.equal([await shares(), ctx.t.mails.length], [sharesBefore, mailsBefore], 'nothing written, nothing sent')
+  assert.is((await invite(ctx, addresses(16, 4))).statusCode, 200, 'four fit')
+  assert.is((await invite(ctx, addresses(20, 1))).statusCode, 429)
+  assert.is(ctx.t.mails.length - before, INVITE_LIMIT.max)
+  ctx.t.clock.advance(INVITE_LIMIT.windowMs)
+  try {
+    assert.is((await invite(ctx, addresses(20, 20))).statusCode, 200, 'a new window: twenty addresses in one call')
+    assert.is((await invite(ctx, addresses(40, 1))).statusCode, 429)
+  } finally {
+    ctx.t.clock.set(new Date())
+  }
+})
+
+limits(`problem reports: ${PROBLEM_LIMIT.max} an hour per person, then a French 429 and nothing kept nor sent`, async (ctx) => {
+  const report = () => call(ctx.t.app, ctx.camille, 'POST', `/api-protected/domiciliation-orders/${ctx.ids.order}:send-problem`, { message: 'x'.repeat(5000) })
+  const reports = async () => (await ctx.t.deps.db.selectFrom('problem_reports').select('id').execute()).length
+  const before = ctx.t.mails.length
+  for (let i = 0; i < PROBLEM_LIMIT.max; i++) assert.is((await report()).statusCode, 200, `report ${i + 1}`)
+  const [kept, sent] = [await reports(), ctx.t.mails.length]
+  const limited = await report()
+  assert.equal([limited.statusCode, limited.json()], [429, { statusCode: 429, code: 'RATE_LIMITED', message: PROBLEM_LIMIT.message }])
+  assert.equal([await reports(), ctx.t.mails.length], [kept, sent])
+  assert.is(sent - before, PROBLEM_LIMIT.max)
+  const julien = await login(ctx.t.app, 'associe@example.com')
+  const his = await call(ctx.t.app, julien, 'POST', `/api-protected/domiciliation-orders/${ctx.ids.order}:send-problem`, { message: 'Un colis manque.' })
+  assert.is(his.statusCode, 200, 'the collaborator has his own count')
 })
 
 limits.run()

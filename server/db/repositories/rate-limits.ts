@@ -15,6 +15,30 @@ export function countRateLimitHit(db: Db, key: string, now: Date, resetAt: Date)
     .executeTakeFirstOrThrow()
 }
 
+/**
+ * Takes `hits` on `key` at once, only when they all fit within `max` (a window that has run out starts again at `hits`,
+ * ending at `resetAt`); otherwise takes none. One statement, so concurrent calls never pass `max` together. The window's
+ * end when taken (for giveBackRateLimitHits), undefined when refused.
+ */
+export async function takeRateLimitHits(db: Db, key: string, hits: number, max: number, now: Date, resetAt: Date): Promise<Date | undefined> {
+  if (hits > max) return undefined
+  const row = await db.insertInto('rate_limits')
+    .values({ key, count: hits, reset_at: resetAt })
+    .onConflict((oc) => oc.column('key').doUpdateSet({
+      count: sql<number>`case when rate_limits.reset_at <= ${now} then ${hits} else rate_limits.count + ${hits} end`,
+      reset_at: sql<Date>`case when rate_limits.reset_at <= ${now} then ${resetAt} else rate_limits.reset_at end`,
+    }).where((eb) => eb.or([eb('rate_limits.reset_at', '<=', now), eb(sql<number>`rate_limits.count + ${hits}`, '<=', max)])))
+    .returning('reset_at')
+    .executeTakeFirst()
+  return row?.reset_at
+}
+
+/** Gives back hits taken by takeRateLimitHits and not used after all, in the window they were taken in (ending at `resetAt`) only. */
+export async function giveBackRateLimitHits(db: Db, key: string, hits: number, resetAt: Date): Promise<void> {
+  await db.updateTable('rate_limits').set({ count: sql<number>`greatest(count - ${hits}, 0)` })
+    .where('key', '=', key).where('reset_at', '=', resetAt).execute()
+}
+
 /** Old windows are useless: removed now and then (services/prune.ts) so the table stays small. How many went. */
 export async function deleteExpiredRateLimits(db: Db, now: Date): Promise<number> {
   const result = await db.deleteFrom('rate_limits').where('reset_at', '<', now).executeTakeFirst()

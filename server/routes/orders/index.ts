@@ -6,14 +6,20 @@ import {
   createProblemReport, deleteProblemReport, listUploadedDocuments, markWantComptable, ordersOfSessionJson, requireOrder, setQonto, setShine, unmarkWantComptable,
 } from '../../db/repositories/orders.ts'
 import { sendOrUndo } from '../../http/send-or-undo.ts'
+import { limitPerUser } from '../../http/user-rate-limit.ts'
 import { isAttenteCourrierOrFinalise, isCompleteKbis, isWaitingContract } from '../../services/order-checks.ts'
 
-export function orderRoutes(define: DefineRoute, { db, mailer, config, clock }: AppDeps) {
+/** Up to 5,000 characters e-mailed to the support and one row each: 10 reports an hour per person are plenty. */
+export const PROBLEM_LIMIT = { name: 'sendProblem', max: 10, windowMs: 3_600_000, message: 'Trop de signalements envoyés en peu de temps : réessayez dans une heure.' }
+
+export function orderRoutes(define: DefineRoute, deps: AppDeps) {
+  const { db, mailer, config, clock } = deps
   // Hot: the token check joined into the list's statement.
   define.joined('myOrders', async ({ session }) => new JsonText(await ordersOfSessionJson(db, session)))
 
   define('sendProblem', async ({ user, params, body }) => {
     const order = await requireOrder(db, user.id, params.id, 'member')
+    await limitPerUser(deps, user.id, PROBLEM_LIMIT)
     const reportId = await createProblemReport(db, order.id, user.id, body.message)
     // An e-mail that cannot leave takes the report back (a French 503): the retry records it once and sends it.
     await sendOrUndo(mailer, {

@@ -5,7 +5,7 @@ import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest, conflict, HttpError, notFound } from '../../http/errors.ts'
 import { sendOrUndo } from '../../http/send-or-undo.ts'
-import { limitPerUser } from '../../http/user-rate-limit.ts'
+import { limitPerUser, takeFromUserLimit } from '../../http/user-rate-limit.ts'
 import { isUniqueViolation } from '../../db/errors.ts'
 import { requireOrder } from '../../db/repositories/orders.ts'
 import {
@@ -21,6 +21,7 @@ import { checkNewPassword } from '../account/index.ts'
 export const INVITATION_DAYS = 7
 /** A pending invitation typed again gets a new link, but not more than once a minute (a double click, ten tabs). */
 export const RESEND_AFTER_MS = 60_000
+/** Invitation e-mails (one per address sent), not calls: 20 calls of 20 addresses were 400 e-mails an hour. */
 export const INVITE_LIMIT = { name: 'invite', max: 20, windowMs: 3_600_000, message: 'Trop d’invitations envoyées en peu de temps : réessayez dans une heure.' }
 export const REFERRAL_LIMIT = { name: 'sendInvite', max: 5, windowMs: 3_600_000, message: 'Vous avez déjà envoyé plusieurs recommandations : réessayez dans une heure.' }
 
@@ -71,25 +72,30 @@ export function peopleRoutes(define: DefineRoute, deps: AppDeps) {
     const order = await requireOrder(db, user.id, params.id, 'owner')
     const emails = [...new Map(body.emails.map((e) => [e.trim().toLowerCase(), e.trim()])).values()]
     if (emails.some((e) => e.toLowerCase() === user.email.toLowerCase())) throw badRequest('Vous ne pouvez pas vous inviter vous-même.')
-    await limitPerUser(deps, user.id, INVITE_LIMIT)
+    // One hit per address, taken before anything is sent; those not sent after all are given back below.
+    const taken = await takeFromUserLimit(deps, user.id, INVITE_LIMIT, emails.length)
     // No account is looked up here: whether an address has one is none of the owner's business, and
     // access only starts when the invitee accepts the link.
     const now = clock.now()
     const sentTo: string[] = []
-    for (const [i, email] of emails.entries()) {
-      const token = randomToken()
-      const sent = await inviteToOrder(db, order.id, email, user.id, { tokenHash: sha256(token), expiresAt: addDays(now, INVITATION_DAYS), now }, RESEND_AFTER_MS)
-      if (!sent) continue
-      const link = `${config.publicUrl}/invitation/${token}`
-      // An e-mail that cannot leave takes its invitation back and stops here (a French 503 naming the addresses left):
-      // the retry sends them, while those sent before stay (within a minute, not sent twice).
-      await sendOrUndo(mailer, {
-        to: email,
-        subject: `${user.firstname} ${user.lastname} vous invite à consulter le courrier de ${order.raison_sociale}`,
-        text: `Bonjour,\n\n${user.firstname} ${user.lastname} vous invite à consulter le courrier et les colis de ${order.raison_sociale} sur ${config.brandName}.\n\nPour accepter, ouvrez ce lien (valable ${INVITATION_DAYS} jours, une seule fois) :\n${link}\n\nVous avez déjà un compte ${config.brandName} à cette adresse ? Connectez-vous depuis ce lien. Sinon, il vous suffira de choisir votre mot de passe.\n\n${config.brandName}`,
-        link,
-      }, () => undoInvitation(db, sent), invitationsNotSent(emails.slice(i), sentTo))
-      sentTo.push(email)
+    try {
+      for (const [i, email] of emails.entries()) {
+        const token = randomToken()
+        const sent = await inviteToOrder(db, order.id, email, user.id, { tokenHash: sha256(token), expiresAt: addDays(now, INVITATION_DAYS), now }, RESEND_AFTER_MS)
+        if (!sent) continue
+        const link = `${config.publicUrl}/invitation/${token}`
+        // An e-mail that cannot leave takes its invitation back and stops here (a French 503 naming the addresses left):
+        // the retry sends them, while those sent before stay (within a minute, not sent twice).
+        await sendOrUndo(mailer, {
+          to: email,
+          subject: `${user.firstname} ${user.lastname} vous invite à consulter le courrier de ${order.raison_sociale}`,
+          text: `Bonjour,\n\n${user.firstname} ${user.lastname} vous invite à consulter le courrier et les colis de ${order.raison_sociale} sur ${config.brandName}.\n\nPour accepter, ouvrez ce lien (valable ${INVITATION_DAYS} jours, une seule fois) :\n${link}\n\nVous avez déjà un compte ${config.brandName} à cette adresse ? Connectez-vous depuis ce lien. Sinon, il vous suffira de choisir votre mot de passe.\n\n${config.brandName}`,
+          link,
+        }, () => undoInvitation(db, sent), invitationsNotSent(emails.slice(i), sentTo))
+        sentTo.push(email)
+      }
+    } finally {
+      await taken.giveBack(emails.length - sentTo.length)
     }
     // Only what the owner typed: the addresses, as invitations (a name shows once the person accepted).
     return sharesByEmail(db, order.id, emails)
