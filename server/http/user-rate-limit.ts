@@ -14,10 +14,15 @@ export interface UserLimit {
 }
 
 /** Counts one call of `userId` against `limit`; past it, a French 429 and nothing done. */
-export async function limitPerUser({ db, clock }: Pick<AppDeps, 'db' | 'clock'>, userId: number, limit: UserLimit): Promise<void> {
+export async function limitPerUser(deps: Pick<AppDeps, 'db' | 'clock'>, userId: number, limit: UserLimit): Promise<void> {
+  if (!(await withinUserLimit(deps, userId, limit))) throw new HttpError(429, limit.message, 'RATE_LIMITED')
+}
+
+/** Counts one call of `userId` against `limit`: whether it is still within it (the caller does nothing past it, and says what it must). */
+export async function withinUserLimit({ db, clock }: Pick<AppDeps, 'db' | 'clock'>, userId: number, limit: Omit<UserLimit, 'message'>): Promise<boolean> {
   const now = clock.now()
   const { count } = await countRateLimitHit(db, `user:${userId}:${limit.name}`, now, new Date(now.getTime() + limit.windowMs))
-  if (count > limit.max) throw new HttpError(429, limit.message, 'RATE_LIMITED')
+  return count <= limit.max
 }
 
 /**

@@ -2,6 +2,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { messages } from '../../server/http/errors.ts'
+import { RESET_MAIL_LIMIT } from '../../server/routes/account/index.ts'
 import { randomBytes, scryptSync } from 'node:crypto'
 import type { KyselyPlugin } from 'kysely'
 import { buildApp } from '../../server/app.ts'
@@ -91,6 +92,8 @@ loginSuite('a sign-in racing a password reset: the reset wins (no session with t
   const email = 'solo@example.com'
   const user = await t.deps.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()
   for (let round = 0; round < 6; round++) {
+    // An hour later each round: an account gets no more than RESET_MAIL_LIMIT.max reset links an hour.
+    t.clock.advance(RESET_MAIL_LIMIT.windowMs)
     // An account not signed in since argon2id: its sign-in rewrites the hash, the write the reset must not lose.
     const salt = randomBytes(16)
     const legacy = ['scrypt', 16384, 8, 1, salt.toString('base64url'), scryptSync('Ancien-mot-de-passe', salt, 64, { N: 16384, r: 8, p: 1 }).toString('base64url')].join('$')
@@ -108,6 +111,7 @@ loginSuite('a sign-in racing a password reset: the reset wins (no session with t
     assert.is((await post(t, '/api/login', { username: email, password: 'Ancien-mot-de-passe' })).statusCode, 401, `round ${round}: the old password came back`)
     assert.is((await post(t, '/api/login', { username: email, password: fresh })).statusCode, 200)
   }
+  t.clock.set(new Date())
 })
 
 loginSuite.run()
@@ -130,11 +134,13 @@ links('a link used, a password changed or an address changed: every other reset 
   const token = await login(t.app, email, 'Un-secret-bien-long-1')
   assert.is((await call(t.app, token, 'PUT', '/api-protected/users/me/password', { currentPassword: 'Un-secret-bien-long-1', newPassword: 'Un-secret-bien-long-3' })).statusCode, 200)
   assert.ok(refused(await setWith(pending, 'Un-autre-secret-long-4')), 'a link from before the change no longer works')
-  // A link sent to the old address, then the address changed.
+  // A link sent to the old address (an hour later: a fourth link within the hour would not be sent), then the address changed.
+  t.clock.advance(RESET_MAIL_LIMIT.windowMs)
   const toOldAddress = await resetLinkToken(t, email)
   assert.is((await call(t.app, token, 'PUT', '/api-protected/users/me/email', { newEmail: 'julien.nouveau@example.com' })).statusCode, 200)
   assert.ok(refused(await setWith(toOldAddress, 'Un-autre-secret-long-5')), 'a link sent to the old mailbox no longer works')
   assert.is((await post(t, '/api/login', { username: 'julien.nouveau@example.com', password: 'Un-secret-bien-long-3' })).statusCode, 200)
+  t.clock.set(new Date())
 })
 
 links.run()
@@ -194,10 +200,11 @@ reset('the same work before the answer whether or not the account exists: the e-
 })
 
 reset('the link uses the portal domain only when it is one of ours', async ({ t }) => {
-  const pirate = await resetLinkToken(t, 'demo@example.com', 'https://pirate.example.net')
+  // This suite asks for links to its three accounts, RESET_MAIL_LIMIT.max at most each (within the hour).
+  const pirate = await resetLinkToken(t, 'solo@example.com', 'https://pirate.example.net')
   assert.match(t.mails.at(-1)!.link!, /^http:\/\/localhost:8080\/set-password\/[\w-]{43}$/)
   assert.ok(pirate)
-  await resetLinkToken(t, 'demo@example.com', 'pas une adresse')
+  await resetLinkToken(t, 'solo@example.com', 'pas une adresse')
   assert.match(t.mails.at(-1)!.link!, /^http:\/\/localhost:8080\//)
 })
 
@@ -236,12 +243,49 @@ reset('an unknown token and a short password are refused', async ({ t }) => {
 })
 
 reset('reset tokens are stored hashed', async ({ t }) => {
-  const token = await resetLinkToken(t, 'demo@example.com')
+  const token = await resetLinkToken(t, 'associe@example.com')
   const rows = await t.deps.db.selectFrom('password_resets').select('token_hash').execute()
   assert.not.ok(rows.some((r) => r.token_hash === token))
 })
 
 reset.run()
+
+const perAccount = suite<Ctx>('reset links per account')
+perAccount.before(async (ctx) => { ctx.t = await buildTestApp() })
+perAccount.after((ctx) => ctx.t.close())
+
+perAccount(`${RESET_MAIL_LIMIT.max} reset links an hour per account, whatever the IPs; past them the answer of an unknown address, no e-mail, no link`, async ({ t }) => {
+  // Four IPs, each well within AUTH_RATE_LIMIT: before, 40 requests sent 40 e-mails and left 40 live links.
+  const ask = (email: string, i: number) => t.app.inject({
+    method: 'POST', url: '/reset-password-request', remoteAddress: `198.51.100.${1 + (i % 4)}`, payload: { email, domain: 'http://localhost:8080' },
+  })
+  const demo = await t.deps.db.selectFrom('users').select('id').where('email', '=', 'demo@example.com').executeTakeFirstOrThrow()
+  const unknown = await ask('personne@example.com', 0)
+  const answers = []
+  for (let i = 0; i < 12; i++) answers.push(await ask('demo@example.com', i))
+  for (const answer of answers) {
+    assert.equal([answer.statusCode, answer.headers['content-type'], answer.body], [unknown.statusCode, unknown.headers['content-type'], unknown.body])
+  }
+  // The lookups run after the answers: wait until all twelve were counted, and their e-mails had time to leave.
+  const counted = async () => (await t.deps.db.selectFrom('rate_limits').select('count').where('key', '=', `user:${demo.id}:${RESET_MAIL_LIMIT.name}`).executeTakeFirst())?.count
+  for (const until = Date.now() + 5000; (await counted()) !== 12;) {
+    if (Date.now() > until) throw new Error(`only ${await counted()} reset requests counted`)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  assert.is(t.mails.filter((m) => m.to === 'demo@example.com').length, RESET_MAIL_LIMIT.max)
+  const links = await t.deps.db.selectFrom('password_resets').select('id').where('user_id', '=', demo.id).execute()
+  assert.is(links.length, RESET_MAIL_LIMIT.max, 'no link made past the limit')
+  assert.ok(await resetLinkToken(t, 'solo@example.com'), 'another account is not held')
+  t.clock.advance(RESET_MAIL_LIMIT.windowMs)
+  try {
+    assert.ok(await resetLinkToken(t, 'demo@example.com'), 'an hour later')
+  } finally {
+    t.clock.set(new Date())
+  }
+})
+
+perAccount.run()
 
 const limits = suite<Ctx>('rate limit on login and password reset')
 limits.before(async (ctx) => { ctx.t = await buildTestApp({ config: { authRateLimit: 3 } }) })

@@ -3,7 +3,7 @@ import { addDays, addHours } from '../../services/time.ts'
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest, conflict, HttpError, messages } from '../../http/errors.ts'
-import { limitPerUser } from '../../http/user-rate-limit.ts'
+import { limitPerUser, withinUserLimit } from '../../http/user-rate-limit.ts'
 import {
   changePassword, createPasswordResetToken, findCurrentUser, findPasswordHash, invalidSessionError, findUserByEmail, listSessions, openPasswordSession, resetPasswordWithToken,
   revokeOtherSessions, toUser, updateUserEmail,
@@ -24,6 +24,12 @@ export const resetRequestReply = 'Si un compte existe pour cette adresse, vous a
 
 /** A changed address is told at once to whoever asks; so few tries an hour tell nothing worth having. */
 export const EMAIL_CHANGE_LIMIT = { name: 'updateEmail', max: 5, windowMs: 3_600_000, message: 'Trop de changements d’adresse en peu de temps : réessayez dans une heure.' }
+
+/**
+ * Reset links e-mailed to one account: the per-IP limit let a few addresses send it 40 links a minute (and leave 40 live
+ * reset rows). Past it nothing is sent, and the answer is the same as ever: it left before the address was looked up.
+ */
+export const RESET_MAIL_LIMIT = { name: 'resetPasswordMail', max: 3, windowMs: 3_600_000 }
 
 export const emailTaken = 'Cette adresse e-mail est déjà utilisée par un autre compte.'
 
@@ -62,7 +68,9 @@ export function accountRoutes(define: DefineRoute, deps: AppDeps) {
     await reply.send({ message: resetRequestReply })
     try {
       const user = await findUserByEmail(db, body.email)
-      if (user) {
+      if (user && !(await withinUserLimit(deps, user.id, RESET_MAIL_LIMIT))) {
+        req.log.warn({ userId: user.id }, 'lien de réinitialisation non envoyé : limite de liens par compte atteinte')
+      } else if (user) {
         const token = await createPasswordResetToken(db, user.id, addHours(clock.now(), 1))
         const link = `${portalOrigin(body.domain, config.allowedOrigins, config.publicUrl)}/set-password/${token}`
         await mailer.send({
