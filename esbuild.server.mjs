@@ -49,7 +49,8 @@ export async function buildServer({ outdir = serverOutdir } = {}) {
   await mkdir(outdir, { recursive: true })
   const result = await esbuild.build({
     absWorkingDir: root,
-    entryPoints: { server: 'server/server.ts', template: 'server/db/template.ts' },
+    // The upload check's PDF reading runs on a worker thread (server/services/pdf-check-thread.ts): an entry of its own.
+    entryPoints: { server: 'server/server.ts', template: 'server/db/template.ts', 'pdf-check-worker': 'server/services/pdf-check-worker.ts' },
     outdir,
     outExtension: { '.js': '.mjs' },
     bundle: true,
@@ -67,7 +68,10 @@ export async function buildServer({ outdir = serverOutdir } = {}) {
     legalComments: 'none',
     logLevel: 'warning',
     metafile: true,
-    define: { __COMMON_PASSWORDS_FILE__: JSON.stringify('common-passwords.txt'), __PGLITE_TEMPLATE_DIR__: JSON.stringify(templateDir) },
+    define: {
+      __COMMON_PASSWORDS_FILE__: JSON.stringify('common-passwords.txt'), __PGLITE_TEMPLATE_DIR__: JSON.stringify(templateDir),
+      __PDF_CHECK_WORKER__: JSON.stringify('./pdf-check-worker.mjs'),
+    },
   })
   // The migrated empty database a first start loads instead of running initdb (server/db/template.ts).
   const { writeTemplate } = await import(pathToFileURL(join(outdir, 'template.mjs')).href)

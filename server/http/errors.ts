@@ -15,6 +15,10 @@ export const notFound = (what: string) => new HttpError(404, `${what} introuvabl
 export const badRequest = (message: string, code = 'BAD_REQUEST') => new HttpError(400, message, code)
 export const conflict = (message: string) => new HttpError(409, message, 'CONFLICT')
 export const fileTooLarge = () => new HttpError(413, 'Le fichier dépasse la taille maximale de 10 Mo.', 'FILE_TOO_LARGE')
+/** A PDF whose compressed structure inflates beyond what the upload check reads (checkFile's 'heavy'). */
+export const pdfTooHeavy = (what: string) => new HttpError(422,
+  `${what} est un PDF trop lourd à analyser : enregistrez le document à nouveau en PDF (par exemple avec « Imprimer » puis « Enregistrer au format PDF ») avant de l’envoyer.`,
+  'PDF_TOO_HEAVY')
 
 export const messages = {
   noToken: 'Veuillez vous connecter.',

@@ -1,5 +1,6 @@
 // Uploaded files are judged by their bytes, never by their name or declared type: every upload (Kbis, identity
 // documents, operators' letters) goes through checkFile, the strict check.
+import { readPdfOffThread } from './pdf-check-thread.ts'
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024
 
@@ -32,21 +33,27 @@ export function decodeDataUrl(value: string): { mediaType: string; bytes: Buffer
 
 export type CheckedFile =
   | { type: FileType; pages: number }
-  /** unknown: not a complete PDF, JPEG or PNG; unreadable: it claims to be one but does not hold together; active: it carries code. */
-  | { type: null; problem: 'unknown' | 'unreadable' | 'active' }
+  /**
+   * unknown: not a complete PDF, JPEG or PNG; unreadable: it claims to be one but does not hold together; active: it
+   * carries code; heavy: a PDF too heavy to read, its structure inflating beyond pdf-check.ts's PDF_DECODE_BUDGET_BYTES
+   * or its reading taking longer than pdf-check-thread.ts's PDF_CHECK_TIMEOUT_MS.
+   */
+  | { type: null; problem: 'unknown' | 'unreadable' | 'active' | 'heavy' }
 
 // Markup or script a browser or a PDF reader could run; long enough never to occur by chance in compressed data.
 const ACTIVE_MARKUP = /<script|<!doctype html|javascript:/i
 
-/** The one check of every upload: the type read from the bytes, the whole structure decoded, no active content. */
-export async function checkFile(bytes: Uint8Array): Promise<CheckedFile> {
+/**
+ * The one check of every upload: the type read from the bytes, the whole structure decoded, no active content. A PDF
+ * is read by pdf-lib on a worker thread (pdf-check-thread.ts), within `pdfTimeoutMs`.
+ */
+export async function checkFile(bytes: Uint8Array, { pdfTimeoutMs }: { pdfTimeoutMs?: number } = {}): Promise<CheckedFile> {
   const type = sniffFileType(bytes)
   if (!type) return { type: null, problem: 'unknown' }
   if (ACTIVE_MARKUP.test(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1'))) return { type: null, problem: 'active' }
   if (type === 'png') return soundPng(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) ? { type, pages: 1 } : { type: null, problem: 'unreadable' }
   if (type === 'jpeg') return soundJpeg(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) ? { type, pages: 1 } : { type: null, problem: 'unreadable' }
-  // pdf-lib loads with the first PDF to check (pdf-check.ts): no start compiles it.
-  const pdf = await (await import('./pdf-check.ts')).readPdf(bytes)
+  const pdf = await readPdfOffThread(bytes, pdfTimeoutMs)
   return 'problem' in pdf ? { type: null, problem: pdf.problem } : { type, pages: pdf.pages }
 }
 

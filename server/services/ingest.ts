@@ -10,7 +10,7 @@ import { findOrder } from '../db/repositories/orders.ts'
 import { peopleWantingEachEmail } from '../db/repositories/notifications.ts'
 import type { Db } from '../db/schema.ts'
 import type { AppDeps } from '../deps.ts'
-import { badRequest, conflict, fileTooLarge, notFound } from '../http/errors.ts'
+import { badRequest, conflict, fileTooLarge, notFound, pdfTooHeavy } from '../http/errors.ts'
 import { invoiceEvent, letterPath, recordEvent, recordLetterHistory } from './events.ts'
 import { checkFile, MAX_UPLOAD_BYTES } from './file-types.ts'
 import { enqueueLetterPipeline } from './mail-pipeline.ts'
@@ -48,12 +48,13 @@ function receivedAtOf(value: string | undefined, now: Date, field = 'receivedAt'
   return date
 }
 
-/** The page count of a complete, readable PDF (the check of every upload); a 400 in French for anything else. */
+/** The page count of a complete, readable PDF (the check of every upload); a 400 in French for anything else (422 for a PDF too heavy to read). */
 export async function checkedPdf(bytes: Uint8Array, fileName = 'Le fichier'): Promise<number> {
   if (bytes.length > MAX_UPLOAD_BYTES) throw fileTooLarge()
   const checked = await checkFile(bytes)
   if (checked.type === 'pdf') return checked.pages
   if (checked.type !== null || checked.problem === 'unknown') throw badRequest(`${fileName} n’est pas un PDF valide (fichier incomplet ou d’un autre type).`, 'NOT_A_PDF')
+  if (checked.problem === 'heavy') throw pdfTooHeavy(fileName)
   if (checked.problem === 'active') throw badRequest(`${fileName} contient du code (JavaScript ou HTML) : il est refusé.`, 'NOT_A_PDF')
   throw badRequest(`${fileName} n’est pas un PDF lisible : numérisez-le à nouveau.`, 'NOT_A_PDF')
 }

@@ -1,13 +1,25 @@
-// The PDF half of checkFile (file-types.ts), in a module of its own so that pdf-lib loads with the first PDF
-// to check: the whole structure parsed by pdf-lib, and no JavaScript or Launch action anywhere.
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFStream, type PDFObject } from 'pdf-lib'
+// The PDF half of checkFile (file-types.ts), run on a worker thread (pdf-check-worker.ts, pdf-check-thread.ts): the
+// whole structure parsed by pdf-lib, within a bound on what it inflates, and no JavaScript or Launch action anywhere.
+import { constants, inflateSync } from 'node:zlib'
+import {
+  decodePDFRawStream, PDFArray, PDFContext, PDFDict, PDFDocument, PDFName, PDFObjectStreamParser, PDFRawStream, PDFStream,
+  PDFXRefStreamParser, type PDFObject,
+} from 'pdf-lib'
+import type { PdfReading } from './pdf-check-thread.ts'
+
+/**
+ * What pdf-lib may decode while loading one PDF: its object streams and cross-reference streams, 20 MB in all (a
+ * scanned letter's are a few hundred kilobytes; its page images are never decoded by the check).
+ */
+export const PDF_DECODE_BUDGET_BYTES = 20 * 1024 * 1024
 
 /** Its page count, or why it is refused. */
-export async function readPdf(bytes: Uint8Array): Promise<{ pages: number } | { problem: 'unreadable' | 'active' }> {
+export async function readPdf(bytes: Uint8Array): Promise<PdfReading> {
   let pdf: PDFDocument
   let pages: number
   try {
     pdf = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false })
+    if (overBudget.has(pdf.context)) return { problem: 'heavy' }
     pages = pdf.getPageCount()
   } catch {
     return { problem: 'unreadable' }
@@ -15,6 +27,93 @@ export async function readPdf(bytes: Uint8Array): Promise<{ pages: number } | { 
   if (pages < 1) return { problem: 'unreadable' }
   return runsCode(pdf) ? { problem: 'active' } : { pages }
 }
+
+// --- A bound on what loading inflates
+//
+// pdf-lib decodes an object stream or a cross-reference stream whole, in JavaScript, as soon as it meets one, however
+// large it comes out: 2 MB of Flate data inflating to 2 GB held the event loop for 27 s and took 3.2 GB (found in
+// review). Reading the file's bytes beforehand cannot tell which streams pdf-lib will decode (it follows its own parse:
+// a /Type given by reference, a Filter chain such as ASCIIHex then Flate), so the bound sits where it decodes: the two
+// parsers' `forStream`, through which every such stream goes, get the stream already decoded within what is left of the
+// load's budget (Flate by zlib, with maxOutputLength; the other filters by pdf-lib's own decoders, read piece by piece).
+// Beyond it the stream is refused and its load marked: readPdf answers 'heavy'. (pdf-lib 1.17.1: uploads.test.ts's bomb
+// test fails should another version decode elsewhere.)
+
+const overBudget = new WeakSet<PDFContext>()
+const spent = new WeakMap<PDFContext, number>()
+const FILTER = PDFName.of('Filter')
+const DECODE_PARMS = PDFName.of('DecodeParms')
+const FLATE = PDFName.of('FlateDecode')
+
+class OverBudget extends Error {}
+
+/** `stream` decoded within what is left of its load's budget, as a stream with no filter; throws beyond it. */
+function decodedWithinBudget(stream: PDFRawStream): PDFRawStream {
+  const context = stream.dict.context
+  try {
+    if (overBudget.has(context)) throw new OverBudget()
+    const before = spent.get(context) ?? 0
+    const decoded = decodeWithin(stream, PDF_DECODE_BUDGET_BYTES - before)
+    spent.set(context, before + decoded.length)
+    const dict = stream.dict.clone()
+    dict.delete(FILTER)
+    dict.delete(DECODE_PARMS)
+    return PDFRawStream.of(dict, decoded)
+  } catch (error) {
+    if (error instanceof OverBudget) overBudget.add(context)
+    // pdf-lib takes any error here for an invalid object and goes on; readPdf reads the mark.
+    throw error
+  }
+}
+
+function decodeWithin(stream: PDFRawStream, limit: number): Uint8Array {
+  const filter = stream.dict.lookup(FILTER)
+  const parms = stream.dict.lookup(DECODE_PARMS)
+  const filters = filter instanceof PDFArray ? filter.asArray().map((_, i) => filter.lookup(i, PDFName)) : filter ? [filter] : []
+  let bytes = stream.contents
+  filters.forEach((name, i) => {
+    if (!(name instanceof PDFName)) throw new Error('Filtre de flux illisible')
+    if (name === FLATE) {
+      bytes = inflateWithin(bytes, limit)
+    } else {
+      const stageParms = filter instanceof PDFArray ? (parms instanceof PDFArray ? parms.lookupMaybe(i, PDFDict) : undefined) : parms
+      const stage = stream.dict.context.obj({ Filter: name, ...(stageParms ? { DecodeParms: stageParms } : {}) })
+      bytes = readWithin(decodePDFRawStream(PDFRawStream.of(stage, bytes)), limit)
+    }
+  })
+  if (bytes.length > limit) throw new OverBudget()
+  return bytes
+}
+
+function inflateWithin(bytes: Uint8Array, limit: number): Uint8Array {
+  if (limit <= 0) throw new OverBudget()
+  try {
+    // As pdf-lib: a stream cut short gives what it holds.
+    return inflateSync(bytes, { maxOutputLength: limit, finishFlush: constants.Z_SYNC_FLUSH })
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw new OverBudget()
+    throw error
+  }
+}
+
+/** pdf-lib's other decoders work a block at a time (a few kilobytes): read them until the limit. */
+function readWithin(decoder: ReturnType<typeof decodePDFRawStream>, limit: number): Uint8Array {
+  const chunks: Uint8Array[] = []
+  let length = 0
+  for (let chunk = decoder.getBytes(65_536); chunk.length; chunk = decoder.getBytes(65_536)) {
+    length += chunk.length
+    if (length > limit) throw new OverBudget()
+    chunks.push(Uint8Array.from(chunk))
+  }
+  return Buffer.concat(chunks)
+}
+
+const objectStreamParser = PDFObjectStreamParser.forStream
+PDFObjectStreamParser.forStream = (stream, shouldWaitForTick) => objectStreamParser(decodedWithinBudget(stream), shouldWaitForTick)
+const xrefStreamParser = PDFXRefStreamParser.forStream
+PDFXRefStreamParser.forStream = (stream) => xrefStreamParser(decodedWithinBudget(stream))
+
+// --- Active content
 
 const JS_KEYS = [PDFName.of('JS'), PDFName.of('JavaScript')]
 const CODE_ACTIONS = [PDFName.of('JavaScript'), PDFName.of('Launch')]

@@ -9,10 +9,11 @@ import * as assert from 'uvu/assert'
 // @ts-expect-error: a plain .mjs build script, without types
 import { buildServer } from '../../esbuild.server.mjs'
 import { DEMO_PASSWORD } from '../util/server.ts'
+import { tinyPdf } from '../util/server-samples.ts'
 
 const test = suite('the pre-built server')
 
-test('node dist-server/server.mjs starts on a fresh database (from its migrated template) with the demo data, answers /health and the API, renders letters once up, and stops on SIGTERM', async () => {
+test('node dist-server/server.mjs starts on a fresh database (from its migrated template) with the demo data, answers /health and the API, renders letters once up, checks an uploaded PDF on its worker, and stops on SIGTERM', async () => {
   // Inside the project (.tmp/ is ignored by git): the bundle imports its packages from the project's node_modules.
   await mkdir(join(import.meta.dirname, '../../.tmp'), { recursive: true })
   const dir = await mkdtemp(join(import.meta.dirname, '../../.tmp/built-server-'))
@@ -56,6 +57,15 @@ test('node dist-server/server.mjs starts on a fresh database (from its migrated 
         rendered = letters.some((letter) => letter.pageImages > 0)
       }
       assert.ok(rendered, 'a demo letter rendered by the worker')
+      // The upload check reads a PDF on its worker thread, an entry of the bundle of its own (pdf-check-worker.mjs).
+      const contracts = await (await fetch(`http://127.0.0.1:${port}/api-protected/contracts`, { headers: { authorization: `Bearer ${apiToken}` } })).json() as { id: number; raisonSociale: string }[]
+      const atelier = contracts.find((contract) => contract.raisonSociale === 'Atelier Lumière SARL')!
+      const kbis = await fetch(`http://127.0.0.1:${port}/api-protected/contracts/${atelier.id}`, {
+        method: 'PUT', headers: { authorization: `Bearer ${apiToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ kbis: `data:application/pdf;base64,${(await tinyPdf()).toString('base64')}` }),
+      })
+      assert.is(kbis.status, 200, await kbis.clone().text())
+      assert.is((await kbis.json()).kbis, `/api-protected/contracts/${atelier.id}/kbis`)
     } finally {
       child.kill('SIGTERM')
     }

@@ -1,9 +1,11 @@
 // Kbis (data URL) and identity (multipart) uploads: checked by content, 10 MB at most, stored atomically.
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
+import { constants, deflateRawSync } from 'node:zlib'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { buildTestApp, callBearer, login, type TestApp } from '../util/server.ts'
+import { checkFile } from '../../server/services/file-types.ts'
+import { buildTestApp, callBearer, login, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
 import { demoIds, multipart, send, tinyPdf, tinyPng, type DemoIds, type FilePart } from '../util/server-samples.ts'
 import { sql } from 'kysely'
 
@@ -163,6 +165,107 @@ identity('the first of two documents is not complete; the second is', async (ctx
 })
 
 identity.run()
+
+// --- PDFs too heavy to read: a bomb (a small file whose object stream inflates to hundreds of megabytes), a file of
+// countless small objects (pdf-lib's parse itself is slow)
+
+/** A PDF of one page whose object stream inflates to `megabytes` MB of spaces (about 1 KB of file per MB), by zlib
+ * alone or behind ASCIIHexDecode (a chain a look at the raw bytes would not inflate). */
+function pdfBomb(megabytes: number, { hex = false } = {}): Buffer {
+  // Blocks of 1 MB of spaces, each ending on a byte (a sync flush), repeated; then the last block and the checksum.
+  const block = deflateRawSync(Buffer.alloc(1 << 20, 0x20), { level: 9, finishFlush: constants.Z_SYNC_FLUSH })
+  const length = BigInt(megabytes) << 20n
+  const adler = Buffer.alloc(4)
+  adler.writeUInt32BE(Number((((length + 32n * length * (length + 1n) / 2n) % 65521n) << 16n) | ((1n + 32n * length) % 65521n)))
+  const deflated = Buffer.concat([Buffer.from([0x78, 0x9c]), ...Array<Buffer>(megabytes).fill(block), Buffer.from([0x03, 0x00]), adler])
+  const data = hex ? Buffer.from(`${deflated.toString('hex')}>`, 'latin1') : deflated
+  const filter = hex ? '[/ASCIIHexDecode /FlateDecode]' : '/FlateDecode'
+  return Buffer.concat([
+    Buffer.from('%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n'
+      + '3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>\nendobj\n'
+      + `4 0 obj\n<< /Type /ObjStm /N 1 /First 4 /Filter ${filter} /Length ${data.length} >>\nstream\n`, 'latin1'),
+    data, Buffer.from('\nendstream\nendobj\ntrailer\n<< /Size 5 /Root 1 0 R >>\n%%EOF\n', 'latin1'),
+  ])
+}
+
+/** A PDF of one page followed by `count` tiny objects, nothing compressed: pdf-lib reads about 50,000 a second. */
+function pdfOfSmallObjects(count: number): Buffer {
+  const objects = Array.from({ length: count }, (_, i) => `${i + 10} 0 obj [0] endobj\n`).join('')
+  return Buffer.from('%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n'
+    + `3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>\nendobj\n${objects}trailer\n<< /Size 5 /Root 1 0 R >>\n%%EOF\n`, 'latin1')
+}
+
+const heavy = suite<Ctx>('PDFs too heavy to read: refused at once, the server answering meanwhile')
+heavy.before(setup)
+heavy.after((ctx) => ctx.t.close())
+
+/** Every route that takes a PDF, with `bytes`: the Kbis, an identity document, an operator's letter and invoice. */
+async function everyPdfRoute(ctx: Ctx, bytes: Buffer) {
+  const file = dataUrl(bytes)
+  const operator = (path: string, payload: object) =>
+    ctx.t.app.inject({ method: 'POST', url: `/api/operator/domiciliation-orders/${ctx.ids.order}/${path}`, headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` }, payload })
+  return {
+    kbis: await putKbis(ctx, file),
+    identity: await upload(ctx, { orderId: String(ctx.ids.missingDocsOrder) }, [part(bytes, 'cni.pdf')]),
+    letter: await operator('documents', { sender: 'URSSAF', file }),
+    invoice: await operator('invoices', { reference: 'FA-BOMBE-1', amountExclTaxCents: 100, amountInclTaxCents: 120, file }),
+  }
+}
+
+heavy('a PDF bomb (500 MB inflated from 0.5 MB, by zlib or behind ASCIIHex) is refused in French on every route, nothing stored', async (ctx) => {
+  const stored = async () => ({
+    documents: (await ctx.t.deps.db.selectFrom('documents').select('id').execute()).length,
+    invoices: (await ctx.t.deps.db.selectFrom('invoices').select('id').execute()).length,
+    files: await filesUnder(join(ctx.t.storageDir, 'documents')),
+  })
+  // A real PDF passes every route (and the check's thread is up before the clock runs).
+  const good = await everyPdfRoute(ctx, ctx.pdf)
+  assert.equal(Object.values(good).map((res) => res.statusCode), [200, 200, 200, 200], JSON.stringify(Object.values(good).map((res) => res.body)))
+  await ctx.t.deps.db.updateTable('orders').set({ missing_documents_validated_at: null }).where('id', '=', ctx.ids.missingDocsOrder).execute()
+  for (const hex of [false, true]) {
+    const bomb = pdfBomb(500, { hex })
+    assert.ok(bomb.length < 1_100_000, `${bomb.length} bytes`)
+    const unchanged = await snapshot(ctx)
+    const before = await stored()
+    const started = performance.now()
+    const answers = await everyPdfRoute(ctx, bomb)
+    const elapsed = performance.now() - started
+    for (const [route, res] of Object.entries(answers)) {
+      assert.is(res.statusCode, 422, `${route}, hex ${hex}: ${res.body}`)
+      assert.is(res.json().code, 'PDF_TOO_HEAVY')
+      assert.match(res.json().message, /est un PDF trop lourd à analyser : enregistrez le document à nouveau/)
+    }
+    assert.match(answers.kbis.json().message, /^Le Kbis /)
+    assert.match(answers.identity.json().message, /^Le fichier « cni\.pdf » /)
+    assert.match(answers.invoice.json().message, /^La facture /)
+    assert.ok(elapsed < 4000, `four refusals in ${elapsed.toFixed(0)} ms`)
+    await unchanged()
+    assert.equal(await stored(), before, 'no letter, no invoice, no file')
+  }
+})
+
+heavy('a PDF pdf-lib would take seconds to parse is refused after its time, while the server goes on answering', async () => {
+  const pdf = pdfOfSmallObjects(150_000)
+  assert.ok(pdf.length < 4_000_000)
+  assert.equal(await checkFile(await tinyPdf()), { type: 'pdf', pages: 1 }, 'the thread is up')
+  let last = performance.now()
+  let longestPause = 0
+  const ticks = setInterval(() => {
+    longestPause = Math.max(longestPause, performance.now() - last)
+    last = performance.now()
+  }, 10)
+  const started = performance.now()
+  try {
+    assert.equal(await checkFile(pdf, { pdfTimeoutMs: 500 }), { type: null, problem: 'heavy' })
+  } finally {
+    clearInterval(ticks)
+  }
+  assert.ok(performance.now() - started < 2000, `refused after ${(performance.now() - started).toFixed(0)} ms`)
+  assert.ok(longestPause < 250, `the event loop stopped ${longestPause.toFixed(0)} ms`)
+  assert.equal(await checkFile(await tinyPdf()), { type: 'pdf', pages: 1 }, 'the next check gets a new thread')
+})
+
+heavy.run()
 
 const atomic = suite<Ctx>('file and record are stored together or not at all')
 atomic.before(setup)

@@ -1,7 +1,7 @@
 // Contracts (forwarding address, Kbis) and the identity documents of /step-upload-identity.
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
-import { badRequest, fileTooLarge, HttpError, notFound } from '../../http/errors.ts'
+import { badRequest, fileTooLarge, HttpError, notFound, pdfTooHeavy } from '../../http/errors.ts'
 import { formParts } from '../../http/multipart.ts'
 import {
   getContract, listContracts, listUploadedDocuments, recordIdentityDocuments, requireOrder, requireOwnContract, updateContract,
@@ -41,7 +41,9 @@ export function contractRoutes(define: DefineRoute, { db, storage, clock }: AppD
       const decoded = decodeDataUrl(kbis)
       if (!decoded) throw badRequest('Le champ « kbis » doit être un fichier encodé en data URL (data:application/pdf;base64,…).', 'BAD_DATA_URL')
       if (decoded.bytes.length > MAX_UPLOAD_BYTES) throw fileTooLarge()
-      if ((await checkFile(decoded.bytes)).type !== 'pdf') throw unsupported('Le Kbis', 'PDF')
+      const checked = await checkFile(decoded.bytes)
+      if (checked.type === null && checked.problem === 'heavy') throw pdfTooHeavy('Le Kbis')
+      if (checked.type !== 'pdf') throw unsupported('Le Kbis', 'PDF')
       const key = newFileKey('kbis', 'pdf')
       await storeWithRecord(storage, [{ key, bytes: decoded.bytes }], () => update(key))
       // The replaced Kbis is no longer referenced by anything.
@@ -75,7 +77,9 @@ export function contractRoutes(define: DefineRoute, { db, storage, clock }: AppD
       const expected = missing.find((m) => m.type === part.name)
       if (!expected) throw badRequest(`Le document « ${part.name} » n’est pas demandé pour cette domiciliation.`, 'UNEXPECTED_DOCUMENT')
       const bytes = await part.bytes()
-      const fileType = (await checkFile(bytes)).type
+      const checked = await checkFile(bytes)
+      if (checked.type === null && checked.problem === 'heavy') throw pdfTooHeavy(`Le fichier « ${part.fileName} »`)
+      const fileType = checked.type
       if (!fileType) throw unsupported(`Le fichier « ${part.fileName} »`, 'PDF, JPEG ou PNG')
       files.push({ type: expected.type, label: expected.label, fileName: part.fileName || `${expected.type}.${fileType}`, fileType, bytes })
     }
