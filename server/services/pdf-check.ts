@@ -2,8 +2,8 @@
 // whole structure parsed by pdf-lib, within a bound on what it inflates, and no JavaScript or Launch action anywhere.
 import { constants, inflateSync } from 'node:zlib'
 import {
-  decodePDFRawStream, PDFArray, PDFContext, PDFDict, PDFDocument, PDFName, PDFObjectStreamParser, PDFRawStream, PDFStream,
-  PDFXRefStreamParser, type PDFObject,
+  decodePDFRawStream, PDFArray, PDFContext, PDFDict, PDFDocument, PDFName, PDFObjectStreamParser, PDFRawStream, PDFRef,
+  PDFStream, PDFXRefStreamParser, type PDFObject,
 } from 'pdf-lib'
 import type { PdfReading } from './pdf-check-thread.ts'
 
@@ -115,9 +115,14 @@ PDFXRefStreamParser.forStream = (stream) => xrefStreamParser(decodedWithinBudget
 
 // --- Active content
 
-const JS_KEYS = [PDFName.of('JS'), PDFName.of('JavaScript')]
-const CODE_ACTIONS = [PDFName.of('JavaScript'), PDFName.of('Launch')]
-const ACTION_TYPE = PDFName.of('S')
+/**
+ * A name as a PDF reader reads it. pdf-lib decodes only upper-case #XX escapes: `/#4aavaScript` stayed "#4aavaScript"
+ * for it but is JavaScript to pdf.js (found in review). Decoded again here, in any case (a name written with a literal
+ * "#23" then hex digits is decoded twice: refused all the same should it then read JavaScript).
+ */
+const nameOf = (name: PDFName) => name.decodeText().replace(/#([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+const JS_KEYS = new Set(['JS', 'JavaScript'])
+const CODE_ACTIONS = new Set(['JavaScript', 'Launch'])
 
 /** A JavaScript or Launch action anywhere, or a JavaScript name tree: objects of object streams included. */
 function runsCode(pdf: PDFDocument): boolean {
@@ -126,10 +131,14 @@ function runsCode(pdf: PDFDocument): boolean {
     const object = pending.pop()!
     const dict = object instanceof PDFStream ? object.dict : object
     if (dict instanceof PDFDict) {
-      if (JS_KEYS.some((key) => dict.has(key))) return true
-      const action = dict.get(ACTION_TYPE)
-      if (action && CODE_ACTIONS.includes(action as PDFName)) return true
-      pending.push(...dict.values())
+      for (const [key, value] of dict.entries()) {
+        const name = nameOf(key)
+        if (JS_KEYS.has(name)) return true
+        // The action's type, written in place or given by reference (a reader follows it).
+        const type = value instanceof PDFRef ? pdf.context.lookup(value) : value
+        if (name === 'S' && type instanceof PDFName && CODE_ACTIONS.has(nameOf(type))) return true
+        pending.push(value)
+      }
     } else if (dict instanceof PDFArray) {
       pending.push(...dict.asArray())
     }

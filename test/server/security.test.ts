@@ -428,6 +428,21 @@ async function pdfWithJavaScript(): Promise<Buffer> {
   return Buffer.from(await pdf.save())
 }
 
+/** A one-page PDF written by hand (pdf-lib would spell names its own way), whose catalog opens `action` (object 4). */
+function pdfOpening(action: string, ...more: string[]): Buffer {
+  const objects = ['<< /Type /Catalog /Pages 2 0 R /OpenAction 4 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>', action, ...more]
+  let pdf = '%PDF-1.7\n'
+  const offsets = objects.map((object, i) => {
+    const offset = pdf.length
+    pdf += `${i + 1} 0 obj\n${object}\nendobj\n`
+    return offset
+  })
+  const xref = pdf.length
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`
+  return Buffer.from(`${pdf}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`, 'latin1')
+}
+
 /** Files every upload must refuse, whichever route. */
 async function refusedFiles(pdf: Buffer): Promise<[string, Buffer, 'pdf' | 'image'][]> {
   const [ihdr, ...rest] = pngChunks(tinyPng)
@@ -438,6 +453,10 @@ async function refusedFiles(pdf: Buffer): Promise<[string, Buffer, 'pdf' | 'imag
     ['a PDF/HTML/JS polyglot', Buffer.from('%PDF-1.4\n<html><body><script>alert(document.cookie)</script></body></html>\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n'), 'pdf'],
     ['a real PDF carrying HTML and a script', Buffer.concat([pdf, Buffer.from('\n<html><script>alert(document.cookie)</script></html>\n%%EOF\n')]), 'pdf'],
     ['a real PDF running JavaScript when opened', await pdfWithJavaScript(), 'pdf'],
+    // Names with lower-case #xx escapes (pdf-lib decodes upper-case ones only; a reader any), an action's type by reference
+    ['JavaScript in names with lower-case escapes', pdfOpening('<< /S /#4aavaScript /#4aS (app.alert\\(1\\)) >>'), 'pdf'],
+    ['a Launch action in a name with a lower-case escape', pdfOpening('<< /S /#4caunch /F (cmd.exe) >>'), 'pdf'],
+    ['a Launch action whose type is given by reference', pdfOpening('<< /S 5 0 R /F (calc.exe) >>', '/Launch'), 'pdf'],
     ['a PNG with a broken checksum', pngOf([ihdr!, ...rest], 'IDAT'), 'image'],
     ['a PNG of width 0', pngOf([{ type: 'IHDR', data: zeroWidth }, ...rest]), 'image'],
     ['a PNG whose first chunk is not IHDR', pngOf([...rest.slice(0, -1), ihdr!, rest.at(-1)!]), 'image'],
@@ -488,7 +507,7 @@ uploads('real PDF, PNG and JPEG files are accepted and stored with the type read
   }
 })
 
-uploads('every stored file is served as a PDF, not sniffed, as a named download-or-inline', async (ctx) => {
+uploads('every stored file is served as a PDF, not sniffed, as a named download-or-inline, sandboxed', async (ctx) => {
   const kbis = await callBearer(ctx.t.app, ctx.camille, 'PUT', `/api-protected/contracts/${ctx.atelierContract}`, { kbis: `data:application/pdf;base64,${ctx.pdf.toString('base64')}` })
   assert.is(kbis.statusCode, 200, kbis.body)
   const files: [string, Record<string, string>][] = [
@@ -507,6 +526,7 @@ uploads('every stored file is served as a PDF, not sniffed, as a named download-
   assert.is(pages.headers['x-content-type-options'], 'nosniff')
   assert.match(pages.headers['content-disposition'] as string, /^inline; filename="[\w.-]+\.webp"$/)
   assert.match(pages.headers['cache-control'] as string, 'no-store')
+  assert.is(pages.headers['content-security-policy'], 'sandbox', 'opened by itself, a file runs nothing')
   assert.is(pages.rawPayload.subarray(8, 12).toString(), 'WEBP')
   assert.equal(entries.filter(([, r]) => r.fileType).map(([name]) => name), ['documentPage'])
   assert.is(files.length, entries.filter(([, r]) => r.kind === 'file' && !r.fileType).length, 'every file route of the table')
@@ -517,6 +537,7 @@ uploads('every stored file is served as a PDF, not sniffed, as a named download-
     assert.is(res.headers['x-content-type-options'], 'nosniff', url)
     assert.match(res.headers['content-disposition'] as string, /^(inline|attachment); filename="[\w.-]+\.pdf"$/, url)
     assert.match(res.headers['cache-control'] as string, 'no-store', url)
+    assert.is(res.headers['content-security-policy'], 'sandbox', url)
     assert.is(res.rawPayload.subarray(0, 5).toString(), '%PDF-', url)
   }
 })

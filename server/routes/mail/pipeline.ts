@@ -5,6 +5,7 @@ import { badRequest, notFound } from '../../http/errors.ts'
 import { listDocumentsById, requireDocument } from '../../db/repositories/mail.ts'
 import { excerptOf, findPageImage, listLetterDeadlines, searchDocuments, searchQueryOf } from '../../db/repositories/mail-pipeline.ts'
 import { scopedOrderIds } from '../../db/repositories/orders.ts'
+import { fileHeaders } from '../files.ts'
 
 export const SEARCH_LENGTH_MESSAGE = 'La recherche doit compter de 3 à 200 caractères.'
 
@@ -14,9 +15,7 @@ export function mailPipelineRoutes(define: DefineRoute, { db, storage }: AppDeps
     const image = await findPageImage(db, document.id, params.page)
     const bytes = image ? await storage.get(image.file_key) : null
     if (!image || !bytes) throw notFound('Page')
-    reply.header('Content-Type', image.content_type)
-      .header('Content-Disposition', `inline; filename="courrier-${document.id}-page-${params.page}.webp"`)
-      .header('Cache-Control', 'private, no-store')
+    fileHeaders(reply, image.content_type, `courrier-${document.id}-page-${params.page}.webp`)
     return bytes
   })
 
