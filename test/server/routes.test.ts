@@ -461,8 +461,9 @@ const happy: Record<RouteName, Check> = {
     assert.is(reply.complete, true)
     assert.ok(reply.missingDocumentsValidatedAt)
     assert.equal(reply.uploaded.map((u: { type: string }) => u.type), ['identity_manager'])
-    const again = ok(await call({ multipart: multipart({ orderId: String(ids.missingDocsOrder) }, [{ field: 'identity_manager', filename: 'cni.pdf', contentType: 'application/pdf', bytes: await tinyPdf() }]) }))
-    assert.is(again.missingDocumentsValidatedAt, reply.missingDocumentsValidatedAt, 'validation date kept')
+    const again = await call({ multipart: multipart({ orderId: String(ids.missingDocsOrder) }, [{ field: 'identity_manager', filename: 'cni.pdf', contentType: 'application/pdf', bytes: await tinyPdf() }]) })
+    assert.is(again.statusCode, 409, 'once complete, nothing more is taken')
+    assert.is(again.json().code, 'DOCUMENTS_COMPLETE')
   },
   // people: invitation links, sessions, passkeys
   invitation: async ({ t, ids, camille }, call) => {

@@ -166,6 +166,100 @@ identity('the first of two documents is not complete; the second is', async (ctx
 
 identity.run()
 
+const bounded = suite<Ctx>('identity documents: one file per document, none once the file is complete, 20 forms an hour')
+bounded.before(async (ctx) => {
+  await setup(ctx)
+  await askFor(ctx, ctx.ids.missingDocsOrder, ['identity_manager', 'proof_of_address'])
+})
+bounded.after((ctx) => ctx.t.close())
+
+const labels: Record<string, string> = { identity_manager: 'Pièce d’identité du gérant', proof_of_address: 'Justificatif de domicile' }
+/** The order asks for these documents, none received. */
+async function askFor(ctx: Ctx, orderId: number, types: string[]) {
+  await ctx.t.deps.db.deleteFrom('uploaded_documents').where('order_id', '=', orderId).execute()
+  await ctx.t.deps.db.updateTable('orders')
+    .set({ missing_documents: JSON.stringify(types.map((type) => ({ type, label: labels[type] }))), missing_documents_validated_at: null })
+    .where('id', '=', orderId).execute()
+}
+const identityFiles = async (ctx: Ctx) => (await filesUnder(join(ctx.t.storageDir, 'identity'))).filter((f) => !f.includes('/.tmp/'))
+const rowsOf = (ctx: Ctx, orderId: number) =>
+  ctx.t.deps.db.selectFrom('uploaded_documents').select(['type', 'file_name', 'file_key']).where('order_id', '=', orderId).orderBy('id').execute()
+
+bounded('the same document twice in one form is refused before anything is stored', async (ctx) => {
+  const unchanged = await snapshot(ctx)
+  const res = await upload(ctx, { orderId: String(ctx.ids.missingDocsOrder) }, [part(ctx.pdf, 'recto.pdf'), part(tinyPng, 'verso.png', 'image/png')])
+  assert.is(res.statusCode, 400, res.body)
+  assert.is(res.json().code, 'DUPLICATE_DOCUMENT')
+  assert.is(res.json().message, 'Le document « Pièce d’identité du gérant » est joint plusieurs fois : envoyez un seul fichier par document.')
+  await unchanged()
+  // Nor may a form name its order twice (its files would go to the second one).
+  const orderId = `--limite\r\nContent-Disposition: form-data; name="orderId"\r\n\r\n${ctx.ids.missingDocsOrder}\r\n`
+  const twice = await ctx.t.app.inject({
+    method: 'POST', url: '/step-upload-identity', headers: { apitoken: ctx.camille, 'content-type': 'multipart/form-data; boundary=limite' },
+    payload: `${orderId}${orderId}--limite--\r\n`,
+  })
+  assert.is(twice.statusCode, 400, twice.body)
+  assert.is(twice.json().message, 'Le champ « orderId » ne peut figurer qu’une fois.')
+})
+
+bounded('a document sent again before the file is complete replaces the first: one row and one file per document', async (ctx) => {
+  const first = await upload(ctx, { orderId: String(ctx.ids.missingDocsOrder) }, [part(tinyPng, 'cni.png', 'image/png')])
+  assert.is(first.statusCode, 200, first.body)
+  const again = await upload(ctx, { orderId: String(ctx.ids.missingDocsOrder) }, [part(ctx.pdf, 'cni-lisible.pdf')])
+  assert.is(again.statusCode, 200, again.body)
+  assert.equal([again.json().complete, again.json().uploaded.map((d: { fileName: string }) => d.fileName)], [false, ['cni-lisible.pdf']])
+  const rows = await rowsOf(ctx, ctx.ids.missingDocsOrder)
+  assert.equal(rows.map((r) => [r.type, r.file_name]), [['identity_manager', 'cni-lisible.pdf']])
+  assert.equal((await identityFiles(ctx)).map((f) => f.slice(f.indexOf('identity/'))), [rows[0]!.file_key], 'the first file is gone')
+})
+
+bounded('once the file is complete, every form is refused (409) and nothing is stored', async (ctx) => {
+  const last = await upload(ctx, { orderId: String(ctx.ids.missingDocsOrder) }, [part(ctx.pdf, 'edf.pdf', 'application/pdf', 'proof_of_address')])
+  assert.is(last.json().complete, true, last.body)
+  const unchanged = await snapshot(ctx)
+  for (const files of [[part(ctx.pdf, 'cni.pdf')], [part(ctx.pdf, 'edf.pdf', 'application/pdf', 'proof_of_address')], []]) {
+    const res = await upload(ctx, { orderId: String(ctx.ids.missingDocsOrder) }, files)
+    assert.is(res.statusCode, 409, res.body)
+    assert.is(res.json().code, 'DOCUMENTS_COMPLETE')
+    assert.is(res.json().message, 'Vos documents ont déjà tous été reçus : le dossier de cette domiciliation est complet, aucun autre envoi n’est nécessaire.')
+  }
+  await unchanged()
+})
+
+bounded('forms completing the file at the same moment: one is taken, the others refused, their files removed', async (ctx) => {
+  await askFor(ctx, ctx.ids.missingDocsOrder, ['identity_manager'])
+  const before = await identityFiles(ctx)
+  const answers = await Promise.all(Array.from({ length: 6 }, (_, i) =>
+    upload(ctx, { orderId: String(ctx.ids.missingDocsOrder) }, [part(ctx.pdf, `cni-${i}.pdf`)])))
+  assert.equal(answers.map((res) => res.statusCode).sort(), [200, 409, 409, 409, 409, 409], answers.map((res) => res.body).join('\n'))
+  const rows = await rowsOf(ctx, ctx.ids.missingDocsOrder)
+  assert.is(rows.length, 1)
+  const after = await identityFiles(ctx)
+  assert.equal(after.filter((f) => !before.includes(f)).map((f) => f.slice(f.indexOf('identity/'))), [rows[0]!.file_key])
+})
+
+bounded('at most 20 forms an hour per person, refused ones included: the next is a French 429 and stores nothing', async (ctx) => {
+  const sophie = await login(ctx.t.app, 'solo@example.com')
+  const epicerie = (await ctx.t.deps.db.selectFrom('orders').select('id').where('raison_sociale', '=', 'Épicerie Solène SARL').executeTakeFirstOrThrow()).id
+  await askFor(ctx, epicerie, ['identity_manager'])
+  const send = (files: FilePart[]) => {
+    const body = multipart({ orderId: String(epicerie) }, files)
+    return ctx.t.app.inject({ method: 'POST', url: '/step-upload-identity', headers: { ...body.headers, apitoken: sophie }, payload: body.payload })
+  }
+  for (let i = 0; i < 20; i++) assert.is((await send([part(ctx.pdf, 'x.pdf', 'application/pdf', 'passport_spouse')])).statusCode, 400)
+  const unchanged = await snapshot(ctx)
+  const limited = await send([part(ctx.pdf, 'cni.pdf')])
+  assert.is(limited.statusCode, 429, limited.body)
+  assert.is(limited.json().message, 'Trop de documents envoyés en peu de temps : réessayez dans une heure.')
+  await unchanged()
+  assert.is((await upload(ctx, { orderId: String(ctx.ids.missingDocsOrder) }, [])).statusCode, 409, 'counted per person: Camille is not limited')
+  ctx.t.clock.advance(3_600_000)
+  assert.is((await send([part(ctx.pdf, 'cni.pdf')])).statusCode, 200, 'an hour later')
+  ctx.t.clock.set(new Date())
+})
+
+bounded.run()
+
 // --- PDFs too heavy to read: a bomb (a small file whose object stream inflates to hundreds of megabytes), a file of
 // countless small objects (pdf-lib's parse itself is slow)
 

@@ -172,17 +172,29 @@ export async function listUploadedDocuments(db: Db, orderId: number): Promise<Up
   return rows.map((r) => ({ id: r.id, type: r.type, label: r.label, fileName: r.file_name, uploadedAt: r.uploaded_at.toISOString() }))
 }
 
-/** Records identity documents: the order's validation date (an earlier one is kept), or null while a required type has no file. */
+/** The answer to identity documents sent once the order's file is complete (POST /step-upload-identity). */
+export const documentsComplete = () => new HttpError(409,
+  'Vos documents ont déjà tous été reçus : le dossier de cette domiciliation est complet, aucun autre envoi n’est nécessaire.', 'DOCUMENTS_COMPLETE')
+
+/**
+ * Records identity documents, each replacing the one of its type sent before (`replaced`: the files to delete once
+ * committed), and the order's validation date once every required type has a file (null before). The order's row is
+ * held meanwhile: a form arriving once the file is complete, even at the same moment, is refused (409) and writes nothing.
+ */
 export async function recordIdentityDocuments(db: Kysely<Database>, orderId: number, documents: Insertable<Database['uploaded_documents']>[],
-  requiredTypes: string[], now: Date): Promise<Date | null> {
+  requiredTypes: string[], now: Date): Promise<{ validatedAt: Date | null; replaced: string[] }> {
   return db.transaction().execute(async (tx) => {
+    const order = await tx.selectFrom('orders').select('missing_documents_validated_at').where('id', '=', orderId).forUpdate().executeTakeFirstOrThrow()
+    if (order.missing_documents_validated_at) throw documentsComplete()
+    const replaced = await tx.deleteFrom('uploaded_documents').where('order_id', '=', orderId)
+      .where('type', 'in', documents.map((d) => d.type)).returning('file_key').execute()
     await tx.insertInto('uploaded_documents').values(documents).execute()
     const types = new Set((await tx.selectFrom('uploaded_documents').select('type').where('order_id', '=', orderId).execute()).map((r) => r.type))
     // Decision (docs/SERVER.md): once every listed type has a file, the order counts as validated so the customer reaches the dashboard.
-    if (!requiredTypes.every((type) => types.has(type))) return null
-    const row = await tx.updateTable('orders').set((eb) => ({ missing_documents_validated_at: eb.fn.coalesce('missing_documents_validated_at', eb.val(now)) }))
+    if (!requiredTypes.every((type) => types.has(type))) return { validatedAt: null, replaced: replaced.map((r) => r.file_key) }
+    const row = await tx.updateTable('orders').set({ missing_documents_validated_at: now })
       .where('id', '=', orderId).returning('missing_documents_validated_at').executeTakeFirstOrThrow()
-    return row.missing_documents_validated_at
+    return { validatedAt: row.missing_documents_validated_at, replaced: replaced.map((r) => r.file_key) }
   })
 }
 

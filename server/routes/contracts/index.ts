@@ -3,8 +3,9 @@ import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest, fileTooLarge, HttpError, notFound, pdfTooHeavy } from '../../http/errors.ts'
 import { formParts } from '../../http/multipart.ts'
+import { limitPerUser } from '../../http/user-rate-limit.ts'
 import {
-  getContract, listContracts, listUploadedDocuments, recordIdentityDocuments, requireOrder, requireOwnContract, updateContract,
+  documentsComplete, getContract, listContracts, listUploadedDocuments, recordIdentityDocuments, requireOrder, requireOwnContract, updateContract,
 } from '../../db/repositories/orders.ts'
 import { checkFile, contentTypes, decodeDataUrl, MAX_UPLOAD_BYTES, type FileType } from '../../services/file-types.ts'
 import { newFileKey, storeWithRecord } from '../../services/storage.ts'
@@ -12,6 +13,9 @@ import { sendPdf } from '../files.ts'
 
 const unsupported = (what: string, accepted: string) =>
   new HttpError(415, `${what} n’est pas un fichier ${accepted} valide (fichier incomplet ou d’un autre type).`, 'UNSUPPORTED_FILE')
+
+/** Identity documents: 20 forms an hour per person (each holds up to one 10 MB file per document asked for). */
+export const IDENTITY_UPLOAD_LIMIT = { name: 'uploadIdentity', max: 20, windowMs: 3_600_000, message: 'Trop de documents envoyés en peu de temps : réessayez dans une heure.' }
 
 /** billing: whether a forwarding address is in France ("France", "FR", any case). */
 const isFrance = (country: string | null | undefined) => !!country && /^\s*(france|fr)\s*$/i.test(country)
@@ -60,15 +64,19 @@ export function contractRoutes(define: DefineRoute, { db, storage, clock }: AppD
 
   define('uploadIdentity', async ({ user, req }) => {
     if (!req.isMultipart()) throw badRequest('Le formulaire doit être envoyé en multipart/form-data (champ orderId puis un fichier par document).', 'NOT_MULTIPART')
+    await limitPerUser({ db, clock }, user.id, IDENTITY_UPLOAD_LIMIT)
     let orderId: number | undefined
     let missing: { type: string; label: string }[] = []
     const files: { type: string; label: string; fileName: string; fileType: FileType; bytes: Buffer }[] = []
-    // Every file is read and checked before anything is stored: one bad file rejects the whole form.
+    // Every file is read and checked before anything is stored: one bad file rejects the whole form. One file per
+    // document asked for, and none once the file is complete: a form holds at most one 10 MB file per missing type.
     for await (const part of formParts(req, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 10, fields: 5, parts: 20 } })) {
       if (part.type === 'field') {
         if (part.name !== 'orderId') throw badRequest(`Le champ « ${part.name} » n’est pas attendu.`)
+        if (orderId !== undefined) throw badRequest('Le champ « orderId » ne peut figurer qu’une fois.')
         if (!/^[1-9]\d{0,9}$/.test(part.value) || Number(part.value) > 2147483647) throw badRequest('Le champ « orderId » doit être un identifiant de domiciliation.')
         const order = await requireOrder(db, user.id, Number(part.value), 'owner')
+        if (order.missing_documents_validated_at) throw documentsComplete()
         orderId = order.id
         missing = order.missing_documents ?? []
         continue
@@ -76,6 +84,9 @@ export function contractRoutes(define: DefineRoute, { db, storage, clock }: AppD
       if (orderId === undefined) throw badRequest('Le champ « orderId » doit précéder les fichiers.')
       const expected = missing.find((m) => m.type === part.name)
       if (!expected) throw badRequest(`Le document « ${part.name} » n’est pas demandé pour cette domiciliation.`, 'UNEXPECTED_DOCUMENT')
+      if (files.some((f) => f.type === expected.type)) {
+        throw badRequest(`Le document « ${expected.label} » est joint plusieurs fois : envoyez un seul fichier par document.`, 'DUPLICATE_DOCUMENT')
+      }
       const bytes = await part.bytes()
       const checked = await checkFile(bytes)
       if (checked.type === null && checked.problem === 'heavy') throw pdfTooHeavy(`Le fichier « ${part.fileName} »`)
@@ -91,8 +102,10 @@ export function contractRoutes(define: DefineRoute, { db, storage, clock }: AppD
     const documents = stored.map((f) => ({
       order_id: orderId!, type: f.type, label: f.label, file_name: f.fileName, content_type: contentTypes[f.fileType], file_key: f.key, uploaded_at: now,
     }))
-    const validatedAt = await storeWithRecord(storage, stored.map((f) => ({ key: f.key, bytes: f.bytes })), () =>
+    const { validatedAt, replaced } = await storeWithRecord(storage, stored.map((f) => ({ key: f.key, bytes: f.bytes })), () =>
       recordIdentityDocuments(db, orderId!, documents, missing.map((m) => m.type), now))
+    // The files sent before for the same documents are no longer referenced by anything.
+    await Promise.all(replaced.map((key) => storage.delete(key).catch(() => undefined)))
     return {
       uploaded: await listUploadedDocuments(db, orderId),
       complete: validatedAt !== null,
