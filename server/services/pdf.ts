@@ -24,8 +24,36 @@ export interface BillContent {
 }
 
 const euros = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' })
-// The standard PDF fonts use WinAnsi: the narrow and non-breaking spaces of fr-FR formatting are not in it.
-export const winAnsi = (text: string) => text.replace(/[\u00a0\u2000-\u200f\u202f]/g, ' ')
+
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i)
+/** What the standard PDF fonts draw (WinAnsi): ASCII, Latin-1, and Windows-1252's letters and signs of 0x80–0x9F. */
+const WIN_ANSI = new Set([...range(0x20, 0x7e), ...range(0xa1, 0xff), 0x152, 0x153, 0x160, 0x161, 0x178, 0x17d, 0x17e, 0x192, 0x2c6,
+  0x2dc, 0x2013, 0x2014, 0x2018, 0x2019, 0x201a, 0x201c, 0x201d, 0x201e, 0x2020, 0x2021, 0x2022, 0x2026, 0x2030, 0x2039, 0x203a, 0x20ac, 0x2122])
+/** Letters Unicode does not decompose into a base letter and a mark, and dashes and primes outside WinAnsi. */
+const NEAREST: Record<string, string> = {
+  Ł: 'L', ł: 'l', Đ: 'D', đ: 'd', Ħ: 'H', ħ: 'h', ı: 'i', Ŧ: 'T', ŧ: 't', Ŋ: 'N', ŋ: 'n', ĸ: 'k', ſ: 's', Ə: 'E', ə: 'e',
+  '\u2010': '-', '\u2011': '-', '\u2012': '-', '\u2212': '-', '\u2032': "'", '\u2033': '"',
+}
+const drawable = (text: string) => [...text].every((char) => WIN_ANSI.has(char.codePointAt(0)!))
+
+/**
+ * Text the standard PDF fonts can draw, for every text of every PDF the app makes (pdf-lib throws on anything else:
+ * "Łódź" in a forwarding address made the contract a 500, found in review). Spaces of any width are spaces, control
+ * characters too; a letter outside WinAnsi loses its marks (ź → z, Ł → L, ﬁ → fi); anything else is "?".
+ */
+export function winAnsi(text: string): string {
+  let drawn = ''
+  for (const char of text.normalize('NFC')) {
+    const code = char.codePointAt(0)!
+    if (WIN_ANSI.has(code)) drawn += char
+    else if (code < 0x20 || (code >= 0x7f && code <= 0xa0) || /\s|[\u200b-\u200f]/u.test(char)) drawn += ' '
+    else {
+      const nearest = NEAREST[char] ?? char.normalize('NFKD').replace(/\p{M}/gu, '')
+      drawn += drawable(nearest) ? nearest : '?'
+    }
+  }
+  return drawn
+}
 export const formatEuros = (cents: number) => winAnsi(euros.format(cents / 100))
 
 export function wrap(text: string, font: PDFFont, size: number, width: number): string[] {

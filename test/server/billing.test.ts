@@ -1,6 +1,8 @@
 // The billing routes beyond their happy path (routes.test.ts): options on offer, termination dates, payment without a
 // card, certificates and their public check, the contract PDF, the forwarding address, the test provider's card form.
 import { Writable } from 'node:stream'
+import fc from 'fast-check'
+import { PDFDocument, StandardFonts } from 'pdf-lib'
 import pino from 'pino'
 import type Stripe from 'stripe'
 import { suite } from 'uvu'
@@ -10,6 +12,7 @@ import { testProviderRoute } from '../../server/contract/test-provider.ts'
 import { messages } from '../../server/http/errors.ts'
 import { UNKNOWN_CERTIFICATE } from '../../server/routes/billing/certificates.ts'
 import { stripePaymentProvider } from '../../server/services/payment-stripe.ts'
+import { winAnsi } from '../../server/services/pdf.ts'
 import { testProviderCard } from '../util/billing.ts'
 import { pdfText } from '../util/pdf-text.ts'
 import { buildTestApp, call, callBearer, login, ordersByName, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
@@ -257,6 +260,62 @@ Contract('a French postcode is five digits: anything else is refused in French a
   const abroad = await callBearer(t.app, camille, 'PUT', url, { adressePostaleExpedition: 'Rue de la Loi 16', codePostaleExpedition: '1000', villePostaleExpedition: 'Bruxelles', paysPostaleExpedition: 'Belgique' })
   assert.is(abroad.statusCode, 200, 'another country keeps its own format')
   assert.is(abroad.json().codePostaleExpedition, '1000')
+})
+
+Contract('fields blank once trimmed are refused in French and nothing changes', async ({ t, camille, orders }) => {
+  const url = `/api-protected/contracts/${orders[BOULANGERIE]!.contractId}`
+  const before = await t.deps.db.selectFrom('contracts').selectAll().where('id', '=', orders[BOULANGERIE]!.contractId!).executeTakeFirstOrThrow()
+  const address = { adressePostaleExpedition: '3 place du Marché', codePostaleExpedition: '69002', villePostaleExpedition: 'Lyon', paysPostaleExpedition: 'France' }
+  for (const field of Object.keys(address) as (keyof typeof address)[]) {
+    for (const blank of ['   ', ' \t\n ']) {
+      const res = await callBearer(t.app, camille, 'PUT', url, { ...address, [field]: blank })
+      assert.is(res.statusCode, 400, `${field}: ${res.body}`)
+      assert.is(res.json().message, `Le champ « ${field} » ne peut pas être vide.`)
+    }
+  }
+  assert.equal(await t.deps.db.selectFrom('contracts').selectAll().where('id', '=', before.id).executeTakeFirstOrThrow(), before)
+})
+
+Contract('an address or a company name outside the PDF fonts (Łódź, 株式会社, an emoji): the contract and the certificate still download', async ({ t, camille, orders }) => {
+  const atelier = orders[ATELIER]!.contractId!
+  const moved = await callBearer(t.app, camille, 'PUT', `/api-protected/contracts/${atelier}`,
+    { adressePostaleExpedition: 'ul. Piotrkowska 12', codePostaleExpedition: '90-001', villePostaleExpedition: 'Łódź', paysPostaleExpedition: 'Pologne' })
+  assert.is(moved.statusCode, 200, moved.body)
+  const contract = await callBearer(t.app, camille, 'GET', `/api-protected/contracts/${atelier}/file`)
+  assert.is(contract.statusCode, 200, contract.body)
+  assert.is(contract.headers['content-type'], 'application/pdf')
+  assert.match(pdfText(contract.rawPayload).replace(/\s+/g, ' '), 'ul. Piotrkowska 12, 90-001 Lódz, Pologne')
+  const boulangerie = orders[BOULANGERIE]!
+  const name = (await t.deps.db.selectFrom('orders').select('raison_sociale').where('id', '=', boulangerie.id).executeTakeFirstOrThrow()).raison_sociale
+  await t.deps.db.updateTable('orders').set({ raison_sociale: 'Piekarnia Łukasz 株式会社 🥐' }).where('id', '=', boulangerie.id).execute()
+  try {
+    const issued = await call(t.app, camille, 'POST', `/api-protected/domiciliation-orders/${boulangerie.id}/certificates`)
+    assert.is(issued.statusCode, 200, issued.body)
+    for (const url of [`/api-protected/certificates/${issued.json().code}/file`, `/api-protected/contracts/${boulangerie.contractId}/file`]) {
+      const res = url.includes('/contracts/') ? await callBearer(t.app, camille, 'GET', url) : await call(t.app, camille, 'GET', url)
+      assert.is(res.statusCode, 200, `${url}: ${res.body}`)
+      assert.is(res.rawPayload.subarray(0, 5).toString(), '%PDF-')
+      assert.match(pdfText(res.rawPayload), 'Piekarnia Lukasz ???? ?', url)
+    }
+  } finally {
+    await t.deps.db.updateTable('orders').set({ raison_sociale: name }).where('id', '=', boulangerie.id).execute()
+  }
+})
+
+Contract('property: any text becomes text the standard fonts draw, French text unchanged', async () => {
+  const pdf = await PDFDocument.create()
+  const fonts = [await pdf.embedFont(StandardFonts.Helvetica), await pdf.embedFont(StandardFonts.HelveticaBold)]
+  const drawable = new Set(fonts[0]!.getCharacterSet())
+  const unit = fc.oneof(fc.constantFrom('Ł', 'ź', 'é', '\u0301', '\u202f', '\n', '€'), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }),
+    fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }))
+  fc.assert(fc.property(fc.string({ unit }), (text) => {
+    const drawn = winAnsi(text)
+    for (const char of drawn) assert.ok(drawable.has(char.codePointAt(0)!), `${JSON.stringify(text)} → ${JSON.stringify(drawn)}`)
+    for (const font of fonts) font.widthOfTextAtSize(drawn, 10)
+  }), { numRuns: 500 })
+  const french = 'L’Œuvre « Élégance » à 1 234,56 € : ça coûte — naïf, Straße, Ørsted'
+  assert.is(winAnsi(french), french)
+  assert.is(winAnsi('Łódź, İstanbul, ﬁnance, e\u0301cole'), 'Lódz, Istanbul, finance, école')
 })
 
 Contract.run()

@@ -26,6 +26,10 @@ export function contractRoutes(define: DefineRoute, { db, storage, clock }: AppD
   define('updateContract', async ({ user, params, body }) => {
     const contract = await requireOwnContract(db, user.id, params.id)
     const { kbis, ...address } = body
+    // The schema's minLength sees "   " as text: blank once trimmed is empty all the same (the complement may be cleared).
+    for (const field of ['adressePostaleExpedition', 'codePostaleExpedition', 'villePostaleExpedition', 'paysPostaleExpedition'] as const) {
+      if (address[field] !== undefined && !address[field].trim()) throw badRequest(`Le champ « ${field} » ne peut pas être vide.`, 'VALIDATION')
+    }
     const addressColumns = {
       ...(address.adressePostaleExpedition !== undefined ? { adresse_postale_expedition: address.adressePostaleExpedition.trim() } : {}),
       ...(address.adresseComplementPostaleExpedition !== undefined ? { adresse_complement_postale_expedition: address.adresseComplementPostaleExpedition?.trim() || null } : {}),
