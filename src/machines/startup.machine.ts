@@ -4,7 +4,7 @@
 //   3. otherwise several orders → the selection screen; exactly one → it becomes the default;
 //   4. then the missing-documents check → /missing-document, or the dashboard.
 // A failed current-user fetch ends the machine (the session then removes the stored user).
-import { type ActorRefFrom, assign, fromPromise, sendTo, setup } from 'xstate'
+import { type ActorRefFrom, assign, enqueueActions, fromPromise, sendTo, setup } from 'xstate'
 import type { Contract, NotificationKind, Order, User } from '../../server/contract/schemas.ts'
 import { type OrderChoice, orderSelectionMachine } from './orderSelection.machine.ts'
 import { type PortalDataChange, portalDataMachine, type Resource, type Scope } from './portalData.machine.ts'
@@ -40,8 +40,9 @@ export type StartupEvent =
   | { type: 'documents.completed'; orderId: number; missingDocumentsValidatedAt: string | null }
   | { type: 'document.select'; documentId: number }
   | { type: 'data.retry'; resource: Resource }
-  // billing: a forwarding address saved
+  // billing: a forwarding address saved; the dashboard's 'Régler' paid the invoices of every order the user owns
   | { type: 'contract.changed'; contract: Contract }
+  | { type: 'invoices.paidOwned' }
   | PortalDataChange
 
 /** What the company pages change on an order (bank partners, the accountant offer), as the server now has it. */
@@ -302,6 +303,12 @@ export const startupMachine = deferred(() => setup({
         'subscription.changed': { actions: 'forwardToData' },
         'card.changed': { actions: 'forwardToData' },
         'invoices.paid': { actions: 'forwardToData' },
+        // As many 'invoices.paid' as orders the user owns (a shared order's invoices are its owner's to pay).
+        'invoices.paidOwned': {
+          actions: enqueueActions(({ context, enqueue }) => {
+            for (const order of context.orders) if (!order.isShareOrder) enqueue.sendTo('data', { type: 'invoices.paid', orderId: order.id })
+          }),
+        },
         // notifications (issue 14)
         'news.arrived': [
           { guard: { type: 'isKbisNews', params: ({ event }) => ({ kind: event.kind }) }, target: '.rereadingContracts', actions: 'forwardToData' },

@@ -28,6 +28,8 @@ export const unpaidInvoicesMachine = deferred(() => {
     },
     actions: {
       notify: (_, _params: Notice) => {},
+      /** Paid: the rest of the portal is told (the invoices and the bookings they bill of every order the user owns). */
+      paid: () => {},
       /** A payment refused: why, for the banner (for want of a card, it links to one). */
       keepRefusal: assign(({ event }) => {
         const error = (event as { error?: unknown }).error
@@ -102,7 +104,7 @@ export const unpaidInvoicesMachine = deferred(() => {
           // Paid: the status is asked again anyway, news meanwhile included.
           onDone: {
             target: 'loading',
-            actions: [{ type: 'notify', params: ({ event }) => ({ kind: 'success' as const, message: event.output.message }) }, assign({ refreshPending: false })],
+            actions: [{ type: 'notify', params: ({ event }) => ({ kind: 'success' as const, message: event.output.message }) }, 'paid', assign({ refreshPending: false })],
           },
           onError: [
             // Not the total shown (an invoice issued, or paid elsewhere): nothing charged; the status asked at once, the reason kept.

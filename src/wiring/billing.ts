@@ -51,7 +51,7 @@ export function createBillingFlows({ api, notify, toPortal, loadHostedCard }: Wi
         fetchStatus: fromPromise(({ signal }) => api.getUnpaidStatus({ signal })),
         pay: fromPromise(({ input, signal }) => api.payUnpaidInvoice(input, { signal })),
       },
-      actions: { notify: (_, notice) => notify(notice) },
+      actions: { notify: (_, notice) => notify(notice), paid: () => toPortal({ type: 'invoices.paidOwned' }) },
     })),
     subscriptionOption: later(() => subscriptionOptionMachine.provide({
       actors: {

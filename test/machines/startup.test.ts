@@ -395,6 +395,11 @@ Selection('a forwarding address saved replaces that contract; the billing change
   actor.send({ type: 'card.changed', card })
   actor.send({ type: 'invoices.paid', orderId: 2 })
   assert.equal(received, [{ type: 'card.changed', card }, { type: 'invoices.paid', orderId: 2 }])
+  // The dashboard's 'Régler' paid every order the user owns: each of them (not Studio Nuage, shared with her).
+  received.length = 0
+  actor.send({ type: 'invoices.paidOwned' })
+  assert.equal(received, fourOrders.filter((o) => !o.isShareOrder).map((o) => ({ type: 'invoices.paid', orderId: o.id })))
+  assert.is(received.length, 3)
 })
 
 Scenarios.run()

@@ -16,13 +16,15 @@ type Snapshot = SnapshotFrom<typeof unpaidInvoicesMachine>
 function start() {
   const deferreds = new Deferreds()
   const notices: Notice[] = []
+  /** How many times the portal was told of a payment. */
+  const paid: number[] = []
   /** The news sent, each with how many calls had started by then. */
   const news: number[] = []
   /** Every change of state, with the event that made it. */
   const changes: { event: { type: string; output?: unknown }; before: Snapshot; after: Snapshot }[] = []
   const machine = unpaidInvoicesMachine.provide({
     actors: { fetchStatus: deferreds.actor(), pay: deferreds.actor() },
-    actions: { notify: (_, n) => void notices.push(n) },
+    actions: { notify: (_, n) => void notices.push(n), paid: () => void paid.push(1) },
   })
   let last: Snapshot | undefined
   const actor = createActor(machine, {
@@ -35,7 +37,7 @@ function start() {
       }
     },
   })
-  return { actor, deferreds, notices, news, changes }
+  return { actor, deferreds, notices, news, changes, paid }
 }
 
 const events = [
@@ -67,7 +69,7 @@ ModelBased('the model reaches every state, and rest after news during a payment'
 })
 for (const path of paths) {
   ModelBased(describePath(path), async () => {
-    const { actor, deferreds, news, changes } = start()
+    const { actor, deferreds, news, changes, paid } = start()
     await replay(actor, deferreds, path)
     const snapshot = actor.getSnapshot()
     // The banner shows exactly when the server says something is unpaid.
@@ -76,6 +78,8 @@ for (const path of paths) {
     const payments = deferreds.started.filter((d) => d.id === 'pay')
     const pressed = changes.filter(({ before, after }) => after.matches('paying') && !before.matches('paying'))
     assert.equal(payments.map((p) => p.input), pressed.map(({ before }) => ({ expectedAmountInclTaxCents: before.context.status!.amountInclTaxCents })))
+    // The portal is told of each payment made, and of nothing else (its lists then show the invoices paid).
+    assert.is(paid.length, path.steps.filter((s) => s.event.type === 'xstate.done.actor.pay').length, 'the portal told of each payment')
     // News and the banner at rest: the status was asked after the last news.
     if (news.length && (['unpaid', 'upToDate', 'failed'] as const).some((s) => snapshot.matches(s))) {
       assert.ok(deferreds.started.slice(news.at(-1)!).some((s) => s.id === 'fetchStatus'), 'asked after the last news')

@@ -376,6 +376,17 @@ Meetings('a booking’s invoice paid on /factures: /mes-reunions says "Payée" a
   assert.not.match(list.textContent!, 'À payer')
 })
 
+Meetings("a booking’s invoice paid by the dashboard’s 'Régler': /mes-reunions says \"Payée\" at once", async () => {
+  await open('/tableau-de-bord', { data: { calendarInvoices: [bookings[1]!] }, unpaid: { hasUnpaid: true, count: 1, amountInclTaxCents: 5400 } })
+  const banner = await screen.findByRole('region', { name: 'Factures impayées' })
+  await act(async () => fireEvent.click(within(banner).getByRole('button', { name: 'Régler' })))
+  await waitFor(() => assert.is(screen.queryByRole('region', { name: 'Factures impayées' }), null))
+  fireEvent.click(screen.getAllByRole('link').find((a) => a.getAttribute('href') === '/mes-reunions')!)
+  const list = await screen.findByRole('list', { name: 'Réservations' })
+  assert.match(list.textContent!, 'Payée')
+  assert.not.match(list.textContent!, 'À payer')
+})
+
 Meetings('durations and order, on their own', () => {
   assert.equal([formatDuration(2), formatDuration(1.5), formatDuration(0.25), formatDuration(3.75)], ['2 h', '1 h 30', '0 h 15', '3 h 45'])
   const now = new Date('2026-02-10T12:00:00.000Z')
