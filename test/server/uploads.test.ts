@@ -96,6 +96,25 @@ kbis('a replaced Kbis leaves one file, the new one', async (ctx) => {
   assert.equal((await callBearer(ctx.t.app, ctx.camille, 'GET', res.json().kbis)).rawPayload, other)
 })
 
+kbis('at most 20 Kbis an hour per person, refused ones included: then a French 429, nothing stored; the address alone is not counted', async (ctx) => {
+  let limited
+  for (let i = 0; i < 21 && !limited; i++) {
+    const res = await putKbis(ctx, dataUrl(Buffer.from('ceci n’est pas un PDF')))
+    if (res.statusCode === 429) limited = res
+    else assert.is(res.statusCode, 415, res.body)
+  }
+  assert.ok(limited, 'refused within 21 sendings (this suite sent some before)')
+  assert.is(limited.json().message, 'Trop de Kbis envoyés en peu de temps : réessayez dans une heure.')
+  const unchanged = await snapshot(ctx)
+  assert.is((await putKbis(ctx, dataUrl(ctx.pdf))).statusCode, 429, 'a valid one too')
+  await unchanged()
+  const address = await callBearer(ctx.t.app, ctx.camille, 'PUT', `/api-protected/contracts/${ctx.atelierContract}`, { villePostaleExpedition: 'Lyon' })
+  assert.is(address.statusCode, 200, address.body)
+  ctx.t.clock.advance(3_600_000)
+  assert.is((await putKbis(ctx, dataUrl(ctx.pdf))).statusCode, 200, 'an hour later')
+  ctx.t.clock.set(new Date())
+})
+
 kbis.run()
 
 const identity = suite<Ctx>('identity documents (POST /step-upload-identity, multipart)')

@@ -17,6 +17,11 @@ const unsupported = (what: string, accepted: string) =>
 /** Identity documents: 20 forms an hour per person (each holds up to one 10 MB file per document asked for). */
 export const IDENTITY_UPLOAD_LIMIT = { name: 'uploadIdentity', max: 20, windowMs: 3_600_000, message: 'Trop de documents envoyés en peu de temps : réessayez dans une heure.' }
 
+/**
+ * A Kbis sent: 20 an hour per person, whatever becomes of it (each is up to 10 MB, checked on the PDF thread for up to
+ * 5 s; found in review: nothing bounded how often one account could make the server check one).
+ */
+export const KBIS_UPLOAD_LIMIT = { name: 'uploadKbis', max: 20, windowMs: 3_600_000, message: 'Trop de Kbis envoyés en peu de temps : réessayez dans une heure.' }
 /** billing: whether a forwarding address is in France ("France", "FR", any case). */
 const isFrance = (country: string | null | undefined) => !!country && /^\s*(france|fr)\s*$/i.test(country)
 
@@ -46,6 +51,7 @@ export function contractRoutes(define: DefineRoute, { db, storage, clock }: AppD
     if (kbis === undefined) {
       await update()
     } else {
+      await limitPerUser({ db, clock }, user.id, KBIS_UPLOAD_LIMIT)
       const decoded = decodeDataUrl(kbis)
       if (!decoded) throw badRequest('Le champ « kbis » doit être un fichier encodé en data URL (data:application/pdf;base64,…).', 'BAD_DATA_URL')
       if (decoded.bytes.length > MAX_UPLOAD_BYTES) throw fileTooLarge()
