@@ -4,6 +4,7 @@ import { fromPromise } from 'xstate'
 import { identityUploadMachine } from '../machines/identityUpload.machine.ts'
 import { kbisUploadMachine } from '../machines/kbisUpload.machine.ts'
 import { problemReportMachine } from '../machines/problemReport.machine.ts'
+import { codeOf } from '../machines/shared.ts'
 import { PASSWORD_CHANGED, submissionMachine } from '../machines/submission.machine.ts'
 import type { WiringDeps } from './deps.ts'
 import { later } from './later.ts'
@@ -36,11 +37,20 @@ export function createShellFlows({ api, notify, navigate, toPortal }: WiringDeps
     })),
     identityUpload: later(() => identityUploadMachine.provide({
       actors: {
-        uploadOne: fromPromise(({ input, signal }) => {
+        uploadOne: fromPromise(async ({ input, signal }) => {
           const form = new FormData()
           form.set('orderId', String(input.orderId))
           form.set(input.documentType, input.file as unknown as Blob, input.file.name)
-          return api.uploadIdentity(form, { signal })
+          try {
+            return await api.uploadIdentity(form, { signal })
+          } catch (error) {
+            // Complete already (an earlier answer lost on the way, another tab): not a failure. The date the file
+            // was completed is the order's, as the server has it.
+            if (codeOf(error) !== 'DOCUMENTS_COMPLETE') throw error
+            const order = (await api.getMyOrders({ signal })).find((o) => o.id === input.orderId)
+            if (!order?.missingDocumentsValidatedAt) throw error
+            return { uploaded: [], complete: true, missingDocumentsValidatedAt: order.missingDocumentsValidatedAt }
+          }
         }),
       },
       actions: {

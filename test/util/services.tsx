@@ -11,6 +11,7 @@ import type {
 // notifications (issue 14)
 import type { Contract, EmailPreference, LetterEvent, PortalNotification } from '../../server/contract/schemas.ts'
 import type { TestCardBody } from '../../server/contract/test-provider.ts'
+import { ApiError } from '../../src/api/errors.ts'
 import { subscriptionKey } from '../../src/api/subscription.ts'
 import type { HostedCard } from '../../src/machines/cardReplacement.machine.ts'
 import type { CheckAnswers } from '../../src/machines/formalityOrder.machine.ts'
@@ -44,6 +45,8 @@ export interface Scenario {
   problemFails?: boolean
   /** /missing-document: the server still says the file is incomplete once every document is sent. */
   identityIncomplete?: boolean
+  /** The file completed meanwhile (an earlier answer lost, another tab): an upload answers 409 DOCUMENTS_COMPLETE, and the orders then say so. */
+  identityCompletedElsewhere?: boolean
   loginFails?: boolean
   data?: Partial<PortalData>
   /** Resources whose load fails (once each, then answers: 'Réessayer' works). */
@@ -275,6 +278,8 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
   const unavailable = () => new Error('Le service est momentanément indisponible. Réessayez dans quelques instants.')
   const data = { ...emptyData(), ...scenario.data }
   const shared = new Set(orders.filter((o) => o.isShareOrder).map((o) => o.id))
+  /** The orders whose file an upload found complete already (scenario.identityCompletedElsewhere). */
+  const completedElsewhere = new Set<number>()
   const failedOnce = new Set<Resource>()
 
   /** One call of a portal-data list: pending, failing once, or the fixtures of that order (own or shared). */
@@ -311,7 +316,8 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
       return F.user
     },
     getContracts: async () => structuredClone(scenario.billing?.contracts ?? F.contracts),
-    getMyOrders: () => (scenario.ordersPending ? new Promise<Order[]>(() => {}) : Promise.resolve(orders)),
+    getMyOrders: () => (scenario.ordersPending ? new Promise<Order[]>(() => {})
+      : Promise.resolve(orders.map((o) => (completedElsewhere.has(o.id) ? { ...o, missingDocumentsValidatedAt: '2026-11-22T09:00:00.000Z' } : o)))),
 
     getPaymentMethod: (orderId) => list('card', { orderId, share: false }),
     getCreditCard: () => list('card', { share: false }),
@@ -340,6 +346,10 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
       const [documentType, file] = [...form.entries()].find(([key]) => key !== 'orderId')!
       calls.identityUploads.push({ orderId: Number(form.get('orderId')), documentType, fileName: (file as File).name })
       if (scenario.identityIncomplete) return { uploaded: [], complete: false, missingDocumentsValidatedAt: null }
+      if (scenario.identityCompletedElsewhere) {
+        completedElsewhere.add(Number(form.get('orderId')))
+        throw new ApiError('Vos documents ont déjà tous été reçus : le dossier de cette domiciliation est complet, aucun autre envoi n’est nécessaire.', 409, 'DOCUMENTS_COMPLETE')
+      }
       return { uploaded: [], complete: true, missingDocumentsValidatedAt: '2026-11-22T10:00:00.000Z' }
     },
     requestPasswordReset: async (body) => void calls.resetRequests.push(body) as never,

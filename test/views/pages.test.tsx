@@ -144,6 +144,17 @@ Missing('everything sent, the server still waiting for something: "contactez-nou
   screen.getByText(IDENTITY_STILL_INCOMPLETE)
 })
 
+Missing('the file completed meanwhile (an answer lost, another tab): the 409 DOCUMENTS_COMPLETE is no failure, the dashboard opens', async () => {
+  const app = await renderApp('/tableau-de-bord', { signedIn: true, orders: [F.conseil], identityCompletedElsewhere: true })
+  await waitFor(() => assert.is(app.currentPath(), '/missing-document'))
+  fireEvent.change(await screen.findByLabelText("Pièce d'identité du gérant"), { target: { files: [new File(['%PDF-1.7'], 'cni.pdf', { type: 'application/pdf' })] } })
+  fireEvent.click(screen.getByRole('button', { name: 'Envoyer mes documents' }))
+  await waitFor(() => assert.is(app.currentPath(), '/tableau-de-bord'))
+  assert.equal(app.calls.notices, [{ kind: 'success', message: IDENTITY_DONE }])
+  await screen.findByText('Bonjour Camille')
+  assert.is(screen.queryByText(/déjà tous été reçus/), null, 'not shown as an error')
+})
+
 Missing('back on the dashboard before sending, the customer is pointed to the documents', async () => {
   const app = await renderApp('/tableau-de-bord', { signedIn: true, orders: [F.conseil] })
   await waitFor(() => assert.is(app.currentPath(), '/missing-document'))
