@@ -17,6 +17,7 @@ import * as mailListVersion from './migrations/007_mail_list_version.ts'
 import * as ordersListVersion from './migrations/008_orders_list_version.ts'
 // the "Kbis validé" notification's link
 import * as kbisNotificationLink from './migrations/009_kbis_notification_link.ts'
+import * as oneSharePerUser from './migrations/010_one_share_per_user.ts'
 
 // Listed in code rather than read from disk, so the bundle-free tsx runtime and tests need no file lookups.
 export const migrations: Record<string, Migration> = {
@@ -37,6 +38,7 @@ export const migrations: Record<string, Migration> = {
   '008_orders_list_version': ordersListVersion,
   // the "Kbis validé" notification's link
   '009_kbis_notification_link': kbisNotificationLink,
+  '010_one_share_per_user': oneSharePerUser,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

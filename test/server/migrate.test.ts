@@ -57,6 +57,34 @@ Migrate('a database without the latest migration gets it from the Migrator', asy
   }
 })
 
+Migrate('010: a person holding two shares of one order keeps the oldest; the index then refuses a second', async () => {
+  const t = await database()
+  try {
+    const names = Object.keys(migrations).sort()
+    const before010 = Object.fromEntries(names.filter((name) => name < '010').map((name) => [name, migrations[name]!]))
+    const { error } = await new Migrator({ db: t.db, provider: { getMigrations: async () => before010 } }).migrateToLatest()
+    assert.is(error, undefined, String(error))
+    const user = await t.db.insertInto('users').values({ email: 'deux@example.com', firstname: 'Deux', lastname: 'Parts', password_hash: 'x' } as never).returning('id').executeTakeFirstOrThrow()
+    const owner = await t.db.insertInto('users').values({ email: 'titulaire@example.com', firstname: 'Ti', lastname: 'Tulaire', password_hash: 'x' } as never).returning('id').executeTakeFirstOrThrow()
+    const order = await t.db.insertInto('orders').values({ owner_id: owner.id, raison_sociale: 'Deux Parts SAS', order_date: new Date(), status: 'active', domiciliation_address: '1 rue de la Paix, 75002 Paris' } as never).returning('id').executeTakeFirstOrThrow()
+    const share = (email: string, userId: number | null) => t.db.insertInto('shares').values({ order_id: order.id, email, user_id: userId } as never).returning('id').executeTakeFirstOrThrow()
+    const first = await share('ancienne@example.com', user.id)
+    await share('deux@example.com', user.id)
+    const pending = await share('autre@example.com', null)
+    await migrateToLatest(t.db)
+    const left = await t.db.selectFrom('shares').select('id').where('order_id', '=', order.id).orderBy('id').execute()
+    assert.equal(left.map((r) => r.id), [first.id, pending.id], 'the oldest kept, pending ones untouched')
+    try {
+      await share('troisieme@example.com', user.id)
+      assert.unreachable('a second share of the same person')
+    } catch (error) {
+      assert.is((error as { code?: string }).code, '23505')
+    }
+  } finally {
+    await t.close()
+  }
+})
+
 Migrate('an empty database is migrated from scratch', async () => {
   const t = await database()
   try {

@@ -147,6 +147,37 @@ invitations('removing a collaborator ends their access at once, and kills a pend
   assert.is((await call(ctx.t.app, julien, 'GET', `/api-protected/user-packages/share?orderId=${ctx.ids.order}`)).statusCode, 404)
 })
 
+invitations('a collaborator who changed address and accepts an invitation of the new one keeps one share; the second link is used up', async () => {
+  // A fresh app: Sophie accepts the Boulangerie's invitation under her first address.
+  const t = await buildTestApp()
+  try {
+    const ids = await demoIds(t.deps.db)
+    const camille = await login(t.app)
+    const inviteTo = (email: string) => call(t.app, camille, 'POST', `/api-protected/domiciliation-orders/${ids.order}/invite`, { emails: [email] })
+    const sophie = await login(t.app, 'solo@example.com')
+    assert.is((await inviteTo('solo@example.com')).statusCode, 200)
+    assert.is((await call(t.app, sophie, 'POST', `/api-protected/invitations/${linkTo(t, 'solo@example.com')}/accept`)).statusCode, 200)
+    assert.is((await call(t.app, sophie, 'PUT', '/api-protected/users/me/email', { newEmail: 'sophie.bernard@example.com' })).statusCode, 200)
+    assert.is((await inviteTo('sophie.bernard@example.com')).statusCode, 200)
+    const token = linkTo(t, 'sophie.bernard@example.com')!
+    const accepted = await call(t.app, sophie, 'POST', `/api-protected/invitations/${token}/accept`)
+    assert.is(accepted.statusCode, 200, accepted.body)
+    assert.is(accepted.json().orderId, ids.order)
+    const user = await t.deps.db.selectFrom('users').select('id').where('email', '=', 'sophie.bernard@example.com').executeTakeFirstOrThrow()
+    const held = await t.deps.db.selectFrom('shares').select('id').where('order_id', '=', ids.order).where('user_id', '=', user.id).execute()
+    assert.is(held.length, 1, 'one share for her')
+    const list = (await call(t.app, camille, 'GET', `/api-protected/domiciliation-orders/${ids.order}/shares`)).json() as { email: string }[]
+    assert.not.ok(list.some((s) => s.email === 'sophie.bernard@example.com'), 'no second row in the owner’s list')
+    assert.is((await call(t.app, sophie, 'POST', `/api-protected/invitations/${token}/accept`)).statusCode, 404, 'the link is used up (its spare share gone)')
+    // Removing her one share ends her access.
+    const share = (await call(t.app, camille, 'GET', `/api-protected/domiciliation-orders/${ids.order}/shares`)).json().find((s: { email: string }) => s.email === 'solo@example.com')
+    assert.is((await call(t.app, camille, 'DELETE', `/api-protected/domiciliation-orders/${ids.order}/share-delete/${share.id}`)).statusCode, 200)
+    assert.is((await call(t.app, sophie, 'GET', `/api-protected/documents?orderId=${ids.order}`)).statusCode, 404)
+  } finally {
+    await t.close()
+  }
+})
+
 invitations.run()
 
 // ——— Limits per user

@@ -2,6 +2,7 @@
 // Accounts and sessions are in users.ts.
 import { sql, type Insertable } from 'kysely'
 import type { Mandataire, Share } from '../../contract/index.ts'
+import { isUniqueViolation } from '../errors.ts'
 import type { Database, Db } from '../schema.ts'
 
 type ShareRow = {
@@ -116,11 +117,23 @@ export function findInvitation(db: Db, tokenHash: string) {
  * even when two tabs try together. The order's id, or null when the link is unknown, used or expired.
  */
 export async function acceptInvitation(db: Db, tokenHash: string, userId: number, now: Date): Promise<number | null> {
-  const row = await db.updateTable('shares')
-    .set({ user_id: userId, accepted_at: now })
+  // Whether the person reaches the share's order already: its owner, or a collaborator by another share (an
+  // invitation to an address they had before changing it). Then the link is used up and nothing is added.
+  const hasAccess = sql<boolean>`(exists (select 1 from orders where orders.id = shares.order_id and orders.owner_id = ${userId})
+    or exists (select 1 from shares as held where held.order_id = shares.order_id and held.user_id = ${userId}))`
+  const pending = () => db.updateTable('shares')
     .where('invitation_token_hash', '=', tokenHash).where('user_id', 'is', null).where('invitation_expires_at', '>', now)
+  try {
+    const row = await pending().set({ user_id: userId, accepted_at: now }).where(sql<boolean>`not ${hasAccess}`).returning('order_id').executeTakeFirst()
+    if (row) return row.order_id
+  } catch (error) {
+    // Another link of the same order accepted by the same person at the same moment (shares_order_user_idx).
+    if (!isUniqueViolation(error)) throw error
+  }
+  const used = await db.deleteFrom('shares')
+    .where('invitation_token_hash', '=', tokenHash).where('user_id', 'is', null).where('invitation_expires_at', '>', now).where(hasAccess)
     .returning('order_id').executeTakeFirst()
-  return row?.order_id ?? null
+  return used?.order_id ?? null
 }
 
 /** False when the order has no such collaborator. */
