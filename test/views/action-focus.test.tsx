@@ -54,6 +54,18 @@ ActionFocus('"Résilier" refused by a 409: the focus stays where the request is 
   await waitFor(() => assertFocusOn(notice, 'the notice'))
 })
 
+ActionFocus('a dialog whose button is disabled while its call runs, then refused: the focus stays in the dialog, never on <body>', async () => {
+  await open('/souscription/mes-abonnements', { billing: { terminationRefused: { status: 503, message: 'Le service est momentanément indisponible.' } } })
+  press(await screen.findByRole('button', { name: /Résilier la domiciliation/ }))
+  const dialog = await screen.findByRole('dialog')
+  fireEvent.change(within(dialog).getByLabelText('Motif'), { target: { value: 'Tarifs trop élevés' } })
+  press(within(dialog).getByRole('button', { name: 'Envoyer la demande' }))
+  await within(dialog).findByText('Le service est momentanément indisponible.')
+  await waitFor(() => assert.ok(dialog.contains(document.activeElement), `the focus is on ${document.activeElement?.tagName}`))
+  fireEvent.keyDown(document.activeElement!, { key: 'Escape' })
+  await waitFor(() => assert.is(screen.queryByRole('dialog'), null, 'Escape still reaches the dialog'))
+})
+
 ActionFocus('"Je veux être contacté par un expert-comptable": the focus goes to "Demande envoyée"', async () => {
   await open('/gestion-de-mon-entreprise')
   const accountant = within(await screen.findByRole('region', { name: 'Un expert-comptable pour votre société' }))

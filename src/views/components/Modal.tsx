@@ -1,6 +1,7 @@
 // The generic modal (spec §2): optional large size, two header styles, a close button, and the
-// default footer button 'Nous faire parvenir'. It traps the focus, closes on Escape and gives the
-// focus back to what opened it (or, when that is gone or inert, to `fallbackFocus`).
+// default footer button 'Nous faire parvenir'. It traps the focus (also when a control under it is disabled or
+// removed), closes on Escape and gives the focus back to what opened it (or, when that is gone or inert, to
+// `fallbackFocus`).
 import { styled } from 'goober'
 import { type ReactNode, useEffect, useId, useRef } from 'react'
 import { createPortal } from 'react-dom'
@@ -100,6 +101,27 @@ export function Modal({ title, onClose, children, large = false, headerStyle = '
       document.body.style.overflow = overflow
       const back = opener && opener !== document.body && document.contains(opener) && !opener.closest('[inert]') ? opener : fallback.current?.()
       back?.focus()
+    }
+  }, [])
+
+  // The focus never falls out while the dialog is open: a control disabled or removed under it (a button while its
+  // call runs) drops it to <body> in Chrome, where Escape and Tab no longer reach the dialog. It is put back on the
+  // dialog itself; Tab then enters it again. (A dialog that manages its own focus, such as the payment's, moves it first.)
+  useEffect(() => {
+    const dialog = dialogRef.current!
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const onFocusOut = (event: FocusEvent) => {
+      if (event.relatedTarget !== null) return
+      clearTimeout(timer)
+      timer = setTimeout(() => {
+        const active = document.activeElement
+        if (document.contains(dialog) && (!active || active === document.body)) dialog.focus()
+      }, 0)
+    }
+    dialog.addEventListener('focusout', onFocusOut)
+    return () => {
+      clearTimeout(timer)
+      dialog.removeEventListener('focusout', onFocusOut)
     }
   }, [])
 
