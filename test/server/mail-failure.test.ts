@@ -8,7 +8,7 @@ import type { LightMyRequestResponse } from 'fastify'
 import { mailNotSent } from '../../server/http/send-or-undo.ts'
 import { invitationsNotSent } from '../../server/routes/people/index.ts'
 import type { Mail } from '../../server/services/mailer.ts'
-import { call, type TestApp } from '../util/server.ts'
+import { call, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
 import { demoContext, type DemoContext } from '../util/server-samples.ts'
 
 /** Runs `body` while the mailer throws for the e-mails `fails` picks (counted from 1), as a mail server that refuses. */
@@ -57,6 +57,16 @@ Failing('accountant offer: the date put back; the retry records it and e-mails t
   assert.is(retry.statusCode, 200, retry.body)
   assert.ok(await recorded())
   assert.equal(t.mails.slice(before).map((m) => m.subject), ['Offre expert-comptable : Boulangerie des Lilas SAS'])
+})
+
+Failing('a formality moved on by the jurists while the e-mail cannot leave: moved all the same (200), the bell tells the owner', async ({ t, ids, camille }) => {
+  const created = (await call(t.app, camille, 'POST', '/api-protected/legal-submissions', { orderId: ids.order, kind: 'modification-capital' })).json()
+  const move = () => t.app.inject({ method: 'PUT', url: `/api/operator/legal-submissions/${created.id}/status`, headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` }, payload: { status: 'En cours' } })
+  const moved = await withFailingMail(t, always, move)
+  assert.is(moved.statusCode, 200, moved.body)
+  assert.is(moved.json().status, 'En cours')
+  const bell = (await call(t.app, camille, 'GET', '/api-protected/notifications')).json() as { notifications: { title: string }[] }
+  assert.ok(bell.notifications.some((n) => n.title.endsWith(': En cours')), 'the bell says it')
 })
 
 Failing('a problem report and a legal formality ordered: nothing kept; the retry records one and e-mails the support', async ({ t, ids, camille }) => {

@@ -38,7 +38,7 @@ export function companyRoutes(define: DefineRoute, { db, mailer, config, clock }
 
   define('operatorLegalSubmissions', async () => listLegalSubmissions(db))
 
-  define('operatorUpdateLegalSubmission', async ({ params, body }) => {
+  define('operatorUpdateLegalSubmission', async ({ params, body, req }) => {
     const submission = await findLegalSubmission(db, params.id)
     if (!submission) throw notFound('Demande de formalité')
     const from = legalSubmissionSteps.indexOf(submission.status)
@@ -58,12 +58,14 @@ export function companyRoutes(define: DefineRoute, { db, mailer, config, clock }
     if (!moved) throw conflict('La demande vient d’être modifiée par ailleurs : rechargez-la avant de la faire avancer.')
     const owner = await findUserById(db, submission.ownerId)
     if (owner) {
+      // The step has moved and the bell told the owner: an e-mail that cannot leave is logged, not a 500 (whose retry
+      // could only answer 409, the step being already there).
       await mailer.send({
         to: owner.email,
         subject: `${legalFormalityLabels[submission.kind]} (${submission.raisonSociale}) : ${body.status}`,
         text: `Bonjour ${owner.firstname},\n\nVotre demande « ${legalFormalityLabels[submission.kind]} » pour ${submission.raisonSociale} est passée à l’étape « ${body.status} ».\n\n${config.publicUrl}/formalites\n`,
         link: `${config.publicUrl}/formalites`,
-      })
+      }).catch((error: unknown) => req.log.warn({ err: error, legalSubmission: submission.id }, 'e-mail d’étape de formalité non envoyé (la cloche l’a dit)'))
     }
     const { ownerId: _, ...updated } = (await findLegalSubmission(db, submission.id))!
     return updated
