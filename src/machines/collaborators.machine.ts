@@ -52,6 +52,20 @@ export interface CollaboratorsContext {
 const sentNotice = ({ context }: { context: CollaboratorsContext }): Notice =>
   ({ kind: 'success', message: invitationsSent(context.sending!.emails.length, context.sending!.dropped) })
 
+export const invitationJustSent = (email: string) =>
+  `Une invitation a été envoyée à ${email} il y a moins d’une minute : elle n’a pas été renvoyée. Réessayez dans un instant.`
+
+/**
+ * "Renvoyer l’invitation": the server sends a new link at most once a minute (a double click, two tabs); when it did
+ * not, the invitation's last sending is the one the row had, and the customer is told so rather than "envoyée".
+ */
+const resentNotice = ({ context, event }: { context: CollaboratorsContext; event: { output: Share[] } }): Notice => {
+  const email = context.sending!.emails[0]!.toLowerCase()
+  const before = context.shares.find((s) => s.email.toLowerCase() === email)?.invitationSentAt
+  const after = event.output.find((s) => s.email.toLowerCase() === email)?.invitationSentAt
+  return before && after === before ? { kind: 'info', message: invitationJustSent(context.sending!.emails[0]!) } : sentNotice({ context })
+}
+
 export const collaboratorsMachine = deferred(() => setup({
   types: {
     context: {} as CollaboratorsContext,
@@ -167,7 +181,8 @@ export const collaboratorsMachine = deferred(() => setup({
               {
                 guard: 'resending',
                 target: 'idle',
-                actions: [{ type: 'keepInvitations', params: ({ event }) => event.output }, { type: 'notify', params: sentNotice }, assign({ sending: null })],
+                // Told before the row takes the answer (the notice compares the two sendings).
+                actions: [{ type: 'notify', params: resentNotice }, { type: 'keepInvitations', params: ({ event }) => event.output }, assign({ sending: null })],
               },
               {
                 target: 'idle',

@@ -3,7 +3,8 @@ import type { Order } from '../../server/contract/schemas.ts'
 
 /** A message for a toast (success or error), shown by the composition root. */
 export interface Notice {
-  kind: 'success' | 'error'
+  /** 'info': neither done nor failed (e.g. an invitation not sent again because one left a moment ago). */
+  kind: 'success' | 'error' | 'info'
   message: string
 }
 

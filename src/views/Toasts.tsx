@@ -10,6 +10,7 @@ setupGoober()
 
 export function showToast({ kind, message }: Notice) {
   if (kind === 'success') toast.success(message)
+  else if (kind === 'info') toast(message)
   else toast.error(message)
 }
 

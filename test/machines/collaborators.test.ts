@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
 import type { Share } from '../../server/contract/schemas.ts'
 import {
-  collaboratorsMachine, INVITE_EMPTY, INVITE_NOTHING_NEW, inviteList, invalidAddresses, invitationsSent, SHARE_REMOVED,
+  collaboratorsMachine, INVITE_EMPTY, INVITE_NOTHING_NEW, inviteList, invalidAddresses, invitationsSent, SHARE_REMOVED, invitationJustSent,
 } from '../../src/machines/collaborators.machine.ts'
 import type { Notice } from '../../src/machines/shared.ts'
 import { Deferreds, describePath, flush, replay, shortestPaths } from '../util/paths.ts'
@@ -171,6 +171,19 @@ Examples('a pending invitation typed again, or "Renvoyer l’invitation" on its 
   assert.equal(notices.at(-1), { kind: 'error', message: offline.message })
   actor.send({ type: 'invite.resend', share: julien })
   assert.ok(actor.getSnapshot().matches({ ready: 'idle' }), 'an active member is not invited again')
+  // Sent again: "Invitation envoyée."; the server sent nothing (a link left less than a minute ago): said so.
+  actor.send({ type: 'invite.resend', share: cabinetAgain })
+  await flush()
+  const resent = invited(2, 'cabinet.durand@example.com', '2026-11-27T10:00:00.000Z')
+  deferreds.settle('invite', { output: [resent] })
+  await flush()
+  assert.equal(notices.at(-1), { kind: 'success', message: 'Invitation envoyée.' })
+  actor.send({ type: 'invite.resend', share: resent })
+  await flush()
+  deferreds.settle('invite', { output: [resent] })
+  await flush()
+  assert.equal(notices.at(-1), { kind: 'info', message: invitationJustSent('cabinet.durand@example.com') })
+  assert.equal(actor.getSnapshot().context.shares.find((s) => s.id === resent.id), resent)
 })
 
 Examples.run()

@@ -48,4 +48,14 @@ Toaster('a toast goes away after 5 seconds', async () => {
   }
 })
 
+Toaster('an information is shown as it is: neither the success mark nor the error one', async () => {
+  render(<Toasts />)
+  act(() => showToast({ kind: 'info', message: 'Rien n’a été renvoyé.' }))
+  const shown = await screen.findByText('Rien n’a été renvoyé.')
+  // react-hot-toast draws the success or error mark beside the status, in the mark's colour.
+  assert.is(shown.parentElement!.querySelectorAll('[primary]').length, 0, 'no success or error mark')
+  act(() => showToast({ kind: 'error', message: 'Refusé.' }))
+  assert.ok((await screen.findByText('Refusé.')).parentElement!.querySelectorAll('[primary]').length > 0, 'an error has its mark')
+})
+
 Toaster.run()
