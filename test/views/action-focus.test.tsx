@@ -44,22 +44,24 @@ ActionFocus('"Résilier", the request sent: the focus is on "Résiliation demand
   await waitFor(() => assertFocusOn(notice, 'the notice'))
 })
 
-ActionFocus('"Résilier" refused by a 409: the focus stays where the request is read, then on its notice', async () => {
-  await open('/souscription/mes-abonnements', { billing: { terminationRefused: { status: 409, message: 'Une demande de résiliation est déjà enregistrée pour cette domiciliation.' } } })
+/** On /souscription/mes-abonnements, a termination asked and refused with `refusal`: its dialog, once "Envoyer la demande" is pressed. */
+async function refusedTermination(refusal: { status: number; message: string }) {
+  await open('/souscription/mes-abonnements', { billing: { terminationRefused: refusal } })
   press(await screen.findByRole('button', { name: /Résilier la domiciliation/ }))
   const dialog = await screen.findByRole('dialog')
   fireEvent.change(within(dialog).getByLabelText('Motif'), { target: { value: 'Tarifs trop élevés' } })
-  fireEvent.click(within(dialog).getByRole('button', { name: 'Envoyer la demande' }))
+  press(within(dialog).getByRole('button', { name: 'Envoyer la demande' }))
+  return dialog
+}
+
+ActionFocus('"Résilier" refused by a 409: the focus stays where the request is read, then on its notice', async () => {
+  await refusedTermination({ status: 409, message: 'Une demande de résiliation est déjà enregistrée pour cette domiciliation.' })
   const notice = await screen.findByText('Résiliation demandée pour le 31 août 2027.')
   await waitFor(() => assertFocusOn(notice, 'the notice'))
 })
 
 ActionFocus('a dialog whose button is disabled while its call runs, then refused: the focus stays in the dialog, never on <body>', async () => {
-  await open('/souscription/mes-abonnements', { billing: { terminationRefused: { status: 503, message: 'Le service est momentanément indisponible.' } } })
-  press(await screen.findByRole('button', { name: /Résilier la domiciliation/ }))
-  const dialog = await screen.findByRole('dialog')
-  fireEvent.change(within(dialog).getByLabelText('Motif'), { target: { value: 'Tarifs trop élevés' } })
-  press(within(dialog).getByRole('button', { name: 'Envoyer la demande' }))
+  const dialog = await refusedTermination({ status: 503, message: 'Le service est momentanément indisponible.' })
   await within(dialog).findByText('Le service est momentanément indisponible.')
   await waitFor(() => assert.ok(dialog.contains(document.activeElement), `the focus is on ${document.activeElement?.tagName}`))
   fireEvent.keyDown(document.activeElement!, { key: 'Escape' })
