@@ -1,5 +1,5 @@
 // Registers handlers against the contract's route table: one handler per entry, none forgotten.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import type { Static, TSchema } from 'typebox'
 import { routes, type RouteDef, type RouteName, type Routes } from '../contract/index.ts'
 import { findSession, invalidSessionError as invalidSession, type SessionKey, type SessionUser } from '../db/repositories/users.ts'
@@ -80,6 +80,12 @@ function checkOperator(req: FastifyRequest, operatorToken: string | undefined) {
   if (!sameDigest(sha256(token), sha256(operatorToken))) throw new HttpError(401, messages.operatorBadToken, 'INVALID_TOKEN')
 }
 
+/** Every route's first hook (a callback, no promise on the hot path): see routeRegistrar. */
+const noStore = (_req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+  reply.header('Cache-Control', 'no-store')
+  done()
+}
+
 export function routeRegistrar(app: FastifyInstance, deps: AppDeps) {
   const defined = new Set<RouteName>()
 
@@ -105,7 +111,7 @@ export function routeRegistrar(app: FastifyInstance, deps: AppDeps) {
         // No answer of the API is kept by a cache, a shared one or the browser's (the token travels in an `apitoken`
         // header, which caches do not take as a sign of a personal answer the way they take Authorization). Files and
         // streams set their own, as strict.
-        async (_req, reply) => { reply.header('Cache-Control', 'no-store') },
+        noStore,
         // Authentication reads headers only, so it runs first: no token means 401 whatever the body.
         ...(def.auth === 'none' ? [] : [def.auth === 'operator' ? async (req: FastifyRequest) => checkOperator(req, deps.config.operatorToken) : async (req: FastifyRequest) => {
           const token = credential(req, def.auth)

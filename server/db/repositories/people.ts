@@ -121,10 +121,10 @@ export async function acceptInvitation(db: Db, tokenHash: string, userId: number
   // invitation to an address they had before changing it). Then the link is used up and nothing is added.
   const hasAccess = sql<boolean>`(exists (select 1 from orders where orders.id = shares.order_id and orders.owner_id = ${userId})
     or exists (select 1 from shares as held where held.order_id = shares.order_id and held.user_id = ${userId}))`
-  const pending = () => db.updateTable('shares')
-    .where('invitation_token_hash', '=', tokenHash).where('user_id', 'is', null).where('invitation_expires_at', '>', now)
   try {
-    const row = await pending().set({ user_id: userId, accepted_at: now }).where(sql<boolean>`not ${hasAccess}`).returning('order_id').executeTakeFirst()
+    const row = await db.updateTable('shares').set({ user_id: userId, accepted_at: now })
+      .where('invitation_token_hash', '=', tokenHash).where('user_id', 'is', null).where('invitation_expires_at', '>', now)
+      .where(sql<boolean>`not ${hasAccess}`).returning('order_id').executeTakeFirst()
     if (row) return row.order_id
   } catch (error) {
     // Another link of the same order accepted by the same person at the same moment (shares_order_user_idx).

@@ -131,29 +131,25 @@ export function billingRoutes(define: DefineRoute, deps: AppDeps) {
       })
     }
     let claim = await claimNow()
-    let attempt = 'attempt' in claim ? claim.attempt : null
-    try {
-      // A pending attempt too old for its key to be sent again: the provider says what that key charged. Charged, it is
-      // recorded; not charged, the attempt fails and the invoices are claimed anew (a new key, the amount checked again).
-      if (claim.kind === 'resumed' && clock.now().getTime() - claim.attempt.createdAt.getTime() > PAYMENT_KEY_TTL_MS) {
-        const charged = await payments.findCharge(claim.attempt)
-        if (charged) {
-          await recordPaymentSucceeded(db, claim.attempt.id, charged.id, clock.now())
-          return paidMessage(claim.invoiceCount)
-        }
-        await recordPaymentFailed(db, claim.attempt.id, 'rien n’a été prélevé (vérifié auprès du fournisseur) : tentative remplacée', clock.now())
-        claim = await claimNow()
-        attempt = 'attempt' in claim ? claim.attempt : null
+    // A pending attempt too old for its key to be sent again: the provider says what that key charged. Charged, it is
+    // recorded; not charged, the attempt fails and the invoices are claimed anew (a new key, the amount checked again).
+    if (claim.kind === 'resumed' && clock.now().getTime() - claim.attempt.createdAt.getTime() > PAYMENT_KEY_TTL_MS) {
+      const old = claim.attempt
+      const charged = await payments.findCharge(old).catch((error: unknown) => {
+        req.log.error({ err: error, paymentAttempt: old.id }, 'paiement ancien à l’issue inconnue : tentative laissée en attente')
+        throw paymentUnconfirmed()
+      })
+      if (charged) {
+        await recordPaymentSucceeded(db, old.id, charged.id, clock.now())
+        return paidMessage(claim.invoiceCount)
       }
-    } catch (error) {
-      req.log.error({ err: error, paymentAttempt: attempt?.id }, 'paiement ancien à l’issue inconnue : tentative laissée en attente')
-      throw paymentUnconfirmed()
+      await recordPaymentFailed(db, old.id, 'rien n’a été prélevé (vérifié auprès du fournisseur) : tentative remplacée', clock.now())
+      claim = await claimNow()
     }
     if (claim.kind === 'nothing') return nothingToPay
     if (claim.kind === 'amountChanged') throw new HttpError(409, amountChangedMessage(claim.count, claim.amountCents), 'AMOUNT_CHANGED')
     if (claim.kind === 'inProgress') throw conflict('Un paiement de ces factures est déjà en cours : patientez quelques instants, puis rechargez la page.')
-    const { invoiceCount } = claim
-    attempt = claim.attempt
+    const { attempt, invoiceCount } = claim
     try {
       // A resumed attempt keeps its key, amount and card: if its first call charged, this one answers that charge.
       const charge = await payments.charge(attempt)

@@ -8,6 +8,7 @@ import { createPortal } from 'react-dom'
 import { Icon } from '../icons.tsx'
 import { color, mq, radius, shadow } from '../theme.ts'
 import { Button, IconButton } from './ui.tsx'
+import { focusLost } from './useFocusWhenShown.ts'
 
 export const DEFAULT_FOOTER_LABEL = 'Nous faire parvenir'
 
@@ -114,8 +115,7 @@ export function Modal({ title, onClose, children, large = false, headerStyle = '
       if (event.relatedTarget !== null) return
       clearTimeout(timer)
       timer = setTimeout(() => {
-        const active = document.activeElement
-        if (document.contains(dialog) && (!active || active === document.body)) dialog.focus()
+        if (document.contains(dialog) && focusLost()) dialog.focus()
       }, 0)
     }
     dialog.addEventListener('focusout', onFocusOut)
