@@ -3,7 +3,7 @@
 // that /login's first load does not carry them.
 import type { VatRegime } from '../domain/fiscalCalendar.ts'
 import type { ProfitTax } from '../domain/legalForm.ts'
-import { attempt, readKey as read, writeKey as write } from './storage.ts'
+import { readRecord, writeKey as write } from './storage.ts'
 
 export const FISCAL_SETTINGS_KEY = 'fiscalSettings'
 
@@ -22,10 +22,7 @@ const isFiscalSettings = (value: unknown): value is FiscalSettings => {
     && (v.profitTax === null || v.profitTax === 'is' || v.profitTax === 'ir')
 }
 
-const readAllFiscalSettings = (): Record<string, unknown> => attempt(() => {
-  const all = JSON.parse(read(FISCAL_SETTINGS_KEY) ?? '{}') as unknown
-  return all && typeof all === 'object' && !Array.isArray(all) ? (all as Record<string, unknown>) : {}
-}, {})
+const readAllFiscalSettings = () => readRecord(FISCAL_SETTINGS_KEY)
 
 /** What the customer chose for this order, or null (never chosen, or not readable). */
 export function readFiscalSettings(orderId: number): FiscalSettings | null {

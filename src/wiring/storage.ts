@@ -19,7 +19,13 @@ function attempt<T>(fn: () => T, fallback: T): T {
 const read = (key: string) => attempt(() => localStorage.getItem(key), null)
 const write = (key: string, value: string) => attempt(() => localStorage.setItem(key, value), undefined)
 /** For the keys an area keeps in its own module, out of /login's first load (fiscal-settings.ts). */
-export { attempt, read as readKey, write as writeKey }
+/** A key holding one JSON object (entries by order or by user); {} when absent or unreadable. */
+const readRecord = (key: string): Record<string, unknown> => attempt(() => {
+  const all = JSON.parse(read(key) ?? '{}') as unknown
+  return all && typeof all === 'object' && !Array.isArray(all) ? (all as Record<string, unknown>) : {}
+}, {})
+
+export { readRecord, write as writeKey }
 
 // The user entry's followers; true when it was removed in another tab (one `storage` listener).
 const userListeners = new Set<(removedElsewhere: boolean) => void>()
@@ -76,6 +82,17 @@ export const writeStoredChoice = (choice: StoredChoice) => write(DEFAULT_ORDER_K
 export const readMenuExpanded = () => read(MENU_EXPANDED_KEY) !== 'false'
 export const writeMenuExpanded = (expanded: boolean) => write(MENU_EXPANDED_KEY, String(expanded))
 
-/** The accounting inbox address of the last export that went through. */
-export const readDextEmail = () => read(DEXT_EMAIL_KEY)
-export const writeDextEmail = (email: string) => write(DEXT_EMAIL_KEY, email)
+/**
+ * The accounting inbox address of the last export that went through, kept per person (by user id): on a browser
+ * shared by two customers, the second is never offered the first's accounting inbox.
+ */
+export function readDextEmail(): string | null {
+  const user = readStoredUser()
+  const email = user ? readRecord(DEXT_EMAIL_KEY)[String(user.id)] : null
+  return typeof email === 'string' ? email : null
+}
+
+export function writeDextEmail(email: string): void {
+  const user = readStoredUser()
+  if (user) write(DEXT_EMAIL_KEY, JSON.stringify({ ...readRecord(DEXT_EMAIL_KEY), [user.id]: email }))
+}

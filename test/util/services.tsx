@@ -60,8 +60,10 @@ export interface Scenario {
   unpaid?: { hasUnpaid: boolean; count: number; amountInclTaxCents: number }
   /** How many times user-unpaid-status fails before it answers. */
   unpaidStatusFails?: number
-  /** The accounting inbox address kept in this browser from an earlier export. */
+  /** The accounting inbox address kept in this browser from an earlier export, by the signed-in user unless… */
   dextEmail?: string | null
+  /** …another person (this user id) made that export on this browser. */
+  dextEmailOf?: number
   // --- people
   people?: PeopleScenario
   /** billing: what the billing calls answer. */
@@ -584,7 +586,7 @@ export async function renderApp(path: string, options: Scenario & { signedIn?: b
   localStorage.clear()
   if (options.signedIn) writeStoredUser(F.authUser)
   if (options.defaultOrder !== undefined) writeStoredChoice(options.defaultOrder)
-  if (options.dextEmail) localStorage.setItem(DEXT_EMAIL_KEY, options.dextEmail)
+  if (options.dextEmail) localStorage.setItem(DEXT_EMAIL_KEY, JSON.stringify({ [options.dextEmailOf ?? F.authUser.id]: options.dextEmail }))
   const location = memoryLocation({ path, record: true })
   const { services, session, calls } = createTestServices(options, (to, navigation) => location.navigate(to, navigation))
   let view!: ReturnType<typeof render>

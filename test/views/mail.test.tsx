@@ -284,14 +284,20 @@ Others('export comptable: the remembered address, progress, a clear result when 
   const app = await open('/mes-courriers/export-comptable', { dextEmail: 'factures@dext.example.com', mailFails: ['dext'] })
   const email = await screen.findByLabelText('Adresse de votre boîte comptable (Dext)')
   assert.is((email as HTMLInputElement).value, 'factures@dext.example.com')
-  localStorage.removeItem('dextEmail') // so that the address kept after sending is this export's
+  localStorage.setItem('dextEmail', JSON.stringify({ [F.authUser.id + 1]: 'autre@dext.example.com' })) // another person's, kept
   fireEvent.click(await screen.findByRole('checkbox', { name: /Facture FA-2024-001/ }))
   fireEvent.click(screen.getByRole('checkbox', { name: /URSSAF Île-de-France/ }))
   fireEvent.click(screen.getByRole('button', { name: 'Envoyer 2 pièces à ma comptabilité' }))
   await screen.findByText('1 pièce envoyée à factures@dext.example.com.')
   screen.getByText('Facture FA-2024-001 : Facture introuvable.')
   assert.equal(app.calls.dextSends, [{ email: 'factures@dext.example.com', invoiceIds: [41], documentIds: [21] }])
-  assert.is(localStorage.getItem('dextEmail'), 'factures@dext.example.com')
+  assert.equal(JSON.parse(localStorage.getItem('dextEmail')!), { [F.authUser.id + 1]: 'autre@dext.example.com', [F.authUser.id]: 'factures@dext.example.com' })
+})
+
+Others('export comptable: the address another person kept on this browser is not offered', async () => {
+  await open('/mes-courriers/export-comptable', { dextEmail: 'leur-comptable@dext.example.com', dextEmailOf: F.authUser.id + 1 })
+  const email = await screen.findByLabelText('Adresse de votre boîte comptable (Dext)')
+  assert.is((email as HTMLInputElement).value, '')
 })
 
 Others.run()
