@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { findDeadline, foldText } from '../../server/contract/rules/deadlines.ts'
+import { findDeadline, foldText, MAX_AMOUNT_CENTS } from '../../server/contract/rules/deadlines.ts'
 
 const received = new Date('2027-01-04T09:00:00Z')
 
@@ -83,6 +83,13 @@ Amounts('none, or too far from the phrase', () => {
   assert.equal(findDeadline('Merci de répondre avant le 15 janvier 2027.', received), { date: '2027-01-15', amountCents: null })
   const far = `Capital social 10 000 €. ${'Texte sans rapport. '.repeat(20)}Répondez avant le 15 janvier 2027.`
   assert.equal(findDeadline(far, received), { date: '2027-01-15', amountCents: null })
+})
+
+Amounts('a number beyond what an amount can be (a reference, OCR noise) is passed over', () => {
+  assert.equal(findDeadline('Montant à payer : 25 000 000,00 EUR. À régler au plus tard le 15/12/2027.', received), { date: '2027-12-15', amountCents: null })
+  assert.equal(findDeadline('Total 12345678901 — échéance le 15/03/2027', received), { date: '2027-03-15', amountCents: null })
+  assert.equal(findDeadline('Réf. 99999999999999999999 €, montant : 42,00 €, échéance le 15/03/2027', received), { date: '2027-03-15', amountCents: 4200 })
+  assert.equal(findDeadline('Montant : 21 474 836,47 € avant le 15/03/2027', received), { date: '2027-03-15', amountCents: MAX_AMOUNT_CENTS })
 })
 
 Amounts('the amount nearest the phrase wins', () => {

@@ -4,7 +4,7 @@ import { readdir } from 'node:fs/promises'
 import { createCanvas, loadImage } from '@napi-rs/canvas'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { claimJob, enqueueJob, findJob, findJobFor } from '../../server/db/repositories/jobs.ts'
+import { claimJob, enqueueJob, findJob, findJobFor, LEASE_SPENT_ERROR } from '../../server/db/repositories/jobs.ts'
 import { runOneJob, type JobHandler } from '../../server/services/jobs.ts'
 import { LETTER_JOB, letterPipelineJob } from '../../server/services/mail-pipeline.ts'
 import { fsStorage } from '../../server/services/storage.ts'
@@ -134,6 +134,15 @@ letters('a scan OCR cannot read: rendered, not searchable, still readable', asyn
   const letter = await letterOf(ctx.t, ctx.camille, order, added.id)
   assert.equal([letter.pageImages, letter.searchable, letter.deadline], [1, false, null])
   assert.is((await call(ctx.t.app, ctx.camille, 'GET', `/api-protected/documents/${added.id}/file`)).statusCode, 200)
+  assert.is((await findJobFor(ctx.t.deps.db, LETTER_JOB, added.id))?.state, 'done')
+})
+
+letters('a number too large to be an amount near the deadline: the letter is still rendered, searchable, with its date', async (ctx) => {
+  const order = ctx.orders['Boulangerie des Lilas SAS']!.id
+  const added = await addLetter(ctx.t, order, 'Trésor public', await textLayerPdf([['Avis de situation', 'Montant a payer : 25 000 000,00 EUR', 'A regler au plus tard le 15/12/2030.']]))
+  await ctx.t.runLetterJob(added.id)
+  const letter = await letterOf(ctx.t, ctx.camille, order, added.id)
+  assert.equal([letter.pageImages, letter.searchable, letter.deadline], [1, true, { date: '2030-12-15', amountCents: null }])
   assert.is((await findJobFor(ctx.t.deps.db, LETTER_JOB, added.id))?.state, 'done')
 })
 
@@ -319,6 +328,23 @@ jobs('a failing job is retried with a growing delay, then stops after its attemp
   assert.equal([job?.state, job?.attempts, tries], ['failed', 3, 3])
   assert.match(job?.last_error ?? '', 'essai 3 raté')
   assert.is(await at(3_600_000), false, 'a failed job is not taken again')
+})
+
+jobs('a job that kills its worker every time (memory, a container limit) ends failed after its attempts, not reclaimed forever', async (ctx) => {
+  const db = ctx.t.deps.db
+  const t0 = new Date('2026-11-22T10:00:00Z')
+  const id = await enqueueJob(db, 'poison', {}, { runAt: t0, maxAttempts: 3 })
+  const leaseMs = 60_000
+  const claims: number[] = []
+  // Each claim's worker dies without a word: only its lease passing tells the others.
+  for (let i = 0; i < 6; i++) {
+    const job = await claimJob(db, `W${i}`, new Date(t0.getTime() + i * (leaseMs + 1000)), leaseMs, ['poison'], id)
+    if (job) claims.push(job.attempts)
+  }
+  assert.equal(claims, [1, 2, 3])
+  const job = await findJob(db, id)
+  assert.equal([job?.state, job?.attempts, job?.locked_by, job?.last_error], ['failed', 3, null, LEASE_SPENT_ERROR])
+  assert.ok(job?.finished_at, 'its end is dated')
 })
 
 jobs('claiming skips what another transaction holds (FOR UPDATE SKIP LOCKED)', async (ctx) => {

@@ -114,6 +114,12 @@ const LABELLED_AMOUNT = new RegExp(`(?<![a-z])(?:montant|somme|total|solde|reste
 
 const cents = (units: string, decimals: string | undefined) => Number(units.replace(/[ .]/g, '')) * 100 + Number(decimals ?? 0)
 
+/**
+ * The largest amount kept (21 474 836,47 €, what the database's integer cents hold): a longer number
+ * near a deadline is a reference or OCR noise, never the sum due, and it is passed over.
+ */
+export const MAX_AMOUNT_CENTS = 2_147_483_647
+
 /** How far an amount may stand from the deadline's phrase, in characters of folded text. */
 const AMOUNT_REACH = 200
 
@@ -123,7 +129,7 @@ function amountNear(text: string, at: number): number | null {
     for (const match of text.matchAll(pattern)) {
       const distance = Math.abs(match.index - at)
       const value = cents(match[1]!, match[2])
-      if (distance <= AMOUNT_REACH && value > 0 && (!best || distance < best.distance)) best = { distance, cents: value }
+      if (distance <= AMOUNT_REACH && value > 0 && value <= MAX_AMOUNT_CENTS && (!best || distance < best.distance)) best = { distance, cents: value }
     }
     if (best) return best.cents
   }

@@ -29,19 +29,28 @@ export async function enqueueJobs(db: Db, kind: string, payloads: unknown[]): Pr
   await db.insertInto('jobs').values(payloads.map((payload) => ({ kind, payload: JSON.stringify(payload) }))).execute()
 }
 
+/** What a job that died with its worker on its last attempt keeps as its error. */
+export const LEASE_SPENT_ERROR = 'Bail expiré au dernier essai : le traitement ne s’est jamais terminé (processus arrêté ou mémoire épuisée).'
+
 /**
  * Takes the next due job (queued and due, or running with its lease passed: its worker died) for
  * `worker` until `now + leaseMs`. One statement: the row is locked by the subquery and skipped by
- * any other worker claiming at the same moment.
+ * any other worker claiming at the same moment. A job whose lease passed on its last attempt is not
+ * taken again but failed by the same statement: a job that kills its process each time (memory) ends
+ * after its attempts instead of bringing an instance down every lease.
  */
 export async function claimJob(db: Db, worker: string, now: Date | undefined, leaseMs: number, kinds: readonly string[], only?: string): Promise<ClaimedJob | null> {
   if (!kinds.length) return null
   const { rows } = await sql<{ id: string; kind: string; payload: unknown; attempts: number; max_attempts: number }>`
+    with spent as (
+      update jobs set state = 'failed', locked_by = null, locked_until = null, finished_at = ${timeOf(now)}, last_error = ${LEASE_SPENT_ERROR}
+      where kind in (${sql.join(kinds)}) and state = 'running' and locked_until < ${timeOf(now)} and attempts >= max_attempts
+    )
     update jobs set state = 'running', attempts = attempts + 1, locked_by = ${worker}, locked_until = ${later(now, leaseMs)}
     where id = (
       select id from jobs
       where kind in (${sql.join(kinds)}) ${only ? sql`and id = ${only}` : sql``}
-        and ((state = 'queued' and run_at <= ${timeOf(now)}) or (state = 'running' and locked_until < ${timeOf(now)}))
+        and ((state = 'queued' and run_at <= ${timeOf(now)}) or (state = 'running' and locked_until < ${timeOf(now)} and attempts < max_attempts))
       order by run_at, id
       limit 1
       for update skip locked
