@@ -1,7 +1,8 @@
 // The accounting export (/mes-courriers/export-comptable): pick invoices and letters, send them to
 // the customer's accounting inbox (Dext) with POST send-dext-invoices. They go in batches, so the
 // progress is real; the result says what was sent and what was not, and why, when it partly fails.
-// The address is remembered once something went through (`rememberEmail`).
+// The address is remembered once something went through (`rememberEmail`). The items are picked from
+// the lists of the order shown in the header: another order (`order.change`) drops them, and a result.
 import { assign, fromPromise, setup } from 'xstate'
 import type { SendDextBody, SendDextReply } from '../../server/contract/schemas.ts'
 import { isEmail, messageOf } from './shared.ts'
@@ -23,6 +24,8 @@ export interface ExportFailure extends ExportItem {
 
 export interface AccountingExportContext {
   email: string
+  /** The order whose lists the items are picked from (null: 'Tous'). */
+  orderId: number | null
   picked: ExportItem[]
   /** The items of the current export, and how far it went. */
   queue: ExportItem[]
@@ -38,6 +41,7 @@ export type AccountingExportEvent =
   | { type: 'export.pick'; items: ExportItem[] }
   | { type: 'export.submit' }
   | { type: 'export.again' }
+  | { type: 'order.change'; orderId: number | null }
 
 const same = (a: ExportItem, b: ExportItem) => a.kind === b.kind && a.id === b.id
 const batchOf = (queue: ExportItem[]) => queue.slice(0, BATCH_SIZE)
@@ -45,7 +49,7 @@ const batchOf = (queue: ExportItem[]) => queue.slice(0, BATCH_SIZE)
 export const accountingExportMachine = deferred(() => setup({
   types: {
     context: {} as AccountingExportContext,
-    input: {} as { email: string | null },
+    input: {} as { email: string | null; orderId: number | null },
     events: {} as AccountingExportEvent,
   },
   actors: {
@@ -62,11 +66,20 @@ export const accountingExportMachine = deferred(() => setup({
     badEmail: ({ context }) => !isEmail(context.email),
     hasMore: ({ context }) => context.queue.length > 0,
     sentSome: ({ context }) => context.sent > 0,
+    isSameOrder: ({ context }, params: { orderId: number | null }) => params.orderId === context.orderId,
   },
 }).createMachine({
   id: 'accountingExport',
-  context: ({ input }) => ({ email: input.email ?? '', picked: [], queue: [], total: 0, sent: 0, failed: [], error: null }),
+  context: ({ input }) => ({ email: input.email ?? '', orderId: input.orderId, picked: [], queue: [], total: 0, sent: 0, failed: [], error: null }),
   initial: 'editing',
+  on: {
+    // What was picked belongs to the other order's lists: never sent for this one. An export under way goes
+    // on (its batches are the other order's, as asked), but what fails in it is not picked again.
+    'order.change': [
+      { guard: { type: 'isSameOrder', params: ({ event }) => ({ orderId: event.orderId }) } },
+      { actions: assign({ orderId: ({ event }) => event.orderId, picked: [], error: null }) },
+    ],
+  },
   states: {
     editing: {
       on: {
@@ -135,6 +148,11 @@ export const accountingExportMachine = deferred(() => setup({
           target: 'editing',
           actions: assign({ picked: ({ context }) => context.picked.filter((p) => context.failed.some((f) => same(f, p))), queue: [], total: 0, sent: 0, failed: [] }),
         },
+        // The result was the other order's.
+        'order.change': [
+          { guard: { type: 'isSameOrder', params: ({ event }) => ({ orderId: event.orderId }) } },
+          { target: 'editing', actions: assign({ orderId: ({ event }) => event.orderId, picked: [], queue: [], total: 0, sent: 0, failed: [], error: null }) },
+        ],
       },
     },
   },

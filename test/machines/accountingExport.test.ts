@@ -19,7 +19,7 @@ function start(email: string | null = null) {
     actors: { sendDext: deferreds.actor() },
     actions: { rememberEmail: (_, { email }) => void remembered.push(email) },
   })
-  return { actor: createActor(machine, { input: { email } }), deferreds, remembered }
+  return { actor: createActor(machine, { input: { email, orderId: 2 } }), deferreds, remembered }
 }
 
 const events = [
@@ -32,10 +32,13 @@ const events = [
   { type: 'xstate.done.actor.sendDext', output: { sent: 2, failed: [], message: '2 pièce(s) envoyée(s).' } },
   { type: 'xstate.done.actor.sendDext', output: { sent: 1, failed: [{ kind: 'invoice', id: 41, reason: 'Facture introuvable.' }], message: '1 envoyée, 1 introuvable.' } },
   { type: 'xstate.error.actor.sendDext', error: failure },
+  // Another company picked in the header, then back.
+  { type: 'order.change', orderId: 1 },
+  { type: 'order.change', orderId: 2 },
 ] as const
 
 const ModelBased = suite('accountingExport: every shortest path, replayed')
-const paths = shortestPaths(accountingExportMachine, { events, input: { email: null } })
+const paths = shortestPaths(accountingExportMachine, { events, input: { email: null, orderId: 2 } })
 ModelBased('the model reaches every state, a partial failure included', () => {
   const reached = new Set(paths.map((p) => String(p.state.value)))
   for (const state of ['editing', 'sending', 'done']) assert.ok(reached.has(state), state)
@@ -60,6 +63,15 @@ for (const path of paths) {
       assert.ok(context.failed.every((f) => f.reason.length > 0))
       // The address is remembered exactly when something went through.
       assert.equal(remembered, context.sent > 0 ? ['factures@dext.example.com'] : [])
+    }
+    // What is picked was ticked in the lists shown since the last order change; no result of before it shows.
+    const lastSwitch = path.steps.findLastIndex((s, i) => s.event.type === 'order.change'
+      && s.event.orderId !== (path.steps.slice(0, i).findLast((p) => p.event.type === 'order.change')?.event.orderId ?? 2))
+    if (lastSwitch >= 0) {
+      const since = path.steps.slice(lastSwitch + 1).map((s) => s.event as { type: string; item?: ExportItem })
+      for (const item of context.picked) assert.ok(since.some((e) => e.type === 'export.toggle' && e.item!.id === item.id), `${item.kind} ${item.id} was picked for the other order`)
+      // (An export under way at the change goes on: its answers still end it.)
+      if (!since.some((e) => e.type === 'export.submit' || e.type.endsWith('.sendDext'))) assert.not.ok(actor.getSnapshot().matches('done'), 'the other order’s result')
     }
     actor.stop()
   })
@@ -128,3 +140,45 @@ Export('nothing sent at all: the address is not remembered, the choice is kept',
 })
 
 Export.run()
+
+const OrderChange = suite('accountingExport: another company picked in the header')
+
+OrderChange('what was picked for the other company is dropped: nothing of it can be sent', async () => {
+  const { actor, deferreds } = start('factures@dext.example.com')
+  actor.start()
+  actor.send({ type: 'export.toggle', item: invoice })
+  actor.send({ type: 'export.toggle', item: letter })
+  actor.send({ type: 'order.change', orderId: 2 })
+  assert.is(actor.getSnapshot().context.picked.length, 2, 'the same company again: the choice stays')
+  actor.send({ type: 'order.change', orderId: 1 })
+  assert.equal(actor.getSnapshot().context.picked, [])
+  actor.send({ type: 'export.submit' })
+  await flush()
+  assert.is(actor.getSnapshot().context.error, EXPORT_NOTHING_PICKED)
+  assert.equal(deferreds.started, [])
+})
+
+OrderChange('an export under way goes on, but what failed is not picked again for the next company; a result shown goes', async () => {
+  const { actor, deferreds } = start('factures@dext.example.com')
+  actor.start()
+  actor.send({ type: 'export.pick', items: [invoice, letter] })
+  actor.send({ type: 'export.submit' })
+  await flush()
+  actor.send({ type: 'order.change', orderId: 1 })
+  deferreds.settle('sendDext', { output: { sent: 1, failed: [{ kind: 'invoice', id: 41, reason: 'Facture introuvable.' }], message: 'partiel' } })
+  await flush()
+  assert.ok(actor.getSnapshot().matches('done'), 'the result of what was asked')
+  actor.send({ type: 'export.again' })
+  assert.equal(actor.getSnapshot().context.picked, [])
+  actor.send({ type: 'export.pick', items: [letter] })
+  actor.send({ type: 'export.submit' })
+  await flush()
+  deferreds.settle('sendDext', { output: { sent: 1, failed: [], message: 'ok' } })
+  await flush()
+  actor.send({ type: 'order.change', orderId: 2 })
+  const { context } = actor.getSnapshot()
+  assert.ok(actor.getSnapshot().matches('editing'))
+  assert.equal([context.picked, context.sent, context.failed, context.total], [[], 0, [], 0])
+})
+
+OrderChange.run()

@@ -300,6 +300,20 @@ Others('export comptable: the address another person kept on this browser is not
   assert.is((email as HTMLInputElement).value, '')
 })
 
+Others('export comptable: what was picked for one company is not sent once another is picked in the header', async () => {
+  const atelierLetter = F.letter(31, { orderId: 1, raisonSociale: 'Atelier Lumière SARL', sender: 'Impots Atelier', receivedAt: '2024-03-10T09:00:00.000Z' })
+  const app = await open('/mes-courriers/export-comptable', { dextEmail: 'factures@dext.example.com', data: { ...data, documents: [...documents, atelierLetter] } })
+  fireEvent.click(await screen.findByRole('checkbox', { name: /URSSAF Île-de-France/ }))
+  fireEvent.click(screen.getByRole('checkbox', { name: /Facture FA-2024-001/ }))
+  screen.getByRole('button', { name: 'Envoyer 2 pièces à ma comptabilité' })
+  fireEvent.change(screen.getByRole('combobox', { name: /Domiciliation/ }), { target: { value: '1' } })
+  await screen.findByRole('checkbox', { name: /Impots Atelier/ })
+  assert.equal(screen.getAllByRole('checkbox').filter((c) => (c as HTMLInputElement).checked), [])
+  fireEvent.click(screen.getByRole('button', { name: 'Envoyer à ma comptabilité' }))
+  await screen.findByText('Choisissez au moins une facture ou un courrier à envoyer.')
+  assert.equal(app.calls.dextSends, [])
+})
+
 Others.run()
 
 const Dashboard = suite('/tableau-de-bord')

@@ -2,12 +2,13 @@
 // (Dext) with POST send-dext-invoices, with progress and a clear result; the address is remembered.
 import { useActorRef, useSelector } from '@xstate/react'
 import { styled } from 'goober'
+import { useEffect } from 'react'
 import type { AccountingExportContext, ExportItem, ItemKind } from '../../../machines/accountingExport.machine.ts'
 import { useFlows } from '../../app-context.tsx'
 import { Alert, Button, Field, formatDate, formatEuros } from '../../components/ui.tsx'
 import type { PageProps } from '../page.ts'
 import { color, mq, radius } from '../../theme.ts'
-import { ListState, Muted, PageCard, usePortal, useResource } from '../../components/page.tsx'
+import { ListState, Muted, PageCard, usePortal, useResource, useSelectedOrder } from '../../components/page.tsx'
 import { documentKind } from '../../components/labels.ts'
 
 /** Where the export stands, for the progress bar: how many items were handled out of how many. */
@@ -31,9 +32,11 @@ const Progress = styled('div')`
 export default function AccountingExportPage(_: PageProps) {
   const flows = useFlows()
   const { startup, data } = usePortal()
+  const orderId = useSelectedOrder(startup)?.id ?? null
   const invoices = useResource(data, 'invoices')
   const documents = useResource(data, 'documents')
-  const actor = useActorRef(flows.accountingExport, { input: { email: flows.readDextEmail() } })
+  const actor = useActorRef(flows.accountingExport, { input: { email: flows.readDextEmail(), orderId } })
+  useEffect(() => actor.send({ type: 'order.change', orderId }), [actor, orderId])
   const email = useSelector(actor, (s) => s.context.email)
   const picked = useSelector(actor, (s) => s.context.picked)
   const error = useSelector(actor, (s) => s.context.error)
