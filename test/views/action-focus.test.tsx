@@ -126,4 +126,15 @@ ActionFocus('"Choisir" a company on a page about one: the focus goes to the page
   assertFocusOn(screen.getByRole('main'), 'the page’s content (<main>)')
 })
 
+ActionFocus('the accounting export sent: the focus is on its result; "Nouvel envoi", on the address', async () => {
+  await open('/mes-courriers/export-comptable', { dextEmail: 'factures@dext.example.com', data: { documents: [F.letter(21, { sender: 'URSSAF Île-de-France' })] } })
+  fireEvent.click(await screen.findByRole('checkbox', { name: /URSSAF Île-de-France/ }))
+  press(screen.getByRole('button', { name: 'Envoyer 1 pièce à ma comptabilité' }))
+  const result = (await screen.findByText('1 pièce envoyée à factures@dext.example.com.')).closest('[role="status"]')!
+  await waitFor(() => assertFocusOn(result, 'the result'))
+  press(screen.getByRole('button', { name: 'Nouvel envoi' }))
+  const email = await screen.findByLabelText('Adresse de votre boîte comptable (Dext)')
+  await waitFor(() => assertFocusOn(email, 'the address'))
+})
+
 ActionFocus.run()

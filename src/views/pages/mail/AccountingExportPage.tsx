@@ -2,7 +2,7 @@
 // (Dext) with POST send-dext-invoices, with progress and a clear result; the address is remembered.
 import { useActorRef, useSelector } from '@xstate/react'
 import { styled } from 'goober'
-import { useEffect } from 'react'
+import { useEffect, useRef } from 'react'
 import type { AccountingExportContext, ExportItem, ItemKind } from '../../../machines/accountingExport.machine.ts'
 import { useFlows } from '../../app-context.tsx'
 import { Alert, Button, Field, formatDate, formatEuros } from '../../components/ui.tsx'
@@ -10,6 +10,7 @@ import type { PageProps } from '../page.ts'
 import { color, mq, radius } from '../../theme.ts'
 import { ListState, Muted, PageCard, usePortal, useResource, useSelectedOrder } from '../../components/page.tsx'
 import { documentKind } from '../../components/labels.ts'
+import { useFocusWhenShown } from '../../components/useFocusWhenShown.ts'
 
 /** Where the export stands, for the progress bar: how many items were handled out of how many. */
 const progressOf = (context: Pick<AccountingExportContext, 'total' | 'queue'>) => ({ done: context.total - context.queue.length, total: context.total })
@@ -44,6 +45,12 @@ export default function AccountingExportPage(_: PageProps) {
   const done = useSelector(actor, (s) => s.matches('done'))
   const progress = useSelector(actor, (s) => progressOf(s.context))
   const result = useSelector(actor, (s) => ({ sent: s.context.sent, failed: s.context.failed }))
+  // The result replaces the form whose button was pressed: it takes the focus (never by Tab); 'Nouvel envoi' gives
+  // it to the address, the first field of the form that comes back.
+  const resultRef = useRef<HTMLDivElement>(null)
+  const emailRef = useRef<HTMLInputElement>(null)
+  useFocusWhenShown(done, resultRef)
+  useFocusWhenShown(!done, emailRef)
   const isPicked = (kind: ItemKind, id: number) => picked.some((p) => p.kind === kind && p.id === id)
   const toggle = (item: ExportItem) => actor.send({ type: 'export.toggle', item })
   const nameOf = (f: ExportItem) => (f.kind === 'invoice'
@@ -55,7 +62,7 @@ export default function AccountingExportPage(_: PageProps) {
       <h2 id="export-title">Export comptable</h2>
       <p>Choisissez vos factures et vos courriers : ils sont envoyés en pièces jointes à la boîte de réception de votre outil comptable (Dext).</p>
       {done ? (
-        <div role="status">
+        <div role="status" ref={resultRef} tabIndex={-1}>
           <Alert $kind={result.failed.length ? 'error' : 'success'}>
             {result.sent > 0 && <p>{result.sent} pièce{result.sent > 1 ? 's' : ''} envoyée{result.sent > 1 ? 's' : ''} à {email}.</p>}
             {result.failed.length > 0 && (
@@ -71,7 +78,7 @@ export default function AccountingExportPage(_: PageProps) {
         <form noValidate onSubmit={(e) => { e.preventDefault(); actor.send({ type: 'export.submit' }) }} aria-busy={busy}>
           {error && <Alert $kind="error" role="alert">{error}</Alert>}
           <Field id="dext-email" label="Adresse de votre boîte comptable (Dext)" hint="Elle est retenue pour vos prochains envois.">
-            <input id="dext-email" type="email" autoComplete="email" value={email} disabled={busy} onChange={(e) => actor.send({ type: 'export.email', email: e.target.value })} />
+            <input id="dext-email" ref={emailRef} type="email" autoComplete="email" value={email} disabled={busy} onChange={(e) => actor.send({ type: 'export.email', email: e.target.value })} />
           </Field>
           <Columns>
             <fieldset disabled={busy}>
