@@ -217,6 +217,30 @@ Letters("the e-mail's deep link opens its letter, switching to its order", async
   await waitFor(() => assert.is(app.currentPath(), '/mes-courriers/courriers'))
 })
 
+Letters('a folder chosen for one company does not empty the list of the next one, nor come back with the first', async () => {
+  const atelierLetter = F.letter(31, { orderId: 1, raisonSociale: 'Atelier Lumière SARL', sender: 'Impots Atelier', receivedAt: '2024-03-10T09:00:00.000Z' })
+  const impotsFolder: Folder = { id: 9, name: 'Impôts', domiciliationOrderId: 1, documentCount: 0 }
+  await open('/mes-courriers/courriers', { data: { ...data, documents: [...documents, atelierLetter], folders: [...folders, impotsFolder] } })
+  await screen.findByRole('listbox', { name: 'Courriers' })
+  const folderSelect = () => screen.getByRole('combobox', { name: 'Dossier' }) as HTMLSelectElement
+  fireEvent.change(folderSelect(), { target: { value: '7' } })
+  assert.is(options().length, 1)
+  fireEvent.change(screen.getByRole('combobox', { name: /Domiciliation/ }), { target: { value: '1' } })
+  await waitFor(() => assert.ok(screen.getAllByRole('option', { name: 'Impôts' }).length > 0))
+  assert.is(folderSelect().selectedOptions[0]!.textContent, 'Tous les dossiers')
+  assert.equal(options().map((o) => within(o).getByText('Impots Atelier').textContent), ['Impots Atelier'])
+  fireEvent.change(screen.getByRole('combobox', { name: /Domiciliation/ }), { target: { value: '2' } })
+  await waitFor(() => assert.ok(screen.getAllByRole('option', { name: 'Banque' }).length > 0))
+  await waitFor(() => assert.is(options().length, 3))
+  assert.is(folderSelect().selectedOptions[0]!.textContent, 'Tous les dossiers')
+})
+
+Letters('the folders page’s link (?dossier=) shows that folder’s letters', async () => {
+  await open('/mes-courriers/courriers?dossier=7')
+  await waitFor(() => assert.equal(options().map((o) => within(o).getByText(/BNP|URSSAF|Greffe/).textContent), ['BNP Paribas']))
+  assert.is((screen.getByRole('combobox', { name: 'Dossier' }) as HTMLSelectElement).selectedOptions[0]!.textContent, 'Banque')
+})
+
 Letters.run()
 
 const Others = suite('/mes-courriers: réexpéditions, colis, dossiers, export')

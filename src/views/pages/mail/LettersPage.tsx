@@ -69,7 +69,13 @@ export default function LettersPage(_: PageProps) {
   const selected = documents.find((d) => d.id === selectedId) ?? null
 
   const [unreadOnly, setUnreadOnly] = useState(false)
-  const [folderFilter, setFolderFilter] = useState(linked.folder ?? ALL)
+  // A folder chosen holds for the order it was chosen with, while it is listed: another order (whose folders are
+  // others) starts again from 'Tous les dossiers' (set during render, as React adjusts state that follows a prop),
+  // and a folder no longer listed filters nothing, so the select and the list always agree.
+  const orderId = order?.id ?? null
+  const [folderChoice, setFolderChoice] = useState({ orderId, value: linked.folder ?? ALL })
+  if (folderChoice.orderId !== orderId) setFolderChoice({ orderId, value: ALL })
+  const folderFilter = folderChoice.value === UNFILED || folders.some((f) => String(f.id) === folderChoice.value) ? folderChoice.value : ALL
   const [query, setQuery] = useState('')
   const mailbox = useActorRef(flows.mailbox)
   const search = useActorRef(flows.letterSearch, { input: { orderId: order?.id ?? null } })
@@ -124,7 +130,7 @@ export default function LettersPage(_: PageProps) {
               <Filters>
                 <input type="search" aria-label="Rechercher dans vos courriers (expéditeur, type, texte)" placeholder="Rechercher un mot" value={query}
                   onChange={(e) => { setQuery(e.target.value); search.send({ type: 'query.change', query: e.target.value }) }} />
-                <select aria-label="Dossier" value={folderFilter} onChange={(e) => setFolderFilter(e.target.value)}>
+                <select aria-label="Dossier" value={folderFilter} onChange={(e) => setFolderChoice({ orderId, value: e.target.value })}>
                   <option value={ALL}>Tous les dossiers</option>
                   <option value={UNFILED}>Sans dossier</option>
                   {folders.map((f) => <option key={f.id} value={f.id}>{f.name}{order ? '' : ` — ${orders.find((o) => o.id === f.domiciliationOrderId)?.raisonSociale ?? ''}`}</option>)}
