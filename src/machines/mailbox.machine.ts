@@ -1,9 +1,10 @@
 // The letter list and its viewer (/mes-courriers/courriers). The list itself is portalData's; this
-// flow works on the letter the customer opens and reports every change with `documentChanged`
-// (the page forwards it to portalData), in four independent regions:
+// flow works on the letter the customer opens and reports every change with `documentChanged`, or
+// `readChanged` for its read flag alone (the wiring forwards them to portalData), in four independent regions:
 //   viewer   the scan of the open letter, fetched as a PDF Blob (the page shows it from a blob: URL);
 //   reading  opening an unread letter marks it read at once (the unread counts follow), then
-//            PUT documents/{id} {readFlag: true}; a failure puts it back and says so;
+//            PUT documents/{id} {readFlag: true}; a failure puts it back and says so. Only the read
+//            flag is reported, never the letter as it was when opened: a move made meanwhile stays;
 //   moving   PUT documents/{id} {folderId}: filed in a folder, or taken out of it;
 //   sending  'Envoyer par e-mail': recipient, optional message, one or several letters.
 // Picking another order (`order.switched`) drops the scan, the read marks and the move still
@@ -105,6 +106,8 @@ const machineSetup = setup({
     keepOpened: assign((_, params: { document: MailDocument }) => ({ opened: params.document })),
     /** A letter changed (read flag, folder): the page hands it to portalData. */
     documentChanged: (_, _params: { document: MailDocument }) => {},
+    /** A letter's read flag changed, nothing else: the page hands it to portalData. */
+    readChanged: (_, _params: { documentId: number; read: boolean }) => {},
     notify: (_, _params: Notice) => {},
     /** The portal shows this order (the link's). */
     selectOrder: (_, _params: { orderId: number }) => {},
@@ -238,16 +241,16 @@ export const mailboxMachine = deferred(() => machineSetup.createMachine({
         },
         marking: {
           // Read at once on screen; the server is told behind.
-          entry: { type: 'documentChanged', params: ({ context }) => ({ document: { ...context.marking!, read: true } }) },
+          entry: { type: 'readChanged', params: ({ context }) => ({ documentId: context.marking!.id, read: true }) },
           invoke: {
             id: 'markRead',
             src: 'updateDocument',
             input: ({ context }) => ({ documentId: context.marking!.id, readFlag: true }),
-            onDone: { target: 'next', actions: { type: 'documentChanged', params: ({ event }) => ({ document: event.output }) } },
+            onDone: { target: 'next', actions: { type: 'readChanged', params: ({ event }) => ({ documentId: event.output.id, read: event.output.read }) } },
             onError: {
               target: 'next',
               actions: [
-                { type: 'documentChanged', params: ({ context }) => ({ document: context.marking! }) },
+                { type: 'readChanged', params: ({ context }) => ({ documentId: context.marking!.id, read: false }) },
                 { type: 'notify', params: ({ event }) => ({ kind: 'error' as const, message: messageOf(event.error, READ_FAILED) }) },
               ],
             },

@@ -9,7 +9,8 @@
 // list is read again in `refreshing` while its items stay shown and the letter being read stays
 // selected; a refresh that fails keeps them too (`stale`, with the reason and 'Réessayer'). Another
 // arrival during a load starts it again, so the list read last is never older than the last news; a
-// letter changed here meanwhile keeps its change over the answer (`changedWhileRead`).
+// letter changed here meanwhile keeps its change over the answer (`changedWhileRead`). A read mark
+// (`document.read`) changes the read flag only, never what else changed meanwhile (a move).
 import { assign, enqueueActions, fromPromise, setup, stateIn } from 'xstate'
 import type {
   CalendarInvoice, CourierRequest, Folder, Invoice, MailDocument, NotificationKind, Order, Package, PaymentMethod, Subscription,
@@ -63,10 +64,10 @@ export type PortalDataContext = PortalData & {
   news: Partial<Record<NotificationKind, number>>
   /**
    * Letters changed here (read, moved) while the list was being read again: the answer may have been read before the
-   * server had the change, so these versions win over it. The mailbox reports each change twice (at once, then as
+   * server had the change, so these changes win over it. The mailbox reports each change twice (at once, then as
    * the server answered it), so a change whose answer comes after the read is applied to the list by itself.
    */
-  changedWhileRead: Record<number, MailDocument>
+  changedWhileRead: Record<number, Partial<MailDocument>>
 }
 
 /** The lists a live notification of each kind is about, read again when one arrives (an invoice may bill a booking). */
@@ -75,6 +76,8 @@ export const NEWS_LISTS: Partial<Record<NotificationKind, Resource[]>> = { lette
 /** What the mail flows changed on the server, applied to the lists loaded here. */
 export type PortalDataChange =
   | { type: 'document.changed'; document: MailDocument }
+  /** A letter read, or unread again: its read flag only, so that a move made meanwhile stays. */
+  | { type: 'document.read'; documentId: number; read: boolean }
   | { type: 'folder.saved'; folder: Folder }
   | { type: 'folder.removed'; folderId: number }
   | { type: 'courierRequest.removed'; id: number }
@@ -112,7 +115,8 @@ const machineSetup = setup({
       if (params.resource !== 'documents') return { [params.resource]: params.value }
       // The document list excludes deleted ones; the first is selected by default (spec §4). A list read
       // again keeps the letter being read while it is still listed.
-      const documents = (params.value as MailDocument[]).filter((d) => !d.deleted).map((d) => context.changedWhileRead[d.id] ?? d)
+      const documents = (params.value as MailDocument[]).filter((d) => !d.deleted)
+        .map((d) => (context.changedWhileRead[d.id] ? { ...d, ...context.changedWhileRead[d.id] } : d))
       const kept = documents.some((d) => d.id === context.selectedDocumentId) ? context.selectedDocumentId : null
       return { documents, selectedDocumentId: kept ?? documents[0]?.id ?? null, changedWhileRead: {} }
     }),
@@ -130,8 +134,11 @@ const machineSetup = setup({
       const shift = (f: Folder) => f.documentCount + (f.id === params.document.folderId ? 1 : 0) - (f.id === before.folderId ? 1 : 0)
       return { documents, folders: context.folders.map((f) => ({ ...f, documentCount: Math.max(0, shift(f)) })) }
     }),
-    keepChange: assign(({ context }, params: { document: MailDocument }) => ({
-      changedWhileRead: { ...context.changedWhileRead, [params.document.id]: params.document },
+    changeRead: assign(({ context }, params: { documentId: number; read: boolean }) => ({
+      documents: context.documents.map((d) => (d.id === params.documentId ? { ...d, read: params.read } : d)),
+    })),
+    keepChange: assign(({ context }, params: { documentId: number; change: Partial<MailDocument> }) => ({
+      changedWhileRead: { ...context.changedWhileRead, [params.documentId]: { ...context.changedWhileRead[params.documentId], ...params.change } },
     })),
     saveFolder: assign(({ context }, params: { folder: Folder }) => ({
       folders: [...context.folders.filter((f) => f.id !== params.folder.id), params.folder].sort(byName),
@@ -251,10 +258,20 @@ export const portalDataMachine = deferred(() => machineSetup.createMachine({
         guard: 'isReadingLettersAgain',
         actions: [
           { type: 'changeDocument', params: ({ event }) => ({ document: event.document }) },
-          { type: 'keepChange', params: ({ event }) => ({ document: event.document }) },
+          { type: 'keepChange', params: ({ event }) => ({ documentId: event.document.id, change: event.document }) },
         ],
       },
       { actions: { type: 'changeDocument', params: ({ event }) => ({ document: event.document }) } },
+    ],
+    'document.read': [
+      {
+        guard: 'isReadingLettersAgain',
+        actions: [
+          { type: 'changeRead', params: ({ event }) => ({ documentId: event.documentId, read: event.read }) },
+          { type: 'keepChange', params: ({ event }) => ({ documentId: event.documentId, change: { read: event.read } }) },
+        ],
+      },
+      { actions: { type: 'changeRead', params: ({ event }) => ({ documentId: event.documentId, read: event.read }) } },
     ],
     'folder.saved': { actions: { type: 'saveFolder', params: ({ event }) => ({ folder: event.folder }) } },
     'folder.removed': { actions: { type: 'removeFolder', params: ({ event }) => ({ folderId: event.folderId }) } },

@@ -296,6 +296,7 @@ export const startupMachine = deferred(() => setup({
         'document.select': { actions: 'forwardToData' },
         'data.retry': { actions: 'forwardToData' },
         'document.changed': { actions: 'forwardToData' },
+        'document.read': { actions: 'forwardToData' },
         'folder.saved': { actions: 'forwardToData' },
         'folder.removed': { actions: 'forwardToData' },
         'courierRequest.removed': { actions: 'forwardToData' },

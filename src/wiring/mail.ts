@@ -25,6 +25,7 @@ export function createMailFlows({ api, notify, navigate, toPortal }: WiringDeps)
       actions: {
         notify: (_, notice) => notify(notice),
         documentChanged: (_, { document }) => toPortal({ type: 'document.changed', document }),
+        readChanged: (_, { documentId, read }) => toPortal({ type: 'document.read', documentId, read }),
         selectOrder: (_, { orderId }) => toPortal({ type: 'order.select', orderId }),
         selectDocument: (_, { documentId }) => toPortal({ type: 'document.select', documentId }),
         // The e-mail's link is followed once: a reload does not follow it again.

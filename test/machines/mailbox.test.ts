@@ -1,8 +1,9 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { createActor } from 'xstate'
-import type { MailDocument } from '../../server/contract/schemas.ts'
+import { createActor, fromPromise } from 'xstate'
+import type { Folder, MailDocument } from '../../server/contract/schemas.ts'
 import { FILE_FAILED, LINKED_LETTER_GONE, mailboxMachine, MOVED_OUT, type PortalSeen, MOVED_TO_FOLDER, READ_FAILED, SEND_BAD_EMAIL, SEND_NO_LETTER } from '../../src/machines/mailbox.machine.ts'
+import { portalDataMachine } from '../../src/machines/portalData.machine.ts'
 import type { Notice } from '../../src/machines/shared.ts'
 import * as F from '../util/fixtures.ts'
 import { Deferreds, describePath, flush, replay, shortestPaths } from '../util/paths.ts'
@@ -16,19 +17,21 @@ const scan = new Blob(['%PDF-1.7'], { type: 'application/pdf' })
 function start() {
   const deferreds = new Deferreds()
   const changes: MailDocument[] = []
+  const reads: { documentId: number; read: boolean }[] = []
   const notices: Notice[] = []
   const portal: string[] = []
   const machine = mailboxMachine.provide({
     actors: { loadFile: deferreds.actor(), updateDocument: deferreds.actor(), sendDocuments: deferreds.actor() },
     actions: {
       documentChanged: (_, { document }) => void changes.push(document),
+      readChanged: (_, read) => void reads.push(read),
       notify: (_, notice) => void notices.push(notice),
       selectOrder: (_, { orderId }) => void portal.push(`order ${orderId}`),
       selectDocument: (_, { documentId }) => void portal.push(`letter ${documentId}`),
       forgetLink: () => void portal.push('forget'),
     },
   })
-  return { actor: createActor(machine), deferreds, changes, notices, portal }
+  return { actor: createActor(machine), deferreds, changes, reads, notices, portal }
 }
 
 /** What the letters page reports: the order shown (null: 'Tous') among orders 2 and 3, and its list. */
@@ -97,7 +100,7 @@ for (const [concern, events] of Object.entries(models)) {
   })
   for (const path of paths) {
     ModelBased(`${concern}: ${describePath(path)}`, async () => {
-      const { actor, deferreds, changes, notices, portal } = start()
+      const { actor, deferreds, changes, reads, notices, portal } = start()
       await replay(actor, deferreds, path)
       const { context } = actor.getSnapshot()
       // The link only ever selects its own order, then its own letter; each link is let go of once,
@@ -119,8 +122,11 @@ for (const [concern, events] of Object.entries(models)) {
       for (const input of inputOf(deferreds, 'markRead') as { documentId: number; readFlag: boolean }[]) {
         assert.equal(input.readFlag, true)
         assert.ok([unreadA.id, unreadC.id].includes(input.documentId), 'a read letter is never marked again')
-        assert.ok(changes.some((d) => d.id === input.documentId && d.read), 'read on screen at once')
+        assert.ok(reads.some((r) => r.documentId === input.documentId && r.read), 'read on screen at once')
       }
+      // A read mark reports the read flag alone: the letter as it was when opened never replaces a move made since.
+      const moves = path.steps.filter((s) => s.event.type === 'xstate.done.actor.move').map((s) => (s.event as { output: MailDocument }).output)
+      assert.equal(changes, moves, 'only moves report a whole letter')
       // The scan asked for is always the open letter's.
       const files = inputOf(deferreds, 'loadFile') as { documentId: number }[]
       if (files.length && context.opened) assert.is(files.at(-1)!.documentId, context.opened.id)
@@ -140,11 +146,11 @@ ModelBased.run()
 const Reading = suite('mailbox: opening a letter')
 
 Reading('an unread letter is read at once, then on the server; the viewer loads its scan', async () => {
-  const { actor, deferreds, changes } = start()
+  const { actor, deferreds, reads } = start()
   actor.start()
   actor.send({ type: 'letter.open', document: unreadA })
   await flush()
-  assert.equal(changes, [{ ...unreadA, read: true }], 'the unread count follows before the server answers')
+  assert.equal(reads, [{ documentId: unreadA.id, read: true }], 'the unread count follows before the server answers')
   assert.equal(inputOf(deferreds, 'markRead'), [{ documentId: unreadA.id, readFlag: true }])
   assert.equal(inputOf(deferreds, 'loadFile'), [{ documentId: unreadA.id }])
   assert.ok(actor.getSnapshot().hasTag('loadingFile'))
@@ -152,27 +158,27 @@ Reading('an unread letter is read at once, then on the server; the viewer loads 
   deferreds.settle('markRead', { output: { ...unreadA, read: true } })
   await flush()
   assert.is(actor.getSnapshot().context.file, scan)
-  assert.equal(changes.at(-1), { ...unreadA, read: true })
+  assert.equal(reads, [{ documentId: unreadA.id, read: true }, { documentId: unreadA.id, read: true }])
   assert.ok(actor.getSnapshot().matches({ reading: 'idle', viewer: 'shown' }))
 })
 
 Reading('a read letter is shown without any call but its scan', async () => {
-  const { actor, deferreds, changes } = start()
+  const { actor, deferreds, reads } = start()
   actor.start()
   actor.send({ type: 'letter.open', document: readB })
   await flush()
-  assert.equal(changes, [])
+  assert.equal(reads, [])
   assert.equal(deferreds.started.map((s) => s.id), ['loadFile'])
 })
 
 Reading('the server refusing: the letter is unread again and the customer is told', async () => {
-  const { actor, deferreds, changes, notices } = start()
+  const { actor, deferreds, reads, notices } = start()
   actor.start()
   actor.send({ type: 'letter.open', document: unreadA })
   await flush()
   deferreds.settle('markRead', { error: new Error('') })
   await flush()
-  assert.equal(changes, [{ ...unreadA, read: true }, unreadA])
+  assert.equal(reads, [{ documentId: unreadA.id, read: true }, { documentId: unreadA.id, read: false }])
   assert.equal(notices, [{ kind: 'error', message: READ_FAILED }])
 })
 
@@ -205,7 +211,7 @@ Reading('the scan failing says why and can be asked again', async () => {
 })
 
 Reading('a stale answer after switching order is ignored: no revert, no scan, no move', async () => {
-  const { actor, deferreds, changes, notices } = start()
+  const { actor, deferreds, changes, reads, notices } = start()
   actor.start()
   actor.send({ type: 'letter.open', document: unreadA })
   actor.send({ type: 'letter.move', document: readB, folderId: 5 })
@@ -218,7 +224,8 @@ Reading('a stale answer after switching order is ignored: no revert, no scan, no
   deferreds.settleAt('loadFile', 0, { output: scan })
   deferreds.settleAt('move', 0, { output: { ...readB, folderId: 5 } })
   await flush()
-  assert.equal(changes, [{ ...unreadA, read: true }], 'only what happened before the switch')
+  assert.equal(reads, [{ documentId: unreadA.id, read: true }], 'only what happened before the switch')
+  assert.equal(changes, [])
   assert.equal(notices, [])
   assert.is(actor.getSnapshot().context.file, null)
   assert.is(actor.getSnapshot().context.opened, null)
@@ -404,3 +411,65 @@ Link('another order drops what was awaited for the old one and sends a phone bac
 })
 
 Link.run()
+
+// The mailbox wired to portalData as src/wiring/mail.ts does: what the letter list ends with.
+async function withPortal(documents: MailDocument[]) {
+  const banque: Folder = { id: 5, name: 'Banque', domiciliationOrderId: 2, documentCount: 0 }
+  const data = createActor(portalDataMachine.provide({
+    actors: { load: fromPromise(async ({ input }) => (input.resource === 'documents' ? documents : input.resource === 'folders' ? [banque] : input.resource === 'card' ? null : [])) },
+  }), { input: { scope: { order: F.boulangerie, orders: [F.boulangerie] } } }).start()
+  await flush()
+  const deferreds = new Deferreds()
+  const mailbox = createActor(mailboxMachine.provide({
+    actors: { loadFile: deferreds.actor(), updateDocument: deferreds.actor(), sendDocuments: deferreds.actor() },
+    actions: {
+      documentChanged: (_, { document }) => data.send({ type: 'document.changed', document }),
+      readChanged: (_, { documentId, read }) => data.send({ type: 'document.read', documentId, read }),
+    },
+  })).start()
+  const letter = (id: number) => data.getSnapshot().context.documents.find((d) => d.id === id)!
+  const inBanque = () => data.getSnapshot().context.folders[0]!.documentCount
+  return { mailbox, deferreds, letter, inBanque }
+}
+
+const Race = suite('mailbox and the letter list: a read mark and a move of the same letter, both under way')
+
+Race('the read mark fails after the letter was filed: it is unread again, and stays in its folder', async () => {
+  const { mailbox, deferreds, letter, inBanque } = await withPortal([unreadA])
+  mailbox.send({ type: 'letter.open', document: unreadA })
+  mailbox.send({ type: 'letter.move', document: { ...unreadA, read: true }, folderId: 5 })
+  deferreds.settle('move', { output: { ...unreadA, read: true, folderId: 5 } })
+  await flush()
+  assert.equal([letter(12).folderId, inBanque()], [5, 1])
+  deferreds.settle('markRead', { error: failure })
+  await flush()
+  assert.equal([letter(12).folderId, letter(12).read, inBanque()], [5, false, 1])
+})
+
+Race('a letter waiting for its read mark, filed meanwhile: its mark does not take it out of its folder', async () => {
+  const { mailbox, deferreds, letter, inBanque } = await withPortal([unreadA, unreadC])
+  mailbox.send({ type: 'letter.open', document: unreadA })
+  mailbox.send({ type: 'letter.open', document: unreadC })
+  mailbox.send({ type: 'letter.move', document: { ...unreadC, read: true }, folderId: 5 })
+  deferreds.settle('move', { output: { ...unreadC, folderId: 5 } })
+  await flush()
+  deferreds.settle('markRead', { output: { ...unreadA, read: true } })
+  await flush()
+  assert.equal([letter(14).folderId, letter(14).read, inBanque()], [5, true, 1], 'its mark under way')
+  deferreds.settle('markRead', { error: failure })
+  await flush()
+  assert.equal([letter(14).folderId, letter(14).read, inBanque()], [5, false, 1])
+})
+
+Race('the read mark answered after the move, from before it: the letter stays in its folder', async () => {
+  const { mailbox, deferreds, letter, inBanque } = await withPortal([unreadA])
+  mailbox.send({ type: 'letter.open', document: unreadA })
+  mailbox.send({ type: 'letter.move', document: { ...unreadA, read: true }, folderId: 5 })
+  deferreds.settle('move', { output: { ...unreadA, read: true, folderId: 5 } })
+  await flush()
+  deferreds.settle('markRead', { output: { ...unreadA, read: true } })
+  await flush()
+  assert.equal([letter(12).folderId, letter(12).read, inBanque()], [5, true, 1])
+})
+
+Race.run()

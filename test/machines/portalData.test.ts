@@ -303,6 +303,14 @@ News('a letter changed while its list is read again keeps its change over an ans
   await flush()
   assert.is(read(12), true)
   assert.equal(actor.getSnapshot().context.changedWhileRead, {})
+  // A read mark kept over the answer is its read flag alone: what else the answer says of the letter (filed elsewhere) shows.
+  actor.send({ type: 'data.refresh', resource: 'documents' })
+  await flush()
+  actor.send({ type: 'document.read', documentId: 12, read: true })
+  deferreds.settle('documents', { output: letters.map((d) => (d.id === 12 ? { ...d, folderId: 7 } : d)) })
+  await flush()
+  const letter12 = actor.getSnapshot().context.documents.find((d) => d.id === 12)!
+  assert.equal([letter12.read, letter12.folderId], [true, 7])
 })
 
 News('a live notification is counted by kind; a letter or a package reads its list again, an invoice the invoices and the bookings, a formality none of these', async () => {

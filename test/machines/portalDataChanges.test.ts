@@ -41,6 +41,17 @@ Changes('a letter moved: both folders count it where it now is', async () => {
   assert.is(documents[0]!.folderId, 8)
 })
 
+Changes('a read mark (or its undoing) changes the read flag only: a move made meanwhile stays, with its counts', async () => {
+  const { actor } = await loaded()
+  actor.send({ type: 'document.changed', document: F.letter(12, { folderId: 8 }) })
+  actor.send({ type: 'document.read', documentId: 12, read: true })
+  assert.is(unreadCount(actor.getSnapshot().context.documents), 0)
+  actor.send({ type: 'document.read', documentId: 12, read: false })
+  const { folders, documents } = actor.getSnapshot().context
+  assert.equal([documents[0]!.read, documents[0]!.folderId], [false, 8])
+  assert.equal(folders.map((f) => [f.name, f.documentCount]), [['URSSAF', 1], ['Banque', 0]])
+})
+
 Changes('a letter of another list (a stale report) changes nothing', async () => {
   const { actor } = await loaded()
   const before = actor.getSnapshot().context
