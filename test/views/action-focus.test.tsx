@@ -137,4 +137,24 @@ ActionFocus('the accounting export sent: the focus is on its result; "Nouvel env
   await waitFor(() => assertFocusOn(email, 'the address'))
 })
 
+ActionFocus('a folder deleted: its "Supprimer" is gone, the focus goes to the page’s heading', async () => {
+  await open('/mes-courriers/mes-dossiers', { data: { folders: [{ id: 7, name: 'Banque', domiciliationOrderId: 2, documentCount: 1 }] } })
+  press(await screen.findByRole('button', { name: 'Supprimer le dossier Banque' }))
+  const dialog = await screen.findByRole('dialog')
+  press(within(dialog).getByRole('button', { name: 'Supprimer le dossier' }))
+  await waitFor(() => assert.is(screen.queryByRole('dialog'), null))
+  await waitFor(() => assertFocusOn(screen.getByRole('heading', { name: 'Mes dossiers', level: 2 }), 'the heading "Mes dossiers"'))
+})
+
+ActionFocus('a forwarding request cancelled: its "Annuler" is gone, the focus goes to the page’s heading', async () => {
+  await open('/mes-courriers/reexpeditions', { data: { courierRequests: [
+    { id: 5, orderId: 2, raisonSociale: 'Boulangerie des Lilas SAS', createdAt: '2024-03-05T14:00:00.000Z', kind: 'réexpédition', status: 'en attente', letterCount: 4 },
+  ] } })
+  press(within(await screen.findByRole('list', { name: 'Demandes' })).getByRole('button', { name: /Annuler la demande/ }))
+  const dialog = await screen.findByRole('dialog', { name: 'Annuler cette demande ?' })
+  press(within(dialog).getByRole('button', { name: 'Annuler la demande' }))
+  await waitFor(() => assert.is(screen.queryByRole('dialog'), null))
+  await waitFor(() => assertFocusOn(screen.getByRole('heading', { name: 'Mes réexpéditions', level: 2 }), 'the heading "Mes réexpéditions"'))
+})
+
 ActionFocus.run()

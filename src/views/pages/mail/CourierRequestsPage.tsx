@@ -22,7 +22,8 @@ export default function CourierRequestsPage(_: PageProps) {
 
   return (
     <PageCard aria-labelledby="requests-title">
-      <h2 id="requests-title">Mes réexpéditions</h2>
+      {/* Focused once the cancelled request's "Annuler" is gone; never by Tab. */}
+      <h2 id="requests-title" tabIndex={-1}>Mes réexpéditions</h2>
       <ListState status={status} error={error} label="vos demandes" empty="Aucune demande de réexpédition ou de numérisation pour le moment" isEmpty={requests.length === 0}
         onRetry={() => startup.send({ type: 'data.retry', resource: 'courierRequests' })}>
         <Rows aria-label="Demandes">
@@ -52,6 +53,7 @@ export default function CourierRequestsPage(_: PageProps) {
           title="Annuler cette demande ?"
           onClose={() => cancel.send({ type: 'request.keep' })}
           locked={busy}
+          fallbackFocus={() => document.getElementById('requests-title')}
           footer={
             <>
               <Button type="button" $variant="secondary" onClick={() => cancel.send({ type: 'request.keep' })} disabled={busy}>Garder la demande</Button>

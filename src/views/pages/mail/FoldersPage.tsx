@@ -29,7 +29,8 @@ export default function FoldersPage(_: PageProps) {
   return (
     <PageCard aria-labelledby="folders-title">
       <Toolbar>
-        <h2 id="folders-title">Mes dossiers</h2>
+        {/* Focused by DeleteConfirmation once the deleted folder's "Supprimer" is gone; never by Tab. */}
+        <h2 id="folders-title" tabIndex={-1}>Mes dossiers</h2>
         <Button type="button" onClick={() => editor.send({ type: 'folder.new', orderId: order?.id ?? null })}>Nouveau dossier</Button>
       </Toolbar>
       {order?.isShareOrder && <Muted>Les dossiers de {order.raisonSociale}, partagés avec vous.</Muted>}
@@ -95,6 +96,7 @@ function DeleteConfirmation({ editor }: { editor: EditorRef }) {
   const busy = useSelector(editor, (s) => s.hasTag('busy'))
   return (
     <Modal title={`Supprimer « ${folder.name} » ?`} onClose={() => editor.send({ type: 'folder.cancel' })} locked={busy}
+      fallbackFocus={() => document.getElementById('folders-title')}
       footer={
         <>
           <Button type="button" $variant="secondary" onClick={() => editor.send({ type: 'folder.cancel' })} disabled={busy}>Garder le dossier</Button>
