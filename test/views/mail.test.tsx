@@ -88,6 +88,18 @@ Letters('arrow keys move through the list; the letter reached opens', async () =
   await waitFor(() => assert.is(options()[0]!.getAttribute('aria-selected'), 'true'))
 })
 
+Letters('the letter shown filtered out (read, under « Non lus uniquement »): the first letter shown is in the Tab order, the arrows go on from it', async () => {
+  const unread = [documents[0]!, { ...documents[1]!, read: false, folderId: null }, documents[3]!]
+  const app = await open('/mes-courriers/courriers', { data: { ...data, documents: unread } })
+  await screen.findByRole('listbox', { name: 'Courriers' })
+  await waitFor(() => assert.ok(app.calls.documentUpdates.some((u) => u.documentId === 21 && u.readFlag)))
+  fireEvent.click(screen.getByRole('checkbox', { name: 'Non lus uniquement' }))
+  assert.equal(options().map((o) => o.getAttribute('tabindex')), ['0', '-1'], 'BNP Paribas, then Greffe du tribunal')
+  options()[0]!.focus()
+  fireEvent.keyDown(options()[0]!, { key: 'ArrowDown' })
+  await waitFor(() => assert.ok(app.calls.documentUpdates.some((u) => u.documentId === 24 && u.readFlag), 'the next one is opened'))
+})
+
 Letters('filters: unread only, by folder, and under three characters a search over sender and kind as you type', async () => {
   const app = await open('/mes-courriers/courriers', { mailFails: ['read'] })
   await screen.findByRole('listbox', { name: 'Courriers' })

@@ -48,6 +48,8 @@ export function LetterList({ letters, selectedId, showCompany, folderName, onSel
   onOpen: (d: MailDocument) => void
 }) {
   const refs = useRef(new Map<number, HTMLLIElement>())
+  // The option in the Tab order, where the arrows start: the selected letter, or the first one shown when it is not
+  // among them (filtered out, e.g. read under 'Non lus uniquement'), so that the list can always be reached.
   const index = Math.max(0, letters.findIndex((d) => d.id === selectedId))
 
   function onKeyDown(event: KeyboardEvent) {
@@ -70,7 +72,7 @@ export function LetterList({ letters, selectedId, showCompany, folderName, onSel
         const isSelected = d.id === selectedId
         return (
           <Option key={d.id} ref={(el) => void (el ? refs.current.set(d.id, el) : refs.current.delete(d.id))} role="option" aria-selected={isSelected}
-            tabIndex={isSelected || (selectedId === null && i === 0) ? 0 : -1} $selected={isSelected} onClick={() => onOpen(d)} data-unread={!d.read}>
+            tabIndex={i === index ? 0 : -1} $selected={isSelected} onClick={() => onOpen(d)} data-unread={!d.read}>
             <span className="line">
               {d.read ? <span className="sender">{d.sender}</span> : <strong className="sender">{d.sender}</strong>}
               {!d.read && <span className="dot" aria-hidden="true" />}
