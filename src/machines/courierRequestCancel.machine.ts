@@ -1,8 +1,10 @@
 // Cancelling a pending courier request (/mes-courriers/reexpeditions): it asks for confirmation,
 // calls POST user-demandes-courrier/remove, and on success the request leaves the list (`removed`).
+// Refused because the list shown is out of date (409: processed meanwhile; 404: gone), the dialog
+// says why and the portal reads the list again (`listOutdated`).
 import { assign, fromPromise, setup } from 'xstate'
 import type { CourierRequest } from '../../server/contract/schemas.ts'
-import { messageOf, type Notice } from './shared.ts'
+import { messageOf, type Notice, statusOf } from './shared.ts'
 import { deferred } from './deferred.ts'
 
 export const REQUEST_CANCELLED = 'La demande a été annulée.'
@@ -21,9 +23,12 @@ export const courierRequestCancelMachine = deferred(() => setup({
   actions: {
     removed: (_, _params: { id: number }) => {},
     notify: (_, _params: Notice) => {},
+    /** The requests as the server has them differ from those shown: the portal reads them again. */
+    listOutdated: () => {},
   },
   guards: {
     isPending: (_, params: { request: CourierRequest }) => params.request.status === 'en attente',
+    isOutdated: (_, params: { error: unknown }) => statusOf(params.error) === 409 || statusOf(params.error) === 404,
   },
 }).createMachine({
   id: 'courierRequestCancel',
@@ -59,7 +64,14 @@ export const courierRequestCancelMachine = deferred(() => setup({
             assign({ request: null }),
           ],
         },
-        onError: { target: 'confirming', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+        onError: [
+          {
+            guard: { type: 'isOutdated', params: ({ event }) => ({ error: event.error }) },
+            target: 'confirming',
+            actions: [assign({ error: ({ event }) => messageOf(event.error) }), 'listOutdated'],
+          },
+          { target: 'confirming', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+        ],
       },
     },
   },

@@ -1,9 +1,11 @@
 // Folder editing (/mes-courriers/mes-dossiers): create a folder for an order, rename one, delete one
 // after a confirmation (its letters stay, unfiled). A failure keeps the form and what was typed and
-// says why; every change is reported (`folderSaved`, `folderRemoved`) for portalData to apply.
+// says why; every change is reported (`folderSaved`, `folderRemoved`) for portalData to apply. A
+// refusal that says the list shown is out of date (404: the folder is gone; 409: a folder of that
+// name exists) also has the portal read the folders again (`listOutdated`).
 import { assign, fromPromise, setup } from 'xstate'
 import type { Folder } from '../../server/contract/schemas.ts'
-import { messageOf, type Notice } from './shared.ts'
+import { messageOf, type Notice, statusOf } from './shared.ts'
 import { deferred } from './deferred.ts'
 
 export const FOLDER_NAME_EMPTY = 'Donnez un nom au dossier.'
@@ -57,11 +59,14 @@ export const folderEditorMachine = deferred(() => setup({
     folderSaved: (_, _params: { folder: Folder }) => {},
     folderRemoved: (_, _params: { folderId: number }) => {},
     notify: (_, _params: Notice) => {},
+    /** The folders as the server has them differ from those shown: the portal reads them again. */
+    listOutdated: () => {},
   },
   guards: {
     badName: ({ context }) => nameProblem(context.draft.name) !== null,
     needsOrder: ({ context }) => context.folder === null && context.draft.orderId === null,
     isUnchanged: ({ context }) => context.folder !== null && context.draft.name.trim() === context.folder.name,
+    isOutdated: (_, params: { error: unknown }) => statusOf(params.error) === 409 || statusOf(params.error) === 404,
   },
 }).createMachine({
   id: 'folderEditor',
@@ -104,7 +109,14 @@ export const folderEditorMachine = deferred(() => setup({
             { type: 'notify', params: ({ context }) => ({ kind: 'success' as const, message: context.folder ? FOLDER_RENAMED : FOLDER_CREATED }) },
           ],
         },
-        onError: { target: 'editing', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+        onError: [
+          {
+            guard: { type: 'isOutdated', params: ({ event }) => ({ error: event.error }) },
+            target: 'editing',
+            actions: [assign({ error: ({ event }) => messageOf(event.error) }), 'listOutdated'],
+          },
+          { target: 'editing', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+        ],
       },
     },
     confirmingDelete: {
@@ -127,7 +139,14 @@ export const folderEditorMachine = deferred(() => setup({
             { type: 'notify', params: { kind: 'success', message: FOLDER_DELETED } },
           ],
         },
-        onError: { target: 'confirmingDelete', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+        onError: [
+          {
+            guard: { type: 'isOutdated', params: ({ event }) => ({ error: event.error }) },
+            target: 'confirmingDelete',
+            actions: [assign({ error: ({ event }) => messageOf(event.error) }), 'listOutdated'],
+          },
+          { target: 'confirmingDelete', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+        ],
       },
     },
   },

@@ -40,6 +40,8 @@ export type StartupEvent =
   | { type: 'documents.completed'; orderId: number; missingDocumentsValidatedAt: string | null }
   | { type: 'document.select'; documentId: number }
   | { type: 'data.retry'; resource: Resource }
+  /** A list a flow learnt is out of date (a request processed meanwhile): read again, its items still shown. */
+  | { type: 'data.refresh'; resource: Resource }
   // billing: a forwarding address saved; the dashboard's 'Régler' paid the invoices of every order the user owns
   | { type: 'contract.changed'; contract: Contract }
   | { type: 'invoices.paidOwned' }
@@ -295,6 +297,7 @@ export const startupMachine = deferred(() => setup({
         'order.reopen': { target: 'selecting' },
         'document.select': { actions: 'forwardToData' },
         'data.retry': { actions: 'forwardToData' },
+        'data.refresh': { actions: 'forwardToData' },
         'document.changed': { actions: 'forwardToData' },
         'document.read': { actions: 'forwardToData' },
         'folder.saved': { actions: 'forwardToData' },

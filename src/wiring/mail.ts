@@ -43,6 +43,7 @@ export function createMailFlows({ api, notify, navigate, toPortal }: WiringDeps)
         notify: (_, notice) => notify(notice),
         folderSaved: (_, { folder }) => toPortal({ type: 'folder.saved', folder }),
         folderRemoved: (_, { folderId }) => toPortal({ type: 'folder.removed', folderId }),
+        listOutdated: () => toPortal({ type: 'data.refresh', resource: 'folders' }),
       },
     })),
     accountingExport: later(() => accountingExportMachine.provide({
@@ -54,6 +55,7 @@ export function createMailFlows({ api, notify, navigate, toPortal }: WiringDeps)
       actions: {
         notify: (_, notice) => notify(notice),
         removed: (_, { id }) => toPortal({ type: 'courierRequest.removed', id }),
+        listOutdated: () => toPortal({ type: 'data.refresh', resource: 'courierRequests' }),
       },
     })),
     /** The accounting inbox address kept from the last export, or null. */

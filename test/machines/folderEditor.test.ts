@@ -10,21 +10,26 @@ import { Deferreds, describePath, flush, replay, shortestPaths } from '../util/p
 
 const banque: Folder = { id: 7, name: 'Banque', domiciliationOrderId: 2, documentCount: 4 }
 const failure = new Error('Un dossier porte déjà ce nom pour cette domiciliation.')
+/** The server's refusals that say the list shown is out of date: a name taken (409), a folder gone (404). */
+const nameTaken = Object.assign(new Error('Un dossier porte déjà ce nom pour cette domiciliation.'), { status: 409 })
+const gone = Object.assign(new Error('Dossier introuvable.'), { status: 404 })
 
 function start() {
   const deferreds = new Deferreds()
   const saved: Folder[] = []
   const removed: number[] = []
   const notices: Notice[] = []
+  const rereads: string[] = []
   const machine = folderEditorMachine.provide({
     actors: { saveFolder: deferreds.actor(), deleteFolder: deferreds.actor() },
     actions: {
       folderSaved: (_, { folder }) => void saved.push(folder),
       folderRemoved: (_, { folderId }) => void removed.push(folderId),
       notify: (_, notice) => void notices.push(notice),
+      listOutdated: () => void rereads.push('folders'),
     },
   })
-  return { actor: createActor(machine), deferreds, saved, removed, notices }
+  return { actor: createActor(machine), deferreds, saved, removed, notices, rereads }
 }
 
 const events = [
@@ -40,8 +45,10 @@ const events = [
   { type: 'folder.cancel' },
   { type: 'xstate.done.actor.saveFolder', output: { id: 9, name: 'Impôts 2025', domiciliationOrderId: 2, documentCount: 0 } },
   { type: 'xstate.error.actor.saveFolder', error: failure },
+  { type: 'xstate.error.actor.saveFolder', error: nameTaken },
   { type: 'xstate.done.actor.deleteFolder', output: { message: 'ok' } },
   { type: 'xstate.error.actor.deleteFolder', error: failure },
+  { type: 'xstate.error.actor.deleteFolder', error: gone },
 ] as const
 
 const ModelBased = suite('folderEditor: every shortest path, replayed')
@@ -52,7 +59,7 @@ ModelBased('the model reaches every state', () => {
 })
 for (const path of paths) {
   ModelBased(describePath(path), async () => {
-    const { actor, deferreds, saved, removed } = start()
+    const { actor, deferreds, saved, removed, rereads } = start()
     await replay(actor, deferreds, path)
     // Only a named folder of a chosen order is ever saved; only a confirmed folder is deleted.
     for (const { id, input } of deferreds.started) {
@@ -68,6 +75,8 @@ for (const path of paths) {
     // A change is reported only once the server agreed.
     assert.is(saved.length, path.steps.filter((s) => s.event.type === 'xstate.done.actor.saveFolder').length)
     assert.is(removed.length, path.steps.filter((s) => s.event.type === 'xstate.done.actor.deleteFolder').length)
+    // The folders are read again exactly after a refusal saying the list shown is out of date (409, 404).
+    assert.is(rereads.length, path.steps.filter((s) => s.event.type.startsWith('xstate.error.actor.') && [409, 404].includes(s.event.error.status)).length)
     actor.stop()
   })
 }
@@ -143,16 +152,43 @@ Folders('delete: asks first; once deleted the folder is reported removed (its le
   actor.send({ type: 'folder.remove', folder: banque })
   actor.send({ type: 'folder.confirm' })
   await flush()
-  deferreds.settle('deleteFolder', { error: new Error('Dossier introuvable.') })
+  deferreds.settle('deleteFolder', { error: new Error('Impossible de joindre le serveur.') })
   await flush()
   assert.ok(actor.getSnapshot().matches('confirmingDelete'))
-  assert.is(actor.getSnapshot().context.error, 'Dossier introuvable.')
+  assert.is(actor.getSnapshot().context.error, 'Impossible de joindre le serveur.')
   actor.send({ type: 'folder.confirm' })
   await flush()
   deferreds.settle('deleteFolder', { output: { message: 'ok' } })
   await flush()
   assert.equal(removed, [7])
   assert.equal(notices, [{ kind: 'success', message: FOLDER_DELETED }])
+})
+
+Folders('a folder gone meanwhile (404), or a name taken (409): the French reason, and the folders are read again; the network, not', async () => {
+  const { actor, deferreds, removed, rereads } = start()
+  actor.start()
+  actor.send({ type: 'folder.remove', folder: banque })
+  actor.send({ type: 'folder.confirm' })
+  await flush()
+  deferreds.settle('deleteFolder', { error: gone })
+  await flush()
+  assert.ok(actor.getSnapshot().matches('confirmingDelete'))
+  assert.is(actor.getSnapshot().context.error, 'Dossier introuvable.')
+  assert.equal([removed, rereads], [[], ['folders']])
+  actor.send({ type: 'folder.cancel' })
+  actor.send({ type: 'folder.edit', folder: banque })
+  actor.send({ type: 'folder.change', draft: { name: 'Impôts' } })
+  actor.send({ type: 'folder.submit' })
+  await flush()
+  deferreds.settle('saveFolder', { error: nameTaken })
+  await flush()
+  assert.is(actor.getSnapshot().context.error, nameTaken.message)
+  assert.equal(rereads, ['folders', 'folders'])
+  actor.send({ type: 'folder.submit' })
+  await flush()
+  deferreds.settle('saveFolder', { error: new Error('Impossible de joindre le serveur.') })
+  await flush()
+  assert.equal(rereads, ['folders', 'folders'])
 })
 
 Folders.run()

@@ -380,17 +380,17 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
     },
     createFolder: async (body) => {
       calls.folderSaves.push(body)
-      if (fails('folder')) throw new Error('Un dossier porte déjà ce nom pour cette domiciliation.')
+      if (fails('folder')) throw withStatus(409, 'Un dossier porte déjà ce nom pour cette domiciliation.')
       return { id: 900 + calls.folderSaves.length, name: body.name, domiciliationOrderId: body.domiciliationOrderId, documentCount: 0 }
     },
     updateFolder: async (folderId, body) => {
       calls.folderSaves.push({ folderId, ...body })
-      if (fails('folder')) throw new Error('Un dossier porte déjà ce nom pour cette domiciliation.')
+      if (fails('folder')) throw withStatus(409, 'Un dossier porte déjà ce nom pour cette domiciliation.')
       return { ...data.folders.find((f) => f.id === folderId)!, name: body.name }
     },
     deleteFolder: async (folderId) => {
       calls.folderDeletes.push(folderId)
-      if (fails('folder')) throw new Error('Dossier introuvable.')
+      if (fails('folder')) throw withStatus(404, 'Dossier introuvable.')
       return { message: 'ok' }
     },
     sendDextInvoices: async (body) => {
@@ -400,7 +400,7 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
     },
     removeCourierRequest: async (body) => {
       calls.cancelled.push(body)
-      if (fails('cancel')) throw new Error('Seule une demande en attente peut être annulée.')
+      if (fails('cancel')) throw withStatus(409, 'Seule une demande en attente peut être annulée.')
       return { message: 'ok' }
     },
     getUnpaidStatus: async () => {

@@ -288,6 +288,34 @@ Others('réexpéditions: cancelling a pending one asks first, then drops it', as
   assert.equal(app.calls.cancelled, [{ orderId: 2, id: 5 }])
 })
 
+Others('réexpéditions: a cancel refused because the request was processed meanwhile says why, and the list is read again', async () => {
+  const listed = structuredClone(requests)
+  const app = await open('/mes-courriers/reexpeditions', { data: { ...data, courierRequests: listed }, mailFails: ['cancel'] })
+  const list = await screen.findByRole('list', { name: 'Demandes' })
+  fireEvent.click(within(list).getByRole('button', { name: /Annuler la demande/ }))
+  const dialog = await screen.findByRole('dialog', { name: 'Annuler cette demande ?' })
+  listed[0] = { ...listed[0]!, status: 'traitée' } // the operator processes it meanwhile
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Annuler la demande' }))
+  await within(dialog).findByText('Seule une demande en attente peut être annulée.')
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Garder la demande' }))
+  await waitFor(() => assert.equal(within(screen.getByRole('list', { name: 'Demandes' })).queryAllByRole('button', { name: /Annuler la demande/ }), []))
+  assert.match(within(screen.getByRole('list', { name: 'Demandes' })).getAllByRole('listitem')[0]!.textContent!, 'Traitée')
+  assert.is(app.calls.loads.filter((l) => l.resource === 'courierRequests').length, 2)
+})
+
+Others('dossiers: a folder deleted meanwhile elsewhere: the reason, and the folders are read again', async () => {
+  const listed = [...folders]
+  const app = await open('/mes-courriers/mes-dossiers', { data: { ...data, folders: listed }, mailFails: ['folder'] })
+  fireEvent.click(await screen.findByRole('button', { name: 'Supprimer le dossier Banque' }))
+  const dialog = await screen.findByRole('dialog')
+  listed.splice(0, 1) // deleted in another tab
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Supprimer le dossier' }))
+  await within(dialog).findByText('Dossier introuvable.')
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Garder le dossier' }))
+  await waitFor(() => assert.not.ok(screen.queryByRole('button', { name: 'Supprimer le dossier Banque' })))
+  assert.is(app.calls.loads.filter((l) => l.resource === 'folders').length, 2)
+})
+
 Others('dossiers: count, create, rename, delete (letters stay, unfiled)', async () => {
   const app = await open('/mes-courriers/mes-dossiers')
   const list = await screen.findByRole('list', { name: 'Dossiers' })
