@@ -223,15 +223,36 @@ Search('typing on while a search is under way: the older one is dropped, only th
   assert.equal(app.calls.searches.map((s) => s.q), ['loy', 'loyer'])
 })
 
-Search("the other filters apply to the results; 'Tous' searches every order", async () => {
-  const app = await open('/mes-courriers/courriers', { defaultOrder: 'all', mailPipeline: { searches: { loyer } } })
+Search("the other filters apply to the results, on the letters as they are now; 'Tous' searches every order", async () => {
+  const impots = F.letter(25, { sender: 'Impots.gouv', receivedAt: '2026-11-01T09:00:00.000Z' })
+  const withImpots = [...loyer, { document: impots, rank: 0.2, excerpt: [{ text: 'loyer', match: true }] }]
+  const app = await open('/mes-courriers/courriers', { defaultOrder: 'all', data: { documents: [...documents, impots] }, mailPipeline: { searches: { loyer: withImpots } } })
   await screen.findByRole('listbox', { name: 'Courriers' }, slow)
+  // URSSAF, shown first, was opened, so read, before the search answered with it unread.
+  await waitFor(() => assert.ok(app.calls.documentUpdates.some((u) => u.documentId === 21 && u.readFlag)))
   type('loyer')
   await screen.findByRole('list', { name: 'Courriers contenant « loyer »' })
   assert.equal(app.calls.searches, [{ q: 'loyer', orderId: null }])
   fireEvent.click(screen.getByRole('checkbox', { name: 'Non lus uniquement' }))
   const results = screen.getByRole('list', { name: 'Courriers contenant « loyer »' })
-  await waitFor(() => assert.equal(within(results).getAllByRole('listitem').map((li) => li.querySelector('.sender')!.textContent), ['URSSAF Île-de-France']))
+  await waitFor(() => assert.equal(within(results).getAllByRole('listitem').map((li) => li.querySelector('.sender')!.textContent), ['Impots.gouv']))
+})
+
+Search('a result follows its letter: opened from the results (so read), it no longer says "non lu" nor stays under « Non lus uniquement »', async () => {
+  // BNP (read) is the newest, shown first: URSSAF stays unread until opened.
+  const app = await open('/mes-courriers/courriers', { data: { documents: [{ ...documents[0]!, receivedAt: '2026-11-01T09:00:00.000Z' }, documents[1]!, documents[2]!] }, mailPipeline: { searches: { loyer } } })
+  await screen.findByRole('listbox', { name: 'Courriers' }, slow)
+  type('loyer')
+  const results = await screen.findByRole('list', { name: 'Courriers contenant « loyer »' })
+  const urssaf = () => within(screen.getByRole('list', { name: 'Courriers contenant « loyer »' })).getAllByRole('listitem')[1]!
+  assert.match(urssaf().textContent!, '· non lu')
+  fireEvent.click(within(results).getAllByRole('button')[1]!)
+  await waitFor(() => assert.ok(app.calls.documentUpdates.some((u) => u.documentId === 21 && u.readFlag)))
+  await screen.findByText('Tous vos courriers sont lus')
+  assert.not.match(urssaf().textContent!, 'non lu')
+  assert.is(urssaf().querySelector('strong'), null, 'no longer in bold')
+  fireEvent.click(screen.getByRole('checkbox', { name: 'Non lus uniquement' }))
+  await screen.findByText('Aucun courrier ne contient « loyer »')
 })
 
 Search('on a phone (360 px) the results show and open the letter instead of the list', async () => {

@@ -140,7 +140,7 @@ export default function LettersPage(_: PageProps) {
                 </label>
               </Filters>
               {remoteSearch ? (
-                <SearchResults search={search} shown={(r) => filtered(r.document)} selectedId={selectedId} showCompany={!order}
+                <SearchResults search={search} documents={documents} shown={(r) => filtered(r.document)} selectedId={selectedId} showCompany={!order}
                   onOpen={(d) => { select(d); mailbox.send({ type: 'viewer.show' }) }} />
               ) : visible.length === 0 ? (
                 <p role="status">Aucun courrier ne correspond à ces filtres.</p>

@@ -1,6 +1,7 @@
 // The answers of the letters' search (three characters or more, see letterSearch.machine.ts), best
 // first, each with the words that matched highlighted. The excerpt arrives as plain text parts and is
-// rendered as text nodes inside <mark>, never as HTML.
+// rendered as text nodes inside <mark>, never as HTML. Each result shows its letter as the portal has it now
+// (read since, filed since), not as it was when the search answered.
 import { useSelector } from '@xstate/react'
 import { styled } from 'goober'
 import { Fragment } from 'react'
@@ -39,8 +40,10 @@ export function Excerpt({ parts }: { parts: DocumentSearchResult['excerpt'] }) {
   )
 }
 
-export function SearchResults({ search, shown, selectedId, showCompany, onOpen }: {
+export function SearchResults({ search, documents, shown, selectedId, showCompany, onOpen }: {
   search: SearchRef
+  /** The letters as the portal has them now. */
+  documents: MailDocument[]
   /** The results the page's other filters (unread, folder) keep. */
   shown: (result: DocumentSearchResult) => boolean
   selectedId: number | null
@@ -54,7 +57,7 @@ export function SearchResults({ search, shown, selectedId, showCompany, onOpen }
   const query = useSelector(search, (s) => s.context.query)
   if (error) return <ErrorState message={error} onRetry={() => search.send({ type: 'search.retry' })} />
   if (busy && answered === null) return <Spinner label="Recherche dans vos courriers…" />
-  const visible = results.filter(shown)
+  const visible = results.map((r) => ({ ...r, document: documents.find((d) => d.id === r.document.id) ?? r.document })).filter(shown)
   return (
     <div aria-busy={busy}>
       <p role="status">
