@@ -4,7 +4,7 @@ import '../util/dom.ts'
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import type { DocumentSearchResult, LetterDeadline } from '../../server/contract/schemas.ts'
+import { DocumentSearchQuery, type DocumentSearchResult, type LetterDeadline } from '../../server/contract/schemas.ts'
 import * as F from '../util/fixtures.ts'
 import { setViewport } from '../util/dom.ts'
 import { renderApp, type Scenario } from '../util/services.tsx'
@@ -175,6 +175,14 @@ Search('from three characters the server is asked once typing pauses; ranked res
   assert.is(results.querySelector('b'), null, 'the excerpt is text, not HTML')
   screen.getByText('2 courriers trouvés')
   assert.is(screen.queryByRole('listbox', { name: 'Courriers' }), null)
+})
+
+Search('the search box takes no more than the server accepts', async () => {
+  await open('/mes-courriers/courriers')
+  await screen.findByRole('listbox', { name: 'Courriers' }, slow)
+  const serverLimit = (DocumentSearchQuery.properties.q as { maxLength?: number }).maxLength
+  assert.is(serverLimit, 200)
+  assert.is(searchBox().getAttribute('maxlength'), String(serverLimit))
 })
 
 Search('a result opens its letter (keyboard: a button)', async () => {

@@ -128,7 +128,8 @@ export default function LettersPage(_: PageProps) {
           {(isDesktop || !viewerOpen) && (
             <div>
               <Filters>
-                <input type="search" aria-label="Rechercher dans vos courriers (expéditeur, type, texte)" placeholder="Rechercher un mot" value={query}
+                {/* The server refuses a search over 200 characters. */}
+                <input type="search" aria-label="Rechercher dans vos courriers (expéditeur, type, texte)" placeholder="Rechercher un mot" value={query} maxLength={200}
                   onChange={(e) => { setQuery(e.target.value); search.send({ type: 'query.change', query: e.target.value }) }} />
                 <select aria-label="Dossier" value={folderFilter} onChange={(e) => setFolderChoice({ orderId, value: e.target.value })}>
                   <option value={ALL}>Tous les dossiers</option>
