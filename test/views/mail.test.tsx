@@ -88,16 +88,31 @@ Letters('arrow keys move through the list; the letter reached opens', async () =
   await waitFor(() => assert.is(options()[0]!.getAttribute('aria-selected'), 'true'))
 })
 
-Letters('the letter shown filtered out (read, under « Non lus uniquement »): the first letter shown is in the Tab order, the arrows go on from it', async () => {
+Letters('the letter shown filtered out (not in the folder chosen): the first letter shown is in the Tab order, the arrows go on from it', async () => {
+  const filed = [documents[0]!, { ...documents[1]!, read: false }, { ...documents[3]!, folderId: 7 }]
+  const app = await open('/mes-courriers/courriers', { data: { ...data, documents: filed } })
+  await screen.findByRole('listbox', { name: 'Courriers' })
+  await waitFor(() => assert.ok(app.calls.documentUpdates.some((u) => u.documentId === 21 && u.readFlag)))
+  fireEvent.change(screen.getByRole('combobox', { name: 'Dossier' }), { target: { value: '7' } })
+  assert.equal(options().map((o) => o.getAttribute('tabindex')), ['0', '-1'], 'BNP Paribas, then Greffe du tribunal')
+  options()[0]!.focus()
+  fireEvent.keyDown(options()[0]!, { key: 'ArrowDown' })
+  await waitFor(() => assert.ok(app.calls.documentUpdates.some((u) => u.documentId === 24 && u.readFlag), 'the next one is opened'))
+})
+
+Letters('« Non lus uniquement »: the letter open stays listed while open, so the arrows keep the focus on the list', async () => {
   const unread = [documents[0]!, { ...documents[1]!, read: false, folderId: null }, documents[3]!]
   const app = await open('/mes-courriers/courriers', { data: { ...data, documents: unread } })
   await screen.findByRole('listbox', { name: 'Courriers' })
   await waitFor(() => assert.ok(app.calls.documentUpdates.some((u) => u.documentId === 21 && u.readFlag)))
   fireEvent.click(screen.getByRole('checkbox', { name: 'Non lus uniquement' }))
-  assert.equal(options().map((o) => o.getAttribute('tabindex')), ['0', '-1'], 'BNP Paribas, then Greffe du tribunal')
+  const senders = () => options().map((o) => o.textContent!.match(/^(URSSAF Île-de-France|BNP Paribas|Greffe du tribunal)/)![1])
+  assert.equal(senders(), ['URSSAF Île-de-France', 'BNP Paribas', 'Greffe du tribunal'], 'the letter open, read, is still there')
   options()[0]!.focus()
   fireEvent.keyDown(options()[0]!, { key: 'ArrowDown' })
-  await waitFor(() => assert.ok(app.calls.documentUpdates.some((u) => u.documentId === 24 && u.readFlag), 'the next one is opened'))
+  await waitFor(() => assert.ok(app.calls.documentUpdates.some((u) => u.documentId === 22 && u.readFlag), 'the next one is opened'))
+  await waitFor(() => assert.equal(senders(), ['BNP Paribas', 'Greffe du tribunal'], 'the one left goes, the one open stays'))
+  assert.is(document.activeElement, options()[0], 'the focus is on the letter open')
 })
 
 Letters('filters: unread only, by folder, and under three characters a search over sender and kind as you type', async () => {

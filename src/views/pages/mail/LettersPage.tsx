@@ -83,13 +83,15 @@ export default function LettersPage(_: PageProps) {
   useEffect(() => search.send({ type: 'order.change', orderId: order?.id ?? null }), [search, order?.id])
   const viewerOpen = useSelector(mailbox, (s) => s.context.phoneViewer)
 
-  const filtered = (d: MailDocument) => (!unreadOnly || !d.read)
+  // Under 'Non lus uniquement' the letter open stays listed while it is the one open (opening it marks it read):
+  // the arrows go on from it, and the focus is never left on an option taken out from under it.
+  const filtered = (d: MailDocument) => (!unreadOnly || !d.read || d.id === selectedId)
     && (folderFilter === ALL || (folderFilter === UNFILED ? d.folderId === null : d.folderId === Number(folderFilter)))
   const visible = useMemo(() => {
     const words = fold(query.trim())
     return documents.filter((d) => filtered(d) && (remoteSearch || !words || fold(`${d.sender} ${documentKind[d.kind]}`).includes(words)))
     // `filtered` reads the two filters listed.
-  }, [documents, unreadOnly, folderFilter, query, remoteSearch])
+  }, [documents, unreadOnly, folderFilter, query, remoteSearch, selectedId])
 
   // The mailbox decides what an order switch and the e-mail's link lead to; it is told what is shown.
   const orderIds = orders.map((o) => o.id).join()
