@@ -14,3 +14,8 @@ export function setViewport(width: number, height = 800) {
 
 // goober's setup, as main.tsx does first.
 await import('../../src/views/goober.ts')
+
+// findBy…/waitFor wait up to 5 s instead of testing-library's 1 s: on a shared, loaded machine a lazy page can take
+// longer than a second to come, and those tests failed now and then. Only a failing wait lasts longer.
+const { configure } = await import('@testing-library/react')
+configure({ asyncUtilTimeout: 5000 })

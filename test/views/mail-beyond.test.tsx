@@ -233,7 +233,8 @@ Search('typing on while a search is under way: the older one is dropped, only th
 
 Search("the other filters apply to the results, on the letters as they are now; 'Tous' searches every order", async () => {
   const impots = F.letter(25, { sender: 'Impots.gouv', receivedAt: '2026-11-01T09:00:00.000Z' })
-  const withImpots = [...loyer, { document: impots, rank: 0.2, excerpt: [{ text: 'loyer', match: true }] }]
+  // The search's copy of Greffe says unread; the list, as it is now, says read.
+  const withImpots = [{ ...loyer[0]!, document: { ...documents[2]!, read: false } }, loyer[1]!, { document: impots, rank: 0.2, excerpt: [{ text: 'loyer', match: true }] }]
   const app = await open('/mes-courriers/courriers', { defaultOrder: 'all', data: { documents: [...documents, impots] }, mailPipeline: { searches: { loyer: withImpots } } })
   await screen.findByRole('listbox', { name: 'Courriers' }, slow)
   // URSSAF, shown first, was opened, so read, before the search answered with it unread.
@@ -243,10 +244,11 @@ Search("the other filters apply to the results, on the letters as they are now; 
   assert.equal(app.calls.searches, [{ q: 'loyer', orderId: null }])
   fireEvent.click(screen.getByRole('checkbox', { name: 'Non lus uniquement' }))
   const results = screen.getByRole('list', { name: 'Courriers contenant « loyer »' })
-  await waitFor(() => assert.equal(within(results).getAllByRole('listitem').map((li) => li.querySelector('.sender')!.textContent), ['Impots.gouv']))
+  // Greffe goes (read now); URSSAF, read too, stays while it is the letter open.
+  await waitFor(() => assert.equal(within(results).getAllByRole('listitem').map((li) => li.querySelector('.sender')!.textContent), ['URSSAF Île-de-France', 'Impots.gouv']))
 })
 
-Search('a result follows its letter: opened from the results (so read), it no longer says "non lu" nor stays under « Non lus uniquement »', async () => {
+Search('a result follows its letter: opened from the results (so read), it no longer says "non lu"; under « Non lus uniquement » it stays only while open', async () => {
   // BNP (read) is the newest, shown first: URSSAF stays unread until opened.
   const app = await open('/mes-courriers/courriers', { data: { documents: [{ ...documents[0]!, receivedAt: '2026-11-01T09:00:00.000Z' }, documents[1]!, documents[2]!] }, mailPipeline: { searches: { loyer } } })
   await screen.findByRole('listbox', { name: 'Courriers' }, slow)
@@ -260,7 +262,9 @@ Search('a result follows its letter: opened from the results (so read), it no lo
   assert.not.match(urssaf().textContent!, 'non lu')
   assert.is(urssaf().querySelector('strong'), null, 'no longer in bold')
   fireEvent.click(screen.getByRole('checkbox', { name: 'Non lus uniquement' }))
-  await screen.findByText('Aucun courrier ne contient « loyer »')
+  const kept = () => within(screen.getByRole('list', { name: 'Courriers contenant « loyer »' })).getAllByRole('listitem')
+  await waitFor(() => assert.equal(kept().map((li) => li.querySelector('.sender')!.textContent), ['URSSAF Île-de-France'], 'Greffe (read) goes, URSSAF stays while open'))
+  assert.not.match(kept()[0]!.textContent!, 'non lu')
 })
 
 Search('on a phone (360 px) the results show and open the letter instead of the list', async () => {
