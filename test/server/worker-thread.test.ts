@@ -1,0 +1,61 @@
+// The worker thread the upload check and the letters' rendering run on (server/services/worker-thread.ts): a task that
+// holds its thread or fills its heap ends the thread, the event loop never waits for it, and the next task gets a new one.
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { ThreadOutOfMemoryError, ThreadTimeoutError, workerThread } from '../../server/services/worker-thread.ts'
+
+const test = suite('a worker thread')
+
+const thread = workerThread<string, string>({
+  name: 'd’essai',
+  entry: { source: new URL('../util/thread-task-worker.ts', import.meta.url) },
+  resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 8 },
+})
+
+test('answers each task; an error of the task is its own, the thread stays', async () => {
+  assert.is(await thread.run('echo', { timeoutMs: 10_000 }), 'echo, task 1 of this thread')
+  try {
+    await thread.run('fail', { timeoutMs: 10_000 })
+    assert.unreachable('the task failed')
+  } catch (error) {
+    assert.not.instance(error, ThreadTimeoutError)
+    assert.is((error as Error).message, 'tâche en échec')
+  }
+  assert.is(await thread.run('echo', { timeoutMs: 10_000 }), 'echo, task 3 of this thread')
+})
+
+test('a task past its time: ThreadTimeoutError at its time, the event loop free meanwhile, the next task on a new thread', async () => {
+  let last = performance.now()
+  let stall = 0
+  const ticks = setInterval(() => {
+    stall = Math.max(stall, performance.now() - last - 10)
+    last = performance.now()
+  }, 10)
+  const started = performance.now()
+  try {
+    await thread.run('spin', { timeoutMs: 500 })
+    assert.unreachable('the task never ends')
+  } catch (error) {
+    assert.instance(error, ThreadTimeoutError)
+    assert.is((error as Error).message, 'le fil d’essai a dépassé 500 ms')
+  } finally {
+    clearInterval(ticks)
+  }
+  const elapsed = performance.now() - started
+  assert.ok(elapsed >= 500 && elapsed < 3000, `ended after ${elapsed.toFixed(0)} ms`)
+  assert.ok(stall < 250, `the event loop stopped ${stall.toFixed(0)} ms`)
+  assert.is(await thread.run('echo', { timeoutMs: 10_000 }), 'echo, task 1 of this thread')
+})
+
+test('a task past the thread’s heap: ThreadOutOfMemoryError, the next task on a new thread', async () => {
+  try {
+    await thread.run('fill', { timeoutMs: 30_000 })
+    assert.unreachable('the heap is full')
+  } catch (error) {
+    assert.instance(error, ThreadOutOfMemoryError)
+    assert.is((error as Error).message, 'le fil d’essai a dépassé sa mémoire (32 Mo)')
+  }
+  assert.is(await thread.run('echo', { timeoutMs: 10_000 }), 'echo, task 1 of this thread')
+})
+
+test.run()
