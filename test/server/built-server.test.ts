@@ -13,7 +13,7 @@ import { tinyPdf } from '../util/server-samples.ts'
 
 const test = suite('the pre-built server')
 
-test('node dist-server/server.mjs starts on a fresh database (from its migrated template) with the demo data, answers /health and the API, renders letters once up, checks an uploaded PDF on its worker, and stops on SIGTERM', async () => {
+test('node dist-server/server.mjs starts on a fresh database (from its migrated template) with the demo data, answers /health and the API, renders letters once up on its render thread, checks an uploaded PDF on its worker, and stops on SIGTERM', async () => {
   // Inside the project (.tmp/ is ignored by git): the bundle imports its packages from the project's node_modules.
   await mkdir(join(import.meta.dirname, '../../.tmp'), { recursive: true })
   const dir = await mkdtemp(join(import.meta.dirname, '../../.tmp/built-server-'))
@@ -48,7 +48,8 @@ test('node dist-server/server.mjs starts on a fresh database (from its migrated 
       const reset = await fetch(`http://127.0.0.1:${port}/reset-password`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: 'x'.repeat(43), password: 'une phrase assez longue' }) })
       assert.is(reset.status, 400)
       assert.match((await reset.json()).message, /^Ce lien de réinitialisation est invalide/)
-      // The job worker, started once the server said it was ready (server.ts), renders the demo letters' pages.
+      // The job worker, started once the server said it was ready (server.ts), renders the demo letters' pages on the
+      // render thread, an entry of the bundle of its own (letter-render-worker.mjs).
       const login = await fetch(`http://127.0.0.1:${port}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'demo@example.com', password: DEMO_PASSWORD }) })
       const { apiToken } = await login.json() as { apiToken: string }
       let rendered = false

@@ -9,7 +9,7 @@ import { runOneJob, type JobHandler } from '../../server/services/jobs.ts'
 import { LETTER_JOB, letterPipelineJob } from '../../server/services/mail-pipeline.ts'
 import { fsStorage } from '../../server/services/storage.ts'
 import { SEARCH_LENGTH_MESSAGE } from '../../server/routes/mail/pipeline.ts'
-import { imageOnlyPdf, textLayerPdf } from '../util/letters.ts'
+import { imageOnlyPdf, slowToDrawPdf, textLayerPdf } from '../util/letters.ts'
 import { buildTestApp, call, login, ordersByName, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
 
 interface Ctx { t: TestApp; camille: string; julien: string; sophie: string; orders: Record<string, { id: number }> }
@@ -174,6 +174,77 @@ letters('a job that fails for good leaves no page row, no image file, and the le
 
 letters.run()
 
+const heavy = suite<Ctx>('a letter too heavy to draw')
+heavy.before(setup)
+heavy.after((ctx) => ctx.t.close())
+
+/**
+ * Runs `work` while the event loop is watched: a 10 ms timer (the longest it waited beyond its period) and a GET /health
+ * sent every 100 ms, as a load balancer would (the longest one waited for its answer), both in ms.
+ */
+async function watchingTheEventLoop(t: TestApp, work: () => Promise<void>): Promise<{ stall: number; health: number; answered: number }> {
+  let last = performance.now()
+  let stall = 0
+  const ticks = setInterval(() => {
+    stall = Math.max(stall, performance.now() - last - 10)
+    last = performance.now()
+  }, 10)
+  let health = 0
+  let answered = 0
+  const asking = setInterval(() => {
+    const asked = performance.now()
+    void t.app.inject({ method: 'GET', url: '/health' }).then((res) => {
+      if (res.statusCode === 200) answered++
+      health = Math.max(health, performance.now() - asked)
+    })
+  }, 100)
+  try {
+    await work()
+    stall = Math.max(stall, performance.now() - last - 10)
+  } finally {
+    clearInterval(ticks)
+    clearInterval(asking)
+  }
+  return { stall, health, answered }
+}
+
+heavy('a 20 KB PDF whose page takes pdf.js gigabytes to draw: the API goes on answering, the attempt fails at the render’s time limit, retried then given up; the letter stays readable', async (ctx) => {
+  const order = ctx.orders['Boulangerie des Lilas SAS']!.id
+  const pdf = await slowToDrawPdf(10)
+  assert.ok(pdf.length < 30_000, `${pdf.length} bytes`)
+  const added = await addLetter(ctx.t, order, 'Expéditeur piégé', pdf)
+  const job = (await findJobFor(ctx.t.deps.db, LETTER_JOB, added.id))!
+  await ctx.t.deps.db.updateTable('jobs').set({ max_attempts: 2 }).where('id', '=', job.id).execute()
+  const handlers = { [LETTER_JOB]: letterPipelineJob({ db: ctx.t.deps.db, storage: ctx.t.deps.storage, ocr: ctx.t.ocr, renderTimeoutMs: 1_500 }) }
+  // No delay before the second attempt (backoff 0): both attempts run here.
+  const attempt = () => runOneJob({ db: ctx.t.deps.db, name: 'essai', only: String(job.id), handlers, backoffBaseMs: 0 })
+  const states: unknown[] = []
+  const started = performance.now()
+  const watched = await watchingTheEventLoop(ctx.t, async () => {
+    for (let n = 0; n < 2; n++) {
+      await attempt()
+      const row = await findJob(ctx.t.deps.db, job.id)
+      states.push([row?.state, row?.attempts])
+    }
+  })
+  const elapsed = performance.now() - started
+  assert.ok(watched.stall < 1000, `the event loop stopped ${watched.stall.toFixed(0)} ms`)
+  assert.ok(watched.health < 1000, `GET /health answered after ${watched.health.toFixed(0)} ms`)
+  assert.ok(watched.answered >= elapsed / 100 / 2, `${watched.answered} health checks answered in ${elapsed.toFixed(0)} ms`)
+  assert.ok(elapsed < 20_000, `two attempts in ${elapsed.toFixed(0)} ms`)
+  assert.equal(states, [['queued', 1], ['failed', 2]], 'a failed attempt, retried, then given up')
+  assert.match((await findJob(ctx.t.deps.db, job.id))?.last_error ?? '', 'le rendu du courrier a dépassé 1,5 s')
+  const letter = await letterOf(ctx.t, ctx.camille, order, added.id)
+  assert.equal([letter.pageImages, letter.searchable], [0, false])
+  assert.is((await call(ctx.t.app, ctx.camille, 'GET', `/api-protected/documents/${added.id}/file`)).statusCode, 200)
+  // The thread was ended and the next letter gets a new one.
+  const next = await addLetter(ctx.t, order, 'Expéditeur ordinaire', await textLayerPdf([['Une lettre ordinaire apres la lettre piegee.']]))
+  await ctx.t.runLetterJob(next.id)
+  assert.is((await letterOf(ctx.t, ctx.camille, order, next.id)).pageImages, 1)
+})
+
+heavy.run()
+
 const searching = suite<Ctx & { boulangerie: number; atelier: number; senderHit: number; textHit: number; atelierHit: number }>('the search: ranked, highlighted, within what the user may see')
 searching.before(async (ctx) => {
   await setup(ctx)
@@ -258,6 +329,7 @@ jobs.before(async (ctx) => {
 jobs.after((ctx) => ctx.t.close())
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
 
 jobs('two workers on two connections: every job runs exactly once', async (ctx) => {
   const db = ctx.t.deps.db

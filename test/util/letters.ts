@@ -1,7 +1,9 @@
 // Letters the mail-pipeline tests make (issue 14): a PDF with a text layer, and an image-only scan made
-// by drawing text on a canvas and embedding the picture as the page, as a scanner would.
+// by drawing text on a canvas and embedding the picture as the page, as a scanner would; and one a reviewer
+// found (a page slow to draw).
+import { deflateSync } from 'node:zlib'
 import { createCanvas } from '@napi-rs/canvas'
-import { PDFDocument, StandardFonts } from 'pdf-lib'
+import { PDFDocument, PDFName, PDFRawStream, StandardFonts } from 'pdf-lib'
 
 /** A PDF whose pages hold real text (one array of lines per page); WinAnsi only, as a letter generator writes it. */
 export async function textLayerPdf(pages: string[][]): Promise<Buffer> {
@@ -38,4 +40,18 @@ export async function imageOnlyPdf(lines: string[] | null): Promise<Buffer> {
   const image = await doc.embedPng(await canvas.encode('png'))
   page.drawImage(image, { x: 0, y: 0, width: 595, height: 842 })
   return Buffer.from(await doc.save())
+}
+
+/**
+ * A small PDF (about 20 KB for 10 MB) whose one A4 page's content stream inflates to `megabytes` MB of tiny filled
+ * squares: it passes the upload check (its page opens), and pdf.js spends seconds and gigabytes drawing it.
+ */
+export async function slowToDrawPdf(megabytes: number): Promise<Buffer> {
+  const doc = await PDFDocument.create()
+  const page = doc.addPage([595, 842])
+  const square = '0 0 1 1 re f\n'
+  const content = Buffer.from(square.repeat(Math.ceil((megabytes * 1024 * 1024) / square.length)))
+  const compressed = deflateSync(content, { level: 9 })
+  page.node.set(PDFName.of('Contents'), doc.context.register(PDFRawStream.of(doc.context.obj({ Filter: 'FlateDecode', Length: compressed.length }), compressed)))
+  return Buffer.from(await doc.save({ useObjectStreams: false }))
 }
