@@ -1,6 +1,6 @@
 // A letter's pages drawn and their text layer read (mail pipeline, issue 14), on the render thread
 // (letter-render-worker.ts, started by letter-render-thread.ts), never on the thread that answers HTTP: pdf.js (unpdf) on
-// @napi-rs/canvas, each page to a WebP image, and its text layer; a page whose layer is too thin
+// @napi-rs/canvas, each page to a WebP image within a pixel bound, and its text layer; a page whose layer is too thin
 // (a scan) comes back with its picture too, for OCR.
 
 // unpdf (pdf.js) and the canvas are loaded by the thread at its start (loadRenderer), not when the server starts (issue 13).
@@ -25,13 +25,27 @@ function supplyTransferToFixedLength() {
 }
 
 export const PAGE_IMAGE_WIDTH = 1240
+/** WebP's largest side: the encoder fails beyond it ("Get webp data from surface failed"). */
+export const MAX_PAGE_IMAGE_SIDE = 16383
 export const MAX_PAGE_IMAGE_BYTES = 200 * 1024
 /** Pages rendered at most per letter (a scan of more pages keeps its PDF; the viewer shows these). */
 export const MAX_PAGE_IMAGES = 50
+/** A picture inside a page that pdf.js decodes at most, in pixels (a 600 dpi A4 scan has 35 million); a larger one is left out. */
+export const MAX_EMBEDDED_IMAGE_PIXELS = 50_000_000
 /** The text kept per letter: far beyond a letter, far below PostgreSQL's 1 MB tsvector limit. */
 const MAX_TEXT_CHARS = 200_000
 /** Pages whose text layer holds fewer letters than this are read by OCR (a scan with a stray stamp). */
 const MIN_LAYER_LETTERS = 12
+
+/**
+ * The scale a page of `width` × `height` points is drawn at: 1240 px wide, or less so that it is at most 16383 px tall
+ * (a till receipt). A page is thus never more than 1240 × 16383 pixels (81 MB of canvas), however its box is drawn.
+ */
+export function pageScale(width: number, height: number): number {
+  const scale = Math.min(PAGE_IMAGE_WIDTH / width, MAX_PAGE_IMAGE_SIDE / height)
+  if (!Number.isFinite(scale) || scale <= 0) throw new Error(`page de dimensions impossibles (${width} × ${height} pt)`)
+  return scale
+}
 
 export interface PageImage {
   bytes: Uint8Array<ArrayBuffer>
@@ -39,12 +53,13 @@ export interface PageImage {
   height: number
 }
 
-/** A PNG page as WebP of at most MAX_PAGE_IMAGE_BYTES: lower quality first, then smaller. */
+/** A PNG page as WebP of at most MAX_PAGE_IMAGE_BYTES, neither side over WebP's limit: lower quality first, then smaller. */
 export async function toWebp(png: Uint8Array): Promise<PageImage> {
   const { createCanvas, loadImage } = await canvasModule()
   const image = await loadImage(Buffer.from(png))
-  let width = image.width
-  let height = image.height
+  const fit = Math.min(1, MAX_PAGE_IMAGE_SIDE / image.width, MAX_PAGE_IMAGE_SIDE / image.height)
+  let width = Math.max(1, Math.floor(image.width * fit))
+  let height = Math.max(1, Math.floor(image.height * fit))
   for (;;) {
     const canvas = createCanvas(width, height)
     const context = canvas.getContext('2d')
@@ -56,8 +71,8 @@ export async function toWebp(png: Uint8Array): Promise<PageImage> {
       // A copy of its own: the image is moved to the server's thread, which cannot take a slice of a shared buffer.
       if (bytes.length <= MAX_PAGE_IMAGE_BYTES) return { bytes: new Uint8Array(bytes), width, height }
     }
-    width = Math.round(width * 0.8)
-    height = Math.round(height * 0.8)
+    width = Math.max(1, Math.round(width * 0.8))
+    height = Math.max(1, Math.round(height * 0.8))
   }
 }
 
@@ -82,7 +97,7 @@ export async function loadRenderer() {
 export async function renderPages(pdf: Uint8Array): Promise<RenderedPage[]> {
   const { getDocumentProxy, renderPageAsImage } = await unpdfModule()
   // A copy: pdf.js may take the buffer it is given.
-  const proxy = await getDocumentProxy(new Uint8Array(pdf), { verbosity: 0 })
+  const proxy = await getDocumentProxy(new Uint8Array(pdf), { verbosity: 0, maxImageSize: MAX_EMBEDDED_IMAGE_PIXELS })
   try {
     const pages: RenderedPage[] = []
     const count = Math.min(proxy.numPages, MAX_PAGE_IMAGES)
@@ -90,7 +105,8 @@ export async function renderPages(pdf: Uint8Array): Promise<RenderedPage[]> {
       const page = await proxy.getPage(number)
       const content = await page.getTextContent()
       const layer = cleanText(content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : '')).join(''))
-      const png = new Uint8Array(await renderPageAsImage(proxy, number, { width: PAGE_IMAGE_WIDTH, canvasImport: canvasModule }))
+      const { width, height } = page.getViewport({ scale: 1 })
+      const png = new Uint8Array(await renderPageAsImage(proxy, number, { scale: pageScale(width, height), canvasImport: canvasModule }))
       const thin = (layer.match(/\p{L}/gu)?.length ?? 0) < MIN_LAYER_LETTERS
       pages.push({ ...(await toWebp(png)), layer, scan: thin ? png : null })
     }

@@ -9,7 +9,7 @@ import { runOneJob, type JobHandler } from '../../server/services/jobs.ts'
 import { LETTER_JOB, letterPipelineJob } from '../../server/services/mail-pipeline.ts'
 import { fsStorage } from '../../server/services/storage.ts'
 import { SEARCH_LENGTH_MESSAGE } from '../../server/routes/mail/pipeline.ts'
-import { imageOnlyPdf, slowToDrawPdf, textLayerPdf } from '../util/letters.ts'
+import { imageOnlyPdf, receiptPdf, slowToDrawPdf, textLayerPdf } from '../util/letters.ts'
 import { buildTestApp, call, login, ordersByName, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
 
 interface Ctx { t: TestApp; camille: string; julien: string; sophie: string; orders: Record<string, { id: number }> }
@@ -42,13 +42,14 @@ async function letterOf(t: TestApp, token: string, orderId: number, id: number) 
   return res.json().find((d: { id: number }) => d.id === id) as { id: number; pageImages: number; searchable: boolean; deadline: { date: string; amountCents: number | null } | null }
 }
 
-/** How many dark pixels an image has: a page whose text was drawn has some. */
-async function inkOf(bytes: Buffer): Promise<number> {
+/** How many dark pixels an image has (below `from`, a fraction of its height): a page whose text was drawn has some. */
+async function inkOf(bytes: Buffer, from = 0): Promise<number> {
   const image = await loadImage(bytes)
   const canvas = createCanvas(image.width, image.height)
   const context = canvas.getContext('2d')
   context.drawImage(image, 0, 0)
-  const { data } = context.getImageData(0, 0, image.width, image.height)
+  const top = Math.floor(image.height * from)
+  const { data } = context.getImageData(0, top, image.width, image.height - top)
   let dark = 0
   for (let i = 0; i < data.length; i += 4) if (data[i]! < 128) dark++
   return dark
@@ -174,7 +175,7 @@ letters('a job that fails for good leaves no page row, no image file, and the le
 
 letters.run()
 
-const heavy = suite<Ctx>('a letter too heavy to draw')
+const heavy = suite<Ctx>('a letter too heavy or too tall to draw')
 heavy.before(setup)
 heavy.after((ctx) => ctx.t.close())
 
@@ -241,6 +242,24 @@ heavy('a 20 KB PDF whose page takes pdf.js gigabytes to draw: the API goes on an
   const next = await addLetter(ctx.t, order, 'Expéditeur ordinaire', await textLayerPdf([['Une lettre ordinaire apres la lettre piegee.']]))
   await ctx.t.runLetterJob(next.id)
   assert.is((await letterOf(ctx.t, ctx.camille, order, next.id)).pageImages, 1)
+})
+
+heavy('a till receipt 15 times as tall as wide: its one image fits WebP (≤ 16383 px), the whole height drawn, its text searchable', async (ctx) => {
+  const order = ctx.orders['Boulangerie des Lilas SAS']!.id
+  const added = await addLetter(ctx.t, order, 'Quincaillerie Bernard', await receiptPdf(['QUINCAILLERIE BERNARD', 'Ticket de caisse', 'Chevilles x 40'], [227, 3400]))
+  await ctx.t.runLetterJob(added.id)
+  const job = await findJobFor(ctx.t.deps.db, LETTER_JOB, added.id)
+  assert.is(job?.state, 'done', job?.last_error ?? '')
+  const letter = await letterOf(ctx.t, ctx.camille, order, added.id)
+  assert.equal([letter.pageImages, letter.searchable], [1, true])
+  const res = await call(ctx.t.app, ctx.camille, 'GET', `/api-protected/documents/${added.id}/pages/1`)
+  assert.is(res.statusCode, 200)
+  const image = await loadImage(res.rawPayload)
+  assert.ok(image.height <= 16383, `${image.width} × ${image.height}`)
+  assert.ok(Math.abs(image.height / image.width - 3400 / 227) < 0.05, 'the page keeps its proportions')
+  assert.ok(await inkOf(res.rawPayload, 0.98) > 50, 'the line at the receipt’s foot is drawn')
+  const found = (await search(ctx.t, ctx.camille, 'chevilles', order)).json().results
+  assert.ok(found.some((r: { document: { id: number } }) => r.document.id === added.id))
 })
 
 heavy.run()

@@ -1,6 +1,6 @@
 // Letters the mail-pipeline tests make (issue 14): a PDF with a text layer, and an image-only scan made
-// by drawing text on a canvas and embedding the picture as the page, as a scanner would; and one a reviewer
-// found (a page slow to draw).
+// by drawing text on a canvas and embedding the picture as the page, as a scanner would; and two a reviewer
+// found (a page slow to draw, a page taller than WebP allows).
 import { deflateSync } from 'node:zlib'
 import { createCanvas } from '@napi-rs/canvas'
 import { PDFDocument, PDFName, PDFRawStream, StandardFonts } from 'pdf-lib'
@@ -54,4 +54,14 @@ export async function slowToDrawPdf(megabytes: number): Promise<Buffer> {
   const compressed = deflateSync(content, { level: 9 })
   page.node.set(PDFName.of('Contents'), doc.context.register(PDFRawStream.of(doc.context.obj({ Filter: 'FlateDecode', Length: compressed.length }), compressed)))
   return Buffer.from(await doc.save({ useObjectStreams: false }))
+}
+
+/** A till receipt: one page `width` × `height` points with text lines at its top and its bottom. */
+export async function receiptPdf(lines: string[], [width, height]: [number, number]): Promise<Buffer> {
+  const doc = await PDFDocument.create()
+  const font = await doc.embedFont(StandardFonts.Helvetica)
+  const page = doc.addPage([width, height])
+  lines.forEach((line, i) => page.drawText(line, { x: 8, y: height - 20 - i * 14, size: 10, font }))
+  page.drawText('Merci de votre visite', { x: 8, y: 20, size: 10, font })
+  return Buffer.from(await doc.save())
 }
