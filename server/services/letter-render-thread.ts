@@ -1,14 +1,18 @@
 // A letter's pages are drawn on a worker thread (letter-render-worker.ts, worker-thread.ts). pdf.js draws a page all at
 // once: a 21 KB letter whose page inflates to 10 MB of drawing commands held the event loop for 21 s (82 KB: 103 s and
 // 5.3 GB), and the API answered nothing meanwhile (found in review). On the thread the server goes on answering; a letter
-// that takes longer than LETTER_RENDER_TIMEOUT_MS or more than the thread's heap ends the thread, and the job's attempt
+// that takes longer than letterRenderTimeoutMs or more than the thread's heap ends the thread, and the job's attempt
 // fails (retried, then given up: the letter stays readable as its PDF). One thread per process, started with the first
 // letter and kept (pdf.js compiled once), one letter at a time.
-import type { RenderedPage } from './letter-render.ts'
+import { MAX_PAGE_IMAGES, type RenderedPage } from './letter-render.ts'
 import { ThreadOutOfMemoryError, ThreadTimeoutError, workerThread } from './worker-thread.ts'
 
-/** A letter's rendering at most: a 50-page scan takes about 15 s on two cores. */
-export const LETTER_RENDER_TIMEOUT_MS = 60_000
+/**
+ * A letter's rendering at most: 20 s, and 2 s more per page drawn (a 50-page scan takes about 15 s on two cores, 25 s
+ * when the machine is busy; it has 120 s). A one-page letter that takes pdf.js gigabytes is stopped after 22 s, a long
+ * genuine letter is not given up on a busy machine; the whole stays well within a job's lease (jobs.ts, 5 min).
+ */
+export const letterRenderTimeoutMs = (pages: number) => 20_000 + 2_000 * Math.min(Math.max(1, pages), MAX_PAGE_IMAGES)
 const HEAP_MB = 256
 
 declare const __LETTER_RENDER_WORKER__: string | undefined
@@ -23,7 +27,7 @@ const thread = workerThread<Uint8Array, RenderedPage[]>({
 })
 
 /** renderPages's answer for `pdf`, from the render thread; an error past `timeoutMs` or the thread's heap. */
-export async function renderPagesOffThread(pdf: Uint8Array, timeoutMs = LETTER_RENDER_TIMEOUT_MS): Promise<RenderedPage[]> {
+export async function renderPagesOffThread(pdf: Uint8Array, timeoutMs: number): Promise<RenderedPage[]> {
   // A copy, moved to the thread.
   const bytes = new Uint8Array(pdf)
   try {

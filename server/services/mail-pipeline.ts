@@ -10,7 +10,7 @@ import { findLetterForPipeline, saveLetterPipelineResult } from '../db/repositor
 import type { Db } from '../db/schema.ts'
 import type { JobHandler } from './jobs.ts'
 import { cleanText, type PageImage } from './letter-render.ts'
-import { renderPagesOffThread } from './letter-render-thread.ts'
+import { letterRenderTimeoutMs, renderPagesOffThread } from './letter-render-thread.ts'
 import type { Ocr } from './ocr.ts'
 import { storeWithRecord, type Storage } from './storage.ts'
 
@@ -34,7 +34,7 @@ export interface RenderedLetter {
 }
 
 /** The pages drawn and their layers read on the render thread; the scans read by OCR (tesseract's own thread). */
-export async function renderLetter(pdf: Uint8Array, ocr: Ocr, timeoutMs?: number): Promise<RenderedLetter> {
+export async function renderLetter(pdf: Uint8Array, ocr: Ocr, timeoutMs: number): Promise<RenderedLetter> {
   const rendered = await renderPagesOffThread(pdf, timeoutMs)
   const texts: string[] = []
   let ocrPages = 0
@@ -55,7 +55,7 @@ export interface PipelineDeps {
   db: Db
   storage: Storage
   ocr: Ocr
-  /** A letter's rendering at most (letter-render-thread.ts); past it the attempt fails. */
+  /** A letter's rendering at most, instead of letterRenderTimeoutMs of its pages (letter-render-thread.ts); past it the attempt fails. */
   renderTimeoutMs?: number
 }
 
@@ -67,7 +67,7 @@ export function letterPipelineJob({ db, storage, ocr, renderTimeoutMs }: Pipelin
     const pdf = letter ? await storage.get(letter.file_key) : null
     // The letter or its file is gone (a letter is never removed, but a row may be fixed by hand): nothing to do.
     if (!letter || !pdf) return void (await finish(async () => undefined))
-    const rendered = await renderLetter(pdf, ocr, renderTimeoutMs)
+    const rendered = await renderLetter(pdf, ocr, renderTimeoutMs ?? letterRenderTimeoutMs(letter.pages))
     const deadline = rendered.text ? findDeadline(rendered.text, letter.received_at) : null
     const suffix = Math.random().toString(36).slice(2, 8)
     // Beside the PDF: documents/2026-11/<uuid>.pdf → documents/2026-11/<uuid>-p1-<suffix>.webp

@@ -5,7 +5,8 @@ import { createCanvas, loadImage } from '@napi-rs/canvas'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { claimJob, enqueueJob, findJob, findJobFor, LEASE_SPENT_ERROR } from '../../server/db/repositories/jobs.ts'
-import { runOneJob, type JobHandler } from '../../server/services/jobs.ts'
+import { DEFAULT_LEASE_MS, runOneJob, type JobHandler } from '../../server/services/jobs.ts'
+import { letterRenderTimeoutMs } from '../../server/services/letter-render-thread.ts'
 import { LETTER_JOB, letterPipelineJob } from '../../server/services/mail-pipeline.ts'
 import { fsStorage } from '../../server/services/storage.ts'
 import { SEARCH_LENGTH_MESSAGE } from '../../server/routes/mail/pipeline.ts'
@@ -208,6 +209,11 @@ async function watchingTheEventLoop(t: TestApp, work: () => Promise<void>): Prom
   }
   return { stall, health, answered }
 }
+
+heavy('the render’s time limit follows the pages drawn: 22 s for one, 120 s for 50 and beyond (within a job’s lease)', () => {
+  assert.equal([0, 1, 2, 50, 400].map(letterRenderTimeoutMs), [22_000, 22_000, 24_000, 120_000, 120_000])
+  assert.ok(letterRenderTimeoutMs(50) < DEFAULT_LEASE_MS / 2, 'room left for OCR within the lease')
+})
 
 heavy('a 20 KB PDF whose page takes pdf.js gigabytes to draw: the API goes on answering, the attempt fails at the render’s time limit, retried then given up; the letter stays readable', async (ctx) => {
   const order = ctx.orders['Boulangerie des Lilas SAS']!.id

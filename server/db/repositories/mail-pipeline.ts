@@ -5,7 +5,7 @@ import { isoDay } from '../dates.ts'
 import type { Db } from '../schema.ts'
 
 export function findLetterForPipeline(db: Db, documentId: number) {
-  return db.selectFrom('documents').select(['id', 'file_key', 'received_at']).where('id', '=', documentId).executeTakeFirst()
+  return db.selectFrom('documents').select(['id', 'file_key', 'received_at', 'pages']).where('id', '=', documentId).executeTakeFirst()
 }
 
 export interface LetterPipelineResult {
