@@ -48,8 +48,8 @@ export const sessionMachine = deferred(() => setup({
   actions: {
     /** Writes the user object under the storage key (provided by the composition root). */
     persistUser: (_, _params: { user: AuthUser }) => {},
-    /** Removes the stored user and default order (provided by the composition root). */
-    removeUser: () => {},
+    /** Removes the stored user and default order, if the entry is still this sign-in's (provided by the composition root). */
+    removeUser: (_, _params: { apiToken: string | null }) => {},
   },
   guards: {
     hasUser: ({ context }) => context.user !== null,
@@ -90,7 +90,11 @@ export const sessionMachine = deferred(() => setup({
     },
     signedIn: {
       // Every way out of here is a sign-out: the stored user goes, and what was started stops.
-      exit: ['removeUser', stopChild('startup'), assign({ user: null, storedChoice: null, startup: null })],
+      exit: [
+        { type: 'removeUser', params: ({ context }) => ({ apiToken: context.user?.apiToken ?? null }) },
+        stopChild('startup'),
+        assign({ user: null, storedChoice: null, startup: null }),
+      ],
       initial: 'loadingPortal',
       states: {
         loadingPortal: {
@@ -114,9 +118,11 @@ export const sessionMachine = deferred(() => setup({
         },
       },
       on: {
-        // Leaving and entering again stops the running portal and starts it anew on the order given.
-        'session.signedIn': { target: 'signedIn', reenter: true, actions: [
-          assign({ user: ({ event }) => event.user, storedChoice: ({ event }) => event.orderId ?? null, error: null }),
+        // The running portal stops and starts anew on the order given; the user stays stored all along (removed
+        // for a moment, every other tab would sign out, and its own clean-up would remove the entry written back).
+        'session.signedIn': { target: '.loadingPortal', actions: [
+          stopChild('startup'),
+          assign({ user: ({ event }) => event.user, storedChoice: ({ event }) => event.orderId ?? null, startup: null, error: null }),
           { type: 'persistUser', params: ({ event }) => ({ user: event.user }) },
         ] },
         'session.logout': { target: 'signedOut' },

@@ -37,7 +37,7 @@ export function createSessionActor({ api, notify, loadPortal }: SessionDeps, ins
       },
       actions: {
         persistUser: (_, { user }) => writeStoredUser(user),
-        removeUser: () => removeStoredSession(),
+        removeUser: (_, { apiToken }) => removeStoredSession(apiToken),
       },
     }),
     { input: { storedUser: readStoredUser(), storedChoice: readStoredChoice() }, inspect },

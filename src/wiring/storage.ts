@@ -27,11 +27,11 @@ const readRecord = (key: string): Record<string, unknown> => attempt(() => {
 
 export { readRecord, write as writeKey }
 
-// The user entry's followers; true when it was removed in another tab (one `storage` listener).
-const userListeners = new Set<(removedElsewhere: boolean) => void>()
+// The user entry's followers; true when another tab changed it (one `storage` listener).
+const userListeners = new Set<(elsewhere: boolean) => void>()
 const userChanged = () => userListeners.forEach((listener) => listener(false))
 // (No window when /login is rendered ahead at build time: src/prerender.tsx.)
-globalThis.window?.addEventListener('storage', (event) => event.key === USER_KEY && userListeners.forEach((listener) => listener(event.newValue === null)))
+globalThis.window?.addEventListener('storage', (event) => event.key === USER_KEY && userListeners.forEach((listener) => listener(true)))
 
 /** Follows the stored user entry: written or removed here, or in another tab. */
 export function subscribeStoredUser(listener: () => void): () => void {
@@ -40,8 +40,11 @@ export function subscribeStoredUser(listener: () => void): () => void {
   return () => void userListeners.delete(follower)
 }
 
-/** Signing out in another tab (the user entry removed there). */
-export const onSignedOutElsewhere = (listener: () => void) => void userListeners.add((removedElsewhere) => removedElsewhere && listener())
+/**
+ * Signing out in another tab: the user entry changed there and is gone now. Read when the event arrives, not from
+ * it: a removal followed at once by a new entry (written back since) is no sign-out.
+ */
+export const onSignedOutElsewhere = (listener: () => void) => void userListeners.add((elsewhere) => elsewhere && !hasStoredUser() && listener())
 
 /** The route guard's only question (spec §5): is a user entry stored? */
 export const hasStoredUser = (): boolean => readStoredUser() !== null
@@ -60,8 +63,13 @@ export function writeStoredUser(user: AuthUser): void {
   userChanged()
 }
 
-/** Logout, or a failed current-user fetch: the user and their default order go. */
-export function removeStoredSession(): void {
+/**
+ * Logout, or a failed current-user fetch: the user and their default order go, unless the entry holds another
+ * sign-in than this tab's (`apiToken`), written since by another tab: that one stays.
+ */
+export function removeStoredSession(apiToken: string | null): void {
+  const stored = readStoredUser()
+  if (stored && stored.apiToken !== apiToken) return
   attempt(() => {
     localStorage.removeItem(USER_KEY)
     localStorage.removeItem(DEFAULT_ORDER_KEY)

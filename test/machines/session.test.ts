@@ -18,7 +18,12 @@ function start(storedUser: AuthUser | null) {
     actors: { login: deferreds.actor(), loadPortal: deferreds.actor() },
     actions: {
       persistUser: (_, params) => { storage.user = params.user; storage.writes++ },
-      removeUser: () => { storage.user = null; storage.removals++ },
+      // As the browser's storage: an entry another sign-in wrote since is left alone.
+      removeUser: (_, { apiToken }) => {
+        if (storage.user && storage.user.apiToken !== apiToken) return
+        storage.user = null
+        storage.removals++
+      },
     },
   })
   return { actor: createActor(machine, { input: { storedUser, storedChoice: 2 } }), deferreds, storage, startupLogic }
@@ -65,6 +70,9 @@ for (const storedUser of [null, F.authUser]) {
         assert.is(snapshot.context.user, null)
         assert.is(snapshot.context.startup, null, 'nothing keeps running once signed out')
       }
+      // The stored user is removed once per sign-out and never otherwise: each removal signs every other tab out.
+      const signOuts = path.steps.filter((step, i) => !step.state.matches('signedIn') && (i === 0 ? storedUser !== null : path.steps[i - 1]!.state.matches('signedIn')))
+      assert.is(run.storage.removals, signOuts.length, 'removals of the stored user')
       // The startup child runs exactly while the portal is shown.
       assert.is(!!snapshot.context.startup, snapshot.matches({ signedIn: 'portal' }))
       if (snapshot.context.startup) assert.is(snapshot.children.startup, snapshot.context.startup)
@@ -174,6 +182,21 @@ Session('an order just shared: the running portal stops and starts again on that
   assert.ok(actor.getSnapshot().matches({ signedIn: 'portal' }))
   assert.equal(deferreds.started.filter((s) => s.id === 'startup').at(-1)!.input, { storedChoice: 7 })
   assert.equal(storage.user, F.authUser, 'still signed in')
+  assert.is(storage.removals, 0, 'never removed on the way: the other tabs stay signed in')
+})
+
+Session('an order shared while the portal code loads: the load starts again, the user never removed', async () => {
+  const { actor, deferreds, storage, startupLogic } = start(F.authUser)
+  actor.start()
+  await flush()
+  actor.send({ type: 'session.signedIn', user: F.authUser, orderId: 7 })
+  await flush()
+  assert.equal(deferreds.started.map((s) => s.id), ['loadPortal', 'loadPortal'])
+  deferreds.settle('loadPortal', { output: startupLogic })
+  await flush()
+  assert.ok(actor.getSnapshot().matches({ signedIn: 'portal' }))
+  assert.equal(deferreds.started.at(-1), { id: 'startup', input: { storedChoice: 7 } })
+  assert.is(storage.removals, 0)
 })
 
 Session('the portal code cannot load (offline): a French message and a retry', async () => {
