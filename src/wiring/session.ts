@@ -4,7 +4,7 @@ import { createActor, fromPromise, type InspectionEvent, type Observer } from 'x
 import { type SessionRef, sessionMachine } from '../machines/session.machine.ts'
 import type { StartupLogic } from '../machines/startup.machine.ts'
 import type { WiringDeps } from './deps.ts'
-import { onSignedOutElsewhere, readStoredChoice, readStoredUser, removeStoredSession, writeStoredUser } from './storage.ts'
+import { onSignedInElsewhere, onSignedOutElsewhere, readStoredChoice, readStoredUser, removeStoredSession, writeStoredUser } from './storage.ts'
 
 /** In a development build, ?inspect in the address shows every actor in the Stately inspector. */
 async function inspector() {
@@ -49,6 +49,8 @@ export function createSessionActor({ api, notify, loadPortal }: SessionDeps, ins
     onSwallowedError: (error) => notify({ kind: 'error', message: error.message }),
   })
   onSignedOutElsewhere(() => session.send({ type: 'session.expired' }))
+  // Signed in in another tab while this one is signed out: its guard lets the portal through, so the session follows.
+  onSignedInElsewhere((user) => session.getSnapshot().matches('signedOut') && session.send({ type: 'session.signedIn', user }))
 
   session.start()
   return session

@@ -46,6 +46,12 @@ export function subscribeStoredUser(listener: () => void): () => void {
  */
 export const onSignedOutElsewhere = (listener: () => void) => void userListeners.add((elsewhere) => elsewhere && !hasStoredUser() && listener())
 
+/** Signing in in another tab: the user entry changed there and holds a user now, handed to the listener. */
+export const onSignedInElsewhere = (listener: (user: AuthUser) => void) => void userListeners.add((elsewhere) => {
+  const user = elsewhere ? readStoredUser() : null
+  if (user) listener(user)
+})
+
 /** The route guard's only question (spec §5): is a user entry stored? */
 export const hasStoredUser = (): boolean => readStoredUser() !== null
 

@@ -62,6 +62,16 @@ Tabs('a sign-out elsewhere told late, once the entry is written back: this tab s
   assert.ok(app.session.getSnapshot().matches('signedOut'))
 })
 
+Tabs('signed in in another tab while this one shows /login: this tab opens the portal too, not an endless spinner', async () => {
+  const app = await renderApp('/login', { orders: [F.boulangerie] })
+  await screen.findByRole('button', { name: 'Se connecter' })
+  localStorage.setItem(USER_KEY, JSON.stringify(F.authUser))
+  await changedElsewhere(null, JSON.stringify(F.authUser))
+  await screen.findByText('Bonjour Camille')
+  assert.is(app.currentPath(), '/tableau-de-bord')
+  assert.equal(app.session.getSnapshot().context.user, F.authUser)
+})
+
 Tabs('a sign-out removes the entry only while it holds this sign-in: another tab’s newer sign-in stays', () => {
   const other = { ...F.authUser, apiToken: 'tok_other_tab' }
   localStorage.setItem(USER_KEY, JSON.stringify(other))
