@@ -50,7 +50,7 @@ import { letterPagesMachine } from '../src/machines/letterPages.machine.ts'
 import { letterSearchMachine } from '../src/machines/letterSearch.machine.ts'
 
 const machines: [file: string, machine: AnyStateMachine, what: string][] = [
-  ['session', sessionMachine, 'Login, logout, a failed current-user fetch; loads the portal and runs the startup machine as its child.'],
+  ['session', sessionMachine, 'Login, logout, a failed current-user fetch (silent), a 401 during work (told on /login); loads the portal and runs the startup machine as its child.'],
   ['startup', startupMachine, 'Spec §4: user and contracts, then orders; default order, selection or the only order; the missing-documents check; the header pick.'],
   ['orderSelection', orderSelectionMachine, "The selection screen: an order, or 'Tous'; dismissable once a choice exists."],
   ['portalData', portalDataMachine, 'What the pages show for the order picked in the header: eight resources loaded in parallel; a new pick re-enters and drops stale answers.'],

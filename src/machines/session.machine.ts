@@ -1,5 +1,6 @@
 // The session (spec §4): login keeps the returned user object (with its apiToken) in the browser;
-// logout, or a failed current-user fetch, removes it silently. While signed in, the session loads
+// logout, or a failed current-user fetch, removes it silently; a call refused later (401: the session
+// expired during work) removes it too, and /login says so. While signed in, the session loads
 // the portal's code (kept out of the first load of /login) and runs the startup machine as its
 // child `startup`, so that signing out stops everything it started.
 import { type ActorRefFrom, assign, fromPromise, setup, stopChild } from 'xstate'
@@ -15,12 +16,15 @@ export interface SessionContext {
   /** The running startup machine, once its code has loaded. */
   startup: StartupRef | null
   error: string | null
+  /** The page shown when the session expired during work: signing in again goes back there. */
+  returnTo: string | null
 }
 
 export type SessionEvent =
   | { type: 'session.login'; username: string; password: string }
   | { type: 'session.logout' }
-  | { type: 'session.expired' }
+  // An authenticated call answered 401; `path`: the page shown then, if it is one to come back to.
+  | { type: 'session.expired'; path?: string }
   | { type: 'session.retry' }
   // Signed in another way than the password form (a passkey, an invitation's new account), or the
   // portal to start again showing an order that was just shared with the user.
@@ -29,6 +33,8 @@ export type SessionEvent =
   | { type: 'xstate.done.actor.startup'; output: unknown }
 
 export const PORTAL_UNAVAILABLE = 'Votre espace n’a pas pu être chargé. Vérifiez votre connexion internet puis réessayez.'
+/** The client's words for a 401 (src/api/errors.ts), shown on /login once the session expired during work. */
+export const SESSION_EXPIRED = 'Votre session a expiré. Veuillez vous reconnecter.'
 
 export const sessionMachine = deferred(() => setup({
   types: {
@@ -53,10 +59,12 @@ export const sessionMachine = deferred(() => setup({
   },
   guards: {
     hasUser: ({ context }) => context.user !== null,
+    /** The startup is at its first step: a 401 now is the current-user fetch failing, removed silently (spec §8). */
+    fetchingCurrentUser: ({ context }) => context.startup?.getSnapshot().matches('account') ?? false,
   },
 }).createMachine({
   id: 'session',
-  context: ({ input }) => ({ user: input.storedUser, storedChoice: input.storedChoice, startup: null, error: null }),
+  context: ({ input }) => ({ user: input.storedUser, storedChoice: input.storedChoice, startup: null, error: null, returnTo: null }),
   initial: 'restoring',
   states: {
     restoring: {
@@ -93,7 +101,7 @@ export const sessionMachine = deferred(() => setup({
       exit: [
         { type: 'removeUser', params: ({ context }) => ({ apiToken: context.user?.apiToken ?? null }) },
         stopChild('startup'),
-        assign({ user: null, storedChoice: null, startup: null }),
+        assign({ user: null, storedChoice: null, startup: null, error: null, returnTo: null }),
       ],
       initial: 'loadingPortal',
       states: {
@@ -126,7 +134,10 @@ export const sessionMachine = deferred(() => setup({
           { type: 'persistUser', params: ({ event }) => ({ user: event.user }) },
         ] },
         'session.logout': { target: 'signedOut' },
-        'session.expired': { target: 'signedOut' },
+        'session.expired': [
+          { guard: 'fetchingCurrentUser', target: 'signedOut' },
+          { target: 'signedOut', actions: assign({ error: SESSION_EXPIRED, returnTo: ({ event }) => event.path ?? null }) },
+        ],
         'xstate.done.actor.startup': { target: 'signedOut' },
       },
     },

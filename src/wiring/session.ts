@@ -3,6 +3,7 @@
 import { createActor, fromPromise, type InspectionEvent, type Observer } from 'xstate'
 import { type SessionRef, sessionMachine } from '../machines/session.machine.ts'
 import type { StartupLogic } from '../machines/startup.machine.ts'
+import { isBarePath } from './bare-pages.ts'
 import type { WiringDeps } from './deps.ts'
 import { onSignedInElsewhere, onSignedOutElsewhere, readStoredChoice, readStoredUser, removeStoredSession, writeStoredUser } from './storage.ts'
 
@@ -21,6 +22,16 @@ type InspectionObserver = Observer<InspectionEvent> | ((event: InspectionEvent) 
 export interface SessionDeps extends Pick<WiringDeps, 'api' | 'notify'> {
   /** The signed-in portal's startup machine, loaded once the user is signed in. */
   loadPortal: () => Promise<StartupLogic>
+  /** The page shown now (the browser's address; a test's memory location). */
+  currentPath?: () => string
+}
+
+const browserPath = () => window.location.pathname + window.location.search
+
+/** A page to come back to after signing in again: a path of this app, never another origin nor a bare page (/login…). */
+export function returnPath(path: string): string | undefined {
+  const inApp = path.startsWith('/') && !path.startsWith('//') && !path.startsWith('/\\')
+  return inApp && !isBarePath(path.split(/[?#]/, 1)[0]!) ? path : undefined
 }
 
 export async function createSession(deps: SessionDeps): Promise<SessionRef> {
@@ -28,7 +39,7 @@ export async function createSession(deps: SessionDeps): Promise<SessionRef> {
 }
 
 /** The session actor, started, with the API hooked to it. */
-export function createSessionActor({ api, notify, loadPortal }: SessionDeps, inspect?: InspectionObserver): SessionRef {
+export function createSessionActor({ api, notify, loadPortal, currentPath = browserPath }: SessionDeps, inspect?: InspectionObserver): SessionRef {
   const session = createActor(
     sessionMachine.provide({
       actors: {
@@ -45,10 +56,11 @@ export function createSessionActor({ api, notify, loadPortal }: SessionDeps, ins
 
   api.configureApi({
     getToken: () => session.getSnapshot().context.user?.apiToken ?? null,
-    onUnauthorized: () => session.send({ type: 'session.expired' }),
+    onUnauthorized: () => session.send({ type: 'session.expired', path: returnPath(currentPath()) }),
     onSwallowedError: (error) => notify({ kind: 'error', message: error.message }),
   })
-  onSignedOutElsewhere(() => session.send({ type: 'session.expired' }))
+  // Signed out in another tab: as a logout here (that tab said why, if its session expired).
+  onSignedOutElsewhere(() => session.send({ type: 'session.logout' }))
   // Signed in in another tab while this one is signed out: its guard lets the portal through, so the session follows.
   onSignedInElsewhere((user) => session.getSnapshot().matches('signedOut') && session.send({ type: 'session.signedIn', user }))
 

@@ -1,18 +1,31 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { createActor, createMachine } from 'xstate'
-import { PORTAL_UNAVAILABLE, sessionMachine } from '../../src/machines/session.machine.ts'
+import { createActor, createMachine, setup } from 'xstate'
+import { PORTAL_UNAVAILABLE, SESSION_EXPIRED, sessionMachine } from '../../src/machines/session.machine.ts'
 import type { AuthUser } from '../../server/contract/schemas.ts'
 import * as F from '../util/fixtures.ts'
-import { Deferreds, describePath, flush, replay, shortestPaths } from '../util/paths.ts'
+import { applyEvent, Deferreds, describePath, flush, shortestPaths } from '../util/paths.ts'
 
 const wrongCredentials = new Error('Identifiants incorrects')
 const offline = new Error('Failed to fetch dynamically imported module')
 
-/** A stand-in for the startup machine: a promise actor the test settles (it ends when the user fetch fails). */
-function start(storedUser: AuthUser | null) {
+/**
+ * A stand-in for the startup machine, at its first step (the current-user fetch, 'account') or past it ('ready'); it
+ * ends when that fetch fails ('user.failed'). It keeps its input.
+ */
+function startupStandIn(at: 'account' | 'ready') {
+  return setup({ types: { input: {} as { storedChoice: unknown }, context: {} as { storedChoice: unknown }, events: {} as { type: 'user.failed' } } }).createMachine({
+    context: ({ input }) => ({ storedChoice: input.storedChoice }),
+    initial: at,
+    states: { account: {}, ready: {}, signedOut: { type: 'final' } },
+    on: { 'user.failed': '.signedOut' },
+    output: { reason: 'unauthorized' },
+  })
+}
+
+function start(storedUser: AuthUser | null, at: 'account' | 'ready' = 'ready') {
   const deferreds = new Deferreds()
-  const startupLogic = deferreds.actor()
+  const startupLogic = startupStandIn(at)
   const storage = { user: storedUser as AuthUser | null, writes: 0, removals: 0 }
   const machine = sessionMachine.provide({
     actors: { login: deferreds.actor(), loadPortal: deferreds.actor() },
@@ -31,9 +44,9 @@ function start(storedUser: AuthUser | null) {
 
 const ModelBased = suite('session: every shortest path, replayed')
 
-for (const storedUser of [null, F.authUser]) {
+for (const [storedUser, at] of [[null, 'ready'], [F.authUser, 'ready'], [F.authUser, 'account']] as const) {
   // The portal's code, once loaded, is the startup logic; here the stand-in above.
-  const { startupLogic } = start(null)
+  const startupLogic = startupStandIn(at)
   const events = [
     { type: 'session.login', username: 'demo@example.com', password: 'Demo1234!' },
     { type: 'xstate.done.actor.login', output: F.authUser },
@@ -42,25 +55,41 @@ for (const storedUser of [null, F.authUser]) {
     { type: 'xstate.error.actor.loadPortal', error: offline },
     { type: 'session.retry' },
     { type: 'session.logout' },
-    { type: 'session.expired' },
+    { type: 'session.expired', path: '/factures' },
     { type: 'xstate.done.actor.startup', output: { reason: 'unauthorized' } },
     { type: 'session.signedIn', user: F.authUser, orderId: 3 },
   ]
-  const serializeState = (s: any) => JSON.stringify([s.value, !!s.context.user, !!s.context.startup, s.context.error])
+  const serializeState = (s: any) => JSON.stringify([s.value, !!s.context.user, !!s.context.startup, s.context.error, s.context.returnTo])
   const paths = shortestPaths(sessionMachine, { events, input: { storedUser, storedChoice: 2 }, serializeState })
-  ModelBased(`stored user ${storedUser ? 'present' : 'absent'}: every state is reached`, () => {
+  const name = `${storedUser ? 'stored' : 'none'}, startup at ${at}`
+  ModelBased(`${name}: every state is reached`, () => {
     const reached = new Set(paths.map((p) => JSON.stringify(p.state.value)))
     for (const state of ['"signedOut"', '"signingIn"', '{"signedIn":"loadingPortal"}', '{"signedIn":"portal"}', '{"signedIn":"portalUnavailable"}']) {
       assert.ok(reached.has(state), `no path reaches ${state}`)
     }
   })
   for (const path of paths) {
-    ModelBased(`${storedUser ? 'stored' : 'none'}: ${describePath(path)} → ${JSON.stringify(path.state.value)}`, async () => {
-      const run = start(storedUser)
-      // The replayed loadPortal resolves with this run's own stand-in.
-      const steps = path.steps.map((step) => (step.event.type === 'xstate.done.actor.loadPortal' ? { ...step, event: { ...step.event, output: run.startupLogic } } : step))
-      await replay(run.actor, run.deferreds, { steps })
+    ModelBased(`${name}: ${describePath(path)} → ${JSON.stringify(path.state.value)}`, async () => {
+      const run = start(storedUser, at)
+      run.actor.start()
+      await flush()
+      for (const [i, step] of path.steps.entries()) {
+        // The startup ends by itself: its current-user fetch failed.
+        if (step.event.type === 'xstate.done.actor.startup') run.actor.getSnapshot().context.startup!.send({ type: 'user.failed' } as never)
+        await applyEvent(run.actor, run.deferreds, step.event.type === 'xstate.done.actor.startup' ? { type: 'xstate.init' } : step.event)
+        assert.equal(run.actor.getSnapshot().value, step.state.value, `step ${i + 1} of ${describePath(path)}`)
+      }
       const snapshot = run.actor.getSnapshot()
+      // Signed out silently, but for a 401 once the startup is past its current-user fetch (spec §8): then /login says why,
+      // and signing in again goes back to the page shown.
+      const last = path.steps.at(-1)
+      const before = path.steps.at(-2)?.state
+      if (snapshot.matches('signedOut') && last?.event.type === 'session.expired') {
+        const duringWork = at === 'ready' || !before?.context.startup
+        assert.equal([snapshot.context.error, snapshot.context.returnTo], duringWork ? [SESSION_EXPIRED, '/factures'] : [null, null])
+      } else if (snapshot.matches('signedOut') && last && /^(session\.logout|xstate\.done\.actor\.startup)$/.test(last.event.type)) {
+        assert.equal([snapshot.context.error, snapshot.context.returnTo], [null, null], 'a logout or a failed current-user fetch says nothing')
+      }
       // The machine and the browser storage always agree: signed in exactly when an entry is stored.
       if (snapshot.matches('signedIn')) {
         assert.ok(run.storage.user, 'signed in with a stored user')
@@ -100,8 +129,8 @@ Session('a stored entry → signed in: the portal loads, then the startup sequen
   deferreds.settle('loadPortal', { output: startupLogic })
   await flush()
   assert.ok(actor.getSnapshot().matches({ signedIn: 'portal' }))
-  assert.equal(deferreds.started.map((s) => s.id), ['loadPortal', 'startup'])
-  assert.equal(deferreds.started[1]!.input, { storedChoice: 2 })
+  assert.equal(deferreds.started.map((s) => s.id), ['loadPortal'])
+  assert.equal(actor.getSnapshot().context.startup!.getSnapshot().context, { storedChoice: 2 })
 })
 
 Session('login stores the returned user object, apiToken included', async () => {
@@ -146,6 +175,37 @@ Session('a failed current-user fetch removes the stored user silently', async ()
   assert.is(actor.getSnapshot().context.error, null, 'silently: no message')
 })
 
+Session('the current-user fetch answered 401 (the client tells the session before the startup ends): signed out silently', async () => {
+  const { actor, deferreds, storage } = start(F.authUser, 'account')
+  actor.start()
+  deferreds.settle('loadPortal', { output: startupStandIn('account') })
+  await flush()
+  actor.send({ type: 'session.expired', path: '/factures' })
+  assert.ok(actor.getSnapshot().matches('signedOut'))
+  assert.is(storage.user, null)
+  assert.equal([actor.getSnapshot().context.error, actor.getSnapshot().context.returnTo], [null, null], 'silently (spec §8)')
+})
+
+Session('a 401 during work: signed out, the reason for /login, and the page to come back to once signed in again', async () => {
+  const { actor, deferreds, storage, startupLogic } = start(F.authUser)
+  actor.start()
+  deferreds.settle('loadPortal', { output: startupLogic })
+  await flush()
+  actor.send({ type: 'session.expired', path: '/factures?annee=2025' })
+  assert.ok(actor.getSnapshot().matches('signedOut'))
+  assert.is(storage.user, null)
+  assert.equal([actor.getSnapshot().context.error, actor.getSnapshot().context.returnTo], [SESSION_EXPIRED, '/factures?annee=2025'])
+  actor.send({ type: 'session.login', username: 'demo@example.com', password: 'Demo1234!' })
+  assert.is(actor.getSnapshot().context.error, null, 'the message goes with the new attempt')
+  await flush()
+  deferreds.settle('login', { output: F.authUser })
+  await flush()
+  assert.ok(actor.getSnapshot().matches('signedIn'))
+  assert.is(actor.getSnapshot().context.returnTo, '/factures?annee=2025', 'kept for the redirect of /login')
+  actor.send({ type: 'session.logout' })
+  assert.equal([actor.getSnapshot().context.error, actor.getSnapshot().context.returnTo], [null, null], 'a logout says nothing and goes nowhere back')
+})
+
 Session('logout removes the stored user and stops the startup child', async () => {
   const { actor, storage, deferreds, startupLogic } = start(F.authUser)
   actor.start()
@@ -180,7 +240,7 @@ Session('an order just shared: the running portal stops and starts again on that
   deferreds.settle('loadPortal', { output: startupLogic })
   await flush()
   assert.ok(actor.getSnapshot().matches({ signedIn: 'portal' }))
-  assert.equal(deferreds.started.filter((s) => s.id === 'startup').at(-1)!.input, { storedChoice: 7 })
+  assert.equal(actor.getSnapshot().context.startup!.getSnapshot().context, { storedChoice: 7 })
   assert.equal(storage.user, F.authUser, 'still signed in')
   assert.is(storage.removals, 0, 'never removed on the way: the other tabs stay signed in')
 })
@@ -195,7 +255,7 @@ Session('an order shared while the portal code loads: the load starts again, the
   deferreds.settle('loadPortal', { output: startupLogic })
   await flush()
   assert.ok(actor.getSnapshot().matches({ signedIn: 'portal' }))
-  assert.equal(deferreds.started.at(-1), { id: 'startup', input: { storedChoice: 7 } })
+  assert.equal(actor.getSnapshot().context.startup!.getSnapshot().context, { storedChoice: 7 })
   assert.is(storage.removals, 0)
 })
 

@@ -55,6 +55,8 @@ export interface Scenario {
   pending?: Resource[]
   /** Resources whose next load fails: each entry fails one call, then is taken off (pushed by the test as it goes). */
   failNext?: Resource[]
+  /** Resources whose next load answers 401 (the session expired meanwhile), taken off likewise. */
+  expireNext?: Resource[]
   /** Mail effects that fail. */
   mailFails?: ('read' | 'file' | 'move' | 'send' | 'folder' | 'dext' | 'cancel' | 'pay')[]
   unpaid?: { hasUnpaid: boolean; count: number; amountInclTaxCents: number }
@@ -283,6 +285,13 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
   /** The orders whose file an upload found complete already (scenario.identityCompletedElsewhere). */
   const completedElsewhere = new Set<number>()
   const failedOnce = new Set<Resource>()
+  /** What the session gave the client (configureApi): a 401 tells it, as src/api/client.ts does. */
+  const hooks: Parameters<Api['configureApi']>[0] = {}
+  const unauthorized = (message: string) => {
+    const error = new ApiError(message, 401)
+    hooks.onUnauthorized?.(error)
+    return error
+  }
 
   /** One call of a portal-data list: pending, failing once, or the fixtures of that order (own or shared). */
   function list<R extends Resource>(resource: R, scope: { orderId?: number | undefined; share: boolean }): Promise<PortalData[R]> {
@@ -292,6 +301,11 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
     if (next >= 0) {
       scenario.failNext!.splice(next, 1)
       return Promise.reject(unavailable())
+    }
+    const expired = scenario.expireNext?.indexOf(resource) ?? -1
+    if (expired >= 0) {
+      scenario.expireNext!.splice(expired, 1)
+      return Promise.reject(unauthorized('Session expirée ou invalide, veuillez vous reconnecter.'))
     }
     if (scenario.failing?.includes(resource) && !failedOnce.has(resource)) {
       failedOnce.add(resource)
@@ -308,13 +322,13 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
   }
 
   const api: Partial<Api> = {
-    configureApi: () => {},
+    configureApi: (next) => void Object.assign(hooks, next),
     login: async (body) => {
       if (scenario.loginFails || body.password !== 'Demo1234!') throw new Error('Identifiants incorrects')
       return F.authUser
     },
     getCurrentUser: async () => {
-      if (scenario.userFails) throw new Error('Session expirée ou invalide, veuillez vous reconnecter.')
+      if (scenario.userFails) throw unauthorized('Session expirée ou invalide, veuillez vous reconnecter.')
       return F.user
     },
     getContracts: async () => structuredClone(scenario.billing?.contracts ?? F.contracts),
@@ -548,7 +562,7 @@ function notificationsApi(scenario: NotificationScenario, calls: Calls): Partial
   }
 }
 
-export function createTestServices(scenario: Scenario, navigate: (to: string, options?: { replace?: boolean }) => void) {
+export function createTestServices(scenario: Scenario, navigate: (to: string, options?: { replace?: boolean }) => void, currentPath?: () => string) {
   const orders = scenario.orders ?? [F.atelier, F.boulangerie, F.studio, F.conseil]
   const calls: Calls = {
     notices: [], kbisUploads: [], problems: [], resetRequests: [], passwordResets: [], identityUploads: [], navigations: [],
@@ -568,6 +582,7 @@ export function createTestServices(scenario: Scenario, navigate: (to: string, op
   const session: SessionRef = createSessionActor({
     api,
     notify,
+    ...(currentPath ? { currentPath } : {}),
     loadPortal: async () => {
       if (scenario.portalFails) throw new Error('Failed to fetch dynamically imported module')
       return createStartup({ api, navigate: go })
@@ -588,7 +603,7 @@ export async function renderApp(path: string, options: Scenario & { signedIn?: b
   if (options.defaultOrder !== undefined) writeStoredChoice(options.defaultOrder)
   if (options.dextEmail) localStorage.setItem(DEXT_EMAIL_KEY, JSON.stringify({ [options.dextEmailOf ?? F.authUser.id]: options.dextEmail }))
   const location = memoryLocation({ path, record: true })
-  const { services, session, calls } = createTestServices(options, (to, navigation) => location.navigate(to, navigation))
+  const { services, session, calls } = createTestServices(options, (to, navigation) => location.navigate(to, navigation), () => location.history.at(-1) ?? path)
   let view!: ReturnType<typeof render>
   await act(async () => {
     view = render(<App services={services} hook={location.hook} />)

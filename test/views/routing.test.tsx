@@ -1,8 +1,11 @@
 import '../util/dom.ts'
-import { cleanup, screen, waitFor } from '@testing-library/react'
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { renderApp } from '../util/services.tsx'
+import { SESSION_EXPIRED } from '../../src/machines/session.machine.ts'
+import { returnPath } from '../../src/wiring/session.ts'
+import * as F from '../util/fixtures.ts'
+import { renderApp, type Scenario } from '../util/services.tsx'
 
 const Guard = suite('routes, redirects and the guard (spec §2)')
 Guard.after.each(() => cleanup())
@@ -131,10 +134,38 @@ Layouts('zero orders: a clear French empty state', async () => {
   screen.getByRole('button', { name: 'Se déconnecter' })
 })
 
-Layouts('a failed current-user fetch removes the stored user and returns to /login', async () => {
+Layouts('a failed current-user fetch (401) removes the stored user and returns to /login silently', async () => {
   const app = await renderApp('/tableau-de-bord', { signedIn: true, userFails: true })
   await waitFor(() => assert.is(app.currentPath(), '/login'))
   assert.is(localStorage.getItem('user'), null)
+  await screen.findByRole('button', { name: 'Se connecter' })
+  assert.is(screen.queryByRole('alert'), null, 'spec §8: silently')
+})
+
+Layouts('a 401 during work: /login says the session expired, and signing in again comes back to the page', async () => {
+  const scenario: Scenario & { signedIn: boolean; defaultOrder: number } = { signedIn: true, defaultOrder: F.boulangerie.id, expireNext: [] }
+  const app = await renderApp('/factures', scenario)
+  await screen.findByRole('heading', { level: 1, name: 'Mes factures' })
+  scenario.expireNext!.push('documents')
+  fireEvent.change(screen.getByLabelText('Domiciliation'), { target: { value: 'all' } })
+  await waitFor(() => assert.is(app.currentPath(), '/login'))
+  assert.is((await screen.findByRole('alert')).textContent, SESSION_EXPIRED)
+  assert.is(localStorage.getItem('user'), null)
+  fireEvent.change(screen.getByLabelText('Adresse e-mail'), { target: { value: 'demo@example.com' } })
+  fireEvent.change(screen.getByLabelText('Mot de passe'), { target: { value: 'Demo1234!' } })
+  fireEvent.click(screen.getByRole('button', { name: 'Se connecter' }))
+  await waitFor(() => assert.is(app.currentPath(), '/factures'))
+  // The default order went with the session: chosen again, on the page left.
+  fireEvent.click(await screen.findByRole('button', { name: /Boulangerie des Lilas SAS/ }))
+  await screen.findByRole('heading', { level: 1, name: 'Mes factures' })
+  assert.is(app.currentPath(), '/factures')
+})
+
+Layouts('the page to come back to is a path of this app, never another origin nor a bare page', () => {
+  assert.is(returnPath('/factures?annee=2025'), '/factures?annee=2025')
+  for (const path of ['//evil.example/factures', '/\\evil.example', 'https://evil.example/', '/login', '/login?x=1', '/missing-document', '/set-password/abc']) {
+    assert.is(returnPath(path), undefined, path)
+  }
 })
 
 Layouts.run()

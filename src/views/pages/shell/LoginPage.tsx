@@ -30,12 +30,14 @@ export default function LoginPage() {
   const signedIn = useSyncExternalStore(subscribeStoredUser, hasStoredUser, hasStoredUser)
   const busy = useSnapshotValue(session, (s) => s.matches('signingIn'), false)
   const serverError = useSnapshotValue(session, (s) => (s.matches('signedOut') ? s.context.error : null), null)
+  // Signing in again after the session expired goes back to the page shown then.
+  const returnTo = useSnapshotValue(session, (s) => s.context.returnTo, null)
   // What was typed into the page drawn ahead before the app took over (takeover.ts).
   const [username, setUsername] = useState(() => prerenderedValue('login-email'))
   const [password, setPassword] = useState(() => prerenderedValue('login-password'))
   const [errors, setErrors] = useState<{ username?: string; password?: string }>({})
 
-  if (signedIn) return <Redirect to="/tableau-de-bord" replace />
+  if (signedIn) return <Redirect to={returnTo ?? '/tableau-de-bord'} replace />
 
   const preload = () => preloadSignedIn(services)
 
