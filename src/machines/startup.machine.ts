@@ -105,6 +105,10 @@ export const startupMachine = deferred(() => setup({
       if (event.type !== 'contract.changed') return {}
       return { contracts: context.contracts.map((c) => (c.id === event.contract.id ? event.contract : c)) }
     }),
+    documentsSent: assign(({ context, event }) => {
+      if (event.type !== 'documents.completed') return {}
+      return { orders: context.orders.map((o) => (o.id === event.orderId ? validated(context, event) : o)) }
+    }),
   },
   guards: {
     hasStoredChoice: ({ context }) => {
@@ -238,17 +242,8 @@ export const startupMachine = deferred(() => setup({
       entry: { type: 'navigate', params: { to: '/missing-document' } },
       on: {
         'documents.completed': [
-          {
-            guard: { type: 'stillMissing', params: ({ context, event }) => ({ order: validated(context, event) }) },
-            actions: assign({ orders: ({ context, event }) => context.orders.map((o) => (o.id === event.orderId ? validated(context, event) : o)) }),
-          },
-          {
-            target: 'ready',
-            actions: [
-              assign({ orders: ({ context, event }) => context.orders.map((o) => (o.id === event.orderId ? validated(context, event) : o)) }),
-              { type: 'navigate', params: { to: '/tableau-de-bord' } },
-            ],
-          },
+          { guard: { type: 'stillMissing', params: ({ context, event }) => ({ order: validated(context, event) }) }, actions: 'documentsSent' },
+          { target: 'ready', actions: ['documentsSent', { type: 'navigate', params: { to: '/tableau-de-bord' } }] },
         ],
         'order.reopen': { target: 'selecting' },
       },
@@ -295,6 +290,11 @@ export const startupMachine = deferred(() => setup({
           ],
         },
         'order.reopen': { target: 'selecting' },
+        // /missing-document reached with a kept default order (a reload there): the layout came directly (spec §4, 2.).
+        'documents.completed': [
+          { guard: { type: 'stillMissing', params: ({ context, event }) => ({ order: validated(context, event) }) }, actions: 'documentsSent' },
+          { actions: ['documentsSent', { type: 'navigate', params: { to: '/tableau-de-bord' } }] },
+        ],
         'document.select': { actions: 'forwardToData' },
         'data.retry': { actions: 'forwardToData' },
         'data.refresh': { actions: 'forwardToData' },

@@ -204,6 +204,17 @@ Scenarios('the only order misses documents → /missing-document', async () => {
   assert.equal(navigations, ['/missing-document', '/tableau-de-bord'])
 })
 
+Scenarios('a kept default order missing documents (a reload on /missing-document): the layout directly, and sending them completes there too', async () => {
+  const { actor, navigations } = await boot(F.conseil.id, [F.boulangerie, F.conseil])
+  assert.ok(actor.getSnapshot().matches('ready'), 'spec §4, 2.: a kept default order shows the layout directly')
+  actor.send({ type: 'documents.completed', orderId: F.conseil.id, missingDocumentsValidatedAt: null })
+  assert.equal(navigations, [], 'the server still waits for something: the page stays')
+  actor.send({ type: 'documents.completed', orderId: F.conseil.id, missingDocumentsValidatedAt: F.conseilCompleted.missingDocumentsValidatedAt })
+  assert.ok(actor.getSnapshot().matches('ready'))
+  assert.equal(selectedOrder(actor.getSnapshot().context), F.conseilCompleted)
+  assert.equal(navigations, ['/tableau-de-bord'])
+})
+
 Scenarios('zero orders → the empty state', async () => {
   const { actor } = await boot(null, [])
   assert.ok(actor.getSnapshot().matches('noOrders'))

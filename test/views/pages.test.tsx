@@ -155,6 +155,17 @@ Missing('the file completed meanwhile (an answer lost, another tab): the 409 DOC
   assert.is(screen.queryByText(/déjà tous été reçus/), null, 'not shown as an error')
 })
 
+Missing('reloaded on /missing-document with the order kept as default: sending completes, the order is no longer missing, the dashboard opens', async () => {
+  const app = await renderApp('/missing-document', { signedIn: true, orders: [F.conseil], defaultOrder: F.conseil.id })
+  fireEvent.change(await screen.findByLabelText("Pièce d'identité du gérant"), { target: { files: [new File(['%PDF-1.7'], 'cni.pdf', { type: 'application/pdf' })] } })
+  fireEvent.click(screen.getByRole('button', { name: 'Envoyer mes documents' }))
+  await waitFor(() => assert.is(app.currentPath(), '/tableau-de-bord'))
+  assert.equal(app.calls.notices, [{ kind: 'success', message: IDENTITY_DONE }])
+  await screen.findByText('Bonjour Camille')
+  const { orders } = app.session.getSnapshot().context.startup!.getSnapshot().context
+  assert.ok(orders[0]!.missingDocumentsValidatedAt, 'the order is complete in the portal')
+})
+
 Missing('back on the dashboard before sending, the customer is pointed to the documents', async () => {
   const app = await renderApp('/tableau-de-bord', { signedIn: true, orders: [F.conseil] })
   await waitFor(() => assert.is(app.currentPath(), '/missing-document'))
