@@ -222,8 +222,8 @@ export const startupMachine = deferred(() => setup({
               { type: 'persistChoice', params: ({ context }) => ({ choice: toStored(context.selectedOrderId) }) },
             ],
           },
-          // Dismissed: back to the order shown before, if there was one.
-          { guard: 'hasChoice', target: 'ready' },
+          // Dismissed: back to the order shown before, if there was one, through the same missing-documents check.
+          { guard: 'hasChoice', target: 'checkingDocuments' },
           { target: 'selecting', reenter: true },
         ],
       },

@@ -108,6 +108,12 @@ for (const storedChoice of [null, F.boulangerie.id, 'all', 999] as const) {
         assert.equal(kept, context.selectedOrderId ?? 'all')
         assert.ok(context.hasChoice)
       }
+      // An order still missing documents shows in the layout only as the kept default order (spec §4, 2.) or by the header's
+      // pick: a choice made or dismissed on the selection screen goes through the missing-documents check.
+      if (snapshot.matches('ready') && hasMissingDocuments(selectedOrder(context))) {
+        const lastSelecting = path.steps.findLastIndex((s) => s.state.matches('selecting'))
+        assert.ok(lastSelecting === -1 || path.steps.slice(lastSelecting).some((s) => s.event.type === 'order.select'), 'the selection screen led to an order missing documents')
+      }
       if (snapshot.matches('missingDocuments')) {
         assert.ok(hasMissingDocuments(selectedOrder(context)))
         assert.is(navigations.at(-1), '/missing-document')
@@ -295,6 +301,19 @@ Selection('the first selection cannot be dismissed; a reopened one can, keeping 
   await flush()
   assert.ok(actor.getSnapshot().matches('ready'))
   assert.is(actor.getSnapshot().context.selectedOrderId, F.atelier.id)
+})
+
+Selection('a selection reopened from the missing-documents notice and dismissed: the same check, back to /missing-document', async () => {
+  const { actor, navigations } = await boot(null, fourOrders, { selection: 'real' })
+  actor.send({ type: 'order.choose', orderId: F.conseil.id })
+  await flush()
+  actor.send({ type: 'order.reopen' })
+  assert.ok(actor.getSnapshot().matches('selecting'))
+  actor.send({ type: 'selection.cancel' })
+  await flush()
+  assert.ok(actor.getSnapshot().matches('missingDocuments'), 'not the full dashboard for an order missing documents')
+  assert.is(actor.getSnapshot().context.selectedOrderId, F.conseil.id)
+  assert.equal(navigations, ['/missing-document', '/missing-document'])
 })
 
 Selection('the header pick changes the order shown, keeps it and reloads the portal data', async () => {

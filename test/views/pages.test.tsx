@@ -175,6 +175,23 @@ Missing('back on the dashboard before sending, the customer is pointed to the do
   screen.getByRole('link', { name: 'Transmettre mes documents' })
 })
 
+for (const dismiss of ['Annuler', 'Escape'] as const) {
+  Missing(`from the notice, "Choisir une autre domiciliation" then ${dismiss}: still the missing documents, not the dashboard`, async () => {
+    const app = await renderApp('/tableau-de-bord', { signedIn: true, orders: [F.boulangerie, F.conseil] })
+    fireEvent.click(await screen.findByRole('button', { name: /Conseil Horizon EURL/ }))
+    await waitFor(() => assert.is(app.currentPath(), '/missing-document'))
+    await screen.findByLabelText("Pièce d'identité du gérant")
+    await act(async () => app.location.navigate('/tableau-de-bord'))
+    fireEvent.click(await screen.findByRole('button', { name: 'Choisir une autre domiciliation' }))
+    await screen.findByRole('heading', { name: 'Sélectionnez la domiciliation' })
+    if (dismiss === 'Annuler') fireEvent.click(screen.getByRole('button', { name: 'Annuler' }))
+    else fireEvent.keyDown(window, { key: 'Escape' })
+    await waitFor(() => assert.is(app.currentPath(), '/missing-document'))
+    await screen.findByLabelText("Pièce d'identité du gérant")
+    assert.ok(app.session.getSnapshot().context.startup!.getSnapshot().matches('missingDocuments'))
+  })
+}
+
 Missing('signed out, the page says to sign in', async () => {
   await renderApp('/missing-document')
   await screen.findByText(/Connectez-vous pour transmettre/)
