@@ -2,11 +2,12 @@
 // spinner while loading, the order selection, the empty and error states — and, once ready, the
 // shell with the page of the route.
 import { useSelector } from '@xstate/react'
-import { useDeferredValue } from 'react'
+import { useDeferredValue, useRef } from 'react'
 import { Link } from 'wouter'
 import { NO_ORDERS_MESSAGE } from '../../machines/startup.machine.ts'
 import { type StartupRef, useSession, useStartup } from '../app-context.tsx'
 import { Alert, Button, Centered, ErrorState, PageSpinner } from '../components/ui.tsx'
+import { useFocusWhenShown } from '../components/useFocusWhenShown.ts'
 import { OrderSelection } from './OrderSelection.tsx'
 import { Shell } from './Shell.tsx'
 
@@ -54,6 +55,9 @@ export default function DashboardLayout() {
   // responsive (the whole shell at once is a long task on a phone), while the spinner stays up.
   const view = useDeferredValue(current, 'loading')
   const error = useSelector(startup, (s) => s?.context.error ?? null)
+  // The shell back after the selection screen (an order chosen, or 'Annuler'): the focus goes to where the order shows.
+  const shellFocus = useRef<HTMLElement>(null)
+  useFocusWhenShown(view !== 'selecting', shellFocus)
   if (portalError) {
     return (
       <Centered>
@@ -72,5 +76,5 @@ export default function DashboardLayout() {
       </Centered>
     )
   }
-  return <Shell startup={startup} />
+  return <Shell startup={startup} focusTarget={shellFocus} />
 }

@@ -2,6 +2,7 @@
 // bell (NotificationBell.tsx), the order picker labelled 'Domiciliation' (every company plus 'Tous'), and logout.
 import { useSelector } from '@xstate/react'
 import { styled } from 'goober'
+import type { Ref } from 'react'
 import { useLocation } from 'wouter'
 import type { StartupContext } from '../../machines/startup.machine.ts'
 import { type StartupRef, useSession } from '../app-context.tsx'
@@ -58,7 +59,8 @@ const LogoutLabel = styled('span')`
 
 const ALL = 'all'
 
-export function Header({ route, startup }: { route: PageRoute | undefined; startup: StartupRef }) {
+/** `orderPicker`: where the focus returns from the order choice. */
+export function Header({ route, startup, orderPicker }: { route: PageRoute | undefined; startup: StartupRef; orderPicker?: Ref<HTMLSelectElement> | undefined }) {
   const session = useSession()
   const [, navigate] = useLocation()
   const orders = useSelector(startup, (s) => (s.context as StartupContext).orders)
@@ -82,6 +84,7 @@ export function Header({ route, startup }: { route: PageRoute | undefined; start
       <Picker>
         <label htmlFor="order-picker">Domiciliation</label>
         <select
+          ref={orderPicker}
           id="order-picker"
           value={selectedOrderId === null ? ALL : String(selectedOrderId)}
           onChange={(e) => startup.send({ type: 'order.select', orderId: e.target.value === ALL ? null : Number(e.target.value) })}

@@ -2,7 +2,7 @@
 // as a link that reopens the order choice; and the button that opens the menu drawer.
 import { useSelector } from '@xstate/react'
 import { styled } from 'goober'
-import type { RefObject } from 'react'
+import type { Ref, RefObject } from 'react'
 import { BRAND_NAME } from '../../wiring/config.ts'
 import { selectedOrder, type StartupContext } from '../../machines/startup.machine.ts'
 import type { StartupRef } from '../app-context.tsx'
@@ -42,7 +42,14 @@ const ChoiceLink = styled('button')`
   text-align: left;
 `
 
-export function MobileNav({ startup, menuOpen, onMenu, menuButton }: { startup: StartupRef; menuOpen: boolean; onMenu: () => void; menuButton: RefObject<HTMLButtonElement | null> }) {
+export function MobileNav({ startup, menuOpen, onMenu, menuButton, choiceButton }: {
+  startup: StartupRef
+  menuOpen: boolean
+  onMenu: () => void
+  menuButton: RefObject<HTMLButtonElement | null>
+  /** Where the focus returns from the order choice. */
+  choiceButton?: Ref<HTMLButtonElement> | undefined
+}) {
   const company = useSelector(startup, (s) => selectedOrder(s.context as StartupContext)?.raisonSociale ?? 'Tous')
   return (
     <Bar aria-label={`${BRAND_NAME} : navigation mobile`}>
@@ -51,7 +58,7 @@ export function MobileNav({ startup, menuOpen, onMenu, menuButton }: { startup: 
       </IconButton>
       <Choice>
         <span>Domiciliation:</span>
-        <ChoiceLink type="button" onClick={() => startup.send({ type: 'order.reopen' })} aria-label={`Domiciliation: ${company}. Changer de domiciliation`}>
+        <ChoiceLink ref={choiceButton} type="button" onClick={() => startup.send({ type: 'order.reopen' })} aria-label={`Domiciliation: ${company}. Changer de domiciliation`}>
           {company}
         </ChoiceLink>
       </Choice>

@@ -3,11 +3,12 @@
 // option 'Tous', and the presentation video from its third-party host, loaded only on request.
 import { useSelector } from '@xstate/react'
 import { styled } from 'goober'
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { SELECTION_VIDEO_URL } from '../../wiring/config.ts'
 import type { StartupContext } from '../../machines/startup.machine.ts'
 import type { StartupRef } from '../app-context.tsx'
 import { Button, formatDate } from '../components/ui.tsx'
+import { focusLost } from '../components/useFocusWhenShown.ts'
 import { Icon } from '../icons.tsx'
 import { color, mq, radius, shadow } from '../theme.ts'
 
@@ -130,6 +131,12 @@ function PresentationVideo() {
 export function OrderSelection({ startup }: { startup: StartupRef }) {
   const orders = useSelector(startup, (s) => (s.context as StartupContext).orders)
   const canCancel = useSelector(startup, (s) => s.context.hasChoice)
+  const heading = useRef<HTMLHeadingElement>(null)
+
+  // The screen replaces the shell, and with it the control that opened it: the focus comes here, not on <body>.
+  useEffect(() => {
+    if (focusLost()) heading.current?.focus()
+  }, [])
 
   useEffect(() => {
     if (!canCancel) return
@@ -140,7 +147,7 @@ export function OrderSelection({ startup }: { startup: StartupRef }) {
 
   return (
     <Screen>
-      <h1>Sélectionnez la domiciliation</h1>
+      <h1 ref={heading} tabIndex={-1}>Sélectionnez la domiciliation</h1>
       <List>
         {orders.map((order, index) => (
           <li key={order.id}>

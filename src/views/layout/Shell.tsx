@@ -2,7 +2,7 @@
 // mobile navigation, the header, the Kbis banner, the page of the route and the problem report.
 import { useActorRef, useSelector } from '@xstate/react'
 import { styled } from 'goober'
-import { useEffect, useState } from 'react'
+import { type RefObject, useCallback, useEffect, useState } from 'react'
 import { useLocation } from 'wouter'
 import { selectedOrder, type StartupContext } from '../../machines/startup.machine.ts'
 import { readMenuExpanded, writeMenuExpanded } from '../../wiring/storage.ts'
@@ -58,7 +58,8 @@ const Backdrop = styled('div')`
   ${mq.desktop} { display: none; }
 `
 
-export function Shell({ startup }: { startup: StartupRef }) {
+/** `focusTarget`: what takes the focus when the shell comes back from the order choice: where the order shows. */
+export function Shell({ startup, focusTarget }: { startup: StartupRef; focusTarget?: RefObject<HTMLElement | null> }) {
   const flows = useFlows()
   const [location] = useLocation()
   const isDesktop = useMediaQuery(`(min-width: ${DESKTOP_MIN_WIDTH}px)`)
@@ -71,6 +72,10 @@ export function Shell({ startup }: { startup: StartupRef }) {
   const problemOpen = useSelector(problem, (s) => s.hasTag('modal'))
   const route = routeByPath(location)
   const legal = location === LEGAL_FORMALITIES_PATH
+  // The one on screen: the mobile navigation's choice on a phone, the header's picker on a desktop (the content without header).
+  const focusHere = useCallback((element: HTMLElement | null) => {
+    if (focusTarget) focusTarget.current = element
+  }, [focusTarget])
 
   useEffect(() => writeMenuExpanded(expanded), [expanded])
   useEffect(() => {
@@ -93,11 +98,11 @@ export function Shell({ startup }: { startup: StartupRef }) {
       />
       {!isDesktop && drawer.open && <Backdrop onClick={() => drawer.close(true)} />}
       <Column>
-        <MobileNav startup={startup} menuOpen={drawer.open} onMenu={drawer.openDrawer} menuButton={drawer.menuButton} />
-        {!legal && <Header route={route} startup={startup} />}
+        <MobileNav startup={startup} menuOpen={drawer.open} onMenu={drawer.openDrawer} menuButton={drawer.menuButton} choiceButton={isDesktop ? undefined : focusHere} />
+        {!legal && <Header route={route} startup={startup} orderPicker={isDesktop ? focusHere : undefined} />}
         <KbisBanner key={order?.id ?? 'all'} order={order} contractId={contractId} />
         <LoadingFlag startup={startup} />
-        <Content id="contenu" tabIndex={-1} $legal={legal}>
+        <Content ref={isDesktop && legal ? focusHere : undefined} id="contenu" tabIndex={-1} $legal={legal}>
           {legal ? <LegalLayout><Pages /></LegalLayout> : <Pages />}
         </Content>
       </Column>
