@@ -68,6 +68,27 @@ Sidebar('no sub-menus on a phone; the drawer opens from the mobile navigation an
   await waitFor(() => assert.is(document.activeElement, screen.getByRole('button', { name: 'Ouvrir le menu' })))
 })
 
+Sidebar('on a phone, the page behind the open drawer is inert; closed (Escape, the backdrop), it is back and the focus on the menu button', async () => {
+  setViewport(360, 740)
+  await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: 2 })
+  await screen.findByText('Bonjour Camille')
+  const behind = () => [document.getElementById('contenu')!, document.querySelector('header')!, screen.getByRole('navigation', { name: /navigation mobile/ }), screen.getByText('Aller au contenu')]
+  assert.ok(behind().every((element) => !element.closest('[inert]')), 'nothing inert with the drawer closed')
+  for (const close of ['Escape', 'backdrop'] as const) {
+    fireEvent.click(screen.getByRole('button', { name: 'Ouvrir le menu' }))
+    await waitFor(() => assert.is(document.activeElement, within(sidebar()).getByRole('button', { name: 'Fermer le menu' })))
+    assert.ok(behind().every((element) => element.closest('[inert]')), 'the header, the mobile navigation, the content and the skip link are inert')
+    assert.not.ok(sidebar().closest('[inert]'), 'the drawer is not')
+    if (close === 'Escape') fireEvent.keyDown(window, { key: 'Escape' })
+    else fireEvent.click(document.querySelector('#menu-principal + div')!)
+    await waitFor(() => assert.is(document.activeElement, screen.getByRole('button', { name: 'Ouvrir le menu' })))
+    assert.ok(behind().every((element) => !element.closest('[inert]')), `nothing inert once closed (${close})`)
+  }
+  // On a desktop the side menu is no drawer: nothing is ever inert.
+  setViewport(1280)
+  await waitFor(() => assert.ok(behind().every((element) => !element.closest('[inert]'))))
+})
+
 Sidebar("'Mes collaborateurs' shows for an owned order and hides for a shared one", async () => {
   const app = await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: F.boulangerie.id })
   await screen.findByText('Bonjour Camille')

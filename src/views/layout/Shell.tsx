@@ -72,6 +72,8 @@ export function Shell({ startup, focusTarget }: { startup: StartupRef; focusTarg
   const problemOpen = useSelector(problem, (s) => s.hasTag('modal'))
   const route = routeByPath(location)
   const legal = location === LEGAL_FORMALITIES_PATH
+  // The phone's drawer open, what lies behind its backdrop takes neither the focus nor a screen reader's reading.
+  const behindDrawer = !isDesktop && drawer.open
   // The one on screen: the mobile navigation's choice on a phone, the header's picker on a desktop (the content without header).
   const focusHere = useCallback((element: HTMLElement | null) => {
     if (focusTarget) focusTarget.current = element
@@ -84,7 +86,7 @@ export function Shell({ startup, focusTarget }: { startup: StartupRef; focusTarg
 
   return (
     <Grid>
-      <SkipLink href="#contenu">Aller au contenu</SkipLink>
+      <SkipLink href="#contenu" inert={behindDrawer}>Aller au contenu</SkipLink>
       <Sidebar
         expanded={isDesktop ? expanded : drawer.open}
         onToggle={() => (isDesktop ? setExpanded(!expanded) : drawer.close(true))}
@@ -96,8 +98,8 @@ export function Shell({ startup, focusTarget }: { startup: StartupRef; focusTarg
         }}
         onNavigate={() => drawer.close(false)}
       />
-      {!isDesktop && drawer.open && <Backdrop onClick={() => drawer.close(true)} />}
-      <Column>
+      {behindDrawer && <Backdrop onClick={() => drawer.close(true)} />}
+      <Column inert={behindDrawer}>
         <MobileNav startup={startup} menuOpen={drawer.open} onMenu={drawer.openDrawer} menuButton={drawer.menuButton} choiceButton={isDesktop ? undefined : focusHere} />
         {!legal && <Header route={route} startup={startup} orderPicker={isDesktop ? focusHere : undefined} />}
         <KbisBanner key={order?.id ?? 'all'} order={order} contractId={contractId} />
