@@ -1,6 +1,7 @@
 // "Modifier mon mot de passe" (/informations-personnelles): current, new and confirmation; the new one
 // follows the rule (passwordRule.ts) before anything is sent; a refusal (wrong current password) keeps
-// what was typed; once changed the other devices are signed out by the server, this one stays.
+// what was typed; once changed the other devices are signed out by the server, this one stays, and a
+// toast says so (the only announcement: the form, emptied, says nothing more).
 import { assign, fromPromise, setup } from 'xstate'
 import { PASSWORDS_DIFFER, passwordProblem } from './passwordRule.ts'
 import { messageOf, type Notice } from './shared.ts'
@@ -25,7 +26,7 @@ export function passwordDraftProblems(draft: PasswordDraft): PasswordProblems {
 
 export const passwordChangeMachine = deferred(() => setup({
   types: {
-    context: {} as { draft: PasswordDraft; problems: PasswordProblems; error: string | null; /** Changed, and nothing typed since. */ changed: boolean },
+    context: {} as { draft: PasswordDraft; problems: PasswordProblems; error: string | null },
     events: {} as
       | { type: 'password.change'; draft: Partial<PasswordDraft> }
       | { type: 'password.submit' },
@@ -43,12 +44,12 @@ export const passwordChangeMachine = deferred(() => setup({
   },
 }).createMachine({
   id: 'passwordChange',
-  context: { draft: emptyDraft, problems: {}, error: null, changed: false },
+  context: { draft: emptyDraft, problems: {}, error: null },
   initial: 'editing',
   states: {
     editing: {
       on: {
-        'password.change': { actions: assign({ draft: ({ context, event }) => ({ ...context.draft, ...event.draft }), error: null, changed: false }) },
+        'password.change': { actions: assign({ draft: ({ context, event }) => ({ ...context.draft, ...event.draft }), error: null }) },
         'password.submit': [
           { guard: 'hasProblems', actions: assign({ problems: ({ context }) => passwordDraftProblems(context.draft) }) },
           { target: 'saving', actions: assign({ problems: {} }) },
@@ -63,7 +64,7 @@ export const passwordChangeMachine = deferred(() => setup({
         input: ({ context }) => ({ currentPassword: context.draft.current, newPassword: context.draft.next }),
         onDone: {
           target: 'editing',
-          actions: [assign({ draft: emptyDraft, problems: {}, error: null, changed: true }), { type: 'notify', params: { kind: 'success', message: PASSWORD_UPDATED } }],
+          actions: [assign({ draft: emptyDraft, problems: {}, error: null }), { type: 'notify', params: { kind: 'success', message: PASSWORD_UPDATED } }],
         },
         onError: { target: 'editing', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
       },

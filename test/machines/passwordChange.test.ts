@@ -27,8 +27,10 @@ const events = [
 
 const ModelBased = suite('passwordChange: every shortest path, replayed')
 const paths = shortestPaths(passwordChangeMachine, { events })
-ModelBased('the model reaches the password changed and the wrong current password', () => {
-  assert.ok(paths.some((p) => p.steps.some((s) => s.event.type === 'xstate.done.actor.updatePassword')), 'changed')
+// A change that went through empties the form: the machine is back where it started (the toast is what tells it, see
+// the examples below), so no shortest path ends there.
+ModelBased('the model reaches the wrong current password, and a change sent', () => {
+  assert.ok(paths.some((p) => p.state.matches('saving')), 'sent')
   assert.ok(paths.some((p) => p.state.context.error === wrongCurrent.message), 'wrong current')
 })
 for (const path of paths) {

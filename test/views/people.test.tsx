@@ -1,9 +1,12 @@
 import '../util/dom.ts'
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import toast from 'react-hot-toast'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Mandataire, Passkey, Session, Share } from '../../server/contract/schemas.ts'
+import { PASSWORD_UPDATED } from '../../src/machines/passwordChange.machine.ts'
 import { PASSWORD_TOO_SHORT } from '../../src/machines/passwordRule.ts'
+import { showToast } from '../../src/views/Toasts.tsx'
 import { INVITATION_ACCEPTED, PASSWORD_NOT_CHANGED, EMAIL_NOT_CHANGED } from '../../src/wiring/people.ts'
 import * as F from '../util/fixtures.ts'
 import { setViewport } from '../util/dom.ts'
@@ -73,9 +76,16 @@ Account('the password: the rule as one types, a wrong current password keeps the
   assert.is((within(form).getByLabelText('Nouveau mot de passe') as HTMLInputElement).value, 'une phrase de passe')
   type('Mot de passe actuel', 'Demo1234!', form)
   fireEvent.click(within(form).getByRole('button', { name: 'Modifier mon mot de passe' }))
-  await within(form).findByText(/Vos autres appareils ont été déconnectés/)
-  assert.is((within(form).getByLabelText('Nouveau mot de passe') as HTMLInputElement).value, '')
+  await waitFor(() => assert.is((within(form).getByLabelText('Nouveau mot de passe') as HTMLInputElement).value, ''))
   assert.equal(app.calls.people.filter(([n]) => n === 'updatePassword').at(-1), ['updatePassword', { currentPassword: 'Demo1234!', newPassword: 'une phrase de passe' }])
+  // Said once, by the toast (what the composition root does with each notice): not a second time in the form.
+  assert.equal(app.calls.notices.filter((n) => n.message === PASSWORD_UPDATED), [{ kind: 'success', message: PASSWORD_UPDATED }])
+  act(() => app.calls.notices.forEach(showToast))
+  await screen.findByText(PASSWORD_UPDATED)
+  const announced = [...document.querySelectorAll('[role="status"], [aria-live]')].filter((region) => region.textContent?.includes('Vos autres appareils ont été déconnectés'))
+  assert.is(announced.length, 1, 'announced once')
+  assert.is(within(form).queryByText(/Vos autres appareils ont été déconnectés/), null)
+  act(() => toast.remove())
 })
 
 Account('devices: this one marked; the others signed out on request', async () => {

@@ -49,7 +49,6 @@ export function PasswordSection() {
   const draft = useSelector(actor, (s) => s.context.draft)
   const problems = useSelector(actor, (s) => s.context.problems)
   const error = useSelector(actor, (s) => s.context.error)
-  const changed = useSelector(actor, (s) => s.context.changed)
   const busy = useSelector(actor, (s) => s.hasTag('busy'))
   const change = (patch: Partial<typeof draft>) => actor.send({ type: 'password.change', draft: patch })
   const submit = (event: FormEvent) => {
@@ -60,7 +59,6 @@ export function PasswordSection() {
     <Section id="password-title" title="Modifier mon mot de passe">
       <form onSubmit={submit} noValidate aria-busy={busy} aria-labelledby="password-title">
         {error && <Alert $kind="error" role="alert">{error}</Alert>}
-        {changed && <Alert $kind="success" role="status">Votre mot de passe a été modifié. Vos autres appareils ont été déconnectés.</Alert>}
         <TextField id="current-password" label="Mot de passe actuel" type="password" autoComplete="current-password" value={draft.current}
           onChange={(current) => change({ current })} error={problems.current} />
         <PasswordFields idPrefix="change" password={draft.next} confirmation={draft.confirmation} onPassword={(next) => change({ next })}
