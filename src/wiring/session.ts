@@ -59,10 +59,14 @@ export function createSessionActor({ api, notify, loadPortal, currentPath = brow
     onUnauthorized: () => session.send({ type: 'session.expired', path: returnPath(currentPath()) }),
     onSwallowedError: (error) => notify({ kind: 'error', message: error.message }),
   })
-  // Signed out in another tab: as a logout here (that tab said why, if its session expired).
-  onSignedOutElsewhere(() => session.send({ type: 'session.logout' }))
-  // Signed in in another tab while this one is signed out: its guard lets the portal through, so the session follows.
-  onSignedInElsewhere((user) => session.getSnapshot().matches('signedOut') && session.send({ type: 'session.signedIn', user }))
+  const unfollow = [
+    // Signed out in another tab: as a logout here (that tab said why, if its session expired).
+    onSignedOutElsewhere(() => session.send({ type: 'session.logout' })),
+    // Signed in in another tab while this one is signed out: its guard lets the portal through, so the session follows.
+    onSignedInElsewhere((user) => session.getSnapshot().matches('signedOut') && session.send({ type: 'session.signedIn', user })),
+  ]
+  // A stopped session (a test's page closed) follows the other tabs no more.
+  session.subscribe({ complete: () => unfollow.forEach((stop) => stop()) })
 
   session.start()
   return session

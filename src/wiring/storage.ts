@@ -33,21 +33,23 @@ const userChanged = () => userListeners.forEach((listener) => listener(false))
 // (No window when /login is rendered ahead at build time: src/prerender.tsx.)
 globalThis.window?.addEventListener('storage', (event) => event.key === USER_KEY && userListeners.forEach((listener) => listener(true)))
 
-/** Follows the stored user entry: written or removed here, or in another tab. */
-export function subscribeStoredUser(listener: () => void): () => void {
-  const follower = () => listener()
+/** Adds a follower of the user entry; answers the function that removes it. */
+function followUser(follower: (elsewhere: boolean) => void): () => void {
   userListeners.add(follower)
   return () => void userListeners.delete(follower)
 }
+
+/** Follows the stored user entry: written or removed here, or in another tab. */
+export const subscribeStoredUser = (listener: () => void): (() => void) => followUser(() => listener())
 
 /**
  * Signing out in another tab: the user entry changed there and is gone now. Read when the event arrives, not from
  * it: a removal followed at once by a new entry (written back since) is no sign-out.
  */
-export const onSignedOutElsewhere = (listener: () => void) => void userListeners.add((elsewhere) => elsewhere && !hasStoredUser() && listener())
+export const onSignedOutElsewhere = (listener: () => void) => followUser((elsewhere) => elsewhere && !hasStoredUser() && listener())
 
 /** Signing in in another tab: the user entry changed there and holds a user now, handed to the listener. */
-export const onSignedInElsewhere = (listener: (user: AuthUser) => void) => void userListeners.add((elsewhere) => {
+export const onSignedInElsewhere = (listener: (user: AuthUser) => void) => followUser((elsewhere) => {
   const user = elsewhere ? readStoredUser() : null
   if (user) listener(user)
 })

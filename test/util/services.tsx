@@ -596,14 +596,19 @@ export function createTestServices(scenario: Scenario, navigate: (to: string, op
   return { services, session, calls }
 }
 
+/** The session of the app rendered last: like a closed tab's, it is stopped when the next one renders. */
+let lastSession: SessionRef | undefined
+
 /** Renders the whole app at a path, signed in (with a kept default order) or not. */
 export async function renderApp(path: string, options: Scenario & { signedIn?: boolean; defaultOrder?: StoredChoice } = {}) {
+  lastSession?.stop()
   localStorage.clear()
   if (options.signedIn) writeStoredUser(F.authUser)
   if (options.defaultOrder !== undefined) writeStoredChoice(options.defaultOrder)
   if (options.dextEmail) localStorage.setItem(DEXT_EMAIL_KEY, JSON.stringify({ [options.dextEmailOf ?? F.authUser.id]: options.dextEmail }))
   const location = memoryLocation({ path, record: true })
   const { services, session, calls } = createTestServices(options, (to, navigation) => location.navigate(to, navigation), () => location.history.at(-1) ?? path)
+  lastSession = session
   let view!: ReturnType<typeof render>
   await act(async () => {
     view = render(<App services={services} hook={location.hook} />)
