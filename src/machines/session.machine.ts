@@ -16,8 +16,10 @@ export interface SessionContext {
   /** The running startup machine, once its code has loaded. */
   startup: StartupRef | null
   error: string | null
-  /** The page shown when the session expired during work: signing in again goes back there. */
+  /** The page shown when the session expired during work: signing in again as the same person goes back there. */
   returnTo: string | null
+  /** Who was signed in last (kept past the sign-out): another person signing in is not sent to their page. */
+  lastUserId: number | null
 }
 
 export type SessionEvent =
@@ -35,6 +37,9 @@ export type SessionEvent =
 export const PORTAL_UNAVAILABLE = 'Votre espace n’a pas pu être chargé. Vérifiez votre connexion internet puis réessayez.'
 /** The client's words for a 401 (src/api/errors.ts), shown on /login once the session expired during work. */
 export const SESSION_EXPIRED = 'Votre session a expiré. Veuillez vous reconnecter.'
+
+/** The page to come back to when `user` signs in: only theirs, kept when their session expired during work. */
+const returnFor = (context: SessionContext, user: AuthUser) => (context.lastUserId === user.id ? context.returnTo : null)
 
 export const sessionMachine = deferred(() => setup({
   types: {
@@ -64,7 +69,7 @@ export const sessionMachine = deferred(() => setup({
   },
 }).createMachine({
   id: 'session',
-  context: ({ input }) => ({ user: input.storedUser, storedChoice: input.storedChoice, startup: null, error: null, returnTo: null }),
+  context: ({ input }) => ({ user: input.storedUser, storedChoice: input.storedChoice, startup: null, error: null, returnTo: null, lastUserId: null }),
   initial: 'restoring',
   states: {
     restoring: {
@@ -75,7 +80,7 @@ export const sessionMachine = deferred(() => setup({
         'session.login': { target: 'signingIn', actions: assign({ error: null }) },
         // The user signed in another way (a passkey, an invitation), kept like a login's.
         'session.signedIn': { target: 'signedIn', actions: [
-            assign({ user: ({ event }) => event.user, storedChoice: ({ event }) => event.orderId ?? null, error: null }),
+            assign({ user: ({ event }) => event.user, storedChoice: ({ event }) => event.orderId ?? null, error: null, returnTo: ({ context, event }) => returnFor(context, event.user) }),
             { type: 'persistUser', params: ({ event }) => ({ user: event.user }) },
           ] },
       },
@@ -89,7 +94,7 @@ export const sessionMachine = deferred(() => setup({
         onDone: {
           target: 'signedIn',
           actions: [
-            assign({ user: ({ event }) => event.output, storedChoice: null }),
+            assign({ user: ({ event }) => event.output, storedChoice: null, returnTo: ({ context, event }) => returnFor(context, event.output) }),
             { type: 'persistUser', params: ({ event }) => ({ user: event.output }) },
           ],
         },
@@ -101,7 +106,7 @@ export const sessionMachine = deferred(() => setup({
       exit: [
         { type: 'removeUser', params: ({ context }) => ({ apiToken: context.user?.apiToken ?? null }) },
         stopChild('startup'),
-        assign({ user: null, storedChoice: null, startup: null, error: null, returnTo: null }),
+        assign({ user: null, storedChoice: null, startup: null, error: null, returnTo: null, lastUserId: ({ context }) => context.user?.id ?? null }),
       ],
       initial: 'loadingPortal',
       states: {

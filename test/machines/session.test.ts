@@ -206,6 +206,21 @@ Session('a 401 during work: signed out, the reason for /login, and the page to c
   assert.equal([actor.getSnapshot().context.error, actor.getSnapshot().context.returnTo], [null, null], 'a logout says nothing and goes nowhere back')
 })
 
+Session('a 401 during work, then another person signs in on this browser: they are not sent to the page of the first', async () => {
+  const { actor, deferreds, startupLogic } = start(F.authUser)
+  actor.start()
+  deferreds.settle('loadPortal', { output: startupLogic })
+  await flush()
+  actor.send({ type: 'session.expired', path: '/mes-courriers/courriers?document=21' })
+  assert.is(actor.getSnapshot().context.returnTo, '/mes-courriers/courriers?document=21')
+  actor.send({ type: 'session.login', username: 'associe@example.com', password: 'Demo1234!' })
+  await flush()
+  deferreds.settle('login', { output: { ...F.authUser, id: F.authUser.id + 1, email: 'associe@example.com', apiToken: 'tok_other' } })
+  await flush()
+  assert.ok(actor.getSnapshot().matches('signedIn'))
+  assert.is(actor.getSnapshot().context.returnTo, null, 'the dashboard, not the first person’s letter')
+})
+
 Session('logout removes the stored user and stops the startup child', async () => {
   const { actor, storage, deferreds, startupLogic } = start(F.authUser)
   actor.start()
