@@ -24,6 +24,9 @@ export const letterHistoryMachine = deferred(() => setup({
   initial: 'loading',
   states: {
     loading: {
+      // An action on the letter while its history is read (opening it marks it read at the same time): the answer
+      // may not hold it, so the history is read again (the read under way is dropped).
+      on: { 'history.reload': { target: 'loading', reenter: true } },
       invoke: {
         id: 'loadHistory',
         src: 'loadHistory',
@@ -35,7 +38,10 @@ export const letterHistoryMachine = deferred(() => setup({
     // After an action on the letter (filed, sent), read again.
     loaded: { on: { 'history.reload': 'loading' } },
     failed: {
-      on: { 'history.retry': { target: 'loading', actions: assign({ error: null }) } },
+      on: {
+        'history.retry': { target: 'loading', actions: assign({ error: null }) },
+        'history.reload': { target: 'loading', actions: assign({ error: null }) },
+      },
     },
   },
 }))
