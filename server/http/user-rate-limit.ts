@@ -1,6 +1,6 @@
 // Limits per signed-in user (not per IP) for the calls that send e-mail to addresses the user types or
 // that tell whether an address is taken: counters in the rate_limits table, shared by every process.
-import { countRateLimitHit, giveBackRateLimitHits, takeRateLimitHits } from '../db/repositories/rate-limits.ts'
+import { countRateLimitHit, giveBackRateLimitHits, remainingRateLimitHits, takeRateLimitHits } from '../db/repositories/rate-limits.ts'
 import type { AppDeps } from '../deps.ts'
 import { HttpError } from './errors.ts'
 
@@ -11,6 +11,8 @@ export interface UserLimit {
   windowMs: number
   /** The French answer when the limit is reached. */
   message: string
+  /** For a call of several hits that does not fit while some are left (takeFromUserLimit): the answer that says how many, and until when. */
+  fewLeft?: (remaining: number, resetAt: Date) => string
 }
 
 /** Counts one call of `userId` against `limit`; past it, a French 429 and nothing done. */
@@ -34,7 +36,10 @@ export async function takeFromUserLimit({ db, clock }: Pick<AppDeps, 'db' | 'clo
   const now = clock.now()
   const key = `user:${userId}:${limit.name}`
   const window = await takeRateLimitHits(db, key, hits, limit.max, now, new Date(now.getTime() + limit.windowMs))
-  if (!window) throw new HttpError(429, limit.message, 'RATE_LIMITED')
+  if (!window) {
+    const left = hits > 1 && limit.fewLeft ? await remainingRateLimitHits(db, key, limit.max, now) : null
+    throw new HttpError(429, left?.remaining && left.resetAt ? limit.fewLeft!(left.remaining, left.resetAt) : limit.message, 'RATE_LIMITED')
+  }
   return {
     async giveBack(n) {
       if (n > 0) await giveBackRateLimitHits(db, key, n, window)

@@ -7,3 +7,6 @@ export const parisDay = (date: Date) => parisDayFormat.format(date)
 
 /** "3 mars 2026", as French documents write a date (certificates, contracts, letters), in France's time zone. */
 export const longDate = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/Paris' })
+
+/** "14 h 05": a time of day in France, as a French message writes it. */
+export const parisTime = (date: Date) => new Intl.DateTimeFormat('fr-FR', { hour: '2-digit', minute: '2-digit', timeZone: 'Europe/Paris' }).format(date).replace(':', ' h ')

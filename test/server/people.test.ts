@@ -7,6 +7,7 @@ import { buildApp } from '../../server/app.ts'
 import { EMAIL_CHANGE_LIMIT } from '../../server/routes/account/index.ts'
 import { PROBLEM_LIMIT } from '../../server/routes/orders/index.ts'
 import { INVITE_LIMIT, REFERRAL_LIMIT } from '../../server/routes/people/index.ts'
+import { parisTime } from '../../server/services/time.ts'
 import { buildTestApp, call, DEMO_PASSWORD, login, type TestApp } from '../util/server.ts'
 import { demoIds, type DemoIds } from '../util/server-samples.ts'
 import { SoftPasskey } from '../util/webauthn.ts'
@@ -233,10 +234,13 @@ limits(`invitations: ${INVITE_LIMIT.max} e-mails an hour per owner, counted per 
   const [sharesBefore, mailsBefore] = [await shares(), ctx.t.mails.length]
   const over = await invite(ctx, addresses(16, 5))
   assert.is(over.statusCode, 429, 'five more would make 21')
-  assert.equal(over.json(), { statusCode: 429, code: 'RATE_LIMITED', message: INVITE_LIMIT.message })
+  // How many still fit, and until when: the owner can send those.
+  const windowEnd = (await ctx.t.deps.db.selectFrom('rate_limits').select('reset_at').where('key', 'like', '%:invite').executeTakeFirstOrThrow()).reset_at
+  assert.equal(over.json(), { statusCode: 429, code: 'RATE_LIMITED', message: `Vous pouvez encore envoyer 4 invitations d’ici ${parisTime(windowEnd)} : retirez des adresses, ou réessayez plus tard.` })
   assert.equal([await shares(), ctx.t.mails.length], [sharesBefore, mailsBefore], 'nothing written, nothing sent')
   assert.is((await invite(ctx, addresses(16, 4))).statusCode, 200, 'four fit')
-  assert.is((await invite(ctx, addresses(20, 1))).statusCode, 429)
+  const full = await invite(ctx, addresses(20, 1))
+  assert.equal([full.statusCode, full.json().message], [429, INVITE_LIMIT.message], 'none left: the plain answer')
   assert.is(ctx.t.mails.length - before, INVITE_LIMIT.max)
   ctx.t.clock.advance(INVITE_LIMIT.windowMs)
   try {

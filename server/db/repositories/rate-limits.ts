@@ -33,6 +33,12 @@ export async function takeRateLimitHits(db: Db, key: string, hits: number, max: 
   return row?.reset_at
 }
 
+/** What is left of `key`'s window (`max` when none is running), and when that window ends (null: none). */
+export async function remainingRateLimitHits(db: Db, key: string, max: number, now: Date): Promise<{ remaining: number; resetAt: Date | null }> {
+  const row = await db.selectFrom('rate_limits').select(['count', 'reset_at']).where('key', '=', key).where('reset_at', '>', now).executeTakeFirst()
+  return row ? { remaining: Math.max(0, max - row.count), resetAt: row.reset_at } : { remaining: max, resetAt: null }
+}
+
 /** Gives back hits taken by takeRateLimitHits and not used after all, in the window they were taken in (ending at `resetAt`) only. */
 export async function giveBackRateLimitHits(db: Db, key: string, hits: number, resetAt: Date): Promise<void> {
   await db.updateTable('rate_limits').set({ count: sql<number>`greatest(count - ${hits}, 0)` })

@@ -5,7 +5,7 @@ import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest, conflict, HttpError, notFound } from '../../http/errors.ts'
 import { sendOrUndo } from '../../http/send-or-undo.ts'
-import { limitPerUser, takeFromUserLimit } from '../../http/user-rate-limit.ts'
+import { limitPerUser, takeFromUserLimit, type UserLimit } from '../../http/user-rate-limit.ts'
 import { isUniqueViolation } from '../../db/errors.ts'
 import { requireOrder } from '../../db/repositories/orders.ts'
 import {
@@ -15,14 +15,19 @@ import { createApiToken, createUser, findUserByEmail, toUser } from '../../db/re
 import { hashPassword, randomToken, sha256 } from '../../services/crypto.ts'
 import { userAgentOf } from '../../services/devices.ts'
 import { normaliseFrenchPhone } from '../../contract/rules/phone.ts'
-import { addDays } from '../../services/time.ts'
+import { addDays, parisTime } from '../../services/time.ts'
 import { checkNewPassword } from '../account/index.ts'
 
 export const INVITATION_DAYS = 7
 /** A pending invitation typed again gets a new link, but not more than once a minute (a double click, ten tabs). */
 export const RESEND_AFTER_MS = 60_000
 /** Invitation e-mails (one per address sent), not calls: 20 calls of 20 addresses were 400 e-mails an hour. */
-export const INVITE_LIMIT = { name: 'invite', max: 20, windowMs: 3_600_000, message: 'Trop d’invitations envoyées en peu de temps : réessayez dans une heure.' }
+export const INVITE_LIMIT: UserLimit = {
+  name: 'invite', max: 20, windowMs: 3_600_000, message: 'Trop d’invitations envoyées en peu de temps : réessayez dans une heure.',
+  // Several addresses that do not all fit in the hour's window: how many still do, so that the owner can send those
+  // (more than 20 in one call is refused by the body's schema).
+  fewLeft: (remaining, resetAt) => `Vous pouvez encore envoyer ${remaining} invitation${remaining > 1 ? 's' : ''} d’ici ${parisTime(resetAt)} : retirez des adresses, ou réessayez plus tard.`,
+}
 export const REFERRAL_LIMIT = { name: 'sendInvite', max: 5, windowMs: 3_600_000, message: 'Vous avez déjà envoyé plusieurs recommandations : réessayez dans une heure.' }
 
 /** Addresses as a French list: « a, b et c ». */
