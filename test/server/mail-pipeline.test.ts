@@ -10,6 +10,7 @@ import { letterRenderTimeoutMs } from '../../server/services/letter-render-threa
 import { LETTER_JOB, letterPipelineJob } from '../../server/services/mail-pipeline.ts'
 import { fsStorage } from '../../server/services/storage.ts'
 import { SEARCH_LENGTH_MESSAGE } from '../../server/routes/mail/pipeline.ts'
+import { watchStalls } from '../util/event-loop.ts'
 import { imageOnlyPdf, receiptPdf, slowToDrawPdf, textLayerPdf } from '../util/letters.ts'
 import { buildTestApp, call, login, ordersByName, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
 
@@ -185,12 +186,7 @@ heavy.after((ctx) => ctx.t.close())
  * sent every 100 ms, as a load balancer would (the longest one waited for its answer), both in ms.
  */
 async function watchingTheEventLoop(t: TestApp, work: () => Promise<void>): Promise<{ stall: number; health: number; answered: number }> {
-  let last = performance.now()
-  let stall = 0
-  const ticks = setInterval(() => {
-    stall = Math.max(stall, performance.now() - last - 10)
-    last = performance.now()
-  }, 10)
+  const stalls = watchStalls()
   let health = 0
   let answered = 0
   const asking = setInterval(() => {
@@ -200,11 +196,11 @@ async function watchingTheEventLoop(t: TestApp, work: () => Promise<void>): Prom
       health = Math.max(health, performance.now() - asked)
     })
   }, 100)
+  let stall: number
   try {
     await work()
-    stall = Math.max(stall, performance.now() - last - 10)
   } finally {
-    clearInterval(ticks)
+    stall = stalls.stop()
     clearInterval(asking)
   }
   return { stall, health, answered }

@@ -127,13 +127,18 @@ Header("the picker labelled 'Domiciliation' lists every company and 'Tous'; pick
   await screen.findByRole('button', { name: /Domiciliation: Tous/ })
 })
 
-Header('the mobile link reopens the order choice, which can be dismissed; the focus follows, never left on <body>', async () => {
+/** At 360 px, signed in on Boulangerie: its mobile link pressed from the keyboard (focused, then clicked). */
+async function openMobileOrderChoice() {
   setViewport(360, 740)
   await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: F.boulangerie.id })
   await screen.findByText('Bonjour Camille')
   const link = screen.getByRole('button', { name: /Domiciliation: Boulangerie des Lilas SAS/ })
   link.focus()
   fireEvent.click(link)
+}
+
+Header('the mobile link reopens the order choice, which can be dismissed; the focus follows, never left on <body>', async () => {
+  await openMobileOrderChoice()
   const heading = await screen.findByRole('heading', { name: 'Sélectionnez la domiciliation' })
   await waitFor(() => assert.is(document.activeElement, heading, 'the selection screen takes the focus'))
   const cancel = screen.getByRole('button', { name: 'Annuler' })
@@ -144,12 +149,7 @@ Header('the mobile link reopens the order choice, which can be dismissed; the fo
 })
 
 Header('at 360 px, another order chosen from the mobile link: the focus is on the choice, which shows it', async () => {
-  setViewport(360, 740)
-  await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: F.boulangerie.id })
-  await screen.findByText('Bonjour Camille')
-  const link = screen.getByRole('button', { name: /Domiciliation: Boulangerie des Lilas SAS/ })
-  link.focus()
-  fireEvent.click(link)
+  await openMobileOrderChoice()
   const choice = await screen.findByRole('button', { name: /Atelier Lumière SARL/ })
   choice.focus()
   fireEvent.click(choice)
