@@ -138,4 +138,38 @@ for (const viewport of [MOBILE, DESKTOP]) {
   })
 }
 
+A11y('360 px: titles never clipped, every control of the bars and dialogs and every link standing alone at least 44 px', async ({ portal }) => {
+  const tab = await portal.open({ viewport: MOBILE })
+  const { page } = tab
+  await signIn(page)
+  await chooseOrder(page, 'Tous')
+  await pageTitle(page, 'Tableau de bord').waitFor()
+  const problems: string[] = []
+  const measure = (where: string) => page.evaluate((where) => {
+    const found: string[] = []
+    const h1 = document.querySelector<HTMLElement>('header h1')
+    if (h1 && h1.scrollWidth > h1.clientWidth + 1) found.push(`${where}: title clipped (${h1.scrollWidth} > ${h1.clientWidth})`)
+    const controls = [...document.querySelectorAll<HTMLElement>('header button, #contenu ~ * button, nav button, [role="dialog"] header button')]
+    for (const el of [...controls, ...document.querySelectorAll<HTMLElement>('#contenu li > a, #contenu p > a:only-child')]) {
+      const box = el.getBoundingClientRect()
+      if (box.width === 0) continue
+      if (box.height < 44 || (el.tagName === 'BUTTON' && box.width < 44)) found.push(`${where}: « ${el.innerText || el.getAttribute('aria-label')} » ${Math.round(box.width)}×${Math.round(box.height)}`)
+    }
+    return found
+  }, where)
+  for (const route of pageRoutes) {
+    await page.goto(route.path)
+    await pageTitle(page, route.title).waitFor()
+    await settled(page)
+    problems.push(...await measure(route.path))
+  }
+  await page.goto('/souscription/mes-abonnements')
+  await settled(page)
+  await page.getByRole('button', { name: /^Résilier/ }).first().click()
+  await page.getByRole('dialog').waitFor()
+  problems.push(...await measure('dialogue « Résilier la domiciliation de … »'))
+  await tab.close()
+  assert.equal(problems, [], problems.join('\n'))
+})
+
 A11y.run()

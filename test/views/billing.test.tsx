@@ -179,6 +179,18 @@ Documents('the certificate: issued, downloaded, its code and verification page; 
   await waitFor(() => assert.equal(saved, [{ fileName: 'attestation-domiciliation-K7QM-2XPA-9D4F.pdf', type: 'blob:' }, { fileName: 'contrat-domiciliation-102.pdf', type: 'blob:' }]))
 })
 
+Documents("under 'Tous', each company's forwarding address is a region named after it (a screen reader's list of regions tells them apart)", async () => {
+  await open('/souscription/attestation-contrats', { defaultOrder: 'all' })
+  const regions = await waitFor(() => {
+    const found = screen.getAllByRole('region', { name: /^Adresse de réexpédition/ })
+    assert.ok(found.length > 1, `${found.length} region(s)`)
+    return found
+  })
+  const names = regions.map((r) => document.getElementById(r.getAttribute('aria-labelledby')!)!.textContent)
+  assert.equal(new Set(names).size, names.length, names.join(' | '))
+  assert.ok(names.includes('Adresse de réexpédition, Boulangerie des Lilas SAS'), names.join(' | '))
+})
+
 Documents('a certificate refused says why', async () => {
   await open('/souscription/attestation-contrats', { billing: { certificateRefused: 'Votre attestation sera disponible dès la signature de votre contrat de domiciliation.' } })
   fireEvent.click(await screen.findByRole('button', { name: 'Télécharger mon attestation de domiciliation' }))

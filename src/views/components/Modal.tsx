@@ -46,7 +46,7 @@ const Head = styled('div')<{ $accent: boolean }>`
   background: ${(p) => (p.$accent ? color.primary : color.surface)};
   color: ${(p) => (p.$accent ? '#fff' : color.text)};
   border-bottom: 1px solid ${color.border};
-  h2 { margin: 0; font-size: 1.2rem; }
+  h2 { margin: 0; font-size: 1.2rem; min-width: 0; overflow-wrap: anywhere; }
 `
 
 const Body = styled('div')`

@@ -1,7 +1,7 @@
 // Small building blocks shared by every screen.
-import { styled } from 'goober'
+import { css, styled } from 'goober'
 import type { InputHTMLAttributes, ReactNode } from 'react'
-import { color, radius } from '../theme.ts'
+import { color, mq, radius } from '../theme.ts'
 
 export const Button = styled('button')<{ $variant?: 'primary' | 'secondary' | 'ghost' | 'danger' }>`
   display: inline-flex;
@@ -28,12 +28,18 @@ export const IconButton = styled('button')`
   justify-content: center;
   width: 44px;
   height: 44px;
+  flex-shrink: 0;
   border-radius: 50%;
   border: none;
   background: transparent;
   color: inherit;
   cursor: pointer;
   &:hover { background: rgba(0, 0, 0, 0.06); }
+`
+
+/** A link that stands on its own (a list's entry, 'Tous mes courriers'): on a phone, a 44 px tall target like the buttons. */
+export const touchLink = css`
+  ${mq.mobile} { display: inline-flex; align-items: center; min-height: 44px; }
 `
 
 export const VisuallyHidden = styled('span')`

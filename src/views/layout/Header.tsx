@@ -28,8 +28,11 @@ const Bar = styled('header')`
     margin: 0;
     font-size: 1.25rem;
     min-width: 0;
-    overflow: hidden;
-    text-overflow: ellipsis;
+    /* A long title wraps, cut inside a word only when that word alone is wider than the bar leaves it (never clipped). */
+    overflow-wrap: anywhere;
+    svg { flex-shrink: 0; }
+    /* On a phone the bar is shared with four buttons: a smaller title, without its (decorative) icon. */
+    ${mq.mobile} { font-size: 1.1rem; svg { display: none; } }
   }
 `
 

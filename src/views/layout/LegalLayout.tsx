@@ -2,6 +2,7 @@
 import { styled } from 'goober'
 import type { ReactNode } from 'react'
 import { Link } from 'wouter'
+import { touchLink } from '../components/ui.tsx'
 import { color, mq } from '../theme.ts'
 
 const Hero = styled('div')`
@@ -23,7 +24,7 @@ export function LegalLayout({ children }: { children: ReactNode }) {
   return (
     <>
       <Hero>
-        <Link href="/tableau-de-bord">← Tableau de bord</Link>
+        <Link className={touchLink} href="/tableau-de-bord">← Tableau de bord</Link>
         <h1>Formalités juridiques</h1>
         <p>Créer, modifier, transférer ou dissoudre votre société : nos juristes s’occupent de tout.</p>
       </Hero>

@@ -33,8 +33,9 @@ const Choice = styled('div')`
 const ChoiceLink = styled('button')`
   border: none;
   background: transparent;
-  padding: 0.6rem 0;
+  padding: 0.6rem 0.25rem;
   min-height: 44px;
+  min-width: 44px;
   font-weight: 700;
   text-decoration: underline;
   text-underline-offset: 3px;

@@ -6,7 +6,7 @@ import type { ActorRefFrom } from 'xstate'
 import type { Contract } from '../../../../server/contract/schemas.ts'
 import type { AddressDraft, forwardingAddressMachine } from '../../../machines/forwardingAddress.machine.ts'
 import { useFlows } from '../../app-context.tsx'
-import { Alert, Button, TextField } from '../../components/ui.tsx'
+import { Alert, Button, TextField, VisuallyHidden } from '../../components/ui.tsx'
 import { Muted } from '../../components/page.tsx'
 import { useFocusWhenShown } from '../../components/useFocusWhenShown.ts'
 import { Actions } from './styles.ts'
@@ -36,7 +36,8 @@ export function ForwardingAddress({ contract: initial }: { contract: Contract })
   const address = lines(contract)
   return (
     <section aria-labelledby={headingId}>
-      <h4 id={headingId}>Adresse de réexpédition</h4>
+      {/* One such region per company under 'Tous': each named after its company, for a screen reader's list of regions. */}
+      <h4 id={headingId}>Adresse de réexpédition<VisuallyHidden>, {contract.raisonSociale}</VisuallyHidden></h4>
       {editing ? <AddressForm actor={actor} /> : (
         <>
           {address.length ? <address>{address.map((line) => <div key={line}>{line}</div>)}</address> : <Muted>Aucune adresse de réexpédition enregistrée.</Muted>}

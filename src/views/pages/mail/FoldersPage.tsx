@@ -7,7 +7,7 @@ import type { Order } from '../../../../server/contract/schemas.ts'
 import type { folderEditorMachine } from '../../../machines/folderEditor.machine.ts'
 import { useFlows } from '../../app-context.tsx'
 import { Modal } from '../../components/Modal.tsx'
-import { Alert, Button, Field } from '../../components/ui.tsx'
+import { Alert, Button, Field, touchLink } from '../../components/ui.tsx'
 import type { PageProps } from '../page.ts'
 import { companyOf, ListState, Muted, PageCard, Row, Rows, Toolbar, useOrders, usePortal, useResource, useSelectedOrder } from '../../components/page.tsx'
 import { letters } from '../../components/labels.ts'
@@ -40,7 +40,7 @@ export default function FoldersPage(_: PageProps) {
           {folders.map((f) => (
             <Row key={f.id}>
               <div>
-                <Link href={`/mes-courriers/courriers?dossier=${f.id}`}><strong>{f.name}</strong></Link>
+                <Link className={touchLink} href={`/mes-courriers/courriers?dossier=${f.id}`}><strong>{f.name}</strong></Link>
                 <div><Muted>{letters(f.documentCount)}</Muted> {companyOf(!order, orders.find((o) => o.id === f.domiciliationOrderId)?.raisonSociale ?? '')}</div>
               </div>
               <div>

@@ -7,7 +7,7 @@ import { upcomingDeadlines } from '../../../domain/deadline.ts'
 import { useFlows } from '../../app-context.tsx'
 import { formatDay } from '../../components/letterDeadline.tsx'
 import { Muted, Rows } from '../../components/page.tsx'
-import { Card, ErrorState, formatEuros, Spinner } from '../../components/ui.tsx'
+import { Card, ErrorState, formatEuros, Spinner, touchLink } from '../../components/ui.tsx'
 
 export const letterLink = (orderId: number, documentId: number) => `/mes-courriers/courriers?domiciliation=${orderId}&courrier=${documentId}`
 
@@ -28,7 +28,7 @@ export function NextLetterDeadlines({ orderId }: { orderId: number | null }) {
           <Rows aria-label="Prochaines échéances de vos courriers">
             {next.map((d) => (
               <li key={d.documentId}>
-                <Link href={letterLink(d.orderId, d.documentId)}>À traiter avant le {formatDay(d.date)}</Link>
+                <Link className={touchLink} href={letterLink(d.orderId, d.documentId)}>À traiter avant le {formatDay(d.date)}</Link>
                 <div><Muted>{d.sender}{d.amountCents !== null ? ` · ${formatEuros(d.amountCents)}` : ''}</Muted></div>
               </li>
             ))}
