@@ -9,4 +9,5 @@ export const parisDay = (date: Date) => parisDayFormat.format(date)
 export const longDate = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/Paris' })
 
 /** "14 h 05": a time of day in France, as a French message writes it. */
-export const parisTime = (date: Date) => new Intl.DateTimeFormat('fr-FR', { hour: '2-digit', minute: '2-digit', timeZone: 'Europe/Paris' }).format(date).replace(':', ' h ')
+const parisTimeFormat = new Intl.DateTimeFormat('fr-FR', { hour: '2-digit', minute: '2-digit', timeZone: 'Europe/Paris' })
+export const parisTime = (date: Date) => parisTimeFormat.format(date).replace(':', ' h ')

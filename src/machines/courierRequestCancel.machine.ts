@@ -4,7 +4,7 @@
 // says why and the portal reads the list again (`listOutdated`).
 import { assign, fromPromise, setup } from 'xstate'
 import type { CourierRequest } from '../../server/contract/schemas.ts'
-import { messageOf, type Notice, statusOf } from './shared.ts'
+import { isOutdatedList, messageOf, type Notice } from './shared.ts'
 import { deferred } from './deferred.ts'
 
 export const REQUEST_CANCELLED = 'La demande a été annulée.'
@@ -28,7 +28,7 @@ export const courierRequestCancelMachine = deferred(() => setup({
   },
   guards: {
     isPending: (_, params: { request: CourierRequest }) => params.request.status === 'en attente',
-    isOutdated: (_, params: { error: unknown }) => statusOf(params.error) === 409 || statusOf(params.error) === 404,
+    isOutdated: (_, params: { error: unknown }) => isOutdatedList(params.error),
   },
 }).createMachine({
   id: 'courierRequestCancel',

@@ -5,7 +5,7 @@
 // name exists) also has the portal read the folders again (`listOutdated`).
 import { assign, fromPromise, setup } from 'xstate'
 import type { Folder } from '../../server/contract/schemas.ts'
-import { messageOf, type Notice, statusOf } from './shared.ts'
+import { isOutdatedList, messageOf, type Notice } from './shared.ts'
 import { deferred } from './deferred.ts'
 
 export const FOLDER_NAME_EMPTY = 'Donnez un nom au dossier.'
@@ -66,7 +66,7 @@ export const folderEditorMachine = deferred(() => setup({
     badName: ({ context }) => nameProblem(context.draft.name) !== null,
     needsOrder: ({ context }) => context.folder === null && context.draft.orderId === null,
     isUnchanged: ({ context }) => context.folder !== null && context.draft.name.trim() === context.folder.name,
-    isOutdated: (_, params: { error: unknown }) => statusOf(params.error) === 409 || statusOf(params.error) === 404,
+    isOutdated: (_, params: { error: unknown }) => isOutdatedList(params.error),
   },
 }).createMachine({
   id: 'folderEditor',

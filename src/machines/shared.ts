@@ -36,6 +36,9 @@ export const statusOf = (error: unknown): number => {
   return typeof status === 'number' ? status : 0
 }
 
+/** A change refused because the list shown is out of date: 409 (changed meanwhile) or 404 (gone). */
+export const isOutdatedList = (error: unknown): boolean => statusOf(error) === 409 || statusOf(error) === 404
+
 /** The server's error code of a failed call (e.g. NO_CARD), if any. */
 export const codeOf = (error: unknown): string | undefined => {
   const code = (error as { code?: unknown } | null)?.code
