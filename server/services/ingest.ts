@@ -40,10 +40,14 @@ function cleanText(value: string, field: string, max: number): string {
   return text
 }
 
+/** No letter, package or invoice of a customer predates this: an earlier date is a typo (0026 for 2026, a year 0000). */
+const EARLIEST_DATE = Date.UTC(2000, 0, 1)
+
 function receivedAtOf(value: string | undefined, now: Date, field = 'receivedAt'): Date {
   if (value === undefined) return now
   const date = new Date(value)
   if (Number.isNaN(date.getTime())) throw badRequest(`Le champ « ${field} » doit être une date et heure ISO 8601.`)
+  if (date.getTime() < EARLIEST_DATE) throw badRequest(`Le champ « ${field} » ne peut pas être antérieur au 1er janvier 2000.`)
   if (date.getTime() > now.getTime() + 5 * 60_000) throw badRequest(`Le champ « ${field} » ne peut pas être dans le futur.`)
   return date
 }

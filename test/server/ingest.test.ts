@@ -14,7 +14,7 @@ import { seedDemo } from '../../server/db/seed.ts'
 import { ingestLetter } from '../../server/services/ingest.ts'
 import { fsStorage } from '../../server/services/storage.ts'
 import { main } from '../../scripts/ingest.ts'
-import { call, TEST_OPERATOR_TOKEN } from '../util/server.ts'
+import { call, callBearer, TEST_OPERATOR_TOKEN } from '../util/server.ts'
 import { demoContext, tinyPdf, tinyPng, type DemoContext } from '../util/server-samples.ts'
 
 const root = join(import.meta.dirname, '..', '..')
@@ -240,6 +240,13 @@ api('bad files get a French 4xx and leave nothing behind', async (ctx) => {
   assert.equal(unknown.json().message, 'Domiciliation introuvable.')
   const blank = await postLetter(ctx, ctx.ids.order, { sender: '   ', file: dataUrl(ctx.pdf) })
   assert.is(blank.statusCode, 400)
+  const yearZero = await postLetter(ctx, ctx.ids.order, { sender: 'Banque', file: dataUrl(ctx.pdf), receivedAt: '0000-01-01T00:00:00Z' })
+  assert.is(yearZero.statusCode, 400, yearZero.body)
+  assert.match(yearZero.json().message, '« receivedAt » ne peut pas être antérieur au 1er janvier 2000')
+  const packages = (await ctx.t.deps.db.selectFrom('packages').select('id').execute()).length
+  const oldPackage = await callBearer(ctx.t.app, TEST_OPERATOR_TOKEN, 'POST', `/api/operator/domiciliation-orders/${ctx.ids.order}/packages`, { carrier: 'La Poste', sender: 'Banque', receivedAt: '1999-12-31T23:59:59Z' })
+  assert.is(oldPackage.statusCode, 400, oldPackage.body)
+  assert.is((await ctx.t.deps.db.selectFrom('packages').select('id').execute()).length, packages, 'no package')
   assert.equal(await filesUnder(ctx.t.storageDir), before, 'no file')
   assert.is((await ctx.t.deps.db.selectFrom('documents').select('id').execute()).length, rows, 'no row')
   assert.is(ctx.t.mails.length, mails, 'nobody told')
@@ -382,6 +389,8 @@ invoicing('bad input gets a French 4xx and leaves no file, no invoice, no notifi
     [ctx.ids.order, invoiceBody(ctx, 'FA-2026-TTC', { amountInclTaxCents: 2000 }), 400, 'ne peut pas être inférieur au montant HT'],
     [ctx.ids.order, invoiceBody(ctx, 'FA-2026-NEG', { amountExclTaxCents: -1 }), 400, 'amountExclTaxCents'],
     [ctx.ids.order, invoiceBody(ctx, 'FA-2026-FUTUR', { date: future }), 400, '« date » ne peut pas être dans le futur'],
+    [ctx.ids.order, invoiceBody(ctx, 'FA-0000', { date: '0000-01-01T00:00:00Z' }), 400, '« date » ne peut pas être antérieur au 1er janvier 2000'],
+    [ctx.ids.order, invoiceBody(ctx, 'FA-0026', { date: '0026-03-01T10:00:00Z' }), 400, '« date » ne peut pas être antérieur au 1er janvier 2000'],
     [ctx.ids.order, invoiceBody(ctx, 'FA-2026-PNG', { file: dataUrl(tinyPng) }), 400, 'La facture n’est pas un PDF valide'],
     [ctx.ids.order, invoiceBody(ctx, 'FA-2026-URL', { file: 'https://example.com/facture.pdf' }), 400, 'data URL'],
     [999999, invoiceBody(ctx, 'FA-2026-INCONNUE'), 404, 'Domiciliation introuvable.'],
