@@ -554,9 +554,14 @@ export const routes = {
     summary: "Record that a letter was forwarded (sent on by post) to an address: it joins the letter's history ('Réexpédié à …').",
     schema: { params: S.IdParams, body: S.LetterForwardedBody, response: ok(S.LetterForwardedReply) },
   },
+  operatorKbis: {
+    method: 'GET', path: '/api/operator/contracts/{id}/kbis', auth: 'operator', kind: 'file', tags: ['Opérateurs'],
+    summary: 'The Kbis filed for a contract, as a PDF, to be checked; its `ETag` names this very file, for the validation\'s `If-Match`.',
+    schema: { params: S.IdParams, response: ok(PdfFile) },
+  },
   operatorKbisStatus: {
     method: 'PUT', path: '/api/operator/contracts/{id}/kbis-status', auth: 'operator', tags: ['Opérateurs'],
-    summary: 'Validate the Kbis a customer filed for a contract (409 when none is filed or it is already validated); the order\'s people are notified.',
+    summary: 'Validate the Kbis a customer filed for a contract, the one read: `If-Match` with the `ETag` of GET …/kbis (428 without it, 412 when the customer has filed another since); 409 when none is filed or it is already validated; the order\'s people are notified.',
     schema: { params: S.IdParams, body: S.KbisStatusBody, response: ok(S.KbisStatusReply) },
   },
 

@@ -487,6 +487,10 @@ export const OperatorOrder = Type.Object({
   raisonSociale: Type.String(),
   status: Type.String(),
   ownerEmail: Type.String(),
+  /** The order's contract (where its Kbis is filed), none before the contract exists. */
+  contractId: Nullable(Id),
+  /** Its Kbis: none filed, filed and waiting for an operator's check, or validated. */
+  kbis: Type.Union([Type.Literal('aucun'), Type.Literal('à valider'), Type.Literal('validé')]),
 })
 export type OperatorOrder = Static<typeof OperatorOrder>
 

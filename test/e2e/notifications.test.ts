@@ -153,8 +153,11 @@ Notifications('360 px: the team validates the Kbis; the open Attestation et cont
   await pageTitle(page, 'Tableau de bord').waitFor()
   await page.goto('/souscription/attestation-contrats')
   await page.getByText('Kbis reçu : nos équipes le vérifient, nous vous préviendrons dès sa validation.').waitFor()
+  const read = await fetch(`${portal.url}/api/operator/contracts/${contractId}/kbis`, { headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } })
+  assert.is(read.status, 200)
   const validated = await fetch(`${portal.url}/api/operator/contracts/${contractId}/kbis-status`, {
-    method: 'PUT', headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ status: 'validé' }),
+    method: 'PUT', headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'content-type': 'application/json', 'if-match': read.headers.get('etag')! },
+    body: JSON.stringify({ status: 'validé' }),
   })
   assert.is(validated.status, 200, await validated.clone().text())
   const status = page.getByText(/^Kbis validé par nos équipes le \d{1,2} \p{L}+ \d{4}\.$/u)

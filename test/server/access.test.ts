@@ -93,7 +93,7 @@ disabled.after((ctx) => ctx.t.close())
 for (const [name, route] of entries.filter(([, r]) => r.auth === 'operator')) {
   disabled(`${route.method} ${route.path}: 401 whatever is sent`, async (ctx) => {
     for (const token of [TEST_OPERATOR_TOKEN, null]) {
-      const res = await send(ctx.t.app, name, sampleFor(name, { order: 1 } as DemoIds, Buffer.from('')), token)
+      const res = await send(ctx.t.app, name, sampleFor(name, { order: 1, contractKbisTag: '"x"' } as DemoIds, Buffer.from('')), token)
       assert.is(res.statusCode, 401)
       assert.equal(res.json().message, messages.operatorDisabled)
     }

@@ -6,7 +6,7 @@ import type { LightMyRequestResponse } from 'fastify'
 import { routes, type RouteDef, type RouteName } from '../../server/contract/index.ts'
 import { buildTestApp, login, type TestApp } from '../util/server.ts'
 import { TEST_OPERATOR_TOKEN } from '../util/server.ts'
-import { demoIds, sampleFor, send, tinyPdf, tokenFor, urlOf, type DemoIds } from '../util/server-samples.ts'
+import { demoIds, sampleFor, sampleHeaders, send, tinyPdf, tokenFor, urlOf, type DemoIds } from '../util/server-samples.ts'
 
 interface Ctx { t: TestApp; ids: DemoIds; camille: string; kbis: Buffer }
 
@@ -110,7 +110,7 @@ addresses('any string as a path parameter or query value', async (ctx) => {
     const params = Object.fromEntries(Object.keys(sample.params ?? {}).map((k) => [k, value]))
     const query = Object.fromEntries(Object.keys(sample.query ?? {}).map((k) => [k, value]))
     const res = await ctx.t.app.inject({
-      method: route.method, url: urlOf(name, { params, query }), headers: { ...headersFor(route, ctx.camille), ...(sample.multipart?.headers ?? {}) },
+      method: route.method, url: urlOf(name, { params, query }), headers: { ...headersFor(route, ctx.camille), ...sampleHeaders(sample) },
       ...(sample.body !== undefined ? { payload: sample.body as object } : sample.multipart ? { payload: sample.multipart.payload } : {}),
     })
     assertClientError(res, `${name} ${JSON.stringify(value)}`)

@@ -25,8 +25,21 @@ type Ctx = DemoContext
 
 const dataUrl = (bytes: Buffer) => `data:application/pdf;base64,${bytes.toString('base64')}`
 
-function operator(app: FastifyInstance, method: 'POST' | 'PUT', url: string, payload: object) {
-  return app.inject({ method, url, headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` }, payload })
+function operator(app: FastifyInstance, method: 'POST' | 'PUT', url: string, payload: object, headers: Record<string, string> = {}) {
+  return app.inject({ method, url, headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}`, ...headers }, payload })
+}
+
+/** The operators' Kbis file as read for checking: its ETag names the file. */
+async function readKbis(app: FastifyInstance, contractId: number): Promise<string> {
+  const res = await app.inject({ method: 'GET', url: `/api/operator/contracts/${contractId}/kbis`, headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` } })
+  assert.is(res.statusCode, 200, res.body)
+  assert.is(res.rawPayload.subarray(0, 5).toString(), '%PDF-')
+  return res.headers.etag as string
+}
+
+/** An operator reads the Kbis, then validates the file read. */
+async function validateKbis(app: FastifyInstance, contractId: number, tag?: string) {
+  return operator(app, 'PUT', `/api/operator/contracts/${contractId}/kbis-status`, { status: 'validé' }, { 'if-match': tag ?? await readKbis(app, contractId) })
 }
 
 async function ingest(app: FastifyInstance, orderId: number, sender: string, pdf: Buffer) {
@@ -188,13 +201,13 @@ access('a package, a formality moved on and a Kbis validated are announced', asy
   assert.is(parcel.statusCode, 200)
   const moved = await operator(ctx.t.app, 'PUT', `/api/operator/legal-submissions/${ctx.ids.legalSubmission}/status`, { status: 'Déposée au greffe' })
   assert.is(moved.statusCode, 200)
-  const kbis = await operator(ctx.t.app, 'PUT', `/api/operator/contracts/${ctx.ids.contract}/kbis-status`, { status: 'validé' })
+  const kbis = await validateKbis(ctx.t.app, ctx.ids.contract)
   assert.is(kbis.statusCode, 200, kbis.body)
   const titles = (await listOf(ctx.t.app, ctx.camille)).notifications.filter((n) => !n.read).map((n) => [n.kind, n.title])
   assert.ok(titles.some(([k, t]) => k === 'package' && t === 'Nouveau colis'))
   assert.ok(titles.some(([k, t]) => k === 'formality' && /Déposée au greffe/.test(t!)), 'Studio Nuage is shared with Camille')
   assert.ok(titles.some(([k, t]) => k === 'kbis' && t === 'Kbis validé'))
-  const again = await operator(ctx.t.app, 'PUT', `/api/operator/contracts/${ctx.ids.contract}/kbis-status`, { status: 'validé' })
+  const again = await validateKbis(ctx.t.app, ctx.ids.contract)
   assert.is(again.statusCode, 409)
 })
 
@@ -203,7 +216,7 @@ access('a Kbis validated: the bell leads to Attestation et contrats, whose contr
     .find((c: { id: number }) => c.id === ctx.ids.contract) as { kbis: string | null; kbisValidatedAt: string | null }
   await ctx.t.deps.db.updateTable('contracts').set({ kbis_validated_at: null }).where('id', '=', ctx.ids.contract).execute()
   assert.is((await contractOf()).kbisValidatedAt, null, 'filed, not yet checked')
-  const res = await operator(ctx.t.app, 'PUT', `/api/operator/contracts/${ctx.ids.contract}/kbis-status`, { status: 'validé' })
+  const res = await validateKbis(ctx.t.app, ctx.ids.contract)
   assert.is(res.statusCode, 200, res.body)
   assert.is((await contractOf()).kbisValidatedAt, res.json().validatedAt)
   const notice = (await listOf(ctx.t.app, ctx.camille)).notifications.find((n) => n.kind === 'kbis')!
@@ -214,7 +227,38 @@ access('a Kbis validated: the bell leads to Attestation et contrats, whose contr
   assert.is(filed.statusCode, 200, filed.body)
   assert.is(filed.json().kbisValidatedAt, null, 'the validation was of the file replaced')
   assert.is((await contractOf()).kbisValidatedAt, null)
-  assert.is((await operator(ctx.t.app, 'PUT', `/api/operator/contracts/${ctx.ids.contract}/kbis-status`, { status: 'validé' })).statusCode, 200, 'the new file can be validated')
+  assert.is((await validateKbis(ctx.t.app, ctx.ids.contract)).statusCode, 200, 'the new file can be validated')
+})
+
+access('only the Kbis the operator read is validated: none read is 428, one replaced since is 412, and neither validates nor announces', async (ctx) => {
+  const { db } = ctx.t.deps
+  await db.updateTable('contracts').set({ kbis_validated_at: null }).where('id', '=', ctx.ids.contract).execute()
+  const listed = async () => ((await ctx.t.app.inject({ method: 'GET', url: '/api/operator/domiciliation-orders', headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` } })).json() as { id: number; contractId: number | null; kbis: string }[])
+    .find((o) => o.id === ctx.ids.order)!
+  assert.equal([(await listed()).contractId, (await listed()).kbis], [ctx.ids.contract, 'à valider'], 'the operators see which Kbis waits for them')
+  const notices = async () => (await listOf(ctx.t.app, ctx.camille)).notifications.filter((n) => n.kind === 'kbis').length
+  const before = await notices()
+
+  const unread = await operator(ctx.t.app, 'PUT', `/api/operator/contracts/${ctx.ids.contract}/kbis-status`, { status: 'validé' })
+  assert.is(unread.statusCode, 428, unread.body)
+  assert.match(unread.json().message, 'If-Match')
+  assert.is((await validateKbis(ctx.t.app, ctx.ids.contract, '*')).statusCode, 428, 'any file is no file read')
+
+  const read = await readKbis(ctx.t.app, ctx.ids.contract)
+  const filed = await callBearer(ctx.t.app, ctx.camille, 'PUT', `/api-protected/contracts/${ctx.ids.contract}`, { kbis: dataUrl(ctx.pdf) })
+  assert.is(filed.statusCode, 200, filed.body)
+  for (const tag of [read, 'W/' + read, '"autre"']) {
+    const stale = await validateKbis(ctx.t.app, ctx.ids.contract, tag)
+    assert.is(stale.statusCode, 412, `${tag}: ${stale.body}`)
+    assert.is(stale.json().message, 'Le client a déposé un autre Kbis depuis celui que vous avez vérifié : vérifiez le nouveau avant de le valider.')
+  }
+  assert.is((await db.selectFrom('contracts').select('kbis_validated_at').where('id', '=', ctx.ids.contract).executeTakeFirstOrThrow()).kbis_validated_at, null)
+  assert.is(await notices(), before, 'nothing announced')
+
+  const current = await readKbis(ctx.t.app, ctx.ids.contract)
+  assert.is.not(current, read, 'each file its own tag')
+  assert.is((await validateKbis(ctx.t.app, ctx.ids.contract, `"autre", ${current}`)).statusCode, 200, 'the file read now')
+  assert.is((await listed()).kbis, 'validé')
 })
 
 access('migration 009: the "Kbis validé" notifications sent before lead to Attestation et contrats too, and nothing else moves', async (ctx) => {
@@ -232,7 +276,7 @@ access('migration 009: the "Kbis validé" notifications sent before lead to Atte
 access('a Kbis not filed cannot be validated, and nothing is announced', async (ctx) => {
   const contract = await ctx.t.deps.db.selectFrom('contracts').select('id').where('order_id', '=', ctx.atelier).executeTakeFirstOrThrow()
   const before = await ctx.t.deps.db.selectFrom('notifications').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()
-  const res = await operator(ctx.t.app, 'PUT', `/api/operator/contracts/${contract.id}/kbis-status`, { status: 'validé' })
+  const res = await validateKbis(ctx.t.app, contract.id, '"aucun"')
   assert.is(res.statusCode, 409)
   assert.match(res.json().message, 'Aucun Kbis')
   const after = await ctx.t.deps.db.selectFrom('notifications').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()

@@ -169,7 +169,9 @@ const happy: Record<RouteName, Check> = {
   operatorOrders: async ({ ids }, call) => {
     const orders = ok(await call())
     assert.is(orders.length, 5, 'every order of every customer')
-    assert.equal(orders.find((o: { id: number }) => o.id === ids.order), { id: ids.order, raisonSociale: 'Boulangerie des Lilas SAS', status: 'Finalisé', ownerEmail: 'demo@example.com' })
+    assert.equal(orders.find((o: { id: number }) => o.id === ids.order), {
+      id: ids.order, raisonSociale: 'Boulangerie des Lilas SAS', status: 'Finalisé', ownerEmail: 'demo@example.com', contractId: ids.contract, kbis: 'à valider',
+    })
   },
   operatorAddDocument: async ({ t, ids, camille }, call) => {
     const reply = ok(await call())
@@ -337,6 +339,12 @@ const happy: Record<RouteName, Check> = {
     assert.is((await call({ params: { id: 999_999 }, body: { address: '12 rue des Lilas, 69003 Lyon' } })).statusCode, 404)
     const blank = await call({ body: { address: '   ' } })
     assert.is(blank.statusCode, 400)
+  },
+  operatorKbis: async ({ ids }, call) => {
+    const res = await call()
+    assert.ok(isPdf(ok(res)))
+    assert.is(res.headers.etag, ids.contractKbisTag)
+    assert.is((await call({ params: { id: 999999 } })).statusCode, 404)
   },
   operatorKbisStatus: async ({ ids }, call) => {
     const validated = ok(await call())

@@ -16,7 +16,7 @@ import { routes, type RouteDef, type RouteName } from '../../server/contract/ind
 import { STORED_FILE_COLUMNS } from '../../server/db/repositories/stored-files.ts'
 import { SWEEP_GRACE_MS, sweepStorage } from '../../server/services/storage-sweep.ts'
 import { buildTestApp, callBearer, login, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
-import { demoIds, multipart, sampleFor, tinyPdf, tinyPng, type DemoIds, type Sample } from '../util/server-samples.ts'
+import { demoIds, multipart, sampleFor, sampleHeaders, tinyPdf, tinyPng, type DemoIds, type Sample } from '../util/server-samples.ts'
 
 const french = /[éèàêâçùô’]|\b(le|la|les|du|de|des|doit|est|être|identifiants|introuvable|veuillez|trop|aucune?)\b/i
 
@@ -291,7 +291,7 @@ text('property: any odd text in any body field, path parameter or query value of
     const params = asText(sample)
     const query = queryText(sample)
     let payload: InjectOptions['payload'] | undefined = sample.body as InjectOptions['payload']
-    const headers = { ...headersFor(route, ctx.camille), ...(sample.multipart?.headers ?? {}) }
+    const headers = { ...headersFor(route, ctx.camille), ...sampleHeaders(sample) }
     const paths = stringPaths(sample.body)
     const keys = (record: Record<string, string>) => Object.keys(record)
     if (where === 'body' && paths.length) payload = setAt(sample.body, paths[index % paths.length]!, value) as InjectOptions['payload']
@@ -521,6 +521,7 @@ uploads('every stored file is served as a PDF, not sniffed, as a named download-
     [`/api-protected/invoices/${ctx.ids.invoice}/file`, { apitoken: ctx.camille }],
     [`/api-protected/creditnotes/${ctx.ids.creditNote}/file`, { apitoken: ctx.camille }],
     [`/api-protected/contracts/${ctx.atelierContract}/kbis`, { authorization: `Bearer ${ctx.camille}` }],
+    [`/api/operator/contracts/${ctx.atelierContract}/kbis`, { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` }],
     // billing: the domiciliation certificate and the contract, made on request
     [`/api-protected/certificates/${ctx.ids.certificate}/file`, { apitoken: ctx.camille }],
     [`/api-protected/contracts/${ctx.ids.contract}/file`, { authorization: `Bearer ${ctx.camille}` }],

@@ -6,6 +6,7 @@ import { PDFDocument } from 'pdf-lib'
 import { routes, type RouteName } from '../../server/contract/index.ts'
 import type { Database } from '../../server/db/schema.ts'
 import { subscriptionKey } from '../../server/services/crypto.ts'
+import { kbisTag } from '../../server/routes/notifications/index.ts'
 import { buildTestApp, login, TEST_OPERATOR_TOKEN, type TestApp } from './server.ts'
 import { SoftPasskey } from './webauthn.ts'
 
@@ -18,6 +19,8 @@ export interface DemoIds {
   /** Conseil Horizon EURL: the manager's ID document is missing. */
   missingDocsOrder: number
   contract: number
+  /** The ETag of that contract's filed Kbis (GET /api/operator/contracts/{id}/kbis), for the validation's If-Match. */
+  contractKbisTag: string
   document: number
   folder: number
   share: number
@@ -48,6 +51,7 @@ export async function demoIds(db: Kysely<Database>): Promise<DemoIds> {
     sharedOrder: await orderId('Studio Nuage SAS'),
     missingDocsOrder: await orderId('Conseil Horizon EURL'),
     contract: await first('contracts'),
+    contractKbisTag: kbisTag((await db.selectFrom('contracts').select('kbis_file_key').where('order_id', '=', order).executeTakeFirstOrThrow()).kbis_file_key!),
     document: (await db.selectFrom('documents').select('id').where('order_id', '=', order).where('deleted', '=', false).orderBy('id').executeTakeFirstOrThrow()).id,
     folder: await first('folders'),
     share: await first('shares'),
@@ -110,6 +114,8 @@ export interface Sample {
   query?: Record<string, string | number>
   body?: unknown
   multipart?: { payload: Buffer; headers: Record<string, string> }
+  /** Request headers the route needs besides the credentials. */
+  headers?: Record<string, string>
 }
 
 let invoiceNumbers = 0
@@ -227,7 +233,8 @@ export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sampl
     updateNotificationPreferences: () => ({ params: { id: ids.order }, body: { email: 'digest' } }),
     letterHistory: () => ({ params: { id: ids.document } }),
     operatorLetterForwarded: () => ({ params: { id: ids.document }, body: { address: '12 rue des Lilas, 69003 Lyon' } }),
-    operatorKbisStatus: () => ({ params: { id: ids.contract }, body: { status: 'validé' } }),
+    operatorKbis: () => ({ params: { id: ids.contract } }),
+    operatorKbisStatus: () => ({ params: { id: ids.contract }, body: { status: 'validé' }, headers: { 'if-match': ids.contractKbisTag } }),
   }
   return samples[name]()
 }
@@ -239,13 +246,16 @@ export function urlOf(name: RouteName, sample: Sample): string {
   return query ? `${path}?${query}` : path
 }
 
+/** The headers a sample sends besides the credentials (a multipart form's content type, an If-Match). */
+export const sampleHeaders = (sample: Sample): Record<string, string> => ({ ...(sample.multipart?.headers ?? {}), ...(sample.headers ?? {}) })
+
 /** The token to send to a route on behalf of a customer: theirs, or the operators' for operator routes. */
 export const tokenFor = (name: RouteName, customerToken: string) => (routes[name].auth === 'operator' ? TEST_OPERATOR_TOKEN : customerToken)
 
 /** Sends a sample with the credentials the route expects (apiToken header, or Bearer for contract and operator routes). */
 export function send(app: FastifyInstance, name: RouteName, sample: Sample, token: string | null): Promise<LightMyRequestResponse> {
   const route = routes[name]
-  const headers: Record<string, string> = { ...(sample.multipart?.headers ?? {}) }
+  const headers: Record<string, string> = { ...sampleHeaders(sample) }
   if (token !== null) {
     if (route.auth === 'bearer' || route.auth === 'operator') headers.authorization = `Bearer ${token}`
     else headers.apitoken = token

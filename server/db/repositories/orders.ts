@@ -129,8 +129,13 @@ export async function ordersOfSessionJson(db: Kysely<Database>, key: SessionKey)
 /** Every order with its owner's e-mail, for the operators (no access check: their token is checked before). */
 export async function listOrdersForOperators(db: Db): Promise<OperatorOrder[]> {
   const rows = await db.selectFrom('orders').innerJoin('users', 'users.id', 'orders.owner_id')
-    .select(['orders.id', 'orders.raison_sociale', 'orders.status', 'users.email']).orderBy('orders.id').execute()
-  return rows.map((r) => ({ id: r.id, raisonSociale: r.raison_sociale, status: r.status, ownerEmail: r.email }))
+    .leftJoin('contracts', 'contracts.order_id', 'orders.id')
+    .select(['orders.id', 'orders.raison_sociale', 'orders.status', 'users.email', 'contracts.id as contract_id', 'contracts.kbis_file_key', 'contracts.kbis_validated_at'])
+    .orderBy('orders.id').execute()
+  return rows.map((r) => ({
+    id: r.id, raisonSociale: r.raison_sociale, status: r.status, ownerEmail: r.email, contractId: r.contract_id,
+    kbis: !r.kbis_file_key ? 'aucun' : r.kbis_validated_at ? 'validé' : 'à valider',
+  }))
 }
 
 /** Any order, whoever owns it (operators and the ingest command). */
