@@ -18,6 +18,7 @@ import * as ordersListVersion from './migrations/008_orders_list_version.ts'
 // the "Kbis validé" notification's link
 import * as kbisNotificationLink from './migrations/009_kbis_notification_link.ts'
 import * as oneSharePerUser from './migrations/010_one_share_per_user.ts'
+import * as operatorRequests from './migrations/011_operator_requests.ts'
 
 // Listed in code rather than read from disk, so the bundle-free tsx runtime and tests need no file lookups.
 export const migrations: Record<string, Migration> = {
@@ -39,6 +40,8 @@ export const migrations: Record<string, Migration> = {
   // the "Kbis validé" notification's link
   '009_kbis_notification_link': kbisNotificationLink,
   '010_one_share_per_user': oneSharePerUser,
+  // operators' retries: Idempotency-Key
+  '011_operator_requests': operatorRequests,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

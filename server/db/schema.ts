@@ -121,6 +121,15 @@ export interface Database {
     sender: string
     status: 'À retirer' | 'Réexpédié' | 'Retiré'
   }
+  /** An operator's letter or package sent with an Idempotency-Key (migration 011). */
+  operator_requests: {
+    kind: 'document' | 'package'
+    key: string
+    fingerprint: string
+    document_id: number | null
+    package_id: number | null
+    created_at: Generated<Timestamp>
+  }
   courier_requests: {
     id: Generated<number>
     order_id: number

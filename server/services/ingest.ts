@@ -5,12 +5,13 @@
 // An invoice comes the same way (operator API), announced in the bell only.
 import type { DocumentKind, Invoice, MailDocument, Package } from '../contract/index.ts'
 import { insertInvoice, invoiceNumberFree } from '../db/repositories/billing.ts'
-import { insertDocument, insertPackage } from '../db/repositories/mail.ts'
+import { getDocument, getPackage, insertDocument, insertPackage } from '../db/repositories/mail.ts'
+import { isUniqueViolation } from '../db/errors.ts'
 import { findOrder } from '../db/repositories/orders.ts'
 import { peopleWantingEachEmail } from '../db/repositories/notifications.ts'
 import type { Db } from '../db/schema.ts'
 import type { AppDeps } from '../deps.ts'
-import { badRequest, conflict, fileTooLarge, notFound, pdfTooHeavy } from '../http/errors.ts'
+import { badRequest, conflict, fileTooLarge, HttpError, notFound, pdfTooHeavy } from '../http/errors.ts'
 import { invoiceEvent, letterPath, recordEvent, recordLetterHistory } from './events.ts'
 import { checkFile, MAX_UPLOAD_BYTES } from './file-types.ts'
 import { enqueueLetterPipeline } from './mail-pipeline.ts'
@@ -63,12 +64,46 @@ export async function checkedPdf(bytes: Uint8Array, fileName = 'Le fichier'): Pr
   throw badRequest(`${fileName} n’est pas un PDF lisible : numérisez-le à nouveau.`, 'NOT_A_PDF')
 }
 
+/**
+ * Retries: an operator's call sent with an Idempotency-Key. The key is kept with the letter or package it made
+ * (operator_requests, as long as that row) and a digest of what was sent; the same key again makes nothing and
+ * answers what the first made, as it is now, telling nobody again; the same key with something else: 422.
+ */
+export interface Retry { key: string; fingerprint: string }
+
+/** The letter or package an earlier call with this key made, or null. */
+async function earlierCall(db: Db, kind: 'document' | 'package', retry: Retry): Promise<number | null> {
+  const row = await db.selectFrom('operator_requests').select(['fingerprint', 'document_id', 'package_id'])
+    .where('kind', '=', kind).where('key', '=', retry.key).executeTakeFirst()
+  if (!row) return null
+  if (row.fingerprint !== retry.fingerprint) {
+    throw new HttpError(422, 'Cette clé Idempotency-Key a déjà servi pour un autre envoi : envoyez celui-ci avec une nouvelle clé.', 'IDEMPOTENCY_KEY_REUSED')
+  }
+  return row.document_id ?? row.package_id
+}
+
+/** Makes the row once per key: a call with a key already used answers `replay` of what the first made. */
+async function once<T>(db: Db, kind: 'document' | 'package', retry: Retry | undefined, replay: (id: number) => Promise<T>, make: () => Promise<T>): Promise<T> {
+  if (!retry) return make()
+  const earlier = await earlierCall(db, kind, retry)
+  if (earlier !== null) return replay(earlier)
+  try {
+    return await make()
+  } catch (error) {
+    // The same key sent twice at once: the second's row waited for the first's and was refused.
+    const made = isUniqueViolation(error) ? await earlierCall(db, kind, retry) : null
+    if (made === null) throw error
+    return replay(made)
+  }
+}
+
 export interface NewLetter {
   orderId: number
   sender: string
   kind?: DocumentKind
   bytes: Uint8Array
   receivedAt?: string
+  retry?: Retry
 }
 
 export interface IngestedLetter {
@@ -77,9 +112,19 @@ export interface IngestedLetter {
   notified: string[]
   /** Addresses the notification could not be sent to (the letter is stored all the same). */
   notificationFailures: string[]
+  /** An earlier call with the same Idempotency-Key made it: nothing was made or sent this time. */
+  replayed?: true
 }
 
 export async function ingestLetter(deps: IngestDeps, letter: NewLetter): Promise<IngestedLetter> {
+  const replay = async (id: number): Promise<IngestedLetter> => {
+    const document = await getDocument(deps.db, id)
+    return { document, link: letterLink(deps.config.publicUrl, document.orderId, document.id), notified: [], notificationFailures: [], replayed: true }
+  }
+  return once(deps.db, 'document', letter.retry, replay, () => makeLetter(deps, letter))
+}
+
+async function makeLetter(deps: IngestDeps, letter: NewLetter): Promise<IngestedLetter> {
   const { db, storage, clock } = deps
   const order = await requireAnyOrder(db, letter.orderId)
   const sender = cleanText(letter.sender, 'sender', 200)
@@ -93,6 +138,7 @@ export async function ingestLetter(deps: IngestDeps, letter: NewLetter): Promise
   // the answer does not wait for the job.
   const row = await storeWithRecord(storage, [{ key, bytes: letter.bytes }], () => db.transaction().execute(async (trx) => {
     const inserted = await insertDocument(trx, { order_id: order.id, sender, kind, received_at: receivedAt, pages, file_key: key })
+    if (letter.retry) await trx.insertInto('operator_requests').values({ kind: 'document', ...keyOf(letter.retry), document_id: inserted.id }).execute()
     await recordLetterHistory(trx, { documentId: inserted.id, kind: 'received', at: receivedAt })
     await recordLetterHistory(trx, { documentId: inserted.id, kind: 'scanned', at: clock.now() })
     await enqueueLetterPipeline(trx, inserted.id)
@@ -134,11 +180,14 @@ async function notifyNewLetter({ db, mailer, config }: IngestDeps, document: Mai
   return { notified, notificationFailures }
 }
 
+const keyOf = (retry: Retry) => ({ key: retry.key, fingerprint: retry.fingerprint })
+
 export interface NewPackage {
   orderId: number
   carrier: string
   sender: string
   receivedAt?: string
+  retry?: Retry
 }
 
 export const packageSubject = 'Nouveau colis'
@@ -147,10 +196,17 @@ export interface IngestedPackage {
   parcel: Package
   notified: string[]
   notificationFailures: string[]
+  /** An earlier call with the same Idempotency-Key made it: nothing was made or sent this time. */
+  replayed?: true
 }
 
 /** A package is announced like a letter: the bell, and an e-mail to whoever wants one per event. */
 export async function ingestPackage(deps: IngestDeps, parcel: NewPackage): Promise<IngestedPackage> {
+  const replay = async (id: number): Promise<IngestedPackage> => ({ parcel: await getPackage(deps.db, id), notified: [], notificationFailures: [], replayed: true })
+  return once(deps.db, 'package', parcel.retry, replay, () => makePackage(deps, parcel))
+}
+
+async function makePackage(deps: IngestDeps, parcel: NewPackage): Promise<IngestedPackage> {
   const { db, clock } = deps
   const order = await requireAnyOrder(db, parcel.orderId)
   const carrier = cleanText(parcel.carrier, 'carrier', 100)
@@ -158,6 +214,7 @@ export async function ingestPackage(deps: IngestDeps, parcel: NewPackage): Promi
   const receivedAt = receivedAtOf(parcel.receivedAt, clock.now())
   const row = await db.transaction().execute(async (trx) => {
     const inserted = await insertPackage(trx, { order_id: order.id, received_at: receivedAt, carrier, sender, status: 'À retirer' })
+    if (parcel.retry) await trx.insertInto('operator_requests').values({ kind: 'package', ...keyOf(parcel.retry), package_id: inserted.id }).execute()
     await recordEvent(trx, {
       kind: 'package', orderId: order.id, packageId: inserted.id, title: packageSubject,
       body: `De ${sender}, par ${carrier} — ${order.raison_sociale}`, link: '/mes-courriers/colis', at: clock.now(),

@@ -252,6 +252,59 @@ api('bad files get a French 4xx and leave nothing behind', async (ctx) => {
   assert.is(ctx.t.mails.length, mails, 'nobody told')
 })
 
+api('retries: the same Idempotency-Key makes one letter and one package, tells nobody twice, and refuses another use of the key', async (ctx) => {
+  const { db } = ctx.t.deps
+  const count = async (table: 'documents' | 'packages') => (await db.selectFrom(table).select('id').execute()).length
+  const send = (url: string, body: object, key?: string) => ctx.t.app.inject({
+    method: 'POST', url: `/api/operator/domiciliation-orders/${ctx.ids.order}/${url}`, payload: body,
+    headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}`, ...(key === undefined ? {} : { 'idempotency-key': key }) },
+  })
+  // Received long ago: the suite's other tests look for their own letter at the head of the list.
+  const letter = { sender: 'Banque Populaire', kind: 'recommandé', file: dataUrl(ctx.pdf), receivedAt: '2025-06-02T08:00:00Z' }
+  const [documents, files, mails] = [await count('documents'), await filesUnder(ctx.t.storageDir), ctx.t.mails.length]
+
+  const first = await send('documents', letter, 'scan-2026-11-27-0001')
+  assert.is(first.statusCode, 200, first.body)
+  assert.ok(first.json().notified.length > 0)
+  assert.is(first.headers['idempotent-replayed'], undefined)
+  const mailsAfterFirst = ctx.t.mails.length
+  // A retry after a lost answer, then several at once.
+  const retries = [await send('documents', letter, 'scan-2026-11-27-0001'), ...await Promise.all([1, 2, 3].map(() => send('documents', letter, 'scan-2026-11-27-0001')))]
+  for (const retry of retries) {
+    assert.is(retry.statusCode, 200, retry.body)
+    assert.is(retry.headers['idempotent-replayed'], 'true')
+    assert.is(retry.json().document.id, first.json().document.id)
+    assert.is(retry.json().link, first.json().link)
+    assert.equal(retry.json().notified, [], 'nobody told again')
+  }
+  assert.is(await count('documents'), documents + 1)
+  assert.is((await filesUnder(ctx.t.storageDir)).length, files.length + 1, 'one file')
+  assert.is(ctx.t.mails.length, mailsAfterFirst)
+  assert.ok(mailsAfterFirst > mails)
+
+  const other = await send('documents', { ...letter, sender: 'URSSAF' }, 'scan-2026-11-27-0001')
+  assert.is(other.statusCode, 422, other.body)
+  assert.is(other.json().message, 'Cette clé Idempotency-Key a déjà servi pour un autre envoi : envoyez celui-ci avec une nouvelle clé.')
+  for (const key of ['', 'avec espace', 'é', 'x'.repeat(256)]) {
+    const bad = await send('documents', letter, key)
+    assert.is(bad.statusCode, 400, `${JSON.stringify(key)}: ${bad.body}`)
+    assert.match(bad.json().message, 'Idempotency-Key')
+  }
+  assert.is(await count('documents'), documents + 1, 'nothing more stored')
+  assert.is((await send('documents', letter)).statusCode, 200, 'without a key, each call is a letter')
+  assert.is(await count('documents'), documents + 2)
+
+  const parcel = { carrier: 'Colissimo', sender: 'Moulins Bourgeois', receivedAt: '2025-06-02T08:00:00Z' }
+  const packages = await count('packages')
+  const parcels = await Promise.all([1, 2, 3].map(() => send('packages', parcel, 'colis-0001')))
+  assert.equal(parcels.map((p) => p.statusCode), [200, 200, 200])
+  assert.is(new Set(parcels.map((p) => p.json().id)).size, 1)
+  assert.equal(parcels.map((p) => p.headers['idempotent-replayed'] ?? 'first').sort(), ['first', 'true', 'true'])
+  assert.is(await count('packages'), packages + 1)
+  assert.is((await send('packages', { ...parcel, carrier: 'DHL' }, 'colis-0001')).statusCode, 422)
+  assert.is((await send('packages', parcel, 'scan-2026-11-27-0001')).statusCode, 200, 'letters and packages have their own keys')
+})
+
 api('a database failure after the file was written removes the file', async (ctx) => {
   const before = await filesUnder(ctx.t.storageDir)
   const failing = new Proxy(ctx.t.deps.db, {

@@ -155,12 +155,21 @@ export function insertDocument(db: Db, document: NewDocument) {
   return db.insertInto('documents').values(document).returning(['id', 'read', 'deleted', 'folder_id']).executeTakeFirstOrThrow()
 }
 
+const packagesQuery = (db: Db) => db.selectFrom('packages').innerJoin('orders', 'orders.id', 'packages.order_id')
+  .selectAll('packages').select('orders.raison_sociale')
+
+type PackageRow = Awaited<ReturnType<ReturnType<typeof packagesQuery>['executeTakeFirstOrThrow']>>
+const toPackage = (r: PackageRow): Package =>
+  ({ id: r.id, orderId: r.order_id, raisonSociale: r.raison_sociale, receivedAt: r.received_at.toISOString(), carrier: r.carrier, sender: r.sender, status: r.status })
+
 export async function listPackages(db: Db, orderIds: number[]): Promise<Package[]> {
   if (!orderIds.length) return []
-  const rows = await db.selectFrom('packages').innerJoin('orders', 'orders.id', 'packages.order_id')
-    .selectAll('packages').select('orders.raison_sociale')
-    .where('packages.order_id', 'in', orderIds).orderBy('packages.received_at', 'desc').orderBy('packages.id', 'desc').execute()
-  return rows.map((r) => ({ id: r.id, orderId: r.order_id, raisonSociale: r.raison_sociale, receivedAt: r.received_at.toISOString(), carrier: r.carrier, sender: r.sender, status: r.status }))
+  const rows = await packagesQuery(db).where('packages.order_id', 'in', orderIds).orderBy('packages.received_at', 'desc').orderBy('packages.id', 'desc').execute()
+  return rows.map(toPackage)
+}
+
+export async function getPackage(db: Db, id: number): Promise<Package> {
+  return toPackage(await packagesQuery(db).where('packages.id', '=', id).executeTakeFirstOrThrow())
 }
 
 export function insertPackage(db: Db, parcel: Insertable<Database['packages']>) {
