@@ -460,12 +460,12 @@ export const routes = {
   },
   operatorAddDocument: {
     method: 'POST', path: '/api/operator/domiciliation-orders/{id}/documents', auth: 'operator', tags: ['Opérateurs'],
-    summary: 'Add a scanned letter (a PDF as a data URL, checked by content) and e-mail "Nouveau courrier de {sender}" to the owner and the collaborators.',
+    summary: 'Add a scanned letter (a PDF as a data URL, checked by content) and e-mail "Nouveau courrier de {sender}" to the owner and the collaborators. With an `Idempotency-Key` header, a retry with the same key makes and sends nothing again and answers the first letter (`Idempotent-Replayed: true`).',
     schema: { params: S.IdParams, body: S.OperatorDocumentBody, response: ok(S.OperatorDocumentReply) },
   },
   operatorAddPackage: {
     method: 'POST', path: '/api/operator/domiciliation-orders/{id}/packages', auth: 'operator', tags: ['Opérateurs'],
-    summary: "Register a package received for an order (status 'À retirer').",
+    summary: "Register a package received for an order (status 'À retirer'). With an `Idempotency-Key` header, a retry with the same key answers the first package and makes nothing.",
     schema: { params: S.IdParams, body: S.OperatorPackageBody, response: ok(S.Package) },
   },
   operatorAddInvoice: {

@@ -285,6 +285,48 @@ access('a Kbis not filed cannot be validated, and nothing is announced', async (
 
 access.run()
 
+// PostgreSQL only: two operators at once on one company (PGlite runs one statement at a time).
+if (process.env.DATABASE_URL) {
+  const locks = suite<DemoContext>('two operators at once on one company (PostgreSQL)')
+  locks.before(async (ctx) => void (await demoContext(ctx)))
+  locks.after((ctx) => ctx.t.close())
+
+  locks('a Kbis validated while a formality of the same company moves on: both done, no deadlock', async (ctx) => {
+    const { db } = ctx.t.deps
+    await db.updateTable('contracts').set({ kbis_validated_at: null }).where('id', '=', ctx.ids.contract).execute()
+    const order = await db.selectFrom('orders').select(['id', 'owner_id']).where('id', '=', ctx.ids.order).executeTakeFirstOrThrow()
+    const formality = await db.insertInto('legal_submissions')
+      .values({ order_id: order.id, user_id: order.owner_id, kind: 'transfert-siege', comment: null, created_at: new Date() }).returning('id').executeTakeFirstOrThrow()
+    const tag = await readKbis(ctx.t.app, ctx.ids.contract)
+    // A third transaction holds the events' lock, so that each action reaches it, in this order, and waits.
+    const holder = await ctx.t.connectAgain()
+    let release!: () => void
+    const released = new Promise<void>((resolve) => { release = resolve })
+    let holding!: () => void
+    const held = new Promise<void>((resolve) => { holding = resolve })
+    const holderDone = holder.db.transaction().execute(async (tx) => {
+      await sql`select pg_advisory_xact_lock(hashtext(current_schema() || '.' || 'portal_events'))`.execute(tx)
+      holding()
+      await released
+    })
+    await held
+    const waiting = async () => Number((await sql<{ n: string }>`select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type in ('Lock', 'Advisory')`.execute(db)).rows[0]!.n)
+    const waitFor = async (n: number) => { for (let i = 0; i < 200 && (await waiting()) < n; i++) await new Promise((r) => setTimeout(r, 20)) }
+    const moved = operator(ctx.t.app, 'PUT', `/api/operator/legal-submissions/${formality.id}/status`, { status: 'En cours' })
+    await waitFor(1)
+    const validated = validateKbis(ctx.t.app, ctx.ids.contract, tag)
+    await waitFor(2)
+    assert.is(await waiting(), 2, 'both wait for the events’ lock')
+    release()
+    await holderDone
+    await holder.close()
+    const [formalityAnswer, kbisAnswer] = await Promise.all([moved, validated])
+    assert.is(formalityAnswer.statusCode, 200, formalityAnswer.body)
+    assert.is(kbisAnswer.statusCode, 200, kbisAnswer.body)
+  })
+  locks.run()
+}
+
 // --- The live stream
 
 interface LiveCtx extends Ctx { base: string; second?: { app: FastifyInstance; handle?: DbHandle } }

@@ -166,7 +166,10 @@ export function notificationRoutes(define: DefineRoute, deps: AppDeps, app: Fast
     return db.transaction().execute(async (trx) => {
       const contract = await trx.selectFrom('contracts').innerJoin('orders', 'orders.id', 'contracts.order_id')
         .select(['contracts.id', 'contracts.order_id', 'contracts.kbis_file_key', 'contracts.kbis_validated_at', 'orders.raison_sociale'])
-        .where('contracts.id', '=', params.id).forUpdate().executeTakeFirst()
+        .where('contracts.id', '=', params.id)
+        // The contract's row only: the order's would make recordEvent's lock and another action's event (whose row
+        // needs a key-share lock on that order) wait on each other, a deadlock.
+        .forUpdate('contracts').executeTakeFirst()
       if (!contract) throw notFound('Contrat')
       if (!contract.kbis_file_key) throw conflict('Aucun Kbis n’a été déposé pour ce contrat : il n’y a rien à valider.')
       if (contract.kbis_validated_at) throw conflict('Le Kbis de ce contrat est déjà validé.')
