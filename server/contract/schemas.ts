@@ -46,13 +46,13 @@ export type AuthUser = Static<typeof AuthUser>
 export const LoginBody = Type.Object({
   username: Type.String({ minLength: 1, maxLength: 254 }),
   password: Type.String({ minLength: 1, maxLength: 200 }),
-})
+}, { additionalProperties: false })
 export type LoginBody = Static<typeof LoginBody>
 
 export const ResetPasswordRequestBody = Type.Object({
   email: Type.String({ minLength: 1, maxLength: 254 }),
   domain: Type.String({ minLength: 1, maxLength: 300 }),
-})
+}, { additionalProperties: false })
 export type ResetPasswordRequestBody = Static<typeof ResetPasswordRequestBody>
 
 /** A password a person chooses: 12 characters at least (the common ones are refused by the handler). */
@@ -61,16 +61,16 @@ const NewPassword = Type.String({ minLength: 12, maxLength: 200 })
 export const ResetPasswordBody = Type.Object({
   token: Type.String({ minLength: 1, maxLength: 200 }),
   password: NewPassword,
-})
+}, { additionalProperties: false })
 export type ResetPasswordBody = Static<typeof ResetPasswordBody>
 
-export const UpdateEmailBody = Type.Object({ newEmail: Email })
+export const UpdateEmailBody = Type.Object({ newEmail: Email }, { additionalProperties: false })
 export type UpdateEmailBody = Static<typeof UpdateEmailBody>
 
 export const UpdatePasswordBody = Type.Object({
   currentPassword: Type.String({ minLength: 1, maxLength: 200 }),
   newPassword: NewPassword,
-})
+}, { additionalProperties: false })
 export type UpdatePasswordBody = Static<typeof UpdatePasswordBody>
 
 // --- Domiciliation orders and contracts
@@ -154,10 +154,10 @@ export const IdentityUploadReply = Type.Object({
 })
 export type IdentityUploadReply = Static<typeof IdentityUploadReply>
 
-export const SendProblemBody = Type.Object({ message: Type.String({ minLength: 1, maxLength: 5000 }) })
+export const SendProblemBody = Type.Object({ message: Type.String({ minLength: 1, maxLength: 5000 }) }, { additionalProperties: false })
 export type SendProblemBody = Static<typeof SendProblemBody>
 
-export const SendInviteBody = Type.Object({ email: Email })
+export const SendInviteBody = Type.Object({ email: Email }, { additionalProperties: false })
 export type SendInviteBody = Static<typeof SendInviteBody>
 
 export const Share = Type.Object({
@@ -175,7 +175,7 @@ export const Share = Type.Object({
 })
 export type Share = Static<typeof Share>
 
-export const InviteBody = Type.Object({ emails: Type.Array(Email, { minItems: 1, maxItems: 20 }) })
+export const InviteBody = Type.Object({ emails: Type.Array(Email, { minItems: 1, maxItems: 20 }) }, { additionalProperties: false })
 export type InviteBody = Static<typeof InviteBody>
 
 export const Mandataire = Type.Object({
@@ -196,8 +196,8 @@ export const MandataireBody = Type.Object({
 }, { additionalProperties: false })
 export type MandataireBody = Static<typeof MandataireBody>
 
-export const SetQontoBody = Type.Object({ qonto: Type.Boolean() })
-export const SetShineBody = Type.Object({ shine: Type.Boolean() })
+export const SetQontoBody = Type.Object({ qonto: Type.Boolean() }, { additionalProperties: false })
+export const SetShineBody = Type.Object({ shine: Type.Boolean() }, { additionalProperties: false })
 export const QontoReply = Type.Object({ qonto: Type.Boolean() })
 export const ShineReply = Type.Object({ shine: Type.Boolean() })
 export type SetQontoBody = Static<typeof SetQontoBody>
@@ -220,7 +220,7 @@ export const PayUnpaidBody = Type.Object({
    * would be (409 AMOUNT_CHANGED otherwise): an invoice issued between the confirmation and the click is never paid unseen.
    */
   expectedAmountInclTaxCents: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
-})
+}, { additionalProperties: false })
 export type PayUnpaidBody = Static<typeof PayUnpaidBody>
 export const PayUnpaidReply = Type.Object({ paidCount: Type.Integer({ minimum: 0 }), message: Type.String() })
 export type PayUnpaidReply = Static<typeof PayUnpaidReply>
@@ -250,7 +250,7 @@ export const MailDocument = Type.Object({
 })
 export type MailDocument = Static<typeof MailDocument>
 
-export const OrderIdQuery = Type.Object({ orderId: Type.Optional(Id) })
+export const OrderIdQuery = Type.Object({ orderId: Type.Optional(Id) }, { additionalProperties: false })
 export type OrderIdQuery = Static<typeof OrderIdQuery>
 
 export const DocumentUpdateBody = Type.Object({
@@ -274,7 +274,7 @@ export const Folder = Type.Object({
 })
 export type Folder = Static<typeof Folder>
 
-export const FoldersQuery = Type.Object({ domiciliationOrderId: Type.Optional(Id) })
+export const FoldersQuery = Type.Object({ domiciliationOrderId: Type.Optional(Id) }, { additionalProperties: false })
 export const FolderCreateBody = Type.Object({ name: ShortText(80), domiciliationOrderId: Id }, { additionalProperties: false })
 export const FolderUpdateBody = Type.Object({ name: ShortText(80) }, { additionalProperties: false })
 export type FolderCreateBody = Static<typeof FolderCreateBody>
@@ -330,7 +330,7 @@ export const Subscription = Type.Object({
 })
 export type Subscription = Static<typeof Subscription>
 
-export const SubscriptionInfoQuery = Type.Object({ key: Type.String({ minLength: 40, maxLength: 40 }) })
+export const SubscriptionInfoQuery = Type.Object({ key: Type.String({ minLength: 40, maxLength: 40 }) }, { additionalProperties: false })
 export const AddOptionSubscriptionBody = Type.Object({ contractId: Id, planId: ShortText(100) }, { additionalProperties: false })
 export type AddOptionSubscriptionBody = Static<typeof AddOptionSubscriptionBody>
 export const AddOptionBody = Type.Object({ option: ShortText(100), key: Type.String({ minLength: 40, maxLength: 40 }) }, { additionalProperties: false })
@@ -458,7 +458,7 @@ export const CalendarInvoice = Type.Object({
 })
 export type CalendarInvoice = Static<typeof CalendarInvoice>
 
-export const YearQuery = Type.Object({ year: Type.Optional(Type.Integer({ minimum: 2000, maximum: 2100 })) })
+export const YearQuery = Type.Object({ year: Type.Optional(Type.Integer({ minimum: 2000, maximum: 2100 })) }, { additionalProperties: false })
 export type YearQuery = Static<typeof YearQuery>
 
 export const SendDextBody = Type.Object({
@@ -679,7 +679,7 @@ export type LegalSubmissionStatusBody = Static<typeof LegalSubmissionStatusBody>
 export const DocumentPageParams = Type.Object({ id: Id, page: Type.Integer({ minimum: 1, maximum: 10000 }) })
 export type DocumentPageParams = Static<typeof DocumentPageParams>
 
-export const DocumentSearchQuery = Type.Object({ q: Type.String({ minLength: 3, maxLength: 200 }), orderId: Type.Optional(Id) })
+export const DocumentSearchQuery = Type.Object({ q: Type.String({ minLength: 3, maxLength: 200 }), orderId: Type.Optional(Id) }, { additionalProperties: false })
 export type DocumentSearchQuery = Static<typeof DocumentSearchQuery>
 
 export const DocumentSearchResult = Type.Object({

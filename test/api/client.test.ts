@@ -166,7 +166,7 @@ const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
 /** Routes the SPA never calls: they exist for operators (OPERATOR_TOKEN) and load balancers. */
 const serverOnly: RouteName[] = ['health', 'operatorOrders', 'operatorAddDocument', 'operatorAddPackage', 'operatorLegalSubmissions', 'operatorUpdateLegalSubmission',
   // notifications (issue 14)
-  'operatorKbisStatus', 'operatorLetterForwarded', 'operatorAddInvoice']
+  'operatorKbis', 'operatorKbisStatus', 'operatorLetterForwarded', 'operatorAddInvoice']
 
 /** A path of the route table (`{id}`) matched against a concrete path. */
 function matchesRoute(pattern: string, path: string): boolean {
