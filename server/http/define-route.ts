@@ -98,6 +98,9 @@ export function routeRegistrar(app: FastifyInstance, deps: AppDeps) {
     app.route({
       method: def.method,
       url: fastifyPath(def.path),
+      // No HEAD twin: some GETs of the spec act (want-comptable records a request and e-mails; a letter's file marks
+      // it opened), and a HEAD, which anything may send to probe a link, must not. HEAD on the API answers 404.
+      exposeHeadRoute: false,
       schema: {
         ...input,
         // Only the success answers: errors all leave through errorHandler as exactly { message, statusCode, code? }

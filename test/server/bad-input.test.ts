@@ -129,6 +129,22 @@ addresses('an unknown or misspelt query parameter is refused, never read as abse
   }
 })
 
+addresses('HEAD never runs a GET of the API: no letter marked opened, no request recorded', async (ctx) => {
+  const { db } = ctx.t.deps
+  const traces = async () => [
+    (await db.selectFrom('letter_history').select('id').execute()).length,
+    (await db.selectFrom('orders').select('want_comptable_at').where('id', '=', ctx.ids.order).executeTakeFirstOrThrow()).want_comptable_at,
+    ctx.t.mails.length,
+  ]
+  const before = await traces()
+  for (const [name, route] of entries.filter(([, r]) => r.method === 'GET')) {
+    const sample = sampleFor(name, ctx.ids, ctx.kbis)
+    const res = await ctx.t.app.inject({ method: 'HEAD', url: urlOf(name, sample), headers: { ...headersFor(route, ctx.camille), ...sampleHeaders(sample) } })
+    assert.is(res.statusCode, 404, `HEAD ${route.path}`)
+  }
+  assert.equal(await traces(), before)
+})
+
 addresses('unknown API paths answer a French JSON 404, never the SPA', async (ctx) => {
   for (const url of ['/api/nope', '/api-protected/nope', '/stripe/nope', '/api-protected/domiciliation-orders/abc:send-problem']) {
     const res = await ctx.t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } })
