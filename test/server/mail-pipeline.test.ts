@@ -325,6 +325,9 @@ searching('3 to 200 characters, else a French 400', async (ctx) => {
     assert.match(res.json().message, /caractères|recherche|q/i)
   }
   assert.is((await search(ctx.t, ctx.camille, '   ab   ')).json().message, SEARCH_LENGTH_MESSAGE)
+  // Characters, not UTF-16 units: 150 emoji or rare ideographs are 150 characters.
+  for (const q of ['📄'.repeat(150), '𠀀'.repeat(120)]) assert.is((await search(ctx.t, ctx.camille, q)).statusCode, 200, q.slice(0, 4))
+  assert.is((await search(ctx.t, ctx.camille, '📄'.repeat(201))).statusCode, 400)
 })
 
 searching('the deadlines of the letters the user may see, by date', async (ctx) => {

@@ -21,7 +21,9 @@ export function mailPipelineRoutes(define: DefineRoute, { db, storage }: AppDeps
 
   define('documentSearch', async ({ user, query }) => {
     const text = query.q.trim()
-    if (text.length < 3 || text.length > 200) throw badRequest(SEARCH_LENGTH_MESSAGE)
+    // Characters as the schema counts them (an emoji is one, not two UTF-16 units).
+    const characters = [...text].length
+    if (characters < 3 || characters > 200) throw badRequest(SEARCH_LENGTH_MESSAGE)
     const orderIds = await scopedOrderIds(db, user.id, 'all', query.orderId)
     const tsquery = searchQueryOf(text)
     if (!tsquery) return { results: [] }
