@@ -97,7 +97,14 @@ export function validationMessage(issues: ValidationIssue[], part: string): stri
     case 'minItems': return `${field} doit contenir au moins ${plural(Number(p.limit), 'élément')}.`
     case 'maxItems': return `${field} ne peut pas contenir plus de ${plural(Number(p.limit), 'élément')}.`
     case 'minProperties': return `${field} doit contenir au moins un champ.`
-    case 'const': case 'enum': return `${field} n’a pas une valeur autorisée.`
+    case 'const': case 'enum': {
+      // A choice (a union of literals) reports one issue per literal at the same place: all are listed.
+      const allowed = issues.filter((i) => i.instancePath === issue.instancePath && (i.keyword === 'const' || i.keyword === 'enum'))
+        .flatMap((i) => (i.keyword === 'const' ? [i.params.allowedValue] : (i.params.allowedValues as unknown[] | undefined) ?? []))
+      if (!allowed.length || allowed.length > 12) return `${field} n’a pas une valeur autorisée.`
+      const quoted = allowed.map((value) => `« ${String(value)} »`)
+      return `${field} doit valoir ${quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} ou ${quoted.at(-1)}` : quoted[0]}.`
+    }
     case 'unstorableText': return `${field} contient un caractère interdit (caractère nul ou caractère Unicode incomplet).`
     default: return `${field} n’a pas une valeur valide.`
   }

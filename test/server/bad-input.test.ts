@@ -73,6 +73,17 @@ for (const [name, route] of withJsonBody) {
   })
 }
 
+bodies('a value outside a choice is told the values allowed', async (ctx) => {
+  for (const [name, body, message] of [
+    ['updateNotificationPreferences', { email: 'daily' }, 'Le champ « email » doit valoir « each », « digest » ou « none ».'],
+    ['operatorKbisStatus', { status: 'valide' }, 'Le champ « status » doit valoir « validé ».'],
+  ] as const) {
+    const res = await send(ctx.t.app, name, { ...sampleFor(name, ctx.ids, ctx.kbis), body }, tokenFor(name, ctx.camille))
+    assert.is(res.statusCode, 400, res.body)
+    assert.is(res.json().message, message)
+  }
+})
+
 bodies('any JSON value as a body, on every route with a body', async (ctx) => {
   await fc.assert(fc.asyncProperty(fc.constantFrom(...withJsonBody), fc.jsonValue({ maxDepth: 3 }), async ([name, route], value) => {
     const res = await ctx.t.app.inject({
