@@ -5,7 +5,7 @@ import { routes, type RouteDef, type RouteName, type Routes } from '../contract/
 import { findSession, invalidSessionError as invalidSession, type SessionKey, type SessionUser } from '../db/repositories/users.ts'
 import type { AppDeps } from '../deps.ts'
 import { sameDigest, sha256 } from '../services/crypto.ts'
-import { HttpError, messages } from './errors.ts'
+import { HttpError, messages, SMALL_BODY_LIMIT } from './errors.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -86,6 +86,11 @@ const noStore = (_req: FastifyRequest, reply: FastifyReply, done: HookHandlerDon
   done()
 }
 
+/** A JSON body with a field long enough for a file (a data URL of up to 10 MB). */
+const carriesFile = (def: RouteDef) =>
+  Object.values((def.schema as { body?: { properties?: Record<string, { maxLength?: number }> } }).body?.properties ?? {})
+    .some((property) => (property.maxLength ?? 0) > SMALL_BODY_LIMIT)
+
 export function routeRegistrar(app: FastifyInstance, deps: AppDeps) {
   const defined = new Set<RouteName>()
 
@@ -98,6 +103,9 @@ export function routeRegistrar(app: FastifyInstance, deps: AppDeps) {
     app.route({
       method: def.method,
       url: fastifyPath(def.path),
+      // A body that carries no file (a data URL field, a multipart form) is small: refused past SMALL_BODY_LIMIT
+      // before it is read whole, instead of parsing megabytes (a deeply nested JSON holds the event loop for seconds).
+      ...(kind === 'multipart' || carriesFile(def) ? {} : { bodyLimit: SMALL_BODY_LIMIT }),
       // No HEAD twin: some GETs of the spec act (want-comptable records a request and e-mails; a letter's file marks
       // it opened), and a HEAD, which anything may send to probe a link, must not. HEAD on the API answers 404.
       exposeHeadRoute: false,

@@ -110,6 +110,9 @@ export function validationMessage(issues: ValidationIssue[], part: string): stri
   }
 }
 
+/** The body limit of a route whose body carries no file (server/http/define-route.ts). */
+export const SMALL_BODY_LIMIT = 256 * 1024
+
 const frameworkErrors: Record<string, [number, string]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'Le corps de la requête n’est pas un JSON valide.'],
   FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'Le corps de la requête est vide alors que du JSON est attendu.'],
@@ -137,6 +140,8 @@ export function errorHandler(error: FastifyError & { validationContext?: string 
     statusCode = 400
     message = validationMessage(error.validation as ValidationIssue[], error.validationContext ?? 'body')
     code = 'VALIDATION'
+  } else if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && req.routeOptions.bodyLimit === SMALL_BODY_LIMIT) {
+    ;[statusCode, message, code] = [413, 'Le corps de la requête est trop long (256 Ko au plus).', error.code]
   } else if (error.code && frameworkErrors[error.code]) {
     ;[statusCode, message] = frameworkErrors[error.code]!
     code = error.code

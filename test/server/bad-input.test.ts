@@ -73,6 +73,22 @@ for (const [name, route] of withJsonBody) {
   })
 }
 
+bodies('a body without a file is refused past 256 KB, before it is parsed; a file still fits', async (ctx) => {
+  const small = withJsonBody.filter(([, route]) => !Object.values((route.schema.body as { properties: Record<string, { maxLength?: number }> }).properties).some((p) => (p.maxLength ?? 0) > 1_000_000))
+  assert.ok(small.length > 30)
+  for (const [name] of small) {
+    const sample = sampleFor(name, ctx.ids, ctx.kbis)
+    // Past the limit whatever it holds: a long text, or JSON nested 200 000 levels deep.
+    for (const payload of [JSON.stringify({ ...(sample.body as object), note: 'x'.repeat(300 * 1024) }), '['.repeat(200_000) + ']'.repeat(200_000)]) {
+      const res = await send(ctx.t.app, name, { ...sample, body: payload, headers: { ...sample.headers, 'content-type': 'application/json' } }, tokenFor(name, ctx.camille))
+      assert.is(res.statusCode, 413, `${name}: ${res.body}`)
+      assert.is(res.json().message, 'Le corps de la requête est trop long (256 Ko au plus).')
+    }
+  }
+  const kbis = await send(ctx.t.app, 'updateContract', { params: { id: ctx.ids.contract }, body: { kbis: `data:application/pdf;base64,${Buffer.concat([ctx.kbis, Buffer.alloc(400 * 1024, 0x20)]).toString('base64')}` } }, ctx.camille)
+  assert.ok(kbis.statusCode !== 413, kbis.body)
+})
+
 bodies('a value outside a choice is told the values allowed', async (ctx) => {
   for (const [name, body, message] of [
     ['updateNotificationPreferences', { email: 'daily' }, 'Le champ « email » doit valoir « each », « digest » ou « none ».'],
