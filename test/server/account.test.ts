@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert'
 import { messages } from '../../server/http/errors.ts'
 import { RESET_MAIL_LIMIT } from '../../server/routes/account/index.ts'
 import { randomBytes, scryptSync } from 'node:crypto'
-import type { KyselyPlugin } from 'kysely'
+import { sql, type KyselyPlugin } from 'kysely'
 import { buildApp } from '../../server/app.ts'
 import { parseTrustProxy } from '../../server/config.ts'
 import { passwordMessages } from '../../server/services/password-policy.ts'
@@ -354,3 +354,90 @@ limits('TRUST_PROXY is read as false, true, or addresses and ranges; anything el
 })
 
 limits.run()
+
+// PostgreSQL only: two API instances on one database, and a third connection holding a row so that the calls meet where
+// the race is (PGlite has one connection: a transaction holding a row stops every other statement).
+if (process.env.DATABASE_URL) {
+  const race = suite<Ctx & { second: Awaited<ReturnType<typeof buildApp>>; holder: Awaited<ReturnType<TestApp['connectAgain']>> }>('reset links under concurrency (PostgreSQL, two instances)')
+  race.before(async (ctx) => {
+    ctx.t = await buildTestApp()
+    const handle = await ctx.t.connectAgain()
+    ctx.second = await buildApp({ ...ctx.t.deps, db: handle.db, listen: handle.listen }, { databaseKind: 'postgres' })
+    await ctx.second.ready()
+    ctx.holder = await ctx.t.connectAgain()
+  })
+  race.after(async (ctx) => {
+    await ctx.second.close()
+    await ctx.t.close()
+  })
+  /** How many statements of this database wait for a lock. */
+  const lockWaiters = async (t: TestApp) =>
+    Number((await sql<{ n: string }>`select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(t.deps.db)).rows[0]!.n)
+  const untilWaiting = async (t: TestApp, n: number) => {
+    for (let i = 0; i < 250 && (await lockWaiters(t)) < n; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+    assert.is(await lockWaiters(t), n, `${n} statement(s) waiting for a lock`)
+  }
+  /** A transaction of the holder's connection that runs `take`, then keeps its locks until release() is called. */
+  const hold = async (ctx: { holder: { db: TestApp['deps']['db'] } }, take: (tx: TestApp['deps']['db']) => Promise<unknown>) => {
+    let release!: () => void
+    const released = new Promise<void>((resolve) => { release = resolve })
+    let holding!: () => void
+    const held = new Promise<void>((resolve) => { holding = resolve })
+    const done = ctx.holder.db.transaction().execute(async (tx) => {
+      await take(tx as never)
+      holding()
+      await released
+    })
+    await held
+    return { release: async () => { release(); await done } }
+  }
+
+  race('two reset links of one account used at the same moment: one sets the password, the other is the French 400, never a deadlock', async (ctx) => {
+    const { t } = ctx
+    const user = await t.deps.db.selectFrom('users').select('id').where('email', '=', 'solo@example.com').executeTakeFirstOrThrow()
+    const first = await resetLinkToken(t, 'solo@example.com')
+    const second = await resetLinkToken(t, 'solo@example.com')
+    // The user's row held: both resets get as far as they can, then wait. Before, each had locked its own link by then,
+    // and the first to get the row waited on the other's link: 40P01, a 500.
+    const holder = await hold(ctx, (tx) => tx.selectFrom('users').select('id').where('id', '=', user.id).forUpdate().execute())
+    const answers = Promise.all([
+      post(t, '/reset-password', { token: first, password: 'Premier-secret-bien-long' }),
+      ctx.second.inject({ method: 'POST', url: '/reset-password', payload: { token: second, password: 'Second-secret-bien-long' } }),
+    ])
+    await untilWaiting(t, 2)
+    await holder.release()
+    const [a, b] = await answers
+    assert.equal([a!.statusCode, b!.statusCode].sort(), [200, 400], `${a!.body} ${b!.body}`)
+    const refused = [a!, b!].find((r) => r.statusCode === 400)!
+    assert.equal(refused.json(), { message: 'Ce lien de réinitialisation est invalide, a déjà servi ou a expiré : demandez-en un nouveau.', statusCode: 400, code: 'INVALID_RESET_TOKEN' })
+    assert.ok(await login(t.app, 'solo@example.com', a!.statusCode === 200 ? 'Premier-secret-bien-long' : 'Second-secret-bien-long'), 'the password of the link that worked')
+  })
+
+  race('a reset link used while the password or the address is changed: both end (the user first, then the links), never a deadlock', async (ctx) => {
+    const { t } = ctx
+    const user = await t.deps.db.selectFrom('users').select('id').where('email', '=', 'demo@example.com').executeTakeFirstOrThrow()
+    for (const [what, change, expected] of [
+      // The reset committed first: the change checked the old password, so it is told the password changed meanwhile.
+      ['password', (session: string) => call(ctx.second, session, 'PUT', '/api-protected/users/me/password', { currentPassword: DEMO_PASSWORD, newPassword: 'Un-changement-bien-long' }), 409],
+      ['address', (session: string) => call(ctx.second, session, 'PUT', '/api-protected/users/me/email', { newEmail: 'camille.nouvelle@example.com' }), 200],
+    ] as const) {
+      const session = await login(t.app, 'demo@example.com', what === 'password' ? DEMO_PASSWORD : 'Remis-a-zero-password-42')
+      const token = await resetLinkToken(t, 'demo@example.com')
+      const holder = await hold(ctx, (tx) => tx.selectFrom('users').select('id').where('id', '=', user.id).forUpdate().execute())
+      // The reset waits first, then the change. Before, the change locked the account's links, then waited for the row,
+      // which the reset got next and then waited on its link: 40P01, a 500.
+      const reset = post(t, '/reset-password', { token, password: `Remis-a-zero-${what}-42` })
+      await untilWaiting(t, 1)
+      const changed = change(session)
+      await untilWaiting(t, 2)
+      await holder.release()
+      const [r, c] = await Promise.all([reset, changed])
+      assert.is(r.statusCode, 200, `${what}: ${r.body}`)
+      assert.is(c.statusCode, expected, `${what}: ${c.body}`)
+      if (expected === 409) assert.match(c.json().message, 'vient d’être modifié par ailleurs')
+    }
+    assert.ok(await login(t.app, 'camille.nouvelle@example.com', 'Remis-a-zero-address-42'))
+  })
+
+  race.run()
+}

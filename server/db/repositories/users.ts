@@ -32,13 +32,20 @@ export async function createUser(db: Db, user: { email: string; firstname: strin
     .returningAll().executeTakeFirstOrThrow()
 }
 
+/*
+ * Lock order. Every transaction that touches a user's reset links holds the user's row first, then the links: a reset,
+ * a password change and an address change update the row (FOR UPDATE) before closing the links. So two of them never
+ * hold one each and wait on the other (a reset that locked its own link, then the row, then the other links deadlocked
+ * with a reset of a second link: 40P01, a 500).
+ */
+
 /** The new address; reset links sent to the old one stop working with it. */
 export async function updateUserEmail(db: Kysely<Database>, userId: number, email: string, now: Date): Promise<User> {
   return db.transaction().execute(async (tx) => {
-    // The links first, then the user: the order a reset locks them in, so that the two never wait on each other.
-    await closeResetLinks(tx, userId, now)
+    // The user, then the links (the lock order above).
     const row = await tx.updateTable('users').set({ email }).where('id', '=', userId)
       .returning(['id', 'email', 'firstname', 'lastname', 'phone']).executeTakeFirstOrThrow()
+    await closeResetLinks(tx, userId, now)
     return toUser(row)
   })
 }
@@ -72,8 +79,7 @@ export async function openPasswordSession(db: Kysely<Database>, session: {
  */
 export async function changePassword(db: Kysely<Database>, change: { userId: number; checkedHash: string; newHash: string; keepTokenHash: string; now: Date }): Promise<boolean> {
   return db.transaction().execute(async (tx) => {
-    // The links first, then the user: the order a reset locks them in (a reset under way is waited for, not deadlocked).
-    await tx.selectFrom('password_resets').select('id').where('user_id', '=', change.userId).where('used_at', 'is', null).forUpdate().execute()
+    // The user, then the links (the lock order above): a reset under way is waited for, not deadlocked.
     const changed = await tx.updateTable('users').set({ password_hash: change.newHash }).where('id', '=', change.userId)
       .where('password_hash', '=', change.checkedHash).returning('id').executeTakeFirst()
     if (!changed) return false
@@ -204,10 +210,17 @@ export async function createPasswordResetToken(db: Db, userId: number, expiresAt
 
 /** Spends a reset token: sets the new password and ends every session. The user's id, or null for an unknown, used or expired token. */
 export async function resetPasswordWithToken(db: Kysely<Database>, token: string, passwordHash: string, now: Date): Promise<number | null> {
+  const tokenHash = sha256(token)
   return db.transaction().execute(async (tx) => {
-    // Marking the token used in the same statement that finds it makes it single-use under concurrency.
+    // The user's row first (the lock order above), found through the link without locking it.
+    const user = await tx.selectFrom('users').select('id')
+      .where('id', '=', (eb) => eb.selectFrom('password_resets').select('user_id').where('token_hash', '=', tokenHash))
+      .forUpdate().executeTakeFirst()
+    if (!user) return null
+    // Then the link, marked used by the statement that checks it (single use): another link of the account used meanwhile
+    // committed before the row was ours, and closed this one.
     const reset = await tx.updateTable('password_resets').set({ used_at: now })
-      .where('token_hash', '=', sha256(token)).where('used_at', 'is', null).where('expires_at', '>', now)
+      .where('token_hash', '=', tokenHash).where('user_id', '=', user.id).where('used_at', 'is', null).where('expires_at', '>', now)
       .returning('user_id').executeTakeFirst()
     if (!reset) return null
     await setPasswordHash(tx, reset.user_id, passwordHash)
