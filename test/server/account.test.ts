@@ -439,5 +439,46 @@ if (process.env.DATABASE_URL) {
     assert.ok(await login(t.app, 'camille.nouvelle@example.com', 'Remis-a-zero-address-42'))
   })
 
+  race('a reset link asked for the old address while the address changes: no live link ever reaches the old mailbox', async (ctx) => {
+    const { t } = ctx
+    const user = await t.deps.db.selectFrom('users').select('id').where('email', '=', 'associe@example.com').executeTakeFirstOrThrow()
+    const liveLinks = async () => (await t.deps.db.selectFrom('password_resets').select('id').where('user_id', '=', user.id).where('used_at', 'is', null).execute()).length
+    const counted = async () => (await t.deps.db.selectFrom('rate_limits').select('count').where('key', '=', `user:${user.id}:${RESET_MAIL_LIMIT.name}`).executeTakeFirst())?.count
+    const session = await login(t.app, 'associe@example.com')
+    const ask = (email: string) => post(t, '/reset-password-request', { email, domain: 'http://localhost:8080' })
+    const changeTo = (newEmail: string) => call(ctx.second, session, 'PUT', '/api-protected/users/me/email', { newEmail })
+
+    // 1. The request has looked the account up under its old address when the change commits (its per-account counter
+    // is held, the step between the lookup and the link). Before, it then made a live link and mailed it there.
+    let mails = t.mails.length
+    const counter = await hold(ctx, (tx) => tx.insertInto('rate_limits').values({ key: `user:${user.id}:${RESET_MAIL_LIMIT.name}`, count: 0, reset_at: new Date(Date.now() + 3_600_000) })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ count: 0 })).execute())
+    assert.is((await ask('associe@example.com')).statusCode, 200)
+    await untilWaiting(t, 1)
+    const changed = await changeTo('julien.un@example.com')
+    assert.is(changed.statusCode, 200, changed.body)
+    await counter.release()
+    for (let i = 0; i < 250 && (await counted()) !== 1; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    assert.is(await liveLinks(), 0, 'no link for an address the account no longer has')
+    assert.not.ok(t.mails.slice(mails).some((m) => m.to === 'associe@example.com' && m.link?.includes('/set-password/')), 'nothing sent to the old address')
+
+    // 2. The request holds the account (it is inserting its link) when the change comes: the change waits, then closes the link.
+    mails = t.mails.length
+    const table = await hold(ctx, (tx) => sql`lock table password_resets in share mode`.execute(tx))
+    assert.is((await ask('julien.un@example.com')).statusCode, 200)
+    await untilWaiting(t, 1)
+    const changing = changeTo('julien.deux@example.com')
+    await untilWaiting(t, 2)
+    await table.release()
+    assert.is((await changing).statusCode, 200)
+    const mail = await eventually(() => t.mails.slice(mails).find((m) => m.link?.includes('/set-password/')))
+    assert.is(mail.to, 'julien.un@example.com', 'the address the account had when the link was made')
+    assert.is(await liveLinks(), 0, 'closed by the change')
+    const used = await post(t, '/reset-password', { token: mail.link!.split('/set-password/')[1]!, password: 'Pris-par-la-vieille-boite-42' })
+    assert.is(used.statusCode, 400, 'the link left in the old mailbox does not work')
+    assert.ok(await login(t.app, 'julien.deux@example.com'), 'the password is unchanged')
+  })
+
   race.run()
 }

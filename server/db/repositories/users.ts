@@ -34,15 +34,17 @@ export async function createUser(db: Db, user: { email: string; firstname: strin
 
 /*
  * Lock order. Every transaction that touches a user's reset links holds the user's row first, then the links: a reset,
- * a password change and an address change update the row (FOR UPDATE) before closing the links. So two of them never
- * hold one each and wait on the other (a reset that locked its own link, then the row, then the other links deadlocked
- * with a reset of a second link: 40P01, a 500).
+ * a password change and an address change update the row (FOR UPDATE) before closing the links, and a new link is
+ * inserted under the row held FOR SHARE. So two of them never hold one each and wait on the other (a reset that locked
+ * its own link, then the row, then the other links deadlocked with a reset of a second link: 40P01, a 500), and a link is
+ * never made for an address the account no longer has (the change waits for it, then closes it; or it finds the new address).
  */
 
-/** The new address; reset links sent to the old one stop working with it. */
+/** The new address; reset links sent to the old one stop working with it (those made while it changes too: see the lock order). */
 export async function updateUserEmail(db: Kysely<Database>, userId: number, email: string, now: Date): Promise<User> {
   return db.transaction().execute(async (tx) => {
-    // The user, then the links (the lock order above).
+    // The user, then the links: a link being made for the old address is waited for by this update, then closed
+    // by the statement below, which sees it.
     const row = await tx.updateTable('users').set({ email }).where('id', '=', userId)
       .returning(['id', 'email', 'firstname', 'lastname', 'phone']).executeTakeFirstOrThrow()
     await closeResetLinks(tx, userId, now)
@@ -206,6 +208,20 @@ export async function createPasswordResetToken(db: Db, userId: number, expiresAt
   const token = randomToken()
   await db.insertInto('password_resets').values({ user_id: userId, token_hash: sha256(token), expires_at: expiresAt }).execute()
   return token
+}
+
+/**
+ * A reset link for the account while its address is still `email` (case ignored): the row held FOR SHARE while the link
+ * is inserted, so an address change committed meanwhile means no link (undefined), and one under way waits for this
+ * link, then closes it. The token and the address to mail it to, the one just read.
+ */
+export async function createPasswordResetLink(db: Kysely<Database>, userId: number, email: string, expiresAt: Date): Promise<{ token: string; email: string; firstname: string } | undefined> {
+  return db.transaction().execute(async (tx) => {
+    const user = await tx.selectFrom('users').select(['email', 'firstname']).where('id', '=', userId)
+      .where((eb) => eb(eb.fn('lower', ['email']), '=', email.trim().toLowerCase())).forShare().executeTakeFirst()
+    if (!user) return undefined
+    return { token: await createPasswordResetToken(tx, userId, expiresAt), email: user.email, firstname: user.firstname }
+  })
 }
 
 /** Spends a reset token: sets the new password and ends every session. The user's id, or null for an unknown, used or expired token. */

@@ -5,7 +5,7 @@ import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest, conflict, HttpError, messages } from '../../http/errors.ts'
 import { limitPerUser, withinUserLimit } from '../../http/user-rate-limit.ts'
 import {
-  changePassword, createPasswordResetToken, findCurrentUser, findPasswordHash, invalidSessionError, findUserByEmail, listSessions, openPasswordSession, resetPasswordWithToken,
+  changePassword, createPasswordResetLink, findCurrentUser, findPasswordHash, invalidSessionError, findUserByEmail, listSessions, openPasswordSession, resetPasswordWithToken,
   revokeOtherSessions, toUser, updateUserEmail,
 } from '../../db/repositories/users.ts'
 import { isUniqueViolation } from '../../db/errors.ts'
@@ -71,12 +71,15 @@ export function accountRoutes(define: DefineRoute, deps: AppDeps) {
       if (user && !(await withinUserLimit(deps, user.id, RESET_MAIL_LIMIT))) {
         req.log.warn({ userId: user.id }, 'lien de réinitialisation non envoyé : limite de liens par compte atteinte')
       } else if (user) {
-        const token = await createPasswordResetToken(db, user.id, addHours(clock.now(), 1))
-        const link = `${portalOrigin(body.domain, config.allowedOrigins, config.publicUrl)}/set-password/${token}`
+        // Made only while the account still has the address asked for (its row held meanwhile): an address changed since
+        // the lookup gets no link; one changing now closes it (users.ts, the lock order).
+        const made = await createPasswordResetLink(db, user.id, body.email, addHours(clock.now(), 1))
+        if (!made) return reply as never
+        const link = `${portalOrigin(body.domain, config.allowedOrigins, config.publicUrl)}/set-password/${made.token}`
         await mailer.send({
-          to: user.email,
+          to: made.email,
           subject: `${config.brandName} : réinitialisation de votre mot de passe`,
-          text: `Bonjour ${user.firstname},\n\nPour choisir un nouveau mot de passe, ouvrez ce lien (valable une heure, une seule fois) :\n${link}\n\nSi vous n’êtes pas à l’origine de cette demande, ignorez ce message.\n\n${config.brandName}`,
+          text: `Bonjour ${made.firstname},\n\nPour choisir un nouveau mot de passe, ouvrez ce lien (valable une heure, une seule fois) :\n${link}\n\nSi vous n’êtes pas à l’origine de cette demande, ignorez ce message.\n\n${config.brandName}`,
           link,
         })
       }
