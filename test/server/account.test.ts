@@ -8,6 +8,7 @@ import { sql, type KyselyPlugin } from 'kysely'
 import { buildApp } from '../../server/app.ts'
 import { parseTrustProxy } from '../../server/config.ts'
 import { passwordMessages } from '../../server/services/password-policy.ts'
+import { holdLocks, untilLockWaiters } from '../util/postgres.ts'
 import { buildTestApp, call, DEMO_PASSWORD, eventually, login, type TestApp } from '../util/server.ts'
 
 interface Ctx { t: TestApp }
@@ -370,27 +371,8 @@ if (process.env.DATABASE_URL) {
     await ctx.second.close()
     await ctx.t.close()
   })
-  /** How many statements of this database wait for a lock. */
-  const lockWaiters = async (t: TestApp) =>
-    Number((await sql<{ n: string }>`select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(t.deps.db)).rows[0]!.n)
-  const untilWaiting = async (t: TestApp, n: number) => {
-    for (let i = 0; i < 250 && (await lockWaiters(t)) < n; i++) await new Promise((resolve) => setTimeout(resolve, 20))
-    assert.is(await lockWaiters(t), n, `${n} statement(s) waiting for a lock`)
-  }
-  /** A transaction of the holder's connection that runs `take`, then keeps its locks until release() is called. */
-  const hold = async (ctx: { holder: { db: TestApp['deps']['db'] } }, take: (tx: TestApp['deps']['db']) => Promise<unknown>) => {
-    let release!: () => void
-    const released = new Promise<void>((resolve) => { release = resolve })
-    let holding!: () => void
-    const held = new Promise<void>((resolve) => { holding = resolve })
-    const done = ctx.holder.db.transaction().execute(async (tx) => {
-      await take(tx as never)
-      holding()
-      await released
-    })
-    await held
-    return { release: async () => { release(); await done } }
-  }
+  const untilWaiting = (t: TestApp, n: number) => untilLockWaiters(t.deps.db, n)
+  const hold = (ctx: { holder: { db: TestApp['deps']['db'] } }, take: Parameters<typeof holdLocks>[1]) => holdLocks(ctx.holder.db, take)
 
   race('two reset links of one account used at the same moment: one sets the password, the other is the French 400, never a deadlock', async (ctx) => {
     const { t } = ctx
