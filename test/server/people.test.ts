@@ -8,6 +8,7 @@ import { EMAIL_CHANGE_LIMIT } from '../../server/routes/account/index.ts'
 import { PROBLEM_LIMIT } from '../../server/routes/orders/index.ts'
 import { INVITE_LIMIT, REFERRAL_LIMIT } from '../../server/routes/people/index.ts'
 import { parisTime } from '../../server/services/time.ts'
+import { holdLocks, untilLockWaiters } from '../util/postgres.ts'
 import { buildTestApp, call, DEMO_PASSWORD, login, type TestApp } from '../util/server.ts'
 import { demoIds, type DemoIds } from '../util/server-samples.ts'
 import { SoftPasskey } from '../util/webauthn.ts'
@@ -180,6 +181,87 @@ invitations('a collaborator who changed address and accepts an invitation of the
 })
 
 invitations.run()
+
+// PostgreSQL only: two API instances on one database, and a third connection holding the invitation's row so that the
+// calls meet where the race is (PGlite has one connection: a transaction holding a row stops every other statement).
+if (process.env.DATABASE_URL) {
+  type RaceCtx = Ctx & { second: Awaited<ReturnType<typeof buildApp>>; holder: Awaited<ReturnType<TestApp['connectAgain']>> }
+  const racing = suite<RaceCtx>('invitations under concurrency (PostgreSQL, two instances)')
+  racing.before(async (ctx) => {
+    await setup(ctx)
+    const handle = await ctx.t.connectAgain()
+    ctx.second = await buildApp({ ...ctx.t.deps, db: handle.db, listen: handle.listen }, { databaseKind: 'postgres' })
+    await ctx.second.ready()
+    ctx.holder = await ctx.t.connectAgain()
+  })
+  racing.after(async (ctx) => {
+    await ctx.second.close()
+    await ctx.t.close()
+  })
+  /** The share of this address held by a transaction of the test's own: the calls that change it wait behind. */
+  const holdShare = (ctx: RaceCtx, email: string) => holdLocks(ctx.holder.db, (tx) => tx.selectFrom('shares').select('id')
+    .where('order_id', '=', ctx.ids.order).where('email', '=', email).forUpdate().execute())
+  const shareOf = async (ctx: RaceCtx, email: string) =>
+    (await call(ctx.t.app, ctx.camille, 'GET', `/api-protected/domiciliation-orders/${ctx.ids.order}/shares`)).json().find((s: { email: string }) => s.email === email)
+  const removeShare = (ctx: RaceCtx, id: number) => call(ctx.t.app, ctx.camille, 'DELETE', `/api-protected/domiciliation-orders/${ctx.ids.order}/share-delete/${id}`)
+
+  racing('a link accepted twice at the same moment (two tabs, a double click): one 200, the other says it was accepted, not that it expired', async (ctx) => {
+    const sophie = await login(ctx.t.app, 'solo@example.com')
+    assert.is((await invite(ctx, ['solo@example.com'])).statusCode, 200)
+    const token = linkTo(ctx.t, 'solo@example.com')!
+    const holder = await holdShare(ctx, 'solo@example.com')
+    try {
+      const answers = Promise.all([
+        call(ctx.t.app, sophie, 'POST', `/api-protected/invitations/${token}/accept`),
+        call(ctx.second, sophie, 'POST', `/api-protected/invitations/${token}/accept`),
+      ])
+      await untilLockWaiters(ctx.t.deps.db, 2).finally(() => holder.release())
+      const [a, b] = (await answers).sort((x, y) => x.statusCode - y.statusCode)
+      assert.is(a!.statusCode, 200, a!.body)
+      assert.equal(b!.json(), {
+        message: 'Cette invitation a déjà été acceptée : connectez-vous pour retrouver le courrier de Boulangerie des Lilas SAS.', statusCode: 410, code: 'INVITATION_USED',
+      })
+      assert.is((await call(ctx.t.app, sophie, 'GET', `/api-protected/documents?orderId=${ctx.ids.order}`)).statusCode, 200, 'she has the access')
+    } finally {
+      await holder.release()
+      await removeShare(ctx, (await shareOf(ctx, 'solo@example.com')).id)
+    }
+  })
+
+  racing('a link used while the owner removes the invitation: the answer says it was removed (404, as an unknown link), never « a expiré »; no access, no account', async (ctx) => {
+    const sophie = await login(ctx.t.app, 'solo@example.com')
+    const unknown = { message: 'Invitation introuvable : ce lien est incomplet ou l’invitation a été retirée. Demandez une nouvelle invitation.', statusCode: 404, code: 'INVITATION_UNKNOWN' }
+    const attempts = [
+      ['an account signed in accepts', 'solo@example.com', (token: string) => call(ctx.second, sophie, 'POST', `/api-protected/invitations/${token}/accept`)],
+      ['a new address makes its account', 'retiree@example.com', (token: string) => ctx.second.inject({
+        method: 'POST', url: `/api/invitations/${token}/account`, payload: { firstname: 'Rita', lastname: 'Retirée', password: 'trois mots au hasard' },
+      })],
+    ] as const
+    for (const [what, email, use] of attempts) {
+      assert.is((await invite(ctx, [email])).statusCode, 200)
+      const token = linkTo(ctx.t, email)!
+      const share = await shareOf(ctx, email)
+      // The removal waits first, then the acceptance (past its first reading of the link): the removal goes first.
+      const holder = await holdShare(ctx, email)
+      const removed = removeShare(ctx, share.id)
+      let used
+      try {
+        await untilLockWaiters(ctx.t.deps.db, 1)
+        used = use(token)
+        await untilLockWaiters(ctx.t.deps.db, 2)
+      } finally {
+        await holder.release()
+      }
+      assert.is((await removed).statusCode, 200)
+      const answer = await used
+      assert.equal(answer.json(), unknown, `${what}: ${answer.body}`)
+    }
+    assert.is((await call(ctx.t.app, sophie, 'GET', `/api-protected/documents?orderId=${ctx.ids.order}`)).statusCode, 404, 'no access')
+    assert.not.ok(await ctx.t.deps.db.selectFrom('users').select('id').where('email', '=', 'retiree@example.com').executeTakeFirst(), 'no account made from a removed link')
+  })
+
+  racing.run()
+}
 
 // ——— Limits per user
 const limits = suite<Ctx>('e-mail change, referral, invitations and problem reports: limited per user')

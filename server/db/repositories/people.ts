@@ -112,28 +112,42 @@ export function findInvitation(db: Db, tokenHash: string) {
     .executeTakeFirst()
 }
 
+/** Why a link could not be accepted, as found once the attempt failed: removed (or sent again), accepted, or out of date. */
+export type InvitationRefusal = 'unknown' | 'used' | 'expired'
+
 /**
  * Spends an invitation's link: access starts for this user. Conditional, so a link is accepted once
- * even when two tabs try together. The order's id, or null when the link is unknown, used or expired.
+ * even when two tabs try together. The order's id, or why not: what the link is now (a request that
+ * lost a race to another acceptance or to the owner removing the share says so, not "expired").
  */
-export async function acceptInvitation(db: Db, tokenHash: string, userId: number, now: Date): Promise<number | null> {
+export async function acceptInvitation(db: Db, tokenHash: string, userId: number, now: Date): Promise<{ orderId: number } | { refused: InvitationRefusal }> {
   // Whether the person reaches the share's order already: its owner, or a collaborator by another share (an
   // invitation to an address they had before changing it). Then the link is used up and nothing is added.
   const hasAccess = sql<boolean>`(exists (select 1 from orders where orders.id = shares.order_id and orders.owner_id = ${userId})
     or exists (select 1 from shares as held where held.order_id = shares.order_id and held.user_id = ${userId}))`
-  try {
-    const row = await db.updateTable('shares').set({ user_id: userId, accepted_at: now })
-      .where('invitation_token_hash', '=', tokenHash).where('user_id', 'is', null).where('invitation_expires_at', '>', now)
-      .where(sql<boolean>`not ${hasAccess}`).returning('order_id').executeTakeFirst()
-    if (row) return row.order_id
-  } catch (error) {
-    // Another link of the same order accepted by the same person at the same moment (shares_order_user_idx).
-    if (!isUniqueViolation(error)) throw error
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const row = await db.updateTable('shares').set({ user_id: userId, accepted_at: now })
+        .where('invitation_token_hash', '=', tokenHash).where('user_id', 'is', null).where('invitation_expires_at', '>', now)
+        .where(sql<boolean>`not ${hasAccess}`).returning('order_id').executeTakeFirst()
+      if (row) return { orderId: row.order_id }
+    } catch (error) {
+      // Another link of the same order accepted by the same person at the same moment (shares_order_user_idx).
+      if (!isUniqueViolation(error)) throw error
+    }
+    const used = await db.deleteFrom('shares')
+      .where('invitation_token_hash', '=', tokenHash).where('user_id', 'is', null).where('invitation_expires_at', '>', now).where(hasAccess)
+      .returning('order_id').executeTakeFirst()
+    if (used) return { orderId: used.order_id }
+    // Neither: what the link is now.
+    const share = await db.selectFrom('shares').select(['user_id', 'invitation_expires_at'])
+      .where('invitation_token_hash', '=', tokenHash).executeTakeFirst()
+    if (!share) return { refused: 'unknown' }
+    if (share.user_id !== null) return { refused: 'used' }
+    if (!share.invitation_expires_at || new Date(share.invitation_expires_at) <= now) return { refused: 'expired' }
+    // Still waiting: the person's other access ended between the two statements. Once more (it cannot flip for ever).
+    if (attempt === 3) return { refused: 'unknown' }
   }
-  const used = await db.deleteFrom('shares')
-    .where('invitation_token_hash', '=', tokenHash).where('user_id', 'is', null).where('invitation_expires_at', '>', now).where(hasAccess)
-    .returning('order_id').executeTakeFirst()
-  return used?.order_id ?? null
 }
 
 /** False when the order has no such collaborator. */

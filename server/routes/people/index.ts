@@ -10,6 +10,7 @@ import { isUniqueViolation } from '../../db/errors.ts'
 import { requireOrder } from '../../db/repositories/orders.ts'
 import {
   acceptInvitation, createMandataire, deleteMandataire, deleteShare, findInvitation, inviteToOrder, listMandataires, listShares, sharesByEmail, undoInvitation,
+  type InvitationRefusal,
 } from '../../db/repositories/people.ts'
 import { createApiToken, createUser, findUserByEmail, toUser } from '../../db/repositories/users.ts'
 import { hashPassword, randomToken, sha256 } from '../../services/crypto.ts'
@@ -60,6 +61,13 @@ export function peopleRoutes(define: DefineRoute, deps: AppDeps) {
     if (found.user_id !== null) throw new HttpError(410, invitationMessages.used(found.raison_sociale), 'INVITATION_USED')
     if (!found.invitation_expires_at || new Date(found.invitation_expires_at) <= clock.now()) throw new HttpError(410, invitationMessages.expired(invitedBy), 'INVITATION_EXPIRED')
     return { ...found, tokenHash, invitedBy }
+  }
+
+  /** A link that could not be accepted after all (another tab accepted it, the owner removed it): what it is now. */
+  function refusal(refused: InvitationRefusal, invitation: { raison_sociale: string; invitedBy: string }): HttpError {
+    if (refused === 'unknown') return new HttpError(404, invitationMessages.unknown, 'INVITATION_UNKNOWN')
+    if (refused === 'used') return new HttpError(410, invitationMessages.used(invitation.raison_sociale), 'INVITATION_USED')
+    return new HttpError(410, invitationMessages.expired(invitation.invitedBy), 'INVITATION_EXPIRED')
   }
 
   define('shares', async ({ user, params }) => {
@@ -124,10 +132,10 @@ export function peopleRoutes(define: DefineRoute, deps: AppDeps) {
     const now = clock.now()
     const created = await db.transaction().execute(async (tx) => {
       const user = await createUser(tx, { email: invitation.email, firstname, lastname, passwordHash })
-      const orderId = await acceptInvitation(tx, invitation.tokenHash, user.id, now)
-      // Used or removed meanwhile: no account made from a link that no longer holds.
-      if (orderId === null) throw new HttpError(410, invitationMessages.expired(invitation.invitedBy), 'INVITATION_EXPIRED')
-      return { user, orderId }
+      const accepted = await acceptInvitation(tx, invitation.tokenHash, user.id, now)
+      // Used or removed meanwhile: no account made from a link that no longer holds, and the answer says which.
+      if ('refused' in accepted) throw refusal(accepted.refused, invitation)
+      return { user, orderId: accepted.orderId }
     }).catch((error: unknown) => {
       throw isUniqueViolation(error) ? conflict(invitationMessages.hasAccount(invitation.email)) : error
     })
@@ -139,9 +147,10 @@ export function peopleRoutes(define: DefineRoute, deps: AppDeps) {
   define('acceptInvitation', async ({ user, params }) => {
     const invitation = await pendingInvitation(params.token)
     if (invitation.email.toLowerCase() !== user.email.toLowerCase()) throw new HttpError(403, invitationMessages.otherAccount(invitation.email), 'OTHER_ACCOUNT')
-    const orderId = await acceptInvitation(db, invitation.tokenHash, user.id, clock.now())
-    if (orderId === null) throw new HttpError(410, invitationMessages.expired(invitation.invitedBy), 'INVITATION_EXPIRED')
-    return { orderId, raisonSociale: invitation.raison_sociale, message: `Vous avez maintenant accès au courrier de ${invitation.raison_sociale}.` }
+    const accepted = await acceptInvitation(db, invitation.tokenHash, user.id, clock.now())
+    // Another tab accepted it first (410 « déjà été acceptée »), the owner removed it meanwhile (404): not "expired".
+    if ('refused' in accepted) throw refusal(accepted.refused, invitation)
+    return { orderId: accepted.orderId, raisonSociale: invitation.raison_sociale, message: `Vous avez maintenant accès au courrier de ${invitation.raison_sociale}.` }
   })
 
   define('sendInvite', async ({ user, body }) => {
