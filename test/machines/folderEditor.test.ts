@@ -46,6 +46,7 @@ const events = [
   { type: 'xstate.done.actor.saveFolder', output: { id: 9, name: 'Impôts 2025', domiciliationOrderId: 2, documentCount: 0 } },
   { type: 'xstate.error.actor.saveFolder', error: failure },
   { type: 'xstate.error.actor.saveFolder', error: nameTaken },
+  { type: 'xstate.error.actor.saveFolder', error: gone },
   { type: 'xstate.done.actor.deleteFolder', output: { message: 'ok' } },
   { type: 'xstate.error.actor.deleteFolder', error: failure },
   { type: 'xstate.error.actor.deleteFolder', error: gone },
@@ -189,6 +190,20 @@ Folders('a folder gone meanwhile (404), or a name taken (409): the French reason
   deferreds.settle('saveFolder', { error: new Error('Impossible de joindre le serveur.') })
   await flush()
   assert.equal(rereads, ['folders', 'folders'])
+})
+
+Folders('a rename of a folder another collaborator deleted meanwhile (404): the French reason, what was typed kept, nothing saved, the folders read again', async () => {
+  const { actor, deferreds, saved, notices, rereads } = start()
+  actor.start()
+  actor.send({ type: 'folder.edit', folder: banque })
+  actor.send({ type: 'folder.change', draft: { name: 'Administratif' } })
+  actor.send({ type: 'folder.submit' })
+  await flush()
+  deferreds.settle('saveFolder', { error: gone })
+  await flush()
+  assert.ok(actor.getSnapshot().matches('editing'))
+  assert.equal([actor.getSnapshot().context.error, actor.getSnapshot().context.draft.name], ['Dossier introuvable.', 'Administratif'])
+  assert.equal([saved, notices, rereads], [[], [], ['folders']])
 })
 
 Folders.run()

@@ -6,6 +6,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { LightMyRequestResponse } from 'fastify'
 import { sql } from 'kysely'
+import { buildApp } from '../../server/app.ts'
 import { claimUnpaidInvoices, recordPaymentSucceeded } from '../../server/db/repositories/billing.ts'
 import { findTestSubscription } from '../../server/db/repositories/test-payment-provider.ts'
 import { PAYMENT_LEASE_MINUTES } from '../../server/routes/billing/index.ts'
@@ -21,6 +22,14 @@ const no5xx = (responses: LightMyRequestResponse[]) =>
 async function chargesOf(t: TestApp, email: string) {
   const user = await t.deps.db.selectFrom('users').select('payment_customer_id').where('email', '=', email).executeTakeFirstOrThrow()
   return t.deps.db.selectFrom('test_charges').selectAll().where('customer_id', '=', user.payment_customer_id!).execute()
+}
+
+/** A second API instance on the same database (PostgreSQL: its own connections), as behind a load balancer. */
+async function secondApp(t: TestApp) {
+  const handle = await t.connectAgain()
+  const app = await buildApp({ ...t.deps, db: handle.db, listen: handle.listen }, { databaseKind: handle.kind })
+  await app.ready()
+  return app
 }
 
 /** A suite on its own demo app, Camille signed in, her Boulangerie's order id at hand. */
@@ -284,6 +293,35 @@ FolderRace('40 rounds of a move and a delete at the same moment', async ({ t, ca
 })
 
 FolderRace.run()
+
+const RenameRace = demoSuite('a folder renamed while another collaborator deletes it: the new folder or a 404, never an empty 200')
+
+RenameRace('30 rounds of a rename and a delete at the same moment, on two API instances', async ({ t, camille, boulangerie }) => {
+  const other = await secondApp(t)
+  const julien = await login(other, 'associe@example.com')
+  const seen = new Set<string>()
+  try {
+    for (let round = 0; round < 30; round++) {
+      const folder = (await call(t.app, camille, 'POST', '/api-protected/folders', { name: `Course ${round}`, domiciliationOrderId: boulangerie })).json() as { id: number }
+      const [renamed, deleted] = await Promise.all([
+        call(t.app, camille, 'PUT', `/api-protected/folders/${folder.id}`, { name: `Renommé ${round}` }),
+        call(other, julien, 'DELETE', `/api-protected/folders/${folder.id}`),
+      ])
+      no5xx([renamed, deleted])
+      assert.is(deleted.statusCode, 200, deleted.body)
+      // The folder deleted between the rename's check and its answer: it answered 200 with an empty body (22 rounds in 50).
+      assert.ok(renamed.body, `round ${round}: ${renamed.statusCode} with an empty body`)
+      if (renamed.statusCode === 200) assert.equal(renamed.json(), { id: folder.id, name: `Renommé ${round}`, domiciliationOrderId: boulangerie, documentCount: 0 })
+      else assert.equal([renamed.statusCode, renamed.json().message], [404, 'Dossier introuvable.'], renamed.body)
+      seen.add(String(renamed.statusCode))
+    }
+  } finally {
+    await other.close()
+  }
+  assert.ok([...seen].every((s) => s === '200' || s === '404'), [...seen].join(','))
+})
+
+RenameRace.run()
 
 const Options = demoSuite('three options confirmed at the same moment: all three added')
 

@@ -1,5 +1,5 @@
 // Mail: scanned letters (documents), packages, courier requests (demandes courrier) and folders.
-import { sql, type Insertable, type Kysely } from 'kysely'
+import { sql, type ExpressionBuilder, type Insertable, type Kysely } from 'kysely'
 import type { CourierRequest, Folder, MailDocument, Package } from '../../contract/index.ts'
 import { notFound } from '../../http/errors.ts'
 import type { Database, Db, NewDocument } from '../schema.ts'
@@ -194,13 +194,18 @@ export async function deletePendingCourierRequest(db: Db, orderId: number, id: n
   return result.numDeletedRows > 0n
 }
 
+/** A folder's letters still in the mailbox. */
+const folderDocumentCount = (eb: ExpressionBuilder<Database, 'folders'>) => eb.selectFrom('documents').select(countAsInt.as('n'))
+  .whereRef('documents.folder_id', '=', 'folders.id').where('documents.deleted', '=', false).as('document_count')
+const toFolder = (r: { id: number; name: string; order_id: number; document_count: number | null }): Folder =>
+  ({ id: r.id, name: r.name, domiciliationOrderId: r.order_id, documentCount: r.document_count ?? 0 })
+
 export async function listFolders(db: Db, orderIds: number[]): Promise<Folder[]> {
   if (!orderIds.length) return []
   const rows = await db.selectFrom('folders')
-    .select((eb) => ['folders.id', 'folders.name', 'folders.order_id',
-      eb.selectFrom('documents').select(countAsInt.as('n')).whereRef('documents.folder_id', '=', 'folders.id').where('documents.deleted', '=', false).as('document_count')])
+    .select((eb) => ['folders.id', 'folders.name', 'folders.order_id', folderDocumentCount(eb)])
     .where('folders.order_id', 'in', orderIds).orderBy('folders.name').execute()
-  return rows.map((r) => ({ id: r.id, name: r.name, domiciliationOrderId: r.order_id, documentCount: r.document_count ?? 0 }))
+  return rows.map(toFolder)
 }
 
 /** A folder of an order the user reaches, or 404. */
@@ -220,9 +225,15 @@ export async function createFolder(db: Db, orderId: number, name: string): Promi
   return (await db.insertInto('folders').values({ order_id: orderId, name }).returning('id').executeTakeFirstOrThrow()).id
 }
 
-/** Rejects with the database's unique violation (23505) when the order already has a folder of that name. */
-export async function renameFolder(db: Db, id: number, name: string): Promise<void> {
-  await db.updateTable('folders').set({ name }).where('id', '=', id).execute()
+/**
+ * The folder renamed, as the list shows it (read by the same statement), or undefined when it is gone (deleted by
+ * another request since it was checked). Rejects with the database's unique violation (23505) when the order already
+ * has a folder of that name.
+ */
+export async function renameFolder(db: Db, id: number, name: string): Promise<Folder | undefined> {
+  const row = await db.updateTable('folders').set({ name }).where('id', '=', id)
+    .returning((eb) => ['folders.id', 'folders.name', 'folders.order_id', folderDocumentCount(eb)]).executeTakeFirst()
+  return row && toFolder(row)
 }
 
 /** Its letters stay, back in the inbox (documents.folder_id is set null by the foreign key). */

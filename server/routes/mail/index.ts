@@ -110,8 +110,10 @@ export function mailRoutes(define: DefineRoute, deps: AppDeps) {
     const folder = await requireFolder(db, user.id, params.id)
     const name = body.name.trim()
     if (!name) throw badRequest('Le nom du dossier ne peut pas être vide.')
-    await renameFolder(db, folder.id, name).catch((error: unknown) => { throw folderNameTaken(error) })
-    return (await listFolders(db, [folder.order_id])).find((f) => f.id === folder.id)!
+    // The folder deleted by another request since the check above (PostgreSQL runs them in parallel): the same 404.
+    const renamed = await renameFolder(db, folder.id, name).catch((error: unknown) => { throw folderNameTaken(error) })
+    if (!renamed) throw notFound('Dossier')
+    return renamed
   })
 
   define('deleteFolder', async ({ user, params }) => {
