@@ -351,6 +351,28 @@ Options.run()
 
 // PostgreSQL only (PGlite has one connection: a transaction holding a row stops every other statement).
 if (process.env.DATABASE_URL) {
+  /** A transaction of another connection holding one row (`select … for update`) until released: what arrives meanwhile waits. */
+  const holdRow = async (t: TestApp, table: 'invoices' | 'option_requests', id: number) => {
+    const holder = await t.connectAgain()
+    let release!: () => void
+    const released = new Promise<void>((resolve) => { release = resolve })
+    let holding!: () => void
+    const held = new Promise<void>((resolve) => { holding = resolve })
+    const done = holder.db.transaction().execute(async (tx) => {
+      await tx.selectFrom(table).select('id').where('id', '=', id).forUpdate().execute()
+      holding()
+      await released
+    })
+    await held
+    return { release: () => { release(); return done } }
+  }
+  /** Waits until `n` statements of this database wait on a lock (the holder's row), and checks they do. */
+  const untilWaitingOnLocks = async (db: TestApp['deps']['db'], n: number, what: string) => {
+    const waiting = async () => Number((await sql<{ n: string }>`select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(db)).rows[0]!.n)
+    for (let i = 0; i < 100 && (await waiting()) < n; i++) await new Promise((r) => setTimeout(r, 20))
+    assert.is(await waiting(), n, what)
+  }
+
   const Settle = demoSuite('a payment settled while its invoices are claimed again: no deadlock (PostgreSQL)')
   Settle('the settlement and the claim lock the invoices in one order: both end, neither is a deadlock', async ({ t }) => {
     const db = t.deps.db
@@ -366,28 +388,46 @@ if (process.env.DATABASE_URL) {
     const request = { userId: order.owner_id, customerId: 'cus_x', paymentMethodId: 'pm_x', orderIds: [order.id], now, leaseExpiresAt: new Date(now.getTime() + 120_000) }
     const claim = await claimUnpaidInvoices(db, request)
     assert.is(claim.kind, 'claimed')
-    const [holder, other] = [await t.connectAgain(), await t.connectAgain()]
+    const other = await t.connectAgain()
     // A third transaction holds the middle invoice, so that the settlement and the new claim each lock what they can, then wait.
-    let release!: () => void
-    const released = new Promise<void>((resolve) => { release = resolve })
-    let holding!: () => void
-    const held = new Promise<void>((resolve) => { holding = resolve })
-    const holderDone = holder.db.transaction().execute(async (tx) => {
-      await tx.selectFrom('invoices').select('id').where('id', '=', inserted[3]!.id).forUpdate().execute()
-      holding()
-      await released
-    })
-    await held
+    const holder = await holdRow(t, 'invoices', inserted[3]!.id)
     const settled = recordPaymentSucceeded(db, (claim as { attempt: { id: number } }).attempt.id, 'ch_verrou', now)
     const claimedAgain = claimUnpaidInvoices(other.db, request)
-    const waiting = async () => Number((await sql<{ n: string }>`select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(db)).rows[0]!.n)
-    for (let i = 0; i < 100 && (await waiting()) < 2; i++) await new Promise((r) => setTimeout(r, 20))
-    assert.is(await waiting(), 2, 'both wait on the held invoice')
-    release()
-    const results = await Promise.allSettled([settled, claimedAgain, holderDone])
+    await untilWaitingOnLocks(db, 2, 'both wait on the held invoice')
+    const results = await Promise.allSettled([settled, claimedAgain, holder.release()])
     assert.equal(results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason)), [], 'no deadlock')
     assert.equal((await claimedAgain), { kind: 'nothing' }, 'the claim after the settlement finds them paid')
     assert.is((await db.selectFrom('invoices').select('id').where('order_id', '=', order.id).where('paid_at', 'is', null).execute()).length, 0)
   })
   Settle.run()
+
+  const Confirm = demoSuite('one option request confirmed twice at the same moment: once (PostgreSQL)')
+  Confirm('the second confirmation, which waited on the first, finds the request consumed: 200 then 404, one item', async ({ t, camille }) => {
+    const atelier = (await ordersByName(t.app, camille))['Atelier Lumière SARL']!
+    const key = createHash('sha1').update(String(atelier.id) + atelier.subscriptionId).digest('hex')
+    const requested = await call(t.app, camille, 'POST', `/api-protected/domiciliation-orders/${atelier.id}:add-option`, { option: 'scan', key })
+    assert.is(requested.statusCode, 200, requested.body)
+    const { planId } = requested.json() as { planId: string }
+    const request = await t.deps.db.selectFrom('option_requests').select('id').where('order_id', '=', atelier.id).where('plan_id', '=', planId).executeTakeFirstOrThrow()
+    const other = await secondApp(t)
+    try {
+      // Both confirmations find the pending request, then wait on its row (held here so that they surely meet): the
+      // second to get it used to re-check only its id and consume it again (9 rounds in 20 in review), so that Stripe's
+      // subscriptionItems.create ran twice.
+      const holder = await holdRow(t, 'option_requests', request.id)
+      const confirm = (app: typeof t.app) => app.inject({ method: 'POST', url: '/stripe/add-option-subscription', payload: { contractId: atelier.contractId, planId } })
+      const confirmations = Promise.all([confirm(t.app), confirm(other)])
+      await untilWaitingOnLocks(t.deps.db, 2, 'both confirmations wait on the request')
+      await holder.release()
+      const answers = await confirmations
+      no5xx(answers)
+      assert.equal(answers.map((r) => r.statusCode).sort(), [200, 404], answers.map((r) => r.body).join('\n'))
+      assert.is(answers.find((r) => r.statusCode === 404)!.json().message, 'Demande d’option en attente pour ce contrat introuvable.')
+      const held = (await findTestSubscription(t.deps.db, atelier.subscriptionId!))!.items.data.map((i) => i.plan.id)
+      assert.is(held.filter((id) => id === planId).length, 1)
+    } finally {
+      await other.close()
+    }
+  })
+  Confirm.run()
 }

@@ -24,12 +24,15 @@ export async function confirmOptionRequest(db: Kysely<Database>, contractId: num
     const contract = await tx.selectFrom('contracts').innerJoin('orders', 'orders.id', 'contracts.order_id')
       .select(['orders.id as order_id', 'orders.subscription_id']).where('contracts.id', '=', contractId).executeTakeFirst()
     if (!contract?.subscription_id) return null
-    // Single use: the pending request is consumed by the statement that finds it.
+    // Single use: the pending request is consumed by the statement that finds it. `confirmed_at is null` again outside
+    // the subquery: a confirmation that waited on the row while another consumed it is re-checked by PostgreSQL on the
+    // row's new version against the outer conditions only (the subquery is not run again), and so consumed it twice.
     const request = await tx.updateTable('option_requests').set({ confirmed_at: now })
       .where('id', '=', (eb) => eb.selectFrom('option_requests').select('id')
         .where('order_id', '=', contract.order_id).where('plan_id', '=', planId)
         .where('confirmed_at', 'is', null).where('expires_at', '>', now)
         .orderBy('id', 'desc').limit(1))
+      .where('confirmed_at', 'is', null)
       .returning('id').executeTakeFirst()
     return request ? contract.subscription_id : null
   })
