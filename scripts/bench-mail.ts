@@ -56,7 +56,7 @@ async function measure(database: string, databaseUrl: string | undefined): Promi
     await seedDemo(handle.db, storage, { now: clock.now(), brandName: config.brandName })
     // The demo letters' own jobs are not what is measured.
     await handle.db.updateTable('jobs').set({ state: 'done' }).where('state', '=', 'queued').execute()
-    const deps = { db: handle.db, listen: handle.listen, storage, payments: testPaymentProvider(handle.db, clock.now), mailer: { send: async () => {} }, config, clock }
+    const deps = { db: handle.db, listen: handle.listen, oneAtATime: handle.oneAtATime, storage, payments: testPaymentProvider(handle.db, clock.now), mailer: { send: async () => {} }, config, clock }
     const worker = startJobWorker({ db: handle.db, handlers: { [LETTER_JOB]: letterPipelineJob({ db: handle.db, storage, ocr }) } })
     const app = await buildApp({ ...deps, jobs: worker }, { databaseKind: handle.kind })
     await app.ready()

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { Config } from './config.ts'
 import type { Listen } from './db/connect.ts'
+import type { OneAtATime } from './db/one-at-a-time.ts'
 import type { Database } from './db/schema.ts'
 import type { Mailer } from './services/mailer.ts'
 import type { PaymentProvider } from './services/payment.ts'
@@ -22,4 +23,6 @@ export interface AppDeps {
   jobs?: { wake(): void }
   /** notifications (issue 14): LISTEN on the database, for the live stream (the connection's `listen`). */
   listen: Listen
+  /** One call at a time per key, in every instance on the database (the connection's `oneAtATime`): see http/send-or-undo.ts. */
+  oneAtATime: OneAtATime
 }

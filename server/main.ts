@@ -42,6 +42,7 @@ export async function createServer(config: Config) {
       config,
       clock,
       listen: handle.listen,
+      oneAtATime: handle.oneAtATime,
     }
     const app = await buildApp(deps, { databaseKind: handle.kind, logger, trustProxy: config.trustProxy })
     await migrated

@@ -7,6 +7,7 @@ import { unaccent } from '@electric-sql/pglite/contrib/unaccent'
 import { createPgConfig } from '@electric-sql/pglite/node-postgres'
 import { Kysely, PostgresDialect, sql, type LogConfig } from 'kysely'
 import pg from 'pg'
+import { inProcessOneAtATime, postgresOneAtATime, type OneAtATime } from './one-at-a-time.ts'
 import { preparedTexts } from './prepared.ts'
 import type { Database } from './schema.ts'
 
@@ -21,6 +22,8 @@ export interface DbHandle {
   kind: 'pglite' | 'postgres'
   /** notifications (issue 14): LISTEN on this database (PGlite: in-process; PostgreSQL: one dedicated connection). */
   listen: Listen
+  /** One call at a time per key, in every instance on this database (one-at-a-time.ts). */
+  oneAtATime: OneAtATime
   close(): Promise<void>
 }
 
@@ -45,6 +48,8 @@ export interface ConnectOptions {
    * only connection to be handed back).
    */
   connectTimeoutMs?: number
+  /** How long a call waits for a key another call holds (oneAtATime), ONE_AT_A_TIME_WAIT_MS by default; tests shorten it. */
+  oneAtATimeWaitMs?: number
 }
 
 /** A database that does not answer fails the request (a French 503, http/errors.ts) instead of holding it. */
@@ -84,6 +89,7 @@ export async function connect(options: ConnectOptions): Promise<DbHandle> {
     db,
     kind: 'pglite',
     listen: (channel, onPayload) => pglite.listen(checkedChannel(channel), onPayload),
+    oneAtATime: inProcessOneAtATime(options.oneAtATimeWaitMs),
     async close() {
       await db.destroy()
       await pglite.close()
@@ -176,12 +182,16 @@ async function connectPostgres(connectionString: string, options: ConnectOptions
   pool.on('connect', (client) => client.on('error', () => {}))
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool) }), ...(log ? { log } : {}) })
   const listener = postgresListener(connectionString, (error) => onConnectionLost(error as Error), connectionTimeoutMillis)
+  // One more connection of its own, opened at the first use: the advisory locks of oneAtATime.
+  const locks = postgresOneAtATime(connectionString, { schema, waitMs: options.oneAtATimeWaitMs, connectionTimeoutMillis, onError: onConnectionLost })
   return {
     db,
     kind: 'postgres',
     listen: listener.listen,
+    oneAtATime: locks.oneAtATime,
     async close() {
       await listener.close()
+      await locks.close()
       await db.destroy()
     },
   }

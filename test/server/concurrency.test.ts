@@ -6,12 +6,11 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { LightMyRequestResponse } from 'fastify'
 import { sql } from 'kysely'
-import { buildApp } from '../../server/app.ts'
 import { claimUnpaidInvoices, recordPaymentSucceeded } from '../../server/db/repositories/billing.ts'
 import { findTestSubscription } from '../../server/db/repositories/test-payment-provider.ts'
 import { PAYMENT_LEASE_MINUTES } from '../../server/routes/billing/index.ts'
 import { testPaymentProvider } from '../../server/services/payment.ts'
-import { buildTestApp, call, login, ordersByName, type TestApp } from '../util/server.ts'
+import { buildTestApp, call, login, ordersByName, secondApp, type TestApp } from '../util/server.ts'
 
 interface Ctx { t: TestApp; camille: string; boulangerie: number }
 
@@ -22,14 +21,6 @@ const no5xx = (responses: LightMyRequestResponse[]) =>
 async function chargesOf(t: TestApp, email: string) {
   const user = await t.deps.db.selectFrom('users').select('payment_customer_id').where('email', '=', email).executeTakeFirstOrThrow()
   return t.deps.db.selectFrom('test_charges').selectAll().where('customer_id', '=', user.payment_customer_id!).execute()
-}
-
-/** A second API instance on the same database (PostgreSQL: its own connections), as behind a load balancer. */
-async function secondApp(t: TestApp) {
-  const handle = await t.connectAgain()
-  const app = await buildApp({ ...t.deps, db: handle.db, listen: handle.listen }, { databaseKind: handle.kind })
-  await app.ready()
-  return app
 }
 
 /** A suite on its own demo app, Camille signed in, her Boulangerie's order id at hand. */

@@ -182,5 +182,16 @@ if (databaseUrl) {
     }
   })
 
+  Lost('the connection of the advisory locks (db/one-at-a-time.ts) ended: the next call that takes a key opens another and is served', async ({ t, token }) => {
+    const own = ((await call(t.app, token, 'GET', '/api-protected/my-domiciliation-orders')).json() as { id: number; isShareOrder: boolean }[]).find((o) => !o.isShareOrder)!
+    const offer = () => call(t.app, token, 'GET', `/api-protected/want-comptable/${own.id}`)
+    assert.is((await offer()).statusCode, 200)
+    // Its last statement released the key.
+    await terminate(`query ilike '%pg_advisory_unlock%'`)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    const again = await Promise.all([offer(), offer()])
+    assert.equal(again.map((r) => r.statusCode), [200, 200], again.map((r) => r.body).join())
+  })
+
   Lost.run()
 }

@@ -5,11 +5,11 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { LightMyRequestResponse } from 'fastify'
-import { mailNotSent } from '../../server/http/send-or-undo.ts'
+import { identicalUnderWay, mailNotSent } from '../../server/http/send-or-undo.ts'
 import { invitationsNotSent } from '../../server/routes/people/index.ts'
 import type { Mail } from '../../server/services/mailer.ts'
-import { call, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
-import { demoContext, type DemoContext } from '../util/server-samples.ts'
+import { buildTestApp, call, login, secondApp, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
+import { demoContext, demoIds, type DemoContext } from '../util/server-samples.ts'
 
 /** Runs `body` while the mailer throws for the e-mails `fails` picks (counted from 1), as a mail server that refuses. */
 async function withFailingMail<T>(t: TestApp, fails: (n: number, mail: Mail) => boolean, body: () => Promise<T>): Promise<T> {
@@ -129,3 +129,150 @@ Failing('a pending invitation sent again, its e-mail refused: the invitation as 
 })
 
 Failing.run()
+
+// The same call twice while the first one's e-mail is leaving (a double click, a retry after a slow answer, another tab,
+// another API instance): the second saw the first one's write, answered « enregistrée » (or 409 « déjà enregistrée »)
+// at once, then the first took it back: nothing kept, no e-mail, the customer told it was done (found in review, 19
+// rounds in 20 on PostgreSQL). Now the second waits for the first one's outcome, then does what is left to do.
+
+type Call = (app: TestApp['app']) => Promise<LightMyRequestResponse>
+
+/**
+ * `first` runs until its e-mail is leaving, held there; `second` (on another API instance: on PostgreSQL its own
+ * connections) is sent then and given 500 ms (what it does without waiting, it has done by then); then the first e-mail
+ * is refused. The e-mails after it leave when `mailBack`, else are refused too. The two answers.
+ */
+async function duplicateDuringSend(t: TestApp, mailBack: boolean, first: Call, second: Call = first): Promise<LightMyRequestResponse[]> {
+  const other = await secondApp(t)
+  let leaving!: () => void
+  const firstLeaving = new Promise<void>((resolve) => { leaving = resolve })
+  let refuse!: () => void
+  const refused = new Promise<void>((resolve) => { refuse = resolve })
+  try {
+    return await withFailingMail(t, (n) => n === 1 || !mailBack, async () => {
+      const failing = t.deps.mailer.send
+      let n = 0
+      t.deps.mailer.send = async (mail) => {
+        if (++n === 1) {
+          leaving()
+          await refused
+        }
+        return failing(mail)
+      }
+      const answers = [first(t.app)]
+      await firstLeaving
+      answers.push(second(other))
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      refuse()
+      return Promise.all(answers)
+    })
+  } finally {
+    await other.close()
+  }
+}
+
+const Duplicate = suite<DemoContext>('the same call during the first one’s e-mail: it waits for its outcome, never told « enregistrée » for what is taken back')
+Duplicate.before(async (ctx) => void (await demoContext(ctx)))
+Duplicate.after((ctx) => ctx.t.close())
+
+Duplicate('accountant offer, mail server down: both told it was not sent, nothing recorded (the review’s case: 200 while nothing was kept)', async ({ t, ids, camille }) => {
+  const before = t.mails.length
+  const [first, second] = await duplicateDuringSend(t, false, (app) => call(app, camille, 'GET', `/api-protected/want-comptable/${ids.order}`))
+  notSent(first!)
+  notSent(second!)
+  assert.is((await t.deps.db.selectFrom('orders').select('want_comptable_at').where('id', '=', ids.order).executeTakeFirstOrThrow()).want_comptable_at, null)
+  assert.is(t.mails.length, before)
+})
+
+Duplicate('accountant offer, the mail server back for the second: the second records it and e-mails the support', async ({ t, ids, camille }) => {
+  const before = t.mails.length
+  const [first, second] = await duplicateDuringSend(t, true, (app) => call(app, camille, 'GET', `/api-protected/want-comptable/${ids.order}`))
+  notSent(first!)
+  assert.is(second!.statusCode, 200, second!.body)
+  assert.ok((await t.deps.db.selectFrom('orders').select('want_comptable_at').where('id', '=', ids.order).executeTakeFirstOrThrow()).want_comptable_at)
+  assert.equal(t.mails.slice(before).map((m) => m.subject), ['Offre expert-comptable : Boulangerie des Lilas SAS'])
+})
+
+Duplicate('termination request, mail server down: both 503, no request (it answered 409 « déjà enregistrée »)', async ({ t, ids, camille }) => {
+  const body = { orderId: ids.order, reason: 'Déménagement du siège', date: `${new Date().getFullYear() + 2}-01-31` }
+  const before = t.mails.length
+  const [first, second] = await duplicateDuringSend(t, false, (app) => call(app, camille, 'POST', '/api-protected/termination-requests', body))
+  notSent(first!)
+  notSent(second!)
+  assert.equal(await t.deps.db.selectFrom('termination_requests').select('id').where('order_id', '=', ids.order).execute(), [])
+  assert.is(t.mails.length, before)
+})
+
+Duplicate('termination request, the mail server back: the second records it (200) and e-mails the support; one request', async ({ t, ids, camille }) => {
+  const body = { orderId: ids.order, reason: 'Déménagement du siège', date: `${new Date().getFullYear() + 2}-01-31` }
+  const before = t.mails.length
+  const [first, second] = await duplicateDuringSend(t, true, (app) => call(app, camille, 'POST', '/api-protected/termination-requests', body))
+  notSent(first!)
+  assert.is(second!.statusCode, 200, second!.body)
+  assert.equal((await t.deps.db.selectFrom('termination_requests').select('id').where('order_id', '=', ids.order).execute()).map((r) => r.id), [second!.json().id])
+  assert.equal(t.mails.slice(before).map((m) => m.subject), ['Demande de résiliation : Boulangerie des Lilas SAS'])
+})
+
+Duplicate('legal formality, the mail server back: the second orders it (it answered 409 « déjà en cours »); one request, one e-mail', async ({ t, ids, camille }) => {
+  const before = t.mails.length
+  const order: Call = (app) => call(app, camille, 'POST', '/api-protected/legal-submissions', { orderId: ids.order, kind: 'transfert-siege' })
+  const [first, second] = await duplicateDuringSend(t, true, order)
+  notSent(first!)
+  assert.is(second!.statusCode, 200, second!.body)
+  const open = await t.deps.db.selectFrom('legal_submissions').select('id').where('order_id', '=', ids.order).where('kind', '=', 'transfert-siege').execute()
+  assert.equal(open.map((r) => r.id), [second!.json().id])
+  assert.equal(t.mails.slice(before).map((m) => m.subject.split(' :')[0]), ['Formalité commandée'])
+})
+
+Duplicate('invitation, the mail server back: the second sends it (it answered 200, the address listed, while the invitation was taken back)', async ({ t, ids, camille }) => {
+  const email = 'double@example.org'
+  const before = t.mails.length
+  const [first, second] = await duplicateDuringSend(t, true, (app) => call(app, camille, 'POST', `/api-protected/domiciliation-orders/${ids.order}/invite`, { emails: [email] }))
+  notSent(first!, invitationsNotSent([email], []))
+  assert.is(second!.statusCode, 200, second!.body)
+  assert.equal(second!.json().map((s: { email: string }) => s.email), [email])
+  assert.equal(t.mails.slice(before).map((m) => m.to), [email], 'one invitation e-mail')
+  const token = t.mails.at(-1)!.link!.split('/invitation/')[1]
+  assert.is((await t.app.inject({ method: 'GET', url: `/api/invitations/${token}` })).statusCode, 200, 'its link works')
+})
+
+Duplicate.run()
+
+const Stuck = suite<DemoContext>('the same call while the first one’s e-mail hangs: after the wait, a French 409 and nothing done')
+Stuck.before(async (ctx) => {
+  ctx.t = await buildTestApp({ oneAtATimeWaitMs: 300 })
+  ctx.ids = await demoIds(ctx.t.deps.db)
+  ctx.camille = await login(ctx.t.app)
+})
+Stuck.after((ctx) => ctx.t.close())
+
+Stuck('termination request: the second is told one is being sent (REQUEST_UNDER_WAY); the first, once its e-mail left, records it', async ({ t, ids, camille }) => {
+  const body = { orderId: ids.order, reason: 'Déménagement du siège', date: `${new Date().getFullYear() + 2}-01-31` }
+  const other = await secondApp(t)
+  const send = t.deps.mailer.send
+  let leaving!: () => void
+  const firstLeaving = new Promise<void>((resolve) => { leaving = resolve })
+  let leave!: () => void
+  const left = new Promise<void>((resolve) => { leave = resolve })
+  t.deps.mailer.send = async (mail) => {
+    leaving()
+    await left
+    return send(mail)
+  }
+  try {
+    const before = t.mails.length
+    const first = call(t.app, camille, 'POST', '/api-protected/termination-requests', body)
+    await firstLeaving
+    const second = await call(other, camille, 'POST', '/api-protected/termination-requests', body)
+    assert.equal([second.statusCode, second.json()], [409, { statusCode: 409, code: 'REQUEST_UNDER_WAY', message: identicalUnderWay }], second.body)
+    leave()
+    assert.is((await first).statusCode, 200)
+    assert.is((await t.deps.db.selectFrom('termination_requests').select('id').where('order_id', '=', ids.order).execute()).length, 1)
+    assert.is(t.mails.length - before, 1)
+  } finally {
+    t.deps.mailer.send = send
+    await other.close()
+  }
+})
+
+Stuck.run()

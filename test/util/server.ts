@@ -53,13 +53,16 @@ export interface TestAppOptions {
   logger?: FastifyBaseLogger
   /** apispeed: called with the SQL of every statement the app runs (to count a request's statements). */
   onStatement?: (sql: string) => void
+  /** How long an identical call waits for the one under way (send-or-undo's keys), on this app and its connectAgain() handles. */
+  oneAtATimeWaitMs?: number
 }
 
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const databaseUrl = process.env.DATABASE_URL || undefined
   const schema = databaseUrl ? `test_${randomBytes(6).toString('hex')}` : undefined
   const onStatement = options.onStatement
-  const handle = await connect({ databaseUrl, schema, poolSize: 4, ...(onStatement ? { log: (event) => { onStatement(event.query.sql) } } : {}) })
+  const oneAtATimeWaitMs = options.oneAtATimeWaitMs
+  const handle = await connect({ databaseUrl, schema, poolSize: 4, oneAtATimeWaitMs, ...(onStatement ? { log: (event) => { onStatement(event.query.sql) } } : {}) })
   const storageDir = await mkdtemp(join(tmpdir(), 'portail-storage-'))
   let now = new Date()
   const clock = { now: () => new Date(now), set: (date: Date) => { now = date }, advance: (ms: number) => { now = new Date(now.getTime() + ms) } }
@@ -83,6 +86,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     config,
     clock,
     listen: handle.listen,
+    oneAtATime: handle.oneAtATime,
   }
   if (options.seed !== false) await seedDemo(handle.db, storage, { now: clock.now(), brandName: config.brandName })
   // mail pipeline (issue 14)
@@ -110,7 +114,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const others: DbHandle[] = []
   const connectAgain = async () => {
     if (!databaseUrl) return { ...handle, close: async () => {} }
-    const again = await connect({ databaseUrl, schema, poolSize: 4 })
+    const again = await connect({ databaseUrl, schema, poolSize: 4, oneAtATimeWaitMs })
     others.push(again)
     return again
   }
@@ -128,6 +132,14 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
       await rm(storageDir, { recursive: true, force: true })
     },
   }
+}
+
+/** A second API instance on the test app's database (PostgreSQL: its own connections and locks), as behind a load balancer; the caller closes it. */
+export async function secondApp(t: TestApp): Promise<FastifyInstance> {
+  const handle = await t.connectAgain()
+  const app = await buildApp({ ...t.deps, db: handle.db, listen: handle.listen, oneAtATime: handle.oneAtATime }, { databaseKind: handle.kind })
+  await app.ready()
+  return app
 }
 
 export async function login(app: FastifyInstance, email = 'demo@example.com', password = DEMO_PASSWORD): Promise<string> {

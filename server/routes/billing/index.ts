@@ -2,7 +2,7 @@
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest, conflict, HttpError, notFound } from '../../http/errors.ts'
-import { sendOrUndo } from '../../http/send-or-undo.ts'
+import { oneSendAtATime, sendOrUndo } from '../../http/send-or-undo.ts'
 import {
   claimUnpaidInvoices, confirmOptionRequest, createOptionRequest, createTerminationRequest, findOrderSubscription, findTerminationRequest,
   recordPaymentFailed, recordPaymentSucceeded, unpaidTotal,
@@ -48,7 +48,7 @@ async function customerOf(db: Db, payments: PaymentProvider, user: SessionUser):
 }
 
 export function billingRoutes(define: DefineRoute, deps: AppDeps) {
-  const { db, payments, clock, mailer, config } = deps
+  const { db, payments, clock, mailer, config, oneAtATime } = deps
   certificateRoutes(define, deps)
   define('subscriptionInformations', async ({ params, query }) => {
     const order = await findOrderSubscription(db, params.orderId)
@@ -197,15 +197,18 @@ export function billingRoutes(define: DefineRoute, deps: AppDeps) {
     if (body.date < earliest) {
       throw badRequest(`La résiliation ne peut prendre effet avant la fin de la période en cours : choisissez le ${frenchDay(earliest)} ou une date ultérieure.`, 'BEFORE_PERIOD_END')
     }
-    const id = await createTerminationRequest(db, { orderId: order.id, userId: user.id, reason: body.reason, date: body.date, comment: body.comment ?? null })
-    // The unique index decides between simultaneous requests: only the one that recorded a row sends the e-mail.
-    if (id === null) throw conflict(TERMINATION_EXISTS)
-    // An e-mail that cannot leave takes the request back (a French 503): the retry records it and sends it again.
-    await sendOrUndo(mailer, {
-      to: config.supportEmail,
-      subject: `Demande de résiliation : ${order.raison_sociale}`,
-      text: `${user.firstname} ${user.lastname} <${user.email}> demande la résiliation de la domiciliation de ${order.raison_sociale} (commande ${order.id}) au ${body.date}.\nMotif : ${body.reason}\n${body.comment ?? ''}`,
-    }, () => deleteTerminationRequest(db, id))
-    return { id, message: 'Votre demande de résiliation a bien été enregistrée ; nous vous confirmons sa prise en compte par e-mail.' }
+    // Under the order's key: a request met here is kept (its e-mail has left), not one about to be taken back.
+    return oneSendAtATime(oneAtATime, `termination:${order.id}`, async () => {
+      const id = await createTerminationRequest(db, { orderId: order.id, userId: user.id, reason: body.reason, date: body.date, comment: body.comment ?? null })
+      // The unique index decides between simultaneous requests: only the one that recorded a row sends the e-mail.
+      if (id === null) throw conflict(TERMINATION_EXISTS)
+      // An e-mail that cannot leave takes the request back (a French 503): the retry records it and sends it again.
+      await sendOrUndo(mailer, {
+        to: config.supportEmail,
+        subject: `Demande de résiliation : ${order.raison_sociale}`,
+        text: `${user.firstname} ${user.lastname} <${user.email}> demande la résiliation de la domiciliation de ${order.raison_sociale} (commande ${order.id}) au ${body.date}.\nMotif : ${body.reason}\n${body.comment ?? ''}`,
+      }, () => deleteTerminationRequest(db, id))
+      return { id, message: 'Votre demande de résiliation a bien été enregistrée ; nous vous confirmons sa prise en compte par e-mail.' }
+    })
   })
 }

@@ -3,7 +3,7 @@
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { conflict, notFound } from '../../http/errors.ts'
-import { sendOrUndo } from '../../http/send-or-undo.ts'
+import { oneSendAtATime, sendOrUndo } from '../../http/send-or-undo.ts'
 import {
   createLegalSubmission, deleteLegalSubmission, findLegalSubmission, findOpenLegalSubmission, listLegalSubmissions, moveLegalSubmission,
 } from '../../db/repositories/company.ts'
@@ -15,25 +15,29 @@ import { orderChecks } from '../../services/order-checks.ts'
 
 export const alreadyUnderWay = 'Une demande de cette formalité est déjà en cours pour cette société : suivez-la dans « Formalités ».'
 
-export function companyRoutes(define: DefineRoute, { db, mailer, config, clock }: AppDeps) {
+export function companyRoutes(define: DefineRoute, { db, mailer, config, clock, oneAtATime }: AppDeps) {
   define('legalSubmissions', async ({ user, query }) => listLegalSubmissions(db, await scopedOrderIds(db, user.id, 'all', query.orderId)))
 
   define('createLegalSubmission', async ({ user, body }) => {
     const order = await requireOrder(db, user.id, body.orderId, 'owner')
     const refusal = refusalFor(body.kind, orderChecks(order))
     if (refusal) throw conflict(refusal)
-    if (await findOpenLegalSubmission(db, order.id, body.kind)) throw conflict(alreadyUnderWay)
-    const submission = await createLegalSubmission(db, { orderId: order.id, userId: user.id, kind: body.kind, comment: body.comment?.trim() || null, at: clock.now() })
-    if (!submission) throw conflict(alreadyUnderWay)
-    // An e-mail that cannot leave takes the request back (a French 503): before, the retry met it as « déjà en cours »
-    // and the support never heard of it.
-    await sendOrUndo(mailer, {
-      to: config.supportEmail,
-      subject: `Formalité commandée : ${legalFormalityLabels[body.kind]} pour ${order.raison_sociale}`,
-      text: `${user.firstname} ${user.lastname} <${user.email}> commande « ${legalFormalityLabels[body.kind]} » pour ${order.raison_sociale} (commande ${order.id}, demande ${submission.id}).`
-        + (submission.comment ? `\n\nPrécisions :\n${submission.comment}` : ''),
-    }, () => deleteLegalSubmission(db, submission.id))
-    return submission
+    // Under the key of the order and the formality: a request met here is kept (its e-mail has left), not one about to
+    // be taken back.
+    return oneSendAtATime(oneAtATime, `legal-submission:${order.id}:${body.kind}`, async () => {
+      if (await findOpenLegalSubmission(db, order.id, body.kind)) throw conflict(alreadyUnderWay)
+      const submission = await createLegalSubmission(db, { orderId: order.id, userId: user.id, kind: body.kind, comment: body.comment?.trim() || null, at: clock.now() })
+      if (!submission) throw conflict(alreadyUnderWay)
+      // An e-mail that cannot leave takes the request back (a French 503): before, the retry met it as « déjà en cours »
+      // and the support never heard of it.
+      await sendOrUndo(mailer, {
+        to: config.supportEmail,
+        subject: `Formalité commandée : ${legalFormalityLabels[body.kind]} pour ${order.raison_sociale}`,
+        text: `${user.firstname} ${user.lastname} <${user.email}> commande « ${legalFormalityLabels[body.kind]} » pour ${order.raison_sociale} (commande ${order.id}, demande ${submission.id}).`
+          + (submission.comment ? `\n\nPrécisions :\n${submission.comment}` : ''),
+      }, () => deleteLegalSubmission(db, submission.id))
+      return submission
+    })
   })
 
   define('operatorLegalSubmissions', async () => listLegalSubmissions(db))

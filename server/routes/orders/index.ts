@@ -5,7 +5,7 @@ import { JsonText, type DefineRoute } from '../../http/define-route.ts'
 import {
   createProblemReport, deleteProblemReport, listUploadedDocuments, markWantComptable, ordersOfSessionJson, requireOrder, setQonto, setShine, unmarkWantComptable,
 } from '../../db/repositories/orders.ts'
-import { sendOrUndo } from '../../http/send-or-undo.ts'
+import { oneSendAtATime, sendOrUndo } from '../../http/send-or-undo.ts'
 import { limitPerUser } from '../../http/user-rate-limit.ts'
 import { isAttenteCourrierOrFinalise, isCompleteKbis, isWaitingContract } from '../../services/order-checks.ts'
 
@@ -13,7 +13,7 @@ import { isAttenteCourrierOrFinalise, isCompleteKbis, isWaitingContract } from '
 export const PROBLEM_LIMIT = { name: 'sendProblem', max: 10, windowMs: 3_600_000, message: 'Trop de signalements envoyés en peu de temps : réessayez dans une heure.' }
 
 export function orderRoutes(define: DefineRoute, deps: AppDeps) {
-  const { db, mailer, config, clock } = deps
+  const { db, mailer, config, clock, oneAtATime } = deps
   // Hot: the token check joined into the list's statement.
   define.joined('myOrders', async ({ session }) => new JsonText(await ordersOfSessionJson(db, session)))
 
@@ -61,16 +61,18 @@ export function orderRoutes(define: DefineRoute, deps: AppDeps) {
 
   define('wantComptable', async ({ user, params }) => {
     const order = await requireOrder(db, user.id, params.id, 'owner')
-    // The conditional write decides between simultaneous requests: only the one that recorded it e-mails the support.
-    const at = clock.now()
-    if (!order.want_comptable_at && (await markWantComptable(db, order.id, at))) {
+    // Not the date read with the order: it may be another call's, whose e-mail is leaving and may yet be taken back.
+    // Under the order's key, the conditional write decides: only the call that recorded it e-mails the support.
+    await oneSendAtATime(oneAtATime, `want-comptable:${order.id}`, async () => {
+      const at = clock.now()
+      if (!(await markWantComptable(db, order.id, at))) return
       // An e-mail that cannot leave takes the date back (a French 503): the retry records it and sends it again.
       await sendOrUndo(mailer, {
         to: config.supportEmail,
         subject: `Offre expert-comptable : ${order.raison_sociale}`,
         text: `${user.firstname} ${user.lastname} <${user.email}> souhaite être contacté par un expert-comptable pour ${order.raison_sociale} (commande ${order.id}).`,
       }, () => unmarkWantComptable(db, order.id, at))
-    }
+    })
     return { wantComptable: true, message: 'Votre demande est enregistrée : un expert-comptable partenaire vous contactera sous 48 heures ouvrées.' }
   })
 }

@@ -4,7 +4,7 @@
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest, conflict, HttpError, notFound } from '../../http/errors.ts'
-import { sendOrUndo } from '../../http/send-or-undo.ts'
+import { oneSendAtATime, sendOrUndo } from '../../http/send-or-undo.ts'
 import { limitPerUser, takeFromUserLimit, type UserLimit } from '../../http/user-rate-limit.ts'
 import { isUniqueViolation } from '../../db/errors.ts'
 import { requireOrder } from '../../db/repositories/orders.ts'
@@ -50,7 +50,7 @@ export const invitationMessages = {
 } as const
 
 export function peopleRoutes(define: DefineRoute, deps: AppDeps) {
-  const { db, mailer, config, clock } = deps
+  const { db, mailer, config, clock, oneAtATime } = deps
 
   /** The invitation behind a link, still waiting: 404 when unknown, 410 once used or expired. */
   async function pendingInvitation(token: string) {
@@ -93,19 +93,24 @@ export function peopleRoutes(define: DefineRoute, deps: AppDeps) {
     const sentTo: string[] = []
     try {
       for (const [i, email] of emails.entries()) {
-        const token = randomToken()
-        const sent = await inviteToOrder(db, order.id, email, user.id, { tokenHash: sha256(token), expiresAt: addDays(now, INVITATION_DAYS), now }, RESEND_AFTER_MS)
-        if (!sent) continue
-        const link = `${config.publicUrl}/invitation/${token}`
-        // An e-mail that cannot leave takes its invitation back and stops here (a French 503 naming the addresses left):
-        // the retry sends them, while those sent before stay (within a minute, not sent twice).
-        await sendOrUndo(mailer, {
-          to: email,
-          subject: `${user.firstname} ${user.lastname} vous invite à consulter le courrier de ${order.raison_sociale}`,
-          text: `Bonjour,\n\n${user.firstname} ${user.lastname} vous invite à consulter le courrier et les colis de ${order.raison_sociale} sur ${config.brandName}.\n\nPour accepter, ouvrez ce lien (valable ${INVITATION_DAYS} jours, une seule fois) :\n${link}\n\nVous avez déjà un compte ${config.brandName} à cette adresse ? Connectez-vous depuis ce lien. Sinon, il vous suffira de choisir votre mot de passe.\n\n${config.brandName}`,
-          link,
-        }, () => undoInvitation(db, sent), invitationsNotSent(emails.slice(i), sentTo))
-        sentTo.push(email)
+        // Under the key of the order and the address: an invitation met here (sent within the minute, not sent again)
+        // has its e-mail gone, not one about to be taken back.
+        const sentNow = await oneSendAtATime(oneAtATime, `invitation:${order.id}:${email.toLowerCase()}`, async () => {
+          const token = randomToken()
+          const sent = await inviteToOrder(db, order.id, email, user.id, { tokenHash: sha256(token), expiresAt: addDays(now, INVITATION_DAYS), now }, RESEND_AFTER_MS)
+          if (!sent) return false
+          const link = `${config.publicUrl}/invitation/${token}`
+          // An e-mail that cannot leave takes its invitation back and stops here (a French 503 naming the addresses left):
+          // the retry sends them, while those sent before stay (within a minute, not sent twice).
+          await sendOrUndo(mailer, {
+            to: email,
+            subject: `${user.firstname} ${user.lastname} vous invite à consulter le courrier de ${order.raison_sociale}`,
+            text: `Bonjour,\n\n${user.firstname} ${user.lastname} vous invite à consulter le courrier et les colis de ${order.raison_sociale} sur ${config.brandName}.\n\nPour accepter, ouvrez ce lien (valable ${INVITATION_DAYS} jours, une seule fois) :\n${link}\n\nVous avez déjà un compte ${config.brandName} à cette adresse ? Connectez-vous depuis ce lien. Sinon, il vous suffira de choisir votre mot de passe.\n\n${config.brandName}`,
+            link,
+          }, () => undoInvitation(db, sent), invitationsNotSent(emails.slice(i), sentTo))
+          return true
+        })
+        if (sentNow) sentTo.push(email)
       }
     } finally {
       await taken.giveBack(emails.length - sentTo.length)
