@@ -263,6 +263,8 @@ const INVOICE_NUMBER = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
  * An invoice issued for an order: its PDF checked by content and stored with its row (neither without the other),
  * its number unique, and the bell's "Nouvelle facture" committed with it.
  */
+export const ZERO_INVOICE_UNPAID = 'Une facture de 0 € n’a rien à régler : enregistrez-la comme réglée (« paid »: true).'
+
 export async function ingestInvoice(deps: IngestDeps, invoice: NewInvoice): Promise<Invoice> {
   const { db, storage, clock } = deps
   const order = await requireAnyOrder(db, invoice.orderId)
@@ -271,6 +273,8 @@ export async function ingestInvoice(deps: IngestDeps, invoice: NewInvoice): Prom
     throw badRequest('Le champ « reference » ne peut contenir que des lettres sans accent, des chiffres, des points, des tirets et des soulignés (et doit commencer par une lettre ou un chiffre).')
   }
   if (invoice.amountInclTaxCents < invoice.amountExclTaxCents) throw badRequest('Le montant TTC (« amountInclTaxCents ») ne peut pas être inférieur au montant HT (« amountExclTaxCents »).')
+  // A customer could never pay it: a charge is of 1 cent at least.
+  if (invoice.amountInclTaxCents === 0 && !invoice.paid) throw badRequest(ZERO_INVOICE_UNPAID)
   const now = clock.now()
   const date = receivedAtOf(invoice.date, now, 'date')
   await checkedPdf(invoice.bytes, 'La facture')

@@ -18,6 +18,8 @@ import { pdfText } from '../util/pdf-text.ts'
 import { buildTestApp, call, callBearer, login, ordersByName, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
 import { tinyPdf } from '../util/server-samples.ts'
 import { amountChangedMessage } from '../../server/routes/billing/index.ts'
+import { FREE_SETTLEMENT } from '../../server/db/repositories/billing.ts'
+import { ZERO_INVOICE_UNPAID } from '../../server/services/ingest.ts'
 
 type Orders = Awaited<ReturnType<typeof ordersByName>>
 interface Ctx { t: TestApp; camille: string; julien: string; sophie: string; orders: Orders }
@@ -144,6 +146,56 @@ Confirmed('one order’s total, confirmed: paid; a total already paid elsewhere:
   const orderId = orders[BOULANGERIE]!.id
   const again = await call(t.app, camille, 'POST', '/api-protected/pay-unpaid-invoice', { orderId, expectedAmountInclTaxCents: 34_800 })
   assert.equal([again.statusCode, again.json().paidCount], [200, 0], 'nothing left: the server says so, whatever was confirmed')
+})
+
+Confirmed('an unpaid invoice of 0 € is refused by the operator API in French (400), nothing stored; a paid one is issued', async ({ t, camille, orders }) => {
+  const db = t.deps.db
+  await db.updateTable('invoices').set({ paid_at: new Date() }).where('paid_at', 'is', null).execute()
+  const issue = async (payload: object) => t.app.inject({
+    method: 'POST', url: `/api/operator/domiciliation-orders/${orders[BOULANGERIE]!.id}/invoices`, headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` },
+    payload: { amountExclTaxCents: 0, amountInclTaxCents: 0, file: `data:application/pdf;base64,${(await tinyPdf()).toString('base64')}`, ...payload },
+  })
+  const invoices = async () => (await db.selectFrom('invoices').select('id').execute()).length
+  const before = await invoices()
+  for (const paid of [undefined, false]) {
+    const refused = await issue({ reference: 'FA-ZERO-1', ...(paid === undefined ? {} : { paid }) })
+    assert.is(refused.statusCode, 400, refused.body)
+    assert.is(refused.json().message, ZERO_INVOICE_UNPAID)
+  }
+  assert.is(await invoices(), before, 'nothing stored')
+  const paid = await issue({ reference: 'FA-ZERO-2', paid: true })
+  assert.is(paid.statusCode, 200, paid.body)
+  assert.is(paid.json().paid, true)
+  assert.equal((await call(t.app, camille, 'GET', '/api-protected/user-unpaid-status')).json(), { hasUnpaid: false, count: 0, amountInclTaxCents: 0 })
+})
+
+Confirmed('0 € invoices left unpaid (issued before the operator API refused them) are settled by a pay request, with a card or none: nothing charged', async ({ t, camille, orders }) => {
+  const db = t.deps.db
+  const orderId = orders[BOULANGERIE]!.id
+  await db.updateTable('invoices').set({ paid_at: new Date() }).where('paid_at', 'is', null).execute()
+  const issueFree = (numbers: string[]) => db.insertInto('invoices').values(numbers.map((number) => ({
+    order_id: orderId, number, date: new Date(), amount_excl_tax_cents: 0, amount_incl_tax_cents: 0, paid_at: null, payment_reference: null, file_key: 'x', payment_attempt_id: null,
+  }))).execute()
+  const charges = (await db.selectFrom('test_charges').select('id').execute()).length
+  const attempts = (await db.selectFrom('payment_attempts').select('id').execute()).length
+  await issueFree(['FA-GRATUITE-1', 'FA-GRATUITE-2'])
+  assert.equal((await call(t.app, camille, 'GET', '/api-protected/user-unpaid-status')).json(), { hasUnpaid: true, count: 2, amountInclTaxCents: 0 })
+  const res = await call(t.app, camille, 'POST', '/api-protected/pay-unpaid-invoice', { expectedAmountInclTaxCents: 0 })
+  assert.is(res.statusCode, 200, res.body)
+  assert.equal(res.json(), { paidCount: 2, message: '2 factures ont été réglées.' })
+  // Without a card on file: none is needed.
+  const user = await db.selectFrom('users').select('payment_customer_id').where('email', '=', 'demo@example.com').executeTakeFirstOrThrow()
+  await db.updateTable('test_customers').set({ default_payment_method: null }).where('id', '=', user.payment_customer_id!).execute()
+  await db.updateTable('test_subscriptions').set({ default_payment_method: null }).execute()
+  await issueFree(['FA-GRATUITE-3'])
+  const cardless = await call(t.app, camille, 'POST', '/api-protected/pay-unpaid-invoice', { orderId })
+  assert.is(cardless.statusCode, 200, cardless.body)
+  assert.equal(cardless.json(), { paidCount: 1, message: 'Votre facture a été réglée.' })
+  const settled = await db.selectFrom('invoices').select(['paid_at', 'payment_reference']).where('number', 'like', 'FA-GRATUITE-%').execute()
+  assert.equal(settled.map((i) => [i.paid_at !== null, i.payment_reference]), Array(3).fill([true, FREE_SETTLEMENT]))
+  assert.is((await db.selectFrom('payment_attempts').select('id').execute()).length, attempts, 'no attempt')
+  assert.is((await db.selectFrom('test_charges').select('id').execute()).length, charges, 'no charge')
+  assert.equal((await call(t.app, camille, 'GET', '/api-protected/user-unpaid-status')).json(), { hasUnpaid: false, count: 0, amountInclTaxCents: 0 })
 })
 
 Confirmed.run()

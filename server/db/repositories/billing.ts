@@ -140,6 +140,8 @@ export type InvoiceClaim =
   | { kind: 'inProgress' }
   /** An attempt left pending (its request died) is handed to this caller: charge it again, with the same key. */
   | { kind: 'resumed'; attempt: PaymentAttempt; invoiceCount: number }
+  /** They came to 0 €: marked paid without a charge (no provider takes 0 €, nor does payment_attempts.amount_cents). */
+  | { kind: 'settled'; invoiceCount: number }
   /** The charge would not be the amount the customer confirmed: nothing claimed. */
   | { kind: 'amountChanged'; count: number; amountCents: number }
 
@@ -148,13 +150,18 @@ const toAttempt = (row: { id: number; idempotency_key: string; customer_id: stri
   amountCents: row.amount_cents, description: row.description, createdAt: row.created_at,
 })
 
+/** The payment reference of invoices of 0 € settled by a pay request: nothing was charged. */
+export const FREE_SETTLEMENT = 'aucun prélèvement (0 €)'
+
 /**
  * Money moves once: in one transaction, locks the unpaid invoices of these orders (SELECT … FOR UPDATE),
  * and either records a pending payment attempt that claims them (before any call to the provider),
  * or finds them claimed already. A concurrent request waits on the lock, then sees them claimed.
  */
 export async function claimUnpaidInvoices(db: Kysely<Database>, request: {
-  userId: number; customerId: string; paymentMethodId: string; orderIds: number[]; now: Date; leaseExpiresAt: Date
+  userId: number; orderIds: number[]; now: Date; leaseExpiresAt: Date
+  /** The card to charge; null when the invoices came to 0 € as the request saw them (nothing to charge, no card needed). */
+  customerId: string | null; paymentMethodId: string | null
   /** The total the customer confirmed, if the request says: no more than that is ever charged. */
   expectedAmountCents?: number
 }): Promise<InvoiceClaim> {
@@ -180,6 +187,12 @@ export async function claimUnpaidInvoices(db: Kysely<Database>, request: {
       // Claims of settled attempts cannot outlive them (settling frees or pays in the same transaction); were one left, it is claimed anew below.
     }
     if (expected !== undefined && total !== expected) return { kind: 'amountChanged', count: unpaid.length, amountCents: total }
+    if (total === 0) {
+      await tx.updateTable('invoices').set({ paid_at: request.now, payment_reference: FREE_SETTLEMENT }).where('id', 'in', unpaid.map((i) => i.id)).execute()
+      return { kind: 'settled', invoiceCount: unpaid.length }
+    }
+    // Asked without a card, the total being 0 € a moment ago: an invoice issued since is not charged unseen.
+    if (request.customerId === null || request.paymentMethodId === null) return { kind: 'amountChanged', count: unpaid.length, amountCents: total }
     const attempt = await tx.insertInto('payment_attempts').values({
       idempotency_key: `paiement-${randomUUID()}`, user_id: request.userId, customer_id: request.customerId, payment_method_id: request.paymentMethodId,
       amount_cents: total, created_at: request.now,

@@ -117,16 +117,18 @@ export function billingRoutes(define: DefineRoute, deps: AppDeps) {
   define('payUnpaidInvoice', async ({ user, body, req }) => {
     const order = body.orderId !== undefined ? await requireOrder(db, user.id, body.orderId, 'owner') : null
     const orderIds = order ? [order.id] : await orderIdsInScope(db, user.id, 'own')
-    if ((await unpaidTotal(db, orderIds)).count === 0) return nothingToPay
-    // The card on file: the one paying for the order's subscription, else the customer's default card.
-    const card = !user.paymentCustomerId ? null
+    const due = await unpaidTotal(db, orderIds)
+    if (due.count === 0) return nothingToPay
+    // The card on file: the one paying for the order's subscription, else the customer's default card. Invoices of
+    // 0 € need none: they are settled without a charge.
+    const card = due.amountInclTaxCents === 0 || !user.paymentCustomerId ? null
       : (order?.subscription_id ? await payments.getSubscriptionPaymentMethod(order.subscription_id) : null) ?? (await payments.getDefaultPaymentMethod(user.paymentCustomerId))
-    if (!user.paymentCustomerId || !card) throw new HttpError(402, NO_CARD_MESSAGE, 'NO_CARD')
-    const customerId = user.paymentCustomerId
+    if (due.amountInclTaxCents > 0 && !card) throw new HttpError(402, NO_CARD_MESSAGE, 'NO_CARD')
+    const customerId = card ? user.paymentCustomerId : null
     const claimNow = () => {
       const now = clock.now()
       return claimUnpaidInvoices(db, {
-        userId: user.id, customerId, paymentMethodId: card.id, orderIds, now, leaseExpiresAt: addMinutes(now, PAYMENT_LEASE_MINUTES),
+        userId: user.id, customerId, paymentMethodId: card?.id ?? null, orderIds, now, leaseExpiresAt: addMinutes(now, PAYMENT_LEASE_MINUTES),
         ...(body.expectedAmountInclTaxCents !== undefined ? { expectedAmountCents: body.expectedAmountInclTaxCents } : {}),
       })
     }
@@ -147,6 +149,7 @@ export function billingRoutes(define: DefineRoute, deps: AppDeps) {
       claim = await claimNow()
     }
     if (claim.kind === 'nothing') return nothingToPay
+    if (claim.kind === 'settled') return paidMessage(claim.invoiceCount)
     if (claim.kind === 'amountChanged') throw new HttpError(409, amountChangedMessage(claim.count, claim.amountCents), 'AMOUNT_CHANGED')
     if (claim.kind === 'inProgress') throw conflict('Un paiement de ces factures est déjà en cours : patientez quelques instants, puis rechargez la page.')
     const { attempt, invoiceCount } = claim
