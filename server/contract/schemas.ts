@@ -218,8 +218,10 @@ export const PayUnpaidBody = Type.Object({
   /**
    * Beyond the spec: the total (TTC, cents) the customer confirmed. When given, nothing is charged unless it is what
    * would be (409 AMOUNT_CHANGED otherwise): an invoice issued between the confirmation and the click is never paid unseen.
+   * Any total user-unpaid-status may report (a sum of invoices): one over what a card payment carries is then refused
+   * in French (422 AMOUNT_TOO_LARGE), not by this schema.
    */
-  expectedAmountInclTaxCents: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
+  expectedAmountInclTaxCents: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
 }, { additionalProperties: false })
 export type PayUnpaidBody = Static<typeof PayUnpaidBody>
 export const PayUnpaidReply = Type.Object({ paidCount: Type.Integer({ minimum: 0 }), message: Type.String() })

@@ -17,7 +17,8 @@ import { testProviderCard } from '../util/billing.ts'
 import { pdfText } from '../util/pdf-text.ts'
 import { buildTestApp, call, callBearer, login, ordersByName, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
 import { tinyPdf } from '../util/server-samples.ts'
-import { amountChangedMessage } from '../../server/routes/billing/index.ts'
+import { amountChangedMessage, amountTooLargeMessage } from '../../server/routes/billing/index.ts'
+import { MAX_PAYMENT_CENTS } from '../../server/services/payment.ts'
 import { FREE_SETTLEMENT } from '../../server/db/repositories/billing.ts'
 import { ZERO_INVOICE_UNPAID } from '../../server/services/ingest.ts'
 
@@ -167,6 +168,38 @@ Confirmed('an unpaid invoice of 0 € is refused by the operator API in French (
   assert.is(paid.statusCode, 200, paid.body)
   assert.is(paid.json().paid, true)
   assert.equal((await call(t.app, camille, 'GET', '/api-protected/user-unpaid-status')).json(), { hasUnpaid: false, count: 0, amountInclTaxCents: 0 })
+})
+
+Confirmed('a total over what one card payment carries: 422 AMOUNT_TOO_LARGE in French, nothing claimed nor charged; up to it, charged', async ({ t, camille, orders }) => {
+  const db = t.deps.db
+  const orderId = orders[BOULANGERIE]!.id
+  await db.updateTable('invoices').set({ paid_at: new Date() }).where('paid_at', 'is', null).execute()
+  const issue = (prefix: string, count: number, cents: number) => db.insertInto('invoices').values(Array.from({ length: count }, (_, i) => ({
+    order_id: orderId, number: `${prefix}-${i}`, date: new Date(), amount_excl_tax_cents: cents, amount_incl_tax_cents: cents, paid_at: null, payment_reference: null, file_key: 'x', payment_attempt_id: null,
+  }))).execute()
+  const charges = async () => (await db.selectFrom('test_charges').select('amount').execute()).map((c) => c.amount).sort((a, b) => a - b)
+  const attempts = async () => (await db.selectFrom('payment_attempts').select('id').execute()).length
+  const [chargesBefore, attemptsBefore] = [await charges(), await attempts()]
+  // 22 invoices at the operator API's largest amount: more than an integer column holds (a 500 before).
+  await issue('FA-ENORME', 22, 100_000_000)
+  const status = (await call(t.app, camille, 'GET', '/api-protected/user-unpaid-status')).json()
+  assert.equal(status, { hasUnpaid: true, count: 22, amountInclTaxCents: 2_200_000_000 })
+  for (const body of [{ expectedAmountInclTaxCents: status.amountInclTaxCents }, {}, { orderId }]) {
+    const res = await call(t.app, camille, 'POST', '/api-protected/pay-unpaid-invoice', body)
+    assert.is(res.statusCode, 422, `${JSON.stringify(body)}: ${res.body}`)
+    assert.equal(res.json(), { statusCode: 422, code: 'AMOUNT_TOO_LARGE', message: amountTooLargeMessage(2_200_000_000, t.deps.config.supportEmail) })
+  }
+  assert.match(amountTooLargeMessage(2_200_000_000, 'support@example.com'), /^Le montant à régler, 22.000.000,00.€ TTC, dépasse ce qu’un paiement par carte peut prélever en une fois \(999.999,99.€\)\. Rien n’a été prélevé : écrivez à support@example\.com/)
+  await db.updateTable('invoices').set({ paid_at: new Date() }).where('number', 'like', 'FA-ENORME-%').execute()
+  // One invoice just over; then one of exactly what a payment carries.
+  await issue('FA-UN-MILLION', 1, MAX_PAYMENT_CENTS + 1)
+  assert.is((await call(t.app, camille, 'POST', '/api-protected/pay-unpaid-invoice', { orderId, expectedAmountInclTaxCents: MAX_PAYMENT_CENTS + 1 })).statusCode, 422)
+  assert.equal([await charges(), await attempts()], [chargesBefore, attemptsBefore], 'nothing claimed nor charged')
+  await db.updateTable('invoices').set({ paid_at: new Date() }).where('number', '=', 'FA-UN-MILLION-0').execute()
+  await issue('FA-PRESQUE', 1, MAX_PAYMENT_CENTS)
+  const paid = await call(t.app, camille, 'POST', '/api-protected/pay-unpaid-invoice', { orderId, expectedAmountInclTaxCents: MAX_PAYMENT_CENTS })
+  assert.is(paid.statusCode, 200, paid.body)
+  assert.equal(await charges(), [...chargesBefore, MAX_PAYMENT_CENTS].sort((a, b) => a - b))
 })
 
 Confirmed('0 € invoices left unpaid (issued before the operator API refused them) are settled by a pay request, with a card or none: nothing charged', async ({ t, camille, orders }) => {

@@ -114,7 +114,7 @@ export interface BillingScenario {
   /** The termination request is refused: 409 (already one) or another status. */
   terminationRefused?: { status: number; message: string }
   /** How "Payer" ends (the dashboard's 'Régler' keeps its own `mailFails: ['pay']`). */
-  payOutcome?: 'paid' | 'declined' | 'noCard'
+  payOutcome?: 'paid' | 'declined' | 'noCard' | 'tooLarge'
   /** The test provider declines the card. */
   cardDeclined?: boolean
   years?: number[]
@@ -147,6 +147,8 @@ export interface BillingCalls {
   hostedCard: { mounted: HTMLElement[]; confirmed: string[]; destroyed: number; setups: { orderId?: number }[] }
 }
 
+/** The server's answer to a total over what one card payment carries (routes/billing amountTooLargeMessage, for 1 000 000,00 €). */
+export const TOO_LARGE_FOR_ONE_PAYMENT = 'Le montant à régler, 1\u202f000\u202f000,00\u00a0€ TTC, dépasse ce qu’un paiement par carte peut prélever en une fois (999\u202f999,99\u00a0€). Rien n’a été prélevé : écrivez à support@example.com pour convenir d’un autre moyen de paiement.'
 const withStatus = (status: number, message: string, code?: string) => Object.assign(new Error(message), { status, code })
 const yearOf = (iso: string) => new Date(iso).getUTCFullYear()
 
@@ -684,6 +686,7 @@ function billingApi(scenario: Scenario, data: PortalData, orders: Order[], calls
         }
         if (billing.payOutcome === 'noCard') throw withStatus(402, 'Aucune carte enregistrée : ajoutez un moyen de paiement puis réessayez.', 'NO_CARD')
         if (billing.payOutcome === 'declined') throw withStatus(402, 'Votre carte a été refusée par votre banque : aucun montant n’a été prélevé. Essayez une autre carte.', 'PAYMENT_FAILED')
+        if (billing.payOutcome === 'tooLarge') throw withStatus(422, TOO_LARGE_FOR_ONE_PAYMENT, 'AMOUNT_TOO_LARGE')
         return { paidCount: 1, message: 'Votre facture a été réglée.' }
       },
     } : {}),

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert'
 import type { CreditNote, Invoice, Order, PaymentMethod, PortalNotification, Subscription, SubscriptionOption } from '../../server/contract/schemas.ts'
 import * as F from '../util/fixtures.ts'
 import { setViewport } from '../util/dom.ts'
-import { renderApp, type Scenario } from '../util/services.tsx'
+import { renderApp, TOO_LARGE_FOR_ONE_PAYMENT, type Scenario } from '../util/services.tsx'
 import type { Resource } from '../../src/machines/portalData.machine.ts'
 import { cardExpiry } from '../../src/views/pages/billing/labels.ts'
 
@@ -390,6 +390,19 @@ Invoices('a declined card says why in French, and the invoice stays to pay', asy
   const dialog = await screen.findByRole('dialog', { name: 'Régler la facture' })
   fireEvent.click(await within(dialog).findByRole('button', { name: 'Confirmer le paiement' }))
   await within(dialog).findByText('Votre carte a été refusée par votre banque : aucun montant n’a été prélevé. Essayez une autre carte.')
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Annuler' }))
+  assert.match(text(invoicesOf()[0]!), 'À payer')
+})
+
+Invoices('a total over what one card payment carries: the server’s reason in the dialog, nothing paid, the invoice stays to pay', async () => {
+  const huge = invoices.map((i) => (i.id === 41 ? { ...i, amountExclTaxCents: 83_333_334, amountInclTaxCents: 100_000_000 } : i))
+  const app = await open('/factures', { data: { subscriptions, invoices: huge, card: visa }, billing: { years: [YEAR], payOutcome: 'tooLarge' } })
+  fireEvent.click(await screen.findByRole('button', { name: `Payer la facture FA-${YEAR}-41` }))
+  const dialog = await screen.findByRole('dialog', { name: 'Régler la facture' })
+  fireEvent.click(await within(dialog).findByRole('button', { name: 'Confirmer le paiement' }))
+  await waitFor(() => assert.is(within(dialog).getByRole('alert').textContent, TOO_LARGE_FOR_ONE_PAYMENT))
+  assert.match(text(dialog), '1 000 000,00 € TTC')
+  assert.equal(app.calls.billing.payments, [2])
   fireEvent.click(within(dialog).getByRole('button', { name: 'Annuler' }))
   assert.match(text(invoicesOf()[0]!), 'À payer')
 })

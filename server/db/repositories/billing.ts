@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto'
 import { sql, type Insertable, type Kysely, type Transaction } from 'kysely'
 import type { CalendarInvoice, CreditNote, Invoice } from '../../contract/index.ts'
 import { notFound } from '../../http/errors.ts'
+import { MAX_PAYMENT_CENTS } from '../../services/payment.ts'
 import { isoDay } from '../dates.ts'
 import type { Database, Db } from '../schema.ts'
 import { orderIdsInScope } from './orders.ts'
@@ -144,6 +145,8 @@ export type InvoiceClaim =
   | { kind: 'settled'; invoiceCount: number }
   /** The charge would not be the amount the customer confirmed: nothing claimed. */
   | { kind: 'amountChanged'; count: number; amountCents: number }
+  /** More than one charge carries (MAX_PAYMENT_CENTS): nothing claimed. */
+  | { kind: 'tooLarge'; amountCents: number }
 
 const toAttempt = (row: { id: number; idempotency_key: string; customer_id: string; payment_method_id: string; amount_cents: number; description: string; created_at: Date }): PaymentAttempt => ({
   id: row.id, idempotencyKey: row.idempotency_key, customerId: row.customer_id, paymentMethodId: row.payment_method_id,
@@ -186,6 +189,7 @@ export async function claimUnpaidInvoices(db: Kysely<Database>, request: {
       }
       // Claims of settled attempts cannot outlive them (settling frees or pays in the same transaction); were one left, it is claimed anew below.
     }
+    if (total > MAX_PAYMENT_CENTS) return { kind: 'tooLarge', amountCents: total }
     if (expected !== undefined && total !== expected) return { kind: 'amountChanged', count: unpaid.length, amountCents: total }
     if (total === 0) {
       await tx.updateTable('invoices').set({ paid_at: request.now, payment_reference: FREE_SETTLEMENT }).where('id', 'in', unpaid.map((i) => i.id)).execute()

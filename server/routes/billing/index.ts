@@ -12,7 +12,7 @@ import { orderIdsInScope, requireOrder } from '../../db/repositories/orders.ts'
 import { keepPaymentCustomerId, type SessionUser } from '../../db/repositories/users.ts'
 import type { Db } from '../../db/schema.ts'
 import { sameDigest, subscriptionKey } from '../../services/crypto.ts'
-import { PaymentError, type PaymentProvider } from '../../services/payment.ts'
+import { MAX_PAYMENT_CENTS, PaymentError, type PaymentProvider } from '../../services/payment.ts'
 import { inclTax, optionNames, optionPlanId, plans } from '../../services/plans.ts'
 import { eurosText } from '../../services/events.ts'
 import { addMinutes, parisDay } from '../../services/time.ts'
@@ -37,6 +37,10 @@ export const TERMINATION_EXISTS = 'Une demande de résiliation est déjà enregi
 /** The total changed between the confirmation and the payment (an invoice issued, or paid elsewhere): nothing charged. */
 export const amountChangedMessage = (count: number, amountCents: number) =>
   `Le montant à régler a changé depuis votre confirmation : ${count} facture${count > 1 ? 's' : ''} impayée${count > 1 ? 's' : ''}, ${eurosText(amountCents)} TTC. Rien n’a été prélevé : vérifiez le nouveau montant puis confirmez.`
+/** More than one card payment carries (a total over MAX_PAYMENT_CENTS): nothing charged, the support arranges another way. */
+export const amountTooLargeMessage = (amountCents: number, supportEmail: string) =>
+  `Le montant à régler, ${eurosText(amountCents)} TTC, dépasse ce qu’un paiement par carte peut prélever en une fois (${eurosText(MAX_PAYMENT_CENTS)}). `
+  + `Rien n’a été prélevé : écrivez à ${supportEmail} pour convenir d’un autre moyen de paiement.`
 const nothingToPay = { paidCount: 0, message: 'Vous n’avez aucune facture impayée.' }
 
 const noSubscription = () => notFound('Abonnement')
@@ -119,6 +123,8 @@ export function billingRoutes(define: DefineRoute, deps: AppDeps) {
     const orderIds = order ? [order.id] : await orderIdsInScope(db, user.id, 'own')
     const due = await unpaidTotal(db, orderIds)
     if (due.count === 0) return nothingToPay
+    const tooLarge = (amountCents: number) => new HttpError(422, amountTooLargeMessage(amountCents, config.supportEmail), 'AMOUNT_TOO_LARGE')
+    if (due.amountInclTaxCents > MAX_PAYMENT_CENTS) throw tooLarge(due.amountInclTaxCents)
     // The card on file: the one paying for the order's subscription, else the customer's default card. Invoices of
     // 0 € need none: they are settled without a charge.
     const card = due.amountInclTaxCents === 0 || !user.paymentCustomerId ? null
@@ -150,6 +156,7 @@ export function billingRoutes(define: DefineRoute, deps: AppDeps) {
     }
     if (claim.kind === 'nothing') return nothingToPay
     if (claim.kind === 'settled') return paidMessage(claim.invoiceCount)
+    if (claim.kind === 'tooLarge') throw tooLarge(claim.amountCents)
     if (claim.kind === 'amountChanged') throw new HttpError(409, amountChangedMessage(claim.count, claim.amountCents), 'AMOUNT_CHANGED')
     if (claim.kind === 'inProgress') throw conflict('Un paiement de ces factures est déjà en cours : patientez quelques instants, puis rechargez la page.')
     const { attempt, invoiceCount } = claim
