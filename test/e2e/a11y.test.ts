@@ -138,7 +138,7 @@ for (const viewport of [MOBILE, DESKTOP]) {
   })
 }
 
-A11y('360 px: titles never clipped, every control of the bars and dialogs and every link standing alone at least 44 px', async ({ portal }) => {
+A11y('360 px: no page wider than the screen, titles never clipped, every control of the bars and dialogs and every link standing alone at least 44 px', async ({ portal }) => {
   const tab = await portal.open({ viewport: MOBILE })
   const { page } = tab
   await signIn(page)
@@ -147,6 +147,8 @@ A11y('360 px: titles never clipped, every control of the bars and dialogs and ev
   const problems: string[] = []
   const measure = (where: string) => page.evaluate((where) => {
     const found: string[] = []
+    // A phone's browser widens its layout to the widest content: the page then scrolls sideways and dialogs overflow.
+    if (document.documentElement.scrollWidth > 360) found.push(`${where}: page ${document.documentElement.scrollWidth} px wide`)
     const h1 = document.querySelector<HTMLElement>('header h1')
     if (h1 && h1.scrollWidth > h1.clientWidth + 1) found.push(`${where}: title clipped (${h1.scrollWidth} > ${h1.clientWidth})`)
     const controls = [...document.querySelectorAll<HTMLElement>('header button, #contenu ~ * button, nav button, [role="dialog"] header button')]
@@ -168,6 +170,37 @@ A11y('360 px: titles never clipped, every control of the bars and dialogs and ev
   await page.getByRole('button', { name: /^Résilier/ }).first().click()
   await page.getByRole('dialog').waitFor()
   problems.push(...await measure('dialogue « Résilier la domiciliation de … »'))
+  await tab.close()
+  assert.equal(problems, [], problems.join('\n'))
+})
+
+// Last: it adds a collaborator and a representative to the Boulangerie.
+A11y('360 px: a long e-mail address wraps in the lists and their dialogs, the page never wider than the screen', async ({ portal }) => {
+  const email = 'comptabilite.boulangerie@example.com'
+  const token = await portal.apiToken()
+  const boulangerie = (await portal.orders())['Boulangerie des Lilas SAS']!
+  const post = (path: string, body: unknown) => fetch(`${portal.url}/api-protected/domiciliation-orders/${boulangerie.id}/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', apiToken: token }, body: JSON.stringify(body) })
+  assert.is((await post('invite', { emails: [email] })).status, 200)
+  assert.is((await post('destinataire-mandataires', { firstname: 'Service', lastname: 'Comptabilité', email, phone: '06 12 34 56 78' })).status, 200)
+  const tab = await portal.open({ viewport: MOBILE })
+  const { page } = tab
+  await signIn(page)
+  await chooseOrder(page, 'Boulangerie des Lilas SAS')
+  await pageTitle(page, 'Tableau de bord').waitFor()
+  const problems: string[] = []
+  for (const [path, opener] of [['/mes-collaborateurs', 'Inviter'], ['/mes-representants', 'Ajouter un représentant']] as const) {
+    await page.goto(path)
+    await page.getByText(email).first().waitFor()
+    await settled(page)
+    const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth)
+    if (pageWidth > MOBILE.width) problems.push(`${path}: page ${pageWidth} px wide`)
+    await page.getByRole('button', { name: opener, exact: true }).tap()
+    const dialog = page.getByRole('dialog')
+    await dialog.waitFor()
+    const right = await dialog.evaluate((d) => Math.max(...[d, ...d.querySelectorAll('button, input, textarea')].map((e) => Math.round(e.getBoundingClientRect().right))))
+    if (right > MOBILE.width) problems.push(`${path}, dialogue: reaches ${right} px`)
+    await page.keyboard.press('Escape')
+  }
   await tab.close()
   assert.equal(problems, [], problems.join('\n'))
 })

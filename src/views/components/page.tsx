@@ -108,6 +108,8 @@ export const Row = styled('li')`
   border: 1px solid ${color.border};
   border-radius: ${radius};
   background: ${color.surface};
+  /* A long e-mail address or name wraps inside its row instead of widening the page (a flex item keeps its content's width otherwise). */
+  > * { min-width: 0; overflow-wrap: anywhere; }
 `
 
 export const Muted = styled('span')`
