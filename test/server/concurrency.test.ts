@@ -314,6 +314,33 @@ RenameRace('30 rounds of a rename and a delete at the same moment, on two API in
 
 RenameRace.run()
 
+const FileTwice = demoSuite('a letter filed into the same folder by two collaborators at the same moment: one « moved » line')
+
+FileTwice('20 rounds on two API instances: both answer 200, the history tells the move once', async ({ t, camille, boulangerie }) => {
+  const other = await secondApp(t)
+  const julien = await login(other, 'associe@example.com')
+  const letters = (await call(t.app, camille, 'GET', `/api-protected/documents?orderId=${boulangerie}`)).json() as { id: number }[]
+  try {
+    for (let round = 0; round < 20; round++) {
+      const name = `Classement ${round}`
+      const folder = (await call(t.app, camille, 'POST', '/api-protected/folders', { name, domiciliationOrderId: boulangerie })).json() as { id: number }
+      const letter = letters[round % letters.length]!.id
+      const filed = await Promise.all([
+        call(t.app, camille, 'PUT', `/api-protected/documents/${letter}`, { folderId: folder.id }),
+        call(other, julien, 'PUT', `/api-protected/documents/${letter}`, { folderId: folder.id }),
+      ])
+      assert.equal(filed.map((r) => r.statusCode), [200, 200], filed.map((r) => r.body).join('\n'))
+      // Each compared the folder it had read before its write: both wrote a line (30 rounds in 30 on PostgreSQL).
+      const moved = await t.deps.db.selectFrom('letter_history').select('id').where('document_id', '=', letter).where('kind', '=', 'moved').where('detail', '=', name).execute()
+      assert.is(moved.length, 1, `round ${round}: ${moved.length} « moved » lines`)
+    }
+  } finally {
+    await other.close()
+  }
+})
+
+FileTwice.run()
+
 const Options = demoSuite('three options confirmed at the same moment: all three added')
 
 Options('each confirmed option is in the subscription, whatever the order the confirmations land in (5 rounds)', async ({ t, camille }) => {

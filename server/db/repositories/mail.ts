@@ -145,6 +145,14 @@ export async function getDocument(db: Db, id: number): Promise<MailDocument> {
 }
 
 /** Marks a letter read or unread and/or files it (null: back to the inbox); absent fields stay as they are. */
+/**
+ * The letter's folder as it is now, its row held until the transaction ends: of two requests filing a letter at the same
+ * moment, the second reads where the first put it.
+ */
+export async function lockDocumentFolder(trx: Db, id: number): Promise<number | null> {
+  return (await trx.selectFrom('documents').select('folder_id').where('id', '=', id).forUpdate().executeTakeFirstOrThrow()).folder_id
+}
+
 export async function updateDocument(db: Db, id: number, changes: { read?: boolean; folderId?: number | null }): Promise<void> {
   await db.updateTable('documents')
     .set({ ...(changes.read !== undefined ? { read: changes.read } : {}), ...(changes.folderId !== undefined ? { folder_id: changes.folderId } : {}) })

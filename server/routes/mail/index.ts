@@ -7,7 +7,7 @@ import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.ts'
 import { attachmentBudget, MAIL_ATTACHMENTS_MAX_BYTES } from '../../services/mailer.ts'
 import {
   createFolder, deleteFolder, deletePendingCourierRequest, findCourierRequest, folderBelongsToOrder, getDocument, listCourierRequests,
-  documentsOfSessionJson, listFolders, listPackages, renameFolder, requireDocument, requireFolder, updateDocument,
+  documentsOfSessionJson, listFolders, listPackages, lockDocumentFolder, renameFolder, requireDocument, requireFolder, updateDocument,
 } from '../../db/repositories/mail.ts'
 import { requireOrder, scopedOrderIds } from '../../db/repositories/orders.ts'
 import { recordLetterHistory } from '../../services/events.ts'
@@ -47,12 +47,15 @@ export function mailRoutes(define: DefineRoute, deps: AppDeps) {
     if (body.folderId != null && !(await folderBelongsToOrder(db, body.folderId, document.order_id))) throw notFound('Dossier')
     // notify: the history line is written with the change it tells of.
     await db.transaction().execute(async (trx) => {
+      // Its folder read again with the row held, not as read before: two collaborators filing the letter into the same
+      // folder at the same moment both compared with the folder it left, and the history told the move twice.
+      const folderBefore = body.folderId === undefined ? undefined : await lockDocumentFolder(trx, document.id)
       await updateDocument(trx, document.id, { read: body.readFlag, folderId: body.folderId }).catch((error: unknown) => {
         // The folder deleted by another request since the check above (PostgreSQL runs them in parallel): the same 404.
         throw isForeignKeyViolation(error) ? notFound('Dossier') : error
       })
       if (body.readFlag === true) await recordLetterHistory(trx, { documentId: document.id, kind: 'opened', userId: user.id, at: clock.now() })
-      if (body.folderId !== undefined && body.folderId !== document.folder_id) {
+      if (body.folderId !== undefined && body.folderId !== folderBefore) {
         const folder = body.folderId === null ? undefined : await trx.selectFrom('folders').select('name').where('id', '=', body.folderId).executeTakeFirst()
         await recordLetterHistory(trx, { documentId: document.id, kind: 'moved', userId: user.id, detail: folder?.name ?? null, at: clock.now() })
       }
