@@ -212,7 +212,7 @@ export const routes = {
   },
   addMandataire: {
     method: 'POST', path: '/api-protected/domiciliation-orders/{id}/destinataire-mandataires', auth: 'apiToken', access: 'owner', tags: ['Représentants'],
-    summary: 'Add an authorised recipient.',
+    summary: 'Add an authorised recipient; refused (409) when the order has one of the same first and last name (case ignored).',
     schema: { params: S.IdParams, body: S.MandataireBody, response: ok(S.Mandataire) },
   },
   setQonto: {

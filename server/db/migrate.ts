@@ -19,6 +19,7 @@ import * as ordersListVersion from './migrations/008_orders_list_version.ts'
 import * as kbisNotificationLink from './migrations/009_kbis_notification_link.ts'
 import * as oneSharePerUser from './migrations/010_one_share_per_user.ts'
 import * as operatorRequests from './migrations/011_operator_requests.ts'
+import * as oneMandatairePerIdentity from './migrations/012_one_mandataire_per_identity.ts'
 
 // Listed in code rather than read from disk, so the bundle-free tsx runtime and tests need no file lookups.
 export const migrations: Record<string, Migration> = {
@@ -42,6 +43,7 @@ export const migrations: Record<string, Migration> = {
   '010_one_share_per_user': oneSharePerUser,
   // operators' retries: Idempotency-Key
   '011_operator_requests': operatorRequests,
+  '012_one_mandataire_per_identity': oneMandatairePerIdentity,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

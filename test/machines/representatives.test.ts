@@ -2,6 +2,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
 import type { Mandataire } from '../../server/contract/schemas.ts'
+import { ApiError } from '../../src/api/errors.ts'
 import { REPRESENTATIVE_ADDED, REPRESENTATIVE_REMOVED, representativeProblems, representativesMachine } from '../../src/machines/representatives.machine.ts'
 import type { Notice } from '../../src/machines/shared.ts'
 import { Deferreds, describePath, flush, replay, shortestPaths } from '../util/paths.ts'
@@ -84,5 +85,25 @@ Examples('added and removed, each told', async () => {
   await flush()
   assert.equal(actor.getSnapshot().context.representatives, [paul])
   assert.equal(notices.map((n) => n.message), [REPRESENTATIVE_ADDED, REPRESENTATIVE_REMOVED])
+})
+Examples('the same person already on the order (the server\'s 409): its French message shown, what was typed kept, nothing added', async () => {
+  const { actor, deferreds, notices } = start()
+  actor.start()
+  deferreds.settle('loadRepresentatives', { output: [lea] })
+  await flush()
+  actor.send({ type: 'representative.new' })
+  const typed = { firstname: 'Léa', lastname: 'Fontaine', email: 'lea.autre@example.com', phone: '07 00 00 00 00' }
+  actor.send({ type: 'representative.change', draft: typed })
+  actor.send({ type: 'representative.submit' })
+  await flush()
+  const message = 'Ce représentant est déjà enregistré : pour changer son adresse e-mail ou son téléphone, retirez-le puis ajoutez-le à nouveau.'
+  deferreds.settle('addRepresentative', { error: new ApiError(message, 409, 'CONFLICT') })
+  await flush()
+  const snapshot = actor.getSnapshot()
+  assert.ok(snapshot.matches({ ready: 'adding' }), 'the form stays open')
+  assert.is(snapshot.context.error, message)
+  assert.equal(snapshot.context.draft, typed)
+  assert.equal(snapshot.context.representatives, [lea])
+  assert.equal(notices, [])
 })
 Examples.run()

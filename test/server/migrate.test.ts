@@ -85,6 +85,37 @@ Migrate('010: a person holding two shares of one order keeps the oldest; the ind
   }
 })
 
+Migrate('012: a representative entered twice on one order keeps the newest row; the index then refuses a third', async () => {
+  const t = await database()
+  try {
+    const names = Object.keys(migrations).sort()
+    const before012 = Object.fromEntries(names.filter((name) => name < '012').map((name) => [name, migrations[name]!]))
+    const { error } = await new Migrator({ db: t.db, provider: { getMigrations: async () => before012 } }).migrateToLatest()
+    assert.is(error, undefined, String(error))
+    const owner = await t.db.insertInto('users').values({ email: 'titulaire@example.com', firstname: 'Ti', lastname: 'Tulaire', password_hash: 'x' } as never).returning('id').executeTakeFirstOrThrow()
+    const newOrder = (name: string) => t.db.insertInto('orders').values({ owner_id: owner.id, raison_sociale: name, order_date: new Date(), status: 'active', domiciliation_address: '1 rue de la Paix, 75002 Paris' } as never).returning('id').executeTakeFirstOrThrow()
+    const [order, other] = [await newOrder('Deux Fois SAS'), await newOrder('Autre SAS')]
+    const add = (orderId: number, firstname: string, lastname: string, phone = '06 11 22 33 44') =>
+      t.db.insertInto('mandataires').values({ order_id: orderId, firstname, lastname, email: 'paul@example.com', phone } as never).returning('id').executeTakeFirstOrThrow()
+    await add(order.id, 'Paul', 'Durand')
+    await add(order.id, 'Paul', 'Durand')
+    const newest = await add(order.id, 'paul', 'DURAND', '07 00 00 00 00')
+    const sister = await add(order.id, 'Léa', 'Durand')
+    const elsewhere = await add(other.id, 'Paul', 'Durand')
+    await migrateToLatest(t.db)
+    const left = await t.db.selectFrom('mandataires').select(['id', 'phone']).orderBy('id').execute()
+    assert.equal(left.map((r) => r.id), [newest.id, sister.id, elsewhere.id], 'the newest of the twins kept; other people and orders untouched')
+    try {
+      await add(order.id, 'PAUL', 'durand')
+      assert.unreachable('a second row of the same person')
+    } catch (error) {
+      assert.is((error as { code?: string }).code, '23505')
+    }
+  } finally {
+    await t.close()
+  }
+})
+
 Migrate('an empty database is migrated from scratch', async () => {
   const t = await database()
   try {

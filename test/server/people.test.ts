@@ -463,8 +463,9 @@ representatives.after((ctx) => ctx.t.close())
 
 representatives('French numbers in any usual spelling are kept as one; others and blank names are refused in French', async (ctx) => {
   const add = (body: object) => call(ctx.t.app, ctx.camille, 'POST', `/api-protected/domiciliation-orders/${ctx.ids.order}/destinataire-mandataires`, { firstname: 'Paul', lastname: 'Durand', email: 'paul@example.com', ...body })
-  for (const phone of ['+33 (0)6 11 22 33 44', '0033611223344', '06.11.22.33.44', '0611223344']) {
-    const res = await add({ phone })
+  for (const [i, phone] of ['+33 (0)6 11 22 33 44', '0033611223344', '06.11.22.33.44', '0611223344'].entries()) {
+    // One person each: the same one twice is refused (below).
+    const res = await add({ phone, lastname: `Durand-${i}` })
     assert.is(res.statusCode, 200, res.body)
     assert.is(res.json().phone, '06 11 22 33 44', phone)
   }
@@ -473,6 +474,29 @@ representatives('French numbers in any usual spelling are kept as one; others an
   assert.match(foreign.json().message, 'numéro français')
   assert.is((await add({ phone: '0611223344', firstname: '   ' })).statusCode, 400)
   assert.is((await add({ phone: '0611223344', email: 'pas-une-adresse' })).statusCode, 400)
+})
+
+representatives('the same representative added twice at once (a double click, a retry): one row, and the other a French 409; a person is their first and last name', async (ctx) => {
+  const url = `/api-protected/domiciliation-orders/${ctx.ids.order}/destinataire-mandataires`
+  const add = (body: object) => call(ctx.t.app, ctx.camille, 'POST', url, { firstname: 'Lucie', lastname: 'Doublon', email: 'lucie@example.com', phone: '06 12 34 56 78', ...body })
+  const named = async () => (await call(ctx.t.app, ctx.camille, 'GET', url)).json().filter((m: { lastname: string }) => m.lastname.toLowerCase() === 'doublon')
+  const duplicate = { message: 'Ce représentant est déjà enregistré : pour changer son adresse e-mail ou son téléphone, retirez-le puis ajoutez-le à nouveau.', statusCode: 409, code: 'CONFLICT' }
+  const answers = await Promise.all([add({}), add({}), add({})])
+  assert.equal(answers.map((r) => r.statusCode).sort(), [200, 409, 409], answers.map((r) => r.body).join('\n'))
+  assert.equal(answers.find((r) => r.statusCode === 409)!.json(), duplicate)
+  assert.is((await named()).length, 1, 'one row')
+  // Written otherwise, or with other contact details: the same person, told the same; the row kept as it was.
+  const again = await add({ firstname: ' lucie ', lastname: 'DOUBLON', email: 'autre@example.com', phone: '07 00 00 00 00' })
+  assert.equal(again.json(), duplicate)
+  assert.equal((await named()).map((m: { email: string }) => m.email), ['lucie@example.com'])
+  // Another person of the same family, or the same person on another order, is added.
+  assert.is((await add({ firstname: 'Marc' })).statusCode, 200)
+  const other = await call(ctx.t.app, ctx.camille, 'POST', `/api-protected/domiciliation-orders/${ctx.ids.missingDocsOrder}/destinataire-mandataires`, { firstname: 'Lucie', lastname: 'Doublon', email: 'lucie@example.com', phone: '06 12 34 56 78' })
+  assert.is(other.statusCode, 200, other.body)
+  // Removed, the person may be added again.
+  const [lucie] = (await named()).filter((m: { firstname: string }) => m.firstname === 'Lucie')
+  assert.is((await call(ctx.t.app, ctx.camille, 'DELETE', `/api-protected/domiciliation-orders/${ctx.ids.order}/destinataire-mandataires-delete/${lucie.id}`)).statusCode, 200)
+  assert.is((await add({ phone: '07 00 00 00 00' })).statusCode, 200)
 })
 
 representatives.run()

@@ -175,8 +175,15 @@ export async function listMandataires(db: Db, orderId: number): Promise<Mandatai
   return rows.map(toMandataire)
 }
 
-export async function createMandataire(db: Db, mandataire: Insertable<Database['mandataires']>): Promise<Mandataire> {
-  return toMandataire(await db.insertInto('mandataires').values(mandataire).returningAll().executeTakeFirstOrThrow())
+/**
+ * A new representative, or null when the order has one of the same first and last name (case ignored) already: the
+ * unique index of migration 012 says so, also for two identical ones added at the same moment.
+ */
+export async function createMandataire(db: Db, mandataire: Insertable<Database['mandataires']>): Promise<Mandataire | null> {
+  const row = await db.insertInto('mandataires').values(mandataire)
+    .onConflict((oc) => oc.expression(sql`order_id, lower(firstname), lower(lastname)`).doNothing())
+    .returningAll().executeTakeFirst()
+  return row ? toMandataire(row) : null
 }
 
 /** False when the order has no such representative. */

@@ -49,6 +49,10 @@ export const invitationMessages = {
   hasAccount: (email: string) => `Un compte existe déjà pour ${email} : connectez-vous pour accepter l’invitation.`,
 } as const
 
+export const mandataireMessages = {
+  duplicate: 'Ce représentant est déjà enregistré : pour changer son adresse e-mail ou son téléphone, retirez-le puis ajoutez-le à nouveau.',
+} as const
+
 export function peopleRoutes(define: DefineRoute, deps: AppDeps) {
   const { db, mailer, config, clock, oneAtATime } = deps
 
@@ -186,6 +190,9 @@ export function peopleRoutes(define: DefineRoute, deps: AppDeps) {
     if (!firstname || !lastname) throw badRequest('Indiquez le prénom et le nom du représentant.')
     const phone = normaliseFrenchPhone(body.phone)
     if (!phone) throw badRequest('Le numéro de téléphone n’est pas un numéro français : par exemple 06 12 34 56 78 ou +33 6 12 34 56 78.', 'BAD_PHONE')
-    return createMandataire(db, { order_id: params.id, firstname, lastname, email: body.email.trim(), phone })
+    const added = await createMandataire(db, { order_id: params.id, firstname, lastname, email: body.email.trim(), phone })
+    // One row per person and order (a double click, a retry): the one already there stays as it is.
+    if (!added) throw conflict(mandataireMessages.duplicate)
+    return added
   })
 }
