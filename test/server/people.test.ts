@@ -7,6 +7,7 @@ import { buildApp } from '../../server/app.ts'
 import { EMAIL_CHANGE_LIMIT } from '../../server/routes/account/index.ts'
 import { PROBLEM_LIMIT } from '../../server/routes/orders/index.ts'
 import { INVITE_LIMIT, REFERRAL_LIMIT } from '../../server/routes/people/index.ts'
+import { passkeyMessages } from '../../server/routes/account/passkeys.ts'
 import { parisTime } from '../../server/services/time.ts'
 import { holdLocks, untilLockWaiters } from '../util/postgres.ts'
 import { buildTestApp, call, DEMO_PASSWORD, login, type TestApp } from '../util/server.ts'
@@ -455,6 +456,54 @@ passkeys('rename and remove only one\'s own', async (ctx) => {
 })
 
 passkeys.run()
+
+// PostgreSQL only: two sign-ins with one key, each past its check when the other writes (the key's row held meanwhile).
+if (process.env.DATABASE_URL) {
+  type KeyRaceCtx = Ctx & { sophie: string; second: Awaited<ReturnType<typeof buildApp>>; holder: Awaited<ReturnType<TestApp['connectAgain']>> }
+  const keyRace = suite<KeyRaceCtx>('passkeys under concurrency (PostgreSQL, two instances)')
+  keyRace.before(async (ctx) => {
+    await setup(ctx)
+    ctx.sophie = await login(ctx.t.app, 'solo@example.com')
+    const handle = await ctx.t.connectAgain()
+    ctx.second = await buildApp({ ...ctx.t.deps, db: handle.db, listen: handle.listen }, { databaseKind: 'postgres' })
+    await ctx.second.ready()
+    ctx.holder = await ctx.t.connectAgain()
+  })
+  keyRace.after(async (ctx) => {
+    await ctx.second.close()
+    await ctx.t.close()
+  })
+
+  keyRace('two sign-ins with one key at once: the signature counter never goes back; the older signature, written last, is refused as it would be after', async (ctx) => {
+    const key = soft()
+    const added = await register(ctx, ctx.sophie, key.register(await registrationOptions(ctx, ctx.sophie)))
+    assert.is(added.statusCode, 200, added.body)
+    const stored = async () => Number((await ctx.t.deps.db.selectFrom('passkeys').select('counter').where('id', '=', added.json().id).executeTakeFirstOrThrow()).counter)
+    // Two signatures of the key, counters 1 then 2, sent so that the second is written first.
+    const [older, newer] = [key.authenticate(await loginOptions(ctx)), key.authenticate(await loginOptions(ctx))]
+    const holder = await holdLocks(ctx.holder.db, (tx) => tx.selectFrom('passkeys').select('id').where('id', '=', added.json().id).forUpdate().execute())
+    let first, second
+    try {
+      first = ctx.t.app.inject({ method: 'POST', url: '/api/passkeys/login', payload: { credential: newer } })
+      await untilLockWaiters(ctx.t.deps.db, 1)
+      second = ctx.second.inject({ method: 'POST', url: '/api/passkeys/login', payload: { credential: older } })
+      await untilLockWaiters(ctx.t.deps.db, 2)
+    } finally {
+      await holder.release()
+    }
+    const [a, b] = [await first, await second]
+    assert.is(a.statusCode, 200, a.body)
+    assert.is(await stored(), 2, 'the newest counter kept (before, the older one was written over it: 1)')
+    assert.equal(b.json(), { message: passkeyMessages.refused, statusCode: 401, code: 'PASSKEY_REFUSED' })
+    // As the same two in turn: the older one is refused.
+    const [old2, new2] = [key.authenticate(await loginOptions(ctx)), key.authenticate(await loginOptions(ctx))]
+    assert.is((await passkeyLogin(ctx, new2)).statusCode, 200)
+    assert.is((await passkeyLogin(ctx, old2)).statusCode, 401)
+    assert.is(await stored(), 4)
+  })
+
+  keyRace.run()
+}
 
 // ——— Representatives
 const representatives = suite<Ctx>('representatives (mandataires)')

@@ -31,8 +31,18 @@ export function findPasskeyByCredential(db: Db, credentialId: string) {
     .where('credential_id', '=', credentialId).executeTakeFirst()
 }
 
-export async function markPasskeyUsed(db: Db, id: number, counter: number, now: Date): Promise<void> {
-  await db.updateTable('passkeys').set({ counter, last_used_at: now }).where('id', '=', id).execute()
+/**
+ * Notes a sign-in whose signature carried `counter`, only when that counter is still above the one stored (or both are 0:
+ * a key that keeps none), as the check that read the stored one found it: false when another sign-in with the same key
+ * wrote a counter as high meanwhile. Written unconditionally, the older of two signatures checked at once went over the
+ * newer one and moved the counter back, so a copy of the key could sign with a counter already seen.
+ */
+export async function markPasskeyUsed(db: Db, id: number, counter: number, now: Date): Promise<boolean> {
+  const row = await db.updateTable('passkeys').set({ counter, last_used_at: now }).where('id', '=', id)
+    // The rule of the check (@simplewebauthn/server): above the stored counter, or 0 over 0.
+    .where('counter', counter === 0 ? '=' : '<', counter)
+    .returning('id').executeTakeFirst()
+  return row !== undefined
 }
 
 /** Undefined when the user has no such passkey. */

@@ -130,7 +130,11 @@ export function passkeyRoutes(define: DefineRoute, { db, config, clock, mailer }
       throw new HttpError(401, /challenge/i.test(error.message) ? passkeyMessages.expired : passkeyMessages.refused, 'PASSKEY_REFUSED')
     })
     if (!verification.verified) throw new HttpError(401, passkeyMessages.refused, 'PASSKEY_REFUSED')
-    await markPasskeyUsed(db, passkey.id, verification.authenticationInfo.newCounter, clock.now())
+    // Another sign-in with this key wrote a counter as high since it was read: this signature is older, refused as it
+    // would have been had it come after (the counter never goes back).
+    if (!(await markPasskeyUsed(db, passkey.id, verification.authenticationInfo.newCounter, clock.now()))) {
+      throw new HttpError(401, passkeyMessages.refused, 'PASSKEY_REFUSED')
+    }
     const user = await findUserById(db, passkey.user_id)
     const expiresAt = addDays(clock.now(), config.tokenTtlDays)
     const apiToken = await createApiToken(db, user.id, expiresAt, userAgentOf(req.headers), clock.now())
