@@ -1,6 +1,7 @@
 // Entity and payload schemas of the provider API (spec §3, §7; PRODUCT.md "Data the server keeps").
 // The SPA imports these with `import type` only, so none of this reaches the browser bundle.
 import { Type, type Static } from 'typebox'
+import { NOT_BLANK_PATTERN } from './rules/text.ts'
 
 const Id = Type.Integer({ minimum: 1, maximum: 2147483647 })
 const DateTime = Type.String({ format: 'date-time' })
@@ -752,7 +753,7 @@ export const LetterHistory = Type.Object({ events: Type.Array(LetterEvent) })
 export type LetterHistory = Static<typeof LetterHistory>
 
 /** Where the provider sent the paper letter on: shown in its history as "Réexpédié à {address}". */
-export const LetterForwardedBody = Type.Object({ address: Type.String({ minLength: 3, maxLength: 300, pattern: '\\S' }) }, { additionalProperties: false })
+export const LetterForwardedBody = Type.Object({ address: Type.String({ minLength: 3, maxLength: 300, pattern: NOT_BLANK_PATTERN }) }, { additionalProperties: false })
 export type LetterForwardedBody = Static<typeof LetterForwardedBody>
 export const LetterForwardedReply = Type.Object({ documentId: Id, forwardedAt: DateTime })
 export type LetterForwardedReply = Static<typeof LetterForwardedReply>

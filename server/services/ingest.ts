@@ -17,6 +17,7 @@ import { checkFile, MAX_UPLOAD_BYTES } from './file-types.ts'
 import { enqueueLetterPipeline } from './mail-pipeline.ts'
 import { longDate } from './time.ts'
 import { newFileKey, storeWithRecord } from './storage.ts'
+import { isBlank } from '../contract/rules/text.ts'
 
 export type IngestDeps = Pick<AppDeps, 'db' | 'storage' | 'mailer' | 'config' | 'clock' | 'jobs'>
 
@@ -36,7 +37,7 @@ async function requireAnyOrder(db: Db, orderId: number) {
 
 function cleanText(value: string, field: string, max: number): string {
   const text = value.replace(/\s+/g, ' ').trim()
-  if (!text) throw badRequest(`Le champ « ${field} » ne peut pas être vide.`)
+  if (isBlank(text)) throw badRequest(`Le champ « ${field} » ne peut pas être vide.`)
   if (text.length > max) throw badRequest(`Le champ « ${field} » ne peut pas dépasser ${max} caractères.`)
   return text
 }

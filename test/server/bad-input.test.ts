@@ -6,7 +6,7 @@ import type { LightMyRequestResponse } from 'fastify'
 import { routes, type RouteDef, type RouteName } from '../../server/contract/index.ts'
 import { buildTestApp, login, type TestApp } from '../util/server.ts'
 import { TEST_OPERATOR_TOKEN } from '../util/server.ts'
-import { demoIds, sampleFor, sampleHeaders, send, tinyPdf, tokenFor, urlOf, type DemoIds } from '../util/server-samples.ts'
+import { demoIds, sampleFor, sampleHeaders, send, tinyPdf, tokenFor, urlOf, type DemoIds, type Sample } from '../util/server-samples.ts'
 
 interface Ctx { t: TestApp; ids: DemoIds; camille: string; kbis: Buffer }
 
@@ -182,3 +182,56 @@ addresses('unknown API paths answer a French JSON 404, never the SPA', async (ct
 })
 
 addresses.run()
+
+// Text that shows nothing: the same French 400 for spaces and for invisible characters only, nothing stored.
+const blank = suite<Ctx & { invitation: string }>('blank text: spaces or invisible characters only')
+blank.before(async (ctx) => {
+  await setup(ctx)
+  const invited = await ctx.t.app.inject({ method: 'POST', url: `/api-protected/domiciliation-orders/${ctx.ids.order}/invite`, headers: { apitoken: ctx.camille }, payload: { emails: ['vide@example.com'] } })
+  assert.is(invited.statusCode, 200, invited.body)
+  ctx.invitation = ctx.t.mails.at(-1)!.link!.split('/').pop()!
+})
+blank.after((ctx) => ctx.t.close())
+
+/** Spaces only answer the route's French 400; these, with nothing visible either, must answer the same. */
+const invisibles = ['\u200b\u200b\u200b', '\u200c\u200d\u2060', '\ufeff\ufeff\ufeff', ' \u200b\u3164\u00a0', '\u00ad\u200e\n']
+
+interface BlankCase { name: RouteName; fields: string[]; sample?: (ctx: Ctx & { invitation: string }) => Partial<Sample>; state: (ctx: Ctx) => Promise<unknown> }
+const rows = (table: 'folders' | 'mandataires' | 'packages' | 'documents' | 'letter_history' | 'users' | 'problem_reports' | 'termination_requests') =>
+  async ({ t }: Ctx) => (await t.deps.db.selectFrom(table).select('id').orderBy('id').execute()).map((r) => r.id)
+const blankCases: BlankCase[] = [
+  { name: 'createFolder', fields: ['name'], state: rows('folders') },
+  { name: 'updateFolder', fields: ['name'], state: ({ t, ids }) => t.deps.db.selectFrom('folders').selectAll().where('id', '=', ids.folder).executeTakeFirst() },
+  { name: 'addMandataire', fields: ['firstname', 'lastname'], state: rows('mandataires') },
+  { name: 'createInvitationAccount', fields: ['firstname', 'lastname'], sample: ({ invitation }) => ({ params: { token: invitation } }), state: rows('users') },
+  { name: 'renamePasskey', fields: ['name'], state: ({ t, ids }) => t.deps.db.selectFrom('passkeys').selectAll().where('id', '=', ids.passkey).executeTakeFirst() },
+  {
+    name: 'updateContract', fields: ['adressePostaleExpedition', 'codePostaleExpedition', 'villePostaleExpedition', 'paysPostaleExpedition'],
+    sample: () => ({ body: { adressePostaleExpedition: '3 place du Marché', codePostaleExpedition: '69002', villePostaleExpedition: 'Lyon', paysPostaleExpedition: 'France' } }),
+    state: ({ t, ids }) => t.deps.db.selectFrom('contracts').selectAll().where('id', '=', ids.contract).executeTakeFirst(),
+  },
+  { name: 'operatorAddPackage', fields: ['carrier', 'sender'], state: rows('packages') },
+  { name: 'operatorAddDocument', fields: ['sender'], state: rows('documents') },
+  { name: 'operatorLetterForwarded', fields: ['address'], state: rows('letter_history') },
+]
+
+for (const { name, fields, sample: override, state } of blankCases) {
+  blank(`${routes[name].method} ${routes[name].path}: ${fields.join(', ')} of invisible characters only, refused as spaces are`, async (ctx) => {
+    const sample = { ...sampleFor(name, ctx.ids, ctx.kbis), ...override?.(ctx) }
+    const before = await state(ctx)
+    for (const field of fields) {
+      const answer = (value: string) => send(ctx.t.app, name, { ...sample, body: { ...(sample.body as object), [field]: value } }, tokenFor(name, ctx.camille))
+      const spaces = await answer('   ')
+      assert.is(spaces.statusCode, 400, `${field} of spaces: ${spaces.body}`)
+      assertClientError(spaces, `${name} ${field} of spaces`)
+      for (const value of invisibles) {
+        const res = await answer(value)
+        assert.equal([res.statusCode, res.json().message], [400, spaces.json().message], `${field}=${JSON.stringify(value)}: ${res.body}`)
+      }
+    }
+    assert.equal(await state(ctx), before, 'nothing stored')
+  })
+}
+
+blank.run()
+

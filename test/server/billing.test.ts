@@ -347,7 +347,7 @@ Contract('a French postcode is five digits: anything else is refused in French a
   assert.is(abroad.json().codePostaleExpedition, '1000')
 })
 
-Contract('fields blank once trimmed are refused in French and nothing changes', async ({ t, camille, orders }) => {
+Contract('fields blank once trimmed are refused in French and nothing changes; a blank complement is none', async ({ t, camille, orders }) => {
   const url = `/api-protected/contracts/${orders[BOULANGERIE]!.contractId}`
   const before = await t.deps.db.selectFrom('contracts').selectAll().where('id', '=', orders[BOULANGERIE]!.contractId!).executeTakeFirstOrThrow()
   const address = { adressePostaleExpedition: '3 place du Marché', codePostaleExpedition: '69002', villePostaleExpedition: 'Lyon', paysPostaleExpedition: 'France' }
@@ -359,6 +359,9 @@ Contract('fields blank once trimmed are refused in French and nothing changes', 
     }
   }
   assert.equal(await t.deps.db.selectFrom('contracts').selectAll().where('id', '=', before.id).executeTakeFirstOrThrow(), before)
+  const cleared = await callBearer(t.app, camille, 'PUT', url, { ...address, adresseComplementPostaleExpedition: ' \u200b ' })
+  assert.is(cleared.statusCode, 200, cleared.body)
+  assert.is(cleared.json().adresseComplementPostaleExpedition, null, 'a complement of invisible characters says nothing')
 })
 
 Contract('an address or a company name outside the PDF fonts (Łódź, 株式会社, an emoji): the contract and the certificate still download', async ({ t, camille, orders }) => {

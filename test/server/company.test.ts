@@ -74,7 +74,7 @@ Ordering('the company waiting for its Kbis may order its creation, not a change'
   const refused = await submit(ctx, { orderId: atelier, kind: 'changement-dirigeant' })
   assert.is(refused.statusCode, 409)
   assert.is(refused.json().message, refusals.kbisMissing)
-  const created = await submit(ctx, { orderId: atelier, kind: 'creation', comment: '   ' })
+  const created = await submit(ctx, { orderId: atelier, kind: 'creation', comment: ' \u200b\ufeff ' })
   assert.is(created.statusCode, 200, created.body)
   assert.equal([created.json().status, created.json().comment, created.json().raisonSociale], ['Reçue', null, ATELIER])
 })

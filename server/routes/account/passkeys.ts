@@ -13,6 +13,7 @@ import { createApiToken, findUserById, toUser } from '../../db/repositories/user
 import { isUniqueViolation } from '../../db/errors.ts'
 import { describeDevice, userAgentOf } from '../../services/devices.ts'
 import { addDays, addMinutes } from '../../services/time.ts'
+import { isBlank } from '../../contract/rules/text.ts'
 
 export const CHALLENGE_MINUTES = 5
 
@@ -75,7 +76,8 @@ export function passkeyRoutes(define: DefineRoute, { db, config, clock, mailer }
     })
     if (!verification.verified) throw badRequest(passkeyMessages.refused, 'PASSKEY_REFUSED')
     const { credential } = verification.registrationInfo
-    const name = body.name?.trim() || describeDevice(userAgentOf(req.headers))
+    const given = body.name?.trim() ?? ''
+    const name = isBlank(given) ? describeDevice(userAgentOf(req.headers)) : given
     const passkey = await createPasskey(db, {
       userId: user.id, credentialId: credential.id, publicKey: isoBase64URL.fromBuffer(credential.publicKey), counter: credential.counter,
       transports: credential.transports ?? body.credential.response.transports ?? [], name,
@@ -94,7 +96,7 @@ export function passkeyRoutes(define: DefineRoute, { db, config, clock, mailer }
 
   define('renamePasskey', async ({ user, params, body }) => {
     const name = body.name.trim()
-    if (!name) throw badRequest('Donnez un nom à la clé d’accès.')
+    if (isBlank(name)) throw badRequest('Donnez un nom à la clé d’accès.')
     const passkey = await renamePasskey(db, user.id, params.id, name)
     if (!passkey) throw notFound('Clé d’accès')
     return passkey

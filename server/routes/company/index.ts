@@ -12,6 +12,7 @@ import { findUserById } from '../../db/repositories/users.ts'
 import { recordEvent } from '../../services/events.ts'
 import { legalFormalityLabels, legalSubmissionSteps, refusalFor } from '../../services/legal-formalities.ts'
 import { orderChecks } from '../../services/order-checks.ts'
+import { trimmedOrNull } from '../../contract/rules/text.ts'
 
 export const alreadyUnderWay = 'Une demande de cette formalité est déjà en cours pour cette société : suivez-la dans « Formalités ».'
 
@@ -26,7 +27,7 @@ export function companyRoutes(define: DefineRoute, { db, mailer, config, clock, 
     // be taken back.
     return oneSendAtATime(oneAtATime, `legal-submission:${order.id}:${body.kind}`, async () => {
       if (await findOpenLegalSubmission(db, order.id, body.kind)) throw conflict(alreadyUnderWay)
-      const submission = await createLegalSubmission(db, { orderId: order.id, userId: user.id, kind: body.kind, comment: body.comment?.trim() || null, at: clock.now() })
+      const submission = await createLegalSubmission(db, { orderId: order.id, userId: user.id, kind: body.kind, comment: trimmedOrNull(body.comment), at: clock.now() })
       if (!submission) throw conflict(alreadyUnderWay)
       // An e-mail that cannot leave takes the request back (a French 503): before, the retry met it as « déjà en cours »
       // and the support never heard of it.

@@ -10,6 +10,7 @@ import {
 import { checkFile, contentTypes, decodeDataUrl, MAX_UPLOAD_BYTES, type FileType } from '../../services/file-types.ts'
 import { newFileKey, storeWithRecord } from '../../services/storage.ts'
 import { sendPdf } from '../files.ts'
+import { isBlank, trimmedOrNull } from '../../contract/rules/text.ts'
 
 const unsupported = (what: string, accepted: string) =>
   new HttpError(415, `${what} n’est pas un fichier ${accepted} valide (fichier incomplet ou d’un autre type).`, 'UNSUPPORTED_FILE')
@@ -31,13 +32,13 @@ export function contractRoutes(define: DefineRoute, { db, storage, clock }: AppD
   define('updateContract', async ({ user, params, body }) => {
     const contract = await requireOwnContract(db, user.id, params.id)
     const { kbis, ...address } = body
-    // The schema's minLength sees "   " as text: blank once trimmed is empty all the same (the complement may be cleared).
+    // The schema's minLength sees "   " or zero-width spaces as text: blank is empty all the same (the complement may be cleared).
     for (const field of ['adressePostaleExpedition', 'codePostaleExpedition', 'villePostaleExpedition', 'paysPostaleExpedition'] as const) {
-      if (address[field] !== undefined && !address[field].trim()) throw badRequest(`Le champ « ${field} » ne peut pas être vide.`, 'VALIDATION')
+      if (address[field] !== undefined && isBlank(address[field])) throw badRequest(`Le champ « ${field} » ne peut pas être vide.`, 'VALIDATION')
     }
     const addressColumns = {
       ...(address.adressePostaleExpedition !== undefined ? { adresse_postale_expedition: address.adressePostaleExpedition.trim() } : {}),
-      ...(address.adresseComplementPostaleExpedition !== undefined ? { adresse_complement_postale_expedition: address.adresseComplementPostaleExpedition?.trim() || null } : {}),
+      ...(address.adresseComplementPostaleExpedition !== undefined ? { adresse_complement_postale_expedition: trimmedOrNull(address.adresseComplementPostaleExpedition) } : {}),
       ...(address.codePostaleExpedition !== undefined ? { code_postale_expedition: address.codePostaleExpedition.trim() } : {}),
       ...(address.villePostaleExpedition !== undefined ? { ville_postale_expedition: address.villePostaleExpedition.trim() } : {}),
       ...(address.paysPostaleExpedition !== undefined ? { pays_postale_expedition: address.paysPostaleExpedition.trim() } : {}),

@@ -12,6 +12,7 @@ import {
 import { requireOrder, scopedOrderIds } from '../../db/repositories/orders.ts'
 import { recordLetterHistory } from '../../services/events.ts'
 import { longDate } from '../../services/time.ts'
+import { isBlank } from '../../contract/rules/text.ts'
 import { sendPdf } from '../files.ts'
 
 /** 30 e-mails of letters an hour: an accountant's needs, not a sender's. */
@@ -104,7 +105,7 @@ export function mailRoutes(define: DefineRoute, deps: AppDeps) {
   define('createFolder', async ({ user, body }) => {
     await requireOrder(db, user.id, body.domiciliationOrderId, 'member')
     const name = body.name.trim()
-    if (!name) throw badRequest('Le nom du dossier ne peut pas être vide.')
+    if (isBlank(name)) throw badRequest('Le nom du dossier ne peut pas être vide.')
     const id = await createFolder(db, body.domiciliationOrderId, name).catch((error: unknown) => { throw folderNameTaken(error) })
     return { id, name, domiciliationOrderId: body.domiciliationOrderId, documentCount: 0 }
   })
@@ -112,7 +113,7 @@ export function mailRoutes(define: DefineRoute, deps: AppDeps) {
   define('updateFolder', async ({ user, params, body }) => {
     const folder = await requireFolder(db, user.id, params.id)
     const name = body.name.trim()
-    if (!name) throw badRequest('Le nom du dossier ne peut pas être vide.')
+    if (isBlank(name)) throw badRequest('Le nom du dossier ne peut pas être vide.')
     // The folder deleted by another request since the check above (PostgreSQL runs them in parallel): the same 404.
     const renamed = await renameFolder(db, folder.id, name).catch((error: unknown) => { throw folderNameTaken(error) })
     if (!renamed) throw notFound('Dossier')

@@ -16,6 +16,7 @@ import { createApiToken, createUser, findUserByEmail, toUser } from '../../db/re
 import { hashPassword, randomToken, sha256 } from '../../services/crypto.ts'
 import { userAgentOf } from '../../services/devices.ts'
 import { normaliseFrenchPhone } from '../../contract/rules/phone.ts'
+import { isBlank } from '../../contract/rules/text.ts'
 import { addDays, parisTime } from '../../services/time.ts'
 import { checkNewPassword } from '../account/index.ts'
 
@@ -134,7 +135,7 @@ export function peopleRoutes(define: DefineRoute, deps: AppDeps) {
   define('createInvitationAccount', async ({ params, body, req }) => {
     const invitation = await pendingInvitation(params.token)
     const [firstname, lastname] = [body.firstname.trim(), body.lastname.trim()]
-    if (!firstname || !lastname) throw badRequest('Indiquez votre prénom et votre nom.')
+    if (isBlank(firstname) || isBlank(lastname)) throw badRequest('Indiquez votre prénom et votre nom.')
     checkNewPassword(body.password)
     if (await findUserByEmail(db, invitation.email)) throw conflict(invitationMessages.hasAccount(invitation.email))
     const passwordHash = await hashPassword(body.password)
@@ -187,7 +188,7 @@ export function peopleRoutes(define: DefineRoute, deps: AppDeps) {
   define('addMandataire', async ({ user, params, body }) => {
     await requireOrder(db, user.id, params.id, 'owner')
     const [firstname, lastname] = [body.firstname.trim(), body.lastname.trim()]
-    if (!firstname || !lastname) throw badRequest('Indiquez le prénom et le nom du représentant.')
+    if (isBlank(firstname) || isBlank(lastname)) throw badRequest('Indiquez le prénom et le nom du représentant.')
     const phone = normaliseFrenchPhone(body.phone)
     if (!phone) throw badRequest('Le numéro de téléphone n’est pas un numéro français : par exemple 06 12 34 56 78 ou +33 6 12 34 56 78.', 'BAD_PHONE')
     const added = await createMandataire(db, { order_id: params.id, firstname, lastname, email: body.email.trim(), phone })
