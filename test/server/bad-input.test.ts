@@ -213,12 +213,16 @@ const blankCases: BlankCase[] = [
   { name: 'operatorAddPackage', fields: ['carrier', 'sender'], state: rows('packages') },
   { name: 'operatorAddDocument', fields: ['sender'], state: rows('documents') },
   { name: 'operatorLetterForwarded', fields: ['address'], state: rows('letter_history') },
+  { name: 'sendProblem', fields: ['message'], state: rows('problem_reports') },
+  { name: 'terminationRequest', fields: ['reason'], state: rows('termination_requests') },
 ]
 
 for (const { name, fields, sample: override, state } of blankCases) {
   blank(`${routes[name].method} ${routes[name].path}: ${fields.join(', ')} of invisible characters only, refused as spaces are`, async (ctx) => {
     const sample = { ...sampleFor(name, ctx.ids, ctx.kbis), ...override?.(ctx) }
-    const before = await state(ctx)
+    // The per-person hourly limits (a refused report is not one of the ten an hour); the per-address ones count every try.
+    const limits = () => ctx.t.deps.db.selectFrom('rate_limits').selectAll().where('key', 'like', 'user:%').orderBy('key').execute()
+    const before = [await state(ctx), await limits(), ctx.t.mails.length]
     for (const field of fields) {
       const answer = (value: string) => send(ctx.t.app, name, { ...sample, body: { ...(sample.body as object), [field]: value } }, tokenFor(name, ctx.camille))
       const spaces = await answer('   ')
@@ -229,7 +233,7 @@ for (const { name, fields, sample: override, state } of blankCases) {
         assert.equal([res.statusCode, res.json().message], [400, spaces.json().message], `${field}=${JSON.stringify(value)}: ${res.body}`)
       }
     }
-    assert.equal(await state(ctx), before, 'nothing stored')
+    assert.equal([await state(ctx), await limits(), ctx.t.mails.length], before, 'nothing stored, counted nor e-mailed')
   })
 }
 

@@ -82,6 +82,16 @@ Subscription('termination by a collaborator: 403, nothing recorded', async ({ t,
   assert.equal(await t.deps.db.selectFrom('termination_requests').select('id').where('order_id', '=', orders[BOULANGERIE]!.id).execute(), [])
 })
 
+Subscription('termination: a blank comment is none, not e-mailed as spaces', async ({ t, camille, orders }) => {
+  const orderId = orders[BOULANGERIE]!.id
+  const { earliestDate } = (await call(t.app, camille, 'GET', `/api-protected/domiciliation-orders/${orderId}/termination-request`)).json()
+  const res = await call(t.app, camille, 'POST', '/api-protected/termination-requests', { orderId, reason: 'Déménagement', date: earliestDate, comment: ' \u200b\n\t ' })
+  assert.is(res.statusCode, 200, res.body)
+  const row = await t.deps.db.selectFrom('termination_requests').select('comment').where('order_id', '=', orderId).executeTakeFirstOrThrow()
+  assert.is(row.comment, null)
+  assert.ok(t.mails.at(-1)!.text.endsWith('\nMotif : Déménagement\n'), JSON.stringify(t.mails.at(-1)!.text.slice(-40)))
+})
+
 Subscription.run()
 
 const Pay = suite<Ctx>('paying without a card')

@@ -16,6 +16,7 @@ import { MAX_PAYMENT_CENTS, PaymentError, type PaymentProvider } from '../../ser
 import { inclTax, optionNames, optionPlanId, plans } from '../../services/plans.ts'
 import { eurosText } from '../../services/events.ts'
 import { addMinutes, parisDay } from '../../services/time.ts'
+import { isBlank, trimmedOrNull } from '../../contract/rules/text.ts'
 import { certificateRoutes, frenchDay } from './certificates.ts'
 
 /** How long an option requested with :add-option may be confirmed by add-option-subscription. */
@@ -33,6 +34,7 @@ const paymentUnconfirmed = () => new HttpError(503, 'Le paiement n’a pas pu ê
 const paidMessage = (invoiceCount: number) => ({ paidCount: invoiceCount, message: invoiceCount > 1 ? `${invoiceCount} factures ont été réglées.` : 'Votre facture a été réglée.' })
 
 export const NO_CARD_MESSAGE = 'Aucune carte enregistrée : ajoutez un moyen de paiement puis réessayez.'
+export const TERMINATION_NO_REASON = 'Indiquez le motif de votre résiliation.'
 export const TERMINATION_EXISTS = 'Une demande de résiliation est déjà enregistrée pour cette domiciliation.'
 /** The total changed between the confirmation and the payment (an invoice issued, or paid elsewhere): nothing charged. */
 export const amountChangedMessage = (count: number, amountCents: number) =>
@@ -202,6 +204,8 @@ export function billingRoutes(define: DefineRoute, deps: AppDeps) {
 
   define('terminationRequest', async ({ user, body }) => {
     const order = await requireOrder(db, user.id, body.orderId, 'owner')
+    if (isBlank(body.reason)) throw badRequest(TERMINATION_NO_REASON)
+    const comment = trimmedOrNull(body.comment)
     if (body.date < parisDay(clock.now())) throw badRequest('La date de résiliation ne peut pas être dans le passé.', 'PAST_DATE')
     const earliest = await earliestTerminationDate(order.subscription_id)
     if (body.date < earliest) {
@@ -209,14 +213,14 @@ export function billingRoutes(define: DefineRoute, deps: AppDeps) {
     }
     // Under the order's key: a request met here is kept (its e-mail has left), not one about to be taken back.
     return oneSendAtATime(oneAtATime, `termination:${order.id}`, async () => {
-      const id = await createTerminationRequest(db, { orderId: order.id, userId: user.id, reason: body.reason, date: body.date, comment: body.comment ?? null })
+      const id = await createTerminationRequest(db, { orderId: order.id, userId: user.id, reason: body.reason, date: body.date, comment })
       // The unique index decides between simultaneous requests: only the one that recorded a row sends the e-mail.
       if (id === null) throw conflict(TERMINATION_EXISTS)
       // An e-mail that cannot leave takes the request back (a French 503): the retry records it and sends it again.
       await sendOrUndo(mailer, {
         to: config.supportEmail,
         subject: `Demande de résiliation : ${order.raison_sociale}`,
-        text: `${user.firstname} ${user.lastname} <${user.email}> demande la résiliation de la domiciliation de ${order.raison_sociale} (commande ${order.id}) au ${body.date}.\nMotif : ${body.reason}\n${body.comment ?? ''}`,
+        text: `${user.firstname} ${user.lastname} <${user.email}> demande la résiliation de la domiciliation de ${order.raison_sociale} (commande ${order.id}) au ${body.date}.\nMotif : ${body.reason}\n${comment ?? ''}`,
       }, () => deleteTerminationRequest(db, id))
       return { id, message: 'Votre demande de résiliation a bien été enregistrée ; nous vous confirmons sa prise en compte par e-mail.' }
     })

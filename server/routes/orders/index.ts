@@ -8,6 +8,11 @@ import {
 import { oneSendAtATime, sendOrUndo } from '../../http/send-or-undo.ts'
 import { limitPerUser } from '../../http/user-rate-limit.ts'
 import { isAttenteCourrierOrFinalise, isCompleteKbis, isWaitingContract } from '../../services/order-checks.ts'
+import { badRequest } from '../../http/errors.ts'
+import { isBlank } from '../../contract/rules/text.ts'
+
+/** A report of spaces or invisible characters only: the portal's own words for an empty box. */
+export const PROBLEM_EMPTY = 'Veuillez décrire votre problème avant de l’envoyer.'
 
 /** Up to 5,000 characters e-mailed to the support and one row each: 10 reports an hour per person are plenty. */
 export const PROBLEM_LIMIT = { name: 'sendProblem', max: 10, windowMs: 3_600_000, message: 'Trop de signalements envoyés en peu de temps : réessayez dans une heure.' }
@@ -19,6 +24,7 @@ export function orderRoutes(define: DefineRoute, deps: AppDeps) {
 
   define('sendProblem', async ({ user, params, body }) => {
     const order = await requireOrder(db, user.id, params.id, 'member')
+    if (isBlank(body.message)) throw badRequest(PROBLEM_EMPTY)
     await limitPerUser(deps, user.id, PROBLEM_LIMIT)
     const reportId = await createProblemReport(db, order.id, user.id, body.message)
     // An e-mail that cannot leave takes the report back (a French 503): the retry records it once and sends it.
