@@ -80,6 +80,8 @@ export interface Scenario {
   }
   /** mail pipeline (issue 14): the search's answers, the letters' deadlines, the page images; calls that fail once or never answer. */
   mailPipeline?: MailPipelineScenario
+  /** Calls held until the test settles this promise, then answered as usual: what the screen does while a call runs. */
+  held?: Partial<Record<keyof Api, Promise<unknown>>>
 }
 
 // --- mail pipeline (issue 14)
@@ -102,7 +104,7 @@ export interface PeopleScenario {
   /** The invitation behind a link, or the French refusal of an expired or used one. */
   invitation?: InvitationInfo | string
   /** Calls that fail with the server's French message. */
-  fails?: ('invite' | 'removeShare' | 'addRepresentative' | 'loadShares' | 'loadRepresentatives' | 'loadSessions')[]
+  fails?: ('invite' | 'removeShare' | 'addRepresentative' | 'loadShares' | 'loadRepresentatives' | 'loadSessions' | 'referral')[]
 }
 
 // --- billing
@@ -257,7 +259,11 @@ function peopleApi(scenario: PeopleScenario, calls: Calls, notify: (notice: Noti
       shares = shares.filter((x) => x.id !== shareId)
       return { message: 'ok' }
     },
-    sendInvite: async (body) => (record('sendInvite', body), { message: `Votre recommandation a été envoyée à ${body.email}.` }),
+    sendInvite: async (body) => {
+      record('sendInvite', body)
+      if (fails('referral')) throw new Error('Une erreur interne est survenue, veuillez réessayer dans quelques instants.')
+      return { message: `Votre recommandation a été envoyée à ${body.email}.` }
+    },
     getMandataires: async (orderId) => {
       record('getMandataires', orderId)
       if (fails('loadRepresentatives')) throw new Error('Le service est momentanément indisponible. Réessayez dans quelques instants.')
@@ -447,7 +453,11 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
   }
   // A call the scenario does not answer is a test that reaches further than it set up: say so.
   return new Proxy(api, {
-    get: (target, name) => target[name as keyof Api] ?? (() => Promise.reject(new Error(`fake API: ${String(name)} is not answered in this test`))),
+    get: (target, name) => {
+      const answer = target[name as keyof Api] ?? (() => Promise.reject(new Error(`fake API: ${String(name)} is not answered in this test`)))
+      const held = scenario.held?.[name as keyof Api]
+      return held ? async (...args: unknown[]) => (await held, (answer as (...a: unknown[]) => unknown)(...args)) : answer
+    },
   }) as Api
 }
 

@@ -158,3 +158,80 @@ ActionFocus('a forwarding request cancelled: its "Annuler" is gone, the focus go
 })
 
 ActionFocus.run()
+
+/** A call the test holds until it says so (`release`), and its promise for the scenario's `held`. */
+function holdCall() {
+  let release!: () => void
+  const promise = new Promise<void>((resolve) => (release = resolve))
+  return { promise, release }
+}
+
+const BusyFocus = suite('a button outside a dialog, pressed: the focus stays on it while its call runs, and after, never on <body>')
+BusyFocus.before.each(() => setViewport(1280))
+BusyFocus.after.each(() => cleanup())
+
+for (const outcome of ['sent', 'refused'] as const) {
+  BusyFocus(`"Envoyer la recommandation", ${outcome}: on the button while sending and after; a press meanwhile sends nothing more`, async () => {
+    const call = holdCall()
+    const app = await open('/mes-collaborateurs', { held: { sendInvite: call.promise }, people: { fails: outcome === 'refused' ? ['referral'] : [] } })
+    const region = within(await screen.findByRole('region', { name: 'Recommander Domicilium' }))
+    fireEvent.change(region.getByLabelText('Son adresse e-mail'), { target: { value: 'ami@example.com' } })
+    const button = region.getByRole('button', { name: 'Envoyer la recommandation' })
+    press(button)
+    await region.findByText('Envoi…')
+    assertFocusOn(button, 'the button, while sending')
+    assert.is(button.getAttribute('aria-disabled'), 'true', 'said unavailable meanwhile')
+    press(button)
+    call.release()
+    await waitFor(() => assert.is(button.textContent, 'Envoyer la recommandation'))
+    assertFocusOn(button, `the button, ${outcome}`)
+    assert.is(button.getAttribute('aria-disabled'), null)
+    assert.is(app.calls.people.filter(([name]) => name === 'sendInvite').length, 1)
+  })
+}
+
+BusyFocus('"Ça m’intéresse : Qonto" while its call runs: on the button; refused, still there', async () => {
+  const call = holdCall()
+  const app = await open('/suivi-comptable/tresorerie', { held: { setQonto: call.promise }, company: { fails: ['qonto'] } })
+  const qonto = within(await screen.findByRole('region', { name: 'Qonto' }))
+  const button = qonto.getByRole('button', { name: "Ça m'intéresse : Qonto" })
+  press(button)
+  await qonto.findByText('Envoi…')
+  assertFocusOn(button, 'the button, while sending')
+  press(button)
+  call.release()
+  await qonto.findByText(/momentanément indisponible/)
+  assertFocusOn(button, 'the button, refused')
+  assert.is(app.calls.interests.length, 1)
+})
+
+BusyFocus('"Je veux être contacté par un expert-comptable" while its call runs: on the button', async () => {
+  const call = holdCall()
+  await open('/gestion-de-mon-entreprise', { held: { wantComptable: call.promise } })
+  const accountant = within(await screen.findByRole('region', { name: 'Un expert-comptable pour votre société' }))
+  const button = accountant.getByRole('button', { name: 'Je veux être contacté par un expert-comptable' })
+  press(button)
+  await accountant.findByText('Envoi…')
+  assertFocusOn(button, 'the button, while sending')
+  call.release()
+  const badge = await accountant.findByText('Demande envoyée')
+  await waitFor(() => assertFocusOn(badge, '"Demande envoyée"'))
+})
+
+BusyFocus('"Enregistrer l’adresse" while saving: on the button; refused, still there', async () => {
+  const call = holdCall()
+  await open('/souscription/attestation-contrats', { held: { updateContractAddress: call.promise }, billing: { addressFails: true } })
+  press(await screen.findByRole('button', { name: /Indiquer une adresse de réexpédition/ }))
+  fireEvent.change(screen.getByLabelText('Numéro et rue'), { target: { value: '3 place du Marché' } })
+  fireEvent.change(screen.getByLabelText('Code postal'), { target: { value: '69002' } })
+  fireEvent.change(screen.getByLabelText('Ville'), { target: { value: 'Lyon' } })
+  const button = screen.getByRole('button', { name: 'Enregistrer l’adresse' })
+  press(button)
+  await screen.findByText('Enregistrement…')
+  assertFocusOn(button, 'the button, while saving')
+  call.release()
+  await screen.findByText(/n’a pas été enregistrée/)
+  assertFocusOn(button, 'the button, refused')
+})
+
+BusyFocus.run()

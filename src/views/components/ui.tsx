@@ -1,6 +1,6 @@
 // Small building blocks shared by every screen.
 import { css, styled } from 'goober'
-import type { InputHTMLAttributes, ReactNode } from 'react'
+import type { ComponentProps, InputHTMLAttributes, ReactNode } from 'react'
 import { color, mq, radius } from '../theme.ts'
 
 export const Button = styled('button')<{ $variant?: 'primary' | 'secondary' | 'ghost' | 'danger' }>`
@@ -18,9 +18,21 @@ export const Button = styled('button')<{ $variant?: 'primary' | 'secondary' | 'g
   background: ${(p) => (p.$variant === 'secondary' ? color.surface : p.$variant === 'ghost' ? 'transparent' : p.$variant === 'danger' ? color.danger : color.primary)};
   color: ${(p) => (p.$variant === 'secondary' || p.$variant === 'ghost' ? color.primary : '#fff')};
   border-color: ${(p) => (p.$variant === 'secondary' ? color.border : 'transparent')};
-  &:hover:not(:disabled) { filter: brightness(0.95); }
-  &:disabled { opacity: 0.6; cursor: not-allowed; }
+  &:hover:not(:disabled):not([aria-disabled='true']) { filter: brightness(0.95); }
+  &:disabled, &[aria-disabled='true'] { opacity: 0.6; cursor: not-allowed; }
 `
+
+/**
+ * A button whose call runs while it is pressed (outside a dialog, which keeps the focus itself): it stays focusable and
+ * says it is unavailable (aria-disabled) rather than being disabled, which in Chrome drops the focus to <body> (a Tab
+ * then starts again from the top of the page, and nothing gives it back). A press meanwhile does nothing, nor submits.
+ */
+export function BusyButton({ busy, onClick, ...props }: ComponentProps<typeof Button> & { busy: boolean }) {
+  return (
+    <Button {...props} aria-disabled={busy || undefined}
+      onClick={(event) => (busy ? event.preventDefault() : onClick?.(event))} />
+  )
+}
 
 export const IconButton = styled('button')`
   display: inline-flex;

@@ -6,7 +6,7 @@ import type { ActorRefFrom } from 'xstate'
 import type { Contract } from '../../../../server/contract/schemas.ts'
 import type { AddressDraft, forwardingAddressMachine } from '../../../machines/forwardingAddress.machine.ts'
 import { useFlows } from '../../app-context.tsx'
-import { Alert, Button, TextField, VisuallyHidden } from '../../components/ui.tsx'
+import { Alert, BusyButton, Button, TextField, VisuallyHidden } from '../../components/ui.tsx'
 import { Muted } from '../../components/page.tsx'
 import { useFocusWhenShown } from '../../components/useFocusWhenShown.ts'
 import { Actions } from './styles.ts'
@@ -60,9 +60,6 @@ function AddressForm({ actor }: { actor: AddressRef }) {
   const error = useSelector(actor, (s) => s.context.error)
   const busy = useSelector(actor, (s) => s.hasTag('busy'))
   const id = useSelector(actor, (s) => s.context.contract.id)
-  // Refused: the form stays, and the focus goes back to "Enregistrer l’adresse", disabled while saving.
-  const save = useRef<HTMLButtonElement>(null)
-  useFocusWhenShown(!busy, save)
   return (
     <form noValidate aria-busy={busy} onSubmit={(e) => { e.preventDefault(); actor.send({ type: 'address.submit' }) }}>
       {error && <Alert $kind="error" role="alert">{error}</Alert>}
@@ -72,7 +69,8 @@ function AddressForm({ actor }: { actor: AddressRef }) {
           onChange={(value) => actor.send({ type: 'address.change', draft: { [field]: value } })} />
       ))}
       <Actions>
-        <Button type="submit" ref={save} disabled={busy}>{busy ? 'Enregistrement…' : 'Enregistrer l’adresse'}</Button>
+        {/* While saving, and once refused (the form stays), the focus stays on it. */}
+        <BusyButton type="submit" busy={busy}>{busy ? 'Enregistrement…' : 'Enregistrer l’adresse'}</BusyButton>
         <Button type="button" $variant="secondary" onClick={() => actor.send({ type: 'address.cancel' })} disabled={busy}>Annuler</Button>
       </Actions>
     </form>

@@ -6,7 +6,7 @@ import type { Order } from '../../../../server/contract/schemas.ts'
 import type { Partner } from '../../../machines/partnerInterest.machine.ts'
 import { useFlows } from '../../app-context.tsx'
 import { Badge, Muted } from '../../components/page.tsx'
-import { Alert, Button } from '../../components/ui.tsx'
+import { Alert, BusyButton } from '../../components/ui.tsx'
 import { useFocusWhenShown } from '../../components/useFocusWhenShown.ts'
 
 const sentFlag = (order: Order, partner: Partner) => (partner === 'qonto' ? order.qonto : partner === 'shine' ? order.shine : order.wantComptable)
@@ -17,20 +17,18 @@ export function InterestButton({ order, partner, label, name }: { order: Order; 
   const sent = useSelector(interest, (s) => s.hasTag('sent'))
   const busy = useSelector(interest, (s) => s.hasTag('busy'))
   const error = useSelector(interest, (s) => s.context.error)
-  // The badge replaces the button pressed: it takes the focus (never by Tab); a failure gives it back to the button,
-  // disabled while sending.
+  // The badge replaces the button pressed: it takes the focus (never by Tab). While sending, and after a failure, the
+  // focus stays on the button (BusyButton).
   const badge = useRef<HTMLSpanElement>(null)
-  const button = useRef<HTMLButtonElement>(null)
   useFocusWhenShown(sent, badge)
-  useFocusWhenShown(!busy, button)
   if (sent) return <Badge $tone="success" ref={badge} tabIndex={-1}>Demande envoyée</Badge>
   if (order.isShareOrder) return <Muted>Seul le titulaire de la domiciliation peut faire cette demande.</Muted>
   return (
     <div>
       {error && <Alert $kind="error" role="alert">{error}</Alert>}
-      <Button type="button" ref={button} onClick={() => interest.send({ type: 'interest.send' })} disabled={busy} aria-label={busy ? undefined : name}>
+      <BusyButton type="button" onClick={() => interest.send({ type: 'interest.send' })} busy={busy} aria-label={busy ? undefined : name}>
         {busy ? 'Envoi…' : label}
-      </Button>
+      </BusyButton>
     </div>
   )
 }

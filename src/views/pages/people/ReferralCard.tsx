@@ -2,7 +2,7 @@
 import { useActorRef, useSelector } from '@xstate/react'
 import { BRAND_NAME } from '../../../wiring/config.ts'
 import { useFlows } from '../../app-context.tsx'
-import { Button, TextField } from '../../components/ui.tsx'
+import { BusyButton, TextField } from '../../components/ui.tsx'
 import { Muted } from '../../components/page.tsx'
 import { Section } from './Section.tsx'
 
@@ -17,7 +17,7 @@ export function ReferralCard() {
       <Muted>Une connaissance cherche une domiciliation ? Nous lui écrivons de votre part.</Muted>
       <form noValidate aria-busy={busy} aria-labelledby="referral-title" onSubmit={(e) => { e.preventDefault(); actor.send({ type: 'referral.submit' }) }}>
         <TextField id="referral-email" label="Son adresse e-mail" type="email" autoComplete="off" value={email} error={error} onChange={(value) => actor.send({ type: 'referral.change', email: value })} />
-        <Button type="submit" $variant="secondary" disabled={busy}>{busy ? 'Envoi…' : 'Envoyer la recommandation'}</Button>
+        <BusyButton type="submit" $variant="secondary" busy={busy}>{busy ? 'Envoi…' : 'Envoyer la recommandation'}</BusyButton>
       </form>
     </Section>
   )
