@@ -17,7 +17,7 @@ import { testProviderCard } from '../util/billing.ts'
 import { pdfText } from '../util/pdf-text.ts'
 import { buildTestApp, call, callBearer, login, ordersByName, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
 import { tinyPdf } from '../util/server-samples.ts'
-import { amountChangedMessage, amountTooLargeMessage } from '../../server/routes/billing/index.ts'
+import { amountChangedMessage, amountTooLargeMessage, terminationTooFarMessage } from '../../server/routes/billing/index.ts'
 import { MAX_PAYMENT_CENTS } from '../../server/services/payment.ts'
 import { FREE_SETTLEMENT } from '../../server/db/repositories/billing.ts'
 import { ZERO_INVOICE_UNPAID } from '../../server/services/ingest.ts'
@@ -27,6 +27,7 @@ interface Ctx { t: TestApp; camille: string; julien: string; sophie: string; ord
 
 const BOULANGERIE = 'Boulangerie des Lilas SAS'
 const ATELIER = 'Atelier Lumière SARL'
+const CONSEIL = 'Conseil Horizon EURL'
 
 async function setup(ctx: Ctx, options: Parameters<typeof buildTestApp>[0] = {}) {
   ctx.t = await buildTestApp(options)
@@ -74,6 +75,24 @@ Subscription('termination: a date in the past or before the end of the period is
   assert.is(ok.statusCode, 200, ok.body)
   const after = (await call(t.app, camille, 'GET', `/api-protected/domiciliation-orders/${orderId}/termination-request`)).json()
   assert.equal([after.request.date, after.request.reason], [status.earliestDate, 'Cessation d’activité'])
+})
+
+Subscription('termination: more than two years ahead (9999-12-31) is refused in French, nothing recorded nor e-mailed; two years is accepted', async ({ t, camille, orders }) => {
+  const orderId = orders[CONSEIL]!.id
+  const latest = new Date(Date.parse(`${day(t.clock.now().getTime())}T12:00:00Z`))
+  latest.setUTCFullYear(latest.getUTCFullYear() + 2)
+  const inTwoYears = day(latest.getTime())
+  const mails = t.mails.length
+  for (const date of ['9999-12-31', day(latest.getTime() + 86_400_000)]) {
+    const res = await call(t.app, camille, 'POST', '/api-protected/termination-requests', { orderId, reason: 'Cessation d’activité', date })
+    assert.is(res.statusCode, 400, `${date}: ${res.body}`)
+    assert.equal(res.json(), { statusCode: 400, code: 'TOO_FAR', message: terminationTooFarMessage(inTwoYears) })
+    assert.match(res.json().message, /^La résiliation ne peut être demandée plus de deux ans à l’avance : choisissez le \d+ \S+ \d{4} ou une date antérieure\.$/)
+  }
+  assert.equal(await t.deps.db.selectFrom('termination_requests').select('id').where('order_id', '=', orderId).execute(), [])
+  assert.is(t.mails.length, mails, 'nothing e-mailed')
+  const ok = await call(t.app, camille, 'POST', '/api-protected/termination-requests', { orderId, reason: 'Cessation d’activité', date: inTwoYears })
+  assert.is(ok.statusCode, 200, ok.body)
 })
 
 Subscription('termination by a collaborator: 403, nothing recorded', async ({ t, julien, orders }) => {

@@ -11,6 +11,7 @@ import { findTestSubscription } from '../../server/db/repositories/test-payment-
 import { PAYMENT_LEASE_MINUTES } from '../../server/routes/billing/index.ts'
 import { testPaymentProvider } from '../../server/services/payment.ts'
 import { buildTestApp, call, login, ordersByName, secondApp, type TestApp } from '../util/server.ts'
+import { TERMINATION_DATE } from '../util/server-samples.ts'
 
 interface Ctx { t: TestApp; camille: string; boulangerie: number }
 
@@ -62,7 +63,7 @@ const Terminate = demoSuite('20 simultaneous termination requests: one row, one 
 
 Terminate('one request recorded, the others refused with 409 in French', async ({ t, camille, boulangerie }) => {
   const mailsBefore = t.mails.length
-  const date = `${new Date().getFullYear() + 2}-01-31`
+  const date = TERMINATION_DATE
   const responses = await fire(20, () => call(t.app, camille, 'POST', '/api-protected/termination-requests', { orderId: boulangerie, reason: 'Déménagement du siège', date }))
   no5xx(responses)
   const rows = await t.deps.db.selectFrom('termination_requests').select('id').where('order_id', '=', boulangerie).execute()

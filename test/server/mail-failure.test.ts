@@ -9,7 +9,7 @@ import { identicalUnderWay, mailNotSent } from '../../server/http/send-or-undo.t
 import { invitationsNotSent } from '../../server/routes/people/index.ts'
 import type { Mail } from '../../server/services/mailer.ts'
 import { buildTestApp, call, login, secondApp, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
-import { demoContext, demoIds, type DemoContext } from '../util/server-samples.ts'
+import { demoContext, demoIds, TERMINATION_DATE, type DemoContext } from '../util/server-samples.ts'
 
 /** Runs `body` while the mailer throws for the e-mails `fails` picks (counted from 1), as a mail server that refuses. */
 async function withFailingMail<T>(t: TestApp, fails: (n: number, mail: Mail) => boolean, body: () => Promise<T>): Promise<T> {
@@ -35,7 +35,7 @@ Failing.before(async (ctx) => void (await demoContext(ctx)))
 Failing.after((ctx) => ctx.t.close())
 
 Failing('termination request: no request kept; the retry records it and e-mails the support', async ({ t, ids, camille }) => {
-  const body = { orderId: ids.order, reason: 'Déménagement du siège', date: `${new Date().getFullYear() + 2}-01-31` }
+  const body = { orderId: ids.order, reason: 'Déménagement du siège', date: TERMINATION_DATE }
   const rows = () => t.deps.db.selectFrom('termination_requests').select('id').where('order_id', '=', ids.order).execute()
   const before = t.mails.length
   notSent(await withFailingMail(t, always, () => call(t.app, camille, 'POST', '/api-protected/termination-requests', body)))

@@ -120,6 +120,12 @@ export interface Sample {
 
 let invoiceNumbers = 0
 
+/**
+ * A termination date the Boulangerie may ask for: after its yearly period ends (200 days from the seed) and within the
+ * two years a request may look ahead (a fixed 31 January of the year after next was over them each January).
+ */
+export const TERMINATION_DATE = new Date(Date.now() + 540 * 86_400_000).toISOString().slice(0, 10)
+
 export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sample {
   const samples: Record<RouteName, () => Sample> = {
     login: () => ({ body: { username: 'demo@example.com', password: 'Demo1234!' } }),
@@ -168,8 +174,7 @@ export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sampl
     creditCard: () => ({}),
     updatePaymentMethod: () => ({ params: { id: ids.order }, body: { pm: 'pm_inconnu' } }),
     updateCreditCardWeb: () => ({ body: { pm: 'pm_inconnu' } }),
-    // After the end of the Boulangerie's yearly period (the earliest date a termination may take).
-    terminationRequest: () => ({ body: { orderId: ids.order, reason: 'Déménagement du siège', date: `${new Date().getFullYear() + 2}-01-31` } }),
+    terminationRequest: () => ({ body: { orderId: ids.order, reason: 'Déménagement du siège', date: TERMINATION_DATE } }),
     // billing
     subscriptionOptions: () => ({ params: { id: ids.order } }),
     terminationStatus: () => ({ params: { id: ids.order } }),
