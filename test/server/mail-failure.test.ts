@@ -194,7 +194,7 @@ Duplicate('accountant offer, the mail server back for the second: the second rec
 })
 
 Duplicate('termination request, mail server down: both 503, no request (it answered 409 « déjà enregistrée »)', async ({ t, ids, camille }) => {
-  const body = { orderId: ids.order, reason: 'Déménagement du siège', date: `${new Date().getFullYear() + 2}-01-31` }
+  const body = { orderId: ids.order, reason: 'Déménagement du siège', date: TERMINATION_DATE }
   const before = t.mails.length
   const [first, second] = await duplicateDuringSend(t, false, (app) => call(app, camille, 'POST', '/api-protected/termination-requests', body))
   notSent(first!)
@@ -204,7 +204,7 @@ Duplicate('termination request, mail server down: both 503, no request (it answe
 })
 
 Duplicate('termination request, the mail server back: the second records it (200) and e-mails the support; one request', async ({ t, ids, camille }) => {
-  const body = { orderId: ids.order, reason: 'Déménagement du siège', date: `${new Date().getFullYear() + 2}-01-31` }
+  const body = { orderId: ids.order, reason: 'Déménagement du siège', date: TERMINATION_DATE }
   const before = t.mails.length
   const [first, second] = await duplicateDuringSend(t, true, (app) => call(app, camille, 'POST', '/api-protected/termination-requests', body))
   notSent(first!)
@@ -247,7 +247,7 @@ Stuck.before(async (ctx) => {
 Stuck.after((ctx) => ctx.t.close())
 
 Stuck('termination request: the second is told one is being sent (REQUEST_UNDER_WAY); the first, once its e-mail left, records it', async ({ t, ids, camille }) => {
-  const body = { orderId: ids.order, reason: 'Déménagement du siège', date: `${new Date().getFullYear() + 2}-01-31` }
+  const body = { orderId: ids.order, reason: 'Déménagement du siège', date: TERMINATION_DATE }
   const other = await secondApp(t)
   const send = t.deps.mailer.send
   let leaving!: () => void
