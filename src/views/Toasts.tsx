@@ -1,9 +1,16 @@
 // Toasts (spec §8, §9): 5 seconds each, at most 20 at once. react-hot-toast keeps at most 20
-// toasts by construction (its TOAST_LIMIT); the view test checks it.
-import { toast, Toaster } from 'react-hot-toast'
+// toasts by construction (its TOAST_LIMIT); the view test checks it. Each is announced (a polite
+// live region), has a « Fermer » button, and Escape dismisses them. On a phone they show at the
+// bottom, away from the bars' controls ('Ouvrir le menu', the Domiciliation choice, the bell),
+// except while a dialog is open: a phone's dialog sits at the bottom, its buttons there.
+import { styled } from 'goober'
+import { useEffect, useState } from 'react'
+import { toast, ToastBar, Toaster } from 'react-hot-toast'
 import type { Notice } from '../machines/shared.ts'
+import { useMediaQuery } from './components/useMediaQuery.ts'
 import { setupGoober } from './goober.ts'
-import { color } from './theme.ts'
+import { Icon } from './icons.tsx'
+import { color, DESKTOP_MIN_WIDTH } from './theme.ts'
 
 // react-hot-toast calls goober's setup when it loads, which drops ours: put it back.
 setupGoober()
@@ -17,16 +24,74 @@ export function showToast({ kind, message }: Notice) {
 export const TOAST_DURATION_MS = 5000
 export const MAX_TOASTS = 20
 
+// Not ui.tsx's IconButton: importing ui.tsx here would move it to a chunk evaluated before goober.ts, and its top-level
+// css would then make goober's sheet without the CSP nonce (no style at all).
+const Close = styled('button')`
+  display: inline-flex;
+  align-items: center;
+  justify-content: center;
+  width: 44px;
+  height: 44px;
+  flex-shrink: 0;
+  margin: -0.5rem -0.5rem -0.5rem 0;
+  border: none;
+  border-radius: 50%;
+  background: transparent;
+  color: ${color.muted};
+  cursor: pointer;
+  &:hover { background: rgba(0, 0, 0, 0.06); }
+`
+
+/** A modal dialog is open (Modal puts it straight into <body>). */
+function useDialogOpen(): boolean {
+  const [open, setOpen] = useState(false)
+  useEffect(() => {
+    const check = () => setOpen(document.querySelector('[role="dialog"][aria-modal="true"]') !== null)
+    const observer = new MutationObserver(check)
+    observer.observe(document.body, { childList: true })
+    check()
+    return () => observer.disconnect()
+  }, [])
+  return open
+}
+
 export default function Toasts() {
+  const phone = useMediaQuery(`(max-width: ${DESKTOP_MIN_WIDTH - 1}px)`)
+  const dialogOpen = useDialogOpen()
+  const position = phone && !dialogOpen ? 'bottom-center' : 'top-center'
+
+  // Escape dismisses them, unless it closed something else first (a dialog, the bell's panel stop it on their way).
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && !event.defaultPrevented) toast.dismiss()
+    }
+    document.addEventListener('keydown', onKeyDown)
+    return () => document.removeEventListener('keydown', onKeyDown)
+  }, [])
+
   return (
     <Toaster
-      position="top-center"
+      position={position}
       toastOptions={{
         duration: TOAST_DURATION_MS,
-        style: { maxWidth: '32rem', color: color.text },
+        style: { maxWidth: '32rem', color: color.text, overflowWrap: 'anywhere' },
         success: { iconTheme: { primary: color.success, secondary: '#fff' } },
         error: { iconTheme: { primary: color.danger, secondary: '#fff' } },
       }}
-    />
+    >
+      {(t) => (
+        <ToastBar toast={t} position={position}>
+          {({ icon, message }) => (
+            <>
+              {icon}
+              {message}
+              <Close type="button" aria-label="Fermer" onClick={() => toast.dismiss(t.id)}>
+                <Icon name="close" />
+              </Close>
+            </>
+          )}
+        </ToastBar>
+      )}
+    </Toaster>
   )
 }

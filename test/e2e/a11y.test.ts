@@ -174,6 +174,42 @@ A11y('360 px: no page wider than the screen, titles never clipped, every control
   assert.equal(problems, [], problems.join('\n'))
 })
 
+A11y('360 px (touch): a toast hides no control of the bars, and its « Fermer » (44 px) or Escape dismisses it', async ({ portal }) => {
+  const tab = await portal.open({ viewport: MOBILE })
+  const { page } = tab
+  await signIn(page)
+  await chooseOrder(page, 'Boulangerie des Lilas SAS')
+  await pageTitle(page, 'Tableau de bord').waitFor()
+  const report = async () => {
+    await openMenu(page, MOBILE)
+    await page.getByRole('button', { name: 'Signaler un problème' }).tap()
+    const dialog = page.getByRole('dialog', { name: 'Signaler un problème' })
+    await dialog.getByLabel('Votre message').fill('Test du toast')
+    await dialog.getByRole('button', { name: 'Envoyer' }).tap()
+    await toast(page, 'Votre demande est envoyé, nous revenons vers vous au plus vite').waitFor()
+    await page.waitForTimeout(400) // its entrance over
+  }
+  await report()
+  // The bars' controls, and the one the focus came back to ('Ouvrir le menu', the report having been opened from the drawer).
+  const covered = await page.evaluate(() => [...document.querySelectorAll<HTMLElement>('nav button, header button'), document.activeElement as HTMLElement]
+    .filter((el) => {
+      const box = el.getBoundingClientRect()
+      if (box.width === 0 || box.bottom < 0 || box.top > innerHeight) return false
+      return !!document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2)?.closest('[data-rht-toaster]')
+    })
+    .map((el) => el.getAttribute('aria-label') || el.innerText))
+  assert.equal(covered, [], `under the toast: ${covered.join(', ')}`)
+  const close = page.locator('[data-rht-toaster]').getByRole('button', { name: 'Fermer' })
+  const box = (await close.boundingBox())!
+  assert.ok(box.width >= 44 && box.height >= 44, `« Fermer » ${box.width}×${box.height}`)
+  await close.tap()
+  await toast(page, 'Votre demande est envoyé').waitFor({ state: 'detached', timeout: 3000 })
+  await report()
+  await page.keyboard.press('Escape')
+  await toast(page, 'Votre demande est envoyé').waitFor({ state: 'detached', timeout: 3000 })
+  await tab.close()
+})
+
 // Last: it adds a collaborator and a representative to the Boulangerie.
 A11y('360 px: a long e-mail address wraps in the lists and their dialogs, the page never wider than the screen', async ({ portal }) => {
   const email = 'comptabilite.boulangerie@example.com'

@@ -1,9 +1,10 @@
 import '../util/dom.ts'
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react'
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import toast from 'react-hot-toast'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import Toasts, { MAX_TOASTS, showToast, TOAST_DURATION_MS } from '../../src/views/Toasts.tsx'
+import { setViewport } from '../util/dom.ts'
 
 const Toaster = suite('toasts (spec §8, §9)')
 Toaster.after.each(() => {
@@ -56,6 +57,51 @@ Toaster('an information is shown as it is: neither the success mark nor the erro
   assert.is(shown.parentElement!.querySelectorAll('[primary]').length, 0, 'no success or error mark')
   act(() => showToast({ kind: 'error', message: 'Refusé.' }))
   assert.ok((await screen.findByText('Refusé.')).parentElement!.querySelectorAll('[primary]').length > 0, 'an error has its mark')
+})
+
+Toaster('each toast is announced, has a « Fermer » button that dismisses it, and Escape dismisses them all', async () => {
+  render(<Toasts />)
+  act(() => showToast({ kind: 'success', message: 'Adresse enregistrée.' }))
+  act(() => showToast({ kind: 'error', message: 'Refusé.' }))
+  const saved = await screen.findByText('Adresse enregistrée.')
+  assert.is(saved.getAttribute('role'), 'status')
+  assert.is(saved.getAttribute('aria-live'), 'polite')
+  const bar = saved.parentElement!
+  fireEvent.click(within(bar).getByRole('button', { name: 'Fermer' }))
+  await waitFor(() => assert.is(screen.queryByText('Adresse enregistrée.'), null), { timeout: 3000 })
+  screen.getByText('Refusé.')
+  fireEvent.keyDown(document.body, { key: 'Escape' })
+  await waitFor(() => assert.is(screen.queryByText('Refusé.'), null), { timeout: 3000 })
+})
+
+/** Where the toaster puts a toast: 'top' or 'bottom' of the screen. */
+const placeOf = (text: string) => {
+  const wrapper = screen.getByText(text).closest<HTMLElement>('[data-rht-toaster] > div')!
+  return wrapper.style.bottom === '0px' ? 'bottom' : wrapper.style.top === '0px' ? 'top' : `? ${wrapper.getAttribute('style')}`
+}
+
+Toaster('on a phone, at the bottom, away from the bars; over an open dialog (at the bottom on a phone), at the top; on a desktop, at the top', async () => {
+  const desktop = render(<Toasts />)
+  act(() => showToast({ kind: 'success', message: 'Enregistré.' }))
+  await screen.findByText('Enregistré.')
+  assert.is(placeOf('Enregistré.'), 'top')
+  desktop.unmount()
+  try {
+    setViewport(360)
+    render(<Toasts />)
+    act(() => showToast({ kind: 'success', message: 'Envoyé.' }))
+    await screen.findByText('Envoyé.')
+    assert.is(placeOf('Envoyé.'), 'bottom')
+    const dialog = document.createElement('div')
+    dialog.setAttribute('role', 'dialog')
+    dialog.setAttribute('aria-modal', 'true')
+    act(() => document.body.append(dialog))
+    await waitFor(() => assert.is(placeOf('Envoyé.'), 'top'))
+    act(() => dialog.remove())
+    await waitFor(() => assert.is(placeOf('Envoyé.'), 'bottom'))
+  } finally {
+    setViewport(1280)
+  }
 })
 
 Toaster.run()
