@@ -210,6 +210,38 @@ A11y('360 px (touch): a toast hides no control of the bars, and its « Fermer »
   await tab.close()
 })
 
+for (const viewport of [MOBILE, DESKTOP]) {
+  A11y(`${viewport.width} px: the bell's panel opens without scrolling the page, under the bars, and closes on a tap or click outside`, async ({ portal }) => {
+    const tab = await portal.open({ viewport })
+    const { page } = tab
+    await signIn(page)
+    await chooseOrder(page, 'Boulangerie des Lilas SAS')
+    await pageTitle(page, 'Tableau de bord').waitFor()
+    await page.goto('/factures')
+    await pageTitle(page, 'Mes factures').waitFor()
+    await settled(page)
+    const bell = page.getByRole('button', { name: /^(Notifications|\d+ notifications? non lues?)$/ })
+    if (isMobile(viewport)) await bell.tap()
+    else await bell.click()
+    const panel = page.getByRole('region', { name: 'Notifications' })
+    await panel.getByRole('listitem').first().waitFor()
+    const where = await page.evaluate(() => {
+      const bell = document.querySelector('button[aria-controls="notifications"]')!.getBoundingClientRect()
+      const header = document.querySelector('header')!.getBoundingClientRect()
+      const panel = document.getElementById('notifications')!.getBoundingClientRect()
+      const atBell = document.elementFromPoint(bell.left + bell.width / 2, bell.top + bell.height / 2)
+      return { scrollY, bellShown: !!atBell?.closest('button[aria-controls="notifications"]'), headerBottom: Math.round(header.bottom), panelTop: Math.round(panel.top) }
+    })
+    assert.is(where.scrollY, 0, 'the page did not scroll')
+    assert.ok(where.bellShown, 'the bell is on screen, not under the panel')
+    if (isMobile(viewport)) assert.ok(where.panelTop >= where.headerBottom, `the panel (top ${where.panelTop}) is under the header (bottom ${where.headerBottom})`)
+    if (isMobile(viewport)) await page.touchscreen.tap(180, 700)
+    else await page.mouse.click(640, 760)
+    await panel.waitFor({ state: 'detached', timeout: 3000 })
+    await tab.close()
+  })
+}
+
 // Last: it adds a collaborator and a representative to the Boulangerie.
 A11y('360 px: a long e-mail address wraps in the lists and their dialogs, the page never wider than the screen', async ({ portal }) => {
   const email = 'comptabilite.boulangerie@example.com'

@@ -30,7 +30,7 @@ Bell('the count on the bell, the panel unread first, opening one marks it read a
   const bell = await screen.findByRole('button', { name: '2 notifications non lues' })
   fireEvent.click(bell)
   const panel = screen.getByRole('region', { name: 'Notifications' })
-  const items = within(panel).getAllByRole('button').filter((b) => b.textContent !== 'Tout marquer comme lu')
+  const items = within(within(panel).getByRole('list')).getAllByRole('button')
   assert.equal(items.map((b) => within(b).getByText(/Nouveau|Nouvelle/).textContent!.replace(' (non lue)', '')), ['Nouveau courrier de URSSAF Île-de-France', 'Nouveau colis', 'Nouvelle facture'])
   assert.match(items[2]!.textContent!, '1 novembre')
   fireEvent.click(items[0]!)
@@ -50,6 +50,42 @@ Bell('"Tout marquer comme lu"; then "Aucune nouvelle notification"; Escape close
   fireEvent.keyDown(screen.getByRole('region', { name: 'Notifications' }), { key: 'Escape' })
   assert.not.ok(screen.queryByRole('region', { name: 'Notifications' }))
   assert.is(document.activeElement, screen.getByRole('button', { name: 'Notifications' }))
+})
+
+Bell('opening the panel gives it the focus without scrolling the page', async () => {
+  await open('/tableau-de-bord', { notifications: { list } })
+  const bell = await screen.findByRole('button', { name: '2 notifications non lues' })
+  const focus = HTMLElement.prototype.focus
+  const calls: { id: string; options: FocusOptions | undefined }[] = []
+  HTMLElement.prototype.focus = function (this: HTMLElement, options?: FocusOptions) {
+    calls.push({ id: this.id, options })
+    focus.call(this, options)
+  }
+  try {
+    fireEvent.click(bell)
+    await waitFor(() => assert.is(document.activeElement, screen.getByRole('region', { name: 'Notifications' })))
+  } finally {
+    HTMLElement.prototype.focus = focus
+  }
+  assert.equal(calls.filter((c) => c.id === 'notifications').map((c) => c.options), [{ preventScroll: true }])
+})
+
+Bell('« Fermer » closes the panel and gives the focus back to the bell; so does a click or tap outside it, not one inside', async () => {
+  await open('/tableau-de-bord', { notifications: { list } })
+  const bell = await screen.findByRole('button', { name: '2 notifications non lues' })
+  fireEvent.click(bell)
+  fireEvent.click(within(screen.getByRole('region', { name: 'Notifications' })).getByRole('button', { name: 'Fermer' }))
+  assert.not.ok(screen.queryByRole('region', { name: 'Notifications' }))
+  assert.is(document.activeElement, bell)
+  fireEvent.click(bell)
+  fireEvent.pointerDown(screen.getByRole('heading', { name: 'Notifications' }))
+  assert.ok(screen.queryByRole('region', { name: 'Notifications' }), 'a press inside leaves it open')
+  fireEvent.pointerDown(screen.getByRole('main'))
+  await waitFor(() => assert.not.ok(screen.queryByRole('region', { name: 'Notifications' }), 'a press outside closes it'))
+  fireEvent.click(bell)
+  fireEvent.pointerDown(bell)
+  fireEvent.click(bell)
+  assert.not.ok(screen.queryByRole('region', { name: 'Notifications' }), 'the bell itself toggles it closed, not closed then opened again')
 })
 
 Bell('empty: "Aucune nouvelle notification"; a live one lights the bell while the page is open', async () => {

@@ -14,6 +14,8 @@ import { color, mq, radius } from '../theme.ts'
 import { NotificationBell } from './NotificationBell.tsx'
 
 const Bar = styled('header')`
+  /* On a phone, the bell's panel opens below it (NotificationBell.tsx). */
+  position: relative;
   display: flex;
   align-items: center;
   gap: 0.5rem;

@@ -1,6 +1,7 @@
 // notifications (issue 14): the bell of the header: a count of unread notifications, a panel listing
 // them (unread first) kept live by the stream; opening one marks it read and goes to it; "Tout marquer
-// comme lu". Escape closes the panel and gives the focus back to the bell.
+// comme lu". Escape and its « Fermer » close the panel and give the focus back to the bell; so does a click or tap
+// outside it. On a phone it opens below the header (Header.tsx's bar is its containing block), never over the bars.
 import { useActorRef, useSelector } from '@xstate/react'
 import { styled } from 'goober'
 import { useEffect, useRef, useState } from 'react'
@@ -11,6 +12,11 @@ import { Icon } from '../icons.tsx'
 import { color, mq, radius, shadow } from '../theme.ts'
 
 const Box = styled('div')`
+  position: relative;
+  ${mq.mobile} { position: static; }
+`
+
+const BellButton = styled(IconButton)`
   position: relative;
 `
 
@@ -43,8 +49,8 @@ const Panel = styled('section')`
   border: 1px solid ${color.border};
   border-radius: ${radius};
   box-shadow: ${shadow};
-  ${mq.mobile} { position: fixed; top: 64px; left: 0.5rem; right: 0.5rem; width: auto; }
-  h2 { margin: 0; font-size: 1rem; }
+  ${mq.mobile} { top: 100%; left: 0.5rem; right: 0.5rem; width: auto; }
+  h2 { margin: 0; font-size: 1rem; flex: 1; }
   header { display: flex; align-items: center; justify-content: space-between; gap: 0.5rem; margin-bottom: 0.5rem; flex-wrap: wrap; }
   ul { list-style: none; margin: 0; padding: 0; }
   li + li { border-top: 1px solid ${color.border}; }
@@ -95,13 +101,25 @@ export function NotificationBell() {
   // Refused only while it is being saved, or already asked after the read mark under way.
   const canReadAll = useSelector(bell, (s) => s.can({ type: 'notification.readAll' }))
 
+  const box = useRef<HTMLDivElement>(null)
   const close = () => {
     setOpen(false)
     button.current?.focus()
   }
 
+  // preventScroll: the panel hangs below the bell, and focusing it must not scroll the bell off the screen.
   useEffect(() => {
-    if (open) panel.current?.focus()
+    if (open) panel.current?.focus({ preventScroll: true })
+  }, [open])
+
+  // A click or tap elsewhere closes it; the focus goes where that press puts it (the bell's own press toggles it).
+  useEffect(() => {
+    if (!open) return
+    const onPointerDown = (event: PointerEvent) => {
+      if (!box.current?.contains(event.target as Node)) setOpen(false)
+    }
+    document.addEventListener('pointerdown', onPointerDown)
+    return () => document.removeEventListener('pointerdown', onPointerDown)
   }, [open])
 
   const choose = (notification: PortalNotification) => {
@@ -110,11 +128,11 @@ export function NotificationBell() {
   }
 
   return (
-    <Box onKeyDown={(e) => { if (e.key === 'Escape' && open) { e.stopPropagation(); close() } }}>
-      <IconButton ref={button} type="button" aria-label={bellLabel(unread)} aria-expanded={open} aria-controls="notifications" onClick={() => (open ? close() : setOpen(true))}>
+    <Box ref={box} onKeyDown={(e) => { if (e.key === 'Escape' && open) { e.stopPropagation(); close() } }}>
+      <BellButton ref={button} type="button" aria-label={bellLabel(unread)} aria-expanded={open} aria-controls="notifications" onClick={() => (open ? close() : setOpen(true))}>
         <Icon name="bell" />
         {unread > 0 && <Count aria-hidden="true">{unread > 99 ? '99+' : unread}</Count>}
-      </IconButton>
+      </BellButton>
       {open && (
         <Panel id="notifications" ref={panel} tabIndex={-1} aria-labelledby="notifications-title">
           <header>
@@ -124,6 +142,9 @@ export function NotificationBell() {
                 Tout marquer comme lu
               </Button>
             )}
+            <IconButton type="button" aria-label="Fermer" onClick={close}>
+              <Icon name="close" />
+            </IconButton>
           </header>
           {actionError && <Alert $kind="error" role="alert">{actionError}</Alert>}
           {loading ? (
