@@ -157,6 +157,22 @@ ActionFocus('a forwarding request cancelled: its "Annuler" is gone, the focus go
   await waitFor(() => assertFocusOn(screen.getByRole('heading', { name: 'Mes réexpéditions', level: 2 }), 'the heading "Mes réexpéditions"'))
 })
 
+ActionFocus('a formality ordered: on /formalites, the focus goes to the page’s heading, not to <body>', async () => {
+  const app = await open('/formalites-juridique')
+  press(await screen.findByRole('button', { name: 'Commander : Transfert de siège social' }))
+  const dialog = await screen.findByRole('dialog', { name: 'Commander : Transfert de siège social' })
+  press(within(dialog).getByRole('button', { name: 'Confirmer la commande' }))
+  await waitFor(() => assert.is(app.currentPath(), '/formalites'))
+  const heading = await screen.findByRole('heading', { name: 'Mes formalités', level: 2 })
+  await waitFor(() => assertFocusOn(heading, 'the heading "Mes formalités"'))
+})
+
+ActionFocus('/formalites opened from the menu or an address: the focus stays where it was', async () => {
+  await open('/formalites')
+  await screen.findByRole('heading', { name: 'Mes formalités', level: 2 })
+  assert.is(document.activeElement, document.body)
+})
+
 ActionFocus.run()
 
 /** A call the test holds until it says so (`release`), and its promise for the scenario's `held`. */

@@ -16,3 +16,17 @@ export function useFocusWhenShown(shown: boolean, target: RefObject<HTMLElement 
     before.current = shown
   }, [shown, target])
 }
+
+/** Where an action that leaves its page puts the focus meanwhile: the page's content (Shell's <main>, kept between pages). */
+export const PAGE_CONTENT_ID = 'contenu'
+
+/**
+ * A page reached after an action on another one (a formality ordered, then /formalites): that action left the focus on
+ * the page's content (PAGE_CONTENT_ID, e.g. as a dialog's fallbackFocus), and the new page's `target` (its heading) takes
+ * it when it mounts. A page opened otherwise (the menu, an address, a reload) leaves the focus where it is.
+ */
+export function useFocusOnArrival(target: RefObject<HTMLElement | null>) {
+  useEffect(() => {
+    if (document.activeElement?.id === PAGE_CONTENT_ID) target.current?.focus()
+  }, [target])
+}

@@ -2,11 +2,13 @@
 // their status ("Reçue", "En cours", "Déposée au greffe", "Terminée") and the date of each step.
 import { useActorRef, useSelector } from '@xstate/react'
 import { styled } from 'goober'
+import { useRef } from 'react'
 import { Link } from 'wouter'
 import type { LegalSubmission, LegalSubmissionStatus } from '../../../../server/contract/schemas.ts'
 import { useFlows } from '../../app-context.tsx'
 import { Badge, companyOf, ListState, type ListStatus, Muted, PageCard, Row, Rows, Toolbar, useNews, usePortal, useSelectedOrder } from '../../components/page.tsx'
 import { formatDate } from '../../components/ui.tsx'
+import { useFocusOnArrival } from '../../components/useFocusWhenShown.ts'
 import { color } from '../../theme.ts'
 import type { PageProps } from '../page.ts'
 import { formalityLabel, steps } from './catalogue.ts'
@@ -63,10 +65,13 @@ function FormalityList({ orderId, showCompany }: { orderId: number | null; showC
   const error = useSelector(actor, (s) => s.context.error)
   // An operator moved a request to its next step (a live notification): the list is read again.
   useNews('formality', () => actor.send({ type: 'list.refresh' }))
+  // Reached after ordering a formality: the heading takes the focus (tabIndex -1, never by Tab).
+  const heading = useRef<HTMLHeadingElement>(null)
+  useFocusOnArrival(heading)
   return (
     <PageCard aria-labelledby="formalities-title">
       <Toolbar>
-        <h2 id="formalities-title">Mes formalités</h2>
+        <h2 id="formalities-title" ref={heading} tabIndex={-1}>Mes formalités</h2>
         <Link href="/formalites-juridique">Commander une formalité</Link>
       </Toolbar>
       <ListState status={status} error={error} label="vos formalités" isEmpty={false} empty="" onRetry={() => actor.send({ type: 'list.retry' })}>

@@ -5,6 +5,7 @@ import type { ActorRefFrom } from 'xstate'
 import type { formalityOrderMachine } from '../../../machines/formalityOrder.machine.ts'
 import { Modal } from '../../components/Modal.tsx'
 import { Alert, Button, Field, formatEuros } from '../../components/ui.tsx'
+import { PAGE_CONTENT_ID } from '../../components/useFocusWhenShown.ts'
 import { catalogue } from './catalogue.ts'
 
 export function OrderFormalityModal({ actor, company }: { actor: ActorRefFrom<typeof formalityOrderMachine>; company: string }) {
@@ -16,7 +17,9 @@ export function OrderFormalityModal({ actor, company }: { actor: ActorRefFrom<ty
   if (!formality) return null
   const cancel = () => actor.send({ type: 'formality.cancel' })
   return (
-    <Modal title={`Commander : ${formality.label}`} onClose={cancel} locked={busy}
+    // Recorded, the app goes to /formalites: the catalogue and its "Commander" are gone, the focus waits on the page's
+    // content until /formalites gives it to its heading (useFocusOnArrival).
+    <Modal title={`Commander : ${formality.label}`} onClose={cancel} locked={busy} fallbackFocus={() => document.getElementById(PAGE_CONTENT_ID)}
       footer={
         <>
           <Button type="button" $variant="secondary" onClick={cancel} disabled={busy}>Annuler</Button>
