@@ -49,7 +49,7 @@ const Panel = styled('section')`
   border: 1px solid ${color.border};
   border-radius: ${radius};
   box-shadow: ${shadow};
-  ${mq.mobile} { top: 100%; left: 0.5rem; right: 0.5rem; width: auto; }
+  ${mq.mobile} { top: calc(100% + 0.25rem); left: 0.5rem; right: 0.5rem; width: auto; }
   h2 { margin: 0; font-size: 1rem; flex: 1; }
   header { display: flex; align-items: center; justify-content: space-between; gap: 0.5rem; margin-bottom: 0.5rem; flex-wrap: wrap; }
   ul { list-style: none; margin: 0; padding: 0; }
