@@ -138,7 +138,7 @@ for (const viewport of [MOBILE, DESKTOP]) {
   })
 }
 
-A11y('360 px: no page wider than the screen, titles never clipped, every control of the bars and dialogs and every link standing alone at least 44 px', async ({ portal }) => {
+A11y('360 px: no page wider than the screen, titles never clipped, every control of the bars and dialogs (a dialog’s checkboxes too) and every link standing alone at least 44 px', async ({ portal }) => {
   const tab = await portal.open({ viewport: MOBILE })
   const { page } = tab
   await signIn(page)
@@ -152,7 +152,8 @@ A11y('360 px: no page wider than the screen, titles never clipped, every control
     const h1 = document.querySelector<HTMLElement>('header h1')
     if (h1 && h1.scrollWidth > h1.clientWidth + 1) found.push(`${where}: title clipped (${h1.scrollWidth} > ${h1.clientWidth})`)
     const controls = [...document.querySelectorAll<HTMLElement>('header button, #contenu ~ * button, nav button, [role="dialog"] header button')]
-    for (const el of [...controls, ...document.querySelectorAll<HTMLElement>('#contenu li > a, #contenu p > a:only-child')]) {
+    const targets = document.querySelectorAll<HTMLElement>('#contenu li > a, #contenu p > a:only-child, [role="dialog"] button, [role="dialog"] label:has(> input[type="checkbox"])')
+    for (const el of [...controls, ...targets]) {
       const box = el.getBoundingClientRect()
       if (box.width === 0) continue
       if (box.height < 44 || (el.tagName === 'BUTTON' && box.width < 44)) found.push(`${where}: « ${el.innerText || el.getAttribute('aria-label')} » ${Math.round(box.width)}×${Math.round(box.height)}`)
@@ -170,6 +171,12 @@ A11y('360 px: no page wider than the screen, titles never clipped, every control
   await page.getByRole('button', { name: /^Résilier/ }).first().click()
   await page.getByRole('dialog').waitFor()
   problems.push(...await measure('dialogue « Résilier la domiciliation de … »'))
+  await page.keyboard.press('Escape')
+  await page.goto('/mes-courriers/courriers')
+  await page.getByRole('listbox', { name: 'Courriers' }).getByRole('option').first().tap()
+  await page.getByRole('button', { name: 'Envoyer par e-mail' }).tap()
+  await page.getByRole('dialog', { name: 'Envoyer par e-mail' }).getByRole('checkbox').first().waitFor()
+  problems.push(...await measure('dialogue « Envoyer par e-mail »'))
   await tab.close()
   assert.equal(problems, [], problems.join('\n'))
 })

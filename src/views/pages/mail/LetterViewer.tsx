@@ -12,7 +12,7 @@ import { LetterDeadlineNote } from '../../components/letterDeadline.tsx'
 import { Modal } from '../../components/Modal.tsx'
 import { Muted, useObjectUrl } from '../../components/page.tsx'
 import { Alert, Button, ErrorState, Field, formatDate, Spinner } from '../../components/ui.tsx'
-import { color, radius } from '../../theme.ts'
+import { color, mq, radius } from '../../theme.ts'
 import { LetterPages } from './LetterPages.tsx'
 import { LetterHistory } from './LetterHistory.tsx'
 
@@ -48,6 +48,8 @@ const Checks = styled('fieldset')`
   overflow: auto;
   margin: 0 0 1rem;
   label { display: flex; gap: 0.5rem; align-items: center; min-height: 36px; }
+  /* On a phone each row is a 44 px target, as every other control there. */
+  ${mq.mobile} { label { min-height: 44px; } }
 `
 
 /** What the search box looks at: sender and kind, accents and case ignored. */
