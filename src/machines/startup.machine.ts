@@ -3,7 +3,9 @@
 //   2. a default order kept from an earlier visit → the layout directly;
 //   3. otherwise several orders → the selection screen; exactly one → it becomes the default;
 //   4. then the missing-documents check → /missing-document, or the dashboard.
-// A failed current-user fetch ends the machine (the session then removes the stored user).
+// A failed current-user fetch ends the machine (the session then removes the stored user). 'Réessayer' after a failure
+// asks again only what failed or never answered (the contracts, and the user if it had not answered; or the orders),
+// in the same order.
 import { type ActorRefFrom, assign, enqueueActions, fromPromise, sendTo, setup } from 'xstate'
 import type { Contract, NotificationKind, Order, User } from '../../server/contract/schemas.ts'
 import { type OrderChoice, orderSelectionMachine } from './orderSelection.machine.ts'
@@ -116,6 +118,7 @@ export const startupMachine = deferred(() => setup({
       if (stored === null || context.orders.length === 0) return false
       return stored === 'all' || context.orders.some((o) => o.id === stored)
     },
+    hasUser: ({ context }) => context.user !== null,
     hasNoOrders: ({ context }) => context.orders.length === 0,
     hasSeveralOrders: ({ context }) => context.orders.length > 1,
     isChoice: ({ context }, params: { choice: OrderChoice }) =>
@@ -166,7 +169,7 @@ export const startupMachine = deferred(() => setup({
                 id: 'fetchContracts',
                 src: 'fetchContracts',
                 onDone: { target: 'done', actions: assign({ contracts: ({ event }) => event.output }) },
-                onError: { target: '#startup.failed', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+                onError: { target: '#startup.failed.account', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
               },
             },
             done: { type: 'final' },
@@ -181,7 +184,7 @@ export const startupMachine = deferred(() => setup({
         id: 'fetchOrders',
         src: 'fetchOrders',
         onDone: { target: 'deciding', actions: assign({ orders: ({ event }) => event.output }) },
-        onError: { target: 'failed', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+        onError: { target: 'failed.orders', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
       },
     },
     deciding: {
@@ -323,8 +326,21 @@ export const startupMachine = deferred(() => setup({
     noOrders: {
       on: { 'startup.retry': { target: 'account', actions: assign({ error: null }) } },
     },
+    // 'Réessayer' asks again what failed, and what follows it (spec §4's order), never what answered.
     failed: {
-      on: { 'startup.retry': { target: 'account', actions: assign({ error: null }) } },
+      initial: 'account',
+      states: {
+        account: {
+          on: {
+            'startup.retry': [
+              // The user answered before the contracts failed: the contracts alone, then the orders.
+              { guard: 'hasUser', target: ['#startup.account.user.done', '#startup.account.contracts'], actions: assign({ error: null }) },
+              { target: '#startup.account', actions: assign({ error: null }) },
+            ],
+          },
+        },
+        orders: { on: { 'startup.retry': { target: '#startup.loadingOrders', actions: assign({ error: null }) } } },
+      },
     },
     signedOut: { type: 'final' },
   },

@@ -91,12 +91,23 @@ for (const storedChoice of [null, F.boulangerie.id, 'all', 999] as const) {
       const { actor, deferreds, persisted, navigations } = start(storedChoice)
       // Replayed step by step (as util/paths.ts's replay does), noting the steps that started a read of the contracts.
       const readStartedAt: number[] = []
+      // How each startup call last ended: a retry after a failure repeats the calls that failed or never answered, only.
+      const ended: Record<string, 'answered' | 'failed'> = {}
       actor.start()
       await flush()
       for (const [i, step] of path.steps.entries()) {
         const before = deferreds.started.length
+        const retried = step.event.type === 'startup.retry' && actor.getSnapshot().matches('failed')
+        const failed = Object.keys(ended).filter((id) => ended[id] === 'failed')
         await applyEvent(actor, deferreds, step.event)
-        if (deferreds.started.slice(before).some((s) => s.id === 'rereadContracts')) readStartedAt.push(i)
+        const started = deferreds.started.slice(before).map((s) => s.id)
+        if (started.includes('rereadContracts')) readStartedAt.push(i)
+        if (retried) {
+          assert.ok(started.every((id) => ended[id] !== 'answered'), `a retry asked again ${started.filter((id) => ended[id] === 'answered')}, answered already (${describePath(path)})`)
+          assert.ok(failed.every((id) => started.includes(id)), `a retry did not ask again ${failed.filter((id) => !started.includes(id))}, which failed (${describePath(path)})`)
+        }
+        const outcome = /^xstate\.(done|error)\.actor\.(fetchUser|fetchContracts|fetchOrders)$/.exec(step.event.type)
+        if (outcome) ended[outcome[2]!] = outcome[1] === 'done' ? 'answered' : 'failed'
         assert.equal(actor.getSnapshot().value, step.state.value, `step ${i + 1} of ${describePath(path)}`)
       }
       const snapshot = actor.getSnapshot()
@@ -236,7 +247,7 @@ Scenarios('a failed current-user fetch ends the machine (the session then signs 
   assert.equal(actor.getSnapshot().output, { reason: 'unauthorized' })
 })
 
-Scenarios('a failed orders fetch shows the error and can be retried', async () => {
+Scenarios('a failed orders fetch shows the error; "Réessayer" asks the orders again, not the user nor the contracts', async () => {
   const { actor, deferreds } = start(null)
   actor.start()
   await flush()
@@ -248,8 +259,39 @@ Scenarios('a failed orders fetch shows the error and can be retried', async () =
   assert.ok(actor.getSnapshot().matches('failed'))
   assert.is(actor.getSnapshot().context.error, failure.message)
   actor.send({ type: 'startup.retry' })
-  assert.ok(actor.getSnapshot().matches('account'))
+  await flush()
+  assert.ok(actor.getSnapshot().matches('loadingOrders'))
   assert.is(actor.getSnapshot().context.error, null)
+  assert.equal(deferreds.started.map((s) => s.id), ['fetchUser', 'fetchContracts', 'fetchOrders', 'fetchOrders'])
+  deferreds.settle('fetchOrders', { output: [F.boulangerie] })
+  await flush()
+  assert.ok(actor.getSnapshot().matches('ready'))
+})
+
+Scenarios('failed contracts: "Réessayer" asks the contracts again (the user too if it had not answered), then the orders (spec §4)', async () => {
+  const { actor, deferreds } = start(null)
+  actor.start()
+  await flush()
+  deferreds.settle('fetchUser', { output: F.user })
+  deferreds.settle('fetchContracts', { error: failure })
+  await flush()
+  assert.ok(actor.getSnapshot().matches('failed'))
+  actor.send({ type: 'startup.retry' })
+  await flush()
+  assert.equal(deferreds.started.map((s) => s.id), ['fetchUser', 'fetchContracts', 'fetchContracts'], 'the user answered: not asked again')
+  deferreds.settle('fetchContracts', { output: F.contracts })
+  await flush()
+  assert.equal(deferreds.started.map((s) => s.id).slice(3), ['fetchOrders'], 'then the orders')
+  // The contracts failed before the user answered: the user's call was dropped, so it is asked again with them.
+  const second = start(null)
+  second.actor.start()
+  await flush()
+  second.deferreds.settle('fetchContracts', { error: failure })
+  await flush()
+  assert.ok(second.actor.getSnapshot().matches('failed'))
+  second.actor.send({ type: 'startup.retry' })
+  await flush()
+  assert.equal(second.deferreds.started.map((s) => s.id).slice(2).sort(), ['fetchContracts', 'fetchUser'])
 })
 
 const Selection = suite('startup with the real selection screen')
