@@ -137,14 +137,14 @@ export function NotificationBell() {
         <Panel id="notifications" ref={panel} tabIndex={-1} aria-labelledby="notifications-title">
           <header>
             <h2 id="notifications-title">Notifications</h2>
+            <IconButton type="button" aria-label="Fermer" onClick={close}>
+              <Icon name="close" />
+            </IconButton>
             {unread > 0 && (
               <Button type="button" $variant="ghost" disabled={!canReadAll} onClick={() => bell.send({ type: 'notification.readAll' })}>
                 Tout marquer comme lu
               </Button>
             )}
-            <IconButton type="button" aria-label="Fermer" onClick={close}>
-              <Icon name="close" />
-            </IconButton>
           </header>
           {actionError && <Alert $kind="error" role="alert">{actionError}</Alert>}
           {loading ? (
