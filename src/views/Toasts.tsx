@@ -4,6 +4,7 @@
 // bottom, away from the bars' controls ('Ouvrir le menu', the Domiciliation choice, the bell),
 // except while a dialog is open: a phone's dialog sits at the bottom, its buttons there.
 import { styled } from 'goober'
+import { IconButton } from './components/icon-button.ts'
 import { useEffect, useState } from 'react'
 import { toast, ToastBar, Toaster } from 'react-hot-toast'
 import type { Notice } from '../machines/shared.ts'
@@ -24,22 +25,11 @@ export function showToast({ kind, message }: Notice) {
 export const TOAST_DURATION_MS = 5000
 export const MAX_TOASTS = 20
 
-// Not ui.tsx's IconButton: importing ui.tsx here would move it to a chunk evaluated before goober.ts, and its top-level
-// css would then make goober's sheet without the CSP nonce (no style at all).
-const Close = styled('button')`
-  display: inline-flex;
-  align-items: center;
-  justify-content: center;
-  width: 44px;
-  height: 44px;
-  flex-shrink: 0;
+// IconButton from its own module, not ui.tsx: importing ui.tsx here would move it to a chunk evaluated before goober.ts,
+// and its top-level css would then make goober's sheet without the CSP nonce (no style at all).
+const Close = styled(IconButton)`
   margin: -0.5rem -0.5rem -0.5rem 0;
-  border: none;
-  border-radius: 50%;
-  background: transparent;
   color: ${color.muted};
-  cursor: pointer;
-  &:hover { background: rgba(0, 0, 0, 0.06); }
 `
 
 /** A modal dialog is open (Modal puts it straight into <body>). */

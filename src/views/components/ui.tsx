@@ -34,20 +34,7 @@ export function BusyButton({ busy, onClick, ...props }: ComponentProps<typeof Bu
   )
 }
 
-export const IconButton = styled('button')`
-  display: inline-flex;
-  align-items: center;
-  justify-content: center;
-  width: 44px;
-  height: 44px;
-  flex-shrink: 0;
-  border-radius: 50%;
-  border: none;
-  background: transparent;
-  color: inherit;
-  cursor: pointer;
-  &:hover { background: rgba(0, 0, 0, 0.06); }
-`
+export { IconButton } from './icon-button.ts'
 
 /** A link that stands on its own (a list's entry, 'Tous mes courriers'): on a phone, a 44 px tall target like the buttons. */
 export const touchLink = css`
