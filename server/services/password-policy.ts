@@ -1,14 +1,16 @@
 // The one rule for every password a person chooses (new password, change, invitation), as NIST
-// SP 800-63B advises: long enough, not one of the most common, no composition rules. The SPA shows
+// SP 800-63B advises: long enough, not one of the most common nor a repetition or a run, no composition rules. The SPA shows
 // the same rule as one types (src/machines/passwordRule.ts, kept in step by a test).
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { PASSWORD_TOO_SIMPLE, isTooSimplePassword } from '../contract/rules/password.ts'
 
 export const MIN_PASSWORD_LENGTH = 12
 
 export const passwordMessages = {
   tooShort: `Le mot de passe doit contenir au moins ${MIN_PASSWORD_LENGTH} caractères.`,
   common: 'Ce mot de passe fait partie des plus courants : choisissez-en un autre, par exemple une phrase de plusieurs mots.',
+  tooSimple: PASSWORD_TOO_SIMPLE,
 } as const
 
 let common: Set<string> | undefined
@@ -33,5 +35,6 @@ const length = (password: string) => [...password.normalize('NFC')].length
 export function passwordProblem(password: string): string | null {
   if (length(password) < MIN_PASSWORD_LENGTH) return passwordMessages.tooShort
   if (commonPasswords().has(password.normalize('NFC').toLowerCase())) return passwordMessages.common
+  if (isTooSimplePassword(password)) return passwordMessages.tooSimple
   return null
 }

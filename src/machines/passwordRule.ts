@@ -1,7 +1,11 @@
 // The one rule for a password a person chooses (set-password, change, invitation), shown as one types
 // and checked again by the server (server/services/password-policy.ts, same messages): 12 characters
-// at least, not among the most common passwords, no composition rules (NIST SP 800-63B).
+// at least, not among the most common passwords nor a repetition or a run (server/contract/rules/password.ts), no
+// composition rules (NIST SP 800-63B).
+import { PASSWORD_TOO_SIMPLE, isTooSimplePassword } from '../../server/contract/rules/password.ts'
 import { COMMON_LONG_PASSWORDS } from './commonPasswords.ts'
+
+export { PASSWORD_TOO_SIMPLE }
 
 export const MIN_PASSWORD_LENGTH = 12
 
@@ -19,7 +23,7 @@ export const passwordLength = (password: string) => [...password.normalize('NFC'
 export function passwordChecks(password: string): { label: string; ok: boolean }[] {
   return [
     { label: `au moins ${MIN_PASSWORD_LENGTH} caractères (${passwordLength(password)} pour l’instant)`, ok: passwordLength(password) >= MIN_PASSWORD_LENGTH },
-    { label: 'pas un mot de passe courant', ok: password !== '' && !isCommon(password) },
+    { label: 'pas un mot de passe courant ni une répétition ou une suite', ok: password !== '' && !isCommon(password) && !isTooSimplePassword(password) },
   ]
 }
 
@@ -27,5 +31,6 @@ export function passwordChecks(password: string): { label: string; ok: boolean }
 export function passwordProblem(password: string): string | null {
   if (passwordLength(password) < MIN_PASSWORD_LENGTH) return PASSWORD_TOO_SHORT
   if (isCommon(password)) return PASSWORD_TOO_COMMON
+  if (isTooSimplePassword(password)) return PASSWORD_TOO_SIMPLE
   return null
 }
