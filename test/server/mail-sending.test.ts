@@ -52,6 +52,14 @@ Sending(`${SEND_DOCUMENTS_LIMIT.max} e-mails of letters an hour per person, then
   assert.is((await call(ctx.t.app, ctx.camille, 'POST', '/api-protected/send-documents', body)).statusCode, 200, 'an hour later')
 })
 
+Sending('a message of spaces or invisible characters says nothing: the e-mail carries none; a message is sent trimmed', async (ctx) => {
+  const send = (message: string) => call(ctx.t.app, ctx.julien, 'POST', '/api-protected/send-documents', { email: 'comptable@example.com', message, documentIds: [ctx.ids.document] })
+  assert.is((await send('   \n\u200b  ')).statusCode, 200)
+  assert.match(ctx.t.mails.at(-1)!.text, /^Courriers joints :/, 'no blank lines before the list')
+  assert.is((await send('  Bonjour, voici le courrier.  \n')).statusCode, 200)
+  assert.match(ctx.t.mails.at(-1)!.text, /^Bonjour, voici le courrier\.\n\nCourriers joints :/)
+})
+
 Sending(`${DEXT_LIMIT.max} sendings to the accounting inbox an hour per person, then a French 429`, async (ctx) => {
   const body = { email: 'factures@dext.example.com', invoiceIds: [ctx.ids.invoice], documentIds: [] }
   // The first test's sending was more than an hour ago (the clock moved on above).

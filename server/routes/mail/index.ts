@@ -12,7 +12,7 @@ import {
 import { requireOrder, scopedOrderIds } from '../../db/repositories/orders.ts'
 import { recordLetterHistory } from '../../services/events.ts'
 import { longDate } from '../../services/time.ts'
-import { isBlank } from '../../contract/rules/text.ts'
+import { isBlank, trimmedOrNull } from '../../contract/rules/text.ts'
 import { sendPdf } from '../files.ts'
 
 /** 30 e-mails of letters an hour: an accountant's needs, not a sender's. */
@@ -85,10 +85,12 @@ export function mailRoutes(define: DefineRoute, deps: AppDeps) {
       if (!budget.take(content.length)) throw new HttpError(413, attachmentsTooLarge, 'ATTACHMENTS_TOO_LARGE')
       attachments.push({ filename: `courrier-${d.id}-${d.sender.replace(/[^\p{L}\p{N}]+/gu, '-')}.pdf`, content })
     }
+    // A message of spaces or invisible characters says nothing: none is written.
+    const message = trimmedOrNull(body.message)
     await mailer.send({
       to: body.email,
       subject: `${user.firstname} ${user.lastname} vous transmet ${documents.length > 1 ? `${documents.length} courriers` : 'un courrier'}`,
-      text: `${body.message ? `${body.message}\n\n` : ''}Courriers joints :\n${documents.map((d) => `- ${d.sender}, reçu le ${longDate.format(d.received_at)} (${d.raison_sociale})`).join('\n')}`,
+      text: `${message ? `${message}\n\n` : ''}Courriers joints :\n${documents.map((d) => `- ${d.sender}, reçu le ${longDate.format(d.received_at)} (${d.raison_sociale})`).join('\n')}`,
       attachments,
     })
     // notify: "Envoyé par e-mail à …" once the e-mail left (a failed send records nothing). Not inside a
