@@ -5,6 +5,7 @@ import { assign, fromPromise, setup } from 'xstate'
 import type { Contract, ContractAddressBody } from '../../server/contract/schemas.ts'
 import { messageOf, type Notice } from './shared.ts'
 import { deferred } from './deferred.ts'
+import { isBlank } from '../../server/contract/rules/text.ts'
 
 export const ADDRESS_STREET_MISSING = 'Indiquez le numéro et la rue.'
 export const ADDRESS_POSTCODE_MISSING = 'Indiquez le code postal.'
@@ -40,12 +41,12 @@ export const isFrance = (country: string) => /^\s*(france|fr)\s*$/i.test(country
 
 export function addressProblems(draft: AddressDraft): Partial<Record<AddressField, string>> {
   const problems: Partial<Record<AddressField, string>> = {}
-  if (!draft.adressePostaleExpedition.trim()) problems.adressePostaleExpedition = ADDRESS_STREET_MISSING
+  if (isBlank(draft.adressePostaleExpedition)) problems.adressePostaleExpedition = ADDRESS_STREET_MISSING
   const postcode = draft.codePostaleExpedition.trim()
   if (!postcode) problems.codePostaleExpedition = ADDRESS_POSTCODE_MISSING
   else if (isFrance(draft.paysPostaleExpedition) && !/^\d{5}$/.test(postcode)) problems.codePostaleExpedition = ADDRESS_POSTCODE_FRENCH
-  if (!draft.villePostaleExpedition.trim()) problems.villePostaleExpedition = ADDRESS_CITY_MISSING
-  if (!draft.paysPostaleExpedition.trim()) problems.paysPostaleExpedition = ADDRESS_COUNTRY_MISSING
+  if (isBlank(draft.villePostaleExpedition)) problems.villePostaleExpedition = ADDRESS_CITY_MISSING
+  if (isBlank(draft.paysPostaleExpedition)) problems.paysPostaleExpedition = ADDRESS_COUNTRY_MISSING
   return problems
 }
 
@@ -59,7 +60,7 @@ const draftOf = (contract: Contract): AddressDraft => ({
 
 const bodyOf = (draft: AddressDraft): ContractAddressBody => ({
   adressePostaleExpedition: draft.adressePostaleExpedition.trim(),
-  adresseComplementPostaleExpedition: draft.adresseComplementPostaleExpedition.trim() || null,
+  adresseComplementPostaleExpedition: isBlank(draft.adresseComplementPostaleExpedition) ? null : draft.adresseComplementPostaleExpedition.trim(),
   codePostaleExpedition: draft.codePostaleExpedition.trim(),
   villePostaleExpedition: draft.villePostaleExpedition.trim(),
   paysPostaleExpedition: draft.paysPostaleExpedition.trim(),

@@ -8,6 +8,7 @@ import type { AuthUser, InvitationInfo } from '../../server/contract/schemas.ts'
 import { PASSWORDS_DIFFER, passwordProblem } from './passwordRule.ts'
 import { messageOf } from './shared.ts'
 import { deferred } from './deferred.ts'
+import { isBlank } from '../../server/contract/rules/text.ts'
 
 export const PASSWORD_MISSING = 'Saisissez votre mot de passe.'
 
@@ -16,8 +17,8 @@ export type AccountProblems = Partial<Record<keyof AccountDraft, string>>
 
 export function accountProblems(draft: AccountDraft): AccountProblems {
   const problems: AccountProblems = {}
-  if (!draft.firstname.trim()) problems.firstname = 'Indiquez votre prénom.'
-  if (!draft.lastname.trim()) problems.lastname = 'Indiquez votre nom.'
+  if (isBlank(draft.firstname)) problems.firstname = 'Indiquez votre prénom.'
+  if (isBlank(draft.lastname)) problems.lastname = 'Indiquez votre nom.'
   const password = passwordProblem(draft.password)
   if (password) problems.password = password
   if (draft.confirmation !== draft.password) problems.confirmation = PASSWORDS_DIFFER

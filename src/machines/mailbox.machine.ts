@@ -18,6 +18,7 @@ import type { MailDocument } from '../../server/contract/schemas.ts'
 import type { ListStatus } from './portalData.machine.ts'
 import { isEmail, messageOf, type Notice } from './shared.ts'
 import { deferred } from './deferred.ts'
+import { isBlank } from '../../server/contract/rules/text.ts'
 
 export const READ_FAILED = 'Le courrier n’a pas pu être marqué comme lu. Réessayez en l’ouvrant à nouveau.'
 export const FILE_FAILED = 'Le courrier numérisé n’a pas pu être chargé.'
@@ -331,7 +332,7 @@ export const mailboxMachine = deferred(() => machineSetup.createMachine({
             src: 'sendDocuments',
             input: ({ context }) => ({
               email: context.form.email.trim(),
-              ...(context.form.message.trim() ? { message: context.form.message.trim() } : {}),
+              ...(!isBlank(context.form.message) ? { message: context.form.message.trim() } : {}),
               documentIds: context.sendIds,
             }),
             onDone: {

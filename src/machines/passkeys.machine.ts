@@ -5,6 +5,7 @@ import { assign, fromPromise, setup } from 'xstate'
 import type { Passkey } from '../../server/contract/schemas.ts'
 import { messageOf, type Notice } from './shared.ts'
 import { deferred } from './deferred.ts'
+import { isBlank } from '../../server/contract/rules/text.ts'
 
 export const PASSKEY_ADDED = 'La clé d’accès a été ajoutée : vous pourrez vous connecter avec elle.'
 export const PASSKEY_RENAMED = 'La clé d’accès a été renommée.'
@@ -54,7 +55,7 @@ export const passkeysMachine = deferred(() => setup({
     notify: (_, _params: Notice) => {},
   },
   guards: {
-    nameEmpty: ({ context }) => context.draftName.trim() === '',
+    nameEmpty: ({ context }) => isBlank(context.draftName),
     nameUnchanged: ({ context }) => context.draftName.trim() === context.selected?.name,
   },
 }).createMachine({

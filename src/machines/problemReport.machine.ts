@@ -3,6 +3,7 @@
 import { assign, fromPromise, setup } from 'xstate'
 import { messageOf, type Notice } from './shared.ts'
 import { deferred } from './deferred.ts'
+import { isBlank } from '../../server/contract/rules/text.ts'
 
 export const PROBLEM_NO_ORDER = 'Veuillez sélectionner une commande spécifique'
 export const PROBLEM_SENT = 'Votre demande est envoyé, nous revenons vers vous au plus vite'
@@ -36,7 +37,7 @@ export const problemReportMachine = deferred(() => setup({
   },
   guards: {
     hasNoOrder: (_, params: { orderId: number | null }) => params.orderId === null,
-    isBlank: ({ context }) => context.message.trim() === '',
+    isBlank: ({ context }) => isBlank(context.message),
   },
 }).createMachine({
   id: 'problemReport',

@@ -6,6 +6,7 @@ import type { Mandataire, MandataireBody } from '../../server/contract/schemas.t
 import { normaliseFrenchPhone } from '../../server/contract/rules/phone.ts'
 import { isEmail, messageOf, type Notice } from './shared.ts'
 import { deferred } from './deferred.ts'
+import { isBlank } from '../../server/contract/rules/text.ts'
 
 export const REPRESENTATIVE_ADDED = 'Le représentant a été ajouté : il pourra retirer le courrier et les colis au comptoir.'
 export const REPRESENTATIVE_REMOVED = 'Le représentant a été retiré.'
@@ -20,8 +21,8 @@ const emptyDraft: RepresentativeDraft = { firstname: '', lastname: '', email: ''
 
 export function representativeProblems(draft: RepresentativeDraft): RepresentativeProblems {
   const problems: RepresentativeProblems = {}
-  if (!draft.firstname.trim()) problems.firstname = 'Indiquez le prénom.'
-  if (!draft.lastname.trim()) problems.lastname = 'Indiquez le nom.'
+  if (isBlank(draft.firstname)) problems.firstname = 'Indiquez le prénom.'
+  if (isBlank(draft.lastname)) problems.lastname = 'Indiquez le nom.'
   if (!isEmail(draft.email)) problems.email = 'Saisissez une adresse e-mail valide, par exemple nom@entreprise.fr.'
   if (!normaliseFrenchPhone(draft.phone)) problems.phone = 'Saisissez un numéro français, par exemple 06 12 34 56 78 ou +33 6 12 34 56 78.'
   return problems

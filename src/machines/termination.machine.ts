@@ -7,6 +7,7 @@ import { assign, fromPromise, setup } from 'xstate'
 import type { TerminationRequestBody, TerminationRequestReply, TerminationStatus } from '../../server/contract/schemas.ts'
 import { messageOf, type Notice, statusOf } from './shared.ts'
 import { deferred } from './deferred.ts'
+import { isBlank } from '../../server/contract/rules/text.ts'
 
 export const TERMINATION_REASONS = [
   'Cessation d’activité',
@@ -58,7 +59,7 @@ export type TerminationEvent =
 export function terminationProblems(draft: TerminationDraft, earliestDate: string | null): Partial<Record<TerminationField, string>> {
   const problems: Partial<Record<TerminationField, string>> = {}
   if (!(TERMINATION_REASONS as readonly string[]).includes(draft.reason)) problems.reason = TERMINATION_NO_REASON
-  else if (draft.reason === OTHER_REASON && draft.comment.trim() === '') problems.comment = TERMINATION_NO_DETAILS
+  else if (draft.reason === OTHER_REASON && isBlank(draft.comment)) problems.comment = TERMINATION_NO_DETAILS
   if (!/^\d{4}-\d{2}-\d{2}$/.test(draft.date) || Number.isNaN(Date.parse(draft.date))) problems.date = TERMINATION_NO_DATE
   else if (earliestDate && draft.date < earliestDate) problems.date = terminationTooEarly(earliestDate)
   return problems
@@ -147,7 +148,7 @@ export const terminationMachine = deferred(() => setup({
         src: 'sendRequest',
         input: ({ context }) => ({
           orderId: context.orderId, reason: context.draft.reason, date: context.draft.date,
-          ...(context.draft.comment.trim() ? { comment: context.draft.comment.trim() } : {}),
+          ...(!isBlank(context.draft.comment) ? { comment: context.draft.comment.trim() } : {}),
         }),
         onDone: {
           target: 'requested',
