@@ -11,6 +11,7 @@ import type { Socket } from 'node:net'
 import type { AppDeps } from './deps.ts'
 import { routeRegistrar } from './http/define-route.ts'
 import { clientErrorHandler, errorHandler, frameworkErrorHandler, HttpError, messages } from './http/errors.ts'
+import { registerJsonBodyParser } from './http/json-body.ts'
 import { openApiDocument } from './http/openapi.ts'
 import { databaseRateLimitStore } from './http/rate-limit-store.ts'
 import { securityHeaders, swaggerUiCsp } from './http/security-headers.ts'
@@ -96,6 +97,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
   }
   app.setValidatorCompiler(validatorCompiler)
   app.setErrorHandler(errorHandler)
+  // JSON nested past a few levels is refused before it is parsed (parsing it held the event loop for seconds).
+  registerJsonBodyParser(app)
   app.decorateRequest('user', null)
   // cluster: which process answered, to see a balancer spread the requests (set on every reply, errors included).
   const instanceName = deps.config.instanceName
