@@ -102,6 +102,11 @@ export const routes = {
     summary: 'Sign out every other device; this session stays.',
     schema: { response: ok(S.SignedOutReply) },
   },
+  signOut: {
+    method: 'DELETE', path: '/api-protected/users/me/sessions/current', auth: 'apiToken', tags: ['Compte'],
+    summary: "Sign out this device: its session ends here (the SPA's « Se déconnecter »), not only in the browser.",
+    schema: { response: ok(S.MessageReply) },
+  },
   passkeys: {
     method: 'GET', path: '/api-protected/users/me/passkeys', auth: 'apiToken', tags: ['Compte'],
     summary: "The user's passkeys (name, added, last used).",

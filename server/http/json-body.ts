@@ -41,7 +41,8 @@ export function registerJsonBodyParser(app: FastifyInstance) {
   const parse = app.getDefaultJsonParser('error', 'error')
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-    if (typeof body === 'string' && nestsDeeperThan(body, MAX_JSON_DEPTH)) return done(new HttpError(400, tooDeepMessage, 'JSON_TOO_DEEP'), undefined)
-    parse(req, body, done)
+    const text = typeof body === 'string' ? body : body.toString('utf8')
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return done(new HttpError(400, tooDeepMessage, 'JSON_TOO_DEEP'), undefined)
+    parse(req, text, done)
   })
 }

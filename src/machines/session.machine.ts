@@ -1,9 +1,9 @@
 // The session (spec §4): login keeps the returned user object (with its apiToken) in the browser;
-// logout, or a failed current-user fetch, removes it silently; a call refused later (401: the session
+// logout (which also ends the session on the server), or a failed current-user fetch, removes it silently; a call refused later (401: the session
 // expired during work) removes it too, and /login says so. While signed in, the session loads
 // the portal's code (kept out of the first load of /login) and runs the startup machine as its
 // child `startup`, so that signing out stops everything it started.
-import { type ActorRefFrom, assign, fromPromise, setup, stopChild } from 'xstate'
+import { type ActorRefFrom, assign, enqueueActions, fromPromise, setup, stopChild } from 'xstate'
 import type { AuthUser, LoginBody } from '../../server/contract/schemas.ts'
 import { messageOf } from './shared.ts'
 import type { StartupLogic, StartupRef, StoredChoice } from './startup.machine.ts'
@@ -24,7 +24,8 @@ export interface SessionContext {
 
 export type SessionEvent =
   | { type: 'session.login'; username: string; password: string }
-  | { type: 'session.logout' }
+  // « Se déconnecter » here, or (`elsewhere`) the stored user removed by another tab, which ended the session itself.
+  | { type: 'session.logout'; elsewhere?: boolean }
   // An authenticated call answered 401; `path`: the page shown then, if it is one to come back to.
   | { type: 'session.expired'; path?: string }
   | { type: 'session.retry' }
@@ -61,6 +62,8 @@ export const sessionMachine = deferred(() => setup({
     persistUser: (_, _params: { user: AuthUser }) => {},
     /** Removes the stored user and default order, if the entry is still this sign-in's (provided by the composition root). */
     removeUser: (_, _params: { apiToken: string | null }) => {},
+    /** Ends the session on the server too (DELETE users/me/sessions/current), without waiting nor reporting (provided). */
+    endSession: (_, _params: { apiToken: string }) => {},
   },
   guards: {
     hasUser: ({ context }) => context.user !== null,
@@ -104,6 +107,11 @@ export const sessionMachine = deferred(() => setup({
     signedIn: {
       // Every way out of here is a sign-out: the stored user goes, and what was started stops.
       exit: [
+        // A sign-out chosen here ends the session on the server as well: its token, kept anywhere, is refused from now
+        // on. Not when another tab signed out (it ended it), nor when the session had expired (the server ended it).
+        enqueueActions(({ context, event, enqueue }) => {
+          if (event.type === 'session.logout' && !event.elsewhere && context.user) enqueue({ type: 'endSession', params: { apiToken: context.user.apiToken } })
+        }),
         { type: 'removeUser', params: ({ context }) => ({ apiToken: context.user?.apiToken ?? null }) },
         stopChild('startup'),
         assign({ user: null, storedChoice: null, startup: null, error: null, returnTo: null, lastUserId: ({ context }) => context.user?.id ?? null }),

@@ -49,6 +49,8 @@ export function createSessionActor({ api, notify, loadPortal, currentPath = brow
       actions: {
         persistUser: (_, { user }) => writeStoredUser(user),
         removeUser: (_, { apiToken }) => removeStoredSession(apiToken),
+        // Nothing waits for it nor reports it: the sign-out is done here whatever the server answers.
+        endSession: (_, { apiToken }) => void api.signOut({ apiToken }).catch(() => {}),
       },
     }),
     { input: { storedUser: readStoredUser(), storedChoice: readStoredChoice() }, inspect },
@@ -61,7 +63,7 @@ export function createSessionActor({ api, notify, loadPortal, currentPath = brow
   })
   const unfollow = [
     // Signed out in another tab: as a logout here (that tab said why, if its session expired).
-    onSignedOutElsewhere(() => session.send({ type: 'session.logout' })),
+    onSignedOutElsewhere(() => session.send({ type: 'session.logout', elsewhere: true })),
     // Signed in in another tab while this one is signed out: its guard lets the portal through, so the session follows.
     onSignedInElsewhere((user) => session.getSnapshot().matches('signedOut') && session.send({ type: 'session.signedIn', user })),
   ]

@@ -26,11 +26,12 @@ function startupStandIn(at: 'account' | 'ready') {
 function start(storedUser: AuthUser | null, at: 'account' | 'ready' = 'ready') {
   const deferreds = new Deferreds()
   const startupLogic = startupStandIn(at)
-  const storage = { user: storedUser as AuthUser | null, writes: 0, removals: 0 }
+  const storage = { user: storedUser as AuthUser | null, writes: 0, removals: 0, ended: [] as string[] }
   const machine = sessionMachine.provide({
     actors: { login: deferreds.actor(), loadPortal: deferreds.actor() },
     actions: {
       persistUser: (_, params) => { storage.user = params.user; storage.writes++ },
+      endSession: (_, { apiToken }) => void storage.ended.push(apiToken),
       // As the browser's storage: an entry another sign-in wrote since is left alone.
       removeUser: (_, { apiToken }) => {
         if (storage.user && storage.user.apiToken !== apiToken) return
@@ -55,6 +56,7 @@ for (const [storedUser, at] of [[null, 'ready'], [F.authUser, 'ready'], [F.authU
     { type: 'xstate.error.actor.loadPortal', error: offline },
     { type: 'session.retry' },
     { type: 'session.logout' },
+    { type: 'session.logout', elsewhere: true },
     { type: 'session.expired', path: '/factures' },
     { type: 'xstate.done.actor.startup', output: { reason: 'unauthorized' } },
     { type: 'session.signedIn', user: F.authUser, orderId: 3 },
@@ -102,6 +104,11 @@ for (const [storedUser, at] of [[null, 'ready'], [F.authUser, 'ready'], [F.authU
       // The stored user is removed once per sign-out and never otherwise: each removal signs every other tab out.
       const signOuts = path.steps.filter((step, i) => !step.state.matches('signedIn') && (i === 0 ? storedUser !== null : path.steps[i - 1]!.state.matches('signedIn')))
       assert.is(run.storage.removals, signOuts.length, 'removals of the stored user')
+      // « Se déconnecter » ends the session on the server, with its token; a sign-out in another tab, an expiry or a
+      // failed current-user fetch does not call (the session is over there already).
+      const chosen = path.steps.filter((step, i) => step.event.type === 'session.logout' && !(step.event as { elsewhere?: boolean }).elsewhere
+        && (i === 0 ? storedUser !== null : path.steps[i - 1]!.state.matches('signedIn')))
+      assert.equal(run.storage.ended, chosen.map(() => F.authUser.apiToken), 'sessions ended on the server')
       // The startup child runs exactly while the portal is shown.
       assert.is(!!snapshot.context.startup, snapshot.matches({ signedIn: 'portal' }))
       if (snapshot.context.startup) assert.is(snapshot.children.startup, snapshot.context.startup)

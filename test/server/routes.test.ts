@@ -516,6 +516,13 @@ const happy: Record<RouteName, Check> = {
     assert.is((await send(t.app, 'currentUser', {}, other)).statusCode, 401, 'the other device is signed out')
     assert.equal(ok(await call()).signedOut, 0)
   },
+  signOut: async ({ t, camille }, call) => {
+    const here = await login(t.app)
+    assert.equal(ok(await call({}, here)), { message: 'Vous êtes déconnecté.' })
+    assert.is((await call({}, here)).statusCode, 401, 'this session is over: its token is refused')
+    assert.is((await send(t.app, 'currentUser', {}, here)).statusCode, 401)
+    assert.is((await send(t.app, 'currentUser', {}, camille)).statusCode, 200, 'her other device stays signed in')
+  },
   passkeyRegistrationOptions: async (_, call) => {
     const options = ok(await call())
     assert.equal([options.rp.id, options.rp.name, options.user.name], ['localhost', 'Domicilium', 'demo@example.com'])

@@ -213,6 +213,7 @@ export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sampl
     acceptInvitation: () => ({ params: { token: 'x'.repeat(43) } }),
     sessions: () => ({}),
     signOutOtherSessions: () => ({}),
+    signOut: () => ({}),
     passkeys: () => ({}),
     passkeyRegistrationOptions: () => ({}),
     registerPasskey: () => ({ body: { credential: unverifiableRegistration(), name: 'Téléphone de Camille' } }),

@@ -236,6 +236,7 @@ function peopleApi(scenario: PeopleScenario, calls: Calls, notify: (notice: Noti
       return scenario.sessions ?? []
     },
     signOutOtherSessions: async () => (record('signOutOtherSessions'), { signedOut: 1, message: 'L’autre appareil a été déconnecté.' }),
+    signOut: async (options) => (record('signOut', options?.apiToken), { message: 'Vous êtes déconnecté.' }),
     getShares: async (orderId) => {
       record('getShares', orderId)
       if (fails('loadShares')) throw new Error('Le service est momentanément indisponible. Réessayez dans quelques instants.')

@@ -156,11 +156,13 @@ Header('at 360 px, another order chosen from the mobile link: the focus is on th
   await waitFor(() => assert.is(document.activeElement, screen.getByRole('button', { name: /Domiciliation: Atelier Lumière SARL/ })))
 })
 
-Header('logout removes the stored user and closes the protected pages', async () => {
+Header('logout ends the session on the server, removes the stored user and closes the protected pages', async () => {
   const app = await renderApp('/factures', { signedIn: true, defaultOrder: 2 })
   await screen.findByRole('heading', { level: 1, name: 'Mes factures' })
+  const token = JSON.parse(localStorage.getItem('user')!).apiToken
   fireEvent.click(screen.getByRole('button', { name: 'Se déconnecter' }))
   await waitFor(() => assert.is(app.currentPath(), '/login'))
+  assert.equal(app.calls.people.filter(([name]) => name === 'signOut'), [['signOut', token]], 'the session ends on the server too, with the token being left')
   assert.is(localStorage.getItem('user'), null)
   assert.is(localStorage.getItem('defaultOrder'), null)
   act(() => app.location.navigate('/factures'))

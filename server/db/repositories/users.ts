@@ -197,6 +197,11 @@ export async function revokeOtherSessions(db: Db, userId: number, keepHash: stri
   return Number(result.numDeletedRows)
 }
 
+/** Ends one session (a sign-out): its token is refused from now on, by every instance. */
+export async function revokeSession(db: Db, userId: number, tokenHash: string): Promise<void> {
+  await db.deleteFrom('api_tokens').where('user_id', '=', userId).where('token_hash', '=', tokenHash).execute()
+}
+
 export async function revokeOtherTokens(db: Db, userId: number, keepHash: string | null): Promise<void> {
   let query = db.deleteFrom('api_tokens').where('user_id', '=', userId)
   if (keepHash) query = query.where('token_hash', '!=', keepHash)

@@ -6,7 +6,7 @@ import { badRequest, conflict, HttpError, messages } from '../../http/errors.ts'
 import { limitPerUser, withinUserLimit } from '../../http/user-rate-limit.ts'
 import {
   changePassword, createPasswordResetLink, findCurrentUser, findPasswordHash, invalidSessionError, findUserByEmail, listSessions, openPasswordSession, resetPasswordWithToken,
-  revokeOtherSessions, toUser, updateUserEmail,
+  revokeOtherSessions, revokeSession, toUser, updateUserEmail,
 } from '../../db/repositories/users.ts'
 import { isUniqueViolation } from '../../db/errors.ts'
 import { hashPassword, legacySchemeDecoy, needsRehash, verifyPassword } from '../../services/crypto.ts'
@@ -143,6 +143,13 @@ export function accountRoutes(define: DefineRoute, deps: AppDeps) {
       signedOut,
       message: signedOut === 0 ? 'Aucun autre appareil n’était connecté.' : signedOut === 1 ? 'L’autre appareil a été déconnecté.' : `Les ${signedOut} autres appareils ont été déconnectés.`,
     }
+  })
+
+  // « Se déconnecter »: the session ends in the database, not only in the browser's storage (found in review: a token
+  // kept by a shared computer or a script stayed valid for its 30 days after the sign-out).
+  define('signOut', async ({ user }) => {
+    await revokeSession(db, user.id, user.tokenHash)
+    return { message: 'Vous êtes déconnecté.' }
   })
 
   passkeyRoutes(define, deps)
