@@ -48,6 +48,8 @@ export const DEMO_PREFECTURE_APPROVAL = 'DÉMO-75-000 (à configurer)'
 
 /** An operator token shorter than this is refused at startup: it guards every customer's mail. */
 export const MIN_OPERATOR_TOKEN_LENGTH = 24
+/** Different characters at least in OPERATOR_TOKEN (24 random hex digits hold about 13; fewer than 6 is not chance). */
+export const MIN_OPERATOR_TOKEN_DISTINCT = 6
 
 /** billing: the card form of the real provider needs its publishable key, of the same mode (test or live) as the secret key. */
 function checkStripeKeys(secretKey: string | undefined, publishableKey: string | undefined) {
@@ -105,6 +107,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const operatorToken = env.OPERATOR_TOKEN?.trim() || undefined
   if (operatorToken && operatorToken.length < MIN_OPERATOR_TOKEN_LENGTH) {
     throw new Error(`OPERATOR_TOKEN est trop court : ${MIN_OPERATOR_TOKEN_LENGTH} caractères au moins (par exemple : openssl rand -hex 32).`)
+  }
+  // Long but guessable ('aaaa…', 'abab…', '0000…'): a token of this one key to every customer's data must be random.
+  if (operatorToken && new Set(operatorToken).size < MIN_OPERATOR_TOKEN_DISTINCT) {
+    throw new Error(`OPERATOR_TOKEN est trop prévisible : ${MIN_OPERATOR_TOKEN_DISTINCT} caractères différents au moins ; tirez-le au hasard (par exemple : openssl rand -hex 32).`)
   }
   const stripeSecretKey = env.STRIPE_SECRET_KEY?.trim() || undefined
   const stripePublishableKey = env.STRIPE_PUBLISHABLE_KEY?.trim() || undefined

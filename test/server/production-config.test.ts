@@ -39,4 +39,12 @@ test('on a development machine the demo is there unless refused, with the stand-
   assert.is(loadConfig({ NODE_ENV: 'development' }).stripeSecretKey, undefined)
 })
 
+test('OPERATOR_TOKEN: 24 characters at least, and not a repeated pattern (the one key to every customer\'s data)', () => {
+  assert.throws(() => loadConfig({ OPERATOR_TOKEN: 'abc123' }), /trop court/)
+  for (const guessable of ['a'.repeat(64), 'ab'.repeat(20), '0123'.repeat(8), 'aaaaabbbbbcccccdddddeeeee']) {
+    assert.throws(() => loadConfig({ OPERATOR_TOKEN: guessable }), /OPERATOR_TOKEN est trop prévisible/, guessable)
+  }
+  assert.is(loadConfig({ OPERATOR_TOKEN: '3f9c0a7be21d4c58a9e6f0b1' }).operatorToken, '3f9c0a7be21d4c58a9e6f0b1')
+})
+
 test.run()
