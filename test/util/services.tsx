@@ -37,6 +37,8 @@ export interface Scenario {
   userFails?: boolean
   /** The orders never arrive (the startup stays loading). */
   ordersPending?: boolean
+  /** The orders fetch fails once (a 500's message), then answers. */
+  ordersFailOnce?: boolean
   /** The portal's code cannot be loaded (offline). */
   portalFails?: boolean
   /** The answer of the Kbis upload: the stored path, or null (a failure). */
@@ -342,6 +344,7 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
     },
     getContracts: async () => structuredClone(scenario.billing?.contracts ?? F.contracts),
     getMyOrders: () => (scenario.ordersPending ? new Promise<Order[]>(() => {})
+      : scenario.ordersFailOnce && !failedOnce.has('orders' as Resource) ? (failedOnce.add('orders' as Resource), Promise.reject(new Error('Une erreur interne est survenue.')))
       : Promise.resolve(orders.map((o) => (completedElsewhere.has(o.id) ? { ...o, missingDocumentsValidatedAt: '2026-11-22T09:00:00.000Z' } : o)))),
 
     getPaymentMethod: (orderId) => list('card', { orderId, share: false }),

@@ -128,6 +128,25 @@ Layouts("the portal's code cannot load: a French message and 'Réessayer'", asyn
   screen.getByRole('button', { name: 'Réessayer' })
 })
 
+Layouts("the orders cannot be read: what failed, the server's reason, 'Réessayer' and 'Se déconnecter'", async () => {
+  await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: 2, ordersFailOnce: true })
+  await screen.findByRole('heading', { level: 1, name: 'Votre espace n’a pas pu être chargé' })
+  screen.getByText(/Une erreur interne est survenue/)
+  fireEvent.click(screen.getByRole('button', { name: 'Réessayer' }))
+  await screen.findByText('Bonjour Camille')
+  cleanup()
+  localStorage.clear()
+  const app = await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: 2, ordersFailOnce: true })
+  fireEvent.click(await screen.findByRole('button', { name: 'Se déconnecter' }))
+  await waitFor(() => assert.is(app.currentPath(), '/login'))
+})
+
+Layouts("the portal's code cannot load: 'Se déconnecter' is offered too", async () => {
+  const app = await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: 2, portalFails: true })
+  fireEvent.click(await screen.findByRole('button', { name: 'Se déconnecter' }))
+  await waitFor(() => assert.is(app.currentPath(), '/login'))
+})
+
 Layouts('zero orders: a clear French empty state', async () => {
   await renderApp('/tableau-de-bord', { signedIn: true, orders: [] })
   await screen.findByText(/Vous n'avez pas encore de domiciliation active/)

@@ -11,8 +11,16 @@ import { useFocusWhenShown } from '../components/useFocusWhenShown.ts'
 import { OrderSelection } from './OrderSelection.tsx'
 import { Shell } from './Shell.tsx'
 
-function NoOrders({ startup }: { startup: StartupRef }) {
+function SignOutButton() {
   const session = useSession()
+  return (
+    <Button type="button" $variant="ghost" onClick={() => session.send({ type: 'session.logout' })}>
+      Se déconnecter
+    </Button>
+  )
+}
+
+function NoOrders({ startup }: { startup: StartupRef }) {
   return (
     <Centered>
       <h1>Aucune domiciliation</h1>
@@ -20,9 +28,7 @@ function NoOrders({ startup }: { startup: StartupRef }) {
       <Button type="button" $variant="secondary" onClick={() => startup.send({ type: 'startup.retry' })}>
         Réessayer
       </Button>
-      <Button type="button" $variant="ghost" onClick={() => session.send({ type: 'session.logout' })}>
-        Se déconnecter
-      </Button>
+      <SignOutButton />
     </Centered>
   )
 }
@@ -62,6 +68,7 @@ export default function DashboardLayout() {
     return (
       <Centered>
         <ErrorState message={portalError} onRetry={() => session.send({ type: 'session.retry' })} />
+        <SignOutButton />
       </Centered>
     )
   }
@@ -70,9 +77,13 @@ export default function DashboardLayout() {
   if (view === 'noOrders') return <NoOrders startup={startup} />
   if (view === 'missingDocuments') return <MissingDocumentsNotice startup={startup} />
   if (view === 'failed') {
+    // What failed in words, the server's reason after it (a bare « Une erreur interne est survenue. » said neither what
+    // nor what to do), 'Réessayer', and a way out: nothing else of the portal is shown (found in review).
     return (
       <Centered>
+        <h1>Votre espace n’a pas pu être chargé</h1>
         <ErrorState message={error ?? 'Impossible de charger votre espace.'} onRetry={() => startup.send({ type: 'startup.retry' })} />
+        <SignOutButton />
       </Centered>
     )
   }
