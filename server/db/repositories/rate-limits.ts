@@ -47,6 +47,8 @@ export async function giveBackRateLimitHits(db: Db, key: string, hits: number, r
 
 /** Old windows are useless: removed now and then (services/prune.ts) so the table stays small. How many went. */
 export async function deleteExpiredRateLimits(db: Db, now: Date): Promise<number> {
-  const result = await db.deleteFrom('rate_limits').where('reset_at', '<', now).executeTakeFirst()
+  // Windows a request is counting in right now are skipped (next prune): no wait on them, no deadlock (PostgreSQL).
+  const result = await db.deleteFrom('rate_limits')
+    .where('key', 'in', (eb) => eb.selectFrom('rate_limits').select('key').where('reset_at', '<', now).forUpdate().skipLocked()).executeTakeFirst()
   return Number(result.numDeletedRows)
 }

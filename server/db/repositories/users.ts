@@ -253,8 +253,12 @@ export async function resetPasswordWithToken(db: Kysely<Database>, token: string
 }
 
 /** Sessions and password-reset links past their expiry: nothing reads them again (services/prune.ts). How many went. */
+// Rows a request holds locked (a reset in progress locks the user's links) are skipped, left to the next prune: a
+// delete of many rows waiting for one while that request waits for another of them would be a deadlock (PostgreSQL).
 export async function deleteExpiredCredentials(db: Db, now: Date): Promise<{ apiTokens: number; passwordResets: number }> {
-  const tokens = await db.deleteFrom('api_tokens').where('expires_at', '<', now).executeTakeFirst()
-  const resets = await db.deleteFrom('password_resets').where('expires_at', '<', now).executeTakeFirst()
+  const tokens = await db.deleteFrom('api_tokens')
+    .where('id', 'in', (eb) => eb.selectFrom('api_tokens').select('id').where('expires_at', '<', now).forUpdate().skipLocked()).executeTakeFirst()
+  const resets = await db.deleteFrom('password_resets')
+    .where('id', 'in', (eb) => eb.selectFrom('password_resets').select('id').where('expires_at', '<', now).forUpdate().skipLocked()).executeTakeFirst()
   return { apiTokens: Number(tokens.numDeletedRows), passwordResets: Number(resets.numDeletedRows) }
 }
