@@ -307,7 +307,7 @@ Deadlines('the dashboard shows the next three, soonest first, each opening its l
   // The dashboard loads several lists at once: a loaded machine may take a while.
   const list = await screen.findByRole('list', { name: 'Prochaines échéances de vos courriers' }, slow)
   const items = within(list).getAllByRole('listitem')
-  assert.equal(items.map((li) => li.querySelector('a')!.textContent), ['À traiter avant le 10 janvier 2027', 'À traiter avant le 1 février 2027', 'À traiter avant le 31 mars 2027'])
+  assert.equal(items.map((li) => li.querySelector('a')!.textContent), ['À traiter avant le 10 janvier 2027', 'À traiter avant le 1er février 2027', 'À traiter avant le 31 mars 2027'])
   assert.match(items[0]!.textContent!, /Greffe du tribunal · 120,00\s€/)
   assert.is(items[0]!.querySelector('a')!.getAttribute('href'), '/mes-courriers/courriers?domiciliation=2&courrier=24')
   assert.equal(app.calls.deadlineLoads, [2])

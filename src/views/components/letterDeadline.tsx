@@ -2,8 +2,9 @@
 // the dashboard say it: "À traiter avant le 15 janvier 2027 · 320,00 €".
 import { Badge } from './page.tsx'
 import { formatEuros } from './ui.tsx'
+import { frenchDateFormat } from '../../../server/contract/rules/french-date.ts'
 
-const dayFormat = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
+const dayFormat = frenchDateFormat({ day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
 /** "15 janvier 2027" from "2027-01-15", the same day wherever the browser is. */
 export const formatDay = (isoDate: string) => dayFormat.format(new Date(`${isoDate}T00:00:00Z`))
 

@@ -7,8 +7,9 @@ import { type Deadline, isPast, nextDeadline } from '../../../domain/deadline.ts
 import { Badge, Muted } from '../../components/page.tsx'
 import { VisuallyHidden } from '../../components/ui.tsx'
 import { color, radius } from '../../theme.ts'
+import { frenchDateFormat } from '../../../../server/contract/rules/french-date.ts'
 
-const dayFormat = new Intl.DateTimeFormat('fr-FR', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
+const dayFormat = frenchDateFormat({ weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
 /** "mardi 15 décembre 2026" */
 export const deadlineDate = (iso: string) => dayFormat.format(new Date(`${iso}T00:00:00Z`))
 

@@ -5,8 +5,9 @@ import { Badge, companyOf, ListState, Muted, PageCard, Row, Rows, usePortal, use
 import { formatEuros } from '../../components/ui.tsx'
 import type { PageProps } from '../page.ts'
 import { InvoiceDownload } from './InvoiceDownload.tsx'
+import { frenchDateFormat } from '../../../../server/contract/rules/french-date.ts'
 
-const when = new Intl.DateTimeFormat('fr-FR', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit' })
+const when = frenchDateFormat({ weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit' })
 
 /** "2 h", "1 h 30". */
 export const formatDuration = (hours: number) => {

@@ -7,6 +7,7 @@ import type { LetterEvent, MailDocument } from '../../../../server/contract/sche
 import { useFlows } from '../../app-context.tsx'
 import { ErrorState, Spinner } from '../../components/ui.tsx'
 import { color } from '../../theme.ts'
+import { frenchDateFormat } from '../../../../server/contract/rules/french-date.ts'
 
 const Section = styled('section')`
   h4 { margin: 0 0 0.4rem; font-size: 1rem; }
@@ -15,7 +16,7 @@ const Section = styled('section')`
   time { color: ${color.muted}; font-size: 0.875rem; }
 `
 
-const stamp = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit' })
+const stamp = frenchDateFormat({ day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit' })
 
 /** The French line of one event: "Ouvert par vous", "Envoyé par e-mail à x@y.fr par Julien Moreau"… */
 export function historyLabel(event: LetterEvent): string {
