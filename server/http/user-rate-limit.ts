@@ -1,5 +1,6 @@
 // Limits per signed-in user (not per IP) for the calls that send e-mail to addresses the user types or
-// that tell whether an address is taken: counters in the rate_limits table, shared by every process.
+// that tell whether an address is taken, and per account for failed passwords (takeAttempt): counters in the rate_limits
+// table, shared by every process.
 import { countRateLimitHit, giveBackRateLimitHits, remainingRateLimitHits, takeRateLimitHits } from '../db/repositories/rate-limits.ts'
 import type { AppDeps } from '../deps.ts'
 import { HttpError } from './errors.ts'
@@ -45,4 +46,29 @@ export async function takeFromUserLimit({ db, clock }: Pick<AppDeps, 'db' | 'clo
       if (n > 0) await giveBackRateLimitHits(db, key, n, window)
     },
   }
+}
+
+/** A limit on failed attempts at a secret (a password): only failures are kept, past `max` in `windowMs` nothing is checked. */
+export interface AttemptLimit {
+  max: number
+  windowMs: number
+  /** The French answer past it, with the whole minutes left before the window ends (1 at least). */
+  message: (minutes: number) => string
+}
+
+/**
+ * Takes one attempt on `key` before the secret is checked: past `limit`, a French 429 and nothing checked. The hit is
+ * taken first, in one conditional statement, so that concurrent guesses never pass the limit together (a read and a
+ * later count let every guess in flight through); `succeeded()` gives it back when the secret was right, so that only
+ * failures count and nobody holds an account by signing in to it.
+ */
+export async function takeAttempt({ db, clock }: Pick<AppDeps, 'db' | 'clock'>, key: string, limit: AttemptLimit): Promise<{ succeeded(): Promise<void> }> {
+  const now = clock.now()
+  const window = await takeRateLimitHits(db, key, 1, limit.max, now, new Date(now.getTime() + limit.windowMs))
+  if (!window) {
+    const { resetAt } = await remainingRateLimitHits(db, key, limit.max, now)
+    const minutes = Math.max(1, Math.ceil(((resetAt?.getTime() ?? now.getTime()) - now.getTime()) / 60_000))
+    throw new HttpError(429, limit.message(minutes), 'RATE_LIMITED')
+  }
+  return { succeeded: () => giveBackRateLimitHits(db, key, 1, window) }
 }

@@ -52,3 +52,8 @@ export async function deleteExpiredRateLimits(db: Db, now: Date): Promise<number
     .where('key', 'in', (eb) => eb.selectFrom('rate_limits').select('key').where('reset_at', '<', now).forUpdate().skipLocked()).executeTakeFirst()
   return Number(result.numDeletedRows)
 }
+
+/** Forgets the counters of `keys` (an account's failed passwords, once its owner proved the mailbox by a reset link). */
+export async function clearRateLimits(db: Db, keys: string[]): Promise<void> {
+  if (keys.length > 0) await db.deleteFrom('rate_limits').where('key', 'in', keys).execute()
+}

@@ -229,12 +229,12 @@ export async function createPasswordResetLink(db: Kysely<Database>, userId: numb
   })
 }
 
-/** Spends a reset token: sets the new password and ends every session. The user's id, or null for an unknown, used or expired token. */
-export async function resetPasswordWithToken(db: Kysely<Database>, token: string, passwordHash: string, now: Date): Promise<number | null> {
+/** Spends a reset token: sets the new password and ends every session. The user's id and address, or null for an unknown, used or expired token. */
+export async function resetPasswordWithToken(db: Kysely<Database>, token: string, passwordHash: string, now: Date): Promise<{ id: number; email: string } | null> {
   const tokenHash = sha256(token)
   return db.transaction().execute(async (tx) => {
     // The user's row first (the lock order above), found through the link without locking it.
-    const user = await tx.selectFrom('users').select('id')
+    const user = await tx.selectFrom('users').select(['id', 'email'])
       .where('id', '=', (eb) => eb.selectFrom('password_resets').select('user_id').where('token_hash', '=', tokenHash))
       .forUpdate().executeTakeFirst()
     if (!user) return null
@@ -248,7 +248,7 @@ export async function resetPasswordWithToken(db: Kysely<Database>, token: string
     await revokeOtherTokens(tx, reset.user_id, null)
     // The other links sent before (a second request, an old mailbox) end with this one.
     await closeResetLinks(tx, reset.user_id, now)
-    return reset.user_id
+    return user
   })
 }
 

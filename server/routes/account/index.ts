@@ -3,7 +3,8 @@ import { addDays, addHours } from '../../services/time.ts'
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest, conflict, HttpError, messages } from '../../http/errors.ts'
-import { limitPerUser, withinUserLimit } from '../../http/user-rate-limit.ts'
+import { limitPerUser, takeAttempt, withinUserLimit, type AttemptLimit } from '../../http/user-rate-limit.ts'
+import { clearRateLimits } from '../../db/repositories/rate-limits.ts'
 import {
   changePassword, createPasswordResetLink, findCurrentUser, findPasswordHash, invalidSessionError, findUserByEmail, listSessions, openPasswordSession, resetPasswordWithToken,
   revokeOtherSessions, revokeSession, toUser, updateUserEmail,
@@ -31,6 +32,26 @@ export const EMAIL_CHANGE_LIMIT = { name: 'updateEmail', max: 5, windowMs: 3_600
  */
 export const RESET_MAIL_LIMIT = { name: 'resetPasswordMail', max: 3, windowMs: 3_600_000 }
 
+const minutesText = (minutes: number) => (minutes === 1 ? '1 minute' : `${minutes} minutes`)
+
+/**
+ * Wrong passwords per account, whichever IPs send them: the per-IP limit alone let 60 addresses of one /48 try 60
+ * passwords a minute on one account. Counted for the address typed (trimmed, case ignored), so an unknown address is
+ * held exactly as a known one and the 429 tells nothing of who has an account.
+ */
+export const LOGIN_PASSWORD_LIMIT: AttemptLimit = {
+  max: 10, windowMs: 15 * 60_000,
+  message: (minutes) => `Trop d’essais de mot de passe pour ce compte : réessayez dans ${minutesText(minutes)}, ou choisissez « Mot de passe oublié ? ».`,
+}
+/** Wrong current passwords per signed-in user on a password change (a stolen session must not test passwords there). */
+export const CHANGE_PASSWORD_LIMIT: AttemptLimit = {
+  max: 10, windowMs: 15 * 60_000,
+  message: (minutes) => `Trop d’essais de mot de passe pour ce compte : réessayez dans ${minutesText(minutes)}. Si vous l’avez oublié, déconnectez-vous puis choisissez « Mot de passe oublié ? ».`,
+}
+/** The counters' keys: one for the address typed on /login, one for the user on a password change. */
+export const loginAttemptsKey = (email: string) => `password:${email.trim().toLowerCase()}`
+export const changeAttemptsKey = (userId: number) => `user:${userId}:passwordChecks`
+
 export const emailTaken = 'Cette adresse e-mail est déjà utilisée par un autre compte.'
 
 /** A chosen password against the rule (12 characters at least, not a common one): a French 400 otherwise. */
@@ -43,6 +64,8 @@ export function accountRoutes(define: DefineRoute, deps: AppDeps) {
   const { db, config, clock, mailer } = deps
 
   define('login', async ({ body, req }) => {
+    // Before anything is looked up or checked: the same statement, and the same 429, for a known and an unknown address.
+    const attempt = await takeAttempt(deps, loginAttemptsKey(body.username), LOGIN_PASSWORD_LIMIT)
     const user = await findUserByEmail(db, body.username)
     const stored = user?.password_hash ?? (await decoyHash)
     const valid = await verifyPassword(body.password, stored)
@@ -51,6 +74,7 @@ export function accountRoutes(define: DefineRoute, deps: AppDeps) {
       await verifyPassword(body.password, stored.startsWith('scrypt$') ? await decoyHash : legacyDecoyHash)
       throw badCredentials()
     }
+    await attempt.succeeded()
     const expiresAt = addDays(clock.now(), config.tokenTtlDays)
     // Opened only while the password is still the one checked: a reset or a change committed meanwhile wins (its
     // "every session ends" cannot miss this one, nor this rehash write the old password back).
@@ -92,8 +116,11 @@ export function accountRoutes(define: DefineRoute, deps: AppDeps) {
   define('resetPassword', async ({ body }) => {
     checkNewPassword(body.password)
     const passwordHash = await hashPassword(body.password)
-    const userId = await resetPasswordWithToken(db, body.token, passwordHash, clock.now())
-    if (userId === null) throw badRequest('Ce lien de réinitialisation est invalide, a déjà servi ou a expiré : demandez-en un nouveau.', 'INVALID_RESET_TOKEN')
+    const user = await resetPasswordWithToken(db, body.token, passwordHash, clock.now())
+    if (user === null) throw badRequest('Ce lien de réinitialisation est invalide, a déjà servi ou a expiré : demandez-en un nouveau.', 'INVALID_RESET_TOKEN')
+    // The owner proved the mailbox and chose a new password: the wrong ones typed before (theirs, or a guesser's) no
+    // longer hold the account.
+    await clearRateLimits(db, [loginAttemptsKey(user.email), changeAttemptsKey(user.id)])
     return { message: 'Votre mot de passe a été modifié, vous pouvez vous connecter.' }
   })
 
@@ -120,8 +147,10 @@ export function accountRoutes(define: DefineRoute, deps: AppDeps) {
   })
 
   define('updatePassword', async ({ user, body }) => {
+    const attempt = await takeAttempt(deps, changeAttemptsKey(user.id), CHANGE_PASSWORD_LIMIT)
     const checkedHash = await findPasswordHash(db, user.id)
     if (!(await verifyPassword(body.currentPassword, checkedHash))) throw badRequest('Le mot de passe actuel est incorrect.', 'BAD_PASSWORD')
+    await attempt.succeeded()
     checkNewPassword(body.newPassword)
     // Other sessions (another browser, a stolen token) and reset links end with the old password; this one goes on.
     const changed = await changePassword(db, { userId: user.id, checkedHash, newHash: await hashPassword(body.newPassword), keepTokenHash: user.tokenHash, now: clock.now() })
