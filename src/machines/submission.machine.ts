@@ -6,7 +6,7 @@ import { deferred } from './deferred.ts'
 
 export type Values = Record<string, string>
 
-/** The toast after a new password was chosen on /set-password (the wiring shows it, then /login). */
+/** The toast after a new password was chosen on /set-password when the server's reply says nothing (the wiring shows it, then /login). */
 export const PASSWORD_CHANGED = 'Votre mot de passe a été modifié. Vous pouvez vous connecter.'
 
 export const submissionMachine = deferred(() => setup({
@@ -20,8 +20,8 @@ export const submissionMachine = deferred(() => setup({
     }),
   },
   actions: {
-    /** What to do once it went through (provided by the wiring). */
-    succeeded: () => {},
+    /** What to do once it went through, with the server's reply (provided by the wiring). */
+    succeeded: (_, _params: { reply: unknown }) => {},
   },
 }).createMachine({
   id: 'submission',
@@ -37,7 +37,7 @@ export const submissionMachine = deferred(() => setup({
         id: 'submit',
         src: 'submit',
         input: ({ context }) => context.values!,
-        onDone: { target: 'succeeded', actions: 'succeeded' },
+        onDone: { target: 'succeeded', actions: { type: 'succeeded', params: ({ event }) => ({ reply: event.output }) } },
         onError: { target: 'editing', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
       },
     },

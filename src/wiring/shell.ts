@@ -64,8 +64,10 @@ export function createShellFlows({ api, notify, navigate, toPortal }: WiringDeps
     passwordReset: later(() => submissionMachine.provide({
       actors: { submit: fromPromise(({ input, signal }) => api.resetPassword({ token: input.token!, password: input.password! }, { signal })) },
       actions: {
-        succeeded: () => {
-          notify({ kind: 'success', message: PASSWORD_CHANGED })
+        // The server's words: a reset also removes the account's passkeys, and its reply says so when there were some.
+        succeeded: (_, { reply }) => {
+          const said = (reply as { message?: unknown } | undefined)?.message
+          notify({ kind: 'success', message: typeof said === 'string' && said ? said : PASSWORD_CHANGED })
           navigate('/login')
         },
       },

@@ -8,14 +8,14 @@ const values = { email: 'demo@example.com' }
 
 function start() {
   const deferreds = new Deferreds()
-  let succeeded = 0
-  const machine = submissionMachine.provide({ actors: { submit: deferreds.actor() }, actions: { succeeded: () => void succeeded++ } })
-  return { actor: createActor(machine), deferreds, succeeded: () => succeeded }
+  const replies: unknown[] = []
+  const machine = submissionMachine.provide({ actors: { submit: deferreds.actor() }, actions: { succeeded: (_, { reply }) => void replies.push(reply) } })
+  return { actor: createActor(machine), deferreds, succeeded: () => replies.length, replies }
 }
 
 const events = [
   { type: 'form.submit', values },
-  { type: 'xstate.done.actor.submit', output: {} },
+  { type: 'xstate.done.actor.submit', output: { message: 'Votre mot de passe a été modifié.' } },
   { type: 'xstate.error.actor.submit', error: new Error('Adresse inconnue.') },
 ] as const
 
@@ -26,7 +26,7 @@ ModelBased('the model reaches every state', () => {
 })
 for (const path of paths) {
   ModelBased(describePath(path), async () => {
-    const { actor, deferreds, succeeded } = start()
+    const { actor, deferreds, succeeded, replies } = start()
     await replay(actor, deferreds, path)
     const snapshot = actor.getSnapshot()
     const submits = path.steps.filter((s) => s.event.type === 'form.submit').length
@@ -34,6 +34,8 @@ for (const path of paths) {
     assert.is(deferreds.started.length, submits)
     assert.ok(deferreds.started.every((s) => JSON.stringify(s.input) === JSON.stringify(values)))
     assert.is(succeeded(), snapshot.matches('succeeded') ? 1 : 0)
+    // The wiring is handed the server's reply (its message becomes the toast).
+    assert.equal(replies, snapshot.matches('succeeded') ? [{ message: 'Votre mot de passe a été modifié.' }] : [])
     assert.is(snapshot.hasTag('busy'), snapshot.matches('submitting'))
     const failedLast = path.steps.at(-1)?.event.type === 'xstate.error.actor.submit'
     assert.is(snapshot.context.error, failedLast ? 'Adresse inconnue.' : null)

@@ -384,6 +384,8 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
     resetPassword: async (body) => {
       calls.passwordResets.push(body)
       if (body.token === 'expire') throw new Error('Ce lien a expiré. Demandez un nouveau lien.')
+      // The account had passkeys: the server's reply says they went (server/routes/account/index.ts).
+      if (body.token === 'avec-cles') return { message: 'Votre mot de passe a été modifié, vous pouvez vous connecter. Vos clés d’accès ont été supprimées : vous pourrez en ajouter une depuis « Informations personnelles ».' }
       return undefined as never
     },
 

@@ -97,6 +97,15 @@ Passwords('success returns to /login with a toast', async () => {
   assert.equal(app.calls.notices, [{ kind: 'success', message: PASSWORD_CHANGED }])
 })
 
+Passwords('the toast gives the server’s reply: a reset that removed the account’s passkeys says so', async () => {
+  const app = await renderApp('/set-password/avec-cles')
+  fireEvent.change(await screen.findByLabelText('Nouveau mot de passe'), { target: { value: 'Nouveau mot 1234' } })
+  fireEvent.change(screen.getByLabelText('Confirmez le mot de passe'), { target: { value: 'Nouveau mot 1234' } })
+  fireEvent.click(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }))
+  await waitFor(() => assert.is(app.currentPath(), '/login'))
+  assert.equal(app.calls.notices, [{ kind: 'success', message: 'Votre mot de passe a été modifié, vous pouvez vous connecter. Vos clés d’accès ont été supprimées : vous pourrez en ajouter une depuis « Informations personnelles ».' }])
+})
+
 Passwords('an expired link says so and offers a new one; the typed password stays', async () => {
   await renderApp('/set-password/expire')
   fireEvent.change(await screen.findByLabelText('Nouveau mot de passe'), { target: { value: 'Nouveau mot 1234' } })
