@@ -391,7 +391,7 @@ passkeys('add one, then sign in with it; its last use shows; the password still 
   const added = await register(ctx, ctx.sophie, key.register(await registrationOptions(ctx, ctx.sophie)))
   assert.is(added.statusCode, 200, added.body)
   assert.is(added.json().lastUsedAt, null)
-  // The account is told (a key outlives a password reset: one left by a stolen session must not go unnoticed).
+  // The account is told (one left by a stolen session must not go unnoticed; a reset by the e-mailed link removes it).
   const notice = ctx.t.mails.slice(mailsBefore)
   assert.equal(notice.map((m) => [m.to, m.subject]), [['solo@example.com', `${ctx.t.deps.config.brandName} : une clé d’accès a été ajoutée à votre compte`]])
   assert.match(notice[0]!.text, `« ${added.json().name} »`)

@@ -229,8 +229,12 @@ export async function createPasswordResetLink(db: Kysely<Database>, userId: numb
   })
 }
 
-/** Spends a reset token: sets the new password and ends every session. The user's id and address, or null for an unknown, used or expired token. */
-export async function resetPasswordWithToken(db: Kysely<Database>, token: string, passwordHash: string, now: Date): Promise<{ id: number; email: string } | null> {
+/**
+ * Spends a reset token: sets the new password, ends every session and removes the account's passkeys (the recovery
+ * path: a key added with a stolen session would sign its holder in again after the owner took the account back).
+ * The user's id and address and how many keys went, or null for an unknown, used or expired token.
+ */
+export async function resetPasswordWithToken(db: Kysely<Database>, token: string, passwordHash: string, now: Date): Promise<{ id: number; email: string; passkeysRemoved: number } | null> {
   const tokenHash = sha256(token)
   return db.transaction().execute(async (tx) => {
     // The user's row first (the lock order above), found through the link without locking it.
@@ -248,7 +252,10 @@ export async function resetPasswordWithToken(db: Kysely<Database>, token: string
     await revokeOtherTokens(tx, reset.user_id, null)
     // The other links sent before (a second request, an old mailbox) end with this one.
     await closeResetLinks(tx, reset.user_id, now)
-    return user
+    // The keys too, and the ceremonies to add one begun before (their sessions have just ended).
+    const keys = await tx.deleteFrom('passkeys').where('user_id', '=', reset.user_id).executeTakeFirst()
+    await tx.deleteFrom('webauthn_challenges').where('user_id', '=', reset.user_id).execute()
+    return { ...user, passkeysRemoved: Number(keys.numDeletedRows) }
   })
 }
 

@@ -52,6 +52,12 @@ export const CHANGE_PASSWORD_LIMIT: AttemptLimit = {
 export const loginAttemptsKey = (email: string) => `password:${email.trim().toLowerCase()}`
 export const changeAttemptsKey = (userId: number) => `user:${userId}:passwordChecks`
 
+export const passwordResetReply = 'Votre mot de passe a été modifié, vous pouvez vous connecter.'
+/** Said after a reset that removed the account's passkeys (resetPasswordWithToken). */
+export const passkeysRemovedReply = (count: number) => (count === 1
+  ? 'Votre clé d’accès a été supprimée : vous pourrez en ajouter une depuis « Informations personnelles ».'
+  : 'Vos clés d’accès ont été supprimées : vous pourrez en ajouter une depuis « Informations personnelles ».')
+
 export const emailTaken = 'Cette adresse e-mail est déjà utilisée par un autre compte.'
 
 /** A chosen password against the rule (12 characters at least, not a common one): a French 400 otherwise. */
@@ -121,7 +127,7 @@ export function accountRoutes(define: DefineRoute, deps: AppDeps) {
     // The owner proved the mailbox and chose a new password: the wrong ones typed before (theirs, or a guesser's) no
     // longer hold the account.
     await clearRateLimits(db, [loginAttemptsKey(user.email), changeAttemptsKey(user.id)])
-    return { message: 'Votre mot de passe a été modifié, vous pouvez vous connecter.' }
+    return { message: `${passwordResetReply}${user.passkeysRemoved === 0 ? '' : ` ${passkeysRemovedReply(user.passkeysRemoved)}`}` }
   })
 
   // Hot: one statement, the session is the answer.

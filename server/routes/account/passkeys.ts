@@ -84,7 +84,7 @@ export function passkeyRoutes(define: DefineRoute, { db, config, clock, mailer }
     }).catch((error: unknown) => {
       throw isUniqueViolation(error) ? new HttpError(409, passkeyMessages.already, 'CONFLICT') : error
     })
-    // A key outlives a password reset: the account is told, so a stolen session cannot leave one behind unnoticed.
+    // The account is told, so a stolen session cannot leave one behind unnoticed (a reset by the e-mailed link removes them).
     await mailer.send({
       to: user.email,
       subject: `${config.brandName} : une clé d’accès a été ajoutée à votre compte`,
