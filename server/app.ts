@@ -65,11 +65,12 @@ const lazySerializers: NonNullable<NonNullable<FastifyServerOptions['schemaContr
 export const CLOSING_KEEP_ALIVE_MS = 500
 
 /**
- * A URL as the log may keep it: the secret of a link (an invitation's token, a password link's token) masked. Found in
+ * A URL as the log may keep it: the secret of a link (an invitation's token, a password link's token, an address
+ * change's revert link) masked. Found in
  * review: whoever read the logs could take an invitation (create the account, reach the order's mail) from its line.
  */
 export function loggableUrl(url: string): string {
-  return url.replace(/(\/(?:api\/invitations|api-protected\/invitations|invitation|set-password)\/)[^/?#]+/, '$1[masqué]')
+  return url.replace(/(\/(?:api\/invitations|api-protected\/invitations|invitation|set-password|api\/email-change-reverts|retablir-adresse)\/)[^/?#]+/, '$1[masqué]')
 }
 
 export async function buildApp(deps: AppDeps, options: AppOptions): Promise<FastifyInstance> {

@@ -76,6 +76,12 @@ export const routes = {
     summary: 'Change the password (current and new).',
     schema: { body: S.UpdatePasswordBody, response: ok(S.MessageReply) },
   },
+  // « Ce n’était pas vous ? » (beyond the spec): the link mailed to the address left at each change gives the account back
+  revertEmailChange: {
+    method: 'POST', path: '/api/email-change-reverts/{token}', auth: 'none', tags: ['Compte'],
+    summary: 'Undo an e-mail change with the link mailed to the former address: that address comes back, every session, passkey and reset link ends, and a reset link is mailed to it (404 unknown, 410 used or expired, 409 the address taken meanwhile).',
+    schema: { params: S.EmailChangeRevertParams, response: ok(S.MessageReply) },
+  },
   // --- people: invitation links, sessions ("Appareils connectés"), passkeys ("Clés d'accès")
   invitation: {
     method: 'GET', path: '/api/invitations/{token}', auth: 'none', tags: ['Collaborateurs'],

@@ -541,6 +541,8 @@ export type OperatorInvoiceBody = Static<typeof OperatorInvoiceBody>
 /** The secret of an invitation link (256 random bits, base64url). */
 const LinkToken = Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_-]+$' })
 export const InvitationParams = Type.Object({ token: LinkToken })
+/** « Ce n’était pas vous ? »: the token of the link mailed to the address left by an e-mail change. */
+export const EmailChangeRevertParams = Type.Object({ token: LinkToken })
 
 /** What the invitation link's holder (the invitee) may know before accepting. */
 export const InvitationInfo = Type.Object({

@@ -37,6 +37,17 @@ export interface Database {
     used_at: Timestamp | null
     created_at: CreatedAt
   }
+  // « Ce n’était pas vous ? » (migration 014): the link mailed to the address left at each change
+  email_change_reverts: {
+    id: Generated<number>
+    user_id: number
+    token_hash: string
+    old_email: string
+    new_email: string
+    created_at: CreatedAt
+    expires_at: Timestamp
+    used_at: Timestamp | null
+  }
   orders: {
     id: Generated<number>
     owner_id: number

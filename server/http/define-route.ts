@@ -59,6 +59,8 @@ export function fastifyPath(path: string): string {
 const rateLimited: ReadonlySet<RouteName> = new Set(['login', 'resetPasswordRequest', 'resetPassword',
   // people: the other ways in without a token
   'invitation', 'createInvitationAccount', 'passkeyLoginOptions', 'passkeyLogin',
+  // account: the link that undoes an e-mail change
+  'revertEmailChange',
   // billing: the public certificate check
   'certificateVerification'])
 

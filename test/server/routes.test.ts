@@ -566,6 +566,20 @@ const happy: Record<RouteName, Check> = {
     assert.ok(await login(t.app, 'camille.martin@example.com', 'Nouveau-mot-de-passe-1'))
     assert.is((await send(t.app, 'login', { body: { username: 'camille.martin@example.com', password: DEMO_PASSWORD } }, null)).statusCode, 401, 'the old password is gone')
   },
+  // Last: it ends every session. The link of updateEmail's notice to demo@example.com puts that address back.
+  revertEmailChange: async ({ t }, call) => {
+    const notice = t.mails.find((m) => m.to === 'demo@example.com' && m.link?.includes('/retablir-adresse/'))!
+    assert.match(notice.link!, /^http:\/\/localhost:8080\/retablir-adresse\/[\w-]{43}$/)
+    const token = notice.link!.split('/').pop()!
+    assert.is(ok(await call({ params: { token } })).message,
+      'Votre adresse demo@example.com est rétablie. Toutes les connexions à votre espace ont été fermées ; un lien pour choisir un nouveau mot de passe vous a été envoyé à cette adresse.')
+    assert.match(t.mails.at(-1)!.link!, /^http:\/\/localhost:8080\/set-password\/[\w-]{43}$/)
+    assert.is(t.mails.at(-1)!.to, 'demo@example.com')
+    assert.is((await send(t.app, 'login', { body: { username: 'demo@example.com', password: 'Nouveau-mot-de-passe-1' } }, null)).statusCode, 401, 'a password nobody knows')
+    ok(await send(t.app, 'resetPassword', { body: { token: t.mails.at(-1)!.link!.split('/').pop()!, password: 'Encore-un-mot-de-passe-2' } }, null))
+    assert.ok(await login(t.app, 'demo@example.com', 'Encore-un-mot-de-passe-2'), 'the address is back')
+    assert.is((await call({ params: { token } })).statusCode, 410, 'once')
+  },
 }
 
 const test = suite<Ctx>('every route of spec §7: happy path')

@@ -134,6 +134,7 @@ export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sampl
     currentUser: () => ({}),
     contracts: () => ({}),
     updateEmail: () => ({ body: { newEmail: 'camille.martin@example.com' } }),
+    revertEmailChange: () => ({ params: { token: 'x'.repeat(43) } }),
     updatePassword: () => ({ body: { currentPassword: 'Demo1234!', newPassword: 'un nouveau mot de passe' } }),
     unpaidStatus: () => ({}),
     payUnpaidInvoice: () => ({ body: { orderId: ids.order } }),

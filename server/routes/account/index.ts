@@ -7,12 +7,15 @@ import { limitPerUser, takeAttempt, withinUserLimit, type AttemptLimit } from '.
 import { clearRateLimits } from '../../db/repositories/rate-limits.ts'
 import {
   changePassword, createPasswordResetLink, findCurrentUser, findPasswordHash, invalidSessionError, findUserByEmail, listSessions, openPasswordSession, resetPasswordWithToken,
-  revokeOtherSessions, revokeSession, toUser, updateUserEmail,
+  revokeOtherSessions, revokeSession, toUser,
 } from '../../db/repositories/users.ts'
+import { changeEmailWithRevertLink } from '../../db/repositories/email-reverts.ts'
 import { isUniqueViolation } from '../../db/errors.ts'
 import { hashPassword, legacySchemeDecoy, needsRehash, verifyPassword } from '../../services/crypto.ts'
 import { describeDevice, userAgentOf } from '../../services/devices.ts'
 import { passkeyRoutes } from './passkeys.ts'
+import { EMAIL_REVERT_DAYS, emailRevertRoutes } from './email-revert.ts'
+import { resetLinkMail } from './reset-mail.ts'
 import { passwordProblem } from '../../services/password-policy.ts'
 
 // Verifying against this when the account does not exist keeps failed logins equally slow either way.
@@ -105,13 +108,7 @@ export function accountRoutes(define: DefineRoute, deps: AppDeps) {
         // the lookup gets no link; one changing now closes it (users.ts, the lock order).
         const made = await createPasswordResetLink(db, user.id, body.email, addHours(clock.now(), 1))
         if (!made) return reply as never
-        const link = `${portalOrigin(body.domain, config.allowedOrigins, config.publicUrl)}/set-password/${made.token}`
-        await mailer.send({
-          to: made.email,
-          subject: `${config.brandName} : réinitialisation de votre mot de passe`,
-          text: `Bonjour ${made.firstname},\n\nPour choisir un nouveau mot de passe, ouvrez ce lien (valable une heure, une seule fois) :\n${link}\n\nSi vous n’êtes pas à l’origine de cette demande, ignorez ce message.\n\n${config.brandName}`,
-          link,
-        })
+        await mailer.send(resetLinkMail(made, portalOrigin(body.domain, config.allowedOrigins, config.publicUrl), config.brandName))
       }
     } catch (error) {
       req.log.error({ err: error }, 'envoi de l’e-mail de réinitialisation impossible')
@@ -139,17 +136,23 @@ export function accountRoutes(define: DefineRoute, deps: AppDeps) {
     if (newEmail.toLowerCase() === user.email.toLowerCase()) return toUser(user)
     const taken = await findUserByEmail(db, newEmail)
     if (taken && taken.id !== user.id) throw conflict(emailTaken)
-    const updated = await updateUserEmail(db, user.id, newEmail, clock.now()).catch((error: unknown) => {
+    const now = clock.now()
+    // The change and the link that undoes it (« Ce n’était pas vous ? », email-revert.ts), in one transaction.
+    const changed = await changeEmailWithRevertLink(db, { userId: user.id, newEmail, now, expiresAt: addDays(now, EMAIL_REVERT_DAYS) }).catch((error: unknown) => {
       // Another account took the address meanwhile: the unique index says so.
       throw isUniqueViolation(error) ? conflict(emailTaken) : error
     })
-    // The old address is told, so a stolen session cannot move the account away unnoticed.
+    // Left by another account whose revert link still holds: told as taken, which it is until then.
+    if (changed === 'reserved') throw conflict(emailTaken)
+    // The old address is told, with the link that gives the account back: a stolen session cannot move it away for good.
+    const link = `${config.publicUrl}/retablir-adresse/${changed.token}`
     await mailer.send({
-      to: user.email,
+      to: changed.oldEmail,
       subject: `${config.brandName} : votre adresse e-mail a été modifiée`,
-      text: `Bonjour ${user.firstname},\n\nL’adresse e-mail de votre espace client ${config.brandName} est désormais ${newEmail}. C’est elle qui vous servira à vous connecter.\n\nSi vous n’êtes pas à l’origine de ce changement, répondez à ce message ou écrivez à ${config.supportEmail} sans attendre.\n\n${config.brandName}`,
+      text: `Bonjour ${user.firstname},\n\nL’adresse e-mail de votre espace client ${config.brandName} est désormais ${newEmail}. C’est elle qui vous servira à vous connecter.\n\nSi vous n’êtes pas à l’origine de ce changement, rétablissez votre adresse avec ce lien (valable ${EMAIL_REVERT_DAYS} jours) : ${link} — toutes les connexions à votre espace seront fermées.\n\nUne question ? Répondez à ce message ou écrivez à ${config.supportEmail}.\n\n${config.brandName}`,
+      link,
     }).catch((error: unknown) => req.log.error({ err: error }, 'envoi de l’avis de changement d’adresse impossible'))
-    return updated
+    return changed.user
   })
 
   define('updatePassword', async ({ user, body }) => {
@@ -188,6 +191,7 @@ export function accountRoutes(define: DefineRoute, deps: AppDeps) {
   })
 
   passkeyRoutes(define, deps)
+  emailRevertRoutes(define, deps)
 }
 
 /** The portal origin the reset link points to: the `domain` sent by the SPA if it is one of ours, else PUBLIC_URL. */

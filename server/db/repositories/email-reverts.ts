@@ -1,0 +1,91 @@
+// « Ce n’était pas vous ? »: the address change that leaves a link to undo it, and the undoing. A stolen session could
+// change the address, then reset the password through the new one: the link mailed to the address left gives the account
+// back (the address restored, every way in closed). Lock order as in users.ts: the user's row first, then the rest.
+import type { Kysely } from 'kysely'
+import type { User } from '../../contract/index.ts'
+import { randomToken, sha256 } from '../../services/crypto.ts'
+import { isUniqueViolation } from '../errors.ts'
+import type { Database, Db } from '../schema.ts'
+import { toUser } from './users.ts'
+
+/** An address left with a live revert link belongs to the account that left it until the link is used or expires. */
+function reservedByRevert(db: Db, email: string, userId: number, now: Date) {
+  return db.selectFrom('email_change_reverts').select('id')
+    .where((eb) => eb(eb.fn('lower', ['old_email']), '=', email.trim().toLowerCase()))
+    .where('user_id', '!=', userId).where('used_at', 'is', null).where('expires_at', '>', now)
+    .executeTakeFirst()
+}
+
+/**
+ * The new address, the reset links of the old one closed (as updateUserEmail does), and a revert link for the address
+ * left, all in one transaction. `reserved`: the address was left by another account whose revert link still holds
+ * (someone holding a stolen session could otherwise take the victim's address with an account of their own, and the
+ * revert would find it taken).
+ */
+export async function changeEmailWithRevertLink(db: Kysely<Database>, change: { userId: number; newEmail: string; now: Date; expiresAt: Date }):
+Promise<{ user: User; oldEmail: string; token: string } | 'reserved'> {
+  return db.transaction().execute(async (tx) => {
+    const before = await tx.selectFrom('users').select('email').where('id', '=', change.userId).forUpdate().executeTakeFirstOrThrow()
+    const row = await tx.updateTable('users').set({ email: change.newEmail }).where('id', '=', change.userId)
+      .returning(['id', 'email', 'firstname', 'lastname', 'phone']).executeTakeFirstOrThrow()
+    // After the update: an account leaving this address at the same moment made the update wait for its commit, so its
+    // link is seen here (read committed: each statement sees what committed before it).
+    if (await reservedByRevert(tx, change.newEmail, change.userId, change.now)) throw new Reserved()
+    await tx.updateTable('password_resets').set({ used_at: change.now }).where('user_id', '=', change.userId).where('used_at', 'is', null).execute()
+    const token = randomToken()
+    await tx.insertInto('email_change_reverts').values({
+      user_id: change.userId, token_hash: sha256(token), old_email: before.email, new_email: change.newEmail, created_at: change.now, expires_at: change.expiresAt,
+    }).execute()
+    return { user: toUser(row), oldEmail: before.email, token }
+  }).catch((error: unknown) => {
+    if (error instanceof Reserved) return 'reserved' as const
+    throw error
+  })
+}
+
+class Reserved extends Error {}
+
+export type RevertRefusal = 'unknown' | 'used' | 'expired' | 'taken'
+
+/**
+ * Spends a revert link: the address it left comes back whatever the address is now (changed again meanwhile), the
+ * password becomes one nobody knows (the attacker may have set it, and would sign in with the address restored), this link
+ * and every later one are used (they would move it again), every session ends, every reset link closes, every passkey
+ * and passkey challenge goes (one added with the stolen session would outlive the rest), in one transaction. Links made
+ * before this one stay: an attacker who changed the address twice could otherwise spend the link mailed to their own
+ * address and kill the victim's. Refused (nothing changed): unknown, used, expired, or the address now another
+ * account's. Two uses at once: the second waits on the user's row, then finds the link used.
+ */
+export async function revertEmailChange(db: Kysely<Database>, revert: { token: string; now: Date; unknownPasswordHash: string }):
+Promise<{ userId: number; email: string; firstname: string } | { refused: RevertRefusal; email?: string }> {
+  const { now } = revert
+  const tokenHash = sha256(revert.token)
+  let oldEmail: string | undefined
+  return db.transaction().execute(async (tx) => {
+    // The user's row first (users.ts's lock order), found through the link without locking it.
+    const user = await tx.selectFrom('users').select(['id', 'firstname'])
+      .where('id', '=', (eb) => eb.selectFrom('email_change_reverts').select('user_id').where('token_hash', '=', tokenHash))
+      .forUpdate().executeTakeFirst()
+    if (!user) return { refused: 'unknown' as const }
+    const link = await tx.selectFrom('email_change_reverts').select(['id', 'old_email', 'used_at', 'expires_at'])
+      .where('token_hash', '=', tokenHash).where('user_id', '=', user.id).forUpdate().executeTakeFirst()
+    if (!link) return { refused: 'unknown' as const }
+    if (link.used_at) return { refused: 'used' as const }
+    if (new Date(link.expires_at) <= now) return { refused: 'expired' as const }
+    oldEmail = link.old_email
+    const taken = await tx.selectFrom('users').select('id')
+      .where((eb) => eb(eb.fn('lower', ['email']), '=', link.old_email.toLowerCase())).where('id', '!=', user.id).executeTakeFirst()
+    if (taken) return { refused: 'taken' as const, email: link.old_email }
+    await tx.updateTable('users').set({ email: link.old_email, password_hash: revert.unknownPasswordHash }).where('id', '=', user.id).execute()
+    await tx.updateTable('email_change_reverts').set({ used_at: now }).where('user_id', '=', user.id).where('id', '>=', link.id).where('used_at', 'is', null).execute()
+    await tx.deleteFrom('api_tokens').where('user_id', '=', user.id).execute()
+    await tx.updateTable('password_resets').set({ used_at: now }).where('user_id', '=', user.id).where('used_at', 'is', null).execute()
+    await tx.deleteFrom('passkeys').where('user_id', '=', user.id).execute()
+    await tx.deleteFrom('webauthn_challenges').where('user_id', '=', user.id).execute()
+    return { userId: user.id, email: link.old_email, firstname: user.firstname }
+  }).catch((error: unknown) => {
+    // Another account took the address between the check and the write: the unique index says so, nothing is kept.
+    if (isUniqueViolation(error)) return { refused: 'taken' as const, email: oldEmail }
+    throw error
+  })
+}
