@@ -22,6 +22,7 @@ import { unpaidInvoicesMachine } from '../src/machines/unpaidInvoices.machine.ts
 import { collaboratorsMachine } from '../src/machines/collaborators.machine.ts'
 import { devicesMachine } from '../src/machines/devices.machine.ts'
 import { emailChangeMachine } from '../src/machines/emailChange.machine.ts'
+import { emailRevertMachine } from '../src/machines/emailRevert.machine.ts'
 import { invitationMachine } from '../src/machines/invitation.machine.ts'
 import { passkeyLoginMachine } from '../src/machines/passkeyLogin.machine.ts'
 import { passkeysMachine } from '../src/machines/passkeys.machine.ts'
@@ -65,6 +66,7 @@ const machines: [file: string, machine: AnyStateMachine, what: string][] = [
   ['unpaidInvoices', unpaidInvoicesMachine, "The dashboard's unpaid banner: the status, 'Régler', the status again."],
   // people
   ['emailChange', emailChangeMachine, "'Modifier mon e-mail': a valid new address sent once; taken (409): the typed address stays."],
+  ['emailRevert', emailRevertMachine, "« Ce n’était pas vous ? » (/retablir-adresse/:token): the link sent once; done, a dead link (404/410, no retry) or « Réessayer »."],
   ['passwordChange', passwordChangeMachine, "'Modifier mon mot de passe': current, new under the rule, confirmation; a wrong current password keeps the form."],
   ['passkeys', passkeysMachine, "'Clés d'accès': the list; add (the ceremony), rename, remove after a confirmation."],
   ['passkeyLogin', passkeyLoginMachine, "'Se connecter avec une clé d'accès' on /login: the ceremony, then the session takes the user."],

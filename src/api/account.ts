@@ -1,5 +1,5 @@
 // Authentication and account calls (spec §7).
-import { type Body, type CallOptions, call, type Reply, swallow } from './client.ts'
+import { type Body, type CallOptions, call, encode, type Reply, swallow } from './client.ts'
 
 export const login = (body: Body<'login'>, options?: CallOptions) =>
   call<Reply<'login'>>({ auth: 'none', method: 'POST', path: '/api/login', body }, options)
@@ -26,3 +26,7 @@ export const getUnpaidStatus = (options?: CallOptions) =>
 
 export const payUnpaidInvoice = (body: Body<'payUnpaidInvoice'>, options?: CallOptions) =>
   call<Reply<'payUnpaidInvoice'>>({ auth: 'apiToken', method: 'POST', path: '/api-protected/pay-unpaid-invoice', body }, options)
+
+/** « Ce n’était pas vous ? » (beyond the spec): the link mailed to the address left by an e-mail change puts it back. */
+export const revertEmailChange = (token: string, options?: CallOptions) =>
+  call<Reply<'revertEmailChange'>>({ auth: 'none', method: 'POST', path: `/api/email-change-reverts/${encode(token)}` }, options)

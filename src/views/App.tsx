@@ -8,7 +8,7 @@ import { MISSING_DOCUMENT_PATH, publicPaths } from '../wiring/bare-pages.ts'
 import { hasStoredUser, subscribeStoredUser } from '../wiring/storage.ts'
 import { AppContext, type AppServices } from './app-context.tsx'
 import { CodeLoading } from './components/ui.tsx'
-import { InvitationPage, LoginPage, MissingDocumentPage, ResetPasswordPage, SetPasswordPage } from './pages/shell/bare.ts'
+import { EmailRevertPage, InvitationPage, LoginPage, MissingDocumentPage, ResetPasswordPage, SetPasswordPage } from './pages/shell/bare.ts'
 import { VerificationPage } from './pages/billing/bare.ts'
 import { DashboardLayout } from './signedIn.ts'
 
@@ -37,6 +37,7 @@ export function AppRoutes() {
         <Route path={publicPaths.setPassword}>{(params) => <SetPasswordPage token={params.token} />}</Route>
         <Route path={MISSING_DOCUMENT_PATH} component={MissingDocumentPage} />
         <Route path={publicPaths.invitation}>{(params) => <InvitationPage token={params.token} />}</Route>
+        <Route path={publicPaths.emailRevert}>{(params) => <EmailRevertPage token={params.token} />}</Route>
         {/* billing: public, where a certificate's QR code leads */}
         <Route path={publicPaths.verification}>{(params) => <VerificationPage code={params.code} />}</Route>
         {Object.entries(redirects).map(([from, to]) => (

@@ -11,6 +11,8 @@ export const publicPaths = {
   setPassword: '/set-password/:token',
   invitation: '/invitation/:token',
   verification: '/verification/:code',
+  // « Ce n’était pas vous ? »: the link of an address change's notice
+  emailRevert: '/retablir-adresse/:token',
 } as const
 
 export const MISSING_DOCUMENT_PATH = '/missing-document'

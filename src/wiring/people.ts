@@ -7,6 +7,7 @@ import type { PasskeyLoginBody, PasskeyRegistrationBody } from '../../server/con
 import { collaboratorsMachine } from '../machines/collaborators.machine.ts'
 import { devicesMachine } from '../machines/devices.machine.ts'
 import { emailChangeMachine } from '../machines/emailChange.machine.ts'
+import { emailRevertMachine } from '../machines/emailRevert.machine.ts'
 import { invitationMachine } from '../machines/invitation.machine.ts'
 import { passkeyLoginMachine } from '../machines/passkeyLogin.machine.ts'
 import { passkeysMachine } from '../machines/passkeys.machine.ts'
@@ -46,6 +47,10 @@ export function createPeopleFlows({ api, notify, navigate, toPortal, toSession }
         updateEmail: fromPromise(async ({ input, signal }) => (await api.updateEmail(input, { signal })) ?? Promise.reject(new Error(EMAIL_NOT_CHANGED))),
       },
       actions: { notify: notifyAction, emailChanged: (_, { user }) => toPortal({ type: 'user.changed', user }) },
+    })),
+    // « Ce n’était pas vous ? »: the link of an address change's notice (bare page, no sign-in)
+    emailRevert: later(() => emailRevertMachine.provide({
+      actors: { revertEmailChange: fromPromise(({ input, signal }) => api.revertEmailChange(input.token, { signal })) },
     })),
     passwordChange: later(() => passwordChangeMachine.provide({
       actors: {

@@ -69,6 +69,7 @@ const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
   ['contracts', () => contracts.getContracts(), '/api-protected/contracts'],
   ['updateEmail', () => account.updateEmail({ newEmail: 'camille@example.com' }), '/api-protected/users/me/email', { newEmail: 'camille@example.com' }],
   ['updatePassword', () => account.updatePassword({ currentPassword: 'a', newPassword: 'Nouveau1234!' }), '/api-protected/users/me/password', { currentPassword: 'a', newPassword: 'Nouveau1234!' }],
+  ['revertEmailChange', () => account.revertEmailChange('AbC-12_x'), '/api/email-change-reverts/AbC-12_x'],
   ['unpaidStatus', () => account.getUnpaidStatus(), '/api-protected/user-unpaid-status'],
   ['payUnpaidInvoice', () => account.payUnpaidInvoice({ orderId: 2 }), '/api-protected/pay-unpaid-invoice', { orderId: 2 }],
   ['myOrders', () => orders.getMyOrders(), '/api-protected/my-domiciliation-orders'],

@@ -105,6 +105,8 @@ export interface PeopleScenario {
   sessions?: Session[]
   /** The invitation behind a link, or the French refusal of an expired or used one. */
   invitation?: InvitationInfo | string
+  /** « Ce n’était pas vous ? »: what the revert link answers, the server's message or its refusal (a status and message). */
+  emailRevert?: { status?: undefined; message: string } | { status: number; message: string }
   /** Calls that fail with the server's French message. */
   fails?: ('invite' | 'removeShare' | 'addRepresentative' | 'loadShares' | 'loadRepresentatives' | 'loadSessions' | 'referral')[]
 }
@@ -285,6 +287,12 @@ function peopleApi(scenario: PeopleScenario, calls: Calls, notify: (notice: Noti
     },
     createInvitationAccount: async (token, body) => (record('createInvitationAccount', token, body), { user: { ...F.authUser, email: 'nina@example.com', firstname: body.firstname }, orderId: 2, raisonSociale: 'Boulangerie des Lilas SAS' }),
     acceptInvitation: async (token, options) => (record('acceptInvitation', token, options?.apiToken ?? null), { orderId: 2, raisonSociale: 'Boulangerie des Lilas SAS', message: 'ok' }),
+    revertEmailChange: async (token) => {
+      record('revertEmailChange', token)
+      const answer = scenario.emailRevert ?? { status: 404, message: 'Ce lien de rétablissement d’adresse est inconnu.' }
+      if (answer.status !== undefined) throw withStatus(answer.status, answer.message)
+      return { message: answer.message }
+    },
   }
 }
 

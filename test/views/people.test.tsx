@@ -379,3 +379,48 @@ Invitation('/login offers "Se connecter avec une clé d’accès" where the brow
 })
 
 Invitation.run()
+
+// ——— /retablir-adresse/:token (« Ce n’était pas vous ? »)
+const Revert = suite('/retablir-adresse/:token: the link of an address change’s notice')
+Revert.before.each(() => setViewport(360, 740))
+Revert.after.each(() => cleanup())
+
+const RESTORED = 'Votre adresse demo@example.com est rétablie. Toutes les connexions à votre espace ont été fermées ; un lien pour choisir un nouveau mot de passe vous a été envoyé à cette adresse.'
+const USED = 'Ce lien a déjà servi : l’adresse a déjà été rétablie. Pour vous connecter, choisissez un nouveau mot de passe avec « Mot de passe oublié ? ».'
+
+Revert('what will happen, then « Rétablir mon adresse » sends the link once; the server’s message, focused; the way to sign in', async () => {
+  const app = await renderApp('/retablir-adresse/jeton-11', { people: { emailRevert: { message: RESTORED } } })
+  await screen.findByRole('heading', { name: 'Rétablir mon adresse e-mail' })
+  screen.getByText(/toutes les connexions à votre espace sont fermées/)
+  assert.equal(app.calls.people, [], 'nothing sent before the click')
+  const button = screen.getByRole('button', { name: 'Rétablir mon adresse' })
+  fireEvent.click(button)
+  fireEvent.click(button)
+  const done = await screen.findByText(RESTORED)
+  assert.is(document.activeElement, done.closest('[role="status"]'), 'the message is focused')
+  assert.equal(app.calls.people, [['revertEmailChange', 'jeton-11']], 'sent once')
+  assert.is(app.currentPath(), '/retablir-adresse/jeton-11', 'no sign-in asked')
+  fireEvent.click(screen.getByRole('link', { name: 'Aller à la connexion' }))
+  await waitFor(() => assert.is(app.currentPath(), '/login'))
+})
+
+Revert('a used link (410): the server’s words, focused, no retry, the way to a new password', async () => {
+  const app = await renderApp('/retablir-adresse/jeton-12', { people: { emailRevert: { status: 410, message: USED } } })
+  fireEvent.click(await screen.findByRole('button', { name: 'Rétablir mon adresse' }))
+  const refused = await screen.findByText(USED)
+  assert.is(document.activeElement, refused.closest('[role="alert"]'))
+  assert.is(screen.queryByRole('button', { name: 'Réessayer' }), null)
+  assert.is(screen.getByRole('link', { name: 'choisir un nouveau mot de passe' }).getAttribute('href'), '/reset-password')
+  assert.is(app.calls.people.length, 1)
+})
+
+Revert('another failure (429): its message and « Réessayer », which sends again', async () => {
+  const app = await renderApp('/retablir-adresse/jeton-13', { people: { emailRevert: { status: 429, message: 'Trop de tentatives : veuillez patienter une minute avant de réessayer.' } } })
+  fireEvent.click(await screen.findByRole('button', { name: 'Rétablir mon adresse' }))
+  const failed = await screen.findByText('Trop de tentatives : veuillez patienter une minute avant de réessayer.')
+  assert.is(document.activeElement, failed.closest('[role="alert"]'))
+  fireEvent.click(screen.getByRole('button', { name: 'Réessayer' }))
+  await waitFor(() => assert.is(app.calls.people.length, 2))
+})
+
+Revert.run()
