@@ -21,7 +21,7 @@ import * as oneSharePerUser from './migrations/010_one_share_per_user.ts'
 import * as operatorRequests from './migrations/011_operator_requests.ts'
 import * as oneMandatairePerIdentity from './migrations/012_one_mandataire_per_identity.ts'
 // « Ce n’était pas vous ? »: the link that undoes an address change
-import * as emailChangeReverts from './migrations/014_email_change_reverts.ts'
+import * as emailChangeReverts from './migrations/013_email_change_reverts.ts'
 
 // Listed in code rather than read from disk, so the bundle-free tsx runtime and tests need no file lookups.
 export const migrations: Record<string, Migration> = {
@@ -46,7 +46,7 @@ export const migrations: Record<string, Migration> = {
   // operators' retries: Idempotency-Key
   '011_operator_requests': operatorRequests,
   '012_one_mandataire_per_identity': oneMandatairePerIdentity,
-  '014_email_change_reverts': emailChangeReverts,
+  '013_email_change_reverts': emailChangeReverts,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

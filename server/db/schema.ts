@@ -37,7 +37,7 @@ export interface Database {
     used_at: Timestamp | null
     created_at: CreatedAt
   }
-  // « Ce n’était pas vous ? » (migration 014): the link mailed to the address left at each change
+  // « Ce n’était pas vous ? » (migration 013): the link mailed to the address left at each change
   email_change_reverts: {
     id: Generated<number>
     user_id: number
