@@ -3,7 +3,7 @@
 // A failed load says why and offers 'Réessayer'.
 import { assign, fromPromise, setup } from 'xstate'
 import type { LetterDeadline } from '../../server/contract/schemas.ts'
-import { messageOf } from './shared.ts'
+import { failureOf } from './shared.ts'
 import { deferred } from './deferred.ts'
 
 export const LETTER_DEADLINES_FAILED = 'Les échéances de vos courriers n’ont pas pu être chargées.'
@@ -30,7 +30,7 @@ export const letterDeadlinesMachine = deferred(() => setup({
         src: 'loadDeadlines',
         input: ({ context }) => ({ orderId: context.orderId }),
         onDone: { target: 'loaded', actions: assign({ deadlines: ({ event }) => event.output }) },
-        onError: { target: 'failed', actions: assign({ error: ({ event }) => messageOf(event.error, LETTER_DEADLINES_FAILED) }) },
+        onError: { target: 'failed', actions: assign({ error: ({ event }) => failureOf(LETTER_DEADLINES_FAILED, event.error) }) },
       },
     },
     loaded: {},

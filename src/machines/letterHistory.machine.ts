@@ -2,7 +2,7 @@
 // a failed load says why and offers 'Réessayer'.
 import { assign, fromPromise, setup } from 'xstate'
 import type { LetterEvent } from '../../server/contract/schemas.ts'
-import { messageOf } from './shared.ts'
+import { failureOf } from './shared.ts'
 import { deferred } from './deferred.ts'
 
 export const HISTORY_FAILED = 'L’historique de ce courrier n’a pas pu être chargé.'
@@ -32,7 +32,7 @@ export const letterHistoryMachine = deferred(() => setup({
         src: 'loadHistory',
         input: ({ context }) => ({ documentId: context.documentId }),
         onDone: { target: 'loaded', actions: assign({ events: ({ event }) => event.output.events }) },
-        onError: { target: 'failed', actions: assign({ error: ({ event }) => messageOf(event.error, HISTORY_FAILED) }) },
+        onError: { target: 'failed', actions: assign({ error: ({ event }) => failureOf(HISTORY_FAILED, event.error) }) },
       },
     },
     // After an action on the letter (filed, sent), read again.

@@ -6,7 +6,7 @@
 // step through a few levels (pinching works too: the browser's own). A letter without images yet
 // (`pageCount` 0) is `preparing`: the page only offers the download.
 import { assign, fromPromise, setup } from 'xstate'
-import { messageOf } from './shared.ts'
+import { failureOf } from './shared.ts'
 import { deferred } from './deferred.ts'
 
 export const PAGE_FAILED = 'Cette page n’a pas pu être chargée.'
@@ -110,7 +110,7 @@ export const letterPagesMachine = deferred(() => setup({
             },
             onError: {
               target: 'idle',
-              actions: assign(({ context, event }) => ({ pages: withStatus(context.pages, context.current!, { status: 'failed', error: messageOf(event.error, PAGE_FAILED) }), current: null })),
+              actions: assign(({ context, event }) => ({ pages: withStatus(context.pages, context.current!, { status: 'failed', error: failureOf(PAGE_FAILED, event.error) }), current: null })),
             },
           },
         },

@@ -5,7 +5,7 @@
 // request is aborted. A failed search says why and offers 'Réessayer'.
 import { assign, fromPromise, setup } from 'xstate'
 import type { DocumentSearchResult } from '../../server/contract/schemas.ts'
-import { messageOf } from './shared.ts'
+import { failureOf } from './shared.ts'
 import { deferred } from './deferred.ts'
 
 export const SEARCH_MIN_LENGTH = 3
@@ -85,7 +85,7 @@ export const letterSearchMachine = deferred(() => setup({
         src: 'searchLetters',
         input: ({ context }) => ({ q: context.query, orderId: context.orderId }),
         onDone: { target: 'found', actions: assign({ results: ({ event }) => event.output, answered: ({ context }) => context.query }) },
-        onError: { target: 'failed', actions: assign({ results: [], answered: null, error: ({ event }) => messageOf(event.error, SEARCH_FAILED) }) },
+        onError: { target: 'failed', actions: assign({ results: [], answered: null, error: ({ event }) => failureOf(SEARCH_FAILED, event.error) }) },
       },
     },
     found: { tags: ['remote'] },

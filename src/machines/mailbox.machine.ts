@@ -16,12 +16,14 @@
 import { assign, fromPromise, raise, setup } from 'xstate'
 import type { MailDocument } from '../../server/contract/schemas.ts'
 import type { ListStatus } from './portalData.machine.ts'
-import { isEmail, messageOf, type Notice } from './shared.ts'
+import { failureOf, isEmail, messageOf, type Notice } from './shared.ts'
 import { deferred } from './deferred.ts'
 import { isBlank } from '../../server/contract/rules/text.ts'
 
-export const READ_FAILED = 'Le courrier n’a pas pu être marqué comme lu. Réessayez en l’ouvrant à nouveau.'
+export const READ_FAILED = 'Le courrier n’a pas pu être marqué comme lu : il reste non lu.'
 export const FILE_FAILED = 'Le courrier numérisé n’a pas pu être chargé.'
+export const MOVE_FAILED = 'Le courrier n’a pas pu être classé dans ce dossier.'
+export const MOVE_OUT_FAILED = 'Le courrier n’a pas pu être retiré de son dossier.'
 export const SEND_NO_LETTER = 'Choisissez au moins un courrier à envoyer.'
 export const SEND_BAD_EMAIL = 'Saisissez une adresse e-mail valide, par exemple nom@exemple.fr.'
 export const MOVED_TO_FOLDER = 'Le courrier a été classé dans le dossier.'
@@ -134,6 +136,9 @@ const machineSetup = setup({
   },
 })
 
+const moveFailed = (context: MailboxContext, error: unknown): Notice =>
+  ({ kind: 'error', message: failureOf(context.move!.folderId === null ? MOVE_OUT_FAILED : MOVE_FAILED, error) })
+
 // Opening a letter in the viewer, whatever it showed: the same letter again (its read flag changed)
 // keeps the scan already shown; another one loads its own.
 type OpenEvent = { event: { document: MailDocument } }
@@ -212,7 +217,7 @@ export const mailboxMachine = deferred(() => machineSetup.createMachine({
             src: 'loadFile',
             input: ({ context }) => ({ documentId: context.opened!.id }),
             onDone: { target: 'shown', actions: assign({ file: ({ event }) => event.output }) },
-            onError: { target: 'failed', actions: assign({ fileError: ({ event }) => messageOf(event.error, FILE_FAILED) }) },
+            onError: { target: 'failed', actions: assign({ fileError: ({ event }) => failureOf(FILE_FAILED, event.error) }) },
           },
           on: { 'letter.open': openLetter },
         },
@@ -252,7 +257,7 @@ export const mailboxMachine = deferred(() => machineSetup.createMachine({
               target: 'next',
               actions: [
                 { type: 'readChanged', params: ({ context }) => ({ documentId: context.marking!.id, read: false }) },
-                { type: 'notify', params: ({ event }) => ({ kind: 'error' as const, message: messageOf(event.error, READ_FAILED) }) },
+                { type: 'notify', params: ({ event }) => ({ kind: 'error' as const, message: failureOf(READ_FAILED, event.error) }) },
               ],
             },
           },
@@ -292,10 +297,7 @@ export const mailboxMachine = deferred(() => machineSetup.createMachine({
                 assign({ move: null }),
               ],
             },
-            onError: {
-              target: 'idle',
-              actions: [{ type: 'notify', params: ({ event }) => ({ kind: 'error' as const, message: messageOf(event.error) }) }, assign({ move: null })],
-            },
+            onError: { target: 'idle', actions: [{ type: 'notify', params: ({ context, event }) => moveFailed(context, event.error) }, assign({ move: null })] },
           },
         },
       },

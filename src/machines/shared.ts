@@ -13,6 +13,16 @@ export function messageOf(error: unknown, fallback = 'Une erreur est survenue. R
   return error instanceof Error && error.message ? error.message : fallback
 }
 
+/**
+ * What did not happen, then the server's reason: "Le courrier numérisé n’a pas pu être chargé. Le service est
+ * momentanément indisponible. …". The reason alone does not say which of several calls failed (a letter's scan and
+ * its read mark fail together when the service is down); without one, what failed alone.
+ */
+export function failureOf(what: string, error: unknown): string {
+  const reason = messageOf(error, what)
+  return reason === what ? what : `${what} ${reason}`
+}
+
 /** Statuses that ask for the Kbis (spec §9). */
 export const KBIS_STATUSES = ['En attente de KBIS', 'En attente de procuration'] as const
 

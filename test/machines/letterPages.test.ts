@@ -103,7 +103,7 @@ Pages('a failed page says so and is fetched again on Réessayer; the others go o
   deferreds.settle('loadPage', { error: new Error('Image de cette page introuvable.') })
   await flush()
   assert.equal(loads(deferreds), [1, 2])
-  assert.is(actor.getSnapshot().context.pages[0]!.error, 'Image de cette page introuvable.')
+  assert.is(actor.getSnapshot().context.pages[0]!.error, 'Cette page n’a pas pu être chargée. Image de cette page introuvable.', 'what failed, then why')
   deferreds.settle('loadPage', { output: image })
   await flush()
   actor.send({ type: 'page.retry', page: 1 })

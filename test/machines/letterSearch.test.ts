@@ -116,7 +116,7 @@ Search('a failure says so; Réessayer asks again for the same words', async () =
   deferreds.settle('searchLetters', { error: new Error('Le serveur ne répond pas.') })
   await flush()
   assert.ok(actor.getSnapshot().matches('failed'))
-  assert.is(actor.getSnapshot().context.error, 'Le serveur ne répond pas.')
+  assert.is(actor.getSnapshot().context.error, 'La recherche dans vos courriers n’a pas abouti. Le serveur ne répond pas.', 'what failed, then why')
   actor.send({ type: 'search.retry' })
   await flush()
   assert.equal(searches(deferreds), [{ q: 'impôts', orderId: 2 }, { q: 'impôts', orderId: 2 }])

@@ -2,7 +2,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor, fromPromise } from 'xstate'
 import type { Folder, MailDocument } from '../../server/contract/schemas.ts'
-import { FILE_FAILED, LINKED_LETTER_GONE, mailboxMachine, MOVED_OUT, type PortalSeen, MOVED_TO_FOLDER, READ_FAILED, SEND_BAD_EMAIL, SEND_NO_LETTER } from '../../src/machines/mailbox.machine.ts'
+import { FILE_FAILED, LINKED_LETTER_GONE, mailboxMachine, MOVE_FAILED, MOVE_OUT_FAILED, MOVED_OUT, type PortalSeen, MOVED_TO_FOLDER, READ_FAILED, SEND_BAD_EMAIL, SEND_NO_LETTER } from '../../src/machines/mailbox.machine.ts'
 import { portalDataMachine } from '../../src/machines/portalData.machine.ts'
 import type { Notice } from '../../src/machines/shared.ts'
 import * as F from '../util/fixtures.ts'
@@ -176,10 +176,16 @@ Reading('the server refusing: the letter is unread again and the customer is tol
   actor.start()
   actor.send({ type: 'letter.open', document: unreadA })
   await flush()
-  deferreds.settle('markRead', { error: new Error('') })
+  deferreds.settle('markRead', { error: failure })
   await flush()
   assert.equal(reads, [{ documentId: unreadA.id, read: true }, { documentId: unreadA.id, read: false }])
-  assert.equal(notices, [{ kind: 'error', message: READ_FAILED }])
+  // The server's reason alone ('Le service est momentanément indisponible.') would not say the letter stayed unread.
+  assert.equal(notices, [{ kind: 'error', message: 'Le courrier n’a pas pu être marqué comme lu : il reste non lu. Le service est momentanément indisponible.' }])
+  actor.send({ type: 'letter.open', document: unreadC })
+  await flush()
+  deferreds.settle('markRead', { error: new Error('') })
+  await flush()
+  assert.equal(notices.at(-1), { kind: 'error', message: READ_FAILED }, 'without a reason, what failed alone')
 })
 
 Reading('letters opened while one is being marked are marked next, in turn', async () => {
@@ -201,9 +207,9 @@ Reading('the scan failing says why and can be asked again', async () => {
   actor.start()
   actor.send({ type: 'letter.open', document: readB })
   await flush()
-  deferreds.settle('loadFile', { error: new Error('') })
+  deferreds.settle('loadFile', { error: failure })
   await flush()
-  assert.is(actor.getSnapshot().context.fileError, FILE_FAILED)
+  assert.is(actor.getSnapshot().context.fileError, `${FILE_FAILED} Le service est momentanément indisponible.`, 'what failed, then why')
   actor.send({ type: 'viewer.retry' })
   await flush()
   assert.equal(inputOf(deferreds, 'loadFile'), [{ documentId: readB.id }, { documentId: readB.id }])
@@ -266,15 +272,21 @@ Moving('filed: the server’s letter replaces the old one, and the customer is t
   assert.equal(notices.at(-1), { kind: 'success', message: MOVED_OUT })
 })
 
-Moving('a failure changes nothing and says why', async () => {
-  const { actor, deferreds, changes, notices } = start()
+Moving('a failure changes nothing and says what failed and why', async () => {
+  const { actor, deferreds, changes, notices, portal } = start()
   actor.start()
   actor.send({ type: 'letter.move', document: readB, folderId: 5 })
   await flush()
-  deferreds.settle('move', { error: new Error('Dossier introuvable.') })
+  deferreds.settle('move', { error: failure })
   await flush()
   assert.equal(changes, [])
-  assert.equal(notices, [{ kind: 'error', message: 'Dossier introuvable.' }])
+  assert.equal(notices, [{ kind: 'error', message: `${MOVE_FAILED} Le service est momentanément indisponible.` }])
+  actor.send({ type: 'letter.move', document: { ...readB, folderId: 5 }, folderId: null })
+  await flush()
+  deferreds.settle('move', { error: failure })
+  await flush()
+  assert.equal(notices.at(-1), { kind: 'error', message: `${MOVE_OUT_FAILED} Le service est momentanément indisponible.` })
+  assert.equal(portal, [], 'the folders shown are not in question')
 })
 
 Moving.run()

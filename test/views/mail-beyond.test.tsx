@@ -102,7 +102,7 @@ Images('a page that fails says so; Réessayer fetches it again', async () => {
   const viewer = await screen.findByRole('region', { name: 'Aperçu du courrier' }, slow)
   await within(viewer).findByText('Page 1 sur 3', {}, slow)
   show(1)
-  await within(viewer).findByText('Image de cette page introuvable.')
+  await within(viewer).findByText('Cette page n’a pas pu être chargée. Image de cette page introuvable.')
   fireEvent.click(within(viewer).getByRole('button', { name: 'Réessayer' }))
   await waitFor(() => assert.equal(app.calls.pageLoads, [{ documentId: 21, page: 1 }, { documentId: 21, page: 1 }]))
 })
@@ -319,7 +319,7 @@ Deadlines('the dashboard with none to come says so; a failure offers Réessayer'
   cleanup()
   const app = await open('/tableau-de-bord', { mailPipeline: { deadlines: [deadline(21, '2027-03-31', null)], fails: ['deadlines'] } })
   const card = (await screen.findByRole('heading', { name: 'Prochaines échéances' }, slow)).parentElement!
-  await within(card).findByText('Le service est momentanément indisponible. Réessayez dans quelques instants.')
+  await within(card).findByText('Les échéances de vos courriers n’ont pas pu être chargées. Le service est momentanément indisponible. Réessayez dans quelques instants.')
   fireEvent.click(within(card).getByRole('button', { name: 'Réessayer' }))
   await within(card).findByText('À traiter avant le 31 mars 2027')
   assert.equal(app.calls.deadlineLoads, [2, 2])

@@ -222,6 +222,11 @@ Letters('move to a folder, and send by e-mail (a failure keeps what was typed)',
   assert.is((within(dialog).getByLabelText('Message (facultatif)') as HTMLTextAreaElement).value, 'Pour la clôture')
 })
 
+Letters('a read mark that fails says the letter stays unread, with the server’s reason', async () => {
+  const app = await open('/mes-courriers/courriers', { mailFails: ['read'] })
+  await waitFor(() => assert.equal(app.calls.notices, [{ kind: 'error', message: 'Le courrier n’a pas pu être marqué comme lu : il reste non lu. Le service est momentanément indisponible.' }]))
+})
+
 Letters('on a 360 px phone: the list, then the viewer in the page with a way back', async () => {
   setViewport(360, 740)
   const app = await open('/mes-courriers/courriers')
