@@ -5,7 +5,8 @@
 //   reading  opening an unread letter marks it read at once (the unread counts follow), then
 //            PUT documents/{id} {readFlag: true}; a failure puts it back and says so. Only the read
 //            flag is reported, never the letter as it was when opened: a move made meanwhile stays;
-//   moving   PUT documents/{id} {folderId}: filed in a folder, or taken out of it;
+//   moving   PUT documents/{id} {folderId}: filed in a folder, or taken out of it, one move at a time (another
+//            asked meanwhile is ignored); a folder gone or changed (404, 409) has the portal read the folders again;
 //   sending  'Envoyer par e-mail': recipient, optional message, one or several letters.
 // Picking another order (`order.switched`) drops the scan, the read marks and the move still
 // awaited: their answers belong to a list that is no longer shown. A sending e-mail goes on.
@@ -16,7 +17,7 @@
 import { assign, fromPromise, raise, setup } from 'xstate'
 import type { MailDocument } from '../../server/contract/schemas.ts'
 import type { ListStatus } from './portalData.machine.ts'
-import { failureOf, isEmail, messageOf, type Notice } from './shared.ts'
+import { failureOf, isEmail, isOutdatedList, messageOf, type Notice } from './shared.ts'
 import { deferred } from './deferred.ts'
 import { isBlank } from '../../server/contract/rules/text.ts'
 
@@ -118,6 +119,8 @@ const machineSetup = setup({
     selectDocument: (_, _params: { documentId: number }) => {},
     /** The link is done with: the address loses it, so that a reload does not follow it again. */
     forgetLink: () => {},
+    /** A move refused because the folder is gone (404) or changed (409): the portal reads the folders again. */
+    foldersOutdated: () => {},
   },
   guards: {
     isUnread: (_, params: { document: MailDocument }) => !params.document.read,
@@ -133,6 +136,7 @@ const machineSetup = setup({
     listLoading: (_, { seen }: { seen: PortalSeen }) => seen.status === 'loading',
     linkInList: ({ context }, { seen }: { seen: PortalSeen }) => context.link !== null && seen.documentIds.includes(context.link.documentId),
     listLoaded: (_, { seen }: { seen: PortalSeen }) => seen.status === 'loaded',
+    isOutdated: (_, params: { error: unknown }) => isOutdatedList(params.error),
   },
 })
 
@@ -297,7 +301,15 @@ export const mailboxMachine = deferred(() => machineSetup.createMachine({
                 assign({ move: null }),
               ],
             },
-            onError: { target: 'idle', actions: [{ type: 'notify', params: ({ context, event }) => moveFailed(context, event.error) }, assign({ move: null })] },
+            onError: [
+              {
+                // The folder offered was deleted or changed in another tab: the select stops offering it.
+                guard: { type: 'isOutdated', params: ({ event }) => ({ error: event.error }) },
+                target: 'idle',
+                actions: [{ type: 'notify', params: ({ context, event }) => moveFailed(context, event.error) }, 'foldersOutdated', assign({ move: null })],
+              },
+              { target: 'idle', actions: [{ type: 'notify', params: ({ context, event }) => moveFailed(context, event.error) }, assign({ move: null })] },
+            ],
           },
         },
       },

@@ -30,6 +30,7 @@ export function createMailFlows({ api, notify, navigate, toPortal }: WiringDeps)
         selectDocument: (_, { documentId }) => toPortal({ type: 'document.select', documentId }),
         // The e-mail's link is followed once: a reload does not follow it again.
         forgetLink: () => navigate(LETTERS_PATH, { replace: true }),
+        foldersOutdated: () => toPortal({ type: 'data.refresh', resource: 'folders' }),
       },
     })),
     folderEditor: later(() => folderEditorMachine.provide({

@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert'
 import { createActor, fromPromise } from 'xstate'
 import type { Folder, MailDocument } from '../../server/contract/schemas.ts'
 import { FILE_FAILED, LINKED_LETTER_GONE, mailboxMachine, MOVE_FAILED, MOVE_OUT_FAILED, MOVED_OUT, type PortalSeen, MOVED_TO_FOLDER, READ_FAILED, SEND_BAD_EMAIL, SEND_NO_LETTER } from '../../src/machines/mailbox.machine.ts'
+import { ApiError } from '../../src/api/errors.ts'
 import { portalDataMachine } from '../../src/machines/portalData.machine.ts'
 import type { Notice } from '../../src/machines/shared.ts'
 import * as F from '../util/fixtures.ts'
@@ -29,6 +30,7 @@ function start() {
       selectOrder: (_, { orderId }) => void portal.push(`order ${orderId}`),
       selectDocument: (_, { documentId }) => void portal.push(`letter ${documentId}`),
       forgetLink: () => void portal.push('forget'),
+      foldersOutdated: () => void portal.push('folders'),
     },
   })
   return { actor: createActor(machine), deferreds, changes, reads, notices, portal }
@@ -287,6 +289,23 @@ Moving('a failure changes nothing and says what failed and why', async () => {
   await flush()
   assert.equal(notices.at(-1), { kind: 'error', message: `${MOVE_OUT_FAILED} Le service est momentanément indisponible.` })
   assert.equal(portal, [], 'the folders shown are not in question')
+})
+
+Moving('a folder deleted in another tab (404) or changed (409): said, and the portal reads the folders again', async () => {
+  const { actor, deferreds, changes, notices, portal } = start()
+  actor.start()
+  actor.send({ type: 'letter.move', document: readB, folderId: 5 })
+  await flush()
+  deferreds.settle('move', { error: new ApiError('Dossier introuvable.', 404) })
+  await flush()
+  assert.equal(changes, [])
+  assert.equal(notices, [{ kind: 'error', message: `${MOVE_FAILED} Dossier introuvable.` }])
+  assert.equal(portal, ['folders'])
+  actor.send({ type: 'letter.move', document: readB, folderId: 6 })
+  await flush()
+  deferreds.settle('move', { error: new ApiError('Cette action est en conflit avec une autre modification. Rechargez la page.', 409) })
+  await flush()
+  assert.equal(portal, ['folders', 'folders'])
 })
 
 Moving.run()

@@ -406,6 +406,8 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
       calls.documentUpdates.push({ documentId, ...body })
       const document = data.documents.find((d) => d.id === documentId)!
       if (fails(body.readFlag !== undefined ? 'read' : 'move')) throw new Error('Le service est momentanément indisponible.')
+      // Like the server: a folder deleted meanwhile (in another tab) is refused.
+      if (typeof body.folderId === 'number' && !data.folders.some((f) => f.id === body.folderId)) throw withStatus(404, 'Dossier introuvable.')
       const { readFlag, ...rest } = body
       return { ...document, ...rest, ...(readFlag !== undefined ? { read: readFlag } : {}) }
     },

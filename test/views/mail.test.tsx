@@ -222,6 +222,19 @@ Letters('move to a folder, and send by e-mail (a failure keeps what was typed)',
   assert.is((within(dialog).getByLabelText('Message (facultatif)') as HTMLTextAreaElement).value, 'Pour la clôture')
 })
 
+Letters('a folder deleted in another tab: filing there says what failed and why, and the folder is no longer offered', async () => {
+  const listed = [...folders]
+  const app = await open('/mes-courriers/courriers', { data: { ...data, folders: listed } })
+  const viewer = await screen.findByRole('region', { name: 'Aperçu du courrier' })
+  const select = within(viewer).getByRole('combobox', { name: 'Classer dans un dossier' }) as HTMLSelectElement
+  listed.splice(1, 1)
+  fireEvent.change(select, { target: { value: '8' } })
+  await waitFor(() => assert.equal(app.calls.notices.at(-1), { kind: 'error', message: 'Le courrier n’a pas pu être classé dans ce dossier. Dossier introuvable.' }))
+  await waitFor(() => assert.equal([...select.options].map((o) => o.textContent), ['Aucun dossier', 'Banque']))
+  assert.is(app.calls.loads.filter((l) => l.resource === 'folders').length, 2, 'the folders read again')
+  assert.is(select.value, '')
+})
+
 Letters('a read mark that fails says the letter stays unread, with the server’s reason', async () => {
   const app = await open('/mes-courriers/courriers', { mailFails: ['read'] })
   await waitFor(() => assert.equal(app.calls.notices, [{ kind: 'error', message: 'Le courrier n’a pas pu être marqué comme lu : il reste non lu. Le service est momentanément indisponible.' }]))
