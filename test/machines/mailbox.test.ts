@@ -308,6 +308,19 @@ Moving('a folder deleted in another tab (404) or changed (409): said, and the po
   assert.equal(portal, ['folders', 'folders'])
 })
 
+Moving('one move at a time: another asked while one is saved is ignored', async () => {
+  const { actor, deferreds, changes } = start()
+  actor.start()
+  actor.send({ type: 'letter.move', document: readB, folderId: 5 })
+  actor.send({ type: 'letter.move', document: readB, folderId: 6 })
+  await flush()
+  assert.equal(inputOf(deferreds, 'move'), [{ documentId: readB.id, folderId: 5 }])
+  deferreds.settle('move', { output: { ...readB, folderId: 5 } })
+  await flush()
+  assert.equal(changes, [{ ...readB, folderId: 5 }])
+  assert.ok(actor.getSnapshot().matches({ moving: 'idle' }))
+})
+
 Moving.run()
 
 const Sending = suite('mailbox: sending letters by e-mail')

@@ -222,6 +222,23 @@ Letters('move to a folder, and send by e-mail (a failure keeps what was typed)',
   assert.is((within(dialog).getByLabelText('Message (facultatif)') as HTMLTextAreaElement).value, 'Pour la clôture')
 })
 
+Letters('filing keeps the focus on « Classer dans un dossier »: unavailable while the move is saved, never disabled', async () => {
+  const app = await open('/mes-courriers/courriers')
+  const viewer = await screen.findByRole('region', { name: 'Aperçu du courrier' })
+  const select = within(viewer).getByRole('combobox', { name: 'Classer dans un dossier' }) as HTMLSelectElement
+  select.focus()
+  fireEvent.change(select, { target: { value: '8' } })
+  // A disabled select drops the focus to <body> in Chrome; this one says it is unavailable and ignores a choice.
+  assert.is(select.getAttribute('aria-disabled'), 'true')
+  assert.is(select.disabled, false)
+  fireEvent.change(select, { target: { value: '7' } })
+  await waitFor(() => assert.ok(app.calls.notices.some((n) => n.message === 'Le courrier a été classé dans le dossier.')))
+  assert.equal(app.calls.documentUpdates.filter((u) => u.folderId !== undefined), [{ documentId: 21, folderId: 8 }], 'one move at a time')
+  assert.is(select.getAttribute('aria-disabled'), null)
+  assert.is(select.value, '8')
+  assert.is(document.activeElement, select)
+})
+
 Letters('a folder deleted in another tab: filing there says what failed and why, and the folder is no longer offered', async () => {
   const listed = [...folders]
   const app = await open('/mes-courriers/courriers', { data: { ...data, folders: listed } })

@@ -50,8 +50,10 @@ export function LetterPages({ letter }: { letter: MailDocument }) {
   return (
     <Frame>
       <div className="zoom" role="group" aria-label="Zoom des pages">
-        <Button type="button" $variant="secondary" onClick={() => pages.send({ type: 'zoom.out' })} disabled={zoom === 0}>Zoom −</Button>
-        <Button type="button" $variant="secondary" onClick={() => pages.send({ type: 'zoom.in' })} disabled={zoom === ZOOM_LEVELS.length - 1}>Zoom +</Button>
+        {/* At a limit a button says it is unavailable but keeps the focus (disabled, the one just pressed would drop it
+            to <body>); a press there does nothing (the machine's guards). */}
+        <Button type="button" $variant="secondary" onClick={() => pages.send({ type: 'zoom.out' })} aria-disabled={zoom === 0 || undefined}>Zoom −</Button>
+        <Button type="button" $variant="secondary" onClick={() => pages.send({ type: 'zoom.in' })} aria-disabled={zoom === ZOOM_LEVELS.length - 1 || undefined}>Zoom +</Button>
         <Muted aria-live="polite">{Math.round(level * 100)} %</Muted>
       </div>
       <div className="scroller" role="region" aria-label={`Pages du courrier de ${letter.sender}`} tabIndex={0}>

@@ -26,6 +26,7 @@ const Viewer = styled('section')`
   iframe { width: 100%; height: 70vh; min-height: 420px; border: 1px solid ${color.border}; border-radius: ${radius}; background: #fff; }
   .actions { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; }
   .actions select { min-height: 44px; padding: 0.4rem 0.6rem; border: 1px solid ${color.border}; border-radius: ${radius}; }
+  .actions select[aria-disabled='true'] { opacity: 0.6; cursor: not-allowed; }
 `
 
 const LinkButton = styled('a')`
@@ -83,8 +84,10 @@ export function LetterViewer({ letter, mailbox, folders, candidates, onBack }: {
         {url ? <LinkButton href={url} download={fileName}>Télécharger</LinkButton> : <Button type="button" $variant="secondary" disabled>Télécharger</Button>}
         {url && !imageMode && <LinkButton href={url} target="_blank" rel="noopener">Ouvrir en plein écran</LinkButton>}
         <Button type="button" $variant="secondary" onClick={() => mailbox.send({ type: 'send.open', documentIds: [letter.id] })}>Envoyer par e-mail</Button>
-        <select aria-label="Classer dans un dossier" value={letter.folderId ?? ''} disabled={moving}
-          onChange={(e) => mailbox.send({ type: 'letter.move', document: letter, folderId: e.target.value === '' ? null : Number(e.target.value) })}>
+        {/* Unavailable while a move is saved, yet focusable: disabled, it would drop the focus to <body> (Chrome). A
+            choice meanwhile is not sent (the mailbox takes one move at a time) and the select keeps the letter's folder. */}
+        <select aria-label="Classer dans un dossier" value={letter.folderId ?? ''} aria-disabled={moving || undefined}
+          onChange={(e) => moving || mailbox.send({ type: 'letter.move', document: letter, folderId: e.target.value === '' ? null : Number(e.target.value) })}>
           <option value="">Aucun dossier</option>
           {folders.map((f) => <option key={f.id} value={f.id}>{f.name}</option>)}
         </select>
