@@ -424,6 +424,7 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
     updateFolder: async (folderId, body) => {
       calls.folderSaves.push({ folderId, ...body })
       if (fails('folder')) throw withStatus(409, 'Un dossier porte déjà ce nom pour cette domiciliation.')
+      if (!data.folders.some((f) => f.id === folderId)) throw withStatus(404, 'Dossier introuvable.')
       return { ...data.folders.find((f) => f.id === folderId)!, name: body.name }
     },
     deleteFolder: async (folderId) => {

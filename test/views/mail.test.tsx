@@ -366,6 +366,25 @@ Others('dossiers: a folder deleted meanwhile elsewhere: the reason, and the fold
   assert.is(app.calls.loads.filter((l) => l.resource === 'folders').length, 2)
 })
 
+Others('dossiers: renaming a folder deleted meanwhile elsewhere: the reason; closed, the focus goes to the page’s heading', async () => {
+  const listed = [...folders]
+  const app = await open('/mes-courriers/mes-dossiers', { data: { ...data, folders: listed } })
+  const rename = await screen.findByRole('button', { name: 'Renommer le dossier Banque' })
+  rename.focus()
+  fireEvent.click(rename)
+  const dialog = await screen.findByRole('dialog', { name: 'Renommer « Banque »' })
+  listed.splice(0, 1) // deleted in another tab
+  fireEvent.change(within(dialog).getByLabelText('Nom du dossier'), { target: { value: 'Banque pro' } })
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Renommer' }))
+  await within(dialog).findByText('Dossier introuvable.')
+  // The folders read again, the row (and 'Renommer', the dialog's opener) is gone.
+  await waitFor(() => assert.not.ok(screen.queryByRole('button', { name: 'Renommer le dossier Banque' })))
+  assert.is(app.calls.loads.filter((l) => l.resource === 'folders').length, 2)
+  fireEvent.keyDown(dialog, { key: 'Escape' })
+  await waitFor(() => assert.not.ok(screen.queryByRole('dialog')))
+  assert.is(document.activeElement, document.getElementById('folders-title'), 'not <body>')
+})
+
 Others('dossiers: count, create, rename, delete (letters stay, unfiled)', async () => {
   const app = await open('/mes-courriers/mes-dossiers')
   const list = await screen.findByRole('list', { name: 'Dossiers' })

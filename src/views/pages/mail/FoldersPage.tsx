@@ -29,7 +29,7 @@ export default function FoldersPage(_: PageProps) {
   return (
     <PageCard aria-labelledby="folders-title">
       <Toolbar>
-        {/* Focused by DeleteConfirmation once the deleted folder's "Supprimer" is gone; never by Tab. */}
+        {/* Focused by the dialogs once their opener ("Renommer", "Supprimer") is gone; never by Tab. */}
         <h2 id="folders-title" tabIndex={-1}>Mes dossiers</h2>
         <Button type="button" onClick={() => editor.send({ type: 'folder.new', orderId: order?.id ?? null })}>Nouveau dossier</Button>
       </Toolbar>
@@ -66,6 +66,8 @@ function FolderForm({ editor, orders }: { editor: EditorRef; orders: Order[] }) 
   const [askOrder] = useState(() => editor.getSnapshot().context.folder === null && editor.getSnapshot().context.draft.orderId === null)
   return (
     <Modal title={renaming ? `Renommer « ${renaming.name} »` : 'Nouveau dossier'} onClose={() => editor.send({ type: 'folder.cancel' })} locked={busy}
+      // A folder deleted elsewhere takes its 'Renommer' (the opener) with it once the folders are read again.
+      fallbackFocus={() => document.getElementById('folders-title')}
       footer={
         <>
           <Button type="button" $variant="secondary" onClick={() => editor.send({ type: 'folder.cancel' })} disabled={busy}>Annuler</Button>
