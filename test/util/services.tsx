@@ -399,7 +399,8 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
 
     getDocumentFile: async (documentId) => {
       calls.files.push(documentId)
-      if (fails('file')) throw new Error('Le courrier numérisé n’a pas pu être chargé.')
+      // Each letter's first load only: 'Réessayer' brings the scan.
+      if (fails('file') && calls.files.filter((id) => id === documentId).length === 1) throw unavailable()
       return new Blob(['%PDF-1.7 courrier'], { type: 'application/pdf' })
     },
     updateDocument: async (documentId, body): Promise<MailDocument> => {

@@ -114,8 +114,13 @@ Images('a page that fails says so; Réessayer fetches it again', async () => {
   await within(viewer).findByText('Page 1 sur 3', {}, slow)
   show(1)
   await within(viewer).findByText('Cette page n’a pas pu être chargée. Image de cette page introuvable.')
-  fireEvent.click(within(viewer).getByRole('button', { name: 'Réessayer' }))
+  const retry = within(viewer).getByRole('button', { name: 'Réessayer' })
+  retry.focus()
+  fireEvent.click(retry)
   await waitFor(() => assert.equal(app.calls.pageLoads, [{ documentId: 21, page: 1 }, { documentId: 21, page: 1 }]))
+  // It fails again: the button pressed went with its alert, the focus goes to the new 'Réessayer', not to <body>.
+  await waitFor(() => assert.is(document.activeElement, within(viewer).getByRole('button', { name: 'Réessayer' })))
+  assert.is.not(document.activeElement, retry)
 })
 
 Images('no images yet: the preview is being prepared, the letter can be downloaded', async () => {
@@ -226,9 +231,12 @@ Search('a failed search says why; Réessayer asks again', async () => {
   await screen.findByRole('listbox', { name: 'Courriers' }, slow)
   type('loyer')
   await screen.findByText(/momentanément indisponible/)
+  screen.getByRole('button', { name: 'Réessayer' }).focus()
   fireEvent.click(screen.getByRole('button', { name: 'Réessayer' }))
   await screen.findByRole('list', { name: 'Courriers contenant « loyer »' })
   assert.is(app.calls.searches.length, 2)
+  // The button pressed is gone: the focus goes to the line that counts the results, not to <body>.
+  await waitFor(() => assert.is(document.activeElement, screen.getByText(/^\d+ courriers? trouvés?$/)))
 })
 
 Search('typing on while a search is under way: the older one is dropped, only the last answer shows', async () => {

@@ -147,9 +147,12 @@ Letters("loading, then an error with 'Réessayer' that loads again", async () =>
   cleanup()
   const app = await open('/mes-courriers/courriers', { failing: ['documents'] })
   await screen.findByText(/momentanément indisponible/)
+  screen.getByRole('button', { name: 'Réessayer' }).focus()
   fireEvent.click(screen.getByRole('button', { name: 'Réessayer' }))
   await screen.findByRole('listbox', { name: 'Courriers' })
   assert.is(app.calls.loads.filter((l) => l.resource === 'documents').length, 2)
+  // The button pressed went with its alert: the focus goes to the page's heading, not to <body>.
+  await waitFor(() => assert.is(document.activeElement, document.getElementById('letters-title')))
 })
 
 Letters('a letter arrives while another is read: the list gains it, the one being read stays selected and open', async () => {
@@ -199,9 +202,11 @@ Letters("a list that cannot be read again keeps its letters under the reason and
   const alert = await screen.findByRole('alert')
   assert.match(alert.textContent!, 'Cette liste n’a pas pu être mise à jour. Le service est momentanément indisponible.')
   assert.is(options().length, 3, 'the letters read before stay')
+  within(alert).getByRole('button', { name: 'Réessayer' }).focus()
   fireEvent.click(within(alert).getByRole('button', { name: 'Réessayer' }))
   await waitFor(() => assert.is(options().length, 4))
   assert.not.ok(screen.queryByRole('alert'))
+  assert.is(document.activeElement, document.getElementById('letters-title'), 'the focus on the heading, not <body>')
 })
 
 Letters('move to a folder, and send by e-mail (a failure keeps what was typed)', async () => {
@@ -271,6 +276,38 @@ Letters('on a 360 px phone: the list, then the viewer in the page with a way bac
   await screen.findByRole('listbox', { name: 'Courriers' })
 })
 
+Letters('on a 360 px phone the focus follows: Enter on a letter → its heading in the viewer; back → its entry in the list', async () => {
+  setViewport(360, 740)
+  await open('/mes-courriers/courriers')
+  const list = await screen.findByRole('listbox', { name: 'Courriers' })
+  options()[0]!.focus()
+  fireEvent.keyDown(list, { key: 'ArrowDown' })
+  fireEvent.keyDown(list, { key: 'ArrowDown' })
+  await waitFor(() => assert.is(document.activeElement, options()[2]))
+  fireEvent.keyDown(list, { key: 'Enter' })
+  const viewer = await screen.findByRole('region', { name: 'Aperçu du courrier' })
+  // The list (and the option that had the focus) is gone: the letter's heading takes the focus, not <body>.
+  await waitFor(() => assert.is(document.activeElement, within(viewer).getByRole('heading', { name: 'Greffe du tribunal' })))
+  const back = within(viewer).getByRole('button', { name: '← Retour à la liste' })
+  back.focus()
+  fireEvent.click(back)
+  await screen.findByRole('listbox', { name: 'Courriers' })
+  await waitFor(() => assert.is(document.activeElement, options()[2], 'the letter’s entry in the list'))
+  assert.match(options()[2]!.textContent!, 'Greffe du tribunal')
+})
+
+Letters('the scan that failed: Réessayer shows it and the focus goes to the letter’s heading', async () => {
+  const app = await open('/mes-courriers/courriers', { mailFails: ['file'] })
+  const viewer = await screen.findByRole('region', { name: 'Aperçu du courrier' })
+  await within(viewer).findByText('Le courrier numérisé n’a pas pu être chargé. Le service est momentanément indisponible. Réessayez dans quelques instants.')
+  const retry = within(viewer).getByRole('button', { name: 'Réessayer' })
+  retry.focus()
+  fireEvent.click(retry)
+  await within(viewer).findByTitle('Courrier de URSSAF Île-de-France')
+  assert.equal(app.calls.files, [21, 21])
+  await waitFor(() => assert.is(document.activeElement, within(viewer).getByRole('heading', { name: 'URSSAF Île-de-France' }), 'not <body>'))
+})
+
 Letters("the e-mail's deep link opens its letter, switching to its order", async () => {
   const app = await renderApp('/mes-courriers/courriers?domiciliation=2&courrier=24', { signedIn: true, defaultOrder: 1, data })
   await waitFor(() => assert.is(app.session.getSnapshot().context.startup!.getSnapshot().context.selectedOrderId, 2))
@@ -320,6 +357,22 @@ Others('colis: arrival date, carrier, sender, status; empty state', async () => 
   cleanup()
   await open('/mes-courriers/colis', { data: { ...data, packages: [] } })
   await screen.findByText('Aucun colis pour le moment')
+})
+
+Others('colis: Réessayer after a failure; failed again, the focus on the new Réessayer; loaded, on the heading', async () => {
+  const failNext: Resource[] = ['packages']
+  const app = await open('/mes-courriers/colis', { failing: ['packages'], failNext })
+  await screen.findByText(/momentanément indisponible/)
+  let retry = screen.getByRole('button', { name: 'Réessayer' })
+  retry.focus()
+  fireEvent.click(retry)
+  await waitFor(() => assert.is.not(screen.queryByRole('button', { name: 'Réessayer' }), retry))
+  await waitFor(() => assert.is(document.activeElement, screen.getByRole('button', { name: 'Réessayer' }), 'the new Réessayer, not <body>'))
+  retry = screen.getByRole('button', { name: 'Réessayer' })
+  fireEvent.click(retry)
+  await screen.findByRole('list', { name: 'Colis' })
+  assert.is(app.calls.loads.filter((l) => l.resource === 'packages').length, 3)
+  await waitFor(() => assert.is(document.activeElement, document.getElementById('packages-title'), 'the heading, not <body>'))
 })
 
 Others('réexpéditions: cancelling a pending one asks first, then drops it', async () => {

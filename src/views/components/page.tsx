@@ -9,6 +9,7 @@ import type { ListStatus, portalDataMachine, PortalData, Resource } from '../../
 import { selectedOrder, type StartupContext } from '../../machines/startup.machine.ts'
 import { type StartupRef, useStartup } from '../app-context.tsx'
 import { Card, ErrorState, Spinner } from './ui.tsx'
+import { headingOf, useFocusAfter } from './useFocusWhenShown.ts'
 import { color, radius } from '../theme.ts'
 
 export type PortalDataRef = ActorRefFrom<typeof portalDataMachine>
@@ -76,9 +77,20 @@ export function ListState({ status, error, empty, isEmpty, onRetry, label, child
   label: string
   children: ReactNode
 }) {
+  // 'Réessayer' goes with its alert: once the list is back, the focus goes to the page's heading; failed again, to the
+  // new 'Réessayer'.
+  const retryButton = useRef<HTMLButtonElement>(null)
+  const page = useRef<Element | null>(null)
+  const afterRetry = useFocusAfter(status !== 'loading' && status !== 'refreshing',
+    () => (status === 'failed' || status === 'stale' ? retryButton.current : headingOf(page.current)))
+  const retry = () => {
+    page.current = retryButton.current?.closest('[aria-labelledby]') ?? null // before the button leaves the page
+    afterRetry()
+    onRetry()
+  }
   if (status === 'loading') return <Spinner label={`Chargement : ${label}…`} />
-  if (status === 'failed') return <ErrorState message={error ?? 'Le chargement a échoué.'} onRetry={onRetry} />
-  const stale = status === 'stale' && <ErrorState message={`Cette liste n’a pas pu être mise à jour. ${error ?? ''}`.trim()} onRetry={onRetry} />
+  if (status === 'failed') return <ErrorState message={error ?? 'Le chargement a échoué.'} onRetry={retry} retryRef={retryButton} />
+  const stale = status === 'stale' && <ErrorState message={`Cette liste n’a pas pu être mise à jour. ${error ?? ''}`.trim()} onRetry={retry} retryRef={retryButton} />
   return <>{stale}{isEmpty ? <EmptyText>{empty}</EmptyText> : children}</>
 }
 

@@ -1,6 +1,6 @@
 // Small building blocks shared by every screen.
 import { css, styled } from 'goober'
-import type { ComponentProps, InputHTMLAttributes, ReactNode } from 'react'
+import type { ComponentProps, InputHTMLAttributes, ReactNode, Ref } from 'react'
 import { color, mq, radius } from '../theme.ts'
 
 export const Button = styled('button')<{ $variant?: 'primary' | 'secondary' | 'ghost' | 'danger' }>`
@@ -164,12 +164,13 @@ const ErrorText = styled('p')`
 `
 
 /** A list or screen that failed: what happened, and 'Réessayer'. */
-export function ErrorState({ message, onRetry }: { message: string; onRetry?: () => void }) {
+/** `retryRef`: where a retry that failed again puts the focus back (useFocusAfter). */
+export function ErrorState({ message, onRetry, retryRef }: { message: string; onRetry?: () => void; retryRef?: Ref<HTMLButtonElement> }) {
   return (
     <Alert $kind="error" role="alert">
       <ErrorText>{message}</ErrorText>
       {onRetry && (
-        <Button type="button" $variant="secondary" onClick={onRetry}>
+        <Button type="button" $variant="secondary" onClick={onRetry} ref={retryRef}>
           Réessayer
         </Button>
       )}

@@ -1,6 +1,6 @@
 // An action that replaces its own control (a request sent, a form saved) takes the focus away with it: the browser
 // puts it on <body>, and a keyboard or screen-reader user starts again from the top of the page.
-import { type RefObject, useEffect, useRef } from 'react'
+import { type RefObject, useCallback, useEffect, useRef } from 'react'
 
 /** The focus was lost: the element that had it was removed or disabled, and the browser put it on <body>. */
 export const focusLost = () => document.activeElement === null || document.activeElement === document.body
@@ -15,6 +15,36 @@ export function useFocusWhenShown(shown: boolean, target: RefObject<HTMLElement 
     if (shown && !before.current && focusLost()) target.current?.focus()
     before.current = shown
   }, [shown, target])
+}
+
+/**
+ * An action whose control goes away while it runs: 'Réessayer' gives way to a spinner, then to what it asked for (or to
+ * the error again); on a phone, a letter opened gives way to its viewer and back. Call the returned function when the
+ * action is taken; once `settled` turns true, the focus, if it was lost on the way, goes to `target()`. Without the
+ * action (a list loading on arrival, a link followed), nothing moves.
+ */
+export function useFocusAfter(settled: boolean, target: () => HTMLElement | null | undefined): () => void {
+  const expected = useRef(false)
+  const latest = useRef(target)
+  latest.current = target
+  useEffect(() => {
+    if (!settled || !expected.current) return
+    expected.current = false
+    if (focusLost()) latest.current()?.focus()
+  }, [settled])
+  return useCallback(() => { expected.current = true }, [])
+}
+
+/**
+ * The heading that names the section holding `element` (a page's card: aria-labelledby), made focusable by script
+ * only (tabindex -1, never in the Tab order) if it was not: where a list's 'Réessayer' leaves the focus once the list
+ * is back, whichever page it is on.
+ */
+export function headingOf(element: Element | null | undefined): HTMLElement | null {
+  const id = element?.closest('[aria-labelledby]')?.getAttribute('aria-labelledby')?.split(' ')[0]
+  const heading = id ? document.getElementById(id) : null
+  if (heading && !heading.hasAttribute('tabindex')) heading.tabIndex = -1
+  return heading
 }
 
 /** Where an action that leaves its page puts the focus meanwhile: the page's content (Shell's <main>, kept between pages). */

@@ -10,6 +10,7 @@ import { type letterPagesMachine, type PageImage, ZOOM_LEVELS } from '../../../m
 import { useFlows } from '../../app-context.tsx'
 import { Muted, useObjectUrl } from '../../components/page.tsx'
 import { Alert, Button, ErrorState, Spinner } from '../../components/ui.tsx'
+import { useFocusAfter } from '../../components/useFocusWhenShown.ts'
 import { color, radius } from '../../theme.ts'
 
 type PagesRef = ActorRefFrom<typeof letterPagesMachine>
@@ -75,6 +76,11 @@ function LetterPage({ pages, page, number, total, sender, width }: {
 }) {
   const ref = useRef<HTMLElement>(null)
   const url = useObjectUrl(page.image)
+  // 'Réessayer' gives way to a spinner, then to the image (the focus to the pages' scrolling region) or to the error
+  // again (its button).
+  const retryButton = useRef<HTMLButtonElement>(null)
+  const afterRetry = useFocusAfter(page.status === 'shown' || page.status === 'failed',
+    () => (page.status === 'failed' ? retryButton.current : ref.current?.closest<HTMLElement>('[role="region"]')))
   // Told once it comes near the screen; where nothing can watch, at once.
   useEffect(() => {
     const element = ref.current
@@ -97,7 +103,7 @@ function LetterPage({ pages, page, number, total, sender, width }: {
       ) : (
         <div className="sheet">
           {page.status === 'failed'
-            ? <ErrorState message={page.error!} onRetry={() => pages.send({ type: 'page.retry', page: number })} />
+            ? <ErrorState message={page.error!} retryRef={retryButton} onRetry={() => { afterRetry(); pages.send({ type: 'page.retry', page: number }) }} />
             : <Spinner label={`Chargement de la page ${number}…`} />}
         </div>
       )}

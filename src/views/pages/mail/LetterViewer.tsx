@@ -3,6 +3,8 @@
 // inside a page (Android), the scan shows as page images instead (LetterPages).
 import { useSelector } from '@xstate/react'
 import { styled } from 'goober'
+import type { RefObject } from 'react'
+import { useRef } from 'react'
 import type { ActorRefFrom } from 'xstate'
 import type { Folder, MailDocument } from '../../../../server/contract/schemas.ts'
 import type { mailboxMachine } from '../../../machines/mailbox.machine.ts'
@@ -12,6 +14,7 @@ import { LetterDeadlineNote } from '../../components/letterDeadline.tsx'
 import { Modal } from '../../components/Modal.tsx'
 import { Muted, useObjectUrl } from '../../components/page.tsx'
 import { Alert, Button, ErrorState, Field, formatDate, Spinner } from '../../components/ui.tsx'
+import { useFocusAfter } from '../../components/useFocusWhenShown.ts'
 import { color, mq, radius } from '../../theme.ts'
 import { LetterPages } from './LetterPages.tsx'
 import { LetterHistory } from './LetterHistory.tsx'
@@ -54,12 +57,14 @@ const Checks = styled('fieldset')`
 `
 
 /** What the search box looks at: sender and kind, accents and case ignored. */
-export function LetterViewer({ letter, mailbox, folders, candidates, onBack }: {
+export function LetterViewer({ letter, mailbox, folders, candidates, onBack, headingRef }: {
   letter: MailDocument
   mailbox: MailboxRef
   folders: Folder[]
   candidates: MailDocument[]
   onBack: (() => void) | null
+  /** The sender's heading: where the focus goes when a phone opens the letter, or once its scan is back. */
+  headingRef: RefObject<HTMLHeadingElement | null>
 }) {
   const file = useSelector(mailbox, (s) => (s.context.opened?.id === letter.id ? s.context.file : null))
   const loading = useSelector(mailbox, (s) => s.hasTag('loadingFile'))
@@ -69,12 +74,15 @@ export function LetterViewer({ letter, mailbox, folders, candidates, onBack }: {
   const url = useObjectUrl(file)
   const imageMode = !useFlows().pdfViewerEnabled()
   const fileName = `courrier-${letter.id}-${letter.sender.replace(/[^\p{L}\p{N}]+/gu, '-')}.pdf`
+  // 'Réessayer' gives way to a spinner, then to the scan (the focus to the heading) or to the error again (its button).
+  const retryButton = useRef<HTMLButtonElement>(null)
+  const afterRetry = useFocusAfter(!loading, () => (fileError ? retryButton.current : headingRef.current))
 
   return (
     <Viewer aria-label="Aperçu du courrier">
       {onBack && <Button type="button" $variant="ghost" onClick={onBack}>← Retour à la liste</Button>}
       <div>
-        <h3>{letter.sender}</h3>
+        <h3 ref={headingRef} tabIndex={-1}>{letter.sender}</h3>
         <Muted>
           {documentKind[letter.kind]} · reçu le <time dateTime={letter.receivedAt}>{formatDate(letter.receivedAt)}</time> · {letter.pages} page{letter.pages > 1 ? 's' : ''} · {letter.raisonSociale}
         </Muted>
@@ -93,7 +101,7 @@ export function LetterViewer({ letter, mailbox, folders, candidates, onBack }: {
         </select>
       </div>
       {fileError ? (
-        <ErrorState message={fileError} onRetry={() => mailbox.send({ type: 'viewer.retry' })} />
+        <ErrorState message={fileError} retryRef={retryButton} onRetry={() => { afterRetry(); mailbox.send({ type: 'viewer.retry' }) }} />
       ) : imageMode ? null : url ? (
         <iframe src={url} title={`Courrier de ${letter.sender}`} />
       ) : (

@@ -14,6 +14,7 @@ import { unreadCount } from '../../../machines/portalData.machine.ts'
 import { useFlows } from '../../app-context.tsx'
 import { documentKind } from '../../components/labels.ts'
 import { isShown, ListState, Muted, PageCard, Toolbar, useOrders, usePortal, useResource, useSelectedOrder } from '../../components/page.tsx'
+import { useFocusAfter } from '../../components/useFocusWhenShown.ts'
 import { useMediaQuery } from '../../components/useMediaQuery.ts'
 import { color, DESKTOP_MIN_WIDTH, mq, radius } from '../../theme.ts'
 import type { PageProps } from '../page.ts'
@@ -118,17 +119,32 @@ export default function LettersPage(_: PageProps) {
   const folderName = (id: number | null) => folders.find((f) => f.id === id)?.name ?? null
   const select = (document: MailDocument) => startup.send({ type: 'document.select', documentId: document.id })
 
+  // On a phone the viewer replaces the list, and the list the viewer: the control used goes with them. The letter
+  // opened gives the focus to its heading; back, its entry in the list (or in the search's results) takes it.
+  const viewerHeading = useRef<HTMLHeadingElement>(null)
+  const listColumn = useRef<HTMLDivElement>(null)
+  const afterOpen = useFocusAfter(viewerOpen, () => viewerHeading.current)
+  const afterBack = useFocusAfter(!viewerOpen, () =>
+    listColumn.current?.querySelector<HTMLElement>('[role="option"][aria-selected="true"], button[aria-current="true"]')
+    ?? document.getElementById('letters-title'))
+  const open = (document: MailDocument) => {
+    if (!isDesktop) afterOpen()
+    select(document)
+    mailbox.send({ type: 'viewer.show' })
+  }
+
   return (
     <PageCard aria-labelledby="letters-title">
       <Toolbar>
-        <h2 id="letters-title">Mes courriers</h2>
+        {/* Focused once the list is back after 'Réessayer' (ListState); never by Tab. */}
+        <h2 id="letters-title" tabIndex={-1}>Mes courriers</h2>
         {isShown(status) && <Muted aria-live="polite">{unread === 0 ? 'Tous vos courriers sont lus' : `${unread} non lu${unread > 1 ? 's' : ''}`}</Muted>}
       </Toolbar>
       <ListState status={status} error={error} label="vos courriers" empty="Aucun courrier pour le moment" isEmpty={documents.length === 0}
         onRetry={() => startup.send({ type: 'data.retry', resource: 'documents' })}>
         <Layout>
           {(isDesktop || !viewerOpen) && (
-            <div>
+            <div ref={listColumn}>
               <Filters>
                 {/* The server refuses a search over 200 characters. */}
                 <input type="search" aria-label="Rechercher dans vos courriers (expéditeur, type, texte)" placeholder="Rechercher un mot" value={query} maxLength={200}
@@ -144,18 +160,18 @@ export default function LettersPage(_: PageProps) {
               </Filters>
               {remoteSearch ? (
                 <SearchResults search={search} documents={documents} shown={(r) => filtered(r.document)} selectedId={selectedId} showCompany={!order}
-                  onOpen={(d) => { select(d); mailbox.send({ type: 'viewer.show' }) }} />
+                  onOpen={open} />
               ) : visible.length === 0 ? (
                 <p role="status">Aucun courrier ne correspond à ces filtres.</p>
               ) : (
                 <LetterList letters={visible} selectedId={selectedId} showCompany={!order} folderName={folderName}
-                  onSelect={select} onOpen={(d) => { select(d); mailbox.send({ type: 'viewer.show' }) }} />
+                  onSelect={select} onOpen={open} />
               )}
             </div>
           )}
           {showViewer && (selected ? (
             <LetterViewer key={selected.id} letter={selected} mailbox={mailbox} folders={folders.filter((f) => f.domiciliationOrderId === selected.orderId)}
-              candidates={visible} onBack={isDesktop ? null : () => mailbox.send({ type: 'viewer.hide' })} />
+              candidates={visible} headingRef={viewerHeading} onBack={isDesktop ? null : () => { afterBack(); mailbox.send({ type: 'viewer.hide' }) }} />
           ) : (
             <p>Choisissez un courrier dans la liste pour l’afficher.</p>
           ))}

@@ -17,7 +17,8 @@ export default function PackagesPage(_: PageProps) {
   return (
     <PageCard aria-labelledby="packages-title">
       <Toolbar>
-        <h2 id="packages-title">Mes colis</h2>
+        {/* Focused once the list is back after 'Réessayer' (ListState); never by Tab. */}
+        <h2 id="packages-title" tabIndex={-1}>Mes colis</h2>
         {/* people: the representatives who may collect the packages */}
         {!order?.isShareOrder && <Link href="/mes-representants">Qui peut retirer mes colis ?</Link>}
       </Toolbar>

@@ -4,7 +4,7 @@
 // (read since, filed since), not as it was when the search answered.
 import { useSelector } from '@xstate/react'
 import { styled } from 'goober'
-import { Fragment } from 'react'
+import { Fragment, useRef } from 'react'
 import type { ActorRefFrom } from 'xstate'
 import type { DocumentSearchResult, MailDocument } from '../../../../server/contract/schemas.ts'
 import type { letterSearchMachine } from '../../../machines/letterSearch.machine.ts'
@@ -12,6 +12,7 @@ import { documentKind } from '../../components/labels.ts'
 import { LetterDeadlineNote } from '../../components/letterDeadline.tsx'
 import { Muted } from '../../components/page.tsx'
 import { ErrorState, formatDate, Spinner } from '../../components/ui.tsx'
+import { useFocusAfter } from '../../components/useFocusWhenShown.ts'
 import { color } from '../../theme.ts'
 import { letterListFrame } from './LetterList.tsx'
 
@@ -55,12 +56,17 @@ export function SearchResults({ search, documents, shown, selectedId, showCompan
   const results = useSelector(search, (s) => s.context.results)
   const answered = useSelector(search, (s) => s.context.answered)
   const query = useSelector(search, (s) => s.context.query)
-  if (error) return <ErrorState message={error} onRetry={() => search.send({ type: 'search.retry' })} />
+  // 'Réessayer' gives way to a spinner, then to the results (the focus to the line that counts them) or to the error
+  // again (its button).
+  const retryButton = useRef<HTMLButtonElement>(null)
+  const outcome = useRef<HTMLParagraphElement>(null)
+  const afterRetry = useFocusAfter(!busy, () => (error ? retryButton.current : outcome.current))
+  if (error) return <ErrorState message={error} retryRef={retryButton} onRetry={() => { afterRetry(); search.send({ type: 'search.retry' }) }} />
   if (busy && answered === null) return <Spinner label="Recherche dans vos courriers…" />
   const visible = results.map((r) => ({ ...r, document: documents.find((d) => d.id === r.document.id) ?? r.document })).filter(shown)
   return (
     <div aria-busy={busy}>
-      <p role="status">
+      <p role="status" ref={outcome} tabIndex={-1}>
         {busy ? 'Recherche dans vos courriers…'
           : visible.length === 0 ? `Aucun courrier ne contient « ${query} »`
           : `${visible.length} courrier${visible.length > 1 ? 's' : ''} trouvé${visible.length > 1 ? 's' : ''}`}
