@@ -12,7 +12,8 @@ import { frenchDateFormat } from '../../../../server/contract/rules/french-date.
 const Section = styled('section')`
   h4 { margin: 0 0 0.4rem; font-size: 1rem; }
   ol { margin: 0; padding: 0; list-style: none; }
-  li { display: flex; flex-wrap: wrap; gap: 0 0.5rem; padding: 0.3rem 0; border-top: 1px solid ${color.border}; }
+  li { display: flex; flex-wrap: wrap; gap: 0 0.5rem; padding: 0.3rem 0; border-top: 1px solid ${color.border}; overflow-wrap: anywhere; }
+  li > * { min-width: 0; }
   time { color: ${color.muted}; font-size: 0.875rem; }
 `
 

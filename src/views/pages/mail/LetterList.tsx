@@ -34,6 +34,7 @@ const Option = styled('li')<{ $selected: boolean }>`
   background: ${(p) => (p.$selected ? color.primarySoft : color.surface)};
   border-left: 4px solid ${(p) => (p.$selected ? color.primary : 'transparent')};
   &:last-child { border-bottom: none; }
+  overflow-wrap: anywhere;
   .line { display: flex; justify-content: space-between; gap: 0.5rem; }
   .sender { overflow-wrap: anywhere; }
   .dot { width: 0.6rem; height: 0.6rem; border-radius: 50%; background: ${color.primary}; flex-shrink: 0; margin-top: 0.45rem; }

@@ -25,10 +25,14 @@ const Viewer = styled('section')`
   display: flex;
   flex-direction: column;
   gap: 0.75rem;
+  /* A long sender, company or folder name wraps instead of widening the page (the server allows 80-character folder
+     names: a select is as wide as its longest option unless held to its container). */
+  min-width: 0;
+  overflow-wrap: anywhere;
   h3 { margin: 0; font-size: 1.15rem; overflow-wrap: anywhere; }
   iframe { width: 100%; height: 70vh; min-height: 420px; border: 1px solid ${color.border}; border-radius: ${radius}; background: #fff; }
   .actions { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; }
-  .actions select { min-height: 44px; padding: 0.4rem 0.6rem; border: 1px solid ${color.border}; border-radius: ${radius}; }
+  .actions select { min-height: 44px; min-width: 0; max-width: 100%; padding: 0.4rem 0.6rem; border: 1px solid ${color.border}; border-radius: ${radius}; }
   .actions select[aria-disabled='true'] { opacity: 0.6; cursor: not-allowed; }
 `
 
@@ -51,7 +55,7 @@ const Checks = styled('fieldset')`
   max-height: 14rem;
   overflow: auto;
   margin: 0 0 1rem;
-  label { display: flex; gap: 0.5rem; align-items: center; min-height: 36px; }
+  label { display: flex; gap: 0.5rem; align-items: center; min-height: 36px; min-width: 0; overflow-wrap: anywhere; }
   /* On a phone each row is a 44 px target, as every other control there. */
   ${mq.mobile} { label { min-height: 44px; } }
 `

@@ -28,14 +28,18 @@ const UNFILED = 'none'
 const Layout = styled('div')`
   display: grid;
   gap: 1rem;
-  ${mq.desktop} { grid-template-columns: minmax(18rem, 2fr) 3fr; align-items: start; }
+  ${mq.desktop} { grid-template-columns: minmax(18rem, 2fr) minmax(0, 3fr); align-items: start; }
+  /* A grid item is as wide as its content by default: a long folder name (a select's option) or sender would widen
+     the page. */
+  > * { min-width: 0; }
 `
 
 const Filters = styled('div')`
   display: grid;
   gap: 0.5rem;
-  ${mq.desktop} { grid-template-columns: 1fr 1fr; }
-  input[type='search'], select { width: 100%; min-height: 44px; padding: 0.5rem 0.6rem; border: 1px solid ${color.border}; border-radius: ${radius}; background: ${color.surface}; }
+  ${mq.desktop} { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); }
+  > * { min-width: 0; }
+  input[type='search'], select { width: 100%; max-width: 100%; min-height: 44px; padding: 0.5rem 0.6rem; border: 1px solid ${color.border}; border-radius: ${radius}; background: ${color.surface}; }
   label.check { display: flex; align-items: center; gap: 0.5rem; min-height: 44px; }
 `
 

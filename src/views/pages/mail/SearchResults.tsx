@@ -18,6 +18,11 @@ import { letterListFrame } from './LetterList.tsx'
 
 type SearchRef = ActorRefFrom<typeof letterSearchMachine>
 
+/* The query is echoed as typed: a long word (up to 200 characters) wraps instead of widening the page. */
+const Outcome = styled('p')`
+  overflow-wrap: anywhere;
+`
+
 const List = styled('ol')`
   ${letterListFrame}
   li { border-bottom: 1px solid ${color.border}; }
@@ -66,11 +71,11 @@ export function SearchResults({ search, documents, shown, selectedId, showCompan
   const visible = results.map((r) => ({ ...r, document: documents.find((d) => d.id === r.document.id) ?? r.document })).filter(shown)
   return (
     <div aria-busy={busy}>
-      <p role="status" ref={outcome} tabIndex={-1}>
+      <Outcome role="status" ref={outcome} tabIndex={-1}>
         {busy ? 'Recherche dans vos courriers…'
           : visible.length === 0 ? `Aucun courrier ne contient « ${query} »`
           : `${visible.length} courrier${visible.length > 1 ? 's' : ''} trouvé${visible.length > 1 ? 's' : ''}`}
-      </p>
+      </Outcome>
       {visible.length > 0 && (
         <List aria-label={`Courriers contenant « ${answered} »`}>
           {visible.map(({ document: d, excerpt }) => (
