@@ -309,7 +309,7 @@ Invoices('this year first: its invoices (number, date, HT, TTC, paid or not), cr
   assert.equal([...(screen.getByLabelText('Année') as HTMLSelectElement).options].map((o) => o.value), [String(YEAR), String(YEAR - 1)])
   const rows = invoicesOf()
   assert.equal(rows.map((r) => text(r).match(/N° de facture (FA-\d+-\d+)/)![1]), [`FA-${YEAR}-41`, `FA-${YEAR}-50`, `FA-${YEAR}-40`])
-  assert.match(text(rows[0]!), `du 1 octobre ${YEAR}`)
+  assert.match(text(rows[0]!), `du 1er octobre ${YEAR}`)
   assert.match(text(rows[0]!), 'Montant HT 290,00 € · Montant TTC 348,00 €')
   assert.match(text(rows[0]!), 'À payer')
   assert.match(text(rows[2]!), 'Payée')

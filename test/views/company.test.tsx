@@ -240,7 +240,7 @@ Formalities('the requests of the order, their status and the date of each step',
   const row = await screen.findByRole('listitem', { name: 'Modification du capital : Terminée' })
   const steps = within(row).getByRole('list', { name: 'Étapes' })
   assert.equal(within(steps).getAllByRole('listitem').map((s) => s.textContent), [
-    'Reçue : 26 janvier 2026', 'En cours : 1 février 2026', 'Déposée au greffe : 7 février 2026', 'Terminée : 13 février 2026',
+    'Reçue : 26 janvier 2026', 'En cours : 1er février 2026', 'Déposée au greffe : 7 février 2026', 'Terminée : 13 février 2026',
   ])
   assert.is(screen.queryByText('Changement de dirigeant'), null, "another order's request")
   assert.equal(app.calls.submissionLoads, [2])

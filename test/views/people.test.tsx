@@ -109,7 +109,7 @@ Account("devices: the list's error state with 'Réessayer'", async () => {
 Account('passkeys: the list (added, last used), rename, remove after confirmation', async () => {
   const app = await open('/informations-personnelles')
   const list = await screen.findByRole('list', { name: 'Clés d’accès' })
-  assert.match(list.textContent!, 'Ajoutée le 1 novembre 2026 · utilisée le 20 novembre 2026')
+  assert.match(list.textContent!, 'Ajoutée le 1er novembre 2026 · utilisée le 20 novembre 2026')
   fireEvent.click(screen.getByRole('button', { name: 'Renommer la clé Chrome sur Linux' }))
   const dialog = await screen.findByRole('dialog', { name: 'Renommer la clé d’accès' })
   type('Nom de la clé', 'Ordinateur du bureau', dialog)

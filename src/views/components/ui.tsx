@@ -2,6 +2,7 @@
 import { css, styled } from 'goober'
 import type { ComponentProps, InputHTMLAttributes, ReactNode, Ref } from 'react'
 import { color, mq, radius } from '../theme.ts'
+import { frenchDateFormat } from '../../../server/contract/rules/french-date.ts'
 
 export const Button = styled('button')<{ $variant?: 'primary' | 'secondary' | 'ghost' | 'danger' }>`
   display: inline-flex;
@@ -178,7 +179,7 @@ export function ErrorState({ message, onRetry, retryRef }: { message: string; on
   )
 }
 
-const dateFormat = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric' })
+const dateFormat = frenchDateFormat({ day: 'numeric', month: 'long', year: 'numeric' })
 /** "12 mars 2024" (PRODUCT.md). */
 export const formatDate = (iso: string) => dateFormat.format(new Date(iso))
 
