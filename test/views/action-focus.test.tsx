@@ -182,6 +182,28 @@ function holdCall() {
   return { promise, release }
 }
 
+/** Unavailable, whichever way: said so (aria-disabled), or disabled (itself or by its fieldset). */
+const unavailable = (control: HTMLElement) => control.getAttribute('aria-disabled') === 'true' || (control as HTMLButtonElement).disabled || !!control.closest('fieldset[disabled]')
+
+/**
+ * `control` pressed (focused, then clicked) while `call` is held: it keeps the focus and says it is unavailable; pressed
+ * again, and its form submitted again (as Enter in one of its fields does), nothing more is sent. Then the call is
+ * released and `settled` awaited (what the screen shows once it answered), and `sent()` counts a single call.
+ */
+async function pressWhileHeld(control: HTMLElement, call: ReturnType<typeof holdCall>, sent: () => number, settled: () => Promise<unknown>) {
+  press(control)
+  await waitFor(() => assert.ok(unavailable(control), 'unavailable while its call runs'))
+  assertFocusOn(control, 'the pressed control, while its call runs')
+  assert.is(control.getAttribute('aria-disabled'), 'true', 'said unavailable (aria-disabled) while its call runs')
+  press(control)
+  const form = (control as HTMLButtonElement).form ?? control.closest('form')
+  if (form) fireEvent.submit(form)
+  assertFocusOn(control, 'the pressed control, pressed again')
+  call.release()
+  await settled()
+  assert.is(sent(), 1, 'one call, however many presses')
+}
+
 const BusyFocus = suite('a button outside a dialog, pressed: the focus stays on it while its call runs, and after, never on <body>')
 BusyFocus.before.each(() => setViewport(1280))
 BusyFocus.after.each(() => cleanup())
@@ -248,6 +270,14 @@ BusyFocus('"Enregistrer l’adresse" while saving: on the button; refused, still
   call.release()
   await screen.findByText(/n’a pas été enregistrée/)
   assertFocusOn(button, 'the button, refused')
+})
+
+BusyFocus("the dashboard's 'Régler' while paying: on the button; a press or a submit meanwhile pays nothing more", async () => {
+  const call = holdCall()
+  const app = await open('/tableau-de-bord', { unpaid: { hasUnpaid: true, count: 1, amountInclTaxCents: 3480 }, held: { payUnpaidInvoice: call.promise } })
+  const banner = await screen.findByRole('region', { name: 'Factures impayées' })
+  await pressWhileHeld(within(banner).getByRole('button', { name: 'Régler' }), call, () => app.calls.payments.length,
+    () => waitFor(() => assert.is(screen.queryByRole('region', { name: 'Factures impayées' }), null)))
 })
 
 BusyFocus.run()

@@ -8,7 +8,7 @@ import { Link } from 'wouter'
 import type { ActorRefFrom } from 'xstate'
 import { unreadCount } from '../../../machines/portalData.machine.ts'
 import { type Flows, useFlows } from '../../app-context.tsx'
-import { Alert, Button, Card, ErrorState, formatDate, formatEuros, Spinner, touchLink } from '../../components/ui.tsx'
+import { Alert, BusyButton, Card, ErrorState, formatDate, formatEuros, Spinner, touchLink } from '../../components/ui.tsx'
 import type { PageProps } from '../page.ts'
 import { color, mq } from '../../theme.ts'
 import { ListState, Muted, Rows, useNews, usePortal, useResource, useSelectedOrder } from '../../components/page.tsx'
@@ -149,7 +149,7 @@ function UnpaidBanner({ actor }: { actor: ActorRefFrom<Flows['unpaidInvoices']> 
         </p>
         <span>
           <Link href="/factures">Voir mes factures</Link>{' '}
-          <Button type="button" onClick={() => actor.send({ type: 'unpaid.pay' })} disabled={busy}>{busy ? 'Paiement…' : 'Régler'}</Button>
+          <BusyButton type="button" busy={busy} onClick={() => actor.send({ type: 'unpaid.pay' })}>{busy ? 'Paiement…' : 'Régler'}</BusyButton>
         </span>
       </Banner>
     </Alert>
