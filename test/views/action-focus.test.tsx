@@ -278,6 +278,8 @@ BusyFocus("the dashboard's 'Régler' while paying: on the button; a press or a s
   const banner = await screen.findByRole('region', { name: 'Factures impayées' })
   await pressWhileHeld(within(banner).getByRole('button', { name: 'Régler' }), call, () => app.calls.payments.length,
     () => waitFor(() => assert.is(screen.queryByRole('region', { name: 'Factures impayées' }), null)))
+  // Paid, the banner is gone with its button.
+  await waitFor(() => assertFocusOn(screen.getByRole('main'), 'the page’s content (<main>)'))
 })
 
 BusyFocus.run()

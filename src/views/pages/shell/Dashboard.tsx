@@ -3,7 +3,7 @@
 // letters, for the selected order.
 import { useActorRef, useSelector } from '@xstate/react'
 import { styled } from 'goober'
-import { type ReactNode, useRef } from 'react'
+import { type ReactNode, useEffect, useRef } from 'react'
 import { Link } from 'wouter'
 import type { ActorRefFrom } from 'xstate'
 import { unreadCount } from '../../../machines/portalData.machine.ts'
@@ -14,6 +14,7 @@ import { color, mq } from '../../theme.ts'
 import { ListState, Muted, Rows, useNews, usePortal, useResource, useSelectedOrder } from '../../components/page.tsx'
 import { courierRequestKind, letters } from '../../components/labels.ts'
 import { NextLetterDeadlines } from './NextLetterDeadlines.tsx'
+import { focusLost, PAGE_CONTENT_ID } from '../../components/useFocusWhenShown.ts'
 
 
 const Grid = styled('div')`
@@ -136,6 +137,12 @@ function UnpaidBanner({ actor }: { actor: ActorRefFrom<Flows['unpaidInvoices']> 
   const error = useSelector(actor, (s) => s.context.error)
   const noCard = useSelector(actor, (s) => s.context.noCard)
   const failed = useSelector(actor, (s) => s.matches('failed'))
+  // Paid, the banner goes with 'Régler': the focus goes to the page's content rather than to <body>.
+  const wasShown = useRef(shown)
+  useEffect(() => {
+    if (wasShown.current && !shown && focusLost()) document.getElementById(PAGE_CONTENT_ID)?.focus()
+    wasShown.current = shown
+  }, [shown])
   // The status could not be read: said, with 'Réessayer', rather than no banner as if nothing were owed.
   if (failed) return <ErrorState message={`L’état de vos factures n’a pas pu être vérifié. ${error ?? ''}`.trim()} onRetry={() => actor.send({ type: 'unpaid.retry' })} />
   if (!shown || !status) return null
