@@ -282,4 +282,52 @@ BusyFocus("the dashboard's 'Régler' while paying: on the button; a press or a s
   await waitFor(() => assertFocusOn(screen.getByRole('main'), 'the page’s content (<main>)'))
 })
 
+BusyFocus('/informations-personnelles "Enregistrer l’adresse" (the e-mail) while saving: on the button; a press or Enter meanwhile sends nothing more', async () => {
+  const call = holdCall()
+  const app = await open('/informations-personnelles', { held: { updateEmail: call.promise } })
+  fireEvent.click(await screen.findByRole('button', { name: 'Modifier mon e-mail' }))
+  fireEvent.change(screen.getByLabelText('Nouvelle adresse e-mail'), { target: { value: 'camille.martin@example.com' } })
+  await pressWhileHeld(screen.getByRole('button', { name: 'Enregistrer l’adresse' }), call, () => app.calls.people.filter(([name]) => name === 'updateEmail').length,
+    () => waitFor(() => assert.match(screen.getByRole('region', { name: 'Adresse e-mail' }).textContent!, 'camille.martin@example.com')))
+})
+
+BusyFocus('"Modifier mon mot de passe" while saving: on the button; a press or Enter meanwhile sends nothing more', async () => {
+  const call = holdCall()
+  const app = await open('/informations-personnelles', { held: { updatePassword: call.promise } })
+  const form = await screen.findByRole('form', { name: 'Modifier mon mot de passe' })
+  fireEvent.change(within(form).getByLabelText('Mot de passe actuel'), { target: { value: 'Demo1234!' } })
+  fireEvent.change(within(form).getByLabelText('Nouveau mot de passe'), { target: { value: 'une phrase de passe' } })
+  fireEvent.change(within(form).getByLabelText('Confirmez le mot de passe'), { target: { value: 'une phrase de passe' } })
+  const button = within(form).getByRole('button', { name: 'Modifier mon mot de passe' })
+  await pressWhileHeld(button, call, () => app.calls.people.filter(([name]) => name === 'updatePassword').length,
+    () => waitFor(() => assert.is((within(form).getByLabelText('Nouveau mot de passe') as HTMLInputElement).value, '')))
+  assertFocusOn(button, 'the button, the password changed')
+})
+
+BusyFocus('"Ajouter une clé d’accès" while the device is asked: on the button; a press meanwhile asks nothing more', async () => {
+  const call = holdCall()
+  const cancelled = Object.assign(new Error('The operation either timed out or was not allowed.'), { name: 'NotAllowedError' })
+  ;(window as { PublicKeyCredential?: unknown }).PublicKeyCredential = function PublicKeyCredential() {}
+  Object.defineProperty(navigator, 'credentials', { configurable: true, value: { create: async () => { throw cancelled }, get: async () => { throw cancelled } } })
+  try {
+    const app = await open('/informations-personnelles', { held: { getPasskeyRegistrationOptions: call.promise } })
+    const button = await screen.findByRole('button', { name: 'Ajouter une clé d’accès' })
+    await pressWhileHeld(button, call, () => app.calls.people.filter(([name]) => name === 'getPasskeyRegistrationOptions').length,
+      () => screen.findByText('L’ajout de la clé d’accès a été annulé.'))
+    assertFocusOn(button, 'the button, the ceremony cancelled')
+  } finally {
+    delete (window as { PublicKeyCredential?: unknown }).PublicKeyCredential
+  }
+})
+
+BusyFocus('"Déconnecter les autres appareils" while signing them out: on the button; a press meanwhile sends nothing more', async () => {
+  const call = holdCall()
+  const app = await open('/informations-personnelles', { held: { signOutOtherSessions: call.promise }, people: { sessions: [
+    { id: 1, device: 'Chrome sur Linux', createdAt: '2026-11-20T10:00:00.000Z', lastUsedAt: '2026-11-22T10:00:00.000Z', current: true },
+    { id: 2, device: 'Safari sur iOS', createdAt: '2026-11-02T10:00:00.000Z', lastUsedAt: '2026-11-21T10:00:00.000Z', current: false },
+  ] } })
+  await pressWhileHeld(await screen.findByRole('button', { name: 'Déconnecter les autres appareils' }), call,
+    () => app.calls.people.filter(([name]) => name === 'signOutOtherSessions').length, () => screen.findByText('Aucun autre appareil n’est connecté.'))
+})
+
 BusyFocus.run()

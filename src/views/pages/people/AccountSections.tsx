@@ -3,7 +3,7 @@ import { useActorRef, useSelector } from '@xstate/react'
 import type { FormEvent } from 'react'
 import { useFlows } from '../../app-context.tsx'
 import { PasswordFields } from '../../components/PasswordFields.tsx'
-import { Alert, Button, TextField } from '../../components/ui.tsx'
+import { Alert, BusyButton, Button, TextField } from '../../components/ui.tsx'
 import { Muted, Toolbar } from '../../components/page.tsx'
 import { Section } from './Section.tsx'
 
@@ -34,8 +34,9 @@ export function EmailSection({ email }: { email: string }) {
           <TextField id="new-email" label="Nouvelle adresse e-mail" type="email" autoComplete="email" inputMode="email" value={draft} autoFocus
             onChange={(value) => actor.send({ type: 'email.change', value })} hint="Votre ancienne adresse sera avertie du changement." />
           <Toolbar>
+            {/* Not focused when the call starts, so it may be disabled: the address sent cannot be called back. */}
             <Button type="button" $variant="ghost" onClick={() => actor.send({ type: 'email.cancel' })} disabled={busy}>Annuler</Button>
-            <Button type="submit" disabled={busy}>{busy ? 'Enregistrement…' : 'Enregistrer l’adresse'}</Button>
+            <BusyButton type="submit" busy={busy}>{busy ? 'Enregistrement…' : 'Enregistrer l’adresse'}</BusyButton>
           </Toolbar>
         </form>
       )}
@@ -63,7 +64,7 @@ export function PasswordSection() {
           onChange={(current) => change({ current })} error={problems.current} />
         <PasswordFields idPrefix="change" password={draft.next} confirmation={draft.confirmation} onPassword={(next) => change({ next })}
           onConfirmation={(confirmation) => change({ confirmation })} passwordError={problems.next} confirmationError={problems.confirmation} />
-        <Button type="submit" disabled={busy}>{busy ? 'Enregistrement…' : 'Modifier mon mot de passe'}</Button>
+        <BusyButton type="submit" busy={busy}>{busy ? 'Enregistrement…' : 'Modifier mon mot de passe'}</BusyButton>
       </form>
     </Section>
   )

@@ -2,7 +2,7 @@
 // marked, and "Déconnecter les autres appareils".
 import { useActorRef, useSelector } from '@xstate/react'
 import { useFlows } from '../../app-context.tsx'
-import { Alert, Button, ErrorState, formatDate, Spinner } from '../../components/ui.tsx'
+import { Alert, BusyButton, ErrorState, formatDate, Spinner } from '../../components/ui.tsx'
 import { Badge, Muted, Row, Rows, Toolbar } from '../../components/page.tsx'
 import { Section } from './Section.tsx'
 
@@ -36,9 +36,9 @@ export function DevicesSection() {
           <Toolbar>
             <Muted>{others === 0 ? 'Aucun autre appareil n’est connecté.' : others === 1 ? 'Un autre appareil est connecté.' : `${others} autres appareils sont connectés.`}</Muted>
             {others > 0 && (
-              <Button type="button" $variant="secondary" onClick={() => actor.send({ type: 'devices.signOutOthers' })} disabled={busy}>
+              <BusyButton type="button" $variant="secondary" busy={busy} onClick={() => actor.send({ type: 'devices.signOutOthers' })}>
                 {busy ? 'Déconnexion…' : 'Déconnecter les autres appareils'}
-              </Button>
+              </BusyButton>
             )}
           </Toolbar>
         </>

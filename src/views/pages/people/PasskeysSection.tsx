@@ -5,7 +5,7 @@ import type { ActorRefFrom } from 'xstate'
 import type { passkeysMachine } from '../../../machines/passkeys.machine.ts'
 import { useFlows } from '../../app-context.tsx'
 import { Modal } from '../../components/Modal.tsx'
-import { Alert, Button, ErrorState, formatDate, Spinner, TextField } from '../../components/ui.tsx'
+import { Alert, BusyButton, Button, ErrorState, formatDate, Spinner, TextField } from '../../components/ui.tsx'
 import { Muted, Row, Rows, Toolbar } from '../../components/page.tsx'
 import { Section } from './Section.tsx'
 
@@ -52,7 +52,7 @@ export function PasskeysSection() {
           {error && <Alert $kind="error" role="alert">{error}</Alert>}
           <Toolbar>
             {supported() ? (
-              <Button type="button" onClick={() => actor.send({ type: 'passkey.add' })} disabled={adding}>{adding ? 'Suivez les indications de votre appareil…' : 'Ajouter une clé d’accès'}</Button>
+              <BusyButton type="button" busy={adding} onClick={() => actor.send({ type: 'passkey.add' })}>{adding ? 'Suivez les indications de votre appareil…' : 'Ajouter une clé d’accès'}</BusyButton>
             ) : (
               <Muted>Ce navigateur ne permet pas d’utiliser des clés d’accès.</Muted>
             )}
