@@ -328,6 +328,28 @@ BusyFocus('"Déconnecter les autres appareils" while signing them out: on the bu
   ] } })
   await pressWhileHeld(await screen.findByRole('button', { name: 'Déconnecter les autres appareils' }), call,
     () => app.calls.people.filter(([name]) => name === 'signOutOtherSessions').length, () => screen.findByText('Aucun autre appareil n’est connecté.'))
+  // Its button gone with the other devices: the line that says so.
+  await waitFor(() => assertFocusOn(screen.getByText('Aucun autre appareil n’est connecté.'), '"Aucun autre appareil n’est connecté."'))
+})
+
+BusyFocus('/informations-personnelles: the e-mail form saved, or cancelled, is gone with its buttons: the focus goes to "Modifier mon e-mail"', async () => {
+  await open('/informations-personnelles')
+  press(await screen.findByRole('button', { name: 'Modifier mon e-mail' }))
+  press(screen.getByRole('button', { name: 'Annuler' }))
+  await waitFor(() => assertFocusOn(screen.getByRole('button', { name: 'Modifier mon e-mail' }), '"Modifier mon e-mail", cancelled'))
+  press(screen.getByRole('button', { name: 'Modifier mon e-mail' }))
+  fireEvent.change(screen.getByLabelText('Nouvelle adresse e-mail'), { target: { value: 'camille.martin@example.com' } })
+  press(screen.getByRole('button', { name: 'Enregistrer l’adresse' }))
+  await waitFor(() => assertFocusOn(screen.getByRole('button', { name: 'Modifier mon e-mail' }), '"Modifier mon e-mail", saved'))
+})
+
+BusyFocus('/informations-personnelles opened: the focus stays where it was (the e-mail and devices sections take nothing)', async () => {
+  await open('/informations-personnelles', { people: { sessions: [
+    { id: 1, device: 'Chrome sur Linux', createdAt: '2026-11-20T10:00:00.000Z', lastUsedAt: '2026-11-22T10:00:00.000Z', current: true },
+  ] } })
+  await screen.findByText('Aucun autre appareil n’est connecté.')
+  await screen.findByRole('button', { name: 'Modifier mon e-mail' })
+  assert.is(document.activeElement, document.body)
 })
 
 BusyFocus.run()

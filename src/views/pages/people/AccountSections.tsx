@@ -1,10 +1,11 @@
 // The e-mail and password parts of /informations-personnelles.
 import { useActorRef, useSelector } from '@xstate/react'
-import type { FormEvent } from 'react'
+import { type FormEvent, useRef } from 'react'
 import { useFlows } from '../../app-context.tsx'
 import { PasswordFields } from '../../components/PasswordFields.tsx'
 import { Alert, BusyButton, Button, TextField } from '../../components/ui.tsx'
 import { Muted, Toolbar } from '../../components/page.tsx'
+import { useFocusWhenShown } from '../../components/useFocusWhenShown.ts'
 import { Section } from './Section.tsx'
 
 export function EmailSection({ email }: { email: string }) {
@@ -15,6 +16,9 @@ export function EmailSection({ email }: { email: string }) {
   const busy = useSelector(actor, (s) => s.hasTag('busy'))
   const draft = useSelector(actor, (s) => s.context.draft)
   const error = useSelector(actor, (s) => s.context.error)
+  // The form gone (saved or cancelled) with the button that had the focus: 'Modifier mon e-mail' takes it back.
+  const edit = useRef<HTMLButtonElement>(null)
+  useFocusWhenShown(!editing, edit)
   const submit = (event: FormEvent) => {
     event.preventDefault()
     actor.send({ type: 'email.submit' })
@@ -26,7 +30,7 @@ export function EmailSection({ email }: { email: string }) {
           <strong>{current}</strong>
           <div><Muted>Elle vous sert à vous connecter et à recevoir nos messages.</Muted></div>
         </div>
-        {!editing && <Button type="button" $variant="secondary" onClick={() => actor.send({ type: 'email.edit' })}>Modifier mon e-mail</Button>}
+        {!editing && <Button type="button" $variant="secondary" ref={edit} onClick={() => actor.send({ type: 'email.edit' })}>Modifier mon e-mail</Button>}
       </Toolbar>
       {editing && (
         <form onSubmit={submit} noValidate aria-busy={busy} aria-label="Modifier mon e-mail">

@@ -1,9 +1,11 @@
 // "Appareils connectés" on /informations-personnelles: the sessions (browser, last use), this one
 // marked, and "Déconnecter les autres appareils".
 import { useActorRef, useSelector } from '@xstate/react'
+import { useRef } from 'react'
 import { useFlows } from '../../app-context.tsx'
 import { Alert, BusyButton, ErrorState, formatDate, Spinner } from '../../components/ui.tsx'
 import { Badge, Muted, Row, Rows, Toolbar } from '../../components/page.tsx'
+import { useFocusWhenShown } from '../../components/useFocusWhenShown.ts'
 import { Section } from './Section.tsx'
 
 export function DevicesSection() {
@@ -15,6 +17,9 @@ export function DevicesSection() {
   const error = useSelector(actor, (s) => s.context.error)
   const busy = useSelector(actor, (s) => s.hasTag('busy'))
   const others = sessions.filter((s) => !s.current).length
+  // Signed out, no other device is left and their button went with the focus: the line that says so takes it.
+  const count = useRef<HTMLSpanElement>(null)
+  useFocusWhenShown(!busy, count)
   return (
     <Section id="devices-title" title="Appareils connectés">
       {loading && <Spinner label="Chargement : vos appareils connectés…" />}
@@ -34,7 +39,7 @@ export function DevicesSection() {
           </Rows>
           {error && <Alert $kind="error" role="alert">{error}</Alert>}
           <Toolbar>
-            <Muted>{others === 0 ? 'Aucun autre appareil n’est connecté.' : others === 1 ? 'Un autre appareil est connecté.' : `${others} autres appareils sont connectés.`}</Muted>
+            <Muted ref={count} tabIndex={-1}>{others === 0 ? 'Aucun autre appareil n’est connecté.' : others === 1 ? 'Un autre appareil est connecté.' : `${others} autres appareils sont connectés.`}</Muted>
             {others > 0 && (
               <BusyButton type="button" $variant="secondary" busy={busy} onClick={() => actor.send({ type: 'devices.signOutOthers' })}>
                 {busy ? 'Déconnexion…' : 'Déconnecter les autres appareils'}
