@@ -6,12 +6,19 @@ import * as F from '../util/fixtures.ts'
 import { setViewport } from '../util/dom.ts'
 import { renderApp, type Scenario } from '../util/services.tsx'
 
-// happy-dom keeps the focus on a button that gets disabled (a request under way); Chrome drops it to <body>. Chrome's
-// behaviour, for these tests (as in payment-focus.test.tsx):
+// happy-dom keeps the focus on a control that gets disabled (a request under way), or whose fieldset does; Chrome drops
+// it to <body>. Chrome's behaviour, for these tests (as in payment-focus.test.tsx):
 const setAttribute = Element.prototype.setAttribute
 Element.prototype.setAttribute = function (this: Element, name: string, value: string) {
-  if (name === 'disabled' && this === document.activeElement) (this as HTMLElement).blur()
+  const focused = document.activeElement
+  if (name === 'disabled' && focused && (this === focused || (this.tagName === 'FIELDSET' && this.contains(focused)))) (focused as HTMLElement).blur()
   setAttribute.call(this, name, value)
+}
+// …nor can a control of a disabled fieldset take it back (happy-dom lets it: React gives the focus back after a render).
+const focus = HTMLElement.prototype.focus
+HTMLElement.prototype.focus = function (this: HTMLElement, options?: FocusOptions) {
+  if (this.matches('input, button, select, textarea') && this.closest('fieldset[disabled]')) return
+  focus.call(this, options)
 }
 
 const open = (path: string, scenario: Scenario & { defaultOrder?: number | 'all' } = {}) => renderApp(path, { signedIn: true, defaultOrder: 2, ...scenario })
@@ -350,6 +357,26 @@ BusyFocus('/informations-personnelles opened: the focus stays where it was (the 
   await screen.findByText('Aucun autre appareil n’est connecté.')
   await screen.findByRole('button', { name: 'Modifier mon e-mail' })
   assert.is(document.activeElement, document.body)
+})
+
+BusyFocus('"E-mails de notification": the choice made keeps the focus while it is saved; another one meanwhile is not sent', async () => {
+  const call = holdCall()
+  const app = await open('/informations-personnelles', { held: { updateNotificationPreferences: call.promise } })
+  const group = await within(await screen.findByRole('region', { name: 'E-mails de notification' })).findByRole('group', { name: 'Boulangerie des Lilas SAS' })
+  const radio = (name: string) => within(group).getByRole('radio', { name }) as HTMLInputElement
+  const digest = radio('Un résumé quotidien')
+  press(digest)
+  await waitFor(() => assert.ok(unavailable(digest), 'unavailable while it is saved'))
+  assertFocusOn(digest, '"Un résumé quotidien", while it is saved')
+  assert.is(digest.getAttribute('aria-disabled'), 'true')
+  assert.is(radio('Aucun e-mail').getAttribute('aria-disabled'), 'true')
+  fireEvent.click(radio('Aucun e-mail'))
+  assert.ok(digest.checked && !radio('Aucun e-mail').checked, 'the choice being saved still shows')
+  call.release()
+  await within(group).findByText('Votre choix est enregistré.')
+  assert.equal(app.calls.notifications.filter(([name]) => name === 'updateNotificationPreferences'), [['updateNotificationPreferences', 2, 'digest']])
+  assert.ok(digest.checked)
+  assert.is(digest.getAttribute('aria-disabled'), null)
 })
 
 BusyFocus.run()

@@ -17,6 +17,7 @@ const Choices = styled('fieldset')`
   legend { font-weight: 600; padding: 0; margin-bottom: 0.25rem; overflow-wrap: anywhere; }
   label { display: flex; align-items: center; gap: 0.5rem; min-height: 44px; }
   input { width: 1.25rem; height: 1.25rem; }
+  &[aria-disabled='true'] label { opacity: 0.6; cursor: not-allowed; }
 `
 
 function OrderChoice({ order }: { order: Order }) {
@@ -31,12 +32,15 @@ function OrderChoice({ order }: { order: Order }) {
   const name = `notification-email-${order.id}`
   if (loading) return <Spinner size={24} label={`Chargement : ${order.raisonSociale}…`} />
   if (failed) return <ErrorState message={`${order.raisonSociale} : ${error ?? ''}`} onRetry={() => actor.send({ type: 'preference.retry' })} />
+  // While a choice is saved the others are unavailable but stay focusable (a disabled fieldset would drop the focus
+  // of the choice just made to <body> in Chrome); a change meanwhile is ignored, and the radios show the saved one.
   return (
-    <Choices disabled={saving}>
+    <Choices aria-disabled={saving || undefined} aria-busy={saving}>
       <legend>{order.raisonSociale}</legend>
       {emailChoices.map(([value, label]) => (
         <label key={value}>
-          <input type="radio" name={name} value={value} checked={email === value} onChange={() => actor.send({ type: 'preference.choose', email: value })} />
+          <input type="radio" name={name} value={value} checked={email === value} aria-disabled={saving || undefined}
+            onChange={() => { if (!saving) actor.send({ type: 'preference.choose', email: value }) }} />
           {label}
         </label>
       ))}
