@@ -3,7 +3,7 @@
 import { useActorRef, useSelector } from '@xstate/react'
 import type { CreditNote, Invoice } from '../../../../server/contract/schemas.ts'
 import { useFlows } from '../../app-context.tsx'
-import { Alert, Button, formatDate, formatEuros } from '../../components/ui.tsx'
+import { Alert, BusyButton, Button, formatDate, formatEuros } from '../../components/ui.tsx'
 import { Badge, companyOf, Muted, Row, Rows } from '../../components/page.tsx'
 import { Actions } from './styles.ts'
 
@@ -31,8 +31,8 @@ export function InvoiceRows({ invoices, showCompany, canPay, onPay }: { invoices
             </div>
             <Actions>
               <Badge $tone={i.paid ? 'success' : 'warning'}>{i.paid ? 'Payée' : 'À payer'}</Badge>
-              <Button type="button" $variant="secondary" disabled={pdf.busy} aria-label={`PDF de la facture ${i.number}`}
-                onClick={() => pdf.send({ type: 'download.start', request: { kind: 'invoice', id: i.id, number: i.number } })}>PDF</Button>
+              <BusyButton type="button" $variant="secondary" busy={pdf.busy} aria-label={`PDF de la facture ${i.number}`}
+                onClick={() => pdf.send({ type: 'download.start', request: { kind: 'invoice', id: i.id, number: i.number } })}>PDF</BusyButton>
               {canPay(i) && <Button type="button" onClick={() => onPay(i.domId)} aria-label={`Payer la facture ${i.number}`}>Payer</Button>}
             </Actions>
           </Row>
@@ -57,8 +57,8 @@ export function CreditNoteRows({ creditNotes, invoices, showCompany }: { creditN
                 <div><Muted>du <time dateTime={c.date}>{formatDate(c.date)}</time>{invoice ? `, sur la facture ${invoice.number}` : c.invoiceId ? ', sur une facture d’une autre année' : ''}</Muted> {companyOf(showCompany, c.raisonSociale)}</div>
                 <div>Montant HT {formatEuros(c.amountExclTaxCents)} · Montant TTC <strong>{formatEuros(c.amountInclTaxCents)}</strong></div>
               </div>
-              <Button type="button" $variant="secondary" disabled={pdf.busy} aria-label={`PDF de l’avoir ${c.number}`}
-                onClick={() => pdf.send({ type: 'download.start', request: { kind: 'creditNote', id: c.id, number: c.number } })}>PDF</Button>
+              <BusyButton type="button" $variant="secondary" busy={pdf.busy} aria-label={`PDF de l’avoir ${c.number}`}
+                onClick={() => pdf.send({ type: 'download.start', request: { kind: 'creditNote', id: c.id, number: c.number } })}>PDF</BusyButton>
             </Row>
           )
         })}

@@ -6,7 +6,7 @@ import { Link } from 'wouter'
 import type { Contract, Order } from '../../../../server/contract/schemas.ts'
 import type { DocumentRequest } from '../../../machines/documentDownload.machine.ts'
 import { useFlows } from '../../app-context.tsx'
-import { Alert, Button, formatDate } from '../../components/ui.tsx'
+import { Alert, BusyButton, formatDate } from '../../components/ui.tsx'
 import { ForwardingAddress } from './ForwardingAddress.tsx'
 import { Actions, OrderBlock } from './styles.ts'
 
@@ -35,21 +35,21 @@ export function OrderDocuments({ order, contract, titled }: { order: Order; cont
     <OrderBlock aria-labelledby={headingId}>
       <h3 id={headingId}>{titled ? order.raisonSociale : `Documents de ${order.raisonSociale}`}</h3>
       <Actions>
-        <Button type="button" onClick={() => certificate.start({ kind: 'certificate', orderId: order.id })} disabled={certificate.busy}
+        <BusyButton type="button" busy={certificate.busy} onClick={() => certificate.start({ kind: 'certificate', orderId: order.id })}
           aria-label={titled && !certificate.busy ? `Télécharger mon attestation de domiciliation de ${order.raisonSociale}` : undefined}>
           {certificate.busy ? 'Préparation de l’attestation…' : 'Télécharger mon attestation de domiciliation'}
-        </Button>
+        </BusyButton>
         {contract && (
-          <Button type="button" $variant="secondary" onClick={() => contractFile.start({ kind: 'contract', contractId: contract.id })} disabled={contractFile.busy}
+          <BusyButton type="button" $variant="secondary" busy={contractFile.busy} onClick={() => contractFile.start({ kind: 'contract', contractId: contract.id })}
             aria-label={titled && !contractFile.busy ? `Télécharger mon contrat de ${order.raisonSociale}` : undefined}>
             {contractFile.busy ? 'Préparation du contrat…' : 'Télécharger mon contrat'}
-          </Button>
+          </BusyButton>
         )}
         {contract?.kbis && (
-          <Button type="button" $variant="secondary" onClick={() => kbisFile.start({ kind: 'kbis', contractId: contract.id })} disabled={kbisFile.busy}
+          <BusyButton type="button" $variant="secondary" busy={kbisFile.busy} onClick={() => kbisFile.start({ kind: 'kbis', contractId: contract.id })}
             aria-label={titled && !kbisFile.busy ? `Télécharger mon Kbis de ${order.raisonSociale}` : undefined}>
             {kbisFile.busy ? 'Préparation du Kbis…' : 'Télécharger mon Kbis'}
-          </Button>
+          </BusyButton>
         )}
       </Actions>
       {contract && <p data-testid="kbis-status">{kbisStatus(contract)}</p>}

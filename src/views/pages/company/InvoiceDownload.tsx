@@ -1,7 +1,7 @@
 // A booking's invoice: fetched with the token (never put in a URL), saved as "facture-<number>.pdf".
 import { useState } from 'react'
 import { useFlows } from '../../app-context.tsx'
-import { Button, FieldError } from '../../components/ui.tsx'
+import { BusyButton, FieldError } from '../../components/ui.tsx'
 
 export function InvoiceDownload({ invoiceId, number }: { invoiceId: number; number: string }) {
   const flows = useFlows()
@@ -23,9 +23,9 @@ export function InvoiceDownload({ invoiceId, number }: { invoiceId: number; numb
   }
   return (
     <div>
-      <Button type="button" $variant="secondary" onClick={download} disabled={busy} aria-label={`Télécharger la facture ${number}`}>
+      <BusyButton type="button" $variant="secondary" busy={busy} onClick={download} aria-label={`Télécharger la facture ${number}`}>
         {busy ? 'Téléchargement…' : `Facture ${number}`}
-      </Button>
+      </BusyButton>
       {error && <FieldError role="alert">{error}</FieldError>}
     </div>
   )
