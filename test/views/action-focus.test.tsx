@@ -435,4 +435,41 @@ BusyFocus('/mes-reunions "Télécharger la facture" while it downloads: on the b
     () => waitFor(() => assert.equal(saved, ['facture-FA-2026-823R01.pdf'])))
 })
 
+/** The accounting export with two letters, the first picked, its call held. */
+async function heldExport() {
+  const held = holdCall()
+  const app = await open('/mes-courriers/export-comptable', { dextEmail: 'factures@dext.example.com', held: { sendDextInvoices: held.promise }, data: {
+    documents: [F.letter(21, { sender: 'URSSAF Île-de-France' }), F.letter(22, { sender: 'Impots.gouv' })],
+  } })
+  fireEvent.click(await screen.findByRole('checkbox', { name: /URSSAF Île-de-France/ }))
+  return { app, held, result: () => screen.findByText('1 pièce envoyée à factures@dext.example.com.') }
+}
+
+BusyFocus('the accounting export, "Envoyer 1 pièce à ma comptabilité" while sending: on the button; a press or Enter meanwhile sends nothing more', async () => {
+  const { app, held, result } = await heldExport()
+  await pressWhileHeld(screen.getByRole('button', { name: 'Envoyer 1 pièce à ma comptabilité' }), held, () => app.calls.dextSends.length, result)
+})
+
+for (const control of ['address', 'checkbox'] as const) {
+  BusyFocus(`the accounting export sent by Enter in its ${control}: the focus stays there while sending, what was typed and picked kept`, async () => {
+    const { app, held, result } = await heldExport()
+    const email = screen.getByLabelText('Adresse de votre boîte comptable (Dext)') as HTMLInputElement
+    const focused = control === 'address' ? email : screen.getByRole('checkbox', { name: /URSSAF Île-de-France/ })
+    focused.focus()
+    fireEvent.submit(focused.closest('form')!)
+    await screen.findByText('Envoi…')
+    assertFocusOn(focused, `the ${control}, while sending`)
+    assert.ok(email.readOnly, 'the address cannot be changed meanwhile')
+    assert.is(email.value, 'factures@dext.example.com')
+    const other = screen.getByRole('checkbox', { name: /Impots.gouv/ }) as HTMLInputElement
+    assert.is(other.getAttribute('aria-disabled'), 'true')
+    fireEvent.click(other)
+    assert.not.ok(other.checked, 'nothing picked meanwhile')
+    fireEvent.submit(focused.closest('form')!)
+    held.release()
+    await result()
+    assert.equal(app.calls.dextSends, [{ email: 'factures@dext.example.com', invoiceIds: [], documentIds: [21] }])
+  })
+}
+
 BusyFocus.run()

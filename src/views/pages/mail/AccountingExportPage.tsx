@@ -5,7 +5,7 @@ import { styled } from 'goober'
 import { useEffect, useRef } from 'react'
 import type { AccountingExportContext, ExportItem, ItemKind } from '../../../machines/accountingExport.machine.ts'
 import { useFlows } from '../../app-context.tsx'
-import { Alert, Button, Field, formatDate, formatEuros } from '../../components/ui.tsx'
+import { Alert, BusyButton, Button, Field, formatDate, formatEuros } from '../../components/ui.tsx'
 import type { PageProps } from '../page.ts'
 import { color, mq, radius } from '../../theme.ts'
 import { ListState, Muted, PageCard, usePortal, useResource, useSelectedOrder } from '../../components/page.tsx'
@@ -24,6 +24,7 @@ const Columns = styled('div')`
   legend { font-weight: 700; padding: 0 0.25rem; }
   label { display: flex; gap: 0.6rem; align-items: flex-start; padding: 0.35rem 0; min-height: 44px; }
   input[type='checkbox'] { margin-top: 0.3rem; }
+  fieldset[aria-disabled='true'] label { opacity: 0.6; cursor: not-allowed; }
 `
 
 const Progress = styled('div')`
@@ -52,7 +53,9 @@ export default function AccountingExportPage(_: PageProps) {
   useFocusWhenShown(done, resultRef)
   useFocusWhenShown(!done, emailRef)
   const isPicked = (kind: ItemKind, id: number) => picked.some((p) => p.kind === kind && p.id === id)
-  const toggle = (item: ExportItem) => actor.send({ type: 'export.toggle', item })
+  // While sending, the controls stay focusable (disabled, the one with the focus would drop it to <body> in Chrome):
+  // the address is read-only, the boxes say they are unavailable and a change is ignored, as the machine does.
+  const toggle = (item: ExportItem) => { if (!busy) actor.send({ type: 'export.toggle', item }) }
   const nameOf = (f: ExportItem) => (f.kind === 'invoice'
     ? `Facture ${invoices.items?.find((i) => i.id === f.id)?.number ?? f.id}`
     : `Courrier de ${documents.items?.find((d) => d.id === f.id)?.sender ?? f.id}`)
@@ -78,28 +81,28 @@ export default function AccountingExportPage(_: PageProps) {
         <form noValidate onSubmit={(e) => { e.preventDefault(); actor.send({ type: 'export.submit' }) }} aria-busy={busy}>
           {error && <Alert $kind="error" role="alert">{error}</Alert>}
           <Field id="dext-email" label="Adresse de votre boîte comptable (Dext)" hint="Elle est retenue pour vos prochains envois.">
-            <input id="dext-email" ref={emailRef} type="email" autoComplete="email" value={email} disabled={busy} onChange={(e) => actor.send({ type: 'export.email', email: e.target.value })} />
+            <input id="dext-email" ref={emailRef} type="email" autoComplete="email" value={email} readOnly={busy} onChange={(e) => actor.send({ type: 'export.email', email: e.target.value })} />
           </Field>
           <Columns>
-            <fieldset disabled={busy}>
+            <fieldset aria-disabled={busy || undefined}>
               <legend>Factures</legend>
               <ListState status={invoices.status} error={invoices.error} label="vos factures" empty="Aucune facture pour le moment" isEmpty={(invoices.items ?? []).length === 0}
                 onRetry={() => startup.send({ type: 'data.retry', resource: 'invoices' })}>
                 {(invoices.items ?? []).map((i) => (
                   <label key={i.id}>
-                    <input type="checkbox" checked={isPicked('invoice', i.id)} onChange={() => toggle({ kind: 'invoice', id: i.id })} />
+                    <input type="checkbox" checked={isPicked('invoice', i.id)} aria-disabled={busy || undefined} onChange={() => toggle({ kind: 'invoice', id: i.id })} />
                     <span>Facture {i.number} <Muted>du {formatDate(i.date)}, {formatEuros(i.amountInclTaxCents)} TTC</Muted></span>
                   </label>
                 ))}
               </ListState>
             </fieldset>
-            <fieldset disabled={busy}>
+            <fieldset aria-disabled={busy || undefined}>
               <legend>Courriers</legend>
               <ListState status={documents.status} error={documents.error} label="vos courriers" empty="Aucun courrier pour le moment" isEmpty={(documents.items ?? []).length === 0}
                 onRetry={() => startup.send({ type: 'data.retry', resource: 'documents' })}>
                 {(documents.items ?? []).map((d) => (
                   <label key={d.id}>
-                    <input type="checkbox" checked={isPicked('document', d.id)} onChange={() => toggle({ kind: 'document', id: d.id })} />
+                    <input type="checkbox" checked={isPicked('document', d.id)} aria-disabled={busy || undefined} onChange={() => toggle({ kind: 'document', id: d.id })} />
                     <span>{d.sender} <Muted>{documentKind[d.kind]}, reçu le {formatDate(d.receivedAt)}</Muted></span>
                   </label>
                 ))}
@@ -113,7 +116,7 @@ export default function AccountingExportPage(_: PageProps) {
             </Progress>
           )}
           <p>
-            <Button type="submit" disabled={busy}>{busy ? 'Envoi…' : `Envoyer ${picked.length ? `${picked.length} pièce${picked.length > 1 ? 's' : ''}` : ''} à ma comptabilité`}</Button>
+            <BusyButton type="submit" busy={busy}>{busy ? 'Envoi…' : `Envoyer ${picked.length ? `${picked.length} pièce${picked.length > 1 ? 's' : ''}` : ''} à ma comptabilité`}</BusyButton>
           </p>
         </form>
       )}
