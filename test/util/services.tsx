@@ -163,6 +163,8 @@ export interface Calls {
   kbisUploads: { contractId: number; kbis: string }[]
   problems: { orderId: number; message: string }[]
   resetRequests: Record<string, string>[]
+  /** The usernames /login sent (the sign-in calls of invitations included). */
+  logins: string[]
   passwordResets: Record<string, string>[]
   identityUploads: { orderId: number; documentType: string; fileName: string }[]
   navigations: string[]
@@ -343,6 +345,7 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
   const api: Partial<Api> = {
     configureApi: (next) => void Object.assign(hooks, next),
     login: async (body) => {
+      calls.logins.push(body.username)
       if (scenario.loginFails || body.password !== 'Demo1234!') throw new Error('Identifiants incorrects')
       return F.authUser
     },
@@ -595,7 +598,7 @@ function notificationsApi(scenario: NotificationScenario, calls: Calls): Partial
 export function createTestServices(scenario: Scenario, navigate: (to: string, options?: { replace?: boolean }) => void, currentPath?: () => string) {
   const orders = scenario.orders ?? [F.atelier, F.boulangerie, F.studio, F.conseil]
   const calls: Calls = {
-    notices: [], kbisUploads: [], problems: [], resetRequests: [], passwordResets: [], identityUploads: [], navigations: [],
+    notices: [], kbisUploads: [], problems: [], resetRequests: [], logins: [], passwordResets: [], identityUploads: [], navigations: [],
     loads: [], documentUpdates: [], files: [], sentDocuments: [], folderSaves: [], folderDeletes: [], dextSends: [], cancelled: [], payments: [],
     people: [],
     billing: { optionRequests: [], optionConfirmations: [], terminations: [], payments: [], providerCards: [], attached: [], addresses: [], downloads: [], verifications: [], hostedCard: { mounted: [], confirmed: [], destroyed: 0, setups: [] } },

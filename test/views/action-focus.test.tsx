@@ -473,3 +473,91 @@ for (const control of ['address', 'checkbox'] as const) {
 }
 
 BusyFocus.run()
+
+
+const BusyForms = suite('the sign-in, password and invitation pages: their button keeps the focus while its call runs; a press or Enter meanwhile sends nothing more')
+BusyForms.before.each(() => setViewport(360, 740))
+BusyForms.after.each(() => {
+  cleanup()
+  delete (window as { PublicKeyCredential?: unknown }).PublicKeyCredential
+})
+
+const change = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } })
+
+BusyForms('/login "Se connecter"', async () => {
+  const held = holdCall()
+  const app = await renderApp('/login', { held: { login: held.promise } })
+  change('Adresse e-mail', 'demo@example.com')
+  change('Mot de passe', 'Demo1234!')
+  await pressWhileHeld(await screen.findByRole('button', { name: 'Se connecter' }), held, () => app.calls.logins.length,
+    () => waitFor(() => assert.is(app.currentPath(), '/tableau-de-bord')))
+})
+
+BusyForms('/login "Se connecter avec une clé d’accès"', async () => {
+  const held = holdCall()
+  const cancelled = Object.assign(new Error('The operation either timed out or was not allowed.'), { name: 'NotAllowedError' })
+  ;(window as { PublicKeyCredential?: unknown }).PublicKeyCredential = function PublicKeyCredential() {}
+  Object.defineProperty(navigator, 'credentials', { configurable: true, value: { create: async () => { throw cancelled }, get: async () => { throw cancelled } } })
+  const app = await renderApp('/login', { held: { getPasskeyLoginOptions: held.promise } })
+  const button = await screen.findByRole('button', { name: 'Se connecter avec une clé d’accès' })
+  await pressWhileHeld(button, held, () => app.calls.people.filter(([name]) => name === 'getPasskeyLoginOptions').length,
+    () => screen.findByText(/La connexion avec une clé d’accès a été annulée/))
+  assertFocusOn(button, 'the button, the ceremony cancelled')
+})
+
+BusyForms('/reset-password "Recevoir le lien"', async () => {
+  const held = holdCall()
+  const app = await renderApp('/reset-password', { held: { requestPasswordReset: held.promise } })
+  fireEvent.change(await screen.findByLabelText('Adresse e-mail'), { target: { value: 'demo@example.com' } })
+  await pressWhileHeld(screen.getByRole('button', { name: 'Recevoir le lien' }), held, () => app.calls.resetRequests.length,
+    () => screen.findByText(/Si un compte existe pour cette adresse/))
+})
+
+BusyForms('/set-password "Enregistrer le mot de passe"', async () => {
+  const held = holdCall()
+  const app = await renderApp('/set-password/jeton-42', { held: { resetPassword: held.promise } })
+  fireEvent.change(await screen.findByLabelText('Nouveau mot de passe'), { target: { value: 'Nouveau mot 1234' } })
+  change('Confirmez le mot de passe', 'Nouveau mot 1234')
+  await pressWhileHeld(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }), held, () => app.calls.passwordResets.length,
+    () => waitFor(() => assert.is(app.currentPath(), '/login')))
+})
+
+BusyForms('/missing-document "Envoyer mes documents"', async () => {
+  const held = holdCall()
+  const app = await renderApp('/missing-document', { signedIn: true, orders: [F.conseil], defaultOrder: F.conseil.id, held: { uploadIdentity: held.promise } })
+  fireEvent.change(await screen.findByLabelText("Pièce d'identité du gérant"), { target: { files: [new File(['%PDF-1.7'], 'cni.pdf', { type: 'application/pdf' })] } })
+  await pressWhileHeld(screen.getByRole('button', { name: 'Envoyer mes documents' }), held, () => app.calls.identityUploads.length,
+    () => waitFor(() => assert.is(app.currentPath(), '/tableau-de-bord')))
+})
+
+const forNina = { email: 'nina@example.com', raisonSociale: 'Boulangerie des Lilas SAS', invitedBy: 'Camille Martin', hasAccount: false }
+const invitationCalls = (app: Awaited<ReturnType<typeof renderApp>>, call: string) => () => app.calls.people.filter(([name]) => name === call).length
+
+BusyForms('/invitation "Accepter l’invitation" (signed in as the person invited)', async () => {
+  const held = holdCall()
+  const app = await renderApp('/invitation/jeton-11', { signedIn: true, defaultOrder: 2, people: { invitation: { ...forNina, email: 'demo@example.com', hasAccount: true } }, held: { acceptInvitation: held.promise } })
+  await pressWhileHeld(await screen.findByRole('button', { name: 'Accepter l’invitation' }), held, invitationCalls(app, 'acceptInvitation'),
+    () => waitFor(() => assert.is(app.currentPath(), '/tableau-de-bord')))
+})
+
+BusyForms('/invitation "Me connecter et accepter"', async () => {
+  const held = holdCall()
+  const app = await renderApp('/invitation/jeton-8', { people: { invitation: { ...forNina, email: 'demo@example.com', hasAccount: true } }, held: { acceptInvitation: held.promise } })
+  fireEvent.change(await screen.findByLabelText('Mot de passe'), { target: { value: 'Demo1234!' } })
+  await pressWhileHeld(screen.getByRole('button', { name: 'Me connecter et accepter' }), held, invitationCalls(app, 'acceptInvitation'),
+    () => waitFor(() => assert.is(app.currentPath(), '/tableau-de-bord')))
+  assert.is(app.calls.logins.length, 1)
+})
+
+BusyForms('/invitation "Créer mon accès et accepter"', async () => {
+  const held = holdCall()
+  const app = await renderApp('/invitation/jeton-7', { people: { invitation: forNina }, held: { createInvitationAccount: held.promise } })
+  fireEvent.change(await screen.findByLabelText('Prénom'), { target: { value: 'Nina' } })
+  change('Nom', 'Roussel')
+  change('Mot de passe', 'une phrase de passe')
+  change('Confirmez le mot de passe', 'une phrase de passe')
+  await pressWhileHeld(screen.getByRole('button', { name: 'Créer mon accès et accepter' }), held, invitationCalls(app, 'createInvitationAccount'),
+    () => waitFor(() => assert.is(app.currentPath(), '/tableau-de-bord')))
+})
+
+BusyForms.run()

@@ -8,7 +8,7 @@ import { Link } from 'wouter'
 import { readStoredUser } from '../../../wiring/storage.ts'
 import { useFlows } from '../../app-context.tsx'
 import { PasswordFields } from '../../components/PasswordFields.tsx'
-import { Alert, Button, Spinner, TextField } from '../../components/ui.tsx'
+import { Alert, BusyButton, Button, Spinner, TextField } from '../../components/ui.tsx'
 import { BareLayout } from '../../layout/BareLayout.tsx'
 
 export default function InvitationPage({ token }: { token: string }) {
@@ -49,7 +49,7 @@ export default function InvitationPage({ token }: { token: string }) {
       {(state === 'confirming' || state === 'accepting') && (
         <form onSubmit={submit('invitation.accept')} aria-busy={busy}>
           {failure}
-          <Button type="submit" disabled={busy}>{busy ? 'Acceptation…' : 'Accepter l’invitation'}</Button>
+          <BusyButton type="submit" busy={busy}>{busy ? 'Acceptation…' : 'Accepter l’invitation'}</BusyButton>
         </form>
       )}
       {(state === 'signInForm' || state === 'signingIn') && (
@@ -59,7 +59,7 @@ export default function InvitationPage({ token }: { token: string }) {
           <TextField id="invitation-email" label="Adresse e-mail" type="email" value={invitation.email} readOnly onChange={() => {}} autoComplete="username" />
           <TextField id="invitation-password" label="Mot de passe" type="password" autoComplete="current-password" value={draft.password} error={problems.password}
             onChange={(password) => change({ password })} />
-          <Button type="submit" disabled={busy}>{busy ? 'Connexion…' : 'Me connecter et accepter'}</Button>
+          <BusyButton type="submit" busy={busy}>{busy ? 'Connexion…' : 'Me connecter et accepter'}</BusyButton>
           <p><Link href="/reset-password">Mot de passe oublié ?</Link></p>
         </form>
       )}
@@ -71,7 +71,7 @@ export default function InvitationPage({ token }: { token: string }) {
           <TextField id="invitation-lastname" label="Nom" autoComplete="family-name" value={draft.lastname} error={problems.lastname} onChange={(lastname) => change({ lastname })} />
           <PasswordFields idPrefix="invitation" label="Mot de passe" password={draft.password} confirmation={draft.confirmation} onPassword={(password) => change({ password })}
             onConfirmation={(confirmation) => change({ confirmation })} passwordError={problems.password} confirmationError={problems.confirmation} />
-          <Button type="submit" disabled={busy}>{busy ? 'Création…' : 'Créer mon accès et accepter'}</Button>
+          <BusyButton type="submit" busy={busy}>{busy ? 'Création…' : 'Créer mon accès et accepter'}</BusyButton>
         </form>
       )}
     </BareLayout>

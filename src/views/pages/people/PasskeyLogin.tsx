@@ -3,7 +3,7 @@
 // leaves for the dashboard.
 import { useActorRef, useSelector } from '@xstate/react'
 import { useFlows } from '../../app-context.tsx'
-import { Alert, Button } from '../../components/ui.tsx'
+import { Alert, BusyButton } from '../../components/ui.tsx'
 
 export default function PasskeyLogin() {
   const flows = useFlows()
@@ -14,9 +14,9 @@ export default function PasskeyLogin() {
   return (
     <>
       {error && <Alert $kind="error" role="alert">{error}</Alert>}
-      <Button type="button" $variant="secondary" onClick={() => actor.send({ type: 'passkey.login' })} disabled={busy}>
+      <BusyButton type="button" $variant="secondary" busy={busy} onClick={() => actor.send({ type: 'passkey.login' })}>
         {busy ? 'Suivez les indications de votre appareil…' : 'Se connecter avec une clé d’accès'}
-      </Button>
+      </BusyButton>
     </>
   )
 }

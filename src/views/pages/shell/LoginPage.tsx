@@ -4,7 +4,7 @@ import { type FormEvent, lazy, Suspense, useState, useSyncExternalStore } from '
 import { Link, Redirect } from 'wouter'
 import { hasStoredUser, subscribeStoredUser } from '../../../wiring/storage.ts'
 import { useServices, useSessionWhenLoaded, useSnapshotValue } from '../../app-context.tsx'
-import { Alert, Button, TextField } from '../../components/ui.tsx'
+import { Alert, BusyButton, Button, TextField } from '../../components/ui.tsx'
 import { BareLayout } from '../../layout/BareLayout.tsx'
 import { preloadSignedIn } from '../../signedIn.ts'
 import { prerenderedValue } from '../../takeover.ts'
@@ -66,9 +66,9 @@ export default function LoginPage() {
         <TextField id="login-email" label="Adresse e-mail" type="email" autoComplete="username" inputMode="email" value={username} onChange={setUsername} error={errors.username} />
         <TextField id="login-password" label="Mot de passe" type="password" autoComplete="current-password" value={password} onChange={setPassword} error={errors.password} />
         <Actions>
-          <Button type="submit" disabled={busy}>
+          <BusyButton type="submit" busy={busy}>
             {busy ? 'Connexion…' : 'Se connecter'}
-          </Button>
+          </BusyButton>
           {/* The passkey button's place is kept while its code loads: nothing jumps when it comes. */}
           <Suspense fallback={passkeys ? <Button type="button" $variant="secondary" disabled>{PASSKEY_LABEL}</Button> : null}>
             <PasskeyLogin />

@@ -8,7 +8,7 @@ import type { MissingDocument, Order } from '../../../../server/contract/schemas
 import { selectedOrder, type StartupContext } from '../../../machines/startup.machine.ts'
 import { hasMissingDocuments } from '../../../machines/shared.ts'
 import { type StartupRef, useFlows, useStartup } from '../../app-context.tsx'
-import { Alert, Button, Centered, Field, Spinner } from '../../components/ui.tsx'
+import { Alert, BusyButton, Centered, Field, Spinner } from '../../components/ui.tsx'
 import { useFocusWhenShown } from '../../components/useFocusWhenShown.ts'
 import { BareLayout } from '../../layout/BareLayout.tsx'
 import { color } from '../../theme.ts'
@@ -117,9 +117,9 @@ function UploadForm({ order, documents }: { order: Order; documents: MissingDocu
           </Progress>
         )}
         {!nothingToSend && (
-          <Button type="submit" disabled={busy}>
+          <BusyButton type="submit" busy={busy}>
             {busy ? 'Envoi…' : 'Envoyer mes documents'}
-          </Button>
+          </BusyButton>
         )}
       </form>
     </BareLayout>

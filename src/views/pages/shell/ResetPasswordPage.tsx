@@ -4,7 +4,7 @@ import { type FormEvent, useState } from 'react'
 import { Link } from 'wouter'
 import { isEmail } from '../../../machines/shared.ts'
 import { useFlows } from '../../app-context.tsx'
-import { Alert, Button, TextField } from '../../components/ui.tsx'
+import { Alert, BusyButton, TextField } from '../../components/ui.tsx'
 import { BareLayout } from '../../layout/BareLayout.tsx'
 
 export const RESET_REQUESTED =
@@ -48,9 +48,9 @@ export default function ResetPasswordPage() {
             </Alert>
           )}
           <TextField id="reset-email" label="Adresse e-mail" type="email" autoComplete="email" value={email} onChange={setEmail} error={invalid} />
-          <Button type="submit" disabled={busy}>
+          <BusyButton type="submit" busy={busy}>
             {busy ? 'Envoi…' : 'Recevoir le lien'}
-          </Button>
+          </BusyButton>
           <p>
             <Link href="/login">Retour à la connexion</Link>
           </p>

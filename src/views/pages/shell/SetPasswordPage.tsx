@@ -6,7 +6,7 @@ import { Link } from 'wouter'
 import { useFlows } from '../../app-context.tsx'
 import { PASSWORDS_DIFFER, passwordProblem } from '../../../machines/passwordRule.ts'
 import { PasswordFields } from '../../components/PasswordFields.tsx'
-import { Alert, Button } from '../../components/ui.tsx'
+import { Alert, BusyButton } from '../../components/ui.tsx'
 import { BareLayout } from '../../layout/BareLayout.tsx'
 
 
@@ -40,9 +40,9 @@ export default function SetPasswordPage({ token }: { token: string }) {
         )}
         <PasswordFields idPrefix="new" password={password} confirmation={confirmation} onPassword={setPassword} onConfirmation={setConfirmation}
           passwordError={problems.password} confirmationError={problems.confirmation} />
-        <Button type="submit" disabled={busy}>
+        <BusyButton type="submit" busy={busy}>
           {busy ? 'Enregistrement…' : 'Enregistrer le mot de passe'}
-        </Button>
+        </BusyButton>
       </form>
     </BareLayout>
   )
