@@ -511,6 +511,8 @@ BusyForms('/reset-password "Recevoir le lien"', async () => {
   fireEvent.change(await screen.findByLabelText('Adresse e-mail'), { target: { value: 'demo@example.com' } })
   await pressWhileHeld(screen.getByRole('button', { name: 'Recevoir le lien' }), held, () => app.calls.resetRequests.length,
     () => screen.findByText(/Si un compte existe pour cette adresse/))
+  // The answer replaced the form and its button.
+  await waitFor(() => assertFocusOn(screen.getByText(/Si un compte existe pour cette adresse/), 'the answer'))
 })
 
 BusyForms('/set-password "Enregistrer le mot de passe"', async () => {

@@ -1,10 +1,11 @@
 // /reset-password (PRODUCT.md): always the same answer, whether the account exists or not.
 import { useActorRef, useSelector } from '@xstate/react'
-import { type FormEvent, useState } from 'react'
+import { type FormEvent, useRef, useState } from 'react'
 import { Link } from 'wouter'
 import { isEmail } from '../../../machines/shared.ts'
 import { useFlows } from '../../app-context.tsx'
 import { Alert, BusyButton, TextField } from '../../components/ui.tsx'
+import { useFocusWhenShown } from '../../components/useFocusWhenShown.ts'
 import { BareLayout } from '../../layout/BareLayout.tsx'
 
 export const RESET_REQUESTED =
@@ -18,6 +19,9 @@ export default function ResetPasswordPage() {
   const error = useSelector(actor, (s) => s.context.error)
   const [email, setEmail] = useState('')
   const [invalid, setInvalid] = useState<string | null>(null)
+  // The answer replaces the form and the button that had the focus: it takes it.
+  const answer = useRef<HTMLDivElement>(null)
+  useFocusWhenShown(done, answer)
 
   function submit(event: FormEvent) {
     event.preventDefault()
@@ -34,7 +38,7 @@ export default function ResetPasswordPage() {
     <BareLayout title="Mot de passe oublié">
       {done ? (
         <>
-          <Alert $kind="success" role="status">
+          <Alert $kind="success" role="status" ref={answer} tabIndex={-1}>
             {RESET_REQUESTED}
           </Alert>
           <Link href="/login">Retour à la connexion</Link>
