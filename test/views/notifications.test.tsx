@@ -40,6 +40,30 @@ Bell('the count on the bell, the panel unread first, opening one marks it read a
   assert.not.ok(screen.queryByRole('region', { name: 'Notifications' }), 'the panel closes')
 })
 
+Bell('a notification opened: the focus goes to the page it leads to (its heading, or its content), or back to the bell when it is this page', async () => {
+  const formality: PortalNotification = { ...notice(4, false, 'Votre formalité avance', '/formalites'), kind: 'formality' }
+  const app = await open('/tableau-de-bord', { notifications: { list: [...list, formality] } })
+  const openOne = async (title: RegExp) => {
+    const bell = await screen.findByRole('button', { name: /notification/ })
+    bell.focus()
+    fireEvent.click(bell)
+    const item = within(screen.getByRole('region', { name: 'Notifications' })).getByRole('button', { name: title })
+    item.focus()
+    fireEvent.click(item)
+  }
+  await openOne(/Votre formalité avance/)
+  await waitFor(() => assert.is(app.currentPath(), '/formalites'))
+  const heading = await screen.findByRole('heading', { name: 'Mes formalités', level: 2 })
+  await waitFor(() => assert.is(document.activeElement, heading, `the focus is on ${document.activeElement?.tagName}`))
+  await openOne(/Nouveau colis/)
+  await waitFor(() => assert.is(app.currentPath(), '/mes-courriers/colis'))
+  await waitFor(() => assert.is(document.activeElement, screen.getByRole('main'), `the focus is on ${document.activeElement?.tagName}`))
+  await openOne(/Nouvelle facture/)
+  await waitFor(() => assert.is(app.currentPath(), '/factures'))
+  await openOne(/Nouvelle facture/)
+  await waitFor(() => assert.is(document.activeElement, screen.getByRole('button', { name: /notification/ }), `the focus is on ${document.activeElement?.tagName}`))
+})
+
 Bell('"Tout marquer comme lu"; then "Aucune nouvelle notification"; Escape closes and the focus returns to the bell', async () => {
   const app = await open('/tableau-de-bord', { notifications: { list } })
   fireEvent.click(await screen.findByRole('button', { name: '2 notifications non lues' }))

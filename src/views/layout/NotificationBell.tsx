@@ -5,9 +5,11 @@
 import { useActorRef, useSelector } from '@xstate/react'
 import { styled } from 'goober'
 import { useEffect, useRef, useState } from 'react'
+import { useLocation } from 'wouter'
 import type { PortalNotification } from '../../../server/contract/schemas.ts'
 import { useFlows } from '../app-context.tsx'
 import { Alert, Button, ErrorState, IconButton, Spinner } from '../components/ui.tsx'
+import { PAGE_CONTENT_ID } from '../components/useFocusWhenShown.ts'
 import { Icon } from '../icons.tsx'
 import { color, mq, radius, shadow } from '../theme.ts'
 
@@ -89,6 +91,7 @@ export const bellLabel = (unread: number) => (unread === 0 ? 'Notifications' : `
 
 export function NotificationBell() {
   const flows = useFlows()
+  const [path] = useLocation()
   const bell = useActorRef(flows.notifications)
   const [open, setOpen] = useState(false)
   const button = useRef<HTMLButtonElement>(null)
@@ -122,8 +125,12 @@ export function NotificationBell() {
     return () => document.removeEventListener('pointerdown', onPointerDown)
   }, [open])
 
+  // The panel closes with the notification that had the focus. It goes to the page's content, where the page the
+  // notification leads to gives it to its heading (useFocusOnArrival); back to the bell when it leads where we are.
   const choose = (notification: PortalNotification) => {
     setOpen(false)
+    if (notification.link === path) button.current?.focus()
+    else document.getElementById(PAGE_CONTENT_ID)?.focus()
     bell.send({ type: 'notification.open', id: notification.id })
   }
 
