@@ -1,10 +1,12 @@
 // "Résilier" for one order (Mes abonnements; "Résilier ma domiciliation" on Gestion de mon entreprise mounts the same
 // form): the order's request if it has one ("Résiliation demandée pour le {date}"), else a form — reason (a list, with
-// details required for "Autre motif"), an optional comment, the wished date, not before the end of the current period —
+// details required for "Autre motif"), an optional comment, the wished date, not before the end of the current period
+// nor more than two years ahead (server/contract/rules/termination.ts, the server's rule) —
 // sent with POST /api-protected/termination-requests. A 409 (already requested, e.g. from another tab) reads the
 // request again; any other refusal keeps the form as typed and says why.
 import { assign, fromPromise, setup } from 'xstate'
 import type { TerminationRequestBody, TerminationRequestReply, TerminationStatus } from '../../server/contract/schemas.ts'
+import { latestTerminationDate, parisToday, terminationTooFarText } from '../../server/contract/rules/termination.ts'
 import { messageOf, type Notice, statusOf } from './shared.ts'
 import { deferred } from './deferred.ts'
 import { isBlank } from '../../server/contract/rules/text.ts'
@@ -24,6 +26,8 @@ export const TERMINATION_NO_DETAILS = 'Précisez le motif de votre résiliation.
 export const TERMINATION_NO_DATE = 'Indiquez la date souhaitée au format JJ/MM/AAAA.'
 export const terminationTooEarly = (earliest: string) =>
   `La résiliation ne peut prendre effet avant la fin de la période en cours : choisissez le ${frenchDay(earliest)} ou une date ultérieure.`
+/** A date past the last day allowed: the server's words (TOO_FAR). */
+export const terminationTooFar = (latest: string) => terminationTooFarText(frenchDay(latest))
 export const TERMINATION_SENT = 'Votre demande de résiliation a bien été enregistrée ; nous vous confirmons sa prise en compte par e-mail.'
 
 const dayFormat = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
@@ -40,7 +44,11 @@ export type TerminationField = keyof TerminationDraft
 
 export interface TerminationContext {
   orderId: number
+  /** Today in Paris (YYYY-MM-DD): the last day allowed is counted from it. */
+  today: string
   earliestDate: string | null
+  /** The last day a termination may be asked for, known with the earliest one. */
+  latestDate: string | null
   /** The date of the request made, once there is one. */
   requestedDate: string | null
   draft: TerminationDraft
@@ -56,19 +64,21 @@ export type TerminationEvent =
   | { type: 'termination.cancel' }
 
 /** What is wrong with a draft, field by field (empty when it can be sent). */
-export function terminationProblems(draft: TerminationDraft, earliestDate: string | null): Partial<Record<TerminationField, string>> {
+export function terminationProblems(draft: TerminationDraft, earliestDate: string | null, latestDate: string | null = null): Partial<Record<TerminationField, string>> {
   const problems: Partial<Record<TerminationField, string>> = {}
   if (!(TERMINATION_REASONS as readonly string[]).includes(draft.reason)) problems.reason = TERMINATION_NO_REASON
   else if (draft.reason === OTHER_REASON && isBlank(draft.comment)) problems.comment = TERMINATION_NO_DETAILS
   if (!/^\d{4}-\d{2}-\d{2}$/.test(draft.date) || Number.isNaN(Date.parse(draft.date))) problems.date = TERMINATION_NO_DATE
   else if (earliestDate && draft.date < earliestDate) problems.date = terminationTooEarly(earliestDate)
+  else if (latestDate && draft.date > latestDate) problems.date = terminationTooFar(latestDate)
   return problems
 }
 
 export const terminationMachine = deferred(() => setup({
   types: {
     context: {} as TerminationContext,
-    input: {} as { orderId: number },
+    /** today: for tests; the current day in Paris otherwise. */
+    input: {} as { orderId: number; today?: string },
     events: {} as TerminationEvent,
   },
   actors: {
@@ -86,13 +96,13 @@ export const terminationMachine = deferred(() => setup({
   },
   guards: {
     hasRequest: (_, params: { status: TerminationStatus }) => params.status.request !== null,
-    draftInvalid: ({ context }) => Object.keys(terminationProblems(context.draft, context.earliestDate)).length > 0,
+    draftInvalid: ({ context }) => Object.keys(terminationProblems(context.draft, context.earliestDate, context.latestDate)).length > 0,
     alreadyRequested: (_, params: { error: unknown }) => statusOf(params.error) === 409,
   },
 }).createMachine({
   id: 'termination',
   context: ({ input }) => ({
-    orderId: input.orderId, earliestDate: null, requestedDate: null, draft: { reason: '', comment: '', date: '' }, fieldErrors: {}, error: null,
+    orderId: input.orderId, today: input.today ?? parisToday(), earliestDate: null, latestDate: null, requestedDate: null, draft: { reason: '', comment: '', date: '' }, fieldErrors: {}, error: null,
   }),
   initial: 'loading',
   states: {
@@ -108,7 +118,13 @@ export const terminationMachine = deferred(() => setup({
             target: 'requested',
             actions: assign({ requestedDate: ({ event }) => event.output.request!.date, earliestDate: ({ event }) => event.output.earliestDate }),
           },
-          { target: 'available', actions: assign({ earliestDate: ({ event }) => event.output.earliestDate }) },
+          {
+            target: 'available',
+            actions: assign({
+              earliestDate: ({ event }) => event.output.earliestDate,
+              latestDate: ({ context, event }) => latestTerminationDate(context.today, event.output.earliestDate),
+            }),
+          },
         ],
         onError: { target: 'failed', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
       },
@@ -135,7 +151,7 @@ export const terminationMachine = deferred(() => setup({
           }),
         },
         'termination.submit': [
-          { guard: 'draftInvalid', actions: assign({ fieldErrors: ({ context }) => terminationProblems(context.draft, context.earliestDate), error: null }) },
+          { guard: 'draftInvalid', actions: assign({ fieldErrors: ({ context }) => terminationProblems(context.draft, context.earliestDate, context.latestDate), error: null }) },
           { target: 'sending', actions: assign({ fieldErrors: {}, error: null }) },
         ],
         'termination.cancel': { target: 'available', actions: assign({ fieldErrors: {}, error: null }) },

@@ -4,7 +4,10 @@ import { createActor } from 'xstate'
 import type { Notice } from '../../src/machines/shared.ts'
 import {
   frenchDay, TERMINATION_NO_DATE, TERMINATION_NO_DETAILS, TERMINATION_NO_REASON, TERMINATION_SENT, terminationMachine, terminationProblems, terminationTooEarly,
+  terminationTooFar,
 } from '../../src/machines/termination.machine.ts'
+import { latestTerminationDate } from '../../server/contract/rules/termination.ts'
+import { terminationTooFarMessage } from '../../server/routes/billing/index.ts'
 import { Deferreds, describePath, flush, replay, shortestPaths } from '../util/paths.ts'
 
 const open = { request: null, earliestDate: '2027-06-11' }
@@ -12,14 +15,14 @@ const requested = { request: { date: '2027-07-01', reason: 'Autre motif', create
 const conflict = Object.assign(new Error('Une demande de résiliation est déjà enregistrée pour cette domiciliation.'), { status: 409 })
 const refused = Object.assign(new Error('Le service est momentanément indisponible.'), { status: 503 })
 
-function start() {
+function start(today?: string) {
   const deferreds = new Deferreds()
   const notices: Notice[] = []
   const machine = terminationMachine.provide({
     actors: { loadStatus: deferreds.actor(), sendRequest: deferreds.actor() },
     actions: { notify: (_, n) => void notices.push(n) },
   })
-  return { actor: createActor(machine, { input: { orderId: 2 } }), deferreds, notices }
+  return { actor: createActor(machine, { input: { orderId: 2, ...(today ? { today } : {}) } }), deferreds, notices }
 }
 
 const events = [
@@ -27,6 +30,7 @@ const events = [
   { type: 'termination.open' },
   { type: 'termination.change', draft: { reason: 'Transfert du siège social' } },
   { type: 'termination.change', draft: { date: '2027-06-10' } },
+  { type: 'termination.change', draft: { date: '9999-12-31' } },
   { type: 'termination.submit' },
   { type: 'termination.cancel' },
   { type: 'xstate.done.actor.loadStatus', output: open },
@@ -47,12 +51,13 @@ for (const path of paths) {
   ModelBased(describePath(path), async () => {
     const { actor, deferreds } = start()
     await replay(actor, deferreds, path)
-    // Only a request with a listed reason and a date not before the end of the period is ever sent.
+    // Only a request with a listed reason and a date from the end of the period to two years ahead is ever sent.
     for (const { id, input } of deferreds.started.filter((s) => s.id === 'sendRequest')) {
       const body = input as { orderId: number; reason: string; date: string }
       assert.is(body.orderId, 2, id)
       assert.is(body.reason, 'Transfert du siège social')
       assert.ok(body.date >= open.earliestDate, body.date)
+      assert.ok(body.date <= actor.getSnapshot().context.latestDate!, body.date)
     }
     // "Résiliation demandée pour le …" exactly when the server has the request.
     const snapshot = actor.getSnapshot()
@@ -64,8 +69,8 @@ ModelBased.run()
 
 const Termination = suite('termination: examples')
 
-async function opened() {
-  const started = start()
+async function opened(today?: string) {
+  const started = start(today)
   started.actor.start()
   await flush()
   started.deferreds.settle('loadStatus', { output: open })
@@ -87,6 +92,24 @@ Termination('the form offers the earliest date; refuses an earlier one, a missin
   assert.equal(actor.getSnapshot().context.fieldErrors, { comment: TERMINATION_NO_DETAILS })
   assert.equal(deferreds.started.map((s) => s.id), ['loadStatus'], 'nothing sent')
   assert.equal(terminationProblems({ reason: 'Autre motif', comment: 'x', date: '31/01/2027' }, null), { date: TERMINATION_NO_DATE })
+})
+
+Termination('more than two years ahead: refused before sending, in the server’s words; two years to the day is sent', async () => {
+  const { actor, deferreds } = await opened('2026-11-22')
+  assert.is(actor.getSnapshot().context.latestDate, '2028-11-22')
+  actor.send({ type: 'termination.change', draft: { reason: 'Cessation d’activité', date: '2028-11-23' } })
+  actor.send({ type: 'termination.submit' })
+  assert.equal(actor.getSnapshot().context.fieldErrors, { date: terminationTooFar('2028-11-22') })
+  assert.is(terminationTooFar('2028-11-22'), 'La résiliation ne peut être demandée plus de deux ans à l’avance : choisissez le 22 novembre 2028 ou une date antérieure.')
+  assert.is(terminationTooFar('2028-11-22'), terminationTooFarMessage('2028-11-22'), 'the server’s words')
+  assert.equal(actor.getSnapshot().context.draft, { reason: 'Cessation d’activité', comment: '', date: '2028-11-23' }, 'what was typed is kept')
+  assert.equal(deferreds.started.map((s) => s.id), ['loadStatus'], 'nothing sent')
+  actor.send({ type: 'termination.change', draft: { date: '2028-11-22' } })
+  actor.send({ type: 'termination.submit' })
+  await flush()
+  assert.equal(deferreds.started.at(-1)!.input, { orderId: 2, reason: 'Cessation d’activité', date: '2028-11-22' })
+  // A period that ends later still: its end is the last day too (the server's rule).
+  assert.is(latestTerminationDate('2026-11-22', '2029-01-31'), '2029-01-31')
 })
 
 Termination('sent: "Résiliation demandée" with the date, a toast; the comment trimmed, left out when empty', async () => {

@@ -8,6 +8,8 @@ import { setViewport } from '../util/dom.ts'
 import { renderApp, TOO_LARGE_FOR_ONE_PAYMENT, type Scenario } from '../util/services.tsx'
 import type { Resource } from '../../src/machines/portalData.machine.ts'
 import { cardExpiry } from '../../src/views/pages/billing/labels.ts'
+import { frenchDay } from '../../src/machines/termination.machine.ts'
+import { latestTerminationDate, parisToday } from '../../server/contract/rules/termination.ts'
 
 const YEAR = new Date().getFullYear()
 const plan = (id: string, nickname: string, amount: number, interval: 'month' | 'year' = 'year') => ({ id, nickname, amount, currency: 'eur', interval, product: 'p' })
@@ -123,6 +125,29 @@ Subscriptions('terminate: reason and date (not before the end of the period), th
   await screen.findByText('Résiliation demandée pour le 1 juillet 2027.')
   assert.is(screen.queryByRole('button', { name: /Résilier/ }), null, 'the button is gone')
   assert.equal(app.calls.billing.terminations, [{ orderId: 2, reason: 'Transfert du siège social', date: '2027-07-01', comment: 'Nous déménageons à Lyon.' }])
+})
+
+Subscriptions('terminate: the date stops two years ahead (max); a later one is refused in French before anything is sent, what was typed kept', async () => {
+  const app = await open('/souscription/mes-abonnements')
+  fireEvent.click(await screen.findByRole('button', { name: 'Résilier la domiciliation de Boulangerie des Lilas SAS' }))
+  const dialog = await screen.findByRole('dialog', { name: 'Résilier la domiciliation de Boulangerie des Lilas SAS' })
+  const date = within(dialog).getByLabelText('Date de résiliation souhaitée') as HTMLInputElement
+  const latest = latestTerminationDate(parisToday(), '2027-06-11')
+  assert.is(date.max, latest)
+  assert.match(text(within(dialog).getByText(/Au plus tôt le/)), `au plus tard le ${frenchDay(latest)}`)
+  fireEvent.change(within(dialog).getByLabelText('Motif'), { target: { value: 'Transfert du siège social' } })
+  fireEvent.change(date, { target: { value: '9999-12-31' } })
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Envoyer la demande' }))
+  const message = `La résiliation ne peut être demandée plus de deux ans à l’avance : choisissez le ${frenchDay(latest)} ou une date antérieure.`
+  await within(dialog).findByText(message)
+  assert.is(date.getAttribute('aria-invalid'), 'true')
+  assert.is(date.value, '9999-12-31')
+  assert.is((within(dialog).getByLabelText('Motif') as HTMLSelectElement).value, 'Transfert du siège social')
+  assert.equal(app.calls.billing.terminations, [])
+  fireEvent.change(date, { target: { value: latest } })
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Envoyer la demande' }))
+  await screen.findByText(`Résiliation demandée pour le ${frenchDay(latest)}.`)
+  assert.equal(app.calls.billing.terminations, [{ orderId: 2, reason: 'Transfert du siège social', date: latest }])
 })
 
 Subscriptions('a second request (409, made from another tab): the French message, then the request on record', async () => {

@@ -18,6 +18,7 @@ import { eurosText } from '../../services/events.ts'
 import { addMinutes, parisDay } from '../../services/time.ts'
 import { isBlank, trimmedOrNull } from '../../contract/rules/text.ts'
 import { certificateRoutes, frenchDay } from './certificates.ts'
+import { latestTerminationDate, terminationTooFarText } from '../../contract/rules/termination.ts'
 
 /** How long an option requested with :add-option may be confirmed by add-option-subscription. */
 export const OPTION_CONFIRMATION_MINUTES = 15
@@ -35,8 +36,7 @@ const paidMessage = (invoiceCount: number) => ({ paidCount: invoiceCount, messag
 
 export const NO_CARD_MESSAGE = 'Aucune carte enregistrée : ajoutez un moyen de paiement puis réessayez.'
 export const TERMINATION_NO_REASON = 'Indiquez le motif de votre résiliation.'
-export const terminationTooFarMessage = (latest: string) =>
-  `La résiliation ne peut être demandée plus de deux ans à l’avance : choisissez le ${frenchDay(latest)} ou une date antérieure.`
+export const terminationTooFarMessage = (latest: string) => terminationTooFarText(frenchDay(latest))
 export const TERMINATION_EXISTS = 'Une demande de résiliation est déjà enregistrée pour cette domiciliation.'
 /** The total changed between the confirmation and the payment (an invoice issued, or paid elsewhere): nothing charged. */
 export const amountChangedMessage = (count: number, amountCents: number) =>
@@ -187,17 +187,6 @@ export function billingRoutes(define: DefineRoute, deps: AppDeps) {
     return periodEnd > today ? periodEnd : today
   }
 
-  /**
-   * The last day a termination may be asked for: two years from today (a later date is a typo, 9999-12-31, or a wish
-   * nobody can act on), or the earliest date should a period end later still.
-   */
-  function latestTerminationDate(earliest: string): string {
-    const inTwoYears = new Date(`${parisDay(clock.now())}T12:00:00Z`)
-    inTwoYears.setUTCFullYear(inTwoYears.getUTCFullYear() + 2)
-    const latest = inTwoYears.toISOString().slice(0, 10)
-    return latest > earliest ? latest : earliest
-  }
-
   define('terminationStatus', async ({ user, params }) => {
     const order = await requireOrder(db, user.id, params.id, 'owner')
     return { request: await findTerminationRequest(db, order.id), earliestDate: await earliestTerminationDate(order.subscription_id) }
@@ -224,7 +213,7 @@ export function billingRoutes(define: DefineRoute, deps: AppDeps) {
     if (body.date < earliest) {
       throw badRequest(`La résiliation ne peut prendre effet avant la fin de la période en cours : choisissez le ${frenchDay(earliest)} ou une date ultérieure.`, 'BEFORE_PERIOD_END')
     }
-    const latest = latestTerminationDate(earliest)
+    const latest = latestTerminationDate(parisDay(clock.now()), earliest)
     if (body.date > latest) throw badRequest(terminationTooFarMessage(latest), 'TOO_FAR')
     // Under the order's key: a request met here is kept (its e-mail has left), not one about to be taken back.
     return oneSendAtATime(oneAtATime, `termination:${order.id}`, async () => {

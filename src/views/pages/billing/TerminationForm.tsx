@@ -49,6 +49,7 @@ function TerminationDialog({ actor, company, fallbackFocus }: { actor: Terminati
   const draft = useSelector(actor, (s) => s.context.draft)
   const fieldErrors = useSelector(actor, (s) => s.context.fieldErrors)
   const earliestDate = useSelector(actor, (s) => s.context.earliestDate)
+  const latestDate = useSelector(actor, (s) => s.context.latestDate)
   const error = useSelector(actor, (s) => s.context.error)
   const busy = useSelector(actor, (s) => s.hasTag('busy'))
   const change = (value: Partial<typeof draft>) => actor.send({ type: 'termination.change', draft: value })
@@ -75,8 +76,8 @@ function TerminationDialog({ actor, company, fallbackFocus }: { actor: Terminati
             onChange={(e) => change({ comment: e.target.value })} />
         </Field>
         <Field id="termination-date" label="Date de résiliation souhaitée" error={fieldErrors.date}
-          hint={earliestDate ? `Au plus tôt le ${frenchDay(earliestDate)}, fin de la période en cours.` : undefined}>
-          <input id="termination-date" type="date" value={draft.date} min={earliestDate ?? undefined} aria-invalid={!!fieldErrors.date}
+          hint={earliestDate ? `Au plus tôt le ${frenchDay(earliestDate)}, fin de la période en cours${latestDate ? `, au plus tard le ${frenchDay(latestDate)}` : ''}.` : undefined}>
+          <input id="termination-date" type="date" value={draft.date} min={earliestDate ?? undefined} max={latestDate ?? undefined} aria-invalid={!!fieldErrors.date}
             aria-describedby={described('date', !!earliestDate)} onChange={(e) => change({ date: e.target.value })} />
         </Field>
       </form>
