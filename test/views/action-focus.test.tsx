@@ -54,7 +54,7 @@ ActionFocus('"Résilier", the request sent: the focus is on "Résiliation demand
   fireEvent.change(within(dialog).getByLabelText('Motif'), { target: { value: 'Transfert du siège social' } })
   fireEvent.change(within(dialog).getByLabelText('Date de résiliation souhaitée'), { target: { value: '2027-07-01' } })
   fireEvent.click(within(dialog).getByRole('button', { name: 'Envoyer la demande' }))
-  const notice = await termination.findByText('Résiliation demandée pour le 1 juillet 2027.')
+  const notice = await termination.findByText('Résiliation demandée pour le 1er juillet 2027.')
   await waitFor(() => assertFocusOn(notice, 'the notice'))
 })
 

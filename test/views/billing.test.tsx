@@ -122,7 +122,7 @@ Subscriptions('terminate: reason and date (not before the end of the period), th
   fireEvent.change(date, { target: { value: '2027-07-01' } })
   fireEvent.change(within(dialog).getByLabelText('Précisions (facultatif)'), { target: { value: 'Nous déménageons à Lyon.' } })
   fireEvent.click(within(dialog).getByRole('button', { name: 'Envoyer la demande' }))
-  await screen.findByText('Résiliation demandée pour le 1 juillet 2027.')
+  await screen.findByText('Résiliation demandée pour le 1er juillet 2027.')
   assert.is(screen.queryByRole('button', { name: /Résilier/ }), null, 'the button is gone')
   assert.equal(app.calls.billing.terminations, [{ orderId: 2, reason: 'Transfert du siège social', date: '2027-07-01', comment: 'Nous déménageons à Lyon.' }])
 })

@@ -130,7 +130,7 @@ Company("\"Résilier ma domiciliation\": the billing area's termination flow, he
   fireEvent.change(within(dialog).getByLabelText('Motif'), { target: { value: 'Transfert du siège social' } })
   fireEvent.change(within(dialog).getByLabelText('Date de résiliation souhaitée'), { target: { value: '2027-07-01' } })
   fireEvent.click(within(dialog).getByRole('button', { name: 'Envoyer la demande' }))
-  await termination.findByText('Résiliation demandée pour le 1 juillet 2027.')
+  await termination.findByText('Résiliation demandée pour le 1er juillet 2027.')
   assert.equal(app.calls.billing.terminations, [{ orderId: 2, reason: 'Transfert du siège social', date: '2027-07-01' }])
 })
 

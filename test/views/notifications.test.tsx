@@ -32,7 +32,7 @@ Bell('the count on the bell, the panel unread first, opening one marks it read a
   const panel = screen.getByRole('region', { name: 'Notifications' })
   const items = within(within(panel).getByRole('list')).getAllByRole('button')
   assert.equal(items.map((b) => within(b).getByText(/Nouveau|Nouvelle/).textContent!.replace(' (non lue)', '')), ['Nouveau courrier de URSSAF Île-de-France', 'Nouveau colis', 'Nouvelle facture'])
-  assert.match(items[2]!.textContent!, '1 novembre')
+  assert.match(items[2]!.textContent!, '1er novembre')
   fireEvent.click(items[0]!)
   await waitFor(() => assert.ok(app.calls.navigations.includes('/mes-courriers/courriers?domiciliation=2&courrier=21')))
   await waitFor(() => assert.ok(app.calls.notifications.some(([name, id]) => name === 'readNotification' && id === 1)))
@@ -72,6 +72,28 @@ Bell('"Tout marquer comme lu"; then "Aucune nouvelle notification"; Escape close
   assert.ok(app.calls.notifications.some(([name]) => name === 'readAllNotifications'))
   screen.getByText('Aucune nouvelle notification')
   fireEvent.keyDown(screen.getByRole('region', { name: 'Notifications' }), { key: 'Escape' })
+  assert.not.ok(screen.queryByRole('region', { name: 'Notifications' }))
+  assert.is(document.activeElement, screen.getByRole('button', { name: 'Notifications' }))
+})
+
+Bell('"Tout marquer comme lu" keeps the focus while saving; gone once all is read, the panel takes it; Escape still closes', async () => {
+  let release!: () => void
+  const held = new Promise<void>((resolve) => { release = resolve })
+  await open('/tableau-de-bord', { notifications: { list }, held: { readAllNotifications: held } })
+  fireEvent.click(await screen.findByRole('button', { name: '2 notifications non lues' }))
+  const readAll = screen.getByRole('button', { name: 'Tout marquer comme lu' }) as HTMLButtonElement
+  readAll.focus()
+  fireEvent.click(readAll)
+  assert.is(readAll.disabled, false, 'not disabled: Chrome would drop its focus')
+  assert.is(readAll.getAttribute('aria-disabled'), 'true')
+  assert.is(document.activeElement, readAll)
+  release()
+  await screen.findByRole('button', { name: 'Notifications' })
+  const panel = screen.getByRole('region', { name: 'Notifications' })
+  await waitFor(() => assert.is(document.activeElement, panel, `the focus is on ${document.activeElement?.tagName}`))
+  // Escape from nowhere (the focus on <body>) closes it too.
+  ;(document.activeElement as HTMLElement).blur()
+  fireEvent.keyDown(document.body, { key: 'Escape' })
   assert.not.ok(screen.queryByRole('region', { name: 'Notifications' }))
   assert.is(document.activeElement, screen.getByRole('button', { name: 'Notifications' }))
 })
@@ -148,7 +170,7 @@ Bell('a click on a notification while "Tout marquer comme lu" is saving goes to 
   fireEvent.click(await screen.findByRole('button', { name: '2 notifications non lues' }))
   const readAll = screen.getByRole('button', { name: 'Tout marquer comme lu' }) as HTMLButtonElement
   fireEvent.click(readAll)
-  assert.ok(readAll.disabled, 'saving')
+  assert.is(readAll.getAttribute('aria-disabled'), 'true', 'saving')
   fireEvent.click(screen.getByText('Nouveau colis').closest('button')!)
   assert.ok(app.calls.navigations.includes('/mes-courriers/colis'), 'goes there at once')
   await screen.findByRole('button', { name: 'Notifications' })

@@ -7,8 +7,9 @@ import { styled } from 'goober'
 import { useEffect, useRef, useState } from 'react'
 import { useLocation } from 'wouter'
 import type { PortalNotification } from '../../../server/contract/schemas.ts'
+import { frenchDateFormat } from '../../../server/contract/rules/french-date.ts'
 import { useFlows } from '../app-context.tsx'
-import { Alert, Button, ErrorState, IconButton, Spinner } from '../components/ui.tsx'
+import { Alert, BusyButton, ErrorState, IconButton, Spinner } from '../components/ui.tsx'
 import { PAGE_CONTENT_ID } from '../components/useFocusWhenShown.ts'
 import { Icon } from '../icons.tsx'
 import { color, mq, radius, shadow } from '../theme.ts'
@@ -75,7 +76,7 @@ const Item = styled('button')`
   &[data-unread='true'] strong::before { content: ''; display: inline-block; width: 0.5rem; height: 0.5rem; margin-right: 0.4rem; border-radius: 50%; background: ${color.primary}; vertical-align: middle; }
 `
 
-const when = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit' })
+const when = frenchDateFormat({ day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit' })
 const relative = new Intl.RelativeTimeFormat('fr-FR', { numeric: 'auto' })
 
 /** "il y a 5 minutes" for the last day, then "12 mars à 10:05". */
@@ -115,6 +116,22 @@ export function NotificationBell() {
     if (open) panel.current?.focus({ preventScroll: true })
   }, [open])
 
+  // 'Tout marquer comme lu' goes once nothing is unread: if it had the focus, the panel takes it (not <body>, where
+  // Escape would reach nothing: found in review).
+  useEffect(() => {
+    if (open && unread === 0 && (document.activeElement === document.body || document.activeElement === null)) panel.current?.focus({ preventScroll: true })
+  }, [open, unread])
+
+  // Escape closes the panel also when the focus is nowhere (on <body>); inside, the panel's own handler does it.
+  useEffect(() => {
+    if (!open) return
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && (document.activeElement === document.body || document.activeElement === null)) close()
+    }
+    document.addEventListener('keydown', onKeyDown)
+    return () => document.removeEventListener('keydown', onKeyDown)
+  }, [open])
+
   // A click or tap elsewhere closes it; the focus goes where that press puts it (the bell's own press toggles it).
   useEffect(() => {
     if (!open) return
@@ -148,9 +165,9 @@ export function NotificationBell() {
               <Icon name="close" />
             </IconButton>
             {unread > 0 && (
-              <Button type="button" $variant="ghost" disabled={!canReadAll} onClick={() => bell.send({ type: 'notification.readAll' })}>
+              <BusyButton type="button" $variant="ghost" busy={!canReadAll} onClick={() => bell.send({ type: 'notification.readAll' })}>
                 Tout marquer comme lu
-              </Button>
+              </BusyButton>
             )}
           </header>
           {actionError && <Alert $kind="error" role="alert">{actionError}</Alert>}
