@@ -201,6 +201,25 @@ for (const dismiss of ['Annuler', 'Escape'] as const) {
   })
 }
 
+Missing('its ways out: another domiciliation (the selection screen, then the one chosen), and « Se déconnecter »', async () => {
+  const app = await renderApp('/tableau-de-bord', { signedIn: true, orders: [F.boulangerie, F.conseil] })
+  fireEvent.click(await screen.findByRole('button', { name: /Conseil Horizon EURL/ }))
+  await waitFor(() => assert.is(app.currentPath(), '/missing-document'))
+  fireEvent.click(await screen.findByRole('button', { name: 'Choisir une autre domiciliation' }))
+  await screen.findByRole('heading', { name: 'Sélectionnez la domiciliation' })
+  fireEvent.click(screen.getByRole('button', { name: /Boulangerie/ }))
+  await screen.findByText('Bonjour Camille')
+  assert.is(app.currentPath(), '/tableau-de-bord')
+  cleanup()
+  localStorage.clear()
+  const alone = await renderApp('/tableau-de-bord', { signedIn: true, orders: [F.conseil] })
+  await waitFor(() => assert.is(alone.currentPath(), '/missing-document'))
+  await screen.findByLabelText("Pièce d'identité du gérant")
+  assert.is(screen.queryByRole('button', { name: 'Choisir une autre domiciliation' }), null, 'one domiciliation: nothing else to choose')
+  fireEvent.click(screen.getByRole('button', { name: 'Se déconnecter' }))
+  await waitFor(() => assert.is(alone.currentPath(), '/login'))
+})
+
 Missing('signed out, the page says to sign in', async () => {
   await renderApp('/missing-document')
   await screen.findByText(/Connectez-vous pour transmettre/)

@@ -3,12 +3,12 @@
 import { useActorRef, useSelector } from '@xstate/react'
 import { styled } from 'goober'
 import { type FormEvent, useRef } from 'react'
-import { Link } from 'wouter'
+import { Link, useLocation } from 'wouter'
 import type { MissingDocument, Order } from '../../../../server/contract/schemas.ts'
 import { selectedOrder, type StartupContext } from '../../../machines/startup.machine.ts'
 import { hasMissingDocuments } from '../../../machines/shared.ts'
-import { type StartupRef, useFlows, useStartup } from '../../app-context.tsx'
-import { Alert, BusyButton, Centered, Field, Spinner } from '../../components/ui.tsx'
+import { type StartupRef, useFlows, useSession, useStartup } from '../../app-context.tsx'
+import { Alert, BusyButton, Button, Centered, Field, Spinner } from '../../components/ui.tsx'
 import { useFocusWhenShown } from '../../components/useFocusWhenShown.ts'
 import { BareLayout } from '../../layout/BareLayout.tsx'
 import { color } from '../../theme.ts'
@@ -16,6 +16,15 @@ import { color } from '../../theme.ts'
 const Progress = styled('div')`
   margin: 1rem 0;
   progress { width: 100%; height: 0.75rem; accent-color: ${color.primary}; }
+`
+
+const WayOut = styled('nav')`
+  display: flex;
+  flex-wrap: wrap;
+  gap: 0.5rem;
+  margin-top: 1.5rem;
+  padding-top: 1rem;
+  border-top: 1px solid ${color.border};
 `
 
 const Sent = styled('p')`
@@ -57,10 +66,33 @@ function WithStartup({ startup }: { startup: StartupRef }) {
       </BareLayout>
     )
   }
-  return <UploadForm key={order.id} order={order} documents={order.missingDocuments!} />
+  return <UploadForm key={order.id} order={order} documents={order.missingDocuments!} startup={startup} />
 }
 
-function UploadForm({ order, documents }: { order: Order; documents: MissingDocument[] }) {
+/**
+ * The page stands alone (no menu, no header): its ways out (found in review: only « Envoyer mes documents » was there,
+ * nothing led elsewhere but typing an address). Another domiciliation, when there are several: the selection screen.
+ */
+function WayOutLinks({ startup }: { startup: StartupRef }) {
+  const session = useSession()
+  const [, navigate] = useLocation()
+  const several = useSelector(startup, (s) => (s.context as StartupContext).orders.length > 1)
+  return (
+    <WayOut aria-label="Autres choix">
+      {several && (
+        <Button type="button" $variant="ghost" onClick={() => { startup.send({ type: 'order.reopen' }); navigate('/tableau-de-bord') }}>
+          Choisir une autre domiciliation
+        </Button>
+      )}
+      {/* The page is open to the signed-out too (it says to sign in): the sign-out leads to /login itself. */}
+      <Button type="button" $variant="ghost" onClick={() => { session.send({ type: 'session.logout' }); navigate('/login') }}>
+        Se déconnecter
+      </Button>
+    </WayOut>
+  )
+}
+
+function UploadForm({ order, documents, startup }: { order: Order; documents: MissingDocument[]; startup: StartupRef }) {
   const flows = useFlows()
   const actor = useActorRef(flows.identityUpload, { input: { orderId: order.id, documents } })
   const busy = useSelector(actor, (s) => s.hasTag('busy'))
@@ -122,6 +154,7 @@ function UploadForm({ order, documents }: { order: Order; documents: MissingDocu
           </BusyButton>
         )}
       </form>
+      <WayOutLinks startup={startup} />
     </BareLayout>
   )
 }
