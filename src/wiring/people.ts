@@ -7,7 +7,6 @@ import type { PasskeyLoginBody, PasskeyRegistrationBody } from '../../server/con
 import { collaboratorsMachine } from '../machines/collaborators.machine.ts'
 import { devicesMachine } from '../machines/devices.machine.ts'
 import { emailChangeMachine } from '../machines/emailChange.machine.ts'
-import { emailRevertMachine } from '../machines/emailRevert.machine.ts'
 import { invitationMachine } from '../machines/invitation.machine.ts'
 import { passkeyLoginMachine } from '../machines/passkeyLogin.machine.ts'
 import { passkeysMachine } from '../machines/passkeys.machine.ts'
@@ -48,10 +47,9 @@ export function createPeopleFlows({ api, notify, navigate, toPortal, toSession }
       },
       actions: { notify: notifyAction, emailChanged: (_, { user }) => toPortal({ type: 'user.changed', user }) },
     })),
-    // « Ce n’était pas vous ? »: the link of an address change's notice (bare page, no sign-in)
-    emailRevert: later(() => emailRevertMachine.provide({
-      actors: { revertEmailChange: fromPromise(({ input, signal }) => api.revertEmailChange(input.token, { signal })) },
-    })),
+    // « Ce n’était pas vous ? »: the link of an address change's notice (bare page, no sign-in). Only its call here: the
+    // page provides it to its machine, which stays in the page's chunk (the flows' chunk is within its 20 kB budget).
+    revertEmailChange: (token: string, signal?: AbortSignal) => api.revertEmailChange(token, { signal }),
     passwordChange: later(() => passwordChangeMachine.provide({
       actors: {
         updatePassword: fromPromise(async ({ input, signal }) => (await api.updatePassword(input, { signal })) ?? Promise.reject(new Error(PASSWORD_NOT_CHANGED))),

@@ -2,8 +2,10 @@
 // address change sends to the address left. What will happen, then « Rétablir mon adresse »; the outcome is focused
 // (a screen reader hears it, the keyboard goes on from there).
 import { useActorRef, useSelector } from '@xstate/react'
-import { useEffect, useRef } from 'react'
+import { useEffect, useMemo, useRef } from 'react'
 import { Link } from 'wouter'
+import { fromPromise } from 'xstate'
+import { emailRevertMachine } from '../../../machines/emailRevert.machine.ts'
 import { useFlows } from '../../app-context.tsx'
 import { Alert, BusyButton } from '../../components/ui.tsx'
 import { BareLayout } from '../../layout/BareLayout.tsx'
@@ -12,7 +14,11 @@ type Step = 'idle' | 'sending' | 'done' | 'unusable' | 'failed'
 
 export default function EmailRevertPage({ token }: { token: string }) {
   const flows = useFlows()
-  const actor = useActorRef(flows.emailRevert, { input: { token } })
+  // The machine with its call, here rather than in the flows (wiring/people.ts): only this page uses it.
+  const machine = useMemo(() => emailRevertMachine.provide({
+    actors: { revertEmailChange: fromPromise(({ input, signal }) => flows.revertEmailChange(input.token, signal)) },
+  }), [flows])
+  const actor = useActorRef(machine, { input: { token } })
   const step = useSelector(actor, (s) => s.value as Step)
   const message = useSelector(actor, (s) => s.context.message)
   const error = useSelector(actor, (s) => s.context.error)
