@@ -6,12 +6,12 @@
 // read is asked again after the same pause. Read marks asked while another is saved are saved after it.
 import { assign, fromCallback, fromPromise, setup } from 'xstate'
 import type { NotificationList, PortalNotification } from '../../server/contract/schemas.ts'
-import { messageOf } from './shared.ts'
+import { failureOf } from './shared.ts'
 import { deferred } from './deferred.ts'
 
 export const LOAD_FAILED = 'Vos notifications n’ont pas pu être chargées.'
-export const READ_FAILED = 'La notification n’a pas pu être marquée comme lue. Réessayez.'
-export const READ_ALL_FAILED = 'Les notifications n’ont pas pu être marquées comme lues. Réessayez.'
+export const READ_FAILED = 'La notification n’a pas pu être marquée comme lue.'
+export const READ_ALL_FAILED = 'Les notifications n’ont pas pu être marquées comme lues.'
 
 /** The pause before following the stream again, or reading a first list that failed again: 1 s, 2 s, 4 s… up to 30 s (the wiring spreads each at random: spreadDelay). */
 export const reconnectDelay = (attempt: number) => Math.min(30_000, 1000 * 2 ** Math.max(0, attempt - 1))
@@ -131,7 +131,7 @@ export const notificationsMachine = deferred(() => {
               { type: 'arrived', params: ({ context, event }) => ({ notifications: context.attempt > 0 ? event.output.notifications.filter((n) => !n.read) : [] }) },
             ],
           },
-          onError: { target: 'failed', actions: assign({ error: ({ event }) => messageOf(event.error, LOAD_FAILED), attempt: ({ context }) => context.attempt + 1 }) },
+          onError: { target: 'failed', actions: assign({ error: ({ event }) => failureOf(LOAD_FAILED, event.error), attempt: ({ context }) => context.attempt + 1 }) },
         },
       },
       // Asked again by itself after the pause (no stream runs yet, so nothing else would), or at once with "Réessayer".
@@ -233,7 +233,7 @@ export const notificationsMachine = deferred(() => {
                         notifications: sorted(context.notifications.map((n) => (n.id === failed ? { ...n, read: false } : n))),
                         // A list read again meanwhile may already show it unread.
                         unread: context.unread + (context.notifications.some((n) => n.id === failed && n.read) ? 1 : 0),
-                        actionError: messageOf(event.error, READ_FAILED),
+                        actionError: failureOf(READ_FAILED, event.error),
                         pendingMarks: context.pendingMarks.slice(1),
                       }
                     }),
@@ -255,7 +255,7 @@ export const notificationsMachine = deferred(() => {
                       unread: Math.max(0, event.output.unread - context.pendingMarks.length),
                     })),
                   },
-                  onError: { target: 'idle', actions: assign({ actionError: ({ event }) => messageOf(event.error, READ_ALL_FAILED) }) },
+                  onError: { target: 'idle', actions: assign({ actionError: ({ event }) => failureOf(READ_ALL_FAILED, event.error) }) },
                 },
               },
             },

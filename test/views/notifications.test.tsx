@@ -230,7 +230,7 @@ Bell('a read mark that fails is put back and said', async () => {
   fireEvent.click(screen.getByText('Nouveau colis').closest('button')!)
   await screen.findByRole('button', { name: '2 notifications non lues' })
   fireEvent.click(screen.getByRole('button', { name: '2 notifications non lues' }))
-  await screen.findByText(/indisponible/)
+  await screen.findByText(/^La notification n’a pas pu être marquée comme lue\. .*indisponible/)
 })
 
 Bell.run()
