@@ -2,9 +2,8 @@ import { frenchDateFormat } from '../contract/rules/french-date.ts'
 export const addHours = (date: Date, hours: number) => new Date(date.getTime() + hours * 3_600_000)
 export const addDays = (date: Date, days: number) => addHours(date, days * 24)
 export const addMinutes = (date: Date, minutes: number) => new Date(date.getTime() + minutes * 60_000)
-const parisDayFormat = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' })
-/** The day (YYYY-MM-DD) of an instant in France, whatever the server's time zone. */
-export const parisDay = (date: Date) => parisDayFormat.format(date)
+/** The day (YYYY-MM-DD) of an instant in France, whatever the server's time zone: the contract's one rule. */
+export { parisDay } from '../contract/rules/deadlines.ts'
 
 /** "3 mars 2026" ("1er mars 2026"), as French documents write a date (certificates, contracts, letters), in France's time zone. */
 export const longDate = frenchDateFormat({ day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/Paris' })

@@ -75,9 +75,11 @@ function isoDate(year: number, month: number, day: number): string | null {
   return `${year}-${pad(month)}-${pad(day)}`
 }
 
-/** The day of an instant in Paris, as YYYY-MM-DD. */
-function parisDay(instant: Date): string {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(instant)
+const parisDayFormat = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' })
+
+/** The day of an instant in Paris, as YYYY-MM-DD (the server's services/time.ts and the termination rule use it too). */
+export function parisDay(instant: Date): string {
+  const parts = parisDayFormat.formatToParts(instant)
   const get = (type: string) => parts.find((p) => p.type === type)!.value
   return `${get('year')}-${get('month')}-${get('day')}`
 }

@@ -1,5 +1,6 @@
 // How far ahead a termination may be asked for: one rule for the server, which refuses a later date (TOO_FAR), and for
 // the SPA's form, whose date input stops there and which says so in the same words before anything is sent.
+import { parisDay } from './deadlines.ts'
 
 /**
  * The last day a termination may be asked for: two years from `today` (a later date is a typo, 9999-12-31, or a wish
@@ -17,8 +18,4 @@ export const terminationTooFarText = (latest: string) =>
   `La résiliation ne peut être demandée plus de deux ans à l’avance : choisissez le ${latest} ou une date antérieure.`
 
 /** Today in Paris, as YYYY-MM-DD. */
-export function parisToday(now: Date = new Date()): string {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now)
-  const get = (type: string) => parts.find((p) => p.type === type)!.value
-  return `${get('year')}-${get('month')}-${get('day')}`
-}
+export const parisToday = (now: Date = new Date()): string => parisDay(now)

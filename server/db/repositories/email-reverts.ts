@@ -17,7 +17,7 @@ function reservedByRevert(db: Db, email: string, userId: number, now: Date) {
 }
 
 /**
- * The new address, the reset links of the old one closed (as updateUserEmail does), and a revert link for the address
+ * The new address, the reset links of the old one closed, and a revert link for the address
  * left, all in one transaction. `reserved`: the address was left by another account whose revert link still holds
  * (someone holding a stolen session could otherwise take the victim's address with an account of their own, and the
  * revert would find it taken).

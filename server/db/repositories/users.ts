@@ -40,18 +40,6 @@ export async function createUser(db: Db, user: { email: string; firstname: strin
  * never made for an address the account no longer has (the change waits for it, then closes it; or it finds the new address).
  */
 
-/** The new address; reset links sent to the old one stop working with it (those made while it changes too: see the lock order). */
-export async function updateUserEmail(db: Kysely<Database>, userId: number, email: string, now: Date): Promise<User> {
-  return db.transaction().execute(async (tx) => {
-    // The user, then the links: a link being made for the old address is waited for by this update, then closed
-    // by the statement below, which sees it.
-    const row = await tx.updateTable('users').set({ email }).where('id', '=', userId)
-      .returning(['id', 'email', 'firstname', 'lastname', 'phone']).executeTakeFirstOrThrow()
-    await closeResetLinks(tx, userId, now)
-    return toUser(row)
-  })
-}
-
 /** Every reset link of the user not used yet stops working (the password or the address changed). */
 async function closeResetLinks(db: Db, userId: number, now: Date): Promise<void> {
   await db.updateTable('password_resets').set({ used_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).execute()
