@@ -22,6 +22,8 @@ import * as operatorRequests from './migrations/011_operator_requests.ts'
 import * as oneMandatairePerIdentity from './migrations/012_one_mandataire_per_identity.ts'
 // « Ce n’était pas vous ? »: the link that undoes an address change
 import * as emailChangeReverts from './migrations/013_email_change_reverts.ts'
+// address proven or only typed (review of the revert links)
+import * as emailVerified from './migrations/014_email_verified.ts'
 
 // Listed in code rather than read from disk, so the bundle-free tsx runtime and tests need no file lookups.
 export const migrations: Record<string, Migration> = {
@@ -47,6 +49,7 @@ export const migrations: Record<string, Migration> = {
   '011_operator_requests': operatorRequests,
   '012_one_mandataire_per_identity': oneMandatairePerIdentity,
   '013_email_change_reverts': emailChangeReverts,
+  '014_email_verified': emailVerified,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -17,6 +17,8 @@ export interface Database {
     lastname: string
     phone: string | null
     payment_customer_id: string | null
+    /** Proven by its owner (a link mailed to it followed), or only typed (an address change): migration 014. */
+    email_verified: Generated<boolean>
     created_at: CreatedAt
   }
   api_tokens: {

@@ -1,7 +1,7 @@
 // « Ce n’était pas vous ? » (/retablir-adresse/:token, beyond the spec): the link of an address change's notice. The
 // page says what will happen, then « Rétablir mon adresse » sends the link once: done, the server's message (the address
-// back, every connection closed, a reset link sent); a link unknown, used or expired can never work (no retry, the way
-// to a new password instead); any other failure can be tried again.
+// back, every connection closed, a reset link sent); a link unknown, used, expired or superseded, or an address now
+// another account's, can never work (no retry, the server's way out instead); any other failure can be tried again.
 import { assign, fromPromise, setup } from 'xstate'
 import type { MessageReply } from '../../server/contract/schemas.ts'
 import { messageOf, statusOf } from './shared.ts'
@@ -23,8 +23,9 @@ export const emailRevertMachine = deferred(() => setup({
     }),
   },
   guards: {
-    // Unknown (404), used or expired (410): sending it again cannot work.
-    isUnusable: (_, params: { error: unknown }) => statusOf(params.error) === 404 || statusOf(params.error) === 410,
+    // Unknown (404), used, expired or superseded (410), the address now another account's (409, found in review: it
+    // offered « Réessayer », which could not work): sending it again cannot.
+    isUnusable: (_, params: { error: unknown }) => [404, 409, 410].includes(statusOf(params.error)),
   },
 }).createMachine({
   id: 'emailRevert',

@@ -89,6 +89,18 @@ Examples('a used link: the server’s message, and no retry; a 429: « Réessaye
   assert.is(busy.actor.getSnapshot().context.error, null)
 })
 
+Examples('the address now another account’s (409): the server’s message, and no « Réessayer »', async () => {
+  const { actor, deferreds } = start()
+  actor.start()
+  actor.send({ type: 'revert.send' })
+  await flush()
+  deferreds.settle('revertEmailChange', { error: status(409, 'L’adresse demo@example.com est désormais celle d’un autre compte.') })
+  await flush()
+  assert.ok(actor.getSnapshot().matches('unusable'))
+  assert.is(actor.getSnapshot().context.error, 'L’adresse demo@example.com est désormais celle d’un autre compte.')
+  assert.not.ok(actor.getSnapshot().can({ type: 'revert.send' }))
+})
+
 Examples('a dead link without a message of its own gets the page’s', async () => {
   const { actor, deferreds } = start()
   actor.start()

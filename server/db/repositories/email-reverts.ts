@@ -8,53 +8,68 @@ import { isUniqueViolation } from '../errors.ts'
 import type { Database, Db } from '../schema.ts'
 import { toUser } from './users.ts'
 
-/** An address left with a live revert link belongs to the account that left it until the link is used or expires. */
-function reservedByRevert(db: Db, email: string, userId: number, now: Date) {
+/** An address left with a live revert link belongs to the account that left it until the link is used or expires (`userId`: the account asking, null for a new one). */
+export function reservedByRevert(db: Db, email: string, userId: number | null, now: Date) {
   return db.selectFrom('email_change_reverts').select('id')
     .where((eb) => eb(eb.fn('lower', ['old_email']), '=', email.trim().toLowerCase()))
-    .where('user_id', '!=', userId).where('used_at', 'is', null).where('expires_at', '>', now)
+    .$if(userId !== null, (q) => q.where('user_id', '!=', userId!)).where('used_at', 'is', null).where('expires_at', '>', now)
     .executeTakeFirst()
 }
 
 /**
- * The new address, the reset links of the old one closed, and a revert link for the address
- * left, all in one transaction. `reserved`: the address was left by another account whose revert link still holds
- * (someone holding a stolen session could otherwise take the victim's address with an account of their own, and the
- * revert would find it taken).
+ * The new address (typed, not proven: `email_verified` false), the reset links of the old one closed, and a revert link
+ * for the address left, all in one transaction. The link is made only for a proven address left, and only when the
+ * account has no live link already (found in review: a link to a mistyped address, corrected at once, gave a stranger the
+ * account; a thief who changed the address and back again kept, with his own address's link, a way in for 30 days). So
+ * one link at most holds at a time, and it is the owner's from before the first change: `token` null otherwise, and
+ * `oldVerified` false when the address left was never proven (nobody is told there: it may be a stranger's).
+ * `reserved`: the address was left by another account whose revert link still holds (someone holding a stolen session
+ * could otherwise take the victim's address with an account of their own, and the revert would find it taken).
  */
 export async function changeEmailWithRevertLink(db: Kysely<Database>, change: { userId: number; newEmail: string; now: Date; expiresAt: Date }):
-Promise<{ user: User; oldEmail: string; token: string } | 'reserved'> {
+Promise<{ user: User; oldEmail: string; oldVerified: boolean; token: string | null } | 'reserved'> {
   return db.transaction().execute(async (tx) => {
-    const before = await tx.selectFrom('users').select('email').where('id', '=', change.userId).forUpdate().executeTakeFirstOrThrow()
-    const row = await tx.updateTable('users').set({ email: change.newEmail }).where('id', '=', change.userId)
+    const before = await tx.selectFrom('users').select(['email', 'email_verified']).where('id', '=', change.userId).forUpdate().executeTakeFirstOrThrow()
+    const row = await tx.updateTable('users').set({ email: change.newEmail, email_verified: false }).where('id', '=', change.userId)
       .returning(['id', 'email', 'firstname', 'lastname', 'phone']).executeTakeFirstOrThrow()
     // After the update: an account leaving this address at the same moment made the update wait for its commit, so its
     // link is seen here (read committed: each statement sees what committed before it).
     if (await reservedByRevert(tx, change.newEmail, change.userId, change.now)) throw new Reserved()
     await tx.updateTable('password_resets').set({ used_at: change.now }).where('user_id', '=', change.userId).where('used_at', 'is', null).execute()
+    const live = await liveRevertLink(tx, change.userId, change.now)
+    if (!before.email_verified || live) return { user: toUser(row), oldEmail: before.email, oldVerified: before.email_verified, token: null }
     const token = randomToken()
     await tx.insertInto('email_change_reverts').values({
       user_id: change.userId, token_hash: sha256(token), old_email: before.email, new_email: change.newEmail, created_at: change.now, expires_at: change.expiresAt,
     }).execute()
-    return { user: toUser(row), oldEmail: before.email, token }
+    return { user: toUser(row), oldEmail: before.email, oldVerified: true, token }
   }).catch((error: unknown) => {
     if (error instanceof Reserved) return 'reserved' as const
     throw error
   })
 }
 
+/** The account's link still usable (one at most since migration 014's rule; the oldest otherwise), if any. */
+function liveRevertLink(db: Db, userId: number, now: Date) {
+  return db.selectFrom('email_change_reverts').select('id')
+    .where('user_id', '=', userId).where('used_at', 'is', null).where('expires_at', '>', now)
+    .orderBy('id').limit(1).executeTakeFirst()
+}
+
 class Reserved extends Error {}
 
-export type RevertRefusal = 'unknown' | 'used' | 'expired' | 'taken'
+export type RevertRefusal = 'unknown' | 'used' | 'expired' | 'taken' | 'superseded'
 
 /**
  * Spends a revert link: the address it left comes back whatever the address is now (changed again meanwhile), the
  * password becomes one nobody knows (the attacker may have set it, and would sign in with the address restored), this link
  * and every later one are used (they would move it again), every session ends, every reset link closes, every passkey
- * and passkey challenge goes (one added with the stolen session would outlive the rest), in one transaction. Links made
- * before this one stay: an attacker who changed the address twice could otherwise spend the link mailed to their own
- * address and kill the victim's. Refused (nothing changed): unknown, used, expired, or the address now another
- * account's. Two uses at once: the second waits on the user's row, then finds the link used.
+ * and passkey challenge goes (one added with the stolen session would outlive the rest), in one transaction. The
+ * address restored is proven (the link was mailed to it, a proven one). Only the account's oldest live link can be used
+ * (`superseded` otherwise: links made before migration 014's one-at-a-time rule): an attacker who changed the address twice
+ * could otherwise spend the link mailed to their own address and kill the victim's. Refused (nothing changed): unknown,
+ * used, expired, superseded, or the address now another account's. Two uses at once: the second waits on the user's
+ * row, then finds the link used.
  */
 export async function revertEmailChange(db: Kysely<Database>, revert: { token: string; now: Date; unknownPasswordHash: string }):
 Promise<{ userId: number; email: string; firstname: string } | { refused: RevertRefusal; email?: string }> {
@@ -72,11 +87,12 @@ Promise<{ userId: number; email: string; firstname: string } | { refused: Revert
     if (!link) return { refused: 'unknown' as const }
     if (link.used_at) return { refused: 'used' as const }
     if (new Date(link.expires_at) <= now) return { refused: 'expired' as const }
+    if ((await liveRevertLink(tx, user.id, now))?.id !== link.id) return { refused: 'superseded' as const }
     oldEmail = link.old_email
     const taken = await tx.selectFrom('users').select('id')
       .where((eb) => eb(eb.fn('lower', ['email']), '=', link.old_email.toLowerCase())).where('id', '!=', user.id).executeTakeFirst()
     if (taken) return { refused: 'taken' as const, email: link.old_email }
-    await tx.updateTable('users').set({ email: link.old_email, password_hash: revert.unknownPasswordHash }).where('id', '=', user.id).execute()
+    await tx.updateTable('users').set({ email: link.old_email, email_verified: true, password_hash: revert.unknownPasswordHash }).where('id', '=', user.id).execute()
     await tx.updateTable('email_change_reverts').set({ used_at: now }).where('user_id', '=', user.id).where('id', '>=', link.id).where('used_at', 'is', null).execute()
     await tx.deleteFrom('api_tokens').where('user_id', '=', user.id).execute()
     await tx.updateTable('password_resets').set({ used_at: now }).where('user_id', '=', user.id).where('used_at', 'is', null).execute()

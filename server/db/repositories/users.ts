@@ -237,6 +237,8 @@ export async function resetPasswordWithToken(db: Kysely<Database>, token: string
       .returning('user_id').executeTakeFirst()
     if (!reset) return null
     await setPasswordHash(tx, reset.user_id, passwordHash)
+    // The link went to the address the account has (an address change closes the links of the one before): proven.
+    await tx.updateTable('users').set({ email_verified: true }).where('id', '=', reset.user_id).execute()
     await revokeOtherTokens(tx, reset.user_id, null)
     // The other links sent before (a second request, an old mailbox) end with this one.
     await closeResetLinks(tx, reset.user_id, now)

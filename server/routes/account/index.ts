@@ -144,14 +144,21 @@ export function accountRoutes(define: DefineRoute, deps: AppDeps) {
     })
     // Left by another account whose revert link still holds: told as taken, which it is until then.
     if (changed === 'reserved') throw conflict(emailTaken)
-    // The old address is told, with the link that gives the account back: a stolen session cannot move it away for good.
-    const link = `${config.publicUrl}/retablir-adresse/${changed.token}`
-    await mailer.send({
-      to: changed.oldEmail,
-      subject: `${config.brandName} : votre adresse e-mail a été modifiée`,
-      text: `Bonjour ${user.firstname},\n\nL’adresse e-mail de votre espace client ${config.brandName} est désormais ${newEmail}. C’est elle qui vous servira à vous connecter.\n\nSi vous n’êtes pas à l’origine de ce changement, rétablissez votre adresse avec ce lien (valable ${EMAIL_REVERT_DAYS} jours) : ${link} — toutes les connexions à votre espace seront fermées.\n\nUne question ? Répondez à ce message ou écrivez à ${config.supportEmail}.\n\n${config.brandName}`,
-      link,
-    }).catch((error: unknown) => req.log.error({ err: error }, 'envoi de l’avis de changement d’adresse impossible'))
+    // An address only typed (never proven: a typo, maybe a stranger's) is told nothing. A proven one is told, with the link
+    // that gives the account back when it is the one holding (a stolen session cannot move it away for good); without it
+    // when an earlier change's link still holds (mailed to the address before that one).
+    if (changed.oldVerified) {
+      const link = changed.token === null ? undefined : `${config.publicUrl}/retablir-adresse/${changed.token}`
+      const undo = link === undefined
+        ? `Si vous n’êtes pas à l’origine de ce changement, écrivez-nous sans tarder à ${config.supportEmail} : nous vous aiderons à retrouver l’accès à votre espace.`
+        : `Si vous n’êtes pas à l’origine de ce changement, rétablissez votre adresse avec ce lien (valable ${EMAIL_REVERT_DAYS} jours) : ${link} — toutes les connexions à votre espace seront fermées.\n\nUne question ? Répondez à ce message ou écrivez à ${config.supportEmail}.`
+      await mailer.send({
+        to: changed.oldEmail,
+        subject: `${config.brandName} : votre adresse e-mail a été modifiée`,
+        text: `Bonjour ${user.firstname},\n\nL’adresse e-mail de votre espace client ${config.brandName} est désormais ${newEmail}. C’est elle qui vous servira à vous connecter.\n\n${undo}\n\n${config.brandName}`,
+        ...(link === undefined ? {} : { link }),
+      }).catch((error: unknown) => req.log.error({ err: error }, 'envoi de l’avis de changement d’adresse impossible'))
+    }
     return changed.user
   })
 

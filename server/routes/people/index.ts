@@ -7,6 +7,7 @@ import { badRequest, conflict, HttpError, notFound } from '../../http/errors.ts'
 import { oneSendAtATime, sendOrUndo } from '../../http/send-or-undo.ts'
 import { limitPerUser, takeFromUserLimit, type UserLimit } from '../../http/user-rate-limit.ts'
 import { isUniqueViolation } from '../../db/errors.ts'
+import { reservedByRevert } from '../../db/repositories/email-reverts.ts'
 import { requireOrder } from '../../db/repositories/orders.ts'
 import {
   acceptInvitation, createMandataire, deleteMandataire, deleteShare, findInvitation, inviteToOrder, listMandataires, listShares, sharesByEmail, undoInvitation,
@@ -48,6 +49,7 @@ export const invitationMessages = {
   expired: (inviter: string) => `Cette invitation a expiré. Demandez à ${inviter} de vous inviter à nouveau.`,
   otherAccount: (email: string) => `Cette invitation a été envoyée à ${email} : connectez-vous avec cette adresse pour l’accepter.`,
   hasAccount: (email: string) => `Un compte existe déjà pour ${email} : connectez-vous pour accepter l’invitation.`,
+  reserved: (email: string) => `L’adresse ${email} vient de quitter un autre compte, qui peut encore la reprendre : aucun compte ne peut être créé à cette adresse pour l’instant. Demandez une invitation à une autre adresse, ou réessayez dans quelques semaines.`,
 } as const
 
 export const mandataireMessages = {
@@ -142,6 +144,9 @@ export function peopleRoutes(define: DefineRoute, deps: AppDeps) {
     const now = clock.now()
     const created = await db.transaction().execute(async (tx) => {
       const user = await createUser(tx, { email: invitation.email, firstname, lastname, passwordHash })
+      // Left by another account whose « Ce n’était pas vous ? » link still holds: its owner may take it back (found in
+      // review: the revert would then find it taken). After the insert, as for an address change (email-reverts.ts).
+      if (await reservedByRevert(tx, invitation.email, null, now)) throw conflict(invitationMessages.reserved(invitation.email))
       const accepted = await acceptInvitation(tx, invitation.tokenHash, user.id, now)
       // Used or removed meanwhile: no account made from a link that no longer holds, and the answer says which.
       if ('refused' in accepted) throw refusal(accepted.refused, invitation)
