@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import type { Static, TSchema } from 'typebox'
 import { routes, type RouteDef, type RouteName, type Routes } from '../contract/index.ts'
+import { countRateLimitHit, remainingRateLimitHits } from '../db/repositories/rate-limits.ts'
 import { findSession, invalidSessionError as invalidSession, type SessionKey, type SessionUser } from '../db/repositories/users.ts'
 import type { AppDeps } from '../deps.ts'
 import { sameDigest, sha256 } from '../services/crypto.ts'
@@ -74,12 +75,28 @@ function credential(req: FastifyRequest, auth: RouteDef['auth']): string | undef
   return match?.[1]
 }
 
-/** The operators' token, never a customer's: compared as digests, in constant time. */
-function checkOperator(req: FastifyRequest, operatorToken: string | undefined) {
+/** Wrong operator tokens from one address before it is refused for the rest of the window (found in review: guesses cost nothing). */
+export const OPERATOR_FAILURES = { max: 20, windowMs: 15 * 60_000 }
+const operatorFailuresKey = (req: FastifyRequest) => `operator-failures:${req.ip}`
+
+/**
+ * The operators' token, never a customer's: compared as digests, in constant time. An address past OPERATOR_FAILURES
+ * wrong tokens gets a French 429 without its token being compared (the counter read is the only cost a right token pays:
+ * operators' calls are few); each wrong one is counted and logged (the address, never the token).
+ */
+async function checkOperator(req: FastifyRequest, deps: Pick<AppDeps, 'db' | 'clock' | 'config'>) {
+  const { operatorToken } = deps.config
   if (!operatorToken) throw new HttpError(401, messages.operatorDisabled, 'OPERATOR_DISABLED')
   const token = credential(req, 'operator')
   if (!token) throw new HttpError(401, messages.operatorNoToken, 'UNAUTHENTICATED')
-  if (!sameDigest(sha256(token), sha256(operatorToken))) throw new HttpError(401, messages.operatorBadToken, 'INVALID_TOKEN')
+  const now = deps.clock.now()
+  const { remaining, resetAt } = await remainingRateLimitHits(deps.db, operatorFailuresKey(req), OPERATOR_FAILURES.max, now)
+  if (remaining === 0) throw new HttpError(429, messages.operatorLocked(Math.max(1, Math.ceil(((resetAt ?? now).getTime() - now.getTime()) / 60_000))), 'RATE_LIMITED')
+  if (!sameDigest(sha256(token), sha256(operatorToken))) {
+    await countRateLimitHit(deps.db, operatorFailuresKey(req), now, new Date(now.getTime() + OPERATOR_FAILURES.windowMs))
+    req.log.warn({ ip: req.ip }, 'jeton opérateur refusé')
+    throw new HttpError(401, messages.operatorBadToken, 'INVALID_TOKEN')
+  }
 }
 
 /** Every route's first hook (a callback, no promise on the hot path): see routeRegistrar. */
@@ -126,7 +143,7 @@ export function routeRegistrar(app: FastifyInstance, deps: AppDeps) {
         // streams set their own, as strict.
         noStore,
         // Authentication reads headers only, so it runs first: no token means 401 whatever the body.
-        ...(def.auth === 'none' ? [] : [def.auth === 'operator' ? async (req: FastifyRequest) => checkOperator(req, deps.config.operatorToken) : async (req: FastifyRequest) => {
+        ...(def.auth === 'none' ? [] : [def.auth === 'operator' ? async (req: FastifyRequest) => checkOperator(req, deps) : async (req: FastifyRequest) => {
           const token = credential(req, def.auth)
           if (!token) throw new HttpError(401, messages.noToken, 'UNAUTHENTICATED')
           if (joined) return

@@ -30,6 +30,7 @@ export const messages = {
   unknownRoute: 'Adresse inconnue : cette ressource de l’API est introuvable.',
   operatorNoToken: 'Jeton opérateur manquant : envoyez l’en-tête Authorization: Bearer <OPERATOR_TOKEN>.',
   operatorBadToken: 'Jeton opérateur invalide.',
+  operatorLocked: (minutes: number) => `Trop de jetons opérateur invalides depuis cette adresse : réessayez dans ${minutes} minute${minutes > 1 ? 's' : ''}.`,
   operatorDisabled: 'L’API opérateur est désactivée : définissez OPERATOR_TOKEN au démarrage du serveur.',
   closing: 'Le serveur redémarre : veuillez réessayer dans quelques instants.',
   databaseUnavailable: 'Le service est momentanément indisponible : veuillez réessayer dans quelques instants.',

@@ -35,9 +35,17 @@ async function requireAnyOrder(db: Db, orderId: number) {
   return order
 }
 
+/**
+ * Control characters (C0, DEL, C1) and the bidirectional overrides and isolates: a sender shown reversed to the customer
+ * (« URSSAF » followed by U+202E and a reversed address), or escape sequences in the terminal of `npm run ingest`. Found
+ * in review; whitespace is folded to spaces before this check.
+ */
+const INVISIBLE_CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/
+
 function cleanText(value: string, field: string, max: number): string {
   const text = value.replace(/\s+/g, ' ').trim()
   if (isBlank(text)) throw badRequest(`Le champ « ${field} » ne peut pas être vide.`)
+  if (INVISIBLE_CONTROL.test(text)) throw badRequest(`Le champ « ${field} » contient des caractères de contrôle ou d’inversion du sens d’écriture, invisibles : retirez-les.`)
   if (text.length > max) throw badRequest(`Le champ « ${field} » ne peut pas dépasser ${max} caractères.`)
   return text
 }
@@ -264,6 +272,10 @@ const INVOICE_NUMBER = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
  * An invoice issued for an order: its PDF checked by content and stored with its row (neither without the other),
  * its number unique, and the bell's "Nouvelle facture" committed with it.
  */
+/** The highest VAT rate in France (20 %), and the rounding of an invoice's lines: a few cents at most. */
+export const maxInclTaxCents = (exclTaxCents: number) => Math.round(exclTaxCents * 1.2) + 5
+export const INVOICE_TAX_TOO_HIGH = 'Le montant TTC (« amountInclTaxCents ») dépasse le montant HT (« amountExclTaxCents ») augmenté de la TVA à 20 % : vérifiez les deux montants, en centimes.'
+
 export const ZERO_INVOICE_UNPAID = 'Une facture de 0 € n’a rien à régler : enregistrez-la comme réglée (« paid »: true).'
 
 export async function ingestInvoice(deps: IngestDeps, invoice: NewInvoice): Promise<Invoice> {
@@ -274,6 +286,9 @@ export async function ingestInvoice(deps: IngestDeps, invoice: NewInvoice): Prom
     throw badRequest('Le champ « reference » ne peut contenir que des lettres sans accent, des chiffres, des points, des tirets et des soulignés (et doit commencer par une lettre ou un chiffre).')
   }
   if (invoice.amountInclTaxCents < invoice.amountExclTaxCents) throw badRequest('Le montant TTC (« amountInclTaxCents ») ne peut pas être inférieur au montant HT (« amountExclTaxCents »).')
+  // A tax above the highest French rate is a mix-up (cents for euros, HT and TTC of two invoices) that the customer would
+  // be shown and asked to pay (found in review: HT 0 with TTC 50 €, or a TTC 10⁸ times the HT, were taken).
+  if (invoice.amountInclTaxCents > maxInclTaxCents(invoice.amountExclTaxCents)) throw badRequest(INVOICE_TAX_TOO_HIGH)
   // A customer could never pay it: a charge is of 1 cent at least.
   if (invoice.amountInclTaxCents === 0 && !invoice.paid) throw badRequest(ZERO_INVOICE_UNPAID)
   const now = clock.now()

@@ -2,6 +2,9 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { routes, type RouteDef, type RouteName } from '../../server/contract/index.ts'
+import { Writable } from 'node:stream'
+import { pino } from 'pino'
+import { OPERATOR_FAILURES } from '../../server/http/define-route.ts'
 import { messages } from '../../server/http/errors.ts'
 import { buildTestApp, login, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
 import { demoContext, sampleFor, send, urlOf, type DemoContext, type DemoIds, type Sample } from '../util/server-samples.ts'
@@ -101,6 +104,36 @@ for (const [name, route] of entries.filter(([, r]) => r.auth === 'operator')) {
 }
 
 disabled.run()
+
+const guessing = suite<{ t: TestApp; lines: string[] }>('guessing the operator token: 20 wrong ones per address and 15 minutes, then 429 (found in review: free)')
+guessing.before(async (ctx) => {
+  ctx.lines = []
+  const stream = new Writable({ write(chunk, _, done) { ctx.lines.push(String(chunk)); done() } })
+  ctx.t = await buildTestApp({ seed: false, logger: pino({ level: 'warn' }, stream) })
+})
+guessing.after((ctx) => ctx.t.close())
+
+guessing('the 21st guess from one address is refused without its token compared, even the right one; another address is not held; the window ends', async (ctx) => {
+  const list = (token: string, ip: string) => ctx.t.app.inject({ method: 'GET', url: '/api/operator/domiciliation-orders', remoteAddress: ip, headers: { authorization: `Bearer ${token}` } })
+  assert.is((await list(TEST_OPERATOR_TOKEN, '203.0.113.7')).statusCode, 200)
+  for (let i = 0; i < OPERATOR_FAILURES.max; i++) assert.is((await list(`devine-${i}-0123456789abcdef`, '203.0.113.7')).statusCode, 401)
+  const held = await list(TEST_OPERATOR_TOKEN, '203.0.113.7')
+  assert.is(held.statusCode, 429, held.body)
+  assert.is(held.json().message, messages.operatorLocked(15))
+  assert.is(held.json().message, 'Trop de jetons opérateur invalides depuis cette adresse : réessayez dans 15 minutes.')
+  assert.is((await list(TEST_OPERATOR_TOKEN, '203.0.113.8')).statusCode, 200, 'another address')
+  const warnings = ctx.lines.filter((l) => l.includes('jeton opérateur refusé'))
+  assert.is(warnings.length, OPERATOR_FAILURES.max, 'each wrong token logged')
+  assert.ok(warnings.every((l) => l.includes('203.0.113.7') && !l.includes('devine-')), 'the address, never the token')
+  ctx.t.clock.advance(OPERATOR_FAILURES.windowMs + 1000)
+  try {
+    assert.is((await list(TEST_OPERATOR_TOKEN, '203.0.113.7')).statusCode, 200)
+  } finally {
+    ctx.t.clock.set(new Date())
+  }
+})
+
+guessing.run()
 
 const strangers = suite<Ctx>("another customer's ids: 404")
 strangers.before(setup)

@@ -20,6 +20,7 @@ import { tinyPdf } from '../util/server-samples.ts'
 import { amountChangedMessage, amountTooLargeMessage, terminationTooFarMessage } from '../../server/routes/billing/index.ts'
 import { MAX_PAYMENT_CENTS } from '../../server/services/payment.ts'
 import { FREE_SETTLEMENT } from '../../server/db/repositories/billing.ts'
+import { parisDay } from '../../server/contract/rules/deadlines.ts'
 import { ZERO_INVOICE_UNPAID } from '../../server/services/ingest.ts'
 
 type Orders = Awaited<ReturnType<typeof ordersByName>>
@@ -79,7 +80,8 @@ Subscription('termination: a date in the past or before the end of the period is
 
 Subscription('termination: more than two years ahead (9999-12-31) is refused in French, nothing recorded nor e-mailed; two years is accepted', async ({ t, camille, orders }) => {
   const orderId = orders[CONSEIL]!.id
-  const latest = new Date(Date.parse(`${day(t.clock.now().getTime())}T12:00:00Z`))
+  // From today in Paris, as the server counts it (between midnight in Paris and midnight UTC the days differ).
+  const latest = new Date(Date.parse(`${parisDay(t.clock.now())}T12:00:00Z`))
   latest.setUTCFullYear(latest.getUTCFullYear() + 2)
   const inTwoYears = day(latest.getTime())
   const mails = t.mails.length

@@ -229,6 +229,9 @@ api('bad files get a French 4xx and leave nothing behind', async (ctx) => {
     [dataUrl(ctx.pdf.subarray(0, ctx.pdf.length - 40)), 400, 'n’est pas un PDF valide'],
     [dataUrl(Buffer.from('%PDF-1.7\nrien de lisible\n%%EOF\n')), 400, 'n’est pas un PDF lisible'],
     ['https://example.com/scan.pdf', 400, 'data URL'],
+    // PDF bytes declared as something else (found in review: taken)
+    [`data:text/html;base64,${ctx.pdf.toString('base64')}`, 400, 'data:application/pdf;base64'],
+    [`data:;base64,${ctx.pdf.toString('base64')}`, 400, 'data:application/pdf;base64'],
     [dataUrl(Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(11 * 1024 * 1024, 0x20), ctx.pdf.subarray(-32)])), 413, '10 Mo'],
   ] as const) {
     const res = await postLetter(ctx, ctx.ids.order, { sender: 'Banque', file })
@@ -240,6 +243,14 @@ api('bad files get a French 4xx and leave nothing behind', async (ctx) => {
   assert.equal(unknown.json().message, 'Domiciliation introuvable.')
   const blank = await postLetter(ctx, ctx.ids.order, { sender: '   ', file: dataUrl(ctx.pdf) })
   assert.is(blank.statusCode, 400)
+  // A sender shown reversed (U+202E), a bell, escape sequences: refused (found in review: shown as they came).
+  for (const sender of ['URSSAF\u202e moc.liame-gnihsihp', 'Banque\u0007', 'La\u001b[31mPoste', 'Impôts\u2066x\u2069', 'Banque\u0085']) {
+    const hidden = await postLetter(ctx, ctx.ids.order, { sender, file: dataUrl(ctx.pdf) })
+    assert.is(hidden.statusCode, 400, `${JSON.stringify(sender)}: ${hidden.body}`)
+    assert.match(hidden.json().message, 'Le champ « sender » contient des caractères de contrôle')
+  }
+  const controlCarrier = await callBearer(ctx.t.app, TEST_OPERATOR_TOKEN, 'POST', `/api/operator/domiciliation-orders/${ctx.ids.order}/packages`, { carrier: 'La\b\bPoste', sender: 'Banque' })
+  assert.is(controlCarrier.statusCode, 400, controlCarrier.body)
   const yearZero = await postLetter(ctx, ctx.ids.order, { sender: 'Banque', file: dataUrl(ctx.pdf), receivedAt: '0000-01-01T00:00:00Z' })
   assert.is(yearZero.statusCode, 400, yearZero.body)
   assert.match(yearZero.json().message, '« receivedAt » ne peut pas être antérieur au 1er janvier 2000')
@@ -421,6 +432,13 @@ invoicing('a new invoice: in the owner’s and the collaborator’s lists and be
   assert.is(ctx.t.mails.filter((m) => m.text.includes('FA-2026-NOUVELLE')).length, 0, 'the bell only: no e-mail')
 })
 
+invoicing('an exempt invoice (TTC = HT) and the rounding of a 20 % one (a few cents) are taken', async (ctx) => {
+  for (const [reference, ht, ttc] of [['FA-2026-EXONEREE', 2900, 2900], ['FA-2026-ARRONDI', 2900, 3483]] as const) {
+    const res = await postInvoice(ctx, ctx.ids.order, invoiceBody(ctx, reference, { amountExclTaxCents: ht, amountInclTaxCents: ttc, paid: true }))
+    assert.is(res.statusCode, 200, `${reference}: ${res.body}`)
+  }
+})
+
 invoicing('an invoice already settled is listed paid and adds nothing to pay', async (ctx) => {
   const before = (await call(ctx.t.app, ctx.camille, 'GET', '/api-protected/user-unpaid-status')).json()
   const res = await postInvoice(ctx, ctx.ids.order, invoiceBody(ctx, 'FA-2026-REGLEE', { paid: true }))
@@ -440,7 +458,13 @@ invoicing('bad input gets a French 4xx and leaves no file, no invoice, no notifi
     [ctx.ids.order, invoiceBody(ctx, 'Facture-n°1'), 400, '« reference » ne peut contenir que'],
     [ctx.ids.order, invoiceBody(ctx, '-FA-1'), 400, '« reference » ne peut contenir que'],
     [ctx.ids.order, invoiceBody(ctx, 'FA-2026-TTC', { amountInclTaxCents: 2000 }), 400, 'ne peut pas être inférieur au montant HT'],
+    [ctx.ids.order, invoiceBody(ctx, 'fa-2026-doublon'), 409, 'La facture fa-2026-doublon existe déjà'],
     [ctx.ids.order, invoiceBody(ctx, 'FA-2026-NEG', { amountExclTaxCents: -1 }), 400, 'amountExclTaxCents'],
+    // More tax than 20 %: a mix-up (found in review: taken, shown and payable)
+    [ctx.ids.order, invoiceBody(ctx, 'FA-2026-HT0', { amountExclTaxCents: 0, amountInclTaxCents: 5000 }), 400, 'augmenté de la TVA à 20 %'],
+    [ctx.ids.order, invoiceBody(ctx, 'FA-2026-CENTS', { amountExclTaxCents: 1, amountInclTaxCents: 100_000_000 }), 400, 'augmenté de la TVA à 20 %'],
+    [ctx.ids.order, invoiceBody(ctx, 'FA-2026-TVA', { amountExclTaxCents: 2900, amountInclTaxCents: 3486 }), 400, 'augmenté de la TVA à 20 %'],
+    [ctx.ids.order, invoiceBody(ctx, 'FA-2026-PDF-TYPE', { file: `data:image/png;base64,${ctx.pdf.toString('base64')}` }), 400, 'data:application/pdf;base64'],
     [ctx.ids.order, invoiceBody(ctx, 'FA-2026-FUTUR', { date: future }), 400, '« date » ne peut pas être dans le futur'],
     [ctx.ids.order, invoiceBody(ctx, 'FA-0000', { date: '0000-01-01T00:00:00Z' }), 400, '« date » ne peut pas être antérieur au 1er janvier 2000'],
     [ctx.ids.order, invoiceBody(ctx, 'FA-0026', { date: '0026-03-01T10:00:00Z' }), 400, '« date » ne peut pas être antérieur au 1er janvier 2000'],

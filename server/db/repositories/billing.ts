@@ -70,7 +70,9 @@ export async function listInvoices(db: Db, orderIds: number[], year?: number): P
 export async function invoiceNumberFree(trx: Db, number: string): Promise<boolean> {
   if (!trx.isTransaction) throw new Error('invoiceNumberFree: inside the transaction that inserts the invoice only')
   await sql`select pg_advisory_xact_lock(hashtext(current_schema() || '.invoice_numbers'))`.execute(trx)
-  return !(await trx.selectFrom('invoices').select('id').where('number', '=', number).executeTakeFirst())
+  // Whatever the case (found in review: FA-Z-3 and fa-z-3 were two invoices, whose files collide on a case-blind disk
+  // and in one e-mail's attachments).
+  return !(await trx.selectFrom('invoices').select('id').where((eb) => eb(eb.fn('upper', ['number']), '=', number.toUpperCase())).executeTakeFirst())
 }
 
 export function insertInvoice(db: Db, row: Insertable<Database['invoices']>) {

@@ -25,13 +25,23 @@ function retryOf(req: FastifyRequest, orderId: number, body: unknown): Retry | u
   return { key, fingerprint: sha256(JSON.stringify([orderId, body])) }
 }
 
+/**
+ * The PDF of an operator's call: a base64 data URL that says application/pdf (found in review: text/html or an empty type
+ * with PDF bytes passed; the bytes are checked anyway, but a program that declares another type is sending something
+ * else than it thinks). Customers' uploads are not held to it: a browser names a type from the file's extension.
+ */
+function pdfDataUrl(file: string) {
+  const decoded = decodeDataUrl(file)
+  if (!decoded || decoded.mediaType !== 'application/pdf') throw badRequest('Le champ « file » doit être un PDF encodé en data URL (data:application/pdf;base64,…).', 'BAD_DATA_URL')
+  return decoded
+}
+
 export function operatorRoutes(define: DefineRoute, deps: AppDeps) {
   define('operatorOrders', async () => listOrdersForOperators(deps.db))
 
   define('operatorAddDocument', async ({ params, body, req, reply }) => {
     const retry = retryOf(req, params.id, body)
-    const decoded = decodeDataUrl(body.file)
-    if (!decoded) throw badRequest('Le champ « file » doit être un PDF encodé en data URL (data:application/pdf;base64,…).', 'BAD_DATA_URL')
+    const decoded = pdfDataUrl(body.file)
     const { document, link, notified, notificationFailures, replayed } = await ingestLetter(deps, {
       orderId: params.id, sender: body.sender, kind: body.kind, bytes: decoded.bytes, receivedAt: body.receivedAt, retry,
     })
@@ -48,8 +58,7 @@ export function operatorRoutes(define: DefineRoute, deps: AppDeps) {
   })
 
   define('operatorAddInvoice', async ({ params, body }) => {
-    const decoded = decodeDataUrl(body.file)
-    if (!decoded) throw badRequest('Le champ « file » doit être un PDF encodé en data URL (data:application/pdf;base64,…).', 'BAD_DATA_URL')
+    const decoded = pdfDataUrl(body.file)
     const { file: _file, reference, ...invoice } = body
     return ingestInvoice(deps, { orderId: params.id, number: reference, ...invoice, bytes: decoded.bytes })
   })
