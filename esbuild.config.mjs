@@ -76,9 +76,10 @@ export function staticImports(metafile, file, seen = new Set()) {
 export const SIGNED_IN_LOADERS = ['src/views/signedIn.ts', 'src/wiring/services.ts']
 
 /**
- * The signed-in screens' chunks (src/views/signedIn.ts: the session, the portal's startup, the flows, the dashboard
- * layout and page): every module the loaders import lazily, themselves or through their static imports in src/,
- * with every chunk each of those imports statically.
+ * The signed-in screens' chunks (src/views/signedIn.ts: the session, the portal's startup, every area's flows (the
+ * dashboard's at once, the others when idle: src/wiring/flows.ts), the dashboard layout and page): every module the
+ * loaders import lazily, themselves or through their static imports in src/, with every chunk each of those imports
+ * statically.
  */
 export function signedInChunks(metafile) {
   const lazy = new Set()

@@ -26,6 +26,8 @@ const ACCOUNT = { email: 'solo@example.com', greeting: 'Bonjour Sophie' }
 interface Size { raw: number; gzip: number; brotli: number }
 interface Analysis {
   sizes: Map<string, Size>; lazyChunks: string[]; firstLoad: Record<string, Size>; main: string
+  /** The modules of the signed-in code (src/views/signedIn.ts), every area's flows among them. */
+  signedInSources: string[]
   meta: { outputs: Record<string, { entryPoint?: string; imports: { path: string; kind: string }[] }> }
 }
 
@@ -153,11 +155,11 @@ function closure(meta: Analysis['meta'], file: string, seen = new Set<string>())
 
 /** The code signing in needs beyond /login's (src/views/signedIn.ts), as URLs, and /login's static chunks. */
 function dashboardCode(analysis: Analysis) {
-  const { meta, main } = analysis
+  const { meta, main, signedInSources } = analysis
   const url = (file: string) => '/' + relative('dist', file)
   const byEntry = (source: string) => Object.keys(meta.outputs).find((file) => meta.outputs[file]!.entryPoint === source)!
   const login = closure(meta, main)
-  const signedIn = new Set(['src/wiring/session.ts', 'src/wiring/api.ts', 'src/wiring/portal.ts', 'src/wiring/flows.ts', 'src/views/layout/DashboardLayout.tsx', 'src/views/pages/shell/Dashboard.tsx']
+  const signedIn = new Set(signedInSources
     .flatMap((source) => [...closure(meta, byEntry(source))]))
   return {
     // main itself would start the app: its static chunks are what /login has evaluated before the click.

@@ -16,6 +16,15 @@ export const BUDGETS = {
 /** The startup's first calls inlined in the signed-in page (src/wiring/early-start.ts): part of every signed-in page's HTML. */
 const EARLY_START_MAX_GZIP = 1500
 
+/**
+ * The areas whose flows src/wiring/flows.ts imports lazily, each src/wiring/<area>.ts: each must stay a chunk of its
+ * own (none in another's chunk, in the entry or in a shared chunk), within the route-chunk budget, so that a page
+ * waits only for its own area's code and an area's growth never passes another's budget.
+ */
+export const FLOW_AREAS = ['shell', 'mail', 'billing', 'people', 'company', 'notifications']
+
+const FLOWS = 'src/wiring/flows.ts'
+
 /** The login form's module: it must be in the entry's static imports, never a chunk of its own. */
 export const LOGIN_PAGE = 'src/views/pages/shell/LoginPage.tsx'
 
@@ -47,10 +56,11 @@ export function analyse() {
   const lazyChunks = outputs.filter(([, o]) => o.entryPoint && o.entryPoint !== 'src/main.tsx').map(([f]) => f)
   // The login form is part of the entry (src/views/pages/shell/bare.ts): /login paints from it alone.
   const login = closure(main)
-  // What src/views/signedIn.ts fetches once /login is idle: the session and the HTTP client, the
-  // portal's startup, the flows, the dashboard layout and page (src/wiring/services.ts).
-  const signedIn = new Set(['src/wiring/session.ts', 'src/wiring/api.ts', 'src/wiring/portal.ts', 'src/wiring/flows.ts', 'src/views/layout/DashboardLayout.tsx', 'src/views/pages/shell/Dashboard.tsx']
-    .flatMap((source) => [...closure(byEntry(source))]))
+  // What src/views/signedIn.ts fetches once /login is used: the session and the HTTP client, the
+  // portal's startup, every area's flows (the dashboard's at once, the others when idle: all announced by
+  // dist/signed-in.html), the dashboard layout and page (src/wiring/services.ts).
+  const signedInSources = ['src/wiring/session.ts', 'src/wiring/api.ts', 'src/wiring/portal.ts', ...lazyImports(meta, FLOWS), 'src/views/layout/DashboardLayout.tsx', 'src/views/pages/shell/Dashboard.tsx']
+  const signedIn = new Set(signedInSources.flatMap((source) => [...closure(byEntry(source))]))
   const firstLoad = {
     // What /login needs before it paints and answers: the budget.
     '/login': total(login),
@@ -61,7 +71,8 @@ export function analyse() {
   const entryImports = [...login].filter((file) => file !== main)
   return {
     prerendered: prerenderedLogin(),
-    sizes, main, lazyChunks, firstLoad, meta,
+    sizes, main, lazyChunks, firstLoad, meta, signedInSources,
+    flowAreas: flowAreas(meta, sizes),
     loginInEntry: [...login].some((file) => LOGIN_PAGE in meta.outputs[file].inputs),
     // The entry's static imports that dist/index.html does not announce with <link rel="modulepreload">.
     unannounced: entryImports.filter((file) => !html.includes(`href="/${relative('dist', file)}"`)),
@@ -71,6 +82,37 @@ export function analyse() {
     // The JavaScript files of PRECOMPRESS_MIN_BYTES or more without their .br and .gz (esbuild.config.mjs, precompress), or with stale ones.
     unprecompressed: outputs.map(([file]) => file).filter((file) => sizes.get(file).raw >= PRECOMPRESS_MIN_BYTES && !precompressed(join(root, file))),
   }
+}
+
+/** The modules a source imports lazily (its dynamic imports), from the metafile. */
+const lazyImports = (meta, source) => (meta.inputs[source]?.imports ?? []).filter((i) => i.kind === 'dynamic-import').map((i) => i.path)
+
+/**
+ * Each area of FLOW_AREAS: its chunk (the output whose entry is src/wiring/<area>.ts), its size, and the problems
+ * found: not imported lazily by flows.ts, no chunk of its own, its module in another output (the entry, a shared
+ * chunk, another area's), another area's module in its chunk, over the route-chunk budget.
+ */
+export function flowAreas(meta, sizes) {
+  const outputs = Object.entries(meta.outputs).filter(([file]) => file.endsWith('.js'))
+  const lazy = lazyImports(meta, FLOWS)
+  const sourceOf = (area) => `src/wiring/${area}.ts`
+  const problems = []
+  const areas = FLOW_AREAS.map((area) => {
+    const source = sourceOf(area)
+    const chunk = outputs.find(([, o]) => o.entryPoint === source)?.[0]
+    if (!lazy.includes(source)) problems.push(`${FLOWS} does not import ${source} lazily: the ${area} area's flows would not load with their own screens`)
+    if (!chunk) {
+      problems.push(`the ${area} area's flows (${source}) have no chunk of their own`)
+      return { area, chunk, gzip: 0 }
+    }
+    for (const [file, o] of outputs) if (file !== chunk && source in o.inputs) problems.push(`${source} is bundled into ${relative('dist/assets', file)}, not only into the ${area} area's own chunk`)
+    for (const other of FLOW_AREAS) if (other !== area && sourceOf(other) in meta.outputs[chunk].inputs) problems.push(`the ${area} area's chunk also holds the ${other} area's flows`)
+    const { gzip } = sizes.get(chunk)
+    if (gzip > BUDGETS.routeChunkGzip) problems.push(`the ${area} area's flows chunk ${relative('dist/assets', chunk)} is ${kb(gzip).trim()} gzip, over the budget of ${kb(BUDGETS.routeChunkGzip).trim()}`)
+    return { area, chunk, gzip }
+  })
+  for (const source of lazy) if (!FLOW_AREAS.some((area) => sourceOf(area) === source)) problems.push(`${FLOWS} imports ${source} lazily, an area scripts/size.mjs (FLOW_AREAS) does not check`)
+  return { areas, problems }
 }
 
 /** Whether the server has this file's .br and .gz to send as they are, each the file's own bytes once decompressed. */
@@ -149,17 +191,21 @@ export function prerenderedLogin() {
 const kb = (n) => (n / 1000).toFixed(1).padStart(7) + ' kB'
 
 if (process.argv[1] === import.meta.filename) {
-  const { sizes, lazyChunks, firstLoad, loginInEntry, unannounced, prerendered, pages, unhinted, unprecompressed } = analyse()
+  const { sizes, lazyChunks, firstLoad, loginInEntry, unannounced, prerendered, pages, unhinted, unprecompressed, flowAreas: flows } = analyse()
   console.log('chunk'.padEnd(58) + '      raw' + '     gzip' + '   brotli')
   for (const [file, s] of [...sizes].sort((a, b) => b[1].gzip - a[1].gzip)) {
     console.log(relative('dist/assets', file).padEnd(56) + kb(s.raw) + kb(s.gzip) + kb(s.brotli))
   }
+  console.log('\nflows, one chunk per area (src/wiring/flows.ts)')
+  for (const { area, chunk, gzip } of flows.areas) console.log(area.padEnd(16) + (chunk ? relative('dist/assets', chunk) : 'no chunk of its own').padEnd(40) + kb(gzip) + ' gzip')
   console.log('\nfirst-load JavaScript')
   for (const [route, s] of Object.entries(firstLoad)) console.log(route.padEnd(56) + kb(s.raw) + kb(s.gzip) + kb(s.brotli))
 
   const failures = []
   if (firstLoad['/login'].gzip > BUDGETS.loginFirstLoadGzip) failures.push(`first-load JavaScript of /login is ${kb(firstLoad['/login'].gzip).trim()} gzip, over the budget of ${kb(BUDGETS.loginFirstLoadGzip).trim()}`)
-  for (const file of lazyChunks) {
+  failures.push(...flows.problems)
+  // (the areas' flows chunks are among them, their failures said by area above)
+  for (const file of lazyChunks.filter((f) => !flows.areas.some((a) => a.chunk === f))) {
     const s = sizes.get(file)
     if (s.gzip > BUDGETS.routeChunkGzip) failures.push(`route chunk ${relative('dist/assets', file)} is ${kb(s.gzip).trim()} gzip, over the budget of ${kb(BUDGETS.routeChunkGzip).trim()}`)
   }
@@ -181,5 +227,6 @@ if (process.argv[1] === import.meta.filename) {
   console.log('dist/signed-in.html modulepreloads the signed-in code with the entry\'s imports; the public routes\' pages only the entry\'s imports (dist/pages.json).')
   console.log(`Every first-load file of /login and of the dashboard starts with ${COMPILE_HINT}.`)
   console.log('Every JavaScript file over 1 kB has its .br and .gz beside it, sent as they are.')
+  console.log(`Each area's flows (${FLOW_AREAS.join(', ')}) are a chunk of their own.`)
   console.log(`Budgets met: /login first load ≤ ${kb(BUDGETS.loginFirstLoadGzip).trim()} gzip, each route chunk ≤ ${kb(BUDGETS.routeChunkGzip).trim()} gzip.`)
 }

@@ -6,7 +6,7 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { navigate } from 'wouter/use-browser-location'
 import { App } from './views/App.tsx'
-import { preloadSignedIn } from './views/signedIn.ts'
+import { preloadSignedIn, whenIdle } from './views/signedIn.ts'
 import { firstRender } from './views/takeover.ts'
 import { isBarePath } from './wiring/bare-pages.ts'
 import { hasStoredUser } from './wiring/storage.ts'
@@ -45,7 +45,7 @@ async function start() {
 
   // The signed-in screens' code: at once for a stored user (above). On /login, the session right behind
   // the first paint, and the rest as soon as the form is used (LoginPage), so that signing in waits for no code.
-  if (!signedIn) (window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 200)))(() => void services.loadSession().catch(() => {}))
+  if (!signedIn) whenIdle(() => void services.loadSession().catch(() => {}))
 }
 
 queueMicrotask(() => void start())

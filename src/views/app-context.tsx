@@ -2,9 +2,9 @@
 // test: the live session actor, and the flows they start themselves with their effects provided.
 import { createContext, use, useContext, useEffect, useState, useSyncExternalStore } from 'react'
 import type { StartupRef } from '../machines/startup.machine.ts'
-import type { AppServices, Flows, SessionRef } from '../wiring/services.ts'
+import type { AppServices, FlowArea, Flows, SessionRef } from '../wiring/services.ts'
 
-export type { AppServices, Flows, SessionRef, StartupRef }
+export type { AppServices, FlowArea, Flows, SessionRef, StartupRef }
 
 export const AppContext = createContext<AppServices | null>(null)
 
@@ -44,8 +44,8 @@ export function useSnapshotValue<S, T>(actor: { getSnapshot: () => S; subscribe:
   )
 }
 
-/** The flows, suspending until their code has loaded. */
-export const useFlows = (): Flows => use(useServices().loadFlows())
+/** An area's flows, suspending until that area's code has loaded (only its own: each area is a chunk of its own). */
+export const useFlows = <A extends FlowArea>(area: A): Flows<A> => use(useServices().loadFlows(area))
 
 /** The startup child of the session: present once signed in and the portal's code has loaded. */
 export function useStartup(): StartupRef | undefined {

@@ -1,21 +1,46 @@
-// Every flow the screens start themselves, with its effects provided once, area by area. Loaded
-// lazily by the first screen that needs one, so that none of this weighs on the first load of /login.
-import { createBillingFlows } from './billing.ts'
-import { createCompanyFlows } from './company.ts'
-import type { WiringDeps } from './deps.ts'
-import { built } from './later.ts'
-import { createMailFlows } from './mail.ts'
+// Every flow the screens start themselves, with its effects provided once, area by area. Each area's
+// module is its own lazily loaded chunk, imported by the first screen that needs one of its flows
+// (services.ts, loadFlows(area)): none of this weighs on the first load of /login, a page waits only
+// for its own area's code, and each area has the 20 kB route-chunk budget to itself (npm run size
+// checks that every area is still a chunk of its own). Type imports only besides: importing an area's
+// module here would pull it into the entry.
+import type { createBillingFlows } from './billing.ts'
+import type { createCompanyFlows } from './company.ts'
+import type { Built } from './later.ts'
+import type { createMailFlows } from './mail.ts'
 // notifications (issue 14)
-import { createNotificationFlows } from './notifications.ts'
-import { createPeopleFlows } from './people.ts'
-import { createShellFlows } from './shell.ts'
+import type { createNotificationFlows } from './notifications.ts'
+import type { createPeopleFlows } from './people.ts'
+import type { createShellFlows } from './shell.ts'
 
-export function createFlows(deps: WiringDeps) {
-  // Each machine is built the first time a screen asks for it (later.ts).
-  return built({ ...createShellFlows(deps), ...createMailFlows(deps), ...createBillingFlows(deps), ...createPeopleFlows(deps), ...createCompanyFlows(deps),
-    // notifications (issue 14)
-    ...createNotificationFlows(deps) })
+/** Each area's flows factory, as its module exports it. */
+export interface FlowFactories {
+  shell: typeof createShellFlows
+  mail: typeof createMailFlows
+  billing: typeof createBillingFlows
+  people: typeof createPeopleFlows
+  company: typeof createCompanyFlows
+  // notifications (issue 14)
+  notifications: typeof createNotificationFlows
 }
 
-/** Machines with their effects provided; views start them with useActorRef. */
-export type Flows = ReturnType<typeof createFlows>
+export type FlowArea = keyof FlowFactories
+
+/** An area's machines with their effects provided (each built on first read, later.ts); views start them with useActorRef. */
+export type Flows<A extends FlowArea> = Built<ReturnType<FlowFactories[A]>>
+
+/** The flows of every area, as the test services build them at once. */
+export type AllFlows = { [A in FlowArea]: Flows<A> }
+
+/** Each area's code, one dynamic import each: esbuild makes each its own chunk. */
+export const flowCode: { [A in FlowArea]: () => Promise<FlowFactories[A]> } = {
+  shell: () => import('./shell.ts').then((m) => m.createShellFlows),
+  mail: () => import('./mail.ts').then((m) => m.createMailFlows),
+  billing: () => import('./billing.ts').then((m) => m.createBillingFlows),
+  people: () => import('./people.ts').then((m) => m.createPeopleFlows),
+  company: () => import('./company.ts').then((m) => m.createCompanyFlows),
+  // notifications (issue 14)
+  notifications: () => import('./notifications.ts').then((m) => m.createNotificationFlows),
+}
+
+export const FLOW_AREAS = Object.keys(flowCode) as FlowArea[]

@@ -1,21 +1,22 @@
 // The composition: what the views receive. The API client, the session (with xstate), the portal and
-// the flows are imported lazily, each once, so that the first paint of /login only needs React, the
-// router and the login form; main.tsx fetches them right behind it (preloadSignedIn), so that
+// each area's flows are imported lazily, each once, so that the first paint of /login only needs React,
+// the router and the login form; main.tsx fetches them right behind it (preloadSignedIn), so that
 // signing in waits for no code. Every loader's promise is tracked (settled.ts): once there, the views
-// read it without suspending. Tests build the same factories (session.ts, portal.ts, flows.ts) with a
-// fake API (test/util/services.tsx).
+// read it without suspending. Tests build the same factories (session.ts, portal.ts, the areas' flows)
+// with a fake API (test/util/services.tsx).
 import type { SessionRef } from '../machines/session.machine.ts'
 import { portalOf, type WiringDeps } from './deps.ts'
-import type { Flows } from './flows.ts'
+import { type FlowArea, flowCode, type Flows } from './flows.ts'
+import { built } from './later.ts'
 import { tracked } from './settled.ts'
 
-export type { Flows, SessionRef }
+export type { FlowArea, Flows, SessionRef }
 
 export interface AppServices {
   /** The running session actor, loaded once (suspends the first screen that needs it, unless loaded). */
   loadSession: () => Promise<SessionRef>
-  /** The flows load with the first screen that needs them (kept out of the first load). */
-  loadFlows: () => Promise<Flows>
+  /** An area's flows, loaded once with the first screen that needs them (each area its own chunk, out of the first load). */
+  loadFlows: <A extends FlowArea>(area: A) => Promise<Flows<A>>
   /** Fetches the signed-in portal's code (the startup machine) ahead of the sign-in; optional in tests. */
   preloadPortal?: () => void
   navigate: WiringDeps['navigate']
@@ -39,15 +40,22 @@ export function createServices({ navigate, notify }: Pick<AppServices, 'navigate
   const loadSession = once(() => Promise.all([import('./session.ts'), loadApi()])
     .then(([m, a]) => m.createSession({ api: a, notify, loadPortal }))
     .then((s) => (current = s)))
+  const deps = (api: WiringDeps['api']): WiringDeps => ({
+    api, notify, navigate, toPortal: portalOf(() => current),
+    toSession: (event) => void loadSession().then((s) => s.send(event)),
+  })
+  // One loader per area, each called once: its chunk and the API client, then its flows (each machine built on first use, later.ts).
+  const areaLoaders = new Map<FlowArea, () => Promise<unknown>>()
+  const loadFlows = <A extends FlowArea>(area: A): Promise<Flows<A>> => {
+    let load = areaLoaders.get(area)
+    if (!load) areaLoaders.set(area, load = once(() => Promise.all([flowCode[area](), loadApi()]).then(([create, api]) => built(create(deps(api))))))
+    return load() as Promise<Flows<A>>
+  }
   return {
     navigate,
     notify,
     loadSession,
     preloadPortal: () => void loadPortalCode().catch(() => {}),
-    loadFlows: once(() => Promise.all([import('./flows.ts'), loadApi()])
-      .then(([m, a]) => m.createFlows({
-        api: a, notify, navigate, toPortal: portalOf(() => current),
-        toSession: (event) => void loadSession().then((s) => s.send(event)),
-      }))),
+    loadFlows,
   }
 }

@@ -22,7 +22,14 @@ import type { StoredChoice } from '../../src/machines/startup.machine.ts'
 import { App } from '../../src/views/App.tsx'
 import type { Api } from '../../src/wiring/api.ts'
 import { portalOf, type WiringDeps } from '../../src/wiring/deps.ts'
-import { createFlows } from '../../src/wiring/flows.ts'
+import { createBillingFlows } from '../../src/wiring/billing.ts'
+import { createCompanyFlows } from '../../src/wiring/company.ts'
+import type { AllFlows, FlowArea } from '../../src/wiring/flows.ts'
+import { built } from '../../src/wiring/later.ts'
+import { createMailFlows } from '../../src/wiring/mail.ts'
+import { createNotificationFlows } from '../../src/wiring/notifications.ts'
+import { createPeopleFlows } from '../../src/wiring/people.ts'
+import { createShellFlows } from '../../src/wiring/shell.ts'
 import { createStartup } from '../../src/wiring/portal.ts'
 import type { AppServices } from '../../src/wiring/services.ts'
 import { createSessionActor } from '../../src/wiring/session.ts'
@@ -159,6 +166,8 @@ const withStatus = (status: number, message: string, code?: string) => Object.as
 const yearOf = (iso: string) => new Date(iso).getUTCFullYear()
 
 export interface Calls {
+  /** The areas whose flows the views asked for (src/wiring/flows.ts), in order, once each. */
+  flowAreas: FlowArea[]
   notices: Notice[]
   kbisUploads: { contractId: number; kbis: string }[]
   problems: { orderId: number; message: string }[]
@@ -595,9 +604,18 @@ function notificationsApi(scenario: NotificationScenario, calls: Calls): Partial
   }
 }
 
+/** Every area's flows at once, as the browser's services build each area's when it loads (src/wiring/services.ts). */
+export function createAllFlows(deps: WiringDeps): AllFlows {
+  return {
+    shell: built(createShellFlows(deps)), mail: built(createMailFlows(deps)), billing: built(createBillingFlows(deps)),
+    people: built(createPeopleFlows(deps)), company: built(createCompanyFlows(deps)), notifications: built(createNotificationFlows(deps)),
+  }
+}
+
 export function createTestServices(scenario: Scenario, navigate: (to: string, options?: { replace?: boolean }) => void, currentPath?: () => string) {
   const orders = scenario.orders ?? [F.atelier, F.boulangerie, F.studio, F.conseil]
   const calls: Calls = {
+    flowAreas: [],
     notices: [], kbisUploads: [], problems: [], resetRequests: [], logins: [], passwordResets: [], identityUploads: [], navigations: [],
     loads: [], documentUpdates: [], files: [], sentDocuments: [], folderSaves: [], folderDeletes: [], dextSends: [], cancelled: [], payments: [],
     people: [],
@@ -621,11 +639,14 @@ export function createTestServices(scenario: Scenario, navigate: (to: string, op
       return createStartup({ api, navigate: go })
     },
   })
-  const flows = createFlows({
+  const flows = createAllFlows({
     api, notify, navigate: go, toPortal: portalOf(() => session), toSession: (event) => session.send(event),
     loadHostedCard: (publishableKey) => fakeHostedCard(scenario.billing?.hosted, publishableKey, calls.billing.hostedCard),
   })
-  const services: AppServices = { navigate: go, notify, loadSession: () => settled(session), loadFlows: () => settled(flows) }
+  const services: AppServices = { navigate: go, notify, loadSession: () => settled(session), loadFlows: (area) => {
+    if (!calls.flowAreas.includes(area)) calls.flowAreas.push(area)
+    return settled(flows[area])
+  } }
   return { services, session, calls }
 }
 

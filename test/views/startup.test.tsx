@@ -9,8 +9,9 @@ import * as assert from 'uvu/assert'
 import { CODE_LOADING_LABEL } from '../../src/views/components/ui.tsx'
 import { preloadable } from '../../src/views/components/preloadable.ts'
 import { DashboardPage } from '../../src/views/pages/shell/dashboardPage.ts'
-import { DashboardLayout } from '../../src/views/signedIn.ts'
-import { createServices } from '../../src/wiring/services.ts'
+import { DASHBOARD_AREAS, DashboardLayout, preloadSignedIn } from '../../src/views/signedIn.ts'
+import { FLOW_AREAS, type FlowArea } from '../../src/wiring/flows.ts'
+import { type AppServices, createServices } from '../../src/wiring/services.ts'
 import { tracked } from '../../src/wiring/settled.ts'
 import * as F from '../util/fixtures.ts'
 import { renderApp } from '../util/services.tsx'
@@ -63,13 +64,14 @@ Startup('the services’ loaders settle with status and value, so that use() rea
   localStorage.clear() // signed out: the real session makes no call
   const services = createServices({ navigate: () => {}, notify: () => {} })
   const session = await services.loadSession()
-  const flows = await services.loadFlows()
+  const mail = await services.loadFlows('mail')
   assert.is(services.loadSession(), services.loadSession(), 'loaded once')
-  assert.equal([(services.loadSession() as { status?: string }).status, (services.loadFlows() as { status?: string }).status], ['fulfilled', 'fulfilled'])
+  assert.is(services.loadFlows('mail'), services.loadFlows('mail'), 'an area loaded once')
+  assert.equal([(services.loadSession() as { status?: string }).status, (services.loadFlows('mail') as { status?: string }).status], ['fulfilled', 'fulfilled'])
   function Reader() {
     const s = use(services.loadSession())
-    const f = use(services.loadFlows())
-    return <p>{s === session && f === flows ? 'lu sans attendre' : 'autre'}</p>
+    const f = use(services.loadFlows('mail'))
+    return <p>{s === session && f === mail ? 'lu sans attendre' : 'autre'}</p>
   }
   const fallbacks = countFallbacks()
   await act(async () => {
@@ -79,6 +81,40 @@ Startup('the services’ loaders settle with status and value, so that use() rea
   assert.is(fallbacks.count(), 0)
   fallbacks.stop()
   session.stop()
+})
+
+Startup('each area’s flows load on their own: an area gives its own flows only', async () => {
+  localStorage.clear()
+  const services = createServices({ navigate: () => {}, notify: () => {} })
+  const mail = await services.loadFlows('mail')
+  assert.ok('mailbox' in mail && 'letterDeadlines' in mail)
+  assert.not.ok('unpaidInvoices' in mail || 'problemReport' in mail || 'notifications' in mail, 'the mail area gives only its own flows')
+  const billing = await services.loadFlows('billing')
+  assert.ok('unpaidInvoices' in billing)
+  assert.not.ok('mailbox' in billing)
+})
+
+Startup('preloadSignedIn waits for the dashboard’s areas only, then loads the other areas’ flows once idle', async () => {
+  const asked: FlowArea[] = []
+  const services: AppServices = {
+    navigate: () => {}, notify: () => {},
+    loadSession: () => Promise.resolve({}) as never,
+    // The dashboard's areas answer; the others never do: preloadSignedIn must not wait for them.
+    loadFlows: (area) => {
+      asked.push(area)
+      return (DASHBOARD_AREAS.includes(area) ? Promise.resolve({}) : new Promise(() => {})) as never
+    },
+  }
+  await Promise.race([preloadSignedIn(services), new Promise((_, reject) => setTimeout(() => reject(new Error('it waited for an area the dashboard does not show')), 1000))])
+  assert.equal([...asked].sort(), [...DASHBOARD_AREAS].sort(), 'first the dashboard’s areas, and only them')
+  await waitFor(() => assert.equal([...asked].sort(), [...FLOW_AREAS].sort(), 'then every other area'), { timeout: 2000 })
+})
+
+Startup('the dashboard reads the flows of the areas preloadSignedIn waits for, no other (else it would suspend on its first render)', async () => {
+  const { calls } = await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: 2 })
+  await screen.findByRole('heading', { name: 'Courriers non lus' })
+  assert.equal([...calls.flowAreas].sort(), [...DASHBOARD_AREAS].sort())
+  cleanup()
 })
 
 Startup('tracked(): a rejected load carries its reason', async () => {

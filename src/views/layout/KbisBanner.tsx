@@ -40,7 +40,7 @@ export const KBIS_BANNER_TEXT =
   'Pour activer votre compte, notre équipe a besoin de votre extrait Kbis ou de votre avis de situation INSEE.'
 
 export function KbisBanner({ order, contractId }: { order: Order | null; contractId: number | null }) {
-  const flows = useFlows()
+  const flows = useFlows('shell')
   const actor = useActorRef(flows.kbisUpload, { input: { order, contractId } })
   const visible = useSelector(actor, (s) => !s.matches('hidden') && !s.matches('uploaded'))
   const modalOpen = useSelector(actor, (s) => s.hasTag('modal'))

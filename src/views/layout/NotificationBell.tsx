@@ -91,7 +91,7 @@ export function formatWhen(iso: string, now = Date.now()): string {
 export const bellLabel = (unread: number) => (unread === 0 ? 'Notifications' : `${unread} notification${unread > 1 ? 's' : ''} non lue${unread > 1 ? 's' : ''}`)
 
 export function NotificationBell() {
-  const flows = useFlows()
+  const flows = useFlows('notifications')
   const [path] = useLocation()
   const bell = useActorRef(flows.notifications)
   const [open, setOpen] = useState(false)

@@ -60,7 +60,7 @@ const Backdrop = styled('div')`
 
 /** `focusTarget`: what takes the focus when the shell comes back from the order choice: where the order shows. */
 export function Shell({ startup, focusTarget }: { startup: StartupRef; focusTarget?: RefObject<HTMLElement | null> }) {
-  const flows = useFlows()
+  const flows = useFlows('shell')
   const [location] = useLocation()
   const isDesktop = useMediaQuery(`(min-width: ${DESKTOP_MIN_WIDTH}px)`)
   const [expanded, setExpanded] = useState(() => readMenuExpanded())

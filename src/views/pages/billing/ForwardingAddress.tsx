@@ -25,7 +25,7 @@ const lines = (c: Contract) => [c.adressePostaleExpedition, c.adresseComplementP
   .filter((line): line is string => !!line)
 
 export function ForwardingAddress({ contract: initial }: { contract: Contract }) {
-  const flows = useFlows()
+  const flows = useFlows('billing')
   const actor = useActorRef(flows.forwardingAddress, { input: { contract: initial } })
   const contract = useSelector(actor, (s) => s.context.contract)
   const editing = useSelector(actor, (s) => s.hasTag('form'))

@@ -9,7 +9,7 @@ import { Actions } from './styles.ts'
 
 /** Invoice and credit-note PDFs, one at a time. */
 function usePdf() {
-  const flows = useFlows()
+  const flows = useFlows('billing')
   const actor = useActorRef(flows.documentDownload)
   const busy = useSelector(actor, (s) => s.hasTag('busy'))
   const error = useSelector(actor, (s) => s.context.error)

@@ -39,7 +39,7 @@ export default function InvoicesPage(_: PageProps) {
 }
 
 function InvoiceBook({ orderId, payableOrderIds, showCompany }: { orderId: number | null; payableOrderIds: number[]; showCompany: boolean }) {
-  const flows = useFlows()
+  const flows = useFlows('billing')
   const actor = useActorRef(flows.invoiceBook, { input: { orderId, payableOrderIds, currentYear: new Date().getFullYear() } })
   // While read again after news, what was shown stays: no year shown yet is "Aucune facture".
   const state = useSelector(actor, (s) => (s.hasTag('loading') ? 'loading' : s.matches('yearsFailed') || s.matches('yearFailed') ? 'failed' : s.context.year === null ? 'empty' : 'ready'))

@@ -9,7 +9,7 @@ import { perPeriod } from './labels.ts'
 import { Choices } from './styles.ts'
 
 export function OptionDialog({ target, company }: { target: OptionTarget; company: string }) {
-  const flows = useFlows()
+  const flows = useFlows('billing')
   const actor = useActorRef(flows.subscriptionOption, { input: target })
   const open = useSelector(actor, (s) => s.hasTag('dialog'))
   const state = useSelector(actor, (s) => (s.matches('loading') ? 'loading' : s.matches('failed') ? 'failed' : s.matches('choosing') ? 'choosing' : 'confirming'))

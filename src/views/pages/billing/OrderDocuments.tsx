@@ -11,7 +11,7 @@ import { ForwardingAddress } from './ForwardingAddress.tsx'
 import { Actions, OrderBlock } from './styles.ts'
 
 function useDownload() {
-  const flows = useFlows()
+  const flows = useFlows('billing')
   const actor = useActorRef(flows.documentDownload)
   const busy = useSelector(actor, (s) => s.hasTag('busy'))
   const error = useSelector(actor, (s) => s.context.error)

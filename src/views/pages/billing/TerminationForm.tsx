@@ -13,7 +13,7 @@ import { Alert, Button, ErrorState, Field, Spinner } from '../../components/ui.t
 type TerminationRef = ActorRefFrom<typeof terminationMachine>
 
 export function TerminationForm({ orderId, company }: { orderId: number; company: string }) {
-  const flows = useFlows()
+  const flows = useFlows('billing')
   const actor = useActorRef(flows.termination, { input: { orderId } })
   const loading = useSelector(actor, (s) => s.hasTag('loading'))
   const failed = useSelector(actor, (s) => s.matches('failed'))

@@ -13,7 +13,7 @@ import { Alert, Button, ErrorState, Spinner, TextField } from '../../components/
 type CardRef = ActorRefFrom<typeof cardReplacementMachine>
 
 export function TestCardForm({ orderId, hasCard }: { orderId: number | null; hasCard: boolean }) {
-  const flows = useFlows()
+  const flows = useFlows('billing')
   const now = new Date()
   const actor = useActorRef(flows.cardReplacement, { input: { orderId, today: { year: now.getFullYear(), month: now.getMonth() + 1 } } })
   const open = useSelector(actor, (s) => s.hasTag('form'))

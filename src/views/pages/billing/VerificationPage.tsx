@@ -8,7 +8,7 @@ import { Alert, ErrorState, formatDate, Spinner } from '../../components/ui.tsx'
 import { BareLayout } from '../../layout/BareLayout.tsx'
 
 export default function VerificationPage({ code }: { code: string }) {
-  const flows = useFlows()
+  const flows = useFlows('billing')
   const actor = useActorRef(flows.certificateVerification, { input: { code: code.trim().toUpperCase() } })
   const state = useSelector(actor, (s) => s.value as 'checking' | 'valid' | 'revoked' | 'unknown' | 'failed')
   const valid = useSelector(actor, (s) => s.context.valid)

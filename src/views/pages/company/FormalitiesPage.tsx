@@ -58,7 +58,7 @@ export default function FormalitiesPage(_: PageProps) {
 }
 
 function FormalityList({ orderId, showCompany }: { orderId: number | null; showCompany: boolean }) {
-  const flows = useFlows()
+  const flows = useFlows('company')
   const actor = useActorRef(flows.legalSubmissionList, { input: { orderId } })
   const submissions = useSelector(actor, (s) => s.context.submissions)
   const status = useSelector(actor, (s) => s.value as ListStatus)

@@ -12,7 +12,7 @@ import { useFocusWhenShown } from '../../components/useFocusWhenShown.ts'
 const sentFlag = (order: Order, partner: Partner) => (partner === 'qonto' ? order.qonto : partner === 'shine' ? order.shine : order.wantComptable)
 
 export function InterestButton({ order, partner, label, name }: { order: Order; partner: Partner; label: string; /** The button's accessible name when several share a label (it contains the label). */ name?: string }) {
-  const flows = useFlows()
+  const flows = useFlows('company')
   const interest = useActorRef(flows.partnerInterest, { input: { orderId: order.id, partner, sent: sentFlag(order, partner), isShareOrder: order.isShareOrder } })
   const sent = useSelector(interest, (s) => s.hasTag('sent'))
   const busy = useSelector(interest, (s) => s.hasTag('busy'))

@@ -4,7 +4,7 @@ import { useFlows } from '../../app-context.tsx'
 import { BusyButton, FieldError } from '../../components/ui.tsx'
 
 export function InvoiceDownload({ invoiceId, number }: { invoiceId: number; number: string }) {
-  const flows = useFlows()
+  const flows = useFlows('company')
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const download = async () => {

@@ -36,7 +36,7 @@ function CompanyPicker({ startup, order }: { startup: StartupRef; order: Order |
 }
 
 function Catalogue({ order }: { order: Order }) {
-  const flows = useFlows()
+  const flows = useFlows('company')
   const actor = useActorRef(flows.formalityOrder, { input: { orderId: order.id, isShareOrder: order.isShareOrder } })
   const checks = useSelector(actor, (s) => s.context.checks)
   const checking = useSelector(actor, (s) => s.hasTag('loading'))

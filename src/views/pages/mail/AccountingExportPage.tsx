@@ -32,7 +32,7 @@ const Progress = styled('div')`
 `
 
 export default function AccountingExportPage(_: PageProps) {
-  const flows = useFlows()
+  const flows = useFlows('mail')
   const { startup, data } = usePortal()
   const orderId = useSelectedOrder(startup)?.id ?? null
   const invoices = useResource(data, 'invoices')

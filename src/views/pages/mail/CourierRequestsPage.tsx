@@ -9,7 +9,7 @@ import { Badge, companyOf, ListState, Muted, PageCard, Row, Rows, usePortal, use
 import { courierRequestKind, letters } from '../../components/labels.ts'
 
 export default function CourierRequestsPage(_: PageProps) {
-  const flows = useFlows()
+  const flows = useFlows('mail')
   const { startup, data } = usePortal()
   const order = useSelectedOrder(startup)
   const { items, status, error } = useResource(data, 'courierRequests')

@@ -16,7 +16,7 @@ import type { ActorRefFrom } from 'xstate'
 type EditorRef = ActorRefFrom<typeof folderEditorMachine>
 
 export default function FoldersPage(_: PageProps) {
-  const flows = useFlows()
+  const flows = useFlows('mail')
   const { startup, data } = usePortal()
   const order = useSelectedOrder(startup)
   const orders = useOrders(startup)

@@ -33,7 +33,7 @@ export function historyLabel(event: LetterEvent): string {
 }
 
 export function LetterHistory({ letter, refresh }: { letter: MailDocument; refresh: string }) {
-  const flows = useFlows()
+  const flows = useFlows('notifications')
   const history = useActorRef(flows.letterHistory, { input: { documentId: letter.id } })
   const events = useSelector(history, (s) => s.context.events)
   const error = useSelector(history, (s) => s.context.error)

@@ -39,7 +39,7 @@ const Frame = styled('div')`
 `
 
 export function LetterPages({ letter }: { letter: MailDocument }) {
-  const flows = useFlows()
+  const flows = useFlows('mail')
   const pages = useActorRef(flows.letterPages, { input: { documentId: letter.id, pageCount: letter.pageImages } })
   const preparing = useSelector(pages, (s) => s.hasTag('preparing'))
   const list = useSelector(pages, (s) => s.context.pages)

@@ -76,7 +76,7 @@ export function LetterViewer({ letter, mailbox, folders, candidates, onBack, hea
   const moving = useSelector(mailbox, (s) => s.hasTag('moving'))
   const sendOpen = useSelector(mailbox, (s) => s.hasTag('sendForm'))
   const url = useObjectUrl(file)
-  const imageMode = !useFlows().pdfViewerEnabled()
+  const imageMode = !useFlows('mail').pdfViewerEnabled()
   const fileName = `courrier-${letter.id}-${letter.sender.replace(/[^\p{L}\p{N}]+/gu, '-')}.pdf`
   // 'Réessayer' gives way to a spinner, then to the scan (the focus to the heading) or to the error again (its button).
   const retryButton = useRef<HTMLButtonElement>(null)

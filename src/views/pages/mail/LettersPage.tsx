@@ -61,7 +61,7 @@ function useLinkedLetter() {
 }
 
 export default function LettersPage(_: PageProps) {
-  const flows = useFlows()
+  const flows = useFlows('mail')
   const { startup, data } = usePortal()
   const order = useSelectedOrder(startup)
   const orders = useOrders(startup)

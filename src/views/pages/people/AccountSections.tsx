@@ -9,7 +9,7 @@ import { useFocusWhenShown } from '../../components/useFocusWhenShown.ts'
 import { Section } from './Section.tsx'
 
 export function EmailSection({ email }: { email: string }) {
-  const flows = useFlows()
+  const flows = useFlows('people')
   const actor = useActorRef(flows.emailChange, { input: { email } })
   const current = useSelector(actor, (s) => s.context.email)
   const editing = useSelector(actor, (s) => s.hasTag('form'))
@@ -49,7 +49,7 @@ export function EmailSection({ email }: { email: string }) {
 }
 
 export function PasswordSection() {
-  const flows = useFlows()
+  const flows = useFlows('people')
   const actor = useActorRef(flows.passwordChange)
   const draft = useSelector(actor, (s) => s.context.draft)
   const problems = useSelector(actor, (s) => s.context.problems)

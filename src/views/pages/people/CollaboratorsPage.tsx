@@ -31,7 +31,7 @@ export default function CollaboratorsPage(_: PageProps) {
 }
 
 function Collaborators({ order }: { order: Order }) {
-  const flows = useFlows()
+  const flows = useFlows('people')
   const startup = useStartup()!
   const ownEmail = useSelector(startup, (s) => (s.context as StartupContext).user?.email ?? '')
   const actor = useActorRef(flows.collaborators, { input: { orderId: order.id, ownEmail } })

@@ -9,7 +9,7 @@ import { useFocusWhenShown } from '../../components/useFocusWhenShown.ts'
 import { Section } from './Section.tsx'
 
 export function DevicesSection() {
-  const flows = useFlows()
+  const flows = useFlows('people')
   const actor = useActorRef(flows.devices)
   const sessions = useSelector(actor, (s) => s.context.sessions)
   const loading = useSelector(actor, (s) => s.hasTag('loading'))

@@ -13,7 +13,7 @@ import { BareLayout } from '../../layout/BareLayout.tsx'
 type Step = 'idle' | 'sending' | 'done' | 'unusable' | 'failed'
 
 export default function EmailRevertPage({ token }: { token: string }) {
-  const flows = useFlows()
+  const flows = useFlows('people')
   // The machine with its call, here rather than in the flows (wiring/people.ts): only this page uses it.
   const machine = useMemo(() => emailRevertMachine.provide({
     actors: { revertEmailChange: fromPromise(({ input, signal }) => flows.revertEmailChange(input.token, signal)) },

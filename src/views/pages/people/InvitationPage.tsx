@@ -12,7 +12,7 @@ import { Alert, BusyButton, Button, Spinner, TextField } from '../../components/
 import { BareLayout } from '../../layout/BareLayout.tsx'
 
 export default function InvitationPage({ token }: { token: string }) {
-  const flows = useFlows()
+  const flows = useFlows('people')
   const actor = useActorRef(flows.invitation, { input: { token, signedInEmail: readStoredUser()?.email ?? null } })
   const state = useSelector(actor, (s) => (typeof s.value === 'string' ? s.value : ''))
   const invitation = useSelector(actor, (s) => s.context.invitation)

@@ -21,7 +21,7 @@ const Choices = styled('fieldset')`
 `
 
 function OrderChoice({ order }: { order: Order }) {
-  const flows = useFlows()
+  const flows = useFlows('notifications')
   const actor = useActorRef(flows.notificationPreferences, { input: { orderId: order.id } })
   const email = useSelector(actor, (s) => s.context.email)
   const error = useSelector(actor, (s) => s.context.error)

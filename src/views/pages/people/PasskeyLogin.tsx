@@ -6,7 +6,7 @@ import { useFlows } from '../../app-context.tsx'
 import { Alert, BusyButton } from '../../components/ui.tsx'
 
 export default function PasskeyLogin() {
-  const flows = useFlows()
+  const flows = useFlows('people')
   const actor = useActorRef(flows.passkeyLogin)
   const busy = useSelector(actor, (s) => s.hasTag('busy'))
   const error = useSelector(actor, (s) => s.context.error)

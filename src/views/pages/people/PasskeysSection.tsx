@@ -15,7 +15,7 @@ type PasskeysRef = ActorRefFrom<typeof passkeysMachine>
 const supported = () => typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function'
 
 export function PasskeysSection() {
-  const flows = useFlows()
+  const flows = useFlows('people')
   const actor = useActorRef(flows.passkeys)
   const passkeys = useSelector(actor, (s) => s.context.passkeys)
   const loading = useSelector(actor, (s) => s.hasTag('loading'))

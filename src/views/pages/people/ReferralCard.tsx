@@ -7,7 +7,7 @@ import { Muted } from '../../components/page.tsx'
 import { Section } from './Section.tsx'
 
 export function ReferralCard() {
-  const flows = useFlows()
+  const flows = useFlows('people')
   const actor = useActorRef(flows.referral)
   const email = useSelector(actor, (s) => s.context.email)
   const error = useSelector(actor, (s) => s.context.error)

@@ -23,7 +23,7 @@ export default function RepresentativesPage(_: PageProps) {
 }
 
 function Representatives({ order }: { order: Order }) {
-  const flows = useFlows()
+  const flows = useFlows('people')
   const actor = useActorRef(flows.representatives, { input: { orderId: order.id } })
   const representatives = useSelector(actor, (s) => s.context.representatives)
   const loading = useSelector(actor, (s) => s.hasTag('loading'))

@@ -12,7 +12,7 @@ import { Card, ErrorState, formatEuros, Spinner, touchLink } from '../../compone
 export const letterLink = (orderId: number, documentId: number) => `/mes-courriers/courriers?domiciliation=${orderId}&courrier=${documentId}`
 
 export function NextLetterDeadlines({ orderId }: { orderId: number | null }) {
-  const flows = useFlows()
+  const flows = useFlows('mail')
   const actor = useActorRef(flows.letterDeadlines, { input: { orderId } })
   const loading = useSelector(actor, (s) => s.matches('loading'))
   const error = useSelector(actor, (s) => s.context.error)

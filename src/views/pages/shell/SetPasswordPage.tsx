@@ -11,7 +11,7 @@ import { BareLayout } from '../../layout/BareLayout.tsx'
 
 
 export default function SetPasswordPage({ token }: { token: string }) {
-  const flows = useFlows()
+  const flows = useFlows('shell')
   const actor = useActorRef(flows.passwordReset)
   const busy = useSelector(actor, (s) => s.hasTag('busy'))
   const error = useSelector(actor, (s) => s.context.error)
