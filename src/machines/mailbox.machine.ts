@@ -9,7 +9,9 @@
 //            asked meanwhile is ignored); a folder gone or changed (404, 409) has the portal read the folders again;
 //   sending  'Envoyer par e-mail': recipient, optional message, one or several letters.
 // Picking another order (`order.switched`) drops the scan, the read marks and the move still
-// awaited: their answers belong to a list that is no longer shown. A sending e-mail goes on.
+// awaited: their answers belong to a list that is no longer shown. A sending e-mail goes on, even
+// past the page: the wiring does not abort its call, and tells its outcome in a toast once the page is gone
+// (wiring/left-behind.ts).
 // The page reports what the portal shows (`portal.seen`: the order, the list's state); from it
 //   order    notices another order and switches (a phone goes back to the list);
 //   link     follows the "Nouveau courrier" e-mail's link (?domiciliation=…&courrier=…): the

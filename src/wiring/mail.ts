@@ -11,7 +11,7 @@ import { LETTERS_PATH, mailboxMachine } from '../machines/mailbox.machine.ts'
 import type { WiringDeps } from './deps.ts'
 import { later } from './later.ts'
 import { pause } from './pause.ts'
-import { readDextEmail, writeDextEmail } from './storage.ts'
+import { readDextEmail, readStoredUser, writeDextEmail } from './storage.ts'
 
 
 export function createMailFlows({ api, notify, navigate, toPortal }: WiringDeps) {
@@ -20,7 +20,14 @@ export function createMailFlows({ api, notify, navigate, toPortal }: WiringDeps)
       actors: {
         loadFile: fromPromise(({ input, signal }) => api.getDocumentFile(input.documentId, { signal })),
         updateDocument: fromPromise(({ input: { documentId, ...body }, signal }) => api.updateDocument(documentId, body, { signal })),
-        sendDocuments: fromPromise(({ input, signal }) => api.sendDocuments(input, { signal })),
+        // The e-mail goes even if the page is left before the answer (its signal is not passed: the call is not aborted);
+        // the page gone, left-behind.ts tells how it ended, to the same person only (not after a sign-out, nor to another).
+        sendDocuments: fromPromise(({ input, signal }) => {
+          const sending = api.sendDocuments(input)
+          const token = readStoredUser()?.apiToken
+          void import('./left-behind.ts').then((m) => m.tellIfLeft(sending, signal, token, notify))
+          return sending
+        }),
       },
       actions: {
         notify: (_, notice) => notify(notice),

@@ -486,10 +486,21 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
     get: (target, name) => {
       const answer = target[name as keyof Api] ?? (() => Promise.reject(new Error(`fake API: ${String(name)} is not answered in this test`)))
       const held = scenario.held?.[name as keyof Api]
-      return held ? async (...args: unknown[]) => (await held, (answer as (...a: unknown[]) => unknown)(...args)) : answer
+      // A held call given a signal is aborted by it, as ofetch's: nothing reaches the server, the caller gets an AbortError.
+      return held ? async (...args: unknown[]) => {
+        const signal = (args.at(-1) as { signal?: AbortSignal } | undefined)?.signal
+        await (signal ? Promise.race([held, abortOf(signal)]) : held)
+        return (answer as (...a: unknown[]) => unknown)(...args)
+      } : answer
     },
   }) as Api
 }
+
+const abortOf = (signal: AbortSignal) => new Promise<never>((_, reject) => {
+  const abort = () => reject(new DOMException('This operation was aborted', 'AbortError'))
+  if (signal.aborted) abort()
+  else signal.addEventListener('abort', abort, { once: true })
+})
 
 /** The company area's calls, answered like the server: one list of submissions that "Commander" adds to. */
 function companyApi(scenario: Scenario, orders: Order[], calls: Calls): Partial<Api> {
