@@ -6,6 +6,8 @@ export interface Notice {
   /** 'info': neither done nor failed (e.g. an invitation not sent again because one left a moment ago). */
   kind: 'success' | 'error' | 'info'
   message: string
+  /** Where to see more, offered as a link in the toast (e.g. an export's failures, on its page). */
+  link?: { to: string; label: string }
 }
 
 /** The French message of a failure: ApiError messages are French already. */

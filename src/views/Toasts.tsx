@@ -6,7 +6,8 @@
 import { styled } from 'goober'
 import { IconButton } from './components/icon-button.ts'
 import { useEffect, useState } from 'react'
-import { toast, ToastBar, Toaster } from 'react-hot-toast'
+import { type Toast, toast, ToastBar, Toaster } from 'react-hot-toast'
+import { Link } from 'wouter'
 import type { Notice } from '../machines/shared.ts'
 import { useMediaQuery } from './components/useMediaQuery.ts'
 import { setupGoober } from './goober.ts'
@@ -16,10 +17,12 @@ import { color, DESKTOP_MIN_WIDTH } from './theme.ts'
 // react-hot-toast calls goober's setup when it loads, which drops ours: put it back.
 setupGoober()
 
-export function showToast({ kind, message }: Notice) {
-  if (kind === 'success') toast.success(message)
-  else if (kind === 'info') toast(message)
-  else toast.error(message)
+export function showToast({ kind, message, link }: Notice) {
+  // A link to see more (an export's failures on its page): followed, the toast has done its job.
+  const content = link ? (t: Toast) => <span>{message} <Link href={link.to} onClick={() => toast.dismiss(t.id)}>{link.label}</Link></span> : message
+  if (kind === 'success') toast.success(content)
+  else if (kind === 'info') toast(content)
+  else toast.error(content)
 }
 
 export const TOAST_DURATION_MS = 5000

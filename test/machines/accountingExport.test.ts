@@ -49,6 +49,9 @@ for (const path of paths) {
     const { actor, deferreds, remembered } = start()
     await replay(actor, deferreds, path)
     const { context } = actor.getSnapshot()
+    // 'busy' exactly while a batch is out: the keeper (src/wiring/kept.ts) keeps the export past its page while busy,
+    // and tells how it ended when it no longer is.
+    assert.is(actor.getSnapshot().hasTag('busy'), deferreds.count('sendDext') > 0, 'busy while a batch is out, only then')
     // Only a valid address and something picked ever leave.
     for (const { input } of deferreds.started) {
       const body = input as { email: string; invoiceIds: number[]; documentIds: number[] }

@@ -1,5 +1,5 @@
-// A sending the customer started goes on when they leave its page, and its outcome reaches them: 'Envoyer par
-// e-mail' (its call not aborted with the page, wiring/left-behind.ts).
+// A sending the customer started goes on when they leave its page, and its outcome reaches them: the accounting
+// export (kept for the session, wiring/kept.ts) and 'Envoyer par e-mail' (its call not aborted with the page).
 import '../util/dom.ts'
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { suite } from 'uvu'
@@ -16,6 +16,8 @@ const documents = [
 const invoices: Invoice[] = [
   { id: 41, domId: 2, raisonSociale: 'Boulangerie des Lilas SAS', number: 'FA-2024-001', date: '2024-03-01T10:00:00.000Z', amountExclTaxCents: 2900, amountInclTaxCents: 3480, paid: true },
 ]
+const EXPORT = '/mes-courriers/export-comptable'
+
 /** A call held until `release()`: what happens while it runs. */
 function holdCall() {
   let release!: () => void
@@ -27,10 +29,94 @@ const packages: Package[] = [
   { id: 1, orderId: 2, raisonSociale: 'Boulangerie des Lilas SAS', receivedAt: '2024-03-11T11:00:00.000Z', carrier: 'Colissimo', sender: 'Moulins Bourgeois', status: 'À retirer' },
 ]
 const open = (path: string, scenario: Scenario = {}) =>
-  renderApp(path, { signedIn: true, defaultOrder: 2, data: { documents, invoices, packages }, ...scenario })
+  renderApp(path, { signedIn: true, defaultOrder: 2, data: { documents, invoices, packages }, dextEmail: 'factures@dext.example.com', ...scenario })
 type App = Awaited<ReturnType<typeof open>>
 
 const go = (app: App, path: string) => act(async () => app.location.navigate(path))
+
+/** Ticks the invoice and the URSSAF letter, and sends them. */
+async function startExport() {
+  fireEvent.click(await screen.findByRole('checkbox', { name: /Facture FA-2024-001/ }))
+  fireEvent.click(screen.getByRole('checkbox', { name: /URSSAF Île-de-France/ }))
+  fireEvent.click(screen.getByRole('button', { name: 'Envoyer 2 pièces à ma comptabilité' }))
+  await screen.findByText('Envoi en cours : 0 / 2 pièces')
+}
+
+const exportNotices = (app: App) => app.calls.notices.filter((n) => /export comptable/i.test(n.message))
+
+const Export = suite('export comptable: left while it runs')
+Export.before.each(() => setViewport(1280))
+Export.after.each(() => cleanup())
+
+Export('it goes on: a toast says how it ended, coming back shows the result once, then a new export', async () => {
+  const call = holdCall()
+  const app = await open(EXPORT, { held: { sendDextInvoices: call.promise } })
+  await startExport()
+  await go(app, '/tableau-de-bord')
+  await screen.findByText('Bonjour Camille')
+  await call.release()
+  await waitFor(() => assert.equal(exportNotices(app), [{ kind: 'success', message: 'Export comptable terminé : 2 pièces envoyées à factures@dext.example.com.' }]))
+  assert.equal(app.calls.dextSends, [{ email: 'factures@dext.example.com', invoiceIds: [41], documentIds: [21] }])
+  await go(app, EXPORT)
+  await screen.findByText('2 pièces envoyées à factures@dext.example.com.')
+  // Seen: the next visit starts afresh, as before.
+  await go(app, '/tableau-de-bord')
+  await go(app, EXPORT)
+  await screen.findByRole('button', { name: 'Envoyer à ma comptabilité' })
+  assert.is(screen.queryByText('2 pièces envoyées à factures@dext.example.com.'), null)
+  assert.is(exportNotices(app).length, 1)
+})
+
+Export('partly failed: the toast says how many were not sent and links to the page, which lists them', async () => {
+  const call = holdCall()
+  const app = await open(EXPORT, { held: { sendDextInvoices: call.promise }, mailFails: ['dext'] })
+  await startExport()
+  await go(app, '/mes-courriers/courriers')
+  await screen.findByRole('listbox', { name: 'Courriers' })
+  await call.release()
+  await waitFor(() => assert.equal(exportNotices(app), [{
+    kind: 'error',
+    message: 'Export comptable terminé : 1 pièce envoyée à factures@dext.example.com, 1 n’a pas pu l’être.',
+    link: { to: EXPORT, label: 'Voir le détail' },
+  }]))
+  await go(app, EXPORT)
+  await screen.findByText('Facture FA-2024-001 : Facture introuvable.')
+  // What failed is still picked, ready to go again.
+  fireEvent.click(screen.getByRole('button', { name: 'Revenir à la sélection' }))
+  await screen.findByRole('button', { name: 'Envoyer 1 pièce à ma comptabilité' })
+})
+
+Export('coming back while it runs: its progress, then its result on the page, and no toast', async () => {
+  const call = holdCall()
+  const app = await open(EXPORT, { held: { sendDextInvoices: call.promise } })
+  await startExport()
+  await go(app, '/tableau-de-bord')
+  await screen.findByText('Bonjour Camille')
+  await go(app, EXPORT)
+  await screen.findByText('Envoi en cours : 0 / 2 pièces')
+  assert.ok((screen.getByRole('checkbox', { name: /Facture FA-2024-001/ }) as HTMLInputElement).checked, 'what is being sent shows')
+  await call.release()
+  await screen.findByText('2 pièces envoyées à factures@dext.example.com.')
+  assert.equal(exportNotices(app), [], 'shown on the page: no toast')
+  assert.equal(app.calls.dextSends.length, 1, 'sent once')
+})
+
+Export('a sign-out stops it: nothing more is sent, no toast, and whoever signs in next gets a new export', async () => {
+  const call = holdCall()
+  const app = await open(EXPORT, { held: { sendDextInvoices: call.promise } })
+  await startExport()
+  fireEvent.click(screen.getByRole('button', { name: 'Se déconnecter' }))
+  await waitFor(() => assert.is(app.currentPath(), '/login'))
+  await call.release()
+  assert.equal(app.calls.dextSends, [], 'the batch under way was aborted')
+  assert.equal(exportNotices(app), [])
+  await act(async () => app.session.send({ type: 'session.signedIn', user: { ...F.authUser, id: F.authUser.id + 1, apiToken: 'tok_other' }, orderId: 2 }))
+  await go(app, EXPORT)
+  await screen.findByRole('button', { name: 'Envoyer à ma comptabilité' })
+  assert.is(screen.queryByText(/Envoi en cours/), null)
+})
+
+Export.run()
 
 const Send = suite('envoyer par e-mail: the letters page left while it sends')
 Send.before.each(() => setViewport(1280))

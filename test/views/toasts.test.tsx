@@ -4,6 +4,8 @@ import toast from 'react-hot-toast'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import Toasts, { MAX_TOASTS, showToast, TOAST_DURATION_MS } from '../../src/views/Toasts.tsx'
+import { Router } from 'wouter'
+import { memoryLocation } from 'wouter/memory-location'
 import { setViewport } from '../util/dom.ts'
 
 const Toaster = suite('toasts (spec §8, §9)')
@@ -72,6 +74,17 @@ Toaster('each toast is announced, has a « Fermer » button that dismisses it, a
   screen.getByText('Refusé.')
   fireEvent.keyDown(document.body, { key: 'Escape' })
   await waitFor(() => assert.is(screen.queryByText('Refusé.'), null), { timeout: 3000 })
+})
+
+Toaster('a toast may offer a link (an export’s failures on its page): followed, it goes there and the toast goes', async () => {
+  const location = memoryLocation({ path: '/tableau-de-bord', record: true })
+  render(<Router hook={location.hook}><Toasts /></Router>)
+  act(() => showToast({ kind: 'error', message: 'Export comptable terminé : 1 pièce envoyée, 1 n’a pas pu l’être.', link: { to: '/mes-courriers/export-comptable', label: 'Voir le détail' } }))
+  const link = await screen.findByRole('link', { name: 'Voir le détail' })
+  screen.getByText(/^Export comptable terminé : 1 pièce envoyée, 1 n’a pas pu l’être\./)
+  fireEvent.click(link)
+  assert.is(location.history.at(-1), '/mes-courriers/export-comptable')
+  await waitFor(() => assert.is(screen.queryByRole('link', { name: 'Voir le détail' }), null), { timeout: 3000 })
 })
 
 /** Where the toaster puts a toast: 'top' or 'bottom' of the screen. */

@@ -1,10 +1,14 @@
 // /mes-courriers/export-comptable: pick invoices and letters, send them to the accounting inbox
 // (Dext) with POST send-dext-invoices, with progress and a clear result; the address is remembered.
-import { useActorRef, useSelector } from '@xstate/react'
+// The export outlives the page (wiring/kept.ts): left while it runs, it goes on, a toast says how it
+// ended, and coming back shows its progress or its result.
+import { useSelector } from '@xstate/react'
 import { styled } from 'goober'
-import { useEffect, useRef } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import type { AccountingExportContext, ExportItem, ItemKind } from '../../../machines/accountingExport.machine.ts'
-import { useFlows } from '../../app-context.tsx'
+import type { Notice } from '../../../machines/shared.ts'
+import { keeperOf, type KeptLogic } from '../../../wiring/kept.ts'
+import { type Flows, useFlows, useServices, useSession } from '../../app-context.tsx'
 import { Alert, BusyButton, Button, Field, formatDate, formatEuros } from '../../components/ui.tsx'
 import type { PageProps } from '../page.ts'
 import { color, mq, radius } from '../../theme.ts'
@@ -14,6 +18,36 @@ import { useFocusWhenShown } from '../../components/useFocusWhenShown.ts'
 
 /** Where the export stands, for the progress bar: how many items were handled out of how many. */
 const progressOf = (context: Pick<AccountingExportContext, 'total' | 'queue'>) => ({ done: context.total - context.queue.length, total: context.total })
+
+export const EXPORT_PATH = '/mes-courriers/export-comptable'
+const pieces = (n: number) => `${n} pièce${n > 1 ? 's' : ''}`
+
+/** How an export ended, for the customer who left its page meanwhile (a toast; the page shows the detail). */
+export function exportNotice({ sent, failed, email }: Pick<AccountingExportContext, 'sent' | 'failed' | 'email'>): Notice {
+  const detail = { to: EXPORT_PATH, label: 'Voir le détail' }
+  if (!failed.length) return { kind: 'success', message: `Export comptable terminé : ${pieces(sent)} envoyée${sent > 1 ? 's' : ''} à ${email}.` }
+  if (!sent) return { kind: 'error', message: `L’export comptable n’a pas abouti : ${failed.length > 1 ? `aucune des ${failed.length} pièces n’a pu être envoyée` : 'la pièce n’a pas pu être envoyée'}.`, link: detail }
+  return {
+    kind: 'error',
+    message: `Export comptable terminé : ${pieces(sent)} envoyée${sent > 1 ? 's' : ''} à ${email}, ${failed.length} n’${failed.length > 1 ? 'ont' : 'a'} pas pu l’être.`,
+    link: detail,
+  }
+}
+
+/** The export of this session: the one under way or not seen yet, or a new one (started with the page's input). */
+function useKeptExport(flows: Flows, orderId: number | null) {
+  const session = useSession()
+  const { notify } = useServices()
+  const keeper = keeperOf(session)
+  const kept: KeptLogic<Flows['accountingExport']> = {
+    logic: flows.accountingExport,
+    running: (s) => s.hasTag('busy'),
+    endedUnseen: (s) => notify(exportNotice(s.context)),
+  }
+  const [actor] = useState(() => keeper.take('accountingExport', kept, { email: flows.readDextEmail(), orderId }))
+  useEffect(() => keeper.attach('accountingExport', actor), [keeper, actor])
+  return actor
+}
 
 
 const Columns = styled('div')`
@@ -37,7 +71,7 @@ export default function AccountingExportPage(_: PageProps) {
   const orderId = useSelectedOrder(startup)?.id ?? null
   const invoices = useResource(data, 'invoices')
   const documents = useResource(data, 'documents')
-  const actor = useActorRef(flows.accountingExport, { input: { email: flows.readDextEmail(), orderId } })
+  const actor = useKeptExport(flows, orderId)
   useEffect(() => actor.send({ type: 'order.change', orderId }), [actor, orderId])
   const email = useSelector(actor, (s) => s.context.email)
   const picked = useSelector(actor, (s) => s.context.picked)
