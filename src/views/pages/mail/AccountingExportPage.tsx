@@ -35,11 +35,11 @@ export function exportNotice({ sent, failed, email }: Pick<AccountingExportConte
 }
 
 /** The export of this session: the one under way or not seen yet, or a new one (started with the page's input). */
-function useKeptExport(flows: Flows, orderId: number | null) {
+function useKeptExport(flows: Flows<'mail'>, orderId: number | null) {
   const session = useSession()
   const { notify } = useServices()
   const keeper = keeperOf(session)
-  const kept: KeptLogic<Flows['accountingExport']> = {
+  const kept: KeptLogic<Flows<'mail'>['accountingExport']> = {
     logic: flows.accountingExport,
     running: (s) => s.hasTag('busy'),
     endedUnseen: (s) => notify(exportNotice(s.context)),
