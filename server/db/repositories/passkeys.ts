@@ -1,7 +1,9 @@
 // Passkeys (WebAuthn credentials) and the challenges of their ceremonies, kept in the database so that
 // any API instance can finish a ceremony another one began.
+import type { Kysely } from 'kysely'
 import type { Passkey } from '../../contract/index.ts'
-import type { Db } from '../schema.ts'
+import type { Database, Db, UserRow } from '../schema.ts'
+import { createApiToken } from './users.ts'
 
 type PasskeyRow = { id: number; name: string; created_at: Date; last_used_at: Date | null }
 const toPasskey = (r: PasskeyRow): Passkey =>
@@ -17,12 +19,54 @@ export function credentialsOf(db: Db, userId: number) {
   return db.selectFrom('passkeys').select(['credential_id', 'transports']).where('user_id', '=', userId).execute()
 }
 
-export async function createPasskey(db: Db, passkey: { userId: number; credentialId: string; publicKey: string; counter: number; transports: string[]; name: string }): Promise<Passkey> {
+async function createPasskey(db: Db, passkey: { userId: number; credentialId: string; publicKey: string; counter: number; transports: string[]; name: string }): Promise<Passkey> {
   const row = await db.insertInto('passkeys').values({
     user_id: passkey.userId, credential_id: passkey.credentialId, public_key: passkey.publicKey, counter: passkey.counter,
     transports: JSON.stringify(passkey.transports), name: passkey.name,
   }).returning(['id', 'name', 'created_at', 'last_used_at']).executeTakeFirstOrThrow()
   return toPasskey(row)
+}
+
+/*
+ * Passkeys and the account's recovery. A reset by the e-mailed link and a revert link remove every key and end every
+ * session in one transaction holding the user's row FOR UPDATE (users.ts, email-reverts.ts). A key stored or a session
+ * opened with a passkey is therefore written with the same row held FOR SHARE (the lock order of users.ts: the user's row
+ * first): a recovery that comes later waits for it and then removes it; one committed before the row was had is seen by
+ * the next statement (read committed). Before, both were written whatever had happened since their checks: a
+ * registration or a sign-in checked before a recovery and written after it left a key or a live session behind it
+ * (passkey-recovery.test.ts, PostgreSQL with two instances).
+ */
+
+/** Stores a key registered through the session `tokenHash`, only while that session lives: 'ended' (nothing stored) otherwise. */
+export async function addPasskeyForSession(db: Kysely<Database>, passkey: Parameters<typeof createPasskey>[1] & { tokenHash: string; now: Date }):
+Promise<Passkey | 'ended'> {
+  return db.transaction().execute(async (tx) => {
+    const user = await tx.selectFrom('users').select('id').where('id', '=', passkey.userId).forShare().executeTakeFirst()
+    // A statement of its own, after the row was had: it sees a recovery that committed while the row was waited for.
+    const session = user && await tx.selectFrom('api_tokens').select('id')
+      .where('token_hash', '=', passkey.tokenHash).where('user_id', '=', passkey.userId).where('expires_at', '>', passkey.now).executeTakeFirst()
+    if (!session) return 'ended' as const
+    return createPasskey(tx, passkey)
+  })
+}
+
+/**
+ * The session of a sign-in with the key `passkeyId` of `userId`, whose signature carried `counter` (markPasskeyUsed),
+ * opened with the user's row held: 'unknown' when the key is gone (a recovery removed it meanwhile), 'refused' when
+ * another sign-in with it wrote a counter as high.
+ */
+export async function openPasskeySession(db: Kysely<Database>, signIn: {
+  passkeyId: number; userId: number; counter: number; expiresAt: Date; userAgent: string | null; now: Date
+}): Promise<{ user: UserRow; apiToken: string } | 'unknown' | 'refused'> {
+  return db.transaction().execute(async (tx) => {
+    const user = await tx.selectFrom('users').selectAll().where('id', '=', signIn.userId).forShare().executeTakeFirst()
+    if (!user) return 'unknown' as const
+    if (!(await markPasskeyUsed(tx, signIn.passkeyId, signIn.counter, signIn.now))) {
+      const still = await tx.selectFrom('passkeys').select('id').where('id', '=', signIn.passkeyId).executeTakeFirst()
+      return still ? 'refused' as const : 'unknown' as const
+    }
+    return { user, apiToken: await createApiToken(tx, signIn.userId, signIn.expiresAt, signIn.userAgent, signIn.now) }
+  })
 }
 
 /** A credential by its id (as the browser sends it), with its owner. */
@@ -37,7 +81,7 @@ export function findPasskeyByCredential(db: Db, credentialId: string) {
  * wrote a counter as high meanwhile. Written unconditionally, the older of two signatures checked at once went over the
  * newer one and moved the counter back, so a copy of the key could sign with a counter already seen.
  */
-export async function markPasskeyUsed(db: Db, id: number, counter: number, now: Date): Promise<boolean> {
+async function markPasskeyUsed(db: Db, id: number, counter: number, now: Date): Promise<boolean> {
   const row = await db.updateTable('passkeys').set({ counter, last_used_at: now }).where('id', '=', id)
     // The rule of the check (@simplewebauthn/server): above the stored counter, or 0 over 0.
     .where('counter', counter === 0 ? '=' : '<', counter)

@@ -6,10 +6,10 @@ import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest, HttpError, notFound } from '../../http/errors.ts'
 import {
-  consumeChallenge, createPasskey, credentialsOf, deletePasskey, findPasskeyByCredential, listPasskeys, markPasskeyUsed, renamePasskey, storeChallenge,
-  type ChallengeKind,
+  addPasskeyForSession, consumeChallenge, credentialsOf, deletePasskey, findPasskeyByCredential, listPasskeys, openPasskeySession, renamePasskey,
+  storeChallenge, type ChallengeKind,
 } from '../../db/repositories/passkeys.ts'
-import { createApiToken, findUserById, toUser } from '../../db/repositories/users.ts'
+import { invalidSessionError, toUser } from '../../db/repositories/users.ts'
 import { isUniqueViolation } from '../../db/errors.ts'
 import { describeDevice, userAgentOf } from '../../services/devices.ts'
 import { addDays, addMinutes } from '../../services/time.ts'
@@ -78,12 +78,14 @@ export function passkeyRoutes(define: DefineRoute, { db, config, clock, mailer }
     const { credential } = verification.registrationInfo
     const given = body.name?.trim() ?? ''
     const name = isBlank(given) ? describeDevice(userAgentOf(req.headers)) : given
-    const passkey = await createPasskey(db, {
+    const passkey = await addPasskeyForSession(db, {
       userId: user.id, credentialId: credential.id, publicKey: isoBase64URL.fromBuffer(credential.publicKey), counter: credential.counter,
-      transports: credential.transports ?? body.credential.response.transports ?? [], name,
+      transports: credential.transports ?? body.credential.response.transports ?? [], name, tokenHash: user.tokenHash, now: clock.now(),
     }).catch((error: unknown) => {
       throw isUniqueViolation(error) ? new HttpError(409, passkeyMessages.already, 'CONFLICT') : error
     })
+    // The session ended since it was checked (a reset or a revert link, which remove the keys): the key is not kept.
+    if (passkey === 'ended') throw invalidSessionError()
     // The account is told, so a stolen session cannot leave one behind unnoticed (a reset by the e-mailed link removes them).
     await mailer.send({
       to: user.email,
@@ -132,14 +134,15 @@ export function passkeyRoutes(define: DefineRoute, { db, config, clock, mailer }
       throw new HttpError(401, /challenge/i.test(error.message) ? passkeyMessages.expired : passkeyMessages.refused, 'PASSKEY_REFUSED')
     })
     if (!verification.verified) throw new HttpError(401, passkeyMessages.refused, 'PASSKEY_REFUSED')
+    const expiresAt = addDays(clock.now(), config.tokenTtlDays)
+    const opened = await openPasskeySession(db, {
+      passkeyId: passkey.id, userId: passkey.user_id, counter: verification.authenticationInfo.newCounter, expiresAt, userAgent: userAgentOf(req.headers), now: clock.now(),
+    })
+    // The key was removed since it was read (a reset or a revert link): no session outlives them.
+    if (opened === 'unknown') throw new HttpError(401, passkeyMessages.unknown, 'UNKNOWN_PASSKEY')
     // Another sign-in with this key wrote a counter as high since it was read: this signature is older, refused as it
     // would have been had it come after (the counter never goes back).
-    if (!(await markPasskeyUsed(db, passkey.id, verification.authenticationInfo.newCounter, clock.now()))) {
-      throw new HttpError(401, passkeyMessages.refused, 'PASSKEY_REFUSED')
-    }
-    const user = await findUserById(db, passkey.user_id)
-    const expiresAt = addDays(clock.now(), config.tokenTtlDays)
-    const apiToken = await createApiToken(db, user.id, expiresAt, userAgentOf(req.headers), clock.now())
-    return { ...toUser(user), apiToken, apiTokenExpiresAt: expiresAt.toISOString() }
+    if (opened === 'refused') throw new HttpError(401, passkeyMessages.refused, 'PASSKEY_REFUSED')
+    return { ...toUser(opened.user), apiToken: opened.apiToken, apiTokenExpiresAt: expiresAt.toISOString() }
   })
 }
