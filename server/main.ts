@@ -50,12 +50,12 @@ export async function createServer(config: Config) {
       logger.info('données de démonstration créées')
     }
     // What a crash left in storage (files without a row, half-written temp files): swept once the server is up, then periodically,
-    // with the rows that have run out (rate-limit windows, expired sessions and reset links: services/prune.ts).
+    // with the rows that have run out (rate-limit windows, expired sessions, reset and revert links: services/prune.ts).
     const sweep = async () => {
       const { orphans, temporary } = await sweepStorage({ db: handle.db, storage, now: clock.now() })
       if (orphans.length || temporary) logger.warn({ orphans, temporary }, 'fichiers abandonnés supprimés du stockage')
       const pruned = await pruneExpiredRows(handle.db, clock.now())
-      if (pruned.rateLimits || pruned.apiTokens || pruned.passwordResets) logger.info(pruned, 'lignes expirées supprimées')
+      if (Object.values(pruned).some((count) => count > 0)) logger.info(pruned, 'lignes expirées supprimées')
     }
     const sweepLogged = () => sweep().catch((error: unknown) => logger.error({ err: error }, 'nettoyage du stockage impossible'))
     let sweeping: Promise<void> = Promise.resolve()

@@ -4,6 +4,7 @@
 import type { Kysely } from 'kysely'
 import type { User } from '../../contract/index.ts'
 import { randomToken, sha256 } from '../../services/crypto.ts'
+import { addDays } from '../../services/time.ts'
 import { isUniqueViolation } from '../errors.ts'
 import type { Database, Db } from '../schema.ts'
 import { toUser } from './users.ts'
@@ -104,4 +105,24 @@ Promise<{ userId: number; email: string; firstname: string } | { refused: Revert
     if (isUniqueViolation(error)) return { refused: 'taken' as const, email: oldEmail }
     throw error
   })
+}
+
+/**
+ * How long a revert link's row is kept once expired. Nothing that guards the account reads it then: the address it left
+ * is reserved only while it is live (reservedByRevert), and a revert marks used only the links not used yet from its own
+ * on (an expired one can no longer be spent; a used one is never read again but by its own click). What it still gives is
+ * the true answer to a late click, 410 « Ce lien a expiré… Écrivez à {support} » (or « a déjà servi ») rather than the 404
+ * of an unknown link, and, to the support that answer sends them to, the change it undid (which addresses, when).
+ * Three months after expiry (four after the change) cover that; then the row, an address its owner left, goes.
+ */
+export const REVERT_LINKS_KEPT_DAYS = 90
+
+/**
+ * Revert links expired more than REVERT_LINKS_KEPT_DAYS ago, used or not (services/prune.ts); how many went. A row a
+ * revert holds is skipped, left to the next prune (no wait on it, no deadlock: users.ts's deleteExpiredCredentials).
+ */
+export async function deleteOldRevertLinks(db: Db, now: Date): Promise<number> {
+  const result = await db.deleteFrom('email_change_reverts').where('id', 'in', (eb) => eb.selectFrom('email_change_reverts').select('id')
+    .where('expires_at', '<', addDays(now, -REVERT_LINKS_KEPT_DAYS)).forUpdate().skipLocked()).executeTakeFirst()
+  return Number(result.numDeletedRows)
 }
