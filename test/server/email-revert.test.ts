@@ -250,7 +250,46 @@ test('two clicks at once: one restores, the other answers 410', async (ctx) => {
   }
 })
 
+test('a change asked with a session ended since its check (a revert, a reset) changes nothing', async (ctx) => {
+  const { t } = ctx
+  const { id, token: session } = await account(t, 'fin.de.session@example.com')
+  const { changeEmailWithRevertLink } = await import('../../server/db/repositories/email-reverts.ts')
+  const { sha256 } = await import('../../server/services/crypto.ts')
+  await t.deps.db.deleteFrom('api_tokens').where('user_id', '=', id).execute()
+  const now = t.clock.now()
+  const changed = await changeEmailWithRevertLink(t.deps.db, { userId: id, newEmail: 'trop.tard@example.com', now, expiresAt: new Date(now.getTime() + 86_400_000), sessionTokenHash: sha256(session) })
+  assert.is(changed, 'ended')
+  assert.is(await emailOf(t, id), 'fin.de.session@example.com')
+  assert.is((await reverts(t, id)).length, 0)
+})
+
 if (process.env.DATABASE_URL) {
+  test('PostgreSQL, two instances: a stolen session’s change that waited on a revert is refused (401), the address stays restored (found in review)', async (ctx) => {
+    const { t } = ctx
+    const other = await secondApp(t)
+    const holder = await t.connectAgain()
+    try {
+      const { id, token: thief } = await account(t, 'course.change@example.com')
+      assert.is((await changeEmail(t, thief, 'course.change.pirate@example.com')).statusCode, 200)
+      const token = tokenOf(revertLinkTo(t, 'course.change@example.com')!)
+      const { sha256 } = await import('../../server/services/crypto.ts')
+      // The link held: the revert takes the user's row, then waits on it; the thief's change, its session still there
+      // when checked, waits on the user's row.
+      const held = await holdLocks(holder.db, (tx) => tx.selectFrom('email_change_reverts').select('id').where('token_hash', '=', sha256(token)).forUpdate().execute())
+      const reverting = revert(t, token)
+      await untilLockWaiters(t.deps.db, 1)
+      const changing = call(other, thief, 'PUT', '/api-protected/users/me/email', { newEmail: 'course.change.encore@example.com' })
+      await untilLockWaiters(t.deps.db, 2)
+      await held.release()
+      assert.is((await reverting).statusCode, 200)
+      const change = await changing
+      assert.is(change.statusCode, 401, change.body)
+      assert.is(await emailOf(t, id), 'course.change@example.com')
+    } finally {
+      await other.close()
+    }
+  })
+
   test('PostgreSQL, two instances: both clicks wait on the user’s row, then one restores and the other answers 410', async (ctx) => {
     const { t } = ctx
     const other = await secondApp(t)

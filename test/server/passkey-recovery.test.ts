@@ -126,7 +126,7 @@ const recoveries = {
   revert: {
     link: async (t: TestApp, user: { id: number; email: string }) => {
       const changed = await changeEmailWithRevertLink(t.deps.db, { userId: user.id, newEmail: `pirate.${user.id}@example.com`, now: new Date(), expiresAt: new Date(Date.now() + 86_400_000) })
-      if (changed === 'reserved') throw new Error('adresse réservée')
+      if (changed === 'reserved' || changed === 'ended' || changed.token === null) throw new Error('pas de lien de rétablissement')
       return changed.token
     },
     lockLink: (tx: Transaction<Database>, token: string) => tx.selectFrom('email_change_reverts').select('id').where('token_hash', '=', sha256(token)).forUpdate().execute(),

@@ -27,10 +27,14 @@ export function reservedByRevert(db: Db, email: string, userId: number | null, n
  * `reserved`: the address was left by another account whose revert link still holds (someone holding a stolen session
  * could otherwise take the victim's address with an account of their own, and the revert would find it taken).
  */
-export async function changeEmailWithRevertLink(db: Kysely<Database>, change: { userId: number; newEmail: string; now: Date; expiresAt: Date }):
-Promise<{ user: User; oldEmail: string; oldVerified: boolean; token: string | null } | 'reserved'> {
+export async function changeEmailWithRevertLink(db: Kysely<Database>, change: { userId: number; newEmail: string; now: Date; expiresAt: Date; sessionTokenHash?: string }):
+Promise<{ user: User; oldEmail: string; oldVerified: boolean; token: string | null } | 'reserved' | 'ended'> {
   return db.transaction().execute(async (tx) => {
     const before = await tx.selectFrom('users').select(['email', 'email_verified']).where('id', '=', change.userId).forUpdate().executeTakeFirstOrThrow()
+    // The session that asks, checked again with the row ours (found in review): a revert or a reset committed since the
+    // request's own check ended it, and the stolen session's change would otherwise land on the address just restored.
+    if (change.sessionTokenHash !== undefined && !(await tx.selectFrom('api_tokens').select('id')
+      .where('user_id', '=', change.userId).where('token_hash', '=', change.sessionTokenHash).executeTakeFirst())) return 'ended' as const
     const row = await tx.updateTable('users').set({ email: change.newEmail, email_verified: false }).where('id', '=', change.userId)
       .returning(['id', 'email', 'firstname', 'lastname', 'phone']).executeTakeFirstOrThrow()
     // After the update: an account leaving this address at the same moment made the update wait for its commit, so its

@@ -138,12 +138,14 @@ export function accountRoutes(define: DefineRoute, deps: AppDeps) {
     if (taken && taken.id !== user.id) throw conflict(emailTaken)
     const now = clock.now()
     // The change and the link that undoes it (« Ce n’était pas vous ? », email-revert.ts), in one transaction.
-    const changed = await changeEmailWithRevertLink(db, { userId: user.id, newEmail, now, expiresAt: addDays(now, EMAIL_REVERT_DAYS) }).catch((error: unknown) => {
+    const changed = await changeEmailWithRevertLink(db, { userId: user.id, newEmail, now, expiresAt: addDays(now, EMAIL_REVERT_DAYS), sessionTokenHash: user.tokenHash }).catch((error: unknown) => {
       // Another account took the address meanwhile: the unique index says so.
       throw isUniqueViolation(error) ? conflict(emailTaken) : error
     })
     // Left by another account whose revert link still holds: told as taken, which it is until then.
     if (changed === 'reserved') throw conflict(emailTaken)
+    // Ended meanwhile (a revert or a reset of the account): nothing changed.
+    if (changed === 'ended') throw invalidSessionError()
     // An address only typed (never proven: a typo, maybe a stranger's) is told nothing. A proven one is told, with the link
     // that gives the account back when it is the one holding (a stolen session cannot move it away for good); without it
     // when an earlier change's link still holds (mailed to the address before that one).
