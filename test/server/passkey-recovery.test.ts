@@ -196,6 +196,16 @@ if (process.env.DATABASE_URL) {
     await ctx.t.close()
   })
   const hold = (ctx: RaceCtx, take: Parameters<typeof holdLocks>[1]) => holdLocks(ctx.holder.db, take)
+  /** The recovery holds the user's row and waits on its link (held here); `then` starts and waits too; both go on. */
+  const recoveryFirst = async <T>(ctx: RaceCtx, recovery: (typeof recoveries)[keyof typeof recoveries], token: string, then: () => Promise<T>) => {
+    const link = await hold(ctx, (tx) => recovery.lockLink(tx, token))
+    const recovering = recovery.run(ctx.t.app, token)
+    await untilLockWaiters(ctx.t.deps.db, 1)
+    const other = then()
+    await untilLockWaiters(ctx.t.deps.db, 2)
+    await link.release()
+    return Promise.all([recovering, other])
+  }
 
   for (const [name, recovery] of Object.entries(recoveries)) {
     race(`${name}: a registration checked before it and stored after it is refused (401, nothing kept)`, async (ctx) => {
@@ -206,14 +216,8 @@ if (process.env.DATABASE_URL) {
       const token = await recovery.link(t, user)
       // The recovery holds the user's row and waits on its link; the registration, its session and challenge checked,
       // comes to store the key. Before, it waited only for the recovery's commit, then stored the key: it outlived it.
-      const link = await hold(ctx, (tx) => recovery.lockLink(tx, token))
-      const recovering = recovery.run(t.app, token)
-      await untilLockWaiters(t.deps.db, 1)
       const mailsBefore = t.mails.length
-      const registering = register(ctx.second, user.session, credential)
-      await untilLockWaiters(t.deps.db, 2)
-      await link.release()
-      const [recovered, registered] = await Promise.all([recovering, registering])
+      const [recovered, registered] = await recoveryFirst(ctx, recovery, token, () => register(ctx.second, user.session, credential))
       assert.is(recovered.statusCode, 200, recovered.body)
       assert.equal(registered.json(), { message: messages.badToken, statusCode: 401, code: 'INVALID_TOKEN' })
       assert.is(await keysOf(t, user.id), 0, 'no key outlives the recovery')
@@ -249,14 +253,8 @@ if (process.env.DATABASE_URL) {
       assert.is((await register(t.app, user.session, key.register(await registrationOptions(t.app, user.session)))).statusCode, 200)
       const credential = key.authenticate(await loginOptions(t.app))
       const token = await recovery.link(t, user)
-      const link = await hold(ctx, (tx) => recovery.lockLink(tx, token))
-      const recovering = recovery.run(t.app, token)
-      await untilLockWaiters(t.deps.db, 1)
       // Before, the sign-in wrote the key's counter, then waited only for the recovery's commit to open its session: a live one.
-      const signingIn = signInWith(ctx.second, credential)
-      await untilLockWaiters(t.deps.db, 2)
-      await link.release()
-      const [recovered, signedIn] = await Promise.all([recovering, signingIn])
+      const [recovered, signedIn] = await recoveryFirst(ctx, recovery, token, () => signInWith(ctx.second, credential))
       assert.is(recovered.statusCode, 200, recovered.body)
       assert.equal(signedIn.json(), { message: passkeyMessages.unknown, statusCode: 401, code: 'UNKNOWN_PASSKEY' })
       assert.is(await sessionsOf(t, user.id), 0, 'no session outlives the recovery')
