@@ -1,8 +1,9 @@
 // The session (spec §4): login keeps the returned user object (with its apiToken) in the browser;
 // logout (which also ends the session on the server), or a failed current-user fetch, removes it silently; a call refused later (401: the session
 // expired during work) removes it too, and /login says so. While signed in, the session loads
-// the portal's code (kept out of the first load of /login) and runs the startup machine as its
-// child `startup`, so that signing out stops everything it started.
+// the portal's code (kept out of the first load of /login) with the default order the browser keeps
+// for that user (by user id: it outlives a sign-out, and is never another person's), and runs the
+// startup machine as its child `startup`, so that signing out stops everything it started.
 import { type ActorRefFrom, assign, enqueueActions, fromPromise, setup, stopChild } from 'xstate'
 import type { AuthUser, LoginBody } from '../../server/contract/schemas.ts'
 import { messageOf } from './shared.ts'
@@ -11,8 +12,8 @@ import { deferred } from './deferred.ts'
 
 export interface SessionContext {
   user: AuthUser | null
-  /** The default order kept from an earlier visit, handed to the startup sequence. */
-  storedChoice: StoredChoice | null
+  /** The order to start on instead of the kept default one: an order just shared with the user (an invitation). */
+  openOrder: number | null
   /** The running startup machine, once its code has loaded. */
   startup: StartupRef | null
   error: string | null
@@ -39,28 +40,31 @@ export const PORTAL_UNAVAILABLE = 'Votre espace n’a pas pu être chargé. Vér
 /** The client's words for a 401 (src/api/errors.ts), shown on /login once the session expired during work. */
 export const SESSION_EXPIRED = 'Votre session a expiré. Veuillez vous reconnecter.'
 
+/** What the portal starts from: its code, and the default order the browser keeps for the user signed in. */
+export interface PortalStart { startup: StartupLogic; storedChoice: StoredChoice | null }
+
 /** The page to come back to when `user` signs in: only theirs, kept when their session expired during work. */
 const returnFor = (context: SessionContext, user: AuthUser) => (context.lastUserId === user.id ? context.returnTo : null)
 
 export const sessionMachine = deferred(() => setup({
   types: {
     context: {} as SessionContext,
-    input: {} as { storedUser: AuthUser | null; storedChoice: StoredChoice | null },
+    input: {} as { storedUser: AuthUser | null },
     events: {} as SessionEvent,
   },
   actors: {
     login: fromPromise<AuthUser, LoginBody>(async () => {
       throw new Error('session: login is not provided')
     }),
-    /** Loads the startup machine's code, with its effects provided. */
-    loadPortal: fromPromise<StartupLogic>(async () => {
+    /** Loads the startup machine's code, with its effects provided, and reads the default order kept for `userId`. */
+    loadPortal: fromPromise<PortalStart, { userId: number }>(async () => {
       throw new Error('session: loadPortal is not provided')
     }),
   },
   actions: {
     /** Writes the user object under the storage key (provided by the composition root). */
     persistUser: (_, _params: { user: AuthUser }) => {},
-    /** Removes the stored user and default order, if the entry is still this sign-in's (provided by the composition root). */
+    /** Removes the stored user (not their default order), if the entry is still this sign-in's (provided by the composition root). */
     removeUser: (_, _params: { apiToken: string | null }) => {},
     /** Ends the session on the server too (DELETE users/me/sessions/current), without waiting nor reporting (provided). */
     endSession: (_, _params: { apiToken: string }) => {},
@@ -72,7 +76,7 @@ export const sessionMachine = deferred(() => setup({
   },
 }).createMachine({
   id: 'session',
-  context: ({ input }) => ({ user: input.storedUser, storedChoice: input.storedChoice, startup: null, error: null, returnTo: null, lastUserId: null }),
+  context: ({ input }) => ({ user: input.storedUser, openOrder: null, startup: null, error: null, returnTo: null, lastUserId: null }),
   initial: 'restoring',
   states: {
     restoring: {
@@ -83,7 +87,7 @@ export const sessionMachine = deferred(() => setup({
         'session.login': { target: 'signingIn', actions: assign({ error: null }) },
         // The user signed in another way (a passkey, an invitation), kept like a login's.
         'session.signedIn': { target: 'signedIn', actions: [
-            assign({ user: ({ event }) => event.user, storedChoice: ({ event }) => event.orderId ?? null, error: null, returnTo: ({ context, event }) => returnFor(context, event.user) }),
+            assign({ user: ({ event }) => event.user, openOrder: ({ event }) => event.orderId ?? null, error: null, returnTo: ({ context, event }) => returnFor(context, event.user) }),
             { type: 'persistUser', params: ({ event }) => ({ user: event.user }) },
           ] },
       },
@@ -97,7 +101,7 @@ export const sessionMachine = deferred(() => setup({
         onDone: {
           target: 'signedIn',
           actions: [
-            assign({ user: ({ event }) => event.output, storedChoice: null, returnTo: ({ context, event }) => returnFor(context, event.output) }),
+            assign({ user: ({ event }) => event.output, openOrder: null, returnTo: ({ context, event }) => returnFor(context, event.output) }),
             { type: 'persistUser', params: ({ event }) => ({ user: event.output }) },
           ],
         },
@@ -114,7 +118,7 @@ export const sessionMachine = deferred(() => setup({
         }),
         { type: 'removeUser', params: ({ context }) => ({ apiToken: context.user?.apiToken ?? null }) },
         stopChild('startup'),
-        assign({ user: null, storedChoice: null, startup: null, error: null, returnTo: null, lastUserId: ({ context }) => context.user?.id ?? null }),
+        assign({ user: null, openOrder: null, startup: null, error: null, returnTo: null, lastUserId: ({ context }) => context.user?.id ?? null }),
       ],
       initial: 'loadingPortal',
       states: {
@@ -123,11 +127,13 @@ export const sessionMachine = deferred(() => setup({
           invoke: {
             id: 'loadPortal',
             src: 'loadPortal',
+            input: ({ context }) => ({ userId: context.user!.id }),
             onDone: {
               target: 'portal',
               actions: assign({
+                // An order just shared comes first; otherwise the user's kept default order (the startup checks it is theirs).
                 startup: ({ spawn, event, context }) =>
-                  spawn(event.output, { id: 'startup', input: { storedChoice: context.storedChoice } } as never) as StartupRef,
+                  spawn(event.output.startup, { id: 'startup', input: { storedChoice: context.openOrder ?? event.output.storedChoice } } as never) as StartupRef,
               }),
             },
             onError: { target: 'portalUnavailable', actions: assign({ error: PORTAL_UNAVAILABLE }) },
@@ -143,7 +149,7 @@ export const sessionMachine = deferred(() => setup({
         // for a moment, every other tab would sign out, and its own clean-up would remove the entry written back).
         'session.signedIn': { target: '.loadingPortal', actions: [
           stopChild('startup'),
-          assign({ user: ({ event }) => event.user, storedChoice: ({ event }) => event.orderId ?? null, startup: null, error: null }),
+          assign({ user: ({ event }) => event.user, openOrder: ({ event }) => event.orderId ?? null, startup: null, error: null }),
           { type: 'persistUser', params: ({ event }) => ({ user: event.user }) },
         ] },
         'session.logout': { target: 'signedOut' },

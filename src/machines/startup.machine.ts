@@ -1,6 +1,6 @@
 // The startup sequence of the dashboard layout (spec §4), then the signed-in portal it leads to:
 //   1. the user and their contracts (in parallel), then their domiciliation orders;
-//   2. a default order kept from an earlier visit → the layout directly;
+//   2. a default order kept from an earlier visit (this user's, and still one of their orders) → the layout directly;
 //   3. otherwise several orders → the selection screen; exactly one → it becomes the default;
 //   4. then the missing-documents check → /missing-document, or the dashboard.
 // A failed current-user fetch ends the machine (the session then removes the stored user). 'Réessayer' after a failure
@@ -92,8 +92,8 @@ export const startupMachine = deferred(() => setup({
     forwardToSelection: sendTo('selection', ({ event }) => event),
     forwardToData: sendTo('data', ({ event }) => event),
     reloadData: sendTo('data', ({ context }: { context: StartupContext }) => ({ type: 'order.select' as const, scope: scopeOf(context) })),
-    /** Keeps the default order in the browser (provided by the composition root). */
-    persistChoice: (_, _params: { choice: StoredChoice }) => {},
+    /** Keeps the default order in the browser, as this user's (provided by the composition root). */
+    persistChoice: (_, _params: { userId: number; choice: StoredChoice }) => {},
     /** Goes to a route (provided by the composition root). */
     navigate: (_, _params: { to: string }) => {},
     kbisFiled: assign(({ context, event }) => {
@@ -203,7 +203,7 @@ export const startupMachine = deferred(() => setup({
           target: 'checkingDocuments',
           actions: [
             assign({ selectedOrderId: ({ context }) => context.orders[0]!.id, hasChoice: true }),
-            { type: 'persistChoice', params: ({ context }) => ({ choice: context.orders[0]!.id }) },
+            { type: 'persistChoice', params: ({ context }) => ({ userId: context.user!.id, choice: context.orders[0]!.id }) },
           ],
         },
       ],
@@ -222,7 +222,7 @@ export const startupMachine = deferred(() => setup({
                 selectedOrderId: ({ event }) => ('orderId' in event.output ? event.output.orderId : null),
                 hasChoice: true,
               }),
-              { type: 'persistChoice', params: ({ context }) => ({ choice: toStored(context.selectedOrderId) }) },
+              { type: 'persistChoice', params: ({ context }) => ({ userId: context.user!.id, choice: toStored(context.selectedOrderId) }) },
             ],
           },
           // Dismissed: back to the order shown before, if there was one, through the same missing-documents check.
@@ -288,7 +288,7 @@ export const startupMachine = deferred(() => setup({
           guard: { type: 'isNewSelection', params: ({ event }) => ({ orderId: event.orderId }) },
           actions: [
             assign({ selectedOrderId: ({ event }) => event.orderId }),
-            { type: 'persistChoice', params: ({ event }) => ({ choice: toStored(event.orderId) }) },
+            { type: 'persistChoice', params: ({ context, event }) => ({ userId: context.user!.id, choice: toStored(event.orderId) }) },
             'reloadData',
           ],
         },

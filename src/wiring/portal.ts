@@ -19,7 +19,7 @@ export function createStartup({ api, navigate }: Pick<WiringDeps, 'api' | 'navig
       }),
     },
     actions: {
-      persistChoice: (_, { choice }) => writeStoredChoice(choice),
+      persistChoice: (_, { userId, choice }) => writeStoredChoice(userId, choice),
       navigate: (_, { to }) => navigate(to),
     },
   })

@@ -5,7 +5,7 @@ import { type SessionRef, sessionMachine } from '../machines/session.machine.ts'
 import type { StartupLogic } from '../machines/startup.machine.ts'
 import { isBarePath } from './bare-pages.ts'
 import type { WiringDeps } from './deps.ts'
-import { onSignedInElsewhere, onSignedOutElsewhere, readStoredChoice, readStoredUser, removeStoredSession, writeStoredUser } from './storage.ts'
+import { adoptUnkeyedChoice, onSignedInElsewhere, onSignedOutElsewhere, readStoredChoice, readStoredUser, removeStoredSession, writeStoredUser } from './storage.ts'
 
 /** In a development build, ?inspect in the address shows every actor in the Stately inspector. */
 async function inspector() {
@@ -40,11 +40,13 @@ export async function createSession(deps: SessionDeps): Promise<SessionRef> {
 
 /** The session actor, started, with the API hooked to it. */
 export function createSessionActor({ api, notify, loadPortal, currentPath = browserPath }: SessionDeps, inspect?: InspectionObserver): SessionRef {
+  adoptUnkeyedChoice()
   const session = createActor(
     sessionMachine.provide({
       actors: {
         login: fromPromise(({ input, signal }) => api.login(input, { signal })),
-        loadPortal: fromPromise(() => loadPortal()),
+        // The kept default order is read as the portal starts (not when this tab opened): another tab may have chosen since.
+        loadPortal: fromPromise(async ({ input }) => ({ startup: await loadPortal(), storedChoice: readStoredChoice(input.userId) })),
       },
       actions: {
         persistUser: (_, { user }) => writeStoredUser(user),
@@ -53,7 +55,7 @@ export function createSessionActor({ api, notify, loadPortal, currentPath = brow
         endSession: (_, { apiToken }) => void api.signOut({ apiToken }).catch(() => {}),
       },
     }),
-    { input: { storedUser: readStoredUser(), storedChoice: readStoredChoice() }, inspect },
+    { input: { storedUser: readStoredUser() }, inspect },
   )
 
   api.configureApi({

@@ -1,11 +1,14 @@
 // Everything the browser keeps between visits, in one place: the user object under one key (spec §4,
-// §9), the default order, the menu's expanded flag and the accounting inbox address. Storage can be
+// §9), each person's default order, the menu's expanded flag and the accounting inbox address. Storage can be
 // unavailable (private browsing, quotas): nothing here throws, a value is then simply not kept.
 import type { AuthUser } from '../../server/contract/schemas.ts'
 import type { StoredChoice } from '../machines/startup.machine.ts'
 
 export const USER_KEY = 'user'
-export const DEFAULT_ORDER_KEY = 'defaultOrder'
+/** The default order of each person who signed in on this browser, by user id: it outlives their sign-out. */
+export const DEFAULT_ORDERS_KEY = 'defaultOrders'
+/** Before: one default order for the browser, removed with the user at every sign-out (adoptUnkeyedChoice). */
+export const UNKEYED_DEFAULT_ORDER_KEY = 'defaultOrder'
 export const MENU_EXPANDED_KEY = 'menuExpanded'
 export const DEXT_EMAIL_KEY = 'dextEmail'
 
@@ -72,27 +75,40 @@ export function writeStoredUser(user: AuthUser): void {
 }
 
 /**
- * Logout, or a failed current-user fetch: the user and their default order go, unless the entry holds another
- * sign-in than this tab's (`apiToken`), written since by another tab: that one stays.
+ * Logout, or a failed current-user fetch: the user goes, unless the entry holds another sign-in than this tab's
+ * (`apiToken`), written since by another tab: that one stays. Their default order stays (kept by user id): signing in
+ * again, after a sign-out or an expiry, shows the company chosen last without the selection screen.
  */
 export function removeStoredSession(apiToken: string | null): void {
   const stored = readStoredUser()
   if (stored && stored.apiToken !== apiToken) return
-  attempt(() => {
-    localStorage.removeItem(USER_KEY)
-    localStorage.removeItem(DEFAULT_ORDER_KEY)
-  }, undefined)
+  attempt(() => localStorage.removeItem(USER_KEY), undefined)
   userChanged()
 }
 
-export function readStoredChoice(): StoredChoice | null {
-  const raw = read(DEFAULT_ORDER_KEY)
-  if (raw === 'all') return 'all'
-  const id = Number(raw)
-  return raw !== null && Number.isInteger(id) && id > 0 ? id : null
-}
+/** An order id, or 'all' ('Tous'); anything else (an entry edited by hand, another version's) is no choice. */
+const asChoice = (value: unknown): StoredChoice | null =>
+  value === 'all' || (typeof value === 'number' && Number.isInteger(value) && value > 0) ? value : null
 
-export const writeStoredChoice = (choice: StoredChoice) => write(DEFAULT_ORDER_KEY, String(choice))
+/** The default order `userId` chose last on this browser, if any (the startup checks it is still one of theirs). */
+export const readStoredChoice = (userId: number): StoredChoice | null => asChoice(readRecord(DEFAULT_ORDERS_KEY)[String(userId)])
+
+export const writeStoredChoice = (userId: number, choice: StoredChoice) =>
+  write(DEFAULT_ORDERS_KEY, JSON.stringify({ ...readRecord(DEFAULT_ORDERS_KEY), [userId]: choice }))
+
+/**
+ * The one unkeyed entry of earlier versions ("2", "all"), read once when the session starts. It always went with the
+ * user, so one still there belongs to the user stored now, who adopts it (unless they have one already); with no user
+ * stored, whose it was is unknown: it is dropped.
+ */
+export function adoptUnkeyedChoice(): void {
+  const raw = read(UNKEYED_DEFAULT_ORDER_KEY)
+  if (raw === null) return
+  attempt(() => localStorage.removeItem(UNKEYED_DEFAULT_ORDER_KEY), undefined)
+  const user = readStoredUser()
+  const choice = asChoice(raw === 'all' ? raw : Number(raw))
+  if (user && choice !== null && readStoredChoice(user.id) === null) writeStoredChoice(user.id, choice)
+}
 
 /** The side menu is expanded unless the customer folded it. */
 export const readMenuExpanded = () => read(MENU_EXPANDED_KEY) !== 'false'

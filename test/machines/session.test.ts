@@ -8,6 +8,8 @@ import { applyEvent, Deferreds, describePath, flush, shortestPaths } from '../ut
 
 const wrongCredentials = new Error('Identifiants incorrects')
 const offline = new Error('Failed to fetch dynamically imported module')
+/** The default order the browser keeps for the user signed in, as loadPortal reads it. */
+const KEPT = 2
 
 /**
  * A stand-in for the startup machine, at its first step (the current-user fetch, 'account') or past it ('ready'); it
@@ -40,7 +42,7 @@ function start(storedUser: AuthUser | null, at: 'account' | 'ready' = 'ready') {
       },
     },
   })
-  return { actor: createActor(machine, { input: { storedUser, storedChoice: 2 } }), deferreds, storage, startupLogic }
+  return { actor: createActor(machine, { input: { storedUser } }), deferreds, storage, startupLogic, portal: { startup: startupLogic, storedChoice: KEPT } }
 }
 
 const ModelBased = suite('session: every shortest path, replayed')
@@ -52,7 +54,7 @@ for (const [storedUser, at] of [[null, 'ready'], [F.authUser, 'ready'], [F.authU
     { type: 'session.login', username: 'demo@example.com', password: 'Demo1234!' },
     { type: 'xstate.done.actor.login', output: F.authUser },
     { type: 'xstate.error.actor.login', error: wrongCredentials },
-    { type: 'xstate.done.actor.loadPortal', output: startupLogic },
+    { type: 'xstate.done.actor.loadPortal', output: { startup: startupLogic, storedChoice: KEPT } },
     { type: 'xstate.error.actor.loadPortal', error: offline },
     { type: 'session.retry' },
     { type: 'session.logout' },
@@ -62,7 +64,7 @@ for (const [storedUser, at] of [[null, 'ready'], [F.authUser, 'ready'], [F.authU
     { type: 'session.signedIn', user: F.authUser, orderId: 3 },
   ]
   const serializeState = (s: any) => JSON.stringify([s.value, !!s.context.user, !!s.context.startup, s.context.error, s.context.returnTo])
-  const paths = shortestPaths(sessionMachine, { events, input: { storedUser, storedChoice: 2 }, serializeState })
+  const paths = shortestPaths(sessionMachine, { events, input: { storedUser }, serializeState })
   const name = `${storedUser ? 'stored' : 'none'}, startup at ${at}`
   ModelBased(`${name}: every state is reached`, () => {
     const reached = new Set(paths.map((p) => JSON.stringify(p.state.value)))
@@ -109,6 +111,15 @@ for (const [storedUser, at] of [[null, 'ready'], [F.authUser, 'ready'], [F.authU
       const chosen = path.steps.filter((step, i) => step.event.type === 'session.logout' && !(step.event as { elsewhere?: boolean }).elsewhere
         && (i === 0 ? storedUser !== null : path.steps[i - 1]!.state.matches('signedIn')))
       assert.equal(run.storage.ended, chosen.map(() => F.authUser.apiToken), 'sessions ended on the server')
+      // The portal starts on the order just shared (an invitation), else on the default order kept for the user signed in:
+      // loadPortal reads it for their id, whoever signed in before (it outlives a sign-out, and is never another person's).
+      for (const started of run.deferreds.started.filter((s) => s.id === 'loadPortal')) assert.equal(started.input, { userId: F.authUser.id })
+      if (snapshot.context.startup) {
+        const signIns = path.steps.filter((step, i) => i > 0 && (step.event.type === 'xstate.done.actor.login'
+          || (step.event.type === 'session.signedIn' && !path.steps[i - 1]!.state.matches('signingIn'))))
+        const last = signIns.at(-1)?.event as { orderId?: number } | undefined
+        assert.equal(snapshot.context.startup.getSnapshot().context, { storedChoice: last?.orderId ?? KEPT }, 'the order the portal starts on')
+      }
       // The startup child runs exactly while the portal is shown.
       assert.is(!!snapshot.context.startup, snapshot.matches({ signedIn: 'portal' }))
       if (snapshot.context.startup) assert.is(snapshot.children.startup, snapshot.context.startup)
@@ -129,11 +140,11 @@ Session('no stored entry → signed out (the guard sends the visitor to /login)'
 })
 
 Session('a stored entry → signed in: the portal loads, then the startup sequence runs with the kept default order', async () => {
-  const { actor, deferreds, startupLogic } = start(F.authUser)
+  const { actor, deferreds, portal } = start(F.authUser)
   actor.start()
   await flush()
   assert.ok(actor.getSnapshot().matches({ signedIn: 'loadingPortal' }))
-  deferreds.settle('loadPortal', { output: startupLogic })
+  deferreds.settle('loadPortal', { output: portal })
   await flush()
   assert.ok(actor.getSnapshot().matches({ signedIn: 'portal' }))
   assert.equal(deferreds.started.map((s) => s.id), ['loadPortal'])
@@ -151,7 +162,26 @@ Session('login stores the returned user object, apiToken included', async () => 
   assert.ok(actor.getSnapshot().matches('signedIn'))
   assert.is(storage.user?.apiToken, 'tok_demo')
   assert.is(storage.writes, 1)
-  assert.is(actor.getSnapshot().context.storedChoice, null, "another visitor's default order is not kept")
+  assert.equal(deferreds.started[1], { id: 'loadPortal', input: { userId: F.authUser.id } }, 'the default order kept for this user is read')
+})
+
+Session('signed out, then in again: the portal starts on the default order the browser keeps for whoever signs in now', async () => {
+  const { actor, deferreds, startupLogic, portal } = start(F.authUser)
+  actor.start()
+  deferreds.settle('loadPortal', { output: portal })
+  await flush()
+  actor.send({ type: 'session.logout' })
+  for (const [user, kept] of [[F.authUser, 3], [{ ...F.authUser, id: 8, apiToken: 'tok_other' }, null]] as const) {
+    actor.send({ type: 'session.login', username: user.email, password: 'Demo1234!' })
+    await flush()
+    deferreds.settle('login', { output: user })
+    await flush()
+    assert.equal(deferreds.started.at(-1), { id: 'loadPortal', input: { userId: user.id } })
+    deferreds.settle('loadPortal', { output: { startup: startupLogic, storedChoice: kept } })
+    await flush()
+    assert.equal(actor.getSnapshot().context.startup!.getSnapshot().context, { storedChoice: kept })
+    actor.send({ type: 'session.expired', path: '/factures' })
+  }
 })
 
 Session('wrong credentials keep the visitor signed out with the French message', async () => {
@@ -171,10 +201,10 @@ Session('a failed current-user fetch removes the stored user silently', async ()
   const storage = { user: F.authUser as AuthUser | null }
   const deferreds = new Deferreds()
   const actor = createActor(sessionMachine.provide({ actors: { loadPortal: deferreds.actor() }, actions: { removeUser: () => { storage.user = null } } }), {
-    input: { storedUser: F.authUser, storedChoice: null },
+    input: { storedUser: F.authUser },
   })
   actor.start()
-  deferreds.settle('loadPortal', { output: startup })
+  deferreds.settle('loadPortal', { output: { startup, storedChoice: null } })
   await flush()
   ;(actor.getSnapshot().context.startup as unknown as { send: (e: { type: string }) => void }).send({ type: 'fail' })
   assert.ok(actor.getSnapshot().matches('signedOut'))
@@ -185,7 +215,7 @@ Session('a failed current-user fetch removes the stored user silently', async ()
 Session('the current-user fetch answered 401 (the client tells the session before the startup ends): signed out silently', async () => {
   const { actor, deferreds, storage } = start(F.authUser, 'account')
   actor.start()
-  deferreds.settle('loadPortal', { output: startupStandIn('account') })
+  deferreds.settle('loadPortal', { output: { startup: startupStandIn('account'), storedChoice: KEPT } })
   await flush()
   actor.send({ type: 'session.expired', path: '/factures' })
   assert.ok(actor.getSnapshot().matches('signedOut'))
@@ -194,9 +224,9 @@ Session('the current-user fetch answered 401 (the client tells the session befor
 })
 
 Session('a 401 during work: signed out, the reason for /login, and the page to come back to once signed in again', async () => {
-  const { actor, deferreds, storage, startupLogic } = start(F.authUser)
+  const { actor, deferreds, storage, portal } = start(F.authUser)
   actor.start()
-  deferreds.settle('loadPortal', { output: startupLogic })
+  deferreds.settle('loadPortal', { output: portal })
   await flush()
   actor.send({ type: 'session.expired', path: '/factures?annee=2025' })
   assert.ok(actor.getSnapshot().matches('signedOut'))
@@ -214,9 +244,9 @@ Session('a 401 during work: signed out, the reason for /login, and the page to c
 })
 
 Session('a 401 during work, then another person signs in on this browser: they are not sent to the page of the first', async () => {
-  const { actor, deferreds, startupLogic } = start(F.authUser)
+  const { actor, deferreds, portal } = start(F.authUser)
   actor.start()
-  deferreds.settle('loadPortal', { output: startupLogic })
+  deferreds.settle('loadPortal', { output: portal })
   await flush()
   actor.send({ type: 'session.expired', path: '/mes-courriers/courriers?document=21' })
   assert.is(actor.getSnapshot().context.returnTo, '/mes-courriers/courriers?document=21')
@@ -229,9 +259,9 @@ Session('a 401 during work, then another person signs in on this browser: they a
 })
 
 Session('logout removes the stored user and stops the startup child', async () => {
-  const { actor, storage, deferreds, startupLogic } = start(F.authUser)
+  const { actor, storage, deferreds, portal } = start(F.authUser)
   actor.start()
-  deferreds.settle('loadPortal', { output: startupLogic })
+  deferreds.settle('loadPortal', { output: portal })
   await flush()
   const child = actor.getSnapshot().context.startup!
   actor.send({ type: 'session.logout' })
@@ -251,15 +281,15 @@ Session('signed in another way (a passkey, an invitation): the user is kept as a
 })
 
 Session('an order just shared: the running portal stops and starts again on that order', async () => {
-  const { actor, deferreds, storage, startupLogic } = start(F.authUser)
+  const { actor, deferreds, storage, portal } = start(F.authUser)
   actor.start()
-  deferreds.settle('loadPortal', { output: startupLogic })
+  deferreds.settle('loadPortal', { output: portal })
   await flush()
   const before = actor.getSnapshot().context.startup!
   actor.send({ type: 'session.signedIn', user: F.authUser, orderId: 7 })
   await flush()
   assert.is(before.getSnapshot().status, 'stopped')
-  deferreds.settle('loadPortal', { output: startupLogic })
+  deferreds.settle('loadPortal', { output: portal })
   await flush()
   assert.ok(actor.getSnapshot().matches({ signedIn: 'portal' }))
   assert.equal(actor.getSnapshot().context.startup!.getSnapshot().context, { storedChoice: 7 })
@@ -268,13 +298,13 @@ Session('an order just shared: the running portal stops and starts again on that
 })
 
 Session('an order shared while the portal code loads: the load starts again, the user never removed', async () => {
-  const { actor, deferreds, storage, startupLogic } = start(F.authUser)
+  const { actor, deferreds, storage, portal } = start(F.authUser)
   actor.start()
   await flush()
   actor.send({ type: 'session.signedIn', user: F.authUser, orderId: 7 })
   await flush()
   assert.equal(deferreds.started.map((s) => s.id), ['loadPortal', 'loadPortal'])
-  deferreds.settle('loadPortal', { output: startupLogic })
+  deferreds.settle('loadPortal', { output: portal })
   await flush()
   assert.ok(actor.getSnapshot().matches({ signedIn: 'portal' }))
   assert.equal(actor.getSnapshot().context.startup!.getSnapshot().context, { storedChoice: 7 })
@@ -282,7 +312,7 @@ Session('an order shared while the portal code loads: the load starts again, the
 })
 
 Session('the portal code cannot load (offline): a French message and a retry', async () => {
-  const { actor, deferreds, startupLogic } = start(F.authUser)
+  const { actor, deferreds, portal } = start(F.authUser)
   actor.start()
   deferreds.settle('loadPortal', { error: offline })
   await flush()
@@ -290,7 +320,7 @@ Session('the portal code cannot load (offline): a French message and a retry', a
   assert.is(actor.getSnapshot().context.error, PORTAL_UNAVAILABLE)
   actor.send({ type: 'session.retry' })
   await flush()
-  deferreds.settle('loadPortal', { output: startupLogic })
+  deferreds.settle('loadPortal', { output: portal })
   await flush()
   assert.ok(actor.getSnapshot().matches({ signedIn: 'portal' }))
 })

@@ -58,6 +58,8 @@ interface Children {
 function start(storedChoice: StoredChoice | null, children: Children = {}) {
   const deferreds = new Deferreds()
   const persisted: StoredChoice[] = []
+  /** Whose default order each write was: the browser keeps one per person. */
+  const owners: number[] = []
   const navigations: string[] = []
   const machine = startupMachine.provide({
     actors: {
@@ -68,12 +70,15 @@ function start(storedChoice: StoredChoice | null, children: Children = {}) {
       portalData: (children.data ?? deferreds.actor()) as any,
     },
     actions: {
-      persistChoice: (_, params) => void persisted.push(params.choice),
+      persistChoice: (_, params) => {
+        persisted.push(params.choice)
+        owners.push(params.userId)
+      },
       navigate: (_, params) => void navigations.push(params.to),
     },
   })
   const actor = createActor(machine, { input: { storedChoice } })
-  return { actor, deferreds, persisted, navigations }
+  return { actor, deferreds, persisted, owners, navigations }
 }
 
 const ModelBased = suite('startup: every shortest path, replayed')
@@ -88,7 +93,7 @@ for (const storedChoice of [null, F.boulangerie.id, 'all', 999] as const) {
 
   for (const path of paths) {
     ModelBased(`stored ${JSON.stringify(storedChoice)}: ${describePath(path)} → ${JSON.stringify(path.state.value)}`, async () => {
-      const { actor, deferreds, persisted, navigations } = start(storedChoice)
+      const { actor, deferreds, persisted, owners, navigations } = start(storedChoice)
       // Replayed step by step (as util/paths.ts's replay does), noting the steps that started a read of the contracts.
       const readStartedAt: number[] = []
       // How each startup call last ended: a retry after a failure repeats the calls that failed or never answered, only.
@@ -113,6 +118,7 @@ for (const storedChoice of [null, F.boulangerie.id, 'all', 999] as const) {
       const snapshot = actor.getSnapshot()
       const { context } = snapshot
       const kept = persisted.at(-1) ?? storedChoice
+      assert.ok(owners.every((id) => id === F.user.id), 'every choice is kept as the signed-in user’s')
       if (snapshot.matches('ready')) {
         // The pages show a known order or 'Tous', and that choice is what the browser keeps.
         assert.ok(context.selectedOrderId === null || context.orders.some((o) => o.id === context.selectedOrderId))

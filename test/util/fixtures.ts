@@ -3,6 +3,9 @@ import type { AuthUser, Contract, MailDocument, Order, User } from '../../server
 
 export const user: User = { id: 1, email: 'demo@example.com', firstname: 'Camille', lastname: 'Martin', phone: null }
 export const authUser: AuthUser = { ...user, apiToken: 'tok_demo', apiTokenExpiresAt: '2027-01-01T00:00:00.000Z' }
+/** Another person with an account, signing in on the same browser (the fake API's login knows both). */
+export const associate: User = { id: 5, email: 'associe@example.com', firstname: 'Julien', lastname: 'Petit', phone: null }
+export const associateAuth: AuthUser = { ...associate, apiToken: 'tok_associe', apiTokenExpiresAt: '2027-01-01T00:00:00.000Z' }
 
 function order(overrides: Partial<Order> & Pick<Order, 'id' | 'raisonSociale'>): Order {
   return {

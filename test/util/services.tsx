@@ -9,7 +9,7 @@ import type {
   Order, Passkey, PaymentMethod, SendDextBody, Session, Share, SubscriptionOption, TerminationRequestBody, TerminationStatus,
 } from '../../server/contract/schemas.ts'
 // notifications (issue 14)
-import type { Contract, EmailPreference, LetterEvent, PortalNotification } from '../../server/contract/schemas.ts'
+import type { Contract, EmailPreference, LetterEvent, PortalNotification, User } from '../../server/contract/schemas.ts'
 import type { TestCardBody } from '../../server/contract/test-provider.ts'
 import { ApiError } from '../../src/api/errors.ts'
 import { subscriptionKey } from '../../src/api/subscription.ts'
@@ -351,16 +351,19 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
     }) as PortalData[R])
   }
 
+  /** Who user/me answers for: the stored user (F.user), until someone signs in with the form. */
+  let signedInAs: User = F.user
   const api: Partial<Api> = {
     configureApi: (next) => void Object.assign(hooks, next),
     login: async (body) => {
       calls.logins.push(body.username)
       if (scenario.loginFails || body.password !== 'Demo1234!') throw new Error('Identifiants incorrects')
-      return F.authUser
+      signedInAs = body.username === F.associate.email ? F.associate : F.user
+      return signedInAs === F.associate ? F.associateAuth : F.authUser
     },
     getCurrentUser: async () => {
       if (scenario.userFails) throw unauthorized('Session expirée ou invalide, veuillez vous reconnecter.')
-      return F.user
+      return signedInAs
     },
     getContracts: async () => structuredClone(scenario.billing?.contracts ?? F.contracts),
     getMyOrders: () => (scenario.ordersPending ? new Promise<Order[]>(() => {})
@@ -669,7 +672,7 @@ export async function renderApp(path: string, options: Scenario & { signedIn?: b
   lastSession?.stop()
   localStorage.clear()
   if (options.signedIn) writeStoredUser(F.authUser)
-  if (options.defaultOrder !== undefined) writeStoredChoice(options.defaultOrder)
+  if (options.defaultOrder !== undefined) writeStoredChoice(F.authUser.id, options.defaultOrder)
   if (options.dextEmail) localStorage.setItem(DEXT_EMAIL_KEY, JSON.stringify({ [options.dextEmailOf ?? F.authUser.id]: options.dextEmail }))
   const location = memoryLocation({ path, record: true })
   const { services, session, calls } = createTestServices(options, (to, navigation) => location.navigate(to, navigation), () => location.history.at(-1) ?? path)

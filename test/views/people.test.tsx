@@ -338,7 +338,7 @@ Invitation('a new address: first name, last name, a password under the rule; sig
   await waitFor(() => assert.is(app.currentPath(), '/tableau-de-bord'))
   assert.equal(app.calls.people.find(([n]) => n === 'createInvitationAccount'), ['createInvitationAccount', 'jeton-7', { firstname: 'Nina', lastname: 'Roussel', password: 'une phrase de passe' }])
   assert.is(app.session.getSnapshot().context.user?.email, 'nina@example.com')
-  assert.is(app.session.getSnapshot().context.storedChoice, 2, 'the portal opens on the shared order')
+  assert.is(app.session.getSnapshot().context.openOrder, 2, 'the portal opens on the shared order')
   assert.ok(app.calls.notices.some((n) => n.message === INVITATION_ACCEPTED))
 })
 

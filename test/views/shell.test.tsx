@@ -3,6 +3,7 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { BRAND_NAME } from '../../src/wiring/config.ts'
+import { adoptUnkeyedChoice, DEFAULT_ORDERS_KEY, readStoredChoice, UNKEYED_DEFAULT_ORDER_KEY, writeStoredUser } from '../../src/wiring/storage.ts'
 import * as F from '../util/fixtures.ts'
 import { setViewport } from '../util/dom.ts'
 import { renderApp } from '../util/services.tsx'
@@ -120,7 +121,7 @@ Header("the picker labelled 'Domiciliation' lists every company and 'Tous'; pick
   assert.equal([...picker.options].map((o) => o.textContent), ['Atelier Lumière SARL', 'Boulangerie des Lilas SAS', 'Studio Nuage SAS', 'Conseil Horizon EURL', 'Tous'])
   assert.is(picker.value, String(F.boulangerie.id))
   fireEvent.change(picker, { target: { value: 'all' } })
-  await waitFor(() => assert.is(localStorage.getItem('defaultOrder'), 'all'))
+  await waitFor(() => assert.is(readStoredChoice(F.authUser.id), 'all'))
   assert.is((screen.getByLabelText('Domiciliation') as HTMLSelectElement).value, 'all')
   // On a phone, the picker gives way to the mobile navigation, which shows the same choice.
   setViewport(360, 740)
@@ -164,7 +165,7 @@ Header('logout ends the session on the server, removes the stored user and close
   await waitFor(() => assert.is(app.currentPath(), '/login'))
   assert.equal(app.calls.people.filter(([name]) => name === 'signOut'), [['signOut', token]], 'the session ends on the server too, with the token being left')
   assert.is(localStorage.getItem('user'), null)
-  assert.is(localStorage.getItem('defaultOrder'), null)
+  assert.is(readStoredChoice(F.authUser.id), 2, 'their default order stays, for their next sign-in')
   act(() => app.location.navigate('/factures'))
   await waitFor(() => assert.is(app.currentPath(), '/login'))
 })
@@ -209,7 +210,7 @@ Selection("choosing an order sets it as default and shows the dashboard, the foc
   choice.focus()
   fireEvent.click(choice)
   await screen.findByText('Bonjour Camille')
-  assert.is(localStorage.getItem('defaultOrder'), String(F.boulangerie.id))
+  assert.is(readStoredChoice(F.authUser.id), F.boulangerie.id)
   await waitFor(() => assert.is(document.activeElement, screen.getByLabelText('Domiciliation')))
 })
 
@@ -230,10 +231,49 @@ Selection('choosing an order with missing documents leads to /missing-document',
   screen.getByLabelText("Pièce d'identité du gérant")
 })
 
+/** The login form, filled and sent (the fake API knows demo@… and associe@…). */
+async function signIn(email: string) {
+  fireEvent.change(await screen.findByLabelText('Adresse e-mail'), { target: { value: email } })
+  fireEvent.change(screen.getByLabelText('Mot de passe'), { target: { value: 'Demo1234!' } })
+  fireEvent.click(screen.getByRole('button', { name: 'Se connecter' }))
+}
+
+Selection('the order chosen is kept for that person past a sign-out: the dashboard at once next time; another person chooses', async () => {
+  const app = await renderApp('/login')
+  await signIn(F.user.email)
+  fireEvent.click(await screen.findByRole('button', { name: /Boulangerie des Lilas SAS/ }))
+  await screen.findByText('Bonjour Camille')
+  fireEvent.click(screen.getByRole('button', { name: 'Se déconnecter' }))
+  await waitFor(() => assert.is(app.currentPath(), '/login'))
+  await signIn(F.user.email)
+  await screen.findByText('Bonjour Camille')
+  assert.is(screen.queryByRole('heading', { name: 'Sélectionnez la domiciliation' }), null, 'no selection screen')
+  assert.is((screen.getByLabelText('Domiciliation') as HTMLSelectElement).value, String(F.boulangerie.id))
+  // Someone else on this browser: Camille's choice is not theirs.
+  fireEvent.click(screen.getByRole('button', { name: 'Se déconnecter' }))
+  await waitFor(() => assert.is(app.currentPath(), '/login'))
+  await signIn(F.associate.email)
+  fireEvent.click(await screen.findByRole('button', { name: /Studio Nuage SAS/ }))
+  await screen.findByText('Bonjour Julien')
+  assert.equal([readStoredChoice(F.user.id), readStoredChoice(F.associate.id)], [F.boulangerie.id, F.studio.id])
+})
+
+Selection('the single default order of earlier versions: adopted by the user signed in when this one starts, dropped otherwise', async () => {
+  localStorage.clear()
+  localStorage.setItem(UNKEYED_DEFAULT_ORDER_KEY, String(F.studio.id))
+  writeStoredUser(F.authUser)
+  adoptUnkeyedChoice()
+  assert.equal([readStoredChoice(F.authUser.id), localStorage.getItem(UNKEYED_DEFAULT_ORDER_KEY)], [F.studio.id, null])
+  localStorage.clear()
+  localStorage.setItem(UNKEYED_DEFAULT_ORDER_KEY, 'all')
+  adoptUnkeyedChoice()
+  assert.equal([localStorage.getItem(UNKEYED_DEFAULT_ORDER_KEY), localStorage.getItem(DEFAULT_ORDERS_KEY)], [null, null], 'whose it was is unknown')
+})
+
 Selection('exactly one order: no selection screen, it becomes the default', async () => {
   await renderApp('/tableau-de-bord', { signedIn: true, orders: [F.boulangerie] })
   await screen.findByText('Bonjour Camille')
-  assert.is(localStorage.getItem('defaultOrder'), String(F.boulangerie.id))
+  assert.is(readStoredChoice(F.authUser.id), F.boulangerie.id)
 })
 
 Selection.run()

@@ -5,7 +5,7 @@ import '../util/dom.ts'
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { removeStoredSession, USER_KEY } from '../../src/wiring/storage.ts'
+import { readStoredChoice, removeStoredSession, USER_KEY, writeStoredChoice } from '../../src/wiring/storage.ts'
 import * as F from '../util/fixtures.ts'
 import { renderApp } from '../util/services.tsx'
 
@@ -75,13 +75,12 @@ Tabs('signed in in another tab while this one shows /login: this tab opens the p
 Tabs('a sign-out removes the entry only while it holds this sign-in: another tab’s newer sign-in stays', () => {
   const other = { ...F.authUser, apiToken: 'tok_other_tab' }
   localStorage.setItem(USER_KEY, JSON.stringify(other))
-  localStorage.setItem('defaultOrder', '2')
+  writeStoredChoice(F.authUser.id, 2)
   removeStoredSession(F.authUser.apiToken)
   assert.is(localStorage.getItem(USER_KEY), JSON.stringify(other))
-  assert.is(localStorage.getItem('defaultOrder'), '2')
   removeStoredSession(other.apiToken)
   assert.is(localStorage.getItem(USER_KEY), null)
-  assert.is(localStorage.getItem('defaultOrder'), null)
+  assert.is(readStoredChoice(F.authUser.id), 2, 'the default order is the person’s, not the sign-in’s: it stays')
 })
 
 Tabs.run()
