@@ -1,12 +1,13 @@
 // The invitation link (/invitation/:token): who invites to which order; then, as the case may be,
 // "Accepter" for the invited account already signed in, its password for the invited account not
 // signed in, or first name, last name and a password (the rule of passwordRule.ts) for an address
-// with no account yet. Each way ends signed in, in the portal, on the shared order. An expired or
-// used link says so; signed in with another account, the visitor is asked to sign out first.
+// with no account yet. Each way ends signed in, in the portal, on the shared order. An unknown,
+// expired or used link (404, 410) says so; the service unavailable (a 503, no connection) says so
+// and offers to read the link again; signed in with another account, the visitor is asked to sign out first.
 import { assign, fromPromise, setup } from 'xstate'
 import type { AuthUser, InvitationInfo } from '../../server/contract/schemas.ts'
 import { PASSWORDS_DIFFER, passwordProblem } from './passwordRule.ts'
-import { messageOf } from './shared.ts'
+import { isServiceFailure, messageOf } from './shared.ts'
 import { deferred } from './deferred.ts'
 import { isBlank } from '../../server/contract/rules/text.ts'
 
@@ -45,6 +46,7 @@ export const invitationMachine = deferred(() => setup({
     input: {} as { token: string; signedInEmail: string | null },
     events: {} as
       | { type: 'invitation.accept' }
+      | { type: 'invitation.retry' }
       | { type: 'invitation.signOut' }
       | { type: 'invitation.change'; draft: Partial<AccountDraft> }
       | { type: 'invitation.signIn' }
@@ -78,6 +80,7 @@ export const invitationMachine = deferred(() => setup({
     hasAccount: ({ context }) => !!context.invitation?.hasAccount,
     passwordEmpty: ({ context }) => context.draft.password === '',
     hasProblems: ({ context }) => Object.keys(accountProblems(context.draft)).length > 0,
+    isServiceFailure: (_, params: { error: unknown }) => isServiceFailure(params.error),
   },
 }).createMachine({
   id: 'invitation',
@@ -94,7 +97,11 @@ export const invitationMachine = deferred(() => setup({
         src: 'loadInvitation',
         input: ({ context }) => ({ token: context.token }),
         onDone: { target: 'deciding', actions: assign({ invitation: ({ event }) => event.output }) },
-        onError: { target: 'unavailable', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+        onError: [
+          // Not the link's fault: it may well be good, read it again on request.
+          { guard: { type: 'isServiceFailure', params: ({ event }) => ({ error: event.error }) }, target: 'unavailable', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+          { target: 'refused', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+        ],
       },
     },
     deciding: {
@@ -159,7 +166,11 @@ export const invitationMachine = deferred(() => setup({
         onError: { target: 'accountForm', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
       },
     },
-    unavailable: {},
+    unavailable: {
+      on: { 'invitation.retry': { target: 'loading', actions: assign({ error: null }) } },
+    },
+    /** Unknown, used or expired: that link will never work. */
+    refused: { type: 'final' },
     accepted: { type: 'final' },
   },
 }))

@@ -48,6 +48,16 @@ export const statusOf = (error: unknown): number => {
   return typeof status === 'number' ? status : 0
 }
 
+/**
+ * The service failed, not the request: the server unreachable (0), overloaded (429) or unavailable (5xx: a database
+ * restarting, a server shutting down). The same request can go through later; a 4xx refusal (a link used or expired,
+ * a value refused) never will as it is.
+ */
+export const isServiceFailure = (error: unknown): boolean => {
+  const status = statusOf(error)
+  return status === 0 || status === 429 || status >= 500
+}
+
 /** A change refused because the list shown is out of date: 409 (changed meanwhile) or 404 (gone). */
 export const isOutdatedList = (error: unknown): boolean => statusOf(error) === 409 || statusOf(error) === 404
 

@@ -1,7 +1,8 @@
 // Sending a simple form (forgotten password, new password): the values are sent once at a time,
-// a failure keeps them and says why, a success is final.
+// a failure keeps them and says why, and whether it was the service's (unreachable, unavailable: the
+// same values can be sent again) or a refusal (a link used or expired), a success is final.
 import { assign, fromPromise, setup } from 'xstate'
-import { messageOf } from './shared.ts'
+import { isServiceFailure, messageOf } from './shared.ts'
 import { deferred } from './deferred.ts'
 
 export type Values = Record<string, string>
@@ -11,7 +12,12 @@ export const PASSWORD_CHANGED = 'Votre mot de passe a été modifié. Vous pouve
 
 export const submissionMachine = deferred(() => setup({
   types: {
-    context: {} as { values: Values | null; error: string | null },
+    context: {} as {
+      values: Values | null
+      error: string | null
+      /** The last failure was the service's, not a refusal of what was sent: the page offers to try again. */
+      unavailable: boolean
+    },
     events: {} as { type: 'form.submit'; values: Values },
   },
   actors: {
@@ -23,13 +29,16 @@ export const submissionMachine = deferred(() => setup({
     /** What to do once it went through, with the server's reply (provided by the wiring). */
     succeeded: (_, _params: { reply: unknown }) => {},
   },
+  guards: {
+    isServiceFailure: (_, params: { error: unknown }) => isServiceFailure(params.error),
+  },
 }).createMachine({
   id: 'submission',
-  context: { values: null, error: null },
+  context: { values: null, error: null, unavailable: false },
   initial: 'editing',
   states: {
     editing: {
-      on: { 'form.submit': { target: 'submitting', actions: assign({ values: ({ event }) => event.values, error: null }) } },
+      on: { 'form.submit': { target: 'submitting', actions: assign({ values: ({ event }) => event.values, error: null, unavailable: false }) } },
     },
     submitting: {
       tags: ['busy'],
@@ -38,7 +47,14 @@ export const submissionMachine = deferred(() => setup({
         src: 'submit',
         input: ({ context }) => context.values!,
         onDone: { target: 'succeeded', actions: { type: 'succeeded', params: ({ event }) => ({ reply: event.output }) } },
-        onError: { target: 'editing', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+        onError: [
+          {
+            guard: { type: 'isServiceFailure', params: ({ event }) => ({ error: event.error }) },
+            target: 'editing',
+            actions: assign({ error: ({ event }) => messageOf(event.error), unavailable: true }),
+          },
+          { target: 'editing', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+        ],
       },
     },
     succeeded: { type: 'final' },

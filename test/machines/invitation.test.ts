@@ -9,7 +9,10 @@ import { Deferreds, describePath, flush, replay, shortestPaths } from '../util/p
 
 const forNina: InvitationInfo = { email: 'nina@example.com', raisonSociale: 'Boulangerie des Lilas SAS', invitedBy: 'Camille Martin', hasAccount: false }
 const forJulien: InvitationInfo = { ...forNina, email: 'associe@example.com', hasAccount: true }
-const expired = new Error('Cette invitation a expiré. Demandez à Camille Martin de vous inviter à nouveau.')
+/** As src/api's errors: the server's French message and its status. */
+const failure = (status: number, message: string) => Object.assign(new Error(message), { status })
+const expired = failure(410, 'Cette invitation a expiré. Demandez à Camille Martin de vous inviter à nouveau.')
+const down = failure(503, 'Le service est momentanément indisponible : veuillez réessayer dans quelques instants.')
 const wrongPassword = new Error('Identifiants incorrects')
 const good = 'une phrase de passe'
 
@@ -28,6 +31,8 @@ const events = [
   { type: 'xstate.done.actor.loadInvitation', output: forNina },
   { type: 'xstate.done.actor.loadInvitation', output: forJulien },
   { type: 'xstate.error.actor.loadInvitation', error: expired },
+  { type: 'xstate.error.actor.loadInvitation', error: down },
+  { type: 'invitation.retry' },
   { type: 'invitation.accept' },
   { type: 'invitation.signOut' },
   { type: 'invitation.change', draft: { firstname: 'Nina', lastname: 'Roussel', password: 'azerty123456', confirmation: 'azerty123456' } },
@@ -46,9 +51,10 @@ const serializeState = (s: any) => JSON.stringify([s.value, s.context.invitation
 const ModelBased = suite('invitation: every shortest path, replayed')
 for (const signedInEmail of [null, 'associe@example.com', 'demo@example.com']) {
   const paths = shortestPaths(invitationMachine, { events, input: { token: 'jeton', signedInEmail }, serializeState, limit: 20_000 })
-  ModelBased(`signed in as ${signedInEmail ?? 'nobody'}: the model reaches acceptance and the expired link`, () => {
+  ModelBased(`signed in as ${signedInEmail ?? 'nobody'}: the model reaches acceptance, the expired link and the service unavailable`, () => {
     assert.ok(paths.some((p) => p.state.value === 'accepted'), 'accepted')
-    assert.ok(paths.some((p) => p.state.value === 'unavailable' && p.state.context.error === expired.message), 'expired')
+    assert.ok(paths.some((p) => p.state.value === 'refused' && p.state.context.error === expired.message), 'expired')
+    assert.ok(paths.some((p) => p.state.value === 'unavailable' && p.state.context.error === down.message), 'unavailable')
   })
   for (const path of paths) {
     ModelBased(`${signedInEmail ?? 'nobody'}: ${describePath(path)}`, async () => {
@@ -65,6 +71,12 @@ for (const signedInEmail of [null, 'associe@example.com', 'demo@example.com']) {
         }
         if (id === 'signInAndAccept') assert.equal(input, { token: 'jeton', email: 'associe@example.com', password: (input as { password: string }).password })
       }
+      // A link refused (410, 404) is never read again; the service unavailable, on request only.
+      const retries = path.steps.filter((s, i) => s.event.type === 'invitation.retry' && i > 0 && path.steps[i - 1]!.state.matches('unavailable')).length
+      assert.is(deferreds.started.filter((s) => s.id === 'loadInvitation').length, 1 + retries)
+      const lastLoadError = path.steps.findLast((s) => s.event.type === 'xstate.error.actor.loadInvitation')?.event as { error?: Error } | undefined
+      if (snapshot.matches('refused')) assert.is(lastLoadError?.error, expired)
+      if (snapshot.matches('unavailable')) assert.is(lastLoadError?.error, down)
       // Into the portal exactly once, and only when the server agreed.
       assert.is(entered.length, snapshot.matches('accepted') ? 1 : 0)
       if (entered[0]) assert.is(entered[0].orderId, 2)
@@ -77,6 +89,19 @@ for (const signedInEmail of [null, 'associe@example.com', 'demo@example.com']) {
 ModelBased.run()
 
 const Examples = suite('invitation: examples')
+
+Examples('the service unavailable while reading the link: « Réessayer » reads it again, and the invitation shows', async () => {
+  const { actor, deferreds } = start(null)
+  actor.start()
+  deferreds.settle('loadInvitation', { error: down })
+  await flush()
+  assert.equal([actor.getSnapshot().value, actor.getSnapshot().context.error], ['unavailable', down.message])
+  actor.send({ type: 'invitation.retry' })
+  assert.equal([actor.getSnapshot().value, actor.getSnapshot().context.error], ['loading', null])
+  deferreds.settle('loadInvitation', { output: forNina })
+  await flush()
+  assert.is(actor.getSnapshot().value, 'accountForm')
+})
 
 Examples('a new address: first name, last name and a password under the rule, then into the portal on the order', async () => {
   const { actor, deferreds, entered } = start(null)

@@ -5,6 +5,11 @@ import { submissionMachine } from '../../src/machines/submission.machine.ts'
 import { Deferreds, describePath, replay, shortestPaths } from '../util/paths.ts'
 
 const values = { email: 'demo@example.com' }
+/** As src/api's errors: the server's French message and its status (0: not reached). */
+const failure = (status: number, message: string) => Object.assign(new Error(message), { status })
+const refused = failure(400, 'Ce lien de réinitialisation est invalide, a déjà servi ou a expiré : demandez-en un nouveau.')
+const down = failure(503, 'Le service est momentanément indisponible : veuillez réessayer dans quelques instants.')
+const offline = failure(0, 'Impossible de joindre le serveur. Vérifiez votre connexion internet puis réessayez.')
 
 function start() {
   const deferreds = new Deferreds()
@@ -16,11 +21,14 @@ function start() {
 const events = [
   { type: 'form.submit', values },
   { type: 'xstate.done.actor.submit', output: { message: 'Votre mot de passe a été modifié.' } },
-  { type: 'xstate.error.actor.submit', error: new Error('Adresse inconnue.') },
+  { type: 'xstate.error.actor.submit', error: refused },
+  { type: 'xstate.error.actor.submit', error: down },
+  { type: 'xstate.error.actor.submit', error: offline },
 ] as const
 
 const ModelBased = suite('submission: every shortest path, replayed')
-const paths = shortestPaths(submissionMachine, { events })
+const serializeState = (s: any) => JSON.stringify([s.value, s.context.error, s.context.unavailable])
+const paths = shortestPaths(submissionMachine, { events, serializeState })
 ModelBased('the model reaches every state', () => {
   assert.equal([...new Set(paths.map((p) => String(p.state.value)))].sort(), ['editing', 'submitting', 'succeeded'])
 })
@@ -37,8 +45,10 @@ for (const path of paths) {
     // The wiring is handed the server's reply (its message becomes the toast).
     assert.equal(replies, snapshot.matches('succeeded') ? [{ message: 'Votre mot de passe a été modifié.' }] : [])
     assert.is(snapshot.hasTag('busy'), snapshot.matches('submitting'))
-    const failedLast = path.steps.at(-1)?.event.type === 'xstate.error.actor.submit'
-    assert.is(snapshot.context.error, failedLast ? 'Adresse inconnue.' : null)
+    const last = path.steps.at(-1)?.event as { type: string; error?: Error } | undefined
+    assert.is(snapshot.context.error, last?.type === 'xstate.error.actor.submit' ? last.error!.message : null)
+    // The service failed (unreachable, 5xx): worth sending again; a refusal (4xx: a link used or expired) is not.
+    assert.is(snapshot.context.unavailable, last?.error === down || last?.error === offline)
     if (submits) assert.equal(snapshot.context.values, values, 'what was typed is kept')
     actor.stop()
   })

@@ -110,8 +110,10 @@ export interface PeopleScenario {
   representatives?: Mandataire[]
   passkeys?: Passkey[]
   sessions?: Session[]
-  /** The invitation behind a link, or the French refusal of an expired or used one. */
+  /** The invitation behind a link, or the French refusal of an expired or used one (410). */
   invitation?: InvitationInfo | string
+  /** The first read of the invitation meets the service unavailable (503). */
+  invitationUnavailableOnce?: boolean
   /** « Ce n’était pas vous ? »: what the revert link answers, the server's message or its refusal (a status and message). */
   emailRevert?: { status?: undefined; message: string } | { status: number; message: string }
   /** Calls that fail with the server's French message. */
@@ -293,7 +295,11 @@ function peopleApi(scenario: PeopleScenario, calls: Calls, notify: (notice: Noti
     deleteMandataire: async (orderId, id) => (record('deleteMandataire', orderId, id), { message: 'ok' }),
     getInvitation: async (token) => {
       record('getInvitation', token)
-      if (typeof scenario.invitation === 'string' || !scenario.invitation) throw new Error(typeof scenario.invitation === 'string' ? scenario.invitation : 'Invitation introuvable.')
+      if (scenario.invitationUnavailableOnce && calls.people.filter(([name]) => name === 'getInvitation').length === 1) {
+        throw withStatus(503, 'Le service est momentanément indisponible : veuillez réessayer dans quelques instants.', 'DATABASE_UNAVAILABLE')
+      }
+      if (typeof scenario.invitation === 'string') throw withStatus(410, scenario.invitation, 'INVITATION_EXPIRED')
+      if (!scenario.invitation) throw withStatus(404, 'Invitation introuvable.', 'INVITATION_UNKNOWN')
       return scenario.invitation
     },
     createInvitationAccount: async (token, body) => (record('createInvitationAccount', token, body), { user: { ...F.authUser, email: 'nina@example.com', firstname: body.firstname }, orderId: 2, raisonSociale: 'Boulangerie des Lilas SAS' }),
@@ -406,7 +412,11 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
     requestPasswordReset: async (body) => void calls.resetRequests.push(body) as never,
     resetPassword: async (body) => {
       calls.passwordResets.push(body)
-      if (body.token === 'expire') throw new Error('Ce lien a expiré. Demandez un nouveau lien.')
+      // As the server: a link used or expired is refused (400); 'indisponible' meets the database restarting once (503).
+      if (body.token === 'expire') throw withStatus(400, 'Ce lien de réinitialisation est invalide, a déjà servi ou a expiré : demandez-en un nouveau.', 'INVALID_RESET_TOKEN')
+      if (body.token === 'indisponible' && calls.passwordResets.length === 1) {
+        throw withStatus(503, 'Le service est momentanément indisponible : veuillez réessayer dans quelques instants.', 'DATABASE_UNAVAILABLE')
+      }
       // The account had passkeys: the server's reply says they went (server/routes/account/index.ts).
       if (body.token === 'avec-cles') return { message: 'Votre mot de passe a été modifié, vous pouvez vous connecter. Vos clés d’accès ont été supprimées : vous pourrez en ajouter une depuis « Informations personnelles ».' }
       return undefined as never

@@ -1,5 +1,5 @@
 import '../util/dom.ts'
-import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { IDENTITY_DONE, IDENTITY_STILL_INCOMPLETE, IDENTITY_WRONG_TYPE } from '../../src/machines/identityUpload.machine.ts'
@@ -111,9 +111,26 @@ Passwords('an expired link says so and offers a new one; the typed password stay
   fireEvent.change(await screen.findByLabelText('Nouveau mot de passe'), { target: { value: 'Nouveau mot 1234' } })
   fireEvent.change(screen.getByLabelText('Confirmez le mot de passe'), { target: { value: 'Nouveau mot 1234' } })
   fireEvent.click(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }))
-  await screen.findByText(/Ce lien a expiré/)
+  await screen.findByText(/a déjà servi ou a expiré/)
   screen.getByRole('link', { name: 'Demander un nouveau lien' })
+  assert.is(screen.queryByRole('button', { name: 'Réessayer' }), null, 'the same link cannot go through')
   assert.is((screen.getByLabelText('Nouveau mot de passe') as HTMLInputElement).value, 'Nouveau mot 1234')
+})
+
+Passwords('the service unavailable (503) is not a bad link: it says so, and « Réessayer » sends what is typed again', async () => {
+  const app = await renderApp('/set-password/indisponible')
+  fireEvent.change(await screen.findByLabelText('Nouveau mot de passe'), { target: { value: 'Nouveau mot 1234' } })
+  fireEvent.change(screen.getByLabelText('Confirmez le mot de passe'), { target: { value: 'Nouveau mot 1234' } })
+  fireEvent.click(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }))
+  const alert = await screen.findByRole('alert')
+  assert.match(alert.textContent!, /momentanément indisponible/)
+  assert.is(within(alert).queryByRole('link', { name: 'Demander un nouveau lien' }), null, 'the link may well be good')
+  assert.equal([(screen.getByLabelText('Nouveau mot de passe') as HTMLInputElement).value, (screen.getByLabelText('Confirmez le mot de passe') as HTMLInputElement).value],
+    ['Nouveau mot 1234', 'Nouveau mot 1234'], 'what was typed stays')
+  fireEvent.click(within(alert).getByRole('button', { name: 'Réessayer' }))
+  await waitFor(() => assert.is(app.currentPath(), '/login'))
+  assert.equal(app.calls.passwordResets, [1, 2].map(() => ({ token: 'indisponible', password: 'Nouveau mot 1234' })))
+  assert.equal(app.calls.notices, [{ kind: 'success', message: PASSWORD_CHANGED }])
 })
 
 Passwords.run()

@@ -358,6 +358,20 @@ Invitation('an expired link says so in French, with a way to sign in', async () 
   await renderApp('/invitation/jeton-9', { people: { invitation: 'Cette invitation a expiré. Demandez à Camille Martin de vous inviter à nouveau.' } })
   await screen.findByText('Cette invitation a expiré. Demandez à Camille Martin de vous inviter à nouveau.')
   screen.getByRole('link', { name: 'Connectez-vous' })
+  assert.is(screen.queryByRole('button', { name: 'Réessayer' }), null, 'that link will never work')
+})
+
+Invitation('the service unavailable is not a bad link: it says so, « Réessayer » reads the link again, the focus on the title', async () => {
+  const app = await renderApp('/invitation/jeton-12', { people: { invitation: forNina, invitationUnavailableOnce: true } })
+  const alert = await screen.findByRole('alert')
+  assert.match(alert.textContent!, /momentanément indisponible/)
+  assert.is(screen.queryByRole('link', { name: 'Connectez-vous' }), null)
+  const retry = within(alert).getByRole('button', { name: 'Réessayer' })
+  retry.focus()
+  fireEvent.click(retry)
+  await screen.findByRole('button', { name: 'Créer mon accès et accepter' })
+  assert.equal(app.calls.people.filter(([name]) => name === 'getInvitation'), [['getInvitation', 'jeton-12'], ['getInvitation', 'jeton-12']])
+  await waitFor(() => assert.is(document.activeElement, screen.getByRole('heading', { level: 1, name: 'Invitation' })))
 })
 
 Invitation('signed in with another account: asked to sign out first', async () => {

@@ -39,12 +39,15 @@ const Footer = styled('footer')`
   font-size: 0.875rem;
 `
 
+/** The page's title: where the focus goes once a page of this layout has what it asked for (a retry, an arrival). */
+export const BARE_TITLE_ID = 'titre'
+
 export function BareLayout({ title, children, wide = false }: { title: string; children: ReactNode; wide?: boolean }) {
   return (
     <Page>
       <Brand>{BRAND_NAME}</Brand>
       <Panel $wide={wide}>
-        <h1>{title}</h1>
+        <h1 id={BARE_TITLE_ID} tabIndex={-1}>{title}</h1>
         {children}
       </Panel>
       <Footer>

@@ -1,15 +1,16 @@
 // /invitation/:token (bare, no sign-in needed): the invitation e-mail's link. Who invites to which
 // order, then: "Accepter" (the invited account is signed in), its password (the invited account is
 // not signed in), or first name, last name and a password with the rule shown (a new address). An
-// expired or used link says so, and to ask the owner again.
+// expired or used link says so, and to ask the owner again; the service unavailable says so, with 'Réessayer'.
 import { useActorRef, useSelector } from '@xstate/react'
 import type { FormEvent } from 'react'
 import { Link } from 'wouter'
 import { readStoredUser } from '../../../wiring/storage.ts'
 import { useFlows } from '../../app-context.tsx'
 import { PasswordFields } from '../../components/PasswordFields.tsx'
-import { Alert, BusyButton, Button, Spinner, TextField } from '../../components/ui.tsx'
-import { BareLayout } from '../../layout/BareLayout.tsx'
+import { Alert, BusyButton, Button, ErrorState, Spinner, TextField } from '../../components/ui.tsx'
+import { useFocusAfter } from '../../components/useFocusWhenShown.ts'
+import { BARE_TITLE_ID, BareLayout } from '../../layout/BareLayout.tsx'
 
 export default function InvitationPage({ token }: { token: string }) {
   const flows = useFlows('people')
@@ -20,6 +21,8 @@ export default function InvitationPage({ token }: { token: string }) {
   const problems = useSelector(actor, (s) => s.context.problems)
   const error = useSelector(actor, (s) => s.context.error)
   const busy = useSelector(actor, (s) => s.hasTag('busy'))
+  // 'Réessayer' gives way to the spinner: once the invitation is read, the focus goes to the page's title.
+  const retried = useFocusAfter(state !== 'loading', () => document.getElementById(BARE_TITLE_ID))
   const change = (patch: Partial<typeof draft>) => actor.send({ type: 'invitation.change', draft: patch })
   const submit = (type: 'invitation.signIn' | 'invitation.create' | 'invitation.accept') => (event: FormEvent) => {
     event.preventDefault()
@@ -27,7 +30,14 @@ export default function InvitationPage({ token }: { token: string }) {
   }
 
   if (state === 'loading') return <BareLayout title="Invitation"><Spinner label="Chargement de l’invitation…" /></BareLayout>
-  if (state === 'unavailable' || !invitation) {
+  if (state === 'unavailable') {
+    return (
+      <BareLayout title="Invitation">
+        <ErrorState message={error ?? ''} onRetry={() => { retried(); actor.send({ type: 'invitation.retry' }) }} />
+      </BareLayout>
+    )
+  }
+  if (state === 'refused' || !invitation) {
     return (
       <BareLayout title="Invitation">
         <Alert $kind="error" role="alert">{error}</Alert>

@@ -1,12 +1,14 @@
 // /set-password/:token (PRODUCT.md): the new password twice, the rule shown (12 characters at least,
-// not a common one: passwordRule.ts); success returns to /login with a toast.
+// not a common one: passwordRule.ts); success returns to /login with a toast. A link refused (used or
+// expired: the server's 400) leads to a new one; the service unavailable (a 503, no connection) is
+// only that: 'Réessayer' sends again what is typed, the link may well still be good.
 import { useActorRef, useSelector } from '@xstate/react'
-import { type FormEvent, useState } from 'react'
+import { type FormEvent, useRef, useState } from 'react'
 import { Link } from 'wouter'
 import { useFlows } from '../../app-context.tsx'
 import { PASSWORDS_DIFFER, passwordProblem } from '../../../machines/passwordRule.ts'
 import { PasswordFields } from '../../components/PasswordFields.tsx'
-import { Alert, BusyButton } from '../../components/ui.tsx'
+import { Alert, BusyButton, Button } from '../../components/ui.tsx'
 import { BareLayout } from '../../layout/BareLayout.tsx'
 
 
@@ -15,12 +17,14 @@ export default function SetPasswordPage({ token }: { token: string }) {
   const actor = useActorRef(flows.passwordReset)
   const busy = useSelector(actor, (s) => s.hasTag('busy'))
   const error = useSelector(actor, (s) => s.context.error)
+  const unavailable = useSelector(actor, (s) => s.context.unavailable)
+  const send = useRef<HTMLButtonElement>(null)
   const [password, setPassword] = useState('')
   const [confirmation, setConfirmation] = useState('')
   const [problems, setProblems] = useState<{ password?: string; confirmation?: string }>({})
 
-  function submit(event: FormEvent) {
-    event.preventDefault()
+  function submit(event?: FormEvent) {
+    event?.preventDefault()
     const next = {
       password: passwordProblem(password) ?? undefined,
       confirmation: confirmation !== password ? PASSWORDS_DIFFER : undefined,
@@ -35,12 +39,18 @@ export default function SetPasswordPage({ token }: { token: string }) {
       <form onSubmit={submit} noValidate aria-busy={busy}>
         {error && (
           <Alert $kind="error" role="alert">
-            {error} <Link href="/reset-password">Demander un nouveau lien</Link>
+            {error}{' '}
+            {unavailable ? (
+              // The message and this button go while it is sent again: the focus waits on the form's button, busy meanwhile.
+              <Button type="button" $variant="secondary" onClick={() => { send.current?.focus(); submit() }}>Réessayer</Button>
+            ) : (
+              <Link href="/reset-password">Demander un nouveau lien</Link>
+            )}
           </Alert>
         )}
         <PasswordFields idPrefix="new" password={password} confirmation={confirmation} onPassword={setPassword} onConfirmation={setConfirmation}
           passwordError={problems.password} confirmationError={problems.confirmation} />
-        <BusyButton type="submit" busy={busy}>
+        <BusyButton type="submit" busy={busy} ref={send}>
           {busy ? 'Enregistrement…' : 'Enregistrer le mot de passe'}
         </BusyButton>
       </form>
