@@ -563,3 +563,109 @@ BusyForms('/invitation "Créer mon accès et accepter"', async () => {
 })
 
 BusyForms.run()
+
+const Arrival = suite('an action that leads to another page (a sign-in, a new password, documents sent): the focus lands on its title, not on <body>')
+Arrival.before.each(() => setViewport(1280))
+Arrival.after.each(() => cleanup())
+
+const title = (name: string) => screen.findByRole('heading', { level: 1, name })
+
+/** /login's form, filled and sent from the keyboard. */
+async function signIn() {
+  fireEvent.change(await screen.findByLabelText('Adresse e-mail'), { target: { value: 'demo@example.com' } })
+  fireEvent.change(screen.getByLabelText('Mot de passe'), { target: { value: 'Demo1234!' } })
+  press(screen.getByRole('button', { name: 'Se connecter' }))
+}
+
+Arrival('signed in: the dashboard’s title', async () => {
+  await renderApp('/login', { orders: [F.boulangerie] })
+  await signIn()
+  const heading = await title('Tableau de bord')
+  await waitFor(() => assertFocusOn(heading, 'the dashboard’s title'))
+})
+
+Arrival('signed in again after an expiry: the title of the page left', async () => {
+  const scenario: Scenario & { signedIn: boolean; defaultOrder: number } = { signedIn: true, defaultOrder: F.boulangerie.id, expireNext: [] }
+  const app = await renderApp('/factures', scenario)
+  await title('Mes factures')
+  // The session expires during work: the next call answers 401.
+  scenario.expireNext!.push('documents')
+  fireEvent.change(screen.getByLabelText('Domiciliation'), { target: { value: 'all' } })
+  await waitFor(() => assert.is(app.currentPath(), '/login'))
+  await signIn()
+  const heading = await title('Mes factures')
+  await waitFor(() => assertFocusOn(heading, 'the title of the page left'))
+})
+
+Arrival('signed in with several orders: the order choice’s title; an order chosen, the picker that shows it (as before)', async () => {
+  await renderApp('/login')
+  await signIn()
+  const heading = await screen.findByRole('heading', { name: 'Sélectionnez la domiciliation' })
+  await waitFor(() => assertFocusOn(heading, 'the order choice’s title'))
+  press(screen.getByRole('button', { name: /Boulangerie des Lilas SAS/ }))
+  await screen.findByText('Bonjour Camille')
+  await waitFor(() => assertFocusOn(screen.getByLabelText('Domiciliation'), 'the picker'))
+})
+
+Arrival('signed in, the only order missing documents: the title of /missing-document', async () => {
+  const app = await renderApp('/login', { orders: [F.conseil] })
+  await signIn()
+  await waitFor(() => assert.is(app.currentPath(), '/missing-document'))
+  const heading = await title('Documents manquants')
+  await waitFor(() => assertFocusOn(heading, 'the title of /missing-document'))
+})
+
+Arrival('an order chosen that misses documents: the title of /missing-document', async () => {
+  const app = await renderApp('/tableau-de-bord', { signedIn: true })
+  press(await screen.findByRole('button', { name: /Conseil Horizon EURL/ }))
+  await waitFor(() => assert.is(app.currentPath(), '/missing-document'))
+  const heading = await title('Documents manquants')
+  await waitFor(() => assertFocusOn(heading, 'the title of /missing-document'))
+})
+
+Arrival('the documents sent: the dashboard’s title', async () => {
+  const app = await renderApp('/missing-document', { signedIn: true, orders: [F.conseil], defaultOrder: F.conseil.id })
+  fireEvent.change(await screen.findByLabelText("Pièce d'identité du gérant"), { target: { files: [new File(['%PDF-1.7'], 'cni.pdf', { type: 'application/pdf' })] } })
+  press(screen.getByRole('button', { name: 'Envoyer mes documents' }))
+  await waitFor(() => assert.is(app.currentPath(), '/tableau-de-bord'))
+  const heading = await title('Tableau de bord')
+  await waitFor(() => assertFocusOn(heading, 'the dashboard’s title'))
+})
+
+Arrival('a new password saved: the title of /login', async () => {
+  const app = await renderApp('/set-password/jeton-42')
+  fireEvent.change(await screen.findByLabelText('Nouveau mot de passe'), { target: { value: 'Nouveau mot 1234' } })
+  fireEvent.change(screen.getByLabelText('Confirmez le mot de passe'), { target: { value: 'Nouveau mot 1234' } })
+  press(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }))
+  await waitFor(() => assert.is(app.currentPath(), '/login'))
+  const heading = await title('Connexion à votre espace client')
+  await waitFor(() => assertFocusOn(heading, 'the title of /login'))
+})
+
+Arrival('an invitation accepted: the title of the dashboard it leads to', async () => {
+  const app = await renderApp('/invitation/jeton-7', { people: { invitation: forNina } })
+  fireEvent.change(await screen.findByLabelText('Prénom'), { target: { value: 'Nina' } })
+  change('Nom', 'Roussel')
+  change('Mot de passe', 'une phrase de passe')
+  change('Confirmez le mot de passe', 'une phrase de passe')
+  press(screen.getByRole('button', { name: 'Créer mon accès et accepter' }))
+  await waitFor(() => assert.is(app.currentPath(), '/tableau-de-bord'))
+  const heading = await title('Tableau de bord')
+  await waitFor(() => assertFocusOn(heading, 'the dashboard’s title'))
+})
+
+Arrival('a page opened by an address or from the menu: the focus stays where it is', async () => {
+  await open('/tableau-de-bord')
+  await screen.findByText('Bonjour Camille')
+  assertFocusOn(document.body, '<body>, as the browser leaves it on a page load')
+  const entry = within(screen.getByRole('complementary', { name: 'Menu principal' })).getByRole('link', { name: 'Mes factures' })
+  press(entry)
+  await title('Mes factures')
+  assertFocusOn(entry, 'the menu entry')
+  cleanup()
+  await renderApp('/login')
+  await title('Connexion à votre espace client')
+  assertFocusOn(document.body, '<body>')
+})
+
+Arrival.run()

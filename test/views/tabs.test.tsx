@@ -70,6 +70,7 @@ Tabs('signed in in another tab while this one shows /login: this tab opens the p
   await screen.findByText('Bonjour Camille')
   assert.is(app.currentPath(), '/tableau-de-bord')
   assert.equal(app.session.getSnapshot().context.user, F.authUser)
+  assert.is(document.activeElement, document.body, 'no sign-in here: the focus is not moved (the person is in the other tab)')
 })
 
 Tabs('a sign-out removes the entry only while it holds this sign-in: another tab’s newer sign-in stays', () => {

@@ -50,13 +50,45 @@ export function headingOf(element: Element | null | undefined): HTMLElement | nu
 /** Where an action that leaves its page puts the focus meanwhile: the page's content (Shell's <main>, kept between pages). */
 export const PAGE_CONTENT_ID = 'contenu'
 
+/** The page's title: the header's (the dashboard layout) or the bare layout's, focusable by script only (tabindex -1). */
+export const PAGE_TITLE_ID = 'titre'
+
+// An action that went through and leads to another page, said by useArrivalAfter, until that page arrives.
+let arrivalExpected = false
+
 /**
- * A page reached after an action on another one (a formality ordered, then /formalites): that action left the focus on
- * the page's content (PAGE_CONTENT_ID, e.g. as a dialog's fallbackFocus), and the new page's `target` (its heading) takes
- * it when it mounts. A page opened otherwise (the menu, an address, a reload) leaves the focus where it is.
+ * A page reached after an action on another one takes the focus on `target` (its heading) when it mounts, if the
+ * action left it on the page's content (PAGE_CONTENT_ID, e.g. a formality ordered: a dialog's fallbackFocus, then
+ * /formalites), or said so (useArrivalAfter) and the focus was lost on the way: a layout that changes (/login for the
+ * portal, the portal for /missing-document) takes with it whatever held the focus. A page opened otherwise (the menu,
+ * an address, a reload) leaves the focus where it is. Read once, on mount.
  */
-export function useFocusOnArrival(target: RefObject<HTMLElement | null>) {
+export function useFocusOnArrival(target: RefObject<HTMLElement | null> | (() => HTMLElement | null | undefined)) {
+  const latest = useRef(target)
   useEffect(() => {
-    if (document.activeElement?.id === PAGE_CONTENT_ID) target.current?.focus()
-  }, [target])
+    const expected = arrivalExpected
+    arrivalExpected = false
+    const element = typeof latest.current === 'function' ? latest.current() : latest.current.current
+    if (document.activeElement?.id === PAGE_CONTENT_ID || (expected && focusLost())) element?.focus()
+  }, [])
+}
+
+type Watched<S> = { getSnapshot: () => S; subscribe: (observer: (snapshot: S) => void) => { unsubscribe: () => void } }
+
+/**
+ * `actor`'s action went through and leads to another page (a sign-in, a new password, the documents sent): the moment
+ * `leaves` says so, before that page renders, the focus is handed over to it (useFocusOnArrival).
+ */
+export function useArrivalAfter<S>(actor: Watched<S> | null | undefined, leaves: (next: S, previous: S) => boolean) {
+  const latest = useRef(leaves)
+  latest.current = leaves
+  useEffect(() => {
+    if (!actor) return
+    let previous = actor.getSnapshot()
+    const { unsubscribe } = actor.subscribe((next) => {
+      if (next !== previous && latest.current(next, previous)) arrivalExpected = true
+      previous = next
+    })
+    return unsubscribe
+  }, [actor])
 }

@@ -1,7 +1,8 @@
 // The bare layout (spec §2): login, reset-password, set-password, missing-document.
 import { styled } from 'goober'
-import type { ReactNode } from 'react'
+import { type ReactNode, useRef } from 'react'
 import { BRAND_NAME, COPYRIGHT_YEAR } from '../../wiring/config.ts'
+import { PAGE_TITLE_ID, useFocusOnArrival } from '../components/useFocusWhenShown.ts'
 import { color, radius, shadow } from '../theme.ts'
 
 const Page = styled('div')`
@@ -39,15 +40,15 @@ const Footer = styled('footer')`
   font-size: 0.875rem;
 `
 
-/** The page's title: where the focus goes once a page of this layout has what it asked for (a retry, an arrival). */
-export const BARE_TITLE_ID = 'titre'
-
-export function BareLayout({ title, children, wide = false }: { title: string; children: ReactNode; wide?: boolean }) {
+export function BareLayout({ title: heading, children, wide = false }: { title: string; children: ReactNode; wide?: boolean }) {
+  // Reached by an action on another page (a new password chosen, then /login; the portal, then /missing-document).
+  const title = useRef<HTMLHeadingElement>(null)
+  useFocusOnArrival(title)
   return (
     <Page>
       <Brand>{BRAND_NAME}</Brand>
       <Panel $wide={wide}>
-        <h1 id={BARE_TITLE_ID} tabIndex={-1}>{title}</h1>
+        <h1 id={PAGE_TITLE_ID} ref={title} tabIndex={-1}>{heading}</h1>
         {children}
       </Panel>
       <Footer>

@@ -7,7 +7,7 @@ import { Link } from 'wouter'
 import { NO_ORDERS_MESSAGE } from '../../machines/startup.machine.ts'
 import { type StartupRef, useSession, useStartup } from '../app-context.tsx'
 import { Alert, Button, Centered, ErrorState, PageSpinner } from '../components/ui.tsx'
-import { useFocusWhenShown } from '../components/useFocusWhenShown.ts'
+import { useFocusOnArrival, useFocusWhenShown } from '../components/useFocusWhenShown.ts'
 import { OrderSelection } from './OrderSelection.tsx'
 import { Shell } from './Shell.tsx'
 
@@ -20,10 +20,17 @@ function SignOutButton() {
   )
 }
 
+/** A screen's title, where a sign-in that led here puts the focus (useFocusOnArrival). */
+function Title({ children }: { children: string }) {
+  const title = useRef<HTMLHeadingElement>(null)
+  useFocusOnArrival(title)
+  return <h1 ref={title} tabIndex={-1}>{children}</h1>
+}
+
 function NoOrders({ startup }: { startup: StartupRef }) {
   return (
     <Centered>
-      <h1>Aucune domiciliation</h1>
+      <Title>Aucune domiciliation</Title>
       <p>{NO_ORDERS_MESSAGE}</p>
       <Button type="button" $variant="secondary" onClick={() => startup.send({ type: 'startup.retry' })}>
         Réessayer
@@ -81,7 +88,7 @@ export default function DashboardLayout() {
     // nor what to do), 'Réessayer', and a way out: nothing else of the portal is shown (found in review).
     return (
       <Centered>
-        <h1>Votre espace n’a pas pu être chargé</h1>
+        <Title>Votre espace n’a pas pu être chargé</Title>
         <ErrorState message={error ?? 'Impossible de charger votre espace.'} onRetry={() => startup.send({ type: 'startup.retry' })} />
         <SignOutButton />
       </Centered>

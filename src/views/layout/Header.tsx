@@ -7,6 +7,7 @@ import { useLocation } from 'wouter'
 import type { StartupContext } from '../../machines/startup.machine.ts'
 import { type StartupRef, useSession } from '../app-context.tsx'
 import { Button, IconButton } from '../components/ui.tsx'
+import { PAGE_TITLE_ID } from '../components/useFocusWhenShown.ts'
 import { Icon } from '../icons.tsx'
 import type { PageRoute } from '../pages/page.ts'
 import { color, mq, radius } from '../theme.ts'
@@ -81,7 +82,8 @@ export function Header({ route, startup, orderPicker }: { route: PageRoute | und
       <IconButton type="button" aria-label="Retour" onClick={back}>
         <Icon name="back" />
       </IconButton>
-      <h1>
+      {/* Where the focus lands when an action on another page led here (the Shell: useFocusOnArrival). */}
+      <h1 id={PAGE_TITLE_ID} tabIndex={-1}>
         {route && <Icon name={route.icon} />}
         {route?.title ?? 'Page introuvable'}
       </h1>

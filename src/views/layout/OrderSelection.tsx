@@ -8,7 +8,7 @@ import { SELECTION_VIDEO_URL } from '../../wiring/config.ts'
 import type { StartupContext } from '../../machines/startup.machine.ts'
 import type { StartupRef } from '../app-context.tsx'
 import { Button, formatDate } from '../components/ui.tsx'
-import { focusLost } from '../components/useFocusWhenShown.ts'
+import { focusLost, useArrivalAfter, useFocusOnArrival } from '../components/useFocusWhenShown.ts'
 import { Icon } from '../icons.tsx'
 import { color, mq, radius, shadow } from '../theme.ts'
 
@@ -133,10 +133,14 @@ export function OrderSelection({ startup }: { startup: StartupRef }) {
   const canCancel = useSelector(startup, (s) => s.context.hasChoice)
   const heading = useRef<HTMLHeadingElement>(null)
 
-  // The screen replaces the shell, and with it the control that opened it: the focus comes here, not on <body>.
+  // The screen replaces the shell, and with it the control that opened it: the focus comes here, not on <body>. So does
+  // a sign-in that led here (useFocusOnArrival: the shell, shown next, is no arrival then, the picker takes the focus).
   useEffect(() => {
     if (focusLost()) heading.current?.focus()
   }, [])
+  useFocusOnArrival(heading)
+  // An order chosen that still misses documents leads to /missing-document, outside this layout: its title takes the focus.
+  useArrivalAfter(startup, (next) => next.matches('missingDocuments'))
 
   useEffect(() => {
     if (!canCancel) return

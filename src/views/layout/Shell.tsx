@@ -7,6 +7,7 @@ import { useLocation } from 'wouter'
 import { selectedOrder, type StartupContext } from '../../machines/startup.machine.ts'
 import { readMenuExpanded, writeMenuExpanded } from '../../wiring/storage.ts'
 import { type StartupRef, useFlows } from '../app-context.tsx'
+import { PAGE_CONTENT_ID, PAGE_TITLE_ID, useFocusOnArrival } from '../components/useFocusWhenShown.ts'
 import { useMediaQuery } from '../components/useMediaQuery.ts'
 import { LEGAL_FORMALITIES_PATH, routeByPath } from '../routes.ts'
 import { color, DESKTOP_MIN_WIDTH, mq } from '../theme.ts'
@@ -78,6 +79,10 @@ export function Shell({ startup, focusTarget }: { startup: StartupRef; focusTarg
   const focusHere = useCallback((element: HTMLElement | null) => {
     if (focusTarget) focusTarget.current = element
   }, [focusTarget])
+
+  // Reached by an action on another page (signed in, documents sent, an invitation accepted): the page's title, or its
+  // content where there is no header (/formalites-juridique).
+  useFocusOnArrival(() => document.getElementById(PAGE_TITLE_ID) ?? document.getElementById(PAGE_CONTENT_ID))
 
   useEffect(() => writeMenuExpanded(expanded), [expanded])
   useEffect(() => {

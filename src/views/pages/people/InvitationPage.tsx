@@ -9,8 +9,8 @@ import { readStoredUser } from '../../../wiring/storage.ts'
 import { useFlows } from '../../app-context.tsx'
 import { PasswordFields } from '../../components/PasswordFields.tsx'
 import { Alert, BusyButton, Button, ErrorState, Spinner, TextField } from '../../components/ui.tsx'
-import { useFocusAfter } from '../../components/useFocusWhenShown.ts'
-import { BARE_TITLE_ID, BareLayout } from '../../layout/BareLayout.tsx'
+import { PAGE_TITLE_ID, useArrivalAfter, useFocusAfter } from '../../components/useFocusWhenShown.ts'
+import { BareLayout } from '../../layout/BareLayout.tsx'
 
 export default function InvitationPage({ token }: { token: string }) {
   const flows = useFlows('people')
@@ -22,7 +22,9 @@ export default function InvitationPage({ token }: { token: string }) {
   const error = useSelector(actor, (s) => s.context.error)
   const busy = useSelector(actor, (s) => s.hasTag('busy'))
   // 'Réessayer' gives way to the spinner: once the invitation is read, the focus goes to the page's title.
-  const retried = useFocusAfter(state !== 'loading', () => document.getElementById(BARE_TITLE_ID))
+  const retried = useFocusAfter(state !== 'loading', () => document.getElementById(PAGE_TITLE_ID))
+  // Accepted: the page it leads to (the portal, on the shared order) takes the focus.
+  useArrivalAfter(actor, (next) => next.matches('accepted'))
   const change = (patch: Partial<typeof draft>) => actor.send({ type: 'invitation.change', draft: patch })
   const submit = (type: 'invitation.signIn' | 'invitation.create' | 'invitation.accept') => (event: FormEvent) => {
     event.preventDefault()

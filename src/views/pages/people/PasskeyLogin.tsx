@@ -4,12 +4,15 @@
 import { useActorRef, useSelector } from '@xstate/react'
 import { useFlows } from '../../app-context.tsx'
 import { Alert, BusyButton } from '../../components/ui.tsx'
+import { useArrivalAfter } from '../../components/useFocusWhenShown.ts'
 
 export default function PasskeyLogin() {
   const flows = useFlows('people')
   const actor = useActorRef(flows.passkeyLogin)
   const busy = useSelector(actor, (s) => s.hasTag('busy'))
   const error = useSelector(actor, (s) => s.context.error)
+  // Signed in: as with the password (LoginPage), the page it leads to takes the focus.
+  useArrivalAfter(actor, (next) => next.matches('signedIn'))
   if (typeof window.PublicKeyCredential !== 'function') return null
   return (
     <>

@@ -5,6 +5,7 @@ import { Link, Redirect } from 'wouter'
 import { hasStoredUser, subscribeStoredUser } from '../../../wiring/storage.ts'
 import { useServices, useSessionWhenLoaded, useSnapshotValue } from '../../app-context.tsx'
 import { Alert, BusyButton, Button, TextField } from '../../components/ui.tsx'
+import { useArrivalAfter } from '../../components/useFocusWhenShown.ts'
 import { BareLayout } from '../../layout/BareLayout.tsx'
 import { preloadSignedIn } from '../../signedIn.ts'
 import { prerenderedValue } from '../../takeover.ts'
@@ -36,6 +37,9 @@ export default function LoginPage() {
   const [username, setUsername] = useState(() => prerenderedValue('login-email'))
   const [password, setPassword] = useState(() => prerenderedValue('login-password'))
   const [errors, setErrors] = useState<{ username?: string; password?: string }>({})
+  // Signed in with this form: the page it leads to (the dashboard, the page left, the order choice, /missing-document)
+  // takes the focus; not when another tab signed in.
+  useArrivalAfter(session, (next, previous) => previous.matches('signingIn') && next.matches('signedIn'))
 
   if (signedIn) return <Redirect to={returnTo ?? '/tableau-de-bord'} replace />
 

@@ -9,7 +9,7 @@ import { selectedOrder, type StartupContext } from '../../../machines/startup.ma
 import { hasMissingDocuments } from '../../../machines/shared.ts'
 import { type StartupRef, useFlows, useSession, useStartup } from '../../app-context.tsx'
 import { Alert, BusyButton, Button, Centered, Field, Spinner } from '../../components/ui.tsx'
-import { useFocusWhenShown } from '../../components/useFocusWhenShown.ts'
+import { useArrivalAfter, useFocusWhenShown } from '../../components/useFocusWhenShown.ts'
 import { BareLayout } from '../../layout/BareLayout.tsx'
 import { color } from '../../theme.ts'
 
@@ -103,6 +103,8 @@ function UploadForm({ order, documents, startup }: { order: Order; documents: Mi
   const nothingToSend = useSelector(actor, (s) => s.matches('editing') && !s.can({ type: 'identity.submit' }))
   const message = useRef<HTMLDivElement>(null)
   useFocusWhenShown(nothingToSend, message)
+  // All sent: the dashboard, where the focus goes to the title.
+  useArrivalAfter(actor, (next) => next.matches('completed'))
 
   function submit(event: FormEvent) {
     event.preventDefault()

@@ -9,6 +9,7 @@ import { useFlows } from '../../app-context.tsx'
 import { PASSWORDS_DIFFER, passwordProblem } from '../../../machines/passwordRule.ts'
 import { PasswordFields } from '../../components/PasswordFields.tsx'
 import { Alert, BusyButton, Button } from '../../components/ui.tsx'
+import { useArrivalAfter } from '../../components/useFocusWhenShown.ts'
 import { BareLayout } from '../../layout/BareLayout.tsx'
 
 
@@ -19,6 +20,8 @@ export default function SetPasswordPage({ token }: { token: string }) {
   const error = useSelector(actor, (s) => s.context.error)
   const unavailable = useSelector(actor, (s) => s.context.unavailable)
   const send = useRef<HTMLButtonElement>(null)
+  // Saved: /login, where the focus goes to the title.
+  useArrivalAfter(actor, (next) => next.matches('succeeded'))
   const [password, setPassword] = useState('')
   const [confirmation, setConfirmation] = useState('')
   const [problems, setProblems] = useState<{ password?: string; confirmation?: string }>({})
