@@ -5,8 +5,7 @@ import * as assert from 'uvu/assert'
 import { createActor, fromPromise } from 'xstate'
 import type { AuthUser } from '../../server/contract/schemas.ts'
 import { accountingExportMachine, type AccountingExportContext } from '../../src/machines/accountingExport.machine.ts'
-import { sessionMachine } from '../../src/machines/session.machine.ts'
-import type { StartupLogic } from '../../src/machines/startup.machine.ts'
+import { sessionMachine, type PortalStart } from '../../src/machines/session.machine.ts'
 import { keeperOf, type KeptLogic } from '../../src/wiring/kept.ts'
 import * as F from '../util/fixtures.ts'
 import { Deferreds, flush } from '../util/paths.ts'
@@ -15,8 +14,8 @@ const other: AuthUser = { ...F.authUser, id: F.authUser.id + 1, apiToken: 'tok_o
 
 function setupKeeper() {
   const session = createActor(sessionMachine.provide({
-    actors: { loadPortal: fromPromise(() => new Promise<StartupLogic>(() => {})) }, // the portal never loads: not needed here
-  }), { input: { storedUser: F.authUser, storedChoice: null } })
+    actors: { loadPortal: fromPromise(() => new Promise<PortalStart>(() => {})) }, // the portal never loads: not needed here
+  }), { input: { storedUser: F.authUser } })
   session.start()
   const deferreds = new Deferreds()
   const ended: Pick<AccountingExportContext, 'sent' | 'failed'>[] = []
