@@ -37,8 +37,14 @@ export function BusyButton({ busy, onClick, ...props }: ComponentProps<typeof Bu
 
 export { IconButton } from './icon-button.ts'
 
-/** A link that stands on its own (a list's entry, 'Tous mes courriers'): on a phone, a 44 px tall target like the buttons. */
-export const touchLink = css`
+/**
+ * A link that stands on its own (a list's entry, 'Tous mes courriers'): on a phone, a 44 px tall target like the buttons.
+ * A function, called when rendering: a css`` at a module's top level writes goober's sheet when the module is evaluated,
+ * and esbuild's code splitting may evaluate this module's chunk before goober.ts (the entry imports its chunks in an
+ * order of its own), so the sheet was made without the CSP nonce and every style blocked (found by the browser suite
+ * once the flows were split per area). goober caches the class by its text: calling it at each render costs a lookup.
+ */
+export const touchLink = () => css`
   ${mq.mobile} { display: inline-flex; align-items: center; min-height: 44px; }
 `
 

@@ -40,7 +40,7 @@ export default function FoldersPage(_: PageProps) {
           {folders.map((f) => (
             <Row key={f.id}>
               <div>
-                <Link className={touchLink} href={`/mes-courriers/courriers?dossier=${f.id}`}><strong>{f.name}</strong></Link>
+                <Link className={touchLink()} href={`/mes-courriers/courriers?dossier=${f.id}`}><strong>{f.name}</strong></Link>
                 <div><Muted>{letters(f.documentCount)}</Muted> {companyOf(!order, orders.find((o) => o.id === f.domiciliationOrderId)?.raisonSociale ?? '')}</div>
               </div>
               <div>

@@ -71,12 +71,12 @@ export default function Dashboard(_: PageProps) {
               <Rows aria-label="Derniers courriers">
                 {docs.slice(0, 5).map((d) => (
                   <li key={d.id}>
-                    <Link className={touchLink} href={`/mes-courriers/courriers?domiciliation=${d.orderId}&courrier=${d.id}`}>{d.read ? d.sender : <strong>{d.sender}</strong>}</Link>
+                    <Link className={touchLink()} href={`/mes-courriers/courriers?domiciliation=${d.orderId}&courrier=${d.id}`}>{d.read ? d.sender : <strong>{d.sender}</strong>}</Link>
                     <div><Muted>reçu le {formatDate(d.receivedAt)}{d.read ? '' : ' · non lu'}</Muted></div>
                   </li>
                 ))}
               </Rows>
-              <p><Link className={touchLink} href="/mes-courriers/courriers">Tous mes courriers</Link></p>
+              <p><Link className={touchLink()} href="/mes-courriers/courriers">Tous mes courriers</Link></p>
             </ListState>
           </Card>
           <Card aria-labelledby="packages-title">
@@ -87,7 +87,7 @@ export default function Dashboard(_: PageProps) {
                 {waiting.slice(0, 5).map((p) => <li key={p.id}>{p.carrier} <Muted>de {p.sender}, arrivé le {formatDate(p.receivedAt)}</Muted></li>)}
               </Rows>
             </ListState>
-            <p><Link className={touchLink} href="/mes-courriers/colis">Tous mes colis</Link></p>
+            <p><Link className={touchLink()} href="/mes-courriers/colis">Tous mes colis</Link></p>
           </Card>
           <Card aria-labelledby="requests-title">
             <h3 id="requests-title">Réexpéditions en attente</h3>
@@ -97,7 +97,7 @@ export default function Dashboard(_: PageProps) {
                 {pending.slice(0, 5).map((r) => <li key={r.id}>{courierRequestKind[r.kind]} <Muted>du {formatDate(r.createdAt)}, {letters(r.letterCount)}</Muted></li>)}
               </Rows>
             </ListState>
-            <p><Link className={touchLink} href="/mes-courriers/reexpeditions">Toutes mes demandes</Link></p>
+            <p><Link className={touchLink()} href="/mes-courriers/reexpeditions">Toutes mes demandes</Link></p>
           </Card>
           <NextLetterDeadlines key={order?.id ?? 'all'} orderId={order?.id ?? null} />
         </Grid>

@@ -28,7 +28,7 @@ export function NextLetterDeadlines({ orderId }: { orderId: number | null }) {
           <Rows aria-label="Prochaines échéances de vos courriers">
             {next.map((d) => (
               <li key={d.documentId}>
-                <Link className={touchLink} href={letterLink(d.orderId, d.documentId)}>À traiter avant le {formatDay(d.date)}</Link>
+                <Link className={touchLink()} href={letterLink(d.orderId, d.documentId)}>À traiter avant le {formatDay(d.date)}</Link>
                 <div><Muted>{d.sender}{d.amountCents !== null ? ` · ${formatEuros(d.amountCents)}` : ''}</Muted></div>
               </li>
             ))}
