@@ -206,6 +206,16 @@ if (process.env.DATABASE_URL) {
     await link.release()
     return Promise.all([recovering, other])
   }
+  /** `first` starts and waits on what `take` holds here; the recovery comes and waits too; both go on. */
+  const underWayFirst = async <T>(ctx: RaceCtx, take: Parameters<typeof holdLocks>[1], first: () => Promise<T>, recovery: (typeof recoveries)[keyof typeof recoveries], token: string) => {
+    const held = await hold(ctx, take)
+    const started = first()
+    await untilLockWaiters(ctx.t.deps.db, 1)
+    const recovering = recovery.run(ctx.t.app, token)
+    await untilLockWaiters(ctx.t.deps.db, 2)
+    await held.release()
+    return Promise.all([started, recovering])
+  }
 
   for (const [name, recovery] of Object.entries(recoveries)) {
     race(`${name}: a registration checked before it and stored after it is refused (401, nothing kept)`, async (ctx) => {
@@ -232,13 +242,8 @@ if (process.env.DATABASE_URL) {
       const credential = key.register(await registrationOptions(t.app, user.session))
       const token = await recovery.link(t, user)
       // The registration is storing its key (the table held) when the recovery comes.
-      const table = await hold(ctx, (tx) => sql`lock table passkeys in share mode`.execute(tx))
-      const registering = register(ctx.second, user.session, credential)
-      await untilLockWaiters(t.deps.db, 1)
-      const recovering = recovery.run(t.app, token)
-      await untilLockWaiters(t.deps.db, 2)
-      await table.release()
-      const [registered, recovered] = await Promise.all([registering, recovering])
+      const [registered, recovered] = await underWayFirst(ctx, (tx) => sql`lock table passkeys in share mode`.execute(tx),
+        () => register(ctx.second, user.session, credential), recovery, token)
       assert.is(registered.statusCode, 200, registered.body)
       assert.is(recovered.statusCode, 200, recovered.body)
       if (name === 'reset') assert.match(recovered.json().message, 'Votre clé d’accès a été supprimée', 'the reset removed the key just stored')
@@ -269,13 +274,8 @@ if (process.env.DATABASE_URL) {
       const credential = key.authenticate(await loginOptions(t.app))
       const token = await recovery.link(t, user)
       // The sign-in is writing the key's counter (its row held) when the recovery comes.
-      const keyRow = await hold(ctx, (tx) => tx.selectFrom('passkeys').select('id').where('id', '=', added.json().id).forUpdate().execute())
-      const signingIn = signInWith(ctx.second, credential)
-      await untilLockWaiters(t.deps.db, 1)
-      const recovering = recovery.run(t.app, token)
-      await untilLockWaiters(t.deps.db, 2)
-      await keyRow.release()
-      const [signedIn, recovered] = await Promise.all([signingIn, recovering])
+      const [signedIn, recovered] = await underWayFirst(ctx, (tx) => tx.selectFrom('passkeys').select('id').where('id', '=', added.json().id).forUpdate().execute(),
+        () => signInWith(ctx.second, credential), recovery, token)
       assert.is(recovered.statusCode, 200, recovered.body)
       // Whichever got the key's row first: refused, or signed in and then signed out by the recovery.
       assert.ok(signedIn.statusCode === 200 || signedIn.statusCode === 401, signedIn.body)
