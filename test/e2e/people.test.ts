@@ -58,7 +58,8 @@ People('1280 px: she registers a passkey with the virtual authenticator, then si
   await page.getByRole('button', { name: 'Se déconnecter' }).click()
   await page.waitForURL((url) => url.pathname === '/login')
   await page.getByRole('button', { name: 'Se connecter avec une clé d’accès' }).click()
-  await page.getByRole('heading', { name: 'Sélectionnez la domiciliation' }).waitFor()
+  // The order she chose before is kept for her (per person, across sign-outs): the dashboard at once.
+  await pageTitle(page, 'Tableau de bord').waitFor()
   await tab.close()
 })
 
@@ -176,7 +177,8 @@ Password('360 px: Camille changes her password (the rule shown as she types) and
     await signIn(page, 'demo@example.com', DEMO_PASSWORD)
     await page.getByRole('alert').filter({ hasText: 'Identifiants incorrects' }).waitFor()
     await signIn(page, 'demo@example.com', 'le fournil ouvre à six heures')
-    await page.getByRole('heading', { name: 'Sélectionnez la domiciliation' }).waitFor()
+    // The order she chose before is kept for her (per person, across sign-outs): the dashboard at once.
+    await pageTitle(page, 'Tableau de bord').waitFor()
     await tab.close()
 
     const desk = await openAs(portal, DESKTOP, '/informations-personnelles', 'demo@example.com', 'le fournil ouvre à six heures')
