@@ -15,6 +15,7 @@ import { SWEEP_EVERY_MS, sweepStorage } from './services/storage-sweep.ts'
 // mail pipeline (issue 14)
 import { startJobWorker, type JobWorker } from './services/jobs.ts'
 import { LETTER_JOB, letterPipelineJob } from './services/mail-pipeline.ts'
+import { SECURITY_NOTICE_JOB, securityNoticeJob } from './services/security-notice.ts'
 import { tesseractOcr } from './services/ocr.ts'
 
 export async function createServer(config: Config) {
@@ -76,7 +77,7 @@ export async function createServer(config: Config) {
       }, SWEEP_EVERY_MS)
       timer.unref()
       if (config.jobWorker) {
-        worker = startJobWorker({ db: handle.db, handlers: { [LETTER_JOB]: letterPipelineJob({ db: handle.db, storage, ocr }) }, log: logger })
+        worker = startJobWorker({ db: handle.db, handlers: { [LETTER_JOB]: letterPipelineJob({ db: handle.db, storage, ocr }), [SECURITY_NOTICE_JOB]: securityNoticeJob(deps) }, log: logger })
         deps.jobs = worker
       }
     }

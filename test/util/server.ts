@@ -1,4 +1,5 @@
 // Builds the API on a fresh database per test file: PGlite in memory, or a throwaway schema of DATABASE_URL's PostgreSQL.
+import { SECURITY_NOTICE_JOB, securityNoticeJob } from '../../server/services/security-notice.ts'
 import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -91,7 +92,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   if (options.seed !== false) await seedDemo(handle.db, storage, { now: clock.now(), brandName: config.brandName })
   // mail pipeline (issue 14)
   const ocr = tesseractOcr()
-  const handlers = { [LETTER_JOB]: letterPipelineJob({ db: handle.db, storage, ocr }) }
+  const handlers = { [LETTER_JOB]: letterPipelineJob({ db: handle.db, storage, ocr }), [SECURITY_NOTICE_JOB]: securityNoticeJob(deps) }
   const runLetterJob = async (documentId: number) => {
     const job = await findJobFor(handle.db, LETTER_JOB, documentId)
     if (!job) throw new Error(`aucune tâche pour le courrier ${documentId}`)

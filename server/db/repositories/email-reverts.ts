@@ -28,7 +28,7 @@ export function reservedByRevert(db: Db, email: string, userId: number | null, n
  * could otherwise take the victim's address with an account of their own, and the revert would find it taken).
  */
 export async function changeEmailWithRevertLink(db: Kysely<Database>, change: { userId: number; newEmail: string; now: Date; expiresAt: Date; sessionTokenHash?: string }):
-Promise<{ user: User; oldEmail: string; oldVerified: boolean; token: string | null } | 'reserved' | 'ended'> {
+Promise<{ user: User; oldEmail: string; oldVerified: boolean; token: string | null; linkId: number | null } | 'reserved' | 'ended'> {
   return db.transaction().execute(async (tx) => {
     const before = await tx.selectFrom('users').select(['email', 'email_verified']).where('id', '=', change.userId).forUpdate().executeTakeFirstOrThrow()
     // The session that asks, checked again with the row ours (found in review): a revert or a reset committed since the
@@ -42,16 +42,29 @@ Promise<{ user: User; oldEmail: string; oldVerified: boolean; token: string | nu
     if (await reservedByRevert(tx, change.newEmail, change.userId, change.now)) throw new Reserved()
     await tx.updateTable('password_resets').set({ used_at: change.now }).where('user_id', '=', change.userId).where('used_at', 'is', null).execute()
     const live = await liveRevertLink(tx, change.userId, change.now)
-    if (!before.email_verified || live) return { user: toUser(row), oldEmail: before.email, oldVerified: before.email_verified, token: null }
+    if (!before.email_verified || live) return { user: toUser(row), oldEmail: before.email, oldVerified: before.email_verified, token: null, linkId: null }
     const token = randomToken()
-    await tx.insertInto('email_change_reverts').values({
+    const link = await tx.insertInto('email_change_reverts').values({
       user_id: change.userId, token_hash: sha256(token), old_email: before.email, new_email: change.newEmail, created_at: change.now, expires_at: change.expiresAt,
-    }).execute()
-    return { user: toUser(row), oldEmail: before.email, oldVerified: true, token }
+    }).returning('id').executeTakeFirstOrThrow()
+    return { user: toUser(row), oldEmail: before.email, oldVerified: true, token, linkId: link.id }
   }).catch((error: unknown) => {
     if (error instanceof Reserved) return 'reserved' as const
     throw error
   })
+}
+
+/**
+ * A new token for a revert link whose notice could not be sent (services/security-notice.ts): its hash replaces the
+ * one mailed in vain, so no token waits in the job queue. 'used': the link served meanwhile; 'expired': too late.
+ */
+export async function renewRevertToken(db: Db, linkId: number, now: Date): Promise<string | 'used' | 'expired'> {
+  const token = randomToken()
+  const row = await db.updateTable('email_change_reverts').set({ token_hash: sha256(token) })
+    .where('id', '=', linkId).where('used_at', 'is', null).where('expires_at', '>', now).returning('id').executeTakeFirst()
+  if (row) return token
+  const link = await db.selectFrom('email_change_reverts').select('used_at').where('id', '=', linkId).executeTakeFirst()
+  return link?.used_at ? 'used' : 'expired'
 }
 
 /** The account's link still usable (one at most since migration 014's rule; the oldest otherwise), if any. */

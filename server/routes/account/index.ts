@@ -17,6 +17,7 @@ import { passkeyRoutes } from './passkeys.ts'
 import { EMAIL_REVERT_DAYS, emailRevertRoutes } from './email-revert.ts'
 import { resetLinkMail } from './reset-mail.ts'
 import { passwordProblem } from '../../services/password-policy.ts'
+import { sendSecurityNotice } from '../../services/security-notice.ts'
 
 // Verifying against this when the account does not exist keeps failed logins equally slow either way.
 const decoyHash = hashPassword('mot de passe factice')
@@ -150,16 +151,9 @@ export function accountRoutes(define: DefineRoute, deps: AppDeps) {
     // that gives the account back when it is the one holding (a stolen session cannot move it away for good); without it
     // when an earlier change's link still holds (mailed to the address before that one).
     if (changed.oldVerified) {
-      const link = changed.token === null ? undefined : `${config.publicUrl}/retablir-adresse/${changed.token}`
-      const undo = link === undefined
-        ? `Si vous n’êtes pas à l’origine de ce changement, écrivez-nous sans tarder à ${config.supportEmail} : nous vous aiderons à retrouver l’accès à votre espace.`
-        : `Si vous n’êtes pas à l’origine de ce changement, rétablissez votre adresse avec ce lien (valable ${EMAIL_REVERT_DAYS} jours) : ${link} — toutes les connexions à votre espace seront fermées.\n\nUne question ? Répondez à ce message ou écrivez à ${config.supportEmail}.`
-      await mailer.send({
-        to: changed.oldEmail,
-        subject: `${config.brandName} : votre adresse e-mail a été modifiée`,
-        text: `Bonjour ${user.firstname},\n\nL’adresse e-mail de votre espace client ${config.brandName} est désormais ${newEmail}. C’est elle qui vous servira à vous connecter.\n\n${undo}\n\n${config.brandName}`,
-        ...(link === undefined ? {} : { link }),
-      }).catch((error: unknown) => req.log.error({ err: error }, 'envoi de l’avis de changement d’adresse impossible'))
+      await sendSecurityNotice(deps, {
+        kind: 'email-changed', to: changed.oldEmail, firstname: user.firstname, newEmail, days: EMAIL_REVERT_DAYS, revertLinkId: changed.linkId,
+      }, changed.token, req.log)
     }
     return changed.user
   })

@@ -14,6 +14,7 @@ import { isUniqueViolation } from '../../db/errors.ts'
 import { describeDevice, userAgentOf } from '../../services/devices.ts'
 import { addDays, addMinutes } from '../../services/time.ts'
 import { isBlank } from '../../contract/rules/text.ts'
+import { sendSecurityNotice } from '../../services/security-notice.ts'
 
 export const CHALLENGE_MINUTES = 5
 
@@ -33,7 +34,8 @@ function relyingParty(config: AppDeps['config']) {
   return { rpID: new URL(config.publicUrl).hostname, origins: config.allowedOrigins }
 }
 
-export function passkeyRoutes(define: DefineRoute, { db, config, clock, mailer }: AppDeps) {
+export function passkeyRoutes(define: DefineRoute, deps: AppDeps) {
+  const { db, config, clock } = deps
   const rp = () => relyingParty(config)
 
   /** Checks the challenge the browser signed is one we gave out for this ceremony, and spends it. */
@@ -87,12 +89,7 @@ export function passkeyRoutes(define: DefineRoute, { db, config, clock, mailer }
     // The session ended since it was checked (a reset or a revert link, which remove the keys): the key is not kept.
     if (passkey === 'ended') throw invalidSessionError()
     // The account is told, so a stolen session cannot leave one behind unnoticed (a reset by the e-mailed link removes them).
-    await mailer.send({
-      to: user.email,
-      subject: `${config.brandName} : une clé d’accès a été ajoutée à votre compte`,
-      text: `Bonjour ${user.firstname},\n\nUne clé d’accès « ${name} » permet désormais de vous connecter à votre espace client ${config.brandName} sans mot de passe.\n\nSi vous n’êtes pas à l’origine de cet ajout, supprimez-la dans « Informations personnelles », changez votre mot de passe et écrivez à ${config.supportEmail} sans attendre.\n\n${config.brandName}`,
-      link: `${config.publicUrl}/informations-personnelles`,
-    }).catch((error: unknown) => req.log.error({ err: error }, 'envoi de l’avis d’ajout de clé d’accès impossible'))
+    await sendSecurityNotice(deps, { kind: 'passkey-added', to: user.email, firstname: user.firstname, name }, null, req.log)
     return passkey
   })
 
