@@ -27,7 +27,7 @@ const events = [
 ] as const
 
 const ModelBased = suite('submission: every shortest path, replayed')
-const serializeState = (s: any) => JSON.stringify([s.value, s.context.error, s.context.unavailable])
+const serializeState = (s: any) => JSON.stringify([s.value, s.context.error, s.context.unavailable, s.context.unsure])
 const paths = shortestPaths(submissionMachine, { events, serializeState })
 ModelBased('the model reaches every state', () => {
   assert.equal([...new Set(paths.map((p) => String(p.state.value)))].sort(), ['editing', 'submitting', 'succeeded'])
@@ -49,6 +49,8 @@ for (const path of paths) {
     assert.is(snapshot.context.error, last?.type === 'xstate.error.actor.submit' ? last.error!.message : null)
     // The service failed (unreachable, 5xx): worth sending again; a refusal (4xx: a link used or expired) is not.
     assert.is(snapshot.context.unavailable, last?.error === down || last?.error === offline)
+    // A send got no answer at all (offline): what it sent may have gone through, for the rest of the page's life.
+    assert.is(snapshot.context.unsure, path.steps.some((s) => (s.event as { error?: Error }).error === offline))
     if (submits) assert.equal(snapshot.context.values, values, 'what was typed is kept')
     actor.stop()
   })

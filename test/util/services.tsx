@@ -417,6 +417,12 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
       if (body.token === 'indisponible' && calls.passwordResets.length === 1) {
         throw withStatus(503, 'Le service est momentanément indisponible : veuillez réessayer dans quelques instants.', 'DATABASE_UNAVAILABLE')
       }
+      // 'coupure': the first send saved the password but its answer was lost (status 0); the link is spent for the next.
+      if (body.token === 'coupure') {
+        throw calls.passwordResets.length === 1
+          ? withStatus(0, 'Impossible de joindre le serveur. Vérifiez votre connexion internet puis réessayez.', 'NETWORK')
+          : withStatus(400, 'Ce lien de réinitialisation est invalide, a déjà servi ou a expiré : demandez-en un nouveau.', 'INVALID_RESET_TOKEN')
+      }
       // The account had passkeys: the server's reply says they went (server/routes/account/index.ts).
       if (body.token === 'avec-cles') return { message: 'Votre mot de passe a été modifié, vous pouvez vous connecter. Vos clés d’accès ont été supprimées : vous pourrez en ajouter une depuis « Informations personnelles ».' }
       return undefined as never

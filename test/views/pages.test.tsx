@@ -4,7 +4,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { IDENTITY_DONE, IDENTITY_STILL_INCOMPLETE, IDENTITY_WRONG_TYPE } from '../../src/machines/identityUpload.machine.ts'
 import { RESET_REQUESTED } from '../../src/views/pages/shell/ResetPasswordPage.tsx'
-import { PASSWORD_CHANGED } from '../../src/machines/submission.machine.ts'
+import { MAYBE_SAVED, PASSWORD_CHANGED } from '../../src/machines/submission.machine.ts'
 import { PASSWORD_TOO_COMMON, PASSWORD_TOO_SHORT } from '../../src/machines/passwordRule.ts'
 import * as F from '../util/fixtures.ts'
 import { setViewport } from '../util/dom.ts'
@@ -131,6 +131,30 @@ Passwords('the service unavailable (503) is not a bad link: it says so, and « R
   await waitFor(() => assert.is(app.currentPath(), '/login'))
   assert.equal(app.calls.passwordResets, [1, 2].map(() => ({ token: 'indisponible', password: 'Nouveau mot 1234' })))
   assert.equal(app.calls.notices, [{ kind: 'success', message: PASSWORD_CHANGED }])
+})
+
+Passwords('a link refused after a send whose answer was lost: the password may be saved already, /login is offered with a new link', async () => {
+  const app = await renderApp('/set-password/coupure')
+  fireEvent.change(await screen.findByLabelText('Nouveau mot de passe'), { target: { value: 'Nouveau mot 1234' } })
+  fireEvent.change(screen.getByLabelText('Confirmez le mot de passe'), { target: { value: 'Nouveau mot 1234' } })
+  fireEvent.click(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }))
+  fireEvent.click(within(await screen.findByRole('alert')).getByRole('button', { name: 'Réessayer' }))
+  await screen.findByText(/a déjà servi ou a expiré/)
+  const alert = screen.getByRole('alert')
+  assert.match(alert.textContent!, MAYBE_SAVED)
+  assert.is(within(alert).getByRole('link', { name: 'Se connecter' }).getAttribute('href'), '/login')
+  within(alert).getByRole('link', { name: 'Demander un nouveau lien' })
+  assert.is(app.calls.passwordResets.length, 2)
+})
+
+Passwords('a link refused with no lost answer before says nothing of a saved password', async () => {
+  await renderApp('/set-password/expire')
+  fireEvent.change(await screen.findByLabelText('Nouveau mot de passe'), { target: { value: 'Nouveau mot 1234' } })
+  fireEvent.change(screen.getByLabelText('Confirmez le mot de passe'), { target: { value: 'Nouveau mot 1234' } })
+  fireEvent.click(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }))
+  await screen.findByText(/a déjà servi ou a expiré/)
+  assert.not.match(screen.getByRole('alert').textContent!, MAYBE_SAVED)
+  assert.is(within(screen.getByRole('alert')).queryByRole('link', { name: 'Se connecter' }), null)
 })
 
 Passwords.run()

@@ -1,12 +1,14 @@
 // /set-password/:token (PRODUCT.md): the new password twice, the rule shown (12 characters at least,
 // not a common one: passwordRule.ts); success returns to /login with a toast. A link refused (used or
 // expired: the server's 400) leads to a new one; the service unavailable (a 503, no connection) is
-// only that: 'Réessayer' sends again what is typed, the link may well still be good.
+// only that: 'Réessayer' sends again what is typed, the link may well still be good. A link refused after a send
+// whose answer was lost may be spent by that send: the page says the password may be saved, and offers /login too.
 import { useActorRef, useSelector } from '@xstate/react'
 import { type FormEvent, useRef, useState } from 'react'
 import { Link } from 'wouter'
 import { useFlows } from '../../app-context.tsx'
 import { PASSWORDS_DIFFER, passwordProblem } from '../../../machines/passwordRule.ts'
+import { MAYBE_SAVED } from '../../../machines/submission.machine.ts'
 import { PasswordFields } from '../../components/PasswordFields.tsx'
 import { Alert, BusyButton, Button } from '../../components/ui.tsx'
 import { useArrivalAfter } from '../../components/useFocusWhenShown.ts'
@@ -19,6 +21,7 @@ export default function SetPasswordPage({ token }: { token: string }) {
   const busy = useSelector(actor, (s) => s.hasTag('busy'))
   const error = useSelector(actor, (s) => s.context.error)
   const unavailable = useSelector(actor, (s) => s.context.unavailable)
+  const unsure = useSelector(actor, (s) => s.context.unsure)
   const send = useRef<HTMLButtonElement>(null)
   // Saved: /login, where the focus goes to the title.
   useArrivalAfter(actor, (next) => next.matches('succeeded'))
@@ -46,6 +49,8 @@ export default function SetPasswordPage({ token }: { token: string }) {
             {unavailable ? (
               // The message and this button go while it is sent again: the focus waits on the form's button, busy meanwhile.
               <Button type="button" $variant="secondary" onClick={() => { send.current?.focus(); submit() }}>Réessayer</Button>
+            ) : unsure ? (
+              <>{MAYBE_SAVED} <Link href="/login">Se connecter</Link> · <Link href="/reset-password">Demander un nouveau lien</Link></>
             ) : (
               <Link href="/reset-password">Demander un nouveau lien</Link>
             )}
