@@ -1,10 +1,12 @@
 // Rows that have run out are pruned with the storage sweep (server/services/prune.ts): rate-limit windows passed,
-// expired sessions and password-reset links go, and e-mail change revert links REVERT_LINKS_KEPT_DAYS after they expired;
+// expired sessions and password-reset links go, e-mail change revert links REVERT_LINKS_KEPT_DAYS after they expired,
+// and finished background jobs after their keeping;
 // what is still valid stays and still works.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { pruneExpiredRows } from '../../server/services/prune.ts'
 import { REVERT_LINKS_KEPT_DAYS } from '../../server/db/repositories/email-reverts.ts'
+import { DONE_JOBS_KEPT_DAYS, FAILED_JOBS_KEPT_DAYS } from '../../server/db/repositories/jobs.ts'
 import { emailRevertMessages } from '../../server/routes/account/email-revert.ts'
 import { randomToken, sha256 } from '../../server/services/crypto.ts'
 import { buildTestApp, call, login, type TestApp } from '../util/server.ts'
@@ -37,7 +39,7 @@ prune('expired sessions, reset links and rate-limit windows go; live ones stay a
   ]).execute()
   const tokensBefore = await db.selectFrom('api_tokens').select('token_hash').execute()
 
-  assert.equal(await pruneExpiredRows(db, now), { rateLimits: 1, apiTokens: 2, passwordResets: 1, revertLinks: 0 })
+  assert.equal(await pruneExpiredRows(db, now), { rateLimits: 1, apiTokens: 2, passwordResets: 1, revertLinks: 0, jobs: 0 })
 
   const tokensAfter = await db.selectFrom('api_tokens').select('token_hash').execute()
   assert.is(tokensAfter.length, tokensBefore.length - 2)
@@ -46,7 +48,7 @@ prune('expired sessions, reset links and rate-limit windows go; live ones stay a
   assert.equal((await db.selectFrom('rate_limits').select('key').execute()).map((r) => r.key), ['live'])
   // The live session still answers; pruning again finds nothing.
   assert.is((await call(t.app, token, 'GET', '/api-protected/user/me')).statusCode, 200)
-  assert.equal(await pruneExpiredRows(db, now), { rateLimits: 0, apiTokens: 0, passwordResets: 0, revertLinks: 0 })
+  assert.equal(await pruneExpiredRows(db, now), { rateLimits: 0, apiTokens: 0, passwordResets: 0, revertLinks: 0, jobs: 0 })
 })
 
 const DAY = 86_400_000
@@ -90,6 +92,26 @@ prune('revert links go once expired for more than REVERT_LINKS_KEPT_DAYS, used o
   assert.is((await pruneExpiredRows(db, now)).revertLinks, 0)
 })
 
+prune('finished jobs go a week after they were done, or 90 days after they failed; queued, running and recent ones stay', async ({ t }) => {
+  const { db } = t.deps
+  const now = t.clock.now()
+  const ago = (days: number) => new Date(now.getTime() - days * DAY)
+  await db.deleteFrom('jobs').execute()
+  const rows = [
+    { name: 'doneOld', state: 'done', finished_at: ago(DONE_JOBS_KEPT_DAYS + 1) },
+    { name: 'doneRecent', state: 'done', finished_at: ago(DONE_JOBS_KEPT_DAYS - 1) },
+    { name: 'failedOld', state: 'failed', finished_at: ago(FAILED_JOBS_KEPT_DAYS + 1) },
+    { name: 'failedRecent', state: 'failed', finished_at: ago(DONE_JOBS_KEPT_DAYS + 1) },
+    { name: 'queuedOld', state: 'queued', finished_at: null, run_at: ago(FAILED_JOBS_KEPT_DAYS + 1) },
+    { name: 'running', state: 'running', finished_at: null },
+  ] as const
+  await db.insertInto('jobs').values(rows.map(({ name, ...row }) => ({ kind: 'essai', payload: JSON.stringify({ name }), ...row }))).execute()
+  assert.is((await pruneExpiredRows(db, now)).jobs, 2)
+  const kept = await db.selectFrom('jobs').select('payload').orderBy('id').execute()
+  assert.equal(kept.map((r) => (r.payload as { name: string }).name), ['doneRecent', 'failedRecent', 'queuedOld', 'running'])
+  assert.is((await pruneExpiredRows(db, now)).jobs, 0)
+})
+
 // PostgreSQL only (PGlite runs one statement at a time): a row a request holds is skipped, not waited for. Before, the
 // prune's multi-row delete waited for it, and a request waiting in turn for a row the prune held was a deadlock.
 if (process.env.DATABASE_URL) {
@@ -111,10 +133,10 @@ if (process.env.DATABASE_URL) {
       await trx.selectFrom('email_change_reverts').select('id').where('token_hash', '=', sha256(reverts.held!)).forUpdate().execute()
       return Promise.race([pruneExpiredRows(db, now), new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 10_000))])
     })
-    assert.equal(outcome, { rateLimits: 1, apiTokens: 0, passwordResets: 1, revertLinks: 1 }, 'the prune went on without the held rows')
+    assert.equal(outcome, { rateLimits: 1, apiTokens: 0, passwordResets: 1, revertLinks: 1, jobs: 0 }, 'the prune went on without the held rows')
     assert.equal((await db.selectFrom('password_resets').select('token_hash').where('token_hash', 'in', [sha256('held'), sha256('free')]).execute()).map((r) => r.token_hash), [sha256('held')])
     assert.equal((await db.selectFrom('email_change_reverts').select('old_email').where('user_id', '=', user.id).execute()).map((r) => r.old_email), ['held@example.com'])
-    assert.equal(await pruneExpiredRows(db, now), { rateLimits: 1, apiTokens: 0, passwordResets: 1, revertLinks: 1 }, 'the next prune takes them')
+    assert.equal(await pruneExpiredRows(db, now), { rateLimits: 1, apiTokens: 0, passwordResets: 1, revertLinks: 1, jobs: 0 }, 'the next prune takes them')
   })
 }
 

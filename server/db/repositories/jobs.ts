@@ -97,6 +97,24 @@ export async function findJobFor(db: Db, kind: string, documentId: number) {
   return db.selectFrom('jobs').selectAll().where('kind', '=', kind).where(sql<boolean>`payload->>'documentId' = ${String(documentId)}`).orderBy('id', 'desc').executeTakeFirst()
 }
 
+/** A job done is kept a week (what ran lately, for whoever looks into a letter), a failed one 90 days (its error to read). */
+export const DONE_JOBS_KEPT_DAYS = 7
+export const FAILED_JOBS_KEPT_DAYS = 90
+
+/**
+ * Finished jobs past their keeping (services/prune.ts): one per letter received and one per security notice sent
+ * again, whose payload names an address; the table would otherwise grow for as long as the server runs. Rows held
+ * right now are skipped (next prune).
+ */
+export async function deleteFinishedJobs(db: Db, now: Date): Promise<number> {
+  const daysBefore = (days: number) => new Date(now.getTime() - days * 86_400_000)
+  const result = await db.deleteFrom('jobs').where('id', 'in', (eb) => eb.selectFrom('jobs').select('id').where((w) => w.or([
+    w.and([w('state', '=', 'done'), w('finished_at', '<', daysBefore(DONE_JOBS_KEPT_DAYS))]),
+    w.and([w('state', '=', 'failed'), w('finished_at', '<', daysBefore(FAILED_JOBS_KEPT_DAYS))]),
+  ])).forUpdate().skipLocked()).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}
+
 /** Jobs running or queued and due: none, and the background is quiet (a retry's backoff or a later deadline aside). */
 export async function countActiveJobs(db: Db): Promise<number> {
   const row = await db.selectFrom('jobs').select((eb) => eb.fn.countAll<string>().as('n'))
