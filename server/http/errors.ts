@@ -3,6 +3,7 @@ import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { PaymentError } from '../services/payment.ts'
+import { MAX_PDF_PAGES } from '../services/pdf-check-thread.ts'
 import { securityHeaders } from './security-headers.ts'
 
 export class HttpError extends Error {
@@ -19,6 +20,9 @@ export const fileTooLarge = () => new HttpError(413, 'Le fichier dépasse la tai
 export const pdfTooHeavy = (what: string) => new HttpError(422,
   `${what} est un PDF trop lourd à analyser : enregistrez le document à nouveau en PDF (par exemple avec « Imprimer » puis « Enregistrer au format PDF ») avant de l’envoyer.`,
   'PDF_TOO_HEAVY')
+/** A PDF of more pages than the upload check takes (checkFile's 'long'). */
+export const pdfTooLong = (what: string) => new HttpError(422,
+  `${what} compte plus de ${MAX_PDF_PAGES.toLocaleString('fr-FR')} pages : envoyez-le en plusieurs fichiers.`, 'PDF_TOO_LONG')
 
 export const messages = {
   noToken: 'Veuillez vous connecter.',

@@ -35,10 +35,11 @@ export type CheckedFile =
   | { type: FileType; pages: number }
   /**
    * unknown: not a complete PDF, JPEG or PNG; unreadable: it claims to be one but does not hold together; active: it
-   * carries code; heavy: a PDF too heavy to read, its structure inflating beyond pdf-check.ts's PDF_DECODE_BUDGET_BYTES
-   * or its reading taking longer than pdf-check-thread.ts's PDF_CHECK_TIMEOUT_MS.
+   * carries code; heavy: a PDF too heavy to read, its structure inflating beyond pdf-check.ts's PDF_DECODE_BUDGET_BYTES,
+   * its pages' contents, forms and fonts beyond PDF_CONTENT_BUDGET_BYTES, or its reading taking longer than
+   * pdf-check-thread.ts's PDF_CHECK_TIMEOUT_MS; long: a PDF of more than pdf-check.ts's MAX_PDF_PAGES pages.
    */
-  | { type: null; problem: 'unknown' | 'unreadable' | 'active' | 'heavy' }
+  | { type: null; problem: 'unknown' | 'unreadable' | 'active' | 'heavy' | 'long' }
 
 // Markup or script a browser or a PDF reader could run; long enough never to occur by chance in compressed data.
 const ACTIVE_MARKUP = /<script|<!doctype html|javascript:/i

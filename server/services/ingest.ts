@@ -11,7 +11,7 @@ import { findOrder } from '../db/repositories/orders.ts'
 import { peopleWantingEachEmail } from '../db/repositories/notifications.ts'
 import type { Db } from '../db/schema.ts'
 import type { AppDeps } from '../deps.ts'
-import { badRequest, conflict, fileTooLarge, HttpError, notFound, pdfTooHeavy } from '../http/errors.ts'
+import { badRequest, conflict, fileTooLarge, HttpError, notFound, pdfTooHeavy, pdfTooLong } from '../http/errors.ts'
 import { invoiceEvent, letterPath, recordEvent, recordLetterHistory } from './events.ts'
 import { checkFile, MAX_UPLOAD_BYTES } from './file-types.ts'
 import { enqueueLetterPipeline } from './mail-pipeline.ts'
@@ -69,6 +69,7 @@ export async function checkedPdf(bytes: Uint8Array, fileName = 'Le fichier'): Pr
   if (checked.type === 'pdf') return checked.pages
   if (checked.type !== null || checked.problem === 'unknown') throw badRequest(`${fileName} n’est pas un PDF valide (fichier incomplet ou d’un autre type).`, 'NOT_A_PDF')
   if (checked.problem === 'heavy') throw pdfTooHeavy(fileName)
+  if (checked.problem === 'long') throw pdfTooLong(fileName)
   if (checked.problem === 'active') throw badRequest(`${fileName} contient du code (JavaScript ou HTML) : il est refusé.`, 'NOT_A_PDF')
   throw badRequest(`${fileName} n’est pas un PDF lisible : numérisez-le à nouveau.`, 'NOT_A_PDF')
 }

@@ -5,13 +5,22 @@ import {
   decodePDFRawStream, PDFArray, PDFContext, PDFDict, PDFDocument, PDFName, PDFObjectStreamParser, PDFRawStream, PDFRef,
   PDFStream, PDFXRefStreamParser, type PDFObject,
 } from 'pdf-lib'
-import type { PdfReading } from './pdf-check-thread.ts'
+import { MAX_PDF_PAGES, type PdfReading } from './pdf-check-thread.ts'
 
 /**
  * What pdf-lib may decode while loading one PDF: its object streams and cross-reference streams, 20 MB in all (a
  * scanned letter's are a few hundred kilobytes; its page images are never decoded by the check).
  */
 export const PDF_DECODE_BUDGET_BYTES = 20 * 1024 * 1024
+
+/**
+ * What the streams pdf.js decodes whole when it draws the pages may inflate to, in all: page contents, forms, fonts
+ * (every stream but the pictures, which pdf.js decodes only as far as their declared size, and leaves out beyond
+ * letter-render.ts's MAX_EMBEDDED_IMAGE_PIXELS). pdf-lib never decodes them, so a 1 MB file whose page content
+ * inflated to 1 GB of spaces passed the check, and took pdf.js 46 s and 3.2 GB (peak RSS) to draw. A letter's pages
+ * hold a few kilobytes to a few megabytes; 64 MB inflate in about 0.2 s.
+ */
+export const PDF_CONTENT_BUDGET_BYTES = 64 * 1024 * 1024
 
 /** Its page count, or why it is refused. */
 export async function readPdf(bytes: Uint8Array): Promise<PdfReading> {
@@ -25,7 +34,9 @@ export async function readPdf(bytes: Uint8Array): Promise<PdfReading> {
     return { problem: 'unreadable' }
   }
   if (pages < 1) return { problem: 'unreadable' }
-  return runsCode(pdf) ? { problem: 'active' } : { pages }
+  if (pages > MAX_PDF_PAGES) return { problem: 'long' }
+  if (runsCode(pdf)) return { problem: 'active' }
+  return contentWithinBudget(pdf) ? { pages } : { problem: 'heavy' }
 }
 
 // --- A bound on what loading inflates
@@ -44,6 +55,8 @@ const spent = new WeakMap<PDFContext, number>()
 const FILTER = PDFName.of('Filter')
 const DECODE_PARMS = PDFName.of('DecodeParms')
 const FLATE = PDFName.of('FlateDecode')
+const SUBTYPE = PDFName.of('Subtype')
+const IMAGE = PDFName.of('Image')
 
 class OverBudget extends Error {}
 
@@ -112,6 +125,23 @@ const objectStreamParser = PDFObjectStreamParser.forStream
 PDFObjectStreamParser.forStream = (stream, shouldWaitForTick) => objectStreamParser(decodedWithinBudget(stream), shouldWaitForTick)
 const xrefStreamParser = PDFXRefStreamParser.forStream
 PDFXRefStreamParser.forStream = (stream) => xrefStreamParser(decodedWithinBudget(stream))
+
+/**
+ * Every stream but the pictures decodes within PDF_CONTENT_BUDGET_BYTES in all. A stream pdf-lib cannot decode (a
+ * filter it lacks, an encrypted file's) is left to pdf.js: the render's time limit bounds what it does with it.
+ */
+function contentWithinBudget(pdf: PDFDocument): boolean {
+  let left = PDF_CONTENT_BUDGET_BYTES
+  for (const [, object] of pdf.context.enumerateIndirectObjects()) {
+    if (!(object instanceof PDFRawStream) || object.dict.lookup(SUBTYPE) === IMAGE) continue
+    try {
+      left -= decodeWithin(object, left).length
+    } catch (error) {
+      if (error instanceof OverBudget) return false
+    }
+  }
+  return true
+}
 
 // --- Active content
 

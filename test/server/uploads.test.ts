@@ -5,6 +5,9 @@ import { constants, deflateRawSync } from 'node:zlib'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { checkFile } from '../../server/services/file-types.ts'
+import { PDF_CONTENT_BUDGET_BYTES } from '../../server/services/pdf-check.ts'
+import { MAX_PDF_PAGES } from '../../server/services/pdf-check-thread.ts'
+import { badXrefPdf, bigImagePdf, contentBombPdf, manyPagesPdf } from '../util/hostile-pdfs.ts'
 import { buildTestApp, callBearer, login, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
 import { demoIds, multipart, send, tinyPdf, tinyPng, type DemoIds, type FilePart } from '../util/server-samples.ts'
 import { sql } from 'kysely'
@@ -355,6 +358,42 @@ heavy('a PDF bomb (500 MB inflated from 0.5 MB, by zlib or behind ASCIIHex) is r
     await unchanged()
     assert.equal(await stored(), before, 'no letter, no invoice, no file')
   }
+})
+
+heavy('a page whose content inflates to 1 GB, and a PDF of 1,001 pages, are refused in French on every route, nothing stored', async (ctx) => {
+  const stored = async () => ({
+    documents: (await ctx.t.deps.db.selectFrom('documents').select('id').execute()).length,
+    invoices: (await ctx.t.deps.db.selectFrom('invoices').select('id').execute()).length,
+    files: await filesUnder(join(ctx.t.storageDir, 'documents')),
+  })
+  await ctx.t.deps.db.updateTable('orders').set({ missing_documents_validated_at: null }).where('id', '=', ctx.ids.missingDocsOrder).execute()
+  for (const [pdf, code, message] of [
+    // Its structure is tiny (pdf-lib never decodes a page's content): it was stored, and pdf.js took 46 s and 3.2 GB to draw it.
+    [contentBombPdf(1000), 'PDF_TOO_HEAVY', /est un PDF trop lourd à analyser/],
+    [manyPagesPdf(MAX_PDF_PAGES + 1), 'PDF_TOO_LONG', /compte plus de 1\u202f000 pages : envoyez-le en plusieurs fichiers\.$/],
+  ] as const) {
+    assert.ok(pdf.length < 1_100_000, `${pdf.length} bytes`)
+    const unchanged = await snapshot(ctx)
+    const before = await stored()
+    const answers = await everyPdfRoute(ctx, pdf)
+    for (const [route, res] of Object.entries(answers)) {
+      assert.is(res.statusCode, 422, `${route}, ${code}: ${res.body}`)
+      assert.is(res.json().code, code)
+      assert.match(res.json().message, message)
+    }
+    assert.match(answers.identity.json().message, /^Le fichier « cni\.pdf » /)
+    await unchanged()
+    assert.equal(await stored(), before, 'no letter, no invoice, no file')
+  }
+  // Just within both: 60 MB of content, 1,000 pages.
+  assert.equal(await checkFile(contentBombPdf(60)), { type: 'pdf', pages: 1 })
+  assert.equal(await checkFile(manyPagesPdf(MAX_PDF_PAGES)), { type: 'pdf', pages: MAX_PDF_PAGES })
+  assert.ok(PDF_CONTENT_BUDGET_BYTES > 60 * 1024 * 1024)
+})
+
+heavy('a huge picture (30000 × 30000 px) and a broken cross-reference table are accepted: pdf.js leaves the one out and rebuilds the other', async () => {
+  assert.equal(await checkFile(bigImagePdf(30_000, 30_000)), { type: 'pdf', pages: 1 })
+  assert.equal(await checkFile(badXrefPdf()), { type: 'pdf', pages: 1 })
 })
 
 heavy('a PDF pdf-lib would take seconds to parse is refused after its time, while the server goes on answering', async () => {

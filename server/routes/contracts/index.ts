@@ -1,7 +1,7 @@
 // Contracts (forwarding address, Kbis) and the identity documents of /step-upload-identity.
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
-import { badRequest, fileTooLarge, HttpError, notFound, pdfTooHeavy } from '../../http/errors.ts'
+import { badRequest, fileTooLarge, HttpError, notFound, pdfTooHeavy, pdfTooLong } from '../../http/errors.ts'
 import { formParts } from '../../http/multipart.ts'
 import { limitPerUser } from '../../http/user-rate-limit.ts'
 import {
@@ -58,6 +58,7 @@ export function contractRoutes(define: DefineRoute, { db, storage, clock }: AppD
       if (decoded.bytes.length > MAX_UPLOAD_BYTES) throw fileTooLarge()
       const checked = await checkFile(decoded.bytes)
       if (checked.type === null && checked.problem === 'heavy') throw pdfTooHeavy('Le Kbis')
+      if (checked.type === null && checked.problem === 'long') throw pdfTooLong('Le Kbis')
       if (checked.type !== 'pdf') throw unsupported('Le Kbis', 'PDF')
       const key = newFileKey('kbis', 'pdf')
       await storeWithRecord(storage, [{ key, bytes: decoded.bytes }], () => update(key))
@@ -101,6 +102,7 @@ export function contractRoutes(define: DefineRoute, { db, storage, clock }: AppD
       const bytes = await part.bytes()
       const checked = await checkFile(bytes)
       if (checked.type === null && checked.problem === 'heavy') throw pdfTooHeavy(`Le fichier « ${part.fileName} »`)
+      if (checked.type === null && checked.problem === 'long') throw pdfTooLong(`Le fichier « ${part.fileName} »`)
       const fileType = checked.type
       if (!fileType) throw unsupported(`Le fichier « ${part.fileName} »`, 'PDF, JPEG ou PNG')
       files.push({ type: expected.type, label: expected.label, fileName: part.fileName || `${expected.type}.${fileType}`, fileType, bytes })

@@ -1,0 +1,96 @@
+// Hostile PDFs, written byte by byte (pdf-lib would decode or rewrite what matters): a page with a huge picture, a
+// page whose drawing commands inflate to gigabytes, thousands of pages, a broken cross-reference table. Each is small
+// enough for an upload (≤ 10 MB) and is a valid PDF otherwise; the tests of the upload check and of the letters'
+// rendering send them.
+import { constants, deflateRawSync } from 'node:zlib'
+
+/**
+ * `megabytes` MB of `byte`, zlib-compressed (about 1 KB per MB): one compressed block of 1 MB repeated, each ending on
+ * a byte boundary (a sync flush), then the end and the checksum, computed rather than inflated.
+ */
+export function zlibOfRepeated(byte: number, megabytes: number): Buffer {
+  const block = deflateRawSync(Buffer.alloc(1 << 20, byte), { level: 9, finishFlush: constants.Z_SYNC_FLUSH })
+  const length = BigInt(megabytes) << 20n
+  const b = BigInt(byte)
+  const adler = Buffer.alloc(4)
+  adler.writeUInt32BE(Number((((length + b * length * (length + 1n) / 2n) % 65521n) << 16n) | ((1n + b * length) % 65521n)))
+  return Buffer.concat([Buffer.from([0x78, 0x9c]), ...Array<Buffer>(megabytes).fill(block), Buffer.from([0x03, 0x00]), adler])
+}
+
+export type PdfObject = string | { dict: string; stream: Buffer }
+
+/** A PDF of `objects` (numbered from 1; object 1 is the catalog) with a correct cross-reference table. */
+export function pdfOf(objects: PdfObject[]): Buffer {
+  const parts: Buffer[] = [Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1')]
+  let at = parts[0]!.length
+  const offsets: number[] = []
+  objects.forEach((object, i) => {
+    offsets.push(at)
+    const body = typeof object === 'string'
+      ? Buffer.from(`${i + 1} 0 obj\n${object}\nendobj\n`, 'latin1')
+      : Buffer.concat([Buffer.from(`${i + 1} 0 obj\n<< ${object.dict} /Length ${object.stream.length} >>\nstream\n`, 'latin1'), object.stream, Buffer.from('\nendstream\nendobj\n', 'latin1')])
+    parts.push(body)
+    at += body.length
+  })
+  const xref = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`
+  parts.push(Buffer.from(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${at}\n%%EOF\n`, 'latin1'))
+  return Buffer.concat(parts)
+}
+
+const A4 = '/MediaBox [0 0 595 842]'
+const helvetica = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>'
+/** A content stream writing `text` at the top of an A4 page in Helvetica (font /F1). */
+const textContent = (text: string) => Buffer.from(`BT /F1 14 Tf 56 780 Td (${text}) Tj ET\n`, 'latin1')
+
+/**
+ * One A4 page showing a picture of `width` × `height` pixels (8-bit grey, all white, Flate: a 30000 × 30000 picture,
+ * 900 MB decoded, is a 0.9 MB file), and a line of text above it.
+ */
+export function bigImagePdf(width: number, height: number): Buffer {
+  const megabytes = Math.ceil((width * height) / (1 << 20))
+  return pdfOf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    `<< /Type /Page /Parent 2 0 R ${A4} /Resources << /Font << /F1 6 0 R >> /XObject << /Im1 5 0 R >> >> /Contents 4 0 R >>`,
+    { dict: '', stream: Buffer.concat([Buffer.from('q 595 0 0 700 0 0 cm /Im1 Do Q\n'), textContent('Une image immense')]) },
+    { dict: `/Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode`, stream: zlibOfRepeated(0xff, megabytes) },
+    helvetica,
+  ])
+}
+
+/** One A4 page whose content stream inflates to `megabytes` MB of spaces after a line of text (1 GB: a 1 MB file). */
+export function contentBombPdf(megabytes: number): Buffer {
+  return pdfOf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    `<< /Type /Page /Parent 2 0 R ${A4} /Resources << /Font << /F1 5 0 R >> >> /Contents [6 0 R 4 0 R] >>`,
+    { dict: '/Filter /FlateDecode', stream: zlibOfRepeated(0x20, megabytes) },
+    helvetica,
+    { dict: '', stream: textContent('Une page qui gonfle') },
+  ])
+}
+
+/** `count` A4 pages sharing one content stream and one font: about 100 bytes a page. */
+export function manyPagesPdf(count: number): Buffer {
+  const first = 5
+  const kids = Array.from({ length: count }, (_, i) => `${first + i} 0 R`).join(' ')
+  return pdfOf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    `<< /Type /Pages /Kids [${kids}] /Count ${count} >>`,
+    { dict: '', stream: textContent('Une page parmi des milliers') },
+    helvetica,
+    ...Array.from({ length: count }, () => `<< /Type /Page /Parent 2 0 R ${A4} /Resources << /Font << /F1 4 0 R >> >> /Contents 3 0 R >>`),
+  ])
+}
+
+/** A one-page letter whose cross-reference table points nowhere (offsets past the end, startxref wrong). */
+export function badXrefPdf(text = 'Lettre au sommaire casse'): Buffer {
+  const pdf = pdfOf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    `<< /Type /Page /Parent 2 0 R ${A4} /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>`,
+    { dict: '', stream: textContent(text) },
+    helvetica,
+  ]).toString('latin1')
+  return Buffer.from(pdf.replace(/^\d{10}( 00000 n)/gm, (_, rest: string) => `9999999999${rest}`).replace(/startxref\n\d+/, 'startxref\n123456789'), 'latin1')
+}
