@@ -1,17 +1,20 @@
 // The worker loop of the durable jobs (server/db/repositories/jobs.ts): started by the server, stopped
-// on close (the job in hand finishes first). A handler does its slow work outside any transaction,
+// on close (the job in hand is told to give up through its signal: a letter's drawing is ended rather than waited for,
+// and the job is queued again, its attempt not counted, for the next process). A handler does its slow work outside any transaction,
 // then writes its results through `finish`, one transaction that also marks the job done, and only
 // if this worker still holds the job: a job's results are written exactly once.
 import { hostname } from 'node:os'
 import { randomBytes } from 'node:crypto'
 import type { Kysely, Transaction } from 'kysely'
-import { claimJob, holdsJob, markJobDone, markJobFailed, type ClaimedJob } from '../db/repositories/jobs.ts'
+import { claimJob, holdsJob, markJobDone, markJobFailed, releaseJob, type ClaimedJob } from '../db/repositories/jobs.ts'
 import type { Database } from '../db/schema.ts'
 
 export interface JobContext {
   job: ClaimedJob
   /** Writes the job's results and marks it done, in one transaction; throws JobLostError when another worker took it over. */
   finish<T>(write: (trx: Transaction<Database>) => Promise<T>): Promise<T>
+  /** Aborts when the worker stops (the server closing): a long handler gives up, and its job is queued again. */
+  signal: AbortSignal
 }
 
 export type JobHandler = (ctx: JobContext) => Promise<void>
@@ -38,6 +41,8 @@ export interface WorkerOptions {
   log?: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void }
   /** A name for the logs and the jobs table (locked_by); random by default. */
   name?: string
+  /** Aborted when the worker stops: given to the handler (JobContext's signal). */
+  signal?: AbortSignal
 }
 
 export const DEFAULT_LEASE_MS = 5 * 60_000
@@ -55,9 +60,11 @@ export async function runOneJob(options: WorkerOptions & { name: string; only?: 
   const job = await claimJob(db, name, now(), options.leaseMs ?? DEFAULT_LEASE_MS, Object.keys(handlers), options.only)
   if (!job) return false
   const handler = handlers[job.kind]!
+  const signal = options.signal ?? new AbortController().signal
   try {
     await handler({
       job,
+      signal,
       finish: (write) => db.transaction().execute(async (trx) => {
         if (!(await holdsJob(trx, job.id, name))) throw new JobLostError(job.id)
         const result = await write(trx)
@@ -68,6 +75,13 @@ export async function runOneJob(options: WorkerOptions & { name: string; only?: 
   } catch (error) {
     if (error instanceof JobLostError) {
       options.log?.warn({ job: job.id, kind: job.kind }, error.message)
+      return true
+    }
+    if (signal.aborted) {
+      // Given up because this process stops, not because of the job: queued again at once, this attempt not counted
+      // (left running, it would wait for its lease, 5 min, and count as an attempt).
+      const released = await releaseJob(db, job.id, name, now())
+      options.log?.warn({ job: job.id, kind: job.kind, released }, 'tâche interrompue par l’arrêt du serveur : remise en file')
       return true
     }
     const delay = backoffDelay(job.attempts, options.backoffBaseMs ?? 10_000, options.backoffMaxMs ?? 10 * 60_000)
@@ -82,13 +96,14 @@ export interface JobWorker {
   readonly name: string
   /** Looks for due jobs now (after an ingestion in this process). */
   wake(): void
-  /** Stops claiming; resolves once the job in hand is finished. */
+  /** Stops claiming and tells the job in hand to give up (its signal); resolves once it has ended or been queued again. */
   stop(): Promise<void>
 }
 
 export function startJobWorker(options: WorkerOptions): JobWorker {
   const name = options.name ?? workerName()
   const pollMs = options.pollMs ?? 1000
+  const stopping = new AbortController()
   let stopped = false
   let wakeUp: (() => void) | null = null
   let woken = false
@@ -107,7 +122,7 @@ export function startJobWorker(options: WorkerOptions): JobWorker {
       woken = false
       let worked = false
       try {
-        worked = await runOneJob({ ...options, name })
+        worked = await runOneJob({ ...options, name, signal: stopping.signal })
       } catch (error) {
         // The database went away for a moment: try again after the poll interval.
         options.log?.error({ err: error }, 'tâches de fond : lecture de la file impossible')
@@ -123,6 +138,7 @@ export function startJobWorker(options: WorkerOptions): JobWorker {
     },
     async stop() {
       stopped = true
+      stopping.abort()
       wakeUp?.()
       await loop
     },

@@ -26,12 +26,15 @@ const thread = workerThread<Uint8Array, RenderedPage[]>({
   resourceLimits: { maxOldGenerationSizeMb: HEAP_MB, maxYoungGenerationSizeMb: 32 },
 })
 
-/** renderPages's answer for `pdf`, from the render thread; an error past `timeoutMs` or the thread's heap. */
-export async function renderPagesOffThread(pdf: Uint8Array, timeoutMs: number): Promise<RenderedPage[]> {
+/**
+ * renderPages's answer for `pdf`, from the render thread; an error past `timeoutMs` or the thread's heap, and at once
+ * when `signal` aborts (the server closing: the thread is ended rather than waited for up to its time limit).
+ */
+export async function renderPagesOffThread(pdf: Uint8Array, timeoutMs: number, signal?: AbortSignal): Promise<RenderedPage[]> {
   // A copy, moved to the thread.
   const bytes = new Uint8Array(pdf)
   try {
-    return await thread.run(bytes, { timeoutMs, transfer: [bytes.buffer] })
+    return await thread.run(bytes, { timeoutMs, transfer: [bytes.buffer], signal })
   } catch (error) {
     if (error instanceof ThreadTimeoutError) throw new Error(`le rendu du courrier a dépassé ${(timeoutMs / 1000).toLocaleString('fr-FR')} s : fil de rendu arrêté`)
     if (error instanceof ThreadOutOfMemoryError) throw new Error(`le rendu du courrier a dépassé la mémoire de son fil (${HEAP_MB} Mo) : fil de rendu arrêté`)

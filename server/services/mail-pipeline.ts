@@ -33,9 +33,12 @@ export interface RenderedLetter {
   ocrPages: number
 }
 
-/** The pages drawn and their layers read on the render thread; the scans read by OCR (tesseract's own thread). */
-export async function renderLetter(pdf: Uint8Array, ocr: Ocr, timeoutMs: number): Promise<RenderedLetter> {
-  const rendered = await renderPagesOffThread(pdf, timeoutMs)
+/**
+ * The pages drawn and their layers read on the render thread; the scans read by OCR (tesseract's own thread). When
+ * `signal` aborts (the server closing) the drawing is ended at once, and no further page is read.
+ */
+export async function renderLetter(pdf: Uint8Array, ocr: Ocr, timeoutMs: number, signal?: AbortSignal): Promise<RenderedLetter> {
+  const rendered = await renderPagesOffThread(pdf, timeoutMs, signal)
   const texts: string[] = []
   let ocrPages = 0
   for (const page of rendered) {
@@ -43,6 +46,7 @@ export async function renderLetter(pdf: Uint8Array, ocr: Ocr, timeoutMs: number)
       texts.push(page.layer)
       continue
     }
+    signal?.throwIfAborted()
     ocrPages++
     const read = await ocr.read(page.scan)
     if (read) texts.push(cleanText(read))
@@ -61,13 +65,13 @@ export interface PipelineDeps {
 
 /** The job: render, read, find the deadline, then store the images and write everything at once. */
 export function letterPipelineJob({ db, storage, ocr, renderTimeoutMs }: PipelineDeps): JobHandler {
-  return async ({ job, finish }) => {
+  return async ({ job, finish, signal }) => {
     const { documentId } = job.payload as { documentId: number }
     const letter = await findLetterForPipeline(db, documentId)
     const pdf = letter ? await storage.get(letter.file_key) : null
     // The letter or its file is gone (a letter is never removed, but a row may be fixed by hand): nothing to do.
     if (!letter || !pdf) return void (await finish(async () => undefined))
-    const rendered = await renderLetter(pdf, ocr, renderTimeoutMs ?? letterRenderTimeoutMs(letter.pages))
+    const rendered = await renderLetter(pdf, ocr, renderTimeoutMs ?? letterRenderTimeoutMs(letter.pages), signal)
     const deadline = rendered.text ? findDeadline(rendered.text, letter.received_at) : null
     const suffix = Math.random().toString(36).slice(2, 8)
     // Beside the PDF: documents/2026-11/<uuid>.pdf → documents/2026-11/<uuid>-p1-<suffix>.webp

@@ -1,7 +1,8 @@
 // A worker thread that runs one task at a time off the event loop, within resource limits and a time limit: the upload
 // check's PDF reading (pdf-check-thread.ts) and a letter's rendering (letter-render-thread.ts). Started with the first
 // task and kept (its modules compiled once); a task that runs past its time or past the thread's heap ends the thread
-// (terminate()), and the next task gets a new one. It never keeps a process alive.
+// (terminate()), and the next task gets a new one, as does a task its caller gives up on (its `signal`: the server
+// closing). It never keeps a process alive.
 //
 // Its entry (a *-worker.ts) loads what it needs, then calls answerTasks.
 import { parentPort, Worker, type ResourceLimits, type TransferListItem } from 'node:worker_threads'
@@ -10,6 +11,8 @@ import { parentPort, Worker, type ResourceLimits, type TransferListItem } from '
 export class ThreadTimeoutError extends Error {}
 /** The task took more memory than the thread's heap: the thread ended. */
 export class ThreadOutOfMemoryError extends Error {}
+/** The caller gave the task up (its signal): the thread was ended, or the task never started. */
+export class ThreadAbortedError extends Error {}
 
 export type ThreadAnswer<Out> = { result: Out } | { error: string }
 
@@ -21,11 +24,14 @@ export interface ThreadOptions {
   resourceLimits: ResourceLimits
 }
 
-interface Task { input: unknown; transfer: TransferListItem[]; timeoutMs: number; resolve(result: unknown): void; reject(error: unknown): void }
+interface Task { input: unknown; transfer: TransferListItem[]; timeoutMs: number; signal?: AbortSignal; resolve(result: unknown): void; reject(error: unknown): void }
 
 export interface WorkerThread<In, Out> {
-  /** The entry's answer to `input`; ThreadTimeoutError past `timeoutMs` (counted once the thread is up), ThreadOutOfMemoryError past its heap. */
-  run(input: In, options: { timeoutMs: number; transfer?: TransferListItem[] }): Promise<Out>
+  /**
+   * The entry's answer to `input`; ThreadTimeoutError past `timeoutMs` (counted once the thread is up), ThreadOutOfMemoryError
+   * past its heap, ThreadAbortedError at once when `signal` aborts (a running task's thread is ended).
+   */
+  run(input: In, options: { timeoutMs: number; transfer?: TransferListItem[]; signal?: AbortSignal }): Promise<Out>
 }
 
 export function workerThread<In, Out>({ name, entry, resourceLimits }: ThreadOptions): WorkerThread<In, Out> {
@@ -53,6 +59,10 @@ export function workerThread<In, Out>({ name, entry, resourceLimits }: ThreadOpt
     if (running) return
     const task = queue.shift()
     if (!task) return
+    if (task.signal?.aborted) {
+      task.reject(aborted())
+      return void next()
+    }
     running = true
     const thread = current ??= startWorker()
     const ended = (drop: boolean) => {
@@ -72,6 +82,7 @@ export function workerThread<In, Out>({ name, entry, resourceLimits }: ThreadOpt
     const { worker } = thread
     const finish = (drop: boolean, settle: () => void) => {
       clearTimeout(timer)
+      task.signal?.removeEventListener('abort', onAbort)
       worker.off('message', onMessage).off('error', onError).off('exit', onExit)
       settle()
       ended(drop)
@@ -83,14 +94,20 @@ export function workerThread<In, Out>({ name, entry, resourceLimits }: ThreadOpt
       : error))
     const onExit = (code: number) => finish(true, () => task.reject(new Error(`le fil ${name} s’est arrêté (code ${code})`)))
     const timer = setTimeout(() => finish(true, () => task.reject(new ThreadTimeoutError(`le fil ${name} a dépassé ${task.timeoutMs} ms`))), task.timeoutMs)
+    // terminate() stops the thread's JavaScript at once, and its native work (a canvas drawing) as soon as that returns.
+    const onAbort = () => finish(true, () => task.reject(aborted()))
+    if (task.signal?.aborted) return onAbort()
+    task.signal?.addEventListener('abort', onAbort, { once: true })
     worker.on('message', onMessage).on('error', onError).on('exit', onExit)
     worker.postMessage(task.input, task.transfer)
   }
 
+  const aborted = () => new ThreadAbortedError(`le fil ${name} a été arrêté : tâche abandonnée`)
+
   return {
-    run(input, { timeoutMs, transfer = [] }) {
+    run(input, { timeoutMs, transfer = [], signal }) {
       return new Promise<Out>((resolve, reject) => {
-        queue.push({ input, transfer, timeoutMs, resolve: resolve as (result: unknown) => void, reject })
+        queue.push({ input, transfer, timeoutMs, signal, resolve: resolve as (result: unknown) => void, reject })
         void next()
       })
     },

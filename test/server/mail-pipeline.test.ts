@@ -5,7 +5,7 @@ import { createCanvas, loadImage } from '@napi-rs/canvas'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { claimJob, enqueueJob, findJob, findJobFor, LEASE_SPENT_ERROR } from '../../server/db/repositories/jobs.ts'
-import { DEFAULT_LEASE_MS, runOneJob, type JobHandler } from '../../server/services/jobs.ts'
+import { DEFAULT_LEASE_MS, runOneJob, startJobWorker, type JobHandler } from '../../server/services/jobs.ts'
 import { letterRenderTimeoutMs } from '../../server/services/letter-render-thread.ts'
 import { LETTER_JOB, letterPipelineJob } from '../../server/services/mail-pipeline.ts'
 import { fsStorage } from '../../server/services/storage.ts'
@@ -26,6 +26,8 @@ async function until<T>(probe: () => Promise<T>, timeoutMs = 10_000): Promise<No
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
 }
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 const dataUrl = (bytes: Buffer) => `data:application/pdf;base64,${bytes.toString('base64')}`
 
@@ -246,6 +248,30 @@ heavy('a 20 KB PDF whose page takes pdf.js gigabytes to draw: the API goes on an
   assert.is((await letterOf(ctx.t, ctx.camille, order, next.id)).pageImages, 1)
 })
 
+heavy('closing the server ends a letter’s drawing at once (not at its 22 s): the job is queued again, that attempt not counted, for the next process', async (ctx) => {
+  const { db, storage } = ctx.t.deps
+  const order = ctx.orders['Boulangerie des Lilas SAS']!.id
+  const added = await addLetter(ctx.t, order, 'Expéditeur interminable', await slowToDrawPdf(10))
+  const job = (await findJobFor(db, LETTER_JOB, added.id))!
+  // Only this letter is waiting.
+  await db.updateTable('jobs').set({ state: 'done', finished_at: new Date() }).where('state', '=', 'queued').where('id', '!=', job.id).execute()
+  // The server's own worker, with the render's real time limit (letterRenderTimeoutMs(1): 22 s).
+  const worker = startJobWorker({ db, handlers: { [LETTER_JOB]: letterPipelineJob({ db, storage, ocr: ctx.t.ocr }) }, pollMs: 50, name: 'arrêt' })
+  await until(async () => (await findJob(db, job.id))?.locked_by === 'arrêt')
+  await pause(1500) // the page being drawn
+  const started = performance.now()
+  await worker.stop()
+  const elapsed = performance.now() - started
+  assert.ok(elapsed < 3000, `stopped after ${elapsed.toFixed(0)} ms`)
+  const row = await findJob(db, job.id)
+  assert.equal([row?.state, row?.attempts, row?.locked_by, row?.last_error], ['queued', 0, null, null])
+  assert.ok(row!.run_at.getTime() <= Date.now(), 'due at once')
+  // The next process takes it at once, as its first attempt.
+  const claimed = await claimJob(db, 'suivant', undefined, 60_000, [LETTER_JOB], job.id)
+  assert.equal([claimed?.id, claimed?.attempts], [job.id, 1])
+  await db.updateTable('jobs').set({ state: 'done', locked_by: null, finished_at: new Date() }).where('id', '=', job.id).execute()
+})
+
 heavy('a till receipt 15 times as tall as wide: its one image fits WebP (≤ 16383 px), the whole height drawn, its text searchable', async (ctx) => {
   const order = ctx.orders['Boulangerie des Lilas SAS']!.id
   const added = await addLetter(ctx.t, order, 'Quincaillerie Bernard', await receiptPdf(['QUINCAILLERIE BERNARD', 'Ticket de caisse', 'Chevilles x 40'], [227, 3400]))
@@ -352,7 +378,6 @@ jobs.before(async (ctx) => {
 })
 jobs.after((ctx) => ctx.t.close())
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 
 jobs('two workers on two connections: every job runs exactly once', async (ctx) => {

@@ -2,7 +2,7 @@
 // holds its thread or fills its heap ends the thread, the event loop never waits for it, and the next task gets a new one.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { ThreadOutOfMemoryError, ThreadTimeoutError, workerThread } from '../../server/services/worker-thread.ts'
+import { ThreadAbortedError, ThreadOutOfMemoryError, ThreadTimeoutError, workerThread } from '../../server/services/worker-thread.ts'
 import { watchStalls } from '../util/event-loop.ts'
 
 const test = suite('a worker thread')
@@ -42,6 +42,26 @@ test('a task past its time: ThreadTimeoutError at its time, the event loop free 
   assert.ok(elapsed >= 500 && elapsed < 3000, `ended after ${elapsed.toFixed(0)} ms`)
   assert.ok(stall < 250, `the event loop stopped ${stall.toFixed(0)} ms`)
   assert.is(await thread.run('echo', { timeoutMs: 10_000 }), 'echo, task 1 of this thread')
+})
+
+test('a task given up (its signal): ThreadAbortedError at once, the thread ended, the next task on a new thread', async () => {
+  const giveUp = new AbortController()
+  const started = performance.now()
+  const spinning = thread.run('spin', { timeoutMs: 60_000, signal: giveUp.signal })
+  setTimeout(() => giveUp.abort(), 300)
+  try {
+    await spinning
+    assert.unreachable('the task never ends')
+  } catch (error) {
+    assert.instance(error, ThreadAbortedError)
+    assert.is((error as Error).message, 'le fil d’essai a été arrêté : tâche abandonnée')
+  }
+  const elapsed = performance.now() - started
+  assert.ok(elapsed < 3000, `ended after ${elapsed.toFixed(0)} ms, not at its 60 s`)
+  assert.is(await thread.run('echo', { timeoutMs: 10_000 }), 'echo, task 1 of this thread')
+  // Given up before it starts: never sent to the thread.
+  assert.is(await thread.run('echo', { timeoutMs: 10_000, signal: AbortSignal.abort() }).catch((error: unknown) => error instanceof ThreadAbortedError), true)
+  assert.is(await thread.run('echo', { timeoutMs: 10_000 }), 'echo, task 2 of this thread')
 })
 
 test('a task past the thread’s heap: ThreadOutOfMemoryError, the next task on a new thread', async () => {

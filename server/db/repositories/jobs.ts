@@ -88,6 +88,18 @@ export async function markJobFailed(db: Db, id: string, worker: string, error: s
   return row ? (row.state === 'failed' ? 'failed' : 'retry') : 'lost'
 }
 
+/**
+ * A job given up because its worker's process stops (jobs.ts): queued again, due now, its attempt not counted, for
+ * whichever worker claims next. Only if `worker` still holds it; false otherwise.
+ */
+export async function releaseJob(db: Db, id: string, worker: string, now: Date | undefined): Promise<boolean> {
+  const row = await db.updateTable('jobs')
+    .set((eb) => ({ state: 'queued', attempts: sql<number>`greatest(${eb.ref('attempts')} - 1, 0)`, run_at: timeOf(now), locked_by: null, locked_until: null }))
+    .where('id', '=', id).where('state', '=', 'running').where('locked_by', '=', worker)
+    .returning('id').executeTakeFirst()
+  return !!row
+}
+
 export function findJob(db: Db, id: string) {
   return db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst()
 }
