@@ -3,7 +3,7 @@ import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { PaymentError } from '../services/payment.ts'
-import { MAX_PDF_PAGES } from '../services/pdf-check-thread.ts'
+import { MAX_PDF_PAGES } from '../services/pdf-limits.ts'
 import { securityHeaders } from './security-headers.ts'
 
 export class HttpError extends Error {

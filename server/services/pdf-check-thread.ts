@@ -9,12 +9,6 @@ export type PdfReading = { pages: number } | { problem: 'unreadable' | 'active' 
 
 export const PDF_CHECK_TIMEOUT_MS = 5_000
 
-/**
- * Pages at most: a letter, a Kbis or an identity document has a few, a thick file a few hundred. 20,000 pages of
- * 100 bytes (a 3 MB file) took the check 3.2 s of its 5, and the render 35 s for the 50 pages it draws.
- */
-export const MAX_PDF_PAGES = 1000
-
 declare const __PDF_CHECK_WORKER__: string | undefined
 
 const thread = workerThread<Uint8Array, PdfReading>({

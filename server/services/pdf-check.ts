@@ -5,7 +5,8 @@ import {
   decodePDFRawStream, PDFArray, PDFContext, PDFDict, PDFDocument, PDFName, PDFObjectStreamParser, PDFRawStream, PDFRef,
   PDFStream, PDFXRefStreamParser, type PDFObject,
 } from 'pdf-lib'
-import { MAX_PDF_PAGES, type PdfReading } from './pdf-check-thread.ts'
+import type { PdfReading } from './pdf-check-thread.ts'
+import { MAX_PDF_PAGES } from './pdf-limits.ts'
 
 /**
  * What pdf-lib may decode while loading one PDF: its object streams and cross-reference streams, 20 MB in all (a
