@@ -86,10 +86,29 @@ export async function runOneJob(options: WorkerOptions & { name: string; only?: 
     }
     const delay = backoffDelay(job.attempts, options.backoffBaseMs ?? 10_000, options.backoffMaxMs ?? 10 * 60_000)
     const message = error instanceof Error ? error.stack ?? error.message : String(error)
-    const outcome = await markJobFailed(db, job.id, name, message, now(), delay)
-    options.log?.error({ job: job.id, kind: job.kind, attempt: job.attempts, outcome, err: error }, outcome === 'failed' ? 'tâche abandonnée après ses essais' : 'tâche en échec, nouvel essai prévu')
+    const record = async () => {
+      const outcome = await markJobFailed(db, job.id, name, message, now(), delay)
+      options.log?.error({ job: job.id, kind: job.kind, attempt: job.attempts, outcome, err: error }, outcome === 'failed' ? 'tâche abandonnée après ses essais' : 'tâche en échec, nouvel essai prévu')
+    }
+    try {
+      await record()
+    } catch (recordError) {
+      throw new UnrecordedFailure(job, record, recordError)
+    }
   }
   return true
+}
+
+/**
+ * A job failed and its failure could not be written either: the database went away under it (a restart, a failover),
+ * which is also what usually made the job fail. The job is still `running` under this worker's lease; unwritten, it
+ * would wait out the whole lease (5 minutes) before anyone ran it again. The worker writes it (`record`) as soon as
+ * the database answers.
+ */
+export class UnrecordedFailure extends Error {
+  constructor(readonly job: ClaimedJob, readonly record: () => Promise<void>, cause: unknown) {
+    super(`échec de la tâche ${job.id} non enregistré`, { cause })
+  }
 }
 
 export interface JobWorker {
@@ -117,13 +136,20 @@ export function startJobWorker(options: WorkerOptions): JobWorker {
     }
     wakeUp = done
   })
+  /** A failure still to write, first thing once the database answers (before claiming anything else). */
+  let unrecorded: UnrecordedFailure | null = null
   const loop = (async () => {
     while (!stopped) {
       woken = false
       let worked = false
       try {
+        if (unrecorded) {
+          await unrecorded.record()
+          unrecorded = null
+        }
         worked = await runOneJob({ ...options, name, signal: stopping.signal })
       } catch (error) {
+        if (error instanceof UnrecordedFailure) unrecorded = error
         // The database went away for a moment: try again after the poll interval.
         options.log?.error({ err: error }, 'tâches de fond : lecture de la file impossible')
       }

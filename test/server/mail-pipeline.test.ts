@@ -468,6 +468,44 @@ jobs('a job that kills its worker every time (memory, a container limit) ends fa
   assert.ok(job?.finished_at, 'its end is dated')
 })
 
+jobs('the database goes away under a running job (a restart): its failure is written once the database answers, and the job runs again within seconds, not after its lease', async (ctx) => {
+  const db = ctx.t.deps.db
+  // Every statement refused while `down`, before it is sent, as a PostgreSQL that is restarting refuses connections.
+  let down = false
+  const flaky = db.withPlugin({
+    transformQuery(args) {
+      if (down) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })
+      return args.node
+    },
+    transformResult: async (args) => args.result,
+  })
+  const id = await enqueueJob(db, 'coupure', {})
+  let runs = 0
+  const handlers: Record<string, JobHandler> = {
+    coupure: async ({ finish }) => {
+      runs++
+      // The first run's results meet the database down; so does writing its failure. It is back 300 ms later.
+      if (runs === 1) {
+        down = true
+        setTimeout(() => { down = false }, 300)
+      }
+      await finish((trx) => trx.insertInto('app_meta').values({ key: 'coupure', value: String(runs) }).execute())
+    },
+  }
+  const started = Date.now()
+  const worker = startJobWorker({ db: flaky, handlers, name: 'W', pollMs: 50, backoffBaseMs: 100, leaseMs: DEFAULT_LEASE_MS })
+  try {
+    // Unwritten, the failure left the job `running` under W's lease: nobody ran it again for 5 minutes.
+    await until(async () => (await findJob(db, id))?.state === 'done', 5000)
+  } finally {
+    await worker.stop()
+  }
+  const job = await findJob(db, id)
+  assert.equal([job?.state, job?.attempts, runs], ['done', 2, 2])
+  assert.ok(Date.now() - started < 3000, `done in ${Date.now() - started} ms`)
+  assert.equal((await db.selectFrom('app_meta').select('value').where('key', '=', 'coupure').execute()).map((r) => r.value), ['2'], 'written once')
+})
+
 jobs('claiming skips what another transaction holds (FOR UPDATE SKIP LOCKED)', async (ctx) => {
   const db = ctx.t.deps.db
   const id = await enqueueJob(db, 'verrou', {})
