@@ -8,6 +8,8 @@ import { isOutdatedList, messageOf, type Notice } from './shared.ts'
 import { deferred } from './deferred.ts'
 
 export const REQUEST_CANCELLED = 'La demande a été annulée.'
+/** Told once the page was left (the page itself shows the server's reason in its dialog). */
+export const REQUEST_NOT_CANCELLED = 'La demande n’a pas été annulée.'
 export const REQUEST_NOT_PENDING = 'Seule une demande en attente peut être annulée.'
 
 export const courierRequestCancelMachine = deferred(() => setup({

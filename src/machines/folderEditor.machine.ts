@@ -15,6 +15,10 @@ export const FOLDER_NO_ORDER = 'Choisissez la domiciliation à laquelle ce dossi
 export const FOLDER_CREATED = 'Le dossier a été créé.'
 export const FOLDER_RENAMED = 'Le dossier a été renommé.'
 export const FOLDER_DELETED = 'Le dossier a été supprimé ; ses courriers restent dans la liste, sans dossier.'
+// What did not happen, told once the page was left (the page itself shows the server's reason in its form).
+export const FOLDER_NOT_CREATED = 'Le dossier n’a pas été créé.'
+export const FOLDER_NOT_RENAMED = 'Le dossier n’a pas été renommé.'
+export const FOLDER_NOT_DELETED = 'Le dossier n’a pas été supprimé.'
 
 export interface FolderDraft {
   name: string

@@ -9,9 +9,9 @@
 //            asked meanwhile is ignored); a folder gone or changed (404, 409) has the portal read the folders again;
 //   sending  'Envoyer par e-mail': recipient, optional message, one or several letters.
 // Picking another order (`order.switched`) drops the scan, the read marks and the move still
-// awaited: their answers belong to a list that is no longer shown. A sending e-mail goes on, even
-// past the page: the wiring does not abort its call, and tells its outcome in a toast once the page is gone
-// (wiring/left-behind.ts).
+// awaited: their answers belong to a list that is no longer shown. A sending e-mail, a move and a read mark go on,
+// even past the page: the wiring does not abort their calls, and tells their outcome once the page is gone
+// (wiring/outlive.ts).
 // The page reports what the portal shows (`portal.seen`: the order, the list's state); from it
 //   order    notices another order and switches (a phone goes back to the list);
 //   link     follows the "Nouveau courrier" e-mail's link (?domiciliation=…&courrier=…): the
@@ -27,6 +27,8 @@ export const READ_FAILED = 'Le courrier n’a pas pu être marqué comme lu : il
 export const FILE_FAILED = 'Le courrier numérisé n’a pas pu être chargé.'
 export const MOVE_FAILED = 'Le courrier n’a pas pu être classé dans ce dossier.'
 export const MOVE_OUT_FAILED = 'Le courrier n’a pas pu être retiré de son dossier.'
+/** The sending failed once the page was left (its toast; the page, when there, shows the server's reason alone in its form). */
+export const SEND_FAILED = 'L’envoi par e-mail n’a pas abouti.'
 export const SEND_NO_LETTER = 'Choisissez au moins un courrier à envoyer.'
 export const SEND_BAD_EMAIL = 'Saisissez une adresse e-mail valide, par exemple nom@exemple.fr.'
 export const MOVED_TO_FOLDER = 'Le courrier a été classé dans le dossier.'

@@ -1,14 +1,34 @@
-// 'Envoyer par e-mail' left behind: the letters page was left before the answer (the mailbox actor stopped, its
-// signal aborted; the call itself goes on). Its outcome is told in a toast, to the person who sent it only. Loaded
-// when a sending starts (wiring/mail.ts), kept out of the flows' chunk.
+// A write whose page was left before the answer (its actor stopped, its signal aborted; the call itself goes on, see
+// outlive.ts): its outcome is told in a toast and to the portal, to the person who made it only. Loaded when a write
+// starts, kept out of the flows' chunks.
 import { failureOf, type Notice } from '../machines/shared.ts'
+import type { WiringDeps } from './deps.ts'
 import { readStoredUser } from './storage.ts'
 
-/** The sending failed (its toast; the page, when there, shows the server's reason alone in its form). */
-export const SEND_FAILED = 'L’envoi par e-mail n’a pas abouti.'
+/** How a write that outlives its page is told (outlive.ts). */
+export interface Told<T> {
+  notify: WiringDeps['notify']
+  /** The success toast the page would have shown; null: none. */
+  done: (reply: T) => Notice | null
+  /** What did not happen, in the machine's own words (the server's reason follows); null: no toast. */
+  failed: string | null
+  /** Succeeded: what the page would have told the portal. */
+  after?: (reply: T) => void
+  /** Failed: likewise (a change shown ahead put back). */
+  afterFailure?: () => void
+}
 
-export function tellIfLeft(sending: Promise<{ message: string }>, signal: AbortSignal, token: string | undefined, notify: (notice: Notice) => void) {
-  const left = () => signal.aborted && readStoredUser()?.apiToken === token
-  sending.then((reply) => left() && notify({ kind: 'success', message: reply.message }),
-    (error: unknown) => left() && notify({ kind: 'error', message: failureOf(SEND_FAILED, error) }))
+export function tellIfLeft<T>(call: Promise<T>, signal: AbortSignal, token: string | undefined, told: Told<T>) {
+  // Read when the answer comes: a sign-out or another person meanwhile hears nothing, and their portal is not touched.
+  const left = () => signal.aborted && token !== undefined && readStoredUser()?.apiToken === token
+  call.then((reply) => {
+    if (!left()) return
+    const notice = told.done(reply)
+    if (notice) told.notify(notice)
+    told.after?.(reply)
+  }, (error: unknown) => {
+    if (!left()) return
+    if (told.failed !== null) told.notify({ kind: 'error', message: failureOf(told.failed, error) })
+    told.afterFailure?.()
+  })
 }

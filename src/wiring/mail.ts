@@ -2,32 +2,50 @@
 // effects: the calls, the toasts, the remembered address, and what they tell the portal.
 import { fromPromise } from 'xstate'
 import { accountingExportMachine } from '../machines/accountingExport.machine.ts'
-import { courierRequestCancelMachine } from '../machines/courierRequestCancel.machine.ts'
-import { folderEditorMachine } from '../machines/folderEditor.machine.ts'
+import { courierRequestCancelMachine, REQUEST_CANCELLED, REQUEST_NOT_CANCELLED } from '../machines/courierRequestCancel.machine.ts'
+import {
+  FOLDER_CREATED, FOLDER_DELETED, FOLDER_NOT_CREATED, FOLDER_NOT_DELETED, FOLDER_NOT_RENAMED, FOLDER_RENAMED, folderEditorMachine,
+} from '../machines/folderEditor.machine.ts'
 import { letterDeadlinesMachine } from '../machines/letterDeadlines.machine.ts'
 import { letterPagesMachine } from '../machines/letterPages.machine.ts'
 import { letterSearchMachine, SEARCH_DEBOUNCE_MS } from '../machines/letterSearch.machine.ts'
-import { LETTERS_PATH, mailboxMachine } from '../machines/mailbox.machine.ts'
+import {
+  LETTERS_PATH, mailboxMachine, MOVE_FAILED, MOVE_OUT_FAILED, MOVED_OUT, MOVED_TO_FOLDER, SEND_FAILED,
+} from '../machines/mailbox.machine.ts'
 import type { WiringDeps } from './deps.ts'
 import { later } from './later.ts'
+import { outlive } from './outlive.ts'
 import { pause } from './pause.ts'
-import { readDextEmail, readStoredUser, writeDextEmail } from './storage.ts'
+import { readDextEmail, writeDextEmail } from './storage.ts'
 
 
 export function createMailFlows({ api, notify, navigate, toPortal }: WiringDeps) {
+  const success = (message: string) => ({ kind: 'success' as const, message })
   return {
     mailbox: later(() => mailboxMachine.provide({
       actors: {
         loadFile: fromPromise(({ input, signal }) => api.getDocumentFile(input.documentId, { signal })),
-        updateDocument: fromPromise(({ input: { documentId, ...body }, signal }) => api.updateDocument(documentId, body, { signal })),
-        // The e-mail goes even if the page is left before the answer (its signal is not passed: the call is not aborted);
-        // the page gone, left-behind.ts tells how it ended, to the same person only (not after a sign-out, nor to another).
-        sendDocuments: fromPromise(({ input, signal }) => {
-          const sending = api.sendDocuments(input)
-          const token = readStoredUser()?.apiToken
-          void import('./left-behind.ts').then((m) => m.tellIfLeft(sending, signal, token, notify))
-          return sending
+        // The writes go on when the page is left before the answer (their signal is not passed: outlive.ts).
+        updateDocument: fromPromise(({ input: { documentId, ...body }, signal }) => {
+          const update = api.updateDocument(documentId, body)
+          // A read mark (opening a letter): no toast either way, the customer asked for nothing; the list is only kept
+          // true (read, or put back unread: the page showed it read at once).
+          if (!('folderId' in body)) {
+            return outlive(update, signal, {
+              notify, done: () => null, failed: null,
+              after: (document) => toPortal({ type: 'document.read', documentId: document.id, read: document.read }),
+              afterFailure: () => toPortal({ type: 'document.read', documentId, read: false }),
+            })
+          }
+          return outlive(update, signal, {
+            notify,
+            done: (document) => success(document.folderId === null ? MOVED_OUT : MOVED_TO_FOLDER),
+            failed: body.folderId === null ? MOVE_OUT_FAILED : MOVE_FAILED,
+            after: (document) => toPortal({ type: 'document.changed', document }),
+          })
         }),
+        sendDocuments: fromPromise(({ input, signal }) =>
+          outlive(api.sendDocuments(input), signal, { notify, done: (reply) => success(reply.message), failed: SEND_FAILED })),
       },
       actions: {
         notify: (_, notice) => notify(notice),
@@ -42,10 +60,21 @@ export function createMailFlows({ api, notify, navigate, toPortal }: WiringDeps)
     })),
     folderEditor: later(() => folderEditorMachine.provide({
       actors: {
-        saveFolder: fromPromise(({ input, signal }) => ('folderId' in input
-          ? api.updateFolder(input.folderId, { name: input.name }, { signal })
-          : api.createFolder({ name: input.name, domiciliationOrderId: input.orderId }, { signal }))),
-        deleteFolder: fromPromise(({ input, signal }) => api.deleteFolder(input.folderId, { signal })),
+        saveFolder: fromPromise(({ input, signal }) => {
+          const renaming = 'folderId' in input
+          return outlive(renaming
+            ? api.updateFolder(input.folderId, { name: input.name })
+            : api.createFolder({ name: input.name, domiciliationOrderId: input.orderId }), signal, {
+            notify,
+            done: () => success(renaming ? FOLDER_RENAMED : FOLDER_CREATED),
+            failed: renaming ? FOLDER_NOT_RENAMED : FOLDER_NOT_CREATED,
+            after: (folder) => toPortal({ type: 'folder.saved', folder }),
+          })
+        }),
+        deleteFolder: fromPromise(({ input, signal }) => outlive(api.deleteFolder(input.folderId), signal, {
+          notify, done: () => success(FOLDER_DELETED), failed: FOLDER_NOT_DELETED,
+          after: () => toPortal({ type: 'folder.removed', folderId: input.folderId }),
+        })),
       },
       actions: {
         notify: (_, notice) => notify(notice),
@@ -59,7 +88,12 @@ export function createMailFlows({ api, notify, navigate, toPortal }: WiringDeps)
       actions: { rememberEmail: (_, { email }) => writeDextEmail(email) },
     })),
     courierRequestCancel: later(() => courierRequestCancelMachine.provide({
-      actors: { removeRequest: fromPromise(({ input, signal }) => api.removeCourierRequest(input, { signal })) },
+      actors: {
+        removeRequest: fromPromise(({ input, signal }) => outlive(api.removeCourierRequest(input), signal, {
+          notify, done: () => success(REQUEST_CANCELLED), failed: REQUEST_NOT_CANCELLED,
+          after: () => toPortal({ type: 'courierRequest.removed', id: input.id }),
+        })),
+      },
       actions: {
         notify: (_, notice) => notify(notice),
         removed: (_, { id }) => toPortal({ type: 'courierRequest.removed', id }),
