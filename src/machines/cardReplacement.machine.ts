@@ -16,6 +16,8 @@ export const CARD_EXPIRY_INVALID = 'Indiquez la date d’expiration au format MM
 export const CARD_EXPIRED = 'Cette carte a expiré : indiquez une carte en cours de validité.'
 export const CARD_CVC_INVALID = 'Le cryptogramme est le nombre de 3 chiffres au dos de la carte (4 chiffres sur le devant pour American Express).'
 export const CARD_REPLACED = 'Votre nouvelle carte est enregistrée.'
+/** Told once the page was left while the card was being saved (the page itself says why in its form). */
+export const CARD_NOT_REPLACED = 'Votre nouvelle carte n’a pas été enregistrée.'
 export const HOSTED_CARD_UNAVAILABLE = 'Le formulaire de carte sécurisé n’a pas pu être chargé. Vérifiez votre connexion puis réessayez.'
 
 /** Stripe.js's card field, once loaded: drawn into an element of the dialog, then asked to confirm the SetupIntent. */

@@ -7,7 +7,12 @@ import type { AddOptionReply, Subscription, SubscriptionOption } from '../../ser
 import { messageOf, type Notice } from './shared.ts'
 import { deferred } from './deferred.ts'
 
-export const optionAdded = (option: SubscriptionOption) => `L’option « ${option.nickname} » a été ajoutée à votre abonnement.`
+export const optionAdded = (option: Pick<SubscriptionOption, 'nickname'>) => `L’option « ${option.nickname} » a été ajoutée à votre abonnement.`
+/** Told once the page was left (the page itself shows the server's reason in its dialog). */
+export const OPTION_NOT_ADDED = 'L’option n’a pas été ajoutée à votre abonnement.'
+
+/** The confirmation's input: its call's body, and what its outcome is told with (the order, the option's name). */
+export interface ConfirmOptionInput { contractId: number; planId: string; orderId: number; nickname: string }
 
 export interface OptionTarget {
   orderId: number
@@ -46,7 +51,7 @@ export const subscriptionOptionMachine = deferred(() => setup({
       throw new Error('subscriptionOption: requestOption is not provided')
     }),
     /** POST /stripe/add-option-subscription {contractId, planId}. */
-    confirmOption: fromPromise<Subscription, { contractId: number; planId: string }>(async () => {
+    confirmOption: fromPromise<Subscription, ConfirmOptionInput>(async () => {
       throw new Error('subscriptionOption: confirmOption is not provided')
     }),
   },
@@ -117,7 +122,7 @@ export const subscriptionOptionMachine = deferred(() => setup({
       invoke: {
         id: 'confirmOption',
         src: 'confirmOption',
-        input: ({ context }) => ({ contractId: context.target.contractId, planId: context.chosen!.planId }),
+        input: ({ context }) => ({ contractId: context.target.contractId, planId: context.chosen!.planId, orderId: context.target.orderId, nickname: context.chosen!.nickname }),
         onDone: {
           target: 'closed',
           actions: [

@@ -22,6 +22,8 @@ export const TERMINATION_REASONS = [
 ] as const
 export const OTHER_REASON = 'Autre motif'
 
+/** Told once the page was left (the page itself says why in its form). */
+export const TERMINATION_NOT_SENT = 'Votre demande de résiliation n’a pas été enregistrée.'
 export const TERMINATION_NO_REASON = 'Choisissez le motif de votre résiliation.'
 export const TERMINATION_NO_DETAILS = 'Précisez le motif de votre résiliation.'
 export const TERMINATION_NO_DATE = 'Indiquez la date souhaitée au format JJ/MM/AAAA.'

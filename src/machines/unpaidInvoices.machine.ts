@@ -10,6 +10,9 @@ import type { PayUnpaidReply, UnpaidStatus } from '../../server/contract/schemas
 import { codeOf, messageOf, type Notice } from './shared.ts'
 import { deferred } from './deferred.ts'
 
+/** A payment (the banner's or the invoice book's) that failed once its page was left: its toast, before the server's reason. */
+export const PAYMENT_FAILED = 'Le paiement n’a pas abouti.'
+
 export const unpaidInvoicesMachine = deferred(() => {
   const unpaidSetup = setup({
     types: {

@@ -2,17 +2,18 @@
 // the card form, the invoice book, the forwarding address, the certificate and contract downloads, and the public
 // certificate check; what they change is told to the portal.
 import { fromPromise } from 'xstate'
-import { cardReplacementMachine } from '../machines/cardReplacement.machine.ts'
+import { CARD_NOT_REPLACED, CARD_REPLACED, cardReplacementMachine } from '../machines/cardReplacement.machine.ts'
 import { certificateVerificationMachine } from '../machines/certificateVerification.machine.ts'
 import { documentDownloadMachine, type DocumentRequest, type DownloadedDocument } from '../machines/documentDownload.machine.ts'
-import { forwardingAddressMachine } from '../machines/forwardingAddress.machine.ts'
+import { ADDRESS_NOT_SAVED, ADDRESS_SAVED, forwardingAddressMachine } from '../machines/forwardingAddress.machine.ts'
 import { invoiceBookMachine } from '../machines/invoiceBook.machine.ts'
-import { subscriptionOptionMachine } from '../machines/subscriptionOption.machine.ts'
-import { terminationMachine } from '../machines/termination.machine.ts'
-import { unpaidInvoicesMachine } from '../machines/unpaidInvoices.machine.ts'
+import { OPTION_NOT_ADDED, optionAdded, subscriptionOptionMachine } from '../machines/subscriptionOption.machine.ts'
+import { TERMINATION_NOT_SENT, TERMINATION_SENT, terminationMachine } from '../machines/termination.machine.ts'
+import { PAYMENT_FAILED, unpaidInvoicesMachine } from '../machines/unpaidInvoices.machine.ts'
 import type { Api } from './api.ts'
 import type { WiringDeps } from './deps.ts'
 import { later } from './later.ts'
+import { outlive } from './outlive.ts'
 
 /** Hands a file to the browser to save, as a download link clicked once. */
 export function saveFile(blob: Blob, fileName: string) {
@@ -45,11 +46,16 @@ export const TEST_PROVIDER_ABSENT = 'Ce formulaire n’est disponible qu’avec 
 const newestFirst = (years: number[]) => [...new Set(years)].sort((a, b) => b - a)
 
 export function createBillingFlows({ api, notify, toPortal, loadHostedCard }: WiringDeps) {
+  const success = (message: string) => ({ kind: 'success' as const, message })
+  // The writes go on when their page is left before the answer (their signal is not passed), and are told then
+  // (outlive.ts). A payment is sent once and only told: never retried nor sent again.
   return {
     unpaidInvoices: later(() => unpaidInvoicesMachine.provide({
       actors: {
         fetchStatus: fromPromise(({ signal }) => api.getUnpaidStatus({ signal })),
-        pay: fromPromise(({ input, signal }) => api.payUnpaidInvoice(input, { signal })),
+        pay: fromPromise(({ input, signal }) => outlive(api.payUnpaidInvoice(input), signal, {
+          notify, done: (reply) => success(reply.message), failed: PAYMENT_FAILED, after: () => toPortal({ type: 'invoices.paidOwned' }),
+        })),
       },
       actions: { notify: (_, notice) => notify(notice), paid: () => toPortal({ type: 'invoices.paidOwned' }) },
     })),
@@ -58,7 +64,11 @@ export function createBillingFlows({ api, notify, toPortal, loadHostedCard }: Wi
         loadOptions: fromPromise(({ input, signal }) => api.getSubscriptionOptions(input.orderId, { signal })),
         requestOption: fromPromise(({ input, signal }) =>
           api.addOption(input.orderId, { option: input.option, key: api.subscriptionKey(input.orderId, input.subscriptionId) }, { signal })),
-        confirmOption: fromPromise(({ input, signal }) => api.addOptionSubscription(input, { signal })),
+        // The option asked for (requestOption) is confirmed: that last call goes on; the request before it stops with the page.
+        confirmOption: fromPromise(({ input: { contractId, planId, orderId, nickname }, signal }) => outlive(api.addOptionSubscription({ contractId, planId }), signal, {
+          notify, done: () => success(optionAdded({ nickname })), failed: OPTION_NOT_ADDED,
+          after: (subscription) => toPortal({ type: 'subscription.changed', orderId, subscription }),
+        })),
       },
       actions: {
         notify: (_, notice) => notify(notice),
@@ -68,7 +78,9 @@ export function createBillingFlows({ api, notify, toPortal, loadHostedCard }: Wi
     termination: later(() => terminationMachine.provide({
       actors: {
         loadStatus: fromPromise(({ input, signal }) => api.getTerminationStatus(input.orderId, { signal })),
-        sendRequest: fromPromise(({ input, signal }) => api.createTerminationRequest(input, { signal })),
+        sendRequest: fromPromise(({ input, signal }) => outlive(api.createTerminationRequest(input), signal, {
+          notify, done: () => success(TERMINATION_SENT), failed: TERMINATION_NOT_SENT,
+        })),
       },
       actions: { notify: (_, notice) => notify(notice) },
     })),
@@ -90,9 +102,13 @@ export function createBillingFlows({ api, notify, toPortal, loadHostedCard }: Wi
             throw error
           }
         }),
-        attachPaymentMethod: fromPromise(({ input, signal }) => (input.orderId === null
-          ? api.updateCreditCardWeb({ pm: input.pm }, { signal })
-          : api.updatePaymentMethod(input.orderId, { pm: input.pm }, { signal }))),
+        // The card's earlier steps (the setup, the card form, Stripe's confirmation) need the page and stop with it; once
+        // the card is confirmed, attaching it is one call that goes on.
+        attachPaymentMethod: fromPromise(({ input, signal }) => outlive(input.orderId === null
+          ? api.updateCreditCardWeb({ pm: input.pm })
+          : api.updatePaymentMethod(input.orderId, { pm: input.pm }), signal, {
+          notify, done: () => success(CARD_REPLACED), failed: CARD_NOT_REPLACED, after: (card) => toPortal({ type: 'card.changed', card }),
+        })),
       },
       actions: {
         notify: (_, notice) => notify(notice),
@@ -114,7 +130,10 @@ export function createBillingFlows({ api, notify, toPortal, loadHostedCard }: Wi
         }),
         // Every year: pay-unpaid-invoice settles all the order's unpaid invoices, not only the year shown.
         loadUnpaid: fromPromise(({ signal }) => api.getInvoices({}, { signal })),
-        pay: fromPromise(({ input, signal }) => api.payUnpaidInvoice(input, { signal })),
+        pay: fromPromise(({ input, signal }) => outlive(api.payUnpaidInvoice(input), signal, {
+          notify, done: (reply) => success(reply.message), failed: PAYMENT_FAILED,
+          after: () => toPortal({ type: 'invoices.paid', orderId: input.orderId }),
+        })),
       },
       actions: {
         notify: (_, notice) => notify(notice),
@@ -123,11 +142,13 @@ export function createBillingFlows({ api, notify, toPortal, loadHostedCard }: Wi
     })),
     forwardingAddress: later(() => forwardingAddressMachine.provide({
       actors: {
-        saveAddress: fromPromise(async ({ input, signal }) => {
+        saveAddress: fromPromise(({ input, signal }) => {
           // Contract calls swallow their errors (spec §8): null is a failure, which the customer was told.
-          const contract = await api.updateContractAddress(input.contractId, input.address, { signal })
-          if (!contract) throw new Error('Votre adresse de réexpédition n’a pas été enregistrée : vérifiez-la puis réessayez.')
-          return contract
+          const saving = api.updateContractAddress(input.contractId, input.address)
+            .then((contract) => contract ?? Promise.reject(new Error(ADDRESS_NOT_SAVED)))
+          return outlive(saving, signal, {
+            notify, done: () => success(ADDRESS_SAVED), failed: ADDRESS_NOT_SAVED, after: (contract) => toPortal({ type: 'contract.changed', contract }),
+          })
         }),
       },
       actions: {

@@ -61,7 +61,7 @@ for (const path of paths) {
         assert.ok(steps.includes('option.confirm'))
       }
       if (id === 'confirmOption') {
-        assert.equal(input, { contractId: 102, planId: reexpedition.planId })
+        assert.equal(input, { contractId: 102, planId: reexpedition.planId, orderId: 2, nickname: reexpedition.nickname })
         assert.ok(steps.includes('xstate.done.actor.requestOption'))
       }
     }
