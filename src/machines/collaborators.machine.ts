@@ -11,6 +11,9 @@ import { deferred } from './deferred.ts'
 export const INVITE_EMPTY = 'Saisissez au moins une adresse e-mail.'
 export const INVITE_NOTHING_NEW = 'Ces personnes ont déjà accès à cette domiciliation.'
 export const SHARE_REMOVED = 'Cette personne n’a plus accès au courrier de la domiciliation.'
+/** Told (these two) once the page was left (the page itself says why where the customer acted). */
+export const INVITATIONS_NOT_SENT = 'Les invitations n’ont pas été envoyées.'
+export const SHARE_NOT_REMOVED = 'Cette personne a toujours accès au courrier de la domiciliation.'
 export const invalidAddresses = (invalid: string[]) =>
   invalid.length === 1 ? `Cette adresse n’est pas valide : ${invalid[0]}. Corrigez-la puis réessayez.` : `Ces adresses ne sont pas valides : ${invalid.join(', ')}. Corrigez-les puis réessayez.`
 export const invitationsSent = (count: number, dropped: number) =>
@@ -42,29 +45,32 @@ export interface CollaboratorsContext {
   ownEmail: string
   shares: Share[]
   draft: string
-  /** The addresses being sent, and how many typed were dropped. */
-  sending: { emails: string[]; dropped: number } | null
+  /** The addresses being sent, how many typed were dropped, and the last sending of the row sent again. */
+  sending: Omit<InviteInput, 'orderId'> | null
   selected: Share | null
   loadError: string | null
   error: string | null
 }
 
-const sentNotice = ({ context }: { context: CollaboratorsContext }): Notice =>
-  ({ kind: 'success', message: invitationsSent(context.sending!.emails.length, context.sending!.dropped) })
+/** The invitations' call, and what its outcome is told with: the addresses dropped, and for "Renvoyer l’invitation" the row's last sending. */
+export interface InviteInput { orderId: number; emails: string[]; dropped: number; sentBefore?: string | null }
 
 export const invitationJustSent = (email: string) =>
   `Une invitation a été envoyée à ${email} il y a moins d’une minute : elle n’a pas été renvoyée. Réessayez dans un instant.`
 
 /**
- * "Renvoyer l’invitation": the server sends a new link at most once a minute (a double click, two tabs); when it did
- * not, the invitation's last sending is the one the row had, and the customer is told so rather than "envoyée".
+ * How the invitations' call ended, from its input and its answer (the page's toast, or the wiring's once the page is
+ * gone). "Renvoyer l’invitation": the server sends a new link at most once a minute (a double click, two tabs); when
+ * it did not, the invitation's last sending is the one the row had, and the customer is told so rather than "envoyée".
  */
-const resentNotice = ({ context, event }: { context: CollaboratorsContext; event: { output: Share[] } }): Notice => {
-  const email = context.sending!.emails[0]!.toLowerCase()
-  const before = context.shares.find((s) => s.email.toLowerCase() === email)?.invitationSentAt
-  const after = event.output.find((s) => s.email.toLowerCase() === email)?.invitationSentAt
-  return before && after === before ? { kind: 'info', message: invitationJustSent(context.sending!.emails[0]!) } : sentNotice({ context })
+export function invitedNotice(input: InviteInput, shares: Share[]): Notice {
+  const email = input.emails[0]?.toLowerCase()
+  const after = shares.find((s) => s.email.toLowerCase() === email)?.invitationSentAt
+  if (input.sentBefore && after === input.sentBefore) return { kind: 'info', message: invitationJustSent(input.emails[0]!) }
+  return { kind: 'success', message: invitationsSent(input.emails.length, input.dropped) }
 }
+
+const inviteInput = ({ context }: { context: CollaboratorsContext }): InviteInput => ({ orderId: context.orderId, ...context.sending! })
 
 export const collaboratorsMachine = deferred(() => setup({
   types: {
@@ -85,7 +91,7 @@ export const collaboratorsMachine = deferred(() => setup({
     loadShares: fromPromise<Share[], { orderId: number }>(async () => {
       throw new Error('collaborators: loadShares is not provided')
     }),
-    invite: fromPromise<Share[], { orderId: number; emails: string[] }>(async () => {
+    invite: fromPromise<Share[], InviteInput>(async () => {
       throw new Error('collaborators: invite is not provided')
     }),
     removeShare: fromPromise<unknown, { orderId: number; shareId: number }>(async () => {
@@ -141,7 +147,7 @@ export const collaboratorsMachine = deferred(() => setup({
             'invite.resend': {
               guard: { type: 'pending', params: ({ event }) => event.share },
               target: 'sendingInvites.fromRow',
-              actions: assign({ sending: ({ event }) => ({ emails: [event.share.email], dropped: 0 }), error: null }),
+              actions: assign({ sending: ({ event }) => ({ emails: [event.share.email], dropped: 0, sentBefore: event.share.invitationSentAt }), error: null }),
             },
           },
         },
@@ -175,18 +181,21 @@ export const collaboratorsMachine = deferred(() => setup({
           invoke: {
             id: 'invite',
             src: 'invite',
-            input: ({ context }) => ({ orderId: context.orderId, emails: context.sending!.emails }),
+            input: inviteInput,
             onDone: [
               // From a row: a draft kept from a cancelled form stays for the next "Inviter".
               {
                 guard: 'resending',
                 target: 'idle',
                 // Told before the row takes the answer (the notice compares the two sendings).
-                actions: [{ type: 'notify', params: resentNotice }, { type: 'keepInvitations', params: ({ event }) => event.output }, assign({ sending: null })],
+                actions: [
+                  { type: 'notify', params: ({ context, event }) => invitedNotice(inviteInput({ context }), event.output) },
+                  { type: 'keepInvitations', params: ({ event }) => event.output }, assign({ sending: null }),
+                ],
               },
               {
                 target: 'idle',
-                actions: [{ type: 'keepInvitations', params: ({ event }) => event.output }, { type: 'notify', params: sentNotice }, assign({ sending: null, draft: '' })],
+                actions: [{ type: 'keepInvitations', params: ({ event }) => event.output }, { type: 'notify', params: ({ context, event }) => invitedNotice(inviteInput({ context }), event.output) }, assign({ sending: null, draft: '' })],
               },
             ],
             onError: [

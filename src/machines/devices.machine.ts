@@ -5,6 +5,9 @@ import type { Session, SignedOutReply } from '../../server/contract/schemas.ts'
 import { messageOf, type Notice } from './shared.ts'
 import { deferred } from './deferred.ts'
 
+/** Told once the page was left (the page itself says why where the customer acted). */
+export const OTHERS_NOT_SIGNED_OUT = 'Vos autres appareils n’ont pas été déconnectés.'
+
 export const devicesMachine = deferred(() => setup({
   types: {
     context: {} as { sessions: Session[]; loadError: string | null; error: string | null },

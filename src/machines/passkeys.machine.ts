@@ -10,6 +10,9 @@ import { isBlank } from '../../server/contract/rules/text.ts'
 export const PASSKEY_ADDED = 'La clé d’accès a été ajoutée : vous pourrez vous connecter avec elle.'
 export const PASSKEY_RENAMED = 'La clé d’accès a été renommée.'
 export const PASSKEY_REMOVED = 'La clé d’accès a été supprimée. Votre mot de passe fonctionne toujours.'
+/** Told (these two) once the page was left (the page itself says why where the customer acted). */
+export const PASSKEY_NOT_RENAMED = 'La clé d’accès n’a pas été renommée.'
+export const PASSKEY_NOT_REMOVED = 'La clé d’accès n’a pas été supprimée.'
 export const PASSKEY_NAME_EMPTY = 'Donnez un nom à la clé d’accès, par exemple « Téléphone de Camille ».'
 
 export interface PasskeysContext {

@@ -4,6 +4,8 @@ import { assign, fromPromise, setup } from 'xstate'
 import { isEmail, messageOf, type Notice } from './shared.ts'
 import { deferred } from './deferred.ts'
 
+/** Told once the page was left (the page itself says why where the customer acted). */
+export const REFERRAL_NOT_SENT = 'Votre recommandation n’a pas été envoyée.'
 export const REFERRAL_INVALID = 'Saisissez l’adresse e-mail de la personne, par exemple nom@entreprise.fr.'
 
 export const referralMachine = deferred(() => setup({

@@ -10,6 +10,9 @@ import { isBlank } from '../../server/contract/rules/text.ts'
 
 export const REPRESENTATIVE_ADDED = 'Le représentant a été ajouté : il pourra retirer le courrier et les colis au comptoir.'
 export const REPRESENTATIVE_REMOVED = 'Le représentant a été retiré.'
+/** Told (these two) once the page was left (the page itself says why where the customer acted). */
+export const REPRESENTATIVE_NOT_ADDED = 'Le représentant n’a pas été ajouté.'
+export const REPRESENTATIVE_NOT_REMOVED = 'Le représentant n’a pas été retiré.'
 
 /** The same normalisation as the server's: one rule of the contract. */
 export { normaliseFrenchPhone }

@@ -4,17 +4,20 @@
 import { fromPromise } from 'xstate'
 import type { RegistrationResponseJSON, AuthenticationResponseJSON } from '@simplewebauthn/browser'
 import type { PasskeyLoginBody, PasskeyRegistrationBody } from '../../server/contract/schemas.ts'
-import { collaboratorsMachine } from '../machines/collaborators.machine.ts'
-import { devicesMachine } from '../machines/devices.machine.ts'
+import { collaboratorsMachine, INVITATIONS_NOT_SENT, invitedNotice, SHARE_NOT_REMOVED, SHARE_REMOVED } from '../machines/collaborators.machine.ts'
+import { devicesMachine, OTHERS_NOT_SIGNED_OUT } from '../machines/devices.machine.ts'
 import { emailChangeMachine } from '../machines/emailChange.machine.ts'
 import { invitationMachine } from '../machines/invitation.machine.ts'
 import { passkeyLoginMachine } from '../machines/passkeyLogin.machine.ts'
-import { passkeysMachine } from '../machines/passkeys.machine.ts'
+import { PASSKEY_NOT_REMOVED, PASSKEY_NOT_RENAMED, PASSKEY_REMOVED, PASSKEY_RENAMED, passkeysMachine } from '../machines/passkeys.machine.ts'
 import { passwordChangeMachine } from '../machines/passwordChange.machine.ts'
-import { referralMachine } from '../machines/referral.machine.ts'
-import { representativesMachine } from '../machines/representatives.machine.ts'
+import { REFERRAL_NOT_SENT, referralMachine } from '../machines/referral.machine.ts'
+import {
+  REPRESENTATIVE_ADDED, REPRESENTATIVE_NOT_ADDED, REPRESENTATIVE_NOT_REMOVED, REPRESENTATIVE_REMOVED, representativesMachine,
+} from '../machines/representatives.machine.ts'
 import type { WiringDeps } from './deps.ts'
 import { later } from './later.ts'
+import { outlive } from './outlive.ts'
 import { readStoredUser } from './storage.ts'
 
 export const EMAIL_NOT_CHANGED = 'Votre adresse e-mail n’a pas été modifiée : corrigez-la si besoin, puis réessayez.'
@@ -39,6 +42,9 @@ const webAuthn = () => import('@simplewebauthn/browser')
 
 export function createPeopleFlows({ api, notify, navigate, toPortal, toSession }: WiringDeps) {
   const notifyAction = (_: unknown, notice: Parameters<WiringDeps['notify']>[0]) => notify(notice)
+  const success = (message: string) => ({ kind: 'success' as const, message })
+  // The lists of these pages are their own (not the portal's): a write that outlives its page is only told
+  // (outlive.ts).
   return {
     emailChange: later(() => emailChangeMachine.provide({
       actors: {
@@ -59,13 +65,18 @@ export function createPeopleFlows({ api, notify, navigate, toPortal, toSession }
     passkeys: later(() => passkeysMachine.provide({
       actors: {
         loadPasskeys: fromPromise(({ signal }) => api.getPasskeys({ signal })),
+        // Not kept past the page: the browser's prompt needs it, and a passkey made without it would be a surprise.
         createPasskey: fromPromise(async ({ signal }) => {
           const [{ startRegistration }, optionsJSON] = await Promise.all([webAuthn(), api.getPasskeyRegistrationOptions({ signal })])
           const credential: RegistrationResponseJSON = await startRegistration({ optionsJSON: optionsJSON as never }).catch(ceremonyError('add'))
           return api.registerPasskey({ credential: credential as PasskeyRegistrationBody['credential'] }, { signal })
         }),
-        renamePasskey: fromPromise(({ input, signal }) => api.renamePasskey(input.id, { name: input.name }, { signal })),
-        deletePasskey: fromPromise(({ input, signal }) => api.deletePasskey(input.id, { signal })),
+        renamePasskey: fromPromise(({ input, signal }) => outlive(api.renamePasskey(input.id, { name: input.name }), signal, {
+          notify, done: () => success(PASSKEY_RENAMED), failed: PASSKEY_NOT_RENAMED,
+        })),
+        deletePasskey: fromPromise(({ input, signal }) => outlive(api.deletePasskey(input.id), signal, {
+          notify, done: () => success(PASSKEY_REMOVED), failed: PASSKEY_NOT_REMOVED,
+        })),
       },
       actions: { notify: notifyAction },
     })),
@@ -82,27 +93,41 @@ export function createPeopleFlows({ api, notify, navigate, toPortal, toSession }
     devices: later(() => devicesMachine.provide({
       actors: {
         loadSessions: fromPromise(({ signal }) => api.getSessions({ signal })),
-        signOutOthers: fromPromise(({ signal }) => api.signOutOtherSessions({ signal })),
+        signOutOthers: fromPromise(({ signal }) => outlive(api.signOutOtherSessions(), signal, {
+          notify, done: (reply) => success(reply.message), failed: OTHERS_NOT_SIGNED_OUT,
+        })),
       },
       actions: { notify: notifyAction },
     })),
     collaborators: later(() => collaboratorsMachine.provide({
       actors: {
         loadShares: fromPromise(({ input, signal }) => api.getShares(input.orderId, { signal })),
-        invite: fromPromise(({ input, signal }) => api.inviteCollaborators(input.orderId, { emails: input.emails }, { signal })),
-        removeShare: fromPromise(({ input, signal }) => api.deleteShare(input.orderId, input.shareId, { signal })),
+        invite: fromPromise(({ input, signal }) => outlive(api.inviteCollaborators(input.orderId, { emails: input.emails }), signal, {
+          notify, done: (shares) => invitedNotice(input, shares), failed: INVITATIONS_NOT_SENT,
+        })),
+        removeShare: fromPromise(({ input, signal }) => outlive(api.deleteShare(input.orderId, input.shareId), signal, {
+          notify, done: () => success(SHARE_REMOVED), failed: SHARE_NOT_REMOVED,
+        })),
       },
       actions: { notify: notifyAction },
     })),
     referral: later(() => referralMachine.provide({
-      actors: { sendReferral: fromPromise(({ input, signal }) => api.sendInvite(input, { signal })) },
+      actors: {
+        sendReferral: fromPromise(({ input, signal }) => outlive(api.sendInvite(input), signal, {
+          notify, done: (reply) => success(reply.message), failed: REFERRAL_NOT_SENT,
+        })),
+      },
       actions: { notify: notifyAction },
     })),
     representatives: later(() => representativesMachine.provide({
       actors: {
         loadRepresentatives: fromPromise(({ input, signal }) => api.getMandataires(input.orderId, { signal })),
-        addRepresentative: fromPromise(({ input, signal }) => api.addMandataire(input.orderId, input.representative, { signal })),
-        removeRepresentative: fromPromise(({ input, signal }) => api.deleteMandataire(input.orderId, input.id, { signal })),
+        addRepresentative: fromPromise(({ input, signal }) => outlive(api.addMandataire(input.orderId, input.representative), signal, {
+          notify, done: () => success(REPRESENTATIVE_ADDED), failed: REPRESENTATIVE_NOT_ADDED,
+        })),
+        removeRepresentative: fromPromise(({ input, signal }) => outlive(api.deleteMandataire(input.orderId, input.id), signal, {
+          notify, done: () => success(REPRESENTATIVE_REMOVED), failed: REPRESENTATIVE_NOT_REMOVED,
+        })),
       },
       actions: { notify: notifyAction },
     })),

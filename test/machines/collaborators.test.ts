@@ -94,7 +94,7 @@ for (const path of paths) {
     if (last.event.type === 'invite.resend') {
       if (last.event.share.id === julien.id) assert.not.ok(fromRow(last.state), 'a member is never sent again')
       if (fromRow(last.state)) {
-        assert.equal(deferreds.started.at(-1), { id: 'invite', input: { orderId: 2, emails: [cabinet.email] } })
+        assert.equal(deferreds.started.at(-1), { id: 'invite', input: { orderId: 2, emails: [cabinet.email], dropped: 0, sentBefore: last.event.share.invitationSentAt } })
         assert.not.ok(actor.getSnapshot().hasTag('form'), 'no dialog')
       }
     }
@@ -129,7 +129,7 @@ Examples('an empty or all-known list is refused before any call; sending replace
   actor.send({ type: 'invite.change', text: 'a@cabinet.fr, b@cabinet.fr, associe@example.com' })
   actor.send({ type: 'invite.submit' })
   await flush()
-  assert.equal(deferreds.started.at(-1)!.input, { orderId: 2, emails: ['a@cabinet.fr', 'b@cabinet.fr'] })
+  assert.equal(deferreds.started.at(-1)!.input, { orderId: 2, emails: ['a@cabinet.fr', 'b@cabinet.fr'], dropped: 1 })
   deferreds.settle('invite', { output: [invited(7, 'a@cabinet.fr'), invited(8, 'b@cabinet.fr')] })
   await flush()
   assert.equal(actor.getSnapshot().context.shares.map((s) => s.id), [1, 7, 8])
@@ -154,7 +154,7 @@ Examples('a pending invitation typed again, or "Renvoyer l’invitation" on its 
   actor.send({ type: 'invite.submit' })
   await flush()
   assert.is(actor.getSnapshot().context.error, null)
-  assert.equal(deferreds.started.at(-1), { id: 'invite', input: { orderId: 2, emails: ['Cabinet.Durand@example.com'] } })
+  assert.equal(deferreds.started.at(-1), { id: 'invite', input: { orderId: 2, emails: ['Cabinet.Durand@example.com'], dropped: 0 } })
   deferreds.settle('invite', { output: [cabinetAgain] })
   await flush()
   assert.equal(actor.getSnapshot().context.shares, [cabinetAgain, julien])
@@ -164,7 +164,7 @@ Examples('a pending invitation typed again, or "Renvoyer l’invitation" on its 
   await flush()
   assert.ok(actor.getSnapshot().matches({ ready: { sendingInvites: 'fromRow' } }))
   assert.not.ok(actor.getSnapshot().hasTag('form'))
-  assert.equal(deferreds.started.at(-1), { id: 'invite', input: { orderId: 2, emails: ['cabinet.durand@example.com'] } })
+  assert.equal(deferreds.started.at(-1), { id: 'invite', input: { orderId: 2, emails: ['cabinet.durand@example.com'], dropped: 0, sentBefore: cabinetAgain.invitationSentAt } })
   deferreds.settle('invite', { error: offline })
   await flush()
   assert.ok(actor.getSnapshot().matches({ ready: 'idle' }))
