@@ -21,6 +21,8 @@ export { refusalFor, refusals }
 export const CHECKS_FAILED = 'Nous n’avons pas pu vérifier l’état de votre dossier : les formalités ne peuvent pas être commandées pour le moment.'
 export const ORDER_OWNER_ONLY = 'Seul le titulaire de la domiciliation peut commander une formalité.'
 export const FORMALITY_ORDERED = 'Votre demande est enregistrée : nos juristes vous contactent sous 48 heures ouvrées.'
+/** Told once the page was left (the page itself says why where the customer acted). */
+export const FORMALITY_NOT_ORDERED = 'Votre demande de formalité n’a pas été enregistrée.'
 export const FORMALITIES_PATH = '/formalites'
 
 const known = (answers: CheckAnswers): answers is OrderChecks => Object.values(answers).every((a) => typeof a === 'boolean')

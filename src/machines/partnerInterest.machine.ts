@@ -12,6 +12,8 @@ export type Partner = 'qonto' | 'shine' | 'expert-comptable'
 export const partnerNames: Record<Partner, string> = { qonto: 'Qonto', shine: 'Shine', 'expert-comptable': 'un expert-comptable partenaire' }
 
 export const OWNER_ONLY = 'Seul le titulaire de la domiciliation peut faire cette demande.'
+/** Told once the page was left (the page itself says why where the customer acted). */
+export const INTEREST_NOT_SENT = 'Votre demande n’a pas été envoyée.'
 export const interestSent = (partner: Partner) =>
   partner === 'expert-comptable'
     ? 'Votre demande est enregistrée : un expert-comptable partenaire vous contactera sous 48 heures ouvrées.'

@@ -1,12 +1,13 @@
 // The company area's flows (bank partners, the accountant offer, the legal formalities) with their
 // real effects: the calls, the toasts, the order's flags in the portal, the way to /formalites.
 import { fromPromise } from 'xstate'
-import { FORMALITIES_PATH, formalityOrderMachine } from '../machines/formalityOrder.machine.ts'
+import { FORMALITIES_PATH, FORMALITY_NOT_ORDERED, FORMALITY_ORDERED, formalityOrderMachine } from '../machines/formalityOrder.machine.ts'
 import { legalSubmissionListMachine } from '../machines/legalSubmissionList.machine.ts'
-import { type Partner, partnerInterestMachine } from '../machines/partnerInterest.machine.ts'
+import { INTEREST_NOT_SENT, interestSent, type Partner, partnerInterestMachine } from '../machines/partnerInterest.machine.ts'
 import type { OrderChanges } from '../machines/startup.machine.ts'
 import type { WiringDeps } from './deps.ts'
 import { later } from './later.ts'
+import { outlive } from './outlive.ts'
 
 const flagOf: Record<Partner, keyof OrderChanges> = { qonto: 'qonto', shine: 'shine', 'expert-comptable': 'wantComptable' }
 
@@ -14,10 +15,14 @@ export function createCompanyFlows({ api, notify, navigate, toPortal }: WiringDe
   return {
     partnerInterest: later(() => partnerInterestMachine.provide({
       actors: {
-        sendInterest: fromPromise(({ input: { orderId, partner }, signal }) =>
-          partner === 'qonto' ? api.setQonto(orderId, { qonto: true }, { signal })
-            : partner === 'shine' ? api.setShine(orderId, { shine: true }, { signal })
-              : api.wantComptable(orderId, { signal })),
+        // Goes on when the page is left before the answer, and is told then (outlive.ts), the order's flag set in the portal.
+        sendInterest: fromPromise(({ input: { orderId, partner }, signal }) => outlive<unknown>(
+          partner === 'qonto' ? api.setQonto(orderId, { qonto: true })
+            : partner === 'shine' ? api.setShine(orderId, { shine: true })
+              : api.wantComptable(orderId), signal, {
+            notify, done: () => ({ kind: 'success', message: interestSent(partner) }), failed: INTEREST_NOT_SENT,
+            after: () => toPortal({ type: 'order.changed', orderId, changes: { [flagOf[partner]]: true } }),
+          })),
       },
       actions: {
         notify: (_, notice) => notify(notice),
@@ -33,8 +38,11 @@ export function createCompanyFlows({ api, notify, navigate, toPortal }: WiringDe
           ])
           return { completeKbis, waitingContract, attenteCourrierOrFinalise }
         }),
+        // Likewise; once the page is gone the customer is told, not taken to /formalites.
         createSubmission: fromPromise(({ input: { orderId, kind, comment }, signal }) =>
-          api.createLegalSubmission({ orderId, kind, ...(comment ? { comment } : {}) }, { signal })),
+          outlive(api.createLegalSubmission({ orderId, kind, ...(comment ? { comment } : {}) }), signal, {
+            notify, done: () => ({ kind: 'success', message: FORMALITY_ORDERED }), failed: FORMALITY_NOT_ORDERED,
+          })),
       },
       actions: {
         notify: (_, notice) => notify(notice),

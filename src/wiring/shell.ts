@@ -23,6 +23,7 @@ export function readAsDataUrl(file: Blob): Promise<string> {
 export function createShellFlows({ api, notify, navigate, toPortal }: WiringDeps) {
   return {
     kbisUpload: later(() => kbisUploadMachine.provide({
+      // Not outlive.ts: the banner lives in the layout, not in a page, so moving between pages does not stop its upload.
       actors: {
         uploadKbis: fromPromise(async ({ input, signal }) => api.uploadKbis(input.contractId, await readAsDataUrl(input.file as unknown as Blob), { signal })),
       },
@@ -36,6 +37,7 @@ export function createShellFlows({ api, notify, navigate, toPortal }: WiringDeps
       actions: { notify: (_, notice) => notify(notice) },
     })),
     identityUpload: later(() => identityUploadMachine.provide({
+      // Not outlive.ts: the documents go one after the other, and the next ones need the page to be sent.
       actors: {
         uploadOne: fromPromise(async ({ input, signal }) => {
           const form = new FormData()
