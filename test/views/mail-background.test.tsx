@@ -1,5 +1,6 @@
 // A sending the customer started goes on when they leave its page, and its outcome reaches them: the accounting
-// export (kept for the session, wiring/kept.ts) and 'Envoyer par e-mail' (its call not aborted with the page).
+// export (kept for the session, wiring/kept.ts), 'Envoyer par e-mail' and the other writes (their call not aborted
+// with the page, wiring/outlive.ts; each write's telling: outlive.test.tsx).
 import '../util/dom.ts'
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { suite } from 'uvu'
@@ -184,3 +185,42 @@ Send('signed out meanwhile: the e-mail still goes, but no toast (the next person
 })
 
 Send.run()
+
+const Folder = suite('a folder created, the folders page left before the answer')
+Folder.before.each(() => setViewport(1280))
+Folder.after.each(() => cleanup())
+
+/** Opens 'Nouveau dossier' on /mes-courriers/mes-dossiers, names it Assurances, and creates it. */
+async function startCreating() {
+  fireEvent.click(await screen.findByRole('button', { name: 'Nouveau dossier' }))
+  const dialog = await screen.findByRole('dialog', { name: 'Nouveau dossier' })
+  fireEvent.change(within(dialog).getByLabelText('Nom du dossier'), { target: { value: 'Assurances' } })
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Créer le dossier' }))
+}
+
+Folder('it is created, a toast says so, and the folders shown elsewhere include it', async () => {
+  const call = holdCall()
+  const app = await open('/mes-courriers/mes-dossiers', { held: { createFolder: call.promise }, data: { documents, invoices, packages, folders: [] } })
+  await startCreating()
+  await go(app, '/tableau-de-bord')
+  await screen.findByText('Bonjour Camille')
+  await call.release()
+  await waitFor(() => assert.equal(app.calls.notices.filter((n) => /dossier/.test(n.message)), [{ kind: 'success', message: 'Le dossier a été créé.' }]))
+  assert.equal(app.calls.folderSaves, [{ name: 'Assurances', domiciliationOrderId: 2 }], 'sent, not aborted')
+  await go(app, '/mes-courriers/mes-dossiers')
+  await waitFor(() => assert.ok(screen.getByRole('list', { name: 'Dossiers' }).textContent!.includes('Assurances')))
+})
+
+Folder('refused once the page is gone: the toast says what failed and why', async () => {
+  const call = holdCall()
+  const app = await open('/mes-courriers/mes-dossiers', { held: { createFolder: call.promise }, mailFails: ['folder'], data: { documents, invoices, packages, folders: [] } })
+  await startCreating()
+  await go(app, '/tableau-de-bord')
+  await screen.findByText('Bonjour Camille')
+  await call.release()
+  await waitFor(() => assert.equal(app.calls.notices.filter((n) => /dossier/.test(n.message)), [
+    { kind: 'error', message: 'Le dossier n’a pas été créé. Un dossier porte déjà ce nom pour cette domiciliation.' },
+  ]))
+})
+
+Folder.run()
