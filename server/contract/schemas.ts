@@ -1,13 +1,20 @@
 // Entity and payload schemas of the provider API (spec §3, §7; PRODUCT.md "Data the server keeps").
 // The SPA imports these with `import type` only, so none of this reaches the browser bundle.
 import { Type, type Static } from 'typebox'
-import { NOT_BLANK_PATTERN } from './rules/text.ts'
+import { MULTI_LINE_PATTERN, SINGLE_LINE_PATTERN } from './rules/text.ts'
 
 const Id = Type.Integer({ minimum: 1, maximum: 2147483647 })
 const DateTime = Type.String({ format: 'date-time' })
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
-const Email = Type.String({ format: 'email', minLength: 3, maxLength: 254 })
-const ShortText = (maxLength = 200) => Type.String({ minLength: 1, maxLength })
+/**
+ * Every string a request sends is one of these (rules/text.ts), but passwords (never shown, only hashed), files (data
+ * URLs) and fields held to a stricter pattern or format of their own: a single line, with no control character nor
+ * bidi override; or free text, whose line breaks and tabs are kept.
+ */
+const Line = (options: { minLength?: number; maxLength: number }) => Type.String({ ...options, pattern: SINGLE_LINE_PATTERN })
+const FreeText = (options: { minLength?: number; maxLength: number }) => Type.String({ ...options, pattern: MULTI_LINE_PATTERN })
+const Email = Type.String({ format: 'email', minLength: 3, maxLength: 254, pattern: SINGLE_LINE_PATTERN })
+const ShortText = (maxLength = 200) => Line({ minLength: 1, maxLength })
 
 export const ApiErrorBody = Type.Object({
   message: Type.String(),
@@ -45,14 +52,14 @@ export const AuthUser = Type.Object({
 export type AuthUser = Static<typeof AuthUser>
 
 export const LoginBody = Type.Object({
-  username: Type.String({ minLength: 1, maxLength: 254 }),
+  username: Line({ minLength: 1, maxLength: 254 }),
   password: Type.String({ minLength: 1, maxLength: 200 }),
 }, { additionalProperties: false })
 export type LoginBody = Static<typeof LoginBody>
 
 export const ResetPasswordRequestBody = Type.Object({
-  email: Type.String({ minLength: 1, maxLength: 254 }),
-  domain: Type.String({ minLength: 1, maxLength: 300 }),
+  email: Line({ minLength: 1, maxLength: 254 }),
+  domain: Line({ minLength: 1, maxLength: 300 }),
 }, { additionalProperties: false })
 export type ResetPasswordRequestBody = Static<typeof ResetPasswordRequestBody>
 
@@ -60,7 +67,7 @@ export type ResetPasswordRequestBody = Static<typeof ResetPasswordRequestBody>
 const NewPassword = Type.String({ minLength: 12, maxLength: 200 })
 
 export const ResetPasswordBody = Type.Object({
-  token: Type.String({ minLength: 1, maxLength: 200 }),
+  token: Line({ minLength: 1, maxLength: 200 }),
   password: NewPassword,
 }, { additionalProperties: false })
 export type ResetPasswordBody = Static<typeof ResetPasswordBody>
@@ -121,8 +128,8 @@ export type Contract = Static<typeof Contract>
 
 export const ContractAddressBody = Type.Object({
   adressePostaleExpedition: ShortText(200),
-  adresseComplementPostaleExpedition: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
-  codePostaleExpedition: Type.String({ minLength: 2, maxLength: 12 }),
+  adresseComplementPostaleExpedition: Type.Optional(Nullable(Line({ maxLength: 200 }))),
+  codePostaleExpedition: Line({ minLength: 2, maxLength: 12 }),
   villePostaleExpedition: ShortText(120),
   paysPostaleExpedition: ShortText(80),
 }, { additionalProperties: false })
@@ -132,8 +139,8 @@ export type ContractAddressBody = Static<typeof ContractAddressBody>
 export const ContractUpdateBody = Type.Object({
   kbis: Type.Optional(Type.String({ minLength: 1, maxLength: 15_000_000 })),
   adressePostaleExpedition: Type.Optional(ShortText(200)),
-  adresseComplementPostaleExpedition: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
-  codePostaleExpedition: Type.Optional(Type.String({ minLength: 2, maxLength: 12 })),
+  adresseComplementPostaleExpedition: Type.Optional(Nullable(Line({ maxLength: 200 }))),
+  codePostaleExpedition: Type.Optional(Line({ minLength: 2, maxLength: 12 })),
   villePostaleExpedition: Type.Optional(ShortText(120)),
   paysPostaleExpedition: Type.Optional(ShortText(80)),
 }, { additionalProperties: false, minProperties: 1 })
@@ -155,7 +162,7 @@ export const IdentityUploadReply = Type.Object({
 })
 export type IdentityUploadReply = Static<typeof IdentityUploadReply>
 
-export const SendProblemBody = Type.Object({ message: Type.String({ minLength: 1, maxLength: 5000 }) }, { additionalProperties: false })
+export const SendProblemBody = Type.Object({ message: FreeText({ minLength: 1, maxLength: 5000 }) }, { additionalProperties: false })
 export type SendProblemBody = Static<typeof SendProblemBody>
 
 export const SendInviteBody = Type.Object({ email: Email }, { additionalProperties: false })
@@ -264,7 +271,7 @@ export type DocumentUpdateBody = Static<typeof DocumentUpdateBody>
 
 export const SendDocumentsBody = Type.Object({
   email: Email,
-  message: Type.Optional(Type.String({ maxLength: 2000 })),
+  message: Type.Optional(FreeText({ maxLength: 2000 })),
   documentIds: Type.Array(Id, { minItems: 1, maxItems: 50 }),
 }, { additionalProperties: false })
 export type SendDocumentsBody = Static<typeof SendDocumentsBody>
@@ -333,10 +340,10 @@ export const Subscription = Type.Object({
 })
 export type Subscription = Static<typeof Subscription>
 
-export const SubscriptionInfoQuery = Type.Object({ key: Type.String({ minLength: 40, maxLength: 40 }) }, { additionalProperties: false })
+export const SubscriptionInfoQuery = Type.Object({ key: Line({ minLength: 40, maxLength: 40 }) }, { additionalProperties: false })
 export const AddOptionSubscriptionBody = Type.Object({ contractId: Id, planId: ShortText(100) }, { additionalProperties: false })
 export type AddOptionSubscriptionBody = Static<typeof AddOptionSubscriptionBody>
-export const AddOptionBody = Type.Object({ option: ShortText(100), key: Type.String({ minLength: 40, maxLength: 40 }) }, { additionalProperties: false })
+export const AddOptionBody = Type.Object({ option: ShortText(100), key: Line({ minLength: 40, maxLength: 40 }) }, { additionalProperties: false })
 export type AddOptionBody = Static<typeof AddOptionBody>
 export const AddOptionReply = Type.Object({ message: Type.String(), planId: Type.String(), expiresAt: DateTime })
 export type AddOptionReply = Static<typeof AddOptionReply>
@@ -350,14 +357,14 @@ export const PaymentMethod = Type.Object({
 })
 export type PaymentMethod = Static<typeof PaymentMethod>
 export const MaybePaymentMethod = Nullable(PaymentMethod)
-export const PaymentMethodBody = Type.Object({ pm: Type.String({ minLength: 3, maxLength: 255 }) }, { additionalProperties: false })
+export const PaymentMethodBody = Type.Object({ pm: Line({ minLength: 3, maxLength: 255 }) }, { additionalProperties: false })
 export type PaymentMethodBody = Static<typeof PaymentMethodBody>
 
 export const TerminationRequestBody = Type.Object({
   orderId: Id,
   reason: ShortText(500),
   date: Type.String({ format: 'date' }),
-  comment: Type.Optional(Type.String({ maxLength: 2000 })),
+  comment: Type.Optional(FreeText({ maxLength: 2000 })),
 }, { additionalProperties: false })
 export type TerminationRequestBody = Static<typeof TerminationRequestBody>
 export const TerminationRequestReply = Type.Object({ id: Id, message: Type.String() })
@@ -609,7 +616,7 @@ const RegistrationCredential = Type.Object({
     clientDataJSON: Base64Url(),
     attestationObject: Base64Url(),
     authenticatorData: Type.Optional(Base64Url()),
-    transports: Type.Optional(Type.Array(Type.String({ maxLength: 30 }), { maxItems: 10 })),
+    transports: Type.Optional(Type.Array(Line({ maxLength: 30 }), { maxItems: 10 })),
     publicKeyAlgorithm: Type.Optional(Type.Integer()),
     publicKey: Type.Optional(Base64Url()),
   }),
@@ -673,7 +680,7 @@ export type LegalSubmission = Static<typeof LegalSubmission>
 export const LegalSubmissionBody = Type.Object({
   orderId: Id,
   kind: LegalSubmissionKind,
-  comment: Type.Optional(Type.String({ maxLength: 2000 })),
+  comment: Type.Optional(FreeText({ maxLength: 2000 })),
 }, { additionalProperties: false })
 export type LegalSubmissionBody = Static<typeof LegalSubmissionBody>
 
@@ -684,7 +691,7 @@ export type LegalSubmissionStatusBody = Static<typeof LegalSubmissionStatusBody>
 export const DocumentPageParams = Type.Object({ id: Id, page: Type.Integer({ minimum: 1, maximum: 10000 }) })
 export type DocumentPageParams = Static<typeof DocumentPageParams>
 
-export const DocumentSearchQuery = Type.Object({ q: Type.String({ minLength: 3, maxLength: 200 }), orderId: Type.Optional(Id) }, { additionalProperties: false })
+export const DocumentSearchQuery = Type.Object({ q: Line({ minLength: 3, maxLength: 200 }), orderId: Type.Optional(Id) }, { additionalProperties: false })
 export type DocumentSearchQuery = Static<typeof DocumentSearchQuery>
 
 export const DocumentSearchResult = Type.Object({
@@ -754,8 +761,8 @@ export type LetterEvent = Static<typeof LetterEvent>
 export const LetterHistory = Type.Object({ events: Type.Array(LetterEvent) })
 export type LetterHistory = Static<typeof LetterHistory>
 
-/** Where the provider sent the paper letter on: shown in its history as "Réexpédié à {address}". */
-export const LetterForwardedBody = Type.Object({ address: Type.String({ minLength: 3, maxLength: 300, pattern: NOT_BLANK_PATTERN }) }, { additionalProperties: false })
+/** Where the provider sent the paper letter on: shown in its history as "Réexpédié à {address}" (one line; not blank: the handler). */
+export const LetterForwardedBody = Type.Object({ address: Line({ minLength: 3, maxLength: 300 }) }, { additionalProperties: false })
 export type LetterForwardedBody = Static<typeof LetterForwardedBody>
 export const LetterForwardedReply = Type.Object({ documentId: Id, forwardedAt: DateTime })
 export type LetterForwardedReply = Static<typeof LetterForwardedReply>

@@ -3,6 +3,7 @@ import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { PaymentError } from '../services/payment.ts'
+import { HIDDEN_CONTROL, MULTI_LINE_PATTERN, NOT_SINGLE_LINE, SINGLE_LINE_PATTERN } from '../contract/rules/text.ts'
 import { MAX_PDF_PAGES } from '../services/pdf-limits.ts'
 import { securityHeaders } from './security-headers.ts'
 
@@ -77,9 +78,13 @@ function fieldLabel(path: string, part: string): string {
 
 const plural = (n: number, word: string) => `${n} ${word}${n > 1 ? 's' : ''}`
 
-/** One French sentence naming the field, from the validator's first meaningful issue. */
+/** The text rule of rules/text.ts: its refusal says what to remove, rather than « n’a pas le format attendu ». */
+const textRuleRefusals: Record<string, string> = { [SINGLE_LINE_PATTERN]: NOT_SINGLE_LINE, [MULTI_LINE_PATTERN]: HIDDEN_CONTROL }
+const textRuleRefusal = (issue: ValidationIssue) => (issue.keyword === 'pattern' ? textRuleRefusals[String(issue.params.pattern)] : undefined)
+
+/** One French sentence naming the field, from the validator's first meaningful issue (a broken text rule first: an e-mail address with a line break is told so). */
 export function validationMessage(issues: ValidationIssue[], part: string): string {
-  const issue = issues.find((i) => !['boolean', 'anyOf', 'oneOf', 'if', 'not'].includes(i.keyword)) ?? issues[0]
+  const issue = issues.find((i) => textRuleRefusal(i) !== undefined) ?? issues.find((i) => !['boolean', 'anyOf', 'oneOf', 'if', 'not'].includes(i.keyword)) ?? issues[0]
   if (!issue) return 'La requête est invalide.'
   const field = fieldLabel(issue.instancePath, part)
   const p = issue.params
@@ -98,7 +103,7 @@ export function validationMessage(issues: ValidationIssue[], part: string): stri
     case 'format': return `${field} doit être ${formatNames[String(p.format)] ?? `au format ${String(p.format)}`}.`
     case 'minimum': return `${field} doit être supérieur ou égal à ${String(p.limit)}.`
     case 'maximum': return `${field} doit être inférieur ou égal à ${String(p.limit)}.`
-    case 'pattern': return `${field} n’a pas le format attendu.`
+    case 'pattern': return `${field} ${textRuleRefusal(issue) ?? 'n’a pas le format attendu.'}`
     case 'minItems': return `${field} doit contenir au moins ${plural(Number(p.limit), 'élément')}.`
     case 'maxItems': return `${field} ne peut pas contenir plus de ${plural(Number(p.limit), 'élément')}.`
     case 'minProperties': return `${field} doit contenir au moins un champ.`

@@ -17,7 +17,7 @@ import { checkFile, MAX_UPLOAD_BYTES } from './file-types.ts'
 import { enqueueLetterPipeline } from './mail-pipeline.ts'
 import { longDate } from './time.ts'
 import { newFileKey, storeWithRecord } from './storage.ts'
-import { isBlank } from '../contract/rules/text.ts'
+import { HIDDEN_CONTROL, isBlank, isSingleLine } from '../contract/rules/text.ts'
 
 export type IngestDeps = Pick<AppDeps, 'db' | 'storage' | 'mailer' | 'config' | 'clock' | 'jobs'>
 
@@ -36,16 +36,15 @@ async function requireAnyOrder(db: Db, orderId: number) {
 }
 
 /**
- * Control characters (C0, DEL, C1) and the bidirectional overrides and isolates: a sender shown reversed to the customer
- * (« URSSAF » followed by U+202E and a reversed address), or escape sequences in the terminal of `npm run ingest`. Found
- * in review; whitespace is folded to spaces before this check.
+ * The HTTP API refuses control characters and bidi overrides in these fields at the schema layer (rules/text.ts: a
+ * sender shown reversed to the customer, escape sequences in the terminal of `npm run ingest`); `npm run ingest` on the
+ * database calls this service directly, so the same rule is checked here too. White space (a line break in a shell
+ * argument) is folded to spaces first.
  */
-const INVISIBLE_CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/
-
 function cleanText(value: string, field: string, max: number): string {
   const text = value.replace(/\s+/g, ' ').trim()
   if (isBlank(text)) throw badRequest(`Le champ « ${field} » ne peut pas être vide.`)
-  if (INVISIBLE_CONTROL.test(text)) throw badRequest(`Le champ « ${field} » contient des caractères de contrôle ou d’inversion du sens d’écriture, invisibles : retirez-les.`)
+  if (!isSingleLine(text)) throw badRequest(`Le champ « ${field} » ${HIDDEN_CONTROL}`)
   if (text.length > max) throw badRequest(`Le champ « ${field} » ne peut pas dépasser ${max} caractères.`)
   return text
 }

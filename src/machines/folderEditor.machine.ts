@@ -7,7 +7,7 @@ import { assign, fromPromise, setup } from 'xstate'
 import type { Folder } from '../../server/contract/schemas.ts'
 import { isOutdatedList, messageOf, type Notice } from './shared.ts'
 import { deferred } from './deferred.ts'
-import { isBlank } from '../../server/contract/rules/text.ts'
+import { isBlank, singleLineProblem } from '../../server/contract/rules/text.ts'
 
 export const FOLDER_NAME_EMPTY = 'Donnez un nom au dossier.'
 export const FOLDER_NAME_TOO_LONG = 'Le nom du dossier ne peut pas dépasser 80 caractères.'
@@ -44,7 +44,8 @@ export type FolderEditorEvent =
   | { type: 'folder.confirm' }
   | { type: 'folder.cancel' }
 
-const nameProblem = (name: string) => (isBlank(name) ? FOLDER_NAME_EMPTY : [...name.trim()].length > 80 ? FOLDER_NAME_TOO_LONG : null)
+/** The text rule first, as the server's schema checks it before the handler checks for a blank name. */
+const nameProblem = (name: string) => singleLineProblem(name) ?? (isBlank(name) ? FOLDER_NAME_EMPTY : [...name.trim()].length > 80 ? FOLDER_NAME_TOO_LONG : null)
 
 export const folderEditorMachine = deferred(() => setup({
   types: {

@@ -5,7 +5,7 @@ import { assign, fromPromise, setup } from 'xstate'
 import type { Contract, ContractAddressBody } from '../../server/contract/schemas.ts'
 import { messageOf, type Notice } from './shared.ts'
 import { deferred } from './deferred.ts'
-import { isBlank } from '../../server/contract/rules/text.ts'
+import { isBlank, singleLineProblem } from '../../server/contract/rules/text.ts'
 
 export const ADDRESS_STREET_MISSING = 'Indiquez le numéro et la rue.'
 export const ADDRESS_POSTCODE_MISSING = 'Indiquez le code postal.'
@@ -47,6 +47,11 @@ export function addressProblems(draft: AddressDraft): Partial<Record<AddressFiel
   else if (isFrance(draft.paysPostaleExpedition) && !/^\d{5}$/.test(postcode)) problems.codePostaleExpedition = ADDRESS_POSTCODE_FRENCH
   if (isBlank(draft.villePostaleExpedition)) problems.villePostaleExpedition = ADDRESS_CITY_MISSING
   if (isBlank(draft.paysPostaleExpedition)) problems.paysPostaleExpedition = ADDRESS_COUNTRY_MISSING
+  // Each field is one line (the server's schema refuses the rest before its handler looks at what is missing).
+  for (const field of Object.keys(draft) as AddressField[]) {
+    const problem = singleLineProblem(draft[field])
+    if (problem) problems[field] = problem
+  }
   return problems
 }
 

@@ -9,7 +9,7 @@ import type { AuthUser, InvitationInfo } from '../../server/contract/schemas.ts'
 import { PASSWORDS_DIFFER, passwordProblem } from './passwordRule.ts'
 import { isServiceFailure, messageOf } from './shared.ts'
 import { deferred } from './deferred.ts'
-import { isBlank } from '../../server/contract/rules/text.ts'
+import { isBlank, singleLineProblem } from '../../server/contract/rules/text.ts'
 
 export const PASSWORD_MISSING = 'Saisissez votre mot de passe.'
 
@@ -18,8 +18,11 @@ export type AccountProblems = Partial<Record<keyof AccountDraft, string>>
 
 export function accountProblems(draft: AccountDraft): AccountProblems {
   const problems: AccountProblems = {}
-  if (isBlank(draft.firstname)) problems.firstname = 'Indiquez votre prénom.'
-  if (isBlank(draft.lastname)) problems.lastname = 'Indiquez votre nom.'
+  // The text rule first, as the server's schema checks it before its handler looks for a blank name.
+  const firstname = singleLineProblem(draft.firstname) ?? (isBlank(draft.firstname) ? 'Indiquez votre prénom.' : null)
+  const lastname = singleLineProblem(draft.lastname) ?? (isBlank(draft.lastname) ? 'Indiquez votre nom.' : null)
+  if (firstname) problems.firstname = firstname
+  if (lastname) problems.lastname = lastname
   const password = passwordProblem(draft.password)
   if (password) problems.password = password
   if (draft.confirmation !== draft.password) problems.confirmation = PASSWORDS_DIFFER

@@ -5,7 +5,7 @@ import { assign, fromPromise, setup } from 'xstate'
 import type { Passkey } from '../../server/contract/schemas.ts'
 import { messageOf, type Notice } from './shared.ts'
 import { deferred } from './deferred.ts'
-import { isBlank } from '../../server/contract/rules/text.ts'
+import { isBlank, singleLineProblem } from '../../server/contract/rules/text.ts'
 
 export const PASSKEY_ADDED = 'La clé d’accès a été ajoutée : vous pourrez vous connecter avec elle.'
 export const PASSKEY_RENAMED = 'La clé d’accès a été renommée.'
@@ -58,6 +58,8 @@ export const passkeysMachine = deferred(() => setup({
     notify: (_, _params: Notice) => {},
   },
   guards: {
+    /** The server's schema refuses it before its handler looks for a blank name. */
+    nameNotOneLine: ({ context }) => singleLineProblem(context.draftName) !== null,
     nameEmpty: ({ context }) => isBlank(context.draftName),
     nameUnchanged: ({ context }) => context.draftName.trim() === context.selected?.name,
   },
@@ -108,6 +110,7 @@ export const passkeysMachine = deferred(() => setup({
           on: {
             'passkey.change': { actions: assign({ draftName: ({ event }) => event.name, error: null }) },
             'passkey.submit': [
+              { guard: 'nameNotOneLine', actions: assign({ error: ({ context }) => singleLineProblem(context.draftName) }) },
               { guard: 'nameEmpty', actions: assign({ error: PASSKEY_NAME_EMPTY }) },
               { guard: 'nameUnchanged', target: 'idle', actions: assign({ selected: null }) },
               { target: 'savingName' },

@@ -3,7 +3,7 @@
 import { assign, fromPromise, setup } from 'xstate'
 import { messageOf, type Notice } from './shared.ts'
 import { deferred } from './deferred.ts'
-import { isBlank } from '../../server/contract/rules/text.ts'
+import { freeTextProblem, isBlank } from '../../server/contract/rules/text.ts'
 
 export const PROBLEM_NO_ORDER = 'Veuillez sélectionner une commande spécifique'
 export const PROBLEM_SENT = 'Votre demande est envoyé, nous revenons vers vous au plus vite'
@@ -37,6 +37,8 @@ export const problemReportMachine = deferred(() => setup({
   },
   guards: {
     hasNoOrder: (_, params: { orderId: number | null }) => params.orderId === null,
+    /** The server's schema refuses it before its handler looks for a blank message. */
+    hasHiddenControl: ({ context }) => freeTextProblem(context.message) !== null,
     isBlank: ({ context }) => isBlank(context.message),
   },
 }).createMachine({
@@ -60,6 +62,7 @@ export const problemReportMachine = deferred(() => setup({
                 guard: { type: 'hasNoOrder', params: ({ event }) => ({ orderId: event.orderId }) },
                 actions: { type: 'notify', params: { kind: 'error', message: PROBLEM_NO_ORDER } },
               },
+              { guard: 'hasHiddenControl', actions: assign({ error: ({ context }) => freeTextProblem(context.message) }) },
               { guard: 'isBlank', actions: assign({ error: PROBLEM_EMPTY }) },
               { target: 'sending', actions: assign({ orderId: ({ event }) => event.orderId }) },
             ],

@@ -6,7 +6,7 @@ import type { Mandataire, MandataireBody } from '../../server/contract/schemas.t
 import { normaliseFrenchPhone } from '../../server/contract/rules/phone.ts'
 import { isEmail, messageOf, type Notice } from './shared.ts'
 import { deferred } from './deferred.ts'
-import { isBlank } from '../../server/contract/rules/text.ts'
+import { isBlank, singleLineProblem } from '../../server/contract/rules/text.ts'
 
 export const REPRESENTATIVE_ADDED = 'Le représentant a été ajouté : il pourra retirer le courrier et les colis au comptoir.'
 export const REPRESENTATIVE_REMOVED = 'Le représentant a été retiré.'
@@ -24,8 +24,11 @@ const emptyDraft: RepresentativeDraft = { firstname: '', lastname: '', email: ''
 
 export function representativeProblems(draft: RepresentativeDraft): RepresentativeProblems {
   const problems: RepresentativeProblems = {}
-  if (isBlank(draft.firstname)) problems.firstname = 'Indiquez le prénom.'
-  if (isBlank(draft.lastname)) problems.lastname = 'Indiquez le nom.'
+  // The text rule first, as the server's schema checks it before its handler looks for a blank name.
+  const firstname = singleLineProblem(draft.firstname) ?? (isBlank(draft.firstname) ? 'Indiquez le prénom.' : null)
+  const lastname = singleLineProblem(draft.lastname) ?? (isBlank(draft.lastname) ? 'Indiquez le nom.' : null)
+  if (firstname) problems.firstname = firstname
+  if (lastname) problems.lastname = lastname
   if (!isEmail(draft.email)) problems.email = 'Saisissez une adresse e-mail valide, par exemple nom@entreprise.fr.'
   if (!normaliseFrenchPhone(draft.phone)) problems.phone = 'Saisissez un numéro français, par exemple 06 12 34 56 78 ou +33 6 12 34 56 78.'
   return problems

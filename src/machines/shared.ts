@@ -1,5 +1,6 @@
 // Small pure helpers shared by the statecharts.
 import type { Order } from '../../server/contract/schemas.ts'
+import { isSingleLine } from '../../server/contract/rules/text.ts'
 
 /** A message for a toast (success or error), shown by the composition root. */
 export interface Notice {
@@ -39,7 +40,7 @@ export function hasMissingDocuments(order: Pick<Order, 'missingDocuments' | 'mis
 }
 
 /** A plausible e-mail address (the server checks it again). */
-export const isEmail = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value.trim()) && value.trim().length <= 254
+export const isEmail = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value.trim()) && value.trim().length <= 254 && isSingleLine(value.trim())
 
 // --- billing
 /** The HTTP status of a failed call (an ApiError carries it), or 0 when there is none. */

@@ -9,7 +9,7 @@ import type { TerminationRequestBody, TerminationRequestReply, TerminationStatus
 import { latestTerminationDate, parisToday, terminationTooFarText } from '../../server/contract/rules/termination.ts'
 import { messageOf, type Notice, statusOf } from './shared.ts'
 import { deferred } from './deferred.ts'
-import { isBlank } from '../../server/contract/rules/text.ts'
+import { freeTextProblem, isBlank } from '../../server/contract/rules/text.ts'
 import { frenchDateFormat } from '../../server/contract/rules/french-date.ts'
 
 export const TERMINATION_REASONS = [
@@ -71,6 +71,8 @@ export function terminationProblems(draft: TerminationDraft, earliestDate: strin
   const problems: Partial<Record<TerminationField, string>> = {}
   if (!(TERMINATION_REASONS as readonly string[]).includes(draft.reason)) problems.reason = TERMINATION_NO_REASON
   else if (draft.reason === OTHER_REASON && isBlank(draft.comment)) problems.comment = TERMINATION_NO_DETAILS
+  const hidden = freeTextProblem(draft.comment)
+  if (hidden) problems.comment = hidden
   if (!/^\d{4}-\d{2}-\d{2}$/.test(draft.date) || Number.isNaN(Date.parse(draft.date))) problems.date = TERMINATION_NO_DATE
   else if (earliestDate && draft.date < earliestDate) problems.date = terminationTooEarly(earliestDate)
   else if (latestDate && draft.date > latestDate) problems.date = terminationTooFar(latestDate)

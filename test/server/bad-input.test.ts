@@ -218,7 +218,9 @@ blank.before(async (ctx) => {
 blank.after((ctx) => ctx.t.close())
 
 /** Spaces only answer the route's French 400; these, with nothing visible either, must answer the same. */
-const invisibles = ['\u200b\u200b\u200b', '\u200c\u200d\u2060', '\ufeff\ufeff\ufeff', ' \u200b\u3164\u00a0', '\u00ad\u200e\n']
+const invisibles = ['\u200b\u200b\u200b', '\u200c\u200d\u2060', '\ufeff\ufeff\ufeff', ' \u200b\u3164\u00a0', '\u00ad\u200e\u3000']
+/** A line break is white space in free text; a single-line field refuses it for what it is (security.test.ts). */
+const invisiblesOf = (field: string) => (field === 'message' ? [...invisibles, '\u00ad\u200e\n'] : invisibles)
 
 interface BlankCase { name: RouteName; fields: string[]; sample?: (ctx: Ctx & { invitation: string }) => Partial<Sample>; state: (ctx: Ctx) => Promise<unknown> }
 const rows = (table: 'folders' | 'mandataires' | 'packages' | 'documents' | 'letter_history' | 'users' | 'problem_reports' | 'termination_requests') =>
@@ -252,7 +254,7 @@ for (const { name, fields, sample: override, state } of blankCases) {
       const spaces = await answer('   ')
       assert.is(spaces.statusCode, 400, `${field} of spaces: ${spaces.body}`)
       assertClientError(spaces, `${name} ${field} of spaces`)
-      for (const value of invisibles) {
+      for (const value of invisiblesOf(field)) {
         const res = await answer(value)
         assert.equal([res.statusCode, res.json().message], [400, spaces.json().message], `${field}=${JSON.stringify(value)}: ${res.body}`)
       }

@@ -106,6 +106,21 @@ cli('a package', async (ctx) => {
   })
 })
 
+cli('the same text rule as the API: a sender or carrier shown reversed or with control characters is refused (the schema does not see this path)', async (ctx) => {
+  const count = () => inspect(ctx, async ({ db }) => [(await db.selectFrom('documents').select('id').execute()).length, (await db.selectFrom('packages').select('id').execute()).length])
+  const rows = await count()
+  for (const args of [['--sender', 'URSSAF\u202e moc.liame'], ['--sender', 'La\u001b[31mPoste'], ['--package', '--carrier', 'DHL\u2066x\u2069', '--sender', 'Matfer']]) {
+    const { lines, out } = recorder()
+    assert.is(await main(['--order', String(ctx.order), ...args, ...(args.includes('--package') ? [] : [ctx.pdfPath])], ctx.env, out), 1, JSON.stringify(args))
+    assert.match(lines.err.join('\n'), 'contient des caractères invisibles de contrôle ou d’inversion du sens d’écriture', JSON.stringify(args))
+  }
+  assert.equal(await count(), rows, 'nothing stored')
+  // A line break in a shell argument is white space, folded to one space as before.
+  const { lines, out } = recorder()
+  assert.is(await main(['--order', String(ctx.order), '--package', '--carrier', 'Chrono\npost', '--sender', 'Matfer'], ctx.env, out), 0, lines.err.join('\n'))
+  assert.match(lines.out[0]!, '(Chrono post, de Matfer)')
+})
+
 cli('refuses what is not a PDF, in French, and stores nothing', async (ctx) => {
   const png = join(ctx.dir, 'photo.pdf')
   const truncated = join(ctx.dir, 'tronque.pdf')
@@ -247,7 +262,7 @@ api('bad files get a French 4xx and leave nothing behind', async (ctx) => {
   for (const sender of ['URSSAF\u202e moc.liame-gnihsihp', 'Banque\u0007', 'La\u001b[31mPoste', 'Impôts\u2066x\u2069', 'Banque\u0085']) {
     const hidden = await postLetter(ctx, ctx.ids.order, { sender, file: dataUrl(ctx.pdf) })
     assert.is(hidden.statusCode, 400, `${JSON.stringify(sender)}: ${hidden.body}`)
-    assert.match(hidden.json().message, 'Le champ « sender » contient des caractères de contrôle')
+    assert.match(hidden.json().message, 'Le champ « sender » ne peut contenir ni retour à la ligne ni caractère invisible de contrôle')
   }
   const controlCarrier = await callBearer(ctx.t.app, TEST_OPERATOR_TOKEN, 'POST', `/api/operator/domiciliation-orders/${ctx.ids.order}/packages`, { carrier: 'La\b\bPoste', sender: 'Banque' })
   assert.is(controlCarrier.statusCode, 400, controlCarrier.body)

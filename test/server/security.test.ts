@@ -264,6 +264,84 @@ for (const [label, bad] of [['a NUL character', 'Camille\u0000Martin'], ['a lone
   })
 }
 
+// --- The text rule of every string field (server/contract/rules/text.ts): a single line refuses line breaks, control
+// characters and bidi overrides; free text (a message, a comment) keeps its line breaks but refuses the rest.
+
+/** Not text: passwords (hashed, never shown) and files (data URLs). */
+const NOT_TEXT = new Set(['password', 'newPassword', 'currentPassword', 'file', 'kbis'])
+/** Free text, multi-line. */
+const FREE_TEXT = new Set(['sendProblem message', 'sendDocuments message', 'terminationRequest comment', 'createLegalSubmission comment'])
+/** Fields held to a choice, a format or a pattern of their own, stricter than the text rule: refused with their own words. */
+const OWN_FORMAT = new Set([
+  'registerPasskey credential.id', 'registerPasskey credential.rawId', 'registerPasskey credential.type', 'registerPasskey credential.authenticatorAttachment',
+  'registerPasskey credential.response.clientDataJSON', 'registerPasskey credential.response.attestationObject',
+  'passkeyLogin credential.id', 'passkeyLogin credential.rawId', 'passkeyLogin credential.type', 'passkeyLogin credential.authenticatorAttachment',
+  'passkeyLogin credential.response.clientDataJSON', 'passkeyLogin credential.response.authenticatorData', 'passkeyLogin credential.response.signature',
+  'addMandataire phone', 'terminationRequest date', 'operatorAddDocument kind', 'createLegalSubmission kind', 'operatorUpdateLegalSubmission status',
+  'updateNotificationPreferences email', 'operatorKbisStatus status',
+])
+/** Optional text fields the samples leave out. */
+const moreText: Partial<Record<RouteName, Record<string, string>>> = {
+  sendDocuments: { message: 'Bonjour, voici les courriers.' },
+  terminationRequest: { comment: 'Nous quittons Lyon.' },
+  updateContract: { adressePostaleExpedition: '3 place du Marché', adresseComplementPostaleExpedition: 'Bâtiment B', codePostaleExpedition: '69002', villePostaleExpedition: 'Lyon', paysPostaleExpedition: 'France' },
+}
+/** The sample's value with its second character replaced: the same length, so only the character is wrong. */
+const withCharacter = (value: string, character: string) => value.slice(0, 1) + character + value.slice(2)
+const SINGLE_LINE_REFUSAL = 'ne peut contenir ni retour à la ligne ni caractère invisible de contrôle ou d’inversion du sens d’écriture : retirez-les.'
+const FREE_TEXT_REFUSAL = 'contient des caractères invisibles de contrôle ou d’inversion du sens d’écriture : retirez-les.'
+
+text('every single-line string of every JSON body refuses a bidi override, a line break and a control character; free text keeps its line breaks only', async (ctx) => {
+  const seen = { line: 0, free: 0, own: new Set<string>() }
+  for (const [name, route] of jsonBodies) {
+    const sample = sampleFor(name, ctx.ids, ctx.pdf)
+    const body = moreText[name] ? { ...(name === 'updateContract' ? {} : sample.body as object), ...moreText[name] } : sample.body
+    const answer = (path: Path, value: string) => ctx.t.app.inject({
+      method: route.method, url: urlWith(name, asText(sample), queryText(sample)), headers: { ...headersFor(route, ctx.camille), ...sampleHeaders(sample) },
+      payload: setAt(body, path, value) as InjectOptions['payload'],
+    })
+    for (const path of stringPaths(body)) {
+      if (NOT_TEXT.has(String(path[0]))) continue
+      const field = `${name} ${path.filter((p) => typeof p === 'string').join('.')}`
+      const original = String(path.reduce<unknown>((v, k) => (v as Record<string | number, unknown>)[k], body))
+      const refused = FREE_TEXT.has(field) ? ['\u202e', '\u2066', '\u0007', '\u0085', '\r'] : ['\u202e', '\n', '\r', '\t', '\u0007', '\u007f', '\u0085', '\u2069']
+      for (const character of refused) {
+        const res = await answer(path, withCharacter(original, character))
+        const what = `${field} with ${JSON.stringify(character)}`
+        assert.is(res.statusCode, 400, `${what}: ${res.body}`)
+        assert.is(res.json().code, 'VALIDATION', what)
+        const message: string = res.json().message
+        assert.match(message, `« ${path.map((p) => (typeof p === 'number' ? `[${p}]` : p)).join('.').replace(/\.\[/g, '[')} »`, `${what}: the message names the field: ${message}`)
+        if (OWN_FORMAT.has(field)) seen.own.add(field)
+        else assert.ok(message.endsWith(FREE_TEXT.has(field) ? FREE_TEXT_REFUSAL : SINGLE_LINE_REFUSAL), `${what}: ${message}`)
+      }
+      if (FREE_TEXT.has(field)) {
+        for (const breaks of ['a\nb', 'a\r\nb', 'a\tb\n\nc']) {
+          // Taken by the schema (a termination already requested answers its 409, past the schema).
+          const res = await answer(path, `${original} ${breaks}`)
+          assert.ok(res.statusCode < 400 || res.json().code !== 'VALIDATION', `${field} with ${JSON.stringify(breaks)}: ${res.statusCode} ${res.body}`)
+        }
+        seen.free++
+      } else if (!OWN_FORMAT.has(field)) seen.line++
+    }
+  }
+  assert.equal([...seen.own].sort(), [...OWN_FORMAT].sort(), 'every field of its own format was met')
+  assert.is(seen.free, FREE_TEXT.size, 'every free text was met')
+  assert.ok(seen.line >= 35, `${seen.line} single-line fields`)
+})
+
+text('a query string value is a single line too', async (ctx) => {
+  for (const [name, key] of [['subscriptionInformations', 'key'], ['documentSearch', 'q']] as const) {
+    const sample = sampleFor(name, ctx.ids, ctx.pdf)
+    const query = queryText(sample)
+    for (const character of ['\u202e', '\n', '\u0007']) {
+      const res = await ctx.t.app.inject({ method: 'GET', url: urlWith(name, asText(sample), { ...query, [key]: withCharacter(query[key]!, character) }), headers: headersFor(routes[name], ctx.camille) })
+      assert.is(res.statusCode, 400, `${name} ${JSON.stringify(character)}: ${res.body}`)
+      assert.is(res.json().message, `Le champ « ${key} » ${SINGLE_LINE_REFUSAL}`)
+    }
+  }
+})
+
 text('a NUL or a lone surrogate in a query string value', async (ctx) => {
   const sample = sampleFor('subscriptionInformations', ctx.ids, ctx.pdf)
   for (const bad of ['\u0000'.repeat(40), `${ctx.ids.subscriptionKey.slice(0, 39)}\udc00`]) {

@@ -14,3 +14,37 @@ export const isBlank = (text: string): boolean => !visible.test(text)
 
 /** An optional text as kept: trimmed, or null when blank (a comment or an address complement of spaces says nothing). */
 export const trimmedOrNull = (text: string | null | undefined): string | null => (text == null || isBlank(text) ? null : text.trim())
+
+// Single-line and free text. Control characters (C0 U+0000–U+001F, DEL, C1 U+0080–U+009F) and the bidirectional
+// embeddings, overrides (U+202A–U+202E) and isolates (U+2066–U+2069) show nothing yet change what is shown: a sender
+// « URSSAF » followed by U+202E and a reversed address, a folder name that flips the list around it, escape sequences in
+// an operator's terminal. A single-line field (a name, an address line, a sender, an e-mail address, a number…) refuses
+// all of them, line breaks included; free text (a message, a comment) keeps its line breaks (\n, \r\n) and tabs only.
+// One rule for the schemas (a JSON schema `pattern`, compiled with the u flag) and the forms of the client.
+
+const CONTROLS = '\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069'
+/** The same without tab (U+0009) and line feed (U+000A): a carriage return (U+000D) passes only before a line feed. */
+const CONTROLS_BUT_LINE_BREAKS = '\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069'
+
+/** A single-line text, as a JSON schema `pattern`: no control character, line break nor bidi override or isolate. */
+export const SINGLE_LINE_PATTERN = `^[^${CONTROLS}]*$`
+/** Free multi-line text, as a JSON schema `pattern`: line breaks (\n, \r\n) and tabs, but no other control character nor bidi override or isolate. */
+export const MULTI_LINE_PATTERN = `^(?:[^${CONTROLS_BUT_LINE_BREAKS}]|\\r\\n)*$`
+
+const singleLine = new RegExp(SINGLE_LINE_PATTERN, 'u')
+const multiLine = new RegExp(MULTI_LINE_PATTERN, 'u')
+
+/** Whether a single-line field may hold the text (see SINGLE_LINE_PATTERN). */
+export const isSingleLine = (text: string): boolean => singleLine.test(text)
+/** Whether a free-text field may hold the text (see MULTI_LINE_PATTERN). */
+export const isCleanMultiLine = (text: string): boolean => multiLine.test(text)
+
+/** The refusal of a single-line field, after its name (« Le champ « name » » on the server, « Ce champ » in a form). */
+export const NOT_SINGLE_LINE = 'ne peut contenir ni retour à la ligne ni caractère invisible de contrôle ou d’inversion du sens d’écriture : retirez-les.'
+/** The refusal of a free-text field, after its name. */
+export const HIDDEN_CONTROL = 'contient des caractères invisibles de contrôle ou d’inversion du sens d’écriture : retirez-les.'
+
+/** A form's refusal of a single-line field, on the text it will send (trimmed), or null: the server's schema holds the same rule. */
+export const singleLineProblem = (text: string): string | null => (isSingleLine(text.trim()) ? null : `Ce champ ${NOT_SINGLE_LINE}`)
+/** A form's refusal of a free text, on the text it will send (trimmed), or null. */
+export const freeTextProblem = (text: string): string | null => (isCleanMultiLine(text.trim()) ? null : `Ce texte ${HIDDEN_CONTROL}`)

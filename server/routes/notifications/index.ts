@@ -6,6 +6,7 @@ import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest, conflict, HttpError, notFound } from '../../http/errors.ts'
 import { sendPdf } from '../files.ts'
 import { sha256 } from '../../services/crypto.ts'
+import { isBlank } from '../../contract/rules/text.ts'
 import { findLiveDocument, requireDocument } from '../../db/repositories/mail.ts'
 import {
   emailPreference, findNotification, listLetterHistory, listNotifications, markAllRead, markRead, notificationsAfter, setEmailPreference, unreadCount,
@@ -143,6 +144,7 @@ export function notificationRoutes(define: DefineRoute, deps: AppDeps, app: Fast
 
   // The paper letter sent on by the provider: recorded in its history, the only place a forwarding is known per letter.
   define('operatorLetterForwarded', async ({ params, body }) => {
+    if (isBlank(body.address)) throw badRequest('Le champ « address » ne peut pas être vide.', 'VALIDATION')
     const now = clock.now()
     return db.transaction().execute(async (trx) => {
       if (!(await findLiveDocument(trx, params.id))) throw notFound('Courrier')
