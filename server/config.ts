@@ -108,6 +108,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (operatorToken && operatorToken.length < MIN_OPERATOR_TOKEN_LENGTH) {
     throw new Error(`OPERATOR_TOKEN est trop court : ${MIN_OPERATOR_TOKEN_LENGTH} caractères au moins (par exemple : openssl rand -hex 32).`)
   }
+  // The header `Authorization: Bearer <token>` carries one word of visible ASCII (define-route.ts reads `\S+`, and Node
+  // reads header bytes as Latin-1): a token with a space, a tab or an accented letter inside passed these checks but no
+  // call could ever match it, and every operator call got 401 « Jeton opérateur invalide. » with nothing said at start-up.
+  if (operatorToken && !/^[\x21-\x7e]+$/.test(operatorToken)) {
+    throw new Error('OPERATOR_TOKEN contient une espace, un caractère invisible ou non ASCII : l’en-tête Authorization ne pourrait jamais le porter. Tirez-le au hasard, en lettres et chiffres (par exemple : openssl rand -hex 32).')
+  }
   // Long but guessable ('aaaa…', 'abab…', '0000…'): a token of this one key to every customer's data must be random.
   if (operatorToken && new Set(operatorToken).size < MIN_OPERATOR_TOKEN_DISTINCT) {
     throw new Error(`OPERATOR_TOKEN est trop prévisible : ${MIN_OPERATOR_TOKEN_DISTINCT} caractères différents au moins ; tirez-le au hasard (par exemple : openssl rand -hex 32).`)

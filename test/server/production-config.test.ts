@@ -47,4 +47,12 @@ test('OPERATOR_TOKEN: 24 characters at least, and not a repeated pattern (the on
   assert.is(loadConfig({ OPERATOR_TOKEN: '3f9c0a7be21d4c58a9e6f0b1' }).operatorToken, '3f9c0a7be21d4c58a9e6f0b1')
 })
 
+test('OPERATOR_TOKEN with white space, a control or a non-ASCII character inside: refused at start-up (no Authorization header could carry it)', () => {
+  for (const unusable of ['3f9c0a7be21d 4c58a9e6f0b1e2', '3f9c0a7be21d\t4c58a9e6f0b1e2', '3f9c0a7be21d\n4c58a9e6f0b1e2', '3f9c0a7be21d\u00a04c58a9e6f0b1', 'clé-opérateur-3f9c0a7be21d4c58', '3f9c0a7be21d\u200b4c58a9e6f0b1']) {
+    assert.throws(() => loadConfig({ OPERATOR_TOKEN: unusable }), /OPERATOR_TOKEN contient une espace, un caractère invisible ou non ASCII/, JSON.stringify(unusable))
+  }
+  // Around it, white space is trimmed as before (a newline left by a secrets file).
+  assert.is(loadConfig({ OPERATOR_TOKEN: ' 3f9c0a7be21d4c58a9e6f0b1\n' }).operatorToken, '3f9c0a7be21d4c58a9e6f0b1')
+})
+
 test.run()
