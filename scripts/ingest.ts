@@ -3,6 +3,7 @@
 //   npm run ingest -- --order <id> --sender "<name>" [--kind recommandé] [--received 2026-01-31T09:00:00Z] <file.pdf>
 //   npm run ingest -- --order <id> --package --carrier <name> --sender <name>
 //   npm run ingest -- --list
+import { randomUUID } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -28,6 +29,9 @@ Base : DATABASE_URL, sinon la base embarquée de DATA_DIR (./data). Fichiers : S
 Si le serveur tourne sur la base embarquée, la commande passe par son API opérateur (OPERATOR_TOKEN requis).`
 
 class UsageError extends Error {}
+
+/** Sends of one call to the running server, the first included, when no answer comes (after 2 s, then 4 s). */
+export const SEND_ATTEMPTS = 3
 
 function parse(argv: string[]) {
   const { values, positionals } = parseArgs({
@@ -62,7 +66,7 @@ function parse(argv: string[]) {
 }
 
 /** Runs the command; answers the exit code (0 done, 1 refused or failed, 2 wrong usage). */
-export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, out = console): Promise<number> {
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, out = console, retryDelayMs = 2000): Promise<number> {
   let command: ReturnType<typeof parse>
   try {
     command = parse(argv)
@@ -89,7 +93,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     handle = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
   } catch (error) {
     // mail pipeline (issue 14): the running server holds the embedded database; it does the work.
-    if (error instanceof DataDirBusyError) return throughServer(command, bytes, config, error, out)
+    if (error instanceof DataDirBusyError) return throughServer(command, bytes, config, error, out, retryDelayMs)
     out.error(`Connexion à la base impossible : ${error instanceof Error ? error.message : String(error)}`)
     return 1
   }
@@ -136,7 +140,7 @@ type Command = Exclude<ReturnType<typeof parse>, { command: 'help' }>
  * The embedded database is the running server's: the same work through its operator API, found by
  * the file it writes in DATA_DIR (services/server-file.ts), with OPERATOR_TOKEN from the environment.
  */
-async function throughServer(command: Command, bytes: Buffer | undefined, config: ReturnType<typeof loadConfig>, busy: DataDirBusyError, out: Console): Promise<number> {
+async function throughServer(command: Command, bytes: Buffer | undefined, config: ReturnType<typeof loadConfig>, busy: DataDirBusyError, out: Console, retryDelayMs: number): Promise<number> {
   const server = await readServerFile(config.dataDir)
   if (!config.operatorToken) {
     out.error(`${busy.message}\nPour passer par le serveur en cours, définissez OPERATOR_TOKEN (le même que celui du serveur).`)
@@ -146,11 +150,23 @@ async function throughServer(command: Command, bytes: Buffer | undefined, config
     out.error(`${busy.message}\nAdresse du serveur introuvable (${join(config.dataDir, 'server.json')} absent) : est-ce bien le serveur qui l’a ouverte ?`)
     return 1
   }
+  // A POST carries an Idempotency-Key, one per letter or package, the same on each of its retries: when an answer is lost
+  // (the connection cut, the server restarting: 502, 503, 504) it is sent again, and the server answers what the first
+  // made instead of adding the letter twice and telling the customer twice.
   const request = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
-    const res = await fetch(`${server.url}${path}`, {
-      method, headers: { authorization: `Bearer ${config.operatorToken}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    })
+    const key = method === 'POST' ? randomUUID() : undefined
+    const headers = { authorization: `Bearer ${config.operatorToken}`, ...(body ? { 'content-type': 'application/json' } : {}), ...(key ? { 'idempotency-key': key } : {}) }
+    let res: Response
+    for (let attempt = 1; ; attempt++) {
+      try {
+        res = await fetch(`${server.url}${path}`, { method, headers, ...(body ? { body: JSON.stringify(body) } : {}) })
+        if (![502, 503, 504].includes(res.status) || attempt === SEND_ATTEMPTS) break
+      } catch (error) {
+        if (attempt === SEND_ATTEMPTS) throw error
+      }
+      out.error(`Pas de réponse du serveur : nouvel essai (${attempt + 1}/${SEND_ATTEMPTS}) dans ${retryDelayMs * attempt / 1000} s.`)
+      await new Promise((resolve) => setTimeout(resolve, retryDelayMs * attempt))
+    }
     const answer = await res.json().catch(() => ({})) as Record<string, unknown>
     if (!res.ok) throw new HttpError(res.status, typeof answer.message === 'string' ? answer.message : `Le serveur a répondu ${res.status}.`, 'SERVER')
     return answer

@@ -2,6 +2,8 @@
 // Letters are checked by content and stored atomically; each one is announced to the owner and the collaborators.
 import { execFile, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -209,6 +211,68 @@ if (!process.env.DATABASE_URL) {
       assert.equal(job.payload, { documentId: row.id })
       assert.ok(await db.selectFrom('packages').select('id').where('carrier', '=', 'DHL').executeTakeFirst())
     })
+  })
+
+  cli('through the server, each letter and package carries its own Idempotency-Key, the same on each retry after a lost answer', async (ctx) => {
+    // A stand-in for the server: it cuts the connection of each call's first send (the answer lost), answers the second.
+    const received: { path: string; key: string | undefined }[] = []
+    const fake = createServer((req, res) => {
+      req.resume()
+      req.on('end', () => {
+        received.push({ path: req.url!, key: req.headers['idempotency-key'] as string | undefined })
+        const sends = received.filter((r) => r.key === received.at(-1)!.key).length
+        if (sends === 1) return void req.socket.destroy()
+        const letter = { id: 41, sender: 'La Poste', kind: 'courrier', pages: 1, raisonSociale: 'Boulangerie des Lilas SAS' }
+        res.setHeader('content-type', 'application/json')
+        res.end(JSON.stringify(req.url!.endsWith('/packages')
+          ? { id: 42, carrier: 'DHL', sender: 'Matfer', status: 'À retirer', raisonSociale: 'Boulangerie des Lilas SAS' }
+          : { document: letter, link: 'https://portail.example.com/mes-courriers', notified: [] }))
+      })
+    })
+    await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve))
+    const lock = join(ctx.env.DATA_DIR!, 'pglite.lock')
+    await writeFile(lock, String(process.ppid))
+    await writeFile(join(ctx.env.DATA_DIR!, 'server.json'), JSON.stringify({ pid: process.ppid, url: `http://127.0.0.1:${(fake.address() as AddressInfo).port}` }))
+    try {
+      const env = { ...ctx.env, OPERATOR_TOKEN: 'jeton-operateur-de-la-commande-0123456789' }
+      for (const args of [['--sender', 'La Poste', ctx.pdfPath], ['--sender', 'La Poste', ctx.pdfPath], ['--package', '--carrier', 'DHL', '--sender', 'Matfer']]) {
+        const { lines, out } = recorder()
+        assert.is(await main(['--order', String(ctx.order), ...args], env, out, 1), 0, lines.err.join('\n'))
+        assert.match(lines.err.join('\n'), 'nouvel essai (2/3)')
+      }
+      assert.is(received.length, 6, 'each call sent twice')
+      const keys = received.map((r) => r.key)
+      for (const key of keys) assert.match(key ?? '', /^[0-9a-f-]{36}$/, 'a UUID')
+      assert.equal([keys[0] === keys[1], keys[2] === keys[3], keys[4] === keys[5]], [true, true, true], 'the same key on the retry')
+      assert.is(new Set(keys).size, 3, 'a key of its own for each letter and package (the same letter sent again is another letter)')
+    } finally {
+      fake.close()
+      await rm(lock, { force: true })
+      await rm(join(ctx.env.DATA_DIR!, 'server.json'), { force: true })
+    }
+  })
+
+  cli('through the server, a call that never gets an answer is sent three times at most, then told in French', async (ctx) => {
+    const keys: (string | undefined)[] = []
+    const fake = createServer((req) => {
+      keys.push(req.headers['idempotency-key'] as string | undefined)
+      req.socket.destroy()
+    })
+    await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve))
+    const lock = join(ctx.env.DATA_DIR!, 'pglite.lock')
+    await writeFile(lock, String(process.ppid))
+    await writeFile(join(ctx.env.DATA_DIR!, 'server.json'), JSON.stringify({ pid: process.ppid, url: `http://127.0.0.1:${(fake.address() as AddressInfo).port}` }))
+    try {
+      const { lines, out } = recorder()
+      assert.is(await main(['--order', String(ctx.order), '--package', '--carrier', 'DHL', '--sender', 'Matfer'], { ...ctx.env, OPERATOR_TOKEN: 'jeton-operateur-de-la-commande-0123456789' }, out, 1), 1)
+      assert.match(lines.err.join('\n'), 'ne répond pas')
+      assert.is(keys.length, 3)
+      assert.is(new Set(keys).size, 1, 'one key for the three sends')
+    } finally {
+      fake.close()
+      await rm(lock, { force: true })
+      await rm(join(ctx.env.DATA_DIR!, 'server.json'), { force: true })
+    }
   })
 
   cli('a lock left by a process that died is taken over', async (ctx) => {
