@@ -481,7 +481,7 @@ export const routes = {
   },
   operatorAddInvoice: {
     method: 'POST', path: '/api/operator/domiciliation-orders/{id}/invoices', auth: 'operator', tags: ['Opérateurs'],
-    summary: 'Issue an invoice for an order (its PDF as a data URL, checked by content; its number unique): listed on /factures and announced in the bell ("Nouvelle facture").',
+    summary: 'Issue an invoice for an order (its PDF as a data URL, checked by content; its number unique): listed on /factures and announced in the bell ("Nouvelle facture"). With an `Idempotency-Key` header, a retry with the same key answers the first invoice and makes nothing (`Idempotent-Replayed: true`); without one, a retry meets 409 like another invoice of that number.',
     schema: { params: S.IdParams, body: S.OperatorInvoiceBody, response: ok(S.Invoice) },
   },
 

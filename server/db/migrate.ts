@@ -24,6 +24,8 @@ import * as oneMandatairePerIdentity from './migrations/012_one_mandataire_per_i
 import * as emailChangeReverts from './migrations/013_email_change_reverts.ts'
 // address proven or only typed (review of the revert links)
 import * as emailVerified from './migrations/014_email_verified.ts'
+// operators' retries of an invoice: Idempotency-Key
+import * as operatorInvoiceRequests from './migrations/015_operator_invoice_requests.ts'
 
 // Listed in code rather than read from disk, so the bundle-free tsx runtime and tests need no file lookups.
 export const migrations: Record<string, Migration> = {
@@ -50,6 +52,7 @@ export const migrations: Record<string, Migration> = {
   '012_one_mandataire_per_identity': oneMandatairePerIdentity,
   '013_email_change_reverts': emailChangeReverts,
   '014_email_verified': emailVerified,
+  '015_operator_invoice_requests': operatorInvoiceRequests,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

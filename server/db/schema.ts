@@ -134,13 +134,14 @@ export interface Database {
     sender: string
     status: 'À retirer' | 'Réexpédié' | 'Retiré'
   }
-  /** An operator's letter or package sent with an Idempotency-Key (migration 011). */
+  /** An operator's letter, package (migration 011) or invoice (migration 015) sent with an Idempotency-Key. */
   operator_requests: {
-    kind: 'document' | 'package'
+    kind: 'document' | 'package' | 'invoice'
     key: string
     fingerprint: string
     document_id: number | null
     package_id: number | null
+    invoice_id: Generated<number | null>
     created_at: Generated<Timestamp>
   }
   courier_requests: {

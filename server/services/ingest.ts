@@ -4,7 +4,7 @@
 // collaborators ("Nouveau courrier de {expéditeur}") with a link the portal opens on that letter.
 // An invoice comes the same way (operator API), announced in the bell only.
 import type { DocumentKind, Invoice, MailDocument, Package } from '../contract/index.ts'
-import { insertInvoice, invoiceNumberFree } from '../db/repositories/billing.ts'
+import { getInvoice, insertInvoice, invoiceNumberFree } from '../db/repositories/billing.ts'
 import { getDocument, getPackage, insertDocument, insertPackage } from '../db/repositories/mail.ts'
 import { isUniqueViolation } from '../db/errors.ts'
 import { findOrder } from '../db/repositories/orders.ts'
@@ -74,33 +74,36 @@ export async function checkedPdf(bytes: Uint8Array, fileName = 'Le fichier'): Pr
 }
 
 /**
- * Retries: an operator's call sent with an Idempotency-Key. The key is kept with the letter or package it made
- * (operator_requests, as long as that row) and a digest of what was sent; the same key again makes nothing and
+ * Retries: an operator's call sent with an Idempotency-Key. The key is kept with the letter, package or invoice it
+ * made (operator_requests, as long as that row) and a digest of what was sent; the same key again makes nothing and
  * answers what the first made, as it is now, telling nobody again; the same key with something else: 422.
  */
 export interface Retry { key: string; fingerprint: string }
+type RetryKind = 'document' | 'package' | 'invoice'
 
-/** The letter or package an earlier call with this key made, or null. */
-async function earlierCall(db: Db, kind: 'document' | 'package', retry: Retry): Promise<number | null> {
-  const row = await db.selectFrom('operator_requests').select(['fingerprint', 'document_id', 'package_id'])
+/** The letter, package or invoice an earlier call with this key made, or null. */
+async function earlierCall(db: Db, kind: RetryKind, retry: Retry): Promise<number | null> {
+  const row = await db.selectFrom('operator_requests').select(['fingerprint', 'document_id', 'package_id', 'invoice_id'])
     .where('kind', '=', kind).where('key', '=', retry.key).executeTakeFirst()
   if (!row) return null
   if (row.fingerprint !== retry.fingerprint) {
     throw new HttpError(422, 'Cette clé Idempotency-Key a déjà servi pour un autre envoi : envoyez celui-ci avec une nouvelle clé.', 'IDEMPOTENCY_KEY_REUSED')
   }
-  return row.document_id ?? row.package_id
+  return row.document_id ?? row.package_id ?? row.invoice_id
 }
 
 /** Makes the row once per key: a call with a key already used answers `replay` of what the first made. */
-async function once<T>(db: Db, kind: 'document' | 'package', retry: Retry | undefined, replay: (id: number) => Promise<T>, make: () => Promise<T>): Promise<T> {
+async function once<T>(db: Db, kind: RetryKind, retry: Retry | undefined, replay: (id: number) => Promise<T>, make: () => Promise<T>): Promise<T> {
   if (!retry) return make()
   const earlier = await earlierCall(db, kind, retry)
   if (earlier !== null) return replay(earlier)
   try {
     return await make()
   } catch (error) {
-    // The same key sent twice at once: the second's row waited for the first's and was refused.
-    const made = isUniqueViolation(error) ? await earlierCall(db, kind, retry) : null
+    // The same key sent twice at once: the second's row waited for the first's and was refused (an invoice's number,
+    // checked under a lock, is found taken by the first: 409).
+    const sameTimeRetry = isUniqueViolation(error) || (kind === 'invoice' && error instanceof HttpError && error.statusCode === 409)
+    const made = sameTimeRetry ? await earlierCall(db, kind, retry) : null
     if (made === null) throw error
     return replay(made)
   }
@@ -263,6 +266,13 @@ export interface NewInvoice {
   amountInclTaxCents: number
   paid?: boolean
   bytes: Uint8Array
+  retry?: Retry
+}
+
+export interface IngestedInvoice {
+  invoice: Invoice
+  /** An earlier call with the same Idempotency-Key made it: nothing was made this time. */
+  replayed?: true
 }
 
 /** What an invoice number may hold: it names the PDF the customer downloads (facture-{number}.pdf). */
@@ -278,7 +288,16 @@ export const INVOICE_TAX_TOO_HIGH = 'Le montant TTC (« amountInclTaxCents ») d
 
 export const ZERO_INVOICE_UNPAID = 'Une facture de 0 € n’a rien à régler : enregistrez-la comme réglée (« paid »: true).'
 
-export async function ingestInvoice(deps: IngestDeps, invoice: NewInvoice): Promise<Invoice> {
+/**
+ * An invoice is made once per Idempotency-Key too: without one, a retry after a lost answer met 409 « existe déjà », the
+ * same answer as another order's invoice of that number.
+ */
+export async function ingestInvoice(deps: IngestDeps, invoice: NewInvoice): Promise<IngestedInvoice> {
+  const replay = async (id: number): Promise<IngestedInvoice> => ({ invoice: await getInvoice(deps.db, id), replayed: true })
+  return once(deps.db, 'invoice', invoice.retry, replay, async () => ({ invoice: await makeInvoice(deps, invoice) }))
+}
+
+async function makeInvoice(deps: IngestDeps, invoice: NewInvoice): Promise<Invoice> {
   const { db, storage, clock } = deps
   const order = await requireAnyOrder(db, invoice.orderId)
   const number = invoice.number.trim()
@@ -302,6 +321,7 @@ export async function ingestInvoice(deps: IngestDeps, invoice: NewInvoice): Prom
       order_id: order.id, number, date, amount_excl_tax_cents: invoice.amountExclTaxCents, amount_incl_tax_cents: invoice.amountInclTaxCents,
       paid_at: paid ? now : null, payment_reference: null, file_key: key, payment_attempt_id: null,
     })
+    if (invoice.retry) await trx.insertInto('operator_requests').values({ kind: 'invoice', ...keyOf(invoice.retry), invoice_id: inserted.id }).execute()
     await recordEvent(trx, { kind: 'invoice', orderId: order.id, ...invoiceEvent(number, invoice.amountInclTaxCents, order.raison_sociale), at: now })
     return inserted
   }))

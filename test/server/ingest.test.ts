@@ -569,4 +569,47 @@ invoicing('the same number sent at once by several operators: one invoice, the o
   assert.is(after.files.length, before.files.length + 1)
 })
 
+const postInvoiceWithKey = (ctx: DemoContext, orderId: number, body: Record<string, unknown>, key: string) => ctx.t.app.inject({
+  method: 'POST', url: `/api/operator/domiciliation-orders/${orderId}/invoices`, payload: body,
+  headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}`, 'idempotency-key': key },
+})
+
+invoicing('retries: the same Idempotency-Key answers the first invoice again (not 409), makes and announces nothing; another body with it: 422', async (ctx) => {
+  const before = await traces(ctx)
+  const body = invoiceBody(ctx, 'FA-2026-REPRISE')
+  const first = await postInvoiceWithKey(ctx, ctx.ids.order, body, 'facture-reprise-1')
+  assert.is(first.statusCode, 200, first.body)
+  assert.is(first.headers['idempotent-replayed'], undefined)
+  const afterFirst = await traces(ctx)
+  assert.is(afterFirst.invoices, before.invoices + 1)
+  // The answer was lost: the operator sends it again, with the same key.
+  const again = await postInvoiceWithKey(ctx, ctx.ids.order, body, 'facture-reprise-1')
+  assert.is(again.statusCode, 200, again.body)
+  assert.equal(again.json(), first.json(), 'the first answer again')
+  assert.is(again.headers['idempotent-replayed'], 'true')
+  assert.equal(await traces(ctx), afterFirst, 'no second invoice, file nor notification')
+  // The same key with something else (another amount, another order): the letters' 422, nothing made.
+  for (const [orderId, other] of [[ctx.ids.order, invoiceBody(ctx, 'FA-2026-REPRISE', { amountExclTaxCents: 3000, amountInclTaxCents: 3600 })], [ctx.ids.order, invoiceBody(ctx, 'FA-2026-AUTRE')], [ctx.ids.sharedOrder, body]] as const) {
+    const reused = await postInvoiceWithKey(ctx, orderId, other, 'facture-reprise-1')
+    assert.is(reused.statusCode, 422, reused.body)
+    assert.is(reused.json().code, 'IDEMPOTENCY_KEY_REUSED')
+  }
+  // Another key for the same number is another invoice: 409 « existe déjà », as without a key.
+  const clash = await postInvoiceWithKey(ctx, ctx.ids.order, body, 'facture-reprise-2')
+  assert.is(clash.statusCode, 409, clash.body)
+  assert.match(clash.json().message, 'La facture FA-2026-REPRISE existe déjà')
+  assert.equal(await traces(ctx), afterFirst)
+})
+
+invoicing('retries sent at once with the same key: one invoice, every answer is it', async (ctx) => {
+  const before = await traces(ctx)
+  const body = invoiceBody(ctx, 'FA-2026-RAFALE')
+  const answers = await Promise.all(Array.from({ length: 6 }, () => postInvoiceWithKey(ctx, ctx.ids.order, body, 'facture-rafale')))
+  assert.equal(answers.map((a) => a.statusCode), [200, 200, 200, 200, 200, 200], answers.map((a) => a.body).join('\n'))
+  assert.is(new Set(answers.map((a) => a.json().id)).size, 1)
+  assert.is(answers.filter((a) => a.headers['idempotent-replayed'] === 'true').length, 5)
+  const after = await traces(ctx)
+  assert.equal([after.invoices, after.notifications, after.files.length], [before.invoices + 1, before.notifications + 1, before.files.length + 1])
+})
+
 invoicing.run()

@@ -62,6 +62,17 @@ export async function listInvoices(db: Db, orderIds: number[], year?: number): P
   }))
 }
 
+/** One invoice as its lists show it (an operator's retry answers it again). */
+export async function getInvoice(db: Db, id: number): Promise<Invoice> {
+  const row = await db.selectFrom('invoices').innerJoin('orders', 'orders.id', 'invoices.order_id')
+    .selectAll('invoices').select('orders.raison_sociale').where('invoices.id', '=', id).executeTakeFirst()
+  if (!row) throw notFound('Facture')
+  return {
+    id: row.id, domId: row.order_id, raisonSociale: row.raison_sociale, number: row.number, date: row.date.toISOString(),
+    amountExclTaxCents: row.amount_excl_tax_cents, amountInclTaxCents: row.amount_incl_tax_cents, paid: row.paid_at !== null,
+  }
+}
+
 /**
  * Whether no invoice has this number yet, inside the transaction that will insert it. Numbers are unique without an
  * index (the demo's may repeat across companies): the check and the insert run one issuer at a time, under a

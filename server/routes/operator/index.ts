@@ -57,9 +57,12 @@ export function operatorRoutes(define: DefineRoute, deps: AppDeps) {
     return parcel
   })
 
-  define('operatorAddInvoice', async ({ params, body }) => {
+  define('operatorAddInvoice', async ({ params, body, req, reply }) => {
+    const retry = retryOf(req, params.id, body)
     const decoded = pdfDataUrl(body.file)
     const { file: _file, reference, ...invoice } = body
-    return ingestInvoice(deps, { orderId: params.id, number: reference, ...invoice, bytes: decoded.bytes })
+    const { invoice: made, replayed } = await ingestInvoice(deps, { orderId: params.id, number: reference, ...invoice, bytes: decoded.bytes, retry })
+    if (replayed) reply.header('Idempotent-Replayed', 'true')
+    return made
   })
 }
