@@ -26,6 +26,8 @@ import * as emailChangeReverts from './migrations/013_email_change_reverts.ts'
 import * as emailVerified from './migrations/014_email_verified.ts'
 // operators' retries of an invoice: Idempotency-Key
 import * as operatorInvoiceRequests from './migrations/015_operator_invoice_requests.ts'
+// the invoice number check's index
+import * as invoiceNumberIndex from './migrations/016_invoice_number_index.ts'
 
 // Listed in code rather than read from disk, so the bundle-free tsx runtime and tests need no file lookups.
 export const migrations: Record<string, Migration> = {
@@ -53,6 +55,7 @@ export const migrations: Record<string, Migration> = {
   '013_email_change_reverts': emailChangeReverts,
   '014_email_verified': emailVerified,
   '015_operator_invoice_requests': operatorInvoiceRequests,
+  '016_invoice_number_index': invoiceNumberIndex,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

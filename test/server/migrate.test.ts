@@ -145,4 +145,45 @@ Migrate('Kysely’s tables in another schema of the database do not fool the Mig
   }
 })
 
+Migrate('015 and 016: letters and packages sent with a key keep it; invoice numbers that differ only by case do not stop the index, which the number check uses', async () => {
+  const t = await database()
+  try {
+    const names = Object.keys(migrations).sort()
+    const before015 = Object.fromEntries(names.filter((name) => name < '015').map((name) => [name, migrations[name]!]))
+    const { error } = await new Migrator({ db: t.db, provider: { getMigrations: async () => before015 } }).migrateToLatest()
+    assert.is(error, undefined, String(error))
+    const owner = await t.db.insertInto('users').values({ email: 'titulaire@example.com', firstname: 'Ti', lastname: 'Tulaire', password_hash: 'x' } as never).returning('id').executeTakeFirstOrThrow()
+    const order = await t.db.insertInto('orders').values({ owner_id: owner.id, raison_sociale: 'Factures SAS', order_date: new Date(), status: 'active', domiciliation_address: '1 rue de la Paix, 75002 Paris' } as never).returning('id').executeTakeFirstOrThrow()
+    const invoice = (number: string) => t.db.insertInto('invoices').values({ order_id: order.id, number, date: new Date(), amount_excl_tax_cents: 100, amount_incl_tax_cents: 120, file_key: `invoices/${number}-${Math.random()}.pdf` } as never).returning('id').executeTakeFirstOrThrow()
+    await invoice('FA-1')
+    const lower = await invoice('fa-1')
+    const parcel = await t.db.insertInto('packages').values({ order_id: order.id, received_at: new Date(), carrier: 'DHL', sender: 'Matfer', status: 'À retirer' } as never).returning('id').executeTakeFirstOrThrow()
+    await t.db.insertInto('operator_requests').values({ kind: 'package', key: 'k-1', fingerprint: 'f', package_id: parcel.id } as never).execute()
+    await migrateToLatest(t.db)
+    assert.equal(await t.db.selectFrom('operator_requests').select(['kind', 'key', 'package_id', 'invoice_id']).execute(), [{ kind: 'package', key: 'k-1', package_id: parcel.id, invoice_id: null }])
+    await t.db.insertInto('operator_requests').values({ kind: 'invoice', key: 'k-1', fingerprint: 'f', invoice_id: lower.id }).execute()
+    // An invoice's key names its invoice, and nothing else.
+    for (const bad of [{ kind: 'invoice', key: 'k-2', fingerprint: 'f', package_id: parcel.id }, { kind: 'package', key: 'k-3', fingerprint: 'f', package_id: parcel.id, invoice_id: lower.id }] as const) {
+      try {
+        await t.db.insertInto('operator_requests').values(bad).execute()
+        assert.unreachable(JSON.stringify(bad))
+      } catch (error) {
+        assert.is((error as { code?: string }).code, '23514', JSON.stringify(bad))
+      }
+    }
+    await t.db.deleteFrom('invoices').where('id', '=', lower.id).execute()
+    assert.is((await t.db.selectFrom('operator_requests').select('key').where('kind', '=', 'invoice').execute()).length, 0, 'the key goes with its invoice')
+    // The index: there, not unique, and chosen by the planner for the check's query once sequential scans are discouraged.
+    const index = await sql<{ indexdef: string }>`select indexdef from pg_indexes where indexname = 'invoices_number_upper' and schemaname = current_schema()`.execute(t.db)
+    assert.match(index.rows[0]?.indexdef ?? '', /^CREATE INDEX invoices_number_upper ON .*invoices USING btree \(upper\(number\)\)$/)
+    await t.db.transaction().execute(async (trx) => {
+      await sql`set local enable_seqscan = off`.execute(trx)
+      const plan = await sql<{ 'QUERY PLAN': string }>`explain select id from invoices where upper(number) = 'FA-1'`.execute(trx)
+      assert.match(plan.rows.map((r) => r['QUERY PLAN']).join('\n'), 'invoices_number_upper')
+    })
+  } finally {
+    await t.close()
+  }
+})
+
 Migrate.run()

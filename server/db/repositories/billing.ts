@@ -76,7 +76,8 @@ export async function getInvoice(db: Db, id: number): Promise<Invoice> {
 /**
  * Whether no invoice has this number yet, inside the transaction that will insert it. Numbers are unique without an
  * index (the demo's may repeat across companies): the check and the insert run one issuer at a time, under a
- * transaction-level lock per schema.
+ * transaction-level lock per schema. The read uses the index on upper(number) (migration 016, not unique), so the lock
+ * is held for an index lookup, not a scan of every invoice.
  */
 export async function invoiceNumberFree(trx: Db, number: string): Promise<boolean> {
   if (!trx.isTransaction) throw new Error('invoiceNumberFree: inside the transaction that inserts the invoice only')
