@@ -54,6 +54,13 @@ Login.run()
 const Passwords = suite('/reset-password and /set-password/:token (PRODUCT.md)')
 Passwords.after.each(() => cleanup())
 
+/** /set-password: a good new password typed twice and sent. */
+async function sendNewPassword() {
+  fireEvent.change(await screen.findByLabelText('Nouveau mot de passe'), { target: { value: 'Nouveau mot 1234' } })
+  fireEvent.change(screen.getByLabelText('Confirmez le mot de passe'), { target: { value: 'Nouveau mot 1234' } })
+  fireEvent.click(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }))
+}
+
 Passwords('the reset request always answers the same, with the page origin as domain', async () => {
   const app = await renderApp('/reset-password')
   fireEvent.change(await screen.findByLabelText('Adresse e-mail'), { target: { value: 'inconnu@example.com' } })
@@ -89,9 +96,7 @@ Passwords('the new password twice, its rule shown as one types; a short, common 
 
 Passwords('success returns to /login with a toast', async () => {
   const app = await renderApp('/set-password/jeton-42')
-  fireEvent.change(await screen.findByLabelText('Nouveau mot de passe'), { target: { value: 'Nouveau mot 1234' } })
-  fireEvent.change(screen.getByLabelText('Confirmez le mot de passe'), { target: { value: 'Nouveau mot 1234' } })
-  fireEvent.click(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }))
+  await sendNewPassword()
   await waitFor(() => assert.is(app.currentPath(), '/login'))
   assert.equal(app.calls.passwordResets, [{ token: 'jeton-42', password: 'Nouveau mot 1234' }])
   assert.equal(app.calls.notices, [{ kind: 'success', message: PASSWORD_CHANGED }])
@@ -99,18 +104,14 @@ Passwords('success returns to /login with a toast', async () => {
 
 Passwords('the toast gives the server’s reply: a reset that removed the account’s passkeys says so', async () => {
   const app = await renderApp('/set-password/avec-cles')
-  fireEvent.change(await screen.findByLabelText('Nouveau mot de passe'), { target: { value: 'Nouveau mot 1234' } })
-  fireEvent.change(screen.getByLabelText('Confirmez le mot de passe'), { target: { value: 'Nouveau mot 1234' } })
-  fireEvent.click(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }))
+  await sendNewPassword()
   await waitFor(() => assert.is(app.currentPath(), '/login'))
   assert.equal(app.calls.notices, [{ kind: 'success', message: 'Votre mot de passe a été modifié, vous pouvez vous connecter. Vos clés d’accès ont été supprimées : vous pourrez en ajouter une depuis « Informations personnelles ».' }])
 })
 
 Passwords('an expired link says so and offers a new one; the typed password stays', async () => {
   await renderApp('/set-password/expire')
-  fireEvent.change(await screen.findByLabelText('Nouveau mot de passe'), { target: { value: 'Nouveau mot 1234' } })
-  fireEvent.change(screen.getByLabelText('Confirmez le mot de passe'), { target: { value: 'Nouveau mot 1234' } })
-  fireEvent.click(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }))
+  await sendNewPassword()
   await screen.findByText(/a déjà servi ou a expiré/)
   screen.getByRole('link', { name: 'Demander un nouveau lien' })
   assert.is(screen.queryByRole('button', { name: 'Réessayer' }), null, 'the same link cannot go through')
@@ -119,9 +120,7 @@ Passwords('an expired link says so and offers a new one; the typed password stay
 
 Passwords('the service unavailable (503) is not a bad link: it says so, and « Réessayer » sends what is typed again', async () => {
   const app = await renderApp('/set-password/indisponible')
-  fireEvent.change(await screen.findByLabelText('Nouveau mot de passe'), { target: { value: 'Nouveau mot 1234' } })
-  fireEvent.change(screen.getByLabelText('Confirmez le mot de passe'), { target: { value: 'Nouveau mot 1234' } })
-  fireEvent.click(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }))
+  await sendNewPassword()
   const alert = await screen.findByRole('alert')
   assert.match(alert.textContent!, /momentanément indisponible/)
   assert.is(within(alert).queryByRole('link', { name: 'Demander un nouveau lien' }), null, 'the link may well be good')
@@ -135,9 +134,7 @@ Passwords('the service unavailable (503) is not a bad link: it says so, and « R
 
 Passwords('a link refused after a send whose answer was lost: the password may be saved already, /login is offered with a new link', async () => {
   const app = await renderApp('/set-password/coupure')
-  fireEvent.change(await screen.findByLabelText('Nouveau mot de passe'), { target: { value: 'Nouveau mot 1234' } })
-  fireEvent.change(screen.getByLabelText('Confirmez le mot de passe'), { target: { value: 'Nouveau mot 1234' } })
-  fireEvent.click(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }))
+  await sendNewPassword()
   fireEvent.click(within(await screen.findByRole('alert')).getByRole('button', { name: 'Réessayer' }))
   await screen.findByText(/a déjà servi ou a expiré/)
   const alert = screen.getByRole('alert')
@@ -149,9 +146,7 @@ Passwords('a link refused after a send whose answer was lost: the password may b
 
 Passwords('a link refused with no lost answer before says nothing of a saved password', async () => {
   await renderApp('/set-password/expire')
-  fireEvent.change(await screen.findByLabelText('Nouveau mot de passe'), { target: { value: 'Nouveau mot 1234' } })
-  fireEvent.change(screen.getByLabelText('Confirmez le mot de passe'), { target: { value: 'Nouveau mot 1234' } })
-  fireEvent.click(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }))
+  await sendNewPassword()
   await screen.findByText(/a déjà servi ou a expiré/)
   assert.not.match(screen.getByRole('alert').textContent!, MAYBE_SAVED)
   assert.is(within(screen.getByRole('alert')).queryByRole('link', { name: 'Se connecter' }), null)
