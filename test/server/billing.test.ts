@@ -383,11 +383,15 @@ Contract('fields blank once trimmed are refused in French and nothing changes; a
   const before = await t.deps.db.selectFrom('contracts').selectAll().where('id', '=', orders[BOULANGERIE]!.contractId!).executeTakeFirstOrThrow()
   const address = { adressePostaleExpedition: '3 place du Marché', codePostaleExpedition: '69002', villePostaleExpedition: 'Lyon', paysPostaleExpedition: 'France' }
   for (const field of Object.keys(address) as (keyof typeof address)[]) {
-    for (const blank of ['   ', ' \t\n ']) {
+    for (const blank of ['   ', ' \u3000\u00a0 ']) {
       const res = await callBearer(t.app, camille, 'PUT', url, { ...address, [field]: blank })
       assert.is(res.statusCode, 400, `${field}: ${res.body}`)
       assert.is(res.json().message, `Le champ « ${field} » ne peut pas être vide.`)
     }
+    // A tab or a line break is refused for what it is, blank or not: an address line is one line (rules/text.ts).
+    const broken = await callBearer(t.app, camille, 'PUT', url, { ...address, [field]: ' \t\n ' })
+    assert.is(broken.statusCode, 400, `${field}: ${broken.body}`)
+    assert.match(broken.json().message, `Le champ « ${field} » ne peut contenir ni retour à la ligne`)
   }
   assert.equal(await t.deps.db.selectFrom('contracts').selectAll().where('id', '=', before.id).executeTakeFirstOrThrow(), before)
   const cleared = await callBearer(t.app, camille, 'PUT', url, { ...address, adresseComplementPostaleExpedition: ' \u200b ' })
