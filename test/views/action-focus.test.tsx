@@ -101,7 +101,8 @@ ActionFocus('"Ça m’intéresse" refused: the focus goes back to the button', a
 ActionFocus('the forwarding address saved, or the form cancelled: the focus goes to "Modifier l’adresse"; refused, back to "Enregistrer l’adresse"', async () => {
   await open('/souscription/attestation-contrats')
   press(await screen.findByRole('button', { name: /Indiquer une adresse de réexpédition/ }))
-  press(screen.getByRole('button', { name: 'Annuler' }))
+  // The form comes with the next render: on a loaded machine, not at once.
+  press(await screen.findByRole('button', { name: 'Annuler' }))
   await waitFor(() => assertFocusOn(screen.getByRole('button', { name: /Indiquer une adresse de réexpédition/ }), '"Indiquer une adresse"'))
   press(screen.getByRole('button', { name: /Indiquer une adresse de réexpédition/ }))
   fireEvent.change(screen.getByLabelText('Numéro et rue'), { target: { value: '3 place du Marché' } })
