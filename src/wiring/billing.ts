@@ -13,7 +13,7 @@ import { PAYMENT_FAILED, unpaidInvoicesMachine } from '../machines/unpaidInvoice
 import type { Api } from './api.ts'
 import type { WiringDeps } from './deps.ts'
 import { later } from './later.ts'
-import { outlive } from './outlive.ts'
+import { outlive, success } from './outlive.ts'
 
 /** Hands a file to the browser to save, as a download link clicked once. */
 export function saveFile(blob: Blob, fileName: string) {
@@ -46,7 +46,6 @@ export const TEST_PROVIDER_ABSENT = 'Ce formulaire n’est disponible qu’avec 
 const newestFirst = (years: number[]) => [...new Set(years)].sort((a, b) => b - a)
 
 export function createBillingFlows({ api, notify, toPortal, loadHostedCard }: WiringDeps) {
-  const success = (message: string) => ({ kind: 'success' as const, message })
   // The writes go on when their page is left before the answer (their signal is not passed), and are told then
   // (outlive.ts). A payment is sent once and only told: never retried nor sent again.
   return {

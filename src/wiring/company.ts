@@ -7,7 +7,7 @@ import { INTEREST_NOT_SENT, interestSent, type Partner, partnerInterestMachine }
 import type { OrderChanges } from '../machines/startup.machine.ts'
 import type { WiringDeps } from './deps.ts'
 import { later } from './later.ts'
-import { outlive } from './outlive.ts'
+import { outlive, success } from './outlive.ts'
 
 const flagOf: Record<Partner, keyof OrderChanges> = { qonto: 'qonto', shine: 'shine', 'expert-comptable': 'wantComptable' }
 
@@ -20,7 +20,7 @@ export function createCompanyFlows({ api, notify, navigate, toPortal }: WiringDe
           partner === 'qonto' ? api.setQonto(orderId, { qonto: true })
             : partner === 'shine' ? api.setShine(orderId, { shine: true })
               : api.wantComptable(orderId), signal, {
-            notify, done: () => ({ kind: 'success', message: interestSent(partner) }), failed: INTEREST_NOT_SENT,
+            notify, done: () => success(interestSent(partner)), failed: INTEREST_NOT_SENT,
             after: () => toPortal({ type: 'order.changed', orderId, changes: { [flagOf[partner]]: true } }),
           })),
       },
@@ -41,7 +41,7 @@ export function createCompanyFlows({ api, notify, navigate, toPortal }: WiringDe
         // Likewise; once the page is gone the customer is told, not taken to /formalites.
         createSubmission: fromPromise(({ input: { orderId, kind, comment }, signal }) =>
           outlive(api.createLegalSubmission({ orderId, kind, ...(comment ? { comment } : {}) }), signal, {
-            notify, done: () => ({ kind: 'success', message: FORMALITY_ORDERED }), failed: FORMALITY_NOT_ORDERED,
+            notify, done: () => success(FORMALITY_ORDERED), failed: FORMALITY_NOT_ORDERED,
           })),
       },
       actions: {

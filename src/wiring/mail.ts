@@ -14,13 +14,12 @@ import {
 } from '../machines/mailbox.machine.ts'
 import type { WiringDeps } from './deps.ts'
 import { later } from './later.ts'
-import { outlive } from './outlive.ts'
+import { outlive, success } from './outlive.ts'
 import { pause } from './pause.ts'
 import { readDextEmail, writeDextEmail } from './storage.ts'
 
 
 export function createMailFlows({ api, notify, navigate, toPortal }: WiringDeps) {
-  const success = (message: string) => ({ kind: 'success' as const, message })
   return {
     mailbox: later(() => mailboxMachine.provide({
       actors: {

@@ -6,6 +6,9 @@
 import type { Told } from './left-behind.ts'
 import { readStoredUser } from './storage.ts'
 
+/** A success toast of `message`: what `done` answers for most writes. */
+export const success = (message: string) => ({ kind: 'success' as const, message })
+
 /** Starts nothing: `call` is the write already sent, without the page's signal; answers it unchanged. */
 export function outlive<T>(call: Promise<T>, signal: AbortSignal, told: Told<T>): Promise<T> {
   const token = readStoredUser()?.apiToken

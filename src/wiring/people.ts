@@ -17,7 +17,7 @@ import {
 } from '../machines/representatives.machine.ts'
 import type { WiringDeps } from './deps.ts'
 import { later } from './later.ts'
-import { outlive } from './outlive.ts'
+import { outlive, success } from './outlive.ts'
 import { readStoredUser } from './storage.ts'
 
 export const EMAIL_NOT_CHANGED = 'Votre adresse e-mail n’a pas été modifiée : corrigez-la si besoin, puis réessayez.'
@@ -42,7 +42,6 @@ const webAuthn = () => import('@simplewebauthn/browser')
 
 export function createPeopleFlows({ api, notify, navigate, toPortal, toSession }: WiringDeps) {
   const notifyAction = (_: unknown, notice: Parameters<WiringDeps['notify']>[0]) => notify(notice)
-  const success = (message: string) => ({ kind: 'success' as const, message })
   // The lists of these pages are their own (not the portal's): a write that outlives its page is only told
   // (outlive.ts).
   return {
