@@ -50,6 +50,17 @@ as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/postgres.log" -w -t 60 \
   || { cat "$dir/postgres.log" >&2; exit 1; }
 as_owner "$bin/createdb" -h "$dir" -p "$port" -U postgres portail
 
+# For the tests that restart the database under the API (test/cluster): `"$PG_RESTART" fast|immediate` restarts this
+# cluster on the same port and waits until it serves again.
+cat >"$dir/restart" <<RESTART
+#!/usr/bin/env bash
+set -euo pipefail
+$(declare -f as_owner)
+as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/postgres.log" -w -t 60 -m "\${1:-fast}" restart >/dev/null
+RESTART
+chmod 755 "$dir/restart"
+export PG_RESTART="$dir/restart"
+
 export DATABASE_URL="postgres://postgres@127.0.0.1:$port/portail"
 echo "[with-postgres] PostgreSQL $("$bin/postgres" --version | awk '{print $3}') sur 127.0.0.1:$port" >&2
 

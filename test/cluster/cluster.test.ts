@@ -1,11 +1,12 @@
 // The API is stateless: two processes on one PostgreSQL and one storage directory, HAProxy in front
 // (deploy/haproxy.cfg, as in compose.yaml). Run by `npm run test:cluster` (scripts/with-postgres.sh gives the
 // database) and by .ci/run; not part of `npm test`.
-import { spawnSync } from 'node:child_process'
+import { execFile, spawnSync } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { Agent } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { terminateBackends } from '../util/postgres.ts'
@@ -234,6 +235,65 @@ test('PostgreSQL ends every connection of both instances (a restart, a failover)
   const after = await Promise.all(Array.from({ length: 10 }, orders))
   assert.equal(after.filter((r) => r.status !== 200).map((r) => `${r.status}@${r.instance} ${r.body}`), [], describe(after))
   assert.equal(new Set(after.map((r) => r.instance)), new Set(['api1', 'api2']), 'on new connections, both answer')
+})
+
+test('PostgreSQL restarts (pg_ctl restart -m fast) under steady calls: no 500, nothing half done, both answer again', async (ctx) => {
+  const restart = process.env.PG_RESTART
+  if (!restart) throw new Error('PG_RESTART manque : lancez ce test par `npm run test:cluster` (scripts/with-postgres.sh le donne).')
+  const bearer = { apiToken: ctx.token }
+  const orderId = (await call(ctx.base, 'GET', '/api-protected/my-domiciliation-orders', { headers: bearer, agent: ctx.agent })).json<{ id: number }[]>()[0]!.id
+  interface Sent { what: string; folder?: string; status: number; code?: string; ms: number; start: number; end: number }
+  const sent: Sent[] = []
+  let running = true
+  let n = 0
+  // Four customers' worth of calls, a read and a write in turn, through the balancer (which retries a GET's 503 on the
+  // other instance, never a write's).
+  const worker = async () => {
+    while (running) {
+      const i = n++
+      const folder = i % 2 ? `Redémarrage ${i}` : undefined
+      const start = Date.now()
+      const reply = folder
+        ? await call(ctx.base, 'POST', '/api-protected/folders', { ...json({ name: folder, domiciliationOrderId: orderId }), headers: { ...bearer, 'content-type': 'application/json' }, agent: ctx.agent })
+        : await call(ctx.base, 'GET', '/api-protected/my-domiciliation-orders', { headers: bearer, agent: ctx.agent })
+      const end = Date.now()
+      let code: string | undefined
+      try { code = reply.json().code } catch { code = reply.body.toString('utf8').slice(0, 80) }
+      sent.push({ what: folder ? 'POST folders' : 'GET orders', folder, status: reply.status, code, ms: end - start, start, end })
+      await new Promise((r) => setTimeout(r, 25))
+    }
+  }
+  const workers = Array.from({ length: 4 }, worker)
+  await new Promise((r) => setTimeout(r, 500))
+  const restartStart = Date.now()
+  await promisify(execFile)(restart, ['fast'])
+  const restartEnd = Date.now()
+  await new Promise((r) => setTimeout(r, 1500))
+  running = false
+  await Promise.all(workers)
+
+  const during = sent.filter((s) => s.end >= restartStart && s.start <= restartEnd)
+  assert.ok(during.length > 0, 'calls were under way while PostgreSQL restarted')
+  // A call that meets the database away is refused in French (the API's 503), never a 500, never held.
+  const wrong = sent.filter((s) => s.status !== 200 && !(s.status === 503 && s.code === 'DATABASE_UNAVAILABLE'))
+  assert.equal(wrong.map((s) => `${s.what} ${s.status} ${s.code}`), [], 'only 200 and the French 503')
+  const slowest = Math.max(...sent.map((s) => s.ms))
+  assert.ok(slowest < 5_000, `no call held while the database restarted (slowest: ${slowest} ms)`)
+  assert.equal([ctx.instances.api1.exitCode(), ctx.instances.api2.exitCode()], [undefined, undefined], 'both processes are still running')
+  // Once it is back, both instances serve (their pools open new connections).
+  const seen = new Set<string | undefined>()
+  for (let i = 0; i < 10; i++) {
+    const reply = await call(ctx.base, 'GET', '/api-protected/my-domiciliation-orders', { headers: bearer, agent: ctx.agent })
+    assert.is(reply.status, 200, `after the restart: ${reply.status} ${reply.body}`)
+    seen.add(reply.instance)
+  }
+  assert.equal(seen, new Set(['api1', 'api2']), 'both instances answer after the restart')
+  // Every write is whole or not done: a folder answered 200 is there, one answered 503 is not.
+  const folders = (await call(ctx.base, 'GET', `/api-protected/folders?domiciliationOrderId=${orderId}`, { headers: bearer, agent: ctx.agent })).json<{ name: string }[]>()
+  const names = new Set(folders.map((f) => f.name))
+  const writes = sent.filter((s) => s.folder)
+  assert.equal(writes.filter((s) => (s.status === 200) !== names.has(s.folder!)).map((s) => `${s.folder} ${s.status}`), [], 'each folder is there exactly when its creation answered 200')
+  console.log(`  redémarrage de PostgreSQL en ${restartEnd - restartStart} ms : ${sent.length} appels, ${sent.filter((s) => s.status === 503).length} × 503, le plus lent ${slowest} ms`)
 })
 
 suiteOf.run()
