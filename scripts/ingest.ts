@@ -98,7 +98,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     return 1
   }
   try {
-    await migrateToLatest(handle.db)
+    // Without the statements' bound, as the server's start (connect.ts, QUERY_TIMEOUT_MS).
+    await handle.withoutQueryTimeout(() => migrateToLatest(handle.db))
     const logger = pino({ level: env.LOG_LEVEL || 'warn' })
     const deps = {
       db: handle.db,

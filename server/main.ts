@@ -27,7 +27,8 @@ export async function createServer(config: Config) {
     onConnectionLost: (error) => logger.warn({ code: (error as { code?: string }).code, message: error.message }, 'connexion à la base perdue : une autre sera ouverte à la prochaine requête'),
   })
   // The routes are built while the database opens and migrates: PGlite's WebAssembly compiles off the main thread.
-  const migrated = migrateToLatest(handle.db)
+  // Without the statements' bound: a migration may take minutes on a large database (connect.ts, QUERY_TIMEOUT_MS).
+  const migrated = handle.withoutQueryTimeout(() => migrateToLatest(handle.db))
   migrated.catch(() => {}) // awaited below; not an unhandled rejection meanwhile
   try {
     const clock = { now: () => new Date() }

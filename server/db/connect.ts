@@ -7,6 +7,7 @@ import { unaccent } from '@electric-sql/pglite/contrib/unaccent'
 import { createPgConfig } from '@electric-sql/pglite/node-postgres'
 import { Kysely, PostgresDialect, sql, type LogConfig } from 'kysely'
 import pg from 'pg'
+import { destroyConnection, endConnection, isQueryTimeout, KEEP_ALIVE } from './dead-connections.ts'
 import { inProcessOneAtATime, postgresOneAtATime, type OneAtATime } from './one-at-a-time.ts'
 import { preparedTexts } from './prepared.ts'
 import type { Database } from './schema.ts'
@@ -24,6 +25,11 @@ export interface DbHandle {
   listen: Listen
   /** One call at a time per key, in every instance on this database (one-at-a-time.ts). */
   oneAtATime: OneAtATime
+  /**
+   * Runs `body` with no QUERY_TIMEOUT_MS on the pool's statements (PostgreSQL): the migrations at start, where building
+   * an index on a large table, or waiting for another instance's migrations, may legitimately take minutes.
+   */
+  withoutQueryTimeout<T>(body: () => Promise<T>): Promise<T>
   close(): Promise<void>
 }
 
@@ -50,10 +56,25 @@ export interface ConnectOptions {
   connectTimeoutMs?: number
   /** How long a call waits for a key another call holds (oneAtATime), ONE_AT_A_TIME_WAIT_MS by default; tests shorten it. */
   oneAtATimeWaitMs?: number
+  /** PostgreSQL only: QUERY_TIMEOUT_MS by default; tests shorten it (and the lock connection's LOCK_STATEMENT_TIMEOUT_MS with it). */
+  queryTimeoutMs?: number
 }
 
 /** A database that does not answer fails the request (a French 503, http/errors.ts) instead of holding it. */
 export const CONNECT_TIMEOUT_MS = 10_000
+
+/**
+ * PostgreSQL: how long one statement may wait for its answer before its connection is held dead (a host that vanished
+ * without closing it: a network cut, a host powered off). The connection is then cut and dropped from the pool, and the
+ * request answers the French 503; without it, the statement waited for the operating system's TCP time-outs (many
+ * minutes), and so did every request handed that connection after it. 30 s is far above any statement of a running
+ * server: a request's take milliseconds, the prune's deletes (every 15 minutes) and the job worker's claims well under a
+ * second, and the transactions that others may wait for (row locks, the events' and invoice numbers' advisory locks)
+ * do database work only, no e-mail, no file, no PDF (the PDF jobs draw outside any statement). The migrations, the one
+ * thing that may take minutes (an index built on a large table, another instance's migrations waited for), run
+ * without it (withoutQueryTimeout). Below a balancer's usual 60 s, so the client gets the 503 rather than the balancer's.
+ */
+export const QUERY_TIMEOUT_MS = 30_000
 
 export async function connect(options: ConnectOptions): Promise<DbHandle> {
   if (options.databaseUrl) return connectPostgres(options.databaseUrl, options)
@@ -90,6 +111,8 @@ export async function connect(options: ConnectOptions): Promise<DbHandle> {
     kind: 'pglite',
     listen: (channel, onPayload) => pglite.listen(checkedChannel(channel), onPayload),
     oneAtATime: inProcessOneAtATime(options.oneAtATimeWaitMs),
+    // In the process: no connection whose host may vanish.
+    withoutQueryTimeout: (body) => body(),
     async close() {
       await db.destroy()
       await pglite.close()
@@ -174,21 +197,36 @@ async function connectPostgres(connectionString: string, options: ConnectOptions
       await admin.end()
     }
   }
-  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis, ...(schema ? { options: `-c search_path=${schema}` } : {}) })
+  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis, ...KEEP_ALIVE, ...(schema ? { options: `-c search_path=${schema}` } : {}) })
   pool.on('error', onConnectionLost)
   // A connection lost while checked out (a query running, a transaction open, the job worker's poll) has no listener
   // of the pool's: node-postgres then emits an 'error' no one hears, which ends the process. Its queries fail on their
   // own (a French 503) and the pool drops it on release; this listener only keeps the process alive.
   pool.on('connect', (client) => client.on('error', () => {}))
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool) }), ...(log ? { log } : {}) })
+  const queryTimeoutMs = options.queryTimeoutMs ?? QUERY_TIMEOUT_MS
+  /** How many withoutQueryTimeout bodies run (the migrations at start, before the server serves anything). */
+  let unbounded = 0
+  const bound: QueryBound = { ms: () => (unbounded ? 0 : queryTimeoutMs), onTimeout: onConnectionLost }
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool, bound) }), ...(log ? { log } : {}) })
   const listener = postgresListener(connectionString, (error) => onConnectionLost(error as Error), connectionTimeoutMillis)
   // One more connection of its own, opened at the first use: the advisory locks of oneAtATime.
-  const locks = postgresOneAtATime(connectionString, { schema, waitMs: options.oneAtATimeWaitMs, connectionTimeoutMillis, onError: onConnectionLost })
+  const locks = postgresOneAtATime(connectionString, {
+    schema, waitMs: options.oneAtATimeWaitMs, connectionTimeoutMillis, onError: onConnectionLost,
+    ...(options.queryTimeoutMs ? { statementTimeoutMs: options.queryTimeoutMs } : {}),
+  })
   return {
     db,
     kind: 'postgres',
     listen: listener.listen,
     oneAtATime: locks.oneAtATime,
+    async withoutQueryTimeout(body) {
+      unbounded++
+      try {
+        return await body()
+      } finally {
+        unbounded--
+      }
+    },
     async close() {
       await listener.close()
       await locks.close()
@@ -211,10 +249,20 @@ const checkedChannel = (channel: string) => {
 export const listenRetryDelay = (attempt: number) => Math.min(5_000, 250 * 2 ** attempt)
 
 /**
+ * How often the LISTEN connection is asked a `select 1`, answered within CONNECT_TIMEOUT_MS or held dead. It only
+ * listens, and a connection whose host vanished without closing it (a network cut) tells nothing: the live streams
+ * would hear nothing for ever. Cut, it is then listened again as after any loss (with the gap told). Every 30 s, one
+ * statement of nothing per process: a stream is deaf at most about 40 s after such a cut, then follows on.
+ */
+export const LISTEN_CHECK_MS = 30_000
+
+/**
  * One connection of its own per process (a pooled one would be handed back and lose its LISTEN):
  * opened at the first listen, reconnected with a growing delay when it drops, every channel listened again.
+ * `check`: LISTEN_CHECK_MS and its time-out; tests shorten them.
  */
-export function postgresListener(connectionString: string, onError: (error: unknown) => void = () => {}, connectionTimeoutMillis = CONNECT_TIMEOUT_MS) {
+export function postgresListener(connectionString: string, onError: (error: unknown) => void = () => {}, connectionTimeoutMillis = CONNECT_TIMEOUT_MS,
+  check = { everyMs: LISTEN_CHECK_MS, timeoutMs: CONNECT_TIMEOUT_MS }) {
   const handlers = new Map<string, Set<(payload: string) => void>>()
   /** Each listener's onGap, while it listens. */
   const gapHandlers = new Map<(payload: string) => void, () => void>()
@@ -227,16 +275,18 @@ export function postgresListener(connectionString: string, onError: (error: unkn
   let closed = false
 
   const open = async (): Promise<pg.Client> => {
-    const next = new pg.Client({ connectionString, connectionTimeoutMillis })
+    const next = new pg.Client({ connectionString, connectionTimeoutMillis, ...KEEP_ALIVE })
     next.on('notification', (message) => {
       for (const handler of handlers.get(message.channel) ?? []) handler(message.payload ?? '')
     })
+    let checking: NodeJS.Timeout | undefined
     const lost = (error?: unknown) => {
+      clearInterval(checking)
       if (client !== next) return
       client = null
       gap = true
       if (error) onError(error)
-      next.end().catch(() => undefined)
+      void endConnection(next)
       if (!closed) reconnectLater()
     }
     next.on('error', lost)
@@ -254,6 +304,19 @@ export function postgresListener(connectionString: string, onError: (error: unkn
     }
     client = next
     attempt = 0
+    let asking = false
+    checking = setInterval(() => {
+      if (asking) return
+      asking = true
+      next.query({ text: 'select 1', query_timeout: check.timeoutMs } as pg.QueryConfig).then(() => undefined, (error: unknown) => {
+        // A statement that fails otherwise comes with the loss of the connection ('error', 'end'), told there.
+        if (isQueryTimeout(error)) {
+          lost(error)
+          destroyConnection(next)
+        }
+      }).finally(() => { asking = false })
+    }, check.everyMs)
+    checking.unref()
     if (gap) {
       gap = false
       for (const onGap of gapHandlers.values()) onGap()
@@ -314,17 +377,29 @@ export function postgresListener(connectionString: string, onError: (error: unkn
       await connecting?.catch(() => undefined)
       const last = client
       client = null
-      await last?.end().catch(() => undefined)
+      if (last) await endConnection(last)
     },
   }
+}
+
+/** The pool's bound on a statement (PostgreSQL): its length now (0: none), and who hears of a connection cut for it. */
+interface QueryBound {
+  ms(): number
+  onTimeout(error: Error): void
 }
 
 /**
  * The pool as Kysely sees it, whose connections send the hot routes' statements (prepared.ts) as named prepared
  * statements: PostgreSQL parses and plans each once per connection instead of once per request.
+ * With a bound (PostgreSQL), each statement has node-postgres's `query_timeout`. Run out, node-postgres rejects the
+ * statement but keeps the connection waiting for its answer, and Kysely hands it back to the pool as sound (`release()`
+ * without an error): the next request given it would queue behind that answer and hang the same. So the connection
+ * is cut at once (dead-connections.ts), and handed back with an error, which makes the pool drop it rather than wait
+ * for the cut to be noticed.
  */
-function namingPool(pool: pg.Pool) {
+function namingPool(pool: pg.Pool, bound?: QueryBound) {
   const named = new WeakSet<pg.PoolClient>()
+  const dead = new WeakSet<pg.PoolClient>()
   return {
     async connect() {
       const client = await pool.connect()
@@ -333,9 +408,21 @@ function namingPool(pool: pg.Pool) {
         const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>
         client.query = ((text: unknown, values?: unknown[]) => {
           const name = typeof text === 'string' ? preparedTexts.get(text) : undefined
-          return name ? query({ name, text, values }) : query(text, values)
+          const ms = typeof text === 'string' ? bound?.ms() : 0
+          if (!ms) return name ? query({ name, text, values }) : query(text, values)
+          return query({ ...(name ? { name } : {}), text, values, query_timeout: ms }).catch((error: unknown) => {
+            if (isQueryTimeout(error) && !dead.has(client)) {
+              dead.add(client)
+              destroyConnection(client)
+              bound!.onTimeout(error as Error)
+            }
+            throw error
+          })
         }) as typeof client.query
       }
+      // pg-pool gives each checkout its own release.
+      const release = client.release
+      client.release = ((error?: Error | boolean) => release(error || (dead.has(client) ? new Error('connexion coupée : pas de réponse à temps') : undefined))) as typeof client.release
       return client
     },
     end: () => pool.end(),

@@ -7,6 +7,7 @@
 // of this process's own, outside the pool, tried again until free (a blocked `pg_advisory_lock` would hold up every
 // other key of this process on that connection).
 import pg from 'pg'
+import { destroyConnection, endConnection, isQueryTimeout, KEEP_ALIVE } from './dead-connections.ts'
 
 /**
  * Runs `body` once no other call holds `key` (this process; on PostgreSQL any instance on the same schema). A call
@@ -27,6 +28,12 @@ export class KeyBusyError extends Error {
 export const ONE_AT_A_TIME_WAIT_MS = 15_000
 /** How often a key held by another instance is tried again. */
 const RETRY_MS = 25
+/**
+ * How long a lock statement may wait for its answer (`pg_try_advisory_lock` and the unlock never wait for a lock:
+ * milliseconds). Longer, the host has vanished without closing the connection (a network cut): it is cut and another
+ * opens at the next call, instead of this call, and every call after it, waiting for the TCP time-outs.
+ */
+export const LOCK_STATEMENT_TIMEOUT_MS = 10_000
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -79,6 +86,8 @@ export interface PostgresOneAtATimeOptions {
   connectionTimeoutMillis?: number
   /** The lock connection lost, or a release that failed (the connection is then closed: its locks go with it). */
   onError?: (error: Error) => void
+  /** LOCK_STATEMENT_TIMEOUT_MS by default; tests shorten it. */
+  statementTimeoutMs?: number
 }
 
 /**
@@ -88,18 +97,18 @@ export interface PostgresOneAtATimeOptions {
  * again at the next call.
  */
 export function postgresOneAtATime(connectionString: string, options: PostgresOneAtATimeOptions = {}) {
-  const { schema, waitMs = ONE_AT_A_TIME_WAIT_MS, connectionTimeoutMillis, onError = () => {} } = options
+  const { schema, waitMs = ONE_AT_A_TIME_WAIT_MS, connectionTimeoutMillis, onError = () => {}, statementTimeoutMs = LOCK_STATEMENT_TIMEOUT_MS } = options
   const take = processKeys()
   let client: pg.Client | null = null
   let connecting: Promise<pg.Client> | null = null
   let closed = false
 
   const open = async (): Promise<pg.Client> => {
-    const next = new pg.Client({ connectionString, connectionTimeoutMillis, ...(schema ? { options: `-c search_path=${schema}` } : {}) })
+    const next = new pg.Client({ connectionString, connectionTimeoutMillis, ...KEEP_ALIVE, ...(schema ? { options: `-c search_path=${schema}` } : {}) })
     const lost = (error?: Error) => {
       if (client === next) client = null
       if (error) onError(error)
-      next.end().catch(() => undefined)
+      void endConnection(next)
     }
     next.on('error', lost)
     next.on('end', () => lost())
@@ -121,6 +130,19 @@ export function postgresOneAtATime(connectionString: string, options: PostgresOn
     connecting ??= open().finally(() => { connecting = null })
     return connecting
   }
+  /** A lock statement, bounded: run out, the connection is cut (its locks go with it) and dropped. */
+  const ask = async (holder: pg.Client, text: string, key: string) => {
+    try {
+      return await holder.query<{ locked: boolean }>({ text, values: [key], query_timeout: statementTimeoutMs } as pg.QueryConfig<[string]>)
+    } catch (error) {
+      if (isQueryTimeout(error)) {
+        if (client === holder) client = null
+        onError(error as Error)
+        destroyConnection(holder)
+      }
+      throw error
+    }
+  }
   // current_schema(): the same key in two test schemas of one database is two keys.
   const lockId = `hashtextextended(current_schema() || '.one-at-a-time.' || $1::text, 0)`
 
@@ -131,7 +153,7 @@ export function postgresOneAtATime(connectionString: string, options: PostgresOn
       let holder: pg.Client
       for (;;) {
         holder = await connected()
-        const { rows } = await holder.query<{ locked: boolean }>(`select pg_try_advisory_lock(${lockId}) as locked`, [key])
+        const { rows } = await ask(holder, `select pg_try_advisory_lock(${lockId}) as locked`, key)
         if (rows[0]!.locked) break
         if (Date.now() + RETRY_MS > deadline) throw new KeyBusyError(key)
         await sleep(RETRY_MS)
@@ -142,10 +164,12 @@ export function postgresOneAtATime(connectionString: string, options: PostgresOn
         // Lost meanwhile, the connection took the lock with it; otherwise a release that fails closes it, so that no
         // key stays held for ever.
         if (client === holder) {
-          await holder.query(`select pg_advisory_unlock(${lockId})`, [key]).catch((error: Error) => {
-            onError(error)
-            if (client === holder) client = null
-            holder.end().catch(() => undefined)
+          await ask(holder, `select pg_advisory_unlock(${lockId})`, key).catch((error: Error) => {
+            if (client === holder) {
+              onError(error)
+              client = null
+            }
+            void endConnection(holder)
           })
         }
       }
@@ -160,7 +184,7 @@ export function postgresOneAtATime(connectionString: string, options: PostgresOn
       await connecting?.catch(() => undefined)
       const last = client
       client = null
-      await last?.end().catch(() => undefined)
+      if (last) await endConnection(last)
     },
   }
 }

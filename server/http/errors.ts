@@ -47,7 +47,8 @@ const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDO
 
 /**
  * The database did not answer, not the request that was wrong: PostgreSQL down, restarting or failing over, a connection
- * cut mid-query, no connection free within db/connect.ts's CONNECT_TIMEOUT_MS (node-postgres says so in words only).
+ * cut mid-query, no connection free within db/connect.ts's CONNECT_TIMEOUT_MS, no answer within its QUERY_TIMEOUT_MS (a
+ * host gone without closing the connection; node-postgres says these in words only).
  * A transaction cut before its COMMIT is rolled back by PostgreSQL. (A socket error of another dependency, such as an
  * SMTP server that refuses, is answered the same way: the service is unavailable for now, not broken.)
  */
@@ -55,7 +56,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false
   const code = (error as { code?: unknown }).code
   if (typeof code === 'string' && (UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_SOCKET_CODES.has(code))) return true
-  return /^(timeout exceeded when trying to connect|Connection terminated)|is not queryable$/.test(error.message)
+  return /^(timeout exceeded when trying to connect|Connection terminated|Query read timeout$)|is not queryable$/.test(error.message)
 }
 
 interface ValidationIssue { keyword: string; instancePath: string; params: Record<string, unknown>; message?: string }

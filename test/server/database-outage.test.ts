@@ -1,13 +1,14 @@
 // The database fails under the API (a restart, a failover, a network cut, a blackholed address): the process stays
 // up, a request answers a French 503 quickly instead of a 500 or no answer, and once the database answers again the
 // next request is served on a new connection.
-import { createServer, type Server, type Socket } from 'node:net'
+import { connect as tcpConnect, createServer, type Server, type Socket } from 'node:net'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { sql } from 'kysely'
 import pg from 'pg'
 import { buildApp } from '../../server/app.ts'
-import { connect, listenRetryDelay, postgresListener } from '../../server/db/connect.ts'
+import { connect, listenRetryDelay, postgresListener, type DbHandle } from '../../server/db/connect.ts'
+import { postgresOneAtATime } from '../../server/db/one-at-a-time.ts'
 import { isDatabaseUnavailable, messages } from '../../server/http/errors.ts'
 import { terminateBackends } from '../util/postgres.ts'
 import { buildTestApp, call, login, type TestApp } from '../util/server.ts'
@@ -27,6 +28,7 @@ Classify('connection exceptions, shutdowns, no connection in time: yes; a constr
     new Error('Connection terminated unexpectedly'),
     new Error('Connection terminated due to connection timeout'),
     new Error('Client has encountered a connection error and is not queryable'),
+    new Error('Query read timeout'),
   ]) assert.ok(isDatabaseUnavailable(error), error.message)
   for (const error of [sqlError('23505', 'duplicate key value violates unique constraint'), new TypeError('x is undefined'), 'a string', null]) {
     assert.not.ok(isDatabaseUnavailable(error), String(error))
@@ -201,4 +203,113 @@ if (databaseUrl) {
   })
 
   Lost.run()
+
+  /**
+   * A TCP proxy between the API and PostgreSQL whose connections can be frozen: both sockets stay open, bytes are no
+   * longer forwarded (dropped), as when the database host vanishes without closing anything (a network cut, a host
+   * powered off). Connections opened after the freeze forward again: the host is reachable again.
+   */
+  async function freezableProxy(target: string) {
+    const { hostname, port } = new URL(target)
+    const pairs: { api: Socket; database: Socket; frozen: boolean; apiClosed: boolean }[] = []
+    const server = createServer((api) => {
+      const database = tcpConnect(Number(port), hostname)
+      const pair = { api, database, frozen: false, apiClosed: false }
+      pairs.push(pair)
+      api.on('data', (bytes) => { if (!pair.frozen) database.write(bytes) })
+      database.on('data', (bytes) => { if (!pair.frozen) api.write(bytes) })
+      api.on('close', () => { pair.apiClosed = true; database.destroy() })
+      database.on('close', () => { if (!pair.frozen) api.destroy() })
+      api.on('error', () => {})
+      database.on('error', () => {})
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const url = new URL(target)
+    url.port = String((server.address() as { port: number }).port)
+    return {
+      url: url.toString(),
+      pairs,
+      /** Freezes every connection open now; how many. */
+      freeze: () => pairs.filter((pair) => !pair.apiClosed).map((pair) => (pair.frozen = true)).length,
+      async close() {
+        for (const pair of pairs) { pair.api.destroy(); pair.database.destroy() }
+        await new Promise((resolve) => server.close(resolve))
+      },
+    }
+  }
+
+  interface Frozen { t: TestApp; token: string; proxy: Awaited<ReturnType<typeof freezableProxy>>; handle: DbHandle; app: TestApp['app']; lost: Error[]; sockets: Socket[] }
+  const Vanished = suite<Frozen>('the PostgreSQL host vanishes without closing the connections (a network cut)')
+  Vanished.before(async (ctx) => {
+    ctx.t = await buildTestApp()
+    ctx.token = await login(ctx.t.app)
+    ctx.sockets = []
+    ctx.lost = []
+    ctx.proxy = await freezableProxy(databaseUrl)
+    // The test app's own schema, reached through the proxy, with a bound of 500 ms instead of QUERY_TIMEOUT_MS.
+    const { schema } = (await sql<{ schema: string }>`select current_schema() as schema`.execute(ctx.t.deps.db)).rows[0]!
+    ctx.handle = await connect({ databaseUrl: ctx.proxy.url, schema, poolSize: 2, connectTimeoutMs: 1000, queryTimeoutMs: 500, onConnectionLost: (error) => void ctx.lost.push(error) })
+    ctx.app = await buildApp({ ...ctx.t.deps, db: ctx.handle.db, listen: ctx.handle.listen, oneAtATime: ctx.handle.oneAtATime }, { databaseKind: 'postgres' })
+  })
+  Vanished.after(async (ctx) => {
+    await ctx.app.close()
+    await ctx.proxy.close()
+    await ctx.handle.close()
+    await ctx.t.close()
+  })
+
+  Vanished('a request on a frozen connection answers the French 503 within the bound; the connection is cut, and the next requests are served', async (ctx) => {
+    const orders = () => call(ctx.app, ctx.token, 'GET', '/api-protected/my-domiciliation-orders')
+    assert.is((await orders()).statusCode, 200)
+    assert.ok(ctx.proxy.freeze() > 0, 'the pool’s connection frozen')
+    const frozen = ctx.proxy.pairs.filter((pair) => pair.frozen)
+    const started = Date.now()
+    const res = await within5s(ctx, orders())
+    assert.is(res.statusCode, 503, res.body)
+    assert.equal(res.json(), { message: messages.databaseUnavailable, statusCode: 503, code: 'DATABASE_UNAVAILABLE' })
+    assert.ok(Date.now() - started < 2000, `answered in ${Date.now() - started} ms`)
+    assert.ok(ctx.lost.some((error) => /Query read timeout/.test(error.message)), 'told to onConnectionLost (logged as a warning)')
+    // The API cut the dead connection itself: it is not in the pool any more to hang the next request.
+    await until(() => frozen.every((pair) => pair.apiClosed), 'the frozen connection cut by the API')
+    for (let i = 0; i < 3; i++) {
+      const again = Date.now()
+      const next = await within5s(ctx, orders())
+      assert.is(next.statusCode, 200, next.body)
+      assert.ok(Date.now() - again < 400, `served in ${Date.now() - again} ms, on a live connection`)
+    }
+    assert.ok(ctx.proxy.pairs.some((pair) => !pair.frozen && !pair.apiClosed), 'served on a new connection')
+  })
+
+  Vanished('the LISTEN connection frozen: its periodic check finds it dead, it listens again, tells of the gap, notifications arrive', async (ctx) => {
+    const payloads: string[] = []
+    let gaps = 0
+    const listener = postgresListener(ctx.proxy.url, () => {}, 1000, { everyMs: 200, timeoutMs: 300 })
+    try {
+      await listener.listen('vanished_probe', (payload) => void payloads.push(payload), () => void gaps++)
+      assert.ok(ctx.proxy.freeze() > 0)
+      await until(() => gaps === 1, 'the gap told')
+      await notify('vanished_probe', 'après')
+      await until(() => payloads.includes('après'), 'the notification after the gap')
+    } finally {
+      await within5s(ctx, listener.close())
+    }
+  })
+
+  Vanished('the advisory locks’ connection frozen: the call fails as unavailable within the bound, the next one opens another', async (ctx) => {
+    const lost: Error[] = []
+    const locks = postgresOneAtATime(ctx.proxy.url, { statementTimeoutMs: 300, connectionTimeoutMillis: 1000, onError: (error) => void lost.push(error) })
+    try {
+      assert.is(await locks.oneAtATime('clé', async () => 'servi'), 'servi')
+      assert.ok(ctx.proxy.freeze() > 0)
+      const started = Date.now()
+      const failed = await within5s(ctx, locks.oneAtATime('clé', async () => 'servi').then(() => null, (error: Error) => error))
+      assert.ok(failed && isDatabaseUnavailable(failed), `a French 503: ${failed}`)
+      assert.ok(Date.now() - started < 2000, `gave up in ${Date.now() - started} ms`)
+      assert.is(await within5s(ctx, locks.oneAtATime('clé', async () => 'servi')), 'servi')
+    } finally {
+      await within5s(ctx, locks.close())
+    }
+  })
+
+  Vanished.run()
 }
