@@ -166,7 +166,10 @@ export function errorHandler(error: FastifyError & { validationContext?: string 
     message = statusCode === 413 ? 'Le fichier dépasse la taille maximale de 10 Mo.' : 'La requête est invalide.'
     code = error.code
   }
-  if (statusCode >= 500) req.log.error({ err: error }, 'erreur interne')
+  // A database away (a restart, a network cut) is no bug: a warning with the error's code and message, so that an
+  // outage does not flood the error log (node-postgres's errors also hang its whole client on them, as main.ts says).
+  if (code === 'DATABASE_UNAVAILABLE') req.log.warn({ code: error.code, message: error.message }, 'base de données indisponible')
+  else if (statusCode >= 500) req.log.error({ err: error }, 'erreur interne')
   return reply.status(statusCode).type('application/json; charset=utf-8').send({ message, statusCode, ...(code ? { code } : {}) })
 }
 

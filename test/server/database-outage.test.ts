@@ -2,6 +2,9 @@
 // up, a request answers a French 503 quickly instead of a 500 or no answer, and once the database answers again the
 // next request is served on a new connection.
 import { connect as tcpConnect, createServer, type Server, type Socket } from 'node:net'
+import { Writable } from 'node:stream'
+import Fastify from 'fastify'
+import { pino } from 'pino'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { sql } from 'kysely'
@@ -9,7 +12,7 @@ import pg from 'pg'
 import { buildApp } from '../../server/app.ts'
 import { connect, listenRetryDelay, postgresListener, type DbHandle } from '../../server/db/connect.ts'
 import { postgresOneAtATime } from '../../server/db/one-at-a-time.ts'
-import { isDatabaseUnavailable, messages } from '../../server/http/errors.ts'
+import { errorHandler, isDatabaseUnavailable, messages } from '../../server/http/errors.ts'
 import { terminateBackends } from '../util/postgres.ts'
 import { buildTestApp, call, login, type TestApp } from '../util/server.ts'
 
@@ -40,6 +43,26 @@ Classify('the LISTEN connection is tried again within 5 s of the database coming
   // after the database was back (a minute's outage: up to 30 s).
   assert.equal([0, 1, 2, 3, 4].map(listenRetryDelay), [250, 500, 1000, 2000, 4000])
   for (let attempt = 5; attempt < 40; attempt++) assert.is(listenRetryDelay(attempt), 5000, `attempt ${attempt}`)
+})
+
+Classify('a database away is logged as a warning « base de données indisponible » with its code; a bug stays an error « erreur interne »', async () => {
+  const lines: { level: number; msg: string; code?: string; message?: string; err?: unknown }[] = []
+  const stream = new Writable({ write(chunk, _, done) { lines.push(JSON.parse(String(chunk))); done() } })
+  const app = Fastify({ loggerInstance: pino({ level: 'info' }, stream), disableRequestLogging: true })
+  app.setErrorHandler(errorHandler)
+  app.get('/away', async () => { throw sqlError('57P01', 'terminating connection due to administrator command') })
+  app.get('/bug', async () => { throw new TypeError('x is undefined') })
+  try {
+    assert.is((await app.inject({ method: 'GET', url: '/away' })).statusCode, 503)
+    assert.is((await app.inject({ method: 'GET', url: '/bug' })).statusCode, 500)
+    assert.equal(lines.map(({ level, msg, code, message }) => ({ level, msg, code, message })), [
+      { level: 40, msg: 'base de données indisponible', code: '57P01', message: 'terminating connection due to administrator command' },
+      { level: 50, msg: 'erreur interne', code: undefined, message: undefined },
+    ])
+    assert.ok(lines[1]!.err, 'the bug with its stack')
+  } finally {
+    await app.close()
+  }
 })
 
 Classify.run()
