@@ -32,6 +32,14 @@ export const MAX_PAGE_IMAGE_BYTES = 200 * 1024
 export const MAX_PAGE_IMAGES = 50
 /** A picture inside a page that pdf.js decodes at most, in pixels (a 600 dpi A4 scan has 35 million); a larger one is left out. */
 export const MAX_EMBEDDED_IMAGE_PIXELS = 50_000_000
+/**
+ * How every customer PDF is opened with pdf.js (getDocumentProxy; renderPageAsImage draws from that same document).
+ * isEvalSupported false: pdf.js then never builds JavaScript functions (`new Function`) from a PDF's PostScript
+ * calculator functions (type 4, in shadings and colour spaces) and interprets them instead, a little slower: code made
+ * from what a customer's file says runs in no case. unpdf 1.7 passes it by default too; said here so that no update of
+ * unpdf's defaults, nor a direct call to pdf.js, takes it back.
+ */
+export const PDFJS_DOCUMENT_OPTIONS = { verbosity: 0, maxImageSize: MAX_EMBEDDED_IMAGE_PIXELS, isEvalSupported: false } as const
 /** The text kept per letter: far beyond a letter, far below PostgreSQL's 1 MB tsvector limit. */
 const MAX_TEXT_CHARS = 200_000
 /** Pages whose text layer holds fewer letters than this are read by OCR (a scan with a stray stamp). */
@@ -97,7 +105,7 @@ export async function loadRenderer() {
 export async function renderPages(pdf: Uint8Array): Promise<RenderedPage[]> {
   const { getDocumentProxy, renderPageAsImage } = await unpdfModule()
   // A copy: pdf.js may take the buffer it is given.
-  const proxy = await getDocumentProxy(new Uint8Array(pdf), { verbosity: 0, maxImageSize: MAX_EMBEDDED_IMAGE_PIXELS })
+  const proxy = await getDocumentProxy(new Uint8Array(pdf), { ...PDFJS_DOCUMENT_OPTIONS })
   try {
     const pages: RenderedPage[] = []
     const count = Math.min(proxy.numPages, MAX_PAGE_IMAGES)

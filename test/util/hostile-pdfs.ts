@@ -94,3 +94,19 @@ export function badXrefPdf(text = 'Lettre au sommaire casse'): Buffer {
   ]).toString('latin1')
   return Buffer.from(pdf.replace(/^\d{10}( 00000 n)/gm, (_, rest: string) => `9999999999${rest}`).replace(/startxref\n\d+/, 'startxref\n123456789'), 'latin1')
 }
+
+/**
+ * One A4 page painted by an axial shading whose colour is a PostScript calculator function (type 4, `{ 1 exch sub }`),
+ * and a line of text: what pdf.js would compile to JavaScript (`new Function`) unless told isEvalSupported false.
+ */
+export function postScriptFunctionPdf(): Buffer {
+  return pdfOf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    `<< /Type /Page /Parent 2 0 R ${A4} /Resources << /Font << /F1 6 0 R >> /Shading << /Sh1 5 0 R >> >> /Contents 4 0 R >>`,
+    { dict: '', stream: Buffer.concat([Buffer.from('q 0 0 595 700 re W n /Sh1 sh Q\n'), textContent('Un degrade calcule')]) },
+    '<< /ShadingType 2 /ColorSpace /DeviceGray /Coords [0 0 595 0] /Function 7 0 R /Extend [true true] >>',
+    helvetica,
+    { dict: '/FunctionType 4 /Domain [0 1] /Range [0 1]', stream: Buffer.from('{ 1 exch sub }') },
+  ])
+}

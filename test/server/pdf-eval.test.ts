@@ -1,0 +1,43 @@
+// pdf.js opens every customer PDF with isEvalSupported false (letter-render.ts, PDFJS_DOCUMENT_OPTIONS): a PostScript
+// calculator function of the file (type 4) is interpreted, never compiled to JavaScript with `new Function`.
+import { readFileSync } from 'node:fs'
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { PDFJS_DOCUMENT_OPTIONS, renderPages } from '../../server/services/letter-render.ts'
+import { postScriptFunctionPdf } from '../util/hostile-pdfs.ts'
+
+test('the shared options say isEvalSupported false, and the letters’ rendering opens its PDF with them (its only pdf.js call)', () => {
+  assert.is(PDFJS_DOCUMENT_OPTIONS.isEvalSupported, false)
+  const source = readFileSync(new URL('../../server/services/letter-render.ts', import.meta.url), 'utf8')
+  const opens = source.match(/getDocumentProxy\([^)]*\)[^\n]*/g) ?? []
+  assert.is(opens.length, 1, opens.join('\n'))
+  assert.match(opens[0]!, '...PDFJS_DOCUMENT_OPTIONS })')
+  // renderPageAsImage is given that document, not the bytes (it would open them with unpdf's options).
+  assert.match(source, /renderPageAsImage\(proxy,/)
+})
+
+test('a PDF whose shading is a PostScript function is drawn and read, and no JavaScript is built from it', async () => {
+  const built: string[] = []
+  const original = globalThis.Function
+  globalThis.Function = new Proxy(original, {
+    construct(target, args: string[]) {
+      built.push(args.join(', '))
+      return Reflect.construct(target, args)
+    },
+    apply(target, self, args: string[]) {
+      built.push(args.join(', '))
+      return Reflect.apply(target, self, args)
+    },
+  })
+  try {
+    const [page, ...others] = await renderPages(postScriptFunctionPdf())
+    assert.is(others.length, 0)
+    assert.ok(page!.bytes.length > 0, 'the page drawn')
+    assert.match(page!.layer, 'Un degrade calcule')
+  } finally {
+    globalThis.Function = original
+  }
+  assert.equal(built, [], 'no Function built while drawing')
+})
+
+test.run()
