@@ -17,10 +17,10 @@ import { Deferreds, flush } from '../util/paths.ts'
 
 const ONE_LINE = `Ce champ ${NOT_SINGLE_LINE}`
 const FREE_TEXT = `Ce texte ${HIDDEN_CONTROL}`
-/** Refused in a single line: a bidi override and an isolate, a line break inside, a tab, an escape, a C1 control. */
-const notOneLine = ['URSSAF\u202e moc.liame', 'Impôts\u2066x\u2069', 'Ban\nque', 'Ban\tque', 'La\u001b[31mPoste', 'Banque\u0085', '\u202e']
-/** Refused in free text too (its line breaks and tabs are kept). */
-const hiddenInFreeText = ['Bonjour\u202e', 'Bonjour\u2067', 'Bon\u0007jour', 'Bon\rjour', 'Bon\u009bjour']
+/** Refused in a single line: a bidi override and an isolate, a line break inside, a tab, an escape, a C1 control, the line and paragraph separators. */
+const notOneLine = ['URSSAF\u202e moc.liame', 'Impôts\u2066x\u2069', 'Ban\nque', 'Ban\tque', 'La\u001b[31mPoste', 'Banque\u0085', '\u202e', 'Ban\u2028que', 'Ban\u2029que']
+/** Refused in free text too (its line breaks and tabs are kept; U+2028 and U+2029 are not its way to break a line). */
+const hiddenInFreeText = ['Bonjour\u202e', 'Bonjour\u2067', 'Bon\u0007jour', 'Bon\rjour', 'Bon\u009bjour', 'Bon\u2028jour', 'Bon\u2029jour']
 
 const test = suite('text rule: the forms answer as the server does')
 
@@ -51,7 +51,7 @@ test('every field of the forwarding address', () => {
 })
 
 test('an e-mail address is one line', () => {
-  for (const value of ['paul\u202e@example.com', 'paul@exa\u0085mple.com']) assert.not.ok(isEmail(value), JSON.stringify(value))
+  for (const value of ['paul\u202e@example.com', 'paul@exa\u0085mple.com', 'paul@exa\u2028mple.com']) assert.not.ok(isEmail(value), JSON.stringify(value))
   assert.ok(isEmail('paul@example.com'))
 })
 

@@ -304,7 +304,7 @@ text('every single-line string of every JSON body refuses a bidi override, a lin
       if (NOT_TEXT.has(String(path[0]))) continue
       const field = `${name} ${path.filter((p) => typeof p === 'string').join('.')}`
       const original = String(path.reduce<unknown>((v, k) => (v as Record<string | number, unknown>)[k], body))
-      const refused = FREE_TEXT.has(field) ? ['\u202e', '\u2066', '\u0007', '\u0085', '\r'] : ['\u202e', '\n', '\r', '\t', '\u0007', '\u007f', '\u0085', '\u2069']
+      const refused = FREE_TEXT.has(field) ? ['\u202e', '\u2066', '\u0007', '\u0085', '\r', '\u2028', '\u2029'] : ['\u202e', '\n', '\r', '\t', '\u0007', '\u007f', '\u0085', '\u2069', '\u2028', '\u2029']
       for (const character of refused) {
         const res = await answer(path, withCharacter(original, character))
         const what = `${field} with ${JSON.stringify(character)}`
@@ -334,7 +334,7 @@ text('a query string value is a single line too', async (ctx) => {
   for (const [name, key] of [['subscriptionInformations', 'key'], ['documentSearch', 'q']] as const) {
     const sample = sampleFor(name, ctx.ids, ctx.pdf)
     const query = queryText(sample)
-    for (const character of ['\u202e', '\n', '\u0007']) {
+    for (const character of ['\u202e', '\n', '\u0007', '\u2028', '\u2029']) {
       const res = await ctx.t.app.inject({ method: 'GET', url: urlWith(name, asText(sample), { ...query, [key]: withCharacter(query[key]!, character) }), headers: headersFor(routes[name], ctx.camille) })
       assert.is(res.statusCode, 400, `${name} ${JSON.stringify(character)}: ${res.body}`)
       assert.is(res.json().message, `Le champ « ${key} » ${SINGLE_LINE_REFUSAL}`)

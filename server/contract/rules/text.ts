@@ -20,15 +20,18 @@ export const trimmedOrNull = (text: string | null | undefined): string | null =>
 // « URSSAF » followed by U+202E and a reversed address, a folder name that flips the list around it, escape sequences in
 // an operator's terminal. A single-line field (a name, an address line, a sender, an e-mail address, a number…) refuses
 // all of them, line breaks included; free text (a message, a comment) keeps its line breaks (\n, \r\n) and tabs only.
+// The line and paragraph separators U+2028 and U+2029 are refused in both: they break a line in JavaScript source and
+// in some mail clients, not in others (a single line would show as two, a sender's name could split a mail's header
+// line), and free text has its own way to break a line: \n or \r\n. Refused, a text reads the same everywhere.
 // One rule for the schemas (a JSON schema `pattern`, compiled with the u flag) and the forms of the client.
 
-const CONTROLS = '\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069'
+const CONTROLS = '\\u0000-\\u001f\\u007f-\\u009f\\u2028-\\u202e\\u2066-\\u2069'
 /** The same without tab (U+0009) and line feed (U+000A): a carriage return (U+000D) passes only before a line feed. */
-const CONTROLS_BUT_LINE_BREAKS = '\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069'
+const CONTROLS_BUT_LINE_BREAKS = '\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u2028-\\u202e\\u2066-\\u2069'
 
-/** A single-line text, as a JSON schema `pattern`: no control character, line break nor bidi override or isolate. */
+/** A single-line text, as a JSON schema `pattern`: no control character, line break (U+2028, U+2029 included) nor bidi override or isolate. */
 export const SINGLE_LINE_PATTERN = `^[^${CONTROLS}]*$`
-/** Free multi-line text, as a JSON schema `pattern`: line breaks (\n, \r\n) and tabs, but no other control character nor bidi override or isolate. */
+/** Free multi-line text, as a JSON schema `pattern`: line breaks (\n, \r\n) and tabs, but no other control character, no U+2028 or U+2029, nor bidi override or isolate. */
 export const MULTI_LINE_PATTERN = `^(?:[^${CONTROLS_BUT_LINE_BREAKS}]|\\r\\n)*$`
 
 const singleLine = new RegExp(SINGLE_LINE_PATTERN, 'u')
