@@ -302,7 +302,8 @@ Certificates('the public check says valid with the company and issue date, and n
   const res = await verify(ctx, certificate.code, '10.0.0.2')
   assert.is(res.statusCode, 200)
   assert.equal(res.json(), { status: 'valid', raisonSociale: BOULANGERIE, issuedAt: certificate.issuedAt })
-  assert.not.match(res.body, /823|SIREN|Martin|demo@|rue|\borderId\b/, 'no SIREN, owner, address or id')
+  // The issue date's own digits left out: its milliseconds may read 823, the start of the SIREN.
+  assert.not.match(res.body.replace(certificate.issuedAt, ''), /823|SIREN|Martin|demo@|rue|\borderId\b/, 'no SIREN, owner, address or id')
   const unknown = await verify(ctx, 'ABCD-EFGH-JKMN', '10.0.0.2')
   assert.is(unknown.statusCode, 404)
   assert.equal(unknown.json(), { message: UNKNOWN_CERTIFICATE, statusCode: 404, code: 'NOT_FOUND' })
