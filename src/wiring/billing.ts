@@ -142,11 +142,12 @@ export function createBillingFlows({ api, notify, toPortal, loadHostedCard }: Wi
     forwardingAddress: later(() => forwardingAddressMachine.provide({
       actors: {
         saveAddress: fromPromise(({ input, signal }) => {
-          // Contract calls swallow their errors (spec §8): null is a failure, which the customer was told.
+          // Contract calls swallow their errors (spec §8): null is a failure, which the call told the customer in its own
+          // toast (the server's reason); so the page left adds none, or the failure would be told twice.
           const saving = api.updateContractAddress(input.contractId, input.address)
             .then((contract) => contract ?? Promise.reject(new Error(ADDRESS_NOT_SAVED)))
           return outlive(saving, signal, {
-            notify, done: () => success(ADDRESS_SAVED), failed: ADDRESS_NOT_SAVED, after: (contract) => toPortal({ type: 'contract.changed', contract }),
+            notify, done: () => success(ADDRESS_SAVED), failed: null, after: (contract) => toPortal({ type: 'contract.changed', contract }),
           })
         }),
       },
