@@ -6,6 +6,7 @@
 import { assign, fromPromise, setup } from 'xstate'
 import type { LegalSubmission, LegalSubmissionKind } from '../../server/contract/schemas.ts'
 import { type OrderChecks, refusalFor, refusals } from '../../server/contract/rules/formalities.ts'
+import { plainLineBreaks } from '../../server/contract/rules/text.ts'
 import { messageOf, type Notice } from './shared.ts'
 import { deferred } from './deferred.ts'
 
@@ -100,7 +101,7 @@ export const formalityOrderMachine = deferred(() => setup({
     confirming: {
       tags: ['modal'],
       on: {
-        'formality.comment': { actions: assign({ comment: ({ event }) => event.comment }) },
+        'formality.comment': { actions: assign({ comment: ({ event }) => plainLineBreaks(event.comment) }) },
         'formality.confirm': { target: 'ordering', actions: assign({ error: null }) },
         'formality.cancel': { target: 'ready', actions: assign({ kind: null, comment: '', error: null }) },
       },

@@ -21,7 +21,7 @@ import type { MailDocument } from '../../server/contract/schemas.ts'
 import type { ListStatus } from './portalData.machine.ts'
 import { failureOf, isEmail, isOutdatedList, messageOf, type Notice } from './shared.ts'
 import { deferred } from './deferred.ts'
-import { isBlank } from '../../server/contract/rules/text.ts'
+import { isBlank, plainLineBreaks } from '../../server/contract/rules/text.ts'
 
 export const READ_FAILED = 'Le courrier n’a pas pu être marqué comme lu : il reste non lu.'
 export const FILE_FAILED = 'Le courrier numérisé n’a pas pu être chargé.'
@@ -328,7 +328,12 @@ export const mailboxMachine = deferred(() => machineSetup.createMachine({
         editing: {
           tags: ['sendForm'],
           on: {
-            'send.change': { actions: assign({ form: ({ context, event }) => ({ ...context.form, ...event.form }), sendError: null }) },
+            'send.change': {
+              actions: assign({
+                form: ({ context, event }) => ({ ...context.form, ...event.form, ...(event.form.message !== undefined ? { message: plainLineBreaks(event.form.message) } : {}) }),
+                sendError: null,
+              }),
+            },
             'send.pick': { actions: assign({ sendIds: ({ event }) => event.documentIds, sendError: null }) },
             'send.submit': [
               { guard: 'hasLetters', target: 'checking' },

@@ -3,7 +3,7 @@
 import { assign, fromPromise, setup } from 'xstate'
 import { messageOf, type Notice } from './shared.ts'
 import { deferred } from './deferred.ts'
-import { freeTextProblem, isBlank } from '../../server/contract/rules/text.ts'
+import { freeTextProblem, isBlank, plainLineBreaks } from '../../server/contract/rules/text.ts'
 
 export const PROBLEM_NO_ORDER = 'Veuillez sélectionner une commande spécifique'
 export const PROBLEM_SENT = 'Votre demande est envoyé, nous revenons vers vous au plus vite'
@@ -56,7 +56,7 @@ export const problemReportMachine = deferred(() => setup({
         editing: {
           on: {
             'problem.close': { target: '#problemReport.closed' },
-            'problem.change': { actions: assign({ message: ({ event }) => event.message, error: null }) },
+            'problem.change': { actions: assign({ message: ({ event }) => plainLineBreaks(event.message), error: null }) },
             'problem.submit': [
               {
                 guard: { type: 'hasNoOrder', params: ({ event }) => ({ orderId: event.orderId }) },

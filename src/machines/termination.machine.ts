@@ -9,7 +9,7 @@ import type { TerminationRequestBody, TerminationRequestReply, TerminationStatus
 import { latestTerminationDate, parisToday, terminationTooFarText } from '../../server/contract/rules/termination.ts'
 import { messageOf, type Notice, statusOf } from './shared.ts'
 import { deferred } from './deferred.ts'
-import { freeTextProblem, isBlank } from '../../server/contract/rules/text.ts'
+import { freeTextProblem, isBlank, plainLineBreaks } from '../../server/contract/rules/text.ts'
 import { frenchDateFormat } from '../../server/contract/rules/french-date.ts'
 
 export const TERMINATION_REASONS = [
@@ -151,7 +151,9 @@ export const terminationMachine = deferred(() => setup({
       on: {
         'termination.change': {
           actions: assign({
-            draft: ({ context, event }) => ({ ...context.draft, ...event.draft }),
+            draft: ({ context, event }) => ({
+              ...context.draft, ...event.draft, ...(event.draft.comment !== undefined ? { comment: plainLineBreaks(event.draft.comment) } : {}),
+            }),
             fieldErrors: ({ context, event }) => Object.fromEntries(Object.entries(context.fieldErrors).filter(([field]) => !(field in event.draft))),
           }),
         },

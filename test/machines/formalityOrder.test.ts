@@ -175,4 +175,13 @@ Order('a collaborator reads the catalogue, orders nothing', async () => {
   assert.is(actor.getSnapshot().context.error, ORDER_OWNER_ONLY)
 })
 
+Order('a comment pasted with line and paragraph separators (U+2028, U+2029) or a lone \\r is sent with plain line breaks', async () => {
+  const { actor, deferreds } = await ready(registered)
+  actor.send({ type: 'formality.choose', kind: 'transfert-siege' })
+  actor.send({ type: 'formality.comment', comment: 'Nous quittons Lyon.\u2028Merci pour tout.\u2029L’équipe\rFin' })
+  actor.send({ type: 'formality.confirm' })
+  await flush()
+  assert.equal(deferreds.started.at(-1), { id: 'createSubmission', input: { orderId: 2, kind: 'transfert-siege', comment: 'Nous quittons Lyon.\nMerci pour tout.\nL’équipe\nFin' } })
+})
+
 Order.run()

@@ -380,6 +380,16 @@ Sending('a failure keeps the form open with what was typed, and says why', async
   assert.equal(snapshot.context.form, { email: 'a@b.fr', message: 'Bonjour' })
 })
 
+Sending('a message pasted with line and paragraph separators (U+2028, U+2029) or a lone \\r is sent with plain line breaks', async () => {
+  const { actor, deferreds } = start()
+  actor.start()
+  actor.send({ type: 'send.open', documentIds: [12] })
+  actor.send({ type: 'send.change', form: { email: 'a@b.fr', message: 'Nous quittons Lyon.\u2028Merci pour tout.\u2029L’équipe\rFin' } })
+  actor.send({ type: 'send.submit' })
+  await flush()
+  assert.equal(inputOf(deferreds, 'sendDocuments'), [{ email: 'a@b.fr', message: 'Nous quittons Lyon.\nMerci pour tout.\nL’équipe\nFin', documentIds: [12] }])
+})
+
 Sending.run()
 
 const Link = suite("mailbox: the 'Nouveau courrier' e-mail's link and order switches")

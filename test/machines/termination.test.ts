@@ -152,4 +152,13 @@ Termination('a second request (409): the French message, then the request as the
   assert.is(actor.getSnapshot().context.requestedDate, '2027-07-01')
 })
 
+Termination('a comment pasted with line and paragraph separators (U+2028, U+2029) or a lone \\r is sent with plain line breaks', async () => {
+  const { actor, deferreds } = await opened()
+  actor.send({ type: 'termination.change', draft: { reason: 'Cessation d’activité', comment: 'Nous quittons Lyon.\u2028Merci pour tout.\u2029L’équipe\rFin' } })
+  assert.is(actor.getSnapshot().context.draft.comment, 'Nous quittons Lyon.\nMerci pour tout.\nL’équipe\nFin', 'the form shows the same breaks')
+  actor.send({ type: 'termination.submit' })
+  await flush()
+  assert.equal(deferreds.started.at(-1)!.input, { orderId: 2, reason: 'Cessation d’activité', comment: 'Nous quittons Lyon.\nMerci pour tout.\nL’équipe\nFin', date: '2027-06-11' })
+})
+
 Termination.run()

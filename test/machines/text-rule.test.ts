@@ -4,7 +4,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
-import { HIDDEN_CONTROL, NOT_SINGLE_LINE, SINGLE_LINE_PATTERN } from '../../server/contract/rules/text.ts'
+import { HIDDEN_CONTROL, NOT_SINGLE_LINE, plainLineBreaks, SINGLE_LINE_PATTERN } from '../../server/contract/rules/text.ts'
 import { folderEditorMachine } from '../../src/machines/folderEditor.machine.ts'
 import { addressProblems, type AddressDraft } from '../../src/machines/forwardingAddress.machine.ts'
 import { accountProblems } from '../../src/machines/invitation.machine.ts'
@@ -21,6 +21,8 @@ const FREE_TEXT = `Ce texte ${HIDDEN_CONTROL}`
 const notOneLine = ['URSSAF\u202e moc.liame', 'Impôts\u2066x\u2069', 'Ban\nque', 'Ban\tque', 'La\u001b[31mPoste', 'Banque\u0085', '\u202e', 'Ban\u2028que', 'Ban\u2029que']
 /** Refused in free text too (its line breaks and tabs are kept; U+2028 and U+2029 are not its way to break a line). */
 const hiddenInFreeText = ['Bonjour\u202e', 'Bonjour\u2067', 'Bon\u0007jour', 'Bon\rjour', 'Bon\u009bjour', 'Bon\u2028jour', 'Bon\u2029jour']
+/** Of these, what a form turns into a plain line break as it is typed or pasted (plainLineBreaks), and sends so. */
+const otherLineBreaks = ['Bon\rjour', 'Bon\u2028jour', 'Bon\u2029jour', 'Bon\r\njour']
 
 const test = suite('text rule: the forms answer as the server does')
 
@@ -94,7 +96,7 @@ test('a problem report is free text', async () => {
   const deferreds = new Deferreds()
   const actor = createActor(problemReportMachine.provide({ actors: { sendProblem: deferreds.actor() }, actions: { notify: () => {} } })).start()
   actor.send({ type: 'problem.open' })
-  for (const message of hiddenInFreeText) {
+  for (const message of hiddenInFreeText.filter((m) => !otherLineBreaks.includes(m))) {
     actor.send({ type: 'problem.change', message })
     actor.send({ type: 'problem.submit', orderId: 2 })
     assert.is(actor.getSnapshot().context.error, FREE_TEXT, JSON.stringify(message))
@@ -103,6 +105,18 @@ test('a problem report is free text', async () => {
   actor.send({ type: 'problem.change', message: 'Le courrier du 3 est illisible.\nEt celui du 4 aussi.' })
   actor.send({ type: 'problem.submit', orderId: 2 })
   assert.is(deferreds.started.length, 1, 'line breaks are sent')
+})
+
+test('a problem report pasted with other line breaks is sent with plain ones', async () => {
+  for (const message of otherLineBreaks) {
+    const deferreds = new Deferreds()
+    const actor = createActor(problemReportMachine.provide({ actors: { sendProblem: deferreds.actor() }, actions: { notify: () => {} } })).start()
+    actor.send({ type: 'problem.open' })
+    actor.send({ type: 'problem.change', message })
+    actor.send({ type: 'problem.submit', orderId: 2 })
+    assert.equal(deferreds.started.map((call) => call.input), [{ orderId: 2, message: 'Bon\njour' }], JSON.stringify(message))
+  }
+  assert.is(plainLineBreaks('a\u2028b\u2029c\rd\r\ne\nf'), 'a\nb\nc\nd\ne\nf')
 })
 
 test.run()

@@ -29,6 +29,11 @@ const CONTROLS = '\\u0000-\\u001f\\u007f-\\u009f\\u2028-\\u202e\\u2066-\\u2069'
 /** The same without tab (U+0009) and line feed (U+000A): a carriage return (U+000D) passes only before a line feed. */
 const CONTROLS_BUT_LINE_BREAKS = '\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u2028-\\u202e\\u2066-\\u2069'
 
+/** Free text as a form sends it: every line break a plain \n. A textarea keeps U+2028 and U+2029 as pasted (from a PDF,
+ *  a word processor, a web page), and they show as line breaks: refusing them would leave the customer with a message
+ *  about characters they cannot see. A lone \r (and \r\n) becomes \n too. Applied as the text is typed. */
+export const plainLineBreaks = (text: string): string => text.replace(/\r\n?|[\u2028\u2029]/g, '\n')
+
 /** A single-line text, as a JSON schema `pattern`: no control character, line break (U+2028, U+2029 included) nor bidi override or isolate. */
 export const SINGLE_LINE_PATTERN = `^[^${CONTROLS}]*$`
 /** Free multi-line text, as a JSON schema `pattern`: line breaks (\n, \r\n) and tabs, but no other control character, no U+2028 or U+2029, nor bidi override or isolate. */
