@@ -218,8 +218,11 @@ async function reactOnlyPage(): Promise<{ url: string; close: () => Promise<void
 // ——— Lighthouse (mobile) ———
 
 interface LighthouseFigures { performance: number; accessibility: number; bestPractices: number; fcp: number; lcp: number; tbt: number; cls: number; speedIndex: number }
-/** The median of each figure, and every run in its order. */
-interface LighthouseSeries extends LighthouseFigures { runs: LighthouseFigures[] }
+/** The median of each figure, every run in its order, and the runs Lighthouse could not measure (their error). */
+interface LighthouseSeries extends LighthouseFigures { runs: LighthouseFigures[]; failed: string[] }
+
+/** A run Lighthouse could not measure (a runtime error, no performance score): not a score of 0, it is run again. */
+class FailedRun extends Error {}
 
 async function lighthouseRun(url: string, signIn: boolean, portal: Portal): Promise<LighthouseFigures> {
   // A fresh Chromium (and user-data-dir) per run: every run starts with an empty cache.
@@ -240,7 +243,8 @@ async function lighthouseRun(url: string, signIn: boolean, portal: Portal): Prom
       port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices'], disableStorageReset: signIn,
     })
     if (!result) throw new Error(`Lighthouse n’a rien rendu pour ${url}`)
-    const { categories, audits } = result.lhr
+    const { categories, audits, runtimeError } = result.lhr
+    if (runtimeError || categories.performance?.score == null) throw new FailedRun(runtimeError ? `${runtimeError.code} : ${runtimeError.message}` : 'pas de score de performance')
     const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100)
     const value = (id: string) => audits[id]?.numericValue ?? Number.NaN
     return {
@@ -256,9 +260,19 @@ async function lighthouseRun(url: string, signIn: boolean, portal: Portal): Prom
 
 async function lighthouseMedian(url: string, signIn: boolean, portal: Portal): Promise<LighthouseSeries> {
   const runs: LighthouseFigures[] = []
-  for (let i = 0; i < LIGHTHOUSE_RUNS; i++) runs.push(await lighthouseRun(url, signIn, portal))
+  const failed: string[] = []
+  // A failed run is run again, at most LIGHTHOUSE_RUNS times in all: a median with a 0 in it would say nothing true.
+  while (runs.length < LIGHTHOUSE_RUNS) {
+    try {
+      runs.push(await lighthouseRun(url, signIn, portal))
+    } catch (error) {
+      if (!(error instanceof FailedRun) || failed.length >= LIGHTHOUSE_RUNS) throw error
+      failed.push(error.message)
+      console.log(`[bench:web] Lighthouse ${url} : exécution ratée (${error.message}), refaite`)
+    }
+  }
   const figures = Object.fromEntries(Object.keys(runs[0]!).map((key) => [key, median(runs.map((r) => r[key as keyof LighthouseFigures]))]))
-  return { ...(figures as unknown as LighthouseFigures), runs }
+  return { ...(figures as unknown as LighthouseFigures), runs, failed }
 }
 
 /** "median (lowest–highest)" of one figure over the runs. */
@@ -380,7 +394,8 @@ function markdown(s: Sizes, runs: LoginRun[], lh: Record<string, LighthouseSerie
     '',
     'Chaque exécution, dans l’ordre (performance, LCP, TBT) :',
     '',
-    ...Object.entries({ ...lh, 'page faite de React seul': c.reactOnly }).map(([path, f]) => `- ${path} : ${f.runs.map((r) => `${r.performance} (${ms(r.lcp)}, ${ms(r.tbt)})`).join(' ; ')}`),
+    ...Object.entries({ ...lh, 'page faite de React seul': c.reactOnly }).map(([path, f]) => `- ${path} : ${f.runs.map((r) => `${r.performance} (${ms(r.lcp)}, ${ms(r.tbt)})`).join(' ; ')}`
+      + (f.failed.length ? ` ; et ${f.failed.length} exécution(s) ratée(s), refaite(s), hors médiane (${f.failed.join(' ; ')})` : '')),
     '',
   ].filter((line, i, all) => line !== '' || all[i - 1] !== '').join('\n')
 }
