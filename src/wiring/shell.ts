@@ -10,14 +10,19 @@ import type { WiringDeps } from './deps.ts'
 import { later } from './later.ts'
 
 
-/** A chosen file as a data URL (the Kbis is sent that way, spec §3). */
-export function readAsDataUrl(file: Blob): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader()
-    reader.onload = () => resolve(String(reader.result))
-    reader.onerror = () => reject(new Error('Le fichier n’a pas pu être lu. Choisissez-le à nouveau.'))
-    reader.readAsDataURL(file)
-  })
+/** A chosen file as a data URL (the Kbis is sent that way, spec §3). Read with `Blob.arrayBuffer()`, not a
+ *  FileReader: one promise, no events (happy-dom's FileReader, on two nested timers, stalled under load in tests). */
+export async function readAsDataUrl(file: Blob): Promise<string> {
+  let bytes: Uint8Array
+  try {
+    bytes = new Uint8Array(await file.arrayBuffer())
+  } catch {
+    throw new Error('Le fichier n’a pas pu être lu. Choisissez-le à nouveau.')
+  }
+  // btoa takes a binary string; built in slices, as a spread of 10 MB of arguments would overflow the stack.
+  let binary = ''
+  for (let start = 0; start < bytes.length; start += 0x8000) binary += String.fromCharCode(...bytes.subarray(start, start + 0x8000))
+  return `data:${file.type || 'application/octet-stream'};base64,${btoa(binary)}`
 }
 
 export function createShellFlows({ api, notify, navigate, toPortal }: WiringDeps) {
