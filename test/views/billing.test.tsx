@@ -226,7 +226,7 @@ Documents('the forwarding address: a French postcode has five digits; saved, it 
   const app = await open('/souscription/attestation-contrats')
   await screen.findByText('Aucune adresse de réexpédition enregistrée.')
   fireEvent.click(screen.getByRole('button', { name: 'Indiquer une adresse de réexpédition de Boulangerie des Lilas SAS' }))
-  fireEvent.change(screen.getByLabelText('Numéro et rue'), { target: { value: '3 place du Marché' } })
+  fireEvent.change(await screen.findByLabelText('Numéro et rue'), { target: { value: '3 place du Marché' } })
   fireEvent.change(screen.getByLabelText('Code postal'), { target: { value: '6900' } })
   fireEvent.change(screen.getByLabelText('Ville'), { target: { value: 'Lyon' } })
   assert.is((screen.getByLabelText('Pays') as HTMLInputElement).value, 'France')
@@ -244,7 +244,7 @@ Documents('the forwarding address: a French postcode has five digits; saved, it 
 Documents('a failed save keeps the form as typed and says so', async () => {
   await open('/souscription/attestation-contrats', { billing: { addressFails: true } })
   fireEvent.click(await screen.findByRole('button', { name: /Indiquer une adresse de réexpédition/ }))
-  fireEvent.change(screen.getByLabelText('Numéro et rue'), { target: { value: '3 place du Marché' } })
+  fireEvent.change(await screen.findByLabelText('Numéro et rue'), { target: { value: '3 place du Marché' } })
   fireEvent.change(screen.getByLabelText('Code postal'), { target: { value: '69002' } })
   fireEvent.change(screen.getByLabelText('Ville'), { target: { value: 'Lyon' } })
   fireEvent.click(screen.getByRole('button', { name: 'Enregistrer l’adresse' }))

@@ -543,7 +543,7 @@ Vat('"100" HT at 20 % is 120,00 € TTC; TTC → HT and the other rates; French 
   fireEvent.change(input, { target: { value: '1 234,56' } })
   assert.equal([amountOf('TVA à 5,5 %'), amountOf('Montant TTC')], [formatEuros(6790), formatEuros(130246)])
   fireEvent.click(screen.getByRole('radio', { name: 'toutes taxes comprises (TTC)' }))
-  fireEvent.change(screen.getByLabelText('Montant TTC (€)'), { target: { value: '1234.56' } })
+  fireEvent.change(await screen.findByLabelText('Montant TTC (€)'), { target: { value: '1234.56' } })
   fireEvent.click(screen.getByRole('radio', { name: /10 %/ }))
   assert.equal([amountOf('Montant HT'), amountOf('TVA à 10 %'), amountOf('Montant TTC')], [formatEuros(112233), formatEuros(11223), formatEuros(123456)])
   fireEvent.click(screen.getByRole('radio', { name: /2,1 %/ }))

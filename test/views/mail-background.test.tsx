@@ -38,8 +38,8 @@ const go = (app: App, path: string) => act(async () => app.location.navigate(pat
 /** Ticks the invoice and the URSSAF letter, and sends them. */
 async function startExport() {
   fireEvent.click(await screen.findByRole('checkbox', { name: /Facture FA-2024-001/ }))
-  fireEvent.click(screen.getByRole('checkbox', { name: /URSSAF Île-de-France/ }))
-  fireEvent.click(screen.getByRole('button', { name: 'Envoyer 2 pièces à ma comptabilité' }))
+  fireEvent.click(await screen.findByRole('checkbox', { name: /URSSAF Île-de-France/ }))
+  fireEvent.click(await screen.findByRole('button', { name: 'Envoyer 2 pièces à ma comptabilité' }))
   await screen.findByText('Envoi en cours : 0 / 2 pièces')
 }
 
