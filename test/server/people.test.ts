@@ -1,11 +1,12 @@
 // The people area on the server: invitations (access only once accepted, single-use links, no account
 // enumeration, concurrent invites), the e-mail change and the referral (per-user limits), sessions,
 // passkeys (challenges single-use, short-lived, in the database) and representatives.
+import { sql } from 'kysely'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { buildApp } from '../../server/app.ts'
 import { EMAIL_CHANGE_LIMIT } from '../../server/routes/account/index.ts'
-import { PROBLEM_LIMIT } from '../../server/routes/orders/index.ts'
+import { PROBLEM_LIMIT, PROBLEM_REPEAT_MINUTES } from '../../server/routes/orders/index.ts'
 import { INVITE_LIMIT, REFERRAL_LIMIT } from '../../server/routes/people/index.ts'
 import { passkeyMessages } from '../../server/routes/account/passkeys.ts'
 import { parisTime } from '../../server/services/time.ts'
@@ -335,7 +336,9 @@ limits(`invitations: ${INVITE_LIMIT.max} e-mails an hour per owner, counted per 
 })
 
 limits(`problem reports: ${PROBLEM_LIMIT.max} an hour per person, then a French 429 and nothing kept nor sent`, async (ctx) => {
-  const report = () => call(ctx.t.app, ctx.camille, 'POST', `/api-protected/domiciliation-orders/${ctx.ids.order}:send-problem`, { message: 'x'.repeat(5000) })
+  // Each report its own (the same one again is not a new report: below).
+  let n = 0
+  const report = () => call(ctx.t.app, ctx.camille, 'POST', `/api-protected/domiciliation-orders/${ctx.ids.order}:send-problem`, { message: `${++n} ${'x'.repeat(4990)}` })
   const reports = async () => (await ctx.t.deps.db.selectFrom('problem_reports').select('id').execute()).length
   const before = ctx.t.mails.length
   for (let i = 0; i < PROBLEM_LIMIT.max; i++) assert.is((await report()).statusCode, 200, `report ${i + 1}`)
@@ -348,6 +351,38 @@ limits(`problem reports: ${PROBLEM_LIMIT.max} an hour per person, then a French 
   const his = await call(ctx.t.app, julien, 'POST', `/api-protected/domiciliation-orders/${ctx.ids.order}:send-problem`, { message: 'Un colis manque.' })
   assert.is(his.statusCode, 200, 'the collaborator has his own count')
 })
+
+limits(`the same problem report again within ${PROBLEM_REPEAT_MINUTES} minutes (a retry, a second tab) is answered as sent, neither kept nor e-mailed twice`, async (ctx) => {
+  // A new hour: the reports of the test above no longer count.
+  ctx.t.clock.advance(PROBLEM_LIMIT.windowMs)
+  try {
+    await sameReportAgain(ctx)
+  } finally {
+    ctx.t.clock.set(new Date())
+  }
+})
+
+async function sameReportAgain(ctx: Ctx) {
+  const julien = await login(ctx.t.app, 'associe@example.com')
+  const report = (who: string, message: string) => call(ctx.t.app, who, 'POST', `/api-protected/domiciliation-orders/${ctx.ids.order}:send-problem`, { message })
+  const kept = async () => (await ctx.t.deps.db.selectFrom('problem_reports').select(['user_id', 'message']).where('order_id', '=', ctx.ids.order).orderBy('id').execute()).map((r) => r.message)
+  const [before, mails] = [await kept(), ctx.t.mails.length]
+  const message = 'Le courrier du 12 est illisible.'
+  const answers = [await report(ctx.camille, message), await report(ctx.camille, message)]
+  // Two at once, from two tabs: one waits for the other's e-mail, then finds it kept.
+  answers.push(...await Promise.all([report(ctx.camille, 'Un colis manque.'), report(ctx.camille, 'Un colis manque.')]))
+  for (const answer of answers) assert.equal([answer.statusCode, answer.json().message], [200, 'Votre demande est envoyé, nous revenons vers vous au plus vite'])
+  assert.equal((await kept()).slice(before.length), [message, 'Un colis manque.'])
+  assert.is(ctx.t.mails.length - mails, 2)
+  // Another person's identical report is his own.
+  assert.is((await report(julien, message)).statusCode, 200)
+  assert.equal((await kept()).slice(before.length), [message, 'Un colis manque.', message])
+  // Older than the window: a new report.
+  await ctx.t.deps.db.updateTable('problem_reports').set({ created_at: sql`now() - make_interval(mins => ${PROBLEM_REPEAT_MINUTES + 1})` }).where('message', '=', message).execute()
+  assert.is((await report(ctx.camille, message)).statusCode, 200)
+  assert.equal((await kept()).slice(before.length), [message, 'Un colis manque.', message, message])
+  assert.is(ctx.t.mails.length - mails, 4)
+}
 
 limits.run()
 

@@ -148,6 +148,15 @@ export async function createProblemReport(db: Db, orderId: number, userId: numbe
   return (await db.insertInto('problem_reports').values({ order_id: orderId, user_id: userId, message }).returning('id').executeTakeFirstOrThrow()).id
 }
 
+/** Whether this person sent this very report on this order within the last `minutes` (the database's clock: it wrote created_at). */
+export async function hasRecentProblemReport(db: Db, orderId: number, userId: number, message: string, minutes: number): Promise<boolean> {
+  const row = await db.selectFrom('problem_reports').select('id')
+    .where('order_id', '=', orderId).where('user_id', '=', userId).where('message', '=', message)
+    .where('created_at', '>', sql<Date>`now() - make_interval(mins => ${minutes})`)
+    .limit(1).executeTakeFirst()
+  return row !== undefined
+}
+
 /** Takes back a report whose e-mail to the support could not leave (http/send-or-undo.ts). */
 export async function deleteProblemReport(db: Db, id: number): Promise<void> {
   await db.deleteFrom('problem_reports').where('id', '=', id).execute()
