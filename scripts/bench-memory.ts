@@ -1,8 +1,8 @@
 // npm run bench:memory — a benchmark, not a test: does the signed-in SPA keep its memory over a long session? Camille
 // (four orders) goes round the portal through its real links and buttons, BENCH_ROUNDS times (default 40) in one
-// page load: letters (one opened, the e-mail form opened and cancelled), packages, forwarding requests, folders,
-// subscription, certificate, card, invoices, account, collaborators, the company pages, the bell, another order
-// and back, the dashboard. After a warm-up (BENCH_WARMUP rounds, default 5), at the end of every round: a forced
+// page load: letters (one opened, the e-mail form opened and cancelled, the letter filed elsewhere and back),
+// packages, forwarding requests, folders, the accounting export, subscription, certificate, card, invoices, account,
+// collaborators, the company pages, the bell, another order and back, the dashboard. After a warm-up (BENCH_WARMUP rounds, default 5), at the end of every round: a forced
 // garbage collection (CDP), then the JS heap used, the DOM nodes and the JS event listeners, and a heap snapshot that
 // tells the page's own objects from V8's compiled code and Chromium's buffers (which grow for a while whatever the
 // page does). A leak (actors not stopped, toasts, React trees, the notifications stream…) shows as a steady growth
@@ -14,7 +14,8 @@ import { availableParallelism, cpus, loadavg, totalmem } from 'node:os'
 import { join } from 'node:path'
 import type { CDPSession, Page } from 'playwright-core'
 import { backgroundSettled } from './background-settled.ts'
-import { DESKTOP, networkIdle, pageTitle, type Portal, ROOT, signIn, startPortal, waitForPath } from '../test/util/e2e.ts'
+import { MOVED_OUT, MOVED_TO_FOLDER } from '../src/machines/mailbox.machine.ts'
+import { DESKTOP, networkIdle, pageTitle, type Portal, ROOT, signIn, startPortal, toast, waitForPath } from '../test/util/e2e.ts'
 
 const DEFAULT_ROUNDS = 40
 const ROUNDS = Number(process.env.BENCH_ROUNDS || DEFAULT_ROUNDS)
@@ -33,7 +34,7 @@ interface Sample extends Breakdown { round: number; heap: number; nodes: number;
 type Key = 'heap' | 'page' | 'code' | 'buffers' | 'nodes' | 'listeners'
 
 const menu = (page: Page) => page.getByRole('complementary', { name: 'Menu principal' })
-const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(2)} Mo`
+const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(2)} Mio`
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} Kio`
 
 /** The page's content has loaded: its title, no spinner left, no request in flight (the bell's stream aside). */
@@ -60,8 +61,11 @@ async function switchOrder(page: Page, company: string) {
   await networkIdle(page, 150)
 }
 
-/** Mes courriers: a letter opened in the viewer (another one each round), its e-mail form opened and cancelled. */
-async function letters(page: Page, round: number) {
+/**
+ * Mes courriers: a letter opened in the viewer (another one each round), its e-mail form opened and cancelled; with
+ * `file`, the letter filed in another folder and put back (two writes that outlive their page, two toasts).
+ */
+async function letters(page: Page, round: number, file: boolean) {
   await go(page, 'Courriers', '/mes-courriers/courriers', 'Mes courriers')
   const options = page.getByRole('listbox', { name: 'Courriers' }).getByRole('option')
   await options.first().waitFor()
@@ -74,6 +78,16 @@ async function letters(page: Page, round: number) {
   const dialog = page.getByRole('dialog', { name: 'Envoyer par e-mail' })
   await dialog.getByRole('button', { name: 'Annuler' }).click()
   await dialog.waitFor({ state: 'detached' })
+  if (file) {
+    const folder = viewer.getByLabel('Classer dans un dossier', { exact: true })
+    const current = await folder.inputValue()
+    const other = await folder.locator('option').evaluateAll((all, value) => (all as HTMLOptionElement[]).find((o) => o.value !== value)!.value, current)
+    for (const [value, message] of [[other, other === '' ? MOVED_OUT : MOVED_TO_FOLDER], [current, current === '' ? MOVED_OUT : MOVED_TO_FOLDER]] as const) {
+      await folder.selectOption(value)
+      await toast(page, message).last().waitFor()
+      await page.waitForFunction(() => document.querySelector('select[aria-label="Classer dans un dossier"]')?.getAttribute('aria-disabled') === null)
+    }
+  }
   await networkIdle(page, 150)
 }
 
@@ -88,10 +102,11 @@ async function bell(page: Page) {
 
 /** One round: the portal's pages through the menu, another order and back, ending on the dashboard. */
 async function round(page: Page, n: number) {
-  await letters(page, n)
+  await letters(page, n, true)
   await go(page, 'Réexpéditions', '/mes-courriers/reexpeditions', 'Réexpéditions')
   await go(page, 'Colis', '/mes-courriers/colis', 'Colis')
   await go(page, 'Mes dossiers', '/mes-courriers/mes-dossiers', 'Mes dossiers')
+  await go(page, 'Export comptable', '/mes-courriers/export-comptable', 'Export comptable')
   await go(page, 'Mes réunions', '/mes-reunions', 'Mes réunions')
   await go(page, 'Mes abonnements', '/souscription/mes-abonnements', 'Mes abonnements')
   await go(page, 'Attestation et contrats', '/souscription/attestation-contrats', 'Attestation et contrats')
@@ -100,6 +115,11 @@ async function round(page: Page, n: number) {
   await go(page, 'Trésorerie', '/suivi-comptable/tresorerie', 'Trésorerie')
   await go(page, 'Calendrier fiscal', '/suivi-comptable/calendrier-fiscal', 'Calendrier fiscal')
   await go(page, 'Obligations juridiques', '/suivi-comptable/formalite-juridique', 'Obligations juridiques annuelles')
+  await go(page, 'Simulateur de TVA', '/suivi-comptable/simulateur-tva', 'Simulateur de TVA')
+  // Its own layout, without the header: back through its link to the dashboard.
+  await go(page, 'Formalités juridiques', '/formalites-juridique', 'Formalités juridiques')
+  await page.getByRole('link', { name: '← Tableau de bord' }).click()
+  await shown(page, '/tableau-de-bord', 'Tableau de bord')
   await go(page, 'Formalités', '/formalites', 'Formalités')
   await go(page, 'Informations personnelles', '/informations-personnelles', 'Informations personnelles')
   await go(page, 'Mes collaborateurs', '/mes-collaborateurs', 'Mes collaborateurs')
@@ -107,7 +127,7 @@ async function round(page: Page, n: number) {
   await bell(page)
   // Another order (shared with Camille: no collaborators), its letters, then back.
   await switchOrder(page, STUDIO)
-  await letters(page, n)
+  await letters(page, n, false)
   await go(page, 'Tableau de bord', '/tableau-de-bord', 'Tableau de bord')
   await switchOrder(page, BOULANGERIE)
   await page.getByRole('heading', { name: 'Bonjour Camille' }).waitFor()
@@ -138,6 +158,21 @@ function slope(samples: Sample[], key: Key): number {
   const variance = samples.reduce((sum, s) => sum + (s.round - meanX) ** 2, 0)
   return covariance / variance
 }
+
+/** The bell's live stream (issue 14): how many were opened so far, and which are open now. */
+function watchStreams(page: Page) {
+  const watch = { opened: 0, open: new Set<unknown>() }
+  page.on('request', (request) => {
+    if (!/\/api-protected\/notifications\/stream$/.test(new URL(request.url()).pathname)) return
+    watch.opened++
+    watch.open.add(request)
+  })
+  const done = (request: unknown) => void watch.open.delete(request)
+  page.on('requestfinished', done)
+  page.on('requestfailed', done)
+  return watch
+}
+interface Streams { opened: number; open: number }
 
 /** A heap snapshot's text, through CDP's chunks. */
 async function heapSnapshot(cdp: CDPSession): Promise<string> {
@@ -213,15 +248,21 @@ function machine(chromium: string): string {
 const percent = (share: number) => signed(`${(share * 100).toFixed(1)} %`, share)
 const threshold = (r: { tolerance?: number }) => (r.tolerance === undefined ? '—' : `${(r.tolerance * 100).toFixed(0)} %`)
 
-function verdict(rows: ReturnType<typeof summary>): string {
-  const leaks = rows.filter((r) => r.leak)
-  if (leaks.length) return `**Fuite** : ${leaks.map((r) => `${r.label} ${percent(r.share)} sur ${ROUNDS} tours (${signed(r.step(r.perRound), r.perRound)} par tour)`).join(' ; ')}.`
+/** More than one stream open at the end: one left behind by a screen, the connection and its actor with it. */
+const streamsLeft = (streams: Streams) => streams.open > 1
+
+function verdict(rows: ReturnType<typeof summary>, streams: Streams): string {
+  const leaks = [
+    ...rows.filter((r) => r.leak).map((r) => `${r.label} ${percent(r.share)} sur ${ROUNDS} tours (${signed(r.step(r.perRound), r.perRound)} par tour)`),
+    ...(streamsLeft(streams) ? [`${streams.open} flux des notifications ouverts à la fin`] : []),
+  ]
+  if (leaks.length) return `**Fuite** : ${leaks.join(' ; ')}.`
   const by = (key: Key) => rows.find((r) => r.key === key)!
   return `Verdict : aucune fuite ; sur ${ROUNDS} tours, les objets de la page ${percent(by('page').share)} (${signed(by('page').step(by('page').perRound), by('page').perRound)} par tour), `
-    + `les nœuds DOM ${percent(by('nodes').share)}, les écouteurs ${percent(by('listeners').share)} ; le tas entier ${percent(by('heap').share)}.`
+    + `les nœuds DOM ${percent(by('nodes').share)}, les écouteurs ${percent(by('listeners').share)}, ${streams.open} flux des notifications ouvert à la fin ; le tas entier ${percent(by('heap').share)}.`
 }
 
-function markdown(measured: Sample[], rows: ReturnType<typeof summary>, context: { machine: string; loadStart: string; loadEnd: string; waited: number; roundSeconds: number }): string {
+function markdown(measured: Sample[], rows: ReturnType<typeof summary>, streams: Streams, context: { machine: string; loadStart: string; loadEnd: string; waited: number; roundSeconds: number }): string {
   return [
     '## Mémoire sur une longue session',
     '',
@@ -230,8 +271,8 @@ function markdown(measured: Sample[], rows: ReturnType<typeof summary>, context:
     `Machine : ${context.machine} ; charge moyenne (1 / 5 / 15 min) au départ : ${context.loadStart}, à la fin : ${context.loadEnd}. Machine partagée : les durées varient d’une exécution à l’autre ; les tailles, bien moins.`,
     '',
     `Parcours : Camille (\`demo@example.com\`, quatre domiciliations) se connecte une fois, choisit la Boulangerie des Lilas SAS, puis fait ${WARMUP + ROUNDS} tours sans jamais recharger la page, `
-      + 'chacun par les vrais liens du menu et les vrais boutons : Courriers (un courrier ouvert dans l’aperçu, un autre à chaque tour, son envoi par e-mail ouvert puis annulé), Réexpéditions, Colis, Mes dossiers, Mes réunions, '
-      + 'Mes abonnements, Attestation et contrats, Moyen de paiement, Mes factures, Trésorerie, Calendrier fiscal, Obligations juridiques, Formalités, Informations personnelles, Mes collaborateurs, Gestion de mon entreprise, '
+      + 'chacun par les vrais liens du menu et les vrais boutons : Courriers (un courrier ouvert dans l’aperçu, un autre à chaque tour, son envoi par e-mail ouvert puis annulé, le courrier classé dans un autre dossier puis remis : deux écritures et deux toasts), Réexpéditions, Colis, Mes dossiers, Export comptable, Mes réunions, '
+      + 'Mes abonnements, Attestation et contrats, Moyen de paiement, Mes factures, Trésorerie, Calendrier fiscal, Obligations juridiques, Simulateur de TVA, Formalités juridiques (sa propre mise en page, quittée par son lien « ← Tableau de bord »), Formalités, Informations personnelles, Mes collaborateurs, Gestion de mon entreprise, '
       + 'la cloche ouverte et fermée, puis Studio Nuage SAS choisie dans le sélecteur de l’en-tête (ses courriers, un ouvert), le tableau de bord, et retour à la Boulangerie. '
       + `Un tour dure ≈ ${context.roundSeconds.toFixed(1)} s (médiane). Les ${WARMUP} premiers tours sont l’échauffement (code chargé, caches remplis) ; `
       + `à la fin de chacun des ${ROUNDS} tours suivants, sur le tableau de bord : deux ramasse-miettes forcés (\`HeapProfiler.collectGarbage\`), puis le tas JavaScript utilisé (\`Runtime.getHeapUsage\`), `
@@ -243,15 +284,19 @@ function markdown(measured: Sample[], rows: ReturnType<typeof summary>, context:
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows.map((r) => `| ${r.label} | ${r.format(r.start)} | ${r.format(r.end)} | ${r.format(r.min)}–${r.format(r.max)} | ${signed(r.step(r.perRound), r.perRound)} | ${percent(r.share)} | ${threshold(r)} |`),
     '',
+    `Flux des notifications (la cloche, une requête gardée ouverte) : ${streams.opened} ouvert${streams.opened > 1 ? 's' : ''} pendant les tours mesurés, ${streams.open} ouvert${streams.open > 1 ? 's' : ''} à la fin (un par tour attendu : Formalités juridiques n’a pas d’en-tête, la cloche s’y démonte avec son flux, rouvert au retour).`,
+    '',
     'Chaque tour mesuré (tour : tas entier, objets de la page, nœuds, écouteurs) :',
     '',
     measured.map((s) => `${s.round} : ${mb(s.heap)}, ${mb(s.page)}, ${s.nodes}, ${s.listeners}`).join(' ; ') + '.',
     '',
     'Lecture : la « hausse » est la pente multipliée par le nombre de tours mesurés, rapportée à la valeur d’après l’échauffement ; une fuite (acteur jamais arrêté, arbre React ou nœuds détachés gardés, toasts, flux des notifications…) '
-      + 'se voit comme une pente des objets de la page qui ne retombe pas d’un tour à l’autre. Les nœuds et les écouteurs, comptés sur le même écran après un ramasse-miettes, n’ont pas de raison de varier. '
-      + 'Le tas entier, lui, croît pendant les premières dizaines de tours avec le code compilé et les tampons, qui n’appartiennent pas à la page : il n’entre pas dans le verdict.',
+      + 'se voit comme une pente des objets de la page qui ne retombe pas d’un tour à l’autre. Les nœuds et les écouteurs, comptés sur le même écran après un ramasse-miettes, n’ont pas de raison de croître. '
+      + 'Le code compilé monte pendant les premiers tours puis plafonne (V8 jette aussi le code des fonctions qui ne servent plus) ; les tampons, eux, croissent à chaque requête tant que la page est pilotée par le protocole DevTools '
+      + '(l’essentiel : une fiche `NetworkResourcesData` par requête, que Chromium garde pour l’inspecteur depuis que Playwright a activé son domaine Network, sans navigation pour les effacer dans une application d’une seule page) '
+      + 'et n’existent pas dans le navigateur d’une cliente. Ni l’un ni l’autre n’entre dans le verdict.',
     '',
-    verdict(rows),
+    verdict(rows, streams),
     '',
   ].join('\n')
 }
@@ -288,6 +333,8 @@ try {
   const tab = await portal.open({ viewport: DESKTOP })
   const { page } = tab
   const cdp = await tab.context.newCDPSession(page)
+  const watch = watchStreams(page)
+  let openedBefore = 0
   await signIn(page)
   await page.getByRole('heading', { name: 'Sélectionnez la domiciliation' }).waitFor()
   await page.getByRole('button', { name: BOULANGERIE }).click()
@@ -302,14 +349,16 @@ try {
     durations.push(seconds)
     if (n <= WARMUP) {
       console.log(`[bench:memory] échauffement ${n}/${WARMUP} (${seconds.toFixed(1)} s)`)
+      openedBefore = watch.opened
       continue
     }
     const { sample, snapshot } = await measure(cdp, n - WARMUP, seconds)
     measured.push(sample)
     console.log(`[bench:memory] tour ${sample.round}/${ROUNDS} : tas ${mb(sample.heap)} (page ${mb(sample.page)}, code ${mb(sample.code)}, tampons ${mb(sample.buffers)}), `
-      + `${sample.nodes} nœuds, ${sample.listeners} écouteurs, ${sample.documents} documents (${seconds.toFixed(1)} s)`)
+      + `${sample.nodes} nœuds, ${sample.listeners} écouteurs, ${sample.documents} documents, ${watch.open.size} flux ouvert(s) (${seconds.toFixed(1)} s)`)
     if (SNAPSHOTS && (sample.round === 1 || sample.round === ROUNDS)) await saveSnapshot(snapshot, sample.round === 1 ? 'apres-echauffement.heapsnapshot' : 'fin.heapsnapshot')
   }
+  const streams: Streams = { opened: watch.opened - openedBefore, open: watch.open.size }
   await cdp.detach()
   await tab.close() // fails on any console error, uncaught error or CSP violation seen during the session
 
@@ -318,11 +367,12 @@ try {
     console.log(`[bench:memory] ${r.label} : ${r.format(r.start)} après l’échauffement, ${r.format(r.end)} à la fin, pente ${signed(r.step(r.perRound), r.perRound)} par tour, `
       + `${percent(r.share)} sur ${ROUNDS} tours (seuil ${threshold(r)})${r.leak ? ' : FUITE' : ''}`)
   }
-  const section = markdown(measured, rows, {
+  console.log(`[bench:memory] flux des notifications : ${streams.opened} ouvert(s) pendant les tours mesurés, ${streams.open} ouvert(s) à la fin${streamsLeft(streams) ? ' : FUITE' : ''}`)
+  const section = markdown(measured, rows, streams, {
     machine: machine(portal.browser.version()), loadStart, loadEnd: loadavg().map((l) => l.toFixed(2)).join(' / '), waited, roundSeconds: median(durations),
   })
   console.log(section)
-  failed = rows.some((r) => r.leak)
+  failed = rows.some((r) => r.leak) || streamsLeft(streams)
   if (ROUNDS >= DEFAULT_ROUNDS) {
     await saveSection(section)
     console.log('[bench:memory] docs/BENCHMARKS.md mis à jour (section « Mémoire sur une longue session »)')
