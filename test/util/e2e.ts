@@ -330,17 +330,14 @@ export async function openMenu(page: Page, viewport: Viewport) {
 /** Whether the element is the one that has the keyboard focus. */
 export const isFocused = (locator: ReturnType<Page['locator']>) => locator.evaluate((element) => element === document.activeElement)
 
-/** docs/screenshots/<name>.png, for the README. */
-/** Where the journeys' screenshots go: docs/screenshots with `SCREENSHOTS=1` (`npm run screenshots`), else a
- *  directory of the run's own, so that a test run does not rewrite the documentation's pictures (their dates and
- *  anti-aliasing change at every run). Taken either way: the journeys that take them go through the same steps. */
-const screenshotsDir = process.env.SCREENSHOTS === '1' ? SCREENSHOTS_DIR : join(tmpdir(), `portal-screenshots-${process.pid}`)
-if (screenshotsDir !== SCREENSHOTS_DIR) process.on('exit', () => rmSync(screenshotsDir, { recursive: true, force: true }))
-
+/** docs/screenshots/<name>.png, for the README, with `SCREENSHOTS=1` (`npm run screenshots`). Otherwise taken but not
+ *  written, so that a test run does not rewrite the documentation's pictures (their dates and anti-aliasing change at
+ *  every run); the journeys go through the same steps either way. */
 export async function screenshot(page: Page, name: string) {
-  await mkdir(screenshotsDir, { recursive: true })
+  const path = process.env.SCREENSHOTS === '1' ? join(SCREENSHOTS_DIR, `${name}.png`) : undefined
+  if (path) await mkdir(SCREENSHOTS_DIR, { recursive: true })
   await page.mouse.move(0, 0) // no hover effect left where the last click was
-  await page.screenshot({ path: join(screenshotsDir, `${name}.png`), animations: 'disabled', caret: 'hide' })
+  await page.screenshot({ path, animations: 'disabled', caret: 'hide' })
 }
 
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
