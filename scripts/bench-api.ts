@@ -12,10 +12,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { cpus, tmpdir, totalmem } from 'node:os'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createRequire } from 'node:module'
 import pg from 'pg'
+import { machineDescription, saveSection } from './bench-report.ts'
 
 // autocannon ships no types: the little of its API used here.
 interface AutocannonOptions { url: string; method?: string; headers?: Record<string, string>; body?: string; connections?: number; duration?: number }
@@ -184,11 +185,6 @@ async function measureSection(database: Section['database']): Promise<Section> {
   }
 }
 
-function machine(): string {
-  const cpuModel = cpus()[0]?.model ?? 'inconnu'
-  return `${cpus().length} cœurs (\`nproc\`), ${(totalmem() / 2 ** 30).toFixed(1)} Gio de mémoire, ${cpuModel}, Node ${process.version}`
-}
-
 const percent = (part: number, whole: number) => `${((100 * part) / whole).toFixed(1)} %`
 const times = (part: number, whole: number) => `${(part / whole).toFixed(2)}×`
 
@@ -216,7 +212,7 @@ function markdown(sections: Section[]): string {
     `Mesuré par \`npm run bench:api\` le ${new Date().toISOString().slice(0, 10)} : ${CONNECTIONS} connexions simultanées (autocannon), ${DURATION} s par appel, sur le serveur démarré comme par \`npm start\` (\`scripts/start.mjs\`, le serveur construit \`dist-server/server.mjs\`) et les données de démonstration (les courriers de la Boulangerie des Lilas, Camille), une fois tous les courriers de démonstration rendus par le travail de fond (pages en images : quelques secondes après le démarrage, sur les deux cœurs).`,
     ...(baseline ? ['', `« avant » : ${baselineWhat} (mêmes données), mesuré dans la même exécution que « après ».`] : []),
     '',
-    `Machine : ${machine()}. Machine partagée (d’autres travaux tournent en même temps) : les chiffres absolus varient d’une exécution à l’autre ; les rapports à un plafond mesuré dans la même exécution sont plus stables.`,
+    `Machine : ${machineDescription()}. Machine partagée (d’autres travaux tournent en même temps) : les chiffres absolus varient d’une exécution à l’autre ; les rapports à un plafond mesuré dans la même exécution sont plus stables.`,
     '',
     `Plafond de chaque appel : \`SELECT 1\` par requête dans un Fastify nu (pool pg de 10 connexions sur PostgreSQL, PGlite en mémoire sinon), mesuré juste après l’appel, ${DURATION} s aussi.`,
     '',
@@ -238,15 +234,6 @@ function markdown(sections: Section[]): string {
   ].join('\n')
 }
 
-async function writeSection(section: string) {
-  const file = join(root, 'docs/BENCHMARKS.md')
-  const current = existsSync(file) ? await readFile(file, 'utf8') : '# Mesures de performance\n\n'
-  // Replace only our section: other sections (Web) belong to other work.
-  const pattern = /## API\n[\s\S]*?(?=\n## |$)/
-  const next = pattern.test(current) ? current.replace(pattern, section.trimEnd() + '\n') : `${current.trimEnd()}\n\n${section}`
-  await writeFile(file, next)
-}
-
 if (!process.env.DATABASE_URL && existsSync('/usr/lib/postgresql') && !process.argv.includes('--inside-postgres')) {
   // The whole run inside one throwaway PostgreSQL cluster: its ceiling and the server's measured side by side.
   const child = spawnSync('bash', [join(root, 'scripts/with-postgres.sh'), process.execPath, '--import', 'tsx', join(root, 'scripts/bench-api.ts'), '--inside-postgres'], { cwd: root, stdio: 'inherit' })
@@ -263,7 +250,7 @@ if (process.env.DATABASE_URL) sections.push(await measureSection('PostgreSQL'))
 else console.warn('[bench] ni DATABASE_URL ni PostgreSQL local : mesure PGlite seule')
 const section = markdown(sections)
 console.log(section)
-await writeSection(section)
+await saveSection('API', section)
 console.log('[bench] docs/BENCHMARKS.md mis à jour')
 // mail pipeline (issue 14): ingestion → searchable, and the search at 20 users over 10 000 letters (its own section)
 if (process.env.BENCH_MAIL !== 'false') await (await import('./bench-mail.ts')).benchMail()

@@ -21,6 +21,7 @@ import { tesseractOcr } from '../server/services/ocr.ts'
 import { testPaymentProvider } from '../server/services/payment.ts'
 import { fsStorage } from '../server/services/storage.ts'
 import { imageOnlyPdf } from '../test/util/letters.ts'
+import { saveSection } from './bench-report.ts'
 
 interface AutocannonResult { requests: { average: number; total: number }; latency: { p50: number; p99: number }; errors: number; non2xx: number }
 const autocannon = createRequire(import.meta.url)('autocannon') as (options: object) => Promise<AutocannonResult>
@@ -141,14 +142,6 @@ function markdown(results: MailFigures[]): string {
   ].join('\n')
 }
 
-async function writeSection(section: string) {
-  const file = join(root, 'docs/BENCHMARKS.md')
-  const current = existsSync(file) ? await readFile(file, 'utf8') : '# Mesures de performance\n\n'
-  const pattern = /## Courrier : traitement et recherche\n[\s\S]*?(?=\n## |$)/
-  const next = pattern.test(current) ? current.replace(pattern, section.trimEnd() + '\n') : `${current.trimEnd()}\n\n${section}\n`
-  await writeFile(file, next)
-}
-
 export async function benchMail(): Promise<void> {
   const results: MailFigures[] = []
   console.log('[bench:courrier] PGlite…')
@@ -167,7 +160,7 @@ export async function benchMail(): Promise<void> {
   }
   const section = markdown(results)
   console.log(section)
-  await writeSection(section)
+  await saveSection('Courrier : traitement et recherche', section)
 }
 
 if (process.argv[1] === import.meta.filename) {

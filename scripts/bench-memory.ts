@@ -9,13 +9,14 @@
 // from round to round: the least-squares slope. Writes the « Mémoire sur une longue session » section of
 // docs/BENCHMARKS.md (a shortened run leaves it alone). BENCH_SNAPSHOTS=<dir> also writes the snapshots taken after
 // the warm-up and at the end, to compare in DevTools (Memory, « Comparison »).
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
-import { availableParallelism, cpus, loadavg, totalmem } from 'node:os'
+import { mkdir, writeFile } from 'node:fs/promises'
+import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import type { CDPSession, Page } from 'playwright-core'
 import { backgroundSettled } from './background-settled.ts'
+import { machineDescription, median, saveSection } from './bench-report.ts'
 import { MOVED_OUT, MOVED_TO_FOLDER } from '../src/machines/mailbox.machine.ts'
-import { DESKTOP, networkIdle, pageTitle, type Portal, ROOT, signIn, startPortal, toast, waitForPath } from '../test/util/e2e.ts'
+import { DESKTOP, networkIdle, pageTitle, type Portal, signIn, startPortal, toast, waitForPath } from '../test/util/e2e.ts'
 
 const DEFAULT_ROUNDS = 40
 const ROUNDS = Number(process.env.BENCH_ROUNDS || DEFAULT_ROUNDS)
@@ -238,12 +239,7 @@ function summary(measured: Sample[]) {
 
 const signed = (value: string, raw: number) => (raw >= 0 ? `+${value}` : value.replace(/^-/, '−'))
 
-function machine(chromium: string): string {
-  return [
-    `${availableParallelism()} cœurs (\`nproc\`)`, `${(totalmem() / 2 ** 30).toFixed(1)} Gio de mémoire`, cpus()[0]?.model ?? 'processeur inconnu',
-    `Node ${process.version}`, `Chromium ${chromium} (Debian)`,
-  ].join(', ')
-}
+const machine = (chromium: string) => machineDescription(`Chromium ${chromium} (Debian)`)
 
 const percent = (share: number) => signed(`${(share * 100).toFixed(1)} %`, share)
 const threshold = (r: { tolerance?: number }) => (r.tolerance === undefined ? '—' : `${(r.tolerance * 100).toFixed(0)} %`)
@@ -302,26 +298,6 @@ function markdown(measured: Sample[], rows: ReturnType<typeof summary>, streams:
 }
 
 /** Replaces the section in docs/BENCHMARKS.md, or adds it before the history; the other sections are left as they are. */
-async function saveSection(section: string) {
-  const file = join(ROOT, 'docs/BENCHMARKS.md')
-  const document = await readFile(file, 'utf8').catch(() => '# Mesures de performance\n')
-  const header = '\n## Mémoire sur une longue session\n'
-  const start = document.indexOf(header)
-  let before: string
-  let after: string
-  if (start >= 0) {
-    const end = document.indexOf('\n## ', start + 1)
-    before = document.slice(0, start)
-    after = end < 0 ? '' : document.slice(end)
-  } else {
-    const history = document.indexOf('\n## Historique')
-    before = history < 0 ? document : document.slice(0, history)
-    after = history < 0 ? '' : document.slice(history)
-  }
-  await writeFile(file, `${before.trimEnd()}\n\n${section.trimEnd()}\n${after}`)
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
 console.log('[bench:memory] serveur et Chromium…')
 let portal: Portal | undefined
@@ -374,7 +350,7 @@ try {
   console.log(section)
   failed = rows.some((r) => r.leak) || streamsLeft(streams)
   if (ROUNDS >= DEFAULT_ROUNDS) {
-    await saveSection(section)
+    await saveSection('Mémoire sur une longue session', section, { before: 'Historique' })
     console.log('[bench:memory] docs/BENCHMARKS.md mis à jour (section « Mémoire sur une longue session »)')
   } else {
     console.log(`[bench:memory] tours réduits (${ROUNDS} < ${DEFAULT_ROUNDS}) : docs/BENCHMARKS.md n’est pas modifié`)

@@ -7,13 +7,14 @@
 //   DATABASE_URL set: that PostgreSQL; otherwise one is made by scripts/with-postgres.sh.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { createWriteStream, existsSync } from 'node:fs'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { connect } from '../server/db/connect.ts'
 import { backgroundSettled } from './background-settled.ts'
+import { machineDescription, saveSection } from './bench-report.ts'
 
 // autocannon ships no types: the little of its API used here.
 interface SoakRequest {
@@ -130,20 +131,6 @@ function workload(token: string, orderId: number, letterIds: number[], tally: Ta
 
 const okCount = (codes: Record<number, number> = {}) => Object.entries(codes).reduce((sum, [code, n]) => sum + (Number(code) >= 200 && Number(code) < 300 ? n : 0), 0)
 
-function machine(): string {
-  const cpuModel = cpus()[0]?.model ?? 'inconnu'
-  return `${cpus().length} cœurs (\`nproc\`), ${(totalmem() / 2 ** 30).toFixed(1)} Gio de mémoire, ${cpuModel}, Node ${process.version}`
-}
-
-async function writeSection(section: string) {
-  const file = join(root, 'docs/BENCHMARKS.md')
-  const current = existsSync(file) ? await readFile(file, 'utf8') : '# Mesures de performance\n\n'
-  // Replace only our section: the others belong to bench:api and bench:web.
-  const pattern = /## Soak\n[\s\S]*?(?=\n## |$)/
-  const next = pattern.test(current) ? current.replace(pattern, section.trimEnd() + '\n') : `${current.trimEnd()}\n\n${section}`
-  await writeFile(file, next)
-}
-
 const dir = await mkdtemp(join(tmpdir(), 'portail-soak-'))
 let server: ChildProcess | undefined
 let failed = false
@@ -200,7 +187,7 @@ try {
       + `${CONNECTIONS} connexions simultanées (autocannon) pendant ${SECONDS} s après ${WARMUP_SECONDS} s d’échauffement (lui-même lancé une fois finies les tâches de fond des courriers de la démonstration, images et texte : ${jobsWait} s d’attente), chacune répétant le parcours d’une cliente (Camille, Boulangerie des Lilas SAS) : `
       + 'ses domiciliations, ses courriers, ses colis, ses factures, un courrier marqué lu (`PUT /api-protected/documents/{id}` `{readFlag: true}`), un dossier créé (`POST /api-protected/folders`, nom unique).',
     '',
-    `Machine : ${machine()} ; charge moyenne au départ (1 / 5 / 15 min) : ${load}. Machine partagée : les chiffres absolus varient d’une exécution à l’autre.`,
+    `Machine : ${machineDescription()} ; charge moyenne au départ (1 / 5 / 15 min) : ${load}. Machine partagée : les chiffres absolus varient d’une exécution à l’autre.`,
     '',
     '| requêtes | req/s | p50 (ms) | p90 (ms) | p99 (ms) | max (ms) | erreurs | délais dépassés | non 2xx |',
     '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
@@ -225,7 +212,7 @@ try {
   ].join('\n')
   console.log(section)
   if (SECONDS >= FULL_SECONDS) {
-    await writeSection(section)
+    await saveSection('Soak', section)
     console.log('[soak] docs/BENCHMARKS.md mis à jour')
   } else {
     console.log(`[soak] durée réduite (${SECONDS} s < ${FULL_SECONDS} s) : docs/BENCHMARKS.md n’est pas modifié`)

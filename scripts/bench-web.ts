@@ -3,7 +3,7 @@
 // runs, with the API round trips on the way), and Lighthouse (mobile) on /login and /tableau-de-bord.
 // Writes the "Web" section of docs/BENCHMARKS.md. BENCH_RUNS sets the number of runs (default 7).
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { gzipSync, brotliCompressSync, constants } from 'node:zlib'
@@ -15,6 +15,7 @@ import Fastify from 'fastify'
 import lighthouse from 'lighthouse'
 import { type Browser, chromium } from 'playwright-core'
 import { backgroundSettled } from './background-settled.ts'
+import { machineDescription, median, saveSection } from './bench-report.ts'
 import { CHROMIUM_FLAGS, CHROMIUM_PATH, DEMO_PASSWORD, builtSpa, MOBILE, type Portal, ROOT, startPortal } from '../test/util/e2e.ts'
 
 const RUNS = Number(process.env.BENCH_RUNS || 7)
@@ -31,11 +32,6 @@ interface Analysis {
   meta: { outputs: Record<string, { entryPoint?: string; imports: { path: string; kind: string }[] }> }
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
-}
 const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`
 const ms = (value: number) => `${Math.round(value)} ms`
 
@@ -283,13 +279,9 @@ function spread(series: LighthouseSeries, key: 'performance' | 'lcp', format: (v
 
 // ——— The report ———
 
-function machine(chromiumVersion: string, lighthouseVersion: string): string {
-  return [
-    `${availableParallelism()} cœurs (\`nproc\`)`, `${(totalmem() / 2 ** 30).toFixed(1)} Gio de mémoire`, cpus()[0]?.model ?? 'processeur inconnu',
-    `Node ${process.version}`, `Chromium ${chromiumVersion} (Debian)`, `Lighthouse ${lighthouseVersion}`,
-    `charge moyenne sur 1 min à la fin : ${loadavg()[0]!.toFixed(1)}`,
-  ].join(', ')
-}
+const machine = (chromiumVersion: string, lighthouseVersion: string) => machineDescription(
+  `Chromium ${chromiumVersion} (Debian)`, `Lighthouse ${lighthouseVersion}`, `charge moyenne sur 1 min à la fin : ${loadavg()[0]!.toFixed(1)}`,
+)
 
 type Sizes = Awaited<ReturnType<typeof sizes>>
 
@@ -400,17 +392,6 @@ function markdown(s: Sizes, runs: LoginRun[], lh: Record<string, LighthouseSerie
   ].filter((line, i, all) => line !== '' || all[i - 1] !== '').join('\n')
 }
 
-/** Replaces the "## Web" section of docs/BENCHMARKS.md, or adds it; the other sections are left as they are. */
-async function saveWebSection(section: string) {
-  const file = join(ROOT, 'docs/BENCHMARKS.md')
-  const document = await readFile(file, 'utf8').catch(() => '# Mesures de performance\n')
-  const start = document.indexOf('\n## Web\n')
-  const end = start < 0 ? -1 : document.indexOf('\n## ', start + 1)
-  const before = start < 0 ? document.trimEnd() : document.slice(0, start).trimEnd()
-  const after = end < 0 ? '' : document.slice(end)
-  await writeFile(file, `${before}\n\n${section.trimEnd()}\n${after}`)
-}
-
 await builtSpa()
 const measured = await sizes()
 const code = dashboardCode(measured)
@@ -441,7 +422,7 @@ try {
   const { version: lighthouseVersion } = JSON.parse(await readFile(join(ROOT, 'node_modules/lighthouse/package.json'), 'utf8')) as { version: string }
   const section = markdown(measured, runs, lh, all, machine(portal.browser.version(), lighthouseVersion))
   console.log(section)
-  await saveWebSection(section)
+  await saveSection('Web', section)
   console.log('[bench:web] docs/BENCHMARKS.md mis à jour (section Web)')
 } finally {
   await reactOnly.close()
