@@ -115,13 +115,18 @@ export async function call<T>(request: Request, options: CallOptions = {}): Prom
   }
 }
 
-/** For the calls the spec says swallow their errors: report, then answer the fallback. */
+/**
+ * For the calls the spec says swallow their errors: report, then answer the fallback. Reported to the person who
+ * made the call only: a failure answered after a sign-out (or once another person signed in, or after a 401 ended
+ * the session, which says so itself) is not told.
+ */
 export async function swallow<T, F>(promise: Promise<T>, fallback: F): Promise<T | F> {
+  const token = hooks.getToken()
   try {
     return await promise
   } catch (error) {
     if (isAbortError(error)) throw error
-    hooks.onSwallowedError(toApiError(error))
+    if (hooks.getToken() === token) hooks.onSwallowedError(toApiError(error))
     return fallback
   }
 }

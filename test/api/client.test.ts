@@ -337,6 +337,24 @@ Errors('calls that swallow errors answer nothing and still tell the customer (sp
   assert.ok(swallowed.every((e) => e.message === 'Erreur interne.'))
 })
 
+Errors('a swallowed failure answered after a sign-out, or once another person signed in, is told to nobody', async () => {
+  reply = { status: 500, body: { message: 'Erreur interne.' } }
+  for (const next of [null, 'tok_other']) {
+    swallowed.length = 0
+    let token: string | null = 'tok_secret'
+    configureApi({ getToken: () => token })
+    try {
+      // The call leaves with the first token; the person changes before its answer.
+      const pending = account.updateEmail({ newEmail: 'x@example.com' })
+      token = next
+      assert.is(await pending, undefined, 'still answers its fallback')
+      assert.is(swallowed.length, 0, `told after the token became ${next}`)
+    } finally {
+      configure()
+    }
+  }
+})
+
 Errors('contract calls answer the kbis field, or null when the answer has none', async () => {
   reply = { status: 200, body: { id: 101, kbis: '/api-protected/contracts/101/kbis' } }
   assert.is(await contracts.uploadKbis(101, 'data:application/pdf;base64,JVBERi0='), '/api-protected/contracts/101/kbis')
