@@ -353,6 +353,19 @@ Errors('a swallowed failure answered after a sign-out, or once another person si
       configure()
     }
   }
+  // A 401 ends the session (onUnauthorized: the session machine leaves signedIn and forgets its user at once).
+  swallowed.length = 0
+  unauthorized.length = 0
+  let token: string | null = 'tok_secret'
+  configureApi({ getToken: () => token, onUnauthorized: (e) => { unauthorized.push(e); token = null } })
+  try {
+    reply = { status: 401, body: { message: 'Votre session a expiré. Veuillez vous reconnecter.' } }
+    assert.is(await orders.isCompleteKbis(2), undefined)
+    assert.is(unauthorized.length, 1)
+    assert.is(swallowed.length, 0, 'the expiry is said once, by /login')
+  } finally {
+    configure()
+  }
 })
 
 Errors('contract calls answer the kbis field, or null when the answer has none', async () => {
