@@ -34,3 +34,6 @@ export const menu: MenuItem[] = [
   }))),
   ...pageRoutes.flatMap((r) => (r.menu && 'position' in r.menu ? [{ position: r.menu.position, item: { to: r.path, label: r.menu.label, icon: r.icon } }] : [])),
 ].sort((a, b) => a.position - b.position).map((entry) => entry.item)
+
+/** The menu group holding this page (with its pages), if any. */
+export const groupOf = (path: string): MenuItem | undefined => menu.find((item) => item.children?.some((page) => page.to === path))

@@ -41,11 +41,16 @@ for (const viewport of [DESKTOP, MOBILE]) {
   const C = portalSuite(`Entreprise et suivi comptable (${viewport.width} × ${viewport.height})`)
   const company = isMobile(viewport) ? EPICERIE : BOULANGERIE
 
-  C('the VAT simulator turns "100" HT at 20 % into "120,00 €"; the menu reaches Suivi comptable', async ({ portal }) => {
+  C('the VAT simulator turns "100" HT at 20 % into "120,00 €"; the menu reaches Suivi comptable, then the simulator (side menu on a desktop, the group’s links atop the page on a phone)', async ({ portal }) => {
     const tab = await signedIn(portal, viewport)
     const { page } = tab
     await viaMenu(page, viewport, 'Suivi comptable', '/suivi-comptable/tresorerie')
-    await page.goto('/suivi-comptable/simulateur-tva')
+    // The group's other pages: in the side menu on a desktop, at the top of the page on a phone (the drawer lists groups only).
+    const subPages = isMobile(viewport)
+      ? page.getByRole('navigation', { name: 'Suivi comptable : sous-rubriques' })
+      : page.getByRole('complementary', { name: 'Menu principal' }).getByRole('list', { name: 'Suivi comptable : sous-rubriques' })
+    await subPages.getByRole('link', { name: 'Simulateur de TVA', exact: true }).click()
+    await waitForPath(page, '/suivi-comptable/simulateur-tva')
     await page.getByLabel('Montant HT (€)').fill('100')
     const result = page.getByRole('region', { name: 'Résultat' })
     await result.getByText('120,00 €').waitFor()

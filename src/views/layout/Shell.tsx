@@ -17,6 +17,7 @@ import { LegalLayout } from './LegalLayout.tsx'
 import { MobileNav } from './MobileNav.tsx'
 import { LoadingFlag, Pages } from './Pages.tsx'
 import { ProblemModal } from './ProblemModal.tsx'
+import { SectionNav } from './SectionNav.tsx'
 import { Sidebar } from './Sidebar.tsx'
 import { useDrawer } from './useDrawer.ts'
 
@@ -110,6 +111,8 @@ export function Shell({ startup, focusTarget }: { startup: StartupRef; focusTarg
         <KbisBanner key={order?.id ?? 'all'} order={order} contractId={contractId} />
         <LoadingFlag startup={startup} />
         <Content ref={isDesktop && legal ? focusHere : undefined} id="contenu" tabIndex={-1} $legal={legal}>
+          {/* The group's other pages, where the side menu does not list them (spec §2: sub-menus on an expanded desktop menu only). */}
+          {!legal && !(isDesktop && expanded) && <SectionNav path={location} />}
           {legal ? <LegalLayout><Pages /></LegalLayout> : <Pages />}
         </Content>
       </Column>
