@@ -85,7 +85,7 @@ Subscriptions('add an option: the list with prices, a confirmation with the pric
   const dialog = await screen.findByRole('dialog', { name: 'Ajouter une option' })
   await within(dialog).findByText('180,00 € TTC par an', { exact: false })
   fireEvent.click(within(dialog).getByRole('button', { name: 'Choisir Réexpédition hebdomadaire du courrier' }))
-  assert.match(text(dialog), 'pour 180,00 € TTC par an (150,00 € HT)')
+  await waitFor(() => assert.match(text(dialog), 'pour 180,00 € TTC par an (150,00 € HT)'))
   assert.equal(app.calls.billing.optionRequests, [], 'nothing asked before the confirmation')
   fireEvent.click(within(dialog).getByRole('button', { name: 'Confirmer l’ajout' }))
   await waitFor(() => assert.is(screen.queryByRole('dialog'), null))
@@ -101,7 +101,7 @@ Subscriptions('an option refused: the confirmation says why; the card does not c
   fireEvent.click(await screen.findByRole('button', { name: /Ajouter une option/ }))
   const dialog = await screen.findByRole('dialog', { name: 'Ajouter une option' })
   fireEvent.click(await within(dialog).findByRole('button', { name: /Choisir/ }))
-  fireEvent.click(within(dialog).getByRole('button', { name: 'Confirmer l’ajout' }))
+  fireEvent.click(await within(dialog).findByRole('button', { name: 'Confirmer l’ajout' }))
   await within(dialog).findByText('Votre abonnement comprend déjà cette option.')
   assert.equal(app.calls.billing.optionConfirmations, [])
   assert.not.match(screen.getByRole('region', { name: 'Abonnement de Boulangerie des Lilas SAS' }).textContent!, 'Réexpédition')
@@ -346,7 +346,7 @@ Invoices('this year first: its invoices (number, date, HT, TTC, paid or not), cr
   assert.match(text(screen.getByText(/^Total/)), `Total ${YEAR} : 730,80 € TTC (609,00 € HT), avoirs déduits : 718,80 € TTC`)
   fireEvent.change(screen.getByLabelText('Année'), { target: { value: String(YEAR - 1) } })
   await waitFor(() => assert.equal(invoicesOf().map((r) => text(r).match(/N° de facture (FA-\d+-\d+)/)![1]), [`FA-${YEAR - 1}-39`]))
-  screen.getByText(`Aucun avoir en ${YEAR - 1}.`)
+  await screen.findByText(`Aucun avoir en ${YEAR - 1}.`)
 })
 
 Invoices('filtered by the order selected in the header', async () => {

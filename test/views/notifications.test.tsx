@@ -138,7 +138,7 @@ Bell('empty: "Aucune nouvelle notification"; a live one lights the bell while th
   const app = await open('/tableau-de-bord')
   const bell = await screen.findByRole('button', { name: 'Notifications' })
   fireEvent.click(bell)
-  screen.getByText('Aucune nouvelle notification')
+  await screen.findByText('Aucune nouvelle notification')
   await waitFor(() => assert.ok(app.calls.live))
   await act(async () => app.calls.live!.push(notice(9, false, 'Nouveau courrier de Impots.gouv', '/mes-courriers/courriers?domiciliation=2&courrier=30', new Date().toISOString())))
   await screen.findByRole('button', { name: '1 notification non lue' })

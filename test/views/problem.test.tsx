@@ -64,7 +64,7 @@ Problem('on a phone, opened from the drawer (closed and inert meanwhile): once s
   fireEvent.click(dialog.getByRole('button', { name: 'Envoyer' }))
   await waitFor(() => assert.is(screen.queryByRole('dialog'), null))
   // An inert element takes no focus (happy-dom too): without the fallback it fell to <body>.
-  assert.ok(document.activeElement === screen.getByRole('button', { name: 'Ouvrir le menu' }), `the focus is on ${document.activeElement?.tagName} « ${document.activeElement?.textContent} »`)
+  await waitFor(() => assert.ok(document.activeElement === screen.getByRole('button', { name: 'Ouvrir le menu' }), `the focus is on ${document.activeElement?.tagName} « ${document.activeElement?.textContent} »`))
   cleanup()
   setViewport(1280)
   await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: F.boulangerie.id })
@@ -74,7 +74,7 @@ Problem('on a phone, opened from the drawer (closed and inert meanwhile): once s
   fireEvent.click(desk)
   fireEvent.click(within(await screen.findByRole('dialog', { name: 'Signaler un problème' })).getByRole('button', { name: 'Fermer' }))
   await waitFor(() => assert.is(screen.queryByRole('dialog'), null))
-  assert.ok(document.activeElement === desk, 'the opener, still usable')
+  await waitFor(() => assert.ok(document.activeElement === desk, 'the opener, still usable'))
 })
 
 Problem.run()

@@ -43,12 +43,12 @@ Sidebar("sub-menus show on a desktop with the menu expanded, and not once it is 
   const aside = within(sidebar())
   for (const label of ['Courriers', 'Réexpéditions', 'Colis', 'Mes dossiers', 'Export comptable', 'Mes abonnements', 'Attestation et contrats', 'Trésorerie', 'Calendrier fiscal', 'Obligations juridiques', 'Simulateur de TVA']) aside.getByRole('link', { name: label })
   fireEvent.click(aside.getByRole('button', { name: 'Réduire le menu' }))
-  assert.is(aside.queryByRole('link', { name: 'Courriers' }), null)
+  await waitFor(() => assert.is(aside.queryByRole('link', { name: 'Courriers' }), null))
   // Collapsed, the entries keep their names for screen readers.
   aside.getByRole('link', { name: 'Mes courriers' })
   assert.is(aside.getByRole('button', { name: 'Déplier le menu' }).getAttribute('aria-expanded'), 'false')
   fireEvent.click(aside.getByRole('button', { name: 'Déplier le menu' }))
-  aside.getByRole('link', { name: 'Courriers' })
+  await aside.findByRole('link', { name: 'Courriers' })
 })
 
 Sidebar('no sub-menus on a phone; the drawer opens from the mobile navigation and closes on Escape', async () => {
@@ -58,7 +58,7 @@ Sidebar('no sub-menus on a phone; the drawer opens from the mobile navigation an
   const open = screen.getByRole('button', { name: 'Ouvrir le menu' })
   assert.is(open.getAttribute('aria-expanded'), 'false')
   fireEvent.click(open)
-  assert.is(screen.getByRole('button', { name: 'Ouvrir le menu' }).getAttribute('aria-expanded'), 'true')
+  await waitFor(() => assert.is(screen.getByRole('button', { name: 'Ouvrir le menu' }).getAttribute('aria-expanded'), 'true'))
   const aside = within(sidebar())
   aside.getByRole('link', { name: 'Mes courriers' })
   assert.is(aside.queryByRole('link', { name: 'Courriers' }), null)
@@ -198,7 +198,7 @@ Selection("several orders and no default: 'Sélectionnez la domiciliation', comp
   // The third-party video is not requested until asked for.
   assert.is(app.container.querySelector('iframe'), null)
   fireEvent.click(screen.getByRole('button', { name: /Lire la vidéo/ }))
-  assert.match(app.container.querySelector('iframe')!.getAttribute('src')!, /^https:\/\/player\.vimeo\.com\//)
+  await waitFor(() => assert.match(app.container.querySelector('iframe')!.getAttribute('src')!, /^https:\/\/player\.vimeo\.com\//))
   // The first choice cannot be dismissed.
   assert.is(screen.queryByRole('button', { name: 'Annuler' }), null)
 })
