@@ -8,7 +8,10 @@
 // page does). A leak (actors not stopped, toasts, React trees, the notifications stream…) shows as a steady growth
 // from round to round: the least-squares slope. Writes the « Mémoire sur une longue session » section of
 // docs/BENCHMARKS.md (a shortened run leaves it alone). BENCH_SNAPSHOTS=<dir> also writes the snapshots taken after
-// the warm-up and at the end, to compare in DevTools (Memory, « Comparison »).
+// the warm-up and at the end, to compare in DevTools (Memory, « Comparison »). BENCH_VIEWPORT=mobile (npm run
+// bench:memory:mobile) makes the same rounds on a phone (360 × 740): the drawer opened for every page (a group's pages
+// reached through the group's links atop its first page), a letter read and
+// left through « ← Retour à la liste », the order changed through the selection screen; its own section.
 import { mkdir, writeFile } from 'node:fs/promises'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
@@ -16,12 +19,17 @@ import type { CDPSession, Page } from 'playwright-core'
 import { backgroundSettled } from './background-settled.ts'
 import { machineDescription, median, saveSection } from './bench-report.ts'
 import { MOVED_OUT, MOVED_TO_FOLDER } from '../src/machines/mailbox.machine.ts'
-import { DESKTOP, networkIdle, pageTitle, type Portal, signIn, startPortal, toast, waitForPath } from '../test/util/e2e.ts'
+import { groupOf } from '../src/views/routes.ts'
+import { chooseOrder, DESKTOP, MOBILE, networkIdle, openMenu, pageTitle, type Portal, signIn, startPortal, toast, waitForPath } from '../test/util/e2e.ts'
 
 const DEFAULT_ROUNDS = 40
 const ROUNDS = Number(process.env.BENCH_ROUNDS || DEFAULT_ROUNDS)
 const WARMUP = Number(process.env.BENCH_WARMUP || 5)
 const SNAPSHOTS = process.env.BENCH_SNAPSHOTS
+/** On a phone: the side menu is a drawer, the order is changed through the selection screen (MobileNav). */
+const PHONE = process.env.BENCH_VIEWPORT === 'mobile'
+const VIEWPORT = PHONE ? MOBILE : DESKTOP
+const SECTION = PHONE ? 'Mémoire sur une longue session, sur un téléphone' : 'Mémoire sur une longue session'
 /** Steady growth of the page's objects over the measured rounds, as a share of their size after the warm-up, above which it is a leak. */
 const HEAP_TOLERANCE = 0.05
 /** The DOM and its listeners come back to the same count on the same screen: a few of slack for what is in flight. */
@@ -46,14 +54,36 @@ async function shown(page: Page, path: string, title: string) {
   await networkIdle(page, 150)
 }
 
-/** A link of the side menu, as a customer clicks it. */
+/**
+ * A link of the side menu, as a customer clicks it. On a phone the drawer is opened first, and a group's page is
+ * reached through its group's link in the drawer, then the group's links atop the page (SectionNav).
+ */
 async function go(page: Page, label: string, path: string, title: string) {
+  const group = PHONE ? groupOf(path) : undefined
+  if (group) {
+    const section = page.getByRole('navigation', { name: `${group.label} : sous-rubriques` })
+    if (!(await section.count())) {
+      await openMenu(page, VIEWPORT)
+      await menu(page).getByRole('link', { name: group.label, exact: true }).click()
+    }
+    await section.getByRole('link', { name: label, exact: true }).click()
+    await shown(page, path, title)
+    return
+  }
+  await openMenu(page, VIEWPORT)
   await menu(page).getByRole('link', { name: label, exact: true }).click()
   await shown(page, path, title)
 }
 
-/** The header's order picker (desktop). */
+/** The header's order picker; on a phone, the order named in the top bar, then the selection screen. */
 async function switchOrder(page: Page, company: string) {
+  if (PHONE) {
+    await page.getByRole('button', { name: /Changer de domiciliation$/ }).click()
+    await chooseOrder(page, company)
+    await page.getByRole('button', { name: `Domiciliation: ${company}. Changer de domiciliation` }).waitFor()
+    await networkIdle(page, 150)
+    return
+  }
   await page.getByLabel('Domiciliation', { exact: true }).selectOption({ label: company })
   await page.waitForFunction((name) => {
     const select = document.querySelector<HTMLSelectElement>('header select')
@@ -89,12 +119,17 @@ async function letters(page: Page, round: number, file: boolean) {
       await page.waitForFunction(() => document.querySelector('select[aria-label="Classer dans un dossier"]')?.getAttribute('aria-disabled') === null)
     }
   }
+  // On a phone the letter takes the screen: back to the list, as a customer would.
+  if (PHONE) {
+    await page.getByRole('button', { name: '← Retour à la liste' }).click()
+    await options.first().waitFor()
+  }
   await networkIdle(page, 150)
 }
 
 /** The bell's panel opened and closed. */
 async function bell(page: Page) {
-  await page.locator('header button[aria-controls="notifications"]').click()
+  await page.getByRole('button', { name: /^(Notifications|\d+ notifications? non lues?)$/ }).click()
   const panel = page.locator('#notifications')
   await panel.waitFor()
   await panel.getByRole('button', { name: 'Fermer' }).click()
@@ -260,16 +295,16 @@ function verdict(rows: ReturnType<typeof summary>, streams: Streams): string {
 
 function markdown(measured: Sample[], rows: ReturnType<typeof summary>, streams: Streams, context: { machine: string; loadStart: string; loadEnd: string; waited: number; roundSeconds: number }): string {
   return [
-    '## Mémoire sur une longue session',
+    `## ${SECTION}`,
     '',
-    `Mesuré par \`npm run bench:memory\` le ${new Date().toISOString().slice(0, 10)} sur la construction de production (\`dist/\`) servie par le serveur réel (PGlite, données de démonstration, une fois finies les tâches de fond de ses courriers : ${context.waited} s d’attente), dans Chromium (1280 × 800) piloté par playwright-core.`,
+    `Mesuré par \`npm run bench:memory${PHONE ? ':mobile' : ''}\` le ${new Date().toISOString().slice(0, 10)} sur la construction de production (\`dist/\`) servie par le serveur réel (PGlite, données de démonstration, une fois finies les tâches de fond de ses courriers : ${context.waited} s d’attente), dans Chromium (${VIEWPORT.width} × ${VIEWPORT.height}${PHONE ? ', la mise en page du téléphone' : ''}) piloté par playwright-core.`,
     '',
     `Machine : ${context.machine} ; charge moyenne (1 / 5 / 15 min) au départ : ${context.loadStart}, à la fin : ${context.loadEnd}. Machine partagée : les durées varient d’une exécution à l’autre ; les tailles, bien moins.`,
     '',
     `Parcours : Camille (\`demo@example.com\`, quatre domiciliations) se connecte une fois, choisit la Boulangerie des Lilas SAS, puis fait ${WARMUP + ROUNDS} tours sans jamais recharger la page, `
-      + 'chacun par les vrais liens du menu et les vrais boutons : Courriers (un courrier ouvert dans l’aperçu, un autre à chaque tour, son envoi par e-mail ouvert puis annulé, le courrier classé dans un autre dossier puis remis : deux écritures et deux toasts), Réexpéditions, Colis, Mes dossiers, Export comptable, Mes réunions, '
+      + `chacun par les vrais liens du menu${PHONE ? ' (le tiroir ouvert par « Ouvrir le menu » avant chaque page, les pages d’une rubrique atteintes par ses liens en haut de la page)' : ''} et les vrais boutons : Courriers (un courrier ouvert dans l’aperçu, un autre à chaque tour, son envoi par e-mail ouvert puis annulé, le courrier classé dans un autre dossier puis remis : deux écritures et deux toasts${PHONE ? ' ; puis « ← Retour à la liste »' : ''}), Réexpéditions, Colis, Mes dossiers, Export comptable, Mes réunions, `
       + 'Mes abonnements, Attestation et contrats, Moyen de paiement, Mes factures, Trésorerie, Calendrier fiscal, Obligations juridiques, Simulateur de TVA, Formalités juridiques (sa propre mise en page, quittée par son lien « ← Tableau de bord »), Formalités, Informations personnelles, Mes collaborateurs, Gestion de mon entreprise, '
-      + 'la cloche ouverte et fermée, puis Studio Nuage SAS choisie dans le sélecteur de l’en-tête (ses courriers, un ouvert), le tableau de bord, et retour à la Boulangerie. '
+      + `la cloche ouverte et fermée, puis Studio Nuage SAS choisie ${PHONE ? 'par la domiciliation nommée dans la barre du haut et l’écran de sélection' : 'dans le sélecteur de l’en-tête'} (ses courriers, un ouvert), le tableau de bord, et retour à la Boulangerie. `
       + `Un tour dure ≈ ${context.roundSeconds.toFixed(1)} s (médiane). Les ${WARMUP} premiers tours sont l’échauffement (code chargé, caches remplis) ; `
       + `à la fin de chacun des ${ROUNDS} tours suivants, sur le tableau de bord : deux ramasse-miettes forcés (\`HeapProfiler.collectGarbage\`), puis le tas JavaScript utilisé (\`Runtime.getHeapUsage\`), `
       + 'les nœuds DOM et les écouteurs d’événements JS (`Memory.getDOMCounters`), et un instantané du tas (`HeapProfiler.takeHeapSnapshot`, les objets de V8 et ceux de Blink, d’où un total plus grand que le tas de V8 seul) dont la taille propre de chaque objet est rangée en trois parts : '
@@ -280,7 +315,7 @@ function markdown(measured: Sample[], rows: ReturnType<typeof summary>, streams:
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows.map((r) => `| ${r.label} | ${r.format(r.start)} | ${r.format(r.end)} | ${r.format(r.min)}–${r.format(r.max)} | ${signed(r.step(r.perRound), r.perRound)} | ${percent(r.share)} | ${threshold(r)} |`),
     '',
-    `Flux des notifications (la cloche, une requête gardée ouverte) : ${streams.opened} ouvert${streams.opened > 1 ? 's' : ''} pendant les tours mesurés, ${streams.open} ouvert${streams.open > 1 ? 's' : ''} à la fin (un par tour attendu : Formalités juridiques n’a pas d’en-tête, la cloche s’y démonte avec son flux, rouvert au retour).`,
+    `Flux des notifications (la cloche, une requête gardée ouverte) : ${streams.opened} ouvert${streams.opened > 1 ? 's' : ''} pendant les tours mesurés, ${streams.open} ouvert${streams.open > 1 ? 's' : ''} à la fin (${PHONE ? 'trois par tour attendus : Formalités juridiques n’a pas d’en-tête, et sur un téléphone l’écran de sélection, ouvert deux fois par tour, remplace la mise en page ; la cloche s’y démonte avec son flux, rouvert au retour' : 'un par tour attendu : Formalités juridiques n’a pas d’en-tête, la cloche s’y démonte avec son flux, rouvert au retour'}).`,
     '',
     'Chaque tour mesuré (tour : tas entier, objets de la page, nœuds, écouteurs) :',
     '',
@@ -306,7 +341,7 @@ try {
   portal = await startPortal()
   const waited = await backgroundSettled(portal.server.deps.db, { timeoutMs: 180_000, onWait: (left) => console.log(`[bench:memory] tâches de fond en cours (${left}) : la mesure attend`) })
   const loadStart = loadavg().map((l) => l.toFixed(2)).join(' / ')
-  const tab = await portal.open({ viewport: DESKTOP })
+  const tab = await portal.open({ viewport: VIEWPORT })
   const { page } = tab
   const cdp = await tab.context.newCDPSession(page)
   const watch = watchStreams(page)
@@ -350,8 +385,8 @@ try {
   console.log(section)
   failed = rows.some((r) => r.leak) || streamsLeft(streams)
   if (ROUNDS >= DEFAULT_ROUNDS) {
-    await saveSection('Mémoire sur une longue session', section, { before: 'Historique' })
-    console.log('[bench:memory] docs/BENCHMARKS.md mis à jour (section « Mémoire sur une longue session »)')
+    await saveSection(SECTION, section, { before: 'Historique' })
+    console.log(`[bench:memory] docs/BENCHMARKS.md mis à jour (section « ${SECTION} »)`)
   } else {
     console.log(`[bench:memory] tours réduits (${ROUNDS} < ${DEFAULT_ROUNDS}) : docs/BENCHMARKS.md n’est pas modifié`)
   }
