@@ -1,17 +1,41 @@
 // The signed-in portal's startup machine with its real effects: loaded by the session once the
 // user is signed in (see services.ts), so that none of it weighs on the first load of /login.
 import { fromPromise } from 'xstate'
+import { ApiError } from '../api/errors.ts'
 import { portalDataMachine } from '../machines/portalData.machine.ts'
 import { startupMachine } from '../machines/startup.machine.ts'
 import type { WiringDeps } from './deps.ts'
 import { createLoaders } from './portal-data.ts'
+import { pause } from './pause.ts'
 import { writeStoredChoice } from './storage.ts'
+
+/**
+ * Spec §8 signs the user out when the current-user fetch fails. A server restarting, an instance going away behind the
+ * balancer or the database away for a moment answer nothing (0) or 502–504 for about a second (docs/BENCHMARKS.md,
+ * « Sturdiness »): such an answer is asked again after these waits before it counts as a failure, rather than signing out
+ * everyone who opened the portal in that second. Any other answer (a 401 above all) counts at once.
+ */
+export const CURRENT_USER_RETRY_MS = [500, 1500] as const
+
+const UNAVAILABLE = new Set([0, 502, 503, 504])
+
+/** `call` again after each of `delays` while it answers « unavailable »; stops (and waits for ever) once `signal` aborts. */
+export async function askAgainWhileUnavailable<T>(call: () => Promise<T>, signal: AbortSignal, delays: readonly number[] = CURRENT_USER_RETRY_MS): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await call()
+    } catch (error) {
+      if (attempt >= delays.length || signal.aborted || !(error instanceof ApiError && UNAVAILABLE.has(error.status))) throw error
+      await pause(delays[attempt]!, signal)
+    }
+  }
+}
 
 export function createStartup({ api, navigate }: Pick<WiringDeps, 'api' | 'navigate'>) {
   const load = createLoaders(api)
   return startupMachine.provide({
     actors: {
-      fetchUser: fromPromise(({ signal }) => api.getCurrentUser({ signal })),
+      fetchUser: fromPromise(({ signal }) => askAgainWhileUnavailable(() => api.getCurrentUser({ signal }), signal)),
       fetchContracts: fromPromise(({ signal }) => api.getContracts({ signal })),
       fetchOrders: fromPromise(({ signal }) => api.getMyOrders({ signal })),
       portalData: portalDataMachine.provide({

@@ -129,6 +129,25 @@ Startup('a stored user opening /tableau-de-bord: every script but the entry and 
   await tab.close()
 })
 
+Startup('a stored user opening the portal while the service is away for a moment (user/me answers 503 twice): asked again, the dashboard shows, still signed in', async ({ portal }) => {
+  const tab = await returningTab(portal)
+  const { page } = tab
+  tab.allow(/status of 503 \(Service Unavailable\)/)
+  // What the API answers while its database restarts (server/http/errors.ts): before, spec §8's sign-out followed at once.
+  let refused = 0
+  await page.route('**/api-protected/user/me', async (route) => {
+    if (refused >= 2) return route.continue()
+    refused++
+    await route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ code: 'DATABASE_UNAVAILABLE', message: 'Le service est momentanément indisponible.' }) })
+  })
+  await page.goto('/tableau-de-bord')
+  await page.getByRole('heading', { name: 'Bonjour Sophie' }).waitFor()
+  assert.is(refused, 2)
+  assert.is(new URL(page.url()).pathname, '/tableau-de-bord')
+  assert.ok(await page.evaluate(() => localStorage.getItem('user')), 'still signed in')
+  await tab.close()
+})
+
 Startup('a stored user’s dashboard settles without moving: once shown, its cards never go back to their spinners', async ({ portal }) => {
   const tab = await returningTab(portal)
   const { page } = tab
