@@ -10,17 +10,18 @@ import { pause } from './pause.ts'
 import { writeStoredChoice } from './storage.ts'
 
 /**
- * Spec §8 signs the user out when the current-user fetch fails. A server restarting, an instance going away behind the
- * balancer or the database away for a moment answer nothing (0) or 502–504 for about a second (docs/BENCHMARKS.md,
- * « Sturdiness »): such an answer is asked again after these waits before it counts as a failure, rather than signing out
- * everyone who opened the portal in that second. Any other answer (a 401 above all) counts at once.
+ * The startup's calls (spec §4) while the service is away for a moment: a server restarting, an instance leaving the
+ * balancer or the database restarting answer nothing (0) or 502–504 for about a second (docs/SERVER.md). Such an answer
+ * is asked again after these waits before it counts as a failure: a failed current-user fetch signs the user out
+ * (spec §8), a failed contracts or orders fetch shows « Votre espace n’a pas pu être chargé ». Any other answer (a 401
+ * above all) counts at once.
  */
-export const CURRENT_USER_RETRY_MS = [500, 1500] as const
+export const STARTUP_RETRY_MS = [500, 1500] as const
 
 const UNAVAILABLE = new Set([0, 502, 503, 504])
 
 /** `call` again after each of `delays` while it answers « unavailable »; stops (and waits for ever) once `signal` aborts. */
-export async function askAgainWhileUnavailable<T>(call: () => Promise<T>, signal: AbortSignal, delays: readonly number[] = CURRENT_USER_RETRY_MS): Promise<T> {
+export async function askAgainWhileUnavailable<T>(call: () => Promise<T>, signal: AbortSignal, delays: readonly number[] = STARTUP_RETRY_MS): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await call()
@@ -36,8 +37,9 @@ export function createStartup({ api, navigate }: Pick<WiringDeps, 'api' | 'navig
   return startupMachine.provide({
     actors: {
       fetchUser: fromPromise(({ signal }) => askAgainWhileUnavailable(() => api.getCurrentUser({ signal }), signal)),
-      fetchContracts: fromPromise(({ signal }) => api.getContracts({ signal })),
-      fetchOrders: fromPromise(({ signal }) => api.getMyOrders({ signal })),
+      // Their failure shows « Votre espace n’a pas pu être chargé » and « Réessayer »: a moment's absence is asked again likewise.
+      fetchContracts: fromPromise(({ signal }) => askAgainWhileUnavailable(() => api.getContracts({ signal }), signal)),
+      fetchOrders: fromPromise(({ signal }) => askAgainWhileUnavailable(() => api.getMyOrders({ signal }), signal)),
       portalData: portalDataMachine.provide({
         actors: { load: fromPromise(({ input, signal }) => load(input, signal)) },
       }),

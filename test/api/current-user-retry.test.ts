@@ -1,11 +1,12 @@
 // Spec §8 signs the user out when the current-user fetch fails: an answer saying the service is away for a moment (no
 // answer, 502, 503, 504: a server restarting, an instance leaving the balancer, the database restarting) is asked again
-// first (src/wiring/portal.ts), so that opening the portal in that second does not sign anyone out.
+// first (src/wiring/portal.ts), so that opening the portal in that second does not sign anyone out; the contracts and
+// the orders likewise, whose failure shows the startup's error screen.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor, waitFor } from 'xstate'
 import { ApiError } from '../../src/api/errors.ts'
-import { askAgainWhileUnavailable, createStartup, CURRENT_USER_RETRY_MS } from '../../src/wiring/portal.ts'
+import { askAgainWhileUnavailable, createStartup, STARTUP_RETRY_MS } from '../../src/wiring/portal.ts'
 import * as F from '../util/fixtures.ts'
 
 /** A call answering these in turn: a status fails with that ApiError, 'ok' succeeds. */
@@ -56,20 +57,22 @@ Retry('called off during a wait (the startup left its state): nothing asked agai
 })
 
 Retry('the waits: half a second, then one and a half (about the 0.5–0.7 s a PostgreSQL restart lasts, with room)', () => {
-  assert.equal([...CURRENT_USER_RETRY_MS], [500, 1500])
+  assert.equal([...STARTUP_RETRY_MS], [500, 1500])
 })
 
 const Startup = suite('the startup with it (src/wiring/portal.ts)')
 
-function startupWith(userAnswers: (number | 'ok')[]) {
+function startupWith(userAnswers: (number | 'ok')[], others: { contracts?: (number | 'ok')[]; orders?: (number | 'ok')[] } = {}) {
   const user = answering(userAnswers)
+  const contracts = answering(others.contracts ?? [])
+  const orders = answering(others.orders ?? [])
   const api = {
     getCurrentUser: async () => (await user.fn(), F.user),
-    getContracts: async () => [],
-    getMyOrders: async () => [F.boulangerie],
+    getContracts: async () => (await contracts.fn(), []),
+    getMyOrders: async () => (await orders.fn(), [F.boulangerie]),
   }
   const actor = createActor(createStartup({ api: api as never, navigate: () => {} }), { input: { storedChoice: F.boulangerie.id } })
-  return { actor, user }
+  return { actor, user, contracts, orders }
 }
 
 Startup('a 503 then the user: the portal goes on, nobody signed out', async () => {
@@ -94,6 +97,25 @@ Startup('a 401: ends at once, asked once', async () => {
   actor.start()
   await waitFor(actor, (s) => s.status === 'done', { timeout: 200 })
   assert.is(user.count, 1)
+})
+
+Startup('the contracts, then the orders, away for a moment: asked again, the portal goes on instead of « Votre espace n’a pas pu être chargé »', async () => {
+  const { actor, contracts, orders } = startupWith([], { contracts: [0, 'ok'], orders: [503, 'ok'] })
+  actor.start()
+  const snapshot = await waitFor(actor, (s) => s.matches('ready') || s.matches('failed') || s.status === 'done', { timeout: 5000 })
+  assert.ok(snapshot.matches('ready'), JSON.stringify(snapshot.value))
+  assert.equal([contracts.count, orders.count], [2, 2])
+  actor.stop()
+})
+
+Startup('the orders away through every wait: « Réessayer » as before, with the reason', async () => {
+  const { actor, orders } = startupWith([], { orders: [503, 503, 503, 'ok'] })
+  actor.start()
+  const snapshot = await waitFor(actor, (s) => s.matches('failed') || s.matches('ready'), { timeout: 5000 })
+  assert.ok(snapshot.matches({ failed: 'orders' }), JSON.stringify(snapshot.value))
+  assert.is(snapshot.context.error, 'statut 503')
+  assert.is(orders.count, 3)
+  actor.stop()
 })
 
 Retry.run()
