@@ -2,15 +2,21 @@
 // the top of the content, wherever the side menu does not show them: spec §2 shows sub-menus only on a desktop with
 // the menu expanded, so on a phone (the drawer lists the groups alone) or with the menu collapsed, a group's link
 // opened its first page and the others (Réexpéditions, Colis, Calendrier fiscal, Simulateur de TVA…) could only be
-// reached by typing their address.
+// reached by typing their address. On a phone they make one row that scrolls sideways (the next one cut at the edge
+// says there is more), brought to the page shown, rather than up to three rows above every page of the group.
 import { css, styled } from 'goober'
+import { useLayoutEffect, useRef } from 'react'
 import { Link } from 'wouter'
 import { groupOf } from '../routes.ts'
-import { color } from '../theme.ts'
+import { color, mq } from '../theme.ts'
 
 const Nav = styled('nav')`
   margin: 0 0 1rem;
-  ul { display: flex; flex-wrap: wrap; gap: 0.4rem; margin: 0; padding: 0; list-style: none; }
+  ul { position: relative; display: flex; flex-wrap: wrap; gap: 0.4rem; margin: 0; padding: 0; list-style: none; }
+  ${mq.mobile} {
+    ul { flex-wrap: nowrap; overflow-x: auto; scrollbar-width: thin; padding-bottom: 0.25rem; }
+    li { flex: none; }
+  }
 `
 
 const item = (active: boolean) => css`
@@ -24,6 +30,7 @@ const item = (active: boolean) => css`
   background: ${active ? color.primary : color.surface};
   color: ${active ? color.surface : color.primary};
   font-weight: ${active ? 700 : 500};
+  white-space: nowrap;
   text-decoration: none;
   &:hover { border-color: ${color.primary}; }
 `
@@ -31,10 +38,18 @@ const item = (active: boolean) => css`
 /** `path`: the page shown. Nothing outside a group. */
 export function SectionNav({ path }: { path: string }) {
   const group = groupOf(path)
+  const list = useRef<HTMLUListElement>(null)
+  // The page shown brought into the row when it is off its edge; the row alone scrolls (scrollIntoView could move the page too).
+  useLayoutEffect(() => {
+    const row = list.current
+    const shown = row?.querySelector<HTMLElement>('[aria-current="page"]')
+    if (!row || !shown) return
+    if (shown.offsetLeft < row.scrollLeft || shown.offsetLeft + shown.offsetWidth > row.scrollLeft + row.clientWidth) row.scrollLeft = shown.offsetLeft - 16
+  }, [path])
   if (!group?.children) return null
   return (
     <Nav aria-label={`${group.label} : sous-rubriques`}>
-      <ul>
+      <ul ref={list}>
         {group.children.map((page) => (
           <li key={page.to}>
             <Link href={page.to} className={item(page.to === path)} aria-current={page.to === path ? 'page' : undefined}>
