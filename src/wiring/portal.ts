@@ -18,6 +18,7 @@ import { writeStoredChoice } from './storage.ts'
  */
 export const STARTUP_RETRY_MS = [500, 1500] as const
 
+// Narrower than isServiceFailure (machines/shared.ts): a 429 or a 500 would not go through a second later.
 const UNAVAILABLE = new Set([0, 502, 503, 504])
 
 /** `call` again after each of `delays` while it answers « unavailable »; stops (and waits for ever) once `signal` aborts. */

@@ -4,35 +4,36 @@
 // opened its first page and the others (Réexpéditions, Colis, Calendrier fiscal, Simulateur de TVA…) could only be
 // reached by typing their address. On a phone they make one row that scrolls sideways (the next one cut at the edge
 // says there is more), brought to the page shown, rather than up to three rows above every page of the group.
-import { css, styled } from 'goober'
+import { styled } from 'goober'
 import { useLayoutEffect, useRef } from 'react'
 import { Link } from 'wouter'
 import { groupOf } from '../routes.ts'
 import { color, mq } from '../theme.ts'
 
+// The page shown is the link marked aria-current: its look follows from that mark.
 const Nav = styled('nav')`
   margin: 0 0 1rem;
   ul { position: relative; display: flex; flex-wrap: wrap; gap: 0.4rem; margin: 0; padding: 0; list-style: none; }
+  a {
+    display: inline-flex;
+    align-items: center;
+    min-height: 44px;
+    padding: 0.3rem 0.7rem;
+    font-size: 0.95rem;
+    border-radius: 999px;
+    border: 1px solid ${color.border};
+    background: ${color.surface};
+    color: ${color.primary};
+    font-weight: 500;
+    white-space: nowrap;
+    text-decoration: none;
+  }
+  a:hover { border-color: ${color.primary}; }
+  a[aria-current='page'] { border-color: ${color.primary}; background: ${color.primary}; color: ${color.surface}; font-weight: 700; }
   ${mq.mobile} {
     ul { flex-wrap: nowrap; overflow-x: auto; scrollbar-width: thin; padding-bottom: 0.25rem; }
     li { flex: none; }
   }
-`
-
-const item = (active: boolean) => css`
-  display: inline-flex;
-  align-items: center;
-  min-height: 44px;
-  padding: 0.3rem 0.7rem;
-  font-size: 0.95rem;
-  border-radius: 999px;
-  border: 1px solid ${active ? color.primary : color.border};
-  background: ${active ? color.primary : color.surface};
-  color: ${active ? color.surface : color.primary};
-  font-weight: ${active ? 700 : 500};
-  white-space: nowrap;
-  text-decoration: none;
-  &:hover { border-color: ${color.primary}; }
 `
 
 /** `path`: the page shown. Nothing outside a group. */
@@ -52,7 +53,7 @@ export function SectionNav({ path }: { path: string }) {
       <ul ref={list}>
         {group.children.map((page) => (
           <li key={page.to}>
-            <Link href={page.to} className={item(page.to === path)} aria-current={page.to === path ? 'page' : undefined}>
+            <Link href={page.to} aria-current={page.to === path ? 'page' : undefined}>
               {page.label}
             </Link>
           </li>

@@ -112,7 +112,7 @@ export function Shell({ startup, focusTarget }: { startup: StartupRef; focusTarg
         <LoadingFlag startup={startup} />
         <Content ref={isDesktop && legal ? focusHere : undefined} id="contenu" tabIndex={-1} $legal={legal}>
           {/* The group's other pages, where the side menu does not list them (spec §2: sub-menus on an expanded desktop menu only). */}
-          {!legal && !(isDesktop && expanded) && <SectionNav path={location} />}
+          {!(isDesktop && expanded) && <SectionNav path={location} />}
           {legal ? <LegalLayout><Pages /></LegalLayout> : <Pages />}
         </Content>
       </Column>
