@@ -81,6 +81,12 @@ for (const viewport of [DESKTOP, MOBILE]) {
     await dialog.getByRole('button', { name: 'Ajouter' }).click()
     await list.getByText(`${name} Durand`).waitFor()
     assert.match((await list.textContent())!, /06 11 22 33 44/)
+    // The toast says it, and she closes it: on a phone it sits at the bottom, over the list's last « Retirer »,
+    // and a pointer left where « Ajouter » was keeps it there (hovered, it waits).
+    const added = toast(page, 'Le représentant a été ajouté : il pourra retirer le courrier et les colis au comptoir.')
+    await added.waitFor()
+    await page.locator('[data-rht-toaster]').getByRole('button', { name: 'Fermer' }).click()
+    await added.waitFor({ state: 'detached' })
     await shot(page, 'representants', viewport)
     await page.getByRole('button', { name: `Retirer ${name} Durand` }).click()
     await page.getByRole('dialog', { name: `Retirer ${name} Durand ?` }).getByRole('button', { name: 'Retirer le représentant' }).click()
