@@ -83,6 +83,8 @@ for (const viewport of [DESKTOP, MOBILE]) {
     const cfeDate = deadlines.find((d) => d.id === `cfe-${thisYear}`)!.date
     // The file holds the deadlines to come: this year's CFE, or next year's once it is past.
     const nextCfe = deadlines.find((d) => d.kind === 'cfe' && d.date >= today)!
+    // The past ones are folded: this year's CFE shows once they are, after 15 December.
+    if (cfeDate < today) await page.getByRole('button', { name: /^Afficher les \d+ échéances passées$/ }).click()
     const cfe = page.getByRole('listitem').filter({ hasText: `Cotisation foncière des entreprises (CFE) ${thisYear}` })
     assert.is(await cfe.locator('time').getAttribute('datetime'), cfeDate)
     assert.match((await cfe.textContent())!, cfeDate.endsWith('-12-15') ? `15 décembre ${thisYear}` : `Reportée du 15 décembre ${thisYear}`)

@@ -7,6 +7,7 @@ import { FORMALITY_ORDERED, ORDER_OWNER_ONLY, refusals } from '../../src/machine
 import { formatEuros } from '../../src/views/components/ui.tsx'
 import { menu } from '../../src/views/routes.ts'
 import { formatDuration, upcomingFirst } from '../../src/views/pages/company/MeetingsPage.tsx'
+import { pastToggleLabel } from '../../src/views/pages/company/DeadlineList.tsx'
 import * as F from '../util/fixtures.ts'
 import { setViewport } from '../util/dom.ts'
 import { renderApp, type Scenario } from '../util/services.tsx'
@@ -420,14 +421,22 @@ const Fiscal = suite('/suivi-comptable/calendrier-fiscal')
 Fiscal.before.each(() => setViewport(1280))
 Fiscal.after.each(() => cleanup())
 
+/** The past ones are folded (test below): shown, they take their place among the others. */
+function unfoldPast() {
+  const unfold = screen.queryByRole('button', { name: /^Afficher (les \d+ échéances passées|l’échéance passée)$/ })
+  if (unfold) fireEvent.click(unfold)
+}
+const fiscalItems = () => screen.getAllByRole('list', { name: /^Échéances fiscales \d{4}$/ }).flatMap(items)
+const dates = (shown: HTMLElement[]) => shown.map((li) => li.querySelector('time')!.getAttribute('datetime'))
+
 Fiscal("this year's and next year's deadlines as the module computes them; past greyed, the next highlighted; the CFE on 15 December", async () => {
   await open('/suivi-comptable/calendrier-fiscal')
   await screen.findByRole('heading', { name: 'Échéances fiscales de Boulangerie des Lilas SAS' })
   const expected = fiscalCalendar({ today, legalForm: 'SAS', vatRegime: 'simplifie' })
-  const shown = [...within(screen.getByRole('list', { name: `Échéances fiscales ${year}` })).getAllByRole('listitem'),
-    ...within(screen.getByRole('list', { name: `Échéances fiscales ${year + 1}` })).getAllByRole('listitem')]
+  unfoldPast()
+  const shown = fiscalItems()
   assert.is(shown.length, expected.length)
-  assert.equal(shown.map((li) => li.querySelector('time')!.getAttribute('datetime')), expected.map((d) => d.date))
+  assert.equal(dates(shown), expected.map((d) => d.date))
   assert.equal(shown.map((li) => li.getAttribute('data-past')), expected.map((d) => String(d.date < today)))
   const next = nextDeadline(expected, today)!
   const highlighted = shown.filter((li) => li.getAttribute('data-next') === 'true')
@@ -441,6 +450,39 @@ Fiscal("this year's and next year's deadlines as the module computes them; past 
   assert.match(cfe.textContent!, new RegExp(`15 décembre ${year + 1}|16 décembre ${year + 1}|17 décembre ${year + 1}`))
   assert.ok(shown.some((li) => li.textContent!.includes('Acompte de TVA de juillet')), 'the simplified regime by default')
   assert.is(within(cfe).getByRole('link', { name: /Source : entreprendre.service-public.fr/ }).getAttribute('target'), '_blank')
+})
+
+Fiscal('the past deadlines are folded behind « Afficher les N échéances passées », which shows them greyed in their place and hides them again', async () => {
+  // A letter's deadline of last year: past whatever the day the test runs (and the fiscal ones before today).
+  const lastYear = `${year - 1}-06-01`
+  await open('/suivi-comptable/calendrier-fiscal', { mailPipeline: { deadlines: [
+    { documentId: 30, orderId: 2, sender: 'URSSAF Île-de-France', kind: 'administratif', receivedAt: `${year - 1}-05-12T09:00:00.000Z`, date: lastYear, amountCents: null },
+  ] } })
+  await screen.findByRole('heading', { name: 'Échéances fiscales de Boulangerie des Lilas SAS' })
+  const expected = [{ date: lastYear }, ...fiscalCalendar({ today, legalForm: 'SAS', vatRegime: 'simplifie' })]
+  const past = expected.filter((d) => d.date < today)
+  const upcoming = expected.filter((d) => d.date >= today)
+  const toggle = await screen.findByRole('button', { name: `Afficher les ${past.length} échéances passées` })
+  assert.equal(dates(fiscalItems()), upcoming.map((d) => d.date), 'folded: only the ones to come')
+  assert.is(fiscalItems().filter((li) => li.getAttribute('data-past') === 'true').length, 0)
+  assert.is(fiscalItems()[0]!.getAttribute('data-next'), 'true', 'the next one first')
+  assert.is(screen.queryByRole('heading', { name: String(year - 1) }), null, 'a year of past ones only is folded whole')
+  assert.is(toggle.getAttribute('aria-expanded'), 'false')
+  fireEvent.click(toggle)
+  await waitFor(() => assert.equal(dates(fiscalItems()), expected.map((d) => d.date)))
+  assert.equal(fiscalItems().filter((li) => li.getAttribute('data-past') === 'true').length, past.length)
+  screen.getByRole('heading', { name: String(year - 1) })
+  assert.is(toggle.getAttribute('aria-expanded'), 'true')
+  assert.is(toggle.textContent, 'Masquer les échéances passées')
+  fireEvent.click(toggle)
+  await waitFor(() => assert.equal(dates(fiscalItems()), upcoming.map((d) => d.date)))
+  assert.is(toggle.textContent, `Afficher les ${past.length} échéances passées`)
+})
+
+Fiscal('the toggle says « l’échéance passée » for one', () => {
+  assert.is(pastToggleLabel(1, false), 'Afficher l’échéance passée')
+  assert.is(pastToggleLabel(1, true), 'Masquer l’échéance passée')
+  assert.is(pastToggleLabel(3, false), 'Afficher les 3 échéances passées')
 })
 
 Fiscal('the regime, the year end and the tax on profits: chosen, applied, remembered for that company', async () => {
@@ -508,6 +550,7 @@ Duties('approval within six months, filing after it, with their dates; the benef
   await open('/suivi-comptable/formalite-juridique')
   await screen.findByRole('heading', { name: 'Obligations juridiques de Boulangerie des Lilas SAS' })
   const expected = legalDuties({ today, legalForm: 'SAS' }).deadlines
+  unfoldPast()
   const shown = screen.getAllByRole('list', { name: /^Obligations \d{4}$/ }).flatMap(items)
   assert.equal(shown.map((li) => li.querySelector('time')!.getAttribute('datetime')), expected.map((d) => d.date))
   assert.ok(shown.some((li) => li.textContent!.includes(`Approbation des comptes (exercice clos le 31 décembre ${year})`) && li.textContent!.includes(`30 juin ${year + 1}`)))

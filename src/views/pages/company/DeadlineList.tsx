@@ -1,11 +1,14 @@
 // A company's dated duties, year by year: the date in French, what to do, why (the detail line and
 // the official source, or the letter that set it); past ones greyed, the next one highlighted.
+// The past ones are folded behind « Afficher les N échéances passées »: in late November the fiscal
+// calendar's year was eleven months of them before the next one (≈ 8,500 px on a phone).
 import { styled } from 'goober'
+import { useState } from 'react'
 import { Link } from 'wouter'
 import { longDateFr } from '../../../domain/dates.ts'
 import { type Deadline, isPast, nextDeadline } from '../../../domain/deadline.ts'
 import { Badge, Muted } from '../../components/page.tsx'
-import { VisuallyHidden } from '../../components/ui.tsx'
+import { Button, VisuallyHidden } from '../../components/ui.tsx'
 import { color, radius } from '../../theme.ts'
 import { frenchDateFormat } from '../../../../server/contract/rules/french-date.ts'
 
@@ -60,16 +63,32 @@ function DeadlineItem({ deadline, past, next }: { deadline: DatedEntry; past: bo
   )
 }
 
+/** The toggle's words: what a press does, with how many past ones it shows. */
+export const pastToggleLabel = (count: number, shown: boolean) =>
+  shown ? (count === 1 ? 'Masquer l’échéance passée' : 'Masquer les échéances passées')
+    : count === 1 ? 'Afficher l’échéance passée' : `Afficher les ${count} échéances passées`
+
 export function DeadlineList({ deadlines, today, label }: { deadlines: DatedEntry[]; today: string; label: string }) {
+  const [pastShown, setPastShown] = useState(false)
   const next = nextDeadline(deadlines, today)
-  const years = [...new Set(deadlines.map((d) => d.date.slice(0, 4)))]
+  const pastCount = deadlines.filter((d) => isPast(d, today)).length
+  const shown = pastShown ? deadlines : deadlines.filter((d) => !isPast(d, today))
+  const years = [...new Set(shown.map((d) => d.date.slice(0, 4)))]
   return (
     <>
+      {pastCount > 0 && (
+        <p>
+          <Button type="button" $variant="secondary" aria-expanded={pastShown} onClick={() => setPastShown(!pastShown)}>
+            {pastToggleLabel(pastCount, pastShown)}
+          </Button>
+        </p>
+      )}
+      {shown.length === 0 && <p><Muted>Aucune échéance à venir.</Muted></p>}
       {years.map((year) => (
         <Year key={year} aria-labelledby={`echeances-${year}`}>
           <h3 id={`echeances-${year}`}>{year}</h3>
           <ol aria-label={`${label} ${year}`}>
-            {deadlines.filter((d) => d.date.startsWith(year)).map((d) => (
+            {shown.filter((d) => d.date.startsWith(year)).map((d) => (
               <DeadlineItem key={d.id} deadline={d} past={isPast(d, today)} next={d === next} />
             ))}
           </ol>
