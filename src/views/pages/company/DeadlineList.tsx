@@ -1,7 +1,8 @@
 // A company's dated duties, year by year: the date in French, what to do, why (the detail line and
 // the official source, or the letter that set it); past ones greyed, the next one highlighted.
 // The past ones are folded behind « Afficher les N échéances passées »: in late November the fiscal
-// calendar's year was eleven months of them before the next one (≈ 8,500 px on a phone).
+// calendar's year was eleven months of them before the next one (on a phone, 7,275 px tall with them,
+// 5,201 px folded).
 import { styled } from 'goober'
 import { useState } from 'react'
 import { Link } from 'wouter'
