@@ -1,0 +1,69 @@
+// Every page is reached by following what the customer sees, from the dashboard: a phone (its drawer),
+// a desktop with the menu expanded, and one with it collapsed. A page linked nowhere visible can only
+// be reached by typing its address: eight were so on phones before the group pages' row
+// (layout/SectionNav.tsx), and no test that opened pages with page.goto could notice it.
+import type { Page } from 'playwright-core'
+import * as assert from 'uvu/assert'
+import { menu, pageRoutes, routeByPath } from '../../src/views/routes.ts'
+import { chooseOrder, DESKTOP, isMobile, MOBILE, networkIdle, openMenu, pageTitle, portalSuite, signIn, type Viewport } from '../util/e2e.ts'
+
+const Navigation = portalSuite('Navigation in Chromium: every page reached by clicks')
+
+/** Where the portal's visible links lead: page routes and menu groups only (not files, not the API). */
+function visibleLinks(page: Page): Promise<string[]> {
+  return page.evaluate(() => [...document.querySelectorAll<HTMLAnchorElement>('a[href]')]
+    .filter((a) => a.checkVisibility({ visibilityProperty: true }) && !a.closest('[inert]') && new URL(a.href).origin === location.origin)
+    .map((a) => new URL(a.href).pathname))
+}
+
+const followed = (path: string) => routeByPath(path) !== undefined || menu.some((item) => item.to === path)
+
+/** The pages reached from the dashboard by following visible links (the drawer's too, on a phone), breadth first. */
+async function reachedByClicks(page: Page, viewport: Viewport): Promise<Set<string>> {
+  const reached = new Set<string>()
+  const tried = new Set<string>(['/tableau-de-bord'])
+  const queue = ['/tableau-de-bord']
+  while (queue.length) {
+    const href = queue.shift()!
+    await page.goto(href)
+    // A group's address opens its first page: what counts is where one lands.
+    const landed = new URL(page.url()).pathname
+    const route = routeByPath(landed)
+    assert.ok(route, `${href} lands on ${landed}, not a page`)
+    await pageTitle(page, route.title).waitFor()
+    await networkIdle(page)
+    reached.add(landed)
+    const links = await visibleLinks(page)
+    if (isMobile(viewport)) {
+      await openMenu(page, viewport)
+      links.push(...await visibleLinks(page))
+    }
+    for (const link of links) {
+      if (followed(link) && !tried.has(link)) {
+        tried.add(link)
+        queue.push(link)
+      }
+    }
+  }
+  return reached
+}
+
+for (const [label, viewport, collapsed] of [['360 px', MOBILE, false], ['1280 px, menu expanded', DESKTOP, false], ['1280 px, menu collapsed', DESKTOP, true]] as const) {
+  Navigation(`${label}: every page of the portal is linked from what the customer sees`, async ({ portal }) => {
+    const tab = await portal.open({ viewport })
+    const { page } = tab
+    await signIn(page)
+    await chooseOrder(page, 'Boulangerie des Lilas SAS')
+    await pageTitle(page, 'Tableau de bord').waitFor()
+    if (collapsed) {
+      await page.getByRole('button', { name: 'Réduire le menu' }).click()
+      await page.getByRole('button', { name: 'Déplier le menu' }).waitFor()
+    }
+    const reached = await reachedByClicks(page, viewport)
+    const unreached = pageRoutes.map((r) => r.path).filter((path) => !reached.has(path))
+    assert.equal(unreached, [], `reached only by typing the address: ${unreached.join(', ')}`)
+    await tab.close()
+  })
+}
+
+Navigation.run()
