@@ -4,14 +4,19 @@
 // A page is fetched when it scrolls into view (`page.visible`), one at a time, in the order they
 // were seen; a page that fails says so and can be asked again (`page.retry`). The zoom buttons
 // step through a few levels (pinching works too: the browser's own). A letter without images yet
-// (`pageCount` 0) is `preparing`: the page only offers the download.
-import { assign, fromPromise, setup } from 'xstate'
+// (`pageCount` 0) is `preparing`: the page only offers the download, and asks for the letters again
+// (`pages.recheck`, emitted) after each pause of PREPARING_RECHECK_MS, so that the pages show once the
+// server has made them (a letter opened as it arrives), without a reload.
+import { assign, emit, fromPromise, setup } from 'xstate'
 import { failureOf } from './shared.ts'
 import { deferred } from './deferred.ts'
 
 export const PAGE_FAILED = 'Cette page n’a pas pu être chargée.'
 /** The widths the zoom buttons step through, as a share of the viewer's width. */
 export const ZOOM_LEVELS = [1, 1.5, 2, 3] as const
+
+/** The pauses before each new look at a letter being prepared (≈ 1 min in all, then no more: a reload does it). */
+export const PREPARING_RECHECK_MS = [2000, 4000, 8000, 15_000, 30_000] as const
 
 export type PageStatus = 'waiting' | 'queued' | 'loading' | 'shown' | 'failed'
 
@@ -30,6 +35,8 @@ export interface LetterPagesContext {
   current: number | null
   /** Index in ZOOM_LEVELS. */
   zoom: number
+  /** How many times the letters were asked for again while the images were being made. */
+  rechecks: number
 }
 
 export type LetterPagesEvent =
@@ -45,14 +52,19 @@ export const letterPagesMachine = deferred(() => setup({
     context: {} as LetterPagesContext,
     input: {} as { documentId: number; pageCount: number },
     events: {} as LetterPagesEvent,
+    emitted: {} as { type: 'pages.recheck' },
   },
   actors: {
     loadPage: fromPromise<Blob, { documentId: number; page: number }>(async () => {
       throw new Error('letterPages: loadPage is not provided')
     }),
+    pause: fromPromise<void, { ms: number }>(async () => {
+      throw new Error('letterPages: pause is not provided')
+    }),
   },
   guards: {
     hasNoImages: ({ context }) => context.pages.length === 0,
+    mayRecheck: ({ context }) => context.rechecks < PREPARING_RECHECK_MS.length,
     isWaiting: ({ context }, params: { page: number }) => context.pages[params.page - 1]?.status === 'waiting',
     hasFailed: ({ context }, params: { page: number }) => context.pages[params.page - 1]?.status === 'failed',
     hasQueue: ({ context }) => context.queue.length > 0,
@@ -73,13 +85,33 @@ export const letterPagesMachine = deferred(() => setup({
     queue: [],
     current: null,
     zoom: 0,
+    rechecks: 0,
   }),
   initial: 'checking',
   states: {
     checking: {
       always: [{ guard: 'hasNoImages', target: 'preparing' }, { target: 'viewing' }],
     },
-    preparing: { tags: ['preparing'] },
+    preparing: {
+      tags: ['preparing'],
+      initial: 'waiting',
+      states: {
+        waiting: {
+          always: { guard: 'mayRecheck', target: 'pausing' },
+        },
+        pausing: {
+          invoke: {
+            id: 'pause',
+            src: 'pause',
+            input: ({ context }) => ({ ms: PREPARING_RECHECK_MS[context.rechecks]! }),
+            onDone: {
+              target: 'waiting',
+              actions: [assign({ rechecks: ({ context }) => context.rechecks + 1 }), emit({ type: 'pages.recheck' })],
+            },
+          },
+        },
+      },
+    },
     viewing: {
       initial: 'idle',
       on: {

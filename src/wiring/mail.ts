@@ -110,7 +110,10 @@ export function createMailFlows({ api, notify, navigate, toPortal }: WiringDeps)
       },
     })),
     letterPages: later(() => letterPagesMachine.provide({
-      actors: { loadPage: fromPromise(({ input, signal }) => api.getDocumentPage(input.documentId, input.page, { signal })) },
+      actors: {
+        loadPage: fromPromise(({ input, signal }) => api.getDocumentPage(input.documentId, input.page, { signal })),
+        pause: fromPromise(({ input, signal }) => pause(input.ms, signal)),
+      },
     })),
     letterDeadlines: later(() => letterDeadlinesMachine.provide({
       actors: {

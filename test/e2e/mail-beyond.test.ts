@@ -3,7 +3,7 @@
 // images, fetched with the token, with "Page 1 sur 2", the zoom buttons and the download.
 // (The search journey, which needs the letters' text, is test/e2e/mail-search.test.ts.)
 import * as assert from 'uvu/assert'
-import { DESKTOP, isMobile, MOBILE, openLetters, portalSuite, screenshot, type Viewport } from '../util/e2e.ts'
+import { DESKTOP, isMobile, lettersPrepared, MOBILE, openLetters, portalSuite, screenshot, type Viewport } from '../util/e2e.ts'
 
 const GREFFE = 'Greffe du tribunal de commerce de Paris'
 
@@ -30,6 +30,7 @@ for (const viewport of [MOBILE, DESKTOP] as Viewport[]) {
     page.on('request', (request) => {
       if (/\/documents\/\d+\/pages\/\d+$/.test(request.url())) pageCalls.push(request.url())
     })
+    await lettersPrepared(portal)
     await openLetters(page)
     // The Greffe's letter has two pages.
     await page.getByRole('listbox', { name: 'Courriers' }).getByRole('option').filter({ hasText: GREFFE }).first().click()

@@ -1,16 +1,21 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { createActor } from 'xstate'
-import { letterPagesMachine, PAGE_FAILED, ZOOM_LEVELS } from '../../src/machines/letterPages.machine.ts'
+import { createActor, fromPromise } from 'xstate'
+import { letterPagesMachine, PAGE_FAILED, PREPARING_RECHECK_MS, ZOOM_LEVELS } from '../../src/machines/letterPages.machine.ts'
 import { Deferreds, describePath, flush, replay, shortestPaths } from '../util/paths.ts'
 
 const image = new Blob(['RIFF....WEBP'], { type: 'image/webp' })
 
 function start(pageCount: number) {
   const deferreds = new Deferreds()
-  const machine = letterPagesMachine.provide({ actors: { loadPage: deferreds.actor() } })
-  return { actor: createActor(machine, { input: { documentId: 12, pageCount } }), deferreds }
+  const machine = letterPagesMachine.provide({ actors: { loadPage: deferreds.actor(), pause: deferreds.actor() } })
+  const actor = createActor(machine, { input: { documentId: 12, pageCount } })
+  const rechecks: number[] = []
+  actor.on('pages.recheck', () => rechecks.push(deferreds.count('pause')))
+  return { actor, deferreds, rechecks }
 }
+
+const pauses = (deferreds: Deferreds) => deferreds.started.filter((s) => s.id === 'pause').map((s) => (s.input as { ms: number }).ms)
 
 const loads = (deferreds: Deferreds) => deferreds.started.filter((s) => s.id === 'loadPage').map((s) => (s.input as { page: number }).page)
 
@@ -65,15 +70,70 @@ for (const path of paths) {
 }
 ModelBased.run()
 
+// A letter whose images are being made: the pauses and the new looks at the letters, whatever else is pressed.
+const preparingEvents = [
+  { type: 'xstate.done.actor.pause' },
+  { type: 'page.visible', page: 1 },
+  { type: 'page.retry', page: 1 },
+  { type: 'zoom.in' },
+] as const
+const Preparing = suite('letterPages: every shortest path, replayed (a letter being prepared)')
+const preparingPaths = shortestPaths(letterPagesMachine, { events: preparingEvents, input: { documentId: 12, pageCount: 0 }, limit: 500 })
+Preparing('the model reaches the end of the pauses', () => {
+  assert.ok(preparingPaths.some((p) => p.state.context.rechecks === PREPARING_RECHECK_MS.length))
+})
+for (const path of preparingPaths) {
+  Preparing(describePath(path), async () => {
+    const { actor, deferreds, rechecks } = start(0)
+    await replay(actor, deferreds, path)
+    const snapshot = actor.getSnapshot()
+    const done = path.steps.filter((s) => s.event.type === 'xstate.done.actor.pause').length
+    assert.ok(snapshot.hasTag('preparing'), 'no page to show')
+    assert.equal(loads(deferreds), [], 'nothing fetched')
+    // Each pause ended is one new look at the letters, made when it ends; the pauses grow, and stop after the last.
+    assert.is(rechecks.length, done)
+    assert.is(snapshot.context.rechecks, done)
+    assert.equal(pauses(deferreds), PREPARING_RECHECK_MS.slice(0, Math.min(done + 1, PREPARING_RECHECK_MS.length)))
+    assert.ok(deferreds.count('pause') <= 1)
+    actor.stop()
+  })
+}
+Preparing.run()
+
 const Pages = suite('letterPages: examples')
 
-Pages('no images yet: preparing, nothing fetched', async () => {
-  const { actor, deferreds } = start(0)
+Pages('a letter being prepared: its letters asked for again after 2, 4, 8, 15 and 30 s, then no more', async () => {
+  const { actor, deferreds, rechecks } = start(0)
   actor.start()
-  actor.send({ type: 'page.visible', page: 1 })
   await flush()
+  for (const [i, ms] of PREPARING_RECHECK_MS.entries()) {
+    assert.equal(pauses(deferreds).at(-1), ms)
+    assert.is(rechecks.length, i, 'not before the pause ends')
+    deferreds.settle('pause', { output: undefined })
+    await flush()
+    assert.is(rechecks.length, i + 1)
+  }
+  assert.is(pauses(deferreds).length, PREPARING_RECHECK_MS.length, 'no pause after the last')
+  assert.is(deferreds.count('pause'), 0)
   assert.ok(actor.getSnapshot().hasTag('preparing'))
-  assert.equal(loads(deferreds), [])
+})
+
+Pages('a letter with its images asks for nothing again', async () => {
+  const { actor, deferreds, rechecks } = start(2)
+  actor.start()
+  await flush()
+  assert.equal(pauses(deferreds), [])
+  assert.equal(rechecks, [])
+})
+
+Pages('left (the actor stopped), a letter being prepared calls its pause off', async () => {
+  let signal: AbortSignal | undefined
+  const machine = letterPagesMachine.provide({ actors: { pause: fromPromise<void, { ms: number }>(({ signal: s }) => { signal = s; return new Promise<void>(() => {}) }) } })
+  const actor = createActor(machine, { input: { documentId: 12, pageCount: 0 } }).start()
+  await flush()
+  assert.is(signal?.aborted, false)
+  actor.stop()
+  assert.is(signal?.aborted, true)
 })
 
 Pages('pages are fetched as they come into view, one by one, in the order seen', async () => {

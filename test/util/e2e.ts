@@ -30,6 +30,7 @@ import type { Order } from '../../server/contract/schemas.ts'
 import { loadConfig, type Config } from '../../server/config.ts'
 import { DEMO_PASSWORD } from '../../server/db/seed.ts'
 import { createServer } from '../../server/main.ts'
+import { LETTER_JOB } from '../../server/services/mail-pipeline.ts'
 
 export { DEMO_PASSWORD }
 export const ROOT = join(import.meta.dirname, '..', '..')
@@ -308,6 +309,22 @@ export async function openLetters(page: Page) {
   await pageTitle(page, 'Tableau de bord').waitFor()
   await page.goto('/mes-courriers/courriers')
   await page.getByRole('listbox', { name: 'Courriers' }).getByRole('option').first().waitFor()
+}
+
+/**
+ * Waits until the server has made every demo letter's page images and read its text (the background
+ * pipeline that starts with the server): on a busy machine a journey opening a letter at once found
+ * « L’aperçu de ce courrier est en cours de préparation » (seen in CI).
+ */
+export async function lettersPrepared(portal: Portal, timeoutMs = 120_000) {
+  const end = Date.now() + timeoutMs
+  for (;;) {
+    const { pending } = await portal.server.deps.db.selectFrom('jobs').select((eb) => eb.fn.countAll<string>().as('pending'))
+      .where('kind', '=', LETTER_JOB).where('state', 'in', ['queued', 'running']).executeTakeFirstOrThrow()
+    if (Number(pending) === 0) return
+    if (Date.now() > end) throw new Error(`${pending} courriers encore en préparation après ${timeoutMs / 1000} s`)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
 }
 
 export async function waitForPath(page: Page, path: string) {

@@ -134,6 +134,27 @@ Images('no images yet: the preview is being prepared, the letter can be download
   assert.ok(app.calls.pageLoads.every((l) => l.documentId !== 22))
 })
 
+Images('a letter being prepared shows its pages once the server has made them, without a reload; the list stays', async () => {
+  const letters = documents.map((d) => ({ ...d }))
+  const app = await open('/mes-courriers/courriers', { data: { documents: letters } })
+  const list = await screen.findByRole('listbox', { name: 'Courriers' }, slow)
+  fireEvent.click(within(list).getByText('BNP Paribas'))
+  const viewer = screen.getByRole('region', { name: 'Aperçu du courrier' })
+  await within(viewer).findByText('L’aperçu de ce courrier est en cours de préparation. Vous pouvez déjà le télécharger.')
+  const readings = () => app.calls.loads.filter((l) => l.resource === 'documents').length
+  const before = readings()
+  // The server makes its two pages meanwhile: the letters are read again after 2 s (letterPages.machine.ts).
+  letters[1] = { ...letters[1]!, pageImages: 2 }
+  await within(viewer).findByText('Page 1 sur 2', { exact: true }, { timeout: 4000 })
+  assert.is(readings(), before + 1, 'read again once')
+  assert.is(within(viewer).queryByText(/en cours de préparation/), null)
+  show(1)
+  await within(viewer).findByRole('img', { name: 'Page 1 sur 2 du courrier de BNP Paribas' })
+  assert.equal(app.calls.pageLoads, [{ documentId: 22, page: 1 }])
+  // The same letter still open, the list still there.
+  assert.is(within(list).getByText('BNP Paribas').closest('[role="option"]')!.getAttribute('aria-selected'), 'true')
+})
+
 Images('closing the letter gives the page images’ memory back', async () => {
   const revoked: string[] = []
   const revoke = URL.revokeObjectURL

@@ -8,7 +8,7 @@ import type { ActorRefFrom } from 'xstate'
 import type { MailDocument } from '../../../../server/contract/schemas.ts'
 import { type letterPagesMachine, type PageImage, ZOOM_LEVELS } from '../../../machines/letterPages.machine.ts'
 import { useFlows } from '../../app-context.tsx'
-import { Muted, useObjectUrl } from '../../components/page.tsx'
+import { Muted, useObjectUrl, usePortal } from '../../components/page.tsx'
 import { Alert, Button, ErrorState, Spinner } from '../../components/ui.tsx'
 import { useFocusAfter } from '../../components/useFocusWhenShown.ts'
 import { color, radius } from '../../theme.ts'
@@ -41,6 +41,13 @@ const Frame = styled('div')`
 export function LetterPages({ letter }: { letter: MailDocument }) {
   const flows = useFlows('mail')
   const pages = useActorRef(flows.letterPages, { input: { documentId: letter.id, pageCount: letter.pageImages } })
+  // While the images are being made, the letters are read again now and then (their list stays shown): once this
+  // letter has its images, the viewer draws it anew with them (LetterViewer keys this by pageImages).
+  const { data } = usePortal()
+  useEffect(() => {
+    const subscription = pages.on('pages.recheck', () => data?.send({ type: 'data.refresh', resource: 'documents' }))
+    return () => subscription.unsubscribe()
+  }, [pages, data])
   const preparing = useSelector(pages, (s) => s.hasTag('preparing'))
   const list = useSelector(pages, (s) => s.context.pages)
   const zoom = useSelector(pages, (s) => s.context.zoom)

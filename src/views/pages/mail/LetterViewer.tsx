@@ -111,7 +111,8 @@ export function LetterViewer({ letter, mailbox, folders, candidates, onBack, hea
       ) : (
         loading && <Spinner label="Chargement du courrier numérisé…" />
       )}
-      {imageMode && <LetterPages letter={letter} />}
+      {/* Keyed by its images: a letter still being prepared shows its pages once a reading of the list brings them. */}
+      {imageMode && <LetterPages key={letter.pageImages} letter={letter} />}
       <LetterHistory letter={letter} refresh={`${letter.folderId}:${letter.read}:${sendOpen}:${loading}`} />
       {sendOpen && <SendDialog mailbox={mailbox} candidates={candidates.some((d) => d.id === letter.id) ? candidates : [letter, ...candidates]} />}
     </Viewer>
