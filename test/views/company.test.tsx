@@ -1,5 +1,5 @@
 import '../util/dom.ts'
-import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { CalendarInvoice, LegalSubmission } from '../../server/contract/schemas.ts'
@@ -7,7 +7,7 @@ import { FORMALITY_ORDERED, ORDER_OWNER_ONLY, refusals } from '../../src/machine
 import { formatEuros } from '../../src/views/components/ui.tsx'
 import { menu } from '../../src/views/routes.ts'
 import { formatDuration, upcomingFirst } from '../../src/views/pages/company/MeetingsPage.tsx'
-import { pastToggleLabel } from '../../src/views/pages/company/DeadlineList.tsx'
+import { DeadlineList, pastToggleLabel } from '../../src/views/pages/company/DeadlineList.tsx'
 import * as F from '../util/fixtures.ts'
 import { setViewport } from '../util/dom.ts'
 import { renderApp, type Scenario } from '../util/services.tsx'
@@ -479,10 +479,16 @@ Fiscal('the past deadlines are folded behind « Afficher les N échéances pass�
   assert.is(toggle.textContent, `Afficher les ${past.length} échéances passées`)
 })
 
-Fiscal('the toggle says « l’échéance passée » for one', () => {
+Fiscal('the toggle says « l’échéance passée » for one; with none to come, the folded list says so', async () => {
   assert.is(pastToggleLabel(1, false), 'Afficher l’échéance passée')
   assert.is(pastToggleLabel(1, true), 'Masquer l’échéance passée')
   assert.is(pastToggleLabel(3, false), 'Afficher les 3 échéances passées')
+  render(<DeadlineList deadlines={[{ id: 'ancienne', date: '2025-03-01', title: 'Une échéance passée' }]} today="2026-11-29" label="Échéances" />)
+  screen.getByText('Aucune échéance à venir.')
+  assert.is(screen.queryByText('Une échéance passée'), null)
+  fireEvent.click(screen.getByRole('button', { name: 'Afficher l’échéance passée' }))
+  await screen.findByText('Une échéance passée')
+  assert.is(screen.queryByText('Aucune échéance à venir.'), null)
 })
 
 Fiscal('the regime, the year end and the tax on profits: chosen, applied, remembered for that company', async () => {
