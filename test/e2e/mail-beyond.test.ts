@@ -3,12 +3,12 @@
 // images, fetched with the token, with "Page 1 sur 2", the zoom buttons and the download.
 // (The search journey, which needs the letters' text, is test/e2e/mail-search.test.ts.)
 import * as assert from 'uvu/assert'
-import { DESKTOP, isMobile, lettersPrepared, MOBILE, openLetters, portalSuite, screenshot, type Viewport } from '../util/e2e.ts'
+import { DESKTOP, isMobile, MOBILE, openLetters, portalSuite, screenshot, type Viewport } from '../util/e2e.ts'
 
 const GREFFE = 'Greffe du tribunal de commerce de Paris'
 
 
-const Images = portalSuite('Mes courriers without a PDF viewer')
+const Images = portalSuite('Mes courriers without a PDF viewer', { prepared: true })
 
 for (const viewport of [MOBILE, DESKTOP] as Viewport[]) {
   Images(`${viewport.width} px: the letter's pages as images, lazily, with the page count, zoom and download`, async ({ portal }) => {
@@ -30,7 +30,6 @@ for (const viewport of [MOBILE, DESKTOP] as Viewport[]) {
     page.on('request', (request) => {
       if (/\/documents\/\d+\/pages\/\d+$/.test(request.url())) pageCalls.push(request.url())
     })
-    await lettersPrepared(portal)
     await openLetters(page)
     // The Greffe's letter has two pages.
     await page.getByRole('listbox', { name: 'Courriers' }).getByRole('option').filter({ hasText: GREFFE }).first().click()

@@ -3,19 +3,18 @@
 // highlighted, and the result opens the letter.
 import * as assert from 'uvu/assert'
 import type { Page } from 'playwright-core'
-import { DESKTOP, isMobile, lettersPrepared, MOBILE, openLetters, portalSuite, screenshot, type Viewport } from '../util/e2e.ts'
+import { DESKTOP, isMobile, MOBILE, openLetters, portalSuite, screenshot, type Viewport } from '../util/e2e.ts'
 
 const GREFFE = 'Greffe du tribunal de commerce de Paris'
 const WORD = 'injonction'
 
 
-const Search = portalSuite('Mes courriers: search in the text of the letters')
+const Search = portalSuite('Mes courriers: search in the text of the letters', { prepared: true })
 
 for (const viewport of [MOBILE, DESKTOP] as Viewport[]) {
   Search(`${viewport.width} px: a word found only inside a letter, highlighted; the result opens it`, async ({ portal }) => {
     const tab = await portal.open({ viewport })
     const { page } = tab
-    await lettersPrepared(portal)
     await openLetters(page)
     const list = page.getByRole('listbox', { name: 'Courriers' })
     assert.is(await list.getByText(new RegExp(WORD, 'i')).count(), 0, 'no sender nor kind holds the word')
