@@ -13,7 +13,7 @@ import { createServer } from 'node:net'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { connect } from '../server/db/connect.ts'
-import { backgroundSettled } from './background-settled.ts'
+import { backgroundSettled } from '../test/util/background-settled.ts'
 import { machineDescription, saveSection } from './bench-report.ts'
 
 // autocannon ships no types: the little of its API used here.

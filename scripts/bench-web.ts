@@ -14,7 +14,7 @@ import * as esbuild from 'esbuild'
 import Fastify from 'fastify'
 import lighthouse from 'lighthouse'
 import { type Browser, chromium } from 'playwright-core'
-import { backgroundSettled } from './background-settled.ts'
+import { backgroundSettled } from '../test/util/background-settled.ts'
 import { machineDescription, median, saveSection } from './bench-report.ts'
 import { CHROMIUM_FLAGS, CHROMIUM_PATH, DEMO_PASSWORD, builtSpa, MOBILE, type Portal, ROOT, startPortal } from '../test/util/e2e.ts'
 

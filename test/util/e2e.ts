@@ -30,8 +30,7 @@ import type { Order } from '../../server/contract/schemas.ts'
 import { loadConfig, type Config } from '../../server/config.ts'
 import { DEMO_PASSWORD } from '../../server/db/seed.ts'
 import { createServer } from '../../server/main.ts'
-import { LETTER_JOB } from '../../server/services/mail-pipeline.ts'
-import type { Db } from '../../server/db/schema.ts'
+import { backgroundSettled } from './background-settled.ts'
 
 export { DEMO_PASSWORD }
 export const ROOT = join(import.meta.dirname, '..', '..')
@@ -164,7 +163,11 @@ export async function startPortal(options: { config?: Partial<Config>; localhost
     await server.app.listen({ port, host: '127.0.0.1' })
     server.startBackground()
     browser = await launchChromium()
-    if (options.prepared || process.env.SCREENSHOTS === '1') await lettersPrepared(server.deps.db)
+    // The demo letters prepared first (their images, text and deadlines: ≈ 15 s for 45), when a file needs them
+    // (`prepared`: one that opened a letter at once found « L’aperçu de ce courrier est en cours de préparation », seen
+    // in CI) and for `npm run screenshots` (the same pictures each time). Not for every file: that made the browser
+    // suite 32 % longer (828 s against 627 s).
+    if (options.prepared || process.env.SCREENSHOTS === '1') await backgroundSettled(server.deps.db, { timeoutMs: 120_000 })
   } catch (error) {
     await server.close()
     await rm(dir, { recursive: true, force: true })
@@ -311,24 +314,6 @@ export async function openLetters(page: Page) {
   await pageTitle(page, 'Tableau de bord').waitFor()
   await page.goto('/mes-courriers/courriers')
   await page.getByRole('listbox', { name: 'Courriers' }).getByRole('option').first().waitFor()
-}
-
-/**
- * Waits until the server has made every queued letter's page images and read its text (the background pipeline
- * that starts with the server: 45 demo letters, ≈ 15 s here). startPortal waits for it when asked (`prepared`: the
- * journeys that open a letter's images or search its text; one that opened a letter at once found « L’aperçu de ce
- * courrier est en cours de préparation », seen in CI) and always for `npm run screenshots` (the same pictures each
- * time). Not for every file: that made the browser suite 32 % longer (828 s against 627 s).
- */
-async function lettersPrepared(db: Db, timeoutMs = 120_000) {
-  const end = Date.now() + timeoutMs
-  for (;;) {
-    const { pending } = await db.selectFrom('jobs').select((eb) => eb.fn.countAll<string>().as('pending'))
-      .where('kind', '=', LETTER_JOB).where('state', 'in', ['queued', 'running']).executeTakeFirstOrThrow()
-    if (Number(pending) === 0) return
-    if (Date.now() > end) throw new Error(`${pending} courriers encore en préparation après ${timeoutMs / 1000} s`)
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
 }
 
 export async function waitForPath(page: Page, path: string) {

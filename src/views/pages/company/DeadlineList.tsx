@@ -72,8 +72,9 @@ export const pastToggleLabel = (count: number, shown: boolean) =>
 export function DeadlineList({ deadlines, today, label }: { deadlines: DatedEntry[]; today: string; label: string }) {
   const [pastShown, setPastShown] = useState(false)
   const next = nextDeadline(deadlines, today)
-  const pastCount = deadlines.filter((d) => isPast(d, today)).length
-  const shown = pastShown ? deadlines : deadlines.filter((d) => !isPast(d, today))
+  const upcoming = deadlines.filter((d) => !isPast(d, today))
+  const pastCount = deadlines.length - upcoming.length
+  const shown = pastShown ? deadlines : upcoming
   const years = [...new Set(shown.map((d) => d.date.slice(0, 4)))]
   return (
     <>
