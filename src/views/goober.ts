@@ -5,7 +5,7 @@
 import { glob, setup } from 'goober'
 import { shouldForwardProp } from 'goober/should-forward-prop'
 import { createElement } from 'react'
-import { color } from './theme.ts'
+import { color, DESKTOP_MIN_WIDTH } from './theme.ts'
 
 const nonce = typeof document !== 'undefined' ? document.querySelector('meta[name="csp-nonce"]')?.getAttribute('content') : null
 if (nonce && nonce !== '__CSP_NONCE__') (window as unknown as { __nonce__: string }).__nonce__ = nonce
@@ -72,6 +72,8 @@ glob`
   a { color: ${color.primary}; }
   button, input, select, textarea { font: inherit; }
   :focus-visible { outline: 3px solid ${color.focus}; outline-offset: 2px; }
+  /* A form whose button bar stays at the bottom of a phone's screen: what Tab reaches is scrolled above the bar. */
+  @media (max-width: ${DESKTOP_MIN_WIDTH - 1}px) { html:has([data-sticky-bar]) { scroll-padding-bottom: 7rem; } }
   @keyframes portal-spin { to { transform: rotate(360deg); } }
   @media (prefers-reduced-motion: reduce) {
     *, *::before, *::after { animation-duration: 0.01ms !important; transition-duration: 0.01ms !important; }

@@ -2,6 +2,7 @@
 // and sees it in the viewer, its unread mark gone; then an operator adds a letter with
 // `npm run ingest` (the server stopped: PGlite admits one process) and it shows once the portal is
 // back and the page loaded again.
+// The accounting export: the lists and the send button on a phone and a desktop.
 import { execFile } from 'node:child_process'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -10,7 +11,7 @@ import { promisify } from 'node:util'
 import type { Page } from 'playwright-core'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { DESKTOP, MOBILE, openLetters, ROOT, samplePdf, screenshot, startPortal, type Viewport } from '../util/e2e.ts'
+import { DESKTOP, isMobile, MOBILE, networkIdle, openLetters, portalSuite, ROOT, samplePdf, screenshot, startPortal, type Viewport } from '../util/e2e.ts'
 
 const BOULANGERIE = 'Boulangerie des Lilas SAS'
 const letters = (page: Page) => page.getByRole('listbox', { name: 'Courriers' }).getByRole('option')
@@ -88,3 +89,66 @@ Mail('a letter added with npm run ingest appears after a reload', async (ctx) =>
 })
 
 Mail.run()
+
+// The accounting export (PRODUCT.md): pick an invoice and a letter, send them to the accounting inbox. On a phone the
+// lists take the page's scroll (no box cutting its last letter) and the button stays on screen, never over the box
+// that Tab reaches.
+const Export = portalSuite('Export comptable in Chromium')
+for (const viewport of [MOBILE, DESKTOP] as Viewport[]) {
+  Export(`${viewport.width} px: an invoice and the last letter reach the accounting inbox`, async ({ portal }) => {
+    const tab = await portal.open({ viewport })
+    const { page } = tab
+    await openLetters(page)
+    await page.goto('/mes-courriers/export-comptable')
+    await networkIdle(page)
+    const to = `compta-${viewport.width}@example.com`
+    await page.getByLabel('Adresse de votre boîte comptable (Dext)').fill(to)
+    const invoices = page.getByRole('group', { name: 'Factures' }).getByRole('checkbox')
+    const letterBoxes = page.getByRole('group', { name: 'Courriers' }).getByRole('checkbox')
+    assert.ok(await letterBoxes.count() > 20, 'the bakery has many letters')
+    await invoices.first().check()
+    const last = letterBoxes.last()
+    const send = page.getByRole('button', { name: 'Envoyer 1 pièce à ma comptabilité' })
+    if (isMobile(viewport)) {
+      // Every box reached by Tab, from the address to the last letter, shows above the bar (nothing covers it), and the
+      // button stays on screen all the way.
+      const count = (await invoices.count()) + (await letterBoxes.count())
+      await page.getByLabel('Adresse de votre boîte comptable (Dext)').focus()
+      for (let i = 0; i < count; i += 1) {
+        await page.keyboard.press('Tab')
+        const seen = await page.evaluate(() => {
+          const box = document.activeElement as HTMLElement
+          const { left, top, width, height } = box.getBoundingClientRect()
+          const bar = document.querySelector('button[type="submit"]')!.parentElement!.getBoundingClientRect()
+          return box.matches('input[type="checkbox"]') && document.elementFromPoint(left + width / 2, top + height / 2) === box &&
+            box.closest('label')!.getBoundingClientRect().bottom <= bar.top
+        })
+        assert.ok(seen, `la case n° ${i + 1} atteinte par Tab est visible, sa ligne entière au-dessus du bouton`)
+        const button = (await send.boundingBox())!
+        assert.ok(button.y >= 0 && button.y + button.height <= viewport.height, `le bouton reste à l’écran (case n° ${i + 1})`)
+      }
+      assert.ok(await last.evaluate((box) => box === document.activeElement))
+      // No box scrolling inside the page: the letters' list is as tall as its letters.
+      assert.ok(await page.getByRole('group', { name: 'Courriers' }).evaluate((list) => [list, ...list.querySelectorAll('div')].every((box) => box.scrollHeight <= box.clientHeight + 1)))
+      await page.keyboard.press('Space')
+    } else {
+      // On a desktop the two lists sit side by side, each scrolling in its own box under its legend (never over it).
+      const box = page.getByRole('group', { name: 'Courriers' }).locator('> div')
+      assert.ok(await box.evaluate((items) => items.scrollHeight > items.clientHeight))
+      await box.evaluate((items) => { items.scrollTop = 200 })
+      assert.ok(await page.getByRole('group', { name: 'Courriers' }).evaluate((list) => {
+        const legend = list.querySelector('legend')!.getBoundingClientRect()
+        return document.elementFromPoint(legend.left + 5, legend.top + legend.height / 2) === list.querySelector('legend')
+      }), 'la légende « Courriers » reste lisible quand sa liste défile')
+      await last.check()
+    }
+    assert.ok(await last.isChecked())
+    await screenshot(page, `accounting-export-${isMobile(viewport) ? 'mobile' : 'desktop'}`)
+    await page.getByRole('button', { name: 'Envoyer 2 pièces à ma comptabilité' }).click()
+    await page.getByText(`2 pièces envoyées à ${to}.`).waitFor()
+    const mail = await portal.server.deps.db.selectFrom('outbox').select(['attachments']).where('to_address', '=', to).executeTakeFirstOrThrow()
+    assert.is((mail.attachments as string[]).length, 2)
+    await tab.close()
+  })
+}
+Export.run()

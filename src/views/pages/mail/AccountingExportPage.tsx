@@ -50,19 +50,40 @@ function useKeptExport(flows: Flows<'mail'>, orderId: number | null) {
 }
 
 
+// On a desktop the two lists sit side by side, each scrolling in its box. On a phone a box scrolling inside the page
+// cut its last letter at its edge and caught the thumb: the lists take the page's own scroll, and the button (with
+// the progress while sending) stays at the bottom of the screen, however long the lists.
 const Columns = styled('div')`
   display: grid;
   gap: 1rem;
   ${mq.desktop} { grid-template-columns: 1fr 1fr; }
-  fieldset { border: 1px solid ${color.border}; border-radius: ${radius}; margin: 0; padding: 0.75rem; max-height: 24rem; overflow: auto; }
+  fieldset { border: 1px solid ${color.border}; border-radius: ${radius}; margin: 0; padding: 0.75rem; }
+  /* Tab scrolls a box into view above the bar (the page’s scroll-padding, goober.ts), with the rest of its row (up to four lines). */
+  input { scroll-margin-bottom: 5.5rem; }
   legend { font-weight: 700; padding: 0 0.25rem; }
   label { display: flex; gap: 0.6rem; align-items: flex-start; padding: 0.35rem 0; min-height: 44px; }
   input[type='checkbox'] { margin-top: 0.3rem; }
   fieldset[aria-disabled='true'] label { opacity: 0.6; cursor: not-allowed; }
 `
 
-const Progress = styled('div')`
+/** A list's items: on a desktop they scroll inside the box, under its legend (a scrolling fieldset slid them over it). */
+const Items = styled('div')`
+  ${mq.desktop} { max-height: 22rem; overflow: auto; }
+`
+
+const SubmitBar = styled('div')`
+  margin-top: 1rem;
   progress { width: 100%; height: 0.8rem; accent-color: ${color.primary}; }
+  ${mq.mobile} {
+    position: sticky;
+    bottom: 0;
+    z-index: 1;
+    margin: 1rem -1.25rem 0;
+    padding: 0.75rem 1.25rem;
+    background: ${color.surface};
+    border-top: 1px solid ${color.border};
+    button[type='submit'] { width: 100%; }
+  }
 `
 
 export default function AccountingExportPage(_: PageProps) {
@@ -120,38 +141,42 @@ export default function AccountingExportPage(_: PageProps) {
           <Columns>
             <fieldset aria-disabled={busy || undefined}>
               <legend>Factures</legend>
-              <ListState status={invoices.status} error={invoices.error} label="vos factures" empty="Aucune facture pour le moment" isEmpty={(invoices.items ?? []).length === 0}
-                onRetry={() => startup.send({ type: 'data.retry', resource: 'invoices' })}>
-                {(invoices.items ?? []).map((i) => (
-                  <label key={i.id}>
-                    <input type="checkbox" checked={isPicked('invoice', i.id)} aria-disabled={busy || undefined} onChange={() => toggle({ kind: 'invoice', id: i.id })} />
-                    <span>Facture {i.number} <Muted>du {formatDate(i.date)}, {formatEuros(i.amountInclTaxCents)} TTC</Muted></span>
-                  </label>
-                ))}
-              </ListState>
+              <Items>
+                <ListState status={invoices.status} error={invoices.error} label="vos factures" empty="Aucune facture pour le moment" isEmpty={(invoices.items ?? []).length === 0}
+                  onRetry={() => startup.send({ type: 'data.retry', resource: 'invoices' })}>
+                  {(invoices.items ?? []).map((i) => (
+                    <label key={i.id}>
+                      <input type="checkbox" checked={isPicked('invoice', i.id)} aria-disabled={busy || undefined} onChange={() => toggle({ kind: 'invoice', id: i.id })} />
+                      <span>Facture {i.number} <Muted>du {formatDate(i.date)}, {formatEuros(i.amountInclTaxCents)} TTC</Muted></span>
+                    </label>
+                  ))}
+                </ListState>
+              </Items>
             </fieldset>
             <fieldset aria-disabled={busy || undefined}>
               <legend>Courriers</legend>
-              <ListState status={documents.status} error={documents.error} label="vos courriers" empty="Aucun courrier pour le moment" isEmpty={(documents.items ?? []).length === 0}
-                onRetry={() => startup.send({ type: 'data.retry', resource: 'documents' })}>
-                {(documents.items ?? []).map((d) => (
-                  <label key={d.id}>
-                    <input type="checkbox" checked={isPicked('document', d.id)} aria-disabled={busy || undefined} onChange={() => toggle({ kind: 'document', id: d.id })} />
-                    <span>{d.sender} <Muted>{documentKind[d.kind]}, reçu le {formatDate(d.receivedAt)}</Muted></span>
-                  </label>
-                ))}
-              </ListState>
+              <Items>
+                <ListState status={documents.status} error={documents.error} label="vos courriers" empty="Aucun courrier pour le moment" isEmpty={(documents.items ?? []).length === 0}
+                  onRetry={() => startup.send({ type: 'data.retry', resource: 'documents' })}>
+                  {(documents.items ?? []).map((d) => (
+                    <label key={d.id}>
+                      <input type="checkbox" checked={isPicked('document', d.id)} aria-disabled={busy || undefined} onChange={() => toggle({ kind: 'document', id: d.id })} />
+                      <span>{d.sender} <Muted>{documentKind[d.kind]}, reçu le {formatDate(d.receivedAt)}</Muted></span>
+                    </label>
+                  ))}
+                </ListState>
+              </Items>
             </fieldset>
           </Columns>
-          {busy && (
-            <Progress role="status">
-              <label htmlFor="export-progress">Envoi en cours : {progress.done} / {progress.total} pièce{progress.total > 1 ? 's' : ''}</label>
-              <progress id="export-progress" max={progress.total} value={progress.done} />
-            </Progress>
-          )}
-          <p>
+          <SubmitBar data-sticky-bar>
+            {busy && (
+              <div role="status">
+                <label htmlFor="export-progress">Envoi en cours : {progress.done} / {progress.total} pièce{progress.total > 1 ? 's' : ''}</label>
+                <progress id="export-progress" max={progress.total} value={progress.done} />
+              </div>
+            )}
             <BusyButton type="submit" busy={busy}>{busy ? 'Envoi…' : `Envoyer ${picked.length ? `${picked.length} pièce${picked.length > 1 ? 's' : ''}` : ''} à ma comptabilité`}</BusyButton>
-          </p>
+          </SubmitBar>
         </form>
       )}
     </PageCard>
