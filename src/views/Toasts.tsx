@@ -1,6 +1,6 @@
 // Toasts (spec §8, §9): 5 seconds each, at most 20 at once. react-hot-toast keeps at most 20
 // toasts by construction (its TOAST_LIMIT); the view test checks it. Each is announced (a polite
-// live region), has a « Fermer » button, and Escape dismisses them. On a phone they show at the
+// live region), has a « Fermer » button, and Escape dismisses them; on a phone a tap on one dismisses it. On a phone they show at the
 // bottom, away from the bars' controls ('Ouvrir le menu', the Domiciliation choice, the bell),
 // except while a dialog is open: a phone's dialog sits at the bottom, its buttons there.
 import { styled } from 'goober'
@@ -73,17 +73,22 @@ export default function Toasts() {
       }}
     >
       {(t) => (
-        <ToastBar toast={t} position={position}>
-          {({ icon, message }) => (
-            <>
-              {icon}
-              {message}
-              <Close type="button" aria-label="Fermer" onClick={() => toast.dismiss(t.id)}>
-                <Icon name="close" />
-              </Close>
-            </>
-          )}
-        </ToastBar>
+        // On a phone a tap anywhere on a toast dismisses it: it covers the bottom of the page, and « Fermer » is a small
+        // target at its end. Not on a desktop, where its text may be selected (to copy an error); the keyboard has
+        // « Fermer » and Escape. A link in it still goes where it says (and dismisses it too).
+        <div onClick={phone ? () => toast.dismiss(t.id) : undefined}>
+          <ToastBar toast={t} position={position}>
+            {({ icon, message }) => (
+              <>
+                {icon}
+                {message}
+                <Close type="button" aria-label="Fermer" onClick={() => toast.dismiss(t.id)}>
+                  <Icon name="close" />
+                </Close>
+              </>
+            )}
+          </ToastBar>
+        </div>
       )}
     </Toaster>
   )

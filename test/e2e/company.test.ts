@@ -143,6 +143,11 @@ for (const viewport of [DESKTOP, MOBILE]) {
     await qonto.getByRole('button', { name: "Ça m'intéresse : Qonto" }).click()
     await qonto.getByText('Demande envoyée').waitFor()
     await toast(page, 'Votre intérêt pour Qonto est transmis').waitFor()
+    if (isMobile(viewport)) {
+      // On a phone a tap on the toast's text dismisses it (it covers the bottom of the page).
+      await toast(page, 'Votre intérêt pour Qonto est transmis').getByText(/^Votre intérêt/).click()
+      await toast(page, 'Votre intérêt pour Qonto est transmis').waitFor({ state: 'detached', timeout: 3000 })
+    }
     await page.reload()
     await qonto.getByText('Demande envoyée').waitFor()
     assert.is(await page.getByRole('region', { name: 'Shine' }).getByRole('button', { name: "Ça m'intéresse : Shine" }).count(), 1)

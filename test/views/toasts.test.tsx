@@ -117,4 +117,26 @@ Toaster('on a phone, at the bottom, away from the bars; over an open dialog (at 
   }
 })
 
+Toaster('on a phone a tap anywhere on a toast dismisses it; on a desktop its text can be selected and it stays', async () => {
+  const desktop = render(<Toasts />)
+  act(() => showToast({ kind: 'error', message: 'Refusé sur ordinateur.' }))
+  fireEvent.click(await screen.findByText('Refusé sur ordinateur.'))
+  await new Promise((resolve) => setTimeout(resolve, 1500))
+  screen.getByText('Refusé sur ordinateur.')
+  desktop.unmount()
+  act(() => toast.remove())
+  try {
+    setViewport(360)
+    render(<Toasts />)
+    act(() => showToast({ kind: 'error', message: 'Refusé sur téléphone.' }))
+    act(() => showToast({ kind: 'success', message: 'Enregistré sur téléphone.' }))
+    fireEvent.click(await screen.findByText('Refusé sur téléphone.'))
+    await waitFor(() => assert.is(screen.queryByText('Refusé sur téléphone.'), null), { timeout: 3000 })
+    // Only the one tapped.
+    screen.getByText('Enregistré sur téléphone.')
+  } finally {
+    setViewport(1280)
+  }
+})
+
 Toaster.run()
