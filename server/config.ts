@@ -41,6 +41,11 @@ export interface Config {
   instanceName?: string
   /** mail pipeline (issue 14): this process runs the background jobs (page images, OCR); false for an API-only instance. */
   jobWorker: boolean
+  /**
+   * The kinds of background job this process's worker runs (JOB_KINDS, comma-separated: `letter-pipeline` for the letters'
+   * images, text and deadlines, `security-notice` for the e-mails of account changes); unset: every kind.
+   */
+  jobKinds?: readonly string[]
 }
 
 /** billing: the approval number of the demo (SEED_DEMO), plainly not a real one. */
@@ -154,5 +159,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     instanceName: env.INSTANCE_NAME?.trim() || undefined,
     // mail pipeline (issue 14)
     jobWorker: env.JOB_WORKER !== 'false',
+    jobKinds: env.JOB_KINDS?.trim() ? env.JOB_KINDS.split(',').map((kind) => kind.trim()).filter(Boolean) : undefined,
   }
 }

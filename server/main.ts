@@ -18,7 +18,12 @@ import { LETTER_JOB, letterPipelineJob } from './services/mail-pipeline.ts'
 import { SECURITY_NOTICE_JOB, securityNoticeJob } from './services/security-notice.ts'
 import { tesseractOcr } from './services/ocr.ts'
 
+/** The kinds of background job a worker can run (JOB_KINDS picks among them). */
+export const JOB_KINDS = [LETTER_JOB, SECURITY_NOTICE_JOB] as const
+
 export async function createServer(config: Config) {
+  const unknownKinds = (config.jobKinds ?? []).filter((kind) => !(JOB_KINDS as readonly string[]).includes(kind))
+  if (unknownKinds.length) throw new Error(`JOB_KINDS invalide : ${unknownKinds.join(', ')} ; les sortes de tâches sont ${JOB_KINDS.join(', ')}.`)
   const logger = pino({ level: config.logLevel })
   const handle = await connect({
     databaseUrl: config.databaseUrl,
@@ -78,7 +83,9 @@ export async function createServer(config: Config) {
       }, SWEEP_EVERY_MS)
       timer.unref()
       if (config.jobWorker) {
-        worker = startJobWorker({ db: handle.db, handlers: { [LETTER_JOB]: letterPipelineJob({ db: handle.db, storage, ocr }), [SECURITY_NOTICE_JOB]: securityNoticeJob(deps) }, log: logger })
+        const handlers = { [LETTER_JOB]: letterPipelineJob({ db: handle.db, storage, ocr }), [SECURITY_NOTICE_JOB]: securityNoticeJob(deps) }
+        const kinds: readonly string[] = config.jobKinds ?? JOB_KINDS
+        worker = startJobWorker({ db: handle.db, handlers: Object.fromEntries(Object.entries(handlers).filter(([kind]) => kinds.includes(kind))), log: logger })
         deps.jobs = worker
       }
     }

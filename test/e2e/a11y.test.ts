@@ -10,7 +10,8 @@ import {
   toast, type Viewport,
 } from '../util/e2e.ts'
 
-const A11y = portalSuite('Accessibilité (axe-core) : aucune violation grave ou critique')
+// Prepared: the pages are checked with everything the demo letters bring (their images, the deadlines found in them).
+const A11y = portalSuite('Accessibilité (axe-core) : aucune violation grave ou critique', { prepared: true })
 
 /** Checks the page as it is now; every finding of every screen is reported at the end of the test. */
 function checker(tab: Tab, viewport: Viewport) {

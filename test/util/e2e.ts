@@ -13,6 +13,9 @@
 //   })
 //   Mail.run()
 //
+// The server runs the background jobs of the security notices only: a file whose journeys need the demo letters'
+// images, text or deadlines asks for them with portalSuite(title, { prepared: true }) (startPortal the same), and
+// then starts once they are made.
 // Journeys that do not change data share the file's server; one that does (an upload) belongs
 // where nothing after it depends on the data it changed, or gets its own startPortal().
 // Run: npm run test:e2e (Chromium at /usr/bin/chromium, or CHROMIUM_PATH).
@@ -31,6 +34,7 @@ import { loadConfig, type Config } from '../../server/config.ts'
 import { DEMO_PASSWORD } from '../../server/db/seed.ts'
 import { createServer } from '../../server/main.ts'
 import { backgroundSettled } from './background-settled.ts'
+import { SECURITY_NOTICE_JOB } from '../../server/services/security-notice.ts'
 
 export { DEMO_PASSWORD }
 export const ROOT = join(import.meta.dirname, '..', '..')
@@ -144,6 +148,7 @@ async function freePort(): Promise<number> {
 
 export async function startPortal(options: { config?: Partial<Config>; localhost?: boolean; prepared?: boolean } = {}): Promise<Portal> {
   const distDir = await builtSpa()
+  const prepared = options.prepared || process.env.SCREENSHOTS === '1'
   const dir = await mkdtemp(join(tmpdir(), 'portail-e2e-'))
   // WebAuthn (passkeys) needs a host name, not an IP: such a portal is reached at http://localhost:<port>,
   // known before starting so that PUBLIC_URL (the relying party and e-mail links) names it.
@@ -156,6 +161,10 @@ export async function startPortal(options: { config?: Partial<Config>; localhost
     logLevel: 'silent',
     // Every journey signs in from 127.0.0.1: the per-IP limit of login attempts would stop them.
     authRateLimit: 10_000,
+    // The demo letters' pipeline (images, text, deadlines: ≈ 15 s of a core for 45 letters) only for a file that needs
+    // its results (`prepared`) and for the screenshots; the others run the security notices alone (JOB_KINDS), so the
+    // pipeline does not take a core from their journeys on a 2-core machine.
+    ...(prepared ? {} : { jobKinds: [SECURITY_NOTICE_JOB] }),
     ...options.config,
   })
   let browser: Browser | undefined
@@ -167,7 +176,7 @@ export async function startPortal(options: { config?: Partial<Config>; localhost
     // (`prepared`: one that opened a letter at once found « L’aperçu de ce courrier est en cours de préparation », seen
     // in CI) and for `npm run screenshots` (the same pictures each time). Not for every file: that made the browser
     // suite 32 % longer (828 s against 627 s).
-    if (options.prepared || process.env.SCREENSHOTS === '1') await backgroundSettled(server.deps.db, { timeoutMs: 120_000 })
+    if (prepared) await backgroundSettled(server.deps.db, { timeoutMs: 120_000 })
   } catch (error) {
     await server.close()
     await rm(dir, { recursive: true, force: true })

@@ -1,0 +1,60 @@
+// JOB_KINDS: a process's worker runs only the kinds of background job named (the browser journeys run the security
+// notices without the demo letters' pipeline, which would take a core for ≈ 15 s in every file); an unknown kind stops
+// the start with a French message; unset, every kind runs.
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { loadConfig } from '../../server/config.ts'
+import { enqueueJob } from '../../server/db/repositories/jobs.ts'
+import { createServer, JOB_KINDS } from '../../server/main.ts'
+import { LETTER_JOB } from '../../server/services/mail-pipeline.ts'
+import { SECURITY_NOTICE_JOB, type SecurityNotice } from '../../server/services/security-notice.ts'
+
+const test = suite<{ dir: string }>('JOB_KINDS: the kinds of background job a process runs')
+test.before.each(async (ctx) => { ctx.dir = await mkdtemp(join(tmpdir(), 'portail-job-kinds-')) })
+test.after.each(async (ctx) => { await rm(ctx.dir, { recursive: true, force: true }) })
+
+const configIn = (dir: string, env: NodeJS.ProcessEnv = {}) => ({
+  ...loadConfig(env), dataDir: join(dir, 'data'), storageDir: join(dir, 'storage'), distDir: join(dir, 'no-dist'), logLevel: 'silent',
+})
+
+test('read from the environment, comma-separated; unset or blank: every kind', () => {
+  assert.equal(loadConfig({ JOB_KINDS: ' security-notice , letter-pipeline ' }).jobKinds, ['security-notice', 'letter-pipeline'])
+  assert.is(loadConfig({}).jobKinds, undefined)
+  assert.is(loadConfig({ JOB_KINDS: '  ' }).jobKinds, undefined)
+  assert.equal([...JOB_KINDS].sort(), [LETTER_JOB, SECURITY_NOTICE_JOB].sort())
+})
+
+test('an unknown kind stops the start, named, with the known ones', async ({ dir }) => {
+  try {
+    await createServer(configIn(dir, { JOB_KINDS: 'security-notice,ocr' }))
+    assert.unreachable('started')
+  } catch (error) {
+    assert.is((error as Error).message, 'JOB_KINDS invalide : ocr ; les sortes de tâches sont letter-pipeline, security-notice.')
+  }
+})
+
+test('security-notice only: a queued notice is sent, the demo letters wait untouched for a worker that runs them', async ({ dir }) => {
+  const server = await createServer(configIn(dir, { JOB_KINDS: 'security-notice' }))
+  try {
+    const { db } = server.deps
+    const letters = await db.selectFrom('jobs').select('id').where('kind', '=', LETTER_JOB).execute()
+    assert.ok(letters.length > 0, 'the demo queued its letters')
+    const notice: SecurityNotice = { kind: 'passkey-added', to: 'titulaire@example.com', firstname: 'Camille', name: 'Téléphone' }
+    await enqueueJob(db, SECURITY_NOTICE_JOB, notice)
+    server.startBackground()
+    const until = Date.now() + 15_000
+    while (!(await db.selectFrom('outbox').select('id').where('to_address', '=', 'titulaire@example.com').executeTakeFirst())) {
+      assert.ok(Date.now() < until, 'the notice was sent within 15 s')
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    const states = await db.selectFrom('jobs').select(['state', 'attempts']).where('kind', '=', LETTER_JOB).execute()
+    assert.ok(states.every((job) => job.state === 'queued' && job.attempts === 0), 'no letter job taken')
+  } finally {
+    await server.close()
+  }
+})
+
+test.run()
