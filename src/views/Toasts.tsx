@@ -1,8 +1,9 @@
 // Toasts (spec §8, §9): 5 seconds each, at most 20 at once. react-hot-toast keeps at most 20
 // toasts by construction (its TOAST_LIMIT); the view test checks it. Each is announced (a polite
-// live region), has a « Fermer » button, and Escape dismisses them; on a phone a tap on one dismisses it. On a phone they show at the
-// bottom, away from the bars' controls ('Ouvrir le menu', the Domiciliation choice, the bell),
-// except while a dialog is open: a phone's dialog sits at the bottom, its buttons there.
+// live region), has a « Fermer » button, and Escape dismisses them; on a phone a tap on one
+// dismisses it. On a phone they show at the bottom, away from the bars' controls ('Ouvrir le menu',
+// the Domiciliation choice, the bell), except while a dialog is open: a phone's dialog sits at the
+// bottom, its buttons there. On a desktop they show at the top, below the header and its controls.
 import { styled } from 'goober'
 import { IconButton } from './components/icon-button.ts'
 import { useEffect, useState } from 'react'
@@ -12,7 +13,7 @@ import type { Notice } from '../machines/shared.ts'
 import { useMediaQuery } from './components/useMediaQuery.ts'
 import { setupGoober } from './goober.ts'
 import { Icon } from './icons.tsx'
-import { color, DESKTOP_MIN_WIDTH } from './theme.ts'
+import { color, DESKTOP_MIN_WIDTH, HEADER_HEIGHT_PX } from './theme.ts'
 
 // react-hot-toast calls goober's setup when it loads, which drops ours: put it back.
 setupGoober()
@@ -52,6 +53,8 @@ export default function Toasts() {
   const phone = useMediaQuery(`(max-width: ${DESKTOP_MIN_WIDTH - 1}px)`)
   const dialogOpen = useDialogOpen()
   const position = phone && !dialogOpen ? 'bottom-center' : 'top-center'
+  // On a desktop, below the header (64 px): not over the page's title, the Domiciliation choice and the bell.
+  const containerStyle = !phone && !dialogOpen ? { top: HEADER_HEIGHT_PX + 8 } : undefined
 
   // Escape dismisses them, unless it closed something else first (a dialog, the bell's panel stop it on their way).
   useEffect(() => {
@@ -65,6 +68,7 @@ export default function Toasts() {
   return (
     <Toaster
       position={position}
+      containerStyle={containerStyle}
       toastOptions={{
         duration: TOAST_DURATION_MS,
         style: { maxWidth: '32rem', color: color.text, overflowWrap: 'anywhere' },

@@ -21,6 +21,8 @@ export const shadow = '0 1px 2px rgba(16, 24, 40, 0.06), 0 4px 12px rgba(16, 24,
 
 /** Desktop from this width on: the sidebar shows its sub-menus and the header its picker. */
 export const DESKTOP_MIN_WIDTH = 900
+/** The signed-in pages' header bar (at least; layout/Header.tsx); a desktop's toasts show below it. */
+export const HEADER_HEIGHT_PX = 64
 export const mq = {
   desktop: `@media (min-width: ${DESKTOP_MIN_WIDTH}px)`,
   mobile: `@media (max-width: ${DESKTOP_MIN_WIDTH - 1}px)`,

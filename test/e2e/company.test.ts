@@ -147,6 +147,11 @@ for (const viewport of [DESKTOP, MOBILE]) {
       // On a phone a tap on the toast's text dismisses it (it covers the bottom of the page).
       await toast(page, 'Votre intérêt pour Qonto est transmis').getByText(/^Votre intérêt/).click()
       await toast(page, 'Votre intérêt pour Qonto est transmis').waitFor({ state: 'detached', timeout: 3000 })
+    } else {
+      // On a desktop it shows below the header: the page's title, the Domiciliation choice and the bell stay in view.
+      const header = (await page.getByRole('banner').boundingBox())!
+      const shown = (await toast(page, 'Votre intérêt pour Qonto est transmis').boundingBox())!
+      assert.ok(shown.y >= header.y + header.height, `le message (haut ${shown.y}) sous l’en-tête (bas ${header.y + header.height})`)
     }
     await page.reload()
     await qonto.getByText('Demande envoyée').waitFor()

@@ -10,7 +10,7 @@ import { Button, IconButton } from '../components/ui.tsx'
 import { PAGE_TITLE_ID } from '../components/useFocusWhenShown.ts'
 import { Icon } from '../icons.tsx'
 import type { PageRoute } from '../pages/page.ts'
-import { color, mq, radius } from '../theme.ts'
+import { color, HEADER_HEIGHT_PX, mq, radius } from '../theme.ts'
 // notifications (issue 14)
 import { NotificationBell } from './NotificationBell.tsx'
 
@@ -21,7 +21,7 @@ const Bar = styled('header')`
   align-items: center;
   gap: 0.5rem;
   padding: 0.5rem 1rem;
-  min-height: 64px;
+  min-height: ${HEADER_HEIGHT_PX}px;
   background: ${color.surface};
   border-bottom: 1px solid ${color.border};
   h1 {
