@@ -353,9 +353,11 @@ Deadlines('the dashboard shows the next three, soonest first, each opening its l
   assert.equal(app.calls.deadlineLoads, [2])
 })
 
-Deadlines('the dashboard with none to come says so; a failure offers Réessayer', async () => {
+Deadlines('the dashboard with none to come in the letters says so, not that nothing is due, and leads to the fiscal calendar; a failure offers Réessayer', async () => {
   await open('/tableau-de-bord', { mailPipeline: { deadlines: [deadline(30, '2025-01-10', 100)] } })
-  await screen.findByText('Aucune échéance à venir', {}, slow)
+  const empty = await screen.findByText('Aucune échéance relevée dans vos courriers.', {}, slow)
+  const calendar = within(empty.parentElement!).getByRole('link', { name: 'Voir le calendrier fiscal' })
+  assert.is(calendar.getAttribute('href'), '/suivi-comptable/calendrier-fiscal')
   cleanup()
   const app = await open('/tableau-de-bord', { mailPipeline: { deadlines: [deadline(21, '2027-03-31', null)], fails: ['deadlines'] } })
   const card = (await screen.findByRole('heading', { name: 'Prochaines échéances' }, slow)).parentElement!

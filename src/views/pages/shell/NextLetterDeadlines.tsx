@@ -1,5 +1,6 @@
 // The dashboard's "Prochaines échéances": the next three deadlines found in the letters of the
-// selected order (of every order with 'Tous'), each opening its letter.
+// selected order (of every order with 'Tous'), each opening its letter, and the way to the fiscal
+// calendar (the company's tax deadlines, computed in its page).
 import { useActorRef, useSelector } from '@xstate/react'
 import { Link } from 'wouter'
 import { localIsoDate } from '../../../domain/dates.ts'
@@ -23,7 +24,9 @@ export function NextLetterDeadlines({ orderId }: { orderId: number | null }) {
       <h3 id="letter-deadlines-title">Prochaines échéances</h3>
       {error ? <ErrorState message={error} onRetry={() => actor.send({ type: 'deadlines.retry' })} />
         : loading ? <Spinner label="Chargement : les échéances de vos courriers…" />
-        : next.length === 0 ? <p>Aucune échéance à venir</p>
+        // The card knows the letters' deadlines only: it does not say that nothing is due (the CFE may be), it sends to
+        // the fiscal calendar, which lists the company's tax deadlines with these.
+        : next.length === 0 ? <p>Aucune échéance relevée dans vos courriers.</p>
         : (
           <Rows aria-label="Prochaines échéances de vos courriers">
             {next.map((d) => (
@@ -34,6 +37,7 @@ export function NextLetterDeadlines({ orderId }: { orderId: number | null }) {
             ))}
           </Rows>
         )}
+      <p><Link className={touchLink()} href="/suivi-comptable/calendrier-fiscal">Voir le calendrier fiscal</Link></p>
     </Card>
   )
 }
