@@ -4,7 +4,7 @@
 // ended, and coming back shows its progress or its result.
 import { useSelector } from '@xstate/react'
 import { styled } from 'goober'
-import { useEffect, useRef, useState } from 'react'
+import { type ReactNode, useEffect, useRef, useState } from 'react'
 import type { AccountingExportContext, ExportItem, ItemKind } from '../../../machines/accountingExport.machine.ts'
 import type { Notice } from '../../../machines/shared.ts'
 import { keeperOf, type KeptLogic } from '../../../wiring/kept.ts'
@@ -12,7 +12,7 @@ import { type Flows, useFlows, useServices, useSession } from '../../app-context
 import { Alert, BusyButton, Button, Field, formatDate, formatEuros } from '../../components/ui.tsx'
 import type { PageProps } from '../page.ts'
 import { color, mq, radius } from '../../theme.ts'
-import { ListState, Muted, PageCard, usePortal, useResource, useSelectedOrder } from '../../components/page.tsx'
+import { type ListStatus, ListState, Muted, PageCard, usePortal, useResource, useSelectedOrder } from '../../components/page.tsx'
 import { documentKind } from '../../components/labels.ts'
 import { useFocusWhenShown } from '../../components/useFocusWhenShown.ts'
 
@@ -86,6 +86,37 @@ const SubmitBar = styled('div')`
   }
 `
 
+/** One list to pick from (the invoices or the letters): its box, its loading, empty and error states, a box per item. */
+function PickList<T extends { id: number }>({ legend, kind, list, label, empty, onRetry, busy, isPicked, toggle, describe }: {
+  legend: string
+  kind: ItemKind
+  list: { items: readonly T[] | undefined; status: ListStatus; error: string | null }
+  label: string
+  empty: string
+  onRetry: () => void
+  busy: boolean
+  isPicked: (kind: ItemKind, id: number) => boolean
+  toggle: (item: ExportItem) => void
+  describe: (item: T) => ReactNode
+}) {
+  const items = list.items ?? []
+  return (
+    <fieldset aria-disabled={busy || undefined}>
+      <legend>{legend}</legend>
+      <Items>
+        <ListState status={list.status} error={list.error} label={label} empty={empty} isEmpty={items.length === 0} onRetry={onRetry}>
+          {items.map((item) => (
+            <label key={item.id}>
+              <input type="checkbox" checked={isPicked(kind, item.id)} aria-disabled={busy || undefined} onChange={() => toggle({ kind, id: item.id })} />
+              <span>{describe(item)}</span>
+            </label>
+          ))}
+        </ListState>
+      </Items>
+    </fieldset>
+  )
+}
+
 export default function AccountingExportPage(_: PageProps) {
   const flows = useFlows('mail')
   const { startup, data } = usePortal()
@@ -139,34 +170,12 @@ export default function AccountingExportPage(_: PageProps) {
             <input id="dext-email" ref={emailRef} type="email" autoComplete="email" value={email} readOnly={busy} onChange={(e) => actor.send({ type: 'export.email', email: e.target.value })} />
           </Field>
           <Columns>
-            <fieldset aria-disabled={busy || undefined}>
-              <legend>Factures</legend>
-              <Items>
-                <ListState status={invoices.status} error={invoices.error} label="vos factures" empty="Aucune facture pour le moment" isEmpty={(invoices.items ?? []).length === 0}
-                  onRetry={() => startup.send({ type: 'data.retry', resource: 'invoices' })}>
-                  {(invoices.items ?? []).map((i) => (
-                    <label key={i.id}>
-                      <input type="checkbox" checked={isPicked('invoice', i.id)} aria-disabled={busy || undefined} onChange={() => toggle({ kind: 'invoice', id: i.id })} />
-                      <span>Facture {i.number} <Muted>du {formatDate(i.date)}, {formatEuros(i.amountInclTaxCents)} TTC</Muted></span>
-                    </label>
-                  ))}
-                </ListState>
-              </Items>
-            </fieldset>
-            <fieldset aria-disabled={busy || undefined}>
-              <legend>Courriers</legend>
-              <Items>
-                <ListState status={documents.status} error={documents.error} label="vos courriers" empty="Aucun courrier pour le moment" isEmpty={(documents.items ?? []).length === 0}
-                  onRetry={() => startup.send({ type: 'data.retry', resource: 'documents' })}>
-                  {(documents.items ?? []).map((d) => (
-                    <label key={d.id}>
-                      <input type="checkbox" checked={isPicked('document', d.id)} aria-disabled={busy || undefined} onChange={() => toggle({ kind: 'document', id: d.id })} />
-                      <span>{d.sender} <Muted>{documentKind[d.kind]}, reçu le {formatDate(d.receivedAt)}</Muted></span>
-                    </label>
-                  ))}
-                </ListState>
-              </Items>
-            </fieldset>
+            <PickList legend="Factures" kind="invoice" list={invoices} label="vos factures" empty="Aucune facture pour le moment"
+              onRetry={() => startup.send({ type: 'data.retry', resource: 'invoices' })} busy={busy} isPicked={isPicked} toggle={toggle}
+              describe={(i) => <>Facture {i.number} <Muted>du {formatDate(i.date)}, {formatEuros(i.amountInclTaxCents)} TTC</Muted></>} />
+            <PickList legend="Courriers" kind="document" list={documents} label="vos courriers" empty="Aucun courrier pour le moment"
+              onRetry={() => startup.send({ type: 'data.retry', resource: 'documents' })} busy={busy} isPicked={isPicked} toggle={toggle}
+              describe={(d) => <>{d.sender} <Muted>{documentKind[d.kind]}, reçu le {formatDate(d.receivedAt)}</Muted></>} />
           </Columns>
           <SubmitBar data-sticky-bar>
             {busy && (
