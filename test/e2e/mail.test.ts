@@ -110,22 +110,22 @@ for (const viewport of [MOBILE, DESKTOP] as Viewport[]) {
     const last = letterBoxes.last()
     const send = page.getByRole('button', { name: 'Envoyer 1 pièce à ma comptabilité' })
     if (isMobile(viewport)) {
-      // Every box reached by Tab, from the address to the last letter, shows above the bar (nothing covers it), and the
-      // button stays on screen all the way.
-      const count = (await invoices.count()) + (await letterBoxes.count())
+      // Every box and « Tout sélectionner » reached by Tab, from the address to the last letter, shows above the bar
+      // (nothing covers it, nor the rest of a box's row), and the button stays on screen all the way.
+      const count = (await invoices.count()) + (await letterBoxes.count()) + 2
       await page.getByLabel('Adresse de votre boîte comptable (Dext)').focus()
       for (let i = 0; i < count; i += 1) {
         await page.keyboard.press('Tab')
         const seen = await page.evaluate(() => {
-          const box = document.activeElement as HTMLElement
-          const { left, top, width, height } = box.getBoundingClientRect()
+          const focused = document.activeElement as HTMLElement
+          const { left, top, width, height } = focused.getBoundingClientRect()
           const bar = document.querySelector('button[type="submit"]')!.parentElement!.getBoundingClientRect()
-          return box.matches('input[type="checkbox"]') && document.elementFromPoint(left + width / 2, top + height / 2) === box &&
-            box.closest('label')!.getBoundingClientRect().bottom <= bar.top
+          const row = focused.matches('input[type="checkbox"]') ? focused.closest('label')! : focused.matches('fieldset button') ? focused : null
+          return row !== null && document.elementFromPoint(left + width / 2, top + height / 2) === focused && row.getBoundingClientRect().bottom <= bar.top
         })
-        assert.ok(seen, `la case n° ${i + 1} atteinte par Tab est visible, sa ligne entière au-dessus du bouton`)
+        assert.ok(seen, `l’élément n° ${i + 1} atteint par Tab (une case ou « Tout sélectionner ») est visible, sa ligne entière au-dessus du bouton`)
         const button = (await send.boundingBox())!
-        assert.ok(button.y >= 0 && button.y + button.height <= viewport.height, `le bouton reste à l’écran (case n° ${i + 1})`)
+        assert.ok(button.y >= 0 && button.y + button.height <= viewport.height, `le bouton reste à l’écran (élément n° ${i + 1})`)
       }
       assert.ok(await last.evaluate((box) => box === document.activeElement))
       // No box scrolling inside the page: the letters' list is as tall as its letters.

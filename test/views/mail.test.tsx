@@ -480,6 +480,31 @@ Others('export comptable: the remembered address, progress, a clear result when 
   assert.equal(JSON.parse(localStorage.getItem('dextEmail')!), { [F.authUser.id + 1]: 'autre@dext.example.com', [F.authUser.id]: 'factures@dext.example.com' })
 })
 
+Others('export comptable: « Tout sélectionner » picks a whole list, « Tout désélectionner » empties it, the other list untouched', async () => {
+  const app = await open('/mes-courriers/export-comptable', { dextEmail: 'factures@dext.example.com' })
+  const letters = await screen.findByRole('group', { name: 'Courriers' })
+  const invoices = screen.getByRole('group', { name: 'Factures' })
+  const checked = (list: HTMLElement) => within(list).getAllByRole('checkbox').filter((c) => (c as HTMLInputElement).checked).length
+  const letterCount = within(letters).getAllByRole('checkbox').length
+  assert.ok(letterCount > 1, 'a list of several letters')
+  fireEvent.click(within(invoices).getAllByRole('checkbox')[0]!)
+  fireEvent.click(within(letters).getByRole('button', { name: 'Tout sélectionner (courriers)' }))
+  assert.is(checked(letters), letterCount)
+  assert.is(checked(invoices), 1, 'the invoice picked stays')
+  await screen.findByRole('button', { name: `Envoyer ${letterCount + 1} pièces à ma comptabilité` })
+  // All picked: the same button now empties this list only.
+  fireEvent.click(within(letters).getByRole('button', { name: 'Tout désélectionner (courriers)' }))
+  assert.is(checked(letters), 0)
+  assert.is(checked(invoices), 1)
+  // One box unticked by hand: « Tout sélectionner » again.
+  fireEvent.click(within(letters).getByRole('button', { name: 'Tout sélectionner (courriers)' }))
+  fireEvent.click(within(letters).getAllByRole('checkbox')[0]!)
+  within(letters).getByRole('button', { name: 'Tout sélectionner (courriers)' })
+  fireEvent.click(screen.getByRole('button', { name: `Envoyer ${letterCount} pièces à ma comptabilité` }))
+  await screen.findByText(`${letterCount} pièces envoyées à factures@dext.example.com.`)
+  assert.is(app.calls.dextSends.flatMap((s) => s.documentIds).length, letterCount - 1)
+})
+
 Others('export comptable: the address another person kept on this browser is not offered', async () => {
   await open('/mes-courriers/export-comptable', { dextEmail: 'leur-comptable@dext.example.com', dextEmailOf: F.authUser.id + 1 })
   const email = await screen.findByLabelText('Adresse de votre boîte comptable (Dext)')

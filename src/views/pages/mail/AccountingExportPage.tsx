@@ -87,7 +87,7 @@ const SubmitBar = styled('div')`
 `
 
 /** One list to pick from (the invoices or the letters): its box, its loading, empty and error states, a box per item. */
-function PickList<T extends { id: number }>({ legend, kind, list, label, empty, onRetry, busy, isPicked, toggle, describe }: {
+function PickList<T extends { id: number }>({ legend, kind, list, label, empty, onRetry, busy, isPicked, toggle, pickAll, describe }: {
   legend: string
   kind: ItemKind
   list: { items: readonly T[] | undefined; status: ListStatus; error: string | null }
@@ -97,12 +97,21 @@ function PickList<T extends { id: number }>({ legend, kind, list, label, empty, 
   busy: boolean
   isPicked: (kind: ItemKind, id: number) => boolean
   toggle: (item: ExportItem) => void
+  /** Picks these items of the list's kind, and no other of that kind (none: the list emptied of picks). */
+  pickAll: (kind: ItemKind, ids: number[]) => void
   describe: (item: T) => ReactNode
 }) {
   const items = list.items ?? []
+  // The whole list in one press; once all are picked, the same button drops this list's picks (the other list's stay).
+  const allPicked = items.length > 0 && items.every((item) => isPicked(kind, item.id))
+  const all = allPicked ? 'Tout désélectionner' : 'Tout sélectionner'
   return (
     <fieldset aria-disabled={busy || undefined}>
       <legend>{legend}</legend>
+      {items.length > 1 && (
+        <Button type="button" $variant="ghost" aria-label={`${all} (${legend.toLowerCase()})`} aria-disabled={busy || undefined}
+          onClick={() => pickAll(kind, allPicked ? [] : items.map((item) => item.id))}>{all}</Button>
+      )}
       <Items>
         <ListState status={list.status} error={list.error} label={label} empty={empty} isEmpty={items.length === 0} onRetry={onRetry}>
           {items.map((item) => (
@@ -142,6 +151,9 @@ export default function AccountingExportPage(_: PageProps) {
   // While sending, the controls stay focusable (disabled, the one with the focus would drop it to <body> in Chrome):
   // the address is read-only, the boxes say they are unavailable and a change is ignored, as the machine does.
   const toggle = (item: ExportItem) => { if (!busy) actor.send({ type: 'export.toggle', item }) }
+  const pickAll = (kind: ItemKind, ids: number[]) => {
+    if (!busy) actor.send({ type: 'export.pick', items: [...picked.filter((p) => p.kind !== kind), ...ids.map((id) => ({ kind, id }))] })
+  }
   const nameOf = (f: ExportItem) => (f.kind === 'invoice'
     ? `Facture ${invoices.items?.find((i) => i.id === f.id)?.number ?? f.id}`
     : `Courrier de ${documents.items?.find((d) => d.id === f.id)?.sender ?? f.id}`)
@@ -171,10 +183,10 @@ export default function AccountingExportPage(_: PageProps) {
           </Field>
           <Columns>
             <PickList legend="Factures" kind="invoice" list={invoices} label="vos factures" empty="Aucune facture pour le moment"
-              onRetry={() => startup.send({ type: 'data.retry', resource: 'invoices' })} busy={busy} isPicked={isPicked} toggle={toggle}
+              onRetry={() => startup.send({ type: 'data.retry', resource: 'invoices' })} busy={busy} isPicked={isPicked} toggle={toggle} pickAll={pickAll}
               describe={(i) => <>Facture {i.number} <Muted>du {formatDate(i.date)}, {formatEuros(i.amountInclTaxCents)} TTC</Muted></>} />
             <PickList legend="Courriers" kind="document" list={documents} label="vos courriers" empty="Aucun courrier pour le moment"
-              onRetry={() => startup.send({ type: 'data.retry', resource: 'documents' })} busy={busy} isPicked={isPicked} toggle={toggle}
+              onRetry={() => startup.send({ type: 'data.retry', resource: 'documents' })} busy={busy} isPicked={isPicked} toggle={toggle} pickAll={pickAll}
               describe={(d) => <>{d.sender} <Muted>{documentKind[d.kind]}, reçu le {formatDate(d.receivedAt)}</Muted></>} />
           </Columns>
           <SubmitBar data-sticky-bar>
