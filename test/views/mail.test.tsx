@@ -505,6 +505,15 @@ Others('export comptable: « Tout sélectionner » picks a whole list, « Tout d
   assert.is(app.calls.dextSends.flatMap((s) => s.documentIds).length, letterCount - 1)
 })
 
+Others('export comptable with « Tous »: each invoice and letter says whose company it is; with one company, none does', async () => {
+  await open('/mes-courriers/export-comptable', { dextEmail: 'factures@dext.example.com' })
+  const letter = await screen.findByRole('checkbox', { name: /URSSAF Île-de-France/ })
+  assert.not.match(letter.closest('label')!.textContent!, 'Boulangerie des Lilas SAS')
+  fireEvent.change(screen.getByRole('combobox', { name: /Domiciliation/ }), { target: { value: 'all' } })
+  await waitFor(() => assert.match(screen.getByRole('checkbox', { name: /URSSAF Île-de-France/ }).closest('label')!.textContent!, /reçu le .* · Boulangerie des Lilas SAS$/))
+  assert.match(screen.getByRole('checkbox', { name: /Facture FA-2024-001/ }).closest('label')!.textContent!, /TTC · Boulangerie des Lilas SAS$/)
+})
+
 Others('export comptable: the address another person kept on this browser is not offered', async () => {
   await open('/mes-courriers/export-comptable', { dextEmail: 'leur-comptable@dext.example.com', dextEmailOf: F.authUser.id + 1 })
   const email = await screen.findByLabelText('Adresse de votre boîte comptable (Dext)')

@@ -147,6 +147,8 @@ export default function AccountingExportPage(_: PageProps) {
   const emailRef = useRef<HTMLInputElement>(null)
   useFocusWhenShown(done, resultRef)
   useFocusWhenShown(!done, emailRef)
+  // With 'Tous' the lists hold every company's pieces: each says whose it is, as Mes courriers and Mes factures do.
+  const companyOf = (item: { raisonSociale: string }) => (orderId === null ? ` · ${item.raisonSociale}` : '')
   const isPicked = (kind: ItemKind, id: number) => picked.some((p) => p.kind === kind && p.id === id)
   // While sending, the controls stay focusable (disabled, the one with the focus would drop it to <body> in Chrome):
   // the address is read-only, the boxes say they are unavailable and a change is ignored, as the machine does.
@@ -184,10 +186,10 @@ export default function AccountingExportPage(_: PageProps) {
           <Columns>
             <PickList legend="Factures" kind="invoice" list={invoices} label="vos factures" empty="Aucune facture pour le moment"
               onRetry={() => startup.send({ type: 'data.retry', resource: 'invoices' })} busy={busy} isPicked={isPicked} toggle={toggle} pickAll={pickAll}
-              describe={(i) => <>Facture {i.number} <Muted>du {formatDate(i.date)}, {formatEuros(i.amountInclTaxCents)} TTC</Muted></>} />
+              describe={(i) => <>Facture {i.number} <Muted>du {formatDate(i.date)}, {formatEuros(i.amountInclTaxCents)} TTC{companyOf(i)}</Muted></>} />
             <PickList legend="Courriers" kind="document" list={documents} label="vos courriers" empty="Aucun courrier pour le moment"
               onRetry={() => startup.send({ type: 'data.retry', resource: 'documents' })} busy={busy} isPicked={isPicked} toggle={toggle} pickAll={pickAll}
-              describe={(d) => <>{d.sender} <Muted>{documentKind[d.kind]}, reçu le {formatDate(d.receivedAt)}</Muted></>} />
+              describe={(d) => <>{d.sender} <Muted>{documentKind[d.kind]}, reçu le {formatDate(d.receivedAt)}{companyOf(d)}</Muted></>} />
           </Columns>
           <SubmitBar data-sticky-bar>
             {busy && (
