@@ -61,6 +61,7 @@ const Columns = styled('div')`
   /* Tab scrolls a box into view above the bar (the page’s scroll-padding, goober.ts), with the rest of its row (up to four lines). */
   input { scroll-margin-bottom: 5.5rem; }
   legend { font-weight: 700; padding: 0 0.25rem; }
+  fieldset > button { margin-bottom: 0.25rem; }
   label { display: flex; gap: 0.6rem; align-items: flex-start; padding: 0.35rem 0; min-height: 44px; }
   input[type='checkbox'] { margin-top: 0.3rem; }
   fieldset[aria-disabled='true'] label { opacity: 0.6; cursor: not-allowed; }
@@ -109,7 +110,7 @@ function PickList<T extends { id: number }>({ legend, kind, list, label, empty, 
     <fieldset aria-disabled={busy || undefined}>
       <legend>{legend}</legend>
       {items.length > 1 && (
-        <Button type="button" $variant="ghost" aria-label={`${all} (${legend.toLowerCase()})`} aria-disabled={busy || undefined}
+        <Button type="button" $variant="secondary" aria-label={`${all} (${legend.toLowerCase()})`} aria-disabled={busy || undefined}
           onClick={() => pickAll(kind, allPicked ? [] : items.map((item) => item.id))}>{all}</Button>
       )}
       <Items>
