@@ -149,14 +149,14 @@ export default function AccountingExportPage(_: PageProps) {
   useFocusWhenShown(done, resultRef)
   useFocusWhenShown(!done, emailRef)
   // With 'Tous' the lists hold every company's pieces: each says whose it is, as Mes courriers and Mes factures do.
-  const companyOf = (item: { raisonSociale: string }) => (orderId === null ? ` · ${item.raisonSociale}` : '')
+  const ofCompany = (item: { raisonSociale: string }) => (orderId === null ? ` · ${item.raisonSociale}` : '')
   const isPicked = (kind: ItemKind, id: number) => picked.some((p) => p.kind === kind && p.id === id)
   // While sending, the controls stay focusable (disabled, the one with the focus would drop it to <body> in Chrome):
-  // the address is read-only, the boxes say they are unavailable and a change is ignored, as the machine does.
-  const toggle = (item: ExportItem) => { if (!busy) actor.send({ type: 'export.toggle', item }) }
-  const pickAll = (kind: ItemKind, ids: number[]) => {
-    if (!busy) actor.send({ type: 'export.pick', items: [...picked.filter((p) => p.kind !== kind), ...ids.map((id) => ({ kind, id }))] })
-  }
+  // the address is read-only, the boxes and « Tout sélectionner » say they are unavailable, and the machine ignores a
+  // change (it takes export.toggle and export.pick only while editing).
+  const toggle = (item: ExportItem) => actor.send({ type: 'export.toggle', item })
+  const pickAll = (kind: ItemKind, ids: number[]) =>
+    actor.send({ type: 'export.pick', items: [...picked.filter((p) => p.kind !== kind), ...ids.map((id) => ({ kind, id }))] })
   const nameOf = (f: ExportItem) => (f.kind === 'invoice'
     ? `Facture ${invoices.items?.find((i) => i.id === f.id)?.number ?? f.id}`
     : `Courrier de ${documents.items?.find((d) => d.id === f.id)?.sender ?? f.id}`)
@@ -187,10 +187,10 @@ export default function AccountingExportPage(_: PageProps) {
           <Columns>
             <PickList legend="Factures" kind="invoice" list={invoices} label="vos factures" empty="Aucune facture pour le moment"
               onRetry={() => startup.send({ type: 'data.retry', resource: 'invoices' })} busy={busy} isPicked={isPicked} toggle={toggle} pickAll={pickAll}
-              describe={(i) => <>Facture {i.number} <Muted>du {formatDate(i.date)}, {formatEuros(i.amountInclTaxCents)} TTC{companyOf(i)}</Muted></>} />
+              describe={(i) => <>Facture {i.number} <Muted>du {formatDate(i.date)}, {formatEuros(i.amountInclTaxCents)} TTC{ofCompany(i)}</Muted></>} />
             <PickList legend="Courriers" kind="document" list={documents} label="vos courriers" empty="Aucun courrier pour le moment"
               onRetry={() => startup.send({ type: 'data.retry', resource: 'documents' })} busy={busy} isPicked={isPicked} toggle={toggle} pickAll={pickAll}
-              describe={(d) => <>{d.sender} <Muted>{documentKind[d.kind]}, reçu le {formatDate(d.receivedAt)}{companyOf(d)}</Muted></>} />
+              describe={(d) => <>{d.sender} <Muted>{documentKind[d.kind]}, reçu le {formatDate(d.receivedAt)}{ofCompany(d)}</Muted></>} />
           </Columns>
           <SubmitBar data-sticky-bar>
             {busy && (
