@@ -1,11 +1,12 @@
 // The API is stateless: two processes on one PostgreSQL and one storage directory, HAProxy in front
 // (deploy/haproxy.cfg, as in compose.yaml). Run by `npm run test:cluster` (scripts/with-postgres.sh gives the
 // database) and by .ci/run; not part of `npm test`.
-import { execFile, spawnSync } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { Agent } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -56,9 +57,12 @@ suiteOf.before(async (ctx) => {
   if (!databaseUrl) throw new Error('DATABASE_URL manque : lancez ce test par `npm run test:cluster` (il crée un PostgreSQL jetable).')
   ctx.dir = await mkdtemp(join(tmpdir(), 'portail-cluster-'))
   ctx.env = { databaseUrl, storageDir: join(ctx.dir, 'storage'), dataDir: join(ctx.dir, 'data'), authRateLimit: AUTH_RATE_LIMIT }
-  // The image is built once (the Dockerfile's `npm run build`); the instances then only start.
-  const build = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8' })
-  if (build.status !== 0) throw new Error(`npm run build a échoué :\n${build.stdout}${build.stderr}`)
+  // The image is built once (the Dockerfile's `npm run build`), or its parts whose sources changed since (CI's size
+  // check has just built the SPA); the instances then only start.
+  const { isStale, build } = await import(pathToFileURL(join(root, 'esbuild.config.mjs')).href) as { isStale(): Promise<boolean>; build(): Promise<unknown> }
+  const { isServerStale, buildServer } = await import(pathToFileURL(join(root, 'esbuild.server.mjs')).href) as { isServerStale(): Promise<boolean>; buildServer(): Promise<unknown> }
+  if (await isStale()) await build()
+  if (await isServerStale()) await buildServer()
   ctx.ports = [await freePort(), await freePort()]
   ctx.instances = {} as Ctx['instances']
   // The first one migrates and seeds; the second finds both done.

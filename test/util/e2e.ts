@@ -22,7 +22,7 @@
 import { createRequire } from 'node:module'
 import { createServer as createNetServer } from 'node:net'
 import { rmSync } from 'node:fs'
-import { access, cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
+import { access, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -146,10 +146,69 @@ async function freePort(): Promise<number> {
   return port
 }
 
+/**
+ * The demo data a portal starts from, made once per test run and shared by every file's servers: a server started on
+ * an empty data folder (initdb, migrations, the demo seed) and, for `prepared`, left until the demo letters' images,
+ * text and deadlines are made (≈ 15 s of a core for 45 letters), then closed. Each portal then starts on a copy of its
+ * own, as a server restarted on its data would, instead of paying for all that again. The folder is the run's
+ * (TEST_RUN_DIR, set by scripts/run-tests.mjs for every file of the run), or this process's; the first process to
+ * take its lock makes it, the others wait for its « ready » mark.
+ */
+const demoData = new Map<boolean, Promise<string>>()
+function sharedDemoData(prepared: boolean): Promise<string> {
+  let made = demoData.get(prepared)
+  if (!made) demoData.set(prepared, made = makeDemoData(prepared))
+  return made
+}
+
+async function makeDemoData(prepared: boolean): Promise<string> {
+  let base = process.env.TEST_RUN_DIR
+  if (!base) {
+    base = await mkdtemp(join(tmpdir(), 'portail-e2e-demo-'))
+    process.once('exit', () => rmSync(base!, { recursive: true, force: true }))
+  }
+  const dir = join(base, prepared ? 'e2e-demo-prepared' : 'e2e-demo')
+  const ready = join(dir, 'ready')
+  const exists = (path: string) => access(path).then(() => true, () => false)
+  for (const until = Date.now() + 180_000; !(await exists(ready)); await new Promise((resolve) => setTimeout(resolve, 250))) {
+    if (Date.now() > until) throw new Error(`les données de démonstration de ${dir} ne sont toujours pas prêtes après 180 s`)
+    // The first to take the lock makes the data; a maker that failed gives the lock back to the next one.
+    const mine = await mkdir(`${dir}.lock`).then(() => true, () => false)
+    if (!mine) continue
+    try {
+      await rm(dir, { recursive: true, force: true })
+      const server = await createServer({
+        ...loadConfig({}),
+        dataDir: join(dir, 'data'),
+        storageDir: join(dir, 'storage'),
+        distDir: join(dir, 'no-dist'),
+        logLevel: 'silent',
+        ...(prepared ? {} : { jobKinds: [SECURITY_NOTICE_JOB] }),
+      })
+      try {
+        if (prepared) {
+          server.startBackground()
+          await backgroundSettled(server.deps.db, { timeoutMs: 120_000 })
+        }
+      } finally {
+        await server.close()
+      }
+      await writeFile(ready, new Date().toISOString())
+    } catch (error) {
+      await rm(`${dir}.lock`, { recursive: true, force: true })
+      throw error
+    }
+  }
+  return dir
+}
+
 export async function startPortal(options: { config?: Partial<Config>; localhost?: boolean; prepared?: boolean } = {}): Promise<Portal> {
   const distDir = await builtSpa()
   const prepared = options.prepared || process.env.SCREENSHOTS === '1'
   const dir = await mkdtemp(join(tmpdir(), 'portail-e2e-'))
+  // A journey that names its own data folder (a restart on the same data) starts from it; the others from a copy of
+  // the run's demo data.
+  if (!options.config?.dataDir) await cp(await sharedDemoData(prepared), dir, { recursive: true })
   // WebAuthn (passkeys) needs a host name, not an IP: such a portal is reached at http://localhost:<port>,
   // known before starting so that PUBLIC_URL (the relying party and e-mail links) names it.
   const port = options.localhost ? await freePort() : 0
@@ -161,9 +220,9 @@ export async function startPortal(options: { config?: Partial<Config>; localhost
     logLevel: 'silent',
     // Every journey signs in from 127.0.0.1: the per-IP limit of login attempts would stop them.
     authRateLimit: 10_000,
-    // The demo letters' pipeline (images, text, deadlines: ≈ 15 s of a core for 45 letters) only for a file that needs
-    // its results (`prepared`) and for the screenshots; the others run the security notices alone (JOB_KINDS), so the
-    // pipeline does not take a core from their journeys on a 2-core machine.
+    // The demo letters' pipeline runs only where the file asked for its results (`prepared`, already made in the
+    // shared data) and for the screenshots; the others run the security notices alone (JOB_KINDS), so the pipeline
+    // does not take a core from their journeys on a 2-core machine.
     ...(prepared ? {} : { jobKinds: [SECURITY_NOTICE_JOB] }),
     ...options.config,
   })
@@ -172,10 +231,7 @@ export async function startPortal(options: { config?: Partial<Config>; localhost
     await server.app.listen({ port, host: '127.0.0.1' })
     server.startBackground()
     browser = await launchChromium()
-    // The demo letters prepared first (their images, text and deadlines: ≈ 15 s for 45), when a file needs them
-    // (`prepared`: one that opened a letter at once found « L’aperçu de ce courrier est en cours de préparation », seen
-    // in CI) and for `npm run screenshots` (the same pictures each time). Not for every file: that made the browser
-    // suite 32 % longer (828 s against 627 s).
+    // A journey on its own data folder with `prepared` still waits for the letters there.
     if (prepared) await backgroundSettled(server.deps.db, { timeoutMs: 120_000 })
   } catch (error) {
     await server.close()

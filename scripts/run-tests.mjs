@@ -1,0 +1,89 @@
+// Runs uvu test files in parallel processes, each file in a process of its own, as many at once as the machine has
+// cores (TEST_JOBS to choose): independent files take the machine's cores instead of one, and no file sees another's
+// globals (happy-dom's window, a server's timers). Each file's output is printed whole once it ends, then a summary:
+// every file's time, longest first, and the closing line 'N passed, N failed'. Exits non-zero if any file failed.
+//   node scripts/run-tests.mjs test/server '\.test\.ts$' [--ignore REGEX] [--jobs N]
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { availableParallelism, tmpdir } from 'node:os'
+import { join, relative } from 'node:path'
+
+const root = join(import.meta.dirname, '..')
+const uvu = join(root, 'node_modules', 'uvu', 'bin.js')
+
+function parseArgs(argv) {
+  const options = { jobs: Number(process.env.TEST_JOBS) || availableParallelism(), ignore: undefined, positional: [] }
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--jobs') options.jobs = Number(argv[++i])
+    else if (argv[i] === '--ignore') options.ignore = new RegExp(argv[++i])
+    else options.positional.push(argv[i])
+  }
+  const [dir, pattern = '\\.test\\.tsx?$'] = options.positional
+  if (!dir || !Number.isInteger(options.jobs) || options.jobs < 1) {
+    console.error('usage : node scripts/run-tests.mjs DOSSIER [MOTIF] [--ignore MOTIF] [--jobs N]')
+    process.exit(2)
+  }
+  return { dir, pattern: new RegExp(pattern), ignore: options.ignore, jobs: options.jobs }
+}
+
+/** The test files of a folder, the largest first: the longest files start first, so that no core idles at the end. */
+function testFiles(dir, pattern, ignore) {
+  return readdirSync(join(root, dir), { recursive: true })
+    .map((name) => join(dir, String(name)))
+    .filter((file) => pattern.test(file) && !(ignore && ignore.test(file)))
+    .sort((a, b) => statSync(join(root, b)).size - statSync(join(root, a)).size)
+}
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+// eslint-disable-next-line no-control-regex
+const plain = (text) => text.replace(/\u001b\[[0-9;]*m/g, '')
+const count = (text, label) => Number(plain(text).match(new RegExp(`^\\s*${label}:\\s+(\\d+)`, 'm'))?.[1] ?? 0)
+
+/** One file in a process of its own, through uvu's own command (the file as the only match of its folder). */
+function runFile(dir, file) {
+  const started = Date.now()
+  const name = relative(dir, file)
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', uvu, dir, `^${escape(name)}$`], { cwd: root, env: { ...process.env, TEST_RUN_DIR: runDir } })
+    let output = ''
+    child.stdout.on('data', (chunk) => { output += chunk })
+    child.stderr.on('data', (chunk) => { output += chunk })
+    child.on('close', (code, signal) => {
+      const total = count(output, 'Total')
+      const passed = count(output, 'Passed')
+      const skipped = count(output, 'Skipped')
+      // A file that crashed before uvu's summary counts as one failure, whatever it printed.
+      const failed = code === 0 ? total - passed - skipped : Math.max(1, total - passed - skipped)
+      resolve({ file, output, code: code ?? signal, passed, failed, skipped, ms: Date.now() - started })
+    })
+  })
+}
+
+const { dir, pattern, ignore, jobs } = parseArgs(process.argv.slice(2))
+const files = testFiles(dir, pattern, ignore)
+if (files.length === 0) {
+  console.error(`aucun fichier de test dans ${dir} pour ${pattern}`)
+  process.exit(1)
+}
+// What the files of one run make once and share (the browser journeys' demo data, test/util/e2e.ts), removed at the end.
+const runDir = process.env.TEST_RUN_DIR || mkdtempSync(join(tmpdir(), 'portail-tests-'))
+if (!process.env.TEST_RUN_DIR) process.once('exit', () => rmSync(runDir, { recursive: true, force: true }))
+const started = Date.now()
+const queue = [...files]
+const results = []
+console.log(`[tests] ${files.length} fichiers de ${dir}, ${Math.min(jobs, files.length)} à la fois`)
+await Promise.all(Array.from({ length: Math.min(jobs, files.length) }, async () => {
+  for (let file = queue.shift(); file; file = queue.shift()) {
+    const result = await runFile(dir, file)
+    results.push(result)
+    const status = result.code === 0 ? 'ok' : `ÉCHEC (code ${result.code})`
+    process.stdout.write(`\n──── ${file} : ${status}, ${(result.ms / 1000).toFixed(1)} s\n${result.output}`)
+  }
+}))
+const sum = (key) => results.reduce((total, r) => total + r[key], 0)
+const failedFiles = results.filter((r) => r.code !== 0)
+console.log(`\n[tests] ${dir} : ${((Date.now() - started) / 1000).toFixed(1)} s en tout, ${jobs} à la fois ; par fichier :`)
+for (const r of [...results].sort((a, b) => b.ms - a.ms)) console.log(`  ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${r.file}${r.code === 0 ? '' : '  ÉCHEC'}`)
+if (failedFiles.length) console.log(`[tests] en échec : ${failedFiles.map((r) => r.file).join(', ')}`)
+console.log(`${sum('passed')} passed, ${sum('failed')} failed${sum('skipped') ? `, ${sum('skipped')} skipped` : ''}`)
+process.exitCode = failedFiles.length ? 1 : 0
