@@ -739,7 +739,7 @@ export type NotificationList = Static<typeof NotificationList>
 export const UnreadCount = Type.Object({ unread: Type.Integer({ minimum: 0 }) })
 export type UnreadCount = Static<typeof UnreadCount>
 
-/** The stream takes no query at all: the token travels in the apiToken header, never in the URL. */
+/** No query at all: the default of every route that declares none (server/http/define-route.ts); the stream's token travels in the apiToken header, never in the URL. */
 export const NoQuery = Type.Object({}, { additionalProperties: false })
 
 export const EmailPreference = Type.Union([Type.Literal('each'), Type.Literal('digest'), Type.Literal('none')])

@@ -1,7 +1,7 @@
 // Registers handlers against the contract's route table: one handler per entry, none forgotten.
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import type { Static, TSchema } from 'typebox'
-import { routes, type RouteDef, type RouteName, type Routes } from '../contract/index.ts'
+import { NoQuery, routes, type RouteDef, type RouteName, type Routes } from '../contract/index.ts'
 import { countRateLimitHit, remainingRateLimitHits } from '../db/repositories/rate-limits.ts'
 import { findSession, invalidSessionError as invalidSession, type SessionKey, type SessionUser } from '../db/repositories/users.ts'
 import type { AppDeps } from '../deps.ts'
@@ -129,6 +129,9 @@ export function routeRegistrar(app: FastifyInstance, deps: AppDeps) {
       // it opened), and a HEAD, which anything may send to probe a link, must not. HEAD on the API answers 404.
       exposeHeadRoute: false,
       schema: {
+        // A route that declares no query takes none: an unknown parameter is a French 400, never silently dropped (a
+        // client asking `?id=17` of a call that has no such filter would get another answer than it believes).
+        querystring: NoQuery,
         ...input,
         // Only the success answers: errors all leave through errorHandler as exactly { message, statusCode, code? }
         // (ApiErrorBody, documented by openapi.ts); eight error schemas per route cost ~800 serializers compiled at start.
