@@ -28,6 +28,7 @@ import * as emailVerified from './migrations/014_email_verified.ts'
 import * as operatorInvoiceRequests from './migrations/015_operator_invoice_requests.ts'
 // the invoice number check's index
 import * as invoiceNumberIndex from './migrations/016_invoice_number_index.ts'
+import * as rateLimitPending from './migrations/017_rate_limit_pending.ts'
 
 // Listed in code rather than read from disk, so the bundle-free tsx runtime and tests need no file lookups.
 export const migrations: Record<string, Migration> = {
@@ -56,6 +57,7 @@ export const migrations: Record<string, Migration> = {
   '014_email_verified': emailVerified,
   '015_operator_invoice_requests': operatorInvoiceRequests,
   '016_invoice_number_index': invoiceNumberIndex,
+  '017_rate_limit_pending': rateLimitPending,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -223,7 +223,8 @@ export interface Database {
     attachments: Json<string[]>
     created_at: CreatedAt
   }
-  rate_limits: { key: string; count: number; reset_at: Timestamp }
+  /** count: the hits (or, for an attempt limit, the failures) of the window; pending: attempts being checked now. */
+  rate_limits: { key: string; count: number; pending: Generated<number>; reset_at: Timestamp }
   // --- company area (004_company)
   legal_submissions: {
     id: Generated<number>

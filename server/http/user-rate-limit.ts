@@ -1,7 +1,7 @@
 // Limits per signed-in user (not per IP) for the calls that send e-mail to addresses the user types or
 // that tell whether an address is taken, and per account for failed passwords (takeAttempt): counters in the rate_limits
 // table, shared by every process.
-import { countRateLimitHit, giveBackRateLimitHits, remainingRateLimitHits, takeRateLimitHits } from '../db/repositories/rate-limits.ts'
+import { countRateLimitHit, giveBackRateLimitHits, remainingRateLimitHits, reserveAttempt, settleAttempt, takeRateLimitHits } from '../db/repositories/rate-limits.ts'
 import type { AppDeps } from '../deps.ts'
 import { HttpError } from './errors.ts'
 
@@ -56,19 +56,30 @@ export interface AttemptLimit {
   message: (minutes: number) => string
 }
 
+/** How long an attempt waits, at most, for attempts in flight on the same account to give their places back. */
+export const ATTEMPT_WAIT_MS = 5_000
+
 /**
- * Takes one attempt on `key` before the secret is checked: past `limit`, a French 429 and nothing checked. The hit is
+ * Takes one attempt on `key` before the secret is checked: past `limit`, a French 429 and nothing checked. The place is
  * taken first, in one conditional statement, so that concurrent guesses never pass the limit together (a read and a
- * later count let every guess in flight through); `succeeded()` gives it back when the secret was right, so that only
- * failures count and nobody holds an account by signing in to it.
+ * later count let every guess in flight through). Only failures keep their place (`failed()`); a right secret gives it
+ * back (`succeeded()`), so that nobody holds an account by signing in to it. Places taken by attempts still being
+ * checked are not failures: an attempt that finds the window filled by them waits for them (up to ATTEMPT_WAIT_MS),
+ * so that 20 correct sign-ins at once all pass, while failures alone that fill it answer the 429 at once.
  */
-export async function takeAttempt({ db, clock }: Pick<AppDeps, 'db' | 'clock'>, key: string, limit: AttemptLimit): Promise<{ succeeded(): Promise<void> }> {
-  const now = clock.now()
-  const window = await takeRateLimitHits(db, key, 1, limit.max, now, new Date(now.getTime() + limit.windowMs))
-  if (!window) {
-    const { resetAt } = await remainingRateLimitHits(db, key, limit.max, now)
-    const minutes = Math.max(1, Math.ceil(((resetAt?.getTime() ?? now.getTime()) - now.getTime()) / 60_000))
-    throw new HttpError(429, limit.message(minutes), 'RATE_LIMITED')
+export async function takeAttempt({ db, clock }: Pick<AppDeps, 'db' | 'clock'>, key: string, limit: AttemptLimit): Promise<{ succeeded(): Promise<void>; failed(): Promise<void> }> {
+  const giveUpAt = Date.now() + ATTEMPT_WAIT_MS
+  for (let pause = 10; ; pause = Math.min(pause * 2, 200)) {
+    const now = clock.now()
+    const reservation = await reserveAttempt(db, key, limit.max, now, new Date(now.getTime() + limit.windowMs))
+    if (reservation.taken) {
+      const { window } = reservation
+      return { succeeded: () => settleAttempt(db, key, window, false), failed: () => settleAttempt(db, key, window, true) }
+    }
+    if (reservation.full || Date.now() + pause > giveUpAt) {
+      const minutes = Math.max(1, Math.ceil(((reservation.resetAt?.getTime() ?? now.getTime()) - now.getTime()) / 60_000))
+      throw new HttpError(429, limit.message(minutes), 'RATE_LIMITED')
+    }
+    await new Promise((resolve) => setTimeout(resolve, pause))
   }
-  return { succeeded: () => giveBackRateLimitHits(db, key, 1, window) }
 }

@@ -71,6 +71,21 @@ attempts('login: only failures count; signing in gives its attempt back', async 
   assert.is((await signIn(ctx, 'associe@example.com', 'mauvais')).statusCode, 429)
 })
 
+attempts('login: 20 correct sign-ins at once to one account all succeed (attempts in flight are not failures)', async (ctx) => {
+  const replies = await Promise.all(Array.from({ length: 20 }, () => signIn(ctx, 'solo@example.com', DEMO_PASSWORD)))
+  assert.equal(replies.map((r) => r.statusCode), Array(20).fill(200), replies.map((r) => r.body).find((body) => !body.includes('apiToken')))
+  const row = await ctx.t.deps.db.selectFrom('rate_limits').select(['count', 'pending']).where('key', '=', 'password:solo@example.com').executeTakeFirst()
+  assert.equal(row, { count: 0, pending: 0 }, 'no failure counted, no attempt left in flight')
+})
+
+attempts('login: 11 wrong passwords at once to one account: 10 checked and refused, the 11th a French 429', async (ctx) => {
+  const replies = await Promise.all(Array.from({ length: 11 }, (_, i) => signIn(ctx, 'ensemble@example.com', `mauvais-${i}`)))
+  const statuses = replies.map((r) => r.statusCode).sort()
+  assert.equal(statuses, [...Array(10).fill(401), 429])
+  assert.is(replies.find((r) => r.statusCode === 429)!.json().message, loginHeld(15))
+  assert.is((await signIn(ctx, 'ensemble@example.com', 'mauvais-11')).statusCode, 429, 'held for the rest of the window')
+})
+
 attempts('login: a reset through the e-mailed link lifts the hold', async (ctx) => {
   for (let i = 0; i < 11; i++) await signIn(ctx, 'solo@example.com', `mauvais-${i}`)
   assert.is((await signIn(ctx, 'solo@example.com', DEMO_PASSWORD)).statusCode, 429)

@@ -57,3 +57,33 @@ export async function deleteExpiredRateLimits(db: Db, now: Date): Promise<number
 export async function clearRateLimits(db: Db, keys: string[]): Promise<void> {
   if (keys.length > 0) await db.deleteFrom('rate_limits').where('key', 'in', keys).execute()
 }
+
+/** What reserveAttempt found: a place taken (in the window ending at `window`), or none, failures or attempts in flight filling the window. */
+export type Reservation = { taken: true; window: Date } | { taken: false; full: boolean; resetAt: Date | null }
+
+/**
+ * Takes a place for one attempt at a secret on `key`, in one conditional statement, while the window's failures and
+ * the attempts in flight leave room under `max`; no place: whether the failures alone fill the window (`full`: the
+ * answer is a refusal) or attempts still being checked do (they may give their places back).
+ */
+export async function reserveAttempt(db: Db, key: string, max: number, now: Date, resetAt: Date): Promise<Reservation> {
+  const row = await db.insertInto('rate_limits')
+    .values({ key, count: 0, pending: 1, reset_at: resetAt })
+    .onConflict((oc) => oc.column('key').doUpdateSet({
+      count: sql<number>`case when rate_limits.reset_at <= ${now} then 0 else rate_limits.count end`,
+      pending: sql<number>`case when rate_limits.reset_at <= ${now} then 1 else rate_limits.pending + 1 end`,
+      reset_at: sql<Date>`case when rate_limits.reset_at <= ${now} then ${resetAt} else rate_limits.reset_at end`,
+    }).where((eb) => eb.or([eb('rate_limits.reset_at', '<=', now), eb(sql<number>`rate_limits.count + rate_limits.pending`, '<', max)])))
+    .returning('reset_at')
+    .executeTakeFirst()
+  if (row) return { taken: true, window: row.reset_at }
+  const held = await db.selectFrom('rate_limits').select(['count', 'reset_at']).where('key', '=', key).where('reset_at', '>', now).executeTakeFirst()
+  return { taken: false, full: held !== undefined && held.count >= max, resetAt: held?.reset_at ?? null }
+}
+
+/** Ends an attempt reserveAttempt let in: a failure keeps its place as a failure, a success gives it back; in its own window only. */
+export async function settleAttempt(db: Db, key: string, window: Date, failed: boolean): Promise<void> {
+  await db.updateTable('rate_limits')
+    .set({ pending: sql<number>`greatest(pending - 1, 0)`, count: sql<number>`count + ${failed ? 1 : 0}` })
+    .where('key', '=', key).where('reset_at', '=', window).execute()
+}

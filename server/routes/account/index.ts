@@ -82,6 +82,7 @@ export function accountRoutes(define: DefineRoute, deps: AppDeps) {
     const badCredentials = () => new HttpError(401, messages.badCredentials, 'BAD_CREDENTIALS')
     if (!user || !valid) {
       await verifyPassword(body.password, stored.startsWith('scrypt$') ? await decoyHash : legacyDecoyHash)
+      await attempt.failed()
       throw badCredentials()
     }
     await attempt.succeeded()
@@ -161,7 +162,10 @@ export function accountRoutes(define: DefineRoute, deps: AppDeps) {
   define('updatePassword', async ({ user, body }) => {
     const attempt = await takeAttempt(deps, changeAttemptsKey(user.id), CHANGE_PASSWORD_LIMIT)
     const checkedHash = await findPasswordHash(db, user.id)
-    if (!(await verifyPassword(body.currentPassword, checkedHash))) throw badRequest('Le mot de passe actuel est incorrect.', 'BAD_PASSWORD')
+    if (!(await verifyPassword(body.currentPassword, checkedHash))) {
+      await attempt.failed()
+      throw badRequest('Le mot de passe actuel est incorrect.', 'BAD_PASSWORD')
+    }
     await attempt.succeeded()
     checkNewPassword(body.newPassword)
     // Other sessions (another browser, a stolen token) and reset links end with the old password; this one goes on.
