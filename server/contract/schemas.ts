@@ -393,7 +393,8 @@ export const TerminationStatus = Type.Object({
 export type TerminationStatus = Static<typeof TerminationStatus>
 
 /** A verification code: 12 characters of Crockford's base32 in three groups (60 random bits). */
-export const CertificateCode = Type.String({ minLength: 14, maxLength: 14, pattern: '^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$' })
+/** A certificate's code (Crockford's base32, server/services/certificate-code.ts), in either case: a person types it from paper; the routes read it in capitals. */
+export const CertificateCode = Type.String({ minLength: 14, maxLength: 14, pattern: '^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{4}-[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{4}-[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{4}$' })
 export const CodeParams = Type.Object({ code: CertificateCode })
 
 export const Certificate = Type.Object({

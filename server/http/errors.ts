@@ -8,8 +8,11 @@ import { MAX_PDF_PAGES } from '../services/pdf-limits.ts'
 import { securityHeaders } from './security-headers.ts'
 
 export class HttpError extends Error {
-  constructor(readonly statusCode: number, message: string, readonly code?: string, options?: ErrorOptions) {
+  /** Already logged where it was raised, as it deserves: the error handler writes no « erreur interne » line for it. */
+  readonly logged: boolean
+  constructor(readonly statusCode: number, message: string, readonly code?: string, options?: ErrorOptions & { logged?: boolean }) {
     super(message, options)
+    this.logged = options?.logged ?? false
   }
 }
 
@@ -124,19 +127,20 @@ export function validationMessage(issues: ValidationIssue[], part: string): stri
 /** The body limit of a route whose body carries no file (server/http/define-route.ts). */
 export const SMALL_BODY_LIMIT = 256 * 1024
 
-const frameworkErrors: Record<string, [number, string]> = {
-  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'Le corps de la requête n’est pas un JSON valide.'],
-  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'Le corps de la requête est vide alors que du JSON est attendu.'],
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'Type de contenu non pris en charge : envoyez du JSON (application/json).'],
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'La longueur annoncée du corps de la requête est incorrecte.'],
-  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'Le fichier dépasse la taille maximale de 10 Mo.'],
-  FST_REQ_FILE_TOO_LARGE: [413, 'Le fichier dépasse la taille maximale de 10 Mo.'],
-  FST_PARTS_LIMIT: [413, 'Le formulaire contient trop de champs.'],
-  FST_FILES_LIMIT: [413, 'Le formulaire contient trop de fichiers.'],
-  FST_FIELDS_LIMIT: [413, 'Le formulaire contient trop de champs.'],
-  FST_PROTO_VIOLATION: [400, 'Le formulaire contient un nom de champ interdit.'],
-  FST_INVALID_MULTIPART_CONTENT_TYPE: [400, 'Le formulaire doit être envoyé en multipart/form-data.'],
-  FST_ERR_VALIDATION: [400, 'La requête est invalide.'],
+/** Fastify's and its plugins' errors, each with the API's own code: a client reads no framework name in an answer. */
+const frameworkErrors: Record<string, [number, string, string]> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'Le corps de la requête n’est pas un JSON valide.', 'INVALID_JSON'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'Le corps de la requête est vide alors que du JSON est attendu.', 'EMPTY_BODY'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'Type de contenu non pris en charge : envoyez du JSON (application/json).', 'UNSUPPORTED_MEDIA_TYPE'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'La longueur annoncée du corps de la requête est incorrecte.', 'BAD_CONTENT_LENGTH'],
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'Le fichier dépasse la taille maximale de 10 Mo.', 'BODY_TOO_LARGE'],
+  FST_REQ_FILE_TOO_LARGE: [413, 'Le fichier dépasse la taille maximale de 10 Mo.', 'BODY_TOO_LARGE'],
+  FST_PARTS_LIMIT: [413, 'Le formulaire contient trop de champs.', 'TOO_MANY_PARTS'],
+  FST_FILES_LIMIT: [413, 'Le formulaire contient trop de fichiers.', 'TOO_MANY_FILES'],
+  FST_FIELDS_LIMIT: [413, 'Le formulaire contient trop de champs.', 'TOO_MANY_PARTS'],
+  FST_PROTO_VIOLATION: [400, 'Le formulaire contient un nom de champ interdit.', 'FORBIDDEN_FIELD_NAME'],
+  FST_INVALID_MULTIPART_CONTENT_TYPE: [400, 'Le formulaire doit être envoyé en multipart/form-data.', 'NOT_MULTIPART'],
+  FST_ERR_VALIDATION: [400, 'La requête est invalide.', 'VALIDATION'],
 }
 
 export function errorHandler(error: FastifyError & { validationContext?: string }, req: FastifyRequest, reply: FastifyReply) {
@@ -152,10 +156,9 @@ export function errorHandler(error: FastifyError & { validationContext?: string 
     message = validationMessage(error.validation as ValidationIssue[], error.validationContext ?? 'body')
     code = 'VALIDATION'
   } else if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && req.routeOptions.bodyLimit === SMALL_BODY_LIMIT) {
-    ;[statusCode, message, code] = [413, 'Le corps de la requête est trop long (256 Ko au plus).', error.code]
+    ;[statusCode, message, code] = [413, 'Le corps de la requête est trop long (256 Ko au plus).', 'BODY_TOO_LARGE']
   } else if (error.code && frameworkErrors[error.code]) {
-    ;[statusCode, message] = frameworkErrors[error.code]!
-    code = error.code
+    ;[statusCode, message, code] = frameworkErrors[error.code]!
   } else if (isDatabaseUnavailable(error)) {
     statusCode = 503
     message = messages.databaseUnavailable
@@ -163,13 +166,12 @@ export function errorHandler(error: FastifyError & { validationContext?: string 
   } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
     // Any other client error from the framework or a plugin (malformed multipart, bad header…).
     statusCode = error.statusCode
-    message = statusCode === 413 ? 'Le fichier dépasse la taille maximale de 10 Mo.' : 'La requête est invalide.'
-    code = error.code
+    ;[message, code] = statusCode === 413 ? ['Le fichier dépasse la taille maximale de 10 Mo.', 'BODY_TOO_LARGE'] : ['La requête est invalide.', 'BAD_REQUEST']
   }
   // A database away (a restart, a network cut) is no bug: a warning with the error's code and message, so that an
   // outage does not flood the error log (node-postgres's errors also hang its whole client on them, as main.ts says).
   if (code === 'DATABASE_UNAVAILABLE') req.log.warn({ code: error.code, message: error.message }, 'base de données indisponible')
-  else if (statusCode >= 500) req.log.error({ err: error }, 'erreur interne')
+  else if (statusCode >= 500 && !(error instanceof HttpError && error.logged)) req.log.error({ err: error }, 'erreur interne')
   return reply.status(statusCode).type('application/json; charset=utf-8').send({ message, statusCode, ...(code ? { code } : {}) })
 }
 

@@ -22,6 +22,9 @@ function assertClientError(res: LightMyRequestResponse, what: string) {
     assert.type(body.message, 'string', what)
     assert.ok(french.test(body.message), `${what}: not French: ${body.message}`)
     assert.is(body.statusCode, res.statusCode)
+    // The API's own codes: no framework's name (FST_ERR_…) in an answer.
+    if (body.code !== undefined) assert.match(body.code, /^[A-Z][A-Z_]+$/, what)
+    assert.not.match(String(body.code ?? ''), /^FST_/, `${what}: ${body.code}`)
   }
 }
 
@@ -84,6 +87,7 @@ bodies('a body without a file is refused past 256 KB, before it is parsed; a fil
       const res = await send(ctx.t.app, name, { ...sample, body: payload, headers: { ...sample.headers, 'content-type': 'application/json' } }, tokenFor(name, ctx.camille))
       assert.is(res.statusCode, 413, `${name}: ${res.body}`)
       assert.is(res.json().message, 'Le corps de la requête est trop long (256 Ko au plus).')
+      assert.is(res.json().code, 'BODY_TOO_LARGE')
     }
   }
   const kbis = await send(ctx.t.app, 'updateContract', { params: { id: ctx.ids.contract }, body: { kbis: `data:application/pdf;base64,${Buffer.concat([ctx.kbis, Buffer.alloc(400 * 1024, 0x20)]).toString('base64')}` } }, ctx.camille)

@@ -304,6 +304,10 @@ Certificates('the public check says valid with the company and issue date, and n
   assert.equal(res.json(), { status: 'valid', raisonSociale: BOULANGERIE, issuedAt: certificate.issuedAt })
   // The issue date's own digits left out: its milliseconds may read 823, the start of the SIREN.
   assert.not.match(res.body.replace(certificate.issuedAt, ''), /823|SIREN|Martin|demo@|rue|\borderId\b/, 'no SIREN, owner, address or id')
+  // Typed from paper in small letters, as a person may: the same certificate.
+  const typed = await verify(ctx, certificate.code.toLowerCase(), '10.0.0.2')
+  assert.is(typed.statusCode, 200, typed.body)
+  assert.equal(typed.json(), res.json())
   const unknown = await verify(ctx, 'ABCD-EFGH-JKMN', '10.0.0.2')
   assert.is(unknown.statusCode, 404)
   assert.equal(unknown.json(), { message: UNKNOWN_CERTIFICATE, statusCode: 404, code: 'NOT_FOUND' })

@@ -124,6 +124,24 @@ Outage('an address that accepts and never answers: a French 503 within the conne
   }
 })
 
+Outage('/health with the database away: a French 503 logged once, as a warning without a stack, never as « erreur interne »', async (ctx) => {
+  const handle = await connect({ databaseUrl: 'postgres://portail@127.0.0.1:1/portail', connectTimeoutMs: 300 })
+  const lines: { level: number; msg: string; err?: unknown; stack?: unknown }[] = []
+  const stream = new Writable({ write(chunk, _, done) { lines.push(JSON.parse(String(chunk))); done() } })
+  const app = await buildApp({ ...ctx.t.deps, db: handle.db, listen: handle.listen }, { databaseKind: 'postgres', logger: pino({ level: 'info' }, stream) })
+  try {
+    const health = await app.inject({ method: 'GET', url: '/health' })
+    assert.is(health.statusCode, 503, health.body)
+    assert.equal(health.json(), { message: 'La base de données ne répond pas.', statusCode: 503, code: 'DATABASE_DOWN' })
+    const logged = lines.filter((line) => line.level >= 40)
+    assert.equal(logged.map((line) => [line.level, line.msg]), [[40, 'la base de données ne répond pas']], JSON.stringify(logged))
+    assert.not.ok(JSON.stringify(logged).includes('    at '), 'no stack')
+  } finally {
+    await app.close()
+    await handle.close()
+  }
+})
+
 Outage('PGlite: a statement on `db` from inside a transaction fails within the connect timeout, and the database serves again', async (ctx) => {
   // PGlite has one connection, held by the transaction: without a bound the statement (and every request after it) waits for ever.
   const handle = await connect({ connectTimeoutMs: 300 })

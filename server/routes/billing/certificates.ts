@@ -54,7 +54,7 @@ export function certificateRoutes(define: DefineRoute, { db, payments, clock, co
   })
 
   define('certificateFile', async ({ user, params, reply }) => {
-    const certificate = await findCertificate(db, params.code)
+    const certificate = await findCertificate(db, params.code.toUpperCase())
     if (!certificate) throw notFound('Attestation')
     // A stranger learns nothing of the code (404); a collaborator of the order gets the owner-only 403.
     await requireOrder(db, user.id, certificate.order_id, 'owner').catch((error: unknown) => {
@@ -69,7 +69,7 @@ export function certificateRoutes(define: DefineRoute, { db, payments, clock, co
   })
 
   define('certificateVerification', async ({ params }) => {
-    const certificate = await findCertificate(db, params.code)
+    const certificate = await findCertificate(db, params.code.toUpperCase())
     if (!certificate) throw new HttpError(404, UNKNOWN_CERTIFICATE, 'NOT_FOUND')
     if (terminated(certificate, clock.now())) return { status: 'revoked' as const }
     return { status: 'valid' as const, raisonSociale: certificate.raison_sociale, issuedAt: certificate.issued_at.toISOString() }
