@@ -34,6 +34,11 @@ export interface RouteDef {
   summary: string
   tags: string[]
   schema: RouteSchema
+  /**
+   * A write that stores something, limited per signed-in user: past `max` calls an hour, a French 429 and nothing done
+   * (server/http/define-route.ts counts each call once its input is valid). The access tests send max + 1.
+   */
+  perUserHourly?: number
 }
 
 const ok = <T extends TSchema>(schema: T) => ({ 200: schema })
@@ -122,11 +127,13 @@ export const routes = {
     method: 'POST', path: '/api-protected/users/me/passkeys/registration-options', auth: 'apiToken', tags: ['Compte'],
     summary: 'Start adding a passkey: WebAuthn creation options with a single-use challenge (5 minutes).',
     schema: { response: ok(S.WebAuthnOptions) },
+    perUserHourly: 20,
   },
   registerPasskey: {
     method: 'POST', path: '/api-protected/users/me/passkeys', auth: 'apiToken', tags: ['Compte'],
     summary: "Finish adding a passkey: the browser's answer, checked against the stored challenge.",
     schema: { body: S.PasskeyRegistrationBody, response: ok(S.Passkey) },
+    perUserHourly: 20,
   },
   renamePasskey: {
     method: 'PUT', path: '/api-protected/users/me/passkeys/{id}', auth: 'apiToken', tags: ['Compte'],
@@ -225,6 +232,7 @@ export const routes = {
     method: 'POST', path: '/api-protected/domiciliation-orders/{id}/destinataire-mandataires', auth: 'apiToken', access: 'owner', tags: ['Représentants'],
     summary: 'Add an authorised recipient; refused (409) when the order has one of the same first and last name (case ignored).',
     schema: { params: S.IdParams, body: S.MandataireBody, response: ok(S.Mandataire) },
+    perUserHourly: 30,
   },
   setQonto: {
     method: 'POST', path: '/api/domiciliation-orders/{id}:set-qonto', auth: 'apiToken', access: 'owner', tags: ['Suivi comptable'],
@@ -302,6 +310,7 @@ export const routes = {
     method: 'POST', path: '/api-protected/folders', auth: 'apiToken', access: 'member', tags: ['Courrier'],
     summary: 'Create a folder.',
     schema: { body: S.FolderCreateBody, response: ok(S.Folder) },
+    perUserHourly: 60,
   },
   updateFolder: {
     method: 'PUT', path: '/api-protected/folders/{id}', auth: 'apiToken', access: 'member', tags: ['Courrier'],
@@ -354,6 +363,7 @@ export const routes = {
     method: 'POST', path: '/api-protected/termination-requests', auth: 'apiToken', access: 'owner', tags: ['Abonnement'],
     summary: 'Request the termination of a domiciliation.',
     schema: { body: S.TerminationRequestBody, response: ok(S.TerminationRequestReply) },
+    perUserHourly: 20,
   },
 
   // --- billing (issue 10): options on offer, termination status, certificates and their public check, the contract PDF
@@ -371,6 +381,7 @@ export const routes = {
     method: 'POST', path: '/api-protected/domiciliation-orders/{id}/certificates', auth: 'apiToken', access: 'owner', tags: ['Attestations'],
     summary: 'Issue a domiciliation certificate (a verification code, its QR code, the PDF).',
     schema: { params: S.IdParams, response: ok(S.Certificate) },
+    perUserHourly: 20,
   },
   certificateFile: {
     method: 'GET', path: '/api-protected/certificates/{code}/file', auth: 'apiToken', access: 'owner', kind: 'file', tags: ['Attestations'],
@@ -392,6 +403,7 @@ export const routes = {
     method: 'POST', path: '/api-protected/card-setup-intents', auth: 'apiToken', access: 'owner', tags: ['Paiement'],
     summary: "Start taking a card in Stripe's hosted element: a SetupIntent of the user's customer (the order's when orderId is given). With the local test provider, {provider: 'test'}: its own card form takes the card.",
     schema: { body: S.CardSetupBody, response: ok(S.CardSetup) },
+    perUserHourly: 30,
   },
 
   // --- Invoices
@@ -495,6 +507,7 @@ export const routes = {
     method: 'POST', path: '/api-protected/legal-submissions', auth: 'apiToken', access: 'owner', tags: ['Formalités'],
     summary: "Order a legal formality for an order (status 'Reçue'); refused (409) when the order checks do not allow it or the same one is under way.",
     schema: { body: S.LegalSubmissionBody, response: ok(S.LegalSubmission) },
+    perUserHourly: 20,
   },
   operatorLegalSubmissions: {
     method: 'GET', path: '/api/operator/legal-submissions', auth: 'operator', tags: ['Opérateurs'],

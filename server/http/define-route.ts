@@ -7,6 +7,7 @@ import { findSession, invalidSessionError as invalidSession, type SessionKey, ty
 import type { AppDeps } from '../deps.ts'
 import { sameDigest, sha256 } from '../services/crypto.ts'
 import { HttpError, messages, SMALL_BODY_LIMIT } from './errors.ts'
+import { limitPerUser } from './user-rate-limit.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -113,8 +114,15 @@ const carriesFile = (def: RouteDef) =>
 export function routeRegistrar(app: FastifyInstance, deps: AppDeps) {
   const defined = new Set<RouteName>()
 
+  const perUserLimit = (name: RouteName, max: number) => async (req: FastifyRequest) =>
+    limitPerUser(deps, req.user!.id, { name: `route:${name}`, max, windowMs: 3_600_000, message: messages.tooManyWrites })
+
   const register = <N extends RouteName>(name: N, handler: Handler<N> | JoinedHandler<N>, joined: boolean) => {
     if (defined.has(name)) throw new Error(`route ${name} définie deux fois`)
+    const limited: RouteDef = routes[name]
+    if (limited.perUserHourly && (joined || limited.auth === 'none' || limited.auth === 'operator')) {
+      throw new Error(`route ${name} : une limite par utilisateur demande une route connectée, non jointe`)
+    }
     defined.add(name)
     const def: RouteDef = routes[name]
     const { response, ...input } = def.schema
@@ -157,6 +165,8 @@ export function routeRegistrar(app: FastifyInstance, deps: AppDeps) {
       ],
       // A joined route checks its token after validation: bad input is then told 400 only once the token is known good, as elsewhere.
       ...(joined ? { attachValidation: true } : {}),
+      // A write that stores something, counted per user once its input is valid (a refused form costs nothing).
+      ...(def.perUserHourly ? { preHandler: perUserLimit(name, def.perUserHourly) } : {}),
       handler: joined
         ? async (req, reply) => {
           const now = deps.clock.now()

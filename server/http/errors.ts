@@ -34,6 +34,8 @@ export const messages = {
   badCredentials: 'Identifiants incorrects',
   ownerOnly: 'Cette action est réservée au titulaire de la domiciliation.',
   rateLimited: 'Trop de tentatives : veuillez patienter une minute avant de réessayer.',
+  /** A write limited per user in the route table (perUserHourly). */
+  tooManyWrites: 'Trop de demandes de ce type en peu de temps : réessayez dans une heure.',
   internal: 'Une erreur interne est survenue, veuillez réessayer dans quelques instants.',
   unknownRoute: 'Adresse inconnue : cette ressource de l’API est introuvable.',
   operatorNoToken: 'Jeton opérateur manquant : envoyez l’en-tête Authorization: Bearer <OPERATOR_TOKEN>.',

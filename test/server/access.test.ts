@@ -201,3 +201,53 @@ collaborators('loses access when the owner removes the share', async (ctx) => {
 })
 
 collaborators.run()
+
+// Writes that store something are limited per user, in the route table (perUserHourly) or, where a call takes several
+// hits or its limit has its own words, in its handler. A new write must choose: the list below says why the others
+// need none.
+const limitedInHandler: readonly RouteName[] = ['updateEmail', 'updatePassword', 'sendProblem', 'sendInvite', 'invite', 'sendDocuments',
+  'sendDextInvoices', 'updateContract', 'uploadIdentity']
+const storesNothingNew: Record<string, string> = {
+  acceptInvitation: 'a single-use link, used once',
+  signOutOtherSessions: 'removes rows', signOut: 'removes a row', deletePasskey: 'removes a row', deleteShare: 'removes a row',
+  deleteMandataire: 'removes a row', deleteFolder: 'removes a row', removeCourierRequest: 'removes a row',
+  renamePasskey: 'changes a name in place', updateDocument: 'changes a letter in place', updateFolder: 'changes a name in place',
+  setQonto: 'one flag of the order', setShine: 'one flag of the order',
+  payUnpaidInvoice: 'pays what is due, once', addOption: 'one subscription item per option, refused twice',
+  updatePaymentMethod: 'replaces the card in place', updateCreditCardWeb: 'replaces the card in place',
+  readNotification: 'one flag', readAllNotifications: 'flags', updateNotificationPreferences: 'one row per order, in place',
+}
+
+const perUser = suite<Ctx>('writes that store something: limited per user, a French 429 past the limit and nothing stored')
+perUser.before(setup)
+perUser.after((ctx) => ctx.t.close())
+
+perUser('every signed-in write has a per-user limit, or a reason in this file why it needs none', () => {
+  const writes = entries.filter(([, r]) => r.method !== 'GET' && (r.auth === 'apiToken' || r.auth === 'bearer'))
+  const undecided = writes.filter(([name, r]) => !r.perUserHourly && !limitedInHandler.includes(name) && !(name in storesNothingNew)).map(([name]) => name)
+  assert.equal(undecided, [], 'writes with neither a limit nor a reason')
+  assert.ok(entries.filter(([, r]) => r.perUserHourly).length >= 8)
+})
+
+for (const [name, route] of entries.filter(([, r]) => r.perUserHourly)) {
+  perUser(`${route.method} ${route.path}: ${route.perUserHourly} an hour per user, then a 429`, async (ctx) => {
+    const sample = sampleFor(name, ctx.ids, ctx.pdf)
+    for (let i = 0; i < route.perUserHourly!; i++) {
+      const res = await send(ctx.t.app, name, sample, ctx.camille)
+      assert.ok(res.statusCode < 500 && res.statusCode !== 429, `${name} #${i + 1}: ${res.statusCode} ${res.body}`)
+    }
+    const rows = async () => Promise.all([
+      ctx.t.deps.db.selectFrom('certificates').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ctx.t.deps.db.selectFrom('webauthn_challenges').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ])
+    const before = await rows()
+    const refused = await send(ctx.t.app, name, sample, ctx.camille)
+    assert.is(refused.statusCode, 429, refused.body)
+    assert.equal(refused.json(), { message: messages.tooManyWrites, statusCode: 429, code: 'RATE_LIMITED' })
+    assert.equal(await rows(), before, 'nothing stored')
+    // Another person is not held back.
+    if (route.access === undefined) assert.not.equal((await send(ctx.t.app, name, sample, ctx.sophie)).statusCode, 429)
+  })
+}
+
+perUser.run()
