@@ -4,7 +4,7 @@ import { createActor } from 'xstate'
 import type { CourierRequest } from '../../server/contract/schemas.ts'
 import { courierRequestCancelMachine, REQUEST_CANCELLED, REQUEST_NOT_PENDING } from '../../src/machines/courierRequestCancel.machine.ts'
 import type { Notice } from '../../src/machines/shared.ts'
-import { Deferreds, describePath, flush, replay, shortestPaths } from '../util/paths.ts'
+import { Deferreds, describePath, flush, pathsToReplay, replay, shortestPaths } from '../util/paths.ts'
 
 const pending: CourierRequest = { id: 5, orderId: 2, raisonSociale: 'Boulangerie des Lilas SAS', createdAt: '2026-11-01T14:15:00.000Z', kind: 'réexpédition', status: 'en attente', letterCount: 4 }
 const done: CourierRequest = { ...pending, id: 6, status: 'traitée' }
@@ -36,8 +36,8 @@ const events = [
   { type: 'xstate.error.actor.removeRequest', error: unreachable },
 ] as const
 
-const ModelBased = suite('courierRequestCancel: every shortest path, replayed')
-for (const path of shortestPaths(courierRequestCancelMachine, { events })) {
+const ModelBased = suite('courierRequestCancel: shortest paths covering every state and transition, replayed')
+for (const path of pathsToReplay(shortestPaths(courierRequestCancelMachine, { events }), ModelBased)) {
   ModelBased(describePath(path), async () => {
     const { actor, deferreds, removed, rereads } = start()
     await replay(actor, deferreds, path)

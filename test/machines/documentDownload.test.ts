@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
 import type { Certificate } from '../../server/contract/schemas.ts'
 import { documentDownloadMachine } from '../../src/machines/documentDownload.machine.ts'
-import { Deferreds, describePath, flush, replay, shortestPaths } from '../util/paths.ts'
+import { Deferreds, describePath, flush, pathsToReplay, replay, shortestPaths } from '../util/paths.ts'
 
 const certificate: Certificate = { code: 'K7QM-2XPA-9D4F', orderId: 2, issuedAt: '2026-11-23T10:00:00.000Z', verificationUrl: 'http://localhost:8080/verification/K7QM-2XPA-9D4F', file: '/api-protected/certificates/K7QM-2XPA-9D4F/file' }
 const pdf = new Blob(['%PDF-1.7'], { type: 'application/pdf' })
@@ -24,11 +24,11 @@ const events = [
   { type: 'xstate.error.actor.fetchDocument', error: new Error('Votre attestation sera disponible dès la signature de votre contrat de domiciliation.') },
 ] as const
 
-const ModelBased = suite('documentDownload: every shortest path, replayed')
-for (const path of shortestPaths(documentDownloadMachine, {
+const ModelBased = suite('documentDownload: shortest paths covering every state and transition, replayed')
+for (const path of pathsToReplay(shortestPaths(documentDownloadMachine, {
   events,
   serializeState: (s) => JSON.stringify({ value: s.value, error: s.context.error, code: s.context.certificate?.code }),
-})) {
+}), ModelBased)) {
   ModelBased(describePath(path), async () => {
     const { actor, deferreds, saved } = start()
     await replay(actor, deferreds, path)

@@ -7,7 +7,7 @@ import {
 } from '../../src/machines/forwardingAddress.machine.ts'
 import type { Notice } from '../../src/machines/shared.ts'
 import * as F from '../util/fixtures.ts'
-import { Deferreds, describePath, flush, replay, shortestPaths } from '../util/paths.ts'
+import { Deferreds, describePath, flush, pathsToReplay, replay, shortestPaths } from '../util/paths.ts'
 
 const contract: Contract = { ...F.contracts[1]!, adressePostaleExpedition: '27 rue des Lilas', codePostaleExpedition: '75019', villePostaleExpedition: 'Paris', paysPostaleExpedition: 'France' }
 const lyon = { adressePostaleExpedition: '3 place du Marché', codePostaleExpedition: '69002', villePostaleExpedition: 'Lyon' }
@@ -34,8 +34,8 @@ const events = [
   { type: 'xstate.error.actor.saveAddress', error: new Error('Votre adresse de réexpédition n’a pas été enregistrée : vérifiez-la puis réessayez.') },
 ] as const
 
-const ModelBased = suite('forwardingAddress: every shortest path, replayed')
-for (const path of shortestPaths(forwardingAddressMachine, { events, input: { contract } })) {
+const ModelBased = suite('forwardingAddress: shortest paths covering every state and transition, replayed')
+for (const path of pathsToReplay(shortestPaths(forwardingAddressMachine, { events, input: { contract } }), ModelBased)) {
   ModelBased(describePath(path), async () => {
     const { actor, deferreds, changed } = start()
     await replay(actor, deferreds, path)

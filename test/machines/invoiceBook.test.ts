@@ -4,7 +4,7 @@ import { createActor, type SnapshotFrom } from 'xstate'
 import type { CreditNote, Invoice } from '../../server/contract/schemas.ts'
 import { invoiceBookMachine } from '../../src/machines/invoiceBook.machine.ts'
 import type { Notice } from '../../src/machines/shared.ts'
-import { Deferreds, describePath, flush, replay, shortestPaths } from '../util/paths.ts'
+import { Deferreds, describePath, flush, pathsToReplay, replay, shortestPaths } from '../util/paths.ts'
 
 const invoice = (id: number, overrides: Partial<Invoice> = {}): Invoice => ({
   id, domId: 2, raisonSociale: 'Boulangerie des Lilas SAS', number: `FA-2026-${id}`, date: '2026-11-01T10:00:00.000Z',
@@ -101,7 +101,9 @@ ModelBased('the model reaches every state', () => {
     'countingUnpaid', 'countFailed', 'confirmingPayment', 'paying', 'noCard',
   ]) assert.ok(reached.has(state), state)
 })
-for (const path of paths) {
+// Every path, not only those that add a state or a transition: each path ends with news, the years read again whatever
+// the state, and this check is meant for each state the graph tells apart (by when the last news came, too).
+for (const path of pathsToReplay(paths, ModelBased, { every: true })) {
   ModelBased(describePath(path), async () => {
     const { actor, deferreds, paid, news, changes } = start()
     await replay(actor, deferreds, path)

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
 import type { LegalSubmission } from '../../server/contract/schemas.ts'
 import { legalSubmissionListMachine } from '../../src/machines/legalSubmissionList.machine.ts'
-import { Deferreds, describePath, flush, replay, shortestPaths } from '../util/paths.ts'
+import { Deferreds, describePath, flush, pathsToReplay, replay, shortestPaths } from '../util/paths.ts'
 
 const submission: LegalSubmission = {
   id: 9, orderId: 2, raisonSociale: 'Boulangerie des Lilas SAS', kind: 'transfert-siege', status: 'Reçue', comment: null,
@@ -25,11 +25,12 @@ const events = [
   { type: 'list.refresh' },
 ] as const
 
-const ModelBased = suite('legalSubmissionList: every shortest path, replayed')
+const ModelBased = suite('legalSubmissionList: shortest paths covering every state and transition, replayed')
 const states = new Set<string>()
 for (const orderId of [2, null]) {
-  for (const path of shortestPaths(legalSubmissionListMachine, { events, input: { orderId } })) {
-    states.add(String(path.state.value))
+  const paths = shortestPaths(legalSubmissionListMachine, { events, input: { orderId } })
+  for (const path of paths) states.add(String(path.state.value))
+  for (const path of pathsToReplay(paths, ModelBased)) {
     ModelBased(`${orderId ?? 'Tous'}: ${describePath(path)}`, async () => {
       const { actor, deferreds } = start(orderId)
       await replay(actor, deferreds, path)

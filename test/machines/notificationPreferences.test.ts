@@ -1,14 +1,15 @@
-// notifications (issue 14): one order's e-mail choice, and a letter's history: every shortest path.
+// notifications (issue 14): one order's e-mail choice, and a letter's history: the shortest paths covering every state
+// and transition.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
 import { letterHistoryMachine } from '../../src/machines/letterHistory.machine.ts'
 import { notificationPreferencesMachine, PREFERENCE_SAVE_FAILED, PREFERENCE_SAVED } from '../../src/machines/notificationPreferences.machine.ts'
-import { Deferreds, describePath, replay, shortestPaths } from '../util/paths.ts'
+import { Deferreds, describePath, pathsToReplay, replay, shortestPaths } from '../util/paths.ts'
 
 const failure = new Error('')
 
-const Preferences = suite('notificationPreferences: every shortest path, replayed')
+const Preferences = suite('notificationPreferences: shortest paths covering every state and transition, replayed')
 const prefEvents = [
   { type: 'xstate.done.actor.loadPreference', output: { email: 'each' } },
   { type: 'xstate.error.actor.loadPreference', error: failure },
@@ -18,7 +19,7 @@ const prefEvents = [
   { type: 'xstate.done.actor.savePreference', output: { email: 'digest' } },
   { type: 'xstate.error.actor.savePreference', error: failure },
 ] as const
-for (const path of shortestPaths(notificationPreferencesMachine, { events: prefEvents, input: { orderId: 2 } })) {
+for (const path of pathsToReplay(shortestPaths(notificationPreferencesMachine, { events: prefEvents, input: { orderId: 2 } }), Preferences)) {
   Preferences(describePath(path), async () => {
     const deferreds = new Deferreds()
     const actor = createActor(notificationPreferencesMachine.provide({ actors: { loadPreference: deferreds.actor(), savePreference: deferreds.actor() } }), { input: { orderId: 2 } })
@@ -35,14 +36,14 @@ for (const path of shortestPaths(notificationPreferencesMachine, { events: prefE
 }
 Preferences.run()
 
-const History = suite('letterHistory: every shortest path, replayed')
+const History = suite('letterHistory: shortest paths covering every state and transition, replayed')
 const events = [
   { type: 'xstate.done.actor.loadHistory', output: { events: [{ kind: 'received', at: '2026-11-20T08:00:00.000Z', actor: null, detail: null }] } },
   { type: 'xstate.error.actor.loadHistory', error: failure },
   { type: 'history.retry' },
   { type: 'history.reload' },
 ] as const
-for (const path of shortestPaths(letterHistoryMachine, { events, input: { documentId: 7 } })) {
+for (const path of pathsToReplay(shortestPaths(letterHistoryMachine, { events, input: { documentId: 7 } }), History)) {
   History(describePath(path), async () => {
     const deferreds = new Deferreds()
     const actor = createActor(letterHistoryMachine.provide({ actors: { loadHistory: deferreds.actor() } }), { input: { documentId: 7 } })

@@ -4,7 +4,7 @@ import { createActor } from 'xstate'
 import type { Subscription, SubscriptionOption } from '../../server/contract/schemas.ts'
 import type { Notice } from '../../src/machines/shared.ts'
 import { optionAdded, subscriptionOptionMachine } from '../../src/machines/subscriptionOption.machine.ts'
-import { Deferreds, describePath, flush, replay, shortestPaths } from '../util/paths.ts'
+import { Deferreds, describePath, flush, pathsToReplay, replay, shortestPaths } from '../util/paths.ts'
 
 const target = { orderId: 2, contractId: 102, subscriptionId: 'sub_2' }
 const reexpedition: SubscriptionOption = { option: 'reexpedition', planId: 'option-reexpedition-annuelle', nickname: 'Réexpédition hebdomadaire du courrier', interval: 'year', amountExclTaxCents: 15000, amountInclTaxCents: 18000 }
@@ -43,13 +43,13 @@ const events = [
   { type: 'xstate.error.actor.confirmOption', error: new Error('Demande d’option en attente pour ce contrat introuvable.') },
 ] as const
 
-const ModelBased = suite('subscriptionOption: every shortest path, replayed')
+const ModelBased = suite('subscriptionOption: shortest paths covering every state and transition, replayed')
 const paths = shortestPaths(subscriptionOptionMachine, { events, input: target })
 ModelBased('the model reaches every state', () => {
   const reached = new Set(paths.map((p) => String(p.state.value)))
   for (const state of ['closed', 'loading', 'failed', 'choosing', 'confirming', 'requesting', 'confirmingOption']) assert.ok(reached.has(state), state)
 })
-for (const path of paths) {
+for (const path of pathsToReplay(paths, ModelBased)) {
   ModelBased(describePath(path), async () => {
     const { actor, deferreds, changed } = start()
     await replay(actor, deferreds, path)
