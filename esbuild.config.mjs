@@ -72,32 +72,26 @@ export function staticImports(metafile, file, seen = new Set()) {
   return [...seen]
 }
 
-/** The modules whose lazy imports are the signed-in screens' code: preloadSignedIn and the services' loaders it calls. */
-export const SIGNED_IN_LOADERS = ['src/views/signedIn.ts', 'src/wiring/services.ts']
-
 /**
- * The signed-in screens' chunks (src/views/signedIn.ts: the session, the portal's startup, every area's flows (the
- * dashboard's at once, the others when idle: src/wiring/flows.ts), the dashboard layout and page): every module the
- * loaders import lazily, themselves or through their static imports in src/, with every chunk each of those imports
- * statically.
+ * What a stored user's first signed-in screen runs besides the entry (src/views/signedIn.ts, preloadSignedIn): the
+ * session, the HTTP client and the portal's startup (src/wiring/services.ts), the flows that screen starts
+ * (src/wiring/dashboard.ts), the dashboard layout and the dashboard page. The rest of the signed-in code (the areas'
+ * other flows, the layout's parts the screen does not draw at once, every other page) comes once it has painted, or
+ * with the first screen that needs it.
  */
-export function signedInChunks(metafile) {
-  const lazy = new Set()
-  const visited = new Set()
-  const visit = (input) => {
-    if (visited.has(input)) return
-    visited.add(input)
-    for (const imported of metafile.inputs[input].imports) {
-      if (imported.kind === 'dynamic-import') lazy.add(imported.path)
-      else if (imported.kind === 'import-statement' && imported.path.startsWith('src/')) visit(imported.path)
-    }
-  }
-  SIGNED_IN_LOADERS.forEach(visit)
+export const FIRST_SCREEN_SOURCES = [
+  'src/wiring/session.ts', 'src/wiring/api.ts', 'src/wiring/portal.ts', 'src/wiring/dashboard.ts',
+  'src/views/layout/DashboardLayout.tsx', 'src/views/pages/shell/Dashboard.tsx',
+]
+
+/** The chunks of FIRST_SCREEN_SOURCES: each one's own, with every chunk it imports statically. */
+export function firstScreenChunks(metafile) {
   const chunks = new Set()
-  for (const [file, output] of Object.entries(metafile.outputs)) {
-    if (!file.endsWith('.js') || !lazy.has(output.entryPoint)) continue
-    chunks.add(file)
-    for (const imported of staticImports(metafile, file)) chunks.add(imported)
+  for (const source of FIRST_SCREEN_SOURCES) {
+    const own = Object.keys(metafile.outputs).find((file) => file.endsWith('.js') && metafile.outputs[file].entryPoint === source)
+    if (!own) throw new Error(`${source} is no chunk of its own: it is not imported lazily`)
+    chunks.add(own)
+    for (const imported of staticImports(metafile, own)) chunks.add(imported)
   }
   return [...chunks]
 }
@@ -120,11 +114,11 @@ async function writeIndex(metafile, config, mode) {
   const html = announcing(entryImports)
   await writeFile(join(outdir, 'index.html'), html)
   if (mode === 'production') {
-    // A signed-in route also runs the signed-in screens' code at once (main.tsx, stored user): all of it, not level
-    // after level. At the entry's own priority: main.tsx holds the first render for it (SIGNED_IN_CODE_WAIT_MS), so
-    // it is as render-critical as the entry. And the startup's first calls leave from the page itself, before any
-    // script is fetched (earlyStartScript).
-    const signedIn = announcing([...new Set([...entryImports, ...signedInChunks(metafile)])].filter((file) => file !== entry[0]))
+    // A signed-in route also runs its first screen's code at once (main.tsx, stored user): all of it, not level after
+    // level, and nothing more (the rest waits for that screen's paint). At the entry's own priority: main.tsx holds the
+    // first render for it (SIGNED_IN_CODE_WAIT_MS), so it is as render-critical as the entry. And the startup's first
+    // calls leave from the page itself, before any script is fetched (earlyStartScript).
+    const signedIn = announcing([...new Set([...entryImports, ...firstScreenChunks(metafile)])].filter((file) => file !== entry[0]))
       .replace('<link rel="modulepreload"', `${await earlyStartScript(config)}\n    <link rel="modulepreload"`)
     await writePages(config, html, signedIn)
   }
@@ -151,7 +145,7 @@ export async function earlyStartScript(config) {
 
 /** The pages drawn ahead for a signed-out visitor (src/prerender.tsx), each served by the server at its path. */
 export const PRERENDERED = { '/login': 'login.html' }
-/** The page of every route that is not public: index.html announcing the signed-in screens' code too. */
+/** The page of every route that is not public: index.html announcing the first signed-in screen's code too. */
 export const SIGNED_IN_PAGE = 'signed-in.html'
 /** Which page the server (server/http/spa.ts) sends for which path; a development build writes none (index.html everywhere). */
 export const PAGES_MANIFEST = 'pages.json'

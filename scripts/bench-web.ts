@@ -1,7 +1,9 @@
 // npm run bench:web — a benchmark, not a test: what the browser downloads first (from scripts/size.mjs,
-// which is the CI check), the time from the login click to the dashboard painted (median of several
-// runs, with the API round trips on the way), and Lighthouse (mobile) on /login and /tableau-de-bord.
-// Writes the "Web" section of docs/BENCHMARKS.md. BENCH_RUNS sets the number of runs (default 7).
+// which is the CI check, and the scripts a stored user's dashboard fetches before its greeting on a phone's
+// network), the time from the login click to the dashboard painted (median of several runs, with the API round
+// trips on the way), and Lighthouse (mobile) on /login and /tableau-de-bord, each beside its ceiling and its goal.
+// Writes the "Web" section of docs/BENCHMARKS.md. BENCH_RUNS sets the number of login runs (default 7),
+// BENCH_LIGHTHOUSE_RUNS the Lighthouse runs per page (default 5).
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
@@ -19,17 +21,26 @@ import { machineDescription, median, saveSection } from './bench-report.ts'
 import { CHROMIUM_FLAGS, CHROMIUM_PATH, DEMO_PASSWORD, builtSpa, MOBILE, type Portal, ROOT, startPortal } from '../test/util/e2e.ts'
 
 const RUNS = Number(process.env.BENCH_RUNS || 7)
-// Lighthouse's simulated LCP of /login is bimodal on a loopback (docs/BENCHMARKS.md): 7 runs, and every run written.
-const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS || 7)
+// Every run written beside the median: Lighthouse's simulated LCP of /login is bimodal on a loopback (docs/BENCHMARKS.md).
+const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS || 5)
+/**
+ * The script a sign-in may cost in the login → dashboard ceiling, fixed: the ceiling is spec §4's round trips plus
+ * this, and does not grow with the code (measuring the portal's own evaluation there would let more code raise it).
+ */
+const SCRIPT_CEILING_MS = 45
+/** A slow phone's network (latency, down and up in bytes per second), for the scripts fetched before the greeting. */
+const PHONE_NETWORK = { offline: false, latency: 150, downloadThroughput: 1_600_000 / 8, uploadThroughput: 750_000 / 8 }
+/** The goals set for the sign-in and the first signed-in screen, each written beside its figure. */
+const GOALS = { loginRatio: 2, lighthouseScore: 98, dashboardLcpRatio: 1.4, firstScreenGzip: 110 * 1000 }
 /** One order: the dashboard comes straight after the login, without the selection screen. */
 const ACCOUNT = { email: 'solo@example.com', greeting: 'Bonjour Sophie' }
 
 interface Size { raw: number; gzip: number; brotli: number }
 interface Analysis {
   sizes: Map<string, Size>; lazyChunks: string[]; firstLoad: Record<string, Size>; main: string
-  /** The modules of the signed-in code (src/views/signedIn.ts), every area's flows among them. */
-  signedInSources: string[]
-  meta: { outputs: Record<string, { entryPoint?: string; imports: { path: string; kind: string }[] }> }
+  /** The modules of the first signed-in screen (esbuild.config.mjs, FIRST_SCREEN_SOURCES). */
+  firstScreenSources: string[]
+  meta: { outputs: Record<string, { entryPoint?: string; imports: { path: string; kind: string }[]; inputs: Record<string, { bytesInOutput: number }> }> }
 }
 
 const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`
@@ -38,8 +49,8 @@ const ms = (value: number) => `${Math.round(value)} ms`
 // ——— Sizes ———
 
 async function sizes() {
-  const { analyse } = (await import(pathToFileURL(join(ROOT, 'scripts/size.mjs')).href)) as { analyse(): Analysis }
-  const analysis = analyse()
+  const { analyse, BUDGETS } = (await import(pathToFileURL(join(ROOT, 'scripts/size.mjs')).href)) as { analyse(): Analysis; BUDGETS: Record<string, number> }
+  const analysis = { ...analyse(), firstScreenBudget: BUDGETS.signedInFirstScreenGzip! }
   const css = Object.keys(analysis.meta.outputs).filter((file) => file.endsWith('.css'))
   const html = await readFile(join(ROOT, 'dist/index.html'))
   return { ...analysis, css, html: { raw: html.length, gzip: gzipSync(html, { level: 9 }).length, brotli: brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length } }
@@ -151,12 +162,11 @@ function closure(meta: Analysis['meta'], file: string, seen = new Set<string>())
 
 /** The code signing in needs beyond /login's (src/views/signedIn.ts), as URLs, and /login's static chunks. */
 function dashboardCode(analysis: Analysis) {
-  const { meta, main, signedInSources } = analysis
+  const { meta, main, firstScreenSources } = analysis
   const url = (file: string) => '/' + relative('dist', file)
   const byEntry = (source: string) => Object.keys(meta.outputs).find((file) => meta.outputs[file]!.entryPoint === source)!
   const login = closure(meta, main)
-  const signedIn = new Set(signedInSources
-    .flatMap((source) => [...closure(meta, byEntry(source))]))
+  const signedIn = new Set(firstScreenSources.flatMap((source) => [...closure(meta, byEntry(source))]))
   return {
     // main itself would start the app: its static chunks are what /login has evaluated before the click.
     login: [...login].filter((file) => file !== main).map(url),
@@ -164,26 +174,54 @@ function dashboardCode(analysis: Analysis) {
   }
 }
 
+interface FirstScreenScripts {
+  /** When the greeting showed, from the navigation's start. */
+  greetedMs: number
+  /** The scripts asked before it, with their gzip size (as scripts/size.mjs counts them) and what the server sent. */
+  files: { path: string; gzip: number; sent: number }[]
+  /** The scripts the page announced (its entry and its modulepreload links) that it did not ask before, and those it asked unannounced. */
+  unasked: string[]
+  unannounced: string[]
+}
+
 /**
- * Parsing and running the dashboard's code in Chromium, and nothing else: a blank page of the same
- * origin, fresh context (no code cache), every file already in its HTTP cache (fetched first), /login's
- * chunks evaluated first as they are before the click; the measure is around importing the rest.
+ * A stored user (Sophie) opening /tableau-de-bord on a slow phone's network, cache empty: the scripts asked before
+ * « Bonjour Sophie » showed. What the page fetched, whatever it announced; their gzip size is that of the built file.
  */
-async function evaluation(portal: Portal, code: ReturnType<typeof dashboardCode>): Promise<number> {
-  const context = await portal.browser.newContext({ viewport: MOBILE })
+async function firstScreenScripts(portal: Portal, gzipOf: (path: string) => number): Promise<FirstScreenScripts> {
+  const login = await fetch(`${portal.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: ACCOUNT.email, password: DEMO_PASSWORD }) })
+  const user = await login.text()
+  const tab = await portal.open({ viewport: MOBILE })
   try {
-    const page = await context.newPage()
-    await page.route(`${portal.url}/plafond-js`, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: '<!doctype html><html lang="fr"><title>plafond</title><body></body></html>' }))
-    await page.goto(`${portal.url}/plafond-js`)
-    return await page.evaluate(async ({ login, extra }) => {
-      await Promise.all([...login, ...extra].map(async (url) => (await fetch(url)).arrayBuffer()))
-      await Promise.all(login.map((url) => import(url)))
-      performance.mark('évaluation-début')
-      await Promise.all(extra.map((url) => import(url)))
-      return performance.measure('évaluation', 'évaluation-début').duration
-    }, code)
+    const { page, context } = tab
+    await context.addInitScript(({ stored, greeting }) => {
+      localStorage.setItem('user', stored)
+      new MutationObserver((_, observer) => {
+        if (![...document.querySelectorAll('h2')].some((h) => h.textContent === greeting)) return
+        observer.disconnect()
+        ;(window as unknown as { greetedAt: number }).greetedAt = performance.now()
+      }).observe(document, { childList: true, subtree: true, characterData: true })
+    }, { stored: user, greeting: ACCOUNT.greeting })
+    const cdp = await context.newCDPSession(page)
+    await cdp.send('Network.enable')
+    await cdp.send('Network.emulateNetworkConditions', PHONE_NETWORK)
+    const html = await (await page.goto('/tableau-de-bord'))!.text()
+    const announced = [...html.matchAll(/<(?:link rel="modulepreload" href|script type="module"[^>]* src)="([^"]+)"/g)].map((m) => m[1]!)
+    await page.getByRole('heading', { name: ACCOUNT.greeting }).waitFor({ timeout: 60_000 })
+    const { greetedAt, scripts } = await page.evaluate(() => ({
+      greetedAt: (window as unknown as { greetedAt: number }).greetedAt,
+      scripts: (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+        .map((e) => ({ path: new URL(e.name).pathname, start: e.startTime, sent: e.encodedBodySize }))
+        .filter((e) => e.path.endsWith('.js')),
+    }))
+    const before = scripts.filter((s) => s.start < greetedAt).map(({ path, sent }) => ({ path, gzip: gzipOf(path), sent }))
+    return {
+      greetedMs: greetedAt, files: before,
+      unasked: announced.filter((path) => !before.some((f) => f.path === path)),
+      unannounced: before.map((f) => f.path).filter((path) => !announced.includes(path)),
+    }
   } finally {
-    await context.close()
+    await tab.close()
   }
 }
 
@@ -287,7 +325,7 @@ type Sizes = Awaited<ReturnType<typeof sizes>>
 
 const FIRST_LOAD_LABELS: Record<string, string> = {
   '/login': 'JavaScript de /login, formulaire compris (le budget : 93 kB gzip)',
-  '/tableau-de-bord': 'JavaScript du tableau de bord (/tableau-de-bord) : celui de /login et le code des écrans connectés, que /login charge dès que le formulaire est utilisé',
+  '/tableau-de-bord': 'JavaScript du tableau de bord d’un utilisateur connecté (/tableau-de-bord) avant son message d’accueil : celui de /login et le code du premier écran connecté, tout ce que `dist/signed-in.html` annonce',
 }
 /** Chunks that production never loads, said as such next to their size. */
 const CHUNK_NOTES: Record<string, string> = { '@statelyai/inspect': ' (inspecteur de développement : jamais chargé en production)' }
@@ -295,35 +333,54 @@ const CHUNK_NOTES: Record<string, string> = { '@statelyai/inspect': ' (inspecteu
 interface Ceilings {
   /** The startup's three sequential round trips by plain HTTP (Node's fetch), one per login run. */
   api: number[]
-  /** Parsing and running the dashboard's code in Chromium, one per login run. */
-  evaluation: number[]
   /** Lighthouse on a page made of React alone. */
   reactOnly: LighthouseSeries
 }
 
 const ratio = (value: number, ceiling: number) => `${(value / ceiling).toFixed(2)}×`
+const met = (ok: boolean) => (ok ? 'atteint' : 'manqué')
 
-/** Each figure with its ceiling and their ratio, as printed and written. */
-function comparisons(runs: LoginRun[], lh: Record<string, LighthouseSeries>, c: Ceilings) {
+/** Each figure with its ceiling, their ratio and its goal, as printed and written. */
+function comparisons(runs: LoginRun[], lh: Record<string, LighthouseSeries>, c: Ceilings, early: FirstScreenScripts, budget: number) {
   const login = median(runs.map((r) => r.totalMs))
-  const ceiling = median(c.api) + median(c.evaluation)
+  const ceiling = median(c.api) + SCRIPT_CEILING_MS
+  const dashboard = lh['/tableau-de-bord']!
+  const fetched = early.files.reduce((sum, f) => sum + f.gzip, 0)
   return [
-    { what: '« Se connecter » → « Bonjour Sophie » affiché (médiane)', value: ms(login), ceiling: `${ms(ceiling)} (${ms(median(c.api))} d’API + ${ms(median(c.evaluation))} de JavaScript)`, ratio: ratio(login, ceiling) },
-    // The code is evaluated before the click now (fetched while the form is used): the round trips alone are the floor.
-    { what: '« Se connecter » → « Bonjour Sophie » affiché, face aux seuls allers-retours d’API', value: ms(login), ceiling: ms(median(c.api)), ratio: ratio(login, median(c.api)) },
-    ...Object.entries(lh).flatMap(([path, f]) => [
-      { what: `Lighthouse mobile ${path} : performance, médiane (plus basse–plus haute)`, value: spread(f, 'performance', String), ceiling: String(c.reactOnly.performance), ratio: `${(f.performance / c.reactOnly.performance * 100).toFixed(0)} %` },
-      { what: `Lighthouse mobile ${path} : LCP, médiane (plus bas–plus haut)`, value: spread(f, 'lcp', ms), ceiling: ms(c.reactOnly.lcp), ratio: ratio(f.lcp, c.reactOnly.lcp) },
-    ]),
+    {
+      what: '« Se connecter » → « Bonjour Sophie » affiché (médiane)', value: ms(login),
+      ceiling: `${ms(ceiling)} (${ms(median(c.api))} d’API + ${SCRIPT_CEILING_MS} ms de script, fixes)`, ratio: ratio(login, ceiling),
+      goal: `≤ ${GOALS.loginRatio}× : ${met(login <= GOALS.loginRatio * ceiling)}`,
+    },
+    ...Object.entries(lh).map(([path, f]) => ({
+      what: `Lighthouse mobile ${path} : performance, médiane (plus basse–plus haute)`, value: spread(f, 'performance', String),
+      ceiling: String(c.reactOnly.performance), ratio: `${(f.performance / c.reactOnly.performance * 100).toFixed(0)} %`,
+      goal: `≥ ${GOALS.lighthouseScore} : ${met(f.performance >= GOALS.lighthouseScore)}`,
+    })),
+    {
+      what: 'Lighthouse mobile /tableau-de-bord : LCP, médiane (plus bas–plus haut)', value: spread(dashboard, 'lcp', ms),
+      ceiling: `${ms(c.reactOnly.lcp)} (LCP de la page faite de React seul)`, ratio: ratio(dashboard.lcp, c.reactOnly.lcp),
+      goal: `≤ ${GOALS.dashboardLcpRatio}× : ${met(dashboard.lcp <= GOALS.dashboardLcpRatio * c.reactOnly.lcp)}`,
+    },
+    {
+      what: `JavaScript demandé avant « Bonjour Sophie » (utilisateur connecté, réseau de téléphone lent), ${early.files.length} fichiers`, value: `${kB(fetched)} gzip`,
+      ceiling: `${kB(GOALS.firstScreenGzip)} gzip (le budget de \`npm run size\` : ${kB(budget)})`, ratio: ratio(fetched, GOALS.firstScreenGzip),
+      goal: `≤ ${kB(GOALS.firstScreenGzip)} : ${met(fetched <= GOALS.firstScreenGzip)}`,
+    },
   ]
 }
 
-function markdown(s: Sizes, runs: LoginRun[], lh: Record<string, LighthouseSeries>, c: Ceilings, machineLine: string): string {
+function markdown(s: Sizes, runs: LoginRun[], lh: Record<string, LighthouseSeries>, c: Ceilings, early: FirstScreenScripts, machineLine: string): string {
   const row = (label: string, size: Size) => `| ${label} | ${kB(size.raw)} | ${kB(size.gzip)} | ${kB(size.brotli)} |`
   const chunkName = (file: string) => {
     const name = (s.meta.outputs[file]?.entryPoint ?? relative('dist/assets', file)).replace(/^src\//, '')
     return name + (Object.entries(CHUNK_NOTES).find(([part]) => name.includes(part))?.[1] ?? '')
   }
+  /** What a file holds, its largest modules first (a package by its name). */
+  const holding = (file: string) => Object.entries(s.meta.outputs[file]?.inputs ?? {})
+    .sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput).slice(0, 3)
+    .map(([input]) => input.replace(/^.*node_modules\/((@[^/]+\/)?[^/]+)\/.*$/, '$1').replace(/^src\//, ''))
+    .filter((name, i, all) => all.indexOf(name) === i).join(', ') || 'aides d’esbuild'
   const typical = runs.find((r) => r.totalMs === median(runs.map((x) => x.totalMs))) ?? runs[0]!
   return [
     '## Web',
@@ -336,12 +393,26 @@ function markdown(s: Sizes, runs: LoginRun[], lh: Record<string, LighthouseSerie
     '',
     'Les plafonds sont mesurés dans la même exécution, en alternance avec les mesures : ce que la pile permet au mieux sur cette machine. '
       + 'Connexion : les trois allers-retours en série de l’amorçage (spécification §4 : POST /api/login, puis user/me et contracts ensemble, puis my-domiciliation-orders) faits par `fetch` de Node au même serveur, '
-      + 'plus l’analyse et l’exécution par Chromium du JavaScript que le tableau de bord ajoute à celui de /login (page vierge de même origine, contexte neuf, fichiers déjà dans le cache HTTP, `performance.measure` autour de leurs `import()`). '
-      + 'Lighthouse : une page faite de React seul (react-dom affichant un titre et un paragraphe), construite par esbuild et servie avec la même compression et le même cache que le portail.',
+      + `plus ${SCRIPT_CEILING_MS} ms de script, un forfait fixe : le plafond ne grandit pas avec le code du portail. `
+      + 'Lighthouse : une page faite de React seul (react-dom affichant un titre et un paragraphe), construite par esbuild et servie avec la même compression et le même cache que le portail. '
+      + `JavaScript avant l’accueil : Sophie, déjà connectée, ouvre /tableau-de-bord dans un contexte neuf de Chromium (cache vide, 360 × 740) sur un réseau de téléphone lent (${PHONE_NETWORK.latency} ms de latence, 1,6 Mbit/s) ; chaque script demandé avant que « ${ACCOUNT.greeting} » soit dans la page, compté à la taille gzip du fichier construit (comme \`npm run size\`). `
+      + `Objectifs : connexion ≤ ${GOALS.loginRatio}× son plafond, Lighthouse ≥ ${GOALS.lighthouseScore} en médiane sur chaque page, LCP du tableau de bord ≤ ${String(GOALS.dashboardLcpRatio).replace('.', ',')}× celui de la page faite de React seul, JavaScript avant l’accueil ≤ ${kB(GOALS.firstScreenGzip)} gzip (le budget de \`npm run size\`, plus haut, est ce que cette construction tient : voir l’historique).`,
     '',
-    '| mesure | valeur | plafond | rapport |',
-    '| --- | ---: | ---: | ---: |',
-    ...comparisons(runs, lh, c).map((row) => `| ${row.what} | ${row.value} | ${row.ceiling} | ${row.ratio} |`),
+    '| mesure | valeur | plafond | rapport | objectif |',
+    '| --- | ---: | ---: | ---: | --- |',
+    ...comparisons(runs, lh, c, early, s.firstScreenBudget).map((row) => `| ${row.what} | ${row.value} | ${row.ceiling} | ${row.ratio} | ${row.goal} |`),
+    '',
+    `### JavaScript demandé avant « ${ACCOUNT.greeting} »`,
+    '',
+    `Sur le réseau de téléphone lent ci-dessus, l’accueil s’est affiché à ${ms(early.greetedMs)} du début de la navigation, après ${early.files.length} scripts : `
+      + `${kB(early.files.reduce((sum, f) => sum + f.gzip, 0))} gzip, ${kB(early.files.reduce((sum, f) => sum + f.sent, 0))} envoyés par le serveur (brotli). `
+      + (early.unasked.length === 0 && early.unannounced.length === 0
+        ? 'Ce sont exactement le point d’entrée et les fichiers que `dist/signed-in.html` annonce : la session, l’amorçage, les flux du premier écran, la mise en page et la page du tableau de bord ; le reste (la cloche, les notifications, les flux des autres domaines, les messages) vient après.'
+        : `Ils diffèrent de ce que \`dist/signed-in.html\` annonce : annoncés mais pas demandés avant, ${early.unasked.join(', ') || 'aucun'} ; demandés sans être annoncés, ${early.unannounced.join(', ') || 'aucun'}.`),
+    '',
+    '| fichier | gzip | envoyé |',
+    '| --- | ---: | ---: |',
+    ...[...early.files].sort((a, b) => b.gzip - a.gzip).map((f) => `| ${chunkName(join('dist', f.path))} (${holding(join('dist', f.path))}) | ${kB(f.gzip)} | ${kB(f.sent)} |`),
     '',
     '### Premier chargement',
     '',
@@ -396,21 +467,24 @@ await builtSpa()
 const measured = await sizes()
 const code = dashboardCode(measured)
 console.log('[bench:web] serveur et Chromium…')
-const portal = await startPortal()
+// With the demo letters' images and text made, as a real portal has them (the dashboard's deadlines read them).
+const portal = await startPortal({ prepared: true })
 const reactOnly = await reactOnlyPage()
 try {
   await backgroundSettled(portal.server.deps.db, { timeoutMs: 180_000, onWait: (left) => console.log(`[bench:web] tâches de fond en cours (${left}) : la mesure attend`) })
   await loginToDashboard(portal, code) // warm-up: the server's first queries and the JIT
   await apiRoundTrips(portal)
   const runs: LoginRun[] = []
-  const ceilings: Omit<Ceilings, 'reactOnly'> = { api: [], evaluation: [] }
+  const ceilings: Omit<Ceilings, 'reactOnly'> = { api: [] }
   // Interleaved, so that the machine's load weighs on the measure and its ceiling alike.
   for (let i = 0; i < RUNS; i++) {
     runs.push(await loginToDashboard(portal, code))
     ceilings.api.push(await apiRoundTrips(portal))
-    ceilings.evaluation.push(await evaluation(portal, code))
-    console.log(`[bench:web] connexion ${i + 1}/${RUNS} : ${ms(runs.at(-1)!.totalMs)} (plafond : ${ms(ceilings.api.at(-1)!)} d’API + ${ms(ceilings.evaluation.at(-1)!)} de JavaScript)`)
+    console.log(`[bench:web] connexion ${i + 1}/${RUNS} : ${ms(runs.at(-1)!.totalMs)} (plafond : ${ms(ceilings.api.at(-1)!)} d’API + ${SCRIPT_CEILING_MS} ms de script)`)
   }
+  console.log('[bench:web] JavaScript avant l’accueil, sur un réseau de téléphone lent…')
+  const gzipOf = (path: string) => measured.sizes.get(join('dist', path))?.gzip ?? Number.NaN
+  const early = await firstScreenScripts(portal, gzipOf)
   const lh: Record<string, LighthouseSeries> = {}
   for (const [path, signIn] of [['/login', false], ['/tableau-de-bord', true]] as const) {
     console.log(`[bench:web] Lighthouse ${path}…`)
@@ -418,9 +492,9 @@ try {
   }
   console.log('[bench:web] Lighthouse, page faite de React seul (plafond)…')
   const all: Ceilings = { ...ceilings, reactOnly: await lighthouseMedian(reactOnly.url, false, portal) }
-  for (const row of comparisons(runs, lh, all)) console.log(`[bench:web] ${row.what} : ${row.value} ; plafond ${row.ceiling} ; rapport ${row.ratio}`)
+  for (const row of comparisons(runs, lh, all, early, measured.firstScreenBudget)) console.log(`[bench:web] ${row.what} : ${row.value} ; plafond ${row.ceiling} ; rapport ${row.ratio} ; objectif ${row.goal}`)
   const { version: lighthouseVersion } = JSON.parse(await readFile(join(ROOT, 'node_modules/lighthouse/package.json'), 'utf8')) as { version: string }
-  const section = markdown(measured, runs, lh, all, machine(portal.browser.version(), lighthouseVersion))
+  const section = markdown(measured, runs, lh, all, early, machine(portal.browser.version(), lighthouseVersion))
   console.log(section)
   await saveSection('Web', section)
   console.log('[bench:web] docs/BENCHMARKS.md mis à jour (section Web)')

@@ -6,7 +6,8 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { navigate } from 'wouter/use-browser-location'
 import { App } from './views/App.tsx'
-import { preloadSignedIn, whenIdle } from './views/signedIn.ts'
+import { whenIdle } from './views/painted.ts'
+import { preloadSignedIn } from './views/signedIn.ts'
 import { firstRender } from './views/takeover.ts'
 import { isBarePath } from './wiring/bare-pages.ts'
 import { hasStoredUser } from './wiring/storage.ts'
@@ -30,7 +31,7 @@ const signedIn = hasStoredUser() ? preloadSignedIn(services) : undefined
  * again, in the middle of its evaluation (45 ms on the test machine, four times that in Lighthouse's simulation).
  */
 async function start() {
-  // A stored user on a signed-in route: the first render waits (a little) for the signed-in code, which the
+  // A stored user on a signed-in route: the first render waits (a little) for the first screen's code, which the
   // page announced (dist/signed-in.html). Rendered before it, the layout would suspend, and React would hold
   // the dashboard's reveal for its Suspense throttle (300 ms after the fallback) once the code is there.
   if (signedIn && !isBarePath(location.pathname)) await Promise.race([signedIn, new Promise((resolve) => setTimeout(resolve, SIGNED_IN_CODE_WAIT_MS))])
@@ -43,7 +44,7 @@ async function start() {
     </StrictMode>
   ))
 
-  // The signed-in screens' code: at once for a stored user (above). On /login, the session right behind
+  // The first signed-in screen's code: at once for a stored user (above). On /login, the session right behind
   // the first paint, and the rest as soon as the form is used (LoginPage), so that signing in waits for no code.
   if (!signedIn) whenIdle(() => void services.loadSession().catch(() => {}))
 }

@@ -4,6 +4,10 @@ import { type Body, type CallOptions, call, encode, type Reply, swallow } from '
 export const login = (body: Body<'login'>, options?: CallOptions) =>
   call<Reply<'login'>>({ auth: 'none', method: 'POST', path: '/api/login', body }, options)
 
+/** « Se déconnecter »: this session ends on the server (`apiToken`: the token of the session being left). */
+export const signOut = (options?: CallOptions) =>
+  call<Reply<'signOut'>>({ auth: 'apiToken', method: 'DELETE', path: '/api-protected/users/me/sessions/current' }, options)
+
 export const requestPasswordReset = (body: Body<'resetPasswordRequest'>, options?: CallOptions) =>
   call<Reply<'resetPasswordRequest'>>({ auth: 'none', method: 'POST', path: '/reset-password-request', body }, options)
 

@@ -19,10 +19,6 @@ export const getSessions = (options?: CallOptions) =>
 export const signOutOtherSessions = (options?: CallOptions) =>
   call<Reply<'signOutOtherSessions'>>({ auth: 'apiToken', method: 'DELETE', path: '/api-protected/users/me/sessions' }, options)
 
-/** « Se déconnecter »: this session ends on the server (`apiToken`: the token of the session being left). */
-export const signOut = (options?: CallOptions) =>
-  call<Reply<'signOut'>>({ auth: 'apiToken', method: 'DELETE', path: '/api-protected/users/me/sessions/current' }, options)
-
 export const getPasskeys = (options?: CallOptions) =>
   call<Reply<'passkeys'>>({ auth: 'apiToken', method: 'GET', path: '/api-protected/users/me/passkeys' }, options)
 

@@ -1,12 +1,13 @@
 // Calendar dates as 'YYYY-MM-DD' strings, French public holidays and business days.
 // All arithmetic goes through Date.UTC, so no time zone or daylight-saving shift can move a day.
+import { pad } from './today.ts'
+
+export { localIsoDate } from './today.ts'
 
 export type IsoDate = string
 
 const DAY_MS = 86_400_000
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/
-
-const pad = (n: number, width = 2) => String(n).padStart(width, '0')
 
 export function isIsoDate(value: string): boolean {
   const match = ISO_DATE.exec(value)
@@ -146,11 +147,6 @@ export function nthBusinessDayAfter(iso: IsoDate, n: number): IsoDate {
     if (isBusinessDay(date)) found++
   }
   return date
-}
-
-/** Today in the local time zone of `now` (the browser's), as a calendar date. */
-export function localIsoDate(now: Date = new Date()): IsoDate {
-  return `${pad(now.getFullYear(), 4)}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`
 }
 
 const MONTHS_FR = ['janvier', 'février', 'mars', 'avril', 'mai', 'juin', 'juillet', 'août', 'septembre', 'octobre', 'novembre', 'décembre']

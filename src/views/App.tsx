@@ -10,6 +10,7 @@ import { AppContext, type AppServices } from './app-context.tsx'
 import { CodeLoading } from './components/ui.tsx'
 import { EmailRevertPage, InvitationPage, LoginPage, MissingDocumentPage, ResetPasswordPage, SetPasswordPage } from './pages/shell/bare.ts'
 import { VerificationPage } from './pages/billing/bare.ts'
+import { usePainted } from './painted.ts'
 import { DashboardLayout } from './signedIn.ts'
 
 const Toasts = lazy(() => import('./Toasts.tsx'))
@@ -59,12 +60,16 @@ export function AppRoutes() {
 
 /** `ssrPath`: the path drawn ahead at build time (src/prerender.tsx), where there is no location. */
 export function App({ services, hook, ssrPath }: { services: AppServices; hook?: BaseLocationHook; ssrPath?: string }) {
+  // The toaster (its code) once the first screen has painted: a toast asked before waits in its store until then.
+  const toasts = usePainted('any')
   return (
     <AppContext.Provider value={services}>
       <Router {...(hook ? { hook } : {})} {...(ssrPath ? { ssrPath } : {})}>
-        <Suspense fallback={null}>
-          <Toasts />
-        </Suspense>
+        {toasts && (
+          <Suspense fallback={null}>
+            <Toasts />
+          </Suspense>
+        )}
         <AppRoutes />
       </Router>
     </AppContext.Provider>

@@ -1,37 +1,43 @@
-// The code of the signed-in screens that signing in lands on: the session, the portal's startup, the
-// flows of the areas the dashboard shows, the dashboard layout and the dashboard's page. main.tsx
-// fetches it at once for a stored user; the login form as soon as it is used (and again on submit),
-// so that the path from "Se connecter" to the dashboard waits only for the API (spec §4), never for
-// code or a Suspense reveal. The other areas' flows follow once the page is idle, so that no
-// navigation from the dashboard waits for code either.
+// The code of the first signed-in screen, where signing in lands: the session, the portal's startup, the flows that
+// screen starts (the dashboard's, src/wiring/dashboard.ts), the dashboard layout and the dashboard's page. main.tsx
+// fetches it at once for a stored user (dist/signed-in.html announces it, and nothing more); the login form as soon
+// as it is used (and again on submit), so that the path from "Se connecter" to the dashboard waits only for the API
+// (spec §4), never for code or a Suspense reveal. The other areas' flows come once that screen has painted, so that
+// no navigation from it waits for code either (and the layout's parts it does not draw at once: layout/parts.ts).
 import type { AppServices } from './app-context.tsx'
 import { preloadable } from './components/preloadable.ts'
+import { whenIdle, whenPainted } from './painted.ts'
 import { DashboardPage } from './pages/shell/dashboardPage.ts'
 import { type FlowArea, FLOW_AREAS } from '../wiring/flows.ts'
 
 export const DashboardLayout = preloadable(() => import('./layout/DashboardLayout.tsx'))
 
-/**
- * The areas whose flows the dashboard reads as it first shows: the layout's (the Kbis banner and the problem
- * report: shell; the bell: notifications), the unpaid-invoice banner's (billing) and the next deadlines' (mail).
- */
-export const DASHBOARD_AREAS: readonly FlowArea[] = ['shell', 'notifications', 'billing', 'mail']
+/** The flows the first screen reads as it shows: the layout's (the Kbis banner, the problem report) and the dashboard's. */
+export const DASHBOARD_AREAS: readonly FlowArea[] = ['dashboard']
 
 const ignore = () => {}
 
-/** Runs once the page is idle (a short timer where the browser cannot tell). */
-export const whenIdle = (run: () => void) => void (window.requestIdleCallback ?? ((next: () => void) => setTimeout(next, 200)))(run)
+/** The services whose other areas' flows are already promised (the login form asks again at each keystroke). */
+const restPromised = new WeakSet<AppServices>()
 
-/** Fetches it all; settles (never rejects) once every part is there or failed, then starts the other areas' flows when idle. */
+/** Fetches the first screen's code; settles (never rejects) once every part is there or failed. */
 export function preloadSignedIn(services: AppServices): Promise<void> {
   services.preloadPortal?.()
-  return Promise.all([
+  const firstScreen = Promise.all([
     services.loadSession().catch(ignore),
     ...DASHBOARD_AREAS.map((area) => services.loadFlows(area).catch(ignore)),
     DashboardLayout.preload().catch(ignore),
     DashboardPage.preload().catch(ignore),
-  ]).then(() => whenIdle(() => {
-    // Each loaded once (services.ts): calling again, as the login form does at each keystroke, costs nothing.
-    for (const area of FLOW_AREAS) if (!DASHBOARD_AREAS.includes(area)) void services.loadFlows(area).catch(ignore)
-  }))
+  ]).then(ignore)
+  // Each loaded once (services.ts, preloadable.ts): calling again, as the login form does at each keystroke, costs nothing.
+  if (!restPromised.has(services)) {
+    restPromised.add(services)
+    void firstScreen.then(() => whenPainted('signedIn', () => whenIdle(() => loadTheRest(services))))
+  }
+  return firstScreen
+}
+
+/** The flows the first screen does not read: every other area's (the layout's own parts: layout/parts.ts). */
+function loadTheRest(services: AppServices) {
+  for (const area of FLOW_AREAS) if (!DASHBOARD_AREAS.includes(area)) void services.loadFlows(area).catch(ignore)
 }

@@ -1,6 +1,6 @@
-// The billing area's flows with their real effects: the unpaid-invoice banner, subscription options, termination,
-// the card form, the invoice book, the forwarding address, the certificate and contract downloads, and the public
-// certificate check; what they change is told to the portal.
+// The billing area's flows with their real effects: subscription options, termination, the card form, the invoice
+// book, the forwarding address, the certificate and contract downloads, and the public certificate check; what they
+// change is told to the portal. The dashboard's unpaid-invoice banner is the dashboard's (dashboard.ts).
 import { fromPromise } from 'xstate'
 import { CARD_NOT_REPLACED, CARD_REPLACED, cardReplacementMachine } from '../machines/cardReplacement.machine.ts'
 import { certificateVerificationMachine } from '../machines/certificateVerification.machine.ts'
@@ -9,7 +9,7 @@ import { ADDRESS_NOT_SAVED, ADDRESS_SAVED, forwardingAddressMachine } from '../m
 import { invoiceBookMachine } from '../machines/invoiceBook.machine.ts'
 import { OPTION_NOT_ADDED, optionAdded, subscriptionOptionMachine } from '../machines/subscriptionOption.machine.ts'
 import { TERMINATION_NOT_SENT, TERMINATION_SENT, terminationMachine } from '../machines/termination.machine.ts'
-import { PAYMENT_FAILED, unpaidInvoicesMachine } from '../machines/unpaidInvoices.machine.ts'
+import { PAYMENT_FAILED } from '../machines/unpaidInvoices.machine.ts'
 import type { Api } from './api.ts'
 import type { WiringDeps } from './deps.ts'
 import { later } from './later.ts'
@@ -49,15 +49,6 @@ export function createBillingFlows({ api, notify, toPortal, loadHostedCard }: Wi
   // The writes go on when their page is left before the answer (their signal is not passed), and are told then
   // (outlive.ts). A payment is sent once and only told: never retried nor sent again.
   return {
-    unpaidInvoices: later(() => unpaidInvoicesMachine.provide({
-      actors: {
-        fetchStatus: fromPromise(({ signal }) => api.getUnpaidStatus({ signal })),
-        pay: fromPromise(({ input, signal }) => outlive(api.payUnpaidInvoice(input), signal, {
-          notify, done: (reply) => success(reply.message), failed: PAYMENT_FAILED, after: () => toPortal({ type: 'invoices.paidOwned' }),
-        })),
-      },
-      actions: { notify: (_, notice) => notify(notice), paid: () => toPortal({ type: 'invoices.paidOwned' }) },
-    })),
     subscriptionOption: later(() => subscriptionOptionMachine.provide({
       actors: {
         loadOptions: fromPromise(({ input, signal }) => api.getSubscriptionOptions(input.orderId, { signal })),

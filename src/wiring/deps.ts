@@ -5,8 +5,9 @@ import type { Notice } from '../machines/shared.ts'
 import type { StartupEvent } from '../machines/startup.machine.ts'
 import type { Api } from './api.ts'
 
-export interface WiringDeps {
-  api: Api
+/** `A`: the calls it may make (the first signed-in screen's flows take only that screen's: api.ts). */
+export interface WiringDeps<A = Api> {
+  api: A
   /** Shows a toast. */
   notify: (notice: Notice) => void
   /** Goes to a route from outside the router (machine actions). */

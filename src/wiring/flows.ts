@@ -2,10 +2,12 @@
 // module is its own lazily loaded chunk, imported by the first screen that needs one of its flows
 // (services.ts, loadFlows(area)): none of this weighs on the first load of /login, a page waits only
 // for its own area's code, and each area has the 20 kB route-chunk budget to itself (npm run size
-// checks that every area is still a chunk of its own). Type imports only besides: importing an area's
-// module here would pull it into the entry.
+// checks that every area is still a chunk of its own). The flows the dashboard's first screen starts are a group of
+// their own (dashboard.ts), so that a signed-in page's first paint waits for them and for none of the areas' others.
+// Type imports only besides: importing an area's module here would pull it into the entry.
 import type { createBillingFlows } from './billing.ts'
 import type { createCompanyFlows } from './company.ts'
+import type { createDashboardFlows } from './dashboard.ts'
 import type { Built } from './later.ts'
 import type { createMailFlows } from './mail.ts'
 // notifications (issue 14)
@@ -15,6 +17,8 @@ import type { createShellFlows } from './shell.ts'
 
 /** Each area's flows factory, as its module exports it. */
 export interface FlowFactories {
+  /** The flows the dashboard's first screen starts (its layout's and its page's), apart from their areas' others. */
+  dashboard: typeof createDashboardFlows
   shell: typeof createShellFlows
   mail: typeof createMailFlows
   billing: typeof createBillingFlows
@@ -34,6 +38,7 @@ export type AllFlows = { [A in FlowArea]: Flows<A> }
 
 /** Each area's code, one dynamic import each: esbuild makes each its own chunk. */
 export const flowCode: { [A in FlowArea]: () => Promise<FlowFactories[A]> } = {
+  dashboard: () => import('./dashboard.ts').then((m) => m.createDashboardFlows),
   shell: () => import('./shell.ts').then((m) => m.createShellFlows),
   mail: () => import('./mail.ts').then((m) => m.createMailFlows),
   billing: () => import('./billing.ts').then((m) => m.createBillingFlows),

@@ -6,7 +6,6 @@ import { courierRequestCancelMachine, REQUEST_CANCELLED, REQUEST_NOT_CANCELLED }
 import {
   FOLDER_CREATED, FOLDER_DELETED, FOLDER_NOT_CREATED, FOLDER_NOT_DELETED, FOLDER_NOT_RENAMED, FOLDER_RENAMED, folderEditorMachine,
 } from '../machines/folderEditor.machine.ts'
-import { letterDeadlinesMachine } from '../machines/letterDeadlines.machine.ts'
 import { letterPagesMachine } from '../machines/letterPages.machine.ts'
 import { letterSearchMachine, SEARCH_DEBOUNCE_MS } from '../machines/letterSearch.machine.ts'
 import {
@@ -113,12 +112,6 @@ export function createMailFlows({ api, notify, navigate, toPortal }: WiringDeps)
       actors: {
         loadPage: fromPromise(({ input, signal }) => api.getDocumentPage(input.documentId, input.page, { signal })),
         pause: fromPromise(({ input, signal }) => pause(input.ms, signal)),
-      },
-    })),
-    letterDeadlines: later(() => letterDeadlinesMachine.provide({
-      actors: {
-        loadDeadlines: fromPromise(async ({ input: { orderId }, signal }) =>
-          (await api.getLetterDeadlines(orderId === null ? {} : { orderId }, { signal })).deadlines),
       },
     })),
     /** Whether this browser draws a PDF inside a page; where it does not (Android), letters show as page images. */

@@ -2,7 +2,7 @@
 // order for 'Tous', the user's own invoices plus the shared ones filtered by the selected order.
 import type { MailDocument, Order } from '../../server/contract/schemas.ts'
 import type { LoadInput, OrderSubscription, PortalData, Resource, Scope } from '../machines/portalData.machine.ts'
-import type { Api } from './api.ts'
+import type { FirstScreenApi } from './api.ts'
 
 type Loader<R extends Resource> = (scope: Scope, signal: AbortSignal) => Promise<PortalData[R]>
 
@@ -18,7 +18,7 @@ async function ownAndShared<T>(scope: Scope, own: (orderId?: number) => Promise<
   return [...mine, ...theirs]
 }
 
-export function createLoaders(api: Api): (input: LoadInput, signal: AbortSignal) => Promise<PortalData[Resource]> {
+export function createLoaders(api: FirstScreenApi): (input: LoadInput, signal: AbortSignal) => Promise<PortalData[Resource]> {
   const loaders: { [R in Resource]: Loader<R> } = {
     // Collaborators do not see the owner's card.
     card: async ({ order }, signal) => (order ? (order.isShareOrder ? null : api.getPaymentMethod(order.id, { signal })) : api.getCreditCard({ signal })),

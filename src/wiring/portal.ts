@@ -4,6 +4,7 @@ import { fromPromise } from 'xstate'
 import { ApiError } from '../api/errors.ts'
 import { portalDataMachine } from '../machines/portalData.machine.ts'
 import { startupMachine } from '../machines/startup.machine.ts'
+import type { FirstScreenApi } from './api.ts'
 import type { WiringDeps } from './deps.ts'
 import { createLoaders } from './portal-data.ts'
 import { pause } from './pause.ts'
@@ -33,7 +34,7 @@ export async function askAgainWhileUnavailable<T>(call: () => Promise<T>, signal
   }
 }
 
-export function createStartup({ api, navigate }: Pick<WiringDeps, 'api' | 'navigate'>) {
+export function createStartup({ api, navigate }: Pick<WiringDeps<FirstScreenApi>, 'api' | 'navigate'>) {
   const load = createLoaders(api)
   return startupMachine.provide({
     actors: {

@@ -5,6 +5,7 @@
 // read it without suspending. Tests build the same factories (session.ts, portal.ts, the areas' flows)
 // with a fake API (test/util/services.tsx).
 import type { SessionRef } from '../machines/session.machine.ts'
+import type { Api } from './api.ts'
 import { portalOf, type WiringDeps } from './deps.ts'
 import { type FlowArea, flowCode, type Flows } from './flows.ts'
 import { built } from './later.ts'
@@ -34,21 +35,25 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
 
 export function createServices({ navigate, notify }: Pick<AppServices, 'navigate' | 'notify'>): AppServices {
   let current: SessionRef | undefined
+  // The first screen's calls (the session's, the startup's, the dashboard's flows'), then every call for the areas' flows.
   const loadApi = once(() => import('./api.ts').then((m) => m.api))
+  const loadAllApi = once(() => import('./api-all.ts').then((m) => m.allApi))
   const loadPortalCode = once(() => import('./portal.ts'))
   const loadPortal = () => Promise.all([loadPortalCode(), loadApi()]).then(([m, a]) => m.createStartup({ api: a, navigate }))
   const loadSession = once(() => Promise.all([import('./session.ts'), loadApi()])
     .then(([m, a]) => m.createSession({ api: a, notify, loadPortal }))
     .then((s) => (current = s)))
-  const deps = (api: WiringDeps['api']): WiringDeps => ({
+  const deps = (api: Api): WiringDeps => ({
     api, notify, navigate, toPortal: portalOf(() => current),
     toSession: (event) => void loadSession().then((s) => s.send(event)),
   })
   // One loader per area, each called once: its chunk and the API client, then its flows (each machine built on first use, later.ts).
+  // (The dashboard's flows are given the first screen's calls only, as their own type says: api.ts.)
+  const apiFor = (area: FlowArea): Promise<Api> => (area === 'dashboard' ? loadApi() as Promise<Api> : loadAllApi())
   const areaLoaders = new Map<FlowArea, () => Promise<unknown>>()
   const loadFlows = <A extends FlowArea>(area: A): Promise<Flows<A>> => {
     let load = areaLoaders.get(area)
-    if (!load) areaLoaders.set(area, load = once(() => Promise.all([flowCode[area](), loadApi()]).then(([create, api]) => built(create(deps(api))))))
+    if (!load) areaLoaders.set(area, load = once(() => Promise.all([flowCode[area](), apiFor(area)]).then(([create, api]) => built(create(deps(api))))))
     return load() as Promise<Flows<A>>
   }
   return {

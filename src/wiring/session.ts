@@ -4,6 +4,7 @@ import { createActor, fromPromise, type InspectionEvent, type Observer } from 'x
 import { type SessionRef, sessionMachine } from '../machines/session.machine.ts'
 import type { StartupLogic } from '../machines/startup.machine.ts'
 import { isBarePath } from './bare-pages.ts'
+import type { FirstScreenApi } from './api.ts'
 import type { WiringDeps } from './deps.ts'
 import { adoptUnkeyedChoice, onSignedInElsewhere, onSignedOutElsewhere, readStoredChoice, readStoredUser, removeStoredSession, writeStoredUser } from './storage.ts'
 
@@ -19,7 +20,7 @@ async function inspector() {
 
 type InspectionObserver = Observer<InspectionEvent> | ((event: InspectionEvent) => void)
 
-export interface SessionDeps extends Pick<WiringDeps, 'api' | 'notify'> {
+export interface SessionDeps extends Pick<WiringDeps<FirstScreenApi>, 'api' | 'notify'> {
   /** The signed-in portal's startup machine, loaded once the user is signed in. */
   loadPortal: () => Promise<StartupLogic>
   /** The page shown now (the browser's address; a test's memory location). */

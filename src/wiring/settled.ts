@@ -5,6 +5,9 @@
 
 export type Tracked<T> = Promise<T> & { status?: 'pending' | 'fulfilled' | 'rejected'; value?: T; reason?: unknown }
 
+/** Whether a tracked promise has settled with a value: what use() reads at once. */
+export const isFulfilled = (promise: Promise<unknown>): boolean => (promise as Tracked<unknown>).status === 'fulfilled'
+
 /** The same promise, carrying `status` and `value` (or `reason`) as React reads them. */
 export function tracked<T>(promise: Promise<T>): Tracked<T> {
   const thenable = promise as Tracked<T>

@@ -1,46 +1,14 @@
-// The shell's flows (Kbis banner, problem report, missing documents, password screens) with their
-// real effects: the calls, the toasts, and what they tell the portal.
+// The shell's flows (missing documents, password screens) with their real effects: the calls, the toasts, and what
+// they tell the portal. The layout's own (Kbis banner, problem report) are the dashboard's (dashboard.ts).
 import { fromPromise } from 'xstate'
 import { identityUploadMachine } from '../machines/identityUpload.machine.ts'
-import { kbisUploadMachine } from '../machines/kbisUpload.machine.ts'
-import { problemReportMachine } from '../machines/problemReport.machine.ts'
 import { codeOf } from '../machines/shared.ts'
 import { PASSWORD_CHANGED, submissionMachine } from '../machines/submission.machine.ts'
 import type { WiringDeps } from './deps.ts'
 import { later } from './later.ts'
 
-
-/** A chosen file as a data URL (the Kbis is sent that way, spec §3). Read with `Blob.arrayBuffer()`, not a
- *  FileReader: one promise, no events (happy-dom's FileReader, on two nested timers, stalled under load in tests). */
-export async function readAsDataUrl(file: Blob): Promise<string> {
-  let bytes: Uint8Array
-  try {
-    bytes = new Uint8Array(await file.arrayBuffer())
-  } catch {
-    throw new Error('Le fichier n’a pas pu être lu. Choisissez-le à nouveau.')
-  }
-  // btoa takes a binary string; built in slices, as a spread of 10 MB of arguments would overflow the stack.
-  let binary = ''
-  for (let start = 0; start < bytes.length; start += 0x8000) binary += String.fromCharCode(...bytes.subarray(start, start + 0x8000))
-  return `data:${file.type || 'application/octet-stream'};base64,${btoa(binary)}`
-}
-
 export function createShellFlows({ api, notify, navigate, toPortal }: WiringDeps) {
   return {
-    kbisUpload: later(() => kbisUploadMachine.provide({
-      // Not outlive.ts: the banner lives in the layout, not in a page, so moving between pages does not stop its upload.
-      actors: {
-        uploadKbis: fromPromise(async ({ input, signal }) => api.uploadKbis(input.contractId, await readAsDataUrl(input.file as unknown as Blob), { signal })),
-      },
-      actions: {
-        notify: (_, notice) => notify(notice),
-        kbisFiled: (_, filed) => toPortal({ type: 'order.kbisFiled', ...filed }),
-      },
-    })),
-    problemReport: later(() => problemReportMachine.provide({
-      actors: { sendProblem: fromPromise(({ input, signal }) => api.sendProblem(input.orderId, { message: input.message }, { signal })) },
-      actions: { notify: (_, notice) => notify(notice) },
-    })),
     identityUpload: later(() => identityUploadMachine.provide({
       // Not outlive.ts: the documents go one after the other, and the next ones need the page to be sent.
       actors: {

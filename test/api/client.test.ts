@@ -143,7 +143,7 @@ const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
   ['acceptInvitation', () => people.acceptInvitation('abc'), '/api-protected/invitations/abc/accept'],
   ['sessions', () => people.getSessions(), '/api-protected/users/me/sessions'],
   ['signOutOtherSessions', () => people.signOutOtherSessions(), '/api-protected/users/me/sessions'],
-  ['signOut', () => people.signOut(), '/api-protected/users/me/sessions/current'],
+  ['signOut', () => account.signOut(), '/api-protected/users/me/sessions/current'],
   ['passkeys', () => people.getPasskeys(), '/api-protected/users/me/passkeys'],
   ['passkeyRegistrationOptions', () => people.getPasskeyRegistrationOptions(), '/api-protected/users/me/passkeys/registration-options'],
   ['registerPasskey', () => people.registerPasskey({ credential: passkeyAnswer, name: 'Téléphone' }), '/api-protected/users/me/passkeys', { credential: passkeyAnswer, name: 'Téléphone' }],

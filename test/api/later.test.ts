@@ -3,6 +3,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createBillingFlows } from '../../src/wiring/billing.ts'
 import { createCompanyFlows } from '../../src/wiring/company.ts'
+import { createDashboardFlows } from '../../src/wiring/dashboard.ts'
 import type { WiringDeps } from '../../src/wiring/deps.ts'
 import { built, later } from '../../src/wiring/later.ts'
 import { createMailFlows } from '../../src/wiring/mail.ts'
@@ -28,7 +29,7 @@ Later('an entry marked later is built at its first read, once; the others are ke
 Later('the real flows, area by area: every entry is there, each machine the same object at each read', () => {
   const never = () => { throw new Error('not called while building') }
   const deps: WiringDeps = { api: new Proxy({}, { get: never }) as never, notify: never, navigate: never, toPortal: never, toSession: never, loadHostedCard: never }
-  const areas = [createShellFlows, createMailFlows, createBillingFlows, createPeopleFlows, createCompanyFlows, createNotificationFlows]
+  const areas = [createDashboardFlows, createShellFlows, createMailFlows, createBillingFlows, createPeopleFlows, createCompanyFlows, createNotificationFlows]
     .map((create) => built(create(deps)) as Record<string, unknown>)
   const keys = areas.flatMap((area) => Object.keys(area))
   assert.ok(keys.length > 30, `${keys.length} flows`)

@@ -24,6 +24,7 @@ import type { Api } from '../../src/wiring/api.ts'
 import { portalOf, type WiringDeps } from '../../src/wiring/deps.ts'
 import { createBillingFlows } from '../../src/wiring/billing.ts'
 import { createCompanyFlows } from '../../src/wiring/company.ts'
+import { createDashboardFlows } from '../../src/wiring/dashboard.ts'
 import type { AllFlows, FlowArea } from '../../src/wiring/flows.ts'
 import { built } from '../../src/wiring/later.ts'
 import { createMailFlows } from '../../src/wiring/mail.ts'
@@ -637,7 +638,7 @@ function notificationsApi(scenario: NotificationScenario, calls: Calls): Partial
 /** Every area's flows at once, as the browser's services build each area's when it loads (src/wiring/services.ts). */
 export function createAllFlows(deps: WiringDeps): AllFlows {
   return {
-    shell: built(createShellFlows(deps)), mail: built(createMailFlows(deps)), billing: built(createBillingFlows(deps)),
+    dashboard: built(createDashboardFlows(deps)), shell: built(createShellFlows(deps)), mail: built(createMailFlows(deps)), billing: built(createBillingFlows(deps)),
     people: built(createPeopleFlows(deps)), company: built(createCompanyFlows(deps)), notifications: built(createNotificationFlows(deps)),
   }
 }

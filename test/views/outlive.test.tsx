@@ -30,6 +30,7 @@ import { PAYMENT_FAILED } from '../../src/machines/unpaidInvoices.machine.ts'
 import type { Api } from '../../src/wiring/api.ts'
 import { createBillingFlows } from '../../src/wiring/billing.ts'
 import { createCompanyFlows } from '../../src/wiring/company.ts'
+import { createDashboardFlows } from '../../src/wiring/dashboard.ts'
 import { built } from '../../src/wiring/later.ts'
 import { createMailFlows } from '../../src/wiring/mail.ts'
 import { createPeopleFlows } from '../../src/wiring/people.ts'
@@ -47,7 +48,7 @@ const invited: Share[] = [{
 
 interface Case {
   /** The effect: its area's flows, the flow and its actor's name, and that actor's input. */
-  area: 'mail' | 'billing' | 'people' | 'company'
+  area: 'dashboard' | 'mail' | 'billing' | 'people' | 'company'
   flow: string
   actor: string
   input: unknown
@@ -99,7 +100,7 @@ const cases: Record<string, Case> = {
     failed: { kind: 'error', message: `${PAYMENT_FAILED} ${REASON}` },
   },
   'the unpaid invoices paid (« Régler »)': {
-    area: 'billing', flow: 'unpaidInvoices', actor: 'pay', input: { expectedAmountInclTaxCents: 3480 }, call: 'payUnpaidInvoice', reply: { paidCount: 2, message: '2 factures réglées.' },
+    area: 'dashboard', flow: 'unpaidInvoices', actor: 'pay', input: { expectedAmountInclTaxCents: 3480 }, call: 'payUnpaidInvoice', reply: { paidCount: 2, message: '2 factures réglées.' },
     done: { kind: 'success', message: '2 factures réglées.' }, portal: [{ type: 'invoices.paidOwned' }],
     failed: { kind: 'error', message: `${PAYMENT_FAILED} ${REASON}` },
   },
@@ -220,7 +221,7 @@ function start(c: Case) {
   const swallowed: Notice[] = []
   const portal: StartupEvent[] = []
   const deps = { api, notify: (n: Notice) => void notices.push(n), navigate: () => {}, toPortal: (e: StartupEvent) => void portal.push(e), toSession: () => {} }
-  const flows = { mail: createMailFlows, billing: createBillingFlows, people: createPeopleFlows, company: createCompanyFlows }[c.area](deps)
+  const flows = { dashboard: createDashboardFlows, mail: createMailFlows, billing: createBillingFlows, people: createPeopleFlows, company: createCompanyFlows }[c.area](deps)
   const machine = (built(flows) as Record<string, { implementations: { actors: Record<string, AnyActorLogic> } }>)[c.flow]!
   const effect = createActor(machine.implementations.actors[c.actor]!, { input: c.input })
   const ended = new Promise<'done' | 'error'>((resolve) => effect.subscribe({ complete: () => resolve('done'), error: () => resolve('error') }))

@@ -9,6 +9,7 @@ import * as assert from 'uvu/assert'
 import { CODE_LOADING_LABEL } from '../../src/views/components/ui.tsx'
 import { preloadable } from '../../src/views/components/preloadable.ts'
 import { DashboardPage } from '../../src/views/pages/shell/dashboardPage.ts'
+import { forgetPainted, screenShown, whenPainted } from '../../src/views/painted.ts'
 import { DASHBOARD_AREAS, DashboardLayout, preloadSignedIn } from '../../src/views/signedIn.ts'
 import { FLOW_AREAS, type FlowArea } from '../../src/wiring/flows.ts'
 import { type AppServices, createServices } from '../../src/wiring/services.ts'
@@ -83,18 +84,22 @@ Startup('the services’ loaders settle with status and value, so that use() rea
   session.stop()
 })
 
-Startup('each area’s flows load on their own: an area gives its own flows only', async () => {
+Startup('each area’s flows load on their own: an area gives its own flows only; the first screen’s are the dashboard’s', async () => {
   localStorage.clear()
   const services = createServices({ navigate: () => {}, notify: () => {} })
   const mail = await services.loadFlows('mail')
-  assert.ok('mailbox' in mail && 'letterDeadlines' in mail)
+  assert.ok('mailbox' in mail)
   assert.not.ok('unpaidInvoices' in mail || 'problemReport' in mail || 'notifications' in mail, 'the mail area gives only its own flows')
   const billing = await services.loadFlows('billing')
-  assert.ok('unpaidInvoices' in billing)
+  assert.ok('invoiceBook' in billing)
   assert.not.ok('mailbox' in billing)
+  const dashboard = await services.loadFlows('dashboard')
+  assert.equal(Object.keys(dashboard).sort(), ['kbisUpload', 'letterDeadlines', 'problemReport', 'unpaidInvoices'])
+  assert.not.ok(['kbisUpload', 'letterDeadlines', 'problemReport', 'unpaidInvoices'].some((flow) => flow in mail || flow in billing), 'each flow is provided once')
 })
 
-Startup('preloadSignedIn waits for the dashboard’s areas only, then loads the other areas’ flows once idle', async () => {
+Startup('preloadSignedIn waits for the first screen’s flows only; the other areas’ come once a signed-in screen has painted and the page is idle', async () => {
+  forgetPainted()
   const asked: FlowArea[] = []
   const services: AppServices = {
     navigate: () => {}, notify: () => {},
@@ -106,14 +111,25 @@ Startup('preloadSignedIn waits for the dashboard’s areas only, then loads the 
     },
   }
   await Promise.race([preloadSignedIn(services), new Promise((_, reject) => setTimeout(() => reject(new Error('it waited for an area the dashboard does not show')), 1000))])
-  assert.equal([...asked].sort(), [...DASHBOARD_AREAS].sort(), 'first the dashboard’s areas, and only them')
+  assert.equal([...asked].sort(), [...DASHBOARD_AREAS].sort(), 'first the dashboard’s flows, and only them')
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  assert.equal([...asked].sort(), [...DASHBOARD_AREAS].sort(), 'nothing more before a signed-in screen has painted')
+  screenShown(true)
   await waitFor(() => assert.equal([...asked].sort(), [...FLOW_AREAS].sort(), 'then every other area'), { timeout: 2000 })
 })
 
-Startup('the dashboard reads the flows of the areas preloadSignedIn waits for, no other (else it would suspend on its first render)', async () => {
-  const { calls } = await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: 2 })
+Startup('the first signed-in screen reads the flows preloadSignedIn waits for, no other (else it would suspend on its first render); the bell’s come once it has painted', async () => {
+  forgetPainted()
+  let app: Awaited<ReturnType<typeof renderApp>> | undefined
+  const readWhenPainted: FlowArea[][] = []
+  whenPainted('signedIn', () => readWhenPainted.push([...app!.calls.flowAreas]))
+  app = await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: 2 })
   await screen.findByRole('heading', { name: 'Courriers non lus' })
-  assert.equal([...calls.flowAreas].sort(), [...DASHBOARD_AREAS].sort())
+  await waitFor(() => assert.is(readWhenPainted.length, 1))
+  assert.equal(readWhenPainted[0]!.sort(), [...DASHBOARD_AREAS].sort())
+  // Its place kept meanwhile, then the bell itself.
+  await screen.findByRole('button', { name: 'Notifications' })
+  assert.ok(app.calls.flowAreas.includes('notifications'))
   cleanup()
 })
 

@@ -1,8 +1,9 @@
 // The bare layout (spec §2): login, reset-password, set-password, missing-document.
 import { styled } from 'goober'
-import { type ReactNode, useRef } from 'react'
+import { type ReactNode, useEffect, useRef } from 'react'
 import { BRAND_NAME, COPYRIGHT_YEAR } from '../../wiring/config.ts'
 import { PAGE_TITLE_ID, useFocusOnArrival } from '../components/useFocusWhenShown.ts'
+import { screenShown } from '../painted.ts'
 import { color, radius, shadow } from '../theme.ts'
 
 const Page = styled('div')`
@@ -44,6 +45,7 @@ export function BareLayout({ title: heading, children, wide = false }: { title: 
   // Reached by an action on another page (a new password chosen, then /login; the portal, then /missing-document).
   const title = useRef<HTMLHeadingElement>(null)
   useFocusOnArrival(title)
+  useEffect(() => screenShown(false), [])
   return (
     <Page>
       <Brand>{BRAND_NAME}</Brand>

@@ -2,13 +2,14 @@
 // spinner while loading, the order selection, the empty and error states — and, once ready, the
 // shell with the page of the route.
 import { useSelector } from '@xstate/react'
-import { useDeferredValue, useRef } from 'react'
+import { Suspense, useDeferredValue, useEffect, useRef } from 'react'
 import { Link } from 'wouter'
 import { NO_ORDERS_MESSAGE } from '../../machines/startup.machine.ts'
 import { type StartupRef, useSession, useStartup } from '../app-context.tsx'
 import { Alert, Button, Centered, ErrorState, PageSpinner } from '../components/ui.tsx'
 import { useFocusOnArrival, useFocusWhenShown } from '../components/useFocusWhenShown.ts'
-import { OrderSelection } from './OrderSelection.tsx'
+import { screenShown, whenIdle, whenPainted } from '../painted.ts'
+import { OrderSelection, preloadLayoutParts } from './parts.ts'
 import { Shell } from './Shell.tsx'
 
 function SignOutButton() {
@@ -71,6 +72,13 @@ export default function DashboardLayout() {
   // The shell back after the selection screen (an order chosen, or 'Annuler'): the focus goes to where the order shows.
   const shellFocus = useRef<HTMLElement>(null)
   useFocusWhenShown(view !== 'selecting', shellFocus)
+  // A screen drawn (the portal's, its error): once painted, what it does not draw may come (painted.ts), its own parts too.
+  const shown = !!portalError || (!!startup && view !== 'loading')
+  useEffect(() => {
+    if (!shown) return
+    screenShown(true)
+    whenPainted('signedIn', () => whenIdle(preloadLayoutParts))
+  }, [shown])
   if (portalError) {
     return (
       <Centered>
@@ -80,7 +88,13 @@ export default function DashboardLayout() {
     )
   }
   if (!startup || view === 'loading') return <PageSpinner />
-  if (view === 'selecting') return <OrderSelection startup={startup} />
+  if (view === 'selecting') {
+    return (
+      <Suspense fallback={<PageSpinner />}>
+        <OrderSelection startup={startup} />
+      </Suspense>
+    )
+  }
   if (view === 'noOrders') return <NoOrders startup={startup} />
   if (view === 'missingDocuments') return <MissingDocumentsNotice startup={startup} />
   if (view === 'failed') {

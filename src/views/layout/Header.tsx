@@ -1,18 +1,21 @@
 // The header (spec §2): back button, title and icon from the route's metadata, the notification
-// bell (NotificationBell.tsx), the order picker labelled 'Domiciliation' (every company plus 'Tous'), and logout.
+// bell (NotificationBell.tsx, once the first screen has painted), the order picker labelled 'Domiciliation' (every
+// company plus 'Tous'), and logout.
 import { useSelector } from '@xstate/react'
 import { styled } from 'goober'
-import type { Ref } from 'react'
+import { type Ref, useEffect, useState } from 'react'
 import { useLocation } from 'wouter'
 import type { StartupContext } from '../../machines/startup.machine.ts'
-import { type StartupRef, useSession } from '../app-context.tsx'
+import { type StartupRef, useServices, useSession } from '../app-context.tsx'
+import { IconPlace } from '../components/icon-button.ts'
 import { Button, IconButton } from '../components/ui.tsx'
 import { PAGE_TITLE_ID } from '../components/useFocusWhenShown.ts'
 import { Icon } from '../icons.tsx'
 import type { PageRoute } from '../pages/page.ts'
+import { hasPainted, whenPainted } from '../painted.ts'
+import { isFulfilled } from '../../wiring/settled.ts'
 import { color, HEADER_HEIGHT_PX, mq, radius } from '../theme.ts'
-// notifications (issue 14)
-import { NotificationBell } from './NotificationBell.tsx'
+import { NotificationBell } from './parts.ts'
 
 const Bar = styled('header')`
   /* On a phone, the bell's panel opens below it (NotificationBell.tsx). */
@@ -65,6 +68,26 @@ const LogoutLabel = styled('span')`
 
 const ALL = 'all'
 
+/**
+ * The bell, once the first screen has painted: it is not on the way to it (its code, its flows and its calls come
+ * after), and its place is kept meanwhile so that nothing in the bar moves when it comes.
+ */
+function Bell() {
+  const { loadFlows } = useServices()
+  // Drawn again (the shell back after the order choice): the bell at once, if its code and flows are there.
+  const [ready, setReady] = useState(() => hasPainted('signedIn') && NotificationBell.isLoaded() && isFulfilled(loadFlows('notifications')))
+  useEffect(() => {
+    if (ready) return
+    let live = true
+    whenPainted('signedIn', () => void Promise.all([NotificationBell.preload(), loadFlows('notifications')]).then(() => live && setReady(true), () => {}))
+    return () => {
+      live = false
+    }
+  }, [loadFlows, ready])
+  // Its place meanwhile: the same round box, the same icon.
+  return ready ? <NotificationBell /> : <IconPlace aria-hidden="true"><Icon name="bell" /></IconPlace>
+}
+
 /** `orderPicker`: where the focus returns from the order choice. */
 export function Header({ route, startup, orderPicker }: { route: PageRoute | undefined; startup: StartupRef; orderPicker?: Ref<HTMLSelectElement> | undefined }) {
   const session = useSession()
@@ -104,7 +127,7 @@ export function Header({ route, startup, orderPicker }: { route: PageRoute | und
           <option value={ALL}>Tous</option>
         </select>
       </Picker>
-      <NotificationBell />
+      <Bell />
       <Button type="button" $variant="ghost" onClick={() => session.send({ type: 'session.logout' })}>
         <Icon name="logout" />
         <LogoutLabel>Se déconnecter</LogoutLabel>

@@ -2,7 +2,7 @@
 // mobile navigation, the header, the Kbis banner, the page of the route and the problem report.
 import { useActorRef, useSelector } from '@xstate/react'
 import { styled } from 'goober'
-import { type RefObject, useCallback, useEffect, useState } from 'react'
+import { type RefObject, Suspense, useCallback, useEffect, useState } from 'react'
 import { useLocation } from 'wouter'
 import { selectedOrder, type StartupContext } from '../../machines/startup.machine.ts'
 import { readMenuExpanded, writeMenuExpanded } from '../../wiring/storage.ts'
@@ -16,7 +16,7 @@ import { KbisBanner } from './KbisBanner.tsx'
 import { LegalLayout } from './LegalLayout.tsx'
 import { MobileNav } from './MobileNav.tsx'
 import { LoadingFlag, Pages } from './Pages.tsx'
-import { ProblemModal } from './ProblemModal.tsx'
+import { ProblemModal } from './parts.ts'
 import { SectionNav } from './SectionNav.tsx'
 import { Sidebar } from './Sidebar.tsx'
 import { useDrawer } from './useDrawer.ts'
@@ -62,7 +62,7 @@ const Backdrop = styled('div')`
 
 /** `focusTarget`: what takes the focus when the shell comes back from the order choice: where the order shows. */
 export function Shell({ startup, focusTarget }: { startup: StartupRef; focusTarget?: RefObject<HTMLElement | null> }) {
-  const flows = useFlows('shell')
+  const flows = useFlows('dashboard')
   const [location] = useLocation()
   const isDesktop = useMediaQuery(`(min-width: ${DESKTOP_MIN_WIDTH}px)`)
   const [expanded, setExpanded] = useState(() => readMenuExpanded())
@@ -117,7 +117,11 @@ export function Shell({ startup, focusTarget }: { startup: StartupRef; focusTarg
         </Content>
       </Column>
       {/* Opened from the phone's drawer, closed at once (inert): the focus comes back to 'Ouvrir le menu'. */}
-      {problemOpen && <ProblemModal actor={problem} orderId={order?.id ?? null} company={order?.raisonSociale ?? null} fallbackFocus={() => drawer.menuButton.current} />}
+      {problemOpen && (
+        <Suspense fallback={null}>
+          <ProblemModal actor={problem} orderId={order?.id ?? null} company={order?.raisonSociale ?? null} fallbackFocus={() => drawer.menuButton.current} />
+        </Suspense>
+      )}
     </Grid>
   )
 }

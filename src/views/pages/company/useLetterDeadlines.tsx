@@ -7,7 +7,7 @@ import { ErrorState, formatDate, formatEuros } from '../../components/ui.tsx'
 import type { DatedEntry } from './DeadlineList.tsx'
 
 export function useLetterDeadlines(orderId: number) {
-  const flows = useFlows('mail')
+  const flows = useFlows('dashboard')
   const actor = useActorRef(flows.letterDeadlines, { input: { orderId } })
   const loading = useSelector(actor, (s) => s.matches('loading'))
   const error = useSelector(actor, (s) => s.context.error)

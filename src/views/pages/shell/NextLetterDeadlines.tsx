@@ -3,7 +3,7 @@
 // calendar (the company's tax deadlines, computed in its page).
 import { useActorRef, useSelector } from '@xstate/react'
 import { Link } from 'wouter'
-import { localIsoDate } from '../../../domain/dates.ts'
+import { localIsoDate } from '../../../domain/today.ts'
 import { upcomingDeadlines } from '../../../domain/deadline.ts'
 import { useFlows } from '../../app-context.tsx'
 import { formatDay } from '../../components/letterDeadline.tsx'
@@ -13,7 +13,7 @@ import { Card, ErrorState, formatEuros, Spinner, touchLink } from '../../compone
 export const letterLink = (orderId: number, documentId: number) => `/mes-courriers/courriers?domiciliation=${orderId}&courrier=${documentId}`
 
 export function NextLetterDeadlines({ orderId }: { orderId: number | null }) {
-  const flows = useFlows('mail')
+  const flows = useFlows('dashboard')
   const actor = useActorRef(flows.letterDeadlines, { input: { orderId } })
   const loading = useSelector(actor, (s) => s.matches('loading'))
   const error = useSelector(actor, (s) => s.context.error)
