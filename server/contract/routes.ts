@@ -35,8 +35,8 @@ export interface RouteDef {
   tags: string[]
   schema: RouteSchema
   /**
-   * A write that stores something, limited per signed-in user: past `max` calls an hour, a French 429 and nothing done
-   * (server/http/define-route.ts counts each call once its input is valid). The access tests send max + 1.
+   * A write that stores something, limited per signed-in user: past this many successful calls an hour, a French 429
+   * and nothing done (server/http/define-route.ts counts a call once it has succeeded). The access tests check it.
    */
   perUserHourly?: number
 }

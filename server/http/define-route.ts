@@ -7,7 +7,6 @@ import { findSession, invalidSessionError as invalidSession, type SessionKey, ty
 import type { AppDeps } from '../deps.ts'
 import { sameDigest, sha256 } from '../services/crypto.ts'
 import { HttpError, messages, SMALL_BODY_LIMIT } from './errors.ts'
-import { limitPerUser } from './user-rate-limit.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -114,8 +113,26 @@ const carriesFile = (def: RouteDef) =>
 export function routeRegistrar(app: FastifyInstance, deps: AppDeps) {
   const defined = new Set<RouteName>()
 
-  const perUserLimit = (name: RouteName, max: number) => async (req: FastifyRequest) =>
-    limitPerUser(deps, req.user!.id, { name: `route:${name}`, max, windowMs: 3_600_000, message: messages.tooManyWrites })
+  /**
+   * A write limited per user: refused (a French 429) once `max` calls of the hour have succeeded; only a call that
+   * succeeds is counted, once answered, so that a refused input stores and counts nothing. Concurrent calls may pass
+   * the limit by as many as run at once: an anti-automation bound, not an exact one.
+   */
+  const perUserLimit = (name: RouteName, max: number) => {
+    const key = (req: FastifyRequest) => `user:${req.user!.id}:route:${name}`
+    return {
+      preHandler: async (req: FastifyRequest) => {
+        const { remaining } = await remainingRateLimitHits(deps.db, key(req), max, deps.clock.now())
+        if (remaining === 0) throw new HttpError(429, messages.tooManyWrites, 'RATE_LIMITED')
+      },
+      onResponse: async (req: FastifyRequest, reply: FastifyReply) => {
+        if (reply.statusCode >= 400 || !req.user) return
+        const now = deps.clock.now()
+        await countRateLimitHit(deps.db, key(req), now, new Date(now.getTime() + 3_600_000))
+          .catch((error: unknown) => req.log.error({ err: error }, 'écriture non comptée pour sa limite par utilisateur'))
+      },
+    }
+  }
 
   const register = <N extends RouteName>(name: N, handler: Handler<N> | JoinedHandler<N>, joined: boolean) => {
     if (defined.has(name)) throw new Error(`route ${name} définie deux fois`)
@@ -165,8 +182,8 @@ export function routeRegistrar(app: FastifyInstance, deps: AppDeps) {
       ],
       // A joined route checks its token after validation: bad input is then told 400 only once the token is known good, as elsewhere.
       ...(joined ? { attachValidation: true } : {}),
-      // A write that stores something, counted per user once its input is valid (a refused form costs nothing).
-      ...(def.perUserHourly ? { preHandler: perUserLimit(name, def.perUserHourly) } : {}),
+      // A write that stores something, counted per user once it has succeeded (a refused form costs nothing).
+      ...(def.perUserHourly ? perUserLimit(name, def.perUserHourly) : {}),
       handler: joined
         ? async (req, reply) => {
           const now = deps.clock.now()

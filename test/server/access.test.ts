@@ -230,12 +230,18 @@ perUser('every signed-in write has a per-user limit, or a reason in this file wh
 })
 
 for (const [name, route] of entries.filter(([, r]) => r.perUserHourly)) {
-  perUser(`${route.method} ${route.path}: ${route.perUserHourly} an hour per user, then a 429`, async (ctx) => {
+  perUser(`${route.method} ${route.path}: ${route.perUserHourly} successes an hour per user, then a 429; a refused call counts nothing`, async (ctx) => {
     const sample = sampleFor(name, ctx.ids, ctx.pdf)
-    for (let i = 0; i < route.perUserHourly!; i++) {
-      const res = await send(ctx.t.app, name, sample, ctx.camille)
-      assert.ok(res.statusCode < 500 && res.statusCode !== 429, `${name} #${i + 1}: ${res.statusCode} ${res.body}`)
-    }
+    const camille = await ctx.t.deps.db.selectFrom('users').select('id').where('email', '=', 'demo@example.com').executeTakeFirstOrThrow()
+    const key = `user:${camille.id}:route:${name}`
+    const counted = async () => (await ctx.t.deps.db.selectFrom('rate_limits').select('count').where('key', '=', key).executeTakeFirst())?.count ?? 0
+    const first = await send(ctx.t.app, name, sample, ctx.camille)
+    assert.ok(first.statusCode < 500 && first.statusCode !== 429, `${name}: ${first.statusCode} ${first.body}`)
+    assert.is(await counted(), first.statusCode < 400 ? 1 : 0, 'a success counts once, a refusal not at all')
+    // The hour's successes used up.
+    const resetAt = new Date(ctx.t.clock.now().getTime() + 3_600_000)
+    await ctx.t.deps.db.insertInto('rate_limits').values({ key, count: route.perUserHourly!, reset_at: resetAt })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ count: route.perUserHourly!, reset_at: resetAt })).execute()
     const rows = async () => Promise.all([
       ctx.t.deps.db.selectFrom('certificates').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
       ctx.t.deps.db.selectFrom('webauthn_challenges').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
@@ -245,6 +251,7 @@ for (const [name, route] of entries.filter(([, r]) => r.perUserHourly)) {
     assert.is(refused.statusCode, 429, refused.body)
     assert.equal(refused.json(), { message: messages.tooManyWrites, statusCode: 429, code: 'RATE_LIMITED' })
     assert.equal(await rows(), before, 'nothing stored')
+    assert.is(await counted(), route.perUserHourly, 'a refusal is not counted')
     // Another person is not held back.
     if (route.access === undefined) assert.not.equal((await send(ctx.t.app, name, sample, ctx.sophie)).statusCode, 429)
   })
