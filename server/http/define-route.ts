@@ -115,7 +115,7 @@ export function routeRegistrar(app: FastifyInstance, deps: AppDeps) {
 
   /**
    * A write limited per user: refused (a French 429) once `max` calls of the hour have succeeded; only a call that
-   * succeeds is counted, once answered, so that a refused input stores and counts nothing. Concurrent calls may pass
+   * succeeds is counted, before its answer leaves, so that a refused input stores and counts nothing. Concurrent calls may pass
    * the limit by as many as run at once: an anti-automation bound, not an exact one.
    */
   const perUserLimit = (name: RouteName, max: number) => {
@@ -125,11 +125,13 @@ export function routeRegistrar(app: FastifyInstance, deps: AppDeps) {
         const { remaining } = await remainingRateLimitHits(deps.db, key(req), max, deps.clock.now())
         if (remaining === 0) throw new HttpError(429, messages.tooManyWrites, 'RATE_LIMITED')
       },
-      onResponse: async (req: FastifyRequest, reply: FastifyReply) => {
-        if (reply.statusCode >= 400 || !req.user) return
+      // Before the answer leaves, so that the next call of the same client already sees it counted.
+      onSend: async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+        if (reply.statusCode >= 400 || !req.user) return payload
         const now = deps.clock.now()
         await countRateLimitHit(deps.db, key(req), now, new Date(now.getTime() + 3_600_000))
           .catch((error: unknown) => req.log.error({ err: error }, 'écriture non comptée pour sa limite par utilisateur'))
+        return payload
       },
     }
   }
