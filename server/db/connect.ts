@@ -185,9 +185,12 @@ export async function lockDataDir(dataDir: string): Promise<() => Promise<void>>
   throw new DataDirBusyError(dataDir, 0)
 }
 
-async function connectPostgres(connectionString: string, options: ConnectOptions): Promise<DbHandle> {
+async function connectPostgres(url: string, options: ConnectOptions): Promise<DbHandle> {
   const { schema, poolSize: max = 10, log, onConnectionLost = () => {}, connectTimeoutMs: connectionTimeoutMillis = CONNECT_TIMEOUT_MS } = options
   if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`nom de schéma invalide : ${schema}`)
+  // Every connection of a schema's handle is named after it (pg_stat_activity.application_name): a test that ends
+  // connections, as a restart does, ends its own and never those of the test files running beside it.
+  const connectionString = schema ? namedConnection(url, schema) : url
   if (schema) {
     const admin = new pg.Client({ connectionString, connectionTimeoutMillis })
     await admin.connect()
@@ -429,6 +432,17 @@ function namingPool(pool: pg.Pool, bound?: QueryBound) {
     // Kysely reads these to open a control connection when a query is cancelled.
     options: pool.options,
     Client: pg.Client,
+  }
+}
+
+/** The connection string with its application_name set (kept as written if it is not a URL). */
+function namedConnection(connectionString: string, name: string): string {
+  try {
+    const url = new URL(connectionString)
+    url.searchParams.set('application_name', name)
+    return url.toString()
+  } catch {
+    return connectionString
   }
 }
 

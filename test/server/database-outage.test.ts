@@ -165,9 +165,11 @@ Outage.run()
 // PostgreSQL only (test:server:pg): PGlite runs in the process, there is no connection to lose.
 const databaseUrl = process.env.DATABASE_URL
 
-/** Ends this database's client connections that `where` picks (as a restart does). */
-async function terminate(where: string) {
-  assert.ok((await terminateBackends(databaseUrl!, where)) > 0, 'connections were ended')
+/** Ends this database's client connections that `where` picks (as a restart does): among the app's own when given
+ *  (named after its schema), never those of the test files running beside this one on the same database. */
+async function terminate(where: string, t?: TestApp) {
+  const own = t ? `application_name = '${t.schema}' and ` : ''
+  assert.ok((await terminateBackends(databaseUrl!, `${own}(${where})`)) > 0, 'connections were ended')
 }
 
 async function notify(channel: string, payload: string) {
@@ -195,9 +197,9 @@ if (databaseUrl) {
   Lost('the process stays up, and the next requests are served on new connections', async ({ t, token }) => {
     const orders = () => call(t.app, token, 'GET', '/api-protected/my-domiciliation-orders')
     assert.is((await orders()).statusCode, 200)
-    // The API's connections are ended by the server, as a restart or a failover does (the test files run one after
-    // another: only this app's pool is connected; the LISTEN connection of the live stream is left alone).
-    await terminate(`query not ilike 'listen%'`)
+    // The API's connections are ended by the server, as a restart or a failover does (the LISTEN connection of the
+    // live stream is left alone).
+    await terminate(`query not ilike 'listen%'`, t)
     await new Promise((resolve) => setTimeout(resolve, 200))
     // Idle connections ended: the pool let them go (no 'error' event left unheard to end the process).
     const after = await Promise.all([orders(), orders(), orders()])
@@ -237,7 +239,7 @@ if (databaseUrl) {
     const offer = () => call(t.app, token, 'GET', `/api-protected/want-comptable/${own.id}`)
     assert.is((await offer()).statusCode, 200)
     // Its last statement released the key.
-    await terminate(`query ilike '%pg_advisory_unlock%'`)
+    await terminate(`query ilike '%pg_advisory_unlock%'`, t)
     await new Promise((resolve) => setTimeout(resolve, 200))
     const again = await Promise.all([offer(), offer()])
     assert.equal(again.map((r) => r.statusCode), [200, 200], again.map((r) => r.body).join())

@@ -476,7 +476,7 @@ if (process.env.DATABASE_URL) {
     const last = Math.max(0, ...listed.notifications.map((n) => n.id))
     const camille = await openStream(ctx.base, ctx.camille, { 'last-event-id': String(last) })
     // The instance's LISTEN connection is ended by the server, as a restart or a failover does.
-    assert.ok((await terminateBackends(process.env.DATABASE_URL!, `query ilike 'listen portal_events%'`)) > 0, 'the LISTEN connection was ended')
+    assert.ok((await terminateBackends(process.env.DATABASE_URL!, `application_name = '${ctx.t.schema}' and query ilike 'listen portal_events%'`)) > 0, 'the LISTEN connection was ended')
     // A letter arrives while nothing listens: no stream could carry it live.
     await ingest(ctx.t.app, ctx.ids.order, 'Pendant la coupure', ctx.pdf)
     // Listening again, the instance ends the open streams (within its first reconnection delay)…
@@ -823,7 +823,7 @@ sessions('a stream ended while its client reads nothing (the 1,000 cap; on Postg
       await eventually(() => open.writableLength > 0, 20_000)
       await settle(200)
       assert.not.ok(open.writableEnded)
-      assert.ok((await terminateBackends(process.env.DATABASE_URL, `query ilike 'listen portal_events%'`)) > 0, 'the LISTEN connections were ended')
+      assert.ok((await terminateBackends(process.env.DATABASE_URL, `application_name = '${ctx.t.schema}' and query ilike 'listen portal_events%'`)) > 0, 'the LISTEN connections were ended')
       await eventually(() => open.writableEnded, 5000)
       assert.not.ok(open.writableFinished, 'its answer is still in the server’s buffers')
       await settle(150)

@@ -31,6 +31,8 @@ export interface TestApp {
   /** Every e-mail the app sent, newest last. */
   mails: Mail[]
   storageDir: string
+  /** PostgreSQL: the app's schema, also its connections' application_name; PGlite: undefined. */
+  schema: string | undefined
   /** mail pipeline (issue 14): the app's OCR (one tesseract worker, started on first use) and the letter job's handler. */
   ocr: Ocr
   handlers: Record<string, JobHandler>
@@ -122,7 +124,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const app = await buildApp(deps, { databaseKind: handle.kind, ...(options.logger ? { logger: options.logger } : {}) })
   await app.ready()
   return {
-    app, deps, mails, storageDir, clock, ocr, handlers, runLetterJob, startWorker, connectAgain,
+    app, deps, mails, storageDir, schema, clock, ocr, handlers, runLetterJob, startWorker, connectAgain,
     async close() {
       await app.close()
       await Promise.all(workers.map((w) => w.stop()))
