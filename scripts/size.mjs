@@ -18,7 +18,15 @@ export const BUDGETS = {
    * grow unseen; the goal of 110 kB is not reached (docs/BENCHMARKS.md, README's "Speed").
    */
   signedInFirstScreenGzip: 140 * 1000,
+  /**
+   * The password strength estimator (server/contract/rules/password-strength.ts: zxcvbn-ts and its dictionaries), a
+   * chunk of its own that only the password forms load, when they are shown: not a route, no page waits for it.
+   */
+  passwordStrengthGzip: 780 * 1000,
 }
+
+/** The strength estimator's module: only ever imported lazily, alone in its chunk with zxcvbn-ts. */
+export const PASSWORD_STRENGTH = 'server/contract/rules/password-strength.ts'
 
 /** The startup's first calls inlined in the signed-in page (src/wiring/early-start.ts): part of every signed-in page's HTML. */
 const EARLY_START_MAX_GZIP = 1500
@@ -85,6 +93,7 @@ export function analyse() {
     firstScreenFiles: [...firstScreen].sort((a, b) => sizes.get(b).gzip - sizes.get(a).gzip),
     firstScreenExtras: firstScreenExtras(meta, [...firstScreen]),
     flowAreas: flowAreas(meta, sizes),
+    passwordStrength: passwordStrengthChunk(meta, outputs, sizes),
     loginInEntry: [...login].some((file) => LOGIN_PAGE in meta.outputs[file].inputs),
     // The entry's static imports that dist/index.html does not announce with <link rel="modulepreload">.
     unannounced: entryImports.filter((file) => !html.includes(`href="/${relative('dist', file)}"`)),
@@ -110,6 +119,25 @@ export function firstScreenExtras(meta, files) {
     for (const source of Object.keys(meta.outputs[file].inputs)) if ((lazy.has(source) && !allowed.has(source)) || flows.includes(source)) extras.add(source)
   }
   return [...extras]
+}
+
+/**
+ * The strength estimator's chunk, its size and the problems found: it is not a chunk of its own, another module is in
+ * it, or zxcvbn-ts is bundled anywhere else (a page's chunk, a shared one, a first load).
+ */
+export function passwordStrengthChunk(meta, outputs, sizes) {
+  const problems = []
+  const chunk = outputs.find(([, o]) => o.entryPoint === PASSWORD_STRENGTH)?.[0]
+  if (!chunk) return { chunk, gzip: 0, problems: [`${PASSWORD_STRENGTH} has no chunk of its own (it must be imported lazily)`] }
+  for (const source of Object.keys(meta.outputs[chunk].inputs)) {
+    if (source !== PASSWORD_STRENGTH && !/^node_modules\/(@zxcvbn-ts|fastest-levenshtein)\//.test(source)) problems.push(`the password strength chunk also holds ${source}`)
+  }
+  for (const [file, o] of outputs) {
+    if (file !== chunk && Object.keys(o.inputs).some((source) => source === PASSWORD_STRENGTH || source.startsWith('node_modules/@zxcvbn-ts/'))) problems.push(`zxcvbn-ts is bundled into ${relative('dist/assets', file)}, not only into the password strength chunk`)
+  }
+  const { gzip } = sizes.get(chunk)
+  if (gzip > BUDGETS.passwordStrengthGzip) problems.push(`the password strength chunk is ${kb(gzip).trim()} gzip, over the budget of ${kb(BUDGETS.passwordStrengthGzip).trim()}`)
+  return { chunk, gzip, problems }
 }
 
 /** The modules a source imports lazily (its dynamic imports), from the metafile. */
@@ -220,7 +248,7 @@ export function prerenderedLogin() {
 const kb = (n) => (n / 1000).toFixed(1).padStart(7) + ' kB'
 
 if (process.argv[1] === import.meta.filename) {
-  const { sizes, lazyChunks, firstLoad, loginInEntry, unannounced, prerendered, pages, unhinted, unprecompressed, flowAreas: flows, firstScreenFiles, firstScreenExtras: extras } = analyse()
+  const { sizes, lazyChunks, firstLoad, loginInEntry, unannounced, prerendered, pages, unhinted, unprecompressed, flowAreas: flows, passwordStrength, firstScreenFiles, firstScreenExtras: extras } = analyse()
   console.log('chunk'.padEnd(58) + '      raw' + '     gzip' + '   brotli')
   for (const [file, s] of [...sizes].sort((a, b) => b[1].gzip - a[1].gzip)) {
     console.log(relative('dist/assets', file).padEnd(56) + kb(s.raw) + kb(s.gzip) + kb(s.brotli))
@@ -239,9 +267,9 @@ if (process.argv[1] === import.meta.filename) {
   if (firstLoad['/login'].gzip > BUDGETS.loginFirstLoadGzip) failures.push(`first-load JavaScript of /login is ${kb(firstLoad['/login'].gzip).trim()} gzip, over the budget of ${kb(BUDGETS.loginFirstLoadGzip).trim()}`)
   if (firstLoad['/tableau-de-bord'].gzip > BUDGETS.signedInFirstScreenGzip) failures.push(`JavaScript before the first signed-in screen is ${kb(firstLoad['/tableau-de-bord'].gzip).trim()} gzip, over the budget of ${kb(BUDGETS.signedInFirstScreenGzip).trim()}`)
   for (const source of extras) failures.push(`the first signed-in screen's files hold ${source}, which that screen does not draw: it would be fetched before the greeting (dist/signed-in.html announces them)`)
-  failures.push(...flows.problems)
-  // (the areas' flows chunks are among them, their failures said by area above)
-  for (const file of lazyChunks.filter((f) => !flows.areas.some((a) => a.chunk === f))) {
+  failures.push(...flows.problems, ...passwordStrength.problems)
+  // (the areas' flows chunks and the strength estimator's are among them, their failures said above)
+  for (const file of lazyChunks.filter((f) => f !== passwordStrength.chunk && !flows.areas.some((a) => a.chunk === f))) {
     const s = sizes.get(file)
     if (s.gzip > BUDGETS.routeChunkGzip) failures.push(`route chunk ${relative('dist/assets', file)} is ${kb(s.gzip).trim()} gzip, over the budget of ${kb(BUDGETS.routeChunkGzip).trim()}`)
   }
@@ -264,5 +292,6 @@ if (process.argv[1] === import.meta.filename) {
   console.log(`Every first-load file of /login and of the dashboard starts with ${COMPILE_HINT}.`)
   console.log('Every JavaScript file over 1 kB has its .br and .gz beside it, sent as they are.')
   console.log(`Each area's flows (${FLOW_AREAS.join(', ')}) are a chunk of their own.`)
+  console.log(`The password strength estimator is a chunk of its own, loaded by the password forms only (${kb(passwordStrength.gzip).trim()} gzip ≤ ${kb(BUDGETS.passwordStrengthGzip).trim()}).`)
   console.log(`Budgets met: /login first load ≤ ${kb(BUDGETS.loginFirstLoadGzip).trim()} gzip, a stored user's first signed-in screen ≤ ${kb(BUDGETS.signedInFirstScreenGzip).trim()} gzip, each route chunk ≤ ${kb(BUDGETS.routeChunkGzip).trim()} gzip.`)
 }

@@ -1,8 +1,10 @@
 // The one rule for every password a person chooses (new password, change, invitation), as NIST
-// SP 800-63B advises: long enough, not one of the most common nor a repetition or a run, no composition rules. The SPA shows
+// SP 800-63B advises: long enough, not one of the most common nor a repetition or a run, not guessed fast by a cracking
+// program (zxcvbn-ts: server/contract/rules/password-strength.ts), no composition rules. The SPA shows
 // the same rule as one types (src/machines/passwordRule.ts, kept in step by a test).
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { strengthProblem } from '../contract/rules/password-strength.ts'
 import { PASSWORD_TOO_SIMPLE, isTooSimplePassword } from '../contract/rules/password.ts'
 
 export const MIN_PASSWORD_LENGTH = 12
@@ -36,5 +38,5 @@ export function passwordProblem(password: string): string | null {
   if (length(password) < MIN_PASSWORD_LENGTH) return passwordMessages.tooShort
   if (commonPasswords().has(password.normalize('NFC').toLowerCase())) return passwordMessages.common
   if (isTooSimplePassword(password)) return passwordMessages.tooSimple
-  return null
+  return strengthProblem(password)
 }

@@ -82,6 +82,9 @@ loginSuite('changing the password needs the current one, follows the rule and en
   assert.is(spaces.statusCode, 400)
   assert.is(spaces.json().message, passwordMessages.tooSimple, 'twelve spaces are twelve characters, and no password')
   assert.is((await change(DEMO_PASSWORD, 'azerazerazer')).json().message, passwordMessages.tooSimple, 'a block repeated')
+  const guessed = await change(DEMO_PASSWORD, 'Motdepasse123!')
+  assert.is(guessed.statusCode, 400)
+  assert.match(guessed.json().message, /plus long et moins prévisible/, 'guessed fast by a cracking program')
   assert.is((await call(t.app, elsewhere, 'GET', '/api-protected/user/me')).statusCode, 200, 'refusals end nothing')
   assert.is((await change(DEMO_PASSWORD, 'Un-nouveau-mot-2')).statusCode, 200)
   assert.is((await call(t.app, here, 'GET', '/api-protected/user/me')).statusCode, 200)
@@ -223,6 +226,29 @@ reset('the new password follows the rule: 12 characters at least, not a common o
   assert.is(run.json().message, passwordMessages.tooSimple, 'a run of letters')
   assert.is((await post(t, '/reset-password', { token, password: 'une phrase de passe' })).statusCode, 200, 'the token was not spent by the refusal')
 })
+
+// An outside probe (issue 44) had each accepted: 12 characters or more, none in the list, none a plain repetition or run.
+const GUESSED_FAST = ['P@ssw0rd1234', 'Password123!', 'passwordpassword', 'iloveyou1234', 'Bonjour12345', 'Motdepasse123!', 'azertyazerty', 'Azerty123456!']
+
+const strength = suite<Ctx>('passwords a cracking program guesses fast')
+strength.before(async (ctx) => { ctx.t = await buildTestApp() })
+strength.after((ctx) => ctx.t.close())
+
+strength('refused with a French reason (zxcvbn-ts) by the reset link, which stays good, and nothing changes', async ({ t }) => {
+  const token = await resetLinkToken(t, 'solo@example.com')
+  const before = (await t.deps.db.selectFrom('users').select('password_hash').where('email', '=', 'solo@example.com').executeTakeFirstOrThrow()).password_hash
+  for (const password of GUESSED_FAST) {
+    const res = await post(t, '/reset-password', { token, password })
+    assert.is(res.statusCode, 400, password)
+    assert.match(res.json().message, /Choisissez-en un plus long et moins prévisible, par exemple une phrase de plusieurs mots\.$/, password)
+  }
+  assert.match((await post(t, '/reset-password', { token, password: 'Password123!' })).json().message, /^Ce mot de passe ressemble à un mot de passe couramment utilisé\./)
+  const after = (await t.deps.db.selectFrom('users').select('password_hash').where('email', '=', 'solo@example.com').executeTakeFirstOrThrow()).password_hash
+  assert.is(after, before, 'the password is as it was')
+  assert.is((await post(t, '/reset-password', { token, password: 'Lilas-des-Prés-1987' })).statusCode, 200, 'the token was not spent by the refusals')
+})
+
+strength.run()
 
 reset('a token works once', async ({ t }) => {
   const token = await resetLinkToken(t, 'associe@example.com')

@@ -519,8 +519,8 @@ BusyForms('/reset-password "Recevoir le lien"', async () => {
 BusyForms('/set-password "Enregistrer le mot de passe"', async () => {
   const held = holdCall()
   const app = await renderApp('/set-password/jeton-42', { held: { resetPassword: held.promise } })
-  fireEvent.change(await screen.findByLabelText('Nouveau mot de passe'), { target: { value: 'Nouveau mot 1234' } })
-  change('Confirmez le mot de passe', 'Nouveau mot 1234')
+  fireEvent.change(await screen.findByLabelText('Nouveau mot de passe'), { target: { value: 'Un jardin sous la pluie' } })
+  change('Confirmez le mot de passe', 'Un jardin sous la pluie')
   await pressWhileHeld(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }), held, () => app.calls.passwordResets.length,
     () => waitFor(() => assert.is(app.currentPath(), '/login')))
 })
@@ -635,8 +635,8 @@ Arrival('the documents sent: the dashboard’s title', async () => {
 
 Arrival('a new password saved: the title of /login', async () => {
   const app = await renderApp('/set-password/jeton-42')
-  fireEvent.change(await screen.findByLabelText('Nouveau mot de passe'), { target: { value: 'Nouveau mot 1234' } })
-  fireEvent.change(screen.getByLabelText('Confirmez le mot de passe'), { target: { value: 'Nouveau mot 1234' } })
+  fireEvent.change(await screen.findByLabelText('Nouveau mot de passe'), { target: { value: 'Un jardin sous la pluie' } })
+  fireEvent.change(screen.getByLabelText('Confirmez le mot de passe'), { target: { value: 'Un jardin sous la pluie' } })
   press(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }))
   await waitFor(() => assert.is(app.currentPath(), '/login'))
   const heading = await title('Connexion à votre espace client')

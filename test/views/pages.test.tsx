@@ -56,8 +56,8 @@ Passwords.after.each(() => cleanup())
 
 /** /set-password: a good new password typed twice and sent. */
 async function sendNewPassword() {
-  fireEvent.change(await screen.findByLabelText('Nouveau mot de passe'), { target: { value: 'Nouveau mot 1234' } })
-  fireEvent.change(screen.getByLabelText('Confirmez le mot de passe'), { target: { value: 'Nouveau mot 1234' } })
+  fireEvent.change(await screen.findByLabelText('Nouveau mot de passe'), { target: { value: 'Un jardin sous la pluie' } })
+  fireEvent.change(screen.getByLabelText('Confirmez le mot de passe'), { target: { value: 'Un jardin sous la pluie' } })
   fireEvent.click(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }))
 }
 
@@ -91,6 +91,13 @@ Passwords('the new password twice, its rule shown as one types; a short, common 
   fireEvent.change(screen.getByLabelText('Confirmez le mot de passe'), { target: { value: 'Azertyuiop123' } })
   fireEvent.click(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }))
   await screen.findByText(PASSWORD_TOO_COMMON)
+  // Guessed fast by a cracking program: the strength estimator (loaded with the form) shows why as one types, and
+  // the page says it beside the field instead of sending it.
+  fireEvent.change(screen.getByLabelText('Nouveau mot de passe'), { target: { value: 'Motdepasse123!' } })
+  fireEvent.change(screen.getByLabelText('Confirmez le mot de passe'), { target: { value: 'Motdepasse123!' } })
+  await waitFor(() => assert.is(screen.getByText(/^difficile à deviner : /).getAttribute('data-ok'), 'false', 'shown weak while typing'), { timeout: 10_000 })
+  fireEvent.click(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }))
+  await screen.findByText(/plus long et moins prévisible/)
   assert.equal(app.calls.passwordResets, [])
 })
 
@@ -98,7 +105,7 @@ Passwords('success returns to /login with a toast', async () => {
   const app = await renderApp('/set-password/jeton-42')
   await sendNewPassword()
   await waitFor(() => assert.is(app.currentPath(), '/login'))
-  assert.equal(app.calls.passwordResets, [{ token: 'jeton-42', password: 'Nouveau mot 1234' }])
+  assert.equal(app.calls.passwordResets, [{ token: 'jeton-42', password: 'Un jardin sous la pluie' }])
   assert.equal(app.calls.notices, [{ kind: 'success', message: PASSWORD_CHANGED }])
 })
 
@@ -115,7 +122,7 @@ Passwords('an expired link says so and offers a new one; the typed password stay
   await screen.findByText(/a déjà servi ou a expiré/)
   screen.getByRole('link', { name: 'Demander un nouveau lien' })
   assert.is(screen.queryByRole('button', { name: 'Réessayer' }), null, 'the same link cannot go through')
-  assert.is((screen.getByLabelText('Nouveau mot de passe') as HTMLInputElement).value, 'Nouveau mot 1234')
+  assert.is((screen.getByLabelText('Nouveau mot de passe') as HTMLInputElement).value, 'Un jardin sous la pluie')
 })
 
 Passwords('the service unavailable (503) is not a bad link: it says so, and « Réessayer » sends what is typed again', async () => {
@@ -125,10 +132,10 @@ Passwords('the service unavailable (503) is not a bad link: it says so, and « R
   assert.match(alert.textContent!, /momentanément indisponible/)
   assert.is(within(alert).queryByRole('link', { name: 'Demander un nouveau lien' }), null, 'the link may well be good')
   assert.equal([(screen.getByLabelText('Nouveau mot de passe') as HTMLInputElement).value, (screen.getByLabelText('Confirmez le mot de passe') as HTMLInputElement).value],
-    ['Nouveau mot 1234', 'Nouveau mot 1234'], 'what was typed stays')
+    ['Un jardin sous la pluie', 'Un jardin sous la pluie'], 'what was typed stays')
   fireEvent.click(within(alert).getByRole('button', { name: 'Réessayer' }))
   await waitFor(() => assert.is(app.currentPath(), '/login'))
-  assert.equal(app.calls.passwordResets, [1, 2].map(() => ({ token: 'indisponible', password: 'Nouveau mot 1234' })))
+  assert.equal(app.calls.passwordResets, [1, 2].map(() => ({ token: 'indisponible', password: 'Un jardin sous la pluie' })))
   assert.equal(app.calls.notices, [{ kind: 'success', message: PASSWORD_CHANGED }])
 })
 

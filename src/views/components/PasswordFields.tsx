@@ -1,8 +1,10 @@
 // A new password and its confirmation, with the rule shown as one types (src/machines/passwordRule.ts):
-// the set-password screen, the password change and the invitation use this one piece.
+// the set-password screen, the password change and the invitation use this one piece. It loads the strength
+// estimator when it is shown (its dictionaries are a chunk of their own), and estimates the latest password typed
+// once typing leaves time for it (useDeferredValue): a slow phone never lags behind the keys.
 import { styled } from 'goober'
-import { useId } from 'react'
-import { MIN_PASSWORD_LENGTH, passwordChecks } from '../../machines/passwordRule.ts'
+import { useDeferredValue, useEffect, useId, useSyncExternalStore } from 'react'
+import { MIN_PASSWORD_LENGTH, loadPasswordStrength, onPasswordStrengthReady, passwordChecks, passwordStrengthReady } from '../../machines/passwordRule.ts'
 import { color } from '../theme.ts'
 import { TextField } from './ui.tsx'
 
@@ -24,12 +26,16 @@ export function PasswordFields({ idPrefix, password, confirmation, onPassword, o
   label?: string
 }) {
   const rulesId = `${idPrefix}-rules${useId().replace(/:/g, '')}`
+  useEffect(() => { void loadPasswordStrength() }, [])
+  // Re-rendered when the estimator comes.
+  useSyncExternalStore(onPasswordStrengthReady, passwordStrengthReady)
+  const estimated = useDeferredValue(password)
   return (
     <>
       <TextField id={`${idPrefix}-password`} label={label} type="password" autoComplete="new-password" value={password} onChange={onPassword} error={passwordError} describedBy={rulesId}
         hint={`${MIN_PASSWORD_LENGTH} caractères au moins ; une phrase de plusieurs mots est facile à retenir et difficile à deviner.`} />
       <Rules id={rulesId} aria-label="Règles du mot de passe" aria-live="polite">
-        {passwordChecks(password).map((rule) => (
+        {passwordChecks(estimated).map((rule) => (
           <li key={rule.label.slice(0, 12)} data-ok={rule.ok}>
             {rule.label}
             {rule.ok ? ' ✓' : ''}

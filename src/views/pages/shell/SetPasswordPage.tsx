@@ -7,7 +7,7 @@ import { useActorRef, useSelector } from '@xstate/react'
 import { type FormEvent, useRef, useState } from 'react'
 import { Link } from 'wouter'
 import { useFlows } from '../../app-context.tsx'
-import { PASSWORDS_DIFFER, passwordProblem } from '../../../machines/passwordRule.ts'
+import { PASSWORDS_DIFFER, loadPasswordStrength, passwordProblem } from '../../../machines/passwordRule.ts'
 import { MAYBE_SAVED } from '../../../machines/submission.machine.ts'
 import { PasswordFields } from '../../components/PasswordFields.tsx'
 import { Alert, BusyButton, Button } from '../../components/ui.tsx'
@@ -28,9 +28,15 @@ export default function SetPasswordPage({ token }: { token: string }) {
   const [password, setPassword] = useState('')
   const [confirmation, setConfirmation] = useState('')
   const [problems, setProblems] = useState<{ password?: string; confirmation?: string }>({})
+  const [checking, setChecking] = useState(false)
 
-  function submit(event?: FormEvent) {
+  async function submit(event?: FormEvent) {
     event?.preventDefault()
+    // The strength estimator (loaded with the form) decides here too, once it has come: a weak password is said beside
+    // its field, not as the link's refusal. Offline, it is left to the server.
+    setChecking(true)
+    await loadPasswordStrength()
+    setChecking(false)
     const next = {
       password: passwordProblem(password) ?? undefined,
       confirmation: confirmation !== password ? PASSWORDS_DIFFER : undefined,
@@ -42,13 +48,13 @@ export default function SetPasswordPage({ token }: { token: string }) {
 
   return (
     <BareLayout title="Choisir un nouveau mot de passe">
-      <form onSubmit={submit} noValidate aria-busy={busy}>
+      <form onSubmit={(event) => void submit(event)} noValidate aria-busy={busy || checking}>
         {error && (
           <Alert $kind="error" role="alert">
             {error}{' '}
             {unavailable ? (
               // The message and this button go while it is sent again: the focus waits on the form's button, busy meanwhile.
-              <Button type="button" $variant="secondary" onClick={() => { send.current?.focus(); submit() }}>Réessayer</Button>
+              <Button type="button" $variant="secondary" onClick={() => { send.current?.focus(); void submit() }}>Réessayer</Button>
             ) : unsure ? (
               <>{MAYBE_SAVED} <Link href="/login">Se connecter</Link> · <Link href="/reset-password">Demander un nouveau lien</Link></>
             ) : (
@@ -58,7 +64,7 @@ export default function SetPasswordPage({ token }: { token: string }) {
         )}
         <PasswordFields idPrefix="new" password={password} confirmation={confirmation} onPassword={setPassword} onConfirmation={setConfirmation}
           passwordError={problems.password} confirmationError={problems.confirmation} />
-        <BusyButton type="submit" busy={busy} ref={send}>
+        <BusyButton type="submit" busy={busy || checking} ref={send}>
           {busy ? 'Enregistrement…' : 'Enregistrer le mot de passe'}
         </BusyButton>
       </form>
