@@ -15,7 +15,7 @@ export const BUDGETS = {
    * What a stored user's signed-in page fetches before its first screen (the greeting, on the dashboard): the entry,
    * its imports and that screen's code (FIRST_SCREEN_SOURCES), everything dist/signed-in.html announces, gzip. Just
    * above what it is (135 kB, React and react-dom 69 kB of it, xstate 13 kB), so that the first screen's code does not
-   * grow unseen; the goal of 110 kB is not reached (docs/BENCHMARKS.md, README's "Speed").
+   * grow unseen; the goal of 110 kB is not reached (docs/BENCHMARKS.md, docs/SPEED.md).
    */
   signedInFirstScreenGzip: 140 * 1000,
   /**
