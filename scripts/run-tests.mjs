@@ -30,11 +30,11 @@ function parseArgs(argv) {
 function testFiles(dir, pattern, ignore) {
   return readdirSync(join(root, dir), { recursive: true })
     .map((name) => join(dir, String(name)))
-    .filter((file) => pattern.test(file) && !(ignore && ignore.test(file)))
+    .filter((file) => pattern.test(file) && !ignore?.test(file))
     .sort((a, b) => statSync(join(root, b)).size - statSync(join(root, a)).size)
 }
 
-const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 // eslint-disable-next-line no-control-regex
 const plain = (text) => text.replace(/\u001b\[[0-9;]*m/g, '')
 const count = (text, label) => Number(plain(text).match(new RegExp(`^\\s*${label}:\\s+(\\d+)`, 'm'))?.[1] ?? 0)
@@ -44,7 +44,7 @@ function runFile(dir, file) {
   const started = Date.now()
   const name = relative(dir, file)
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', uvu, dir, `^${escape(name)}$`], { cwd: root, env: { ...process.env, TEST_RUN_DIR: runDir } })
+    const child = spawn(process.execPath, ['--import', 'tsx', uvu, dir, `^${escapeRegExp(name)}$`], { cwd: root, env: { ...process.env, TEST_RUN_DIR: runDir } })
     let output = ''
     child.stdout.on('data', (chunk) => { output += chunk })
     child.stderr.on('data', (chunk) => { output += chunk })

@@ -2,7 +2,7 @@
 // week (and every letter already read) is read by everybody who reaches the order, so the demo opens with a few
 // unread notifications. The rows are those recordEvent writes for a live event, all inserted in one statement and
 // without its NOTIFY: nobody can be listening for accounts this very transaction creates.
-import { type Insertable, type Transaction } from 'kysely'
+import type { Insertable, Transaction } from 'kysely'
 import { legalFormalityLabels } from '../services/legal-formalities.ts'
 import { invoiceEvent, letterPath } from '../services/events.ts'
 import { orderAudience } from './repositories/orders.ts'

@@ -2,7 +2,7 @@
 // whole structure parsed by pdf-lib, within a bound on what it inflates, and no JavaScript or Launch action anywhere.
 import { constants, inflateSync } from 'node:zlib'
 import {
-  decodePDFRawStream, PDFArray, PDFContext, PDFDict, PDFDocument, PDFName, PDFObjectStreamParser, PDFRawStream, PDFRef,
+  decodePDFRawStream, PDFArray, type PDFContext, PDFDict, PDFDocument, PDFName, PDFObjectStreamParser, PDFRawStream, PDFRef,
   PDFStream, PDFXRefStreamParser, type PDFObject,
 } from 'pdf-lib'
 import type { PdfReading } from './pdf-check-thread.ts'

@@ -26,7 +26,7 @@ export const redirects: Record<string, string> = {
 /** Spec §2: every route but login, reset-password, set-password and missing-document needs a stored user (and the invitation link, people area). */
 export function Guard({ children }: { children: ReactNode }) {
   const signedIn = useSyncExternalStore(subscribeStoredUser, hasStoredUser, hasStoredUser)
-  return signedIn ? <>{children}</> : <Redirect to="/login" replace />
+  return signedIn ? children : <Redirect to="/login" replace />
 }
 
 export function AppRoutes() {

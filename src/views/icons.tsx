@@ -33,6 +33,7 @@ export type IconName = keyof typeof paths
 
 export function Icon({ name, label, size = 20, ...rest }: { name: IconName; label?: string; size?: number } & SVGProps<SVGSVGElement>) {
   return (
+    // biome-ignore lint/a11y/noSvgWithoutTitle: named by aria-label (role img) when it means something, else aria-hidden
     <svg
       width={size}
       height={size}

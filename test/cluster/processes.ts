@@ -2,7 +2,7 @@
 // HAProxy with deploy/haproxy.cfg, and HTTP calls that say which instance answered (X-Instance).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { createWriteStream, existsSync, readFileSync } from 'node:fs'
-import { Agent, request as httpRequest } from 'node:http'
+import { type Agent, request as httpRequest } from 'node:http'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 

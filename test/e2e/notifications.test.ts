@@ -69,7 +69,7 @@ for (const viewport of [DESKTOP, MOBILE] as Viewport[]) {
     await item.waitFor()
     await screenshot(page, `notifications-${size}`)
     await item.click()
-    await page.waitForURL(new RegExp(`/mes-courriers/courriers`))
+    await page.waitForURL(/\/mes-courriers\/courriers/)
     const viewer = page.getByRole('region', { name: 'Aperçu du courrier' })
     await viewer.getByRole('heading', { name: sender }).waitFor()
     const history = viewer.getByRole('region', { name: 'Historique' })

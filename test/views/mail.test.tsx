@@ -635,6 +635,7 @@ Dashboard('a new invoice (the bell’s news): the unpaid banner appears, then sa
     status: { hasUnpaid: false, count: 0, amountInclTaxCents: 0 },
     held: [] as (() => void)[],
     hold: false,
+    // biome-ignore lint/suspicious/noThenProperty: a thenable the test releases when it chooses
     then(resolve: (status: NonNullable<Scenario['unpaid']>) => void) {
       if (this.hold) this.held.push(() => resolve(this.status))
       else resolve(this.status)

@@ -69,6 +69,7 @@ Startup('the services’ loaders settle with status and value, so that use() rea
   assert.is(services.loadSession(), services.loadSession(), 'loaded once')
   assert.is(services.loadFlows('mail'), services.loadFlows('mail'), 'an area loaded once')
   assert.equal([(services.loadSession() as { status?: string }).status, (services.loadFlows('mail') as { status?: string }).status], ['fulfilled', 'fulfilled'])
+  // biome-ignore lint/correctness/noComponentHookFactories: rendered once, it reads this test's services
   function Reader() {
     const s = use(services.loadSession())
     const f = use(services.loadFlows('mail'))

@@ -184,6 +184,7 @@ export function billingRoutes(define: DefineRoute, deps: AppDeps) {
     const today = parisDay(clock.now())
     const subscription = subscriptionId ? await payments.getSubscription(subscriptionId) : null
     const periodEnd = subscription ? parisDay(new Date(subscription.current_period_end * 1000)) : today
+    // biome-ignore lint/complexity/useMathMinMax: two days as 'YYYY-MM-DD' strings, compared as text
     return periodEnd > today ? periodEnd : today
   }
 

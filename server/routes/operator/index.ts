@@ -32,7 +32,7 @@ function retryOf(req: FastifyRequest, orderId: number, body: unknown): Retry | u
  */
 function pdfDataUrl(file: string) {
   const decoded = decodeDataUrl(file)
-  if (!decoded || decoded.mediaType !== 'application/pdf') throw badRequest('Le champ « file » doit être un PDF encodé en data URL (data:application/pdf;base64,…).', 'BAD_DATA_URL')
+  if (decoded?.mediaType !== 'application/pdf') throw badRequest('Le champ « file » doit être un PDF encodé en data URL (data:application/pdf;base64,…).', 'BAD_DATA_URL')
   return decoded
 }
 

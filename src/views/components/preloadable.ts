@@ -22,6 +22,7 @@ export function preloadable<T extends ComponentType<any>>(load: () => Promise<{ 
   ))
   // React.lazy subscribes with then() and reads the module synchronously when the callback has run
   // before then() returns: a loaded module is handed over that way.
+  // biome-ignore lint/suspicious/noThenProperty: a thenable on purpose, as said above
   const Component = lazy<T>(() => (loaded ? ({ then: (resolve: (module: { default: T }) => void) => resolve(loaded!) } as unknown as Promise<{ default: T }>) : preload()))
   return Object.assign(Component, { preload, isLoaded: () => loaded !== undefined }) as Preloadable<T>
 }

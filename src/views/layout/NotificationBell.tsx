@@ -123,6 +123,7 @@ export function NotificationBell() {
   }, [open, unread])
 
   // Escape closes the panel also when the focus is nowhere (on <body>); inside, the panel's own handler does it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: close only sends to the bell's actor: the listener needs no renewal when it is made again
   useEffect(() => {
     if (!open) return
     const onKeyDown = (event: KeyboardEvent) => {

@@ -41,6 +41,7 @@ export function SectionNav({ path }: { path: string }) {
   const group = groupOf(path)
   const list = useRef<HTMLUListElement>(null)
   // The page shown brought into the row when it is off its edge; the row alone scrolls (scrollIntoView could move the page too).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the page shown changes with the path: the row is read again then
   useLayoutEffect(() => {
     const row = list.current
     const shown = row?.querySelector<HTMLElement>('[aria-current="page"]')

@@ -18,6 +18,7 @@ export function useDrawer() {
     }
   }, [open])
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: close only sets state and a ref: the listener needs no renewal when it is made again
   useEffect(() => {
     if (!open) return
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && close(true)

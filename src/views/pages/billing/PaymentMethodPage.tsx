@@ -6,6 +6,7 @@ import { isShown, Muted, PageCard, Toolbar, usePortal, useResource, useSelectedO
 import type { PageProps } from '../page.ts'
 import { brandLabel, type CardExpiry, cardExpiry, expiryLabel, OWNER_ONLY } from './labels.ts'
 import { Facts } from './styles.ts'
+import { VisuallyHidden } from '../../components/ui.tsx'
 import { TestCardForm } from './TestCardForm.tsx'
 
 export default function PaymentMethodPage(_: PageProps) {
@@ -31,7 +32,7 @@ export default function PaymentMethodPage(_: PageProps) {
         {card && (
           <Facts aria-label="Carte enregistrée">
             <dt>Carte</dt>
-            <dd>{brandLabel(card.brand)} <span aria-label={`se terminant par ${card.last4}`}>•••• {card.last4}</span></dd>
+            <dd>{brandLabel(card.brand)} <span aria-hidden="true">•••• {card.last4}</span><VisuallyHidden>se terminant par {card.last4}</VisuallyHidden></dd>
             <dt>Expiration</dt>
             <dd>{expiryLabel(card)} <ExpiryBadge expiry={cardExpiry(card, new Date())} /></dd>
           </Facts>

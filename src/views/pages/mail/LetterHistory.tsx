@@ -57,6 +57,7 @@ export function LetterHistory({ letter, refresh }: { letter: MailDocument; refre
       ) : (
         <ol>
           {events.map((e, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a history's lines in order, without state
             <li key={i}>
               <span>{historyLabel(e)}</span>
               <time dateTime={e.at}>{stamp.format(new Date(e.at))}</time>

@@ -57,6 +57,7 @@ export function LetterPages({ letter }: { letter: MailDocument }) {
   const level = ZOOM_LEVELS[zoom]!
   return (
     <Frame>
+      {/* biome-ignore lint/a11y/useSemanticElements: two buttons and a figure, not a form's fieldset */}
       <div className="zoom" role="group" aria-label="Zoom des pages">
         {/* At a limit a button says it is unavailable but keeps the focus (disabled, the one just pressed would drop it
             to <body>); a press there does nothing (the machine's guards). */}
@@ -64,8 +65,10 @@ export function LetterPages({ letter }: { letter: MailDocument }) {
         <Button type="button" $variant="secondary" onClick={() => pages.send({ type: 'zoom.in' })} aria-disabled={zoom === ZOOM_LEVELS.length - 1 || undefined}>Zoom +</Button>
         <Muted aria-live="polite">{Math.round(level * 100)} %</Muted>
       </div>
+      {/* biome-ignore lint/a11y/useSemanticElements lint/a11y/noNoninteractiveTabindex: a scrolling box of pages, focusable so that the keyboard scrolls it (axe: scrollable-region-focusable) */}
       <div className="scroller" role="region" aria-label={`Pages du courrier de ${letter.sender}`} tabIndex={0}>
         {list.map((page, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a page is its place in the letter
           <LetterPage key={i} pages={pages} page={page} number={i + 1} total={list.length} sender={letter.sender} width={`${level * 100}%`} />
         ))}
       </div>

@@ -92,10 +92,10 @@ export default function LettersPage(_: PageProps) {
   // the arrows go on from it, and the focus is never left on an option taken out from under it.
   const filtered = (d: MailDocument) => (!unreadOnly || !d.read || d.id === selectedId)
     && (folderFilter === ALL || (folderFilter === UNFILED ? d.folderId === null : d.folderId === Number(folderFilter)))
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `filtered` reads the two filters and the letter open, listed
   const visible = useMemo(() => {
     const words = fold(query.trim())
     return documents.filter((d) => filtered(d) && (remoteSearch || !words || fold(`${d.sender} ${documentKind[d.kind]}`).includes(words)))
-    // `filtered` reads the two filters listed.
   }, [documents, unreadOnly, folderFilter, query, remoteSearch, selectedId])
 
   // The mailbox decides what an order switch and the e-mail's link lead to; it is told what is shown.
@@ -106,15 +106,16 @@ export default function LettersPage(_: PageProps) {
   useEffect(() => {
     if (linked.documentId) mailbox.send({ type: 'link.follow', link: { documentId: linked.documentId, orderId: linked.orderId } })
   }, [mailbox, linked.documentId, linked.orderId])
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the lists' contents matter only through their ids; a link followed is told again
   useEffect(() => {
     mailbox.send({ type: 'portal.seen', seen: { orderId: order?.id ?? null, orderIds: orders.map((o) => o.id), status, documentIds: documents.map((d) => d.id) } })
-    // The lists' contents matter only through their ids.
   }, [mailbox, order?.id, orderIds, status, documentIds, linked.documentId])
 
   // The letter shown is the letter opened (and so marked read).
   const showViewer = isDesktop || viewerOpen
   const latest = useRef(selected)
   latest.current = selected
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the letter is read through a ref: only another letter, not a new object of the same, opens it again
   useEffect(() => {
     if (showViewer && latest.current) mailbox.send({ type: 'letter.open', document: latest.current })
   }, [showViewer, selected?.id, mailbox])

@@ -41,6 +41,7 @@ const List = styled('ol')`
 export function Excerpt({ parts }: { parts: DocumentSearchResult['excerpt'] }) {
   return (
     <span className="excerpt">
+      {/* biome-ignore lint/suspicious/noArrayIndexKey: an excerpt's parts are its pieces in order, and carry no state */}
       {parts.map((part, i) => (part.match ? <mark key={i}>{part.text}</mark> : <Fragment key={i}>{part.text}</Fragment>))}
     </span>
   )
