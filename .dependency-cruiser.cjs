@@ -32,6 +32,13 @@ module.exports = {
       from: { path: '^server/contract/rules/' },
       to: { pathNot: '^server/contract/' },
     },
+    {
+      name: 'api-looks-only-down',
+      comment: 'The HTTP client (src/api) is below the composition root: the wiring uses it, never the reverse.',
+      severity: 'error',
+      from: { path: '^src/api/' },
+      to: { path: '^src/(wiring|views|machines)/' },
+    },
     { name: 'server-never-imports-src', severity: 'error', from: { path: '^server/' }, to: { path: '^src/' } },
     {
       name: 'src-takes-only-contract-types-from-server',

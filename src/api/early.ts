@@ -8,9 +8,8 @@
 // On the dashboard, the unpaid-invoice status (GET user-unpaid-status, the dashboard's own call, not the
 // startup's) leaves with the orders: the dashboard shows its banner and its lists together, and would
 // otherwise ask it only once its code has run, a round trip after the lists.
-// Kept small, importing only the list of bare pages: it is part of every page's first load, and inlined in the signed-in
-// page (esbuild.config.mjs) with src/wiring/early-start.ts.
-import { isBarePath, matchesRoute } from '../wiring/bare-pages.ts'
+// Kept small and free of imports: it is part of every page's first load, and inlined in the signed-in page
+// (esbuild.config.mjs) with src/wiring/early-start.ts, which tells it which page opens (src/wiring/bare-pages.ts).
 
 export const EARLY_KEPT_MS = 10_000
 
@@ -21,8 +20,8 @@ export const EARLY_PATHS = {
   unpaid: '/api-protected/user-unpaid-status',
 } as const
 
-/** The dashboard's routes (App.tsx sends / there): where the unpaid-invoice status leaves early too. */
-export const DASHBOARD_ROUTES = ['/', '/tableau-de-bord'] as const
+/** The page that opens: a bare one (nothing is sent), the dashboard (its unpaid-invoice status leaves too), another. */
+export type EarlyPage = 'bare' | 'dashboard' | 'other'
 
 interface Sent { token: string; at: number; response: Promise<Response> }
 
@@ -38,8 +37,8 @@ export interface EarlyStart {
   baseURL: string
   /** The stored user's token (storage.ts). */
   token: string
-  /** The page's path: nothing is sent on a bare page. */
-  path: string
+  /** The page that opens. */
+  page: EarlyPage
   now?: () => number
 }
 
@@ -47,8 +46,8 @@ export interface EarlyStart {
  * Sends the user and contracts, then the orders once both succeeded (and, on the dashboard, the unpaid-invoice
  * status), once per page. Answers whether it sent.
  */
-export function startEarly({ baseURL, token, path, now = Date.now }: EarlyStart): boolean {
-  if (registry.started || !token || isBarePath(path)) return false
+export function startEarly({ baseURL, token, page, now = Date.now }: EarlyStart): boolean {
+  if (registry.started || !token || page === 'bare') return false
   registry.started = true
   const send = (url: string, headers: Record<string, string>) => {
     const response = fetch(baseURL + url, { headers })
@@ -62,7 +61,7 @@ export function startEarly({ baseURL, token, path, now = Date.now }: EarlyStart)
   Promise.all([user, contracts]).then(([u, c]) => {
     if (!u.ok || !c.ok) return
     send(EARLY_PATHS.orders, { apiToken: token })
-    if (DASHBOARD_ROUTES.some((route) => matchesRoute(route, path))) send(EARLY_PATHS.unpaid, { apiToken: token })
+    if (page === 'dashboard') send(EARLY_PATHS.unpaid, { apiToken: token })
   }, () => {})
   return true
 }

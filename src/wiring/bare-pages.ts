@@ -28,3 +28,10 @@ const barePaths: readonly string[] = [...Object.values(publicPaths), MISSING_DOC
 
 /** A page in the bare layout, where no startup runs. */
 export const isBarePath = (path: string) => barePaths.some((route) => matchesRoute(route, path))
+
+/** The dashboard's routes (App.tsx sends / there): where the unpaid-invoice status leaves early too. */
+export const DASHBOARD_ROUTES = ['/', '/tableau-de-bord'] as const
+
+/** Which page a path opens, for the startup's early calls (src/api/early.ts). */
+export const earlyPage = (path: string): 'bare' | 'dashboard' | 'other' => (isBarePath(path) ? 'bare'
+  : DASHBOARD_ROUTES.some((route) => matchesRoute(route, path)) ? 'dashboard' : 'other')

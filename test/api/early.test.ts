@@ -7,8 +7,8 @@ import * as assert from 'uvu/assert'
 import { getCurrentUser, getUnpaidStatus } from '../../src/api/account.ts'
 import { configureApi } from '../../src/api/client.ts'
 import { getContracts } from '../../src/api/contracts.ts'
-import { DASHBOARD_ROUTES, EARLY_KEPT_MS, EARLY_PATHS, forgetEarly, startEarly, takeEarly } from '../../src/api/early.ts'
-import { isBarePath } from '../../src/wiring/bare-pages.ts'
+import { EARLY_KEPT_MS, EARLY_PATHS, forgetEarly, startEarly, takeEarly } from '../../src/api/early.ts'
+import { DASHBOARD_ROUTES, earlyPage, isBarePath } from '../../src/wiring/bare-pages.ts'
 import { ApiError } from '../../src/api/errors.ts'
 import { getMyOrders } from '../../src/api/orders.ts'
 
@@ -57,7 +57,7 @@ Early.before.each(async () => {
 Early.after(() => void server.close())
 
 Early('user and contracts leave at once with the client’s headers, the orders once both answered', async () => {
-  assert.ok(startEarly({ baseURL, token, path: '/mes-courriers/courriers' }))
+  assert.ok(startEarly({ baseURL, token, page: earlyPage('/mes-courriers/courriers') }))
   await settle()
   assert.equal(paths().slice(0, 2).sort(), [EARLY_PATHS.contracts, EARLY_PATHS.user])
   assert.is(paths()[2], EARLY_PATHS.orders)
@@ -72,7 +72,7 @@ Early('on the dashboard, the unpaid-invoice status leaves with the orders, with 
   for (const path of [...DASHBOARD_ROUTES, '/tableau-de-bord/']) {
     forgetEarly()
     seen.length = 0
-    assert.ok(startEarly({ baseURL, token, path }), path)
+    assert.ok(startEarly({ baseURL, token, page: earlyPage(path) }), path)
     await settle()
     assert.equal(paths().slice(0, 2).sort(), [EARLY_PATHS.contracts, EARLY_PATHS.user], path)
     assert.equal(paths().slice(2).sort(), [EARLY_PATHS.orders, EARLY_PATHS.unpaid], path)
@@ -81,7 +81,7 @@ Early('on the dashboard, the unpaid-invoice status leaves with the orders, with 
 })
 
 Early('the client’s own calls take those answers: four requests in all, not eight', async () => {
-  startEarly({ baseURL, token, path: '/tableau-de-bord' })
+  startEarly({ baseURL, token, page: earlyPage('/tableau-de-bord') })
   const [user, contracts] = await Promise.all([getCurrentUser(), getContracts()])
   assert.equal(user, bodies[EARLY_PATHS.user])
   assert.equal(contracts, bodies[EARLY_PATHS.contracts])
@@ -92,7 +92,7 @@ Early('the client’s own calls take those answers: four requests in all, not ei
 })
 
 Early('an answer is taken once: the next call asks the server again', async () => {
-  startEarly({ baseURL, token, path: '/' })
+  startEarly({ baseURL, token, page: earlyPage('/') })
   await getCurrentUser()
   await getCurrentUser()
   await settle()
@@ -101,7 +101,7 @@ Early('an answer is taken once: the next call asks the server again', async () =
 
 Early('a user/me refused: no orders are asked, and the client reports the 401 with the server’s message', async () => {
   status = { [EARLY_PATHS.user]: 401 }
-  startEarly({ baseURL, token, path: '/tableau-de-bord' })
+  startEarly({ baseURL, token, page: earlyPage('/tableau-de-bord') })
   await settle()
   assert.not.ok(paths().includes(EARLY_PATHS.orders))
   assert.not.ok(paths().includes(EARLY_PATHS.unpaid), 'nor the unpaid status')
@@ -113,7 +113,7 @@ Early('a user/me refused: no orders are asked, and the client reports the 401 wi
 
 Early('contracts failing: no orders are asked either', async () => {
   status = { [EARLY_PATHS.contracts]: 500 }
-  startEarly({ baseURL, token, path: '/tableau-de-bord' })
+  startEarly({ baseURL, token, page: earlyPage('/tableau-de-bord') })
   await settle()
   assert.equal(paths().sort(), [EARLY_PATHS.contracts, EARLY_PATHS.user])
   assert.is((await apiErrorOf(getContracts())).status, 500)
@@ -121,7 +121,7 @@ Early('contracts failing: no orders are asked either', async () => {
 
 Early('another token (signed out and in again) or an answer older than EARLY_KEPT_MS: the client asks itself', async () => {
   let now = 1_000
-  startEarly({ baseURL, token, path: '/tableau-de-bord', now: () => now })
+  startEarly({ baseURL, token, page: earlyPage('/tableau-de-bord'), now: () => now })
   await settle()
   assert.is(takeEarly(EARLY_PATHS.user, 'tok_other', () => now), undefined)
   now += EARLY_KEPT_MS
@@ -134,14 +134,14 @@ Early('another token (signed out and in again) or an answer older than EARLY_KEP
 })
 
 Early('no server: the taker gets the client’s French “cannot reach” error', async () => {
-  startEarly({ baseURL: 'http://127.0.0.1:1', token, path: '/tableau-de-bord' })
+  startEarly({ baseURL: 'http://127.0.0.1:1', token, page: earlyPage('/tableau-de-bord') })
   const error = await apiErrorOf(getCurrentUser())
   assert.is(error.status, 0)
   assert.match(error.message, 'Impossible de joindre le serveur')
 })
 
 Early('a call cancelled while its early answer travels ends as cancelled', async () => {
-  startEarly({ baseURL, token, path: '/tableau-de-bord' })
+  startEarly({ baseURL, token, page: earlyPage('/tableau-de-bord') })
   const controller = new AbortController()
   const pending = getCurrentUser({ signal: controller.signal })
   controller.abort()
@@ -156,10 +156,10 @@ Early('a call cancelled while its early answer travels ends as cancelled', async
 Early('nothing is sent on the pages outside the dashboard layout, nor without a token', async () => {
   for (const path of ['/login', '/reset-password', '/set-password/abc', '/missing-document', '/invitation/abc', '/verification/XYZ']) {
     assert.ok(isBarePath(path), path)
-    assert.not.ok(startEarly({ baseURL, token, path }), path)
+    assert.not.ok(startEarly({ baseURL, token, page: earlyPage(path) }), path)
   }
   for (const path of ['/', '/tableau-de-bord', '/mes-courriers/courriers', '/loginx', '/verifications']) assert.not.ok(isBarePath(path), path)
-  assert.not.ok(startEarly({ baseURL, token: '', path: '/tableau-de-bord' }))
+  assert.not.ok(startEarly({ baseURL, token: '', page: 'dashboard' }))
   await settle()
   assert.is(seen.length, 0)
 })
