@@ -39,6 +39,13 @@ module.exports = {
       from: { path: '^src/api/' },
       to: { path: '^src/(wiring|views|machines)/' },
     },
+    {
+      name: 'db-knows-no-http',
+      comment: 'Repositories return rows or throw domain errors (server/db/errors.ts); the HTTP layer turns them into answers.',
+      severity: 'error',
+      from: { path: '^server/db/' },
+      to: { path: '^server/(http|routes)/' },
+    },
     { name: 'server-never-imports-src', severity: 'error', from: { path: '^server/' }, to: { path: '^src/' } },
     {
       name: 'src-takes-only-contract-types-from-server',

@@ -3,10 +3,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import type { Static, TSchema } from 'typebox'
 import { NoQuery, routes, type RouteDef, type RouteName, type Routes } from '../contract/index.ts'
 import { countRateLimitHit, remainingRateLimitHits } from '../db/repositories/rate-limits.ts'
-import { findSession, invalidSessionError as invalidSession, type SessionKey, type SessionUser } from '../db/repositories/users.ts'
+import { findSession, type SessionKey, type SessionUser } from '../db/repositories/users.ts'
 import type { AppDeps } from '../deps.ts'
 import { sameDigest, sha256 } from '../services/crypto.ts'
-import { HttpError, messages, SMALL_BODY_LIMIT } from './errors.ts'
+import { HttpError, invalidSessionError as invalidSession, messages, SMALL_BODY_LIMIT } from './errors.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {

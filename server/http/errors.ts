@@ -6,6 +6,7 @@ import { PaymentError } from '../services/payment.ts'
 import { HIDDEN_CONTROL, MULTI_LINE_PATTERN, NOT_SINGLE_LINE, SINGLE_LINE_PATTERN } from '../contract/rules/text.ts'
 import { MAX_PDF_PAGES } from '../services/pdf-limits.ts'
 import { securityHeaders } from './security-headers.ts'
+import { DocumentsCompleteError, InvalidSessionError, NotFoundError, OwnerOnlyError } from '../db/errors.ts'
 
 export class HttpError extends Error {
   /** Already logged where it was raised, as it deserves: the error handler writes no « erreur interne » line for it. */
@@ -17,6 +18,11 @@ export class HttpError extends Error {
 }
 
 export const notFound = (what: string) => new HttpError(404, `${what} introuvable.`, 'NOT_FOUND')
+/** No unexpired session behind the token: the 401 of every signed-in route. */
+export const invalidSessionError = () => new HttpError(401, messages.badToken, 'INVALID_TOKEN')
+/** The answer to identity documents sent once the order's file is complete (POST /step-upload-identity). */
+export const documentsComplete = () => new HttpError(409,
+  'Vos documents ont déjà tous été reçus : le dossier de cette domiciliation est complet, aucun autre envoi n’est nécessaire.', 'DOCUMENTS_COMPLETE')
 export const badRequest = (message: string, code = 'BAD_REQUEST') => new HttpError(400, message, code)
 export const conflict = (message: string) => new HttpError(409, message, 'CONFLICT')
 export const fileTooLarge = () => new HttpError(413, 'Le fichier dépasse la taille maximale de 10 Mo.', 'FILE_TOO_LARGE')
@@ -145,7 +151,17 @@ const frameworkErrors: Record<string, [number, string, string]> = {
   FST_ERR_VALIDATION: [400, 'La requête est invalide.', 'VALIDATION'],
 }
 
-export function errorHandler(error: FastifyError & { validationContext?: string }, req: FastifyRequest, reply: FastifyReply) {
+/** A repository's domain error (server/db/errors.ts) as the HTTP answer it means; any other error as it is. */
+export function httpErrorOf(error: unknown): unknown {
+  if (error instanceof NotFoundError) return notFound(error.what)
+  if (error instanceof OwnerOnlyError) return new HttpError(403, messages.ownerOnly, 'OWNER_ONLY')
+  if (error instanceof InvalidSessionError) return invalidSessionError()
+  if (error instanceof DocumentsCompleteError) return documentsComplete()
+  return error
+}
+
+export function errorHandler(thrown: FastifyError & { validationContext?: string }, req: FastifyRequest, reply: FastifyReply) {
+  const error = httpErrorOf(thrown) as typeof thrown
   let statusCode = 500
   let message: string = messages.internal
   let code: string | undefined

@@ -2,7 +2,7 @@
 // file name is cleaned before anyone stores or shows it (it is the only text of a form without a schema).
 import type { MultipartFile } from '@fastify/multipart'
 import type { FastifyRequest } from 'fastify'
-import { badRequest, fileTooLarge, HttpError } from './errors.ts'
+import { badRequest, fileTooLarge, HttpError, httpErrorOf } from './errors.ts'
 
 export type FormPart =
   | { type: 'field'; name: string; value: string }
@@ -10,7 +10,8 @@ export type FormPart =
 
 /** Our errors and the plugin's client errors (limits, 4xx) pass; anything else busboy throws is a broken form. */
 function clientError(error: unknown): unknown {
-  if (error instanceof HttpError) return error
+  const answer = httpErrorOf(error)
+  if (answer instanceof HttpError) return answer
   const status = (error as { statusCode?: number }).statusCode
   if (status !== undefined && status >= 400 && status < 500) return error
   return badRequest('Le formulaire multipart/form-data est mal formé ou incomplet : envoyez-le à nouveau.', 'BAD_MULTIPART')

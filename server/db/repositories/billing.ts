@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto'
 import { sql, type Insertable, type Kysely, type Transaction } from 'kysely'
 import type { CalendarInvoice, CreditNote, Invoice } from '../../contract/index.ts'
-import { notFound } from '../../http/errors.ts'
+import { NotFoundError } from '../errors.ts'
 import { MAX_PAYMENT_CENTS } from '../../services/payment.ts'
 import { isoDay } from '../dates.ts'
 import type { Database, Db } from '../schema.ts'
@@ -66,7 +66,7 @@ export async function listInvoices(db: Db, orderIds: number[], year?: number): P
 export async function getInvoice(db: Db, id: number): Promise<Invoice> {
   const row = await db.selectFrom('invoices').innerJoin('orders', 'orders.id', 'invoices.order_id')
     .selectAll('invoices').select('orders.raison_sociale').where('invoices.id', '=', id).executeTakeFirst()
-  if (!row) throw notFound('Facture')
+  if (!row) throw new NotFoundError('Facture')
   return {
     id: row.id, domId: row.order_id, raisonSociale: row.raison_sociale, number: row.number, date: row.date.toISOString(),
     amountExclTaxCents: row.amount_excl_tax_cents, amountInclTaxCents: row.amount_incl_tax_cents, paid: row.paid_at !== null,
@@ -122,7 +122,7 @@ export async function listCalendarInvoices(db: Db, orderIds: number[]): Promise<
 /** An invoice or credit note of an order the user sees (collaborators see the shared order's invoices), or 404. */
 export async function requireBill(db: Db, table: 'invoices' | 'credit_notes', userId: number, id: number) {
   const row = await db.selectFrom(table).select(['id', 'order_id', 'number', 'file_key']).where('id', '=', id).executeTakeFirst()
-  if (!row || !(await orderIdsInScope(db, userId, 'all', row.order_id)).length) throw notFound(table === 'invoices' ? 'Facture' : 'Avoir')
+  if (!row || !(await orderIdsInScope(db, userId, 'all', row.order_id)).length) throw new NotFoundError(table === 'invoices' ? 'Facture' : 'Avoir')
   return row
 }
 

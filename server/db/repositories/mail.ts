@@ -1,14 +1,14 @@
 // Mail: scanned letters (documents), packages, courier requests (demandes courrier) and folders.
 import { sql, type ExpressionBuilder, type Insertable, type Kysely } from 'kysely'
 import type { CourierRequest, Folder, MailDocument, Package } from '../../contract/index.ts'
-import { notFound } from '../../http/errors.ts'
+import { InvalidSessionError, NotFoundError } from '../errors.ts'
 import type { Database, Db, NewDocument } from '../schema.ts'
 import { isoDateTime, isoDay } from '../dates.ts'
 import { jsonArrayOfX } from '../json.ts'
 import { keptLists } from '../kept-lists.ts'
 import { prepare } from '../prepared.ts'
 import { requireOrder } from './orders.ts'
-import { invalidSessionError, sessionArgs, withSession, type SessionKey } from './users.ts'
+import { sessionArgs, withSession, type SessionKey } from './users.ts'
 
 const countAsInt = sql<number>`count(*)::int`
 
@@ -38,8 +38,8 @@ export async function findLiveDocument(db: Db, id: number): Promise<{ id: number
 /** A letter the user may see (deleted ones are gone for everybody), or 404. */
 export async function requireDocument(db: Db, userId: number, id: number): Promise<DocumentRow> {
   const row = await documentsQuery(db).where('documents.id', '=', id).executeTakeFirst()
-  if (!row) throw notFound('Courrier')
-  await requireOrder(db, userId, row.order_id, 'member').catch(() => { throw notFound('Courrier') })
+  if (!row) throw new NotFoundError('Courrier')
+  await requireOrder(db, userId, row.order_id, 'member').catch(() => { throw new NotFoundError('Courrier') })
   return row
 }
 
@@ -120,16 +120,16 @@ export async function documentsOfSessionJson(db: Kysely<Database>, key: SessionK
   const args = { ...sessionArgs(key), orderId: orderId ?? 0 }
   if (kept) {
     const row = (await (orderId === undefined ? documentsVersionOfAllOrdersQuery : documentsVersionOfOrderQuery)(db, args)).rows[0]
-    if (!row) throw invalidSessionError()
-    if (orderId !== undefined && !row.reachable) throw notFound('Domiciliation')
+    if (!row) throw new InvalidSessionError()
+    if (orderId !== undefined && !row.reachable) throw new NotFoundError('Domiciliation')
     if (row.version === null) return '[]'
     if (row.version === kept.version) return kept.json
   }
   // Nothing kept, or the letters changed since: the list is written (and the session and access checked again).
   const { rows } = await (orderId === undefined ? documentsOfAllOrdersQuery : documentsOfOrderQuery)(db, args)
   const row = rows[0]
-  if (!row) throw invalidSessionError()
-  if (orderId !== undefined && !row.reachable) throw notFound('Domiciliation')
+  if (!row) throw new InvalidSessionError()
+  if (orderId !== undefined && !row.reachable) throw new NotFoundError('Domiciliation')
   if (row.version === null) return '[]'
   return lists.set(keptKey, row.version, row.list ?? '[]')
 }
@@ -219,8 +219,8 @@ export async function listFolders(db: Db, orderIds: number[]): Promise<Folder[]>
 /** A folder of an order the user reaches, or 404. */
 export async function requireFolder(db: Db, userId: number, id: number) {
   const folder = await db.selectFrom('folders').selectAll().where('id', '=', id).executeTakeFirst()
-  if (!folder) throw notFound('Dossier')
-  await requireOrder(db, userId, folder.order_id, 'member').catch(() => { throw notFound('Dossier') })
+  if (!folder) throw new NotFoundError('Dossier')
+  await requireOrder(db, userId, folder.order_id, 'member').catch(() => { throw new NotFoundError('Dossier') })
   return folder
 }
 

@@ -1,13 +1,13 @@
 // Orders and who may reach them (the owner, and the collaborators the order is shared with); their contracts and identity documents.
 import { sql, type Insertable, type Kysely, type Updateable } from 'kysely'
 import type { Contract, OperatorOrder, UploadedDocument } from '../../contract/index.ts'
-import { HttpError, messages, notFound } from '../../http/errors.ts'
+import { DocumentsCompleteError, InvalidSessionError, NotFoundError, OwnerOnlyError } from '../errors.ts'
 import { isoDateTime } from '../dates.ts'
 import { jsonArrayOfX } from '../json.ts'
 import { keptLists } from '../kept-lists.ts'
 import { prepare } from '../prepared.ts'
 import type { Database, Db, OrderRow } from '../schema.ts'
-import { invalidSessionError, sessionArgs, withSession, type SessionKey } from './users.ts'
+import { sessionArgs, withSession, type SessionKey } from './users.ts'
 
 export type Role = 'owner' | 'member'
 /** own: orders the user owns; shared: orders shared with them; all: both. */
@@ -48,8 +48,8 @@ export async function roleOnOrder(db: Db, userId: number, orderId: number): Prom
  */
 export async function requireOrder(db: Db, userId: number, orderId: number, access: Role): Promise<OrderRow> {
   const found = await roleOnOrder(db, userId, orderId)
-  if (!found) throw notFound('Domiciliation')
-  if (access === 'owner' && found.role !== 'owner') throw new HttpError(403, messages.ownerOnly, 'OWNER_ONLY')
+  if (!found) throw new NotFoundError('Domiciliation')
+  if (access === 'owner' && found.role !== 'owner') throw new OwnerOnlyError()
   return found.order
 }
 
@@ -116,12 +116,12 @@ export async function ordersOfSessionJson(db: Kysely<Database>, key: SessionKey)
   const args = sessionArgs(key)
   if (kept) {
     const row = (await ordersVersionQuery(db, args)).rows[0]
-    if (!row) throw invalidSessionError()
+    if (!row) throw new InvalidSessionError()
     if (row.version === null) return '[]'
     if (row.version === kept.version) return kept.json
   }
   const row = (await ordersOfSessionQuery(db, args)).rows[0]
-  if (!row) throw invalidSessionError()
+  if (!row) throw new InvalidSessionError()
   if (row.version === null) return '[]'
   return lists.set(keptKey, row.version, row.list ?? '[]')
 }
@@ -186,10 +186,6 @@ export async function listUploadedDocuments(db: Db, orderId: number): Promise<Up
   return rows.map((r) => ({ id: r.id, type: r.type, label: r.label, fileName: r.file_name, uploadedAt: r.uploaded_at.toISOString() }))
 }
 
-/** The answer to identity documents sent once the order's file is complete (POST /step-upload-identity). */
-export const documentsComplete = () => new HttpError(409,
-  'Vos documents ont déjà tous été reçus : le dossier de cette domiciliation est complet, aucun autre envoi n’est nécessaire.', 'DOCUMENTS_COMPLETE')
-
 /**
  * Records identity documents, each replacing the one of its type sent before (`replaced`: the files to delete once
  * committed), and the order's validation date once every required type has a file (null before). The order's row is
@@ -199,7 +195,7 @@ export async function recordIdentityDocuments(db: Kysely<Database>, orderId: num
   requiredTypes: string[], now: Date): Promise<{ validatedAt: Date | null; replaced: string[] }> {
   return db.transaction().execute(async (tx) => {
     const order = await tx.selectFrom('orders').select('missing_documents_validated_at').where('id', '=', orderId).forUpdate().executeTakeFirstOrThrow()
-    if (order.missing_documents_validated_at) throw documentsComplete()
+    if (order.missing_documents_validated_at) throw new DocumentsCompleteError()
     const replaced = await tx.deleteFrom('uploaded_documents').where('order_id', '=', orderId)
       .where('type', 'in', documents.map((d) => d.type)).returning('file_key').execute()
     await tx.insertInto('uploaded_documents').values(documents).execute()
@@ -266,8 +262,8 @@ export async function updateContract(db: Kysely<Database>, contractId: number, o
 export async function requireOwnContract(db: Db, userId: number, contractId: number): Promise<ContractRow> {
   const row = await contractsQuery(db).where('contracts.id', '=', contractId).executeTakeFirst()
   if (!row || row.owner_id !== userId) {
-    if (row && (await roleOnOrder(db, userId, row.order_id))) throw new HttpError(403, messages.ownerOnly, 'OWNER_ONLY')
-    throw notFound('Contrat')
+    if (row && (await roleOnOrder(db, userId, row.order_id))) throw new OwnerOnlyError()
+    throw new NotFoundError('Contrat')
   }
   return row
 }

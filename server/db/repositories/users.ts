@@ -1,7 +1,6 @@
 // Accounts, sessions (API tokens) and password resets.
 import { sql, type Kysely } from 'kysely'
 import type { User } from '../../contract/index.ts'
-import { HttpError, messages } from '../../http/errors.ts'
 import { randomToken, sha256 } from '../../services/crypto.ts'
 import { prepare } from '../prepared.ts'
 import type { Database, Db, UserRow } from '../schema.ts'
@@ -147,9 +146,6 @@ export function withSession(db: Kysely<Database>, key: SessionKey & { touchBefor
       .where((eb) => eb.or([eb('api_tokens.last_used_at', 'is', null), eb('api_tokens.last_used_at', '<', key.touchBefore)]))
       .returning('api_tokens.id'))
 }
-
-/** No unexpired session behind the token: the 401 of every signed-in route. */
-export const invalidSessionError = () => new HttpError(401, messages.badToken, 'INVALID_TOKEN')
 
 /** The values of withSession's parameters. */
 export const sessionArgs = (key: SessionKey) => ({ ...key, touchBefore: new Date(key.now.getTime() - LAST_USE_PRECISION_MS) })

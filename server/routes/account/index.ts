@@ -2,11 +2,11 @@
 import { addDays, addHours } from '../../services/time.ts'
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
-import { badRequest, conflict, HttpError, messages } from '../../http/errors.ts'
+import { badRequest, conflict, HttpError, invalidSessionError, messages } from '../../http/errors.ts'
 import { limitPerUser, takeAttempt, withinUserLimit, type AttemptLimit } from '../../http/user-rate-limit.ts'
 import { clearRateLimits } from '../../db/repositories/rate-limits.ts'
 import {
-  changePassword, createPasswordResetLink, findCurrentUser, findPasswordHash, invalidSessionError, findUserByEmail, listSessions, openPasswordSession, resetPasswordWithToken,
+  changePassword, createPasswordResetLink, findCurrentUser, findPasswordHash, findUserByEmail, listSessions, openPasswordSession, resetPasswordWithToken,
   revokeOtherSessions, revokeSession, toUser,
 } from '../../db/repositories/users.ts'
 import { changeEmailWithRevertLink } from '../../db/repositories/email-reverts.ts'

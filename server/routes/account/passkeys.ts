@@ -4,12 +4,12 @@
 import type { AuthenticationResponseJSON, AuthenticatorTransport, RegistrationResponseJSON } from '@simplewebauthn/server'
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
-import { badRequest, HttpError, notFound } from '../../http/errors.ts'
+import { badRequest, HttpError, invalidSessionError, notFound } from '../../http/errors.ts'
 import {
   addPasskeyForSession, consumeChallenge, credentialsOf, deletePasskey, findPasskeyByCredential, listPasskeys, openPasskeySession, renamePasskey,
   storeChallenge, type ChallengeKind,
 } from '../../db/repositories/passkeys.ts'
-import { invalidSessionError, toUser } from '../../db/repositories/users.ts'
+import { toUser } from '../../db/repositories/users.ts'
 import { isUniqueViolation } from '../../db/errors.ts'
 import { describeDevice, userAgentOf } from '../../services/devices.ts'
 import { addDays, addMinutes } from '../../services/time.ts'

@@ -5,6 +5,7 @@ import type { DefineRoute } from '../../http/define-route.ts'
 import { conflict, HttpError, notFound } from '../../http/errors.ts'
 import { createCertificate, findCertificate, findOrderFacts, type OrderFacts } from '../../db/repositories/billing.ts'
 import { requireOrder, requireOwnContract } from '../../db/repositories/orders.ts'
+import { NotFoundError } from '../../db/errors.ts'
 import type { Company, Provider } from '../../services/billing-pdf.ts'
 import { newCertificateCode } from '../../services/certificate-code.ts'
 import { answerPdf } from '../files.ts'
@@ -58,7 +59,7 @@ export function certificateRoutes(define: DefineRoute, { db, payments, clock, co
     if (!certificate) throw notFound('Attestation')
     // A stranger learns nothing of the code (404); a collaborator of the order gets the owner-only 403.
     await requireOrder(db, user.id, certificate.order_id, 'owner').catch((error: unknown) => {
-      throw error instanceof HttpError && error.statusCode === 404 ? notFound('Attestation') : error
+      throw error instanceof NotFoundError ? notFound('Attestation') : error
     })
     const { certificatePdf } = await billingPdf()
     const bytes = await certificatePdf({

@@ -1,11 +1,11 @@
 // Contracts (forwarding address, Kbis) and the identity documents of /step-upload-identity.
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
-import { badRequest, fileTooLarge, HttpError, notFound, pdfTooHeavy, pdfTooLong } from '../../http/errors.ts'
+import { badRequest, documentsComplete, fileTooLarge, HttpError, notFound, pdfTooHeavy, pdfTooLong } from '../../http/errors.ts'
 import { formParts } from '../../http/multipart.ts'
 import { limitPerUser } from '../../http/user-rate-limit.ts'
 import {
-  documentsComplete, getContract, listContracts, listUploadedDocuments, recordIdentityDocuments, requireOrder, requireOwnContract, updateContract,
+  getContract, listContracts, listUploadedDocuments, recordIdentityDocuments, requireOrder, requireOwnContract, updateContract,
 } from '../../db/repositories/orders.ts'
 import { checkFile, contentTypes, decodeDataUrl, MAX_UPLOAD_BYTES, type FileType } from '../../services/file-types.ts'
 import { newFileKey, storeWithRecord } from '../../services/storage.ts'

@@ -1,7 +1,7 @@
 // Invoices, credit notes and meeting-room invoices, for the user's own orders or those shared with them.
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
-import { badRequest, HttpError, notFound } from '../../http/errors.ts'
+import { badRequest, HttpError, httpErrorOf, notFound } from '../../http/errors.ts'
 import { limitPerUser } from '../../http/user-rate-limit.ts'
 import { attachmentBudget, MAIL_ATTACHMENTS_MAX_BYTES } from '../../services/mailer.ts'
 import { listCalendarInvoices, listCreditNotes, listInvoiceYears, listInvoices, requireBill } from '../../db/repositories/billing.ts'
@@ -49,8 +49,10 @@ export function invoiceRoutes(define: DefineRoute, deps: AppDeps) {
         // Beyond what one e-mail carries: this one waits for the next sending (the page keeps it selected).
         if (!budget.take(content.length)) throw new HttpError(413, DEXT_TOO_LARGE, 'ATTACHMENTS_TOO_LARGE')
         attachments.push({ filename, content })
-      } catch (error) {
-        if (!(error instanceof HttpError)) throw error
+      } catch (thrown) {
+        // A letter or an invoice not found (a repository's NotFoundError) or too large is said, the others sent.
+        const error = httpErrorOf(thrown)
+        if (!(error instanceof HttpError)) throw thrown
         failed.push({ kind, id, reason: error.message })
       }
     }
