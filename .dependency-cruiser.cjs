@@ -40,11 +40,19 @@ module.exports = {
       to: { path: '^src/(wiring|views|machines)/' },
     },
     {
-      name: 'db-knows-no-http',
-      comment: 'Repositories return rows or throw domain errors (server/db/errors.ts); the HTTP layer turns them into answers.',
+      name: 'db-looks-only-down',
+      comment: 'Repositories return rows or throw domain errors (server/db/errors.ts), which the HTTP layer answers; they use the '
+        + 'contract and server/lib, never the services, the HTTP layer, the routes or the demo data above them.',
       severity: 'error',
       from: { path: '^server/db/' },
-      to: { path: '^server/(http|routes)/' },
+      to: { path: '^server/(http|routes|services|demo)/' },
+    },
+    {
+      name: 'lib-is-the-floor',
+      comment: 'server/lib (tokens, hashes, dates, money limits) is under every other layer of the server: it uses only the contract.',
+      severity: 'error',
+      from: { path: '^server/lib/' },
+      to: { path: '^server/', pathNot: '^server/(lib|contract)/' },
     },
     { name: 'server-never-imports-src', severity: 'error', from: { path: '^server/' }, to: { path: '^src/' } },
     {

@@ -5,7 +5,7 @@ import { NoQuery, routes, type RouteDef, type RouteName, type Routes } from '../
 import { countRateLimitHit, remainingRateLimitHits } from '../db/repositories/rate-limits.ts'
 import { findSession, type SessionKey, type SessionUser } from '../db/repositories/users.ts'
 import type { AppDeps } from '../deps.ts'
-import { sameDigest, sha256 } from '../services/crypto.ts'
+import { sameDigest, sha256 } from '../lib/crypto.ts'
 import { HttpError, invalidSessionError as invalidSession, messages, SMALL_BODY_LIMIT } from './errors.ts'
 
 declare module 'fastify' {

@@ -3,7 +3,7 @@
 import { type PDFFont, type PDFPage, rgb } from 'pdf-lib'
 import QRCode from 'qrcode'
 import { documentWithFonts, formatEuros, wrap } from './pdf.ts'
-import { longDate } from './time.ts'
+import { longDate } from '../lib/time.ts'
 
 export interface Provider {
   brandName: string

@@ -6,7 +6,7 @@ import type { Logger } from 'pino'
 import { claimDigest, digestNotifications, digestReaders, releaseDigest } from '../db/repositories/notifications.ts'
 import { findUserById } from '../db/repositories/users.ts'
 import type { AppDeps } from '../deps.ts'
-import { parisDay } from './time.ts'
+import { parisDay } from '../lib/time.ts'
 
 export const DIGEST_HOUR = 7
 /**

@@ -15,7 +15,7 @@ import { badRequest, conflict, fileTooLarge, HttpError, notFound, pdfTooHeavy, p
 import { invoiceEvent, letterPath, recordEvent, recordLetterHistory } from './events.ts'
 import { checkFile, MAX_UPLOAD_BYTES } from './file-types.ts'
 import { enqueueLetterPipeline } from './mail-pipeline.ts'
-import { longDate } from './time.ts'
+import { longDate } from '../lib/time.ts'
 import { newFileKey, storeWithRecord } from './storage.ts'
 import { HIDDEN_CONTROL, isBlank, isSingleLine } from '../contract/rules/text.ts'
 

@@ -1,6 +1,6 @@
 // Small real PDFs: scanned letters for the demo data, invoices and credit notes.
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib'
-import { longDate } from './time.ts'
+import { longDate } from '../lib/time.ts'
 
 export interface LetterContent {
   sender: string

@@ -2,7 +2,7 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { frenchDateFormat } from '../../server/contract/rules/french-date.ts'
-import { longDate } from '../../server/services/time.ts'
+import { longDate } from '../../server/lib/time.ts'
 
 const utc = (iso: string) => new Date(`${iso}T00:00:00Z`)
 

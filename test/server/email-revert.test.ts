@@ -5,7 +5,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { emailRevertMessages, EMAIL_REVERT_DAYS } from '../../server/routes/account/email-revert.ts'
 import { holdLocks, untilLockWaiters } from '../util/postgres.ts'
-import { hashPassword } from '../../server/services/crypto.ts'
+import { hashPassword } from '../../server/lib/crypto.ts'
 import { buildTestApp, call, eventually, login, secondApp, type TestApp } from '../util/server.ts'
 import { SoftPasskey } from '../util/webauthn.ts'
 
@@ -155,7 +155,7 @@ test('links made before the one-at-a-time rule: only the oldest live one can be 
   assert.is((await changeEmail(t, session, 'ancienne.2@example.com')).statusCode, 200)
   const first = tokenOf(revertLinkTo(t, 'ancienne@example.com')!)
   // A second live link, as the rule before migration 014 left them.
-  const { randomToken, sha256 } = await import('../../server/services/crypto.ts')
+  const { randomToken, sha256 } = await import('../../server/lib/crypto.ts')
   const second = randomToken()
   await t.deps.db.insertInto('email_change_reverts').values({
     user_id: id, token_hash: sha256(second), old_email: 'ancienne.2@example.com', new_email: 'ancienne.3@example.com',
@@ -254,7 +254,7 @@ test('a change asked with a session ended since its check (a revert, a reset) ch
   const { t } = ctx
   const { id, token: session } = await account(t, 'fin.de.session@example.com')
   const { changeEmailWithRevertLink } = await import('../../server/db/repositories/email-reverts.ts')
-  const { sha256 } = await import('../../server/services/crypto.ts')
+  const { sha256 } = await import('../../server/lib/crypto.ts')
   await t.deps.db.deleteFrom('api_tokens').where('user_id', '=', id).execute()
   const now = t.clock.now()
   const changed = await changeEmailWithRevertLink(t.deps.db, { userId: id, newEmail: 'trop.tard@example.com', now, expiresAt: new Date(now.getTime() + 86_400_000), sessionTokenHash: sha256(session) })
@@ -272,7 +272,7 @@ if (process.env.DATABASE_URL) {
       const { id, token: thief } = await account(t, 'course.change@example.com')
       assert.is((await changeEmail(t, thief, 'course.change.pirate@example.com')).statusCode, 200)
       const token = tokenOf(revertLinkTo(t, 'course.change@example.com')!)
-      const { sha256 } = await import('../../server/services/crypto.ts')
+      const { sha256 } = await import('../../server/lib/crypto.ts')
       // The link held: the revert takes the user's row, then waits on it; the thief's change, its session still there
       // when checked, waits on the user's row.
       const held = await holdLocks(holder.db, (tx) => tx.selectFrom('email_change_reverts').select('id').where('token_hash', '=', sha256(token)).forUpdate().execute())

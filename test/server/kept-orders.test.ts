@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert'
 import { buildApp } from '../../server/app.ts'
 import { keptLists } from '../../server/db/kept-lists.ts'
 import { messages } from '../../server/http/errors.ts'
-import { sha256 } from '../../server/services/crypto.ts'
+import { sha256 } from '../../server/lib/crypto.ts'
 import { buildTestApp, call, login, ordersByName, type TestApp } from '../util/server.ts'
 
 interface Ctx { t: TestApp; statements: string[]; camille: string; boulangerie: number; studio: number }

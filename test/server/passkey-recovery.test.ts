@@ -9,7 +9,7 @@ import { changeEmailWithRevertLink } from '../../server/db/repositories/email-re
 import { addPasskeyForSession, openPasskeySession } from '../../server/db/repositories/passkeys.ts'
 import { createPasswordResetToken } from '../../server/db/repositories/users.ts'
 import type { Database } from '../../server/db/schema.ts'
-import { hashPassword, sha256 } from '../../server/services/crypto.ts'
+import { hashPassword, sha256 } from '../../server/lib/crypto.ts'
 import { holdLocks, untilLockWaiters } from '../util/postgres.ts'
 import { buildTestApp, call, DEMO_PASSWORD, eventually, login, secondApp, type TestApp } from '../util/server.ts'
 import { SoftPasskey } from '../util/webauthn.ts'

@@ -8,7 +8,7 @@ import { pruneExpiredRows } from '../../server/services/prune.ts'
 import { REVERT_LINKS_KEPT_DAYS } from '../../server/db/repositories/email-reverts.ts'
 import { DONE_JOBS_KEPT_DAYS, FAILED_JOBS_KEPT_DAYS } from '../../server/db/repositories/jobs.ts'
 import { emailRevertMessages } from '../../server/routes/account/email-revert.ts'
-import { randomToken, sha256 } from '../../server/services/crypto.ts'
+import { randomToken, sha256 } from '../../server/lib/crypto.ts'
 import { buildTestApp, call, login, type TestApp } from '../util/server.ts'
 
 const prune = suite<{ t: TestApp }>('expired rows pruned')

@@ -3,7 +3,7 @@
 // tests failed between 08:15 and 10:15 UTC, a later event sorting before the seeded scan).
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { seedDemo } from '../../server/db/seed.ts'
+import { seedDemo } from '../../server/demo/seed.ts'
 import { buildTestApp, type TestApp } from '../util/server.ts'
 
 const History = suite<{ t: TestApp }>('demo letter histories (issue 14)')

@@ -31,7 +31,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { suite } from 'uvu'
 import type { Order } from '../../server/contract/schemas.ts'
 import { loadConfig, type Config } from '../../server/config.ts'
-import { DEMO_PASSWORD } from '../../server/db/seed.ts'
+import { DEMO_PASSWORD } from '../../server/demo/seed.ts'
 import { createServer } from '../../server/main.ts'
 import { backgroundSettled } from './background-settled.ts'
 import { SECURITY_NOTICE_JOB } from '../../server/services/security-notice.ts'

@@ -77,7 +77,7 @@ function isoDate(year: number, month: number, day: number): string | null {
 
 const parisDayFormat = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' })
 
-/** The day of an instant in Paris, as YYYY-MM-DD (the server's services/time.ts and the termination rule use it too). */
+/** The day of an instant in Paris, as YYYY-MM-DD (the server's lib/time.ts and the termination rule use it too). */
 export function parisDay(instant: Date): string {
   const parts = parisDayFormat.formatToParts(instant)
   const get = (type: string) => parts.find((p) => p.type === type)!.value

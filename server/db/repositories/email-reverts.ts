@@ -3,8 +3,8 @@
 // back (the address restored, every way in closed). Lock order as in users.ts: the user's row first, then the rest.
 import type { Kysely } from 'kysely'
 import type { User } from '../../contract/index.ts'
-import { randomToken, sha256 } from '../../services/crypto.ts'
-import { addDays } from '../../services/time.ts'
+import { randomToken, sha256 } from '../../lib/crypto.ts'
+import { addDays } from '../../lib/time.ts'
 import { isUniqueViolation } from '../errors.ts'
 import type { Database, Db } from '../schema.ts'
 import { toUser } from './users.ts'

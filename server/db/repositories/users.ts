@@ -1,7 +1,7 @@
 // Accounts, sessions (API tokens) and password resets.
 import { sql, type Kysely } from 'kysely'
 import type { User } from '../../contract/index.ts'
-import { randomToken, sha256 } from '../../services/crypto.ts'
+import { randomToken, sha256 } from '../../lib/crypto.ts'
 import { prepare } from '../prepared.ts'
 import type { Database, Db, UserRow } from '../schema.ts'
 

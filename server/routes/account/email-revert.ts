@@ -1,13 +1,13 @@
 // « Ce n’était pas vous ? » (beyond the spec): the notice of an address change carries a link to the address left
 // (/retablir-adresse/{token}); the portal's page sends it here. Found in review: a stolen session changed the address,
 // asked a reset link at the new one and reset the password, and the account was gone for good, the old address only told.
-import { addHours } from '../../services/time.ts'
+import { addHours } from '../../lib/time.ts'
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { HttpError } from '../../http/errors.ts'
 import { revertEmailChange, type RevertRefusal } from '../../db/repositories/email-reverts.ts'
 import { createPasswordResetLink } from '../../db/repositories/users.ts'
-import { hashPassword, randomToken } from '../../services/crypto.ts'
+import { hashPassword, randomToken } from '../../lib/crypto.ts'
 import { resetLinkMail } from './reset-mail.ts'
 
 /** How long the link holds: the old owner may not read that mailbox every day. */

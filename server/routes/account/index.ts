@@ -1,5 +1,5 @@
 // Login, password reset, the signed-in user's profile, password and devices (passkeys: passkeys.ts).
-import { addDays, addHours } from '../../services/time.ts'
+import { addDays, addHours } from '../../lib/time.ts'
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest, conflict, HttpError, invalidSessionError, messages } from '../../http/errors.ts'
@@ -11,7 +11,7 @@ import {
 } from '../../db/repositories/users.ts'
 import { changeEmailWithRevertLink } from '../../db/repositories/email-reverts.ts'
 import { isUniqueViolation } from '../../db/errors.ts'
-import { hashPassword, legacySchemeDecoy, needsRehash, verifyPassword } from '../../services/crypto.ts'
+import { hashPassword, legacySchemeDecoy, needsRehash, verifyPassword } from '../../lib/crypto.ts'
 import { describeDevice, userAgentOf } from '../../services/devices.ts'
 import { passkeyRoutes } from './passkeys.ts'
 import { EMAIL_REVERT_DAYS, emailRevertRoutes } from './email-revert.ts'

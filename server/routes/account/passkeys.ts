@@ -12,7 +12,7 @@ import {
 import { toUser } from '../../db/repositories/users.ts'
 import { isUniqueViolation } from '../../db/errors.ts'
 import { describeDevice, userAgentOf } from '../../services/devices.ts'
-import { addDays, addMinutes } from '../../services/time.ts'
+import { addDays, addMinutes } from '../../lib/time.ts'
 import { isBlank } from '../../contract/rules/text.ts'
 import { sendSecurityNotice } from '../../services/security-notice.ts'
 

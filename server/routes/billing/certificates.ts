@@ -9,7 +9,7 @@ import { NotFoundError } from '../../db/errors.ts'
 import type { Company, Provider } from '../../services/billing-pdf.ts'
 import { newCertificateCode } from '../../services/certificate-code.ts'
 import { answerPdf } from '../files.ts'
-import { longDate, parisDay } from '../../services/time.ts'
+import { longDate, parisDay } from '../../lib/time.ts'
 
 /** "31 janvier 2027" from 2027-01-31. */
 /** The PDF drawing (pdf-lib, qrcode) loads with the first certificate or contract: no start compiles it. */

@@ -11,7 +11,7 @@ import {
 } from '../../db/repositories/mail.ts'
 import { requireOrder, scopedOrderIds } from '../../db/repositories/orders.ts'
 import { recordLetterHistory } from '../../services/events.ts'
-import { longDate } from '../../services/time.ts'
+import { longDate } from '../../lib/time.ts'
 import { isBlank, trimmedOrNull } from '../../contract/rules/text.ts'
 import { sendPdf } from '../files.ts'
 

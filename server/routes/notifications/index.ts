@@ -5,7 +5,7 @@ import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest, conflict, HttpError, notFound } from '../../http/errors.ts'
 import { sendPdf } from '../files.ts'
-import { sha256 } from '../../services/crypto.ts'
+import { sha256 } from '../../lib/crypto.ts'
 import { isBlank } from '../../contract/rules/text.ts'
 import { findLiveDocument, requireDocument } from '../../db/repositories/mail.ts'
 import {

@@ -6,7 +6,7 @@ import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest } from '../../http/errors.ts'
 import { listOrdersForOperators } from '../../db/repositories/orders.ts'
 import { decodeDataUrl } from '../../services/file-types.ts'
-import { sha256 } from '../../services/crypto.ts'
+import { sha256 } from '../../lib/crypto.ts'
 import { ingestInvoice, ingestLetter, ingestPackage, type Retry } from '../../services/ingest.ts'
 
 /** Visible ASCII, as the IETF's Idempotency-Key header and the usual UUIDs are. */

@@ -14,11 +14,11 @@ import {
   type InvitationRefusal,
 } from '../../db/repositories/people.ts'
 import { createApiToken, createUser, findUserByEmail, toUser } from '../../db/repositories/users.ts'
-import { hashPassword, randomToken, sha256 } from '../../services/crypto.ts'
+import { hashPassword, randomToken, sha256 } from '../../lib/crypto.ts'
 import { userAgentOf } from '../../services/devices.ts'
 import { normaliseFrenchPhone } from '../../contract/rules/phone.ts'
 import { isBlank } from '../../contract/rules/text.ts'
-import { addDays, parisTime } from '../../services/time.ts'
+import { addDays, parisTime } from '../../lib/time.ts'
 import { checkNewPassword } from '../account/index.ts'
 
 export const INVITATION_DAYS = 7

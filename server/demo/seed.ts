@@ -1,15 +1,15 @@
 // The demo data (issue 3, "Demo data"): seeded once, on first start; tests seed the same.
 import type { Kysely, Transaction } from 'kysely'
-import { hashPassword } from '../services/crypto.ts'
+import { hashPassword } from '../lib/crypto.ts'
 import { newCertificateCode } from '../services/certificate-code.ts'
 import type { LetterContent } from '../services/pdf.ts'
 import { testProviderRows } from '../services/payment.ts'
 import { plans } from '../services/plans.ts'
 import { newFileKey, storeWithRecord, type Storage } from '../services/storage.ts'
-import { addDays } from '../services/time.ts'
+import { addDays } from '../lib/time.ts'
 // mail pipeline (issue 14)
 import { enqueueLetterPipelines } from '../services/mail-pipeline.ts'
-import type { Database, MissingDocumentRow } from './schema.ts'
+import type { Database, MissingDocumentRow } from '../db/schema.ts'
 // notifications (issue 14)
 import { seedNotifications } from './seed-notifications.ts'
 

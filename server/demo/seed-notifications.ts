@@ -5,8 +5,8 @@
 import type { Insertable, Transaction } from 'kysely'
 import { legalFormalityLabels } from '../services/legal-formalities.ts'
 import { invoiceEvent, letterPath } from '../services/events.ts'
-import { orderAudience } from './repositories/orders.ts'
-import type { Database } from './schema.ts'
+import { orderAudience } from '../db/repositories/orders.ts'
+import type { Database } from '../db/schema.ts'
 
 export async function seedNotifications(tx: Transaction<Database>, orderId: number, raisonSociale: string, now: Date): Promise<void> {
   const letters = await tx.selectFrom('documents').select(['id', 'sender', 'kind', 'pages', 'received_at'])
