@@ -4,7 +4,8 @@
 // without its NOTIFY: nobody can be listening for accounts this very transaction creates.
 import type { Insertable, Transaction } from 'kysely'
 import { legalFormalityLabels } from '../services/legal-formalities.ts'
-import { invoiceEvent, letterPath } from '../services/events.ts'
+import { invoiceEvent } from '../services/events.ts'
+import { letterPath } from '../contract/rules/mail.ts'
 import { orderAudience } from '../db/repositories/orders.ts'
 import type { Database } from '../db/schema.ts'
 

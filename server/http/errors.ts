@@ -5,6 +5,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { PaymentError } from '../services/payment.ts'
 import { HIDDEN_CONTROL, MULTI_LINE_PATTERN, NOT_SINGLE_LINE, SINGLE_LINE_PATTERN } from '../contract/rules/text.ts'
 import { MAX_PDF_PAGES } from '../services/pdf-limits.ts'
+import { FILE_TOO_LARGE } from '../contract/rules/uploads.ts'
 import { securityHeaders } from './security-headers.ts'
 import { DocumentsCompleteError, InvalidSessionError, NotFoundError, OwnerOnlyError } from '../db/errors.ts'
 
@@ -25,7 +26,7 @@ export const documentsComplete = () => new HttpError(409,
   'Vos documents ont déjà tous été reçus : le dossier de cette domiciliation est complet, aucun autre envoi n’est nécessaire.', 'DOCUMENTS_COMPLETE')
 export const badRequest = (message: string, code = 'BAD_REQUEST') => new HttpError(400, message, code)
 export const conflict = (message: string) => new HttpError(409, message, 'CONFLICT')
-export const fileTooLarge = () => new HttpError(413, 'Le fichier dépasse la taille maximale de 10 Mo.', 'FILE_TOO_LARGE')
+export const fileTooLarge = () => new HttpError(413, FILE_TOO_LARGE, 'FILE_TOO_LARGE')
 /** A PDF whose compressed structure inflates beyond what the upload check reads (checkFile's 'heavy'). */
 export const pdfTooHeavy = (what: string) => new HttpError(422,
   `${what} est un PDF trop lourd à analyser : enregistrez le document à nouveau en PDF (par exemple avec « Imprimer » puis « Enregistrer au format PDF ») avant de l’envoyer.`,
@@ -141,8 +142,8 @@ const frameworkErrors: Record<string, [number, string, string]> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'Le corps de la requête est vide alors que du JSON est attendu.', 'EMPTY_BODY'],
   FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'Type de contenu non pris en charge : envoyez du JSON (application/json).', 'UNSUPPORTED_MEDIA_TYPE'],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'La longueur annoncée du corps de la requête est incorrecte.', 'BAD_CONTENT_LENGTH'],
-  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'Le fichier dépasse la taille maximale de 10 Mo.', 'BODY_TOO_LARGE'],
-  FST_REQ_FILE_TOO_LARGE: [413, 'Le fichier dépasse la taille maximale de 10 Mo.', 'BODY_TOO_LARGE'],
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, FILE_TOO_LARGE, 'BODY_TOO_LARGE'],
+  FST_REQ_FILE_TOO_LARGE: [413, FILE_TOO_LARGE, 'BODY_TOO_LARGE'],
   FST_PARTS_LIMIT: [413, 'Le formulaire contient trop de champs.', 'TOO_MANY_PARTS'],
   FST_FILES_LIMIT: [413, 'Le formulaire contient trop de fichiers.', 'TOO_MANY_FILES'],
   FST_FIELDS_LIMIT: [413, 'Le formulaire contient trop de champs.', 'TOO_MANY_PARTS'],
@@ -184,7 +185,7 @@ export function errorHandler(thrown: FastifyError & { validationContext?: string
   } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
     // Any other client error from the framework or a plugin (malformed multipart, bad header…).
     statusCode = error.statusCode
-    ;[message, code] = statusCode === 413 ? ['Le fichier dépasse la taille maximale de 10 Mo.', 'BODY_TOO_LARGE'] : ['La requête est invalide.', 'BAD_REQUEST']
+    ;[message, code] = statusCode === 413 ? [FILE_TOO_LARGE, 'BODY_TOO_LARGE'] : ['La requête est invalide.', 'BAD_REQUEST']
   }
   // A database away (a restart, a network cut) is no bug: a warning with the error's code and message, so that an
   // outage does not flood the error log (node-postgres's errors also hang its whole client on them, as main.ts says).

@@ -73,4 +73,3 @@ export const kbisEvent = (raisonSociale: string) => ({
 })
 
 /** The portal path that opens one letter (the mailbox reads both parameters, as from the "Nouveau courrier" e-mail). */
-export const letterPath = (orderId: number, documentId: number) => `/mes-courriers/courriers?domiciliation=${orderId}&courrier=${documentId}`

@@ -12,7 +12,8 @@ import { peopleWantingEachEmail } from '../db/repositories/notifications.ts'
 import type { Db } from '../db/schema.ts'
 import type { AppDeps } from '../deps.ts'
 import { badRequest, conflict, fileTooLarge, HttpError, notFound, pdfTooHeavy, pdfTooLong } from '../http/errors.ts'
-import { invoiceEvent, letterPath, recordEvent, recordLetterHistory } from './events.ts'
+import { invoiceEvent, recordEvent, recordLetterHistory } from './events.ts'
+import { letterPath } from '../contract/rules/mail.ts'
 import { checkFile, MAX_UPLOAD_BYTES } from './file-types.ts'
 import { enqueueLetterPipeline } from './mail-pipeline.ts'
 import { longDate } from '../lib/time.ts'
@@ -25,7 +26,7 @@ export const DOCUMENT_KINDS: readonly DocumentKind[] = ['courrier', 'recommandé
 
 /** The portal page that opens on one letter (src/views/pages/mail/LettersPage.tsx reads both parameters). */
 export const letterLink = (publicUrl: string, orderId: number, documentId: number) =>
-  `${publicUrl}/mes-courriers/courriers?domiciliation=${orderId}&courrier=${documentId}`
+  `${publicUrl}${letterPath(orderId, documentId)}`
 
 export const notificationSubject = (sender: string) => `Nouveau courrier de ${sender}`
 

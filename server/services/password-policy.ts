@@ -5,15 +5,10 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { strengthProblem } from '../contract/rules/password-strength.ts'
-import { PASSWORD_TOO_SIMPLE, isTooSimplePassword } from '../contract/rules/password.ts'
+import { MIN_PASSWORD_LENGTH, PASSWORD_TOO_COMMON, PASSWORD_TOO_SHORT, PASSWORD_TOO_SIMPLE, isTooSimplePassword, passwordLength } from '../contract/rules/password.ts'
 
-export const MIN_PASSWORD_LENGTH = 12
 
-export const passwordMessages = {
-  tooShort: `Le mot de passe doit contenir au moins ${MIN_PASSWORD_LENGTH} caractères.`,
-  common: 'Ce mot de passe fait partie des plus courants : choisissez-en un autre, par exemple une phrase de plusieurs mots.',
-  tooSimple: PASSWORD_TOO_SIMPLE,
-} as const
+export const passwordMessages = { tooShort: PASSWORD_TOO_SHORT, common: PASSWORD_TOO_COMMON, tooSimple: PASSWORD_TOO_SIMPLE } as const
 
 let common: Set<string> | undefined
 
@@ -30,12 +25,9 @@ export function commonPasswords(): Set<string> {
   return common
 }
 
-/** Characters as a person counts them (a code point each, NIST), not UTF-16 units. */
-const length = (password: string) => [...password.normalize('NFC')].length
-
 /** The French reason a chosen password is refused, or null when it is acceptable. */
 export function passwordProblem(password: string): string | null {
-  if (length(password) < MIN_PASSWORD_LENGTH) return passwordMessages.tooShort
+  if (passwordLength(password) < MIN_PASSWORD_LENGTH) return passwordMessages.tooShort
   if (commonPasswords().has(password.normalize('NFC').toLowerCase())) return passwordMessages.common
   if (isTooSimplePassword(password)) return passwordMessages.tooSimple
   return strengthProblem(password)

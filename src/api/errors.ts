@@ -1,3 +1,5 @@
+import { FILE_TOO_LARGE } from '../../server/contract/rules/uploads.ts'
+
 /** Every failed call becomes an ApiError whose message is French and can be shown as is. */
 export class ApiError extends Error {
   override name = 'ApiError'
@@ -18,7 +20,7 @@ const messagesByStatus: Record<number, string> = {
   403: "Vous n'avez pas accès à cet élément.",
   404: 'Élément introuvable.',
   409: 'Cette action est en conflit avec une autre modification. Rechargez la page.',
-  413: 'Le fichier est trop volumineux (10 Mo au maximum).',
+  413: FILE_TOO_LARGE,
   429: 'Trop de tentatives. Patientez quelques minutes avant de réessayer.',
 }
 

@@ -6,10 +6,11 @@ import type { Contract, ContractAddressBody } from '../../server/contract/schema
 import { messageOf, type Notice } from './shared.ts'
 import { deferred } from './deferred.ts'
 import { isBlank, singleLineProblem } from '../../server/contract/rules/text.ts'
+import { POSTCODE_NOT_FRENCH, isBadPostcode } from '../../server/contract/rules/address.ts'
 
 export const ADDRESS_STREET_MISSING = 'Indiquez le numéro et la rue.'
 export const ADDRESS_POSTCODE_MISSING = 'Indiquez le code postal.'
-export const ADDRESS_POSTCODE_FRENCH = 'Le code postal doit comporter 5 chiffres pour une adresse en France (par exemple 75019).'
+export const ADDRESS_POSTCODE_FRENCH = POSTCODE_NOT_FRENCH
 export const ADDRESS_CITY_MISSING = 'Indiquez la ville.'
 export const ADDRESS_COUNTRY_MISSING = 'Indiquez le pays.'
 export const ADDRESS_SAVED = 'Votre adresse de réexpédition est enregistrée.'
@@ -37,14 +38,13 @@ export type ForwardingAddressEvent =
   | { type: 'address.submit' }
   | { type: 'address.cancel' }
 
-export const isFrance = (country: string) => /^\s*(france|fr)\s*$/i.test(country)
 
 export function addressProblems(draft: AddressDraft): Partial<Record<AddressField, string>> {
   const problems: Partial<Record<AddressField, string>> = {}
   if (isBlank(draft.adressePostaleExpedition)) problems.adressePostaleExpedition = ADDRESS_STREET_MISSING
   const postcode = draft.codePostaleExpedition.trim()
   if (!postcode) problems.codePostaleExpedition = ADDRESS_POSTCODE_MISSING
-  else if (isFrance(draft.paysPostaleExpedition) && !/^\d{5}$/.test(postcode)) problems.codePostaleExpedition = ADDRESS_POSTCODE_FRENCH
+  else if (isBadPostcode(postcode, draft.paysPostaleExpedition)) problems.codePostaleExpedition = ADDRESS_POSTCODE_FRENCH
   if (isBlank(draft.villePostaleExpedition)) problems.villePostaleExpedition = ADDRESS_CITY_MISSING
   if (isBlank(draft.paysPostaleExpedition)) problems.paysPostaleExpedition = ADDRESS_COUNTRY_MISSING
   // Each field is one line (the server's schema refuses the rest before its handler looks at what is missing).

@@ -5,13 +5,13 @@
 // to contact us.
 import { and, assign, fromPromise, setup } from 'xstate'
 import type { IdentityUploadReply, MissingDocument } from '../../server/contract/schemas.ts'
+import { FILE_TOO_LARGE, MAX_UPLOAD_BYTES } from '../../server/contract/rules/uploads.ts'
 import type { ChosenFile } from './kbisUpload.machine.ts'
 import { messageOf, type Notice } from './shared.ts'
 import { deferred } from './deferred.ts'
 
-export const MAX_IDENTITY_BYTES = 10 * 1024 * 1024
 export const IDENTITY_WRONG_TYPE = 'Formats acceptés : PDF, JPEG ou PNG.'
-export const IDENTITY_TOO_BIG = 'Le fichier dépasse la taille maximale de 10 Mo.'
+export const IDENTITY_TOO_BIG = FILE_TOO_LARGE
 export const IDENTITY_INCOMPLETE = 'Ajoutez un fichier pour chaque document demandé.'
 export const IDENTITY_DONE = 'Merci ! Vos documents ont bien été transmis.'
 export const IDENTITY_STILL_INCOMPLETE = 'Vos documents ont été reçus, mais le dossier reste incomplet : contactez-nous.'
@@ -25,7 +25,7 @@ const ACCEPTED = [
 export function identityFileError(file: ChosenFile): string | null {
   const accepted = ACCEPTED.some((a) => a.extension.test(file.name) && (file.type === '' || file.type === a.type))
   if (!accepted) return IDENTITY_WRONG_TYPE
-  if (file.size <= 0 || file.size > MAX_IDENTITY_BYTES) return IDENTITY_TOO_BIG
+  if (file.size <= 0 || file.size > MAX_UPLOAD_BYTES) return IDENTITY_TOO_BIG
   return null
 }
 

@@ -6,6 +6,7 @@ import { assign, fromPromise, setup } from 'xstate'
 import type { Order } from '../../server/contract/schemas.ts'
 import { messageOf, needsKbis, type Notice } from './shared.ts'
 import { deferred } from './deferred.ts'
+import { FILE_TOO_LARGE, MAX_UPLOAD_BYTES } from '../../server/contract/rules/uploads.ts'
 
 /** The part of a browser File the flow looks at (the real File is passed through untouched). */
 export interface ChosenFile {
@@ -14,9 +15,8 @@ export interface ChosenFile {
   size: number
 }
 
-export const MAX_KBIS_BYTES = 10 * 1024 * 1024
 export const KBIS_NOT_PDF = 'Seuls les fichiers PDF (.pdf) sont acceptés.'
-export const KBIS_TOO_BIG = 'Le fichier dépasse la taille maximale de 10 Mo.'
+export const KBIS_TOO_BIG = FILE_TOO_LARGE
 export const KBIS_FAILED = "Votre justificatif n'a pas pu être enregistré. Vérifiez le fichier puis réessayez."
 export const KBIS_NO_CONTRACT = "Aucun contrat n'est associé à cette domiciliation : contactez-nous pour déposer votre Kbis."
 export const KBIS_SUCCESS = 'Merci ! Votre justificatif a bien été déposé.'
@@ -58,7 +58,7 @@ export const kbisUploadMachine = deferred(() => setup({
   guards: {
     needsKbis: ({ context }) => needsKbis(context.order),
     isPdf: (_, params: { file: ChosenFile }) => isPdfName(params.file.name) && (params.file.type === '' || params.file.type === 'application/pdf'),
-    isSmallEnough: (_, params: { file: ChosenFile }) => params.file.size > 0 && params.file.size <= MAX_KBIS_BYTES,
+    isSmallEnough: (_, params: { file: ChosenFile }) => params.file.size > 0 && params.file.size <= MAX_UPLOAD_BYTES,
     hasContract: ({ context }) => context.contractId !== null,
     answered: (_, params: { kbis: string | null }) => params.kbis !== null,
   },

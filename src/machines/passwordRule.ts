@@ -4,15 +4,10 @@
 // guessed fast by a cracking program (server/contract/rules/password-strength.ts), no composition rules (NIST SP 800-63B).
 // The strength estimator's dictionaries are a chunk of their own, loaded by the forms that need it
 // (loadPasswordStrength): until it has come, the strength line waits and the server alone decides it.
-import { PASSWORD_TOO_SIMPLE, isTooSimplePassword } from '../../server/contract/rules/password.ts'
+import { MIN_PASSWORD_LENGTH, PASSWORD_TOO_COMMON, PASSWORD_TOO_SHORT, PASSWORD_TOO_SIMPLE, isTooSimplePassword, passwordLength } from '../../server/contract/rules/password.ts'
 import { COMMON_LONG_PASSWORDS } from './commonPasswords.ts'
 
-export { PASSWORD_TOO_SIMPLE }
-
-export const MIN_PASSWORD_LENGTH = 12
-
-export const PASSWORD_TOO_SHORT = `Le mot de passe doit contenir au moins ${MIN_PASSWORD_LENGTH} caractères.`
-export const PASSWORD_TOO_COMMON = 'Ce mot de passe fait partie des plus courants : choisissez-en un autre, par exemple une phrase de plusieurs mots.'
+export { MIN_PASSWORD_LENGTH, PASSWORD_TOO_COMMON, PASSWORD_TOO_SHORT, PASSWORD_TOO_SIMPLE, passwordLength }
 export const PASSWORDS_DIFFER = 'Les deux mots de passe ne sont pas identiques.'
 
 let common: Set<string> | undefined
@@ -51,9 +46,6 @@ function estimate(password: string) {
   if (last?.password !== password) last = { password, ...strength.passwordStrength(password) }
   return last
 }
-
-/** Characters as a person counts them: one per code point. */
-export const passwordLength = (password: string) => [...password.normalize('NFC')].length
 
 export const STRENGTH_PENDING = 'difficile à deviner (vérification en cours de chargement…)'
 

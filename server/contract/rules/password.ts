@@ -27,4 +27,12 @@ export function isTooSimplePassword(password: string): boolean {
   return (first === 1 || first === -1) && chars.every((c, i) => i === 0 || step(chars[i - 1], c) === first)
 }
 
+/** A chosen password's length at least, in characters as a person counts them (code points). */
+export const MIN_PASSWORD_LENGTH = 12
+export const PASSWORD_TOO_SHORT = `Le mot de passe doit contenir au moins ${MIN_PASSWORD_LENGTH} caractères.`
+export const PASSWORD_TOO_COMMON = 'Ce mot de passe fait partie des plus courants : choisissez-en un autre, par exemple une phrase de plusieurs mots.'
+
+/** Characters as a person counts them (NIST): one per code point, not UTF-16 units. */
+export const passwordLength = (password: string) => [...password.normalize('NFC')].length
+
 export const PASSWORD_TOO_SIMPLE = 'Ce mot de passe est trop facile à deviner (un même caractère répété, un motif répété ou une suite) : choisissez-en un autre, par exemple une phrase de plusieurs mots.'

@@ -11,6 +11,7 @@ import { checkFile, contentTypes, decodeDataUrl, MAX_UPLOAD_BYTES, type FileType
 import { newFileKey, storeWithRecord } from '../../services/storage.ts'
 import { sendPdf } from '../files.ts'
 import { isBlank, trimmedOrNull } from '../../contract/rules/text.ts'
+import { POSTCODE_NOT_FRENCH, isBadPostcode } from '../../contract/rules/address.ts'
 
 const unsupported = (what: string, accepted: string) =>
   new HttpError(415, `${what} n’est pas un fichier ${accepted} valide (fichier incomplet ou d’un autre type).`, 'UNSUPPORTED_FILE')
@@ -24,7 +25,6 @@ export const IDENTITY_UPLOAD_LIMIT = { name: 'uploadIdentity', max: 20, windowMs
  */
 export const KBIS_UPLOAD_LIMIT = { name: 'uploadKbis', max: 20, windowMs: 3_600_000, message: 'Trop de Kbis envoyés en peu de temps : réessayez dans une heure.' }
 /** billing: whether a forwarding address is in France ("France", "FR", any case). */
-const isFrance = (country: string | null | undefined) => !!country && /^\s*(france|fr)\s*$/i.test(country)
 
 export function contractRoutes(define: DefineRoute, { db, storage, clock }: AppDeps) {
   define('contracts', async ({ user }) => listContracts(db, user.id))
@@ -45,8 +45,8 @@ export function contractRoutes(define: DefineRoute, { db, storage, clock }: AppD
     }
     // billing: the address as it will be once saved; a French postcode is five digits.
     const postcode = (address.codePostaleExpedition ?? contract.code_postale_expedition)?.trim()
-    if (Object.keys(addressColumns).length && postcode && isFrance(address.paysPostaleExpedition ?? contract.pays_postale_expedition) && !/^\d{5}$/.test(postcode)) {
-      throw badRequest('Le code postal doit comporter 5 chiffres pour une adresse en France (par exemple 75019).', 'BAD_POSTCODE')
+    if (Object.keys(addressColumns).length && postcode && isBadPostcode(postcode, address.paysPostaleExpedition ?? contract.pays_postale_expedition)) {
+      throw badRequest(POSTCODE_NOT_FRENCH, 'BAD_POSTCODE')
     }
     const update = (kbisKey?: string) => updateContract(db, contract.id, contract.order_id, addressColumns, kbisKey)
     if (kbis === undefined) {

@@ -8,6 +8,7 @@ import type { kbisUploadMachine } from '../../machines/kbisUpload.machine.ts'
 import { BRAND_NAME } from '../../wiring/config.ts'
 import { Modal } from '../components/Modal.tsx'
 import { Alert, Button } from '../components/ui.tsx'
+import { MAX_UPLOAD_LABEL } from '../../../server/contract/rules/uploads.ts'
 
 const Busy = styled('div')`
   margin-top: 1rem;
@@ -58,7 +59,7 @@ export function KbisDialog({ actor, order, openChooser, chooseFile }: {
         Le siège social indiqué sur votre justificatif est-il bien l’adresse de domiciliation chez {BRAND_NAME}
         {order ? ` de ${order.raisonSociale}` : ''} ?
       </p>
-      <p>Répondez « Oui » pour déposer votre extrait Kbis ou votre avis de situation INSEE au format PDF (10 Mo au maximum).</p>
+      <p>Répondez « Oui » pour déposer votre extrait Kbis ou votre avis de situation INSEE au format PDF ({MAX_UPLOAD_LABEL} au maximum).</p>
       {error && (
         <Alert $kind="error" role="alert">
           {error}

@@ -5,6 +5,7 @@ import { useFlows } from '../../app-context.tsx'
 import { Muted } from '../../components/page.tsx'
 import { ErrorState, formatDate, formatEuros } from '../../components/ui.tsx'
 import type { DatedEntry } from './DeadlineList.tsx'
+import { letterPath } from '../../../../server/contract/rules/mail.ts'
 
 export function useLetterDeadlines(orderId: number) {
   const flows = useFlows('dashboard')
@@ -17,7 +18,7 @@ export function useLetterDeadlines(orderId: number) {
     date: d.date,
     title: `À traiter : courrier de ${d.sender}`,
     detail: `Échéance lue dans le courrier reçu le ${formatDate(d.receivedAt)}${d.amountCents !== null ? ` ; montant : ${formatEuros(d.amountCents)}` : ''}.`,
-    letter: { href: `/mes-courriers/courriers?domiciliation=${d.orderId}&courrier=${d.documentId}`, label: 'Voir le courrier' },
+    letter: { href: letterPath(d.orderId, d.documentId), label: 'Voir le courrier' },
   }))
   const state = error ? <ErrorState message={error} onRetry={() => actor.send({ type: 'deadlines.retry' })} />
     : loading ? <p><Muted role="status">Chargement des échéances de vos courriers…</Muted></p>

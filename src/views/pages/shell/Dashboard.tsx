@@ -15,6 +15,7 @@ import { ListState, Muted, Rows, useNews, usePortal, useResource, useSelectedOrd
 import { courierRequestKind, letters } from '../../components/labels.ts'
 import { NextLetterDeadlines } from './NextLetterDeadlines.tsx'
 import { focusLost, PAGE_CONTENT_ID } from '../../components/useFocusWhenShown.ts'
+import { letterPath } from '../../../../server/contract/rules/mail.ts'
 
 
 const Grid = styled('div')`
@@ -71,7 +72,7 @@ export default function Dashboard(_: PageProps) {
               <Rows aria-label="Derniers courriers">
                 {docs.slice(0, 5).map((d) => (
                   <li key={d.id}>
-                    <Link className={touchLink()} href={`/mes-courriers/courriers?domiciliation=${d.orderId}&courrier=${d.id}`}>{d.read ? d.sender : <strong>{d.sender}</strong>}</Link>
+                    <Link className={touchLink()} href={letterPath(d.orderId, d.id)}>{d.read ? d.sender : <strong>{d.sender}</strong>}</Link>
                     <div><Muted>reçu le {formatDate(d.receivedAt)}{d.read ? '' : ' · non lu'}</Muted></div>
                   </li>
                 ))}

@@ -12,6 +12,7 @@ import { Alert, BusyButton, Button, Centered, Field, Spinner } from '../../compo
 import { useArrivalAfter, useFocusWhenShown } from '../../components/useFocusWhenShown.ts'
 import { BareLayout } from '../../layout/BareLayout.tsx'
 import { color } from '../../theme.ts'
+import { MAX_UPLOAD_LABEL } from '../../../../server/contract/rules/uploads.ts'
 
 const Progress = styled('div')`
   margin: 1rem 0;
@@ -115,7 +116,7 @@ function UploadForm({ order, documents, startup }: { order: Order; documents: Mi
     <BareLayout title="Documents manquants" wide>
       <p>
         Pour finaliser la domiciliation de <strong>{order.raisonSociale}</strong>, transmettez-nous les documents suivants
-        (PDF, JPEG ou PNG, 10 Mo au maximum chacun).
+        (PDF, JPEG ou PNG, {MAX_UPLOAD_LABEL} au maximum chacun).
       </p>
       <form onSubmit={submit} noValidate aria-busy={busy}>
         {error && (

@@ -9,8 +9,9 @@ import { useFlows } from '../../app-context.tsx'
 import { formatDay } from '../../components/letterDeadline.tsx'
 import { Muted, Rows } from '../../components/page.tsx'
 import { Card, ErrorState, formatEuros, Spinner, touchLink } from '../../components/ui.tsx'
+import { letterPath } from '../../../../server/contract/rules/mail.ts'
 
-export const letterLink = (orderId: number, documentId: number) => `/mes-courriers/courriers?domiciliation=${orderId}&courrier=${documentId}`
+
 
 export function NextLetterDeadlines({ orderId }: { orderId: number | null }) {
   const flows = useFlows('dashboard')
@@ -31,7 +32,7 @@ export function NextLetterDeadlines({ orderId }: { orderId: number | null }) {
           <Rows aria-label="Prochaines échéances de vos courriers">
             {next.map((d) => (
               <li key={d.documentId}>
-                <Link className={touchLink()} href={letterLink(d.orderId, d.documentId)}>À traiter avant le {formatDay(d.date)}</Link>
+                <Link className={touchLink()} href={letterPath(d.orderId, d.documentId)}>À traiter avant le {formatDay(d.date)}</Link>
                 <div><Muted>{d.sender}{d.amountCents !== null ? ` · ${formatEuros(d.amountCents)}` : ''}</Muted></div>
               </li>
             ))}
