@@ -1,4 +1,4 @@
-// Mail pipeline (issue 14) figures for `npm run bench:api`: ingestion → searchable for a one-page scan
+// Mail pipeline figures for `npm run bench:api`: ingestion → searchable for a one-page scan
 // (median, p95; image-only, so read by OCR) on PGlite and PostgreSQL, and the search's latency at 20
 // concurrent users over 10 000 letters on PostgreSQL. Writes the "Courrier" section of docs/BENCHMARKS.md.
 //   node --import tsx scripts/bench-mail.ts      (PostgreSQL through scripts/with-postgres.sh unless DATABASE_URL is set)

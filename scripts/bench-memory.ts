@@ -195,7 +195,7 @@ function slope(samples: Sample[], key: Key): number {
   return covariance / variance
 }
 
-/** The bell's live stream (issue 14): how many were opened so far, and which are open now. */
+/** The bell's live stream: how many were opened so far, and which are open now. */
 function watchStreams(page: Page) {
   const watch = { opened: 0, open: new Set<unknown>() }
   page.on('request', (request) => {

@@ -40,12 +40,12 @@ import { terminationMachine } from '../src/machines/termination.machine.ts'
 // company area
 import { formalityOrderMachine } from '../src/machines/formalityOrder.machine.ts'
 import { legalSubmissionListMachine } from '../src/machines/legalSubmissionList.machine.ts'
-// notifications (issue 14)
+// notifications
 import { letterHistoryMachine } from '../src/machines/letterHistory.machine.ts'
 import { notificationPreferencesMachine } from '../src/machines/notificationPreferences.machine.ts'
 import { notificationsMachine } from '../src/machines/notifications.machine.ts'
 import { partnerInterestMachine } from '../src/machines/partnerInterest.machine.ts'
-// mail beyond the peers (issue 14)
+// mail beyond the peers
 import { letterDeadlinesMachine } from '../src/machines/letterDeadlines.machine.ts'
 import { letterPagesMachine } from '../src/machines/letterPages.machine.ts'
 import { letterSearchMachine } from '../src/machines/letterSearch.machine.ts'
@@ -87,11 +87,11 @@ const machines: [file: string, machine: AnyStateMachine, what: string][] = [
   ['partnerInterest', partnerInterestMachine, "\"Ça m'intéresse\" on a partner's offer (Qonto, Shine, the accountant): the owner's request, then \"Demande envoyée\" for good."],
   ['formalityOrder', formalityOrderMachine, 'Ordering a legal formality: the three order checks decide what can be ordered and why not; confirmation with a comment; the request recorded.'],
   ['legalSubmissionList', legalSubmissionListMachine, "The formalities requested for the selected order (or all with 'Tous'), with 'Réessayer'."],
-  // mail beyond the peers (issue 14)
+  // mail beyond the peers
   ['letterSearch', letterSearchMachine, "The letters' search box: under three characters the local filter; from three the server, after a pause; a new query drops the older search; 'Réessayer'."],
   ['letterPages', letterPagesMachine, 'The viewer without a PDF viewer: the page images, fetched one at a time as they come into view; a failed page asked again; zoom; none yet, preparing.'],
   ['letterDeadlines', letterDeadlinesMachine, "The deadlines found in the letters (fiscal calendar, dashboard), with 'Réessayer'."],
-  // notifications (issue 14)
+  // notifications
   ['notifications', notificationsMachine, 'The bell: the list, live events from the stream (followed again after a growing pause, the list read again), mark one read (put back if the call fails), mark all read.'],
   ['letterHistory', letterHistoryMachine, "A letter's history in the viewer, read again after an action on the letter, with 'Réessayer'."],
   ['notificationPreferences', notificationPreferencesMachine, 'One order\'s e-mail choice on /informations-personnelles: read, each choice saved, the previous one put back when a save fails.'],

@@ -18,7 +18,7 @@ import { DOCUMENT_KINDS, ingestLetter, ingestPackage } from '../server/services/
 import { outboxMailer } from '../server/services/mailer.ts'
 import { smtpMailer } from '../server/services/mailer-smtp.ts'
 import { fsStorage } from '../server/services/storage.ts'
-// mail pipeline (issue 14): the running server's address
+// mail pipeline: the running server's address
 import { readServerFile } from '../server/services/server-file.ts'
 
 export const USAGE = `Ajouter du courrier à une domiciliation :
@@ -92,7 +92,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
   try {
     handle = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
   } catch (error) {
-    // mail pipeline (issue 14): the running server holds the embedded database; it does the work.
+    // mail pipeline: the running server holds the embedded database; it does the work.
     if (error instanceof DataDirBusyError) return throughServer(command, bytes, config, error, out, retryDelayMs)
     out.error(`Connexion à la base impossible : ${error instanceof Error ? error.message : String(error)}`)
     return 1

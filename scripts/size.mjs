@@ -273,14 +273,14 @@ if (process.argv[1] === import.meta.filename) {
     const s = sizes.get(file)
     if (s.gzip > BUDGETS.routeChunkGzip) failures.push(`route chunk ${relative('dist/assets', file)} is ${kb(s.gzip).trim()} gzip, over the budget of ${kb(BUDGETS.routeChunkGzip).trim()}`)
   }
-  // A lazy login form adds a request level before /login's largest paint (issue 13).
+  // A lazy login form adds a request level before /login's largest paint.
   if (!loginInEntry) failures.push(`${LOGIN_PAGE} is not in the entry's static imports: /login's first paint would wait for one more chunk`)
   failures.push(...prerendered.problems)
   for (const file of unannounced) failures.push(`dist/index.html does not modulepreload ${relative('dist/assets', file)}, a static import of the entry`)
   failures.push(...pages)
-  // Without it, V8 compiles each function on the main thread at its first call (the dashboard's blocking time, issue 13).
+  // Without it, V8 compiles each function on the main thread at its first call (the dashboard's blocking time).
   for (const file of unhinted) failures.push(`${relative('dist/assets', file)} does not start with ${COMPILE_HINT}: its functions would compile on the main thread`)
-  // Without them, the server compresses each asset again on every request, at a lower ratio (issue 13).
+  // Without them, the server compresses each asset again on every request, at a lower ratio.
   for (const file of unprecompressed) failures.push(`${relative('dist/assets', file)} has no matching .br and .gz beside it: the server would compress it on every request`)
   if (failures.length) {
     console.error('\nBudget passed:\n- ' + failures.join('\n- '))

@@ -39,7 +39,7 @@ export interface Config {
   // cluster
   /** Several API processes behind a balancer: this one's name, sent back as `X-Instance` on every response; unset: no header. */
   instanceName?: string
-  /** mail pipeline (issue 14): this process runs the background jobs (page images, OCR); false for an API-only instance. */
+  /** mail pipeline: this process runs the background jobs (page images, OCR); false for an API-only instance. */
   jobWorker: boolean
   /**
    * The kinds of background job this process's worker runs (JOB_KINDS, comma-separated: `letter-pipeline` for the letters'
@@ -157,7 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     prefectureApproval: env.PREFECTURE_APPROVAL?.trim() || (seedDemo ? DEMO_PREFECTURE_APPROVAL : undefined),
     // cluster
     instanceName: env.INSTANCE_NAME?.trim() || undefined,
-    // mail pipeline (issue 14)
+    // mail pipeline
     jobWorker: env.JOB_WORKER !== 'false',
     jobKinds: env.JOB_KINDS?.trim() ? env.JOB_KINDS.split(',').map((kind) => kind.trim()).filter(Boolean) : undefined,
   }

@@ -19,9 +19,9 @@ export interface AppDeps {
   mailer: Mailer
   config: Config
   clock: Clock
-  /** mail pipeline (issue 14): this process's job worker, woken when a letter arrives; absent, the jobs wait for a worker's next look. */
+  /** mail pipeline: this process's job worker, woken when a letter arrives; absent, the jobs wait for a worker's next look. */
   jobs?: { wake(): void }
-  /** notifications (issue 14): LISTEN on the database, for the live stream (the connection's `listen`). */
+  /** notifications: LISTEN on the database, for the live stream (the connection's `listen`). */
   listen: Listen
   /** One call at a time per key, in every instance on the database (the connection's `oneAtATime`): see http/send-or-undo.ts. */
   oneAtATime: OneAtATime

@@ -1,7 +1,7 @@
 // Listens, and closes gracefully on SIGINT/SIGTERM (Fastify first, then the database).
 import { loadConfig } from './config.ts'
 import { createServer } from './main.ts'
-// mail pipeline (issue 14): `npm run ingest` finds this server through DATA_DIR
+// mail pipeline: `npm run ingest` finds this server through DATA_DIR
 import { writeServerFile } from './services/server-file.ts'
 
 // A configuration refused (a French message saying what to set) ends the start without a stack trace.

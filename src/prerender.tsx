@@ -1,6 +1,6 @@
 // Build time only (esbuild.config.mjs bundles this for Node and runs it): /login as the app first
 // draws it for a signed-out visitor, as HTML with goober's CSS, so that the page paints as soon as
-// its HTML arrives instead of after its JavaScript (issue 13: Lighthouse, LCP). The app then takes
+// its HTML arrives instead of after its JavaScript (Lighthouse, LCP). The app then takes
 // over with createRoot, which replaces this markup with the same markup, live, keeping what was typed
 // meanwhile and where the focus was (takeover.ts). Until then its buttons are disabled, so that the
 // browser's own form submission (Enter in a field) sends nothing. It also hands the build the public

@@ -250,7 +250,7 @@ export const MailDocument = Type.Object({
   read: Type.Boolean(),
   deleted: Type.Boolean(),
   folderId: Nullable(Id),
-  // mail pipeline (issue 14)
+  // mail pipeline
   /** How many page images the server has (0 until rendered, or when rendering failed). */
   pageImages: Type.Integer({ minimum: 0 }),
   /** The text (text layer or OCR) is stored and indexed. */
@@ -370,7 +370,7 @@ export type TerminationRequestBody = Static<typeof TerminationRequestBody>
 export const TerminationRequestReply = Type.Object({ id: Id, message: Type.String() })
 export type TerminationRequestReply = Static<typeof TerminationRequestReply>
 
-// --- billing: options, termination, certificates (issue 10)
+// --- billing: options, termination, certificates
 const IsoDate = Type.String({ format: 'date' })
 
 /** An option the subscription does not hold yet, at the subscription's own interval. */
@@ -688,7 +688,7 @@ export type LegalSubmissionBody = Static<typeof LegalSubmissionBody>
 export const LegalSubmissionStatusBody = Type.Object({ status: LegalSubmissionStatus }, { additionalProperties: false })
 export type LegalSubmissionStatusBody = Static<typeof LegalSubmissionStatusBody>
 
-// --- mail pipeline (issue 14): page images, search of the letters' text, deadlines
+// --- mail pipeline: page images, search of the letters' text, deadlines
 export const DocumentPageParams = Type.Object({ id: Id, page: Type.Integer({ minimum: 1, maximum: 10000 }) })
 export type DocumentPageParams = Static<typeof DocumentPageParams>
 
@@ -717,7 +717,7 @@ export const LetterDeadline = Type.Object({
 export type LetterDeadline = Static<typeof LetterDeadline>
 export const LetterDeadlinesReply = Type.Object({ deadlines: Type.Array(LetterDeadline) })
 export type LetterDeadlinesReply = Static<typeof LetterDeadlinesReply>
-// --- notifications (issue 14): the bell, its live stream, e-mail preferences, each letter's history
+// --- notifications: the bell, its live stream, e-mail preferences, each letter's history
 export const NotificationKind = Type.Union([Type.Literal('letter'), Type.Literal('package'), Type.Literal('kbis'), Type.Literal('invoice'), Type.Literal('formality')])
 export type NotificationKind = Static<typeof NotificationKind>
 

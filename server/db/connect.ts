@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { cp, mkdir, open, readdir, readFile, rename, rm, rmdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
-// mail pipeline (issue 14): accents ignored by the full-text search (migration 005)
+// mail pipeline: accents ignored by the full-text search (migration 005)
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent'
 import { createPgConfig } from '@electric-sql/pglite/node-postgres'
 import { Kysely, PostgresDialect, sql, type LogConfig } from 'kysely'
@@ -21,7 +21,7 @@ export type Listen = (channel: string, onPayload: (payload: string) => void, onG
 export interface DbHandle {
   db: Kysely<Database>
   kind: 'pglite' | 'postgres'
-  /** notifications (issue 14): LISTEN on this database (PGlite: in-process; PostgreSQL: one dedicated connection). */
+  /** notifications: LISTEN on this database (PGlite: in-process; PostgreSQL: one dedicated connection). */
   listen: Listen
   /** One call at a time per key, in every instance on this database (one-at-a-time.ts). */
   oneAtATime: OneAtATime
@@ -97,7 +97,7 @@ export async function connect(options: ConnectOptions): Promise<DbHandle> {
     await pglite.waitReady
   }
   // Through node-postgres, as PostgreSQL is (PGlite's own adapter, one connection): the hot statements are then named
-  // prepared statements here too, parsed and planned once instead of at every call (issue 13: user/me's statement
+  // prepared statements here too, parsed and planned once instead of at every call (user/me's statement
   // ran in about 0.3 ms on PGlite, 0.09 ms once prepared), and rows come back typed by the same driver.
   // One connection, so a query waits for whatever holds it. Bounded as on PostgreSQL: a statement sent on `db` from
   // inside a transaction (which holds that connection) would otherwise wait for ever, and every request after it; it

@@ -1,5 +1,5 @@
 // Lists written as JSON by the database (json.ts) and kept in this process with the version they were written at
-// (issue 13: GET documents, GET my-domiciliation-orders). The one statement of a request still checks the session and
+// (GET documents, GET my-domiciliation-orders). The one statement of a request still checks the session and
 // the access, and reads the version from the database: the JSON is written again (a second statement) only when the
 // version changed. So a kept list is never served stale, whichever instance changed the data: the version is read
 // from the database at every request, after anything committed before it.

@@ -1,4 +1,4 @@
-// notifications (issue 14): the demo's past as the bell and the letters' histories tell it. What is older than a
+// notifications: the demo's past as the bell and the letters' histories tell it. What is older than a
 // week (and every letter already read) is read by everybody who reaches the order, so the demo opens with a few
 // unread notifications. The rows are those recordEvent writes for a live event, all inserted in one statement and
 // without its NOTIFY: nobody can be listening for accounts this very transaction creates.

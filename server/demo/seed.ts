@@ -1,4 +1,4 @@
-// The demo data (issue 3, "Demo data"): seeded once, on first start; tests seed the same.
+// The demo data ("Demo data"): seeded once, on first start; tests seed the same.
 import type { Kysely, Transaction } from 'kysely'
 import { hashPassword } from '../lib/crypto.ts'
 import { newCertificateCode } from '../services/certificate-code.ts'
@@ -7,10 +7,10 @@ import { testProviderRows } from '../services/payment.ts'
 import { plans } from '../services/plans.ts'
 import { newFileKey, storeWithRecord, type Storage } from '../services/storage.ts'
 import { addDays } from '../lib/time.ts'
-// mail pipeline (issue 14)
+// mail pipeline
 import { enqueueLetterPipelines } from '../services/mail-pipeline.ts'
 import type { Database, MissingDocumentRow } from '../db/schema.ts'
-// notifications (issue 14)
+// notifications
 import { seedNotifications } from './seed-notifications.ts'
 
 export const DEMO_PASSWORD = 'Demo1234!'
@@ -257,7 +257,7 @@ async function insertOrder(tx: Tx, { seed, letters, invoices, creditNote, kbisKe
       // The older half is filed; the recent letters wait in the inbox.
       folder_id: i >= letters.length / 2 && l.model.folder ? folderIds.get(l.model.folder) ?? null : null, file_key: l.key,
     }))).returning('id').execute()
-    // mail pipeline (issue 14): the server's worker renders and indexes the demo letters after start.
+    // mail pipeline: the server's worker renders and indexes the demo letters after start.
     await enqueueLetterPipelines(tx, inserted.map((row) => row.id))
   }
   for (const [days, carrier, sender, status] of seed.packages ?? []) {
@@ -306,6 +306,6 @@ async function insertOrder(tx: Tx, { seed, letters, invoices, creditNote, kbisKe
   if (seed.certificateDaysAgo !== undefined) {
     await tx.insertInto('certificates').values({ code: newCertificateCode(), order_id: order.id, issued_by: owner.id, issued_at: daysAgo(now, seed.certificateDaysAgo) }).execute()
   }
-  // notifications (issue 14)
+  // notifications
   await seedNotifications(tx, order.id, seed.raisonSociale, now)
 }

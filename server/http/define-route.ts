@@ -35,7 +35,7 @@ export interface JoinedRouteContext<N extends RouteName> extends Omit<RouteConte
   session: SessionKey
 }
 /**
- * An answer the database already wrote as JSON (issue 13: GET documents, GET my-domiciliation-orders; server/db/json.ts):
+ * An answer the database already wrote as JSON (GET documents, GET my-domiciliation-orders; server/db/json.ts):
  * sent as it is, past the route's serializer; or its UTF-8 bytes, as a kept list holds them (db/kept-lists.ts).
  * `T` is the contract's type it stands for; a test per such query holds the text to the contract.
  */
@@ -75,7 +75,7 @@ function credential(req: FastifyRequest, auth: RouteDef['auth']): string | undef
   return match?.[1]
 }
 
-/** Wrong operator tokens from one address before it is refused for the rest of the window (found in review: guesses cost nothing). */
+/** Wrong operator tokens from one address before it is refused for the rest of the window (guesses cost nothing). */
 export const OPERATOR_FAILURES = { max: 20, windowMs: 15 * 60_000 }
 const operatorFailuresKey = (req: FastifyRequest) => `operator-failures:${req.ip}`
 

@@ -26,7 +26,7 @@ export function openApiDocument(brandName: string) {
     for (const [code, schema] of Object.entries(response)) {
       responses[code] = route.kind === 'file' && code === '200'
         ? { description: route.fileType ?? 'PDF', content: { [route.fileType ?? 'application/pdf']: { schema: plain(schema) } } }
-        // notifications (issue 14): Server-Sent Events
+        // notifications: Server-Sent Events
         : route.kind === 'stream' && code === '200'
         ? { description: 'Server-Sent Events', content: { 'text/event-stream': { schema: plain(schema) } } }
         : { description: code === '200' ? 'Succès' : 'Erreur', content: { 'application/json': { schema: plain(schema) } } }

@@ -1,4 +1,4 @@
-// The daily digest (issue 14): one e-mail per person per day with the events of the orders where he
+// The daily digest: one e-mail per person per day with the events of the orders where he
 // chose "Un résumé quotidien". A timer in every server instance tries each hour from DIGEST_HOUR
 // (Paris time); the claim in notification_digests (UPDATE … WHERE digest_sent_on < today, the row
 // locked by the claiming transaction) lets exactly one instance send it.
@@ -12,7 +12,7 @@ export const DIGEST_HOUR = 7
 /**
  * A digest covers the events up to this long before it is sent; later ones go in the next. An event's time is taken
  * by its action before it commits: one still being written when the digest is claimed has a time just before the
- * claim, and would otherwise fall in neither digest (found in review). Far longer than any action's transaction, and
+ * claim, and would otherwise fall in neither digest. Far longer than any action's transaction, and
  * than the clocks of two instances differ.
  */
 export const DIGEST_SETTLE_MS = 10 * 60_000

@@ -1,4 +1,4 @@
-// The hook every action that customers should hear about calls inside its own transaction (issue 14):
+// The hook every action that customers should hear about calls inside its own transaction:
 // the notification row and its NOTIFY are committed with the action or not at all, so a rolled-back
 // action announces nothing, and every server instance LISTENing on the database hears the commit.
 import { sql } from 'kysely'

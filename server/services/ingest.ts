@@ -307,7 +307,7 @@ async function makeInvoice(deps: IngestDeps, invoice: NewInvoice): Promise<Invoi
   }
   if (invoice.amountInclTaxCents < invoice.amountExclTaxCents) throw badRequest('Le montant TTC (« amountInclTaxCents ») ne peut pas être inférieur au montant HT (« amountExclTaxCents »).')
   // A tax above the highest French rate is a mix-up (cents for euros, HT and TTC of two invoices) that the customer would
-  // be shown and asked to pay (found in review: HT 0 with TTC 50 €, or a TTC 10⁸ times the HT, were taken).
+  // be shown and asked to pay (HT 0 with TTC 50 €, or a TTC 10⁸ times the HT, were taken).
   if (invoice.amountInclTaxCents > maxInclTaxCents(invoice.amountExclTaxCents)) throw badRequest(INVOICE_TAX_TOO_HIGH)
   // A customer could never pay it: a charge is of 1 cent at least.
   if (invoice.amountInclTaxCents === 0 && !invoice.paid) throw badRequest(ZERO_INVOICE_UNPAID)

@@ -1,5 +1,5 @@
 // Outgoing e-mail through SMTP (SMTP_URL). Its own module, loaded by main.ts only when SMTP_URL is set: a start
-// without it never compiles nodemailer (issue 13).
+// without it never compiles nodemailer.
 import nodemailer from 'nodemailer'
 import type { Mailer } from './mailer.ts'
 

@@ -1,4 +1,4 @@
-// The live side of the bell (issue 14): one LISTEN per server instance on `portal_events`, fanned out
+// The live side of the bell: one LISTEN per server instance on `portal_events`, fanned out
 // to the instance's open Server-Sent Events streams, each getting only the events of orders its user
 // may see (owner, or shared with him). NOTIFY is delivered at commit: a rolled-back action sends nothing.
 // A stream lives as long as its session: a session ended (by any instance: "déconnecter les autres appareils", a

@@ -148,7 +148,7 @@ function contentWithinBudget(pdf: PDFDocument): boolean {
 
 /**
  * A name as a PDF reader reads it. pdf-lib decodes only upper-case #XX escapes: `/#4aavaScript` stayed "#4aavaScript"
- * for it but is JavaScript to pdf.js (found in review). Decoded again here, in any case (a name written with a literal
+ * for it but is JavaScript to pdf.js. Decoded again here, in any case (a name written with a literal
  * "#23" then hex digits is decoded twice: refused all the same should it then read JavaScript).
  */
 const nameOf = (name: PDFName) => name.decodeText().replace(/#([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))

@@ -38,7 +38,7 @@ const drawable = (text: string) => [...text].every((char) => WIN_ANSI.has(char.c
 
 /**
  * Text the standard PDF fonts can draw, for every text of every PDF the app makes (pdf-lib throws on anything else:
- * "Łódź" in a forwarding address made the contract a 500, found in review). Spaces of any width are spaces, control
+ * "Łódź" in a forwarding address made the contract a 500). Spaces of any width are spaces, control
  * characters too; a letter outside WinAnsi loses its marks (ź → z, Ł → L, ﬁ → fi); anything else is "?".
  */
 export function winAnsi(text: string): string {

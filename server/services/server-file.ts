@@ -1,4 +1,4 @@
-// Where a running server on the embedded database can be reached (issue 14, part 6): PGlite admits one
+// Where a running server on the embedded database can be reached (part 6): PGlite admits one
 // process, so `npm run ingest` hands its letter to the running server's operator API, found through
 // this file that the server writes in DATA_DIR beside the database lock and removes when it stops.
 import { readFile, rename, rm, writeFile } from 'node:fs/promises'

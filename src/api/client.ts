@@ -46,7 +46,7 @@ export function configureApi(next: Partial<ApiHooks> & { baseURL?: string }): vo
 const createHttp = (baseURL: string) => ofetch.create({ baseURL, retry: 0 })
 // Same origin until the composition root says otherwise (API_BASE_URL).
 let http = createHttp('')
-// notifications (issue 14): the live stream goes through fetch itself (ofetch would read it to the end).
+// notifications: the live stream goes through fetch itself (ofetch would read it to the end).
 let streamBase = ''
 
 function authHeaders(auth: Auth, override?: string): Record<string, string> {
@@ -134,7 +134,7 @@ export async function swallow<T, F>(promise: Promise<T>, fallback: F): Promise<T
 export const encode = (value: string | number) => encodeURIComponent(String(value))
 
 /**
- * notifications (issue 14): opens a long-lived GET (Server-Sent Events) with the token in its header,
+ * notifications: opens a long-lived GET (Server-Sent Events) with the token in its header,
  * never in the URL; answers the response once its headers are in. A 401 ends the session as any call.
  */
 export async function openStream(path: string, options: { signal?: AbortSignal; headers?: Record<string, string> } = {}): Promise<Response> {

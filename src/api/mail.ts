@@ -43,7 +43,7 @@ export const updateFolder = (id: number, body: Body<'updateFolder'>, options?: C
 export const deleteFolder = (id: number, options?: CallOptions) =>
   call<Reply<'deleteFolder'>>({ auth: 'apiToken', method: 'DELETE', path: `/api-protected/folders/${encode(id)}` }, options)
 
-// mail pipeline (issue 14): page images, search in the letters' text, deadlines found in them.
+// mail pipeline: page images, search in the letters' text, deadlines found in them.
 export const getDocumentPage = (id: number, page: number, options?: CallOptions) =>
   call<Blob>({ auth: 'apiToken', method: 'GET', path: `/api-protected/documents/${encode(id)}/pages/${encode(page)}`, responseType: 'blob' }, options)
 

@@ -38,7 +38,7 @@ export const updateCreditCardWeb = (body: Body<'updateCreditCardWeb'>, options?:
 export const createTerminationRequest = (body: Body<'terminationRequest'>, options?: CallOptions) =>
   call<Reply<'terminationRequest'>>({ auth: 'apiToken', method: 'POST', path: '/api-protected/termination-requests', body }, options)
 
-// --- billing (issue 10): options on offer, termination status, certificates
+// --- billing: options on offer, termination status, certificates
 
 export const getSubscriptionOptions = (id: number, options?: CallOptions) =>
   call<Reply<'subscriptionOptions'>>({ auth: 'apiToken', method: 'GET', path: `/api-protected/domiciliation-orders/${encode(id)}/subscription-options` }, options)

@@ -23,7 +23,7 @@ export const emailRevertMachine = deferred(() => setup({
     }),
   },
   guards: {
-    // Unknown (404), used, expired or superseded (410), the address now another account's (409, found in review: it
+    // Unknown (404), used, expired or superseded (410), the address now another account's (409: it
     // offered « Réessayer », which could not work): sending it again cannot.
     isUnusable: (_, params: { error: unknown }) => [404, 409, 410].includes(statusOf(params.error)),
   },

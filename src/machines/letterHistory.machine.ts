@@ -1,4 +1,4 @@
-// notifications (issue 14): a letter's history shown in the viewer (GET documents/{id}/history);
+// notifications: a letter's history shown in the viewer (GET documents/{id}/history);
 // a failed load says why and offers 'Réessayer'.
 import { assign, fromPromise, setup } from 'xstate'
 import type { LetterEvent } from '../../server/contract/schemas.ts'

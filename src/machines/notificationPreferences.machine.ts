@@ -1,4 +1,4 @@
-// notifications (issue 14): one order's e-mail choice on /informations-personnelles ("Un e-mail par
+// notifications: one order's e-mail choice on /informations-personnelles ("Un e-mail par
 // événement", "Un résumé quotidien", "Aucun e-mail"): read, then each choice saved; a failed save puts
 // the previous choice back and says so.
 import { assign, fromPromise, setup } from 'xstate'

@@ -85,7 +85,7 @@ export type PortalDataChange =
   | { type: 'subscription.changed'; orderId: number; subscription: Subscription }
   | { type: 'card.changed'; card: PaymentMethod }
   | { type: 'invoices.paid'; orderId: number }
-  // notifications (issue 14): something new arrived on the server (a letter, a package, a formality's step)
+  // notifications: something new arrived on the server (a letter, a package, a formality's step)
   | { type: 'news.arrived'; kind: NotificationKind }
 
 export type PortalDataEvent =

@@ -316,7 +316,7 @@ export const startupMachine = deferred(() => setup({
             for (const order of context.orders) if (!order.isShareOrder) enqueue.sendTo('data', { type: 'invoices.paid', orderId: order.id })
           }),
         },
-        // notifications (issue 14)
+        // notifications
         'news.arrived': [
           { guard: { type: 'isKbisNews', params: ({ event }) => ({ kind: event.kind }) }, target: '.rereadingContracts', actions: 'forwardToData' },
           { actions: 'forwardToData' },

@@ -13,7 +13,7 @@ if (nonce && nonce !== '__CSP_NONCE__') (window as unknown as { __nonce__: strin
 /**
  * goober's sheet, written once per task. goober appends each new rule to the text of its one style element, and Blink
  * parses the whole sheet again at each write: a dashboard load wrote it 44 times as it grew to 7 kB, about 10 ms of
- * parsing on the main thread, each write also restyling the whole page (issue 13). goober finds its sheet as
+ * parsing on the main thread, each write also restyling the whole page. goober finds its sheet as
  * `window._goober` (named access to the element of that id) and reads and writes its first child's `data`: given this
  * stand-in instead, the rules written during one task (a render) reach the element together, from a microtask, so
  * before the browser styles, lays out or paints anything. Reads see the pending text, so goober's dedupe still holds.

@@ -43,7 +43,7 @@ function selectionOf(input: HTMLInputElement): [number, number] | null {
 /**
  * The app's first render into `container`. Over a page drawn ahead, one synchronous commit (takeOver). Into an empty
  * page (a signed-in route), at transition priority: React renders the app in slices of a few milliseconds with the
- * browser free in between, instead of one long task on a phone (Lighthouse's blocking time, issue 13).
+ * browser free in between, instead of one long task on a phone (Lighthouse's blocking time).
  */
 export function firstRender(container: HTMLElement, root: Root, app: ReactNode): void {
   if (container.hasAttribute('data-prerendered')) takeOver(container, () => flushSync(() => root.render(app)))

@@ -10,7 +10,7 @@ import type { createCompanyFlows } from './company.ts'
 import type { createDashboardFlows } from './dashboard.ts'
 import type { Built } from './later.ts'
 import type { createMailFlows } from './mail.ts'
-// notifications (issue 14)
+// notifications
 import type { createNotificationFlows } from './notifications.ts'
 import type { createPeopleFlows } from './people.ts'
 import type { createShellFlows } from './shell.ts'
@@ -24,7 +24,7 @@ export interface FlowFactories {
   billing: typeof createBillingFlows
   people: typeof createPeopleFlows
   company: typeof createCompanyFlows
-  // notifications (issue 14)
+  // notifications
   notifications: typeof createNotificationFlows
 }
 
@@ -44,7 +44,7 @@ export const flowCode: { [A in FlowArea]: () => Promise<FlowFactories[A]> } = {
   billing: () => import('./billing.ts').then((m) => m.createBillingFlows),
   people: () => import('./people.ts').then((m) => m.createPeopleFlows),
   company: () => import('./company.ts').then((m) => m.createCompanyFlows),
-  // notifications (issue 14)
+  // notifications
   notifications: () => import('./notifications.ts').then((m) => m.createNotificationFlows),
 }
 

@@ -1,6 +1,6 @@
 // A flow's machine is built (`provide`, which rebuilds the machine's whole state tree) the first time
 // a screen asks for it, not when the flows load: the dashboard uses a few of the ~35 flows, and
-// building them all at once was a long task on a phone, on the way to the first paint (issue 13).
+// building them all at once was a long task on a phone, on the way to the first paint.
 const LATER = Symbol('later')
 
 export interface Later<T> { readonly [LATER]: () => T }

@@ -100,7 +100,7 @@ export function createMailFlows({ api, notify, navigate, toPortal }: WiringDeps)
     })),
     /** The accounting inbox address kept from the last export, or null. */
     readDextEmail: () => readDextEmail(),
-    // mail beyond the peers (issue 14)
+    // mail beyond the peers
     letterSearch: later(() => letterSearchMachine.provide({
       actors: {
         pause: fromPromise(({ signal }) => pause(SEARCH_DEBOUNCE_MS, signal)),

@@ -42,7 +42,7 @@ async function apiErrorOf(pending: Promise<unknown>): Promise<ApiError> {
 }
 const paths = () => seen.map((s) => s.url)
 
-const Early = suite('startup calls sent by the entry (issue 13)')
+const Early = suite('startup calls sent by the entry')
 
 Early.before.each(async () => {
   await settle() // what the previous test left travelling

@@ -11,7 +11,7 @@ import { createNotificationFlows } from '../../src/wiring/notifications.ts'
 import { createPeopleFlows } from '../../src/wiring/people.ts'
 import { createShellFlows } from '../../src/wiring/shell.ts'
 
-const Later = suite('flows built on first use (issue 13)')
+const Later = suite('flows built on first use')
 
 Later('an entry marked later is built at its first read, once; the others are kept as they are', () => {
   let builds = 0

@@ -98,7 +98,7 @@ for (const viewport of [MOBILE, DESKTOP]) {
     await axe.check('modale Kbis')
     await page.keyboard.press('Escape')
 
-    // notifications (issue 14): the bell's panel, with the demo's notifications listed
+    // notifications: the bell's panel, with the demo's notifications listed
     await page.getByRole('button', { name: /^(Notifications|\d+ notifications? non lues?)$/ }).click()
     await page.getByRole('region', { name: 'Notifications' }).getByRole('listitem').first().waitFor()
     await axe.check('notifications')

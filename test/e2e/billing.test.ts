@@ -1,4 +1,4 @@
-// The billing journeys of issue 10 in Chromium, at 360 × 740 and at 1280 × 800, against the real server and the demo
+// The billing journeys in Chromium, at 360 × 740 and at 1280 × 800, against the real server and the demo
 // data, with the CSP enforced: Camille adds an option and sees it; pays the unpaid Boulangerie invoice and sees
 // "Payée" (and the dashboard's banner gone); replaces her card with 5555 5555 5555 4444 and sees "•••• 4444"; downloads
 // her certificate (a PDF with her SIREN and its code) and opens its public verification page. Each width has its own

@@ -1,4 +1,4 @@
-// The company area in Chromium (issue 12), at 360 × 740 and 1280 × 800, on the real server with the
+// The company area in Chromium, at 360 × 740 and 1280 × 800, on the real server with the
 // CSP enforced: the VAT simulator, the fiscal calendar and its .ics, the company card, the
 // meeting-room bookings, then the journeys that change data — a bank partner's interest that
 // survives a reload, and a transfer of registered office ordered from the catalogue that /formalites

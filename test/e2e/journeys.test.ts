@@ -1,4 +1,4 @@
-// The customer journeys of issue 5 in Chromium, at 360 × 740 and at 1280 × 800, against the real
+// The customer journeys in Chromium, at 360 × 740 and at 1280 × 800, against the real
 // server with the CSP enforced: any console error, uncaught error or CSP violation fails a journey.
 // Each width has its own server, since the Kbis journey changes the data the others start from.
 import * as assert from 'uvu/assert'
@@ -93,7 +93,7 @@ function journeys(label: string, viewport: Viewport) {
     // goober's sheet carries the response's nonce: without it the page would be unstyled.
     assert.is(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(245, 247, 251)')
     await page.getByRole('button', { name: 'Se connecter', exact: true }).waitFor()
-    // The passkey button comes with its code, after the form (issue 13): the picture shows it ready.
+    // The passkey button comes with its code, after the form: the picture shows it ready.
     await page.locator('button:not([disabled])', { hasText: 'Se connecter avec une clé d’accès' }).waitFor()
     await screenshot(page, `login-${width}`)
     await tab.close()

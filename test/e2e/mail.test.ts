@@ -1,4 +1,4 @@
-// The mail journey of issue 4 in Chromium, against the real server: Camille opens an unread letter
+// The mail journey in Chromium, against the real server: Camille opens an unread letter
 // and sees it in the viewer, its unread mark gone; then an operator adds a letter with
 // `npm run ingest` (the server stopped: PGlite admits one process) and it shows once the portal is
 // back and the page loaded again.

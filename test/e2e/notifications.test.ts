@@ -1,4 +1,4 @@
-// notifications (issue 14) in Chromium, against the real server: the bell lights up while the page is
+// notifications in Chromium, against the real server: the bell lights up while the page is
 // open when an operator adds a letter through the operator API (the live stream); opening the
 // notification opens the letter; its Historique then says it was opened, and sent by e-mail to whom. The
 // dashboard's letters card shows the new letter meanwhile, without falling back to its spinner. An

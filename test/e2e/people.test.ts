@@ -1,4 +1,4 @@
-// The people journeys of issue 11 in Chromium, against the real server and the demo data, at
+// The people journeys in Chromium, against the real server and the demo data, at
 // http://localhost:<port> (WebAuthn needs a host name): Camille changes her password and signs in with
 // the new one; she registers a passkey (Chromium's virtual authenticator, through the DevTools
 // protocol) and signs in with it; she invites two collaborators, one follows the e-mail's link from the

@@ -11,7 +11,7 @@ import { DEMO_PASSWORD, MOBILE, type Portal, portalSuite, signIn, type Tab } fro
 /** The code-loading spinner's words (src/views/components/ui.tsx, CODE_LOADING_LABEL). */
 const CODE_LOADING = 'Chargement de la page…'
 
-const Startup = portalSuite('login → dashboard in Chromium (issue 13)')
+const Startup = portalSuite('login → dashboard in Chromium')
 
 /** Sophie, signed in once in another tab; then a new tab, cache empty, with her user stored: a return visit. */
 async function returningTab(portal: Portal) {

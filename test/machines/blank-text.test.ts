@@ -1,6 +1,6 @@
 // Text of spaces or invisible characters only (a zero-width space, a byte order mark…) is blank in the SPA as on the
 // server (server/contract/rules/text.ts isBlank): the form says what is missing before anything is sent, rather than
-// sending it for the server's 400 (found in review: the SPA checked `.trim() === ''`, the server `isBlank`).
+// sending it for the server's 400 (the SPA checked `.trim() === ''`, the server `isBlank`).
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { isBlank } from '../../server/contract/rules/text.ts'

@@ -1,4 +1,4 @@
-// Statecharts built on first use (src/machines/deferred.ts, issue 13): loading a machine's module builds nothing, and
+// Statecharts built on first use (src/machines/deferred.ts): loading a machine's module builds nothing, and
 // the stand-in is the machine for xstate (actors, provide, instanceof, xstate/graph) once something reads it.
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'

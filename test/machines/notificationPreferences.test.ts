@@ -1,4 +1,4 @@
-// notifications (issue 14): one order's e-mail choice, and a letter's history: the shortest paths covering every state
+// notifications: one order's e-mail choice, and a letter's history: the shortest paths covering every state
 // and transition.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'

@@ -63,7 +63,7 @@ Rule('repeated characters, repeated blocks and runs are refused (NIST SP 800-63B
   }
 })
 
-// Found by an outside probe (issue 44): 12 characters or more, none in the list of common passwords, none a plain
+// Found by an outside probe: 12 characters or more, none in the list of common passwords, none a plain
 // repetition or run; a cracking program finds each at once.
 const WEAK = ['P@ssw0rd1234', 'Password123!', 'passwordpassword', 'iloveyou1234', 'Bonjour12345', 'Motdepasse123!', 'azertyazerty', 'Azerty123456!']
 

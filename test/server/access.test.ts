@@ -105,7 +105,7 @@ for (const [name, route] of entries.filter(([, r]) => r.auth === 'operator')) {
 
 disabled.run()
 
-const guessing = suite<{ t: TestApp; lines: string[] }>('guessing the operator token: 20 wrong ones per address and 15 minutes, then 429 (found in review: free)')
+const guessing = suite<{ t: TestApp; lines: string[] }>('guessing the operator token: 20 wrong ones per address and 15 minutes, then 429 (free)')
 guessing.before(async (ctx) => {
   ctx.lines = []
   const stream = new Writable({ write(chunk, _, done) { ctx.lines.push(String(chunk)); done() } })

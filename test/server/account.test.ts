@@ -227,7 +227,7 @@ reset('the new password follows the rule: 12 characters at least, not a common o
   assert.is((await post(t, '/reset-password', { token, password: 'une phrase de passe' })).statusCode, 200, 'the token was not spent by the refusal')
 })
 
-// An outside probe (issue 44) had each accepted: 12 characters or more, none in the list, none a plain repetition or run.
+// An outside probe had each accepted: 12 characters or more, none in the list, none a plain repetition or run.
 const GUESSED_FAST = ['P@ssw0rd1234', 'Password123!', 'passwordpassword', 'iloveyou1234', 'Bonjour12345', 'Motdepasse123!', 'azertyazerty', 'Azerty123456!']
 
 const strength = suite<Ctx>('passwords a cracking program guesses fast')

@@ -1,4 +1,4 @@
-// The real provider's hosted card element (issue 10): POST /api-protected/card-setup-intents makes a Stripe SetupIntent
+// The real provider's hosted card element: POST /api-protected/card-setup-intents makes a Stripe SetupIntent
 // whose client secret Stripe.js uses in the browser; the test provider answers 409; the CSP lets Stripe.js in only when
 // STRIPE_SECRET_KEY is set. Stripe itself is a fake client here: this machine cannot reach api.stripe.com.
 import type Stripe from 'stripe'

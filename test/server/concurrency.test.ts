@@ -1,4 +1,4 @@
-// Money moves once (issue 9, defect 1): many identical requests at the same moment. On PGlite the
+// Money moves once (defect 1): many identical requests at the same moment. On PGlite the
 // queries of concurrent requests are serialised; on PostgreSQL (test:server:pg) they really run at
 // once, several connections of the pool in parallel, which is where a missing lock shows.
 import { createHash } from 'node:crypto'
@@ -431,7 +431,7 @@ if (process.env.DATABASE_URL) {
     const other = await secondApp(t)
     try {
       // Both confirmations find the pending request, then wait on its row (held here so that they surely meet): the
-      // second to get it used to re-check only its id and consume it again (9 rounds in 20 in review), so that Stripe's
+      // second to get it used to re-check only its id and consume it again (9 rounds in 20 before), so that Stripe's
       // subscriptionItems.create ran twice.
       const holder = await holdRow(t, 'option_requests', request.id)
       const confirm = (app: typeof t.app) => app.inject({ method: 'POST', url: '/stripe/add-option-subscription', payload: { contractId: atelier.contractId, planId } })

@@ -1,4 +1,4 @@
-// GET documents and GET my-domiciliation-orders are written as JSON by the database (issue 13, server/db/json.ts) and
+// GET documents and GET my-domiciliation-orders are written as JSON by the database (server/db/json.ts) and
 // sent past the route's serializer: this holds each text to the contract (MailDocument, Order) and to the same rows read
 // the ordinary way (rows → toDocument; rows → toOrder, here), on PGlite and on PostgreSQL, with every kind of value they can hold
 // (null and not null, a deadline with and without an amount, missing documents, a time with microseconds).

@@ -101,7 +101,7 @@ test('the address changed twice: only the first change leaves a link (the owner�
   assert.is(await emailOf(t, id), 'sophie@example.com')
 })
 
-test('a typo corrected at once: the stranger at the mistyped address gets nothing (found in review: its link took the account)', async (ctx) => {
+test('a typo corrected at once: the stranger at the mistyped address gets nothing (its link took the account)', async (ctx) => {
   const { t } = ctx
   const { id, token: camille } = await account(t, 'camille.vraie@example.com')
   assert.is((await changeEmail(t, camille, 'camille.vraie@exmaple.com')).statusCode, 200)
@@ -122,7 +122,7 @@ test('a typo corrected at once: the stranger at the mistyped address gets nothin
   }
 })
 
-test('a thief who proves his own address, then changes it back, holds no link: the owner’s decides (found in review)', async (ctx) => {
+test('a thief who proves his own address, then changes it back, holds no link: the owner’s decides', async (ctx) => {
   const { t } = ctx
   const { id, token: owner } = await account(t, 'lea@example.com')
   assert.is((await changeEmail(t, owner, 'voleur@example.com')).statusCode, 200)
@@ -264,7 +264,7 @@ test('a change asked with a session ended since its check (a revert, a reset) ch
 })
 
 if (process.env.DATABASE_URL) {
-  test('PostgreSQL, two instances: a stolen session’s change that waited on a revert is refused (401), the address stays restored (found in review)', async (ctx) => {
+  test('PostgreSQL, two instances: a stolen session’s change that waited on a revert is refused (401), the address stays restored', async (ctx) => {
     const { t } = ctx
     const other = await secondApp(t)
     const holder = await t.connectAgain()

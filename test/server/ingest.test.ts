@@ -161,7 +161,7 @@ if (!process.env.DATABASE_URL) {
       assert.is(await main(['--order', String(ctx.order), '--sender', 'Banque', ctx.pdfPath], ctx.env, out), 1)
       assert.match(lines.err.join('\n'), 'déjà ouverte par un autre processus')
       assert.match(lines.err.join('\n'), 'API opérateur')
-      // mail pipeline (issue 14): without the operators' token it cannot hand the letter to the server.
+      // mail pipeline: without the operators' token it cannot hand the letter to the server.
       assert.match(lines.err.join('\n'), 'définissez OPERATOR_TOKEN')
       assert.is(await readFile(lock, 'utf8'), String(process.ppid), 'the owner keeps its lock')
     } finally {
@@ -169,7 +169,7 @@ if (!process.env.DATABASE_URL) {
     }
   })
 
-  // mail pipeline (issue 14), part 6
+  // mail pipeline, part 6
   cli('while the server runs on the embedded database, the command goes through its operator API', async (ctx) => {
     const token = 'jeton-operateur-de-la-commande-0123456789'
     const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 'server.ts')], {
@@ -308,7 +308,7 @@ api('bad files get a French 4xx and leave nothing behind', async (ctx) => {
     [dataUrl(ctx.pdf.subarray(0, ctx.pdf.length - 40)), 400, 'n’est pas un PDF valide'],
     [dataUrl(Buffer.from('%PDF-1.7\nrien de lisible\n%%EOF\n')), 400, 'n’est pas un PDF lisible'],
     ['https://example.com/scan.pdf', 400, 'data URL'],
-    // PDF bytes declared as something else (found in review: taken)
+    // PDF bytes declared as something else (taken)
     [`data:text/html;base64,${ctx.pdf.toString('base64')}`, 400, 'data:application/pdf;base64'],
     [`data:;base64,${ctx.pdf.toString('base64')}`, 400, 'data:application/pdf;base64'],
     [dataUrl(Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(11 * 1024 * 1024, 0x20), ctx.pdf.subarray(-32)])), 413, '10 Mo'],
@@ -322,7 +322,7 @@ api('bad files get a French 4xx and leave nothing behind', async (ctx) => {
   assert.equal(unknown.json().message, 'Domiciliation introuvable.')
   const blank = await postLetter(ctx, ctx.ids.order, { sender: '   ', file: dataUrl(ctx.pdf) })
   assert.is(blank.statusCode, 400)
-  // A sender shown reversed (U+202E), a bell, escape sequences: refused (found in review: shown as they came).
+  // A sender shown reversed (U+202E), a bell, escape sequences: refused (shown as they came).
   for (const sender of ['URSSAF\u202e moc.liame-gnihsihp', 'Banque\u0007', 'La\u001b[31mPoste', 'Impôts\u2066x\u2069', 'Banque\u0085']) {
     const hidden = await postLetter(ctx, ctx.ids.order, { sender, file: dataUrl(ctx.pdf) })
     assert.is(hidden.statusCode, 400, `${JSON.stringify(sender)}: ${hidden.body}`)
@@ -400,7 +400,7 @@ api('a database failure after the file was written removes the file', async (ctx
   const failing = new Proxy(ctx.t.deps.db, {
     get: (target, property) => {
       if (property === 'insertInto') return () => { throw new Error('panne de la base') }
-      // notify: the row is written in a transaction with its history and notification (issue 14).
+      // notify: the row is written in a transaction with its history and notification.
       if (property === 'transaction') return () => ({ execute: async () => { throw new Error('panne de la base') } })
       const value = Reflect.get(target, property)
       return typeof value === 'function' ? value.bind(target) : value
@@ -539,7 +539,7 @@ invoicing('bad input gets a French 4xx and leaves no file, no invoice, no notifi
     [ctx.ids.order, invoiceBody(ctx, 'FA-2026-TTC', { amountInclTaxCents: 2000 }), 400, 'ne peut pas être inférieur au montant HT'],
     [ctx.ids.order, invoiceBody(ctx, 'fa-2026-doublon'), 409, 'La facture fa-2026-doublon existe déjà'],
     [ctx.ids.order, invoiceBody(ctx, 'FA-2026-NEG', { amountExclTaxCents: -1 }), 400, 'amountExclTaxCents'],
-    // More tax than 20 %: a mix-up (found in review: taken, shown and payable)
+    // More tax than 20 %: a mix-up (taken, shown and payable)
     [ctx.ids.order, invoiceBody(ctx, 'FA-2026-HT0', { amountExclTaxCents: 0, amountInclTaxCents: 5000 }), 400, 'augmenté de la TVA à 20 %'],
     [ctx.ids.order, invoiceBody(ctx, 'FA-2026-CENTS', { amountExclTaxCents: 1, amountInclTaxCents: 100_000_000 }), 400, 'augmenté de la TVA à 20 %'],
     [ctx.ids.order, invoiceBody(ctx, 'FA-2026-TVA', { amountExclTaxCents: 2900, amountInclTaxCents: 3486 }), 400, 'augmenté de la TVA à 20 %'],

@@ -1,4 +1,4 @@
-// What the request log keeps: the secret of a link is masked (server/app.ts, loggableUrl). Found in review: whoever
+// What the request log keeps: the secret of a link is masked (server/app.ts, loggableUrl). Why: whoever
 // read the logs could take an invitation from its line (create the account and reach the order's mail).
 import { Writable } from 'node:stream'
 import { pino } from 'pino'

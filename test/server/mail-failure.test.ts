@@ -132,7 +132,7 @@ Failing.run()
 
 // The same call twice while the first one's e-mail is leaving (a double click, a retry after a slow answer, another tab,
 // another API instance): the second saw the first one's write, answered « enregistrée » (or 409 « déjà enregistrée »)
-// at once, then the first took it back: nothing kept, no e-mail, the customer told it was done (found in review, 19
+// at once, then the first took it back: nothing kept, no e-mail, the customer told it was done (19
 // rounds in 20 on PostgreSQL). Now the second waits for the first one's outcome, then does what is left to do.
 
 type Call = (app: TestApp['app']) => Promise<LightMyRequestResponse>

@@ -1,4 +1,4 @@
-// Start-up (issue 13): a database already migrated is recognised by one statement; one that lacks a migration still
+// Start-up: a database already migrated is recognised by one statement; one that lacks a migration still
 // goes through Kysely's Migrator, which applies what is missing. On PGlite, and on PostgreSQL with DATABASE_URL.
 import { randomBytes } from 'node:crypto'
 import { suite } from 'uvu'

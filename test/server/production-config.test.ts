@@ -1,5 +1,5 @@
 // server/config.ts: production (NODE_ENV=production) refuses the development stand-ins unless the instance is a
-// demonstration (SEED_DEMO=true). Found in review: the compose file started with the local test payment provider
+// demonstration (SEED_DEMO=true). Why: the compose file started with the local test payment provider
 // (any customer settled real invoices with 4242…), reset links went to the log, and the Docker image seeded the
 // demo accounts and their published password.
 import { test } from 'uvu'

@@ -94,7 +94,7 @@ const happy: Record<RouteName, Check> = {
     const all = ok(await call({ query: {} }))
     assert.ok(all.some((d: { raisonSociale: string }) => d.raisonSociale === 'Studio Nuage SAS'), 'shared letters without orderId')
   },
-  // mail pipeline (issue 14)
+  // mail pipeline
   documentPage: async ({ ids }, call) => {
     const res = await call()
     assert.is(res.headers['content-type'], 'image/webp')
@@ -305,7 +305,7 @@ const happy: Record<RouteName, Check> = {
     assert.equal([t.mails.at(-1)!.to, t.mails.at(-1)!.link], ['associe@example.com', `${t.deps.config.publicUrl}/formalites`])
     assert.is((await call()).statusCode, 409, 'never back, never twice')
   },
-  // notifications (issue 14); the details in notifications.test.ts
+  // notifications; the details in notifications.test.ts
   notifications: async (_, call) => {
     const list = ok(await call())
     assert.ok(list.unread > 0 && list.notifications.length > 0 && list.notifications.length <= 50)

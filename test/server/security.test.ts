@@ -458,7 +458,7 @@ const oddForm = fc.record({
 })
 
 forms('property: any malformed multipart form on any route of the table: never a 5xx', async (ctx) => {
-  // notifications (issue 14): a stream never ends by design (its own tests in notifications.test.ts).
+  // notifications: a stream never ends by design (its own tests in notifications.test.ts).
   const names = entries.filter(([, r]) => r.kind !== 'stream').map(([name]) => name)
   await fc.assert(fc.asyncProperty(fc.constantFrom(...names, 'uploadIdentity', 'uploadIdentity'), oddForm, async (name, form) => {
     const route: RouteDef = routes[name]
@@ -604,7 +604,7 @@ uploads('every stored file is served as a PDF, not sniffed, as a named download-
     [`/api-protected/certificates/${ctx.ids.certificate}/file`, { apitoken: ctx.camille }],
     [`/api-protected/contracts/${ctx.ids.contract}/file`, { authorization: `Bearer ${ctx.camille}` }],
   ]
-  // mail pipeline (issue 14): a letter's page images, the only file route that is not a PDF
+  // mail pipeline: a letter's page images, the only file route that is not a PDF
   const pages = await ctx.t.app.inject({ method: 'GET', url: `/api-protected/documents/${ctx.ids.document}/pages/1`, headers: { apitoken: ctx.camille } })
   assert.is(pages.statusCode, 200)
   assert.is(pages.headers['content-type'], 'image/webp')

@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert'
 import { seedDemo } from '../../server/demo/seed.ts'
 import { buildTestApp, type TestApp } from '../util/server.ts'
 
-const History = suite<{ t: TestApp }>('demo letter histories (issue 14)')
+const History = suite<{ t: TestApp }>('demo letter histories')
 
 History.before(async (context) => {
   context.t = await buildTestApp({ seed: false })

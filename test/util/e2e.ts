@@ -325,7 +325,7 @@ export function portalSuite(title: string, options?: Parameters<typeof startPort
   return test
 }
 
-// notifications (issue 14): the bell keeps one request open (its live stream), so Playwright's
+// notifications: the bell keeps one request open (its live stream), so Playwright's
 // 'networkidle' never comes; networkIdle() waits for every other request to be over for 500 ms.
 const inFlight = new WeakMap<Page, Set<unknown>>()
 const LONG_LIVED = /\/api-protected\/notifications\/stream$/

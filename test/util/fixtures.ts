@@ -66,7 +66,7 @@ export function letter(id: number, overrides: Partial<MailDocument> = {}): MailD
     read: false,
     deleted: false,
     folderId: null,
-    // mail pipeline (issue 14)
+    // mail pipeline
     pageImages: 1,
     searchable: true,
     deadline: null,

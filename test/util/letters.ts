@@ -1,4 +1,4 @@
-// Letters the mail-pipeline tests make (issue 14): a PDF with a text layer, and an image-only scan made
+// Letters the mail-pipeline tests make: a PDF with a text layer, and an image-only scan made
 // by drawing text on a canvas and embedding the picture as the page, as a scanner would; and two a reviewer
 // found (a page slow to draw, a page taller than WebP allows).
 import { deflateSync } from 'node:zlib'

@@ -227,11 +227,11 @@ export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sampl
     createLegalSubmission: () => ({ body: { orderId: ids.order, kind: 'transfert-siege', comment: 'Transfert depuis Lyon.' } }),
     operatorLegalSubmissions: () => ({}),
     operatorUpdateLegalSubmission: () => ({ params: { id: ids.legalSubmission }, body: { status: 'Déposée au greffe' } }),
-    // mail pipeline (issue 14): the sample letter's pages are rendered by buildTestApp
+    // mail pipeline: the sample letter's pages are rendered by buildTestApp
     documentPage: () => ({ params: { id: ids.document, page: 1 } }),
     documentSearch: () => ({ query: { q: 'farines', orderId: ids.order } }),
     letterDeadlines: () => ({ query: { orderId: ids.order } }),
-    // notifications (issue 14)
+    // notifications
     notifications: () => ({}),
     readNotification: () => ({ params: { id: ids.notification } }),
     readAllNotifications: () => ({}),

@@ -14,7 +14,7 @@ import type { AppDeps, Clock } from '../../server/deps.ts'
 import type { Mail, Mailer } from '../../server/services/mailer.ts'
 import { testPaymentProvider, type PaymentProvider } from '../../server/services/payment.ts'
 import { fsStorage, type Storage } from '../../server/services/storage.ts'
-// mail pipeline (issue 14)
+// mail pipeline
 import { findJobFor } from '../../server/db/repositories/jobs.ts'
 import { runOneJob, startJobWorker, workerName, type JobHandler, type JobWorker, type WorkerOptions } from '../../server/services/jobs.ts'
 import { LETTER_JOB, letterPipelineJob } from '../../server/services/mail-pipeline.ts'
@@ -33,7 +33,7 @@ export interface TestApp {
   storageDir: string
   /** PostgreSQL: the app's schema, also its connections' application_name; PGlite: undefined. */
   schema: string | undefined
-  /** mail pipeline (issue 14): the app's OCR (one tesseract worker, started on first use) and the letter job's handler. */
+  /** mail pipeline: the app's OCR (one tesseract worker, started on first use) and the letter job's handler. */
   ocr: Ocr
   handlers: Record<string, JobHandler>
   /** Runs the letter's queued pipeline job here and now (a letter's page images and text without a worker). */
@@ -92,7 +92,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     oneAtATime: handle.oneAtATime,
   }
   if (options.seed !== false) await seedDemo(handle.db, storage, { now: clock.now(), brandName: config.brandName })
-  // mail pipeline (issue 14)
+  // mail pipeline
   const ocr = tesseractOcr()
   const handlers = { [LETTER_JOB]: letterPipelineJob({ db: handle.db, storage, ocr }), [SECURITY_NOTICE_JOB]: securityNoticeJob(deps) }
   const runLetterJob = async (documentId: number) => {

@@ -1,6 +1,6 @@
 // The entry (src/main.tsx) sets no timer while its module is evaluated: a browser that records where timers come
 // from (DevTools, Lighthouse's trace) would collect the source positions of the whole bundle's top level, that is
-// parse the entry file again in the middle of its evaluation (issue 13, docs/BENCHMARKS.md). Its start runs from a
+// parse the entry file again in the middle of its evaluation (docs/BENCHMARKS.md). Its start runs from a
 // microtask instead; this checks it on /login, whose start asks for the session's code once the browser is idle.
 // Its own process (package.json's test:views): the entry mounts the real app, which stays, with its router on the page's history.
 import '../util/dom.ts'

@@ -1,4 +1,4 @@
-// goober's sheet written once per task (src/views/goober.ts, issue 13): Blink parses the whole style element again at
+// goober's sheet written once per task (src/views/goober.ts): Blink parses the whole style element again at
 // each write, so the rules of one render must reach it together; goober must still see them at once (no rule twice),
 // and the element may be the one the prerendered /login page brought, or one made with the page's CSP nonce.
 import '../util/dom.ts'

@@ -38,7 +38,7 @@ async function open(path: string, scenario: Scenario & { defaultOrder?: number }
 
 const options = () => within(screen.getByRole('listbox', { name: 'Courriers' })).getAllByRole('option')
 
-/** The bell's live stream says a letter arrived (the list is read again: notifications, issue 14). */
+/** The bell's live stream says a letter arrived (the list is read again: notifications). */
 let noticeId = 100
 async function letterArrives(app: Awaited<ReturnType<typeof open>>, documentId: number) {
   await waitFor(() => assert.ok(app.calls.live, 'the bell follows the live stream'))

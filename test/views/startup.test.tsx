@@ -27,7 +27,7 @@ function countFallbacks() {
   return { count: () => (observer.takeRecords().length, count), stop: () => observer.disconnect() }
 }
 
-const Startup = suite('login → dashboard without a Suspense reveal (issue 13)')
+const Startup = suite('login → dashboard without a Suspense reveal')
 Startup.after.each(() => cleanup())
 
 Startup('using the form fetches the signed-in code; signing in then shows the dashboard without a fallback', async () => {

@@ -1,5 +1,5 @@
 // The app's first render (src/views/takeover.ts, called by main.tsx): one synchronous commit over the /login page drawn
-// ahead, keeping the focus; into a signed-in route's empty page, at transition priority (in slices, issue 13).
+// ahead, keeping the focus; into a signed-in route's empty page, at transition priority (in slices).
 import '../util/dom.ts'
 import { createRoot, type Root } from 'react-dom/client'
 import { suite } from 'uvu'

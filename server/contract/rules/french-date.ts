@@ -1,5 +1,5 @@
 // Dates as French writes them: the first day of a month is « 1er » (« le 1er mars 2027 », « lundi 1er juin »), which
-// Intl.DateTimeFormat('fr-FR') writes « 1 » (found in review: « À traiter avant le 1 mars 2027 »). Shared by the
+// Intl.DateTimeFormat('fr-FR') writes « 1 » (« À traiter avant le 1 mars 2027 »). Shared by the
 // SPA's screens and the server's e-mails and documents: a pure rule of the contract.
 
 /** Intl.DateTimeFormat in French, whose format() writes « 1er » for the first of a month. */

@@ -1,6 +1,6 @@
 // What makes a long password still trivially guessed, beyond the list of the most common ones: NIST SP 800-63B asks to
 // refuse "repetitive or sequential characters (e.g. 'aaaaaa', '1234abcd')". Twelve spaces, 'aaaaaaaaaaaa',
-// 'abababababab', 'azerazerazer' or 'abcdefghijkl' passed the length rule and were not in the list (found in review).
+// 'abababababab', 'azerazerazer' or 'abcdefghijkl' passed the length rule and were not in the list.
 // Shared by the SPA (shown as one types) and the server (which decides): a pure rule of the contract.
 import { isBlank } from './text.ts'
 

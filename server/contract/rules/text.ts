@@ -1,7 +1,7 @@
 // Blank text: nothing but white space and characters drawn as nothing (Unicode's Default_Ignorable_Code_Point: the
 // zero-width space, non-joiner and joiner, the word joiner, the byte order mark U+FEFF, the soft hyphen, bidi marks,
 // variation selectors, Hangul fillers…). "​" (U+200B) reads as empty as "   " does, and every check of a required
-// text refuses both (found in review: names, folders, addresses and operator fields of zero-width spaces only were
+// text refuses both (names, folders, addresses and operator fields of zero-width spaces only were
 // stored while spaces got a 400). Shared by the server and the schemas (a pure rule of the contract).
 
 /** A character that shows something, as a JSON schema `pattern` (compiled with the u flag): a text matches unless it is blank. */

@@ -1,5 +1,5 @@
 // Frozen in time: never edit a migration that has shipped, add a new one.
-// Mail pipeline (issue 14): durable background jobs, each letter's page images, its text (text layer
+// Mail pipeline: durable background jobs, each letter's page images, its text (text layer
 // or French OCR) indexed for full-text search with accents ignored, and the deadline found in it.
 import { sql, type Kysely } from 'kysely'
 

@@ -1,5 +1,5 @@
 // Frozen in time: never edit a migration that has shipped, add a new one.
-// Notifications (issue 14): what happened on an order, with a read mark per user (the owner and each
+// Notifications: what happened on an order, with a read mark per user (the owner and each
 // collaborator keep their own unread state), each user's e-mail choice per order, the daily digest's
 // claim, each letter's history, and the date an operator validated a contract's Kbis.
 import { sql, type Kysely } from 'kysely'

@@ -1,5 +1,5 @@
 // Frozen in time: never edit a migration that has shipped, add a new one.
-// The mail list's version (issue 13): each order counts the changes to what GET documents writes for it (its letters,
+// The mail list's version: each order counts the changes to what GET documents writes for it (its letters,
 // its name). The database bumps it itself, in the writer's transaction, whoever writes (a route, the mail pipeline,
 // an operator's script), so a server instance that kept an order's list knows from one comparison whether it still
 // holds (db/repositories/mail.ts): no instance can serve a list older than what was committed before the request.

@@ -1,5 +1,5 @@
 // Frozen in time: never edit a migration that has shipped, add a new one.
-// The orders list's version (issue 13): each order counts the changes to what GET my-domiciliation-orders writes for
+// The orders list's version: each order counts the changes to what GET my-domiciliation-orders writes for
 // it (its own columns, its contracts), as 007 does for the letters. The database bumps it itself, in the writer's
 // transaction, whoever writes, so a server instance that kept a user's list knows from one comparison whether it
 // still holds (db/repositories/orders.ts); which orders a user reaches (owned, shared) is part of that comparison.

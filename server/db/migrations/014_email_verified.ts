@@ -1,7 +1,7 @@
 // Frozen in time: never edit a migration that has shipped, add a new one.
 // Whether the account's address was proven by its owner (a link mailed to it was followed: the invitation, a password
 // reset, a revert link), or only typed (PUT users/me/email checks nothing). A « Ce n’était pas vous ? » link goes only to
-// a proven address: found in review, the link mailed to a mistyped address, corrected at once, gave a stranger the
+// a proven address: the link mailed to a mistyped address, corrected at once, gave a stranger the
 // account. Accounts made before this column were made from an address the provider checked: proven.
 import type { Kysely } from 'kysely'
 

@@ -82,7 +82,7 @@ export async function getInvoice(db: Db, id: number): Promise<Invoice> {
 export async function invoiceNumberFree(trx: Db, number: string): Promise<boolean> {
   if (!trx.isTransaction) throw new Error('invoiceNumberFree: inside the transaction that inserts the invoice only')
   await sql`select pg_advisory_xact_lock(hashtext(current_schema() || '.invoice_numbers'))`.execute(trx)
-  // Whatever the case (found in review: FA-Z-3 and fa-z-3 were two invoices, whose files collide on a case-blind disk
+  // Whatever the case (FA-Z-3 and fa-z-3 were two invoices, whose files collide on a case-blind disk
   // and in one e-mail's attachments).
   return !(await trx.selectFrom('invoices').select('id').where((eb) => eb(eb.fn('upper', ['number']), '=', number.toUpperCase())).executeTakeFirst())
 }
@@ -224,7 +224,7 @@ export async function claimUnpaidInvoices(db: Kysely<Database>, request: {
 /**
  * The attempt's invoices locked in the order claimUnpaidInvoices locks them (date, id), before any is written: an
  * UPDATE alone locks rows in the order it meets them, and against a claim of the same invoices two transactions could
- * each hold what the other waits for (found in review: 2 deadlocks in 60 rounds on PostgreSQL, one a 503 after a
+ * each hold what the other waits for (2 deadlocks in 60 rounds on PostgreSQL, one a 503 after a
  * successful charge).
  */
 async function lockAttemptInvoices(tx: Transaction<Database>, attemptId: number) {

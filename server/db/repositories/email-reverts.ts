@@ -20,7 +20,7 @@ export function reservedByRevert(db: Db, email: string, userId: number | null, n
 /**
  * The new address (typed, not proven: `email_verified` false), the reset links of the old one closed, and a revert link
  * for the address left, all in one transaction. The link is made only for a proven address left, and only when the
- * account has no live link already (found in review: a link to a mistyped address, corrected at once, gave a stranger the
+ * account has no live link already (a link to a mistyped address, corrected at once, gave a stranger the
  * account; a thief who changed the address and back again kept, with his own address's link, a way in for 30 days). So
  * one link at most holds at a time, and it is the owner's from before the first change: `token` null otherwise, and
  * `oldVerified` false when the address left was never proven (nobody is told there: it may be a stranger's).
@@ -31,7 +31,7 @@ export async function changeEmailWithRevertLink(db: Kysely<Database>, change: { 
 Promise<{ user: User; oldEmail: string; oldVerified: boolean; token: string | null; linkId: number | null } | 'reserved' | 'ended'> {
   return db.transaction().execute(async (tx) => {
     const before = await tx.selectFrom('users').select(['email', 'email_verified']).where('id', '=', change.userId).forUpdate().executeTakeFirstOrThrow()
-    // The session that asks, checked again with the row ours (found in review): a revert or a reset committed since the
+    // The session that asks, checked again with the row ours: a revert or a reset committed since the
     // request's own check ended it, and the stolen session's change would otherwise land on the address just restored.
     if (change.sessionTokenHash !== undefined && !(await tx.selectFrom('api_tokens').select('id')
       .where('user_id', '=', change.userId).where('token_hash', '=', change.sessionTokenHash).executeTakeFirst())) return 'ended' as const

@@ -1,4 +1,4 @@
-// Mail pipeline (issue 14): a letter's page images, its text and full-text search, its deadline.
+// Mail pipeline: a letter's page images, its text and full-text search, its deadline.
 import { sql } from 'kysely'
 import type { Deadline as FoundDeadline } from '../../contract/rules/deadlines.ts'
 import { isoDay } from '../dates.ts'

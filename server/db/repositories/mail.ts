@@ -16,7 +16,7 @@ function documentsQuery(db: Db) {
   return db.selectFrom('documents').innerJoin('orders', 'orders.id', 'documents.order_id')
     .select(['documents.id', 'documents.order_id', 'documents.sender', 'documents.kind', 'documents.received_at', 'documents.pages',
       'documents.read', 'documents.deleted', 'documents.folder_id', 'documents.file_key', 'orders.raison_sociale',
-      // mail pipeline (issue 14)
+      // mail pipeline
       'documents.page_images', 'documents.searchable', 'documents.deadline_amount_cents', isoDay('documents.deadline_date').as('deadline_date')])
     .where('documents.deleted', '=', false)
 }
@@ -25,7 +25,7 @@ type DocumentRow = Awaited<ReturnType<ReturnType<typeof documentsQuery>['execute
 const toDocument = (r: DocumentRow): MailDocument => ({
   id: r.id, orderId: r.order_id, raisonSociale: r.raison_sociale, sender: r.sender, kind: r.kind,
   receivedAt: r.received_at.toISOString(), pages: r.pages, read: r.read, deleted: r.deleted, folderId: r.folder_id,
-  // mail pipeline (issue 14)
+  // mail pipeline
   pageImages: r.page_images, searchable: r.searchable,
   deadline: r.deadline_date ? { date: r.deadline_date, amountCents: r.deadline_amount_cents } : null,
 })
@@ -94,7 +94,7 @@ const documentsOfAllOrdersQuery = documentsOfSessionQuery(false)
  * The same statement without the list: the session, the access and the version only. When a list is kept this is the
  * request's one statement. It once was the statement below with the list in a CASE branch not run when the version was
  * the kept one; but PostgreSQL sets up the whole plan at each execution, that branch included (the letters' joins, their
- * relations locked): without it the check costs about a quarter less on the database side (pgbench, issue 13).
+ * relations locked): without it the check costs about a quarter less on the database side (pgbench).
  */
 const documentsVersionQuery = (oneOrder: boolean) => prepare((db, args: SessionArgs & { orderId: number }) =>
   reachAndVersion(db, args, oneOrder)
@@ -134,7 +134,7 @@ export async function documentsOfSessionJson(db: Kysely<Database>, key: SessionK
   return lists.set(keptKey, row.version, row.list ?? '[]')
 }
 
-/** mail pipeline (issue 14): letters by id (the search's hits), in no particular order. */
+/** mail pipeline: letters by id (the search's hits), in no particular order. */
 export async function listDocumentsById(db: Db, ids: number[]): Promise<MailDocument[]> {
   if (!ids.length) return []
   return (await documentsQuery(db).where('documents.id', 'in', ids).execute()).map(toDocument)

@@ -9,7 +9,7 @@ export const STORED_FILE_COLUMNS = [
   ['invoices', 'file_key'],
   ['credit_notes', 'file_key'],
   ['uploaded_documents', 'file_key'],
-  // mail pipeline (issue 14): a letter's page images
+  // mail pipeline: a letter's page images
   ['document_pages', 'file_key'],
 ] as const satisfies readonly (readonly [keyof Database, string])[]
 

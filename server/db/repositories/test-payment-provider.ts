@@ -68,7 +68,7 @@ export async function findTestSubscription(db: Db, id: string): Promise<Subscrip
 
 /**
  * Adds an item to the subscription unless one of its plan is there, in one statement: two options confirmed at the
- * same moment both stay (found in review: read, then the whole list written back, lost one in 13 rounds of 15 on
+ * same moment both stay (read, then the whole list written back, lost one in 13 rounds of 15 on
  * PostgreSQL). A concurrent update waits on the row and is evaluated again on the new list.
  */
 export async function addTestSubscriptionItem(db: Db, id: string, item: Item): Promise<void> {

@@ -1,5 +1,5 @@
 // « Ce n’était pas vous ? » (beyond the spec): the notice of an address change carries a link to the address left
-// (/retablir-adresse/{token}); the portal's page sends it here. Found in review: a stolen session changed the address,
+// (/retablir-adresse/{token}); the portal's page sends it here. Why: a stolen session changed the address,
 // asked a reset link at the new one and reset the password, and the account was gone for good, the old address only told.
 import { addHours } from '../../lib/time.ts'
 import type { AppDeps } from '../../deps.ts'

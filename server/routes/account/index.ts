@@ -190,7 +190,7 @@ export function accountRoutes(define: DefineRoute, deps: AppDeps) {
     }
   })
 
-  // « Se déconnecter »: the session ends in the database, not only in the browser's storage (found in review: a token
+  // « Se déconnecter »: the session ends in the database, not only in the browser's storage (a token
   // kept by a shared computer or a script stayed valid for its 30 days after the sign-out).
   define('signOut', async ({ user }) => {
     await revokeSession(db, user.id, user.tokenHash)

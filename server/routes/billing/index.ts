@@ -27,7 +27,7 @@ export const OPTION_CONFIRMATION_MINUTES = 15
 export const PAYMENT_LEASE_MINUTES = 2
 /**
  * How long a pending attempt's idempotency key may be sent again. Stripe forgets a key after 24 hours and would then
- * take it for a new charge (found in review: a payment left unconfirmed, paid again two days later, was charged
+ * take it for a new charge (a payment left unconfirmed, paid again two days later, was charged
  * twice); past this age the provider is asked what the key charged instead (findCharge).
  */
 export const PAYMENT_KEY_TTL_MS = 23 * 3_600_000

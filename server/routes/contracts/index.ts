@@ -21,7 +21,7 @@ export const IDENTITY_UPLOAD_LIMIT = { name: 'uploadIdentity', max: 20, windowMs
 
 /**
  * A Kbis sent: 20 an hour per person, whatever becomes of it (each is up to 10 MB, checked on the PDF thread for up to
- * 5 s; found in review: nothing bounded how often one account could make the server check one).
+ * 5 s: nothing bounded how often one account could make the server check one).
  */
 export const KBIS_UPLOAD_LIMIT = { name: 'uploadKbis', max: 20, windowMs: 3_600_000, message: 'Trop de Kbis envoyés en peu de temps : réessayez dans une heure.' }
 /** billing: whether a forwarding address is in France ("France", "FR", any case). */

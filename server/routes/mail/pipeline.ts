@@ -1,4 +1,4 @@
-// Mail pipeline (issue 14): a letter's page images, the search of the letters' text, their deadlines.
+// Mail pipeline: a letter's page images, the search of the letters' text, their deadlines.
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest, notFound } from '../../http/errors.ts'

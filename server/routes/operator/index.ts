@@ -26,7 +26,7 @@ function retryOf(req: FastifyRequest, orderId: number, body: unknown): Retry | u
 }
 
 /**
- * The PDF of an operator's call: a base64 data URL that says application/pdf (found in review: text/html or an empty type
+ * The PDF of an operator's call: a base64 data URL that says application/pdf (text/html or an empty type
  * with PDF bytes passed; the bytes are checked anyway, but a program that declares another type is sending something
  * else than it thinks). Customers' uploads are not held to it: a browser names a type from the file's extension.
  */

@@ -1,4 +1,4 @@
-// The deadline found in a letter (issue 14), as the letter list, the viewer, the fiscal calendar and
+// The deadline found in a letter, as the letter list, the viewer, the fiscal calendar and
 // the dashboard say it: "À traiter avant le 15 janvier 2027 · 320,00 €".
 import { Badge } from './page.tsx'
 import { formatEuros } from './ui.tsx'

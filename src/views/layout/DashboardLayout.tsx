@@ -99,7 +99,7 @@ export default function DashboardLayout() {
   if (view === 'missingDocuments') return <MissingDocumentsNotice startup={startup} />
   if (view === 'failed') {
     // What failed in words, the server's reason after it (a bare « Une erreur interne est survenue. » said neither what
-    // nor what to do), 'Réessayer', and a way out: nothing else of the portal is shown (found in review).
+    // nor what to do), 'Réessayer', and a way out: nothing else of the portal is shown.
     return (
       <Centered>
         <Title>Votre espace n’a pas pu être chargé</Title>

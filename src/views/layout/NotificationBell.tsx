@@ -1,4 +1,4 @@
-// notifications (issue 14): the bell of the header: a count of unread notifications, a panel listing
+// notifications: the bell of the header: a count of unread notifications, a panel listing
 // them (unread first) kept live by the stream; opening one marks it read and goes to it; "Tout marquer
 // comme lu". Escape and its « Fermer » close the panel and give the focus back to the bell; so does a click or tap
 // outside it. On a phone it opens below the header (Header.tsx's bar is its containing block), never over the bars.
@@ -117,7 +117,7 @@ export function NotificationBell() {
   }, [open])
 
   // 'Tout marquer comme lu' goes once nothing is unread: if it had the focus, the panel takes it (not <body>, where
-  // Escape would reach nothing: found in review).
+  // Escape would reach nothing).
   useEffect(() => {
     if (open && unread === 0 && (document.activeElement === document.body || document.activeElement === null)) panel.current?.focus({ preventScroll: true })
   }, [open, unread])

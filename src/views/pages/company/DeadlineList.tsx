@@ -44,7 +44,7 @@ export function SourceLink({ href }: { href: string }) {
   )
 }
 
-/** A dated duty: a rule's (with its source) or a letter's (issue 14: with the link to the letter). */
+/** A dated duty: a rule's (with its source) or a letter's (with the link to the letter). */
 export type DatedEntry = Pick<Deadline, 'id' | 'date' | 'title' | 'detail' | 'movedFrom'> & { source?: string; letter?: { href: string; label: string } }
 
 function DeadlineItem({ deadline, past, next }: { deadline: DatedEntry; past: boolean; next: boolean }) {

@@ -2,7 +2,7 @@
 // company, computed in the browser (src/domain/fiscalCalendar.ts, rules and sources in its README):
 // VAT by the regime the customer picks, corporate-tax instalments and balance, CFE, annual return;
 // past ones greyed, the next one highlighted; "Ajouter à mon agenda" downloads them as an .ics file.
-// The deadlines found in the company's letters (issue 14) join the list, each linking to its letter.
+// The deadlines found in the company's letters join the list, each linking to its letter.
 import type { Order } from '../../../../server/contract/schemas.ts'
 import { localIsoDate } from '../../../domain/dates.ts'
 import { byDate } from '../../../domain/deadline.ts'

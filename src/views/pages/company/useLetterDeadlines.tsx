@@ -1,4 +1,4 @@
-// The deadlines found in an order's letters (issue 14), as entries of the fiscal calendar's list,
+// The deadlines found in an order's letters, as entries of the fiscal calendar's list,
 // with what to show while they load or when they cannot be loaded ('Réessayer').
 import { useActorRef, useSelector } from '@xstate/react'
 import { useFlows } from '../../app-context.tsx'

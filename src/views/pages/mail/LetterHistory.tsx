@@ -1,4 +1,4 @@
-// notifications (issue 14): "Historique" under the open letter: received, scanned, opened by whom, sent
+// notifications: "Historique" under the open letter: received, scanned, opened by whom, sent
 // by e-mail to whom, filed, forwarded, each with its date; read again after an action on the letter.
 import { useActorRef, useSelector } from '@xstate/react'
 import { styled } from 'goober'

@@ -102,7 +102,7 @@ export default function LettersPage(_: PageProps) {
   const orderIds = orders.map((o) => o.id).join()
   const documentIds = documents.map((d) => d.id).join()
   // A link first, then what is shown: a link followed on this page with its list already loaded (the
-  // bell's notification, issue 14) is matched at once instead of waiting for the list to change.
+  // bell's notification) is matched at once instead of waiting for the list to change.
   useEffect(() => {
     if (linked.documentId) mailbox.send({ type: 'link.follow', link: { documentId: linked.documentId, orderId: linked.orderId } })
   }, [mailbox, linked.documentId, linked.orderId])

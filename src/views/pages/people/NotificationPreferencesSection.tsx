@@ -1,4 +1,4 @@
-// notifications (issue 14): "E-mails de notification" on /informations-personnelles: for each order
+// notifications: "E-mails de notification" on /informations-personnelles: for each order
 // the user reaches, "Un e-mail par événement", "Un résumé quotidien" or "Aucun e-mail" (his own choice).
 import { useActorRef, useSelector } from '@xstate/react'
 import { styled } from 'goober'

@@ -9,7 +9,7 @@ import type { PageProps } from '../page.ts'
 import { mq } from '../../theme.ts'
 import { EmailSection, PasswordSection } from './AccountSections.tsx'
 import { DevicesSection } from './DevicesSection.tsx'
-// notifications (issue 14)
+// notifications
 import { NotificationPreferencesSection } from './NotificationPreferencesSection.tsx'
 import { PasskeysSection } from './PasskeysSection.tsx'
 import { Section } from './Section.tsx'

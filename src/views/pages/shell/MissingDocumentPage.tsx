@@ -71,7 +71,7 @@ function WithStartup({ startup }: { startup: StartupRef }) {
 }
 
 /**
- * The page stands alone (no menu, no header): its ways out (found in review: only « Envoyer mes documents » was there,
+ * The page stands alone (no menu, no header): its ways out (only « Envoyer mes documents » was there,
  * nothing led elsewhere but typing an address). Another domiciliation, when there are several: the selection screen.
  */
 function WayOutLinks({ startup }: { startup: StartupRef }) {
