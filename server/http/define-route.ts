@@ -30,7 +30,7 @@ export interface RouteContext<N extends RouteName> {
 
 export type Handler<N extends RouteName> = (ctx: RouteContext<N>) => Promise<ReplyOf<N>>
 
-/** A hot route's context: the session is not looked up beforehand, the handler's one statement checks it (docs/SERVER.md, "One statement per request"). */
+/** A hot route's context: the session is not looked up beforehand, the handler's one statement checks it (docs/SPEED.md, "One statement per request"). */
 export interface JoinedRouteContext<N extends RouteName> extends Omit<RouteContext<N>, 'user'> {
   session: SessionKey
 }

@@ -12,7 +12,7 @@ import { writeStoredChoice } from './storage.ts'
 
 /**
  * The startup's calls (spec §4) while the service is away for a moment: a server restarting, an instance leaving the
- * balancer or the database restarting answer nothing (0) or 502–504 for about a second (docs/SERVER.md). Such an answer
+ * balancer or the database restarting answer nothing (0) or 502–504 for about a second (docs/OPERATIONS.md). Such an answer
  * is asked again after these waits before it counts as a failure: a failed current-user fetch signs the user out
  * (spec §8), a failed contracts or orders fetch shows « Votre espace n’a pas pu être chargé ». Any other answer (a 401
  * above all) counts at once.

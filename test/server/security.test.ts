@@ -1,4 +1,4 @@
-// The security promises of docs/SERVER.md ("Security"), in process (app.inject, or a real socket where the
+// The security promises of docs/SECURITY.md, in process (app.inject, or a real socket where the
 // HTTP parser itself answers). Crash and shutdown of a real server: test/server/lifecycle.test.ts.
 import { connect as connectSocket } from 'node:net'
 import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises'

@@ -200,7 +200,7 @@ export async function recordIdentityDocuments(db: Kysely<Database>, orderId: num
       .where('type', 'in', documents.map((d) => d.type)).returning('file_key').execute()
     await tx.insertInto('uploaded_documents').values(documents).execute()
     const types = new Set((await tx.selectFrom('uploaded_documents').select('type').where('order_id', '=', orderId).execute()).map((r) => r.type))
-    // Decision (docs/SERVER.md): once every listed type has a file, the order counts as validated so the customer reaches the dashboard.
+    // Decision (docs/API.md): once every listed type has a file, the order counts as validated so the customer reaches the dashboard.
     if (!requiredTypes.every((type) => types.has(type))) return { validatedAt: null, replaced: replaced.map((r) => r.file_key) }
     const row = await tx.updateTable('orders').set({ missing_documents_validated_at: now })
       .where('id', '=', orderId).returning('missing_documents_validated_at').executeTakeFirstOrThrow()
