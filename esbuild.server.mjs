@@ -49,11 +49,11 @@ export async function buildServer({ outdir = serverOutdir } = {}) {
   await mkdir(outdir, { recursive: true })
   const result = await esbuild.build({
     absWorkingDir: root,
-    // The upload check's PDF reading and the letters' rendering run on worker threads (server/services/pdf-check-thread.ts,
-    // letter-render-thread.ts): an entry of its own each.
+    // The upload check's PDF reading runs on a worker thread (server/services/pdf-check-thread.ts), the letters' rendering
+    // in a child process (letter-render-process.ts): an entry of its own each.
     entryPoints: {
       server: 'server/server.ts', template: 'server/db/template.ts',
-      'pdf-check-worker': 'server/services/pdf-check-worker.ts', 'letter-render-worker': 'server/services/letter-render-worker.ts',
+      'pdf-check-worker': 'server/services/pdf-check-worker.ts', 'letter-render-child': 'server/services/letter-render-child.ts',
     },
     outdir,
     outExtension: { '.js': '.mjs' },
@@ -74,7 +74,7 @@ export async function buildServer({ outdir = serverOutdir } = {}) {
     metafile: true,
     define: {
       __COMMON_PASSWORDS_FILE__: JSON.stringify('common-passwords.txt'), __PGLITE_TEMPLATE_DIR__: JSON.stringify(templateDir),
-      __PDF_CHECK_WORKER__: JSON.stringify('./pdf-check-worker.mjs'), __LETTER_RENDER_WORKER__: JSON.stringify('./letter-render-worker.mjs'),
+      __PDF_CHECK_WORKER__: JSON.stringify('./pdf-check-worker.mjs'), __LETTER_RENDER_CHILD__: JSON.stringify('./letter-render-child.mjs'),
     },
   })
   // The migrated empty database a first start loads instead of running initdb (server/db/template.ts).

@@ -83,7 +83,7 @@ export async function createServer(config: Config) {
       }, SWEEP_EVERY_MS)
       timer.unref()
       if (config.jobWorker) {
-        const handlers = { [LETTER_JOB]: letterPipelineJob({ db: handle.db, storage, ocr }), [SECURITY_NOTICE_JOB]: securityNoticeJob(deps) }
+        const handlers = { [LETTER_JOB]: letterPipelineJob({ db: handle.db, storage, ocr, log: logger }), [SECURITY_NOTICE_JOB]: securityNoticeJob(deps) }
         const kinds: readonly string[] = config.jobKinds ?? JOB_KINDS
         worker = startJobWorker({ db: handle.db, handlers: Object.fromEntries(Object.entries(handlers).filter(([kind]) => kinds.includes(kind))), log: logger })
         deps.jobs = worker

@@ -19,6 +19,9 @@ export interface JobContext {
 
 export type JobHandler = (ctx: JobContext) => Promise<void>
 
+/** A failure that another attempt would meet again (a file no reader opens): recorded once, the job failed without retry. */
+export class PermanentJobError extends Error {}
+
 /** The lease passed and another worker claimed the job: this worker's results are dropped. */
 export class JobLostError extends Error {
   constructor(id: string) {
@@ -84,11 +87,13 @@ export async function runOneJob(options: WorkerOptions & { name: string; only?: 
       options.log?.warn({ job: job.id, kind: job.kind, released }, 'tâche interrompue par l’arrêt du serveur : remise en file')
       return true
     }
-    const delay = backoffDelay(job.attempts, options.backoffBaseMs ?? 10_000, options.backoffMaxMs ?? 10 * 60_000)
+    const permanent = error instanceof PermanentJobError
+    const delay = permanent ? null : backoffDelay(job.attempts, options.backoffBaseMs ?? 10_000, options.backoffMaxMs ?? 10 * 60_000)
     const message = error instanceof Error ? error.stack ?? error.message : String(error)
     const record = async () => {
       const outcome = await markJobFailed(db, job.id, name, message, now(), delay)
-      options.log?.error({ job: job.id, kind: job.kind, attempt: job.attempts, outcome, err: error }, outcome === 'failed' ? 'tâche abandonnée après ses essais' : 'tâche en échec, nouvel essai prévu')
+      options.log?.error({ job: job.id, kind: job.kind, attempt: job.attempts, outcome, err: error },
+        permanent ? 'tâche abandonnée : échec définitif, sans nouvel essai' : outcome === 'failed' ? 'tâche abandonnée après ses essais' : 'tâche en échec, nouvel essai prévu')
     }
     try {
       await record()

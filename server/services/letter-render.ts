@@ -1,9 +1,10 @@
-// A letter's pages drawn and their text layer read (mail pipeline, issue 14), on the render thread
-// (letter-render-worker.ts, started by letter-render-thread.ts), never on the thread that answers HTTP: pdf.js (unpdf) on
+// A letter's pages drawn and their text layer read (mail pipeline), in the render process
+// (letter-render-child.ts, started by letter-render-process.ts), never in the process that answers HTTP: pdf.js (unpdf) on
 // @napi-rs/canvas, each page to a WebP image within a pixel bound, and its text layer; a page whose layer is too thin
-// (a scan) comes back with its picture too, for OCR.
+// (a scan) comes back with its picture too, for OCR. A page the render process could not draw within its limits is
+// drawn again without its large pictures ('light'), or replaced by a notice ('skip'): the letter stays whole as its PDF.
 
-// unpdf (pdf.js) and the canvas are loaded by the thread at its start (loadRenderer), not when the server starts (issue 13).
+// unpdf (pdf.js) and the canvas are loaded by the render process at its start (loadRenderer), not when the server starts.
 const canvasModule = () => import('@napi-rs/canvas')
 const unpdfModule = () => {
   supplyTransferToFixedLength()
@@ -32,14 +33,20 @@ export const MAX_PAGE_IMAGE_BYTES = 200 * 1024
 export const MAX_PAGE_IMAGES = 50
 /** A picture inside a page that pdf.js decodes at most, in pixels (a 600 dpi A4 scan has 35 million); a larger one is left out. */
 export const MAX_EMBEDDED_IMAGE_PIXELS = 50_000_000
+/** The same bound when a page is drawn again without its large pictures ('light'): a logo, a signature, a stamp stay. */
+export const LIGHT_EMBEDDED_IMAGE_PIXELS = 1_000_000
 /**
- * How every customer PDF is opened with pdf.js (getDocumentProxy; renderPageAsImage draws from that same document).
+ * How every customer PDF is opened with pdf.js (openLetter; renderPageAsImage draws from that same document).
  * isEvalSupported false: pdf.js then never builds JavaScript functions (`new Function`) from a PDF's PostScript
  * calculator functions (type 4, in shadings and colour spaces) and interprets them instead, a little slower: code made
  * from what a customer's file says runs in no case. unpdf 1.7 passes it by default too; said here so that no update of
- * unpdf's defaults, nor a direct call to pdf.js, takes it back.
+ * unpdf's defaults, nor a direct call to pdf.js, takes it back. maxImageSize: pictures over it (by their declared size)
+ * are left out. pdf.js 5.6's canvasMaxAreaInBytes is not given: it only sizes its ImageResizer, used with an
+ * OffscreenCanvas, which Node lacks; the page's own canvas is bounded by pageScale.
  */
 export const PDFJS_DOCUMENT_OPTIONS = { verbosity: 0, maxImageSize: MAX_EMBEDDED_IMAGE_PIXELS, isEvalSupported: false } as const
+/** A page drawn again without its large pictures. */
+export const PDFJS_LIGHT_OPTIONS = { ...PDFJS_DOCUMENT_OPTIONS, maxImageSize: LIGHT_EMBEDDED_IMAGE_PIXELS } as const
 /** The text kept per letter: far beyond a letter, far below PostgreSQL's 1 MB tsvector limit. */
 const MAX_TEXT_CHARS = 200_000
 /** Pages whose text layer holds fewer letters than this are read by OCR (a scan with a stray stamp). */
@@ -61,8 +68,35 @@ export interface PageImage {
   height: number
 }
 
-/** A PNG page as WebP of at most MAX_PAGE_IMAGE_BYTES, neither side over WebP's limit: lower quality first, then smaller. */
-export async function toWebp(png: Uint8Array): Promise<PageImage> {
+/** How a page was drawn: whole, without its large pictures, or not at all (a notice in its place). */
+export type PageMode = 'full' | 'light' | 'skip'
+
+/** What the customer reads on a page drawn without its large pictures, and on a page left out. */
+export const LIGHT_PAGE_NOTICE = 'Aperçu allégé : les images trop lourdes de cette page ne sont pas affichées. Le courrier complet est dans son PDF (« Télécharger »).'
+export const skippedPageNotice = (page: number) =>
+  `Page ${page} : trop lourde pour être affichée en aperçu. Elle se trouve, intacte, dans le PDF du courrier (« Télécharger »).`
+
+type Context = ReturnType<ReturnType<Awaited<ReturnType<typeof canvasModule>>['createCanvas']>['getContext']>
+
+/** `text` cut into lines of at most `width` pixels in the context's font. */
+function linesOf(context: Context, text: string, width: number): string[] {
+  const lines: string[] = []
+  let line = ''
+  for (const word of text.split(/\s+/)) {
+    const next = line ? `${line} ${word}` : word
+    if (line && context.measureText(next).width > width) {
+      lines.push(line)
+      line = word
+    } else {
+      line = next
+    }
+  }
+  if (line) lines.push(line)
+  return lines
+}
+
+/** A PNG page as WebP of at most MAX_PAGE_IMAGE_BYTES, neither side over WebP's limit: lower quality first, then smaller. A notice goes in a band at its top. */
+export async function toWebp(png: Uint8Array, notice?: string): Promise<PageImage> {
   const { createCanvas, loadImage } = await canvasModule()
   const image = await loadImage(Buffer.from(png))
   const fit = Math.min(1, MAX_PAGE_IMAGE_SIDE / image.width, MAX_PAGE_IMAGE_SIDE / image.height)
@@ -74,14 +108,41 @@ export async function toWebp(png: Uint8Array): Promise<PageImage> {
     context.fillStyle = '#ffffff'
     context.fillRect(0, 0, width, height)
     context.drawImage(image, 0, 0, width, height)
+    if (notice) {
+      const size = Math.max(10, Math.round(width / 48))
+      context.font = `${size}px sans-serif`
+      const lines = linesOf(context, notice, width - 2 * size)
+      context.fillStyle = '#fff3cd'
+      context.fillRect(0, 0, width, (lines.length + 1) * size * 1.3)
+      context.fillStyle = '#5c4400'
+      lines.forEach((line, i) => context.fillText(line, size, (i + 1) * size * 1.3))
+    }
     for (const quality of [80, 60, 40]) {
       const bytes = await canvas.encode('webp', quality)
-      // A copy of its own: the image is moved to the server's thread, which cannot take a slice of a shared buffer.
+      // A copy of its own: a Buffer may be a slice of a larger shared one.
       if (bytes.length <= MAX_PAGE_IMAGE_BYTES) return { bytes: new Uint8Array(bytes), width, height }
     }
     width = Math.max(1, Math.round(width * 0.8))
     height = Math.max(1, Math.round(height * 0.8))
   }
+}
+
+/** An A4 sheet saying that page `number` is left out of the preview: it never touches the PDF. */
+export async function skippedPageImage(number: number): Promise<PageImage> {
+  const { createCanvas } = await canvasModule()
+  const [width, height] = [PAGE_IMAGE_WIDTH, Math.round(PAGE_IMAGE_WIDTH * 842 / 595)]
+  const canvas = createCanvas(width, height)
+  const context = canvas.getContext('2d')
+  context.fillStyle = '#ffffff'
+  context.fillRect(0, 0, width, height)
+  context.strokeStyle = '#b0b0b0'
+  context.lineWidth = 4
+  context.strokeRect(40, 40, width - 80, height - 80)
+  context.fillStyle = '#333333'
+  context.font = '40px sans-serif'
+  const lines = linesOf(context, skippedPageNotice(number), width - 240)
+  lines.forEach((line, i) => context.fillText(line, 120, height / 2 - (lines.length * 56) / 2 + i * 56))
+  return { bytes: new Uint8Array(await canvas.encode('webp', 80)), width, height }
 }
 
 /** Control characters and the search's highlight markers never reach the index. */
@@ -92,34 +153,63 @@ export const cleanText = (text: string) => text
 export interface RenderedPage extends PageImage {
   /** The page's text layer, cleaned. */
   layer: string
-  /** The page drawn as PNG when its layer is too thin to index (a scan): to be read by OCR; null otherwise. */
+  /** The page drawn as PNG when its layer is too thin to index (a scan) and it was drawn whole: to be read by OCR; null otherwise. */
   scan: Uint8Array<ArrayBuffer> | null
 }
 
-/** pdf.js and the canvas compiled: the render thread calls it before it says it is ready. */
+/** pdf.js and the canvas compiled: the render process calls it before it says it is ready. */
 export async function loadRenderer() {
   await Promise.all([unpdfModule(), canvasModule()])
 }
 
-/** The first MAX_PAGE_IMAGES pages of a letter: each drawn and its text layer read (no other page is read). */
-export async function renderPages(pdf: Uint8Array): Promise<RenderedPage[]> {
+export interface OpenLetter {
+  /** Its pages, of which the first MAX_PAGE_IMAGES are drawn. */
+  pages: number
+  /** Page `number`'s text layer, cleaned (reading it decodes no picture). */
+  layer(number: number): Promise<string>
+  /** Page `number` drawn whole or without its large pictures; `layer` decides whether it goes to OCR. */
+  draw(number: number, mode: 'full' | 'light', layer: string): Promise<RenderedPage>
+  close(): Promise<void>
+}
+
+/** A letter opened with pdf.js; the document without large pictures is opened only when a page needs it. */
+export async function openLetter(pdf: Uint8Array): Promise<OpenLetter> {
   const { getDocumentProxy, renderPageAsImage } = await unpdfModule()
-  // A copy: pdf.js may take the buffer it is given.
-  const proxy = await getDocumentProxy(new Uint8Array(pdf), { ...PDFJS_DOCUMENT_OPTIONS })
+  type Proxy = Awaited<ReturnType<typeof getDocumentProxy>>
+  // A copy each time: pdf.js may take the buffer it is given.
+  const open = (options: typeof PDFJS_DOCUMENT_OPTIONS | typeof PDFJS_LIGHT_OPTIONS) => getDocumentProxy(new Uint8Array(pdf), { ...options })
+  const whole = await open(PDFJS_DOCUMENT_OPTIONS)
+  let light: Promise<Proxy> | undefined
+  const drawn = async (proxy: Proxy, number: number) => {
+    const { width, height } = (await proxy.getPage(number)).getViewport({ scale: 1 })
+    return new Uint8Array(await renderPageAsImage(proxy, number, { scale: pageScale(width, height), canvasImport: canvasModule }))
+  }
+  return {
+    pages: whole.numPages,
+    async layer(number) {
+      const content = await (await whole.getPage(number)).getTextContent()
+      return cleanText(content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : '')).join(''))
+    },
+    async draw(number, mode, layer) {
+      if (mode === 'light') return { ...(await toWebp(await drawn(await (light ??= open(PDFJS_LIGHT_OPTIONS)), number), LIGHT_PAGE_NOTICE)), layer, scan: null }
+      const png = await drawn(whole, number)
+      const thin = (layer.match(/\p{L}/gu)?.length ?? 0) < MIN_LAYER_LETTERS
+      return { ...(await toWebp(png)), layer, scan: thin ? png : null }
+    },
+    async close() {
+      await Promise.all([whole.destroy(), light?.then((proxy) => proxy.destroy(), () => undefined)])
+    },
+  }
+}
+
+/** The first MAX_PAGE_IMAGES pages of a letter, each drawn whole and its text layer read, in this process (no limit: tests). */
+export async function renderPages(pdf: Uint8Array): Promise<RenderedPage[]> {
+  const letter = await openLetter(pdf)
   try {
     const pages: RenderedPage[] = []
-    const count = Math.min(proxy.numPages, MAX_PAGE_IMAGES)
-    for (let number = 1; number <= count; number++) {
-      const page = await proxy.getPage(number)
-      const content = await page.getTextContent()
-      const layer = cleanText(content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : '')).join(''))
-      const { width, height } = page.getViewport({ scale: 1 })
-      const png = new Uint8Array(await renderPageAsImage(proxy, number, { scale: pageScale(width, height), canvasImport: canvasModule }))
-      const thin = (layer.match(/\p{L}/gu)?.length ?? 0) < MIN_LAYER_LETTERS
-      pages.push({ ...(await toWebp(png)), layer, scan: thin ? png : null })
-    }
+    for (let number = 1; number <= Math.min(letter.pages, MAX_PAGE_IMAGES); number++) pages.push(await letter.draw(number, 'full', await letter.layer(number)))
     return pages
   } finally {
-    await proxy.destroy()
+    await letter.close()
   }
 }

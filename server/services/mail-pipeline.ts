@@ -1,4 +1,4 @@
-// What happens to a letter after it arrives (issue 14), as a durable background job queued in the
+// What happens to a letter after it arrives, as a durable background job queued in the
 // transaction that inserts the letter (services/ingest.ts, the seed): each page rendered to a WebP image
 // ~1240 px wide (≤ 200 KB) stored beside the PDF, the text read from the PDF's text layer or, for a page
 // without one, by French OCR, the deadline found in that text. The images are written first, then their
@@ -8,13 +8,19 @@ import { findDeadline } from '../contract/rules/deadlines.ts'
 import { enqueueJob, enqueueJobs } from '../db/repositories/jobs.ts'
 import { findLetterForPipeline, saveLetterPipelineResult } from '../db/repositories/mail-pipeline.ts'
 import type { Db } from '../db/schema.ts'
-import type { JobHandler } from './jobs.ts'
-import { cleanText, type PageImage } from './letter-render.ts'
-import { letterRenderTimeoutMs, renderPagesOffThread } from './letter-render-thread.ts'
+import { PermanentJobError, type JobHandler } from './jobs.ts'
+import { cleanText, type PageImage, type PageMode } from './letter-render.ts'
+import { letterRenderTimeoutMs, renderLetterPages, UnreadableLetterError, type DrawnPage } from './letter-render-process.ts'
 import type { Ocr } from './ocr.ts'
 import { storeWithRecord, type Storage } from './storage.ts'
 
 export const LETTER_JOB = 'letter-pipeline'
+
+/**
+ * A page's OCR at most: a clean page takes 1 to 3 s on two cores, a noisy one 17 s. Past it the page is left unread
+ * (its image is kept) and tesseract's worker is ended, the next scan getting a new one.
+ */
+export const OCR_PAGE_TIMEOUT_MS = 10_000
 
 /** Queues the pipeline of a letter; called in the transaction that inserts it. */
 export function enqueueLetterPipeline(db: Db, documentId: number) {
@@ -27,51 +33,120 @@ export function enqueueLetterPipelines(db: Db, documentIds: number[]) {
 }
 
 export interface RenderedLetter {
-  pages: PageImage[]
+  pages: (PageImage & { mode: PageMode; reason?: string })[]
   /** The letter's text (layer or OCR), null when nothing could be read. */
   text: string | null
   ocrPages: number
+  /** Scans whose OCR passed its time limit (their text left out). */
+  ocrTimeouts: number[]
+}
+
+export interface PipelineLog {
+  warn(details: object, message: string): void
+}
+
+export interface RenderLimits {
+  /** The letter's rendering at most (letterRenderTimeoutMs of its pages): past it the pages not yet drawn are left out. */
+  timeoutMs: number
+  /** A page's layer or drawing at most (PAGE_RENDER_TIMEOUT_MS). */
+  pageTimeoutMs?: number
+  /** A page's OCR at most (OCR_PAGE_TIMEOUT_MS). */
+  ocrPageTimeoutMs?: number
+  signal?: AbortSignal
+}
+
+class OcrTimeout extends Error {}
+
+/** `scan` read by `ocr` within `timeoutMs`; null past it. Rejects when `signal` aborts. */
+async function readWithin(ocr: Ocr, scan: Uint8Array, timeoutMs: number, signal?: AbortSignal): Promise<string | null | OcrTimeout> {
+  const stop = new AbortController()
+  const timer = setTimeout(() => stop.abort(new OcrTimeout(`OCR arrêté après ${timeoutMs} ms`)), timeoutMs)
+  const onAbort = () => stop.abort(signal!.reason)
+  signal?.addEventListener('abort', onAbort, { once: true })
+  try {
+    return await ocr.read(scan, stop.signal)
+  } catch (error) {
+    if (error instanceof OcrTimeout) return error
+    throw error
+  } finally {
+    clearTimeout(timer)
+    signal?.removeEventListener('abort', onAbort)
+  }
 }
 
 /**
- * The pages drawn and their layers read on the render thread; the scans read by OCR (tesseract's own thread). When
- * `signal` aborts (the server closing) the drawing is ended at once, and no further page is read.
+ * The pages drawn and their layers read in the render process, each within its limits (a page that passes one is
+ * drawn without its large pictures, or left out); the scans read by OCR (tesseract's own thread), each as soon as it
+ * is drawn and within OCR_PAGE_TIMEOUT_MS. When `signal` aborts (the server closing) the drawing is ended at once, and
+ * no further page is read.
  */
-export async function renderLetter(pdf: Uint8Array, ocr: Ocr, timeoutMs: number, signal?: AbortSignal): Promise<RenderedLetter> {
-  const rendered = await renderPagesOffThread(pdf, timeoutMs, signal)
-  const texts: string[] = []
+export async function renderLetter(pdf: Uint8Array, ocr: Ocr, { timeoutMs, pageTimeoutMs, ocrPageTimeoutMs = OCR_PAGE_TIMEOUT_MS, signal }: RenderLimits): Promise<RenderedLetter> {
+  const texts: (string | null)[] = []
+  const ocrTimeouts: number[] = []
   let ocrPages = 0
-  for (const page of rendered) {
-    if (!page.scan) {
-      texts.push(page.layer)
-      continue
-    }
+  let reading: Promise<void> = Promise.resolve()
+  let unread: unknown = null
+  const read = async (page: DrawnPage, scan: Uint8Array) => {
+    if (unread) return
     signal?.throwIfAborted()
     ocrPages++
-    const read = await ocr.read(page.scan)
-    if (read) texts.push(cleanText(read))
+    const text = await readWithin(ocr, scan, ocrPageTimeoutMs, signal)
+    if (text instanceof OcrTimeout) ocrTimeouts.push(page.number)
+    else texts[page.number - 1] = text && cleanText(text)
   }
-  const text = cleanText(texts.join('\n\n'))
-  return { pages: rendered.map(({ bytes, width, height }) => ({ bytes, width, height })), text: text || null, ocrPages }
+  const pages = await renderLetterPages(pdf, {
+    timeoutMs, pageTimeoutMs, signal,
+    onPage: (page) => {
+      const scan = page.scan
+      if (!scan) return void (texts[page.number - 1] = page.layer)
+      // Read while the next page is drawn; the picture is let go once read.
+      page.scan = null
+      reading = reading.then(() => read(page, scan)).catch((error: unknown) => { unread ??= error })
+    },
+  }).finally(() => reading)
+  if (unread) throw unread
+  const text = cleanText(texts.filter((t) => t).join('\n\n'))
+  return {
+    pages: pages.map(({ bytes, width, height, mode, reason }) => ({ bytes, width, height, mode, ...(reason ? { reason } : {}) })),
+    text: text || null, ocrPages, ocrTimeouts,
+  }
 }
 
 export interface PipelineDeps {
   db: Db
   storage: Storage
   ocr: Ocr
-  /** A letter's rendering at most, instead of letterRenderTimeoutMs of its pages (letter-render-thread.ts); past it the attempt fails. */
+  /** The operators' log: pages drawn with less or left out, OCR given up. */
+  log?: PipelineLog
+  /** A letter's rendering at most, instead of letterRenderTimeoutMs of its pages (letter-render-process.ts). */
   renderTimeoutMs?: number
+  /** A page's drawing at most, instead of PAGE_RENDER_TIMEOUT_MS. */
+  pageTimeoutMs?: number
+  /** A page's OCR at most, instead of OCR_PAGE_TIMEOUT_MS. */
+  ocrPageTimeoutMs?: number
 }
 
+const MODE_NAMES: Record<PageMode, string> = { full: 'entière', light: 'sans ses grandes images', skip: 'omise (avis à sa place)' }
+
 /** The job: render, read, find the deadline, then store the images and write everything at once. */
-export function letterPipelineJob({ db, storage, ocr, renderTimeoutMs }: PipelineDeps): JobHandler {
+export function letterPipelineJob({ db, storage, ocr, log, renderTimeoutMs, pageTimeoutMs, ocrPageTimeoutMs }: PipelineDeps): JobHandler {
   return async ({ job, finish, signal }) => {
     const { documentId } = job.payload as { documentId: number }
     const letter = await findLetterForPipeline(db, documentId)
     const pdf = letter ? await storage.get(letter.file_key) : null
     // The letter or its file is gone (a letter is never removed, but a row may be fixed by hand): nothing to do.
     if (!letter || !pdf) return void (await finish(async () => undefined))
-    const rendered = await renderLetter(pdf, ocr, renderTimeoutMs ?? letterRenderTimeoutMs(letter.pages), signal)
+    let rendered: RenderedLetter
+    try {
+      rendered = await renderLetter(pdf, ocr, { timeoutMs: renderTimeoutMs ?? letterRenderTimeoutMs(letter.pages), pageTimeoutMs, ocrPageTimeoutMs, signal })
+    } catch (error) {
+      // The same file would fail the same way at every attempt.
+      if (error instanceof UnreadableLetterError) throw new PermanentJobError(error.message, { cause: error })
+      throw error
+    }
+    const lessened = rendered.pages.flatMap((page, i) => (page.mode === 'full' ? [] : [{ page: i + 1, rendu: MODE_NAMES[page.mode], cause: page.reason }]))
+    if (lessened.length) log?.warn({ documentId, pages: lessened }, 'aperçu du courrier allégé : pages dessinées sans leurs grandes images ou omises (le PDF reste entier)')
+    if (rendered.ocrTimeouts.length) log?.warn({ documentId, pages: rendered.ocrTimeouts, limiteMs: ocrPageTimeoutMs ?? OCR_PAGE_TIMEOUT_MS }, 'OCR abandonné sur des pages trop longues à lire : leur texte manque à la recherche')
     const deadline = rendered.text ? findDeadline(rendered.text, letter.received_at) : null
     const suffix = Math.random().toString(36).slice(2, 8)
     // Beside the PDF: documents/2026-11/<uuid>.pdf → documents/2026-11/<uuid>-p1-<suffix>.webp

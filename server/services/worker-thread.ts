@@ -1,5 +1,6 @@
 // A worker thread that runs one task at a time off the event loop, within resource limits and a time limit: the upload
-// check's PDF reading (pdf-check-thread.ts) and a letter's rendering (letter-render-thread.ts). Started with the first
+// check's PDF reading (pdf-check-thread.ts; a letter's rendering needs a bound on native memory too, which no thread has:
+// it runs in a child process, letter-render-process.ts). Started with the first
 // task and kept (its modules compiled once); a task that runs past its time or past the thread's heap ends the thread
 // (terminate()), and the next task gets a new one, as does a task its caller gives up on (its `signal`: the server
 // closing). It never keeps a process alive.

@@ -13,7 +13,7 @@ import { tinyPdf } from '../util/server-samples.ts'
 
 const test = suite('the pre-built server')
 
-test('node dist-server/server.mjs starts on a fresh database (from its migrated template) with the demo data, answers /health and the API, renders letters once up on its render thread, checks an uploaded PDF on its worker, and stops on SIGTERM', async () => {
+test('node dist-server/server.mjs starts on a fresh database (from its migrated template) with the demo data, answers /health and the API, renders letters once up in its render process, checks an uploaded PDF on its worker, and stops on SIGTERM', async () => {
   // Inside the project (.tmp/ is ignored by git): the bundle imports its packages from the project's node_modules.
   await mkdir(join(import.meta.dirname, '../../.tmp'), { recursive: true })
   const dir = await mkdtemp(join(import.meta.dirname, '../../.tmp/built-server-'))
@@ -22,6 +22,8 @@ test('node dist-server/server.mjs starts on a fresh database (from its migrated 
     await buildServer({ outdir })
     const bundle = await readFile(join(outdir, 'server.mjs'), 'utf8')
     assert.not.match(bundle, /from ["']tsx/, 'the bundle needs no TypeScript loader')
+    assert.ok(existsSync(join(outdir, 'letter-render-child.mjs')), 'the render process’s entry beside server.mjs')
+    assert.match(bundle, '"./letter-render-child.mjs"')
     // What only some requests need stays out of what every start compiles: pdf-lib (uploads' checks, certificates, the
     // demo's drawing) and @simplewebauthn/server (passkeys) are chunks of their own, imported at their first use.
     assert.not.match(bundle, /function generateRegistrationOptions/, '@simplewebauthn/server in the start bundle')
@@ -48,8 +50,8 @@ test('node dist-server/server.mjs starts on a fresh database (from its migrated 
       const reset = await fetch(`http://127.0.0.1:${port}/reset-password`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: 'x'.repeat(43), password: 'une phrase assez longue' }) })
       assert.is(reset.status, 400)
       assert.match((await reset.json()).message, /^Ce lien de réinitialisation est invalide/)
-      // The job worker, started once the server said it was ready (server.ts), renders the demo letters' pages on the
-      // render thread, an entry of the bundle of its own (letter-render-worker.mjs).
+      // The job worker, started once the server said it was ready (server.ts), renders the demo letters' pages in the
+      // render process, an entry of the bundle of its own (letter-render-child.mjs), run by plain node.
       const login = await fetch(`http://127.0.0.1:${port}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'demo@example.com', password: DEMO_PASSWORD }) })
       const { apiToken } = await login.json() as { apiToken: string }
       let rendered = false

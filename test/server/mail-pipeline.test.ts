@@ -1,12 +1,13 @@
-// Mail pipeline (issue 14): each letter's page images, its text (text layer or French OCR), the search
+// Mail pipeline: each letter's page images, its text (text layer or French OCR), the search
 // and the deadlines, through the durable jobs; on PDFs made here (test/util/letters.ts).
 import { readdir } from 'node:fs/promises'
 import { createCanvas, loadImage } from '@napi-rs/canvas'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { claimJob, enqueueJob, findJob, findJobFor, LEASE_SPENT_ERROR } from '../../server/db/repositories/jobs.ts'
-import { DEFAULT_LEASE_MS, runOneJob, startJobWorker, type JobHandler } from '../../server/services/jobs.ts'
-import { letterRenderTimeoutMs } from '../../server/services/letter-render-thread.ts'
+import { DEFAULT_LEASE_MS, PermanentJobError, runOneJob, startJobWorker, type JobHandler } from '../../server/services/jobs.ts'
+import { skippedPageImage } from '../../server/services/letter-render.ts'
+import { letterRenderTimeoutMs } from '../../server/services/letter-render-process.ts'
 import { LETTER_JOB, letterPipelineJob } from '../../server/services/mail-pipeline.ts'
 import { fsStorage } from '../../server/services/storage.ts'
 import { SEARCH_LENGTH_MESSAGE } from '../../server/routes/mail/pipeline.ts'
@@ -213,36 +214,27 @@ heavy('the render’s time limit follows the pages drawn: 22 s for one, 120 s fo
   assert.ok(letterRenderTimeoutMs(50) < DEFAULT_LEASE_MS / 2, 'room left for OCR within the lease')
 })
 
-heavy('a 20 KB PDF whose page takes pdf.js gigabytes to draw: the API goes on answering, the attempt fails at the render’s time limit, retried then given up; the letter stays readable', async (ctx) => {
+heavy('a 20 KB PDF whose page takes pdf.js gigabytes to draw: the API goes on answering; the page is left out at the render’s time limit (a notice in its place) and the letter published at its first attempt, its PDF readable', async (ctx) => {
   const order = ctx.orders['Boulangerie des Lilas SAS']!.id
   const pdf = await slowToDrawPdf(10)
   assert.ok(pdf.length < 30_000, `${pdf.length} bytes`)
   const added = await addLetter(ctx.t, order, 'Expéditeur piégé', pdf)
   const job = (await findJobFor(ctx.t.deps.db, LETTER_JOB, added.id))!
-  await ctx.t.deps.db.updateTable('jobs').set({ max_attempts: 2 }).where('id', '=', job.id).execute()
   const handlers = { [LETTER_JOB]: letterPipelineJob({ db: ctx.t.deps.db, storage: ctx.t.deps.storage, ocr: ctx.t.ocr, renderTimeoutMs: 1_500 }) }
-  // No delay before the second attempt (backoff 0): both attempts run here.
-  const attempt = () => runOneJob({ db: ctx.t.deps.db, name: 'essai', only: String(job.id), handlers, backoffBaseMs: 0 })
-  const states: unknown[] = []
-  const started = performance.now()
   const watched = await watchingTheEventLoop(ctx.t, async () => {
-    for (let n = 0; n < 2; n++) {
-      await attempt()
-      const row = await findJob(ctx.t.deps.db, job.id)
-      states.push([row?.state, row?.attempts])
-    }
+    await runOneJob({ db: ctx.t.deps.db, name: 'essai', only: String(job.id), handlers })
   })
-  const elapsed = performance.now() - started
   assert.ok(watched.stall < 1000, `the event loop stopped ${watched.stall.toFixed(0)} ms`)
   assert.ok(watched.health < 1000, `GET /health answered after ${watched.health.toFixed(0)} ms`)
-  assert.ok(watched.answered >= elapsed / 100 / 2, `${watched.answered} health checks answered in ${elapsed.toFixed(0)} ms`)
-  assert.ok(elapsed < 20_000, `two attempts in ${elapsed.toFixed(0)} ms`)
-  assert.equal(states, [['queued', 1], ['failed', 2]], 'a failed attempt, retried, then given up')
-  assert.match((await findJob(ctx.t.deps.db, job.id))?.last_error ?? '', 'le rendu du courrier a dépassé 1,5 s')
+  assert.ok(watched.answered > 0, 'health checks answered meanwhile')
+  const row = await findJob(ctx.t.deps.db, job.id)
+  assert.equal([row?.state, row?.attempts, row?.last_error], ['done', 1, null], 'never retried')
   const letter = await letterOf(ctx.t, ctx.camille, order, added.id)
-  assert.equal([letter.pageImages, letter.searchable], [0, false])
+  assert.equal([letter.pageImages, letter.searchable], [1, false])
+  const page = await call(ctx.t.app, ctx.camille, 'GET', `/api-protected/documents/${added.id}/pages/1`)
+  assert.ok(Buffer.compare(page.rawPayload, Buffer.from((await skippedPageImage(1)).bytes)) === 0, 'the page’s notice')
   assert.is((await call(ctx.t.app, ctx.camille, 'GET', `/api-protected/documents/${added.id}/file`)).statusCode, 200)
-  // The thread was ended and the next letter gets a new one.
+  // The render process was ended and the next letter gets a new one.
   const next = await addLetter(ctx.t, order, 'Expéditeur ordinaire', await textLayerPdf([['Une lettre ordinaire apres la lettre piegee.']]))
   await ctx.t.runLetterJob(next.id)
   assert.is((await letterOf(ctx.t, ctx.camille, order, next.id)).pageImages, 1)
@@ -449,6 +441,20 @@ jobs('a failing job is retried with a growing delay, then stops after its attemp
   assert.equal([job?.state, job?.attempts, tries], ['failed', 3, 3])
   assert.match(job?.last_error ?? '', 'essai 3 raté')
   assert.is(await at(3_600_000), false, 'a failed job is not taken again')
+})
+
+jobs('a permanent failure (PermanentJobError) is recorded once: failed at its first attempt, never retried', async (ctx) => {
+  const db = ctx.t.deps.db
+  const t0 = new Date('2026-11-21T12:00:00Z')
+  const id = await enqueueJob(db, 'sans-espoir', {}, { runAt: t0, maxAttempts: 5 })
+  let tries = 0
+  const handlers = { 'sans-espoir': async () => { tries++; throw new PermanentJobError('fichier illisible') } }
+  assert.is(await runOneJob({ db, name: 'W', now: () => t0, handlers }), true)
+  const job = await findJob(db, id)
+  assert.equal([job?.state, job?.attempts, tries], ['failed', 1, 1])
+  assert.match(job?.last_error ?? '', 'fichier illisible')
+  assert.ok(job?.finished_at, 'its end is dated')
+  assert.is(await runOneJob({ db, name: 'W', now: () => new Date(t0.getTime() + 3_600_000), handlers }), false, 'not taken again')
 })
 
 jobs('a job that kills its worker every time (memory, a container limit) ends failed after its attempts, not reclaimed forever', async (ctx) => {

@@ -3,15 +3,17 @@
 import { readFileSync } from 'node:fs'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { PDFJS_DOCUMENT_OPTIONS, renderPages } from '../../server/services/letter-render.ts'
+import { PDFJS_DOCUMENT_OPTIONS, PDFJS_LIGHT_OPTIONS, renderPages } from '../../server/services/letter-render.ts'
 import { postScriptFunctionPdf } from '../util/hostile-pdfs.ts'
 
-test('the shared options say isEvalSupported false, and the letters’ rendering opens its PDF with them (its only pdf.js call)', () => {
+test('the shared options say isEvalSupported false, the lighter ones too, and the letters’ rendering opens its PDF with one of them (its only pdf.js call)', () => {
   assert.is(PDFJS_DOCUMENT_OPTIONS.isEvalSupported, false)
+  assert.is(PDFJS_LIGHT_OPTIONS.isEvalSupported, false)
   const source = readFileSync(new URL('../../server/services/letter-render.ts', import.meta.url), 'utf8')
   const opens = source.match(/getDocumentProxy\([^)]*\)[^\n]*/g) ?? []
   assert.is(opens.length, 1, opens.join('\n'))
-  assert.match(opens[0]!, '...PDFJS_DOCUMENT_OPTIONS })')
+  assert.match(opens[0]!, '{ ...options })')
+  assert.match(source, 'const open = (options: typeof PDFJS_DOCUMENT_OPTIONS | typeof PDFJS_LIGHT_OPTIONS) =>')
   // renderPageAsImage is given that document, not the bytes (it would open them with unpdf's options).
   assert.match(source, /renderPageAsImage\(proxy,/)
 })

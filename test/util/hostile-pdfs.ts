@@ -110,3 +110,64 @@ export function postScriptFunctionPdf(): Buffer {
     { dict: '/FunctionType 4 /Domain [0 1] /Range [0 1]', stream: Buffer.from('{ 1 exch sub }') },
   ])
 }
+
+/**
+ * One A4 page showing `count` distinct RGB pictures of `side` × `side` pixels, all white (Flate): 8 pictures of 7000 ×
+ * 7000, each under pdf.js's per-picture bound (49 of 50 million pixels), 1.1 GB once decoded, in a 1.2 MB file.
+ */
+export function manyBigImagesPdf(count = 8, side = 7000): Buffer {
+  const megabytes = Math.ceil((side * side * 3) / (1 << 20))
+  const stream = zlibOfRepeated(0xff, megabytes)
+  const first = 5
+  const names = Array.from({ length: count }, (_, i) => `/Im${i + 1} ${first + i} 0 R`).join(' ')
+  const draws = Array.from({ length: count }, (_, i) => `q 70 0 0 80 ${(i % 4) * 140 + 20} ${Math.floor(i / 4) * 100 + 500} cm /Im${i + 1} Do Q`).join('\n')
+  return pdfOf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    `<< /Type /Page /Parent 2 0 R ${A4} /Resources << /Font << /F1 ${first + count} 0 R >> /XObject << ${names} >> >> /Contents 4 0 R >>`,
+    { dict: '', stream: Buffer.concat([Buffer.from(`${draws}\n`), textContent('Huit images immenses')]) },
+    ...Array.from({ length: count }, () => ({ dict: `/Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode`, stream })),
+    helvetica,
+  ])
+}
+
+/** A JBIG2 segment header (sequential organisation, as a PDF embeds it): no referred-to segment, page 1. */
+function jbig2Segment(number: number, type: number, data: Buffer): Buffer {
+  const header = Buffer.alloc(11)
+  header.writeUInt32BE(number, 0)
+  header[4] = type
+  header[5] = 0
+  header[6] = 1
+  header.writeUInt32BE(data.length, 7)
+  return Buffer.concat([header, data])
+}
+
+/**
+ * One A4 page showing a JBIG2 picture whose dictionary says `declared` pixels (by default 2480 × 3508, an A4 at 300 dpi)
+ * and whose data, a few dozen bytes, declares a page and a generic region of `side` × `side` (60000²: 3.6 billion
+ * pixels, which pdf.js's JBIG2 decoder allocates a byte each), and a line of text above it: under a kilobyte. With
+ * `between`, that page is the second of three, the others a line of text each.
+ */
+export function jbig2RegionPdf({ side = 60_000, declared = [2480, 3508], between = false }: { side?: number; declared?: [number, number]; between?: boolean } = {}): Buffer {
+  const pageInfo = Buffer.alloc(19)
+  pageInfo.writeUInt32BE(side, 0)
+  pageInfo.writeUInt32BE(side, 4)
+  pageInfo[16] = 0x01 // lossless, default pixel 0, OR
+  const region = Buffer.alloc(17 + 1 + 8)
+  region.writeUInt32BE(side, 0)
+  region.writeUInt32BE(side, 4)
+  // Generic template 0 (arithmetic), its four adaptive pixels where the standard puts them.
+  region.set([0x00, 0x03, 0xff, 0xfd, 0xff, 0x02, 0xfe, 0xfe, 0xfe], 17)
+  const coded = Buffer.concat([region, Buffer.from([0x00, 0x00, 0x00, 0x00, 0xff, 0xac])])
+  const stream = Buffer.concat([jbig2Segment(0, 48, pageInfo), jbig2Segment(1, 38, coded), jbig2Segment(2, 49, Buffer.alloc(0))])
+  const text = (line: string) => `<< /Type /Page /Parent 2 0 R ${A4} /Resources << /Font << /F1 6 0 R >> >> /Contents ${line} >>`
+  return pdfOf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    between ? '<< /Type /Pages /Kids [7 0 R 3 0 R 8 0 R] /Count 3 >>' : '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    `<< /Type /Page /Parent 2 0 R ${A4} /Resources << /Font << /F1 6 0 R >> /XObject << /Im1 5 0 R >> >> /Contents 4 0 R >>`,
+    { dict: '', stream: Buffer.concat([Buffer.from('q 595 0 0 700 0 0 cm /Im1 Do Q\n'), textContent('Une region JBIG2 immense')]) },
+    { dict: `/Type /XObject /Subtype /Image /Width ${declared[0]} /Height ${declared[1]} /ColorSpace /DeviceGray /BitsPerComponent 1 /Filter /JBIG2Decode`, stream },
+    helvetica,
+    ...(between ? [text('9 0 R'), text('10 0 R'), { dict: '', stream: textContent('Premiere page ordinaire') }, { dict: '', stream: textContent('Derniere page ordinaire') }] : []),
+  ])
+}

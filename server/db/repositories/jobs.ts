@@ -1,4 +1,4 @@
-// Durable background jobs in the database (mail pipeline, issue 14): claimed with FOR UPDATE SKIP LOCKED
+// Durable background jobs in the database (mail pipeline): claimed with FOR UPDATE SKIP LOCKED
 // under a lease, so that two workers never hold the same job and a dead worker's job is taken again.
 import { sql } from 'kysely'
 import type { Db } from '../schema.ts'
@@ -75,14 +75,20 @@ export async function markJobDone(trx: Db, id: string, now: Date | undefined): P
   await trx.updateTable('jobs').set({ state: 'done', locked_by: null, locked_until: null, finished_at: timeOf(now), last_error: null }).where('id', '=', id).execute()
 }
 
-/** A failed attempt: queued again `retryInMs` later, or failed for good once its attempts are spent. */
-export async function markJobFailed(db: Db, id: string, worker: string, error: string, now: Date | undefined, retryInMs: number): Promise<'retry' | 'failed' | 'lost'> {
+/**
+ * A failed attempt: queued again `retryInMs` later, or failed for good once its attempts are spent, or at once when
+ * `retryInMs` is null (a failure no attempt would escape).
+ */
+export async function markJobFailed(db: Db, id: string, worker: string, error: string, now: Date | undefined, retryInMs: number | null): Promise<'retry' | 'failed' | 'lost'> {
   const row = await db.updateTable('jobs')
-    .set((eb) => ({
-      state: sql<'queued' | 'failed'>`case when ${eb.ref('attempts')} >= ${eb.ref('max_attempts')} then 'failed' else 'queued' end`,
-      run_at: later(now, retryInMs), locked_by: null, locked_until: null, last_error: error.slice(0, 2000),
-      finished_at: sql<Date | null>`case when ${eb.ref('attempts')} >= ${eb.ref('max_attempts')} then ${timeOf(now)} else null end`,
-    }))
+    .set((eb) => {
+      const spent = retryInMs === null ? sql<boolean>`true` : sql<boolean>`${eb.ref('attempts')} >= ${eb.ref('max_attempts')}`
+      return {
+        state: sql<'queued' | 'failed'>`case when ${spent} then 'failed' else 'queued' end`,
+        run_at: later(now, retryInMs ?? 0), locked_by: null, locked_until: null, last_error: error.slice(0, 2000),
+        finished_at: sql<Date | null>`case when ${spent} then ${timeOf(now)} else null end`,
+      }
+    })
     .where('id', '=', id).where('state', '=', 'running').where('locked_by', '=', worker)
     .returning('state').executeTakeFirst()
   return row ? (row.state === 'failed' ? 'failed' : 'retry') : 'lost'
