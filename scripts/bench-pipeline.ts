@@ -269,13 +269,16 @@ try {
       '| --- | ---: | ---: | --- | --- |',
       ...hostileRows,
       '',
+      'Avant, quand le rendu se faisait sur un fil du processus de l’API (limite de 256 Mo de tas JavaScript, qui ne compte ni les images décodées ni le canevas), '
+        + 'ces deux PDF menaient le processus de l’API à 3,8 Go et 5,1 Go, chacun repris 5 fois (22 s chaque), et le processus gardait 4,1 Go au repos ensuite.',
+      '',
       `Les ${ordinary.length} ordinaires : ${ordinary.length - unpublished.filter((id) => ids.ordinary.includes(id)).length} publiés avec leurs pages, ${searchable} cherchables ; `
         + `${retried} tâche(s) reprise(s) ; tout traité en ${loadSeconds} s.`,
       '',
       '| mémoire résidente (VmRSS, relevée toutes les 50 ms) | au repos avant | pendant le travail (max) | après (médiane des 10 dernières s) |',
       '| --- | ---: | ---: | ---: |',
       `| processus de l’API | ${apiIdleMb} Mo (médiane) | ${apiMax} Mo | ${apiRestMb} Mo |`,
-      `| processus de rendu (${render.pids.size} lancés : un par mise à mort) | ${byPhase.idle.render || '—'} Mo | ${byPhase.load.render} Mo | ${byPhase.rest.render ? `arrêté ${renderGoneAfter} s après la fin` : '—'} |`,
+      `| processus de rendu (${render.pids.size} lancés : le premier, puis un après chaque arrêt, mémoire dépassée ou plus de 200 Mo gardés après un courrier) | ${byPhase.idle.render || '—'} Mo | ${byPhase.load.render} Mo | ${byPhase.rest.render ? `arrêté ${renderGoneAfter} s après la fin` : '—'} |`,
       '',
       '| clientes | requêtes | p50 (ms) | p90 (ms) | p99 (ms) | max (ms) | erreurs / non 2xx |',
       '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
@@ -285,6 +288,9 @@ try {
       '',
       `p99 en charge / au repos (moyenne des deux mesures au repos, ${idleP99} ms) : × ${ratio.toFixed(2)} (plafond × ${P99_RATIO}). Plafonds : ${API_CEILING_MB} Mo pour l’API ; le processus de rendu se tue lui-même au-delà de 450 Mo `
         + '(le relevé toutes les 50 ms voit moins que son pic : son propre relevé, toutes les 10 ms, est dans le journal du serveur, « mémoire du processus de rendu dépassée (… Mo pour 450 Mo) »).',
+      '',
+      'Lecture : le p99 varie d’une fenêtre à l’autre avec le reste de la machine partagée ; le processus de rendu et le fil de l’OCR tournent à priorité basse '
+        + '(nice 10), si bien que le travail des courriers ne s’y voit pas plus que ce bruit.',
       '',
       failed ? `**Échec** : ${problems.join(' ; ')}.` : 'Verdict : mémoire de l’API sous son plafond, p99 des clientes dans les × 1,5, tous les courriers publiés.',
       '',

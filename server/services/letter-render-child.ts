@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads'
 import { loadRenderer, openLetter, skippedPageImage, type OpenLetter } from './letter-render.ts'
 import type { RenderReply, RenderRequest } from './letter-render-process.ts'
 
-/** Where the watch writes the memory it saw before killing the process (a pipe the API reads: RSS_REPORT_FD there). */
+/** Where the watch writes the memory it saw before killing the process: a pipe the API reads (its stdio[4]). */
 const REPORT_FD = 4
 /** Its scheduling priority (nice): the API's requests first when the processor is busy. */
 const RENDER_NICENESS = 10
