@@ -30,6 +30,7 @@ import { operatorRoutes } from './routes/operator/index.ts'
 import { orderRoutes } from './routes/orders/index.ts'
 // notifications (issue 14)
 import { notificationRoutes } from './routes/notifications/index.ts'
+import type { StreamLimitOptions } from './services/notification-stream-limit.ts'
 import { peopleRoutes } from './routes/people/index.ts'
 import { systemRoutes } from './routes/system/index.ts'
 import { MAX_UPLOAD_BYTES } from './services/file-types.ts'
@@ -43,6 +44,8 @@ export interface AppOptions {
   trustProxy?: TrustProxy
   /** notifications (issue 14): the live stream's heartbeat (25 s; tests shorten it). */
   notificationHeartbeatMs?: number
+  /** notifications: the live streams' limit per user (its refresh and staleness; tests shorten them). */
+  streamLimit?: StreamLimitOptions
 }
 
 // A Kbis of 10 MB is about 13.4 MB once base64-encoded in its data URL.
@@ -163,7 +166,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
   operatorRoutes(registrar.define, deps)
   companyRoutes(registrar.define, deps)
   // notifications (issue 14): also ends its live streams when the app closes
-  notificationRoutes(registrar.define, deps, app, options.notificationHeartbeatMs)
+  notificationRoutes(registrar.define, deps, app, options.notificationHeartbeatMs, options.streamLimit)
   systemRoutes(registrar.define, deps, options.databaseKind)
   registrar.assertComplete()
   // billing: the local test payment provider's own card form endpoint, outside our route table.

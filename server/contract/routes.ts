@@ -555,7 +555,7 @@ export const routes = {
   },
   notificationStream: {
     method: 'GET', path: '/api-protected/notifications/stream', auth: 'apiToken', kind: 'stream', tags: ['Notifications'],
-    summary: 'Server-Sent Events: `event: notification` with one notification as JSON (its `id:` the notification\'s), a comment heartbeat every 25 s. Fed by PostgreSQL LISTEN/NOTIFY, so events raised on any server instance arrive. With a `Last-Event-ID` header (a notification id), what was raised after it is sent first.',
+    summary: 'Server-Sent Events: `event: notification` with one notification as JSON (its `id:` the notification\'s), a comment heartbeat every 25 s. Fed by PostgreSQL LISTEN/NOTIFY, so events raised on any server instance arrive. With a `Last-Event-ID` header (a notification id), what was raised after it is sent first. At most 5 streams per user, on every server instance together: a new one ends the oldest, which is sent `event: replaced` (its `data` a French `message`, with `retry: 300000`) before it ends; the portal then waits until its tab is looked at again before following again.',
     schema: { querystring: S.NoQuery, response: ok(Type.String()) },
   },
   notificationPreferences: {

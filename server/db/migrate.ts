@@ -29,6 +29,8 @@ import * as operatorInvoiceRequests from './migrations/015_operator_invoice_requ
 // the invoice number check's index
 import * as invoiceNumberIndex from './migrations/016_invoice_number_index.ts'
 import * as rateLimitPending from './migrations/017_rate_limit_pending.ts'
+// the live notification streams open, per user across the instances
+import * as liveStreams from './migrations/018_live_streams.ts'
 
 // Listed in code rather than read from disk, so the bundle-free tsx runtime and tests need no file lookups.
 export const migrations: Record<string, Migration> = {
@@ -58,6 +60,7 @@ export const migrations: Record<string, Migration> = {
   '015_operator_invoice_requests': operatorInvoiceRequests,
   '016_invoice_number_index': invoiceNumberIndex,
   '017_rate_limit_pending': rateLimitPending,
+  '018_live_streams': liveStreams,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

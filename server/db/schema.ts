@@ -356,6 +356,16 @@ export interface Database {
     detail: string | null
     at: ColumnType<Date, Date | string | undefined, Date | string>
   }
+  /** The live notification streams open, in every instance (018_live_streams). */
+  live_streams: {
+    id: Generated<number>
+    user_id: number
+    /** The server instance that holds the stream (a name of its own per process). */
+    instance: string
+    opened_at: CreatedAt
+    /** Moved on by that instance while it runs: an old one is a stopped instance's. */
+    seen_at: ColumnType<Date, Date | string | undefined, Date | string>
+  }
 }
 
 /** What every repository function takes first: the database, or a transaction on it. */

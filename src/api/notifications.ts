@@ -24,9 +24,11 @@ export const getLetterHistory = (documentId: number, options?: CallOptions) =>
  * Follows the live stream until it ends (resolves) or breaks (rejects): each `event: notification` is
  * handed to onNotification as it arrives; `onOpen` once the server answered. With `after`, the server
  * first sends what was raised after that notification (the SSE Last-Event-ID header); 0 when the list read
- * was empty, so that what was raised between that read and the stream is sent too.
+ * was empty, so that what was raised between that read and the stream is sent too. `onReplaced` when the
+ * server says, before ending it, that a newer stream of the same person took its place (`event: replaced`:
+ * a few streams per account at most, on every tab and device).
  */
-export async function followNotifications(handlers: { onOpen?: () => void; onNotification: (notification: PortalNotification) => void }, options: { after?: number; signal?: AbortSignal } = {}): Promise<void> {
+export async function followNotifications(handlers: { onOpen?: () => void; onNotification: (notification: PortalNotification) => void; onReplaced?: () => void }, options: { after?: number; signal?: AbortSignal } = {}): Promise<void> {
   const response = await openStream('/api-protected/notifications/stream', { signal: options.signal, headers: options.after !== undefined ? { 'last-event-id': String(options.after) } : {} })
   handlers.onOpen?.()
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
@@ -40,6 +42,7 @@ export async function followNotifications(handlers: { onOpen?: () => void; onNot
       buffer = buffer.slice(end + 2)
       const data = block.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trimStart()).join('\n')
       if (/^event: ?notification$/m.test(block) && data) handlers.onNotification(JSON.parse(data) as PortalNotification)
+      else if (/^event: ?replaced$/m.test(block)) handlers.onReplaced?.()
     }
   }
 }

@@ -3,7 +3,10 @@
 // is followed from the newest notification listed (its Last-Event-ID), so what arrived between the
 // list and the stream is sent first. A stream that drops is followed again after a growing pause, the
 // list read again first (what came meanwhile, and what was read elsewhere); a first list that cannot be
-// read is asked again after the same pause. Read marks asked while another is saved are saved after it.
+// read is asked again after the same pause. A stream whose place a newer one took (a few per account, on
+// every tab and device) waits until its page is looked at again, then does the same: had it come back after
+// the pause, it would take the oldest's place in turn, and the tabs would push each other out in a loop.
+// Read marks asked while another is saved are saved after it.
 import { assign, fromCallback, fromPromise, setup } from 'xstate'
 import type { NotificationList, PortalNotification } from '../../server/contract/schemas.ts'
 import { failureOf } from './shared.ts'
@@ -39,6 +42,8 @@ export type NotificationsEvent =
   | { type: 'live.open' }
   | { type: 'live.notification'; notification: PortalNotification }
   | { type: 'live.lost' }
+  /** The server ended the stream for a newer one of the same person (a few per account at most). */
+  | { type: 'live.replaced' }
 
 const MAX = 50
 
@@ -81,6 +86,10 @@ export const notificationsMachine = deferred(() => {
       /** The pause before following again (a timer in the wiring). */
       pause: fromPromise<void, { ms: number }>(async () => {
         throw new Error('notifications: pause is not provided')
+      }),
+      /** Resolves when the person looks at the page again (the wiring: the tab shown, focused, touched or typed in). */
+      pageShown: fromPromise<void>(async () => {
+        throw new Error('notifications: pageShown is not provided')
       }),
     },
     actions: {
@@ -167,9 +176,14 @@ export const notificationsMachine = deferred(() => {
                 on: {
                   'live.open': { actions: assign({ attempt: 0 }) },
                   'live.lost': { target: 'waiting', actions: assign({ attempt: ({ context }) => context.attempt + 1 }) },
+                  'live.replaced': { target: 'replaced' },
                 },
               },
               waiting: backOff('catchingUp'),
+              // Another tab or device follows now; this one follows again once looked at (the list read again first).
+              replaced: {
+                invoke: { id: 'pageShown', src: 'pageShown', onDone: 'catchingUp', onError: 'catchingUp' },
+              },
               // What arrived while the stream was down: the list read again, then followed again.
               catchingUp: {
                 invoke: {

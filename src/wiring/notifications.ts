@@ -16,6 +16,29 @@ import { pause } from './pause.ts'
  */
 export const spreadDelay = (ms: number, random: () => number = Math.random) => Math.round(ms / 2 + (random() * ms) / 2)
 
+/**
+ * Resolves at the next sign that the person looks at this page: the tab shown again, the window focused, a touch, a
+ * click or a key. A tab in the background never resolves it, so it never takes back a place another tab holds.
+ */
+export const pageShown = (signal: AbortSignal) => new Promise<void>((resolve) => {
+  const kinds = ['focus', 'pointerdown', 'keydown'] as const
+  const stop = () => {
+    document.removeEventListener('visibilitychange', onVisibility)
+    for (const kind of kinds) window.removeEventListener(kind, shown, true)
+  }
+  const shown = () => {
+    stop()
+    resolve()
+  }
+  const onVisibility = () => {
+    if (document.visibilityState === 'visible') shown()
+  }
+  document.addEventListener('visibilitychange', onVisibility)
+  for (const kind of kinds) window.addEventListener(kind, shown, true)
+  // Called off with the state that waits: the listeners go.
+  signal.addEventListener('abort', stop, { once: true })
+})
+
 export function createNotificationFlows({ api, navigate, toPortal }: WiringDeps) {
   return {
     notifications: later(() => notificationsMachine.provide({
@@ -25,16 +48,19 @@ export function createNotificationFlows({ api, navigate, toPortal }: WiringDeps)
         markAllRead: fromPromise(({ signal }) => api.readAllNotifications({ signal })),
         stream: fromCallback<NotificationsEvent, { after: number }>(({ input, sendBack }) => {
           const controller = new AbortController()
+          let replaced = false
           const lost = () => {
-            if (!controller.signal.aborted) sendBack({ type: 'live.lost' })
+            if (!controller.signal.aborted) sendBack({ type: replaced ? 'live.replaced' : 'live.lost' })
           }
           api.followNotifications({
             onOpen: () => sendBack({ type: 'live.open' }),
             onNotification: (notification) => sendBack({ type: 'live.notification', notification }),
+            onReplaced: () => { replaced = true },
           }, { after: input.after, signal: controller.signal }).then(lost, lost)
           return () => controller.abort()
         }),
         pause: fromPromise<void, { ms: number }>(({ input, signal }) => pause(spreadDelay(input.ms), signal)),
+        pageShown: fromPromise<void>(({ signal }) => pageShown(signal)),
       },
       actions: {
         navigate: (_, { link }) => navigate(link),

@@ -278,6 +278,19 @@ Stream('reads each event as it comes, the token in the header and never in the U
   assert.is(unauthorized.length, 1)
 })
 
+Stream('a stream whose place a newer one took is told so (event: replaced), and ends; a plain end is not', async () => {
+  const one = { id: 7, kind: 'letter', orderId: 2, title: 'Nouveau courrier de URSSAF', body: 'b', createdAt: '2026-11-20T10:00:00.000Z', read: false, link: '/x' }
+  const replaced = `event: replaced\nretry: 300000\ndata: ${JSON.stringify({ message: 'Notifications en direct suivies ailleurs…' })}\n\n`
+  reply = { status: 200, type: 'text/event-stream', body: `: connecté\n\nid: 7\nevent: notification\ndata: ${JSON.stringify(one)}\n\n${replaced}` }
+  const got: number[] = []
+  let told = 0
+  await notifications.followNotifications({ onNotification: (n) => void got.push(n.id), onReplaced: () => { told++ } })
+  assert.equal([got, told], [[7], 1])
+  reply = { status: 200, type: 'text/event-stream', body: `: connecté\n\n: ping\n\n` }
+  await notifications.followNotifications({ onNotification: () => {}, onReplaced: () => { told++ } })
+  assert.is(told, 1, 'ended without a word: not replaced')
+})
+
 Stream.run()
 
 const Errors = suite('api client: failures become French ApiErrors')

@@ -2,20 +2,25 @@
 // (deploy/haproxy.cfg, as in compose.yaml). Run by `npm run test:cluster` (scripts/with-postgres.sh gives the
 // database) and by .ci/run; not part of `npm test`.
 import { execFile } from 'node:child_process'
+import { createHash, randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { Agent } from 'node:http'
+import { connect, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
+import pg from 'pg'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { terminateBackends } from '../util/postgres.ts'
 import { tinyPdf, tinyPng, multipart } from '../util/server-samples.ts'
-import { call, freePort, root, startBalancer, startInstance, stop, tail, type InstanceEnv, type Managed, type Reply } from './processes.ts'
+import { call, freePort, openLiveStream, root, startBalancer, startInstance, stop, tail, type InstanceEnv, type LiveStreamReply, type Managed, type Reply } from './processes.ts'
 
 const AUTH_RATE_LIMIT = 6
 const PASSWORD = 'Demo1234!'
+/** The balancer's slots for everyone together (HAPROXY_MAXCONN), lowered from 4096 so that one address could fill them. */
+const BALANCER_MAXCONN = 400
 
 interface Ctx {
   dir: string
@@ -69,7 +74,7 @@ suiteOf.before(async (ctx) => {
   await startApi(ctx, 'api1')
   await startApi(ctx, 'api2')
   const port = await freePort()
-  ctx.balancer = await startBalancer(port, ctx.ports, ctx.dir)
+  ctx.balancer = await startBalancer(port, ctx.ports, ctx.dir, BALANCER_MAXCONN)
   running.add(ctx.balancer)
   ctx.base = `http://127.0.0.1:${port}`
   ctx.agent = new Agent({ keepAlive: true, maxSockets: 20 })
@@ -172,6 +177,125 @@ test(`the login rate limit (${AUTH_RATE_LIMIT} a minute) is counted once for bot
   const other = await call(ctx.base, 'POST', '/api/login', { ...json({ username: 'solo@example.com', password: PASSWORD }), agent: ctx.agent })
   assert.is(other.status, 200, `another client is not limited: ${other.status} ${other.body}`)
   client.agent.destroy()
+})
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+/** `promise`, or a failure saying what did not come within `ms`. */
+const within = <T>(promise: Promise<T>, ms: number, what: string) => Promise.race([promise, sleep(ms).then(() => { throw new Error(`${what} : rien en ${ms} ms`) })])
+/** A connection from `localAddress` that sends nothing; resolves once connected, or refused. */
+const idleConnection = (port: number, localAddress: string) => new Promise<{ socket: Socket; open(): boolean }>((resolve) => {
+  let open = false
+  const socket = connect({ host: '127.0.0.1', port, localAddress })
+  socket.on('error', () => {})
+  socket.once('close', () => { open = false })
+  socket.once('connect', () => { open = true; resolve({ socket, open: () => open && !socket.destroyed }) })
+  socket.once('close', () => resolve({ socket, open: () => false }))
+})
+const refusal = (reply: Reply) => `${reply.status} ${reply.body.toString('utf8')}`
+
+test('at most 5 live streams per customer through the balancer: the sixth ends her oldest, on the other instance, which is told why', async (ctx) => {
+  const streams: LiveStreamReply[] = []
+  for (let i = 0; i < 5; i++) streams.push(await openLiveStream(ctx.base, ctx.token))
+  const sixth = await openLiveStream(ctx.base, ctx.token)
+  try {
+    assert.equal([...streams, sixth].map((s) => s.status), [200, 200, 200, 200, 200, 200])
+    assert.equal(new Set(streams.map((s) => s.instance)), new Set(['api1', 'api2']), 'round robin: streams on both instances')
+    assert.is.not(sixth.instance, streams[0]!.instance, 'the sixth is on the other instance than the oldest')
+    await within(streams[0]!.ended, 5000, 'la fin du plus ancien flux')
+    assert.match(streams[0]!.text(), /^event: replaced$/m)
+    assert.match(streams[0]!.text(), '5 onglets ou appareils au plus par compte')
+    await sleep(300)
+    assert.equal([...streams.slice(1), sixth].map((s) => s.isEnded()), [false, false, false, false, false], 'the five newest carry on')
+  } finally {
+    for (const s of [...streams, sixth]) s.close()
+  }
+})
+
+test(`one address cannot take the balancer’s slots (${BALANCER_MAXCONN} here): past 200 connections at once it is answered a French 429, past 300 refused, and another address still checks health and signs in`, async (ctx) => {
+  const port = Number(new URL(ctx.base).port)
+  const held: Awaited<ReturnType<typeof idleConnection>>[] = []
+  try {
+    // 250 connections that send nothing, from one address.
+    held.push(...await Promise.all(Array.from({ length: 250 }, () => idleConnection(port, '127.0.0.3'))))
+    assert.is(held.filter((c) => c.open()).length, 250)
+    const asked = await within(call(ctx.base, 'GET', '/health', { agent: new Agent({ keepAlive: false }), localAddress: '127.0.0.3' }), 5000, '/health depuis l’adresse chargée')
+    assert.is(asked.status, 429, refusal(asked))
+    assert.equal(asked.json(), { message: 'Trop de connexions depuis votre adresse : réessayez dans quelques instants.', statusCode: 429, code: 'TOO_MANY_CONNECTIONS' })
+    // 200 more: past 300 at once they are refused at once (without it they would fill the balancer).
+    held.push(...await Promise.all(Array.from({ length: 200 }, () => idleConnection(port, '127.0.0.3'))))
+    await sleep(300)
+    const open = held.filter((c) => c.open()).length
+    assert.ok(open <= 300, `${open} connections of one address held at once`)
+    // Meanwhile another address is served at once.
+    const other = { agent: new Agent({ keepAlive: false }), localAddress: '127.0.0.4' }
+    const health = await within(call(ctx.base, 'GET', '/health', other), 5000, '/health depuis une autre adresse')
+    assert.is(health.status, 200, refusal(health))
+    const signIn = await within(call(ctx.base, 'POST', '/api/login', { ...json({ username: 'solo@example.com', password: PASSWORD }), ...other }), 5000, 'la connexion depuis une autre adresse')
+    assert.is(signIn.status, 200, refusal(signIn))
+  } finally {
+    for (const c of held) c.socket.destroy()
+  }
+  // Its connections closed, the address is served again.
+  let again: Reply | undefined
+  for (let i = 0; i < 20 && again?.status !== 200; i++) {
+    await sleep(100)
+    again = await call(ctx.base, 'GET', '/health', { agent: new Agent({ keepAlive: false }), localAddress: '127.0.0.3' })
+  }
+  assert.is(again?.status, 200, `once its connections are closed: ${again && refusal(again)}`)
+})
+
+test('one address opening more than 600 connections in 10 s is answered a French 429; another address is not', async (ctx) => {
+  const port = Number(new URL(ctx.base).port)
+  for (let batch = 0; batch < 13; batch++) {
+    const opened = await Promise.all(Array.from({ length: 50 }, () => idleConnection(port, '127.0.0.6')))
+    for (const c of opened) c.socket.destroy()
+  }
+  const asked = await call(ctx.base, 'GET', '/health', { agent: new Agent({ keepAlive: false }), localAddress: '127.0.0.6' })
+  assert.is(asked.status, 429, refusal(asked))
+  assert.is(asked.json().code, 'TOO_MANY_CONNECTIONS')
+  const other = await call(ctx.base, 'GET', '/health', { agent: ctx.agent })
+  assert.is(other.status, 200, refusal(other))
+})
+
+test('at most 100 live streams per address: the 101st is answered a French 429, from another address it opens; a stream closed gives its place back at once', async (ctx) => {
+  // 21 customers with a session each (written in the database: the sign-in limit would take minutes).
+  const admin = new pg.Client({ connectionString: ctx.env.databaseUrl })
+  await admin.connect()
+  const tokens: string[] = []
+  const streams: LiveStreamReply[] = []
+  try {
+    const { rows } = await admin.query<{ id: number }>(`insert into users (email, password_hash, firstname, lastname)
+      select 'flux-' || n || '@example.com', 'aucun', 'Flux', n::text from generate_series(1, 21) as n returning id`)
+    for (const { id } of rows) {
+      const token = randomBytes(24).toString('hex')
+      await admin.query(`insert into api_tokens (user_id, token_hash, expires_at) values ($1, $2, now() + interval '1 day')`, [id, createHash('sha256').update(token).digest('hex')])
+      tokens.push(token)
+    }
+    // Five each (the API's own limit per customer) for 20 of them: 100 from one address.
+    await Promise.all(tokens.slice(0, 20).map(async (token) => {
+      for (let i = 0; i < 5; i++) streams.push(await openLiveStream(ctx.base, token, '127.0.0.5'))
+    }))
+    assert.equal(streams.filter((s) => s.status !== 200).map((s) => `${s.status} ${s.text()}`), [])
+    const refused = await openLiveStream(ctx.base, tokens[20]!, '127.0.0.5')
+    streams.push(refused)
+    assert.is(refused.status, 429, 'the 101st from one address')
+    await within(refused.ended, 5000, 'la fin du refus')
+    assert.equal(JSON.parse(refused.text()), { message: 'Trop de notifications en direct ouvertes depuis votre adresse : réessayez dans quelques instants.', statusCode: 429, code: 'TOO_MANY_STREAMS' })
+    const elsewhere = await openLiveStream(ctx.base, tokens[20]!, '127.0.0.1')
+    streams.push(elsewhere)
+    assert.is(elsewhere.status, 200, 'from another address')
+    // A tab closed: its place is free at once (the balancer ends the request on the instance: option abortonclose).
+    streams[0]!.close()
+    await sleep(200)
+    const after = await openLiveStream(ctx.base, tokens[20]!, '127.0.0.5')
+    streams.push(after)
+    assert.is(after.status, 200, after.status === 200 ? '' : after.text())
+  } finally {
+    for (const s of streams) s.close()
+    await sleep(200)
+    await admin.query(`delete from users where email like 'flux-%@example.com'`)
+    await admin.end()
+  }
 })
 
 test('stopping an instance (SIGTERM) in the middle of 10 parallel streams of calls (300 and more) loses none', async (ctx) => {

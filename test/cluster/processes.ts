@@ -43,6 +43,41 @@ export function call(base: string, method: string, path: string, options: CallOp
   })
 }
 
+export interface LiveStreamReply {
+  status: number
+  instance: string | undefined
+  /** Everything received so far (the whole body of a refusal). */
+  text(): string
+  /** Resolves when the answer has ended (by the server, or by close()). */
+  ended: Promise<void>
+  isEnded(): boolean
+  close(): void
+}
+
+/** A live notification stream opened as the bell opens it (token in its header), from `localAddress` if given; resolves once answered. */
+export function openLiveStream(base: string, token: string, localAddress?: string): Promise<LiveStreamReply> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(new URL('/api-protected/notifications/stream', base), { headers: { apitoken: token, accept: 'text/event-stream' }, agent: false, localAddress }, (res) => {
+      req.setTimeout(0)
+      let text = ''
+      let over = false
+      res.setEncoding('utf8')
+      res.on('data', (chunk: string) => { text += chunk })
+      res.on('error', () => {})
+      const ended = new Promise<void>((done) => {
+        const end = () => { over = true; done() }
+        res.once('end', end)
+        res.once('close', end)
+      })
+      const header = res.headers['x-instance']
+      resolve({ status: res.statusCode ?? 0, instance: Array.isArray(header) ? header[0] : header, text: () => text, ended, isEnded: () => over, close: () => req.destroy() })
+    })
+    req.on('error', reject)
+    req.setTimeout(30_000, () => req.destroy(new Error('flux : pas de réponse en 30 s')))
+    req.end()
+  })
+}
+
 const tail = (file: string, lines = 40) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n') : '(pas de journal)')
 
 export interface Managed { name: string; child: ChildProcess; log: string; exited: Promise<number | null>; exitCode(): number | null | undefined }
@@ -102,10 +137,13 @@ export function haproxyPath(): string {
   throw new Error('HAProxy est introuvable (/usr/sbin/haproxy) : installez le paquet Debian « haproxy » (.ci/run le fait) ou donnez HAPROXY_PATH.')
 }
 
-/** HAProxy with the repository's deploy/haproxy.cfg (the one compose.yaml mounts), its addresses from the environment. */
-export async function startBalancer(port: number, backends: [number, number], logDir: string): Promise<Managed> {
+/** HAProxy with the repository's deploy/haproxy.cfg (the one compose.yaml mounts), its addresses from the environment; `maxconn`: HAPROXY_MAXCONN. */
+export async function startBalancer(port: number, backends: [number, number], logDir: string, maxconn?: number): Promise<Managed> {
   const config = join(root, 'deploy/haproxy.cfg')
-  const env = { ...process.env, BALANCER_BIND: `127.0.0.1:${port}`, API1_ADDR: `127.0.0.1:${backends[0]}`, API2_ADDR: `127.0.0.1:${backends[1]}` }
+  const env = {
+    ...process.env, BALANCER_BIND: `127.0.0.1:${port}`, API1_ADDR: `127.0.0.1:${backends[0]}`, API2_ADDR: `127.0.0.1:${backends[1]}`,
+    ...(maxconn ? { HAPROXY_MAXCONN: String(maxconn) } : {}),
+  }
   const binary = haproxyPath()
   const check = spawnSync(binary, ['-c', '-f', config], { env, encoding: 'utf8' })
   if (check.status !== 0) throw new Error(`deploy/haproxy.cfg est refusé par HAProxy :\n${check.stdout}${check.stderr}`)

@@ -25,6 +25,7 @@ function start() {
       markRead: deferreds.actor(),
       markAllRead: deferreds.actor(),
       pause: deferreds.actor(),
+      pageShown: deferreds.actor(),
       stream: fromCallback(({ input }) => { streamsFrom.push((input as { after: number }).after) }),
     },
     actions: {
@@ -50,7 +51,9 @@ const events = [
   { type: 'live.open' },
   { type: 'live.notification', notification: n(3, false) },
   { type: 'live.lost' },
+  { type: 'live.replaced' },
   { type: 'xstate.done.actor.pause' },
+  { type: 'xstate.done.actor.pageShown' },
   { type: 'xstate.done.actor.reloadNotifications', output: later },
   { type: 'xstate.error.actor.reloadNotifications', error: failure },
 ] as const
@@ -153,6 +156,11 @@ for (const path of pathsToReplay(paths, ModelBased, { every: true })) {
     const afterFailure = firstLoaded > 0 && types.slice(0, firstLoaded).includes('xstate.error.actor.loadNotifications')
     const toldAtFirst = afterFailure ? first.notifications.filter((x) => !x.read).map((x) => x.id) : []
     assert.equal(arrivals, [...toldAtFirst, ...context.notifications.map((x) => x.id).filter((id) => !firstIds.includes(id))], 'told once of each new one')
+    // A stream replaced by a newer one waits for its page to be looked at, with no pause: none is started after it.
+    if (snapshot.matches({ ready: { live: 'replaced' } })) {
+      assert.ok(Object.keys(snapshot.children).includes('pageShown'))
+      assert.is(deferreds.started.at(-1)!.id, 'pageShown')
+    }
     // The pause grows with the drops (or failed first lists) in a row.
     for (const s of deferreds.started.filter((x) => x.id === 'pause')) assert.ok([1000, 2000, 4000, 8000].includes((s.input as { ms: number }).ms))
     // A first list that failed is asked again by itself: the pause runs, with the same delay as a drop's.
@@ -181,7 +189,7 @@ for (const path of pathsToReplay(paths, ModelBased, { every: true })) {
 }
 ModelBased('the graph reaches every state', () => {
   const seen = new Set(paths.map((p) => JSON.stringify(p.state.value)))
-  for (const live of ['following', 'waiting', 'catchingUp']) assert.ok([...seen].some((v) => v.includes(live)), live)
+  for (const live of ['following', 'waiting', 'catchingUp', 'replaced']) assert.ok([...seen].some((v) => v.includes(live)), live)
   for (const marks of ['marking', 'markingAll']) assert.ok([...seen].some((v) => v.includes(marks)), marks)
   assert.ok(seen.has('"failed"'))
   // Two unread opened in a row, and "Tout marquer comme lu" asked during a read mark.
@@ -273,6 +281,27 @@ Bell('a lost stream: pause 1 s, 2 s… the list read again, then followed again'
   actor.send({ type: 'live.open' })
   assert.is(actor.getSnapshot().context.attempt, 0)
   assert.equal([reconnectDelay(1), reconnectDelay(3), reconnectDelay(10)], [1000, 4000, 30_000])
+})
+
+Bell('a stream a newer one replaced (another tab or device) is not followed again until the page is looked at: then the list is read again, and it follows', async () => {
+  const { actor, deferreds, streams, streamsFrom, arrivals } = await ready()
+  actor.send({ type: 'live.open' })
+  actor.send({ type: 'live.replaced' })
+  await flush()
+  assert.ok(actor.getSnapshot().matches({ ready: { live: 'replaced' } }))
+  assert.equal(deferreds.started.at(-1), { id: 'pageShown', input: undefined }, 'no pause: it waits for the person')
+  assert.is(streams(), 1, 'not followed again meanwhile')
+  // The bell still answers its clicks meanwhile.
+  actor.send({ type: 'notification.open', id: 1 })
+  assert.is(actor.getSnapshot().context.unread, 0)
+  deferreds.settle('pageShown', { output: undefined })
+  await flush()
+  deferreds.settle('reloadNotifications', { output: later })
+  await flush()
+  assert.ok(actor.getSnapshot().matches({ ready: { live: 'following' } }))
+  assert.equal(streamsFrom, [2, 3], 'followed again from the newest of the list read again')
+  assert.equal(arrivals, [3], 'what came meanwhile is news')
+  assert.is(actor.getSnapshot().context.attempt, 0, 'no drop counted: the next one pauses 1 s')
 })
 
 Bell('a failed load says so, and Réessayer loads again', async () => {

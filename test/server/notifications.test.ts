@@ -14,6 +14,7 @@ import { migrations } from '../../server/db/migrate.ts'
 import { MISSED_MAX, MISSED_PAGE } from '../../server/routes/notifications/index.ts'
 import { recordEvent } from '../../server/services/events.ts'
 import { HEARTBEAT_MS, notificationHub, type LiveStream } from '../../server/services/notification-stream.ts'
+import { STREAMS_PER_USER, type StreamLimitOptions } from '../../server/services/notification-stream-limit.ts'
 import { sha256 } from '../../server/lib/crypto.ts'
 import type { PortalNotification } from '../../server/contract/index.ts'
 import { DIGEST_SETTLE_MS, digestSubject, sendDailyDigests } from '../../server/services/digest.ts'
@@ -64,6 +65,8 @@ async function openStream(base: string, token: string, headers: Record<string, s
   assert.match(res.headers.get('content-type') ?? '', 'text/event-stream')
   const events: Notice[] = []
   const comments: string[] = []
+  /** Events of other types than `notification` (`replaced`), with their data. */
+  const others: { event: string; data: unknown; block: string }[] = []
   let wake = () => {}
   let ended = false
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader()
@@ -83,6 +86,8 @@ async function openStream(base: string, token: string, headers: Record<string, s
             const notice = JSON.parse(data[1]!) as Notice
             assert.ok(block.startsWith(`id: ${notice.id}\n`), 'each event carries its notification id')
             events.push(notice)
+          } else if (/^event: /m.test(block) && data) {
+            others.push({ event: /^event: (.*)$/m.exec(block)![1]!, data: JSON.parse(data[1]!), block })
           }
           wake()
         }
@@ -111,8 +116,9 @@ async function openStream(base: string, token: string, headers: Record<string, s
     check()
   })
   return {
-    events, comments,
+    events, comments, others, instance: res.headers.get('x-instance'),
     next: (match: (n: Notice) => boolean, timeoutMs = 2000) => until(() => events.find(match), timeoutMs),
+    isOpen: () => !ended,
     closed: () => until(() => (ended ? true : undefined), 2000, 'la fermeture'),
     close: async () => {
       controller.abort()
@@ -476,7 +482,7 @@ if (process.env.DATABASE_URL) {
     const last = Math.max(0, ...listed.notifications.map((n) => n.id))
     const camille = await openStream(ctx.base, ctx.camille, { 'last-event-id': String(last) })
     // The instance's LISTEN connection is ended by the server, as a restart or a failover does.
-    assert.ok((await terminateBackends(process.env.DATABASE_URL!, `application_name = '${ctx.t.schema}' and query ilike 'listen portal_events%'`)) > 0, 'the LISTEN connection was ended')
+    assert.ok((await terminateBackends(process.env.DATABASE_URL!, `application_name = '${ctx.t.schema}' and query ilike 'listen portal%'`)) > 0, 'the LISTEN connection was ended')
     // A letter arrives while nothing listens: no stream could carry it live.
     await ingest(ctx.t.app, ctx.ids.order, 'Pendant la coupure', ctx.pdf)
     // Listening again, the instance ends the open streams (within its first reconnection delay)…
@@ -823,7 +829,7 @@ sessions('a stream ended while its client reads nothing (the 1,000 cap; on Postg
       await eventually(() => open.writableLength > 0, 20_000)
       await settle(200)
       assert.not.ok(open.writableEnded)
-      assert.ok((await terminateBackends(process.env.DATABASE_URL, `application_name = '${ctx.t.schema}' and query ilike 'listen portal_events%'`)) > 0, 'the LISTEN connections were ended')
+      assert.ok((await terminateBackends(process.env.DATABASE_URL, `application_name = '${ctx.t.schema}' and query ilike 'listen portal%'`)) > 0, 'the LISTEN connections were ended')
       await eventually(() => open.writableEnded, 5000)
       assert.not.ok(open.writableFinished, 'its answer is still in the server’s buffers')
       await settle(150)
@@ -933,3 +939,178 @@ sessions('three reads per event however many streams, one statement per heartbea
 })
 
 sessions.run()
+
+// --- At most STREAMS_PER_USER live streams per user, whichever instance holds them
+
+interface LimitCtx extends Ctx { base: string; camilleId: number; others: { app: FastifyInstance; handle: DbHandle }[] }
+
+const limits = suite<LimitCtx>(`at most ${STREAMS_PER_USER} live streams per user, whichever instance holds them`)
+limits.before(async (ctx) => {
+  await setup(ctx)
+  ctx.base = await ctx.t.app.listen({ port: 0, host: '127.0.0.1' })
+  ctx.camilleId = (await ctx.t.deps.db.selectFrom('users').select('id').where('email', '=', 'demo@example.com').executeTakeFirstOrThrow()).id
+  ctx.others = []
+})
+limits.after(async (ctx) => {
+  for (const other of ctx.others) {
+    await other.app.close()
+    await other.handle.close()
+  }
+  await ctx.t.close()
+})
+
+type OpenStream = Awaited<ReturnType<typeof openStream>>
+
+/** Another API instance on the same database (PostgreSQL: its own pool and its own LISTEN connection; PGlite: the same process). */
+async function streamInstance(ctx: LimitCtx, limit: StreamLimitOptions = {}) {
+  const handle = await ctx.t.connectAgain()
+  const app = await buildApp({ ...ctx.t.deps, db: handle.db, listen: handle.listen }, { databaseKind: process.env.DATABASE_URL ? 'postgres' : 'pglite', streamLimit: limit })
+  const base = await app.listen({ port: 0, host: '127.0.0.1' })
+  const other = { app, handle }
+  ctx.others.push(other)
+  return {
+    app, base,
+    async close() {
+      await app.close()
+      await handle.close()
+      ctx.others.splice(ctx.others.indexOf(other), 1)
+    },
+  }
+}
+
+/** One after the other: each one's place is taken before the next asks for its own. */
+async function openStreams(base: string, token: string, count: number): Promise<OpenStream[]> {
+  const streams: OpenStream[] = []
+  for (let i = 0; i < count; i++) streams.push(await openStream(base, token))
+  return streams
+}
+
+const liveRows = (ctx: LimitCtx, userId = ctx.camilleId) =>
+  ctx.t.deps.db.selectFrom('live_streams').select(['id', 'instance']).where('user_id', '=', userId).orderBy('id').execute()
+
+/** The streams of earlier tests, closed by their clients, have given their places back. */
+const noLiveRows = async (ctx: LimitCtx) => {
+  for (let i = 0; i < 100 && (await liveRows(ctx)).length; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+  assert.equal(await liveRows(ctx), [], 'no stream of Camille’s left open')
+}
+
+/** The stream was told its place was taken (event `replaced`, with a `retry` of 5 minutes), then ended. */
+async function replacedStream(stream: OpenStream, what: string) {
+  await stream.closed().catch(() => assert.unreachable(`${what} is still open`))
+  assert.equal(stream.others.map((e) => e.event), ['replaced'], `${what}: told why`)
+  assert.match((stream.others[0]!.data as { message: string }).message, `${STREAMS_PER_USER} onglets ou appareils au plus par compte`)
+  assert.match(stream.others[0]!.block, /^retry: 300000$/m)
+}
+
+/** A letter on the Boulangerie reaches each of these streams (they are open and served). */
+async function allHear(ctx: LimitCtx, streams: OpenStream[], sender: string) {
+  await ingest(ctx.t.app, ctx.ids.order, sender, ctx.pdf)
+  await Promise.all(streams.map((s) => s.next((n) => n.title === `Nouveau courrier de ${sender}`)))
+}
+
+limits(`a ${STREAMS_PER_USER + 1}th stream ends the user’s oldest, which is told why; the others and another user’s stream carry on; a stream closed by its client gives its place back`, async (ctx) => {
+  const sophie = await openStream(ctx.base, ctx.sophie)
+  // Two devices of Camille's: the limit is the user's, whichever session opened the stream.
+  const phone = await login(ctx.t.app)
+  const camille = [...await openStreams(ctx.base, ctx.camille, 3), ...await openStreams(ctx.base, phone, 2)]
+  assert.is((await liveRows(ctx)).length, STREAMS_PER_USER)
+  await allHear(ctx, camille, 'Cinq flux')
+  assert.ok(camille.every((s) => s.others.length === 0))
+
+  const sixth = await openStream(ctx.base, ctx.camille)
+  await replacedStream(camille[0]!, 'the oldest')
+  await allHear(ctx, [...camille.slice(1), sixth], 'Six flux')
+  assert.is((await liveRows(ctx)).length, STREAMS_PER_USER)
+  const sophieOrder = (await call(ctx.t.app, ctx.sophie, 'GET', '/api-protected/my-domiciliation-orders')).json()[0].id
+  await ingest(ctx.t.app, sophieOrder, 'Pour Sophie', ctx.pdf)
+  await sophie.next((n) => n.title === 'Nouveau courrier de Pour Sophie')
+  assert.ok(sophie.isOpen() && sophie.others.length === 0, 'another user’s stream is untouched')
+
+  // The seventh ends the next oldest.
+  const seventh = await openStream(ctx.base, phone)
+  await replacedStream(camille[1]!, 'the next oldest')
+  // A stream closed by its client gives its place back: the next one ends nobody's.
+  await camille[2]!.close()
+  for (let i = 0; i < 100 && (await liveRows(ctx)).length >= STREAMS_PER_USER; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+  assert.is((await liveRows(ctx)).length, STREAMS_PER_USER - 1)
+  const eighth = await openStream(ctx.base, ctx.camille)
+  const open = [camille[3]!, camille[4]!, sixth, seventh, eighth]
+  await allHear(ctx, open, 'Place rendue')
+  assert.ok(open.every((s) => s.isOpen() && s.others.length === 0))
+  await Promise.all([...open, sophie].map((s) => s.close()))
+})
+
+limits('across instances on one database: the sixth stream on one instance ends the oldest on the other, both ways; another user’s untouched; a closing instance gives its places back', async (ctx) => {
+  await noLiveRows(ctx)
+  const other = await streamInstance(ctx)
+  const julien = await openStream(other.base, ctx.julien)
+  const onFirst = await openStreams(ctx.base, ctx.camille, 3)
+  const onOther = await openStreams(other.base, ctx.camille, 2)
+  // The sixth, on the other instance, ends the oldest, on the first.
+  const sixth = await openStream(other.base, ctx.camille)
+  await replacedStream(onFirst[0]!, 'the oldest, on the first instance')
+  // Three more on the first: its two left end, then the oldest on the other instance.
+  const more = await openStreams(ctx.base, ctx.camille, 2)
+  await Promise.all([replacedStream(onFirst[1]!, 'the second, on the first instance'), replacedStream(onFirst[2]!, 'the third, on the first instance')])
+  const ninth = await openStream(ctx.base, ctx.camille)
+  await replacedStream(onOther[0]!, 'the oldest, on the other instance')
+  const open = [onOther[1]!, sixth, ...more, ninth]
+  await allHear(ctx, [...open, julien], 'Deux instances')
+  assert.ok(open.every((s) => s.isOpen() && s.others.length === 0))
+  assert.is((await liveRows(ctx)).length, STREAMS_PER_USER)
+  // The other instance closes: its streams end (not replaced: the browsers follow again at once, elsewhere) and their rows go.
+  await other.close()
+  for (const s of [onOther[1]!, sixth, julien]) {
+    await s.closed()
+    assert.equal(s.others, [])
+  }
+  assert.is((await liveRows(ctx)).length, 3)
+  assert.equal(await liveRows(ctx, (await ctx.t.deps.db.selectFrom('users').select('id').where('email', '=', 'associe@example.com').executeTakeFirstOrThrow()).id), [])
+  await Promise.all([...more, ninth].map((s) => s.close()))
+})
+
+limits('an instance that stopped without cleaning up (killed, its host lost) holds no place: its rows, left stale, are not counted and go', async (ctx) => {
+  await noLiveRows(ctx)
+  const first = await openStream(ctx.base, ctx.camille)
+  // Five rows newer than the first stream's, of an instance that stopped a minute ago.
+  const { db } = ctx.t.deps
+  await db.insertInto('live_streams').values(Array.from({ length: STREAMS_PER_USER }, () => ({ user_id: ctx.camilleId, instance: 'instance-arrêtée', seen_at: sql<Date>`now() - interval '1 minute'` }))).execute()
+  const more = await openStreams(ctx.base, ctx.camille, STREAMS_PER_USER - 1)
+  await allHear(ctx, [first, ...more], 'Après l’arrêt')
+  assert.ok(first.isOpen() && first.others.length === 0, 'the oldest live stream keeps its place')
+  assert.equal((await liveRows(ctx)).filter((r) => r.instance === 'instance-arrêtée'), [], 'the stale rows went')
+  // Another user's stale row goes with the next refresh of any instance.
+  const sophieId = (await db.selectFrom('users').select('id').where('email', '=', 'solo@example.com').executeTakeFirstOrThrow()).id
+  await db.insertInto('live_streams').values({ user_id: sophieId, instance: 'instance-arrêtée', seen_at: sql<Date>`now() - interval '1 minute'` }).execute()
+  const refreshing = await streamInstance(ctx, { refreshMs: 50 })
+  const julien = await openStream(refreshing.base, ctx.julien)
+  for (let i = 0; i < 100 && (await liveRows(ctx, sophieId)).length; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+  assert.equal(await liveRows(ctx, sophieId), [])
+  await Promise.all([first, ...more, julien].map((s) => s.close()))
+  await refreshing.close()
+})
+
+limits('a running instance keeps its places however long its streams last (its refresh), and ends a stream whose row was taken without its hearing', async (ctx) => {
+  await noLiveRows(ctx)
+  // Two instances that take a row for stale after 400 ms (REFRESH_MS and STALE_MS shortened): only the refresh keeps one.
+  const times = { refreshMs: 50, staleMs: 400 }
+  const [one, two] = [await streamInstance(ctx, times), await streamInstance(ctx, times)]
+  const oldest = await openStream(one.base, ctx.camille)
+  await new Promise((resolve) => setTimeout(resolve, 1000))
+  const newer = await openStreams(two.base, ctx.camille, STREAMS_PER_USER - 1)
+  await allHear(ctx, [oldest, ...newer], 'Longtemps ouvert')
+  assert.ok(oldest.isOpen() && oldest.others.length === 0, 'a second after, the oldest still holds its place')
+  const sixth = await openStream(two.base, ctx.camille)
+  await replacedStream(oldest, 'the oldest, a second after')
+  // A row deleted as a takeover does, but with no NOTIFY heard (its instance's LISTEN away): the refresh ends its stream.
+  const row = (await liveRows(ctx)).at(-1)!
+  await ctx.t.deps.db.deleteFrom('live_streams').where('id', '=', row.id).execute()
+  await sixth.closed()
+  assert.equal(sixth.others, [], 'ended without « replaced »: the browser follows again after its usual pause')
+  await allHear(ctx, newer, 'Après la reprise')
+  await Promise.all(newer.map((s) => s.close()))
+  await one.close()
+  await two.close()
+})
+
+limits.run()

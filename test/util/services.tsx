@@ -202,9 +202,10 @@ export interface Calls {
   pageLoads: { documentId: number; page: number }[]
   deadlineLoads: (number | null)[]
   // notifications (issue 14): every call as [name, ...arguments]; the open stream, to push events into,
-  // end, or pass by (`missed`: raised on the server while the stream is down, listed but never sent)
+  // end, end as replaced by a newer stream (another tab), or pass by (`missed`: raised on the server while the stream
+  // is down, listed but never sent)
   notifications: unknown[][]
-  live: { push(notification: PortalNotification): void; missed(notification: PortalNotification): void; end(): void } | null
+  live: { push(notification: PortalNotification): void; missed(notification: PortalNotification): void; end(): void; replaced(): void } | null
 }
 
 /** A promise React's use() reads at once, without suspending. */
@@ -613,6 +614,10 @@ function notificationsApi(scenario: NotificationScenario, calls: Calls): Partial
         },
         missed: (notification) => void list.push(notification),
         end: () => resolve(),
+        replaced: () => {
+          handlers.onReplaced?.()
+          resolve()
+        },
       }
       options.signal?.addEventListener('abort', () => resolve())
     }),

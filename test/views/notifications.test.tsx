@@ -224,6 +224,23 @@ Bell('a failed first load is asked again by itself after the pause: the list, th
   assert.is(letterLoads(), before + 1, 'once')
 })
 
+Bell('a stream another tab’s replaced is followed again only once this page is looked at: no tab takes another’s place by itself', async () => {
+  const app = await open('/tableau-de-bord', { notifications: { list } })
+  await waitFor(() => assert.ok(app.calls.live, 'the stream is followed'))
+  const follows = () => calledWith(app, 'followNotifications').length
+  const lists = calledWith(app, 'getNotifications').length
+  assert.is(follows(), 1)
+  await act(async () => app.calls.live!.replaced())
+  // Past the pause a drop waits (1 s at most): still nothing.
+  await new Promise((resolve) => setTimeout(resolve, 1200))
+  assert.equal([follows(), calledWith(app, 'getNotifications').length], [1, lists], 'not followed again, the list not read again')
+  // The person comes back to this tab: the list is read again, then the stream followed.
+  assert.is(document.visibilityState, 'visible')
+  await act(async () => void document.dispatchEvent(new Event('visibilitychange')))
+  await waitFor(() => assert.is(follows(), 2))
+  assert.is(calledWith(app, 'getNotifications').length, lists + 1)
+})
+
 Bell('a read mark that fails is put back and said', async () => {
   await open('/tableau-de-bord', { notifications: { list, fails: ['read'] } })
   fireEvent.click(await screen.findByRole('button', { name: '2 notifications non lues' }))

@@ -161,3 +161,43 @@ export async function releaseDigest(db: Db, userId: number, today: string, cover
   await db.updateTable('notification_digests').set({ digest_sent_on: sql<string>`(${today}::date - 1)` as never, covered_until: coveredUntil })
     .where('user_id', '=', userId).where('digest_sent_on', '=', sql<string>`${today}::date`).execute()
 }
+
+// --- the live streams open, per user across the instances (018_live_streams); times are the database's, shared by all
+
+/** A row's age past which its instance is taken for stopped: its `seen_at` older than `staleMs`. */
+const staleBefore = (staleMs: number) => sql<Date>`now() - ${staleMs} * interval '1 millisecond'`
+
+/** A new stream's row; its id orders the user's streams, oldest first. */
+export async function insertLiveStream(db: Db, userId: number, instance: string): Promise<number> {
+  return (await db.insertInto('live_streams').values({ user_id: userId, instance }).returning('id').executeTakeFirstOrThrow()).id
+}
+
+/**
+ * Deletes the user's rows past his `keep` newest live ones, and those gone stale (their instance stopped without
+ * cleaning up, so they hold no place): the streams they stand for are to end. Run under the user's lock (a stream
+ * opened at the same moment elsewhere would otherwise be counted by neither).
+ */
+export async function deleteLiveStreamsBeyond(db: Db, userId: number, keep: number, staleMs: number): Promise<number[]> {
+  const newest = db.selectFrom('live_streams').select('id').where('user_id', '=', userId).where('seen_at', '>=', staleBefore(staleMs))
+    .orderBy('id', 'desc').limit(keep)
+  const rows = await db.deleteFrom('live_streams').where('user_id', '=', userId).where('id', 'not in', newest).returning('id').execute()
+  return rows.map((r) => r.id)
+}
+
+/** Marks these rows of a running instance alive; those it returns still exist (the others were taken over meanwhile). */
+export async function touchLiveStreams(db: Db, ids: number[]): Promise<Set<number>> {
+  if (!ids.length) return new Set()
+  const rows = await db.updateTable('live_streams').set({ seen_at: sql<Date>`now()` }).where(sql<boolean>`id = any(${ids}::int[])`).returning('id').execute()
+  return new Set(rows.map((r) => r.id))
+}
+
+/** Every instance's stale rows (their instance stopped without cleaning up). */
+export async function deleteStaleLiveStreams(db: Db, staleMs: number): Promise<number> {
+  const result = await db.deleteFrom('live_streams').where('seen_at', '<', staleBefore(staleMs)).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}
+
+/** Rows of streams that ended here. */
+export async function deleteLiveStreams(db: Db, ids: number[]): Promise<void> {
+  if (ids.length) await db.deleteFrom('live_streams').where(sql<boolean>`id = any(${ids}::int[])`).execute()
+}

@@ -1,5 +1,6 @@
 // Notifications (issue 14): the bell's list and read marks (each person his own), its live stream,
 // the e-mail preferences per order, each letter's history, and the operators' Kbis validation.
+import { randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
@@ -14,6 +15,7 @@ import {
 import { orderIdsInScope, requireOrder } from '../../db/repositories/orders.ts'
 import { kbisEvent, recordEvent, recordLetterHistory } from '../../services/events.ts'
 import { HEARTBEAT_MS, notificationHub, type LiveStream } from '../../services/notification-stream.ts'
+import { STREAMS_PER_USER, streamLimit, type EndReason, type StreamLimitOptions } from '../../services/notification-stream-limit.ts'
 
 /** What a stream following on sends of what it missed: read by pages of MISSED_PAGE, MISSED_MAX at most. */
 export const MISSED_PAGE = 100
@@ -28,15 +30,31 @@ export function lastEventId(header: string | string[] | undefined): number | nul
   return Number(header)
 }
 
+/**
+ * What a stream whose place a newer one took is sent before it ends: the SPA waits for its tab to be looked at again
+ * before following again (a tab that came back at once would take the place of another, and so on in a loop); `retry`
+ * asks a plain EventSource to wait 5 minutes.
+ */
+export const REPLACED_EVENT = `event: replaced\nretry: 300000\ndata: ${JSON.stringify({
+  message: `Notifications en direct suivies ailleurs : ${STREAMS_PER_USER} onglets ou appareils au plus par compte. Elles reprendront ici à votre retour sur cet onglet.`,
+})}\n\n`
+
 /** A filed Kbis's ETag: a digest of its storage key, which each upload makes new (the key itself stays internal). */
 export const kbisTag = (fileKey: string) => `"${sha256(fileKey).slice(0, 32)}"`
 
-export function notificationRoutes(define: DefineRoute, deps: AppDeps, app: FastifyInstance, heartbeatMs = HEARTBEAT_MS) {
+export function notificationRoutes(define: DefineRoute, deps: AppDeps, app: FastifyInstance, heartbeatMs = HEARTBEAT_MS, limitOptions: StreamLimitOptions = {}) {
   const { db, clock } = deps
   const hub = notificationHub(db, deps.listen, app.log, { clock, heartbeatMs })
-  // Open streams end first, or closing would wait for them forever; then this instance stops listening.
-  app.addHook('preClose', async () => hub.endStreams())
-  app.addHook('onClose', async () => hub.stop())
+  const limit = streamLimit(db, deps.listen, app.log, { ...(deps.config.instanceName ? { instance: `${deps.config.instanceName}:${randomUUID()}` } : {}), ...limitOptions })
+  // Open streams end first, or closing would wait for them forever, and their places go; then this instance stops listening.
+  app.addHook('preClose', async () => {
+    hub.endStreams()
+    await limit.close()
+  })
+  app.addHook('onClose', async () => {
+    await hub.stop()
+    await limit.stop()
+  })
 
   const visibleOrders = (userId: number) => orderIdsInScope(db, userId, 'all')
 
@@ -63,6 +81,12 @@ export function notificationRoutes(define: DefineRoute, deps: AppDeps, app: Fast
   define('notificationStream', async ({ user, req, reply }) => {
     const after = lastEventId(req.headers['last-event-id'])
     await hub.start()
+    await limit.start()
+    // The stream's place among its user's STREAMS_PER_USER, taken before the answer starts (a failure is an ordinary
+    // answer); the oldest past them end, on whichever instance. This one ends when a newer one takes its place.
+    let endedEarly: EndReason | null = null
+    let endByLimit = (reason: EndReason) => { endedEarly = reason }
+    const place = await limit.take(user.id, (reason) => endByLimit(reason))
     reply.hijack()
     const raw = reply.raw
     // The security headers set so far, then the stream's own; never compressed (each event must leave at once).
@@ -93,10 +117,19 @@ export function notificationRoutes(define: DefineRoute, deps: AppDeps, app: Fast
         if (!ended()) raw.end()
       },
     }
-    const done = () => hub.remove(stream)
+    const done = () => {
+      hub.remove(stream)
+      place.release()
+    }
     req.raw.once('close', done)
     raw.once('close', done)
     hub.add(stream)
+    // Its place taken by a newer stream of its user: told so (the SPA then waits before following again), then ended.
+    endByLimit = (reason) => {
+      if (reason === 'replaced') write(REPLACED_EVENT)
+      hub.end(stream)
+    }
+    if (endedEarly) endByLimit(endedEarly)
     // Gone before its close listeners were in place: off the hub at once.
     if (raw.destroyed) done()
     // Following on from a notification: what was raised since is sent first, oldest first, page by page. The
