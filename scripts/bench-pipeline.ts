@@ -8,10 +8,9 @@
 //   DATABASE_URL set: that PostgreSQL; otherwise one is made by scripts/with-postgres.sh.
 //   BENCH_LETTERS (200), BENCH_IDLE_SECONDS (20), BENCH_RATE (requests a second, 100): a smaller run only prints.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { createWriteStream, existsSync } from 'node:fs'
+import { createWriteStream } from 'node:fs'
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import { createServer } from 'node:net'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { connect } from '../server/db/connect.ts'
@@ -19,18 +18,29 @@ import { letterPdf } from '../server/services/pdf.ts'
 import { backgroundSettled } from '../test/util/background-settled.ts'
 import { jbig2RegionPdf, manyBigImagesPdf } from '../test/util/hostile-pdfs.ts'
 import { imageOnlyPdf } from '../test/util/letters.ts'
+import { freePort, onPostgres, rssMb } from './bench-process.ts'
 import { machineDescription, median, saveSection } from './bench-report.ts'
 
 // autocannon ships no types: the little of its API used here.
-interface CustomerRequest { method: string; path: string; headers?: Record<string, string> }
+interface CustomerRequest {
+  method: string
+  path: string
+  headers?: Record<string, string>
+}
 interface AutocannonResult {
   requests: { average: number; total: number }
   latency: { p50: number; p90: number; p99: number; max: number }
-  errors: number; timeouts: number; non2xx: number
+  errors: number
+  timeouts: number
+  non2xx: number
 }
-interface AutocannonInstance { stop(): void }
-type Autocannon = (options: { url: string; connections: number; duration: number; overallRate: number; requests: CustomerRequest[] },
-  done: (error: Error | null, result: AutocannonResult) => void) => AutocannonInstance
+interface AutocannonInstance {
+  stop(): void
+}
+type Autocannon = (
+  options: { url: string; connections: number; duration: number; overallRate: number; requests: CustomerRequest[] },
+  done: (error: Error | null, result: AutocannonResult) => void,
+) => AutocannonInstance
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon
 
 const root = join(import.meta.dirname, '..')
@@ -47,30 +57,7 @@ const P99_RATIO = 1.5
 const REST_SECONDS = 65 + IDLE_SECONDS
 const SAMPLE_EVERY_MS = 50
 
-if (!process.env.DATABASE_URL) {
-  if (!existsSync('/usr/lib/postgresql')) {
-    console.error('[pipeline] ni DATABASE_URL ni PostgreSQL (paquet Debian « postgresql ») : impossible de mesurer.')
-    process.exit(1)
-  }
-  const child = spawnSync('bash', [join(root, 'scripts/with-postgres.sh'), process.execPath, '--import', 'tsx', join(root, 'scripts/bench-pipeline.ts')], { cwd: root, stdio: 'inherit' })
-  process.exit(child.status ?? 1)
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-    server.on('error', reject)
-  })
-}
-
-/** A process's resident memory (VmRSS), in MB; 0 once it is gone. */
-async function rssMb(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '')
-  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024)
-}
+onPostgres('scripts/bench-pipeline.ts', 'pipeline')
 
 /** The processes `pid` started (its render process), from each of its threads' children. */
 async function childrenOf(pid: number): Promise<number[]> {
@@ -87,8 +74,15 @@ async function startServer(dir: string): Promise<{ child: ChildProcess; base: st
   const child = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: root,
     env: {
-      ...process.env, NODE_ENV: 'production', SEED_DEMO: 'true', PORT: String(port), HOST: '127.0.0.1', STORAGE_DIR: join(dir, 'storage'),
-      DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'warn', OPERATOR_TOKEN: TOKEN,
+      ...process.env,
+      NODE_ENV: 'production',
+      SEED_DEMO: 'true',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      STORAGE_DIR: join(dir, 'storage'),
+      DATA_DIR: join(dir, 'data'),
+      LOG_LEVEL: 'warn',
+      OPERATOR_TOKEN: TOKEN,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -98,7 +92,8 @@ async function startServer(dir: string): Promise<{ child: ChildProcess; base: st
   const base = `http://127.0.0.1:${port}`
   const deadline = Date.now() + 120_000
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`le serveur s’est arrêté au démarrage (code ${child.exitCode}) :\n${await readFile(log, 'utf8')}`)
+    if (child.exitCode !== null)
+      throw new Error(`le serveur s’est arrêté au démarrage (code ${child.exitCode}) :\n${await readFile(log, 'utf8')}`)
     if ((await fetch(`${base}/health`).catch(() => null))?.ok) return { child, base, log }
     await new Promise((r) => setTimeout(r, 200))
   }
@@ -108,7 +103,9 @@ async function startServer(dir: string): Promise<{ child: ChildProcess; base: st
 
 async function api<T>(base: string, path: string, init: RequestInit & { token?: string; operator?: boolean } = {}): Promise<T> {
   const headers: Record<string, string> = {
-    'content-type': 'application/json', ...(init.token ? { apiToken: init.token } : {}), ...(init.operator ? { authorization: `Bearer ${TOKEN}` } : {}),
+    'content-type': 'application/json',
+    ...(init.token ? { apiToken: init.token } : {}),
+    ...(init.operator ? { authorization: `Bearer ${TOKEN}` } : {}),
   }
   const res = await fetch(`${base}${path}`, { ...init, headers })
   if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path} : ${res.status} ${await res.text()}`)
@@ -126,8 +123,10 @@ const customer = (token: string, orderId: number): CustomerRequest[] => [
 /** The customers' workload at RATE requests a second until `until` settles (or `seconds` pass). */
 function customers(base: string, token: string, orderId: number, seconds: number, until?: Promise<unknown>): Promise<AutocannonResult> {
   return new Promise((resolve, reject) => {
-    const instance = autocannon({ url: base, connections: CONNECTIONS, duration: seconds, overallRate: RATE, requests: customer(token, orderId) },
-      (error, result) => (error ? reject(error) : resolve(result)))
+    const instance = autocannon(
+      { url: base, connections: CONNECTIONS, duration: seconds, overallRate: RATE, requests: customer(token, orderId) },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    )
     void until?.finally(() => instance.stop())
   })
 }
@@ -137,13 +136,28 @@ async function ordinaryLetters(count: number): Promise<{ sender: string; pdf: Bu
   const letters: { sender: string; pdf: Buffer }[] = []
   for (let n = 1; n <= count; n++) {
     if (n % Math.round(count / SCANS) === 0) {
-      letters.push({ sender: `Cabinet numérisé ${n}`, pdf: await imageOnlyPdf([`Relevé trimestriel numéro ${n}`, 'Cotisation des artisans boulangers', `À régler avant le ${1 + (n % 27)} mars 2027`]) })
+      letters.push({
+        sender: `Cabinet numérisé ${n}`,
+        pdf: await imageOnlyPdf([
+          `Relevé trimestriel numéro ${n}`,
+          'Cotisation des artisans boulangers',
+          `À régler avant le ${1 + (n % 27)} mars 2027`,
+        ]),
+      })
       continue
     }
     const pdf = await letterPdf({
-      sender: `Fournisseur ${n}`, senderAddress: ['12 rue des Tests', '75011 Paris'], recipient: ['Boulangerie des Lilas SAS', '3 rue des Lilas', '75020 Paris'],
-      place: 'Paris', date: new Date(Date.UTC(2026, 10, 1 + (n % 28))), subject: `Facture de farine n° ${n}`, pages: 1 + (n % 3),
-      paragraphs: [`Veuillez trouver ci-joint notre facture numéro ${n} pour la livraison de farine du mois.`, `Montant à payer : ${100 + n},00 EUR, à régler au plus tard le 15/12/2026.`],
+      sender: `Fournisseur ${n}`,
+      senderAddress: ['12 rue des Tests', '75011 Paris'],
+      recipient: ['Boulangerie des Lilas SAS', '3 rue des Lilas', '75020 Paris'],
+      place: 'Paris',
+      date: new Date(Date.UTC(2026, 10, 1 + (n % 28))),
+      subject: `Facture de farine n° ${n}`,
+      pages: 1 + (n % 3),
+      paragraphs: [
+        `Veuillez trouver ci-joint notre facture numéro ${n} pour la livraison de farine du mois.`,
+        `Montant à payer : ${100 + n},00 EUR, à régler au plus tard le 15/12/2026.`,
+      ],
     })
     letters.push({ sender: `Fournisseur ${n}`, pdf: Buffer.from(pdf) })
   }
@@ -154,7 +168,9 @@ const dir = await mkdtemp(join(tmpdir(), 'portail-pipeline-'))
 let server: ChildProcess | undefined
 let failed = false
 try {
-  const load = loadavg().map((l) => l.toFixed(2)).join(' / ')
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' / ')
   const hostile = [
     { sender: 'Huit images immenses', pdf: manyBigImagesPdf() },
     { sender: 'Région JBIG2 immense', pdf: jbig2RegionPdf() },
@@ -164,7 +180,10 @@ try {
   server = started.child
   const { base, log } = started
   const pid = server.pid!
-  const { apiToken: token } = await api<{ apiToken: string }>(base, '/api/login', { method: 'POST', body: JSON.stringify({ username: 'demo@example.com', password: 'Demo1234!' }) })
+  const { apiToken: token } = await api<{ apiToken: string }>(base, '/api/login', {
+    method: 'POST',
+    body: JSON.stringify({ username: 'demo@example.com', password: 'Demo1234!' }),
+  })
   const orders = await api<{ id: number; raisonSociale: string }[]>(base, '/api-protected/my-domiciliation-orders', { token })
   const orderId = orders.find((o) => o.raisonSociale === 'Boulangerie des Lilas SAS')!.id
   const jobsDb = await connect({ databaseUrl: process.env.DATABASE_URL, poolSize: 1 })
@@ -177,12 +196,23 @@ try {
     const render = { samples: [] as number[], pids: new Set<number>() }
     type Phase = 'idle' | 'load' | 'rest'
     let phase = 'idle' as Phase
-    const byPhase: Record<Phase, { api: number; render: number }> = { idle: { api: 0, render: 0 }, load: { api: 0, render: 0 }, rest: { api: 0, render: 0 } }
+    const byPhase: Record<Phase, { api: number; render: number }> = {
+      idle: { api: 0, render: 0 },
+      load: { api: 0, render: 0 },
+      rest: { api: 0, render: 0 },
+    }
     const sampler = setInterval(() => {
-      void Promise.all([rssMb(pid), childrenOf(pid).then((pids) => Promise.all(pids.map(async (child) => {
-        render.pids.add(child)
-        return rssMb(child)
-      })))]).then(([mine, children]) => {
+      void Promise.all([
+        rssMb(pid),
+        childrenOf(pid).then((pids) =>
+          Promise.all(
+            pids.map(async (child) => {
+              render.pids.add(child)
+              return rssMb(child)
+            }),
+          ),
+        ),
+      ]).then(([mine, children]) => {
         const drawing = Math.max(0, ...children)
         apiMemory.samples.push(mine)
         render.samples.push(drawing)
@@ -200,10 +230,15 @@ try {
     const loadStarted = Date.now()
     const ids: { hostile: number[]; ordinary: number[] } = { hostile: [], ordinary: [] }
     const work = (async () => {
-      for (const [kind, letters] of [['hostile', hostile], ['ordinary', ordinary]] as const) {
+      for (const [kind, letters] of [
+        ['hostile', hostile],
+        ['ordinary', ordinary],
+      ] as const) {
         for (const { sender, pdf } of letters) {
           const { document } = await api<{ document: { id: number } }>(base, `/api/operator/domiciliation-orders/${orderId}/documents`, {
-            method: 'POST', operator: true, body: JSON.stringify({ sender, kind: 'courrier', file: `data:application/pdf;base64,${pdf.toString('base64')}` }),
+            method: 'POST',
+            operator: true,
+            body: JSON.stringify({ sender, kind: 'courrier', file: `data:application/pdf;base64,${pdf.toString('base64')}` }),
           })
           ids[kind].push(document.id)
         }
@@ -214,7 +249,9 @@ try {
     const loadSeconds = Math.round((Date.now() - loadStarted) / 1000)
 
     phase = 'rest'
-    console.log(`[pipeline] fin du travail en ${loadSeconds} s ; repos : ${REST_SECONDS} s, les clientes encore mesurées pendant ses ${IDLE_SECONDS} dernières`)
+    console.log(
+      `[pipeline] fin du travail en ${loadSeconds} s ; repos : ${REST_SECONDS} s, les clientes encore mesurées pendant ses ${IDLE_SECONDS} dernières`,
+    )
     await new Promise((resolve) => setTimeout(resolve, (REST_SECONDS - IDLE_SECONDS) * 1000))
     // The machine is shared: the idle figure is taken before and after the work, the render process gone by then.
     const idleAfter = await customers(base, token, orderId, IDLE_SECONDS)
@@ -228,13 +265,29 @@ try {
     })()
 
     // What became of each letter, as the customer sees it, and what the operators were told.
-    const letters = await api<{ id: number; pageImages: number; searchable: boolean }[]>(base, `/api-protected/documents?orderId=${orderId}`, { token })
+    const letters = await api<{ id: number; pageImages: number; searchable: boolean }[]>(
+      base,
+      `/api-protected/documents?orderId=${orderId}`,
+      { token },
+    )
     const seen = new Map(letters.map((l) => [l.id, l]))
     const jobs = await jobsDb.db.selectFrom('jobs').select(['state', 'attempts', 'payload']).where('kind', '=', 'letter-pipeline').execute()
     const jobOf = new Map(jobs.map((j) => [(j.payload as { documentId: number }).documentId, j]))
-    const serverLog = (await readFile(log, 'utf8')).split('\n').filter(Boolean).map((line) => { try { return JSON.parse(line) as Record<string, unknown> } catch { return { msg: line } } })
+    const serverLog = (await readFile(log, 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        try {
+          return JSON.parse(line) as Record<string, unknown>
+        } catch {
+          return { msg: line }
+        }
+      })
     const lessened = serverLog.filter((entry) => String(entry.msg).startsWith('aperçu du courrier allégé'))
-    const causeOf = (id: number) => (lessened.find((entry) => entry.documentId === id)?.pages as { rendu: string; cause: string }[] | undefined)?.map((p) => `${p.rendu} (${p.cause})`).join(', ') ?? 'entière'
+    const causeOf = (id: number) =>
+      (lessened.find((entry) => entry.documentId === id)?.pages as { rendu: string; cause: string }[] | undefined)
+        ?.map((p) => `${p.rendu} (${p.cause})`)
+        .join(', ') ?? 'entière'
     const published = (id: number) => seen.get(id)?.pageImages && jobOf.get(id)?.state === 'done'
     const unpublished = [...ids.hostile, ...ids.ordinary].filter((id) => !published(id))
     const retried = jobs.filter((j) => j.attempts > 1).length
@@ -245,9 +298,14 @@ try {
     const problems = [
       ...(apiMax >= API_CEILING_MB ? [`mémoire de l’API : ${apiMax} Mo (plafond ${API_CEILING_MB} Mo)`] : []),
       ...(byPhase.load.render >= API_CEILING_MB ? [`mémoire du processus de rendu : ${byPhase.load.render} Mo`] : []),
-      ...(ratio > P99_RATIO ? [`p99 des clientes : ${loaded.latency.p99} ms en charge, ${idleP99} ms au repos (× ${ratio.toFixed(2)}, plafond × ${P99_RATIO})`] : []),
+      ...(ratio > P99_RATIO
+        ? [`p99 des clientes : ${loaded.latency.p99} ms en charge, ${idleP99} ms au repos (× ${ratio.toFixed(2)}, plafond × ${P99_RATIO})`]
+        : []),
       ...([idle, loaded, idleAfter].some((r) => r.errors + r.timeouts + r.non2xx)
-        ? [`appels des clientes : ${[idle, loaded, idleAfter].map((r) => `${r.errors} erreurs, ${r.timeouts} délais dépassés, ${r.non2xx} non 2xx`).join(' ; ')}`] : []),
+        ? [
+            `appels des clientes : ${[idle, loaded, idleAfter].map((r) => `${r.errors} erreurs, ${r.timeouts} délais dépassés, ${r.non2xx} non 2xx`).join(' ; ')}`,
+          ]
+        : []),
       ...(unpublished.length ? [`${unpublished.length} courriers sans leurs pages (${unpublished.join(', ')})`] : []),
     ]
     failed = problems.length > 0
@@ -258,10 +316,10 @@ try {
     const section = [
       '## Courrier hostile',
       '',
-      `Mesuré par \`npm run bench:pipeline\` le ${new Date().toISOString().slice(0, 10)} : le serveur réel (\`node scripts/start.mjs\`, construit) sur PostgreSQL (scripts/with-postgres.sh), `
-        + `les données de démonstration, une fois leurs courriers traités. Des clientes lisent leur courrier à ${RATE} requêtes/s (${CONNECTIONS} connexions, autocannon : `
-        + 'domiciliations, courriers, compte, factures), d’abord serveur au repos, puis pendant que l’API d’opérateurs envoie, l’un après l’autre, deux courriers hostiles '
-        + `puis ${ordinary.length} ordinaires (${ordinary.length - SCANS} avec une couche de texte, d’une à trois pages, et ${SCANS} numérisés, lus par OCR), jusqu’à la fin de leurs tâches de fond.`,
+      `Mesuré par \`npm run bench:pipeline\` le ${new Date().toISOString().slice(0, 10)} : le serveur réel (\`node scripts/start.mjs\`, construit) sur PostgreSQL (scripts/with-postgres.sh), ` +
+        `les données de démonstration, une fois leurs courriers traités. Des clientes lisent leur courrier à ${RATE} requêtes/s (${CONNECTIONS} connexions, autocannon : ` +
+        'domiciliations, courriers, compte, factures), d’abord serveur au repos, puis pendant que l’API d’opérateurs envoie, l’un après l’autre, deux courriers hostiles ' +
+        `puis ${ordinary.length} ordinaires (${ordinary.length - SCANS} avec une couche de texte, d’une à trois pages, et ${SCANS} numérisés, lus par OCR), jusqu’à la fin de leurs tâches de fond.`,
       '',
       `Machine : ${machineDescription()} ; charge moyenne au départ (1 / 5 / 15 min) : ${load}. Machine partagée et bruyante : les chiffres absolus varient d’une exécution à l’autre ; une seule exécution.`,
       '',
@@ -269,11 +327,11 @@ try {
       '| --- | ---: | ---: | --- | --- |',
       ...hostileRows,
       '',
-      'Avant, quand le rendu se faisait sur un fil du processus de l’API (limite de 256 Mo de tas JavaScript, qui ne compte ni les images décodées ni le canevas), '
-        + 'ces deux PDF menaient le processus de l’API à 3,8 Go et 5,1 Go, chacun repris 5 fois (22 s chaque), et le processus gardait 4,1 Go au repos ensuite.',
+      'Avant, quand le rendu se faisait sur un fil du processus de l’API (limite de 256 Mo de tas JavaScript, qui ne compte ni les images décodées ni le canevas), ' +
+        'ces deux PDF menaient le processus de l’API à 3,8 Go et 5,1 Go, chacun repris 5 fois (22 s chaque), et le processus gardait 4,1 Go au repos ensuite.',
       '',
-      `Les ${ordinary.length} ordinaires : ${ordinary.length - unpublished.filter((id) => ids.ordinary.includes(id)).length} publiés avec leurs pages, ${searchable} cherchables ; `
-        + `${retried} tâche(s) reprise(s) ; tout traité en ${loadSeconds} s.`,
+      `Les ${ordinary.length} ordinaires : ${ordinary.length - unpublished.filter((id) => ids.ordinary.includes(id)).length} publiés avec leurs pages, ${searchable} cherchables ; ` +
+        `${retried} tâche(s) reprise(s) ; tout traité en ${loadSeconds} s.`,
       '',
       '| mémoire résidente (VmRSS, relevée toutes les 50 ms) | au repos avant | pendant le travail (max) | après (médiane des 10 dernières s) |',
       '| --- | ---: | ---: | ---: |',
@@ -286,13 +344,15 @@ try {
       `| pendant le travail (${loadSeconds} s) | ${loaded.requests.total} | ${loaded.latency.p50} | ${loaded.latency.p90} | ${loaded.latency.p99} | ${loaded.latency.max} | ${loaded.errors + loaded.timeouts} / ${loaded.non2xx} |`,
       `| serveur au repos après (${IDLE_SECONDS} s) | ${idleAfter.requests.total} | ${idleAfter.latency.p50} | ${idleAfter.latency.p90} | ${idleAfter.latency.p99} | ${idleAfter.latency.max} | ${idleAfter.errors + idleAfter.timeouts} / ${idleAfter.non2xx} |`,
       '',
-      `p99 en charge / au repos (moyenne des deux mesures au repos, ${idleP99} ms) : × ${ratio.toFixed(2)} (plafond × ${P99_RATIO}). Plafonds : ${API_CEILING_MB} Mo pour l’API ; le processus de rendu se tue lui-même au-delà de 450 Mo `
-        + '(le relevé toutes les 50 ms voit moins que son pic : son propre relevé, toutes les 10 ms, est dans le journal du serveur, « mémoire du processus de rendu dépassée (… Mo pour 450 Mo) »).',
+      `p99 en charge / au repos (moyenne des deux mesures au repos, ${idleP99} ms) : × ${ratio.toFixed(2)} (plafond × ${P99_RATIO}). Plafonds : ${API_CEILING_MB} Mo pour l’API ; le processus de rendu se tue lui-même au-delà de 450 Mo ` +
+        '(le relevé toutes les 50 ms voit moins que son pic : son propre relevé, toutes les 10 ms, est dans le journal du serveur, « mémoire du processus de rendu dépassée (… Mo pour 450 Mo) »).',
       '',
-      'Lecture : le p99 varie d’une fenêtre à l’autre avec le reste de la machine partagée ; le processus de rendu et le fil de l’OCR tournent à priorité basse '
-        + '(nice 10), si bien que le travail des courriers ne s’y voit pas plus que ce bruit.',
+      'Lecture : le p99 varie d’une fenêtre à l’autre avec le reste de la machine partagée ; le processus de rendu et le fil de l’OCR tournent à priorité basse ' +
+        '(nice 10), si bien que le travail des courriers ne s’y voit pas plus que ce bruit.',
       '',
-      failed ? `**Échec** : ${problems.join(' ; ')}.` : 'Verdict : mémoire de l’API sous son plafond, p99 des clientes dans les × 1,5, tous les courriers publiés.',
+      failed
+        ? `**Échec** : ${problems.join(' ; ')}.`
+        : 'Verdict : mémoire de l’API sous son plafond, p99 des clientes dans les × 1,5, tous les courriers publiés.',
       '',
     ].join('\n')
     console.log(section)

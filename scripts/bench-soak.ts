@@ -6,14 +6,14 @@
 // (SOAK_SECONDS < 60) only prints.
 //   DATABASE_URL set: that PostgreSQL; otherwise one is made by scripts/with-postgres.sh.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { createWriteStream, existsSync } from 'node:fs'
+import { createWriteStream } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import { createServer } from 'node:net'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { connect } from '../server/db/connect.ts'
 import { backgroundSettled } from '../test/util/background-settled.ts'
+import { freePort, onPostgres, rssMb } from './bench-process.ts'
 import { machineDescription, saveSection } from './bench-report.ts'
 
 // autocannon ships no types: the little of its API used here.
@@ -28,7 +28,9 @@ interface SoakRequest {
 interface AutocannonResult {
   requests: { average: number; total: number }
   latency: { p50: number; p90: number; p99: number; max: number }
-  errors: number; timeouts: number; non2xx: number
+  errors: number
+  timeouts: number
+  non2xx: number
 }
 type Autocannon = (options: { url: string; connections: number; duration: number; requests: SoakRequest[] }) => Promise<AutocannonResult>
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon
@@ -44,29 +46,7 @@ const SAMPLE_EVERY_MS = 1_000
 const WINDOW_SAMPLES = 5
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
 
-if (!process.env.DATABASE_URL) {
-  if (!existsSync('/usr/lib/postgresql')) {
-    console.error('[soak] ni DATABASE_URL ni PostgreSQL (paquet Debian « postgresql ») : impossible de mesurer.')
-    process.exit(1)
-  }
-  const child = spawnSync('bash', [join(root, 'scripts/with-postgres.sh'), process.execPath, '--import', 'tsx', join(root, 'scripts/bench-soak.ts')], { cwd: root, stdio: 'inherit' })
-  process.exit(child.status ?? 1)
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-    server.on('error', reject)
-  })
-}
-
-async function rssMb(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8')
-  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024)
-}
+onPostgres('scripts/bench-soak.ts', 'soak')
 
 async function startServer(dir: string): Promise<{ child: ChildProcess; base: string }> {
   const build = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8' })
@@ -75,7 +55,16 @@ async function startServer(dir: string): Promise<{ child: ChildProcess; base: st
   const log = join(dir, 'server.log')
   const child = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: 'production', SEED_DEMO: 'true', PORT: String(port), HOST: '127.0.0.1', STORAGE_DIR: join(dir, 'storage'), DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      SEED_DEMO: 'true',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      STORAGE_DIR: join(dir, 'storage'),
+      DATA_DIR: join(dir, 'data'),
+      LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const out = createWriteStream(log)
@@ -84,7 +73,8 @@ async function startServer(dir: string): Promise<{ child: ChildProcess; base: st
   const base = `http://127.0.0.1:${port}`
   const deadline = Date.now() + 120_000
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`le serveur s’est arrêté au démarrage (code ${child.exitCode}) :\n${await readFile(log, 'utf8')}`)
+    if (child.exitCode !== null)
+      throw new Error(`le serveur s’est arrêté au démarrage (code ${child.exitCode}) :\n${await readFile(log, 'utf8')}`)
     if ((await fetch(`${base}/health`).catch(() => null))?.ok) return { child, base }
     await new Promise((r) => setTimeout(r, 200))
   }
@@ -99,7 +89,9 @@ async function api<T>(base: string, path: string, init: RequestInit & { token?: 
   return res.json() as Promise<T>
 }
 
-interface Tally { [call: string]: Record<number, number> }
+interface Tally {
+  [call: string]: Record<number, number>
+}
 
 /** One customer's round, cycled by every connection: her orders, letters, packages, invoices, a letter read, a folder. */
 function workload(token: string, orderId: number, letterIds: number[], tally: Tally, run: string): SoakRequest[] {
@@ -118,28 +110,47 @@ function workload(token: string, orderId: number, letterIds: number[], tally: Ta
     get('GET invoices', '/api-protected/invoices'),
     {
       // Reading a letter: the next one of the order's letters each time.
-      method: 'PUT', path: '/api-protected/documents/0', headers, onResponse: count('PUT documents/{id} readFlag'),
-      setupRequest: (request) => ({ ...request, path: `/api-protected/documents/${letterIds[letter++ % letterIds.length]}`, body: JSON.stringify({ readFlag: true }) }),
+      method: 'PUT',
+      path: '/api-protected/documents/0',
+      headers,
+      onResponse: count('PUT documents/{id} readFlag'),
+      setupRequest: (request) => ({
+        ...request,
+        path: `/api-protected/documents/${letterIds[letter++ % letterIds.length]}`,
+        body: JSON.stringify({ readFlag: true }),
+      }),
     },
     {
       // Folder names are unique per order (409 otherwise): a counter makes each one new.
-      method: 'POST', path: '/api-protected/folders', headers, onResponse: count('POST folders'),
-      setupRequest: (request) => ({ ...request, body: JSON.stringify({ name: `Endurance ${run} n° ${++folder}`, domiciliationOrderId: orderId }) }),
+      method: 'POST',
+      path: '/api-protected/folders',
+      headers,
+      onResponse: count('POST folders'),
+      setupRequest: (request) => ({
+        ...request,
+        body: JSON.stringify({ name: `Endurance ${run} n° ${++folder}`, domiciliationOrderId: orderId }),
+      }),
     },
   ]
 }
 
-const okCount = (codes: Record<number, number> = {}) => Object.entries(codes).reduce((sum, [code, n]) => sum + (Number(code) >= 200 && Number(code) < 300 ? n : 0), 0)
+const okCount = (codes: Record<number, number> = {}) =>
+  Object.entries(codes).reduce((sum, [code, n]) => sum + (Number(code) >= 200 && Number(code) < 300 ? n : 0), 0)
 
 const dir = await mkdtemp(join(tmpdir(), 'portail-soak-'))
 let server: ChildProcess | undefined
 let failed = false
 try {
-  const load = loadavg().map((l) => l.toFixed(2)).join(' / ')
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' / ')
   const started = await startServer(dir)
   server = started.child
   const { base } = started
-  const { apiToken: token } = await api<{ apiToken: string }>(base, '/api/login', { method: 'POST', body: JSON.stringify({ username: 'demo@example.com', password: 'Demo1234!' }) })
+  const { apiToken: token } = await api<{ apiToken: string }>(base, '/api/login', {
+    method: 'POST',
+    body: JSON.stringify({ username: 'demo@example.com', password: 'Demo1234!' }),
+  })
   const orders = await api<{ id: number; raisonSociale: string }[]>(base, '/api-protected/my-domiciliation-orders', { token })
   const orderId = orders.find((o) => o.raisonSociale === 'Boulangerie des Lilas SAS')!.id
   const letterIds = (await api<{ id: number }[]>(base, `/api-protected/documents?orderId=${orderId}`, { token })).map((d) => d.id)
@@ -151,16 +162,31 @@ try {
   console.log(`[soak] tâches de fond de la démonstration terminées (${jobsWait} s d’attente)`)
 
   let samples: number[] = []
-  const sampler = setInterval(() => { rssMb(pid).then((mb) => samples.push(mb), () => {}) }, SAMPLE_EVERY_MS)
+  const sampler = setInterval(() => {
+    rssMb(pid).then(
+      (mb) => samples.push(mb),
+      () => {},
+    )
+  }, SAMPLE_EVERY_MS)
   console.log(`[soak] échauffement : ${WARMUP_SECONDS} s, ${CONNECTIONS} connexions`)
   const warmTally: Tally = {}
-  const warmup = await autocannon({ url: base, connections: CONNECTIONS, duration: WARMUP_SECONDS, requests: workload(token, orderId, letterIds, warmTally, 'échauffement') })
+  const warmup = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration: WARMUP_SECONDS,
+    requests: workload(token, orderId, letterIds, warmTally, 'échauffement'),
+  })
   const rssAfterWarmup = median(samples.slice(-WINDOW_SAMPLES))
   samples = []
 
   console.log(`[soak] mesure : ${SECONDS} s, ${CONNECTIONS} connexions (mémoire après l’échauffement : ${rssAfterWarmup} Mo)`)
   const tally: Tally = {}
-  const result = await autocannon({ url: base, connections: CONNECTIONS, duration: SECONDS, requests: workload(token, orderId, letterIds, tally, 'mesure') })
+  const result = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    requests: workload(token, orderId, letterIds, tally, 'mesure'),
+  })
   clearInterval(sampler)
   const rssAtEnd = median(samples.slice(-WINDOW_SAMPLES))
   const everyFive = samples.filter((_, i) => i % 5 === 4)
@@ -171,21 +197,35 @@ try {
   const foldersCreated = okCount(warmTally['POST folders']) + okCount(tally['POST folders'])
   const drift = (rssAtEnd - rssAfterWarmup) / rssAfterWarmup
   const problems = [
-    ...(warmup.errors + warmup.timeouts + warmup.non2xx ? [`échauffement : ${warmup.errors} erreurs, ${warmup.timeouts} délais dépassés, ${warmup.non2xx} réponses non 2xx`] : []),
-    ...(result.errors + result.timeouts + result.non2xx ? [`mesure : ${result.errors} erreurs, ${result.timeouts} délais dépassés, ${result.non2xx} réponses non 2xx`] : []),
+    ...(warmup.errors + warmup.timeouts + warmup.non2xx
+      ? [`échauffement : ${warmup.errors} erreurs, ${warmup.timeouts} délais dépassés, ${warmup.non2xx} réponses non 2xx`]
+      : []),
+    ...(result.errors + result.timeouts + result.non2xx
+      ? [`mesure : ${result.errors} erreurs, ${result.timeouts} délais dépassés, ${result.non2xx} réponses non 2xx`]
+      : []),
     ...(foldersAfter - foldersBefore < foldersCreated || foldersAfter - foldersBefore > foldersCreated + 2 * CONNECTIONS
-      ? [`dossiers : ${foldersCreated} créés (réponses 2xx), mais ${foldersAfter - foldersBefore} en base`] : []),
-    ...(Math.abs(drift) > RSS_TOLERANCE ? [`mémoire : ${rssAfterWarmup} Mo après l’échauffement, ${rssAtEnd} Mo à la fin (${(drift * 100).toFixed(1)} %, tolérance ±${RSS_TOLERANCE * 100} %)`] : []),
+      ? [`dossiers : ${foldersCreated} créés (réponses 2xx), mais ${foldersAfter - foldersBefore} en base`]
+      : []),
+    ...(Math.abs(drift) > RSS_TOLERANCE
+      ? [
+          `mémoire : ${rssAfterWarmup} Mo après l’échauffement, ${rssAtEnd} Mo à la fin (${(drift * 100).toFixed(1)} %, tolérance ±${RSS_TOLERANCE * 100} %)`,
+        ]
+      : []),
   ]
   failed = problems.length > 0
 
-  const rows = Object.entries(tally).map(([call, codes]) => `| ${call} | ${Object.values(codes).reduce((a, b) => a + b, 0)} | ${Object.entries(codes).map(([c, n]) => `${c} × ${n}`).join(', ')} |`)
+  const rows = Object.entries(tally).map(
+    ([call, codes]) =>
+      `| ${call} | ${Object.values(codes).reduce((a, b) => a + b, 0)} | ${Object.entries(codes)
+        .map(([c, n]) => `${c} × ${n}`)
+        .join(', ')} |`,
+  )
   const section = [
     '## Soak',
     '',
-    `Mesuré par \`npm run bench:soak\` le ${new Date().toISOString().slice(0, 10)} : le serveur réel (\`node scripts/start.mjs\`) sur PostgreSQL (scripts/with-postgres.sh), `
-      + `${CONNECTIONS} connexions simultanées (autocannon) pendant ${SECONDS} s après ${WARMUP_SECONDS} s d’échauffement (lui-même lancé une fois finies les tâches de fond des courriers de la démonstration, images et texte : ${jobsWait} s d’attente), chacune répétant le parcours d’une cliente (Camille, Boulangerie des Lilas SAS) : `
-      + 'ses domiciliations, ses courriers, ses colis, ses factures, un courrier marqué lu (`PUT /api-protected/documents/{id}` `{readFlag: true}`), un dossier créé (`POST /api-protected/folders`, nom unique).',
+    `Mesuré par \`npm run bench:soak\` le ${new Date().toISOString().slice(0, 10)} : le serveur réel (\`node scripts/start.mjs\`) sur PostgreSQL (scripts/with-postgres.sh), ` +
+      `${CONNECTIONS} connexions simultanées (autocannon) pendant ${SECONDS} s après ${WARMUP_SECONDS} s d’échauffement (lui-même lancé une fois finies les tâches de fond des courriers de la démonstration, images et texte : ${jobsWait} s d’attente), chacune répétant le parcours d’une cliente (Camille, Boulangerie des Lilas SAS) : ` +
+      'ses domiciliations, ses courriers, ses colis, ses factures, un courrier marqué lu (`PUT /api-protected/documents/{id}` `{readFlag: true}`), un dossier créé (`POST /api-protected/folders`, nom unique).',
     '',
     `Machine : ${machineDescription()} ; charge moyenne au départ (1 / 5 / 15 min) : ${load}. Machine partagée : les chiffres absolus varient d’une exécution à l’autre.`,
     '',
@@ -197,15 +237,15 @@ try {
     '| --- | ---: | --- |',
     ...rows,
     '',
-    `Mémoire résidente (VmRSS) du serveur, relevée chaque seconde, médiane des ${WINDOW_SAMPLES} dernières secondes de chaque phase : ${rssAfterWarmup} Mo après l’échauffement, `
-      + `${rssAtEnd} Mo à la fin (${drift >= 0 ? '+' : ''}${(drift * 100).toFixed(1)} % ; tolérance ±${RSS_TOLERANCE * 100} %) ; pendant la mesure, toutes les 5 s : ${everyFive.join(', ')} Mo `
-      + `(min ${Math.min(...samples)}, max ${Math.max(...samples)}).`,
+    `Mémoire résidente (VmRSS) du serveur, relevée chaque seconde, médiane des ${WINDOW_SAMPLES} dernières secondes de chaque phase : ${rssAfterWarmup} Mo après l’échauffement, ` +
+      `${rssAtEnd} Mo à la fin (${drift >= 0 ? '+' : ''}${(drift * 100).toFixed(1)} % ; tolérance ±${RSS_TOLERANCE * 100} %) ; pendant la mesure, toutes les 5 s : ${everyFive.join(', ')} Mo ` +
+      `(min ${Math.min(...samples)}, max ${Math.max(...samples)}).`,
     '',
-    'Lecture : la mémoire monte et redescend au rythme du ramasse-miettes (les relevés), d’où des médianes plutôt que deux instants ; '
-      + 'une fuite s’y verrait comme une hausse qui ne redescend pas d’un relevé à l’autre.',
+    'Lecture : la mémoire monte et redescend au rythme du ramasse-miettes (les relevés), d’où des médianes plutôt que deux instants ; ' +
+      'une fuite s’y verrait comme une hausse qui ne redescend pas d’un relevé à l’autre.',
     '',
-    `Dossiers créés : ${foldersCreated} réponses 2xx (échauffement compris), ${foldersAfter - foldersBefore} trouvés ensuite en base `
-      + '(l’écart : les requêtes encore en vol quand autocannon s’arrête, dont il ne compte pas la réponse ; au plus une par connexion et par phase).',
+    `Dossiers créés : ${foldersCreated} réponses 2xx (échauffement compris), ${foldersAfter - foldersBefore} trouvés ensuite en base ` +
+      '(l’écart : les requêtes encore en vol quand autocannon s’arrête, dont il ne compte pas la réponse ; au plus une par connexion et par phase).',
     '',
     failed ? `**Échec** : ${problems.join(' ; ')}.` : 'Verdict : aucune erreur, aucune réponse hors 2xx, mémoire stable.',
     '',
