@@ -3,7 +3,13 @@
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
-    { name: 'no-circular', comment: 'A child never imports its parent: no import cycle.', severity: 'error', from: {}, to: { circular: true } },
+    {
+      name: 'no-circular',
+      comment: 'A child never imports its parent: no import cycle.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
     {
       name: 'machines-are-pure',
       comment: 'A statechart imports no views, no API client and no wiring.',
@@ -41,8 +47,9 @@ module.exports = {
     },
     {
       name: 'db-looks-only-down',
-      comment: 'Repositories return rows or throw domain errors (server/db/errors.ts), which the HTTP layer answers; they use the '
-        + 'contract and server/lib, never the services, the HTTP layer, the routes or the demo data above them.',
+      comment:
+        'Repositories return rows or throw domain errors (server/db/errors.ts), which the HTTP layer answers; they use the ' +
+        'contract and server/lib, never the services, the HTTP layer, the routes or the demo data above them.',
       severity: 'error',
       from: { path: '^server/db/' },
       to: { path: '^server/(http|routes|services|demo)/' },

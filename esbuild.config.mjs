@@ -80,8 +80,12 @@ export function staticImports(metafile, file, seen = new Set()) {
  * with the first screen that needs it.
  */
 export const FIRST_SCREEN_SOURCES = [
-  'src/wiring/session.ts', 'src/wiring/api.ts', 'src/wiring/portal.ts', 'src/wiring/dashboard.ts',
-  'src/views/layout/DashboardLayout.tsx', 'src/views/pages/shell/Dashboard.tsx',
+  'src/wiring/session.ts',
+  'src/wiring/api.ts',
+  'src/wiring/portal.ts',
+  'src/wiring/dashboard.ts',
+  'src/views/layout/DashboardLayout.tsx',
+  'src/views/pages/shell/Dashboard.tsx',
 ]
 
 /** The chunks of FIRST_SCREEN_SOURCES: each one's own, with every chunk it imports statically. */
@@ -104,11 +108,13 @@ async function writeIndex(metafile, config, mode) {
   const url = (file) => '/' + relative(outdir, join(root, file)).split('\\').join('/')
   const template = await readFile(join(root, 'index.html'), 'utf8')
   // The chunks announced up front: the browser fetches them beside the entry instead of one level later.
-  const announcing = (files) => template.replace('/src/main.tsx', url(entry[0]))
-    .replace('<script type="module"', [
-      ...files.map((file) => `<link rel="modulepreload" href="${url(file)}" />`),
-      '<script type="module"',
-    ].join('\n    '))
+  const announcing = (files) =>
+    template
+      .replace('/src/main.tsx', url(entry[0]))
+      .replace(
+        '<script type="module"',
+        [...files.map((file) => `<link rel="modulepreload" href="${url(file)}" />`), '<script type="module"'].join('\n    '),
+      )
   // The entry's static imports: the first paint of /login waits for them all.
   const entryImports = staticImports(metafile, entry[0])
   const html = announcing(entryImports)
@@ -118,8 +124,9 @@ async function writeIndex(metafile, config, mode) {
     // level, and nothing more (the rest waits for that screen's paint). At the entry's own priority: main.tsx holds the
     // first render for it (SIGNED_IN_CODE_WAIT_MS), so it is as render-critical as the entry. And the startup's first
     // calls leave from the page itself, before any script is fetched (earlyStartScript).
-    const signedIn = announcing([...new Set([...entryImports, ...firstScreenChunks(metafile)])].filter((file) => file !== entry[0]))
-      .replace('<link rel="modulepreload"', `${await earlyStartScript(config)}\n    <link rel="modulepreload"`)
+    const signedIn = announcing(
+      [...new Set([...entryImports, ...firstScreenChunks(metafile)])].filter((file) => file !== entry[0]),
+    ).replace('<link rel="modulepreload"', `${await earlyStartScript(config)}\n    <link rel="modulepreload"`)
     await writePages(config, html, signedIn)
   }
   await writeFile(join(outdir, 'build-stamp.json'), JSON.stringify({ ...config, mode, sources: await sourcesDigest() }, null, 2))
@@ -135,8 +142,18 @@ export async function earlyStartScript(config) {
   const result = await esbuild.build({
     ...buildOptions(config),
     entryPoints: ['src/wiring/early-start.ts'],
-    outdir: undefined, publicPath: undefined, entryNames: undefined, chunkNames: undefined, assetNames: undefined,
-    splitting: false, metafile: false, write: false, format: 'iife', outfile: 'early-start.js', loader: undefined, banner: undefined,
+    outdir: undefined,
+    publicPath: undefined,
+    entryNames: undefined,
+    chunkNames: undefined,
+    assetNames: undefined,
+    splitting: false,
+    metafile: false,
+    write: false,
+    format: 'iife',
+    outfile: 'early-start.js',
+    loader: undefined,
+    banner: undefined,
   })
   const code = result.outputFiles[0].text.trim()
   if (/<\/script|<!--/i.test(code)) throw new Error('early-start: the inline script would end the element early')
@@ -166,8 +183,15 @@ async function writePages(config, html, signedInHtml) {
     await esbuild.build({
       ...buildOptions(config),
       entryPoints: ['src/prerender.tsx'],
-      outdir: undefined, publicPath: undefined, entryNames: undefined, chunkNames: undefined, assetNames: undefined,
-      outfile: bundle, splitting: false, metafile: false, minify: false,
+      outdir: undefined,
+      publicPath: undefined,
+      entryNames: undefined,
+      chunkNames: undefined,
+      assetNames: undefined,
+      outfile: bundle,
+      splitting: false,
+      metafile: false,
+      minify: false,
     })
     const script = `const { prerender, publicRoutes } = await import(${JSON.stringify(pathToFileURL(bundle).href)})
 const pages = Object.fromEntries(${JSON.stringify(Object.keys(PRERENDERED))}.map((path) => [path, prerender(path)]))
@@ -186,7 +210,10 @@ process.stdout.write(JSON.stringify({ pages, publicRoutes }), () => process.exit
       await writeFile(join(outdir, file), page)
     }
     await writeFile(join(outdir, SIGNED_IN_PAGE), signedInHtml)
-    const manifest = { public: Object.fromEntries(publicRoutes.map((path) => [path, PRERENDERED[path] ?? 'index.html'])), signedIn: SIGNED_IN_PAGE }
+    const manifest = {
+      public: Object.fromEntries(publicRoutes.map((path) => [path, PRERENDERED[path] ?? 'index.html'])),
+      signedIn: SIGNED_IN_PAGE,
+    }
     await writeFile(join(outdir, PAGES_MANIFEST), JSON.stringify(manifest, null, 2))
   } finally {
     await rm(dir, { recursive: true, force: true })
@@ -219,7 +246,12 @@ export async function isStale(config = buildConfig()) {
     const stamp = JSON.parse(await readFile(join(outdir, 'build-stamp.json'), 'utf8'))
     await stat(join(outdir, 'index.html'))
     for (const file of [...Object.values(PRERENDERED), SIGNED_IN_PAGE, PAGES_MANIFEST]) await stat(join(outdir, file))
-    return stamp.mode !== 'production' || stamp.brandName !== config.brandName || stamp.apiBaseUrl !== config.apiBaseUrl || stamp.sources !== (await sourcesDigest())
+    return (
+      stamp.mode !== 'production' ||
+      stamp.brandName !== config.brandName ||
+      stamp.apiBaseUrl !== config.apiBaseUrl ||
+      stamp.sources !== (await sourcesDigest())
+    )
   } catch {
     return true
   }
@@ -239,13 +271,19 @@ export async function precompress(dir) {
   const files = (await readdir(dir, { recursive: true, withFileTypes: true }))
     .filter((entry) => entry.isFile() && /\.(js|css|svg)$/.test(entry.name))
     .map((entry) => join(entry.parentPath, entry.name))
-  await Promise.all(files.map(async (file) => {
-    const bytes = await readFile(file)
-    if (bytes.length < PRECOMPRESS_MIN_BYTES) return
-    const params = { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length }
-    await writeFile(`${file}.br`, await brotli(bytes, { params }))
-    await writeFile(`${file}.gz`, await gzipped(bytes, { level: zlib.Z_BEST_COMPRESSION }))
-  }))
+  await Promise.all(
+    files.map(async (file) => {
+      const bytes = await readFile(file)
+      if (bytes.length < PRECOMPRESS_MIN_BYTES) return
+      const params = {
+        [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
+        [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
+        [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+      }
+      await writeFile(`${file}.br`, await brotli(bytes, { params }))
+      await writeFile(`${file}.gz`, await gzipped(bytes, { level: zlib.Z_BEST_COMPRESSION }))
+    }),
+  )
 }
 
 export async function build(config = buildConfig()) {
@@ -262,17 +300,19 @@ export async function watch(config = buildConfig()) {
   await mkdir(outdir, { recursive: true })
   const ctx = await esbuild.context({
     ...buildOptions(config, { dev: true }),
-    plugins: [{
-      name: 'index-html',
-      setup(b) {
-        b.onEnd(async (result) => {
-          if (result.errors.length === 0 && result.metafile) {
-            await writeIndex(result.metafile, config, 'development')
-            console.log(`[build] ${new Date().toLocaleTimeString('fr-FR')} dist/ à jour`)
-          }
-        })
+    plugins: [
+      {
+        name: 'index-html',
+        setup(b) {
+          b.onEnd(async (result) => {
+            if (result.errors.length === 0 && result.metafile) {
+              await writeIndex(result.metafile, config, 'development')
+              console.log(`[build] ${new Date().toLocaleTimeString('fr-FR')} dist/ à jour`)
+            }
+          })
+        },
       },
-    }],
+    ],
   })
   await ctx.watch()
   return ctx

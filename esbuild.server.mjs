@@ -10,8 +10,19 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 const root = dirname(fileURLToPath(import.meta.url))
 
 /** Native or WebAssembly (PGlite, argon2, canvas, tesseract, pg's optional native binding), or reading files beside their own code (Swagger UI's page, pino's worker transports, unpdf's worker). */
-export const externalPackages = ['@electric-sql/pglite', '@node-rs/argon2', '@napi-rs/canvas', 'tesseract.js', '@tesseract.js-data/*', 'pg', 'pg-native',
-  'pino', '@fastify/swagger-ui', 'unpdf', 'esbuild']
+export const externalPackages = [
+  '@electric-sql/pglite',
+  '@node-rs/argon2',
+  '@napi-rs/canvas',
+  'tesseract.js',
+  '@tesseract.js-data/*',
+  'pg',
+  'pg-native',
+  'pino',
+  '@fastify/swagger-ui',
+  'unpdf',
+  'esbuild',
+]
 export const serverOutdir = join(root, 'dist-server')
 export const serverEntry = join(serverOutdir, 'server.mjs')
 const templateDir = 'pglite-template'
@@ -52,8 +63,10 @@ export async function buildServer({ outdir = serverOutdir } = {}) {
     // The upload check's PDF reading runs on a worker thread (server/services/pdf-check-thread.ts), the letters' rendering
     // in a child process (letter-render-process.ts): an entry of its own each.
     entryPoints: {
-      server: 'server/server.ts', template: 'server/db/template.ts',
-      'pdf-check-worker': 'server/services/pdf-check-worker.ts', 'letter-render-child': 'server/services/letter-render-child.ts',
+      server: 'server/server.ts',
+      template: 'server/db/template.ts',
+      'pdf-check-worker': 'server/services/pdf-check-worker.ts',
+      'letter-render-child': 'server/services/letter-render-child.ts',
     },
     outdir,
     outExtension: { '.js': '.mjs' },
@@ -73,8 +86,10 @@ export async function buildServer({ outdir = serverOutdir } = {}) {
     logLevel: 'warning',
     metafile: true,
     define: {
-      __COMMON_PASSWORDS_FILE__: JSON.stringify('common-passwords.txt'), __PGLITE_TEMPLATE_DIR__: JSON.stringify(templateDir),
-      __PDF_CHECK_WORKER__: JSON.stringify('./pdf-check-worker.mjs'), __LETTER_RENDER_CHILD__: JSON.stringify('./letter-render-child.mjs'),
+      __COMMON_PASSWORDS_FILE__: JSON.stringify('common-passwords.txt'),
+      __PGLITE_TEMPLATE_DIR__: JSON.stringify(templateDir),
+      __PDF_CHECK_WORKER__: JSON.stringify('./pdf-check-worker.mjs'),
+      __LETTER_RENDER_CHILD__: JSON.stringify('./letter-render-child.mjs'),
     },
   })
   // The migrated empty database a first start loads instead of running initdb (server/db/template.ts).

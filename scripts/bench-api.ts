@@ -19,8 +19,20 @@ import pg from 'pg'
 import { machineDescription, saveSection } from './bench-report.ts'
 
 // autocannon ships no types: the little of its API used here.
-interface AutocannonOptions { url: string; method?: string; headers?: Record<string, string>; body?: string; connections?: number; duration?: number }
-interface AutocannonResult { requests: { average: number; total: number }; latency: { p50: number; p99: number }; errors: number; non2xx: number }
+interface AutocannonOptions {
+  url: string
+  method?: string
+  headers?: Record<string, string>
+  body?: string
+  connections?: number
+  duration?: number
+}
+interface AutocannonResult {
+  requests: { average: number; total: number }
+  latency: { p50: number; p99: number }
+  errors: number
+  non2xx: number
+}
 const autocannon = createRequire(import.meta.url)('autocannon') as (options: AutocannonOptions) => Promise<AutocannonResult>
 
 const DURATION = Number(process.env.BENCH_SECONDS || 10)
@@ -30,9 +42,22 @@ const baseline = process.env.BENCH_BASELINE || undefined
 /** What the baseline is, in the section's words. */
 const baselineWhat = process.env.BENCH_BASELINE_WHAT || 'le code d’avant le ticket 13'
 
-interface Run { requestsPerSecond: number; p50: number; p99: number; errors: number; total: number }
+interface Run {
+  requestsPerSecond: number
+  p50: number
+  p99: number
+  errors: number
+  total: number
+}
 /** Each call's run, and the `SELECT 1` ceiling measured right after it (the machine's load drifts over minutes). */
-interface Version { label: string; coldStartMs: number; warmStartMs: number; peakRssMb: number; runs: Record<string, Run>; ceilings: Record<string, Run> }
+interface Version {
+  label: string
+  coldStartMs: number
+  warmStartMs: number
+  peakRssMb: number
+  runs: Record<string, Run>
+  ceilings: Record<string, Run>
+}
 interface Section {
   database: 'PGlite' | 'PostgreSQL'
   ceilings: { json: Run; openMs?: number; createMs?: number }
@@ -40,16 +65,24 @@ interface Section {
 }
 
 /** The bare Fastify of scripts/bench-ceiling.mjs, answering `payload` from memory and `SELECT 1`. */
-interface CeilingServer { base: string; child: ChildProcess }
+interface CeilingServer {
+  base: string
+  child: ChildProcess
+}
 async function startCeilingServer(dir: string, payload: string): Promise<CeilingServer> {
   const file = join(dir, 'payload.json')
   await writeFile(file, payload)
   const server = await spawnReady([join(root, 'scripts/bench-ceiling.mjs'), 'http', file], {})
   return { base: `http://127.0.0.1:${server.port}`, child: server.child }
 }
-const select1Url = (ceiling: CeilingServer, database: Section['database']) => `${ceiling.base}/${database === 'PostgreSQL' ? 'pg' : 'pglite'}`
+const select1Url = (ceiling: CeilingServer, database: Section['database']) =>
+  `${ceiling.base}/${database === 'PostgreSQL' ? 'pg' : 'pglite'}`
 
-const calls = ['GET /api-protected/documents?orderId=…', 'GET /api-protected/my-domiciliation-orders', 'GET /api-protected/user/me'] as const
+const calls = [
+  'GET /api-protected/documents?orderId=…',
+  'GET /api-protected/my-domiciliation-orders',
+  'GET /api-protected/user/me',
+] as const
 
 /** A child that says `{ready, port?}` over IPC; the time from spawn to that message. */
 function spawnReady(args: string[], env: NodeJS.ProcessEnv, cwd = root): Promise<{ child: ChildProcess; port: number; ms: number }> {
@@ -76,7 +109,13 @@ async function stop(child: ChildProcess): Promise<number> {
 
 async function bench(url: string, headers: Record<string, string> = {}): Promise<Run> {
   const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION })
-  return { requestsPerSecond: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx, total: result.requests.total }
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+    total: result.requests.total,
+  }
 }
 
 /** The server as `npm start` runs it (scripts/start.mjs); DIST_DIR elsewhere, so no SPA is built. */
@@ -84,9 +123,16 @@ const startServer = (codeRoot: string, env: NodeJS.ProcessEnv) =>
   spawnReady([join(codeRoot, 'scripts/start.mjs')], { ...env, PORT: '0', LOG_LEVEL: 'warn', AUTH_RATE_LIMIT: '1000000' }, codeRoot)
 
 async function signIn(base: string) {
-  const login = await fetch(`${base}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'demo@example.com', password: 'Demo1234!' }) })
-  const { apiToken } = await login.json() as { apiToken: string }
-  const orders = await (await fetch(`${base}/api-protected/my-domiciliation-orders`, { headers: { apiToken } })).json() as { id: number; raisonSociale: string }[]
+  const login = await fetch(`${base}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'demo@example.com', password: 'Demo1234!' }),
+  })
+  const { apiToken } = (await login.json()) as { apiToken: string }
+  const orders = (await (await fetch(`${base}/api-protected/my-domiciliation-orders`, { headers: { apiToken } })).json()) as {
+    id: number
+    raisonSociale: string
+  }[]
   const boulangerie = orders.find((o) => o.raisonSociale === 'Boulangerie des Lilas SAS')!
   const urls = {
     [calls[0]]: `${base}/api-protected/documents?orderId=${boulangerie.id}`,
@@ -103,9 +149,12 @@ async function signIn(base: string) {
 async function lettersRendered(base: string, apiToken: string): Promise<void> {
   const deadline = Date.now() + 180_000
   for (;;) {
-    const letters = await (await fetch(`${base}/api-protected/documents`, { headers: { apiToken } })).json() as { pageImages: number }[]
+    const letters = (await (await fetch(`${base}/api-protected/documents`, { headers: { apiToken } })).json()) as { pageImages: number }[]
     if (letters.every((l) => l.pageImages > 0)) return
-    if (Date.now() > deadline) throw new Error(`courriers de démonstration toujours pas rendus après 3 min (${letters.filter((l) => l.pageImages > 0).length} / ${letters.length})`)
+    if (Date.now() > deadline)
+      throw new Error(
+        `courriers de démonstration toujours pas rendus après 3 min (${letters.filter((l) => l.pageImages > 0).length} / ${letters.length})`,
+      )
     await new Promise((resolve) => setTimeout(resolve, 500))
   }
 }
@@ -123,10 +172,18 @@ async function freshPostgres(): Promise<string> {
   return url.href
 }
 
-async function measureVersion(label: string, codeRoot: string, database: Section['database'], dir: string, ceilings: Partial<Section['ceilings']>,
-  ceilingServer: { current?: CeilingServer }): Promise<Version> {
+async function measureVersion(
+  label: string,
+  codeRoot: string,
+  database: Section['database'],
+  dir: string,
+  ceilings: Partial<Section['ceilings']>,
+  ceilingServer: { current?: CeilingServer },
+): Promise<Version> {
   const env = {
-    DATA_DIR: join(dir, label, 'data'), STORAGE_DIR: join(dir, label, 'storage'), DIST_DIR: join(dir, 'no-dist'),
+    DATA_DIR: join(dir, label, 'data'),
+    STORAGE_DIR: join(dir, label, 'storage'),
+    DIST_DIR: join(dir, 'no-dist'),
     DATABASE_URL: database === 'PostgreSQL' ? await freshPostgres() : '',
   }
   const cold = await startServer(codeRoot, env)
@@ -192,20 +249,26 @@ function markdown(sections: Section[]): string {
   const throughputGoal = { PGlite: 25, PostgreSQL: 35 } as const
   const rows = sections.flatMap((s) => [
     `| ${s.database} | plafond : la même réponse JSON depuis la mémoire, Fastify nu | — | ${s.ceilings.json.requestsPerSecond} | ${s.ceilings.json.p50} | ${s.ceilings.json.p99} | — | — | — |`,
-    ...calls.flatMap((call) => s.versions.map((v) => {
-      const run = v.runs[call]!
-      const ceiling = v.ceilings[call]!
-      const ratio = (100 * run.requestsPerSecond) / ceiling.requestsPerSecond
-      const met = ratio >= throughputGoal[s.database] && (s.database !== 'PostgreSQL' || run.p99 <= 30)
-      return `| ${s.database} | ${call} | ${v.label} | ${run.requestsPerSecond} | ${run.p50} | ${run.p99} | ${ceiling.requestsPerSecond} (p99 ${ceiling.p99} ms) | ${percent(run.requestsPerSecond, ceiling.requestsPerSecond)} | ${met ? 'oui' : 'non'} (≥ ${throughputGoal[s.database]} %${s.database === 'PostgreSQL' ? ', p99 ≤ 30 ms' : ''}) ; erreurs ${run.errors} / ${run.total} |`
-    })),
+    ...calls.flatMap((call) =>
+      s.versions.map((v) => {
+        const run = v.runs[call]!
+        const ceiling = v.ceilings[call]!
+        const ratio = (100 * run.requestsPerSecond) / ceiling.requestsPerSecond
+        const met = ratio >= throughputGoal[s.database] && (s.database !== 'PostgreSQL' || run.p99 <= 30)
+        return `| ${s.database} | ${call} | ${v.label} | ${run.requestsPerSecond} | ${run.p50} | ${run.p99} | ${ceiling.requestsPerSecond} (p99 ${ceiling.p99} ms) | ${percent(run.requestsPerSecond, ceiling.requestsPerSecond)} | ${met ? 'oui' : 'non'} (≥ ${throughputGoal[s.database]} %${s.database === 'PostgreSQL' ? ', p99 ≤ 30 ms' : ''}) ; erreurs ${run.errors} / ${run.total} |`
+      }),
+    ),
   ])
   const pglite = sections.find((s) => s.database === 'PGlite')
-  const startRows = pglite ? pglite.versions.flatMap((v) => [
-    `| démarrage sur une base embarquée existante | ${v.label} | ${v.warmStartMs} ms | ouvrir PGlite seul : ${pglite.ceilings.openMs} ms | ${times(v.warmStartMs, pglite.ceilings.openMs!)} | ${v.warmStartMs <= 2 * pglite.ceilings.openMs! ? 'oui' : 'non'} (≤ 2×) |`,
-    `| premier démarrage (PGlite neuf : migrations + données de démo) | ${v.label} | ${v.coldStartMs} ms | créer PGlite + \`SELECT 1\` : ${pglite.ceilings.createMs} ms | ${times(v.coldStartMs, pglite.ceilings.createMs!)} | ${v.coldStartMs <= 3000 ? 'oui' : 'non'} (≤ 3 s) |`,
-  ]) : []
-  const memoryRows = sections.flatMap((s) => s.versions.map((v) => `| ${s.database} | ${v.label} | ${v.coldStartMs} ms | ${v.warmStartMs} ms | ${v.peakRssMb} Mo |`))
+  const startRows = pglite
+    ? pglite.versions.flatMap((v) => [
+        `| démarrage sur une base embarquée existante | ${v.label} | ${v.warmStartMs} ms | ouvrir PGlite seul : ${pglite.ceilings.openMs} ms | ${times(v.warmStartMs, pglite.ceilings.openMs!)} | ${v.warmStartMs <= 2 * pglite.ceilings.openMs! ? 'oui' : 'non'} (≤ 2×) |`,
+        `| premier démarrage (PGlite neuf : migrations + données de démo) | ${v.label} | ${v.coldStartMs} ms | créer PGlite + \`SELECT 1\` : ${pglite.ceilings.createMs} ms | ${times(v.coldStartMs, pglite.ceilings.createMs!)} | ${v.coldStartMs <= 3000 ? 'oui' : 'non'} (≤ 3 s) |`,
+      ])
+    : []
+  const memoryRows = sections.flatMap((s) =>
+    s.versions.map((v) => `| ${s.database} | ${v.label} | ${v.coldStartMs} ms | ${v.warmStartMs} ms | ${v.peakRssMb} Mo |`),
+  )
   return [
     '## API',
     '',
@@ -228,20 +291,27 @@ function markdown(sections: Section[]): string {
     '| --- | --- | ---: | ---: | ---: |',
     ...memoryRows,
     '',
-    'Durées de démarrage : du lancement du processus node au serveur prêt (il écoute), plafonds compris (chacun un processus node neuf). '
-      + 'Sans le coût du client npm lui-même (`npm start` l’ajoute ; `node scripts/start.mjs` non).',
+    'Durées de démarrage : du lancement du processus node au serveur prêt (il écoute), plafonds compris (chacun un processus node neuf). ' +
+      'Sans le coût du client npm lui-même (`npm start` l’ajoute ; `node scripts/start.mjs` non).',
     '',
   ].join('\n')
 }
 
 if (!process.env.DATABASE_URL && existsSync('/usr/lib/postgresql') && !process.argv.includes('--inside-postgres')) {
   // The whole run inside one throwaway PostgreSQL cluster: its ceiling and the server's measured side by side.
-  const child = spawnSync('bash', [join(root, 'scripts/with-postgres.sh'), process.execPath, '--import', 'tsx', join(root, 'scripts/bench-api.ts'), '--inside-postgres'], { cwd: root, stdio: 'inherit' })
+  const child = spawnSync(
+    'bash',
+    [join(root, 'scripts/with-postgres.sh'), process.execPath, '--import', 'tsx', join(root, 'scripts/bench-api.ts'), '--inside-postgres'],
+    { cwd: root, stdio: 'inherit' },
+  )
   process.exit(child.status ?? 1)
 }
 
 // The server measured is the built one, as npm start runs it: build it now, not during the first start.
-const { buildServer, isServerStale } = await import('../esbuild.server.mjs' as string) as { buildServer(): Promise<unknown>; isServerStale(): Promise<boolean> }
+const { buildServer, isServerStale } = (await import('../esbuild.server.mjs' as string)) as {
+  buildServer(): Promise<unknown>
+  isServerStale(): Promise<boolean>
+}
 if (await isServerStale()) await buildServer()
 await (await import('esbuild')).stop()
 

@@ -23,7 +23,12 @@ import { fsStorage } from '../server/services/storage.ts'
 import { imageOnlyPdf } from '../test/util/letters.ts'
 import { saveSection } from './bench-report.ts'
 
-interface AutocannonResult { requests: { average: number; total: number }; latency: { p50: number; p99: number }; errors: number; non2xx: number }
+interface AutocannonResult {
+  requests: { average: number; total: number }
+  latency: { p50: number; p99: number }
+  errors: number
+  non2xx: number
+}
 const autocannon = createRequire(import.meta.url)('autocannon') as (options: object) => Promise<AutocannonResult>
 
 const root = join(import.meta.dirname, '..')
@@ -53,36 +58,83 @@ async function measure(database: string, databaseUrl: string | undefined): Promi
     await migrateToLatest(handle.db)
     const storage = fsStorage(join(dir, 'storage'))
     const clock = { now: () => new Date() }
-    const config = { ...loadConfig({}), storageDir: join(dir, 'storage'), distDir: join(dir, 'no-dist'), operatorToken: TOKEN, authRateLimit: 1_000_000 }
+    const config = {
+      ...loadConfig({}),
+      storageDir: join(dir, 'storage'),
+      distDir: join(dir, 'no-dist'),
+      operatorToken: TOKEN,
+      authRateLimit: 1_000_000,
+    }
     await seedDemo(handle.db, storage, { now: clock.now(), brandName: config.brandName })
     // The demo letters' own jobs are not what is measured.
     await handle.db.updateTable('jobs').set({ state: 'done' }).where('state', '=', 'queued').execute()
-    const deps = { db: handle.db, listen: handle.listen, oneAtATime: handle.oneAtATime, storage, payments: testPaymentProvider(handle.db, clock.now), mailer: { send: async () => {} }, config, clock }
+    const deps = {
+      db: handle.db,
+      listen: handle.listen,
+      oneAtATime: handle.oneAtATime,
+      storage,
+      payments: testPaymentProvider(handle.db, clock.now),
+      mailer: { send: async () => {} },
+      config,
+      clock,
+    }
     const worker = startJobWorker({ db: handle.db, handlers: { [LETTER_JOB]: letterPipelineJob({ db: handle.db, storage, ocr }) } })
     const app = await buildApp({ ...deps, jobs: worker }, { databaseKind: handle.kind })
     await app.ready()
     try {
-      const apiToken = (await app.inject({ method: 'POST', url: '/api/login', payload: { username: 'demo@example.com', password: DEMO_PASSWORD } })).json().apiToken as string
-      const order = (await handle.db.selectFrom('orders').select('id').where('raison_sociale', '=', 'Boulangerie des Lilas SAS').executeTakeFirstOrThrow()).id
+      const apiToken = (
+        await app.inject({ method: 'POST', url: '/api/login', payload: { username: 'demo@example.com', password: DEMO_PASSWORD } })
+      ).json().apiToken as string
+      const order = (
+        await handle.db
+          .selectFrom('orders')
+          .select('id')
+          .where('raison_sociale', '=', 'Boulangerie des Lilas SAS')
+          .executeTakeFirstOrThrow()
+      ).id
       await ocr.read(new Uint8Array(await (await import('@napi-rs/canvas')).createCanvas(10, 10).encode('png'))) // the OCR worker starts once per process, not per letter
       const times: number[] = []
-      const words = ['quittance', 'attestation', 'convocation', 'relance', 'cotisation', 'dossier', 'contrat', 'reglement', 'bordereau', 'avenant']
+      const words = [
+        'quittance',
+        'attestation',
+        'convocation',
+        'relance',
+        'cotisation',
+        'dossier',
+        'contrat',
+        'reglement',
+        'bordereau',
+        'avenant',
+      ]
       for (let i = 0; i < RUNS; i++) {
         const word = `${words[i % words.length]}`
-        const pdf = await imageOnlyPdf([`Lettre numero ${i + 1}`, `Objet : ${word} de la boulangerie`, 'Veuillez agreer nos salutations distinguees.'])
+        const pdf = await imageOnlyPdf([
+          `Lettre numero ${i + 1}`,
+          `Objet : ${word} de la boulangerie`,
+          'Veuillez agreer nos salutations distinguees.',
+        ])
         const started = performance.now()
-        const res = await app.inject({ method: 'POST', url: `/api/operator/domiciliation-orders/${order}/documents`, headers: { authorization: `Bearer ${TOKEN}` },
-          payload: { sender: `Expediteur ${i + 1}`, file: `data:application/pdf;base64,${pdf.toString('base64')}` } })
+        const res = await app.inject({
+          method: 'POST',
+          url: `/api/operator/domiciliation-orders/${order}/documents`,
+          headers: { authorization: `Bearer ${TOKEN}` },
+          payload: { sender: `Expediteur ${i + 1}`, file: `data:application/pdf;base64,${pdf.toString('base64')}` },
+        })
         const id = res.json().document.id as number
         for (;;) {
-          const found = (await app.inject({ method: 'GET', url: `/api-protected/documents/search?q=${word}&orderId=${order}`, headers: { apiToken } })).json()
+          const found = (
+            await app.inject({ method: 'GET', url: `/api-protected/documents/search?q=${word}&orderId=${order}`, headers: { apiToken } })
+          ).json()
           if (found.results.some((r: { document: { id: number } }) => r.document.id === id)) break
           if (performance.now() - started > 120_000) throw new Error(`courrier ${id} toujours introuvable après 2 minutes`)
           await new Promise((resolve) => setTimeout(resolve, 20))
         }
         times.push(performance.now() - started)
       }
-      const figures: MailFigures = { database, ingestion: { median: Math.round(percentile(times, 50)), p95: Math.round(percentile(times, 95)), runs: RUNS } }
+      const figures: MailFigures = {
+        database,
+        ingestion: { median: Math.round(percentile(times, 50)), p95: Math.round(percentile(times, 95)), runs: RUNS },
+      }
       if (databaseUrl) {
         // 10 000 letters with text, written directly (the pipeline is measured above), then 20 users searching at once.
         const phrases = [
@@ -102,8 +154,20 @@ async function measure(database: string, databaseUrl: string | undefined): Promi
         await sql`analyze documents`.execute(handle.db)
         const address = await app.listen({ port: 0, host: '127.0.0.1' })
         const query = 'cotisation foncière'
-        const result = await autocannon({ url: `${address}/api-protected/documents/search?q=${encodeURIComponent(query)}&orderId=${order}`, headers: { apiToken }, connections: USERS, duration: SECONDS })
-        figures.search = { p50: result.latency.p50, p99: result.latency.p99, requestsPerSecond: Math.round(result.requests.average), errors: result.errors + result.non2xx, total: result.requests.total, query }
+        const result = await autocannon({
+          url: `${address}/api-protected/documents/search?q=${encodeURIComponent(query)}&orderId=${order}`,
+          headers: { apiToken },
+          connections: USERS,
+          duration: SECONDS,
+        })
+        figures.search = {
+          p50: result.latency.p50,
+          p99: result.latency.p99,
+          requestsPerSecond: Math.round(result.requests.average),
+          errors: result.errors + result.non2xx,
+          total: result.requests.total,
+          query,
+        }
       }
       return figures
     } finally {
@@ -131,14 +195,16 @@ function markdown(results: MailFigures[]): string {
     '| --- | ---: | ---: |',
     ...results.map((r) => `| ${r.database} | ${r.ingestion.median} | ${r.ingestion.p95} |`),
     '',
-    ...(pg?.search ? [
-      `Recherche : ${USERS} utilisateurs simultanés (autocannon, ${USERS} connexions, ${SECONDS} s) sur ${LETTERS.toLocaleString('fr-FR')} courriers d'une domiciliation, « ${pg.search.query} » (des milliers de courriers répondent : classement et extrait des 50 premiers), PostgreSQL.`,
-      '',
-      '| base | p50 (ms) | p99 (ms) | req/s | erreurs / total |',
-      '| --- | ---: | ---: | ---: | ---: |',
-      `| ${pg.database} | ${pg.search.p50} | ${pg.search.p99} | ${pg.search.requestsPerSecond} | ${pg.search.errors} / ${pg.search.total} |`,
-      '',
-    ] : []),
+    ...(pg?.search
+      ? [
+          `Recherche : ${USERS} utilisateurs simultanés (autocannon, ${USERS} connexions, ${SECONDS} s) sur ${LETTERS.toLocaleString('fr-FR')} courriers d'une domiciliation, « ${pg.search.query} » (des milliers de courriers répondent : classement et extrait des 50 premiers), PostgreSQL.`,
+          '',
+          '| base | p50 (ms) | p99 (ms) | req/s | erreurs / total |',
+          '| --- | ---: | ---: | ---: | ---: |',
+          `| ${pg.database} | ${pg.search.p50} | ${pg.search.p99} | ${pg.search.requestsPerSecond} | ${pg.search.errors} / ${pg.search.total} |`,
+          '',
+        ]
+      : []),
   ].join('\n')
 }
 
@@ -151,9 +217,15 @@ export async function benchMail(): Promise<void> {
   } else if (existsSync('/usr/lib/postgresql')) {
     console.log('[bench:courrier] PostgreSQL (scripts/with-postgres.sh)…')
     const file = join(tmpdir(), `portail-bench-mail-${process.pid}.json`)
-    const child = spawnSync('bash', [join(root, 'scripts/with-postgres.sh'), process.execPath, '--import', 'tsx', join(root, 'scripts/bench-mail.ts'), '--postgres-only'], {
-      cwd: root, stdio: 'inherit', env: { ...process.env, BENCH_RESULTS_FILE: file },
-    })
+    const child = spawnSync(
+      'bash',
+      [join(root, 'scripts/with-postgres.sh'), process.execPath, '--import', 'tsx', join(root, 'scripts/bench-mail.ts'), '--postgres-only'],
+      {
+        cwd: root,
+        stdio: 'inherit',
+        env: { ...process.env, BENCH_RESULTS_FILE: file },
+      },
+    )
     if (child.status === 0) results.push(JSON.parse(await readFile(file, 'utf8')))
     else console.warn('[bench:courrier] mesure PostgreSQL impossible')
     await rm(file, { force: true })

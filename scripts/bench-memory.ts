@@ -20,7 +20,19 @@ import { backgroundSettled } from '../test/util/background-settled.ts'
 import { machineDescription, median, saveSection } from './bench-report.ts'
 import { MOVED_OUT, MOVED_TO_FOLDER } from '../src/machines/mailbox.machine.ts'
 import { groupOf } from '../src/views/routes.ts'
-import { chooseOrder, DESKTOP, MOBILE, networkIdle, openMenu, pageTitle, type Portal, signIn, startPortal, toast, waitForPath } from '../test/util/e2e.ts'
+import {
+  chooseOrder,
+  DESKTOP,
+  MOBILE,
+  networkIdle,
+  openMenu,
+  pageTitle,
+  type Portal,
+  signIn,
+  startPortal,
+  toast,
+  waitForPath,
+} from '../test/util/e2e.ts'
 
 const DEFAULT_ROUNDS = 40
 const ROUNDS = Number(process.env.BENCH_ROUNDS || DEFAULT_ROUNDS)
@@ -38,8 +50,19 @@ const COUNT_TOLERANCE = 0.02
 const BOULANGERIE = 'Boulangerie des Lilas SAS'
 const STUDIO = 'Studio Nuage SAS'
 
-interface Breakdown { code: number; buffers: number; page: number }
-interface Sample extends Breakdown { round: number; heap: number; nodes: number; listeners: number; documents: number; seconds: number }
+interface Breakdown {
+  code: number
+  buffers: number
+  page: number
+}
+interface Sample extends Breakdown {
+  round: number
+  heap: number
+  nodes: number
+  listeners: number
+  documents: number
+  seconds: number
+}
 type Key = 'heap' | 'page' | 'code' | 'buffers' | 'nodes' | 'listeners'
 
 const menu = (page: Page) => page.getByRole('complementary', { name: 'Menu principal' })
@@ -112,11 +135,18 @@ async function letters(page: Page, round: number, file: boolean) {
   if (file) {
     const folder = viewer.getByLabel('Classer dans un dossier', { exact: true })
     const current = await folder.inputValue()
-    const other = await folder.locator('option').evaluateAll((all, value) => (all as HTMLOptionElement[]).find((o) => o.value !== value)!.value, current)
-    for (const [value, message] of [[other, other === '' ? MOVED_OUT : MOVED_TO_FOLDER], [current, current === '' ? MOVED_OUT : MOVED_TO_FOLDER]] as const) {
+    const other = await folder
+      .locator('option')
+      .evaluateAll((all, value) => (all as HTMLOptionElement[]).find((o) => o.value !== value)!.value, current)
+    for (const [value, message] of [
+      [other, other === '' ? MOVED_OUT : MOVED_TO_FOLDER],
+      [current, current === '' ? MOVED_OUT : MOVED_TO_FOLDER],
+    ] as const) {
       await folder.selectOption(value)
       await toast(page, message).last().waitFor()
-      await page.waitForFunction(() => document.querySelector('select[aria-label="Classer dans un dossier"]')?.getAttribute('aria-disabled') === null)
+      await page.waitForFunction(
+        () => document.querySelector('select[aria-label="Classer dans un dossier"]')?.getAttribute('aria-disabled') === null,
+      )
     }
   }
   // On a phone the letter takes the screen: back to the list, as a customer would.
@@ -179,7 +209,15 @@ async function measure(cdp: CDPSession, n: number, seconds: number): Promise<{ s
   const counters = await cdp.send('Memory.getDOMCounters')
   const snapshot = await heapSnapshot(cdp)
   return {
-    sample: { round: n, heap: usedSize, ...breakdown(snapshot), nodes: counters.nodes, listeners: counters.jsEventListeners, documents: counters.documents, seconds },
+    sample: {
+      round: n,
+      heap: usedSize,
+      ...breakdown(snapshot),
+      nodes: counters.nodes,
+      listeners: counters.jsEventListeners,
+      documents: counters.documents,
+      seconds,
+    },
     snapshot,
   }
 }
@@ -208,7 +246,10 @@ function watchStreams(page: Page) {
   page.on('requestfailed', done)
   return watch
 }
-interface Streams { opened: number; open: number }
+interface Streams {
+  opened: number
+  open: number
+}
 
 /** A heap snapshot's text, through CDP's chunks. */
 async function heapSnapshot(cdp: CDPSession): Promise<string> {
@@ -224,11 +265,17 @@ async function heapSnapshot(cdp: CDPSession): Promise<string> {
 // the tables it keeps with it (it compiles more as functions get hot, up to a ceiling), and the buffers Chromium keeps
 // whoever the page is (the performance timeline's entries, each buffer capped) or because it is driven through the
 // DevTools protocol (the network panel's copies of the responses, the console's messages).
-const V8_CODE = /^system \/ (WeakArrayList|ProtectedFixedArray|SharedFunctionInfoWrapper|TrustedByteArray|TrustedFixedArray|ProtectedWeakFixedArray|BytecodeWrapper|DeoptimizationData|DeoptimizationLiteralArray)\b/
-const BROWSER_BUFFERS = /^(blink::NetworkResourcesData|blink::ConsoleMessage|blink::SourceLocation|blink::ScriptTimingInfo|Performance\w*Timing|LayoutShift|LayoutShiftAttribution|LargestContentfulPaint|InteractionContentfulPaint|TaskAttributionTiming|DOMRectReadOnly|blink::HeapVectorBacking<cppgc::internal::BasicMember<blink::(Performance|TaskAttribution|LayoutShift))/
+const V8_CODE =
+  /^system \/ (WeakArrayList|ProtectedFixedArray|SharedFunctionInfoWrapper|TrustedByteArray|TrustedFixedArray|ProtectedWeakFixedArray|BytecodeWrapper|DeoptimizationData|DeoptimizationLiteralArray)\b/
+const BROWSER_BUFFERS =
+  /^(blink::NetworkResourcesData|blink::ConsoleMessage|blink::SourceLocation|blink::ScriptTimingInfo|Performance\w*Timing|LayoutShift|LayoutShiftAttribution|LargestContentfulPaint|InteractionContentfulPaint|TaskAttributionTiming|DOMRectReadOnly|blink::HeapVectorBacking<cppgc::internal::BasicMember<blink::(Performance|TaskAttribution|LayoutShift))/
 
 function breakdown(text: string): Breakdown {
-  const { snapshot, nodes, strings } = JSON.parse(text) as { snapshot: { meta: { node_fields: string[]; node_types: [string[]] } }; nodes: number[]; strings: string[] }
+  const { snapshot, nodes, strings } = JSON.parse(text) as {
+    snapshot: { meta: { node_fields: string[]; node_types: [string[]] } }
+    nodes: number[]
+    strings: string[]
+  }
   const fields = snapshot.meta.node_fields
   const [types] = snapshot.meta.node_types
   const [typeAt, nameAt, sizeAt] = ['type', 'name', 'self_size'].map((f) => fields.indexOf(f)) as [number, number, number]
@@ -236,7 +283,12 @@ function breakdown(text: string): Breakdown {
   for (let i = 0; i < nodes.length; i += fields.length) {
     const type = types[nodes[i + typeAt]!]
     const name = strings[nodes[i + nameAt]!]!
-    const bucket = type === 'code' || (type === 'native' && V8_CODE.test(name)) ? 'code' : type === 'native' && BROWSER_BUFFERS.test(name) ? 'buffers' : 'page'
+    const bucket =
+      type === 'code' || (type === 'native' && V8_CODE.test(name))
+        ? 'code'
+        : type === 'native' && BROWSER_BUFFERS.test(name)
+          ? 'buffers'
+          : 'page'
     totals[bucket] += nodes[i + sizeAt]!
   }
   return totals
@@ -248,7 +300,13 @@ async function saveSnapshot(text: string, file: string) {
   console.log(`[bench:memory] instantané du tas : ${join(SNAPSHOTS!, file)}`)
 }
 
-interface Figure { label: string; key: Key; format: (value: number) => string; step: (value: number) => string; tolerance?: number }
+interface Figure {
+  label: string
+  key: Key
+  format: (value: number) => string
+  step: (value: number) => string
+  tolerance?: number
+}
 const bytes = { format: mb, step: kb }
 const count = { format: String, step: (v: number) => v.toFixed(1) }
 const FIGURES: Figure[] = [
@@ -268,7 +326,17 @@ function summary(measured: Sample[]) {
     const perRound = slope(measured, f.key)
     const growth = perRound * span
     const share = growth / first[f.key]
-    return { ...f, start: first[f.key], end: last[f.key], min: Math.min(...measured.map((s) => s[f.key])), max: Math.max(...measured.map((s) => s[f.key])), perRound, growth, share, leak: f.tolerance !== undefined && share > f.tolerance }
+    return {
+      ...f,
+      start: first[f.key],
+      end: last[f.key],
+      min: Math.min(...measured.map((s) => s[f.key])),
+      max: Math.max(...measured.map((s) => s[f.key])),
+      perRound,
+      growth,
+      share,
+      leak: f.tolerance !== undefined && share > f.tolerance,
+    }
   })
 }
 
@@ -284,16 +352,25 @@ const streamsLeft = (streams: Streams) => streams.open > 1
 
 function verdict(rows: ReturnType<typeof summary>, streams: Streams): string {
   const leaks = [
-    ...rows.filter((r) => r.leak).map((r) => `${r.label} ${percent(r.share)} sur ${ROUNDS} tours (${signed(r.step(r.perRound), r.perRound)} par tour)`),
+    ...rows
+      .filter((r) => r.leak)
+      .map((r) => `${r.label} ${percent(r.share)} sur ${ROUNDS} tours (${signed(r.step(r.perRound), r.perRound)} par tour)`),
     ...(streamsLeft(streams) ? [`${streams.open} flux des notifications ouverts à la fin`] : []),
   ]
   if (leaks.length) return `**Fuite** : ${leaks.join(' ; ')}.`
   const by = (key: Key) => rows.find((r) => r.key === key)!
-  return `Verdict : aucune fuite ; sur ${ROUNDS} tours, les objets de la page ${percent(by('page').share)} (${signed(by('page').step(by('page').perRound), by('page').perRound)} par tour), `
-    + `les nœuds DOM ${percent(by('nodes').share)}, les écouteurs ${percent(by('listeners').share)}, ${streams.open} flux des notifications ouvert à la fin ; le tas entier ${percent(by('heap').share)}.`
+  return (
+    `Verdict : aucune fuite ; sur ${ROUNDS} tours, les objets de la page ${percent(by('page').share)} (${signed(by('page').step(by('page').perRound), by('page').perRound)} par tour), ` +
+    `les nœuds DOM ${percent(by('nodes').share)}, les écouteurs ${percent(by('listeners').share)}, ${streams.open} flux des notifications ouvert à la fin ; le tas entier ${percent(by('heap').share)}.`
+  )
 }
 
-function markdown(measured: Sample[], rows: ReturnType<typeof summary>, streams: Streams, context: { machine: string; loadStart: string; loadEnd: string; waited: number; roundSeconds: number }): string {
+function markdown(
+  measured: Sample[],
+  rows: ReturnType<typeof summary>,
+  streams: Streams,
+  context: { machine: string; loadStart: string; loadEnd: string; waited: number; roundSeconds: number },
+): string {
   return [
     `## ${SECTION}`,
     '',
@@ -301,19 +378,22 @@ function markdown(measured: Sample[], rows: ReturnType<typeof summary>, streams:
     '',
     `Machine : ${context.machine} ; charge moyenne (1 / 5 / 15 min) au départ : ${context.loadStart}, à la fin : ${context.loadEnd}. Machine partagée : les durées varient d’une exécution à l’autre ; les tailles, bien moins.`,
     '',
-    `Parcours : Camille (\`demo@example.com\`, quatre domiciliations) se connecte une fois, choisit la Boulangerie des Lilas SAS, puis fait ${WARMUP + ROUNDS} tours sans jamais recharger la page, `
-      + `chacun par les vrais liens du menu${PHONE ? ' (le tiroir ouvert par « Ouvrir le menu » avant chaque page, les pages d’une rubrique atteintes par ses liens en haut de la page)' : ''} et les vrais boutons : Courriers (un courrier ouvert dans l’aperçu, un autre à chaque tour, son envoi par e-mail ouvert puis annulé, le courrier classé dans un autre dossier puis remis : deux écritures et deux toasts${PHONE ? ' ; puis « ← Retour à la liste »' : ''}), Réexpéditions, Colis, Mes dossiers, Export comptable, Mes réunions, `
-      + 'Mes abonnements, Attestation et contrats, Moyen de paiement, Mes factures, Trésorerie, Calendrier fiscal, Obligations juridiques, Simulateur de TVA, Formalités juridiques (sa propre mise en page, quittée par son lien « ← Tableau de bord »), Formalités, Informations personnelles, Mes collaborateurs, Gestion de mon entreprise, '
-      + `la cloche ouverte et fermée, puis Studio Nuage SAS choisie ${PHONE ? 'par la domiciliation nommée dans la barre du haut et l’écran de sélection' : 'dans le sélecteur de l’en-tête'} (ses courriers, un ouvert), le tableau de bord, et retour à la Boulangerie. `
-      + `Un tour dure ≈ ${context.roundSeconds.toFixed(1)} s (médiane). Les ${WARMUP} premiers tours sont l’échauffement (code chargé, caches remplis) ; `
-      + `à la fin de chacun des ${ROUNDS} tours suivants, sur le tableau de bord : deux ramasse-miettes forcés (\`HeapProfiler.collectGarbage\`), puis le tas JavaScript utilisé (\`Runtime.getHeapUsage\`), `
-      + 'les nœuds DOM et les écouteurs d’événements JS (`Memory.getDOMCounters`), et un instantané du tas (`HeapProfiler.takeHeapSnapshot`, les objets de V8 et ceux de Blink, d’où un total plus grand que le tas de V8 seul) dont la taille propre de chaque objet est rangée en trois parts : '
-      + 'le code compilé par V8 et ses tables (il en compile davantage à mesure que des fonctions deviennent chaudes, jusqu’à un plafond), les tampons que Chromium garde quelle que soit la page '
-      + '(entrées de la chronologie des performances, chaque tampon plafonné) ou parce qu’il est piloté par le protocole DevTools (copies des réponses pour le panneau Réseau, messages de la console), et le reste : les objets de la page.',
+    `Parcours : Camille (\`demo@example.com\`, quatre domiciliations) se connecte une fois, choisit la Boulangerie des Lilas SAS, puis fait ${WARMUP + ROUNDS} tours sans jamais recharger la page, ` +
+      `chacun par les vrais liens du menu${PHONE ? ' (le tiroir ouvert par « Ouvrir le menu » avant chaque page, les pages d’une rubrique atteintes par ses liens en haut de la page)' : ''} et les vrais boutons : Courriers (un courrier ouvert dans l’aperçu, un autre à chaque tour, son envoi par e-mail ouvert puis annulé, le courrier classé dans un autre dossier puis remis : deux écritures et deux toasts${PHONE ? ' ; puis « ← Retour à la liste »' : ''}), Réexpéditions, Colis, Mes dossiers, Export comptable, Mes réunions, ` +
+      'Mes abonnements, Attestation et contrats, Moyen de paiement, Mes factures, Trésorerie, Calendrier fiscal, Obligations juridiques, Simulateur de TVA, Formalités juridiques (sa propre mise en page, quittée par son lien « ← Tableau de bord »), Formalités, Informations personnelles, Mes collaborateurs, Gestion de mon entreprise, ' +
+      `la cloche ouverte et fermée, puis Studio Nuage SAS choisie ${PHONE ? 'par la domiciliation nommée dans la barre du haut et l’écran de sélection' : 'dans le sélecteur de l’en-tête'} (ses courriers, un ouvert), le tableau de bord, et retour à la Boulangerie. ` +
+      `Un tour dure ≈ ${context.roundSeconds.toFixed(1)} s (médiane). Les ${WARMUP} premiers tours sont l’échauffement (code chargé, caches remplis) ; ` +
+      `à la fin de chacun des ${ROUNDS} tours suivants, sur le tableau de bord : deux ramasse-miettes forcés (\`HeapProfiler.collectGarbage\`), puis le tas JavaScript utilisé (\`Runtime.getHeapUsage\`), ` +
+      'les nœuds DOM et les écouteurs d’événements JS (`Memory.getDOMCounters`), et un instantané du tas (`HeapProfiler.takeHeapSnapshot`, les objets de V8 et ceux de Blink, d’où un total plus grand que le tas de V8 seul) dont la taille propre de chaque objet est rangée en trois parts : ' +
+      'le code compilé par V8 et ses tables (il en compile davantage à mesure que des fonctions deviennent chaudes, jusqu’à un plafond), les tampons que Chromium garde quelle que soit la page ' +
+      '(entrées de la chronologie des performances, chaque tampon plafonné) ou parce qu’il est piloté par le protocole DevTools (copies des réponses pour le panneau Réseau, messages de la console), et le reste : les objets de la page.',
     '',
     '| mesure | après l’échauffement | à la fin | plus bas–plus haut | pente (moindres carrés) par tour | hausse sur les tours mesurés | seuil de fuite |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
-    ...rows.map((r) => `| ${r.label} | ${r.format(r.start)} | ${r.format(r.end)} | ${r.format(r.min)}–${r.format(r.max)} | ${signed(r.step(r.perRound), r.perRound)} | ${percent(r.share)} | ${threshold(r)} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.label} | ${r.format(r.start)} | ${r.format(r.end)} | ${r.format(r.min)}–${r.format(r.max)} | ${signed(r.step(r.perRound), r.perRound)} | ${percent(r.share)} | ${threshold(r)} |`,
+    ),
     '',
     `Flux des notifications (la cloche, une requête gardée ouverte) : ${streams.opened} ouvert${streams.opened > 1 ? 's' : ''} pendant les tours mesurés, ${streams.open} ouvert${streams.open > 1 ? 's' : ''} à la fin (${PHONE ? 'trois par tour attendus : Formalités juridiques n’a pas d’en-tête, et sur un téléphone l’écran de sélection, ouvert deux fois par tour, remplace la mise en page ; la cloche s’y démonte avec son flux, rouvert au retour' : 'un par tour attendu : Formalités juridiques n’a pas d’en-tête, la cloche s’y démonte avec son flux, rouvert au retour'}).`,
     '',
@@ -321,11 +401,11 @@ function markdown(measured: Sample[], rows: ReturnType<typeof summary>, streams:
     '',
     measured.map((s) => `${s.round} : ${mb(s.heap)}, ${mb(s.page)}, ${s.nodes}, ${s.listeners}`).join(' ; ') + '.',
     '',
-    'Lecture : la « hausse » est la pente multipliée par le nombre de tours mesurés, rapportée à la valeur d’après l’échauffement ; une fuite (acteur jamais arrêté, arbre React ou nœuds détachés gardés, toasts, flux des notifications…) '
-      + 'se voit comme une pente des objets de la page qui ne retombe pas d’un tour à l’autre. Les nœuds et les écouteurs, comptés sur le même écran après un ramasse-miettes, n’ont pas de raison de croître. '
-      + 'Le code compilé monte pendant les premiers tours puis plafonne (V8 jette aussi le code des fonctions qui ne servent plus) ; les tampons, eux, croissent à chaque requête tant que la page est pilotée par le protocole DevTools '
-      + '(l’essentiel : une fiche `NetworkResourcesData` par requête, que Chromium garde pour l’inspecteur depuis que Playwright a activé son domaine Network, sans navigation pour les effacer dans une application d’une seule page) '
-      + 'et n’existent pas dans le navigateur d’une cliente. Ni l’un ni l’autre n’entre dans le verdict.',
+    'Lecture : la « hausse » est la pente multipliée par le nombre de tours mesurés, rapportée à la valeur d’après l’échauffement ; une fuite (acteur jamais arrêté, arbre React ou nœuds détachés gardés, toasts, flux des notifications…) ' +
+      'se voit comme une pente des objets de la page qui ne retombe pas d’un tour à l’autre. Les nœuds et les écouteurs, comptés sur le même écran après un ramasse-miettes, n’ont pas de raison de croître. ' +
+      'Le code compilé monte pendant les premiers tours puis plafonne (V8 jette aussi le code des fonctions qui ne servent plus) ; les tampons, eux, croissent à chaque requête tant que la page est pilotée par le protocole DevTools ' +
+      '(l’essentiel : une fiche `NetworkResourcesData` par requête, que Chromium garde pour l’inspecteur depuis que Playwright a activé son domaine Network, sans navigation pour les effacer dans une application d’une seule page) ' +
+      'et n’existent pas dans le navigateur d’une cliente. Ni l’un ni l’autre n’entre dans le verdict.',
     '',
     verdict(rows, streams),
     '',
@@ -340,8 +420,13 @@ let failed = false
 try {
   // The demo letters prepared (their images and text), as a customer's portal has them: a plain portal leaves their jobs queued.
   portal = await startPortal({ prepared: true })
-  const waited = await backgroundSettled(portal.server.deps.db, { timeoutMs: 180_000, onWait: (left) => console.log(`[bench:memory] tâches de fond en cours (${left}) : la mesure attend`) })
-  const loadStart = loadavg().map((l) => l.toFixed(2)).join(' / ')
+  const waited = await backgroundSettled(portal.server.deps.db, {
+    timeoutMs: 180_000,
+    onWait: (left) => console.log(`[bench:memory] tâches de fond en cours (${left}) : la mesure attend`),
+  })
+  const loadStart = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' / ')
   const tab = await portal.open({ viewport: VIEWPORT })
   const { page } = tab
   const cdp = await tab.context.newCDPSession(page)
@@ -366,9 +451,12 @@ try {
     }
     const { sample, snapshot } = await measure(cdp, n - WARMUP, seconds)
     measured.push(sample)
-    console.log(`[bench:memory] tour ${sample.round}/${ROUNDS} : tas ${mb(sample.heap)} (page ${mb(sample.page)}, code ${mb(sample.code)}, tampons ${mb(sample.buffers)}), `
-      + `${sample.nodes} nœuds, ${sample.listeners} écouteurs, ${sample.documents} documents, ${watch.open.size} flux ouvert(s) (${seconds.toFixed(1)} s)`)
-    if (SNAPSHOTS && (sample.round === 1 || sample.round === ROUNDS)) await saveSnapshot(snapshot, sample.round === 1 ? 'apres-echauffement.heapsnapshot' : 'fin.heapsnapshot')
+    console.log(
+      `[bench:memory] tour ${sample.round}/${ROUNDS} : tas ${mb(sample.heap)} (page ${mb(sample.page)}, code ${mb(sample.code)}, tampons ${mb(sample.buffers)}), ` +
+        `${sample.nodes} nœuds, ${sample.listeners} écouteurs, ${sample.documents} documents, ${watch.open.size} flux ouvert(s) (${seconds.toFixed(1)} s)`,
+    )
+    if (SNAPSHOTS && (sample.round === 1 || sample.round === ROUNDS))
+      await saveSnapshot(snapshot, sample.round === 1 ? 'apres-echauffement.heapsnapshot' : 'fin.heapsnapshot')
   }
   const streams: Streams = { opened: watch.opened - openedBefore, open: watch.open.size }
   await cdp.detach()
@@ -376,12 +464,22 @@ try {
 
   const rows = summary(measured)
   for (const r of rows) {
-    console.log(`[bench:memory] ${r.label} : ${r.format(r.start)} après l’échauffement, ${r.format(r.end)} à la fin, pente ${signed(r.step(r.perRound), r.perRound)} par tour, `
-      + `${percent(r.share)} sur ${ROUNDS} tours (seuil ${threshold(r)})${r.leak ? ' : FUITE' : ''}`)
+    console.log(
+      `[bench:memory] ${r.label} : ${r.format(r.start)} après l’échauffement, ${r.format(r.end)} à la fin, pente ${signed(r.step(r.perRound), r.perRound)} par tour, ` +
+        `${percent(r.share)} sur ${ROUNDS} tours (seuil ${threshold(r)})${r.leak ? ' : FUITE' : ''}`,
+    )
   }
-  console.log(`[bench:memory] flux des notifications : ${streams.opened} ouvert(s) pendant les tours mesurés, ${streams.open} ouvert(s) à la fin${streamsLeft(streams) ? ' : FUITE' : ''}`)
+  console.log(
+    `[bench:memory] flux des notifications : ${streams.opened} ouvert(s) pendant les tours mesurés, ${streams.open} ouvert(s) à la fin${streamsLeft(streams) ? ' : FUITE' : ''}`,
+  )
   const section = markdown(measured, rows, streams, {
-    machine: machine(portal.browser.version()), loadStart, loadEnd: loadavg().map((l) => l.toFixed(2)).join(' / '), waited, roundSeconds: median(durations),
+    machine: machine(portal.browser.version()),
+    loadStart,
+    loadEnd: loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' / '),
+    waited,
+    roundSeconds: median(durations),
   })
   console.log(section)
   failed = rows.some((r) => r.leak) || streamsLeft(streams)

@@ -10,8 +10,11 @@ const FILE = join(import.meta.dirname, '..', 'docs', 'BENCHMARKS.md')
 /** « 2 cœurs (`nproc`), 23.5 Gio de mémoire, AMD EPYC…, Node v20… », then `extra` (browser, Lighthouse, load…). */
 export function machineDescription(...extra: string[]): string {
   return [
-    `${availableParallelism()} cœurs (\`nproc\`)`, `${(totalmem() / 2 ** 30).toFixed(1)} Gio de mémoire`, cpus()[0]?.model ?? 'processeur inconnu',
-    `Node ${process.version}`, ...extra,
+    `${availableParallelism()} cœurs (\`nproc\`)`,
+    `${(totalmem() / 2 ** 30).toFixed(1)} Gio de mémoire`,
+    cpus()[0]?.model ?? 'processeur inconnu',
+    `Node ${process.version}`,
+    ...extra,
   ].join(', ')
 }
 

@@ -35,12 +35,24 @@ const GOALS = { loginRatio: 2, lighthouseScore: 98, dashboardLcpRatio: 1.4, firs
 /** One order: the dashboard comes straight after the login, without the selection screen. */
 const ACCOUNT = { email: 'solo@example.com', greeting: 'Bonjour Sophie' }
 
-interface Size { raw: number; gzip: number; brotli: number }
+interface Size {
+  raw: number
+  gzip: number
+  brotli: number
+}
 interface Analysis {
-  sizes: Map<string, Size>; lazyChunks: string[]; firstLoad: Record<string, Size>; main: string
+  sizes: Map<string, Size>
+  lazyChunks: string[]
+  firstLoad: Record<string, Size>
+  main: string
   /** The modules of the first signed-in screen (esbuild.config.mjs, FIRST_SCREEN_SOURCES). */
   firstScreenSources: string[]
-  meta: { outputs: Record<string, { entryPoint?: string; imports: { path: string; kind: string }[]; inputs: Record<string, { bytesInOutput: number }> }> }
+  meta: {
+    outputs: Record<
+      string,
+      { entryPoint?: string; imports: { path: string; kind: string }[]; inputs: Record<string, { bytesInOutput: number }> }
+    >
+  }
 }
 
 const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`
@@ -49,16 +61,32 @@ const ms = (value: number) => `${Math.round(value)} ms`
 // ——— Sizes ———
 
 async function sizes() {
-  const { analyse, BUDGETS } = (await import(pathToFileURL(join(ROOT, 'scripts/size.mjs')).href)) as { analyse(): Analysis; BUDGETS: Record<string, number> }
+  const { analyse, BUDGETS } = (await import(pathToFileURL(join(ROOT, 'scripts/size.mjs')).href)) as {
+    analyse(): Analysis
+    BUDGETS: Record<string, number>
+  }
   const analysis = { ...analyse(), firstScreenBudget: BUDGETS.signedInFirstScreenGzip! }
   const css = Object.keys(analysis.meta.outputs).filter((file) => file.endsWith('.css'))
   const html = await readFile(join(ROOT, 'dist/index.html'))
-  return { ...analysis, css, html: { raw: html.length, gzip: gzipSync(html, { level: 9 }).length, brotli: brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length } }
+  return {
+    ...analysis,
+    css,
+    html: {
+      raw: html.length,
+      gzip: gzipSync(html, { level: 9 }).length,
+      brotli: brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+    },
+  }
 }
 
 // ——— Login click → dashboard painted ———
 
-interface Fetched { path: string; start: number; end: number; api: boolean }
+interface Fetched {
+  path: string
+  start: number
+  end: number
+  api: boolean
+}
 interface LoginRun {
   totalMs: number
   /** Until the answer of POST /api/login (scrypt on the server). */
@@ -100,12 +128,22 @@ async function loginToDashboard(portal: Portal, code: { extra: string[] }): Prom
     await page.evaluate((greeting) => {
       const marks: { click?: number; paint?: number } = {}
       ;(window as unknown as { benchMarks: typeof marks }).benchMarks = marks
-      document.querySelector('form')!.addEventListener('submit', () => { marks.click = performance.now() }, { capture: true })
+      document.querySelector('form')!.addEventListener(
+        'submit',
+        () => {
+          marks.click = performance.now()
+        },
+        { capture: true },
+      )
       new MutationObserver((_, observer) => {
         if (![...document.querySelectorAll('h2')].some((h) => h.textContent === greeting)) return
         observer.disconnect()
         // The frame after the one that rendered the greeting: it has been painted.
-        requestAnimationFrame(() => requestAnimationFrame(() => { marks.paint = performance.now() }))
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() => {
+            marks.paint = performance.now()
+          }),
+        )
       }).observe(document.body, { childList: true, subtree: true, characterData: true })
     }, ACCOUNT.greeting)
     await page.getByRole('button', { name: 'Se connecter', exact: true }).click()
@@ -126,8 +164,12 @@ async function loginToDashboard(portal: Portal, code: { extra: string[] }): Prom
     const startup = fetched.filter((f) => f.api && f.start < ordersAnswered)
     const data = fetched.filter((f) => f.api && f.start >= ordersAnswered)
     return {
-      totalMs: paint - click, loginMs: (startup.find((f) => f.path === '/api/login')?.end ?? Number.NaN) - click, apiRoundTrips: roundTrips(startup), startupCalls: startup.map((f) => f.path),
-      dataCalls: data.length, dataCallsBeforePaint: data.filter((f) => f.end <= paint).length,
+      totalMs: paint - click,
+      loginMs: (startup.find((f) => f.path === '/api/login')?.end ?? Number.NaN) - click,
+      apiRoundTrips: roundTrips(startup),
+      startupCalls: startup.map((f) => f.path),
+      dataCalls: data.length,
+      dataCallsBeforePaint: data.filter((f) => f.end <= paint).length,
       chunks: fetched.filter((f) => !f.api && f.end <= paint).length,
     }
   } finally {
@@ -140,7 +182,11 @@ async function loginToDashboard(portal: Portal, code: { extra: string[] }): Prom
 /** The startup's API calls (spec §4) by plain HTTP from Node, to the same server: login, then the user and the contracts together, then the orders. */
 async function apiRoundTrips(portal: Portal): Promise<number> {
   const started = performance.now()
-  const login = await fetch(`${portal.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: ACCOUNT.email, password: DEMO_PASSWORD }) })
+  const login = await fetch(`${portal.url}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: ACCOUNT.email, password: DEMO_PASSWORD }),
+  })
   const { apiToken } = (await login.json()) as { apiToken: string }
   const get = async (path: string, headers: Record<string, string>) => {
     const response = await fetch(`${portal.url}${path}`, { headers })
@@ -189,19 +235,26 @@ interface FirstScreenScripts {
  * « Bonjour Sophie » showed. What the page fetched, whatever it announced; their gzip size is that of the built file.
  */
 async function firstScreenScripts(portal: Portal, gzipOf: (path: string) => number): Promise<FirstScreenScripts> {
-  const login = await fetch(`${portal.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: ACCOUNT.email, password: DEMO_PASSWORD }) })
+  const login = await fetch(`${portal.url}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: ACCOUNT.email, password: DEMO_PASSWORD }),
+  })
   const user = await login.text()
   const tab = await portal.open({ viewport: MOBILE })
   try {
     const { page, context } = tab
-    await context.addInitScript(({ stored, greeting }) => {
-      localStorage.setItem('user', stored)
-      new MutationObserver((_, observer) => {
-        if (![...document.querySelectorAll('h2')].some((h) => h.textContent === greeting)) return
-        observer.disconnect()
-        ;(window as unknown as { greetedAt: number }).greetedAt = performance.now()
-      }).observe(document, { childList: true, subtree: true, characterData: true })
-    }, { stored: user, greeting: ACCOUNT.greeting })
+    await context.addInitScript(
+      ({ stored, greeting }) => {
+        localStorage.setItem('user', stored)
+        new MutationObserver((_, observer) => {
+          if (![...document.querySelectorAll('h2')].some((h) => h.textContent === greeting)) return
+          observer.disconnect()
+          ;(window as unknown as { greetedAt: number }).greetedAt = performance.now()
+        }).observe(document, { childList: true, subtree: true, characterData: true })
+      },
+      { stored: user, greeting: ACCOUNT.greeting },
+    )
     const cdp = await context.newCDPSession(page)
     await cdp.send('Network.enable')
     await cdp.send('Network.emulateNetworkConditions', PHONE_NETWORK)
@@ -216,7 +269,8 @@ async function firstScreenScripts(portal: Portal, gzipOf: (path: string) => numb
     }))
     const before = scripts.filter((s) => s.start < greetedAt).map(({ path, sent }) => ({ path, gzip: gzipOf(path), sent }))
     return {
-      greetedMs: greetedAt, files: before,
+      greetedMs: greetedAt,
+      files: before,
       unasked: announced.filter((path) => !before.some((f) => f.path === path)),
       unannounced: before.map((f) => f.path).filter((path) => !announced.includes(path)),
     }
@@ -229,31 +283,62 @@ async function firstScreenScripts(portal: Portal, gzipOf: (path: string) => numb
 async function reactOnlyPage(): Promise<{ url: string; close: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'bench-react-seul-'))
   const entry = join(dir, 'entry.tsx')
-  await writeFile(entry, [
-    "import { createRoot } from 'react-dom/client'",
-    "createRoot(document.getElementById('root')!).render(<main><h1>Connexion à votre espace client</h1><p>Une page faite de React seul : le plafond de Lighthouse.</p></main>)",
-  ].join('\n'))
+  await writeFile(
+    entry,
+    [
+      "import { createRoot } from 'react-dom/client'",
+      "createRoot(document.getElementById('root')!).render(<main><h1>Connexion à votre espace client</h1><p>Une page faite de React seul : le plafond de Lighthouse.</p></main>)",
+    ].join('\n'),
+  )
   await esbuild.build({
-    entryPoints: [entry], outdir: join(dir, 'assets'), bundle: true, format: 'esm', minify: true, jsx: 'automatic', entryNames: 'main',
-    nodePaths: [join(ROOT, 'node_modules')], define: { 'process.env.NODE_ENV': '"production"' }, logLevel: 'warning', legalComments: 'none',
+    entryPoints: [entry],
+    outdir: join(dir, 'assets'),
+    bundle: true,
+    format: 'esm',
+    minify: true,
+    jsx: 'automatic',
+    entryNames: 'main',
+    nodePaths: [join(ROOT, 'node_modules')],
+    define: { 'process.env.NODE_ENV': '"production"' },
+    logLevel: 'warning',
+    legalComments: 'none',
   })
-  const html = '<!doctype html><html lang="fr"><head><meta charset="utf-8" /><meta name="viewport" content="width=device-width, initial-scale=1" />'
-    + '<meta name="description" content="React seul." /><title>React seul</title><link rel="icon" href="data:," />'
-    + '<script type="module" src="/assets/main.js"></script></head><body><div id="root"></div></body></html>'
+  const html =
+    '<!doctype html><html lang="fr"><head><meta charset="utf-8" /><meta name="viewport" content="width=device-width, initial-scale=1" />' +
+    '<meta name="description" content="React seul." /><title>React seul</title><link rel="icon" href="data:," />' +
+    '<script type="module" src="/assets/main.js"></script></head><body><div id="root"></div></body></html>'
   // The same compression and caching as the portal's server (server/app.ts, server/http/spa.ts).
   const app = Fastify()
   await app.register(compress, { global: true, threshold: 1024 })
   await app.register(fastifyStatic, { root: join(dir, 'assets'), prefix: '/assets/', maxAge: '365d', immutable: true, index: false })
   app.get('/', (_, reply) => reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(html))
   const address = await app.listen({ port: 0, host: '127.0.0.1' })
-  return { url: `${address}/`, close: async () => { await app.close(); await rm(dir, { recursive: true, force: true }) } }
+  return {
+    url: `${address}/`,
+    close: async () => {
+      await app.close()
+      await rm(dir, { recursive: true, force: true })
+    },
+  }
 }
 
 // ——— Lighthouse (mobile) ———
 
-interface LighthouseFigures { performance: number; accessibility: number; bestPractices: number; fcp: number; lcp: number; tbt: number; cls: number; speedIndex: number }
+interface LighthouseFigures {
+  performance: number
+  accessibility: number
+  bestPractices: number
+  fcp: number
+  lcp: number
+  tbt: number
+  cls: number
+  speedIndex: number
+}
 /** The median of each figure, every run in its order, and the runs Lighthouse could not measure (their error). */
-interface LighthouseSeries extends LighthouseFigures { runs: LighthouseFigures[]; failed: string[] }
+interface LighthouseSeries extends LighthouseFigures {
+  runs: LighthouseFigures[]
+  failed: string[]
+}
 
 /** A run Lighthouse could not measure (a runtime error, no performance score): not a score of 0, it is run again. */
 class FailedRun extends Error {}
@@ -265,7 +350,11 @@ async function lighthouseRun(url: string, signIn: boolean, portal: Portal): Prom
   try {
     if (signIn) {
       // Lighthouse would clear the storage: sign in first, then keep it (disableStorageReset).
-      const response = await fetch(`${portal.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: ACCOUNT.email, password: DEMO_PASSWORD }) })
+      const response = await fetch(`${portal.url}/api/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: ACCOUNT.email, password: DEMO_PASSWORD }),
+      })
       const user = await response.text()
       signedIn = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`)
       const page = await signedIn.contexts()[0]!.newPage()
@@ -274,17 +363,27 @@ async function lighthouseRun(url: string, signIn: boolean, portal: Portal): Prom
       await page.close()
     }
     const result = await lighthouse(url, {
-      port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices'], disableStorageReset: signIn,
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance', 'accessibility', 'best-practices'],
+      disableStorageReset: signIn,
     })
     if (!result) throw new Error(`Lighthouse n’a rien rendu pour ${url}`)
     const { categories, audits, runtimeError } = result.lhr
-    if (runtimeError || categories.performance?.score == null) throw new FailedRun(runtimeError ? `${runtimeError.code} : ${runtimeError.message}` : 'pas de score de performance')
+    if (runtimeError || categories.performance?.score == null)
+      throw new FailedRun(runtimeError ? `${runtimeError.code} : ${runtimeError.message}` : 'pas de score de performance')
     const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100)
     const value = (id: string) => audits[id]?.numericValue ?? Number.NaN
     return {
-      performance: score('performance'), accessibility: score('accessibility'), bestPractices: score('best-practices'),
-      fcp: value('first-contentful-paint'), lcp: value('largest-contentful-paint'), tbt: value('total-blocking-time'),
-      cls: value('cumulative-layout-shift'), speedIndex: value('speed-index'),
+      performance: score('performance'),
+      accessibility: score('accessibility'),
+      bestPractices: score('best-practices'),
+      fcp: value('first-contentful-paint'),
+      lcp: value('largest-contentful-paint'),
+      tbt: value('total-blocking-time'),
+      cls: value('cumulative-layout-shift'),
+      speedIndex: value('speed-index'),
     }
   } finally {
     await signedIn?.close()
@@ -317,15 +416,19 @@ function spread(series: LighthouseSeries, key: 'performance' | 'lcp', format: (v
 
 // ——— The report ———
 
-const machine = (chromiumVersion: string, lighthouseVersion: string) => machineDescription(
-  `Chromium ${chromiumVersion} (Debian)`, `Lighthouse ${lighthouseVersion}`, `charge moyenne sur 1 min à la fin : ${loadavg()[0]!.toFixed(1)}`,
-)
+const machine = (chromiumVersion: string, lighthouseVersion: string) =>
+  machineDescription(
+    `Chromium ${chromiumVersion} (Debian)`,
+    `Lighthouse ${lighthouseVersion}`,
+    `charge moyenne sur 1 min à la fin : ${loadavg()[0]!.toFixed(1)}`,
+  )
 
 type Sizes = Awaited<ReturnType<typeof sizes>>
 
 const FIRST_LOAD_LABELS: Record<string, string> = {
   '/login': 'JavaScript de /login, formulaire compris (le budget : 93 kB gzip)',
-  '/tableau-de-bord': 'JavaScript du tableau de bord d’un utilisateur connecté (/tableau-de-bord) avant son message d’accueil : celui de /login et le code du premier écran connecté, tout ce que `dist/signed-in.html` annonce',
+  '/tableau-de-bord':
+    'JavaScript du tableau de bord d’un utilisateur connecté (/tableau-de-bord) avant son message d’accueil : celui de /login et le code du premier écran connecté, tout ce que `dist/signed-in.html` annonce',
 }
 /** Chunks that production never loads, said as such next to their size. */
 const CHUNK_NOTES: Record<string, string> = { '@statelyai/inspect': ' (inspecteur de développement : jamais chargé en production)' }
@@ -348,39 +451,57 @@ function comparisons(runs: LoginRun[], lh: Record<string, LighthouseSeries>, c: 
   const fetched = early.files.reduce((sum, f) => sum + f.gzip, 0)
   return [
     {
-      what: '« Se connecter » → « Bonjour Sophie » affiché (médiane)', value: ms(login),
-      ceiling: `${ms(ceiling)} (${ms(median(c.api))} d’API + ${SCRIPT_CEILING_MS} ms de script, fixes)`, ratio: ratio(login, ceiling),
+      what: '« Se connecter » → « Bonjour Sophie » affiché (médiane)',
+      value: ms(login),
+      ceiling: `${ms(ceiling)} (${ms(median(c.api))} d’API + ${SCRIPT_CEILING_MS} ms de script, fixes)`,
+      ratio: ratio(login, ceiling),
       goal: `≤ ${GOALS.loginRatio}× : ${met(login <= GOALS.loginRatio * ceiling)}`,
     },
     ...Object.entries(lh).map(([path, f]) => ({
-      what: `Lighthouse mobile ${path} : performance, médiane (plus basse–plus haute)`, value: spread(f, 'performance', String),
-      ceiling: String(c.reactOnly.performance), ratio: `${(f.performance / c.reactOnly.performance * 100).toFixed(0)} %`,
+      what: `Lighthouse mobile ${path} : performance, médiane (plus basse–plus haute)`,
+      value: spread(f, 'performance', String),
+      ceiling: String(c.reactOnly.performance),
+      ratio: `${((f.performance / c.reactOnly.performance) * 100).toFixed(0)} %`,
       goal: `≥ ${GOALS.lighthouseScore} : ${met(f.performance >= GOALS.lighthouseScore)}`,
     })),
     {
-      what: 'Lighthouse mobile /tableau-de-bord : LCP, médiane (plus bas–plus haut)', value: spread(dashboard, 'lcp', ms),
-      ceiling: `${ms(c.reactOnly.lcp)} (LCP de la page faite de React seul)`, ratio: ratio(dashboard.lcp, c.reactOnly.lcp),
+      what: 'Lighthouse mobile /tableau-de-bord : LCP, médiane (plus bas–plus haut)',
+      value: spread(dashboard, 'lcp', ms),
+      ceiling: `${ms(c.reactOnly.lcp)} (LCP de la page faite de React seul)`,
+      ratio: ratio(dashboard.lcp, c.reactOnly.lcp),
       goal: `≤ ${GOALS.dashboardLcpRatio}× : ${met(dashboard.lcp <= GOALS.dashboardLcpRatio * c.reactOnly.lcp)}`,
     },
     {
-      what: `JavaScript demandé avant « Bonjour Sophie » (utilisateur connecté, réseau de téléphone lent), ${early.files.length} fichiers`, value: `${kB(fetched)} gzip`,
-      ceiling: `${kB(GOALS.firstScreenGzip)} gzip (le budget de \`npm run size\` : ${kB(budget)})`, ratio: ratio(fetched, GOALS.firstScreenGzip),
+      what: `JavaScript demandé avant « Bonjour Sophie » (utilisateur connecté, réseau de téléphone lent), ${early.files.length} fichiers`,
+      value: `${kB(fetched)} gzip`,
+      ceiling: `${kB(GOALS.firstScreenGzip)} gzip (le budget de \`npm run size\` : ${kB(budget)})`,
+      ratio: ratio(fetched, GOALS.firstScreenGzip),
       goal: `≤ ${kB(GOALS.firstScreenGzip)} : ${met(fetched <= GOALS.firstScreenGzip)}`,
     },
   ]
 }
 
-function markdown(s: Sizes, runs: LoginRun[], lh: Record<string, LighthouseSeries>, c: Ceilings, early: FirstScreenScripts, machineLine: string): string {
+function markdown(
+  s: Sizes,
+  runs: LoginRun[],
+  lh: Record<string, LighthouseSeries>,
+  c: Ceilings,
+  early: FirstScreenScripts,
+  machineLine: string,
+): string {
   const row = (label: string, size: Size) => `| ${label} | ${kB(size.raw)} | ${kB(size.gzip)} | ${kB(size.brotli)} |`
   const chunkName = (file: string) => {
     const name = (s.meta.outputs[file]?.entryPoint ?? relative('dist/assets', file)).replace(/^src\//, '')
     return name + (Object.entries(CHUNK_NOTES).find(([part]) => name.includes(part))?.[1] ?? '')
   }
   /** What a file holds, its largest modules first (a package by its name). */
-  const holding = (file: string) => Object.entries(s.meta.outputs[file]?.inputs ?? {})
-    .sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput).slice(0, 3)
-    .map(([input]) => input.replace(/^.*node_modules\/((@[^/]+\/)?[^/]+)\/.*$/, '$1').replace(/^src\//, ''))
-    .filter((name, i, all) => all.indexOf(name) === i).join(', ') || 'aides d’esbuild'
+  const holding = (file: string) =>
+    Object.entries(s.meta.outputs[file]?.inputs ?? {})
+      .sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput)
+      .slice(0, 3)
+      .map(([input]) => input.replace(/^.*node_modules\/((@[^/]+\/)?[^/]+)\/.*$/, '$1').replace(/^src\//, ''))
+      .filter((name, i, all) => all.indexOf(name) === i)
+      .join(', ') || 'aides d’esbuild'
   const typical = runs.find((r) => r.totalMs === median(runs.map((x) => x.totalMs))) ?? runs[0]!
   return [
     '## Web',
@@ -391,28 +512,32 @@ function markdown(s: Sizes, runs: LoginRun[], lh: Record<string, LighthouseSerie
     '',
     '### Chaque mesure et son plafond',
     '',
-    'Les plafonds sont mesurés dans la même exécution, en alternance avec les mesures : ce que la pile permet au mieux sur cette machine. '
-      + 'Connexion : les trois allers-retours en série de l’amorçage (spécification §4 : POST /api/login, puis user/me et contracts ensemble, puis my-domiciliation-orders) faits par `fetch` de Node au même serveur, '
-      + `plus ${SCRIPT_CEILING_MS} ms de script, un forfait fixe : le plafond ne grandit pas avec le code du portail. `
-      + 'Lighthouse : une page faite de React seul (react-dom affichant un titre et un paragraphe), construite par esbuild et servie avec la même compression et le même cache que le portail. '
-      + `JavaScript avant l’accueil : Sophie, déjà connectée, ouvre /tableau-de-bord dans un contexte neuf de Chromium (cache vide, 360 × 740) sur un réseau de téléphone lent (${PHONE_NETWORK.latency} ms de latence, 1,6 Mbit/s) ; chaque script demandé avant que « ${ACCOUNT.greeting} » soit dans la page, compté à la taille gzip du fichier construit (comme \`npm run size\`). `
-      + `Objectifs : connexion ≤ ${GOALS.loginRatio}× son plafond, Lighthouse ≥ ${GOALS.lighthouseScore} en médiane sur chaque page, LCP du tableau de bord ≤ ${String(GOALS.dashboardLcpRatio).replace('.', ',')}× celui de la page faite de React seul, JavaScript avant l’accueil ≤ ${kB(GOALS.firstScreenGzip)} gzip (le budget de \`npm run size\`, plus haut, est ce que cette construction tient : voir l’historique).`,
+    'Les plafonds sont mesurés dans la même exécution, en alternance avec les mesures : ce que la pile permet au mieux sur cette machine. ' +
+      'Connexion : les trois allers-retours en série de l’amorçage (spécification §4 : POST /api/login, puis user/me et contracts ensemble, puis my-domiciliation-orders) faits par `fetch` de Node au même serveur, ' +
+      `plus ${SCRIPT_CEILING_MS} ms de script, un forfait fixe : le plafond ne grandit pas avec le code du portail. ` +
+      'Lighthouse : une page faite de React seul (react-dom affichant un titre et un paragraphe), construite par esbuild et servie avec la même compression et le même cache que le portail. ' +
+      `JavaScript avant l’accueil : Sophie, déjà connectée, ouvre /tableau-de-bord dans un contexte neuf de Chromium (cache vide, 360 × 740) sur un réseau de téléphone lent (${PHONE_NETWORK.latency} ms de latence, 1,6 Mbit/s) ; chaque script demandé avant que « ${ACCOUNT.greeting} » soit dans la page, compté à la taille gzip du fichier construit (comme \`npm run size\`). ` +
+      `Objectifs : connexion ≤ ${GOALS.loginRatio}× son plafond, Lighthouse ≥ ${GOALS.lighthouseScore} en médiane sur chaque page, LCP du tableau de bord ≤ ${String(GOALS.dashboardLcpRatio).replace('.', ',')}× celui de la page faite de React seul, JavaScript avant l’accueil ≤ ${kB(GOALS.firstScreenGzip)} gzip (le budget de \`npm run size\`, plus haut, est ce que cette construction tient : voir l’historique).`,
     '',
     '| mesure | valeur | plafond | rapport | objectif |',
     '| --- | ---: | ---: | ---: | --- |',
-    ...comparisons(runs, lh, c, early, s.firstScreenBudget).map((row) => `| ${row.what} | ${row.value} | ${row.ceiling} | ${row.ratio} | ${row.goal} |`),
+    ...comparisons(runs, lh, c, early, s.firstScreenBudget).map(
+      (row) => `| ${row.what} | ${row.value} | ${row.ceiling} | ${row.ratio} | ${row.goal} |`,
+    ),
     '',
     `### JavaScript demandé avant « ${ACCOUNT.greeting} »`,
     '',
-    `Sur le réseau de téléphone lent ci-dessus, l’accueil s’est affiché à ${ms(early.greetedMs)} du début de la navigation, après ${early.files.length} scripts : `
-      + `${kB(early.files.reduce((sum, f) => sum + f.gzip, 0))} gzip, ${kB(early.files.reduce((sum, f) => sum + f.sent, 0))} envoyés par le serveur (brotli). `
-      + (early.unasked.length === 0 && early.unannounced.length === 0
+    `Sur le réseau de téléphone lent ci-dessus, l’accueil s’est affiché à ${ms(early.greetedMs)} du début de la navigation, après ${early.files.length} scripts : ` +
+      `${kB(early.files.reduce((sum, f) => sum + f.gzip, 0))} gzip, ${kB(early.files.reduce((sum, f) => sum + f.sent, 0))} envoyés par le serveur (brotli). ` +
+      (early.unasked.length === 0 && early.unannounced.length === 0
         ? 'Ce sont exactement le point d’entrée et les fichiers que `dist/signed-in.html` annonce : la session, l’amorçage, les flux du premier écran, la mise en page et la page du tableau de bord ; le reste (la cloche, les notifications, les flux des autres domaines, les messages) vient après.'
         : `Ils diffèrent de ce que \`dist/signed-in.html\` annonce : annoncés mais pas demandés avant, ${early.unasked.join(', ') || 'aucun'} ; demandés sans être annoncés, ${early.unannounced.join(', ') || 'aucun'}.`),
     '',
     '| fichier | gzip | envoyé |',
     '| --- | ---: | ---: |',
-    ...[...early.files].sort((a, b) => b.gzip - a.gzip).map((f) => `| ${chunkName(join('dist', f.path))} (${holding(join('dist', f.path))}) | ${kB(f.gzip)} | ${kB(f.sent)} |`),
+    ...[...early.files]
+      .sort((a, b) => b.gzip - a.gzip)
+      .map((f) => `| ${chunkName(join('dist', f.path))} (${holding(join('dist', f.path))}) | ${kB(f.gzip)} | ${kB(f.sent)} |`),
     '',
     '### Premier chargement',
     '',
@@ -432,7 +557,10 @@ function markdown(s: Sizes, runs: LoginRun[], lh: Record<string, LighthouseSerie
     '',
     '| morceau | brut | gzip | brotli |',
     '| --- | ---: | ---: | ---: |',
-    ...s.lazyChunks.map((file) => [file, s.sizes.get(file)!] as const).sort((a, b) => b[1].gzip - a[1].gzip).map(([file, size]) => row(chunkName(file), size)),
+    ...s.lazyChunks
+      .map((file) => [file, s.sizes.get(file)!] as const)
+      .sort((a, b) => b[1].gzip - a[1].gzip)
+      .map(([file, size]) => row(chunkName(file), size)),
     '',
     '### Du clic sur « Se connecter » au tableau de bord affiché',
     '',
@@ -442,10 +570,14 @@ function markdown(s: Sizes, runs: LoginRun[], lh: Record<string, LighthouseSerie
     '| ---: | ---: | ---: | ---: | ---: | ---: |',
     `| ${ms(median(runs.map((r) => r.totalMs)))} | ${ms(Math.min(...runs.map((r) => r.totalMs)))} | ${ms(Math.max(...runs.map((r) => r.totalMs)))} | ${ms(median(runs.map((r) => r.loginMs)))} | ${typical.apiRoundTrips} | ${typical.chunks} |`,
     '',
-    `Toutes les mesures, triées : ${[...runs].map((r) => r.totalMs).sort((a, b) => a - b).map(ms).join(', ')}.`,
+    `Toutes les mesures, triées : ${[...runs]
+      .map((r) => r.totalMs)
+      .sort((a, b) => a - b)
+      .map(ms)
+      .join(', ')}.`,
     '',
-    `Chemin critique (exécution médiane) : ${typical.startupCalls.map((p) => `\`${p}\``).join(', ')} ; les allers-retours en série sont la plus longue chaîne de ces appels dont chacun part après la réponse du précédent : la connexion, puis l’utilisateur et les contrats (en parallèle), puis les domiciliations (spécification §4). `
-      + `Une fois les domiciliations connues partent ${typical.dataCalls} appels de données (courrier, colis, factures, abonnement… en parallèle) ; ${typical.dataCallsBeforePaint} avaient répondu quand le message d’accueil s’est affiché, qui ne les attend pas.`,
+    `Chemin critique (exécution médiane) : ${typical.startupCalls.map((p) => `\`${p}\``).join(', ')} ; les allers-retours en série sont la plus longue chaîne de ces appels dont chacun part après la réponse du précédent : la connexion, puis l’utilisateur et les contrats (en parallèle), puis les domiciliations (spécification §4). ` +
+      `Une fois les domiciliations connues partent ${typical.dataCalls} appels de données (courrier, colis, factures, abonnement… en parallèle) ; ${typical.dataCallsBeforePaint} avaient répondu quand le message d’accueil s’est affiché, qui ne les attend pas.`,
     '',
     `### Lighthouse (profil mobile par défaut : Moto G Power émulé, réseau 4G lent et processeur ×4 simulés)`,
     '',
@@ -453,14 +585,22 @@ function markdown(s: Sizes, runs: LoginRun[], lh: Record<string, LighthouseSerie
     '',
     '| page | performance | accessibilité | bonnes pratiques | FCP | LCP | TBT | CLS | Speed Index |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-    ...Object.entries({ ...lh, 'page faite de React seul (plafond)': c.reactOnly }).map(([path, f]) => `| ${path} | ${f.performance} | ${f.accessibility} | ${f.bestPractices} | ${ms(f.fcp)} | ${ms(f.lcp)} | ${ms(f.tbt)} | ${f.cls.toFixed(3)} | ${ms(f.speedIndex)} |`),
+    ...Object.entries({ ...lh, 'page faite de React seul (plafond)': c.reactOnly }).map(
+      ([path, f]) =>
+        `| ${path} | ${f.performance} | ${f.accessibility} | ${f.bestPractices} | ${ms(f.fcp)} | ${ms(f.lcp)} | ${ms(f.tbt)} | ${f.cls.toFixed(3)} | ${ms(f.speedIndex)} |`,
+    ),
     '',
     'Chaque exécution, dans l’ordre (performance, LCP, TBT) :',
     '',
-    ...Object.entries({ ...lh, 'page faite de React seul': c.reactOnly }).map(([path, f]) => `- ${path} : ${f.runs.map((r) => `${r.performance} (${ms(r.lcp)}, ${ms(r.tbt)})`).join(' ; ')}`
-      + (f.failed.length ? ` ; et ${f.failed.length} exécution(s) ratée(s), refaite(s), hors médiane (${f.failed.join(' ; ')})` : '')),
+    ...Object.entries({ ...lh, 'page faite de React seul': c.reactOnly }).map(
+      ([path, f]) =>
+        `- ${path} : ${f.runs.map((r) => `${r.performance} (${ms(r.lcp)}, ${ms(r.tbt)})`).join(' ; ')}` +
+        (f.failed.length ? ` ; et ${f.failed.length} exécution(s) ratée(s), refaite(s), hors médiane (${f.failed.join(' ; ')})` : ''),
+    ),
     '',
-  ].filter((line, i, all) => line !== '' || all[i - 1] !== '').join('\n')
+  ]
+    .filter((line, i, all) => line !== '' || all[i - 1] !== '')
+    .join('\n')
 }
 
 await builtSpa()
@@ -471,7 +611,10 @@ console.log('[bench:web] serveur et Chromium…')
 const portal = await startPortal({ prepared: true })
 const reactOnly = await reactOnlyPage()
 try {
-  await backgroundSettled(portal.server.deps.db, { timeoutMs: 180_000, onWait: (left) => console.log(`[bench:web] tâches de fond en cours (${left}) : la mesure attend`) })
+  await backgroundSettled(portal.server.deps.db, {
+    timeoutMs: 180_000,
+    onWait: (left) => console.log(`[bench:web] tâches de fond en cours (${left}) : la mesure attend`),
+  })
   await loginToDashboard(portal, code) // warm-up: the server's first queries and the JIT
   await apiRoundTrips(portal)
   const runs: LoginRun[] = []
@@ -480,20 +623,28 @@ try {
   for (let i = 0; i < RUNS; i++) {
     runs.push(await loginToDashboard(portal, code))
     ceilings.api.push(await apiRoundTrips(portal))
-    console.log(`[bench:web] connexion ${i + 1}/${RUNS} : ${ms(runs.at(-1)!.totalMs)} (plafond : ${ms(ceilings.api.at(-1)!)} d’API + ${SCRIPT_CEILING_MS} ms de script)`)
+    console.log(
+      `[bench:web] connexion ${i + 1}/${RUNS} : ${ms(runs.at(-1)!.totalMs)} (plafond : ${ms(ceilings.api.at(-1)!)} d’API + ${SCRIPT_CEILING_MS} ms de script)`,
+    )
   }
   console.log('[bench:web] JavaScript avant l’accueil, sur un réseau de téléphone lent…')
   const gzipOf = (path: string) => measured.sizes.get(join('dist', path))?.gzip ?? Number.NaN
   const early = await firstScreenScripts(portal, gzipOf)
   const lh: Record<string, LighthouseSeries> = {}
-  for (const [path, signIn] of [['/login', false], ['/tableau-de-bord', true]] as const) {
+  for (const [path, signIn] of [
+    ['/login', false],
+    ['/tableau-de-bord', true],
+  ] as const) {
     console.log(`[bench:web] Lighthouse ${path}…`)
     lh[path] = await lighthouseMedian(`${portal.url}${path}`, signIn, portal)
   }
   console.log('[bench:web] Lighthouse, page faite de React seul (plafond)…')
   const all: Ceilings = { ...ceilings, reactOnly: await lighthouseMedian(reactOnly.url, false, portal) }
-  for (const row of comparisons(runs, lh, all, early, measured.firstScreenBudget)) console.log(`[bench:web] ${row.what} : ${row.value} ; plafond ${row.ceiling} ; rapport ${row.ratio} ; objectif ${row.goal}`)
-  const { version: lighthouseVersion } = JSON.parse(await readFile(join(ROOT, 'node_modules/lighthouse/package.json'), 'utf8')) as { version: string }
+  for (const row of comparisons(runs, lh, all, early, measured.firstScreenBudget))
+    console.log(`[bench:web] ${row.what} : ${row.value} ; plafond ${row.ceiling} ; rapport ${row.ratio} ; objectif ${row.goal}`)
+  const { version: lighthouseVersion } = JSON.parse(await readFile(join(ROOT, 'node_modules/lighthouse/package.json'), 'utf8')) as {
+    version: string
+  }
   const section = markdown(measured, runs, lh, all, early, machine(portal.browser.version(), lighthouseVersion))
   console.log(section)
   await saveSection('Web', section)

@@ -51,50 +51,154 @@ import { letterPagesMachine } from '../src/machines/letterPages.machine.ts'
 import { letterSearchMachine } from '../src/machines/letterSearch.machine.ts'
 
 const machines: [file: string, machine: AnyStateMachine, what: string][] = [
-  ['session', sessionMachine, 'Login, logout, a failed current-user fetch (silent), a 401 during work (told on /login); loads the portal and runs the startup machine as its child.'],
-  ['startup', startupMachine, 'Spec §4: user and contracts, then orders; default order, selection or the only order; the missing-documents check; the header pick.'],
+  [
+    'session',
+    sessionMachine,
+    'Login, logout, a failed current-user fetch (silent), a 401 during work (told on /login); loads the portal and runs the startup machine as its child.',
+  ],
+  [
+    'startup',
+    startupMachine,
+    'Spec §4: user and contracts, then orders; default order, selection or the only order; the missing-documents check; the header pick.',
+  ],
   ['orderSelection', orderSelectionMachine, "The selection screen: an order, or 'Tous'; dismissable once a choice exists."],
-  ['portalData', portalDataMachine, 'What the pages show for the order picked in the header: eight resources loaded in parallel; a new pick re-enters and drops stale answers.'],
-  ['kbisUpload', kbisUploadMachine, "The Kbis banner and the 'Déposer mon justificatif' modal: only a PDF of 10 MB at most; a null answer is a failure."],
+  [
+    'portalData',
+    portalDataMachine,
+    'What the pages show for the order picked in the header: eight resources loaded in parallel; a new pick re-enters and drops stale answers.',
+  ],
+  [
+    'kbisUpload',
+    kbisUploadMachine,
+    "The Kbis banner and the 'Déposer mon justificatif' modal: only a PDF of 10 MB at most; a null answer is a failure.",
+  ],
   ['problemReport', problemReportMachine, "'Signaler un problème': refused without a specific order; the box is cleared only on success."],
   ['identityUpload', identityUploadMachine, '/missing-document: one file per document, sent one at a time with progress.'],
   ['submission', submissionMachine, 'A simple form sent once at a time (forgotten password, new password).'],
-  ['mailbox', mailboxMachine, 'The letter viewer: the scan of the open letter, read at once on opening, moved to a folder, sent by e-mail; an order switch drops stale answers.'],
-  ['folderEditor', folderEditorMachine, 'Folders: create, rename, delete after a confirmation (the letters stay, unfiled); a failure keeps what was typed.'],
-  ['accountingExport', accountingExportMachine, 'The accounting export: invoices and letters sent to the Dext inbox in batches, with progress and a result that lists what failed.'],
-  ['courierRequestCancel', courierRequestCancelMachine, 'Cancelling a pending courier request: confirmation, remove, dropped from the list.'],
+  [
+    'mailbox',
+    mailboxMachine,
+    'The letter viewer: the scan of the open letter, read at once on opening, moved to a folder, sent by e-mail; an order switch drops stale answers.',
+  ],
+  [
+    'folderEditor',
+    folderEditorMachine,
+    'Folders: create, rename, delete after a confirmation (the letters stay, unfiled); a failure keeps what was typed.',
+  ],
+  [
+    'accountingExport',
+    accountingExportMachine,
+    'The accounting export: invoices and letters sent to the Dext inbox in batches, with progress and a result that lists what failed.',
+  ],
+  [
+    'courierRequestCancel',
+    courierRequestCancelMachine,
+    'Cancelling a pending courier request: confirmation, remove, dropped from the list.',
+  ],
   ['unpaidInvoices', unpaidInvoicesMachine, "The dashboard's unpaid banner: the status, 'Régler', the status again."],
   // people
   ['emailChange', emailChangeMachine, "'Modifier mon e-mail': a valid new address sent once; taken (409): the typed address stays."],
-  ['emailRevert', emailRevertMachine, "« Ce n’était pas vous ? » (/retablir-adresse/:token): the link sent once; done, a dead link (404/410, no retry) or « Réessayer »."],
-  ['passwordChange', passwordChangeMachine, "'Modifier mon mot de passe': current, new under the rule, confirmation; a wrong current password keeps the form."],
+  [
+    'emailRevert',
+    emailRevertMachine,
+    '« Ce n’était pas vous ? » (/retablir-adresse/:token): the link sent once; done, a dead link (404/410, no retry) or « Réessayer ».',
+  ],
+  [
+    'passwordChange',
+    passwordChangeMachine,
+    "'Modifier mon mot de passe': current, new under the rule, confirmation; a wrong current password keeps the form.",
+  ],
   ['passkeys', passkeysMachine, "'Clés d'accès': the list; add (the ceremony), rename, remove after a confirmation."],
   ['passkeyLogin', passkeyLoginMachine, "'Se connecter avec une clé d'accès' on /login: the ceremony, then the session takes the user."],
   ['devices', devicesMachine, "'Appareils connectés': the sessions, and signing the others out."],
-  ['collaborators', collaboratorsMachine, "/mes-collaborateurs: the shares; invite several (invalid named, known dropped); remove after a confirmation."],
+  [
+    'collaborators',
+    collaboratorsMachine,
+    '/mes-collaborateurs: the shares; invite several (invalid named, known dropped); remove after a confirmation.',
+  ],
   ['referral', referralMachine, "'Recommander': one address, checked, sent."],
-  ['representatives', representativesMachine, '/mes-representants: the mandataires; add (four fields, French phone); remove after a confirmation.'],
-  ['invitation', invitationMachine, 'The invitation link: accept as the signed-in invitee, sign in and accept, or create the account; expired or used links said.'],
+  [
+    'representatives',
+    representativesMachine,
+    '/mes-representants: the mandataires; add (four fields, French phone); remove after a confirmation.',
+  ],
+  [
+    'invitation',
+    invitationMachine,
+    'The invitation link: accept as the signed-in invitee, sign in and accept, or create the account; expired or used links said.',
+  ],
   // billing
-  ['subscriptionOption', subscriptionOptionMachine, "'Ajouter une option': the options on offer, one chosen and confirmed with its price, requested (:add-option) then confirmed (add-option-subscription)."],
-  ['termination', terminationMachine, "'Résilier': the order's request if any, else the form (reason, details, date not before the end of the period); a 409 reads the request again."],
-  ['cardReplacement', cardReplacementMachine, "'Remplacer ma carte': the test provider's card form (Luhn, expiry, CVC), its pm_… id attached to the order or as the default card."],
-  ['invoiceBook', invoiceBookMachine, "/factures: the years, the year's invoices and credit notes, 'Payer' after a confirmation; no card leads to /moyen-de-paiement."],
-  ['forwardingAddress', forwardingAddressMachine, "'Adresse de réexpédition': the five fields, a French postcode of five digits, saved with PUT contracts/{id}."],
-  ['documentDownload', documentDownloadMachine, 'A document made on request (the certificate, issued first, or the contract), fetched with the token and saved.'],
+  [
+    'subscriptionOption',
+    subscriptionOptionMachine,
+    "'Ajouter une option': the options on offer, one chosen and confirmed with its price, requested (:add-option) then confirmed (add-option-subscription).",
+  ],
+  [
+    'termination',
+    terminationMachine,
+    "'Résilier': the order's request if any, else the form (reason, details, date not before the end of the period); a 409 reads the request again.",
+  ],
+  [
+    'cardReplacement',
+    cardReplacementMachine,
+    "'Remplacer ma carte': the test provider's card form (Luhn, expiry, CVC), its pm_… id attached to the order or as the default card.",
+  ],
+  [
+    'invoiceBook',
+    invoiceBookMachine,
+    "/factures: the years, the year's invoices and credit notes, 'Payer' after a confirmation; no card leads to /moyen-de-paiement.",
+  ],
+  [
+    'forwardingAddress',
+    forwardingAddressMachine,
+    "'Adresse de réexpédition': the five fields, a French postcode of five digits, saved with PUT contracts/{id}.",
+  ],
+  [
+    'documentDownload',
+    documentDownloadMachine,
+    'A document made on request (the certificate, issued first, or the contract), fetched with the token and saved.',
+  ],
   ['certificateVerification', certificateVerificationMachine, 'The public page /verification/{code}: valid, no longer valid, or unknown.'],
   // company area
-  ['partnerInterest', partnerInterestMachine, "\"Ça m'intéresse\" on a partner's offer (Qonto, Shine, the accountant): the owner's request, then \"Demande envoyée\" for good."],
-  ['formalityOrder', formalityOrderMachine, 'Ordering a legal formality: the three order checks decide what can be ordered and why not; confirmation with a comment; the request recorded.'],
-  ['legalSubmissionList', legalSubmissionListMachine, "The formalities requested for the selected order (or all with 'Tous'), with 'Réessayer'."],
+  [
+    'partnerInterest',
+    partnerInterestMachine,
+    '"Ça m\'intéresse" on a partner\'s offer (Qonto, Shine, the accountant): the owner\'s request, then "Demande envoyée" for good.',
+  ],
+  [
+    'formalityOrder',
+    formalityOrderMachine,
+    'Ordering a legal formality: the three order checks decide what can be ordered and why not; confirmation with a comment; the request recorded.',
+  ],
+  [
+    'legalSubmissionList',
+    legalSubmissionListMachine,
+    "The formalities requested for the selected order (or all with 'Tous'), with 'Réessayer'.",
+  ],
   // mail beyond the peers
-  ['letterSearch', letterSearchMachine, "The letters' search box: under three characters the local filter; from three the server, after a pause; a new query drops the older search; 'Réessayer'."],
-  ['letterPages', letterPagesMachine, 'The viewer without a PDF viewer: the page images, fetched one at a time as they come into view; a failed page asked again; zoom; none yet, preparing.'],
+  [
+    'letterSearch',
+    letterSearchMachine,
+    "The letters' search box: under three characters the local filter; from three the server, after a pause; a new query drops the older search; 'Réessayer'.",
+  ],
+  [
+    'letterPages',
+    letterPagesMachine,
+    'The viewer without a PDF viewer: the page images, fetched one at a time as they come into view; a failed page asked again; zoom; none yet, preparing.',
+  ],
   ['letterDeadlines', letterDeadlinesMachine, "The deadlines found in the letters (fiscal calendar, dashboard), with 'Réessayer'."],
   // notifications
-  ['notifications', notificationsMachine, 'The bell: the list, live events from the stream (followed again after a growing pause, the list read again), mark one read (put back if the call fails), mark all read.'],
+  [
+    'notifications',
+    notificationsMachine,
+    'The bell: the list, live events from the stream (followed again after a growing pause, the list read again), mark one read (put back if the call fails), mark all read.',
+  ],
   ['letterHistory', letterHistoryMachine, "A letter's history in the viewer, read again after an action on the letter, with 'Réessayer'."],
-  ['notificationPreferences', notificationPreferencesMachine, 'One order\'s e-mail choice on /informations-personnelles: read, each choice saved, the previous one put back when a save fails.'],
+  [
+    'notificationPreferences',
+    notificationPreferencesMachine,
+    "One order's e-mail choice on /informations-personnelles: read, each choice saved, the previous one put back when a save fails.",
+  ],
 ]
 
 const id = (node: AnyStateNode) => node.id.replace(/[^A-Za-z0-9_]/g, '_')

@@ -51,7 +51,8 @@ function parse(argv: string[]) {
   if (values.help) return { command: 'help' as const }
   if (values.list) return { command: 'list' as const }
   const orderId = Number(values.order)
-  if (!values.order || !/^[1-9]\d{0,9}$/.test(values.order) || orderId > 2147483647) throw new UsageError('--order doit être le numéro de la domiciliation (voir --list).')
+  if (!values.order || !/^[1-9]\d{0,9}$/.test(values.order) || orderId > 2147483647)
+    throw new UsageError('--order doit être le numéro de la domiciliation (voir --list).')
   if (!values.sender?.trim()) throw new UsageError('--sender (l’expéditeur) est obligatoire.')
   if (values.package) {
     if (!values.carrier?.trim()) throw new UsageError('--carrier (le transporteur) est obligatoire pour un colis.')
@@ -62,7 +63,10 @@ function parse(argv: string[]) {
   const kind = (values.kind ?? 'courrier') as DocumentKind
   if (!DOCUMENT_KINDS.includes(kind)) throw new UsageError(`--kind doit valoir ${DOCUMENT_KINDS.join(', ')}.`)
   if (positionals.length !== 1) throw new UsageError('Indiquez un et un seul fichier PDF à ajouter.')
-  return { command: 'letter' as const, letter: { orderId, sender: values.sender, kind, receivedAt: values.received, file: positionals[0]! } }
+  return {
+    command: 'letter' as const,
+    letter: { orderId, sender: values.sender, kind, receivedAt: values.received, file: positionals[0]! },
+  }
 }
 
 /** Runs the command; answers the exit code (0 done, 1 refused or failed, 2 wrong usage). */
@@ -117,13 +121,20 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     if (command.command === 'package') {
       const { parcel, notified, notificationFailures } = await ingestPackage(deps, command.parcel)
       out.log(`Colis n° ${parcel.id} (${parcel.carrier}, de ${parcel.sender}) ajouté à ${parcel.raisonSociale} : « À retirer ».`)
-      if (notified.length) out.log(`Notification « Nouveau colis » envoyée à : ${notified.join(', ')}${config.smtpUrl ? '' : ' (table outbox)'}.`)
+      if (notified.length)
+        out.log(`Notification « Nouveau colis » envoyée à : ${notified.join(', ')}${config.smtpUrl ? '' : ' (table outbox)'}.`)
       if (notificationFailures.length) out.error(`La notification n’a pas pu être envoyée à : ${notificationFailures.join(', ')}.`)
       return 0
     }
     const { document, link, notified, notificationFailures } = await ingestLetter(deps, { ...command.letter, bytes: bytes! })
-    out.log(`Courrier n° ${document.id} de ${document.sender} (${document.kind}, ${document.pages} page${document.pages > 1 ? 's' : ''}) ajouté à ${document.raisonSociale}.`)
-    out.log(notified.length ? `Notification « Nouveau courrier de ${document.sender} » envoyée à : ${notified.join(', ')}${config.smtpUrl ? '' : ' (table outbox)'}.` : 'Personne à prévenir par e-mail.')
+    out.log(
+      `Courrier n° ${document.id} de ${document.sender} (${document.kind}, ${document.pages} page${document.pages > 1 ? 's' : ''}) ajouté à ${document.raisonSociale}.`,
+    )
+    out.log(
+      notified.length
+        ? `Notification « Nouveau courrier de ${document.sender} » envoyée à : ${notified.join(', ')}${config.smtpUrl ? '' : ' (table outbox)'}.`
+        : 'Personne à prévenir par e-mail.',
+    )
     if (notificationFailures.length) out.error(`La notification n’a pas pu être envoyée à : ${notificationFailures.join(', ')}.`)
     out.log(`Lien : ${link}`)
     return 0
@@ -141,14 +152,23 @@ type Command = Exclude<ReturnType<typeof parse>, { command: 'help' }>
  * The embedded database is the running server's: the same work through its operator API, found by
  * the file it writes in DATA_DIR (services/server-file.ts), with OPERATOR_TOKEN from the environment.
  */
-async function throughServer(command: Command, bytes: Buffer | undefined, config: ReturnType<typeof loadConfig>, busy: DataDirBusyError, out: Console, retryDelayMs: number): Promise<number> {
+async function throughServer(
+  command: Command,
+  bytes: Buffer | undefined,
+  config: ReturnType<typeof loadConfig>,
+  busy: DataDirBusyError,
+  out: Console,
+  retryDelayMs: number,
+): Promise<number> {
   const server = await readServerFile(config.dataDir)
   if (!config.operatorToken) {
     out.error(`${busy.message}\nPour passer par le serveur en cours, définissez OPERATOR_TOKEN (le même que celui du serveur).`)
     return 1
   }
   if (!server || server.pid !== busy.pid) {
-    out.error(`${busy.message}\nAdresse du serveur introuvable (${join(config.dataDir, 'server.json')} absent) : est-ce bien le serveur qui l’a ouverte ?`)
+    out.error(
+      `${busy.message}\nAdresse du serveur introuvable (${join(config.dataDir, 'server.json')} absent) : est-ce bien le serveur qui l’a ouverte ?`,
+    )
     return 1
   }
   // A POST carries an Idempotency-Key, one per letter or package, the same on each of its retries: when an answer is lost
@@ -156,7 +176,11 @@ async function throughServer(command: Command, bytes: Buffer | undefined, config
   // made instead of adding the letter twice and telling the customer twice.
   const request = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
     const key = method === 'POST' ? randomUUID() : undefined
-    const headers = { authorization: `Bearer ${config.operatorToken}`, ...(body ? { 'content-type': 'application/json' } : {}), ...(key ? { 'idempotency-key': key } : {}) }
+    const headers = {
+      authorization: `Bearer ${config.operatorToken}`,
+      ...(body ? { 'content-type': 'application/json' } : {}),
+      ...(key ? { 'idempotency-key': key } : {}),
+    }
     let res: Response
     for (let attempt = 1; ; attempt++) {
       try {
@@ -165,38 +189,61 @@ async function throughServer(command: Command, bytes: Buffer | undefined, config
       } catch (error) {
         if (attempt === SEND_ATTEMPTS) throw error
       }
-      out.error(`Pas de réponse du serveur : nouvel essai (${attempt + 1}/${SEND_ATTEMPTS}) dans ${retryDelayMs * attempt / 1000} s.`)
+      out.error(`Pas de réponse du serveur : nouvel essai (${attempt + 1}/${SEND_ATTEMPTS}) dans ${(retryDelayMs * attempt) / 1000} s.`)
       await new Promise((resolve) => setTimeout(resolve, retryDelayMs * attempt))
     }
-    const answer = await res.json().catch(() => ({})) as Record<string, unknown>
-    if (!res.ok) throw new HttpError(res.status, typeof answer.message === 'string' ? answer.message : `Le serveur a répondu ${res.status}.`, 'SERVER')
+    const answer = (await res.json().catch(() => ({}))) as Record<string, unknown>
+    if (!res.ok)
+      throw new HttpError(res.status, typeof answer.message === 'string' ? answer.message : `Le serveur a répondu ${res.status}.`, 'SERVER')
     return answer
   }
   try {
     out.log(`Le serveur (pid ${server.pid}) tient la base embarquée : envoi par son API opérateur, ${server.url}.`)
     if (command.command === 'list') {
-      const orders = await request('GET', '/api/operator/domiciliation-orders') as unknown as { id: number; raisonSociale: string; status: string; ownerEmail: string }[]
+      const orders = (await request('GET', '/api/operator/domiciliation-orders')) as unknown as {
+        id: number
+        raisonSociale: string
+        status: string
+        ownerEmail: string
+      }[]
       if (!orders.length) out.log('Aucune domiciliation.')
       for (const o of orders) out.log(`${String(o.id).padStart(5)}  ${o.raisonSociale}  (${o.status}, ${o.ownerEmail})`)
       return 0
     }
     if (command.command === 'package') {
       const { orderId, ...parcel } = command.parcel
-      const answer = await request('POST', `/api/operator/domiciliation-orders/${orderId}/packages`, Object.fromEntries(Object.entries(parcel).filter(([, v]) => v !== undefined))) as unknown as Package
+      const answer = (await request(
+        'POST',
+        `/api/operator/domiciliation-orders/${orderId}/packages`,
+        Object.fromEntries(Object.entries(parcel).filter(([, v]) => v !== undefined)),
+      )) as unknown as Package
       out.log(`Colis n° ${answer.id} (${answer.carrier}, de ${answer.sender}) ajouté à ${answer.raisonSociale} : « ${answer.status} ».`)
       return 0
     }
     const { orderId, sender, kind, receivedAt } = command.letter
-    const answer = await request('POST', `/api/operator/domiciliation-orders/${orderId}/documents`, {
-      sender, kind, ...(receivedAt ? { receivedAt } : {}), file: `data:application/pdf;base64,${bytes!.toString('base64')}`,
-    }) as unknown as { document: MailDocument; link: string; notified: string[] }
+    const answer = (await request('POST', `/api/operator/domiciliation-orders/${orderId}/documents`, {
+      sender,
+      kind,
+      ...(receivedAt ? { receivedAt } : {}),
+      file: `data:application/pdf;base64,${bytes!.toString('base64')}`,
+    })) as unknown as { document: MailDocument; link: string; notified: string[] }
     const { document, link, notified } = answer
-    out.log(`Courrier n° ${document.id} de ${document.sender} (${document.kind}, ${document.pages} page${document.pages > 1 ? 's' : ''}) ajouté à ${document.raisonSociale}.`)
-    out.log(notified.length ? `Notification « Nouveau courrier de ${document.sender} » envoyée à : ${notified.join(', ')}.` : 'Personne à prévenir par e-mail.')
+    out.log(
+      `Courrier n° ${document.id} de ${document.sender} (${document.kind}, ${document.pages} page${document.pages > 1 ? 's' : ''}) ajouté à ${document.raisonSociale}.`,
+    )
+    out.log(
+      notified.length
+        ? `Notification « Nouveau courrier de ${document.sender} » envoyée à : ${notified.join(', ')}.`
+        : 'Personne à prévenir par e-mail.',
+    )
     out.log(`Lien : ${link}`)
     return 0
   } catch (error) {
-    out.error(error instanceof HttpError ? error.message : `Le serveur ${server.url} ne répond pas : ${error instanceof Error ? error.message : String(error)}`)
+    out.error(
+      error instanceof HttpError
+        ? error.message
+        : `Le serveur ${server.url} ne répond pas : ${error instanceof Error ? error.message : String(error)}`,
+    )
     return 1
   }
 }

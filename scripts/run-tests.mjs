@@ -44,10 +44,17 @@ function runFile(dir, file) {
   const started = Date.now()
   const name = relative(dir, file)
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', uvu, dir, `^${escapeRegExp(name)}$`], { cwd: root, env: { ...process.env, TEST_RUN_DIR: runDir } })
+    const child = spawn(process.execPath, ['--import', 'tsx', uvu, dir, `^${escapeRegExp(name)}$`], {
+      cwd: root,
+      env: { ...process.env, TEST_RUN_DIR: runDir },
+    })
     let output = ''
-    child.stdout.on('data', (chunk) => { output += chunk })
-    child.stderr.on('data', (chunk) => { output += chunk })
+    child.stdout.on('data', (chunk) => {
+      output += chunk
+    })
+    child.stderr.on('data', (chunk) => {
+      output += chunk
+    })
     child.on('close', (code, signal) => {
       const total = count(output, 'Total')
       const passed = count(output, 'Passed')
@@ -72,18 +79,21 @@ const started = Date.now()
 const queue = [...files]
 const results = []
 console.log(`[tests] ${files.length} fichiers de ${dir}, ${Math.min(jobs, files.length)} à la fois`)
-await Promise.all(Array.from({ length: Math.min(jobs, files.length) }, async () => {
-  for (let file = queue.shift(); file; file = queue.shift()) {
-    const result = await runFile(dir, file)
-    results.push(result)
-    const status = result.code === 0 ? 'ok' : `ÉCHEC (code ${result.code})`
-    process.stdout.write(`\n──── ${file} : ${status}, ${(result.ms / 1000).toFixed(1)} s\n${result.output}`)
-  }
-}))
+await Promise.all(
+  Array.from({ length: Math.min(jobs, files.length) }, async () => {
+    for (let file = queue.shift(); file; file = queue.shift()) {
+      const result = await runFile(dir, file)
+      results.push(result)
+      const status = result.code === 0 ? 'ok' : `ÉCHEC (code ${result.code})`
+      process.stdout.write(`\n──── ${file} : ${status}, ${(result.ms / 1000).toFixed(1)} s\n${result.output}`)
+    }
+  }),
+)
 const sum = (key) => results.reduce((total, r) => total + r[key], 0)
 const failedFiles = results.filter((r) => r.code !== 0)
 console.log(`\n[tests] ${dir} : ${((Date.now() - started) / 1000).toFixed(1)} s en tout, ${jobs} à la fois ; par fichier :`)
-for (const r of [...results].sort((a, b) => b.ms - a.ms)) console.log(`  ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${r.file}${r.code === 0 ? '' : '  ÉCHEC'}`)
+for (const r of [...results].sort((a, b) => b.ms - a.ms))
+  console.log(`  ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${r.file}${r.code === 0 ? '' : '  ÉCHEC'}`)
 if (failedFiles.length) console.log(`[tests] en échec : ${failedFiles.map((r) => r.file).join(', ')}`)
 console.log(`${sum('passed')} passed, ${sum('failed')} failed${sum('skipped') ? `, ${sum('skipped')} skipped` : ''}`)
 process.exitCode = failedFiles.length ? 1 : 0

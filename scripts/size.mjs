@@ -69,7 +69,11 @@ export function analyse() {
     for (const imp of meta.outputs[file].imports) if (imp.kind === 'import-statement') closure(imp.path, seen)
     return seen
   }
-  const total = (files) => [...files].reduce((sum, f) => ({ raw: sum.raw + sizes.get(f).raw, gzip: sum.gzip + sizes.get(f).gzip, brotli: sum.brotli + sizes.get(f).brotli }), { raw: 0, gzip: 0, brotli: 0 })
+  const total = (files) =>
+    [...files].reduce(
+      (sum, f) => ({ raw: sum.raw + sizes.get(f).raw, gzip: sum.gzip + sizes.get(f).gzip, brotli: sum.brotli + sizes.get(f).brotli }),
+      { raw: 0, gzip: 0, brotli: 0 },
+    )
   const main = byEntry('src/main.tsx')
   const lazyChunks = outputs.filter(([, o]) => o.entryPoint && o.entryPoint !== 'src/main.tsx').map(([f]) => f)
   // The login form is part of the entry (src/views/pages/shell/bare.ts): /login paints from it alone.
@@ -89,7 +93,12 @@ export function analyse() {
   const entryImports = [...login].filter((file) => file !== main)
   return {
     prerendered: prerenderedLogin(),
-    sizes, main, lazyChunks, firstLoad, meta, firstScreenSources: FIRST_SCREEN_SOURCES,
+    sizes,
+    main,
+    lazyChunks,
+    firstLoad,
+    meta,
+    firstScreenSources: FIRST_SCREEN_SOURCES,
     firstScreenFiles: [...firstScreen].sort((a, b) => sizes.get(b).gzip - sizes.get(a).gzip),
     firstScreenExtras: firstScreenExtras(meta, [...firstScreen]),
     flowAreas: flowAreas(meta, sizes),
@@ -97,11 +106,16 @@ export function analyse() {
     loginInEntry: [...login].some((file) => LOGIN_PAGE in meta.outputs[file].inputs),
     // The entry's static imports that dist/index.html does not announce with <link rel="modulepreload">.
     unannounced: entryImports.filter((file) => !html.includes(`href="/${relative('dist', file)}"`)),
-    pages: pagesProblems(entryImports, [...firstScreen].filter((file) => file !== main)),
+    pages: pagesProblems(
+      entryImports,
+      [...firstScreen].filter((file) => file !== main),
+    ),
     // The first-load files without V8's compile hint as their first line (esbuild.config.mjs, COMPILE_HINT).
     unhinted: [...firstScreen].filter((file) => !readFileSync(join(root, file), 'utf8').startsWith(`${COMPILE_HINT}\n`)),
     // The JavaScript files of PRECOMPRESS_MIN_BYTES or more without their .br and .gz (esbuild.config.mjs, precompress), or with stale ones.
-    unprecompressed: outputs.map(([file]) => file).filter((file) => sizes.get(file).raw >= PRECOMPRESS_MIN_BYTES && !precompressed(join(root, file))),
+    unprecompressed: outputs
+      .map(([file]) => file)
+      .filter((file) => sizes.get(file).raw >= PRECOMPRESS_MIN_BYTES && !precompressed(join(root, file))),
   }
 }
 
@@ -111,12 +125,17 @@ export function analyse() {
  * Either would be fetched before the greeting, and announced by dist/signed-in.html.
  */
 export function firstScreenExtras(meta, files) {
-  const lazy = new Set(Object.values(meta.outputs).map((o) => o.entryPoint).filter((source) => source && source !== 'src/main.tsx'))
+  const lazy = new Set(
+    Object.values(meta.outputs)
+      .map((o) => o.entryPoint)
+      .filter((source) => source && source !== 'src/main.tsx'),
+  )
   const allowed = new Set(FIRST_SCREEN_SOURCES)
   const flows = FLOW_AREAS.filter((area) => !FIRST_SCREEN_FLOWS.includes(area)).map((area) => `src/wiring/${area}.ts`)
   const extras = new Set()
   for (const file of files) {
-    for (const source of Object.keys(meta.outputs[file].inputs)) if ((lazy.has(source) && !allowed.has(source)) || flows.includes(source)) extras.add(source)
+    for (const source of Object.keys(meta.outputs[file].inputs))
+      if ((lazy.has(source) && !allowed.has(source)) || flows.includes(source)) extras.add(source)
   }
   return [...extras]
 }
@@ -130,13 +149,19 @@ export function passwordStrengthChunk(meta, outputs, sizes) {
   const chunk = outputs.find(([, o]) => o.entryPoint === PASSWORD_STRENGTH)?.[0]
   if (!chunk) return { chunk, gzip: 0, problems: [`${PASSWORD_STRENGTH} has no chunk of its own (it must be imported lazily)`] }
   for (const source of Object.keys(meta.outputs[chunk].inputs)) {
-    if (source !== PASSWORD_STRENGTH && !/^node_modules\/(@zxcvbn-ts|fastest-levenshtein)\//.test(source)) problems.push(`the password strength chunk also holds ${source}`)
+    if (source !== PASSWORD_STRENGTH && !/^node_modules\/(@zxcvbn-ts|fastest-levenshtein)\//.test(source))
+      problems.push(`the password strength chunk also holds ${source}`)
   }
   for (const [file, o] of outputs) {
-    if (file !== chunk && Object.keys(o.inputs).some((source) => source === PASSWORD_STRENGTH || source.startsWith('node_modules/@zxcvbn-ts/'))) problems.push(`zxcvbn-ts is bundled into ${relative('dist/assets', file)}, not only into the password strength chunk`)
+    if (
+      file !== chunk &&
+      Object.keys(o.inputs).some((source) => source === PASSWORD_STRENGTH || source.startsWith('node_modules/@zxcvbn-ts/'))
+    )
+      problems.push(`zxcvbn-ts is bundled into ${relative('dist/assets', file)}, not only into the password strength chunk`)
   }
   const { gzip } = sizes.get(chunk)
-  if (gzip > BUDGETS.passwordStrengthGzip) problems.push(`the password strength chunk is ${kb(gzip).trim()} gzip, over the budget of ${kb(BUDGETS.passwordStrengthGzip).trim()}`)
+  if (gzip > BUDGETS.passwordStrengthGzip)
+    problems.push(`the password strength chunk is ${kb(gzip).trim()} gzip, over the budget of ${kb(BUDGETS.passwordStrengthGzip).trim()}`)
   return { chunk, gzip, problems }
 }
 
@@ -156,18 +181,28 @@ export function flowAreas(meta, sizes) {
   const areas = FLOW_AREAS.map((area) => {
     const source = sourceOf(area)
     const chunk = outputs.find(([, o]) => o.entryPoint === source)?.[0]
-    if (!lazy.includes(source)) problems.push(`${FLOWS} does not import ${source} lazily: the ${area} area's flows would not load with their own screens`)
+    if (!lazy.includes(source))
+      problems.push(`${FLOWS} does not import ${source} lazily: the ${area} area's flows would not load with their own screens`)
     if (!chunk) {
       problems.push(`the ${area} area's flows (${source}) have no chunk of their own`)
       return { area, chunk, gzip: 0 }
     }
-    for (const [file, o] of outputs) if (file !== chunk && source in o.inputs) problems.push(`${source} is bundled into ${relative('dist/assets', file)}, not only into the ${area} area's own chunk`)
-    for (const other of FLOW_AREAS) if (other !== area && sourceOf(other) in meta.outputs[chunk].inputs) problems.push(`the ${area} area's chunk also holds the ${other} area's flows`)
+    for (const [file, o] of outputs)
+      if (file !== chunk && source in o.inputs)
+        problems.push(`${source} is bundled into ${relative('dist/assets', file)}, not only into the ${area} area's own chunk`)
+    for (const other of FLOW_AREAS)
+      if (other !== area && sourceOf(other) in meta.outputs[chunk].inputs)
+        problems.push(`the ${area} area's chunk also holds the ${other} area's flows`)
     const { gzip } = sizes.get(chunk)
-    if (gzip > BUDGETS.routeChunkGzip) problems.push(`the ${area} area's flows chunk ${relative('dist/assets', chunk)} is ${kb(gzip).trim()} gzip, over the budget of ${kb(BUDGETS.routeChunkGzip).trim()}`)
+    if (gzip > BUDGETS.routeChunkGzip)
+      problems.push(
+        `the ${area} area's flows chunk ${relative('dist/assets', chunk)} is ${kb(gzip).trim()} gzip, over the budget of ${kb(BUDGETS.routeChunkGzip).trim()}`,
+      )
     return { area, chunk, gzip }
   })
-  for (const source of lazy) if (!FLOW_AREAS.some((area) => sourceOf(area) === source)) problems.push(`${FLOWS} imports ${source} lazily, an area scripts/size.mjs (FLOW_AREAS) does not check`)
+  for (const source of lazy)
+    if (!FLOW_AREAS.some((area) => sourceOf(area) === source))
+      problems.push(`${FLOWS} imports ${source} lazily, an area scripts/size.mjs (FLOW_AREAS) does not check`)
   return { areas, problems }
 }
 
@@ -204,18 +239,23 @@ export function pagesProblems(entryImports, signedInAnnounced) {
   if (!sameSet(announced(signedInPage), signedInAnnounced)) {
     const extra = announced(signedInPage).filter((file) => !signedInAnnounced.includes(file))
     const missing = signedInAnnounced.filter((file) => !announced(signedInPage).includes(file))
-    problems.push(`dist/${manifest.signedIn} does not modulepreload exactly the entry's static imports and the first signed-in screen's code (missing: ${missing.map((f) => relative('dist/assets', f)).join(', ') || 'none'}; extra: ${extra.map((f) => relative('dist/assets', f)).join(', ') || 'none'})`)
+    problems.push(
+      `dist/${manifest.signedIn} does not modulepreload exactly the entry's static imports and the first signed-in screen's code (missing: ${missing.map((f) => relative('dist/assets', f)).join(', ') || 'none'}; extra: ${extra.map((f) => relative('dist/assets', f)).join(', ') || 'none'})`,
+    )
   }
   // The startup's first calls leave from the signed-in page itself (src/wiring/early-start.ts, inline under the nonce).
   const inline = [...signedInPage.matchAll(/<script\b([^>]*)>([^<]*)<\/script>/g)].filter((m) => !/\bsrc=/.test(m[1]))
   if (inline.length !== 1 || !/nonce="__CSP_NONCE__"/.test(inline[0][1]) || !inline[0][2].includes('/api-protected/user/me')) {
     problems.push(`dist/${manifest.signedIn} does not carry the startup's first calls as one inline script under the CSP nonce`)
-  } else if (gzipSync(inline[0][2]).length > EARLY_START_MAX_GZIP) problems.push(`dist/${manifest.signedIn}: the inline start weighs more than ${EARLY_START_MAX_GZIP} bytes gzip`)
+  } else if (gzipSync(inline[0][2]).length > EARLY_START_MAX_GZIP)
+    problems.push(`dist/${manifest.signedIn}: the inline start weighs more than ${EARLY_START_MAX_GZIP} bytes gzip`)
   for (const [route, file] of Object.entries(manifest.public)) {
     if (file === manifest.signedIn) problems.push(`dist/pages.json: the public route ${route} gets the signed-in page`)
-    else if (!sameSet(announced(readFileSync(join(dist, file), 'utf8')), entryImports)) problems.push(`dist/${file} (${route}) modulepreloads more or less than the entry's static imports`)
+    else if (!sameSet(announced(readFileSync(join(dist, file), 'utf8')), entryImports))
+      problems.push(`dist/${file} (${route}) modulepreloads more or less than the entry's static imports`)
   }
-  if (manifest.public['/login'] !== 'login.html') problems.push('dist/pages.json: /login does not get the page drawn ahead (dist/login.html)')
+  if (manifest.public['/login'] !== 'login.html')
+    problems.push('dist/pages.json: /login does not get the page drawn ahead (dist/login.html)')
   return problems
 }
 
@@ -240,58 +280,98 @@ export function prerenderedLogin() {
   for (const name of new Set([...root.matchAll(/class="([^"]+)"/g)].flatMap((m) => m[1].split(' ')))) {
     if (!css.includes(`.${name}`)) problems.push(`dist/login.html: class ${name} has no rule`)
   }
-  if ([...root.matchAll(/<button\b[^>]*>/g)].some((m) => !/\bdisabled/.test(m[0]))) problems.push('dist/login.html: a button is enabled before the app takes over')
-  for (const label of ['Adresse e-mail', 'Mot de passe', 'Se connecter']) if (!root.includes(label)) problems.push(`dist/login.html: « ${label} » missing`)
+  if ([...root.matchAll(/<button\b[^>]*>/g)].some((m) => !/\bdisabled/.test(m[0])))
+    problems.push('dist/login.html: a button is enabled before the app takes over')
+  for (const label of ['Adresse e-mail', 'Mot de passe', 'Se connecter'])
+    if (!root.includes(label)) problems.push(`dist/login.html: « ${label} » missing`)
   return { problems, gzip: gzipSync(page, { level: 9 }).length }
 }
 
 const kb = (n) => (n / 1000).toFixed(1).padStart(7) + ' kB'
 
 if (process.argv[1] === import.meta.filename) {
-  const { sizes, lazyChunks, firstLoad, loginInEntry, unannounced, prerendered, pages, unhinted, unprecompressed, flowAreas: flows, passwordStrength, firstScreenFiles, firstScreenExtras: extras } = analyse()
+  const {
+    sizes,
+    lazyChunks,
+    firstLoad,
+    loginInEntry,
+    unannounced,
+    prerendered,
+    pages,
+    unhinted,
+    unprecompressed,
+    flowAreas: flows,
+    passwordStrength,
+    firstScreenFiles,
+    firstScreenExtras: extras,
+  } = analyse()
   console.log('chunk'.padEnd(58) + '      raw' + '     gzip' + '   brotli')
   for (const [file, s] of [...sizes].sort((a, b) => b[1].gzip - a[1].gzip)) {
     console.log(relative('dist/assets', file).padEnd(56) + kb(s.raw) + kb(s.gzip) + kb(s.brotli))
   }
   console.log('\nflows, one chunk per area (src/wiring/flows.ts)')
-  for (const { area, chunk, gzip } of flows.areas) console.log(area.padEnd(16) + (chunk ? relative('dist/assets', chunk) : 'no chunk of its own').padEnd(40) + kb(gzip) + ' gzip')
+  for (const { area, chunk, gzip } of flows.areas)
+    console.log(area.padEnd(16) + (chunk ? relative('dist/assets', chunk) : 'no chunk of its own').padEnd(40) + kb(gzip) + ' gzip')
   console.log('\nfirst-load JavaScript')
   for (const [route, s] of Object.entries(firstLoad)) console.log(route.padEnd(56) + kb(s.raw) + kb(s.gzip) + kb(s.brotli))
-  console.log(`\nbefore the first signed-in screen (dist/signed-in.html: the entry and what it announces), ${firstScreenFiles.length} files`)
+  console.log(
+    `\nbefore the first signed-in screen (dist/signed-in.html: the entry and what it announces), ${firstScreenFiles.length} files`,
+  )
   for (const file of firstScreenFiles) {
     const s = sizes.get(file)
     console.log(relative('dist/assets', file).padEnd(56) + kb(s.raw) + kb(s.gzip) + kb(s.brotli))
   }
 
   const failures = []
-  if (firstLoad['/login'].gzip > BUDGETS.loginFirstLoadGzip) failures.push(`first-load JavaScript of /login is ${kb(firstLoad['/login'].gzip).trim()} gzip, over the budget of ${kb(BUDGETS.loginFirstLoadGzip).trim()}`)
-  if (firstLoad['/tableau-de-bord'].gzip > BUDGETS.signedInFirstScreenGzip) failures.push(`JavaScript before the first signed-in screen is ${kb(firstLoad['/tableau-de-bord'].gzip).trim()} gzip, over the budget of ${kb(BUDGETS.signedInFirstScreenGzip).trim()}`)
-  for (const source of extras) failures.push(`the first signed-in screen's files hold ${source}, which that screen does not draw: it would be fetched before the greeting (dist/signed-in.html announces them)`)
+  if (firstLoad['/login'].gzip > BUDGETS.loginFirstLoadGzip)
+    failures.push(
+      `first-load JavaScript of /login is ${kb(firstLoad['/login'].gzip).trim()} gzip, over the budget of ${kb(BUDGETS.loginFirstLoadGzip).trim()}`,
+    )
+  if (firstLoad['/tableau-de-bord'].gzip > BUDGETS.signedInFirstScreenGzip)
+    failures.push(
+      `JavaScript before the first signed-in screen is ${kb(firstLoad['/tableau-de-bord'].gzip).trim()} gzip, over the budget of ${kb(BUDGETS.signedInFirstScreenGzip).trim()}`,
+    )
+  for (const source of extras)
+    failures.push(
+      `the first signed-in screen's files hold ${source}, which that screen does not draw: it would be fetched before the greeting (dist/signed-in.html announces them)`,
+    )
   failures.push(...flows.problems, ...passwordStrength.problems)
   // (the areas' flows chunks and the strength estimator's are among them, their failures said above)
   for (const file of lazyChunks.filter((f) => f !== passwordStrength.chunk && !flows.areas.some((a) => a.chunk === f))) {
     const s = sizes.get(file)
-    if (s.gzip > BUDGETS.routeChunkGzip) failures.push(`route chunk ${relative('dist/assets', file)} is ${kb(s.gzip).trim()} gzip, over the budget of ${kb(BUDGETS.routeChunkGzip).trim()}`)
+    if (s.gzip > BUDGETS.routeChunkGzip)
+      failures.push(
+        `route chunk ${relative('dist/assets', file)} is ${kb(s.gzip).trim()} gzip, over the budget of ${kb(BUDGETS.routeChunkGzip).trim()}`,
+      )
   }
   // A lazy login form adds a request level before /login's largest paint.
   if (!loginInEntry) failures.push(`${LOGIN_PAGE} is not in the entry's static imports: /login's first paint would wait for one more chunk`)
   failures.push(...prerendered.problems)
-  for (const file of unannounced) failures.push(`dist/index.html does not modulepreload ${relative('dist/assets', file)}, a static import of the entry`)
+  for (const file of unannounced)
+    failures.push(`dist/index.html does not modulepreload ${relative('dist/assets', file)}, a static import of the entry`)
   failures.push(...pages)
   // Without it, V8 compiles each function on the main thread at its first call (the dashboard's blocking time).
-  for (const file of unhinted) failures.push(`${relative('dist/assets', file)} does not start with ${COMPILE_HINT}: its functions would compile on the main thread`)
+  for (const file of unhinted)
+    failures.push(`${relative('dist/assets', file)} does not start with ${COMPILE_HINT}: its functions would compile on the main thread`)
   // Without them, the server compresses each asset again on every request, at a lower ratio.
-  for (const file of unprecompressed) failures.push(`${relative('dist/assets', file)} has no matching .br and .gz beside it: the server would compress it on every request`)
+  for (const file of unprecompressed)
+    failures.push(`${relative('dist/assets', file)} has no matching .br and .gz beside it: the server would compress it on every request`)
   if (failures.length) {
     console.error('\nBudget passed:\n- ' + failures.join('\n- '))
     process.exit(1)
   }
   console.log(`\n${LOGIN_PAGE} is in the entry's static imports, and dist/index.html modulepreloads the entry's static imports.`)
   console.log(`dist/login.html draws /login ahead, styled (${kb(prerendered.gzip).trim()} gzip).`)
-  console.log('dist/signed-in.html modulepreloads its first screen\'s code with the entry\'s imports, and nothing that screen does not draw; the public routes\' pages only the entry\'s imports (dist/pages.json).')
+  console.log(
+    "dist/signed-in.html modulepreloads its first screen's code with the entry's imports, and nothing that screen does not draw; the public routes' pages only the entry's imports (dist/pages.json).",
+  )
   console.log(`Every first-load file of /login and of the dashboard starts with ${COMPILE_HINT}.`)
   console.log('Every JavaScript file over 1 kB has its .br and .gz beside it, sent as they are.')
   console.log(`Each area's flows (${FLOW_AREAS.join(', ')}) are a chunk of their own.`)
-  console.log(`The password strength estimator is a chunk of its own, loaded by the password forms only (${kb(passwordStrength.gzip).trim()} gzip ≤ ${kb(BUDGETS.passwordStrengthGzip).trim()}).`)
-  console.log(`Budgets met: /login first load ≤ ${kb(BUDGETS.loginFirstLoadGzip).trim()} gzip, a stored user's first signed-in screen ≤ ${kb(BUDGETS.signedInFirstScreenGzip).trim()} gzip, each route chunk ≤ ${kb(BUDGETS.routeChunkGzip).trim()} gzip.`)
+  console.log(
+    `The password strength estimator is a chunk of its own, loaded by the password forms only (${kb(passwordStrength.gzip).trim()} gzip ≤ ${kb(BUDGETS.passwordStrengthGzip).trim()}).`,
+  )
+  console.log(
+    `Budgets met: /login first load ≤ ${kb(BUDGETS.loginFirstLoadGzip).trim()} gzip, a stored user's first signed-in screen ≤ ${kb(BUDGETS.signedInFirstScreenGzip).trim()} gzip, each route chunk ≤ ${kb(BUDGETS.routeChunkGzip).trim()} gzip.`,
+  )
 }

@@ -53,7 +53,10 @@ if (!noBuild) {
       await build()
     }
   } catch (error) {
-    console.error('[start] la construction de l’interface a échoué, l’API démarre quand même :', error instanceof Error ? error.message : error)
+    console.error(
+      '[start] la construction de l’interface a échoué, l’API démarre quand même :',
+      error instanceof Error ? error.message : error,
+    )
   }
   const { buildServer, isServerStale } = await import('../esbuild.server.mjs')
   if (existsSync(join(root, 'server', 'server.ts')) && (await isServerStale())) {
@@ -70,9 +73,13 @@ const url = `http://localhost:${port}`
 console.log(`
   Espace client prêt : ${url}
   Documentation de l’API : ${url}/api/docs
-${demo ? `
+${
+  demo
+    ? `
   Comptes de démonstration (mot de passe Demo1234!) :
     demo@example.com     Camille, quatre domiciliations (dont une partagée)
     associe@example.com  Julien, titulaire de Studio Nuage SAS
     solo@example.com     Sophie, une seule domiciliation
-` : ''}`)
+`
+    : ''
+}`)

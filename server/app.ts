@@ -55,14 +55,16 @@ const JSON_BODY_LIMIT = Math.ceil((MAX_UPLOAD_BYTES * 4) / 3) + 64 * 1024
  * Fastify's own serializers (fast-json-stringify), each compiled at its route's first answer instead of all at
  * start-up: a third of a second of a start on this machine went into compiling a hundred routes' responses.
  */
-const lazySerializers: NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildSerializer'] =
-  (externalSchemas, options) => {
-    const compile = SerializerSelector()(externalSchemas, options as never)
-    return (route) => {
-      let serialize: ((data: unknown) => string) | undefined
-      return (data: unknown) => (serialize ??= compile(route as never))(data)
-    }
+const lazySerializers: NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildSerializer'] = (
+  externalSchemas,
+  options,
+) => {
+  const compile = SerializerSelector()(externalSchemas, options as never)
+  return (route) => {
+    let serialize: ((data: unknown) => string) | undefined
+    return (data: unknown) => (serialize ??= compile(route as never))(data)
   }
+}
 
 /** How long a kept-alive connection whose response ends while the server closes waits for a next request. */
 export const CLOSING_KEEP_ALIVE_MS = 500
@@ -73,7 +75,10 @@ export const CLOSING_KEEP_ALIVE_MS = 500
  * review: whoever read the logs could take an invitation (create the account, reach the order's mail) from its line.
  */
 export function loggableUrl(url: string): string {
-  return url.replace(/(\/(?:api\/invitations|api-protected\/invitations|invitation|set-password|api\/email-change-reverts|retablir-adresse)\/)[^/?#]+/, '$1[masqué]')
+  return url.replace(
+    /(\/(?:api\/invitations|api-protected\/invitations|invitation|set-password|api\/email-change-reverts|retablir-adresse)\/)[^/?#]+/,
+    '$1[masqué]',
+  )
 }
 
 export async function buildApp(deps: AppDeps, options: AppOptions): Promise<FastifyInstance> {
@@ -94,7 +99,10 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
   if (logger) {
     app.addHook('onResponse', (req, reply, done) => {
       if ((logger as FastifyBaseLogger & { isLevelEnabled(level: string): boolean }).isLevelEnabled('info')) {
-        req.log.info({ method: req.method, url: loggableUrl(req.url), statusCode: reply.statusCode, responseTime: Math.round(reply.elapsedTime) }, 'requête traitée')
+        req.log.info(
+          { method: req.method, url: loggableUrl(req.url), statusCode: reply.statusCode, responseTime: Math.round(reply.elapsedTime) },
+          'requête traitée',
+        )
       }
       done()
     })
@@ -106,7 +114,10 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
   app.decorateRequest('user', null)
   // cluster: which process answered, to see a balancer spread the requests (set on every reply, errors included).
   const instanceName = deps.config.instanceName
-  if (instanceName) app.addHook('onRequest', async (_req, reply) => { reply.header('X-Instance', instanceName) })
+  if (instanceName)
+    app.addHook('onRequest', async (_req, reply) => {
+      reply.header('X-Instance', instanceName)
+    })
 
   // Closing (a deploy, a scale-in): a request that still arrives on an open keep-alive connection is refused with a
   // French 503 and `Connection: close` (set by Fastify), which the balancer retries on another instance

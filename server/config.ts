@@ -59,10 +59,15 @@ export const MIN_OPERATOR_TOKEN_DISTINCT = 6
 /** billing: the card form of the real provider needs its publishable key, of the same mode (test or live) as the secret key. */
 function checkStripeKeys(secretKey: string | undefined, publishableKey: string | undefined) {
   if (!secretKey) return
-  if (!publishableKey) throw new Error('STRIPE_PUBLISHABLE_KEY manque : avec STRIPE_SECRET_KEY, indiquez la clé publiable (pk_…) du même compte Stripe.')
-  if (!/^pk_(test|live)_/.test(publishableKey)) throw new Error('STRIPE_PUBLISHABLE_KEY invalide : une clé publiable Stripe commence par pk_test_ ou pk_live_.')
+  if (!publishableKey)
+    throw new Error('STRIPE_PUBLISHABLE_KEY manque : avec STRIPE_SECRET_KEY, indiquez la clé publiable (pk_…) du même compte Stripe.')
+  if (!/^pk_(test|live)_/.test(publishableKey))
+    throw new Error('STRIPE_PUBLISHABLE_KEY invalide : une clé publiable Stripe commence par pk_test_ ou pk_live_.')
   const mode = /^[sr]k_(test|live)_/.exec(secretKey)?.[1]
-  if (mode && !publishableKey.startsWith(`pk_${mode}_`)) throw new Error(`STRIPE_PUBLISHABLE_KEY doit être une clé ${mode === 'test' ? 'de test (pk_test_…)' : 'de production (pk_live_…)'}, comme STRIPE_SECRET_KEY.`)
+  if (mode && !publishableKey.startsWith(`pk_${mode}_`))
+    throw new Error(
+      `STRIPE_PUBLISHABLE_KEY doit être une clé ${mode === 'test' ? 'de test (pk_test_…)' : 'de production (pk_live_…)'}, comme STRIPE_SECRET_KEY.`,
+    )
 }
 
 /**
@@ -74,7 +79,9 @@ function checkStripeKeys(secretKey: string | undefined, publishableKey: string |
 function checkProductionServices(stripeSecretKey: string | undefined, smtpUrl: string | undefined) {
   const missing = [...(stripeSecretKey ? [] : ['STRIPE_SECRET_KEY (et STRIPE_PUBLISHABLE_KEY)']), ...(smtpUrl ? [] : ['SMTP_URL'])]
   if (missing.length) {
-    throw new Error(`En production (NODE_ENV=production), ${missing.join(' et ')} ${missing.length > 1 ? 'sont requis' : 'est requis'} : sans eux, le fournisseur de paiement de test accepterait les cartes de test publiques et les liens des e-mails iraient dans le journal. Pour une instance de démonstration, indiquez SEED_DEMO=true.`)
+    throw new Error(
+      `En production (NODE_ENV=production), ${missing.join(' et ')} ${missing.length > 1 ? 'sont requis' : 'est requis'} : sans eux, le fournisseur de paiement de test accepterait les cartes de test publiques et les liens des e-mails iraient dans le journal. Pour une instance de démonstration, indiquez SEED_DEMO=true.`,
+    )
   }
 }
 
@@ -103,7 +110,9 @@ export function parseTrustProxy(value: string | undefined): TrustProxy {
     return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128))
   }
   if (parts.every(isRange)) return parts.join(',')
-  throw new Error(`TRUST_PROXY vaut « ${text} » : indiquez true, false, ou les adresses ou plages des répartiteurs de charge, séparées par des virgules (par exemple 10.0.0.0/8,192.0.2.7).`)
+  throw new Error(
+    `TRUST_PROXY vaut « ${text} » : indiquez true, false, ou les adresses ou plages des répartiteurs de charge, séparées par des virgules (par exemple 10.0.0.0/8,192.0.2.7).`,
+  )
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -111,17 +120,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT invalide : ${env.PORT}`)
   const operatorToken = env.OPERATOR_TOKEN?.trim() || undefined
   if (operatorToken && operatorToken.length < MIN_OPERATOR_TOKEN_LENGTH) {
-    throw new Error(`OPERATOR_TOKEN est trop court : ${MIN_OPERATOR_TOKEN_LENGTH} caractères au moins (par exemple : openssl rand -hex 32).`)
+    throw new Error(
+      `OPERATOR_TOKEN est trop court : ${MIN_OPERATOR_TOKEN_LENGTH} caractères au moins (par exemple : openssl rand -hex 32).`,
+    )
   }
   // The header `Authorization: Bearer <token>` carries one word of visible ASCII (define-route.ts reads `\S+`, and Node
   // reads header bytes as Latin-1): a token with a space, a tab or an accented letter inside passed these checks but no
   // call could ever match it, and every operator call got 401 « Jeton opérateur invalide. » with nothing said at start-up.
   if (operatorToken && !/^[\x21-\x7e]+$/.test(operatorToken)) {
-    throw new Error('OPERATOR_TOKEN contient une espace, un caractère invisible ou non ASCII : l’en-tête Authorization ne pourrait jamais le porter. Tirez-le au hasard, en lettres et chiffres (par exemple : openssl rand -hex 32).')
+    throw new Error(
+      'OPERATOR_TOKEN contient une espace, un caractère invisible ou non ASCII : l’en-tête Authorization ne pourrait jamais le porter. Tirez-le au hasard, en lettres et chiffres (par exemple : openssl rand -hex 32).',
+    )
   }
   // Long but guessable ('aaaa…', 'abab…', '0000…'): a token of this one key to every customer's data must be random.
   if (operatorToken && new Set(operatorToken).size < MIN_OPERATOR_TOKEN_DISTINCT) {
-    throw new Error(`OPERATOR_TOKEN est trop prévisible : ${MIN_OPERATOR_TOKEN_DISTINCT} caractères différents au moins ; tirez-le au hasard (par exemple : openssl rand -hex 32).`)
+    throw new Error(
+      `OPERATOR_TOKEN est trop prévisible : ${MIN_OPERATOR_TOKEN_DISTINCT} caractères différents au moins ; tirez-le au hasard (par exemple : openssl rand -hex 32).`,
+    )
   }
   const stripeSecretKey = env.STRIPE_SECRET_KEY?.trim() || undefined
   const stripePublishableKey = env.STRIPE_PUBLISHABLE_KEY?.trim() || undefined
@@ -146,7 +161,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stripeSecretKey,
     stripePublishableKey,
     publicUrl,
-    allowedOrigins: [publicUrl, ...(env.PUBLIC_URL ? [] : [`http://127.0.0.1:${port}`]), ...(env.ALLOWED_ORIGINS || '').split(',').map((o) => o.trim().replace(/\/$/, '')).filter(Boolean)],
+    allowedOrigins: [
+      publicUrl,
+      ...(env.PUBLIC_URL ? [] : [`http://127.0.0.1:${port}`]),
+      ...(env.ALLOWED_ORIGINS || '')
+        .split(',')
+        .map((o) => o.trim().replace(/\/$/, ''))
+        .filter(Boolean),
+    ],
     tokenTtlDays: Number(env.TOKEN_TTL_DAYS || 30),
     authRateLimit: Number(env.AUTH_RATE_LIMIT || 10),
     logLevel: env.LOG_LEVEL || 'info',
@@ -159,6 +181,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     instanceName: env.INSTANCE_NAME?.trim() || undefined,
     // mail pipeline
     jobWorker: env.JOB_WORKER !== 'false',
-    jobKinds: env.JOB_KINDS?.trim() ? env.JOB_KINDS.split(',').map((kind) => kind.trim()).filter(Boolean) : undefined,
+    jobKinds: env.JOB_KINDS?.trim()
+      ? env.JOB_KINDS.split(',')
+          .map((kind) => kind.trim())
+          .filter(Boolean)
+      : undefined,
   }
 }

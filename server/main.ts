@@ -23,13 +23,18 @@ export const JOB_KINDS = [LETTER_JOB, SECURITY_NOTICE_JOB] as const
 
 export async function createServer(config: Config) {
   const unknownKinds = (config.jobKinds ?? []).filter((kind) => !(JOB_KINDS as readonly string[]).includes(kind))
-  if (unknownKinds.length) throw new Error(`JOB_KINDS invalide : ${unknownKinds.join(', ')} ; les sortes de tâches sont ${JOB_KINDS.join(', ')}.`)
+  if (unknownKinds.length)
+    throw new Error(`JOB_KINDS invalide : ${unknownKinds.join(', ')} ; les sortes de tâches sont ${JOB_KINDS.join(', ')}.`)
   const logger = pino({ level: config.logLevel })
   const handle = await connect({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     // Its code and message only: node-postgres hangs the whole client (and its prepared statements) on the error.
-    onConnectionLost: (error) => logger.warn({ code: (error as { code?: string }).code, message: error.message }, 'connexion à la base perdue : une autre sera ouverte à la prochaine requête'),
+    onConnectionLost: (error) =>
+      logger.warn(
+        { code: (error as { code?: string }).code, message: error.message },
+        'connexion à la base perdue : une autre sera ouverte à la prochaine requête',
+      ),
   })
   // The routes are built while the database opens and migrates: PGlite's WebAssembly compiles off the main thread.
   // Without the statements' bound: a migration may take minutes on a large database (connect.ts, QUERY_TIMEOUT_MS).
@@ -45,7 +50,9 @@ export async function createServer(config: Config) {
       payments: config.stripeSecretKey
         ? (await import('./services/payment-stripe.ts')).stripePaymentProvider(config.stripeSecretKey)
         : testPaymentProvider(handle.db, clock.now),
-      mailer: config.smtpUrl ? (await import('./services/mailer-smtp.ts')).smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(handle.db, logger),
+      mailer: config.smtpUrl
+        ? (await import('./services/mailer-smtp.ts')).smtpMailer(config.smtpUrl, config.mailFrom)
+        : outboxMailer(handle.db, logger),
       config,
       clock,
       listen: handle.listen,
@@ -83,9 +90,16 @@ export async function createServer(config: Config) {
       }, SWEEP_EVERY_MS)
       timer.unref()
       if (config.jobWorker) {
-        const handlers = { [LETTER_JOB]: letterPipelineJob({ db: handle.db, storage, ocr, log: logger }), [SECURITY_NOTICE_JOB]: securityNoticeJob(deps) }
+        const handlers = {
+          [LETTER_JOB]: letterPipelineJob({ db: handle.db, storage, ocr, log: logger }),
+          [SECURITY_NOTICE_JOB]: securityNoticeJob(deps),
+        }
         const kinds: readonly string[] = config.jobKinds ?? JOB_KINDS
-        worker = startJobWorker({ db: handle.db, handlers: Object.fromEntries(Object.entries(handlers).filter(([kind]) => kinds.includes(kind))), log: logger })
+        worker = startJobWorker({
+          db: handle.db,
+          handlers: Object.fromEntries(Object.entries(handlers).filter(([kind]) => kinds.includes(kind))),
+          log: logger,
+        })
         deps.jobs = worker
       }
     }

@@ -28,10 +28,13 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     app.log.info({ signal }, 'arrêt en cours')
     const force = setTimeout(() => process.exit(1), 10_000)
     force.unref()
-    close().then(() => process.exit(0), (error: unknown) => {
-      app.log.error({ err: error }, 'arrêt en erreur')
-      process.exit(1)
-    })
+    close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        app.log.error({ err: error }, 'arrêt en erreur')
+        process.exit(1)
+      },
+    )
   })
 }
 
@@ -41,7 +44,11 @@ export const port = (app.server.address() as { port: number }).port
 /** Whether the demo accounts exist here (scripts/start.mjs lists them then). */
 export const demo = config.seedDemo
 if (!config.databaseUrl) {
-  const host = ['0.0.0.0', '::', '127.0.0.1', 'localhost'].includes(config.host) ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host
+  const host = ['0.0.0.0', '::', '127.0.0.1', 'localhost'].includes(config.host)
+    ? '127.0.0.1'
+    : config.host.includes(':')
+      ? `[${config.host}]`
+      : config.host
   forgetServerFile = await writeServerFile(config.dataDir, { pid: process.pid, url: `http://${host}:${port}` })
 }
 process.send?.({ ready: true, port })

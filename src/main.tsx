@@ -34,15 +34,18 @@ async function start() {
   // A stored user on a signed-in route: the first render waits (a little) for the first screen's code, which the
   // page announced (dist/signed-in.html). Rendered before it, the layout would suspend, and React would hold
   // the dashboard's reveal for its Suspense throttle (300 ms after the fallback) once the code is there.
-  if (signedIn && !isBarePath(location.pathname)) await Promise.race([signedIn, new Promise((resolve) => setTimeout(resolve, SIGNED_IN_CODE_WAIT_MS))])
+  if (signedIn && !isBarePath(location.pathname))
+    await Promise.race([signedIn, new Promise((resolve) => setTimeout(resolve, SIGNED_IN_CODE_WAIT_MS))])
 
   // /login comes drawn ahead (src/prerender.tsx): taken over in one commit; a signed-in route's empty page is drawn in slices.
   const container = document.getElementById('root')!
-  firstRender(container, createRoot(container), (
+  firstRender(
+    container,
+    createRoot(container),
     <StrictMode>
       <App services={services} />
-    </StrictMode>
-  ))
+    </StrictMode>,
+  )
 
   // The first signed-in screen's code: at once for a stored user (above). On /login, the session right behind
   // the first paint, and the rest as soon as the form is used (LoginPage), so that signing in waits for no code.

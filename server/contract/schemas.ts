@@ -51,34 +51,46 @@ export const AuthUser = Type.Object({
 })
 export type AuthUser = Static<typeof AuthUser>
 
-export const LoginBody = Type.Object({
-  username: Line({ minLength: 1, maxLength: 254 }),
-  password: Type.String({ minLength: 1, maxLength: 200 }),
-}, { additionalProperties: false })
+export const LoginBody = Type.Object(
+  {
+    username: Line({ minLength: 1, maxLength: 254 }),
+    password: Type.String({ minLength: 1, maxLength: 200 }),
+  },
+  { additionalProperties: false },
+)
 export type LoginBody = Static<typeof LoginBody>
 
-export const ResetPasswordRequestBody = Type.Object({
-  email: Line({ minLength: 1, maxLength: 254 }),
-  domain: Line({ minLength: 1, maxLength: 300 }),
-}, { additionalProperties: false })
+export const ResetPasswordRequestBody = Type.Object(
+  {
+    email: Line({ minLength: 1, maxLength: 254 }),
+    domain: Line({ minLength: 1, maxLength: 300 }),
+  },
+  { additionalProperties: false },
+)
 export type ResetPasswordRequestBody = Static<typeof ResetPasswordRequestBody>
 
 /** A password a person chooses: 12 characters at least (the common ones are refused by the handler). */
 const NewPassword = Type.String({ minLength: 12, maxLength: 200 })
 
-export const ResetPasswordBody = Type.Object({
-  token: Line({ minLength: 1, maxLength: 200 }),
-  password: NewPassword,
-}, { additionalProperties: false })
+export const ResetPasswordBody = Type.Object(
+  {
+    token: Line({ minLength: 1, maxLength: 200 }),
+    password: NewPassword,
+  },
+  { additionalProperties: false },
+)
 export type ResetPasswordBody = Static<typeof ResetPasswordBody>
 
 export const UpdateEmailBody = Type.Object({ newEmail: Email }, { additionalProperties: false })
 export type UpdateEmailBody = Static<typeof UpdateEmailBody>
 
-export const UpdatePasswordBody = Type.Object({
-  currentPassword: Type.String({ minLength: 1, maxLength: 200 }),
-  newPassword: NewPassword,
-}, { additionalProperties: false })
+export const UpdatePasswordBody = Type.Object(
+  {
+    currentPassword: Type.String({ minLength: 1, maxLength: 200 }),
+    newPassword: NewPassword,
+  },
+  { additionalProperties: false },
+)
 export type UpdatePasswordBody = Static<typeof UpdatePasswordBody>
 
 // --- Domiciliation orders and contracts
@@ -126,24 +138,30 @@ export const Contract = Type.Object({
 })
 export type Contract = Static<typeof Contract>
 
-export const ContractAddressBody = Type.Object({
-  adressePostaleExpedition: ShortText(200),
-  adresseComplementPostaleExpedition: Type.Optional(Nullable(Line({ maxLength: 200 }))),
-  codePostaleExpedition: Line({ minLength: 2, maxLength: 12 }),
-  villePostaleExpedition: ShortText(120),
-  paysPostaleExpedition: ShortText(80),
-}, { additionalProperties: false })
+export const ContractAddressBody = Type.Object(
+  {
+    adressePostaleExpedition: ShortText(200),
+    adresseComplementPostaleExpedition: Type.Optional(Nullable(Line({ maxLength: 200 }))),
+    codePostaleExpedition: Line({ minLength: 2, maxLength: 12 }),
+    villePostaleExpedition: ShortText(120),
+    paysPostaleExpedition: ShortText(80),
+  },
+  { additionalProperties: false },
+)
 export type ContractAddressBody = Static<typeof ContractAddressBody>
 
 /** PUT /api-protected/contracts/{id}: the Kbis, the forwarding address, or any subset of both. */
-export const ContractUpdateBody = Type.Object({
-  kbis: Type.Optional(Type.String({ minLength: 1, maxLength: 15_000_000 })),
-  adressePostaleExpedition: Type.Optional(ShortText(200)),
-  adresseComplementPostaleExpedition: Type.Optional(Nullable(Line({ maxLength: 200 }))),
-  codePostaleExpedition: Type.Optional(Line({ minLength: 2, maxLength: 12 })),
-  villePostaleExpedition: Type.Optional(ShortText(120)),
-  paysPostaleExpedition: Type.Optional(ShortText(80)),
-}, { additionalProperties: false, minProperties: 1 })
+export const ContractUpdateBody = Type.Object(
+  {
+    kbis: Type.Optional(Type.String({ minLength: 1, maxLength: 15_000_000 })),
+    adressePostaleExpedition: Type.Optional(ShortText(200)),
+    adresseComplementPostaleExpedition: Type.Optional(Nullable(Line({ maxLength: 200 }))),
+    codePostaleExpedition: Type.Optional(Line({ minLength: 2, maxLength: 12 })),
+    villePostaleExpedition: Type.Optional(ShortText(120)),
+    paysPostaleExpedition: Type.Optional(ShortText(80)),
+  },
+  { additionalProperties: false, minProperties: 1 },
+)
 export type ContractUpdateBody = Static<typeof ContractUpdateBody>
 
 export const UploadedDocument = Type.Object({
@@ -196,12 +214,15 @@ export const Mandataire = Type.Object({
 })
 export type Mandataire = Static<typeof Mandataire>
 
-export const MandataireBody = Type.Object({
-  firstname: ShortText(100),
-  lastname: ShortText(100),
-  email: Email,
-  phone: Type.String({ minLength: 6, maxLength: 30, pattern: '^[0-9+() .-]+$' }),
-}, { additionalProperties: false })
+export const MandataireBody = Type.Object(
+  {
+    firstname: ShortText(100),
+    lastname: ShortText(100),
+    email: Email,
+    phone: Type.String({ minLength: 6, maxLength: 30, pattern: '^[0-9+() .-]+$' }),
+  },
+  { additionalProperties: false },
+)
 export type MandataireBody = Static<typeof MandataireBody>
 
 export const SetQontoBody = Type.Object({ qonto: Type.Boolean() }, { additionalProperties: false })
@@ -221,16 +242,19 @@ export const UnpaidStatus = Type.Object({
 })
 export type UnpaidStatus = Static<typeof UnpaidStatus>
 
-export const PayUnpaidBody = Type.Object({
-  orderId: Type.Optional(Id),
-  /**
-   * Beyond the spec: the total (TTC, cents) the customer confirmed. When given, nothing is charged unless it is what
-   * would be (409 AMOUNT_CHANGED otherwise): an invoice issued between the confirmation and the click is never paid unseen.
-   * Any total user-unpaid-status may report (a sum of invoices): one over what a card payment carries is then refused
-   * in French (422 AMOUNT_TOO_LARGE), not by this schema.
-   */
-  expectedAmountInclTaxCents: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
-}, { additionalProperties: false })
+export const PayUnpaidBody = Type.Object(
+  {
+    orderId: Type.Optional(Id),
+    /**
+     * Beyond the spec: the total (TTC, cents) the customer confirmed. When given, nothing is charged unless it is what
+     * would be (409 AMOUNT_CHANGED otherwise): an invoice issued between the confirmation and the click is never paid unseen.
+     * Any total user-unpaid-status may report (a sum of invoices): one over what a card payment carries is then refused
+     * in French (422 AMOUNT_TOO_LARGE), not by this schema.
+     */
+    expectedAmountInclTaxCents: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
+  },
+  { additionalProperties: false },
+)
 export type PayUnpaidBody = Static<typeof PayUnpaidBody>
 export const PayUnpaidReply = Type.Object({ paidCount: Type.Integer({ minimum: 0 }), message: Type.String() })
 export type PayUnpaidReply = Static<typeof PayUnpaidReply>
@@ -263,17 +287,23 @@ export type MailDocument = Static<typeof MailDocument>
 export const OrderIdQuery = Type.Object({ orderId: Type.Optional(Id) }, { additionalProperties: false })
 export type OrderIdQuery = Static<typeof OrderIdQuery>
 
-export const DocumentUpdateBody = Type.Object({
-  readFlag: Type.Optional(Type.Boolean()),
-  folderId: Type.Optional(Nullable(Id)),
-}, { additionalProperties: false, minProperties: 1 })
+export const DocumentUpdateBody = Type.Object(
+  {
+    readFlag: Type.Optional(Type.Boolean()),
+    folderId: Type.Optional(Nullable(Id)),
+  },
+  { additionalProperties: false, minProperties: 1 },
+)
 export type DocumentUpdateBody = Static<typeof DocumentUpdateBody>
 
-export const SendDocumentsBody = Type.Object({
-  email: Email,
-  message: Type.Optional(FreeText({ maxLength: 2000 })),
-  documentIds: Type.Array(Id, { minItems: 1, maxItems: 50 }),
-}, { additionalProperties: false })
+export const SendDocumentsBody = Type.Object(
+  {
+    email: Email,
+    message: Type.Optional(FreeText({ maxLength: 2000 })),
+    documentIds: Type.Array(Id, { minItems: 1, maxItems: 50 }),
+  },
+  { additionalProperties: false },
+)
 export type SendDocumentsBody = Static<typeof SendDocumentsBody>
 
 export const Folder = Type.Object({
@@ -343,7 +373,10 @@ export type Subscription = Static<typeof Subscription>
 export const SubscriptionInfoQuery = Type.Object({ key: Line({ minLength: 40, maxLength: 40 }) }, { additionalProperties: false })
 export const AddOptionSubscriptionBody = Type.Object({ contractId: Id, planId: ShortText(100) }, { additionalProperties: false })
 export type AddOptionSubscriptionBody = Static<typeof AddOptionSubscriptionBody>
-export const AddOptionBody = Type.Object({ option: ShortText(100), key: Line({ minLength: 40, maxLength: 40 }) }, { additionalProperties: false })
+export const AddOptionBody = Type.Object(
+  { option: ShortText(100), key: Line({ minLength: 40, maxLength: 40 }) },
+  { additionalProperties: false },
+)
 export type AddOptionBody = Static<typeof AddOptionBody>
 export const AddOptionReply = Type.Object({ message: Type.String(), planId: Type.String(), expiresAt: DateTime })
 export type AddOptionReply = Static<typeof AddOptionReply>
@@ -360,12 +393,15 @@ export const MaybePaymentMethod = Nullable(PaymentMethod)
 export const PaymentMethodBody = Type.Object({ pm: Line({ minLength: 3, maxLength: 255 }) }, { additionalProperties: false })
 export type PaymentMethodBody = Static<typeof PaymentMethodBody>
 
-export const TerminationRequestBody = Type.Object({
-  orderId: Id,
-  reason: ShortText(500),
-  date: Type.String({ format: 'date' }),
-  comment: Type.Optional(FreeText({ maxLength: 2000 })),
-}, { additionalProperties: false })
+export const TerminationRequestBody = Type.Object(
+  {
+    orderId: Id,
+    reason: ShortText(500),
+    date: Type.String({ format: 'date' }),
+    comment: Type.Optional(FreeText({ maxLength: 2000 })),
+  },
+  { additionalProperties: false },
+)
 export type TerminationRequestBody = Static<typeof TerminationRequestBody>
 export const TerminationRequestReply = Type.Object({ id: Id, message: Type.String() })
 export type TerminationRequestReply = Static<typeof TerminationRequestReply>
@@ -394,7 +430,11 @@ export type TerminationStatus = Static<typeof TerminationStatus>
 
 /** A verification code: 12 characters of Crockford's base32 in three groups (60 random bits). */
 /** A certificate's code (Crockford's base32, server/services/certificate-code.ts), in either case: a person types it from paper; the routes read it in capitals. */
-export const CertificateCode = Type.String({ minLength: 14, maxLength: 14, pattern: '^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{4}-[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{4}-[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{4}$' })
+export const CertificateCode = Type.String({
+  minLength: 14,
+  maxLength: 14,
+  pattern: '^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{4}-[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{4}-[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{4}$',
+})
 export const CodeParams = Type.Object({ code: CertificateCode })
 
 export const Certificate = Type.Object({
@@ -469,18 +509,26 @@ export const CalendarInvoice = Type.Object({
 })
 export type CalendarInvoice = Static<typeof CalendarInvoice>
 
-export const YearQuery = Type.Object({ year: Type.Optional(Type.Integer({ minimum: 2000, maximum: 2100 })) }, { additionalProperties: false })
+export const YearQuery = Type.Object(
+  { year: Type.Optional(Type.Integer({ minimum: 2000, maximum: 2100 })) },
+  { additionalProperties: false },
+)
 export type YearQuery = Static<typeof YearQuery>
 
-export const SendDextBody = Type.Object({
-  email: Email,
-  invoiceIds: Type.Array(Id, { maxItems: 200 }),
-  documentIds: Type.Array(Id, { maxItems: 200 }),
-}, { additionalProperties: false })
+export const SendDextBody = Type.Object(
+  {
+    email: Email,
+    invoiceIds: Type.Array(Id, { maxItems: 200 }),
+    documentIds: Type.Array(Id, { maxItems: 200 }),
+  },
+  { additionalProperties: false },
+)
 export type SendDextBody = Static<typeof SendDextBody>
 export const SendDextReply = Type.Object({
   sent: Type.Integer({ minimum: 0 }),
-  failed: Type.Array(Type.Object({ kind: Type.Union([Type.Literal('invoice'), Type.Literal('document')]), id: Type.Integer(), reason: Type.String() })),
+  failed: Type.Array(
+    Type.Object({ kind: Type.Union([Type.Literal('invoice'), Type.Literal('document')]), id: Type.Integer(), reason: Type.String() }),
+  ),
   message: Type.String(),
 })
 export type SendDextReply = Static<typeof SendDextReply>
@@ -505,13 +553,16 @@ export const OperatorOrder = Type.Object({
 })
 export type OperatorOrder = Static<typeof OperatorOrder>
 
-export const OperatorDocumentBody = Type.Object({
-  sender: ShortText(200),
-  kind: Type.Optional(DocumentKind),
-  /** The scan as a data URL: data:application/pdf;base64,… (a complete PDF of 10 MB at most). */
-  file: Type.String({ minLength: 1, maxLength: 15_000_000 }),
-  receivedAt: Type.Optional(DateTime),
-}, { additionalProperties: false })
+export const OperatorDocumentBody = Type.Object(
+  {
+    sender: ShortText(200),
+    kind: Type.Optional(DocumentKind),
+    /** The scan as a data URL: data:application/pdf;base64,… (a complete PDF of 10 MB at most). */
+    file: Type.String({ minLength: 1, maxLength: 15_000_000 }),
+    receivedAt: Type.Optional(DateTime),
+  },
+  { additionalProperties: false },
+)
 export type OperatorDocumentBody = Static<typeof OperatorDocumentBody>
 
 export const OperatorDocumentReply = Type.Object({
@@ -523,26 +574,32 @@ export const OperatorDocumentReply = Type.Object({
 })
 export type OperatorDocumentReply = Static<typeof OperatorDocumentReply>
 
-export const OperatorPackageBody = Type.Object({
-  carrier: ShortText(100),
-  sender: ShortText(200),
-  receivedAt: Type.Optional(DateTime),
-}, { additionalProperties: false })
+export const OperatorPackageBody = Type.Object(
+  {
+    carrier: ShortText(100),
+    sender: ShortText(200),
+    receivedAt: Type.Optional(DateTime),
+  },
+  { additionalProperties: false },
+)
 export type OperatorPackageBody = Static<typeof OperatorPackageBody>
 
-export const OperatorInvoiceBody = Type.Object({
-  /** The invoice's number as the billing system gave it (letters, digits, '.', '_' and '-'), unique; the Invoice's `number`.
-   *  Not named `number`: no body field of ours may look like a card's (billing.test.ts). */
-  reference: ShortText(40),
-  /** When it was issued (now if absent). */
-  date: Type.Optional(DateTime),
-  amountExclTaxCents: Type.Integer({ minimum: 0, maximum: 100_000_000 }),
-  amountInclTaxCents: Type.Integer({ minimum: 0, maximum: 100_000_000 }),
-  /** Already settled (charged with the subscription): listed as paid, never offered to "Payer". */
-  paid: Type.Optional(Type.Boolean()),
-  /** The invoice as a data URL: data:application/pdf;base64,… (a complete PDF of 10 MB at most). */
-  file: Type.String({ minLength: 1, maxLength: 15_000_000 }),
-}, { additionalProperties: false })
+export const OperatorInvoiceBody = Type.Object(
+  {
+    /** The invoice's number as the billing system gave it (letters, digits, '.', '_' and '-'), unique; the Invoice's `number`.
+     *  Not named `number`: no body field of ours may look like a card's (billing.test.ts). */
+    reference: ShortText(40),
+    /** When it was issued (now if absent). */
+    date: Type.Optional(DateTime),
+    amountExclTaxCents: Type.Integer({ minimum: 0, maximum: 100_000_000 }),
+    amountInclTaxCents: Type.Integer({ minimum: 0, maximum: 100_000_000 }),
+    /** Already settled (charged with the subscription): listed as paid, never offered to "Payer". */
+    paid: Type.Optional(Type.Boolean()),
+    /** The invoice as a data URL: data:application/pdf;base64,… (a complete PDF of 10 MB at most). */
+    file: Type.String({ minLength: 1, maxLength: 15_000_000 }),
+  },
+  { additionalProperties: false },
+)
 export type OperatorInvoiceBody = Static<typeof OperatorInvoiceBody>
 
 // --- people: invitations, sessions, passkeys
@@ -563,11 +620,14 @@ export const InvitationInfo = Type.Object({
 })
 export type InvitationInfo = Static<typeof InvitationInfo>
 
-export const InvitationAccountBody = Type.Object({
-  firstname: ShortText(100),
-  lastname: ShortText(100),
-  password: NewPassword,
-}, { additionalProperties: false })
+export const InvitationAccountBody = Type.Object(
+  {
+    firstname: ShortText(100),
+    lastname: ShortText(100),
+    password: NewPassword,
+  },
+  { additionalProperties: false },
+)
 export type InvitationAccountBody = Static<typeof InvitationAccountBody>
 
 export const InvitationAccepted = Type.Object({ orderId: Id, raisonSociale: Type.String(), message: Type.String() })
@@ -633,11 +693,14 @@ const AuthenticationCredential = Type.Object({
   }),
 })
 
-export const PasskeyRegistrationBody = Type.Object({
-  credential: RegistrationCredential,
-  /** Named after the device; the server names it when left out. */
-  name: Type.Optional(ShortText(60)),
-}, { additionalProperties: false })
+export const PasskeyRegistrationBody = Type.Object(
+  {
+    credential: RegistrationCredential,
+    /** Named after the device; the server names it when left out. */
+    name: Type.Optional(ShortText(60)),
+  },
+  { additionalProperties: false },
+)
 export type PasskeyRegistrationBody = Static<typeof PasskeyRegistrationBody>
 
 export const PasskeyLoginBody = Type.Object({ credential: AuthenticationCredential }, { additionalProperties: false })
@@ -654,13 +717,22 @@ export const MandataireParams = Type.Object({ id: Id, mandataireId: Id })
 
 // --- Company area: legal submissions (the formalities customers order, followed by the provider's jurists)
 export const LegalSubmissionKind = Type.Union([
-  Type.Literal('creation'), Type.Literal('transfert-siege'), Type.Literal('changement-dirigeant'),
-  Type.Literal('modification-denomination-objet'), Type.Literal('modification-capital'), Type.Literal('dissolution-liquidation'),
+  Type.Literal('creation'),
+  Type.Literal('transfert-siege'),
+  Type.Literal('changement-dirigeant'),
+  Type.Literal('modification-denomination-objet'),
+  Type.Literal('modification-capital'),
+  Type.Literal('dissolution-liquidation'),
 ])
 export type LegalSubmissionKind = Static<typeof LegalSubmissionKind>
 
 /** The steps of a request, in order: the jurists move it forward through the operator API. */
-export const LegalSubmissionStatus = Type.Union([Type.Literal('Reçue'), Type.Literal('En cours'), Type.Literal('Déposée au greffe'), Type.Literal('Terminée')])
+export const LegalSubmissionStatus = Type.Union([
+  Type.Literal('Reçue'),
+  Type.Literal('En cours'),
+  Type.Literal('Déposée au greffe'),
+  Type.Literal('Terminée'),
+])
 export type LegalSubmissionStatus = Static<typeof LegalSubmissionStatus>
 
 export const LegalSubmission = Type.Object({
@@ -678,11 +750,14 @@ export const LegalSubmission = Type.Object({
 })
 export type LegalSubmission = Static<typeof LegalSubmission>
 
-export const LegalSubmissionBody = Type.Object({
-  orderId: Id,
-  kind: LegalSubmissionKind,
-  comment: Type.Optional(FreeText({ maxLength: 2000 })),
-}, { additionalProperties: false })
+export const LegalSubmissionBody = Type.Object(
+  {
+    orderId: Id,
+    kind: LegalSubmissionKind,
+    comment: Type.Optional(FreeText({ maxLength: 2000 })),
+  },
+  { additionalProperties: false },
+)
 export type LegalSubmissionBody = Static<typeof LegalSubmissionBody>
 
 export const LegalSubmissionStatusBody = Type.Object({ status: LegalSubmissionStatus }, { additionalProperties: false })
@@ -692,7 +767,10 @@ export type LegalSubmissionStatusBody = Static<typeof LegalSubmissionStatusBody>
 export const DocumentPageParams = Type.Object({ id: Id, page: Type.Integer({ minimum: 1, maximum: 10000 }) })
 export type DocumentPageParams = Static<typeof DocumentPageParams>
 
-export const DocumentSearchQuery = Type.Object({ q: Line({ minLength: 3, maxLength: 200 }), orderId: Type.Optional(Id) }, { additionalProperties: false })
+export const DocumentSearchQuery = Type.Object(
+  { q: Line({ minLength: 3, maxLength: 200 }), orderId: Type.Optional(Id) },
+  { additionalProperties: false },
+)
 export type DocumentSearchQuery = Static<typeof DocumentSearchQuery>
 
 export const DocumentSearchResult = Type.Object({
@@ -718,7 +796,13 @@ export type LetterDeadline = Static<typeof LetterDeadline>
 export const LetterDeadlinesReply = Type.Object({ deadlines: Type.Array(LetterDeadline) })
 export type LetterDeadlinesReply = Static<typeof LetterDeadlinesReply>
 // --- notifications: the bell, its live stream, e-mail preferences, each letter's history
-export const NotificationKind = Type.Union([Type.Literal('letter'), Type.Literal('package'), Type.Literal('kbis'), Type.Literal('invoice'), Type.Literal('formality')])
+export const NotificationKind = Type.Union([
+  Type.Literal('letter'),
+  Type.Literal('package'),
+  Type.Literal('kbis'),
+  Type.Literal('invoice'),
+  Type.Literal('formality'),
+])
 export type NotificationKind = Static<typeof NotificationKind>
 
 export const PortalNotification = Type.Object({
@@ -748,7 +832,14 @@ export type EmailPreference = Static<typeof EmailPreference>
 export const NotificationPreferences = Type.Object({ email: EmailPreference }, { additionalProperties: false })
 export type NotificationPreferences = Static<typeof NotificationPreferences>
 
-export const LetterEventKind = Type.Union([Type.Literal('received'), Type.Literal('scanned'), Type.Literal('opened'), Type.Literal('emailed'), Type.Literal('moved'), Type.Literal('forwarded')])
+export const LetterEventKind = Type.Union([
+  Type.Literal('received'),
+  Type.Literal('scanned'),
+  Type.Literal('opened'),
+  Type.Literal('emailed'),
+  Type.Literal('moved'),
+  Type.Literal('forwarded'),
+])
 export type LetterEventKind = Static<typeof LetterEventKind>
 export const LetterEvent = Type.Object({
   kind: LetterEventKind,

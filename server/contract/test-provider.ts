@@ -5,12 +5,15 @@ import { Type, type Static } from 'typebox'
 import { PaymentMethod } from './schemas.ts'
 
 /** The card form of the local test provider: only Stripe's public test numbers are accepted. */
-export const TestCardBody = Type.Object({
-  number: Type.String({ minLength: 12, maxLength: 23, pattern: '^[0-9 -]+$' }),
-  expMonth: Type.Integer({ minimum: 1, maximum: 12 }),
-  expYear: Type.Integer({ minimum: 2000, maximum: 2100 }),
-  cvc: Type.String({ minLength: 3, maxLength: 4, pattern: '^[0-9]+$' }),
-}, { additionalProperties: false })
+export const TestCardBody = Type.Object(
+  {
+    number: Type.String({ minLength: 12, maxLength: 23, pattern: '^[0-9 -]+$' }),
+    expMonth: Type.Integer({ minimum: 1, maximum: 12 }),
+    expYear: Type.Integer({ minimum: 2000, maximum: 2100 }),
+    cvc: Type.String({ minLength: 3, maxLength: 4, pattern: '^[0-9]+$' }),
+  },
+  { additionalProperties: false },
+)
 export type TestCardBody = Static<typeof TestCardBody>
 
 export const testProviderRoute = {

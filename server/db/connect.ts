@@ -105,7 +105,10 @@ export async function connect(options: ConnectOptions): Promise<DbHandle> {
   // first connection (waitReady above): a connection that took longer than the bound would be ended by node-postgres,
   // and PGlite's adapter has only the one, shared by every client of the pool.
   const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, connectionTimeoutMillis: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS })
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool) }), ...(options.log ? { log: options.log } : {}) })
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: namingPool(pool) }),
+    ...(options.log ? { log: options.log } : {}),
+  })
   return {
     db,
     kind: 'pglite',
@@ -147,9 +150,14 @@ async function copyTemplateIfNew(dir: string): Promise<void> {
 
 /** Another process (the server, or `npm run ingest`) has the embedded database of this DATA_DIR open. */
 export class DataDirBusyError extends Error {
-  constructor(readonly dataDir: string, readonly pid: number) {
-    super(`La base embarquée de ${dataDir} est déjà ouverte par un autre processus (pid ${pid}) : PGlite n’accepte qu’un seul processus à la fois. `
-      + 'Si c’est le serveur, ajoutez le courrier par l’API opérateur (POST /api/operator/…) ou arrêtez-le avant de recommencer.')
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+  ) {
+    super(
+      `La base embarquée de ${dataDir} est déjà ouverte par un autre processus (pid ${pid}) : PGlite n’accepte qu’un seul processus à la fois. ` +
+        'Si c’est le serveur, ajoutez le courrier par l’API opérateur (POST /api/operator/…) ou arrêtez-le avant de recommencer.',
+    )
   }
 }
 
@@ -186,7 +194,13 @@ export async function lockDataDir(dataDir: string): Promise<() => Promise<void>>
 }
 
 async function connectPostgres(url: string, options: ConnectOptions): Promise<DbHandle> {
-  const { schema, poolSize: max = 10, log, onConnectionLost = () => {}, connectTimeoutMs: connectionTimeoutMillis = CONNECT_TIMEOUT_MS } = options
+  const {
+    schema,
+    poolSize: max = 10,
+    log,
+    onConnectionLost = () => {},
+    connectTimeoutMs: connectionTimeoutMillis = CONNECT_TIMEOUT_MS,
+  } = options
   if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`nom de schéma invalide : ${schema}`)
   // Every connection of a schema's handle is named after it (pg_stat_activity.application_name): a test that ends
   // connections, as a restart does, ends its own and never those of the test files running beside it.
@@ -200,7 +214,13 @@ async function connectPostgres(url: string, options: ConnectOptions): Promise<Db
       await admin.end()
     }
   }
-  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis, ...KEEP_ALIVE, ...(schema ? { options: `-c search_path=${schema}` } : {}) })
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    connectionTimeoutMillis,
+    ...KEEP_ALIVE,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  })
   pool.on('error', onConnectionLost)
   // A connection lost while checked out (a query running, a transaction open, the job worker's poll) has no listener
   // of the pool's: node-postgres then emits an 'error' no one hears, which ends the process. Its queries fail on their
@@ -214,7 +234,10 @@ async function connectPostgres(url: string, options: ConnectOptions): Promise<Db
   const listener = postgresListener(connectionString, (error) => onConnectionLost(error as Error), connectionTimeoutMillis)
   // One more connection of its own, opened at the first use: the advisory locks of oneAtATime.
   const locks = postgresOneAtATime(connectionString, {
-    schema, waitMs: options.oneAtATimeWaitMs, connectionTimeoutMillis, onError: onConnectionLost,
+    schema,
+    waitMs: options.oneAtATimeWaitMs,
+    connectionTimeoutMillis,
+    onError: onConnectionLost,
     ...(options.queryTimeoutMs ? { statementTimeoutMs: options.queryTimeoutMs } : {}),
   })
   return {
@@ -264,8 +287,12 @@ export const LISTEN_CHECK_MS = 30_000
  * opened at the first listen, reconnected with a growing delay when it drops, every channel listened again.
  * `check`: LISTEN_CHECK_MS and its time-out; tests shorten them.
  */
-export function postgresListener(connectionString: string, onError: (error: unknown) => void = () => {}, connectionTimeoutMillis = CONNECT_TIMEOUT_MS,
-  check = { everyMs: LISTEN_CHECK_MS, timeoutMs: CONNECT_TIMEOUT_MS }) {
+export function postgresListener(
+  connectionString: string,
+  onError: (error: unknown) => void = () => {},
+  connectionTimeoutMillis = CONNECT_TIMEOUT_MS,
+  check = { everyMs: LISTEN_CHECK_MS, timeoutMs: CONNECT_TIMEOUT_MS },
+) {
   const handlers = new Map<string, Set<(payload: string) => void>>()
   /** Each listener's onGap, while it listens. */
   const gapHandlers = new Map<(payload: string) => void, () => void>()
@@ -311,13 +338,21 @@ export function postgresListener(connectionString: string, onError: (error: unkn
     checking = setInterval(() => {
       if (asking) return
       asking = true
-      next.query({ text: 'select 1', query_timeout: check.timeoutMs } as pg.QueryConfig).then(() => undefined, (error: unknown) => {
-        // A statement that fails otherwise comes with the loss of the connection ('error', 'end'), told there.
-        if (isQueryTimeout(error)) {
-          lost(error)
-          destroyConnection(next)
-        }
-      }).finally(() => { asking = false })
+      next
+        .query({ text: 'select 1', query_timeout: check.timeoutMs } as pg.QueryConfig)
+        .then(
+          () => undefined,
+          (error: unknown) => {
+            // A statement that fails otherwise comes with the loss of the connection ('error', 'end'), told there.
+            if (isQueryTimeout(error)) {
+              lost(error)
+              destroyConnection(next)
+            }
+          },
+        )
+        .finally(() => {
+          asking = false
+        })
     }, check.everyMs)
     checking.unref()
     if (gap) {
@@ -329,7 +364,9 @@ export function postgresListener(connectionString: string, onError: (error: unkn
 
   const connected = (): Promise<pg.Client> => {
     if (client) return Promise.resolve(client)
-    connecting ??= open().finally(() => { connecting = null })
+    connecting ??= open().finally(() => {
+      connecting = null
+    })
     return connecting
   }
 
@@ -425,7 +462,8 @@ function namingPool(pool: pg.Pool, bound?: QueryBound) {
       }
       // pg-pool gives each checkout its own release.
       const release = client.release
-      client.release = ((error?: Error | boolean) => release(error || (dead.has(client) ? new Error('connexion coupée : pas de réponse à temps') : undefined))) as typeof client.release
+      client.release = ((error?: Error | boolean) =>
+        release(error || (dead.has(client) ? new Error('connexion coupée : pas de réponse à temps') : undefined))) as typeof client.release
       return client
     },
     end: () => pool.end(),

@@ -28,7 +28,9 @@ export function destroyConnection(client: pg.Client): void {
 export async function endConnection(client: pg.Client, waitMs = 1_000): Promise<void> {
   let timer: NodeJS.Timeout | undefined
   const ended = client.end().catch(() => undefined)
-  const late = new Promise<void>((resolve) => { timer = setTimeout(resolve, waitMs) })
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, waitMs)
+  })
   try {
     await Promise.race([ended, late])
     destroyConnection(client)

@@ -7,7 +7,10 @@
 import type { Kysely } from 'kysely'
 import type { Database } from './schema.ts'
 
-interface Kept { version: string; json: Buffer }
+interface Kept {
+  version: string
+  json: Buffer
+}
 
 /** At most this many bytes of JSON per database (about a thousand lists of 8 kB), the least recently used lists going first. */
 export const KEPT_LISTS_MAX_BYTES = 8 * 1024 * 1024

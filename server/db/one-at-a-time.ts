@@ -42,7 +42,9 @@ async function settlesBefore(promise: Promise<void>, deadline: number): Promise<
   const ms = deadline - Date.now()
   if (ms <= 0) return false
   let timer: NodeJS.Timeout | undefined
-  const late = new Promise<false>((resolve) => { timer = setTimeout(() => resolve(false), ms) })
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms)
+  })
   try {
     return await Promise.race([promise.then(() => true), late])
   } finally {
@@ -58,7 +60,12 @@ function processKeys() {
       if (!(await settlesBefore(current, deadline))) throw new KeyBusyError(key)
     }
     let release!: () => void
-    held.set(key, new Promise<void>((resolve) => { release = resolve }))
+    held.set(
+      key,
+      new Promise<void>((resolve) => {
+        release = resolve
+      }),
+    )
     return () => {
       held.delete(key)
       release()
@@ -97,14 +104,25 @@ export interface PostgresOneAtATimeOptions {
  * again at the next call.
  */
 export function postgresOneAtATime(connectionString: string, options: PostgresOneAtATimeOptions = {}) {
-  const { schema, waitMs = ONE_AT_A_TIME_WAIT_MS, connectionTimeoutMillis, onError = () => {}, statementTimeoutMs = LOCK_STATEMENT_TIMEOUT_MS } = options
+  const {
+    schema,
+    waitMs = ONE_AT_A_TIME_WAIT_MS,
+    connectionTimeoutMillis,
+    onError = () => {},
+    statementTimeoutMs = LOCK_STATEMENT_TIMEOUT_MS,
+  } = options
   const take = processKeys()
   let client: pg.Client | null = null
   let connecting: Promise<pg.Client> | null = null
   let closed = false
 
   const open = async (): Promise<pg.Client> => {
-    const next = new pg.Client({ connectionString, connectionTimeoutMillis, ...KEEP_ALIVE, ...(schema ? { options: `-c search_path=${schema}` } : {}) })
+    const next = new pg.Client({
+      connectionString,
+      connectionTimeoutMillis,
+      ...KEEP_ALIVE,
+      ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    })
     const lost = (error?: Error) => {
       if (client === next) client = null
       if (error) onError(error)
@@ -127,7 +145,9 @@ export function postgresOneAtATime(connectionString: string, options: PostgresOn
   }
   const connected = (): Promise<pg.Client> => {
     if (client) return Promise.resolve(client)
-    connecting ??= open().finally(() => { connecting = null })
+    connecting ??= open().finally(() => {
+      connecting = null
+    })
     return connecting
   }
   /** A lock statement, bounded: run out, the connection is cut (its locks go with it) and dropped. */

@@ -5,7 +5,10 @@ type Timestamp = ColumnType<Date, Date | string, Date | string>
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>
 type Json<T> = ColumnType<T, string, string>
 
-export interface MissingDocumentRow { type: string; label: string }
+export interface MissingDocumentRow {
+  type: string
+  label: string
+}
 
 export interface Database {
   app_meta: { key: string; value: string }

@@ -57,14 +57,20 @@ export function fastifyPath(path: string): string {
 }
 
 /** Login, the password-reset calls, the other ways in and the public certificate check are rate-limited per IP (counters in the database, see rate-limit-store.ts). */
-const rateLimited: ReadonlySet<RouteName> = new Set(['login', 'resetPasswordRequest', 'resetPassword',
+const rateLimited: ReadonlySet<RouteName> = new Set([
+  'login',
+  'resetPasswordRequest',
+  'resetPassword',
   // people: the other ways in without a token
-  'invitation', 'createInvitationAccount', 'passkeyLoginOptions', 'passkeyLogin',
+  'invitation',
+  'createInvitationAccount',
+  'passkeyLoginOptions',
+  'passkeyLogin',
   // account: the link that undoes an e-mail change
   'revertEmailChange',
   // billing: the public certificate check
-  'certificateVerification'])
-
+  'certificateVerification',
+])
 
 function credential(req: FastifyRequest, auth: RouteDef['auth']): string | undefined {
   if (auth === 'apiToken') {
@@ -91,7 +97,12 @@ async function checkOperator(req: FastifyRequest, deps: Pick<AppDeps, 'db' | 'cl
   if (!token) throw new HttpError(401, messages.operatorNoToken, 'UNAUTHENTICATED')
   const now = deps.clock.now()
   const { remaining, resetAt } = await remainingRateLimitHits(deps.db, operatorFailuresKey(req), OPERATOR_FAILURES.max, now)
-  if (remaining === 0) throw new HttpError(429, messages.operatorLocked(Math.max(1, Math.ceil(((resetAt ?? now).getTime() - now.getTime()) / 60_000))), 'RATE_LIMITED')
+  if (remaining === 0)
+    throw new HttpError(
+      429,
+      messages.operatorLocked(Math.max(1, Math.ceil(((resetAt ?? now).getTime() - now.getTime()) / 60_000))),
+      'RATE_LIMITED',
+    )
   if (!sameDigest(sha256(token), sha256(operatorToken))) {
     await countRateLimitHit(deps.db, operatorFailuresKey(req), now, new Date(now.getTime() + OPERATOR_FAILURES.windowMs))
     req.log.warn({ ip: req.ip }, 'jeton opérateur refusé')
@@ -107,8 +118,9 @@ const noStore = (_req: FastifyRequest, reply: FastifyReply, done: HookHandlerDon
 
 /** A JSON body with a field long enough for a file (a data URL of up to 10 MB). */
 const carriesFile = (def: RouteDef) =>
-  Object.values((def.schema as { body?: { properties?: Record<string, { maxLength?: number }> } }).body?.properties ?? {})
-    .some((property) => (property.maxLength ?? 0) > SMALL_BODY_LIMIT)
+  Object.values((def.schema as { body?: { properties?: Record<string, { maxLength?: number }> } }).body?.properties ?? {}).some(
+    (property) => (property.maxLength ?? 0) > SMALL_BODY_LIMIT,
+  )
 
 export function routeRegistrar(app: FastifyInstance, deps: AppDeps) {
   const defined = new Set<RouteName>()
@@ -129,8 +141,9 @@ export function routeRegistrar(app: FastifyInstance, deps: AppDeps) {
       onSend: async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
         if (reply.statusCode >= 400 || !req.user) return payload
         const now = deps.clock.now()
-        await countRateLimitHit(deps.db, key(req), now, new Date(now.getTime() + 3_600_000))
-          .catch((error: unknown) => req.log.error({ err: error }, 'écriture non comptée pour sa limite par utilisateur'))
+        await countRateLimitHit(deps.db, key(req), now, new Date(now.getTime() + 3_600_000)).catch((error: unknown) =>
+          req.log.error({ err: error }, 'écriture non comptée pour sa limite par utilisateur'),
+        )
         return payload
       },
     }
@@ -164,23 +177,27 @@ export function routeRegistrar(app: FastifyInstance, deps: AppDeps) {
         // (ApiErrorBody, documented by openapi.ts); eight error schemas per route cost ~800 serializers compiled at start.
         ...(kind === 'file' || kind === 'stream' ? {} : { response }),
       },
-      config: rateLimited.has(name)
-        ? { rateLimit: { max: deps.config.authRateLimit, timeWindow: 60_000, groupId: name } }
-        : {},
+      config: rateLimited.has(name) ? { rateLimit: { max: deps.config.authRateLimit, timeWindow: 60_000, groupId: name } } : {},
       onRequest: [
         // No answer of the API is kept by a cache, a shared one or the browser's (the token travels in an `apitoken`
         // header, which caches do not take as a sign of a personal answer the way they take Authorization). Files and
         // streams set their own, as strict.
         noStore,
         // Authentication reads headers only, so it runs first: no token means 401 whatever the body.
-        ...(def.auth === 'none' ? [] : [def.auth === 'operator' ? async (req: FastifyRequest) => checkOperator(req, deps) : async (req: FastifyRequest) => {
-          const token = credential(req, def.auth)
-          if (!token) throw new HttpError(401, messages.noToken, 'UNAUTHENTICATED')
-          if (joined) return
-          const user = await findSession(deps.db, token, deps.clock.now())
-          if (!user) throw invalidSession()
-          req.user = user
-        }]),
+        ...(def.auth === 'none'
+          ? []
+          : [
+              def.auth === 'operator'
+                ? async (req: FastifyRequest) => checkOperator(req, deps)
+                : async (req: FastifyRequest) => {
+                    const token = credential(req, def.auth)
+                    if (!token) throw new HttpError(401, messages.noToken, 'UNAUTHENTICATED')
+                    if (joined) return
+                    const user = await findSession(deps.db, token, deps.clock.now())
+                    if (!user) throw invalidSession()
+                    req.user = user
+                  },
+            ]),
       ],
       // A joined route checks its token after validation: bad input is then told 400 only once the token is known good, as elsewhere.
       ...(joined ? { attachValidation: true } : {}),
@@ -188,21 +205,28 @@ export function routeRegistrar(app: FastifyInstance, deps: AppDeps) {
       ...(def.perUserHourly ? perUserLimit(name, def.perUserHourly) : {}),
       handler: joined
         ? async (req, reply) => {
-          const now = deps.clock.now()
-          if (req.validationError) {
-            if (!(await findSession(deps.db, credential(req, def.auth)!, now))) throw invalidSession()
-            throw req.validationError
+            const now = deps.clock.now()
+            if (req.validationError) {
+              if (!(await findSession(deps.db, credential(req, def.auth)!, now))) throw invalidSession()
+              throw req.validationError
+            }
+            const session: SessionKey = { tokenHash: sha256(credential(req, def.auth)!), now }
+            const answer = await (handler as JoinedHandler<N>)({
+              params: req.params,
+              query: req.query,
+              body: req.body,
+              session,
+              req,
+              reply,
+            } as JoinedRouteContext<N>)
+            if (!(answer instanceof JsonText)) return answer
+            // A string or a Buffer with a JSON content type is sent untouched by Fastify (no serializer runs).
+            return reply.type('application/json; charset=utf-8').send(answer.text)
           }
-          const session: SessionKey = { tokenHash: sha256(credential(req, def.auth)!), now }
-          const answer = await (handler as JoinedHandler<N>)({ params: req.params, query: req.query, body: req.body, session, req, reply } as JoinedRouteContext<N>)
-          if (!(answer instanceof JsonText)) return answer
-          // A string or a Buffer with a JSON content type is sent untouched by Fastify (no serializer runs).
-          return reply.type('application/json; charset=utf-8').send(answer.text)
-        }
         : async (req, reply) => {
-          const ctx = { params: req.params, query: req.query, body: req.body, user: req.user, req, reply }
-          return (handler as Handler<N>)(ctx as RouteContext<N>)
-        },
+            const ctx = { params: req.params, query: req.query, body: req.body, user: req.user, req, reply }
+            return (handler as Handler<N>)(ctx as RouteContext<N>)
+          },
     })
   }
 

@@ -12,7 +12,12 @@ import { DocumentsCompleteError, InvalidSessionError, NotFoundError, OwnerOnlyEr
 export class HttpError extends Error {
   /** Already logged where it was raised, as it deserves: the error handler writes no « erreur interne » line for it. */
   readonly logged: boolean
-  constructor(readonly statusCode: number, message: string, readonly code?: string, options?: ErrorOptions & { logged?: boolean }) {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly code?: string,
+    options?: ErrorOptions & { logged?: boolean },
+  ) {
     super(message, options)
     this.logged = options?.logged ?? false
   }
@@ -22,18 +27,29 @@ export const notFound = (what: string) => new HttpError(404, `${what} introuvabl
 /** No unexpired session behind the token: the 401 of every signed-in route. */
 export const invalidSessionError = () => new HttpError(401, messages.badToken, 'INVALID_TOKEN')
 /** The answer to identity documents sent once the order's file is complete (POST /step-upload-identity). */
-export const documentsComplete = () => new HttpError(409,
-  'Vos documents ont déjà tous été reçus : le dossier de cette domiciliation est complet, aucun autre envoi n’est nécessaire.', 'DOCUMENTS_COMPLETE')
+export const documentsComplete = () =>
+  new HttpError(
+    409,
+    'Vos documents ont déjà tous été reçus : le dossier de cette domiciliation est complet, aucun autre envoi n’est nécessaire.',
+    'DOCUMENTS_COMPLETE',
+  )
 export const badRequest = (message: string, code = 'BAD_REQUEST') => new HttpError(400, message, code)
 export const conflict = (message: string) => new HttpError(409, message, 'CONFLICT')
 export const fileTooLarge = () => new HttpError(413, FILE_TOO_LARGE, 'FILE_TOO_LARGE')
 /** A PDF whose compressed structure inflates beyond what the upload check reads (checkFile's 'heavy'). */
-export const pdfTooHeavy = (what: string) => new HttpError(422,
-  `${what} est un PDF trop lourd à analyser : enregistrez le document à nouveau en PDF (par exemple avec « Imprimer » puis « Enregistrer au format PDF ») avant de l’envoyer.`,
-  'PDF_TOO_HEAVY')
+export const pdfTooHeavy = (what: string) =>
+  new HttpError(
+    422,
+    `${what} est un PDF trop lourd à analyser : enregistrez le document à nouveau en PDF (par exemple avec « Imprimer » puis « Enregistrer au format PDF ») avant de l’envoyer.`,
+    'PDF_TOO_HEAVY',
+  )
 /** A PDF of more pages than the upload check takes (checkFile's 'long'). */
-export const pdfTooLong = (what: string) => new HttpError(422,
-  `${what} compte plus de ${MAX_PDF_PAGES.toLocaleString('fr-FR')} pages : envoyez-le en plusieurs fichiers.`, 'PDF_TOO_LONG')
+export const pdfTooLong = (what: string) =>
+  new HttpError(
+    422,
+    `${what} compte plus de ${MAX_PDF_PAGES.toLocaleString('fr-FR')} pages : envoyez-le en plusieurs fichiers.`,
+    'PDF_TOO_LONG',
+  )
 
 export const messages = {
   noToken: 'Veuillez vous connecter.',
@@ -47,7 +63,8 @@ export const messages = {
   unknownRoute: 'Adresse inconnue : cette ressource de l’API est introuvable.',
   operatorNoToken: 'Jeton opérateur manquant : envoyez l’en-tête Authorization: Bearer <OPERATOR_TOKEN>.',
   operatorBadToken: 'Jeton opérateur invalide.',
-  operatorLocked: (minutes: number) => `Trop de jetons opérateur invalides depuis cette adresse : réessayez dans ${minutes} minute${minutes > 1 ? 's' : ''}.`,
+  operatorLocked: (minutes: number) =>
+    `Trop de jetons opérateur invalides depuis cette adresse : réessayez dans ${minutes} minute${minutes > 1 ? 's' : ''}.`,
   operatorDisabled: 'L’API opérateur est désactivée : définissez OPERATOR_TOKEN au démarrage du serveur.',
   closing: 'Le serveur redémarre : veuillez réessayer dans quelques instants.',
   databaseUnavailable: 'Le service est momentanément indisponible : veuillez réessayer dans quelques instants.',
@@ -55,7 +72,16 @@ export const messages = {
 
 /** SQLSTATEs of a database that cannot serve: connection exceptions (class 08), shutting down or starting, out of connections. */
 const UNAVAILABLE_SQLSTATES = new Set(['08000', '08001', '08003', '08004', '08006', '57P01', '57P02', '57P03', '53300'])
-const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'])
+const UNAVAILABLE_SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+])
 
 /**
  * The database did not answer, not the request that was wrong: PostgreSQL down, restarting or failing over, a connection
@@ -71,19 +97,34 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return /^(timeout exceeded when trying to connect|Connection terminated|Query read timeout$)|is not queryable$/.test(error.message)
 }
 
-interface ValidationIssue { keyword: string; instancePath: string; params: Record<string, unknown>; message?: string }
+interface ValidationIssue {
+  keyword: string
+  instancePath: string
+  params: Record<string, unknown>
+  message?: string
+}
 
 const typeNames: Record<string, string> = {
-  string: 'une chaîne de caractères', integer: 'un nombre entier', number: 'un nombre', boolean: 'un booléen (true ou false)',
-  object: 'un objet', array: 'une liste', null: 'null',
+  string: 'une chaîne de caractères',
+  integer: 'un nombre entier',
+  number: 'un nombre',
+  boolean: 'un booléen (true ou false)',
+  object: 'un objet',
+  array: 'une liste',
+  null: 'null',
 }
 const formatNames: Record<string, string> = {
-  email: 'une adresse e-mail valide', date: 'une date au format AAAA-MM-JJ', 'date-time': 'une date et heure ISO 8601',
+  email: 'une adresse e-mail valide',
+  date: 'une date au format AAAA-MM-JJ',
+  'date-time': 'une date et heure ISO 8601',
 }
 const partNames: Record<string, string> = { body: 'corps de la requête', querystring: 'paramètres de l’adresse', params: 'adresse' }
 
 function fieldLabel(path: string, part: string): string {
-  const segments = path.split('/').filter(Boolean).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+  const segments = path
+    .split('/')
+    .filter(Boolean)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
   if (segments.length === 0) return `Le ${partNames[part] ?? part}`
   const name = segments.map((s, i) => (/^\d+$/.test(s) ? `[${s}]` : i === 0 ? s : `.${s}`)).join('')
   return `Le champ « ${name} »`
@@ -93,11 +134,15 @@ const plural = (n: number, word: string) => `${n} ${word}${n > 1 ? 's' : ''}`
 
 /** The text rule of rules/text.ts: its refusal says what to remove, rather than « n’a pas le format attendu ». */
 const textRuleRefusals: Record<string, string> = { [SINGLE_LINE_PATTERN]: NOT_SINGLE_LINE, [MULTI_LINE_PATTERN]: HIDDEN_CONTROL }
-const textRuleRefusal = (issue: ValidationIssue) => (issue.keyword === 'pattern' ? textRuleRefusals[String(issue.params.pattern)] : undefined)
+const textRuleRefusal = (issue: ValidationIssue) =>
+  issue.keyword === 'pattern' ? textRuleRefusals[String(issue.params.pattern)] : undefined
 
 /** One French sentence naming the field, from the validator's first meaningful issue (a broken text rule first: an e-mail address with a line break is told so). */
 export function validationMessage(issues: ValidationIssue[], part: string): string {
-  const issue = issues.find((i) => textRuleRefusal(i) !== undefined) ?? issues.find((i) => !['boolean', 'anyOf', 'oneOf', 'if', 'not'].includes(i.keyword)) ?? issues[0]
+  const issue =
+    issues.find((i) => textRuleRefusal(i) !== undefined) ??
+    issues.find((i) => !['boolean', 'anyOf', 'oneOf', 'if', 'not'].includes(i.keyword)) ??
+    issues[0]
   if (!issue) return 'La requête est invalide.'
   const field = fieldLabel(issue.instancePath, part)
   const p = issue.params
@@ -110,26 +155,40 @@ export function validationMessage(issues: ValidationIssue[], part: string): stri
       const extra = (p.additionalProperties as string[] | undefined)?.[0] ?? (p.additionalProperty as string | undefined) ?? ''
       return `${fieldLabel(`${issue.instancePath}/${extra}`, part)} n’est pas autorisé.`
     }
-    case 'type': return `${field} doit être ${typeNames[String(p.type)] ?? String(p.type)}.`
-    case 'minLength': return p.limit === 1 ? `${field} ne peut pas être vide.` : `${field} doit contenir au moins ${plural(Number(p.limit), 'caractère')}.`
-    case 'maxLength': return `${field} ne peut pas dépasser ${plural(Number(p.limit), 'caractère')}.`
-    case 'format': return `${field} doit être ${formatNames[String(p.format)] ?? `au format ${String(p.format)}`}.`
-    case 'minimum': return `${field} doit être supérieur ou égal à ${String(p.limit)}.`
-    case 'maximum': return `${field} doit être inférieur ou égal à ${String(p.limit)}.`
-    case 'pattern': return `${field} ${textRuleRefusal(issue) ?? 'n’a pas le format attendu.'}`
-    case 'minItems': return `${field} doit contenir au moins ${plural(Number(p.limit), 'élément')}.`
-    case 'maxItems': return `${field} ne peut pas contenir plus de ${plural(Number(p.limit), 'élément')}.`
-    case 'minProperties': return `${field} doit contenir au moins un champ.`
-    case 'const': case 'enum': {
+    case 'type':
+      return `${field} doit être ${typeNames[String(p.type)] ?? String(p.type)}.`
+    case 'minLength':
+      return p.limit === 1 ? `${field} ne peut pas être vide.` : `${field} doit contenir au moins ${plural(Number(p.limit), 'caractère')}.`
+    case 'maxLength':
+      return `${field} ne peut pas dépasser ${plural(Number(p.limit), 'caractère')}.`
+    case 'format':
+      return `${field} doit être ${formatNames[String(p.format)] ?? `au format ${String(p.format)}`}.`
+    case 'minimum':
+      return `${field} doit être supérieur ou égal à ${String(p.limit)}.`
+    case 'maximum':
+      return `${field} doit être inférieur ou égal à ${String(p.limit)}.`
+    case 'pattern':
+      return `${field} ${textRuleRefusal(issue) ?? 'n’a pas le format attendu.'}`
+    case 'minItems':
+      return `${field} doit contenir au moins ${plural(Number(p.limit), 'élément')}.`
+    case 'maxItems':
+      return `${field} ne peut pas contenir plus de ${plural(Number(p.limit), 'élément')}.`
+    case 'minProperties':
+      return `${field} doit contenir au moins un champ.`
+    case 'const':
+    case 'enum': {
       // A choice (a union of literals) reports one issue per literal at the same place: all are listed.
-      const allowed = issues.filter((i) => i.instancePath === issue.instancePath && (i.keyword === 'const' || i.keyword === 'enum'))
-        .flatMap((i) => (i.keyword === 'const' ? [i.params.allowedValue] : (i.params.allowedValues as unknown[] | undefined) ?? []))
+      const allowed = issues
+        .filter((i) => i.instancePath === issue.instancePath && (i.keyword === 'const' || i.keyword === 'enum'))
+        .flatMap((i) => (i.keyword === 'const' ? [i.params.allowedValue] : ((i.params.allowedValues as unknown[] | undefined) ?? [])))
       if (!allowed.length || allowed.length > 12) return `${field} n’a pas une valeur autorisée.`
       const quoted = allowed.map((value) => `« ${String(value)} »`)
       return `${field} doit valoir ${quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} ou ${quoted.at(-1)}` : quoted[0]}.`
     }
-    case 'unstorableText': return `${field} contient un caractère interdit (caractère nul ou caractère Unicode incomplet).`
-    default: return `${field} n’a pas une valeur valide.`
+    case 'unstorableText':
+      return `${field} contient un caractère interdit (caractère nul ou caractère Unicode incomplet).`
+    default:
+      return `${field} n’a pas une valeur valide.`
   }
 }
 
@@ -140,7 +199,11 @@ export const SMALL_BODY_LIMIT = 256 * 1024
 const frameworkErrors: Record<string, [number, string, string]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'Le corps de la requête n’est pas un JSON valide.', 'INVALID_JSON'],
   FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'Le corps de la requête est vide alors que du JSON est attendu.', 'EMPTY_BODY'],
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'Type de contenu non pris en charge : envoyez du JSON (application/json).', 'UNSUPPORTED_MEDIA_TYPE'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [
+    415,
+    'Type de contenu non pris en charge : envoyez du JSON (application/json).',
+    'UNSUPPORTED_MEDIA_TYPE',
+  ],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'La longueur annoncée du corps de la requête est incorrecte.', 'BAD_CONTENT_LENGTH'],
   FST_ERR_CTP_BODY_TOO_LARGE: [413, FILE_TOO_LARGE, 'BODY_TOO_LARGE'],
   FST_REQ_FILE_TOO_LARGE: [413, FILE_TOO_LARGE, 'BODY_TOO_LARGE'],
@@ -191,7 +254,10 @@ export function errorHandler(thrown: FastifyError & { validationContext?: string
   // outage does not flood the error log (node-postgres's errors also hang its whole client on them, as main.ts says).
   if (code === 'DATABASE_UNAVAILABLE') req.log.warn({ code: error.code, message: error.message }, 'base de données indisponible')
   else if (statusCode >= 500 && !(error instanceof HttpError && error.logged)) req.log.error({ err: error }, 'erreur interne')
-  return reply.status(statusCode).type('application/json; charset=utf-8').send({ message, statusCode, ...(code ? { code } : {}) })
+  return reply
+    .status(statusCode)
+    .type('application/json; charset=utf-8')
+    .send({ message, statusCode, ...(code ? { code } : {}) })
 }
 
 /** Errors Fastify raises before routing, so before any hook: French, with the security headers all the same. */
@@ -210,14 +276,25 @@ export function frameworkErrorHandler(error: FastifyError, req: FastifyRequest, 
 export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket) {
   if (error.code === 'ECONNRESET' || socket.destroyed) return
   const [statusCode, message, code] =
-    error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'L’adresse ou les en-têtes de la requête sont trop longs (16 Ko au plus).', 'HEADERS_TOO_LARGE']
-    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'La requête n’est pas arrivée à temps, veuillez réessayer.', 'REQUEST_TIMEOUT']
-    : [400, 'La requête HTTP est mal formée.', 'BAD_REQUEST']
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'L’adresse ou les en-têtes de la requête sont trop longs (16 Ko au plus).', 'HEADERS_TOO_LARGE']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'La requête n’est pas arrivée à temps, veuillez réessayer.', 'REQUEST_TIMEOUT']
+        : [400, 'La requête HTTP est mal formée.', 'BAD_REQUEST']
   this.log.debug({ err: error }, 'requête HTTP illisible')
   if (socket.writable) {
     const body = JSON.stringify({ message, statusCode, code })
-    const headers = { ...securityHeaders, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' }
-    socket.write(`HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode]}\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n${body}`)
+    const headers = {
+      ...securityHeaders,
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': String(Buffer.byteLength(body)),
+      Connection: 'close',
+    }
+    socket.write(
+      `HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode]}\r\n${Object.entries(headers)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('')}\r\n${body}`,
+    )
   }
   socket.destroy(error)
 }

@@ -25,7 +25,10 @@ export function nestsDeeperThan(text: string, max: number): boolean {
         if (end < 0) return false
         let slashes = 0
         while (text.charCodeAt(end - 1 - slashes) === 0x5c) slashes++
-        if (slashes % 2 === 0) { i = end; break }
+        if (slashes % 2 === 0) {
+          i = end
+          break
+        }
       }
     } else if (c === 0x5b || c === 0x7b) {
       if (++depth > max) return true

@@ -48,7 +48,9 @@ export async function* formParts(req: FastifyRequest, options: Parameters<Fastif
     }
     const file = part as MultipartFile
     yield {
-      type: 'file', name: file.fieldname, fileName: cleanFileName(file.filename ?? ''),
+      type: 'file',
+      name: file.fieldname,
+      fileName: cleanFileName(file.filename ?? ''),
       async bytes() {
         let bytes: Buffer
         try {

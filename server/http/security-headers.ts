@@ -11,7 +11,11 @@ export const helmetOptions: FastifyHelmetOptions = {
   referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
 }
 
-type Middleware = (req: object, res: { setHeader(name: string, value: string): void; removeHeader(name: string): void }, next: () => void) => void
+type Middleware = (
+  req: object,
+  res: { setHeader(name: string, value: string): void; removeHeader(name: string): void },
+  next: () => void,
+) => void
 
 /** What helmet sets, read by running its middleware on a stub answer: the same list as on a real one. */
 function helmetHeaders(): Readonly<Record<string, string>> {
@@ -19,7 +23,16 @@ function helmetHeaders(): Readonly<Record<string, string>> {
   const helmet = createRequire(createRequire(import.meta.url).resolve('@fastify/helmet'))('helmet') as (options: object) => Middleware
   const headers: Record<string, string> = {}
   const { global: _, enableCSPNonces: __, ...options } = helmetOptions
-  helmet(options)({}, { setHeader: (name, value) => { headers[name] = String(value) }, removeHeader: () => undefined }, () => undefined)
+  helmet(options)(
+    {},
+    {
+      setHeader: (name, value) => {
+        headers[name] = String(value)
+      },
+      removeHeader: () => undefined,
+    },
+    () => undefined,
+  )
   return Object.freeze(headers)
 }
 
@@ -27,6 +40,15 @@ export const securityHeaders = helmetHeaders()
 
 /** The Content-Security-Policy of Swagger UI (/api/docs): its own files only, nothing inline, never framed. */
 export const swaggerUiCsp = [
-  "default-src 'self'", "script-src 'self'", "script-src-attr 'none'", "style-src 'self'", "img-src 'self' data:",
-  "font-src 'self' data:", "connect-src 'self'", "object-src 'none'", "base-uri 'self'", "form-action 'self'", "frame-ancestors 'none'",
+  "default-src 'self'",
+  "script-src 'self'",
+  "script-src-attr 'none'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
 ].join('; ')

@@ -19,10 +19,16 @@ const apiPath = /^\/(api|api-protected|stripe)(\/|$)|^\/(reset-password-request|
 export function contentSecurityPolicy(nonce: string, options: { stripe?: boolean } = {}): string {
   const stripe = options.stripe ? ' https://js.stripe.com' : ''
   return [
-    "default-src 'self'", `script-src 'self' 'nonce-${nonce}'${stripe}`, `style-src 'self' 'nonce-${nonce}'`, "img-src 'self' data: blob:",
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}'${stripe}`,
+    `style-src 'self' 'nonce-${nonce}'`,
+    "img-src 'self' data: blob:",
     `frame-src 'self' blob: https://player.vimeo.com${stripe}${options.stripe ? ' https://hooks.stripe.com' : ''}`,
-    `connect-src 'self'${options.stripe ? ' https://api.stripe.com' : ''}`, "object-src 'none'", "base-uri 'self'",
-    "form-action 'self'", "frame-ancestors 'none'",
+    `connect-src 'self'${options.stripe ? ' https://api.stripe.com' : ''}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
   ].join('; ')
 }
 
@@ -86,11 +92,17 @@ export async function spaRoutes(app: FastifyInstance, distDir: string, options: 
     try {
       html = await pageFor(path)
     } catch {
-      return reply.status(503).type('text/html; charset=utf-8').header('Cache-Control', 'no-store')
-        .send('<!doctype html><html lang="fr"><meta charset="utf-8"><title>Espace client</title><p>L’application n’est pas encore construite : lancez <code>npm start</code> (ou <code>npm run build</code>).</p></html>')
+      return reply
+        .status(503)
+        .type('text/html; charset=utf-8')
+        .header('Cache-Control', 'no-store')
+        .send(
+          '<!doctype html><html lang="fr"><meta charset="utf-8"><title>Espace client</title><p>L’application n’est pas encore construite : lancez <code>npm start</code> (ou <code>npm run build</code>).</p></html>',
+        )
     }
     const nonce = randomBytes(16).toString('base64')
-    return reply.type('text/html; charset=utf-8')
+    return reply
+      .type('text/html; charset=utf-8')
       .header('Cache-Control', 'no-cache')
       .header('Content-Security-Policy', contentSecurityPolicy(nonce, options))
       .send(html.replaceAll('__CSP_NONCE__', nonce))

@@ -1,7 +1,14 @@
 // Limits per signed-in user (not per IP) for the calls that send e-mail to addresses the user types or
 // that tell whether an address is taken, and per account for failed passwords (takeAttempt): counters in the rate_limits
 // table, shared by every process.
-import { countRateLimitHit, giveBackRateLimitHits, remainingRateLimitHits, reserveAttempt, settleAttempt, takeRateLimitHits } from '../db/repositories/rate-limits.ts'
+import {
+  countRateLimitHit,
+  giveBackRateLimitHits,
+  remainingRateLimitHits,
+  reserveAttempt,
+  settleAttempt,
+  takeRateLimitHits,
+} from '../db/repositories/rate-limits.ts'
 import type { AppDeps } from '../deps.ts'
 import { HttpError } from './errors.ts'
 
@@ -22,7 +29,11 @@ export async function limitPerUser(deps: Pick<AppDeps, 'db' | 'clock'>, userId: 
 }
 
 /** Counts one call of `userId` against `limit`: whether it is still within it (the caller does nothing past it, and says what it must). */
-export async function withinUserLimit({ db, clock }: Pick<AppDeps, 'db' | 'clock'>, userId: number, limit: Omit<UserLimit, 'message'>): Promise<boolean> {
+export async function withinUserLimit(
+  { db, clock }: Pick<AppDeps, 'db' | 'clock'>,
+  userId: number,
+  limit: Omit<UserLimit, 'message'>,
+): Promise<boolean> {
   const now = clock.now()
   const { count } = await countRateLimitHit(db, `user:${userId}:${limit.name}`, now, new Date(now.getTime() + limit.windowMs))
   return count <= limit.max
@@ -33,7 +44,12 @@ export async function withinUserLimit({ db, clock }: Pick<AppDeps, 'db' | 'clock
  * only when they all fit: past it, a French 429, nothing taken and nothing done. `giveBack(n)` returns the hits of e-mails
  * the call did not send after all (an address already invited a minute ago, an e-mail that could not leave).
  */
-export async function takeFromUserLimit({ db, clock }: Pick<AppDeps, 'db' | 'clock'>, userId: number, limit: UserLimit, hits: number): Promise<{ giveBack(n: number): Promise<void> }> {
+export async function takeFromUserLimit(
+  { db, clock }: Pick<AppDeps, 'db' | 'clock'>,
+  userId: number,
+  limit: UserLimit,
+  hits: number,
+): Promise<{ giveBack(n: number): Promise<void> }> {
   const now = clock.now()
   const key = `user:${userId}:${limit.name}`
   const window = await takeRateLimitHits(db, key, hits, limit.max, now, new Date(now.getTime() + limit.windowMs))
@@ -67,7 +83,11 @@ export const ATTEMPT_WAIT_MS = 5_000
  * checked are not failures: an attempt that finds the window filled by them waits for them (up to ATTEMPT_WAIT_MS),
  * so that 20 correct sign-ins at once all pass, while failures alone that fill it answer the 429 at once.
  */
-export async function takeAttempt({ db, clock }: Pick<AppDeps, 'db' | 'clock'>, key: string, limit: AttemptLimit): Promise<{ succeeded(): Promise<void>; failed(): Promise<void> }> {
+export async function takeAttempt(
+  { db, clock }: Pick<AppDeps, 'db' | 'clock'>,
+  key: string,
+  limit: AttemptLimit,
+): Promise<{ succeeded(): Promise<void>; failed(): Promise<void> }> {
   const giveUpAt = Date.now() + ATTEMPT_WAIT_MS
   for (let pause = 10; ; pause = Math.min(pause * 2, 200)) {
     const now = clock.now()

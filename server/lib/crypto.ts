@@ -41,7 +41,9 @@ function verifyScrypt(password: string, stored: string): Promise<boolean> {
   const params = { N: Number(n), r: Number(r), p: Number(p), maxmem: 256 * 1024 * 1024 }
   return new Promise((resolve) =>
     scrypt(normalise(password), Buffer.from(salt, 'base64url'), SCRYPT_KEY_LENGTH, params, (err, key) =>
-      resolve(!err && key.length === expected.length && timingSafeEqual(key, expected))))
+      resolve(!err && key.length === expected.length && timingSafeEqual(key, expected)),
+    ),
+  )
 }
 
 /** A random secret of 256 bits, for API tokens and reset links. */

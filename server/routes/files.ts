@@ -7,15 +7,26 @@ import type { Storage } from '../services/storage.ts'
  * someone's mail or papers), and sandboxed: opened by itself in a browser, a file runs no script and reaches no origin
  * (`Content-Security-Policy: sandbox`; the portal shows files from blobs, which keep the portal's own policy).
  */
-export function fileHeaders(reply: FastifyReply, contentType: string, fileName: string, disposition: 'inline' | 'attachment' = 'inline'): FastifyReply {
-  return reply.header('Content-Type', contentType)
+export function fileHeaders(
+  reply: FastifyReply,
+  contentType: string,
+  fileName: string,
+  disposition: 'inline' | 'attachment' = 'inline',
+): FastifyReply {
+  return reply
+    .header('Content-Type', contentType)
     .header('Content-Disposition', `${disposition}; filename="${fileName}"`)
     .header('Cache-Control', 'private, no-store')
     .header('Content-Security-Policy', 'sandbox')
 }
 
 /** Answers a PDF (fileHeaders). */
-export function answerPdf(reply: FastifyReply, bytes: Uint8Array, fileName: string, disposition: 'inline' | 'attachment' = 'inline'): Buffer {
+export function answerPdf(
+  reply: FastifyReply,
+  bytes: Uint8Array,
+  fileName: string,
+  disposition: 'inline' | 'attachment' = 'inline',
+): Buffer {
   fileHeaders(reply, 'application/pdf', fileName, disposition)
   return Buffer.from(bytes)
 }

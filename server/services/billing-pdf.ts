@@ -44,8 +44,14 @@ function drawQrCode(page: PDFPage, text: string, x: number, y: number, size: num
   }
 }
 
-function paragraphs(page: PDFPage, text: (p: PDFPage, v: string, x: number, y: number, size?: number, font?: PDFFont) => unknown,
-  font: PDFFont, lines: string[], y: number, width = 483): number {
+function paragraphs(
+  page: PDFPage,
+  text: (p: PDFPage, v: string, x: number, y: number, size?: number, font?: PDFFont) => unknown,
+  font: PDFFont,
+  lines: string[],
+  y: number,
+  width = 483,
+): number {
   for (const paragraph of lines) {
     for (const line of wrap(paragraph, font, 10.5, width)) {
       text(page, line, 56, y, 10.5)
@@ -69,9 +75,15 @@ export async function certificatePdf(c: CertificateContent): Promise<Uint8Array>
   text(page, c.provider.address, 56, 762, 9)
   text(page, `Domiciliataire agréé par arrêté préfectoral n° ${c.provider.approval}`, 56, 749, 9)
   text(page, 'ATTESTATION DE DOMICILIATION', 56, 690, 16, bold)
-  let y = paragraphs(page, text, regular, [
-    `Nous soussignés, ${c.provider.brandName}, domiciliataire agréé par arrêté préfectoral n° ${c.provider.approval}, attestons que la société :`,
-  ], 650)
+  let y = paragraphs(
+    page,
+    text,
+    regular,
+    [
+      `Nous soussignés, ${c.provider.brandName}, domiciliataire agréé par arrêté préfectoral n° ${c.provider.approval}, attestons que la société :`,
+    ],
+    650,
+  )
   const facts: [string, string][] = [
     ['Dénomination', c.company.raisonSociale],
     ['Forme juridique', legalForm(c.company)],
@@ -84,10 +96,16 @@ export async function certificatePdf(c: CertificateContent): Promise<Uint8Array>
     text(page, value, 260, y, 10.5)
     y -= 18
   }
-  y = paragraphs(page, text, regular, [
-    `a son siège social ou son établissement domicilié à cette adresse en vertu d’un contrat de domiciliation conclu conformément aux articles L. 123-11-2 et R. 123-166-1 et suivants du Code de commerce.`,
-    'La présente attestation est délivrée pour servir et valoir ce que de droit.',
-  ], y - 12)
+  y = paragraphs(
+    page,
+    text,
+    regular,
+    [
+      `a son siège social ou son établissement domicilié à cette adresse en vertu d’un contrat de domiciliation conclu conformément aux articles L. 123-11-2 et R. 123-166-1 et suivants du Code de commerce.`,
+      'La présente attestation est délivrée pour servir et valoir ce que de droit.',
+    ],
+    y - 12,
+  )
   text(page, `Fait à Paris, le ${longDate.format(c.issuedAt)}`, 330, y - 10, 10.5)
   text(page, c.provider.brandName, 330, y - 28, 10.5, bold)
 
@@ -96,8 +114,12 @@ export async function certificatePdf(c: CertificateContent): Promise<Uint8Array>
   drawQrCode(page, c.verificationUrl, 70, 80, 120)
   text(page, 'Vérifier cette attestation', 210, 180, 12, bold)
   text(page, `Code de vérification : ${c.code}`, 210, 160, 11, bold)
-  wrap(`Scannez le code QR ou ouvrez ${c.verificationUrl} : la page indique si l’attestation est toujours valide.`, regular, 9.5, 315)
-    .forEach((line, i) => text(page, line, 210, 140 - i * 13, 9.5))
+  wrap(
+    `Scannez le code QR ou ouvrez ${c.verificationUrl} : la page indique si l’attestation est toujours valide.`,
+    regular,
+    9.5,
+    315,
+  ).forEach((line, i) => text(page, line, 210, 140 - i * 13, 9.5))
   return pdf.save({ useObjectStreams: false })
 }
 
@@ -118,15 +140,21 @@ export async function contractPdf(c: ContractContent): Promise<Uint8Array> {
   text(page, `CONTRAT DE DOMICILIATION N° ${c.contractId}`, 56, 780, 15, bold)
   if (!c.signedAt) text(page, 'Projet : en attente de signature', 56, 762, 10, bold)
   const per = c.plan?.interval === 'year' ? 'an' : 'mois'
-  paragraphs(page, text, regular, [
-    `Entre ${c.provider.brandName}, ${c.provider.address}, domiciliataire agréé par arrêté préfectoral n° ${c.provider.approval}, ci-après « le domiciliataire »,`,
-    `et ${c.company.raisonSociale}, ${legalForm(c.company)}, SIREN ${siren(c.company)}, ci-après « le domicilié »,`,
-    `Article 1 – Objet. Le domiciliataire met à la disposition du domicilié, qui l’accepte, l’adresse ${c.company.domiciliationAddress} pour y établir son siège social, conformément aux articles L. 123-11-2 et R. 123-166-1 et suivants du Code de commerce.`,
-    `Article 2 – Durée. Le contrat prend effet le ${c.signedAt ? longDate.format(c.signedAt) : 'jour de sa signature'}. Il se renouvelle par tacite reconduction à chaque échéance et peut être résilié par l’une ou l’autre partie pour la fin d’une période en cours.`,
-    `Article 3 – Prix. ${c.plan ? `${c.plan.nickname} : ${formatEuros(c.plan.amountExclTaxCents)} HT par ${per}` : 'Selon la formule souscrite'}${c.options.length ? `, options : ${c.options.join(', ')}` : ''}. Les factures sont payables par carte bancaire.`,
-    `Article 4 – Courrier. Le domiciliataire reçoit le courrier du domicilié, le tient à sa disposition et le numérise ou le réexpédie selon la formule choisie${c.forwardingAddress ? `, à l’adresse de réexpédition : ${c.forwardingAddress}` : ''}.`,
-    'Article 5 – Obligations du domicilié. Le domicilié informe le domiciliataire de toute modification de son activité, de sa forme juridique ou de ses dirigeants, et lui remet son extrait Kbis.',
-  ], 730)
+  paragraphs(
+    page,
+    text,
+    regular,
+    [
+      `Entre ${c.provider.brandName}, ${c.provider.address}, domiciliataire agréé par arrêté préfectoral n° ${c.provider.approval}, ci-après « le domiciliataire »,`,
+      `et ${c.company.raisonSociale}, ${legalForm(c.company)}, SIREN ${siren(c.company)}, ci-après « le domicilié »,`,
+      `Article 1 – Objet. Le domiciliataire met à la disposition du domicilié, qui l’accepte, l’adresse ${c.company.domiciliationAddress} pour y établir son siège social, conformément aux articles L. 123-11-2 et R. 123-166-1 et suivants du Code de commerce.`,
+      `Article 2 – Durée. Le contrat prend effet le ${c.signedAt ? longDate.format(c.signedAt) : 'jour de sa signature'}. Il se renouvelle par tacite reconduction à chaque échéance et peut être résilié par l’une ou l’autre partie pour la fin d’une période en cours.`,
+      `Article 3 – Prix. ${c.plan ? `${c.plan.nickname} : ${formatEuros(c.plan.amountExclTaxCents)} HT par ${per}` : 'Selon la formule souscrite'}${c.options.length ? `, options : ${c.options.join(', ')}` : ''}. Les factures sont payables par carte bancaire.`,
+      `Article 4 – Courrier. Le domiciliataire reçoit le courrier du domicilié, le tient à sa disposition et le numérise ou le réexpédie selon la formule choisie${c.forwardingAddress ? `, à l’adresse de réexpédition : ${c.forwardingAddress}` : ''}.`,
+      'Article 5 – Obligations du domicilié. Le domicilié informe le domiciliataire de toute modification de son activité, de sa forme juridique ou de ses dirigeants, et lui remet son extrait Kbis.',
+    ],
+    730,
+  )
   text(page, `Fait en deux exemplaires${c.signedAt ? `, le ${longDate.format(c.signedAt)}` : ''}.`, 56, 150, 10.5)
   text(page, 'Le domiciliataire', 56, 120, 10.5, bold)
   text(page, 'Le domicilié', 330, 120, 10.5, bold)

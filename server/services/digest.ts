@@ -20,7 +20,8 @@ const CHECK_EVERY_MS = 15 * 60_000
 
 export type DigestDeps = Pick<AppDeps, 'db' | 'mailer' | 'config' | 'clock'>
 
-const parisHour = (date: Date) => Number(new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', hour: 'numeric', hour12: false }).format(date).replace(/\D/g, ''))
+const parisHour = (date: Date) =>
+  Number(new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', hour: 'numeric', hour12: false }).format(date).replace(/\D/g, ''))
 
 export const digestSubject = (count: number) => `Votre résumé du jour : ${count} nouveauté${count > 1 ? 's' : ''}`
 
@@ -37,7 +38,9 @@ export async function sendDailyDigests({ db, mailer, config, clock }: DigestDeps
     const user = await findUserById(db, userId)
     if (!events.length || !user) continue
     const time = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'short', timeStyle: 'short', timeZone: 'Europe/Paris' })
-    const lines = events.map((e) => `- ${time.format(e.created_at)} · ${e.raison_sociale} · ${e.title} : ${e.body}\n  ${config.publicUrl}${e.link}`)
+    const lines = events.map(
+      (e) => `- ${time.format(e.created_at)} · ${e.raison_sociale} · ${e.title} : ${e.body}\n  ${config.publicUrl}${e.link}`,
+    )
     try {
       await mailer.send({
         to: user.email,
@@ -59,10 +62,13 @@ export function startDigestTimer(deps: DigestDeps, log: Pick<Logger, 'info' | 'e
   let running: Promise<unknown> = Promise.resolve()
   const tick = () => {
     if (parisHour(deps.clock.now()) < DIGEST_HOUR) return
-    running = sendDailyDigests(deps).then(({ sent, failures }) => {
-      if (sent.length) log.info({ sent }, 'résumés quotidiens envoyés')
-      if (failures.length) log.error({ failures }, 'résumés quotidiens non envoyés (nouvel essai au prochain passage)')
-    }, (error: unknown) => log.error({ err: error }, 'résumés quotidiens impossibles'))
+    running = sendDailyDigests(deps).then(
+      ({ sent, failures }) => {
+        if (sent.length) log.info({ sent }, 'résumés quotidiens envoyés')
+        if (failures.length) log.error({ failures }, 'résumés quotidiens non envoyés (nouvel essai au prochain passage)')
+      },
+      (error: unknown) => log.error({ err: error }, 'résumés quotidiens impossibles'),
+    )
   }
   const timer = setInterval(tick, CHECK_EVERY_MS)
   timer.unref()

@@ -9,7 +9,11 @@ import type { Database, Db } from '../db/schema.ts'
 export const EVENTS_CHANNEL = 'portal_events'
 
 /** What crosses NOTIFY: the row's id (the listener reads the row) and the schema, as test schemas share one PostgreSQL. */
-export interface EventSignal { id: number; orderId: number; schema: string }
+export interface EventSignal {
+  id: number
+  orderId: number
+  schema: string
+}
 
 export interface PortalEvent {
   kind: NotificationKind
@@ -34,10 +38,18 @@ export async function recordEvent(trx: Db, event: PortalEvent): Promise<number> 
   if (!trx.isTransaction) throw new Error('recordEvent: inside the action’s transaction only')
   await sql`select pg_advisory_xact_lock(hashtext(current_schema() || '.' || ${EVENTS_CHANNEL}))`.execute(trx)
   const row = await insertNotification(trx, {
-    order_id: event.orderId, kind: event.kind, document_id: event.documentId ?? null, package_id: event.packageId ?? null,
-    title: event.title, body: event.body, link: event.link, ...(event.at ? { created_at: event.at } : {}),
+    order_id: event.orderId,
+    kind: event.kind,
+    document_id: event.documentId ?? null,
+    package_id: event.packageId ?? null,
+    title: event.title,
+    body: event.body,
+    link: event.link,
+    ...(event.at ? { created_at: event.at } : {}),
   })
-  await sql`select pg_notify(${EVENTS_CHANNEL}, json_build_object('id', ${row.id}::int, 'orderId', ${event.orderId}::int, 'schema', current_schema())::text)`.execute(trx)
+  await sql`select pg_notify(${EVENTS_CHANNEL}, json_build_object('id', ${row.id}::int, 'orderId', ${event.orderId}::int, 'schema', current_schema())::text)`.execute(
+    trx,
+  )
   return row.id
 }
 
@@ -54,7 +66,11 @@ export interface LetterHistoryEntry {
 /** One line of a letter's history; an opening is kept once per person (the first). */
 export async function recordLetterHistory(trx: Db, entry: LetterHistoryEntry): Promise<void> {
   await insertLetterEvent(trx, {
-    document_id: entry.documentId, kind: entry.kind, user_id: entry.userId ?? null, detail: entry.detail ?? null, ...(entry.at ? { at: entry.at } : {}),
+    document_id: entry.documentId,
+    kind: entry.kind,
+    user_id: entry.userId ?? null,
+    detail: entry.detail ?? null,
+    ...(entry.at ? { at: entry.at } : {}),
   })
 }
 
@@ -64,12 +80,16 @@ export const eurosText = (cents: number) => euros.format(cents / 100)
 
 /** The bell's text of a new invoice (issued by an operator, or the demo's past). */
 export const invoiceEvent = (number: string, amountInclTaxCents: number, raisonSociale: string) => ({
-  title: 'Nouvelle facture', body: `Facture ${number} de ${eurosText(amountInclTaxCents)} — ${raisonSociale}`, link: '/factures',
+  title: 'Nouvelle facture',
+  body: `Facture ${number} de ${eurosText(amountInclTaxCents)} — ${raisonSociale}`,
+  link: '/factures',
 })
 
 /** The bell's text of a Kbis validated: it leads to Attestation et contrats, which shows the Kbis, its validation date and its download. */
 export const kbisEvent = (raisonSociale: string) => ({
-  title: 'Kbis validé', body: `Le justificatif d’immatriculation de ${raisonSociale} a été validé.`, link: '/souscription/attestation-contrats',
+  title: 'Kbis validé',
+  body: `Le justificatif d’immatriculation de ${raisonSociale} a été validé.`,
+  link: '/souscription/attestation-contrats',
 })
 
 /** The portal path that opens one letter (the mailbox reads both parameters, as from the "Nouveau courrier" e-mail). */

@@ -16,7 +16,8 @@ const PNG_IEND = Buffer.from([0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82])
 /** A first look: the type of a complete file (a truncated one has lost its end marker), or null. Uploads use checkFile. */
 export function sniffFileType(bytes: Uint8Array): FileType | null {
   if (startsWith(bytes, [0x25, 0x50, 0x44, 0x46, 0x2d]) && tail(bytes, 1024).includes('%%EOF')) return 'pdf'
-  if (startsWith(bytes, [0xff, 0xd8, 0xff]) && bytes.length > 4 && bytes[bytes.length - 2] === 0xff && bytes[bytes.length - 1] === 0xd9) return 'jpeg'
+  if (startsWith(bytes, [0xff, 0xd8, 0xff]) && bytes.length > 4 && bytes[bytes.length - 2] === 0xff && bytes[bytes.length - 1] === 0xd9)
+    return 'jpeg'
   if (startsWith(bytes, PNG_SIGNATURE) && tail(bytes, 12).subarray(4).equals(PNG_IEND)) return 'png'
   return null
 }
@@ -52,9 +53,16 @@ const ACTIVE_MARKUP = /<script|<!doctype html|javascript:/i
 export async function checkFile(bytes: Uint8Array, { pdfTimeoutMs }: { pdfTimeoutMs?: number } = {}): Promise<CheckedFile> {
   const type = sniffFileType(bytes)
   if (!type) return { type: null, problem: 'unknown' }
-  if (ACTIVE_MARKUP.test(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1'))) return { type: null, problem: 'active' }
-  if (type === 'png') return soundPng(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) ? { type, pages: 1 } : { type: null, problem: 'unreadable' }
-  if (type === 'jpeg') return soundJpeg(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) ? { type, pages: 1 } : { type: null, problem: 'unreadable' }
+  if (ACTIVE_MARKUP.test(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1')))
+    return { type: null, problem: 'active' }
+  if (type === 'png')
+    return soundPng(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
+      ? { type, pages: 1 }
+      : { type: null, problem: 'unreadable' }
+  if (type === 'jpeg')
+    return soundJpeg(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
+      ? { type, pages: 1 }
+      : { type: null, problem: 'unreadable' }
   const pdf = await readPdfOffThread(bytes, pdfTimeoutMs)
   return 'problem' in pdf ? { type: null, problem: pdf.problem } : { type, pages: pdf.pages }
 }
@@ -86,7 +94,17 @@ function soundPng(png: Buffer): boolean {
       const width = png.readUInt32BE(at + 8)
       const height = png.readUInt32BE(at + 12)
       const [depth, color, compression, filter, interlace] = png.subarray(at + 16, at + 21)
-      if (!width || !height || width > 0x7fffffff || height > 0x7fffffff || !PNG_DEPTHS[color!]?.includes(depth!) || compression || filter || interlace! > 1) return false
+      if (
+        !width ||
+        !height ||
+        width > 0x7fffffff ||
+        height > 0x7fffffff ||
+        !PNG_DEPTHS[color!]?.includes(depth!) ||
+        compression ||
+        filter ||
+        interlace! > 1
+      )
+        return false
     } else if (type === 'IHDR') {
       return false
     }
@@ -102,7 +120,7 @@ const isFrameMarker = (m: number) => m >= 0xc0 && m <= 0xcf && m !== 0xc4 && m !
 /** Segments whole from the start marker to the first scan, a frame header with a size, then data up to the end marker. */
 function soundJpeg(jpeg: Buffer): boolean {
   let frame = false
-  for (let at = 2; at + 4 <= jpeg.length;) {
+  for (let at = 2; at + 4 <= jpeg.length; ) {
     if (jpeg[at] !== 0xff) return false
     const marker = jpeg[at + 1]!
     if (marker === 0xff) {

@@ -25,8 +25,7 @@ export type IngestDeps = Pick<AppDeps, 'db' | 'storage' | 'mailer' | 'config' | 
 export const DOCUMENT_KINDS: readonly DocumentKind[] = ['courrier', 'recommandé', 'administratif']
 
 /** The portal page that opens on one letter (src/views/pages/mail/LettersPage.tsx reads both parameters). */
-export const letterLink = (publicUrl: string, orderId: number, documentId: number) =>
-  `${publicUrl}${letterPath(orderId, documentId)}`
+export const letterLink = (publicUrl: string, orderId: number, documentId: number) => `${publicUrl}${letterPath(orderId, documentId)}`
 
 export const notificationSubject = (sender: string) => `Nouveau courrier de ${sender}`
 
@@ -67,7 +66,8 @@ export async function checkedPdf(bytes: Uint8Array, fileName = 'Le fichier'): Pr
   if (bytes.length > MAX_UPLOAD_BYTES) throw fileTooLarge()
   const checked = await checkFile(bytes)
   if (checked.type === 'pdf') return checked.pages
-  if (checked.type !== null || checked.problem === 'unknown') throw badRequest(`${fileName} n’est pas un PDF valide (fichier incomplet ou d’un autre type).`, 'NOT_A_PDF')
+  if (checked.type !== null || checked.problem === 'unknown')
+    throw badRequest(`${fileName} n’est pas un PDF valide (fichier incomplet ou d’un autre type).`, 'NOT_A_PDF')
   if (checked.problem === 'heavy') throw pdfTooHeavy(fileName)
   if (checked.problem === 'long') throw pdfTooLong(fileName)
   if (checked.problem === 'active') throw badRequest(`${fileName} contient du code (JavaScript ou HTML) : il est refusé.`, 'NOT_A_PDF')
@@ -79,22 +79,39 @@ export async function checkedPdf(bytes: Uint8Array, fileName = 'Le fichier'): Pr
  * made (operator_requests, as long as that row) and a digest of what was sent; the same key again makes nothing and
  * answers what the first made, as it is now, telling nobody again; the same key with something else: 422.
  */
-export interface Retry { key: string; fingerprint: string }
+export interface Retry {
+  key: string
+  fingerprint: string
+}
 type RetryKind = 'document' | 'package' | 'invoice'
 
 /** The letter, package or invoice an earlier call with this key made, or null. */
 async function earlierCall(db: Db, kind: RetryKind, retry: Retry): Promise<number | null> {
-  const row = await db.selectFrom('operator_requests').select(['fingerprint', 'document_id', 'package_id', 'invoice_id'])
-    .where('kind', '=', kind).where('key', '=', retry.key).executeTakeFirst()
+  const row = await db
+    .selectFrom('operator_requests')
+    .select(['fingerprint', 'document_id', 'package_id', 'invoice_id'])
+    .where('kind', '=', kind)
+    .where('key', '=', retry.key)
+    .executeTakeFirst()
   if (!row) return null
   if (row.fingerprint !== retry.fingerprint) {
-    throw new HttpError(422, 'Cette clé Idempotency-Key a déjà servi pour un autre envoi : envoyez celui-ci avec une nouvelle clé.', 'IDEMPOTENCY_KEY_REUSED')
+    throw new HttpError(
+      422,
+      'Cette clé Idempotency-Key a déjà servi pour un autre envoi : envoyez celui-ci avec une nouvelle clé.',
+      'IDEMPOTENCY_KEY_REUSED',
+    )
   }
   return row.document_id ?? row.package_id ?? row.invoice_id
 }
 
 /** Makes the row once per key: a call with a key already used answers `replay` of what the first made. */
-async function once<T>(db: Db, kind: RetryKind, retry: Retry | undefined, replay: (id: number) => Promise<T>, make: () => Promise<T>): Promise<T> {
+async function once<T>(
+  db: Db,
+  kind: RetryKind,
+  retry: Retry | undefined,
+  replay: (id: number) => Promise<T>,
+  make: () => Promise<T>,
+): Promise<T> {
   if (!retry) return make()
   const earlier = await earlierCall(db, kind, retry)
   if (earlier !== null) return replay(earlier)
@@ -132,7 +149,13 @@ export interface IngestedLetter {
 export async function ingestLetter(deps: IngestDeps, letter: NewLetter): Promise<IngestedLetter> {
   const replay = async (id: number): Promise<IngestedLetter> => {
     const document = await getDocument(deps.db, id)
-    return { document, link: letterLink(deps.config.publicUrl, document.orderId, document.id), notified: [], notificationFailures: [], replayed: true }
+    return {
+      document,
+      link: letterLink(deps.config.publicUrl, document.orderId, document.id),
+      notified: [],
+      notificationFailures: [],
+      replayed: true,
+    }
   }
   return once(deps.db, 'document', letter.retry, replay, () => makeLetter(deps, letter))
 }
@@ -149,24 +172,45 @@ async function makeLetter(deps: IngestDeps, letter: NewLetter): Promise<Ingested
   // The file first, then its row; if the row fails, the file is removed: neither exists without the other.
   // The row, its background job (page images, text, deadline), its history and the bell's event commit together;
   // the answer does not wait for the job.
-  const row = await storeWithRecord(storage, [{ key, bytes: letter.bytes }], () => db.transaction().execute(async (trx) => {
-    const inserted = await insertDocument(trx, { order_id: order.id, sender, kind, received_at: receivedAt, pages, file_key: key })
-    if (letter.retry) await trx.insertInto('operator_requests').values({ kind: 'document', ...keyOf(letter.retry), document_id: inserted.id }).execute()
-    await recordLetterHistory(trx, { documentId: inserted.id, kind: 'received', at: receivedAt })
-    await recordLetterHistory(trx, { documentId: inserted.id, kind: 'scanned', at: clock.now() })
-    await enqueueLetterPipeline(trx, inserted.id)
-    // Last: the event's lock (services/events.ts) is held from here to the commit, as briefly as possible.
-    await recordEvent(trx, {
-      kind: 'letter', orderId: order.id, documentId: inserted.id, title: notificationSubject(sender),
-      body: `${kind}, ${pages} page${pages > 1 ? 's' : ''} — ${order.raison_sociale}`, link: letterPath(order.id, inserted.id), at: clock.now(),
-    })
-    return inserted
-  }))
+  const row = await storeWithRecord(storage, [{ key, bytes: letter.bytes }], () =>
+    db.transaction().execute(async (trx) => {
+      const inserted = await insertDocument(trx, { order_id: order.id, sender, kind, received_at: receivedAt, pages, file_key: key })
+      if (letter.retry)
+        await trx
+          .insertInto('operator_requests')
+          .values({ kind: 'document', ...keyOf(letter.retry), document_id: inserted.id })
+          .execute()
+      await recordLetterHistory(trx, { documentId: inserted.id, kind: 'received', at: receivedAt })
+      await recordLetterHistory(trx, { documentId: inserted.id, kind: 'scanned', at: clock.now() })
+      await enqueueLetterPipeline(trx, inserted.id)
+      // Last: the event's lock (services/events.ts) is held from here to the commit, as briefly as possible.
+      await recordEvent(trx, {
+        kind: 'letter',
+        orderId: order.id,
+        documentId: inserted.id,
+        title: notificationSubject(sender),
+        body: `${kind}, ${pages} page${pages > 1 ? 's' : ''} — ${order.raison_sociale}`,
+        link: letterPath(order.id, inserted.id),
+        at: clock.now(),
+      })
+      return inserted
+    }),
+  )
   deps.jobs?.wake()
   const document: MailDocument = {
-    id: row.id, orderId: order.id, raisonSociale: order.raison_sociale, sender, kind, receivedAt: receivedAt.toISOString(),
-    pages, read: row.read, deleted: row.deleted, folderId: row.folder_id,
-    pageImages: 0, searchable: false, deadline: null,
+    id: row.id,
+    orderId: order.id,
+    raisonSociale: order.raison_sociale,
+    sender,
+    kind,
+    receivedAt: receivedAt.toISOString(),
+    pages,
+    read: row.read,
+    deleted: row.deleted,
+    folderId: row.folder_id,
+    pageImages: 0,
+    searchable: false,
+    deadline: null,
   }
   const link = letterLink(deps.config.publicUrl, order.id, document.id)
   return { document, link, ...(await notifyNewLetter(deps, document, link)) }
@@ -215,7 +259,12 @@ export interface IngestedPackage {
 
 /** A package is announced like a letter: the bell, and an e-mail to whoever wants one per event. */
 export async function ingestPackage(deps: IngestDeps, parcel: NewPackage): Promise<IngestedPackage> {
-  const replay = async (id: number): Promise<IngestedPackage> => ({ parcel: await getPackage(deps.db, id), notified: [], notificationFailures: [], replayed: true })
+  const replay = async (id: number): Promise<IngestedPackage> => ({
+    parcel: await getPackage(deps.db, id),
+    notified: [],
+    notificationFailures: [],
+    replayed: true,
+  })
   return once(deps.db, 'package', parcel.retry, replay, () => makePackage(deps, parcel))
 }
 
@@ -227,14 +276,31 @@ async function makePackage(deps: IngestDeps, parcel: NewPackage): Promise<Ingest
   const receivedAt = receivedAtOf(parcel.receivedAt, clock.now())
   const row = await db.transaction().execute(async (trx) => {
     const inserted = await insertPackage(trx, { order_id: order.id, received_at: receivedAt, carrier, sender, status: 'À retirer' })
-    if (parcel.retry) await trx.insertInto('operator_requests').values({ kind: 'package', ...keyOf(parcel.retry), package_id: inserted.id }).execute()
+    if (parcel.retry)
+      await trx
+        .insertInto('operator_requests')
+        .values({ kind: 'package', ...keyOf(parcel.retry), package_id: inserted.id })
+        .execute()
     await recordEvent(trx, {
-      kind: 'package', orderId: order.id, packageId: inserted.id, title: packageSubject,
-      body: `De ${sender}, par ${carrier} — ${order.raison_sociale}`, link: '/mes-courriers/colis', at: clock.now(),
+      kind: 'package',
+      orderId: order.id,
+      packageId: inserted.id,
+      title: packageSubject,
+      body: `De ${sender}, par ${carrier} — ${order.raison_sociale}`,
+      link: '/mes-courriers/colis',
+      at: clock.now(),
     })
     return inserted
   })
-  const created: Package = { id: row.id, orderId: order.id, raisonSociale: order.raison_sociale, receivedAt: receivedAt.toISOString(), carrier, sender, status: row.status }
+  const created: Package = {
+    id: row.id,
+    orderId: order.id,
+    raisonSociale: order.raison_sociale,
+    receivedAt: receivedAt.toISOString(),
+    carrier,
+    sender,
+    status: row.status,
+  }
   return { parcel: created, ...(await notifyNewPackage(deps, created)) }
 }
 
@@ -285,7 +351,8 @@ const INVOICE_NUMBER = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
  */
 /** The highest VAT rate in France (20 %), and the rounding of an invoice's lines: a few cents at most. */
 export const maxInclTaxCents = (exclTaxCents: number) => Math.round(exclTaxCents * 1.2) + 5
-export const INVOICE_TAX_TOO_HIGH = 'Le montant TTC (« amountInclTaxCents ») dépasse le montant HT (« amountExclTaxCents ») augmenté de la TVA à 20 % : vérifiez les deux montants, en centimes.'
+export const INVOICE_TAX_TOO_HIGH =
+  'Le montant TTC (« amountInclTaxCents ») dépasse le montant HT (« amountExclTaxCents ») augmenté de la TVA à 20 % : vérifiez les deux montants, en centimes.'
 
 export const ZERO_INVOICE_UNPAID = 'Une facture de 0 € n’a rien à régler : enregistrez-la comme réglée (« paid »: true).'
 
@@ -303,9 +370,12 @@ async function makeInvoice(deps: IngestDeps, invoice: NewInvoice): Promise<Invoi
   const order = await requireAnyOrder(db, invoice.orderId)
   const number = invoice.number.trim()
   if (!INVOICE_NUMBER.test(number)) {
-    throw badRequest('Le champ « reference » ne peut contenir que des lettres sans accent, des chiffres, des points, des tirets et des soulignés (et doit commencer par une lettre ou un chiffre).')
+    throw badRequest(
+      'Le champ « reference » ne peut contenir que des lettres sans accent, des chiffres, des points, des tirets et des soulignés (et doit commencer par une lettre ou un chiffre).',
+    )
   }
-  if (invoice.amountInclTaxCents < invoice.amountExclTaxCents) throw badRequest('Le montant TTC (« amountInclTaxCents ») ne peut pas être inférieur au montant HT (« amountExclTaxCents »).')
+  if (invoice.amountInclTaxCents < invoice.amountExclTaxCents)
+    throw badRequest('Le montant TTC (« amountInclTaxCents ») ne peut pas être inférieur au montant HT (« amountExclTaxCents »).')
   // A tax above the highest French rate is a mix-up (cents for euros, HT and TTC of two invoices) that the customer would
   // be shown and asked to pay (HT 0 with TTC 50 €, or a TTC 10⁸ times the HT, were taken).
   if (invoice.amountInclTaxCents > maxInclTaxCents(invoice.amountExclTaxCents)) throw badRequest(INVOICE_TAX_TOO_HIGH)
@@ -316,18 +386,43 @@ async function makeInvoice(deps: IngestDeps, invoice: NewInvoice): Promise<Invoi
   await checkedPdf(invoice.bytes, 'La facture')
   const key = newFileKey('invoices', 'pdf')
   const paid = invoice.paid ?? false
-  const row = await storeWithRecord(storage, [{ key, bytes: invoice.bytes }], () => db.transaction().execute(async (trx) => {
-    if (!(await invoiceNumberFree(trx, number))) throw conflict(`La facture ${number} existe déjà : elle n’a pas été enregistrée une seconde fois.`)
-    const inserted = await insertInvoice(trx, {
-      order_id: order.id, number, date, amount_excl_tax_cents: invoice.amountExclTaxCents, amount_incl_tax_cents: invoice.amountInclTaxCents,
-      paid_at: paid ? now : null, payment_reference: null, file_key: key, payment_attempt_id: null,
-    })
-    if (invoice.retry) await trx.insertInto('operator_requests').values({ kind: 'invoice', ...keyOf(invoice.retry), invoice_id: inserted.id }).execute()
-    await recordEvent(trx, { kind: 'invoice', orderId: order.id, ...invoiceEvent(number, invoice.amountInclTaxCents, order.raison_sociale), at: now })
-    return inserted
-  }))
+  const row = await storeWithRecord(storage, [{ key, bytes: invoice.bytes }], () =>
+    db.transaction().execute(async (trx) => {
+      if (!(await invoiceNumberFree(trx, number)))
+        throw conflict(`La facture ${number} existe déjà : elle n’a pas été enregistrée une seconde fois.`)
+      const inserted = await insertInvoice(trx, {
+        order_id: order.id,
+        number,
+        date,
+        amount_excl_tax_cents: invoice.amountExclTaxCents,
+        amount_incl_tax_cents: invoice.amountInclTaxCents,
+        paid_at: paid ? now : null,
+        payment_reference: null,
+        file_key: key,
+        payment_attempt_id: null,
+      })
+      if (invoice.retry)
+        await trx
+          .insertInto('operator_requests')
+          .values({ kind: 'invoice', ...keyOf(invoice.retry), invoice_id: inserted.id })
+          .execute()
+      await recordEvent(trx, {
+        kind: 'invoice',
+        orderId: order.id,
+        ...invoiceEvent(number, invoice.amountInclTaxCents, order.raison_sociale),
+        at: now,
+      })
+      return inserted
+    }),
+  )
   return {
-    id: row.id, domId: order.id, raisonSociale: order.raison_sociale, number, date: date.toISOString(),
-    amountExclTaxCents: invoice.amountExclTaxCents, amountInclTaxCents: invoice.amountInclTaxCents, paid,
+    id: row.id,
+    domId: order.id,
+    raisonSociale: order.raison_sociale,
+    number,
+    date: date.toISOString(),
+    amountExclTaxCents: invoice.amountExclTaxCents,
+    amountInclTaxCents: invoice.amountInclTaxCents,
+    paid,
   }
 }

@@ -68,12 +68,13 @@ export async function runOneJob(options: WorkerOptions & { name: string; only?: 
     await handler({
       job,
       signal,
-      finish: (write) => db.transaction().execute(async (trx) => {
-        if (!(await holdsJob(trx, job.id, name))) throw new JobLostError(job.id)
-        const result = await write(trx)
-        await markJobDone(trx, job.id, now())
-        return result
-      }),
+      finish: (write) =>
+        db.transaction().execute(async (trx) => {
+          if (!(await holdsJob(trx, job.id, name))) throw new JobLostError(job.id)
+          const result = await write(trx)
+          await markJobDone(trx, job.id, now())
+          return result
+        }),
     })
   } catch (error) {
     if (error instanceof JobLostError) {
@@ -89,11 +90,17 @@ export async function runOneJob(options: WorkerOptions & { name: string; only?: 
     }
     const permanent = error instanceof PermanentJobError
     const delay = permanent ? null : backoffDelay(job.attempts, options.backoffBaseMs ?? 10_000, options.backoffMaxMs ?? 10 * 60_000)
-    const message = error instanceof Error ? error.stack ?? error.message : String(error)
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error)
     const record = async () => {
       const outcome = await markJobFailed(db, job.id, name, message, now(), delay)
-      options.log?.error({ job: job.id, kind: job.kind, attempt: job.attempts, outcome, err: error },
-        permanent ? 'tâche abandonnée : échec définitif, sans nouvel essai' : outcome === 'failed' ? 'tâche abandonnée après ses essais' : 'tâche en échec, nouvel essai prévu')
+      options.log?.error(
+        { job: job.id, kind: job.kind, attempt: job.attempts, outcome, err: error },
+        permanent
+          ? 'tâche abandonnée : échec définitif, sans nouvel essai'
+          : outcome === 'failed'
+            ? 'tâche abandonnée après ses essais'
+            : 'tâche en échec, nouvel essai prévu',
+      )
     }
     try {
       await record()
@@ -111,7 +118,11 @@ export async function runOneJob(options: WorkerOptions & { name: string; only?: 
  * the database answers.
  */
 export class UnrecordedFailure extends Error {
-  constructor(readonly job: ClaimedJob, readonly record: () => Promise<void>, cause: unknown) {
+  constructor(
+    readonly job: ClaimedJob,
+    readonly record: () => Promise<void>,
+    cause: unknown,
+  ) {
     super(`échec de la tâche ${job.id} non enregistré`, { cause })
   }
 }
@@ -131,16 +142,17 @@ export function startJobWorker(options: WorkerOptions): JobWorker {
   let stopped = false
   let wakeUp: (() => void) | null = null
   let woken = false
-  const idle = () => new Promise<void>((resolve) => {
-    if (woken || stopped) return resolve()
-    const timer = setTimeout(done, pollMs)
-    function done() {
-      clearTimeout(timer)
-      wakeUp = null
-      resolve()
-    }
-    wakeUp = done
-  })
+  const idle = () =>
+    new Promise<void>((resolve) => {
+      if (woken || stopped) return resolve()
+      const timer = setTimeout(done, pollMs)
+      function done() {
+        clearTimeout(timer)
+        wakeUp = null
+        resolve()
+      }
+      wakeUp = done
+    })
   /** A failure still to write, first thing once the database answers (before claiming anything else). */
   let unrecorded: UnrecordedFailure | null = null
   const loop = (async () => {

@@ -21,14 +21,17 @@ function peakRss(): number {
   try {
     const hwm = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'))
     if (hwm) return Number(hwm[1]) * 1024
-  } catch { /* not Linux */ }
+  } catch {
+    /* not Linux */
+  }
   return process.memoryUsage.rss()
 }
 
 // Every 10 ms, on a thread of its own: a page's pictures decode at up to ~1 GB/s, so the process passes its ceiling by
 // a few tens of megabytes at most before it is killed.
 // It reports the process's peak (VmHWM) before the kill, which the API counts as the render process's peak.
-new Worker(`
+new Worker(
+  `
   const { workerData: { ceilingBytes, fd } } = require('node:worker_threads')
   const { readFileSync, writeSync } = require('node:fs')
   setInterval(() => {
@@ -39,7 +42,9 @@ new Worker(`
     try { writeSync(fd, peak + '\\n') } catch {}
     process.kill(process.pid, 'SIGKILL')
   }, 10)
-`, { eval: true, workerData: { ceilingBytes, fd: REPORT_FD } }).unref()
+`,
+  { eval: true, workerData: { ceilingBytes, fd: REPORT_FD } },
+).unref()
 
 await loadRenderer()
 lowerPriority()
@@ -49,11 +54,15 @@ function lowerPriority() {
   let tasks: string[] = []
   try {
     tasks = readdirSync('/proc/self/task')
-  } catch { /* not Linux */ }
+  } catch {
+    /* not Linux */
+  }
   for (const task of tasks.length ? tasks.map(Number) : [0]) {
     try {
       setPriority(task, RENDER_NICENESS)
-    } catch { /* a system that refuses: drawn at the API's priority */ }
+    } catch {
+      /* a system that refuses: drawn at the API's priority */
+    }
   }
 }
 
@@ -71,7 +80,12 @@ async function answer(request: RenderRequest): Promise<RenderReply> {
       return { type: 'layer', layer: await letter!.layer(request.number), peakRss: peakRss() }
     case 'draw':
       // A page left out needs no PDF open: a new render process after a kill draws its notice without opening the letter again.
-      if (request.mode === 'skip') return { type: 'drawn', page: { ...(await skippedPageImage(request.number)), layer: request.layer, scan: null }, peakRss: peakRss() }
+      if (request.mode === 'skip')
+        return {
+          type: 'drawn',
+          page: { ...(await skippedPageImage(request.number)), layer: request.layer, scan: null },
+          peakRss: peakRss(),
+        }
       return { type: 'drawn', page: await letter!.draw(request.number, request.mode, request.layer), peakRss: peakRss() }
     case 'close':
       await letter?.close()
@@ -81,7 +95,9 @@ async function answer(request: RenderRequest): Promise<RenderReply> {
 }
 
 process.on('message', (request: RenderRequest) => {
-  answer(request).then(reply, (error: unknown) => reply({ type: 'failed', message: error instanceof Error ? error.message : String(error), peakRss: peakRss() }))
+  answer(request).then(reply, (error: unknown) =>
+    reply({ type: 'failed', message: error instanceof Error ? error.message : String(error), peakRss: peakRss() }),
+  )
 })
 // The API gone (closed, or killed itself): nothing left to draw for.
 process.on('disconnect', () => process.exit(0))

@@ -20,8 +20,12 @@ export type RenderRequest =
   | { type: 'close' }
 
 export type RenderReply = (
-  | { type: 'ready' } | { type: 'opened'; pages: number } | { type: 'layer'; layer: string } | { type: 'drawn'; page: RenderedPage }
-  | { type: 'closed'; /** Its resident memory now, in bytes. */ rss: number } | { type: 'failed'; message: string }
+  | { type: 'ready' }
+  | { type: 'opened'; pages: number }
+  | { type: 'layer'; layer: string }
+  | { type: 'drawn'; page: RenderedPage }
+  | { type: 'closed' /** Its resident memory now, in bytes. */; rss: number }
+  | { type: 'failed'; message: string }
 ) & { /** The render process's peak resident memory so far, in bytes. */ peakRss: number }
 
 /**
@@ -56,7 +60,10 @@ export class RenderStartError extends Error {}
 export class RenderAbortedError extends Error {}
 /** One request passed a limit, or pdf.js failed on it: the page is drawn again with less, or left out. */
 class PageLimitError extends Error {
-  constructor(readonly kind: 'memory' | 'time' | 'crash' | 'failed', message: string) {
+  constructor(
+    readonly kind: 'memory' | 'time' | 'crash' | 'failed',
+    message: string,
+  ) {
     super(message)
   }
 }
@@ -99,14 +106,18 @@ function startProcess(): RenderProcess {
   const report = child.stdio[4] as Readable & { unref?: () => void }
   report.unref?.()
   let reported = ''
-  report.setEncoding('utf8').on('data', (text: string) => { reported += text })
+  report.setEncoding('utf8').on('data', (text: string) => {
+    reported += text
+  })
   const renderer: RenderProcess = {
     child,
     peakRss: 0,
-    closed: new Promise((resolve) => child.once('close', (code, signal) => {
-      const rss = Number(reported.trim().split('\n').pop())
-      resolve({ code, signal, reportedRss: rss > 0 ? rss : null })
-    })),
+    closed: new Promise((resolve) =>
+      child.once('close', (code, signal) => {
+        const rss = Number(reported.trim().split('\n').pop())
+        resolve({ code, signal, reportedRss: rss > 0 ? rss : null })
+      }),
+    ),
     ready: new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         child.kill('SIGKILL')
@@ -163,14 +174,22 @@ function ask(renderer: RenderProcess, request: RenderRequest, timeoutMs: number,
       else resolve(reply)
     }
     // After startProcess's own listener: `closed` is settled by then, with the memory the child's watch reported.
-    const onClose = () => void renderer.closed.then(({ code, signal: killedBy, reportedRss }) => {
-      settle()
-      if (renderer.endedFor === 'abort') return reject(new RenderAbortedError('rendu du courrier abandonné : processus de rendu arrêté'))
-      if (renderer.endedFor === 'time') return reject(new PageLimitError('time', `durée de rendu dépassée (${(timeoutMs / 1000).toLocaleString('fr-FR')} s)`))
-      // Killed by its own watch (or by the system, for want of memory).
-      if (killedBy === 'SIGKILL' && !renderer.endedFor) return reject(new PageLimitError('memory', `mémoire du processus de rendu dépassée (${mb(reportedRss ?? RENDER_MEMORY_CEILING_BYTES)} pour ${mb(RENDER_MEMORY_CEILING_BYTES)})`))
-      reject(new PageLimitError('crash', `processus de rendu arrêté (${killedBy ?? `code ${code}`})`))
-    })
+    const onClose = () =>
+      void renderer.closed.then(({ code, signal: killedBy, reportedRss }) => {
+        settle()
+        if (renderer.endedFor === 'abort') return reject(new RenderAbortedError('rendu du courrier abandonné : processus de rendu arrêté'))
+        if (renderer.endedFor === 'time')
+          return reject(new PageLimitError('time', `durée de rendu dépassée (${(timeoutMs / 1000).toLocaleString('fr-FR')} s)`))
+        // Killed by its own watch (or by the system, for want of memory).
+        if (killedBy === 'SIGKILL' && !renderer.endedFor)
+          return reject(
+            new PageLimitError(
+              'memory',
+              `mémoire du processus de rendu dépassée (${mb(reportedRss ?? RENDER_MEMORY_CEILING_BYTES)} pour ${mb(RENDER_MEMORY_CEILING_BYTES)})`,
+            ),
+          )
+        reject(new PageLimitError('crash', `processus de rendu arrêté (${killedBy ?? `code ${code}`})`))
+      })
     if (!child.connected) return reject(new PageLimitError('crash', 'processus de rendu déjà arrêté'))
     child.on('message', onMessage).once('close', onClose)
     if (signal?.aborted) return onAbort()
@@ -183,7 +202,7 @@ function ask(renderer: RenderProcess, request: RenderRequest, timeoutMs: number,
 /** The kept render process, or a new one once it says it is ready. */
 async function ready(signal?: AbortSignal): Promise<RenderProcess> {
   clearTimeout(idleTimer)
-  const renderer = current ??= startProcess()
+  const renderer = (current ??= startProcess())
   const onAbort = () => void end(renderer, 'abort')
   signal?.addEventListener('abort', onAbort, { once: true })
   try {
@@ -231,7 +250,10 @@ export function renderLetterPages(pdf: Uint8Array, options: RenderOptions): Prom
   return run
 }
 
-async function renderInTurn(pdf: Uint8Array, { timeoutMs, pageTimeoutMs = PAGE_RENDER_TIMEOUT_MS, signal, onPage }: RenderOptions): Promise<DrawnPage[]> {
+async function renderInTurn(
+  pdf: Uint8Array,
+  { timeoutMs, pageTimeoutMs = PAGE_RENDER_TIMEOUT_MS, signal, onPage }: RenderOptions,
+): Promise<DrawnPage[]> {
   if (signal?.aborted) throw new RenderAbortedError('rendu du courrier abandonné avant son début')
   const deadline = performance.now() + timeoutMs
   const left = () => deadline - performance.now()
@@ -270,7 +292,12 @@ async function renderInTurn(pdf: Uint8Array, { timeoutMs, pageTimeoutMs = PAGE_R
             const reply = await ask(renderer, { type: 'layer', number }, pageTime(), signal)
             layer = reply.type === 'layer' ? reply.layer : ''
           }
-          const reply = await ask(renderer, { type: 'draw', number, mode, layer: layer ?? '' }, mode === 'skip' ? NOTICE_TIMEOUT_MS : pageTime(), signal)
+          const reply = await ask(
+            renderer,
+            { type: 'draw', number, mode, layer: layer ?? '' },
+            mode === 'skip' ? NOTICE_TIMEOUT_MS : pageTime(),
+            signal,
+          )
           if (reply.type !== 'drawn') throw new Error(`réponse inattendue du processus de rendu : ${reply.type}`)
           const page: DrawnPage = { ...reply.page, number, mode, ...(reason ? { reason } : {}) }
           pages.push(page)

@@ -72,7 +72,8 @@ export interface PageImage {
 export type PageMode = 'full' | 'light' | 'skip'
 
 /** What the customer reads on a page drawn without its large pictures, and on a page left out. */
-export const LIGHT_PAGE_NOTICE = 'Aperçu allégé : les images trop lourdes de cette page ne sont pas affichées. Le courrier complet est dans son PDF (« Télécharger »).'
+export const LIGHT_PAGE_NOTICE =
+  'Aperçu allégé : les images trop lourdes de cette page ne sont pas affichées. Le courrier complet est dans son PDF (« Télécharger »).'
 export const skippedPageNotice = (page: number) =>
   `Page ${page} : trop lourde pour être affichée en aperçu. Elle se trouve, intacte, dans le PDF du courrier (« Télécharger »).`
 
@@ -130,7 +131,7 @@ export async function toWebp(png: Uint8Array, notice?: string): Promise<PageImag
 /** An A4 sheet saying that page `number` is left out of the preview: it never touches the PDF. */
 export async function skippedPageImage(number: number): Promise<PageImage> {
   const { createCanvas } = await canvasModule()
-  const [width, height] = [PAGE_IMAGE_WIDTH, Math.round(PAGE_IMAGE_WIDTH * 842 / 595)]
+  const [width, height] = [PAGE_IMAGE_WIDTH, Math.round((PAGE_IMAGE_WIDTH * 842) / 595)]
   const canvas = createCanvas(width, height)
   const context = canvas.getContext('2d')
   context.fillStyle = '#ffffff'
@@ -146,9 +147,13 @@ export async function skippedPageImage(number: number): Promise<PageImage> {
 }
 
 /** Control characters and the search's highlight markers never reach the index. */
-export const cleanText = (text: string) => text
-  .replace(/[\u0000-\u0008\u000b-\u001f\u007f\ue000\ue001]/g, ' ')
-  .replace(/[ \t]+/g, ' ').replace(/\s*\n\s*/g, '\n').trim().slice(0, MAX_TEXT_CHARS)
+export const cleanText = (text: string) =>
+  text
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f\ue000\ue001]/g, ' ')
+    .replace(/[ \t]+/g, ' ')
+    .replace(/\s*\n\s*/g, '\n')
+    .trim()
+    .slice(0, MAX_TEXT_CHARS)
 
 export interface RenderedPage extends PageImage {
   /** The page's text layer, cleaned. */
@@ -177,7 +182,8 @@ export async function openLetter(pdf: Uint8Array): Promise<OpenLetter> {
   const { getDocumentProxy, renderPageAsImage } = await unpdfModule()
   type Proxy = Awaited<ReturnType<typeof getDocumentProxy>>
   // A copy each time: pdf.js may take the buffer it is given.
-  const open = (options: typeof PDFJS_DOCUMENT_OPTIONS | typeof PDFJS_LIGHT_OPTIONS) => getDocumentProxy(new Uint8Array(pdf), { ...options })
+  const open = (options: typeof PDFJS_DOCUMENT_OPTIONS | typeof PDFJS_LIGHT_OPTIONS) =>
+    getDocumentProxy(new Uint8Array(pdf), { ...options })
   const whole = await open(PDFJS_DOCUMENT_OPTIONS)
   let light: Promise<Proxy> | undefined
   const drawn = async (proxy: Proxy, number: number) => {
@@ -191,13 +197,20 @@ export async function openLetter(pdf: Uint8Array): Promise<OpenLetter> {
       return cleanText(content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : '')).join(''))
     },
     async draw(number, mode, layer) {
-      if (mode === 'light') return { ...(await toWebp(await drawn(await (light ??= open(PDFJS_LIGHT_OPTIONS)), number), LIGHT_PAGE_NOTICE)), layer, scan: null }
+      if (mode === 'light')
+        return { ...(await toWebp(await drawn(await (light ??= open(PDFJS_LIGHT_OPTIONS)), number), LIGHT_PAGE_NOTICE)), layer, scan: null }
       const png = await drawn(whole, number)
       const thin = (layer.match(/\p{L}/gu)?.length ?? 0) < MIN_LAYER_LETTERS
       return { ...(await toWebp(png)), layer, scan: thin ? png : null }
     },
     async close() {
-      await Promise.all([whole.destroy(), light?.then((proxy) => proxy.destroy(), () => undefined)])
+      await Promise.all([
+        whole.destroy(),
+        light?.then(
+          (proxy) => proxy.destroy(),
+          () => undefined,
+        ),
+      ])
     },
   }
 }
@@ -207,7 +220,8 @@ export async function renderPages(pdf: Uint8Array): Promise<RenderedPage[]> {
   const letter = await openLetter(pdf)
   try {
     const pages: RenderedPage[] = []
-    for (let number = 1; number <= Math.min(letter.pages, MAX_PAGE_IMAGES); number++) pages.push(await letter.draw(number, 'full', await letter.layer(number)))
+    for (let number = 1; number <= Math.min(letter.pages, MAX_PAGE_IMAGES); number++)
+      pages.push(await letter.draw(number, 'full', await letter.layer(number)))
     return pages
   } finally {
     await letter.close()

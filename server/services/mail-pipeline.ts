@@ -29,7 +29,11 @@ export function enqueueLetterPipeline(db: Db, documentId: number) {
 
 /** The same for several letters, in one statement. */
 export function enqueueLetterPipelines(db: Db, documentIds: number[]) {
-  return enqueueJobs(db, LETTER_JOB, documentIds.map((documentId) => ({ documentId })))
+  return enqueueJobs(
+    db,
+    LETTER_JOB,
+    documentIds.map((documentId) => ({ documentId })),
+  )
 }
 
 export interface RenderedLetter {
@@ -80,7 +84,11 @@ async function readWithin(ocr: Ocr, scan: Uint8Array, timeoutMs: number, signal?
  * is drawn and within OCR_PAGE_TIMEOUT_MS. When `signal` aborts (the server closing) the drawing is ended at once, and
  * no further page is read.
  */
-export async function renderLetter(pdf: Uint8Array, ocr: Ocr, { timeoutMs, pageTimeoutMs, ocrPageTimeoutMs = OCR_PAGE_TIMEOUT_MS, signal }: RenderLimits): Promise<RenderedLetter> {
+export async function renderLetter(
+  pdf: Uint8Array,
+  ocr: Ocr,
+  { timeoutMs, pageTimeoutMs, ocrPageTimeoutMs = OCR_PAGE_TIMEOUT_MS, signal }: RenderLimits,
+): Promise<RenderedLetter> {
   const texts: (string | null)[] = []
   const ocrTimeouts: number[] = []
   let ocrPages = 0
@@ -95,20 +103,28 @@ export async function renderLetter(pdf: Uint8Array, ocr: Ocr, { timeoutMs, pageT
     else texts[page.number - 1] = text && cleanText(text)
   }
   const pages = await renderLetterPages(pdf, {
-    timeoutMs, pageTimeoutMs, signal,
+    timeoutMs,
+    pageTimeoutMs,
+    signal,
     onPage: (page) => {
       const scan = page.scan
       if (!scan) return void (texts[page.number - 1] = page.layer)
       // Read while the next page is drawn; the picture is let go once read.
       page.scan = null
-      reading = reading.then(() => read(page, scan)).catch((error: unknown) => { unread ??= error })
+      reading = reading
+        .then(() => read(page, scan))
+        .catch((error: unknown) => {
+          unread ??= error
+        })
     },
   }).finally(() => reading)
   if (unread) throw unread
   const text = cleanText(texts.filter((t) => t).join('\n\n'))
   return {
     pages: pages.map(({ bytes, width, height, mode, reason }) => ({ bytes, width, height, mode, ...(reason ? { reason } : {}) })),
-    text: text || null, ocrPages, ocrTimeouts,
+    text: text || null,
+    ocrPages,
+    ocrTimeouts,
   }
 }
 
@@ -138,23 +154,51 @@ export function letterPipelineJob({ db, storage, ocr, log, renderTimeoutMs, page
     if (!letter || !pdf) return void (await finish(async () => undefined))
     let rendered: RenderedLetter
     try {
-      rendered = await renderLetter(pdf, ocr, { timeoutMs: renderTimeoutMs ?? letterRenderTimeoutMs(letter.pages), pageTimeoutMs, ocrPageTimeoutMs, signal })
+      rendered = await renderLetter(pdf, ocr, {
+        timeoutMs: renderTimeoutMs ?? letterRenderTimeoutMs(letter.pages),
+        pageTimeoutMs,
+        ocrPageTimeoutMs,
+        signal,
+      })
     } catch (error) {
       // The same file would fail the same way at every attempt.
       if (error instanceof UnreadableLetterError) throw new PermanentJobError(error.message, { cause: error })
       throw error
     }
-    const lessened = rendered.pages.flatMap((page, i) => (page.mode === 'full' ? [] : [{ page: i + 1, rendu: MODE_NAMES[page.mode], cause: page.reason }]))
-    if (lessened.length) log?.warn({ documentId, pages: lessened }, 'aperçu du courrier allégé : pages dessinées sans leurs grandes images ou omises (le PDF reste entier)')
-    if (rendered.ocrTimeouts.length) log?.warn({ documentId, pages: rendered.ocrTimeouts, limiteMs: ocrPageTimeoutMs ?? OCR_PAGE_TIMEOUT_MS }, 'OCR abandonné sur des pages trop longues à lire : leur texte manque à la recherche')
+    const lessened = rendered.pages.flatMap((page, i) =>
+      page.mode === 'full' ? [] : [{ page: i + 1, rendu: MODE_NAMES[page.mode], cause: page.reason }],
+    )
+    if (lessened.length)
+      log?.warn(
+        { documentId, pages: lessened },
+        'aperçu du courrier allégé : pages dessinées sans leurs grandes images ou omises (le PDF reste entier)',
+      )
+    if (rendered.ocrTimeouts.length)
+      log?.warn(
+        { documentId, pages: rendered.ocrTimeouts, limiteMs: ocrPageTimeoutMs ?? OCR_PAGE_TIMEOUT_MS },
+        'OCR abandonné sur des pages trop longues à lire : leur texte manque à la recherche',
+      )
     const deadline = rendered.text ? findDeadline(rendered.text, letter.received_at) : null
     const suffix = Math.random().toString(36).slice(2, 8)
     // Beside the PDF: documents/2026-11/<uuid>.pdf → documents/2026-11/<uuid>-p1-<suffix>.webp
-    const files = rendered.pages.map((page, i) => ({ key: `${letter.file_key.replace(/\.pdf$/, '')}-p${i + 1}-${suffix}.webp`, bytes: page.bytes }))
-    await storeWithRecord(storage, files, () => finish((trx) => saveLetterPipelineResult(trx, documentId, {
-      pages: rendered.pages.map((page, i) => ({ fileKey: files[i]!.key, contentType: 'image/webp', width: page.width, height: page.height, bytes: page.bytes.length })),
-      text: rendered.text,
-      deadline,
-    })))
+    const files = rendered.pages.map((page, i) => ({
+      key: `${letter.file_key.replace(/\.pdf$/, '')}-p${i + 1}-${suffix}.webp`,
+      bytes: page.bytes,
+    }))
+    await storeWithRecord(storage, files, () =>
+      finish((trx) =>
+        saveLetterPipelineResult(trx, documentId, {
+          pages: rendered.pages.map((page, i) => ({
+            fileKey: files[i]!.key,
+            contentType: 'image/webp',
+            width: page.width,
+            height: page.height,
+            bytes: page.bytes.length,
+          })),
+          text: rendered.text,
+          deadline,
+        }),
+      ),
+    )
   }
 }

@@ -12,7 +12,13 @@ import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import type { Logger } from 'pino'
 import type { Listen } from '../db/connect.ts'
-import { deleteLiveStreams, deleteLiveStreamsBeyond, deleteStaleLiveStreams, insertLiveStream, touchLiveStreams } from '../db/repositories/notifications.ts'
+import {
+  deleteLiveStreams,
+  deleteLiveStreamsBeyond,
+  deleteStaleLiveStreams,
+  insertLiveStream,
+  touchLiveStreams,
+} from '../db/repositories/notifications.ts'
 import type { Db } from '../db/schema.ts'
 
 export const STREAMS_PER_USER = 5
@@ -26,7 +32,10 @@ export const STALE_MS = 35_000
 export type EndReason = 'replaced' | 'lost'
 
 /** What crosses NOTIFY: the rows deleted (their streams are to end), and the schema, as test schemas share one PostgreSQL. */
-interface TakenOverSignal { schema: string; ids: number[] }
+interface TakenOverSignal {
+  schema: string
+  ids: number[]
+}
 
 export interface StreamLimitOptions {
   perUser?: number
@@ -87,7 +96,10 @@ export function streamLimit(db: Db, listen: Listen, log: Pick<Logger, 'error'>, 
     try {
       const ids = [...held].filter(([, place]) => place.committed).map(([id]) => id)
       const alive = await touchLiveStreams(db, ids)
-      endHeld(ids.filter((id) => !alive.has(id)), 'lost')
+      endHeld(
+        ids.filter((id) => !alive.has(id)),
+        'lost',
+      )
       await deleteStaleLiveStreams(db, staleMs)
     } finally {
       refreshing = false
@@ -115,20 +127,26 @@ export function streamLimit(db: Db, listen: Listen, log: Pick<Logger, 'error'>, 
     async take(userId: number, end: (reason: EndReason) => void): Promise<{ release(): void }> {
       if (closed) throw new Error('serveur en cours d’arrêt')
       let id = 0
-      const endedHere = await db.transaction().execute(async (trx) => {
-        // One user's streams are counted one opening at a time, in every instance (two keys: the schema's and the user).
-        await sql`select pg_advisory_xact_lock(hashtext(current_schema() || '.' || ${STREAMS_CHANNEL}), ${userId}::int)`.execute(trx)
-        id = await insertLiveStream(trx, userId, instance)
-        // Known before the commit: a NOTIFY ending it cannot come before it is listed here.
-        held.set(id, { end, committed: false })
-        const ended = await deleteLiveStreamsBeyond(trx, userId, perUser, staleMs)
-        const elsewhere = ended.filter((other) => !held.has(other))
-        if (elsewhere.length) await sql`select pg_notify(${STREAMS_CHANNEL}, json_build_object('schema', current_schema(), 'ids', ${JSON.stringify(elsewhere)}::json)::text)`.execute(trx)
-        return ended.filter((other) => held.has(other))
-      }).catch((error: unknown) => {
-        if (id) held.delete(id)
-        throw error
-      })
+      const endedHere = await db
+        .transaction()
+        .execute(async (trx) => {
+          // One user's streams are counted one opening at a time, in every instance (two keys: the schema's and the user).
+          await sql`select pg_advisory_xact_lock(hashtext(current_schema() || '.' || ${STREAMS_CHANNEL}), ${userId}::int)`.execute(trx)
+          id = await insertLiveStream(trx, userId, instance)
+          // Known before the commit: a NOTIFY ending it cannot come before it is listed here.
+          held.set(id, { end, committed: false })
+          const ended = await deleteLiveStreamsBeyond(trx, userId, perUser, staleMs)
+          const elsewhere = ended.filter((other) => !held.has(other))
+          if (elsewhere.length)
+            await sql`select pg_notify(${STREAMS_CHANNEL}, json_build_object('schema', current_schema(), 'ids', ${JSON.stringify(elsewhere)}::json)::text)`.execute(
+              trx,
+            )
+          return ended.filter((other) => held.has(other))
+        })
+        .catch((error: unknown) => {
+          if (id) held.delete(id)
+          throw error
+        })
       const place = held.get(id)
       if (place) place.committed = true
       timer ??= setInterval(() => {

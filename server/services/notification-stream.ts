@@ -60,7 +60,11 @@ export function notificationHub(db: Db, listen: Listen, log: Pick<Logger, 'error
 
   /** Of these streams, those whose session is still valid (one statement); the others are ended. */
   async function signedIn(candidates: LiveStream[]): Promise<LiveStream[]> {
-    const valid = await validSessionHashes(db, candidates.map((s) => s.tokenHash), clock.now())
+    const valid = await validSessionHashes(
+      db,
+      candidates.map((s) => s.tokenHash),
+      clock.now(),
+    )
     const kept: LiveStream[] = []
     for (const stream of candidates) {
       if (!streams.has(stream)) continue // ended or closed meanwhile

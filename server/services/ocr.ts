@@ -26,10 +26,12 @@ const OCR_NICENESS = 10
  */
 function lowPriorityWorker(require: NodeJS.Require): URL {
   const script = JSON.stringify(require.resolve('tesseract.js/src/worker-script/node/index.js'))
-  return new URL(`data:text/javascript,${encodeURIComponent(`import { setPriority } from 'node:os'
+  return new URL(
+    `data:text/javascript,${encodeURIComponent(`import { setPriority } from 'node:os'
 import { createRequire } from 'node:module'
 try { setPriority(${OCR_NICENESS}) } catch {}
-createRequire(${script})(${script})`)}`)
+createRequire(${script})(${script})`)}`,
+  )
 }
 
 export function tesseractOcr(): Ocr {
@@ -37,13 +39,19 @@ export function tesseractOcr(): Ocr {
   const require = createRequire(import.meta.url)
   const start = () => {
     // tesseract.js itself is loaded then too, not at start.
-    worker ??= import('tesseract.js').then(({ createWorker }) => createWorker('fra', 1, {
-      langPath: (require('@tesseract.js-data/fra') as { langPath: string }).langPath, gzip: true, cacheMethod: 'none',
-      // Worker's own type: tesseract.js hands it to `new Worker` as it is.
-      workerPath: lowPriorityWorker(require) as unknown as string,
-    }))
+    worker ??= import('tesseract.js').then(({ createWorker }) =>
+      createWorker('fra', 1, {
+        langPath: (require('@tesseract.js-data/fra') as { langPath: string }).langPath,
+        gzip: true,
+        cacheMethod: 'none',
+        // Worker's own type: tesseract.js hands it to `new Worker` as it is.
+        workerPath: lowPriorityWorker(require) as unknown as string,
+      }),
+    )
     // A failed start is not kept: the next letter tries again.
-    worker.catch(() => { worker = null })
+    worker.catch(() => {
+      worker = null
+    })
     return worker
   }
   const stop = async () => {
@@ -68,10 +76,13 @@ export function tesseractOcr(): Ocr {
         onAbort = () => {
           // Only the worker this reading uses: a later one may already be reading the next page.
           if (worker === running) worker = null
-          void running.then(async (w) => {
-            await handed
-            await w.terminate()
-          }, () => undefined)
+          void running.then(
+            async (w) => {
+              await handed
+              await w.terminate()
+            },
+            () => undefined,
+          )
           reject(signal!.reason)
         }
         signal?.addEventListener('abort', onAbort, { once: true })

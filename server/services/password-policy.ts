@@ -5,8 +5,14 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { strengthProblem } from '../contract/rules/password-strength.ts'
-import { MIN_PASSWORD_LENGTH, PASSWORD_TOO_COMMON, PASSWORD_TOO_SHORT, PASSWORD_TOO_SIMPLE, isTooSimplePassword, passwordLength } from '../contract/rules/password.ts'
-
+import {
+  MIN_PASSWORD_LENGTH,
+  PASSWORD_TOO_COMMON,
+  PASSWORD_TOO_SHORT,
+  PASSWORD_TOO_SIMPLE,
+  isTooSimplePassword,
+  passwordLength,
+} from '../contract/rules/password.ts'
 
 export const passwordMessages = { tooShort: PASSWORD_TOO_SHORT, common: PASSWORD_TOO_COMMON, tooSimple: PASSWORD_TOO_SIMPLE } as const
 
@@ -14,14 +20,19 @@ let common: Set<string> | undefined
 
 // The pre-built server (dist-server/, esbuild.server.mjs) carries its copy of the list beside it.
 declare const __COMMON_PASSWORDS_FILE__: string | undefined
-const commonPasswordsFile = typeof __COMMON_PASSWORDS_FILE__ === 'string'
-  ? join(import.meta.dirname, __COMMON_PASSWORDS_FILE__)
-  : join(import.meta.dirname, '..', 'data', 'common-passwords.txt')
+const commonPasswordsFile =
+  typeof __COMMON_PASSWORDS_FILE__ === 'string'
+    ? join(import.meta.dirname, __COMMON_PASSWORDS_FILE__)
+    : join(import.meta.dirname, '..', 'data', 'common-passwords.txt')
 
 /** The shipped list of the most common passwords (server/data/common-passwords.txt), lower case. */
 export function commonPasswords(): Set<string> {
-  common ??= new Set(readFileSync(commonPasswordsFile, 'utf8')
-    .split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#')))
+  common ??= new Set(
+    readFileSync(commonPasswordsFile, 'utf8')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '' && !line.startsWith('#')),
+  )
   return common
 }
 

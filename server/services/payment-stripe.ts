@@ -11,22 +11,34 @@ export function stripePaymentProvider(secretKey: string, client: Stripe = new St
       ? { id: pm.id, brand: pm.card.brand, last4: pm.card.last4, expMonth: pm.card.exp_month, expYear: pm.card.exp_year }
       : null
   const toSubscription = (s: Stripe.Subscription): Subscription => ({
-    id: s.id, object: 'subscription', status: s.status, cancel_at_period_end: s.cancel_at_period_end,
+    id: s.id,
+    object: 'subscription',
+    status: s.status,
+    cancel_at_period_end: s.cancel_at_period_end,
     current_period_end: (s as unknown as { current_period_end?: number }).current_period_end ?? s.items.data[0]?.current_period_end ?? 0,
     items: {
       object: 'list',
       data: s.items.data.map((i) => {
         const p = i.plan
         return {
-          id: i.id, quantity: i.quantity ?? 1,
-          plan: { id: p.id, nickname: p.nickname ?? '', amount: p.amount ?? 0, currency: p.currency, interval: p.interval === 'year' ? 'year' : 'month', product: typeof p.product === 'string' ? p.product : p.product?.id ?? '' },
+          id: i.id,
+          quantity: i.quantity ?? 1,
+          plan: {
+            id: p.id,
+            nickname: p.nickname ?? '',
+            amount: p.amount ?? 0,
+            currency: p.currency,
+            interval: p.interval === 'year' ? 'year' : 'month',
+            product: typeof p.product === 'string' ? p.product : (p.product?.id ?? ''),
+          },
         }
       }),
     },
   })
   const fail = (error: unknown): never => {
     if (error instanceof Stripe.errors.StripeCardError) throw new PaymentError('Votre carte a été refusée.')
-    if (error instanceof Stripe.errors.StripeInvalidRequestError) throw new PaymentError('Le fournisseur de paiement a refusé la demande.', 400)
+    if (error instanceof Stripe.errors.StripeInvalidRequestError)
+      throw new PaymentError('Le fournisseur de paiement a refusé la demande.', 400)
     throw error
   }
   const retrieve = async (id: string) => {
@@ -72,25 +84,43 @@ export function stripePaymentProvider(secretKey: string, client: Stripe = new St
       return method
     },
     async createCardSetupIntent(customerId, orderId) {
-      const intent = await client.setupIntents.create({
-        customer: customerId, usage: 'off_session', allowed_payment_method_types: ['card'], metadata: orderId === null ? {} : { orderId: String(orderId) },
-      }).catch(fail)
+      const intent = await client.setupIntents
+        .create({
+          customer: customerId,
+          usage: 'off_session',
+          allowed_payment_method_types: ['card'],
+          metadata: orderId === null ? {} : { orderId: String(orderId) },
+        })
+        .catch(fail)
       if (!intent.client_secret) throw new Error(`SetupIntent ${intent.id} sans client_secret`)
       return { clientSecret: intent.client_secret }
     },
     async charge({ customerId, paymentMethodId, amountCents, description, idempotencyKey }) {
-      const intent = await client.paymentIntents.create({
-        amount: amountCents, currency: 'eur', customer: customerId, description, payment_method: paymentMethodId, off_session: true, confirm: true,
-        // Found again by findCharge once Stripe has forgotten the idempotency key.
-        metadata: { payment_attempt: idempotencyKey },
-      }, { idempotencyKey }).catch(fail)
+      const intent = await client.paymentIntents
+        .create(
+          {
+            amount: amountCents,
+            currency: 'eur',
+            customer: customerId,
+            description,
+            payment_method: paymentMethodId,
+            off_session: true,
+            confirm: true,
+            // Found again by findCharge once Stripe has forgotten the idempotency key.
+            metadata: { payment_attempt: idempotencyKey },
+          },
+          { idempotencyKey },
+        )
+        .catch(fail)
       // 'processing' and the like: not refused, not paid yet; the retry with the same key will tell.
       if (intent.status !== 'succeeded') throw new Error(`paiement ${intent.id} dans l’état ${intent.status}`)
       return { id: intent.id }
     },
     async findCharge({ customerId, idempotencyKey }) {
       // The search index lags by a minute at most; an attempt is looked up this way only after a day.
-      const found = await client.paymentIntents.search({ query: `customer:'${customerId}' AND metadata['payment_attempt']:'${idempotencyKey}'` })
+      const found = await client.paymentIntents.search({
+        query: `customer:'${customerId}' AND metadata['payment_attempt']:'${idempotencyKey}'`,
+      })
       const succeeded = found.data.find((intent) => intent.status === 'succeeded')
       if (succeeded) return { id: succeeded.id }
       const pending = found.data.find((intent) => !['canceled', 'requires_payment_method'].includes(intent.status))

@@ -4,21 +4,39 @@
 import { randomBytes } from 'node:crypto'
 import type { PaymentMethod, Subscription } from '../contract/index.ts'
 import {
-  addTestSubscriptionItem, attachTestPaymentMethod, findTestChargeId, findTestCustomerPaymentMethod, findTestPaymentMethod, findTestSubscription, findTestSubscriptionPaymentMethod, insertTestCharge,
-  insertTestCustomer, insertTestPaymentMethod, insertTestSubscription, setTestCustomerPaymentMethod,
-  setTestSubscriptionPaymentMethod, testPaymentMethodDeclinesCharges,
+  addTestSubscriptionItem,
+  attachTestPaymentMethod,
+  findTestChargeId,
+  findTestCustomerPaymentMethod,
+  findTestPaymentMethod,
+  findTestSubscription,
+  findTestSubscriptionPaymentMethod,
+  insertTestCharge,
+  insertTestCustomer,
+  insertTestPaymentMethod,
+  insertTestSubscription,
+  setTestCustomerPaymentMethod,
+  setTestSubscriptionPaymentMethod,
+  testPaymentMethodDeclinesCharges,
 } from '../db/repositories/test-payment-provider.ts'
 import type { Db } from '../db/schema.ts'
 import { plans } from './plans.ts'
 
 export class PaymentError extends Error {
-  constructor(message: string, readonly statusCode = 402) {
+  constructor(
+    message: string,
+    readonly statusCode = 402,
+  ) {
     super(message)
   }
 }
 
-
-export interface TestCard { number: string; expMonth: number; expYear: number; cvc: string }
+export interface TestCard {
+  number: string
+  expMonth: number
+  expYear: number
+  cvc: string
+}
 
 export interface ChargeRequest {
   customerId: string
@@ -97,15 +115,29 @@ export const testProviderRows = {
     await insertTestCustomer(db, id, defaultPaymentMethod)
     return id
   },
-  async paymentMethod(db: Db, customerId: string | null, card: { brand: string; last4: string; expMonth: number; expYear: number; declinesCharges?: boolean }): Promise<string> {
+  async paymentMethod(
+    db: Db,
+    customerId: string | null,
+    card: { brand: string; last4: string; expMonth: number; expYear: number; declinesCharges?: boolean },
+  ): Promise<string> {
     const id = providerId('pm')
     await insertTestPaymentMethod(db, id, customerId, card)
     return id
   },
-  async subscription(db: Db, customerId: string, planIds: string[], currentPeriodEnd: Date, defaultPaymentMethod: string | null = null): Promise<string> {
+  async subscription(
+    db: Db,
+    customerId: string,
+    planIds: string[],
+    currentPeriodEnd: Date,
+    defaultPaymentMethod: string | null = null,
+  ): Promise<string> {
     const id = providerId('sub')
     await insertTestSubscription(db, {
-      id, customerId, items: planIds.map(item), currentPeriodEnd: Math.floor(currentPeriodEnd.getTime() / 1000), defaultPaymentMethod,
+      id,
+      customerId,
+      items: planIds.map(item),
+      currentPeriodEnd: Math.floor(currentPeriodEnd.getTime() / 1000),
+      defaultPaymentMethod,
     })
     return id
   },
@@ -159,7 +191,16 @@ export function testPaymentProvider(db: Db, now: () => Date): PaymentProvider {
       if (await testPaymentMethodDeclinesCharges(db, method.id)) {
         throw new PaymentError('Votre carte a été refusée par votre banque : aucun montant n’a été prélevé. Essayez une autre carte.')
       }
-      return { id: await insertTestCharge(db, { id: providerId('ch'), customerId, paymentMethodId: method.id, amountCents, description, idempotencyKey }) }
+      return {
+        id: await insertTestCharge(db, {
+          id: providerId('ch'),
+          customerId,
+          paymentMethodId: method.id,
+          amountCents,
+          description,
+          idempotencyKey,
+        }),
+      }
     },
     async findCharge({ idempotencyKey }) {
       const id = await findTestChargeId(db, idempotencyKey)
@@ -168,14 +209,22 @@ export function testPaymentProvider(db: Db, now: () => Date): PaymentProvider {
     async createTestPaymentMethod(card) {
       const number = card.number.replace(/[\s-]/g, '')
       const known = testCards[number]
-      if (!known) throw new PaymentError('Seuls les numéros de carte de test du fournisseur de paiement sont acceptés (par exemple 4242 4242 4242 4242).', 400)
+      if (!known)
+        throw new PaymentError(
+          'Seuls les numéros de carte de test du fournisseur de paiement sont acceptés (par exemple 4242 4242 4242 4242).',
+          400,
+        )
       if (known.declined) throw new PaymentError('Votre carte a été refusée.')
       const today = now()
       if (card.expYear < today.getFullYear() || (card.expYear === today.getFullYear() && card.expMonth < today.getMonth() + 1)) {
         throw new PaymentError("La date d'expiration de la carte est dépassée.", 400)
       }
       const id = await testProviderRows.paymentMethod(db, null, {
-        brand: known.brand, last4: number.slice(-4), expMonth: card.expMonth, expYear: card.expYear, declinesCharges: known.declinesCharges,
+        brand: known.brand,
+        last4: number.slice(-4),
+        expMonth: card.expMonth,
+        expYear: card.expYear,
+        declinesCharges: known.declinesCharges,
       })
       return (await paymentMethod(id))!
     },

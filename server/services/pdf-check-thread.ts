@@ -13,10 +13,11 @@ declare const __PDF_CHECK_WORKER__: string | undefined
 
 const thread = workerThread<Uint8Array, PdfReading>({
   name: 'de vérification des PDF',
-  entry: typeof __PDF_CHECK_WORKER__ === 'string'
-    // The built server (esbuild.server.mjs): the worker is an entry of its own beside server.mjs.
-    ? { built: new URL(__PDF_CHECK_WORKER__, import.meta.url) }
-    : { source: new URL('./pdf-check-worker.ts', import.meta.url) },
+  entry:
+    typeof __PDF_CHECK_WORKER__ === 'string'
+      ? // The built server (esbuild.server.mjs): the worker is an entry of its own beside server.mjs.
+        { built: new URL(__PDF_CHECK_WORKER__, import.meta.url) }
+      : { source: new URL('./pdf-check-worker.ts', import.meta.url) },
   resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32 },
 })
 

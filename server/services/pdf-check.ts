@@ -2,8 +2,18 @@
 // whole structure parsed by pdf-lib, within a bound on what it inflates, and no JavaScript or Launch action anywhere.
 import { constants, inflateSync } from 'node:zlib'
 import {
-  decodePDFRawStream, PDFArray, type PDFContext, PDFDict, PDFDocument, PDFName, PDFObjectStreamParser, PDFRawStream, PDFRef,
-  PDFStream, PDFXRefStreamParser, type PDFObject,
+  decodePDFRawStream,
+  PDFArray,
+  type PDFContext,
+  PDFDict,
+  PDFDocument,
+  PDFName,
+  PDFObjectStreamParser,
+  PDFRawStream,
+  PDFRef,
+  PDFStream,
+  PDFXRefStreamParser,
+  type PDFObject,
 } from 'pdf-lib'
 import type { PdfReading } from './pdf-check-thread.ts'
 import { MAX_PDF_PAGES } from './pdf-limits.ts'

@@ -27,12 +27,60 @@ const euros = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR
 
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i)
 /** What the standard PDF fonts draw (WinAnsi): ASCII, Latin-1, and Windows-1252's letters and signs of 0x80–0x9F. */
-const WIN_ANSI = new Set([...range(0x20, 0x7e), ...range(0xa1, 0xff), 0x152, 0x153, 0x160, 0x161, 0x178, 0x17d, 0x17e, 0x192, 0x2c6,
-  0x2dc, 0x2013, 0x2014, 0x2018, 0x2019, 0x201a, 0x201c, 0x201d, 0x201e, 0x2020, 0x2021, 0x2022, 0x2026, 0x2030, 0x2039, 0x203a, 0x20ac, 0x2122])
+const WIN_ANSI = new Set([
+  ...range(0x20, 0x7e),
+  ...range(0xa1, 0xff),
+  0x152,
+  0x153,
+  0x160,
+  0x161,
+  0x178,
+  0x17d,
+  0x17e,
+  0x192,
+  0x2c6,
+  0x2dc,
+  0x2013,
+  0x2014,
+  0x2018,
+  0x2019,
+  0x201a,
+  0x201c,
+  0x201d,
+  0x201e,
+  0x2020,
+  0x2021,
+  0x2022,
+  0x2026,
+  0x2030,
+  0x2039,
+  0x203a,
+  0x20ac,
+  0x2122,
+])
 /** Letters Unicode does not decompose into a base letter and a mark, and dashes and primes outside WinAnsi. */
 const NEAREST: Record<string, string> = {
-  Ł: 'L', ł: 'l', Đ: 'D', đ: 'd', Ħ: 'H', ħ: 'h', ı: 'i', Ŧ: 'T', ŧ: 't', Ŋ: 'N', ŋ: 'n', ĸ: 'k', ſ: 's', Ə: 'E', ə: 'e',
-  '\u2010': '-', '\u2011': '-', '\u2012': '-', '\u2212': '-', '\u2032': "'", '\u2033': '"',
+  Ł: 'L',
+  ł: 'l',
+  Đ: 'D',
+  đ: 'd',
+  Ħ: 'H',
+  ħ: 'h',
+  ı: 'i',
+  Ŧ: 'T',
+  ŧ: 't',
+  Ŋ: 'N',
+  ŋ: 'n',
+  ĸ: 'k',
+  ſ: 's',
+  Ə: 'E',
+  ə: 'e',
+  '\u2010': '-',
+  '\u2011': '-',
+  '\u2012': '-',
+  '\u2212': '-',
+  '\u2032': "'",
+  '\u2033': '"',
 }
 const drawable = (text: string) => [...text].every((char) => WIN_ANSI.has(char.codePointAt(0)!))
 
@@ -108,7 +156,11 @@ export function letterPdf(letter: LetterContent): Promise<Uint8Array> {
         text(page, `${letter.place}, le ${longDate.format(letter.date)}`, 330, 610)
         text(page, `Objet : ${letter.subject}`, 56, 560, 10, bold)
         let y = 520
-        for (const paragraph of ['Madame, Monsieur,', ...letter.paragraphs, 'Nous vous prions d\u2019agréer, Madame, Monsieur, l\u2019expression de nos salutations distinguées.']) {
+        for (const paragraph of [
+          'Madame, Monsieur,',
+          ...letter.paragraphs,
+          'Nous vous prions d\u2019agréer, Madame, Monsieur, l\u2019expression de nos salutations distinguées.',
+        ]) {
           for (const line of wrap(paragraph, regular, 10, 480)) {
             text(page, line, 56, y)
             y -= 14
@@ -118,8 +170,12 @@ export function letterPdf(letter: LetterContent): Promise<Uint8Array> {
         text(page, letter.sender, 330, y - 20, 10, bold)
       } else {
         text(page, `${letter.subject} (suite)`, 56, 780, 10, bold)
-        wrap('Annexe : relevé détaillé des éléments mentionnés en première page, à conserver avec vos pièces comptables.', regular, 10, 480)
-          .forEach((l, i) => text(page, l, 56, 750 - i * 14))
+        wrap(
+          'Annexe : relevé détaillé des éléments mentionnés en première page, à conserver avec vos pièces comptables.',
+          regular,
+          10,
+          480,
+        ).forEach((l, i) => text(page, l, 56, 750 - i * 14))
       }
       text(page, `Page ${n}/${letter.pages ?? 1}`, 500, 30, 8)
     }

@@ -10,9 +10,14 @@ import { deleteExpiredRateLimits } from '../db/repositories/rate-limits.ts'
 import { deleteExpiredCredentials } from '../db/repositories/users.ts'
 import type { Db } from '../db/schema.ts'
 
-export async function pruneExpiredRows(db: Db, now: Date): Promise<{ rateLimits: number; apiTokens: number; passwordResets: number; revertLinks: number; jobs: number }> {
+export async function pruneExpiredRows(
+  db: Db,
+  now: Date,
+): Promise<{ rateLimits: number; apiTokens: number; passwordResets: number; revertLinks: number; jobs: number }> {
   return {
-    rateLimits: await deleteExpiredRateLimits(db, now), ...(await deleteExpiredCredentials(db, now)), revertLinks: await deleteOldRevertLinks(db, now),
+    rateLimits: await deleteExpiredRateLimits(db, now),
+    ...(await deleteExpiredCredentials(db, now)),
+    revertLinks: await deleteOldRevertLinks(db, now),
     jobs: await deleteFinishedJobs(db, now),
   }
 }

@@ -16,9 +16,15 @@ export const SECURITY_NOTICE_JOB = 'security-notice'
 export const SECURITY_NOTICE_ATTEMPTS = 14
 
 export type SecurityNotice =
-  | { kind: 'email-changed'; to: string; firstname: string; newEmail: string; days: number
-    /** The revert link made by the change (its token is not kept), or null when another link holds. */
-    revertLinkId: number | null }
+  | {
+      kind: 'email-changed'
+      to: string
+      firstname: string
+      newEmail: string
+      days: number
+      /** The revert link made by the change (its token is not kept), or null when another link holds. */
+      revertLinkId: number | null
+    }
   | { kind: 'passkey-added'; to: string; firstname: string; name: string }
 
 type NoticeDeps = Pick<AppDeps, 'db' | 'config' | 'clock' | 'mailer' | 'jobs'>
@@ -35,9 +41,10 @@ export function noticeMail(notice: SecurityNotice, config: AppDeps['config'], re
     }
   }
   const link = revertToken === null ? undefined : `${publicUrl}/retablir-adresse/${revertToken}`
-  const undo = link === undefined
-    ? `Si vous n’êtes pas à l’origine de ce changement, écrivez-nous sans tarder à ${supportEmail} : nous vous aiderons à retrouver l’accès à votre espace.`
-    : `Si vous n’êtes pas à l’origine de ce changement, rétablissez votre adresse avec ce lien (valable ${notice.days} jours) : ${link} — toutes les connexions à votre espace seront fermées.\n\nUne question ? Répondez à ce message ou écrivez à ${supportEmail}.`
+  const undo =
+    link === undefined
+      ? `Si vous n’êtes pas à l’origine de ce changement, écrivez-nous sans tarder à ${supportEmail} : nous vous aiderons à retrouver l’accès à votre espace.`
+      : `Si vous n’êtes pas à l’origine de ce changement, rétablissez votre adresse avec ce lien (valable ${notice.days} jours) : ${link} — toutes les connexions à votre espace seront fermées.\n\nUne question ? Répondez à ce message ou écrivez à ${supportEmail}.`
   return {
     to: notice.to,
     subject: `${brandName} : votre adresse e-mail a été modifiée`,
@@ -50,7 +57,12 @@ export function noticeMail(notice: SecurityNotice, config: AppDeps['config'], re
  * Sends the notice now; if the mail server refuses it, queues it for the job workers (and wakes this instance's).
  * Never throws: what it tells of has happened and is kept whatever the mail server does.
  */
-export async function sendSecurityNotice(deps: NoticeDeps, notice: SecurityNotice, revertToken: string | null, log: Pick<Logger, 'error' | 'warn'>) {
+export async function sendSecurityNotice(
+  deps: NoticeDeps,
+  notice: SecurityNotice,
+  revertToken: string | null,
+  log: Pick<Logger, 'error' | 'warn'>,
+) {
   try {
     await deps.mailer.send(noticeMail(notice, deps.config, revertToken))
   } catch (error) {

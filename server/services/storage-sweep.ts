@@ -17,7 +17,17 @@ export interface SweepResult {
   temporary: number
 }
 
-export async function sweepStorage({ db, storage, now, graceMs = SWEEP_GRACE_MS }: { db: Kysely<Database>; storage: Storage; now: Date; graceMs?: number }): Promise<SweepResult> {
+export async function sweepStorage({
+  db,
+  storage,
+  now,
+  graceMs = SWEEP_GRACE_MS,
+}: {
+  db: Kysely<Database>
+  storage: Storage
+  now: Date
+  graceMs?: number
+}): Promise<SweepResult> {
   const before = new Date(now.getTime() - graceMs)
   const temporary = await storage.removeTempOlderThan(before)
   const candidates = await storage.listOlderThan(before)

@@ -86,7 +86,11 @@ export function fsStorage(root: string): Storage {
  * Stores files and the records that point at them as one step: files first, then `record`
  * (a transaction); if the record fails the files are removed, so neither exists without the other.
  */
-export async function storeWithRecord<T>(storage: Storage, files: { key: string; bytes: Uint8Array }[], record: () => Promise<T>): Promise<T> {
+export async function storeWithRecord<T>(
+  storage: Storage,
+  files: { key: string; bytes: Uint8Array }[],
+  record: () => Promise<T>,
+): Promise<T> {
   const written: string[] = []
   try {
     for (const file of files) {

@@ -25,7 +25,14 @@ export interface ThreadOptions {
   resourceLimits: ResourceLimits
 }
 
-interface Task { input: unknown; transfer: TransferListItem[]; timeoutMs: number; signal?: AbortSignal; resolve(result: unknown): void; reject(error: unknown): void }
+interface Task {
+  input: unknown
+  transfer: TransferListItem[]
+  timeoutMs: number
+  signal?: AbortSignal
+  resolve(result: unknown): void
+  reject(error: unknown): void
+}
 
 export interface WorkerThread<In, Out> {
   /**
@@ -41,11 +48,15 @@ export function workerThread<In, Out>({ name, entry, resourceLimits }: ThreadOpt
   let current: { worker: Worker; ready: Promise<void> } | undefined
 
   function startWorker(): { worker: Worker; ready: Promise<void> } {
-    const worker = 'built' in entry
-      ? new Worker(entry.built, { resourceLimits })
-      // From the sources (tsx): Node 20 does not apply --import hooks to a worker's entry, so the worker registers tsx first.
-      : new Worker(`import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register();
-          return import(${JSON.stringify(entry.source.href)}) })`, { eval: true, resourceLimits })
+    const worker =
+      'built' in entry
+        ? new Worker(entry.built, { resourceLimits })
+        : // From the sources (tsx): Node 20 does not apply --import hooks to a worker's entry, so the worker registers tsx first.
+          new Worker(
+            `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register();
+          return import(${JSON.stringify(entry.source.href)}) })`,
+            { eval: true, resourceLimits },
+          )
     worker.unref()
     const ready = new Promise<void>((resolve, reject) => {
       worker.once('message', () => resolve())
@@ -65,7 +76,7 @@ export function workerThread<In, Out>({ name, entry, resourceLimits }: ThreadOpt
       return void next()
     }
     running = true
-    const thread = current ??= startWorker()
+    const thread = (current ??= startWorker())
     const ended = (drop: boolean) => {
       if (drop) {
         if (current === thread) current = undefined
@@ -90,11 +101,19 @@ export function workerThread<In, Out>({ name, entry, resourceLimits }: ThreadOpt
     }
     const onMessage = (answer: ThreadAnswer<unknown>) =>
       finish(false, () => ('result' in answer ? task.resolve(answer.result) : task.reject(new Error(answer.error))))
-    const onError = (error: Error & { code?: string }) => finish(true, () => task.reject(error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-      ? new ThreadOutOfMemoryError(`le fil ${name} a dépassé sa mémoire (${resourceLimits.maxOldGenerationSizeMb} Mo)`)
-      : error))
+    const onError = (error: Error & { code?: string }) =>
+      finish(true, () =>
+        task.reject(
+          error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+            ? new ThreadOutOfMemoryError(`le fil ${name} a dépassé sa mémoire (${resourceLimits.maxOldGenerationSizeMb} Mo)`)
+            : error,
+        ),
+      )
     const onExit = (code: number) => finish(true, () => task.reject(new Error(`le fil ${name} s’est arrêté (code ${code})`)))
-    const timer = setTimeout(() => finish(true, () => task.reject(new ThreadTimeoutError(`le fil ${name} a dépassé ${task.timeoutMs} ms`))), task.timeoutMs)
+    const timer = setTimeout(
+      () => finish(true, () => task.reject(new ThreadTimeoutError(`le fil ${name} a dépassé ${task.timeoutMs} ms`))),
+      task.timeoutMs,
+    )
     // terminate() stops the thread's JavaScript at once, and its native work (a canvas drawing) as soon as that returns.
     const onAbort = () => finish(true, () => task.reject(aborted()))
     if (task.signal?.aborted) return onAbort()

@@ -23,7 +23,10 @@ export const updateEmail = (body: Body<'updateEmail'>, options?: CallOptions) =>
 
 /** Swallows errors (spec §8): undefined means it failed, and the customer was told. */
 export const updatePassword = (body: Body<'updatePassword'>, options?: CallOptions) =>
-  swallow(call<Reply<'updatePassword'>>({ auth: 'apiToken', method: 'PUT', path: '/api-protected/users/me/password', body }, options), undefined)
+  swallow(
+    call<Reply<'updatePassword'>>({ auth: 'apiToken', method: 'PUT', path: '/api-protected/users/me/password', body }, options),
+    undefined,
+  )
 
 export const getUnpaidStatus = (options?: CallOptions) =>
   call<Reply<'unpaidStatus'>>({ auth: 'apiToken', method: 'GET', path: '/api-protected/user-unpaid-status' }, options)

@@ -96,17 +96,20 @@ interface Request {
 /** Sends one call; throws an ApiError (or the AbortError when the caller cancelled). */
 export async function call<T>(request: Request, options: CallOptions = {}): Promise<T> {
   const query = request.query && Object.fromEntries(Object.entries(request.query).filter(([, v]) => v !== undefined))
-  const early = request.method === 'GET' && !query && !options.apiToken && request.auth !== 'none' ? takeEarly(request.path, hooks.getToken()) : undefined
+  const early =
+    request.method === 'GET' && !query && !options.apiToken && request.auth !== 'none'
+      ? takeEarly(request.path, hooks.getToken())
+      : undefined
   try {
     if (early) return await earlyAnswer<T>(early, options.signal)
-    return await http<T, 'json' | 'blob'>(request.path, {
+    return (await http<T, 'json' | 'blob'>(request.path, {
       method: request.method,
       headers: authHeaders(request.auth, options.apiToken),
       body: request.body as BodyInit | Record<string, unknown> | undefined,
       query,
       signal: options.signal,
       responseType: request.responseType ?? 'json',
-    }) as T
+    })) as T
   } catch (error) {
     if (options.signal?.aborted || isAbortError(error)) throw error
     const apiError = toApiError(error)
@@ -137,16 +140,22 @@ export const encode = (value: string | number) => encodeURIComponent(String(valu
  * notifications: opens a long-lived GET (Server-Sent Events) with the token in its header,
  * never in the URL; answers the response once its headers are in. A 401 ends the session as any call.
  */
-export async function openStream(path: string, options: { signal?: AbortSignal; headers?: Record<string, string> } = {}): Promise<Response> {
+export async function openStream(
+  path: string,
+  options: { signal?: AbortSignal; headers?: Record<string, string> } = {},
+): Promise<Response> {
   let response: Response
   try {
-    response = await fetch(`${streamBase}${path}`, { headers: { accept: 'text/event-stream', ...options.headers, ...authHeaders('apiToken') }, signal: options.signal })
+    response = await fetch(`${streamBase}${path}`, {
+      headers: { accept: 'text/event-stream', ...options.headers, ...authHeaders('apiToken') },
+      signal: options.signal,
+    })
   } catch (error) {
     if (options.signal?.aborted || isAbortError(error)) throw error
     throw new ApiError(fallbackMessage(0), 0)
   }
   if (!response.ok || !response.body) {
-    const data = await response.json().catch(() => undefined) as { message?: unknown } | undefined
+    const data = (await response.json().catch(() => undefined)) as { message?: unknown } | undefined
     const apiError = new ApiError(typeof data?.message === 'string' ? data.message : fallbackMessage(response.status), response.status)
     if (apiError.status === 401) hooks.onUnauthorized(apiError)
     throw apiError

@@ -23,12 +23,19 @@ export const EARLY_PATHS = {
 /** The page that opens: a bare one (nothing is sent), the dashboard (its unpaid-invoice status leaves too), another. */
 export type EarlyPage = 'bare' | 'dashboard' | 'other'
 
-interface Sent { token: string; at: number; response: Promise<Response> }
+interface Sent {
+  token: string
+  at: number
+  response: Promise<Response>
+}
 
 // Shared through the page's global object: a production build runs this module twice, inline in the
 // signed-in page (so that the calls leave while the HTML is parsed, before any script is fetched) and
 // in the entry's code, whose client takes the answers; the second start is then a no-op.
-interface Registry { started: boolean; sent: Map<string, Sent> }
+interface Registry {
+  started: boolean
+  sent: Map<string, Sent>
+}
 const registry: Registry = ((globalThis as { __portalEarly?: Registry }).__portalEarly ??= { started: false, sent: new Map() })
 const { sent } = registry
 
@@ -58,11 +65,14 @@ export function startEarly({ baseURL, token, page, now = Date.now }: EarlyStart)
   }
   const user = send(EARLY_PATHS.user, { apiToken: token })
   const contracts = send(EARLY_PATHS.contracts, { Authorization: `Bearer ${token}` })
-  Promise.all([user, contracts]).then(([u, c]) => {
-    if (!u.ok || !c.ok) return
-    send(EARLY_PATHS.orders, { apiToken: token })
-    if (page === 'dashboard') send(EARLY_PATHS.unpaid, { apiToken: token })
-  }, () => {})
+  Promise.all([user, contracts]).then(
+    ([u, c]) => {
+      if (!u.ok || !c.ok) return
+      send(EARLY_PATHS.orders, { apiToken: token })
+      if (page === 'dashboard') send(EARLY_PATHS.unpaid, { apiToken: token })
+    },
+    () => {},
+  )
   return true
 }
 

@@ -25,9 +25,10 @@ const messagesByStatus: Record<number, string> = {
 }
 
 export function fallbackMessage(status: number): string {
-  return messagesByStatus[status] ?? (status >= 500
-    ? 'Le service est momentanément indisponible. Réessayez dans quelques instants.'
-    : 'Une erreur est survenue. Réessayez.')
+  return (
+    messagesByStatus[status] ??
+    (status >= 500 ? 'Le service est momentanément indisponible. Réessayez dans quelques instants.' : 'Une erreur est survenue. Réessayez.')
+  )
 }
 
 export function isAbortError(error: unknown): boolean {

@@ -17,11 +17,17 @@ export const getCreditNotesByYear = (query: Query<'creditNotesByYear'> = {}, opt
   call<Reply<'creditNotesByYear'>>({ auth: 'apiToken', method: 'GET', path: '/api-protected/creditnotes-by-year', query }, options)
 
 export const getShareCreditNotesByYear = (query: Query<'shareCreditNotesByYear'> = {}, options?: CallOptions) =>
-  call<Reply<'shareCreditNotesByYear'>>({ auth: 'apiToken', method: 'GET', path: '/api-protected/creditnotes-by-year/share', query }, options)
+  call<Reply<'shareCreditNotesByYear'>>(
+    { auth: 'apiToken', method: 'GET', path: '/api-protected/creditnotes-by-year/share', query },
+    options,
+  )
 
 /** Calendar-invoice errors are ignored (spec §8): the list is empty, and the customer was told. */
 export const getCalendarInvoices = (options?: CallOptions) =>
-  swallow(call<Reply<'calendarInvoices'>>({ auth: 'apiToken', method: 'GET', path: '/api-protected/invoices/cal' }, options), [] as Reply<'calendarInvoices'>)
+  swallow(
+    call<Reply<'calendarInvoices'>>({ auth: 'apiToken', method: 'GET', path: '/api-protected/invoices/cal' }, options),
+    [] as Reply<'calendarInvoices'>,
+  )
 
 export const getInvoiceFile = (id: number, options?: CallOptions) =>
   call<Blob>({ auth: 'apiToken', method: 'GET', path: `/api-protected/invoices/${encode(id)}/file`, responseType: 'blob' }, options)

@@ -11,10 +11,16 @@ export const getCourierRequests = (query: Query<'courierRequests'> = {}, options
   call<Reply<'courierRequests'>>({ auth: 'apiToken', method: 'GET', path: '/api-protected/user-demandes-courrier', query }, options)
 
 export const getShareCourierRequests = (query: Query<'shareCourierRequests'> = {}, options?: CallOptions) =>
-  call<Reply<'shareCourierRequests'>>({ auth: 'apiToken', method: 'GET', path: '/api-protected/user-demandes-courrier/share', query }, options)
+  call<Reply<'shareCourierRequests'>>(
+    { auth: 'apiToken', method: 'GET', path: '/api-protected/user-demandes-courrier/share', query },
+    options,
+  )
 
 export const removeCourierRequest = (body: Body<'removeCourierRequest'>, options?: CallOptions) =>
-  call<Reply<'removeCourierRequest'>>({ auth: 'apiToken', method: 'POST', path: '/api-protected/user-demandes-courrier/remove', body }, options)
+  call<Reply<'removeCourierRequest'>>(
+    { auth: 'apiToken', method: 'POST', path: '/api-protected/user-demandes-courrier/remove', body },
+    options,
+  )
 
 export const getDocuments = (query: Query<'documents'> = {}, options?: CallOptions) =>
   call<Reply<'documents'>>({ auth: 'apiToken', method: 'GET', path: '/api-protected/documents', query }, options)
@@ -45,7 +51,10 @@ export const deleteFolder = (id: number, options?: CallOptions) =>
 
 // mail pipeline: page images, search in the letters' text, deadlines found in them.
 export const getDocumentPage = (id: number, page: number, options?: CallOptions) =>
-  call<Blob>({ auth: 'apiToken', method: 'GET', path: `/api-protected/documents/${encode(id)}/pages/${encode(page)}`, responseType: 'blob' }, options)
+  call<Blob>(
+    { auth: 'apiToken', method: 'GET', path: `/api-protected/documents/${encode(id)}/pages/${encode(page)}`, responseType: 'blob' },
+    options,
+  )
 
 export const searchDocuments = (query: Query<'documentSearch'>, options?: CallOptions) =>
   call<Reply<'documentSearch'>>({ auth: 'apiToken', method: 'GET', path: '/api-protected/documents/search', query }, options)

@@ -12,10 +12,16 @@ export const readAllNotifications = (options?: CallOptions) =>
   call<Reply<'readAllNotifications'>>({ auth: 'apiToken', method: 'POST', path: '/api-protected/notifications/read-all' }, options)
 
 export const getNotificationPreferences = (orderId: number, options?: CallOptions) =>
-  call<Reply<'notificationPreferences'>>({ auth: 'apiToken', method: 'GET', path: `/api-protected/domiciliation-orders/${encode(orderId)}/notification-preferences` }, options)
+  call<Reply<'notificationPreferences'>>(
+    { auth: 'apiToken', method: 'GET', path: `/api-protected/domiciliation-orders/${encode(orderId)}/notification-preferences` },
+    options,
+  )
 
 export const updateNotificationPreferences = (orderId: number, body: Body<'updateNotificationPreferences'>, options?: CallOptions) =>
-  call<Reply<'updateNotificationPreferences'>>({ auth: 'apiToken', method: 'PUT', path: `/api-protected/domiciliation-orders/${encode(orderId)}/notification-preferences`, body }, options)
+  call<Reply<'updateNotificationPreferences'>>(
+    { auth: 'apiToken', method: 'PUT', path: `/api-protected/domiciliation-orders/${encode(orderId)}/notification-preferences`, body },
+    options,
+  )
 
 export const getLetterHistory = (documentId: number, options?: CallOptions) =>
   call<Reply<'letterHistory'>>({ auth: 'apiToken', method: 'GET', path: `/api-protected/documents/${encode(documentId)}/history` }, options)
@@ -28,8 +34,14 @@ export const getLetterHistory = (documentId: number, options?: CallOptions) =>
  * server says, before ending it, that a newer stream of the same person took its place (`event: replaced`:
  * a few streams per account at most, on every tab and device).
  */
-export async function followNotifications(handlers: { onOpen?: () => void; onNotification: (notification: PortalNotification) => void; onReplaced?: () => void }, options: { after?: number; signal?: AbortSignal } = {}): Promise<void> {
-  const response = await openStream('/api-protected/notifications/stream', { signal: options.signal, headers: options.after !== undefined ? { 'last-event-id': String(options.after) } : {} })
+export async function followNotifications(
+  handlers: { onOpen?: () => void; onNotification: (notification: PortalNotification) => void; onReplaced?: () => void },
+  options: { after?: number; signal?: AbortSignal } = {},
+): Promise<void> {
+  const response = await openStream('/api-protected/notifications/stream', {
+    signal: options.signal,
+    headers: options.after !== undefined ? { 'last-event-id': String(options.after) } : {},
+  })
   handlers.onOpen?.()
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
   let buffer = ''
@@ -40,7 +52,11 @@ export async function followNotifications(handlers: { onOpen?: () => void; onNot
     for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
       const block = buffer.slice(0, end)
       buffer = buffer.slice(end + 2)
-      const data = block.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trimStart()).join('\n')
+      const data = block
+        .split('\n')
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(5).trimStart())
+        .join('\n')
       if (/^event: ?notification$/m.test(block) && data) handlers.onNotification(JSON.parse(data) as PortalNotification)
       else if (/^event: ?replaced$/m.test(block)) handlers.onReplaced?.()
     }

@@ -15,7 +15,10 @@ export const sendInvite = (body: Body<'sendInvite'>, options?: CallOptions) =>
 type OrderCheck = 'is-attente-courrier-or-finalise' | 'is-complete-kbis' | 'is-waiting-contract'
 /** The order checks swallow errors (spec §8): undefined means unknown, and the customer was told. */
 const check = (what: OrderCheck) => async (id: number, options?: CallOptions) => {
-  const reply = await swallow(call<Reply<'isCompleteKbis'>>({ auth: 'apiToken', method: 'GET', path: `${order(id)}/${what}` }, options), undefined)
+  const reply = await swallow(
+    call<Reply<'isCompleteKbis'>>({ auth: 'apiToken', method: 'GET', path: `${order(id)}/${what}` }, options),
+    undefined,
+  )
   return reply?.result
 }
 export const isAttenteCourrierOrFinalise = check('is-attente-courrier-or-finalise')
@@ -24,7 +27,10 @@ export const isWaitingContract = check('is-waiting-contract')
 
 /** Swallows errors (spec §8): undefined means it failed, and the customer was told. */
 export const getUploadedDocuments = (id: number, options?: CallOptions) =>
-  swallow(call<Reply<'uploadedDocuments'>>({ auth: 'apiToken', method: 'GET', path: `${order(id)}/uploaded-documents` }, options), undefined)
+  swallow(
+    call<Reply<'uploadedDocuments'>>({ auth: 'apiToken', method: 'GET', path: `${order(id)}/uploaded-documents` }, options),
+    undefined,
+  )
 
 export const getShares = (id: number, options?: CallOptions) =>
   call<Reply<'shares'>>({ auth: 'apiToken', method: 'GET', path: `${order(id)}/shares` }, options)
@@ -39,7 +45,10 @@ export const getMandataires = (id: number, options?: CallOptions) =>
   call<Reply<'mandataires'>>({ auth: 'apiToken', method: 'GET', path: `${order(id)}/destinataire-mandataires` }, options)
 
 export const deleteMandataire = (id: number, mandataireId: number, options?: CallOptions) =>
-  call<Reply<'deleteMandataire'>>({ auth: 'apiToken', method: 'DELETE', path: `${order(id)}/destinataire-mandataires-delete/${encode(mandataireId)}` }, options)
+  call<Reply<'deleteMandataire'>>(
+    { auth: 'apiToken', method: 'DELETE', path: `${order(id)}/destinataire-mandataires-delete/${encode(mandataireId)}` },
+    options,
+  )
 
 export const addMandataire = (id: number, body: Body<'addMandataire'>, options?: CallOptions) =>
   call<Reply<'addMandataire'>>({ auth: 'apiToken', method: 'POST', path: `${order(id)}/destinataire-mandataires`, body }, options)

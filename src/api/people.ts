@@ -23,7 +23,10 @@ export const getPasskeys = (options?: CallOptions) =>
   call<Reply<'passkeys'>>({ auth: 'apiToken', method: 'GET', path: '/api-protected/users/me/passkeys' }, options)
 
 export const getPasskeyRegistrationOptions = (options?: CallOptions) =>
-  call<Reply<'passkeyRegistrationOptions'>>({ auth: 'apiToken', method: 'POST', path: '/api-protected/users/me/passkeys/registration-options' }, options)
+  call<Reply<'passkeyRegistrationOptions'>>(
+    { auth: 'apiToken', method: 'POST', path: '/api-protected/users/me/passkeys/registration-options' },
+    options,
+  )
 
 export const registerPasskey = (body: Body<'registerPasskey'>, options?: CallOptions) =>
   call<Reply<'registerPasskey'>>({ auth: 'apiToken', method: 'POST', path: '/api-protected/users/me/passkeys', body }, options)

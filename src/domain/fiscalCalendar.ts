@@ -81,7 +81,8 @@ function assertInput(input: FiscalCalendarInput): Required<Omit<FiscalCalendarIn
   }
   const vatDueDay = input.vatDueDay ?? DEFAULT_VAT_DUE_DAY
   if (!Number.isInteger(vatDueDay) || vatDueDay < 15 || vatDueDay > 24) throw new RangeError(`vatDueDay must be 15–24, got ${vatDueDay}`)
-  if (!VAT_REGIMES.includes(input.vatRegime)) throw new RangeError(`vatRegime must be one of ${VAT_REGIMES.join(', ')}, got ${input.vatRegime}`)
+  if (!VAT_REGIMES.includes(input.vatRegime))
+    throw new RangeError(`vatRegime must be one of ${VAT_REGIMES.join(', ')}, got ${input.vatRegime}`)
   return { today: input.today, vatRegime: input.vatRegime, fiscalYearEndMonth, vatDueDay }
 }
 
@@ -176,7 +177,8 @@ export function fiscalCalendar(input: FiscalCalendarInput): Deadline<FiscalKind>
           title: `${ordinalFr(rank)} acompte d'impôt sur les sociétés (exercice clos le ${longDateFr(close)})`,
           kind: 'is',
           source: FISCAL_SOURCES.is,
-          detail: "Un quart de l'impôt de l'exercice précédent ; aucun acompte pour le premier exercice ni si cet impôt était inférieur à 3 000 €.",
+          detail:
+            "Un quart de l'impôt de l'exercice précédent ; aucun acompte pour le premier exercice ni si cet impôt était inférieur à 3 000 €.",
         })
       }
     }
@@ -195,7 +197,9 @@ export function fiscalCalendar(input: FiscalCalendarInput): Deadline<FiscalKind>
 
   for (const close of closes) {
     const closeYear = dateParts(close)[0]
-    const legal = onOrNextBusinessDay(profitTax === 'ir' || calendarYear ? secondBusinessDayAfterMayDay(closeYear + 1) : addMonths(close, 3))
+    const legal = onOrNextBusinessDay(
+      profitTax === 'ir' || calendarYear ? secondBusinessDayAfterMayDay(closeYear + 1) : addMonths(close, 3),
+    )
     add({
       id: `liasse-${yearMonth(close)}`,
       date: addDays(legal, LIASSE_ONLINE_GRACE_DAYS),
@@ -218,7 +222,8 @@ export function fiscalCalendar(input: FiscalCalendarInput): Deadline<FiscalKind>
       title: `Cotisation foncière des entreprises (CFE) ${y}`,
       kind: 'cfe',
       source: FISCAL_SOURCES.cfe,
-      detail: "Avis d'imposition dans votre espace professionnel sur impots.gouv.fr ; un acompte est dû le 15 juin si la CFE de l'année précédente atteignait 3 000 €.",
+      detail:
+        "Avis d'imposition dans votre espace professionnel sur impots.gouv.fr ; un acompte est dû le 15 juin si la CFE de l'année précédente atteignait 3 000 €.",
     })
   }
 

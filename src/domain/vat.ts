@@ -30,7 +30,8 @@ function assertCents(cents: number): void {
 }
 
 function assertRate(rate: number): asserts rate is VatRate {
-  if (!(VAT_RATES as readonly number[]).includes(rate)) throw new RangeError(`rate must be one of ${VAT_RATES.join(', ')} basis points, got ${rate}`)
+  if (!(VAT_RATES as readonly number[]).includes(rate))
+    throw new RangeError(`rate must be one of ${VAT_RATES.join(', ')} basis points, got ${rate}`)
 }
 
 /** From a price before tax: the VAT rounded half up to the cent, then the total. */

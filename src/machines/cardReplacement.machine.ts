@@ -14,7 +14,8 @@ import { deferred } from './deferred.ts'
 export const CARD_NUMBER_INVALID = 'Le numéro de carte est incomplet ou erroné : vérifiez-le.'
 export const CARD_EXPIRY_INVALID = 'Indiquez la date d’expiration au format MM/AA.'
 export const CARD_EXPIRED = 'Cette carte a expiré : indiquez une carte en cours de validité.'
-export const CARD_CVC_INVALID = 'Le cryptogramme est le nombre de 3 chiffres au dos de la carte (4 chiffres sur le devant pour American Express).'
+export const CARD_CVC_INVALID =
+  'Le cryptogramme est le nombre de 3 chiffres au dos de la carte (4 chiffres sur le devant pour American Express).'
 export const CARD_REPLACED = 'Votre nouvelle carte est enregistrée.'
 /** Told once the page was left while the card was being saved (the page itself says why in its form). */
 export const CARD_NOT_REPLACED = 'Votre nouvelle carte n’a pas été enregistrée.'
@@ -102,152 +103,179 @@ const toCard = (draft: CardDraft): TestCardBody => {
 
 const emptyDraft: CardDraft = { number: '', expiry: '', cvc: '' }
 
-export const cardReplacementMachine = deferred(() => setup({
-  types: {
-    context: {} as CardReplacementContext,
-    input: {} as { orderId: number | null; today: { year: number; month: number } },
-    events: {} as CardReplacementEvent,
-  },
-  actors: {
-    /** POST card-setup-intents {orderId}: the real provider's SetupIntent, or `{ mode: 'test' }` (the server's `{provider: 'test'}`). */
-    prepareCard: fromPromise<CardSetup, { orderId: number | null }>(async () => {
-      throw new Error('cardReplacement: prepareCard is not provided')
-    }),
-    /** Stripe.js, loaded on demand, and its card field. */
-    loadHostedCard: fromPromise<HostedCard, { publishableKey: string }>(async () => {
-      throw new Error('cardReplacement: loadHostedCard is not provided')
-    }),
-    confirmHostedCard: fromPromise<string, { hosted: HostedCard; clientSecret: string }>(({ input }) => input.hosted.confirm(input.clientSecret)),
-    /** The provider's card form endpoint: the card becomes a pm_… id. */
-    createPaymentMethod: fromPromise<PaymentMethod, TestCardBody>(async () => {
-      throw new Error('cardReplacement: createPaymentMethod is not provided')
-    }),
-    /** PUT …/{orderId}/payment-method {pm}, or PUT credit-card-web {pm} without an order. */
-    attachPaymentMethod: fromPromise<PaymentMethod, { orderId: number | null; pm: string }>(async () => {
-      throw new Error('cardReplacement: attachPaymentMethod is not provided')
-    }),
-  },
-  actions: {
-    cardChanged: (_, _params: { card: PaymentMethod }) => {},
-    notify: (_, _params: Notice) => {},
-  },
-  guards: {
-    testMode: (_, params: { setup: CardSetup }) => params.setup.mode === 'test',
-    hostedMode: ({ context }) => context.setup !== null,
-    draftInvalid: ({ context }) => Object.keys(cardProblems(context.draft, context.today)).length > 0,
-  },
-}).createMachine({
-  id: 'cardReplacement',
-  context: ({ input }) => ({ orderId: input.orderId, today: input.today, draft: emptyDraft, fieldErrors: {}, error: null, pm: null, setup: null, hosted: null }),
-  initial: 'closed',
-  states: {
-    closed: {
-      on: { 'card.open': { target: 'preparing', actions: assign({ draft: emptyDraft, fieldErrors: {}, error: null, pm: null, setup: null, hosted: null }) } },
+export const cardReplacementMachine = deferred(() =>
+  setup({
+    types: {
+      context: {} as CardReplacementContext,
+      input: {} as { orderId: number | null; today: { year: number; month: number } },
+      events: {} as CardReplacementEvent,
     },
-    preparing: {
-      tags: ['form', 'busy', 'preparing'],
-      on: { 'card.cancel': 'closed' },
-      invoke: {
-        id: 'prepareCard',
-        src: 'prepareCard',
-        input: ({ context }) => ({ orderId: context.orderId }),
-        onDone: [
-          { guard: { type: 'testMode', params: ({ event }) => ({ setup: event.output }) }, target: 'editing' },
-          {
-            target: 'hosted',
-            actions: assign({ setup: ({ event }) => (event.output.mode === 'hosted' ? { clientSecret: event.output.clientSecret, publishableKey: event.output.publishableKey } : null) }),
-          },
-        ],
-        onError: { target: 'failed', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
-      },
+    actors: {
+      /** POST card-setup-intents {orderId}: the real provider's SetupIntent, or `{ mode: 'test' }` (the server's `{provider: 'test'}`). */
+      prepareCard: fromPromise<CardSetup, { orderId: number | null }>(async () => {
+        throw new Error('cardReplacement: prepareCard is not provided')
+      }),
+      /** Stripe.js, loaded on demand, and its card field. */
+      loadHostedCard: fromPromise<HostedCard, { publishableKey: string }>(async () => {
+        throw new Error('cardReplacement: loadHostedCard is not provided')
+      }),
+      confirmHostedCard: fromPromise<string, { hosted: HostedCard; clientSecret: string }>(({ input }) =>
+        input.hosted.confirm(input.clientSecret),
+      ),
+      /** The provider's card form endpoint: the card becomes a pm_… id. */
+      createPaymentMethod: fromPromise<PaymentMethod, TestCardBody>(async () => {
+        throw new Error('cardReplacement: createPaymentMethod is not provided')
+      }),
+      /** PUT …/{orderId}/payment-method {pm}, or PUT credit-card-web {pm} without an order. */
+      attachPaymentMethod: fromPromise<PaymentMethod, { orderId: number | null; pm: string }>(async () => {
+        throw new Error('cardReplacement: attachPaymentMethod is not provided')
+      }),
     },
-    /** The SetupIntent or Stripe.js could not be had: said in French, with 'Réessayer'. */
-    failed: {
-      tags: ['form'],
-      on: {
-        'card.retry': { target: 'preparing', actions: assign({ error: null, setup: null, hosted: null, pm: null }) },
-        'card.cancel': { target: 'closed', actions: assign({ error: null, setup: null, hosted: null, pm: null }) },
-      },
+    actions: {
+      cardChanged: (_, _params: { card: PaymentMethod }) => {},
+      notify: (_, _params: Notice) => {},
     },
-    hosted: {
-      tags: ['form', 'hosted'],
-      initial: 'loading',
-      on: { 'card.cancel': { target: '#cardReplacement.closed', actions: assign({ error: null, setup: null, hosted: null }) } },
-      states: {
-        loading: {
-          tags: ['busy', 'preparing'],
-          invoke: {
-            id: 'loadHostedCard',
-            src: 'loadHostedCard',
-            input: ({ context }) => ({ publishableKey: context.setup!.publishableKey }),
-            onDone: { target: 'ready', actions: assign({ hosted: ({ event }) => event.output }) },
-            onError: { target: '#cardReplacement.failed', actions: assign({ error: HOSTED_CARD_UNAVAILABLE }) },
-          },
-        },
-        ready: {
-          on: { 'card.submit': { target: 'confirming', actions: assign({ error: null }) } },
-        },
-        confirming: {
-          tags: ['busy'],
-          // Stripe is asked; leaving now would lose its answer.
-          on: { 'card.cancel': {} },
-          invoke: {
-            id: 'confirmHostedCard',
-            src: 'confirmHostedCard',
-            input: ({ context }) => ({ hosted: context.hosted!, clientSecret: context.setup!.clientSecret }),
-            onDone: { target: '#cardReplacement.attaching', actions: assign({ pm: ({ event }) => event.output }) },
-            onError: { target: 'ready', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+    guards: {
+      testMode: (_, params: { setup: CardSetup }) => params.setup.mode === 'test',
+      hostedMode: ({ context }) => context.setup !== null,
+      draftInvalid: ({ context }) => Object.keys(cardProblems(context.draft, context.today)).length > 0,
+    },
+  }).createMachine({
+    id: 'cardReplacement',
+    context: ({ input }) => ({
+      orderId: input.orderId,
+      today: input.today,
+      draft: emptyDraft,
+      fieldErrors: {},
+      error: null,
+      pm: null,
+      setup: null,
+      hosted: null,
+    }),
+    initial: 'closed',
+    states: {
+      closed: {
+        on: {
+          'card.open': {
+            target: 'preparing',
+            actions: assign({ draft: emptyDraft, fieldErrors: {}, error: null, pm: null, setup: null, hosted: null }),
           },
         },
       },
-    },
-    editing: {
-      tags: ['form'],
-      on: {
-        'card.change': {
-          actions: assign({
-            draft: ({ context, event }) => ({ ...context.draft, ...event.draft }),
-            fieldErrors: ({ context, event }) => Object.fromEntries(Object.entries(context.fieldErrors).filter(([field]) => !(field in event.draft))),
-          }),
+      preparing: {
+        tags: ['form', 'busy', 'preparing'],
+        on: { 'card.cancel': 'closed' },
+        invoke: {
+          id: 'prepareCard',
+          src: 'prepareCard',
+          input: ({ context }) => ({ orderId: context.orderId }),
+          onDone: [
+            { guard: { type: 'testMode', params: ({ event }) => ({ setup: event.output }) }, target: 'editing' },
+            {
+              target: 'hosted',
+              actions: assign({
+                setup: ({ event }) =>
+                  event.output.mode === 'hosted'
+                    ? { clientSecret: event.output.clientSecret, publishableKey: event.output.publishableKey }
+                    : null,
+              }),
+            },
+          ],
+          onError: { target: 'failed', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
         },
-        'card.submit': [
-          { guard: 'draftInvalid', actions: assign({ fieldErrors: ({ context }) => cardProblems(context.draft, context.today), error: null }) },
-          { target: 'creating', actions: assign({ fieldErrors: {}, error: null }) },
-        ],
-        // The number typed is forgotten with the form.
-        'card.cancel': { target: 'closed', actions: assign({ draft: emptyDraft, fieldErrors: {}, error: null }) },
       },
-    },
-    creating: {
-      tags: ['form', 'busy'],
-      invoke: {
-        id: 'createPaymentMethod',
-        src: 'createPaymentMethod',
-        input: ({ context }) => toCard(context.draft),
-        onDone: { target: 'attaching', actions: assign({ pm: ({ event }) => event.output.id }) },
-        onError: { target: 'editing', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+      /** The SetupIntent or Stripe.js could not be had: said in French, with 'Réessayer'. */
+      failed: {
+        tags: ['form'],
+        on: {
+          'card.retry': { target: 'preparing', actions: assign({ error: null, setup: null, hosted: null, pm: null }) },
+          'card.cancel': { target: 'closed', actions: assign({ error: null, setup: null, hosted: null, pm: null }) },
+        },
       },
-    },
-    attaching: {
-      tags: ['form', 'busy'],
-      invoke: {
-        id: 'attachPaymentMethod',
-        src: 'attachPaymentMethod',
-        input: ({ context }) => ({ orderId: context.orderId, pm: context.pm! }),
-        onDone: {
-          target: 'closed',
-          actions: [
-            { type: 'cardChanged', params: ({ event }) => ({ card: event.output }) },
-            { type: 'notify', params: { kind: 'success', message: CARD_REPLACED } },
-            assign({ draft: emptyDraft, pm: null, setup: null, hosted: null }),
+      hosted: {
+        tags: ['form', 'hosted'],
+        initial: 'loading',
+        on: { 'card.cancel': { target: '#cardReplacement.closed', actions: assign({ error: null, setup: null, hosted: null }) } },
+        states: {
+          loading: {
+            tags: ['busy', 'preparing'],
+            invoke: {
+              id: 'loadHostedCard',
+              src: 'loadHostedCard',
+              input: ({ context }) => ({ publishableKey: context.setup!.publishableKey }),
+              onDone: { target: 'ready', actions: assign({ hosted: ({ event }) => event.output }) },
+              onError: { target: '#cardReplacement.failed', actions: assign({ error: HOSTED_CARD_UNAVAILABLE }) },
+            },
+          },
+          ready: {
+            on: { 'card.submit': { target: 'confirming', actions: assign({ error: null }) } },
+          },
+          confirming: {
+            tags: ['busy'],
+            // Stripe is asked; leaving now would lose its answer.
+            on: { 'card.cancel': {} },
+            invoke: {
+              id: 'confirmHostedCard',
+              src: 'confirmHostedCard',
+              input: ({ context }) => ({ hosted: context.hosted!, clientSecret: context.setup!.clientSecret }),
+              onDone: { target: '#cardReplacement.attaching', actions: assign({ pm: ({ event }) => event.output }) },
+              onError: { target: 'ready', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+            },
+          },
+        },
+      },
+      editing: {
+        tags: ['form'],
+        on: {
+          'card.change': {
+            actions: assign({
+              draft: ({ context, event }) => ({ ...context.draft, ...event.draft }),
+              fieldErrors: ({ context, event }) =>
+                Object.fromEntries(Object.entries(context.fieldErrors).filter(([field]) => !(field in event.draft))),
+            }),
+          },
+          'card.submit': [
+            {
+              guard: 'draftInvalid',
+              actions: assign({ fieldErrors: ({ context }) => cardProblems(context.draft, context.today), error: null }),
+            },
+            { target: 'creating', actions: assign({ fieldErrors: {}, error: null }) },
+          ],
+          // The number typed is forgotten with the form.
+          'card.cancel': { target: 'closed', actions: assign({ draft: emptyDraft, fieldErrors: {}, error: null }) },
+        },
+      },
+      creating: {
+        tags: ['form', 'busy'],
+        invoke: {
+          id: 'createPaymentMethod',
+          src: 'createPaymentMethod',
+          input: ({ context }) => toCard(context.draft),
+          onDone: { target: 'attaching', actions: assign({ pm: ({ event }) => event.output.id }) },
+          onError: { target: 'editing', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+        },
+      },
+      attaching: {
+        tags: ['form', 'busy'],
+        invoke: {
+          id: 'attachPaymentMethod',
+          src: 'attachPaymentMethod',
+          input: ({ context }) => ({ orderId: context.orderId, pm: context.pm! }),
+          onDone: {
+            target: 'closed',
+            actions: [
+              { type: 'cardChanged', params: ({ event }) => ({ card: event.output }) },
+              { type: 'notify', params: { kind: 'success', message: CARD_REPLACED } },
+              assign({ draft: emptyDraft, pm: null, setup: null, hosted: null }),
+            ],
+          },
+          onError: [
+            // The SetupIntent is spent: a new one is asked for with 'Réessayer'.
+            { guard: 'hostedMode', target: 'failed', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+            { target: 'editing', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
           ],
         },
-        onError: [
-          // The SetupIntent is spent: a new one is asked for with 'Réessayer'.
-          { guard: 'hostedMode', target: 'failed', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
-          { target: 'editing', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
-        ],
       },
     },
-  },
-}))
+  }),
+)

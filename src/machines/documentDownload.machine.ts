@@ -26,42 +26,44 @@ export interface DocumentDownloadContext {
   error: string | null
 }
 
-export const documentDownloadMachine = deferred(() => setup({
-  types: {
-    context: {} as DocumentDownloadContext,
-    events: {} as { type: 'download.start'; request: DocumentRequest },
-  },
-  actors: {
-    fetchDocument: fromPromise<DownloadedDocument, DocumentRequest>(async () => {
-      throw new Error('documentDownload: fetchDocument is not provided')
-    }),
-  },
-  actions: {
-    saveFile: (_, _params: { blob: Blob; fileName: string }) => {},
-  },
-}).createMachine({
-  id: 'documentDownload',
-  context: { request: null, certificate: null, error: null },
-  initial: 'idle',
-  states: {
-    idle: {
-      on: { 'download.start': { target: 'fetching', actions: assign({ request: ({ event }) => event.request, error: null }) } },
+export const documentDownloadMachine = deferred(() =>
+  setup({
+    types: {
+      context: {} as DocumentDownloadContext,
+      events: {} as { type: 'download.start'; request: DocumentRequest },
     },
-    fetching: {
-      tags: ['busy'],
-      invoke: {
-        id: 'fetchDocument',
-        src: 'fetchDocument',
-        input: ({ context }) => context.request!,
-        onDone: {
-          target: 'idle',
-          actions: [
-            { type: 'saveFile', params: ({ event }) => ({ blob: event.output.blob, fileName: event.output.fileName }) },
-            assign({ certificate: ({ context, event }) => event.output.certificate ?? context.certificate }),
-          ],
+    actors: {
+      fetchDocument: fromPromise<DownloadedDocument, DocumentRequest>(async () => {
+        throw new Error('documentDownload: fetchDocument is not provided')
+      }),
+    },
+    actions: {
+      saveFile: (_, _params: { blob: Blob; fileName: string }) => {},
+    },
+  }).createMachine({
+    id: 'documentDownload',
+    context: { request: null, certificate: null, error: null },
+    initial: 'idle',
+    states: {
+      idle: {
+        on: { 'download.start': { target: 'fetching', actions: assign({ request: ({ event }) => event.request, error: null }) } },
+      },
+      fetching: {
+        tags: ['busy'],
+        invoke: {
+          id: 'fetchDocument',
+          src: 'fetchDocument',
+          input: ({ context }) => context.request!,
+          onDone: {
+            target: 'idle',
+            actions: [
+              { type: 'saveFile', params: ({ event }) => ({ blob: event.output.blob, fileName: event.output.fileName }) },
+              assign({ certificate: ({ context, event }) => event.output.certificate ?? context.certificate }),
+            ],
+          },
+          onError: { target: 'idle', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
         },
-        onError: { target: 'idle', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
       },
     },
-  },
-}))
+  }),
+)

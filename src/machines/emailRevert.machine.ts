@@ -9,49 +9,59 @@ import { deferred } from './deferred.ts'
 
 export const REVERT_LINK_UNUSABLE = 'Ce lien n’est pas valable : il est incomplet, a déjà servi ou a expiré.'
 
-export interface EmailRevertContext { token: string; message: string | null; error: string | null }
+export interface EmailRevertContext {
+  token: string
+  message: string | null
+  error: string | null
+}
 
-export const emailRevertMachine = deferred(() => setup({
-  types: {
-    context: {} as EmailRevertContext,
-    input: {} as { token: string },
-    events: {} as { type: 'revert.send' },
-  },
-  actors: {
-    revertEmailChange: fromPromise<MessageReply, { token: string }>(async () => {
-      throw new Error('emailRevert: revertEmailChange is not provided')
-    }),
-  },
-  guards: {
-    // Unknown (404), used, expired or superseded (410), the address now another account's (409: it
-    // offered « Réessayer », which could not work): sending it again cannot.
-    isUnusable: (_, params: { error: unknown }) => [404, 409, 410].includes(statusOf(params.error)),
-  },
-}).createMachine({
-  id: 'emailRevert',
-  context: ({ input }) => ({ token: input.token, message: null, error: null }),
-  initial: 'idle',
-  states: {
-    idle: {
-      on: { 'revert.send': 'sending' },
+export const emailRevertMachine = deferred(() =>
+  setup({
+    types: {
+      context: {} as EmailRevertContext,
+      input: {} as { token: string },
+      events: {} as { type: 'revert.send' },
     },
-    sending: {
-      tags: ['busy'],
-      invoke: {
-        id: 'revertEmailChange',
-        src: 'revertEmailChange',
-        input: ({ context }) => ({ token: context.token }),
-        onDone: { target: 'done', actions: assign({ message: ({ event }) => event.output.message, error: null }) },
-        onError: [
-          { guard: { type: 'isUnusable', params: ({ event }) => ({ error: event.error }) }, target: 'unusable', actions: assign({ error: ({ event }) => messageOf(event.error, REVERT_LINK_UNUSABLE) }) },
-          { target: 'failed', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
-        ],
+    actors: {
+      revertEmailChange: fromPromise<MessageReply, { token: string }>(async () => {
+        throw new Error('emailRevert: revertEmailChange is not provided')
+      }),
+    },
+    guards: {
+      // Unknown (404), used, expired or superseded (410), the address now another account's (409: it
+      // offered « Réessayer », which could not work): sending it again cannot.
+      isUnusable: (_, params: { error: unknown }) => [404, 409, 410].includes(statusOf(params.error)),
+    },
+  }).createMachine({
+    id: 'emailRevert',
+    context: ({ input }) => ({ token: input.token, message: null, error: null }),
+    initial: 'idle',
+    states: {
+      idle: {
+        on: { 'revert.send': 'sending' },
+      },
+      sending: {
+        tags: ['busy'],
+        invoke: {
+          id: 'revertEmailChange',
+          src: 'revertEmailChange',
+          input: ({ context }) => ({ token: context.token }),
+          onDone: { target: 'done', actions: assign({ message: ({ event }) => event.output.message, error: null }) },
+          onError: [
+            {
+              guard: { type: 'isUnusable', params: ({ event }) => ({ error: event.error }) },
+              target: 'unusable',
+              actions: assign({ error: ({ event }) => messageOf(event.error, REVERT_LINK_UNUSABLE) }),
+            },
+            { target: 'failed', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+          ],
+        },
+      },
+      done: { type: 'final' },
+      unusable: { type: 'final' },
+      failed: {
+        on: { 'revert.send': { target: 'sending', actions: assign({ error: null }) } },
       },
     },
-    done: { type: 'final' },
-    unusable: { type: 'final' },
-    failed: {
-      on: { 'revert.send': { target: 'sending', actions: assign({ error: null }) } },
-    },
-  },
-}))
+  }),
+)

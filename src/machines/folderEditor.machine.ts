@@ -45,115 +45,132 @@ export type FolderEditorEvent =
   | { type: 'folder.cancel' }
 
 /** The text rule first, as the server's schema checks it before the handler checks for a blank name. */
-const nameProblem = (name: string) => singleLineProblem(name) ?? (isBlank(name) ? FOLDER_NAME_EMPTY : [...name.trim()].length > 80 ? FOLDER_NAME_TOO_LONG : null)
+const nameProblem = (name: string) =>
+  singleLineProblem(name) ?? (isBlank(name) ? FOLDER_NAME_EMPTY : [...name.trim()].length > 80 ? FOLDER_NAME_TOO_LONG : null)
 
-export const folderEditorMachine = deferred(() => setup({
-  types: {
-    context: {} as FolderEditorContext,
-    events: {} as FolderEditorEvent,
-  },
-  actors: {
-    /** POST folders (a new one) or PUT folders/{id} (a new name). */
-    saveFolder: fromPromise<Folder, SaveFolderInput>(async () => {
-      throw new Error('folderEditor: saveFolder is not provided')
-    }),
-    deleteFolder: fromPromise<unknown, { folderId: number }>(async () => {
-      throw new Error('folderEditor: deleteFolder is not provided')
-    }),
-  },
-  actions: {
-    folderSaved: (_, _params: { folder: Folder }) => {},
-    folderRemoved: (_, _params: { folderId: number }) => {},
-    notify: (_, _params: Notice) => {},
-    /** The folders as the server has them differ from those shown: the portal reads them again. */
-    listOutdated: () => {},
-  },
-  guards: {
-    badName: ({ context }) => nameProblem(context.draft.name) !== null,
-    needsOrder: ({ context }) => context.folder === null && context.draft.orderId === null,
-    isUnchanged: ({ context }) => context.folder !== null && context.draft.name.trim() === context.folder.name,
-    isOutdated: (_, params: { error: unknown }) => isOutdatedList(params.error),
-  },
-}).createMachine({
-  id: 'folderEditor',
-  context: { folder: null, draft: { name: '', orderId: null }, error: null },
-  initial: 'idle',
-  states: {
-    idle: {
-      on: {
-        'folder.new': { target: 'editing', actions: assign({ folder: null, draft: ({ event }) => ({ name: '', orderId: event.orderId }), error: null }) },
-        'folder.edit': { target: 'editing', actions: assign({ folder: ({ event }) => event.folder, draft: ({ event }) => ({ name: event.folder.name, orderId: event.folder.domiciliationOrderId }), error: null }) },
-        'folder.remove': { target: 'confirmingDelete', actions: assign({ folder: ({ event }) => event.folder, error: null }) },
-      },
+export const folderEditorMachine = deferred(() =>
+  setup({
+    types: {
+      context: {} as FolderEditorContext,
+      events: {} as FolderEditorEvent,
     },
-    editing: {
-      tags: ['form'],
-      on: {
-        'folder.change': { actions: assign({ draft: ({ context, event }) => ({ ...context.draft, ...event.draft }), error: null }) },
-        'folder.submit': [
-          { guard: 'badName', actions: assign({ error: ({ context }) => nameProblem(context.draft.name) }) },
-          { guard: 'needsOrder', actions: assign({ error: FOLDER_NO_ORDER }) },
-          // The same name: nothing to ask the server.
-          { guard: 'isUnchanged', target: 'idle' },
-          { target: 'saving' },
-        ],
-        'folder.cancel': { target: 'idle' },
-      },
+    actors: {
+      /** POST folders (a new one) or PUT folders/{id} (a new name). */
+      saveFolder: fromPromise<Folder, SaveFolderInput>(async () => {
+        throw new Error('folderEditor: saveFolder is not provided')
+      }),
+      deleteFolder: fromPromise<unknown, { folderId: number }>(async () => {
+        throw new Error('folderEditor: deleteFolder is not provided')
+      }),
     },
-    saving: {
-      tags: ['form', 'busy'],
-      invoke: {
-        id: 'saveFolder',
-        src: 'saveFolder',
-        input: ({ context }) => (context.folder
-          ? { folderId: context.folder.id, name: context.draft.name.trim() }
-          : { orderId: context.draft.orderId!, name: context.draft.name.trim() }),
-        onDone: {
-          target: 'idle',
-          actions: [
-            { type: 'folderSaved', params: ({ event }) => ({ folder: event.output }) },
-            { type: 'notify', params: ({ context }) => ({ kind: 'success' as const, message: context.folder ? FOLDER_RENAMED : FOLDER_CREATED }) },
-          ],
-        },
-        onError: [
-          {
-            guard: { type: 'isOutdated', params: ({ event }) => ({ error: event.error }) },
+    actions: {
+      folderSaved: (_, _params: { folder: Folder }) => {},
+      folderRemoved: (_, _params: { folderId: number }) => {},
+      notify: (_, _params: Notice) => {},
+      /** The folders as the server has them differ from those shown: the portal reads them again. */
+      listOutdated: () => {},
+    },
+    guards: {
+      badName: ({ context }) => nameProblem(context.draft.name) !== null,
+      needsOrder: ({ context }) => context.folder === null && context.draft.orderId === null,
+      isUnchanged: ({ context }) => context.folder !== null && context.draft.name.trim() === context.folder.name,
+      isOutdated: (_, params: { error: unknown }) => isOutdatedList(params.error),
+    },
+  }).createMachine({
+    id: 'folderEditor',
+    context: { folder: null, draft: { name: '', orderId: null }, error: null },
+    initial: 'idle',
+    states: {
+      idle: {
+        on: {
+          'folder.new': {
             target: 'editing',
-            actions: [assign({ error: ({ event }) => messageOf(event.error) }), 'listOutdated'],
+            actions: assign({ folder: null, draft: ({ event }) => ({ name: '', orderId: event.orderId }), error: null }),
           },
-          { target: 'editing', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
-        ],
+          'folder.edit': {
+            target: 'editing',
+            actions: assign({
+              folder: ({ event }) => event.folder,
+              draft: ({ event }) => ({ name: event.folder.name, orderId: event.folder.domiciliationOrderId }),
+              error: null,
+            }),
+          },
+          'folder.remove': { target: 'confirmingDelete', actions: assign({ folder: ({ event }) => event.folder, error: null }) },
+        },
       },
-    },
-    confirmingDelete: {
-      tags: ['confirm'],
-      on: {
-        'folder.confirm': { target: 'deleting' },
-        'folder.cancel': { target: 'idle' },
+      editing: {
+        tags: ['form'],
+        on: {
+          'folder.change': { actions: assign({ draft: ({ context, event }) => ({ ...context.draft, ...event.draft }), error: null }) },
+          'folder.submit': [
+            { guard: 'badName', actions: assign({ error: ({ context }) => nameProblem(context.draft.name) }) },
+            { guard: 'needsOrder', actions: assign({ error: FOLDER_NO_ORDER }) },
+            // The same name: nothing to ask the server.
+            { guard: 'isUnchanged', target: 'idle' },
+            { target: 'saving' },
+          ],
+          'folder.cancel': { target: 'idle' },
+        },
       },
-    },
-    deleting: {
-      tags: ['confirm', 'busy'],
-      invoke: {
-        id: 'deleteFolder',
-        src: 'deleteFolder',
-        input: ({ context }) => ({ folderId: context.folder!.id }),
-        onDone: {
-          target: 'idle',
-          actions: [
-            { type: 'folderRemoved', params: ({ context }) => ({ folderId: context.folder!.id }) },
-            { type: 'notify', params: { kind: 'success', message: FOLDER_DELETED } },
+      saving: {
+        tags: ['form', 'busy'],
+        invoke: {
+          id: 'saveFolder',
+          src: 'saveFolder',
+          input: ({ context }) =>
+            context.folder
+              ? { folderId: context.folder.id, name: context.draft.name.trim() }
+              : { orderId: context.draft.orderId!, name: context.draft.name.trim() },
+          onDone: {
+            target: 'idle',
+            actions: [
+              { type: 'folderSaved', params: ({ event }) => ({ folder: event.output }) },
+              {
+                type: 'notify',
+                params: ({ context }) => ({ kind: 'success' as const, message: context.folder ? FOLDER_RENAMED : FOLDER_CREATED }),
+              },
+            ],
+          },
+          onError: [
+            {
+              guard: { type: 'isOutdated', params: ({ event }) => ({ error: event.error }) },
+              target: 'editing',
+              actions: [assign({ error: ({ event }) => messageOf(event.error) }), 'listOutdated'],
+            },
+            { target: 'editing', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
           ],
         },
-        onError: [
-          {
-            guard: { type: 'isOutdated', params: ({ event }) => ({ error: event.error }) },
-            target: 'confirmingDelete',
-            actions: [assign({ error: ({ event }) => messageOf(event.error) }), 'listOutdated'],
+      },
+      confirmingDelete: {
+        tags: ['confirm'],
+        on: {
+          'folder.confirm': { target: 'deleting' },
+          'folder.cancel': { target: 'idle' },
+        },
+      },
+      deleting: {
+        tags: ['confirm', 'busy'],
+        invoke: {
+          id: 'deleteFolder',
+          src: 'deleteFolder',
+          input: ({ context }) => ({ folderId: context.folder!.id }),
+          onDone: {
+            target: 'idle',
+            actions: [
+              { type: 'folderRemoved', params: ({ context }) => ({ folderId: context.folder!.id }) },
+              { type: 'notify', params: { kind: 'success', message: FOLDER_DELETED } },
+            ],
           },
-          { target: 'confirmingDelete', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
-        ],
+          onError: [
+            {
+              guard: { type: 'isOutdated', params: ({ event }) => ({ error: event.error }) },
+              target: 'confirmingDelete',
+              actions: [assign({ error: ({ event }) => messageOf(event.error) }), 'listOutdated'],
+            },
+            { target: 'confirmingDelete', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+          ],
+        },
       },
     },
-  },
-}))
+  }),
+)

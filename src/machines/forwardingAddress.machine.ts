@@ -38,7 +38,6 @@ export type ForwardingAddressEvent =
   | { type: 'address.submit' }
   | { type: 'address.cancel' }
 
-
 export function addressProblems(draft: AddressDraft): Partial<Record<AddressField, string>> {
   const problems: Partial<Record<AddressField, string>> = {}
   if (isBlank(draft.adressePostaleExpedition)) problems.adressePostaleExpedition = ADDRESS_STREET_MISSING
@@ -65,71 +64,81 @@ const draftOf = (contract: Contract): AddressDraft => ({
 
 const bodyOf = (draft: AddressDraft): ContractAddressBody => ({
   adressePostaleExpedition: draft.adressePostaleExpedition.trim(),
-  adresseComplementPostaleExpedition: isBlank(draft.adresseComplementPostaleExpedition) ? null : draft.adresseComplementPostaleExpedition.trim(),
+  adresseComplementPostaleExpedition: isBlank(draft.adresseComplementPostaleExpedition)
+    ? null
+    : draft.adresseComplementPostaleExpedition.trim(),
   codePostaleExpedition: draft.codePostaleExpedition.trim(),
   villePostaleExpedition: draft.villePostaleExpedition.trim(),
   paysPostaleExpedition: draft.paysPostaleExpedition.trim(),
 })
 
-export const forwardingAddressMachine = deferred(() => setup({
-  types: {
-    context: {} as ForwardingAddressContext,
-    input: {} as { contract: Contract },
-    events: {} as ForwardingAddressEvent,
-  },
-  actors: {
-    /** PUT contracts/{id} with the five fields: the saved contract (a swallowed failure is an error here). */
-    saveAddress: fromPromise<Contract, { contractId: number; address: ContractAddressBody }>(async () => {
-      throw new Error('forwardingAddress: saveAddress is not provided')
-    }),
-  },
-  actions: {
-    contractChanged: (_, _params: { contract: Contract }) => {},
-    notify: (_, _params: Notice) => {},
-  },
-  guards: {
-    draftInvalid: ({ context }) => Object.keys(addressProblems(context.draft)).length > 0,
-  },
-}).createMachine({
-  id: 'forwardingAddress',
-  context: ({ input }) => ({ contract: input.contract, draft: draftOf(input.contract), fieldErrors: {}, error: null }),
-  initial: 'viewing',
-  states: {
-    viewing: {
-      on: { 'address.edit': { target: 'editing', actions: assign({ draft: ({ context }) => draftOf(context.contract), fieldErrors: {}, error: null }) } },
+export const forwardingAddressMachine = deferred(() =>
+  setup({
+    types: {
+      context: {} as ForwardingAddressContext,
+      input: {} as { contract: Contract },
+      events: {} as ForwardingAddressEvent,
     },
-    editing: {
-      tags: ['form'],
-      on: {
-        'address.change': {
-          actions: assign({
-            draft: ({ context, event }) => ({ ...context.draft, ...event.draft }),
-            fieldErrors: ({ context, event }) => Object.fromEntries(Object.entries(context.fieldErrors).filter(([field]) => !(field in event.draft))),
-          }),
+    actors: {
+      /** PUT contracts/{id} with the five fields: the saved contract (a swallowed failure is an error here). */
+      saveAddress: fromPromise<Contract, { contractId: number; address: ContractAddressBody }>(async () => {
+        throw new Error('forwardingAddress: saveAddress is not provided')
+      }),
+    },
+    actions: {
+      contractChanged: (_, _params: { contract: Contract }) => {},
+      notify: (_, _params: Notice) => {},
+    },
+    guards: {
+      draftInvalid: ({ context }) => Object.keys(addressProblems(context.draft)).length > 0,
+    },
+  }).createMachine({
+    id: 'forwardingAddress',
+    context: ({ input }) => ({ contract: input.contract, draft: draftOf(input.contract), fieldErrors: {}, error: null }),
+    initial: 'viewing',
+    states: {
+      viewing: {
+        on: {
+          'address.edit': {
+            target: 'editing',
+            actions: assign({ draft: ({ context }) => draftOf(context.contract), fieldErrors: {}, error: null }),
+          },
         },
-        'address.submit': [
-          { guard: 'draftInvalid', actions: assign({ fieldErrors: ({ context }) => addressProblems(context.draft), error: null }) },
-          { target: 'saving', actions: assign({ fieldErrors: {}, error: null }) },
-        ],
-        'address.cancel': { target: 'viewing', actions: assign({ fieldErrors: {}, error: null }) },
       },
-    },
-    saving: {
-      tags: ['form', 'busy'],
-      invoke: {
-        id: 'saveAddress',
-        src: 'saveAddress',
-        input: ({ context }) => ({ contractId: context.contract.id, address: bodyOf(context.draft) }),
-        onDone: {
-          target: 'viewing',
-          actions: [
-            assign({ contract: ({ event }) => event.output }),
-            { type: 'contractChanged', params: ({ event }) => ({ contract: event.output }) },
-            { type: 'notify', params: { kind: 'success', message: ADDRESS_SAVED } },
+      editing: {
+        tags: ['form'],
+        on: {
+          'address.change': {
+            actions: assign({
+              draft: ({ context, event }) => ({ ...context.draft, ...event.draft }),
+              fieldErrors: ({ context, event }) =>
+                Object.fromEntries(Object.entries(context.fieldErrors).filter(([field]) => !(field in event.draft))),
+            }),
+          },
+          'address.submit': [
+            { guard: 'draftInvalid', actions: assign({ fieldErrors: ({ context }) => addressProblems(context.draft), error: null }) },
+            { target: 'saving', actions: assign({ fieldErrors: {}, error: null }) },
           ],
+          'address.cancel': { target: 'viewing', actions: assign({ fieldErrors: {}, error: null }) },
         },
-        onError: { target: 'editing', actions: assign({ error: ({ event }) => messageOf(event.error, ADDRESS_NOT_SAVED) }) },
+      },
+      saving: {
+        tags: ['form', 'busy'],
+        invoke: {
+          id: 'saveAddress',
+          src: 'saveAddress',
+          input: ({ context }) => ({ contractId: context.contract.id, address: bodyOf(context.draft) }),
+          onDone: {
+            target: 'viewing',
+            actions: [
+              assign({ contract: ({ event }) => event.output }),
+              { type: 'contractChanged', params: ({ event }) => ({ contract: event.output }) },
+              { type: 'notify', params: { kind: 'success', message: ADDRESS_SAVED } },
+            ],
+          },
+          onError: { target: 'editing', actions: assign({ error: ({ event }) => messageOf(event.error, ADDRESS_NOT_SAVED) }) },
+        },
       },
     },
-  },
-}))
+  }),
+)

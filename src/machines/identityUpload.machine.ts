@@ -39,102 +39,110 @@ export interface IdentityUploadContext {
   reply: IdentityUploadReply | null
 }
 
-export type IdentityUploadEvent =
-  | { type: 'identity.file'; documentType: string; file: ChosenFile }
-  | { type: 'identity.submit' }
+export type IdentityUploadEvent = { type: 'identity.file'; documentType: string; file: ChosenFile } | { type: 'identity.submit' }
 
 const pending = (context: IdentityUploadContext) => context.documents.map((d) => d.type).filter((t) => !context.sent.includes(t))
 
-export const identityUploadMachine = deferred(() => setup({
-  types: {
-    context: {} as IdentityUploadContext,
-    input: {} as { orderId: number; documents: MissingDocument[] },
-    events: {} as IdentityUploadEvent,
-  },
-  actors: {
-    uploadOne: fromPromise<IdentityUploadReply, { orderId: number; documentType: string; file: ChosenFile }>(async () => {
-      throw new Error('identityUpload: uploadOne is not provided')
+export const identityUploadMachine = deferred(() =>
+  setup({
+    types: {
+      context: {} as IdentityUploadContext,
+      input: {} as { orderId: number; documents: MissingDocument[] },
+      events: {} as IdentityUploadEvent,
+    },
+    actors: {
+      uploadOne: fromPromise<IdentityUploadReply, { orderId: number; documentType: string; file: ChosenFile }>(async () => {
+        throw new Error('identityUpload: uploadOne is not provided')
+      }),
+    },
+    actions: {
+      notify: (_, _params: Notice) => {},
+      /** Every document is in: tell the startup machine (provided by the view). */
+      completed: (_, _params: { reply: IdentityUploadReply; orderId: number }) => {},
+    },
+    guards: {
+      isAcceptable: (_, params: { file: ChosenFile }) => identityFileError(params.file) === null,
+      /** A document asked for and not sent yet (one sent is not sent again). */
+      isPending: ({ context }, params: { documentType: string }) => pending(context).includes(params.documentType),
+      allChosen: ({ context }) => pending(context).every((t) => t in context.files),
+      isComplete: (_, params: { reply: IdentityUploadReply }) => params.reply.complete,
+      morePending: ({ context }) => pending(context).length > 0,
+    },
+  }).createMachine({
+    id: 'identityUpload',
+    context: ({ input }) => ({
+      orderId: input.orderId,
+      documents: input.documents,
+      files: {},
+      fileErrors: {},
+      sent: [],
+      error: null,
+      reply: null,
     }),
-  },
-  actions: {
-    notify: (_, _params: Notice) => {},
-    /** Every document is in: tell the startup machine (provided by the view). */
-    completed: (_, _params: { reply: IdentityUploadReply; orderId: number }) => {},
-  },
-  guards: {
-    isAcceptable: (_, params: { file: ChosenFile }) => identityFileError(params.file) === null,
-    /** A document asked for and not sent yet (one sent is not sent again). */
-    isPending: ({ context }, params: { documentType: string }) => pending(context).includes(params.documentType),
-    allChosen: ({ context }) => pending(context).every((t) => t in context.files),
-    isComplete: (_, params: { reply: IdentityUploadReply }) => params.reply.complete,
-    morePending: ({ context }) => pending(context).length > 0,
-  },
-}).createMachine({
-  id: 'identityUpload',
-  context: ({ input }) => ({ orderId: input.orderId, documents: input.documents, files: {}, fileErrors: {}, sent: [], error: null, reply: null }),
-  initial: 'editing',
-  states: {
-    editing: {
-      on: {
-        'identity.file': [
-          {
-            guard: { type: 'isPending', params: ({ event }) => ({ documentType: event.documentType }) },
-            actions: assign(({ context, event }) => {
-              const problem = identityFileError(event.file)
-              const files = { ...context.files }
-              const fileErrors = { ...context.fileErrors }
-              if (problem) {
-                delete files[event.documentType]
-                fileErrors[event.documentType] = problem
-              } else {
-                files[event.documentType] = event.file
-                delete fileErrors[event.documentType]
-              }
-              return { files, fileErrors, error: null }
-            }),
-          },
-        ],
-        // Refused once everything is sent (the server still waiting for something): nothing is left to send.
-        'identity.submit': [
-          { guard: and(['morePending', 'allChosen']), target: 'uploading', actions: assign({ error: null }) },
-          { guard: 'morePending', actions: assign({ error: IDENTITY_INCOMPLETE }) },
-        ],
-      },
-    },
-    uploading: {
-      tags: ['busy'],
-      invoke: {
-        id: 'uploadOne',
-        src: 'uploadOne',
-        input: ({ context }) => {
-          const documentType = pending(context)[0]!
-          return { orderId: context.orderId, documentType, file: context.files[documentType]! }
+    initial: 'editing',
+    states: {
+      editing: {
+        on: {
+          'identity.file': [
+            {
+              guard: { type: 'isPending', params: ({ event }) => ({ documentType: event.documentType }) },
+              actions: assign(({ context, event }) => {
+                const problem = identityFileError(event.file)
+                const files = { ...context.files }
+                const fileErrors = { ...context.fileErrors }
+                if (problem) {
+                  delete files[event.documentType]
+                  fileErrors[event.documentType] = problem
+                } else {
+                  files[event.documentType] = event.file
+                  delete fileErrors[event.documentType]
+                }
+                return { files, fileErrors, error: null }
+              }),
+            },
+          ],
+          // Refused once everything is sent (the server still waiting for something): nothing is left to send.
+          'identity.submit': [
+            { guard: and(['morePending', 'allChosen']), target: 'uploading', actions: assign({ error: null }) },
+            { guard: 'morePending', actions: assign({ error: IDENTITY_INCOMPLETE }) },
+          ],
         },
-        onDone: [
-          {
-            guard: { type: 'isComplete', params: ({ event }) => ({ reply: event.output }) },
-            target: 'completed',
-            actions: [
-              assign(({ context, event }) => ({ sent: context.documents.map((d) => d.type), reply: event.output })),
-              { type: 'notify', params: { kind: 'success', message: IDENTITY_DONE } },
-              { type: 'completed', params: ({ context, event }) => ({ reply: event.output, orderId: context.orderId }) },
-            ],
-          },
-          {
-            actions: assign(({ context, event }) => ({ sent: [...context.sent, pending(context)[0]!], reply: event.output })),
-            target: 'next',
-          },
-        ],
-        onError: { target: 'editing', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
       },
+      uploading: {
+        tags: ['busy'],
+        invoke: {
+          id: 'uploadOne',
+          src: 'uploadOne',
+          input: ({ context }) => {
+            const documentType = pending(context)[0]!
+            return { orderId: context.orderId, documentType, file: context.files[documentType]! }
+          },
+          onDone: [
+            {
+              guard: { type: 'isComplete', params: ({ event }) => ({ reply: event.output }) },
+              target: 'completed',
+              actions: [
+                assign(({ context, event }) => ({ sent: context.documents.map((d) => d.type), reply: event.output })),
+                { type: 'notify', params: { kind: 'success', message: IDENTITY_DONE } },
+                { type: 'completed', params: ({ context, event }) => ({ reply: event.output, orderId: context.orderId }) },
+              ],
+            },
+            {
+              actions: assign(({ context, event }) => ({ sent: [...context.sent, pending(context)[0]!], reply: event.output })),
+              target: 'next',
+            },
+          ],
+          onError: { target: 'editing', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+        },
+      },
+      next: {
+        always: [
+          { guard: 'morePending', target: 'uploading' },
+          // Everything was sent but the server still waits for something: say so.
+          { target: 'editing', actions: assign({ error: IDENTITY_STILL_INCOMPLETE }) },
+        ],
+      },
+      completed: { type: 'final' },
     },
-    next: {
-      always: [
-        { guard: 'morePending', target: 'uploading' },
-        // Everything was sent but the server still waits for something: say so.
-        { target: 'editing', actions: assign({ error: IDENTITY_STILL_INCOMPLETE }) },
-      ],
-    },
-    completed: { type: 'final' },
-  },
-}))
+  }),
+)

@@ -38,95 +38,101 @@ export type KbisUploadEvent =
   | { type: 'kbis.file'; file: ChosenFile }
   | { type: 'kbis.cancel' }
 
-export const kbisUploadMachine = deferred(() => setup({
-  types: {
-    context: {} as KbisUploadContext,
-    input: {} as { order: Order | null; contractId: number | null },
-    events: {} as KbisUploadEvent,
-  },
-  actors: {
-    /** Reads the file as a data URL and sends it; answers the response's kbis, or null. */
-    uploadKbis: fromPromise<string | null, { contractId: number; file: ChosenFile }>(async () => {
-      throw new Error('kbisUpload: uploadKbis is not provided')
-    }),
-  },
-  actions: {
-    notify: (_, _params: Notice) => {},
-    /** Tells the rest of the portal that the order now has its Kbis, and where its contract keeps it (provided by the view). */
-    kbisFiled: (_, _params: { orderId: number; contractId: number; kbis: string }) => {},
-  },
-  guards: {
-    needsKbis: ({ context }) => needsKbis(context.order),
-    isPdf: (_, params: { file: ChosenFile }) => isPdfName(params.file.name) && (params.file.type === '' || params.file.type === 'application/pdf'),
-    isSmallEnough: (_, params: { file: ChosenFile }) => params.file.size > 0 && params.file.size <= MAX_UPLOAD_BYTES,
-    hasContract: ({ context }) => context.contractId !== null,
-    answered: (_, params: { kbis: string | null }) => params.kbis !== null,
-  },
-}).createMachine({
-  id: 'kbisUpload',
-  context: ({ input }) => ({ order: input.order, contractId: input.contractId, file: null, error: null }),
-  initial: 'checking',
-  states: {
-    checking: {
-      always: [{ guard: 'needsKbis', target: 'banner' }, { target: 'hidden' }],
+export const kbisUploadMachine = deferred(() =>
+  setup({
+    types: {
+      context: {} as KbisUploadContext,
+      input: {} as { order: Order | null; contractId: number | null },
+      events: {} as KbisUploadEvent,
     },
-    hidden: {},
-    banner: {
-      on: { 'kbis.open': { target: 'asking', actions: assign({ error: null }) } },
+    actors: {
+      /** Reads the file as a data URL and sends it; answers the response's kbis, or null. */
+      uploadKbis: fromPromise<string | null, { contractId: number; file: ChosenFile }>(async () => {
+        throw new Error('kbisUpload: uploadKbis is not provided')
+      }),
     },
-    asking: {
-      tags: ['modal'],
-      on: {
-        'kbis.yes': [
-          { guard: 'hasContract', target: 'choosing', actions: assign({ error: null }) },
-          { actions: assign({ error: KBIS_NO_CONTRACT }) },
-        ],
-        'kbis.no': { target: 'banner' },
-        'kbis.close': { target: 'banner' },
+    actions: {
+      notify: (_, _params: Notice) => {},
+      /** Tells the rest of the portal that the order now has its Kbis, and where its contract keeps it (provided by the view). */
+      kbisFiled: (_, _params: { orderId: number; contractId: number; kbis: string }) => {},
+    },
+    guards: {
+      needsKbis: ({ context }) => needsKbis(context.order),
+      isPdf: (_, params: { file: ChosenFile }) =>
+        isPdfName(params.file.name) && (params.file.type === '' || params.file.type === 'application/pdf'),
+      isSmallEnough: (_, params: { file: ChosenFile }) => params.file.size > 0 && params.file.size <= MAX_UPLOAD_BYTES,
+      hasContract: ({ context }) => context.contractId !== null,
+      answered: (_, params: { kbis: string | null }) => params.kbis !== null,
+    },
+  }).createMachine({
+    id: 'kbisUpload',
+    context: ({ input }) => ({ order: input.order, contractId: input.contractId, file: null, error: null }),
+    initial: 'checking',
+    states: {
+      checking: {
+        always: [{ guard: 'needsKbis', target: 'banner' }, { target: 'hidden' }],
       },
-    },
-    choosing: {
-      tags: ['modal', 'chooser'],
-      on: {
-        'kbis.file': [
-          {
-            guard: { type: 'isPdf', params: ({ event }) => ({ file: event.file }) },
-            target: 'checkingSize',
-            actions: assign({ file: ({ event }) => event.file }),
-          },
-          { target: 'asking', actions: assign({ error: KBIS_NOT_PDF }) },
-        ],
-        'kbis.cancel': { target: 'asking' },
-        'kbis.close': { target: 'banner' },
+      hidden: {},
+      banner: {
+        on: { 'kbis.open': { target: 'asking', actions: assign({ error: null }) } },
       },
-    },
-    checkingSize: {
-      always: [
-        { guard: { type: 'isSmallEnough', params: ({ context }) => ({ file: context.file! }) }, target: 'uploading' },
-        { target: 'asking', actions: assign({ error: KBIS_TOO_BIG, file: null }) },
-      ],
-    },
-    uploading: {
-      tags: ['modal', 'busy'],
-      invoke: {
-        id: 'uploadKbis',
-        src: 'uploadKbis',
-        input: ({ context }) => ({ contractId: context.contractId!, file: context.file! }),
-        onDone: [
-          {
-            guard: { type: 'answered', params: ({ event }) => ({ kbis: event.output }) },
-            target: 'uploaded',
-            actions: [
-              assign({ order: ({ context }) => (context.order ? { ...context.order, hasKbis: true } : null), file: null, error: null }),
-              { type: 'kbisFiled', params: ({ context, event }) => ({ orderId: context.order!.id, contractId: context.contractId!, kbis: event.output! }) },
-              { type: 'notify', params: { kind: 'success', message: KBIS_SUCCESS } },
-            ],
-          },
-          { target: 'asking', actions: assign({ error: KBIS_FAILED, file: null }) },
-        ],
-        onError: { target: 'asking', actions: assign({ error: ({ event }) => messageOf(event.error, KBIS_FAILED), file: null }) },
+      asking: {
+        tags: ['modal'],
+        on: {
+          'kbis.yes': [
+            { guard: 'hasContract', target: 'choosing', actions: assign({ error: null }) },
+            { actions: assign({ error: KBIS_NO_CONTRACT }) },
+          ],
+          'kbis.no': { target: 'banner' },
+          'kbis.close': { target: 'banner' },
+        },
       },
+      choosing: {
+        tags: ['modal', 'chooser'],
+        on: {
+          'kbis.file': [
+            {
+              guard: { type: 'isPdf', params: ({ event }) => ({ file: event.file }) },
+              target: 'checkingSize',
+              actions: assign({ file: ({ event }) => event.file }),
+            },
+            { target: 'asking', actions: assign({ error: KBIS_NOT_PDF }) },
+          ],
+          'kbis.cancel': { target: 'asking' },
+          'kbis.close': { target: 'banner' },
+        },
+      },
+      checkingSize: {
+        always: [
+          { guard: { type: 'isSmallEnough', params: ({ context }) => ({ file: context.file! }) }, target: 'uploading' },
+          { target: 'asking', actions: assign({ error: KBIS_TOO_BIG, file: null }) },
+        ],
+      },
+      uploading: {
+        tags: ['modal', 'busy'],
+        invoke: {
+          id: 'uploadKbis',
+          src: 'uploadKbis',
+          input: ({ context }) => ({ contractId: context.contractId!, file: context.file! }),
+          onDone: [
+            {
+              guard: { type: 'answered', params: ({ event }) => ({ kbis: event.output }) },
+              target: 'uploaded',
+              actions: [
+                assign({ order: ({ context }) => (context.order ? { ...context.order, hasKbis: true } : null), file: null, error: null }),
+                {
+                  type: 'kbisFiled',
+                  params: ({ context, event }) => ({ orderId: context.order!.id, contractId: context.contractId!, kbis: event.output! }),
+                },
+                { type: 'notify', params: { kind: 'success', message: KBIS_SUCCESS } },
+              ],
+            },
+            { target: 'asking', actions: assign({ error: KBIS_FAILED, file: null }) },
+          ],
+          onError: { target: 'asking', actions: assign({ error: ({ event }) => messageOf(event.error, KBIS_FAILED), file: null }) },
+        },
+      },
+      uploaded: { type: 'final' },
     },
-    uploaded: { type: 'final' },
-  },
-}))
+  }),
+)

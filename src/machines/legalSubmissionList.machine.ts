@@ -12,49 +12,62 @@ const load = (onError: 'failed' | 'stale') => ({
   id: 'loadSubmissions',
   src: 'loadSubmissions' as const,
   input: ({ context }: { context: { orderId: number | null } }) => ({ orderId: context.orderId }),
-  onDone: { target: 'loaded', actions: { type: 'store' as const, params: ({ event }: { event: { output: LegalSubmission[] } }) => ({ submissions: event.output }) } },
-  onError: { target: onError, actions: { type: 'storeError' as const, params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) } },
+  onDone: {
+    target: 'loaded',
+    actions: { type: 'store' as const, params: ({ event }: { event: { output: LegalSubmission[] } }) => ({ submissions: event.output }) },
+  },
+  onError: {
+    target: onError,
+    actions: { type: 'storeError' as const, params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) },
+  },
 })
 
-export const legalSubmissionListMachine = deferred(() => setup({
-  types: {
-    context: {} as { orderId: number | null; submissions: LegalSubmission[]; error: string | null },
-    input: {} as { orderId: number | null },
-    events: {} as { type: 'list.retry' } | { type: 'list.refresh' },
-  },
-  actors: {
-    loadSubmissions: fromPromise<LegalSubmission[], { orderId: number | null }>(async () => {
-      throw new Error('legalSubmissionList: loadSubmissions is not provided')
-    }),
-  },
-  actions: {
-    store: assign((_, params: { submissions: LegalSubmission[] }) => ({ submissions: params.submissions })),
-    storeError: assign((_, params: { error: unknown }) => ({ error: messageOf(params.error, 'Vos formalités n’ont pas pu être chargées.') })),
-    clearError: assign({ error: null }),
-  },
-}).createMachine({
-  id: 'legalSubmissionList',
-  context: ({ input }) => ({ orderId: input.orderId, submissions: [], error: null }),
-  initial: 'loading',
-  states: {
-    loading: {
-      invoke: load('failed'),
-      on: { 'list.refresh': { target: 'loading', reenter: true } },
+export const legalSubmissionListMachine = deferred(() =>
+  setup({
+    types: {
+      context: {} as { orderId: number | null; submissions: LegalSubmission[]; error: string | null },
+      input: {} as { orderId: number | null },
+      events: {} as { type: 'list.retry' } | { type: 'list.refresh' },
     },
-    loaded: {
-      on: { 'list.refresh': { target: 'refreshing' } },
+    actors: {
+      loadSubmissions: fromPromise<LegalSubmission[], { orderId: number | null }>(async () => {
+        throw new Error('legalSubmissionList: loadSubmissions is not provided')
+      }),
     },
-    /** Read again with the requests still shown. */
-    refreshing: {
-      invoke: load('stale'),
-      on: { 'list.refresh': { target: 'refreshing', reenter: true } },
+    actions: {
+      store: assign((_, params: { submissions: LegalSubmission[] }) => ({ submissions: params.submissions })),
+      storeError: assign((_, params: { error: unknown }) => ({
+        error: messageOf(params.error, 'Vos formalités n’ont pas pu être chargées.'),
+      })),
+      clearError: assign({ error: null }),
     },
-    /** The requests of before, and why they could not be read again. */
-    stale: {
-      on: { 'list.retry': { target: 'refreshing', actions: 'clearError' }, 'list.refresh': { target: 'refreshing', actions: 'clearError' } },
+  }).createMachine({
+    id: 'legalSubmissionList',
+    context: ({ input }) => ({ orderId: input.orderId, submissions: [], error: null }),
+    initial: 'loading',
+    states: {
+      loading: {
+        invoke: load('failed'),
+        on: { 'list.refresh': { target: 'loading', reenter: true } },
+      },
+      loaded: {
+        on: { 'list.refresh': { target: 'refreshing' } },
+      },
+      /** Read again with the requests still shown. */
+      refreshing: {
+        invoke: load('stale'),
+        on: { 'list.refresh': { target: 'refreshing', reenter: true } },
+      },
+      /** The requests of before, and why they could not be read again. */
+      stale: {
+        on: {
+          'list.retry': { target: 'refreshing', actions: 'clearError' },
+          'list.refresh': { target: 'refreshing', actions: 'clearError' },
+        },
+      },
+      failed: {
+        on: { 'list.retry': { target: 'loading', actions: 'clearError' }, 'list.refresh': { target: 'loading', actions: 'clearError' } },
+      },
     },
-    failed: {
-      on: { 'list.retry': { target: 'loading', actions: 'clearError' }, 'list.refresh': { target: 'loading', actions: 'clearError' } },
-    },
-  },
-}))
+  }),
+)

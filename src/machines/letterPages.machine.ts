@@ -45,108 +45,123 @@ export type LetterPagesEvent =
   | { type: 'zoom.in' }
   | { type: 'zoom.out' }
 
-const withStatus = (pages: PageImage[], page: number, change: Partial<PageImage>) => pages.map((p, i) => (i === page - 1 ? { ...p, ...change } : p))
+const withStatus = (pages: PageImage[], page: number, change: Partial<PageImage>) =>
+  pages.map((p, i) => (i === page - 1 ? { ...p, ...change } : p))
 
-export const letterPagesMachine = deferred(() => setup({
-  types: {
-    context: {} as LetterPagesContext,
-    input: {} as { documentId: number; pageCount: number },
-    events: {} as LetterPagesEvent,
-    emitted: {} as { type: 'pages.recheck' },
-  },
-  actors: {
-    loadPage: fromPromise<Blob, { documentId: number; page: number }>(async () => {
-      throw new Error('letterPages: loadPage is not provided')
+export const letterPagesMachine = deferred(() =>
+  setup({
+    types: {
+      context: {} as LetterPagesContext,
+      input: {} as { documentId: number; pageCount: number },
+      events: {} as LetterPagesEvent,
+      emitted: {} as { type: 'pages.recheck' },
+    },
+    actors: {
+      loadPage: fromPromise<Blob, { documentId: number; page: number }>(async () => {
+        throw new Error('letterPages: loadPage is not provided')
+      }),
+      pause: fromPromise<void, { ms: number }>(async () => {
+        throw new Error('letterPages: pause is not provided')
+      }),
+    },
+    guards: {
+      hasNoImages: ({ context }) => context.pages.length === 0,
+      mayRecheck: ({ context }) => context.rechecks < PREPARING_RECHECK_MS.length,
+      isWaiting: ({ context }, params: { page: number }) => context.pages[params.page - 1]?.status === 'waiting',
+      hasFailed: ({ context }, params: { page: number }) => context.pages[params.page - 1]?.status === 'failed',
+      hasQueue: ({ context }) => context.queue.length > 0,
+      canZoomIn: ({ context }) => context.zoom < ZOOM_LEVELS.length - 1,
+      canZoomOut: ({ context }) => context.zoom > 0,
+    },
+    actions: {
+      enqueue: assign(({ context }, params: { page: number }) => ({
+        pages: withStatus(context.pages, params.page, { status: 'queued', error: null }),
+        queue: [...context.queue, params.page],
+      })),
+    },
+  }).createMachine({
+    id: 'letterPages',
+    context: ({ input }) => ({
+      documentId: input.documentId,
+      pages: Array.from({ length: Math.max(0, input.pageCount) }, () => ({ status: 'waiting' as const, image: null, error: null })),
+      queue: [],
+      current: null,
+      zoom: 0,
+      rechecks: 0,
     }),
-    pause: fromPromise<void, { ms: number }>(async () => {
-      throw new Error('letterPages: pause is not provided')
-    }),
-  },
-  guards: {
-    hasNoImages: ({ context }) => context.pages.length === 0,
-    mayRecheck: ({ context }) => context.rechecks < PREPARING_RECHECK_MS.length,
-    isWaiting: ({ context }, params: { page: number }) => context.pages[params.page - 1]?.status === 'waiting',
-    hasFailed: ({ context }, params: { page: number }) => context.pages[params.page - 1]?.status === 'failed',
-    hasQueue: ({ context }) => context.queue.length > 0,
-    canZoomIn: ({ context }) => context.zoom < ZOOM_LEVELS.length - 1,
-    canZoomOut: ({ context }) => context.zoom > 0,
-  },
-  actions: {
-    enqueue: assign(({ context }, params: { page: number }) => ({
-      pages: withStatus(context.pages, params.page, { status: 'queued', error: null }),
-      queue: [...context.queue, params.page],
-    })),
-  },
-}).createMachine({
-  id: 'letterPages',
-  context: ({ input }) => ({
-    documentId: input.documentId,
-    pages: Array.from({ length: Math.max(0, input.pageCount) }, () => ({ status: 'waiting' as const, image: null, error: null })),
-    queue: [],
-    current: null,
-    zoom: 0,
-    rechecks: 0,
+    initial: 'checking',
+    states: {
+      checking: {
+        always: [{ guard: 'hasNoImages', target: 'preparing' }, { target: 'viewing' }],
+      },
+      preparing: {
+        tags: ['preparing'],
+        initial: 'waiting',
+        states: {
+          waiting: {
+            always: { guard: 'mayRecheck', target: 'pausing' },
+          },
+          pausing: {
+            invoke: {
+              id: 'pause',
+              src: 'pause',
+              input: ({ context }) => ({ ms: PREPARING_RECHECK_MS[context.rechecks]! }),
+              onDone: {
+                target: 'waiting',
+                actions: [assign({ rechecks: ({ context }) => context.rechecks + 1 }), emit({ type: 'pages.recheck' })],
+              },
+            },
+          },
+        },
+      },
+      viewing: {
+        initial: 'idle',
+        on: {
+          'page.visible': {
+            guard: { type: 'isWaiting', params: ({ event }) => ({ page: event.page }) },
+            actions: { type: 'enqueue', params: ({ event }) => ({ page: event.page }) },
+          },
+          'page.retry': {
+            guard: { type: 'hasFailed', params: ({ event }) => ({ page: event.page }) },
+            actions: { type: 'enqueue', params: ({ event }) => ({ page: event.page }) },
+          },
+          'zoom.in': { guard: 'canZoomIn', actions: assign({ zoom: ({ context }) => context.zoom + 1 }) },
+          'zoom.out': { guard: 'canZoomOut', actions: assign({ zoom: ({ context }) => context.zoom - 1 }) },
+        },
+        states: {
+          idle: {
+            always: {
+              guard: 'hasQueue',
+              target: 'loading',
+              actions: assign(({ context }) => {
+                const [next, ...rest] = context.queue
+                return { current: next!, queue: rest, pages: withStatus(context.pages, next!, { status: 'loading' }) }
+              }),
+            },
+          },
+          loading: {
+            invoke: {
+              id: 'loadPage',
+              src: 'loadPage',
+              input: ({ context }) => ({ documentId: context.documentId, page: context.current! }),
+              onDone: {
+                target: 'idle',
+                actions: assign(({ context, event }) => ({
+                  pages: withStatus(context.pages, context.current!, { status: 'shown', image: event.output }),
+                  current: null,
+                })),
+              },
+              onError: {
+                target: 'idle',
+                actions: assign(({ context, event }) => ({
+                  pages: withStatus(context.pages, context.current!, { status: 'failed', error: failureOf(PAGE_FAILED, event.error) }),
+                  current: null,
+                })),
+              },
+            },
+          },
+        },
+      },
+    },
   }),
-  initial: 'checking',
-  states: {
-    checking: {
-      always: [{ guard: 'hasNoImages', target: 'preparing' }, { target: 'viewing' }],
-    },
-    preparing: {
-      tags: ['preparing'],
-      initial: 'waiting',
-      states: {
-        waiting: {
-          always: { guard: 'mayRecheck', target: 'pausing' },
-        },
-        pausing: {
-          invoke: {
-            id: 'pause',
-            src: 'pause',
-            input: ({ context }) => ({ ms: PREPARING_RECHECK_MS[context.rechecks]! }),
-            onDone: {
-              target: 'waiting',
-              actions: [assign({ rechecks: ({ context }) => context.rechecks + 1 }), emit({ type: 'pages.recheck' })],
-            },
-          },
-        },
-      },
-    },
-    viewing: {
-      initial: 'idle',
-      on: {
-        'page.visible': { guard: { type: 'isWaiting', params: ({ event }) => ({ page: event.page }) }, actions: { type: 'enqueue', params: ({ event }) => ({ page: event.page }) } },
-        'page.retry': { guard: { type: 'hasFailed', params: ({ event }) => ({ page: event.page }) }, actions: { type: 'enqueue', params: ({ event }) => ({ page: event.page }) } },
-        'zoom.in': { guard: 'canZoomIn', actions: assign({ zoom: ({ context }) => context.zoom + 1 }) },
-        'zoom.out': { guard: 'canZoomOut', actions: assign({ zoom: ({ context }) => context.zoom - 1 }) },
-      },
-      states: {
-        idle: {
-          always: {
-            guard: 'hasQueue',
-            target: 'loading',
-            actions: assign(({ context }) => {
-              const [next, ...rest] = context.queue
-              return { current: next!, queue: rest, pages: withStatus(context.pages, next!, { status: 'loading' }) }
-            }),
-          },
-        },
-        loading: {
-          invoke: {
-            id: 'loadPage',
-            src: 'loadPage',
-            input: ({ context }) => ({ documentId: context.documentId, page: context.current! }),
-            onDone: {
-              target: 'idle',
-              actions: assign(({ context, event }) => ({ pages: withStatus(context.pages, context.current!, { status: 'shown', image: event.output }), current: null })),
-            },
-            onError: {
-              target: 'idle',
-              actions: assign(({ context, event }) => ({ pages: withStatus(context.pages, context.current!, { status: 'failed', error: failureOf(PAGE_FAILED, event.error) }), current: null })),
-            },
-          },
-        },
-      },
-    },
-  },
-}))
+)

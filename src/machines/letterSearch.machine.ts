@@ -31,67 +31,77 @@ export type LetterSearchEvent =
 
 export const isRemoteQuery = (query: string) => query.trim().length >= SEARCH_MIN_LENGTH
 
-export const letterSearchMachine = deferred(() => setup({
-  types: {
-    context: {} as LetterSearchContext,
-    input: {} as { orderId: number | null },
-    events: {} as LetterSearchEvent,
-  },
-  actors: {
-    /** The pause before a search; the wiring waits SEARCH_DEBOUNCE_MS. */
-    pause: fromPromise<void>(async () => {
-      throw new Error('letterSearch: pause is not provided')
-    }),
-    searchLetters: fromPromise<DocumentSearchResult[], { q: string; orderId: number | null }>(async () => {
-      throw new Error('letterSearch: searchLetters is not provided')
-    }),
-  },
-  guards: {
-    isShort: (_, params: { query: string }) => !isRemoteQuery(params.query),
-    isUnchanged: ({ context }, params: { query: string }) => params.query.trim() === context.query,
-    isSameOrder: ({ context }, params: { orderId: number | null }) => params.orderId === context.orderId,
-    hasRemoteQuery: ({ context }) => isRemoteQuery(context.query),
-  },
-}).createMachine({
-  id: 'letterSearch',
-  context: ({ input }) => ({ query: '', orderId: input.orderId, results: [], answered: null, error: null }),
-  initial: 'local',
-  on: {
-    'query.change': [
-      { guard: { type: 'isUnchanged', params: ({ event }) => ({ query: event.query }) } },
-      {
-        guard: { type: 'isShort', params: ({ event }) => ({ query: event.query }) },
-        target: '.local',
-        actions: assign({ query: ({ event }) => event.query.trim(), results: [], answered: null, error: null }),
+export const letterSearchMachine = deferred(() =>
+  setup({
+    types: {
+      context: {} as LetterSearchContext,
+      input: {} as { orderId: number | null },
+      events: {} as LetterSearchEvent,
+    },
+    actors: {
+      /** The pause before a search; the wiring waits SEARCH_DEBOUNCE_MS. */
+      pause: fromPromise<void>(async () => {
+        throw new Error('letterSearch: pause is not provided')
+      }),
+      searchLetters: fromPromise<DocumentSearchResult[], { q: string; orderId: number | null }>(async () => {
+        throw new Error('letterSearch: searchLetters is not provided')
+      }),
+    },
+    guards: {
+      isShort: (_, params: { query: string }) => !isRemoteQuery(params.query),
+      isUnchanged: ({ context }, params: { query: string }) => params.query.trim() === context.query,
+      isSameOrder: ({ context }, params: { orderId: number | null }) => params.orderId === context.orderId,
+      hasRemoteQuery: ({ context }) => isRemoteQuery(context.query),
+    },
+  }).createMachine({
+    id: 'letterSearch',
+    context: ({ input }) => ({ query: '', orderId: input.orderId, results: [], answered: null, error: null }),
+    initial: 'local',
+    on: {
+      'query.change': [
+        { guard: { type: 'isUnchanged', params: ({ event }) => ({ query: event.query }) } },
+        {
+          guard: { type: 'isShort', params: ({ event }) => ({ query: event.query }) },
+          target: '.local',
+          actions: assign({ query: ({ event }) => event.query.trim(), results: [], answered: null, error: null }),
+        },
+        { target: '.waiting', reenter: true, actions: assign({ query: ({ event }) => event.query.trim(), error: null }) },
+      ],
+      'order.change': [
+        { guard: { type: 'isSameOrder', params: ({ event }) => ({ orderId: event.orderId }) } },
+        {
+          guard: { type: 'hasRemoteQuery' },
+          target: '.searching',
+          reenter: true,
+          actions: assign({ orderId: ({ event }) => event.orderId, results: [], answered: null, error: null }),
+        },
+        { actions: assign({ orderId: ({ event }) => event.orderId }) },
+      ],
+    },
+    states: {
+      local: {},
+      waiting: {
+        tags: ['remote', 'busy'],
+        invoke: { id: 'pause', src: 'pause', onDone: 'searching', onError: 'searching' },
       },
-      { target: '.waiting', reenter: true, actions: assign({ query: ({ event }) => event.query.trim(), error: null }) },
-    ],
-    'order.change': [
-      { guard: { type: 'isSameOrder', params: ({ event }) => ({ orderId: event.orderId }) } },
-      { guard: { type: 'hasRemoteQuery' }, target: '.searching', reenter: true, actions: assign({ orderId: ({ event }) => event.orderId, results: [], answered: null, error: null }) },
-      { actions: assign({ orderId: ({ event }) => event.orderId }) },
-    ],
-  },
-  states: {
-    local: {},
-    waiting: {
-      tags: ['remote', 'busy'],
-      invoke: { id: 'pause', src: 'pause', onDone: 'searching', onError: 'searching' },
-    },
-    searching: {
-      tags: ['remote', 'busy'],
-      invoke: {
-        id: 'searchLetters',
-        src: 'searchLetters',
-        input: ({ context }) => ({ q: context.query, orderId: context.orderId }),
-        onDone: { target: 'found', actions: assign({ results: ({ event }) => event.output, answered: ({ context }) => context.query }) },
-        onError: { target: 'failed', actions: assign({ results: [], answered: null, error: ({ event }) => failureOf(SEARCH_FAILED, event.error) }) },
+      searching: {
+        tags: ['remote', 'busy'],
+        invoke: {
+          id: 'searchLetters',
+          src: 'searchLetters',
+          input: ({ context }) => ({ q: context.query, orderId: context.orderId }),
+          onDone: { target: 'found', actions: assign({ results: ({ event }) => event.output, answered: ({ context }) => context.query }) },
+          onError: {
+            target: 'failed',
+            actions: assign({ results: [], answered: null, error: ({ event }) => failureOf(SEARCH_FAILED, event.error) }),
+          },
+        },
+      },
+      found: { tags: ['remote'] },
+      failed: {
+        tags: ['remote'],
+        on: { 'search.retry': { target: 'searching', actions: assign({ error: null }) } },
       },
     },
-    found: { tags: ['remote'] },
-    failed: {
-      tags: ['remote'],
-      on: { 'search.retry': { target: 'searching', actions: assign({ error: null }) } },
-    },
-  },
-}))
+  }),
+)

@@ -138,239 +138,293 @@ const machineSetup = setup({
       return orderId !== null && seen.orderId !== null && seen.orderId !== orderId && seen.orderIds.includes(orderId)
     },
     listLoading: (_, { seen }: { seen: PortalSeen }) => seen.status === 'loading',
-    linkInList: ({ context }, { seen }: { seen: PortalSeen }) => context.link !== null && seen.documentIds.includes(context.link.documentId),
+    linkInList: ({ context }, { seen }: { seen: PortalSeen }) =>
+      context.link !== null && seen.documentIds.includes(context.link.documentId),
     listLoaded: (_, { seen }: { seen: PortalSeen }) => seen.status === 'loaded',
     isOutdated: (_, params: { error: unknown }) => isOutdatedList(params.error),
   },
 })
 
-const moveFailed = (context: MailboxContext, error: unknown): Notice =>
-  ({ kind: 'error', message: failureOf(context.move!.folderId === null ? MOVE_OUT_FAILED : MOVE_FAILED, error) })
+const moveFailed = (context: MailboxContext, error: unknown): Notice => ({
+  kind: 'error',
+  message: failureOf(context.move!.folderId === null ? MOVE_OUT_FAILED : MOVE_FAILED, error),
+})
 
 // Opening a letter in the viewer, whatever it showed: the same letter again (its read flag changed)
 // keeps the scan already shown; another one loads its own.
 type OpenEvent = { event: { document: MailDocument } }
 const openLetter = [
-  { guard: { type: 'isOpened' as const, params: ({ event }: OpenEvent) => ({ document: event.document }) }, actions: { type: 'keepOpened' as const, params: ({ event }: OpenEvent) => ({ document: event.document }) } },
-  { target: '#mailbox.viewer.loading', reenter: true, actions: { type: 'openInViewer' as const, params: ({ event }: OpenEvent) => ({ document: event.document }) } },
+  {
+    guard: { type: 'isOpened' as const, params: ({ event }: OpenEvent) => ({ document: event.document }) },
+    actions: { type: 'keepOpened' as const, params: ({ event }: OpenEvent) => ({ document: event.document }) },
+  },
+  {
+    target: '#mailbox.viewer.loading',
+    reenter: true,
+    actions: { type: 'openInViewer' as const, params: ({ event }: OpenEvent) => ({ document: event.document }) },
+  },
 ]
 
-export const mailboxMachine = deferred(() => machineSetup.createMachine({
-  id: 'mailbox',
-  context: {
-    opened: null, file: null, fileError: null, toMark: [], marking: null, move: null,
-    sendIds: [], form: { email: '', message: '' }, sendError: null, orderId: undefined, link: null, phoneViewer: false,
-  },
-  type: 'parallel',
-  on: {
-    'viewer.show': { actions: assign({ phoneViewer: true }) },
-    'viewer.hide': { actions: assign({ phoneViewer: false }) },
-  },
-  states: {
-    order: {
-      initial: 'unknown',
-      states: {
-        unknown: { on: { 'portal.seen': { target: 'known', actions: assign({ orderId: ({ event }) => event.seen.orderId }) } } },
-        known: {
-          on: {
-            'portal.seen': {
-              guard: { type: 'orderChanged', params: ({ event }) => ({ seen: event.seen }) },
-              actions: [assign({ orderId: ({ event }) => event.seen.orderId, phoneViewer: false }), raise({ type: 'order.switched' })],
+export const mailboxMachine = deferred(() =>
+  machineSetup.createMachine({
+    id: 'mailbox',
+    context: {
+      opened: null,
+      file: null,
+      fileError: null,
+      toMark: [],
+      marking: null,
+      move: null,
+      sendIds: [],
+      form: { email: '', message: '' },
+      sendError: null,
+      orderId: undefined,
+      link: null,
+      phoneViewer: false,
+    },
+    type: 'parallel',
+    on: {
+      'viewer.show': { actions: assign({ phoneViewer: true }) },
+      'viewer.hide': { actions: assign({ phoneViewer: false }) },
+    },
+    states: {
+      order: {
+        initial: 'unknown',
+        states: {
+          unknown: { on: { 'portal.seen': { target: 'known', actions: assign({ orderId: ({ event }) => event.seen.orderId }) } } },
+          known: {
+            on: {
+              'portal.seen': {
+                guard: { type: 'orderChanged', params: ({ event }) => ({ seen: event.seen }) },
+                actions: [assign({ orderId: ({ event }) => event.seen.orderId, phoneViewer: false }), raise({ type: 'order.switched' })],
+              },
             },
           },
         },
       },
-    },
-    link: {
-      initial: 'none',
-      on: { 'link.follow': { target: '.following', actions: assign({ link: ({ event }) => event.link }) } },
-      states: {
-        none: {},
-        following: {
-          on: {
-            'portal.seen': [
-              {
-                guard: { type: 'linkNeedsOrder', params: ({ event }) => ({ seen: event.seen }) },
-                actions: { type: 'selectOrder', params: ({ context }) => ({ orderId: context.link!.orderId! }) },
+      link: {
+        initial: 'none',
+        on: { 'link.follow': { target: '.following', actions: assign({ link: ({ event }) => event.link }) } },
+        states: {
+          none: {},
+          following: {
+            on: {
+              'portal.seen': [
+                {
+                  guard: { type: 'linkNeedsOrder', params: ({ event }) => ({ seen: event.seen }) },
+                  actions: { type: 'selectOrder', params: ({ context }) => ({ orderId: context.link!.orderId! }) },
+                },
+                { guard: { type: 'listLoading', params: ({ event }) => ({ seen: event.seen }) } },
+                {
+                  guard: { type: 'linkInList', params: ({ event }) => ({ seen: event.seen }) },
+                  target: 'none',
+                  actions: [
+                    { type: 'selectDocument', params: ({ context }) => ({ documentId: context.link!.documentId }) },
+                    assign({ phoneViewer: true, link: null }),
+                    'forgetLink',
+                  ],
+                },
+                {
+                  guard: { type: 'listLoaded', params: ({ event }) => ({ seen: event.seen }) },
+                  target: 'none',
+                  actions: [
+                    { type: 'notify', params: { kind: 'error' as const, message: LINKED_LETTER_GONE } },
+                    assign({ link: null }),
+                    'forgetLink',
+                  ],
+                },
+                // The list failed: the link waits for 'Réessayer'.
+              ],
+            },
+          },
+        },
+      },
+      viewer: {
+        initial: 'empty',
+        states: {
+          empty: { on: { 'letter.open': openLetter } },
+          loading: {
+            tags: ['loadingFile'],
+            invoke: {
+              id: 'loadFile',
+              src: 'loadFile',
+              input: ({ context }) => ({ documentId: context.opened!.id }),
+              onDone: { target: 'shown', actions: assign({ file: ({ event }) => event.output }) },
+              onError: { target: 'failed', actions: assign({ fileError: ({ event }) => failureOf(FILE_FAILED, event.error) }) },
+            },
+            on: { 'letter.open': openLetter },
+          },
+          shown: { on: { 'letter.open': openLetter } },
+          failed: {
+            on: {
+              'letter.open': openLetter,
+              'viewer.retry': { target: 'loading', actions: assign({ fileError: null }) },
+            },
+          },
+        },
+        on: {
+          'order.switched': { target: '.empty', actions: assign({ opened: null, file: null, fileError: null }) },
+        },
+      },
+      reading: {
+        initial: 'idle',
+        states: {
+          idle: {
+            on: {
+              'letter.open': {
+                guard: { type: 'isUnread', params: ({ event }) => ({ document: event.document }) },
+                target: 'marking',
+                actions: assign({ marking: ({ event }) => event.document }),
               },
-              { guard: { type: 'listLoading', params: ({ event }) => ({ seen: event.seen }) } },
-              {
-                guard: { type: 'linkInList', params: ({ event }) => ({ seen: event.seen }) },
-                target: 'none',
+            },
+          },
+          marking: {
+            // Read at once on screen; the server is told behind.
+            entry: { type: 'readChanged', params: ({ context }) => ({ documentId: context.marking!.id, read: true }) },
+            invoke: {
+              id: 'markRead',
+              src: 'updateDocument',
+              input: ({ context }) => ({ documentId: context.marking!.id, readFlag: true }),
+              onDone: {
+                target: 'next',
+                actions: { type: 'readChanged', params: ({ event }) => ({ documentId: event.output.id, read: event.output.read }) },
+              },
+              onError: {
+                target: 'next',
                 actions: [
-                  { type: 'selectDocument', params: ({ context }) => ({ documentId: context.link!.documentId }) },
-                  assign({ phoneViewer: true, link: null }),
-                  'forgetLink',
+                  { type: 'readChanged', params: ({ context }) => ({ documentId: context.marking!.id, read: false }) },
+                  { type: 'notify', params: ({ event }) => ({ kind: 'error' as const, message: failureOf(READ_FAILED, event.error) }) },
                 ],
               },
-              {
-                guard: { type: 'listLoaded', params: ({ event }) => ({ seen: event.seen }) },
-                target: 'none',
-                actions: [{ type: 'notify', params: { kind: 'error' as const, message: LINKED_LETTER_GONE } }, assign({ link: null }), 'forgetLink'],
+            },
+            on: {
+              'letter.open': {
+                guard: { type: 'isUnread', params: ({ event }) => ({ document: event.document }) },
+                actions: assign({
+                  toMark: ({ context, event }) => [...context.toMark.filter((d) => d.id !== event.document.id), event.document],
+                }),
               },
-              // The list failed: the link waits for 'Réessayer'.
+            },
+          },
+          next: {
+            always: [
+              {
+                guard: 'hasMoreToMark',
+                target: 'marking',
+                actions: assign({ marking: ({ context }) => context.toMark[0]!, toMark: ({ context }) => context.toMark.slice(1) }),
+              },
+              { target: 'idle', actions: assign({ marking: null }) },
             ],
           },
         },
+        on: { 'order.switched': { target: '.idle', actions: assign({ marking: null, toMark: [] }) } },
       },
-    },
-    viewer: {
-      initial: 'empty',
-      states: {
-        empty: { on: { 'letter.open': openLetter } },
-        loading: {
-          tags: ['loadingFile'],
-          invoke: {
-            id: 'loadFile',
-            src: 'loadFile',
-            input: ({ context }) => ({ documentId: context.opened!.id }),
-            onDone: { target: 'shown', actions: assign({ file: ({ event }) => event.output }) },
-            onError: { target: 'failed', actions: assign({ fileError: ({ event }) => failureOf(FILE_FAILED, event.error) }) },
-          },
-          on: { 'letter.open': openLetter },
-        },
-        shown: { on: { 'letter.open': openLetter } },
-        failed: {
-          on: {
-            'letter.open': openLetter,
-            'viewer.retry': { target: 'loading', actions: assign({ fileError: null }) },
-          },
-        },
-      },
-      on: {
-        'order.switched': { target: '.empty', actions: assign({ opened: null, file: null, fileError: null }) },
-      },
-    },
-    reading: {
-      initial: 'idle',
-      states: {
-        idle: {
-          on: {
-            'letter.open': {
-              guard: { type: 'isUnread', params: ({ event }) => ({ document: event.document }) },
-              target: 'marking',
-              actions: assign({ marking: ({ event }) => event.document }),
+      moving: {
+        initial: 'idle',
+        states: {
+          idle: {
+            on: {
+              'letter.move': {
+                target: 'saving',
+                actions: assign({ move: ({ event }) => ({ document: event.document, folderId: event.folderId }) }),
+              },
             },
           },
-        },
-        marking: {
-          // Read at once on screen; the server is told behind.
-          entry: { type: 'readChanged', params: ({ context }) => ({ documentId: context.marking!.id, read: true }) },
-          invoke: {
-            id: 'markRead',
-            src: 'updateDocument',
-            input: ({ context }) => ({ documentId: context.marking!.id, readFlag: true }),
-            onDone: { target: 'next', actions: { type: 'readChanged', params: ({ event }) => ({ documentId: event.output.id, read: event.output.read }) } },
-            onError: {
-              target: 'next',
-              actions: [
-                { type: 'readChanged', params: ({ context }) => ({ documentId: context.marking!.id, read: false }) },
-                { type: 'notify', params: ({ event }) => ({ kind: 'error' as const, message: failureOf(READ_FAILED, event.error) }) },
-              ],
-            },
-          },
-          on: {
-            'letter.open': {
-              guard: { type: 'isUnread', params: ({ event }) => ({ document: event.document }) },
-              actions: assign({ toMark: ({ context, event }) => [...context.toMark.filter((d) => d.id !== event.document.id), event.document] }),
-            },
-          },
-        },
-        next: {
-          always: [
-            { guard: 'hasMoreToMark', target: 'marking', actions: assign({ marking: ({ context }) => context.toMark[0]!, toMark: ({ context }) => context.toMark.slice(1) }) },
-            { target: 'idle', actions: assign({ marking: null }) },
-          ],
-        },
-      },
-      on: { 'order.switched': { target: '.idle', actions: assign({ marking: null, toMark: [] }) } },
-    },
-    moving: {
-      initial: 'idle',
-      states: {
-        idle: {
-          on: { 'letter.move': { target: 'saving', actions: assign({ move: ({ event }) => ({ document: event.document, folderId: event.folderId }) }) } },
-        },
-        saving: {
-          tags: ['moving'],
-          invoke: {
-            id: 'move',
-            src: 'updateDocument',
-            input: ({ context }) => ({ documentId: context.move!.document.id, folderId: context.move!.folderId }),
-            onDone: {
-              target: 'idle',
-              actions: [
-                { type: 'documentChanged', params: ({ event }) => ({ document: event.output }) },
-                { type: 'notify', params: ({ event }) => ({ kind: 'success' as const, message: event.output.folderId === null ? MOVED_OUT : MOVED_TO_FOLDER }) },
-                assign({ move: null }),
-              ],
-            },
-            onError: [
-              {
-                // The folder offered was deleted or changed in another tab: the select stops offering it.
-                guard: { type: 'isOutdated', params: ({ event }) => ({ error: event.error }) },
+          saving: {
+            tags: ['moving'],
+            invoke: {
+              id: 'move',
+              src: 'updateDocument',
+              input: ({ context }) => ({ documentId: context.move!.document.id, folderId: context.move!.folderId }),
+              onDone: {
                 target: 'idle',
-                actions: [{ type: 'notify', params: ({ context, event }) => moveFailed(context, event.error) }, 'foldersOutdated', assign({ move: null })],
+                actions: [
+                  { type: 'documentChanged', params: ({ event }) => ({ document: event.output }) },
+                  {
+                    type: 'notify',
+                    params: ({ event }) => ({
+                      kind: 'success' as const,
+                      message: event.output.folderId === null ? MOVED_OUT : MOVED_TO_FOLDER,
+                    }),
+                  },
+                  assign({ move: null }),
+                ],
               },
-              { target: 'idle', actions: [{ type: 'notify', params: ({ context, event }) => moveFailed(context, event.error) }, assign({ move: null })] },
-            ],
-          },
-        },
-      },
-      on: { 'order.switched': { target: '.idle', actions: assign({ move: null }) } },
-    },
-    sending: {
-      initial: 'closed',
-      states: {
-        closed: {
-          on: { 'send.open': { target: 'editing', actions: assign({ sendIds: ({ event }) => event.documentIds, sendError: null }) } },
-        },
-        editing: {
-          tags: ['sendForm'],
-          on: {
-            'send.change': {
-              actions: assign({
-                form: ({ context, event }) => ({ ...context.form, ...event.form, ...(event.form.message !== undefined ? { message: plainLineBreaks(event.form.message) } : {}) }),
-                sendError: null,
-              }),
-            },
-            'send.pick': { actions: assign({ sendIds: ({ event }) => event.documentIds, sendError: null }) },
-            'send.submit': [
-              { guard: 'hasLetters', target: 'checking' },
-              { actions: assign({ sendError: SEND_NO_LETTER }) },
-            ],
-            'send.close': { target: 'closed' },
-          },
-        },
-        checking: {
-          always: [
-            { guard: 'hasEmail', target: 'submitting' },
-            { target: 'editing', actions: assign({ sendError: SEND_BAD_EMAIL }) },
-          ],
-        },
-        submitting: {
-          tags: ['sendForm', 'busy'],
-          invoke: {
-            id: 'sendDocuments',
-            src: 'sendDocuments',
-            input: ({ context }) => ({
-              email: context.form.email.trim(),
-              ...(!isBlank(context.form.message) ? { message: context.form.message.trim() } : {}),
-              documentIds: context.sendIds,
-            }),
-            onDone: {
-              target: 'closed',
-              actions: [
-                { type: 'notify', params: ({ event }) => ({ kind: 'success' as const, message: event.output.message }) },
-                // The recipient stays for the next time; the message was for these letters.
-                assign({ form: ({ context }) => ({ ...context.form, message: '' }), sendIds: [] }),
+              onError: [
+                {
+                  // The folder offered was deleted or changed in another tab: the select stops offering it.
+                  guard: { type: 'isOutdated', params: ({ event }) => ({ error: event.error }) },
+                  target: 'idle',
+                  actions: [
+                    { type: 'notify', params: ({ context, event }) => moveFailed(context, event.error) },
+                    'foldersOutdated',
+                    assign({ move: null }),
+                  ],
+                },
+                {
+                  target: 'idle',
+                  actions: [{ type: 'notify', params: ({ context, event }) => moveFailed(context, event.error) }, assign({ move: null })],
+                },
               ],
             },
-            // Nothing typed is lost: the form stays open with its values.
-            onError: { target: 'editing', actions: assign({ sendError: ({ event }) => messageOf(event.error) }) },
+          },
+        },
+        on: { 'order.switched': { target: '.idle', actions: assign({ move: null }) } },
+      },
+      sending: {
+        initial: 'closed',
+        states: {
+          closed: {
+            on: { 'send.open': { target: 'editing', actions: assign({ sendIds: ({ event }) => event.documentIds, sendError: null }) } },
+          },
+          editing: {
+            tags: ['sendForm'],
+            on: {
+              'send.change': {
+                actions: assign({
+                  form: ({ context, event }) => ({
+                    ...context.form,
+                    ...event.form,
+                    ...(event.form.message !== undefined ? { message: plainLineBreaks(event.form.message) } : {}),
+                  }),
+                  sendError: null,
+                }),
+              },
+              'send.pick': { actions: assign({ sendIds: ({ event }) => event.documentIds, sendError: null }) },
+              'send.submit': [{ guard: 'hasLetters', target: 'checking' }, { actions: assign({ sendError: SEND_NO_LETTER }) }],
+              'send.close': { target: 'closed' },
+            },
+          },
+          checking: {
+            always: [
+              { guard: 'hasEmail', target: 'submitting' },
+              { target: 'editing', actions: assign({ sendError: SEND_BAD_EMAIL }) },
+            ],
+          },
+          submitting: {
+            tags: ['sendForm', 'busy'],
+            invoke: {
+              id: 'sendDocuments',
+              src: 'sendDocuments',
+              input: ({ context }) => ({
+                email: context.form.email.trim(),
+                ...(!isBlank(context.form.message) ? { message: context.form.message.trim() } : {}),
+                documentIds: context.sendIds,
+              }),
+              onDone: {
+                target: 'closed',
+                actions: [
+                  { type: 'notify', params: ({ event }) => ({ kind: 'success' as const, message: event.output.message }) },
+                  // The recipient stays for the next time; the message was for these letters.
+                  assign({ form: ({ context }) => ({ ...context.form, message: '' }), sendIds: [] }),
+                ],
+              },
+              // Nothing typed is lost: the form stays open with its values.
+              onError: { target: 'editing', actions: assign({ sendError: ({ event }) => messageOf(event.error) }) },
+            },
           },
         },
       },
     },
-  },
-}))
+  }),
+)

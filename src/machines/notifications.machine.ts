@@ -48,7 +48,8 @@ export type NotificationsEvent =
 const MAX = 50
 
 /** Unread first, newest first (as the server lists them). */
-const sorted = (list: PortalNotification[]) => [...list].sort((a, b) => Number(a.read) - Number(b.read) || b.createdAt.localeCompare(a.createdAt) || b.id - a.id)
+const sorted = (list: PortalNotification[]) =>
+  [...list].sort((a, b) => Number(a.read) - Number(b.read) || b.createdAt.localeCompare(a.createdAt) || b.id - a.id)
 
 /** The newest notification known: the stream starts after it. */
 export const lastIdOf = (list: PortalNotification[]) => list.reduce((max, n) => Math.max(max, n.id), 0)
@@ -102,8 +103,10 @@ export const notificationsMachine = deferred(() => {
       arrived: (_, _params: { notifications: PortalNotification[] }) => {},
     },
     guards: {
-      isListed: ({ context, event }) => event.type === 'live.notification' && context.notifications.some((n) => n.id === event.notification.id),
-      isUnread: ({ context, event }) => event.type === 'notification.open' && context.notifications.some((n) => n.id === event.id && !n.read),
+      isListed: ({ context, event }) =>
+        event.type === 'live.notification' && context.notifications.some((n) => n.id === event.notification.id),
+      isUnread: ({ context, event }) =>
+        event.type === 'notification.open' && context.notifications.some((n) => n.id === event.id && !n.read),
       isKnown: ({ context, event }) => event.type === 'notification.open' && context.notifications.some((n) => n.id === event.id),
       hasPendingMark: ({ context }) => context.pendingMarks.length > 0,
       readAllAsked: ({ context }) => context.readAllAsked,
@@ -112,15 +115,16 @@ export const notificationsMachine = deferred(() => {
   })
 
   /** The growing pause (reconnectDelay of the failures in a row), then `then`: before following the stream again, or reading a first list that failed again. */
-  const backOff = (then: 'loading' | 'catchingUp') => notificationsSetup.createStateConfig({
-    invoke: {
-      id: 'pause',
-      src: 'pause',
-      input: ({ context }) => ({ ms: reconnectDelay(context.attempt) }),
-      onDone: then,
-      onError: then,
-    },
-  })
+  const backOff = (then: 'loading' | 'catchingUp') =>
+    notificationsSetup.createStateConfig({
+      invoke: {
+        id: 'pause',
+        src: 'pause',
+        input: ({ context }) => ({ ms: reconnectDelay(context.attempt) }),
+        onDone: then,
+        onError: then,
+      },
+    })
 
   return notificationsSetup.createMachine({
     id: 'notifications',
@@ -137,10 +141,18 @@ export const notificationsMachine = deferred(() => {
               assign({ notifications: ({ event }) => event.output.notifications, unread: ({ event }) => event.output.unread, error: null }),
               // After a failed first list, its unread ones may have come while the bell could not say so (the
               // portal's lists read before them): the portal is told of them as news. A first list read at once is none.
-              { type: 'arrived', params: ({ context, event }) => ({ notifications: context.attempt > 0 ? event.output.notifications.filter((n) => !n.read) : [] }) },
+              {
+                type: 'arrived',
+                params: ({ context, event }) => ({
+                  notifications: context.attempt > 0 ? event.output.notifications.filter((n) => !n.read) : [],
+                }),
+              },
             ],
           },
-          onError: { target: 'failed', actions: assign({ error: ({ event }) => failureOf(LOAD_FAILED, event.error), attempt: ({ context }) => context.attempt + 1 }) },
+          onError: {
+            target: 'failed',
+            actions: assign({ error: ({ event }) => failureOf(LOAD_FAILED, event.error), attempt: ({ context }) => context.attempt + 1 }),
+          },
         },
       },
       // Asked again by itself after the pause (no stream runs yet, so nothing else would), or at once with "Réessayer".
@@ -155,7 +167,16 @@ export const notificationsMachine = deferred(() => {
           // Sent twice (read back and live), or sent again: listed once, counted once, told once.
           'live.notification': [
             // Read or not as the bell has it: the copy sent again may predate a read mark.
-            { guard: 'isListed', actions: assign({ notifications: ({ context, event }) => withNew(context.notifications, { ...event.notification, read: context.notifications.find((n) => n.id === event.notification.id)!.read }) }) },
+            {
+              guard: 'isListed',
+              actions: assign({
+                notifications: ({ context, event }) =>
+                  withNew(context.notifications, {
+                    ...event.notification,
+                    read: context.notifications.find((n) => n.id === event.notification.id)!.read,
+                  }),
+              }),
+            },
             {
               actions: [
                 assign({
@@ -193,7 +214,12 @@ export const notificationsMachine = deferred(() => {
                     target: 'following',
                     actions: [
                       // What the list holds that the bell did not: it came while the stream was down (told before the list is replaced).
-                      { type: 'arrived', params: ({ context, event }) => ({ notifications: event.output.notifications.filter((n) => !context.notifications.some((o) => o.id === n.id)) }) },
+                      {
+                        type: 'arrived',
+                        params: ({ context, event }) => ({
+                          notifications: event.output.notifications.filter((n) => !context.notifications.some((o) => o.id === n.id)),
+                        }),
+                      },
                       assign(({ context, event }) => withPendingMarks(event.output, context.pendingMarks)),
                     ],
                   },
@@ -237,7 +263,13 @@ export const notificationsMachine = deferred(() => {
                   src: 'markRead',
                   input: ({ context }) => ({ id: context.pendingMarks[0]! }),
                   // The server's count, less the marks still to be saved (already taken off here).
-                  onDone: { target: 'idle', actions: assign(({ context, event }) => ({ unread: Math.max(0, event.output.unread - (context.pendingMarks.length - 1)), pendingMarks: context.pendingMarks.slice(1) })) },
+                  onDone: {
+                    target: 'idle',
+                    actions: assign(({ context, event }) => ({
+                      unread: Math.max(0, event.output.unread - (context.pendingMarks.length - 1)),
+                      pendingMarks: context.pendingMarks.slice(1),
+                    })),
+                  },
                   onError: {
                     target: 'idle',
                     // Put back: the notification is still unread on the server.

@@ -9,7 +9,11 @@ import { deferred } from './deferred.ts'
 
 export type Partner = 'qonto' | 'shine' | 'expert-comptable'
 
-export const partnerNames: Record<Partner, string> = { qonto: 'Qonto', shine: 'Shine', 'expert-comptable': 'un expert-comptable partenaire' }
+export const partnerNames: Record<Partner, string> = {
+  qonto: 'Qonto',
+  shine: 'Shine',
+  'expert-comptable': 'un expert-comptable partenaire',
+}
 
 export const OWNER_ONLY = 'Seul le titulaire de la domiciliation peut faire cette demande.'
 /** Told once the page was left (the page itself says why where the customer acted). */
@@ -28,59 +32,61 @@ export interface PartnerInterestInput {
   isShareOrder: boolean
 }
 
-export const partnerInterestMachine = deferred(() => setup({
-  types: {
-    context: {} as PartnerInterestInput & { error: string | null },
-    input: {} as PartnerInterestInput,
-    events: {} as { type: 'interest.send' },
-  },
-  actors: {
-    sendInterest: fromPromise<unknown, { orderId: number; partner: Partner }>(async () => {
-      throw new Error('partnerInterest: sendInterest is not provided')
-    }),
-  },
-  actions: {
-    notify: (_, _params: Notice) => {},
-    /** The order in the portal now carries the flag (provided by the wiring). */
-    interestSaved: (_, _params: { orderId: number; partner: Partner }) => {},
-  },
-  guards: {
-    alreadySent: ({ context }) => context.sent,
-    isOwner: ({ context }) => !context.isShareOrder,
-  },
-}).createMachine({
-  id: 'partnerInterest',
-  context: ({ input }) => ({ ...input, error: null }),
-  initial: 'deciding',
-  states: {
-    deciding: {
-      always: [{ guard: 'alreadySent', target: 'sent' }, { target: 'idle' }],
+export const partnerInterestMachine = deferred(() =>
+  setup({
+    types: {
+      context: {} as PartnerInterestInput & { error: string | null },
+      input: {} as PartnerInterestInput,
+      events: {} as { type: 'interest.send' },
     },
-    idle: {
-      on: {
-        'interest.send': [
-          { guard: 'isOwner', target: 'sending', actions: assign({ error: null }) },
-          { actions: assign({ error: OWNER_ONLY }) },
-        ],
+    actors: {
+      sendInterest: fromPromise<unknown, { orderId: number; partner: Partner }>(async () => {
+        throw new Error('partnerInterest: sendInterest is not provided')
+      }),
+    },
+    actions: {
+      notify: (_, _params: Notice) => {},
+      /** The order in the portal now carries the flag (provided by the wiring). */
+      interestSaved: (_, _params: { orderId: number; partner: Partner }) => {},
+    },
+    guards: {
+      alreadySent: ({ context }) => context.sent,
+      isOwner: ({ context }) => !context.isShareOrder,
+    },
+  }).createMachine({
+    id: 'partnerInterest',
+    context: ({ input }) => ({ ...input, error: null }),
+    initial: 'deciding',
+    states: {
+      deciding: {
+        always: [{ guard: 'alreadySent', target: 'sent' }, { target: 'idle' }],
       },
-    },
-    sending: {
-      tags: ['busy'],
-      invoke: {
-        id: 'sendInterest',
-        src: 'sendInterest',
-        input: ({ context }) => ({ orderId: context.orderId, partner: context.partner }),
-        onDone: {
-          target: 'sent',
-          actions: [
-            assign({ sent: true }),
-            { type: 'interestSaved', params: ({ context }) => ({ orderId: context.orderId, partner: context.partner }) },
-            { type: 'notify', params: ({ context }) => ({ kind: 'success' as const, message: interestSent(context.partner) }) },
+      idle: {
+        on: {
+          'interest.send': [
+            { guard: 'isOwner', target: 'sending', actions: assign({ error: null }) },
+            { actions: assign({ error: OWNER_ONLY }) },
           ],
         },
-        onError: { target: 'idle', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
       },
+      sending: {
+        tags: ['busy'],
+        invoke: {
+          id: 'sendInterest',
+          src: 'sendInterest',
+          input: ({ context }) => ({ orderId: context.orderId, partner: context.partner }),
+          onDone: {
+            target: 'sent',
+            actions: [
+              assign({ sent: true }),
+              { type: 'interestSaved', params: ({ context }) => ({ orderId: context.orderId, partner: context.partner }) },
+              { type: 'notify', params: ({ context }) => ({ kind: 'success' as const, message: interestSent(context.partner) }) },
+            ],
+          },
+          onError: { target: 'idle', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+        },
+      },
+      sent: { tags: ['sent'] },
     },
-    sent: { tags: ['sent'] },
-  },
-}))
+  }),
+)

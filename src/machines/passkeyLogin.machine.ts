@@ -6,37 +6,39 @@ import type { AuthUser } from '../../server/contract/schemas.ts'
 import { messageOf } from './shared.ts'
 import { deferred } from './deferred.ts'
 
-export const passkeyLoginMachine = deferred(() => setup({
-  types: {
-    context: {} as { error: string | null },
-    events: {} as { type: 'passkey.login' },
-  },
-  actors: {
-    signIn: fromPromise<AuthUser>(async () => {
-      throw new Error('passkeyLogin: signIn is not provided')
-    }),
-  },
-  actions: {
-    /** Hands the signed-in user to the session (provided by the wiring). */
-    signedIn: (_, _params: { user: AuthUser }) => {},
-  },
-}).createMachine({
-  id: 'passkeyLogin',
-  context: { error: null },
-  initial: 'idle',
-  states: {
-    idle: {
-      on: { 'passkey.login': { target: 'signingIn', actions: assign({ error: null }) } },
+export const passkeyLoginMachine = deferred(() =>
+  setup({
+    types: {
+      context: {} as { error: string | null },
+      events: {} as { type: 'passkey.login' },
     },
-    signingIn: {
-      tags: ['busy'],
-      invoke: {
-        id: 'signIn',
-        src: 'signIn',
-        onDone: { target: 'signedIn', actions: { type: 'signedIn', params: ({ event }) => ({ user: event.output }) } },
-        onError: { target: 'idle', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+    actors: {
+      signIn: fromPromise<AuthUser>(async () => {
+        throw new Error('passkeyLogin: signIn is not provided')
+      }),
+    },
+    actions: {
+      /** Hands the signed-in user to the session (provided by the wiring). */
+      signedIn: (_, _params: { user: AuthUser }) => {},
+    },
+  }).createMachine({
+    id: 'passkeyLogin',
+    context: { error: null },
+    initial: 'idle',
+    states: {
+      idle: {
+        on: { 'passkey.login': { target: 'signingIn', actions: assign({ error: null }) } },
       },
+      signingIn: {
+        tags: ['busy'],
+        invoke: {
+          id: 'signIn',
+          src: 'signIn',
+          onDone: { target: 'signedIn', actions: { type: 'signedIn', params: ({ event }) => ({ user: event.output }) } },
+          onError: { target: 'idle', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+        },
+      },
+      signedIn: { type: 'final' },
     },
-    signedIn: { type: 'final' },
-  },
-}))
+  }),
+)

@@ -4,7 +4,14 @@
 // guessed fast by a cracking program (server/contract/rules/password-strength.ts), no composition rules (NIST SP 800-63B).
 // The strength estimator's dictionaries are a chunk of their own, loaded by the forms that need it
 // (loadPasswordStrength): until it has come, the strength line waits and the server alone decides it.
-import { MIN_PASSWORD_LENGTH, PASSWORD_TOO_COMMON, PASSWORD_TOO_SHORT, PASSWORD_TOO_SIMPLE, isTooSimplePassword, passwordLength } from '../../server/contract/rules/password.ts'
+import {
+  MIN_PASSWORD_LENGTH,
+  PASSWORD_TOO_COMMON,
+  PASSWORD_TOO_SHORT,
+  PASSWORD_TOO_SIMPLE,
+  isTooSimplePassword,
+  passwordLength,
+} from '../../server/contract/rules/password.ts'
 import { COMMON_LONG_PASSWORDS } from './commonPasswords.ts'
 
 export { MIN_PASSWORD_LENGTH, PASSWORD_TOO_COMMON, PASSWORD_TOO_SHORT, PASSWORD_TOO_SIMPLE, passwordLength }
@@ -21,14 +28,17 @@ const listeners = new Set<() => void>()
 /** Loads the strength estimator once (several hundred kB of dictionaries: never in a page's first load); false if it
  *  could not be loaded (offline): the next call tries again, and the server decides meanwhile. */
 export function loadPasswordStrength(): Promise<boolean> {
-  loading ??= import('../../server/contract/rules/password-strength.ts').then((module) => {
-    strength = module
-    for (const listener of listeners) listener()
-    return true
-  }, () => {
-    loading = undefined
-    return false
-  })
+  loading ??= import('../../server/contract/rules/password-strength.ts').then(
+    (module) => {
+      strength = module
+      for (const listener of listeners) listener()
+      return true
+    },
+    () => {
+      loading = undefined
+      return false
+    },
+  )
   return loading
 }
 
@@ -36,7 +46,9 @@ export function loadPasswordStrength(): Promise<boolean> {
 export const passwordStrengthReady = () => strength !== undefined
 export function onPasswordStrengthReady(listener: () => void): () => void {
   listeners.add(listener)
-  return () => { listeners.delete(listener) }
+  return () => {
+    listeners.delete(listener)
+  }
 }
 
 /** The last password estimated: typing re-renders the form far more often than the password changes. */
@@ -57,8 +69,10 @@ export function passwordChecks(password: string): { label: string; ok: boolean }
   return [
     { label: `au moins ${MIN_PASSWORD_LENGTH} caractères (${passwordLength(password)} pour l’instant)`, ok: long },
     { label: 'pas un mot de passe courant ni une répétition ou une suite', ok: plain },
-    !strength ? { label: STRENGTH_PENDING, ok: false }
-      : estimated && !estimated.strong ? { label: `difficile à deviner : ${estimated.warning}`, ok: false }
+    !strength
+      ? { label: STRENGTH_PENDING, ok: false }
+      : estimated && !estimated.strong
+        ? { label: `difficile à deviner : ${estimated.warning}`, ok: false }
         : { label: 'difficile à deviner', ok: Boolean(estimated?.strong) },
   ]
 }

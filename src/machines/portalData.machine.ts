@@ -13,7 +13,16 @@
 // (`document.read`) changes the read flag only, never what else changed meanwhile (a move).
 import { assign, enqueueActions, fromPromise, setup, stateIn } from 'xstate'
 import type {
-  CalendarInvoice, CourierRequest, Folder, Invoice, MailDocument, NotificationKind, Order, Package, PaymentMethod, Subscription,
+  CalendarInvoice,
+  CourierRequest,
+  Folder,
+  Invoice,
+  MailDocument,
+  NotificationKind,
+  Order,
+  Package,
+  PaymentMethod,
+  Subscription,
 } from '../../server/contract/schemas.ts'
 import { messageOf } from './shared.ts'
 import { deferred } from './deferred.ts'
@@ -44,7 +53,14 @@ export type Resource = keyof PortalData
 /** Where one list stands: its region's state. `refreshing` and `stale` still hold the items read before. */
 export type ListStatus = 'loading' | 'loaded' | 'refreshing' | 'stale' | 'failed'
 export const RESOURCES = [
-  'card', 'documents', 'subscriptions', 'packages', 'courierRequests', 'folders', 'invoices', 'calendarInvoices',
+  'card',
+  'documents',
+  'subscriptions',
+  'packages',
+  'courierRequests',
+  'folders',
+  'invoices',
+  'calendarInvoices',
 ] as const satisfies readonly Resource[]
 
 export interface LoadInput {
@@ -53,7 +69,14 @@ export interface LoadInput {
 }
 
 const empty = (): PortalData => ({
-  card: null, documents: [], subscriptions: [], packages: [], courierRequests: [], folders: [], invoices: [], calendarInvoices: [],
+  card: null,
+  documents: [],
+  subscriptions: [],
+  packages: [],
+  courierRequests: [],
+  folders: [],
+  invoices: [],
+  calendarInvoices: [],
 })
 
 export type PortalDataContext = PortalData & {
@@ -71,7 +94,11 @@ export type PortalDataContext = PortalData & {
 }
 
 /** The lists a live notification of each kind is about, read again when one arrives (an invoice may bill a booking). */
-export const NEWS_LISTS: Partial<Record<NotificationKind, Resource[]>> = { letter: ['documents'], package: ['packages'], invoice: ['invoices', 'calendarInvoices'] }
+export const NEWS_LISTS: Partial<Record<NotificationKind, Resource[]>> = {
+  letter: ['documents'],
+  package: ['packages'],
+  invoice: ['invoices', 'calendarInvoices'],
+}
 
 /** What the mail flows changed on the server, applied to the lists loaded here. */
 export type PortalDataChange =
@@ -115,7 +142,8 @@ const machineSetup = setup({
       if (params.resource !== 'documents') return { [params.resource]: params.value }
       // The document list excludes deleted ones; the first is selected by default (spec §4). A list read
       // again keeps the letter being read while it is still listed.
-      const documents = (params.value as MailDocument[]).filter((d) => !d.deleted)
+      const documents = (params.value as MailDocument[])
+        .filter((d) => !d.deleted)
         .map((d) => (context.changedWhileRead[d.id] ? { ...d, ...context.changedWhileRead[d.id] } : d))
       const kept = documents.some((d) => d.id === context.selectedDocumentId) ? context.selectedDocumentId : null
       return { documents, selectedDocumentId: kept ?? documents[0]?.id ?? null, changedWhileRead: {} }
@@ -138,7 +166,10 @@ const machineSetup = setup({
       documents: context.documents.map((d) => (d.id === params.documentId ? { ...d, read: params.read } : d)),
     })),
     keepChange: assign(({ context }, params: { documentId: number; change: Partial<MailDocument> }) => ({
-      changedWhileRead: { ...context.changedWhileRead, [params.documentId]: { ...context.changedWhileRead[params.documentId], ...params.change } },
+      changedWhileRead: {
+        ...context.changedWhileRead,
+        [params.documentId]: { ...context.changedWhileRead[params.documentId], ...params.change },
+      },
     })),
     saveFolder: assign(({ context }, params: { folder: Folder }) => ({
       folders: [...context.folders.filter((f) => f.id !== params.folder.id), params.folder].sort(byName),
@@ -160,9 +191,13 @@ const machineSetup = setup({
     // booking is paid when its invoice is, as the server says); a booking not invoiced keeps its own flag.
     markInvoicesPaid: assign(({ context }, params: { orderId: number }) => ({
       invoices: context.invoices.map((i) => (i.domId === params.orderId ? { ...i, paid: true } : i)),
-      calendarInvoices: context.calendarInvoices.map((c) => (c.domId === params.orderId && c.invoiceId !== null ? { ...c, paid: true } : c)),
+      calendarInvoices: context.calendarInvoices.map((c) =>
+        c.domId === params.orderId && c.invoiceId !== null ? { ...c, paid: true } : c,
+      ),
     })),
-    countNews: assign(({ context }, params: { kind: NotificationKind }) => ({ news: { ...context.news, [params.kind]: (context.news[params.kind] ?? 0) + 1 } })),
+    countNews: assign(({ context }, params: { kind: NotificationKind }) => ({
+      news: { ...context.news, [params.kind]: (context.news[params.kind] ?? 0) + 1 },
+    })),
     clearError: assign(({ context }, params: { resource: Resource }) => {
       const errors = { ...context.errors }
       delete errors[params.resource]
@@ -178,24 +213,37 @@ const machineSetup = setup({
 })
 
 function region(resource: Resource) {
-  const forThis = { type: 'isResource' as const, params: ({ event }: { event: { resource: Resource } }) => ({ expected: resource, actual: event.resource }) }
+  const forThis = {
+    type: 'isResource' as const,
+    params: ({ event }: { event: { resource: Resource } }) => ({ expected: resource, actual: event.resource }),
+  }
   const load = (onError: 'failed' | 'stale') => ({
     id: resource,
     src: 'load' as const,
     input: ({ context }: { context: PortalDataContext }) => ({ resource, scope: context.scope }),
     onDone: {
       target: 'loaded',
-      actions: { type: 'store' as const, params: ({ event }: { event: { output: PortalData[Resource] } }) => ({ resource, value: event.output }) },
+      actions: {
+        type: 'store' as const,
+        params: ({ event }: { event: { output: PortalData[Resource] } }) => ({ resource, value: event.output }),
+      },
     },
     onError: {
       target: onError,
-      actions: { type: 'storeError' as const, params: ({ event }: { event: { error: unknown } }) => ({ resource, message: messageOf(event.error) }) },
+      actions: {
+        type: 'storeError' as const,
+        params: ({ event }: { event: { error: unknown } }) => ({ resource, message: messageOf(event.error) }),
+      },
     },
   })
   // News during a load: read again from the start (the answer on its way may predate it).
   const again = (target: 'loading' | 'refreshing') => ({ guard: forThis, target, reenter: true })
   // News, or 'Réessayer', after a failure: the reason goes, the list is read again.
-  const reload = (target: 'loading' | 'refreshing') => ({ guard: forThis, target, actions: { type: 'clearError' as const, params: { resource } } })
+  const reload = (target: 'loading' | 'refreshing') => ({
+    guard: forThis,
+    target,
+    actions: { type: 'clearError' as const, params: { resource } },
+  })
   return {
     initial: 'loading' as const,
     states: {
@@ -224,77 +272,81 @@ function region(resource: Resource) {
   }
 }
 
-export const portalDataMachine = deferred(() => machineSetup.createMachine({
-  id: 'portalData',
-  context: ({ input }) => ({ ...empty(), scope: input.scope, selectedDocumentId: null, errors: {}, news: {}, changedWhileRead: {} }),
-  initial: 'active',
-  states: {
-    active: {
-      type: 'parallel',
-      states: {
-        card: region('card'),
-        documents: region('documents'),
-        subscriptions: region('subscriptions'),
-        packages: region('packages'),
-        courierRequests: region('courierRequests'),
-        folders: region('folders'),
-        invoices: region('invoices'),
-        calendarInvoices: region('calendarInvoices'),
+export const portalDataMachine = deferred(() =>
+  machineSetup.createMachine({
+    id: 'portalData',
+    context: ({ input }) => ({ ...empty(), scope: input.scope, selectedDocumentId: null, errors: {}, news: {}, changedWhileRead: {} }),
+    initial: 'active',
+    states: {
+      active: {
+        type: 'parallel',
+        states: {
+          card: region('card'),
+          documents: region('documents'),
+          subscriptions: region('subscriptions'),
+          packages: region('packages'),
+          courierRequests: region('courierRequests'),
+          folders: region('folders'),
+          invoices: region('invoices'),
+          calendarInvoices: region('calendarInvoices'),
+        },
       },
     },
-  },
-  on: {
-    'order.select': {
-      target: '.active',
-      reenter: true,
-      actions: assign(({ event }) => ({ ...empty(), scope: event.scope, selectedDocumentId: null, errors: {}, changedWhileRead: {} })),
+    on: {
+      'order.select': {
+        target: '.active',
+        reenter: true,
+        actions: assign(({ event }) => ({ ...empty(), scope: event.scope, selectedDocumentId: null, errors: {}, changedWhileRead: {} })),
+      },
+      'document.select': {
+        guard: { type: 'isListedDocument', params: ({ event }) => ({ documentId: event.documentId }) },
+        actions: assign({ selectedDocumentId: ({ event }) => event.documentId }),
+      },
+      'document.changed': [
+        {
+          guard: 'isReadingLettersAgain',
+          actions: [
+            { type: 'changeDocument', params: ({ event }) => ({ document: event.document }) },
+            { type: 'keepChange', params: ({ event }) => ({ documentId: event.document.id, change: event.document }) },
+          ],
+        },
+        { actions: { type: 'changeDocument', params: ({ event }) => ({ document: event.document }) } },
+      ],
+      'document.read': [
+        {
+          guard: 'isReadingLettersAgain',
+          actions: [
+            { type: 'changeRead', params: ({ event }) => ({ documentId: event.documentId, read: event.read }) },
+            { type: 'keepChange', params: ({ event }) => ({ documentId: event.documentId, change: { read: event.read } }) },
+          ],
+        },
+        { actions: { type: 'changeRead', params: ({ event }) => ({ documentId: event.documentId, read: event.read }) } },
+      ],
+      'folder.saved': { actions: { type: 'saveFolder', params: ({ event }) => ({ folder: event.folder }) } },
+      'folder.removed': { actions: { type: 'removeFolder', params: ({ event }) => ({ folderId: event.folderId }) } },
+      'courierRequest.removed': { actions: { type: 'removeCourierRequest', params: ({ event }) => ({ id: event.id }) } },
+      // billing
+      'subscription.changed': {
+        actions: { type: 'changeSubscription', params: ({ event }) => ({ orderId: event.orderId, subscription: event.subscription }) },
+      },
+      'card.changed': { actions: { type: 'changeCard', params: ({ event }) => ({ card: event.card }) } },
+      'invoices.paid': { actions: { type: 'markInvoicesPaid', params: ({ event }) => ({ orderId: event.orderId }) } },
+      // Counted for the pages with lists of their own; the lists of this machine it is about are read again.
+      'news.arrived': [
+        {
+          guard: { type: 'isAboutAList', params: ({ event }) => ({ kind: event.kind }) },
+          actions: [
+            { type: 'countNews', params: ({ event }) => ({ kind: event.kind }) },
+            enqueueActions(({ event, enqueue }) => {
+              for (const resource of NEWS_LISTS[event.kind]!) enqueue.raise({ type: 'data.refresh', resource })
+            }),
+          ],
+        },
+        { actions: { type: 'countNews', params: ({ event }) => ({ kind: event.kind }) } },
+      ],
     },
-    'document.select': {
-      guard: { type: 'isListedDocument', params: ({ event }) => ({ documentId: event.documentId }) },
-      actions: assign({ selectedDocumentId: ({ event }) => event.documentId }),
-    },
-    'document.changed': [
-      {
-        guard: 'isReadingLettersAgain',
-        actions: [
-          { type: 'changeDocument', params: ({ event }) => ({ document: event.document }) },
-          { type: 'keepChange', params: ({ event }) => ({ documentId: event.document.id, change: event.document }) },
-        ],
-      },
-      { actions: { type: 'changeDocument', params: ({ event }) => ({ document: event.document }) } },
-    ],
-    'document.read': [
-      {
-        guard: 'isReadingLettersAgain',
-        actions: [
-          { type: 'changeRead', params: ({ event }) => ({ documentId: event.documentId, read: event.read }) },
-          { type: 'keepChange', params: ({ event }) => ({ documentId: event.documentId, change: { read: event.read } }) },
-        ],
-      },
-      { actions: { type: 'changeRead', params: ({ event }) => ({ documentId: event.documentId, read: event.read }) } },
-    ],
-    'folder.saved': { actions: { type: 'saveFolder', params: ({ event }) => ({ folder: event.folder }) } },
-    'folder.removed': { actions: { type: 'removeFolder', params: ({ event }) => ({ folderId: event.folderId }) } },
-    'courierRequest.removed': { actions: { type: 'removeCourierRequest', params: ({ event }) => ({ id: event.id }) } },
-    // billing
-    'subscription.changed': { actions: { type: 'changeSubscription', params: ({ event }) => ({ orderId: event.orderId, subscription: event.subscription }) } },
-    'card.changed': { actions: { type: 'changeCard', params: ({ event }) => ({ card: event.card }) } },
-    'invoices.paid': { actions: { type: 'markInvoicesPaid', params: ({ event }) => ({ orderId: event.orderId }) } },
-    // Counted for the pages with lists of their own; the lists of this machine it is about are read again.
-    'news.arrived': [
-      {
-        guard: { type: 'isAboutAList', params: ({ event }) => ({ kind: event.kind }) },
-        actions: [
-          { type: 'countNews', params: ({ event }) => ({ kind: event.kind }) },
-          enqueueActions(({ event, enqueue }) => {
-            for (const resource of NEWS_LISTS[event.kind]!) enqueue.raise({ type: 'data.refresh', resource })
-          }),
-        ],
-      },
-      { actions: { type: 'countNews', params: ({ event }) => ({ kind: event.kind }) } },
-    ],
-  },
-}))
+  }),
+)
 
 /** Letters not read yet, among those loaded (the unread counts of the pages and the dashboard). */
 export const unreadCount = (documents: MailDocument[]) => documents.filter((d) => !d.read).length

@@ -22,69 +22,71 @@ export type ProblemReportEvent =
   | { type: 'problem.change'; message: string }
   | { type: 'problem.submit'; orderId: number | null }
 
-export const problemReportMachine = deferred(() => setup({
-  types: {
-    context: {} as ProblemReportContext,
-    events: {} as ProblemReportEvent,
-  },
-  actors: {
-    sendProblem: fromPromise<unknown, { orderId: number; message: string }>(async () => {
-      throw new Error('problemReport: sendProblem is not provided')
-    }),
-  },
-  actions: {
-    notify: (_, _params: Notice) => {},
-  },
-  guards: {
-    hasNoOrder: (_, params: { orderId: number | null }) => params.orderId === null,
-    /** The server's schema refuses it before its handler looks for a blank message. */
-    hasHiddenControl: ({ context }) => freeTextProblem(context.message) !== null,
-    isBlank: ({ context }) => isBlank(context.message),
-  },
-}).createMachine({
-  id: 'problemReport',
-  context: { message: '', error: null, orderId: null },
-  initial: 'closed',
-  states: {
-    closed: {
-      on: { 'problem.open': { target: 'open', actions: assign({ error: null }) } },
+export const problemReportMachine = deferred(() =>
+  setup({
+    types: {
+      context: {} as ProblemReportContext,
+      events: {} as ProblemReportEvent,
     },
-    open: {
-      tags: ['modal'],
-      initial: 'editing',
-      states: {
-        editing: {
-          on: {
-            'problem.close': { target: '#problemReport.closed' },
-            'problem.change': { actions: assign({ message: ({ event }) => plainLineBreaks(event.message), error: null }) },
-            'problem.submit': [
-              {
-                guard: { type: 'hasNoOrder', params: ({ event }) => ({ orderId: event.orderId }) },
-                actions: { type: 'notify', params: { kind: 'error', message: PROBLEM_NO_ORDER } },
-              },
-              { guard: 'hasHiddenControl', actions: assign({ error: ({ context }) => freeTextProblem(context.message) }) },
-              { guard: 'isBlank', actions: assign({ error: PROBLEM_EMPTY }) },
-              { target: 'sending', actions: assign({ orderId: ({ event }) => event.orderId }) },
-            ],
-          },
-        },
-        sending: {
-          tags: ['busy'],
-          invoke: {
-            id: 'sendProblem',
-            src: 'sendProblem',
-            input: ({ context }) => ({ orderId: context.orderId!, message: context.message.trim() }),
-            onDone: {
-              target: '#problemReport.closed',
-              actions: [assign({ message: '', error: null }), { type: 'notify', params: { kind: 'success', message: PROBLEM_SENT } }],
+    actors: {
+      sendProblem: fromPromise<unknown, { orderId: number; message: string }>(async () => {
+        throw new Error('problemReport: sendProblem is not provided')
+      }),
+    },
+    actions: {
+      notify: (_, _params: Notice) => {},
+    },
+    guards: {
+      hasNoOrder: (_, params: { orderId: number | null }) => params.orderId === null,
+      /** The server's schema refuses it before its handler looks for a blank message. */
+      hasHiddenControl: ({ context }) => freeTextProblem(context.message) !== null,
+      isBlank: ({ context }) => isBlank(context.message),
+    },
+  }).createMachine({
+    id: 'problemReport',
+    context: { message: '', error: null, orderId: null },
+    initial: 'closed',
+    states: {
+      closed: {
+        on: { 'problem.open': { target: 'open', actions: assign({ error: null }) } },
+      },
+      open: {
+        tags: ['modal'],
+        initial: 'editing',
+        states: {
+          editing: {
+            on: {
+              'problem.close': { target: '#problemReport.closed' },
+              'problem.change': { actions: assign({ message: ({ event }) => plainLineBreaks(event.message), error: null }) },
+              'problem.submit': [
+                {
+                  guard: { type: 'hasNoOrder', params: ({ event }) => ({ orderId: event.orderId }) },
+                  actions: { type: 'notify', params: { kind: 'error', message: PROBLEM_NO_ORDER } },
+                },
+                { guard: 'hasHiddenControl', actions: assign({ error: ({ context }) => freeTextProblem(context.message) }) },
+                { guard: 'isBlank', actions: assign({ error: PROBLEM_EMPTY }) },
+                { target: 'sending', actions: assign({ orderId: ({ event }) => event.orderId }) },
+              ],
             },
-            onError: {
-              target: 'editing',
-              actions: { type: 'notify', params: ({ event }) => ({ kind: 'error' as const, message: messageOf(event.error) }) },
+          },
+          sending: {
+            tags: ['busy'],
+            invoke: {
+              id: 'sendProblem',
+              src: 'sendProblem',
+              input: ({ context }) => ({ orderId: context.orderId!, message: context.message.trim() }),
+              onDone: {
+                target: '#problemReport.closed',
+                actions: [assign({ message: '', error: null }), { type: 'notify', params: { kind: 'success', message: PROBLEM_SENT } }],
+              },
+              onError: {
+                target: 'editing',
+                actions: { type: 'notify', params: ({ event }) => ({ kind: 'error' as const, message: messageOf(event.error) }) },
+              },
             },
           },
         },
       },
     },
-  },
-}))
+  }),
+)

@@ -44,120 +44,146 @@ export interface RepresentativesContext {
   error: string | null
 }
 
-export const representativesMachine = deferred(() => setup({
-  types: {
-    context: {} as RepresentativesContext,
-    input: {} as { orderId: number },
-    events: {} as
-      | { type: 'representatives.retry' }
-      | { type: 'representative.new' }
-      | { type: 'representative.change'; draft: Partial<RepresentativeDraft> }
-      | { type: 'representative.submit' }
-      | { type: 'representative.remove'; representative: Mandataire }
-      | { type: 'representative.confirm' }
-      | { type: 'representative.cancel' },
-  },
-  actors: {
-    loadRepresentatives: fromPromise<Mandataire[], { orderId: number }>(async () => {
-      throw new Error('representatives: loadRepresentatives is not provided')
+export const representativesMachine = deferred(() =>
+  setup({
+    types: {
+      context: {} as RepresentativesContext,
+      input: {} as { orderId: number },
+      events: {} as
+        | { type: 'representatives.retry' }
+        | { type: 'representative.new' }
+        | { type: 'representative.change'; draft: Partial<RepresentativeDraft> }
+        | { type: 'representative.submit' }
+        | { type: 'representative.remove'; representative: Mandataire }
+        | { type: 'representative.confirm' }
+        | { type: 'representative.cancel' },
+    },
+    actors: {
+      loadRepresentatives: fromPromise<Mandataire[], { orderId: number }>(async () => {
+        throw new Error('representatives: loadRepresentatives is not provided')
+      }),
+      addRepresentative: fromPromise<Mandataire, { orderId: number; representative: RepresentativeDraft }>(async () => {
+        throw new Error('representatives: addRepresentative is not provided')
+      }),
+      removeRepresentative: fromPromise<unknown, { orderId: number; id: number }>(async () => {
+        throw new Error('representatives: removeRepresentative is not provided')
+      }),
+    },
+    actions: {
+      notify: (_, _params: Notice) => {},
+    },
+    guards: {
+      hasProblems: ({ context }) => Object.keys(representativeProblems(context.draft)).length > 0,
+    },
+  }).createMachine({
+    id: 'representatives',
+    context: ({ input }) => ({
+      orderId: input.orderId,
+      representatives: [],
+      draft: emptyDraft,
+      problems: {},
+      selected: null,
+      loadError: null,
+      error: null,
     }),
-    addRepresentative: fromPromise<Mandataire, { orderId: number; representative: RepresentativeDraft }>(async () => {
-      throw new Error('representatives: addRepresentative is not provided')
-    }),
-    removeRepresentative: fromPromise<unknown, { orderId: number; id: number }>(async () => {
-      throw new Error('representatives: removeRepresentative is not provided')
-    }),
-  },
-  actions: {
-    notify: (_, _params: Notice) => {},
-  },
-  guards: {
-    hasProblems: ({ context }) => Object.keys(representativeProblems(context.draft)).length > 0,
-  },
-}).createMachine({
-  id: 'representatives',
-  context: ({ input }) => ({ orderId: input.orderId, representatives: [], draft: emptyDraft, problems: {}, selected: null, loadError: null, error: null }),
-  initial: 'loading',
-  states: {
-    loading: {
-      tags: ['loading'],
-      invoke: {
-        id: 'loadRepresentatives',
-        src: 'loadRepresentatives',
-        input: ({ context }) => ({ orderId: context.orderId }),
-        onDone: { target: 'ready', actions: assign({ representatives: ({ event }) => event.output, loadError: null }) },
-        onError: { target: 'failed', actions: assign({ loadError: ({ event }) => messageOf(event.error) }) },
+    initial: 'loading',
+    states: {
+      loading: {
+        tags: ['loading'],
+        invoke: {
+          id: 'loadRepresentatives',
+          src: 'loadRepresentatives',
+          input: ({ context }) => ({ orderId: context.orderId }),
+          onDone: { target: 'ready', actions: assign({ representatives: ({ event }) => event.output, loadError: null }) },
+          onError: { target: 'failed', actions: assign({ loadError: ({ event }) => messageOf(event.error) }) },
+        },
       },
-    },
-    failed: {
-      on: { 'representatives.retry': { target: 'loading' } },
-    },
-    ready: {
-      initial: 'idle',
-      states: {
-        idle: {
-          on: {
-            'representative.new': { target: 'adding', actions: assign({ problems: {}, error: null }) },
-            'representative.remove': { target: 'confirmingRemoval', actions: assign({ selected: ({ event }) => event.representative, error: null }) },
-          },
-        },
-        adding: {
-          tags: ['form'],
-          on: {
-            'representative.change': { actions: assign({ draft: ({ context, event }) => ({ ...context.draft, ...event.draft }), error: null }) },
-            'representative.submit': [
-              { guard: 'hasProblems', actions: assign({ problems: ({ context }) => representativeProblems(context.draft) }) },
-              { target: 'saving', actions: assign({ problems: {} }) },
-            ],
-            'representative.cancel': { target: 'idle', actions: assign({ problems: {}, error: null }) },
-          },
-        },
-        saving: {
-          tags: ['form', 'busy'],
-          invoke: {
-            id: 'addRepresentative',
-            src: 'addRepresentative',
-            input: ({ context }) => ({
-              orderId: context.orderId,
-              representative: {
-                firstname: context.draft.firstname.trim(), lastname: context.draft.lastname.trim(), email: context.draft.email.trim(),
-                phone: normaliseFrenchPhone(context.draft.phone)!,
+      failed: {
+        on: { 'representatives.retry': { target: 'loading' } },
+      },
+      ready: {
+        initial: 'idle',
+        states: {
+          idle: {
+            on: {
+              'representative.new': { target: 'adding', actions: assign({ problems: {}, error: null }) },
+              'representative.remove': {
+                target: 'confirmingRemoval',
+                actions: assign({ selected: ({ event }) => event.representative, error: null }),
               },
-            }),
-            onDone: {
-              target: 'idle',
-              actions: [
-                assign({ representatives: ({ context, event }) => [...context.representatives.filter((r) => r.id !== event.output.id), event.output], draft: emptyDraft }),
-                { type: 'notify', params: { kind: 'success', message: REPRESENTATIVE_ADDED } },
-              ],
             },
-            onError: { target: 'adding', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
           },
-        },
-        confirmingRemoval: {
-          tags: ['confirm'],
-          on: {
-            'representative.confirm': { target: 'removing' },
-            'representative.cancel': { target: 'idle', actions: assign({ selected: null, error: null }) },
-          },
-        },
-        removing: {
-          tags: ['confirm', 'busy'],
-          invoke: {
-            id: 'removeRepresentative',
-            src: 'removeRepresentative',
-            input: ({ context }) => ({ orderId: context.orderId, id: context.selected!.id }),
-            onDone: {
-              target: 'idle',
-              actions: [
-                assign({ representatives: ({ context }) => context.representatives.filter((r) => r.id !== context.selected!.id), selected: null }),
-                { type: 'notify', params: { kind: 'success', message: REPRESENTATIVE_REMOVED } },
+          adding: {
+            tags: ['form'],
+            on: {
+              'representative.change': {
+                actions: assign({ draft: ({ context, event }) => ({ ...context.draft, ...event.draft }), error: null }),
+              },
+              'representative.submit': [
+                { guard: 'hasProblems', actions: assign({ problems: ({ context }) => representativeProblems(context.draft) }) },
+                { target: 'saving', actions: assign({ problems: {} }) },
               ],
+              'representative.cancel': { target: 'idle', actions: assign({ problems: {}, error: null }) },
             },
-            onError: { target: 'confirmingRemoval', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+          },
+          saving: {
+            tags: ['form', 'busy'],
+            invoke: {
+              id: 'addRepresentative',
+              src: 'addRepresentative',
+              input: ({ context }) => ({
+                orderId: context.orderId,
+                representative: {
+                  firstname: context.draft.firstname.trim(),
+                  lastname: context.draft.lastname.trim(),
+                  email: context.draft.email.trim(),
+                  phone: normaliseFrenchPhone(context.draft.phone)!,
+                },
+              }),
+              onDone: {
+                target: 'idle',
+                actions: [
+                  assign({
+                    representatives: ({ context, event }) => [
+                      ...context.representatives.filter((r) => r.id !== event.output.id),
+                      event.output,
+                    ],
+                    draft: emptyDraft,
+                  }),
+                  { type: 'notify', params: { kind: 'success', message: REPRESENTATIVE_ADDED } },
+                ],
+              },
+              onError: { target: 'adding', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+            },
+          },
+          confirmingRemoval: {
+            tags: ['confirm'],
+            on: {
+              'representative.confirm': { target: 'removing' },
+              'representative.cancel': { target: 'idle', actions: assign({ selected: null, error: null }) },
+            },
+          },
+          removing: {
+            tags: ['confirm', 'busy'],
+            invoke: {
+              id: 'removeRepresentative',
+              src: 'removeRepresentative',
+              input: ({ context }) => ({ orderId: context.orderId, id: context.selected!.id }),
+              onDone: {
+                target: 'idle',
+                actions: [
+                  assign({
+                    representatives: ({ context }) => context.representatives.filter((r) => r.id !== context.selected!.id),
+                    selected: null,
+                  }),
+                  { type: 'notify', params: { kind: 'success', message: REPRESENTATIVE_REMOVED } },
+                ],
+              },
+              onError: { target: 'confirmingRemoval', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+            },
           },
         },
       },
     },
-  },
-}))
+  }),
+)

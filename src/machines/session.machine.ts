@@ -41,125 +41,157 @@ export const PORTAL_UNAVAILABLE = 'Votre espace n’a pas pu être chargé. Vér
 export const SESSION_EXPIRED = 'Votre session a expiré. Veuillez vous reconnecter.'
 
 /** What the portal starts from: its code, and the default order the browser keeps for the user signed in. */
-export interface PortalStart { startup: StartupLogic; storedChoice: StoredChoice | null }
+export interface PortalStart {
+  startup: StartupLogic
+  storedChoice: StoredChoice | null
+}
 
 /** The page to come back to when `user` signs in: only theirs, kept when their session expired during work. */
 const returnFor = (context: SessionContext, user: AuthUser) => (context.lastUserId === user.id ? context.returnTo : null)
 
-export const sessionMachine = deferred(() => setup({
-  types: {
-    context: {} as SessionContext,
-    input: {} as { storedUser: AuthUser | null },
-    events: {} as SessionEvent,
-  },
-  actors: {
-    login: fromPromise<AuthUser, LoginBody>(async () => {
-      throw new Error('session: login is not provided')
-    }),
-    /** Loads the startup machine's code, with its effects provided, and reads the default order kept for `userId`. */
-    loadPortal: fromPromise<PortalStart, { userId: number }>(async () => {
-      throw new Error('session: loadPortal is not provided')
-    }),
-  },
-  actions: {
-    /** Writes the user object under the storage key (provided by the composition root). */
-    persistUser: (_, _params: { user: AuthUser }) => {},
-    /** Removes the stored user (not their default order), if the entry is still this sign-in's (provided by the composition root). */
-    removeUser: (_, _params: { apiToken: string | null }) => {},
-    /** Ends the session on the server too (DELETE users/me/sessions/current), without waiting nor reporting (provided). */
-    endSession: (_, _params: { apiToken: string }) => {},
-  },
-  guards: {
-    hasUser: ({ context }) => context.user !== null,
-    /** The startup is at its first step: a 401 now is the current-user fetch failing, removed silently (spec §8). */
-    fetchingCurrentUser: ({ context }) => context.startup?.getSnapshot().matches('account') ?? false,
-  },
-}).createMachine({
-  id: 'session',
-  context: ({ input }) => ({ user: input.storedUser, openOrder: null, startup: null, error: null, returnTo: null, lastUserId: null }),
-  initial: 'restoring',
-  states: {
-    restoring: {
-      always: [{ guard: 'hasUser', target: 'signedIn' }, { target: 'signedOut' }],
+export const sessionMachine = deferred(() =>
+  setup({
+    types: {
+      context: {} as SessionContext,
+      input: {} as { storedUser: AuthUser | null },
+      events: {} as SessionEvent,
     },
-    signedOut: {
-      on: {
-        'session.login': { target: 'signingIn', actions: assign({ error: null }) },
-        // The user signed in another way (a passkey, an invitation), kept like a login's.
-        'session.signedIn': { target: 'signedIn', actions: [
-            assign({ user: ({ event }) => event.user, openOrder: ({ event }) => event.orderId ?? null, error: null, returnTo: ({ context, event }) => returnFor(context, event.user) }),
-            { type: 'persistUser', params: ({ event }) => ({ user: event.user }) },
-          ] },
+    actors: {
+      login: fromPromise<AuthUser, LoginBody>(async () => {
+        throw new Error('session: login is not provided')
+      }),
+      /** Loads the startup machine's code, with its effects provided, and reads the default order kept for `userId`. */
+      loadPortal: fromPromise<PortalStart, { userId: number }>(async () => {
+        throw new Error('session: loadPortal is not provided')
+      }),
+    },
+    actions: {
+      /** Writes the user object under the storage key (provided by the composition root). */
+      persistUser: (_, _params: { user: AuthUser }) => {},
+      /** Removes the stored user (not their default order), if the entry is still this sign-in's (provided by the composition root). */
+      removeUser: (_, _params: { apiToken: string | null }) => {},
+      /** Ends the session on the server too (DELETE users/me/sessions/current), without waiting nor reporting (provided). */
+      endSession: (_, _params: { apiToken: string }) => {},
+    },
+    guards: {
+      hasUser: ({ context }) => context.user !== null,
+      /** The startup is at its first step: a 401 now is the current-user fetch failing, removed silently (spec §8). */
+      fetchingCurrentUser: ({ context }) => context.startup?.getSnapshot().matches('account') ?? false,
+    },
+  }).createMachine({
+    id: 'session',
+    context: ({ input }) => ({ user: input.storedUser, openOrder: null, startup: null, error: null, returnTo: null, lastUserId: null }),
+    initial: 'restoring',
+    states: {
+      restoring: {
+        always: [{ guard: 'hasUser', target: 'signedIn' }, { target: 'signedOut' }],
       },
-    },
-    signingIn: {
-      tags: ['loading'],
-      invoke: {
-        id: 'login',
-        src: 'login',
-        input: ({ event }) => (event.type === 'session.login' ? { username: event.username, password: event.password } : { username: '', password: '' }),
-        onDone: {
-          target: 'signedIn',
-          actions: [
-            assign({ user: ({ event }) => event.output, openOrder: null, returnTo: ({ context, event }) => returnFor(context, event.output) }),
-            { type: 'persistUser', params: ({ event }) => ({ user: event.output }) },
-          ],
-        },
-        onError: { target: 'signedOut', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
-      },
-    },
-    signedIn: {
-      // Every way out of here is a sign-out: the stored user goes, and what was started stops.
-      exit: [
-        // A sign-out chosen here ends the session on the server as well: its token, kept anywhere, is refused from now
-        // on. Not when another tab signed out (it ended it), nor when the session had expired (the server ended it).
-        enqueueActions(({ context, event, enqueue }) => {
-          if (event.type === 'session.logout' && !event.elsewhere && context.user) enqueue({ type: 'endSession', params: { apiToken: context.user.apiToken } })
-        }),
-        { type: 'removeUser', params: ({ context }) => ({ apiToken: context.user?.apiToken ?? null }) },
-        stopChild('startup'),
-        assign({ user: null, openOrder: null, startup: null, error: null, returnTo: null, lastUserId: ({ context }) => context.user?.id ?? null }),
-      ],
-      initial: 'loadingPortal',
-      states: {
-        loadingPortal: {
-          tags: ['loading'],
-          invoke: {
-            id: 'loadPortal',
-            src: 'loadPortal',
-            input: ({ context }) => ({ userId: context.user!.id }),
-            onDone: {
-              target: 'portal',
-              actions: assign({
-                // An order just shared comes first; otherwise the user's kept default order (the startup checks it is theirs).
-                startup: ({ spawn, event, context }) =>
-                  spawn(event.output.startup, { id: 'startup', input: { storedChoice: context.openOrder ?? event.output.storedChoice } } as never) as StartupRef,
+      signedOut: {
+        on: {
+          'session.login': { target: 'signingIn', actions: assign({ error: null }) },
+          // The user signed in another way (a passkey, an invitation), kept like a login's.
+          'session.signedIn': {
+            target: 'signedIn',
+            actions: [
+              assign({
+                user: ({ event }) => event.user,
+                openOrder: ({ event }) => event.orderId ?? null,
+                error: null,
+                returnTo: ({ context, event }) => returnFor(context, event.user),
               }),
-            },
-            onError: { target: 'portalUnavailable', actions: assign({ error: PORTAL_UNAVAILABLE }) },
+              { type: 'persistUser', params: ({ event }) => ({ user: event.user }) },
+            ],
           },
         },
-        portal: {},
-        portalUnavailable: {
-          on: { 'session.retry': { target: 'loadingPortal', actions: assign({ error: null }) } },
+      },
+      signingIn: {
+        tags: ['loading'],
+        invoke: {
+          id: 'login',
+          src: 'login',
+          input: ({ event }) =>
+            event.type === 'session.login' ? { username: event.username, password: event.password } : { username: '', password: '' },
+          onDone: {
+            target: 'signedIn',
+            actions: [
+              assign({
+                user: ({ event }) => event.output,
+                openOrder: null,
+                returnTo: ({ context, event }) => returnFor(context, event.output),
+              }),
+              { type: 'persistUser', params: ({ event }) => ({ user: event.output }) },
+            ],
+          },
+          onError: { target: 'signedOut', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
         },
       },
-      on: {
-        // The running portal stops and starts anew on the order given; the user stays stored all along (removed
-        // for a moment, every other tab would sign out, and its own clean-up would remove the entry written back).
-        'session.signedIn': { target: '.loadingPortal', actions: [
+      signedIn: {
+        // Every way out of here is a sign-out: the stored user goes, and what was started stops.
+        exit: [
+          // A sign-out chosen here ends the session on the server as well: its token, kept anywhere, is refused from now
+          // on. Not when another tab signed out (it ended it), nor when the session had expired (the server ended it).
+          enqueueActions(({ context, event, enqueue }) => {
+            if (event.type === 'session.logout' && !event.elsewhere && context.user)
+              enqueue({ type: 'endSession', params: { apiToken: context.user.apiToken } })
+          }),
+          { type: 'removeUser', params: ({ context }) => ({ apiToken: context.user?.apiToken ?? null }) },
           stopChild('startup'),
-          assign({ user: ({ event }) => event.user, openOrder: ({ event }) => event.orderId ?? null, startup: null, error: null }),
-          { type: 'persistUser', params: ({ event }) => ({ user: event.user }) },
-        ] },
-        'session.logout': { target: 'signedOut' },
-        'session.expired': [
-          { guard: 'fetchingCurrentUser', target: 'signedOut' },
-          { target: 'signedOut', actions: assign({ error: SESSION_EXPIRED, returnTo: ({ event }) => event.path ?? null }) },
+          assign({
+            user: null,
+            openOrder: null,
+            startup: null,
+            error: null,
+            returnTo: null,
+            lastUserId: ({ context }) => context.user?.id ?? null,
+          }),
         ],
-        'xstate.done.actor.startup': { target: 'signedOut' },
+        initial: 'loadingPortal',
+        states: {
+          loadingPortal: {
+            tags: ['loading'],
+            invoke: {
+              id: 'loadPortal',
+              src: 'loadPortal',
+              input: ({ context }) => ({ userId: context.user!.id }),
+              onDone: {
+                target: 'portal',
+                actions: assign({
+                  // An order just shared comes first; otherwise the user's kept default order (the startup checks it is theirs).
+                  startup: ({ spawn, event, context }) =>
+                    spawn(event.output.startup, {
+                      id: 'startup',
+                      input: { storedChoice: context.openOrder ?? event.output.storedChoice },
+                    } as never) as StartupRef,
+                }),
+              },
+              onError: { target: 'portalUnavailable', actions: assign({ error: PORTAL_UNAVAILABLE }) },
+            },
+          },
+          portal: {},
+          portalUnavailable: {
+            on: { 'session.retry': { target: 'loadingPortal', actions: assign({ error: null }) } },
+          },
+        },
+        on: {
+          // The running portal stops and starts anew on the order given; the user stays stored all along (removed
+          // for a moment, every other tab would sign out, and its own clean-up would remove the entry written back).
+          'session.signedIn': {
+            target: '.loadingPortal',
+            actions: [
+              stopChild('startup'),
+              assign({ user: ({ event }) => event.user, openOrder: ({ event }) => event.orderId ?? null, startup: null, error: null }),
+              { type: 'persistUser', params: ({ event }) => ({ user: event.user }) },
+            ],
+          },
+          'session.logout': { target: 'signedOut' },
+          'session.expired': [
+            { guard: 'fetchingCurrentUser', target: 'signedOut' },
+            { target: 'signedOut', actions: assign({ error: SESSION_EXPIRED, returnTo: ({ event }) => event.path ?? null }) },
+          ],
+          'xstate.done.actor.startup': { target: 'signedOut' },
+        },
       },
     },
-  },
-}))
+  }),
+)
 export type SessionRef = ActorRefFrom<typeof sessionMachine>

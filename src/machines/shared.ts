@@ -40,7 +40,8 @@ export function hasMissingDocuments(order: Pick<Order, 'missingDocuments' | 'mis
 }
 
 /** A plausible e-mail address (the server checks it again). */
-export const isEmail = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value.trim()) && value.trim().length <= 254 && isSingleLine(value.trim())
+export const isEmail = (value: string) =>
+  /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value.trim()) && value.trim().length <= 254 && isSingleLine(value.trim())
 
 // --- billing
 /** The HTTP status of a failed call (an ApiError carries it), or 0 when there is none. */

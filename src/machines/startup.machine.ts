@@ -68,293 +68,316 @@ const validated = (context: StartupContext, event: { orderId: number; missingDoc
   missingDocumentsValidatedAt: event.missingDocumentsValidatedAt,
 })
 
-export const startupMachine = deferred(() => setup({
-  types: {
-    context: {} as StartupContext,
-    input: {} as { storedChoice: StoredChoice | null },
-    events: {} as StartupEvent,
-    output: {} as { reason: 'unauthorized' },
-  },
-  actors: {
-    fetchUser: fromPromise<User>(async () => {
-      throw new Error('startup: fetchUser is not provided')
-    }),
-    fetchContracts: fromPromise<Contract[]>(async () => {
-      throw new Error('startup: fetchContracts is not provided')
-    }),
-    fetchOrders: fromPromise<Order[]>(async () => {
-      throw new Error('startup: fetchOrders is not provided')
-    }),
-    orderSelection: orderSelectionMachine,
-    portalData: portalDataMachine,
-  },
-  actions: {
-    forwardToSelection: sendTo('selection', ({ event }) => event),
-    forwardToData: sendTo('data', ({ event }) => event),
-    reloadData: sendTo('data', ({ context }: { context: StartupContext }) => ({ type: 'order.select' as const, scope: scopeOf(context) })),
-    /** Keeps the default order in the browser, as this user's (provided by the composition root). */
-    persistChoice: (_, _params: { userId: number; choice: StoredChoice }) => {},
-    /** Goes to a route (provided by the composition root). */
-    navigate: (_, _params: { to: string }) => {},
-    kbisFiled: assign(({ context, event }) => {
-      if (event.type !== 'order.kbisFiled') return {}
-      return {
-        orders: context.orders.map((o) => (o.id === event.orderId ? { ...o, hasKbis: true } : o)),
-        contracts: context.contracts.map((c) => (c.id === event.contractId ? { ...c, kbis: event.kbis, kbisValidatedAt: null } : c)),
-      }
-    }),
-    contractChanged: assign(({ context, event }) => {
-      if (event.type !== 'contract.changed') return {}
-      return { contracts: context.contracts.map((c) => (c.id === event.contract.id ? event.contract : c)) }
-    }),
-    documentsSent: assign(({ context, event }) => {
-      if (event.type !== 'documents.completed') return {}
-      return { orders: context.orders.map((o) => (o.id === event.orderId ? validated(context, event) : o)) }
-    }),
-  },
-  guards: {
-    hasStoredChoice: ({ context }) => {
-      const stored = context.storedChoice
-      if (stored === null || context.orders.length === 0) return false
-      return stored === 'all' || context.orders.some((o) => o.id === stored)
+export const startupMachine = deferred(() =>
+  setup({
+    types: {
+      context: {} as StartupContext,
+      input: {} as { storedChoice: StoredChoice | null },
+      events: {} as StartupEvent,
+      output: {} as { reason: 'unauthorized' },
     },
-    hasUser: ({ context }) => context.user !== null,
-    hasNoOrders: ({ context }) => context.orders.length === 0,
-    hasSeveralOrders: ({ context }) => context.orders.length > 1,
-    isChoice: ({ context }, params: { choice: OrderChoice }) =>
-      'orderId' in params.choice && (params.choice.orderId === null || context.orders.some((o) => 'orderId' in params.choice && o.id === params.choice.orderId)),
-    hasChoice: ({ context }) => context.hasChoice,
-    selectedHasMissingDocuments: ({ context }) => hasMissingDocuments(selectedOrder(context)),
-    isNewSelection: ({ context }, params: { orderId: number | null }) =>
-      params.orderId !== context.selectedOrderId && (params.orderId === null || context.orders.some((o) => o.id === params.orderId)),
-    stillMissing: (_, params: { order: Order }) => hasMissingDocuments(params.order),
-    isKbisNews: (_, params: { kind: NotificationKind }) => params.kind === 'kbis',
-  },
-}).createMachine({
-  id: 'startup',
-  context: ({ input }) => ({
-    user: null,
-    contracts: [],
-    orders: [],
-    storedChoice: input.storedChoice,
-    selectedOrderId: null,
-    hasChoice: false,
-    error: null,
-  }),
-  initial: 'account',
-  states: {
-    account: {
-      tags: ['loading'],
-      type: 'parallel',
-      states: {
-        user: {
-          initial: 'loading',
-          states: {
-            loading: {
-              invoke: {
-                id: 'fetchUser',
-                src: 'fetchUser',
-                onDone: { target: 'done', actions: assign({ user: ({ event }) => event.output }) },
-                onError: { target: '#startup.signedOut' },
+    actors: {
+      fetchUser: fromPromise<User>(async () => {
+        throw new Error('startup: fetchUser is not provided')
+      }),
+      fetchContracts: fromPromise<Contract[]>(async () => {
+        throw new Error('startup: fetchContracts is not provided')
+      }),
+      fetchOrders: fromPromise<Order[]>(async () => {
+        throw new Error('startup: fetchOrders is not provided')
+      }),
+      orderSelection: orderSelectionMachine,
+      portalData: portalDataMachine,
+    },
+    actions: {
+      forwardToSelection: sendTo('selection', ({ event }) => event),
+      forwardToData: sendTo('data', ({ event }) => event),
+      reloadData: sendTo('data', ({ context }: { context: StartupContext }) => ({
+        type: 'order.select' as const,
+        scope: scopeOf(context),
+      })),
+      /** Keeps the default order in the browser, as this user's (provided by the composition root). */
+      persistChoice: (_, _params: { userId: number; choice: StoredChoice }) => {},
+      /** Goes to a route (provided by the composition root). */
+      navigate: (_, _params: { to: string }) => {},
+      kbisFiled: assign(({ context, event }) => {
+        if (event.type !== 'order.kbisFiled') return {}
+        return {
+          orders: context.orders.map((o) => (o.id === event.orderId ? { ...o, hasKbis: true } : o)),
+          contracts: context.contracts.map((c) => (c.id === event.contractId ? { ...c, kbis: event.kbis, kbisValidatedAt: null } : c)),
+        }
+      }),
+      contractChanged: assign(({ context, event }) => {
+        if (event.type !== 'contract.changed') return {}
+        return { contracts: context.contracts.map((c) => (c.id === event.contract.id ? event.contract : c)) }
+      }),
+      documentsSent: assign(({ context, event }) => {
+        if (event.type !== 'documents.completed') return {}
+        return { orders: context.orders.map((o) => (o.id === event.orderId ? validated(context, event) : o)) }
+      }),
+    },
+    guards: {
+      hasStoredChoice: ({ context }) => {
+        const stored = context.storedChoice
+        if (stored === null || context.orders.length === 0) return false
+        return stored === 'all' || context.orders.some((o) => o.id === stored)
+      },
+      hasUser: ({ context }) => context.user !== null,
+      hasNoOrders: ({ context }) => context.orders.length === 0,
+      hasSeveralOrders: ({ context }) => context.orders.length > 1,
+      isChoice: ({ context }, params: { choice: OrderChoice }) =>
+        'orderId' in params.choice &&
+        (params.choice.orderId === null || context.orders.some((o) => 'orderId' in params.choice && o.id === params.choice.orderId)),
+      hasChoice: ({ context }) => context.hasChoice,
+      selectedHasMissingDocuments: ({ context }) => hasMissingDocuments(selectedOrder(context)),
+      isNewSelection: ({ context }, params: { orderId: number | null }) =>
+        params.orderId !== context.selectedOrderId && (params.orderId === null || context.orders.some((o) => o.id === params.orderId)),
+      stillMissing: (_, params: { order: Order }) => hasMissingDocuments(params.order),
+      isKbisNews: (_, params: { kind: NotificationKind }) => params.kind === 'kbis',
+    },
+  }).createMachine({
+    id: 'startup',
+    context: ({ input }) => ({
+      user: null,
+      contracts: [],
+      orders: [],
+      storedChoice: input.storedChoice,
+      selectedOrderId: null,
+      hasChoice: false,
+      error: null,
+    }),
+    initial: 'account',
+    states: {
+      account: {
+        tags: ['loading'],
+        type: 'parallel',
+        states: {
+          user: {
+            initial: 'loading',
+            states: {
+              loading: {
+                invoke: {
+                  id: 'fetchUser',
+                  src: 'fetchUser',
+                  onDone: { target: 'done', actions: assign({ user: ({ event }) => event.output }) },
+                  onError: { target: '#startup.signedOut' },
+                },
               },
+              done: { type: 'final' },
             },
-            done: { type: 'final' },
+          },
+          contracts: {
+            initial: 'loading',
+            states: {
+              loading: {
+                invoke: {
+                  id: 'fetchContracts',
+                  src: 'fetchContracts',
+                  onDone: { target: 'done', actions: assign({ contracts: ({ event }) => event.output }) },
+                  onError: { target: '#startup.failed.account', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+                },
+              },
+              done: { type: 'final' },
+            },
           },
         },
-        contracts: {
-          initial: 'loading',
-          states: {
-            loading: {
-              invoke: {
-                id: 'fetchContracts',
-                src: 'fetchContracts',
-                onDone: { target: 'done', actions: assign({ contracts: ({ event }) => event.output }) },
-                onError: { target: '#startup.failed.account', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
-              },
-            },
-            done: { type: 'final' },
-          },
+        onDone: { target: 'loadingOrders' },
+      },
+      loadingOrders: {
+        tags: ['loading'],
+        invoke: {
+          id: 'fetchOrders',
+          src: 'fetchOrders',
+          onDone: { target: 'deciding', actions: assign({ orders: ({ event }) => event.output }) },
+          onError: { target: 'failed.orders', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
         },
       },
-      onDone: { target: 'loadingOrders' },
-    },
-    loadingOrders: {
-      tags: ['loading'],
-      invoke: {
-        id: 'fetchOrders',
-        src: 'fetchOrders',
-        onDone: { target: 'deciding', actions: assign({ orders: ({ event }) => event.output }) },
-        onError: { target: 'failed.orders', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
-      },
-    },
-    deciding: {
-      always: [
-        {
-          guard: 'hasStoredChoice',
-          target: 'ready',
-          actions: assign({
-            selectedOrderId: ({ context }) => (context.storedChoice === 'all' ? null : context.storedChoice),
-            hasChoice: true,
-          }),
-        },
-        { guard: 'hasNoOrders', target: 'noOrders' },
-        { guard: 'hasSeveralOrders', target: 'selecting' },
-        {
-          target: 'checkingDocuments',
-          actions: [
-            assign({ selectedOrderId: ({ context }) => context.orders[0]!.id, hasChoice: true }),
-            { type: 'persistChoice', params: ({ context }) => ({ userId: context.user!.id, choice: context.orders[0]!.id }) },
-          ],
-        },
-      ],
-    },
-    selecting: {
-      invoke: {
-        id: 'selection',
-        src: 'orderSelection',
-        input: ({ context }) => ({ orders: context.orders, canCancel: context.hasChoice }),
-        onDone: [
+      deciding: {
+        always: [
           {
-            guard: { type: 'isChoice', params: ({ event }) => ({ choice: event.output }) },
+            guard: 'hasStoredChoice',
+            target: 'ready',
+            actions: assign({
+              selectedOrderId: ({ context }) => (context.storedChoice === 'all' ? null : context.storedChoice),
+              hasChoice: true,
+            }),
+          },
+          { guard: 'hasNoOrders', target: 'noOrders' },
+          { guard: 'hasSeveralOrders', target: 'selecting' },
+          {
             target: 'checkingDocuments',
             actions: [
-              assign({
-                selectedOrderId: ({ event }) => ('orderId' in event.output ? event.output.orderId : null),
-                hasChoice: true,
-              }),
-              { type: 'persistChoice', params: ({ context }) => ({ userId: context.user!.id, choice: toStored(context.selectedOrderId) }) },
+              assign({ selectedOrderId: ({ context }) => context.orders[0]!.id, hasChoice: true }),
+              { type: 'persistChoice', params: ({ context }) => ({ userId: context.user!.id, choice: context.orders[0]!.id }) },
             ],
           },
-          // Dismissed: back to the order shown before, if there was one, through the same missing-documents check.
-          { guard: 'hasChoice', target: 'checkingDocuments' },
-          { target: 'selecting', reenter: true },
         ],
       },
-      on: {
-        'order.choose': { actions: 'forwardToSelection' },
-        'selection.cancel': { actions: 'forwardToSelection' },
-      },
-    },
-    checkingDocuments: {
-      always: [
-        { guard: 'selectedHasMissingDocuments', target: 'missingDocuments' },
-        { target: 'ready' },
-      ],
-    },
-    missingDocuments: {
-      entry: { type: 'navigate', params: { to: '/missing-document' } },
-      on: {
-        'documents.completed': [
-          { guard: { type: 'stillMissing', params: ({ context, event }) => ({ order: validated(context, event) }) }, actions: 'documentsSent' },
-          { target: 'ready', actions: ['documentsSent', { type: 'navigate', params: { to: '/tableau-de-bord' } }] },
-        ],
-        'order.reopen': { target: 'selecting' },
-      },
-    },
-    ready: {
-      invoke: {
-        id: 'data',
-        src: 'portalData',
-        input: ({ context }) => ({ scope: scopeOf(context) }),
-      },
-      // The contracts as the portal read them at start, until the bell tells of a Kbis validated: they are read again
-      // (Attestation et contrats shows the date). A failed read keeps the ones shown; news during a read starts it again.
-      initial: 'contractsRead',
-      states: {
-        contractsRead: {},
-        rereadingContracts: {
-          invoke: {
-            id: 'rereadContracts',
-            src: 'fetchContracts',
-            onDone: { target: 'contractsRead', actions: assign({ contracts: ({ event }) => event.output }) },
-            onError: { target: 'contractsRead' },
-          },
-          on: {
-            'news.arrived': {
-              guard: { type: 'isKbisNews', params: ({ event }) => ({ kind: event.kind }) },
-              target: 'rereadingContracts',
-              reenter: true,
-              actions: 'forwardToData',
+      selecting: {
+        invoke: {
+          id: 'selection',
+          src: 'orderSelection',
+          input: ({ context }) => ({ orders: context.orders, canCancel: context.hasChoice }),
+          onDone: [
+            {
+              guard: { type: 'isChoice', params: ({ event }) => ({ choice: event.output }) },
+              target: 'checkingDocuments',
+              actions: [
+                assign({
+                  selectedOrderId: ({ event }) => ('orderId' in event.output ? event.output.orderId : null),
+                  hasChoice: true,
+                }),
+                {
+                  type: 'persistChoice',
+                  params: ({ context }) => ({ userId: context.user!.id, choice: toStored(context.selectedOrderId) }),
+                },
+              ],
             },
-            // A change made here meanwhile (a Kbis sent, an address saved): shown at once, and read again so that an
-            // answer started before it cannot undo it.
-            'order.kbisFiled': { target: 'rereadingContracts', reenter: true, actions: 'kbisFiled' },
-            'contract.changed': { target: 'rereadingContracts', reenter: true, actions: 'contractChanged' },
-          },
-        },
-      },
-      on: {
-        'order.select': {
-          guard: { type: 'isNewSelection', params: ({ event }) => ({ orderId: event.orderId }) },
-          actions: [
-            assign({ selectedOrderId: ({ event }) => event.orderId }),
-            { type: 'persistChoice', params: ({ context, event }) => ({ userId: context.user!.id, choice: toStored(event.orderId) }) },
-            'reloadData',
+            // Dismissed: back to the order shown before, if there was one, through the same missing-documents check.
+            { guard: 'hasChoice', target: 'checkingDocuments' },
+            { target: 'selecting', reenter: true },
           ],
         },
-        'order.reopen': { target: 'selecting' },
-        // /missing-document reached with a kept default order (a reload there): the layout came directly (spec §4, 2.).
-        'documents.completed': [
-          { guard: { type: 'stillMissing', params: ({ context, event }) => ({ order: validated(context, event) }) }, actions: 'documentsSent' },
-          { actions: ['documentsSent', { type: 'navigate', params: { to: '/tableau-de-bord' } }] },
-        ],
-        'document.select': { actions: 'forwardToData' },
-        'data.retry': { actions: 'forwardToData' },
-        'data.refresh': { actions: 'forwardToData' },
-        'document.changed': { actions: 'forwardToData' },
-        'document.read': { actions: 'forwardToData' },
-        'folder.saved': { actions: 'forwardToData' },
-        'folder.removed': { actions: 'forwardToData' },
-        'courierRequest.removed': { actions: 'forwardToData' },
-        // billing
-        'subscription.changed': { actions: 'forwardToData' },
-        'card.changed': { actions: 'forwardToData' },
-        'invoices.paid': { actions: 'forwardToData' },
-        // As many 'invoices.paid' as orders the user owns (a shared order's invoices are its owner's to pay).
-        'invoices.paidOwned': {
-          actions: enqueueActions(({ context, enqueue }) => {
-            for (const order of context.orders) if (!order.isShareOrder) enqueue.sendTo('data', { type: 'invoices.paid', orderId: order.id })
-          }),
+        on: {
+          'order.choose': { actions: 'forwardToSelection' },
+          'selection.cancel': { actions: 'forwardToSelection' },
         },
-        // notifications
-        'news.arrived': [
-          { guard: { type: 'isKbisNews', params: ({ event }) => ({ kind: event.kind }) }, target: '.rereadingContracts', actions: 'forwardToData' },
-          { actions: 'forwardToData' },
-        ],
       },
-    },
-    noOrders: {
-      on: { 'startup.retry': { target: 'account', actions: assign({ error: null }) } },
-    },
-    // 'Réessayer' asks again what failed, and what follows it (spec §4's order), never what answered.
-    failed: {
-      initial: 'account',
-      states: {
-        account: {
-          on: {
-            'startup.retry': [
-              // The user answered before the contracts failed: the contracts alone, then the orders.
-              { guard: 'hasUser', target: ['#startup.account.user.done', '#startup.account.contracts'], actions: assign({ error: null }) },
-              { target: '#startup.account', actions: assign({ error: null }) },
-            ],
+      checkingDocuments: {
+        always: [{ guard: 'selectedHasMissingDocuments', target: 'missingDocuments' }, { target: 'ready' }],
+      },
+      missingDocuments: {
+        entry: { type: 'navigate', params: { to: '/missing-document' } },
+        on: {
+          'documents.completed': [
+            {
+              guard: { type: 'stillMissing', params: ({ context, event }) => ({ order: validated(context, event) }) },
+              actions: 'documentsSent',
+            },
+            { target: 'ready', actions: ['documentsSent', { type: 'navigate', params: { to: '/tableau-de-bord' } }] },
+          ],
+          'order.reopen': { target: 'selecting' },
+        },
+      },
+      ready: {
+        invoke: {
+          id: 'data',
+          src: 'portalData',
+          input: ({ context }) => ({ scope: scopeOf(context) }),
+        },
+        // The contracts as the portal read them at start, until the bell tells of a Kbis validated: they are read again
+        // (Attestation et contrats shows the date). A failed read keeps the ones shown; news during a read starts it again.
+        initial: 'contractsRead',
+        states: {
+          contractsRead: {},
+          rereadingContracts: {
+            invoke: {
+              id: 'rereadContracts',
+              src: 'fetchContracts',
+              onDone: { target: 'contractsRead', actions: assign({ contracts: ({ event }) => event.output }) },
+              onError: { target: 'contractsRead' },
+            },
+            on: {
+              'news.arrived': {
+                guard: { type: 'isKbisNews', params: ({ event }) => ({ kind: event.kind }) },
+                target: 'rereadingContracts',
+                reenter: true,
+                actions: 'forwardToData',
+              },
+              // A change made here meanwhile (a Kbis sent, an address saved): shown at once, and read again so that an
+              // answer started before it cannot undo it.
+              'order.kbisFiled': { target: 'rereadingContracts', reenter: true, actions: 'kbisFiled' },
+              'contract.changed': { target: 'rereadingContracts', reenter: true, actions: 'contractChanged' },
+            },
           },
         },
-        orders: { on: { 'startup.retry': { target: '#startup.loadingOrders', actions: assign({ error: null }) } } },
+        on: {
+          'order.select': {
+            guard: { type: 'isNewSelection', params: ({ event }) => ({ orderId: event.orderId }) },
+            actions: [
+              assign({ selectedOrderId: ({ event }) => event.orderId }),
+              { type: 'persistChoice', params: ({ context, event }) => ({ userId: context.user!.id, choice: toStored(event.orderId) }) },
+              'reloadData',
+            ],
+          },
+          'order.reopen': { target: 'selecting' },
+          // /missing-document reached with a kept default order (a reload there): the layout came directly (spec §4, 2.).
+          'documents.completed': [
+            {
+              guard: { type: 'stillMissing', params: ({ context, event }) => ({ order: validated(context, event) }) },
+              actions: 'documentsSent',
+            },
+            { actions: ['documentsSent', { type: 'navigate', params: { to: '/tableau-de-bord' } }] },
+          ],
+          'document.select': { actions: 'forwardToData' },
+          'data.retry': { actions: 'forwardToData' },
+          'data.refresh': { actions: 'forwardToData' },
+          'document.changed': { actions: 'forwardToData' },
+          'document.read': { actions: 'forwardToData' },
+          'folder.saved': { actions: 'forwardToData' },
+          'folder.removed': { actions: 'forwardToData' },
+          'courierRequest.removed': { actions: 'forwardToData' },
+          // billing
+          'subscription.changed': { actions: 'forwardToData' },
+          'card.changed': { actions: 'forwardToData' },
+          'invoices.paid': { actions: 'forwardToData' },
+          // As many 'invoices.paid' as orders the user owns (a shared order's invoices are its owner's to pay).
+          'invoices.paidOwned': {
+            actions: enqueueActions(({ context, enqueue }) => {
+              for (const order of context.orders)
+                if (!order.isShareOrder) enqueue.sendTo('data', { type: 'invoices.paid', orderId: order.id })
+            }),
+          },
+          // notifications
+          'news.arrived': [
+            {
+              guard: { type: 'isKbisNews', params: ({ event }) => ({ kind: event.kind }) },
+              target: '.rereadingContracts',
+              actions: 'forwardToData',
+            },
+            { actions: 'forwardToData' },
+          ],
+        },
       },
+      noOrders: {
+        on: { 'startup.retry': { target: 'account', actions: assign({ error: null }) } },
+      },
+      // 'Réessayer' asks again what failed, and what follows it (spec §4's order), never what answered.
+      failed: {
+        initial: 'account',
+        states: {
+          account: {
+            on: {
+              'startup.retry': [
+                // The user answered before the contracts failed: the contracts alone, then the orders.
+                {
+                  guard: 'hasUser',
+                  target: ['#startup.account.user.done', '#startup.account.contracts'],
+                  actions: assign({ error: null }),
+                },
+                { target: '#startup.account', actions: assign({ error: null }) },
+              ],
+            },
+          },
+          orders: { on: { 'startup.retry': { target: '#startup.loadingOrders', actions: assign({ error: null }) } } },
+        },
+      },
+      signedOut: { type: 'final' },
     },
-    signedOut: { type: 'final' },
-  },
-  on: {
-    'user.changed': { actions: assign({ user: ({ event }) => event.user }) },
-    'order.kbisFiled': { actions: 'kbisFiled' },
-    'order.changed': {
-      actions: assign({ orders: ({ context, event }) => context.orders.map((o) => (o.id === event.orderId ? { ...o, ...event.changes } : o)) }),
+    on: {
+      'user.changed': { actions: assign({ user: ({ event }) => event.user }) },
+      'order.kbisFiled': { actions: 'kbisFiled' },
+      'order.changed': {
+        actions: assign({
+          orders: ({ context, event }) => context.orders.map((o) => (o.id === event.orderId ? { ...o, ...event.changes } : o)),
+        }),
+      },
+      // billing
+      'contract.changed': { actions: 'contractChanged' },
     },
-    // billing
-    'contract.changed': { actions: 'contractChanged' },
-  },
-  output: () => ({ reason: 'unauthorized' as const }),
-}))
+    output: () => ({ reason: 'unauthorized' as const }),
+  }),
+)
 
 export type StartupLogic = typeof startupMachine
 export type StartupRef = ActorRefFrom<typeof startupMachine>

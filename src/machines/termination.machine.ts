@@ -67,7 +67,11 @@ export type TerminationEvent =
   | { type: 'termination.cancel' }
 
 /** What is wrong with a draft, field by field (empty when it can be sent). */
-export function terminationProblems(draft: TerminationDraft, earliestDate: string | null, latestDate: string | null = null): Partial<Record<TerminationField, string>> {
+export function terminationProblems(
+  draft: TerminationDraft,
+  earliestDate: string | null,
+  latestDate: string | null = null,
+): Partial<Record<TerminationField, string>> {
   const problems: Partial<Record<TerminationField, string>> = {}
   if (!(TERMINATION_REASONS as readonly string[]).includes(draft.reason)) problems.reason = TERMINATION_NO_REASON
   else if (draft.reason === OTHER_REASON && isBlank(draft.comment)) problems.comment = TERMINATION_NO_DETAILS
@@ -79,117 +83,144 @@ export function terminationProblems(draft: TerminationDraft, earliestDate: strin
   return problems
 }
 
-export const terminationMachine = deferred(() => setup({
-  types: {
-    context: {} as TerminationContext,
-    /** today: for tests; the current day in Paris otherwise. */
-    input: {} as { orderId: number; today?: string },
-    events: {} as TerminationEvent,
-  },
-  actors: {
-    /** GET …/{id}/termination-request. */
-    loadStatus: fromPromise<TerminationStatus, { orderId: number }>(async () => {
-      throw new Error('termination: loadStatus is not provided')
+export const terminationMachine = deferred(() =>
+  setup({
+    types: {
+      context: {} as TerminationContext,
+      /** today: for tests; the current day in Paris otherwise. */
+      input: {} as { orderId: number; today?: string },
+      events: {} as TerminationEvent,
+    },
+    actors: {
+      /** GET …/{id}/termination-request. */
+      loadStatus: fromPromise<TerminationStatus, { orderId: number }>(async () => {
+        throw new Error('termination: loadStatus is not provided')
+      }),
+      /** POST /api-protected/termination-requests. */
+      sendRequest: fromPromise<TerminationRequestReply, TerminationRequestBody>(async () => {
+        throw new Error('termination: sendRequest is not provided')
+      }),
+    },
+    actions: {
+      notify: (_, _params: Notice) => {},
+    },
+    guards: {
+      hasRequest: (_, params: { status: TerminationStatus }) => params.status.request !== null,
+      draftInvalid: ({ context }) => Object.keys(terminationProblems(context.draft, context.earliestDate, context.latestDate)).length > 0,
+      alreadyRequested: (_, params: { error: unknown }) => statusOf(params.error) === 409,
+    },
+  }).createMachine({
+    id: 'termination',
+    context: ({ input }) => ({
+      orderId: input.orderId,
+      today: input.today ?? parisToday(),
+      earliestDate: null,
+      latestDate: null,
+      requestedDate: null,
+      draft: { reason: '', comment: '', date: '' },
+      fieldErrors: {},
+      error: null,
     }),
-    /** POST /api-protected/termination-requests. */
-    sendRequest: fromPromise<TerminationRequestReply, TerminationRequestBody>(async () => {
-      throw new Error('termination: sendRequest is not provided')
-    }),
-  },
-  actions: {
-    notify: (_, _params: Notice) => {},
-  },
-  guards: {
-    hasRequest: (_, params: { status: TerminationStatus }) => params.status.request !== null,
-    draftInvalid: ({ context }) => Object.keys(terminationProblems(context.draft, context.earliestDate, context.latestDate)).length > 0,
-    alreadyRequested: (_, params: { error: unknown }) => statusOf(params.error) === 409,
-  },
-}).createMachine({
-  id: 'termination',
-  context: ({ input }) => ({
-    orderId: input.orderId, today: input.today ?? parisToday(), earliestDate: null, latestDate: null, requestedDate: null, draft: { reason: '', comment: '', date: '' }, fieldErrors: {}, error: null,
-  }),
-  initial: 'loading',
-  states: {
-    loading: {
-      tags: ['loading'],
-      invoke: {
-        id: 'loadStatus',
-        src: 'loadStatus',
-        input: ({ context }) => ({ orderId: context.orderId }),
-        onDone: [
-          {
-            guard: { type: 'hasRequest', params: ({ event }) => ({ status: event.output }) },
-            target: 'requested',
-            actions: assign({ requestedDate: ({ event }) => event.output.request!.date, earliestDate: ({ event }) => event.output.earliestDate }),
-          },
-          {
-            target: 'available',
+    initial: 'loading',
+    states: {
+      loading: {
+        tags: ['loading'],
+        invoke: {
+          id: 'loadStatus',
+          src: 'loadStatus',
+          input: ({ context }) => ({ orderId: context.orderId }),
+          onDone: [
+            {
+              guard: { type: 'hasRequest', params: ({ event }) => ({ status: event.output }) },
+              target: 'requested',
+              actions: assign({
+                requestedDate: ({ event }) => event.output.request!.date,
+                earliestDate: ({ event }) => event.output.earliestDate,
+              }),
+            },
+            {
+              target: 'available',
+              actions: assign({
+                earliestDate: ({ event }) => event.output.earliestDate,
+                latestDate: ({ context, event }) => latestTerminationDate(context.today, event.output.earliestDate),
+              }),
+            },
+          ],
+          onError: { target: 'failed', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+        },
+      },
+      failed: {
+        on: { 'termination.retry': { target: 'loading', actions: assign({ error: null }) } },
+      },
+      available: {
+        on: {
+          'termination.open': {
+            target: 'editing',
+            // The earliest date is offered; what was typed before a cancel is kept.
             actions: assign({
-              earliestDate: ({ event }) => event.output.earliestDate,
-              latestDate: ({ context, event }) => latestTerminationDate(context.today, event.output.earliestDate),
+              draft: ({ context }) => ({ ...context.draft, date: context.draft.date || context.earliestDate! }),
+              fieldErrors: {},
+              error: null,
             }),
           },
-        ],
-        onError: { target: 'failed', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
-      },
-    },
-    failed: {
-      on: { 'termination.retry': { target: 'loading', actions: assign({ error: null }) } },
-    },
-    available: {
-      on: {
-        'termination.open': {
-          target: 'editing',
-          // The earliest date is offered; what was typed before a cancel is kept.
-          actions: assign({ draft: ({ context }) => ({ ...context.draft, date: context.draft.date || context.earliestDate! }), fieldErrors: {}, error: null }),
         },
       },
-    },
-    editing: {
-      tags: ['form'],
-      on: {
-        'termination.change': {
-          actions: assign({
-            draft: ({ context, event }) => ({
-              ...context.draft, ...event.draft, ...(event.draft.comment !== undefined ? { comment: plainLineBreaks(event.draft.comment) } : {}),
+      editing: {
+        tags: ['form'],
+        on: {
+          'termination.change': {
+            actions: assign({
+              draft: ({ context, event }) => ({
+                ...context.draft,
+                ...event.draft,
+                ...(event.draft.comment !== undefined ? { comment: plainLineBreaks(event.draft.comment) } : {}),
+              }),
+              fieldErrors: ({ context, event }) =>
+                Object.fromEntries(Object.entries(context.fieldErrors).filter(([field]) => !(field in event.draft))),
             }),
-            fieldErrors: ({ context, event }) => Object.fromEntries(Object.entries(context.fieldErrors).filter(([field]) => !(field in event.draft))),
-          }),
+          },
+          'termination.submit': [
+            {
+              guard: 'draftInvalid',
+              actions: assign({
+                fieldErrors: ({ context }) => terminationProblems(context.draft, context.earliestDate, context.latestDate),
+                error: null,
+              }),
+            },
+            { target: 'sending', actions: assign({ fieldErrors: {}, error: null }) },
+          ],
+          'termination.cancel': { target: 'available', actions: assign({ fieldErrors: {}, error: null }) },
         },
-        'termination.submit': [
-          { guard: 'draftInvalid', actions: assign({ fieldErrors: ({ context }) => terminationProblems(context.draft, context.earliestDate, context.latestDate), error: null }) },
-          { target: 'sending', actions: assign({ fieldErrors: {}, error: null }) },
-        ],
-        'termination.cancel': { target: 'available', actions: assign({ fieldErrors: {}, error: null }) },
       },
-    },
-    sending: {
-      tags: ['form', 'busy'],
-      invoke: {
-        id: 'sendRequest',
-        src: 'sendRequest',
-        input: ({ context }) => ({
-          orderId: context.orderId, reason: context.draft.reason, date: context.draft.date,
-          ...(!isBlank(context.draft.comment) ? { comment: context.draft.comment.trim() } : {}),
-        }),
-        onDone: {
-          target: 'requested',
-          actions: [
-            assign({ requestedDate: ({ context }) => context.draft.date }),
-            { type: 'notify', params: { kind: 'success', message: TERMINATION_SENT } },
+      sending: {
+        tags: ['form', 'busy'],
+        invoke: {
+          id: 'sendRequest',
+          src: 'sendRequest',
+          input: ({ context }) => ({
+            orderId: context.orderId,
+            reason: context.draft.reason,
+            date: context.draft.date,
+            ...(!isBlank(context.draft.comment) ? { comment: context.draft.comment.trim() } : {}),
+          }),
+          onDone: {
+            target: 'requested',
+            actions: [
+              assign({ requestedDate: ({ context }) => context.draft.date }),
+              { type: 'notify', params: { kind: 'success', message: TERMINATION_SENT } },
+            ],
+          },
+          onError: [
+            {
+              guard: { type: 'alreadyRequested', params: ({ event }) => ({ error: event.error }) },
+              target: 'loading',
+              actions: { type: 'notify', params: ({ event }) => ({ kind: 'error' as const, message: messageOf(event.error) }) },
+            },
+            { target: 'editing', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
           ],
         },
-        onError: [
-          {
-            guard: { type: 'alreadyRequested', params: ({ event }) => ({ error: event.error }) },
-            target: 'loading',
-            actions: { type: 'notify', params: ({ event }) => ({ kind: 'error' as const, message: messageOf(event.error) }) },
-          },
-          { target: 'editing', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
-        ],
       },
+      requested: {},
     },
-    requested: {},
-  },
-}))
+  }),
+)

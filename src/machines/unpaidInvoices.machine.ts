@@ -47,17 +47,25 @@ export const unpaidInvoicesMachine = deferred(() => {
   })
 
   /** Asks user-unpaid-status: the banner when something is unpaid, else nothing to show; a failure goes to `onError`. */
-  const statusRead = (onError: 'failed' | 'unpaid') => unpaidSetup.createStateConfig({
-    invoke: {
-      id: 'fetchStatus',
-      src: 'fetchStatus',
-      onDone: [
-        { guard: { type: 'hasUnpaid', params: ({ event }) => ({ status: event.output }) }, target: 'unpaid', actions: assign({ status: ({ event }) => event.output }) },
-        { target: 'upToDate', actions: assign({ status: ({ event }) => event.output }) },
-      ],
-      onError: onError === 'failed' ? { target: 'failed', actions: assign({ error: ({ event }) => messageOf(event.error) }) } : { target: 'unpaid' },
-    },
-  })
+  const statusRead = (onError: 'failed' | 'unpaid') =>
+    unpaidSetup.createStateConfig({
+      invoke: {
+        id: 'fetchStatus',
+        src: 'fetchStatus',
+        onDone: [
+          {
+            guard: { type: 'hasUnpaid', params: ({ event }) => ({ status: event.output }) },
+            target: 'unpaid',
+            actions: assign({ status: ({ event }) => event.output }),
+          },
+          { target: 'upToDate', actions: assign({ status: ({ event }) => event.output }) },
+        ],
+        onError:
+          onError === 'failed'
+            ? { target: 'failed', actions: assign({ error: ({ event }) => messageOf(event.error) }) }
+            : { target: 'unpaid' },
+      },
+    })
 
   return unpaidSetup.createMachine({
     id: 'unpaidInvoices',
@@ -107,16 +115,30 @@ export const unpaidInvoicesMachine = deferred(() => {
           // Paid: the status is asked again anyway, news meanwhile included.
           onDone: {
             target: 'loading',
-            actions: [{ type: 'notify', params: ({ event }) => ({ kind: 'success' as const, message: event.output.message }) }, 'paid', assign({ refreshPending: false })],
+            actions: [
+              { type: 'notify', params: ({ event }) => ({ kind: 'success' as const, message: event.output.message }) },
+              'paid',
+              assign({ refreshPending: false }),
+            ],
           },
           onError: [
             // Not the total shown (an invoice issued, or paid elsewhere): nothing charged; the status asked at once, the reason kept.
             {
               guard: { type: 'amountChanged', params: ({ event }) => ({ error: event.error }) },
               target: 'refreshing',
-              actions: ['keepRefusal', assign({ refreshPending: false }), { type: 'notify', params: ({ event }) => ({ kind: 'error' as const, message: messageOf(event.error) }) }],
+              actions: [
+                'keepRefusal',
+                assign({ refreshPending: false }),
+                { type: 'notify', params: ({ event }) => ({ kind: 'error' as const, message: messageOf(event.error) }) },
+              ],
             },
-            { target: 'unpaid', actions: ['keepRefusal', { type: 'notify', params: ({ event }) => ({ kind: 'error' as const, message: messageOf(event.error) }) }] },
+            {
+              target: 'unpaid',
+              actions: [
+                'keepRefusal',
+                { type: 'notify', params: ({ event }) => ({ kind: 'error' as const, message: messageOf(event.error) }) },
+              ],
+            },
           ],
         },
         on: { 'unpaid.refresh': { actions: assign({ refreshPending: true }) } },

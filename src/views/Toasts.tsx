@@ -20,7 +20,16 @@ setupGoober()
 
 export function showToast({ kind, message, link }: Notice) {
   // A link to see more (an export's failures on its page): followed, the toast has done its job.
-  const content = link ? (t: Toast) => <span>{message} <Link href={link.to} onClick={() => toast.dismiss(t.id)}>{link.label}</Link></span> : message
+  const content = link
+    ? (t: Toast) => (
+        <span>
+          {message}{' '}
+          <Link href={link.to} onClick={() => toast.dismiss(t.id)}>
+            {link.label}
+          </Link>
+        </span>
+      )
+    : message
   if (kind === 'success') toast.success(content)
   else if (kind === 'info') toast(content)
   else toast.error(content)

@@ -32,7 +32,11 @@ export function useSessionWhenLoaded(): SessionRef | undefined {
 }
 
 /** A value read from an actor's snapshot, following its changes (undefined while there is no actor). */
-export function useSnapshotValue<S, T>(actor: { getSnapshot: () => S; subscribe: (next: () => void) => { unsubscribe: () => void } } | undefined, select: (snapshot: S) => T, fallback: T): T {
+export function useSnapshotValue<S, T>(
+  actor: { getSnapshot: () => S; subscribe: (next: () => void) => { unsubscribe: () => void } } | undefined,
+  select: (snapshot: S) => T,
+  fallback: T,
+): T {
   return useSyncExternalStore(
     (onChange) => {
       if (!actor) return () => {}

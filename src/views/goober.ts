@@ -24,7 +24,10 @@ function batchedSheet() {
     let style = document.getElementById('_goober')
     if (!style) {
       // The nonce before the element is in the document: the CSP checks it there.
-      style = Object.assign(document.createElement('style'), { id: '_goober', nonce: (window as unknown as { __nonce__?: string }).__nonce__ ?? '' })
+      style = Object.assign(document.createElement('style'), {
+        id: '_goober',
+        nonce: (window as unknown as { __nonce__?: string }).__nonce__ ?? '',
+      })
       document.head.append(style)
     }
     return (style.firstChild as Text | null) ?? style.appendChild(document.createTextNode(' '))
@@ -53,7 +56,12 @@ if (typeof window === 'object' && typeof document !== 'undefined') (window as un
 /** Props starting with $ are for styles only and never reach the DOM. Run again after any library
  * that calls goober's setup itself (react-hot-toast does, when it loads). */
 export function setupGoober() {
-  setup(createElement, undefined, undefined, shouldForwardProp((prop) => !prop.startsWith('$')))
+  setup(
+    createElement,
+    undefined,
+    undefined,
+    shouldForwardProp((prop) => !prop.startsWith('$')),
+  )
 }
 setupGoober()
 

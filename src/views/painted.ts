@@ -51,4 +51,9 @@ export function forgetPainted() {
 export const whenIdle = (run: () => void) => void (window.requestIdleCallback ?? ((next: () => void) => setTimeout(next, 200)))(run)
 
 /** Whether such a screen has painted, following it. */
-export const usePainted = (screen: Screen): boolean => useSyncExternalStore(subscribe, () => hasPainted(screen), () => false)
+export const usePainted = (screen: Screen): boolean =>
+  useSyncExternalStore(
+    subscribe,
+    () => hasPainted(screen),
+    () => false,
+  )

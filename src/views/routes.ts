@@ -25,15 +25,25 @@ export interface MenuItem {
 
 /** Top-level entries in their spec order; a group holds its pages in their list order. */
 export const menu: MenuItem[] = [
-  ...areas.flatMap((a) => (a.groups ?? []).map((g) => ({
-    position: g.position,
-    item: {
-      to: g.to, label: g.label, icon: g.icon,
-      children: pageRoutes.flatMap((r) => (r.menu && 'group' in r.menu && r.menu.group === g.to ? [{ to: r.path, label: r.menu.label }] : [])),
-    },
-  }))),
-  ...pageRoutes.flatMap((r) => (r.menu && 'position' in r.menu ? [{ position: r.menu.position, item: { to: r.path, label: r.menu.label, icon: r.icon } }] : [])),
-].sort((a, b) => a.position - b.position).map((entry) => entry.item)
+  ...areas.flatMap((a) =>
+    (a.groups ?? []).map((g) => ({
+      position: g.position,
+      item: {
+        to: g.to,
+        label: g.label,
+        icon: g.icon,
+        children: pageRoutes.flatMap((r) =>
+          r.menu && 'group' in r.menu && r.menu.group === g.to ? [{ to: r.path, label: r.menu.label }] : [],
+        ),
+      },
+    })),
+  ),
+  ...pageRoutes.flatMap((r) =>
+    r.menu && 'position' in r.menu ? [{ position: r.menu.position, item: { to: r.path, label: r.menu.label, icon: r.icon } }] : [],
+  ),
+]
+  .sort((a, b) => a.position - b.position)
+  .map((entry) => entry.item)
 
 /** The menu group holding this page (with its pages), if any. */
 export const groupOf = (path: string): MenuItem | undefined => menu.find((item) => item.children?.some((page) => page.to === path))

@@ -33,5 +33,5 @@ export const isBarePath = (path: string) => barePaths.some((route) => matchesRou
 export const DASHBOARD_ROUTES = ['/', '/tableau-de-bord'] as const
 
 /** Which page a path opens, for the startup's early calls (src/api/early.ts). */
-export const earlyPage = (path: string): 'bare' | 'dashboard' | 'other' => (isBarePath(path) ? 'bare'
-  : DASHBOARD_ROUTES.some((route) => matchesRoute(route, path)) ? 'dashboard' : 'other')
+export const earlyPage = (path: string): 'bare' | 'dashboard' | 'other' =>
+  isBarePath(path) ? 'bare' : DASHBOARD_ROUTES.some((route) => matchesRoute(route, path)) ? 'dashboard' : 'other'

@@ -13,47 +13,69 @@ const flagOf: Record<Partner, keyof OrderChanges> = { qonto: 'qonto', shine: 'sh
 
 export function createCompanyFlows({ api, notify, navigate, toPortal }: WiringDeps) {
   return {
-    partnerInterest: later(() => partnerInterestMachine.provide({
-      actors: {
-        // Goes on when the page is left before the answer, and is told then (outlive.ts), the order's flag set in the portal.
-        sendInterest: fromPromise(({ input: { orderId, partner }, signal }) => outlive<unknown>(
-          partner === 'qonto' ? api.setQonto(orderId, { qonto: true })
-            : partner === 'shine' ? api.setShine(orderId, { shine: true })
-              : api.wantComptable(orderId), signal, {
-            notify, done: () => success(interestSent(partner)), failed: INTEREST_NOT_SENT,
-            after: () => toPortal({ type: 'order.changed', orderId, changes: { [flagOf[partner]]: true } }),
-          })),
-      },
-      actions: {
-        notify: (_, notice) => notify(notice),
-        interestSaved: (_, { orderId, partner }) => toPortal({ type: 'order.changed', orderId, changes: { [flagOf[partner]]: true } }),
-      },
-    })),
-    formalityOrder: later(() => formalityOrderMachine.provide({
-      actors: {
-        // Each check swallows its own failure (spec §8) and answers undefined: the machine then waits for a retry.
-        checkOrder: fromPromise(async ({ input: { orderId }, signal }) => {
-          const [completeKbis, waitingContract, attenteCourrierOrFinalise] = await Promise.all([
-            api.isCompleteKbis(orderId, { signal }), api.isWaitingContract(orderId, { signal }), api.isAttenteCourrierOrFinalise(orderId, { signal }),
-          ])
-          return { completeKbis, waitingContract, attenteCourrierOrFinalise }
-        }),
-        // Likewise; once the page is gone the customer is told, not taken to /formalites.
-        createSubmission: fromPromise(({ input: { orderId, kind, comment }, signal }) =>
-          outlive(api.createLegalSubmission({ orderId, kind, ...(comment ? { comment } : {}) }), signal, {
-            notify, done: () => success(FORMALITY_ORDERED), failed: FORMALITY_NOT_ORDERED,
-          })),
-      },
-      actions: {
-        notify: (_, notice) => notify(notice),
-        ordered: () => navigate(FORMALITIES_PATH),
-      },
-    })),
-    legalSubmissionList: later(() => legalSubmissionListMachine.provide({
-      actors: {
-        loadSubmissions: fromPromise(({ input: { orderId }, signal }) => api.getLegalSubmissions(orderId === null ? {} : { orderId }, { signal })),
-      },
-    })),
+    partnerInterest: later(() =>
+      partnerInterestMachine.provide({
+        actors: {
+          // Goes on when the page is left before the answer, and is told then (outlive.ts), the order's flag set in the portal.
+          sendInterest: fromPromise(({ input: { orderId, partner }, signal }) =>
+            outlive<unknown>(
+              partner === 'qonto'
+                ? api.setQonto(orderId, { qonto: true })
+                : partner === 'shine'
+                  ? api.setShine(orderId, { shine: true })
+                  : api.wantComptable(orderId),
+              signal,
+              {
+                notify,
+                done: () => success(interestSent(partner)),
+                failed: INTEREST_NOT_SENT,
+                after: () => toPortal({ type: 'order.changed', orderId, changes: { [flagOf[partner]]: true } }),
+              },
+            ),
+          ),
+        },
+        actions: {
+          notify: (_, notice) => notify(notice),
+          interestSaved: (_, { orderId, partner }) => toPortal({ type: 'order.changed', orderId, changes: { [flagOf[partner]]: true } }),
+        },
+      }),
+    ),
+    formalityOrder: later(() =>
+      formalityOrderMachine.provide({
+        actors: {
+          // Each check swallows its own failure (spec §8) and answers undefined: the machine then waits for a retry.
+          checkOrder: fromPromise(async ({ input: { orderId }, signal }) => {
+            const [completeKbis, waitingContract, attenteCourrierOrFinalise] = await Promise.all([
+              api.isCompleteKbis(orderId, { signal }),
+              api.isWaitingContract(orderId, { signal }),
+              api.isAttenteCourrierOrFinalise(orderId, { signal }),
+            ])
+            return { completeKbis, waitingContract, attenteCourrierOrFinalise }
+          }),
+          // Likewise; once the page is gone the customer is told, not taken to /formalites.
+          createSubmission: fromPromise(({ input: { orderId, kind, comment }, signal }) =>
+            outlive(api.createLegalSubmission({ orderId, kind, ...(comment ? { comment } : {}) }), signal, {
+              notify,
+              done: () => success(FORMALITY_ORDERED),
+              failed: FORMALITY_NOT_ORDERED,
+            }),
+          ),
+        },
+        actions: {
+          notify: (_, notice) => notify(notice),
+          ordered: () => navigate(FORMALITIES_PATH),
+        },
+      }),
+    ),
+    legalSubmissionList: later(() =>
+      legalSubmissionListMachine.provide({
+        actors: {
+          loadSubmissions: fromPromise(({ input: { orderId }, signal }) =>
+            api.getLegalSubmissions(orderId === null ? {} : { orderId }, { signal }),
+          ),
+        },
+      }),
+    ),
     /** A meeting-room booking's invoice, as a PDF. */
     invoiceFile: (invoiceId: number) => api.getInvoiceFile(invoiceId),
   }

@@ -29,36 +29,53 @@ export async function readAsDataUrl(file: Blob): Promise<string> {
 
 export function createDashboardFlows({ api, notify, toPortal }: WiringDeps<FirstScreenApi>) {
   return {
-    kbisUpload: later(() => kbisUploadMachine.provide({
-      // Not outlive.ts: the banner lives in the layout, not in a page, so moving between pages does not stop its upload.
-      actors: {
-        uploadKbis: fromPromise(async ({ input, signal }) => api.uploadKbis(input.contractId, await readAsDataUrl(input.file as unknown as Blob), { signal })),
-      },
-      actions: {
-        notify: (_, notice) => notify(notice),
-        kbisFiled: (_, filed) => toPortal({ type: 'order.kbisFiled', ...filed }),
-      },
-    })),
-    problemReport: later(() => problemReportMachine.provide({
-      actors: { sendProblem: fromPromise(({ input, signal }) => api.sendProblem(input.orderId, { message: input.message }, { signal })) },
-      actions: { notify: (_, notice) => notify(notice) },
-    })),
+    kbisUpload: later(() =>
+      kbisUploadMachine.provide({
+        // Not outlive.ts: the banner lives in the layout, not in a page, so moving between pages does not stop its upload.
+        actors: {
+          uploadKbis: fromPromise(async ({ input, signal }) =>
+            api.uploadKbis(input.contractId, await readAsDataUrl(input.file as unknown as Blob), { signal }),
+          ),
+        },
+        actions: {
+          notify: (_, notice) => notify(notice),
+          kbisFiled: (_, filed) => toPortal({ type: 'order.kbisFiled', ...filed }),
+        },
+      }),
+    ),
+    problemReport: later(() =>
+      problemReportMachine.provide({
+        actors: { sendProblem: fromPromise(({ input, signal }) => api.sendProblem(input.orderId, { message: input.message }, { signal })) },
+        actions: { notify: (_, notice) => notify(notice) },
+      }),
+    ),
     // The write goes on when the dashboard is left before the answer (its signal is not passed: outlive.ts). A payment
     // is sent once and only told: never retried nor sent again.
-    unpaidInvoices: later(() => unpaidInvoicesMachine.provide({
-      actors: {
-        fetchStatus: fromPromise(({ signal }) => api.getUnpaidStatus({ signal })),
-        pay: fromPromise(({ input, signal }) => outlive(api.payUnpaidInvoice(input), signal, {
-          notify, done: (reply) => success(reply.message), failed: PAYMENT_FAILED, after: () => toPortal({ type: 'invoices.paidOwned' }),
-        })),
-      },
-      actions: { notify: (_, notice) => notify(notice), paid: () => toPortal({ type: 'invoices.paidOwned' }) },
-    })),
-    letterDeadlines: later(() => letterDeadlinesMachine.provide({
-      actors: {
-        loadDeadlines: fromPromise(async ({ input: { orderId }, signal }) =>
-          (await api.getLetterDeadlines(orderId === null ? {} : { orderId }, { signal })).deadlines),
-      },
-    })),
+    unpaidInvoices: later(() =>
+      unpaidInvoicesMachine.provide({
+        actors: {
+          fetchStatus: fromPromise(({ signal }) => api.getUnpaidStatus({ signal })),
+          pay: fromPromise(({ input, signal }) =>
+            outlive(api.payUnpaidInvoice(input), signal, {
+              notify,
+              done: (reply) => success(reply.message),
+              failed: PAYMENT_FAILED,
+              after: () => toPortal({ type: 'invoices.paidOwned' }),
+            }),
+          ),
+        },
+        actions: { notify: (_, notice) => notify(notice), paid: () => toPortal({ type: 'invoices.paidOwned' }) },
+      }),
+    ),
+    letterDeadlines: later(() =>
+      letterDeadlinesMachine.provide({
+        actors: {
+          loadDeadlines: fromPromise(
+            async ({ input: { orderId }, signal }) =>
+              (await api.getLetterDeadlines(orderId === null ? {} : { orderId }, { signal })).deadlines,
+          ),
+        },
+      }),
+    ),
   }
 }

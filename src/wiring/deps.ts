@@ -21,4 +21,7 @@ export interface WiringDeps<A = Api> {
 }
 
 /** `toPortal` for the session running now: what a flow changed reaches its startup child, if any. */
-export const portalOf = (session: () => SessionRef | undefined): WiringDeps['toPortal'] => (event) => void session()?.getSnapshot().context.startup?.send(event)
+export const portalOf =
+  (session: () => SessionRef | undefined): WiringDeps['toPortal'] =>
+  (event) =>
+    void session()?.getSnapshot().context.startup?.send(event)

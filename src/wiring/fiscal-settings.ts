@@ -18,8 +18,14 @@ export interface FiscalSettings {
 const vatRegimes: readonly VatRegime[] = ['normal', 'simplifie', 'franchise']
 const isFiscalSettings = (value: unknown): value is FiscalSettings => {
   const v = value as Partial<FiscalSettings> | null
-  return !!v && vatRegimes.includes(v.vatRegime as VatRegime) && Number.isInteger(v.fiscalYearEndMonth) && v.fiscalYearEndMonth! >= 1 && v.fiscalYearEndMonth! <= 12
-    && (v.profitTax === null || v.profitTax === 'is' || v.profitTax === 'ir')
+  return (
+    !!v &&
+    vatRegimes.includes(v.vatRegime as VatRegime) &&
+    Number.isInteger(v.fiscalYearEndMonth) &&
+    v.fiscalYearEndMonth! >= 1 &&
+    v.fiscalYearEndMonth! <= 12 &&
+    (v.profitTax === null || v.profitTax === 'is' || v.profitTax === 'ir')
+  )
 }
 
 const readAllFiscalSettings = () => readRecord(FISCAL_SETTINGS_KEY)

@@ -3,7 +3,9 @@
 // building them all at once was a long task on a phone, on the way to the first paint.
 const LATER = Symbol('later')
 
-export interface Later<T> { readonly [LATER]: () => T }
+export interface Later<T> {
+  readonly [LATER]: () => T
+}
 
 /** Marks an entry of an area's flows as built on first use. */
 export const later = <T>(build: () => T): Later<T> => ({ [LATER]: build })

@@ -21,14 +21,17 @@ export interface Told<T> {
 export function tellIfLeft<T>(call: Promise<T>, signal: AbortSignal, token: string | undefined, told: Told<T>) {
   // Read when the answer comes: a sign-out or another person meanwhile hears nothing, and their portal is not touched.
   const left = () => signal.aborted && token !== undefined && readStoredUser()?.apiToken === token
-  call.then((reply) => {
-    if (!left()) return
-    const notice = told.done(reply)
-    if (notice) told.notify(notice)
-    told.after?.(reply)
-  }, (error: unknown) => {
-    if (!left()) return
-    if (told.failed !== null) told.notify({ kind: 'error', message: failureOf(told.failed, error) })
-    told.afterFailure?.()
-  })
+  call.then(
+    (reply) => {
+      if (!left()) return
+      const notice = told.done(reply)
+      if (notice) told.notify(notice)
+      told.after?.(reply)
+    },
+    (error: unknown) => {
+      if (!left()) return
+      if (told.failed !== null) told.notify({ kind: 'error', message: failureOf(told.failed, error) })
+      told.afterFailure?.()
+    },
+  )
 }

@@ -20,64 +20,80 @@ export const spreadDelay = (ms: number, random: () => number = Math.random) => M
  * Resolves at the next sign that the person looks at this page: the tab shown again, the window focused, a touch, a
  * click or a key. A tab in the background never resolves it, so it never takes back a place another tab holds.
  */
-export const pageShown = (signal: AbortSignal) => new Promise<void>((resolve) => {
-  const kinds = ['focus', 'pointerdown', 'keydown'] as const
-  const stop = () => {
-    document.removeEventListener('visibilitychange', onVisibility)
-    for (const kind of kinds) window.removeEventListener(kind, shown, true)
-  }
-  const shown = () => {
-    stop()
-    resolve()
-  }
-  const onVisibility = () => {
-    if (document.visibilityState === 'visible') shown()
-  }
-  document.addEventListener('visibilitychange', onVisibility)
-  for (const kind of kinds) window.addEventListener(kind, shown, true)
-  // Called off with the state that waits: the listeners go.
-  signal.addEventListener('abort', stop, { once: true })
-})
+export const pageShown = (signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const kinds = ['focus', 'pointerdown', 'keydown'] as const
+    const stop = () => {
+      document.removeEventListener('visibilitychange', onVisibility)
+      for (const kind of kinds) window.removeEventListener(kind, shown, true)
+    }
+    const shown = () => {
+      stop()
+      resolve()
+    }
+    const onVisibility = () => {
+      if (document.visibilityState === 'visible') shown()
+    }
+    document.addEventListener('visibilitychange', onVisibility)
+    for (const kind of kinds) window.addEventListener(kind, shown, true)
+    // Called off with the state that waits: the listeners go.
+    signal.addEventListener('abort', stop, { once: true })
+  })
 
 export function createNotificationFlows({ api, navigate, toPortal }: WiringDeps) {
   return {
-    notifications: later(() => notificationsMachine.provide({
-      actors: {
-        loadNotifications: fromPromise(({ signal }) => api.getNotifications({ signal })),
-        markRead: fromPromise(({ input, signal }) => api.readNotification(input.id, { signal })),
-        markAllRead: fromPromise(({ signal }) => api.readAllNotifications({ signal })),
-        stream: fromCallback<NotificationsEvent, { after: number }>(({ input, sendBack }) => {
-          const controller = new AbortController()
-          let replaced = false
-          const lost = () => {
-            if (!controller.signal.aborted) sendBack({ type: replaced ? 'live.replaced' : 'live.lost' })
-          }
-          api.followNotifications({
-            onOpen: () => sendBack({ type: 'live.open' }),
-            onNotification: (notification) => sendBack({ type: 'live.notification', notification }),
-            onReplaced: () => { replaced = true },
-          }, { after: input.after, signal: controller.signal }).then(lost, lost)
-          return () => controller.abort()
-        }),
-        pause: fromPromise<void, { ms: number }>(({ input, signal }) => pause(spreadDelay(input.ms), signal)),
-        pageShown: fromPromise<void>(({ signal }) => pageShown(signal)),
-      },
-      actions: {
-        navigate: (_, { link }) => navigate(link),
-        // Once per kind: five letters found after a drop read the letters again once.
-        arrived: (_, { notifications }) => {
-          for (const kind of new Set(notifications.map((n) => n.kind))) toPortal({ type: 'news.arrived', kind })
+    notifications: later(() =>
+      notificationsMachine.provide({
+        actors: {
+          loadNotifications: fromPromise(({ signal }) => api.getNotifications({ signal })),
+          markRead: fromPromise(({ input, signal }) => api.readNotification(input.id, { signal })),
+          markAllRead: fromPromise(({ signal }) => api.readAllNotifications({ signal })),
+          stream: fromCallback<NotificationsEvent, { after: number }>(({ input, sendBack }) => {
+            const controller = new AbortController()
+            let replaced = false
+            const lost = () => {
+              if (!controller.signal.aborted) sendBack({ type: replaced ? 'live.replaced' : 'live.lost' })
+            }
+            api
+              .followNotifications(
+                {
+                  onOpen: () => sendBack({ type: 'live.open' }),
+                  onNotification: (notification) => sendBack({ type: 'live.notification', notification }),
+                  onReplaced: () => {
+                    replaced = true
+                  },
+                },
+                { after: input.after, signal: controller.signal },
+              )
+              .then(lost, lost)
+            return () => controller.abort()
+          }),
+          pause: fromPromise<void, { ms: number }>(({ input, signal }) => pause(spreadDelay(input.ms), signal)),
+          pageShown: fromPromise<void>(({ signal }) => pageShown(signal)),
         },
-      },
-    })),
-    letterHistory: later(() => letterHistoryMachine.provide({
-      actors: { loadHistory: fromPromise(({ input, signal }) => api.getLetterHistory(input.documentId, { signal })) },
-    })),
-    notificationPreferences: later(() => notificationPreferencesMachine.provide({
-      actors: {
-        loadPreference: fromPromise(({ input, signal }) => api.getNotificationPreferences(input.orderId, { signal })),
-        savePreference: fromPromise(({ input: { orderId, email }, signal }) => api.updateNotificationPreferences(orderId, { email }, { signal })),
-      },
-    })),
+        actions: {
+          navigate: (_, { link }) => navigate(link),
+          // Once per kind: five letters found after a drop read the letters again once.
+          arrived: (_, { notifications }) => {
+            for (const kind of new Set(notifications.map((n) => n.kind))) toPortal({ type: 'news.arrived', kind })
+          },
+        },
+      }),
+    ),
+    letterHistory: later(() =>
+      letterHistoryMachine.provide({
+        actors: { loadHistory: fromPromise(({ input, signal }) => api.getLetterHistory(input.documentId, { signal })) },
+      }),
+    ),
+    notificationPreferences: later(() =>
+      notificationPreferencesMachine.provide({
+        actors: {
+          loadPreference: fromPromise(({ input, signal }) => api.getNotificationPreferences(input.orderId, { signal })),
+          savePreference: fromPromise(({ input: { orderId, email }, signal }) =>
+            api.updateNotificationPreferences(orderId, { email }, { signal }),
+          ),
+        },
+      }),
+    ),
   }
 }

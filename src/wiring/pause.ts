@@ -2,7 +2,8 @@
 // following its stream again) end with the state that invoked them, which aborts their signal.
 
 /** Waits `ms`, unless the wait is called off. */
-export const pause = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
-  const timer = setTimeout(resolve, ms)
-  signal.addEventListener('abort', () => clearTimeout(timer), { once: true })
-})
+export const pause = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms)
+    signal.addEventListener('abort', () => clearTimeout(timer), { once: true })
+  })

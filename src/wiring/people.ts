@@ -4,16 +4,32 @@
 import { fromPromise } from 'xstate'
 import type { RegistrationResponseJSON, AuthenticationResponseJSON } from '@simplewebauthn/browser'
 import type { PasskeyLoginBody, PasskeyRegistrationBody } from '../../server/contract/schemas.ts'
-import { collaboratorsMachine, INVITATIONS_NOT_SENT, invitedNotice, SHARE_NOT_REMOVED, SHARE_REMOVED } from '../machines/collaborators.machine.ts'
+import {
+  collaboratorsMachine,
+  INVITATIONS_NOT_SENT,
+  invitedNotice,
+  SHARE_NOT_REMOVED,
+  SHARE_REMOVED,
+} from '../machines/collaborators.machine.ts'
 import { devicesMachine, OTHERS_NOT_SIGNED_OUT } from '../machines/devices.machine.ts'
 import { emailChangeMachine } from '../machines/emailChange.machine.ts'
 import { invitationMachine } from '../machines/invitation.machine.ts'
 import { passkeyLoginMachine } from '../machines/passkeyLogin.machine.ts'
-import { PASSKEY_NOT_REMOVED, PASSKEY_NOT_RENAMED, PASSKEY_REMOVED, PASSKEY_RENAMED, passkeysMachine } from '../machines/passkeys.machine.ts'
+import {
+  PASSKEY_NOT_REMOVED,
+  PASSKEY_NOT_RENAMED,
+  PASSKEY_REMOVED,
+  PASSKEY_RENAMED,
+  passkeysMachine,
+} from '../machines/passkeys.machine.ts'
 import { passwordChangeMachine } from '../machines/passwordChange.machine.ts'
 import { REFERRAL_NOT_SENT, referralMachine } from '../machines/referral.machine.ts'
 import {
-  REPRESENTATIVE_ADDED, REPRESENTATIVE_NOT_ADDED, REPRESENTATIVE_NOT_REMOVED, REPRESENTATIVE_REMOVED, representativesMachine,
+  REPRESENTATIVE_ADDED,
+  REPRESENTATIVE_NOT_ADDED,
+  REPRESENTATIVE_NOT_REMOVED,
+  REPRESENTATIVE_REMOVED,
+  representativesMachine,
 } from '../machines/representatives.machine.ts'
 import type { WiringDeps } from './deps.ts'
 import { later } from './later.ts'
@@ -29,12 +45,18 @@ function ceremonyError(action: 'add' | 'signIn') {
   return (error: unknown): never => {
     const name = error instanceof Error ? error.name : ''
     if (name === 'NotAllowedError' || name === 'AbortError') {
-      throw new Error(action === 'add' ? 'L’ajout de la clé d’accès a été annulé.' : 'La connexion avec une clé d’accès a été annulée. Vous pouvez aussi vous connecter avec votre mot de passe.')
+      throw new Error(
+        action === 'add'
+          ? 'L’ajout de la clé d’accès a été annulé.'
+          : 'La connexion avec une clé d’accès a été annulée. Vous pouvez aussi vous connecter avec votre mot de passe.',
+      )
     }
     if (name === 'InvalidStateError') throw new Error('Cet appareil a déjà une clé d’accès pour votre compte.')
-    throw new Error(action === 'add'
-      ? 'Votre navigateur n’a pas pu créer la clé d’accès. Réessayez, ou utilisez un autre appareil.'
-      : 'Votre navigateur n’a pas pu utiliser de clé d’accès. Connectez-vous avec votre mot de passe.')
+    throw new Error(
+      action === 'add'
+        ? 'Votre navigateur n’a pas pu créer la clé d’accès. Réessayez, ou utilisez un autre appareil.'
+        : 'Votre navigateur n’a pas pu utiliser de clé d’accès. Connectez-vous avec votre mot de passe.',
+    )
   }
 }
 
@@ -45,115 +67,173 @@ export function createPeopleFlows({ api, notify, navigate, toPortal, toSession }
   // The lists of these pages are their own (not the portal's): a write that outlives its page is only told
   // (outlive.ts).
   return {
-    emailChange: later(() => emailChangeMachine.provide({
-      actors: {
-        // The call swallows its errors (spec §8): a toast said why; the form says it was not changed.
-        updateEmail: fromPromise(async ({ input, signal }) => (await api.updateEmail(input, { signal })) ?? Promise.reject(new Error(EMAIL_NOT_CHANGED))),
-      },
-      actions: { notify: notifyAction, emailChanged: (_, { user }) => toPortal({ type: 'user.changed', user }) },
-    })),
+    emailChange: later(() =>
+      emailChangeMachine.provide({
+        actors: {
+          // The call swallows its errors (spec §8): a toast said why; the form says it was not changed.
+          updateEmail: fromPromise(
+            async ({ input, signal }) => (await api.updateEmail(input, { signal })) ?? Promise.reject(new Error(EMAIL_NOT_CHANGED)),
+          ),
+        },
+        actions: { notify: notifyAction, emailChanged: (_, { user }) => toPortal({ type: 'user.changed', user }) },
+      }),
+    ),
     // « Ce n’était pas vous ? »: the link of an address change's notice (bare page, no sign-in). Only its call here: the
     // page provides it to its machine, which stays in the page's chunk (kept out of the people area's chunk, which every people screen loads).
     revertEmailChange: (token: string, signal?: AbortSignal) => api.revertEmailChange(token, { signal }),
-    passwordChange: later(() => passwordChangeMachine.provide({
-      actors: {
-        updatePassword: fromPromise(async ({ input, signal }) => (await api.updatePassword(input, { signal })) ?? Promise.reject(new Error(PASSWORD_NOT_CHANGED))),
-      },
-      actions: { notify: notifyAction },
-    })),
-    passkeys: later(() => passkeysMachine.provide({
-      actors: {
-        loadPasskeys: fromPromise(({ signal }) => api.getPasskeys({ signal })),
-        // Not kept past the page: the browser's prompt needs it, and a passkey made without it would be a surprise.
-        createPasskey: fromPromise(async ({ signal }) => {
-          const [{ startRegistration }, optionsJSON] = await Promise.all([webAuthn(), api.getPasskeyRegistrationOptions({ signal })])
-          const credential: RegistrationResponseJSON = await startRegistration({ optionsJSON: optionsJSON as never }).catch(ceremonyError('add'))
-          return api.registerPasskey({ credential: credential as PasskeyRegistrationBody['credential'] }, { signal })
-        }),
-        renamePasskey: fromPromise(({ input, signal }) => outlive(api.renamePasskey(input.id, { name: input.name }), signal, {
-          notify, done: () => success(PASSKEY_RENAMED), failed: PASSKEY_NOT_RENAMED,
-        })),
-        deletePasskey: fromPromise(({ input, signal }) => outlive(api.deletePasskey(input.id), signal, {
-          notify, done: () => success(PASSKEY_REMOVED), failed: PASSKEY_NOT_REMOVED,
-        })),
-      },
-      actions: { notify: notifyAction },
-    })),
-    passkeyLogin: later(() => passkeyLoginMachine.provide({
-      actors: {
-        signIn: fromPromise(async ({ signal }) => {
-          const [{ startAuthentication }, optionsJSON] = await Promise.all([webAuthn(), api.getPasskeyLoginOptions({ signal })])
-          const credential: AuthenticationResponseJSON = await startAuthentication({ optionsJSON: optionsJSON as never }).catch(ceremonyError('signIn'))
-          return api.loginWithPasskey({ credential: credential as PasskeyLoginBody['credential'] }, { signal })
-        }),
-      },
-      actions: { signedIn: (_, { user }) => toSession({ type: 'session.signedIn', user }) },
-    })),
-    devices: later(() => devicesMachine.provide({
-      actors: {
-        loadSessions: fromPromise(({ signal }) => api.getSessions({ signal })),
-        signOutOthers: fromPromise(({ signal }) => outlive(api.signOutOtherSessions(), signal, {
-          notify, done: (reply) => success(reply.message), failed: OTHERS_NOT_SIGNED_OUT,
-        })),
-      },
-      actions: { notify: notifyAction },
-    })),
-    collaborators: later(() => collaboratorsMachine.provide({
-      actors: {
-        loadShares: fromPromise(({ input, signal }) => api.getShares(input.orderId, { signal })),
-        invite: fromPromise(({ input, signal }) => outlive(api.inviteCollaborators(input.orderId, { emails: input.emails }), signal, {
-          notify, done: (shares) => invitedNotice(input, shares), failed: INVITATIONS_NOT_SENT,
-        })),
-        removeShare: fromPromise(({ input, signal }) => outlive(api.deleteShare(input.orderId, input.shareId), signal, {
-          notify, done: () => success(SHARE_REMOVED), failed: SHARE_NOT_REMOVED,
-        })),
-      },
-      actions: { notify: notifyAction },
-    })),
-    referral: later(() => referralMachine.provide({
-      actors: {
-        sendReferral: fromPromise(({ input, signal }) => outlive(api.sendInvite(input), signal, {
-          notify, done: (reply) => success(reply.message), failed: REFERRAL_NOT_SENT,
-        })),
-      },
-      actions: { notify: notifyAction },
-    })),
-    representatives: later(() => representativesMachine.provide({
-      actors: {
-        loadRepresentatives: fromPromise(({ input, signal }) => api.getMandataires(input.orderId, { signal })),
-        addRepresentative: fromPromise(({ input, signal }) => outlive(api.addMandataire(input.orderId, input.representative), signal, {
-          notify, done: () => success(REPRESENTATIVE_ADDED), failed: REPRESENTATIVE_NOT_ADDED,
-        })),
-        removeRepresentative: fromPromise(({ input, signal }) => outlive(api.deleteMandataire(input.orderId, input.id), signal, {
-          notify, done: () => success(REPRESENTATIVE_REMOVED), failed: REPRESENTATIVE_NOT_REMOVED,
-        })),
-      },
-      actions: { notify: notifyAction },
-    })),
-    invitation: later(() => invitationMachine.provide({
-      actors: {
-        loadInvitation: fromPromise(({ input, signal }) => api.getInvitation(input.token, { signal })),
-        accept: fromPromise(({ input, signal }) => api.acceptInvitation(input.token, { signal })),
-        signInAndAccept: fromPromise(async ({ input, signal }) => {
-          const user = await api.login({ username: input.email, password: input.password }, { signal })
-          // The session keeps the user only once the order is shared, so the portal starts on it.
-          const { orderId } = await api.acceptInvitation(input.token, { signal, apiToken: user.apiToken })
-          return { user, orderId }
-        }),
-        createAccount: fromPromise(async ({ input: { token, ...account }, signal }) => {
-          const reply = await api.createInvitationAccount(token, account, { signal })
-          return { user: reply.user, orderId: reply.orderId }
-        }),
-      },
-      actions: {
-        enterPortal: (_, { user, orderId }) => {
-          const signedIn = user ?? readStoredUser()
-          if (signedIn) toSession({ type: 'session.signedIn', user: signedIn, orderId })
-          notify({ kind: 'success', message: INVITATION_ACCEPTED })
-          navigate('/tableau-de-bord', { replace: true })
+    passwordChange: later(() =>
+      passwordChangeMachine.provide({
+        actors: {
+          updatePassword: fromPromise(
+            async ({ input, signal }) => (await api.updatePassword(input, { signal })) ?? Promise.reject(new Error(PASSWORD_NOT_CHANGED)),
+          ),
         },
-        signOut: () => toSession({ type: 'session.logout' }),
-      },
-    })),
+        actions: { notify: notifyAction },
+      }),
+    ),
+    passkeys: later(() =>
+      passkeysMachine.provide({
+        actors: {
+          loadPasskeys: fromPromise(({ signal }) => api.getPasskeys({ signal })),
+          // Not kept past the page: the browser's prompt needs it, and a passkey made without it would be a surprise.
+          createPasskey: fromPromise(async ({ signal }) => {
+            const [{ startRegistration }, optionsJSON] = await Promise.all([webAuthn(), api.getPasskeyRegistrationOptions({ signal })])
+            const credential: RegistrationResponseJSON = await startRegistration({ optionsJSON: optionsJSON as never }).catch(
+              ceremonyError('add'),
+            )
+            return api.registerPasskey({ credential: credential as PasskeyRegistrationBody['credential'] }, { signal })
+          }),
+          renamePasskey: fromPromise(({ input, signal }) =>
+            outlive(api.renamePasskey(input.id, { name: input.name }), signal, {
+              notify,
+              done: () => success(PASSKEY_RENAMED),
+              failed: PASSKEY_NOT_RENAMED,
+            }),
+          ),
+          deletePasskey: fromPromise(({ input, signal }) =>
+            outlive(api.deletePasskey(input.id), signal, {
+              notify,
+              done: () => success(PASSKEY_REMOVED),
+              failed: PASSKEY_NOT_REMOVED,
+            }),
+          ),
+        },
+        actions: { notify: notifyAction },
+      }),
+    ),
+    passkeyLogin: later(() =>
+      passkeyLoginMachine.provide({
+        actors: {
+          signIn: fromPromise(async ({ signal }) => {
+            const [{ startAuthentication }, optionsJSON] = await Promise.all([webAuthn(), api.getPasskeyLoginOptions({ signal })])
+            const credential: AuthenticationResponseJSON = await startAuthentication({ optionsJSON: optionsJSON as never }).catch(
+              ceremonyError('signIn'),
+            )
+            return api.loginWithPasskey({ credential: credential as PasskeyLoginBody['credential'] }, { signal })
+          }),
+        },
+        actions: { signedIn: (_, { user }) => toSession({ type: 'session.signedIn', user }) },
+      }),
+    ),
+    devices: later(() =>
+      devicesMachine.provide({
+        actors: {
+          loadSessions: fromPromise(({ signal }) => api.getSessions({ signal })),
+          signOutOthers: fromPromise(({ signal }) =>
+            outlive(api.signOutOtherSessions(), signal, {
+              notify,
+              done: (reply) => success(reply.message),
+              failed: OTHERS_NOT_SIGNED_OUT,
+            }),
+          ),
+        },
+        actions: { notify: notifyAction },
+      }),
+    ),
+    collaborators: later(() =>
+      collaboratorsMachine.provide({
+        actors: {
+          loadShares: fromPromise(({ input, signal }) => api.getShares(input.orderId, { signal })),
+          invite: fromPromise(({ input, signal }) =>
+            outlive(api.inviteCollaborators(input.orderId, { emails: input.emails }), signal, {
+              notify,
+              done: (shares) => invitedNotice(input, shares),
+              failed: INVITATIONS_NOT_SENT,
+            }),
+          ),
+          removeShare: fromPromise(({ input, signal }) =>
+            outlive(api.deleteShare(input.orderId, input.shareId), signal, {
+              notify,
+              done: () => success(SHARE_REMOVED),
+              failed: SHARE_NOT_REMOVED,
+            }),
+          ),
+        },
+        actions: { notify: notifyAction },
+      }),
+    ),
+    referral: later(() =>
+      referralMachine.provide({
+        actors: {
+          sendReferral: fromPromise(({ input, signal }) =>
+            outlive(api.sendInvite(input), signal, {
+              notify,
+              done: (reply) => success(reply.message),
+              failed: REFERRAL_NOT_SENT,
+            }),
+          ),
+        },
+        actions: { notify: notifyAction },
+      }),
+    ),
+    representatives: later(() =>
+      representativesMachine.provide({
+        actors: {
+          loadRepresentatives: fromPromise(({ input, signal }) => api.getMandataires(input.orderId, { signal })),
+          addRepresentative: fromPromise(({ input, signal }) =>
+            outlive(api.addMandataire(input.orderId, input.representative), signal, {
+              notify,
+              done: () => success(REPRESENTATIVE_ADDED),
+              failed: REPRESENTATIVE_NOT_ADDED,
+            }),
+          ),
+          removeRepresentative: fromPromise(({ input, signal }) =>
+            outlive(api.deleteMandataire(input.orderId, input.id), signal, {
+              notify,
+              done: () => success(REPRESENTATIVE_REMOVED),
+              failed: REPRESENTATIVE_NOT_REMOVED,
+            }),
+          ),
+        },
+        actions: { notify: notifyAction },
+      }),
+    ),
+    invitation: later(() =>
+      invitationMachine.provide({
+        actors: {
+          loadInvitation: fromPromise(({ input, signal }) => api.getInvitation(input.token, { signal })),
+          accept: fromPromise(({ input, signal }) => api.acceptInvitation(input.token, { signal })),
+          signInAndAccept: fromPromise(async ({ input, signal }) => {
+            const user = await api.login({ username: input.email, password: input.password }, { signal })
+            // The session keeps the user only once the order is shared, so the portal starts on it.
+            const { orderId } = await api.acceptInvitation(input.token, { signal, apiToken: user.apiToken })
+            return { user, orderId }
+          }),
+          createAccount: fromPromise(async ({ input: { token, ...account }, signal }) => {
+            const reply = await api.createInvitationAccount(token, account, { signal })
+            return { user: reply.user, orderId: reply.orderId }
+          }),
+        },
+        actions: {
+          enterPortal: (_, { user, orderId }) => {
+            const signedIn = user ?? readStoredUser()
+            if (signedIn) toSession({ type: 'session.signedIn', user: signedIn, orderId })
+            notify({ kind: 'success', message: INVITATION_ACCEPTED })
+            navigate('/tableau-de-bord', { replace: true })
+          },
+          signOut: () => toSession({ type: 'session.logout' }),
+        },
+      }),
+    ),
   }
 }

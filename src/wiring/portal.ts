@@ -23,7 +23,11 @@ export const STARTUP_RETRY_MS = [500, 1500] as const
 const UNAVAILABLE = new Set([0, 502, 503, 504])
 
 /** `call` again after each of `delays` while it answers « unavailable »; stops (and waits for ever) once `signal` aborts. */
-export async function askAgainWhileUnavailable<T>(call: () => Promise<T>, signal: AbortSignal, delays: readonly number[] = STARTUP_RETRY_MS): Promise<T> {
+export async function askAgainWhileUnavailable<T>(
+  call: () => Promise<T>,
+  signal: AbortSignal,
+  delays: readonly number[] = STARTUP_RETRY_MS,
+): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await call()

@@ -27,10 +27,13 @@ export interface AppServices {
 /** A loader called once; a failed load (offline) is tried again on the next call. */
 function once<T>(load: () => Promise<T>): () => Promise<T> {
   let pending: Promise<T> | undefined
-  return () => (pending ??= tracked(load().catch((error: unknown) => {
-    pending = undefined
-    throw error
-  })))
+  return () =>
+    (pending ??= tracked(
+      load().catch((error: unknown) => {
+        pending = undefined
+        throw error
+      }),
+    ))
 }
 
 export function createServices({ navigate, notify }: Pick<AppServices, 'navigate' | 'notify'>): AppServices {
@@ -40,20 +43,29 @@ export function createServices({ navigate, notify }: Pick<AppServices, 'navigate
   const loadAllApi = once(() => import('./api-all.ts').then((m) => m.allApi))
   const loadPortalCode = once(() => import('./portal.ts'))
   const loadPortal = () => Promise.all([loadPortalCode(), loadApi()]).then(([m, a]) => m.createStartup({ api: a, navigate }))
-  const loadSession = once(() => Promise.all([import('./session.ts'), loadApi()])
-    .then(([m, a]) => m.createSession({ api: a, notify, loadPortal }))
-    .then((s) => (current = s)))
+  const loadSession = once(() =>
+    Promise.all([import('./session.ts'), loadApi()])
+      .then(([m, a]) => m.createSession({ api: a, notify, loadPortal }))
+      .then((s) => (current = s)),
+  )
   const deps = (api: Api): WiringDeps => ({
-    api, notify, navigate, toPortal: portalOf(() => current),
+    api,
+    notify,
+    navigate,
+    toPortal: portalOf(() => current),
     toSession: (event) => void loadSession().then((s) => s.send(event)),
   })
   // One loader per area, each called once: its chunk and the API client, then its flows (each machine built on first use, later.ts).
   // (The dashboard's flows are given the first screen's calls only, as their own type says: api.ts.)
-  const apiFor = (area: FlowArea): Promise<Api> => (area === 'dashboard' ? loadApi() as Promise<Api> : loadAllApi())
+  const apiFor = (area: FlowArea): Promise<Api> => (area === 'dashboard' ? (loadApi() as Promise<Api>) : loadAllApi())
   const areaLoaders = new Map<FlowArea, () => Promise<unknown>>()
   const loadFlows = <A extends FlowArea>(area: A): Promise<Flows<A>> => {
     let load = areaLoaders.get(area)
-    if (!load) areaLoaders.set(area, load = once(() => Promise.all([flowCode[area](), apiFor(area)]).then(([create, api]) => built(create(deps(api))))))
+    if (!load)
+      areaLoaders.set(
+        area,
+        (load = once(() => Promise.all([flowCode[area](), apiFor(area)]).then(([create, api]) => built(create(deps(api)))))),
+      )
     return load() as Promise<Flows<A>>
   }
   return {

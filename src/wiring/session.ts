@@ -6,7 +6,15 @@ import type { StartupLogic } from '../machines/startup.machine.ts'
 import { isBarePath } from './bare-pages.ts'
 import type { FirstScreenApi } from './api.ts'
 import type { WiringDeps } from './deps.ts'
-import { adoptUnkeyedChoice, onSignedInElsewhere, onSignedOutElsewhere, readStoredChoice, readStoredUser, removeStoredSession, writeStoredUser } from './storage.ts'
+import {
+  adoptUnkeyedChoice,
+  onSignedInElsewhere,
+  onSignedOutElsewhere,
+  readStoredChoice,
+  readStoredUser,
+  removeStoredSession,
+  writeStoredUser,
+} from './storage.ts'
 
 /** In a development build, ?inspect in the address shows every actor in the Stately inspector. */
 async function inspector() {
@@ -40,7 +48,10 @@ export async function createSession(deps: SessionDeps): Promise<SessionRef> {
 }
 
 /** The session actor, started, with the API hooked to it. */
-export function createSessionActor({ api, notify, loadPortal, currentPath = browserPath }: SessionDeps, inspect?: InspectionObserver): SessionRef {
+export function createSessionActor(
+  { api, notify, loadPortal, currentPath = browserPath }: SessionDeps,
+  inspect?: InspectionObserver,
+): SessionRef {
   adoptUnkeyedChoice()
   const session = createActor(
     sessionMachine.provide({

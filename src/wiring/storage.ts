@@ -23,10 +23,11 @@ const read = (key: string) => attempt(() => localStorage.getItem(key), null)
 const write = (key: string, value: string) => attempt(() => localStorage.setItem(key, value), undefined)
 /** For the keys an area keeps in its own module, out of /login's first load (fiscal-settings.ts). */
 /** A key holding one JSON object (entries by order or by user); {} when absent or unreadable. */
-const readRecord = (key: string): Record<string, unknown> => attempt(() => {
-  const all = JSON.parse(read(key) ?? '{}') as unknown
-  return all && typeof all === 'object' && !Array.isArray(all) ? (all as Record<string, unknown>) : {}
-}, {})
+const readRecord = (key: string): Record<string, unknown> =>
+  attempt(() => {
+    const all = JSON.parse(read(key) ?? '{}') as unknown
+    return all && typeof all === 'object' && !Array.isArray(all) ? (all as Record<string, unknown>) : {}
+  }, {})
 
 export { readRecord, write as writeKey }
 
@@ -52,10 +53,11 @@ export const subscribeStoredUser = (listener: () => void): (() => void) => follo
 export const onSignedOutElsewhere = (listener: () => void) => followUser((elsewhere) => elsewhere && !hasStoredUser() && listener())
 
 /** Signing in in another tab: the user entry changed there and holds a user now, handed to the listener. */
-export const onSignedInElsewhere = (listener: (user: AuthUser) => void) => followUser((elsewhere) => {
-  const user = elsewhere ? readStoredUser() : null
-  if (user) listener(user)
-})
+export const onSignedInElsewhere = (listener: (user: AuthUser) => void) =>
+  followUser((elsewhere) => {
+    const user = elsewhere ? readStoredUser() : null
+    if (user) listener(user)
+  })
 
 /** The route guard's only question (spec §5): is a user entry stored? */
 export const hasStoredUser = (): boolean => readStoredUser() !== null

@@ -58,33 +58,82 @@ form.set('orderId', '4')
 form.set('identity_manager', new Blob(['%PDF-1.7'], { type: 'application/pdf' }), 'cni.pdf')
 
 const passkeyAnswer = { id: 'AQ', rawId: 'AQ', type: 'public-key' as const, response: { clientDataJSON: 'e30', attestationObject: 'oA' } }
-const signInAnswer = { id: 'AQ', rawId: 'AQ', type: 'public-key' as const, response: { clientDataJSON: 'e30', authenticatorData: 'AA', signature: 'AA' } }
+const signInAnswer = {
+  id: 'AQ',
+  rawId: 'AQ',
+  type: 'public-key' as const,
+  response: { clientDataJSON: 'e30', authenticatorData: 'AA', signature: 'AA' },
+}
 
 /** One row per call of spec §7: the route it must hit, how to call it, the path and body expected. */
 const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
-  ['login', () => account.login({ username: 'demo@example.com', password: 'Demo1234!' }), '/api/login', { username: 'demo@example.com', password: 'Demo1234!' }],
-  ['resetPasswordRequest', () => account.requestPasswordReset({ email: 'demo@example.com', domain: 'https://portail.test' }), '/reset-password-request', { email: 'demo@example.com', domain: 'https://portail.test' }],
-  ['resetPassword', () => account.resetPassword({ token: 'abc', password: 'Nouveau1234!' }), '/reset-password', { token: 'abc', password: 'Nouveau1234!' }],
+  [
+    'login',
+    () => account.login({ username: 'demo@example.com', password: 'Demo1234!' }),
+    '/api/login',
+    { username: 'demo@example.com', password: 'Demo1234!' },
+  ],
+  [
+    'resetPasswordRequest',
+    () => account.requestPasswordReset({ email: 'demo@example.com', domain: 'https://portail.test' }),
+    '/reset-password-request',
+    { email: 'demo@example.com', domain: 'https://portail.test' },
+  ],
+  [
+    'resetPassword',
+    () => account.resetPassword({ token: 'abc', password: 'Nouveau1234!' }),
+    '/reset-password',
+    { token: 'abc', password: 'Nouveau1234!' },
+  ],
   ['currentUser', () => account.getCurrentUser(), '/api-protected/user/me'],
   ['contracts', () => contracts.getContracts(), '/api-protected/contracts'],
-  ['updateEmail', () => account.updateEmail({ newEmail: 'camille@example.com' }), '/api-protected/users/me/email', { newEmail: 'camille@example.com' }],
-  ['updatePassword', () => account.updatePassword({ currentPassword: 'a', newPassword: 'Nouveau1234!' }), '/api-protected/users/me/password', { currentPassword: 'a', newPassword: 'Nouveau1234!' }],
+  [
+    'updateEmail',
+    () => account.updateEmail({ newEmail: 'camille@example.com' }),
+    '/api-protected/users/me/email',
+    { newEmail: 'camille@example.com' },
+  ],
+  [
+    'updatePassword',
+    () => account.updatePassword({ currentPassword: 'a', newPassword: 'Nouveau1234!' }),
+    '/api-protected/users/me/password',
+    { currentPassword: 'a', newPassword: 'Nouveau1234!' },
+  ],
   ['revertEmailChange', () => account.revertEmailChange('AbC-12_x'), '/api/email-change-reverts/AbC-12_x'],
   ['unpaidStatus', () => account.getUnpaidStatus(), '/api-protected/user-unpaid-status'],
   ['payUnpaidInvoice', () => account.payUnpaidInvoice({ orderId: 2 }), '/api-protected/pay-unpaid-invoice', { orderId: 2 }],
   ['myOrders', () => orders.getMyOrders(), '/api-protected/my-domiciliation-orders'],
-  ['sendProblem', () => orders.sendProblem(2, { message: 'Bonjour' }), '/api-protected/domiciliation-orders/2:send-problem', { message: 'Bonjour' }],
+  [
+    'sendProblem',
+    () => orders.sendProblem(2, { message: 'Bonjour' }),
+    '/api-protected/domiciliation-orders/2:send-problem',
+    { message: 'Bonjour' },
+  ],
   ['sendInvite', () => orders.sendInvite({ email: 'ami@example.com' }), '/api-protected/send-invite', { email: 'ami@example.com' }],
-  ['isAttenteCourrierOrFinalise', () => orders.isAttenteCourrierOrFinalise(2), '/api-protected/domiciliation-orders/2/is-attente-courrier-or-finalise'],
+  [
+    'isAttenteCourrierOrFinalise',
+    () => orders.isAttenteCourrierOrFinalise(2),
+    '/api-protected/domiciliation-orders/2/is-attente-courrier-or-finalise',
+  ],
   ['isCompleteKbis', () => orders.isCompleteKbis(2), '/api-protected/domiciliation-orders/2/is-complete-kbis'],
   ['isWaitingContract', () => orders.isWaitingContract(2), '/api-protected/domiciliation-orders/2/is-waiting-contract'],
   ['uploadedDocuments', () => orders.getUploadedDocuments(4), '/api-protected/domiciliation-orders/4/uploaded-documents'],
   ['shares', () => orders.getShares(2), '/api-protected/domiciliation-orders/2/shares'],
   ['deleteShare', () => orders.deleteShare(2, 7), '/api-protected/domiciliation-orders/2/share-delete/7'],
-  ['invite', () => orders.inviteCollaborators(2, { emails: ['a@example.com', 'b@example.com'] }), '/api-protected/domiciliation-orders/2/invite', { emails: ['a@example.com', 'b@example.com'] }],
+  [
+    'invite',
+    () => orders.inviteCollaborators(2, { emails: ['a@example.com', 'b@example.com'] }),
+    '/api-protected/domiciliation-orders/2/invite',
+    { emails: ['a@example.com', 'b@example.com'] },
+  ],
   ['mandataires', () => orders.getMandataires(2), '/api-protected/domiciliation-orders/2/destinataire-mandataires'],
   ['deleteMandataire', () => orders.deleteMandataire(2, 5), '/api-protected/domiciliation-orders/2/destinataire-mandataires-delete/5'],
-  ['addMandataire', () => orders.addMandataire(2, { firstname: 'Léa', lastname: 'Roux', email: 'lea@example.com', phone: '0601020304' }), '/api-protected/domiciliation-orders/2/destinataire-mandataires', { firstname: 'Léa', lastname: 'Roux', email: 'lea@example.com', phone: '0601020304' }],
+  [
+    'addMandataire',
+    () => orders.addMandataire(2, { firstname: 'Léa', lastname: 'Roux', email: 'lea@example.com', phone: '0601020304' }),
+    '/api-protected/domiciliation-orders/2/destinataire-mandataires',
+    { firstname: 'Léa', lastname: 'Roux', email: 'lea@example.com', phone: '0601020304' },
+  ],
   ['setQonto', () => orders.setQonto(2, { qonto: true }), '/api/domiciliation-orders/2:set-qonto', { qonto: true }],
   ['setShine', () => orders.setShine(2, { shine: true }), '/api/domiciliation-orders/2:set-shine', { shine: true }],
   ['wantComptable', () => orders.wantComptable(2), '/api-protected/want-comptable/2'],
@@ -92,42 +141,125 @@ const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
   ['sharePackages', () => mail.getSharePackages({ orderId: 3 }), '/api-protected/user-packages/share?orderId=3'],
   ['courierRequests', () => mail.getCourierRequests({ orderId: 2 }), '/api-protected/user-demandes-courrier?orderId=2'],
   ['shareCourierRequests', () => mail.getShareCourierRequests({ orderId: 3 }), '/api-protected/user-demandes-courrier/share?orderId=3'],
-  ['removeCourierRequest', () => mail.removeCourierRequest({ orderId: 2, id: 9 }), '/api-protected/user-demandes-courrier/remove', { orderId: 2, id: 9 }],
+  [
+    'removeCourierRequest',
+    () => mail.removeCourierRequest({ orderId: 2, id: 9 }),
+    '/api-protected/user-demandes-courrier/remove',
+    { orderId: 2, id: 9 },
+  ],
   ['documents', () => mail.getDocuments({ orderId: 2 }), '/api-protected/documents?orderId=2'],
   ['updateDocument', () => mail.updateDocument(12, { readFlag: true }), '/api-protected/documents/12', { readFlag: true }],
   ['documentFile', () => mail.getDocumentFile(12), '/api-protected/documents/12/file'],
   // mail pipeline (issue 14)
   ['documentPage', () => mail.getDocumentPage(12, 2), '/api-protected/documents/12/pages/2'],
-  ['documentSearch', () => mail.searchDocuments({ q: 'loyer impayé', orderId: 2 }), '/api-protected/documents/search?q=loyer+impay%C3%A9&orderId=2'],
+  [
+    'documentSearch',
+    () => mail.searchDocuments({ q: 'loyer impayé', orderId: 2 }),
+    '/api-protected/documents/search?q=loyer+impay%C3%A9&orderId=2',
+  ],
   ['letterDeadlines', () => mail.getLetterDeadlines({ orderId: 2 }), '/api-protected/letter-deadlines?orderId=2'],
-  ['sendDocuments', () => mail.sendDocuments({ email: 'compta@example.com', documentIds: [12, 13] }), '/api-protected/send-documents', { email: 'compta@example.com', documentIds: [12, 13] }],
+  [
+    'sendDocuments',
+    () => mail.sendDocuments({ email: 'compta@example.com', documentIds: [12, 13] }),
+    '/api-protected/send-documents',
+    { email: 'compta@example.com', documentIds: [12, 13] },
+  ],
   ['folders', () => mail.getFolders({ domiciliationOrderId: 2 }), '/api-protected/folders?domiciliationOrderId=2'],
   ['shareFolders', () => mail.getShareFolders(), '/api-protected/share-folders'],
-  ['createFolder', () => mail.createFolder({ name: 'Banque', domiciliationOrderId: 2 }), '/api-protected/folders', { name: 'Banque', domiciliationOrderId: 2 }],
+  [
+    'createFolder',
+    () => mail.createFolder({ name: 'Banque', domiciliationOrderId: 2 }),
+    '/api-protected/folders',
+    { name: 'Banque', domiciliationOrderId: 2 },
+  ],
   ['updateFolder', () => mail.updateFolder(4, { name: 'Impôts' }), '/api-protected/folders/4', { name: 'Impôts' }],
   ['deleteFolder', () => mail.deleteFolder(4), '/api-protected/folders/4'],
-  ['subscriptionInformations', () => subscription.getSubscriptionInformations(1, '23'), '/stripe/subscription-informations/1?key=40bd001563085fc35165329ea1ff5c5ecbdbbeef'],
-  ['addOptionSubscription', () => subscription.addOptionSubscription({ contractId: 101, planId: 'plan_scan' }), '/stripe/add-option-subscription', { contractId: 101, planId: 'plan_scan' }],
-  ['addOption', () => subscription.addOption(1, { option: 'plan_scan', key: '40bd001563085fc35165329ea1ff5c5ecbdbbeef' }), '/api-protected/domiciliation-orders/1:add-option', { option: 'plan_scan', key: '40bd001563085fc35165329ea1ff5c5ecbdbbeef' }],
+  [
+    'subscriptionInformations',
+    () => subscription.getSubscriptionInformations(1, '23'),
+    '/stripe/subscription-informations/1?key=40bd001563085fc35165329ea1ff5c5ecbdbbeef',
+  ],
+  [
+    'addOptionSubscription',
+    () => subscription.addOptionSubscription({ contractId: 101, planId: 'plan_scan' }),
+    '/stripe/add-option-subscription',
+    { contractId: 101, planId: 'plan_scan' },
+  ],
+  [
+    'addOption',
+    () => subscription.addOption(1, { option: 'plan_scan', key: '40bd001563085fc35165329ea1ff5c5ecbdbbeef' }),
+    '/api-protected/domiciliation-orders/1:add-option',
+    { option: 'plan_scan', key: '40bd001563085fc35165329ea1ff5c5ecbdbbeef' },
+  ],
   ['paymentMethod', () => subscription.getPaymentMethod(2), '/api-protected/domiciliation-orders/2/payment-method'],
   ['creditCard', () => subscription.getCreditCard(), '/api-protected/credit-card'],
-  ['updatePaymentMethod', () => subscription.updatePaymentMethod(2, { pm: 'pm_card_visa' }), '/api-protected/domiciliation-orders/2/payment-method', { pm: 'pm_card_visa' }],
+  [
+    'updatePaymentMethod',
+    () => subscription.updatePaymentMethod(2, { pm: 'pm_card_visa' }),
+    '/api-protected/domiciliation-orders/2/payment-method',
+    { pm: 'pm_card_visa' },
+  ],
   ['cardSetup', () => subscription.createCardSetup({ orderId: 2 }), '/api-protected/card-setup-intents', { orderId: 2 }],
-  ['updateCreditCardWeb', () => subscription.updateCreditCardWeb({ pm: 'pm_card_visa' }), '/api-protected/credit-card-web', { pm: 'pm_card_visa' }],
-  ['terminationRequest', () => subscription.createTerminationRequest({ orderId: 2, reason: 'Déménagement', date: '2027-01-31' }), '/api-protected/termination-requests', { orderId: 2, reason: 'Déménagement', date: '2027-01-31' }],
+  [
+    'updateCreditCardWeb',
+    () => subscription.updateCreditCardWeb({ pm: 'pm_card_visa' }),
+    '/api-protected/credit-card-web',
+    { pm: 'pm_card_visa' },
+  ],
+  [
+    'terminationRequest',
+    () => subscription.createTerminationRequest({ orderId: 2, reason: 'Déménagement', date: '2027-01-31' }),
+    '/api-protected/termination-requests',
+    { orderId: 2, reason: 'Déménagement', date: '2027-01-31' },
+  ],
   ['invoiceYears', () => invoices.getInvoiceYears(), '/api-protected/invoices/years'],
   ['shareInvoiceYears', () => invoices.getShareInvoiceYears(), '/api-protected/invoices/years/share'],
   ['invoices', () => invoices.getInvoices({ year: 2026 }), '/api-protected/invoices?year=2026'],
   ['shareInvoices', () => invoices.getShareInvoices({ year: 2026 }), '/api-protected/invoices/share?year=2026'],
   ['creditNotesByYear', () => invoices.getCreditNotesByYear({ year: 2026 }), '/api-protected/creditnotes-by-year?year=2026'],
-  ['shareCreditNotesByYear', () => invoices.getShareCreditNotesByYear({ year: 2026 }), '/api-protected/creditnotes-by-year/share?year=2026'],
+  [
+    'shareCreditNotesByYear',
+    () => invoices.getShareCreditNotesByYear({ year: 2026 }),
+    '/api-protected/creditnotes-by-year/share?year=2026',
+  ],
   ['calendarInvoices', () => invoices.getCalendarInvoices(), '/api-protected/invoices/cal'],
   ['invoiceFile', () => invoices.getInvoiceFile(8), '/api-protected/invoices/8/file'],
   ['creditNoteFile', () => invoices.getCreditNoteFile(3), '/api-protected/creditnotes/3/file'],
-  ['sendDextInvoices', () => invoices.sendDextInvoices({ email: 'x@dext.cc', invoiceIds: [8], documentIds: [12] }), '/api-protected/send-dext-invoices', { email: 'x@dext.cc', invoiceIds: [8], documentIds: [12] }],
-  ['updateContract', () => contracts.uploadKbis(101, 'data:application/pdf;base64,JVBERi0='), '/api-protected/contracts/101', { kbis: 'data:application/pdf;base64,JVBERi0=' }],
-  ['updateContract', () => contracts.updateContract(101, { villePostaleExpedition: 'Lyon' }), '/api-protected/contracts/101', { villePostaleExpedition: 'Lyon' }],
-  ['updateContract', () => contracts.updateContractAddress(101, { adressePostaleExpedition: '3 rue Victor Hugo', codePostaleExpedition: '69002', villePostaleExpedition: 'Lyon', paysPostaleExpedition: 'France' }), '/api-protected/contracts/101', { adressePostaleExpedition: '3 rue Victor Hugo', codePostaleExpedition: '69002', villePostaleExpedition: 'Lyon', paysPostaleExpedition: 'France' }],
+  [
+    'sendDextInvoices',
+    () => invoices.sendDextInvoices({ email: 'x@dext.cc', invoiceIds: [8], documentIds: [12] }),
+    '/api-protected/send-dext-invoices',
+    { email: 'x@dext.cc', invoiceIds: [8], documentIds: [12] },
+  ],
+  [
+    'updateContract',
+    () => contracts.uploadKbis(101, 'data:application/pdf;base64,JVBERi0='),
+    '/api-protected/contracts/101',
+    { kbis: 'data:application/pdf;base64,JVBERi0=' },
+  ],
+  [
+    'updateContract',
+    () => contracts.updateContract(101, { villePostaleExpedition: 'Lyon' }),
+    '/api-protected/contracts/101',
+    { villePostaleExpedition: 'Lyon' },
+  ],
+  [
+    'updateContract',
+    () =>
+      contracts.updateContractAddress(101, {
+        adressePostaleExpedition: '3 rue Victor Hugo',
+        codePostaleExpedition: '69002',
+        villePostaleExpedition: 'Lyon',
+        paysPostaleExpedition: 'France',
+      }),
+    '/api-protected/contracts/101',
+    {
+      adressePostaleExpedition: '3 rue Victor Hugo',
+      codePostaleExpedition: '69002',
+      villePostaleExpedition: 'Lyon',
+      paysPostaleExpedition: 'France',
+    },
+  ],
   ['contractKbis', () => contracts.getKbisFile(101), '/api-protected/contracts/101/kbis'],
   // billing
   ['subscriptionOptions', () => subscription.getSubscriptionOptions(2), '/api-protected/domiciliation-orders/2/subscription-options'],
@@ -139,14 +271,24 @@ const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
   ['uploadIdentity', () => contracts.uploadIdentity(form), '/step-upload-identity'],
   // people
   ['invitation', () => people.getInvitation('abc_DEF-1'), '/api/invitations/abc_DEF-1'],
-  ['createInvitationAccount', () => people.createInvitationAccount('abc', { firstname: 'Nina', lastname: 'Roussel', password: 'trois mots au hasard' }), '/api/invitations/abc/account', { firstname: 'Nina', lastname: 'Roussel', password: 'trois mots au hasard' }],
+  [
+    'createInvitationAccount',
+    () => people.createInvitationAccount('abc', { firstname: 'Nina', lastname: 'Roussel', password: 'trois mots au hasard' }),
+    '/api/invitations/abc/account',
+    { firstname: 'Nina', lastname: 'Roussel', password: 'trois mots au hasard' },
+  ],
   ['acceptInvitation', () => people.acceptInvitation('abc'), '/api-protected/invitations/abc/accept'],
   ['sessions', () => people.getSessions(), '/api-protected/users/me/sessions'],
   ['signOutOtherSessions', () => people.signOutOtherSessions(), '/api-protected/users/me/sessions'],
   ['signOut', () => account.signOut(), '/api-protected/users/me/sessions/current'],
   ['passkeys', () => people.getPasskeys(), '/api-protected/users/me/passkeys'],
   ['passkeyRegistrationOptions', () => people.getPasskeyRegistrationOptions(), '/api-protected/users/me/passkeys/registration-options'],
-  ['registerPasskey', () => people.registerPasskey({ credential: passkeyAnswer, name: 'Téléphone' }), '/api-protected/users/me/passkeys', { credential: passkeyAnswer, name: 'Téléphone' }],
+  [
+    'registerPasskey',
+    () => people.registerPasskey({ credential: passkeyAnswer, name: 'Téléphone' }),
+    '/api-protected/users/me/passkeys',
+    { credential: passkeyAnswer, name: 'Téléphone' },
+  ],
   ['renamePasskey', () => people.renamePasskey(3, { name: 'Ordinateur' }), '/api-protected/users/me/passkeys/3', { name: 'Ordinateur' }],
   ['deletePasskey', () => people.deletePasskey(3), '/api-protected/users/me/passkeys/3'],
   ['passkeyLoginOptions', () => people.getPasskeyLoginOptions(), '/api/passkeys/login-options'],
@@ -154,21 +296,45 @@ const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
   // company area
   ['legalSubmissions', () => company.getLegalSubmissions({ orderId: 2 }), '/api-protected/legal-submissions?orderId=2'],
   ['legalSubmissions', () => company.getLegalSubmissions(), '/api-protected/legal-submissions'],
-  ['createLegalSubmission', () => company.createLegalSubmission({ orderId: 2, kind: 'transfert-siege' }), '/api-protected/legal-submissions', { orderId: 2, kind: 'transfert-siege' }],
+  [
+    'createLegalSubmission',
+    () => company.createLegalSubmission({ orderId: 2, kind: 'transfert-siege' }),
+    '/api-protected/legal-submissions',
+    { orderId: 2, kind: 'transfert-siege' },
+  ],
   // notifications (issue 14)
   ['notifications', () => notifications.getNotifications(), '/api-protected/notifications'],
   ['readNotification', () => notifications.readNotification(7), '/api-protected/notifications/7/read'],
   ['readAllNotifications', () => notifications.readAllNotifications(), '/api-protected/notifications/read-all'],
   ['notificationStream', () => notifications.followNotifications({ onNotification: () => {} }), '/api-protected/notifications/stream'],
-  ['notificationPreferences', () => notifications.getNotificationPreferences(2), '/api-protected/domiciliation-orders/2/notification-preferences'],
-  ['updateNotificationPreferences', () => notifications.updateNotificationPreferences(2, { email: 'digest' }), '/api-protected/domiciliation-orders/2/notification-preferences', { email: 'digest' }],
+  [
+    'notificationPreferences',
+    () => notifications.getNotificationPreferences(2),
+    '/api-protected/domiciliation-orders/2/notification-preferences',
+  ],
+  [
+    'updateNotificationPreferences',
+    () => notifications.updateNotificationPreferences(2, { email: 'digest' }),
+    '/api-protected/domiciliation-orders/2/notification-preferences',
+    { email: 'digest' },
+  ],
   ['letterHistory', () => notifications.getLetterHistory(12), '/api-protected/documents/12/history'],
 ]
 
 /** Routes the SPA never calls: they exist for operators (OPERATOR_TOKEN) and load balancers. */
-const serverOnly: RouteName[] = ['health', 'operatorOrders', 'operatorAddDocument', 'operatorAddPackage', 'operatorLegalSubmissions', 'operatorUpdateLegalSubmission',
+const serverOnly: RouteName[] = [
+  'health',
+  'operatorOrders',
+  'operatorAddDocument',
+  'operatorAddPackage',
+  'operatorLegalSubmissions',
+  'operatorUpdateLegalSubmission',
   // notifications (issue 14)
-  'operatorKbis', 'operatorKbisStatus', 'operatorLetterForwarded', 'operatorAddInvoice']
+  'operatorKbis',
+  'operatorKbisStatus',
+  'operatorLetterForwarded',
+  'operatorAddInvoice',
+]
 
 /** A path of the route table (`{id}`) matched against a concrete path. */
 function matchesRoute(pattern: string, path: string): boolean {
@@ -188,7 +354,10 @@ Calls('every route of the contract has a client call', () => {
 for (const [name, invoke, expectedPath, expectedBody] of calls) {
   Calls(`${name}: ${routes[name].method} ${expectedPath}`, async () => {
     recorded.length = 0
-    reply = (routes[name] as RouteDef).kind === 'file' ? { status: 200, body: '%PDF-1.7', type: 'application/pdf' } : { status: 200, body: name === 'updateContract' ? { kbis: '/k' } : {} }
+    reply =
+      (routes[name] as RouteDef).kind === 'file'
+        ? { status: 200, body: '%PDF-1.7', type: 'application/pdf' }
+        : { status: 200, body: name === 'updateContract' ? { kbis: '/k' } : {} }
     await invoke()
     assert.is(recorded.length, 1)
     const request = recorded[0]!
@@ -230,7 +399,10 @@ TestProvider('posts the card to the provider’s own endpoint, with no token of 
   assert.is(request!.headers.apitoken, undefined)
   assert.is(request!.headers.authorization, undefined)
   assert.equal(JSON.parse(request!.body), card)
-  assert.not.ok(Object.values(routes).some((r) => (r.path as string) === testProvider.TEST_PROVIDER_PATH), 'not a route of our API')
+  assert.not.ok(
+    Object.values(routes).some((r) => (r.path as string) === testProvider.TEST_PROVIDER_PATH),
+    'not a route of our API',
+  )
 })
 TestProvider.run()
 
@@ -250,11 +422,29 @@ Stream.before(configure)
 
 Stream('reads each event as it comes, the token in the header and never in the URL; a 401 ends the session', async () => {
   recorded.length = 0
-  const one = { id: 1, kind: 'letter', orderId: 2, title: 'Nouveau courrier de URSSAF', body: 'b', createdAt: '2026-11-20T10:00:00.000Z', read: false, link: '/x' }
-  reply = { status: 200, type: 'text/event-stream', body: `: connecté\n\nevent: notification\ndata: ${JSON.stringify(one)}\n\n: ping\n\nevent: notification\r\ndata: ${JSON.stringify({ ...one, id: 2 })}\r\n\r\n` }
+  const one = {
+    id: 1,
+    kind: 'letter',
+    orderId: 2,
+    title: 'Nouveau courrier de URSSAF',
+    body: 'b',
+    createdAt: '2026-11-20T10:00:00.000Z',
+    read: false,
+    link: '/x',
+  }
+  reply = {
+    status: 200,
+    type: 'text/event-stream',
+    body: `: connecté\n\nevent: notification\ndata: ${JSON.stringify(one)}\n\n: ping\n\nevent: notification\r\ndata: ${JSON.stringify({ ...one, id: 2 })}\r\n\r\n`,
+  }
   const got: number[] = []
   let opened = false
-  await notifications.followNotifications({ onOpen: () => { opened = true }, onNotification: (n) => void got.push(n.id) })
+  await notifications.followNotifications({
+    onOpen: () => {
+      opened = true
+    },
+    onNotification: (n) => void got.push(n.id),
+  })
   assert.ok(opened)
   assert.equal(got, [1, 2])
   assert.is(recorded[0]!.url, '/api-protected/notifications/stream')
@@ -279,15 +469,38 @@ Stream('reads each event as it comes, the token in the header and never in the U
 })
 
 Stream('a stream whose place a newer one took is told so (event: replaced), and ends; a plain end is not', async () => {
-  const one = { id: 7, kind: 'letter', orderId: 2, title: 'Nouveau courrier de URSSAF', body: 'b', createdAt: '2026-11-20T10:00:00.000Z', read: false, link: '/x' }
+  const one = {
+    id: 7,
+    kind: 'letter',
+    orderId: 2,
+    title: 'Nouveau courrier de URSSAF',
+    body: 'b',
+    createdAt: '2026-11-20T10:00:00.000Z',
+    read: false,
+    link: '/x',
+  }
   const replaced = `event: replaced\nretry: 300000\ndata: ${JSON.stringify({ message: 'Notifications en direct suivies ailleurs…' })}\n\n`
-  reply = { status: 200, type: 'text/event-stream', body: `: connecté\n\nid: 7\nevent: notification\ndata: ${JSON.stringify(one)}\n\n${replaced}` }
+  reply = {
+    status: 200,
+    type: 'text/event-stream',
+    body: `: connecté\n\nid: 7\nevent: notification\ndata: ${JSON.stringify(one)}\n\n${replaced}`,
+  }
   const got: number[] = []
   let told = 0
-  await notifications.followNotifications({ onNotification: (n) => void got.push(n.id), onReplaced: () => { told++ } })
+  await notifications.followNotifications({
+    onNotification: (n) => void got.push(n.id),
+    onReplaced: () => {
+      told++
+    },
+  })
   assert.equal([got, told], [[7], 1])
   reply = { status: 200, type: 'text/event-stream', body: `: connecté\n\n: ping\n\n` }
-  await notifications.followNotifications({ onNotification: () => {}, onReplaced: () => { told++ } })
+  await notifications.followNotifications({
+    onNotification: () => {},
+    onReplaced: () => {
+      told++
+    },
+  })
   assert.is(told, 1, 'ended without a word: not replaced')
 })
 
@@ -345,7 +558,15 @@ Errors('calls that swallow errors answer nothing and still tell the customer (sp
   assert.is(await orders.getUploadedDocuments(2), undefined)
   assert.equal(await invoices.getCalendarInvoices(), [])
   assert.is(await contracts.uploadKbis(101, 'data:application/pdf;base64,JVBERi0='), null)
-  assert.is(await contracts.updateContractAddress(101, { adressePostaleExpedition: 'a', codePostaleExpedition: '75001', villePostaleExpedition: 'Paris', paysPostaleExpedition: 'France' }), null)
+  assert.is(
+    await contracts.updateContractAddress(101, {
+      adressePostaleExpedition: 'a',
+      codePostaleExpedition: '75001',
+      villePostaleExpedition: 'Paris',
+      paysPostaleExpedition: 'France',
+    }),
+    null,
+  )
   assert.is(swallowed.length, 7)
   assert.ok(swallowed.every((e) => e.message === 'Erreur interne.'))
 })
@@ -370,7 +591,13 @@ Errors('a swallowed failure answered after a sign-out, or once another person si
   swallowed.length = 0
   unauthorized.length = 0
   let token: string | null = 'tok_secret'
-  configureApi({ getToken: () => token, onUnauthorized: (e) => { unauthorized.push(e); token = null } })
+  configureApi({
+    getToken: () => token,
+    onUnauthorized: (e) => {
+      unauthorized.push(e)
+      token = null
+    },
+  })
   try {
     reply = { status: 401, body: { message: 'Votre session a expiré. Veuillez vous reconnecter.' } }
     assert.is(await orders.isCompleteKbis(2), undefined)

@@ -11,11 +11,14 @@ import * as F from '../util/fixtures.ts'
 
 /** A call answering these in turn: a status fails with that ApiError, 'ok' succeeds. */
 function answering(answers: (number | 'ok')[]) {
-  const call = { count: 0, fn: async () => {
-    const answer = answers[call.count++] ?? 'ok'
-    if (answer === 'ok') return 'réponse'
-    throw new ApiError(`statut ${answer}`, answer)
-  } }
+  const call = {
+    count: 0,
+    fn: async () => {
+      const answer = answers[call.count++] ?? 'ok'
+      if (answer === 'ok') return 'réponse'
+      throw new ApiError(`statut ${answer}`, answer)
+    },
+  }
   return call
 }
 
@@ -48,7 +51,9 @@ Retry('called off during a wait (the startup left its state): nothing asked agai
   const call = answering([503, 'ok'])
   const controller = new AbortController()
   let settled = false
-  void askAgainWhileUnavailable(call.fn, controller.signal, [30]).finally(() => { settled = true })
+  void askAgainWhileUnavailable(call.fn, controller.signal, [30]).finally(() => {
+    settled = true
+  })
   await new Promise((resolve) => setTimeout(resolve, 5))
   controller.abort()
   await new Promise((resolve) => setTimeout(resolve, 60))
@@ -99,14 +104,17 @@ Startup('a 401: ends at once, asked once', async () => {
   assert.is(user.count, 1)
 })
 
-Startup('the contracts, then the orders, away for a moment: asked again, the portal goes on instead of « Votre espace n’a pas pu être chargé »', async () => {
-  const { actor, contracts, orders } = startupWith([], { contracts: [0, 'ok'], orders: [503, 'ok'] })
-  actor.start()
-  const snapshot = await waitFor(actor, (s) => s.matches('ready') || s.matches('failed') || s.status === 'done', { timeout: 5000 })
-  assert.ok(snapshot.matches('ready'), JSON.stringify(snapshot.value))
-  assert.equal([contracts.count, orders.count], [2, 2])
-  actor.stop()
-})
+Startup(
+  'the contracts, then the orders, away for a moment: asked again, the portal goes on instead of « Votre espace n’a pas pu être chargé »',
+  async () => {
+    const { actor, contracts, orders } = startupWith([], { contracts: [0, 'ok'], orders: [503, 'ok'] })
+    actor.start()
+    const snapshot = await waitFor(actor, (s) => s.matches('ready') || s.matches('failed') || s.status === 'done', { timeout: 5000 })
+    assert.ok(snapshot.matches('ready'), JSON.stringify(snapshot.value))
+    assert.equal([contracts.count, orders.count], [2, 2])
+    actor.stop()
+  },
+)
 
 Startup('the orders away through every wait: « Réessayer » as before, with the reason', async () => {
   const { actor, orders } = startupWith([], { orders: [503, 503, 503, 'ok'] })

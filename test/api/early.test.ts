@@ -12,7 +12,10 @@ import { DASHBOARD_ROUTES, earlyPage, isBarePath } from '../../src/wiring/bare-p
 import { ApiError } from '../../src/api/errors.ts'
 import { getMyOrders } from '../../src/api/orders.ts'
 
-interface Seen { url: string; headers: IncomingHttpHeaders }
+interface Seen {
+  url: string
+  headers: IncomingHttpHeaders
+}
 const seen: Seen[] = []
 const bodies: Record<string, unknown> = {
   [EARLY_PATHS.user]: { id: 1, firstname: 'Sophie' },
@@ -25,7 +28,11 @@ const server = createServer((req, res) => {
   seen.push({ url: req.url!, headers: req.headers })
   const code = status[req.url!] ?? 200
   res.writeHead(code, { 'content-type': 'application/json' })
-  res.end(JSON.stringify(code === 200 ? bodies[req.url!] ?? {} : { message: 'Votre session a expiré. Veuillez vous reconnecter.', code: 'SESSION_EXPIRED' }))
+  res.end(
+    JSON.stringify(
+      code === 200 ? (bodies[req.url!] ?? {}) : { message: 'Votre session a expiré. Veuillez vous reconnecter.', code: 'SESSION_EXPIRED' },
+    ),
+  )
 })
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
 const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
@@ -36,7 +43,10 @@ const unauthorized: ApiError[] = []
 const settle = () => new Promise((resolve) => setTimeout(resolve, 30))
 /** The ApiError a call ends with (fails the test if it succeeds). */
 async function apiErrorOf(pending: Promise<unknown>): Promise<ApiError> {
-  const error = await pending.then(() => assert.unreachable('the call succeeded'), (e: unknown) => e)
+  const error = await pending.then(
+    () => assert.unreachable('the call succeeded'),
+    (e: unknown) => e,
+  )
   assert.instance(error, ApiError)
   return error as ApiError
 }
@@ -123,9 +133,15 @@ Early('another token (signed out and in again) or an answer older than EARLY_KEP
   let now = 1_000
   startEarly({ baseURL, token, page: earlyPage('/tableau-de-bord'), now: () => now })
   await settle()
-  assert.is(takeEarly(EARLY_PATHS.user, 'tok_other', () => now), undefined)
+  assert.is(
+    takeEarly(EARLY_PATHS.user, 'tok_other', () => now),
+    undefined,
+  )
   now += EARLY_KEPT_MS
-  assert.is(takeEarly(EARLY_PATHS.contracts, token, () => now), undefined)
+  assert.is(
+    takeEarly(EARLY_PATHS.contracts, token, () => now),
+    undefined,
+  )
   assert.ok(takeEarly(EARLY_PATHS.orders, token, () => now - 1))
   token = 'tok_other'
   await getCurrentUser()
@@ -158,7 +174,8 @@ Early('nothing is sent on the pages outside the dashboard layout, nor without a 
     assert.ok(isBarePath(path), path)
     assert.not.ok(startEarly({ baseURL, token, page: earlyPage(path) }), path)
   }
-  for (const path of ['/', '/tableau-de-bord', '/mes-courriers/courriers', '/loginx', '/verifications']) assert.not.ok(isBarePath(path), path)
+  for (const path of ['/', '/tableau-de-bord', '/mes-courriers/courriers', '/loginx', '/verifications'])
+    assert.not.ok(isBarePath(path), path)
   assert.not.ok(startEarly({ baseURL, token: '', page: 'dashboard' }))
   await settle()
   assert.is(seen.length, 0)

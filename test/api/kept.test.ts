@@ -13,9 +13,12 @@ import { Deferreds, flush } from '../util/paths.ts'
 const other: AuthUser = { ...F.authUser, id: F.authUser.id + 1, apiToken: 'tok_other' }
 
 function setupKeeper() {
-  const session = createActor(sessionMachine.provide({
-    actors: { loadPortal: fromPromise(() => new Promise<PortalStart>(() => {})) }, // the portal never loads: not needed here
-  }), { input: { storedUser: F.authUser } })
+  const session = createActor(
+    sessionMachine.provide({
+      actors: { loadPortal: fromPromise(() => new Promise<PortalStart>(() => {})) }, // the portal never loads: not needed here
+    }),
+    { input: { storedUser: F.authUser } },
+  )
   session.start()
   const deferreds = new Deferreds()
   const ended: Pick<AccountingExportContext, 'sent' | 'failed'>[] = []
@@ -80,7 +83,10 @@ Kept('the same page mounted again at once (StrictMode): the export it holds is k
 for (const [how, leave] of [
   ['a sign-out', (session: ReturnType<typeof setupKeeper>['session']) => session.send({ type: 'session.logout' })],
   ['an expired session', (session: ReturnType<typeof setupKeeper>['session']) => session.send({ type: 'session.expired' })],
-  ['another person signing in', (session: ReturnType<typeof setupKeeper>['session']) => session.send({ type: 'session.signedIn', user: other })],
+  [
+    'another person signing in',
+    (session: ReturnType<typeof setupKeeper>['session']) => session.send({ type: 'session.signedIn', user: other }),
+  ],
   ['the session stopped (a closed tab)', (session: ReturnType<typeof setupKeeper>['session']) => session.stop()],
 ] as const) {
   Kept(`${how} stops it: its call is aborted, nothing told, and the next person gets a new export`, async () => {

@@ -27,10 +27,26 @@ Later('an entry marked later is built at its first read, once; the others are ke
 })
 
 Later('the real flows, area by area: every entry is there, each machine the same object at each read', () => {
-  const never = () => { throw new Error('not called while building') }
-  const deps: WiringDeps = { api: new Proxy({}, { get: never }) as never, notify: never, navigate: never, toPortal: never, toSession: never, loadHostedCard: never }
-  const areas = [createDashboardFlows, createShellFlows, createMailFlows, createBillingFlows, createPeopleFlows, createCompanyFlows, createNotificationFlows]
-    .map((create) => built(create(deps)) as Record<string, unknown>)
+  const never = () => {
+    throw new Error('not called while building')
+  }
+  const deps: WiringDeps = {
+    api: new Proxy({}, { get: never }) as never,
+    notify: never,
+    navigate: never,
+    toPortal: never,
+    toSession: never,
+    loadHostedCard: never,
+  }
+  const areas = [
+    createDashboardFlows,
+    createShellFlows,
+    createMailFlows,
+    createBillingFlows,
+    createPeopleFlows,
+    createCompanyFlows,
+    createNotificationFlows,
+  ].map((create) => built(create(deps)) as Record<string, unknown>)
   const keys = areas.flatMap((area) => Object.keys(area))
   assert.ok(keys.length > 30, `${keys.length} flows`)
   for (const key of ['problemReport', 'mailbox', 'letterDeadlines', 'notifications', 'unpaidInvoices']) {

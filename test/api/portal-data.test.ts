@@ -18,11 +18,23 @@ const answers: Record<string, unknown> = {
   '/api-protected/user-demandes-courrier': [{ id: 1, orderId: 2, createdAt: '2026-10-01T00:00:00.000Z' }],
   '/api-protected/user-demandes-courrier/share': [{ id: 2, orderId: 3, createdAt: '2026-09-01T00:00:00.000Z' }],
   '/api-protected/folders': [{ id: 1, domiciliationOrderId: 2, name: 'Banque' }],
-  '/api-protected/share-folders': [{ id: 7, domiciliationOrderId: 3, name: 'Studio' }, { id: 8, domiciliationOrderId: 5, name: 'Autre' }],
-  '/api-protected/invoices': [{ id: 1, domId: 1, date: '2026-01-01T00:00:00.000Z' }, { id: 2, domId: 2, date: '2026-02-01T00:00:00.000Z' }],
+  '/api-protected/share-folders': [
+    { id: 7, domiciliationOrderId: 3, name: 'Studio' },
+    { id: 8, domiciliationOrderId: 5, name: 'Autre' },
+  ],
+  '/api-protected/invoices': [
+    { id: 1, domId: 1, date: '2026-01-01T00:00:00.000Z' },
+    { id: 2, domId: 2, date: '2026-02-01T00:00:00.000Z' },
+  ],
   '/api-protected/invoices/share': [{ id: 3, domId: 3, date: '2026-03-01T00:00:00.000Z' }],
-  '/api-protected/invoices/cal': [{ id: 1, domId: 2 }, { id: 2, domId: 3 }],
-  '/api-protected/documents': [{ id: 1, receivedAt: '2026-01-01T00:00:00.000Z' }, { id: 2, receivedAt: '2026-06-01T00:00:00.000Z' }],
+  '/api-protected/invoices/cal': [
+    { id: 1, domId: 2 },
+    { id: 2, domId: 3 },
+  ],
+  '/api-protected/documents': [
+    { id: 1, receivedAt: '2026-01-01T00:00:00.000Z' },
+    { id: 2, receivedAt: '2026-06-01T00:00:00.000Z' },
+  ],
   '/api-protected/credit-card': { id: 'pm_user', brand: 'visa', last4: '4242', expMonth: 1, expYear: 2030 },
 }
 const server = createServer((req, res) => {
@@ -64,7 +76,11 @@ Loaders('a shared order: the share endpoints; no card (the owner’s)', async ()
   assert.equal((await load('courierRequests', shared)).paths, ['/api-protected/user-demandes-courrier/share?orderId=3'])
   const folders = await load('folders', shared)
   assert.equal(folders.paths, ['/api-protected/share-folders'])
-  assert.equal(folders.value.map((f: { id: number }) => f.id), [7], 'only the folders of that shared order')
+  assert.equal(
+    folders.value.map((f: { id: number }) => f.id),
+    [7],
+    'only the folders of that shared order',
+  )
   const card = await load('card', shared)
   assert.equal(card.paths, [])
   assert.is(card.value, null)
@@ -73,19 +89,37 @@ Loaders('a shared order: the share endpoints; no card (the owner’s)', async ()
 Loaders("'Tous': own and shared lists together, newest first", async () => {
   const packages = await load('packages', all)
   assert.equal(packages.paths, ['/api-protected/user-packages', '/api-protected/user-packages/share'])
-  assert.equal(packages.value.map((p: { id: number }) => p.id), [2, 1])
+  assert.equal(
+    packages.value.map((p: { id: number }) => p.id),
+    [2, 1],
+  )
   assert.equal((await load('folders', all)).paths, ['/api-protected/folders', '/api-protected/share-folders'])
   assert.equal((await load('card', all)).paths, ['/api-protected/credit-card'])
-  assert.equal((await load('documents', all)).value.map((d: { id: number }) => d.id), [2, 1])
+  assert.equal(
+    (await load('documents', all)).value.map((d: { id: number }) => d.id),
+    [2, 1],
+  )
 })
 
 Loaders('invoices: the user’s own plus the shared ones, filtered by the selected order', async () => {
   const one = await load('invoices', own)
   assert.equal(one.paths, ['/api-protected/invoices', '/api-protected/invoices/share'])
-  assert.equal(one.value.map((i: { id: number }) => i.id), [2])
-  assert.equal((await load('invoices', shared)).value.map((i: { id: number }) => i.id), [3])
-  assert.equal((await load('invoices', all)).value.map((i: { id: number }) => i.id), [3, 2, 1])
-  assert.equal((await load('calendarInvoices', own)).value.map((i: { id: number }) => i.id), [1])
+  assert.equal(
+    one.value.map((i: { id: number }) => i.id),
+    [2],
+  )
+  assert.equal(
+    (await load('invoices', shared)).value.map((i: { id: number }) => i.id),
+    [3],
+  )
+  assert.equal(
+    (await load('invoices', all)).value.map((i: { id: number }) => i.id),
+    [3, 2, 1],
+  )
+  assert.equal(
+    (await load('calendarInvoices', own)).value.map((i: { id: number }) => i.id),
+    [1],
+  )
 })
 
 Loaders('subscriptions: the selected order (a shared one read-only, billing), or every owned order with one for Tous', async () => {
@@ -96,7 +130,10 @@ Loaders('subscriptions: the selected order (a shared one read-only, billing), or
   const sharedWithSubscription = await load('subscriptions', { order: { ...F.studio, subscriptionId: 'sub_3' }, orders })
   assert.match(sharedWithSubscription.paths[0]!, /^\/stripe\/subscription-informations\/3\?key=[0-9a-f]{40}$/)
   const every = await load('subscriptions', all)
-  assert.equal(every.value.map((s: { orderId: number }) => s.orderId), [1, 2, 4])
+  assert.equal(
+    every.value.map((s: { orderId: number }) => s.orderId),
+    [1, 2, 4],
+  )
 })
 
 Loaders.after(() => {

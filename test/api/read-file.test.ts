@@ -22,7 +22,10 @@ ReadFile('an empty file, and a file without a type', async () => {
 })
 
 ReadFile('a file that can no longer be read is told in French', async () => {
-  const gone = { type: 'application/pdf', arrayBuffer: () => Promise.reject(new DOMException('gone', 'NotReadableError')) } as unknown as Blob
+  const gone = {
+    type: 'application/pdf',
+    arrayBuffer: () => Promise.reject(new DOMException('gone', 'NotReadableError')),
+  } as unknown as Blob
   try {
     await readAsDataUrl(gone)
     assert.unreachable('read')

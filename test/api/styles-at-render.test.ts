@@ -23,10 +23,10 @@ test('no module but goober.ts writes goober’s sheet when it is evaluated', asy
 })
 
 test('the check sees a top-level css`` (it would have caught touchLink)', () => {
-  assert.ok(atLoad.test('import { css } from \'goober\'\nexport const touchLink = css`\n  color: red;\n`\n'))
+  assert.ok(atLoad.test("import { css } from 'goober'\nexport const touchLink = css`\n  color: red;\n`\n"))
   assert.ok(atLoad.test('glob`body { margin: 0 }`'))
   assert.not.ok(atLoad.test('export const touchLink = () => css`\n  color: red;\n`\n'))
-  assert.not.ok(atLoad.test('const Box = styled(\'div\')`\n  color: red;\n`'))
+  assert.not.ok(atLoad.test("const Box = styled('div')`\n  color: red;\n`"))
 })
 
 test.run()

@@ -15,7 +15,20 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { terminateBackends } from '../util/postgres.ts'
 import { tinyPdf, tinyPng, multipart } from '../util/server-samples.ts'
-import { call, freePort, openLiveStream, root, startBalancer, startInstance, stop, tail, type InstanceEnv, type LiveStreamReply, type Managed, type Reply } from './processes.ts'
+import {
+  call,
+  freePort,
+  openLiveStream,
+  root,
+  startBalancer,
+  startInstance,
+  stop,
+  tail,
+  type InstanceEnv,
+  type LiveStreamReply,
+  type Managed,
+  type Reply,
+} from './processes.ts'
 
 const AUTH_RATE_LIMIT = 6
 const PASSWORD = 'Demo1234!'
@@ -36,17 +49,20 @@ interface Ctx {
 
 const suiteOf = suite<Ctx>('two API processes behind HAProxy')
 // A failed test shows the processes' logs at the end.
-const test = (name: string, run: (ctx: Ctx) => Promise<void>) => suiteOf(name, async (ctx) => {
-  try {
-    await run(ctx)
-  } catch (error) {
-    ctx.failed = true
-    throw error
-  }
-})
+const test = (name: string, run: (ctx: Ctx) => Promise<void>) =>
+  suiteOf(name, async (ctx) => {
+    try {
+      await run(ctx)
+    } catch (error) {
+      ctx.failed = true
+      throw error
+    }
+  })
 const running = new Set<Managed>()
 // Whatever happens (a failed assertion, Ctrl-C), no process outlives the test.
-process.on('exit', () => { for (const m of running) if (m.exitCode() === undefined) m.child.kill('SIGKILL') })
+process.on('exit', () => {
+  for (const m of running) if (m.exitCode() === undefined) m.child.kill('SIGKILL')
+})
 
 const json = (body: unknown) => ({ headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
 const describe = (replies: Reply[]) => replies.map((r) => `${r.status}@${r.instance ?? '?'}`).join(' ')
@@ -64,8 +80,14 @@ suiteOf.before(async (ctx) => {
   ctx.env = { databaseUrl, storageDir: join(ctx.dir, 'storage'), dataDir: join(ctx.dir, 'data'), authRateLimit: AUTH_RATE_LIMIT }
   // The image is built once (the Dockerfile's `npm run build`), or its parts whose sources changed since (CI's size
   // check has just built the SPA); the instances then only start.
-  const { isStale, build } = await import(pathToFileURL(join(root, 'esbuild.config.mjs')).href) as { isStale(): Promise<boolean>; build(): Promise<unknown> }
-  const { isServerStale, buildServer } = await import(pathToFileURL(join(root, 'esbuild.server.mjs')).href) as { isServerStale(): Promise<boolean>; buildServer(): Promise<unknown> }
+  const { isStale, build } = (await import(pathToFileURL(join(root, 'esbuild.config.mjs')).href)) as {
+    isStale(): Promise<boolean>
+    build(): Promise<unknown>
+  }
+  const { isServerStale, buildServer } = (await import(pathToFileURL(join(root, 'esbuild.server.mjs')).href)) as {
+    isServerStale(): Promise<boolean>
+    buildServer(): Promise<unknown>
+  }
   if (await isStale()) await build()
   if (await isServerStale()) await buildServer()
   ctx.ports = [await freePort(), await freePort()]
@@ -90,25 +112,40 @@ suiteOf.after(async (ctx) => {
 })
 
 test('a customer signs in through the balancer and her calls land on both instances, with the same answers', async (ctx) => {
-  const login = await call(ctx.base, 'POST', '/api/login', { ...json({ username: 'demo@example.com', password: PASSWORD }), agent: ctx.agent })
+  const login = await call(ctx.base, 'POST', '/api/login', {
+    ...json({ username: 'demo@example.com', password: PASSWORD }),
+    agent: ctx.agent,
+  })
   assert.is(login.status, 200, `sign-in through the balancer: ${login.status} ${login.body}`)
   ctx.token = login.json().apiToken
   const replies: Reply[] = []
-  for (let i = 0; i < 6; i++) replies.push(await call(ctx.base, 'GET', '/api-protected/my-domiciliation-orders', { headers: { apiToken: ctx.token }, agent: ctx.agent }))
-  assert.ok(replies.every((r) => r.status === 200), `every call 200 with the token one instance issued: ${describe(replies)}`)
+  for (let i = 0; i < 6; i++)
+    replies.push(
+      await call(ctx.base, 'GET', '/api-protected/my-domiciliation-orders', { headers: { apiToken: ctx.token }, agent: ctx.agent }),
+    )
+  assert.ok(
+    replies.every((r) => r.status === 200),
+    `every call 200 with the token one instance issued: ${describe(replies)}`,
+  )
   assert.equal(new Set(replies.map((r) => r.instance)), new Set(['api1', 'api2']), `the calls reach both instances: ${describe(replies)}`)
-  const bodies = new Set(replies.map((r) => JSON.stringify(r.json().map((o: { id: number; raisonSociale: string }) => [o.id, o.raisonSociale]))))
+  const bodies = new Set(
+    replies.map((r) => JSON.stringify(r.json().map((o: { id: number; raisonSociale: string }) => [o.id, o.raisonSociale]))),
+  )
   assert.is(bodies.size, 1, 'both instances answer the same orders')
 })
 
 test('a Kbis uploaded on one instance is served by the other', async (ctx) => {
   const bearer = { authorization: `Bearer ${ctx.token}` }
-  const contracts = (await call(ctx.base, 'GET', '/api-protected/contracts', { headers: bearer, agent: ctx.agent })).json<{ id: number; raisonSociale: string }[]>()
+  const contracts = (await call(ctx.base, 'GET', '/api-protected/contracts', { headers: bearer, agent: ctx.agent })).json<
+    { id: number; raisonSociale: string }[]
+  >()
   const atelier = contracts.find((c) => c.raisonSociale === 'Atelier Lumière SARL')
   assert.ok(atelier, 'the demo contract of Atelier Lumière SARL')
   const pdf = await tinyPdf('Extrait Kbis – grappe de serveurs')
   const upload = await call(ctx.base, 'PUT', `/api-protected/contracts/${atelier!.id}`, {
-    headers: { ...bearer, 'content-type': 'application/json' }, body: JSON.stringify({ kbis: `data:application/pdf;base64,${pdf.toString('base64')}` }), agent: ctx.agent,
+    headers: { ...bearer, 'content-type': 'application/json' },
+    body: JSON.stringify({ kbis: `data:application/pdf;base64,${pdf.toString('base64')}` }),
+    agent: ctx.agent,
   })
   assert.is(upload.status, 200, `Kbis upload: ${upload.status} ${upload.body}`)
   const kbisUrl: string = upload.json().kbis
@@ -124,35 +161,59 @@ test('a Kbis uploaded on one instance is served by the other', async (ctx) => {
 })
 
 test('an identity document sent (multipart) to one instance is listed by the other', async (ctx) => {
-  const orders = (await call(ctx.base, 'GET', '/api-protected/my-domiciliation-orders', { headers: { apiToken: ctx.token }, agent: ctx.agent })).json<{ id: number; raisonSociale: string }[]>()
+  const orders = (
+    await call(ctx.base, 'GET', '/api-protected/my-domiciliation-orders', { headers: { apiToken: ctx.token }, agent: ctx.agent })
+  ).json<{ id: number; raisonSociale: string }[]>()
   const conseil = orders.find((o) => o.raisonSociale === 'Conseil Horizon EURL')!
-  const form = multipart({ orderId: String(conseil.id) }, [{ field: 'identity_manager', filename: 'cni.png', contentType: 'image/png', bytes: tinyPng }])
-  const upload = await call(ctx.base, 'POST', '/step-upload-identity', { headers: { ...form.headers, apiToken: ctx.token }, body: form.payload, agent: ctx.agent })
+  const form = multipart({ orderId: String(conseil.id) }, [
+    { field: 'identity_manager', filename: 'cni.png', contentType: 'image/png', bytes: tinyPng },
+  ])
+  const upload = await call(ctx.base, 'POST', '/step-upload-identity', {
+    headers: { ...form.headers, apiToken: ctx.token },
+    body: form.payload,
+    agent: ctx.agent,
+  })
   assert.is(upload.status, 200, `identity upload: ${upload.status} ${upload.body}`)
   const lists: Reply[] = []
   for (let i = 0; i < 4 && !lists.some((r) => r.instance !== upload.instance); i++) {
-    lists.push(await call(ctx.base, 'GET', `/api-protected/domiciliation-orders/${conseil.id}/uploaded-documents`, { headers: { apiToken: ctx.token }, agent: ctx.agent }))
+    lists.push(
+      await call(ctx.base, 'GET', `/api-protected/domiciliation-orders/${conseil.id}/uploaded-documents`, {
+        headers: { apiToken: ctx.token },
+        agent: ctx.agent,
+      }),
+    )
   }
   const other = lists.find((r) => r.instance !== upload.instance)
   assert.ok(other, `a list from the other instance (reads: ${describe(lists)})`)
-  assert.equal(other!.json().map((d: { type: string }) => d.type), ['identity_manager'])
+  assert.equal(
+    other!.json().map((d: { type: string }) => d.type),
+    ['identity_manager'],
+  )
 })
 
 test('a letter marked read through one instance is read in the list each instance kept', async (ctx) => {
-  const orders = (await call(ctx.base, 'GET', '/api-protected/my-domiciliation-orders', { headers: { apiToken: ctx.token }, agent: ctx.agent })).json<{ id: number; raisonSociale: string }[]>()
+  const orders = (
+    await call(ctx.base, 'GET', '/api-protected/my-domiciliation-orders', { headers: { apiToken: ctx.token }, agent: ctx.agent })
+  ).json<{ id: number; raisonSociale: string }[]>()
   const boulangerie = orders.find((o) => o.raisonSociale === 'Boulangerie des Lilas SAS')!
   const url = `/api-protected/documents?orderId=${boulangerie.id}`
   /** The list from each instance (round robin), so that both keep it (server/db/kept-lists.ts). */
   async function fromBoth() {
     const replies: Reply[] = []
-    for (let i = 0; i < 6 && new Set(replies.map((r) => r.instance)).size < 2; i++) replies.push(await call(ctx.base, 'GET', url, { headers: { apiToken: ctx.token }, agent: ctx.agent }))
+    for (let i = 0; i < 6 && new Set(replies.map((r) => r.instance)).size < 2; i++)
+      replies.push(await call(ctx.base, 'GET', url, { headers: { apiToken: ctx.token }, agent: ctx.agent }))
     assert.equal(new Set(replies.map((r) => r.instance)), new Set(['api1', 'api2']), `lists from both instances: ${describe(replies)}`)
     return replies.map((r) => r.json<{ id: number; read: boolean }[]>())
   }
   const [letter] = (await fromBoth())[0]!
-  const put = await call(ctx.base, 'PUT', `/api-protected/documents/${letter!.id}`, { headers: { apiToken: ctx.token, 'content-type': 'application/json' }, body: JSON.stringify({ readFlag: !letter!.read }), agent: ctx.agent })
+  const put = await call(ctx.base, 'PUT', `/api-protected/documents/${letter!.id}`, {
+    headers: { apiToken: ctx.token, 'content-type': 'application/json' },
+    body: JSON.stringify({ readFlag: !letter!.read }),
+    agent: ctx.agent,
+  })
   assert.is(put.status, 200, `${put.status} ${put.body}`)
-  for (const list of await fromBoth()) assert.is(list.find((l) => l.id === letter!.id)?.read, !letter!.read, `changed by ${put.instance}, seen by both`)
+  for (const list of await fromBoth())
+    assert.is(list.find((l) => l.id === letter!.id)?.read, !letter!.read, `changed by ${put.instance}, seen by both`)
 })
 
 test(`the login rate limit (${AUTH_RATE_LIMIT} a minute) is counted once for both instances`, async (ctx) => {
@@ -163,34 +224,59 @@ test(`the login rate limit (${AUTH_RATE_LIMIT} a minute) is counted once for bot
   for (let i = 0; i < AUTH_RATE_LIMIT + 4; i++) attempts.push(await call(ctx.base, 'POST', '/api/login', { ...wrong, ...client }))
   const allowed = attempts.slice(0, AUTH_RATE_LIMIT)
   const refused = attempts.slice(AUTH_RATE_LIMIT)
-  assert.ok(allowed.every((r) => r.status === 401), `the first ${AUTH_RATE_LIMIT} wrong passwords are 401: ${describe(attempts)}`)
+  assert.ok(
+    allowed.every((r) => r.status === 401),
+    `the first ${AUTH_RATE_LIMIT} wrong passwords are 401: ${describe(attempts)}`,
+  )
   assert.equal(new Set(allowed.map((r) => r.instance)), new Set(['api1', 'api2']), `spread over both instances: ${describe(allowed)}`)
-  assert.ok(refused.every((r) => r.status === 429), `past ${AUTH_RATE_LIMIT} attempts in all, each instance refuses: ${describe(attempts)}`)
+  assert.ok(
+    refused.every((r) => r.status === 429),
+    `past ${AUTH_RATE_LIMIT} attempts in all, each instance refuses: ${describe(attempts)}`,
+  )
   assert.equal(new Set(refused.map((r) => r.instance)), new Set(['api1', 'api2']), `refused by both instances: ${describe(refused)}`)
   assert.match(refused[0]!.json().message, 'Trop de tentatives')
   // Even the right password is refused now, and a made-up X-Forwarded-For does not give a fresh counter.
   const right = await call(ctx.base, 'POST', '/api/login', { ...json({ username: 'solo@example.com', password: PASSWORD }), ...client })
   assert.is(right.status, 429, `right password past the limit: ${right.status}`)
-  const spoofed = await call(ctx.base, 'POST', '/api/login', { ...json({ username: 'solo@example.com', password: PASSWORD }), ...client, headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.9' } })
+  const spoofed = await call(ctx.base, 'POST', '/api/login', {
+    ...json({ username: 'solo@example.com', password: PASSWORD }),
+    ...client,
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.9' },
+  })
   assert.is(spoofed.status, 429, `a client-chosen X-Forwarded-For is replaced by the balancer: ${spoofed.status}`)
   // The counter is the client's, not the balancer's: another address still signs in.
-  const other = await call(ctx.base, 'POST', '/api/login', { ...json({ username: 'solo@example.com', password: PASSWORD }), agent: ctx.agent })
+  const other = await call(ctx.base, 'POST', '/api/login', {
+    ...json({ username: 'solo@example.com', password: PASSWORD }),
+    agent: ctx.agent,
+  })
   assert.is(other.status, 200, `another client is not limited: ${other.status} ${other.body}`)
   client.agent.destroy()
 })
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 /** `promise`, or a failure saying what did not come within `ms`. */
-const within = <T>(promise: Promise<T>, ms: number, what: string) => Promise.race([promise, sleep(ms).then(() => { throw new Error(`${what} : rien en ${ms} ms`) })])
+const within = <T>(promise: Promise<T>, ms: number, what: string) =>
+  Promise.race([
+    promise,
+    sleep(ms).then(() => {
+      throw new Error(`${what} : rien en ${ms} ms`)
+    }),
+  ])
 /** A connection from `localAddress` that sends nothing; resolves once connected, or refused. */
-const idleConnection = (port: number, localAddress: string) => new Promise<{ socket: Socket; open(): boolean }>((resolve) => {
-  let open = false
-  const socket = connect({ host: '127.0.0.1', port, localAddress })
-  socket.on('error', () => {})
-  socket.once('close', () => { open = false })
-  socket.once('connect', () => { open = true; resolve({ socket, open: () => open && !socket.destroyed }) })
-  socket.once('close', () => resolve({ socket, open: () => false }))
-})
+const idleConnection = (port: number, localAddress: string) =>
+  new Promise<{ socket: Socket; open(): boolean }>((resolve) => {
+    let open = false
+    const socket = connect({ host: '127.0.0.1', port, localAddress })
+    socket.on('error', () => {})
+    socket.once('close', () => {
+      open = false
+    })
+    socket.once('connect', () => {
+      open = true
+      resolve({ socket, open: () => open && !socket.destroyed })
+    })
+    socket.once('close', () => resolve({ socket, open: () => false }))
+  })
 const refusal = (reply: Reply) => `${reply.status} ${reply.body.toString('utf8')}`
 
 test('at most 5 live streams per customer through the balancer: the sixth ends her oldest, on the other instance, which is told why', async (ctx) => {
@@ -198,14 +284,21 @@ test('at most 5 live streams per customer through the balancer: the sixth ends h
   for (let i = 0; i < 5; i++) streams.push(await openLiveStream(ctx.base, ctx.token))
   const sixth = await openLiveStream(ctx.base, ctx.token)
   try {
-    assert.equal([...streams, sixth].map((s) => s.status), [200, 200, 200, 200, 200, 200])
+    assert.equal(
+      [...streams, sixth].map((s) => s.status),
+      [200, 200, 200, 200, 200, 200],
+    )
     assert.equal(new Set(streams.map((s) => s.instance)), new Set(['api1', 'api2']), 'round robin: streams on both instances')
     assert.is.not(sixth.instance, streams[0]!.instance, 'the sixth is on the other instance than the oldest')
     await within(streams[0]!.ended, 5000, 'la fin du plus ancien flux')
     assert.match(streams[0]!.text(), /^event: replaced$/m)
     assert.match(streams[0]!.text(), '5 onglets ou appareils au plus par compte')
     await sleep(300)
-    assert.equal([...streams.slice(1), sixth].map((s) => s.isEnded()), [false, false, false, false, false], 'the five newest carry on')
+    assert.equal(
+      [...streams.slice(1), sixth].map((s) => s.isEnded()),
+      [false, false, false, false, false],
+      'the five newest carry on',
+    )
   } finally {
     for (const s of [...streams, sixth]) s.close()
   }
@@ -216,13 +309,21 @@ test(`one address cannot take the balancer’s slots (${BALANCER_MAXCONN} here):
   const held: Awaited<ReturnType<typeof idleConnection>>[] = []
   try {
     // 250 connections that send nothing, from one address.
-    held.push(...await Promise.all(Array.from({ length: 250 }, () => idleConnection(port, '127.0.0.3'))))
+    held.push(...(await Promise.all(Array.from({ length: 250 }, () => idleConnection(port, '127.0.0.3')))))
     assert.is(held.filter((c) => c.open()).length, 250)
-    const asked = await within(call(ctx.base, 'GET', '/health', { agent: new Agent({ keepAlive: false }), localAddress: '127.0.0.3' }), 5000, '/health depuis l’adresse chargée')
+    const asked = await within(
+      call(ctx.base, 'GET', '/health', { agent: new Agent({ keepAlive: false }), localAddress: '127.0.0.3' }),
+      5000,
+      '/health depuis l’adresse chargée',
+    )
     assert.is(asked.status, 429, refusal(asked))
-    assert.equal(asked.json(), { message: 'Trop de connexions depuis votre adresse : réessayez dans quelques instants.', statusCode: 429, code: 'TOO_MANY_CONNECTIONS' })
+    assert.equal(asked.json(), {
+      message: 'Trop de connexions depuis votre adresse : réessayez dans quelques instants.',
+      statusCode: 429,
+      code: 'TOO_MANY_CONNECTIONS',
+    })
     // 200 more: past 300 at once they are refused at once (without it they would fill the balancer).
-    held.push(...await Promise.all(Array.from({ length: 200 }, () => idleConnection(port, '127.0.0.3'))))
+    held.push(...(await Promise.all(Array.from({ length: 200 }, () => idleConnection(port, '127.0.0.3')))))
     await sleep(300)
     const open = held.filter((c) => c.open()).length
     assert.ok(open <= 300, `${open} connections of one address held at once`)
@@ -230,7 +331,11 @@ test(`one address cannot take the balancer’s slots (${BALANCER_MAXCONN} here):
     const other = { agent: new Agent({ keepAlive: false }), localAddress: '127.0.0.4' }
     const health = await within(call(ctx.base, 'GET', '/health', other), 5000, '/health depuis une autre adresse')
     assert.is(health.status, 200, refusal(health))
-    const signIn = await within(call(ctx.base, 'POST', '/api/login', { ...json({ username: 'solo@example.com', password: PASSWORD }), ...other }), 5000, 'la connexion depuis une autre adresse')
+    const signIn = await within(
+      call(ctx.base, 'POST', '/api/login', { ...json({ username: 'solo@example.com', password: PASSWORD }), ...other }),
+      5000,
+      'la connexion depuis une autre adresse',
+    )
     assert.is(signIn.status, 200, refusal(signIn))
   } finally {
     for (const c of held) c.socket.destroy()
@@ -268,19 +373,31 @@ test('at most 100 live streams per address: the 101st is answered a French 429, 
       select 'flux-' || n || '@example.com', 'aucun', 'Flux', n::text from generate_series(1, 21) as n returning id`)
     for (const { id } of rows) {
       const token = randomBytes(24).toString('hex')
-      await admin.query(`insert into api_tokens (user_id, token_hash, expires_at) values ($1, $2, now() + interval '1 day')`, [id, createHash('sha256').update(token).digest('hex')])
+      await admin.query(`insert into api_tokens (user_id, token_hash, expires_at) values ($1, $2, now() + interval '1 day')`, [
+        id,
+        createHash('sha256').update(token).digest('hex'),
+      ])
       tokens.push(token)
     }
     // Five each (the API's own limit per customer) for 20 of them: 100 from one address.
-    await Promise.all(tokens.slice(0, 20).map(async (token) => {
-      for (let i = 0; i < 5; i++) streams.push(await openLiveStream(ctx.base, token, '127.0.0.5'))
-    }))
-    assert.equal(streams.filter((s) => s.status !== 200).map((s) => `${s.status} ${s.text()}`), [])
+    await Promise.all(
+      tokens.slice(0, 20).map(async (token) => {
+        for (let i = 0; i < 5; i++) streams.push(await openLiveStream(ctx.base, token, '127.0.0.5'))
+      }),
+    )
+    assert.equal(
+      streams.filter((s) => s.status !== 200).map((s) => `${s.status} ${s.text()}`),
+      [],
+    )
     const refused = await openLiveStream(ctx.base, tokens[20]!, '127.0.0.5')
     streams.push(refused)
     assert.is(refused.status, 429, 'the 101st from one address')
     await within(refused.ended, 5000, 'la fin du refus')
-    assert.equal(JSON.parse(refused.text()), { message: 'Trop de notifications en direct ouvertes depuis votre adresse : réessayez dans quelques instants.', statusCode: 429, code: 'TOO_MANY_STREAMS' })
+    assert.equal(JSON.parse(refused.text()), {
+      message: 'Trop de notifications en direct ouvertes depuis votre adresse : réessayez dans quelques instants.',
+      statusCode: 429,
+      code: 'TOO_MANY_STREAMS',
+    })
     const elsewhere = await openLiveStream(ctx.base, tokens[20]!, '127.0.0.1')
     streams.push(elsewhere)
     assert.is(elsewhere.status, 200, 'from another address')
@@ -316,13 +433,21 @@ test('stopping an instance (SIGTERM) in the middle of 10 parallel streams of cal
       const afterStop = stopped
       if (afterStop) startedAfterExit++
       try {
-        replies.push({ reply: await call(ctx.base, 'GET', '/api-protected/my-domiciliation-orders', { headers: { apiToken: ctx.token }, agent: ctx.agent }), afterStop })
+        replies.push({
+          reply: await call(ctx.base, 'GET', '/api-protected/my-domiciliation-orders', {
+            headers: { apiToken: ctx.token },
+            agent: ctx.agent,
+          }),
+          afterStop,
+        })
       } catch (error) {
         replies.push({ error: (error as Error).message, afterStop })
       }
       if (++done === stopAfter) {
         stopping = stop(ctx.instances.api1)
-        stopping.then(() => { stopped = true })
+        stopping.then(() => {
+          stopped = true
+        })
       }
     }
   }
@@ -330,11 +455,21 @@ test('stopping an instance (SIGTERM) in the middle of 10 parallel streams of cal
   const code = await stopping
   const lost = replies.filter((r) => r.error || r.reply!.status < 200 || r.reply!.status >= 300)
   assert.ok(replies.length >= total)
-  assert.equal(lost.map((r) => r.error ?? `${r.reply!.status}@${r.reply!.instance} ${r.reply!.body}`), [], `${lost.length} of ${replies.length} calls lost while api1 stopped`)
-  assert.ok(replies.some((r) => r.reply?.instance === 'api1'), 'api1 answered before it was stopped')
+  assert.equal(
+    lost.map((r) => r.error ?? `${r.reply!.status}@${r.reply!.instance} ${r.reply!.body}`),
+    [],
+    `${lost.length} of ${replies.length} calls lost while api1 stopped`,
+  )
+  assert.ok(
+    replies.some((r) => r.reply?.instance === 'api1'),
+    'api1 answered before it was stopped',
+  )
   const afterExit = replies.filter((r) => r.afterStop)
   assert.ok(afterExit.length >= afterExitWanted, `${afterExitWanted} calls made after api1 had exited (${afterExit.length})`)
-  assert.ok(afterExit.every((r) => r.reply!.instance === 'api2'), 'after its exit only api2 answers')
+  assert.ok(
+    afterExit.every((r) => r.reply!.instance === 'api2'),
+    'after its exit only api2 answers',
+  )
   assert.is(code, 0, 'api1 shut down cleanly on SIGTERM (exit code 0)')
 })
 
@@ -343,7 +478,10 @@ test('a restarted instance is taken back by the balancer', async (ctx) => {
   const seen = new Set<string | undefined>()
   const deadline = Date.now() + 20_000
   while (!seen.has('api1') && Date.now() < deadline) {
-    const reply = await call(ctx.base, 'GET', '/api-protected/my-domiciliation-orders', { headers: { apiToken: ctx.token }, agent: ctx.agent })
+    const reply = await call(ctx.base, 'GET', '/api-protected/my-domiciliation-orders', {
+      headers: { apiToken: ctx.token },
+      agent: ctx.agent,
+    })
     assert.is(reply.status, 200)
     seen.add(reply.instance)
     await new Promise((r) => setTimeout(r, 100))
@@ -352,16 +490,24 @@ test('a restarted instance is taken back by the balancer', async (ctx) => {
 })
 
 test('PostgreSQL ends every connection of both instances (a restart, a failover): both stay up and answer', async (ctx) => {
-  const orders = () => call(ctx.base, 'GET', '/api-protected/my-domiciliation-orders', { headers: { apiToken: ctx.token }, agent: ctx.agent })
+  const orders = () =>
+    call(ctx.base, 'GET', '/api-protected/my-domiciliation-orders', { headers: { apiToken: ctx.token }, agent: ctx.agent })
   // Both instances have pooled connections (and their LISTEN one) before.
   const before = await Promise.all(Array.from({ length: 6 }, orders))
-  assert.equal(before.map((r) => r.status), [200, 200, 200, 200, 200, 200])
+  assert.equal(
+    before.map((r) => r.status),
+    [200, 200, 200, 200, 200, 200],
+  )
   const ended = await terminateBackends(ctx.env.databaseUrl)
   assert.ok(ended >= 2, `connections ended: ${ended}`)
   await new Promise((r) => setTimeout(r, 500))
   assert.equal([ctx.instances.api1.exitCode(), ctx.instances.api2.exitCode()], [undefined, undefined], 'both processes are still running')
   const after = await Promise.all(Array.from({ length: 10 }, orders))
-  assert.equal(after.filter((r) => r.status !== 200).map((r) => `${r.status}@${r.instance} ${r.body}`), [], describe(after))
+  assert.equal(
+    after.filter((r) => r.status !== 200).map((r) => `${r.status}@${r.instance} ${r.body}`),
+    [],
+    describe(after),
+  )
   assert.equal(new Set(after.map((r) => r.instance)), new Set(['api1', 'api2']), 'on new connections, both answer')
 })
 
@@ -369,8 +515,18 @@ test('PostgreSQL restarts (pg_ctl restart -m fast) under steady calls: no 500, n
   const restart = process.env.PG_RESTART
   if (!restart) throw new Error('PG_RESTART manque : lancez ce test par `npm run test:cluster` (scripts/with-postgres.sh le donne).')
   const bearer = { apiToken: ctx.token }
-  const orderId = (await call(ctx.base, 'GET', '/api-protected/my-domiciliation-orders', { headers: bearer, agent: ctx.agent })).json<{ id: number }[]>()[0]!.id
-  interface Sent { what: string; folder?: { id: number; name: string }; status: number; code?: string; ms: number; start: number; end: number }
+  const orderId = (await call(ctx.base, 'GET', '/api-protected/my-domiciliation-orders', { headers: bearer, agent: ctx.agent })).json<
+    { id: number }[]
+  >()[0]!.id
+  interface Sent {
+    what: string
+    folder?: { id: number; name: string }
+    status: number
+    code?: string
+    ms: number
+    start: number
+    end: number
+  }
   const sent: Sent[] = []
   let running = true
   let n = 0
@@ -378,8 +534,13 @@ test('PostgreSQL restarts (pg_ctl restart -m fast) under steady calls: no 500, n
   // (perUserHourly), renaming is not, and each rename is told apart from the others afterwards.
   const admin = new pg.Client({ connectionString: ctx.env.databaseUrl })
   await admin.connect()
-  const prepared = await admin.query<{ id: number }>(`insert into folders (order_id, name)
-    select $1, 'Avant ' || n from generate_series(1, 1000) as n returning id`, [orderId]).finally(() => admin.end())
+  const prepared = await admin
+    .query<{ id: number }>(
+      `insert into folders (order_id, name)
+    select $1, 'Avant ' || n from generate_series(1, 1000) as n returning id`,
+      [orderId],
+    )
+    .finally(() => admin.end())
   const folderIds = prepared.rows.map((r) => r.id)
   // Four customers' worth of calls, a read and a write in turn, through the balancer (which retries a GET's 503 on the
   // other instance, never a write's).
@@ -389,11 +550,19 @@ test('PostgreSQL restarts (pg_ctl restart -m fast) under steady calls: no 500, n
       const folder = i % 2 && folderIds.length ? { id: folderIds.shift()!, name: `Redémarrage ${i}` } : undefined
       const start = Date.now()
       const reply = folder
-        ? await call(ctx.base, 'PUT', `/api-protected/folders/${folder.id}`, { ...json({ name: folder.name }), headers: { ...bearer, 'content-type': 'application/json' }, agent: ctx.agent })
+        ? await call(ctx.base, 'PUT', `/api-protected/folders/${folder.id}`, {
+            ...json({ name: folder.name }),
+            headers: { ...bearer, 'content-type': 'application/json' },
+            agent: ctx.agent,
+          })
         : await call(ctx.base, 'GET', '/api-protected/my-domiciliation-orders', { headers: bearer, agent: ctx.agent })
       const end = Date.now()
       let code: string | undefined
-      try { code = reply.json().code } catch { code = reply.body.toString('utf8').slice(0, 80) }
+      try {
+        code = reply.json().code
+      } catch {
+        code = reply.body.toString('utf8').slice(0, 80)
+      }
       sent.push({ what: folder ? 'PUT folders' : 'GET orders', folder, status: reply.status, code, ms: end - start, start, end })
       await new Promise((r) => setTimeout(r, 25))
     }
@@ -411,7 +580,11 @@ test('PostgreSQL restarts (pg_ctl restart -m fast) under steady calls: no 500, n
   assert.ok(during.length > 0, 'calls were under way while PostgreSQL restarted')
   // A call that meets the database away is refused in French (the API's 503), never a 500, never held.
   const wrong = sent.filter((s) => s.status !== 200 && !(s.status === 503 && s.code === 'DATABASE_UNAVAILABLE'))
-  assert.equal(wrong.map((s) => `${s.what} ${s.status} ${s.code}`), [], 'only 200 and the French 503')
+  assert.equal(
+    wrong.map((s) => `${s.what} ${s.status} ${s.code}`),
+    [],
+    'only 200 and the French 503',
+  )
   const slowest = Math.max(...sent.map((s) => s.ms))
   assert.ok(slowest < 5_000, `no call held while the database restarted (slowest: ${slowest} ms)`)
   assert.equal([ctx.instances.api1.exitCode(), ctx.instances.api2.exitCode()], [undefined, undefined], 'both processes are still running')
@@ -424,12 +597,23 @@ test('PostgreSQL restarts (pg_ctl restart -m fast) under steady calls: no 500, n
   }
   assert.equal(seen, new Set(['api1', 'api2']), 'both instances answer after the restart')
   // Every write is whole or not done: a folder whose rename answered 200 has its new name, one answered 503 its old one.
-  const folders = (await call(ctx.base, 'GET', `/api-protected/folders?domiciliationOrderId=${orderId}`, { headers: bearer, agent: ctx.agent })).json<{ id: number; name: string }[]>()
+  const folders = (
+    await call(ctx.base, 'GET', `/api-protected/folders?domiciliationOrderId=${orderId}`, { headers: bearer, agent: ctx.agent })
+  ).json<{ id: number; name: string }[]>()
   const nameOf = new Map(folders.map((f) => [f.id, f.name]))
   const writes = sent.filter((s) => s.folder)
-  assert.ok(writes.some((s) => s.status === 200), 'renames went through')
-  assert.equal(writes.filter((s) => (s.status === 200) !== (nameOf.get(s.folder!.id) === s.folder!.name)).map((s) => `${s.folder!.name} ${s.status}`), [], 'each folder has its new name exactly when its rename answered 200')
-  console.log(`  redémarrage de PostgreSQL en ${restartEnd - restartStart} ms : ${sent.length} appels, ${sent.filter((s) => s.status === 503).length} × 503, le plus lent ${slowest} ms`)
+  assert.ok(
+    writes.some((s) => s.status === 200),
+    'renames went through',
+  )
+  assert.equal(
+    writes.filter((s) => (s.status === 200) !== (nameOf.get(s.folder!.id) === s.folder!.name)).map((s) => `${s.folder!.name} ${s.status}`),
+    [],
+    'each folder has its new name exactly when its rename answered 200',
+  )
+  console.log(
+    `  redémarrage de PostgreSQL en ${restartEnd - restartStart} ms : ${sent.length} appels, ${sent.filter((s) => s.status === 503).length} × 503, le plus lent ${slowest} ms`,
+  )
 })
 
 suiteOf.run()

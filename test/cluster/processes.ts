@@ -18,25 +18,47 @@ export function freePort(): Promise<number> {
   })
 }
 
-export interface Reply { status: number; instance: string | undefined; body: Buffer; json<T = any>(): T }
+export interface Reply {
+  status: number
+  instance: string | undefined
+  body: Buffer
+  json<T = any>(): T
+}
 
-export interface CallOptions { headers?: Record<string, string>; body?: string | Buffer; agent?: Agent; localAddress?: string }
+export interface CallOptions {
+  headers?: Record<string, string>
+  body?: string | Buffer
+  agent?: Agent
+  localAddress?: string
+}
 
 /** One HTTP call; a network error rejects (the stream test counts it as a lost request). */
 export function call(base: string, method: string, path: string, options: CallOptions = {}): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(new URL(path, base), {
-      method, headers: options.headers, agent: options.agent, localAddress: options.localAddress,
-    }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (chunk: Buffer) => chunks.push(chunk))
-      res.on('error', reject)
-      res.on('end', () => {
-        const body = Buffer.concat(chunks)
-        const header = res.headers['x-instance']
-        resolve({ status: res.statusCode ?? 0, instance: Array.isArray(header) ? header[0] : header, body, json: () => JSON.parse(body.toString('utf8')) })
-      })
-    })
+    const req = httpRequest(
+      new URL(path, base),
+      {
+        method,
+        headers: options.headers,
+        agent: options.agent,
+        localAddress: options.localAddress,
+      },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        res.on('error', reject)
+        res.on('end', () => {
+          const body = Buffer.concat(chunks)
+          const header = res.headers['x-instance']
+          resolve({
+            status: res.statusCode ?? 0,
+            instance: Array.isArray(header) ? header[0] : header,
+            body,
+            json: () => JSON.parse(body.toString('utf8')),
+          })
+        })
+      },
+    )
     req.on('error', reject)
     req.setTimeout(30_000, () => req.destroy(new Error(`${method} ${path} : pas de réponse en 30 s`)))
     req.end(options.body)
@@ -57,30 +79,53 @@ export interface LiveStreamReply {
 /** A live notification stream opened as the bell opens it (token in its header), from `localAddress` if given; resolves once answered. */
 export function openLiveStream(base: string, token: string, localAddress?: string): Promise<LiveStreamReply> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(new URL('/api-protected/notifications/stream', base), { headers: { apitoken: token, accept: 'text/event-stream' }, agent: false, localAddress }, (res) => {
-      req.setTimeout(0)
-      let text = ''
-      let over = false
-      res.setEncoding('utf8')
-      res.on('data', (chunk: string) => { text += chunk })
-      res.on('error', () => {})
-      const ended = new Promise<void>((done) => {
-        const end = () => { over = true; done() }
-        res.once('end', end)
-        res.once('close', end)
-      })
-      const header = res.headers['x-instance']
-      resolve({ status: res.statusCode ?? 0, instance: Array.isArray(header) ? header[0] : header, text: () => text, ended, isEnded: () => over, close: () => req.destroy() })
-    })
+    const req = httpRequest(
+      new URL('/api-protected/notifications/stream', base),
+      { headers: { apitoken: token, accept: 'text/event-stream' }, agent: false, localAddress },
+      (res) => {
+        req.setTimeout(0)
+        let text = ''
+        let over = false
+        res.setEncoding('utf8')
+        res.on('data', (chunk: string) => {
+          text += chunk
+        })
+        res.on('error', () => {})
+        const ended = new Promise<void>((done) => {
+          const end = () => {
+            over = true
+            done()
+          }
+          res.once('end', end)
+          res.once('close', end)
+        })
+        const header = res.headers['x-instance']
+        resolve({
+          status: res.statusCode ?? 0,
+          instance: Array.isArray(header) ? header[0] : header,
+          text: () => text,
+          ended,
+          isEnded: () => over,
+          close: () => req.destroy(),
+        })
+      },
+    )
     req.on('error', reject)
     req.setTimeout(30_000, () => req.destroy(new Error('flux : pas de réponse en 30 s')))
     req.end()
   })
 }
 
-const tail = (file: string, lines = 40) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n') : '(pas de journal)')
+const tail = (file: string, lines = 40) =>
+  existsSync(file) ? readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n') : '(pas de journal)'
 
-export interface Managed { name: string; child: ChildProcess; log: string; exited: Promise<number | null>; exitCode(): number | null | undefined }
+export interface Managed {
+  name: string
+  child: ChildProcess
+  log: string
+  exited: Promise<number | null>
+  exitCode(): number | null | undefined
+}
 
 function launch(name: string, command: string, args: string[], env: NodeJS.ProcessEnv, log: string): Managed {
   const out = createWriteStream(log)
@@ -88,10 +133,12 @@ function launch(name: string, command: string, args: string[], env: NodeJS.Proce
   child.stdout!.pipe(out, { end: false })
   child.stderr!.pipe(out, { end: false })
   let code: number | null | undefined
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (c, signal) => {
-    code = c ?? (signal ? -1 : null)
-    resolve(code)
-  }))
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (c, signal) => {
+      code = c ?? (signal ? -1 : null)
+      resolve(code)
+    }),
+  )
   return { name, child, log, exited, exitCode: () => code }
 }
 
@@ -107,41 +154,62 @@ async function waitFor(what: string, managed: Managed | null, ready: () => Promi
   throw new Error(`${what} n’est pas prêt après ${timeoutMs / 1000} s.${managed ? ` Fin de son journal :\n${tail(managed.log)}` : ''}`)
 }
 
-export interface InstanceEnv { databaseUrl: string; storageDir: string; dataDir: string; authRateLimit: number }
+export interface InstanceEnv {
+  databaseUrl: string
+  storageDir: string
+  dataDir: string
+  authRateLimit: number
+}
 
 /** An API process exactly as production runs it (the Dockerfile's CMD), ready once its /health answers 200. */
 export async function startInstance(name: string, port: number, env: InstanceEnv, logDir: string): Promise<Managed> {
-  const instance = launch(name, process.execPath, ['scripts/start.mjs'], {
-    ...process.env,
-    NODE_ENV: 'production',
-    // A demonstration instance: the demo accounts, the local test payment provider and the outbox mailer (a
-    // production one without SEED_DEMO=true refuses to start without Stripe and SMTP: server/config.ts).
-    SEED_DEMO: 'true',
-    INSTANCE_NAME: name,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATABASE_URL: env.databaseUrl,
-    STORAGE_DIR: env.storageDir,
-    DATA_DIR: env.dataDir,
-    TRUST_PROXY: 'true',
-    AUTH_RATE_LIMIT: String(env.authRateLimit),
-    LOG_LEVEL: 'info',
-  }, join(logDir, `${name}.log`))
-  await waitFor(`L’instance ${name}`, instance, async () => (await call(`http://127.0.0.1:${port}`, 'GET', '/health')).status === 200, 120_000)
+  const instance = launch(
+    name,
+    process.execPath,
+    ['scripts/start.mjs'],
+    {
+      ...process.env,
+      NODE_ENV: 'production',
+      // A demonstration instance: the demo accounts, the local test payment provider and the outbox mailer (a
+      // production one without SEED_DEMO=true refuses to start without Stripe and SMTP: server/config.ts).
+      SEED_DEMO: 'true',
+      INSTANCE_NAME: name,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: env.databaseUrl,
+      STORAGE_DIR: env.storageDir,
+      DATA_DIR: env.dataDir,
+      TRUST_PROXY: 'true',
+      AUTH_RATE_LIMIT: String(env.authRateLimit),
+      LOG_LEVEL: 'info',
+    },
+    join(logDir, `${name}.log`),
+  )
+  await waitFor(
+    `L’instance ${name}`,
+    instance,
+    async () => (await call(`http://127.0.0.1:${port}`, 'GET', '/health')).status === 200,
+    120_000,
+  )
   return instance
 }
 
 export function haproxyPath(): string {
   if (process.env.HAPROXY_PATH) return process.env.HAPROXY_PATH
   for (const candidate of ['/usr/sbin/haproxy', '/usr/bin/haproxy', '/usr/local/sbin/haproxy']) if (existsSync(candidate)) return candidate
-  throw new Error('HAProxy est introuvable (/usr/sbin/haproxy) : installez le paquet Debian « haproxy » (.ci/run le fait) ou donnez HAPROXY_PATH.')
+  throw new Error(
+    'HAProxy est introuvable (/usr/sbin/haproxy) : installez le paquet Debian « haproxy » (.ci/run le fait) ou donnez HAPROXY_PATH.',
+  )
 }
 
 /** HAProxy with the repository's deploy/haproxy.cfg (the one compose.yaml mounts), its addresses from the environment; `maxconn`: HAPROXY_MAXCONN. */
 export async function startBalancer(port: number, backends: [number, number], logDir: string, maxconn?: number): Promise<Managed> {
   const config = join(root, 'deploy/haproxy.cfg')
   const env = {
-    ...process.env, BALANCER_BIND: `127.0.0.1:${port}`, API1_ADDR: `127.0.0.1:${backends[0]}`, API2_ADDR: `127.0.0.1:${backends[1]}`,
+    ...process.env,
+    BALANCER_BIND: `127.0.0.1:${port}`,
+    API1_ADDR: `127.0.0.1:${backends[0]}`,
+    API2_ADDR: `127.0.0.1:${backends[1]}`,
     ...(maxconn ? { HAPROXY_MAXCONN: String(maxconn) } : {}),
   }
   const binary = haproxyPath()
@@ -150,11 +218,16 @@ export async function startBalancer(port: number, backends: [number, number], lo
   const balancer = launch('haproxy', binary, ['-db', '-f', config], env, join(logDir, 'haproxy.log'))
   // Ready when both instances answer through it: its health checks have marked them up.
   const seen = new Set<string>()
-  await waitFor('HAProxy', balancer, async () => {
-    const reply = await call(`http://127.0.0.1:${port}`, 'GET', '/health')
-    if (reply.status === 200 && reply.instance) seen.add(reply.instance)
-    return seen.size === 2
-  }, 30_000)
+  await waitFor(
+    'HAProxy',
+    balancer,
+    async () => {
+      const reply = await call(`http://127.0.0.1:${port}`, 'GET', '/health')
+      if (reply.status === 200 && reply.instance) seen.add(reply.instance)
+      return seen.size === 2
+    },
+    30_000,
+  )
   return balancer
 }
 

@@ -18,7 +18,9 @@ import {
   weekday,
 } from '../../src/domain/dates.ts'
 
-const anyDate = fc.date({ min: new Date(Date.UTC(1990, 0, 1)), max: new Date(Date.UTC(2099, 11, 31)), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10))
+const anyDate = fc
+  .date({ min: new Date(Date.UTC(1990, 0, 1)), max: new Date(Date.UTC(2099, 11, 31)), noInvalidDate: true })
+  .map((d) => d.toISOString().slice(0, 10))
 
 const Holidays = suite('dates: Easter and the French public holidays')
 

@@ -33,7 +33,10 @@ for (const [text, date] of phrases) {
 }
 
 Phrases('a date that no phrase announces is not a deadline', () => {
-  assert.is(findDeadline('Paris, le 3 janvier 2027\n\nMadame, Monsieur,\nNous accusons réception de votre courrier du 15/12/2026.', received), null)
+  assert.is(
+    findDeadline('Paris, le 3 janvier 2027\n\nMadame, Monsieur,\nNous accusons réception de votre courrier du 15/12/2026.', received),
+    null,
+  )
   assert.is(findDeadline('Fait à Lyon le 20 février 2027. Votre contrat court jusqu’à nouvel ordre.', received), null)
   assert.is(findDeadline('', received), null)
 })
@@ -71,9 +74,15 @@ Noise('"l5" for 15, "ler" for 1er, "1O" for 10; never a day without a digit', ()
 const Amounts = suite('deadlines: the amount due')
 
 Amounts('written in the usual ways', () => {
-  assert.equal(findDeadline('Montant : 1 234,56 € à régler avant le 15 janvier 2027', received), { date: '2027-01-15', amountCents: 123456 })
+  assert.equal(findDeadline('Montant : 1 234,56 € à régler avant le 15 janvier 2027', received), {
+    date: '2027-01-15',
+    amountCents: 123456,
+  })
   assert.equal(findDeadline('À payer avant le 15/01/2027 : 1234.56 EUR', received), { date: '2027-01-15', amountCents: 123456 })
-  assert.equal(findDeadline('Date limite de paiement : 15/01/2027\nMontant à payer : 320,00 €', received), { date: '2027-01-15', amountCents: 32000 })
+  assert.equal(findDeadline('Date limite de paiement : 15/01/2027\nMontant à payer : 320,00 €', received), {
+    date: '2027-01-15',
+    amountCents: 32000,
+  })
   assert.equal(findDeadline('Échéance : 15 mars 2027. Montant à payer : 320,00', received), { date: '2027-03-15', amountCents: 32000 })
   assert.equal(findDeadline('Total 1.234,50 euros, échéance le 15/03/2027', received), { date: '2027-03-15', amountCents: 123450 })
   assert.equal(findDeadline('avant le 15/03/2027 la somme de 87 €', received), { date: '2027-03-15', amountCents: 8700 })
@@ -86,10 +95,19 @@ Amounts('none, or too far from the phrase', () => {
 })
 
 Amounts('a number beyond what an amount can be (a reference, OCR noise) is passed over', () => {
-  assert.equal(findDeadline('Montant à payer : 25 000 000,00 EUR. À régler au plus tard le 15/12/2027.', received), { date: '2027-12-15', amountCents: null })
+  assert.equal(findDeadline('Montant à payer : 25 000 000,00 EUR. À régler au plus tard le 15/12/2027.', received), {
+    date: '2027-12-15',
+    amountCents: null,
+  })
   assert.equal(findDeadline('Total 12345678901 — échéance le 15/03/2027', received), { date: '2027-03-15', amountCents: null })
-  assert.equal(findDeadline('Réf. 99999999999999999999 €, montant : 42,00 €, échéance le 15/03/2027', received), { date: '2027-03-15', amountCents: 4200 })
-  assert.equal(findDeadline('Montant : 21 474 836,47 € avant le 15/03/2027', received), { date: '2027-03-15', amountCents: MAX_AMOUNT_CENTS })
+  assert.equal(findDeadline('Réf. 99999999999999999999 €, montant : 42,00 €, échéance le 15/03/2027', received), {
+    date: '2027-03-15',
+    amountCents: 4200,
+  })
+  assert.equal(findDeadline('Montant : 21 474 836,47 € avant le 15/03/2027', received), {
+    date: '2027-03-15',
+    amountCents: MAX_AMOUNT_CENTS,
+  })
 })
 
 Amounts('the amount nearest the phrase wins', () => {
@@ -125,55 +143,109 @@ Earliest('a date without its year is the next one from the letter', () => {
 
 const Properties = suite('deadlines: properties')
 
-const PHRASES = ['avant le', 'au plus tard le', 'date limite de paiement :', 'échéance :', 'à régler avant le', "date d'exigibilité :", 'Date limite :', 'ÉCHÉANCE']
-const MONTH_NAMES = ['janvier', 'février', 'mars', 'avril', 'mai', 'juin', 'juillet', 'août', 'septembre', 'octobre', 'novembre', 'décembre']
+const PHRASES = [
+  'avant le',
+  'au plus tard le',
+  'date limite de paiement :',
+  'échéance :',
+  'à régler avant le',
+  "date d'exigibilité :",
+  'Date limite :',
+  'ÉCHÉANCE',
+]
+const MONTH_NAMES = [
+  'janvier',
+  'février',
+  'mars',
+  'avril',
+  'mai',
+  'juin',
+  'juillet',
+  'août',
+  'septembre',
+  'octobre',
+  'novembre',
+  'décembre',
+]
 const day = fc.date({ min: new Date(Date.UTC(2027, 0, 4)), max: new Date(Date.UTC(2060, 11, 31)), noInvalidDate: true })
 const iso = (d: Date) => d.toISOString().slice(0, 10)
 const formats: Array<(d: Date) => string> = [
   (d) => `${d.getUTCDate() === 1 ? '1er' : d.getUTCDate()} ${MONTH_NAMES[d.getUTCMonth()]} ${d.getUTCFullYear()}`,
   (d) => `${String(d.getUTCDate()).padStart(2, '0')}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${d.getUTCFullYear()}`,
-  (d) => `${String(d.getUTCDate()).padStart(2, '0')}.${String(d.getUTCMonth() + 1).padStart(2, '0')}.${String(d.getUTCFullYear()).slice(2)}`,
+  (d) =>
+    `${String(d.getUTCDate()).padStart(2, '0')}.${String(d.getUTCMonth() + 1).padStart(2, '0')}.${String(d.getUTCFullYear()).slice(2)}`,
 ]
-const prose = fc.constantFrom('Madame, Monsieur,', 'Nous vous remercions de votre confiance.', 'Référence : 2026-118.', 'Paris, le 3 janvier 2027', '')
+const prose = fc.constantFrom(
+  'Madame, Monsieur,',
+  'Nous vous remercions de votre confiance.',
+  'Référence : 2026-118.',
+  'Paris, le 3 janvier 2027',
+  '',
+)
 
 Properties('any formatted date after any phrase is found, whatever the prose around it', () => {
-  fc.assert(fc.property(prose, fc.constantFrom(...PHRASES), fc.constantFrom(...formats), day, prose, (before, phrase, format, date, after) => {
-    const found = findDeadline(`${before}\n${phrase} ${format(date)}.\n${after}`, received)
-    return found?.date === iso(date) && found.amountCents === null
-  }), { numRuns: 400 })
+  fc.assert(
+    fc.property(prose, fc.constantFrom(...PHRASES), fc.constantFrom(...formats), day, prose, (before, phrase, format, date, after) => {
+      const found = findDeadline(`${before}\n${phrase} ${format(date)}.\n${after}`, received)
+      return found?.date === iso(date) && found.amountCents === null
+    }),
+    { numRuns: 400 },
+  )
 })
 
 Properties('the same text without accents, in capitals or with doubled spaces gives the same deadline', () => {
-  fc.assert(fc.property(fc.constantFrom(...PHRASES), fc.constantFrom(...formats), day, (phrase, format, date) => {
-    const text = `Nous vous prions de régler ${phrase} ${format(date)} la somme de 1 234,56 €.`
-    const noisy = foldText(text).toUpperCase().replace(/ /g, '  ')
-    const expected = { date: iso(date), amountCents: 123456 }
-    assert.equal(findDeadline(text, received), expected)
-    assert.equal(findDeadline(noisy, received), expected)
-  }), { numRuns: 200 })
+  fc.assert(
+    fc.property(fc.constantFrom(...PHRASES), fc.constantFrom(...formats), day, (phrase, format, date) => {
+      const text = `Nous vous prions de régler ${phrase} ${format(date)} la somme de 1 234,56 €.`
+      const noisy = foldText(text).toUpperCase().replace(/ /g, '  ')
+      const expected = { date: iso(date), amountCents: 123456 }
+      assert.equal(findDeadline(text, received), expected)
+      assert.equal(findDeadline(noisy, received), expected)
+    }),
+    { numRuns: 200 },
+  )
 })
 
 Properties('any amount written "1 234,56 €" or "1234.56 EUR" is read to the cent', () => {
-  fc.assert(fc.property(fc.integer({ min: 1, max: 99_999_999 }), fc.boolean(), (amount, french) => {
-    const units = Math.floor(amount / 100)
-    const decimals = String(amount % 100).padStart(2, '0')
-    const written = french ? `${units.toLocaleString('fr-FR').replace(/\s/g, ' ')},${decimals} €` : `${units}.${decimals} EUR`
-    return findDeadline(`Échéance : 15/03/2027 — montant à payer : ${written}`, received)?.amountCents === amount
-  }), { numRuns: 300 })
+  fc.assert(
+    fc.property(fc.integer({ min: 1, max: 99_999_999 }), fc.boolean(), (amount, french) => {
+      const units = Math.floor(amount / 100)
+      const decimals = String(amount % 100).padStart(2, '0')
+      const written = french ? `${units.toLocaleString('fr-FR').replace(/\s/g, ' ')},${decimals} €` : `${units}.${decimals} EUR`
+      return findDeadline(`Échéance : 15/03/2027 — montant à payer : ${written}`, received)?.amountCents === amount
+    }),
+    { numRuns: 300 },
+  )
 })
 
 Properties('a text without any deadline phrase never has a deadline, whatever its dates', () => {
-  fc.assert(fc.property(fc.array(fc.tuple(prose, fc.constantFrom(...formats), day), { maxLength: 5 }), (parts) =>
-    findDeadline(parts.map(([p, f, d]) => `${p} Le ${f(d)}, nous avons reçu 120,00 €.`).join('\n'), received) === null), { numRuns: 200 })
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(prose, fc.constantFrom(...formats), day), { maxLength: 5 }),
+      (parts) => findDeadline(parts.map(([p, f, d]) => `${p} Le ${f(d)}, nous avons reçu 120,00 €.`).join('\n'), received) === null,
+    ),
+    { numRuns: 200 },
+  )
 })
 
 Properties('the deadline is the earliest of those on or after the reception', () => {
-  fc.assert(fc.property(fc.array(day, { minLength: 1, maxLength: 4 }), fc.date({ min: new Date(Date.UTC(2027, 0, 1)), max: new Date(Date.UTC(2060, 0, 1)), noInvalidDate: true }), (dates, at) => {
-    const text = dates.map((d) => `Versement avant le ${formats[1]!(d)}.`).join(' ')
-    const from = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(at)
-    const expected = dates.map(iso).filter((d) => d >= from).sort()[0] ?? null
-    return (findDeadline(text, at)?.date ?? null) === expected
-  }), { numRuns: 300 })
+  fc.assert(
+    fc.property(
+      fc.array(day, { minLength: 1, maxLength: 4 }),
+      fc.date({ min: new Date(Date.UTC(2027, 0, 1)), max: new Date(Date.UTC(2060, 0, 1)), noInvalidDate: true }),
+      (dates, at) => {
+        const text = dates.map((d) => `Versement avant le ${formats[1]!(d)}.`).join(' ')
+        const from = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(at)
+        const expected =
+          dates
+            .map(iso)
+            .filter((d) => d >= from)
+            .sort()[0] ?? null
+        return (findDeadline(text, at)?.date ?? null) === expected
+      },
+    ),
+    { numRuns: 300 },
+  )
 })
 
 Phrases.run()

@@ -20,7 +20,14 @@ const sas2026: FiscalCalendarInput = { today: '2026-03-10', legalForm: 'SAS', va
 const lines = (list: Deadline[], kind: FiscalKind) => list.filter((d) => d.kind === kind).map((d) => `${d.date} ${d.id}`)
 const byId = (list: Deadline[], id: string) => {
   const found = list.find((d) => d.id === id)
-  if (!found) throw new assert.Assertion({ message: `no deadline ${id} in ${list.map((d) => d.id).join(', ')}`, generated: false, operator: 'ok', actual: undefined, expects: id })
+  if (!found)
+    throw new assert.Assertion({
+      message: `no deadline ${id} in ${list.map((d) => d.id).join(', ')}`,
+      generated: false,
+      operator: 'ok',
+      actual: undefined,
+      expects: id,
+    })
   return found
 }
 
@@ -29,7 +36,13 @@ const Forms = suite('legal forms: tax on profits and duties')
 Forms('companies under IS by default, EURL and EI under IR, unknown forms as a company under IS', () => {
   for (const form of ['SARL', 'SAS', 'SASU', 'SA', 'SELARL']) assert.is(legalFormProfile(form).profitTax, 'is', form)
   for (const form of ['EURL', 'EI', 'EIRL', 'SNC', 'SCI']) assert.is(legalFormProfile(form).profitTax, 'ir', form)
-  assert.equal(legalFormProfile(null), { code: null, profitTax: 'is', approvesAccountsWithinSixMonths: true, filesAccounts: true, hasBeneficialOwners: true })
+  assert.equal(legalFormProfile(null), {
+    code: null,
+    profitTax: 'is',
+    approvesAccountsWithinSixMonths: true,
+    filesAccounts: true,
+    hasBeneficialOwners: true,
+  })
   assert.is(legalFormProfile('GIE').code, null)
 })
 
@@ -125,7 +138,10 @@ SimplifiedVat('a year end on 30 June: the CA12E three months after it, no calend
 
 SimplifiedVat('a year end on 29 February 2028: the CA12E on 29 May, by real date arithmetic', () => {
   const list = fiscalCalendar({ today: '2028-01-10', legalForm: 'SAS', vatRegime: 'simplifie', fiscalYearEndMonth: 2 })
-  assert.equal(lines(list, 'tva').filter((l) => l.includes('ca12e')), ['2028-05-29 tva-ca12e-2028-02', '2029-05-28 tva-ca12e-2029-02'])
+  assert.equal(
+    lines(list, 'tva').filter((l) => l.includes('ca12e')),
+    ['2028-05-29 tva-ca12e-2028-02', '2029-05-28 tva-ca12e-2029-02'],
+  )
 })
 
 SimplifiedVat('franchise en base: no VAT deadline at all', () => {
@@ -182,7 +198,20 @@ CorporateTax('30 June year end: instalments numbered from the previous year end,
 })
 
 CorporateTax('the month of the 1st instalment for each year end (the CGI annex III table)', () => {
-  const expected: Record<number, string> = { 1: '03', 2: '06', 3: '06', 4: '06', 5: '09', 6: '09', 7: '09', 8: '12', 9: '12', 10: '12', 11: '03', 12: '03' }
+  const expected: Record<number, string> = {
+    1: '03',
+    2: '06',
+    3: '06',
+    4: '06',
+    5: '09',
+    6: '09',
+    7: '09',
+    8: '12',
+    9: '12',
+    10: '12',
+    11: '03',
+    12: '03',
+  }
   for (let month = 1; month <= 12; month++) {
     const firsts = fiscalCalendar({ ...sas2026, fiscalYearEndMonth: month }).filter((d) => d.title.startsWith('1er acompte'))
     assert.equal(
@@ -291,11 +320,17 @@ Window('isPast: a deadline due today is not past, the day after it is', () => {
   assert.is(isPast(ca12, '2026-05-06'), true)
 })
 
-Window('upcomingDeadlines (the letters\' deadlines on the dashboard): from today on, soonest first, then by letter', () => {
+Window("upcomingDeadlines (the letters' deadlines on the dashboard): from today on, soonest first, then by letter", () => {
   const found = (documentId: number, date: string) => ({ documentId, date, title: `Courrier ${documentId}` })
   const all = [found(3, '2027-03-01'), found(1, '2027-01-10'), found(2, '2027-02-01'), found(4, '2027-02-01')]
-  assert.equal(upcomingDeadlines(all, '2027-02-01').map((d) => d.documentId), [2, 4, 3])
-  assert.equal(upcomingDeadlines([...all].reverse(), '2027-02-01').map((d) => d.documentId), [2, 4, 3])
+  assert.equal(
+    upcomingDeadlines(all, '2027-02-01').map((d) => d.documentId),
+    [2, 4, 3],
+  )
+  assert.equal(
+    upcomingDeadlines([...all].reverse(), '2027-02-01').map((d) => d.documentId),
+    [2, 4, 3],
+  )
   assert.equal(upcomingDeadlines(all, '2027-03-02'), [])
 })
 

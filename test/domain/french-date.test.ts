@@ -18,7 +18,7 @@ test('the first of a month is « 1er », every other day a number', () => {
   assert.is(stamp.format(new Date('2026-11-01T01:05:00Z')), '1er novembre à 01:05', 'an hour of 01 is not a day')
 })
 
-test('the server\'s documents and e-mails too (longDate, in France\'s time zone)', () => {
+test("the server's documents and e-mails too (longDate, in France's time zone)", () => {
   assert.is(longDate.format(new Date('2026-12-31T23:30:00Z')), '1er janvier 2027')
 })
 

@@ -86,7 +86,10 @@ Calendar('DTEND is the next day, across a month, a year and a 29 February', () =
 Calendar('the same deadlines give the same UIDs: a second import updates instead of doubling', () => {
   const input = { today: '2026-03-10', legalForm: 'SARL', vatRegime: 'simplifie' } as const
   const uids = (text: string) => parseIcs(text).components.map((e) => values(e, 'UID')[0])
-  assert.equal(uids(buildIcs(fiscalCalendar(input), { dtstamp })), uids(buildIcs(fiscalCalendar({ ...input, today: '2026-11-30' }), { dtstamp: new Date() })))
+  assert.equal(
+    uids(buildIcs(fiscalCalendar(input), { dtstamp })),
+    uids(buildIcs(fiscalCalendar({ ...input, today: '2026-11-30' }), { dtstamp: new Date() })),
+  )
 })
 
 Calendar('DTSTAMP is written in UTC; an invalid date or event date is refused', () => {
@@ -100,7 +103,10 @@ Calendar.run()
 const Text = suite('ics: escaping and folding')
 
 Text('TEXT escapes backslash, semicolon, comma and every kind of newline; colons stay', () => {
-  assert.is(escapeText('TVA; acomptes, solde \\ à payer\nsuite\r\nfin\rici: oui'), 'TVA\\; acomptes\\, solde \\\\ à payer\\nsuite\\nfin\\nici: oui')
+  assert.is(
+    escapeText('TVA; acomptes, solde \\ à payer\nsuite\r\nfin\rici: oui'),
+    'TVA\\; acomptes\\, solde \\\\ à payer\\nsuite\\nfin\\nici: oui',
+  )
   const title = 'Dépôt; «comptes», C:\\greffe\n2e ligne'
   const event = parseIcs(buildIcs([{ id: 'x', date: '2026-06-30', title, detail: 'a,b;c' }], { dtstamp })).components[0]!
   assert.equal(values(event, 'SUMMARY').map(unescapeText), [title])

@@ -64,7 +64,10 @@ ByForm('a sole trader: nothing dated, no beneficial owners', () => {
 })
 
 ByForm('an SNC approves its accounts but does not file them; an SCI only declares its beneficial owners', () => {
-  assert.equal(summary({ today: '2026-02-01', legalForm: 'SNC' }), ['2026-06-30 approbation-comptes-2025-12', '2027-06-30 approbation-comptes-2026-12'])
+  assert.equal(summary({ today: '2026-02-01', legalForm: 'SNC' }), [
+    '2026-06-30 approbation-comptes-2025-12',
+    '2027-06-30 approbation-comptes-2026-12',
+  ])
   assert.equal(legalDuties({ today: '2026-02-01', legalForm: 'SCI' }), { deadlines: [], standing: [BENEFICIAL_OWNERS_DUTY] })
 })
 

@@ -1,7 +1,16 @@
 import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { AMOUNT_ERRORS, fromHT, fromTTC, MAX_AMOUNT_CENTS, parseFrenchAmount, VAT_RATE_LABELS, VAT_RATES, type VatRate } from '../../src/domain/vat.ts'
+import {
+  AMOUNT_ERRORS,
+  fromHT,
+  fromTTC,
+  MAX_AMOUNT_CENTS,
+  parseFrenchAmount,
+  VAT_RATE_LABELS,
+  VAT_RATES,
+  type VatRate,
+} from '../../src/domain/vat.ts'
 
 const NNBSP = '\u202F'
 const NBSP = '\u00A0'

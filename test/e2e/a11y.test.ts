@@ -6,8 +6,18 @@ import type { Page } from 'playwright-core'
 import { pageRoutes } from '../../src/views/routes.ts'
 import {
   networkIdle,
-  chooseOrder, DESKTOP, isMobile, MOBILE, openMenu, pageTitle, portalSuite, seriousViolations, signIn, type Tab,
-  toast, type Viewport,
+  chooseOrder,
+  DESKTOP,
+  isMobile,
+  MOBILE,
+  openMenu,
+  pageTitle,
+  portalSuite,
+  seriousViolations,
+  signIn,
+  type Tab,
+  toast,
+  type Viewport,
 } from '../util/e2e.ts'
 
 // Prepared: the pages are checked with everything the demo letters bring (their images, the deadlines found in them).
@@ -39,7 +49,10 @@ A11y('the checker reports what axe-core finds serious (a button without a name)'
   await tab.page.getByRole('button', { name: 'Se connecter', exact: true }).waitFor()
   await tab.page.evaluate(() => document.querySelector('main')!.append(document.createElement('button')))
   const found = await seriousViolations(tab.page)
-  assert.ok(found.some((v) => v.startsWith('button-name (critical)')), found.join('\n'))
+  assert.ok(
+    found.some((v) => v.startsWith('button-name (critical)')),
+    found.join('\n'),
+  )
   await tab.close()
 })
 
@@ -63,7 +76,11 @@ for (const viewport of [MOBILE, DESKTOP]) {
     await page.locator('form[aria-busy="false"]').waitFor()
     await page.mouse.move(0, 0)
     await axe.check('/login, identifiants incorrects')
-    for (const [path, heading] of [['/reset-password', /mot de passe/i], ['/set-password/jeton-de-test', /mot de passe/i], ['/missing-document', 'Documents manquants']] as const) {
+    for (const [path, heading] of [
+      ['/reset-password', /mot de passe/i],
+      ['/set-password/jeton-de-test', /mot de passe/i],
+      ['/missing-document', 'Documents manquants'],
+    ] as const) {
       await page.goto(path)
       await page.getByRole('heading', { level: 1, name: heading }).waitFor()
       await axe.check(path)
@@ -139,48 +156,60 @@ for (const viewport of [MOBILE, DESKTOP]) {
   })
 }
 
-A11y('360 px: no page wider than the screen, titles never clipped, every control of the bars and dialogs (a dialog’s checkboxes too) and every link standing alone at least 44 px', async ({ portal }) => {
-  const tab = await portal.open({ viewport: MOBILE })
-  const { page } = tab
-  await signIn(page)
-  await chooseOrder(page, 'Tous')
-  await pageTitle(page, 'Tableau de bord').waitFor()
-  const problems: string[] = []
-  const measure = (where: string) => page.evaluate((where) => {
-    const found: string[] = []
-    // A phone's browser widens its layout to the widest content: the page then scrolls sideways and dialogs overflow.
-    if (document.documentElement.scrollWidth > 360) found.push(`${where}: page ${document.documentElement.scrollWidth} px wide`)
-    const h1 = document.querySelector<HTMLElement>('header h1')
-    if (h1 && h1.scrollWidth > h1.clientWidth + 1) found.push(`${where}: title clipped (${h1.scrollWidth} > ${h1.clientWidth})`)
-    const controls = [...document.querySelectorAll<HTMLElement>('header button, #contenu ~ * button, nav button, [role="dialog"] header button')]
-    const targets = document.querySelectorAll<HTMLElement>('#contenu li > a, #contenu p > a:only-child, [role="dialog"] button, [role="dialog"] label:has(> input[type="checkbox"])')
-    for (const el of [...controls, ...targets]) {
-      const box = el.getBoundingClientRect()
-      if (box.width === 0) continue
-      if (box.height < 44 || (el.tagName === 'BUTTON' && box.width < 44)) found.push(`${where}: « ${el.innerText || el.getAttribute('aria-label')} » ${Math.round(box.width)}×${Math.round(box.height)}`)
+A11y(
+  '360 px: no page wider than the screen, titles never clipped, every control of the bars and dialogs (a dialog’s checkboxes too) and every link standing alone at least 44 px',
+  async ({ portal }) => {
+    const tab = await portal.open({ viewport: MOBILE })
+    const { page } = tab
+    await signIn(page)
+    await chooseOrder(page, 'Tous')
+    await pageTitle(page, 'Tableau de bord').waitFor()
+    const problems: string[] = []
+    const measure = (where: string) =>
+      page.evaluate((where) => {
+        const found: string[] = []
+        // A phone's browser widens its layout to the widest content: the page then scrolls sideways and dialogs overflow.
+        if (document.documentElement.scrollWidth > 360) found.push(`${where}: page ${document.documentElement.scrollWidth} px wide`)
+        const h1 = document.querySelector<HTMLElement>('header h1')
+        if (h1 && h1.scrollWidth > h1.clientWidth + 1) found.push(`${where}: title clipped (${h1.scrollWidth} > ${h1.clientWidth})`)
+        const controls = [
+          ...document.querySelectorAll<HTMLElement>('header button, #contenu ~ * button, nav button, [role="dialog"] header button'),
+        ]
+        const targets = document.querySelectorAll<HTMLElement>(
+          '#contenu li > a, #contenu p > a:only-child, [role="dialog"] button, [role="dialog"] label:has(> input[type="checkbox"])',
+        )
+        for (const el of [...controls, ...targets]) {
+          const box = el.getBoundingClientRect()
+          if (box.width === 0) continue
+          if (box.height < 44 || (el.tagName === 'BUTTON' && box.width < 44))
+            found.push(`${where}: « ${el.innerText || el.getAttribute('aria-label')} » ${Math.round(box.width)}×${Math.round(box.height)}`)
+        }
+        return found
+      }, where)
+    for (const route of pageRoutes) {
+      await page.goto(route.path)
+      await pageTitle(page, route.title).waitFor()
+      await settled(page)
+      problems.push(...(await measure(route.path)))
     }
-    return found
-  }, where)
-  for (const route of pageRoutes) {
-    await page.goto(route.path)
-    await pageTitle(page, route.title).waitFor()
+    await page.goto('/souscription/mes-abonnements')
     await settled(page)
-    problems.push(...await measure(route.path))
-  }
-  await page.goto('/souscription/mes-abonnements')
-  await settled(page)
-  await page.getByRole('button', { name: /^Résilier/ }).first().click()
-  await page.getByRole('dialog').waitFor()
-  problems.push(...await measure('dialogue « Résilier la domiciliation de … »'))
-  await page.keyboard.press('Escape')
-  await page.goto('/mes-courriers/courriers')
-  await page.getByRole('listbox', { name: 'Courriers' }).getByRole('option').first().tap()
-  await page.getByRole('button', { name: 'Envoyer par e-mail' }).tap()
-  await page.getByRole('dialog', { name: 'Envoyer par e-mail' }).getByRole('checkbox').first().waitFor()
-  problems.push(...await measure('dialogue « Envoyer par e-mail »'))
-  await tab.close()
-  assert.equal(problems, [], problems.join('\n'))
-})
+    await page
+      .getByRole('button', { name: /^Résilier/ })
+      .first()
+      .click()
+    await page.getByRole('dialog').waitFor()
+    problems.push(...(await measure('dialogue « Résilier la domiciliation de … »')))
+    await page.keyboard.press('Escape')
+    await page.goto('/mes-courriers/courriers')
+    await page.getByRole('listbox', { name: 'Courriers' }).getByRole('option').first().tap()
+    await page.getByRole('button', { name: 'Envoyer par e-mail' }).tap()
+    await page.getByRole('dialog', { name: 'Envoyer par e-mail' }).getByRole('checkbox').first().waitFor()
+    problems.push(...(await measure('dialogue « Envoyer par e-mail »')))
+    await tab.close()
+    assert.equal(problems, [], problems.join('\n'))
+  },
+)
 
 A11y('360 px (touch): a toast hides no control of the bars, and its « Fermer » (44 px) or Escape dismisses it', async ({ portal }) => {
   const tab = await portal.open({ viewport: MOBILE })
@@ -199,13 +228,15 @@ A11y('360 px (touch): a toast hides no control of the bars, and its « Fermer »
   }
   await report()
   // The bars' controls, and the one the focus came back to ('Ouvrir le menu', the report having been opened from the drawer).
-  const covered = await page.evaluate(() => [...document.querySelectorAll<HTMLElement>('nav button, header button'), document.activeElement as HTMLElement]
-    .filter((el) => {
-      const box = el.getBoundingClientRect()
-      if (box.width === 0 || box.bottom < 0 || box.top > innerHeight) return false
-      return !!document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2)?.closest('[data-rht-toaster]')
-    })
-    .map((el) => el.getAttribute('aria-label') || el.innerText))
+  const covered = await page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('nav button, header button'), document.activeElement as HTMLElement]
+      .filter((el) => {
+        const box = el.getBoundingClientRect()
+        if (box.width === 0 || box.bottom < 0 || box.top > innerHeight) return false
+        return !!document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2)?.closest('[data-rht-toaster]')
+      })
+      .map((el) => el.getAttribute('aria-label') || el.innerText),
+  )
   assert.equal(covered, [], `under the toast: ${covered.join(', ')}`)
   const close = page.locator('[data-rht-toaster]').getByRole('button', { name: 'Fermer' })
   const box = (await close.boundingBox())!
@@ -219,35 +250,47 @@ A11y('360 px (touch): a toast hides no control of the bars, and its « Fermer »
 })
 
 for (const viewport of [MOBILE, DESKTOP]) {
-  A11y(`${viewport.width} px: the bell's panel opens without scrolling the page, under the bars, and closes on a tap or click outside`, async ({ portal }) => {
-    const tab = await portal.open({ viewport })
-    const { page } = tab
-    await signIn(page)
-    await chooseOrder(page, 'Boulangerie des Lilas SAS')
-    await pageTitle(page, 'Tableau de bord').waitFor()
-    await page.goto('/factures')
-    await pageTitle(page, 'Mes factures').waitFor()
-    await settled(page)
-    const bell = page.getByRole('button', { name: /^(Notifications|\d+ notifications? non lues?)$/ })
-    if (isMobile(viewport)) await bell.tap()
-    else await bell.click()
-    const panel = page.getByRole('region', { name: 'Notifications' })
-    await panel.getByRole('listitem').first().waitFor()
-    const where = await page.evaluate(() => {
-      const bell = document.querySelector('button[aria-controls="notifications"]')!.getBoundingClientRect()
-      const header = document.querySelector('header')!.getBoundingClientRect()
-      const panel = document.getElementById('notifications')!.getBoundingClientRect()
-      const atBell = document.elementFromPoint(bell.left + bell.width / 2, bell.top + bell.height / 2)
-      return { scrollY, bellShown: !!atBell?.closest('button[aria-controls="notifications"]'), headerBottom: Math.round(header.bottom), panelTop: Math.round(panel.top) }
-    })
-    assert.is(where.scrollY, 0, 'the page did not scroll')
-    assert.ok(where.bellShown, 'the bell is on screen, not under the panel')
-    if (isMobile(viewport)) assert.ok(where.panelTop >= where.headerBottom, `the panel (top ${where.panelTop}) is under the header (bottom ${where.headerBottom})`)
-    if (isMobile(viewport)) await page.touchscreen.tap(180, 700)
-    else await page.mouse.click(640, 760)
-    await panel.waitFor({ state: 'detached', timeout: 3000 })
-    await tab.close()
-  })
+  A11y(
+    `${viewport.width} px: the bell's panel opens without scrolling the page, under the bars, and closes on a tap or click outside`,
+    async ({ portal }) => {
+      const tab = await portal.open({ viewport })
+      const { page } = tab
+      await signIn(page)
+      await chooseOrder(page, 'Boulangerie des Lilas SAS')
+      await pageTitle(page, 'Tableau de bord').waitFor()
+      await page.goto('/factures')
+      await pageTitle(page, 'Mes factures').waitFor()
+      await settled(page)
+      const bell = page.getByRole('button', { name: /^(Notifications|\d+ notifications? non lues?)$/ })
+      if (isMobile(viewport)) await bell.tap()
+      else await bell.click()
+      const panel = page.getByRole('region', { name: 'Notifications' })
+      await panel.getByRole('listitem').first().waitFor()
+      const where = await page.evaluate(() => {
+        const bell = document.querySelector('button[aria-controls="notifications"]')!.getBoundingClientRect()
+        const header = document.querySelector('header')!.getBoundingClientRect()
+        const panel = document.getElementById('notifications')!.getBoundingClientRect()
+        const atBell = document.elementFromPoint(bell.left + bell.width / 2, bell.top + bell.height / 2)
+        return {
+          scrollY,
+          bellShown: !!atBell?.closest('button[aria-controls="notifications"]'),
+          headerBottom: Math.round(header.bottom),
+          panelTop: Math.round(panel.top),
+        }
+      })
+      assert.is(where.scrollY, 0, 'the page did not scroll')
+      assert.ok(where.bellShown, 'the bell is on screen, not under the panel')
+      if (isMobile(viewport))
+        assert.ok(
+          where.panelTop >= where.headerBottom,
+          `the panel (top ${where.panelTop}) is under the header (bottom ${where.headerBottom})`,
+        )
+      if (isMobile(viewport)) await page.touchscreen.tap(180, 700)
+      else await page.mouse.click(640, 760)
+      await panel.waitFor({ state: 'detached', timeout: 3000 })
+      await tab.close()
+    },
+  )
 }
 
 // Last: it adds a collaborator and a representative to the Boulangerie.
@@ -255,16 +298,27 @@ A11y('360 px: a long e-mail address wraps in the lists and their dialogs, the pa
   const email = 'comptabilite.boulangerie@example.com'
   const token = await portal.apiToken()
   const boulangerie = (await portal.orders())['Boulangerie des Lilas SAS']!
-  const post = (path: string, body: unknown) => fetch(`${portal.url}/api-protected/domiciliation-orders/${boulangerie.id}/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', apiToken: token }, body: JSON.stringify(body) })
+  const post = (path: string, body: unknown) =>
+    fetch(`${portal.url}/api-protected/domiciliation-orders/${boulangerie.id}/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', apiToken: token },
+      body: JSON.stringify(body),
+    })
   assert.is((await post('invite', { emails: [email] })).status, 200)
-  assert.is((await post('destinataire-mandataires', { firstname: 'Service', lastname: 'Comptabilité', email, phone: '06 12 34 56 78' })).status, 200)
+  assert.is(
+    (await post('destinataire-mandataires', { firstname: 'Service', lastname: 'Comptabilité', email, phone: '06 12 34 56 78' })).status,
+    200,
+  )
   const tab = await portal.open({ viewport: MOBILE })
   const { page } = tab
   await signIn(page)
   await chooseOrder(page, 'Boulangerie des Lilas SAS')
   await pageTitle(page, 'Tableau de bord').waitFor()
   const problems: string[] = []
-  for (const [path, opener] of [['/mes-collaborateurs', 'Inviter'], ['/mes-representants', 'Ajouter un représentant']] as const) {
+  for (const [path, opener] of [
+    ['/mes-collaborateurs', 'Inviter'],
+    ['/mes-representants', 'Ajouter un représentant'],
+  ] as const) {
     await page.goto(path)
     await page.getByText(email).first().waitFor()
     await settled(page)
@@ -273,7 +327,9 @@ A11y('360 px: a long e-mail address wraps in the lists and their dialogs, the pa
     await page.getByRole('button', { name: opener, exact: true }).tap()
     const dialog = page.getByRole('dialog')
     await dialog.waitFor()
-    const right = await dialog.evaluate((d) => Math.max(...[d, ...d.querySelectorAll('button, input, textarea')].map((e) => Math.round(e.getBoundingClientRect().right))))
+    const right = await dialog.evaluate((d) =>
+      Math.max(...[d, ...d.querySelectorAll('button, input, textarea')].map((e) => Math.round(e.getBoundingClientRect().right))),
+    )
     if (right > MOBILE.width) problems.push(`${path}, dialogue: reaches ${right} px`)
     await page.keyboard.press('Escape')
   }

@@ -9,7 +9,18 @@ import type { Page } from 'playwright-core'
 import { pdfText } from '../util/pdf-text.ts'
 import {
   networkIdle,
-  chooseOrder, DESKTOP, isMobile, MOBILE, openMenu, pageTitle, type Portal, portalSuite, screenshot, seriousViolations, signIn, type Viewport,
+  chooseOrder,
+  DESKTOP,
+  isMobile,
+  MOBILE,
+  openMenu,
+  pageTitle,
+  type Portal,
+  portalSuite,
+  screenshot,
+  seriousViolations,
+  signIn,
+  type Viewport,
   waitForPath,
 } from '../util/e2e.ts'
 
@@ -55,7 +66,12 @@ function journeys(label: string, viewport: Viewport) {
     await signIn(page)
     await chooseOrder(page, BOULANGERIE)
     await pageTitle(page, 'Tableau de bord').waitFor()
-    for (const [path, title] of [['/souscription/mes-abonnements', 'Mes abonnements'], ['/souscription/attestation-contrats', 'Attestation et contrats'], ['/factures', 'Mes factures'], ['/moyen-de-paiement', 'Moyen de paiement']]) {
+    for (const [path, title] of [
+      ['/souscription/mes-abonnements', 'Mes abonnements'],
+      ['/souscription/attestation-contrats', 'Attestation et contrats'],
+      ['/factures', 'Mes factures'],
+      ['/moyen-de-paiement', 'Moyen de paiement'],
+    ]) {
       await page.goto(path!)
       await pageTitle(page, title!).waitFor()
       await networkIdle(page)
@@ -64,7 +80,11 @@ function journeys(label: string, viewport: Viewport) {
     }
     await page.goto('/souscription/mes-abonnements')
     await page.getByRole('button', { name: /Ajouter une option/ }).click()
-    await page.getByRole('dialog', { name: 'Ajouter une option' }).getByRole('button', { name: /^Choisir / }).first().waitFor()
+    await page
+      .getByRole('dialog', { name: 'Ajouter une option' })
+      .getByRole('button', { name: /^Choisir / })
+      .first()
+      .waitFor()
     await check('fenêtre « Ajouter une option »')
     await page.keyboard.press('Escape')
     await page.getByRole('button', { name: /Résilier la domiciliation/ }).click()
@@ -116,7 +136,10 @@ function journeys(label: string, viewport: Viewport) {
     await options.getByText(/Réexpédition hebdomadaire du courrier/).waitFor()
     // Held on the server too: still there after a reload.
     await page.reload()
-    await page.getByRole('list', { name: `Options de ${BOULANGERIE}` }).getByText(/Réexpédition hebdomadaire du courrier/).waitFor()
+    await page
+      .getByRole('list', { name: `Options de ${BOULANGERIE}` })
+      .getByText(/Réexpédition hebdomadaire du courrier/)
+      .waitFor()
     await tab.close()
   })
 
@@ -140,7 +163,11 @@ function journeys(label: string, viewport: Viewport) {
     await row.getByText('Payée', { exact: true }).waitFor()
     assert.is(await page.getByRole('button', { name: /^Payer la facture / }).count(), 0)
     const charges = await portal.server.deps.db.selectFrom('test_charges').select('amount').execute()
-    assert.equal(charges.map((c) => c.amount), [34800], 'charged once, 348 €')
+    assert.equal(
+      charges.map((c) => c.amount),
+      [34800],
+      'charged once, 348 €',
+    )
     await goTo(page, viewport, 'Tableau de bord', '/tableau-de-bord', 'Tableau de bord')
     await page.getByRole('heading', { name: 'Bonjour Camille' }).waitFor()
     await networkIdle(page)
@@ -176,7 +203,10 @@ function journeys(label: string, viewport: Viewport) {
     const tab = await camille(portal)
     const { page } = tab
     await goTo(page, viewport, 'Attestation et contrats', '/souscription/attestation-contrats', 'Attestation et contrats')
-    await page.getByRole('region', { name: `Documents de ${BOULANGERIE}` }).getByText('27 rue des Lilas').waitFor()
+    await page
+      .getByRole('region', { name: `Documents de ${BOULANGERIE}` })
+      .getByText('27 rue des Lilas')
+      .waitFor()
     await screenshot(page, `certificate-${width}`)
     const [download] = await Promise.all([
       page.waitForEvent('download'),

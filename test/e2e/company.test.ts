@@ -8,7 +8,21 @@ import * as assert from 'uvu/assert'
 import { localIsoDate } from '../../src/domain/dates.ts'
 import { fiscalCalendar } from '../../src/domain/fiscalCalendar.ts'
 import { parseIcs, values } from '../util/ics.ts'
-import { chooseOrder, DESKTOP, isMobile, MOBILE, openMenu, pageTitle, type Portal, portalSuite, screenshot, signIn, toast, type Viewport, waitForPath } from '../util/e2e.ts'
+import {
+  chooseOrder,
+  DESKTOP,
+  isMobile,
+  MOBILE,
+  openMenu,
+  pageTitle,
+  type Portal,
+  portalSuite,
+  screenshot,
+  signIn,
+  toast,
+  type Viewport,
+  waitForPath,
+} from '../util/e2e.ts'
 
 const BOULANGERIE = 'Boulangerie des Lilas SAS'
 const EPICERIE = 'Épicerie Solène SARL'
@@ -41,36 +55,41 @@ for (const viewport of [DESKTOP, MOBILE]) {
   const C = portalSuite(`Entreprise et suivi comptable (${viewport.width} × ${viewport.height})`)
   const company = isMobile(viewport) ? EPICERIE : BOULANGERIE
 
-  C('the VAT simulator turns "100" HT at 20 % into "120,00 €"; the menu reaches Suivi comptable, then the simulator (side menu on a desktop, the group’s links atop the page on a phone)', async ({ portal }) => {
-    const tab = await signedIn(portal, viewport)
-    const { page } = tab
-    await viaMenu(page, viewport, 'Suivi comptable', '/suivi-comptable/tresorerie')
-    // The group's other pages: in the side menu on a desktop, at the top of the page on a phone (the drawer lists groups only).
-    const subPages = isMobile(viewport)
-      ? page.getByRole('navigation', { name: 'Suivi comptable : sous-rubriques' })
-      : page.getByRole('complementary', { name: 'Menu principal' }).getByRole('list', { name: 'Suivi comptable : sous-rubriques' })
-    await subPages.getByRole('link', { name: 'Simulateur de TVA', exact: true }).click()
-    await waitForPath(page, '/suivi-comptable/simulateur-tva')
-    if (isMobile(viewport)) {
-      // One row on a phone; opened at this address, it is scrolled sideways to the page shown (the group's last here).
-      const row = (await subPages.getByRole('list').boundingBox())!
-      assert.ok(row.height < 60, `one row: ${row.height} px high`)
-      await page.reload()
-      await pageTitle(page, 'Simulateur de TVA').waitFor()
-      await page.waitForFunction(() => {
-        const shown = document.querySelector('nav[aria-label="Suivi comptable : sous-rubriques"] [aria-current="page"]')!.getBoundingClientRect()
-        return shown.left >= 0 && shown.right <= window.innerWidth
-      })
-    }
-    await page.getByLabel('Montant HT (€)').fill('100')
-    const result = page.getByRole('region', { name: 'Résultat' })
-    await result.getByText('120,00 €').waitFor()
-    assert.match((await result.textContent())!, /TVA à 20 % \(taux normal\)\s*20,00\s€/)
-    await screenshot(page, shot(viewport, 'vat-simulator'))
-    await page.getByLabel('Montant HT (€)').fill('12 34')
-    await page.getByRole('alert').filter({ hasText: 'Saisissez un montant, par exemple 1 234,56.' }).waitFor()
-    await tab.close()
-  })
+  C(
+    'the VAT simulator turns "100" HT at 20 % into "120,00 €"; the menu reaches Suivi comptable, then the simulator (side menu on a desktop, the group’s links atop the page on a phone)',
+    async ({ portal }) => {
+      const tab = await signedIn(portal, viewport)
+      const { page } = tab
+      await viaMenu(page, viewport, 'Suivi comptable', '/suivi-comptable/tresorerie')
+      // The group's other pages: in the side menu on a desktop, at the top of the page on a phone (the drawer lists groups only).
+      const subPages = isMobile(viewport)
+        ? page.getByRole('navigation', { name: 'Suivi comptable : sous-rubriques' })
+        : page.getByRole('complementary', { name: 'Menu principal' }).getByRole('list', { name: 'Suivi comptable : sous-rubriques' })
+      await subPages.getByRole('link', { name: 'Simulateur de TVA', exact: true }).click()
+      await waitForPath(page, '/suivi-comptable/simulateur-tva')
+      if (isMobile(viewport)) {
+        // One row on a phone; opened at this address, it is scrolled sideways to the page shown (the group's last here).
+        const row = (await subPages.getByRole('list').boundingBox())!
+        assert.ok(row.height < 60, `one row: ${row.height} px high`)
+        await page.reload()
+        await pageTitle(page, 'Simulateur de TVA').waitFor()
+        await page.waitForFunction(() => {
+          const shown = document
+            .querySelector('nav[aria-label="Suivi comptable : sous-rubriques"] [aria-current="page"]')!
+            .getBoundingClientRect()
+          return shown.left >= 0 && shown.right <= window.innerWidth
+        })
+      }
+      await page.getByLabel('Montant HT (€)').fill('100')
+      const result = page.getByRole('region', { name: 'Résultat' })
+      await result.getByText('120,00 €').waitFor()
+      assert.match((await result.textContent())!, /TVA à 20 % \(taux normal\)\s*20,00\s€/)
+      await screenshot(page, shot(viewport, 'vat-simulator'))
+      await page.getByLabel('Montant HT (€)').fill('12 34')
+      await page.getByRole('alert').filter({ hasText: 'Saisissez un montant, par exemple 1 234,56.' }).waitFor()
+      await tab.close()
+    },
+  )
 
   C('the fiscal calendar shows the CFE on 15 December and "Ajouter à mon agenda" downloads an .ics that parses', async ({ portal }) => {
     const tab = await signedIn(portal, viewport)
@@ -90,7 +109,10 @@ for (const viewport of [DESKTOP, MOBILE]) {
     assert.match((await cfe.textContent())!, cfeDate.endsWith('-12-15') ? `15 décembre ${thisYear}` : `Reportée du 15 décembre ${thisYear}`)
     await page.locator('[data-next="true"]').waitFor()
     await screenshot(page, shot(viewport, 'fiscal-calendar'))
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /^Ajouter à mon agenda/ }).click()])
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: /^Ajouter à mon agenda/ }).click(),
+    ])
     assert.match(download.suggestedFilename(), /^calendrier-fiscal-.*\.ics$/)
     const calendar = parseIcs(await (await download.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString('utf8')))
     const events = calendar.components.filter((c) => c.name === 'VEVENT')
@@ -117,7 +139,13 @@ for (const viewport of [DESKTOP, MOBILE]) {
       await bookings.first().waitFor()
       assert.match((await bookings.first().textContent())!, /Salle Haussmann.*À venir/)
       await screenshot(page, shot(viewport, 'meetings'))
-      const [invoice] = await Promise.all([page.waitForEvent('download'), bookings.first().getByRole('button', { name: /^Télécharger la facture/ }).click()])
+      const [invoice] = await Promise.all([
+        page.waitForEvent('download'),
+        bookings
+          .first()
+          .getByRole('button', { name: /^Télécharger la facture/ })
+          .click(),
+      ])
       assert.match(invoice.suggestedFilename(), /^facture-FA-\d{4}-823R\d\d\.pdf$/)
       await viaMenu(page, viewport, 'Formalités', '/formalites')
       await page.getByRole('listitem', { name: 'Modification du capital : Terminée' }).waitFor()
@@ -145,7 +173,9 @@ for (const viewport of [DESKTOP, MOBILE]) {
     await toast(page, 'Votre intérêt pour Qonto est transmis').waitFor()
     if (isMobile(viewport)) {
       // On a phone a tap on the toast's text dismisses it (it covers the bottom of the page).
-      await toast(page, 'Votre intérêt pour Qonto est transmis').getByText(/^Votre intérêt/).click()
+      await toast(page, 'Votre intérêt pour Qonto est transmis')
+        .getByText(/^Votre intérêt/)
+        .click()
       await toast(page, 'Votre intérêt pour Qonto est transmis').waitFor({ state: 'detached', timeout: 3000 })
     } else {
       // On a desktop it shows below the header: the page's title, the Domiciliation choice and the bell stay in view.
@@ -166,7 +196,10 @@ for (const viewport of [DESKTOP, MOBILE]) {
     const { page } = tab
     await viaMenu(page, viewport, 'Formalités juridiques', '/formalites-juridique')
     await page.getByRole('heading', { name: 'Formalités juridiques', level: 1 }).waitFor()
-    await page.getByRole('region', { name: 'Création de société' }).getByText('Votre société est déjà immatriculée', { exact: false }).waitFor()
+    await page
+      .getByRole('region', { name: 'Création de société' })
+      .getByText('Votre société est déjà immatriculée', { exact: false })
+      .waitFor()
     await screenshot(page, shot(viewport, 'legal-catalogue'))
     await page.getByRole('button', { name: 'Commander : Transfert de siège social' }).click()
     const dialog = page.getByRole('dialog', { name: 'Commander : Transfert de siège social' })
@@ -178,8 +211,13 @@ for (const viewport of [DESKTOP, MOBILE]) {
     await row.getByText('Vos précisions : Transfert depuis Lyon au 1er du mois prochain.').waitFor()
     await page.reload()
     await row.waitFor()
-    const stored = await portal.server.deps.db.selectFrom('legal_submissions').innerJoin('orders', 'orders.id', 'legal_submissions.order_id')
-      .select(['legal_submissions.kind', 'legal_submissions.status']).where('orders.raison_sociale', '=', company).where('legal_submissions.kind', '=', 'transfert-siege').execute()
+    const stored = await portal.server.deps.db
+      .selectFrom('legal_submissions')
+      .innerJoin('orders', 'orders.id', 'legal_submissions.order_id')
+      .select(['legal_submissions.kind', 'legal_submissions.status'])
+      .where('orders.raison_sociale', '=', company)
+      .where('legal_submissions.kind', '=', 'transfert-siege')
+      .execute()
     assert.equal(stored, [{ kind: 'transfert-siege', status: 'Reçue' }])
     await tab.close()
   })

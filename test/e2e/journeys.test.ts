@@ -4,8 +4,22 @@
 import * as assert from 'uvu/assert'
 import type { Page } from 'playwright-core'
 import {
-  BRAND_NAME, chooseOrder, DESKTOP, isMobile, MOBILE, openMenu, orderButton, pageTitle, type Portal, portalSuite, samplePdf, screenshot,
-  signIn, toast, type Viewport, waitForPath,
+  BRAND_NAME,
+  chooseOrder,
+  DESKTOP,
+  isMobile,
+  MOBILE,
+  openMenu,
+  orderButton,
+  pageTitle,
+  type Portal,
+  portalSuite,
+  samplePdf,
+  screenshot,
+  signIn,
+  toast,
+  type Viewport,
+  waitForPath,
 } from '../util/e2e.ts'
 
 const ATELIER = 'Atelier Lumière SARL'
@@ -16,7 +30,8 @@ const CAMILLE_ORDERS = [ATELIER, BOULANGERIE, STUDIO, HORIZON]
 
 const frenchDate = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric' })
 const kbisBanner = (page: Page) => page.getByRole('region', { name: 'Justificatif d’immatriculation' })
-const collaborators = (page: Page) => page.getByRole('complementary', { name: 'Menu principal' }).getByRole('link', { name: 'Mes collaborateurs' })
+const collaborators = (page: Page) =>
+  page.getByRole('complementary', { name: 'Menu principal' }).getByRole('link', { name: 'Mes collaborateurs' })
 const problemDialog = (page: Page) => page.getByRole('dialog', { name: 'Signaler un problème' })
 
 async function dashboard(page: Page) {
@@ -134,7 +149,12 @@ function journeys(label: string, viewport: Viewport) {
       await openMenu(page, viewport)
       await screenshot(page, 'menu-mobile')
     }
-    const redirects = { '/': '/tableau-de-bord', '/mes-courriers': '/mes-courriers/courriers', '/souscription': '/souscription/mes-abonnements', '/suivi-comptable': '/suivi-comptable/tresorerie' }
+    const redirects = {
+      '/': '/tableau-de-bord',
+      '/mes-courriers': '/mes-courriers/courriers',
+      '/souscription': '/souscription/mes-abonnements',
+      '/suivi-comptable': '/suivi-comptable/tresorerie',
+    }
     for (const [from, to] of Object.entries(redirects)) {
       await page.goto(from)
       await waitForPath(page, to)
@@ -173,7 +193,10 @@ function journeys(label: string, viewport: Viewport) {
     await toast(page, 'Votre demande est envoyé, nous revenons vers vous au plus vite').waitFor()
     await problemDialog(page).waitFor({ state: 'hidden' })
     assert.is(sends.length, 1)
-    assert.equal(await reports(), [...before, { order_id: orders[BOULANGERIE]!.id, message: 'Le scan de mon dernier courrier est illisible.' }])
+    assert.equal(await reports(), [
+      ...before,
+      { order_id: orders[BOULANGERIE]!.id, message: 'Le scan de mon dernier courrier est illisible.' },
+    ])
     await openProblem(page, viewport)
     assert.is(await box.inputValue(), '', 'the box is emptied once sent')
     await tab.close()
@@ -227,14 +250,16 @@ function journeys(label: string, viewport: Viewport) {
   })
 
   // Last: the upload changes the order that the journeys above start from.
-  J("Kbis: a non-PDF is refused; a PDF is filed, the banner disappears and stays gone after a reload", async ({ portal }) => {
+  J('Kbis: a non-PDF is refused; a PDF is filed, the banner disappears and stays gone after a reload', async ({ portal }) => {
     const { tab, page } = await camilleChose(portal, ATELIER)
     const uploads: string[] = []
     page.on('request', (r) => r.method() === 'PUT' && r.url().includes('/api-protected/contracts/') && uploads.push(r.url()))
     await dashboard(page)
     const dialog = page.getByRole('dialog', { name: 'Déposer mon justificatif' })
 
-    await kbisBanner(page).getByRole('button', { name: `J'ai mon justificatif d'immatriculation chez ${BRAND_NAME}` }).click()
+    await kbisBanner(page)
+      .getByRole('button', { name: `J'ai mon justificatif d'immatriculation chez ${BRAND_NAME}` })
+      .click()
     await dialog.getByRole('button', { name: 'Non' }).click()
     await dialog.waitFor({ state: 'hidden' })
 

@@ -7,7 +7,6 @@ import { DESKTOP, isMobile, MOBILE, openLetters, portalSuite, screenshot, type V
 
 const GREFFE = 'Greffe du tribunal de commerce de Paris'
 
-
 const Images = portalSuite('Mes courriers without a PDF viewer', { prepared: true })
 
 for (const viewport of [MOBILE, DESKTOP] as Viewport[]) {
@@ -18,14 +17,16 @@ for (const viewport of [MOBILE, DESKTOP] as Viewport[]) {
     await page.addInitScript({ content: "Object.defineProperty(Navigator.prototype, 'pdfViewerEnabled', { get: () => false })" })
     // Every height page 1's frame takes, frame by frame: its image, until decoded, must keep the
     // sheet's height, or page 2 jumps up into view for a frame and is fetched (a flake seen in CI).
-    await page.addInitScript({ content: `window.__page1Heights = [];
+    await page.addInitScript({
+      content: `window.__page1Heights = [];
       const sizes = new ResizeObserver((entries) => {
         for (const entry of entries) if (entry.target.isConnected) window.__page1Heights.push(Math.round(entry.contentRect.height));
       });
       const seen = new WeakSet();
       new MutationObserver(() => {
         for (const figure of document.querySelectorAll('figure[data-page="1"]')) if (!seen.has(figure)) { seen.add(figure); sizes.observe(figure); }
-      }).observe(document, { childList: true, subtree: true });` })
+      }).observe(document, { childList: true, subtree: true });`,
+    })
     const pageCalls: string[] = []
     page.on('request', (request) => {
       if (/\/documents\/\d+\/pages\/\d+$/.test(request.url())) pageCalls.push(request.url())
@@ -40,7 +41,10 @@ for (const viewport of [MOBILE, DESKTOP] as Viewport[]) {
     await first.waitFor()
     assert.match((await first.getAttribute('src'))!, /^blob:http:\/\/127\.0\.0\.1:\d+\//)
     // The image was drawn: the browser decoded it, about as wide as the server renders it.
-    await page.waitForFunction((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 1000, await first.elementHandle())
+    await page.waitForFunction(
+      (img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 1000,
+      await first.elementHandle(),
+    )
     assert.ok(await viewer.getByText('Page 1 sur 2', { exact: true }).isVisible())
     assert.ok(await viewer.getByText('Page 2 sur 2', { exact: true }).count())
     // Fetched with the token in a header, never in the address.
@@ -59,9 +63,15 @@ for (const viewport of [MOBILE, DESKTOP] as Viewport[]) {
     const width = async () => (await first.boundingBox())!.width
     const before = await width()
     await viewer.getByRole('button', { name: 'Zoom +' }).click()
-    await page.waitForFunction(([img, w]) => (img as HTMLElement).getBoundingClientRect().width > (w as number) * 1.4, [await first.elementHandle(), before] as const)
+    await page.waitForFunction(([img, w]) => (img as HTMLElement).getBoundingClientRect().width > (w as number) * 1.4, [
+      await first.elementHandle(),
+      before,
+    ] as const)
     await viewer.getByRole('button', { name: 'Zoom −' }).click()
-    await page.waitForFunction(([img, w]) => Math.abs((img as HTMLElement).getBoundingClientRect().width - (w as number)) < 2, [await first.elementHandle(), before] as const)
+    await page.waitForFunction(([img, w]) => Math.abs((img as HTMLElement).getBoundingClientRect().width - (w as number)) < 2, [
+      await first.elementHandle(),
+      before,
+    ] as const)
     const download = viewer.getByRole('link', { name: 'Télécharger' })
     await page.waitForFunction((a) => (a as HTMLAnchorElement).href.startsWith('blob:'), await download.elementHandle())
     await viewer.getByRole('heading', { name: GREFFE }).scrollIntoViewIfNeeded()

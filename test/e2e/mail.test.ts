@@ -11,11 +11,22 @@ import { promisify } from 'node:util'
 import type { Page } from 'playwright-core'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { DESKTOP, isMobile, MOBILE, networkIdle, openLetters, portalSuite, ROOT, samplePdf, screenshot, startPortal, type Viewport } from '../util/e2e.ts'
+import {
+  DESKTOP,
+  isMobile,
+  MOBILE,
+  networkIdle,
+  openLetters,
+  portalSuite,
+  ROOT,
+  samplePdf,
+  screenshot,
+  startPortal,
+  type Viewport,
+} from '../util/e2e.ts'
 
 const BOULANGERIE = 'Boulangerie des Lilas SAS'
 const letters = (page: Page) => page.getByRole('listbox', { name: 'Courriers' }).getByRole('option')
-
 
 const Mail = suite<{ dir: string }>('Mes courriers in Chromium')
 Mail.before(async (ctx) => {
@@ -44,7 +55,10 @@ for (const viewport of [DESKTOP, MOBILE] as Viewport[]) {
       assert.ok(await viewer.getByRole('link', { name: 'Télécharger' }).isVisible())
       await screenshot(page, `letters-${viewport === MOBILE ? 'mobile' : 'desktop'}`)
       if (viewport === MOBILE) await viewer.getByRole('button', { name: '← Retour à la liste' }).click()
-      await page.waitForFunction((index) => document.querySelectorAll('[role="option"]')[index]?.getAttribute('data-unread') === 'false', id)
+      await page.waitForFunction(
+        (index) => document.querySelectorAll('[role="option"]')[index]?.getAttribute('data-unread') === 'false',
+        id,
+      )
       // Read on the server too: it stays read after a reload.
       await page.reload()
       await letters(page).first().waitFor()
@@ -70,8 +84,11 @@ Mail('a letter added with npm run ingest appears after a reload', async (ctx) =>
 
   const pdf = join(ctx.dir, 'scan.pdf')
   await writeFile(pdf, await samplePdf())
-  const { stdout } = await promisify(execFile)('npm', ['run', '--silent', 'ingest', '--', '--order', String(orderId), '--sender', 'Préfecture de police', '--kind', 'recommandé', pdf],
-    { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, STORAGE_DIR: storageDir, LOG_LEVEL: 'silent' } })
+  const { stdout } = await promisify(execFile)(
+    'npm',
+    ['run', '--silent', 'ingest', '--', '--order', String(orderId), '--sender', 'Préfecture de police', '--kind', 'recommandé', pdf],
+    { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, STORAGE_DIR: storageDir, LOG_LEVEL: 'silent' } },
+  )
   assert.match(stdout, 'Courrier n° ')
 
   portal = await startPortal({ config })
@@ -105,7 +122,7 @@ for (const viewport of [MOBILE, DESKTOP] as Viewport[]) {
     await page.getByLabel('Adresse de votre boîte comptable (Dext)').fill(to)
     const invoices = page.getByRole('group', { name: 'Factures' }).getByRole('checkbox')
     const letterBoxes = page.getByRole('group', { name: 'Courriers' }).getByRole('checkbox')
-    assert.ok(await letterBoxes.count() > 20, 'the bakery has many letters')
+    assert.ok((await letterBoxes.count()) > 20, 'the bakery has many letters')
     await invoices.first().check()
     const last = letterBoxes.last()
     const send = page.getByRole('button', { name: 'Envoyer 1 pièce à ma comptabilité' })
@@ -120,33 +137,57 @@ for (const viewport of [MOBILE, DESKTOP] as Viewport[]) {
           const focused = document.activeElement as HTMLElement
           const { left, top, width, height } = focused.getBoundingClientRect()
           const bar = document.querySelector('button[type="submit"]')!.parentElement!.getBoundingClientRect()
-          const row = focused.matches('input[type="checkbox"]') ? focused.closest('label')! : focused.matches('fieldset button') ? focused : null
-          return row !== null && document.elementFromPoint(left + width / 2, top + height / 2) === focused && row.getBoundingClientRect().bottom <= bar.top
+          const row = focused.matches('input[type="checkbox"]')
+            ? focused.closest('label')!
+            : focused.matches('fieldset button')
+              ? focused
+              : null
+          return (
+            row !== null &&
+            document.elementFromPoint(left + width / 2, top + height / 2) === focused &&
+            row.getBoundingClientRect().bottom <= bar.top
+          )
         })
-        assert.ok(seen, `l’élément n° ${i + 1} atteint par Tab (une case ou « Tout sélectionner ») est visible, sa ligne entière au-dessus du bouton`)
+        assert.ok(
+          seen,
+          `l’élément n° ${i + 1} atteint par Tab (une case ou « Tout sélectionner ») est visible, sa ligne entière au-dessus du bouton`,
+        )
         const button = (await send.boundingBox())!
         assert.ok(button.y >= 0 && button.y + button.height <= viewport.height, `le bouton reste à l’écran (élément n° ${i + 1})`)
       }
       assert.ok(await last.evaluate((box) => box === document.activeElement))
       // No box scrolling inside the page: the letters' list is as tall as its letters.
-      assert.ok(await page.getByRole('group', { name: 'Courriers' }).evaluate((list) => [list, ...list.querySelectorAll('div')].every((box) => box.scrollHeight <= box.clientHeight + 1)))
+      assert.ok(
+        await page
+          .getByRole('group', { name: 'Courriers' })
+          .evaluate((list) => [list, ...list.querySelectorAll('div')].every((box) => box.scrollHeight <= box.clientHeight + 1)),
+      )
       await page.keyboard.press('Space')
     } else {
       // On a desktop the two lists sit side by side, each scrolling in its own box under its legend (never over it).
       const box = page.getByRole('group', { name: 'Courriers' }).locator('> div')
       assert.ok(await box.evaluate((items) => items.scrollHeight > items.clientHeight))
-      await box.evaluate((items) => { items.scrollTop = 200 })
-      assert.ok(await page.getByRole('group', { name: 'Courriers' }).evaluate((list) => {
-        const legend = list.querySelector('legend')!.getBoundingClientRect()
-        return document.elementFromPoint(legend.left + 5, legend.top + legend.height / 2) === list.querySelector('legend')
-      }), 'la légende « Courriers » reste lisible quand sa liste défile')
+      await box.evaluate((items) => {
+        items.scrollTop = 200
+      })
+      assert.ok(
+        await page.getByRole('group', { name: 'Courriers' }).evaluate((list) => {
+          const legend = list.querySelector('legend')!.getBoundingClientRect()
+          return document.elementFromPoint(legend.left + 5, legend.top + legend.height / 2) === list.querySelector('legend')
+        }),
+        'la légende « Courriers » reste lisible quand sa liste défile',
+      )
       await last.check()
     }
     assert.ok(await last.isChecked())
     await screenshot(page, `accounting-export-${isMobile(viewport) ? 'mobile' : 'desktop'}`)
     await page.getByRole('button', { name: 'Envoyer 2 pièces à ma comptabilité' }).click()
     await page.getByText(`2 pièces envoyées à ${to}.`).waitFor()
-    const mail = await portal.server.deps.db.selectFrom('outbox').select(['attachments']).where('to_address', '=', to).executeTakeFirstOrThrow()
+    const mail = await portal.server.deps.db
+      .selectFrom('outbox')
+      .select(['attachments'])
+      .where('to_address', '=', to)
+      .executeTakeFirstOrThrow()
     assert.is((mail.attachments as string[]).length, 2)
     await tab.close()
   })

@@ -5,15 +5,28 @@
 import type { Page } from 'playwright-core'
 import * as assert from 'uvu/assert'
 import { menu, pageRoutes, routeByPath } from '../../src/views/routes.ts'
-import { chooseOrder, DESKTOP, isMobile, MOBILE, networkIdle, openMenu, pageTitle, portalSuite, signIn, type Viewport } from '../util/e2e.ts'
+import {
+  chooseOrder,
+  DESKTOP,
+  isMobile,
+  MOBILE,
+  networkIdle,
+  openMenu,
+  pageTitle,
+  portalSuite,
+  signIn,
+  type Viewport,
+} from '../util/e2e.ts'
 
 const Navigation = portalSuite('Navigation in Chromium: every page reached by clicks')
 
 /** Where the portal's visible links lead: page routes and menu groups only (not files, not the API). */
 function visibleLinks(page: Page): Promise<string[]> {
-  return page.evaluate(() => [...document.querySelectorAll<HTMLAnchorElement>('a[href]')]
-    .filter((a) => a.checkVisibility({ visibilityProperty: true }) && !a.closest('[inert]') && new URL(a.href).origin === location.origin)
-    .map((a) => new URL(a.href).pathname))
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLAnchorElement>('a[href]')]
+      .filter((a) => a.checkVisibility({ visibilityProperty: true }) && !a.closest('[inert]') && new URL(a.href).origin === location.origin)
+      .map((a) => new URL(a.href).pathname),
+  )
 }
 
 const followed = (path: string) => routeByPath(path) !== undefined || menu.some((item) => item.to === path)
@@ -36,7 +49,7 @@ async function reachedByClicks(page: Page, viewport: Viewport): Promise<Set<stri
     const links = await visibleLinks(page)
     if (isMobile(viewport)) {
       await openMenu(page, viewport)
-      links.push(...await visibleLinks(page))
+      links.push(...(await visibleLinks(page)))
     }
     for (const link of links) {
       if (followed(link) && !tried.has(link)) {
@@ -48,7 +61,11 @@ async function reachedByClicks(page: Page, viewport: Viewport): Promise<Set<stri
   return reached
 }
 
-for (const [label, viewport, collapsed] of [['360 px', MOBILE, false], ['1280 px, menu expanded', DESKTOP, false], ['1280 px, menu collapsed', DESKTOP, true]] as const) {
+for (const [label, viewport, collapsed] of [
+  ['360 px', MOBILE, false],
+  ['1280 px, menu expanded', DESKTOP, false],
+  ['1280 px, menu collapsed', DESKTOP, true],
+] as const) {
   Navigation(`${label}: every page of the portal is linked from what the customer sees`, async ({ portal }) => {
     const tab = await portal.open({ viewport })
     const { page } = tab

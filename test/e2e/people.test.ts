@@ -8,7 +8,17 @@ import type { Page } from 'playwright-core'
 import * as assert from 'uvu/assert'
 import { suite } from 'uvu'
 import {
-  chooseOrder, DEMO_PASSWORD, DESKTOP, MOBILE, pageTitle, type Portal, screenshot, signIn, startPortal, toast, type Viewport,
+  chooseOrder,
+  DEMO_PASSWORD,
+  DESKTOP,
+  MOBILE,
+  pageTitle,
+  type Portal,
+  screenshot,
+  signIn,
+  startPortal,
+  toast,
+  type Viewport,
 } from '../util/e2e.ts'
 
 const BOULANGERIE = 'Boulangerie des Lilas SAS'
@@ -26,7 +36,12 @@ async function openAs(portal: Portal, viewport: Viewport, path: string, email = 
 /** The newest outbox e-mail to this address, and the link it carries. */
 async function outboxLink(portal: Portal, to: string): Promise<string> {
   for (let tries = 0; tries < 50; tries++) {
-    const mail = await portal.server.deps.db.selectFrom('outbox').select('text').where('to_address', '=', to).orderBy('id', 'desc').executeTakeFirst()
+    const mail = await portal.server.deps.db
+      .selectFrom('outbox')
+      .select('text')
+      .where('to_address', '=', to)
+      .orderBy('id', 'desc')
+      .executeTakeFirst()
     const link = mail?.text.match(/https?:\/\/\S+\/invitation\/[\w-]+/)?.[0]
     if (link) return link
     await new Promise((resolve) => setTimeout(resolve, 100))
@@ -48,7 +63,14 @@ People('1280 px: she registers a passkey with the virtual authenticator, then si
   const cdp = await page.context().newCDPSession(page)
   await cdp.send('WebAuthn.enable')
   await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   })
   await page.getByRole('button', { name: 'Ajouter une clé d’accès' }).click()
   await toast(page, 'La clé d’accès a été ajoutée').waitFor()
@@ -89,7 +111,10 @@ for (const viewport of [DESKTOP, MOBILE]) {
     await added.waitFor({ state: 'detached' })
     await shot(page, 'representants', viewport)
     await page.getByRole('button', { name: `Retirer ${name} Durand` }).click()
-    await page.getByRole('dialog', { name: `Retirer ${name} Durand ?` }).getByRole('button', { name: 'Retirer le représentant' }).click()
+    await page
+      .getByRole('dialog', { name: `Retirer ${name} Durand ?` })
+      .getByRole('button', { name: 'Retirer le représentant' })
+      .click()
     await list.getByText(`${name} Durand`).waitFor({ state: 'detached' })
     await page.reload()
     await list.getByText('Léa Fontaine').waitFor()
@@ -98,64 +123,70 @@ for (const viewport of [DESKTOP, MOBILE]) {
   })
 }
 
-People('she invites two collaborators; one follows the link, creates an account and sees the order; removed, they lose access', async ({ portal }) => {
-  const tab = await openAs(portal, DESKTOP, '/mes-collaborateurs')
-  const { page } = tab
-  await page.getByRole('list', { name: 'Collaborateurs' }).getByText('Julien Moreau').waitFor()
-  await page.getByRole('button', { name: 'Inviter', exact: true }).click()
-  const dialog = page.getByRole('dialog', { name: 'Inviter des collaborateurs' })
-  await dialog.getByLabel('Adresses e-mail').fill('nina.roussel@example.com, pas-une-adresse')
-  await dialog.getByRole('button', { name: 'Envoyer les invitations' }).click()
-  await dialog.getByText('Cette adresse n’est pas valide : pas-une-adresse. Corrigez-la puis réessayez.').waitFor()
-  await dialog.getByLabel('Adresses e-mail').fill('nina.roussel@example.com\nmarc.petit@example.com')
-  await dialog.getByRole('button', { name: 'Envoyer les invitations' }).click()
-  await toast(page, '2 invitations envoyées.').waitFor()
-  const list = page.getByRole('list', { name: 'Collaborateurs' })
-  await list.getByText('nina.roussel@example.com').waitFor()
-  await shot(page, 'collaborateurs', DESKTOP)
+People(
+  'she invites two collaborators; one follows the link, creates an account and sees the order; removed, they lose access',
+  async ({ portal }) => {
+    const tab = await openAs(portal, DESKTOP, '/mes-collaborateurs')
+    const { page } = tab
+    await page.getByRole('list', { name: 'Collaborateurs' }).getByText('Julien Moreau').waitFor()
+    await page.getByRole('button', { name: 'Inviter', exact: true }).click()
+    const dialog = page.getByRole('dialog', { name: 'Inviter des collaborateurs' })
+    await dialog.getByLabel('Adresses e-mail').fill('nina.roussel@example.com, pas-une-adresse')
+    await dialog.getByRole('button', { name: 'Envoyer les invitations' }).click()
+    await dialog.getByText('Cette adresse n’est pas valide : pas-une-adresse. Corrigez-la puis réessayez.').waitFor()
+    await dialog.getByLabel('Adresses e-mail').fill('nina.roussel@example.com\nmarc.petit@example.com')
+    await dialog.getByRole('button', { name: 'Envoyer les invitations' }).click()
+    await toast(page, '2 invitations envoyées.').waitFor()
+    const list = page.getByRole('list', { name: 'Collaborateurs' })
+    await list.getByText('nina.roussel@example.com').waitFor()
+    await shot(page, 'collaborateurs', DESKTOP)
 
-  // Nina opens the link on her phone: a new address, so first name, last name and a password.
-  const link = await outboxLink(portal, 'nina.roussel@example.com')
-  assert.ok(link.startsWith(`${portal.url}/invitation/`), link)
-  const nina = await portal.open({ viewport: MOBILE })
-  await nina.page.goto(link)
-  await nina.page.getByText(/Camille Martin vous invite à consulter le courrier et les colis de/).waitFor()
-  await nina.page.getByLabel('Prénom').fill('Nina')
-  await nina.page.getByLabel('Nom', { exact: true }).fill('Roussel')
-  await nina.page.getByLabel('Mot de passe', { exact: true }).fill('azerty123456')
-  await nina.page.getByText('pas un mot de passe courant').waitFor()
-  await nina.page.getByLabel('Mot de passe', { exact: true }).fill('des lilas en hiver')
-  await nina.page.getByLabel('Confirmez le mot de passe').fill('des lilas en hiver')
-  await shot(nina.page, 'invitation', MOBILE)
-  await nina.page.getByRole('button', { name: 'Créer mon accès et accepter' }).click()
-  await pageTitle(nina.page, 'Tableau de bord').waitFor()
-  await nina.page.getByText(BOULANGERIE).first().waitFor()
-  await nina.page.goto('/mes-courriers/courriers')
-  await nina.page.getByRole('listbox', { name: 'Courriers' }).getByRole('option').first().waitFor()
+    // Nina opens the link on her phone: a new address, so first name, last name and a password.
+    const link = await outboxLink(portal, 'nina.roussel@example.com')
+    assert.ok(link.startsWith(`${portal.url}/invitation/`), link)
+    const nina = await portal.open({ viewport: MOBILE })
+    await nina.page.goto(link)
+    await nina.page.getByText(/Camille Martin vous invite à consulter le courrier et les colis de/).waitFor()
+    await nina.page.getByLabel('Prénom').fill('Nina')
+    await nina.page.getByLabel('Nom', { exact: true }).fill('Roussel')
+    await nina.page.getByLabel('Mot de passe', { exact: true }).fill('azerty123456')
+    await nina.page.getByText('pas un mot de passe courant').waitFor()
+    await nina.page.getByLabel('Mot de passe', { exact: true }).fill('des lilas en hiver')
+    await nina.page.getByLabel('Confirmez le mot de passe').fill('des lilas en hiver')
+    await shot(nina.page, 'invitation', MOBILE)
+    await nina.page.getByRole('button', { name: 'Créer mon accès et accepter' }).click()
+    await pageTitle(nina.page, 'Tableau de bord').waitFor()
+    await nina.page.getByText(BOULANGERIE).first().waitFor()
+    await nina.page.goto('/mes-courriers/courriers')
+    await nina.page.getByRole('listbox', { name: 'Courriers' }).getByRole('option').first().waitFor()
 
-  // Camille sees her active; removes her; Nina's next call on the order is refused.
-  await page.reload()
-  await list.getByText('Nina Roussel').waitFor()
-  await page.getByRole('button', { name: 'Retirer nina.roussel@example.com' }).click()
-  await page.getByRole('dialog', { name: 'Retirer nina.roussel@example.com ?' }).getByRole('button', { name: 'Retirer l’accès' }).click()
-  await list.getByText('Nina Roussel').waitFor({ state: 'detached' })
-  nina.allow(/status of 404/)
-  await nina.page.reload()
-  await nina.page.getByText(/Vous n'avez pas encore de domiciliation active|aucune domiciliation/i).first().waitFor()
-  await nina.close()
+    // Camille sees her active; removes her; Nina's next call on the order is refused.
+    await page.reload()
+    await list.getByText('Nina Roussel').waitFor()
+    await page.getByRole('button', { name: 'Retirer nina.roussel@example.com' }).click()
+    await page.getByRole('dialog', { name: 'Retirer nina.roussel@example.com ?' }).getByRole('button', { name: 'Retirer l’accès' }).click()
+    await list.getByText('Nina Roussel').waitFor({ state: 'detached' })
+    nina.allow(/status of 404/)
+    await nina.page.reload()
+    await nina.page
+      .getByText(/Vous n'avez pas encore de domiciliation active|aucune domiciliation/i)
+      .first()
+      .waitFor()
+    await nina.close()
 
-  // The other invitation, as it shows on a desktop; and the list on a phone.
-  const marc = await portal.open({ viewport: DESKTOP })
-  await marc.page.goto(await outboxLink(portal, 'marc.petit@example.com'))
-  await marc.page.getByRole('button', { name: 'Créer mon accès et accepter' }).waitFor()
-  await shot(marc.page, 'invitation', DESKTOP)
-  await marc.close()
-  const phone = await openAs(portal, MOBILE, '/mes-collaborateurs')
-  await phone.page.getByRole('list', { name: 'Collaborateurs' }).getByText('marc.petit@example.com').waitFor()
-  await shot(phone.page, 'collaborateurs', MOBILE)
-  await phone.close()
-  await tab.close()
-})
+    // The other invitation, as it shows on a desktop; and the list on a phone.
+    const marc = await portal.open({ viewport: DESKTOP })
+    await marc.page.goto(await outboxLink(portal, 'marc.petit@example.com'))
+    await marc.page.getByRole('button', { name: 'Créer mon accès et accepter' }).waitFor()
+    await shot(marc.page, 'invitation', DESKTOP)
+    await marc.close()
+    const phone = await openAs(portal, MOBILE, '/mes-collaborateurs')
+    await phone.page.getByRole('list', { name: 'Collaborateurs' }).getByText('marc.petit@example.com').waitFor()
+    await shot(phone.page, 'collaborateurs', MOBILE)
+    await phone.close()
+    await tab.close()
+  },
+)
 
 People.run()
 

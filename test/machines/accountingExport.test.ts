@@ -2,7 +2,11 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
 import {
-  accountingExportMachine, BATCH_SIZE, EXPORT_BAD_EMAIL, EXPORT_NOTHING_PICKED, type ExportItem,
+  accountingExportMachine,
+  BATCH_SIZE,
+  EXPORT_BAD_EMAIL,
+  EXPORT_NOTHING_PICKED,
+  type ExportItem,
 } from '../../src/machines/accountingExport.machine.ts'
 import { Deferreds, describePath, flush, pathsToReplay, replay, shortestPaths } from '../util/paths.ts'
 
@@ -30,7 +34,10 @@ const events = [
   { type: 'export.submit' },
   { type: 'export.again' },
   { type: 'xstate.done.actor.sendDext', output: { sent: 2, failed: [], message: '2 pièce(s) envoyée(s).' } },
-  { type: 'xstate.done.actor.sendDext', output: { sent: 1, failed: [{ kind: 'invoice', id: 41, reason: 'Facture introuvable.' }], message: '1 envoyée, 1 introuvable.' } },
+  {
+    type: 'xstate.done.actor.sendDext',
+    output: { sent: 1, failed: [{ kind: 'invoice', id: 41, reason: 'Facture introuvable.' }], message: '1 envoyée, 1 introuvable.' },
+  },
   { type: 'xstate.error.actor.sendDext', error: failure },
   // Another company picked in the header, then back.
   { type: 'order.change', orderId: 1 },
@@ -42,7 +49,10 @@ const paths = shortestPaths(accountingExportMachine, { events, input: { email: n
 ModelBased('the model reaches every state, a partial failure included', () => {
   const reached = new Set(paths.map((p) => String(p.state.value)))
   for (const state of ['editing', 'sending', 'done']) assert.ok(reached.has(state), state)
-  assert.ok(paths.some((p) => p.state.value === 'done' && p.state.context.failed.length > 0 && p.state.context.sent > 0), 'a partly failed export')
+  assert.ok(
+    paths.some((p) => p.state.value === 'done' && p.state.context.failed.length > 0 && p.state.context.sent > 0),
+    'a partly failed export',
+  )
 })
 for (const path of pathsToReplay(paths, ModelBased)) {
   ModelBased(describePath(path), async () => {
@@ -61,20 +71,33 @@ for (const path of pathsToReplay(paths, ModelBased)) {
     if (actor.getSnapshot().matches('done')) {
       // A clear result: every batch was handled, what was sent is counted, what failed says why.
       assert.is(context.queue.length, 0)
-      const answers = path.steps.map((s) => s.event as { type: string; output?: { sent: number } }).filter((e) => e.type === 'xstate.done.actor.sendDext')
-      assert.is(context.sent, answers.reduce((sum, e) => sum + e.output!.sent, 0))
+      const answers = path.steps
+        .map((s) => s.event as { type: string; output?: { sent: number } })
+        .filter((e) => e.type === 'xstate.done.actor.sendDext')
+      assert.is(
+        context.sent,
+        answers.reduce((sum, e) => sum + e.output!.sent, 0),
+      )
       assert.ok(context.failed.every((f) => f.reason.length > 0))
       // The address is remembered exactly when something went through.
       assert.equal(remembered, context.sent > 0 ? ['factures@dext.example.com'] : [])
     }
     // What is picked was ticked in the lists shown since the last order change; no result of before it shows.
-    const lastSwitch = path.steps.findLastIndex((s, i) => s.event.type === 'order.change'
-      && s.event.orderId !== (path.steps.slice(0, i).findLast((p) => p.event.type === 'order.change')?.event.orderId ?? 2))
+    const lastSwitch = path.steps.findLastIndex(
+      (s, i) =>
+        s.event.type === 'order.change' &&
+        s.event.orderId !== (path.steps.slice(0, i).findLast((p) => p.event.type === 'order.change')?.event.orderId ?? 2),
+    )
     if (lastSwitch >= 0) {
       const since = path.steps.slice(lastSwitch + 1).map((s) => s.event as { type: string; item?: ExportItem })
-      for (const item of context.picked) assert.ok(since.some((e) => e.type === 'export.toggle' && e.item!.id === item.id), `${item.kind} ${item.id} was picked for the other order`)
+      for (const item of context.picked)
+        assert.ok(
+          since.some((e) => e.type === 'export.toggle' && e.item!.id === item.id),
+          `${item.kind} ${item.id} was picked for the other order`,
+        )
       // (An export under way at the change goes on: its answers still end it.)
-      if (!since.some((e) => e.type === 'export.submit' || e.type.endsWith('.sendDext'))) assert.not.ok(actor.getSnapshot().matches('done'), 'the other order’s result')
+      if (!since.some((e) => e.type === 'export.submit' || e.type.endsWith('.sendDext')))
+        assert.not.ok(actor.getSnapshot().matches('done'), 'the other order’s result')
     }
     actor.stop()
   })
@@ -120,11 +143,21 @@ Export('goes in batches: the progress is real, the result adds them up', async (
   const { context } = actor.getSnapshot()
   assert.ok(actor.getSnapshot().matches('done'))
   assert.is(context.sent, BATCH_SIZE)
-  assert.equal(context.failed.map((f) => [f.id, f.reason]), [[11, failure.message], [12, failure.message], [13, failure.message]])
+  assert.equal(
+    context.failed.map((f) => [f.id, f.reason]),
+    [
+      [11, failure.message],
+      [12, failure.message],
+      [13, failure.message],
+    ],
+  )
   assert.equal(remembered, ['factures@dext.example.com'])
   // Again: what failed is still picked, ready to go.
   actor.send({ type: 'export.again' })
-  assert.equal(actor.getSnapshot().context.picked.map((p) => p.id), [11, 12, 13])
+  assert.equal(
+    actor.getSnapshot().context.picked.map((p) => p.id),
+    [11, 12, 13],
+  )
 })
 
 Export('nothing sent at all: the address is not remembered, the choice is kept', async () => {
@@ -168,7 +201,9 @@ OrderChange('an export under way goes on, but what failed is not picked again fo
   actor.send({ type: 'export.submit' })
   await flush()
   actor.send({ type: 'order.change', orderId: 1 })
-  deferreds.settle('sendDext', { output: { sent: 1, failed: [{ kind: 'invoice', id: 41, reason: 'Facture introuvable.' }], message: 'partiel' } })
+  deferreds.settle('sendDext', {
+    output: { sent: 1, failed: [{ kind: 'invoice', id: 41, reason: 'Facture introuvable.' }], message: 'partiel' },
+  })
   await flush()
   assert.ok(actor.getSnapshot().matches('done'), 'the result of what was asked')
   actor.send({ type: 'export.again' })

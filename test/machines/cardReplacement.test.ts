@@ -3,8 +3,16 @@ import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
 import type { PaymentMethod } from '../../server/contract/schemas.ts'
 import {
-  CARD_CVC_INVALID, CARD_EXPIRED, CARD_EXPIRY_INVALID, CARD_NUMBER_INVALID, CARD_REPLACED, cardProblems, cardReplacementMachine, HOSTED_CARD_UNAVAILABLE,
-  type HostedCard, passesLuhn,
+  CARD_CVC_INVALID,
+  CARD_EXPIRED,
+  CARD_EXPIRY_INVALID,
+  CARD_NUMBER_INVALID,
+  CARD_REPLACED,
+  cardProblems,
+  cardReplacementMachine,
+  HOSTED_CARD_UNAVAILABLE,
+  type HostedCard,
+  passesLuhn,
 } from '../../src/machines/cardReplacement.machine.ts'
 import type { Notice } from '../../src/machines/shared.ts'
 import { Deferreds, describePath, flush, pathsToReplay, replay, shortestPaths } from '../util/paths.ts'
@@ -21,8 +29,11 @@ function start(orderId: number | null = 2) {
   const notices: Notice[] = []
   const machine = cardReplacementMachine.provide({
     actors: {
-      prepareCard: deferreds.actor(), loadHostedCard: deferreds.actor(), confirmHostedCard: deferreds.actor(),
-      createPaymentMethod: deferreds.actor(), attachPaymentMethod: deferreds.actor(),
+      prepareCard: deferreds.actor(),
+      loadHostedCard: deferreds.actor(),
+      confirmHostedCard: deferreds.actor(),
+      createPaymentMethod: deferreds.actor(),
+      attachPaymentMethod: deferreds.actor(),
     },
     actions: { cardChanged: (_, { card }) => void changed.push(card), notify: (_, n) => void notices.push(n) },
   })
@@ -38,7 +49,10 @@ const events = [
   { type: 'card.retry' },
   { type: 'xstate.done.actor.prepareCard', output: { mode: 'test' } },
   { type: 'xstate.done.actor.prepareCard', output: hostedSetup },
-  { type: 'xstate.error.actor.prepareCard', error: new Error('Le service est momentanément indisponible. Réessayez dans quelques instants.') },
+  {
+    type: 'xstate.error.actor.prepareCard',
+    error: new Error('Le service est momentanément indisponible. Réessayez dans quelques instants.'),
+  },
   { type: 'xstate.done.actor.loadHostedCard', output: hostedCard },
   { type: 'xstate.error.actor.loadHostedCard', error: new Error('Failed to load Stripe.js') },
   { type: 'xstate.done.actor.confirmHostedCard', output: 'pm_new' },
@@ -53,7 +67,17 @@ const ModelBased = suite('cardReplacement: shortest paths covering every state a
 const paths = shortestPaths(cardReplacementMachine, { events, input: { orderId: 2, today } })
 ModelBased('the model reaches every state', () => {
   const reached = new Set(paths.map((p) => String(p.state.value)))
-  for (const state of ['closed', 'preparing', 'failed', 'editing', 'creating', 'attaching', '{"hosted":"loading"}', '{"hosted":"ready"}', '{"hosted":"confirming"}']) {
+  for (const state of [
+    'closed',
+    'preparing',
+    'failed',
+    'editing',
+    'creating',
+    'attaching',
+    '{"hosted":"loading"}',
+    '{"hosted":"ready"}',
+    '{"hosted":"confirming"}',
+  ]) {
     assert.ok(reached.has(state) || [...paths].some((p) => JSON.stringify(p.state.value) === state), state)
   }
 })
@@ -126,7 +150,10 @@ Card('with the real provider: Stripe.js loaded, the SetupIntent confirmed, its p
   assert.ok(actor.getSnapshot().matches('closed'))
   assert.equal(changed, [mastercard])
   assert.equal(notices, [{ kind: 'success', message: CARD_REPLACED }])
-  assert.not.ok(deferreds.started.some((s) => s.id === 'createPaymentMethod'), 'no card number handled by our code')
+  assert.not.ok(
+    deferreds.started.some((s) => s.id === 'createPaymentMethod'),
+    'no card number handled by our code',
+  )
 })
 
 Card('Stripe.js cannot be loaded: a French message and Réessayer, which asks for a new SetupIntent', async () => {
@@ -142,13 +169,21 @@ Card('Stripe.js cannot be loaded: a French message and Réessayer, which asks fo
   assert.is(actor.getSnapshot().context.error, HOSTED_CARD_UNAVAILABLE)
   actor.send({ type: 'card.retry' })
   await flush()
-  assert.equal(deferreds.started.map((s) => s.id), ['prepareCard', 'loadHostedCard', 'prepareCard'])
+  assert.equal(
+    deferreds.started.map((s) => s.id),
+    ['prepareCard', 'loadHostedCard', 'prepareCard'],
+  )
 })
 
 Card('Luhn, expiry MM/AA not past, CVC of 3 digits (4 for American Express)', () => {
-  for (const number of ['4242 4242 4242 4242', '5555555555554444', '3782 822463 10005', '4000-0000-0000-0002']) assert.ok(passesLuhn(number), number)
+  for (const number of ['4242 4242 4242 4242', '5555555555554444', '3782 822463 10005', '4000-0000-0000-0002'])
+    assert.ok(passesLuhn(number), number)
   for (const number of ['4242 4242 4242 4241', '1234', '4242 4242 4242 424x', '']) assert.not.ok(passesLuhn(number), number)
-  assert.equal(cardProblems({ number: '4242 4242 4242 4241', expiry: '13/29', cvc: '12' }, today), { number: CARD_NUMBER_INVALID, expiry: CARD_EXPIRY_INVALID, cvc: CARD_CVC_INVALID })
+  assert.equal(cardProblems({ number: '4242 4242 4242 4241', expiry: '13/29', cvc: '12' }, today), {
+    number: CARD_NUMBER_INVALID,
+    expiry: CARD_EXPIRY_INVALID,
+    cvc: CARD_CVC_INVALID,
+  })
   assert.equal(cardProblems({ number: '4242424242424242', expiry: '10/26', cvc: '123' }, today), { expiry: CARD_EXPIRED })
   assert.equal(cardProblems({ number: '4242424242424242', expiry: '11/26', cvc: '123' }, today), {}, 'the current month is still valid')
   assert.equal(cardProblems({ number: '3782 822463 10005', expiry: '1/2030', cvc: '123' }, today), { cvc: CARD_CVC_INVALID })
@@ -184,7 +219,10 @@ Card('declined: the form stays with what was typed and the provider’s French r
   assert.is(actor.getSnapshot().context.error, 'Votre carte a été refusée.')
   assert.equal(actor.getSnapshot().context.draft, { number: '4000 0000 0000 0002', expiry: '12/30', cvc: '123' })
   assert.equal(changed, [])
-  assert.equal(deferreds.started.map((s) => s.id), ['prepareCard', 'createPaymentMethod'])
+  assert.equal(
+    deferreds.started.map((s) => s.id),
+    ['prepareCard', 'createPaymentMethod'],
+  )
 })
 
 Card('without an order (Tous) the default card is replaced', async () => {

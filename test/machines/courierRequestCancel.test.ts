@@ -6,7 +6,15 @@ import { courierRequestCancelMachine, REQUEST_CANCELLED, REQUEST_NOT_PENDING } f
 import type { Notice } from '../../src/machines/shared.ts'
 import { Deferreds, describePath, flush, pathsToReplay, replay, shortestPaths } from '../util/paths.ts'
 
-const pending: CourierRequest = { id: 5, orderId: 2, raisonSociale: 'Boulangerie des Lilas SAS', createdAt: '2026-11-01T14:15:00.000Z', kind: 'réexpédition', status: 'en attente', letterCount: 4 }
+const pending: CourierRequest = {
+  id: 5,
+  orderId: 2,
+  raisonSociale: 'Boulangerie des Lilas SAS',
+  createdAt: '2026-11-01T14:15:00.000Z',
+  kind: 'réexpédition',
+  status: 'en attente',
+  letterCount: 4,
+}
 const done: CourierRequest = { ...pending, id: 6, status: 'traitée' }
 /** The server's refusals: processed meanwhile (409), gone (404); and a failure that says nothing of the list. */
 const processed = Object.assign(new Error(REQUEST_NOT_PENDING), { status: 409 })
@@ -20,7 +28,11 @@ function start() {
   const rereads: string[] = []
   const machine = courierRequestCancelMachine.provide({
     actors: { removeRequest: deferreds.actor() },
-    actions: { removed: (_, { id }) => void removed.push(id), notify: (_, n) => void notices.push(n), listOutdated: () => void rereads.push('courierRequests') },
+    actions: {
+      removed: (_, { id }) => void removed.push(id),
+      notify: (_, n) => void notices.push(n),
+      listOutdated: () => void rereads.push('courierRequests'),
+    },
   })
   return { actor: createActor(machine), deferreds, removed, notices, rereads }
 }
@@ -46,7 +58,9 @@ for (const path of pathsToReplay(shortestPaths(courierRequestCancelMachine, { ev
     if (deferreds.started.length) assert.ok(path.steps.some((s) => s.event.type === 'request.confirm'))
     assert.equal(removed, path.steps.some((s) => s.event.type === 'xstate.done.actor.removeRequest') ? [5] : [])
     // The list is read again exactly after a refusal saying it is out of date (409, 404).
-    const refusals = path.steps.filter((s) => s.event.type === 'xstate.error.actor.removeRequest' && [409, 404].includes(s.event.error.status))
+    const refusals = path.steps.filter(
+      (s) => s.event.type === 'xstate.error.actor.removeRequest' && [409, 404].includes(s.event.error.status),
+    )
     assert.is(rereads.length, refusals.length)
     actor.stop()
   })

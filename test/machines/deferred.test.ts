@@ -10,15 +10,19 @@ import { deferred, deferredBuilds, isDeferred } from '../../src/machines/deferre
 
 const Deferred = suite('deferred machines')
 
-const toggle = () => createMachine({
-  id: 'toggle',
-  initial: 'off',
-  context: { flips: 0 },
-  states: {
-    off: { on: { FLIP: { target: 'on', actions: 'count' } } },
-    on: { on: { FLIP: { target: 'off', actions: 'count' } } },
-  },
-}, { actions: { count: () => {} } })
+const toggle = () =>
+  createMachine(
+    {
+      id: 'toggle',
+      initial: 'off',
+      context: { flips: 0 },
+      states: {
+        off: { on: { FLIP: { target: 'on', actions: 'count' } } },
+        on: { on: { FLIP: { target: 'off', actions: 'count' } } },
+      },
+    },
+    { actions: { count: () => {} } },
+  )
 
 Deferred('built once, on the first read, and then the machine itself for xstate', () => {
   let builds = 0
@@ -53,7 +57,7 @@ Deferred('every module of src/machines exports its machine deferred, and loading
   for (const file of files) {
     const before = deferredBuilds()
     // A fresh instance of the module (the query), whose top level runs now.
-    const module = await import(`../../src/machines/${file}?deferred-test`) as Record<string, unknown>
+    const module = (await import(`../../src/machines/${file}?deferred-test`)) as Record<string, unknown>
     assert.is(deferredBuilds(), before, `${file} built a machine as it loaded`)
     const machines = Object.entries(module).filter(([name]) => name.endsWith('Machine'))
     assert.ok(machines.length >= 1, `${file} exports a machine`)

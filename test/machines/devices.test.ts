@@ -6,14 +6,29 @@ import { devicesMachine } from '../../src/machines/devices.machine.ts'
 import type { Notice } from '../../src/machines/shared.ts'
 import { Deferreds, describePath, pathsToReplay, replay, shortestPaths } from '../util/paths.ts'
 
-const here: Session = { id: 1, device: 'Chrome sur Linux', createdAt: '2026-11-20T10:00:00.000Z', lastUsedAt: '2026-11-22T10:00:00.000Z', current: true }
-const phone: Session = { id: 2, device: 'Safari sur iOS', createdAt: '2026-11-02T10:00:00.000Z', lastUsedAt: '2026-11-21T10:00:00.000Z', current: false }
+const here: Session = {
+  id: 1,
+  device: 'Chrome sur Linux',
+  createdAt: '2026-11-20T10:00:00.000Z',
+  lastUsedAt: '2026-11-22T10:00:00.000Z',
+  current: true,
+}
+const phone: Session = {
+  id: 2,
+  device: 'Safari sur iOS',
+  createdAt: '2026-11-02T10:00:00.000Z',
+  lastUsedAt: '2026-11-21T10:00:00.000Z',
+  current: false,
+}
 const offline = new Error('Impossible de joindre le serveur.')
 
 function start() {
   const deferreds = new Deferreds()
   const notices: Notice[] = []
-  const machine = devicesMachine.provide({ actors: { loadSessions: deferreds.actor(), signOutOthers: deferreds.actor() }, actions: { notify: (_, n) => void notices.push(n) } })
+  const machine = devicesMachine.provide({
+    actors: { loadSessions: deferreds.actor(), signOutOthers: deferreds.actor() },
+    actions: { notify: (_, n) => void notices.push(n) },
+  })
   return { actor: createActor(machine), deferreds, notices }
 }
 
@@ -39,7 +54,10 @@ for (const path of pathsToReplay(paths, ModelBased)) {
     // This device always stays; the others go only once the server signed them out.
     if (context.sessions.length) assert.ok(context.sessions.some((s) => s.current))
     const out = path.steps.some((s) => s.event.type === 'xstate.done.actor.signOutOthers')
-    assert.is(context.sessions.some((s) => !s.current), !out && context.sessions.length > 0)
+    assert.is(
+      context.sessions.some((s) => !s.current),
+      !out && context.sessions.length > 0,
+    )
     assert.is(notices.length, out ? 1 : 0)
     actor.stop()
   })

@@ -5,7 +5,13 @@ import type { Certificate } from '../../server/contract/schemas.ts'
 import { documentDownloadMachine } from '../../src/machines/documentDownload.machine.ts'
 import { Deferreds, describePath, flush, pathsToReplay, replay, shortestPaths } from '../util/paths.ts'
 
-const certificate: Certificate = { code: 'K7QM-2XPA-9D4F', orderId: 2, issuedAt: '2026-11-23T10:00:00.000Z', verificationUrl: 'http://localhost:8080/verification/K7QM-2XPA-9D4F', file: '/api-protected/certificates/K7QM-2XPA-9D4F/file' }
+const certificate: Certificate = {
+  code: 'K7QM-2XPA-9D4F',
+  orderId: 2,
+  issuedAt: '2026-11-23T10:00:00.000Z',
+  verificationUrl: 'http://localhost:8080/verification/K7QM-2XPA-9D4F',
+  file: '/api-protected/certificates/K7QM-2XPA-9D4F/file',
+}
 const pdf = new Blob(['%PDF-1.7'], { type: 'application/pdf' })
 
 function start() {
@@ -21,14 +27,20 @@ function start() {
 const events = [
   { type: 'download.start', request: { kind: 'certificate', orderId: 2 } },
   { type: 'xstate.done.actor.fetchDocument', output: { blob: pdf, fileName: 'attestation.pdf', certificate } },
-  { type: 'xstate.error.actor.fetchDocument', error: new Error('Votre attestation sera disponible dès la signature de votre contrat de domiciliation.') },
+  {
+    type: 'xstate.error.actor.fetchDocument',
+    error: new Error('Votre attestation sera disponible dès la signature de votre contrat de domiciliation.'),
+  },
 ] as const
 
 const ModelBased = suite('documentDownload: shortest paths covering every state and transition, replayed')
-for (const path of pathsToReplay(shortestPaths(documentDownloadMachine, {
-  events,
-  serializeState: (s) => JSON.stringify({ value: s.value, error: s.context.error, code: s.context.certificate?.code }),
-}), ModelBased)) {
+for (const path of pathsToReplay(
+  shortestPaths(documentDownloadMachine, {
+    events,
+    serializeState: (s) => JSON.stringify({ value: s.value, error: s.context.error, code: s.context.certificate?.code }),
+  }),
+  ModelBased,
+)) {
   ModelBased(describePath(path), async () => {
     const { actor, deferreds, saved } = start()
     await replay(actor, deferreds, path)
@@ -58,7 +70,13 @@ Download('a failure says why; the next try clears it', async () => {
   deferreds.settle('fetchDocument', { output: { blob: pdf, fileName: 'contrat.pdf', certificate: null } })
   await flush()
   assert.equal(saved, ['contrat.pdf'])
-  assert.equal(deferreds.started.map((s) => s.input), [{ kind: 'contract', contractId: 102 }, { kind: 'contract', contractId: 102 }])
+  assert.equal(
+    deferreds.started.map((s) => s.input),
+    [
+      { kind: 'contract', contractId: 102 },
+      { kind: 'contract', contractId: 102 },
+    ],
+  )
 })
 
 Download.run()

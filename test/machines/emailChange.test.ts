@@ -36,8 +36,14 @@ const paths = shortestPaths(emailChangeMachine, { events, input: { email: F.user
 ModelBased('the model reaches every state, the address changed and the address taken', () => {
   const reached = new Set(paths.map((p) => String(p.state.value)))
   for (const state of ['showing', 'editing', 'saving']) assert.ok(reached.has(state), state)
-  assert.ok(paths.some((p) => p.state.context.email === changedUser.email), 'changed')
-  assert.ok(paths.some((p) => p.state.context.error === taken.message), 'taken')
+  assert.ok(
+    paths.some((p) => p.state.context.email === changedUser.email),
+    'changed',
+  )
+  assert.ok(
+    paths.some((p) => p.state.context.error === taken.message),
+    'taken',
+  )
 })
 for (const path of pathsToReplay(paths, ModelBased)) {
   ModelBased(describePath(path), async () => {
@@ -53,7 +59,8 @@ for (const path of pathsToReplay(paths, ModelBased)) {
     assert.is(notices.length, done)
     const snapshot = actor.getSnapshot()
     const sent = deferreds.started.at(-1)?.input as { newEmail: string } | undefined
-    if (snapshot.matches('editing') && snapshot.context.error === taken.message) assert.is(snapshot.context.draft.trim(), sent!.newEmail, 'what was typed stays')
+    if (snapshot.matches('editing') && snapshot.context.error === taken.message)
+      assert.is(snapshot.context.draft.trim(), sent!.newEmail, 'what was typed stays')
     actor.stop()
   })
 }
@@ -76,7 +83,10 @@ Examples('checked before sending; taken: the message and the draft stay; then ch
   await flush()
   deferreds.settle('updateEmail', { error: taken })
   await flush()
-  assert.equal([actor.getSnapshot().value, actor.getSnapshot().context.error, actor.getSnapshot().context.draft], ['editing', taken.message, 'associe@example.com'])
+  assert.equal(
+    [actor.getSnapshot().value, actor.getSnapshot().context.error, actor.getSnapshot().context.draft],
+    ['editing', taken.message, 'associe@example.com'],
+  )
   actor.send({ type: 'email.change', value: 'camille.martin@example.com' })
   actor.send({ type: 'email.submit' })
   await flush()

@@ -8,7 +8,8 @@ import { emailRevertMachine, REVERT_LINK_UNUSABLE } from '../../src/machines/ema
 import { Deferreds, describePath, flush, pathsToReplay, replay, shortestPaths } from '../util/paths.ts'
 
 const TOKEN = 'AbC-12_x'
-const DONE = 'Votre adresse demo@example.com est rétablie. Toutes les connexions à votre espace ont été fermées ; un lien pour choisir un nouveau mot de passe vous a été envoyé à cette adresse.'
+const DONE =
+  'Votre adresse demo@example.com est rétablie. Toutes les connexions à votre espace ont été fermées ; un lien pour choisir un nouveau mot de passe vous a été envoyé à cette adresse.'
 const status = (n: number, message: string) => Object.assign(new Error(message), { status: n })
 const USED = 'Ce lien a déjà servi : l’adresse a déjà été rétablie.'
 
@@ -23,7 +24,10 @@ const events = [
   { type: 'xstate.done.actor.revertEmailChange', output: { message: DONE } },
   { type: 'xstate.error.actor.revertEmailChange', error: status(404, 'Ce lien de rétablissement d’adresse est inconnu.') },
   { type: 'xstate.error.actor.revertEmailChange', error: status(410, USED) },
-  { type: 'xstate.error.actor.revertEmailChange', error: status(429, 'Trop de tentatives : veuillez patienter une minute avant de réessayer.') },
+  {
+    type: 'xstate.error.actor.revertEmailChange',
+    error: status(429, 'Trop de tentatives : veuillez patienter une minute avant de réessayer.'),
+  },
   { type: 'xstate.error.actor.revertEmailChange', error: status(409, 'L’adresse demo@example.com est désormais celle d’un autre compte.') },
 ] as const
 

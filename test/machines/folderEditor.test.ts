@@ -3,7 +3,13 @@ import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
 import type { Folder } from '../../server/contract/schemas.ts'
 import {
-  FOLDER_CREATED, FOLDER_DELETED, FOLDER_NAME_EMPTY, FOLDER_NAME_TOO_LONG, FOLDER_NO_ORDER, FOLDER_RENAMED, folderEditorMachine,
+  FOLDER_CREATED,
+  FOLDER_DELETED,
+  FOLDER_NAME_EMPTY,
+  FOLDER_NAME_TOO_LONG,
+  FOLDER_NO_ORDER,
+  FOLDER_RENAMED,
+  folderEditorMachine,
 } from '../../src/machines/folderEditor.machine.ts'
 import type { Notice } from '../../src/machines/shared.ts'
 import { Deferreds, describePath, flush, pathsToReplay, replay, shortestPaths } from '../util/paths.ts'
@@ -77,7 +83,10 @@ for (const path of pathsToReplay(paths, ModelBased)) {
     assert.is(saved.length, path.steps.filter((s) => s.event.type === 'xstate.done.actor.saveFolder').length)
     assert.is(removed.length, path.steps.filter((s) => s.event.type === 'xstate.done.actor.deleteFolder').length)
     // The folders are read again exactly after a refusal saying the list shown is out of date (409, 404).
-    assert.is(rereads.length, path.steps.filter((s) => s.event.type.startsWith('xstate.error.actor.') && [409, 404].includes(s.event.error.status)).length)
+    assert.is(
+      rereads.length,
+      path.steps.filter((s) => s.event.type.startsWith('xstate.error.actor.') && [409, 404].includes(s.event.error.status)).length,
+    )
     actor.stop()
   })
 }
@@ -97,7 +106,10 @@ Folders('create: a name, then the server; the new folder is reported', async () 
   actor.send({ type: 'folder.change', draft: { name: '  Impôts 2025 ' } })
   actor.send({ type: 'folder.submit' })
   await flush()
-  assert.equal(deferreds.started.map((s) => s.input), [{ orderId: 2, name: 'Impôts 2025' }])
+  assert.equal(
+    deferreds.started.map((s) => s.input),
+    [{ orderId: 2, name: 'Impôts 2025' }],
+  )
   const folder = { id: 9, name: 'Impôts 2025', domiciliationOrderId: 2, documentCount: 0 }
   deferreds.settle('saveFolder', { output: folder })
   await flush()
@@ -116,7 +128,10 @@ Folders("with 'Tous', the order must be chosen", async () => {
   actor.send({ type: 'folder.change', draft: { orderId: 3 } })
   actor.send({ type: 'folder.submit' })
   await flush()
-  assert.equal(deferreds.started.map((s) => s.input), [{ orderId: 3, name: 'Clients' }])
+  assert.equal(
+    deferreds.started.map((s) => s.input),
+    [{ orderId: 3, name: 'Clients' }],
+  )
 })
 
 Folders('rename: the form starts with the name; a refusal keeps what was typed', async () => {
@@ -127,7 +142,10 @@ Folders('rename: the form starts with the name; a refusal keeps what was typed',
   actor.send({ type: 'folder.change', draft: { name: 'Administratif' } })
   actor.send({ type: 'folder.submit' })
   await flush()
-  assert.equal(deferreds.started.map((s) => s.input), [{ folderId: 7, name: 'Administratif' }])
+  assert.equal(
+    deferreds.started.map((s) => s.input),
+    [{ folderId: 7, name: 'Administratif' }],
+  )
   deferreds.settle('saveFolder', { error: failure })
   await flush()
   assert.ok(actor.getSnapshot().matches('editing'))
@@ -165,45 +183,51 @@ Folders('delete: asks first; once deleted the folder is reported removed (its le
   assert.equal(notices, [{ kind: 'success', message: FOLDER_DELETED }])
 })
 
-Folders('a folder gone meanwhile (404), or a name taken (409): the French reason, and the folders are read again; the network, not', async () => {
-  const { actor, deferreds, removed, rereads } = start()
-  actor.start()
-  actor.send({ type: 'folder.remove', folder: banque })
-  actor.send({ type: 'folder.confirm' })
-  await flush()
-  deferreds.settle('deleteFolder', { error: gone })
-  await flush()
-  assert.ok(actor.getSnapshot().matches('confirmingDelete'))
-  assert.is(actor.getSnapshot().context.error, 'Dossier introuvable.')
-  assert.equal([removed, rereads], [[], ['folders']])
-  actor.send({ type: 'folder.cancel' })
-  actor.send({ type: 'folder.edit', folder: banque })
-  actor.send({ type: 'folder.change', draft: { name: 'Impôts' } })
-  actor.send({ type: 'folder.submit' })
-  await flush()
-  deferreds.settle('saveFolder', { error: nameTaken })
-  await flush()
-  assert.is(actor.getSnapshot().context.error, nameTaken.message)
-  assert.equal(rereads, ['folders', 'folders'])
-  actor.send({ type: 'folder.submit' })
-  await flush()
-  deferreds.settle('saveFolder', { error: new Error('Impossible de joindre le serveur.') })
-  await flush()
-  assert.equal(rereads, ['folders', 'folders'])
-})
+Folders(
+  'a folder gone meanwhile (404), or a name taken (409): the French reason, and the folders are read again; the network, not',
+  async () => {
+    const { actor, deferreds, removed, rereads } = start()
+    actor.start()
+    actor.send({ type: 'folder.remove', folder: banque })
+    actor.send({ type: 'folder.confirm' })
+    await flush()
+    deferreds.settle('deleteFolder', { error: gone })
+    await flush()
+    assert.ok(actor.getSnapshot().matches('confirmingDelete'))
+    assert.is(actor.getSnapshot().context.error, 'Dossier introuvable.')
+    assert.equal([removed, rereads], [[], ['folders']])
+    actor.send({ type: 'folder.cancel' })
+    actor.send({ type: 'folder.edit', folder: banque })
+    actor.send({ type: 'folder.change', draft: { name: 'Impôts' } })
+    actor.send({ type: 'folder.submit' })
+    await flush()
+    deferreds.settle('saveFolder', { error: nameTaken })
+    await flush()
+    assert.is(actor.getSnapshot().context.error, nameTaken.message)
+    assert.equal(rereads, ['folders', 'folders'])
+    actor.send({ type: 'folder.submit' })
+    await flush()
+    deferreds.settle('saveFolder', { error: new Error('Impossible de joindre le serveur.') })
+    await flush()
+    assert.equal(rereads, ['folders', 'folders'])
+  },
+)
 
-Folders('a rename of a folder another collaborator deleted meanwhile (404): the French reason, what was typed kept, nothing saved, the folders read again', async () => {
-  const { actor, deferreds, saved, notices, rereads } = start()
-  actor.start()
-  actor.send({ type: 'folder.edit', folder: banque })
-  actor.send({ type: 'folder.change', draft: { name: 'Administratif' } })
-  actor.send({ type: 'folder.submit' })
-  await flush()
-  deferreds.settle('saveFolder', { error: gone })
-  await flush()
-  assert.ok(actor.getSnapshot().matches('editing'))
-  assert.equal([actor.getSnapshot().context.error, actor.getSnapshot().context.draft.name], ['Dossier introuvable.', 'Administratif'])
-  assert.equal([saved, notices, rereads], [[], [], ['folders']])
-})
+Folders(
+  'a rename of a folder another collaborator deleted meanwhile (404): the French reason, what was typed kept, nothing saved, the folders read again',
+  async () => {
+    const { actor, deferreds, saved, notices, rereads } = start()
+    actor.start()
+    actor.send({ type: 'folder.edit', folder: banque })
+    actor.send({ type: 'folder.change', draft: { name: 'Administratif' } })
+    actor.send({ type: 'folder.submit' })
+    await flush()
+    deferreds.settle('saveFolder', { error: gone })
+    await flush()
+    assert.ok(actor.getSnapshot().matches('editing'))
+    assert.equal([actor.getSnapshot().context.error, actor.getSnapshot().context.draft.name], ['Dossier introuvable.', 'Administratif'])
+    assert.equal([saved, notices, rereads], [[], [], ['folders']])
+  },
+)
 
 Folders.run()

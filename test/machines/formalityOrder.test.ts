@@ -4,19 +4,42 @@ import { createActor } from 'xstate'
 import type { LegalSubmission } from '../../server/contract/schemas.ts'
 import * as server from '../../server/services/legal-formalities.ts'
 import {
-  CHECKS_FAILED, type CheckAnswers, type FormalityKind, FORMALITY_ORDERED, formalityOrderMachine, ORDER_OWNER_ONLY, type OrderChecks, refusalFor, refusals,
+  CHECKS_FAILED,
+  type CheckAnswers,
+  type FormalityKind,
+  FORMALITY_ORDERED,
+  formalityOrderMachine,
+  ORDER_OWNER_ONLY,
+  type OrderChecks,
+  refusalFor,
+  refusals,
 } from '../../src/machines/formalityOrder.machine.ts'
 import type { Notice } from '../../src/machines/shared.ts'
 import { Deferreds, describePath, flush, pathsToReplay, replay, shortestPaths } from '../util/paths.ts'
 
-const kinds: FormalityKind[] = ['creation', 'transfert-siege', 'changement-dirigeant', 'modification-denomination-objet', 'modification-capital', 'dissolution-liquidation']
+const kinds: FormalityKind[] = [
+  'creation',
+  'transfert-siege',
+  'changement-dirigeant',
+  'modification-denomination-objet',
+  'modification-capital',
+  'dissolution-liquidation',
+]
 const registered: CheckAnswers = { completeKbis: true, waitingContract: false, attenteCourrierOrFinalise: true }
 const awaitingKbis: CheckAnswers = { completeKbis: false, waitingContract: false, attenteCourrierOrFinalise: false }
 const unknown: CheckAnswers = { completeKbis: true, waitingContract: undefined, attenteCourrierOrFinalise: true }
 const failure = new Error('Le service est momentanément indisponible. Réessayez dans quelques instants.')
 const submission: LegalSubmission = {
-  id: 9, orderId: 2, raisonSociale: 'Boulangerie des Lilas SAS', kind: 'transfert-siege', status: 'Reçue', comment: 'Depuis Lyon',
-  receivedAt: '2026-11-20T10:00:00.000Z', startedAt: null, filedAt: null, completedAt: null,
+  id: 9,
+  orderId: 2,
+  raisonSociale: 'Boulangerie des Lilas SAS',
+  kind: 'transfert-siege',
+  status: 'Reçue',
+  comment: 'Depuis Lyon',
+  receivedAt: '2026-11-20T10:00:00.000Z',
+  startedAt: null,
+  filedAt: null,
+  completedAt: null,
 }
 
 function start(input: { orderId: number; isShareOrder: boolean }) {
@@ -50,8 +73,14 @@ Rules('for every kind and every answer of the three checks, the portal and the s
 })
 
 Rules('a registered company: everything but a creation; one waiting for its Kbis: only a creation', () => {
-  assert.equal(kinds.filter((k) => refusalFor(k, registered as OrderChecks) === null), kinds.slice(1))
-  assert.equal(kinds.filter((k) => refusalFor(k, awaitingKbis as OrderChecks) === null), ['creation'])
+  assert.equal(
+    kinds.filter((k) => refusalFor(k, registered as OrderChecks) === null),
+    kinds.slice(1),
+  )
+  assert.equal(
+    kinds.filter((k) => refusalFor(k, awaitingKbis as OrderChecks) === null),
+    ['creation'],
+  )
 })
 
 Rules.run()
@@ -72,13 +101,18 @@ const events = [
 ] as const
 
 const ModelBased = suite('formalityOrder: shortest paths covering every state and transition, replayed')
-for (const input of [{ orderId: 2, isShareOrder: false }, { orderId: 3, isShareOrder: true }]) {
+for (const input of [
+  { orderId: 2, isShareOrder: false },
+  { orderId: 3, isShareOrder: true },
+]) {
   for (const path of pathsToReplay(shortestPaths(formalityOrderMachine, { events, input }), ModelBased)) {
     ModelBased(`${input.isShareOrder ? 'collaborator' : 'owner'}: ${describePath(path)}`, async () => {
       const { actor, deferreds, notices, ordered } = start(input)
       await replay(actor, deferreds, path)
       const snapshot = actor.getSnapshot()
-      const answers = [...path.steps].reverse().find((s) => s.event.type === 'xstate.done.actor.checkOrder')?.event.output as CheckAnswers | undefined
+      const answers = [...path.steps].reverse().find((s) => s.event.type === 'xstate.done.actor.checkOrder')?.event.output as
+        | CheckAnswers
+        | undefined
       const requests = deferreds.started.filter((s) => s.id === 'createSubmission')
       // Nothing is ordered by a collaborator, nor before the checks are all known, nor what they refuse.
       if (input.isShareOrder) assert.equal(requests, [])
@@ -181,7 +215,10 @@ Order('a comment pasted with line and paragraph separators (U+2028, U+2029) or a
   actor.send({ type: 'formality.comment', comment: 'Nous quittons Lyon.\u2028Merci pour tout.\u2029L’équipe\rFin' })
   actor.send({ type: 'formality.confirm' })
   await flush()
-  assert.equal(deferreds.started.at(-1), { id: 'createSubmission', input: { orderId: 2, kind: 'transfert-siege', comment: 'Nous quittons Lyon.\nMerci pour tout.\nL’équipe\nFin' } })
+  assert.equal(deferreds.started.at(-1), {
+    id: 'createSubmission',
+    input: { orderId: 2, kind: 'transfert-siege', comment: 'Nous quittons Lyon.\nMerci pour tout.\nL’équipe\nFin' },
+  })
 })
 
 Order.run()

@@ -3,13 +3,24 @@ import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
 import type { Contract } from '../../server/contract/schemas.ts'
 import {
-  ADDRESS_CITY_MISSING, ADDRESS_POSTCODE_FRENCH, ADDRESS_SAVED, ADDRESS_STREET_MISSING, addressProblems, forwardingAddressMachine,
+  ADDRESS_CITY_MISSING,
+  ADDRESS_POSTCODE_FRENCH,
+  ADDRESS_SAVED,
+  ADDRESS_STREET_MISSING,
+  addressProblems,
+  forwardingAddressMachine,
 } from '../../src/machines/forwardingAddress.machine.ts'
 import type { Notice } from '../../src/machines/shared.ts'
 import * as F from '../util/fixtures.ts'
 import { Deferreds, describePath, flush, pathsToReplay, replay, shortestPaths } from '../util/paths.ts'
 
-const contract: Contract = { ...F.contracts[1]!, adressePostaleExpedition: '27 rue des Lilas', codePostaleExpedition: '75019', villePostaleExpedition: 'Paris', paysPostaleExpedition: 'France' }
+const contract: Contract = {
+  ...F.contracts[1]!,
+  adressePostaleExpedition: '27 rue des Lilas',
+  codePostaleExpedition: '75019',
+  villePostaleExpedition: 'Paris',
+  paysPostaleExpedition: 'France',
+}
 const lyon = { adressePostaleExpedition: '3 place du Marché', codePostaleExpedition: '69002', villePostaleExpedition: 'Lyon' }
 const saved: Contract = { ...contract, ...lyon }
 
@@ -31,7 +42,10 @@ const events = [
   { type: 'address.submit' },
   { type: 'address.cancel' },
   { type: 'xstate.done.actor.saveAddress', output: saved },
-  { type: 'xstate.error.actor.saveAddress', error: new Error('Votre adresse de réexpédition n’a pas été enregistrée : vérifiez-la puis réessayez.') },
+  {
+    type: 'xstate.error.actor.saveAddress',
+    error: new Error('Votre adresse de réexpédition n’a pas été enregistrée : vérifiez-la puis réessayez.'),
+  },
 ] as const
 
 const ModelBased = suite('forwardingAddress: shortest paths covering every state and transition, replayed')
@@ -55,9 +69,28 @@ ModelBased.run()
 const Address = suite('forwardingAddress: examples')
 
 Address('the rules: street, postcode (5 digits in France), city, country', () => {
-  const draft = { adressePostaleExpedition: ' ', adresseComplementPostaleExpedition: '', codePostaleExpedition: '750', villePostaleExpedition: '', paysPostaleExpedition: 'france' }
-  assert.equal(addressProblems(draft), { adressePostaleExpedition: ADDRESS_STREET_MISSING, codePostaleExpedition: ADDRESS_POSTCODE_FRENCH, villePostaleExpedition: ADDRESS_CITY_MISSING })
-  assert.equal(addressProblems({ ...draft, adressePostaleExpedition: 'Rue de la Loi 16', codePostaleExpedition: '1000', villePostaleExpedition: 'Bruxelles', paysPostaleExpedition: 'Belgique' }), {})
+  const draft = {
+    adressePostaleExpedition: ' ',
+    adresseComplementPostaleExpedition: '',
+    codePostaleExpedition: '750',
+    villePostaleExpedition: '',
+    paysPostaleExpedition: 'france',
+  }
+  assert.equal(addressProblems(draft), {
+    adressePostaleExpedition: ADDRESS_STREET_MISSING,
+    codePostaleExpedition: ADDRESS_POSTCODE_FRENCH,
+    villePostaleExpedition: ADDRESS_CITY_MISSING,
+  })
+  assert.equal(
+    addressProblems({
+      ...draft,
+      adressePostaleExpedition: 'Rue de la Loi 16',
+      codePostaleExpedition: '1000',
+      villePostaleExpedition: 'Bruxelles',
+      paysPostaleExpedition: 'Belgique',
+    }),
+    {},
+  )
 })
 
 Address('saved: the five fields sent, the saved address shown and told to the portal', async () => {

@@ -3,12 +3,19 @@ import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
 import type { IdentityUploadReply, MissingDocument } from '../../server/contract/schemas.ts'
 import {
-  IDENTITY_DONE, IDENTITY_INCOMPLETE, IDENTITY_STILL_INCOMPLETE, IDENTITY_WRONG_TYPE, identityUploadMachine,
+  IDENTITY_DONE,
+  IDENTITY_INCOMPLETE,
+  IDENTITY_STILL_INCOMPLETE,
+  IDENTITY_WRONG_TYPE,
+  identityUploadMachine,
 } from '../../src/machines/identityUpload.machine.ts'
 import type { Notice } from '../../src/machines/shared.ts'
 import { Deferreds, describePath, flush, pathsToReplay, replay, shortestPaths } from '../util/paths.ts'
 
-const documents: MissingDocument[] = [{ type: 'identity_manager', label: 'Pièce d’identité du gérant' }, { type: 'proof_address', label: 'Justificatif de domicile' }]
+const documents: MissingDocument[] = [
+  { type: 'identity_manager', label: 'Pièce d’identité du gérant' },
+  { type: 'proof_address', label: 'Justificatif de domicile' },
+]
 const input = { orderId: 4, documents }
 const pdf = (name: string) => ({ name, type: 'application/pdf', size: 2048 })
 const incomplete: IdentityUploadReply = { uploaded: [], complete: false, missingDocumentsValidatedAt: null }
@@ -36,14 +43,24 @@ const events = [
   { type: 'xstate.error.actor.uploadOne', error: offline },
 ] as const
 
-const serializeState = (s: any) => JSON.stringify([s.value, Object.keys(s.context.files).sort(), Object.keys(s.context.fileErrors).sort(), s.context.sent, s.context.error])
+const serializeState = (s: any) =>
+  JSON.stringify([s.value, Object.keys(s.context.files).sort(), Object.keys(s.context.fileErrors).sort(), s.context.sent, s.context.error])
 const ModelBased = suite('identityUpload: shortest paths covering every state and transition, replayed')
 const paths = shortestPaths(identityUploadMachine, { events, input, serializeState, limit: 5000 })
 
 ModelBased('the model reaches a file refused, both documents sent, and everything sent with the file still incomplete', () => {
-  assert.ok(paths.some((p) => p.state.context.fileErrors.identity_manager === IDENTITY_WRONG_TYPE), 'refused')
-  assert.ok(paths.some((p) => p.state.status === 'done'), 'completed')
-  assert.ok(paths.some((p) => p.state.context.sent.length === 2 && p.state.context.error === IDENTITY_STILL_INCOMPLETE), 'all sent, still incomplete')
+  assert.ok(
+    paths.some((p) => p.state.context.fileErrors.identity_manager === IDENTITY_WRONG_TYPE),
+    'refused',
+  )
+  assert.ok(
+    paths.some((p) => p.state.status === 'done'),
+    'completed',
+  )
+  assert.ok(
+    paths.some((p) => p.state.context.sent.length === 2 && p.state.context.error === IDENTITY_STILL_INCOMPLETE),
+    'all sent, still incomplete',
+  )
 })
 for (const path of pathsToReplay(paths, ModelBased)) {
   ModelBased(describePath(path), async () => {
@@ -55,7 +72,10 @@ for (const path of pathsToReplay(paths, ModelBased)) {
     for (const [n, { input: sent }] of deferreds.started.entries()) {
       // Every upload carries a document asked for, with its chosen file; none is sent again once the server has it.
       const { documentType, file } = sent as { documentType: string; file: { name: string } | undefined }
-      assert.ok(documents.some((d) => d.type === documentType), `asked for: ${documentType}`)
+      assert.ok(
+        documents.some((d) => d.type === documentType),
+        `asked for: ${documentType}`,
+      )
       assert.ok(file?.name.endsWith('.pdf'), `a file: ${JSON.stringify(file)}`)
       assert.not.ok(uploaded.has(documentType), `${documentType} sent twice`)
       if (answers[n]) uploaded.add(documentType)
@@ -88,7 +108,10 @@ Examples('everything sent, the server still says incomplete: "Envoyer mes docume
   await flush()
   deferreds.settle('uploadOne', { output: incomplete })
   await flush()
-  assert.equal(deferreds.started.map((s) => (s.input as { documentType: string }).documentType), ['identity_manager', 'proof_address'])
+  assert.equal(
+    deferreds.started.map((s) => (s.input as { documentType: string }).documentType),
+    ['identity_manager', 'proof_address'],
+  )
   assert.ok(actor.getSnapshot().matches('editing'))
   assert.is(actor.getSnapshot().context.error, IDENTITY_STILL_INCOMPLETE)
   actor.send({ type: 'identity.submit' })

@@ -7,7 +7,12 @@ import { PASSWORD_TOO_COMMON } from '../../src/machines/passwordRule.ts'
 import * as F from '../util/fixtures.ts'
 import { Deferreds, describePath, flush, pathsToReplay, replay, shortestPaths } from '../util/paths.ts'
 
-const forNina: InvitationInfo = { email: 'nina@example.com', raisonSociale: 'Boulangerie des Lilas SAS', invitedBy: 'Camille Martin', hasAccount: false }
+const forNina: InvitationInfo = {
+  email: 'nina@example.com',
+  raisonSociale: 'Boulangerie des Lilas SAS',
+  invitedBy: 'Camille Martin',
+  hasAccount: false,
+}
 const forJulien: InvitationInfo = { ...forNina, email: 'associe@example.com', hasAccount: true }
 /** As src/api's errors: the server's French message and its status. */
 const failure = (status: number, message: string) => Object.assign(new Error(message), { status })
@@ -21,7 +26,12 @@ function start(signedInEmail: string | null) {
   const entered: Accepted[] = []
   let signOuts = 0
   const machine = invitationMachine.provide({
-    actors: { loadInvitation: deferreds.actor(), accept: deferreds.actor(), signInAndAccept: deferreds.actor(), createAccount: deferreds.actor() },
+    actors: {
+      loadInvitation: deferreds.actor(),
+      accept: deferreds.actor(),
+      signInAndAccept: deferreds.actor(),
+      createAccount: deferreds.actor(),
+    },
     actions: { enterPortal: (_, accepted) => void entered.push(accepted), signOut: () => void signOuts++ },
   })
   return { actor: createActor(machine, { input: { token: 'jeton', signedInEmail } }), deferreds, entered, signOuts: () => signOuts }
@@ -47,21 +57,43 @@ const events = [
   { type: 'xstate.error.actor.createAccount', error: expired },
 ] as const
 
-const serializeState = (s: any) => JSON.stringify([s.value, s.context.invitation?.email, s.context.signedInEmail, s.context.draft, Object.keys(s.context.problems), s.context.error])
+const serializeState = (s: any) =>
+  JSON.stringify([
+    s.value,
+    s.context.invitation?.email,
+    s.context.signedInEmail,
+    s.context.draft,
+    Object.keys(s.context.problems),
+    s.context.error,
+  ])
 const ModelBased = suite('invitation: shortest paths covering every state and transition, replayed')
 for (const signedInEmail of [null, 'associe@example.com', 'demo@example.com']) {
   const paths = shortestPaths(invitationMachine, { events, input: { token: 'jeton', signedInEmail }, serializeState, limit: 20_000 })
-  ModelBased(`signed in as ${signedInEmail ?? 'nobody'}: the model reaches acceptance, the expired link and the service unavailable`, () => {
-    assert.ok(paths.some((p) => p.state.value === 'accepted'), 'accepted')
-    assert.ok(paths.some((p) => p.state.value === 'refused' && p.state.context.error === expired.message), 'expired')
-    assert.ok(paths.some((p) => p.state.value === 'unavailable' && p.state.context.error === down.message), 'unavailable')
-  })
+  ModelBased(
+    `signed in as ${signedInEmail ?? 'nobody'}: the model reaches acceptance, the expired link and the service unavailable`,
+    () => {
+      assert.ok(
+        paths.some((p) => p.state.value === 'accepted'),
+        'accepted',
+      )
+      assert.ok(
+        paths.some((p) => p.state.value === 'refused' && p.state.context.error === expired.message),
+        'expired',
+      )
+      assert.ok(
+        paths.some((p) => p.state.value === 'unavailable' && p.state.context.error === down.message),
+        'unavailable',
+      )
+    },
+  )
   for (const path of pathsToReplay(paths, ModelBased)) {
     ModelBased(`${signedInEmail ?? 'nobody'}: ${describePath(path)}`, async () => {
       const { actor, deferreds, entered, signOuts } = start(signedInEmail)
       await replay(actor, deferreds, path)
       const snapshot = actor.getSnapshot()
-      const invitation = path.steps.find((s) => s.event.type === 'xstate.done.actor.loadInvitation')?.event.output as InvitationInfo | undefined
+      const invitation = path.steps.find((s) => s.event.type === 'xstate.done.actor.loadInvitation')?.event.output as
+        | InvitationInfo
+        | undefined
       for (const { id, input } of deferreds.started) {
         // Accepting as oneself only for the invited address; a new account only under the rule.
         if (id === 'accept') assert.is(snapshot.context.signedInEmail, invitation!.email)
@@ -69,19 +101,25 @@ for (const signedInEmail of [null, 'associe@example.com', 'demo@example.com']) {
           assert.equal(input, { token: 'jeton', firstname: 'Nina', lastname: 'Roussel', password: good })
           assert.not.ok(invitation!.hasAccount)
         }
-        if (id === 'signInAndAccept') assert.equal(input, { token: 'jeton', email: 'associe@example.com', password: (input as { password: string }).password })
+        if (id === 'signInAndAccept')
+          assert.equal(input, { token: 'jeton', email: 'associe@example.com', password: (input as { password: string }).password })
       }
       // A link refused (410, 404) is never read again; the service unavailable, on request only.
-      const retries = path.steps.filter((s, i) => s.event.type === 'invitation.retry' && i > 0 && path.steps[i - 1]!.state.matches('unavailable')).length
+      const retries = path.steps.filter(
+        (s, i) => s.event.type === 'invitation.retry' && i > 0 && path.steps[i - 1]!.state.matches('unavailable'),
+      ).length
       assert.is(deferreds.started.filter((s) => s.id === 'loadInvitation').length, 1 + retries)
-      const lastLoadError = path.steps.findLast((s) => s.event.type === 'xstate.error.actor.loadInvitation')?.event as { error?: Error } | undefined
+      const lastLoadError = path.steps.findLast((s) => s.event.type === 'xstate.error.actor.loadInvitation')?.event as
+        | { error?: Error }
+        | undefined
       if (snapshot.matches('refused')) assert.is(lastLoadError?.error, expired)
       if (snapshot.matches('unavailable')) assert.is(lastLoadError?.error, down)
       // Into the portal exactly once, and only when the server agreed.
       assert.is(entered.length, snapshot.matches('accepted') ? 1 : 0)
       if (entered[0]) assert.is(entered[0].orderId, 2)
       // Signed in as someone else: nothing is accepted before signing out.
-      if (signedInEmail && invitation && signedInEmail !== invitation.email && deferreds.started.some((s) => s.id !== 'loadInvitation')) assert.ok(signOuts() > 0)
+      if (signedInEmail && invitation && signedInEmail !== invitation.email && deferreds.started.some((s) => s.id !== 'loadInvitation'))
+        assert.ok(signOuts() > 0)
       actor.stop()
     })
   }
@@ -111,7 +149,10 @@ Examples('a new address: first name, last name and a password under the rule, th
   assert.ok(actor.getSnapshot().matches('accountForm'))
   actor.send({ type: 'invitation.create' })
   assert.equal(Object.keys(actor.getSnapshot().context.problems), ['firstname', 'lastname', 'password'])
-  actor.send({ type: 'invitation.change', draft: { firstname: 'Nina', lastname: 'Roussel', password: 'azerty123456', confirmation: 'azerty123456' } })
+  actor.send({
+    type: 'invitation.change',
+    draft: { firstname: 'Nina', lastname: 'Roussel', password: 'azerty123456', confirmation: 'azerty123456' },
+  })
   actor.send({ type: 'invitation.create' })
   assert.equal(actor.getSnapshot().context.problems, { password: PASSWORD_TOO_COMMON })
   actor.send({ type: 'invitation.change', draft: { password: good, confirmation: good } })

@@ -7,22 +7,55 @@ import type { Notice } from '../../src/machines/shared.ts'
 import { Deferreds, describePath, flush, pathsToReplay, replay, shortestPaths } from '../util/paths.ts'
 
 const invoice = (id: number, overrides: Partial<Invoice> = {}): Invoice => ({
-  id, domId: 2, raisonSociale: 'Boulangerie des Lilas SAS', number: `FA-2026-${id}`, date: '2026-11-01T10:00:00.000Z',
-  amountExclTaxCents: 29000, amountInclTaxCents: 34800, paid: true, ...overrides,
+  id,
+  domId: 2,
+  raisonSociale: 'Boulangerie des Lilas SAS',
+  number: `FA-2026-${id}`,
+  date: '2026-11-01T10:00:00.000Z',
+  amountExclTaxCents: 29000,
+  amountInclTaxCents: 34800,
+  paid: true,
+  ...overrides,
 })
 const unpaid = invoice(1, { paid: false })
 const shared = invoice(3, { domId: 3, raisonSociale: 'Studio Nuage SAS', paid: false, amountExclTaxCents: 2900, amountInclTaxCents: 3480 })
-const note: CreditNote = { id: 9, domId: 2, raisonSociale: 'Boulangerie des Lilas SAS', number: 'AV-2026-1', date: '2026-06-05T10:00:00.000Z', amountExclTaxCents: 1000, amountInclTaxCents: 1200, invoiceId: 4 }
+const note: CreditNote = {
+  id: 9,
+  domId: 2,
+  raisonSociale: 'Boulangerie des Lilas SAS',
+  number: 'AV-2026-1',
+  date: '2026-06-05T10:00:00.000Z',
+  amountExclTaxCents: 1000,
+  amountInclTaxCents: 1200,
+  invoiceId: 4,
+}
 const book = { invoices: [unpaid, invoice(2), shared], creditNotes: [note] }
 /** The same year read again after news: an invoice was issued meanwhile. */
 const issuedInvoice = invoice(6, { paid: false, date: '2026-11-20T10:00:00.000Z' })
 const issued = { invoices: [issuedInvoice, ...book.invoices], creditNotes: [note] }
 /** The user's own invoices of every year: one more unpaid of the Boulangerie, from 2025. */
-const older = invoice(5, { paid: false, number: 'FA-2025-5', date: '2025-03-01T10:00:00.000Z', amountExclTaxCents: 1000, amountInclTaxCents: 1200 })
+const older = invoice(5, {
+  paid: false,
+  number: 'FA-2025-5',
+  date: '2025-03-01T10:00:00.000Z',
+  amountExclTaxCents: 1000,
+  amountInclTaxCents: 1200,
+})
 const everyYear = [unpaid, invoice(2), older]
-const noCard = Object.assign(new Error('Aucune carte enregistrée : ajoutez un moyen de paiement puis réessayez.'), { status: 402, code: 'NO_CARD' })
-const declined = Object.assign(new Error('Votre carte a été refusée par votre banque : aucun montant n’a été prélevé. Essayez une autre carte.'), { status: 402, code: 'PAYMENT_FAILED' })
-const amountChanged = Object.assign(new Error('Le montant à régler a changé depuis votre confirmation : 3 factures impayées, 1 560,00 € TTC. Rien n’a été prélevé : vérifiez le nouveau montant puis confirmez.'), { status: 409, code: 'AMOUNT_CHANGED' })
+const noCard = Object.assign(new Error('Aucune carte enregistrée : ajoutez un moyen de paiement puis réessayez.'), {
+  status: 402,
+  code: 'NO_CARD',
+})
+const declined = Object.assign(
+  new Error('Votre carte a été refusée par votre banque : aucun montant n’a été prélevé. Essayez une autre carte.'),
+  { status: 402, code: 'PAYMENT_FAILED' },
+)
+const amountChanged = Object.assign(
+  new Error(
+    'Le montant à régler a changé depuis votre confirmation : 3 factures impayées, 1 560,00 € TTC. Rien n’a été prélevé : vérifiez le nouveau montant puis confirmez.',
+  ),
+  { status: 409, code: 'AMOUNT_CHANGED' },
+)
 const input = { orderId: null, payableOrderIds: [1, 2, 4], currentYear: 2026 }
 
 type Snapshot = SnapshotFrom<typeof invoiceBookMachine>
@@ -88,18 +121,37 @@ const events = [
 const newsIn = new WeakMap<object, string>()
 const moment = (s: Snapshot) => (s.hasTag('dialog') ? 'payment' : s.children.loadYears || s.children.loadYear ? 'read' : 'rest')
 const serializeState = (s: Snapshot, event?: { type: string }, prev?: Snapshot) => {
-  if (!newsIn.has(s)) newsIn.set(s, event?.type === 'book.refresh' ? moment(prev!) : (prev && newsIn.get(prev)) ?? 'none')
+  if (!newsIn.has(s)) newsIn.set(s, event?.type === 'book.refresh' ? moment(prev!) : ((prev && newsIn.get(prev)) ?? 'none'))
   return JSON.stringify({ value: s.value, context: s.context, news: newsIn.get(s) })
 }
 
 const ModelBased = suite('invoiceBook: every shortest path, replayed')
 const paths = shortestPaths(invoiceBookMachine, { events, input, serializeState, limit: 50_000 })
 ModelBased('the model reaches every state', () => {
-  const reached = new Set(paths.map((p) => (typeof p.state.value === 'string' ? p.state.value : Object.entries(p.state.value).map(([parent, child]) => `${parent}.${String(child)}`)[0])))
+  const reached = new Set(
+    paths.map((p) =>
+      typeof p.state.value === 'string'
+        ? p.state.value
+        : Object.entries(p.state.value).map(([parent, child]) => `${parent}.${String(child)}`)[0],
+    ),
+  )
   for (const state of [
-    'loadingYears', 'yearsFailed', 'empty', 'loadingYear', 'yearFailed', 'ready', 'rereading.years', 'rereading.year', 'rereading.stale',
-    'countingUnpaid', 'countFailed', 'confirmingPayment', 'paying', 'noCard',
-  ]) assert.ok(reached.has(state), state)
+    'loadingYears',
+    'yearsFailed',
+    'empty',
+    'loadingYear',
+    'yearFailed',
+    'ready',
+    'rereading.years',
+    'rereading.year',
+    'rereading.stale',
+    'countingUnpaid',
+    'countFailed',
+    'confirmingPayment',
+    'paying',
+    'noCard',
+  ])
+    assert.ok(reached.has(state), state)
 })
 // Every path, not only those that add a state or a transition: each path ends with news, the years read again whatever
 // the state, and this check is meant for each state the graph tells apart (by when the last news came, too).
@@ -110,7 +162,9 @@ for (const path of pathsToReplay(paths, ModelBased, { every: true })) {
     const steps = path.steps.map((s) => s.event.type)
     const snapshot = actor.getSnapshot()
     // News and the page back at rest: the years, and the year shown, were read after the last news.
-    const atRest = snapshot.matches({ rereading: 'stale' }) || (['ready', 'empty', 'yearsFailed', 'yearFailed'] as const).some((state) => snapshot.matches(state))
+    const atRest =
+      snapshot.matches({ rereading: 'stale' }) ||
+      (['ready', 'empty', 'yearsFailed', 'yearFailed'] as const).some((state) => snapshot.matches(state))
     if (news.length && atRest) {
       const readAfter = (id: string) => deferreds.started.slice(news.at(-1)!).some((s) => s.id === id)
       assert.ok(readAfter('loadYears'), 'the years read after the last news')
@@ -125,7 +179,11 @@ for (const path of pathsToReplay(paths, ModelBased, { every: true })) {
       }
       // The year shown is kept: only the user changes it, or a list of years without it.
       if (before.context.year !== null && after.context.year !== before.context.year) {
-        assert.ok(event.type === 'year.select' || (event.type === 'xstate.done.actor.loadYears' && !(event.output as number[]).includes(before.context.year)), `year changed by ${event.type}`)
+        assert.ok(
+          event.type === 'year.select' ||
+            (event.type === 'xstate.done.actor.loadYears' && !(event.output as number[]).includes(before.context.year)),
+          `year changed by ${event.type}`,
+        )
       }
     }
     // Only an order the user owns is paid, only after the confirmation; the shared order never.
@@ -145,21 +203,41 @@ for (const path of pathsToReplay(paths, ModelBased, { every: true })) {
     }
     // Invoices turn paid (and the portal hears of it) only when the server paid them, until the year is read again.
     const paidNow = steps.includes('xstate.done.actor.pay')
-    assert.equal(paid, steps.filter((s) => s === 'xstate.done.actor.pay').map(() => 2))
-    if (actor.getSnapshot().matches('ready') && paidNow && steps.lastIndexOf('xstate.done.actor.pay') > steps.lastIndexOf('xstate.done.actor.loadYear')) {
-      assert.ok(actor.getSnapshot().context.invoices.filter((i) => i.domId === 2).every((i) => i.paid))
+    assert.equal(
+      paid,
+      steps.filter((s) => s === 'xstate.done.actor.pay').map(() => 2),
+    )
+    if (
+      actor.getSnapshot().matches('ready') &&
+      paidNow &&
+      steps.lastIndexOf('xstate.done.actor.pay') > steps.lastIndexOf('xstate.done.actor.loadYear')
+    ) {
+      assert.ok(
+        actor
+          .getSnapshot()
+          .context.invoices.filter((i) => i.domId === 2)
+          .every((i) => i.paid),
+      )
       assert.is(actor.getSnapshot().context.invoices.find((i) => i.id === 3)!.paid, false, 'another order’s invoice stays unpaid')
     }
     // A confirmation on screen always gives every year's unpaid invoices of the order.
     const { payment } = actor.getSnapshot().context
-    if (actor.getSnapshot().matches('confirmingPayment')) assert.equal(payment, { orderId: 2, raisonSociale: 'Boulangerie des Lilas SAS', count: 2, amountInclTaxCents: 36000, years: [2026, 2025] })
+    if (actor.getSnapshot().matches('confirmingPayment'))
+      assert.equal(payment, {
+        orderId: 2,
+        raisonSociale: 'Boulangerie des Lilas SAS',
+        count: 2,
+        amountInclTaxCents: 36000,
+        years: [2026, 2025],
+      })
     // News now, whatever the state: the years are read again at once (the rows kept), or after the payment under way.
     const startedBefore = deferreds.started.length
     actor.send({ type: 'book.refresh' })
     await flush()
     const after = actor.getSnapshot()
     const readNow = deferreds.started.slice(startedBefore).some((s) => s.id === 'loadYears')
-    if (snapshot.hasTag('dialog')) assert.ok(after.hasTag('dialog') && after.context.refreshPending && !readNow, 'kept for after the payment')
+    if (snapshot.hasTag('dialog'))
+      assert.ok(after.hasTag('dialog') && after.context.refreshPending && !readNow, 'kept for after the payment')
     else assert.ok(readNow, 'the years read again')
     // Before the confirmation, news counts the amount again (an invoice may have been issued): never confirmed unseen.
     if (snapshot.matches('confirmingPayment') || snapshot.matches('countingUnpaid')) {
@@ -219,7 +297,13 @@ Book('pay ok: the confirmation gives the amount; the order’s invoices turn pai
   assert.ok(actor.getSnapshot().matches('countingUnpaid'), 'nothing to confirm before the amount is known')
   deferreds.settle('loadUnpaid', { output: everyYear })
   await flush()
-  assert.equal(actor.getSnapshot().context.payment, { orderId: 2, raisonSociale: 'Boulangerie des Lilas SAS', count: 2, amountInclTaxCents: 36000, years: [2026, 2025] })
+  assert.equal(actor.getSnapshot().context.payment, {
+    orderId: 2,
+    raisonSociale: 'Boulangerie des Lilas SAS',
+    count: 2,
+    amountInclTaxCents: 36000,
+    years: [2026, 2025],
+  })
   actor.send({ type: 'payment.confirm' })
   await flush()
   deferreds.settle('pay', { output: { paidCount: 1, message: 'Votre facture a été réglée.' } })
@@ -320,7 +404,10 @@ News('news during a read starts it again; the year chosen meanwhile is kept', as
   await flush()
   actor.send({ type: 'book.refresh' })
   await flush()
-  assert.equal(deferreds.started.map((s) => s.id), ['loadYears', 'loadYears'])
+  assert.equal(
+    deferreds.started.map((s) => s.id),
+    ['loadYears', 'loadYears'],
+  )
   deferreds.settle('loadYears', { output: [2026, 2025] })
   await flush()
   actor.send({ type: 'year.select', year: 2025 })
@@ -362,7 +449,11 @@ News('news before the confirmation counts the amount again; during the payment i
   actor.send({ type: 'book.refresh' })
   await flush()
   assert.equal(deferreds.started.filter((s) => s.id === 'loadYears').length, 1, 'nothing read during the payment')
-  assert.equal(deferreds.started.findLast((s) => s.id === 'pay')!.input, { orderId: 2, expectedAmountInclTaxCents: 156_000 }, 'the amount confirmed')
+  assert.equal(
+    deferreds.started.findLast((s) => s.id === 'pay')!.input,
+    { orderId: 2, expectedAmountInclTaxCents: 156_000 },
+    'the amount confirmed',
+  )
   deferreds.settle('pay', { output: { paidCount: 3, message: 'Vos factures ont été réglées.' } })
   await flush()
   assert.equal(paid, [2])
@@ -377,25 +468,30 @@ News('news before the confirmation counts the amount again; during the payment i
   assert.equal(deferreds.started.filter((s) => s.id === 'loadYears').length, 2, 'read once, not once per news')
 })
 
-News('a total changed since the confirmation (409 AMOUNT_CHANGED): nothing paid, counted again under the reason, then paid as shown', async () => {
-  const { actor, deferreds, paid } = await confirmed()
-  deferreds.settle('pay', { error: amountChanged })
-  await flush()
-  assert.ok(actor.getSnapshot().matches('countingUnpaid'))
-  assert.is(actor.getSnapshot().context.error, amountChanged.message)
-  assert.equal(paid, [])
-  deferreds.settle('loadUnpaid', { output: [...everyYear, invoice(6, { paid: false, number: 'FA-2026-6', amountInclTaxCents: 120_000 })] })
-  await flush()
-  assert.ok(actor.getSnapshot().matches('confirmingPayment'))
-  assert.is(actor.getSnapshot().context.error, amountChanged.message, 'the reason stays above the new amount')
-  actor.send({ type: 'payment.confirm' })
-  await flush()
-  assert.equal(deferreds.started.findLast((s) => s.id === 'pay')!.input, { orderId: 2, expectedAmountInclTaxCents: 156_000 })
-  deferreds.settle('pay', { output: { paidCount: 3, message: 'Vos factures ont été réglées.' } })
-  await flush()
-  assert.equal(paid, [2])
-  assert.ok(actor.getSnapshot().matches({ rereading: 'years' }), 'the list read again: it has a new invoice')
-})
+News(
+  'a total changed since the confirmation (409 AMOUNT_CHANGED): nothing paid, counted again under the reason, then paid as shown',
+  async () => {
+    const { actor, deferreds, paid } = await confirmed()
+    deferreds.settle('pay', { error: amountChanged })
+    await flush()
+    assert.ok(actor.getSnapshot().matches('countingUnpaid'))
+    assert.is(actor.getSnapshot().context.error, amountChanged.message)
+    assert.equal(paid, [])
+    deferreds.settle('loadUnpaid', {
+      output: [...everyYear, invoice(6, { paid: false, number: 'FA-2026-6', amountInclTaxCents: 120_000 })],
+    })
+    await flush()
+    assert.ok(actor.getSnapshot().matches('confirmingPayment'))
+    assert.is(actor.getSnapshot().context.error, amountChanged.message, 'the reason stays above the new amount')
+    actor.send({ type: 'payment.confirm' })
+    await flush()
+    assert.equal(deferreds.started.findLast((s) => s.id === 'pay')!.input, { orderId: 2, expectedAmountInclTaxCents: 156_000 })
+    deferreds.settle('pay', { output: { paidCount: 3, message: 'Vos factures ont été réglées.' } })
+    await flush()
+    assert.equal(paid, [2])
+    assert.ok(actor.getSnapshot().matches({ rereading: 'years' }), 'the list read again: it has a new invoice')
+  },
+)
 
 News('news, then the payment cancelled: read at once', async () => {
   const { actor, deferreds } = await ready()

@@ -2,7 +2,12 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
 import {
-  KBIS_FAILED, KBIS_NO_CONTRACT, KBIS_NOT_PDF, KBIS_SUCCESS, KBIS_TOO_BIG, kbisUploadMachine,
+  KBIS_FAILED,
+  KBIS_NO_CONTRACT,
+  KBIS_NOT_PDF,
+  KBIS_SUCCESS,
+  KBIS_TOO_BIG,
+  kbisUploadMachine,
 } from '../../src/machines/kbisUpload.machine.ts'
 import type { Notice } from '../../src/machines/shared.ts'
 import type { Order } from '../../server/contract/schemas.ts'
@@ -61,7 +66,8 @@ for (const input of inputs) {
       const snapshot = actor.getSnapshot()
       const bannerShown = !snapshot.matches('hidden') && !snapshot.matches('uploaded')
       // Spec §4: the banner shows exactly while the default order waits for its Kbis.
-      const waiting = !!input.order && ['En attente de KBIS', 'En attente de procuration'].includes(input.order.status) && !input.order.hasKbis
+      const waiting =
+        !!input.order && ['En attente de KBIS', 'En attente de procuration'].includes(input.order.status) && !input.order.hasKbis
       if (!waiting) assert.ok(snapshot.matches('hidden'))
       if (snapshot.matches('uploaded')) {
         assert.ok(snapshot.context.order!.hasKbis)

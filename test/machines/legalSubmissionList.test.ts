@@ -6,8 +6,16 @@ import { legalSubmissionListMachine } from '../../src/machines/legalSubmissionLi
 import { Deferreds, describePath, flush, pathsToReplay, replay, shortestPaths } from '../util/paths.ts'
 
 const submission: LegalSubmission = {
-  id: 9, orderId: 2, raisonSociale: 'Boulangerie des Lilas SAS', kind: 'transfert-siege', status: 'Reçue', comment: null,
-  receivedAt: '2026-11-20T10:00:00.000Z', startedAt: null, filedAt: null, completedAt: null,
+  id: 9,
+  orderId: 2,
+  raisonSociale: 'Boulangerie des Lilas SAS',
+  kind: 'transfert-siege',
+  status: 'Reçue',
+  comment: null,
+  receivedAt: '2026-11-20T10:00:00.000Z',
+  startedAt: null,
+  filedAt: null,
+  completedAt: null,
 }
 const failure = new Error('Le service est momentanément indisponible. Réessayez dans quelques instants.')
 

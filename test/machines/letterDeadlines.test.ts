@@ -6,7 +6,13 @@ import { LETTER_DEADLINES_FAILED, letterDeadlinesMachine } from '../../src/machi
 import { Deferreds, describePath, flush, pathsToReplay, replay, shortestPaths } from '../util/paths.ts'
 
 const deadline = (documentId: number, date: string): LetterDeadline => ({
-  documentId, orderId: 2, sender: 'URSSAF Île-de-France', kind: 'administratif', receivedAt: '2027-01-04T09:00:00.000Z', date, amountCents: 32000,
+  documentId,
+  orderId: 2,
+  sender: 'URSSAF Île-de-France',
+  kind: 'administratif',
+  receivedAt: '2027-01-04T09:00:00.000Z',
+  date,
+  amountCents: 32000,
 })
 const list = [deadline(12, '2027-02-15')]
 
@@ -40,7 +46,8 @@ for (const path of pathsToReplay(paths, ModelBased)) {
     if (actor.getSnapshot().matches('loaded')) assert.equal(deadlines, list)
     // What failed, then the server's reason when it gave one.
     const failure = path.steps.at(-1)!.event as { error?: Error }
-    if (error !== null) assert.is(error, failure.error?.message ? `${LETTER_DEADLINES_FAILED} ${failure.error.message}` : LETTER_DEADLINES_FAILED)
+    if (error !== null)
+      assert.is(error, failure.error?.message ? `${LETTER_DEADLINES_FAILED} ${failure.error.message}` : LETTER_DEADLINES_FAILED)
     actor.stop()
   })
 }
@@ -54,6 +61,5 @@ Examples("'Tous' loads every order's deadlines", async () => {
   await flush()
   assert.equal(deferreds.started[0]!.input, { orderId: null })
 })
-
 
 Examples.run()

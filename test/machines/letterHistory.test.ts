@@ -35,7 +35,10 @@ for (const path of pathsToReplay(paths, ModelBased)) {
     const { events: shown, error } = actor.getSnapshot().context
     // Every read is of this letter; one more for each retry after a failure and each reload asked for.
     assert.ok(deferreds.started.every((s) => (s.input as { documentId: number }).documentId === 21))
-    assert.is(deferreds.started.length, 1 + path.steps.filter((s) => s.event.type === 'history.retry' || s.event.type === 'history.reload').length)
+    assert.is(
+      deferreds.started.length,
+      1 + path.steps.filter((s) => s.event.type === 'history.retry' || s.event.type === 'history.reload').length,
+    )
     assert.is(error !== null, actor.getSnapshot().matches('failed'))
     if (actor.getSnapshot().matches('loaded')) assert.equal(shown, history.events)
     // What failed, then the server's reason when it gave one.

@@ -36,7 +36,12 @@ const serializeState = (s: { value: unknown; context: Record<string, unknown> & 
   JSON.stringify({ value: s.value, context: { ...s.context, pages: s.context.pages.map((p) => [p.status, p.image !== null]) } })
 
 const ModelBased = suite('letterPages: shortest paths covering every state and transition, replayed (a letter of two pages)')
-const paths = shortestPaths(letterPagesMachine, { events, input: { documentId: 12, pageCount: 2 }, serializeState: serializeState as never, limit: 5000 })
+const paths = shortestPaths(letterPagesMachine, {
+  events,
+  input: { documentId: 12, pageCount: 2 },
+  serializeState: serializeState as never,
+  limit: 5000,
+})
 ModelBased('the model reaches every state and every page status', () => {
   const reached = new Set(paths.map((p) => JSON.stringify(p.state.value)))
   for (const state of ['{"viewing":"idle"}', '{"viewing":"loading"}']) assert.ok(reached.has(state), state)
@@ -128,7 +133,14 @@ Pages('a letter with its images asks for nothing again', async () => {
 
 Pages('left (the actor stopped), a letter being prepared calls its pause off', async () => {
   let signal: AbortSignal | undefined
-  const machine = letterPagesMachine.provide({ actors: { pause: fromPromise<void, { ms: number }>(({ signal: s }) => { signal = s; return new Promise<void>(() => {}) }) } })
+  const machine = letterPagesMachine.provide({
+    actors: {
+      pause: fromPromise<void, { ms: number }>(({ signal: s }) => {
+        signal = s
+        return new Promise<void>(() => {})
+      }),
+    },
+  })
   const actor = createActor(machine, { input: { documentId: 12, pageCount: 0 } }).start()
   await flush()
   assert.is(signal?.aborted, false)
@@ -149,9 +161,18 @@ Pages('pages are fetched as they come into view, one by one, in the order seen',
   assert.equal(loads(deferreds), [1, 3])
   deferreds.settle('loadPage', { output: image })
   await flush()
-  assert.equal(actor.getSnapshot().context.pages.map((p) => p.status), ['shown', 'waiting', 'shown'])
+  assert.equal(
+    actor.getSnapshot().context.pages.map((p) => p.status),
+    ['shown', 'waiting', 'shown'],
+  )
   assert.is(actor.getSnapshot().context.pages[0]!.image, image)
-  assert.equal(deferreds.started.map((s) => s.input), [{ documentId: 12, page: 1 }, { documentId: 12, page: 3 }])
+  assert.equal(
+    deferreds.started.map((s) => s.input),
+    [
+      { documentId: 12, page: 1 },
+      { documentId: 12, page: 3 },
+    ],
+  )
 })
 
 Pages('a failed page says so and is fetched again on Réessayer; the others go on', async () => {
@@ -163,7 +184,11 @@ Pages('a failed page says so and is fetched again on Réessayer; the others go o
   deferreds.settle('loadPage', { error: new Error('Image de cette page introuvable.') })
   await flush()
   assert.equal(loads(deferreds), [1, 2])
-  assert.is(actor.getSnapshot().context.pages[0]!.error, 'Cette page n’a pas pu être chargée. Image de cette page introuvable.', 'what failed, then why')
+  assert.is(
+    actor.getSnapshot().context.pages[0]!.error,
+    'Cette page n’a pas pu être chargée. Image de cette page introuvable.',
+    'what failed, then why',
+  )
   deferreds.settle('loadPage', { output: image })
   await flush()
   actor.send({ type: 'page.retry', page: 1 })
@@ -171,7 +196,10 @@ Pages('a failed page says so and is fetched again on Réessayer; the others go o
   deferreds.settle('loadPage', { output: image })
   await flush()
   assert.equal(loads(deferreds), [1, 2, 1])
-  assert.equal(actor.getSnapshot().context.pages.map((p) => p.status), ['shown', 'shown'])
+  assert.equal(
+    actor.getSnapshot().context.pages.map((p) => p.status),
+    ['shown', 'shown'],
+  )
 })
 
 Pages('zoom steps through its levels and stops at both ends', async () => {

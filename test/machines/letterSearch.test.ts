@@ -7,7 +7,12 @@ import { letter } from '../util/fixtures.ts'
 import { Deferreds, describePath, flush, pathsToReplay, replay, shortestPaths } from '../util/paths.ts'
 
 const found = (id: number, word: string): DocumentSearchResult => ({
-  document: letter(id), rank: 0.5, excerpt: [{ text: 'Avis de ', match: false }, { text: word, match: true }],
+  document: letter(id),
+  rank: 0.5,
+  excerpt: [
+    { text: 'Avis de ', match: false },
+    { text: word, match: true },
+  ],
 })
 const loyer = [found(12, 'loyer')]
 const failure = new Error('La recherche dans vos courriers n’a pas abouti.')
@@ -18,7 +23,8 @@ function start(orderId: number | null = 2) {
   return { actor: createActor(machine, { input: { orderId } }), deferreds }
 }
 
-const searches = (deferreds: Deferreds) => deferreds.started.filter((s) => s.id === 'searchLetters').map((s) => s.input as { q: string; orderId: number | null })
+const searches = (deferreds: Deferreds) =>
+  deferreds.started.filter((s) => s.id === 'searchLetters').map((s) => s.input as { q: string; orderId: number | null })
 
 const events = [
   { type: 'query.change', query: 'lo' },
@@ -90,7 +96,10 @@ Search('typing while a search is under way drops its answer', async () => {
   await flush()
   assert.ok(actor.getSnapshot().matches('found'))
   assert.equal(actor.getSnapshot().context.results, loyer)
-  assert.equal(searches(deferreds), [{ q: 'loy', orderId: 2 }, { q: 'loyer', orderId: 2 }])
+  assert.equal(searches(deferreds), [
+    { q: 'loy', orderId: 2 },
+    { q: 'loyer', orderId: 2 },
+  ])
 })
 
 Search('each key restarts the pause: one search for a word typed quickly', async () => {
@@ -116,10 +125,17 @@ Search('a failure says so; Réessayer asks again for the same words', async () =
   deferreds.settle('searchLetters', { error: new Error('Le serveur ne répond pas.') })
   await flush()
   assert.ok(actor.getSnapshot().matches('failed'))
-  assert.is(actor.getSnapshot().context.error, 'La recherche dans vos courriers n’a pas abouti. Le serveur ne répond pas.', 'what failed, then why')
+  assert.is(
+    actor.getSnapshot().context.error,
+    'La recherche dans vos courriers n’a pas abouti. Le serveur ne répond pas.',
+    'what failed, then why',
+  )
   actor.send({ type: 'search.retry' })
   await flush()
-  assert.equal(searches(deferreds), [{ q: 'impôts', orderId: 2 }, { q: 'impôts', orderId: 2 }])
+  assert.equal(searches(deferreds), [
+    { q: 'impôts', orderId: 2 },
+    { q: 'impôts', orderId: 2 },
+  ])
   deferreds.settle('searchLetters', { output: [] })
   await flush()
   assert.ok(actor.getSnapshot().matches('found'))

@@ -2,7 +2,19 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor, fromPromise } from 'xstate'
 import type { Folder, MailDocument } from '../../server/contract/schemas.ts'
-import { FILE_FAILED, LINKED_LETTER_GONE, mailboxMachine, MOVE_FAILED, MOVE_OUT_FAILED, MOVED_OUT, type PortalSeen, MOVED_TO_FOLDER, READ_FAILED, SEND_BAD_EMAIL, SEND_NO_LETTER } from '../../src/machines/mailbox.machine.ts'
+import {
+  FILE_FAILED,
+  LINKED_LETTER_GONE,
+  mailboxMachine,
+  MOVE_FAILED,
+  MOVE_OUT_FAILED,
+  MOVED_OUT,
+  type PortalSeen,
+  MOVED_TO_FOLDER,
+  READ_FAILED,
+  SEND_BAD_EMAIL,
+  SEND_NO_LETTER,
+} from '../../src/machines/mailbox.machine.ts'
 import { ApiError } from '../../src/api/errors.ts'
 import { portalDataMachine } from '../../src/machines/portalData.machine.ts'
 import type { Notice } from '../../src/machines/shared.ts'
@@ -95,8 +107,12 @@ for (const [concern, events] of Object.entries(models)) {
     const region = concern === 'viewer and reading' ? ['viewer', 'reading'] : concern === 'order and link' ? ['order', 'link'] : [concern]
     const reached = new Set(paths.flatMap((p) => region.map((r) => `${r}.${(p.state.value as Record<string, string>)[r]}`)))
     const expected: Record<string, string[]> = {
-      viewer: ['empty', 'loading', 'shown', 'failed'], reading: ['idle', 'marking'], moving: ['idle', 'saving'], sending: ['closed', 'editing', 'submitting'],
-      order: ['unknown', 'known'], link: ['none', 'following'],
+      viewer: ['empty', 'loading', 'shown', 'failed'],
+      reading: ['idle', 'marking'],
+      moving: ['idle', 'saving'],
+      sending: ['closed', 'editing', 'submitting'],
+      order: ['unknown', 'known'],
+      link: ['none', 'following'],
     }
     for (const r of region) for (const state of expected[r]!) assert.ok(reached.has(`${r}.${state}`), `${r}.${state} is reached`)
   })
@@ -107,7 +123,10 @@ for (const [concern, events] of Object.entries(models)) {
       const { context } = actor.getSnapshot()
       // The link only ever selects its own order, then its own letter; each link is let go of once,
       // found (the viewer shows it) or said to be gone.
-      assert.ok(portal.every((p) => ['order 3', 'letter 14', 'forget'].includes(p)), portal.join())
+      assert.ok(
+        portal.every((p) => ['order 3', 'letter 14', 'forget'].includes(p)),
+        portal.join(),
+      )
       const found = portal.filter((p) => p === 'letter 14').length
       const gone = notices.filter((n) => n.message === LINKED_LETTER_GONE).length
       assert.is(portal.filter((p) => p === 'forget').length, found + gone)
@@ -117,17 +136,27 @@ for (const [concern, events] of Object.entries(models)) {
       const events = path.steps.map((s) => s.event)
       const last = events.at(-1)
       const reports = events.filter((e) => e.type === 'portal.seen') as ReturnType<typeof seen>[]
-      if (last?.type === 'portal.seen' && reports.length > 1 && reports.at(-2)!.seen.orderId !== reports.at(-1)!.seen.orderId && portal.at(-1) !== 'letter 14') {
+      if (
+        last?.type === 'portal.seen' &&
+        reports.length > 1 &&
+        reports.at(-2)!.seen.orderId !== reports.at(-1)!.seen.orderId &&
+        portal.at(-1) !== 'letter 14'
+      ) {
         assert.not.ok(context.phoneViewer)
       }
       // Only unread letters are marked, always with readFlag true, and each shows read before the server answers.
       for (const input of inputOf(deferreds, 'markRead') as { documentId: number; readFlag: boolean }[]) {
         assert.equal(input.readFlag, true)
         assert.ok([unreadA.id, unreadC.id].includes(input.documentId), 'a read letter is never marked again')
-        assert.ok(reads.some((r) => r.documentId === input.documentId && r.read), 'read on screen at once')
+        assert.ok(
+          reads.some((r) => r.documentId === input.documentId && r.read),
+          'read on screen at once',
+        )
       }
       // A read mark reports the read flag alone: the letter as it was when opened never replaces a move made since.
-      const moves = path.steps.filter((s) => s.event.type === 'xstate.done.actor.move').map((s) => (s.event as { output: MailDocument }).output)
+      const moves = path.steps
+        .filter((s) => s.event.type === 'xstate.done.actor.move')
+        .map((s) => (s.event as { output: MailDocument }).output)
       assert.equal(changes, moves, 'only moves report a whole letter')
       // The scan asked for is always the open letter's.
       const files = inputOf(deferreds, 'loadFile') as { documentId: number }[]
@@ -160,7 +189,10 @@ Reading('an unread letter is read at once, then on the server; the viewer loads 
   deferreds.settle('markRead', { output: { ...unreadA, read: true } })
   await flush()
   assert.is(actor.getSnapshot().context.file, scan)
-  assert.equal(reads, [{ documentId: unreadA.id, read: true }, { documentId: unreadA.id, read: true }])
+  assert.equal(reads, [
+    { documentId: unreadA.id, read: true },
+    { documentId: unreadA.id, read: true },
+  ])
   assert.ok(actor.getSnapshot().matches({ reading: 'idle', viewer: 'shown' }))
 })
 
@@ -170,7 +202,10 @@ Reading('a read letter is shown without any call but its scan', async () => {
   actor.send({ type: 'letter.open', document: readB })
   await flush()
   assert.equal(reads, [])
-  assert.equal(deferreds.started.map((s) => s.id), ['loadFile'])
+  assert.equal(
+    deferreds.started.map((s) => s.id),
+    ['loadFile'],
+  )
 })
 
 Reading('the server refusing: the letter is unread again and the customer is told', async () => {
@@ -180,9 +215,14 @@ Reading('the server refusing: the letter is unread again and the customer is tol
   await flush()
   deferreds.settle('markRead', { error: failure })
   await flush()
-  assert.equal(reads, [{ documentId: unreadA.id, read: true }, { documentId: unreadA.id, read: false }])
+  assert.equal(reads, [
+    { documentId: unreadA.id, read: true },
+    { documentId: unreadA.id, read: false },
+  ])
   // The server's reason alone ('Le service est momentanément indisponible.') would not say the letter stayed unread.
-  assert.equal(notices, [{ kind: 'error', message: 'Le courrier n’a pas pu être marqué comme lu : il reste non lu. Le service est momentanément indisponible.' }])
+  assert.equal(notices, [
+    { kind: 'error', message: 'Le courrier n’a pas pu être marqué comme lu : il reste non lu. Le service est momentanément indisponible.' },
+  ])
   actor.send({ type: 'letter.open', document: unreadC })
   await flush()
   deferreds.settle('markRead', { error: new Error('') })
@@ -201,7 +241,10 @@ Reading('letters opened while one is being marked are marked next, in turn', asy
   assert.equal(inputOf(deferreds, 'loadFile').at(-1), { documentId: unreadC.id })
   deferreds.settle('markRead', { output: { ...unreadA, read: true } })
   await flush()
-  assert.equal(inputOf(deferreds, 'markRead'), [{ documentId: unreadA.id, readFlag: true }, { documentId: unreadC.id, readFlag: true }])
+  assert.equal(inputOf(deferreds, 'markRead'), [
+    { documentId: unreadA.id, readFlag: true },
+    { documentId: unreadC.id, readFlag: true },
+  ])
 })
 
 Reading('the scan failing says why and can be asked again', async () => {
@@ -387,7 +430,9 @@ Sending('a message pasted with line and paragraph separators (U+2028, U+2029) or
   actor.send({ type: 'send.change', form: { email: 'a@b.fr', message: 'Nous quittons Lyon.\u2028Merci pour tout.\u2029L’équipe\rFin' } })
   actor.send({ type: 'send.submit' })
   await flush()
-  assert.equal(inputOf(deferreds, 'sendDocuments'), [{ email: 'a@b.fr', message: 'Nous quittons Lyon.\nMerci pour tout.\nL’équipe\nFin', documentIds: [12] }])
+  assert.equal(inputOf(deferreds, 'sendDocuments'), [
+    { email: 'a@b.fr', message: 'Nous quittons Lyon.\nMerci pour tout.\nL’équipe\nFin', documentIds: [12] },
+  ])
 })
 
 Sending.run()
@@ -469,18 +514,27 @@ Link.run()
 // The mailbox wired to portalData as src/wiring/mail.ts does: what the letter list ends with.
 async function withPortal(documents: MailDocument[]) {
   const banque: Folder = { id: 5, name: 'Banque', domiciliationOrderId: 2, documentCount: 0 }
-  const data = createActor(portalDataMachine.provide({
-    actors: { load: fromPromise(async ({ input }) => (input.resource === 'documents' ? documents : input.resource === 'folders' ? [banque] : input.resource === 'card' ? null : [])) },
-  }), { input: { scope: { order: F.boulangerie, orders: [F.boulangerie] } } }).start()
+  const data = createActor(
+    portalDataMachine.provide({
+      actors: {
+        load: fromPromise(async ({ input }) =>
+          input.resource === 'documents' ? documents : input.resource === 'folders' ? [banque] : input.resource === 'card' ? null : [],
+        ),
+      },
+    }),
+    { input: { scope: { order: F.boulangerie, orders: [F.boulangerie] } } },
+  ).start()
   await flush()
   const deferreds = new Deferreds()
-  const mailbox = createActor(mailboxMachine.provide({
-    actors: { loadFile: deferreds.actor(), updateDocument: deferreds.actor(), sendDocuments: deferreds.actor() },
-    actions: {
-      documentChanged: (_, { document }) => data.send({ type: 'document.changed', document }),
-      readChanged: (_, { documentId, read }) => data.send({ type: 'document.read', documentId, read }),
-    },
-  })).start()
+  const mailbox = createActor(
+    mailboxMachine.provide({
+      actors: { loadFile: deferreds.actor(), updateDocument: deferreds.actor(), sendDocuments: deferreds.actor() },
+      actions: {
+        documentChanged: (_, { document }) => data.send({ type: 'document.changed', document }),
+        readChanged: (_, { documentId, read }) => data.send({ type: 'document.read', documentId, read }),
+      },
+    }),
+  ).start()
   const letter = (id: number) => data.getSnapshot().context.documents.find((d) => d.id === id)!
   const inBanque = () => data.getSnapshot().context.folders[0]!.documentCount
   return { mailbox, deferreds, letter, inBanque }

@@ -4,7 +4,11 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
 import { letterHistoryMachine } from '../../src/machines/letterHistory.machine.ts'
-import { notificationPreferencesMachine, PREFERENCE_SAVE_FAILED, PREFERENCE_SAVED } from '../../src/machines/notificationPreferences.machine.ts'
+import {
+  notificationPreferencesMachine,
+  PREFERENCE_SAVE_FAILED,
+  PREFERENCE_SAVED,
+} from '../../src/machines/notificationPreferences.machine.ts'
 import { Deferreds, describePath, pathsToReplay, replay, shortestPaths } from '../util/paths.ts'
 
 const failure = new Error('')
@@ -19,10 +23,16 @@ const prefEvents = [
   { type: 'xstate.done.actor.savePreference', output: { email: 'digest' } },
   { type: 'xstate.error.actor.savePreference', error: failure },
 ] as const
-for (const path of pathsToReplay(shortestPaths(notificationPreferencesMachine, { events: prefEvents, input: { orderId: 2 } }), Preferences)) {
+for (const path of pathsToReplay(
+  shortestPaths(notificationPreferencesMachine, { events: prefEvents, input: { orderId: 2 } }),
+  Preferences,
+)) {
   Preferences(describePath(path), async () => {
     const deferreds = new Deferreds()
-    const actor = createActor(notificationPreferencesMachine.provide({ actors: { loadPreference: deferreds.actor(), savePreference: deferreds.actor() } }), { input: { orderId: 2 } })
+    const actor = createActor(
+      notificationPreferencesMachine.provide({ actors: { loadPreference: deferreds.actor(), savePreference: deferreds.actor() } }),
+      { input: { orderId: 2 } },
+    )
     await replay(actor, deferreds, path)
     const { context } = actor.getSnapshot()
     // Outside a save, what is shown is what the server has; a choice equal to it is never sent.
@@ -38,7 +48,10 @@ Preferences.run()
 
 const History = suite('letterHistory: shortest paths covering every state and transition, replayed')
 const events = [
-  { type: 'xstate.done.actor.loadHistory', output: { events: [{ kind: 'received', at: '2026-11-20T08:00:00.000Z', actor: null, detail: null }] } },
+  {
+    type: 'xstate.done.actor.loadHistory',
+    output: { events: [{ kind: 'received', at: '2026-11-20T08:00:00.000Z', actor: null, detail: null }] },
+  },
   { type: 'xstate.error.actor.loadHistory', error: failure },
   { type: 'history.retry' },
   { type: 'history.reload' },

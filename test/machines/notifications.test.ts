@@ -8,7 +8,14 @@ import { LOAD_FAILED, notificationsMachine, READ_FAILED, reconnectDelay } from '
 import { applyEvent, Deferreds, describePath, flush, pathsToReplay, shortestPaths } from '../util/paths.ts'
 
 const n = (id: number, read: boolean, createdAt = `2026-11-2${id % 10}T10:00:00.000Z`): PortalNotification => ({
-  id, kind: 'letter', orderId: 2, title: `Nouveau courrier ${id}`, body: 'courrier, 1 page', createdAt, read, link: `/mes-courriers/courriers?domiciliation=2&courrier=${id}`,
+  id,
+  kind: 'letter',
+  orderId: 2,
+  title: `Nouveau courrier ${id}`,
+  body: 'courrier, 1 page',
+  createdAt,
+  read,
+  link: `/mes-courriers/courriers?domiciliation=2&courrier=${id}`,
 })
 const first = { unread: 1, notifications: [n(1, false), n(2, true)] }
 const later = { unread: 2, notifications: [n(3, false), n(1, false), n(2, true)] }
@@ -26,7 +33,9 @@ function start() {
       markAllRead: deferreds.actor(),
       pause: deferreds.actor(),
       pageShown: deferreds.actor(),
-      stream: fromCallback(({ input }) => { streamsFrom.push((input as { after: number }).after) }),
+      stream: fromCallback(({ input }) => {
+        streamsFrom.push((input as { after: number }).after)
+      }),
     },
     actions: {
       navigate: (_, { link }) => void navigations.push(link),
@@ -63,10 +72,17 @@ const ModelBased = suite('notifications: every shortest path, replayed')
 const paths = shortestPaths(notificationsMachine, {
   events,
   limit: 20_000,
-  serializeState: (s) => JSON.stringify({
-    value: s.value, unread: s.context.unread, list: s.context.notifications.map((x) => [x.id, x.read]), error: s.context.error,
-    actionError: s.context.actionError, attempt: Math.min(s.context.attempt, 2), pendingMarks: s.context.pendingMarks, readAllAsked: s.context.readAllAsked,
-  }),
+  serializeState: (s) =>
+    JSON.stringify({
+      value: s.value,
+      unread: s.context.unread,
+      list: s.context.notifications.map((x) => [x.id, x.read]),
+      error: s.context.error,
+      actionError: s.context.actionError,
+      attempt: Math.min(s.context.attempt, 2),
+      pendingMarks: s.context.pendingMarks,
+      readAllAsked: s.context.readAllAsked,
+    }),
 })
 const linkOf = (id: number) => n(id, false).link
 const atRest = (s: ReturnType<ReturnType<typeof start>['actor']['getSnapshot']>) => s.matches({ ready: { marks: 'idle' } })
@@ -104,14 +120,30 @@ function drive(bell: ReturnType<typeof start>) {
   /** Every click did what it said: navigated at once; marks sent in turn, none lost or sent twice; at rest, read on the server. */
   const clicksHonoured = () => {
     const snapshot = actor.getSnapshot()
-    assert.equal(bell.navigations, opened.map((o) => linkOf(o.id)), 'each click on a notification navigates')
+    assert.equal(
+      bell.navigations,
+      opened.map((o) => linkOf(o.id)),
+      'each click on a notification navigates',
+    )
     const marksSent = deferreds.started.filter((x) => x.id === 'markRead').map((x) => (x.input as { id: number }).id)
-    assert.equal(marksSent, opened.filter((o) => o.unread).map((o) => o.id).slice(0, marksSent.length), 'marks sent in the order opened')
-    assert.is(deferreds.started.filter((x) => x.id === 'markAllRead').length, readAllsAccepted - (snapshot.context.readAllAsked ? 1 : 0), '"Tout marquer comme lu" sent once per click accepted')
+    assert.equal(
+      marksSent,
+      opened
+        .filter((o) => o.unread)
+        .map((o) => o.id)
+        .slice(0, marksSent.length),
+      'marks sent in the order opened',
+    )
+    assert.is(
+      deferreds.started.filter((x) => x.id === 'markAllRead').length,
+      readAllsAccepted - (snapshot.context.readAllAsked ? 1 : 0),
+      '"Tout marquer comme lu" sent once per click accepted',
+    )
     if (atRest(snapshot)) {
       assert.is(marksSent.length, opened.filter((o) => o.unread).length, 'no mark lost')
       // Read on the server, unless its mark failed (then said, and shown unread again).
-      for (const { id, unread } of opened) if (unread) assert.ok(readOnServer.has(id) || lastMark.get(id) === 'failed', `notification ${id} read on the server`)
+      for (const { id, unread } of opened)
+        if (unread) assert.ok(readOnServer.has(id) || lastMark.get(id) === 'failed', `notification ${id} read on the server`)
     }
   }
   return { send, clicksHonoured }
@@ -155,14 +187,19 @@ for (const path of pathsToReplay(paths, ModelBased, { every: true })) {
     const firstLoaded = types.indexOf('xstate.done.actor.loadNotifications')
     const afterFailure = firstLoaded > 0 && types.slice(0, firstLoaded).includes('xstate.error.actor.loadNotifications')
     const toldAtFirst = afterFailure ? first.notifications.filter((x) => !x.read).map((x) => x.id) : []
-    assert.equal(arrivals, [...toldAtFirst, ...context.notifications.map((x) => x.id).filter((id) => !firstIds.includes(id))], 'told once of each new one')
+    assert.equal(
+      arrivals,
+      [...toldAtFirst, ...context.notifications.map((x) => x.id).filter((id) => !firstIds.includes(id))],
+      'told once of each new one',
+    )
     // A stream replaced by a newer one waits for its page to be looked at, with no pause: none is started after it.
     if (snapshot.matches({ ready: { live: 'replaced' } })) {
       assert.ok(Object.keys(snapshot.children).includes('pageShown'))
       assert.is(deferreds.started.at(-1)!.id, 'pageShown')
     }
     // The pause grows with the drops (or failed first lists) in a row.
-    for (const s of deferreds.started.filter((x) => x.id === 'pause')) assert.ok([1000, 2000, 4000, 8000].includes((s.input as { ms: number }).ms))
+    for (const s of deferreds.started.filter((x) => x.id === 'pause'))
+      assert.ok([1000, 2000, 4000, 8000].includes((s.input as { ms: number }).ms))
     // A first list that failed is asked again by itself: the pause runs, with the same delay as a drop's.
     if (snapshot.matches('failed')) {
       assert.ok(Object.keys(snapshot.children).includes('pause'), 'a retry is scheduled')
@@ -182,20 +219,41 @@ for (const path of pathsToReplay(paths, ModelBased, { every: true })) {
       }
       assert.ok(atRest(actor.getSnapshot()), 'every mark saved in turn')
       clicksHonoured()
-      if (answers > 0) assert.is(actor.getSnapshot().context.unread, 0, 'the server’s count once every mark is saved, nothing counted twice')
+      if (answers > 0)
+        assert.is(actor.getSnapshot().context.unread, 0, 'the server’s count once every mark is saved, nothing counted twice')
     }
     actor.stop()
   })
 }
 ModelBased('the graph reaches every state', () => {
   const seen = new Set(paths.map((p) => JSON.stringify(p.state.value)))
-  for (const live of ['following', 'waiting', 'catchingUp', 'replaced']) assert.ok([...seen].some((v) => v.includes(live)), live)
-  for (const marks of ['marking', 'markingAll']) assert.ok([...seen].some((v) => v.includes(marks)), marks)
+  for (const live of ['following', 'waiting', 'catchingUp', 'replaced'])
+    assert.ok(
+      [...seen].some((v) => v.includes(live)),
+      live,
+    )
+  for (const marks of ['marking', 'markingAll'])
+    assert.ok(
+      [...seen].some((v) => v.includes(marks)),
+      marks,
+    )
   assert.ok(seen.has('"failed"'))
   // Two unread opened in a row, and "Tout marquer comme lu" asked during a read mark.
-  assert.ok(paths.some((p) => p.state.context.pendingMarks.length === 2), 'a mark waiting for another')
-  assert.ok(paths.some((p) => p.state.context.readAllAsked), '"Tout marquer comme lu" waiting for a mark')
-  assert.ok(paths.some((p) => p.state.matches({ ready: { marks: 'marking' } }) && p.steps.some((s) => s.event.type === 'xstate.error.actor.loadNotifications')), 'a load that failed, then succeeded')
+  assert.ok(
+    paths.some((p) => p.state.context.pendingMarks.length === 2),
+    'a mark waiting for another',
+  )
+  assert.ok(
+    paths.some((p) => p.state.context.readAllAsked),
+    '"Tout marquer comme lu" waiting for a mark',
+  )
+  assert.ok(
+    paths.some(
+      (p) =>
+        p.state.matches({ ready: { marks: 'marking' } }) && p.steps.some((s) => s.event.type === 'xstate.error.actor.loadNotifications'),
+    ),
+    'a load that failed, then succeeded',
+  )
 })
 ModelBased.run()
 
@@ -231,7 +289,7 @@ Bell('a failed read mark is put back and said', async () => {
   const { context } = actor.getSnapshot()
   assert.is(context.unread, 1)
   assert.is(context.notifications.find((x) => x.id === 1)!.read, false)
-  assert.is(context.actionError, `${READ_FAILED} ${failure.message}`, 'what failed, then the server\'s reason')
+  assert.is(context.actionError, `${READ_FAILED} ${failure.message}`, "what failed, then the server's reason")
 })
 
 Bell('a live one lights the bell, is listed first and tells the portal', async () => {
@@ -283,26 +341,29 @@ Bell('a lost stream: pause 1 s, 2 s… the list read again, then followed again'
   assert.equal([reconnectDelay(1), reconnectDelay(3), reconnectDelay(10)], [1000, 4000, 30_000])
 })
 
-Bell('a stream a newer one replaced (another tab or device) is not followed again until the page is looked at: then the list is read again, and it follows', async () => {
-  const { actor, deferreds, streams, streamsFrom, arrivals } = await ready()
-  actor.send({ type: 'live.open' })
-  actor.send({ type: 'live.replaced' })
-  await flush()
-  assert.ok(actor.getSnapshot().matches({ ready: { live: 'replaced' } }))
-  assert.equal(deferreds.started.at(-1), { id: 'pageShown', input: undefined }, 'no pause: it waits for the person')
-  assert.is(streams(), 1, 'not followed again meanwhile')
-  // The bell still answers its clicks meanwhile.
-  actor.send({ type: 'notification.open', id: 1 })
-  assert.is(actor.getSnapshot().context.unread, 0)
-  deferreds.settle('pageShown', { output: undefined })
-  await flush()
-  deferreds.settle('reloadNotifications', { output: later })
-  await flush()
-  assert.ok(actor.getSnapshot().matches({ ready: { live: 'following' } }))
-  assert.equal(streamsFrom, [2, 3], 'followed again from the newest of the list read again')
-  assert.equal(arrivals, [3], 'what came meanwhile is news')
-  assert.is(actor.getSnapshot().context.attempt, 0, 'no drop counted: the next one pauses 1 s')
-})
+Bell(
+  'a stream a newer one replaced (another tab or device) is not followed again until the page is looked at: then the list is read again, and it follows',
+  async () => {
+    const { actor, deferreds, streams, streamsFrom, arrivals } = await ready()
+    actor.send({ type: 'live.open' })
+    actor.send({ type: 'live.replaced' })
+    await flush()
+    assert.ok(actor.getSnapshot().matches({ ready: { live: 'replaced' } }))
+    assert.equal(deferreds.started.at(-1), { id: 'pageShown', input: undefined }, 'no pause: it waits for the person')
+    assert.is(streams(), 1, 'not followed again meanwhile')
+    // The bell still answers its clicks meanwhile.
+    actor.send({ type: 'notification.open', id: 1 })
+    assert.is(actor.getSnapshot().context.unread, 0)
+    deferreds.settle('pageShown', { output: undefined })
+    await flush()
+    deferreds.settle('reloadNotifications', { output: later })
+    await flush()
+    assert.ok(actor.getSnapshot().matches({ ready: { live: 'following' } }))
+    assert.equal(streamsFrom, [2, 3], 'followed again from the newest of the list read again')
+    assert.equal(arrivals, [3], 'what came meanwhile is news')
+    assert.is(actor.getSnapshot().context.attempt, 0, 'no drop counted: the next one pauses 1 s')
+  },
+)
 
 Bell('a failed load says so, and Réessayer loads again', async () => {
   const { actor, deferreds } = start()
@@ -342,7 +403,11 @@ Bell('two unread opened in a row: both go, both are marked read, one after the o
   await flush()
   assert.equal(navigations, [n(3, false).link, n(1, false).link])
   assert.is(actor.getSnapshot().context.unread, 0, 'both shown read')
-  assert.equal(deferreds.started.filter((x) => x.id === 'markRead'), [{ id: 'markRead', input: { id: 3 } }], 'one at a time')
+  assert.equal(
+    deferreds.started.filter((x) => x.id === 'markRead'),
+    [{ id: 'markRead', input: { id: 3 } }],
+    'one at a time',
+  )
   // The server has read 3, not yet 1: its count less the mark still to save.
   deferreds.settle('markRead', { output: { unread: 1 } })
   await flush()

@@ -11,7 +11,10 @@ const unknown = new Error('Cette clé d’accès n’est pas enregistrée dans v
 function start() {
   const deferreds = new Deferreds()
   const signedIn: AuthUser[] = []
-  const machine = passkeyLoginMachine.provide({ actors: { signIn: deferreds.actor() }, actions: { signedIn: (_, { user }) => void signedIn.push(user) } })
+  const machine = passkeyLoginMachine.provide({
+    actors: { signIn: deferreds.actor() },
+    actions: { signedIn: (_, { user }) => void signedIn.push(user) },
+  })
   return { actor: createActor(machine), deferreds, signedIn }
 }
 

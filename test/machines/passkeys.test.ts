@@ -2,7 +2,13 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
 import type { Passkey } from '../../server/contract/schemas.ts'
-import { PASSKEY_ADDED, PASSKEY_NAME_EMPTY, PASSKEY_REMOVED, PASSKEY_RENAMED, passkeysMachine } from '../../src/machines/passkeys.machine.ts'
+import {
+  PASSKEY_ADDED,
+  PASSKEY_NAME_EMPTY,
+  PASSKEY_REMOVED,
+  PASSKEY_RENAMED,
+  passkeysMachine,
+} from '../../src/machines/passkeys.machine.ts'
 import type { Notice } from '../../src/machines/shared.ts'
 import { Deferreds, describePath, flush, pathsToReplay, replay, shortestPaths } from '../util/paths.ts'
 
@@ -15,7 +21,12 @@ function start() {
   const deferreds = new Deferreds()
   const notices: Notice[] = []
   const machine = passkeysMachine.provide({
-    actors: { loadPasskeys: deferreds.actor(), createPasskey: deferreds.actor(), renamePasskey: deferreds.actor(), deletePasskey: deferreds.actor() },
+    actors: {
+      loadPasskeys: deferreds.actor(),
+      createPasskey: deferreds.actor(),
+      renamePasskey: deferreds.actor(),
+      deletePasskey: deferreds.actor(),
+    },
     actions: { notify: (_, n) => void notices.push(n) },
   })
   return { actor: createActor(machine), deferreds, notices }
@@ -43,12 +54,28 @@ const events = [
 
 const ModelBased = suite('passkeys: shortest paths covering every state and transition, replayed')
 // The state as far as behaviour goes: where, which passkeys, which one is selected, whether an error shows.
-const serializeState = (s: any) => JSON.stringify([s.value, s.context.passkeys.map((k: Passkey) => `${k.id}:${k.name}`), s.context.selected?.id, s.context.draftName, s.context.error !== null])
+const serializeState = (s: any) =>
+  JSON.stringify([
+    s.value,
+    s.context.passkeys.map((k: Passkey) => `${k.id}:${k.name}`),
+    s.context.selected?.id,
+    s.context.draftName,
+    s.context.error !== null,
+  ])
 const paths = shortestPaths(passkeysMachine, { events, serializeState, limit: 20_000 })
 ModelBased('the model reaches a passkey added, an addition cancelled, a passkey removed', () => {
-  assert.ok(paths.some((p) => p.state.context.passkeys.some((k) => k.id === phone.id)), 'added')
-  assert.ok(paths.some((p) => p.state.context.error === cancelled.message), 'cancelled')
-  assert.ok(paths.some((p) => p.steps.some((s) => s.event.type === 'xstate.done.actor.deletePasskey')), 'removed')
+  assert.ok(
+    paths.some((p) => p.state.context.passkeys.some((k) => k.id === phone.id)),
+    'added',
+  )
+  assert.ok(
+    paths.some((p) => p.state.context.error === cancelled.message),
+    'cancelled',
+  )
+  assert.ok(
+    paths.some((p) => p.steps.some((s) => s.event.type === 'xstate.done.actor.deletePasskey')),
+    'removed',
+  )
 })
 for (const path of pathsToReplay(paths, ModelBased)) {
   ModelBased(describePath(path), async () => {
@@ -63,9 +90,19 @@ for (const path of pathsToReplay(paths, ModelBased)) {
     // The list changes only as the server answered; a cancelled ceremony leaves it as it was.
     const added = path.steps.some((s) => s.event.type === 'xstate.done.actor.createPasskey')
     const removed = path.steps.some((s) => s.event.type === 'xstate.done.actor.deletePasskey')
-    assert.is(context.passkeys.some((k) => k.id === phone.id), added)
-    if (path.steps.some((s) => s.event.type === 'xstate.done.actor.loadPasskeys')) assert.is(context.passkeys.some((k) => k.id === laptop.id), !removed)
-    assert.is(notices.length, path.steps.filter((s) => s.event.type.startsWith('xstate.done.actor.') && s.event.type !== 'xstate.done.actor.loadPasskeys').length)
+    assert.is(
+      context.passkeys.some((k) => k.id === phone.id),
+      added,
+    )
+    if (path.steps.some((s) => s.event.type === 'xstate.done.actor.loadPasskeys'))
+      assert.is(
+        context.passkeys.some((k) => k.id === laptop.id),
+        !removed,
+      )
+    assert.is(
+      notices.length,
+      path.steps.filter((s) => s.event.type.startsWith('xstate.done.actor.') && s.event.type !== 'xstate.done.actor.loadPasskeys').length,
+    )
     actor.stop()
   })
 }
@@ -102,8 +139,14 @@ Examples('add, rename (a name is required), remove after confirmation', async ()
   await flush()
   deferreds.settle('deletePasskey', { output: { message: 'ok' } })
   await flush()
-  assert.equal(actor.getSnapshot().context.passkeys.map((k) => k.name), ['iPhone de Camille'])
-  assert.equal(notices.map((n) => n.message), [PASSKEY_ADDED, PASSKEY_RENAMED, PASSKEY_REMOVED])
+  assert.equal(
+    actor.getSnapshot().context.passkeys.map((k) => k.name),
+    ['iPhone de Camille'],
+  )
+  assert.equal(
+    notices.map((n) => n.message),
+    [PASSKEY_ADDED, PASSKEY_RENAMED, PASSKEY_REMOVED],
+  )
 })
 
 Examples.run()

@@ -12,7 +12,10 @@ const good = 'une phrase de passe'
 function start() {
   const deferreds = new Deferreds()
   const notices: Notice[] = []
-  const machine = passwordChangeMachine.provide({ actors: { updatePassword: deferreds.actor() }, actions: { notify: (_, n) => void notices.push(n) } })
+  const machine = passwordChangeMachine.provide({
+    actors: { updatePassword: deferreds.actor() },
+    actions: { notify: (_, n) => void notices.push(n) },
+  })
   return { actor: createActor(machine), deferreds, notices }
 }
 
@@ -30,8 +33,14 @@ const paths = shortestPaths(passwordChangeMachine, { events })
 // A change that went through empties the form: the machine is back where it started (the toast is what tells it, see
 // the examples below), so no shortest path ends there.
 ModelBased('the model reaches the wrong current password, and a change sent', () => {
-  assert.ok(paths.some((p) => p.state.matches('saving')), 'sent')
-  assert.ok(paths.some((p) => p.state.context.error === wrongCurrent.message), 'wrong current')
+  assert.ok(
+    paths.some((p) => p.state.matches('saving')),
+    'sent',
+  )
+  assert.ok(
+    paths.some((p) => p.state.context.error === wrongCurrent.message),
+    'wrong current',
+  )
 })
 for (const path of pathsToReplay(paths, ModelBased)) {
   ModelBased(describePath(path), async () => {
@@ -54,7 +63,11 @@ Examples('each field says what is wrong; a refusal keeps the values; success emp
   actor.start()
   actor.send({ type: 'password.change', draft: { next: 'azertyuiop123', confirmation: 'autre' } })
   actor.send({ type: 'password.submit' })
-  assert.equal(actor.getSnapshot().context.problems, { current: CURRENT_MISSING, next: PASSWORD_TOO_COMMON, confirmation: PASSWORDS_DIFFER })
+  assert.equal(actor.getSnapshot().context.problems, {
+    current: CURRENT_MISSING,
+    next: PASSWORD_TOO_COMMON,
+    confirmation: PASSWORDS_DIFFER,
+  })
   actor.send({ type: 'password.change', draft: { current: 'x', next: 'court', confirmation: 'court' } })
   actor.send({ type: 'password.submit' })
   assert.equal(actor.getSnapshot().context.problems, { next: PASSWORD_TOO_SHORT })

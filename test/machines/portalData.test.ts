@@ -37,13 +37,32 @@ const events = [
   { type: 'order.select', scope: studioScope },
 ] as const
 const serializeState = (s: any) =>
-  JSON.stringify([s.value.active.documents, s.value.active.packages, s.context.scope.order?.id, s.context.selectedDocumentId, s.context.documents.length, Object.keys(s.context.errors).sort()])
+  JSON.stringify([
+    s.value.active.documents,
+    s.value.active.packages,
+    s.context.scope.order?.id,
+    s.context.selectedDocumentId,
+    s.context.documents.length,
+    Object.keys(s.context.errors).sort(),
+  ])
 const paths = shortestPaths(portalDataMachine, { events, input: { scope: boulangerieScope }, serializeState, limit: 5000 })
 
 ModelBased('each region reaches loaded, failed, refreshing and stale', () => {
   const reached = new Set(paths.map((p) => `${(p.state.value as any).active.documents}/${(p.state.value as any).active.packages}`))
-  for (const pair of ['loaded/loading', 'failed/loading', 'loading/loaded', 'loading/failed', 'loaded/loaded', 'failed/failed',
-    'refreshing/loading', 'stale/loading', 'loading/refreshing', 'loading/stale', 'refreshing/refreshing', 'stale/stale']) {
+  for (const pair of [
+    'loaded/loading',
+    'failed/loading',
+    'loading/loaded',
+    'loading/failed',
+    'loaded/loaded',
+    'failed/failed',
+    'refreshing/loading',
+    'stale/loading',
+    'loading/refreshing',
+    'loading/stale',
+    'refreshing/refreshing',
+    'stale/stale',
+  ]) {
     assert.ok(reached.has(pair), `no path reaches documents/packages = ${pair}`)
   }
 })
@@ -58,10 +77,18 @@ for (const path of pathsToReplay(paths, ModelBased)) {
     assert.ok(context.selectedDocumentId === null || context.documents.some((d: any) => d.id === context.selectedDocumentId))
     // A region that failed, or could not be read again, says why; any other carries no error.
     for (const resource of ['documents', 'packages'] as const) {
-      assert.is(['failed', 'stale'].includes(value.active[resource]), typeof context.errors[resource] === 'string', `${resource} error matches its state`)
+      assert.is(
+        ['failed', 'stale'].includes(value.active[resource]),
+        typeof context.errors[resource] === 'string',
+        `${resource} error matches its state`,
+      )
     }
     // While a list is read again, or after that failed, its items stay (the letters of the model's answer).
-    if (['refreshing', 'stale'].includes(value.active.documents)) assert.equal(context.documents.map((d: any) => d.id), [12, 13])
+    if (['refreshing', 'stale'].includes(value.active.documents))
+      assert.equal(
+        context.documents.map((d: any) => d.id),
+        [12, 13],
+      )
     actor.stop()
   })
 }
@@ -84,7 +111,10 @@ Data('the document list excludes deleted letters and the first is selected by de
   await flush()
   deferreds.settle('documents', { output: letters })
   await flush()
-  assert.equal(actor.getSnapshot().context.documents.map((d) => d.id), [12, 13])
+  assert.equal(
+    actor.getSnapshot().context.documents.map((d) => d.id),
+    [12, 13],
+  )
   assert.is(actor.getSnapshot().context.selectedDocumentId, 12)
   actor.send({ type: 'document.select', documentId: 13 })
   assert.is(actor.getSnapshot().context.selectedDocumentId, 13)
@@ -128,7 +158,10 @@ Data('a stale answer from an earlier pick never overwrites the newer one', async
   await flush()
   deferreds.settleAt('documents', 0, { output: letters })
   await flush()
-  assert.equal(actor.getSnapshot().context.documents.map((d) => d.id), [31])
+  assert.equal(
+    actor.getSnapshot().context.documents.map((d) => d.id),
+    [31],
+  )
   // And a stale failure does not mark the new data failed.
   deferreds.settleAt('packages', 0, { error: failure })
   await flush()
@@ -139,7 +172,10 @@ Data('a stale answer from an earlier pick never overwrites the newer one', async
 Data('the stale load is cancelled: its abort signal fires', async () => {
   const signals: AbortSignal[] = []
   const { fromPromise } = await import('xstate')
-  const load = fromPromise<any, any>(({ signal }) => { signals.push(signal); return new Promise(() => {}) })
+  const load = fromPromise<any, any>(({ signal }) => {
+    signals.push(signal)
+    return new Promise(() => {})
+  })
   const actor = createActor(portalDataMachine.provide({ actors: { load } }), { input: { scope: boulangerieScope } })
   actor.start()
   actor.send({ type: 'order.select', scope: studioScope })
@@ -159,7 +195,10 @@ Data('a failed resource says why and can be retried on its own', async () => {
   const before = deferreds.started.length
   actor.send({ type: 'data.retry', resource: 'invoices' })
   await flush()
-  assert.equal(deferreds.started.slice(before).map((s) => s.id), ['invoices'])
+  assert.equal(
+    deferreds.started.slice(before).map((s) => s.id),
+    ['invoices'],
+  )
   assert.is(actor.getSnapshot().context.errors.invoices, undefined)
 })
 
@@ -186,12 +225,19 @@ News('a loaded list is read again with its items and the letter being read kept;
   assert.equal(deferreds.started.slice(before), [{ id: 'documents', input: { resource: 'documents', scope: boulangerieScope } }])
   assert.is(regionOf(actor, 'documents'), 'refreshing')
   assert.ok(actor.getSnapshot().hasTag('loading'), 'the loading flag is set')
-  assert.equal(actor.getSnapshot().context.documents.map((d) => d.id), [12, 13], 'the items stay while it is read again')
+  assert.equal(
+    actor.getSnapshot().context.documents.map((d) => d.id),
+    [12, 13],
+    'the items stay while it is read again',
+  )
   assert.is(actor.getSnapshot().context.selectedDocumentId, 13)
   deferreds.settle('documents', { output: [F.letter(14), ...letters] })
   await flush()
   assert.is(regionOf(actor, 'documents'), 'loaded')
-  assert.equal(actor.getSnapshot().context.documents.map((d) => d.id), [14, 12, 13])
+  assert.equal(
+    actor.getSnapshot().context.documents.map((d) => d.id),
+    [14, 12, 13],
+  )
   assert.is(actor.getSnapshot().context.selectedDocumentId, 13, 'the letter being read stays selected')
 })
 
@@ -212,7 +258,10 @@ News("a refresh that fails keeps the items and says why; 'Réessayer' reads agai
   deferreds.settle('documents', { error: failure })
   await flush()
   assert.is(regionOf(actor, 'documents'), 'stale')
-  assert.equal(actor.getSnapshot().context.documents.map((d) => d.id), [12, 13])
+  assert.equal(
+    actor.getSnapshot().context.documents.map((d) => d.id),
+    [12, 13],
+  )
   assert.is(actor.getSnapshot().context.errors.documents, failure.message)
   actor.send({ type: 'data.retry', resource: 'documents' })
   await flush()
@@ -257,10 +306,16 @@ News('news during a load starts it again: the earlier call is aborted and its an
   answers[2]!([F.letter(99)])
   await flush()
   assert.is(regionOf(actor, 'documents'), 'refreshing', 'the aborted answer is dropped')
-  assert.equal(actor.getSnapshot().context.documents.map((d) => d.id), [12, 13])
+  assert.equal(
+    actor.getSnapshot().context.documents.map((d) => d.id),
+    [12, 13],
+  )
   answers[3]!([F.letter(14), ...letters])
   await flush()
-  assert.equal(actor.getSnapshot().context.documents.map((d) => d.id), [14, 12, 13])
+  assert.equal(
+    actor.getSnapshot().context.documents.map((d) => d.id),
+    [14, 12, 13],
+  )
 })
 
 News('news about another list changes nothing here; after a failed first load it loads again', async () => {
@@ -268,7 +323,11 @@ News('news about another list changes nothing here; after a failed first load it
   const before = deferreds.started.length
   actor.send({ type: 'data.refresh', resource: 'packages' })
   await flush()
-  assert.equal(deferreds.started.slice(before).map((s) => s.id), ['packages'], 'packages is still loading: read again from the start')
+  assert.equal(
+    deferreds.started.slice(before).map((s) => s.id),
+    ['packages'],
+    'packages is still loading: read again from the start',
+  )
   assert.is(regionOf(actor, 'documents'), 'loaded')
   deferreds.settle('invoices', { error: failure })
   await flush()
@@ -313,34 +372,46 @@ News('a letter changed while its list is read again keeps its change over an ans
   assert.equal([letter12.read, letter12.folderId], [true, 7])
 })
 
-News('a live notification is counted by kind; a letter or a package reads its list again, an invoice the invoices and the bookings, a formality none of these', async () => {
-  const { actor, deferreds } = await loadedLetters()
-  deferreds.settle('packages', { output: [] })
-  await flush()
-  let before = deferreds.started.length
-  actor.send({ type: 'news.arrived', kind: 'letter' })
-  await flush()
-  assert.equal(deferreds.started.slice(before).map((s) => s.id), ['documents'])
-  assert.is(regionOf(actor, 'documents'), 'refreshing')
-  before = deferreds.started.length
-  actor.send({ type: 'news.arrived', kind: 'package' })
-  actor.send({ type: 'news.arrived', kind: 'formality' })
-  actor.send({ type: 'news.arrived', kind: 'formality' })
-  await flush()
-  assert.equal(deferreds.started.slice(before).map((s) => s.id), ['packages'])
-  // An invoice may bill a meeting-room booking: /mes-reunions reads its list again too.
-  deferreds.settle('invoices', { output: [] })
-  deferreds.settle('calendarInvoices', { output: [] })
-  await flush()
-  before = deferreds.started.length
-  actor.send({ type: 'news.arrived', kind: 'invoice' })
-  await flush()
-  assert.equal(deferreds.started.slice(before).map((s) => s.id), ['invoices', 'calendarInvoices'])
-  assert.is(regionOf(actor, 'calendarInvoices'), 'refreshing')
-  assert.equal(actor.getSnapshot().context.news, { letter: 1, package: 1, formality: 2, invoice: 1 })
-  // The counts outlive an order switch: a page keyed by its order starts from the count it finds.
-  actor.send({ type: 'order.select', scope: studioScope })
-  assert.equal(actor.getSnapshot().context.news, { letter: 1, package: 1, formality: 2, invoice: 1 })
-})
+News(
+  'a live notification is counted by kind; a letter or a package reads its list again, an invoice the invoices and the bookings, a formality none of these',
+  async () => {
+    const { actor, deferreds } = await loadedLetters()
+    deferreds.settle('packages', { output: [] })
+    await flush()
+    let before = deferreds.started.length
+    actor.send({ type: 'news.arrived', kind: 'letter' })
+    await flush()
+    assert.equal(
+      deferreds.started.slice(before).map((s) => s.id),
+      ['documents'],
+    )
+    assert.is(regionOf(actor, 'documents'), 'refreshing')
+    before = deferreds.started.length
+    actor.send({ type: 'news.arrived', kind: 'package' })
+    actor.send({ type: 'news.arrived', kind: 'formality' })
+    actor.send({ type: 'news.arrived', kind: 'formality' })
+    await flush()
+    assert.equal(
+      deferreds.started.slice(before).map((s) => s.id),
+      ['packages'],
+    )
+    // An invoice may bill a meeting-room booking: /mes-reunions reads its list again too.
+    deferreds.settle('invoices', { output: [] })
+    deferreds.settle('calendarInvoices', { output: [] })
+    await flush()
+    before = deferreds.started.length
+    actor.send({ type: 'news.arrived', kind: 'invoice' })
+    await flush()
+    assert.equal(
+      deferreds.started.slice(before).map((s) => s.id),
+      ['invoices', 'calendarInvoices'],
+    )
+    assert.is(regionOf(actor, 'calendarInvoices'), 'refreshing')
+    assert.equal(actor.getSnapshot().context.news, { letter: 1, package: 1, formality: 2, invoice: 1 })
+    // The counts outlive an order switch: a page keyed by its order starts from the count it finds.
+    actor.send({ type: 'order.select', scope: studioScope })
+    assert.equal(actor.getSnapshot().context.news, { letter: 1, package: 1, formality: 2, invoice: 1 })
+  },
+)
 
 News.run()

@@ -10,7 +10,15 @@ import { Deferreds, flush } from '../util/paths.ts'
 const scope: Scope = { order: F.boulangerie, orders: [F.boulangerie] }
 const banque: Folder = { id: 7, name: 'Banque', domiciliationOrderId: 2, documentCount: 1 }
 const urssaf: Folder = { id: 8, name: 'URSSAF', domiciliationOrderId: 2, documentCount: 0 }
-const request: CourierRequest = { id: 5, orderId: 2, raisonSociale: 'Boulangerie des Lilas SAS', createdAt: '2026-11-01T14:15:00.000Z', kind: 'scan', status: 'en attente', letterCount: 1 }
+const request: CourierRequest = {
+  id: 5,
+  orderId: 2,
+  raisonSociale: 'Boulangerie des Lilas SAS',
+  createdAt: '2026-11-01T14:15:00.000Z',
+  kind: 'scan',
+  status: 'en attente',
+  letterCount: 1,
+}
 
 async function loaded() {
   const deferreds = new Deferreds()
@@ -37,7 +45,13 @@ Changes('a letter moved: both folders count it where it now is', async () => {
   const { actor } = await loaded()
   actor.send({ type: 'document.changed', document: F.letter(12, { folderId: 8 }) })
   const { folders, documents } = actor.getSnapshot().context
-  assert.equal(folders.map((f) => [f.name, f.documentCount]), [['URSSAF', 1], ['Banque', 0]])
+  assert.equal(
+    folders.map((f) => [f.name, f.documentCount]),
+    [
+      ['URSSAF', 1],
+      ['Banque', 0],
+    ],
+  )
   assert.is(documents[0]!.folderId, 8)
 })
 
@@ -49,7 +63,13 @@ Changes('a read mark (or its undoing) changes the read flag only: a move made me
   actor.send({ type: 'document.read', documentId: 12, read: false })
   const { folders, documents } = actor.getSnapshot().context
   assert.equal([documents[0]!.read, documents[0]!.folderId], [false, 8])
-  assert.equal(folders.map((f) => [f.name, f.documentCount]), [['URSSAF', 1], ['Banque', 0]])
+  assert.equal(
+    folders.map((f) => [f.name, f.documentCount]),
+    [
+      ['URSSAF', 1],
+      ['Banque', 0],
+    ],
+  )
 })
 
 Changes('a letter of another list (a stale report) changes nothing', async () => {
@@ -64,15 +84,27 @@ Changes('a folder created or renamed takes its place by name', async () => {
   const { actor } = await loaded()
   actor.send({ type: 'folder.saved', folder: { id: 9, name: 'Assurances', domiciliationOrderId: 2, documentCount: 0 } })
   actor.send({ type: 'folder.saved', folder: { ...urssaf, name: 'Administratif' } })
-  assert.equal(actor.getSnapshot().context.folders.map((f) => f.name), ['Administratif', 'Assurances', 'Banque'])
+  assert.equal(
+    actor.getSnapshot().context.folders.map((f) => f.name),
+    ['Administratif', 'Assurances', 'Banque'],
+  )
 })
 
 Changes('a folder deleted: its letters stay, unfiled', async () => {
   const { actor } = await loaded()
   actor.send({ type: 'folder.removed', folderId: 7 })
   const { folders, documents } = actor.getSnapshot().context
-  assert.equal(folders.map((f) => f.id), [8])
-  assert.equal(documents.map((d) => [d.id, d.folderId]), [[12, null], [13, null]])
+  assert.equal(
+    folders.map((f) => f.id),
+    [8],
+  )
+  assert.equal(
+    documents.map((d) => [d.id, d.folderId]),
+    [
+      [12, null],
+      [13, null],
+    ],
+  )
 })
 
 Changes('a courier request cancelled leaves the list', async () => {
@@ -87,8 +119,19 @@ Changes.run()
 const Billing = suite('portalData: changes reported by the billing flows')
 
 const sub = (planIds: string[]) => ({
-  id: 'sub_2', object: 'subscription' as const, status: 'active', current_period_end: 1_900_000_000, cancel_at_period_end: false,
-  items: { object: 'list' as const, data: planIds.map((id) => ({ id: `si_${id}`, quantity: 1, plan: { id, nickname: id, amount: 100, currency: 'eur', interval: 'year' as const, product: 'p' } })) },
+  id: 'sub_2',
+  object: 'subscription' as const,
+  status: 'active',
+  current_period_end: 1_900_000_000,
+  cancel_at_period_end: false,
+  items: {
+    object: 'list' as const,
+    data: planIds.map((id) => ({
+      id: `si_${id}`,
+      quantity: 1,
+      plan: { id, nickname: id, amount: 100, currency: 'eur', interval: 'year' as const, product: 'p' },
+    })),
+  },
 })
 
 async function billingLoaded() {
@@ -96,19 +139,53 @@ async function billingLoaded() {
   const actor = createActor(portalDataMachine.provide({ actors: { load: deferreds.actor() } }), { input: { scope } })
   actor.start()
   await flush()
-  deferreds.settle('subscriptions', { output: [{ orderId: 2, subscription: sub(['domiciliation-annuelle']) }, { orderId: 4, subscription: sub(['domiciliation-mensuelle']) }] })
+  deferreds.settle('subscriptions', {
+    output: [
+      { orderId: 2, subscription: sub(['domiciliation-annuelle']) },
+      { orderId: 4, subscription: sub(['domiciliation-mensuelle']) },
+    ],
+  })
   deferreds.settle('card', { output: { id: 'pm_1', brand: 'visa', last4: '4242', expMonth: 12, expYear: 2028 } })
-  deferreds.settle('invoices', { output: [
-    { id: 1, domId: 2, raisonSociale: 'Boulangerie des Lilas SAS', number: 'FA-1', date: '2026-11-01T00:00:00.000Z', amountExclTaxCents: 100, amountInclTaxCents: 120, paid: false },
-    { id: 2, domId: 3, raisonSociale: 'Studio Nuage SAS', number: 'FA-2', date: '2026-11-01T00:00:00.000Z', amountExclTaxCents: 100, amountInclTaxCents: 120, paid: false },
-  ] })
-  const booking = { raisonSociale: 'Boulangerie des Lilas SAS', date: '2026-10-30T09:00:00.000Z', room: 'Salle Haussmann', hours: 2, amountInclTaxCents: 120, paid: false }
-  deferreds.settle('calendarInvoices', { output: [
-    { ...booking, id: 1, domId: 2, invoiceId: 1, invoiceNumber: 'FA-1' },
-    // Not invoiced yet: whether it is paid is its own business.
-    { ...booking, id: 2, domId: 2, invoiceId: null, invoiceNumber: null },
-    { ...booking, id: 3, domId: 3, raisonSociale: 'Studio Nuage SAS', invoiceId: 2, invoiceNumber: 'FA-2' },
-  ] })
+  deferreds.settle('invoices', {
+    output: [
+      {
+        id: 1,
+        domId: 2,
+        raisonSociale: 'Boulangerie des Lilas SAS',
+        number: 'FA-1',
+        date: '2026-11-01T00:00:00.000Z',
+        amountExclTaxCents: 100,
+        amountInclTaxCents: 120,
+        paid: false,
+      },
+      {
+        id: 2,
+        domId: 3,
+        raisonSociale: 'Studio Nuage SAS',
+        number: 'FA-2',
+        date: '2026-11-01T00:00:00.000Z',
+        amountExclTaxCents: 100,
+        amountInclTaxCents: 120,
+        paid: false,
+      },
+    ],
+  })
+  const booking = {
+    raisonSociale: 'Boulangerie des Lilas SAS',
+    date: '2026-10-30T09:00:00.000Z',
+    room: 'Salle Haussmann',
+    hours: 2,
+    amountInclTaxCents: 120,
+    paid: false,
+  }
+  deferreds.settle('calendarInvoices', {
+    output: [
+      { ...booking, id: 1, domId: 2, invoiceId: 1, invoiceNumber: 'FA-1' },
+      // Not invoiced yet: whether it is paid is its own business.
+      { ...booking, id: 2, domId: 2, invoiceId: null, invoiceNumber: null },
+      { ...booking, id: 3, domId: 3, raisonSociale: 'Studio Nuage SAS', invoiceId: 2, invoiceNumber: 'FA-2' },
+    ],
+  })
   await flush()
   return actor
 }
@@ -116,7 +193,13 @@ async function billingLoaded() {
 Billing('an option added: that order’s subscription shows it, the others are untouched', async () => {
   const actor = await billingLoaded()
   actor.send({ type: 'subscription.changed', orderId: 2, subscription: sub(['domiciliation-annuelle', 'option-scan-annuelle']) })
-  assert.equal(actor.getSnapshot().context.subscriptions.map((s) => [s.orderId, s.subscription.items.data.length]), [[2, 2], [4, 1]])
+  assert.equal(
+    actor.getSnapshot().context.subscriptions.map((s) => [s.orderId, s.subscription.items.data.length]),
+    [
+      [2, 2],
+      [4, 1],
+    ],
+  )
 })
 
 Billing('a card replaced shows at once', async () => {
@@ -128,8 +211,21 @@ Billing('a card replaced shows at once', async () => {
 Billing('an order’s invoices paid: they turn paid, and the bookings they bill; another order’s stay as they were', async () => {
   const actor = await billingLoaded()
   actor.send({ type: 'invoices.paid', orderId: 2 })
-  assert.equal(actor.getSnapshot().context.invoices.map((i) => [i.id, i.paid]), [[1, true], [2, false]])
-  assert.equal(actor.getSnapshot().context.calendarInvoices.map((c) => [c.id, c.paid]), [[1, true], [2, false], [3, false]])
+  assert.equal(
+    actor.getSnapshot().context.invoices.map((i) => [i.id, i.paid]),
+    [
+      [1, true],
+      [2, false],
+    ],
+  )
+  assert.equal(
+    actor.getSnapshot().context.calendarInvoices.map((c) => [c.id, c.paid]),
+    [
+      [1, true],
+      [2, false],
+      [3, false],
+    ],
+  )
 })
 
 Billing.run()

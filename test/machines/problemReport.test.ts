@@ -38,7 +38,9 @@ for (const path of pathsToReplay(paths, ModelBased)) {
       assert.ok((call.input as any).message.trim().length > 0)
     }
     // Every refusal for 'Tous' is told with the spec's words.
-    const refusals = path.steps.filter((s) => s.event.type === 'problem.submit' && (s.event as any).orderId === null && (s.state.value as any)?.open === 'editing')
+    const refusals = path.steps.filter(
+      (s) => s.event.type === 'problem.submit' && (s.event as any).orderId === null && (s.state.value as any)?.open === 'editing',
+    )
     assert.is(notices.filter((n) => n.message === PROBLEM_NO_ORDER).length, refusals.length)
     const last = path.steps.at(-1)?.event.type
     if (last === 'xstate.done.actor.sendProblem') {

@@ -10,7 +10,10 @@ const limited = new Error('Vous avez déjà envoyé plusieurs recommandations : 
 function start() {
   const deferreds = new Deferreds()
   const notices: Notice[] = []
-  const machine = referralMachine.provide({ actors: { sendReferral: deferreds.actor() }, actions: { notify: (_, n) => void notices.push(n) } })
+  const machine = referralMachine.provide({
+    actors: { sendReferral: deferreds.actor() },
+    actions: { notify: (_, n) => void notices.push(n) },
+  })
   return { actor: createActor(machine), deferreds, notices }
 }
 

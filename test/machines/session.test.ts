@@ -16,7 +16,9 @@ const KEPT = 2
  * ends when that fetch fails ('user.failed'). It keeps its input.
  */
 function startupStandIn(at: 'account' | 'ready') {
-  return setup({ types: { input: {} as { storedChoice: unknown }, context: {} as { storedChoice: unknown }, events: {} as { type: 'user.failed' } } }).createMachine({
+  return setup({
+    types: { input: {} as { storedChoice: unknown }, context: {} as { storedChoice: unknown }, events: {} as { type: 'user.failed' } },
+  }).createMachine({
     context: ({ input }) => ({ storedChoice: input.storedChoice }),
     initial: at,
     states: { account: {}, ready: {}, signedOut: { type: 'final' } },
@@ -32,7 +34,10 @@ function start(storedUser: AuthUser | null, at: 'account' | 'ready' = 'ready') {
   const machine = sessionMachine.provide({
     actors: { login: deferreds.actor(), loadPortal: deferreds.actor() },
     actions: {
-      persistUser: (_, params) => { storage.user = params.user; storage.writes++ },
+      persistUser: (_, params) => {
+        storage.user = params.user
+        storage.writes++
+      },
       endSession: (_, { apiToken }) => void storage.ended.push(apiToken),
       // As the browser's storage: an entry another sign-in wrote since is left alone.
       removeUser: (_, { apiToken }) => {
@@ -42,12 +47,22 @@ function start(storedUser: AuthUser | null, at: 'account' | 'ready' = 'ready') {
       },
     },
   })
-  return { actor: createActor(machine, { input: { storedUser } }), deferreds, storage, startupLogic, portal: { startup: startupLogic, storedChoice: KEPT } }
+  return {
+    actor: createActor(machine, { input: { storedUser } }),
+    deferreds,
+    storage,
+    startupLogic,
+    portal: { startup: startupLogic, storedChoice: KEPT },
+  }
 }
 
 const ModelBased = suite('session: shortest paths covering every state and transition, replayed')
 
-for (const [storedUser, at] of [[null, 'ready'], [F.authUser, 'ready'], [F.authUser, 'account']] as const) {
+for (const [storedUser, at] of [
+  [null, 'ready'],
+  [F.authUser, 'ready'],
+  [F.authUser, 'account'],
+] as const) {
   // The portal's code, once loaded, is the startup logic; here the stand-in above.
   const startupLogic = startupStandIn(at)
   const events = [
@@ -68,7 +83,13 @@ for (const [storedUser, at] of [[null, 'ready'], [F.authUser, 'ready'], [F.authU
   const name = `${storedUser ? 'stored' : 'none'}, startup at ${at}`
   ModelBased(`${name}: every state is reached`, () => {
     const reached = new Set(paths.map((p) => JSON.stringify(p.state.value)))
-    for (const state of ['"signedOut"', '"signingIn"', '{"signedIn":"loadingPortal"}', '{"signedIn":"portal"}', '{"signedIn":"portalUnavailable"}']) {
+    for (const state of [
+      '"signedOut"',
+      '"signingIn"',
+      '{"signedIn":"loadingPortal"}',
+      '{"signedIn":"portal"}',
+      '{"signedIn":"portalUnavailable"}',
+    ]) {
       assert.ok(reached.has(state), `no path reaches ${state}`)
     }
   })
@@ -92,7 +113,11 @@ for (const [storedUser, at] of [[null, 'ready'], [F.authUser, 'ready'], [F.authU
         const duringWork = at === 'ready' || !before?.context.startup
         assert.equal([snapshot.context.error, snapshot.context.returnTo], duringWork ? [SESSION_EXPIRED, '/factures'] : [null, null])
       } else if (snapshot.matches('signedOut') && last && /^(session\.logout|xstate\.done\.actor\.startup)$/.test(last.event.type)) {
-        assert.equal([snapshot.context.error, snapshot.context.returnTo], [null, null], 'a logout or a failed current-user fetch says nothing')
+        assert.equal(
+          [snapshot.context.error, snapshot.context.returnTo],
+          [null, null],
+          'a logout or a failed current-user fetch says nothing',
+        )
       }
       // The machine and the browser storage always agree: signed in exactly when an entry is stored.
       if (snapshot.matches('signedIn')) {
@@ -104,21 +129,40 @@ for (const [storedUser, at] of [[null, 'ready'], [F.authUser, 'ready'], [F.authU
         assert.is(snapshot.context.startup, null, 'nothing keeps running once signed out')
       }
       // The stored user is removed once per sign-out and never otherwise: each removal signs every other tab out.
-      const signOuts = path.steps.filter((step, i) => !step.state.matches('signedIn') && (i === 0 ? storedUser !== null : path.steps[i - 1]!.state.matches('signedIn')))
+      const signOuts = path.steps.filter(
+        (step, i) => !step.state.matches('signedIn') && (i === 0 ? storedUser !== null : path.steps[i - 1]!.state.matches('signedIn')),
+      )
       assert.is(run.storage.removals, signOuts.length, 'removals of the stored user')
       // « Se déconnecter » ends the session on the server, with its token; a sign-out in another tab, an expiry or a
       // failed current-user fetch does not call (the session is over there already).
-      const chosen = path.steps.filter((step, i) => step.event.type === 'session.logout' && !(step.event as { elsewhere?: boolean }).elsewhere
-        && (i === 0 ? storedUser !== null : path.steps[i - 1]!.state.matches('signedIn')))
-      assert.equal(run.storage.ended, chosen.map(() => F.authUser.apiToken), 'sessions ended on the server')
+      const chosen = path.steps.filter(
+        (step, i) =>
+          step.event.type === 'session.logout' &&
+          !(step.event as { elsewhere?: boolean }).elsewhere &&
+          (i === 0 ? storedUser !== null : path.steps[i - 1]!.state.matches('signedIn')),
+      )
+      assert.equal(
+        run.storage.ended,
+        chosen.map(() => F.authUser.apiToken),
+        'sessions ended on the server',
+      )
       // The portal starts on the order just shared (an invitation), else on the default order kept for the user signed in:
       // loadPortal reads it for their id, whoever signed in before (it outlives a sign-out, and is never another person's).
-      for (const started of run.deferreds.started.filter((s) => s.id === 'loadPortal')) assert.equal(started.input, { userId: F.authUser.id })
+      for (const started of run.deferreds.started.filter((s) => s.id === 'loadPortal'))
+        assert.equal(started.input, { userId: F.authUser.id })
       if (snapshot.context.startup) {
-        const signIns = path.steps.filter((step, i) => i > 0 && (step.event.type === 'xstate.done.actor.login'
-          || (step.event.type === 'session.signedIn' && !path.steps[i - 1]!.state.matches('signingIn'))))
+        const signIns = path.steps.filter(
+          (step, i) =>
+            i > 0 &&
+            (step.event.type === 'xstate.done.actor.login' ||
+              (step.event.type === 'session.signedIn' && !path.steps[i - 1]!.state.matches('signingIn'))),
+        )
         const last = signIns.at(-1)?.event as { orderId?: number } | undefined
-        assert.equal(snapshot.context.startup.getSnapshot().context, { storedChoice: last?.orderId ?? KEPT }, 'the order the portal starts on')
+        assert.equal(
+          snapshot.context.startup.getSnapshot().context,
+          { storedChoice: last?.orderId ?? KEPT },
+          'the order the portal starts on',
+        )
       }
       // The startup child runs exactly while the portal is shown.
       assert.is(!!snapshot.context.startup, snapshot.matches({ signedIn: 'portal' }))
@@ -147,7 +191,10 @@ Session('a stored entry → signed in: the portal loads, then the startup sequen
   deferreds.settle('loadPortal', { output: portal })
   await flush()
   assert.ok(actor.getSnapshot().matches({ signedIn: 'portal' }))
-  assert.equal(deferreds.started.map((s) => s.id), ['loadPortal'])
+  assert.equal(
+    deferreds.started.map((s) => s.id),
+    ['loadPortal'],
+  )
   assert.equal(actor.getSnapshot().context.startup!.getSnapshot().context, { storedChoice: 2 })
 })
 
@@ -171,7 +218,10 @@ Session('signed out, then in again: the portal starts on the default order the b
   deferreds.settle('loadPortal', { output: portal })
   await flush()
   actor.send({ type: 'session.logout' })
-  for (const [user, kept] of [[F.authUser, 3], [{ ...F.authUser, id: 8, apiToken: 'tok_other' }, null]] as const) {
+  for (const [user, kept] of [
+    [F.authUser, 3],
+    [{ ...F.authUser, id: 8, apiToken: 'tok_other' }, null],
+  ] as const) {
     actor.send({ type: 'session.login', username: user.email, password: 'Demo1234!' })
     await flush()
     deferreds.settle('login', { output: user })
@@ -197,12 +247,26 @@ Session('wrong credentials keep the visitor signed out with the French message',
 })
 
 Session('a failed current-user fetch removes the stored user silently', async () => {
-  const startup = createMachine({ initial: 'fetching', states: { fetching: { on: { fail: 'done' } }, done: { type: 'final' } }, output: { reason: 'unauthorized' } })
+  const startup = createMachine({
+    initial: 'fetching',
+    states: { fetching: { on: { fail: 'done' } }, done: { type: 'final' } },
+    output: { reason: 'unauthorized' },
+  })
   const storage = { user: F.authUser as AuthUser | null }
   const deferreds = new Deferreds()
-  const actor = createActor(sessionMachine.provide({ actors: { loadPortal: deferreds.actor() }, actions: { removeUser: () => { storage.user = null } } }), {
-    input: { storedUser: F.authUser },
-  })
+  const actor = createActor(
+    sessionMachine.provide({
+      actors: { loadPortal: deferreds.actor() },
+      actions: {
+        removeUser: () => {
+          storage.user = null
+        },
+      },
+    }),
+    {
+      input: { storedUser: F.authUser },
+    },
+  )
   actor.start()
   deferreds.settle('loadPortal', { output: { startup, storedChoice: null } })
   await flush()
@@ -240,7 +304,11 @@ Session('a 401 during work: signed out, the reason for /login, and the page to c
   assert.ok(actor.getSnapshot().matches('signedIn'))
   assert.is(actor.getSnapshot().context.returnTo, '/factures?annee=2025', 'kept for the redirect of /login')
   actor.send({ type: 'session.logout' })
-  assert.equal([actor.getSnapshot().context.error, actor.getSnapshot().context.returnTo], [null, null], 'a logout says nothing and goes nowhere back')
+  assert.equal(
+    [actor.getSnapshot().context.error, actor.getSnapshot().context.returnTo],
+    [null, null],
+    'a logout says nothing and goes nowhere back',
+  )
 })
 
 Session('a 401 during work, then another person signs in on this browser: they are not sent to the page of the first', async () => {
@@ -277,7 +345,11 @@ Session('signed in another way (a passkey, an invitation): the user is kept as a
   await flush()
   assert.ok(actor.getSnapshot().matches({ signedIn: 'loadingPortal' }))
   assert.equal(storage.user, F.authUser)
-  assert.equal(deferreds.started.map((s) => s.id), ['loadPortal'], 'no password login')
+  assert.equal(
+    deferreds.started.map((s) => s.id),
+    ['loadPortal'],
+    'no password login',
+  )
 })
 
 Session('an order just shared: the running portal stops and starts again on that order', async () => {
@@ -303,7 +375,10 @@ Session('an order shared while the portal code loads: the load starts again, the
   await flush()
   actor.send({ type: 'session.signedIn', user: F.authUser, orderId: 7 })
   await flush()
-  assert.equal(deferreds.started.map((s) => s.id), ['loadPortal', 'loadPortal'])
+  assert.equal(
+    deferreds.started.map((s) => s.id),
+    ['loadPortal', 'loadPortal'],
+  )
   deferreds.settle('loadPortal', { output: portal })
   await flush()
   assert.ok(actor.getSnapshot().matches({ signedIn: 'portal' }))

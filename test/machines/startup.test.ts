@@ -12,8 +12,11 @@ const failure = new Error('Le service est momentanément indisponible.')
 const fourOrders = [F.atelier, F.boulangerie, F.studio, F.conseil]
 const atelierKbis = `/api-protected/contracts/${F.atelier.contractId}/kbis`
 /** The contracts as the server has them once the team validated Boulangerie's Kbis. */
-const validatedContracts = F.contracts.map((c) => (c.id === F.boulangerie.contractId
-  ? { ...c, kbis: `/api-protected/contracts/${c.id}/kbis`, kbisValidatedAt: '2026-11-25T09:00:00.000Z' } : c))
+const validatedContracts = F.contracts.map((c) =>
+  c.id === F.boulangerie.contractId
+    ? { ...c, kbis: `/api-protected/contracts/${c.id}/kbis`, kbisValidatedAt: '2026-11-25T09:00:00.000Z' }
+    : c,
+)
 
 const events = [
   { type: 'xstate.done.actor.fetchUser', output: F.user },
@@ -48,7 +51,15 @@ const contractEvents = [
 /** In the graph, the children do not exist: the forwarding actions are left out of the traversal only. */
 const traversable = startupMachine.provide({ actions: { forwardToSelection: () => {}, forwardToData: () => {}, reloadData: () => {} } })
 const serializeState = (s: any) =>
-  JSON.stringify([s.value, s.context.selectedOrderId, s.context.orders.map((o: Order) => [o.id, o.hasKbis, o.missingDocumentsValidatedAt, o.qonto]), !!s.context.user, s.context.contracts.map((c: Contract) => [c.id, c.kbis, c.kbisValidatedAt]), !!s.context.error, s.context.hasChoice])
+  JSON.stringify([
+    s.value,
+    s.context.selectedOrderId,
+    s.context.orders.map((o: Order) => [o.id, o.hasKbis, o.missingDocumentsValidatedAt, o.qonto]),
+    !!s.context.user,
+    s.context.contracts.map((c: Contract) => [c.id, c.kbis, c.kbisValidatedAt]),
+    !!s.context.error,
+    s.context.hasChoice,
+  ])
 
 interface Children {
   selection?: 'real'
@@ -84,11 +95,17 @@ function start(storedChoice: StoredChoice | null, children: Children = {}) {
 const ModelBased = suite('startup: shortest paths covering every state and transition, replayed')
 
 for (const storedChoice of [null, F.boulangerie.id, 'all', 999] as const) {
-  const paths = shortestPaths(traversable, { events: storedChoice === F.boulangerie.id ? [...events, ...contractEvents] : events, input: { storedChoice }, limit: 20000, serializeState })
+  const paths = shortestPaths(traversable, {
+    events: storedChoice === F.boulangerie.id ? [...events, ...contractEvents] : events,
+    input: { storedChoice },
+    limit: 20000,
+    serializeState,
+  })
 
   ModelBased(`stored default ${JSON.stringify(storedChoice)}: the graph reaches every top-level state`, () => {
     const reached = new Set(paths.map((p) => (typeof p.state.value === 'string' ? p.state.value : Object.keys(p.state.value)[0])))
-    for (const state of ['account', 'loadingOrders', 'noOrders', 'selecting', 'missingDocuments', 'ready', 'failed', 'signedOut']) assert.ok(reached.has(state), `no path reaches ${state}`)
+    for (const state of ['account', 'loadingOrders', 'noOrders', 'selecting', 'missingDocuments', 'ready', 'failed', 'signedOut'])
+      assert.ok(reached.has(state), `no path reaches ${state}`)
   })
 
   for (const path of pathsToReplay(paths, ModelBased)) {
@@ -108,8 +125,14 @@ for (const storedChoice of [null, F.boulangerie.id, 'all', 999] as const) {
         const started = deferreds.started.slice(before).map((s) => s.id)
         if (started.includes('rereadContracts')) readStartedAt.push(i)
         if (retried) {
-          assert.ok(started.every((id) => ended[id] !== 'answered'), `a retry asked again ${started.filter((id) => ended[id] === 'answered')}, answered already (${describePath(path)})`)
-          assert.ok(failed.every((id) => started.includes(id)), `a retry did not ask again ${failed.filter((id) => !started.includes(id))}, which failed (${describePath(path)})`)
+          assert.ok(
+            started.every((id) => ended[id] !== 'answered'),
+            `a retry asked again ${started.filter((id) => ended[id] === 'answered')}, answered already (${describePath(path)})`,
+          )
+          assert.ok(
+            failed.every((id) => started.includes(id)),
+            `a retry did not ask again ${failed.filter((id) => !started.includes(id))}, which failed (${describePath(path)})`,
+          )
         }
         const outcome = /^xstate\.(done|error)\.actor\.(fetchUser|fetchContracts|fetchOrders)$/.exec(step.event.type)
         if (outcome) ended[outcome[2]!] = outcome[1] === 'done' ? 'answered' : 'failed'
@@ -118,7 +141,10 @@ for (const storedChoice of [null, F.boulangerie.id, 'all', 999] as const) {
       const snapshot = actor.getSnapshot()
       const { context } = snapshot
       const kept = persisted.at(-1) ?? storedChoice
-      assert.ok(owners.every((id) => id === F.user.id), 'every choice is kept as the signed-in user’s')
+      assert.ok(
+        owners.every((id) => id === F.user.id),
+        'every choice is kept as the signed-in user’s',
+      )
       if (snapshot.matches('ready')) {
         // The pages show a known order or 'Tous', and that choice is what the browser keeps.
         assert.ok(context.selectedOrderId === null || context.orders.some((o) => o.id === context.selectedOrderId))
@@ -129,25 +155,39 @@ for (const storedChoice of [null, F.boulangerie.id, 'all', 999] as const) {
       // pick: a choice made or dismissed on the selection screen goes through the missing-documents check.
       if (snapshot.matches('ready') && hasMissingDocuments(selectedOrder(context))) {
         const lastSelecting = path.steps.findLastIndex((s) => s.state.matches('selecting'))
-        assert.ok(lastSelecting === -1 || path.steps.slice(lastSelecting).some((s) => s.event.type === 'order.select'), 'the selection screen led to an order missing documents')
+        assert.ok(
+          lastSelecting === -1 || path.steps.slice(lastSelecting).some((s) => s.event.type === 'order.select'),
+          'the selection screen led to an order missing documents',
+        )
       }
       if (snapshot.matches('missingDocuments')) {
         assert.ok(hasMissingDocuments(selectedOrder(context)))
         assert.is(navigations.at(-1), '/missing-document')
       }
-      if (snapshot.matches('selecting')) assert.ok(context.orders.length > 1 || context.hasChoice, 'a single order is only re-chosen on request')
+      if (snapshot.matches('selecting'))
+        assert.ok(context.orders.length > 1 || context.hasChoice, 'a single order is only re-chosen on request')
       const steps = path.steps
-      const lastKbisNews = steps.findLastIndex((s, i) => s.event.type === 'news.arrived' && s.event.kind === 'kbis' && i > 0 && steps[i - 1]!.state.matches('ready'))
+      const lastKbisNews = steps.findLastIndex(
+        (s, i) => s.event.type === 'news.arrived' && s.event.kind === 'kbis' && i > 0 && steps[i - 1]!.state.matches('ready'),
+      )
       const lastRead = steps.findLastIndex((s) => /^xstate\.(done|error)\.actor\.rereadContracts$/.test(s.event.type))
       if (snapshot.matches({ ready: 'contractsRead' })) {
         // After a Kbis validated, the contracts shown were read after it (or kept when that read failed).
         assert.ok(lastKbisNews === -1 || lastRead > lastKbisNews, 'no Kbis news is left unread')
         const filedAfter = steps.slice(lastRead).some((s) => s.event.type === 'order.kbisFiled')
-        if (lastRead >= 0 && steps[lastRead]!.event.type.startsWith('xstate.done') && !filedAfter) assert.equal(context.contracts, validatedContracts)
+        if (lastRead >= 0 && steps[lastRead]!.event.type.startsWith('xstate.done') && !filedAfter)
+          assert.equal(context.contracts, validatedContracts)
       }
-      if (snapshot.matches('ready') && lastKbisNews >= 0) assert.ok(readStartedAt.at(-1)! >= lastKbisNews, 'the last read started at the last Kbis news, not before')
+      if (snapshot.matches('ready') && lastKbisNews >= 0)
+        assert.ok(readStartedAt.at(-1)! >= lastKbisNews, 'the last read started at the last Kbis news, not before')
       // A Kbis sent is on its contract at once, awaiting the team's check, until a read tells otherwise.
-      const filed = steps.findLastIndex((s, i) => s.event.type === 'order.kbisFiled' && i > 0 && steps[i - 1]!.state.status === 'active' && steps[i - 1]!.state.context.contracts.length > 0)
+      const filed = steps.findLastIndex(
+        (s, i) =>
+          s.event.type === 'order.kbisFiled' &&
+          i > 0 &&
+          steps[i - 1]!.state.status === 'active' &&
+          steps[i - 1]!.state.context.contracts.length > 0,
+      )
       if (filed >= 0 && !steps.slice(filed).some((s) => s.event.type === 'xstate.done.actor.rereadContracts')) {
         const contract = context.contracts.find((c) => c.id === F.atelier.contractId)!
         assert.equal([contract.kbis, contract.kbisValidatedAt], [atelierKbis, null])
@@ -182,13 +222,22 @@ Scenarios('user and contracts are fetched together, the orders only after both',
   const { actor, deferreds } = start(null)
   actor.start()
   await flush()
-  assert.equal(deferreds.started.map((s) => s.id), ['fetchUser', 'fetchContracts'])
+  assert.equal(
+    deferreds.started.map((s) => s.id),
+    ['fetchUser', 'fetchContracts'],
+  )
   deferreds.settle('fetchUser', { output: F.user })
   await flush()
-  assert.equal(deferreds.started.map((s) => s.id), ['fetchUser', 'fetchContracts'])
+  assert.equal(
+    deferreds.started.map((s) => s.id),
+    ['fetchUser', 'fetchContracts'],
+  )
   deferreds.settle('fetchContracts', { output: F.contracts })
   await flush()
-  assert.equal(deferreds.started.map((s) => s.id), ['fetchUser', 'fetchContracts', 'fetchOrders'])
+  assert.equal(
+    deferreds.started.map((s) => s.id),
+    ['fetchUser', 'fetchContracts', 'fetchOrders'],
+  )
   assert.ok(actor.getSnapshot().hasTag('loading'))
 })
 
@@ -222,21 +271,32 @@ Scenarios('the only order misses documents → /missing-document', async () => {
   const { actor, navigations } = await boot(null, [F.conseil])
   assert.ok(actor.getSnapshot().matches('missingDocuments'))
   assert.equal(navigations, ['/missing-document'])
-  actor.send({ type: 'documents.completed', orderId: F.conseil.id, missingDocumentsValidatedAt: F.conseilCompleted.missingDocumentsValidatedAt })
+  actor.send({
+    type: 'documents.completed',
+    orderId: F.conseil.id,
+    missingDocumentsValidatedAt: F.conseilCompleted.missingDocumentsValidatedAt,
+  })
   assert.ok(actor.getSnapshot().matches('ready'))
   assert.equal(navigations, ['/missing-document', '/tableau-de-bord'])
 })
 
-Scenarios('a kept default order missing documents (a reload on /missing-document): the layout directly, and sending them completes there too', async () => {
-  const { actor, navigations } = await boot(F.conseil.id, [F.boulangerie, F.conseil])
-  assert.ok(actor.getSnapshot().matches('ready'), 'spec §4, 2.: a kept default order shows the layout directly')
-  actor.send({ type: 'documents.completed', orderId: F.conseil.id, missingDocumentsValidatedAt: null })
-  assert.equal(navigations, [], 'the server still waits for something: the page stays')
-  actor.send({ type: 'documents.completed', orderId: F.conseil.id, missingDocumentsValidatedAt: F.conseilCompleted.missingDocumentsValidatedAt })
-  assert.ok(actor.getSnapshot().matches('ready'))
-  assert.equal(selectedOrder(actor.getSnapshot().context), F.conseilCompleted)
-  assert.equal(navigations, ['/tableau-de-bord'])
-})
+Scenarios(
+  'a kept default order missing documents (a reload on /missing-document): the layout directly, and sending them completes there too',
+  async () => {
+    const { actor, navigations } = await boot(F.conseil.id, [F.boulangerie, F.conseil])
+    assert.ok(actor.getSnapshot().matches('ready'), 'spec §4, 2.: a kept default order shows the layout directly')
+    actor.send({ type: 'documents.completed', orderId: F.conseil.id, missingDocumentsValidatedAt: null })
+    assert.equal(navigations, [], 'the server still waits for something: the page stays')
+    actor.send({
+      type: 'documents.completed',
+      orderId: F.conseil.id,
+      missingDocumentsValidatedAt: F.conseilCompleted.missingDocumentsValidatedAt,
+    })
+    assert.ok(actor.getSnapshot().matches('ready'))
+    assert.equal(selectedOrder(actor.getSnapshot().context), F.conseilCompleted)
+    assert.equal(navigations, ['/tableau-de-bord'])
+  },
+)
 
 Scenarios('zero orders → the empty state', async () => {
   const { actor } = await boot(null, [])
@@ -268,37 +328,53 @@ Scenarios('a failed orders fetch shows the error; "Réessayer" asks the orders a
   await flush()
   assert.ok(actor.getSnapshot().matches('loadingOrders'))
   assert.is(actor.getSnapshot().context.error, null)
-  assert.equal(deferreds.started.map((s) => s.id), ['fetchUser', 'fetchContracts', 'fetchOrders', 'fetchOrders'])
+  assert.equal(
+    deferreds.started.map((s) => s.id),
+    ['fetchUser', 'fetchContracts', 'fetchOrders', 'fetchOrders'],
+  )
   deferreds.settle('fetchOrders', { output: [F.boulangerie] })
   await flush()
   assert.ok(actor.getSnapshot().matches('ready'))
 })
 
-Scenarios('failed contracts: "Réessayer" asks the contracts again (the user too if it had not answered), then the orders (spec §4)', async () => {
-  const { actor, deferreds } = start(null)
-  actor.start()
-  await flush()
-  deferreds.settle('fetchUser', { output: F.user })
-  deferreds.settle('fetchContracts', { error: failure })
-  await flush()
-  assert.ok(actor.getSnapshot().matches('failed'))
-  actor.send({ type: 'startup.retry' })
-  await flush()
-  assert.equal(deferreds.started.map((s) => s.id), ['fetchUser', 'fetchContracts', 'fetchContracts'], 'the user answered: not asked again')
-  deferreds.settle('fetchContracts', { output: F.contracts })
-  await flush()
-  assert.equal(deferreds.started.map((s) => s.id).slice(3), ['fetchOrders'], 'then the orders')
-  // The contracts failed before the user answered: the user's call was dropped, so it is asked again with them.
-  const second = start(null)
-  second.actor.start()
-  await flush()
-  second.deferreds.settle('fetchContracts', { error: failure })
-  await flush()
-  assert.ok(second.actor.getSnapshot().matches('failed'))
-  second.actor.send({ type: 'startup.retry' })
-  await flush()
-  assert.equal(second.deferreds.started.map((s) => s.id).slice(2).sort(), ['fetchContracts', 'fetchUser'])
-})
+Scenarios(
+  'failed contracts: "Réessayer" asks the contracts again (the user too if it had not answered), then the orders (spec §4)',
+  async () => {
+    const { actor, deferreds } = start(null)
+    actor.start()
+    await flush()
+    deferreds.settle('fetchUser', { output: F.user })
+    deferreds.settle('fetchContracts', { error: failure })
+    await flush()
+    assert.ok(actor.getSnapshot().matches('failed'))
+    actor.send({ type: 'startup.retry' })
+    await flush()
+    assert.equal(
+      deferreds.started.map((s) => s.id),
+      ['fetchUser', 'fetchContracts', 'fetchContracts'],
+      'the user answered: not asked again',
+    )
+    deferreds.settle('fetchContracts', { output: F.contracts })
+    await flush()
+    assert.equal(deferreds.started.map((s) => s.id).slice(3), ['fetchOrders'], 'then the orders')
+    // The contracts failed before the user answered: the user's call was dropped, so it is asked again with them.
+    const second = start(null)
+    second.actor.start()
+    await flush()
+    second.deferreds.settle('fetchContracts', { error: failure })
+    await flush()
+    assert.ok(second.actor.getSnapshot().matches('failed'))
+    second.actor.send({ type: 'startup.retry' })
+    await flush()
+    assert.equal(
+      second.deferreds.started
+        .map((s) => s.id)
+        .slice(2)
+        .sort(),
+      ['fetchContracts', 'fetchUser'],
+    )
+  },
+)
 
 const Selection = suite('startup with the real selection screen')
 
@@ -384,7 +460,10 @@ Selection('the header pick changes the order shown, keeps it and reloads the por
   assert.equal(received.at(-1), { type: 'order.select', scope: { order: null, orders: fourOrders } })
   actor.send({ type: 'document.select', documentId: 7 })
   actor.send({ type: 'data.retry', resource: 'packages' })
-  assert.equal(received.slice(-2), [{ type: 'document.select', documentId: 7 }, { type: 'data.retry', resource: 'packages' }])
+  assert.equal(received.slice(-2), [
+    { type: 'document.select', documentId: 7 },
+    { type: 'data.retry', resource: 'packages' },
+  ])
 })
 
 Selection('a filed Kbis updates the order everywhere', async () => {
@@ -407,7 +486,10 @@ Selection('a Kbis validated reads the contracts again: news during the read star
   assert.is(reads(), 2, 'news during the read starts it again')
   deferreds.settleAt('rereadContracts', 0, { output: F.contracts })
   await flush()
-  assert.ok(actor.getSnapshot().matches({ ready: 'rereadingContracts' }), 'the answer of the read started before the news is not waited for')
+  assert.ok(
+    actor.getSnapshot().matches({ ready: 'rereadingContracts' }),
+    'the answer of the read started before the news is not waited for',
+  )
   deferreds.settle('rereadContracts', { output: validatedContracts })
   await flush()
   assert.ok(actor.getSnapshot().matches({ ready: 'contractsRead' }))
@@ -450,14 +532,27 @@ Selection('a Kbis sent is on its contract at once, awaiting the team’s check',
   actor.send({ type: 'order.kbisFiled', orderId: F.atelier.id, contractId: F.atelier.contractId!, kbis: atelierKbis })
   const contract = actor.getSnapshot().context.contracts.find((c) => c.id === F.atelier.contractId)!
   assert.equal([contract.kbis, contract.kbisValidatedAt], [atelierKbis, null])
-  assert.ok(actor.getSnapshot().context.contracts.filter((c) => c.id !== F.atelier.contractId).every((c) => c.kbis === null), 'the other contracts are left as they were')
+  assert.ok(
+    actor
+      .getSnapshot()
+      .context.contracts.filter((c) => c.id !== F.atelier.contractId)
+      .every((c) => c.kbis === null),
+    'the other contracts are left as they were',
+  )
 })
 
 Selection('a partner or accountant request updates that order everywhere, and only that one', async () => {
   const { actor } = await boot(F.boulangerie.id, fourOrders)
   actor.send({ type: 'order.changed', orderId: F.boulangerie.id, changes: { qonto: true, wantComptable: true } })
   const orders = actor.getSnapshot().context.orders
-  assert.equal([selectedOrder(actor.getSnapshot().context)!.qonto, selectedOrder(actor.getSnapshot().context)!.wantComptable, selectedOrder(actor.getSnapshot().context)!.shine], [true, true, false])
+  assert.equal(
+    [
+      selectedOrder(actor.getSnapshot().context)!.qonto,
+      selectedOrder(actor.getSnapshot().context)!.wantComptable,
+      selectedOrder(actor.getSnapshot().context)!.shine,
+    ],
+    [true, true, false],
+  )
   assert.ok(orders.filter((o) => o.id !== F.boulangerie.id).every((o) => !o.qonto && !o.wantComptable))
 })
 
@@ -468,15 +563,24 @@ Selection('a forwarding address saved replaces that contract; the billing change
   const { actor } = await boot(F.boulangerie.id, fourOrders, { data })
   const moved = { ...F.contracts[1]!, villePostaleExpedition: 'Lyon' }
   actor.send({ type: 'contract.changed', contract: moved })
-  assert.equal(actor.getSnapshot().context.contracts.map((c) => c.villePostaleExpedition), [null, 'Lyon', null])
+  assert.equal(
+    actor.getSnapshot().context.contracts.map((c) => c.villePostaleExpedition),
+    [null, 'Lyon', null],
+  )
   const card = { id: 'pm_2', brand: 'visa', last4: '4444', expMonth: 1, expYear: 2030 }
   actor.send({ type: 'card.changed', card })
   actor.send({ type: 'invoices.paid', orderId: 2 })
-  assert.equal(received, [{ type: 'card.changed', card }, { type: 'invoices.paid', orderId: 2 }])
+  assert.equal(received, [
+    { type: 'card.changed', card },
+    { type: 'invoices.paid', orderId: 2 },
+  ])
   // The dashboard's 'Régler' paid every order the user owns: each of them (not Studio Nuage, shared with her).
   received.length = 0
   actor.send({ type: 'invoices.paidOwned' })
-  assert.equal(received, fourOrders.filter((o) => !o.isShareOrder).map((o) => ({ type: 'invoices.paid', orderId: o.id })))
+  assert.equal(
+    received,
+    fourOrders.filter((o) => !o.isShareOrder).map((o) => ({ type: 'invoices.paid', orderId: o.id })),
+  )
   assert.is(received.length, 3)
 })
 

@@ -14,7 +14,10 @@ const offline = failure(0, 'Impossible de joindre le serveur. Vérifiez votre co
 function start() {
   const deferreds = new Deferreds()
   const replies: unknown[] = []
-  const machine = submissionMachine.provide({ actors: { submit: deferreds.actor() }, actions: { succeeded: (_, { reply }) => void replies.push(reply) } })
+  const machine = submissionMachine.provide({
+    actors: { submit: deferreds.actor() },
+    actions: { succeeded: (_, { reply }) => void replies.push(reply) },
+  })
   return { actor: createActor(machine), deferreds, succeeded: () => replies.length, replies }
 }
 
@@ -50,7 +53,10 @@ for (const path of pathsToReplay(paths, ModelBased)) {
     // The service failed (unreachable, 5xx): worth sending again; a refusal (4xx: a link used or expired) is not.
     assert.is(snapshot.context.unavailable, last?.error === down || last?.error === offline)
     // A send got no answer at all (offline): what it sent may have gone through, for the rest of the page's life.
-    assert.is(snapshot.context.unsure, path.steps.some((s) => (s.event as { error?: Error }).error === offline))
+    assert.is(
+      snapshot.context.unsure,
+      path.steps.some((s) => (s.event as { error?: Error }).error === offline),
+    )
     if (submits) assert.equal(snapshot.context.values, values, 'what was typed is kept')
     actor.stop()
   })

@@ -7,12 +7,36 @@ import { optionAdded, subscriptionOptionMachine } from '../../src/machines/subsc
 import { Deferreds, describePath, flush, pathsToReplay, replay, shortestPaths } from '../util/paths.ts'
 
 const target = { orderId: 2, contractId: 102, subscriptionId: 'sub_2' }
-const reexpedition: SubscriptionOption = { option: 'reexpedition', planId: 'option-reexpedition-annuelle', nickname: 'Réexpédition hebdomadaire du courrier', interval: 'year', amountExclTaxCents: 15000, amountInclTaxCents: 18000 }
-const standard: SubscriptionOption = { option: 'standard', planId: 'option-standard-annuelle', nickname: 'Permanence téléphonique', interval: 'year', amountExclTaxCents: 29000, amountInclTaxCents: 34800 }
+const reexpedition: SubscriptionOption = {
+  option: 'reexpedition',
+  planId: 'option-reexpedition-annuelle',
+  nickname: 'Réexpédition hebdomadaire du courrier',
+  interval: 'year',
+  amountExclTaxCents: 15000,
+  amountInclTaxCents: 18000,
+}
+const standard: SubscriptionOption = {
+  option: 'standard',
+  planId: 'option-standard-annuelle',
+  nickname: 'Permanence téléphonique',
+  interval: 'year',
+  amountExclTaxCents: 29000,
+  amountInclTaxCents: 34800,
+}
 const plan = (id: string) => ({ id, nickname: id, amount: 100, currency: 'eur', interval: 'year' as const, product: 'p' })
 const withOption: Subscription = {
-  id: 'sub_2', object: 'subscription', status: 'active', current_period_end: 1_900_000_000, cancel_at_period_end: false,
-  items: { object: 'list', data: [{ id: 'si_1', plan: plan('domiciliation-annuelle'), quantity: 1 }, { id: 'si_2', plan: plan(reexpedition.planId), quantity: 1 }] },
+  id: 'sub_2',
+  object: 'subscription',
+  status: 'active',
+  current_period_end: 1_900_000_000,
+  cancel_at_period_end: false,
+  items: {
+    object: 'list',
+    data: [
+      { id: 'si_1', plan: plan('domiciliation-annuelle'), quantity: 1 },
+      { id: 'si_2', plan: plan(reexpedition.planId), quantity: 1 },
+    ],
+  },
 }
 const refusal = new Error('Votre abonnement comprend déjà cette option.')
 
@@ -37,7 +61,10 @@ const events = [
   { type: 'option.close' },
   { type: 'xstate.done.actor.loadOptions', output: [reexpedition, standard] },
   { type: 'xstate.error.actor.loadOptions', error: new Error('Le service est momentanément indisponible.') },
-  { type: 'xstate.done.actor.requestOption', output: { message: 'ok', planId: reexpedition.planId, expiresAt: '2026-11-23T10:15:00.000Z' } },
+  {
+    type: 'xstate.done.actor.requestOption',
+    output: { message: 'ok', planId: reexpedition.planId, expiresAt: '2026-11-23T10:15:00.000Z' },
+  },
   { type: 'xstate.error.actor.requestOption', error: refusal },
   { type: 'xstate.done.actor.confirmOption', output: withOption },
   { type: 'xstate.error.actor.confirmOption', error: new Error('Demande d’option en attente pour ce contrat introuvable.') },
@@ -47,7 +74,8 @@ const ModelBased = suite('subscriptionOption: shortest paths covering every stat
 const paths = shortestPaths(subscriptionOptionMachine, { events, input: target })
 ModelBased('the model reaches every state', () => {
   const reached = new Set(paths.map((p) => String(p.state.value)))
-  for (const state of ['closed', 'loading', 'failed', 'choosing', 'confirming', 'requesting', 'confirmingOption']) assert.ok(reached.has(state), state)
+  for (const state of ['closed', 'loading', 'failed', 'choosing', 'confirming', 'requesting', 'confirmingOption'])
+    assert.ok(reached.has(state), state)
 })
 for (const path of pathsToReplay(paths, ModelBased)) {
   ModelBased(describePath(path), async () => {
@@ -109,7 +137,10 @@ Option('refused: the confirmation stays, with the reason; nothing changes', asyn
   assert.ok(actor.getSnapshot().matches('confirming'))
   assert.is(actor.getSnapshot().context.error, refusal.message)
   assert.equal(changed, [])
-  assert.equal(deferreds.started.map((s) => s.id), ['loadOptions', 'requestOption'])
+  assert.equal(
+    deferreds.started.map((s) => s.id),
+    ['loadOptions', 'requestOption'],
+  )
 })
 
 Option.run()

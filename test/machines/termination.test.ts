@@ -3,7 +3,14 @@ import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
 import type { Notice } from '../../src/machines/shared.ts'
 import {
-  frenchDay, TERMINATION_NO_DATE, TERMINATION_NO_DETAILS, TERMINATION_NO_REASON, TERMINATION_SENT, terminationMachine, terminationProblems, terminationTooEarly,
+  frenchDay,
+  TERMINATION_NO_DATE,
+  TERMINATION_NO_DETAILS,
+  TERMINATION_NO_REASON,
+  TERMINATION_SENT,
+  terminationMachine,
+  terminationProblems,
+  terminationTooEarly,
   terminationTooFar,
 } from '../../src/machines/termination.machine.ts'
 import { latestTerminationDate } from '../../server/contract/rules/termination.ts'
@@ -11,7 +18,10 @@ import { terminationTooFarMessage } from '../../server/routes/billing/index.ts'
 import { Deferreds, describePath, flush, pathsToReplay, replay, shortestPaths } from '../util/paths.ts'
 
 const open = { request: null, earliestDate: '2027-06-11' }
-const requested = { request: { date: '2027-07-01', reason: 'Autre motif', createdAt: '2026-11-20T10:00:00.000Z' }, earliestDate: '2027-06-11' }
+const requested = {
+  request: { date: '2027-07-01', reason: 'Autre motif', createdAt: '2026-11-20T10:00:00.000Z' },
+  earliestDate: '2027-06-11',
+}
 const conflict = Object.assign(new Error('Une demande de résiliation est déjà enregistrée pour cette domiciliation.'), { status: 409 })
 const refused = Object.assign(new Error('Le service est momentanément indisponible.'), { status: 503 })
 
@@ -85,12 +95,19 @@ Termination('the form offers the earliest date; refuses an earlier one, a missin
   actor.send({ type: 'termination.change', draft: { date: '2027-06-10' } })
   actor.send({ type: 'termination.submit' })
   assert.equal(actor.getSnapshot().context.fieldErrors, { reason: TERMINATION_NO_REASON, date: terminationTooEarly('2027-06-11') })
-  assert.is(terminationTooEarly('2027-06-11'), 'La résiliation ne peut prendre effet avant la fin de la période en cours : choisissez le 11 juin 2027 ou une date ultérieure.')
+  assert.is(
+    terminationTooEarly('2027-06-11'),
+    'La résiliation ne peut prendre effet avant la fin de la période en cours : choisissez le 11 juin 2027 ou une date ultérieure.',
+  )
   actor.send({ type: 'termination.change', draft: { reason: 'Autre motif', date: '2027-07-01' } })
   assert.equal(actor.getSnapshot().context.fieldErrors, {}, 'a field changed loses its error')
   actor.send({ type: 'termination.submit' })
   assert.equal(actor.getSnapshot().context.fieldErrors, { comment: TERMINATION_NO_DETAILS })
-  assert.equal(deferreds.started.map((s) => s.id), ['loadStatus'], 'nothing sent')
+  assert.equal(
+    deferreds.started.map((s) => s.id),
+    ['loadStatus'],
+    'nothing sent',
+  )
   assert.equal(terminationProblems({ reason: 'Autre motif', comment: 'x', date: '31/01/2027' }, null), { date: TERMINATION_NO_DATE })
 })
 
@@ -100,10 +117,21 @@ Termination('more than two years ahead: refused before sending, in the server’
   actor.send({ type: 'termination.change', draft: { reason: 'Cessation d’activité', date: '2028-11-23' } })
   actor.send({ type: 'termination.submit' })
   assert.equal(actor.getSnapshot().context.fieldErrors, { date: terminationTooFar('2028-11-22') })
-  assert.is(terminationTooFar('2028-11-22'), 'La résiliation ne peut être demandée plus de deux ans à l’avance : choisissez le 22 novembre 2028 ou une date antérieure.')
+  assert.is(
+    terminationTooFar('2028-11-22'),
+    'La résiliation ne peut être demandée plus de deux ans à l’avance : choisissez le 22 novembre 2028 ou une date antérieure.',
+  )
   assert.is(terminationTooFar('2028-11-22'), terminationTooFarMessage('2028-11-22'), 'the server’s words')
-  assert.equal(actor.getSnapshot().context.draft, { reason: 'Cessation d’activité', comment: '', date: '2028-11-23' }, 'what was typed is kept')
-  assert.equal(deferreds.started.map((s) => s.id), ['loadStatus'], 'nothing sent')
+  assert.equal(
+    actor.getSnapshot().context.draft,
+    { reason: 'Cessation d’activité', comment: '', date: '2028-11-23' },
+    'what was typed is kept',
+  )
+  assert.equal(
+    deferreds.started.map((s) => s.id),
+    ['loadStatus'],
+    'nothing sent',
+  )
   actor.send({ type: 'termination.change', draft: { date: '2028-11-22' } })
   actor.send({ type: 'termination.submit' })
   await flush()
@@ -152,13 +180,28 @@ Termination('a second request (409): the French message, then the request as the
   assert.is(actor.getSnapshot().context.requestedDate, '2027-07-01')
 })
 
-Termination('a comment pasted with line and paragraph separators (U+2028, U+2029) or a lone \\r is sent with plain line breaks', async () => {
-  const { actor, deferreds } = await opened()
-  actor.send({ type: 'termination.change', draft: { reason: 'Cessation d’activité', comment: 'Nous quittons Lyon.\u2028Merci pour tout.\u2029L’équipe\rFin' } })
-  assert.is(actor.getSnapshot().context.draft.comment, 'Nous quittons Lyon.\nMerci pour tout.\nL’équipe\nFin', 'the form shows the same breaks')
-  actor.send({ type: 'termination.submit' })
-  await flush()
-  assert.equal(deferreds.started.at(-1)!.input, { orderId: 2, reason: 'Cessation d’activité', comment: 'Nous quittons Lyon.\nMerci pour tout.\nL’équipe\nFin', date: '2027-06-11' })
-})
+Termination(
+  'a comment pasted with line and paragraph separators (U+2028, U+2029) or a lone \\r is sent with plain line breaks',
+  async () => {
+    const { actor, deferreds } = await opened()
+    actor.send({
+      type: 'termination.change',
+      draft: { reason: 'Cessation d’activité', comment: 'Nous quittons Lyon.\u2028Merci pour tout.\u2029L’équipe\rFin' },
+    })
+    assert.is(
+      actor.getSnapshot().context.draft.comment,
+      'Nous quittons Lyon.\nMerci pour tout.\nL’équipe\nFin',
+      'the form shows the same breaks',
+    )
+    actor.send({ type: 'termination.submit' })
+    await flush()
+    assert.equal(deferreds.started.at(-1)!.input, {
+      orderId: 2,
+      reason: 'Cessation d’activité',
+      comment: 'Nous quittons Lyon.\nMerci pour tout.\nL’équipe\nFin',
+      date: '2027-06-11',
+    })
+  },
+)
 
 Termination.run()

@@ -9,7 +9,12 @@ const unpaid = { hasUnpaid: true, count: 1, amountInclTaxCents: 3480 }
 const clear = { hasUnpaid: false, count: 0, amountInclTaxCents: 0 }
 /** A new invoice issued: one more to pay. */
 const more = { hasUnpaid: true, count: 2, amountInclTaxCents: 38280 }
-const amountChanged = Object.assign(new Error('Le montant à régler a changé depuis votre confirmation : 2 factures impayées, 382,80 € TTC. Rien n’a été prélevé : vérifiez le nouveau montant puis confirmez.'), { status: 409, code: 'AMOUNT_CHANGED' })
+const amountChanged = Object.assign(
+  new Error(
+    'Le montant à régler a changé depuis votre confirmation : 2 factures impayées, 382,80 € TTC. Rien n’a été prélevé : vérifiez le nouveau montant puis confirmez.',
+  ),
+  { status: 409, code: 'AMOUNT_CHANGED' },
+)
 
 type Snapshot = SnapshotFrom<typeof unpaidInvoicesMachine>
 
@@ -57,14 +62,21 @@ const events = [
 const newsIn = new WeakMap<object, string>()
 const moment = (s: Snapshot) => (s.children.pay ? 'payment' : s.children.fetchStatus ? 'read' : 'rest')
 const serializeState = (s: Snapshot, event?: { type: string }, prev?: Snapshot) => {
-  if (!newsIn.has(s)) newsIn.set(s, event?.type === 'unpaid.refresh' ? moment(prev!) : (prev && newsIn.get(prev)) ?? 'none')
+  if (!newsIn.has(s)) newsIn.set(s, event?.type === 'unpaid.refresh' ? moment(prev!) : ((prev && newsIn.get(prev)) ?? 'none'))
   return JSON.stringify({ value: s.value, context: s.context, news: newsIn.get(s) })
 }
 
 const ModelBased = suite('unpaidInvoices: every shortest path, replayed')
 const paths = shortestPaths(unpaidInvoicesMachine, { events, serializeState, limit: 20_000 })
 ModelBased('the model reaches every state, and rest after news during a payment', () => {
-  assert.equal([...new Set(paths.map((p) => String(p.state.value)))].sort(), ['failed', 'loading', 'paying', 'refreshing', 'unpaid', 'upToDate'])
+  assert.equal([...new Set(paths.map((p) => String(p.state.value)))].sort(), [
+    'failed',
+    'loading',
+    'paying',
+    'refreshing',
+    'unpaid',
+    'upToDate',
+  ])
   assert.ok(paths.some((p) => newsIn.get(p.state) === 'payment' && p.state.matches('unpaid')))
 })
 // Every path: the news each one ends with must ask the status again from any state the graph tells apart, the moment
@@ -75,26 +87,40 @@ for (const path of pathsToReplay(paths, ModelBased, { every: true })) {
     await replay(actor, deferreds, path)
     const snapshot = actor.getSnapshot()
     // The banner shows exactly when the server says something is unpaid.
-    assert.is(snapshot.hasTag('banner'), snapshot.context.status?.hasUnpaid === true && (['unpaid', 'paying', 'refreshing'] as const).some((s) => snapshot.matches(s)))
+    assert.is(
+      snapshot.hasTag('banner'),
+      snapshot.context.status?.hasUnpaid === true && (['unpaid', 'paying', 'refreshing'] as const).some((s) => snapshot.matches(s)),
+    )
     // 'Régler' pays the total shown when it was pressed, no more: the server refuses any other.
     const payments = deferreds.started.filter((d) => d.id === 'pay')
     const pressed = changes.filter(({ before, after }) => after.matches('paying') && !before.matches('paying'))
-    assert.equal(payments.map((p) => p.input), pressed.map(({ before }) => ({ expectedAmountInclTaxCents: before.context.status!.amountInclTaxCents })))
+    assert.equal(
+      payments.map((p) => p.input),
+      pressed.map(({ before }) => ({ expectedAmountInclTaxCents: before.context.status!.amountInclTaxCents })),
+    )
     // The portal is told of each payment made, and of nothing else (its lists then show the invoices paid).
     assert.is(paid.length, path.steps.filter((s) => s.event.type === 'xstate.done.actor.pay').length, 'the portal told of each payment')
     // News and the banner at rest: the status was asked after the last news.
     if (news.length && (['unpaid', 'upToDate', 'failed'] as const).some((s) => snapshot.matches(s))) {
-      assert.ok(deferreds.started.slice(news.at(-1)!).some((s) => s.id === 'fetchStatus'), 'asked after the last news')
+      assert.ok(
+        deferreds.started.slice(news.at(-1)!).some((s) => s.id === 'fetchStatus'),
+        'asked after the last news',
+      )
     }
     for (const { event, before, after } of changes) {
       // A banner shown goes only when the server says all is paid, or once 'Régler' paid.
       if (before.hasTag('banner') && !after.hasTag('banner')) {
-        assert.ok(event.type === 'xstate.done.actor.pay' || (event.type === 'xstate.done.actor.fetchStatus' && !(event.output as typeof clear).hasUnpaid), `banner hidden by ${event.type}`)
+        assert.ok(
+          event.type === 'xstate.done.actor.pay' ||
+            (event.type === 'xstate.done.actor.fetchStatus' && !(event.output as typeof clear).hasUnpaid),
+          `banner hidden by ${event.type}`,
+        )
       }
       // What it says changes only with an answer; never during a payment.
       if (after.context.status !== before.context.status) assert.is(event.type, 'xstate.done.actor.fetchStatus')
       // A payment ends only with its answer: news does not interrupt it.
-      if (before.matches('paying') && !after.matches('paying')) assert.ok(event.type.endsWith('.actor.pay'), `payment left on ${event.type}`)
+      if (before.matches('paying') && !after.matches('paying'))
+        assert.ok(event.type.endsWith('.actor.pay'), `payment left on ${event.type}`)
     }
     // News now, whatever the state: the status is asked again at once (the banner kept), or after the payment under way.
     const startedBefore = deferreds.started.length
@@ -102,7 +128,8 @@ for (const path of pathsToReplay(paths, ModelBased, { every: true })) {
     await flush()
     const after = actor.getSnapshot()
     const askedNow = deferreds.started.slice(startedBefore).some((s) => s.id === 'fetchStatus')
-    if (snapshot.matches('paying')) assert.ok(after.matches('paying') && after.context.refreshPending && !askedNow, 'kept for after the payment')
+    if (snapshot.matches('paying'))
+      assert.ok(after.matches('paying') && after.context.refreshPending && !askedNow, 'kept for after the payment')
     else assert.ok(askedNow, 'asked again')
     assert.is(after.hasTag('banner'), snapshot.hasTag('banner'), 'the banner as it was')
     actor.stop()
@@ -147,29 +174,40 @@ Unpaid('a refused payment keeps the banner and says why', async () => {
 
 Unpaid('refused for want of a card: said so (the banner links to a card); news then clears the reason with the figures', async () => {
   const { actor, deferreds } = await paying()
-  deferreds.settle('pay', { error: Object.assign(new Error('Aucune carte enregistrée : ajoutez un moyen de paiement puis réessayez.'), { status: 402, code: 'NO_CARD' }) })
+  deferreds.settle('pay', {
+    error: Object.assign(new Error('Aucune carte enregistrée : ajoutez un moyen de paiement puis réessayez.'), {
+      status: 402,
+      code: 'NO_CARD',
+    }),
+  })
   await flush()
-  assert.equal([actor.getSnapshot().context.noCard, actor.getSnapshot().context.error], [true, 'Aucune carte enregistrée : ajoutez un moyen de paiement puis réessayez.'])
+  assert.equal(
+    [actor.getSnapshot().context.noCard, actor.getSnapshot().context.error],
+    [true, 'Aucune carte enregistrée : ajoutez un moyen de paiement puis réessayez.'],
+  )
   actor.send({ type: 'unpaid.refresh' })
   await flush()
   assert.equal([actor.getSnapshot().context.noCard, actor.getSnapshot().context.error], [false, null])
 })
 
-Unpaid('a total changed since it was shown (409 AMOUNT_CHANGED): nothing paid, the status asked at once, the reason kept; then the new total pays', async () => {
-  const { actor, deferreds, notices } = await paying()
-  deferreds.settle('pay', { error: amountChanged })
-  await flush()
-  assert.ok(actor.getSnapshot().matches('refreshing'), 'asked again, the banner still shown')
-  assert.equal(deferreds.started.at(-1)!.id, 'fetchStatus')
-  assert.equal(notices, [{ kind: 'error', message: amountChanged.message }])
-  deferreds.settle('fetchStatus', { output: more })
-  await flush()
-  assert.ok(actor.getSnapshot().matches('unpaid'))
-  assert.equal([actor.getSnapshot().context.status, actor.getSnapshot().context.error], [more, amountChanged.message])
-  actor.send({ type: 'unpaid.pay' })
-  await flush()
-  assert.equal(deferreds.started.at(-1), { id: 'pay', input: { expectedAmountInclTaxCents: 38280 } })
-})
+Unpaid(
+  'a total changed since it was shown (409 AMOUNT_CHANGED): nothing paid, the status asked at once, the reason kept; then the new total pays',
+  async () => {
+    const { actor, deferreds, notices } = await paying()
+    deferreds.settle('pay', { error: amountChanged })
+    await flush()
+    assert.ok(actor.getSnapshot().matches('refreshing'), 'asked again, the banner still shown')
+    assert.equal(deferreds.started.at(-1)!.id, 'fetchStatus')
+    assert.equal(notices, [{ kind: 'error', message: amountChanged.message }])
+    deferreds.settle('fetchStatus', { output: more })
+    await flush()
+    assert.ok(actor.getSnapshot().matches('unpaid'))
+    assert.equal([actor.getSnapshot().context.status, actor.getSnapshot().context.error], [more, amountChanged.message])
+    actor.send({ type: 'unpaid.pay' })
+    await flush()
+    assert.equal(deferreds.started.at(-1), { id: 'pay', input: { expectedAmountInclTaxCents: 38280 } })
+  },
+)
 
 Unpaid.run()
 
@@ -194,7 +232,10 @@ News('the status is asked again, the banner still shown meanwhile; it then says 
   assert.equal(actor.getSnapshot().context.status, unpaid)
   // News again before the answer: asked again.
   actor.send({ type: 'unpaid.refresh' })
-  assert.equal(deferreds.started.map((s) => s.id), ['fetchStatus', 'fetchStatus', 'fetchStatus'])
+  assert.equal(
+    deferreds.started.map((s) => s.id),
+    ['fetchStatus', 'fetchStatus', 'fetchStatus'],
+  )
   deferreds.settle('fetchStatus', { output: more })
   await flush()
   assert.ok(actor.getSnapshot().matches('unpaid'))
@@ -238,7 +279,10 @@ News('news during a payment waits: asked after a refusal, and once after a payme
   refused.actor.send({ type: 'unpaid.refresh' })
   await flush()
   assert.ok(refused.actor.getSnapshot().matches('paying'), 'the payment goes on')
-  assert.equal(refused.deferreds.started.map((s) => s.id), ['fetchStatus', 'pay'])
+  assert.equal(
+    refused.deferreds.started.map((s) => s.id),
+    ['fetchStatus', 'pay'],
+  )
   refused.deferreds.settle('pay', { error: new Error('Aucune carte enregistrée.') })
   await flush()
   assert.ok(refused.actor.getSnapshot().matches('refreshing'))
@@ -255,7 +299,11 @@ News('news during a payment waits: asked after a refusal, and once after a payme
   paid.deferreds.settle('fetchStatus', { output: clear })
   await flush()
   assert.ok(paid.actor.getSnapshot().matches('upToDate'))
-  assert.equal(paid.deferreds.started.map((s) => s.id), ['fetchStatus', 'pay', 'fetchStatus'], 'asked once')
+  assert.equal(
+    paid.deferreds.started.map((s) => s.id),
+    ['fetchStatus', 'pay', 'fetchStatus'],
+    'asked once',
+  )
 })
 
 News.run()

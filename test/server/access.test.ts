@@ -47,7 +47,12 @@ for (const [name, route] of entries.filter(isProtected)) {
     // A customer's apiToken opens no operator route, in either header.
     const customerBearer = await send(ctx.t.app, name, sample, ctx.camille)
     assert.is(customerBearer.statusCode, 401, customerBearer.body)
-    const customerHeader = await ctx.t.app.inject({ method: route.method, url: urlOf(name, sample), headers: { apitoken: ctx.camille }, ...(sample.body ? { payload: sample.body as object } : {}) })
+    const customerHeader = await ctx.t.app.inject({
+      method: route.method,
+      url: urlOf(name, sample),
+      headers: { apitoken: ctx.camille },
+      ...(sample.body ? { payload: sample.body as object } : {}),
+    })
     assert.is(customerHeader.statusCode, 401, customerHeader.body)
     assert.equal(customerHeader.json().message, messages.operatorNoToken)
   })
@@ -55,7 +60,9 @@ for (const [name, route] of entries.filter(isProtected)) {
 
 unauthenticated('every answer read signed in is kept by no cache (the token travels in a header caches do not know)', async (ctx) => {
   // The live stream never ends (its own answer says no-store: notifications.test.ts).
-  for (const [name, route] of entries.filter(([, r]) => r.method === 'GET' && r.auth !== 'none' && r.auth !== 'operator' && r.kind !== 'stream')) {
+  for (const [name, route] of entries.filter(
+    ([, r]) => r.method === 'GET' && r.auth !== 'none' && r.auth !== 'operator' && r.kind !== 'stream',
+  )) {
     const res = await send(ctx.t.app, name, sampleFor(name, ctx.ids, ctx.pdf), ctx.camille)
     assert.ok(res.statusCode < 500, `${name}: ${res.statusCode}`)
     assert.match(String(res.headers['cache-control']), /no-store/, `${route.path}: ${res.headers['cache-control']}`)
@@ -63,9 +70,17 @@ unauthenticated('every answer read signed in is kept by no cache (the token trav
 })
 
 unauthenticated('a token in the wrong header is no token', async (ctx) => {
-  const bearerOnApiTokenRoute = await ctx.t.app.inject({ method: 'GET', url: '/api-protected/user/me', headers: { authorization: `Bearer ${ctx.camille}` } })
+  const bearerOnApiTokenRoute = await ctx.t.app.inject({
+    method: 'GET',
+    url: '/api-protected/user/me',
+    headers: { authorization: `Bearer ${ctx.camille}` },
+  })
   assert.is(bearerOnApiTokenRoute.statusCode, 401)
-  const apiTokenOnBearerRoute = await ctx.t.app.inject({ method: 'GET', url: '/api-protected/contracts', headers: { apitoken: ctx.camille } })
+  const apiTokenOnBearerRoute = await ctx.t.app.inject({
+    method: 'GET',
+    url: '/api-protected/contracts',
+    headers: { apitoken: ctx.camille },
+  })
   assert.is(apiTokenOnBearerRoute.statusCode, 401)
 })
 
@@ -105,33 +120,52 @@ for (const [name, route] of entries.filter(([, r]) => r.auth === 'operator')) {
 
 disabled.run()
 
-const guessing = suite<{ t: TestApp; lines: string[] }>('guessing the operator token: 20 wrong ones per address and 15 minutes, then 429 (free)')
+const guessing = suite<{ t: TestApp; lines: string[] }>(
+  'guessing the operator token: 20 wrong ones per address and 15 minutes, then 429 (free)',
+)
 guessing.before(async (ctx) => {
   ctx.lines = []
-  const stream = new Writable({ write(chunk, _, done) { ctx.lines.push(String(chunk)); done() } })
+  const stream = new Writable({
+    write(chunk, _, done) {
+      ctx.lines.push(String(chunk))
+      done()
+    },
+  })
   ctx.t = await buildTestApp({ seed: false, logger: pino({ level: 'warn' }, stream) })
 })
 guessing.after((ctx) => ctx.t.close())
 
-guessing('the 21st guess from one address is refused without its token compared, even the right one; another address is not held; the window ends', async (ctx) => {
-  const list = (token: string, ip: string) => ctx.t.app.inject({ method: 'GET', url: '/api/operator/domiciliation-orders', remoteAddress: ip, headers: { authorization: `Bearer ${token}` } })
-  assert.is((await list(TEST_OPERATOR_TOKEN, '203.0.113.7')).statusCode, 200)
-  for (let i = 0; i < OPERATOR_FAILURES.max; i++) assert.is((await list(`devine-${i}-0123456789abcdef`, '203.0.113.7')).statusCode, 401)
-  const held = await list(TEST_OPERATOR_TOKEN, '203.0.113.7')
-  assert.is(held.statusCode, 429, held.body)
-  assert.is(held.json().message, messages.operatorLocked(15))
-  assert.is(held.json().message, 'Trop de jetons opérateur invalides depuis cette adresse : réessayez dans 15 minutes.')
-  assert.is((await list(TEST_OPERATOR_TOKEN, '203.0.113.8')).statusCode, 200, 'another address')
-  const warnings = ctx.lines.filter((l) => l.includes('jeton opérateur refusé'))
-  assert.is(warnings.length, OPERATOR_FAILURES.max, 'each wrong token logged')
-  assert.ok(warnings.every((l) => l.includes('203.0.113.7') && !l.includes('devine-')), 'the address, never the token')
-  ctx.t.clock.advance(OPERATOR_FAILURES.windowMs + 1000)
-  try {
+guessing(
+  'the 21st guess from one address is refused without its token compared, even the right one; another address is not held; the window ends',
+  async (ctx) => {
+    const list = (token: string, ip: string) =>
+      ctx.t.app.inject({
+        method: 'GET',
+        url: '/api/operator/domiciliation-orders',
+        remoteAddress: ip,
+        headers: { authorization: `Bearer ${token}` },
+      })
     assert.is((await list(TEST_OPERATOR_TOKEN, '203.0.113.7')).statusCode, 200)
-  } finally {
-    ctx.t.clock.set(new Date())
-  }
-})
+    for (let i = 0; i < OPERATOR_FAILURES.max; i++) assert.is((await list(`devine-${i}-0123456789abcdef`, '203.0.113.7')).statusCode, 401)
+    const held = await list(TEST_OPERATOR_TOKEN, '203.0.113.7')
+    assert.is(held.statusCode, 429, held.body)
+    assert.is(held.json().message, messages.operatorLocked(15))
+    assert.is(held.json().message, 'Trop de jetons opérateur invalides depuis cette adresse : réessayez dans 15 minutes.')
+    assert.is((await list(TEST_OPERATOR_TOKEN, '203.0.113.8')).statusCode, 200, 'another address')
+    const warnings = ctx.lines.filter((l) => l.includes('jeton opérateur refusé'))
+    assert.is(warnings.length, OPERATOR_FAILURES.max, 'each wrong token logged')
+    assert.ok(
+      warnings.every((l) => l.includes('203.0.113.7') && !l.includes('devine-')),
+      'the address, never the token',
+    )
+    ctx.t.clock.advance(OPERATOR_FAILURES.windowMs + 1000)
+    try {
+      assert.is((await list(TEST_OPERATOR_TOKEN, '203.0.113.7')).statusCode, 200)
+    } finally {
+      ctx.t.clock.set(new Date())
+    }
+  },
+)
 
 guessing.run()
 
@@ -155,9 +189,19 @@ for (const [name, route] of entries.filter(isProtected).filter(([, r]) => r.auth
 }
 
 strangers('the calls without a token reveal nothing to a stranger either', async (ctx) => {
-  const wrongKey = await send(ctx.t.app, 'subscriptionInformations', { params: { orderId: ctx.ids.order }, query: { key: 'f'.repeat(40) } }, null)
+  const wrongKey = await send(
+    ctx.t.app,
+    'subscriptionInformations',
+    { params: { orderId: ctx.ids.order }, query: { key: 'f'.repeat(40) } },
+    null,
+  )
   assert.is(wrongKey.statusCode, 404)
-  const unknownOrder = await send(ctx.t.app, 'subscriptionInformations', { params: { orderId: 999999 }, query: { key: ctx.ids.subscriptionKey } }, null)
+  const unknownOrder = await send(
+    ctx.t.app,
+    'subscriptionInformations',
+    { params: { orderId: 999999 }, query: { key: ctx.ids.subscriptionKey } },
+    null,
+  )
   assert.is(unknownOrder.statusCode, 404)
   assert.equal(unknownOrder.json().message, wrongKey.json().message, 'same answer: no oracle for order ids')
   const unrequested = await send(ctx.t.app, 'addOptionSubscription', sampleFor('addOptionSubscription', ctx.ids, ctx.pdf), null)
@@ -194,7 +238,12 @@ collaborators('sees the shared order flagged isShareOrder, and its letters', asy
 })
 
 collaborators('loses access when the owner removes the share', async (ctx) => {
-  const julienShare = await ctx.t.deps.db.selectFrom('shares').select('id').where('order_id', '=', ctx.ids.order).where('email', '=', 'associe@example.com').executeTakeFirstOrThrow()
+  const julienShare = await ctx.t.deps.db
+    .selectFrom('shares')
+    .select('id')
+    .where('order_id', '=', ctx.ids.order)
+    .where('email', '=', 'associe@example.com')
+    .executeTakeFirstOrThrow()
   assert.is((await send(ctx.t.app, 'deleteShare', { params: { id: ctx.ids.order, shareId: julienShare.id } }, ctx.camille)).statusCode, 200)
   const res = await send(ctx.t.app, 'documents', { query: { orderId: ctx.ids.order } }, ctx.julien)
   assert.is(res.statusCode, 404)
@@ -205,17 +254,38 @@ collaborators.run()
 // Writes that store something are limited per user, in the route table (perUserHourly) or, where a call takes several
 // hits or its limit has its own words, in its handler. A new write must choose: the list below says why the others
 // need none.
-const limitedInHandler: readonly RouteName[] = ['updateEmail', 'updatePassword', 'sendProblem', 'sendInvite', 'invite', 'sendDocuments',
-  'sendDextInvoices', 'updateContract', 'uploadIdentity']
+const limitedInHandler: readonly RouteName[] = [
+  'updateEmail',
+  'updatePassword',
+  'sendProblem',
+  'sendInvite',
+  'invite',
+  'sendDocuments',
+  'sendDextInvoices',
+  'updateContract',
+  'uploadIdentity',
+]
 const storesNothingNew: Record<string, string> = {
   acceptInvitation: 'a single-use link, used once',
-  signOutOtherSessions: 'removes rows', signOut: 'removes a row', deletePasskey: 'removes a row', deleteShare: 'removes a row',
-  deleteMandataire: 'removes a row', deleteFolder: 'removes a row', removeCourierRequest: 'removes a row',
-  renamePasskey: 'changes a name in place', updateDocument: 'changes a letter in place', updateFolder: 'changes a name in place',
-  setQonto: 'one flag of the order', setShine: 'one flag of the order',
-  payUnpaidInvoice: 'pays what is due, once', addOption: 'one subscription item per option, refused twice',
-  updatePaymentMethod: 'replaces the card in place', updateCreditCardWeb: 'replaces the card in place',
-  readNotification: 'one flag', readAllNotifications: 'flags', updateNotificationPreferences: 'one row per order, in place',
+  signOutOtherSessions: 'removes rows',
+  signOut: 'removes a row',
+  deletePasskey: 'removes a row',
+  deleteShare: 'removes a row',
+  deleteMandataire: 'removes a row',
+  deleteFolder: 'removes a row',
+  removeCourierRequest: 'removes a row',
+  renamePasskey: 'changes a name in place',
+  updateDocument: 'changes a letter in place',
+  updateFolder: 'changes a name in place',
+  setQonto: 'one flag of the order',
+  setShine: 'one flag of the order',
+  payUnpaidInvoice: 'pays what is due, once',
+  addOption: 'one subscription item per option, refused twice',
+  updatePaymentMethod: 'replaces the card in place',
+  updateCreditCardWeb: 'replaces the card in place',
+  readNotification: 'one flag',
+  readAllNotifications: 'flags',
+  updateNotificationPreferences: 'one row per order, in place',
 }
 
 const perUser = suite<Ctx>('writes that store something: limited per user, a French 429 past the limit and nothing stored')
@@ -224,37 +294,53 @@ perUser.after((ctx) => ctx.t.close())
 
 perUser('every signed-in write has a per-user limit, or a reason in this file why it needs none', () => {
   const writes = entries.filter(([, r]) => r.method !== 'GET' && (r.auth === 'apiToken' || r.auth === 'bearer'))
-  const undecided = writes.filter(([name, r]) => !r.perUserHourly && !limitedInHandler.includes(name) && !(name in storesNothingNew)).map(([name]) => name)
+  const undecided = writes
+    .filter(([name, r]) => !r.perUserHourly && !limitedInHandler.includes(name) && !(name in storesNothingNew))
+    .map(([name]) => name)
   assert.equal(undecided, [], 'writes with neither a limit nor a reason')
   assert.ok(entries.filter(([, r]) => r.perUserHourly).length >= 8)
 })
 
 for (const [name, route] of entries.filter(([, r]) => r.perUserHourly)) {
-  perUser(`${route.method} ${route.path}: ${route.perUserHourly} successes an hour per user, then a 429; a refused call counts nothing`, async (ctx) => {
-    const sample = sampleFor(name, ctx.ids, ctx.pdf)
-    const camille = await ctx.t.deps.db.selectFrom('users').select('id').where('email', '=', 'demo@example.com').executeTakeFirstOrThrow()
-    const key = `user:${camille.id}:route:${name}`
-    const counted = async () => (await ctx.t.deps.db.selectFrom('rate_limits').select('count').where('key', '=', key).executeTakeFirst())?.count ?? 0
-    const first = await send(ctx.t.app, name, sample, ctx.camille)
-    assert.ok(first.statusCode < 500 && first.statusCode !== 429, `${name}: ${first.statusCode} ${first.body}`)
-    assert.is(await counted(), first.statusCode < 400 ? 1 : 0, 'a success counts once, a refusal not at all')
-    // The hour's successes used up.
-    const resetAt = new Date(ctx.t.clock.now().getTime() + 3_600_000)
-    await ctx.t.deps.db.insertInto('rate_limits').values({ key, count: route.perUserHourly!, reset_at: resetAt })
-      .onConflict((oc) => oc.column('key').doUpdateSet({ count: route.perUserHourly!, reset_at: resetAt })).execute()
-    const rows = async () => Promise.all([
-      ctx.t.deps.db.selectFrom('certificates').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ctx.t.deps.db.selectFrom('webauthn_challenges').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ])
-    const before = await rows()
-    const refused = await send(ctx.t.app, name, sample, ctx.camille)
-    assert.is(refused.statusCode, 429, refused.body)
-    assert.equal(refused.json(), { message: messages.tooManyWrites, statusCode: 429, code: 'RATE_LIMITED' })
-    assert.equal(await rows(), before, 'nothing stored')
-    assert.is(await counted(), route.perUserHourly, 'a refusal is not counted')
-    // Another person is not held back.
-    if (route.access === undefined) assert.not.equal((await send(ctx.t.app, name, sample, ctx.sophie)).statusCode, 429)
-  })
+  perUser(
+    `${route.method} ${route.path}: ${route.perUserHourly} successes an hour per user, then a 429; a refused call counts nothing`,
+    async (ctx) => {
+      const sample = sampleFor(name, ctx.ids, ctx.pdf)
+      const camille = await ctx.t.deps.db.selectFrom('users').select('id').where('email', '=', 'demo@example.com').executeTakeFirstOrThrow()
+      const key = `user:${camille.id}:route:${name}`
+      const counted = async () =>
+        (await ctx.t.deps.db.selectFrom('rate_limits').select('count').where('key', '=', key).executeTakeFirst())?.count ?? 0
+      const first = await send(ctx.t.app, name, sample, ctx.camille)
+      assert.ok(first.statusCode < 500 && first.statusCode !== 429, `${name}: ${first.statusCode} ${first.body}`)
+      assert.is(await counted(), first.statusCode < 400 ? 1 : 0, 'a success counts once, a refusal not at all')
+      // The hour's successes used up.
+      const resetAt = new Date(ctx.t.clock.now().getTime() + 3_600_000)
+      await ctx.t.deps.db
+        .insertInto('rate_limits')
+        .values({ key, count: route.perUserHourly!, reset_at: resetAt })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ count: route.perUserHourly!, reset_at: resetAt }))
+        .execute()
+      const rows = async () =>
+        Promise.all([
+          ctx.t.deps.db
+            .selectFrom('certificates')
+            .select(({ fn }) => fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow(),
+          ctx.t.deps.db
+            .selectFrom('webauthn_challenges')
+            .select(({ fn }) => fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow(),
+        ])
+      const before = await rows()
+      const refused = await send(ctx.t.app, name, sample, ctx.camille)
+      assert.is(refused.statusCode, 429, refused.body)
+      assert.equal(refused.json(), { message: messages.tooManyWrites, statusCode: 429, code: 'RATE_LIMITED' })
+      assert.equal(await rows(), before, 'nothing stored')
+      assert.is(await counted(), route.perUserHourly, 'a refusal is not counted')
+      // Another person is not held back.
+      if (route.access === undefined) assert.not.equal((await send(ctx.t.app, name, sample, ctx.sophie)).statusCode, 429)
+    },
+  )
 }
 
 perUser.run()

@@ -11,7 +11,9 @@ import { passwordMessages } from '../../server/services/password-policy.ts'
 import { holdLocks, untilLockWaiters } from '../util/postgres.ts'
 import { buildTestApp, call, DEMO_PASSWORD, eventually, login, type TestApp } from '../util/server.ts'
 
-interface Ctx { t: TestApp }
+interface Ctx {
+  t: TestApp
+}
 
 const post = (t: TestApp, url: string, payload: unknown) => t.app.inject({ method: 'POST', url, payload: payload as object })
 
@@ -24,7 +26,9 @@ async function resetLinkToken(t: TestApp, email: string, domain = 'http://localh
 }
 
 const loginSuite = suite<Ctx>('login')
-loginSuite.before(async (ctx) => { ctx.t = await buildTestApp() })
+loginSuite.before(async (ctx) => {
+  ctx.t = await buildTestApp()
+})
 loginSuite.after((ctx) => ctx.t.close())
 
 loginSuite('wrong password, unknown account and wrong case of password: "Identifiants incorrects"', async ({ t }) => {
@@ -46,7 +50,7 @@ loginSuite('the e-mail is case-insensitive and every login gets its own token', 
   assert.is((await call(t.app, a, 'GET', '/api-protected/user/me')).json().firstname, 'Camille')
 })
 
-loginSuite('passwords are stored as argon2id hashes at OWASP\'s setting', async ({ t }) => {
+loginSuite("passwords are stored as argon2id hashes at OWASP's setting", async ({ t }) => {
   const row = await t.deps.db.selectFrom('users').select('password_hash').where('email', '=', 'demo@example.com').executeTakeFirstOrThrow()
   assert.match(row.password_hash, /^\$argon2id\$v=19\$m=19456,t=2,p=1\$/)
   assert.not.match(row.password_hash, DEMO_PASSWORD)
@@ -58,7 +62,9 @@ loginSuite('a hash of the older scheme (scrypt) still signs in, and becomes argo
   const legacy = ['scrypt', 16384, 8, 1, salt.toString('base64url'), key.toString('base64url')].join('$')
   await t.deps.db.updateTable('users').set({ password_hash: legacy }).where('email', '=', 'associe@example.com').execute()
   assert.is((await post(t, '/api/login', { username: 'associe@example.com', password: 'mauvais' })).statusCode, 401)
-  const stored = async () => (await t.deps.db.selectFrom('users').select('password_hash').where('email', '=', 'associe@example.com').executeTakeFirstOrThrow()).password_hash
+  const stored = async () =>
+    (await t.deps.db.selectFrom('users').select('password_hash').where('email', '=', 'associe@example.com').executeTakeFirstOrThrow())
+      .password_hash
   assert.is(await stored(), legacy, 'a failed sign-in changes nothing')
   assert.ok(await login(t.app, 'associe@example.com', 'Ancien-mot-de-passe'))
   assert.match(await stored(), /^\$argon2id\$/)
@@ -68,7 +74,8 @@ loginSuite('a hash of the older scheme (scrypt) still signs in, and becomes argo
 loginSuite('changing the password needs the current one, follows the rule and ends the other sessions', async ({ t }) => {
   const here = await login(t.app, 'solo@example.com')
   const elsewhere = await login(t.app, 'solo@example.com')
-  const change = (currentPassword: string, newPassword: string) => call(t.app, here, 'PUT', '/api-protected/users/me/password', { currentPassword, newPassword })
+  const change = (currentPassword: string, newPassword: string) =>
+    call(t.app, here, 'PUT', '/api-protected/users/me/password', { currentPassword, newPassword })
   const wrong = await change('faux', 'Un-nouveau-mot-2')
   assert.is(wrong.statusCode, 400)
   assert.is(wrong.json().message, 'Le mot de passe actuel est incorrect.')
@@ -96,42 +103,67 @@ loginSuite('the existing demo password (9 characters) keeps signing in: the rule
   assert.ok(await login(t.app, 'demo@example.com', DEMO_PASSWORD))
 })
 
-loginSuite('a sign-in racing a password reset: the reset wins (no session with the old password survives, the rehash never writes it back)', async ({ t }) => {
-  const email = 'solo@example.com'
-  const user = await t.deps.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()
-  for (let round = 0; round < 6; round++) {
-    // An hour later each round: an account gets no more than RESET_MAIL_LIMIT.max reset links an hour.
-    t.clock.advance(RESET_MAIL_LIMIT.windowMs)
-    // An account not signed in since argon2id: its sign-in rewrites the hash, the write the reset must not lose.
-    const salt = randomBytes(16)
-    const legacy = ['scrypt', 16384, 8, 1, salt.toString('base64url'), scryptSync('Ancien-mot-de-passe', salt, 64, { N: 16384, r: 8, p: 1 }).toString('base64url')].join('$')
-    await t.deps.db.updateTable('users').set({ password_hash: legacy }).where('id', '=', user.id).execute()
-    const token = await resetLinkToken(t, email)
-    const fresh = `Tout-nouveau-secret-${round}-42`
-    const [reset, ...logins] = await Promise.all([
-      post(t, '/reset-password', { token, password: fresh }),
-      ...[0, 2, 4, 8].map((ms) => new Promise((resolve) => setTimeout(resolve, ms)).then(() => post(t, '/api/login', { username: email, password: 'Ancien-mot-de-passe' }))),
-    ])
-    assert.is(reset!.statusCode, 200, reset!.body)
-    for (const signedIn of logins.filter((r) => r.statusCode === 200)) {
-      assert.is((await call(t.app, signedIn.json().apiToken, 'GET', '/api-protected/user/me')).statusCode, 401, `round ${round}: a session opened with the old password survived the reset`)
+loginSuite(
+  'a sign-in racing a password reset: the reset wins (no session with the old password survives, the rehash never writes it back)',
+  async ({ t }) => {
+    const email = 'solo@example.com'
+    const user = await t.deps.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()
+    for (let round = 0; round < 6; round++) {
+      // An hour later each round: an account gets no more than RESET_MAIL_LIMIT.max reset links an hour.
+      t.clock.advance(RESET_MAIL_LIMIT.windowMs)
+      // An account not signed in since argon2id: its sign-in rewrites the hash, the write the reset must not lose.
+      const salt = randomBytes(16)
+      const legacy = [
+        'scrypt',
+        16384,
+        8,
+        1,
+        salt.toString('base64url'),
+        scryptSync('Ancien-mot-de-passe', salt, 64, { N: 16384, r: 8, p: 1 }).toString('base64url'),
+      ].join('$')
+      await t.deps.db.updateTable('users').set({ password_hash: legacy }).where('id', '=', user.id).execute()
+      const token = await resetLinkToken(t, email)
+      const fresh = `Tout-nouveau-secret-${round}-42`
+      const [reset, ...logins] = await Promise.all([
+        post(t, '/reset-password', { token, password: fresh }),
+        ...[0, 2, 4, 8].map((ms) =>
+          new Promise((resolve) => setTimeout(resolve, ms)).then(() =>
+            post(t, '/api/login', { username: email, password: 'Ancien-mot-de-passe' }),
+          ),
+        ),
+      ])
+      assert.is(reset!.statusCode, 200, reset!.body)
+      for (const signedIn of logins.filter((r) => r.statusCode === 200)) {
+        assert.is(
+          (await call(t.app, signedIn.json().apiToken, 'GET', '/api-protected/user/me')).statusCode,
+          401,
+          `round ${round}: a session opened with the old password survived the reset`,
+        )
+      }
+      assert.is(
+        (await post(t, '/api/login', { username: email, password: 'Ancien-mot-de-passe' })).statusCode,
+        401,
+        `round ${round}: the old password came back`,
+      )
+      assert.is((await post(t, '/api/login', { username: email, password: fresh })).statusCode, 200)
     }
-    assert.is((await post(t, '/api/login', { username: email, password: 'Ancien-mot-de-passe' })).statusCode, 401, `round ${round}: the old password came back`)
-    assert.is((await post(t, '/api/login', { username: email, password: fresh })).statusCode, 200)
-  }
-  t.clock.set(new Date())
-})
+    t.clock.set(new Date())
+  },
+)
 
 loginSuite.run()
 
 const links = suite<Ctx>('reset links end together')
-links.before(async (ctx) => { ctx.t = await buildTestApp() })
+links.before(async (ctx) => {
+  ctx.t = await buildTestApp()
+})
 links.after((ctx) => ctx.t.close())
 
 links('a link used, a password changed or an address changed: every other reset link of the account stops working', async ({ t }) => {
   const email = 'associe@example.com'
   const setWith = (token: string, password: string) => post(t, '/reset-password', { token, password })
-  const refused = (res: { statusCode: number; json: () => { code: string } }) => res.statusCode === 400 && res.json().code === 'INVALID_RESET_TOKEN'
+  const refused = (res: { statusCode: number; json: () => { code: string } }) =>
+    res.statusCode === 400 && res.json().code === 'INVALID_RESET_TOKEN'
   // Two links asked for; the second used: the first is spent with it.
   const first = await resetLinkToken(t, email)
   const second = await resetLinkToken(t, email)
@@ -140,7 +172,15 @@ links('a link used, a password changed or an address changed: every other reset 
   // A link asked for, then the password changed while signed in.
   const pending = await resetLinkToken(t, email)
   const token = await login(t.app, email, 'Un-secret-bien-long-1')
-  assert.is((await call(t.app, token, 'PUT', '/api-protected/users/me/password', { currentPassword: 'Un-secret-bien-long-1', newPassword: 'Un-secret-bien-long-3' })).statusCode, 200)
+  assert.is(
+    (
+      await call(t.app, token, 'PUT', '/api-protected/users/me/password', {
+        currentPassword: 'Un-secret-bien-long-1',
+        newPassword: 'Un-secret-bien-long-3',
+      })
+    ).statusCode,
+    200,
+  )
   assert.ok(refused(await setWith(pending, 'Un-autre-secret-long-4')), 'a link from before the change no longer works')
   // A link sent to the old address (an hour later: a fourth link within the hour would not be sent), then the address changed.
   t.clock.advance(RESET_MAIL_LIMIT.windowMs)
@@ -154,7 +194,9 @@ links('a link used, a password changed or an address changed: every other reset 
 links.run()
 
 const reset = suite<Ctx>('password reset')
-reset.before(async (ctx) => { ctx.t = await buildTestApp() })
+reset.before(async (ctx) => {
+  ctx.t = await buildTestApp()
+})
 reset.after((ctx) => ctx.t.close())
 
 reset('the same answer whether or not the account exists; a mail only for a real account', async ({ t }) => {
@@ -181,7 +223,14 @@ reset('the same work before the answer whether or not the account exists: the e-
     transformResult: async (args) => args.result,
   }
   const mails: string[] = []
-  const app = await buildApp({ ...t.deps, db: t.deps.db.withPlugin(recorder), mailer: { send: async (m) => void mails.push(`${answered ? 'après' : 'avant'} ${m.to}`) } }, { databaseKind: 'pglite' })
+  const app = await buildApp(
+    {
+      ...t.deps,
+      db: t.deps.db.withPlugin(recorder),
+      mailer: { send: async (m) => void mails.push(`${answered ? 'après' : 'avant'} ${m.to}`) },
+    },
+    { databaseKind: 'pglite' },
+  )
   // The answer has left when Fastify says the response finished (before the handler goes on).
   app.addHook('onResponse', async () => {
     answered = true
@@ -224,28 +273,58 @@ reset('the new password follows the rule: 12 characters at least, not a common o
   const run = await post(t, '/reset-password', { token, password: 'abcdefghijklm' })
   assert.is(run.statusCode, 400)
   assert.is(run.json().message, passwordMessages.tooSimple, 'a run of letters')
-  assert.is((await post(t, '/reset-password', { token, password: 'une phrase de passe' })).statusCode, 200, 'the token was not spent by the refusal')
+  assert.is(
+    (await post(t, '/reset-password', { token, password: 'une phrase de passe' })).statusCode,
+    200,
+    'the token was not spent by the refusal',
+  )
 })
 
 // An outside probe had each accepted: 12 characters or more, none in the list, none a plain repetition or run.
-const GUESSED_FAST = ['P@ssw0rd1234', 'Password123!', 'passwordpassword', 'iloveyou1234', 'Bonjour12345', 'Motdepasse123!', 'azertyazerty', 'Azerty123456!']
+const GUESSED_FAST = [
+  'P@ssw0rd1234',
+  'Password123!',
+  'passwordpassword',
+  'iloveyou1234',
+  'Bonjour12345',
+  'Motdepasse123!',
+  'azertyazerty',
+  'Azerty123456!',
+]
 
 const strength = suite<Ctx>('passwords a cracking program guesses fast')
-strength.before(async (ctx) => { ctx.t = await buildTestApp() })
+strength.before(async (ctx) => {
+  ctx.t = await buildTestApp()
+})
 strength.after((ctx) => ctx.t.close())
 
 strength('refused with a French reason (zxcvbn-ts) by the reset link, which stays good, and nothing changes', async ({ t }) => {
   const token = await resetLinkToken(t, 'solo@example.com')
-  const before = (await t.deps.db.selectFrom('users').select('password_hash').where('email', '=', 'solo@example.com').executeTakeFirstOrThrow()).password_hash
+  const before = (
+    await t.deps.db.selectFrom('users').select('password_hash').where('email', '=', 'solo@example.com').executeTakeFirstOrThrow()
+  ).password_hash
   for (const password of GUESSED_FAST) {
     const res = await post(t, '/reset-password', { token, password })
     assert.is(res.statusCode, 400, password)
-    assert.match(res.json().message, /Choisissez-en un plus long et moins prévisible, par exemple une phrase de plusieurs mots\.$/, password)
+    assert.match(
+      res.json().message,
+      /Choisissez-en un plus long et moins prévisible, par exemple une phrase de plusieurs mots\.$/,
+      password,
+    )
   }
-  assert.match((await post(t, '/reset-password', { token, password: 'Password123!' })).json().message, /^Ce mot de passe ressemble à un mot de passe couramment utilisé\./)
-  const after = (await t.deps.db.selectFrom('users').select('password_hash').where('email', '=', 'solo@example.com').executeTakeFirstOrThrow()).password_hash
+  assert.match(
+    (await post(t, '/reset-password', { token, password: 'Password123!' })).json().message,
+    /^Ce mot de passe ressemble à un mot de passe couramment utilisé\./,
+  )
+  const after = (
+    await t.deps.db.selectFrom('users').select('password_hash').where('email', '=', 'solo@example.com').executeTakeFirstOrThrow()
+  ).password_hash
   assert.is(after, before, 'the password is as it was')
-  assert.is((await post(t, '/reset-password', { token, password: 'Lilas-des-Prés-1987' })).statusCode, 200, 'the token was not spent by the refusals')
+  assert.is(
+    (await post(t, '/reset-password', { token, password: 'Lilas-des-Prés-1987' })).statusCode,
+    200,
+    'the token was not spent by the refusals',
+  )
 })
 
 strength.run()
@@ -285,44 +364,65 @@ reset('reset tokens are stored hashed', async ({ t }) => {
 reset.run()
 
 const perAccount = suite<Ctx>('reset links per account')
-perAccount.before(async (ctx) => { ctx.t = await buildTestApp() })
+perAccount.before(async (ctx) => {
+  ctx.t = await buildTestApp()
+})
 perAccount.after((ctx) => ctx.t.close())
 
-perAccount(`${RESET_MAIL_LIMIT.max} reset links an hour per account, whatever the IPs; past them the answer of an unknown address, no e-mail, no link`, async ({ t }) => {
-  // Four IPs, each well within AUTH_RATE_LIMIT: before, 40 requests sent 40 e-mails and left 40 live links.
-  const ask = (email: string, i: number) => t.app.inject({
-    method: 'POST', url: '/reset-password-request', remoteAddress: `198.51.100.${1 + (i % 4)}`, payload: { email, domain: 'http://localhost:8080' },
-  })
-  const demo = await t.deps.db.selectFrom('users').select('id').where('email', '=', 'demo@example.com').executeTakeFirstOrThrow()
-  const unknown = await ask('personne@example.com', 0)
-  const answers = []
-  for (let i = 0; i < 12; i++) answers.push(await ask('demo@example.com', i))
-  for (const answer of answers) {
-    assert.equal([answer.statusCode, answer.headers['content-type'], answer.body], [unknown.statusCode, unknown.headers['content-type'], unknown.body])
-  }
-  // The lookups run after the answers: wait until all twelve were counted, and their e-mails had time to leave.
-  const counted = async () => (await t.deps.db.selectFrom('rate_limits').select('count').where('key', '=', `user:${demo.id}:${RESET_MAIL_LIMIT.name}`).executeTakeFirst())?.count
-  for (const until = Date.now() + 5000; (await counted()) !== 12;) {
-    if (Date.now() > until) throw new Error(`only ${await counted()} reset requests counted`)
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-  await new Promise((resolve) => setTimeout(resolve, 100))
-  assert.is(t.mails.filter((m) => m.to === 'demo@example.com').length, RESET_MAIL_LIMIT.max)
-  const links = await t.deps.db.selectFrom('password_resets').select('id').where('user_id', '=', demo.id).execute()
-  assert.is(links.length, RESET_MAIL_LIMIT.max, 'no link made past the limit')
-  assert.ok(await resetLinkToken(t, 'solo@example.com'), 'another account is not held')
-  t.clock.advance(RESET_MAIL_LIMIT.windowMs)
-  try {
-    assert.ok(await resetLinkToken(t, 'demo@example.com'), 'an hour later')
-  } finally {
-    t.clock.set(new Date())
-  }
-})
+perAccount(
+  `${RESET_MAIL_LIMIT.max} reset links an hour per account, whatever the IPs; past them the answer of an unknown address, no e-mail, no link`,
+  async ({ t }) => {
+    // Four IPs, each well within AUTH_RATE_LIMIT: before, 40 requests sent 40 e-mails and left 40 live links.
+    const ask = (email: string, i: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/reset-password-request',
+        remoteAddress: `198.51.100.${1 + (i % 4)}`,
+        payload: { email, domain: 'http://localhost:8080' },
+      })
+    const demo = await t.deps.db.selectFrom('users').select('id').where('email', '=', 'demo@example.com').executeTakeFirstOrThrow()
+    const unknown = await ask('personne@example.com', 0)
+    const answers = []
+    for (let i = 0; i < 12; i++) answers.push(await ask('demo@example.com', i))
+    for (const answer of answers) {
+      assert.equal(
+        [answer.statusCode, answer.headers['content-type'], answer.body],
+        [unknown.statusCode, unknown.headers['content-type'], unknown.body],
+      )
+    }
+    // The lookups run after the answers: wait until all twelve were counted, and their e-mails had time to leave.
+    const counted = async () =>
+      (
+        await t.deps.db
+          .selectFrom('rate_limits')
+          .select('count')
+          .where('key', '=', `user:${demo.id}:${RESET_MAIL_LIMIT.name}`)
+          .executeTakeFirst()
+      )?.count
+    for (const until = Date.now() + 5000; (await counted()) !== 12; ) {
+      if (Date.now() > until) throw new Error(`only ${await counted()} reset requests counted`)
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    assert.is(t.mails.filter((m) => m.to === 'demo@example.com').length, RESET_MAIL_LIMIT.max)
+    const links = await t.deps.db.selectFrom('password_resets').select('id').where('user_id', '=', demo.id).execute()
+    assert.is(links.length, RESET_MAIL_LIMIT.max, 'no link made past the limit')
+    assert.ok(await resetLinkToken(t, 'solo@example.com'), 'another account is not held')
+    t.clock.advance(RESET_MAIL_LIMIT.windowMs)
+    try {
+      assert.ok(await resetLinkToken(t, 'demo@example.com'), 'an hour later')
+    } finally {
+      t.clock.set(new Date())
+    }
+  },
+)
 
 perAccount.run()
 
 const limits = suite<Ctx>('rate limit on login and password reset')
-limits.before(async (ctx) => { ctx.t = await buildTestApp({ config: { authRateLimit: 3 } }) })
+limits.before(async (ctx) => {
+  ctx.t = await buildTestApp({ config: { authRateLimit: 3 } })
+})
 limits.after((ctx) => ctx.t.close())
 
 limits('the fourth attempt in a minute gets a French 429; the window then starts again', async ({ t }) => {
@@ -331,8 +431,16 @@ limits('the fourth attempt in a minute gets a French 429; the window then starts
   const limited = await attempt()
   assert.is(limited.statusCode, 429)
   assert.equal(limited.json(), { message: messages.rateLimited, statusCode: 429, code: 'RATE_LIMITED' })
-  assert.is((await post(t, '/api/login', { username: 'demo@example.com', password: DEMO_PASSWORD })).statusCode, 429, 'even with the right password')
-  assert.is((await post(t, '/reset-password-request', { email: 'demo@example.com', domain: 'x' })).statusCode, 200, 'each route counts apart')
+  assert.is(
+    (await post(t, '/api/login', { username: 'demo@example.com', password: DEMO_PASSWORD })).statusCode,
+    429,
+    'even with the right password',
+  )
+  assert.is(
+    (await post(t, '/reset-password-request', { email: 'demo@example.com', domain: 'x' })).statusCode,
+    200,
+    'each route counts apart',
+  )
   t.clock.advance(61_000)
   assert.is((await attempt()).statusCode, 401)
   t.clock.set(new Date())
@@ -341,7 +449,8 @@ limits('the fourth attempt in a minute gets a French 429; the window then starts
 limits('the counters live in the database: a second process behind the load balancer sees them', async ({ t }) => {
   const second = await buildApp(t.deps, { databaseKind: 'pglite' })
   try {
-    const attempt = (app: typeof second) => app.inject({ method: 'POST', url: '/reset-password', payload: { token: 'x', password: 'Assez-long-123' } })
+    const attempt = (app: typeof second) =>
+      app.inject({ method: 'POST', url: '/reset-password', payload: { token: 'x', password: 'Assez-long-123' } })
     assert.is((await attempt(t.app)).statusCode, 400)
     assert.is((await attempt(second)).statusCode, 400)
     assert.is((await attempt(t.app)).statusCode, 400)
@@ -354,27 +463,37 @@ limits('the counters live in the database: a second process behind the load bala
   }
 })
 
-limits('TRUST_PROXY: with the balancers’ addresses, the client is the last address they did not write, so one cannot escape the limit by writing X-Forwarded-For', async ({ t }) => {
-  const databaseKind = process.env.DATABASE_URL ? 'postgres' as const : 'pglite' as const
-  const behind = await buildApp(t.deps, { databaseKind, trustProxy: parseTrustProxy('10.0.0.0/8, 192.0.2.7') })
-  const everyone = await buildApp(t.deps, { databaseKind, trustProxy: parseTrustProxy('true') })
-  try {
-    // The balancer (10.0.0.2) appends the address it saw (203.0.113.7) to what the client wrote.
-    const attempt = (app: typeof behind, written: string) => app.inject({
-      method: 'POST', url: '/api/login', remoteAddress: '10.0.0.2',
-      headers: { 'x-forwarded-for': `${written}, 203.0.113.7` }, payload: { username: 'demo@example.com', password: 'mauvais' },
-    })
-    for (let i = 0; i < 3; i++) assert.is((await attempt(behind, `198.51.100.${i}`)).statusCode, 401)
-    assert.is((await attempt(behind, '198.51.100.3')).statusCode, 429, 'a new address written by the client is not a new counter')
-    // Trusting every proxy takes the client's own first entry: only behind a balancer that replaces the header.
-    assert.is((await attempt(everyone, '198.51.100.4')).statusCode, 401)
-    const rows = await t.deps.db.selectFrom('rate_limits').select('key').where('key', 'like', '%login').execute()
-    assert.ok(rows.some((r) => r.key.includes('203.0.113.7')), 'counted for the address the balancer saw')
-  } finally {
-    await behind.close()
-    await everyone.close()
-  }
-})
+limits(
+  'TRUST_PROXY: with the balancers’ addresses, the client is the last address they did not write, so one cannot escape the limit by writing X-Forwarded-For',
+  async ({ t }) => {
+    const databaseKind = process.env.DATABASE_URL ? ('postgres' as const) : ('pglite' as const)
+    const behind = await buildApp(t.deps, { databaseKind, trustProxy: parseTrustProxy('10.0.0.0/8, 192.0.2.7') })
+    const everyone = await buildApp(t.deps, { databaseKind, trustProxy: parseTrustProxy('true') })
+    try {
+      // The balancer (10.0.0.2) appends the address it saw (203.0.113.7) to what the client wrote.
+      const attempt = (app: typeof behind, written: string) =>
+        app.inject({
+          method: 'POST',
+          url: '/api/login',
+          remoteAddress: '10.0.0.2',
+          headers: { 'x-forwarded-for': `${written}, 203.0.113.7` },
+          payload: { username: 'demo@example.com', password: 'mauvais' },
+        })
+      for (let i = 0; i < 3; i++) assert.is((await attempt(behind, `198.51.100.${i}`)).statusCode, 401)
+      assert.is((await attempt(behind, '198.51.100.3')).statusCode, 429, 'a new address written by the client is not a new counter')
+      // Trusting every proxy takes the client's own first entry: only behind a balancer that replaces the header.
+      assert.is((await attempt(everyone, '198.51.100.4')).statusCode, 401)
+      const rows = await t.deps.db.selectFrom('rate_limits').select('key').where('key', 'like', '%login').execute()
+      assert.ok(
+        rows.some((r) => r.key.includes('203.0.113.7')),
+        'counted for the address the balancer saw',
+      )
+    } finally {
+      await behind.close()
+      await everyone.close()
+    }
+  },
+)
 
 limits('TRUST_PROXY is read as false, true, or addresses and ranges; anything else stops the start with a French message', () => {
   assert.is(parseTrustProxy(undefined), false)
@@ -392,7 +511,9 @@ limits.run()
 // PostgreSQL only: two API instances on one database, and a third connection holding a row so that the calls meet where
 // the race is (PGlite has one connection: a transaction holding a row stops every other statement).
 if (process.env.DATABASE_URL) {
-  const race = suite<Ctx & { second: Awaited<ReturnType<typeof buildApp>>; holder: Awaited<ReturnType<TestApp['connectAgain']>> }>('reset links under concurrency (PostgreSQL, two instances)')
+  const race = suite<Ctx & { second: Awaited<ReturnType<typeof buildApp>>; holder: Awaited<ReturnType<TestApp['connectAgain']>> }>(
+    'reset links under concurrency (PostgreSQL, two instances)',
+  )
   race.before(async (ctx) => {
     ctx.t = await buildTestApp()
     const handle = await ctx.t.connectAgain()
@@ -407,60 +528,95 @@ if (process.env.DATABASE_URL) {
   const untilWaiting = (t: TestApp, n: number) => untilLockWaiters(t.deps.db, n)
   const hold = (ctx: { holder: { db: TestApp['deps']['db'] } }, take: Parameters<typeof holdLocks>[1]) => holdLocks(ctx.holder.db, take)
 
-  race('two reset links of one account used at the same moment: one sets the password, the other is the French 400, never a deadlock', async (ctx) => {
-    const { t } = ctx
-    const user = await t.deps.db.selectFrom('users').select('id').where('email', '=', 'solo@example.com').executeTakeFirstOrThrow()
-    const first = await resetLinkToken(t, 'solo@example.com')
-    const second = await resetLinkToken(t, 'solo@example.com')
-    // The user's row held: both resets get as far as they can, then wait. Before, each had locked its own link by then,
-    // and the first to get the row waited on the other's link: 40P01, a 500.
-    const holder = await hold(ctx, (tx) => tx.selectFrom('users').select('id').where('id', '=', user.id).forUpdate().execute())
-    const answers = Promise.all([
-      post(t, '/reset-password', { token: first, password: 'Premier-secret-bien-long' }),
-      ctx.second.inject({ method: 'POST', url: '/reset-password', payload: { token: second, password: 'Second-secret-bien-long' } }),
-    ])
-    await untilWaiting(t, 2)
-    await holder.release()
-    const [a, b] = await answers
-    assert.equal([a!.statusCode, b!.statusCode].sort(), [200, 400], `${a!.body} ${b!.body}`)
-    const refused = [a!, b!].find((r) => r.statusCode === 400)!
-    assert.equal(refused.json(), { message: 'Ce lien de réinitialisation est invalide, a déjà servi ou a expiré : demandez-en un nouveau.', statusCode: 400, code: 'INVALID_RESET_TOKEN' })
-    assert.ok(await login(t.app, 'solo@example.com', a!.statusCode === 200 ? 'Premier-secret-bien-long' : 'Second-secret-bien-long'), 'the password of the link that worked')
-  })
-
-  race('a reset link used while the password or the address is changed: both end (the user first, then the links), never a deadlock', async (ctx) => {
-    const { t } = ctx
-    const user = await t.deps.db.selectFrom('users').select('id').where('email', '=', 'demo@example.com').executeTakeFirstOrThrow()
-    for (const [what, change, expected] of [
-      // The reset committed first: the change checked the old password, so it is told the password changed meanwhile.
-      ['password', (session: string) => call(ctx.second, session, 'PUT', '/api-protected/users/me/password', { currentPassword: DEMO_PASSWORD, newPassword: 'Un-changement-bien-long' }), 409],
-      // The reset committed first and ended every session: the change, its session checked again once it has the row
-      // (b97701f), is refused and changes nothing.
-      ['address', (session: string) => call(ctx.second, session, 'PUT', '/api-protected/users/me/email', { newEmail: 'camille.nouvelle@example.com' }), 401],
-    ] as const) {
-      const session = await login(t.app, 'demo@example.com', what === 'password' ? DEMO_PASSWORD : 'Remis-a-zero-password-42')
-      const token = await resetLinkToken(t, 'demo@example.com')
+  race(
+    'two reset links of one account used at the same moment: one sets the password, the other is the French 400, never a deadlock',
+    async (ctx) => {
+      const { t } = ctx
+      const user = await t.deps.db.selectFrom('users').select('id').where('email', '=', 'solo@example.com').executeTakeFirstOrThrow()
+      const first = await resetLinkToken(t, 'solo@example.com')
+      const second = await resetLinkToken(t, 'solo@example.com')
+      // The user's row held: both resets get as far as they can, then wait. Before, each had locked its own link by then,
+      // and the first to get the row waited on the other's link: 40P01, a 500.
       const holder = await hold(ctx, (tx) => tx.selectFrom('users').select('id').where('id', '=', user.id).forUpdate().execute())
-      // The reset waits first, then the change. Before, the change locked the account's links, then waited for the row,
-      // which the reset got next and then waited on its link: 40P01, a 500.
-      const reset = post(t, '/reset-password', { token, password: `Remis-a-zero-${what}-42` })
-      await untilWaiting(t, 1)
-      const changed = change(session)
+      const answers = Promise.all([
+        post(t, '/reset-password', { token: first, password: 'Premier-secret-bien-long' }),
+        ctx.second.inject({ method: 'POST', url: '/reset-password', payload: { token: second, password: 'Second-secret-bien-long' } }),
+      ])
       await untilWaiting(t, 2)
       await holder.release()
-      const [r, c] = await Promise.all([reset, changed])
-      assert.is(r.statusCode, 200, `${what}: ${r.body}`)
-      assert.is(c.statusCode, expected, `${what}: ${c.body}`)
-      if (expected === 409) assert.match(c.json().message, 'vient d’être modifié par ailleurs')
-    }
-    assert.ok(await login(t.app, 'demo@example.com', 'Remis-a-zero-address-42'), 'the address unchanged')
-  })
+      const [a, b] = await answers
+      assert.equal([a!.statusCode, b!.statusCode].sort(), [200, 400], `${a!.body} ${b!.body}`)
+      const refused = [a!, b!].find((r) => r.statusCode === 400)!
+      assert.equal(refused.json(), {
+        message: 'Ce lien de réinitialisation est invalide, a déjà servi ou a expiré : demandez-en un nouveau.',
+        statusCode: 400,
+        code: 'INVALID_RESET_TOKEN',
+      })
+      assert.ok(
+        await login(t.app, 'solo@example.com', a!.statusCode === 200 ? 'Premier-secret-bien-long' : 'Second-secret-bien-long'),
+        'the password of the link that worked',
+      )
+    },
+  )
+
+  race(
+    'a reset link used while the password or the address is changed: both end (the user first, then the links), never a deadlock',
+    async (ctx) => {
+      const { t } = ctx
+      const user = await t.deps.db.selectFrom('users').select('id').where('email', '=', 'demo@example.com').executeTakeFirstOrThrow()
+      for (const [what, change, expected] of [
+        // The reset committed first: the change checked the old password, so it is told the password changed meanwhile.
+        [
+          'password',
+          (session: string) =>
+            call(ctx.second, session, 'PUT', '/api-protected/users/me/password', {
+              currentPassword: DEMO_PASSWORD,
+              newPassword: 'Un-changement-bien-long',
+            }),
+          409,
+        ],
+        // The reset committed first and ended every session: the change, its session checked again once it has the row
+        // (b97701f), is refused and changes nothing.
+        [
+          'address',
+          (session: string) =>
+            call(ctx.second, session, 'PUT', '/api-protected/users/me/email', { newEmail: 'camille.nouvelle@example.com' }),
+          401,
+        ],
+      ] as const) {
+        const session = await login(t.app, 'demo@example.com', what === 'password' ? DEMO_PASSWORD : 'Remis-a-zero-password-42')
+        const token = await resetLinkToken(t, 'demo@example.com')
+        const holder = await hold(ctx, (tx) => tx.selectFrom('users').select('id').where('id', '=', user.id).forUpdate().execute())
+        // The reset waits first, then the change. Before, the change locked the account's links, then waited for the row,
+        // which the reset got next and then waited on its link: 40P01, a 500.
+        const reset = post(t, '/reset-password', { token, password: `Remis-a-zero-${what}-42` })
+        await untilWaiting(t, 1)
+        const changed = change(session)
+        await untilWaiting(t, 2)
+        await holder.release()
+        const [r, c] = await Promise.all([reset, changed])
+        assert.is(r.statusCode, 200, `${what}: ${r.body}`)
+        assert.is(c.statusCode, expected, `${what}: ${c.body}`)
+        if (expected === 409) assert.match(c.json().message, 'vient d’être modifié par ailleurs')
+      }
+      assert.ok(await login(t.app, 'demo@example.com', 'Remis-a-zero-address-42'), 'the address unchanged')
+    },
+  )
 
   race('a reset link asked for the old address while the address changes: no live link ever reaches the old mailbox', async (ctx) => {
     const { t } = ctx
     const user = await t.deps.db.selectFrom('users').select('id').where('email', '=', 'associe@example.com').executeTakeFirstOrThrow()
-    const liveLinks = async () => (await t.deps.db.selectFrom('password_resets').select('id').where('user_id', '=', user.id).where('used_at', 'is', null).execute()).length
-    const counted = async () => (await t.deps.db.selectFrom('rate_limits').select('count').where('key', '=', `user:${user.id}:${RESET_MAIL_LIMIT.name}`).executeTakeFirst())?.count
+    const liveLinks = async () =>
+      (await t.deps.db.selectFrom('password_resets').select('id').where('user_id', '=', user.id).where('used_at', 'is', null).execute())
+        .length
+    const counted = async () =>
+      (
+        await t.deps.db
+          .selectFrom('rate_limits')
+          .select('count')
+          .where('key', '=', `user:${user.id}:${RESET_MAIL_LIMIT.name}`)
+          .executeTakeFirst()
+      )?.count
     const session = await login(t.app, 'associe@example.com')
     const ask = (email: string) => post(t, '/reset-password-request', { email, domain: 'http://localhost:8080' })
     const changeTo = (newEmail: string) => call(ctx.second, session, 'PUT', '/api-protected/users/me/email', { newEmail })
@@ -468,8 +624,13 @@ if (process.env.DATABASE_URL) {
     // 1. The request has looked the account up under its old address when the change commits (its per-account counter
     // is held, the step between the lookup and the link). Before, it then made a live link and mailed it there.
     let mails = t.mails.length
-    const counter = await hold(ctx, (tx) => tx.insertInto('rate_limits').values({ key: `user:${user.id}:${RESET_MAIL_LIMIT.name}`, count: 0, reset_at: new Date(Date.now() + 3_600_000) })
-      .onConflict((oc) => oc.column('key').doUpdateSet({ count: 0 })).execute())
+    const counter = await hold(ctx, (tx) =>
+      tx
+        .insertInto('rate_limits')
+        .values({ key: `user:${user.id}:${RESET_MAIL_LIMIT.name}`, count: 0, reset_at: new Date(Date.now() + 3_600_000) })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ count: 0 }))
+        .execute(),
+    )
     assert.is((await ask('associe@example.com')).statusCode, 200)
     await untilWaiting(t, 1)
     const changed = await changeTo('julien.un@example.com')
@@ -478,7 +639,10 @@ if (process.env.DATABASE_URL) {
     for (let i = 0; i < 250 && (await counted()) !== 1; i++) await new Promise((resolve) => setTimeout(resolve, 20))
     await new Promise((resolve) => setTimeout(resolve, 300))
     assert.is(await liveLinks(), 0, 'no link for an address the account no longer has')
-    assert.not.ok(t.mails.slice(mails).some((m) => m.to === 'associe@example.com' && m.link?.includes('/set-password/')), 'nothing sent to the old address')
+    assert.not.ok(
+      t.mails.slice(mails).some((m) => m.to === 'associe@example.com' && m.link?.includes('/set-password/')),
+      'nothing sent to the old address',
+    )
 
     // 2. The request holds the account (it is inserting its link) when the change comes: the change waits, then closes the link.
     mails = t.mails.length
@@ -492,7 +656,10 @@ if (process.env.DATABASE_URL) {
     const mail = await eventually(() => t.mails.slice(mails).find((m) => m.link?.includes('/set-password/')))
     assert.is(mail.to, 'julien.un@example.com', 'the address the account had when the link was made')
     assert.is(await liveLinks(), 0, 'closed by the change')
-    const used = await post(t, '/reset-password', { token: mail.link!.split('/set-password/')[1]!, password: 'Pris-par-la-vieille-boite-42' })
+    const used = await post(t, '/reset-password', {
+      token: mail.link!.split('/set-password/')[1]!,
+      password: 'Pris-par-la-vieille-boite-42',
+    })
     assert.is(used.statusCode, 400, 'the link left in the old mailbox does not work')
     assert.ok(await login(t.app, 'julien.deux@example.com'), 'the password is unchanged')
   })

@@ -9,7 +9,12 @@ import { buildTestApp, login, type TestApp } from '../util/server.ts'
 import { TEST_OPERATOR_TOKEN } from '../util/server.ts'
 import { demoIds, sampleFor, sampleHeaders, send, tinyPdf, tokenFor, urlOf, type DemoIds, type Sample } from '../util/server-samples.ts'
 
-interface Ctx { t: TestApp; ids: DemoIds; camille: string; kbis: Buffer }
+interface Ctx {
+  t: TestApp
+  ids: DemoIds
+  camille: string
+  kbis: Buffer
+}
 
 const entries = Object.entries(routes) as [RouteName, RouteDef][]
 const withJsonBody = entries.filter(([, r]) => r.schema.body && r.kind !== 'multipart')
@@ -29,7 +34,13 @@ function assertClientError(res: LightMyRequestResponse, what: string) {
 }
 
 const headersFor = (route: RouteDef, token: string): Record<string, string> =>
-  route.auth === 'none' ? {} : route.auth === 'operator' ? { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` } : route.auth === 'bearer' ? { authorization: `Bearer ${token}` } : { apitoken: token }
+  route.auth === 'none'
+    ? {}
+    : route.auth === 'operator'
+      ? { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` }
+      : route.auth === 'bearer'
+        ? { authorization: `Bearer ${token}` }
+        : { apitoken: token }
 
 const setup = async (ctx: Ctx) => {
   ctx.t = await buildTestApp()
@@ -46,7 +57,14 @@ for (const [name, route] of withJsonBody) {
   bodies(`${route.method} ${route.path}: invalid JSON, empty body, wrong content type`, async (ctx) => {
     const url = urlOf(name, sampleFor(name, ctx.ids, ctx.kbis))
     const headers = headersFor(route, ctx.camille)
-    for (const [payload, type] of [['{"oups": ', 'application/json'], ['', 'application/json'], ['[1,2]', 'application/json'], ['"texte"', 'application/json'], ['nom=valeur', 'text/plain'], ['<a/>', 'application/xml']]) {
+    for (const [payload, type] of [
+      ['{"oups": ', 'application/json'],
+      ['', 'application/json'],
+      ['[1,2]', 'application/json'],
+      ['"texte"', 'application/json'],
+      ['nom=valeur', 'text/plain'],
+      ['<a/>', 'application/xml'],
+    ]) {
       const res = await ctx.t.app.inject({ method: route.method, url, headers: { ...headers, 'content-type': type! }, payload })
       assert.ok(res.statusCode >= 400 && res.statusCode < 500, `${name} ${JSON.stringify(payload)}: ${res.statusCode}`)
       assertClientError(res, `${name} ${JSON.stringify(payload)}`)
@@ -78,33 +96,83 @@ for (const [name, route] of withJsonBody) {
 }
 
 bodies('a body without a file is refused past 256 KB, before it is parsed; a file still fits', async (ctx) => {
-  const small = withJsonBody.filter(([, route]) => !Object.values((route.schema.body as { properties: Record<string, { maxLength?: number }> }).properties).some((p) => (p.maxLength ?? 0) > 1_000_000))
+  const small = withJsonBody.filter(
+    ([, route]) =>
+      !Object.values((route.schema.body as { properties: Record<string, { maxLength?: number }> }).properties).some(
+        (p) => (p.maxLength ?? 0) > 1_000_000,
+      ),
+  )
   assert.ok(small.length > 30)
   for (const [name] of small) {
     const sample = sampleFor(name, ctx.ids, ctx.kbis)
     // Past the limit whatever it holds: a long text, or JSON nested 200 000 levels deep.
-    for (const payload of [JSON.stringify({ ...(sample.body as object), note: 'x'.repeat(300 * 1024) }), '['.repeat(200_000) + ']'.repeat(200_000)]) {
-      const res = await send(ctx.t.app, name, { ...sample, body: payload, headers: { ...sample.headers, 'content-type': 'application/json' } }, tokenFor(name, ctx.camille))
+    for (const payload of [
+      JSON.stringify({ ...(sample.body as object), note: 'x'.repeat(300 * 1024) }),
+      '['.repeat(200_000) + ']'.repeat(200_000),
+    ]) {
+      const res = await send(
+        ctx.t.app,
+        name,
+        { ...sample, body: payload, headers: { ...sample.headers, 'content-type': 'application/json' } },
+        tokenFor(name, ctx.camille),
+      )
       assert.is(res.statusCode, 413, `${name}: ${res.body}`)
       assert.is(res.json().message, 'Le corps de la requête est trop long (256 Ko au plus).')
       assert.is(res.json().code, 'BODY_TOO_LARGE')
     }
   }
-  const kbis = await send(ctx.t.app, 'updateContract', { params: { id: ctx.ids.contract }, body: { kbis: `data:application/pdf;base64,${Buffer.concat([ctx.kbis, Buffer.alloc(400 * 1024, 0x20)]).toString('base64')}` } }, ctx.camille)
+  const kbis = await send(
+    ctx.t.app,
+    'updateContract',
+    {
+      params: { id: ctx.ids.contract },
+      body: { kbis: `data:application/pdf;base64,${Buffer.concat([ctx.kbis, Buffer.alloc(400 * 1024, 0x20)]).toString('base64')}` },
+    },
+    ctx.camille,
+  )
   assert.ok(kbis.statusCode !== 413, kbis.body)
 })
 
-bodies('a file route\'s body nested deeper than 32 levels is refused before it is parsed (parsing 2 MB of it held the event loop ~1.4 s, 12 MB ~10 s)', async (ctx) => {
-  const withFile = withJsonBody.filter(([, route]) => Object.values((route.schema.body as { properties: Record<string, { maxLength?: number }> }).properties).some((p) => (p.maxLength ?? 0) > 1_000_000))
-  assert.equal(withFile.map(([name]) => name).sort(), ['operatorAddDocument', 'operatorAddInvoice', 'updateContract'].sort(), 'the routes that take a file as a data URL')
-  for (const [name] of withFile) {
-    const sample = sampleFor(name, ctx.ids, ctx.kbis)
-    const res = await send(ctx.t.app, name, { ...sample, body: '['.repeat(1_000_000) + ']'.repeat(1_000_000), headers: { ...sample.headers, 'content-type': 'application/json' } }, tokenFor(name, ctx.camille))
-    assert.equal([res.statusCode, res.json().message, res.json().code], [400, tooDeepMessage, 'JSON_TOO_DEEP'], `${name}: ${res.body.slice(0, 200)}`)
-  }
-  const kbis = await send(ctx.t.app, 'updateContract', { params: { id: ctx.ids.contract }, body: { kbis: `data:application/pdf;base64,${ctx.kbis.toString('base64')}` } }, ctx.camille)
-  assert.is(kbis.statusCode, 200, `a file still goes through: ${kbis.body}`)
-})
+bodies(
+  "a file route's body nested deeper than 32 levels is refused before it is parsed (parsing 2 MB of it held the event loop ~1.4 s, 12 MB ~10 s)",
+  async (ctx) => {
+    const withFile = withJsonBody.filter(([, route]) =>
+      Object.values((route.schema.body as { properties: Record<string, { maxLength?: number }> }).properties).some(
+        (p) => (p.maxLength ?? 0) > 1_000_000,
+      ),
+    )
+    assert.equal(
+      withFile.map(([name]) => name).sort(),
+      ['operatorAddDocument', 'operatorAddInvoice', 'updateContract'].sort(),
+      'the routes that take a file as a data URL',
+    )
+    for (const [name] of withFile) {
+      const sample = sampleFor(name, ctx.ids, ctx.kbis)
+      const res = await send(
+        ctx.t.app,
+        name,
+        {
+          ...sample,
+          body: '['.repeat(1_000_000) + ']'.repeat(1_000_000),
+          headers: { ...sample.headers, 'content-type': 'application/json' },
+        },
+        tokenFor(name, ctx.camille),
+      )
+      assert.equal(
+        [res.statusCode, res.json().message, res.json().code],
+        [400, tooDeepMessage, 'JSON_TOO_DEEP'],
+        `${name}: ${res.body.slice(0, 200)}`,
+      )
+    }
+    const kbis = await send(
+      ctx.t.app,
+      'updateContract',
+      { params: { id: ctx.ids.contract }, body: { kbis: `data:application/pdf;base64,${ctx.kbis.toString('base64')}` } },
+      ctx.camille,
+    )
+    assert.is(kbis.statusCode, 200, `a file still goes through: ${kbis.body}`)
+  },
+)
 
 bodies('the depth check reads JSON as JSON: brackets and escaped quotes inside strings are text', () => {
   const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth)
@@ -129,24 +197,35 @@ bodies('a value outside a choice is told the values allowed', async (ctx) => {
 })
 
 bodies('any JSON value as a body, on every route with a body', async (ctx) => {
-  await fc.assert(fc.asyncProperty(fc.constantFrom(...withJsonBody), fc.jsonValue({ maxDepth: 3 }), async ([name, route], value) => {
-    const res = await ctx.t.app.inject({
-      method: route.method, url: urlOf(name, sampleFor(name, ctx.ids, ctx.kbis)),
-      headers: { ...headersFor(route, ctx.camille), 'content-type': 'application/json' }, payload: JSON.stringify(value),
-    })
-    assertClientError(res, `${name} ${JSON.stringify(value).slice(0, 80)}`)
-  }), { numRuns: 300 })
+  await fc.assert(
+    fc.asyncProperty(fc.constantFrom(...withJsonBody), fc.jsonValue({ maxDepth: 3 }), async ([name, route], value) => {
+      const res = await ctx.t.app.inject({
+        method: route.method,
+        url: urlOf(name, sampleFor(name, ctx.ids, ctx.kbis)),
+        headers: { ...headersFor(route, ctx.camille), 'content-type': 'application/json' },
+        payload: JSON.stringify(value),
+      })
+      assertClientError(res, `${name} ${JSON.stringify(value).slice(0, 80)}`)
+    }),
+    { numRuns: 300 },
+  )
 })
 
 bodies('the valid body with one field replaced by any JSON value', async (ctx) => {
   const mutable = withJsonBody.filter(([name]) => Object.keys((sampleFor(name, ctx.ids, ctx.kbis).body as object) ?? {}).length > 0)
-  await fc.assert(fc.asyncProperty(fc.constantFrom(...mutable), fc.nat(), fc.jsonValue({ maxDepth: 2 }), async ([name], index, value) => {
-    const sample = sampleFor(name, ctx.ids, ctx.kbis)
-    const body = { ...(sample.body as Record<string, unknown>) }
-    const keys = Object.keys(body)
-    body[keys[index % keys.length]!] = value
-    assertClientError(await send(ctx.t.app, name, { ...sample, body }, tokenFor(name, ctx.camille)), `${name} ${JSON.stringify(body).slice(0, 80)}`)
-  }), { numRuns: 300 })
+  await fc.assert(
+    fc.asyncProperty(fc.constantFrom(...mutable), fc.nat(), fc.jsonValue({ maxDepth: 2 }), async ([name], index, value) => {
+      const sample = sampleFor(name, ctx.ids, ctx.kbis)
+      const body = { ...(sample.body as Record<string, unknown>) }
+      const keys = Object.keys(body)
+      body[keys[index % keys.length]!] = value
+      assertClientError(
+        await send(ctx.t.app, name, { ...sample, body }, tokenFor(name, ctx.camille)),
+        `${name} ${JSON.stringify(body).slice(0, 80)}`,
+      )
+    }),
+    { numRuns: 300 },
+  )
 })
 
 bodies.run()
@@ -156,19 +235,27 @@ addresses.before(setup)
 addresses.after((ctx) => ctx.t.close())
 
 addresses('any string as a path parameter or query value', async (ctx) => {
-  const parameterized = entries.filter(([name]) => { const s = sampleFor(name, ctx.ids, ctx.kbis); return Object.keys({ ...s.params, ...s.query }).length > 0 })
+  const parameterized = entries.filter(([name]) => {
+    const s = sampleFor(name, ctx.ids, ctx.kbis)
+    return Object.keys({ ...s.params, ...s.query }).length > 0
+  })
   const odd = fc.oneof(fc.string(), fc.constantFrom('0', '-1', '1.5', '99999999999', '1e3', 'abc', '%00', '../..', ' 1'))
-  await fc.assert(fc.asyncProperty(fc.constantFrom(...parameterized), odd, async ([name, route], value) => {
-    const sample = sampleFor(name, ctx.ids, ctx.kbis)
-    const params = Object.fromEntries(Object.keys(sample.params ?? {}).map((k) => [k, value]))
-    const query = Object.fromEntries(Object.keys(sample.query ?? {}).map((k) => [k, value]))
-    const res = await ctx.t.app.inject({
-      method: route.method, url: urlOf(name, { params, query }), headers: { ...headersFor(route, ctx.camille), ...sampleHeaders(sample) },
-      ...(sample.body !== undefined ? { payload: sample.body as object } : sample.multipart ? { payload: sample.multipart.payload } : {}),
-    })
-    assertClientError(res, `${name} ${JSON.stringify(value)}`)
-    if (/^(abc|1\.5|-1|0|99999999999|1e3| 1)$/.test(value)) assert.ok(res.statusCode >= 400, `${name} accepted ${value}`)
-  }), { numRuns: 300 })
+  await fc.assert(
+    fc.asyncProperty(fc.constantFrom(...parameterized), odd, async ([name, route], value) => {
+      const sample = sampleFor(name, ctx.ids, ctx.kbis)
+      const params = Object.fromEntries(Object.keys(sample.params ?? {}).map((k) => [k, value]))
+      const query = Object.fromEntries(Object.keys(sample.query ?? {}).map((k) => [k, value]))
+      const res = await ctx.t.app.inject({
+        method: route.method,
+        url: urlOf(name, { params, query }),
+        headers: { ...headersFor(route, ctx.camille), ...sampleHeaders(sample) },
+        ...(sample.body !== undefined ? { payload: sample.body as object } : sample.multipart ? { payload: sample.multipart.payload } : {}),
+      })
+      assertClientError(res, `${name} ${JSON.stringify(value)}`)
+      if (/^(abc|1\.5|-1|0|99999999999|1e3| 1)$/.test(value)) assert.ok(res.statusCode >= 400, `${name} accepted ${value}`)
+    }),
+    { numRuns: 300 },
+  )
 })
 
 addresses('an unknown or misspelt query parameter is refused, never read as absent, on every route of the table', async (ctx) => {
@@ -179,7 +266,12 @@ addresses('an unknown or misspelt query parameter is refused, never read as abse
     const sample = sampleFor(name, ctx.ids, ctx.kbis)
     const extras = withQuery.some(([other]) => other === name) ? ['orderid', 'orderId[]', 'Year'] : ['id', 'orderId']
     for (const extra of extras) {
-      const res = await send(ctx.t.app, name, { ...sample, query: { ...sample.query, [extra]: ctx.ids.order } }, tokenFor(name, ctx.camille))
+      const res = await send(
+        ctx.t.app,
+        name,
+        { ...sample, query: { ...sample.query, [extra]: ctx.ids.order } },
+        tokenFor(name, ctx.camille),
+      )
       assert.is(res.statusCode, 400, `${route.method} ${route.path} ?${extra}: ${res.statusCode} ${res.body}`)
       assert.match(res.json().message, extra)
       assertClientError(res, `${name} ?${extra}`)
@@ -189,7 +281,11 @@ addresses('an unknown or misspelt query parameter is refused, never read as abse
 
 addresses('DELETE users/me/sessions?id=17 answers 400 and signs nobody out', async (ctx) => {
   const other = await login(ctx.t.app)
-  const res = await ctx.t.app.inject({ method: 'DELETE', url: '/api-protected/users/me/sessions?id=17', headers: { apitoken: ctx.camille } })
+  const res = await ctx.t.app.inject({
+    method: 'DELETE',
+    url: '/api-protected/users/me/sessions?id=17',
+    headers: { apitoken: ctx.camille },
+  })
   assert.is(res.statusCode, 400, res.body)
   assert.is(res.json().message, 'Le champ « id » n’est pas autorisé.')
   const still = await ctx.t.app.inject({ method: 'GET', url: '/api-protected/user/me', headers: { apitoken: other } })
@@ -206,7 +302,11 @@ addresses('HEAD never runs a GET of the API: no letter marked opened, no request
   const before = await traces()
   for (const [name, route] of entries.filter(([, r]) => r.method === 'GET')) {
     const sample = sampleFor(name, ctx.ids, ctx.kbis)
-    const res = await ctx.t.app.inject({ method: 'HEAD', url: urlOf(name, sample), headers: { ...headersFor(route, ctx.camille), ...sampleHeaders(sample) } })
+    const res = await ctx.t.app.inject({
+      method: 'HEAD',
+      url: urlOf(name, sample),
+      headers: { ...headersFor(route, ctx.camille), ...sampleHeaders(sample) },
+    })
     assert.is(res.statusCode, 404, `HEAD ${route.path}`)
   }
   assert.equal(await traces(), before)
@@ -227,7 +327,12 @@ addresses.run()
 const blank = suite<Ctx & { invitation: string }>('blank text: spaces or invisible characters only')
 blank.before(async (ctx) => {
   await setup(ctx)
-  const invited = await ctx.t.app.inject({ method: 'POST', url: `/api-protected/domiciliation-orders/${ctx.ids.order}/invite`, headers: { apitoken: ctx.camille }, payload: { emails: ['vide@example.com'] } })
+  const invited = await ctx.t.app.inject({
+    method: 'POST',
+    url: `/api-protected/domiciliation-orders/${ctx.ids.order}/invite`,
+    headers: { apitoken: ctx.camille },
+    payload: { emails: ['vide@example.com'] },
+  })
   assert.is(invited.statusCode, 200, invited.body)
   ctx.invitation = ctx.t.mails.at(-1)!.link!.split('/').pop()!
 })
@@ -238,18 +343,46 @@ const invisibles = ['\u200b\u200b\u200b', '\u200c\u200d\u2060', '\ufeff\ufeff\uf
 /** A line break is white space in free text; a single-line field refuses it for what it is (security.test.ts). */
 const invisiblesOf = (field: string) => (field === 'message' ? [...invisibles, '\u00ad\u200e\n'] : invisibles)
 
-interface BlankCase { name: RouteName; fields: string[]; sample?: (ctx: Ctx & { invitation: string }) => Partial<Sample>; state: (ctx: Ctx) => Promise<unknown> }
-const rows = (table: 'folders' | 'mandataires' | 'packages' | 'documents' | 'letter_history' | 'users' | 'problem_reports' | 'termination_requests') =>
-  async ({ t }: Ctx) => (await t.deps.db.selectFrom(table).select('id').orderBy('id').execute()).map((r) => r.id)
+interface BlankCase {
+  name: RouteName
+  fields: string[]
+  sample?: (ctx: Ctx & { invitation: string }) => Partial<Sample>
+  state: (ctx: Ctx) => Promise<unknown>
+}
+const rows =
+  (table: 'folders' | 'mandataires' | 'packages' | 'documents' | 'letter_history' | 'users' | 'problem_reports' | 'termination_requests') =>
+  async ({ t }: Ctx) =>
+    (await t.deps.db.selectFrom(table).select('id').orderBy('id').execute()).map((r) => r.id)
 const blankCases: BlankCase[] = [
   { name: 'createFolder', fields: ['name'], state: rows('folders') },
-  { name: 'updateFolder', fields: ['name'], state: ({ t, ids }) => t.deps.db.selectFrom('folders').selectAll().where('id', '=', ids.folder).executeTakeFirst() },
-  { name: 'addMandataire', fields: ['firstname', 'lastname'], state: rows('mandataires') },
-  { name: 'createInvitationAccount', fields: ['firstname', 'lastname'], sample: ({ invitation }) => ({ params: { token: invitation } }), state: rows('users') },
-  { name: 'renamePasskey', fields: ['name'], state: ({ t, ids }) => t.deps.db.selectFrom('passkeys').selectAll().where('id', '=', ids.passkey).executeTakeFirst() },
   {
-    name: 'updateContract', fields: ['adressePostaleExpedition', 'codePostaleExpedition', 'villePostaleExpedition', 'paysPostaleExpedition'],
-    sample: () => ({ body: { adressePostaleExpedition: '3 place du Marché', codePostaleExpedition: '69002', villePostaleExpedition: 'Lyon', paysPostaleExpedition: 'France' } }),
+    name: 'updateFolder',
+    fields: ['name'],
+    state: ({ t, ids }) => t.deps.db.selectFrom('folders').selectAll().where('id', '=', ids.folder).executeTakeFirst(),
+  },
+  { name: 'addMandataire', fields: ['firstname', 'lastname'], state: rows('mandataires') },
+  {
+    name: 'createInvitationAccount',
+    fields: ['firstname', 'lastname'],
+    sample: ({ invitation }) => ({ params: { token: invitation } }),
+    state: rows('users'),
+  },
+  {
+    name: 'renamePasskey',
+    fields: ['name'],
+    state: ({ t, ids }) => t.deps.db.selectFrom('passkeys').selectAll().where('id', '=', ids.passkey).executeTakeFirst(),
+  },
+  {
+    name: 'updateContract',
+    fields: ['adressePostaleExpedition', 'codePostaleExpedition', 'villePostaleExpedition', 'paysPostaleExpedition'],
+    sample: () => ({
+      body: {
+        adressePostaleExpedition: '3 place du Marché',
+        codePostaleExpedition: '69002',
+        villePostaleExpedition: 'Lyon',
+        paysPostaleExpedition: 'France',
+      },
+    }),
     state: ({ t, ids }) => t.deps.db.selectFrom('contracts').selectAll().where('id', '=', ids.contract).executeTakeFirst(),
   },
   { name: 'operatorAddPackage', fields: ['carrier', 'sender'], state: rows('packages') },
@@ -260,24 +393,27 @@ const blankCases: BlankCase[] = [
 ]
 
 for (const { name, fields, sample: override, state } of blankCases) {
-  blank(`${routes[name].method} ${routes[name].path}: ${fields.join(', ')} of invisible characters only, refused as spaces are`, async (ctx) => {
-    const sample = { ...sampleFor(name, ctx.ids, ctx.kbis), ...override?.(ctx) }
-    // The per-person hourly limits (a refused report is not one of the ten an hour); the per-address ones count every try.
-    const limits = () => ctx.t.deps.db.selectFrom('rate_limits').selectAll().where('key', 'like', 'user:%').orderBy('key').execute()
-    const before = [await state(ctx), await limits(), ctx.t.mails.length]
-    for (const field of fields) {
-      const answer = (value: string) => send(ctx.t.app, name, { ...sample, body: { ...(sample.body as object), [field]: value } }, tokenFor(name, ctx.camille))
-      const spaces = await answer('   ')
-      assert.is(spaces.statusCode, 400, `${field} of spaces: ${spaces.body}`)
-      assertClientError(spaces, `${name} ${field} of spaces`)
-      for (const value of invisiblesOf(field)) {
-        const res = await answer(value)
-        assert.equal([res.statusCode, res.json().message], [400, spaces.json().message], `${field}=${JSON.stringify(value)}: ${res.body}`)
+  blank(
+    `${routes[name].method} ${routes[name].path}: ${fields.join(', ')} of invisible characters only, refused as spaces are`,
+    async (ctx) => {
+      const sample = { ...sampleFor(name, ctx.ids, ctx.kbis), ...override?.(ctx) }
+      // The per-person hourly limits (a refused report is not one of the ten an hour); the per-address ones count every try.
+      const limits = () => ctx.t.deps.db.selectFrom('rate_limits').selectAll().where('key', 'like', 'user:%').orderBy('key').execute()
+      const before = [await state(ctx), await limits(), ctx.t.mails.length]
+      for (const field of fields) {
+        const answer = (value: string) =>
+          send(ctx.t.app, name, { ...sample, body: { ...(sample.body as object), [field]: value } }, tokenFor(name, ctx.camille))
+        const spaces = await answer('   ')
+        assert.is(spaces.statusCode, 400, `${field} of spaces: ${spaces.body}`)
+        assertClientError(spaces, `${name} ${field} of spaces`)
+        for (const value of invisiblesOf(field)) {
+          const res = await answer(value)
+          assert.equal([res.statusCode, res.json().message], [400, spaces.json().message], `${field}=${JSON.stringify(value)}: ${res.body}`)
+        }
       }
-    }
-    assert.equal([await state(ctx), await limits(), ctx.t.mails.length], before, 'nothing stored, counted nor e-mailed')
-  })
+      assert.equal([await state(ctx), await limits(), ctx.t.mails.length], before, 'nothing stored, counted nor e-mailed')
+    },
+  )
 }
 
 blank.run()
-

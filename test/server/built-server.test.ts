@@ -28,17 +28,36 @@ test('node dist-server/server.mjs starts on a fresh database (from its migrated 
     // demo's drawing) and @simplewebauthn/server (passkeys) are chunks of their own, imported at their first use.
     assert.not.match(bundle, /function generateRegistrationOptions/, '@simplewebauthn/server in the start bundle')
     assert.not.match(bundle, /PDFDocument = /, 'pdf-lib in the start bundle')
-    const chunks = await Promise.all((await readdir(join(outdir, 'chunks'))).filter((name) => name.endsWith('.mjs')).map((name) => readFile(join(outdir, 'chunks', name), 'utf8')))
-    assert.ok(chunks.some((code) => /PDFDocument = /.test(code)) && chunks.some((code) => /function generateRegistrationOptions/.test(code)), 'each in a chunk')
+    const chunks = await Promise.all(
+      (await readdir(join(outdir, 'chunks')))
+        .filter((name) => name.endsWith('.mjs'))
+        .map((name) => readFile(join(outdir, 'chunks', name), 'utf8')),
+    )
+    assert.ok(
+      chunks.some((code) => /PDFDocument = /.test(code)) && chunks.some((code) => /function generateRegistrationOptions/.test(code)),
+      'each in a chunk',
+    )
     const child = spawn(process.execPath, [join(outdir, 'server.mjs')], {
-      env: { ...process.env, PORT: '0', DATABASE_URL: '', DATA_DIR: join(dir, 'data'), STORAGE_DIR: join(dir, 'storage'), DIST_DIR: join(dir, 'no-dist'), SEED_DEMO: 'true', LOG_LEVEL: 'warn', NODE_OPTIONS: '' },
+      env: {
+        ...process.env,
+        PORT: '0',
+        DATABASE_URL: '',
+        DATA_DIR: join(dir, 'data'),
+        STORAGE_DIR: join(dir, 'storage'),
+        DIST_DIR: join(dir, 'no-dist'),
+        SEED_DEMO: 'true',
+        LOG_LEVEL: 'warn',
+        NODE_OPTIONS: '',
+      },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     })
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
     try {
       const port = await new Promise<number>((resolve, reject) => {
         child.once('exit', (code) => reject(new Error(`le serveur construit s’est arrêté (code ${code})`)))
-        child.on('message', (message: { ready?: boolean; port?: number }) => { if (message.ready && message.port) resolve(message.port) })
+        child.on('message', (message: { ready?: boolean; port?: number }) => {
+          if (message.ready && message.port) resolve(message.port)
+        })
       })
       const health = await fetch(`http://127.0.0.1:${port}/health`)
       assert.is(health.status, 200)
@@ -47,24 +66,37 @@ test('node dist-server/server.mjs starts on a fresh database (from its migrated 
       assert.is(account.status, 401)
       assert.is((await account.json()).message, 'Veuillez vous connecter.')
       // The password rule (its list travels with the bundle) and the migrated tables (from the template) both answer.
-      const reset = await fetch(`http://127.0.0.1:${port}/reset-password`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: 'x'.repeat(43), password: 'une phrase assez longue' }) })
+      const reset = await fetch(`http://127.0.0.1:${port}/reset-password`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token: 'x'.repeat(43), password: 'une phrase assez longue' }),
+      })
       assert.is(reset.status, 400)
       assert.match((await reset.json()).message, /^Ce lien de réinitialisation est invalide/)
       // The job worker, started once the server said it was ready (server.ts), renders the demo letters' pages in the
       // render process, an entry of the bundle of its own (letter-render-child.mjs), run by plain node.
-      const login = await fetch(`http://127.0.0.1:${port}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'demo@example.com', password: DEMO_PASSWORD }) })
-      const { apiToken } = await login.json() as { apiToken: string }
+      const login = await fetch(`http://127.0.0.1:${port}/api/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'demo@example.com', password: DEMO_PASSWORD }),
+      })
+      const { apiToken } = (await login.json()) as { apiToken: string }
       let rendered = false
       for (const until = Date.now() + 60_000; !rendered && Date.now() < until; await new Promise((resolve) => setTimeout(resolve, 200))) {
-        const letters = await (await fetch(`http://127.0.0.1:${port}/api-protected/documents`, { headers: { apiToken } })).json() as { pageImages: number }[]
+        const letters = (await (await fetch(`http://127.0.0.1:${port}/api-protected/documents`, { headers: { apiToken } })).json()) as {
+          pageImages: number
+        }[]
         rendered = letters.some((letter) => letter.pageImages > 0)
       }
       assert.ok(rendered, 'a demo letter rendered by the worker')
       // The upload check reads a PDF on its worker thread, an entry of the bundle of its own (pdf-check-worker.mjs).
-      const contracts = await (await fetch(`http://127.0.0.1:${port}/api-protected/contracts`, { headers: { authorization: `Bearer ${apiToken}` } })).json() as { id: number; raisonSociale: string }[]
+      const contracts = (await (
+        await fetch(`http://127.0.0.1:${port}/api-protected/contracts`, { headers: { authorization: `Bearer ${apiToken}` } })
+      ).json()) as { id: number; raisonSociale: string }[]
       const atelier = contracts.find((contract) => contract.raisonSociale === 'Atelier Lumière SARL')!
       const kbis = await fetch(`http://127.0.0.1:${port}/api-protected/contracts/${atelier.id}`, {
-        method: 'PUT', headers: { authorization: `Bearer ${apiToken}`, 'content-type': 'application/json' },
+        method: 'PUT',
+        headers: { authorization: `Bearer ${apiToken}`, 'content-type': 'application/json' },
         body: JSON.stringify({ kbis: `data:application/pdf;base64,${(await tinyPdf()).toString('base64')}` }),
       })
       assert.is(kbis.status, 200, await kbis.clone().text())
@@ -75,7 +107,10 @@ test('node dist-server/server.mjs starts on a fresh database (from its migrated 
     assert.is(await exited, 0)
     // The template was copied in whole (renamed from its copy, none left behind), and stays as built.
     assert.ok(existsSync(join(dir, 'data', 'pglite', 'PG_VERSION')), 'the copied database')
-    assert.equal((await readdir(join(dir, 'data'))).filter((name) => name.includes('copie')), [])
+    assert.equal(
+      (await readdir(join(dir, 'data'))).filter((name) => name.includes('copie')),
+      [],
+    )
     assert.ok(existsSync(join(outdir, 'pglite-template', 'PG_VERSION')), 'the template')
   } finally {
     await rm(dir, { recursive: true, force: true })

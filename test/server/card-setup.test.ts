@@ -11,7 +11,12 @@ import { buildTestApp, call, login, ordersByName, type TestApp } from '../util/s
 
 const BOULANGERIE = 'Boulangerie des Lilas SAS'
 
-interface Created { customer?: string; usage?: string; allowed_payment_method_types?: string[]; metadata?: Record<string, string> }
+interface Created {
+  customer?: string
+  usage?: string
+  allowed_payment_method_types?: string[]
+  metadata?: Record<string, string>
+}
 function fakeStripe(created: Created[]) {
   return {
     customers: { create: async () => ({ id: 'cus_fake' }) },
@@ -24,7 +29,10 @@ function fakeStripe(created: Created[]) {
   } as unknown as Stripe
 }
 
-interface Ctx { t: TestApp; created: Created[] }
+interface Ctx {
+  t: TestApp
+  created: Created[]
+}
 const Stripejs = suite<Ctx>('the hosted card element: a SetupIntent for Stripe.js')
 Stripejs.before(async (ctx) => {
   ctx.created = []

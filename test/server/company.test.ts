@@ -7,7 +7,12 @@ import { alreadyUnderWay } from '../../server/routes/company/index.ts'
 import { refusalFor, refusals } from '../../server/services/legal-formalities.ts'
 import { buildTestApp, call, login, ordersByName, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
 
-interface Ctx { t: TestApp; camille: string; julien: string; orders: Awaited<ReturnType<typeof ordersByName>> }
+interface Ctx {
+  t: TestApp
+  camille: string
+  julien: string
+  orders: Awaited<ReturnType<typeof ordersByName>>
+}
 
 const BOULANGERIE = 'Boulangerie des Lilas SAS'
 const ATELIER = 'Atelier Lumière SARL'
@@ -18,8 +23,19 @@ const submit = (ctx: Ctx, body: unknown, token = ctx.camille) => call(ctx.t.app,
 const list = (ctx: Ctx, orderId?: number, token = ctx.camille) =>
   call(ctx.t.app, token, 'GET', `/api-protected/legal-submissions${orderId === undefined ? '' : `?orderId=${orderId}`}`)
 const move = (ctx: Ctx, id: number, status: string, token: string | null = TEST_OPERATOR_TOKEN) =>
-  ctx.t.app.inject({ method: 'PUT', url: `/api/operator/legal-submissions/${id}/status`, headers: token ? { authorization: `Bearer ${token}` } : {}, payload: { status } })
-const count = async (ctx: Ctx) => (await ctx.t.deps.db.selectFrom('legal_submissions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n
+  ctx.t.app.inject({
+    method: 'PUT',
+    url: `/api/operator/legal-submissions/${id}/status`,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+    payload: { status },
+  })
+const count = async (ctx: Ctx) =>
+  (
+    await ctx.t.deps.db
+      .selectFrom('legal_submissions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
+  ).n
 
 async function setup(ctx: Ctx) {
   ctx.t = await buildTestApp()
@@ -29,12 +45,22 @@ async function setup(ctx: Ctx) {
 }
 
 const Rules = suite('the order checks decide which formality can be ordered')
-const checks = (c: Partial<{ completeKbis: boolean; waitingContract: boolean; attenteCourrierOrFinalise: boolean }>) =>
-  ({ completeKbis: true, waitingContract: false, attenteCourrierOrFinalise: true, ...c })
+const checks = (c: Partial<{ completeKbis: boolean; waitingContract: boolean; attenteCourrierOrFinalise: boolean }>) => ({
+  completeKbis: true,
+  waitingContract: false,
+  attenteCourrierOrFinalise: true,
+  ...c,
+})
 
 Rules('a registered, active company: everything but a creation', () => {
   assert.is(refusalFor('creation', checks({})), refusals.alreadyRegistered)
-  for (const kind of ['transfert-siege', 'changement-dirigeant', 'modification-denomination-objet', 'modification-capital', 'dissolution-liquidation'] as const) {
+  for (const kind of [
+    'transfert-siege',
+    'changement-dirigeant',
+    'modification-denomination-objet',
+    'modification-capital',
+    'dissolution-liquidation',
+  ] as const) {
     assert.is(refusalFor(kind, checks({})), null, kind)
   }
 })
@@ -46,7 +72,8 @@ Rules('a company without its Kbis: only a creation', () => {
 })
 
 Rules('a contract still to sign: nothing', () => {
-  for (const kind of ['creation', 'transfert-siege', 'dissolution-liquidation'] as const) assert.is(refusalFor(kind, checks({ waitingContract: true, completeKbis: false })), refusals.waitingContract)
+  for (const kind of ['creation', 'transfert-siege', 'dissolution-liquidation'] as const)
+    assert.is(refusalFor(kind, checks({ waitingContract: true, completeKbis: false })), refusals.waitingContract)
 })
 
 Rules('a domiciliation not active yet: a transfer, but no change nor dissolution', () => {
@@ -135,13 +162,21 @@ Ordering('two identical orders at once: one request', async (ctx) => {
   const body = { orderId: boulangerie, kind: 'modification-denomination-objet' }
   const answers = await Promise.all([submit(ctx, body), submit(ctx, body), submit(ctx, body)])
   assert.equal(answers.map((a) => a.statusCode).sort(), [200, 409, 409])
-  const stored = await ctx.t.deps.db.selectFrom('legal_submissions').select('id').where('order_id', '=', boulangerie).where('kind', '=', body.kind).execute()
+  const stored = await ctx.t.deps.db
+    .selectFrom('legal_submissions')
+    .select('id')
+    .where('order_id', '=', boulangerie)
+    .where('kind', '=', body.kind)
+    .execute()
   assert.is(stored.length, 1)
 })
 
 Ordering("'Tous': every request of the orders the user reaches, with the company, newest first", async (ctx) => {
   const all = (await list(ctx)).json() as { raisonSociale: string; receivedAt: string }[]
-  assert.ok(all.some((r) => r.raisonSociale === STUDIO), 'the shared order')
+  assert.ok(
+    all.some((r) => r.raisonSociale === STUDIO),
+    'the shared order',
+  )
   assert.ok(all.some((r) => r.raisonSociale === ATELIER))
   assert.ok(all.every((r, i) => i === 0 || all[i - 1]!.receivedAt >= r.receivedAt))
 })
@@ -158,7 +193,10 @@ Jurists('moves a request forward, dates each step, tells the owner; never back',
   assert.is(started.statusCode, 200)
   assert.equal([started.json().status, started.json().filedAt], ['En cours', null])
   assert.ok(started.json().startedAt)
-  assert.equal([ctx.t.mails.at(-1)!.to, ctx.t.mails.at(-1)!.subject], ['demo@example.com', `Transfert de siège social (${BOULANGERIE}) : En cours`])
+  assert.equal(
+    [ctx.t.mails.at(-1)!.to, ctx.t.mails.at(-1)!.subject],
+    ['demo@example.com', `Transfert de siège social (${BOULANGERIE}) : En cours`],
+  )
   for (const status of ['Reçue', 'En cours']) {
     const back = await move(ctx, created.id, status)
     assert.is(back.statusCode, 409, status)
@@ -183,7 +221,11 @@ Jurists('an unknown request, an unknown status, a customer token: refused, nothi
 })
 
 Jurists('the operators list every request', async (ctx) => {
-  const res = await ctx.t.app.inject({ method: 'GET', url: '/api/operator/legal-submissions', headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` } })
+  const res = await ctx.t.app.inject({
+    method: 'GET',
+    url: '/api/operator/legal-submissions',
+    headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` },
+  })
   const names = new Set(res.json().map((r: { raisonSociale: string }) => r.raisonSociale))
   assert.ok(names.has(STUDIO) && names.has(BOULANGERIE))
 })
@@ -196,7 +238,11 @@ Flags.after((ctx) => ctx.t.close())
 
 Flags('Qonto and Shine interest and the accountant request come back with the orders', async (ctx) => {
   const boulangerie = order(ctx, BOULANGERIE)
-  const before = (await ordersByName(ctx.t.app, ctx.camille))[BOULANGERIE] as unknown as { qonto: boolean; shine: boolean; wantComptable: boolean }
+  const before = (await ordersByName(ctx.t.app, ctx.camille))[BOULANGERIE] as unknown as {
+    qonto: boolean
+    shine: boolean
+    wantComptable: boolean
+  }
   assert.equal([before.qonto, before.shine, before.wantComptable], [false, false, false])
   await call(ctx.t.app, ctx.camille, 'POST', `/api/domiciliation-orders/${boulangerie}:set-qonto`, { qonto: true })
   await call(ctx.t.app, ctx.camille, 'GET', `/api-protected/want-comptable/${boulangerie}`)
@@ -207,10 +253,21 @@ Flags('Qonto and Shine interest and the accountant request come back with the or
 })
 
 Flags("the Boulangerie's meeting-room bookings: one to come in Salle Haussmann, each with its paid invoice", async (ctx) => {
-  const bookings = (await call(ctx.t.app, ctx.camille, 'GET', '/api-protected/invoices/cal')).json() as { date: string; room: string; invoiceId: number; paid: boolean }[]
+  const bookings = (await call(ctx.t.app, ctx.camille, 'GET', '/api-protected/invoices/cal')).json() as {
+    date: string
+    room: string
+    invoiceId: number
+    paid: boolean
+  }[]
   const now = new Date().toISOString()
-  assert.ok(bookings.some((b) => b.room === 'Salle Haussmann' && b.date > now), 'one to come')
-  assert.ok(bookings.some((b) => b.room === 'Salle Haussmann' && b.date < now), 'one past')
+  assert.ok(
+    bookings.some((b) => b.room === 'Salle Haussmann' && b.date > now),
+    'one to come',
+  )
+  assert.ok(
+    bookings.some((b) => b.room === 'Salle Haussmann' && b.date < now),
+    'one past',
+  )
   assert.ok(bookings.every((b) => b.paid))
   const invoice = await call(ctx.t.app, ctx.camille, 'GET', `/api-protected/invoices/${bookings[0]!.invoiceId}/file`)
   assert.is(invoice.statusCode, 200)
@@ -218,7 +275,12 @@ Flags("the Boulangerie's meeting-room bookings: one to come in Salle Haussmann, 
 })
 
 Flags('a booking paid follows its invoice', async (ctx) => {
-  const booking = await ctx.t.deps.db.selectFrom('calendar_invoices').select(['id', 'invoice_id']).where('invoice_id', 'is not', null).orderBy('id').executeTakeFirstOrThrow()
+  const booking = await ctx.t.deps.db
+    .selectFrom('calendar_invoices')
+    .select(['id', 'invoice_id'])
+    .where('invoice_id', 'is not', null)
+    .orderBy('id')
+    .executeTakeFirstOrThrow()
   await ctx.t.deps.db.updateTable('invoices').set({ paid_at: null }).where('id', '=', booking.invoice_id!).execute()
   const bookings = (await call(ctx.t.app, ctx.camille, 'GET', '/api-protected/invoices/cal')).json() as { id: number; paid: boolean }[]
   assert.is(bookings.find((b) => b.id === booking.id)!.paid, false)

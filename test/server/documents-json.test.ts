@@ -12,7 +12,11 @@ import { listDocumentsById } from '../../server/db/repositories/mail.ts'
 import type { OrderRow } from '../../server/db/schema.ts'
 import { buildTestApp, call, login, ordersByName, type TestApp } from '../util/server.ts'
 
-interface Ctx { t: TestApp; camille: string; orders: Record<string, { id: number }> }
+interface Ctx {
+  t: TestApp
+  camille: string
+  orders: Record<string, { id: number }>
+}
 
 const test = suite<Ctx>('GET documents and my-domiciliation-orders: the JSON the database writes')
 test.before(async (ctx) => {
@@ -36,7 +40,14 @@ async function check(ctx: Ctx, url: string) {
   assert.match(String(res.headers['content-type']), /^application\/json; charset=utf-8/)
   const body = res.json() as MailDocument[]
   assert.ok(List.Check(body), `${url}: not a MailDocument[]: ${JSON.stringify([...List.Errors(body)].slice(0, 3))}`)
-  assert.equal(body, await expected(ctx, body.map((d) => d.id)), url)
+  assert.equal(
+    body,
+    await expected(
+      ctx,
+      body.map((d) => d.id),
+    ),
+    url,
+  )
   for (const letter of body) assert.is(letter.receivedAt, new Date(letter.receivedAt).toISOString(), 'an ISO date as toISOString writes it')
   return body
 }
@@ -44,8 +55,14 @@ async function check(ctx: Ctx, url: string) {
 test('each order and every order: the contract’s shape, the same letters as the rows give, newest first', async (ctx) => {
   const db = ctx.t.deps.db
   const boulangerie = ctx.orders['Boulangerie des Lilas SAS']!.id
-  const [first, second, third] = await db.selectFrom('documents').select('id').where('order_id', '=', boulangerie)
-    .where('deleted', '=', false).orderBy('id').limit(3).execute()
+  const [first, second, third] = await db
+    .selectFrom('documents')
+    .select('id')
+    .where('order_id', '=', boulangerie)
+    .where('deleted', '=', false)
+    .orderBy('id')
+    .limit(3)
+    .execute()
   const folder = await db.selectFrom('folders').select('id').where('order_id', '=', boulangerie).executeTakeFirst()
   await sql`update documents set received_at = '2026-11-20T10:11:12.345678Z', deadline_date = '2026-12-01', deadline_amount_cents = null,
     folder_id = ${folder?.id ?? null} where id = ${first!.id}`.execute(db)
@@ -89,7 +106,6 @@ const toOrder = (row: OrderRow, isShareOrder: boolean, contractId: number | null
   wantComptable: row.want_comptable_at !== null,
 })
 
-
 async function checkOrders(ctx: Ctx, token: string) {
   const res = await call(ctx.t.app, token, 'GET', '/api-protected/my-domiciliation-orders')
   assert.is(res.statusCode, 200, res.body)
@@ -98,11 +114,24 @@ async function checkOrders(ctx: Ctx, token: string) {
   assert.ok(Orders.Check(body), `not an Order[]: ${JSON.stringify([...Orders.Errors(body)].slice(0, 3))}`)
   const user = (await call(ctx.t.app, token, 'GET', '/api-protected/user/me')).json() as { id: number }
   const db = ctx.t.deps.db
-  const rows = await db.selectFrom('orders').leftJoin('contracts', 'contracts.order_id', 'orders.id').selectAll('orders')
+  const rows = await db
+    .selectFrom('orders')
+    .leftJoin('contracts', 'contracts.order_id', 'orders.id')
+    .selectAll('orders')
     .select('contracts.id as contract_id')
-    .where((eb) => eb.or([eb('orders.owner_id', '=', user.id), eb('orders.id', 'in', eb.selectFrom('shares').select('order_id').where('user_id', '=', user.id))]))
-    .orderBy('orders.order_date').orderBy('orders.id').execute()
-  assert.equal(body, rows.map((row) => toOrder(row, row.owner_id !== user.id, row.contract_id)))
+    .where((eb) =>
+      eb.or([
+        eb('orders.owner_id', '=', user.id),
+        eb('orders.id', 'in', eb.selectFrom('shares').select('order_id').where('user_id', '=', user.id)),
+      ]),
+    )
+    .orderBy('orders.order_date')
+    .orderBy('orders.id')
+    .execute()
+  assert.equal(
+    body,
+    rows.map((row) => toOrder(row, row.owner_id !== user.id, row.contract_id)),
+  )
   return body
 }
 

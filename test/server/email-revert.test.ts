@@ -9,29 +9,42 @@ import { hashPassword } from '../../server/lib/crypto.ts'
 import { buildTestApp, call, eventually, login, secondApp, type TestApp } from '../util/server.ts'
 import { SoftPasskey } from '../util/webauthn.ts'
 
-interface Ctx { t: TestApp }
+interface Ctx {
+  t: TestApp
+}
 
 const ATTACKER_PASSWORD = 'le mot de passe du pirate'
 const PASSWORD = 'le mot de passe du titulaire'
 const passwordHash = hashPassword(PASSWORD)
 /** An account of the test's own (a revert leaves a password nobody knows: the demo accounts would not sign in again). */
 async function account(t: TestApp, email: string) {
-  const { id } = await t.deps.db.insertInto('users').values({ email, password_hash: await passwordHash, firstname: 'Titulaire', lastname: 'Test' }).returning('id').executeTakeFirstOrThrow()
+  const { id } = await t.deps.db
+    .insertInto('users')
+    .values({ email, password_hash: await passwordHash, firstname: 'Titulaire', lastname: 'Test' })
+    .returning('id')
+    .executeTakeFirstOrThrow()
   return { id, token: await login(t.app, email, PASSWORD) }
 }
-const revertLinkTo = (t: TestApp, email: string) => t.mails.filter((m) => m.to === email && m.link?.includes('/retablir-adresse/')).at(-1)?.link
+const revertLinkTo = (t: TestApp, email: string) =>
+  t.mails.filter((m) => m.to === email && m.link?.includes('/retablir-adresse/')).at(-1)?.link
 const tokenOf = (link: string) => link.split('/retablir-adresse/')[1]!
 const revert = (t: TestApp, token: string, app = t.app) => app.inject({ method: 'POST', url: `/api/email-change-reverts/${token}` })
-const changeEmail = (t: TestApp, token: string, newEmail: string) => call(t.app, token, 'PUT', '/api-protected/users/me/email', { newEmail })
-const emailOf = async (t: TestApp, id: number) => (await t.deps.db.selectFrom('users').select('email').where('id', '=', id).executeTakeFirstOrThrow()).email
-const userId = async (t: TestApp, email: string) => (await t.deps.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id
+const changeEmail = (t: TestApp, token: string, newEmail: string) =>
+  call(t.app, token, 'PUT', '/api-protected/users/me/email', { newEmail })
+const emailOf = async (t: TestApp, id: number) =>
+  (await t.deps.db.selectFrom('users').select('email').where('id', '=', id).executeTakeFirstOrThrow()).email
+const userId = async (t: TestApp, email: string) =>
+  (await t.deps.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id
 const canLogin = async (t: TestApp, username: string, password: string) =>
   (await t.app.inject({ method: 'POST', url: '/api/login', payload: { username, password } })).statusCode
 const signedIn = async (t: TestApp, token: string) => (await call(t.app, token, 'GET', '/api-protected/user/me')).statusCode
-const reverts = (t: TestApp, id: number) => t.deps.db.selectFrom('email_change_reverts').selectAll().where('user_id', '=', id).orderBy('id').execute()
+const reverts = (t: TestApp, id: number) =>
+  t.deps.db.selectFrom('email_change_reverts').selectAll().where('user_id', '=', id).orderBy('id').execute()
 
 const test = suite<Ctx>('« Ce n’était pas vous ? »: the revert link of an address change')
-test.before(async (ctx) => { ctx.t = await buildTestApp() })
+test.before(async (ctx) => {
+  ctx.t = await buildTestApp()
+})
 test.after((ctx) => ctx.t.close())
 
 test('a stolen session takes the account over; the link in the old address’s notice gives it back, for good', async (ctx) => {
@@ -43,7 +56,10 @@ test('a stolen session takes the account over; the link in the old address’s n
   assert.is((await changeEmail(t, victim, 'pirate@example.com')).statusCode, 200)
   const notice = t.mails.at(-1)!
   assert.is(notice.to, 'demo@example.com', 'the old address is told')
-  assert.match(notice.text, 'Si vous n’êtes pas à l’origine de ce changement, rétablissez votre adresse avec ce lien (valable 30 jours) : http://localhost:8080/retablir-adresse/')
+  assert.match(
+    notice.text,
+    'Si vous n’êtes pas à l’origine de ce changement, rétablissez votre adresse avec ce lien (valable 30 jours) : http://localhost:8080/retablir-adresse/',
+  )
   assert.match(notice.text, ' — toutes les connexions à votre espace seront fermées.')
   assert.match(notice.link!, /^http:\/\/localhost:8080\/retablir-adresse\/[\w-]{43}$/)
   assert.ok(notice.text.includes(notice.link!))
@@ -52,35 +68,74 @@ test('a stolen session takes the account over; the link in the old address’s n
   assert.is(Math.round((row!.expires_at.getTime() - t.clock.now().getTime()) / 86_400_000), EMAIL_REVERT_DAYS)
   assert.is.not(row!.token_hash, tokenOf(notice.link!), 'only its SHA-256 is kept')
 
-  await t.app.inject({ method: 'POST', url: '/reset-password-request', payload: { email: 'pirate@example.com', domain: 'http://localhost:8080' } })
+  await t.app.inject({
+    method: 'POST',
+    url: '/reset-password-request',
+    payload: { email: 'pirate@example.com', domain: 'http://localhost:8080' },
+  })
   const resetLink = await eventually(() => t.mails.find((m) => m.to === 'pirate@example.com')?.link)
-  assert.is((await t.app.inject({ method: 'POST', url: '/reset-password', payload: { token: resetLink.split('/').pop(), password: ATTACKER_PASSWORD } })).statusCode, 200)
+  assert.is(
+    (
+      await t.app.inject({
+        method: 'POST',
+        url: '/reset-password',
+        payload: { token: resetLink.split('/').pop(), password: ATTACKER_PASSWORD },
+      })
+    ).statusCode,
+    200,
+  )
   assert.is(await signedIn(t, victim), 401, 'the reset ended the victim’s session')
   const attacker = await login(t.app, 'pirate@example.com', ATTACKER_PASSWORD)
   const key = new SoftPasskey({ origin: 'http://localhost:8080', rpId: 'localhost' })
   const options = (await call(t.app, attacker, 'POST', '/api-protected/users/me/passkeys/registration-options')).json()
-  assert.is((await call(t.app, attacker, 'POST', '/api-protected/users/me/passkeys', { credential: key.register(options) })).statusCode, 200)
+  assert.is(
+    (await call(t.app, attacker, 'POST', '/api-protected/users/me/passkeys', { credential: key.register(options) })).statusCode,
+    200,
+  )
 
   // The victim opens the link.
   const mailsBefore = t.mails.length
   const reverted = await revert(t, tokenOf(notice.link!))
   assert.is(reverted.statusCode, 200, reverted.body)
   assert.equal(reverted.json(), { message: emailRevertMessages.done('demo@example.com') })
-  assert.is(reverted.json().message, 'Votre adresse demo@example.com est rétablie. Toutes les connexions à votre espace ont été fermées ; un lien pour choisir un nouveau mot de passe vous a été envoyé à cette adresse.')
+  assert.is(
+    reverted.json().message,
+    'Votre adresse demo@example.com est rétablie. Toutes les connexions à votre espace ont été fermées ; un lien pour choisir un nouveau mot de passe vous a été envoyé à cette adresse.',
+  )
   assert.is(await emailOf(t, id), 'demo@example.com')
   assert.is(await signedIn(t, attacker), 401, 'the attacker’s session ended')
   assert.is(await canLogin(t, 'pirate@example.com', ATTACKER_PASSWORD), 401)
   assert.is(await canLogin(t, 'demo@example.com', ATTACKER_PASSWORD), 401, 'the attacker’s password no longer opens it')
-  assert.is((await t.deps.db.selectFrom('passkeys').select('id').where('user_id', '=', id).execute()).length, 0, 'the attacker’s passkey is gone')
+  assert.is(
+    (await t.deps.db.selectFrom('passkeys').select('id').where('user_id', '=', id).execute()).length,
+    0,
+    'the attacker’s passkey is gone',
+  )
   const passkeyOptions = (await t.app.inject({ method: 'POST', url: '/api/passkeys/login-options' })).json()
-  assert.is((await t.app.inject({ method: 'POST', url: '/api/passkeys/login', payload: { credential: key.authenticate(passkeyOptions) } })).statusCode, 401)
+  assert.is(
+    (await t.app.inject({ method: 'POST', url: '/api/passkeys/login', payload: { credential: key.authenticate(passkeyOptions) } }))
+      .statusCode,
+    401,
+  )
   assert.ok((await reverts(t, id)).every((r) => r.used_at !== null))
 
   // A fresh reset link went to the address restored, and it works.
   const sent = t.mails.slice(mailsBefore)
-  assert.equal(sent.map((m) => m.to), ['demo@example.com'])
+  assert.equal(
+    sent.map((m) => m.to),
+    ['demo@example.com'],
+  )
   assert.match(sent[0]!.link!, /^http:\/\/localhost:8080\/set-password\/[\w-]{43}$/)
-  assert.is((await t.app.inject({ method: 'POST', url: '/reset-password', payload: { token: sent[0]!.link!.split('/').pop(), password: 'le mot de passe retrouvé' } })).statusCode, 200)
+  assert.is(
+    (
+      await t.app.inject({
+        method: 'POST',
+        url: '/reset-password',
+        payload: { token: sent[0]!.link!.split('/').pop(), password: 'le mot de passe retrouvé' },
+      })
+    ).statusCode,
+    200,
+  )
   assert.ok(await login(t.app, 'demo@example.com', 'le mot de passe retrouvé'))
 
   // Used: 410, and nothing moves (the victim's new session stays).
@@ -95,7 +150,11 @@ test('the address changed twice: only the first change leaves a link (the owner�
   const { id, token: sophie } = await account(t, 'sophie@example.com')
   assert.is((await changeEmail(t, sophie, 'premier.pirate@example.com')).statusCode, 200)
   assert.is((await changeEmail(t, sophie, 'second.pirate@example.com')).statusCode, 200)
-  assert.is(t.mails.filter((m) => m.to === 'premier.pirate@example.com').length, 0, 'an address only typed gets no mail (it may be a stranger’s)')
+  assert.is(
+    t.mails.filter((m) => m.to === 'premier.pirate@example.com').length,
+    0,
+    'an address only typed gets no mail (it may be a stranger’s)',
+  )
   assert.is((await reverts(t, id)).length, 1, 'one link')
   assert.is((await revert(t, tokenOf(revertLinkTo(t, 'sophie@example.com')!))).statusCode, 200)
   assert.is(await emailOf(t, id), 'sophie@example.com')
@@ -107,7 +166,10 @@ test('a typo corrected at once: the stranger at the mistyped address gets nothin
   assert.is((await changeEmail(t, camille, 'camille.vraie@exmaple.com')).statusCode, 200)
   assert.is((await changeEmail(t, camille, 'camille.vraie@example.com')).statusCode, 200)
   assert.is(t.mails.filter((m) => m.to === 'camille.vraie@exmaple.com').length, 0)
-  assert.equal((await reverts(t, id)).map((r) => r.old_email), ['camille.vraie@example.com'])
+  assert.equal(
+    (await reverts(t, id)).map((r) => r.old_email),
+    ['camille.vraie@example.com'],
+  )
   // Still nothing once the first link has run out: the mistyped address was never proven.
   const { id: noeId, token: noe } = await account(t, 'noe@example.com')
   assert.is((await changeEmail(t, noe, 'noe@exmaple.com')).statusCode, 200)
@@ -128,9 +190,22 @@ test('a thief who proves his own address, then changes it back, holds no link: t
   assert.is((await changeEmail(t, owner, 'voleur@example.com')).statusCode, 200)
   const ownerLink = revertLinkTo(t, 'lea@example.com')!
   // Proven through a reset link at his address (which ends the owner's session), then the address put back to hide it.
-  await t.app.inject({ method: 'POST', url: '/reset-password-request', payload: { email: 'voleur@example.com', domain: 'http://localhost:8080' } })
+  await t.app.inject({
+    method: 'POST',
+    url: '/reset-password-request',
+    payload: { email: 'voleur@example.com', domain: 'http://localhost:8080' },
+  })
   const resetLink = await eventually(() => t.mails.find((m) => m.to === 'voleur@example.com' && m.link)?.link)
-  assert.is((await t.app.inject({ method: 'POST', url: '/reset-password', payload: { token: resetLink.split('/').pop(), password: ATTACKER_PASSWORD } })).statusCode, 200)
+  assert.is(
+    (
+      await t.app.inject({
+        method: 'POST',
+        url: '/reset-password',
+        payload: { token: resetLink.split('/').pop(), password: ATTACKER_PASSWORD },
+      })
+    ).statusCode,
+    200,
+  )
   const thief = await login(t.app, 'voleur@example.com', ATTACKER_PASSWORD)
   assert.is((await changeEmail(t, thief, 'lea@example.com')).statusCode, 200)
   const notice = t.mails.filter((m) => m.to === 'voleur@example.com').at(-1)!
@@ -143,7 +218,11 @@ test('a thief who proves his own address, then changes it back, holds no link: t
   assert.is(await signedIn(t, thief), 401)
   // The address restored is proven: a change from it leaves a link again.
   const resetAgain = t.mails.filter((m) => m.to === 'lea@example.com').at(-1)!.link!
-  assert.is((await t.app.inject({ method: 'POST', url: '/reset-password', payload: { token: resetAgain.split('/').pop(), password: PASSWORD } })).statusCode, 200)
+  assert.is(
+    (await t.app.inject({ method: 'POST', url: '/reset-password', payload: { token: resetAgain.split('/').pop(), password: PASSWORD } }))
+      .statusCode,
+    200,
+  )
   assert.is((await changeEmail(t, await login(t.app, 'lea@example.com', PASSWORD), 'lea.nouvelle@example.com')).statusCode, 200)
   assert.ok(revertLinkTo(t, 'lea@example.com') !== ownerLink, 'a new link')
   assert.is((await reverts(t, id)).length, 2)
@@ -157,10 +236,17 @@ test('links made before the one-at-a-time rule: only the oldest live one can be 
   // A second live link, as the rule before migration 014 left them.
   const { randomToken, sha256 } = await import('../../server/lib/crypto.ts')
   const second = randomToken()
-  await t.deps.db.insertInto('email_change_reverts').values({
-    user_id: id, token_hash: sha256(second), old_email: 'ancienne.2@example.com', new_email: 'ancienne.3@example.com',
-    created_at: t.clock.now(), expires_at: new Date(t.clock.now().getTime() + 86_400_000),
-  }).execute()
+  await t.deps.db
+    .insertInto('email_change_reverts')
+    .values({
+      user_id: id,
+      token_hash: sha256(second),
+      old_email: 'ancienne.2@example.com',
+      new_email: 'ancienne.3@example.com',
+      created_at: t.clock.now(),
+      expires_at: new Date(t.clock.now().getTime() + 86_400_000),
+    })
+    .execute()
   const refused = await revert(t, second)
   assert.is(refused.statusCode, 410)
   assert.is(refused.json().message, emailRevertMessages.superseded(t.deps.config.supportEmail))
@@ -175,11 +261,25 @@ test('an invitation cannot make an account on an address another account may sti
   const { token: session } = await account(t, 'reprise@example.com')
   assert.is((await changeEmail(t, session, 'reprise.ailleurs@example.com')).statusCode, 200)
   const sophie = await login(t.app, 'solo@example.com')
-  const orders = (await call(t.app, sophie, 'GET', '/api-protected/my-domiciliation-orders')).json() as { id: number; isShareOrder: boolean }[]
+  const orders = (await call(t.app, sophie, 'GET', '/api-protected/my-domiciliation-orders')).json() as {
+    id: number
+    isShareOrder: boolean
+  }[]
   const own = orders.find((o) => !o.isShareOrder)!
-  assert.is((await call(t.app, sophie, 'POST', `/api-protected/domiciliation-orders/${own.id}/invite`, { emails: ['reprise@example.com'] })).statusCode, 200)
-  const invitation = t.mails.filter((m) => m.to === 'reprise@example.com').at(-1)!.link!.split('/invitation/')[1]!
-  const made = await t.app.inject({ method: 'POST', url: `/api/invitations/${invitation}/account`, payload: { firstname: 'Nouvelle', lastname: 'Personne', password: 'trois mots au hasard' } })
+  assert.is(
+    (await call(t.app, sophie, 'POST', `/api-protected/domiciliation-orders/${own.id}/invite`, { emails: ['reprise@example.com'] }))
+      .statusCode,
+    200,
+  )
+  const invitation = t.mails
+    .filter((m) => m.to === 'reprise@example.com')
+    .at(-1)!
+    .link!.split('/invitation/')[1]!
+  const made = await t.app.inject({
+    method: 'POST',
+    url: `/api/invitations/${invitation}/account`,
+    payload: { firstname: 'Nouvelle', lastname: 'Personne', password: 'trois mots au hasard' },
+  })
   assert.is(made.statusCode, 409, made.body)
   assert.match(made.json().message, 'L’adresse reprise@example.com vient de quitter un autre compte')
   assert.is((await t.deps.db.selectFrom('users').select('id').where('email', '=', 'reprise@example.com').execute()).length, 0)
@@ -218,7 +318,10 @@ test('the address left is kept for its owner while the link holds; taken anyway:
   assert.is(grab.json().message, 'Cette adresse e-mail est déjà utilisée par un autre compte.')
   assert.is(await emailOf(t, otherId), 'voisin@example.com')
   // Taken anyway (an account made some other way): the link says so and changes nothing.
-  await t.deps.db.insertInto('users').values({ email: 'gardee@example.com', password_hash: 'x', firstname: 'Autre', lastname: 'Compte' }).execute()
+  await t.deps.db
+    .insertInto('users')
+    .values({ email: 'gardee@example.com', password_hash: 'x', firstname: 'Autre', lastname: 'Compte' })
+    .execute()
   const taken = await revert(t, tokenOf(link))
   assert.is(taken.statusCode, 409)
   assert.is(taken.json().message, emailRevertMessages.taken('gardee@example.com', t.deps.config.supportEmail))
@@ -257,7 +360,13 @@ test('a change asked with a session ended since its check (a revert, a reset) ch
   const { sha256 } = await import('../../server/lib/crypto.ts')
   await t.deps.db.deleteFrom('api_tokens').where('user_id', '=', id).execute()
   const now = t.clock.now()
-  const changed = await changeEmailWithRevertLink(t.deps.db, { userId: id, newEmail: 'trop.tard@example.com', now, expiresAt: new Date(now.getTime() + 86_400_000), sessionTokenHash: sha256(session) })
+  const changed = await changeEmailWithRevertLink(t.deps.db, {
+    userId: id,
+    newEmail: 'trop.tard@example.com',
+    now,
+    expiresAt: new Date(now.getTime() + 86_400_000),
+    sessionTokenHash: sha256(session),
+  })
   assert.is(changed, 'ended')
   assert.is(await emailOf(t, id), 'fin.de.session@example.com')
   assert.is((await reverts(t, id)).length, 0)
@@ -275,7 +384,9 @@ if (process.env.DATABASE_URL) {
       const { sha256 } = await import('../../server/lib/crypto.ts')
       // The link held: the revert takes the user's row, then waits on it; the thief's change, its session still there
       // when checked, waits on the user's row.
-      const held = await holdLocks(holder.db, (tx) => tx.selectFrom('email_change_reverts').select('id').where('token_hash', '=', sha256(token)).forUpdate().execute())
+      const held = await holdLocks(holder.db, (tx) =>
+        tx.selectFrom('email_change_reverts').select('id').where('token_hash', '=', sha256(token)).forUpdate().execute(),
+      )
       const reverting = revert(t, token)
       await untilLockWaiters(t.deps.db, 1)
       const changing = call(other, thief, 'PUT', '/api-protected/users/me/email', { newEmail: 'course.change.encore@example.com' })

@@ -13,11 +13,19 @@ import { LETTER_JOB } from '../../server/services/mail-pipeline.ts'
 import { SECURITY_NOTICE_JOB, type SecurityNotice } from '../../server/services/security-notice.ts'
 
 const test = suite<{ dir: string }>('JOB_KINDS: the kinds of background job a process runs')
-test.before.each(async (ctx) => { ctx.dir = await mkdtemp(join(tmpdir(), 'portail-job-kinds-')) })
-test.after.each(async (ctx) => { await rm(ctx.dir, { recursive: true, force: true }) })
+test.before.each(async (ctx) => {
+  ctx.dir = await mkdtemp(join(tmpdir(), 'portail-job-kinds-'))
+})
+test.after.each(async (ctx) => {
+  await rm(ctx.dir, { recursive: true, force: true })
+})
 
 const configIn = (dir: string, env: NodeJS.ProcessEnv = {}) => ({
-  ...loadConfig(env), dataDir: join(dir, 'data'), storageDir: join(dir, 'storage'), distDir: join(dir, 'no-dist'), logLevel: 'silent',
+  ...loadConfig(env),
+  dataDir: join(dir, 'data'),
+  storageDir: join(dir, 'storage'),
+  distDir: join(dir, 'no-dist'),
+  logLevel: 'silent',
 })
 
 test('read from the environment, comma-separated; unset or blank: every kind', () => {
@@ -51,7 +59,10 @@ test('security-notice only: a queued notice is sent, the demo letters wait untou
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
     const states = await db.selectFrom('jobs').select(['state', 'attempts']).where('kind', '=', LETTER_JOB).execute()
-    assert.ok(states.every((job) => job.state === 'queued' && job.attempts === 0), 'no letter job taken')
+    assert.ok(
+      states.every((job) => job.state === 'queued' && job.attempts === 0),
+      'no letter job taken',
+    )
   } finally {
     await server.close()
   }

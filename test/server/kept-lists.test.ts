@@ -11,8 +11,21 @@ import { messages } from '../../server/http/errors.ts'
 import { sha256 } from '../../server/lib/crypto.ts'
 import { buildTestApp, call, login, ordersByName, type TestApp } from '../util/server.ts'
 
-interface Ctx { t: TestApp; camille: string; sophie: string; boulangerie: number; studio: number }
-interface Letter { id: number; orderId: number; raisonSociale: string; read: boolean; folderId: number | null; sender: string }
+interface Ctx {
+  t: TestApp
+  camille: string
+  sophie: string
+  boulangerie: number
+  studio: number
+}
+interface Letter {
+  id: number
+  orderId: number
+  raisonSociale: string
+  read: boolean
+  folderId: number | null
+  sender: string
+}
 
 const test = suite<Ctx>('GET documents: the lists a server keeps are never stale')
 test.before(async (ctx) => {
@@ -66,21 +79,43 @@ test('each change to the letters or to the order’s name is seen at the next re
   const [newest] = await letters(ctx, oneOrder(ctx))
   const folder = await db.selectFrom('folders').select('id').where('order_id', '=', ctx.boulangerie).executeTakeFirstOrThrow()
   const changes: [string, () => Promise<unknown>, (list: Letter[]) => boolean][] = [
-    ['marked read through the route', () => call(ctx.t.app, ctx.camille, 'PUT', `/api-protected/documents/${newest!.id}`, { readFlag: !newest!.read }),
-      (list) => list.find((l) => l.id === newest!.id)?.read === !newest!.read],
-    ['filed through the route', () => call(ctx.t.app, ctx.camille, 'PUT', `/api-protected/documents/${newest!.id}`, { folderId: folder.id }),
-      (list) => list.find((l) => l.id === newest!.id)?.folderId === folder.id],
-    ['a sender corrected in SQL', () => sql`update documents set sender = 'Expéditeur corrigé' where id = ${newest!.id}`.execute(db),
-      (list) => list.find((l) => l.id === newest!.id)?.sender === 'Expéditeur corrigé'],
-    ['a letter received (inserted in SQL)', () => sql`insert into documents (order_id, sender, kind, received_at, pages, file_key)
+    [
+      'marked read through the route',
+      () => call(ctx.t.app, ctx.camille, 'PUT', `/api-protected/documents/${newest!.id}`, { readFlag: !newest!.read }),
+      (list) => list.find((l) => l.id === newest!.id)?.read === !newest!.read,
+    ],
+    [
+      'filed through the route',
+      () => call(ctx.t.app, ctx.camille, 'PUT', `/api-protected/documents/${newest!.id}`, { folderId: folder.id }),
+      (list) => list.find((l) => l.id === newest!.id)?.folderId === folder.id,
+    ],
+    [
+      'a sender corrected in SQL',
+      () => sql`update documents set sender = 'Expéditeur corrigé' where id = ${newest!.id}`.execute(db),
+      (list) => list.find((l) => l.id === newest!.id)?.sender === 'Expéditeur corrigé',
+    ],
+    [
+      'a letter received (inserted in SQL)',
+      () =>
+        sql`insert into documents (order_id, sender, kind, received_at, pages, file_key)
       select order_id, 'Nouvel expéditeur', kind, now(), pages, file_key from documents where id = ${newest!.id}`.execute(db),
-      (list) => list[0]?.sender === 'Nouvel expéditeur'],
-    ['a letter deleted (soft)', () => sql`update documents set deleted = true where sender = 'Nouvel expéditeur'`.execute(db),
-      (list) => !list.some((l) => l.sender === 'Nouvel expéditeur')],
-    ['a letter purged (hard delete)', () => sql`delete from documents where id = ${newest!.id}`.execute(db),
-      (list) => !list.some((l) => l.id === newest!.id)],
-    ['the order renamed', () => sql`update orders set raison_sociale = 'Boulangerie des Lilas SA' where id = ${ctx.boulangerie}`.execute(db),
-      (list) => list.every((l) => l.raisonSociale === 'Boulangerie des Lilas SA')],
+      (list) => list[0]?.sender === 'Nouvel expéditeur',
+    ],
+    [
+      'a letter deleted (soft)',
+      () => sql`update documents set deleted = true where sender = 'Nouvel expéditeur'`.execute(db),
+      (list) => !list.some((l) => l.sender === 'Nouvel expéditeur'),
+    ],
+    [
+      'a letter purged (hard delete)',
+      () => sql`delete from documents where id = ${newest!.id}`.execute(db),
+      (list) => !list.some((l) => l.id === newest!.id),
+    ],
+    [
+      'the order renamed',
+      () => sql`update orders set raison_sociale = 'Boulangerie des Lilas SA' where id = ${ctx.boulangerie}`.execute(db),
+      (list) => list.every((l) => l.raisonSociale === 'Boulangerie des Lilas SA'),
+    ],
   ]
   for (const [what, change, seen] of changes) {
     await keepMarked(ctx, key, oneOrder(ctx))
@@ -93,7 +128,8 @@ test('each change to the letters or to the order’s name is seen at the next re
 
 test('one statement changing many letters bumps each of their orders once; other orders keep their version', async (ctx) => {
   const db = ctx.t.deps.db
-  const version = async (id: number) => (await db.selectFrom('orders').select('mail_version').where('id', '=', id).executeTakeFirstOrThrow()).mail_version
+  const version = async (id: number) =>
+    (await db.selectFrom('orders').select('mail_version').where('id', '=', id).executeTakeFirstOrThrow()).mail_version
   const [boulangerie, studio] = [await version(ctx.boulangerie), await version(ctx.studio)]
   await sql`update documents set read = not read where order_id = ${ctx.boulangerie}`.execute(db)
   assert.is(BigInt(await version(ctx.boulangerie)), BigInt(boulangerie) + 1n)
@@ -109,16 +145,27 @@ test('every order at once: kept per session; a share taken away or given back ch
   const key = `session:${sha256(ctx.camille)}`
   assert.ok((await letters(ctx, all)).some((l) => l.orderId === ctx.studio))
   await keepMarked(ctx, key, all)
-  const share = await db.selectFrom('shares').innerJoin('users', 'users.id', 'shares.user_id').select('shares.id')
-    .where('shares.order_id', '=', ctx.studio).where('users.email', '=', 'demo@example.com').executeTakeFirstOrThrow()
+  const share = await db
+    .selectFrom('shares')
+    .innerJoin('users', 'users.id', 'shares.user_id')
+    .select('shares.id')
+    .where('shares.order_id', '=', ctx.studio)
+    .where('users.email', '=', 'demo@example.com')
+    .executeTakeFirstOrThrow()
   await db.updateTable('shares').set({ user_id: null }).where('id', '=', share.id).execute()
   try {
-    assert.not.ok((await letters(ctx, all)).some((l) => l.orderId === ctx.studio), 'the share taken away')
+    assert.not.ok(
+      (await letters(ctx, all)).some((l) => l.orderId === ctx.studio),
+      'the share taken away',
+    )
     assert.is((await call(ctx.t.app, ctx.camille, 'GET', `/api-protected/documents?orderId=${ctx.studio}`)).statusCode, 404)
   } finally {
     await sql`update shares set user_id = (select id from users where email = 'demo@example.com') where id = ${share.id}`.execute(db)
   }
-  assert.ok((await letters(ctx, all)).some((l) => l.orderId === ctx.studio), 'the share given back')
+  assert.ok(
+    (await letters(ctx, all)).some((l) => l.orderId === ctx.studio),
+    'the share given back',
+  )
 })
 
 test('access is checked at every request: a kept list is not another user’s, nor an ended session’s', async (ctx) => {
@@ -139,15 +186,27 @@ test('access is checked at every request: a kept list is not another user’s, n
 
 test('two instances on one database: a letter read through one is read in the list the other kept', async (ctx) => {
   // Another Kysely on the same database: another process's kept lists.
-  const other = await buildApp({ ...ctx.t.deps, db: ctx.t.deps.db.withoutPlugins() }, { databaseKind: process.env.DATABASE_URL ? 'postgres' : 'pglite' })
+  const other = await buildApp(
+    { ...ctx.t.deps, db: ctx.t.deps.db.withoutPlugins() },
+    { databaseKind: process.env.DATABASE_URL ? 'postgres' : 'pglite' },
+  )
   try {
     const get = async () => (await other.inject({ url: oneOrder(ctx), headers: { apitoken: ctx.camille } })).json() as Letter[]
     const [newest] = await get()
     assert.ok(keptLists(ctx.t.deps.db.withoutPlugins()) !== keptLists(ctx.t.deps.db))
     await letters(ctx, oneOrder(ctx))
-    const put = await other.inject({ method: 'PUT', url: `/api-protected/documents/${newest!.id}`, headers: { apitoken: ctx.camille }, payload: { readFlag: !newest!.read } })
+    const put = await other.inject({
+      method: 'PUT',
+      url: `/api-protected/documents/${newest!.id}`,
+      headers: { apitoken: ctx.camille },
+      payload: { readFlag: !newest!.read },
+    })
     assert.is(put.statusCode, 200, put.body)
-    assert.is((await letters(ctx, oneOrder(ctx))).find((l) => l.id === newest!.id)?.read, !newest!.read, 'seen by the instance that did not make the change')
+    assert.is(
+      (await letters(ctx, oneOrder(ctx))).find((l) => l.id === newest!.id)?.read,
+      !newest!.read,
+      'seen by the instance that did not make the change',
+    )
     assert.is((await get()).find((l) => l.id === newest!.id)?.read, !newest!.read)
   } finally {
     await other.close()

@@ -15,7 +15,11 @@ import { jbig2RegionPdf, manyBigImagesPdf } from '../util/hostile-pdfs.ts'
 import { imageOnlyPdf, textLayerPdf } from '../util/letters.ts'
 import { buildTestApp, call, login, ordersByName, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
 
-interface Ctx { t: TestApp; camille: string; order: number }
+interface Ctx {
+  t: TestApp
+  camille: string
+  order: number
+}
 
 const MB = 2 ** 20
 /** The ceiling the issue sets for the API, and for the process that draws. */
@@ -23,8 +27,10 @@ const MEMORY_LIMIT = 600 * MB
 
 async function addLetter(t: TestApp, orderId: number, sender: string, pdf: Buffer) {
   const res = await t.app.inject({
-    method: 'POST', url: `/api/operator/domiciliation-orders/${orderId}/documents`,
-    headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` }, payload: { sender, kind: 'courrier', file: `data:application/pdf;base64,${pdf.toString('base64')}` },
+    method: 'POST',
+    url: `/api/operator/domiciliation-orders/${orderId}/documents`,
+    headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` },
+    payload: { sender, kind: 'courrier', file: `data:application/pdf;base64,${pdf.toString('base64')}` },
   })
   assert.is(res.statusCode, 200, res.body)
   return res.json().document as { id: number }
@@ -39,7 +45,13 @@ async function letterOf(t: TestApp, token: string, orderId: number, id: number) 
 async function runJob(t: TestApp, documentId: number, deps: Partial<PipelineDeps> = {}) {
   const warnings: { details: object; message: string }[] = []
   const job = (await findJobFor(t.deps.db, LETTER_JOB, documentId))!
-  const handler = letterPipelineJob({ db: t.deps.db, storage: t.deps.storage, ocr: t.ocr, log: { warn: (details, message) => warnings.push({ details, message }) }, ...deps })
+  const handler = letterPipelineJob({
+    db: t.deps.db,
+    storage: t.deps.storage,
+    ocr: t.ocr,
+    log: { warn: (details, message) => warnings.push({ details, message }) },
+    ...deps,
+  })
   await runOneJob({ db: t.deps.db, name: 'limites', only: job.id, handlers: { [LETTER_JOB]: handler } })
   return { job: (await findJob(t.deps.db, job.id))!, warnings }
 }
@@ -52,7 +64,9 @@ async function runJob(t: TestApp, documentId: number, deps: Partial<PipelineDeps
 async function apiMemoryDuring<T>(work: () => Promise<T>): Promise<T> {
   const before = process.memoryUsage.rss()
   let peak = before
-  const sampling = setInterval(() => { peak = Math.max(peak, process.memoryUsage.rss()) }, 10)
+  const sampling = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss())
+  }, 10)
   let result: T
   try {
     result = await work()
@@ -60,7 +74,10 @@ async function apiMemoryDuring<T>(work: () => Promise<T>): Promise<T> {
     clearInterval(sampling)
   }
   peak = Math.max(peak, process.memoryUsage.rss())
-  assert.ok(peak - before < 100 * MB, `the API's process grew by ${Math.round((peak - before) / MB)} MB (${Math.round(before / MB)} → ${Math.round(peak / MB)} MB)`)
+  assert.ok(
+    peak - before < 100 * MB,
+    `the API's process grew by ${Math.round((peak - before) / MB)} MB (${Math.round(before / MB)} → ${Math.round(peak / MB)} MB)`,
+  )
   if (process.env.DATABASE_URL) assert.ok(peak < MEMORY_LIMIT, `the API's process reached ${Math.round(peak / MB)} MB`)
   return result
 }
@@ -94,55 +111,87 @@ for (const [name, pdf, words] of [
   ['a 1.2 MB PDF of eight 7000 × 7000 pictures on one page (1.1 GB decoded)', manyBigImagesPdf(), 'huit images immenses'],
   ['a 1 KB JBIG2 picture declaring a 60000 × 60000 region (3.6 billion pixels)', jbig2RegionPdf(), 'region JBIG2 immense'],
 ] as const) {
-  hostile(`${name}: passes the upload check; drawn without its large pictures, the letter published once, its text searchable and its PDF intact; the API's process not growing (under 600 MB on PostgreSQL), the render process under 600 MB`, async (ctx) => {
-    assert.ok(pdf.length < 1.3 * MB, `${pdf.length} bytes`)
-    const added = await addLetter(ctx.t, ctx.order, 'Expéditeur piégé', pdf)
-    const { job, warnings } = await apiMemoryDuring(() => runJob(ctx.t, added.id, generous))
-    const rendered = renderProcessPeakRss()
-    assert.ok(rendered > 0 && rendered < MEMORY_LIMIT, `the render process reached ${Math.round(rendered / MB)} MB`)
-    assert.equal([job.state, job.attempts, job.last_error], ['done', 1, null], 'published at the first attempt')
-    const letter = await letterOf(ctx.t, ctx.camille, ctx.order, added.id)
-    assert.equal([letter.pageImages, letter.searchable], [1, true])
-    const page = await call(ctx.t.app, ctx.camille, 'GET', `/api-protected/documents/${added.id}/pages/1`)
-    assert.is(page.statusCode, 200)
-    const [r, g, b] = await topBandColour(page.rawPayload)
-    assert.ok(r! > 240 && g! > 230 && b! < 220, `the page carries the notice band (${r}, ${g}, ${b})`)
-    const file = await call(ctx.t.app, ctx.camille, 'GET', `/api-protected/documents/${added.id}/file`)
-    assert.is(file.statusCode, 200)
-    assert.ok(Buffer.compare(file.rawPayload, pdf) === 0, 'the PDF as sent')
-    const found = (await call(ctx.t.app, ctx.camille, 'GET', `/api-protected/documents/search?q=${encodeURIComponent(words)}&orderId=${ctx.order}`)).json().results
-    assert.ok(found.some((hit: { document: { id: number } }) => hit.document.id === added.id), 'found by its text')
-    assert.equal(warnings.map((w) => w.message), ['aperçu du courrier allégé : pages dessinées sans leurs grandes images ou omises (le PDF reste entier)'])
-    const [lessened] = (warnings[0]!.details as { pages: { page: number; rendu: string; cause: string }[] }).pages
-    assert.equal([lessened!.page, lessened!.rendu], [1, 'sans ses grandes images'])
-    assert.match(lessened!.cause, `mémoire du processus de rendu dépassée`)
-    assert.match(lessened!.cause, `pour ${RENDER_MEMORY_CEILING_BYTES / MB} Mo`)
-  })
+  hostile(
+    `${name}: passes the upload check; drawn without its large pictures, the letter published once, its text searchable and its PDF intact; the API's process not growing (under 600 MB on PostgreSQL), the render process under 600 MB`,
+    async (ctx) => {
+      assert.ok(pdf.length < 1.3 * MB, `${pdf.length} bytes`)
+      const added = await addLetter(ctx.t, ctx.order, 'Expéditeur piégé', pdf)
+      const { job, warnings } = await apiMemoryDuring(() => runJob(ctx.t, added.id, generous))
+      const rendered = renderProcessPeakRss()
+      assert.ok(rendered > 0 && rendered < MEMORY_LIMIT, `the render process reached ${Math.round(rendered / MB)} MB`)
+      assert.equal([job.state, job.attempts, job.last_error], ['done', 1, null], 'published at the first attempt')
+      const letter = await letterOf(ctx.t, ctx.camille, ctx.order, added.id)
+      assert.equal([letter.pageImages, letter.searchable], [1, true])
+      const page = await call(ctx.t.app, ctx.camille, 'GET', `/api-protected/documents/${added.id}/pages/1`)
+      assert.is(page.statusCode, 200)
+      const [r, g, b] = await topBandColour(page.rawPayload)
+      assert.ok(r! > 240 && g! > 230 && b! < 220, `the page carries the notice band (${r}, ${g}, ${b})`)
+      const file = await call(ctx.t.app, ctx.camille, 'GET', `/api-protected/documents/${added.id}/file`)
+      assert.is(file.statusCode, 200)
+      assert.ok(Buffer.compare(file.rawPayload, pdf) === 0, 'the PDF as sent')
+      const found = (
+        await call(ctx.t.app, ctx.camille, 'GET', `/api-protected/documents/search?q=${encodeURIComponent(words)}&orderId=${ctx.order}`)
+      ).json().results
+      assert.ok(
+        found.some((hit: { document: { id: number } }) => hit.document.id === added.id),
+        'found by its text',
+      )
+      assert.equal(
+        warnings.map((w) => w.message),
+        ['aperçu du courrier allégé : pages dessinées sans leurs grandes images ou omises (le PDF reste entier)'],
+      )
+      const [lessened] = (warnings[0]!.details as { pages: { page: number; rendu: string; cause: string }[] }).pages
+      assert.equal([lessened!.page, lessened!.rendu], [1, 'sans ses grandes images'])
+      assert.match(lessened!.cause, `mémoire du processus de rendu dépassée`)
+      assert.match(lessened!.cause, `pour ${RENDER_MEMORY_CEILING_BYTES / MB} Mo`)
+    },
+  )
 }
 
-hostile('a page past the limits even without its large pictures is left out: a notice in its place, the other pages drawn, its text kept; the viewer’s page numbers hold', async (ctx) => {
-  // The JBIG2 picture's dictionary says a million pixels: drawn again without large pictures, it is decoded again.
-  const pdf = jbig2RegionPdf({ declared: [1000, 1000], between: true })
-  const added = await addLetter(ctx.t, ctx.order, 'Expéditeur en trois pages', pdf)
-  const { job, warnings } = await apiMemoryDuring(() => runJob(ctx.t, added.id, generous))
-  assert.ok(renderProcessPeakRss() < MEMORY_LIMIT, `the render process reached ${Math.round(renderProcessPeakRss() / MB)} MB`)
-  assert.equal([job.state, job.attempts], ['done', 1])
-  const letter = await letterOf(ctx.t, ctx.camille, ctx.order, added.id)
-  assert.equal([letter.pageImages, letter.searchable], [3, true])
-  const pages = await Promise.all([1, 2, 3].map((n) => call(ctx.t.app, ctx.camille, 'GET', `/api-protected/documents/${added.id}/pages/${n}`)))
-  assert.equal(pages.map((p) => [p.statusCode, p.headers['content-type']]), [[200, 'image/webp'], [200, 'image/webp'], [200, 'image/webp']])
-  assert.ok(Buffer.compare(pages[1]!.rawPayload, Buffer.from((await skippedPageImage(2)).bytes)) === 0, 'page 2 is the notice « Page 2 : trop lourde… »')
-  assert.ok(Buffer.compare(pages[0]!.rawPayload, pages[1]!.rawPayload) !== 0 && Buffer.compare(pages[2]!.rawPayload, pages[1]!.rawPayload) !== 0)
-  const [lessened] = (warnings[0]!.details as { pages: { page: number; rendu: string }[] }).pages
-  assert.equal([lessened!.page, lessened!.rendu], [2, 'omise (avis à sa place)'])
-  const text = (await ctx.t.deps.db.selectFrom('documents').select('text').where('id', '=', added.id).executeTakeFirstOrThrow()).text!
-  assert.equal(text.split('\n'), ['Premiere page ordinaire', 'Une region JBIG2 immense', 'Derniere page ordinaire'])
-})
+hostile(
+  'a page past the limits even without its large pictures is left out: a notice in its place, the other pages drawn, its text kept; the viewer’s page numbers hold',
+  async (ctx) => {
+    // The JBIG2 picture's dictionary says a million pixels: drawn again without large pictures, it is decoded again.
+    const pdf = jbig2RegionPdf({ declared: [1000, 1000], between: true })
+    const added = await addLetter(ctx.t, ctx.order, 'Expéditeur en trois pages', pdf)
+    const { job, warnings } = await apiMemoryDuring(() => runJob(ctx.t, added.id, generous))
+    assert.ok(renderProcessPeakRss() < MEMORY_LIMIT, `the render process reached ${Math.round(renderProcessPeakRss() / MB)} MB`)
+    assert.equal([job.state, job.attempts], ['done', 1])
+    const letter = await letterOf(ctx.t, ctx.camille, ctx.order, added.id)
+    assert.equal([letter.pageImages, letter.searchable], [3, true])
+    const pages = await Promise.all(
+      [1, 2, 3].map((n) => call(ctx.t.app, ctx.camille, 'GET', `/api-protected/documents/${added.id}/pages/${n}`)),
+    )
+    assert.equal(
+      pages.map((p) => [p.statusCode, p.headers['content-type']]),
+      [
+        [200, 'image/webp'],
+        [200, 'image/webp'],
+        [200, 'image/webp'],
+      ],
+    )
+    assert.ok(
+      Buffer.compare(pages[1]!.rawPayload, Buffer.from((await skippedPageImage(2)).bytes)) === 0,
+      'page 2 is the notice « Page 2 : trop lourde… »',
+    )
+    assert.ok(
+      Buffer.compare(pages[0]!.rawPayload, pages[1]!.rawPayload) !== 0 && Buffer.compare(pages[2]!.rawPayload, pages[1]!.rawPayload) !== 0,
+    )
+    const [lessened] = (warnings[0]!.details as { pages: { page: number; rendu: string }[] }).pages
+    assert.equal([lessened!.page, lessened!.rendu], [2, 'omise (avis à sa place)'])
+    const text = (await ctx.t.deps.db.selectFrom('documents').select('text').where('id', '=', added.id).executeTakeFirstOrThrow()).text!
+    assert.equal(text.split('\n'), ['Premiere page ordinaire', 'Une region JBIG2 immense', 'Derniere page ordinaire'])
+  },
+)
 
 hostile('a letter pdf.js cannot open fails once, for good: no retry would open it', async (ctx) => {
   const added = await addLetter(ctx.t, ctx.order, 'Fichier abîmé', await textLayerPdf([['Une lettre dont le fichier sera abime.']]))
   // Its stored file damaged afterwards (a disk fault): what the job reads is no PDF.
-  const { file_key: key } = await ctx.t.deps.db.selectFrom('documents').select('file_key').where('id', '=', added.id).executeTakeFirstOrThrow()
+  const { file_key: key } = await ctx.t.deps.db
+    .selectFrom('documents')
+    .select('file_key')
+    .where('id', '=', added.id)
+    .executeTakeFirstOrThrow()
   await ctx.t.deps.storage.put(key, Buffer.from('%PDF-1.7\nceci n’est plus un PDF\n'))
   const { job } = await runJob(ctx.t, added.id)
   assert.equal([job.state, job.attempts, job.max_attempts], ['failed', 1, 5], 'failed at its first attempt of five')
@@ -168,30 +217,37 @@ async function twoPageScan(): Promise<Buffer> {
   return Buffer.from(await doc.save())
 }
 
-ocr('an OCR slower than its limit on every page: each page’s reading given up at its limit, the letter published with its images, the operators told', async (ctx) => {
-  const added = await addLetter(ctx.t, ctx.order, 'Scanner lent', await twoPageScan())
-  const reads: { aborted: boolean }[] = []
-  // Answers after 4 s, unless its signal stops it first.
-  const slow: Ocr = {
-    read: (_image, signal) => new Promise((resolve, reject) => {
-      const read = { aborted: false }
-      reads.push(read)
-      const timer = setTimeout(() => resolve('texte lu bien trop tard'), 4_000)
-      signal?.addEventListener('abort', () => {
-        read.aborted = true
-        clearTimeout(timer)
-        reject(signal.reason)
-      })
-    }),
-    close: async () => {},
-  }
-  const { job, warnings } = await runJob(ctx.t, added.id, { ocr: slow, ocrPageTimeoutMs: 200 })
-  assert.equal([job.state, job.attempts], ['done', 1])
-  assert.equal(reads, [{ aborted: true }, { aborted: true }], 'each page read, each reading stopped at its limit')
-  const letter = await letterOf(ctx.t, ctx.camille, ctx.order, added.id)
-  assert.equal([letter.pageImages, letter.searchable], [2, false])
-  assert.equal(warnings.map((w) => [w.message, (w.details as { pages: number[] }).pages]), [['OCR abandonné sur des pages trop longues à lire : leur texte manque à la recherche', [1, 2]]])
-})
+ocr(
+  'an OCR slower than its limit on every page: each page’s reading given up at its limit, the letter published with its images, the operators told',
+  async (ctx) => {
+    const added = await addLetter(ctx.t, ctx.order, 'Scanner lent', await twoPageScan())
+    const reads: { aborted: boolean }[] = []
+    // Answers after 4 s, unless its signal stops it first.
+    const slow: Ocr = {
+      read: (_image, signal) =>
+        new Promise((resolve, reject) => {
+          const read = { aborted: false }
+          reads.push(read)
+          const timer = setTimeout(() => resolve('texte lu bien trop tard'), 4_000)
+          signal?.addEventListener('abort', () => {
+            read.aborted = true
+            clearTimeout(timer)
+            reject(signal.reason)
+          })
+        }),
+      close: async () => {},
+    }
+    const { job, warnings } = await runJob(ctx.t, added.id, { ocr: slow, ocrPageTimeoutMs: 200 })
+    assert.equal([job.state, job.attempts], ['done', 1])
+    assert.equal(reads, [{ aborted: true }, { aborted: true }], 'each page read, each reading stopped at its limit')
+    const letter = await letterOf(ctx.t, ctx.camille, ctx.order, added.id)
+    assert.equal([letter.pageImages, letter.searchable], [2, false])
+    assert.equal(
+      warnings.map((w) => [w.message, (w.details as { pages: number[] }).pages]),
+      [['OCR abandonné sur des pages trop longues à lire : leur texte manque à la recherche', [1, 2]]],
+    )
+  },
+)
 
 ocr('tesseract stopped by its signal ends its recognition at once; the next page is read by a new worker', async () => {
   const reader = tesseractOcr()
@@ -209,7 +265,13 @@ ocr('tesseract stopped by its signal ends its recognition at once; the next page
     const stop = new AbortController()
     const reading = reader.read(await scan('Une page que personne ne lira'), stop.signal)
     setTimeout(() => stop.abort(new Error('limite de la page')), 50)
-    assert.is(await reading.then(() => 'lu', (error: Error) => error.message), 'limite de la page')
+    assert.is(
+      await reading.then(
+        () => 'lu',
+        (error: Error) => error.message,
+      ),
+      'limite de la page',
+    )
     assert.match((await reader.read(await scan('Attestation de domiciliation'))) ?? '', 'domiciliation')
   } finally {
     await reader.close()

@@ -21,23 +21,40 @@ import { multipart, tinyPng } from '../util/server-samples.ts'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 
-interface Dirs { root: string; data: string; storage: string }
+interface Dirs {
+  root: string
+  data: string
+  storage: string
+}
 
 /** The environment of a child server: PGlite in its own directories (never DATABASE_URL: the lock is the point). */
 const serverEnv = (dirs: Dirs, extra: Record<string, string> = {}) => ({
-  ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', DATA_DIR: dirs.data, STORAGE_DIR: dirs.storage,
-  DIST_DIR: join(dirs.root, 'no-dist'), LOG_LEVEL: 'error', OPERATOR_TOKEN: '', SMTP_URL: '', STRIPE_SECRET_KEY: '', ...extra,
+  ...process.env,
+  PORT: '0',
+  HOST: '127.0.0.1',
+  DATABASE_URL: '',
+  DATA_DIR: dirs.data,
+  STORAGE_DIR: dirs.storage,
+  DIST_DIR: join(dirs.root, 'no-dist'),
+  LOG_LEVEL: 'error',
+  OPERATOR_TOKEN: '',
+  SMTP_URL: '',
+  STRIPE_SECRET_KEY: '',
+  ...extra,
 })
 
-const exited = (child: ChildProcess) => new Promise<void>((resolve) => {
-  if (child.exitCode !== null || child.signalCode !== null) resolve()
-  else child.once('exit', () => resolve())
-})
+const exited = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve()
+    else child.once('exit', () => resolve())
+  })
 
 /** `node server/server.ts`, resolved once it listens (it tells its port over IPC). */
 function startServer(dirs: Dirs): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server', 'server.ts')], {
-    cwd: ROOT, env: serverEnv(dirs), stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    cwd: ROOT,
+    env: serverEnv(dirs),
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   })
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('le serveur n’a pas démarré en 60 s')), 60_000)
@@ -46,13 +63,19 @@ function startServer(dirs: Dirs): Promise<{ child: ChildProcess; url: string }> 
       clearTimeout(timer)
       resolve({ child, url: `http://127.0.0.1:${message.port}` })
     })
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`le serveur s’est arrêté (${code})`)) })
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`le serveur s’est arrêté (${code})`))
+    })
   })
 }
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => [])
-  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1)).sort()
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
+    .sort()
 }
 
 /** A valid PNG of about `size` bytes: tinyPng with a large private ancillary chunk. */
@@ -82,11 +105,20 @@ crash.after(async (ctx) => {
 
 crash('SIGKILL while 9 MB identity documents are written, restart: no temp file, no file without its row', async (ctx) => {
   const form = async (url: string) => {
-    const login = await fetch(`${url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'demo@example.com', password: DEMO_PASSWORD }) })
+    const login = await fetch(`${url}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'demo@example.com', password: DEMO_PASSWORD }),
+    })
     const { apiToken } = (await login.json()) as { apiToken: string }
-    const orders = (await (await fetch(`${url}/api-protected/my-domiciliation-orders`, { headers: { apiToken } })).json()) as { id: number; raisonSociale: string }[]
+    const orders = (await (await fetch(`${url}/api-protected/my-domiciliation-orders`, { headers: { apiToken } })).json()) as {
+      id: number
+      raisonSociale: string
+    }[]
     const orderId = orders.find((o) => o.raisonSociale === 'Conseil Horizon EURL')!.id
-    const parts = multipart({ orderId: String(orderId) }, [{ field: 'identity_manager', filename: 'cni.png', contentType: 'image/png', bytes: await bigPng(9 * 1024 * 1024) }])
+    const parts = multipart({ orderId: String(orderId) }, [
+      { field: 'identity_manager', filename: 'cni.png', contentType: 'image/png', bytes: await bigPng(9 * 1024 * 1024) },
+    ])
     return { apiToken, headers: parts.headers, body: Uint8Array.from(parts.payload) }
   }
   const tmp = join(ctx.dirs.storage, '.tmp')
@@ -101,7 +133,11 @@ crash('SIGKILL while 9 MB identity documents are written, restart: no temp file,
     let killed = false
     const uploads = (async () => {
       while (!killed) {
-        await fetch(`${first.url}/step-upload-identity`, { method: 'POST', headers: { ...upload.headers, apiToken: upload.apiToken }, body: upload.body }).catch(() => undefined)
+        await fetch(`${first.url}/step-upload-identity`, {
+          method: 'POST',
+          headers: { ...upload.headers, apiToken: upload.apiToken },
+          body: upload.body,
+        }).catch(() => undefined)
       }
     })()
     const deadline = Date.now() + 60_000
@@ -140,8 +176,16 @@ crash('SIGKILL while 9 MB identity documents are written, restart: no temp file,
       for (const row of rows) if (row.key) keys.add(row.key)
     }
     const files = (await filesUnder(ctx.dirs.storage)).filter((f) => !f.startsWith('.tmp/'))
-    assert.equal(files.filter((f) => !keys.has(f)), [], 'no file without its row')
-    assert.equal([...keys].filter((k) => !files.includes(k)), [], 'no row without its file')
+    assert.equal(
+      files.filter((f) => !keys.has(f)),
+      [],
+      'no file without its row',
+    )
+    assert.equal(
+      [...keys].filter((k) => !files.includes(k)),
+      [],
+      'no row without its file',
+    )
   } finally {
     await handle.close()
   }
@@ -158,11 +202,15 @@ const alive = (pid: number) => {
   }
 }
 
-const refused = (port: number) => new Promise<boolean>((resolve) => {
-  const socket = connectSocket(port, '127.0.0.1')
-  socket.once('connect', () => { socket.destroy(); resolve(false) })
-  socket.once('error', () => resolve(true))
-})
+const refused = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connectSocket(port, '127.0.0.1')
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve(false)
+    })
+    socket.once('error', () => resolve(true))
+  })
 
 const shutdown = suite<{ dirs: Dirs; npm?: ChildProcess; serverPid?: number }>('SIGTERM to npm start')
 shutdown.before(async (ctx) => {
@@ -180,15 +228,26 @@ shutdown('stops the server: the request in flight is answered, the port and the 
   // npm itself, as a container would start it (npm_execpath: the npm running these tests, if any).
   const npm = process.env.npm_execpath
   ctx.npm = npm
-    ? spawn(process.execPath, [npm, 'start', '--silent'], { cwd: ROOT, env: serverEnv(ctx.dirs, { SEED_DEMO: 'false' }), stdio: ['ignore', 'pipe', 'inherit'] })
-    : spawn('npm', ['start', '--silent'], { cwd: ROOT, env: serverEnv(ctx.dirs, { SEED_DEMO: 'false' }), stdio: ['ignore', 'pipe', 'inherit'] })
+    ? spawn(process.execPath, [npm, 'start', '--silent'], {
+        cwd: ROOT,
+        env: serverEnv(ctx.dirs, { SEED_DEMO: 'false' }),
+        stdio: ['ignore', 'pipe', 'inherit'],
+      })
+    : spawn('npm', ['start', '--silent'], {
+        cwd: ROOT,
+        env: serverEnv(ctx.dirs, { SEED_DEMO: 'false' }),
+        stdio: ['ignore', 'pipe', 'inherit'],
+      })
   const port = await new Promise<number>((resolve, reject) => {
     let out = ''
     const timer = setTimeout(() => reject(new Error(`npm start n’a pas démarré en 90 s : ${out}`)), 90_000)
     ctx.npm!.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString()
       const match = /prêt : http:\/\/localhost:(\d+)/.exec(out)
-      if (match) { clearTimeout(timer); resolve(Number(match[1])) }
+      if (match) {
+        clearTimeout(timer)
+        resolve(Number(match[1]))
+      }
     })
   })
   const lock = join(ctx.dirs.data, 'pglite.lock')
@@ -198,11 +257,22 @@ shutdown('stops the server: the request in flight is answered, the port and the 
   // A login whose body is still on its way when SIGTERM arrives.
   const body = JSON.stringify({ username: 'personne@example.com', password: 'MotDePasse1!' })
   const answer = new Promise<{ status: number; message: string }>((resolve, reject) => {
-    const req = request({ port, host: '127.0.0.1', method: 'POST', path: '/api/login', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      let text = ''
-      res.on('data', (chunk: Buffer) => { text += chunk.toString() })
-      res.on('end', () => resolve({ status: res.statusCode!, message: JSON.parse(text).message }))
-    })
+    const req = request(
+      {
+        port,
+        host: '127.0.0.1',
+        method: 'POST',
+        path: '/api/login',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        let text = ''
+        res.on('data', (chunk: Buffer) => {
+          text += chunk.toString()
+        })
+        res.on('end', () => resolve({ status: res.statusCode!, message: JSON.parse(text).message }))
+      },
+    )
     req.on('error', reject)
     req.write(body.slice(0, 10))
     setTimeout(() => {
@@ -222,11 +292,14 @@ shutdown('stops the server: the request in flight is answered, the port and the 
   assert.ok(await refused(port), 'nothing listens any more')
 })
 
-shutdown('npm start and npm run dev run node in the place of npm’s shell, so npm’s SIGTERM reaches it (a shell stops and leaves its child running)', async () => {
-  const { scripts } = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
-  assert.match(scripts.start!, /^exec node /)
-  assert.match(scripts.dev!, /^exec node /)
-})
+shutdown(
+  'npm start and npm run dev run node in the place of npm’s shell, so npm’s SIGTERM reaches it (a shell stops and leaves its child running)',
+  async () => {
+    const { scripts } = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    assert.match(scripts.start!, /^exec node /)
+    assert.match(scripts.dev!, /^exec node /)
+  },
+)
 
 shutdown.run()
 
@@ -237,9 +310,13 @@ async function appWithHeldRequest() {
   const t = await buildTestApp({ seed: false })
   const app = await buildApp(t.deps, { databaseKind: process.env.DATABASE_URL ? 'postgres' : 'pglite' })
   let entered!: () => void
-  const inFlight = new Promise<void>((resolve) => { entered = resolve })
+  const inFlight = new Promise<void>((resolve) => {
+    entered = resolve
+  })
   let release!: () => void
-  const released = new Promise<void>((resolve) => { release = resolve })
+  const released = new Promise<void>((resolve) => {
+    release = resolve
+  })
   app.get('/__held', async () => {
     entered()
     await released
@@ -264,7 +341,9 @@ closing('gets a French 503 with Connection: close (the balancer retries it elsew
   try {
     const socket = connectSocket(port, '127.0.0.1')
     let received = ''
-    socket.setEncoding('utf8').on('data', (chunk: string) => { received += chunk })
+    socket.setEncoding('utf8').on('data', (chunk: string) => {
+      received += chunk
+    })
     const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()))
     const get = (path: string) => socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n`)
     // A request held in flight: its connection is busy when the close starts, so it stays open.
@@ -298,7 +377,9 @@ closing('a connection that has sent nothing, or half its headers, does not hold 
       const socket = connectSocket(port, '127.0.0.1')
       sockets.push(socket)
       let received = ''
-      socket.setEncoding('utf8').on('data', (chunk: string) => { received += chunk })
+      socket.setEncoding('utf8').on('data', (chunk: string) => {
+        received += chunk
+      })
       const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()))
       await new Promise((resolve) => socket.once('connect', resolve))
       if (first) socket.write(first)
@@ -313,7 +394,11 @@ closing('a connection that has sent nothing, or half its headers, does not hold 
     const started = Date.now()
     const closed = app.close()
     // Bounded: without the fix, these would wait for the client forever.
-    const within = (what: string, promise: Promise<unknown>) => Promise.race([promise, new Promise((_, reject) => setTimeout(() => reject(new Error(`${what} : toujours ouvert après 3 s`)), 3000).unref())])
+    const within = (what: string, promise: Promise<unknown>) =>
+      Promise.race([
+        promise,
+        new Promise((_, reject) => setTimeout(() => reject(new Error(`${what} : toujours ouvert après 3 s`)), 3000).unref()),
+      ])
     await within('les connexions sans requête', Promise.all([silent.ended, halfway.ended]))
     assert.is(halfway.received(), '', 'nothing was answered on it')
     release()

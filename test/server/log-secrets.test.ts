@@ -20,19 +20,38 @@ test('the invitation and password links’ tokens are masked, the rest of the UR
 
 test('an invitation opened, used and its page loaded: the token is in no log line', async () => {
   const lines: string[] = []
-  const stream = new Writable({ write(chunk, _, done) { lines.push(String(chunk)); done() } })
+  const stream = new Writable({
+    write(chunk, _, done) {
+      lines.push(String(chunk))
+      done()
+    },
+  })
   const t = await buildTestApp({ logger: pino({ level: 'info' }, stream) })
   try {
     const camille = await login(t.app)
-    const orders = (await call(t.app, camille, 'GET', '/api-protected/my-domiciliation-orders')).json() as { id: number; isShareOrder: boolean }[]
+    const orders = (await call(t.app, camille, 'GET', '/api-protected/my-domiciliation-orders')).json() as {
+      id: number
+      isShareOrder: boolean
+    }[]
     const own = orders.find((o) => !o.isShareOrder)!
-    assert.is((await call(t.app, camille, 'POST', `/api-protected/domiciliation-orders/${own.id}/invite`, { emails: ['nouvelle.personne@example.com'] })).statusCode, 200)
+    assert.is(
+      (
+        await call(t.app, camille, 'POST', `/api-protected/domiciliation-orders/${own.id}/invite`, {
+          emails: ['nouvelle.personne@example.com'],
+        })
+      ).statusCode,
+      200,
+    )
     const token = t.mails.at(-1)!.link!.split('/invitation/')[1]!
     assert.ok(token.length > 10)
     assert.is((await t.app.inject({ method: 'GET', url: `/api/invitations/${token}` })).statusCode, 200)
     await t.app.inject({ method: 'GET', url: `/invitation/${token}` })
     await t.app.inject({ method: 'GET', url: `/set-password/${token}` })
-    const account = await t.app.inject({ method: 'POST', url: `/api/invitations/${token}/account`, payload: { firstname: 'Nouvelle', lastname: 'Personne', password: 'trois mots au hasard' } })
+    const account = await t.app.inject({
+      method: 'POST',
+      url: `/api/invitations/${token}/account`,
+      payload: { firstname: 'Nouvelle', lastname: 'Personne', password: 'trois mots au hasard' },
+    })
     assert.is(account.statusCode, 200, account.body)
     const log = lines.join('')
     assert.match(log, '/api/invitations/[masqué]/account', 'the requests are logged')
@@ -44,7 +63,12 @@ test('an invitation opened, used and its page loaded: the token is in no log lin
 
 test('an address change undone with its link, its page loaded: the token is in no log line', async () => {
   const lines: string[] = []
-  const stream = new Writable({ write(chunk, _, done) { lines.push(String(chunk)); done() } })
+  const stream = new Writable({
+    write(chunk, _, done) {
+      lines.push(String(chunk))
+      done()
+    },
+  })
   const t = await buildTestApp({ logger: pino({ level: 'info' }, stream) })
   try {
     const camille = await login(t.app)

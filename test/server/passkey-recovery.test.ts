@@ -14,7 +14,9 @@ import { holdLocks, untilLockWaiters } from '../util/postgres.ts'
 import { buildTestApp, call, DEMO_PASSWORD, eventually, login, secondApp, type TestApp } from '../util/server.ts'
 import { SoftPasskey } from '../util/webauthn.ts'
 
-interface Ctx { t: TestApp }
+interface Ctx {
+  t: TestApp
+}
 
 const soft = () => new SoftPasskey({ origin: 'http://localhost:8080', rpId: 'localhost' })
 
@@ -38,10 +40,13 @@ async function resetByLink(t: TestApp, email: string, password: string) {
   return t.app.inject({ method: 'POST', url: '/reset-password', payload: { token: mail.link!.split('/set-password/')[1], password } })
 }
 
-const passkeysList = async (t: TestApp, token: string) => (await call(t.app, token, 'GET', '/api-protected/users/me/passkeys')).json() as { name: string }[]
+const passkeysList = async (t: TestApp, token: string) =>
+  (await call(t.app, token, 'GET', '/api-protected/users/me/passkeys')).json() as { name: string }[]
 
 const recovery = suite<Ctx>('passkeys and the recovery of an account')
-recovery.before(async (ctx) => { ctx.t = await buildTestApp() })
+recovery.before(async (ctx) => {
+  ctx.t = await buildTestApp()
+})
 recovery.after((ctx) => ctx.t.close())
 
 recovery('a passkey added with a stolen session does not survive the owner’s reset through the e-mailed link', async ({ t }) => {
@@ -60,9 +65,17 @@ recovery('a passkey added with a stolen session does not survive the owner’s r
     assert.is(again.statusCode, 401, again.body)
     assert.is(again.json().code, 'UNKNOWN_PASSKEY')
   }
-  const rows = await t.deps.db.selectFrom('passkeys').innerJoin('users', 'users.id', 'passkeys.user_id').select('passkeys.id').where('users.email', '=', 'associe@example.com').execute()
+  const rows = await t.deps.db
+    .selectFrom('passkeys')
+    .innerJoin('users', 'users.id', 'passkeys.user_id')
+    .select('passkeys.id')
+    .where('users.email', '=', 'associe@example.com')
+    .execute()
   assert.is(rows.length, 0)
-  assert.is(reset.json().message, 'Votre mot de passe a été modifié, vous pouvez vous connecter. Vos clés d’accès ont été supprimées : vous pourrez en ajouter une depuis « Informations personnelles ».')
+  assert.is(
+    reset.json().message,
+    'Votre mot de passe a été modifié, vous pouvez vous connecter. Vos clés d’accès ont été supprimées : vous pourrez en ajouter une depuis « Informations personnelles ».',
+  )
   // A new key can be added afterwards, and signs in.
   const fresh = await addPasskey(t, back, 'Nouvelle clé')
   assert.is((await passkeyLogin(t, fresh)).statusCode, 200)
@@ -74,7 +87,10 @@ recovery('one key removed is said in the singular; none, nothing is said of keys
   const sophie = await login(t.app, 'solo@example.com')
   await addPasskey(t, sophie, 'Téléphone de Sophie')
   const one = await resetByLink(t, 'solo@example.com', 'Un-autre-secret-2024')
-  assert.is(one.json().message, 'Votre mot de passe a été modifié, vous pouvez vous connecter. Votre clé d’accès a été supprimée : vous pourrez en ajouter une depuis « Informations personnelles ».')
+  assert.is(
+    one.json().message,
+    'Votre mot de passe a été modifié, vous pouvez vous connecter. Votre clé d’accès a été supprimée : vous pourrez en ajouter une depuis « Informations personnelles ».',
+  )
   const none = await resetByLink(t, 'solo@example.com', 'Encore-un-secret-2024')
   assert.is(none.json().message, 'Votre mot de passe a été modifié, vous pouvez vous connecter.')
   assert.is((await passkeysList(t, camille)).length, 1, 'Camille’s key stays')
@@ -86,7 +102,10 @@ recovery('an ordinary password change (the current password given) keeps the key
   const before = await passkeysList(t, camille)
   assert.ok(before.length > 0)
   const key = await addPasskey(t, camille, 'Tablette')
-  const changed = await call(t.app, camille, 'PUT', '/api-protected/users/me/password', { currentPassword: DEMO_PASSWORD, newPassword: 'Change-sans-perte-2024' })
+  const changed = await call(t.app, camille, 'PUT', '/api-protected/users/me/password', {
+    currentPassword: DEMO_PASSWORD,
+    newPassword: 'Change-sans-perte-2024',
+  })
   assert.is(changed.statusCode, 200, changed.body)
   assert.is((await passkeysList(t, camille)).length, before.length + 1)
   assert.is((await passkeyLogin(t, key)).statusCode, 200)
@@ -105,31 +124,47 @@ let accounts = 0
 /** An account of the test's own (a reset or a revert changes the password: the demo accounts are left alone). */
 async function account(t: TestApp) {
   const email = `course.${++accounts}@example.com`
-  const { id } = await t.deps.db.insertInto('users').values({ email, password_hash: await passwordHash, firstname: 'Titulaire', lastname: 'Test' }).returning('id').executeTakeFirstOrThrow()
+  const { id } = await t.deps.db
+    .insertInto('users')
+    .values({ email, password_hash: await passwordHash, firstname: 'Titulaire', lastname: 'Test' })
+    .returning('id')
+    .executeTakeFirstOrThrow()
   return { id, email, session: await login(t.app, email, PASSWORD) }
 }
-const keysOf = async (t: TestApp, userId: number) => (await t.deps.db.selectFrom('passkeys').select('id').where('user_id', '=', userId).execute()).length
-const sessionsOf = async (t: TestApp, userId: number) => (await t.deps.db.selectFrom('api_tokens').select('id').where('user_id', '=', userId).execute()).length
+const keysOf = async (t: TestApp, userId: number) =>
+  (await t.deps.db.selectFrom('passkeys').select('id').where('user_id', '=', userId).execute()).length
+const sessionsOf = async (t: TestApp, userId: number) =>
+  (await t.deps.db.selectFrom('api_tokens').select('id').where('user_id', '=', userId).execute()).length
 const registrationOptions = async (app: FastifyInstance, session: string) =>
   (await call(app, session, 'POST', '/api-protected/users/me/passkeys/registration-options')).json()
-const register = (app: FastifyInstance, session: string, credential: unknown) => call(app, session, 'POST', '/api-protected/users/me/passkeys', { credential })
-const signInWith = (app: FastifyInstance, credential: unknown) => app.inject({ method: 'POST', url: '/api/passkeys/login', payload: { credential } })
+const register = (app: FastifyInstance, session: string, credential: unknown) =>
+  call(app, session, 'POST', '/api-protected/users/me/passkeys', { credential })
+const signInWith = (app: FastifyInstance, credential: unknown) =>
+  app.inject({ method: 'POST', url: '/api/passkeys/login', payload: { credential } })
 const loginOptions = async (app: FastifyInstance) => (await app.inject({ method: 'POST', url: '/api/passkeys/login-options' })).json()
 
 /** The two recoveries: a link made for the account, the row of that link (its lock stops the recovery just after it holds the user's row), and the call. */
 const recoveries = {
   reset: {
     link: async (t: TestApp, user: { id: number }) => createPasswordResetToken(t.deps.db, user.id, new Date(Date.now() + 3_600_000)),
-    lockLink: (tx: Transaction<Database>, token: string) => tx.selectFrom('password_resets').select('id').where('token_hash', '=', sha256(token)).forUpdate().execute(),
-    run: (app: FastifyInstance, token: string) => app.inject({ method: 'POST', url: '/reset-password', payload: { token, password: 'Repris-en-main-apres-vol' } }),
+    lockLink: (tx: Transaction<Database>, token: string) =>
+      tx.selectFrom('password_resets').select('id').where('token_hash', '=', sha256(token)).forUpdate().execute(),
+    run: (app: FastifyInstance, token: string) =>
+      app.inject({ method: 'POST', url: '/reset-password', payload: { token, password: 'Repris-en-main-apres-vol' } }),
   },
   revert: {
     link: async (t: TestApp, user: { id: number; email: string }) => {
-      const changed = await changeEmailWithRevertLink(t.deps.db, { userId: user.id, newEmail: `pirate.${user.id}@example.com`, now: new Date(), expiresAt: new Date(Date.now() + 86_400_000) })
+      const changed = await changeEmailWithRevertLink(t.deps.db, {
+        userId: user.id,
+        newEmail: `pirate.${user.id}@example.com`,
+        now: new Date(),
+        expiresAt: new Date(Date.now() + 86_400_000),
+      })
       if (changed === 'reserved' || changed === 'ended' || changed.token === null) throw new Error('pas de lien de rétablissement')
       return changed.token
     },
-    lockLink: (tx: Transaction<Database>, token: string) => tx.selectFrom('email_change_reverts').select('id').where('token_hash', '=', sha256(token)).forUpdate().execute(),
+    lockLink: (tx: Transaction<Database>, token: string) =>
+      tx.selectFrom('email_change_reverts').select('id').where('token_hash', '=', sha256(token)).forUpdate().execute(),
     run: (app: FastifyInstance, token: string) => app.inject({ method: 'POST', url: `/api/email-change-reverts/${token}` }),
   },
 } as const
@@ -137,47 +172,73 @@ const recoveries = {
 // One after the other (PGlite runs one transaction at a time; PostgreSQL too): what a registration or a sign-in whose
 // checks passed before the recovery writes after it.
 const inTurn = suite<Ctx>('passkeys and a reset or a revert link, one after the other')
-inTurn.before(async (ctx) => { ctx.t = await buildTestApp({ seed: false }) })
+inTurn.before(async (ctx) => {
+  ctx.t = await buildTestApp({ seed: false })
+})
 inTurn.after((ctx) => ctx.t.close())
 
 for (const [name, recovery] of Object.entries(recoveries)) {
-  inTurn(`${name}: a key whose session it ended is not stored (the registration’s checks passed before it); one stored before goes`, async ({ t }) => {
-    const user = await account(t)
-    const before = soft()
-    assert.is((await register(t.app, user.session, before.register(await registrationOptions(t.app, user.session)))).statusCode, 200)
-    const credential = soft().register(await registrationOptions(t.app, user.session))
-    assert.is((await recovery.run(t.app, await recovery.link(t, user))).statusCode, 200)
-    assert.is(await keysOf(t, user.id), 0, 'the key stored before went')
-    // The store of a registration checked before the recovery: refused, nothing written.
-    const stored = await addPasskeyForSession(t.deps.db, {
-      userId: user.id, credentialId: `cle-verifiee-avant-${user.id}`, publicKey: 'cle', counter: 0, transports: [], name: 'Téléphone du voleur', tokenHash: sha256(user.session), now: new Date(),
-    })
-    assert.is(stored, 'ended')
-    assert.is(await keysOf(t, user.id), 0)
-    const registered = await register(t.app, user.session, credential)
-    assert.equal(registered.json(), { message: messages.badToken, statusCode: 401, code: 'INVALID_TOKEN' })
-    if (name === 'reset') {
-      // A session opened after the reset stores its key: the session is what is refused, not the account.
-      const owner = await login(t.app, user.email, 'Repris-en-main-apres-vol')
-      assert.is((await register(t.app, owner, soft().register(await registrationOptions(t.app, owner)))).statusCode, 200)
-    }
-  })
+  inTurn(
+    `${name}: a key whose session it ended is not stored (the registration’s checks passed before it); one stored before goes`,
+    async ({ t }) => {
+      const user = await account(t)
+      const before = soft()
+      assert.is((await register(t.app, user.session, before.register(await registrationOptions(t.app, user.session)))).statusCode, 200)
+      const credential = soft().register(await registrationOptions(t.app, user.session))
+      assert.is((await recovery.run(t.app, await recovery.link(t, user))).statusCode, 200)
+      assert.is(await keysOf(t, user.id), 0, 'the key stored before went')
+      // The store of a registration checked before the recovery: refused, nothing written.
+      const stored = await addPasskeyForSession(t.deps.db, {
+        userId: user.id,
+        credentialId: `cle-verifiee-avant-${user.id}`,
+        publicKey: 'cle',
+        counter: 0,
+        transports: [],
+        name: 'Téléphone du voleur',
+        tokenHash: sha256(user.session),
+        now: new Date(),
+      })
+      assert.is(stored, 'ended')
+      assert.is(await keysOf(t, user.id), 0)
+      const registered = await register(t.app, user.session, credential)
+      assert.equal(registered.json(), { message: messages.badToken, statusCode: 401, code: 'INVALID_TOKEN' })
+      if (name === 'reset') {
+        // A session opened after the reset stores its key: the session is what is refused, not the account.
+        const owner = await login(t.app, user.email, 'Repris-en-main-apres-vol')
+        assert.is((await register(t.app, owner, soft().register(await registrationOptions(t.app, owner)))).statusCode, 200)
+      }
+    },
+  )
 
-  inTurn(`${name}: a sign-in whose key it removed opens no session (its signature checked before it); one opened before ends`, async ({ t }) => {
-    const user = await account(t)
-    const key = soft()
-    const added = await register(t.app, user.session, key.register(await registrationOptions(t.app, user.session)))
-    const before = await signInWith(t.app, key.authenticate(await loginOptions(t.app)))
-    assert.is(before.statusCode, 200, before.body)
-    const late = key.authenticate(await loginOptions(t.app))
-    assert.is((await recovery.run(t.app, await recovery.link(t, user))).statusCode, 200)
-    assert.is((await call(t.app, before.json().apiToken, 'GET', '/api-protected/user/me')).statusCode, 401, 'the session opened before ended')
-    // The session of a sign-in checked before the recovery: refused, nothing written.
-    const opened = await openPasskeySession(t.deps.db, { passkeyId: added.json().id, userId: user.id, counter: 10, expiresAt: new Date(Date.now() + 86_400_000), userAgent: null, now: new Date() })
-    assert.is(opened, 'unknown')
-    assert.is(await sessionsOf(t, user.id), 0, 'no session outlives the recovery')
-    assert.equal((await signInWith(t.app, late)).json(), { message: passkeyMessages.unknown, statusCode: 401, code: 'UNKNOWN_PASSKEY' })
-  })
+  inTurn(
+    `${name}: a sign-in whose key it removed opens no session (its signature checked before it); one opened before ends`,
+    async ({ t }) => {
+      const user = await account(t)
+      const key = soft()
+      const added = await register(t.app, user.session, key.register(await registrationOptions(t.app, user.session)))
+      const before = await signInWith(t.app, key.authenticate(await loginOptions(t.app)))
+      assert.is(before.statusCode, 200, before.body)
+      const late = key.authenticate(await loginOptions(t.app))
+      assert.is((await recovery.run(t.app, await recovery.link(t, user))).statusCode, 200)
+      assert.is(
+        (await call(t.app, before.json().apiToken, 'GET', '/api-protected/user/me')).statusCode,
+        401,
+        'the session opened before ended',
+      )
+      // The session of a sign-in checked before the recovery: refused, nothing written.
+      const opened = await openPasskeySession(t.deps.db, {
+        passkeyId: added.json().id,
+        userId: user.id,
+        counter: 10,
+        expiresAt: new Date(Date.now() + 86_400_000),
+        userAgent: null,
+        now: new Date(),
+      })
+      assert.is(opened, 'unknown')
+      assert.is(await sessionsOf(t, user.id), 0, 'no session outlives the recovery')
+      assert.equal((await signInWith(t.app, late)).json(), { message: passkeyMessages.unknown, statusCode: 401, code: 'UNKNOWN_PASSKEY' })
+    },
+  )
 }
 
 inTurn.run()
@@ -197,7 +258,12 @@ if (process.env.DATABASE_URL) {
   })
   const hold = (ctx: RaceCtx, take: Parameters<typeof holdLocks>[1]) => holdLocks(ctx.holder.db, take)
   /** The recovery holds the user's row and waits on its link (held here); `then` starts and waits too; both go on. */
-  const recoveryFirst = async <T>(ctx: RaceCtx, recovery: (typeof recoveries)[keyof typeof recoveries], token: string, then: () => Promise<T>) => {
+  const recoveryFirst = async <T>(
+    ctx: RaceCtx,
+    recovery: (typeof recoveries)[keyof typeof recoveries],
+    token: string,
+    then: () => Promise<T>,
+  ) => {
     const link = await hold(ctx, (tx) => recovery.lockLink(tx, token))
     const recovering = recovery.run(ctx.t.app, token)
     await untilLockWaiters(ctx.t.deps.db, 1)
@@ -207,7 +273,13 @@ if (process.env.DATABASE_URL) {
     return Promise.all([recovering, other])
   }
   /** `first` starts and waits on what `take` holds here; the recovery comes and waits too; both go on. */
-  const underWayFirst = async <T>(ctx: RaceCtx, take: Parameters<typeof holdLocks>[1], first: () => Promise<T>, recovery: (typeof recoveries)[keyof typeof recoveries], token: string) => {
+  const underWayFirst = async <T>(
+    ctx: RaceCtx,
+    take: Parameters<typeof holdLocks>[1],
+    first: () => Promise<T>,
+    recovery: (typeof recoveries)[keyof typeof recoveries],
+    token: string,
+  ) => {
     const held = await hold(ctx, take)
     const started = first()
     await untilLockWaiters(ctx.t.deps.db, 1)
@@ -231,7 +303,10 @@ if (process.env.DATABASE_URL) {
       assert.is(recovered.statusCode, 200, recovered.body)
       assert.equal(registered.json(), { message: messages.badToken, statusCode: 401, code: 'INVALID_TOKEN' })
       assert.is(await keysOf(t, user.id), 0, 'no key outlives the recovery')
-      assert.not.ok(t.mails.slice(mailsBefore).some((m) => m.subject.includes('clé d’accès a été ajoutée')), 'no notice of a key not kept')
+      assert.not.ok(
+        t.mails.slice(mailsBefore).some((m) => m.subject.includes('clé d’accès a été ajoutée')),
+        'no notice of a key not kept',
+      )
       assert.is((await signInWith(t.app, key.authenticate(await loginOptions(t.app)))).statusCode, 401)
     })
 
@@ -242,11 +317,17 @@ if (process.env.DATABASE_URL) {
       const credential = key.register(await registrationOptions(t.app, user.session))
       const token = await recovery.link(t, user)
       // The registration is storing its key (the table held) when the recovery comes.
-      const [registered, recovered] = await underWayFirst(ctx, (tx) => sql`lock table passkeys in share mode`.execute(tx),
-        () => register(ctx.second, user.session, credential), recovery, token)
+      const [registered, recovered] = await underWayFirst(
+        ctx,
+        (tx) => sql`lock table passkeys in share mode`.execute(tx),
+        () => register(ctx.second, user.session, credential),
+        recovery,
+        token,
+      )
       assert.is(registered.statusCode, 200, registered.body)
       assert.is(recovered.statusCode, 200, recovered.body)
-      if (name === 'reset') assert.match(recovered.json().message, 'Votre clé d’accès a été supprimée', 'the reset removed the key just stored')
+      if (name === 'reset')
+        assert.match(recovered.json().message, 'Votre clé d’accès a été supprimée', 'the reset removed the key just stored')
       assert.is(await keysOf(t, user.id), 0, 'no key outlives the recovery')
       assert.is((await signInWith(t.app, key.authenticate(await loginOptions(t.app)))).statusCode, 401)
     })
@@ -274,12 +355,18 @@ if (process.env.DATABASE_URL) {
       const credential = key.authenticate(await loginOptions(t.app))
       const token = await recovery.link(t, user)
       // The sign-in is writing the key's counter (its row held) when the recovery comes.
-      const [signedIn, recovered] = await underWayFirst(ctx, (tx) => tx.selectFrom('passkeys').select('id').where('id', '=', added.json().id).forUpdate().execute(),
-        () => signInWith(ctx.second, credential), recovery, token)
+      const [signedIn, recovered] = await underWayFirst(
+        ctx,
+        (tx) => tx.selectFrom('passkeys').select('id').where('id', '=', added.json().id).forUpdate().execute(),
+        () => signInWith(ctx.second, credential),
+        recovery,
+        token,
+      )
       assert.is(recovered.statusCode, 200, recovered.body)
       // Whichever got the key's row first: refused, or signed in and then signed out by the recovery.
       assert.ok(signedIn.statusCode === 200 || signedIn.statusCode === 401, signedIn.body)
-      if (signedIn.statusCode === 200) assert.is((await call(t.app, signedIn.json().apiToken, 'GET', '/api-protected/user/me')).statusCode, 401, 'its session ended')
+      if (signedIn.statusCode === 200)
+        assert.is((await call(t.app, signedIn.json().apiToken, 'GET', '/api-protected/user/me')).statusCode, 401, 'its session ended')
       assert.is(await sessionsOf(t, user.id), 0, 'no session outlives the recovery')
       assert.is(await keysOf(t, user.id), 0)
     })

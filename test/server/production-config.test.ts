@@ -39,7 +39,7 @@ test('on a development machine the demo is there unless refused, with the stand-
   assert.is(loadConfig({ NODE_ENV: 'development' }).stripeSecretKey, undefined)
 })
 
-test('OPERATOR_TOKEN: 24 characters at least, and not a repeated pattern (the one key to every customer\'s data)', () => {
+test("OPERATOR_TOKEN: 24 characters at least, and not a repeated pattern (the one key to every customer's data)", () => {
   assert.throws(() => loadConfig({ OPERATOR_TOKEN: 'abc123' }), /trop court/)
   for (const guessable of ['a'.repeat(64), 'ab'.repeat(20), '0123'.repeat(8), 'aaaaabbbbbcccccdddddeeeee']) {
     assert.throws(() => loadConfig({ OPERATOR_TOKEN: guessable }), /OPERATOR_TOKEN est trop prévisible/, guessable)
@@ -48,8 +48,19 @@ test('OPERATOR_TOKEN: 24 characters at least, and not a repeated pattern (the on
 })
 
 test('OPERATOR_TOKEN with white space, a control or a non-ASCII character inside: refused at start-up (no Authorization header could carry it)', () => {
-  for (const unusable of ['3f9c0a7be21d 4c58a9e6f0b1e2', '3f9c0a7be21d\t4c58a9e6f0b1e2', '3f9c0a7be21d\n4c58a9e6f0b1e2', '3f9c0a7be21d\u00a04c58a9e6f0b1', 'clé-opérateur-3f9c0a7be21d4c58', '3f9c0a7be21d\u200b4c58a9e6f0b1']) {
-    assert.throws(() => loadConfig({ OPERATOR_TOKEN: unusable }), /OPERATOR_TOKEN contient une espace, un caractère invisible ou non ASCII/, JSON.stringify(unusable))
+  for (const unusable of [
+    '3f9c0a7be21d 4c58a9e6f0b1e2',
+    '3f9c0a7be21d\t4c58a9e6f0b1e2',
+    '3f9c0a7be21d\n4c58a9e6f0b1e2',
+    '3f9c0a7be21d\u00a04c58a9e6f0b1',
+    'clé-opérateur-3f9c0a7be21d4c58',
+    '3f9c0a7be21d\u200b4c58a9e6f0b1',
+  ]) {
+    assert.throws(
+      () => loadConfig({ OPERATOR_TOKEN: unusable }),
+      /OPERATOR_TOKEN contient une espace, un caractère invisible ou non ASCII/,
+      JSON.stringify(unusable),
+    )
   }
   // Around it, white space is trimmed as before (a newline left by a secrets file).
   assert.is(loadConfig({ OPERATOR_TOKEN: ' 3f9c0a7be21d4c58a9e6f0b1\n' }).operatorToken, '3f9c0a7be21d4c58a9e6f0b1')

@@ -4,7 +4,17 @@ import * as assert from 'uvu/assert'
 import type { LightMyRequestResponse } from 'fastify'
 import { routes, type RouteName } from '../../server/contract/index.ts'
 import { buildTestApp, DEMO_PASSWORD, eventually, login, type TestApp } from '../util/server.ts'
-import { demoIds, multipart, sampleFor, send, TERMINATION_DATE, tinyPdf, tokenFor, type DemoIds, type Sample } from '../util/server-samples.ts'
+import {
+  demoIds,
+  multipart,
+  sampleFor,
+  send,
+  TERMINATION_DATE,
+  tinyPdf,
+  tokenFor,
+  type DemoIds,
+  type Sample,
+} from '../util/server-samples.ts'
 import { SoftPasskey } from '../util/webauthn.ts'
 
 const softPasskey = new SoftPasskey({ origin: 'http://localhost:8080', rpId: 'localhost' })
@@ -12,7 +22,13 @@ import { DEMO_PREFECTURE_APPROVAL } from '../../server/config.ts'
 import { pdfText } from '../util/pdf-text.ts'
 import { testProviderCard } from '../util/billing.ts'
 
-interface Ctx { t: TestApp; ids: DemoIds; camille: string; julien: string; kbis: Buffer }
+interface Ctx {
+  t: TestApp
+  ids: DemoIds
+  camille: string
+  julien: string
+  kbis: Buffer
+}
 type Check = (ctx: Ctx, call: (sample?: Partial<Sample>, token?: string) => Promise<LightMyRequestResponse>) => Promise<void>
 
 const ok = (res: LightMyRequestResponse) => {
@@ -23,7 +39,8 @@ const isPdf = (bytes: Buffer) => bytes.subarray(0, 5).toString() === '%PDF-'
 
 // Ordered so that reads come before the calls that change or remove what they read.
 const happy: Record<RouteName, Check> = {
-  health: async (_, call) => assert.equal(ok(await call()), { status: 'ok', database: process.env.DATABASE_URL ? 'postgres' : 'pglite', paymentProvider: 'test' }),
+  health: async (_, call) =>
+    assert.equal(ok(await call()), { status: 'ok', database: process.env.DATABASE_URL ? 'postgres' : 'pglite', paymentProvider: 'test' }),
   login: async (_, call) => {
     const user = ok(await call())
     assert.is(user.firstname, 'Camille')
@@ -33,8 +50,12 @@ const happy: Record<RouteName, Check> = {
   currentUser: async (_, call) => assert.equal(ok(await call()).email, 'demo@example.com'),
   myOrders: async ({ ids }, call) => {
     const orders = ok(await call())
-    assert.equal(orders.map((o: { raisonSociale: string }) => o.raisonSociale).sort(),
-      ['Atelier Lumière SARL', 'Boulangerie des Lilas SAS', 'Conseil Horizon EURL', 'Studio Nuage SAS'])
+    assert.equal(orders.map((o: { raisonSociale: string }) => o.raisonSociale).sort(), [
+      'Atelier Lumière SARL',
+      'Boulangerie des Lilas SAS',
+      'Conseil Horizon EURL',
+      'Studio Nuage SAS',
+    ])
     const byName = Object.fromEntries(orders.map((o: { raisonSociale: string }) => [o.raisonSociale, o]))
     assert.is(byName['Studio Nuage SAS'].isShareOrder, true)
     assert.is(byName['Boulangerie des Lilas SAS'].isShareOrder, false)
@@ -65,10 +86,19 @@ const happy: Record<RouteName, Check> = {
   uploadedDocuments: async (_, call) => assert.equal(ok(await call()), []),
   shares: async (_, call) => {
     const shares = ok(await call())
-    assert.equal(shares.map((s: { email: string; status: string }) => [s.email, s.status]),
-      [['associe@example.com', 'active'], ['cabinet.durand@example.com', 'invitée']])
+    assert.equal(
+      shares.map((s: { email: string; status: string }) => [s.email, s.status]),
+      [
+        ['associe@example.com', 'active'],
+        ['cabinet.durand@example.com', 'invitée'],
+      ],
+    )
   },
-  mandataires: async (_, call) => assert.equal(ok(await call()).map((m: { lastname: string }) => m.lastname), ['Fontaine']),
+  mandataires: async (_, call) =>
+    assert.equal(
+      ok(await call()).map((m: { lastname: string }) => m.lastname),
+      ['Fontaine'],
+    ),
   packages: async ({ ids }, call) => {
     const packages = ok(await call())
     assert.is(packages.length, 4)
@@ -89,10 +119,16 @@ const happy: Record<RouteName, Check> = {
   documents: async (_, call) => {
     const documents = ok(await call())
     assert.ok(documents.length >= 30, `at least 30 letters, got ${documents.length}`)
-    assert.ok(documents.every((d: { deleted: boolean }) => !d.deleted), 'deleted letters are left out')
+    assert.ok(
+      documents.every((d: { deleted: boolean }) => !d.deleted),
+      'deleted letters are left out',
+    )
     assert.ok(documents.some((d: { read: boolean }) => !d.read) && documents.some((d: { read: boolean }) => d.read))
     const all = ok(await call({ query: {} }))
-    assert.ok(all.some((d: { raisonSociale: string }) => d.raisonSociale === 'Studio Nuage SAS'), 'shared letters without orderId')
+    assert.ok(
+      all.some((d: { raisonSociale: string }) => d.raisonSociale === 'Studio Nuage SAS'),
+      'shared letters without orderId',
+    )
   },
   // mail pipeline
   documentPage: async ({ ids }, call) => {
@@ -109,12 +145,22 @@ const happy: Record<RouteName, Check> = {
     const { results } = ok(await call())
     assert.is(results[0].document.id, ids.document)
     assert.is(results[0].document.searchable, true)
-    assert.ok(results[0].excerpt.some((part: { text: string; match: boolean }) => part.match && /farines/i.test(part.text)), JSON.stringify(results[0].excerpt))
+    assert.ok(
+      results[0].excerpt.some((part: { text: string; match: boolean }) => part.match && /farines/i.test(part.text)),
+      JSON.stringify(results[0].excerpt),
+    )
     assert.is((await call({ query: { q: 'ab', orderId: ids.order } })).statusCode, 400)
   },
   letterDeadlines: async ({ t, ids }, call) => {
     // The Ville de Paris letter asks for a declaration "avant le 1er mars".
-    const letter = await t.deps.db.selectFrom('documents').select('id').where('order_id', '=', ids.order).where('sender', '=', 'Ville de Paris').where('deleted', '=', false).orderBy('id').executeTakeFirstOrThrow()
+    const letter = await t.deps.db
+      .selectFrom('documents')
+      .select('id')
+      .where('order_id', '=', ids.order)
+      .where('sender', '=', 'Ville de Paris')
+      .where('deleted', '=', false)
+      .orderBy('id')
+      .executeTakeFirstOrThrow()
     await t.runLetterJob(letter.id)
     const { deadlines } = ok(await call())
     const found = deadlines.find((d: { documentId: number }) => d.documentId === letter.id)
@@ -129,10 +175,17 @@ const happy: Record<RouteName, Check> = {
   },
   folders: async (_, call) => {
     const folders = ok(await call())
-    assert.equal(folders.map((f: { name: string }) => f.name), ['Administratif', 'Banque', 'Fournisseurs'])
+    assert.equal(
+      folders.map((f: { name: string }) => f.name),
+      ['Administratif', 'Banque', 'Fournisseurs'],
+    )
     assert.ok(folders.some((f: { documentCount: number }) => f.documentCount > 0))
   },
-  shareFolders: async ({ ids }, call) => assert.equal(ok(await call()).map((f: { domiciliationOrderId: number }) => f.domiciliationOrderId), [ids.sharedOrder]),
+  shareFolders: async ({ ids }, call) =>
+    assert.equal(
+      ok(await call()).map((f: { domiciliationOrderId: number }) => f.domiciliationOrderId),
+      [ids.sharedOrder],
+    ),
   subscriptionInformations: async (_, call) => {
     const subscription = ok(await call())
     assert.is(subscription.object, 'subscription')
@@ -140,7 +193,11 @@ const happy: Record<RouteName, Check> = {
   },
   paymentMethod: async ({ t }, call) => {
     assert.equal(ok(await call()).last4, '4242')
-    const atelier = await t.deps.db.selectFrom('orders').select('id').where('raison_sociale', '=', 'Atelier Lumière SARL').executeTakeFirstOrThrow()
+    const atelier = await t.deps.db
+      .selectFrom('orders')
+      .select('id')
+      .where('raison_sociale', '=', 'Atelier Lumière SARL')
+      .executeTakeFirstOrThrow()
     assert.is(ok(await call({ params: { id: atelier.id } })), null, 'a subscription without a card')
   },
   creditCard: async (_, call) => assert.equal(ok(await call()).brand, 'visa'),
@@ -152,7 +209,11 @@ const happy: Record<RouteName, Check> = {
     for (const invoice of invoices) assert.is(invoice.amountInclTaxCents, Math.round(invoice.amountExclTaxCents * 1.2))
     const year = new Date(invoices[0].date).getFullYear()
     const ofYear = ok(await call({ query: { year } }))
-    assert.ok(ofYear.length > 0 && ofYear.length < invoices.length && ofYear.every((i: { date: string }) => new Date(i.date).getFullYear() === year))
+    assert.ok(
+      ofYear.length > 0 &&
+        ofYear.length < invoices.length &&
+        ofYear.every((i: { date: string }) => new Date(i.date).getFullYear() === year),
+    )
     assert.ok(invoices.some((i: { domId: number }) => i.domId === ids.order))
   },
   shareInvoices: async ({ ids }, call) => assert.ok(ok(await call()).every((i: { domId: number }) => i.domId === ids.sharedOrder)),
@@ -162,16 +223,28 @@ const happy: Record<RouteName, Check> = {
     const bookings = ok(await call())
     assert.ok(bookings.length >= 2)
     // company area: each booking comes with the invoice that bills it.
-    assert.ok(bookings.every((b: { invoiceId: number | null; invoiceNumber: string | null }) => b.invoiceId !== null && /^FA-/.test(b.invoiceNumber!)))
+    assert.ok(
+      bookings.every(
+        (b: { invoiceId: number | null; invoiceNumber: string | null }) => b.invoiceId !== null && /^FA-/.test(b.invoiceNumber!),
+      ),
+    )
   },
   invoiceFile: async (_, call) => assert.ok(isPdf(ok(await call()))),
   creditNoteFile: async (_, call) => assert.ok(isPdf(ok(await call()))),
   operatorOrders: async ({ ids }, call) => {
     const orders = ok(await call())
     assert.is(orders.length, 5, 'every order of every customer')
-    assert.equal(orders.find((o: { id: number }) => o.id === ids.order), {
-      id: ids.order, raisonSociale: 'Boulangerie des Lilas SAS', status: 'Finalisé', ownerEmail: 'demo@example.com', contractId: ids.contract, kbis: 'à valider',
-    })
+    assert.equal(
+      orders.find((o: { id: number }) => o.id === ids.order),
+      {
+        id: ids.order,
+        raisonSociale: 'Boulangerie des Lilas SAS',
+        status: 'Finalisé',
+        ownerEmail: 'demo@example.com',
+        contractId: ids.contract,
+        kbis: 'à valider',
+      },
+    )
   },
   operatorAddDocument: async ({ t, ids, camille }, call) => {
     const reply = ok(await call())
@@ -191,8 +264,16 @@ const happy: Record<RouteName, Check> = {
   },
   sendDocuments: async ({ t, ids }, call) => {
     // Received at 00:30 in Paris on the 21st (23:30 UTC the day before): the e-mail says the day in France.
-    const { received_at } = await t.deps.db.selectFrom('documents').select('received_at').where('id', '=', ids.document).executeTakeFirstOrThrow()
-    await t.deps.db.updateTable('documents').set({ received_at: new Date('2026-11-20T23:30:00Z') }).where('id', '=', ids.document).execute()
+    const { received_at } = await t.deps.db
+      .selectFrom('documents')
+      .select('received_at')
+      .where('id', '=', ids.document)
+      .executeTakeFirstOrThrow()
+    await t.deps.db
+      .updateTable('documents')
+      .set({ received_at: new Date('2026-11-20T23:30:00Z') })
+      .where('id', '=', ids.document)
+      .execute()
     try {
       ok(await call())
     } finally {
@@ -210,7 +291,10 @@ const happy: Record<RouteName, Check> = {
     assert.equal(reply.failed, [])
     assert.is(t.mails.at(-1)!.attachments?.length, 2)
     const partial = ok(await call({ body: { email: 'factures@dext.example.com', invoiceIds: [ids.invoice, 999999], documentIds: [] } }))
-    assert.equal(partial.failed.map((f: { kind: string; id: number }) => [f.kind, f.id]), [['invoice', 999999]])
+    assert.equal(
+      partial.failed.map((f: { kind: string; id: number }) => [f.kind, f.id]),
+      [['invoice', 999999]],
+    )
     assert.is(partial.sent, 1)
   },
   sendProblem: async ({ t }, call) => {
@@ -245,7 +329,10 @@ const happy: Record<RouteName, Check> = {
     const documents = ok(await send(t.app, 'documents', { query: { orderId: ids.order } }, camille))
     const kept = documents.filter((d: { id: number }) => filed.some((f) => f.id === d.id))
     assert.is(kept.length, filed.length, 'its letters stay')
-    assert.ok(kept.every((d: { folderId: number | null }) => d.folderId === null), 'unfiled')
+    assert.ok(
+      kept.every((d: { folderId: number | null }) => d.folderId === null),
+      'unfiled',
+    )
   },
   removeCourierRequest: async (_, call) => {
     ok(await call())
@@ -253,13 +340,22 @@ const happy: Record<RouteName, Check> = {
   },
   invite: async ({ t }, call) => {
     const shares = ok(await call())
-    assert.equal(shares.map((s: { email: string; status: string; firstname: string | null }) => [s.email, s.status, s.firstname]),
-      [['nouvelle.collaboratrice@example.com', 'invitée', null]], 'only what the owner typed')
+    assert.equal(
+      shares.map((s: { email: string; status: string; firstname: string | null }) => [s.email, s.status, s.firstname]),
+      [['nouvelle.collaboratrice@example.com', 'invitée', null]],
+      'only what the owner typed',
+    )
     assert.is(t.mails.at(-1)!.to, 'nouvelle.collaboratrice@example.com')
     assert.match(t.mails.at(-1)!.link!, /^http:\/\/localhost:8080\/invitation\/[\w-]{43}$/)
     const withAccount = ok(await call({ body: { emails: ['SOLO@example.com', 'nouvelle.collaboratrice@example.com'] } }))
-    assert.equal(withAccount.map((s: { email: string; status: string; firstname: string | null }) => [s.email, s.status, s.firstname]),
-      [['SOLO@example.com', 'invitée', null], ['nouvelle.collaboratrice@example.com', 'invitée', null]], 'an account does not show, nor get access, before it accepts')
+    assert.equal(
+      withAccount.map((s: { email: string; status: string; firstname: string | null }) => [s.email, s.status, s.firstname]),
+      [
+        ['SOLO@example.com', 'invitée', null],
+        ['nouvelle.collaboratrice@example.com', 'invitée', null],
+      ],
+      'an account does not show, nor get access, before it accepts',
+    )
     assert.is((await call({ body: { emails: ['demo@example.com'] } })).statusCode, 400, 'not oneself')
   },
   deleteShare: async (_, call) => {
@@ -285,15 +381,28 @@ const happy: Record<RouteName, Check> = {
   // company area: the seeded requests, then a new one and a step forward
   legalSubmissions: async ({ ids }, call) => {
     const own = ok(await call())
-    assert.equal(own.map((r: { kind: string; status: string; orderId: number }) => [r.kind, r.status, r.orderId]), [['modification-capital', 'Terminée', ids.order]])
-    assert.ok(own[0].receivedAt < own[0].startedAt && own[0].startedAt < own[0].filedAt && own[0].filedAt < own[0].completedAt, 'dated step by step')
+    assert.equal(
+      own.map((r: { kind: string; status: string; orderId: number }) => [r.kind, r.status, r.orderId]),
+      [['modification-capital', 'Terminée', ids.order]],
+    )
+    assert.ok(
+      own[0].receivedAt < own[0].startedAt && own[0].startedAt < own[0].filedAt && own[0].filedAt < own[0].completedAt,
+      'dated step by step',
+    )
     const all = ok(await call({ query: {} }))
-    assert.equal(all.map((r: { raisonSociale: string }) => r.raisonSociale), ['Studio Nuage SAS', 'Boulangerie des Lilas SAS'], 'with no orderId: the shared order too, newest first')
+    assert.equal(
+      all.map((r: { raisonSociale: string }) => r.raisonSociale),
+      ['Studio Nuage SAS', 'Boulangerie des Lilas SAS'],
+      'with no orderId: the shared order too, newest first',
+    )
   },
   operatorLegalSubmissions: async (_, call) => assert.is(ok(await call()).length, 2),
   createLegalSubmission: async ({ t, ids, camille }, call) => {
     const created = ok(await call())
-    assert.equal([created.kind, created.status, created.orderId, created.comment, created.startedAt], ['transfert-siege', 'Reçue', ids.order, 'Transfert depuis Lyon.', null])
+    assert.equal(
+      [created.kind, created.status, created.orderId, created.comment, created.startedAt],
+      ['transfert-siege', 'Reçue', ids.order, 'Transfert depuis Lyon.', null],
+    )
     assert.match(t.mails.at(-1)!.subject, 'Transfert de siège social pour Boulangerie des Lilas SAS')
     assert.is(ok(await send(t.app, 'legalSubmissions', { query: { orderId: ids.order } }, camille))[0].id, created.id, 'listed first')
     assert.is((await call()).statusCode, 409, 'the same formality once at a time')
@@ -318,7 +427,12 @@ const happy: Record<RouteName, Check> = {
   },
   readAllNotifications: async (_, call) => assert.equal(ok(await call()), { unread: 0 }),
   notificationStream: async ({ t, camille }) => {
-    const res = await t.app.inject({ method: 'GET', url: '/api-protected/notifications/stream', headers: { apitoken: camille }, payloadAsStream: true })
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api-protected/notifications/stream',
+      headers: { apitoken: camille },
+      payloadAsStream: true,
+    })
     assert.is(res.statusCode, 200)
     assert.match(String(res.headers['content-type']), 'text/event-stream')
     res.stream().destroy()
@@ -330,7 +444,13 @@ const happy: Record<RouteName, Check> = {
   },
   letterHistory: async (_, call) => {
     const { events } = ok(await call())
-    assert.equal(events.slice(0, 2).map((e: { kind: string; actor: string | null }) => [e.kind, e.actor]), [['received', null], ['scanned', null]])
+    assert.equal(
+      events.slice(0, 2).map((e: { kind: string; actor: string | null }) => [e.kind, e.actor]),
+      [
+        ['received', null],
+        ['scanned', null],
+      ],
+    )
   },
   operatorLetterForwarded: async ({ t, ids, camille }, call) => {
     assert.is(ok(await call()).documentId, ids.document)
@@ -377,10 +497,16 @@ const happy: Record<RouteName, Check> = {
   // After payUnpaidInvoice: the new invoice is the only unpaid one.
   operatorAddInvoice: async ({ t, ids, camille }, call) => {
     const invoice = ok(await call())
-    assert.equal([invoice.domId, invoice.raisonSociale, invoice.amountInclTaxCents, invoice.paid], [ids.order, 'Boulangerie des Lilas SAS', 34800, false])
+    assert.equal(
+      [invoice.domId, invoice.raisonSociale, invoice.amountInclTaxCents, invoice.paid],
+      [ids.order, 'Boulangerie des Lilas SAS', 34800, false],
+    )
     const year = new Date(invoice.date).getFullYear()
     const listed = ok(await send(t.app, 'invoices', { query: { year } }, camille))
-    assert.equal(listed.find((i: { id: number }) => i.id === invoice.id), invoice)
+    assert.equal(
+      listed.find((i: { id: number }) => i.id === invoice.id),
+      invoice,
+    )
     assert.equal(ok(await send(t.app, 'unpaidStatus', {}, camille)).count, 1)
     const file = await send(t.app, 'invoiceFile', { params: { id: invoice.id } }, camille)
     assert.ok(isPdf(ok(file)))
@@ -404,13 +530,25 @@ const happy: Record<RouteName, Check> = {
   subscriptionOptions: async (_, call) => {
     // Run after addOptionSubscription: the Boulangerie holds scan (demo) and reexpedition (added) by now.
     const options = ok(await call())
-    assert.equal(options, [{ option: 'standard', planId: 'option-standard-annuelle', nickname: 'Permanence téléphonique', interval: 'year', amountExclTaxCents: 29000, amountInclTaxCents: 34800 }])
+    assert.equal(options, [
+      {
+        option: 'standard',
+        planId: 'option-standard-annuelle',
+        nickname: 'Permanence téléphonique',
+        interval: 'year',
+        amountExclTaxCents: 29000,
+        amountInclTaxCents: 34800,
+      },
+    ])
   },
   terminationStatus: async ({ t }, call) => {
     const status = ok(await call())
     assert.is(status.request, null)
     const periodEnd = new Date(t.clock.now().getTime() + 200 * 86_400_000).toISOString().slice(0, 10)
-    assert.ok(Math.abs(Date.parse(status.earliestDate) - Date.parse(periodEnd)) <= 86_400_000, `${status.earliestDate}: the end of the yearly period`)
+    assert.ok(
+      Math.abs(Date.parse(status.earliestDate) - Date.parse(periodEnd)) <= 86_400_000,
+      `${status.earliestDate}: the end of the yearly period`,
+    )
   },
   terminationRequest: async ({ ids, camille, t }, call) => {
     const early = await send(t.app, 'terminationStatus', { params: { id: ids.order } }, camille)
@@ -440,7 +578,15 @@ const happy: Record<RouteName, Check> = {
     assert.is(res.headers['content-type'], 'application/pdf')
     assert.match(String(res.headers['content-disposition']), /^attachment; filename="attestation-domiciliation-boulangerie-des-lilas-sas-/)
     const text = pdfText(res.rawPayload)
-    for (const expected of ['ATTESTATION DE DOMICILIATION', 'Boulangerie des Lilas SAS', '823 456 789', 'SAS', ids.certificate, DEMO_PREFECTURE_APPROVAL]) assert.match(text, expected)
+    for (const expected of [
+      'ATTESTATION DE DOMICILIATION',
+      'Boulangerie des Lilas SAS',
+      '823 456 789',
+      'SAS',
+      ids.certificate,
+      DEMO_PREFECTURE_APPROVAL,
+    ])
+      assert.match(text, expected)
   },
   certificateVerification: async (_, call) => {
     const verification = ok(await call())
@@ -459,7 +605,12 @@ const happy: Record<RouteName, Check> = {
   updateContract: async ({ ids }, call) => {
     const contract = ok(await call())
     assert.is(contract.kbis, `/api-protected/contracts/${ids.contract}/kbis`)
-    const address = { adressePostaleExpedition: '3 place du Marché', codePostaleExpedition: '69002', villePostaleExpedition: 'Lyon', paysPostaleExpedition: 'France' }
+    const address = {
+      adressePostaleExpedition: '3 place du Marché',
+      codePostaleExpedition: '69002',
+      villePostaleExpedition: 'Lyon',
+      paysPostaleExpedition: 'France',
+    }
     const moved = ok(await call({ body: address }))
     assert.is(moved.villePostaleExpedition, 'Lyon')
     assert.ok(moved.kbis, 'kbis stays')
@@ -468,8 +619,15 @@ const happy: Record<RouteName, Check> = {
     const reply = ok(await call())
     assert.is(reply.complete, true)
     assert.ok(reply.missingDocumentsValidatedAt)
-    assert.equal(reply.uploaded.map((u: { type: string }) => u.type), ['identity_manager'])
-    const again = await call({ multipart: multipart({ orderId: String(ids.missingDocsOrder) }, [{ field: 'identity_manager', filename: 'cni.pdf', contentType: 'application/pdf', bytes: await tinyPdf() }]) })
+    assert.equal(
+      reply.uploaded.map((u: { type: string }) => u.type),
+      ['identity_manager'],
+    )
+    const again = await call({
+      multipart: multipart({ orderId: String(ids.missingDocsOrder) }, [
+        { field: 'identity_manager', filename: 'cni.pdf', contentType: 'application/pdf', bytes: await tinyPdf() },
+      ]),
+    })
     assert.is(again.statusCode, 409, 'once complete, nothing more is taken')
     assert.is(again.json().code, 'DOCUMENTS_COMPLETE')
   },
@@ -477,8 +635,12 @@ const happy: Record<RouteName, Check> = {
   invitation: async ({ t, ids, camille }, call) => {
     ok(await send(t.app, 'invite', { params: { id: ids.order }, body: { emails: ['lien.invitation@example.com'] } }, camille))
     const token = t.mails.at(-1)!.link!.split('/invitation/')[1]!
-    assert.equal(ok(await call({ params: { token } })),
-      { email: 'lien.invitation@example.com', raisonSociale: 'Boulangerie des Lilas SAS', invitedBy: 'Camille Martin', hasAccount: false })
+    assert.equal(ok(await call({ params: { token } })), {
+      email: 'lien.invitation@example.com',
+      raisonSociale: 'Boulangerie des Lilas SAS',
+      invitedBy: 'Camille Martin',
+      hasAccount: false,
+    })
     assert.is((await call()).statusCode, 404, 'unknown link')
   },
   createInvitationAccount: async ({ t, ids, camille }, call) => {
@@ -487,7 +649,10 @@ const happy: Record<RouteName, Check> = {
     const reply = ok(await call({ params: { token } }))
     assert.equal([reply.user.email, reply.user.firstname, reply.orderId], ['nina.roussel@example.com', 'Nina', ids.order])
     const orders = ok(await send(t.app, 'myOrders', {}, reply.user.apiToken))
-    assert.equal(orders.map((o: { id: number; isShareOrder: boolean }) => [o.id, o.isShareOrder]), [[ids.order, true]])
+    assert.equal(
+      orders.map((o: { id: number; isShareOrder: boolean }) => [o.id, o.isShareOrder]),
+      [[ids.order, true]],
+    )
     assert.is((await call({ params: { token } })).statusCode, 410, 'single use')
   },
   acceptInvitation: async ({ t, ids, camille }, call) => {
@@ -501,10 +666,19 @@ const happy: Record<RouteName, Check> = {
     assert.equal(ok(await call({ params: { token } }, sophie)).orderId, ids.order)
     assert.is((await send(t.app, 'documents', { query: { orderId: ids.order } }, sophie)).statusCode, 200, 'access once accepted')
     const shares = ok(await send(t.app, 'shares', { params: { id: ids.order } }, camille))
-    assert.equal(shares.find((s: { email: string }) => s.email.toLowerCase() === 'solo@example.com')?.firstname, 'Sophie', 'her name shows once she accepted')
+    assert.equal(
+      shares.find((s: { email: string }) => s.email.toLowerCase() === 'solo@example.com')?.firstname,
+      'Sophie',
+      'her name shows once she accepted',
+    )
   },
   sessions: async ({ t }, call) => {
-    const other = await t.app.inject({ method: 'POST', url: '/api/login', headers: { 'user-agent': 'Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 Chrome/126.0 Mobile Safari/537.36' }, payload: { username: 'demo@example.com', password: DEMO_PASSWORD } })
+    const other = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      headers: { 'user-agent': 'Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 Chrome/126.0 Mobile Safari/537.36' },
+      payload: { username: 'demo@example.com', password: DEMO_PASSWORD },
+    })
     assert.is(other.statusCode, 200)
     const sessions = ok(await call())
     assert.ok(sessions.some((s: { device: string; current: boolean }) => s.device === 'Chrome sur Android' && !s.current))
@@ -564,19 +738,36 @@ const happy: Record<RouteName, Check> = {
     const token = t.mails.at(-1)!.link!.split('/').pop()!
     assert.match(ok(await call({ body: { token, password: 'Nouveau-mot-de-passe-1' } })).message, 'modifié')
     assert.ok(await login(t.app, 'camille.martin@example.com', 'Nouveau-mot-de-passe-1'))
-    assert.is((await send(t.app, 'login', { body: { username: 'camille.martin@example.com', password: DEMO_PASSWORD } }, null)).statusCode, 401, 'the old password is gone')
+    assert.is(
+      (await send(t.app, 'login', { body: { username: 'camille.martin@example.com', password: DEMO_PASSWORD } }, null)).statusCode,
+      401,
+      'the old password is gone',
+    )
   },
   // Last: it ends every session. The link of updateEmail's notice to demo@example.com puts that address back.
   revertEmailChange: async ({ t }, call) => {
     const notice = t.mails.find((m) => m.to === 'demo@example.com' && m.link?.includes('/retablir-adresse/'))!
     assert.match(notice.link!, /^http:\/\/localhost:8080\/retablir-adresse\/[\w-]{43}$/)
     const token = notice.link!.split('/').pop()!
-    assert.is(ok(await call({ params: { token } })).message,
-      'Votre adresse demo@example.com est rétablie. Toutes les connexions à votre espace ont été fermées ; un lien pour choisir un nouveau mot de passe vous a été envoyé à cette adresse.')
+    assert.is(
+      ok(await call({ params: { token } })).message,
+      'Votre adresse demo@example.com est rétablie. Toutes les connexions à votre espace ont été fermées ; un lien pour choisir un nouveau mot de passe vous a été envoyé à cette adresse.',
+    )
     assert.match(t.mails.at(-1)!.link!, /^http:\/\/localhost:8080\/set-password\/[\w-]{43}$/)
     assert.is(t.mails.at(-1)!.to, 'demo@example.com')
-    assert.is((await send(t.app, 'login', { body: { username: 'demo@example.com', password: 'Nouveau-mot-de-passe-1' } }, null)).statusCode, 401, 'a password nobody knows')
-    ok(await send(t.app, 'resetPassword', { body: { token: t.mails.at(-1)!.link!.split('/').pop()!, password: 'Encore-un-mot-de-passe-2' } }, null))
+    assert.is(
+      (await send(t.app, 'login', { body: { username: 'demo@example.com', password: 'Nouveau-mot-de-passe-1' } }, null)).statusCode,
+      401,
+      'a password nobody knows',
+    )
+    ok(
+      await send(
+        t.app,
+        'resetPassword',
+        { body: { token: t.mails.at(-1)!.link!.split('/').pop()!, password: 'Encore-un-mot-de-passe-2' } },
+        null,
+      ),
+    )
     assert.ok(await login(t.app, 'demo@example.com', 'Encore-un-mot-de-passe-2'), 'the address is back')
     assert.is((await call({ params: { token } })).statusCode, 410, 'once')
   },
@@ -600,7 +791,9 @@ test('the happy-path table covers the whole route table', () => {
 for (const [name, check] of Object.entries(happy) as [RouteName, Check][]) {
   test(`${routes[name].method} ${routes[name].path}`, async (ctx) => {
     const base = sampleFor(name, ctx.ids, ctx.kbis)
-    await check(ctx, (sample = {}, token = tokenFor(name, ctx.camille)) => send(ctx.t.app, name, { ...base, ...sample }, routes[name].auth === 'none' ? null : token))
+    await check(ctx, (sample = {}, token = tokenFor(name, ctx.camille)) =>
+      send(ctx.t.app, name, { ...base, ...sample }, routes[name].auth === 'none' ? null : token),
+    )
   })
 }
 

@@ -11,33 +11,62 @@ import { hashPassword } from '../../server/lib/crypto.ts'
 import { buildTestApp, call, login, type TestApp } from '../util/server.ts'
 import { SoftPasskey } from '../util/webauthn.ts'
 
-interface Ctx { t: TestApp }
+interface Ctx {
+  t: TestApp
+}
 const PASSWORD = 'le mot de passe du titulaire'
 
 /** An app on the test's database whose mail server refuses everything until `up()`; what it accepts lands in `mails`. */
 async function flakyMailApp(t: TestApp) {
   let down = true
   const mails: Mail[] = []
-  const mailer = { send: async (mail: Mail) => { if (down) throw new Error('SMTP indisponible'); mails.push(mail) } }
+  const mailer = {
+    send: async (mail: Mail) => {
+      if (down) throw new Error('SMTP indisponible')
+      mails.push(mail)
+    },
+  }
   const deps = { ...t.deps, mailer }
   const app = await buildApp(deps, { databaseKind: process.env.DATABASE_URL ? 'postgres' : 'pglite' })
   const runNotices = async () => {
     const handlers = { [SECURITY_NOTICE_JOB]: securityNoticeJob(deps) }
     while (await runOneJob({ db: t.deps.db, handlers, name: 'essai' }));
   }
-  return { app, mails, up: () => { down = false }, runNotices }
+  return {
+    app,
+    mails,
+    up: () => {
+      down = false
+    },
+    runNotices,
+  }
 }
 async function account(t: TestApp, email: string) {
-  const { id } = await t.deps.db.insertInto('users').values({ email, password_hash: await hashPassword(PASSWORD), firstname: 'Titulaire', lastname: 'Test' }).returning('id').executeTakeFirstOrThrow()
+  const { id } = await t.deps.db
+    .insertInto('users')
+    .values({ email, password_hash: await hashPassword(PASSWORD), firstname: 'Titulaire', lastname: 'Test' })
+    .returning('id')
+    .executeTakeFirstOrThrow()
   return { id, token: await login(t.app, email, PASSWORD) }
 }
-const noticeJobs = (t: TestApp) => t.deps.db.selectFrom('jobs').select(['id', 'state', 'payload', 'max_attempts', 'attempts']).where('kind', '=', SECURITY_NOTICE_JOB).orderBy('id').execute()
-const emailOf = async (t: TestApp, id: number) => (await t.deps.db.selectFrom('users').select('email').where('id', '=', id).executeTakeFirstOrThrow()).email
+const noticeJobs = (t: TestApp) =>
+  t.deps.db
+    .selectFrom('jobs')
+    .select(['id', 'state', 'payload', 'max_attempts', 'attempts'])
+    .where('kind', '=', SECURITY_NOTICE_JOB)
+    .orderBy('id')
+    .execute()
+const emailOf = async (t: TestApp, id: number) =>
+  (await t.deps.db.selectFrom('users').select('email').where('id', '=', id).executeTakeFirstOrThrow()).email
 
 const test = suite<Ctx>('security notices: queued when the mail server refuses them, sent again by the workers')
-test.before(async (ctx) => { ctx.t = await buildTestApp({ seed: false }) })
+test.before(async (ctx) => {
+  ctx.t = await buildTestApp({ seed: false })
+})
 test.after((ctx) => ctx.t.close())
-test.before.each(async (ctx) => { await ctx.t.deps.db.deleteFrom('jobs').execute() })
+test.before.each(async (ctx) => {
+  await ctx.t.deps.db.deleteFrom('jobs').execute()
+})
 
 test('an address change while the mail server is down: kept, its notice queued without a token, then mailed with a link that works', async (ctx) => {
   const { t } = ctx
@@ -53,14 +82,24 @@ test('an address change while the mail server is down: kept, its notice queued w
     assert.is(job!.state, 'queued')
     assert.is(job!.max_attempts, SECURITY_NOTICE_ATTEMPTS)
     const [link] = await t.deps.db.selectFrom('email_change_reverts').select(['id', 'token_hash']).where('user_id', '=', id).execute()
-    assert.equal(job!.payload, { kind: 'email-changed', to: 'titulaire@example.com', firstname: 'Titulaire', newEmail: 'pirate@example.com', days: 30, revertLinkId: link!.id })
+    assert.equal(job!.payload, {
+      kind: 'email-changed',
+      to: 'titulaire@example.com',
+      firstname: 'Titulaire',
+      newEmail: 'pirate@example.com',
+      days: 30,
+      revertLinkId: link!.id,
+    })
 
     // Still down: the try fails, the job waits for its next turn; the notice is not lost.
     await flaky.runNotices()
     assert.is((await noticeJobs(t))[0]!.state, 'queued')
 
     flaky.up()
-    await t.deps.db.updateTable('jobs').set({ run_at: new Date(0) }).execute()
+    await t.deps.db
+      .updateTable('jobs')
+      .set({ run_at: new Date(0) })
+      .execute()
     await flaky.runNotices()
     assert.is((await noticeJobs(t))[0]!.state, 'done')
     const [notice, ...others] = flaky.mails
@@ -85,15 +124,28 @@ test('a queued notice whose link was used meanwhile is not sent; one whose link 
   try {
     const used = await account(t, 'utilise@example.com')
     const expired = await account(t, 'expire@example.com')
-    for (const [who, to] of [[used, 'utilise-2@example.com'], [expired, 'expire-2@example.com']] as const) {
+    for (const [who, to] of [
+      [used, 'utilise-2@example.com'],
+      [expired, 'expire-2@example.com'],
+    ] as const) {
       assert.is((await call(flaky.app, who.token, 'PUT', '/api-protected/users/me/email', { newEmail: to })).statusCode, 200)
     }
     await t.deps.db.updateTable('email_change_reverts').set({ used_at: new Date() }).where('user_id', '=', used.id).execute()
-    await t.deps.db.updateTable('email_change_reverts').set({ expires_at: new Date(t.clock.now().getTime() - 1000) }).where('user_id', '=', expired.id).execute()
+    await t.deps.db
+      .updateTable('email_change_reverts')
+      .set({ expires_at: new Date(t.clock.now().getTime() - 1000) })
+      .where('user_id', '=', expired.id)
+      .execute()
     flaky.up()
     await flaky.runNotices()
-    assert.equal((await noticeJobs(t)).map((j) => j.state), ['done', 'done'])
-    assert.equal(flaky.mails.map((m) => m.to), ['expire@example.com'])
+    assert.equal(
+      (await noticeJobs(t)).map((j) => j.state),
+      ['done', 'done'],
+    )
+    assert.equal(
+      flaky.mails.map((m) => m.to),
+      ['expire@example.com'],
+    )
     assert.is(flaky.mails[0]!.link, undefined)
     assert.match(flaky.mails[0]!.text, 'écrivez-nous sans tarder')
   } finally {
@@ -108,12 +160,21 @@ test('a passkey added while the mail server is down: kept, its notice queued, th
   try {
     const key = new SoftPasskey({ origin: 'http://localhost:8080', rpId: 'localhost' })
     const options = (await call(flaky.app, token, 'POST', '/api-protected/users/me/passkeys/registration-options')).json()
-    const added = await call(flaky.app, token, 'POST', '/api-protected/users/me/passkeys', { credential: key.register(options), name: 'Téléphone' })
+    const added = await call(flaky.app, token, 'POST', '/api-protected/users/me/passkeys', {
+      credential: key.register(options),
+      name: 'Téléphone',
+    })
     assert.is(added.statusCode, 200, added.body)
-    assert.equal((await noticeJobs(t)).map((j) => [j.state, j.payload]), [['queued', { kind: 'passkey-added', to: 'cle@example.com', firstname: 'Titulaire', name: 'Téléphone' }]])
+    assert.equal(
+      (await noticeJobs(t)).map((j) => [j.state, j.payload]),
+      [['queued', { kind: 'passkey-added', to: 'cle@example.com', firstname: 'Titulaire', name: 'Téléphone' }]],
+    )
     flaky.up()
     await flaky.runNotices()
-    assert.equal(flaky.mails.map((m) => [m.to, m.subject]), [['cle@example.com', `${t.deps.config.brandName} : une clé d’accès a été ajoutée à votre compte`]])
+    assert.equal(
+      flaky.mails.map((m) => [m.to, m.subject]),
+      [['cle@example.com', `${t.deps.config.brandName} : une clé d’accès a été ajoutée à votre compte`]],
+    )
     assert.match(flaky.mails[0]!.text, '« Téléphone »')
   } finally {
     await flaky.app.close()
@@ -125,7 +186,10 @@ test('a mail server that answers: nothing is queued', async (ctx) => {
   const { token } = await account(t, 'direct@example.com')
   const before = t.mails.length
   assert.is((await call(t.app, token, 'PUT', '/api-protected/users/me/email', { newEmail: 'direct-2@example.com' })).statusCode, 200)
-  assert.equal(t.mails.slice(before).map((m) => m.to), ['direct@example.com'])
+  assert.equal(
+    t.mails.slice(before).map((m) => m.to),
+    ['direct@example.com'],
+  )
   assert.equal(await noticeJobs(t), [])
 })
 

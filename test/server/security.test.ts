@@ -23,8 +23,21 @@ const french = /[éèàêâçùô’]|\b(le|la|les|du|de|des|doit|est|être|iden
 /** The security headers of an ordinary answer: every other answer must carry the same. */
 async function referenceHeaders(t: TestApp): Promise<Record<string, string>> {
   const res = await t.app.inject({ method: 'GET', url: '/health' })
-  const notSecurity = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'cache-control', 'vary', 'content-encoding'])
-  const headers = Object.fromEntries(Object.entries(res.headers).filter(([name]) => !notSecurity.has(name)).map(([name, value]) => [name, String(value)]))
+  const notSecurity = new Set([
+    'content-type',
+    'content-length',
+    'date',
+    'connection',
+    'keep-alive',
+    'cache-control',
+    'vary',
+    'content-encoding',
+  ])
+  const headers = Object.fromEntries(
+    Object.entries(res.headers)
+      .filter(([name]) => !notSecurity.has(name))
+      .map(([name, value]) => [name, String(value)]),
+  )
   assert.is(headers['x-content-type-options'], 'nosniff', 'the reference answer has the security headers')
   return headers
 }
@@ -59,7 +72,12 @@ function rawRequest(port: number, request: string): Promise<{ status: number; he
   })
 }
 
-interface EdgeCtx { t: TestApp; camille: string; reference: Record<string, string>; port: number }
+interface EdgeCtx {
+  t: TestApp
+  camille: string
+  reference: Record<string, string>
+  port: number
+}
 
 const edges = suite<EdgeCtx>('edges of the HTTP layer: French answers with the security headers')
 edges.before(async (ctx) => {
@@ -72,7 +90,12 @@ edges.before(async (ctx) => {
 edges.after((ctx) => ctx.t.close())
 
 edges('a malformed URL (bad percent-encoding) is a French 400', async (ctx) => {
-  for (const url of ['/api-protected/documents/%C0%AE', '/api-protected/documents/%E0%A4%A', '/api-protected/documents/%ED%A0%80/file', '/api/%FF']) {
+  for (const url of [
+    '/api-protected/documents/%C0%AE',
+    '/api-protected/documents/%E0%A4%A',
+    '/api-protected/documents/%ED%A0%80/file',
+    '/api/%FF',
+  ]) {
     const res = await ctx.t.app.inject({ method: 'GET', url, headers: { apitoken: ctx.camille } })
     assertFrench4xx(res, 400, url)
     assert.match(res.json().message, 'adresse')
@@ -81,13 +104,20 @@ edges('a malformed URL (bad percent-encoding) is a French 400', async (ctx) => {
 })
 
 edges('an id over 100 characters is a French 414', async (ctx) => {
-  const res = await ctx.t.app.inject({ method: 'GET', url: `/api-protected/documents/${'1'.repeat(101)}/file`, headers: { apitoken: ctx.camille } })
+  const res = await ctx.t.app.inject({
+    method: 'GET',
+    url: `/api-protected/documents/${'1'.repeat(101)}/file`,
+    headers: { apitoken: ctx.camille },
+  })
   assertFrench4xx(res, 414, 'long id')
   assertSecurityHeaders(res.headers, ctx.reference, 'long id')
 })
 
 edges('a request line over 16 KB is a French 431, straight from the HTTP parser', async (ctx) => {
-  const res = await rawRequest(ctx.port, `GET /api-protected/documents?orderId=${'1'.repeat(17 * 1024)} HTTP/1.1\r\nHost: localhost\r\n\r\n`)
+  const res = await rawRequest(
+    ctx.port,
+    `GET /api-protected/documents?orderId=${'1'.repeat(17 * 1024)} HTTP/1.1\r\nHost: localhost\r\n\r\n`,
+  )
   assert.is(res.status, 431)
   assert.match(res.headers['content-type']!, 'application/json')
   const body = JSON.parse(res.body)
@@ -108,7 +138,8 @@ edges('Swagger UI (/api/docs) answers with a strict Content-Security-Policy', as
     const res = await ctx.t.app.inject({ method: 'GET', url })
     assert.is(res.statusCode, 200, url)
     const csp = String(res.headers['content-security-policy'] ?? '')
-    for (const directive of ["default-src 'self'", "script-src 'self'", "object-src 'none'", "frame-ancestors 'none'", "base-uri 'self'"]) assert.match(csp, directive, url)
+    for (const directive of ["default-src 'self'", "script-src 'self'", "object-src 'none'", "frame-ancestors 'none'", "base-uri 'self'"])
+      assert.match(csp, directive, url)
     assert.not.match(/script-src[^;]*/.exec(csp)![0], 'unsafe', 'no inline script')
     assertSecurityHeaders(res.headers, ctx.reference, url)
   }
@@ -136,7 +167,9 @@ maps.before(async (ctx) => {
 maps.after((ctx) => rm(ctx.dist, { recursive: true, force: true }))
 
 maps('a production build emits none; a development build links them', async () => {
-  const { buildConfig, buildOptions } = (await import(pathToFileURL(join(import.meta.dirname, '../../esbuild.config.mjs')).href)) as BuildModule
+  const { buildConfig, buildOptions } = (await import(
+    pathToFileURL(join(import.meta.dirname, '../../esbuild.config.mjs')).href
+  )) as BuildModule
   assert.not.ok(buildOptions(buildConfig(), { dev: false }).sourcemap)
   assert.is(buildOptions(buildConfig(), { dev: true }).sourcemap, 'linked')
 })
@@ -167,7 +200,13 @@ maps.run()
 const entries = Object.entries(routes) as [RouteName, RouteDef][]
 
 const headersFor = (route: RouteDef, token: string): Record<string, string> =>
-  route.auth === 'none' ? {} : route.auth === 'operator' ? { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` } : route.auth === 'bearer' ? { authorization: `Bearer ${token}` } : { apitoken: token }
+  route.auth === 'none'
+    ? {}
+    : route.auth === 'operator'
+      ? { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` }
+      : route.auth === 'bearer'
+        ? { authorization: `Bearer ${token}` }
+        : { apitoken: token }
 
 type Path = (string | number)[]
 
@@ -208,7 +247,9 @@ function percentEncode(text: string): string {
 function urlWith(name: RouteName, params: Record<string, string>, query: Record<string, string>): string {
   let path: string = routes[name].path
   for (const [key, value] of Object.entries(params)) path = path.replace(`{${key}}`, percentEncode(value))
-  const search = Object.entries(query).map(([k, v]) => `${percentEncode(k)}=${percentEncode(v)}`).join('&')
+  const search = Object.entries(query)
+    .map(([k, v]) => `${percentEncode(k)}=${percentEncode(v)}`)
+    .join('&')
   return search ? `${path}?${search}` : path
 }
 
@@ -225,7 +266,13 @@ function assertNever5xx(res: LightMyRequestResponse, reference: Record<string, s
   assertSecurityHeaders(res.headers, reference, what)
 }
 
-interface Ctx { t: TestApp; ids: DemoIds; camille: string; pdf: Buffer; reference: Record<string, string> }
+interface Ctx {
+  t: TestApp
+  ids: DemoIds
+  camille: string
+  pdf: Buffer
+  reference: Record<string, string>
+}
 
 const setup = async (ctx: Ctx) => {
   ctx.t = await buildTestApp()
@@ -241,14 +288,19 @@ text.after((ctx) => ctx.t.close())
 
 const jsonBodies = entries.filter(([, r]) => r.schema.body && r.kind !== 'multipart')
 
-for (const [label, bad] of [['a NUL character', 'Camille\u0000Martin'], ['a lone surrogate', 'Camille\ud800Martin']] as const) {
+for (const [label, bad] of [
+  ['a NUL character', 'Camille\u0000Martin'],
+  ['a lone surrogate', 'Camille\ud800Martin'],
+] as const) {
   text(`${label} in any string of any JSON body`, async (ctx) => {
     let checked = 0
     for (const [name, route] of jsonBodies) {
       const sample = sampleFor(name, ctx.ids, ctx.pdf)
       for (const path of stringPaths(sample.body)) {
         const res = await ctx.t.app.inject({
-          method: route.method, url: urlWith(name, asText(sample), queryText(sample)), headers: headersFor(route, ctx.camille),
+          method: route.method,
+          url: urlWith(name, asText(sample), queryText(sample)),
+          headers: headersFor(route, ctx.camille),
           payload: setAt(sample.body, path, bad) as InjectOptions['payload'],
         })
         const what = `${name} ${path.join('.')}`
@@ -273,69 +325,115 @@ const NOT_TEXT = new Set(['password', 'newPassword', 'currentPassword', 'file', 
 const FREE_TEXT = new Set(['sendProblem message', 'sendDocuments message', 'terminationRequest comment', 'createLegalSubmission comment'])
 /** Fields held to a choice, a format or a pattern of their own, stricter than the text rule: refused with their own words. */
 const OWN_FORMAT = new Set([
-  'registerPasskey credential.id', 'registerPasskey credential.rawId', 'registerPasskey credential.type', 'registerPasskey credential.authenticatorAttachment',
-  'registerPasskey credential.response.clientDataJSON', 'registerPasskey credential.response.attestationObject',
-  'passkeyLogin credential.id', 'passkeyLogin credential.rawId', 'passkeyLogin credential.type', 'passkeyLogin credential.authenticatorAttachment',
-  'passkeyLogin credential.response.clientDataJSON', 'passkeyLogin credential.response.authenticatorData', 'passkeyLogin credential.response.signature',
-  'addMandataire phone', 'terminationRequest date', 'operatorAddDocument kind', 'createLegalSubmission kind', 'operatorUpdateLegalSubmission status',
-  'updateNotificationPreferences email', 'operatorKbisStatus status',
+  'registerPasskey credential.id',
+  'registerPasskey credential.rawId',
+  'registerPasskey credential.type',
+  'registerPasskey credential.authenticatorAttachment',
+  'registerPasskey credential.response.clientDataJSON',
+  'registerPasskey credential.response.attestationObject',
+  'passkeyLogin credential.id',
+  'passkeyLogin credential.rawId',
+  'passkeyLogin credential.type',
+  'passkeyLogin credential.authenticatorAttachment',
+  'passkeyLogin credential.response.clientDataJSON',
+  'passkeyLogin credential.response.authenticatorData',
+  'passkeyLogin credential.response.signature',
+  'addMandataire phone',
+  'terminationRequest date',
+  'operatorAddDocument kind',
+  'createLegalSubmission kind',
+  'operatorUpdateLegalSubmission status',
+  'updateNotificationPreferences email',
+  'operatorKbisStatus status',
 ])
 /** Optional text fields the samples leave out. */
 const moreText: Partial<Record<RouteName, Record<string, string>>> = {
   sendDocuments: { message: 'Bonjour, voici les courriers.' },
   terminationRequest: { comment: 'Nous quittons Lyon.' },
-  updateContract: { adressePostaleExpedition: '3 place du Marché', adresseComplementPostaleExpedition: 'Bâtiment B', codePostaleExpedition: '69002', villePostaleExpedition: 'Lyon', paysPostaleExpedition: 'France' },
+  updateContract: {
+    adressePostaleExpedition: '3 place du Marché',
+    adresseComplementPostaleExpedition: 'Bâtiment B',
+    codePostaleExpedition: '69002',
+    villePostaleExpedition: 'Lyon',
+    paysPostaleExpedition: 'France',
+  },
 }
 /** The sample's value with its second character replaced: the same length, so only the character is wrong. */
 const withCharacter = (value: string, character: string) => value.slice(0, 1) + character + value.slice(2)
-const SINGLE_LINE_REFUSAL = 'ne peut contenir ni retour à la ligne ni caractère invisible de contrôle ou d’inversion du sens d’écriture : retirez-les.'
+const SINGLE_LINE_REFUSAL =
+  'ne peut contenir ni retour à la ligne ni caractère invisible de contrôle ou d’inversion du sens d’écriture : retirez-les.'
 const FREE_TEXT_REFUSAL = 'contient des caractères invisibles de contrôle ou d’inversion du sens d’écriture : retirez-les.'
 
-text('every single-line string of every JSON body refuses a bidi override, a line break and a control character; free text keeps its line breaks only', async (ctx) => {
-  const seen = { line: 0, free: 0, own: new Set<string>() }
-  for (const [name, route] of jsonBodies) {
-    const sample = sampleFor(name, ctx.ids, ctx.pdf)
-    const body = moreText[name] ? { ...(name === 'updateContract' ? {} : sample.body as object), ...moreText[name] } : sample.body
-    const answer = (path: Path, value: string) => ctx.t.app.inject({
-      method: route.method, url: urlWith(name, asText(sample), queryText(sample)), headers: { ...headersFor(route, ctx.camille), ...sampleHeaders(sample) },
-      payload: setAt(body, path, value) as InjectOptions['payload'],
-    })
-    for (const path of stringPaths(body)) {
-      if (NOT_TEXT.has(String(path[0]))) continue
-      const field = `${name} ${path.filter((p) => typeof p === 'string').join('.')}`
-      const original = String(path.reduce<unknown>((v, k) => (v as Record<string | number, unknown>)[k], body))
-      const refused = FREE_TEXT.has(field) ? ['\u202e', '\u2066', '\u0007', '\u0085', '\r', '\u2028', '\u2029'] : ['\u202e', '\n', '\r', '\t', '\u0007', '\u007f', '\u0085', '\u2069', '\u2028', '\u2029']
-      for (const character of refused) {
-        const res = await answer(path, withCharacter(original, character))
-        const what = `${field} with ${JSON.stringify(character)}`
-        assert.is(res.statusCode, 400, `${what}: ${res.body}`)
-        assert.is(res.json().code, 'VALIDATION', what)
-        const message: string = res.json().message
-        assert.match(message, `« ${path.map((p) => (typeof p === 'number' ? `[${p}]` : p)).join('.').replace(/\.\[/g, '[')} »`, `${what}: the message names the field: ${message}`)
-        if (OWN_FORMAT.has(field)) seen.own.add(field)
-        else assert.ok(message.endsWith(FREE_TEXT.has(field) ? FREE_TEXT_REFUSAL : SINGLE_LINE_REFUSAL), `${what}: ${message}`)
-      }
-      if (FREE_TEXT.has(field)) {
-        for (const breaks of ['a\nb', 'a\r\nb', 'a\tb\n\nc']) {
-          // Taken by the schema (a termination already requested answers its 409, past the schema).
-          const res = await answer(path, `${original} ${breaks}`)
-          assert.ok(res.statusCode < 400 || res.json().code !== 'VALIDATION', `${field} with ${JSON.stringify(breaks)}: ${res.statusCode} ${res.body}`)
+text(
+  'every single-line string of every JSON body refuses a bidi override, a line break and a control character; free text keeps its line breaks only',
+  async (ctx) => {
+    const seen = { line: 0, free: 0, own: new Set<string>() }
+    for (const [name, route] of jsonBodies) {
+      const sample = sampleFor(name, ctx.ids, ctx.pdf)
+      const body = moreText[name] ? { ...(name === 'updateContract' ? {} : (sample.body as object)), ...moreText[name] } : sample.body
+      const answer = (path: Path, value: string) =>
+        ctx.t.app.inject({
+          method: route.method,
+          url: urlWith(name, asText(sample), queryText(sample)),
+          headers: { ...headersFor(route, ctx.camille), ...sampleHeaders(sample) },
+          payload: setAt(body, path, value) as InjectOptions['payload'],
+        })
+      for (const path of stringPaths(body)) {
+        if (NOT_TEXT.has(String(path[0]))) continue
+        const field = `${name} ${path.filter((p) => typeof p === 'string').join('.')}`
+        const original = String(path.reduce<unknown>((v, k) => (v as Record<string | number, unknown>)[k], body))
+        const refused = FREE_TEXT.has(field)
+          ? ['\u202e', '\u2066', '\u0007', '\u0085', '\r', '\u2028', '\u2029']
+          : ['\u202e', '\n', '\r', '\t', '\u0007', '\u007f', '\u0085', '\u2069', '\u2028', '\u2029']
+        for (const character of refused) {
+          const res = await answer(path, withCharacter(original, character))
+          const what = `${field} with ${JSON.stringify(character)}`
+          assert.is(res.statusCode, 400, `${what}: ${res.body}`)
+          assert.is(res.json().code, 'VALIDATION', what)
+          const message: string = res.json().message
+          assert.match(
+            message,
+            `« ${path
+              .map((p) => (typeof p === 'number' ? `[${p}]` : p))
+              .join('.')
+              .replace(/\.\[/g, '[')} »`,
+            `${what}: the message names the field: ${message}`,
+          )
+          if (OWN_FORMAT.has(field)) seen.own.add(field)
+          else assert.ok(message.endsWith(FREE_TEXT.has(field) ? FREE_TEXT_REFUSAL : SINGLE_LINE_REFUSAL), `${what}: ${message}`)
         }
-        seen.free++
-      } else if (!OWN_FORMAT.has(field)) seen.line++
+        if (FREE_TEXT.has(field)) {
+          for (const breaks of ['a\nb', 'a\r\nb', 'a\tb\n\nc']) {
+            // Taken by the schema (a termination already requested answers its 409, past the schema).
+            const res = await answer(path, `${original} ${breaks}`)
+            assert.ok(
+              res.statusCode < 400 || res.json().code !== 'VALIDATION',
+              `${field} with ${JSON.stringify(breaks)}: ${res.statusCode} ${res.body}`,
+            )
+          }
+          seen.free++
+        } else if (!OWN_FORMAT.has(field)) seen.line++
+      }
     }
-  }
-  assert.equal([...seen.own].sort(), [...OWN_FORMAT].sort(), 'every field of its own format was met')
-  assert.is(seen.free, FREE_TEXT.size, 'every free text was met')
-  assert.ok(seen.line >= 35, `${seen.line} single-line fields`)
-})
+    assert.equal([...seen.own].sort(), [...OWN_FORMAT].sort(), 'every field of its own format was met')
+    assert.is(seen.free, FREE_TEXT.size, 'every free text was met')
+    assert.ok(seen.line >= 35, `${seen.line} single-line fields`)
+  },
+)
 
 text('a query string value is a single line too', async (ctx) => {
-  for (const [name, key] of [['subscriptionInformations', 'key'], ['documentSearch', 'q']] as const) {
+  for (const [name, key] of [
+    ['subscriptionInformations', 'key'],
+    ['documentSearch', 'q'],
+  ] as const) {
     const sample = sampleFor(name, ctx.ids, ctx.pdf)
     const query = queryText(sample)
     for (const character of ['\u202e', '\n', '\u0007', '\u2028', '\u2029']) {
-      const res = await ctx.t.app.inject({ method: 'GET', url: urlWith(name, asText(sample), { ...query, [key]: withCharacter(query[key]!, character) }), headers: headersFor(routes[name], ctx.camille) })
+      const res = await ctx.t.app.inject({
+        method: 'GET',
+        url: urlWith(name, asText(sample), { ...query, [key]: withCharacter(query[key]!, character) }),
+        headers: headersFor(routes[name], ctx.camille),
+      })
       assert.is(res.statusCode, 400, `${name} ${JSON.stringify(character)}: ${res.body}`)
       assert.is(res.json().message, `Le champ « ${key} » ${SINGLE_LINE_REFUSAL}`)
     }
@@ -353,36 +451,75 @@ text('a NUL or a lone surrogate in a query string value', async (ctx) => {
 
 /** Any UTF-16 unit, with NUL, lone surrogates, a bidi override and URL-significant characters made frequent. */
 const oddUnit = fc.oneof(
-  { weight: 2, arbitrary: fc.constantFrom('\u0000', '\ud800', '\udbff', '\udc00', '\udfff', '\ufffe', '\u202e', 'é', '%', '/', '?', '#', '&', '=', ':', '1') },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      '\u0000',
+      '\ud800',
+      '\udbff',
+      '\udc00',
+      '\udfff',
+      '\ufffe',
+      '\u202e',
+      'é',
+      '%',
+      '/',
+      '?',
+      '#',
+      '&',
+      '=',
+      ':',
+      '1',
+    ),
+  },
   { weight: 3, arbitrary: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)) },
 )
 const oddText = fc.oneof(
   { weight: 3, arbitrary: fc.string({ unit: oddUnit, maxLength: 30 }) },
   // Over-long: past the router's 100 characters for an id, past every maxLength of the schemas but one.
-  { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 95, max: 320 }), fc.constantFrom('1', 'a', '\u0000', 'é')).map(([n, c]) => c.repeat(n)) },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(fc.integer({ min: 95, max: 320 }), fc.constantFrom('1', 'a', '\u0000', 'é')).map(([n, c]) => c.repeat(n)),
+  },
 )
 
 text('property: any odd text in any body field, path parameter or query value of any route: never a 5xx', async (ctx) => {
-  await fc.assert(fc.asyncProperty(fc.constantFrom(...entries.map(([name]) => name)), fc.constantFrom('body', 'params', 'query'), fc.nat(), oddText, async (name, where, index, value) => {
-    const route: RouteDef = routes[name]
-    const sample = sampleFor(name, ctx.ids, ctx.pdf)
-    const params = asText(sample)
-    const query = queryText(sample)
-    let payload: InjectOptions['payload'] | undefined = sample.body as InjectOptions['payload']
-    const headers = { ...headersFor(route, ctx.camille), ...sampleHeaders(sample) }
-    const paths = stringPaths(sample.body)
-    const keys = (record: Record<string, string>) => Object.keys(record)
-    if (where === 'body' && paths.length) payload = setAt(sample.body, paths[index % paths.length]!, value) as InjectOptions['payload']
-    else if (where === 'params' && keys(params).length) params[keys(params)[index % keys(params).length]!] = value
-    else query[keys(query)[index % Math.max(1, keys(query).length)] ?? 'orderId'] = value
-    if (sample.multipart) {
-      const form = multipart({ orderId: where === 'body' ? value : String(ctx.ids.missingDocsOrder) }, [{ field: 'identity_manager', filename: 'cni.png', contentType: 'image/png', bytes: tinyPng }])
-      Object.assign(headers, form.headers)
-      payload = form.payload
-    }
-    const res = await ctx.t.app.inject({ method: route.method, url: urlWith(name, params, query), headers, ...(payload !== undefined ? { payload } : {}) })
-    assertNever5xx(res, ctx.reference, `${name} ${where} ${JSON.stringify(value).slice(0, 60)}`)
-  }), { numRuns: 400 })
+  await fc.assert(
+    fc.asyncProperty(
+      fc.constantFrom(...entries.map(([name]) => name)),
+      fc.constantFrom('body', 'params', 'query'),
+      fc.nat(),
+      oddText,
+      async (name, where, index, value) => {
+        const route: RouteDef = routes[name]
+        const sample = sampleFor(name, ctx.ids, ctx.pdf)
+        const params = asText(sample)
+        const query = queryText(sample)
+        let payload: InjectOptions['payload'] | undefined = sample.body as InjectOptions['payload']
+        const headers = { ...headersFor(route, ctx.camille), ...sampleHeaders(sample) }
+        const paths = stringPaths(sample.body)
+        const keys = (record: Record<string, string>) => Object.keys(record)
+        if (where === 'body' && paths.length) payload = setAt(sample.body, paths[index % paths.length]!, value) as InjectOptions['payload']
+        else if (where === 'params' && keys(params).length) params[keys(params)[index % keys(params).length]!] = value
+        else query[keys(query)[index % Math.max(1, keys(query).length)] ?? 'orderId'] = value
+        if (sample.multipart) {
+          const form = multipart({ orderId: where === 'body' ? value : String(ctx.ids.missingDocsOrder) }, [
+            { field: 'identity_manager', filename: 'cni.png', contentType: 'image/png', bytes: tinyPng },
+          ])
+          Object.assign(headers, form.headers)
+          payload = form.payload
+        }
+        const res = await ctx.t.app.inject({
+          method: route.method,
+          url: urlWith(name, params, query),
+          headers,
+          ...(payload !== undefined ? { payload } : {}),
+        })
+        assertNever5xx(res, ctx.reference, `${name} ${where} ${JSON.stringify(value).slice(0, 60)}`)
+      },
+    ),
+    { numRuns: 400 },
+  )
 })
 
 text.run()
@@ -403,8 +540,11 @@ const uploadRaw = (ctx: Ctx, contentType: string, payload: Buffer | string, url 
 function formBody(boundary: string, orderId: string, file: { field?: string; filename: string; bytes: Buffer }): Buffer {
   return Buffer.concat([
     Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="orderId"\r\n\r\n${orderId}\r\n`),
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'identity_manager'}"; filename="${file.filename}"\r\nContent-Type: image/png\r\n\r\n`),
-    file.bytes, Buffer.from(`\r\n--${boundary}--\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'identity_manager'}"; filename="${file.filename}"\r\nContent-Type: image/png\r\n\r\n`,
+    ),
+    file.bytes,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
   ])
 }
 
@@ -431,14 +571,20 @@ forms('no boundary, a broken body, garbage, a part without headers: a French 400
 
 forms('a file name with NUL, control, bidi or half-surrogate characters is stored cleaned', async (ctx) => {
   const boundary = 'limite'
-  const res = await uploadRaw(ctx, `multipart/form-data; boundary=${boundary}`,
-    formBody(boundary, String(ctx.ids.missingDocsOrder), { filename: 'c\u0000n\u0007i\u202egnp.exe\u0085.png', bytes: tinyPng }))
+  const res = await uploadRaw(
+    ctx,
+    `multipart/form-data; boundary=${boundary}`,
+    formBody(boundary, String(ctx.ids.missingDocsOrder), { filename: 'c\u0000n\u0007i\u202egnp.exe\u0085.png', bytes: tinyPng }),
+  )
   assert.is(res.statusCode, 200, res.body)
   const row = await ctx.t.deps.db.selectFrom('uploaded_documents').select('file_name').orderBy('id', 'desc').executeTakeFirstOrThrow()
   assert.is(row.file_name, 'cnignp.exe.png')
   await reopenIdentity(ctx)
-  const named = await uploadRaw(ctx, `multipart/form-data; boundary=${boundary}`,
-    formBody(boundary, String(ctx.ids.missingDocsOrder), { filename: '\u0000\u0001', bytes: tinyPng }))
+  const named = await uploadRaw(
+    ctx,
+    `multipart/form-data; boundary=${boundary}`,
+    formBody(boundary, String(ctx.ids.missingDocsOrder), { filename: '\u0000\u0001', bytes: tinyPng }),
+  )
   assert.is(named.statusCode, 200, named.body)
   assert.is(named.json().uploaded.at(-1).fileName, 'identity_manager.png', 'nothing left: a name from the document type')
 })
@@ -452,28 +598,50 @@ const oddForm = fc.record({
   orderId: fc.oneof(fc.constant('ORDER'), fc.string({ unit: oddUnit, maxLength: 12 })),
   field: fc.oneof(fc.constant('identity_manager'), fc.string({ unit: oddUnit, maxLength: 12 })),
   filename: fc.string({ unit: oddUnit, maxLength: 40 }),
-  bytes: fc.oneof(fc.constant(tinyPng), fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b))),
+  bytes: fc.oneof(
+    fc.constant(tinyPng),
+    fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b)),
+  ),
   cut: fc.option(fc.nat(), { nil: undefined }),
-  junk: fc.option(fc.uint8Array({ minLength: 1, maxLength: 40 }).map((b) => Buffer.from(b)), { nil: undefined }),
+  junk: fc.option(
+    fc.uint8Array({ minLength: 1, maxLength: 40 }).map((b) => Buffer.from(b)),
+    { nil: undefined },
+  ),
 })
 
 forms('property: any malformed multipart form on any route of the table: never a 5xx', async (ctx) => {
   // notifications: a stream never ends by design (its own tests in notifications.test.ts).
   const names = entries.filter(([, r]) => r.kind !== 'stream').map(([name]) => name)
-  await fc.assert(fc.asyncProperty(fc.constantFrom(...names, 'uploadIdentity', 'uploadIdentity'), oddForm, async (name, form) => {
-    const route: RouteDef = routes[name]
-    const sample = sampleFor(name, ctx.ids, ctx.pdf)
-    const boundary = form.boundary ?? 'limite'
-    let body = formBody(form.bodyBoundary ?? boundary, form.orderId.replace('ORDER', String(ctx.ids.missingDocsOrder)), { field: form.field, filename: form.filename, bytes: form.bytes })
-    if (form.junk) body = Buffer.concat([body.subarray(0, (form.cut ?? 0) % (body.length + 1)), form.junk, body.subarray((form.cut ?? 0) % (body.length + 1))])
-    else if (form.cut !== undefined) body = body.subarray(0, form.cut % (body.length + 1))
-    const res = await ctx.t.app.inject({
-      method: route.method, url: urlWith(name, asText(sample), queryText(sample)),
-      headers: { ...headersFor(route, ctx.camille), 'content-type': form.boundary === undefined ? 'multipart/form-data' : `multipart/form-data; boundary=${boundary}` },
-      ...(route.method === 'GET' ? {} : { payload: body }),
-    })
-    assertNever5xx(res, ctx.reference, `${name} ${JSON.stringify(form).slice(0, 200)}`)
-  }), { numRuns: 300 })
+  await fc.assert(
+    fc.asyncProperty(fc.constantFrom(...names, 'uploadIdentity', 'uploadIdentity'), oddForm, async (name, form) => {
+      const route: RouteDef = routes[name]
+      const sample = sampleFor(name, ctx.ids, ctx.pdf)
+      const boundary = form.boundary ?? 'limite'
+      let body = formBody(form.bodyBoundary ?? boundary, form.orderId.replace('ORDER', String(ctx.ids.missingDocsOrder)), {
+        field: form.field,
+        filename: form.filename,
+        bytes: form.bytes,
+      })
+      if (form.junk)
+        body = Buffer.concat([
+          body.subarray(0, (form.cut ?? 0) % (body.length + 1)),
+          form.junk,
+          body.subarray((form.cut ?? 0) % (body.length + 1)),
+        ])
+      else if (form.cut !== undefined) body = body.subarray(0, form.cut % (body.length + 1))
+      const res = await ctx.t.app.inject({
+        method: route.method,
+        url: urlWith(name, asText(sample), queryText(sample)),
+        headers: {
+          ...headersFor(route, ctx.camille),
+          'content-type': form.boundary === undefined ? 'multipart/form-data' : `multipart/form-data; boundary=${boundary}`,
+        },
+        ...(route.method === 'GET' ? {} : { payload: body }),
+      })
+      assertNever5xx(res, ctx.reference, `${name} ${JSON.stringify(form).slice(0, 200)}`)
+    }),
+    { numRuns: 300 },
+  )
 })
 
 forms.run()
@@ -481,12 +649,18 @@ forms.run()
 // --- Uploads: one strict check for every upload (the PDF opened, the image's structure decoded); files served as what they are
 
 /** A real 2×2 JPEG (baseline, JFIF). */
-const tinyJpeg = Buffer.from('/9j/4AAQSkZJRgABAQAAAQABAAD/2wCEAAYEBQYFBAYGBQYHBwYIChAKCgkJChQODwwQFxQYGBcUFhYaHSUfGhsjHBYWICwgIyYnKSopGR8tMC0oMCUoKSgBBwcHCggKEwoKEygaFhooKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKP/AABEIAAIAAgMBEQACEQEDEQH/xAGiAAABBQEBAQEBAQAAAAAAAAAAAQIDBAUGBwgJCgsQAAIBAwMCBAMFBQQEAAABfQECAwAEEQUSITFBBhNRYQcicRQygZGhCCNCscEVUtHwJDNicoIJChYXGBkaJSYnKCkqNDU2Nzg5OkNERUZHSElKU1RVVldYWVpjZGVmZ2hpanN0dXZ3eHl6g4SFhoeIiYqSk5SVlpeYmZqio6Slpqeoqaqys7S1tre4ubrCw8TFxsfIycrS09TV1tfY2drh4uPk5ebn6Onq8fLz9PX29/j5+gEAAwEBAQEBAQEBAQAAAAAAAAECAwQFBgcICQoLEQACAQIEBAMEBwUEBAABAncAAQIDEQQFITEGEkFRB2FxEyIygQgUQpGhscEJIzNS8BVictEKFiQ04SXxFxgZGiYnKCkqNTY3ODk6Q0RFRkdISUpTVFVWV1hZWmNkZWZnaGlqc3R1dnd4eXqCg4SFhoeIiYqSk5SVlpeYmZqio6Slpqeoqaqys7S1tre4ubrCw8TFxsfIycrS09TV1tfY2dri4+Tl5ufo6ery8/T19vf4+fr/2gAMAwEAAhEDEQA/AOQr6c+dP//Z', 'base64')
+const tinyJpeg = Buffer.from(
+  '/9j/4AAQSkZJRgABAQAAAQABAAD/2wCEAAYEBQYFBAYGBQYHBwYIChAKCgkJChQODwwQFxQYGBcUFhYaHSUfGhsjHBYWICwgIyYnKSopGR8tMC0oMCUoKSgBBwcHCggKEwoKEygaFhooKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKP/AABEIAAIAAgMBEQACEQEDEQH/xAGiAAABBQEBAQEBAQAAAAAAAAAAAQIDBAUGBwgJCgsQAAIBAwMCBAMFBQQEAAABfQECAwAEEQUSITFBBhNRYQcicRQygZGhCCNCscEVUtHwJDNicoIJChYXGBkaJSYnKCkqNDU2Nzg5OkNERUZHSElKU1RVVldYWVpjZGVmZ2hpanN0dXZ3eHl6g4SFhoeIiYqSk5SVlpeYmZqio6Slpqeoqaqys7S1tre4ubrCw8TFxsfIycrS09TV1tfY2drh4uPk5ebn6Onq8fLz9PX29/j5+gEAAwEBAQEBAQEBAQAAAAAAAAECAwQFBgcICQoLEQACAQIEBAMEBwUEBAABAncAAQIDEQQFITEGEkFRB2FxEyIygQgUQpGhscEJIzNS8BVictEKFiQ04SXxFxgZGiYnKCkqNTY3ODk6Q0RFRkdISUpTVFVWV1hZWmNkZWZnaGlqc3R1dnd4eXqCg4SFhoeIiYqSk5SVlpeYmZqio6Slpqeoqaqys7S1tre4ubrCw8TFxsfIycrS09TV1tfY2dri4+Tl5ufo6ery8/T19vf4+fr/2gAMAwEAAhEDEQA/AOQr6c+dP//Z',
+  'base64',
+)
 
-interface PngChunk { type: string; data: Buffer }
+interface PngChunk {
+  type: string
+  data: Buffer
+}
 function pngChunks(png: Buffer): PngChunk[] {
   const chunks: PngChunk[] = []
-  for (let at = 8; at < png.length;) {
+  for (let at = 8; at < png.length; ) {
     const length = png.readUInt32BE(at)
     chunks.push({ type: png.toString('latin1', at + 4, at + 8), data: png.subarray(at + 8, at + 8 + length) })
     at += 12 + length
@@ -494,14 +668,17 @@ function pngChunks(png: Buffer): PngChunk[] {
   return chunks
 }
 function pngOf(chunks: PngChunk[], corruptCrcOf?: string): Buffer {
-  return Buffer.concat([tinyPng.subarray(0, 8), ...chunks.map(({ type, data }) => {
-    const head = Buffer.alloc(8)
-    head.writeUInt32BE(data.length)
-    head.write(type, 4, 'latin1')
-    const crc = Buffer.alloc(4)
-    crc.writeUInt32BE((crc32(Buffer.concat([head.subarray(4), data])) ^ (type === corruptCrcOf ? 1 : 0)) >>> 0)
-    return Buffer.concat([head, data, crc])
-  })])
+  return Buffer.concat([
+    tinyPng.subarray(0, 8),
+    ...chunks.map(({ type, data }) => {
+      const head = Buffer.alloc(8)
+      head.writeUInt32BE(data.length)
+      head.write(type, 4, 'latin1')
+      const crc = Buffer.alloc(4)
+      crc.writeUInt32BE((crc32(Buffer.concat([head.subarray(4), data])) ^ (type === corruptCrcOf ? 1 : 0)) >>> 0)
+      return Buffer.concat([head, data, crc])
+    }),
+  ])
 }
 
 async function pdfWithJavaScript(): Promise<Buffer> {
@@ -513,8 +690,13 @@ async function pdfWithJavaScript(): Promise<Buffer> {
 
 /** A one-page PDF written by hand (pdf-lib would spell names its own way), whose catalog opens `action` (object 4). */
 function pdfOpening(action: string, ...more: string[]): Buffer {
-  const objects = ['<< /Type /Catalog /Pages 2 0 R /OpenAction 4 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>', action, ...more]
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R /OpenAction 4 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>',
+    action,
+    ...more,
+  ]
   let pdf = '%PDF-1.7\n'
   const offsets = objects.map((object, i) => {
     const offset = pdf.length
@@ -533,8 +715,18 @@ async function refusedFiles(pdf: Buffer): Promise<[string, Buffer, 'pdf' | 'imag
   zeroWidth.writeUInt32BE(0, 0)
   return [
     ['%PDF- + garbage + %%EOF', Buffer.from(`%PDF-1.7\n${'garbage '.repeat(50)}\n%%EOF\n`), 'pdf'],
-    ['a PDF/HTML/JS polyglot', Buffer.from('%PDF-1.4\n<html><body><script>alert(document.cookie)</script></body></html>\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n'), 'pdf'],
-    ['a real PDF carrying HTML and a script', Buffer.concat([pdf, Buffer.from('\n<html><script>alert(document.cookie)</script></html>\n%%EOF\n')]), 'pdf'],
+    [
+      'a PDF/HTML/JS polyglot',
+      Buffer.from(
+        '%PDF-1.4\n<html><body><script>alert(document.cookie)</script></body></html>\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
+      ),
+      'pdf',
+    ],
+    [
+      'a real PDF carrying HTML and a script',
+      Buffer.concat([pdf, Buffer.from('\n<html><script>alert(document.cookie)</script></html>\n%%EOF\n')]),
+      'pdf',
+    ],
     ['a real PDF running JavaScript when opened', await pdfWithJavaScript(), 'pdf'],
     // Names with lower-case #xx escapes (pdf-lib decodes upper-case ones only; a reader any), an action's type by reference
     ['JavaScript in names with lower-case escapes', pdfOpening('<< /S /#4aavaScript /#4aS (app.alert\\(1\\)) >>'), 'pdf'],
@@ -543,56 +735,114 @@ async function refusedFiles(pdf: Buffer): Promise<[string, Buffer, 'pdf' | 'imag
     ['a PNG with a broken checksum', pngOf([ihdr!, ...rest], 'IDAT'), 'image'],
     ['a PNG of width 0', pngOf([{ type: 'IHDR', data: zeroWidth }, ...rest]), 'image'],
     ['a PNG whose first chunk is not IHDR', pngOf([...rest.slice(0, -1), ihdr!, rest.at(-1)!]), 'image'],
-    ['a PNG carrying a script', pngOf([ihdr!, { type: 'tEXt', data: Buffer.from('Comment\u0000<script>alert(1)</script>', 'latin1') }, ...rest]), 'image'],
-    ['a JPEG that is only a start and an end marker', Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 0xff, 0xd9]), 'image'],
-    ['a JPEG without its frame header', Buffer.concat([tinyJpeg.subarray(0, 2), Buffer.from([0xff, 0xda, 0, 2]), Buffer.alloc(20, 0x11), Buffer.from([0xff, 0xd9])]), 'image'],
-    ['a JPEG carrying a script in a comment', Buffer.concat([tinyJpeg.subarray(0, 2), Buffer.from([0xff, 0xfe, 0, 31]), Buffer.from('<script>alert(1)</script>....'), tinyJpeg.subarray(2)]), 'image'],
+    [
+      'a PNG carrying a script',
+      pngOf([ihdr!, { type: 'tEXt', data: Buffer.from('Comment\u0000<script>alert(1)</script>', 'latin1') }, ...rest]),
+      'image',
+    ],
+    [
+      'a JPEG that is only a start and an end marker',
+      Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 0xff, 0xd9]),
+      'image',
+    ],
+    [
+      'a JPEG without its frame header',
+      Buffer.concat([tinyJpeg.subarray(0, 2), Buffer.from([0xff, 0xda, 0, 2]), Buffer.alloc(20, 0x11), Buffer.from([0xff, 0xd9])]),
+      'image',
+    ],
+    [
+      'a JPEG carrying a script in a comment',
+      Buffer.concat([
+        tinyJpeg.subarray(0, 2),
+        Buffer.from([0xff, 0xfe, 0, 31]),
+        Buffer.from('<script>alert(1)</script>....'),
+        tinyJpeg.subarray(2),
+      ]),
+      'image',
+    ],
   ]
 }
 
 const uploads = suite<Ctx & { atelierContract: number }>('uploads: one strict check for every upload')
 uploads.before(async (ctx) => {
   await setup(ctx)
-  ctx.atelierContract = (await ctx.t.deps.db.selectFrom('contracts').innerJoin('orders', 'orders.id', 'contracts.order_id')
-    .select('contracts.id').where('orders.raison_sociale', '=', 'Atelier Lumière SARL').executeTakeFirstOrThrow()).id
+  ctx.atelierContract = (
+    await ctx.t.deps.db
+      .selectFrom('contracts')
+      .innerJoin('orders', 'orders.id', 'contracts.order_id')
+      .select('contracts.id')
+      .where('orders.raison_sociale', '=', 'Atelier Lumière SARL')
+      .executeTakeFirstOrThrow()
+  ).id
 })
 uploads.after((ctx) => ctx.t.close())
 
 const identityForm = (ctx: Ctx, bytes: Buffer, filename = 'piece') =>
-  multipart({ orderId: String(ctx.ids.missingDocsOrder) }, [{ field: 'identity_manager', filename, contentType: 'application/octet-stream', bytes }])
+  multipart({ orderId: String(ctx.ids.missingDocsOrder) }, [
+    { field: 'identity_manager', filename, contentType: 'application/octet-stream', bytes },
+  ])
 
 uploads('the Kbis, the identity documents and the operators’ letters refuse the same files', async (ctx) => {
   const rows = async () => (await ctx.t.deps.db.selectFrom('uploaded_documents').select('id').execute()).length
   const before = await rows()
   for (const [label, bytes, kind] of await refusedFiles(ctx.pdf)) {
     const form = identityForm(ctx, bytes)
-    const identity = await ctx.t.app.inject({ method: 'POST', url: '/step-upload-identity', headers: { ...form.headers, apitoken: ctx.camille }, payload: form.payload })
+    const identity = await ctx.t.app.inject({
+      method: 'POST',
+      url: '/step-upload-identity',
+      headers: { ...form.headers, apitoken: ctx.camille },
+      payload: form.payload,
+    })
     assert.is(identity.statusCode, 415, `identity, ${label}: ${identity.body}`)
     if (kind !== 'pdf') continue
     const dataUrl = `data:application/pdf;base64,${bytes.toString('base64')}`
     const kbis = await callBearer(ctx.t.app, ctx.camille, 'PUT', `/api-protected/contracts/${ctx.atelierContract}`, { kbis: dataUrl })
     assert.is(kbis.statusCode, 415, `Kbis, ${label}: ${kbis.body}`)
-    const letter = await ctx.t.app.inject({ method: 'POST', url: `/api/operator/domiciliation-orders/${ctx.ids.order}/documents`, headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` }, payload: { sender: 'URSSAF', file: dataUrl } })
+    const letter = await ctx.t.app.inject({
+      method: 'POST',
+      url: `/api/operator/domiciliation-orders/${ctx.ids.order}/documents`,
+      headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` },
+      payload: { sender: 'URSSAF', file: dataUrl },
+    })
     assert.is(letter.statusCode, 400, `operator, ${label}: ${letter.body}`)
   }
   assert.is(await rows(), before, 'nothing stored')
-  const contract = await ctx.t.deps.db.selectFrom('contracts').select('kbis_file_key').where('id', '=', ctx.atelierContract).executeTakeFirstOrThrow()
+  const contract = await ctx.t.deps.db
+    .selectFrom('contracts')
+    .select('kbis_file_key')
+    .where('id', '=', ctx.atelierContract)
+    .executeTakeFirstOrThrow()
   assert.is(contract.kbis_file_key, null)
 })
 
 uploads('real PDF, PNG and JPEG files are accepted and stored with the type read from their bytes', async (ctx) => {
-  for (const [bytes, type, name] of [[ctx.pdf, 'application/pdf', 'cni.jpg'], [tinyPng, 'image/png', 'cni.pdf'], [tinyJpeg, 'image/jpeg', 'cni.png']] as const) {
+  for (const [bytes, type, name] of [
+    [ctx.pdf, 'application/pdf', 'cni.jpg'],
+    [tinyPng, 'image/png', 'cni.pdf'],
+    [tinyJpeg, 'image/jpeg', 'cni.png'],
+  ] as const) {
     await reopenIdentity(ctx)
     const form = identityForm(ctx, bytes, name)
-    const res = await ctx.t.app.inject({ method: 'POST', url: '/step-upload-identity', headers: { ...form.headers, apitoken: ctx.camille }, payload: form.payload })
+    const res = await ctx.t.app.inject({
+      method: 'POST',
+      url: '/step-upload-identity',
+      headers: { ...form.headers, apitoken: ctx.camille },
+      payload: form.payload,
+    })
     assert.is(res.statusCode, 200, `${type}: ${res.body}`)
-    const row = await ctx.t.deps.db.selectFrom('uploaded_documents').select(['content_type', 'file_key']).orderBy('id', 'desc').executeTakeFirstOrThrow()
+    const row = await ctx.t.deps.db
+      .selectFrom('uploaded_documents')
+      .select(['content_type', 'file_key'])
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow()
     assert.is(row.content_type, type, 'the type of the bytes, not of the name')
   }
 })
 
 uploads('every stored file is served as a PDF, not sniffed, as a named download-or-inline, sandboxed', async (ctx) => {
-  const kbis = await callBearer(ctx.t.app, ctx.camille, 'PUT', `/api-protected/contracts/${ctx.atelierContract}`, { kbis: `data:application/pdf;base64,${ctx.pdf.toString('base64')}` })
+  const kbis = await callBearer(ctx.t.app, ctx.camille, 'PUT', `/api-protected/contracts/${ctx.atelierContract}`, {
+    kbis: `data:application/pdf;base64,${ctx.pdf.toString('base64')}`,
+  })
   assert.is(kbis.statusCode, 200, kbis.body)
   const files: [string, Record<string, string>][] = [
     [`/api-protected/documents/${ctx.ids.document}/file`, { apitoken: ctx.camille }],
@@ -605,7 +855,11 @@ uploads('every stored file is served as a PDF, not sniffed, as a named download-
     [`/api-protected/contracts/${ctx.ids.contract}/file`, { authorization: `Bearer ${ctx.camille}` }],
   ]
   // mail pipeline: a letter's page images, the only file route that is not a PDF
-  const pages = await ctx.t.app.inject({ method: 'GET', url: `/api-protected/documents/${ctx.ids.document}/pages/1`, headers: { apitoken: ctx.camille } })
+  const pages = await ctx.t.app.inject({
+    method: 'GET',
+    url: `/api-protected/documents/${ctx.ids.document}/pages/1`,
+    headers: { apitoken: ctx.camille },
+  })
   assert.is(pages.statusCode, 200)
   assert.is(pages.headers['content-type'], 'image/webp')
   assert.is(pages.headers['x-content-type-options'], 'nosniff')
@@ -613,7 +867,10 @@ uploads('every stored file is served as a PDF, not sniffed, as a named download-
   assert.match(pages.headers['cache-control'] as string, 'no-store')
   assert.is(pages.headers['content-security-policy'], 'sandbox', 'opened by itself, a file runs nothing')
   assert.is(pages.rawPayload.subarray(8, 12).toString(), 'WEBP')
-  assert.equal(entries.filter(([, r]) => r.fileType).map(([name]) => name), ['documentPage'])
+  assert.equal(
+    entries.filter(([, r]) => r.fileType).map(([name]) => name),
+    ['documentPage'],
+  )
   assert.is(files.length, entries.filter(([, r]) => r.kind === 'file' && !r.fileType).length, 'every file route of the table')
   for (const [url, headers] of files) {
     const res = await ctx.t.app.inject({ method: 'GET', url, headers })
@@ -633,11 +890,16 @@ uploads.run()
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => [])
-  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1)).sort()
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
+    .sort()
 }
 
 const sweep = suite<{ t: TestApp }>('files without a row and temp files are swept')
-sweep.before(async (ctx) => { ctx.t = await buildTestApp() })
+sweep.before(async (ctx) => {
+  ctx.t = await buildTestApp()
+})
 sweep.after((ctx) => ctx.t.close())
 
 sweep('orphans and temp files older than the grace period go; recent ones, files with a row and foreign files stay', async ({ t }) => {
@@ -667,7 +929,10 @@ sweep('orphans and temp files older than the grace period go; recent ones, files
 sweep('every column holding a file key is known to the sweep', async ({ t }) => {
   const columns = await sql<{ table_name: string; column_name: string }>`select table_name, column_name from information_schema.columns
     where table_schema = current_schema() and column_name like '%file_key%'`.execute(t.deps.db)
-  assert.equal(columns.rows.map((c) => `${c.table_name}.${c.column_name}`).sort(), STORED_FILE_COLUMNS.map(([table, column]) => `${table}.${column}`).sort())
+  assert.equal(
+    columns.rows.map((c) => `${c.table_name}.${c.column_name}`).sort(),
+    STORED_FILE_COLUMNS.map(([table, column]) => `${table}.${column}`).sort(),
+  )
 })
 
 sweep.run()

@@ -20,7 +20,10 @@ History('made at 08:20 UTC, no event of the demo is later than that', async ({ t
   const events = await t.deps.db.selectFrom('letter_history').select(['kind', 'at']).execute()
   assert.ok(events.some((e) => e.kind === 'scanned'))
   const late = events.filter((e) => new Date(e.at).getTime() > now.getTime())
-  assert.equal(late.map((e) => `${e.kind} ${new Date(e.at).toISOString()}`), [])
+  assert.equal(
+    late.map((e) => `${e.kind} ${new Date(e.at).toISOString()}`),
+    [],
+  )
 })
 
 History.run()

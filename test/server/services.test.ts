@@ -18,7 +18,9 @@ import { buildTestApp, type TestApp } from '../util/server.ts'
 import { tinyPdf, tinyPng } from '../util/server-samples.ts'
 
 const storage = suite<{ dir: string }>('filesystem storage')
-storage.before(async (ctx) => { ctx.dir = await mkdtemp(join(tmpdir(), 'storage-test-')) })
+storage.before(async (ctx) => {
+  ctx.dir = await mkdtemp(join(tmpdir(), 'storage-test-'))
+})
 storage.after(async (ctx) => rm(ctx.dir, { recursive: true, force: true }))
 
 storage('put, get, delete; a missing file is null', async ({ dir }) => {
@@ -44,9 +46,14 @@ storage('keys cannot leave the storage directory', async ({ dir }) => {
 
 storage('storeWithRecord removes the written files when the record fails, keeps them when it succeeds', async ({ dir }) => {
   const s = fsStorage(dir)
-  const files = [{ key: 'identity/x/1.pdf', bytes: Buffer.from('1') }, { key: 'identity/x/2.pdf', bytes: Buffer.from('2') }]
+  const files = [
+    { key: 'identity/x/1.pdf', bytes: Buffer.from('1') },
+    { key: 'identity/x/2.pdf', bytes: Buffer.from('2') },
+  ]
   try {
-    await storeWithRecord(s, files, async () => { throw new Error('transaction annulée') })
+    await storeWithRecord(s, files, async () => {
+      throw new Error('transaction annulée')
+    })
     assert.unreachable()
   } catch (error) {
     assert.is((error as Error).message, 'transaction annulée')
@@ -99,8 +106,14 @@ sniffing.run()
 const registration = suite('handlers registered against the route table')
 
 registration('paths turn into Fastify syntax, a literal colon after a parameter included', () => {
-  assert.is(fastifyPath('/api-protected/domiciliation-orders/{id}:send-problem'), '/api-protected/domiciliation-orders/:id(^\\d+)::send-problem')
-  assert.is(fastifyPath('/api-protected/domiciliation-orders/{id}/share-delete/{shareId}'), '/api-protected/domiciliation-orders/:id/share-delete/:shareId')
+  assert.is(
+    fastifyPath('/api-protected/domiciliation-orders/{id}:send-problem'),
+    '/api-protected/domiciliation-orders/:id(^\\d+)::send-problem',
+  )
+  assert.is(
+    fastifyPath('/api-protected/domiciliation-orders/{id}/share-delete/{shareId}'),
+    '/api-protected/domiciliation-orders/:id/share-delete/:shareId',
+  )
   assert.is(fastifyPath('/api/login'), '/api/login')
 })
 
@@ -132,7 +145,9 @@ registration('colon routes reach the right handler', async () => {
 registration.run()
 
 const payments = suite<{ t: TestApp }>('the local test payment provider')
-payments.before(async (ctx) => { ctx.t = await buildTestApp({ seed: false }) })
+payments.before(async (ctx) => {
+  ctx.t = await buildTestApp({ seed: false })
+})
 payments.after((ctx) => ctx.t.close())
 
 payments('accepts only the public test card numbers, refuses the declined and expired ones', async ({ t }) => {
@@ -143,7 +158,11 @@ payments('accepts only the public test card numbers, refuses the declined and ex
   const stored = await t.deps.db.selectFrom('test_payment_methods').selectAll().where('id', '=', card.id).executeTakeFirstOrThrow()
   assert.not.ok(JSON.stringify(stored).includes('424242424242'), 'the full number is never stored')
   assert.is(stored.customer_id, null, 'it belongs to nobody until attached')
-  for (const [number, expYear, status] of [['4111111111111111', year + 1, 400], ['4000000000000002', year + 1, 402], ['4242424242424242', year - 1, 400]] as const) {
+  for (const [number, expYear, status] of [
+    ['4111111111111111', year + 1, 400],
+    ['4000000000000002', year + 1, 402],
+    ['4242424242424242', year - 1, 400],
+  ] as const) {
     try {
       await provider.createTestPaymentMethod!({ number, expMonth: 1, expYear, cvc: '123' })
       assert.unreachable(number)
@@ -173,7 +192,8 @@ payments('a card is attached to the first customer that takes it, and refused to
 payments('charges need a card of the customer, and subscriptions have the provider shape', async ({ t }) => {
   const provider = testPaymentProvider(t.deps.db, t.clock.now)
   const customer = await provider.createCustomer('y@example.com', 'Y')
-  const charge = (paymentMethodId: string, idempotencyKey: string) => provider.charge({ customerId: customer, paymentMethodId, amountCents: 1000, description: 'test', idempotencyKey })
+  const charge = (paymentMethodId: string, idempotencyKey: string) =>
+    provider.charge({ customerId: customer, paymentMethodId, amountCents: 1000, description: 'test', idempotencyKey })
   try {
     await charge('pm_inconnu', 'cle-1')
     assert.unreachable()
@@ -191,10 +211,14 @@ payments('the same idempotency key answers the first charge, even at the same mo
   const customer = await provider.createCustomer('z@example.com', 'Z')
   const card = await provider.createTestPaymentMethod!({ number: '4242424242424242', expMonth: 1, expYear: 2099, cvc: '123' })
   await provider.setDefaultPaymentMethod(customer, card.id)
-  const charge = (idempotencyKey: string) => provider.charge({ customerId: customer, paymentMethodId: card.id, amountCents: 34800, description: 'Factures', idempotencyKey })
+  const charge = (idempotencyKey: string) =>
+    provider.charge({ customerId: customer, paymentMethodId: card.id, amountCents: 34800, description: 'Factures', idempotencyKey })
   const first = await charge('paiement-a')
   const repeats = await Promise.all(Array.from({ length: 10 }, () => charge('paiement-a')))
-  assert.equal(repeats.map((r) => r.id), Array(10).fill(first.id))
+  assert.equal(
+    repeats.map((r) => r.id),
+    Array(10).fill(first.id),
+  )
   const other = await charge('paiement-b')
   assert.is.not(other.id, first.id)
   const rows = await t.deps.db.selectFrom('test_charges').select(['id', 'amount']).where('customer_id', '=', customer).execute()
@@ -227,21 +251,43 @@ stripe('subscription, payment method and charge', async () => {
   const fake = {
     subscriptions: {
       retrieve: async (id: string) => ({
-        id, status: 'active', cancel_at_period_end: false, current_period_end: 1_900_000_000, default_payment_method: card,
-        items: { data: [{ id: 'si_1', quantity: 1, plan: { id: 'price_1', nickname: 'Domiciliation', amount: 2900, currency: 'eur', interval: 'month', product: 'prod_1' } }] },
+        id,
+        status: 'active',
+        cancel_at_period_end: false,
+        current_period_end: 1_900_000_000,
+        default_payment_method: card,
+        items: {
+          data: [
+            {
+              id: 'si_1',
+              quantity: 1,
+              plan: { id: 'price_1', nickname: 'Domiciliation', amount: 2900, currency: 'eur', interval: 'month', product: 'prod_1' },
+            },
+          ],
+        },
       }),
-      update: async () => { calls.push('subscriptions.update') },
+      update: async () => {
+        calls.push('subscriptions.update')
+      },
     },
     customers: { retrieve: async () => ({ deleted: false, invoice_settings: { default_payment_method: 'pm_1' } }) },
     paymentIntents: {
-      create: async (params: { amount: number; off_session: boolean; payment_method: string; metadata: Record<string, string> }, options: { idempotencyKey: string }) => {
-        calls.push(`paymentIntents.create ${params.amount} ${params.off_session} ${params.payment_method} ${options.idempotencyKey} ${params.metadata.payment_attempt}`)
+      create: async (
+        params: { amount: number; off_session: boolean; payment_method: string; metadata: Record<string, string> },
+        options: { idempotencyKey: string },
+      ) => {
+        calls.push(
+          `paymentIntents.create ${params.amount} ${params.off_session} ${params.payment_method} ${options.idempotencyKey} ${params.metadata.payment_attempt}`,
+        )
         return { id: 'pi_1', status: params.amount === 1 ? 'processing' : 'succeeded' }
       },
       search: async ({ query }: { query: string }) => {
         calls.push(`paymentIntents.search ${query}`)
         const found: Record<string, { id: string; status: string }[]> = {
-          'paiement-1': [{ id: 'pi_0', status: 'requires_payment_method' }, { id: 'pi_1', status: 'succeeded' }],
+          'paiement-1': [
+            { id: 'pi_0', status: 'requires_payment_method' },
+            { id: 'pi_1', status: 'succeeded' },
+          ],
           'paiement-2': [{ id: 'pi_2', status: 'canceled' }],
           'paiement-3': [{ id: 'pi_3', status: 'processing' }],
         }
@@ -253,10 +299,20 @@ stripe('subscription, payment method and charge', async () => {
   const subscription = await provider.getSubscription('sub_1')
   assert.is(subscription!.items.data[0]!.plan.interval, 'month')
   assert.is(subscription!.current_period_end, 1_900_000_000)
-  assert.equal(await provider.getSubscriptionPaymentMethod('sub_1'), { id: 'pm_1', brand: 'visa', last4: '4242', expMonth: 4, expYear: 2030 })
+  assert.equal(await provider.getSubscriptionPaymentMethod('sub_1'), {
+    id: 'pm_1',
+    brand: 'visa',
+    last4: '4242',
+    expMonth: 4,
+    expYear: 2030,
+  })
   const request = { customerId: 'cus_1', paymentMethodId: 'pm_1', amountCents: 3480, description: 'Factures', idempotencyKey: 'paiement-1' }
   assert.equal(await provider.charge(request), { id: 'pi_1' })
-  assert.equal(calls, ['paymentIntents.create 3480 true pm_1 paiement-1 paiement-1'], 'the idempotency key goes to Stripe, and in the metadata')
+  assert.equal(
+    calls,
+    ['paymentIntents.create 3480 true pm_1 paiement-1 paiement-1'],
+    'the idempotency key goes to Stripe, and in the metadata',
+  )
   // An attempt too old for its key: found by its metadata, never charged again.
   assert.equal(await provider.findCharge(request), { id: 'pi_1' }, 'the succeeded one')
   assert.is(calls.at(-1), "paymentIntents.search customer:'cus_1' AND metadata['payment_attempt']:'paiement-1'")
@@ -281,7 +337,9 @@ stripe('subscription, payment method and charge', async () => {
 stripe.run()
 
 const seed = suite<{ t: TestApp }>('the demo data')
-seed.before(async (ctx) => { ctx.t = await buildTestApp() })
+seed.before(async (ctx) => {
+  ctx.t = await buildTestApp()
+})
 seed.after((ctx) => ctx.t.close())
 
 seed('is seeded once', async ({ t }) => {
@@ -290,7 +348,11 @@ seed('is seeded once', async ({ t }) => {
 })
 
 seed('Boulangerie des Lilas has six months of letters, with unread and one deleted, each a real PDF', async ({ t }) => {
-  const order = await t.deps.db.selectFrom('orders').selectAll().where('raison_sociale', '=', 'Boulangerie des Lilas SAS').executeTakeFirstOrThrow()
+  const order = await t.deps.db
+    .selectFrom('orders')
+    .selectAll()
+    .where('raison_sociale', '=', 'Boulangerie des Lilas SAS')
+    .executeTakeFirstOrThrow()
   const letters = await t.deps.db.selectFrom('documents').selectAll().where('order_id', '=', order.id).execute()
   assert.ok(letters.length >= 30)
   assert.is(letters.filter((l) => l.deleted).length, 1)
@@ -299,7 +361,12 @@ seed('Boulangerie des Lilas has six months of letters, with unread and one delet
   assert.ok(t.clock.now().getTime() - oldest <= 184 * 86_400_000 && t.clock.now().getTime() - oldest > 150 * 86_400_000)
   assert.ok(letters.every((l) => l.received_at <= t.clock.now()))
   const senders = new Set(letters.map((l) => l.sender))
-  for (const sender of ['URSSAF Île-de-France', 'Service des impôts des entreprises de Paris 2e', 'Greffe du tribunal de commerce de Paris']) assert.ok(senders.has(sender), sender)
+  for (const sender of [
+    'URSSAF Île-de-France',
+    'Service des impôts des entreprises de Paris 2e',
+    'Greffe du tribunal de commerce de Paris',
+  ])
+    assert.ok(senders.has(sender), sender)
   const bytes = await t.deps.storage.get(letters[0]!.file_key)
   assert.is(sniffFileType(bytes!), 'pdf')
   const pdf = await PDFDocument.load(bytes!)
@@ -308,12 +375,24 @@ seed('Boulangerie des Lilas has six months of letters, with unread and one delet
 })
 
 seed('Camille holds the expected orders, Sophie exactly one', async ({ t }) => {
-  const owned = async (email: string) => t.deps.db.selectFrom('orders').innerJoin('users', 'users.id', 'orders.owner_id')
-    .select('orders.raison_sociale').where('users.email', '=', email).execute()
+  const owned = async (email: string) =>
+    t.deps.db
+      .selectFrom('orders')
+      .innerJoin('users', 'users.id', 'orders.owner_id')
+      .select('orders.raison_sociale')
+      .where('users.email', '=', email)
+      .execute()
   assert.is((await owned('demo@example.com')).length, 3)
-  assert.equal((await owned('solo@example.com')).map((o) => o.raison_sociale), ['Épicerie Solène SARL'])
-  const invoices = await t.deps.db.selectFrom('invoices').innerJoin('orders', 'orders.id', 'invoices.order_id')
-    .select(['invoices.date', 'invoices.paid_at']).where('orders.raison_sociale', '=', 'Boulangerie des Lilas SAS').execute()
+  assert.equal(
+    (await owned('solo@example.com')).map((o) => o.raison_sociale),
+    ['Épicerie Solène SARL'],
+  )
+  const invoices = await t.deps.db
+    .selectFrom('invoices')
+    .innerJoin('orders', 'orders.id', 'invoices.order_id')
+    .select(['invoices.date', 'invoices.paid_at'])
+    .where('orders.raison_sociale', '=', 'Boulangerie des Lilas SAS')
+    .execute()
   const span = Math.max(...invoices.map((i) => i.date.getTime())) - Math.min(...invoices.map((i) => i.date.getTime()))
   assert.ok(span > 600 * 86_400_000, 'invoices over two years')
   assert.is(invoices.filter((i) => i.paid_at === null).length, 1)

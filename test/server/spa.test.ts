@@ -9,9 +9,12 @@ import * as assert from 'uvu/assert'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { buildTestApp, type TestApp } from '../util/server.ts'
 
-interface Ctx { t: TestApp }
+interface Ctx {
+  t: TestApp
+}
 
-const html = '<!doctype html><html lang="fr"><head><meta name="csp-nonce" content="__CSP_NONCE__"><script type="module" src="/assets/main-ABC123.js"></script></head><body><div id="root"></div></body></html>'
+const html =
+  '<!doctype html><html lang="fr"><head><meta name="csp-nonce" content="__CSP_NONCE__"><script type="module" src="/assets/main-ABC123.js"></script></head><body><div id="root"></div></body></html>'
 const script = `console.log(${JSON.stringify('x'.repeat(4000))})`
 
 const spa = suite<Ctx>('the SPA from a built dist/')
@@ -24,7 +27,9 @@ spa.before(async (ctx) => {
   await writeFile(join(distDir, 'assets', 'main-ABC123.js'), script)
   await writeFile(join(distDir, 'assets', 'tiny-DEF456.js'), 'export const x = 1')
   // What a production build does (esbuild.config.mjs): each asset also as .br and .gz.
-  const { precompress } = (await import(pathToFileURL(join(import.meta.dirname, '../../esbuild.config.mjs')).href)) as { precompress(dir: string): Promise<void> }
+  const { precompress } = (await import(pathToFileURL(join(import.meta.dirname, '../../esbuild.config.mjs')).href)) as {
+    precompress(dir: string): Promise<void>
+  }
   await precompress(join(distDir, 'assets'))
   ctx.t = await buildTestApp({ seed: false, config: { distDir } })
 })
@@ -49,56 +54,88 @@ spa('every client route gets index.html with a fresh nonce in the CSP', async ({
     assert.ok(Buffer.from(nonce, 'base64').length >= 16)
     nonces.add(nonce)
     const csp = res.headers['content-security-policy'] as string
-    assert.is(csp, `default-src 'self'; script-src 'self' 'nonce-${nonce}'; style-src 'self' 'nonce-${nonce}'; img-src 'self' data: blob:; frame-src 'self' blob: https://player.vimeo.com; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'`)
+    assert.is(
+      csp,
+      `default-src 'self'; script-src 'self' 'nonce-${nonce}'; style-src 'self' 'nonce-${nonce}'; img-src 'self' data: blob:; frame-src 'self' blob: https://player.vimeo.com; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'`,
+    )
     assert.not.match(csp, 'unsafe-inline')
   }
   assert.is(nonces.size, 6, 'one nonce per response')
 })
 
-spa('dist/pages.json: /login gets the page drawn ahead, the other public routes index.html, every other route the signed-in page', async ({ t }) => {
-  const drawn = html.replace('</head>', '<style id="_goober" nonce="__CSP_NONCE__">h1{color:red}</style></head>')
-    .replace('<div id="root"></div>', '<div id="root" data-prerendered=""><main><h1>Connexion</h1></main></div>')
-  const signedIn = html.replace('<script type="module"', '<link rel="modulepreload" href="/assets/chunks/session-XYZ.js" /><script type="module"')
-  await writeFile(join(distDir, 'login.html'), drawn)
-  await writeFile(join(distDir, 'signed-in.html'), signedIn)
-  const manifest = {
-    public: { '/login': 'login.html', '/reset-password': 'index.html', '/set-password/:token': 'index.html', '/invitation/:token': 'index.html', '/verification/:code': 'index.html' },
-    signedIn: 'signed-in.html',
-  }
-  await writeFile(join(distDir, 'pages.json'), JSON.stringify(manifest))
-  try {
-    for (const url of ['/login', '/login?next=%2Ffactures', '/login/']) {
-      const res = await page(t, url)
-      assert.is(res.statusCode, 200)
-      const nonce = /content="([^"]+)"/.exec(res.body)![1]!
-      assert.match(res.body, `<style id="_goober" nonce="${nonce}">h1{color:red}</style>`)
-      assert.match(res.headers['content-security-policy'] as string, `style-src 'self' 'nonce-${nonce}'`)
-      assert.match(res.body, '<h1>Connexion</h1>')
-      assert.not.match(res.body, 'modulepreload', url)
+spa(
+  'dist/pages.json: /login gets the page drawn ahead, the other public routes index.html, every other route the signed-in page',
+  async ({ t }) => {
+    const drawn = html
+      .replace('</head>', '<style id="_goober" nonce="__CSP_NONCE__">h1{color:red}</style></head>')
+      .replace('<div id="root"></div>', '<div id="root" data-prerendered=""><main><h1>Connexion</h1></main></div>')
+    const signedIn = html.replace(
+      '<script type="module"',
+      '<link rel="modulepreload" href="/assets/chunks/session-XYZ.js" /><script type="module"',
+    )
+    await writeFile(join(distDir, 'login.html'), drawn)
+    await writeFile(join(distDir, 'signed-in.html'), signedIn)
+    const manifest = {
+      public: {
+        '/login': 'login.html',
+        '/reset-password': 'index.html',
+        '/set-password/:token': 'index.html',
+        '/invitation/:token': 'index.html',
+        '/verification/:code': 'index.html',
+      },
+      signedIn: 'signed-in.html',
     }
-    // A signed-out visitor on a public route downloads no signed-in code.
-    for (const url of ['/reset-password', '/reset-password?email=a%40b.fr', '/set-password/abc123', '/invitation/tok-1', '/verification/ABCD-1234']) {
-      const res = await page(t, url)
-      assert.is(res.statusCode, 200, url)
-      assert.is(asBuilt(res.body), html, url)
+    await writeFile(join(distDir, 'pages.json'), JSON.stringify(manifest))
+    try {
+      for (const url of ['/login', '/login?next=%2Ffactures', '/login/']) {
+        const res = await page(t, url)
+        assert.is(res.statusCode, 200)
+        const nonce = /content="([^"]+)"/.exec(res.body)![1]!
+        assert.match(res.body, `<style id="_goober" nonce="${nonce}">h1{color:red}</style>`)
+        assert.match(res.headers['content-security-policy'] as string, `style-src 'self' 'nonce-${nonce}'`)
+        assert.match(res.body, '<h1>Connexion</h1>')
+        assert.not.match(res.body, 'modulepreload', url)
+      }
+      // A signed-out visitor on a public route downloads no signed-in code.
+      for (const url of [
+        '/reset-password',
+        '/reset-password?email=a%40b.fr',
+        '/set-password/abc123',
+        '/invitation/tok-1',
+        '/verification/ABCD-1234',
+      ]) {
+        const res = await page(t, url)
+        assert.is(res.statusCode, 200, url)
+        assert.is(asBuilt(res.body), html, url)
+      }
+      // /missing-document is where the startup leads a signed-in customer; a pattern's segment is never empty nor two.
+      for (const url of [
+        '/',
+        '/tableau-de-bord',
+        '/mes-courriers/courriers',
+        '/missing-document',
+        '/login/x',
+        '/set-password',
+        '/set-password/a/b',
+        '/Login',
+      ]) {
+        const res = await page(t, url)
+        assert.is(res.statusCode, 200, url)
+        assert.match(res.body, '<link rel="modulepreload" href="/assets/chunks/session-XYZ.js" />', url)
+        assert.not.match(res.body, '__CSP_NONCE__', url)
+      }
+      // Read at each request: a rebuild is served without a restart. A name outside dist/ is never read.
+      await writeFile(join(distDir, 'pages.json'), JSON.stringify({ public: { '/login': '../secret.html' }, signedIn: '../secret.html' }))
+      for (const url of ['/login', '/tableau-de-bord']) assert.is(asBuilt((await page(t, url)).body), html, url)
+    } finally {
+      await rm(join(distDir, 'pages.json'))
+      await rm(join(distDir, 'login.html'))
+      await rm(join(distDir, 'signed-in.html'))
     }
-    // /missing-document is where the startup leads a signed-in customer; a pattern's segment is never empty nor two.
-    for (const url of ['/', '/tableau-de-bord', '/mes-courriers/courriers', '/missing-document', '/login/x', '/set-password', '/set-password/a/b', '/Login']) {
-      const res = await page(t, url)
-      assert.is(res.statusCode, 200, url)
-      assert.match(res.body, '<link rel="modulepreload" href="/assets/chunks/session-XYZ.js" />', url)
-      assert.not.match(res.body, '__CSP_NONCE__', url)
-    }
-    // Read at each request: a rebuild is served without a restart. A name outside dist/ is never read.
-    await writeFile(join(distDir, 'pages.json'), JSON.stringify({ public: { '/login': '../secret.html' }, signedIn: '../secret.html' }))
-    for (const url of ['/login', '/tableau-de-bord']) assert.is(asBuilt((await page(t, url)).body), html, url)
-  } finally {
-    await rm(join(distDir, 'pages.json'))
-    await rm(join(distDir, 'login.html'))
-    await rm(join(distDir, 'signed-in.html'))
-  }
-  for (const url of ['/login', '/tableau-de-bord']) assert.is(asBuilt((await page(t, url)).body), html, `no manifest (a development build): index.html at ${url}`)
-})
+    for (const url of ['/login', '/tableau-de-bord'])
+      assert.is(asBuilt((await page(t, url)).body), html, `no manifest (a development build): index.html at ${url}`)
+  },
+)
 
 spa('security headers on every answer', async ({ t }) => {
   for (const res of [await page(t, '/'), await t.app.inject({ method: 'GET', url: '/health' })]) {
@@ -119,7 +156,8 @@ spa('hashed assets: long immutable cache and compression', async ({ t }) => {
 })
 
 spa('assets are sent as the build compressed them: brotli, else gzip, else as they are; never compressed again', async ({ t }) => {
-  const asset = (encoding?: string) => t.app.inject({ method: 'GET', url: '/assets/main-ABC123.js', headers: encoding ? { 'accept-encoding': encoding } : {} })
+  const asset = (encoding?: string) =>
+    t.app.inject({ method: 'GET', url: '/assets/main-ABC123.js', headers: encoding ? { 'accept-encoding': encoding } : {} })
   const br = await asset('gzip, deflate, br')
   assert.is(br.headers['content-encoding'], 'br')
   assert.match(br.headers['content-type'] as string, 'javascript')
@@ -167,7 +205,9 @@ spa('the OpenAPI document lists every route of the table and the UI is served', 
 spa.run()
 
 const missing = suite<Ctx>('without a built dist/')
-missing.before(async (ctx) => { ctx.t = await buildTestApp({ seed: false }) })
+missing.before(async (ctx) => {
+  ctx.t = await buildTestApp({ seed: false })
+})
 missing.after((ctx) => ctx.t.close())
 
 missing('client routes explain in French how to build it', async ({ t }) => {

@@ -9,7 +9,15 @@ import { messages } from '../../server/http/errors.ts'
 import { sha256 } from '../../server/lib/crypto.ts'
 import { buildTestApp, call, login, ordersByName, type TestApp } from '../util/server.ts'
 
-interface Ctx { t: TestApp; statements: string[]; camille: string; boulangerie: number; studio: number; atelierOfCamille: number; sophie: string }
+interface Ctx {
+  t: TestApp
+  statements: string[]
+  camille: string
+  boulangerie: number
+  studio: number
+  atelierOfCamille: number
+  sophie: string
+}
 
 const test = suite<Ctx>('hot routes: one statement per request')
 test.before(async (ctx) => {
@@ -63,21 +71,44 @@ test('refusals take one statement too: an unknown token (401), an order that is 
 })
 
 test('the answers are the same as the per-step queries gave: the letters of one order, newest first; shares flagged', async (ctx) => {
-  const letters = (await call(ctx.t.app, ctx.camille, 'GET', `/api-protected/documents?orderId=${ctx.boulangerie}`)).json() as { orderId: number; receivedAt: string; deleted: boolean }[]
+  const letters = (await call(ctx.t.app, ctx.camille, 'GET', `/api-protected/documents?orderId=${ctx.boulangerie}`)).json() as {
+    orderId: number
+    receivedAt: string
+    deleted: boolean
+  }[]
   assert.ok(letters.length > 10)
   assert.ok(letters.every((l) => l.orderId === ctx.boulangerie && !l.deleted))
-  assert.equal(letters.map((l) => l.receivedAt), letters.map((l) => l.receivedAt).sort().reverse())
-  const empty = (await call(ctx.t.app, ctx.camille, 'GET', `/api-protected/documents?orderId=${ctx.atelierOfCamille}`))
+  assert.equal(
+    letters.map((l) => l.receivedAt),
+    letters
+      .map((l) => l.receivedAt)
+      .sort()
+      .reverse(),
+  )
+  const empty = await call(ctx.t.app, ctx.camille, 'GET', `/api-protected/documents?orderId=${ctx.atelierOfCamille}`)
   assert.is(empty.statusCode, 200)
   assert.equal(empty.json(), [])
   const all = (await call(ctx.t.app, ctx.camille, 'GET', '/api-protected/documents')).json() as { orderId: number }[]
   assert.ok(all.some((l) => l.orderId === ctx.studio) && all.some((l) => l.orderId === ctx.boulangerie))
-  const orders = (await call(ctx.t.app, ctx.camille, 'GET', '/api-protected/my-domiciliation-orders')).json() as { raisonSociale: string; isShareOrder: boolean }[]
-  assert.equal(orders.filter((o) => o.isShareOrder).map((o) => o.raisonSociale), ['Studio Nuage SAS'])
+  const orders = (await call(ctx.t.app, ctx.camille, 'GET', '/api-protected/my-domiciliation-orders')).json() as {
+    raisonSociale: string
+    isShareOrder: boolean
+  }[]
+  assert.equal(
+    orders.filter((o) => o.isShareOrder).map((o) => o.raisonSociale),
+    ['Studio Nuage SAS'],
+  )
 })
 
 test('the statement notes the session’s last use, at most once a minute', async (ctx) => {
-  const lastUse = async () => (await ctx.t.deps.db.selectFrom('api_tokens').select('last_used_at').where('token_hash', '=', sha256(ctx.camille)).executeTakeFirstOrThrow()).last_used_at
+  const lastUse = async () =>
+    (
+      await ctx.t.deps.db
+        .selectFrom('api_tokens')
+        .select('last_used_at')
+        .where('token_hash', '=', sha256(ctx.camille))
+        .executeTakeFirstOrThrow()
+    ).last_used_at
   ctx.t.clock.advance(2 * 60_000)
   await call(ctx.t.app, ctx.camille, 'GET', '/api-protected/user/me')
   assert.is((await lastUse())?.getTime(), ctx.t.clock.now().getTime())

@@ -12,7 +12,13 @@ import { buildTestApp, callBearer, login, TEST_OPERATOR_TOKEN, type TestApp } fr
 import { demoIds, multipart, send, tinyPdf, tinyPng, type DemoIds, type FilePart } from '../util/server-samples.ts'
 import { sql } from 'kysely'
 
-interface Ctx { t: TestApp; ids: DemoIds; camille: string; pdf: Buffer; atelierContract: number }
+interface Ctx {
+  t: TestApp
+  ids: DemoIds
+  camille: string
+  pdf: Buffer
+  atelierContract: number
+}
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => [])
@@ -20,19 +26,28 @@ async function filesUnder(dir: string): Promise<string[]> {
 }
 
 const dataUrl = (bytes: Buffer, type = 'application/pdf') => `data:${type};base64,${bytes.toString('base64')}`
-const elevenMegabytesPdf = (pdf: Buffer) => Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(11 * 1024 * 1024, 0x20), pdf.subarray(-32)])
+const elevenMegabytesPdf = (pdf: Buffer) =>
+  Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(11 * 1024 * 1024, 0x20), pdf.subarray(-32)])
 
 /** What is stored before a call, and a check that a rejected call left exactly that. */
 async function snapshot(ctx: Ctx) {
   const files = await filesUnder(join(ctx.t.storageDir, 'kbis'))
   const identity = await filesUnder(join(ctx.t.storageDir, 'identity'))
   const rows = await ctx.t.deps.db.selectFrom('uploaded_documents').select('id').execute()
-  const contract = await ctx.t.deps.db.selectFrom('contracts').select('kbis_file_key').where('id', '=', ctx.atelierContract).executeTakeFirstOrThrow()
+  const contract = await ctx.t.deps.db
+    .selectFrom('contracts')
+    .select('kbis_file_key')
+    .where('id', '=', ctx.atelierContract)
+    .executeTakeFirstOrThrow()
   return async () => {
     assert.equal(await filesUnder(join(ctx.t.storageDir, 'kbis')), files, 'no Kbis file left behind')
     assert.equal(await filesUnder(join(ctx.t.storageDir, 'identity')), identity, 'no identity file left behind')
     assert.is((await ctx.t.deps.db.selectFrom('uploaded_documents').select('id').execute()).length, rows.length, 'no record')
-    const after = await ctx.t.deps.db.selectFrom('contracts').select('kbis_file_key').where('id', '=', ctx.atelierContract).executeTakeFirstOrThrow()
+    const after = await ctx.t.deps.db
+      .selectFrom('contracts')
+      .select('kbis_file_key')
+      .where('id', '=', ctx.atelierContract)
+      .executeTakeFirstOrThrow()
     assert.is(after.kbis_file_key, contract.kbis_file_key)
   }
 }
@@ -42,8 +57,12 @@ const setup = async (ctx: Ctx) => {
   ctx.ids = await demoIds(ctx.t.deps.db)
   ctx.camille = await login(ctx.t.app)
   ctx.pdf = await tinyPdf()
-  const atelier = await ctx.t.deps.db.selectFrom('contracts').innerJoin('orders', 'orders.id', 'contracts.order_id')
-    .select('contracts.id').where('orders.raison_sociale', '=', 'Atelier Lumière SARL').executeTakeFirstOrThrow()
+  const atelier = await ctx.t.deps.db
+    .selectFrom('contracts')
+    .innerJoin('orders', 'orders.id', 'contracts.order_id')
+    .select('contracts.id')
+    .where('orders.raison_sociale', '=', 'Atelier Lumière SARL')
+    .executeTakeFirstOrThrow()
   ctx.atelierContract = atelier.id
 }
 
@@ -51,7 +70,8 @@ const kbis = suite<Ctx>('Kbis upload (PUT contracts/{id} with a data URL)')
 kbis.before(setup)
 kbis.after((ctx) => ctx.t.close())
 
-const putKbis = (ctx: Ctx, value: string) => callBearer(ctx.t.app, ctx.camille, 'PUT', `/api-protected/contracts/${ctx.atelierContract}`, { kbis: value })
+const putKbis = (ctx: Ctx, value: string) =>
+  callBearer(ctx.t.app, ctx.camille, 'PUT', `/api-protected/contracts/${ctx.atelierContract}`, { kbis: value })
 
 for (const [label, make, status] of [
   ['a PNG declared as PDF', () => dataUrl(tinyPng), 415],
@@ -68,7 +88,11 @@ for (const [label, make, status] of [
     assert.is(res.statusCode, status, res.body)
     assert.ok(res.json().message.length > 10)
     await unchanged()
-    const order = await ctx.t.deps.db.selectFrom('orders').select('has_kbis').where('raison_sociale', '=', 'Atelier Lumière SARL').executeTakeFirstOrThrow()
+    const order = await ctx.t.deps.db
+      .selectFrom('orders')
+      .select('has_kbis')
+      .where('raison_sociale', '=', 'Atelier Lumière SARL')
+      .executeTakeFirstOrThrow()
     assert.is(order.has_kbis, false)
   })
 }
@@ -93,30 +117,39 @@ kbis('a replaced Kbis leaves one file, the new one', async (ctx) => {
   const other = await tinyPdf('Avis de situation INSEE')
   const res = await putKbis(ctx, dataUrl(other))
   assert.is(res.statusCode, 200)
-  const row = await ctx.t.deps.db.selectFrom('contracts').select('kbis_file_key').where('id', '=', ctx.atelierContract).executeTakeFirstOrThrow()
+  const row = await ctx.t.deps.db
+    .selectFrom('contracts')
+    .select('kbis_file_key')
+    .where('id', '=', ctx.atelierContract)
+    .executeTakeFirstOrThrow()
   const kbisFiles = (await filesUnder(join(ctx.t.storageDir, 'kbis'))).filter((f) => !f.includes('/.tmp/'))
   assert.ok(kbisFiles.some((f) => f.endsWith(row.kbis_file_key!)))
   assert.equal((await callBearer(ctx.t.app, ctx.camille, 'GET', res.json().kbis)).rawPayload, other)
 })
 
-kbis('at most 20 Kbis an hour per person, refused ones included: then a French 429, nothing stored; the address alone is not counted', async (ctx) => {
-  let limited
-  for (let i = 0; i < 21 && !limited; i++) {
-    const res = await putKbis(ctx, dataUrl(Buffer.from('ceci n’est pas un PDF')))
-    if (res.statusCode === 429) limited = res
-    else assert.is(res.statusCode, 415, res.body)
-  }
-  assert.ok(limited, 'refused within 21 sendings (this suite sent some before)')
-  assert.is(limited.json().message, 'Trop de Kbis envoyés en peu de temps : réessayez dans une heure.')
-  const unchanged = await snapshot(ctx)
-  assert.is((await putKbis(ctx, dataUrl(ctx.pdf))).statusCode, 429, 'a valid one too')
-  await unchanged()
-  const address = await callBearer(ctx.t.app, ctx.camille, 'PUT', `/api-protected/contracts/${ctx.atelierContract}`, { villePostaleExpedition: 'Lyon' })
-  assert.is(address.statusCode, 200, address.body)
-  ctx.t.clock.advance(3_600_000)
-  assert.is((await putKbis(ctx, dataUrl(ctx.pdf))).statusCode, 200, 'an hour later')
-  ctx.t.clock.set(new Date())
-})
+kbis(
+  'at most 20 Kbis an hour per person, refused ones included: then a French 429, nothing stored; the address alone is not counted',
+  async (ctx) => {
+    let limited
+    for (let i = 0; i < 21 && !limited; i++) {
+      const res = await putKbis(ctx, dataUrl(Buffer.from('ceci n’est pas un PDF')))
+      if (res.statusCode === 429) limited = res
+      else assert.is(res.statusCode, 415, res.body)
+    }
+    assert.ok(limited, 'refused within 21 sendings (this suite sent some before)')
+    assert.is(limited.json().message, 'Trop de Kbis envoyés en peu de temps : réessayez dans une heure.')
+    const unchanged = await snapshot(ctx)
+    assert.is((await putKbis(ctx, dataUrl(ctx.pdf))).statusCode, 429, 'a valid one too')
+    await unchanged()
+    const address = await callBearer(ctx.t.app, ctx.camille, 'PUT', `/api-protected/contracts/${ctx.atelierContract}`, {
+      villePostaleExpedition: 'Lyon',
+    })
+    assert.is(address.statusCode, 200, address.body)
+    ctx.t.clock.advance(3_600_000)
+    assert.is((await putKbis(ctx, dataUrl(ctx.pdf))).statusCode, 200, 'an hour later')
+    ctx.t.clock.set(new Date())
+  },
+)
 
 kbis.run()
 
@@ -126,9 +159,19 @@ identity.after((ctx) => ctx.t.close())
 
 const upload = (ctx: Ctx, fields: Record<string, string>, files: FilePart[]) => {
   const body = multipart(fields, files)
-  return ctx.t.app.inject({ method: 'POST', url: '/step-upload-identity', headers: { ...body.headers, apitoken: ctx.camille }, payload: body.payload })
+  return ctx.t.app.inject({
+    method: 'POST',
+    url: '/step-upload-identity',
+    headers: { ...body.headers, apitoken: ctx.camille },
+    payload: body.payload,
+  })
 }
-const part = (bytes: Buffer, filename = 'piece.pdf', contentType = 'application/pdf', field = 'identity_manager'): FilePart => ({ field, filename, contentType, bytes })
+const part = (bytes: Buffer, filename = 'piece.pdf', contentType = 'application/pdf', field = 'identity_manager'): FilePart => ({
+  field,
+  filename,
+  contentType,
+  bytes,
+})
 
 for (const [label, files, status] of [
   ['a PDF that is not one', () => [part(Buffer.from('%PDF-1.4 mais tronqué'))], 415],
@@ -152,24 +195,43 @@ identity('refuses files sent before orderId, and an order that is not hers', asy
   const noOrder = await upload(ctx, {}, [part(ctx.pdf)])
   assert.is(noOrder.statusCode, 400)
   assert.match(noOrder.json().message, 'orderId')
-  const foreign = await ctx.t.deps.db.selectFrom('orders').select('id').where('raison_sociale', '=', 'Épicerie Solène SARL').executeTakeFirstOrThrow()
+  const foreign = await ctx.t.deps.db
+    .selectFrom('orders')
+    .select('id')
+    .where('raison_sociale', '=', 'Épicerie Solène SARL')
+    .executeTakeFirstOrThrow()
   assert.is((await upload(ctx, { orderId: String(foreign.id) }, [part(ctx.pdf)])).statusCode, 404)
   assert.is((await upload(ctx, { orderId: 'abc' }, [part(ctx.pdf)])).statusCode, 400)
   await unchanged()
 })
 
 identity('a JSON body is refused in French', async (ctx) => {
-  const res = await ctx.t.app.inject({ method: 'POST', url: '/step-upload-identity', headers: { apitoken: ctx.camille }, payload: { orderId: ctx.ids.missingDocsOrder } })
+  const res = await ctx.t.app.inject({
+    method: 'POST',
+    url: '/step-upload-identity',
+    headers: { apitoken: ctx.camille },
+    payload: { orderId: ctx.ids.missingDocsOrder },
+  })
   assert.is(res.statusCode, 400)
   assert.match(res.json().message, 'multipart')
 })
 
 identity('one good file and one bad: the whole form is refused', async (ctx) => {
-  await ctx.t.deps.db.updateTable('orders')
-    .set({ missing_documents: JSON.stringify([{ type: 'identity_manager', label: 'Pièce d’identité du gérant' }, { type: 'proof_of_address', label: 'Justificatif de domicile' }]) })
-    .where('id', '=', ctx.ids.missingDocsOrder).execute()
+  await ctx.t.deps.db
+    .updateTable('orders')
+    .set({
+      missing_documents: JSON.stringify([
+        { type: 'identity_manager', label: 'Pièce d’identité du gérant' },
+        { type: 'proof_of_address', label: 'Justificatif de domicile' },
+      ]),
+    })
+    .where('id', '=', ctx.ids.missingDocsOrder)
+    .execute()
   const unchanged = await snapshot(ctx)
-  const res = await upload(ctx, { orderId: String(ctx.ids.missingDocsOrder) }, [part(ctx.pdf), part(Buffer.from('nope'), 'facture.pdf', 'application/pdf', 'proof_of_address')])
+  const res = await upload(ctx, { orderId: String(ctx.ids.missingDocsOrder) }, [
+    part(ctx.pdf),
+    part(Buffer.from('nope'), 'facture.pdf', 'application/pdf', 'proof_of_address'),
+  ])
   assert.is(res.statusCode, 415)
   await unchanged()
 })
@@ -178,12 +240,17 @@ identity('the first of two documents is not complete; the second is', async (ctx
   const first = await upload(ctx, { orderId: String(ctx.ids.missingDocsOrder) }, [part(tinyPng, 'cni.png', 'image/png')])
   assert.is(first.statusCode, 200, first.body)
   assert.equal([first.json().complete, first.json().missingDocumentsValidatedAt], [false, null])
-  const second = await upload(ctx, { orderId: String(ctx.ids.missingDocsOrder) }, [part(ctx.pdf, 'edf.pdf', 'application/pdf', 'proof_of_address')])
+  const second = await upload(ctx, { orderId: String(ctx.ids.missingDocsOrder) }, [
+    part(ctx.pdf, 'edf.pdf', 'application/pdf', 'proof_of_address'),
+  ])
   assert.is(second.json().complete, true)
   const order = (await send(ctx.t.app, 'myOrders', {}, ctx.camille)).json().find((o: { id: number }) => o.id === ctx.ids.missingDocsOrder)
   assert.is(order.missingDocumentsValidatedAt, second.json().missingDocumentsValidatedAt)
   const listed = (await send(ctx.t.app, 'uploadedDocuments', { params: { id: ctx.ids.missingDocsOrder } }, ctx.camille)).json()
-  assert.equal(listed.map((d: { type: string }) => d.type), ['identity_manager', 'proof_of_address'])
+  assert.equal(
+    listed.map((d: { type: string }) => d.type),
+    ['identity_manager', 'proof_of_address'],
+  )
 })
 
 identity.run()
@@ -199,25 +266,40 @@ const labels: Record<string, string> = { identity_manager: 'Pièce d’identité
 /** The order asks for these documents, none received. */
 async function askFor(ctx: Ctx, orderId: number, types: string[]) {
   await ctx.t.deps.db.deleteFrom('uploaded_documents').where('order_id', '=', orderId).execute()
-  await ctx.t.deps.db.updateTable('orders')
+  await ctx.t.deps.db
+    .updateTable('orders')
     .set({ missing_documents: JSON.stringify(types.map((type) => ({ type, label: labels[type] }))), missing_documents_validated_at: null })
-    .where('id', '=', orderId).execute()
+    .where('id', '=', orderId)
+    .execute()
 }
 const identityFiles = async (ctx: Ctx) => (await filesUnder(join(ctx.t.storageDir, 'identity'))).filter((f) => !f.includes('/.tmp/'))
 const rowsOf = (ctx: Ctx, orderId: number) =>
-  ctx.t.deps.db.selectFrom('uploaded_documents').select(['type', 'file_name', 'file_key']).where('order_id', '=', orderId).orderBy('id').execute()
+  ctx.t.deps.db
+    .selectFrom('uploaded_documents')
+    .select(['type', 'file_name', 'file_key'])
+    .where('order_id', '=', orderId)
+    .orderBy('id')
+    .execute()
 
 bounded('the same document twice in one form is refused before anything is stored', async (ctx) => {
   const unchanged = await snapshot(ctx)
-  const res = await upload(ctx, { orderId: String(ctx.ids.missingDocsOrder) }, [part(ctx.pdf, 'recto.pdf'), part(tinyPng, 'verso.png', 'image/png')])
+  const res = await upload(ctx, { orderId: String(ctx.ids.missingDocsOrder) }, [
+    part(ctx.pdf, 'recto.pdf'),
+    part(tinyPng, 'verso.png', 'image/png'),
+  ])
   assert.is(res.statusCode, 400, res.body)
   assert.is(res.json().code, 'DUPLICATE_DOCUMENT')
-  assert.is(res.json().message, 'Le document « Pièce d’identité du gérant » est joint plusieurs fois : envoyez un seul fichier par document.')
+  assert.is(
+    res.json().message,
+    'Le document « Pièce d’identité du gérant » est joint plusieurs fois : envoyez un seul fichier par document.',
+  )
   await unchanged()
   // Nor may a form name its order twice (its files would go to the second one).
   const orderId = `--limite\r\nContent-Disposition: form-data; name="orderId"\r\n\r\n${ctx.ids.missingDocsOrder}\r\n`
   const twice = await ctx.t.app.inject({
-    method: 'POST', url: '/step-upload-identity', headers: { apitoken: ctx.camille, 'content-type': 'multipart/form-data; boundary=limite' },
+    method: 'POST',
+    url: '/step-upload-identity',
+    headers: { apitoken: ctx.camille, 'content-type': 'multipart/form-data; boundary=limite' },
     payload: `${orderId}${orderId}--limite--\r\n`,
   })
   assert.is(twice.statusCode, 400, twice.body)
@@ -231,19 +313,31 @@ bounded('a document sent again before the file is complete replaces the first: o
   assert.is(again.statusCode, 200, again.body)
   assert.equal([again.json().complete, again.json().uploaded.map((d: { fileName: string }) => d.fileName)], [false, ['cni-lisible.pdf']])
   const rows = await rowsOf(ctx, ctx.ids.missingDocsOrder)
-  assert.equal(rows.map((r) => [r.type, r.file_name]), [['identity_manager', 'cni-lisible.pdf']])
-  assert.equal((await identityFiles(ctx)).map((f) => f.slice(f.indexOf('identity/'))), [rows[0]!.file_key], 'the first file is gone')
+  assert.equal(
+    rows.map((r) => [r.type, r.file_name]),
+    [['identity_manager', 'cni-lisible.pdf']],
+  )
+  assert.equal(
+    (await identityFiles(ctx)).map((f) => f.slice(f.indexOf('identity/'))),
+    [rows[0]!.file_key],
+    'the first file is gone',
+  )
 })
 
 bounded('once the file is complete, every form is refused (409) and nothing is stored', async (ctx) => {
-  const last = await upload(ctx, { orderId: String(ctx.ids.missingDocsOrder) }, [part(ctx.pdf, 'edf.pdf', 'application/pdf', 'proof_of_address')])
+  const last = await upload(ctx, { orderId: String(ctx.ids.missingDocsOrder) }, [
+    part(ctx.pdf, 'edf.pdf', 'application/pdf', 'proof_of_address'),
+  ])
   assert.is(last.json().complete, true, last.body)
   const unchanged = await snapshot(ctx)
   for (const files of [[part(ctx.pdf, 'cni.pdf')], [part(ctx.pdf, 'edf.pdf', 'application/pdf', 'proof_of_address')], []]) {
     const res = await upload(ctx, { orderId: String(ctx.ids.missingDocsOrder) }, files)
     assert.is(res.statusCode, 409, res.body)
     assert.is(res.json().code, 'DOCUMENTS_COMPLETE')
-    assert.is(res.json().message, 'Vos documents ont déjà tous été reçus : le dossier de cette domiciliation est complet, aucun autre envoi n’est nécessaire.')
+    assert.is(
+      res.json().message,
+      'Vos documents ont déjà tous été reçus : le dossier de cette domiciliation est complet, aucun autre envoi n’est nécessaire.',
+    )
   }
   await unchanged()
 })
@@ -251,22 +345,33 @@ bounded('once the file is complete, every form is refused (409) and nothing is s
 bounded('forms completing the file at the same moment: one is taken, the others refused, their files removed', async (ctx) => {
   await askFor(ctx, ctx.ids.missingDocsOrder, ['identity_manager'])
   const before = await identityFiles(ctx)
-  const answers = await Promise.all(Array.from({ length: 6 }, (_, i) =>
-    upload(ctx, { orderId: String(ctx.ids.missingDocsOrder) }, [part(ctx.pdf, `cni-${i}.pdf`)])))
+  const answers = await Promise.all(
+    Array.from({ length: 6 }, (_, i) => upload(ctx, { orderId: String(ctx.ids.missingDocsOrder) }, [part(ctx.pdf, `cni-${i}.pdf`)])),
+  )
   assert.equal(answers.map((res) => res.statusCode).sort(), [200, 409, 409, 409, 409, 409], answers.map((res) => res.body).join('\n'))
   const rows = await rowsOf(ctx, ctx.ids.missingDocsOrder)
   assert.is(rows.length, 1)
   const after = await identityFiles(ctx)
-  assert.equal(after.filter((f) => !before.includes(f)).map((f) => f.slice(f.indexOf('identity/'))), [rows[0]!.file_key])
+  assert.equal(
+    after.filter((f) => !before.includes(f)).map((f) => f.slice(f.indexOf('identity/'))),
+    [rows[0]!.file_key],
+  )
 })
 
 bounded('at most 20 forms an hour per person, refused ones included: the next is a French 429 and stores nothing', async (ctx) => {
   const sophie = await login(ctx.t.app, 'solo@example.com')
-  const epicerie = (await ctx.t.deps.db.selectFrom('orders').select('id').where('raison_sociale', '=', 'Épicerie Solène SARL').executeTakeFirstOrThrow()).id
+  const epicerie = (
+    await ctx.t.deps.db.selectFrom('orders').select('id').where('raison_sociale', '=', 'Épicerie Solène SARL').executeTakeFirstOrThrow()
+  ).id
   await askFor(ctx, epicerie, ['identity_manager'])
   const send = (files: FilePart[]) => {
     const body = multipart({ orderId: String(epicerie) }, files)
-    return ctx.t.app.inject({ method: 'POST', url: '/step-upload-identity', headers: { ...body.headers, apitoken: sophie }, payload: body.payload })
+    return ctx.t.app.inject({
+      method: 'POST',
+      url: '/step-upload-identity',
+      headers: { ...body.headers, apitoken: sophie },
+      payload: body.payload,
+    })
   }
   for (let i = 0; i < 20; i++) assert.is((await send([part(ctx.pdf, 'x.pdf', 'application/pdf', 'passport_spouse')])).statusCode, 400)
   const unchanged = await snapshot(ctx)
@@ -274,7 +379,11 @@ bounded('at most 20 forms an hour per person, refused ones included: the next is
   assert.is(limited.statusCode, 429, limited.body)
   assert.is(limited.json().message, 'Trop de documents envoyés en peu de temps : réessayez dans une heure.')
   await unchanged()
-  assert.is((await upload(ctx, { orderId: String(ctx.ids.missingDocsOrder) }, [])).statusCode, 409, 'counted per person: Camille is not limited')
+  assert.is(
+    (await upload(ctx, { orderId: String(ctx.ids.missingDocsOrder) }, [])).statusCode,
+    409,
+    'counted per person: Camille is not limited',
+  )
   ctx.t.clock.advance(3_600_000)
   assert.is((await send([part(ctx.pdf, 'cni.pdf')])).statusCode, 200, 'an hour later')
   ctx.t.clock.set(new Date())
@@ -292,23 +401,30 @@ function pdfBomb(megabytes: number, { hex = false } = {}): Buffer {
   const block = deflateRawSync(Buffer.alloc(1 << 20, 0x20), { level: 9, finishFlush: constants.Z_SYNC_FLUSH })
   const length = BigInt(megabytes) << 20n
   const adler = Buffer.alloc(4)
-  adler.writeUInt32BE(Number((((length + 32n * length * (length + 1n) / 2n) % 65521n) << 16n) | ((1n + 32n * length) % 65521n)))
+  adler.writeUInt32BE(Number((((length + (32n * length * (length + 1n)) / 2n) % 65521n) << 16n) | ((1n + 32n * length) % 65521n)))
   const deflated = Buffer.concat([Buffer.from([0x78, 0x9c]), ...Array<Buffer>(megabytes).fill(block), Buffer.from([0x03, 0x00]), adler])
   const data = hex ? Buffer.from(`${deflated.toString('hex')}>`, 'latin1') : deflated
   const filter = hex ? '[/ASCIIHexDecode /FlateDecode]' : '/FlateDecode'
   return Buffer.concat([
-    Buffer.from('%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n'
-      + '3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>\nendobj\n'
-      + `4 0 obj\n<< /Type /ObjStm /N 1 /First 4 /Filter ${filter} /Length ${data.length} >>\nstream\n`, 'latin1'),
-    data, Buffer.from('\nendstream\nendobj\ntrailer\n<< /Size 5 /Root 1 0 R >>\n%%EOF\n', 'latin1'),
+    Buffer.from(
+      '%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n' +
+        '3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>\nendobj\n' +
+        `4 0 obj\n<< /Type /ObjStm /N 1 /First 4 /Filter ${filter} /Length ${data.length} >>\nstream\n`,
+      'latin1',
+    ),
+    data,
+    Buffer.from('\nendstream\nendobj\ntrailer\n<< /Size 5 /Root 1 0 R >>\n%%EOF\n', 'latin1'),
   ])
 }
 
 /** A PDF of one page followed by `count` tiny objects, nothing compressed: pdf-lib reads about 50,000 a second. */
 function pdfOfSmallObjects(count: number): Buffer {
   const objects = Array.from({ length: count }, (_, i) => `${i + 10} 0 obj [0] endobj\n`).join('')
-  return Buffer.from('%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n'
-    + `3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>\nendobj\n${objects}trailer\n<< /Size 5 /Root 1 0 R >>\n%%EOF\n`, 'latin1')
+  return Buffer.from(
+    '%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n' +
+      `3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>\nendobj\n${objects}trailer\n<< /Size 5 /Root 1 0 R >>\n%%EOF\n`,
+    'latin1',
+  )
 }
 
 const heavy = suite<Ctx>('PDFs too heavy to read: refused at once, the server answering meanwhile')
@@ -319,7 +435,12 @@ heavy.after((ctx) => ctx.t.close())
 async function everyPdfRoute(ctx: Ctx, bytes: Buffer) {
   const file = dataUrl(bytes)
   const operator = (path: string, payload: object) =>
-    ctx.t.app.inject({ method: 'POST', url: `/api/operator/domiciliation-orders/${ctx.ids.order}/${path}`, headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` }, payload })
+    ctx.t.app.inject({
+      method: 'POST',
+      url: `/api/operator/domiciliation-orders/${ctx.ids.order}/${path}`,
+      headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` },
+      payload,
+    })
   return {
     kbis: await putKbis(ctx, file),
     identity: await upload(ctx, { orderId: String(ctx.ids.missingDocsOrder) }, [part(bytes, 'cni.pdf')]),
@@ -328,73 +449,94 @@ async function everyPdfRoute(ctx: Ctx, bytes: Buffer) {
   }
 }
 
-heavy('a PDF bomb (500 MB inflated from 0.5 MB, by zlib or behind ASCIIHex) is refused in French on every route, nothing stored', async (ctx) => {
-  const stored = async () => ({
-    documents: (await ctx.t.deps.db.selectFrom('documents').select('id').execute()).length,
-    invoices: (await ctx.t.deps.db.selectFrom('invoices').select('id').execute()).length,
-    files: await filesUnder(join(ctx.t.storageDir, 'documents')),
-  })
-  // A real PDF passes every route (and the check's thread is up before the clock runs).
-  const good = await everyPdfRoute(ctx, ctx.pdf)
-  assert.equal(Object.values(good).map((res) => res.statusCode), [200, 200, 200, 200], JSON.stringify(Object.values(good).map((res) => res.body)))
-  await ctx.t.deps.db.updateTable('orders').set({ missing_documents_validated_at: null }).where('id', '=', ctx.ids.missingDocsOrder).execute()
-  for (const hex of [false, true]) {
-    const bomb = pdfBomb(500, { hex })
-    assert.ok(bomb.length < 1_100_000, `${bomb.length} bytes`)
-    const unchanged = await snapshot(ctx)
-    const before = await stored()
-    const started = performance.now()
-    const answers = await everyPdfRoute(ctx, bomb)
-    const elapsed = performance.now() - started
-    for (const [route, res] of Object.entries(answers)) {
-      assert.is(res.statusCode, 422, `${route}, hex ${hex}: ${res.body}`)
-      assert.is(res.json().code, 'PDF_TOO_HEAVY')
-      assert.match(res.json().message, /est un PDF trop lourd à analyser : enregistrez le document à nouveau/)
+heavy(
+  'a PDF bomb (500 MB inflated from 0.5 MB, by zlib or behind ASCIIHex) is refused in French on every route, nothing stored',
+  async (ctx) => {
+    const stored = async () => ({
+      documents: (await ctx.t.deps.db.selectFrom('documents').select('id').execute()).length,
+      invoices: (await ctx.t.deps.db.selectFrom('invoices').select('id').execute()).length,
+      files: await filesUnder(join(ctx.t.storageDir, 'documents')),
+    })
+    // A real PDF passes every route (and the check's thread is up before the clock runs).
+    const good = await everyPdfRoute(ctx, ctx.pdf)
+    assert.equal(
+      Object.values(good).map((res) => res.statusCode),
+      [200, 200, 200, 200],
+      JSON.stringify(Object.values(good).map((res) => res.body)),
+    )
+    await ctx.t.deps.db
+      .updateTable('orders')
+      .set({ missing_documents_validated_at: null })
+      .where('id', '=', ctx.ids.missingDocsOrder)
+      .execute()
+    for (const hex of [false, true]) {
+      const bomb = pdfBomb(500, { hex })
+      assert.ok(bomb.length < 1_100_000, `${bomb.length} bytes`)
+      const unchanged = await snapshot(ctx)
+      const before = await stored()
+      const started = performance.now()
+      const answers = await everyPdfRoute(ctx, bomb)
+      const elapsed = performance.now() - started
+      for (const [route, res] of Object.entries(answers)) {
+        assert.is(res.statusCode, 422, `${route}, hex ${hex}: ${res.body}`)
+        assert.is(res.json().code, 'PDF_TOO_HEAVY')
+        assert.match(res.json().message, /est un PDF trop lourd à analyser : enregistrez le document à nouveau/)
+      }
+      assert.match(answers.kbis.json().message, /^Le Kbis /)
+      assert.match(answers.identity.json().message, /^Le fichier « cni\.pdf » /)
+      assert.match(answers.invoice.json().message, /^La facture /)
+      assert.ok(elapsed < 4000, `four refusals in ${elapsed.toFixed(0)} ms`)
+      await unchanged()
+      assert.equal(await stored(), before, 'no letter, no invoice, no file')
     }
-    assert.match(answers.kbis.json().message, /^Le Kbis /)
-    assert.match(answers.identity.json().message, /^Le fichier « cni\.pdf » /)
-    assert.match(answers.invoice.json().message, /^La facture /)
-    assert.ok(elapsed < 4000, `four refusals in ${elapsed.toFixed(0)} ms`)
-    await unchanged()
-    assert.equal(await stored(), before, 'no letter, no invoice, no file')
-  }
-})
+  },
+)
 
-heavy('a page whose content inflates to 1 GB, and a PDF of 1,001 pages, are refused in French on every route, nothing stored', async (ctx) => {
-  const stored = async () => ({
-    documents: (await ctx.t.deps.db.selectFrom('documents').select('id').execute()).length,
-    invoices: (await ctx.t.deps.db.selectFrom('invoices').select('id').execute()).length,
-    files: await filesUnder(join(ctx.t.storageDir, 'documents')),
-  })
-  await ctx.t.deps.db.updateTable('orders').set({ missing_documents_validated_at: null }).where('id', '=', ctx.ids.missingDocsOrder).execute()
-  for (const [pdf, code, message] of [
-    // Its structure is tiny (pdf-lib never decodes a page's content): it was stored, and pdf.js took 46 s and 3.2 GB to draw it.
-    [contentBombPdf(1000), 'PDF_TOO_HEAVY', /est un PDF trop lourd à analyser/],
-    [manyPagesPdf(MAX_PDF_PAGES + 1), 'PDF_TOO_LONG', /compte plus de 1\u202f000 pages : envoyez-le en plusieurs fichiers\.$/],
-  ] as const) {
-    assert.ok(pdf.length < 1_100_000, `${pdf.length} bytes`)
-    const unchanged = await snapshot(ctx)
-    const before = await stored()
-    const answers = await everyPdfRoute(ctx, pdf)
-    for (const [route, res] of Object.entries(answers)) {
-      assert.is(res.statusCode, 422, `${route}, ${code}: ${res.body}`)
-      assert.is(res.json().code, code)
-      assert.match(res.json().message, message)
+heavy(
+  'a page whose content inflates to 1 GB, and a PDF of 1,001 pages, are refused in French on every route, nothing stored',
+  async (ctx) => {
+    const stored = async () => ({
+      documents: (await ctx.t.deps.db.selectFrom('documents').select('id').execute()).length,
+      invoices: (await ctx.t.deps.db.selectFrom('invoices').select('id').execute()).length,
+      files: await filesUnder(join(ctx.t.storageDir, 'documents')),
+    })
+    await ctx.t.deps.db
+      .updateTable('orders')
+      .set({ missing_documents_validated_at: null })
+      .where('id', '=', ctx.ids.missingDocsOrder)
+      .execute()
+    for (const [pdf, code, message] of [
+      // Its structure is tiny (pdf-lib never decodes a page's content): it was stored, and pdf.js took 46 s and 3.2 GB to draw it.
+      [contentBombPdf(1000), 'PDF_TOO_HEAVY', /est un PDF trop lourd à analyser/],
+      [manyPagesPdf(MAX_PDF_PAGES + 1), 'PDF_TOO_LONG', /compte plus de 1\u202f000 pages : envoyez-le en plusieurs fichiers\.$/],
+    ] as const) {
+      assert.ok(pdf.length < 1_100_000, `${pdf.length} bytes`)
+      const unchanged = await snapshot(ctx)
+      const before = await stored()
+      const answers = await everyPdfRoute(ctx, pdf)
+      for (const [route, res] of Object.entries(answers)) {
+        assert.is(res.statusCode, 422, `${route}, ${code}: ${res.body}`)
+        assert.is(res.json().code, code)
+        assert.match(res.json().message, message)
+      }
+      assert.match(answers.identity.json().message, /^Le fichier « cni\.pdf » /)
+      await unchanged()
+      assert.equal(await stored(), before, 'no letter, no invoice, no file')
     }
-    assert.match(answers.identity.json().message, /^Le fichier « cni\.pdf » /)
-    await unchanged()
-    assert.equal(await stored(), before, 'no letter, no invoice, no file')
-  }
-  // Just within both: 60 MB of content, 1,000 pages.
-  assert.equal(await checkFile(contentBombPdf(60)), { type: 'pdf', pages: 1 })
-  assert.equal(await checkFile(manyPagesPdf(MAX_PDF_PAGES)), { type: 'pdf', pages: MAX_PDF_PAGES })
-  assert.ok(PDF_CONTENT_BUDGET_BYTES > 60 * 1024 * 1024)
-})
+    // Just within both: 60 MB of content, 1,000 pages.
+    assert.equal(await checkFile(contentBombPdf(60)), { type: 'pdf', pages: 1 })
+    assert.equal(await checkFile(manyPagesPdf(MAX_PDF_PAGES)), { type: 'pdf', pages: MAX_PDF_PAGES })
+    assert.ok(PDF_CONTENT_BUDGET_BYTES > 60 * 1024 * 1024)
+  },
+)
 
-heavy('a huge picture (30000 × 30000 px) and a broken cross-reference table are accepted: pdf.js leaves the one out and rebuilds the other', async () => {
-  assert.equal(await checkFile(bigImagePdf(30_000, 30_000)), { type: 'pdf', pages: 1 })
-  assert.equal(await checkFile(badXrefPdf()), { type: 'pdf', pages: 1 })
-})
+heavy(
+  'a huge picture (30000 × 30000 px) and a broken cross-reference table are accepted: pdf.js leaves the one out and rebuilds the other',
+  async () => {
+    assert.equal(await checkFile(bigImagePdf(30_000, 30_000)), { type: 'pdf', pages: 1 })
+    assert.equal(await checkFile(badXrefPdf()), { type: 'pdf', pages: 1 })
+  },
+)
 
 heavy('a PDF pdf-lib would take seconds to parse is refused after its time, while the server goes on answering', async () => {
   const pdf = pdfOfSmallObjects(150_000)

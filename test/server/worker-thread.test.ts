@@ -60,7 +60,12 @@ test('a task given up (its signal): ThreadAbortedError at once, the thread ended
   assert.ok(elapsed < 3000, `ended after ${elapsed.toFixed(0)} ms, not at its 60 s`)
   assert.is(await thread.run('echo', { timeoutMs: 10_000 }), 'echo, task 1 of this thread')
   // Given up before it starts: never sent to the thread.
-  assert.is(await thread.run('echo', { timeoutMs: 10_000, signal: AbortSignal.abort() }).catch((error: unknown) => error instanceof ThreadAbortedError), true)
+  assert.is(
+    await thread
+      .run('echo', { timeoutMs: 10_000, signal: AbortSignal.abort() })
+      .catch((error: unknown) => error instanceof ThreadAbortedError),
+    true,
+  )
   assert.is(await thread.run('echo', { timeoutMs: 10_000 }), 'echo, task 2 of this thread')
 })
 

@@ -11,7 +11,8 @@ export async function backgroundSettled(db: Db, options: { timeoutMs: number; on
   for (;;) {
     const left = await countActiveJobs(db)
     if (left === 0) return Math.round((Date.now() - started) / 1000)
-    if (Date.now() - started > options.timeoutMs) throw new Error(`tâches de fond toujours en cours après ${options.timeoutMs / 1000} s (${left})`)
+    if (Date.now() - started > options.timeoutMs)
+      throw new Error(`tâches de fond toujours en cours après ${options.timeoutMs / 1000} s (${left})`)
     options.onWait?.(left)
     await new Promise((resolve) => setTimeout(resolve, 1000))
   }

@@ -9,7 +9,10 @@ if (!GlobalRegistrator.isRegistered) {
 
 /** Resizes the window (matchMedia follows): 360 for a phone, 1280 for a desktop. */
 export function setViewport(width: number, height = 800) {
-  ;(window as unknown as { happyDOM: { setViewport: (v: { width: number; height: number }) => void } }).happyDOM.setViewport({ width, height })
+  ;(window as unknown as { happyDOM: { setViewport: (v: { width: number; height: number }) => void } }).happyDOM.setViewport({
+    width,
+    height,
+  })
 }
 
 // goober's setup, as main.tsx does first.

@@ -53,8 +53,14 @@ export const isMobile = (viewport: Viewport) => viewport.width < DESKTOP_MIN_WID
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
 /** The flags Debian's Chromium runs with here (no sandbox as root, no GPU, nothing phoning home). */
 export const CHROMIUM_FLAGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ]
 
 /** Each launch gets a fresh user-data-dir from playwright (removed when the browser closes). */
@@ -71,7 +77,11 @@ interface BuildModule {
 async function complete(copy: string): Promise<boolean> {
   try {
     const meta = JSON.parse(await readFile(join(copy, 'meta.json'), 'utf8')) as { outputs: Record<string, unknown> }
-    await Promise.all([join(copy, 'index.html'), ...Object.keys(meta.outputs).map((file) => join(copy, relative('dist', file)))].map((file) => access(file)))
+    await Promise.all(
+      [join(copy, 'index.html'), ...Object.keys(meta.outputs).map((file) => join(copy, relative('dist', file)))].map((file) =>
+        access(file),
+      ),
+    )
     return true
   } catch {
     return false
@@ -157,7 +167,7 @@ async function freePort(): Promise<number> {
 const demoData = new Map<boolean, Promise<string>>()
 function sharedDemoData(prepared: boolean): Promise<string> {
   let made = demoData.get(prepared)
-  if (!made) demoData.set(prepared, made = makeDemoData(prepared))
+  if (!made) demoData.set(prepared, (made = makeDemoData(prepared)))
   return made
 }
 
@@ -169,11 +179,18 @@ async function makeDemoData(prepared: boolean): Promise<string> {
   }
   const dir = join(base, prepared ? 'e2e-demo-prepared' : 'e2e-demo')
   const ready = join(dir, 'ready')
-  const exists = (path: string) => access(path).then(() => true, () => false)
+  const exists = (path: string) =>
+    access(path).then(
+      () => true,
+      () => false,
+    )
   for (const until = Date.now() + 180_000; !(await exists(ready)); await new Promise((resolve) => setTimeout(resolve, 250))) {
     if (Date.now() > until) throw new Error(`les données de démonstration de ${dir} ne sont toujours pas prêtes après 180 s`)
     // The first to take the lock makes the data; a maker that failed gives the lock back to the next one.
-    const mine = await mkdir(`${dir}.lock`).then(() => true, () => false)
+    const mine = await mkdir(`${dir}.lock`).then(
+      () => true,
+      () => false,
+    )
     if (!mine) continue
     try {
       await rm(dir, { recursive: true, force: true })
@@ -244,15 +261,23 @@ export async function startPortal(options: { config?: Partial<Config>; localhost
   async function open({ viewport = DESKTOP, bypassCSP = false }: OpenOptions = {}): Promise<Tab> {
     const mobile = isMobile(viewport)
     const context = await browser!.newContext({
-      baseURL: url, viewport, bypassCSP, locale: 'fr-FR', timezoneId: 'Europe/Paris', reducedMotion: 'reduce',
-      isMobile: mobile, hasTouch: mobile,
+      baseURL: url,
+      viewport,
+      bypassCSP,
+      locale: 'fr-FR',
+      timezoneId: 'Europe/Paris',
+      reducedMotion: 'reduce',
+      isMobile: mobile,
+      hasTouch: mobile,
     })
     context.setDefaultTimeout(20_000)
     const problems: string[] = []
     const allowed: RegExp[] = []
     await context.exposeFunction('__e2eViolation', (text: string) => problems.push(`CSP : ${text}`))
     await context.addInitScript(() => {
-      document.addEventListener('securitypolicyviolation', (e) => window.__e2eViolation?.(`${e.violatedDirective} bloque ${e.blockedURI || 'inline'} (${e.sourceFile}:${e.lineNumber})`))
+      document.addEventListener('securitypolicyviolation', (e) =>
+        window.__e2eViolation?.(`${e.violatedDirective} bloque ${e.blockedURI || 'inline'} (${e.sourceFile}:${e.lineNumber})`),
+      )
     })
     const page = await context.newPage()
     trackRequests(page)
@@ -265,7 +290,9 @@ export async function startPortal(options: { config?: Partial<Config>; localhost
     // interception can come after a key press that opens one, and headless Chromium cancels it.
     page.on('filechooser', () => {})
     const tab: Tab = {
-      page, context, problems,
+      page,
+      context,
+      problems,
       allow: (pattern) => void allowed.push(pattern),
       async close() {
         tabs.delete(tab)
@@ -282,14 +309,20 @@ export async function startPortal(options: { config?: Partial<Config>; localhost
       const picture = join(tmpdir(), `portail-e2e-echec-${Date.now()}.png`)
       const text = await tab.page.evaluate(() => document.body?.innerText.slice(0, 400) ?? '').catch(() => '')
       await tab.page.screenshot({ path: picture }).catch(() => {})
-      console.error(`\n[e2e] « ${test} » : onglet resté ouvert sur ${tab.page.url()}\n  capture : ${picture}\n  texte : ${JSON.stringify(text)}\n  problèmes : ${tab.problems.join(' | ') || 'aucun'}`)
+      console.error(
+        `\n[e2e] « ${test} » : onglet resté ouvert sur ${tab.page.url()}\n  capture : ${picture}\n  texte : ${JSON.stringify(text)}\n  problèmes : ${tab.problems.join(' | ') || 'aucun'}`,
+      )
       tabs.delete(tab)
       await tab.context.close().catch(() => {})
     }
   }
 
   async function apiToken(email = 'demo@example.com'): Promise<string> {
-    const login = await fetch(`${url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: email, password: DEMO_PASSWORD }) })
+    const login = await fetch(`${url}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: email, password: DEMO_PASSWORD }),
+    })
     return ((await login.json()) as { apiToken: string }).apiToken
   }
 
@@ -300,7 +333,13 @@ export async function startPortal(options: { config?: Partial<Config>; localhost
   }
 
   return {
-    url, server, browser, open, orders, apiToken, closeLeftovers,
+    url,
+    server,
+    browser,
+    open,
+    orders,
+    apiToken,
+    closeLeftovers,
     async close() {
       for (const tab of tabs) await tab.context.close().catch(() => {})
       await browser!.close()
@@ -333,7 +372,9 @@ const LONG_LIVED = /\/api-protected\/notifications\/stream$/
 function trackRequests(page: Page) {
   const requests = new Set<unknown>()
   inFlight.set(page, requests)
-  page.on('request', (request) => { if (!LONG_LIVED.test(request.url())) requests.add(request) })
+  page.on('request', (request) => {
+    if (!LONG_LIVED.test(request.url())) requests.add(request)
+  })
   const done = (request: unknown) => void requests.delete(request)
   page.on('requestfinished', done)
   page.on('requestfailed', done)
@@ -369,8 +410,7 @@ export async function chooseOrder(page: Page, company: string) {
 }
 
 /** An entry of the selection screen: its name holds the company (or starts with 'Tous'). */
-export const orderButton = (page: Page, company: string) =>
-  page.getByRole('button', { name: company === 'Tous' ? /^Tous\b/ : company })
+export const orderButton = (page: Page, company: string) => page.getByRole('button', { name: company === 'Tous' ? /^Tous\b/ : company })
 
 /** Camille signed in, the bakery chosen, on Mes courriers with its letters listed (the mail journeys' start). */
 export async function openLetters(page: Page) {
@@ -425,16 +465,27 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH })
   // Colours mid-transition (a button coming back from its disabled look) are not the page's: let the finite
   // transitions and animations end first (a spinner's endless one is left running).
-  await page.evaluate(() => Promise.all(document.getAnimations()
-    .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
-    .map((animation) => animation.finished.catch(() => {}))))
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => {})),
+    ),
+  )
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: AxeViolation[] }> } }).axe
     return (await axe.run(document, { resultTypes: ['violations'] })).violations
   })
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}) : ${v.help} — ${v.nodes.slice(0, 4).map((n) => `${n.target.join(" ")} ${n.html.slice(0, 120)} ${(n.failureSummary ?? "").replace(/\s+/g, " ").slice(0, 300)}`).join(' | ')}`)
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}) : ${v.help} — ${v.nodes
+          .slice(0, 4)
+          .map((n) => `${n.target.join(' ')} ${n.html.slice(0, 120)} ${(n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 300)}`)
+          .join(' | ')}`,
+    )
 }
 
 /** A small, complete PDF (the server checks the bytes, not the name). */

@@ -13,7 +13,7 @@ export function zlibOfRepeated(byte: number, megabytes: number): Buffer {
   const length = BigInt(megabytes) << 20n
   const b = BigInt(byte)
   const adler = Buffer.alloc(4)
-  adler.writeUInt32BE(Number((((length + b * length * (length + 1n) / 2n) % 65521n) << 16n) | ((1n + b * length) % 65521n)))
+  adler.writeUInt32BE(Number((((length + (b * length * (length + 1n)) / 2n) % 65521n) << 16n) | ((1n + b * length) % 65521n)))
   return Buffer.concat([Buffer.from([0x78, 0x9c]), ...Array<Buffer>(megabytes).fill(block), Buffer.from([0x03, 0x00]), adler])
 }
 
@@ -26,9 +26,14 @@ export function pdfOf(objects: PdfObject[]): Buffer {
   const offsets: number[] = []
   objects.forEach((object, i) => {
     offsets.push(at)
-    const body = typeof object === 'string'
-      ? Buffer.from(`${i + 1} 0 obj\n${object}\nendobj\n`, 'latin1')
-      : Buffer.concat([Buffer.from(`${i + 1} 0 obj\n<< ${object.dict} /Length ${object.stream.length} >>\nstream\n`, 'latin1'), object.stream, Buffer.from('\nendstream\nendobj\n', 'latin1')])
+    const body =
+      typeof object === 'string'
+        ? Buffer.from(`${i + 1} 0 obj\n${object}\nendobj\n`, 'latin1')
+        : Buffer.concat([
+            Buffer.from(`${i + 1} 0 obj\n<< ${object.dict} /Length ${object.stream.length} >>\nstream\n`, 'latin1'),
+            object.stream,
+            Buffer.from('\nendstream\nendobj\n', 'latin1'),
+          ])
     parts.push(body)
     at += body.length
   })
@@ -53,7 +58,10 @@ export function bigImagePdf(width: number, height: number): Buffer {
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     `<< /Type /Page /Parent 2 0 R ${A4} /Resources << /Font << /F1 6 0 R >> /XObject << /Im1 5 0 R >> >> /Contents 4 0 R >>`,
     { dict: '', stream: Buffer.concat([Buffer.from('q 595 0 0 700 0 0 cm /Im1 Do Q\n'), textContent('Une image immense')]) },
-    { dict: `/Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode`, stream: zlibOfRepeated(0xff, megabytes) },
+    {
+      dict: `/Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode`,
+      stream: zlibOfRepeated(0xff, megabytes),
+    },
     helvetica,
   ])
 }
@@ -92,7 +100,10 @@ export function badXrefPdf(text = 'Lettre au sommaire casse'): Buffer {
     { dict: '', stream: textContent(text) },
     helvetica,
   ]).toString('latin1')
-  return Buffer.from(pdf.replace(/^\d{10}( 00000 n)/gm, (_, rest: string) => `9999999999${rest}`).replace(/startxref\n\d+/, 'startxref\n123456789'), 'latin1')
+  return Buffer.from(
+    pdf.replace(/^\d{10}( 00000 n)/gm, (_, rest: string) => `9999999999${rest}`).replace(/startxref\n\d+/, 'startxref\n123456789'),
+    'latin1',
+  )
 }
 
 /**
@@ -120,13 +131,19 @@ export function manyBigImagesPdf(count = 8, side = 7000): Buffer {
   const stream = zlibOfRepeated(0xff, megabytes)
   const first = 5
   const names = Array.from({ length: count }, (_, i) => `/Im${i + 1} ${first + i} 0 R`).join(' ')
-  const draws = Array.from({ length: count }, (_, i) => `q 70 0 0 80 ${(i % 4) * 140 + 20} ${Math.floor(i / 4) * 100 + 500} cm /Im${i + 1} Do Q`).join('\n')
+  const draws = Array.from(
+    { length: count },
+    (_, i) => `q 70 0 0 80 ${(i % 4) * 140 + 20} ${Math.floor(i / 4) * 100 + 500} cm /Im${i + 1} Do Q`,
+  ).join('\n')
   return pdfOf([
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     `<< /Type /Page /Parent 2 0 R ${A4} /Resources << /Font << /F1 ${first + count} 0 R >> /XObject << ${names} >> >> /Contents 4 0 R >>`,
     { dict: '', stream: Buffer.concat([Buffer.from(`${draws}\n`), textContent('Huit images immenses')]) },
-    ...Array.from({ length: count }, () => ({ dict: `/Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode`, stream })),
+    ...Array.from({ length: count }, () => ({
+      dict: `/Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode`,
+      stream,
+    })),
     helvetica,
   ])
 }
@@ -148,7 +165,15 @@ function jbig2Segment(number: number, type: number, data: Buffer): Buffer {
  * pixels, which pdf.js's JBIG2 decoder allocates a byte each), and a line of text above it: under a kilobyte. With
  * `between`, that page is the second of three, the others a line of text each.
  */
-export function jbig2RegionPdf({ side = 60_000, declared = [2480, 3508], between = false }: { side?: number; declared?: [number, number]; between?: boolean } = {}): Buffer {
+export function jbig2RegionPdf({
+  side = 60_000,
+  declared = [2480, 3508],
+  between = false,
+}: {
+  side?: number
+  declared?: [number, number]
+  between?: boolean
+} = {}): Buffer {
   const pageInfo = Buffer.alloc(19)
   pageInfo.writeUInt32BE(side, 0)
   pageInfo.writeUInt32BE(side, 4)
@@ -166,8 +191,18 @@ export function jbig2RegionPdf({ side = 60_000, declared = [2480, 3508], between
     between ? '<< /Type /Pages /Kids [7 0 R 3 0 R 8 0 R] /Count 3 >>' : '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     `<< /Type /Page /Parent 2 0 R ${A4} /Resources << /Font << /F1 6 0 R >> /XObject << /Im1 5 0 R >> >> /Contents 4 0 R >>`,
     { dict: '', stream: Buffer.concat([Buffer.from('q 595 0 0 700 0 0 cm /Im1 Do Q\n'), textContent('Une region JBIG2 immense')]) },
-    { dict: `/Type /XObject /Subtype /Image /Width ${declared[0]} /Height ${declared[1]} /ColorSpace /DeviceGray /BitsPerComponent 1 /Filter /JBIG2Decode`, stream },
+    {
+      dict: `/Type /XObject /Subtype /Image /Width ${declared[0]} /Height ${declared[1]} /ColorSpace /DeviceGray /BitsPerComponent 1 /Filter /JBIG2Decode`,
+      stream,
+    },
     helvetica,
-    ...(between ? [text('9 0 R'), text('10 0 R'), { dict: '', stream: textContent('Premiere page ordinaire') }, { dict: '', stream: textContent('Derniere page ordinaire') }] : []),
+    ...(between
+      ? [
+          text('9 0 R'),
+          text('10 0 R'),
+          { dict: '', stream: textContent('Premiere page ordinaire') },
+          { dict: '', stream: textContent('Derniere page ordinaire') },
+        ]
+      : []),
   ])
 }

@@ -52,7 +52,10 @@ export async function slowToDrawPdf(megabytes: number): Promise<Buffer> {
   const square = '0 0 1 1 re f\n'
   const content = Buffer.from(square.repeat(Math.ceil((megabytes * 1024 * 1024) / square.length)))
   const compressed = deflateSync(content, { level: 9 })
-  page.node.set(PDFName.of('Contents'), doc.context.register(PDFRawStream.of(doc.context.obj({ Filter: 'FlateDecode', Length: compressed.length }), compressed)))
+  page.node.set(
+    PDFName.of('Contents'),
+    doc.context.register(PDFRawStream.of(doc.context.obj({ Filter: 'FlateDecode', Length: compressed.length }), compressed)),
+  )
   return Buffer.from(await doc.save({ useObjectStreams: false }))
 }
 

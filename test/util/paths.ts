@@ -89,24 +89,36 @@ function invokeIds(machine: any): Set<string> {
  * or a spawned one (named in the machine's children).
  */
 function onlyFromRunningActors(snapshot: any, event: { type: string }): boolean {
-  const id = event.type.startsWith(DONE) ? event.type.slice(DONE.length) : event.type.startsWith(ERROR) ? event.type.slice(ERROR.length) : null
+  const id = event.type.startsWith(DONE)
+    ? event.type.slice(DONE.length)
+    : event.type.startsWith(ERROR)
+      ? event.type.slice(ERROR.length)
+      : null
   if (id === null) return true
   if (invokeIds(snapshot.machine).has(id)) return runningActorIds(snapshot).has(id)
-  const spawned = Object.values(snapshot.context ?? {}).some((value: any) => value && typeof value === 'object' && value.id === id && typeof value.send === 'function')
+  const spawned = Object.values(snapshot.context ?? {}).some(
+    (value: any) => value && typeof value === 'object' && value.id === id && typeof value.send === 'function',
+  )
   return id in snapshot.children || spawned
 }
 
 /** Every shortest path of a machine, the search bounded so it cannot run away. */
 export function shortestPaths<M extends AnyStateMachine>(
   machine: M,
-  options: { events: readonly { type: string; [k: string]: unknown }[]; input?: unknown; limit?: number; serializeState?: (s: SnapshotFrom<M>) => string },
+  options: {
+    events: readonly { type: string; [k: string]: unknown }[]
+    input?: unknown
+    limit?: number
+    serializeState?: (s: SnapshotFrom<M>) => string
+  },
 ): Path<M>[] {
   return getShortestPaths(machine as AnyStateMachine, {
     events: options.events as any,
     filterEvents: onlyFromRunningActors as any,
     input: options.input as any,
     limit: options.limit ?? 2000,
-    serializeState: (options.serializeState as any) ?? ((s: any) => JSON.stringify({ value: s.value, context: s.context, status: s.status })),
+    serializeState:
+      (options.serializeState as any) ?? ((s: any) => JSON.stringify({ value: s.value, context: s.context, status: s.status })),
   }) as Path<M>[]
 }
 
@@ -115,11 +127,7 @@ export function describePath(path: { steps: { event: { type: string } }[] }): st
 }
 
 /** Replays a path on a live actor, checking after each step that it is where the graph said. */
-export async function replay(
-  actor: AnyActorRef,
-  deferreds: Deferreds,
-  path: { steps: { event: any; state: any }[] },
-): Promise<void> {
+export async function replay(actor: AnyActorRef, deferreds: Deferreds, path: { steps: { event: any; state: any }[] }): Promise<void> {
   actor.start()
   await flush()
   for (const [i, step] of path.steps.entries()) {
@@ -133,7 +141,8 @@ export async function replay(
 type Walk = { steps: { event: { type: string }; state: any }[] }
 
 /** An event as a suite lists it: its type with what it carries (an actor's output or error, what was typed). */
-const listedEvent = (event: object) => JSON.stringify(event, (_, value) => (value instanceof Error ? { ...value, message: value.message } : value))
+const listedEvent = (event: object) =>
+  JSON.stringify(event, (_, value) => (value instanceof Error ? { ...value, message: value.message } : value))
 
 /**
  * What some paths visit: the state nodes, and the transitions as source state, event type and target state. The
@@ -167,7 +176,10 @@ const coverageOf = (paths: readonly Walk[]) => {
 }
 
 /** Per machine: how many shortest paths and how many replayed, and what each set visits. */
-const coverageByMachine = new Map<string, { nodes: number; paths: number; replayed: number; all: Coverage; kept: Coverage; every: boolean }>()
+const coverageByMachine = new Map<
+  string,
+  { nodes: number; paths: number; replayed: number; all: Coverage; kept: Coverage; every: boolean }
+>()
 
 /**
  * The shortest paths worth replaying: longest first, each that visits a state node or a transition (with its event as
@@ -190,7 +202,14 @@ export function pathsToReplay<P extends Walk>(paths: P[], test: Test, options: {
   })
   const machine = paths[0]?.steps[0]?.state.machine
   if (machine) {
-    const entry = coverageByMachine.get(machine.id) ?? { nodes: stateNodeCount(machine.root), paths: 0, replayed: 0, all: new Coverage(), kept: new Coverage(), every: false }
+    const entry = coverageByMachine.get(machine.id) ?? {
+      nodes: stateNodeCount(machine.root),
+      paths: 0,
+      replayed: 0,
+      all: new Coverage(),
+      kept: new Coverage(),
+      every: false,
+    }
     entry.paths += paths.length
     entry.replayed += replayed.length
     for (const path of paths) entry.all.add(path)
@@ -208,14 +227,32 @@ function stateNodeCount(node: any): number {
 
 /** Per machine, then in all: paths, states, transitions and those told apart by event, each as all → replayed. */
 function coverageSummary(): string {
-  const rows = [...coverageByMachine].sort(([a], [b]) => a.localeCompare(b)).map(([id, e]) => ({
-    name: `${id}${e.every ? ' (every path)' : ''}`,
-    counts: [e.paths, e.replayed, e.all.states.size, e.kept.states.size, e.nodes, e.all.transitions.size, e.kept.transitions.size, e.all.listed.size, e.kept.listed.size],
-  }))
+  const rows = [...coverageByMachine]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([id, e]) => ({
+      name: `${id}${e.every ? ' (every path)' : ''}`,
+      counts: [
+        e.paths,
+        e.replayed,
+        e.all.states.size,
+        e.kept.states.size,
+        e.nodes,
+        e.all.transitions.size,
+        e.kept.transitions.size,
+        e.all.listed.size,
+        e.kept.listed.size,
+      ],
+    }))
   const total = rows.reduce((sum, row) => sum.map((n, i) => n + row.counts[i]!), [0, 0, 0, 0, 0, 0, 0, 0, 0])
   const cells = [
     ['machine', 'paths', 'states (in the machine)', 'transitions', 'each event as listed'],
-    ...[...rows, { name: `total (${rows.length} machines)`, counts: total }].map(({ name, counts: [p, r, s, k, n, t, v, l, m] }) => [name, `${p} → ${r}`, `${s} → ${k} (${n})`, `${t} → ${v}`, `${l} → ${m}`]),
+    ...[...rows, { name: `total (${rows.length} machines)`, counts: total }].map(({ name, counts: [p, r, s, k, n, t, v, l, m] }) => [
+      name,
+      `${p} → ${r}`,
+      `${s} → ${k} (${n})`,
+      `${t} → ${v}`,
+      `${l} → ${m}`,
+    ]),
   ]
   const widths = cells[0]!.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)))
   return cells.map((row) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('   ')).join('\n')
@@ -224,7 +261,8 @@ function coverageSummary(): string {
 // Printed only when every test passed: only then did each path counted replay to its end.
 process.on('exit', (code) => {
   if (code !== 0 || !coverageByMachine.size) return
-  const replayed = process.env.MODEL_PATHS === 'all' ? 'every shortest path replayed (MODEL_PATHS=all)' : 'all the shortest paths → the paths replayed'
+  const replayed =
+    process.env.MODEL_PATHS === 'all' ? 'every shortest path replayed (MODEL_PATHS=all)' : 'all the shortest paths → the paths replayed'
   process.stdout.write(`\nModel-based coverage, ${replayed}:\n${coverageSummary()}\n`)
 })
 

@@ -21,7 +21,13 @@ type Db = Kysely<Database>
 
 /** How many statements of this database wait for a lock (another connection holds what they need). */
 export async function lockWaiters(db: Db): Promise<number> {
-  return Number((await sql<{ n: string }>`select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(db)).rows[0]!.n)
+  return Number(
+    (
+      await sql<{
+        n: string
+      }>`select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(db)
+    ).rows[0]!.n,
+  )
 }
 
 /** Waits (5 s at most) until `n` statements wait for a lock; throws otherwise. */
@@ -37,14 +43,23 @@ export async function untilLockWaiters(db: Db, n: number): Promise<void> {
  */
 export async function holdLocks(db: Db, take: (tx: Transaction<Database>) => Promise<unknown>): Promise<{ release(): Promise<void> }> {
   let release!: () => void
-  const released = new Promise<void>((resolve) => { release = resolve })
+  const released = new Promise<void>((resolve) => {
+    release = resolve
+  })
   let holding!: () => void
-  const held = new Promise<void>((resolve) => { holding = resolve })
+  const held = new Promise<void>((resolve) => {
+    holding = resolve
+  })
   const done = db.transaction().execute(async (tx) => {
     await take(tx)
     holding()
     await released
   })
   await Promise.race([held, done])
-  return { release: async () => { release(); await done } }
+  return {
+    release: async () => {
+      release()
+      await done
+    },
+  }
 }

@@ -40,30 +40,68 @@ export interface DemoIds {
 }
 
 export async function demoIds(db: Kysely<Database>): Promise<DemoIds> {
-  const orderId = async (name: string) => (await db.selectFrom('orders').select('id').where('raison_sociale', '=', name).executeTakeFirstOrThrow()).id
+  const orderId = async (name: string) =>
+    (await db.selectFrom('orders').select('id').where('raison_sociale', '=', name).executeTakeFirstOrThrow()).id
   const order = await orderId('Boulangerie des Lilas SAS')
-  const first = async <T extends 'contracts' | 'documents' | 'folders' | 'shares' | 'mandataires' | 'invoices' | 'credit_notes'>(table: T) =>
-    (await db.selectFrom(table as 'contracts').select('id').where('order_id', '=', order).orderBy('id').executeTakeFirstOrThrow()).id
-  const subscription = (await db.selectFrom('orders').select('subscription_id').where('id', '=', order).executeTakeFirstOrThrow()).subscription_id!
+  const first = async <T extends 'contracts' | 'documents' | 'folders' | 'shares' | 'mandataires' | 'invoices' | 'credit_notes'>(
+    table: T,
+  ) =>
+    (
+      await db
+        .selectFrom(table as 'contracts')
+        .select('id')
+        .where('order_id', '=', order)
+        .orderBy('id')
+        .executeTakeFirstOrThrow()
+    ).id
+  const subscription = (await db.selectFrom('orders').select('subscription_id').where('id', '=', order).executeTakeFirstOrThrow())
+    .subscription_id!
   return {
     camille: (await db.selectFrom('users').select('id').where('email', '=', 'demo@example.com').executeTakeFirstOrThrow()).id,
     order,
     sharedOrder: await orderId('Studio Nuage SAS'),
     missingDocsOrder: await orderId('Conseil Horizon EURL'),
     contract: await first('contracts'),
-    contractKbisTag: kbisTag((await db.selectFrom('contracts').select('kbis_file_key').where('order_id', '=', order).executeTakeFirstOrThrow()).kbis_file_key!),
-    document: (await db.selectFrom('documents').select('id').where('order_id', '=', order).where('deleted', '=', false).orderBy('id').executeTakeFirstOrThrow()).id,
+    contractKbisTag: kbisTag(
+      (await db.selectFrom('contracts').select('kbis_file_key').where('order_id', '=', order).executeTakeFirstOrThrow()).kbis_file_key!,
+    ),
+    document: (
+      await db
+        .selectFrom('documents')
+        .select('id')
+        .where('order_id', '=', order)
+        .where('deleted', '=', false)
+        .orderBy('id')
+        .executeTakeFirstOrThrow()
+    ).id,
     folder: await first('folders'),
     share: await first('shares'),
     mandataire: await first('mandataires'),
-    pendingCourierRequest: (await db.selectFrom('courier_requests').select('id').where('order_id', '=', order).where('status', '=', 'en attente').executeTakeFirstOrThrow()).id,
+    pendingCourierRequest: (
+      await db
+        .selectFrom('courier_requests')
+        .select('id')
+        .where('order_id', '=', order)
+        .where('status', '=', 'en attente')
+        .executeTakeFirstOrThrow()
+    ).id,
     invoice: await first('invoices'),
     creditNote: await first('credit_notes'),
     subscriptionKey: subscriptionKey(order, subscription),
     passkey: await camillesPasskey(db),
-    legalSubmission: (await db.selectFrom('legal_submissions').select('id').where('status', '=', 'En cours').orderBy('id').executeTakeFirstOrThrow()).id,
-    certificate: (await db.selectFrom('certificates').select('code').where('order_id', '=', order).orderBy('id').executeTakeFirstOrThrow()).code,
-    notification: (await db.selectFrom('notifications').select('id').where('order_id', '=', order).orderBy('created_at', 'desc').executeTakeFirstOrThrow()).id,
+    legalSubmission: (
+      await db.selectFrom('legal_submissions').select('id').where('status', '=', 'En cours').orderBy('id').executeTakeFirstOrThrow()
+    ).id,
+    certificate: (await db.selectFrom('certificates').select('code').where('order_id', '=', order).orderBy('id').executeTakeFirstOrThrow())
+      .code,
+    notification: (
+      await db
+        .selectFrom('notifications')
+        .select('id')
+        .where('order_id', '=', order)
+        .orderBy('created_at', 'desc')
+        .executeTakeFirstOrThrow()
+    ).id,
   }
 }
 
@@ -73,15 +111,26 @@ async function camillesPasskey(db: Kysely<Database>): Promise<number> {
   const held = await db.selectFrom('passkeys').select('id').where('user_id', '=', camille).orderBy('id').executeTakeFirst()
   if (held) return held.id
   const passkey = new SoftPasskey({ origin: 'http://localhost:8080', rpId: 'localhost' })
-  const row = await db.insertInto('passkeys').values({
-    user_id: camille, credential_id: passkey.id, public_key: 'pQECAyYgASFYIA', counter: 0, transports: JSON.stringify(['internal']), name: 'Ordinateur de test',
-  }).returning('id').executeTakeFirstOrThrow()
+  const row = await db
+    .insertInto('passkeys')
+    .values({
+      user_id: camille,
+      credential_id: passkey.id,
+      public_key: 'pQECAyYgASFYIA',
+      counter: 0,
+      transports: JSON.stringify(['internal']),
+      name: 'Ordinateur de test',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
   return row.id
 }
 
 /** people: WebAuthn answers of the right shape whose signatures no challenge will match. */
-const unverifiableRegistration = () => new SoftPasskey({ origin: 'http://localhost:8080', rpId: 'localhost' }).register({ challenge: 'AAAA', user: { id: 'dXNlcg' } })
-const unverifiableAuthentication = () => new SoftPasskey({ origin: 'http://localhost:8080', rpId: 'localhost' }).authenticate({ challenge: 'AAAA' })
+const unverifiableRegistration = () =>
+  new SoftPasskey({ origin: 'http://localhost:8080', rpId: 'localhost' }).register({ challenge: 'AAAA', user: { id: 'dXNlcg' } })
+const unverifiableAuthentication = () =>
+  new SoftPasskey({ origin: 'http://localhost:8080', rpId: 'localhost' }).authenticate({ challenge: 'AAAA' })
 
 /** A small valid PDF. */
 export async function tinyPdf(text = 'Extrait Kbis'): Promise<Buffer> {
@@ -90,9 +139,17 @@ export async function tinyPdf(text = 'Extrait Kbis'): Promise<Buffer> {
   return Buffer.from(await pdf.save())
 }
 
-export const tinyPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64')
+export const tinyPng = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+)
 
-export interface FilePart { field: string; filename: string; contentType: string; bytes: Buffer }
+export interface FilePart {
+  field: string
+  filename: string
+  contentType: string
+  bytes: Buffer
+}
 
 /** A multipart/form-data body, fields first, in the order given. */
 export function multipart(fields: Record<string, string>, files: FilePart[]): { payload: Buffer; headers: Record<string, string> } {
@@ -102,7 +159,11 @@ export function multipart(fields: Record<string, string>, files: FilePart[]): { 
     chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`))
   }
   for (const file of files) {
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${file.filename}"\r\nContent-Type: ${file.contentType}\r\n\r\n`))
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${file.filename}"\r\nContent-Type: ${file.contentType}\r\n\r\n`,
+      ),
+    )
     chunks.push(file.bytes, Buffer.from('\r\n'))
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`))
@@ -150,7 +211,10 @@ export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sampl
     invite: () => ({ params: { id: ids.order }, body: { emails: ['nouvelle.collaboratrice@example.com'] } }),
     mandataires: () => ({ params: { id: ids.order } }),
     deleteMandataire: () => ({ params: { id: ids.order, mandataireId: ids.mandataire } }),
-    addMandataire: () => ({ params: { id: ids.order }, body: { firstname: 'Paul', lastname: 'Durand', email: 'paul.durand@example.com', phone: '06 11 22 33 44' } }),
+    addMandataire: () => ({
+      params: { id: ids.order },
+      body: { firstname: 'Paul', lastname: 'Durand', email: 'paul.durand@example.com', phone: '06 11 22 33 44' },
+    }),
     setQonto: () => ({ params: { id: ids.order }, body: { qonto: true } }),
     setShine: () => ({ params: { id: ids.order }, body: { shine: true } }),
     wantComptable: () => ({ params: { id: ids.order } }),
@@ -197,20 +261,33 @@ export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sampl
     updateContract: () => ({ params: { id: ids.contract }, body: { kbis: `data:application/pdf;base64,${kbisPdf.toString('base64')}` } }),
     contractKbis: () => ({ params: { id: ids.contract } }),
     uploadIdentity: () => ({
-      multipart: multipart({ orderId: String(ids.missingDocsOrder) }, [{ field: 'identity_manager', filename: 'cni.png', contentType: 'image/png', bytes: tinyPng }]),
+      multipart: multipart({ orderId: String(ids.missingDocsOrder) }, [
+        { field: 'identity_manager', filename: 'cni.png', contentType: 'image/png', bytes: tinyPng },
+      ]),
     }),
     health: () => ({}),
     operatorOrders: () => ({}),
-    operatorAddDocument: () => ({ params: { id: ids.order }, body: { sender: 'URSSAF Île-de-France', kind: 'administratif', file: `data:application/pdf;base64,${kbisPdf.toString('base64')}` } }),
+    operatorAddDocument: () => ({
+      params: { id: ids.order },
+      body: { sender: 'URSSAF Île-de-France', kind: 'administratif', file: `data:application/pdf;base64,${kbisPdf.toString('base64')}` },
+    }),
     operatorAddPackage: () => ({ params: { id: ids.order }, body: { carrier: 'Colissimo', sender: 'Moulins Bourgeois' } }),
     // A new number at each call: an invoice number is issued once.
     operatorAddInvoice: () => ({
       params: { id: ids.order },
-      body: { reference: `FA-ESSAI-${++invoiceNumbers}`, amountExclTaxCents: 29000, amountInclTaxCents: 34800, file: `data:application/pdf;base64,${kbisPdf.toString('base64')}` },
+      body: {
+        reference: `FA-ESSAI-${++invoiceNumbers}`,
+        amountExclTaxCents: 29000,
+        amountInclTaxCents: 34800,
+        file: `data:application/pdf;base64,${kbisPdf.toString('base64')}`,
+      },
     }),
     // people
     invitation: () => ({ params: { token: 'x'.repeat(43) } }),
-    createInvitationAccount: () => ({ params: { token: 'x'.repeat(43) }, body: { firstname: 'Nina', lastname: 'Roussel', password: 'trois mots au hasard' } }),
+    createInvitationAccount: () => ({
+      params: { token: 'x'.repeat(43) },
+      body: { firstname: 'Nina', lastname: 'Roussel', password: 'trois mots au hasard' },
+    }),
     acceptInvitation: () => ({ params: { token: 'x'.repeat(43) } }),
     sessions: () => ({}),
     signOutOtherSessions: () => ({}),
@@ -254,7 +331,10 @@ export function urlOf(name: RouteName, sample: Sample): string {
 }
 
 /** The headers a sample sends besides the credentials (a multipart form's content type, an If-Match). */
-export const sampleHeaders = (sample: Sample): Record<string, string> => ({ ...(sample.multipart?.headers ?? {}), ...(sample.headers ?? {}) })
+export const sampleHeaders = (sample: Sample): Record<string, string> => ({
+  ...(sample.multipart?.headers ?? {}),
+  ...(sample.headers ?? {}),
+})
 
 /** The token to send to a route on behalf of a customer: theirs, or the operators' for operator routes. */
 export const tokenFor = (name: RouteName, customerToken: string) => (routes[name].auth === 'operator' ? TEST_OPERATOR_TOKEN : customerToken)
@@ -273,7 +353,15 @@ export function send(app: FastifyInstance, name: RouteName, sample: Sample, toke
 
 /** A test app on the demo data, with the demo's three people signed in: Camille (owner), Julien (her
  * collaborator on the Boulangerie only) and Sophie (another customer); a small PDF; Camille's Atelier (not shared). */
-export interface DemoContext { t: TestApp; ids: DemoIds; camille: string; julien: string; sophie: string; pdf: Buffer; atelier: number }
+export interface DemoContext {
+  t: TestApp
+  ids: DemoIds
+  camille: string
+  julien: string
+  sophie: string
+  pdf: Buffer
+  atelier: number
+}
 
 export async function demoContext(ctx: Partial<DemoContext>, pdfText?: string): Promise<DemoContext> {
   ctx.t = await buildTestApp()
@@ -282,6 +370,8 @@ export async function demoContext(ctx: Partial<DemoContext>, pdfText?: string): 
   ctx.julien = await login(ctx.t.app, 'associe@example.com')
   ctx.sophie = await login(ctx.t.app, 'solo@example.com')
   ctx.pdf = await tinyPdf(pdfText)
-  ctx.atelier = (await ctx.t.deps.db.selectFrom('orders').select('id').where('raison_sociale', '=', 'Atelier Lumière SARL').executeTakeFirstOrThrow()).id
+  ctx.atelier = (
+    await ctx.t.deps.db.selectFrom('orders').select('id').where('raison_sociale', '=', 'Atelier Lumière SARL').executeTakeFirstOrThrow()
+  ).id
   return ctx as DemoContext
 }

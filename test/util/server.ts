@@ -65,12 +65,36 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const schema = databaseUrl ? `test_${randomBytes(6).toString('hex')}` : undefined
   const onStatement = options.onStatement
   const oneAtATimeWaitMs = options.oneAtATimeWaitMs
-  const handle = await connect({ databaseUrl, schema, poolSize: 4, oneAtATimeWaitMs, ...(onStatement ? { log: (event) => { onStatement(event.query.sql) } } : {}) })
+  const handle = await connect({
+    databaseUrl,
+    schema,
+    poolSize: 4,
+    oneAtATimeWaitMs,
+    ...(onStatement
+      ? {
+          log: (event) => {
+            onStatement(event.query.sql)
+          },
+        }
+      : {}),
+  })
   const storageDir = await mkdtemp(join(tmpdir(), 'portail-storage-'))
   let now = new Date()
-  const clock = { now: () => new Date(now), set: (date: Date) => { now = date }, advance: (ms: number) => { now = new Date(now.getTime() + ms) } }
+  const clock = {
+    now: () => new Date(now),
+    set: (date: Date) => {
+      now = date
+    },
+    advance: (ms: number) => {
+      now = new Date(now.getTime() + ms)
+    },
+  }
   const mails: Mail[] = []
-  const mailer: Mailer = { send: async (mail) => { mails.push(mail) } }
+  const mailer: Mailer = {
+    send: async (mail) => {
+      mails.push(mail)
+    },
+  }
   const config: Config = {
     ...loadConfig({}),
     distDir: join(storageDir, 'no-dist'),
@@ -102,13 +126,26 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   }
   // The sample letter of the route tests (test/util/server-samples.ts: the Boulangerie's first) has its page images.
   if (options.seed !== false) {
-    const order = await handle.db.selectFrom('orders').select('id').where('raison_sociale', '=', 'Boulangerie des Lilas SAS').executeTakeFirst()
-    const sample = order && await handle.db.selectFrom('documents').select('id').where('order_id', '=', order.id).where('deleted', '=', false).orderBy('id').executeTakeFirst()
+    const order = await handle.db
+      .selectFrom('orders')
+      .select('id')
+      .where('raison_sociale', '=', 'Boulangerie des Lilas SAS')
+      .executeTakeFirst()
+    const sample =
+      order &&
+      (await handle.db
+        .selectFrom('documents')
+        .select('id')
+        .where('order_id', '=', order.id)
+        .where('deleted', '=', false)
+        .orderBy('id')
+        .executeTakeFirst())
     if (sample) await runLetterJob(sample.id)
   }
   const workers: JobWorker[] = []
   const startWorker = async ({ demoJobs = false, ...workerOptions }: Partial<WorkerOptions> & { demoJobs?: boolean } = {}) => {
-    if (!demoJobs) await handle.db.updateTable('jobs').set({ state: 'done', finished_at: new Date() }).where('state', '=', 'queued').execute()
+    if (!demoJobs)
+      await handle.db.updateTable('jobs').set({ state: 'done', finished_at: new Date() }).where('state', '=', 'queued').execute()
     const worker = startJobWorker({ db: handle.db, handlers, pollMs: 100, ...workerOptions })
     workers.push(worker)
     deps.jobs = worker
@@ -124,7 +161,17 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const app = await buildApp(deps, { databaseKind: handle.kind, ...(options.logger ? { logger: options.logger } : {}) })
   await app.ready()
   return {
-    app, deps, mails, storageDir, schema, clock, ocr, handlers, runLetterJob, startWorker, connectAgain,
+    app,
+    deps,
+    mails,
+    storageDir,
+    schema,
+    clock,
+    ocr,
+    handlers,
+    runLetterJob,
+    startWorker,
+    connectAgain,
     async close() {
       await app.close()
       await Promise.all(workers.map((w) => w.stop()))
@@ -140,7 +187,10 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
 /** A second API instance on the test app's database (PostgreSQL: its own connections and locks), as behind a load balancer; the caller closes it. */
 export async function secondApp(t: TestApp): Promise<FastifyInstance> {
   const handle = await t.connectAgain()
-  const app = await buildApp({ ...t.deps, db: handle.db, listen: handle.listen, oneAtATime: handle.oneAtATime }, { databaseKind: handle.kind })
+  const app = await buildApp(
+    { ...t.deps, db: handle.db, listen: handle.listen, oneAtATime: handle.oneAtATime },
+    { databaseKind: handle.kind },
+  )
   await app.ready()
   return app
 }
@@ -152,17 +202,42 @@ export async function login(app: FastifyInstance, email = 'demo@example.com', pa
 }
 
 /** A JSON call with the apiToken header. */
-export function call(app: FastifyInstance, token: string | null, method: InjectOptions['method'], url: string, payload?: unknown): Promise<LightMyRequestResponse> {
-  return app.inject({ method, url, headers: token ? { apitoken: token } : {}, ...(payload !== undefined ? { payload: payload as InjectOptions['payload'] } : {}) })
+export function call(
+  app: FastifyInstance,
+  token: string | null,
+  method: InjectOptions['method'],
+  url: string,
+  payload?: unknown,
+): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method,
+    url,
+    headers: token ? { apitoken: token } : {},
+    ...(payload !== undefined ? { payload: payload as InjectOptions['payload'] } : {}),
+  })
 }
 
 /** A JSON call with `Authorization: Bearer` (contract routes). */
-export function callBearer(app: FastifyInstance, token: string, method: InjectOptions['method'], url: string, payload?: unknown): Promise<LightMyRequestResponse> {
-  return app.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(payload !== undefined ? { payload: payload as InjectOptions['payload'] } : {}) })
+export function callBearer(
+  app: FastifyInstance,
+  token: string,
+  method: InjectOptions['method'],
+  url: string,
+  payload?: unknown,
+): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method,
+    url,
+    headers: { authorization: `Bearer ${token}` },
+    ...(payload !== undefined ? { payload: payload as InjectOptions['payload'] } : {}),
+  })
 }
 
 /** The orders of a user, by company name. */
-export async function ordersByName(app: FastifyInstance, token: string): Promise<Record<string, { id: number; contractId: number | null; subscriptionId: string | null; isShareOrder: boolean }>> {
+export async function ordersByName(
+  app: FastifyInstance,
+  token: string,
+): Promise<Record<string, { id: number; contractId: number | null; subscriptionId: string | null; isShareOrder: boolean }>> {
   const res = await call(app, token, 'GET', '/api-protected/my-domiciliation-orders')
   return Object.fromEntries(res.json().map((o: { raisonSociale: string }) => [o.raisonSociale, o]))
 }

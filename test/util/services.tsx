@@ -5,8 +5,26 @@ import { render } from '@testing-library/react'
 import { act } from 'react'
 import { memoryLocation } from 'wouter/memory-location'
 import type {
-  CertificateVerification, ContractAddressBody, CreditNote, DocumentSearchResult, LetterDeadline, IdentityUploadReply, InvitationInfo, LegalSubmission, LegalSubmissionBody, Mandataire, MailDocument,
-  Order, Passkey, PaymentMethod, SendDextBody, Session, Share, SubscriptionOption, TerminationRequestBody, TerminationStatus,
+  CertificateVerification,
+  ContractAddressBody,
+  CreditNote,
+  DocumentSearchResult,
+  LetterDeadline,
+  IdentityUploadReply,
+  InvitationInfo,
+  LegalSubmission,
+  LegalSubmissionBody,
+  Mandataire,
+  MailDocument,
+  Order,
+  Passkey,
+  PaymentMethod,
+  SendDextBody,
+  Session,
+  Share,
+  SubscriptionOption,
+  TerminationRequestBody,
+  TerminationStatus,
 } from '../../server/contract/schemas.ts'
 // notifications (issue 14)
 import type { Contract, EmailPreference, LetterEvent, PortalNotification, User } from '../../server/contract/schemas.ts'
@@ -164,7 +182,8 @@ export interface BillingCalls {
 }
 
 /** The server's answer to a total over what one card payment carries (routes/billing amountTooLargeMessage, for 1 000 000,00 €). */
-export const TOO_LARGE_FOR_ONE_PAYMENT = 'Le montant à régler, 1\u202f000\u202f000,00\u00a0€ TTC, dépasse ce qu’un paiement par carte peut prélever en une fois (999\u202f999,99\u00a0€). Rien n’a été prélevé : écrivez à support@example.com pour convenir d’un autre moyen de paiement.'
+export const TOO_LARGE_FOR_ONE_PAYMENT =
+  'Le montant à régler, 1\u202f000\u202f000,00\u00a0€ TTC, dépasse ce qu’un paiement par carte peut prélever en une fois (999\u202f999,99\u00a0€). Rien n’a été prélevé : écrivez à support@example.com pour convenir d’un autre moyen de paiement.'
 const withStatus = (status: number, message: string, code?: string) => Object.assign(new Error(message), { status, code })
 const yearOf = (iso: string) => new Date(iso).getUTCFullYear()
 
@@ -205,7 +224,12 @@ export interface Calls {
   // end, end as replaced by a newer stream (another tab), or pass by (`missed`: raised on the server while the stream
   // is down, listed but never sent)
   notifications: unknown[][]
-  live: { push(notification: PortalNotification): void; missed(notification: PortalNotification): void; end(): void; replaced(): void } | null
+  live: {
+    push(notification: PortalNotification): void
+    missed(notification: PortalNotification): void
+    end(): void
+    replaced(): void
+  } | null
 }
 
 /** A promise React's use() reads at once, without suspending. */
@@ -214,7 +238,14 @@ function settled<T>(value: T): Promise<T> {
 }
 
 const emptyData = (): PortalData => ({
-  card: null, documents: [], subscriptions: [], packages: [], courierRequests: [], folders: [], invoices: [], calendarInvoices: [],
+  card: null,
+  documents: [],
+  subscriptions: [],
+  packages: [],
+  courierRequests: [],
+  folders: [],
+  invoices: [],
+  calendarInvoices: [],
 })
 
 type Owned = { orderId?: number; domId?: number; domiciliationOrderId?: number }
@@ -232,16 +263,26 @@ function peopleApi(scenario: PeopleScenario, calls: Calls, notify: (notice: Noti
     // The account calls swallow their errors (spec §8): the client tells the reason in a toast and answers undefined.
     updateEmail: async (body) => {
       record('updateEmail', body)
-      if (body.newEmail === 'associe@example.com') return notify({ kind: 'error', message: 'Cette adresse e-mail est déjà utilisée par un autre compte.' }), undefined
+      if (body.newEmail === 'associe@example.com')
+        return (notify({ kind: 'error', message: 'Cette adresse e-mail est déjà utilisée par un autre compte.' }), undefined)
       return { ...F.user, email: body.newEmail }
     },
     updatePassword: async (body) => {
       record('updatePassword', body)
-      if (body.currentPassword !== 'Demo1234!') return notify({ kind: 'error', message: 'Le mot de passe actuel est incorrect.' }), undefined
+      if (body.currentPassword !== 'Demo1234!')
+        return (notify({ kind: 'error', message: 'Le mot de passe actuel est incorrect.' }), undefined)
       return { message: 'Votre mot de passe a été modifié.' }
     },
     getPasskeys: async () => (record('getPasskeys'), passkeys),
-    getPasskeyRegistrationOptions: async () => (record('getPasskeyRegistrationOptions'), { challenge: 'AAAA', rp: { name: 'Domicilium', id: 'localhost' }, user: { id: 'dQ', name: 'demo@example.com', displayName: 'Camille Martin' }, pubKeyCredParams: [{ type: 'public-key', alg: -7 }] }),
+    getPasskeyRegistrationOptions: async () => (
+      record('getPasskeyRegistrationOptions'),
+      {
+        challenge: 'AAAA',
+        rp: { name: 'Domicilium', id: 'localhost' },
+        user: { id: 'dQ', name: 'demo@example.com', displayName: 'Camille Martin' },
+        pubKeyCredParams: [{ type: 'public-key', alg: -7 }],
+      }
+    ),
     renamePasskey: async (id, body) => {
       record('renamePasskey', id, body)
       passkeys = passkeys.map((p) => (p.id === id ? { ...p, name: body.name } : p))
@@ -267,9 +308,23 @@ function peopleApi(scenario: PeopleScenario, calls: Calls, notify: (notice: Noti
       // As the server: a pending invitation typed again gets a new link (sent now, for 7 days); the answer is the addresses typed.
       const link = { invitationSentAt: new Date().toISOString(), invitationExpiresAt: new Date(Date.now() + 7 * 86_400_000).toISOString() }
       const known = (email: string) => shares.find((x) => x.email.toLowerCase() === email.toLowerCase())
-      shares = shares.map((x) => (x.status === 'invitée' && body.emails.some((e) => e.toLowerCase() === x.email.toLowerCase()) ? { ...x, ...link } : x))
-      const added = body.emails.filter((email) => !known(email))
-        .map((email, i): Share => ({ id: 500 + shares.length + i, email, firstname: null, lastname: null, status: 'invitée', createdAt: now, acceptedAt: null, ...link }))
+      shares = shares.map((x) =>
+        x.status === 'invitée' && body.emails.some((e) => e.toLowerCase() === x.email.toLowerCase()) ? { ...x, ...link } : x,
+      )
+      const added = body.emails
+        .filter((email) => !known(email))
+        .map(
+          (email, i): Share => ({
+            id: 500 + shares.length + i,
+            email,
+            firstname: null,
+            lastname: null,
+            status: 'invitée',
+            createdAt: now,
+            acceptedAt: null,
+            ...link,
+          }),
+        )
       shares = [...shares, ...added]
       return body.emails.map((email) => known(email)!)
     },
@@ -298,14 +353,28 @@ function peopleApi(scenario: PeopleScenario, calls: Calls, notify: (notice: Noti
     getInvitation: async (token) => {
       record('getInvitation', token)
       if (scenario.invitationUnavailableOnce && calls.people.filter(([name]) => name === 'getInvitation').length === 1) {
-        throw withStatus(503, 'Le service est momentanément indisponible : veuillez réessayer dans quelques instants.', 'DATABASE_UNAVAILABLE')
+        throw withStatus(
+          503,
+          'Le service est momentanément indisponible : veuillez réessayer dans quelques instants.',
+          'DATABASE_UNAVAILABLE',
+        )
       }
       if (typeof scenario.invitation === 'string') throw withStatus(410, scenario.invitation, 'INVITATION_EXPIRED')
       if (!scenario.invitation) throw withStatus(404, 'Invitation introuvable.', 'INVITATION_UNKNOWN')
       return scenario.invitation
     },
-    createInvitationAccount: async (token, body) => (record('createInvitationAccount', token, body), { user: { ...F.authUser, email: 'nina@example.com', firstname: body.firstname }, orderId: 2, raisonSociale: 'Boulangerie des Lilas SAS' }),
-    acceptInvitation: async (token, options) => (record('acceptInvitation', token, options?.apiToken ?? null), { orderId: 2, raisonSociale: 'Boulangerie des Lilas SAS', message: 'ok' }),
+    createInvitationAccount: async (token, body) => (
+      record('createInvitationAccount', token, body),
+      {
+        user: { ...F.authUser, email: 'nina@example.com', firstname: body.firstname },
+        orderId: 2,
+        raisonSociale: 'Boulangerie des Lilas SAS',
+      }
+    ),
+    acceptInvitation: async (token, options) => (
+      record('acceptInvitation', token, options?.apiToken ?? null),
+      { orderId: 2, raisonSociale: 'Boulangerie des Lilas SAS', message: 'ok' }
+    ),
     revertEmailChange: async (token) => {
       record('revertEmailChange', token)
       const answer = scenario.emailRevert ?? { status: 404, message: 'Ce lien de rétablissement d’adresse est inconnu.' }
@@ -352,11 +421,13 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
     const value = data[resource]
     if (!Array.isArray(value)) return Promise.resolve(value)
     // Like the server: one order's list, or every own (or every shared) order's with 'Tous'.
-    return Promise.resolve((value as Owned[]).filter((item) => {
-      const id = orderOf(item)
-      if (id === undefined) return true
-      return scope.orderId !== undefined ? id === scope.orderId : shared.has(id) === scope.share
-    }) as PortalData[R])
+    return Promise.resolve(
+      (value as Owned[]).filter((item) => {
+        const id = orderOf(item)
+        if (id === undefined) return true
+        return scope.orderId !== undefined ? id === scope.orderId : shared.has(id) === scope.share
+      }) as PortalData[R],
+    )
   }
 
   /** Who user/me answers for: the stored user (F.user), until someone signs in with the form. */
@@ -374,22 +445,30 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
       return signedInAs
     },
     getContracts: async () => structuredClone(scenario.billing?.contracts ?? F.contracts),
-    getMyOrders: () => (scenario.ordersPending ? new Promise<Order[]>(() => {})
-      : scenario.ordersFailOnce && !failedOnce.has('orders' as Resource) ? (failedOnce.add('orders' as Resource), Promise.reject(new Error('Une erreur interne est survenue.')))
-      : Promise.resolve(orders.map((o) => (completedElsewhere.has(o.id) ? { ...o, missingDocumentsValidatedAt: '2026-11-22T09:00:00.000Z' } : o)))),
+    getMyOrders: () =>
+      scenario.ordersPending
+        ? new Promise<Order[]>(() => {})
+        : scenario.ordersFailOnce && !failedOnce.has('orders' as Resource)
+          ? (failedOnce.add('orders' as Resource), Promise.reject(new Error('Une erreur interne est survenue.')))
+          : Promise.resolve(
+              orders.map((o) => (completedElsewhere.has(o.id) ? { ...o, missingDocumentsValidatedAt: '2026-11-22T09:00:00.000Z' } : o)),
+            ),
 
     getPaymentMethod: (orderId) => list('card', { orderId, share: false }),
     getCreditCard: () => list('card', { share: false }),
     getDocuments: (query = {}) => list('documents', { orderId: query.orderId, share: false }),
-    getSubscriptionInformations: async (orderId) => (await list('subscriptions', { orderId, share: false }))[0]?.subscription ?? (null as never),
+    getSubscriptionInformations: async (orderId) =>
+      (await list('subscriptions', { orderId, share: false }))[0]?.subscription ?? (null as never),
     getPackages: (query = {}) => list('packages', { orderId: query.orderId, share: false }),
     getSharePackages: (query = {}) => list('packages', { orderId: query.orderId, share: true }),
     getCourierRequests: (query = {}) => list('courierRequests', { orderId: query.orderId, share: false }),
     getShareCourierRequests: (query = {}) => list('courierRequests', { orderId: query.orderId, share: true }),
     getFolders: (query = {}) => list('folders', { orderId: query.domiciliationOrderId, share: false }),
     getShareFolders: () => list('folders', { share: true }),
-    getInvoices: async (query = {}) => (await list('invoices', { share: false })).filter((i) => !query.year || yearOf(i.date) === query.year),
-    getShareInvoices: async (query = {}) => (await list('invoices', { share: true })).filter((i) => !query.year || yearOf(i.date) === query.year),
+    getInvoices: async (query = {}) =>
+      (await list('invoices', { share: false })).filter((i) => !query.year || yearOf(i.date) === query.year),
+    getShareInvoices: async (query = {}) =>
+      (await list('invoices', { share: true })).filter((i) => !query.year || yearOf(i.date) === query.year),
     getCalendarInvoices: () => list('calendarInvoices', { share: false }),
 
     uploadKbis: async (contractId, kbis) => {
@@ -407,7 +486,11 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
       if (scenario.identityIncomplete) return { uploaded: [], complete: false, missingDocumentsValidatedAt: null }
       if (scenario.identityCompletedElsewhere) {
         completedElsewhere.add(Number(form.get('orderId')))
-        throw new ApiError('Vos documents ont déjà tous été reçus : le dossier de cette domiciliation est complet, aucun autre envoi n’est nécessaire.', 409, 'DOCUMENTS_COMPLETE')
+        throw new ApiError(
+          'Vos documents ont déjà tous été reçus : le dossier de cette domiciliation est complet, aucun autre envoi n’est nécessaire.',
+          409,
+          'DOCUMENTS_COMPLETE',
+        )
       }
       return { uploaded: [], complete: true, missingDocumentsValidatedAt: '2026-11-22T10:00:00.000Z' }
     },
@@ -415,18 +498,35 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
     resetPassword: async (body) => {
       calls.passwordResets.push(body)
       // As the server: a link used or expired is refused (400); 'indisponible' meets the database restarting once (503).
-      if (body.token === 'expire') throw withStatus(400, 'Ce lien de réinitialisation est invalide, a déjà servi ou a expiré : demandez-en un nouveau.', 'INVALID_RESET_TOKEN')
+      if (body.token === 'expire')
+        throw withStatus(
+          400,
+          'Ce lien de réinitialisation est invalide, a déjà servi ou a expiré : demandez-en un nouveau.',
+          'INVALID_RESET_TOKEN',
+        )
       if (body.token === 'indisponible' && calls.passwordResets.length === 1) {
-        throw withStatus(503, 'Le service est momentanément indisponible : veuillez réessayer dans quelques instants.', 'DATABASE_UNAVAILABLE')
+        throw withStatus(
+          503,
+          'Le service est momentanément indisponible : veuillez réessayer dans quelques instants.',
+          'DATABASE_UNAVAILABLE',
+        )
       }
       // 'coupure': the first send saved the password but its answer was lost (status 0); the link is spent for the next.
       if (body.token === 'coupure') {
         throw calls.passwordResets.length === 1
           ? withStatus(0, 'Impossible de joindre le serveur. Vérifiez votre connexion internet puis réessayez.', 'NETWORK')
-          : withStatus(400, 'Ce lien de réinitialisation est invalide, a déjà servi ou a expiré : demandez-en un nouveau.', 'INVALID_RESET_TOKEN')
+          : withStatus(
+              400,
+              'Ce lien de réinitialisation est invalide, a déjà servi ou a expiré : demandez-en un nouveau.',
+              'INVALID_RESET_TOKEN',
+            )
       }
       // The account had passkeys: the server's reply says they went (server/routes/account/index.ts).
-      if (body.token === 'avec-cles') return { message: 'Votre mot de passe a été modifié, vous pouvez vous connecter. Vos clés d’accès ont été supprimées : vous pourrez en ajouter une depuis « Informations personnelles ».' }
+      if (body.token === 'avec-cles')
+        return {
+          message:
+            'Votre mot de passe a été modifié, vous pouvez vous connecter. Vos clés d’accès ont été supprimées : vous pourrez en ajouter une depuis « Informations personnelles ».',
+        }
       return undefined as never
     },
 
@@ -441,7 +541,8 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
       const document = data.documents.find((d) => d.id === documentId)!
       if (fails(body.readFlag !== undefined ? 'read' : 'move')) throw new Error('Le service est momentanément indisponible.')
       // Like the server: a folder deleted meanwhile (in another tab) is refused.
-      if (typeof body.folderId === 'number' && !data.folders.some((f) => f.id === body.folderId)) throw withStatus(404, 'Dossier introuvable.')
+      if (typeof body.folderId === 'number' && !data.folders.some((f) => f.id === body.folderId))
+        throw withStatus(404, 'Dossier introuvable.')
       const { readFlag, ...rest } = body
       return { ...document, ...rest, ...(readFlag !== undefined ? { read: readFlag } : {}) }
     },
@@ -468,7 +569,12 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
     },
     sendDextInvoices: async (body) => {
       calls.dextSends.push(body)
-      if (fails('dext')) return { sent: body.documentIds.length, failed: body.invoiceIds.map((id) => ({ kind: 'invoice' as const, id, reason: 'Facture introuvable.' })), message: 'partiel' }
+      if (fails('dext'))
+        return {
+          sent: body.documentIds.length,
+          failed: body.invoiceIds.map((id) => ({ kind: 'invoice' as const, id, reason: 'Facture introuvable.' })),
+          message: 'partiel',
+        }
       return { sent: body.invoiceIds.length + body.documentIds.length, failed: [], message: 'ok' }
     },
     removeCourierRequest: async (body) => {
@@ -486,7 +592,11 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
       // Like the server: the total shown, or nothing charged.
       const owed = scenario.unpaid?.amountInclTaxCents ?? 0
       if (body.expectedAmountInclTaxCents !== undefined && owed > 0 && body.expectedAmountInclTaxCents !== owed) {
-        throw withStatus(409, 'Le montant à régler a changé depuis votre confirmation. Rien n’a été prélevé : vérifiez le nouveau montant puis confirmez.', 'AMOUNT_CHANGED')
+        throw withStatus(
+          409,
+          'Le montant à régler a changé depuis votre confirmation. Rien n’a été prélevé : vérifiez le nouveau montant puis confirmez.',
+          'AMOUNT_CHANGED',
+        )
       }
       scenario.unpaid = { hasUnpaid: false, count: 0, amountInclTaxCents: 0 }
       return { paidCount: 1, message: '1 facture réglée.' }
@@ -505,23 +615,27 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
   // A call the scenario does not answer is a test that reaches further than it set up: say so.
   return new Proxy(api, {
     get: (target, name) => {
-      const answer = target[name as keyof Api] ?? (() => Promise.reject(new Error(`fake API: ${String(name)} is not answered in this test`)))
+      const answer =
+        target[name as keyof Api] ?? (() => Promise.reject(new Error(`fake API: ${String(name)} is not answered in this test`)))
       const held = scenario.held?.[name as keyof Api]
       // A held call given a signal is aborted by it, as ofetch's: nothing reaches the server, the caller gets an AbortError.
-      return held ? async (...args: unknown[]) => {
-        const signal = (args.at(-1) as { signal?: AbortSignal } | undefined)?.signal
-        await (signal ? Promise.race([held, abortOf(signal)]) : held)
-        return (answer as (...a: unknown[]) => unknown)(...args)
-      } : answer
+      return held
+        ? async (...args: unknown[]) => {
+            const signal = (args.at(-1) as { signal?: AbortSignal } | undefined)?.signal
+            await (signal ? Promise.race([held, abortOf(signal)]) : held)
+            return (answer as (...a: unknown[]) => unknown)(...args)
+          }
+        : answer
     },
   }) as Api
 }
 
-const abortOf = (signal: AbortSignal) => new Promise<never>((_, reject) => {
-  const abort = () => reject(new DOMException('This operation was aborted', 'AbortError'))
-  if (signal.aborted) abort()
-  else signal.addEventListener('abort', abort, { once: true })
-})
+const abortOf = (signal: AbortSignal) =>
+  new Promise<never>((_, reject) => {
+    const abort = () => reject(new DOMException('This operation was aborted', 'AbortError'))
+    if (signal.aborted) abort()
+    else signal.addEventListener('abort', abort, { once: true })
+  })
 
 /** The company area's calls, answered like the server: one list of submissions that "Commander" adds to. */
 function companyApi(scenario: Scenario, orders: Order[], calls: Calls): Partial<Api> {
@@ -529,7 +643,8 @@ function companyApi(scenario: Scenario, orders: Order[], calls: Calls): Partial<
   const fails = (what: NonNullable<typeof company.fails>[number]) => company.fails?.includes(what)
   const unavailable = () => new Error('Le service est momentanément indisponible. Réessayez dans quelques instants.')
   const submissions = company.submissions ?? []
-  const checksOf = (orderId: number): CheckAnswers => company.checks?.[orderId] ?? { completeKbis: true, waitingContract: false, attenteCourrierOrFinalise: true }
+  const checksOf = (orderId: number): CheckAnswers =>
+    company.checks?.[orderId] ?? { completeKbis: true, waitingContract: false, attenteCourrierOrFinalise: true }
   const check = (key: keyof CheckAnswers) => async (orderId: number) => {
     if (key === 'completeKbis') calls.checks.push(orderId)
     if (company.pending?.includes('checks')) return new Promise<never>(() => {})
@@ -543,7 +658,9 @@ function companyApi(scenario: Scenario, orders: Order[], calls: Calls): Partial<
   return {
     setQonto: async (orderId, body) => (await interest('qonto', !!fails('qonto'), orderId), { qonto: body.qonto }),
     setShine: async (orderId, body) => (await interest('shine', !!fails('shine'), orderId), { shine: body.shine }),
-    wantComptable: async (orderId) => (await interest('expert-comptable', !!fails('comptable'), orderId), { wantComptable: true, message: 'ok' }),
+    wantComptable: async (orderId) => (
+      await interest('expert-comptable', !!fails('comptable'), orderId), { wantComptable: true, message: 'ok' }
+    ),
     isCompleteKbis: check('completeKbis'),
     isWaitingContract: check('waitingContract'),
     isAttenteCourrierOrFinalise: check('attenteCourrierOrFinalise'),
@@ -555,17 +672,32 @@ function companyApi(scenario: Scenario, orders: Order[], calls: Calls): Partial<
     },
     createLegalSubmission: async (body) => {
       calls.legalSubmissions.push(body)
-      if (fails('order')) throw new Error('Une demande de cette formalité est déjà en cours pour cette société : suivez-la dans « Formalités ».')
+      if (fails('order'))
+        throw new Error('Une demande de cette formalité est déjà en cours pour cette société : suivez-la dans « Formalités ».')
       const order = orders.find((o) => o.id === body.orderId)!
       const created: LegalSubmission = {
-        id: 500 + submissions.length, orderId: order.id, raisonSociale: order.raisonSociale, kind: body.kind, status: 'Reçue', comment: body.comment ?? null,
-        receivedAt: '2026-11-23T10:00:00.000Z', startedAt: null, filedAt: null, completedAt: null,
+        id: 500 + submissions.length,
+        orderId: order.id,
+        raisonSociale: order.raisonSociale,
+        kind: body.kind,
+        status: 'Reçue',
+        comment: body.comment ?? null,
+        receivedAt: '2026-11-23T10:00:00.000Z',
+        startedAt: null,
+        filedAt: null,
+        completedAt: null,
       }
       submissions.unshift(created)
       return created
     },
     // An invoice that cannot be fetched; otherwise the billing fake answers (and records it in calls.billing.downloads).
-    ...(fails('invoiceFile') ? { getInvoiceFile: async () => { throw new Error('Facture introuvable.') } } : {}),
+    ...(fails('invoiceFile')
+      ? {
+          getInvoiceFile: async () => {
+            throw new Error('Facture introuvable.')
+          },
+        }
+      : {}),
   }
 }
 
@@ -589,7 +721,10 @@ function notificationsApi(scenario: NotificationScenario, calls: Calls): Partial
     getNotifications: async () => {
       calls.notifications.push(['getNotifications'])
       if (fails('load') && loads++ === 0) throw unavailable()
-      return { unread: unread(), notifications: [...list].sort((a, b) => Number(a.read) - Number(b.read) || b.createdAt.localeCompare(a.createdAt)) }
+      return {
+        unread: unread(),
+        notifications: [...list].sort((a, b) => Number(a.read) - Number(b.read) || b.createdAt.localeCompare(a.createdAt)),
+      }
     },
     readNotification: async (id) => {
       calls.notifications.push(['readNotification', id])
@@ -601,26 +736,29 @@ function notificationsApi(scenario: NotificationScenario, calls: Calls): Partial
     readAllNotifications: async () => {
       calls.notifications.push(['readAllNotifications'])
       if (fails('readAll')) throw unavailable()
-      list.forEach((n, i) => { list[i] = { ...n, read: true } })
+      list.forEach((n, i) => {
+        list[i] = { ...n, read: true }
+      })
       return { unread: 0 }
     },
-    followNotifications: (handlers, options = {}) => new Promise<void>((resolve) => {
-      calls.notifications.push(['followNotifications'])
-      handlers.onOpen?.()
-      calls.live = {
-        push: (notification) => {
-          list.push(notification)
-          handlers.onNotification(notification)
-        },
-        missed: (notification) => void list.push(notification),
-        end: () => resolve(),
-        replaced: () => {
-          handlers.onReplaced?.()
-          resolve()
-        },
-      }
-      options.signal?.addEventListener('abort', () => resolve())
-    }),
+    followNotifications: (handlers, options = {}) =>
+      new Promise<void>((resolve) => {
+        calls.notifications.push(['followNotifications'])
+        handlers.onOpen?.()
+        calls.live = {
+          push: (notification) => {
+            list.push(notification)
+            handlers.onNotification(notification)
+          },
+          missed: (notification) => void list.push(notification),
+          end: () => resolve(),
+          replaced: () => {
+            handlers.onReplaced?.()
+            resolve()
+          },
+        }
+        options.signal?.addEventListener('abort', () => resolve())
+      }),
     getLetterHistory: async (documentId) => {
       calls.notifications.push(['getLetterHistory', documentId])
       if (fails('history')) throw unavailable()
@@ -643,22 +781,63 @@ function notificationsApi(scenario: NotificationScenario, calls: Calls): Partial
 /** Every area's flows at once, as the browser's services build each area's when it loads (src/wiring/services.ts). */
 export function createAllFlows(deps: WiringDeps): AllFlows {
   return {
-    dashboard: built(createDashboardFlows(deps)), shell: built(createShellFlows(deps)), mail: built(createMailFlows(deps)), billing: built(createBillingFlows(deps)),
-    people: built(createPeopleFlows(deps)), company: built(createCompanyFlows(deps)), notifications: built(createNotificationFlows(deps)),
+    dashboard: built(createDashboardFlows(deps)),
+    shell: built(createShellFlows(deps)),
+    mail: built(createMailFlows(deps)),
+    billing: built(createBillingFlows(deps)),
+    people: built(createPeopleFlows(deps)),
+    company: built(createCompanyFlows(deps)),
+    notifications: built(createNotificationFlows(deps)),
   }
 }
 
-export function createTestServices(scenario: Scenario, navigate: (to: string, options?: { replace?: boolean }) => void, currentPath?: () => string) {
+export function createTestServices(
+  scenario: Scenario,
+  navigate: (to: string, options?: { replace?: boolean }) => void,
+  currentPath?: () => string,
+) {
   const orders = scenario.orders ?? [F.atelier, F.boulangerie, F.studio, F.conseil]
   const calls: Calls = {
     flowAreas: [],
-    notices: [], kbisUploads: [], problems: [], resetRequests: [], logins: [], passwordResets: [], identityUploads: [], navigations: [],
-    loads: [], documentUpdates: [], files: [], sentDocuments: [], folderSaves: [], folderDeletes: [], dextSends: [], cancelled: [], payments: [],
+    notices: [],
+    kbisUploads: [],
+    problems: [],
+    resetRequests: [],
+    logins: [],
+    passwordResets: [],
+    identityUploads: [],
+    navigations: [],
+    loads: [],
+    documentUpdates: [],
+    files: [],
+    sentDocuments: [],
+    folderSaves: [],
+    folderDeletes: [],
+    dextSends: [],
+    cancelled: [],
+    payments: [],
     people: [],
-    billing: { optionRequests: [], optionConfirmations: [], terminations: [], payments: [], providerCards: [], attached: [], addresses: [], downloads: [], verifications: [], hostedCard: { mounted: [], confirmed: [], destroyed: 0, setups: [] } },
-    interests: [], checks: [], submissionLoads: [], legalSubmissions: [],
-    searches: [], pageLoads: [], deadlineLoads: [],
-    notifications: [], live: null,
+    billing: {
+      optionRequests: [],
+      optionConfirmations: [],
+      terminations: [],
+      payments: [],
+      providerCards: [],
+      attached: [],
+      addresses: [],
+      downloads: [],
+      verifications: [],
+      hostedCard: { mounted: [], confirmed: [], destroyed: 0, setups: [] },
+    },
+    interests: [],
+    checks: [],
+    submissionLoads: [],
+    legalSubmissions: [],
+    searches: [],
+    pageLoads: [],
+    deadlineLoads: [],
+    notifications: [],
+    live: null,
   }
   const api = fakeApi(scenario, orders, calls, (notice) => void calls.notices.push(notice))
   const go: WiringDeps['navigate'] = (to, options) => {
@@ -676,13 +855,22 @@ export function createTestServices(scenario: Scenario, navigate: (to: string, op
     },
   })
   const flows = createAllFlows({
-    api, notify, navigate: go, toPortal: portalOf(() => session), toSession: (event) => session.send(event),
+    api,
+    notify,
+    navigate: go,
+    toPortal: portalOf(() => session),
+    toSession: (event) => session.send(event),
     loadHostedCard: (publishableKey) => fakeHostedCard(scenario.billing?.hosted, publishableKey, calls.billing.hostedCard),
   })
-  const services: AppServices = { navigate: go, notify, loadSession: () => settled(session), loadFlows: (area) => {
-    if (!calls.flowAreas.includes(area)) calls.flowAreas.push(area)
-    return settled(flows[area])
-  } }
+  const services: AppServices = {
+    navigate: go,
+    notify,
+    loadSession: () => settled(session),
+    loadFlows: (area) => {
+      if (!calls.flowAreas.includes(area)) calls.flowAreas.push(area)
+      return settled(flows[area])
+    },
+  }
   return { services, session, calls }
 }
 
@@ -697,7 +885,11 @@ export async function renderApp(path: string, options: Scenario & { signedIn?: b
   if (options.defaultOrder !== undefined) writeStoredChoice(F.authUser.id, options.defaultOrder)
   if (options.dextEmail) localStorage.setItem(DEXT_EMAIL_KEY, JSON.stringify({ [options.dextEmailOf ?? F.authUser.id]: options.dextEmail }))
   const location = memoryLocation({ path, record: true })
-  const { services, session, calls } = createTestServices(options, (to, navigation) => location.navigate(to, navigation), () => location.history.at(-1) ?? path)
+  const { services, session, calls } = createTestServices(
+    options,
+    (to, navigation) => location.navigate(to, navigation),
+    () => location.history.at(-1) ?? path,
+  )
   lastSession = session
   let view!: ReturnType<typeof render>
   await act(async () => {
@@ -708,7 +900,11 @@ export async function renderApp(path: string, options: Scenario & { signedIn?: b
 
 // --- billing: Stripe.js's card field, faked (this machine cannot reach js.stripe.com): it draws a marker, and confirms
 // with a pm_… id unless told to decline (the declines are answered in turn).
-async function fakeHostedCard(hosted: BillingScenario['hosted'], publishableKey: string, record: BillingCalls['hostedCard']): Promise<HostedCard> {
+async function fakeHostedCard(
+  hosted: BillingScenario['hosted'],
+  publishableKey: string,
+  record: BillingCalls['hostedCard'],
+): Promise<HostedCard> {
   if (hosted?.loadFails || publishableKey !== 'pk_test_fake') throw new Error('Failed to load Stripe.js')
   const declines = [...(hosted?.declines ?? [])]
   return {
@@ -742,46 +938,91 @@ function billingApi(scenario: Scenario, data: PortalData, orders: Order[], calls
     addOption: async (orderId, body) => {
       record.optionRequests.push({ orderId, ...body })
       if (billing.optionRefused) throw withStatus(409, billing.optionRefused)
-      return { message: 'ok', planId: billing.options!.find((o) => o.option === body.option)!.planId, expiresAt: '2026-11-23T10:15:00.000Z' }
+      return {
+        message: 'ok',
+        planId: billing.options!.find((o) => o.option === body.option)!.planId,
+        expiresAt: '2026-11-23T10:15:00.000Z',
+      }
     },
     addOptionSubscription: async (body) => {
       record.optionConfirmations.push(body)
       const order = orders.find((o) => o.contractId === body.contractId)!
       const option = billing.options!.find((o) => o.planId === body.planId)!
       const subscription = subscriptionOf(order.id)
-      return { ...subscription, items: { ...subscription.items, data: [...subscription.items.data, { id: `si_${option.planId}`, quantity: 1, plan: { id: option.planId, nickname: option.nickname, amount: option.amountExclTaxCents, currency: 'eur', interval: option.interval, product: 'p' } }] } }
+      return {
+        ...subscription,
+        items: {
+          ...subscription.items,
+          data: [
+            ...subscription.items.data,
+            {
+              id: `si_${option.planId}`,
+              quantity: 1,
+              plan: {
+                id: option.planId,
+                nickname: option.nickname,
+                amount: option.amountExclTaxCents,
+                currency: 'eur',
+                interval: option.interval,
+                product: 'p',
+              },
+            },
+          ],
+        },
+      }
     },
     getTerminationStatus: async () => billing.termination ?? { request: null, earliestDate: '2027-06-11' },
     createTerminationRequest: async (body) => {
       record.terminations.push(body)
       if (billing.terminationRefused) {
         // A 409: the request another tab made is on record.
-        if (billing.terminationRefused.status === 409) billing.termination = { request: { date: '2027-08-31', reason: 'Autre motif', createdAt: '2026-11-22T10:00:00.000Z' }, earliestDate: '2027-06-11' }
+        if (billing.terminationRefused.status === 409)
+          billing.termination = {
+            request: { date: '2027-08-31', reason: 'Autre motif', createdAt: '2026-11-22T10:00:00.000Z' },
+            earliestDate: '2027-06-11',
+          }
         throw withStatus(billing.terminationRefused.status, billing.terminationRefused.message)
       }
-      billing.termination = { request: { date: body.date, reason: body.reason, createdAt: '2026-11-23T10:00:00.000Z' }, earliestDate: '2027-06-11' }
+      billing.termination = {
+        request: { date: body.date, reason: body.reason, createdAt: '2026-11-23T10:00:00.000Z' },
+        earliestDate: '2027-06-11',
+      }
       return { id: 1, message: 'ok' }
     },
     // Only when the scenario says how "Payer" ends; the dashboard's 'Régler' keeps its answer above.
-    ...(billing.payOutcome ? {
-      payUnpaidInvoice: async (body: { orderId?: number; expectedAmountInclTaxCents?: number }) => {
-        record.payments.push(body.orderId!)
-        // Like the server: the total confirmed, or nothing charged (the order's unpaid invoices, every year).
-        const unpaid = data.invoices.filter((i) => i.domId === body.orderId && !i.paid)
-        const total = unpaid.reduce((sum, i) => sum + i.amountInclTaxCents, 0)
-        if (body.expectedAmountInclTaxCents !== undefined && unpaid.length && body.expectedAmountInclTaxCents !== total) {
-          throw withStatus(409, `Le montant à régler a changé depuis votre confirmation : ${unpaid.length} factures impayées. Rien n’a été prélevé : vérifiez le nouveau montant puis confirmez.`, 'AMOUNT_CHANGED')
+    ...(billing.payOutcome
+      ? {
+          payUnpaidInvoice: async (body: { orderId?: number; expectedAmountInclTaxCents?: number }) => {
+            record.payments.push(body.orderId!)
+            // Like the server: the total confirmed, or nothing charged (the order's unpaid invoices, every year).
+            const unpaid = data.invoices.filter((i) => i.domId === body.orderId && !i.paid)
+            const total = unpaid.reduce((sum, i) => sum + i.amountInclTaxCents, 0)
+            if (body.expectedAmountInclTaxCents !== undefined && unpaid.length && body.expectedAmountInclTaxCents !== total) {
+              throw withStatus(
+                409,
+                `Le montant à régler a changé depuis votre confirmation : ${unpaid.length} factures impayées. Rien n’a été prélevé : vérifiez le nouveau montant puis confirmez.`,
+                'AMOUNT_CHANGED',
+              )
+            }
+            if (billing.payOutcome === 'noCard')
+              throw withStatus(402, 'Aucune carte enregistrée : ajoutez un moyen de paiement puis réessayez.', 'NO_CARD')
+            if (billing.payOutcome === 'declined')
+              throw withStatus(
+                402,
+                'Votre carte a été refusée par votre banque : aucun montant n’a été prélevé. Essayez une autre carte.',
+                'PAYMENT_FAILED',
+              )
+            if (billing.payOutcome === 'tooLarge') throw withStatus(422, TOO_LARGE_FOR_ONE_PAYMENT, 'AMOUNT_TOO_LARGE')
+            return { paidCount: 1, message: 'Votre facture a été réglée.' }
+          },
         }
-        if (billing.payOutcome === 'noCard') throw withStatus(402, 'Aucune carte enregistrée : ajoutez un moyen de paiement puis réessayez.', 'NO_CARD')
-        if (billing.payOutcome === 'declined') throw withStatus(402, 'Votre carte a été refusée par votre banque : aucun montant n’a été prélevé. Essayez une autre carte.', 'PAYMENT_FAILED')
-        if (billing.payOutcome === 'tooLarge') throw withStatus(422, TOO_LARGE_FOR_ONE_PAYMENT, 'AMOUNT_TOO_LARGE')
-        return { paidCount: 1, message: 'Votre facture a été réglée.' }
-      },
-    } : {}),
+      : {}),
     getInvoiceYears: async () => billing.years ?? [],
     getShareInvoiceYears: async () => billing.shareYears ?? [],
-    getCreditNotesByYear: async (query = {}) => (billing.creditNotes ?? []).filter((c) => !ownedBy(c.domId)?.isShareOrder && (!query.year || yearOf(c.date) === query.year)),
-    getShareCreditNotesByYear: async (query = {}) => (billing.creditNotes ?? []).filter((c) => ownedBy(c.domId)?.isShareOrder && (!query.year || yearOf(c.date) === query.year)),
+    getCreditNotesByYear: async (query = {}) =>
+      (billing.creditNotes ?? []).filter((c) => !ownedBy(c.domId)?.isShareOrder && (!query.year || yearOf(c.date) === query.year)),
+    getShareCreditNotesByYear: async (query = {}) =>
+      (billing.creditNotes ?? []).filter((c) => ownedBy(c.domId)?.isShareOrder && (!query.year || yearOf(c.date) === query.year)),
     getInvoiceFile: async (id) => downloaded(`invoice ${id}`),
     getCreditNoteFile: async (id) => downloaded(`creditNote ${id}`),
     getContractFile: async (id) => downloaded(`contract ${id}`),
@@ -793,7 +1034,13 @@ function billingApi(scenario: Scenario, data: PortalData, orders: Order[], calls
     issueCertificate: async (orderId) => {
       record.downloads.push(`certificate ${orderId}`)
       if (billing.certificateRefused) throw withStatus(409, billing.certificateRefused)
-      return { code: 'K7QM-2XPA-9D4F', orderId, issuedAt: '2026-11-23T10:00:00.000Z', verificationUrl: 'http://localhost/verification/K7QM-2XPA-9D4F', file: '/api-protected/certificates/K7QM-2XPA-9D4F/file' }
+      return {
+        code: 'K7QM-2XPA-9D4F',
+        orderId,
+        issuedAt: '2026-11-23T10:00:00.000Z',
+        verificationUrl: 'http://localhost/verification/K7QM-2XPA-9D4F',
+        file: '/api-protected/certificates/K7QM-2XPA-9D4F/file',
+      }
     },
     getCertificateFile: async (code) => downloaded(`certificate file ${code}`),
     getCertificateVerification: async (code) => {
@@ -810,7 +1057,13 @@ function billingApi(scenario: Scenario, data: PortalData, orders: Order[], calls
     createTestPaymentMethod: async (card) => {
       record.providerCards.push(card)
       if (billing.cardDeclined) throw withStatus(402, 'Votre carte a été refusée.')
-      return { id: 'pm_new', brand: card.number.startsWith('5') ? 'mastercard' : 'visa', last4: card.number.slice(-4), expMonth: card.expMonth, expYear: card.expYear } satisfies PaymentMethod
+      return {
+        id: 'pm_new',
+        brand: card.number.startsWith('5') ? 'mastercard' : 'visa',
+        last4: card.number.slice(-4),
+        expMonth: card.expMonth,
+        expYear: card.expYear,
+      } satisfies PaymentMethod
     },
     updatePaymentMethod: async (orderId, body) => {
       record.attached.push({ orderId, pm: body.pm })
@@ -826,7 +1079,11 @@ function billingApi(scenario: Scenario, data: PortalData, orders: Order[], calls
     updateContractAddress: async (contractId, address) => {
       record.addresses.push({ contractId, address })
       if (billing.addressFails) return null
-      return { ...F.contracts.find((c) => c.id === contractId)!, ...address, adresseComplementPostaleExpedition: address.adresseComplementPostaleExpedition ?? null }
+      return {
+        ...F.contracts.find((c) => c.id === contractId)!,
+        ...address,
+        adresseComplementPostaleExpedition: address.adresseComplementPostaleExpedition ?? null,
+      }
     },
   }
 }
@@ -838,7 +1095,9 @@ function mailPipelineApi(scenario: MailPipelineScenario, calls: Calls): Partial<
     searchDocuments: async ({ q, orderId }, options) => {
       calls.searches.push({ q, orderId: orderId ?? null })
       if (scenario.pendingSearches?.includes(q)) {
-        return new Promise<never>((_, reject) => options?.signal?.addEventListener('abort', () => reject(new DOMException('Aborted', 'AbortError'))))
+        return new Promise<never>((_, reject) =>
+          options?.signal?.addEventListener('abort', () => reject(new DOMException('Aborted', 'AbortError'))),
+        )
       }
       if (scenario.fails?.includes('search') && calls.searches.length === 1) throw unavailable()
       return { results: scenario.searches?.[q] ?? [] }

@@ -52,7 +52,15 @@ export class SoftPasskey {
 
   private coseKey(): Buffer {
     const jwk = this.publicKey.export({ format: 'jwk' })
-    return cbor(new Map<Cbor, Cbor>([[1, 2], [3, -7], [-1, 1], [-2, Buffer.from(jwk.x!, 'base64url')], [-3, Buffer.from(jwk.y!, 'base64url')]]))
+    return cbor(
+      new Map<Cbor, Cbor>([
+        [1, 2],
+        [3, -7],
+        [-1, 1],
+        [-2, Buffer.from(jwk.x!, 'base64url')],
+        [-3, Buffer.from(jwk.y!, 'base64url')],
+      ]),
+    )
   }
 
   private authData(flags: number, attested?: Buffer): Buffer {
@@ -73,7 +81,11 @@ export class SoftPasskey {
     const attested = Buffer.concat([Buffer.alloc(16), idLength, this.credentialId, this.coseKey()])
     const authData = this.authData(0x01 | 0x04 | 0x40, attested)
     return {
-      id: this.id, rawId: this.id, type: 'public-key' as const, clientExtensionResults: {}, authenticatorAttachment: 'platform' as const,
+      id: this.id,
+      rawId: this.id,
+      type: 'public-key' as const,
+      clientExtensionResults: {},
+      authenticatorAttachment: 'platform' as const,
       response: {
         clientDataJSON: b64url(this.clientData('webauthn.create', options.challenge, overrides.origin)),
         attestationObject: b64url(cbor({ fmt: 'none', attStmt: {}, authData })),
@@ -89,8 +101,17 @@ export class SoftPasskey {
     const clientDataJSON = this.clientData('webauthn.get', options.challenge, overrides.origin)
     const signature = sign('sha256', Buffer.concat([authData, sha256(clientDataJSON)]), this.privateKey)
     return {
-      id: this.id, rawId: this.id, type: 'public-key' as const, clientExtensionResults: {}, authenticatorAttachment: 'platform' as const,
-      response: { clientDataJSON: b64url(clientDataJSON), authenticatorData: b64url(authData), signature: b64url(signature), ...(this.userHandle ? { userHandle: this.userHandle } : {}) },
+      id: this.id,
+      rawId: this.id,
+      type: 'public-key' as const,
+      clientExtensionResults: {},
+      authenticatorAttachment: 'platform' as const,
+      response: {
+        clientDataJSON: b64url(clientDataJSON),
+        authenticatorData: b64url(authData),
+        signature: b64url(signature),
+        ...(this.userHandle ? { userHandle: this.userHandle } : {}),
+      },
     }
   }
 }

@@ -18,17 +18,24 @@ Entry('its timers and idle callbacks are set from its start, after its evaluatio
   document.body.innerHTML = '<div id="root"></div>'
   const stacks: string[] = []
   const timers = window as unknown as Record<'setTimeout' | 'requestIdleCallback', (...args: unknown[]) => unknown>
-  const originals = { setTimeout: timers.setTimeout, requestIdleCallback: timers.requestIdleCallback, globalSetTimeout: globalThis.setTimeout }
-  const spy = (original: (...args: unknown[]) => unknown) => (...args: unknown[]) => {
-    stacks.push(new Error().stack ?? '')
-    return original.apply(window, args)
+  const originals = {
+    setTimeout: timers.setTimeout,
+    requestIdleCallback: timers.requestIdleCallback,
+    globalSetTimeout: globalThis.setTimeout,
   }
+  const spy =
+    (original: (...args: unknown[]) => unknown) =>
+    (...args: unknown[]) => {
+      stacks.push(new Error().stack ?? '')
+      return original.apply(window, args)
+    }
   timers.setTimeout = spy(originals.setTimeout)
   if (originals.requestIdleCallback) timers.requestIdleCallback = spy(originals.requestIdleCallback)
   ;(globalThis as { setTimeout: unknown }).setTimeout = timers.setTimeout
   try {
     await import('../../src/main.tsx')
-    for (let i = 0; i < 50 && !document.querySelector('#root form'); i++) await new Promise((resolve) => originals.globalSetTimeout(resolve, 10))
+    for (let i = 0; i < 50 && !document.querySelector('#root form'); i++)
+      await new Promise((resolve) => originals.globalSetTimeout(resolve, 10))
   } finally {
     timers.setTimeout = originals.setTimeout
     ;(globalThis as { setTimeout: unknown }).setTimeout = originals.globalSetTimeout
@@ -37,7 +44,10 @@ Entry('its timers and idle callbacks are set from its start, after its evaluatio
   }
   assert.ok(document.querySelector('#root form'), 'the login page was rendered')
   const fromEntry = stacks.filter((stack) => stack.includes('src/main.tsx'))
-  assert.ok(fromEntry.some((stack) => /\bstart\b/.test(stack)), 'the start asked for an idle callback (the session’s code)')
+  assert.ok(
+    fromEntry.some((stack) => /\bstart\b/.test(stack)),
+    'the start asked for an idle callback (the session’s code)',
+  )
   for (const stack of fromEntry) assert.not.match(stack, /ModuleJob/, `set during the module's evaluation:\n${stack}`)
 })
 

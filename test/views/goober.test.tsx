@@ -16,7 +16,9 @@ Sheet.before(async () => {
   await microtask()
   Object.defineProperty(CharacterData.prototype, 'data', {
     configurable: true,
-    get() { return data.get!.call(this) },
+    get() {
+      return data.get!.call(this)
+    },
     set(value: string) {
       if ((this as Text).parentNode === element()) writes++
       data.set!.call(this, value)

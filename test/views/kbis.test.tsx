@@ -31,7 +31,11 @@ Kbis("shown for an order 'En attente de KBIS' without its Kbis, with both button
 })
 
 Kbis("also for 'En attente de procuration'; hidden for a finalised order, an order with its Kbis, and 'Tous'", async () => {
-  await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: 9, orders: [{ ...F.atelier, id: 9, status: 'En attente de procuration' }, F.boulangerie] })
+  await renderApp('/tableau-de-bord', {
+    signedIn: true,
+    defaultOrder: 9,
+    orders: [{ ...F.atelier, id: 9, status: 'En attente de procuration' }, F.boulangerie],
+  })
   await screen.findByText('Bonjour Camille')
   assert.ok(banner())
   cleanup()
@@ -70,7 +74,10 @@ Kbis("'Oui' opens a chooser that accepts only .pdf; a PDF is sent and the banner
   // The real wiring reads the file (FileReader) before sending: give a loaded machine more than the default second.
   await waitFor(() => assert.is(banner(), null), { timeout: 5000 })
   // The real wiring sends the chosen PDF as a data URL (spec §3).
-  assert.equal(app.calls.kbisUploads.map((u) => u.contractId), [F.atelier.contractId])
+  assert.equal(
+    app.calls.kbisUploads.map((u) => u.contractId),
+    [F.atelier.contractId],
+  )
   assert.match(app.calls.kbisUploads[0]!.kbis, /^data:application\/pdf;base64,/)
   assert.equal(app.calls.notices, [{ kind: 'success', message: KBIS_SUCCESS }])
   const startup = app.session.getSnapshot().context.startup!

@@ -15,7 +15,16 @@ const documents = [
   F.letter(22, { sender: 'BNP Paribas', read: true, receivedAt: '2024-03-10T09:00:00.000Z' }),
 ]
 const invoices: Invoice[] = [
-  { id: 41, domId: 2, raisonSociale: 'Boulangerie des Lilas SAS', number: 'FA-2024-001', date: '2024-03-01T10:00:00.000Z', amountExclTaxCents: 2900, amountInclTaxCents: 3480, paid: true },
+  {
+    id: 41,
+    domId: 2,
+    raisonSociale: 'Boulangerie des Lilas SAS',
+    number: 'FA-2024-001',
+    date: '2024-03-01T10:00:00.000Z',
+    amountExclTaxCents: 2900,
+    amountInclTaxCents: 3480,
+    paid: true,
+  },
 ]
 const EXPORT = '/mes-courriers/export-comptable'
 
@@ -27,10 +36,24 @@ function holdCall() {
 }
 
 const packages: Package[] = [
-  { id: 1, orderId: 2, raisonSociale: 'Boulangerie des Lilas SAS', receivedAt: '2024-03-11T11:00:00.000Z', carrier: 'Colissimo', sender: 'Moulins Bourgeois', status: 'À retirer' },
+  {
+    id: 1,
+    orderId: 2,
+    raisonSociale: 'Boulangerie des Lilas SAS',
+    receivedAt: '2024-03-11T11:00:00.000Z',
+    carrier: 'Colissimo',
+    sender: 'Moulins Bourgeois',
+    status: 'À retirer',
+  },
 ]
 const open = (path: string, scenario: Scenario = {}) =>
-  renderApp(path, { signedIn: true, defaultOrder: 2, data: { documents, invoices, packages }, dextEmail: 'factures@dext.example.com', ...scenario })
+  renderApp(path, {
+    signedIn: true,
+    defaultOrder: 2,
+    data: { documents, invoices, packages },
+    dextEmail: 'factures@dext.example.com',
+    ...scenario,
+  })
 type App = Awaited<ReturnType<typeof open>>
 
 const go = (app: App, path: string) => act(async () => app.location.navigate(path))
@@ -56,7 +79,11 @@ Export('it goes on: a toast says how it ended, coming back shows the result once
   await go(app, '/tableau-de-bord')
   await screen.findByText('Bonjour Camille')
   await call.release()
-  await waitFor(() => assert.equal(exportNotices(app), [{ kind: 'success', message: 'Export comptable terminé : 2 pièces envoyées à factures@dext.example.com.' }]))
+  await waitFor(() =>
+    assert.equal(exportNotices(app), [
+      { kind: 'success', message: 'Export comptable terminé : 2 pièces envoyées à factures@dext.example.com.' },
+    ]),
+  )
   assert.equal(app.calls.dextSends, [{ email: 'factures@dext.example.com', invoiceIds: [41], documentIds: [21] }])
   await go(app, EXPORT)
   await screen.findByText('2 pièces envoyées à factures@dext.example.com.')
@@ -75,11 +102,15 @@ Export('partly failed: the toast says how many were not sent and links to the pa
   await go(app, '/mes-courriers/courriers')
   await screen.findByRole('listbox', { name: 'Courriers' })
   await call.release()
-  await waitFor(() => assert.equal(exportNotices(app), [{
-    kind: 'error',
-    message: 'Export comptable terminé : 1 pièce envoyée à factures@dext.example.com, 1 n’a pas pu l’être.',
-    link: { to: EXPORT, label: 'Voir le détail' },
-  }]))
+  await waitFor(() =>
+    assert.equal(exportNotices(app), [
+      {
+        kind: 'error',
+        message: 'Export comptable terminé : 1 pièce envoyée à factures@dext.example.com, 1 n’a pas pu l’être.',
+        link: { to: EXPORT, label: 'Voir le détail' },
+      },
+    ]),
+  )
   await go(app, EXPORT)
   await screen.findByText('Facture FA-2024-001 : Facture introuvable.')
   // What failed is still picked, ready to go again.
@@ -111,7 +142,9 @@ Export('a sign-out stops it: nothing more is sent, no toast, and whoever signs i
   await call.release()
   assert.equal(app.calls.dextSends, [], 'the batch under way was aborted')
   assert.equal(exportNotices(app), [])
-  await act(async () => app.session.send({ type: 'session.signedIn', user: { ...F.authUser, id: F.authUser.id + 1, apiToken: 'tok_other' }, orderId: 2 }))
+  await act(async () =>
+    app.session.send({ type: 'session.signedIn', user: { ...F.authUser, id: F.authUser.id + 1, apiToken: 'tok_other' }, orderId: 2 }),
+  )
   await go(app, EXPORT)
   await screen.findByRole('button', { name: 'Envoyer à ma comptabilité' })
   assert.is(screen.queryByText(/Envoi en cours/), null)
@@ -153,7 +186,11 @@ Send('refused once the page is gone: the toast says what failed and why', async 
   await go(app, '/mes-courriers/colis')
   await screen.findByText('Colissimo')
   await call.release()
-  await waitFor(() => assert.equal(sendNotices(app), [{ kind: 'error', message: 'L’envoi par e-mail n’a pas abouti. Le service est momentanément indisponible.' }]))
+  await waitFor(() =>
+    assert.equal(sendNotices(app), [
+      { kind: 'error', message: 'L’envoi par e-mail n’a pas abouti. Le service est momentanément indisponible.' },
+    ]),
+  )
 })
 
 Send('the page still there: one toast on success, and a failure stays in the form (no toast)', async () => {
@@ -200,12 +237,20 @@ async function startCreating() {
 
 Folder('it is created, a toast says so, and the folders shown elsewhere include it', async () => {
   const call = holdCall()
-  const app = await open('/mes-courriers/mes-dossiers', { held: { createFolder: call.promise }, data: { documents, invoices, packages, folders: [] } })
+  const app = await open('/mes-courriers/mes-dossiers', {
+    held: { createFolder: call.promise },
+    data: { documents, invoices, packages, folders: [] },
+  })
   await startCreating()
   await go(app, '/tableau-de-bord')
   await screen.findByText('Bonjour Camille')
   await call.release()
-  await waitFor(() => assert.equal(app.calls.notices.filter((n) => /dossier/.test(n.message)), [{ kind: 'success', message: 'Le dossier a été créé.' }]))
+  await waitFor(() =>
+    assert.equal(
+      app.calls.notices.filter((n) => /dossier/.test(n.message)),
+      [{ kind: 'success', message: 'Le dossier a été créé.' }],
+    ),
+  )
   assert.equal(app.calls.folderSaves, [{ name: 'Assurances', domiciliationOrderId: 2 }], 'sent, not aborted')
   await go(app, '/mes-courriers/mes-dossiers')
   await waitFor(() => assert.ok(screen.getByRole('list', { name: 'Dossiers' }).textContent!.includes('Assurances')))
@@ -213,14 +258,21 @@ Folder('it is created, a toast says so, and the folders shown elsewhere include 
 
 Folder('refused once the page is gone: the toast says what failed and why', async () => {
   const call = holdCall()
-  const app = await open('/mes-courriers/mes-dossiers', { held: { createFolder: call.promise }, mailFails: ['folder'], data: { documents, invoices, packages, folders: [] } })
+  const app = await open('/mes-courriers/mes-dossiers', {
+    held: { createFolder: call.promise },
+    mailFails: ['folder'],
+    data: { documents, invoices, packages, folders: [] },
+  })
   await startCreating()
   await go(app, '/tableau-de-bord')
   await screen.findByText('Bonjour Camille')
   await call.release()
-  await waitFor(() => assert.equal(app.calls.notices.filter((n) => /dossier/.test(n.message)), [
-    { kind: 'error', message: 'Le dossier n’a pas été créé. Un dossier porte déjà ce nom pour cette domiciliation.' },
-  ]))
+  await waitFor(() =>
+    assert.equal(
+      app.calls.notices.filter((n) => /dossier/.test(n.message)),
+      [{ kind: 'error', message: 'Le dossier n’a pas été créé. Un dossier porte déjà ce nom pour cette domiciliation.' }],
+    ),
+  )
 })
 
 Folder.run()

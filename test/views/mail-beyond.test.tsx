@@ -10,7 +10,14 @@ import { setViewport } from '../util/dom.ts'
 import { renderApp, type Scenario } from '../util/services.tsx'
 
 const documents = [
-  F.letter(21, { sender: 'URSSAF Île-de-France', kind: 'administratif', receivedAt: '2026-11-12T09:00:00.000Z', pages: 3, pageImages: 3, deadline: { date: '2027-02-15', amountCents: 32000 } }),
+  F.letter(21, {
+    sender: 'URSSAF Île-de-France',
+    kind: 'administratif',
+    receivedAt: '2026-11-12T09:00:00.000Z',
+    pages: 3,
+    pageImages: 3,
+    deadline: { date: '2027-02-15', amountCents: 32000 },
+  }),
   F.letter(22, { sender: 'BNP Paribas', read: true, receivedAt: '2026-11-10T09:00:00.000Z', pageImages: 0 }),
   F.letter(24, { sender: 'Greffe du tribunal', kind: 'recommandé', read: true, receivedAt: '2026-11-08T09:00:00.000Z' }),
 ]
@@ -32,10 +39,18 @@ function pdfViewer(enabled: boolean | undefined) {
 const observed = new Map<Element, IntersectionObserverCallback>()
 class FakeObserver {
   constructor(private callback: IntersectionObserverCallback) {}
-  observe(element: Element) { observed.set(element, this.callback) }
-  disconnect() { for (const [element, callback] of observed) if (callback === this.callback) observed.delete(element) }
-  unobserve(element: Element) { observed.delete(element) }
-  takeRecords() { return [] }
+  observe(element: Element) {
+    observed.set(element, this.callback)
+  }
+  disconnect() {
+    for (const [element, callback] of observed) if (callback === this.callback) observed.delete(element)
+  }
+  unobserve(element: Element) {
+    observed.delete(element)
+  }
+  takeRecords() {
+    return []
+  }
 }
 function show(page: number) {
   const [element, callback] = [...observed].find(([e]) => e.getAttribute('data-page') === String(page)) ?? []
@@ -69,7 +84,10 @@ Images('pages come as they scroll into view, with "Page n sur 3", from blob: URL
   assert.match(first.getAttribute('src')!, /^blob:/)
   show(3)
   await within(viewer).findByRole('img', { name: 'Page 3 sur 3 du courrier de URSSAF Île-de-France' })
-  assert.equal(app.calls.pageLoads, [{ documentId: 21, page: 1 }, { documentId: 21, page: 3 }])
+  assert.equal(app.calls.pageLoads, [
+    { documentId: 21, page: 1 },
+    { documentId: 21, page: 3 },
+  ])
   assert.is(within(viewer).queryByRole('img', { name: /Page 2 sur 3/ }), null)
   await waitFor(() => assert.match(within(viewer).getByRole('link', { name: 'Télécharger' }).getAttribute('href')!, /^blob:/))
   assert.is(within(viewer).queryByRole('link', { name: 'Ouvrir en plein écran' }), null, 'a PDF tab would not show either')
@@ -117,7 +135,12 @@ Images('a page that fails says so; Réessayer fetches it again', async () => {
   const retry = within(viewer).getByRole('button', { name: 'Réessayer' })
   retry.focus()
   fireEvent.click(retry)
-  await waitFor(() => assert.equal(app.calls.pageLoads, [{ documentId: 21, page: 1 }, { documentId: 21, page: 1 }]))
+  await waitFor(() =>
+    assert.equal(app.calls.pageLoads, [
+      { documentId: 21, page: 1 },
+      { documentId: 21, page: 1 },
+    ]),
+  )
   // It fails again: the button pressed went with its alert, the focus goes to the new 'Réessayer', not to <body>.
   await waitFor(() => assert.is(document.activeElement, within(viewer).getByRole('button', { name: 'Réessayer' })))
   assert.is.not(document.activeElement, retry)
@@ -158,7 +181,10 @@ Images('a letter being prepared shows its pages once the server has made them, w
 Images('closing the letter gives the page images’ memory back', async () => {
   const revoked: string[] = []
   const revoke = URL.revokeObjectURL
-  URL.revokeObjectURL = (url: string) => { revoked.push(url); revoke.call(URL, url) }
+  URL.revokeObjectURL = (url: string) => {
+    revoked.push(url)
+    revoke.call(URL, url)
+  }
   try {
     const app = await open('/mes-courriers/courriers')
     const viewer = await screen.findByRole('region', { name: 'Aperçu du courrier' }, slow)
@@ -184,8 +210,23 @@ Images('where the browser draws PDFs, the scan stays embedded and no image is fe
 Images.run()
 
 const loyer: DocumentSearchResult[] = [
-  { document: documents[2]!, rank: 0.9, excerpt: [{ text: 'Le ', match: false }, { text: 'loyer', match: true }, { text: ' du local <b>commercial</b> est dû', match: false }] },
-  { document: documents[0]!, rank: 0.4, excerpt: [{ text: 'montant du ', match: false }, { text: 'loyer', match: true }] },
+  {
+    document: documents[2]!,
+    rank: 0.9,
+    excerpt: [
+      { text: 'Le ', match: false },
+      { text: 'loyer', match: true },
+      { text: ' du local <b>commercial</b> est dû', match: false },
+    ],
+  },
+  {
+    document: documents[0]!,
+    rank: 0.4,
+    excerpt: [
+      { text: 'montant du ', match: false },
+      { text: 'loyer', match: true },
+    ],
+  },
 ]
 
 const Search = suite('the letters page: search in the text of the letters')
@@ -205,7 +246,11 @@ Search('from three characters the server is asked once typing pauses; ranked res
   const results = await screen.findByRole('list', { name: 'Courriers contenant « loyer »' })
   assert.equal(app.calls.searches, [{ q: 'loyer', orderId: 2 }], 'one call, once typing paused')
   const items = within(results).getAllByRole('listitem')
-  assert.equal(items.map((li) => within(li).getByText(/Greffe|URSSAF/).textContent), ['Greffe du tribunal', 'URSSAF Île-de-France'], 'best first')
+  assert.equal(
+    items.map((li) => within(li).getByText(/Greffe|URSSAF/).textContent),
+    ['Greffe du tribunal', 'URSSAF Île-de-France'],
+    'best first',
+  )
   const marks = [...results.querySelectorAll('mark')].map((m) => m.textContent)
   assert.equal(marks, ['loyer', 'loyer'])
   assert.match(items[0]!.textContent!, 'Le loyer du local <b>commercial</b> est dû')
@@ -268,14 +313,25 @@ Search('typing on while a search is under way: the older one is dropped, only th
   await screen.findByText('Recherche dans vos courriers…')
   type('loyer')
   await screen.findByRole('list', { name: 'Courriers contenant « loyer »' })
-  assert.equal(app.calls.searches.map((s) => s.q), ['loy', 'loyer'])
+  assert.equal(
+    app.calls.searches.map((s) => s.q),
+    ['loy', 'loyer'],
+  )
 })
 
 Search("the other filters apply to the results, on the letters as they are now; 'Tous' searches every order", async () => {
   const impots = F.letter(25, { sender: 'Impots.gouv', receivedAt: '2026-11-01T09:00:00.000Z' })
   // The search's copy of Greffe says unread; the list, as it is now, says read.
-  const withImpots = [{ ...loyer[0]!, document: { ...documents[2]!, read: false } }, loyer[1]!, { document: impots, rank: 0.2, excerpt: [{ text: 'loyer', match: true }] }]
-  const app = await open('/mes-courriers/courriers', { defaultOrder: 'all', data: { documents: [...documents, impots] }, mailPipeline: { searches: { loyer: withImpots } } })
+  const withImpots = [
+    { ...loyer[0]!, document: { ...documents[2]!, read: false } },
+    loyer[1]!,
+    { document: impots, rank: 0.2, excerpt: [{ text: 'loyer', match: true }] },
+  ]
+  const app = await open('/mes-courriers/courriers', {
+    defaultOrder: 'all',
+    data: { documents: [...documents, impots] },
+    mailPipeline: { searches: { loyer: withImpots } },
+  })
   await screen.findByRole('listbox', { name: 'Courriers' }, slow)
   // URSSAF, shown first, was opened, so read, before the search answered with it unread.
   await waitFor(() => assert.ok(app.calls.documentUpdates.some((u) => u.documentId === 21 && u.readFlag)))
@@ -285,27 +341,46 @@ Search("the other filters apply to the results, on the letters as they are now; 
   fireEvent.click(screen.getByRole('checkbox', { name: 'Non lus uniquement' }))
   const results = screen.getByRole('list', { name: 'Courriers contenant « loyer »' })
   // Greffe goes (read now); URSSAF, read too, stays while it is the letter open.
-  await waitFor(() => assert.equal(within(results).getAllByRole('listitem').map((li) => li.querySelector('.sender')!.textContent), ['URSSAF Île-de-France', 'Impots.gouv']))
+  await waitFor(() =>
+    assert.equal(
+      within(results)
+        .getAllByRole('listitem')
+        .map((li) => li.querySelector('.sender')!.textContent),
+      ['URSSAF Île-de-France', 'Impots.gouv'],
+    ),
+  )
 })
 
-Search('a result follows its letter: opened from the results (so read), it no longer says "non lu"; under « Non lus uniquement » it stays only while open', async () => {
-  // BNP (read) is the newest, shown first: URSSAF stays unread until opened.
-  const app = await open('/mes-courriers/courriers', { data: { documents: [{ ...documents[0]!, receivedAt: '2026-11-01T09:00:00.000Z' }, documents[1]!, documents[2]!] }, mailPipeline: { searches: { loyer } } })
-  await screen.findByRole('listbox', { name: 'Courriers' }, slow)
-  type('loyer')
-  const results = await screen.findByRole('list', { name: 'Courriers contenant « loyer »' })
-  const urssaf = () => within(screen.getByRole('list', { name: 'Courriers contenant « loyer »' })).getAllByRole('listitem')[1]!
-  assert.match(urssaf().textContent!, '· non lu')
-  fireEvent.click(within(results).getAllByRole('button')[1]!)
-  await waitFor(() => assert.ok(app.calls.documentUpdates.some((u) => u.documentId === 21 && u.readFlag)))
-  await screen.findByText('Tous vos courriers sont lus')
-  assert.not.match(urssaf().textContent!, 'non lu')
-  assert.is(urssaf().querySelector('strong'), null, 'no longer in bold')
-  fireEvent.click(screen.getByRole('checkbox', { name: 'Non lus uniquement' }))
-  const kept = () => within(screen.getByRole('list', { name: 'Courriers contenant « loyer »' })).getAllByRole('listitem')
-  await waitFor(() => assert.equal(kept().map((li) => li.querySelector('.sender')!.textContent), ['URSSAF Île-de-France'], 'Greffe (read) goes, URSSAF stays while open'))
-  assert.not.match(kept()[0]!.textContent!, 'non lu')
-})
+Search(
+  'a result follows its letter: opened from the results (so read), it no longer says "non lu"; under « Non lus uniquement » it stays only while open',
+  async () => {
+    // BNP (read) is the newest, shown first: URSSAF stays unread until opened.
+    const app = await open('/mes-courriers/courriers', {
+      data: { documents: [{ ...documents[0]!, receivedAt: '2026-11-01T09:00:00.000Z' }, documents[1]!, documents[2]!] },
+      mailPipeline: { searches: { loyer } },
+    })
+    await screen.findByRole('listbox', { name: 'Courriers' }, slow)
+    type('loyer')
+    const results = await screen.findByRole('list', { name: 'Courriers contenant « loyer »' })
+    const urssaf = () => within(screen.getByRole('list', { name: 'Courriers contenant « loyer »' })).getAllByRole('listitem')[1]!
+    assert.match(urssaf().textContent!, '· non lu')
+    fireEvent.click(within(results).getAllByRole('button')[1]!)
+    await waitFor(() => assert.ok(app.calls.documentUpdates.some((u) => u.documentId === 21 && u.readFlag)))
+    await screen.findByText('Tous vos courriers sont lus')
+    assert.not.match(urssaf().textContent!, 'non lu')
+    assert.is(urssaf().querySelector('strong'), null, 'no longer in bold')
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Non lus uniquement' }))
+    const kept = () => within(screen.getByRole('list', { name: 'Courriers contenant « loyer »' })).getAllByRole('listitem')
+    await waitFor(() =>
+      assert.equal(
+        kept().map((li) => li.querySelector('.sender')!.textContent),
+        ['URSSAF Île-de-France'],
+        'Greffe (read) goes, URSSAF stays while open',
+      ),
+    )
+    assert.not.match(kept()[0]!.textContent!, 'non lu')
+  },
+)
 
 Search('on a phone (360 px) the results show and open the letter instead of the list', async () => {
   setViewport(360)
@@ -321,7 +396,13 @@ Search('on a phone (360 px) the results show and open the letter instead of the 
 Search.run()
 
 const deadline = (documentId: number, date: string, amountCents: number | null, sender = 'URSSAF Île-de-France'): LetterDeadline => ({
-  documentId, orderId: 2, sender, kind: 'administratif', receivedAt: '2026-11-12T09:00:00.000Z', date, amountCents,
+  documentId,
+  orderId: 2,
+  sender,
+  kind: 'administratif',
+  receivedAt: '2026-11-12T09:00:00.000Z',
+  date,
+  amountCents,
 })
 
 const Deadlines = suite('deadlines found in the letters')
@@ -340,32 +421,43 @@ Deadlines('in the list and in the viewer: "À traiter avant le …" with the amo
 
 Deadlines('the dashboard shows the next three, soonest first, each opening its letter; none past', async () => {
   const deadlines = [
-    deadline(21, '2027-03-31', null), deadline(24, '2027-01-10', 12000, 'Greffe du tribunal'), deadline(30, '2025-01-10', 100, 'Ancien'),
-    deadline(31, '2027-02-01', null, 'EDF Entreprises'), deadline(32, '2027-06-01', null, 'AXA France'),
+    deadline(21, '2027-03-31', null),
+    deadline(24, '2027-01-10', 12000, 'Greffe du tribunal'),
+    deadline(30, '2025-01-10', 100, 'Ancien'),
+    deadline(31, '2027-02-01', null, 'EDF Entreprises'),
+    deadline(32, '2027-06-01', null, 'AXA France'),
   ]
   const app = await open('/tableau-de-bord', { mailPipeline: { deadlines } })
   // The dashboard loads several lists at once: a loaded machine may take a while.
   const list = await screen.findByRole('list', { name: 'Prochaines échéances de vos courriers' }, slow)
   const items = within(list).getAllByRole('listitem')
-  assert.equal(items.map((li) => li.querySelector('a')!.textContent), ['À traiter avant le 10 janvier 2027', 'À traiter avant le 1er février 2027', 'À traiter avant le 31 mars 2027'])
+  assert.equal(
+    items.map((li) => li.querySelector('a')!.textContent),
+    ['À traiter avant le 10 janvier 2027', 'À traiter avant le 1er février 2027', 'À traiter avant le 31 mars 2027'],
+  )
   assert.match(items[0]!.textContent!, /Greffe du tribunal · 120,00\s€/)
   assert.is(items[0]!.querySelector('a')!.getAttribute('href'), '/mes-courriers/courriers?domiciliation=2&courrier=24')
   assert.equal(app.calls.deadlineLoads, [2])
 })
 
-Deadlines('the dashboard with none to come in the letters says so, not that nothing is due, and leads to the fiscal calendar; a failure offers Réessayer', async () => {
-  await open('/tableau-de-bord', { mailPipeline: { deadlines: [deadline(30, '2025-01-10', 100)] } })
-  const empty = await screen.findByText('Aucune échéance relevée dans vos courriers.', {}, slow)
-  const calendar = within(empty.parentElement!).getByRole('link', { name: 'Voir le calendrier fiscal' })
-  assert.is(calendar.getAttribute('href'), '/suivi-comptable/calendrier-fiscal')
-  cleanup()
-  const app = await open('/tableau-de-bord', { mailPipeline: { deadlines: [deadline(21, '2027-03-31', null)], fails: ['deadlines'] } })
-  const card = (await screen.findByRole('heading', { name: 'Prochaines échéances' }, slow)).parentElement!
-  await within(card).findByText('Les échéances de vos courriers n’ont pas pu être chargées. Le service est momentanément indisponible. Réessayez dans quelques instants.')
-  fireEvent.click(within(card).getByRole('button', { name: 'Réessayer' }))
-  await within(card).findByText('À traiter avant le 31 mars 2027')
-  assert.equal(app.calls.deadlineLoads, [2, 2])
-})
+Deadlines(
+  'the dashboard with none to come in the letters says so, not that nothing is due, and leads to the fiscal calendar; a failure offers Réessayer',
+  async () => {
+    await open('/tableau-de-bord', { mailPipeline: { deadlines: [deadline(30, '2025-01-10', 100)] } })
+    const empty = await screen.findByText('Aucune échéance relevée dans vos courriers.', {}, slow)
+    const calendar = within(empty.parentElement!).getByRole('link', { name: 'Voir le calendrier fiscal' })
+    assert.is(calendar.getAttribute('href'), '/suivi-comptable/calendrier-fiscal')
+    cleanup()
+    const app = await open('/tableau-de-bord', { mailPipeline: { deadlines: [deadline(21, '2027-03-31', null)], fails: ['deadlines'] } })
+    const card = (await screen.findByRole('heading', { name: 'Prochaines échéances' }, slow)).parentElement!
+    await within(card).findByText(
+      'Les échéances de vos courriers n’ont pas pu être chargées. Le service est momentanément indisponible. Réessayez dans quelques instants.',
+    )
+    fireEvent.click(within(card).getByRole('button', { name: 'Réessayer' }))
+    await within(card).findByText('À traiter avant le 31 mars 2027')
+    assert.equal(app.calls.deadlineLoads, [2, 2])
+  },
+)
 
 Deadlines('the fiscal calendar lists the letters’ deadlines among its dates, each linking to its letter', async () => {
   const app = await open('/suivi-comptable/calendrier-fiscal', { mailPipeline: { deadlines: [deadline(21, '2027-02-15', 32000)] } })
@@ -376,7 +468,9 @@ Deadlines('the fiscal calendar lists the letters’ deadlines among its dates, e
   const link = within(item).getByRole('link', { name: 'Voir le courrier' })
   assert.is(link.getAttribute('href'), '/mes-courriers/courriers?domiciliation=2&courrier=21')
   // Among the fiscal dates, in order.
-  const dates = [...within(screen.getByRole('list', { name: 'Échéances fiscales 2027' })).getAllByRole('listitem')].map((li) => li.querySelector('time')!.getAttribute('datetime')!)
+  const dates = [...within(screen.getByRole('list', { name: 'Échéances fiscales 2027' })).getAllByRole('listitem')].map(
+    (li) => li.querySelector('time')!.getAttribute('datetime')!,
+  )
   assert.ok(dates.length > 1 && dates.includes('2027-02-15'))
   assert.equal(dates, [...dates].sort())
   assert.equal(app.calls.deadlineLoads, [2])

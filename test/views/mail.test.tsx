@@ -19,15 +19,56 @@ const documents = [
   F.letter(24, { sender: 'Greffe du tribunal', kind: 'recommandé', receivedAt: '2024-03-08T09:00:00.000Z' }),
 ]
 const packages: Package[] = [
-  { id: 1, orderId: 2, raisonSociale: 'Boulangerie des Lilas SAS', receivedAt: '2024-03-11T11:00:00.000Z', carrier: 'Colissimo', sender: 'Moulins Bourgeois', status: 'À retirer' },
-  { id: 2, orderId: 2, raisonSociale: 'Boulangerie des Lilas SAS', receivedAt: '2024-02-11T11:00:00.000Z', carrier: 'UPS', sender: 'Métro', status: 'Retiré' },
+  {
+    id: 1,
+    orderId: 2,
+    raisonSociale: 'Boulangerie des Lilas SAS',
+    receivedAt: '2024-03-11T11:00:00.000Z',
+    carrier: 'Colissimo',
+    sender: 'Moulins Bourgeois',
+    status: 'À retirer',
+  },
+  {
+    id: 2,
+    orderId: 2,
+    raisonSociale: 'Boulangerie des Lilas SAS',
+    receivedAt: '2024-02-11T11:00:00.000Z',
+    carrier: 'UPS',
+    sender: 'Métro',
+    status: 'Retiré',
+  },
 ]
 const requests: CourierRequest[] = [
-  { id: 5, orderId: 2, raisonSociale: 'Boulangerie des Lilas SAS', createdAt: '2024-03-05T14:00:00.000Z', kind: 'réexpédition', status: 'en attente', letterCount: 4 },
-  { id: 6, orderId: 2, raisonSociale: 'Boulangerie des Lilas SAS', createdAt: '2024-01-05T14:00:00.000Z', kind: 'scan', status: 'traitée', letterCount: 1 },
+  {
+    id: 5,
+    orderId: 2,
+    raisonSociale: 'Boulangerie des Lilas SAS',
+    createdAt: '2024-03-05T14:00:00.000Z',
+    kind: 'réexpédition',
+    status: 'en attente',
+    letterCount: 4,
+  },
+  {
+    id: 6,
+    orderId: 2,
+    raisonSociale: 'Boulangerie des Lilas SAS',
+    createdAt: '2024-01-05T14:00:00.000Z',
+    kind: 'scan',
+    status: 'traitée',
+    letterCount: 1,
+  },
 ]
 const invoices: Invoice[] = [
-  { id: 41, domId: 2, raisonSociale: 'Boulangerie des Lilas SAS', number: 'FA-2024-001', date: '2024-03-01T10:00:00.000Z', amountExclTaxCents: 2900, amountInclTaxCents: 3480, paid: true },
+  {
+    id: 41,
+    domId: 2,
+    raisonSociale: 'Boulangerie des Lilas SAS',
+    number: 'FA-2024-001',
+    date: '2024-03-01T10:00:00.000Z',
+    amountExclTaxCents: 2900,
+    amountInclTaxCents: 3480,
+    paid: true,
+  },
 ]
 const data = { documents, folders, packages, courierRequests: requests, invoices }
 
@@ -42,8 +83,16 @@ const options = () => within(screen.getByRole('listbox', { name: 'Courriers' }))
 let noticeId = 100
 async function letterArrives(app: Awaited<ReturnType<typeof open>>, documentId: number) {
   await waitFor(() => assert.ok(app.calls.live, 'the bell follows the live stream'))
-  const notice: PortalNotification = { id: ++noticeId, kind: 'letter', orderId: 2, title: 'Nouveau courrier de Impots.gouv', body: 'courrier, 1 page',
-    createdAt: new Date().toISOString(), read: false, link: `/mes-courriers/courriers?domiciliation=2&courrier=${documentId}` }
+  const notice: PortalNotification = {
+    id: ++noticeId,
+    kind: 'letter',
+    orderId: 2,
+    title: 'Nouveau courrier de Impots.gouv',
+    body: 'courrier, 1 page',
+    createdAt: new Date().toISOString(),
+    read: false,
+    link: `/mes-courriers/courriers?domiciliation=2&courrier=${documentId}`,
+  }
   await act(async () => app.calls.live!.push(notice))
 }
 const impots = F.letter(25, { sender: 'Impots.gouv', receivedAt: '2024-03-13T09:00:00.000Z' })
@@ -56,7 +105,10 @@ Letters('the list: sender, kind, French date, folder; deleted ones never show; u
   const app = await open('/mes-courriers/courriers')
   await screen.findByRole('listbox', { name: 'Courriers' })
   const rows = options()
-  assert.equal(rows.map((r) => within(r).getByText(/URSSAF|BNP|Greffe/).textContent), ['URSSAF Île-de-France', 'BNP Paribas', 'Greffe du tribunal'])
+  assert.equal(
+    rows.map((r) => within(r).getByText(/URSSAF|BNP|Greffe/).textContent),
+    ['URSSAF Île-de-France', 'BNP Paribas', 'Greffe du tribunal'],
+  )
   assert.not.ok(screen.queryByText('Lettre supprimée'))
   assert.match(rows[0]!.textContent!, 'Administratif · reçu le 12 mars 2024')
   assert.match(rows[1]!.textContent!, 'Banque')
@@ -88,17 +140,31 @@ Letters('arrow keys move through the list; the letter reached opens', async () =
   await waitFor(() => assert.is(options()[0]!.getAttribute('aria-selected'), 'true'))
 })
 
-Letters('the letter shown filtered out (not in the folder chosen): the first letter shown is in the Tab order, the arrows go on from it', async () => {
-  const filed = [documents[0]!, { ...documents[1]!, read: false }, { ...documents[3]!, folderId: 7 }]
-  const app = await open('/mes-courriers/courriers', { data: { ...data, documents: filed } })
-  await screen.findByRole('listbox', { name: 'Courriers' })
-  await waitFor(() => assert.ok(app.calls.documentUpdates.some((u) => u.documentId === 21 && u.readFlag)))
-  fireEvent.change(screen.getByRole('combobox', { name: 'Dossier' }), { target: { value: '7' } })
-  await waitFor(() => assert.equal(options().map((o) => o.getAttribute('tabindex')), ['0', '-1'], 'BNP Paribas, then Greffe du tribunal'))
-  options()[0]!.focus()
-  fireEvent.keyDown(options()[0]!, { key: 'ArrowDown' })
-  await waitFor(() => assert.ok(app.calls.documentUpdates.some((u) => u.documentId === 24 && u.readFlag), 'the next one is opened'))
-})
+Letters(
+  'the letter shown filtered out (not in the folder chosen): the first letter shown is in the Tab order, the arrows go on from it',
+  async () => {
+    const filed = [documents[0]!, { ...documents[1]!, read: false }, { ...documents[3]!, folderId: 7 }]
+    const app = await open('/mes-courriers/courriers', { data: { ...data, documents: filed } })
+    await screen.findByRole('listbox', { name: 'Courriers' })
+    await waitFor(() => assert.ok(app.calls.documentUpdates.some((u) => u.documentId === 21 && u.readFlag)))
+    fireEvent.change(screen.getByRole('combobox', { name: 'Dossier' }), { target: { value: '7' } })
+    await waitFor(() =>
+      assert.equal(
+        options().map((o) => o.getAttribute('tabindex')),
+        ['0', '-1'],
+        'BNP Paribas, then Greffe du tribunal',
+      ),
+    )
+    options()[0]!.focus()
+    fireEvent.keyDown(options()[0]!, { key: 'ArrowDown' })
+    await waitFor(() =>
+      assert.ok(
+        app.calls.documentUpdates.some((u) => u.documentId === 24 && u.readFlag),
+        'the next one is opened',
+      ),
+    )
+  },
+)
 
 Letters('« Non lus uniquement »: the letter open stays listed while open, so the arrows keep the focus on the list', async () => {
   const unread = [documents[0]!, { ...documents[1]!, read: false, folderId: null }, documents[3]!]
@@ -110,7 +176,12 @@ Letters('« Non lus uniquement »: the letter open stays listed while open, so t
   assert.equal(senders(), ['URSSAF Île-de-France', 'BNP Paribas', 'Greffe du tribunal'], 'the letter open, read, is still there')
   options()[0]!.focus()
   fireEvent.keyDown(options()[0]!, { key: 'ArrowDown' })
-  await waitFor(() => assert.ok(app.calls.documentUpdates.some((u) => u.documentId === 22 && u.readFlag), 'the next one is opened'))
+  await waitFor(() =>
+    assert.ok(
+      app.calls.documentUpdates.some((u) => u.documentId === 22 && u.readFlag),
+      'the next one is opened',
+    ),
+  )
   await waitFor(() => assert.equal(senders(), ['BNP Paribas', 'Greffe du tribunal'], 'the one left goes, the one open stays'))
   assert.is(document.activeElement, options()[0], 'the focus is on the letter open')
 })
@@ -119,11 +190,28 @@ Letters('filters: unread only, by folder, and under three characters a search ov
   const app = await open('/mes-courriers/courriers', { mailFails: ['read'] })
   await screen.findByRole('listbox', { name: 'Courriers' })
   fireEvent.change(screen.getByRole('searchbox', { name: /Rechercher/ }), { target: { value: 'gr' } })
-  await waitFor(() => assert.equal(options().map((o) => o.textContent!.split('Recommandé')[0]), ['Greffe du tribunal']))
+  await waitFor(() =>
+    assert.equal(
+      options().map((o) => o.textContent!.split('Recommandé')[0]),
+      ['Greffe du tribunal'],
+    ),
+  )
   fireEvent.change(screen.getByRole('searchbox', { name: /Rechercher/ }), { target: { value: 'IL' } })
-  await waitFor(() => assert.equal(options().map((o) => o.textContent!.split('Administratif')[0]), ['URSSAF Île-de-France'], 'accents and case ignored'))
+  await waitFor(() =>
+    assert.equal(
+      options().map((o) => o.textContent!.split('Administratif')[0]),
+      ['URSSAF Île-de-France'],
+      'accents and case ignored',
+    ),
+  )
   fireEvent.change(screen.getByRole('searchbox', { name: /Rechercher/ }), { target: { value: 'ad' } })
-  await waitFor(() => assert.equal(options().map((o) => o.textContent!.split('Administratif')[0]), ['URSSAF Île-de-France'], 'the kind too'))
+  await waitFor(() =>
+    assert.equal(
+      options().map((o) => o.textContent!.split('Administratif')[0]),
+      ['URSSAF Île-de-France'],
+      'the kind too',
+    ),
+  )
   assert.equal(app.calls.searches, [], 'nothing asked of the server under three characters')
   fireEvent.change(screen.getByRole('searchbox', { name: /Rechercher/ }), { target: { value: '' } })
   fireEvent.change(screen.getByRole('combobox', { name: 'Dossier' }), { target: { value: '7' } })
@@ -181,8 +269,16 @@ Letters('a letter that arrived while the bell’s stream was down shows once the
   letters.unshift(impots)
   const stream = app.calls.live!
   await act(async () => {
-    stream.missed({ id: ++noticeId, kind: 'letter', orderId: 2, title: 'Nouveau courrier de Impots.gouv', body: 'courrier, 1 page',
-      createdAt: new Date().toISOString(), read: false, link: '/mes-courriers/courriers?domiciliation=2&courrier=25' })
+    stream.missed({
+      id: ++noticeId,
+      kind: 'letter',
+      orderId: 2,
+      title: 'Nouveau courrier de Impots.gouv',
+      body: 'courrier, 1 page',
+      createdAt: new Date().toISOString(),
+      read: false,
+      link: '/mes-courriers/courriers?domiciliation=2&courrier=25',
+    })
     stream.end()
   })
   // After its wait (0.5 to 1 s), the bell reads its list again and tells the portal what it did not have.
@@ -238,7 +334,11 @@ Letters('filing keeps the focus on « Classer dans un dossier »: unavailable wh
   assert.is(select.disabled, false)
   fireEvent.change(select, { target: { value: '7' } })
   await waitFor(() => assert.ok(app.calls.notices.some((n) => n.message === 'Le courrier a été classé dans le dossier.')))
-  assert.equal(app.calls.documentUpdates.filter((u) => u.folderId !== undefined), [{ documentId: 21, folderId: 8 }], 'one move at a time')
+  assert.equal(
+    app.calls.documentUpdates.filter((u) => u.folderId !== undefined),
+    [{ documentId: 21, folderId: 8 }],
+    'one move at a time',
+  )
   assert.is(select.getAttribute('aria-disabled'), null)
   assert.is(select.value, '8')
   assert.is(document.activeElement, select)
@@ -251,15 +351,32 @@ Letters('a folder deleted in another tab: filing there says what failed and why,
   const select = within(viewer).getByRole('combobox', { name: 'Classer dans un dossier' }) as HTMLSelectElement
   listed.splice(1, 1)
   fireEvent.change(select, { target: { value: '8' } })
-  await waitFor(() => assert.equal(app.calls.notices.at(-1), { kind: 'error', message: 'Le courrier n’a pas pu être classé dans ce dossier. Dossier introuvable.' }))
-  await waitFor(() => assert.equal([...select.options].map((o) => o.textContent), ['Aucun dossier', 'Banque']))
+  await waitFor(() =>
+    assert.equal(app.calls.notices.at(-1), {
+      kind: 'error',
+      message: 'Le courrier n’a pas pu être classé dans ce dossier. Dossier introuvable.',
+    }),
+  )
+  await waitFor(() =>
+    assert.equal(
+      [...select.options].map((o) => o.textContent),
+      ['Aucun dossier', 'Banque'],
+    ),
+  )
   assert.is(app.calls.loads.filter((l) => l.resource === 'folders').length, 2, 'the folders read again')
   assert.is(select.value, '')
 })
 
 Letters('a read mark that fails says the letter stays unread, with the server’s reason', async () => {
   const app = await open('/mes-courriers/courriers', { mailFails: ['read'] })
-  await waitFor(() => assert.equal(app.calls.notices, [{ kind: 'error', message: 'Le courrier n’a pas pu être marqué comme lu : il reste non lu. Le service est momentanément indisponible.' }]))
+  await waitFor(() =>
+    assert.equal(app.calls.notices, [
+      {
+        kind: 'error',
+        message: 'Le courrier n’a pas pu être marqué comme lu : il reste non lu. Le service est momentanément indisponible.',
+      },
+    ]),
+  )
 })
 
 Letters('on a 360 px phone: the list, then the viewer in the page with a way back', async () => {
@@ -299,13 +416,17 @@ Letters('on a 360 px phone the focus follows: Enter on a letter → its heading 
 Letters('the scan that failed: Réessayer shows it and the focus goes to the letter’s heading', async () => {
   const app = await open('/mes-courriers/courriers', { mailFails: ['file'] })
   const viewer = await screen.findByRole('region', { name: 'Aperçu du courrier' })
-  await within(viewer).findByText('Le courrier numérisé n’a pas pu être chargé. Le service est momentanément indisponible. Réessayez dans quelques instants.')
+  await within(viewer).findByText(
+    'Le courrier numérisé n’a pas pu être chargé. Le service est momentanément indisponible. Réessayez dans quelques instants.',
+  )
   const retry = within(viewer).getByRole('button', { name: 'Réessayer' })
   retry.focus()
   fireEvent.click(retry)
   await within(viewer).findByTitle('Courrier de URSSAF Île-de-France')
   assert.equal(app.calls.files, [21, 21])
-  await waitFor(() => assert.is(document.activeElement, within(viewer).getByRole('heading', { name: 'URSSAF Île-de-France' }), 'not <body>'))
+  await waitFor(() =>
+    assert.is(document.activeElement, within(viewer).getByRole('heading', { name: 'URSSAF Île-de-France' }), 'not <body>'),
+  )
 })
 
 Letters("the e-mail's deep link opens its letter, switching to its order", async () => {
@@ -317,9 +438,16 @@ Letters("the e-mail's deep link opens its letter, switching to its order", async
 })
 
 Letters('a folder chosen for one company does not empty the list of the next one, nor come back with the first', async () => {
-  const atelierLetter = F.letter(31, { orderId: 1, raisonSociale: 'Atelier Lumière SARL', sender: 'Impots Atelier', receivedAt: '2024-03-10T09:00:00.000Z' })
+  const atelierLetter = F.letter(31, {
+    orderId: 1,
+    raisonSociale: 'Atelier Lumière SARL',
+    sender: 'Impots Atelier',
+    receivedAt: '2024-03-10T09:00:00.000Z',
+  })
   const impotsFolder: Folder = { id: 9, name: 'Impôts', domiciliationOrderId: 1, documentCount: 0 }
-  await open('/mes-courriers/courriers', { data: { ...data, documents: [...documents, atelierLetter], folders: [...folders, impotsFolder] } })
+  await open('/mes-courriers/courriers', {
+    data: { ...data, documents: [...documents, atelierLetter], folders: [...folders, impotsFolder] },
+  })
   await screen.findByRole('listbox', { name: 'Courriers' })
   const folderSelect = () => screen.getByRole('combobox', { name: 'Dossier' }) as HTMLSelectElement
   fireEvent.change(folderSelect(), { target: { value: '7' } })
@@ -327,7 +455,10 @@ Letters('a folder chosen for one company does not empty the list of the next one
   fireEvent.change(screen.getByRole('combobox', { name: /Domiciliation/ }), { target: { value: '1' } })
   await waitFor(() => assert.ok(screen.getAllByRole('option', { name: 'Impôts' }).length > 0))
   assert.is(folderSelect().selectedOptions[0]!.textContent, 'Tous les dossiers')
-  assert.equal(options().map((o) => within(o).getByText('Impots Atelier').textContent), ['Impots Atelier'])
+  assert.equal(
+    options().map((o) => within(o).getByText('Impots Atelier').textContent),
+    ['Impots Atelier'],
+  )
   fireEvent.change(screen.getByRole('combobox', { name: /Domiciliation/ }), { target: { value: '2' } })
   await waitFor(() => assert.ok(screen.getAllByRole('option', { name: 'Banque' }).length > 0))
   await waitFor(() => assert.is(options().length, 3))
@@ -336,7 +467,12 @@ Letters('a folder chosen for one company does not empty the list of the next one
 
 Letters('the folders page’s link (?dossier=) shows that folder’s letters', async () => {
   await open('/mes-courriers/courriers?dossier=7')
-  await waitFor(() => assert.equal(options().map((o) => within(o).getByText(/BNP|URSSAF|Greffe/).textContent), ['BNP Paribas']))
+  await waitFor(() =>
+    assert.equal(
+      options().map((o) => within(o).getByText(/BNP|URSSAF|Greffe/).textContent),
+      ['BNP Paribas'],
+    ),
+  )
   assert.is((screen.getByRole('combobox', { name: 'Dossier' }) as HTMLSelectElement).selectedOptions[0]!.textContent, 'Banque')
 })
 
@@ -401,7 +537,9 @@ Others('réexpéditions: a cancel refused because the request was processed mean
   fireEvent.click(within(dialog).getByRole('button', { name: 'Annuler la demande' }))
   await within(dialog).findByText('Seule une demande en attente peut être annulée.')
   fireEvent.click(within(dialog).getByRole('button', { name: 'Garder la demande' }))
-  await waitFor(() => assert.equal(within(screen.getByRole('list', { name: 'Demandes' })).queryAllByRole('button', { name: /Annuler la demande/ }), []))
+  await waitFor(() =>
+    assert.equal(within(screen.getByRole('list', { name: 'Demandes' })).queryAllByRole('button', { name: /Annuler la demande/ }), []),
+  )
   assert.match(within(screen.getByRole('list', { name: 'Demandes' })).getAllByRole('listitem')[0]!.textContent!, 'Traitée')
   assert.is(app.calls.loads.filter((l) => l.resource === 'courierRequests').length, 2)
 })
@@ -461,7 +599,9 @@ Others('dossiers: count, create, rename, delete (letters stay, unfiled)', async 
   fireEvent.click(within(dialog).getByRole('button', { name: 'Supprimer le dossier' }))
   await waitFor(() => assert.not.ok(screen.queryByText('Banque et assurances')))
   assert.equal(app.calls.folderDeletes, [7])
-  const data = app.session.getSnapshot().context.startup!.getSnapshot().children.data as { getSnapshot: () => { context: { documents: { id: number; folderId: number | null }[] } } }
+  const data = app.session.getSnapshot().context.startup!.getSnapshot().children.data as {
+    getSnapshot: () => { context: { documents: { id: number; folderId: number | null }[] } }
+  }
   const letter = data.getSnapshot().context.documents.find((d) => d.id === 22)!
   assert.is(letter.folderId, null, 'its letter stays, unfiled')
 })
@@ -477,41 +617,58 @@ Others('export comptable: the remembered address, progress, a clear result when 
   await screen.findByText('1 pièce envoyée à factures@dext.example.com.')
   screen.getByText('Facture FA-2024-001 : Facture introuvable.')
   assert.equal(app.calls.dextSends, [{ email: 'factures@dext.example.com', invoiceIds: [41], documentIds: [21] }])
-  assert.equal(JSON.parse(localStorage.getItem('dextEmail')!), { [F.authUser.id + 1]: 'autre@dext.example.com', [F.authUser.id]: 'factures@dext.example.com' })
+  assert.equal(JSON.parse(localStorage.getItem('dextEmail')!), {
+    [F.authUser.id + 1]: 'autre@dext.example.com',
+    [F.authUser.id]: 'factures@dext.example.com',
+  })
 })
 
-Others('export comptable: « Tout sélectionner » picks a whole list, « Tout désélectionner » empties it, the other list untouched', async () => {
-  const app = await open('/mes-courriers/export-comptable', { dextEmail: 'factures@dext.example.com' })
-  const letters = await screen.findByRole('group', { name: 'Courriers' })
-  const invoices = screen.getByRole('group', { name: 'Factures' })
-  const checked = (list: HTMLElement) => within(list).getAllByRole('checkbox').filter((c) => (c as HTMLInputElement).checked).length
-  const letterCount = within(letters).getAllByRole('checkbox').length
-  assert.ok(letterCount > 1, 'a list of several letters')
-  fireEvent.click(within(invoices).getAllByRole('checkbox')[0]!)
-  fireEvent.click(within(letters).getByRole('button', { name: 'Tout sélectionner (courriers)' }))
-  assert.is(checked(letters), letterCount)
-  assert.is(checked(invoices), 1, 'the invoice picked stays')
-  await screen.findByRole('button', { name: `Envoyer ${letterCount + 1} pièces à ma comptabilité` })
-  // All picked: the same button now empties this list only.
-  fireEvent.click(within(letters).getByRole('button', { name: 'Tout désélectionner (courriers)' }))
-  assert.is(checked(letters), 0)
-  assert.is(checked(invoices), 1)
-  // One box unticked by hand: « Tout sélectionner » again.
-  fireEvent.click(within(letters).getByRole('button', { name: 'Tout sélectionner (courriers)' }))
-  fireEvent.click(within(letters).getAllByRole('checkbox')[0]!)
-  within(letters).getByRole('button', { name: 'Tout sélectionner (courriers)' })
-  fireEvent.click(screen.getByRole('button', { name: `Envoyer ${letterCount} pièces à ma comptabilité` }))
-  await screen.findByText(`${letterCount} pièces envoyées à factures@dext.example.com.`)
-  assert.is(app.calls.dextSends.flatMap((s) => s.documentIds).length, letterCount - 1)
-})
+Others(
+  'export comptable: « Tout sélectionner » picks a whole list, « Tout désélectionner » empties it, the other list untouched',
+  async () => {
+    const app = await open('/mes-courriers/export-comptable', { dextEmail: 'factures@dext.example.com' })
+    const letters = await screen.findByRole('group', { name: 'Courriers' })
+    const invoices = screen.getByRole('group', { name: 'Factures' })
+    const checked = (list: HTMLElement) =>
+      within(list)
+        .getAllByRole('checkbox')
+        .filter((c) => (c as HTMLInputElement).checked).length
+    const letterCount = within(letters).getAllByRole('checkbox').length
+    assert.ok(letterCount > 1, 'a list of several letters')
+    fireEvent.click(within(invoices).getAllByRole('checkbox')[0]!)
+    fireEvent.click(within(letters).getByRole('button', { name: 'Tout sélectionner (courriers)' }))
+    assert.is(checked(letters), letterCount)
+    assert.is(checked(invoices), 1, 'the invoice picked stays')
+    await screen.findByRole('button', { name: `Envoyer ${letterCount + 1} pièces à ma comptabilité` })
+    // All picked: the same button now empties this list only.
+    fireEvent.click(within(letters).getByRole('button', { name: 'Tout désélectionner (courriers)' }))
+    assert.is(checked(letters), 0)
+    assert.is(checked(invoices), 1)
+    // One box unticked by hand: « Tout sélectionner » again.
+    fireEvent.click(within(letters).getByRole('button', { name: 'Tout sélectionner (courriers)' }))
+    fireEvent.click(within(letters).getAllByRole('checkbox')[0]!)
+    within(letters).getByRole('button', { name: 'Tout sélectionner (courriers)' })
+    fireEvent.click(screen.getByRole('button', { name: `Envoyer ${letterCount} pièces à ma comptabilité` }))
+    await screen.findByText(`${letterCount} pièces envoyées à factures@dext.example.com.`)
+    assert.is(app.calls.dextSends.flatMap((s) => s.documentIds).length, letterCount - 1)
+  },
+)
 
 Others('export comptable with « Tous »: each invoice and letter says whose company it is; with one company, none does', async () => {
   await open('/mes-courriers/export-comptable', { dextEmail: 'factures@dext.example.com' })
   const letter = await screen.findByRole('checkbox', { name: /URSSAF Île-de-France/ })
   assert.not.match(letter.closest('label')!.textContent!, 'Boulangerie des Lilas SAS')
   fireEvent.change(screen.getByRole('combobox', { name: /Domiciliation/ }), { target: { value: 'all' } })
-  await waitFor(() => assert.match(screen.getByRole('checkbox', { name: /URSSAF Île-de-France/ }).closest('label')!.textContent!, /reçu le .* · Boulangerie des Lilas SAS$/))
-  assert.match(screen.getByRole('checkbox', { name: /Facture FA-2024-001/ }).closest('label')!.textContent!, /TTC · Boulangerie des Lilas SAS$/)
+  await waitFor(() =>
+    assert.match(
+      screen.getByRole('checkbox', { name: /URSSAF Île-de-France/ }).closest('label')!.textContent!,
+      /reçu le .* · Boulangerie des Lilas SAS$/,
+    ),
+  )
+  assert.match(
+    screen.getByRole('checkbox', { name: /Facture FA-2024-001/ }).closest('label')!.textContent!,
+    /TTC · Boulangerie des Lilas SAS$/,
+  )
 })
 
 Others('export comptable: the address another person kept on this browser is not offered', async () => {
@@ -521,14 +678,25 @@ Others('export comptable: the address another person kept on this browser is not
 })
 
 Others('export comptable: what was picked for one company is not sent once another is picked in the header', async () => {
-  const atelierLetter = F.letter(31, { orderId: 1, raisonSociale: 'Atelier Lumière SARL', sender: 'Impots Atelier', receivedAt: '2024-03-10T09:00:00.000Z' })
-  const app = await open('/mes-courriers/export-comptable', { dextEmail: 'factures@dext.example.com', data: { ...data, documents: [...documents, atelierLetter] } })
+  const atelierLetter = F.letter(31, {
+    orderId: 1,
+    raisonSociale: 'Atelier Lumière SARL',
+    sender: 'Impots Atelier',
+    receivedAt: '2024-03-10T09:00:00.000Z',
+  })
+  const app = await open('/mes-courriers/export-comptable', {
+    dextEmail: 'factures@dext.example.com',
+    data: { ...data, documents: [...documents, atelierLetter] },
+  })
   fireEvent.click(await screen.findByRole('checkbox', { name: /URSSAF Île-de-France/ }))
   fireEvent.click(await screen.findByRole('checkbox', { name: /Facture FA-2024-001/ }))
   await screen.findByRole('button', { name: 'Envoyer 2 pièces à ma comptabilité' })
   fireEvent.change(screen.getByRole('combobox', { name: /Domiciliation/ }), { target: { value: '1' } })
   await screen.findByRole('checkbox', { name: /Impots Atelier/ })
-  assert.equal(screen.getAllByRole('checkbox').filter((c) => (c as HTMLInputElement).checked), [])
+  assert.equal(
+    screen.getAllByRole('checkbox').filter((c) => (c as HTMLInputElement).checked),
+    [],
+  )
   fireEvent.click(screen.getByRole('button', { name: 'Envoyer à ma comptabilité' }))
   await screen.findByText('Choisissez au moins une facture ou un courrier à envoyer.')
   assert.equal(app.calls.dextSends, [])
@@ -545,8 +713,16 @@ Dashboard("greeting, unread count and the latest letters, packages waiting, pend
   await screen.findByText('Bonjour Camille')
   const unread = screen.getByRole('region', { name: 'Courriers non lus' })
   await within(unread).findByText('2')
-  assert.equal(within(within(unread).getByRole('list')).getAllByRole('link').map((l) => l.getAttribute('href')),
-    ['/mes-courriers/courriers?domiciliation=2&courrier=21', '/mes-courriers/courriers?domiciliation=2&courrier=22', '/mes-courriers/courriers?domiciliation=2&courrier=24'])
+  assert.equal(
+    within(within(unread).getByRole('list'))
+      .getAllByRole('link')
+      .map((l) => l.getAttribute('href')),
+    [
+      '/mes-courriers/courriers?domiciliation=2&courrier=21',
+      '/mes-courriers/courriers?domiciliation=2&courrier=22',
+      '/mes-courriers/courriers?domiciliation=2&courrier=24',
+    ],
+  )
   within(screen.getByRole('region', { name: 'Colis à retirer' })).getByText('1')
   within(screen.getByRole('region', { name: 'Réexpéditions en attente' })).getByText('1')
   const banner = await screen.findByRole('region', { name: 'Factures impayées' })
@@ -559,7 +735,10 @@ Dashboard("greeting, unread count and the latest letters, packages waiting, pend
 })
 
 Dashboard("'Régler' with an order shown that owes nothing pays what the banner shows (another order’s invoice)", async () => {
-  const app = await open('/tableau-de-bord', { defaultOrder: F.atelier.id, unpaid: { hasUnpaid: true, count: 1, amountInclTaxCents: 34800 } })
+  const app = await open('/tableau-de-bord', {
+    defaultOrder: F.atelier.id,
+    unpaid: { hasUnpaid: true, count: 1, amountInclTaxCents: 34800 },
+  })
   const banner = await screen.findByRole('region', { name: 'Factures impayées' })
   await act(async () => fireEvent.click(within(banner).getByRole('button', { name: 'Régler' })))
   await waitFor(() => assert.is(screen.queryByRole('region', { name: 'Factures impayées' }), null))
@@ -573,10 +752,16 @@ Dashboard("'Régler' after a new invoice the banner does not show yet: nothing p
   Object.assign(unpaid, { count: 2, amountInclTaxCents: 38280 })
   await act(async () => fireEvent.click(within(banner).getByRole('button', { name: 'Régler' })))
   await within(banner).findByText(/2 factures sont impayées \(382,80\s€ TTC\)\. Le montant à régler a changé/)
-  assert.equal(app.calls.notices.filter((n) => n.kind === 'success'), [])
+  assert.equal(
+    app.calls.notices.filter((n) => n.kind === 'success'),
+    [],
+  )
   await act(async () => fireEvent.click(within(banner).getByRole('button', { name: 'Régler' })))
   await waitFor(() => assert.is(screen.queryByRole('region', { name: 'Factures impayées' }), null))
-  assert.equal(app.calls.payments.map((p) => p.expectedAmountInclTaxCents), [34800, 38280])
+  assert.equal(
+    app.calls.payments.map((p) => p.expectedAmountInclTaxCents),
+    [34800, 38280],
+  )
 })
 
 Dashboard('the unpaid status cannot be read: said, with Réessayer, which shows the banner', async () => {
@@ -611,7 +796,10 @@ Dashboard('news from the server: a card keeps its letters while its list is read
   const app = await open('/tableau-de-bord', { data: { ...data, documents: letters }, pending })
   const unread = screen.getByRole('region', { name: 'Courriers non lus' })
   await within(unread).findByText('2')
-  const links = () => within(within(unread).getByRole('list')).getAllByRole('link').map((l) => l.textContent)
+  const links = () =>
+    within(within(unread).getByRole('list'))
+      .getAllByRole('link')
+      .map((l) => l.textContent)
   // Read again, and the answer is slow: the card does not fall back to a spinner (nothing jumps).
   pending.push('documents')
   letters.unshift(impots)
@@ -645,10 +833,19 @@ Dashboard('a new invoice (the bell’s news): the unpaid banner appears, then sa
   const unread = await screen.findByRole('region', { name: 'Courriers non lus' })
   await within(unread).findByText('2')
   assert.is(screen.queryByRole('region', { name: 'Factures impayées' }), null)
-  const invoiceIssued = () => act(async () => app.calls.live!.push({
-    id: ++noticeId, kind: 'invoice', orderId: 2, title: 'Nouvelle facture', body: 'Facture FA-2024-002 : 34,80 € TTC',
-    createdAt: new Date().toISOString(), read: false, link: '/factures',
-  }))
+  const invoiceIssued = () =>
+    act(async () =>
+      app.calls.live!.push({
+        id: ++noticeId,
+        kind: 'invoice',
+        orderId: 2,
+        title: 'Nouvelle facture',
+        body: 'Facture FA-2024-002 : 34,80 € TTC',
+        createdAt: new Date().toISOString(),
+        read: false,
+        link: '/factures',
+      }),
+    )
   await waitFor(() => assert.ok(app.calls.live, 'the bell follows the live stream'))
   unpaid.status = { hasUnpaid: true, count: 1, amountInclTaxCents: 3480 }
   await invoiceIssued()

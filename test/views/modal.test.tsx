@@ -11,7 +11,9 @@ function Harness(props: Partial<ModalProps>) {
   const [confirmed, setConfirmed] = useState(0)
   return (
     <>
-      <button type="button" onClick={() => setOpen(true)}>Ouvrir</button>
+      <button type="button" onClick={() => setOpen(true)}>
+        Ouvrir
+      </button>
       <p>confirmations: {confirmed}</p>
       {open && (
         <Modal title="Titre" onClose={() => setOpen(false)} onConfirm={() => setConfirmed(confirmed + 1)} {...props}>
@@ -84,7 +86,7 @@ GenericModal('the close button closes; the two header styles and the large size 
   void container
 })
 
-GenericModal("the plain header style is the default", async () => {
+GenericModal('the plain header style is the default', async () => {
   render(<Harness />)
   fireEvent.click(screen.getByRole('button', { name: 'Ouvrir' }))
   await rulesWritten()

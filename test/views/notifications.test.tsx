@@ -10,8 +10,16 @@ import { setViewport } from '../util/dom.ts'
 import { renderApp, type Scenario } from '../util/services.tsx'
 import { spreadDelay } from '../../src/wiring/notifications.ts'
 
-const notice = (id: number, read: boolean, title: string, link: string, createdAt = '2026-11-20T09:00:00.000Z'): PortalNotification =>
-  ({ id, kind: 'letter', orderId: 2, title, body: 'administratif, 1 page — Boulangerie des Lilas SAS', createdAt, read, link })
+const notice = (id: number, read: boolean, title: string, link: string, createdAt = '2026-11-20T09:00:00.000Z'): PortalNotification => ({
+  id,
+  kind: 'letter',
+  orderId: 2,
+  title,
+  body: 'administratif, 1 page — Boulangerie des Lilas SAS',
+  createdAt,
+  read,
+  link,
+})
 const list = [
   notice(1, false, 'Nouveau courrier de URSSAF Île-de-France', '/mes-courriers/courriers?domiciliation=2&courrier=21'),
   notice(2, false, 'Nouveau colis', '/mes-courriers/colis', '2026-11-19T09:00:00.000Z'),
@@ -19,7 +27,8 @@ const list = [
 ]
 const documents = [F.letter(21, { sender: 'URSSAF Île-de-France', read: true, receivedAt: '2024-03-12T09:00:00.000Z' })]
 
-const open = (path: string, scenario: Scenario = {}) => renderApp(path, { signedIn: true, defaultOrder: 2, data: { documents }, ...scenario })
+const open = (path: string, scenario: Scenario = {}) =>
+  renderApp(path, { signedIn: true, defaultOrder: 2, data: { documents }, ...scenario })
 
 const Bell = suite('the bell')
 Bell.before.each(() => setViewport(1280))
@@ -31,7 +40,14 @@ Bell('the count on the bell, the panel unread first, opening one marks it read a
   fireEvent.click(bell)
   const panel = screen.getByRole('region', { name: 'Notifications' })
   const items = within(within(panel).getByRole('list')).getAllByRole('button')
-  assert.equal(items.map((b) => within(b).getByText(/Nouveau|Nouvelle/).textContent!.replace(' (non lue)', '')), ['Nouveau courrier de URSSAF Île-de-France', 'Nouveau colis', 'Nouvelle facture'])
+  assert.equal(
+    items.map((b) =>
+      within(b)
+        .getByText(/Nouveau|Nouvelle/)
+        .textContent!.replace(' (non lue)', ''),
+    ),
+    ['Nouveau courrier de URSSAF Île-de-France', 'Nouveau colis', 'Nouvelle facture'],
+  )
   assert.match(items[2]!.textContent!, '1er novembre')
   fireEvent.click(items[0]!)
   await waitFor(() => assert.ok(app.calls.navigations.includes('/mes-courriers/courriers?domiciliation=2&courrier=21')))
@@ -40,29 +56,38 @@ Bell('the count on the bell, the panel unread first, opening one marks it read a
   assert.not.ok(screen.queryByRole('region', { name: 'Notifications' }), 'the panel closes')
 })
 
-Bell('a notification opened: the focus goes to the page it leads to (its heading, or its content), or back to the bell when it is this page', async () => {
-  const formality: PortalNotification = { ...notice(4, false, 'Votre formalité avance', '/formalites'), kind: 'formality' }
-  const app = await open('/tableau-de-bord', { notifications: { list: [...list, formality] } })
-  const openOne = async (title: RegExp) => {
-    const bell = await screen.findByRole('button', { name: /notification/ })
-    bell.focus()
-    fireEvent.click(bell)
-    const item = within(screen.getByRole('region', { name: 'Notifications' })).getByRole('button', { name: title })
-    item.focus()
-    fireEvent.click(item)
-  }
-  await openOne(/Votre formalité avance/)
-  await waitFor(() => assert.is(app.currentPath(), '/formalites'))
-  const heading = await screen.findByRole('heading', { name: 'Mes formalités', level: 2 })
-  await waitFor(() => assert.is(document.activeElement, heading, `the focus is on ${document.activeElement?.tagName}`))
-  await openOne(/Nouveau colis/)
-  await waitFor(() => assert.is(app.currentPath(), '/mes-courriers/colis'))
-  await waitFor(() => assert.is(document.activeElement, screen.getByRole('main'), `the focus is on ${document.activeElement?.tagName}`))
-  await openOne(/Nouvelle facture/)
-  await waitFor(() => assert.is(app.currentPath(), '/factures'))
-  await openOne(/Nouvelle facture/)
-  await waitFor(() => assert.is(document.activeElement, screen.getByRole('button', { name: /notification/ }), `the focus is on ${document.activeElement?.tagName}`))
-})
+Bell(
+  'a notification opened: the focus goes to the page it leads to (its heading, or its content), or back to the bell when it is this page',
+  async () => {
+    const formality: PortalNotification = { ...notice(4, false, 'Votre formalité avance', '/formalites'), kind: 'formality' }
+    const app = await open('/tableau-de-bord', { notifications: { list: [...list, formality] } })
+    const openOne = async (title: RegExp) => {
+      const bell = await screen.findByRole('button', { name: /notification/ })
+      bell.focus()
+      fireEvent.click(bell)
+      const item = within(screen.getByRole('region', { name: 'Notifications' })).getByRole('button', { name: title })
+      item.focus()
+      fireEvent.click(item)
+    }
+    await openOne(/Votre formalité avance/)
+    await waitFor(() => assert.is(app.currentPath(), '/formalites'))
+    const heading = await screen.findByRole('heading', { name: 'Mes formalités', level: 2 })
+    await waitFor(() => assert.is(document.activeElement, heading, `the focus is on ${document.activeElement?.tagName}`))
+    await openOne(/Nouveau colis/)
+    await waitFor(() => assert.is(app.currentPath(), '/mes-courriers/colis'))
+    await waitFor(() => assert.is(document.activeElement, screen.getByRole('main'), `the focus is on ${document.activeElement?.tagName}`))
+    await openOne(/Nouvelle facture/)
+    await waitFor(() => assert.is(app.currentPath(), '/factures'))
+    await openOne(/Nouvelle facture/)
+    await waitFor(() =>
+      assert.is(
+        document.activeElement,
+        screen.getByRole('button', { name: /notification/ }),
+        `the focus is on ${document.activeElement?.tagName}`,
+      ),
+    )
+  },
+)
 
 Bell('"Tout marquer comme lu"; then "Aucune nouvelle notification"; Escape closes and the focus returns to the bell', async () => {
   const app = await open('/tableau-de-bord', { notifications: { list } })
@@ -78,7 +103,9 @@ Bell('"Tout marquer comme lu"; then "Aucune nouvelle notification"; Escape close
 
 Bell('"Tout marquer comme lu" keeps the focus while saving; gone once all is read, the panel takes it; Escape still closes', async () => {
   let release!: () => void
-  const held = new Promise<void>((resolve) => { release = resolve })
+  const held = new Promise<void>((resolve) => {
+    release = resolve
+  })
   await open('/tableau-de-bord', { notifications: { list }, held: { readAllNotifications: held } })
   fireEvent.click(await screen.findByRole('button', { name: '2 notifications non lues' }))
   const readAll = screen.getByRole('button', { name: 'Tout marquer comme lu' }) as HTMLButtonElement
@@ -113,7 +140,10 @@ Bell('opening the panel gives it the focus without scrolling the page', async ()
   } finally {
     HTMLElement.prototype.focus = focus
   }
-  assert.equal(calls.filter((c) => c.id === 'notifications').map((c) => c.options), [{ preventScroll: true }])
+  assert.equal(
+    calls.filter((c) => c.id === 'notifications').map((c) => c.options),
+    [{ preventScroll: true }],
+  )
 })
 
 Bell('« Fermer » closes the panel and gives the focus back to the bell; so does a click or tap outside it, not one inside', async () => {
@@ -140,7 +170,11 @@ Bell('empty: "Aucune nouvelle notification"; a live one lights the bell while th
   fireEvent.click(bell)
   await screen.findByText('Aucune nouvelle notification')
   await waitFor(() => assert.ok(app.calls.live))
-  await act(async () => app.calls.live!.push(notice(9, false, 'Nouveau courrier de Impots.gouv', '/mes-courriers/courriers?domiciliation=2&courrier=30', new Date().toISOString())))
+  await act(async () =>
+    app.calls.live!.push(
+      notice(9, false, 'Nouveau courrier de Impots.gouv', '/mes-courriers/courriers?domiciliation=2&courrier=30', new Date().toISOString()),
+    ),
+  )
   await screen.findByRole('button', { name: '1 notification non lue' })
   const item = screen.getByText('Nouveau courrier de Impots.gouv')
   assert.match(item.closest('button')!.textContent!, 'à l’instant')
@@ -163,7 +197,8 @@ Bell('a failed load: the error and "Réessayer"', async () => {
 })
 
 // The fake answers at the next microtask: clicks fired in a row land while the call before is still saving.
-const calledWith = (app: Awaited<ReturnType<typeof open>>, name: string) => app.calls.notifications.filter(([call]) => call === name).map(([, id]) => id)
+const calledWith = (app: Awaited<ReturnType<typeof open>>, name: string) =>
+  app.calls.notifications.filter(([call]) => call === name).map(([, id]) => id)
 
 Bell('a click on a notification while "Tout marquer comme lu" is saving goes to its page, and it ends up read', async () => {
   const app = await open('/tableau-de-bord', { notifications: { list } })
@@ -185,7 +220,11 @@ Bell('two unread notifications opened quickly are both read', async () => {
   fireEvent.click(screen.getByRole('button', { name: '1 notification non lue' }))
   fireEvent.click(screen.getByText('Nouveau courrier de URSSAF Île-de-France').closest('button')!)
   assert.equal(calledWith(app, 'readNotification'), [2], 'the second waits for the first')
-  assert.ok(app.calls.navigations.includes('/mes-courriers/colis') && app.calls.navigations.includes('/mes-courriers/courriers?domiciliation=2&courrier=21'), 'both go to their page')
+  assert.ok(
+    app.calls.navigations.includes('/mes-courriers/colis') &&
+      app.calls.navigations.includes('/mes-courriers/courriers?domiciliation=2&courrier=21'),
+    'both go to their page',
+  )
   await waitFor(() => assert.equal(calledWith(app, 'readNotification'), [2, 1]))
   const bell = await screen.findByRole('button', { name: 'Notifications' })
   fireEvent.click(bell)
@@ -201,7 +240,12 @@ Bell('"Tout marquer comme lu" clicked while a notification’s read mark is savi
   assert.not.ok(readAll.disabled, 'offered')
   fireEvent.click(readAll)
   await screen.findByRole('button', { name: 'Notifications' })
-  await waitFor(() => assert.equal(app.calls.notifications.filter(([call]) => /^read/.test(call as string)), [['readNotification', 2], ['readAllNotifications']]))
+  await waitFor(() =>
+    assert.equal(
+      app.calls.notifications.filter(([call]) => /^read/.test(call as string)),
+      [['readNotification', 2], ['readAllNotifications']],
+    ),
+  )
   screen.getByText('Aucune nouvelle notification')
 })
 
@@ -217,29 +261,40 @@ Bell('a failed first load is asked again by itself after the pause: the list, th
   // The portal is told of news: its letters read again, once.
   const letterLoads = () => app.calls.loads.filter((l) => l.resource === 'documents').length
   const before = letterLoads()
-  await act(async () => app.calls.live!.push(notice(9, false, 'Nouveau courrier de Impots.gouv', '/mes-courriers/courriers?domiciliation=2&courrier=30', new Date().toISOString())))
-  await act(async () => app.calls.live!.push(notice(9, false, 'Nouveau courrier de Impots.gouv', '/mes-courriers/courriers?domiciliation=2&courrier=30', new Date().toISOString())))
+  await act(async () =>
+    app.calls.live!.push(
+      notice(9, false, 'Nouveau courrier de Impots.gouv', '/mes-courriers/courriers?domiciliation=2&courrier=30', new Date().toISOString()),
+    ),
+  )
+  await act(async () =>
+    app.calls.live!.push(
+      notice(9, false, 'Nouveau courrier de Impots.gouv', '/mes-courriers/courriers?domiciliation=2&courrier=30', new Date().toISOString()),
+    ),
+  )
   await waitFor(() => assert.is(letterLoads(), before + 1))
   await screen.findByRole('button', { name: '3 notifications non lues' })
   assert.is(letterLoads(), before + 1, 'once')
 })
 
-Bell('a stream another tab’s replaced is followed again only once this page is looked at: no tab takes another’s place by itself', async () => {
-  const app = await open('/tableau-de-bord', { notifications: { list } })
-  await waitFor(() => assert.ok(app.calls.live, 'the stream is followed'))
-  const follows = () => calledWith(app, 'followNotifications').length
-  const lists = calledWith(app, 'getNotifications').length
-  assert.is(follows(), 1)
-  await act(async () => app.calls.live!.replaced())
-  // Past the pause a drop waits (1 s at most): still nothing.
-  await new Promise((resolve) => setTimeout(resolve, 1200))
-  assert.equal([follows(), calledWith(app, 'getNotifications').length], [1, lists], 'not followed again, the list not read again')
-  // The person comes back to this tab: the list is read again, then the stream followed.
-  assert.is(document.visibilityState, 'visible')
-  await act(async () => void document.dispatchEvent(new Event('visibilitychange')))
-  await waitFor(() => assert.is(follows(), 2))
-  assert.is(calledWith(app, 'getNotifications').length, lists + 1)
-})
+Bell(
+  'a stream another tab’s replaced is followed again only once this page is looked at: no tab takes another’s place by itself',
+  async () => {
+    const app = await open('/tableau-de-bord', { notifications: { list } })
+    await waitFor(() => assert.ok(app.calls.live, 'the stream is followed'))
+    const follows = () => calledWith(app, 'followNotifications').length
+    const lists = calledWith(app, 'getNotifications').length
+    assert.is(follows(), 1)
+    await act(async () => app.calls.live!.replaced())
+    // Past the pause a drop waits (1 s at most): still nothing.
+    await new Promise((resolve) => setTimeout(resolve, 1200))
+    assert.equal([follows(), calledWith(app, 'getNotifications').length], [1, lists], 'not followed again, the list not read again')
+    // The person comes back to this tab: the list is read again, then the stream followed.
+    assert.is(document.visibilityState, 'visible')
+    await act(async () => void document.dispatchEvent(new Event('visibilitychange')))
+    await waitFor(() => assert.is(follows(), 2))
+    assert.is(calledWith(app, 'getNotifications').length, lists + 1)
+  },
+)
 
 Bell('a read mark that fails is put back and said', async () => {
   await open('/tableau-de-bord', { notifications: { list, fails: ['read'] } })
@@ -274,8 +329,18 @@ History('received, scanned, opened by whom, sent to whom, filed, forwarded, with
   })
   const history = await screen.findByRole('region', { name: 'Historique' })
   await waitFor(() => within(history).getByText('Reçu'))
-  const lines = within(history).getAllByRole('listitem').map((li) => li.querySelector('span')!.textContent)
-  assert.equal(lines, ['Reçu', 'Numérisé', 'Ouvert par vous', 'Ouvert par Julien Moreau', 'Envoyé par e-mail à comptable@example.com par vous', 'Classé dans « Banque » par Julien Moreau', 'Réexpédié à 12 rue des Lilas, 69003 Lyon'])
+  const lines = within(history)
+    .getAllByRole('listitem')
+    .map((li) => li.querySelector('span')!.textContent)
+  assert.equal(lines, [
+    'Reçu',
+    'Numérisé',
+    'Ouvert par vous',
+    'Ouvert par Julien Moreau',
+    'Envoyé par e-mail à comptable@example.com par vous',
+    'Classé dans « Banque » par Julien Moreau',
+    'Réexpédié à 12 rue des Lilas, 69003 Lyon',
+  ])
   assert.match(history.textContent!, '12 mars 2024')
 })
 
@@ -299,7 +364,12 @@ Choices('per order, each person’s own: saved at once, a failed save puts the c
   fireEvent.click(within(boulangerie).getByRole('radio', { name: 'Aucun e-mail' }))
   await within(boulangerie).findByText('Votre choix est enregistré.')
   assert.ok(app.calls.notifications.some((c) => c[0] === 'updateNotificationPreferences' && c[1] === 2 && c[2] === 'none'))
-  assert.equal(within(section).getAllByRole('group').map((g) => g.querySelector('legend')!.textContent), [F.atelier, F.boulangerie, F.studio, F.conseil].map((o) => o.raisonSociale))
+  assert.equal(
+    within(section)
+      .getAllByRole('group')
+      .map((g) => g.querySelector('legend')!.textContent),
+    [F.atelier, F.boulangerie, F.studio, F.conseil].map((o) => o.raisonSociale),
+  )
 })
 
 Choices('a failed save', async () => {

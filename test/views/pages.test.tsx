@@ -87,7 +87,13 @@ Passwords('the new password twice, its rule shown as one types; a short, common 
   await screen.findByText(PASSWORD_TOO_SHORT)
   screen.getByText('Les deux mots de passe ne sont pas identiques.')
   fireEvent.change(screen.getByLabelText('Nouveau mot de passe'), { target: { value: 'Azertyuiop123' } })
-  await waitFor(() => assert.is(screen.getByText(/pas un mot de passe courant/).getAttribute('data-ok'), 'false', 'a common one is shown refused while typing'))
+  await waitFor(() =>
+    assert.is(
+      screen.getByText(/pas un mot de passe courant/).getAttribute('data-ok'),
+      'false',
+      'a common one is shown refused while typing',
+    ),
+  )
   fireEvent.change(screen.getByLabelText('Confirmez le mot de passe'), { target: { value: 'Azertyuiop123' } })
   fireEvent.click(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }))
   await screen.findByText(PASSWORD_TOO_COMMON)
@@ -95,7 +101,9 @@ Passwords('the new password twice, its rule shown as one types; a short, common 
   // the page says it beside the field instead of sending it.
   fireEvent.change(screen.getByLabelText('Nouveau mot de passe'), { target: { value: 'Motdepasse123!' } })
   fireEvent.change(screen.getByLabelText('Confirmez le mot de passe'), { target: { value: 'Motdepasse123!' } })
-  await waitFor(() => assert.is(screen.getByText(/^difficile à deviner : /).getAttribute('data-ok'), 'false', 'shown weak while typing'), { timeout: 10_000 })
+  await waitFor(() => assert.is(screen.getByText(/^difficile à deviner : /).getAttribute('data-ok'), 'false', 'shown weak while typing'), {
+    timeout: 10_000,
+  })
   fireEvent.click(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }))
   await screen.findByText(/plus long et moins prévisible/)
   assert.equal(app.calls.passwordResets, [])
@@ -113,7 +121,13 @@ Passwords('the toast gives the server’s reply: a reset that removed the accoun
   const app = await renderApp('/set-password/avec-cles')
   await sendNewPassword()
   await waitFor(() => assert.is(app.currentPath(), '/login'))
-  assert.equal(app.calls.notices, [{ kind: 'success', message: 'Votre mot de passe a été modifié, vous pouvez vous connecter. Vos clés d’accès ont été supprimées : vous pourrez en ajouter une depuis « Informations personnelles ».' }])
+  assert.equal(app.calls.notices, [
+    {
+      kind: 'success',
+      message:
+        'Votre mot de passe a été modifié, vous pouvez vous connecter. Vos clés d’accès ont été supprimées : vous pourrez en ajouter une depuis « Informations personnelles ».',
+    },
+  ])
 })
 
 Passwords('an expired link says so and offers a new one; the typed password stays', async () => {
@@ -131,25 +145,37 @@ Passwords('the service unavailable (503) is not a bad link: it says so, and « R
   const alert = await screen.findByRole('alert')
   assert.match(alert.textContent!, /momentanément indisponible/)
   assert.is(within(alert).queryByRole('link', { name: 'Demander un nouveau lien' }), null, 'the link may well be good')
-  assert.equal([(screen.getByLabelText('Nouveau mot de passe') as HTMLInputElement).value, (screen.getByLabelText('Confirmez le mot de passe') as HTMLInputElement).value],
-    ['Un jardin sous la pluie', 'Un jardin sous la pluie'], 'what was typed stays')
+  assert.equal(
+    [
+      (screen.getByLabelText('Nouveau mot de passe') as HTMLInputElement).value,
+      (screen.getByLabelText('Confirmez le mot de passe') as HTMLInputElement).value,
+    ],
+    ['Un jardin sous la pluie', 'Un jardin sous la pluie'],
+    'what was typed stays',
+  )
   fireEvent.click(within(alert).getByRole('button', { name: 'Réessayer' }))
   await waitFor(() => assert.is(app.currentPath(), '/login'))
-  assert.equal(app.calls.passwordResets, [1, 2].map(() => ({ token: 'indisponible', password: 'Un jardin sous la pluie' })))
+  assert.equal(
+    app.calls.passwordResets,
+    [1, 2].map(() => ({ token: 'indisponible', password: 'Un jardin sous la pluie' })),
+  )
   assert.equal(app.calls.notices, [{ kind: 'success', message: PASSWORD_CHANGED }])
 })
 
-Passwords('a link refused after a send whose answer was lost: the password may be saved already, /login is offered with a new link', async () => {
-  const app = await renderApp('/set-password/coupure')
-  await sendNewPassword()
-  fireEvent.click(within(await screen.findByRole('alert')).getByRole('button', { name: 'Réessayer' }))
-  await screen.findByText(/a déjà servi ou a expiré/)
-  const alert = screen.getByRole('alert')
-  assert.match(alert.textContent!, MAYBE_SAVED)
-  assert.is(within(alert).getByRole('link', { name: 'Se connecter' }).getAttribute('href'), '/login')
-  within(alert).getByRole('link', { name: 'Demander un nouveau lien' })
-  assert.is(app.calls.passwordResets.length, 2)
-})
+Passwords(
+  'a link refused after a send whose answer was lost: the password may be saved already, /login is offered with a new link',
+  async () => {
+    const app = await renderApp('/set-password/coupure')
+    await sendNewPassword()
+    fireEvent.click(within(await screen.findByRole('alert')).getByRole('button', { name: 'Réessayer' }))
+    await screen.findByText(/a déjà servi ou a expiré/)
+    const alert = screen.getByRole('alert')
+    assert.match(alert.textContent!, MAYBE_SAVED)
+    assert.is(within(alert).getByRole('link', { name: 'Se connecter' }).getAttribute('href'), '/login')
+    within(alert).getByRole('link', { name: 'Demander un nouveau lien' })
+    assert.is(app.calls.passwordResets.length, 2)
+  },
+)
 
 Passwords('a link refused with no lost answer before says nothing of a saved password', async () => {
   await renderApp('/set-password/expire')
@@ -182,7 +208,9 @@ Missing('the missing documents, one input each; a wrong type is refused; sending
 Missing('everything sent, the server still waiting for something: "contactez-nous", and no button left to send nothing', async () => {
   const app = await renderApp('/tableau-de-bord', { signedIn: true, orders: [F.conseil], identityIncomplete: true })
   await waitFor(() => assert.is(app.currentPath(), '/missing-document'))
-  fireEvent.change(await screen.findByLabelText("Pièce d'identité du gérant"), { target: { files: [new File(['%PDF-1.7'], 'cni.pdf', { type: 'application/pdf' })] } })
+  fireEvent.change(await screen.findByLabelText("Pièce d'identité du gérant"), {
+    target: { files: [new File(['%PDF-1.7'], 'cni.pdf', { type: 'application/pdf' })] },
+  })
   const send = screen.getByRole('button', { name: 'Envoyer mes documents' })
   send.focus()
   fireEvent.click(send)
@@ -196,27 +224,37 @@ Missing('everything sent, the server still waiting for something: "contactez-nou
   screen.getByText(IDENTITY_STILL_INCOMPLETE)
 })
 
-Missing('the file completed meanwhile (an answer lost, another tab): the 409 DOCUMENTS_COMPLETE is no failure, the dashboard opens', async () => {
-  const app = await renderApp('/tableau-de-bord', { signedIn: true, orders: [F.conseil], identityCompletedElsewhere: true })
-  await waitFor(() => assert.is(app.currentPath(), '/missing-document'))
-  fireEvent.change(await screen.findByLabelText("Pièce d'identité du gérant"), { target: { files: [new File(['%PDF-1.7'], 'cni.pdf', { type: 'application/pdf' })] } })
-  fireEvent.click(screen.getByRole('button', { name: 'Envoyer mes documents' }))
-  await waitFor(() => assert.is(app.currentPath(), '/tableau-de-bord'))
-  assert.equal(app.calls.notices, [{ kind: 'success', message: IDENTITY_DONE }])
-  await screen.findByText('Bonjour Camille')
-  assert.is(screen.queryByText(/déjà tous été reçus/), null, 'not shown as an error')
-})
+Missing(
+  'the file completed meanwhile (an answer lost, another tab): the 409 DOCUMENTS_COMPLETE is no failure, the dashboard opens',
+  async () => {
+    const app = await renderApp('/tableau-de-bord', { signedIn: true, orders: [F.conseil], identityCompletedElsewhere: true })
+    await waitFor(() => assert.is(app.currentPath(), '/missing-document'))
+    fireEvent.change(await screen.findByLabelText("Pièce d'identité du gérant"), {
+      target: { files: [new File(['%PDF-1.7'], 'cni.pdf', { type: 'application/pdf' })] },
+    })
+    fireEvent.click(screen.getByRole('button', { name: 'Envoyer mes documents' }))
+    await waitFor(() => assert.is(app.currentPath(), '/tableau-de-bord'))
+    assert.equal(app.calls.notices, [{ kind: 'success', message: IDENTITY_DONE }])
+    await screen.findByText('Bonjour Camille')
+    assert.is(screen.queryByText(/déjà tous été reçus/), null, 'not shown as an error')
+  },
+)
 
-Missing('reloaded on /missing-document with the order kept as default: sending completes, the order is no longer missing, the dashboard opens', async () => {
-  const app = await renderApp('/missing-document', { signedIn: true, orders: [F.conseil], defaultOrder: F.conseil.id })
-  fireEvent.change(await screen.findByLabelText("Pièce d'identité du gérant"), { target: { files: [new File(['%PDF-1.7'], 'cni.pdf', { type: 'application/pdf' })] } })
-  fireEvent.click(screen.getByRole('button', { name: 'Envoyer mes documents' }))
-  await waitFor(() => assert.is(app.currentPath(), '/tableau-de-bord'))
-  assert.equal(app.calls.notices, [{ kind: 'success', message: IDENTITY_DONE }])
-  await screen.findByText('Bonjour Camille')
-  const { orders } = app.session.getSnapshot().context.startup!.getSnapshot().context
-  assert.ok(orders[0]!.missingDocumentsValidatedAt, 'the order is complete in the portal')
-})
+Missing(
+  'reloaded on /missing-document with the order kept as default: sending completes, the order is no longer missing, the dashboard opens',
+  async () => {
+    const app = await renderApp('/missing-document', { signedIn: true, orders: [F.conseil], defaultOrder: F.conseil.id })
+    fireEvent.change(await screen.findByLabelText("Pièce d'identité du gérant"), {
+      target: { files: [new File(['%PDF-1.7'], 'cni.pdf', { type: 'application/pdf' })] },
+    })
+    fireEvent.click(screen.getByRole('button', { name: 'Envoyer mes documents' }))
+    await waitFor(() => assert.is(app.currentPath(), '/tableau-de-bord'))
+    assert.equal(app.calls.notices, [{ kind: 'success', message: IDENTITY_DONE }])
+    await screen.findByText('Bonjour Camille')
+    const { orders } = app.session.getSnapshot().context.startup!.getSnapshot().context
+    assert.ok(orders[0]!.missingDocumentsValidatedAt, 'the order is complete in the portal')
+  },
+)
 
 Missing('back on the dashboard before sending, the customer is pointed to the documents', async () => {
   const app = await renderApp('/tableau-de-bord', { signedIn: true, orders: [F.conseil] })
@@ -228,20 +266,23 @@ Missing('back on the dashboard before sending, the customer is pointed to the do
 })
 
 for (const dismiss of ['Annuler', 'Escape'] as const) {
-  Missing(`from the notice, "Choisir une autre domiciliation" then ${dismiss}: still the missing documents, not the dashboard`, async () => {
-    const app = await renderApp('/tableau-de-bord', { signedIn: true, orders: [F.boulangerie, F.conseil] })
-    fireEvent.click(await screen.findByRole('button', { name: /Conseil Horizon EURL/ }))
-    await waitFor(() => assert.is(app.currentPath(), '/missing-document'))
-    await screen.findByLabelText("Pièce d'identité du gérant")
-    await act(async () => app.location.navigate('/tableau-de-bord'))
-    fireEvent.click(await screen.findByRole('button', { name: 'Choisir une autre domiciliation' }))
-    await screen.findByRole('heading', { name: 'Sélectionnez la domiciliation' })
-    if (dismiss === 'Annuler') fireEvent.click(screen.getByRole('button', { name: 'Annuler' }))
-    else fireEvent.keyDown(window, { key: 'Escape' })
-    await waitFor(() => assert.is(app.currentPath(), '/missing-document'))
-    await screen.findByLabelText("Pièce d'identité du gérant")
-    assert.ok(app.session.getSnapshot().context.startup!.getSnapshot().matches('missingDocuments'))
-  })
+  Missing(
+    `from the notice, "Choisir une autre domiciliation" then ${dismiss}: still the missing documents, not the dashboard`,
+    async () => {
+      const app = await renderApp('/tableau-de-bord', { signedIn: true, orders: [F.boulangerie, F.conseil] })
+      fireEvent.click(await screen.findByRole('button', { name: /Conseil Horizon EURL/ }))
+      await waitFor(() => assert.is(app.currentPath(), '/missing-document'))
+      await screen.findByLabelText("Pièce d'identité du gérant")
+      await act(async () => app.location.navigate('/tableau-de-bord'))
+      fireEvent.click(await screen.findByRole('button', { name: 'Choisir une autre domiciliation' }))
+      await screen.findByRole('heading', { name: 'Sélectionnez la domiciliation' })
+      if (dismiss === 'Annuler') fireEvent.click(screen.getByRole('button', { name: 'Annuler' }))
+      else fireEvent.keyDown(window, { key: 'Escape' })
+      await waitFor(() => assert.is(app.currentPath(), '/missing-document'))
+      await screen.findByLabelText("Pièce d'identité du gérant")
+      assert.ok(app.session.getSnapshot().context.startup!.getSnapshot().matches('missingDocuments'))
+    },
+  )
 }
 
 Missing('its ways out: another domiciliation (the selection screen, then the one chosen), and « Se déconnecter »', async () => {

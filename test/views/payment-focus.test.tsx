@@ -8,8 +8,26 @@ import { renderApp, type BillingScenario } from '../util/services.tsx'
 
 const YEAR = new Date().getFullYear()
 const invoices: Invoice[] = [
-  { id: 41, domId: 2, raisonSociale: 'Boulangerie des Lilas SAS', number: `FA-${YEAR}-41`, date: `${YEAR}-10-01T10:00:00.000Z`, amountExclTaxCents: 29000, amountInclTaxCents: 34800, paid: false },
-  { id: 40, domId: 2, raisonSociale: 'Boulangerie des Lilas SAS', number: `FA-${YEAR}-40`, date: `${YEAR}-03-01T10:00:00.000Z`, amountExclTaxCents: 29000, amountInclTaxCents: 34800, paid: true },
+  {
+    id: 41,
+    domId: 2,
+    raisonSociale: 'Boulangerie des Lilas SAS',
+    number: `FA-${YEAR}-41`,
+    date: `${YEAR}-10-01T10:00:00.000Z`,
+    amountExclTaxCents: 29000,
+    amountInclTaxCents: 34800,
+    paid: false,
+  },
+  {
+    id: 40,
+    domId: 2,
+    raisonSociale: 'Boulangerie des Lilas SAS',
+    number: `FA-${YEAR}-40`,
+    date: `${YEAR}-03-01T10:00:00.000Z`,
+    amountExclTaxCents: 29000,
+    amountInclTaxCents: 34800,
+    paid: true,
+  },
 ]
 // happy-dom keeps the focus on a button that gets disabled ("Confirmer le paiement" while paying); Chrome drops it to
 // <body> (the focus fixup rule), Firefox leaves it where no key reaches. Chrome's behaviour, for these tests:
@@ -24,7 +42,11 @@ const visa: PaymentMethod = { id: 'pm_1', brand: 'visa', last4: '4242', expMonth
 /** /factures, "Payer" focused then pressed as a keyboard user would, up to "Confirmer le paiement" focused. */
 async function payWith(payOutcome: NonNullable<BillingScenario['payOutcome']>) {
   const app = await renderApp('/factures', {
-    signedIn: true, defaultOrder: 2, orders: [F.boulangerie], data: { invoices, card: visa }, billing: { years: [YEAR], payOutcome },
+    signedIn: true,
+    defaultOrder: 2,
+    orders: [F.boulangerie],
+    data: { invoices, card: visa },
+    billing: { years: [YEAR], payOutcome },
   })
   const pay = await screen.findByRole('button', { name: `Payer la facture FA-${YEAR}-41` })
   pay.focus()
@@ -38,7 +60,10 @@ async function payWith(payOutcome: NonNullable<BillingScenario['payOutcome']>) {
 /** The focus is on `element` (elements compared by identity: uvu's diff of two DOM nodes says nothing). */
 function assertFocusOn(element: Element, what: string) {
   const focused = document.activeElement
-  assert.ok(focused === element, `the focus should be on ${what}, it is on ${focused === document.body ? '<body>' : `${focused?.tagName} « ${focused?.textContent?.slice(0, 60)} »`}`)
+  assert.ok(
+    focused === element,
+    `the focus should be on ${what}, it is on ${focused === document.body ? '<body>' : `${focused?.tagName} « ${focused?.textContent?.slice(0, 60)} »`}`,
+  )
 }
 
 const PaymentFocus = suite('/factures "Payer": the focus stays in the dialog, and lands somewhere that exists once it closes')
@@ -55,17 +80,20 @@ PaymentFocus('no card: the focus is on "Enregistrer une carte" inside the dialog
   assertFocusOn(pay, 'the "Payer" that opened the dialog (the invoice is still to pay)')
 })
 
-PaymentFocus('declined: while paying the focus is on the dialog (every button disabled), then back on "Confirmer le paiement"', async () => {
-  const { dialog, confirm } = await payWith('declined')
-  fireEvent.click(confirm)
-  // Still paying: the answer comes with the next await.
-  assert.ok(confirm.hasAttribute('disabled'), 'paying')
-  assertFocusOn(dialog, 'the dialog')
-  await within(dialog).findByText('Votre carte a été refusée par votre banque : aucun montant n’a été prélevé. Essayez une autre carte.')
-  const retry = within(dialog).getByRole('button', { name: 'Confirmer le paiement' })
-  assert.not.ok(retry.hasAttribute('disabled'))
-  await waitFor(() => assertFocusOn(retry, '"Confirmer le paiement", in the dialog'))
-})
+PaymentFocus(
+  'declined: while paying the focus is on the dialog (every button disabled), then back on "Confirmer le paiement"',
+  async () => {
+    const { dialog, confirm } = await payWith('declined')
+    fireEvent.click(confirm)
+    // Still paying: the answer comes with the next await.
+    assert.ok(confirm.hasAttribute('disabled'), 'paying')
+    assertFocusOn(dialog, 'the dialog')
+    await within(dialog).findByText('Votre carte a été refusée par votre banque : aucun montant n’a été prélevé. Essayez une autre carte.')
+    const retry = within(dialog).getByRole('button', { name: 'Confirmer le paiement' })
+    assert.not.ok(retry.hasAttribute('disabled'))
+    await waitFor(() => assertFocusOn(retry, '"Confirmer le paiement", in the dialog'))
+  },
+)
 
 PaymentFocus('paid: the "Payer" that opened the dialog is gone; the focus goes to the heading of the list, not to <body>', async () => {
   const { pay, confirm } = await payWith('paid')

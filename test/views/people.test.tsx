@@ -13,17 +13,38 @@ import { setViewport } from '../util/dom.ts'
 import { renderApp, type PeopleScenario } from '../util/services.tsx'
 
 const julien: Share = {
-  id: 1, email: 'associe@example.com', firstname: 'Julien', lastname: 'Moreau', status: 'active', createdAt: '2025-01-01T10:00:00.000Z', acceptedAt: '2025-01-03T10:00:00.000Z',
-  invitationSentAt: null, invitationExpiresAt: null,
+  id: 1,
+  email: 'associe@example.com',
+  firstname: 'Julien',
+  lastname: 'Moreau',
+  status: 'active',
+  createdAt: '2025-01-01T10:00:00.000Z',
+  acceptedAt: '2025-01-03T10:00:00.000Z',
+  invitationSentAt: null,
+  invitationExpiresAt: null,
 }
 const daysFromNow = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString()
 const longDate = (iso: string) => new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(iso))
 // Invited two days ago: the 7-day link still holds.
 const cabinet: Share = {
-  id: 2, email: 'cabinet.durand@example.com', firstname: null, lastname: null, status: 'invitée', createdAt: '2026-11-02T10:00:00.000Z', acceptedAt: null,
-  invitationSentAt: daysFromNow(-2), invitationExpiresAt: daysFromNow(5),
+  id: 2,
+  email: 'cabinet.durand@example.com',
+  firstname: null,
+  lastname: null,
+  status: 'invitée',
+  createdAt: '2026-11-02T10:00:00.000Z',
+  acceptedAt: null,
+  invitationSentAt: daysFromNow(-2),
+  invitationExpiresAt: daysFromNow(5),
 }
-const lea: Mandataire = { id: 3, firstname: 'Léa', lastname: 'Fontaine', email: 'lea.fontaine@example.com', phone: '06 45 23 17 89', createdAt: '2025-01-01T10:00:00.000Z' }
+const lea: Mandataire = {
+  id: 3,
+  firstname: 'Léa',
+  lastname: 'Fontaine',
+  email: 'lea.fontaine@example.com',
+  phone: '06 45 23 17 89',
+  createdAt: '2025-01-01T10:00:00.000Z',
+}
 const laptop: Passkey = { id: 4, name: 'Chrome sur Linux', createdAt: '2026-11-01T10:00:00.000Z', lastUsedAt: '2026-11-20T10:00:00.000Z' }
 const sessions: Session[] = [
   { id: 1, device: 'Chrome sur Linux', createdAt: '2026-11-20T10:00:00.000Z', lastUsedAt: '2026-11-22T10:00:00.000Z', current: true },
@@ -31,8 +52,14 @@ const sessions: Session[] = [
 ]
 
 const open = (path: string, people: PeopleScenario = {}, extra: Parameters<typeof renderApp>[1] = {}) =>
-  renderApp(path, { signedIn: true, defaultOrder: 2, people: { shares: [julien, cabinet], representatives: [lea], passkeys: [laptop], sessions, ...people }, ...extra })
-const type = (label: string | RegExp, value: string, root: HTMLElement = document.body) => fireEvent.change(within(root).getByLabelText(label), { target: { value } })
+  renderApp(path, {
+    signedIn: true,
+    defaultOrder: 2,
+    people: { shares: [julien, cabinet], representatives: [lea], passkeys: [laptop], sessions, ...people },
+    ...extra,
+  })
+const type = (label: string | RegExp, value: string, root: HTMLElement = document.body) =>
+  fireEvent.change(within(root).getByLabelText(label), { target: { value } })
 
 // ——— /informations-personnelles
 const Account = suite('/informations-personnelles')
@@ -51,12 +78,18 @@ Account('name and e-mail; a taken address keeps what was typed and says so; a ne
   fireEvent.change(await screen.findByLabelText('Nouvelle adresse e-mail'), { target: { value: 'associe@example.com' } })
   fireEvent.click(screen.getByRole('button', { name: 'Enregistrer l’adresse' }))
   await screen.findByText(EMAIL_NOT_CHANGED)
-  assert.ok(app.calls.notices.some((n) => n.message === 'Cette adresse e-mail est déjà utilisée par un autre compte.'), 'the reason in a toast')
+  assert.ok(
+    app.calls.notices.some((n) => n.message === 'Cette adresse e-mail est déjà utilisée par un autre compte.'),
+    'the reason in a toast',
+  )
   assert.is((screen.getByLabelText('Nouvelle adresse e-mail') as HTMLInputElement).value, 'associe@example.com')
   type('Nouvelle adresse e-mail', 'camille.martin@example.com')
   fireEvent.click(screen.getByRole('button', { name: 'Enregistrer l’adresse' }))
   await waitFor(() => assert.ok(screen.getAllByText('camille.martin@example.com').length >= 1))
-  assert.equal(app.calls.people.filter(([n]) => n === 'updateEmail').map(([, b]) => b), [{ newEmail: 'associe@example.com' }, { newEmail: 'camille.martin@example.com' }])
+  assert.equal(
+    app.calls.people.filter(([n]) => n === 'updateEmail').map(([, b]) => b),
+    [{ newEmail: 'associe@example.com' }, { newEmail: 'camille.martin@example.com' }],
+  )
   await waitFor(() => assert.match(screen.getByRole('region', { name: 'Mes informations' }).textContent!, 'camille.martin@example.com'))
 })
 
@@ -77,12 +110,20 @@ Account('the password: the rule as one types, a wrong current password keeps the
   type('Mot de passe actuel', 'Demo1234!', form)
   fireEvent.click(within(form).getByRole('button', { name: 'Modifier mon mot de passe' }))
   await waitFor(() => assert.is((within(form).getByLabelText('Nouveau mot de passe') as HTMLInputElement).value, ''))
-  assert.equal(app.calls.people.filter(([n]) => n === 'updatePassword').at(-1), ['updatePassword', { currentPassword: 'Demo1234!', newPassword: 'une phrase de passe' }])
+  assert.equal(app.calls.people.filter(([n]) => n === 'updatePassword').at(-1), [
+    'updatePassword',
+    { currentPassword: 'Demo1234!', newPassword: 'une phrase de passe' },
+  ])
   // Said once, by the toast (what the composition root does with each notice): not a second time in the form.
-  assert.equal(app.calls.notices.filter((n) => n.message === PASSWORD_UPDATED), [{ kind: 'success', message: PASSWORD_UPDATED }])
+  assert.equal(
+    app.calls.notices.filter((n) => n.message === PASSWORD_UPDATED),
+    [{ kind: 'success', message: PASSWORD_UPDATED }],
+  )
   act(() => app.calls.notices.forEach(showToast))
   await screen.findByText(PASSWORD_UPDATED)
-  const announced = [...document.querySelectorAll('[role="status"], [aria-live]')].filter((region) => region.textContent?.includes('Vos autres appareils ont été déconnectés'))
+  const announced = [...document.querySelectorAll('[role="status"], [aria-live]')].filter((region) =>
+    region.textContent?.includes('Vos autres appareils ont été déconnectés'),
+  )
   assert.is(announced.length, 1, 'announced once')
   assert.is(within(form).queryByText(/Vos autres appareils ont été déconnectés/), null)
   act(() => toast.remove())
@@ -91,7 +132,12 @@ Account('the password: the rule as one types, a wrong current password keeps the
 Account('devices: this one marked; the others signed out on request', async () => {
   const app = await open('/informations-personnelles')
   const list = await screen.findByRole('list', { name: 'Appareils connectés' })
-  assert.equal(within(list).getAllByRole('listitem').map((li) => li.querySelector('strong')!.textContent), ['Chrome sur Linux', 'Safari sur iOS'])
+  assert.equal(
+    within(list)
+      .getAllByRole('listitem')
+      .map((li) => li.querySelector('strong')!.textContent),
+    ['Chrome sur Linux', 'Safari sur iOS'],
+  )
   within(list).getByText('Cet appareil')
   fireEvent.click(screen.getByRole('button', { name: 'Déconnecter les autres appareils' }))
   await waitFor(() => assert.is(within(screen.getByRole('list', { name: 'Appareils connectés' })).getAllByRole('listitem').length, 1))
@@ -117,10 +163,19 @@ Account('passkeys: the list (added, last used), rename, remove after confirmatio
   await screen.findByText('Ordinateur du bureau')
   fireEvent.click(screen.getByRole('button', { name: 'Supprimer la clé Ordinateur du bureau' }))
   const confirm = await screen.findByRole('dialog', { name: 'Supprimer « Ordinateur du bureau » ?' })
-  assert.not.ok(app.calls.people.some(([n]) => n === 'deletePasskey'), 'nothing before the confirmation')
+  assert.not.ok(
+    app.calls.people.some(([n]) => n === 'deletePasskey'),
+    'nothing before the confirmation',
+  )
   fireEvent.click(within(confirm).getByRole('button', { name: 'Supprimer la clé' }))
   await screen.findByText('Aucune clé d’accès pour le moment.')
-  assert.equal(app.calls.people.filter(([n]) => n === 'renamePasskey' || n === 'deletePasskey'), [['renamePasskey', 4, { name: 'Ordinateur du bureau' }], ['deletePasskey', 4]])
+  assert.equal(
+    app.calls.people.filter(([n]) => n === 'renamePasskey' || n === 'deletePasskey'),
+    [
+      ['renamePasskey', 4, { name: 'Ordinateur du bureau' }],
+      ['deletePasskey', 4],
+    ],
+  )
 })
 
 Account('passkeys: a browser without WebAuthn says so; a cancelled ceremony says so and adds nothing', async () => {
@@ -129,7 +184,17 @@ Account('passkeys: a browser without WebAuthn says so; a cancelled ceremony says
   cleanup()
   const cancelled = Object.assign(new Error('The operation either timed out or was not allowed.'), { name: 'NotAllowedError' })
   ;(window as { PublicKeyCredential?: unknown }).PublicKeyCredential = function PublicKeyCredential() {}
-  Object.defineProperty(navigator, 'credentials', { configurable: true, value: { create: async () => { throw cancelled }, get: async () => { throw cancelled } } })
+  Object.defineProperty(navigator, 'credentials', {
+    configurable: true,
+    value: {
+      create: async () => {
+        throw cancelled
+      },
+      get: async () => {
+        throw cancelled
+      },
+    },
+  })
   const app = await open('/informations-personnelles')
   fireEvent.click(await screen.findByRole('button', { name: 'Ajouter une clé d’accès' }))
   await screen.findByText('L’ajout de la clé d’accès a été annulé.', {}, { timeout: 4000 })
@@ -158,7 +223,12 @@ Collaborators('the people it is shared with: name once they accepted, status and
 })
 
 // Invited in January 2025: its link expired on 9 January (the server answers 410 to it).
-const expired: Share = { ...cabinet, createdAt: '2025-01-02T10:00:00.000Z', invitationSentAt: '2025-01-02T10:00:00.000Z', invitationExpiresAt: '2025-01-09T10:00:00.000Z' }
+const expired: Share = {
+  ...cabinet,
+  createdAt: '2025-01-02T10:00:00.000Z',
+  invitationSentAt: '2025-01-02T10:00:00.000Z',
+  invitationExpiresAt: '2025-01-09T10:00:00.000Z',
+}
 
 Collaborators('an expired invitation says so, and typed again in "Inviter" it is sent again', async () => {
   const app = await open('/mes-collaborateurs', { shares: [julien, expired] })
@@ -171,7 +241,10 @@ Collaborators('an expired invitation says so, and typed again in "Inviter" it is
   type('Adresses e-mail', 'Cabinet.Durand@example.com', dialog)
   fireEvent.click(within(dialog).getByRole('button', { name: 'Envoyer les invitations' }))
   await waitFor(() => assert.is(screen.queryByRole('dialog'), null))
-  assert.equal(app.calls.people.filter(([n]) => n === 'invite'), [['invite', 2, { emails: ['Cabinet.Durand@example.com'] }]])
+  assert.equal(
+    app.calls.people.filter(([n]) => n === 'invite'),
+    [['invite', 2, { emails: ['Cabinet.Durand@example.com'] }]],
+  )
   assert.equal(app.calls.notices.at(-1), { kind: 'success', message: 'Invitation envoyée.' })
   assert.is(within(screen.getByRole('list', { name: 'Collaborateurs' })).getAllByRole('listitem').length, 2, 'the same row')
   assert.match(row().textContent!, `Invitation envoyée le ${longDate(new Date().toISOString())}`)
@@ -184,10 +257,16 @@ Collaborators('"Renvoyer l’invitation" on a pending row: that address sent aga
   fireEvent.click(resend)
   await waitFor(() => assert.equal(app.calls.notices.at(-1), { kind: 'success', message: 'Invitation envoyée.' }))
   assert.is(screen.queryByRole('dialog'), null)
-  assert.equal(app.calls.people.filter(([n]) => n === 'invite'), [['invite', 2, { emails: ['cabinet.durand@example.com'] }]])
+  assert.equal(
+    app.calls.people.filter(([n]) => n === 'invite'),
+    [['invite', 2, { emails: ['cabinet.durand@example.com'] }]],
+  )
   const row = within(screen.getByRole('list', { name: 'Collaborateurs' })).getAllByRole('listitem')[1]!
   assert.match(row.textContent!, `Invitation envoyée le ${longDate(new Date().toISOString())}`)
-  assert.ok(document.activeElement === screen.getByRole('button', { name: 'Renvoyer l’invitation à cabinet.durand@example.com' }), 'the focus stays')
+  assert.ok(
+    document.activeElement === screen.getByRole('button', { name: 'Renvoyer l’invitation à cabinet.durand@example.com' }),
+    'the focus stays',
+  )
 })
 
 Collaborators('"Inviter": several at once; an invalid one named, nothing sent; members and duplicates dropped', async () => {
@@ -201,8 +280,14 @@ Collaborators('"Inviter": several at once; an invalid one named, nothing sent; m
   type('Adresses e-mail', 'compta@cabinet.fr\nrh@cabinet.fr; COMPTA@cabinet.fr associe@example.com', dialog)
   fireEvent.click(within(dialog).getByRole('button', { name: 'Envoyer les invitations' }))
   await waitFor(() => assert.is(screen.queryByRole('dialog'), null))
-  assert.equal(app.calls.people.filter(([n]) => n === 'invite'), [['invite', 2, { emails: ['compta@cabinet.fr', 'rh@cabinet.fr'] }]])
-  assert.equal(app.calls.notices.at(-1), { kind: 'success', message: '2 invitations envoyées. 2 adresses déjà présentes ont été ignorées.' })
+  assert.equal(
+    app.calls.people.filter(([n]) => n === 'invite'),
+    [['invite', 2, { emails: ['compta@cabinet.fr', 'rh@cabinet.fr'] }]],
+  )
+  assert.equal(app.calls.notices.at(-1), {
+    kind: 'success',
+    message: '2 invitations envoyées. 2 adresses déjà présentes ont été ignorées.',
+  })
   assert.is(within(screen.getByRole('list', { name: 'Collaborateurs' })).getAllByRole('listitem').length, 4)
 })
 
@@ -225,8 +310,16 @@ Collaborators('"Retirer" after a confirmation; the focus then goes to the list�
   within(dialog).getByText(/n’aura plus accès au courrier de Boulangerie des Lilas SAS/)
   fireEvent.click(within(dialog).getByRole('button', { name: 'Retirer l’accès' }))
   await waitFor(() => assert.is(within(screen.getByRole('list', { name: 'Collaborateurs' })).getAllByRole('listitem').length, 1))
-  assert.equal(app.calls.people.filter(([n]) => n === 'deleteShare'), [['deleteShare', 2, 1]])
-  await waitFor(() => assert.ok(document.activeElement === screen.getByRole('heading', { name: 'Mes collaborateurs', level: 2 }), `the focus is on ${document.activeElement?.tagName}`))
+  assert.equal(
+    app.calls.people.filter(([n]) => n === 'deleteShare'),
+    [['deleteShare', 2, 1]],
+  )
+  await waitFor(() =>
+    assert.ok(
+      document.activeElement === screen.getByRole('heading', { name: 'Mes collaborateurs', level: 2 }),
+      `the focus is on ${document.activeElement?.tagName}`,
+    ),
+  )
 })
 
 Collaborators("'Tous' and a shared order: no list, a sentence saying why; loading errors offer 'Réessayer'", async () => {
@@ -247,7 +340,12 @@ Collaborators('"Recommander": one address, checked, sent; the field empties', as
   await within(region).findByText(/Saisissez l’adresse e-mail de la personne/)
   type('Son adresse e-mail', 'ami@example.com', region)
   fireEvent.click(within(region).getByRole('button', { name: 'Envoyer la recommandation' }))
-  await waitFor(() => assert.equal(app.calls.people.filter(([n]) => n === 'sendInvite'), [['sendInvite', { email: 'ami@example.com' }]]))
+  await waitFor(() =>
+    assert.equal(
+      app.calls.people.filter(([n]) => n === 'sendInvite'),
+      [['sendInvite', { email: 'ami@example.com' }]],
+    ),
+  )
   await waitFor(() => assert.is((within(region).getByLabelText('Son adresse e-mail') as HTMLInputElement).value, ''))
 })
 
@@ -258,34 +356,49 @@ const Representatives = suite('/mes-representants')
 Representatives.before.each(() => setViewport(360, 740))
 Representatives.after.each(() => cleanup())
 
-Representatives('on a phone: the list; add with all four fields, the phone normalised; remove after a confirmation, the focus then on the heading', async () => {
-  const app = await open('/mes-representants')
-  const list = await screen.findByRole('list', { name: 'Représentants' })
-  assert.match(list.textContent!, 'Léa Fontaine')
-  assert.match(list.textContent!, '06 45 23 17 89')
-  fireEvent.click(screen.getByRole('button', { name: 'Ajouter un représentant' }))
-  const dialog = await screen.findByRole('dialog', { name: 'Ajouter un représentant' })
-  fireEvent.click(within(dialog).getByRole('button', { name: 'Ajouter' }))
-  await within(dialog).findByText('Indiquez le prénom.')
-  within(dialog).getByText(/Saisissez un numéro français/)
-  type('Prénom', 'Paul', dialog)
-  type('Nom', 'Durand', dialog)
-  type('Adresse e-mail', 'paul@example.com', dialog)
-  type('Téléphone', '+44 20 7946 0958', dialog)
-  fireEvent.click(within(dialog).getByRole('button', { name: 'Ajouter' }))
-  await within(dialog).findByText(/Saisissez un numéro français/)
-  type('Téléphone', '+33 (0)6 11 22 33 44', dialog)
-  fireEvent.click(within(dialog).getByRole('button', { name: 'Ajouter' }))
-  await waitFor(() => assert.match(screen.getByRole('list', { name: 'Représentants' }).textContent!, 'Paul Durand'))
-  assert.equal(app.calls.people.filter(([n]) => n === 'addMandataire'), [['addMandataire', 2, { firstname: 'Paul', lastname: 'Durand', email: 'paul@example.com', phone: '06 11 22 33 44' }]])
-  const remove = screen.getByRole('button', { name: 'Retirer Léa Fontaine' })
-  remove.focus()
-  fireEvent.click(remove)
-  fireEvent.click(within(await screen.findByRole('dialog', { name: 'Retirer Léa Fontaine ?' })).getByRole('button', { name: 'Retirer le représentant' }))
-  await waitFor(() => assert.not.match(screen.getByRole('list', { name: 'Représentants' }).textContent!, 'Léa'))
-  // Its "Retirer" is gone: the focus goes to the list's heading, not to the page.
-  await waitFor(() => assert.ok(document.activeElement === screen.getByRole('heading', { name: 'Mes représentants', level: 2 }), `the focus is on ${document.activeElement?.tagName}`))
-})
+Representatives(
+  'on a phone: the list; add with all four fields, the phone normalised; remove after a confirmation, the focus then on the heading',
+  async () => {
+    const app = await open('/mes-representants')
+    const list = await screen.findByRole('list', { name: 'Représentants' })
+    assert.match(list.textContent!, 'Léa Fontaine')
+    assert.match(list.textContent!, '06 45 23 17 89')
+    fireEvent.click(screen.getByRole('button', { name: 'Ajouter un représentant' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Ajouter un représentant' })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Ajouter' }))
+    await within(dialog).findByText('Indiquez le prénom.')
+    within(dialog).getByText(/Saisissez un numéro français/)
+    type('Prénom', 'Paul', dialog)
+    type('Nom', 'Durand', dialog)
+    type('Adresse e-mail', 'paul@example.com', dialog)
+    type('Téléphone', '+44 20 7946 0958', dialog)
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Ajouter' }))
+    await within(dialog).findByText(/Saisissez un numéro français/)
+    type('Téléphone', '+33 (0)6 11 22 33 44', dialog)
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Ajouter' }))
+    await waitFor(() => assert.match(screen.getByRole('list', { name: 'Représentants' }).textContent!, 'Paul Durand'))
+    assert.equal(
+      app.calls.people.filter(([n]) => n === 'addMandataire'),
+      [['addMandataire', 2, { firstname: 'Paul', lastname: 'Durand', email: 'paul@example.com', phone: '06 11 22 33 44' }]],
+    )
+    const remove = screen.getByRole('button', { name: 'Retirer Léa Fontaine' })
+    remove.focus()
+    fireEvent.click(remove)
+    fireEvent.click(
+      within(await screen.findByRole('dialog', { name: 'Retirer Léa Fontaine ?' })).getByRole('button', {
+        name: 'Retirer le représentant',
+      }),
+    )
+    await waitFor(() => assert.not.match(screen.getByRole('list', { name: 'Représentants' }).textContent!, 'Léa'))
+    // Its "Retirer" is gone: the focus goes to the list's heading, not to the page.
+    await waitFor(() =>
+      assert.ok(
+        document.activeElement === screen.getByRole('heading', { name: 'Mes représentants', level: 2 }),
+        `the focus is on ${document.activeElement?.tagName}`,
+      ),
+    )
+  },
+)
 
 Representatives('a failed addition keeps what was typed; an empty list says so in words', async () => {
   await open('/mes-representants', { representatives: [], fails: ['addRepresentative'] })
@@ -336,14 +449,19 @@ Invitation('a new address: first name, last name, a password under the rule; sig
   type('Confirmez le mot de passe', 'une phrase de passe')
   fireEvent.click(screen.getByRole('button', { name: 'Créer mon accès et accepter' }))
   await waitFor(() => assert.is(app.currentPath(), '/tableau-de-bord'))
-  assert.equal(app.calls.people.find(([n]) => n === 'createInvitationAccount'), ['createInvitationAccount', 'jeton-7', { firstname: 'Nina', lastname: 'Roussel', password: 'une phrase de passe' }])
+  assert.equal(
+    app.calls.people.find(([n]) => n === 'createInvitationAccount'),
+    ['createInvitationAccount', 'jeton-7', { firstname: 'Nina', lastname: 'Roussel', password: 'une phrase de passe' }],
+  )
   assert.is(app.session.getSnapshot().context.user?.email, 'nina@example.com')
   assert.is(app.session.getSnapshot().context.openOrder, 2, 'the portal opens on the shared order')
   assert.ok(app.calls.notices.some((n) => n.message === INVITATION_ACCEPTED))
 })
 
 Invitation('an existing account: its password, then accepted with the new token, before the session keeps it', async () => {
-  const app = await renderApp('/invitation/jeton-8', { people: { invitation: { ...forNina, email: 'demo@example.com', hasAccount: true } } })
+  const app = await renderApp('/invitation/jeton-8', {
+    people: { invitation: { ...forNina, email: 'demo@example.com', hasAccount: true } },
+  })
   await screen.findByText(/connectez-vous pour accepter/)
   type('Mot de passe', 'faux')
   fireEvent.click(screen.getByRole('button', { name: 'Me connecter et accepter' }))
@@ -351,28 +469,42 @@ Invitation('an existing account: its password, then accepted with the new token,
   type('Mot de passe', 'Demo1234!')
   fireEvent.click(screen.getByRole('button', { name: 'Me connecter et accepter' }))
   await waitFor(() => assert.is(app.currentPath(), '/tableau-de-bord'))
-  assert.equal(app.calls.people.find(([n]) => n === 'acceptInvitation'), ['acceptInvitation', 'jeton-8', F.authUser.apiToken])
+  assert.equal(
+    app.calls.people.find(([n]) => n === 'acceptInvitation'),
+    ['acceptInvitation', 'jeton-8', F.authUser.apiToken],
+  )
 })
 
 Invitation('an expired link says so in French, with a way to sign in', async () => {
-  await renderApp('/invitation/jeton-9', { people: { invitation: 'Cette invitation a expiré. Demandez à Camille Martin de vous inviter à nouveau.' } })
+  await renderApp('/invitation/jeton-9', {
+    people: { invitation: 'Cette invitation a expiré. Demandez à Camille Martin de vous inviter à nouveau.' },
+  })
   await screen.findByText('Cette invitation a expiré. Demandez à Camille Martin de vous inviter à nouveau.')
   screen.getByRole('link', { name: 'Connectez-vous' })
   assert.is(screen.queryByRole('button', { name: 'Réessayer' }), null, 'that link will never work')
 })
 
-Invitation('the service unavailable is not a bad link: it says so, « Réessayer » reads the link again, the focus on the title', async () => {
-  const app = await renderApp('/invitation/jeton-12', { people: { invitation: forNina, invitationUnavailableOnce: true } })
-  const alert = await screen.findByRole('alert')
-  assert.match(alert.textContent!, /momentanément indisponible/)
-  assert.is(screen.queryByRole('link', { name: 'Connectez-vous' }), null)
-  const retry = within(alert).getByRole('button', { name: 'Réessayer' })
-  retry.focus()
-  fireEvent.click(retry)
-  await screen.findByRole('button', { name: 'Créer mon accès et accepter' })
-  assert.equal(app.calls.people.filter(([name]) => name === 'getInvitation'), [['getInvitation', 'jeton-12'], ['getInvitation', 'jeton-12']])
-  await waitFor(() => assert.is(document.activeElement, screen.getByRole('heading', { level: 1, name: 'Invitation' })))
-})
+Invitation(
+  'the service unavailable is not a bad link: it says so, « Réessayer » reads the link again, the focus on the title',
+  async () => {
+    const app = await renderApp('/invitation/jeton-12', { people: { invitation: forNina, invitationUnavailableOnce: true } })
+    const alert = await screen.findByRole('alert')
+    assert.match(alert.textContent!, /momentanément indisponible/)
+    assert.is(screen.queryByRole('link', { name: 'Connectez-vous' }), null)
+    const retry = within(alert).getByRole('button', { name: 'Réessayer' })
+    retry.focus()
+    fireEvent.click(retry)
+    await screen.findByRole('button', { name: 'Créer mon accès et accepter' })
+    assert.equal(
+      app.calls.people.filter(([name]) => name === 'getInvitation'),
+      [
+        ['getInvitation', 'jeton-12'],
+        ['getInvitation', 'jeton-12'],
+      ],
+    )
+    await waitFor(() => assert.is(document.activeElement, screen.getByRole('heading', { level: 1, name: 'Invitation' })))
+  },
+)
 
 Invitation('signed in with another account: asked to sign out first', async () => {
   await renderApp('/invitation/jeton-10', { signedIn: true, defaultOrder: 2, people: { invitation: forNina } })
@@ -399,24 +531,29 @@ const Revert = suite('/retablir-adresse/:token: the link of an address change’
 Revert.before.each(() => setViewport(360, 740))
 Revert.after.each(() => cleanup())
 
-const RESTORED = 'Votre adresse demo@example.com est rétablie. Toutes les connexions à votre espace ont été fermées ; un lien pour choisir un nouveau mot de passe vous a été envoyé à cette adresse.'
-const USED = 'Ce lien a déjà servi : l’adresse a déjà été rétablie. Pour vous connecter, choisissez un nouveau mot de passe avec « Mot de passe oublié ? ».'
+const RESTORED =
+  'Votre adresse demo@example.com est rétablie. Toutes les connexions à votre espace ont été fermées ; un lien pour choisir un nouveau mot de passe vous a été envoyé à cette adresse.'
+const USED =
+  'Ce lien a déjà servi : l’adresse a déjà été rétablie. Pour vous connecter, choisissez un nouveau mot de passe avec « Mot de passe oublié ? ».'
 
-Revert('what will happen, then « Rétablir mon adresse » sends the link once; the server’s message, focused; the way to sign in', async () => {
-  const app = await renderApp('/retablir-adresse/jeton-11', { people: { emailRevert: { message: RESTORED } } })
-  await screen.findByRole('heading', { name: 'Rétablir mon adresse e-mail' })
-  screen.getByText(/toutes les connexions à votre espace sont fermées/)
-  assert.equal(app.calls.people, [], 'nothing sent before the click')
-  const button = screen.getByRole('button', { name: 'Rétablir mon adresse' })
-  fireEvent.click(button)
-  fireEvent.click(button)
-  const done = await screen.findByText(RESTORED)
-  await waitFor(() => assert.is(document.activeElement, done.closest('[role="status"]'), 'the message is focused'))
-  assert.equal(app.calls.people, [['revertEmailChange', 'jeton-11']], 'sent once')
-  assert.is(app.currentPath(), '/retablir-adresse/jeton-11', 'no sign-in asked')
-  fireEvent.click(screen.getByRole('link', { name: 'Aller à la connexion' }))
-  await waitFor(() => assert.is(app.currentPath(), '/login'))
-})
+Revert(
+  'what will happen, then « Rétablir mon adresse » sends the link once; the server’s message, focused; the way to sign in',
+  async () => {
+    const app = await renderApp('/retablir-adresse/jeton-11', { people: { emailRevert: { message: RESTORED } } })
+    await screen.findByRole('heading', { name: 'Rétablir mon adresse e-mail' })
+    screen.getByText(/toutes les connexions à votre espace sont fermées/)
+    assert.equal(app.calls.people, [], 'nothing sent before the click')
+    const button = screen.getByRole('button', { name: 'Rétablir mon adresse' })
+    fireEvent.click(button)
+    fireEvent.click(button)
+    const done = await screen.findByText(RESTORED)
+    await waitFor(() => assert.is(document.activeElement, done.closest('[role="status"]'), 'the message is focused'))
+    assert.equal(app.calls.people, [['revertEmailChange', 'jeton-11']], 'sent once')
+    assert.is(app.currentPath(), '/retablir-adresse/jeton-11', 'no sign-in asked')
+    fireEvent.click(screen.getByRole('link', { name: 'Aller à la connexion' }))
+    await waitFor(() => assert.is(app.currentPath(), '/login'))
+  },
+)
 
 Revert('a used link (410): the server’s words, focused, no retry, the way to a new password', async () => {
   const app = await renderApp('/retablir-adresse/jeton-12', { people: { emailRevert: { status: 410, message: USED } } })
@@ -429,7 +566,9 @@ Revert('a used link (410): the server’s words, focused, no retry, the way to a
 })
 
 Revert('another failure (429): its message and « Réessayer », which sends again', async () => {
-  const app = await renderApp('/retablir-adresse/jeton-13', { people: { emailRevert: { status: 429, message: 'Trop de tentatives : veuillez patienter une minute avant de réessayer.' } } })
+  const app = await renderApp('/retablir-adresse/jeton-13', {
+    people: { emailRevert: { status: 429, message: 'Trop de tentatives : veuillez patienter une minute avant de réessayer.' } },
+  })
   fireEvent.click(await screen.findByRole('button', { name: 'Rétablir mon adresse' }))
   const failed = await screen.findByText('Trop de tentatives : veuillez patienter une minute avant de réessayer.')
   await waitFor(() => assert.is(document.activeElement, failed.closest('[role="alert"]')))

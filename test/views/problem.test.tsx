@@ -7,7 +7,9 @@ import { setViewport } from '../util/dom.ts'
 import { renderApp } from '../util/services.tsx'
 
 async function openProblem() {
-  fireEvent.click(within(screen.getByRole('complementary', { name: 'Menu principal' })).getByRole('button', { name: 'Signaler un problème' }))
+  fireEvent.click(
+    within(screen.getByRole('complementary', { name: 'Menu principal' })).getByRole('button', { name: 'Signaler un problème' }),
+  )
   return screen.findByRole('dialog', { name: 'Signaler un problème' })
 }
 
@@ -50,31 +52,41 @@ Problem('a failed send keeps the message and says why', async () => {
   assert.is((dialog.getByLabelText('Votre message') as HTMLTextAreaElement).value, 'Une lettre manque.')
 })
 
-Problem('on a phone, opened from the drawer (closed and inert meanwhile): once sent, the focus is on "Ouvrir le menu"; on a desktop, back on "Signaler un problème"', async () => {
-  setViewport(360, 740)
-  await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: F.boulangerie.id })
-  await screen.findByText('Bonjour Camille')
-  fireEvent.click(screen.getByRole('button', { name: 'Ouvrir le menu' }))
-  const report = within(screen.getByRole('complementary', { name: 'Menu principal' })).getByRole('button', { name: 'Signaler un problème' })
-  report.focus()
-  fireEvent.click(report)
-  const dialog = within(await screen.findByRole('dialog', { name: 'Signaler un problème' }))
-  assert.ok(report.closest('[inert]'), 'the drawer closed: its button takes no focus')
-  fireEvent.change(dialog.getByLabelText('Votre message'), { target: { value: 'Une lettre manque.' } })
-  fireEvent.click(dialog.getByRole('button', { name: 'Envoyer' }))
-  await waitFor(() => assert.is(screen.queryByRole('dialog'), null))
-  // An inert element takes no focus (happy-dom too): without the fallback it fell to <body>.
-  await waitFor(() => assert.ok(document.activeElement === screen.getByRole('button', { name: 'Ouvrir le menu' }), `the focus is on ${document.activeElement?.tagName} « ${document.activeElement?.textContent} »`))
-  cleanup()
-  setViewport(1280)
-  await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: F.boulangerie.id })
-  await screen.findByText('Bonjour Camille')
-  const desk = within(screen.getByRole('complementary', { name: 'Menu principal' })).getByRole('button', { name: 'Signaler un problème' })
-  desk.focus()
-  fireEvent.click(desk)
-  fireEvent.click(within(await screen.findByRole('dialog', { name: 'Signaler un problème' })).getByRole('button', { name: 'Fermer' }))
-  await waitFor(() => assert.is(screen.queryByRole('dialog'), null))
-  await waitFor(() => assert.ok(document.activeElement === desk, 'the opener, still usable'))
-})
+Problem(
+  'on a phone, opened from the drawer (closed and inert meanwhile): once sent, the focus is on "Ouvrir le menu"; on a desktop, back on "Signaler un problème"',
+  async () => {
+    setViewport(360, 740)
+    await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: F.boulangerie.id })
+    await screen.findByText('Bonjour Camille')
+    fireEvent.click(screen.getByRole('button', { name: 'Ouvrir le menu' }))
+    const report = within(screen.getByRole('complementary', { name: 'Menu principal' })).getByRole('button', {
+      name: 'Signaler un problème',
+    })
+    report.focus()
+    fireEvent.click(report)
+    const dialog = within(await screen.findByRole('dialog', { name: 'Signaler un problème' }))
+    assert.ok(report.closest('[inert]'), 'the drawer closed: its button takes no focus')
+    fireEvent.change(dialog.getByLabelText('Votre message'), { target: { value: 'Une lettre manque.' } })
+    fireEvent.click(dialog.getByRole('button', { name: 'Envoyer' }))
+    await waitFor(() => assert.is(screen.queryByRole('dialog'), null))
+    // An inert element takes no focus (happy-dom too): without the fallback it fell to <body>.
+    await waitFor(() =>
+      assert.ok(
+        document.activeElement === screen.getByRole('button', { name: 'Ouvrir le menu' }),
+        `the focus is on ${document.activeElement?.tagName} « ${document.activeElement?.textContent} »`,
+      ),
+    )
+    cleanup()
+    setViewport(1280)
+    await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: F.boulangerie.id })
+    await screen.findByText('Bonjour Camille')
+    const desk = within(screen.getByRole('complementary', { name: 'Menu principal' })).getByRole('button', { name: 'Signaler un problème' })
+    desk.focus()
+    fireEvent.click(desk)
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Signaler un problème' })).getByRole('button', { name: 'Fermer' }))
+    await waitFor(() => assert.is(screen.queryByRole('dialog'), null))
+    await waitFor(() => assert.ok(document.activeElement === desk, 'the opener, still usable'))
+  },
+)
 
 Problem.run()

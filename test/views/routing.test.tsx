@@ -10,7 +10,15 @@ import { renderApp, type Scenario } from '../util/services.tsx'
 const Guard = suite('routes, redirects and the guard (spec §2)')
 Guard.after.each(() => cleanup())
 
-for (const path of ['/', '/tableau-de-bord', '/factures', '/mes-courriers', '/mes-courriers/colis', '/formalites-juridique', '/n-importe-quoi']) {
+for (const path of [
+  '/',
+  '/tableau-de-bord',
+  '/factures',
+  '/mes-courriers',
+  '/mes-courriers/colis',
+  '/formalites-juridique',
+  '/n-importe-quoi',
+]) {
   Guard(`a visitor without a stored user going to ${path} lands on /login`, async () => {
     const app = await renderApp(path)
     await waitFor(() => assert.is(app.currentPath(), '/login'))
@@ -43,7 +51,6 @@ Guard('signed in, /login goes to the dashboard', async () => {
   const app = await renderApp('/login', { signedIn: true, defaultOrder: 2 })
   await waitFor(() => assert.is(app.currentPath(), '/tableau-de-bord'))
 })
-
 
 Guard('every page of spec §2 shows its title from the route metadata', async () => {
   const pages: [string, string][] = [
@@ -162,7 +169,11 @@ Layouts('a failed current-user fetch (401) removes the stored user and returns t
 })
 
 Layouts('a 401 during work: /login says the session expired, and signing in again comes back to the page', async () => {
-  const scenario: Scenario & { signedIn: boolean; defaultOrder: number } = { signedIn: true, defaultOrder: F.boulangerie.id, expireNext: [] }
+  const scenario: Scenario & { signedIn: boolean; defaultOrder: number } = {
+    signedIn: true,
+    defaultOrder: F.boulangerie.id,
+    expireNext: [],
+  }
   const app = await renderApp('/factures', scenario)
   await screen.findByRole('heading', { level: 1, name: 'Mes factures' })
   scenario.expireNext!.push('documents')
@@ -182,7 +193,15 @@ Layouts('a 401 during work: /login says the session expired, and signing in agai
 
 Layouts('the page to come back to is a path of this app, never another origin nor a bare page', () => {
   assert.is(returnPath('/factures?annee=2025'), '/factures?annee=2025')
-  for (const path of ['//evil.example/factures', '/\\evil.example', 'https://evil.example/', '/login', '/login?x=1', '/missing-document', '/set-password/abc']) {
+  for (const path of [
+    '//evil.example/factures',
+    '/\\evil.example',
+    'https://evil.example/',
+    '/login',
+    '/login?x=1',
+    '/missing-document',
+    '/set-password/abc',
+  ]) {
     assert.is(returnPath(path), undefined, path)
   }
 })

@@ -11,7 +11,10 @@ import { renderApp } from '../util/services.tsx'
 
 const open = (path: string) => renderApp(path, { signedIn: true, defaultOrder: 2 })
 const sectionNav = (group: string) => screen.findByRole('navigation', { name: `${group} : sous-rubriques` })
-const links = (nav: HTMLElement) => within(nav).getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href'), a.getAttribute('aria-current')])
+const links = (nav: HTMLElement) =>
+  within(nav)
+    .getAllByRole('link')
+    .map((a) => [a.textContent, a.getAttribute('href'), a.getAttribute('aria-current')])
 
 const Section = suite('the pages of a menu group, where the side menu does not list them')
 Section.after.each(() => cleanup())
@@ -21,7 +24,11 @@ Section('on a phone: every group lists its pages in the menu’s order, the one 
   for (const group of menu.filter((item) => item.children)) {
     const app = await open(group.children![1]!.to)
     const nav = await sectionNav(group.label)
-    assert.equal(links(nav), group.children!.map((page, i) => [page.label, page.to, i === 1 ? 'page' : null]), group.label)
+    assert.equal(
+      links(nav),
+      group.children!.map((page, i) => [page.label, page.to, i === 1 ? 'page' : null]),
+      group.label,
+    )
     const last = group.children!.at(-1)!
     fireEvent.click(within(nav).getByRole('link', { name: last.label }))
     await waitFor(() => assert.is(app.currentPath(), last.to))
@@ -31,12 +38,18 @@ Section('on a phone: every group lists its pages in the menu’s order, the one 
   }
 })
 
-Section('on a phone, Mes courriers’ pages: Réexpéditions, Colis, Mes dossiers and Export comptable are one tap from Courriers', async () => {
-  setViewport(360, 740)
-  await open('/mes-courriers/courriers')
-  const nav = await sectionNav('Mes courriers')
-  assert.equal(links(nav).map(([label]) => label), ['Courriers', 'Réexpéditions', 'Colis', 'Mes dossiers', 'Export comptable'])
-})
+Section(
+  'on a phone, Mes courriers’ pages: Réexpéditions, Colis, Mes dossiers and Export comptable are one tap from Courriers',
+  async () => {
+    setViewport(360, 740)
+    await open('/mes-courriers/courriers')
+    const nav = await sectionNav('Mes courriers')
+    assert.equal(
+      links(nav).map(([label]) => label),
+      ['Courriers', 'Réexpéditions', 'Colis', 'Mes dossiers', 'Export comptable'],
+    )
+  },
+)
 
 Section('on a desktop with the menu expanded, none: the side menu lists them', async () => {
   setViewport(1280)
@@ -52,7 +65,10 @@ Section('on a desktop whose menu is collapsed, listed; expanded again, they move
   await screen.findByRole('heading', { level: 1, name: 'Attestation et contrats' })
   fireEvent.click(screen.getByRole('button', { name: 'Réduire le menu' }))
   const nav = await sectionNav('Souscription')
-  assert.equal(links(nav), [['Mes abonnements', '/souscription/mes-abonnements', null], ['Attestation et contrats', '/souscription/attestation-contrats', 'page']])
+  assert.equal(links(nav), [
+    ['Mes abonnements', '/souscription/mes-abonnements', null],
+    ['Attestation et contrats', '/souscription/attestation-contrats', 'page'],
+  ])
   assert.is(screen.queryByRole('list', { name: 'Souscription : sous-rubriques' }), null, 'not in the collapsed side menu')
   fireEvent.click(screen.getByRole('button', { name: 'Déplier le menu' }))
   await waitFor(() => assert.is(screen.queryByRole('navigation', { name: 'Souscription : sous-rubriques' }), null))
@@ -61,7 +77,10 @@ Section('on a desktop whose menu is collapsed, listed; expanded again, they move
 
 Section('outside a group (Mes factures, the dashboard), none', async () => {
   setViewport(360, 740)
-  for (const [path, title] of [['/factures', 'Mes factures'], ['/tableau-de-bord', 'Tableau de bord']] as const) {
+  for (const [path, title] of [
+    ['/factures', 'Mes factures'],
+    ['/tableau-de-bord', 'Tableau de bord'],
+  ] as const) {
     await open(path)
     await screen.findByRole('heading', { level: 1, name: title })
     assert.is(screen.queryByRole('navigation', { name: / : sous-rubriques$/ }), null, path)

@@ -36,7 +36,9 @@ Startup('using the form fetches the signed-in code; signing in then shows the da
   fireEvent.focus(email)
   fireEvent.input(email, { target: { value: 'demo@example.com' } })
   fireEvent.input(screen.getByLabelText('Mot de passe'), { target: { value: 'Demo1234!' } })
-  await waitFor(() => assert.ok(DashboardLayout.isLoaded() && DashboardPage.isLoaded(), 'the dashboard layout and page are fetched while the form is used'))
+  await waitFor(() =>
+    assert.ok(DashboardLayout.isLoaded() && DashboardPage.isLoaded(), 'the dashboard layout and page are fetched while the form is used'),
+  )
   const fallbacks = countFallbacks()
   fireEvent.click(screen.getByRole('button', { name: 'Se connecter', exact: true } as never))
   await screen.findByRole('heading', { name: 'Bonjour Camille' })
@@ -44,22 +46,33 @@ Startup('using the form fetches the signed-in code; signing in then shows the da
   fallbacks.stop()
 })
 
-Startup('a preloaded component renders at once; a component whose code is not there shows the fallback (what the count above detects)', async () => {
-  const Preloaded = preloadable(async () => ({ default: () => <p>prêt</p> }))
-  const NotLoaded = preloadable(async () => ({ default: () => <p>arrivé</p> }))
-  await Preloaded.preload()
-  const fallbacks = countFallbacks()
-  await act(async () => {
-    render(<Suspense fallback={<p>{CODE_LOADING_LABEL}</p>}><Preloaded /></Suspense>)
-  })
-  assert.is(fallbacks.count(), 0)
-  await act(async () => {
-    render(<Suspense fallback={<p>{CODE_LOADING_LABEL}</p>}><NotLoaded /></Suspense>)
-  })
-  await screen.findByText('arrivé')
-  assert.is(fallbacks.count(), 1)
-  fallbacks.stop()
-})
+Startup(
+  'a preloaded component renders at once; a component whose code is not there shows the fallback (what the count above detects)',
+  async () => {
+    const Preloaded = preloadable(async () => ({ default: () => <p>prêt</p> }))
+    const NotLoaded = preloadable(async () => ({ default: () => <p>arrivé</p> }))
+    await Preloaded.preload()
+    const fallbacks = countFallbacks()
+    await act(async () => {
+      render(
+        <Suspense fallback={<p>{CODE_LOADING_LABEL}</p>}>
+          <Preloaded />
+        </Suspense>,
+      )
+    })
+    assert.is(fallbacks.count(), 0)
+    await act(async () => {
+      render(
+        <Suspense fallback={<p>{CODE_LOADING_LABEL}</p>}>
+          <NotLoaded />
+        </Suspense>,
+      )
+    })
+    await screen.findByText('arrivé')
+    assert.is(fallbacks.count(), 1)
+    fallbacks.stop()
+  },
+)
 
 Startup('the services’ loaders settle with status and value, so that use() reads them without suspending', async () => {
   localStorage.clear() // signed out: the real session makes no call
@@ -68,7 +81,10 @@ Startup('the services’ loaders settle with status and value, so that use() rea
   const mail = await services.loadFlows('mail')
   assert.is(services.loadSession(), services.loadSession(), 'loaded once')
   assert.is(services.loadFlows('mail'), services.loadFlows('mail'), 'an area loaded once')
-  assert.equal([(services.loadSession() as { status?: string }).status, (services.loadFlows('mail') as { status?: string }).status], ['fulfilled', 'fulfilled'])
+  assert.equal(
+    [(services.loadSession() as { status?: string }).status, (services.loadFlows('mail') as { status?: string }).status],
+    ['fulfilled', 'fulfilled'],
+  )
   // biome-ignore lint/correctness/noComponentHookFactories: rendered once, it reads this test's services
   function Reader() {
     const s = use(services.loadSession())
@@ -77,7 +93,11 @@ Startup('the services’ loaders settle with status and value, so that use() rea
   }
   const fallbacks = countFallbacks()
   await act(async () => {
-    render(<Suspense fallback={<p>{CODE_LOADING_LABEL}</p>}><Reader /></Suspense>)
+    render(
+      <Suspense fallback={<p>{CODE_LOADING_LABEL}</p>}>
+        <Reader />
+      </Suspense>,
+    )
   })
   screen.getByText('lu sans attendre')
   assert.is(fallbacks.count(), 0)
@@ -96,43 +116,56 @@ Startup('each area’s flows load on their own: an area gives its own flows only
   assert.not.ok('mailbox' in billing)
   const dashboard = await services.loadFlows('dashboard')
   assert.equal(Object.keys(dashboard).sort(), ['kbisUpload', 'letterDeadlines', 'problemReport', 'unpaidInvoices'])
-  assert.not.ok(['kbisUpload', 'letterDeadlines', 'problemReport', 'unpaidInvoices'].some((flow) => flow in mail || flow in billing), 'each flow is provided once')
+  assert.not.ok(
+    ['kbisUpload', 'letterDeadlines', 'problemReport', 'unpaidInvoices'].some((flow) => flow in mail || flow in billing),
+    'each flow is provided once',
+  )
 })
 
-Startup('preloadSignedIn waits for the first screen’s flows only; the other areas’ come once a signed-in screen has painted and the page is idle', async () => {
-  forgetPainted()
-  const asked: FlowArea[] = []
-  const services: AppServices = {
-    navigate: () => {}, notify: () => {},
-    loadSession: () => Promise.resolve({}) as never,
-    // The dashboard's areas answer; the others never do: preloadSignedIn must not wait for them.
-    loadFlows: (area) => {
-      asked.push(area)
-      return (DASHBOARD_AREAS.includes(area) ? Promise.resolve({}) : new Promise(() => {})) as never
-    },
-  }
-  await Promise.race([preloadSignedIn(services), new Promise((_, reject) => setTimeout(() => reject(new Error('it waited for an area the dashboard does not show')), 1000))])
-  assert.equal([...asked].sort(), [...DASHBOARD_AREAS].sort(), 'first the dashboard’s flows, and only them')
-  await new Promise((resolve) => setTimeout(resolve, 300))
-  assert.equal([...asked].sort(), [...DASHBOARD_AREAS].sort(), 'nothing more before a signed-in screen has painted')
-  screenShown(true)
-  await waitFor(() => assert.equal([...asked].sort(), [...FLOW_AREAS].sort(), 'then every other area'), { timeout: 2000 })
-})
+Startup(
+  'preloadSignedIn waits for the first screen’s flows only; the other areas’ come once a signed-in screen has painted and the page is idle',
+  async () => {
+    forgetPainted()
+    const asked: FlowArea[] = []
+    const services: AppServices = {
+      navigate: () => {},
+      notify: () => {},
+      loadSession: () => Promise.resolve({}) as never,
+      // The dashboard's areas answer; the others never do: preloadSignedIn must not wait for them.
+      loadFlows: (area) => {
+        asked.push(area)
+        return (DASHBOARD_AREAS.includes(area) ? Promise.resolve({}) : new Promise(() => {})) as never
+      },
+    }
+    await Promise.race([
+      preloadSignedIn(services),
+      new Promise((_, reject) => setTimeout(() => reject(new Error('it waited for an area the dashboard does not show')), 1000)),
+    ])
+    assert.equal([...asked].sort(), [...DASHBOARD_AREAS].sort(), 'first the dashboard’s flows, and only them')
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    assert.equal([...asked].sort(), [...DASHBOARD_AREAS].sort(), 'nothing more before a signed-in screen has painted')
+    screenShown(true)
+    await waitFor(() => assert.equal([...asked].sort(), [...FLOW_AREAS].sort(), 'then every other area'), { timeout: 2000 })
+  },
+)
 
-Startup('the first signed-in screen reads the flows preloadSignedIn waits for, no other (else it would suspend on its first render); the bell’s come once it has painted', async () => {
-  forgetPainted()
-  let app: Awaited<ReturnType<typeof renderApp>> | undefined
-  const readWhenPainted: FlowArea[][] = []
-  whenPainted('signedIn', () => readWhenPainted.push([...app!.calls.flowAreas]))
-  app = await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: 2 })
-  await screen.findByRole('heading', { name: 'Courriers non lus' })
-  await waitFor(() => assert.is(readWhenPainted.length, 1))
-  assert.equal(readWhenPainted[0]!.sort(), [...DASHBOARD_AREAS].sort())
-  // Its place kept meanwhile, then the bell itself.
-  await screen.findByRole('button', { name: 'Notifications' })
-  assert.ok(app.calls.flowAreas.includes('notifications'))
-  cleanup()
-})
+Startup(
+  'the first signed-in screen reads the flows preloadSignedIn waits for, no other (else it would suspend on its first render); the bell’s come once it has painted',
+  async () => {
+    forgetPainted()
+    let app: Awaited<ReturnType<typeof renderApp>> | undefined
+    const readWhenPainted: FlowArea[][] = []
+    whenPainted('signedIn', () => readWhenPainted.push([...app!.calls.flowAreas]))
+    app = await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: 2 })
+    await screen.findByRole('heading', { name: 'Courriers non lus' })
+    await waitFor(() => assert.is(readWhenPainted.length, 1))
+    assert.equal(readWhenPainted[0]!.sort(), [...DASHBOARD_AREAS].sort())
+    // Its place kept meanwhile, then the bell itself.
+    await screen.findByRole('button', { name: 'Notifications' })
+    assert.ok(app.calls.flowAreas.includes('notifications'))
+    cleanup()
+  },
+)
 
 Startup('tracked(): a rejected load carries its reason', async () => {
   const failed = tracked(Promise.reject(new Error('hors ligne')))

@@ -32,21 +32,28 @@ const changedElsewhere = (oldValue: string | null, newValue: string | null) =>
 const Tabs = suite('several tabs')
 Tabs.after.each(() => cleanup())
 
-Tabs('accepting an invitation while signed in: the user entry is written again, never removed, so the other tabs stay signed in', async () => {
-  const app = await renderApp('/invitation/jeton-11', { signedIn: true, defaultOrder: 2, people: { invitation: { email: 'demo@example.com', raisonSociale: 'Studio Nuage SAS', invitedBy: 'Jules Petit', hasAccount: true } } })
-  const accept = await screen.findByRole('button', { name: 'Accepter l’invitation' })
-  const entry = watchUserEntry()
-  try {
-    fireEvent.click(accept)
-    await waitFor(() => assert.is(app.currentPath(), '/tableau-de-bord'))
-    await screen.findByText('Bonjour Camille')
-  } finally {
-    entry.stop()
-  }
-  assert.not.ok(entry.seen.includes('removed'), `the other tabs are told of a sign-out (${entry.seen.join(', ')})`)
-  assert.ok(app.session.getSnapshot().matches('signedIn'))
-  assert.is(localStorage.getItem(USER_KEY), JSON.stringify(F.authUser))
-})
+Tabs(
+  'accepting an invitation while signed in: the user entry is written again, never removed, so the other tabs stay signed in',
+  async () => {
+    const app = await renderApp('/invitation/jeton-11', {
+      signedIn: true,
+      defaultOrder: 2,
+      people: { invitation: { email: 'demo@example.com', raisonSociale: 'Studio Nuage SAS', invitedBy: 'Jules Petit', hasAccount: true } },
+    })
+    const accept = await screen.findByRole('button', { name: 'Accepter l’invitation' })
+    const entry = watchUserEntry()
+    try {
+      fireEvent.click(accept)
+      await waitFor(() => assert.is(app.currentPath(), '/tableau-de-bord'))
+      await screen.findByText('Bonjour Camille')
+    } finally {
+      entry.stop()
+    }
+    assert.not.ok(entry.seen.includes('removed'), `the other tabs are told of a sign-out (${entry.seen.join(', ')})`)
+    assert.ok(app.session.getSnapshot().matches('signedIn'))
+    assert.is(localStorage.getItem(USER_KEY), JSON.stringify(F.authUser))
+  },
+)
 
 Tabs('a sign-out elsewhere told late, once the entry is written back: this tab stays signed in', async () => {
   const app = await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: 2 })

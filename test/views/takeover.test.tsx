@@ -24,7 +24,13 @@ FirstRender.after.each(() => {
 })
 
 function App() {
-  return <form><label htmlFor="email">Adresse e-mail</label><input id="email" /><p>rendu par React</p></form>
+  return (
+    <form>
+      <label htmlFor="email">Adresse e-mail</label>
+      <input id="email" />
+      <p>rendu par React</p>
+    </form>
+  )
 }
 
 FirstRender('an empty page is rendered at transition priority: not committed in the call, committed once React has run', async () => {

@@ -42,10 +42,15 @@ Toaster('a toast goes away after 5 seconds', async () => {
     act(() => showToast({ kind: 'success', message: 'Votre demande est envoyé, nous revenons vers vous au plus vite' }))
     await screen.findByText('Votre demande est envoyé, nous revenons vers vous au plus vite')
     await waitFor(() => assert.ok(timers.length > 0, 'the toaster set a timer'))
-    assert.ok(timers.every((t) => t.delay > TOAST_DURATION_MS - 500 && t.delay <= TOAST_DURATION_MS), `timers of ${timers.map((t) => t.delay)} ms`)
+    assert.ok(
+      timers.every((t) => t.delay > TOAST_DURATION_MS - 500 && t.delay <= TOAST_DURATION_MS),
+      `timers of ${timers.map((t) => t.delay)} ms`,
+    )
     act(() => timers.forEach((t) => t.run()))
     // Dismissed, then removed once its exit animation is over.
-    await waitFor(() => assert.is(screen.queryByText('Votre demande est envoyé, nous revenons vers vous au plus vite'), null), { timeout: 3000 })
+    await waitFor(() => assert.is(screen.queryByText('Votre demande est envoyé, nous revenons vers vous au plus vite'), null), {
+      timeout: 3000,
+    })
   } finally {
     window.setTimeout = realSetTimeout
   }
@@ -78,8 +83,18 @@ Toaster('each toast is announced, has a « Fermer » button that dismisses it, a
 
 Toaster('a toast may offer a link (an export’s failures on its page): followed, it goes there and the toast goes', async () => {
   const location = memoryLocation({ path: '/tableau-de-bord', record: true })
-  render(<Router hook={location.hook}><Toasts /></Router>)
-  act(() => showToast({ kind: 'error', message: 'Export comptable terminé : 1 pièce envoyée, 1 n’a pas pu l’être.', link: { to: '/mes-courriers/export-comptable', label: 'Voir le détail' } }))
+  render(
+    <Router hook={location.hook}>
+      <Toasts />
+    </Router>,
+  )
+  act(() =>
+    showToast({
+      kind: 'error',
+      message: 'Export comptable terminé : 1 pièce envoyée, 1 n’a pas pu l’être.',
+      link: { to: '/mes-courriers/export-comptable', label: 'Voir le détail' },
+    }),
+  )
   const link = await screen.findByRole('link', { name: 'Voir le détail' })
   screen.getByText(/^Export comptable terminé : 1 pièce envoyée, 1 n’a pas pu l’être\./)
   fireEvent.click(link)
@@ -93,29 +108,32 @@ const placeOf = (text: string) => {
   return wrapper.style.bottom === '0px' ? 'bottom' : wrapper.style.top === '0px' ? 'top' : `? ${wrapper.getAttribute('style')}`
 }
 
-Toaster('on a phone, at the bottom, away from the bars; over an open dialog (at the bottom on a phone), at the top; on a desktop, at the top', async () => {
-  const desktop = render(<Toasts />)
-  act(() => showToast({ kind: 'success', message: 'Enregistré.' }))
-  await screen.findByText('Enregistré.')
-  assert.is(placeOf('Enregistré.'), 'top')
-  desktop.unmount()
-  try {
-    setViewport(360)
-    render(<Toasts />)
-    act(() => showToast({ kind: 'success', message: 'Envoyé.' }))
-    await screen.findByText('Envoyé.')
-    assert.is(placeOf('Envoyé.'), 'bottom')
-    const dialog = document.createElement('div')
-    dialog.setAttribute('role', 'dialog')
-    dialog.setAttribute('aria-modal', 'true')
-    act(() => document.body.append(dialog))
-    await waitFor(() => assert.is(placeOf('Envoyé.'), 'top'))
-    act(() => dialog.remove())
-    await waitFor(() => assert.is(placeOf('Envoyé.'), 'bottom'))
-  } finally {
-    setViewport(1280)
-  }
-})
+Toaster(
+  'on a phone, at the bottom, away from the bars; over an open dialog (at the bottom on a phone), at the top; on a desktop, at the top',
+  async () => {
+    const desktop = render(<Toasts />)
+    act(() => showToast({ kind: 'success', message: 'Enregistré.' }))
+    await screen.findByText('Enregistré.')
+    assert.is(placeOf('Enregistré.'), 'top')
+    desktop.unmount()
+    try {
+      setViewport(360)
+      render(<Toasts />)
+      act(() => showToast({ kind: 'success', message: 'Envoyé.' }))
+      await screen.findByText('Envoyé.')
+      assert.is(placeOf('Envoyé.'), 'bottom')
+      const dialog = document.createElement('div')
+      dialog.setAttribute('role', 'dialog')
+      dialog.setAttribute('aria-modal', 'true')
+      act(() => document.body.append(dialog))
+      await waitFor(() => assert.is(placeOf('Envoyé.'), 'top'))
+      act(() => dialog.remove())
+      await waitFor(() => assert.is(placeOf('Envoyé.'), 'bottom'))
+    } finally {
+      setViewport(1280)
+    }
+  },
+)
 
 Toaster('on a phone a tap anywhere on a toast dismisses it; on a desktop its text can be selected and it stays', async () => {
   const desktop = render(<Toasts />)

@@ -13,49 +13,67 @@ export interface Deadline {
 }
 
 const MONTHS: Record<string, number> = {
-  janvier: 1, janv: 1, jan: 1,
-  fevrier: 2, fevr: 2, fev: 2,
+  janvier: 1,
+  janv: 1,
+  jan: 1,
+  fevrier: 2,
+  fevr: 2,
+  fev: 2,
   mars: 3,
-  avril: 4, avr: 4,
+  avril: 4,
+  avr: 4,
   mai: 5,
   juin: 6,
-  juillet: 7, juil: 7,
+  juillet: 7,
+  juil: 7,
   aout: 8,
-  septembre: 9, sept: 9, sep: 9,
-  octobre: 10, oct: 10,
-  novembre: 11, nov: 11,
-  decembre: 12, dec: 12,
+  septembre: 9,
+  sept: 9,
+  sep: 9,
+  octobre: 10,
+  oct: 10,
+  novembre: 11,
+  nov: 11,
+  decembre: 12,
+  dec: 12,
 }
 
 /** Accents off, lower case, typographic apostrophes and every run of spaces (line breaks included) as one. */
 export function foldText(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
     .replace(/[’‘`´]/g, "'")
     .replace(/\s+/g, ' ')
 }
 
 // The phrases that announce a deadline, on folded text. "Date limite" may name what it limits.
-const PHRASE = new RegExp([
-  "(?<![a-z])(?:",
+const PHRASE = new RegExp(
   [
-    'au plus tard(?: le)?',
-    '(?:a payer|a regler|a acquitter|a retourner|a renvoyer|a deposer|a transmettre|a nous faire parvenir|payable|exigible|reglement)? ?avant(?: le)?',
-    "date limite(?: (?:de|d') ?[a-z]+)?",
-    "date d'? ?exigibilite",
-    'exigible(?: le| au)?',
-    'echeance',
-    "date d'? ?echeance",
-    'payable(?: le| au)',
-    "jusqu'au",
-  ].join('|'),
-  ")(?![a-z])",
-].join(''), 'g')
+    '(?<![a-z])(?:',
+    [
+      'au plus tard(?: le)?',
+      '(?:a payer|a regler|a acquitter|a retourner|a renvoyer|a deposer|a transmettre|a nous faire parvenir|payable|exigible|reglement)? ?avant(?: le)?',
+      "date limite(?: (?:de|d') ?[a-z]+)?",
+      "date d'? ?exigibilite",
+      'exigible(?: le| au)?',
+      'echeance',
+      "date d'? ?echeance",
+      'payable(?: le| au)',
+      "jusqu'au",
+    ].join('|'),
+    ')(?![a-z])',
+  ].join(''),
+  'g',
+)
 
 // Between the phrase and its date: punctuation and a few linking words ("du", "fixee au", "le lundi").
-const FILLER = /^[\s:.,;\-–—]*(?:(?:le|du|au|fixee au|fixee le|prevue le|est le|est fixee au|est fixee le)(?![a-z])[\s:]*)?(?:(?:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)\s+)?/
+const FILLER =
+  /^[\s:.,;\-–—]*(?:(?:le|du|au|fixee au|fixee le|prevue le|est le|est fixee au|est fixee le)(?![a-z])[\s:]*)?(?:(?:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)\s+)?/
 
 // A day written by OCR may hold l, i or o for 1, 1 and 0 ("l5"), but never without a real digit.
-const DAY = "(1er|ler|ier|[0-9lio]{1,2})(?:er)?"
+const DAY = '(1er|ler|ier|[0-9lio]{1,2})(?:er)?'
 const MONTH_NAME = `(${Object.keys(MONTHS).join('|')})\\.?`
 const NAMED_DATE = new RegExp(`^${DAY} ?${MONTH_NAME}(?: (\\d{4}))?(?![0-9a-z])`)
 const NUMERIC_DATE = new RegExp(`^${DAY} ?[/.\\-] ?(\\d{1,2}) ?[/.\\-] ?(\\d{4}|\\d{2})(?![0-9])`)
@@ -112,7 +130,10 @@ function readDate(text: string, from: string | null): string | null {
 const NUMBER = '(\\d{1,3}(?:[ .]\\d{3})+|\\d+)(?: ?[,.] ?(\\d{2}))?'
 const CURRENCY = ' ?(?:€|eur(?:os?)?(?![a-z]))'
 const AMOUNT = new RegExp(`(?<![0-9,.])${NUMBER}${CURRENCY}`, 'g')
-const LABELLED_AMOUNT = new RegExp(`(?<![a-z])(?:montant|somme|total|solde|reste|net)(?: (?:a payer|a regler|du|restant du|total|de))? ?:? ?${NUMBER}(?:${CURRENCY})?(?![0-9])`, 'g')
+const LABELLED_AMOUNT = new RegExp(
+  `(?<![a-z])(?:montant|somme|total|solde|reste|net)(?: (?:a payer|a regler|du|restant du|total|de))? ?:? ?${NUMBER}(?:${CURRENCY})?(?![0-9])`,
+  'g',
+)
 
 const cents = (units: string, decimals: string | undefined) => Number(units.replace(/[ .]/g, '')) * 100 + Number(decimals ?? 0)
 
@@ -131,7 +152,8 @@ function amountNear(text: string, at: number): number | null {
     for (const match of text.matchAll(pattern)) {
       const distance = Math.abs(match.index - at)
       const value = cents(match[1]!, match[2])
-      if (distance <= AMOUNT_REACH && value > 0 && value <= MAX_AMOUNT_CENTS && (!best || distance < best.distance)) best = { distance, cents: value }
+      if (distance <= AMOUNT_REACH && value > 0 && value <= MAX_AMOUNT_CENTS && (!best || distance < best.distance))
+        best = { distance, cents: value }
     }
     if (best) return best.cents
   }

@@ -9,7 +9,8 @@ export interface OrderChecks {
 }
 
 export const refusals = {
-  waitingContract: 'Votre contrat de domiciliation n’est pas encore signé : l’attestation de domiciliation, jointe à chaque dossier, ne peut pas encore être délivrée.',
+  waitingContract:
+    'Votre contrat de domiciliation n’est pas encore signé : l’attestation de domiciliation, jointe à chaque dossier, ne peut pas encore être délivrée.',
   alreadyRegistered: 'Votre société est déjà immatriculée : une création ne la concerne pas, choisissez plutôt une modification.',
   kbisMissing: 'Votre Kbis (ou avis de situation INSEE) et vos pièces justificatives doivent d’abord être validés.',
   notActive: 'Votre domiciliation n’est pas encore active : cette formalité pourra être commandée dès qu’elle le sera.',

@@ -6,6 +6,10 @@
 export function frenchDateFormat(options: Intl.DateTimeFormatOptions): { format(date: Date | number): string } {
   const format = new Intl.DateTimeFormat('fr-FR', options)
   return {
-    format: (date) => format.formatToParts(date).map((part) => (part.type === 'day' && part.value === '1' ? '1er' : part.value)).join(''),
+    format: (date) =>
+      format
+        .formatToParts(date)
+        .map((part) => (part.type === 'day' && part.value === '1' ? '1er' : part.value))
+        .join(''),
   }
 }

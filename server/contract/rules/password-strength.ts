@@ -38,14 +38,21 @@ const warnings: typeof fr.translations.warnings = {
 
 let factory: ZxcvbnFactory | undefined
 /** Built at the first check (about half a second: the dictionaries are ranked), then kept. */
-const estimator = () => factory ??= new ZxcvbnFactory({
-  dictionary: { ...common.dictionary, 'commonWords-en': englishWords, 'firstnames-en': englishFirstNames, ...englishSequences, ...fr.dictionary },
-  graphs: common.adjacencyGraphs,
-  translations: { ...fr.translations, warnings },
-  // Each l33t substitution doubles the variants tried: past 4, a check took up to a second (the event loop's).
-  l33tMaxSubstitutions: 4,
-  maxLength: 128,
-})
+const estimator = () =>
+  (factory ??= new ZxcvbnFactory({
+    dictionary: {
+      ...common.dictionary,
+      'commonWords-en': englishWords,
+      'firstnames-en': englishFirstNames,
+      ...englishSequences,
+      ...fr.dictionary,
+    },
+    graphs: common.adjacencyGraphs,
+    translations: { ...fr.translations, warnings },
+    // Each l33t substitution doubles the variants tried: past 4, a check took up to a second (the event loop's).
+    l33tMaxSubstitutions: 4,
+    maxLength: 128,
+  }))
 
 export const PASSWORD_TOO_GUESSABLE = 'Ce mot de passe serait vite deviné par un logiciel qui essaie les mots et les mots de passe connus.'
 const ADVICE = 'Choisissez-en un plus long et moins prévisible, par exemple une phrase de plusieurs mots.'

@@ -10,7 +10,8 @@ const characters = (password: string) => [...password.normalize('NFC').toLowerCa
 const DIGITS = '0123456789'
 /** The step from one character to the next, a digit's 9 → 0 counting as + 1 (a keypad's run '789012'). */
 const step = (a: string, b: string) => {
-  if (DIGITS.includes(a) && DIGITS.includes(b)) return ((DIGITS.indexOf(b) - DIGITS.indexOf(a)) + 10) % 10 === 1 ? 1 : ((DIGITS.indexOf(a) - DIGITS.indexOf(b)) + 10) % 10 === 1 ? -1 : 0
+  if (DIGITS.includes(a) && DIGITS.includes(b))
+    return (DIGITS.indexOf(b) - DIGITS.indexOf(a) + 10) % 10 === 1 ? 1 : (DIGITS.indexOf(a) - DIGITS.indexOf(b) + 10) % 10 === 1 ? -1 : 0
   return b.codePointAt(0)! - a.codePointAt(0)!
 }
 
@@ -30,9 +31,11 @@ export function isTooSimplePassword(password: string): boolean {
 /** A chosen password's length at least, in characters as a person counts them (code points). */
 export const MIN_PASSWORD_LENGTH = 12
 export const PASSWORD_TOO_SHORT = `Le mot de passe doit contenir au moins ${MIN_PASSWORD_LENGTH} caractères.`
-export const PASSWORD_TOO_COMMON = 'Ce mot de passe fait partie des plus courants : choisissez-en un autre, par exemple une phrase de plusieurs mots.'
+export const PASSWORD_TOO_COMMON =
+  'Ce mot de passe fait partie des plus courants : choisissez-en un autre, par exemple une phrase de plusieurs mots.'
 
 /** Characters as a person counts them (NIST): one per code point, not UTF-16 units. */
 export const passwordLength = (password: string) => [...password.normalize('NFC')].length
 
-export const PASSWORD_TOO_SIMPLE = 'Ce mot de passe est trop facile à deviner (un même caractère répété, un motif répété ou une suite) : choisissez-en un autre, par exemple une phrase de plusieurs mots.'
+export const PASSWORD_TOO_SIMPLE =
+  'Ce mot de passe est trop facile à deviner (un même caractère répété, un motif répété ou une suite) : choisissez-en un autre, par exemple une phrase de plusieurs mots.'

@@ -48,7 +48,8 @@ export const isSingleLine = (text: string): boolean => singleLine.test(text)
 export const isCleanMultiLine = (text: string): boolean => multiLine.test(text)
 
 /** The refusal of a single-line field, after its name (« Le champ « name » » on the server, « Ce champ » in a form). */
-export const NOT_SINGLE_LINE = 'ne peut contenir ni retour à la ligne ni caractère invisible de contrôle ou d’inversion du sens d’écriture : retirez-les.'
+export const NOT_SINGLE_LINE =
+  'ne peut contenir ni retour à la ligne ni caractère invisible de contrôle ou d’inversion du sens d’écriture : retirez-les.'
 /** The refusal of a free-text field, after its name. */
 export const HIDDEN_CONTROL = 'contient des caractères invisibles de contrôle ou d’inversion du sens d’écriture : retirez-les.'
 

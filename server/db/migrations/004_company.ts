@@ -4,7 +4,8 @@
 import { sql, type Kysely } from 'kysely'
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('legal_submissions')
+  await db.schema
+    .createTable('legal_submissions')
     .addColumn('id', 'serial', (c) => c.primaryKey())
     .addColumn('order_id', 'integer', (c) => c.notNull().references('orders.id').onDelete('cascade'))
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
@@ -21,7 +22,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   // One request of a kind under way per order, even when two arrive at once.
   await sql`create unique index legal_submissions_open_key on legal_submissions (order_id, kind) where status <> 'Terminée'`.execute(db)
 
-  await db.schema.alterTable('calendar_invoices')
+  await db.schema
+    .alterTable('calendar_invoices')
     .addColumn('invoice_id', 'integer', (c) => c.references('invoices.id').onDelete('set null'))
     .execute()
 }

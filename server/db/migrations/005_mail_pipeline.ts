@@ -4,7 +4,8 @@
 import { sql, type Kysely } from 'kysely'
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('jobs')
+  await db.schema
+    .createTable('jobs')
     .addColumn('id', 'bigserial', (c) => c.primaryKey())
     .addColumn('kind', 'text', (c) => c.notNull())
     .addColumn('payload', 'jsonb', (c) => c.notNull())
@@ -23,7 +24,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   // What a worker looks at: only the jobs still to run, by due time.
   await sql`create index jobs_due_idx on jobs (run_at, id) where state in ('queued', 'running')`.execute(db)
 
-  await db.schema.createTable('document_pages')
+  await db.schema
+    .createTable('document_pages')
     .addColumn('document_id', 'integer', (c) => c.notNull().references('documents.id').onDelete('cascade'))
     .addColumn('page', 'integer', (c) => c.notNull().check(sql`page >= 1`))
     .addColumn('file_key', 'text', (c) => c.notNull())
@@ -38,12 +40,17 @@ export async function up(db: Kysely<any>): Promise<void> {
   // @electric-sql/pglite/contrib/unaccent (server/db/connect.ts). Kept in public so that dropping a
   // test schema never drops it; an install that already has it elsewhere keeps it where it is.
   await sql`create extension if not exists unaccent schema public`.execute(db)
-  const { rows } = await sql<{ schema: string }>`select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'unaccent'`.execute(db)
+  const { rows } = await sql<{
+    schema: string
+  }>`select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'unaccent'`.execute(db)
   const unaccentDictionary = sql.id(rows[0]!.schema, 'unaccent')
   await sql`create text search configuration fr_unaccent (copy = french)`.execute(db)
-  await sql`alter text search configuration fr_unaccent alter mapping for hword, hword_part, word with ${unaccentDictionary}, french_stem`.execute(db)
+  await sql`alter text search configuration fr_unaccent alter mapping for hword, hword_part, word with ${unaccentDictionary}, french_stem`.execute(
+    db,
+  )
 
-  await db.schema.alterTable('documents')
+  await db.schema
+    .alterTable('documents')
     .addColumn('page_images', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('text', 'text')
     .addColumn('searchable', 'boolean', (c) => c.notNull().defaultTo(false))
@@ -55,13 +62,21 @@ export async function up(db: Kysely<any>): Promise<void> {
     setweight(to_tsvector('fr_unaccent', sender || ' ' || kind), 'A') || setweight(to_tsvector('fr_unaccent', coalesce(text, '')), 'D')
   ) stored`.execute(db)
   await sql`create index documents_search_idx on documents using gin (search_vector)`.execute(db)
-  await sql`create index documents_deadline_idx on documents (order_id, deadline_date) where deadline_date is not null and not deleted`.execute(db)
+  await sql`create index documents_deadline_idx on documents (order_id, deadline_date) where deadline_date is not null and not deleted`.execute(
+    db,
+  )
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('documents')
-    .dropColumn('search_vector').dropColumn('deadline_amount_cents').dropColumn('deadline_date')
-    .dropColumn('searchable').dropColumn('text').dropColumn('page_images').execute()
+  await db.schema
+    .alterTable('documents')
+    .dropColumn('search_vector')
+    .dropColumn('deadline_amount_cents')
+    .dropColumn('deadline_date')
+    .dropColumn('searchable')
+    .dropColumn('text')
+    .dropColumn('page_images')
+    .execute()
   await sql`drop text search configuration if exists fr_unaccent`.execute(db)
   await db.schema.dropTable('document_pages').execute()
   await db.schema.dropTable('jobs').execute()

@@ -5,7 +5,8 @@
 import { sql, type Kysely } from 'kysely'
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('notifications')
+  await db.schema
+    .createTable('notifications')
     .addColumn('id', 'serial', (c) => c.primaryKey())
     .addColumn('order_id', 'integer', (c) => c.notNull().references('orders.id').onDelete('cascade'))
     .addColumn('kind', 'text', (c) => c.notNull())
@@ -18,14 +19,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute()
   await db.schema.createIndex('notifications_order_idx').on('notifications').columns(['order_id', 'created_at']).execute()
 
-  await db.schema.createTable('notification_reads')
+  await db.schema
+    .createTable('notification_reads')
     .addColumn('notification_id', 'integer', (c) => c.notNull().references('notifications.id').onDelete('cascade'))
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('read_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addPrimaryKeyConstraint('notification_reads_pkey', ['notification_id', 'user_id'])
     .execute()
 
-  await db.schema.createTable('notification_preferences')
+  await db.schema
+    .createTable('notification_preferences')
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('order_id', 'integer', (c) => c.notNull().references('orders.id').onDelete('cascade'))
     .addColumn('email', 'text', (c) => c.notNull().check(sql`email in ('each', 'digest', 'none')`))
@@ -33,13 +36,15 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute()
 
   // One row per user who had a digest: the claim that makes it once a day across server instances.
-  await db.schema.createTable('notification_digests')
+  await db.schema
+    .createTable('notification_digests')
     .addColumn('user_id', 'integer', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
     .addColumn('digest_sent_on', 'date', (c) => c.notNull())
     .addColumn('covered_until', 'timestamptz', (c) => c.notNull())
     .execute()
 
-  await db.schema.createTable('letter_history')
+  await db.schema
+    .createTable('letter_history')
     .addColumn('id', 'serial', (c) => c.primaryKey())
     .addColumn('document_id', 'integer', (c) => c.notNull().references('documents.id').onDelete('cascade'))
     .addColumn('kind', 'text', (c) => c.notNull())

@@ -6,7 +6,10 @@
 import { sql, type Kysely } from 'kysely'
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('orders').addColumn('mail_version', 'bigint', (c) => c.notNull().defaultTo(0)).execute()
+  await db.schema
+    .alterTable('orders')
+    .addColumn('mail_version', 'bigint', (c) => c.notNull().defaultTo(0))
+    .execute()
 
   // Once per statement, not per row: marking 500 letters read bumps each of their orders once.
   await sql`create function portail_bump_mail_version() returns trigger language plpgsql as $$
@@ -35,7 +38,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       return new;
     end $$`.execute(db)
   await sql`create trigger orders_mail_version_rename before update of raison_sociale on orders
-    for each row when (old.raison_sociale is distinct from new.raison_sociale) execute function portail_bump_mail_version_on_rename()`.execute(db)
+    for each row when (old.raison_sociale is distinct from new.raison_sociale) execute function portail_bump_mail_version_on_rename()`.execute(
+    db,
+  )
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -6,7 +6,10 @@
 import { sql, type Kysely } from 'kysely'
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('orders').addColumn('list_version', 'bigint', (c) => c.notNull().defaultTo(0)).execute()
+  await db.schema
+    .alterTable('orders')
+    .addColumn('list_version', 'bigint', (c) => c.notNull().defaultTo(0))
+    .execute()
 
   // Any column but the two versions: a column added later to the list is covered without touching this trigger.
   // mail_version moves with every letter, which the orders list does not show.
@@ -35,13 +38,16 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`create trigger contracts_orders_list_version_insert after insert on contracts
     referencing new table as new_rows for each statement execute function portail_bump_orders_list_version_of_contracts()`.execute(db)
   await sql`create trigger contracts_orders_list_version_update after update on contracts
-    referencing old table as old_rows new table as new_rows for each statement execute function portail_bump_orders_list_version_of_contracts()`.execute(db)
+    referencing old table as old_rows new table as new_rows for each statement execute function portail_bump_orders_list_version_of_contracts()`.execute(
+    db,
+  )
   await sql`create trigger contracts_orders_list_version_delete after delete on contracts
     referencing old table as old_rows for each statement execute function portail_bump_orders_list_version_of_contracts()`.execute(db)
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const event of ['insert', 'update', 'delete']) await sql.raw(`drop trigger contracts_orders_list_version_${event} on contracts`).execute(db)
+  for (const event of ['insert', 'update', 'delete'])
+    await sql.raw(`drop trigger contracts_orders_list_version_${event} on contracts`).execute(db)
   await sql`drop function portail_bump_orders_list_version_of_contracts()`.execute(db)
   await sql`drop trigger orders_list_version on orders`.execute(db)
   await sql`drop function portail_bump_orders_list_version()`.execute(db)

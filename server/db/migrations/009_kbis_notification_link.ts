@@ -4,9 +4,13 @@
 import { sql, type Kysely } from 'kysely'
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await sql`update notifications set link = '/souscription/attestation-contrats' where kind = 'kbis' and link = '/tableau-de-bord'`.execute(db)
+  await sql`update notifications set link = '/souscription/attestation-contrats' where kind = 'kbis' and link = '/tableau-de-bord'`.execute(
+    db,
+  )
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await sql`update notifications set link = '/tableau-de-bord' where kind = 'kbis' and link = '/souscription/attestation-contrats'`.execute(db)
+  await sql`update notifications set link = '/tableau-de-bord' where kind = 'kbis' and link = '/souscription/attestation-contrats'`.execute(
+    db,
+  )
 }

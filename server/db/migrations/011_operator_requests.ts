@@ -4,7 +4,8 @@
 import { sql, type Kysely } from 'kysely'
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('operator_requests')
+  await db.schema
+    .createTable('operator_requests')
     .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind in ('document', 'package')`))
     .addColumn('key', 'text', (c) => c.notNull())
     .addColumn('fingerprint', 'text', (c) => c.notNull())
@@ -12,7 +13,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('package_id', 'integer', (c) => c.references('packages.id').onDelete('cascade'))
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addPrimaryKeyConstraint('operator_requests_pkey', ['kind', 'key'])
-    .addCheckConstraint('operator_requests_target', sql`(kind = 'document') = (document_id is not null) and (kind = 'package') = (package_id is not null)`)
+    .addCheckConstraint(
+      'operator_requests_target',
+      sql`(kind = 'document') = (document_id is not null) and (kind = 'package') = (package_id is not null)`,
+    )
     .execute()
 }
 

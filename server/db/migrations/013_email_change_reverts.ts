@@ -5,7 +5,8 @@
 import { sql, type Kysely } from 'kysely'
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('email_change_reverts')
+  await db.schema
+    .createTable('email_change_reverts')
     .addColumn('id', 'serial', (c) => c.primaryKey())
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('token_hash', 'text', (c) => c.notNull().unique())

@@ -6,7 +6,10 @@
 import type { Kysely } from 'kysely'
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('users').addColumn('email_verified', 'boolean', (c) => c.notNull().defaultTo(true)).execute()
+  await db.schema
+    .alterTable('users')
+    .addColumn('email_verified', 'boolean', (c) => c.notNull().defaultTo(true))
+    .execute()
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -6,7 +6,10 @@
 import type { Kysely } from 'kysely'
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('rate_limits').addColumn('pending', 'integer', (c) => c.notNull().defaultTo(0)).execute()
+  await db.schema
+    .alterTable('rate_limits')
+    .addColumn('pending', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute()
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

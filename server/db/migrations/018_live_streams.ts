@@ -6,7 +6,8 @@
 import { sql, type Kysely } from 'kysely'
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('live_streams')
+  await db.schema
+    .createTable('live_streams')
     .addColumn('id', 'serial', (c) => c.primaryKey())
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('instance', 'text', (c) => c.notNull())

@@ -18,15 +18,21 @@ const toLegalSubmission = (row: Row): LegalSubmission => ({
   completedAt: row.completed_at?.toISOString() ?? null,
 })
 
-const submissions = (db: Db) => db.selectFrom('legal_submissions').innerJoin('orders', 'orders.id', 'legal_submissions.order_id')
-  .selectAll('legal_submissions').select('orders.raison_sociale')
+const submissions = (db: Db) =>
+  db
+    .selectFrom('legal_submissions')
+    .innerJoin('orders', 'orders.id', 'legal_submissions.order_id')
+    .selectAll('legal_submissions')
+    .select('orders.raison_sociale')
 
 /** The requests of these orders (every order when none is given: the operators' list), newest first. */
 export async function listLegalSubmissions(db: Db, orderIds?: number[]): Promise<LegalSubmission[]> {
   if (orderIds && !orderIds.length) return []
   const rows = await submissions(db)
     .$if(orderIds !== undefined, (q) => q.where('legal_submissions.order_id', 'in', orderIds!))
-    .orderBy('legal_submissions.created_at', 'desc').orderBy('legal_submissions.id', 'desc').execute()
+    .orderBy('legal_submissions.created_at', 'desc')
+    .orderBy('legal_submissions.id', 'desc')
+    .execute()
   return rows.map(toLegalSubmission)
 }
 
@@ -37,16 +43,26 @@ export async function findLegalSubmission(db: Db, id: number): Promise<(LegalSub
 
 /** A request of this kind for this order that is not finished yet. */
 export function findOpenLegalSubmission(db: Db, orderId: number, kind: LegalSubmissionKind) {
-  return db.selectFrom('legal_submissions').select('id').where('order_id', '=', orderId).where('kind', '=', kind)
-    .where('status', '<>', 'Terminée').executeTakeFirst()
+  return db
+    .selectFrom('legal_submissions')
+    .select('id')
+    .where('order_id', '=', orderId)
+    .where('kind', '=', kind)
+    .where('status', '<>', 'Terminée')
+    .executeTakeFirst()
 }
 
 /** The new request, or null when one of the same kind is already under way (the unique index decides under concurrency). */
-export async function createLegalSubmission(db: Db, values: { orderId: number; userId: number; kind: LegalSubmissionKind; comment: string | null; at: Date }): Promise<LegalSubmission | null> {
-  const inserted = await db.insertInto('legal_submissions')
+export async function createLegalSubmission(
+  db: Db,
+  values: { orderId: number; userId: number; kind: LegalSubmissionKind; comment: string | null; at: Date },
+): Promise<LegalSubmission | null> {
+  const inserted = await db
+    .insertInto('legal_submissions')
     .values({ order_id: values.orderId, user_id: values.userId, kind: values.kind, comment: values.comment, created_at: values.at })
     .onConflict((oc) => oc.columns(['order_id', 'kind']).where('status', '<>', 'Terminée').doNothing())
-    .returning('id').executeTakeFirst()
+    .returning('id')
+    .executeTakeFirst()
   return inserted ? (await findLegalSubmission(db, inserted.id))! : null
 }
 
@@ -58,8 +74,19 @@ export async function deleteLegalSubmission(db: Db, id: number): Promise<void> {
 const stepColumn = { 'En cours': 'started_at', 'Déposée au greffe': 'filed_at', Terminée: 'completed_at' } as const
 
 /** Moves a request to a later step and dates it; null when it is no longer at `from` (another operator moved it meanwhile). */
-export async function moveLegalSubmission(db: Db, id: number, from: LegalSubmissionStatus, to: Exclude<LegalSubmissionStatus, 'Reçue'>, at: Date): Promise<boolean> {
-  const updated = await db.updateTable('legal_submissions').set({ status: to, [stepColumn[to]]: at })
-    .where('id', '=', id).where('status', '=', from).returning('id').executeTakeFirst()
+export async function moveLegalSubmission(
+  db: Db,
+  id: number,
+  from: LegalSubmissionStatus,
+  to: Exclude<LegalSubmissionStatus, 'Reçue'>,
+  at: Date,
+): Promise<boolean> {
+  const updated = await db
+    .updateTable('legal_submissions')
+    .set({ status: to, [stepColumn[to]]: at })
+    .where('id', '=', id)
+    .where('status', '=', from)
+    .returning('id')
+    .executeTakeFirst()
   return updated !== undefined
 }

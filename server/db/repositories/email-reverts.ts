@@ -11,9 +11,13 @@ import { toUser } from './users.ts'
 
 /** An address left with a live revert link belongs to the account that left it until the link is used or expires (`userId`: the account asking, null for a new one). */
 export function reservedByRevert(db: Db, email: string, userId: number | null, now: Date) {
-  return db.selectFrom('email_change_reverts').select('id')
+  return db
+    .selectFrom('email_change_reverts')
+    .select('id')
     .where((eb) => eb(eb.fn('lower', ['old_email']), '=', email.trim().toLowerCase()))
-    .$if(userId !== null, (q) => q.where('user_id', '!=', userId!)).where('used_at', 'is', null).where('expires_at', '>', now)
+    .$if(userId !== null, (q) => q.where('user_id', '!=', userId!))
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
     .executeTakeFirst()
 }
 
@@ -27,31 +31,68 @@ export function reservedByRevert(db: Db, email: string, userId: number | null, n
  * `reserved`: the address was left by another account whose revert link still holds (someone holding a stolen session
  * could otherwise take the victim's address with an account of their own, and the revert would find it taken).
  */
-export async function changeEmailWithRevertLink(db: Kysely<Database>, change: { userId: number; newEmail: string; now: Date; expiresAt: Date; sessionTokenHash?: string }):
-Promise<{ user: User; oldEmail: string; oldVerified: boolean; token: string | null; linkId: number | null } | 'reserved' | 'ended'> {
-  return db.transaction().execute(async (tx) => {
-    const before = await tx.selectFrom('users').select(['email', 'email_verified']).where('id', '=', change.userId).forUpdate().executeTakeFirstOrThrow()
-    // The session that asks, checked again with the row ours: a revert or a reset committed since the
-    // request's own check ended it, and the stolen session's change would otherwise land on the address just restored.
-    if (change.sessionTokenHash !== undefined && !(await tx.selectFrom('api_tokens').select('id')
-      .where('user_id', '=', change.userId).where('token_hash', '=', change.sessionTokenHash).executeTakeFirst())) return 'ended' as const
-    const row = await tx.updateTable('users').set({ email: change.newEmail, email_verified: false }).where('id', '=', change.userId)
-      .returning(['id', 'email', 'firstname', 'lastname', 'phone']).executeTakeFirstOrThrow()
-    // After the update: an account leaving this address at the same moment made the update wait for its commit, so its
-    // link is seen here (read committed: each statement sees what committed before it).
-    if (await reservedByRevert(tx, change.newEmail, change.userId, change.now)) throw new Reserved()
-    await tx.updateTable('password_resets').set({ used_at: change.now }).where('user_id', '=', change.userId).where('used_at', 'is', null).execute()
-    const live = await liveRevertLink(tx, change.userId, change.now)
-    if (!before.email_verified || live) return { user: toUser(row), oldEmail: before.email, oldVerified: before.email_verified, token: null, linkId: null }
-    const token = randomToken()
-    const link = await tx.insertInto('email_change_reverts').values({
-      user_id: change.userId, token_hash: sha256(token), old_email: before.email, new_email: change.newEmail, created_at: change.now, expires_at: change.expiresAt,
-    }).returning('id').executeTakeFirstOrThrow()
-    return { user: toUser(row), oldEmail: before.email, oldVerified: true, token, linkId: link.id }
-  }).catch((error: unknown) => {
-    if (error instanceof Reserved) return 'reserved' as const
-    throw error
-  })
+export async function changeEmailWithRevertLink(
+  db: Kysely<Database>,
+  change: { userId: number; newEmail: string; now: Date; expiresAt: Date; sessionTokenHash?: string },
+): Promise<{ user: User; oldEmail: string; oldVerified: boolean; token: string | null; linkId: number | null } | 'reserved' | 'ended'> {
+  return db
+    .transaction()
+    .execute(async (tx) => {
+      const before = await tx
+        .selectFrom('users')
+        .select(['email', 'email_verified'])
+        .where('id', '=', change.userId)
+        .forUpdate()
+        .executeTakeFirstOrThrow()
+      // The session that asks, checked again with the row ours: a revert or a reset committed since the
+      // request's own check ended it, and the stolen session's change would otherwise land on the address just restored.
+      if (
+        change.sessionTokenHash !== undefined &&
+        !(await tx
+          .selectFrom('api_tokens')
+          .select('id')
+          .where('user_id', '=', change.userId)
+          .where('token_hash', '=', change.sessionTokenHash)
+          .executeTakeFirst())
+      )
+        return 'ended' as const
+      const row = await tx
+        .updateTable('users')
+        .set({ email: change.newEmail, email_verified: false })
+        .where('id', '=', change.userId)
+        .returning(['id', 'email', 'firstname', 'lastname', 'phone'])
+        .executeTakeFirstOrThrow()
+      // After the update: an account leaving this address at the same moment made the update wait for its commit, so its
+      // link is seen here (read committed: each statement sees what committed before it).
+      if (await reservedByRevert(tx, change.newEmail, change.userId, change.now)) throw new Reserved()
+      await tx
+        .updateTable('password_resets')
+        .set({ used_at: change.now })
+        .where('user_id', '=', change.userId)
+        .where('used_at', 'is', null)
+        .execute()
+      const live = await liveRevertLink(tx, change.userId, change.now)
+      if (!before.email_verified || live)
+        return { user: toUser(row), oldEmail: before.email, oldVerified: before.email_verified, token: null, linkId: null }
+      const token = randomToken()
+      const link = await tx
+        .insertInto('email_change_reverts')
+        .values({
+          user_id: change.userId,
+          token_hash: sha256(token),
+          old_email: before.email,
+          new_email: change.newEmail,
+          created_at: change.now,
+          expires_at: change.expiresAt,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+      return { user: toUser(row), oldEmail: before.email, oldVerified: true, token, linkId: link.id }
+    })
+    .catch((error: unknown) => {
+      if (error instanceof Reserved) return 'reserved' as const
+      throw error
+    })
 }
 
 /**
@@ -60,8 +101,14 @@ Promise<{ user: User; oldEmail: string; oldVerified: boolean; token: string | nu
  */
 export async function renewRevertToken(db: Db, linkId: number, now: Date): Promise<string | 'used' | 'expired'> {
   const token = randomToken()
-  const row = await db.updateTable('email_change_reverts').set({ token_hash: sha256(token) })
-    .where('id', '=', linkId).where('used_at', 'is', null).where('expires_at', '>', now).returning('id').executeTakeFirst()
+  const row = await db
+    .updateTable('email_change_reverts')
+    .set({ token_hash: sha256(token) })
+    .where('id', '=', linkId)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning('id')
+    .executeTakeFirst()
   if (row) return token
   const link = await db.selectFrom('email_change_reverts').select('used_at').where('id', '=', linkId).executeTakeFirst()
   return link?.used_at ? 'used' : 'expired'
@@ -69,9 +116,15 @@ export async function renewRevertToken(db: Db, linkId: number, now: Date): Promi
 
 /** The account's link still usable (one at most since migration 014's rule; the oldest otherwise), if any. */
 function liveRevertLink(db: Db, userId: number, now: Date) {
-  return db.selectFrom('email_change_reverts').select('id')
-    .where('user_id', '=', userId).where('used_at', 'is', null).where('expires_at', '>', now)
-    .orderBy('id').limit(1).executeTakeFirst()
+  return db
+    .selectFrom('email_change_reverts')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst()
 }
 
 class Reserved extends Error {}
@@ -89,39 +142,66 @@ export type RevertRefusal = 'unknown' | 'used' | 'expired' | 'taken' | 'supersed
  * used, expired, superseded, or the address now another account's. Two uses at once: the second waits on the user's
  * row, then finds the link used.
  */
-export async function revertEmailChange(db: Kysely<Database>, revert: { token: string; now: Date; unknownPasswordHash: string }):
-Promise<{ userId: number; email: string; firstname: string } | { refused: RevertRefusal; email?: string }> {
+export async function revertEmailChange(
+  db: Kysely<Database>,
+  revert: { token: string; now: Date; unknownPasswordHash: string },
+): Promise<{ userId: number; email: string; firstname: string } | { refused: RevertRefusal; email?: string }> {
   const { now } = revert
   const tokenHash = sha256(revert.token)
   let oldEmail: string | undefined
-  return db.transaction().execute(async (tx) => {
-    // The user's row first (users.ts's lock order), found through the link without locking it.
-    const user = await tx.selectFrom('users').select(['id', 'firstname'])
-      .where('id', '=', (eb) => eb.selectFrom('email_change_reverts').select('user_id').where('token_hash', '=', tokenHash))
-      .forUpdate().executeTakeFirst()
-    if (!user) return { refused: 'unknown' as const }
-    const link = await tx.selectFrom('email_change_reverts').select(['id', 'old_email', 'used_at', 'expires_at'])
-      .where('token_hash', '=', tokenHash).where('user_id', '=', user.id).forUpdate().executeTakeFirst()
-    if (!link) return { refused: 'unknown' as const }
-    if (link.used_at) return { refused: 'used' as const }
-    if (new Date(link.expires_at) <= now) return { refused: 'expired' as const }
-    if ((await liveRevertLink(tx, user.id, now))?.id !== link.id) return { refused: 'superseded' as const }
-    oldEmail = link.old_email
-    const taken = await tx.selectFrom('users').select('id')
-      .where((eb) => eb(eb.fn('lower', ['email']), '=', link.old_email.toLowerCase())).where('id', '!=', user.id).executeTakeFirst()
-    if (taken) return { refused: 'taken' as const, email: link.old_email }
-    await tx.updateTable('users').set({ email: link.old_email, email_verified: true, password_hash: revert.unknownPasswordHash }).where('id', '=', user.id).execute()
-    await tx.updateTable('email_change_reverts').set({ used_at: now }).where('user_id', '=', user.id).where('id', '>=', link.id).where('used_at', 'is', null).execute()
-    await tx.deleteFrom('api_tokens').where('user_id', '=', user.id).execute()
-    await tx.updateTable('password_resets').set({ used_at: now }).where('user_id', '=', user.id).where('used_at', 'is', null).execute()
-    await tx.deleteFrom('passkeys').where('user_id', '=', user.id).execute()
-    await tx.deleteFrom('webauthn_challenges').where('user_id', '=', user.id).execute()
-    return { userId: user.id, email: link.old_email, firstname: user.firstname }
-  }).catch((error: unknown) => {
-    // Another account took the address between the check and the write: the unique index says so, nothing is kept.
-    if (isUniqueViolation(error)) return { refused: 'taken' as const, email: oldEmail }
-    throw error
-  })
+  return db
+    .transaction()
+    .execute(async (tx) => {
+      // The user's row first (users.ts's lock order), found through the link without locking it.
+      const user = await tx
+        .selectFrom('users')
+        .select(['id', 'firstname'])
+        .where('id', '=', (eb) => eb.selectFrom('email_change_reverts').select('user_id').where('token_hash', '=', tokenHash))
+        .forUpdate()
+        .executeTakeFirst()
+      if (!user) return { refused: 'unknown' as const }
+      const link = await tx
+        .selectFrom('email_change_reverts')
+        .select(['id', 'old_email', 'used_at', 'expires_at'])
+        .where('token_hash', '=', tokenHash)
+        .where('user_id', '=', user.id)
+        .forUpdate()
+        .executeTakeFirst()
+      if (!link) return { refused: 'unknown' as const }
+      if (link.used_at) return { refused: 'used' as const }
+      if (new Date(link.expires_at) <= now) return { refused: 'expired' as const }
+      if ((await liveRevertLink(tx, user.id, now))?.id !== link.id) return { refused: 'superseded' as const }
+      oldEmail = link.old_email
+      const taken = await tx
+        .selectFrom('users')
+        .select('id')
+        .where((eb) => eb(eb.fn('lower', ['email']), '=', link.old_email.toLowerCase()))
+        .where('id', '!=', user.id)
+        .executeTakeFirst()
+      if (taken) return { refused: 'taken' as const, email: link.old_email }
+      await tx
+        .updateTable('users')
+        .set({ email: link.old_email, email_verified: true, password_hash: revert.unknownPasswordHash })
+        .where('id', '=', user.id)
+        .execute()
+      await tx
+        .updateTable('email_change_reverts')
+        .set({ used_at: now })
+        .where('user_id', '=', user.id)
+        .where('id', '>=', link.id)
+        .where('used_at', 'is', null)
+        .execute()
+      await tx.deleteFrom('api_tokens').where('user_id', '=', user.id).execute()
+      await tx.updateTable('password_resets').set({ used_at: now }).where('user_id', '=', user.id).where('used_at', 'is', null).execute()
+      await tx.deleteFrom('passkeys').where('user_id', '=', user.id).execute()
+      await tx.deleteFrom('webauthn_challenges').where('user_id', '=', user.id).execute()
+      return { userId: user.id, email: link.old_email, firstname: user.firstname }
+    })
+    .catch((error: unknown) => {
+      // Another account took the address between the check and the write: the unique index says so, nothing is kept.
+      if (isUniqueViolation(error)) return { refused: 'taken' as const, email: oldEmail }
+      throw error
+    })
 }
 
 /**
@@ -139,7 +219,16 @@ export const REVERT_LINKS_KEPT_DAYS = 90
  * revert holds is skipped, left to the next prune (no wait on it, no deadlock: users.ts's deleteExpiredCredentials).
  */
 export async function deleteOldRevertLinks(db: Db, now: Date): Promise<number> {
-  const result = await db.deleteFrom('email_change_reverts').where('id', 'in', (eb) => eb.selectFrom('email_change_reverts').select('id')
-    .where('expires_at', '<', addDays(now, -REVERT_LINKS_KEPT_DAYS)).forUpdate().skipLocked()).executeTakeFirst()
+  const result = await db
+    .deleteFrom('email_change_reverts')
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('email_change_reverts')
+        .select('id')
+        .where('expires_at', '<', addDays(now, -REVERT_LINKS_KEPT_DAYS))
+        .forUpdate()
+        .skipLocked(),
+    )
+    .executeTakeFirst()
   return Number(result.numDeletedRows)
 }

@@ -16,21 +16,37 @@ export interface ClaimedJob {
 }
 
 /** Queues a job; called inside the transaction of what it is about, so both exist or neither. */
-export async function enqueueJob(db: Db, kind: string, payload: unknown, options: { runAt?: Date; maxAttempts?: number } = {}): Promise<string> {
-  const row = await db.insertInto('jobs')
-    .values({ kind, payload: JSON.stringify(payload), ...(options.runAt ? { run_at: options.runAt } : {}), ...(options.maxAttempts ? { max_attempts: options.maxAttempts } : {}) })
-    .returning('id').executeTakeFirstOrThrow()
+export async function enqueueJob(
+  db: Db,
+  kind: string,
+  payload: unknown,
+  options: { runAt?: Date; maxAttempts?: number } = {},
+): Promise<string> {
+  const row = await db
+    .insertInto('jobs')
+    .values({
+      kind,
+      payload: JSON.stringify(payload),
+      ...(options.runAt ? { run_at: options.runAt } : {}),
+      ...(options.maxAttempts ? { max_attempts: options.maxAttempts } : {}),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
   return String(row.id)
 }
 
 /** Several jobs of one kind in one statement (the demo's letters, seeded together). */
 export async function enqueueJobs(db: Db, kind: string, payloads: unknown[]): Promise<void> {
   if (!payloads.length) return
-  await db.insertInto('jobs').values(payloads.map((payload) => ({ kind, payload: JSON.stringify(payload) }))).execute()
+  await db
+    .insertInto('jobs')
+    .values(payloads.map((payload) => ({ kind, payload: JSON.stringify(payload) })))
+    .execute()
 }
 
 /** What a job that died with its worker on its last attempt keeps as its error. */
-export const LEASE_SPENT_ERROR = 'Bail expiré au dernier essai : le traitement ne s’est jamais terminé (processus arrêté ou mémoire épuisée).'
+export const LEASE_SPENT_ERROR =
+  'Bail expiré au dernier essai : le traitement ne s’est jamais terminé (processus arrêté ou mémoire épuisée).'
 
 /**
  * Takes the next due job (queued and due, or running with its lease passed: its worker died) for
@@ -39,7 +55,14 @@ export const LEASE_SPENT_ERROR = 'Bail expiré au dernier essai : le traitement 
  * taken again but failed by the same statement: a job that kills its process each time (memory) ends
  * after its attempts instead of bringing an instance down every lease.
  */
-export async function claimJob(db: Db, worker: string, now: Date | undefined, leaseMs: number, kinds: readonly string[], only?: string): Promise<ClaimedJob | null> {
+export async function claimJob(
+  db: Db,
+  worker: string,
+  now: Date | undefined,
+  leaseMs: number,
+  kinds: readonly string[],
+  only?: string,
+): Promise<ClaimedJob | null> {
   if (!kinds.length) return null
   const { rows } = await sql<{ id: string; kind: string; payload: unknown; attempts: number; max_attempts: number }>`
     with spent as (
@@ -66,31 +89,55 @@ export async function claimJob(db: Db, worker: string, now: Date | undefined, le
  * results are written once.
  */
 export async function holdsJob(trx: Db, id: string, worker: string): Promise<boolean> {
-  const row = await trx.selectFrom('jobs').select('id').where('id', '=', id).where('state', '=', 'running').where('locked_by', '=', worker)
-    .forUpdate().executeTakeFirst()
+  const row = await trx
+    .selectFrom('jobs')
+    .select('id')
+    .where('id', '=', id)
+    .where('state', '=', 'running')
+    .where('locked_by', '=', worker)
+    .forUpdate()
+    .executeTakeFirst()
   return !!row
 }
 
 export async function markJobDone(trx: Db, id: string, now: Date | undefined): Promise<void> {
-  await trx.updateTable('jobs').set({ state: 'done', locked_by: null, locked_until: null, finished_at: timeOf(now), last_error: null }).where('id', '=', id).execute()
+  await trx
+    .updateTable('jobs')
+    .set({ state: 'done', locked_by: null, locked_until: null, finished_at: timeOf(now), last_error: null })
+    .where('id', '=', id)
+    .execute()
 }
 
 /**
  * A failed attempt: queued again `retryInMs` later, or failed for good once its attempts are spent, or at once when
  * `retryInMs` is null (a failure no attempt would escape).
  */
-export async function markJobFailed(db: Db, id: string, worker: string, error: string, now: Date | undefined, retryInMs: number | null): Promise<'retry' | 'failed' | 'lost'> {
-  const row = await db.updateTable('jobs')
+export async function markJobFailed(
+  db: Db,
+  id: string,
+  worker: string,
+  error: string,
+  now: Date | undefined,
+  retryInMs: number | null,
+): Promise<'retry' | 'failed' | 'lost'> {
+  const row = await db
+    .updateTable('jobs')
     .set((eb) => {
       const spent = retryInMs === null ? sql<boolean>`true` : sql<boolean>`${eb.ref('attempts')} >= ${eb.ref('max_attempts')}`
       return {
         state: sql<'queued' | 'failed'>`case when ${spent} then 'failed' else 'queued' end`,
-        run_at: later(now, retryInMs ?? 0), locked_by: null, locked_until: null, last_error: error.slice(0, 2000),
+        run_at: later(now, retryInMs ?? 0),
+        locked_by: null,
+        locked_until: null,
+        last_error: error.slice(0, 2000),
         finished_at: sql<Date | null>`case when ${spent} then ${timeOf(now)} else null end`,
       }
     })
-    .where('id', '=', id).where('state', '=', 'running').where('locked_by', '=', worker)
-    .returning('state').executeTakeFirst()
+    .where('id', '=', id)
+    .where('state', '=', 'running')
+    .where('locked_by', '=', worker)
+    .returning('state')
+    .executeTakeFirst()
   return row ? (row.state === 'failed' ? 'failed' : 'retry') : 'lost'
 }
 
@@ -99,10 +146,20 @@ export async function markJobFailed(db: Db, id: string, worker: string, error: s
  * whichever worker claims next. Only if `worker` still holds it; false otherwise.
  */
 export async function releaseJob(db: Db, id: string, worker: string, now: Date | undefined): Promise<boolean> {
-  const row = await db.updateTable('jobs')
-    .set((eb) => ({ state: 'queued', attempts: sql<number>`greatest(${eb.ref('attempts')} - 1, 0)`, run_at: timeOf(now), locked_by: null, locked_until: null }))
-    .where('id', '=', id).where('state', '=', 'running').where('locked_by', '=', worker)
-    .returning('id').executeTakeFirst()
+  const row = await db
+    .updateTable('jobs')
+    .set((eb) => ({
+      state: 'queued',
+      attempts: sql<number>`greatest(${eb.ref('attempts')} - 1, 0)`,
+      run_at: timeOf(now),
+      locked_by: null,
+      locked_until: null,
+    }))
+    .where('id', '=', id)
+    .where('state', '=', 'running')
+    .where('locked_by', '=', worker)
+    .returning('id')
+    .executeTakeFirst()
   return !!row
 }
 
@@ -112,7 +169,13 @@ export function findJob(db: Db, id: string) {
 
 /** The job queued for a letter's pipeline (tests, the seed's first letters). */
 export async function findJobFor(db: Db, kind: string, documentId: number) {
-  return db.selectFrom('jobs').selectAll().where('kind', '=', kind).where(sql<boolean>`payload->>'documentId' = ${String(documentId)}`).orderBy('id', 'desc').executeTakeFirst()
+  return db
+    .selectFrom('jobs')
+    .selectAll()
+    .where('kind', '=', kind)
+    .where(sql<boolean>`payload->>'documentId' = ${String(documentId)}`)
+    .orderBy('id', 'desc')
+    .executeTakeFirst()
 }
 
 /** A job done is kept a week (what ran lately, for whoever looks into a letter), a failed one 90 days (its error to read). */
@@ -126,16 +189,30 @@ export const FAILED_JOBS_KEPT_DAYS = 90
  */
 export async function deleteFinishedJobs(db: Db, now: Date): Promise<number> {
   const daysBefore = (days: number) => new Date(now.getTime() - days * 86_400_000)
-  const result = await db.deleteFrom('jobs').where('id', 'in', (eb) => eb.selectFrom('jobs').select('id').where((w) => w.or([
-    w.and([w('state', '=', 'done'), w('finished_at', '<', daysBefore(DONE_JOBS_KEPT_DAYS))]),
-    w.and([w('state', '=', 'failed'), w('finished_at', '<', daysBefore(FAILED_JOBS_KEPT_DAYS))]),
-  ])).forUpdate().skipLocked()).executeTakeFirst()
+  const result = await db
+    .deleteFrom('jobs')
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('jobs')
+        .select('id')
+        .where((w) =>
+          w.or([
+            w.and([w('state', '=', 'done'), w('finished_at', '<', daysBefore(DONE_JOBS_KEPT_DAYS))]),
+            w.and([w('state', '=', 'failed'), w('finished_at', '<', daysBefore(FAILED_JOBS_KEPT_DAYS))]),
+          ]),
+        )
+        .forUpdate()
+        .skipLocked(),
+    )
+    .executeTakeFirst()
   return Number(result.numDeletedRows)
 }
 
 /** Jobs running or queued and due: none, and the background is quiet (a retry's backoff or a later deadline aside). */
 export async function countActiveJobs(db: Db): Promise<number> {
-  const row = await db.selectFrom('jobs').select((eb) => eb.fn.countAll<string>().as('n'))
+  const row = await db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
     .where((eb) => eb.or([eb('state', '=', 'running'), eb.and([eb('state', '=', 'queued'), eb('run_at', '<=', sql<Date>`now()`)])]))
     .executeTakeFirstOrThrow()
   return Number(row.n)

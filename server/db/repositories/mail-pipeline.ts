@@ -18,21 +18,41 @@ export interface LetterPipelineResult {
 export async function saveLetterPipelineResult(trx: Db, documentId: number, result: LetterPipelineResult): Promise<void> {
   await trx.deleteFrom('document_pages').where('document_id', '=', documentId).execute()
   if (result.pages.length) {
-    await trx.insertInto('document_pages').values(result.pages.map((p, i) => ({
-      document_id: documentId, page: i + 1, file_key: p.fileKey, content_type: p.contentType, width: p.width, height: p.height, bytes: p.bytes,
-    }))).execute()
+    await trx
+      .insertInto('document_pages')
+      .values(
+        result.pages.map((p, i) => ({
+          document_id: documentId,
+          page: i + 1,
+          file_key: p.fileKey,
+          content_type: p.contentType,
+          width: p.width,
+          height: p.height,
+          bytes: p.bytes,
+        })),
+      )
+      .execute()
   }
-  await trx.updateTable('documents').set({
-    page_images: result.pages.length,
-    text: result.text,
-    searchable: result.text !== null,
-    deadline_date: result.deadline?.date ?? null,
-    deadline_amount_cents: result.deadline?.amountCents ?? null,
-  }).where('id', '=', documentId).execute()
+  await trx
+    .updateTable('documents')
+    .set({
+      page_images: result.pages.length,
+      text: result.text,
+      searchable: result.text !== null,
+      deadline_date: result.deadline?.date ?? null,
+      deadline_amount_cents: result.deadline?.amountCents ?? null,
+    })
+    .where('id', '=', documentId)
+    .execute()
 }
 
 export function findPageImage(db: Db, documentId: number, page: number) {
-  return db.selectFrom('document_pages').select(['file_key', 'content_type']).where('document_id', '=', documentId).where('page', '=', page).executeTakeFirst()
+  return db
+    .selectFrom('document_pages')
+    .select(['file_key', 'content_type'])
+    .where('document_id', '=', documentId)
+    .where('page', '=', page)
+    .executeTakeFirst()
 }
 
 /** Highlight markers of ts_headline: private-use characters, removed from every stored text (services/mail-pipeline.ts cleanText). */
@@ -46,7 +66,10 @@ export const MATCH_END = '\ue001'
 export function searchQueryOf(text: string): string | null {
   const words = text.normalize('NFC').match(/[\p{L}\p{N}]+/gu)
   if (!words?.length) return null
-  return words.slice(0, 20).map((w, i, all) => `'${w}'${i === all.length - 1 ? ':*' : ''}`).join(' & ')
+  return words
+    .slice(0, 20)
+    .map((w, i, all) => `'${w}'${i === all.length - 1 ? ':*' : ''}`)
+    .join(' & ')
 }
 
 export interface SearchHit {
@@ -107,9 +130,22 @@ export interface LetterDeadlineRow {
 
 export async function listLetterDeadlines(db: Db, orderIds: number[]): Promise<LetterDeadlineRow[]> {
   if (!orderIds.length) return []
-  const rows = await db.selectFrom('documents')
+  const rows = await db
+    .selectFrom('documents')
     .select(['id', 'order_id', 'sender', 'kind', 'received_at', 'deadline_amount_cents', isoDay('deadline_date').as('date')])
-    .where('order_id', 'in', orderIds).where('deleted', '=', false).where('deadline_date', 'is not', null)
-    .orderBy('deadline_date').orderBy('id').execute()
-  return rows.map((r) => ({ documentId: r.id, orderId: r.order_id, sender: r.sender, kind: r.kind, receivedAt: r.received_at.toISOString(), date: r.date, amountCents: r.deadline_amount_cents }))
+    .where('order_id', 'in', orderIds)
+    .where('deleted', '=', false)
+    .where('deadline_date', 'is not', null)
+    .orderBy('deadline_date')
+    .orderBy('id')
+    .execute()
+  return rows.map((r) => ({
+    documentId: r.id,
+    orderId: r.order_id,
+    sender: r.sender,
+    kind: r.kind,
+    receivedAt: r.received_at.toISOString(),
+    date: r.date,
+    amountCents: r.deadline_amount_cents,
+  }))
 }

@@ -13,20 +13,45 @@ import { sessionArgs, withSession, type SessionKey } from './users.ts'
 const countAsInt = sql<number>`count(*)::int`
 
 function documentsQuery(db: Db) {
-  return db.selectFrom('documents').innerJoin('orders', 'orders.id', 'documents.order_id')
-    .select(['documents.id', 'documents.order_id', 'documents.sender', 'documents.kind', 'documents.received_at', 'documents.pages',
-      'documents.read', 'documents.deleted', 'documents.folder_id', 'documents.file_key', 'orders.raison_sociale',
+  return db
+    .selectFrom('documents')
+    .innerJoin('orders', 'orders.id', 'documents.order_id')
+    .select([
+      'documents.id',
+      'documents.order_id',
+      'documents.sender',
+      'documents.kind',
+      'documents.received_at',
+      'documents.pages',
+      'documents.read',
+      'documents.deleted',
+      'documents.folder_id',
+      'documents.file_key',
+      'orders.raison_sociale',
       // mail pipeline
-      'documents.page_images', 'documents.searchable', 'documents.deadline_amount_cents', isoDay('documents.deadline_date').as('deadline_date')])
+      'documents.page_images',
+      'documents.searchable',
+      'documents.deadline_amount_cents',
+      isoDay('documents.deadline_date').as('deadline_date'),
+    ])
     .where('documents.deleted', '=', false)
 }
 type DocumentRow = Awaited<ReturnType<ReturnType<typeof documentsQuery>['executeTakeFirstOrThrow']>>
 
 const toDocument = (r: DocumentRow): MailDocument => ({
-  id: r.id, orderId: r.order_id, raisonSociale: r.raison_sociale, sender: r.sender, kind: r.kind,
-  receivedAt: r.received_at.toISOString(), pages: r.pages, read: r.read, deleted: r.deleted, folderId: r.folder_id,
+  id: r.id,
+  orderId: r.order_id,
+  raisonSociale: r.raison_sociale,
+  sender: r.sender,
+  kind: r.kind,
+  receivedAt: r.received_at.toISOString(),
+  pages: r.pages,
+  read: r.read,
+  deleted: r.deleted,
+  folderId: r.folder_id,
   // mail pipeline
-  pageImages: r.page_images, searchable: r.searchable,
+  pageImages: r.page_images,
+  searchable: r.searchable,
   deadline: r.deadline_date ? { date: r.deadline_date, amountCents: r.deadline_amount_cents } : null,
 })
 
@@ -39,7 +64,9 @@ export async function findLiveDocument(db: Db, id: number): Promise<{ id: number
 export async function requireDocument(db: Db, userId: number, id: number): Promise<DocumentRow> {
   const row = await documentsQuery(db).where('documents.id', '=', id).executeTakeFirst()
   if (!row) throw new NotFoundError('Courrier')
-  await requireOrder(db, userId, row.order_id, 'member').catch(() => { throw new NotFoundError('Courrier') })
+  await requireOrder(db, userId, row.order_id, 'member').catch(() => {
+    throw new NotFoundError('Courrier')
+  })
   return row
 }
 
@@ -50,43 +77,75 @@ type SessionArgs = Parameters<typeof withSession>[1]
  * written by the database (db/json.ts). The same fields as toDocument: test/server/documents-json.test.ts holds the two
  * equal, and to the contract, on both databases.
  */
-const documentJsonRows = (db: Db) => db.selectFrom('documents as d').innerJoin('orders as o', 'o.id', 'd.order_id')
-  .select(['d.id', 'd.order_id as orderId', 'o.raison_sociale as raisonSociale', 'd.sender', 'd.kind',
-    isoDateTime('d.received_at').as('receivedAt'),
-    'd.pages', 'd.read', 'd.deleted', 'd.folder_id as folderId', 'd.page_images as pageImages', 'd.searchable',
-    sql`case when d.deadline_date is null then null
-      else json_build_object('date', ${isoDay('d.deadline_date')}, 'amountCents', d.deadline_amount_cents) end`.as('deadline')])
-  .where('d.deleted', '=', false)
+const documentJsonRows = (db: Db) =>
+  db
+    .selectFrom('documents as d')
+    .innerJoin('orders as o', 'o.id', 'd.order_id')
+    .select([
+      'd.id',
+      'd.order_id as orderId',
+      'o.raison_sociale as raisonSociale',
+      'd.sender',
+      'd.kind',
+      isoDateTime('d.received_at').as('receivedAt'),
+      'd.pages',
+      'd.read',
+      'd.deleted',
+      'd.folder_id as folderId',
+      'd.page_images as pageImages',
+      'd.searchable',
+      sql`case when d.deadline_date is null then null
+      else json_build_object('date', ${isoDay('d.deadline_date')}, 'amountCents', d.deadline_amount_cents) end`.as('deadline'),
+    ])
+    .where('d.deleted', '=', false)
 
 /**
  * The session, the orders it reaches (`reach`, narrowed to orderId when given) and their versions (`version`: each
  * order's id and mail_version, migration 007), as the two statements of GET documents read them.
  */
-const reachAndVersion = (db: Kysely<Database>, args: SessionArgs & { orderId: number }, oneOrder: boolean) => withSession(db, args)
-  .with('reach', (qb) => qb.selectFrom('orders').select(['orders.id', 'orders.mail_version'])
-    .where((eb) => eb.or([
-      eb('orders.owner_id', '=', eb.selectFrom('session').select('session.id')),
-      eb('orders.id', 'in', eb.selectFrom('shares').select('shares.order_id').where('shares.user_id', '=', eb.selectFrom('session').select('session.id'))),
-    ]))
-    .$if(oneOrder, (q) => q.where('orders.id', '=', args.orderId)))
-  .with('version', (qb) => qb.selectFrom('reach')
-    .select(sql<string | null>`string_agg(reach.id || ':' || reach.mail_version, ',' order by reach.id)`.as('version')))
+const reachAndVersion = (db: Kysely<Database>, args: SessionArgs & { orderId: number }, oneOrder: boolean) =>
+  withSession(db, args)
+    .with('reach', (qb) =>
+      qb
+        .selectFrom('orders')
+        .select(['orders.id', 'orders.mail_version'])
+        .where((eb) =>
+          eb.or([
+            eb('orders.owner_id', '=', eb.selectFrom('session').select('session.id')),
+            eb(
+              'orders.id',
+              'in',
+              eb.selectFrom('shares').select('shares.order_id').where('shares.user_id', '=', eb.selectFrom('session').select('session.id')),
+            ),
+          ]),
+        )
+        .$if(oneOrder, (q) => q.where('orders.id', '=', args.orderId)),
+    )
+    .with('version', (qb) =>
+      qb
+        .selectFrom('reach')
+        .select(sql<string | null>`string_agg(reach.id || ':' || reach.mail_version, ',' order by reach.id)`.as('version')),
+    )
 
 /**
  * The letters of an order (or of every order) the user reaches, in one statement: the session, the orders it reaches,
  * their versions and their letters as one JSON array, newest first. No row: no session (401); a row whose `reachable`
  * is false: the order is not the user's (404).
  */
-const documentsOfSessionQuery = (oneOrder: boolean) => prepare((db, args: SessionArgs & { orderId: number }) =>
-  reachAndVersion(db, args, oneOrder)
-    .selectFrom('session')
-    .select((eb) => [
-      eb.exists(eb.selectFrom('reach').select('reach.id')).as('reachable'),
-      eb.selectFrom('version').select('version.version').as('version'),
-      // Newest first: an ISO date in this one format sorts as its text.
-      eb.selectFrom(documentJsonRows(db).where('d.order_id', 'in', eb.selectFrom('reach').select('reach.id')).as('x'))
-        .select(jsonArrayOfX(sql`x."receivedAt" desc, x.id desc`).as('list')).as('list'),
-    ]))
+const documentsOfSessionQuery = (oneOrder: boolean) =>
+  prepare((db, args: SessionArgs & { orderId: number }) =>
+    reachAndVersion(db, args, oneOrder)
+      .selectFrom('session')
+      .select((eb) => [
+        eb.exists(eb.selectFrom('reach').select('reach.id')).as('reachable'),
+        eb.selectFrom('version').select('version.version').as('version'),
+        // Newest first: an ISO date in this one format sorts as its text.
+        eb
+          .selectFrom(documentJsonRows(db).where('d.order_id', 'in', eb.selectFrom('reach').select('reach.id')).as('x'))
+          .select(jsonArrayOfX(sql`x."receivedAt" desc, x.id desc`).as('list'))
+          .as('list'),
+      ]),
+  )
 const documentsOfOrderQuery = documentsOfSessionQuery(true)
 const documentsOfAllOrdersQuery = documentsOfSessionQuery(false)
 
@@ -96,13 +155,15 @@ const documentsOfAllOrdersQuery = documentsOfSessionQuery(false)
  * the kept one; but PostgreSQL sets up the whole plan at each execution, that branch included (the letters' joins, their
  * relations locked): without it the check costs about a quarter less on the database side (pgbench).
  */
-const documentsVersionQuery = (oneOrder: boolean) => prepare((db, args: SessionArgs & { orderId: number }) =>
-  reachAndVersion(db, args, oneOrder)
-    .selectFrom('session')
-    .select((eb) => [
-      eb.exists(eb.selectFrom('reach').select('reach.id')).as('reachable'),
-      eb.selectFrom('version').select('version.version').as('version'),
-    ]))
+const documentsVersionQuery = (oneOrder: boolean) =>
+  prepare((db, args: SessionArgs & { orderId: number }) =>
+    reachAndVersion(db, args, oneOrder)
+      .selectFrom('session')
+      .select((eb) => [
+        eb.exists(eb.selectFrom('reach').select('reach.id')).as('reachable'),
+        eb.selectFrom('version').select('version.version').as('version'),
+      ]),
+  )
 const documentsVersionOfOrderQuery = documentsVersionQuery(true)
 const documentsVersionOfAllOrdersQuery = documentsVersionQuery(false)
 
@@ -154,25 +215,41 @@ export async function lockDocumentFolder(trx: Db, id: number): Promise<number | 
 }
 
 export async function updateDocument(db: Db, id: number, changes: { read?: boolean; folderId?: number | null }): Promise<void> {
-  await db.updateTable('documents')
-    .set({ ...(changes.read !== undefined ? { read: changes.read } : {}), ...(changes.folderId !== undefined ? { folder_id: changes.folderId } : {}) })
-    .where('id', '=', id).execute()
+  await db
+    .updateTable('documents')
+    .set({
+      ...(changes.read !== undefined ? { read: changes.read } : {}),
+      ...(changes.folderId !== undefined ? { folder_id: changes.folderId } : {}),
+    })
+    .where('id', '=', id)
+    .execute()
 }
 
 export function insertDocument(db: Db, document: NewDocument) {
   return db.insertInto('documents').values(document).returning(['id', 'read', 'deleted', 'folder_id']).executeTakeFirstOrThrow()
 }
 
-const packagesQuery = (db: Db) => db.selectFrom('packages').innerJoin('orders', 'orders.id', 'packages.order_id')
-  .selectAll('packages').select('orders.raison_sociale')
+const packagesQuery = (db: Db) =>
+  db.selectFrom('packages').innerJoin('orders', 'orders.id', 'packages.order_id').selectAll('packages').select('orders.raison_sociale')
 
 type PackageRow = Awaited<ReturnType<ReturnType<typeof packagesQuery>['executeTakeFirstOrThrow']>>
-const toPackage = (r: PackageRow): Package =>
-  ({ id: r.id, orderId: r.order_id, raisonSociale: r.raison_sociale, receivedAt: r.received_at.toISOString(), carrier: r.carrier, sender: r.sender, status: r.status })
+const toPackage = (r: PackageRow): Package => ({
+  id: r.id,
+  orderId: r.order_id,
+  raisonSociale: r.raison_sociale,
+  receivedAt: r.received_at.toISOString(),
+  carrier: r.carrier,
+  sender: r.sender,
+  status: r.status,
+})
 
 export async function listPackages(db: Db, orderIds: number[]): Promise<Package[]> {
   if (!orderIds.length) return []
-  const rows = await packagesQuery(db).where('packages.order_id', 'in', orderIds).orderBy('packages.received_at', 'desc').orderBy('packages.id', 'desc').execute()
+  const rows = await packagesQuery(db)
+    .where('packages.order_id', 'in', orderIds)
+    .orderBy('packages.received_at', 'desc')
+    .orderBy('packages.id', 'desc')
+    .execute()
   return rows.map(toPackage)
 }
 
@@ -186,10 +263,24 @@ export function insertPackage(db: Db, parcel: Insertable<Database['packages']>) 
 
 export async function listCourierRequests(db: Db, orderIds: number[]): Promise<CourierRequest[]> {
   if (!orderIds.length) return []
-  const rows = await db.selectFrom('courier_requests').innerJoin('orders', 'orders.id', 'courier_requests.order_id')
-    .selectAll('courier_requests').select('orders.raison_sociale')
-    .where('courier_requests.order_id', 'in', orderIds).orderBy('courier_requests.created_at', 'desc').orderBy('courier_requests.id', 'desc').execute()
-  return rows.map((r) => ({ id: r.id, orderId: r.order_id, raisonSociale: r.raison_sociale, createdAt: r.created_at.toISOString(), kind: r.kind, status: r.status, letterCount: r.letter_count }))
+  const rows = await db
+    .selectFrom('courier_requests')
+    .innerJoin('orders', 'orders.id', 'courier_requests.order_id')
+    .selectAll('courier_requests')
+    .select('orders.raison_sociale')
+    .where('courier_requests.order_id', 'in', orderIds)
+    .orderBy('courier_requests.created_at', 'desc')
+    .orderBy('courier_requests.id', 'desc')
+    .execute()
+  return rows.map((r) => ({
+    id: r.id,
+    orderId: r.order_id,
+    raisonSociale: r.raison_sociale,
+    createdAt: r.created_at.toISOString(),
+    kind: r.kind,
+    status: r.status,
+    letterCount: r.letter_count,
+  }))
 }
 
 export function findCourierRequest(db: Db, orderId: number, id: number) {
@@ -198,21 +289,38 @@ export function findCourierRequest(db: Db, orderId: number, id: number) {
 
 /** Only while it is still pending: a request processed meanwhile stays. Whether this call deleted it. */
 export async function deletePendingCourierRequest(db: Db, orderId: number, id: number): Promise<boolean> {
-  const result = await db.deleteFrom('courier_requests').where('id', '=', id).where('order_id', '=', orderId).where('status', '=', 'en attente').executeTakeFirst()
+  const result = await db
+    .deleteFrom('courier_requests')
+    .where('id', '=', id)
+    .where('order_id', '=', orderId)
+    .where('status', '=', 'en attente')
+    .executeTakeFirst()
   return result.numDeletedRows > 0n
 }
 
 /** A folder's letters still in the mailbox. */
-const folderDocumentCount = (eb: ExpressionBuilder<Database, 'folders'>) => eb.selectFrom('documents').select(countAsInt.as('n'))
-  .whereRef('documents.folder_id', '=', 'folders.id').where('documents.deleted', '=', false).as('document_count')
-const toFolder = (r: { id: number; name: string; order_id: number; document_count: number | null }): Folder =>
-  ({ id: r.id, name: r.name, domiciliationOrderId: r.order_id, documentCount: r.document_count ?? 0 })
+const folderDocumentCount = (eb: ExpressionBuilder<Database, 'folders'>) =>
+  eb
+    .selectFrom('documents')
+    .select(countAsInt.as('n'))
+    .whereRef('documents.folder_id', '=', 'folders.id')
+    .where('documents.deleted', '=', false)
+    .as('document_count')
+const toFolder = (r: { id: number; name: string; order_id: number; document_count: number | null }): Folder => ({
+  id: r.id,
+  name: r.name,
+  domiciliationOrderId: r.order_id,
+  documentCount: r.document_count ?? 0,
+})
 
 export async function listFolders(db: Db, orderIds: number[]): Promise<Folder[]> {
   if (!orderIds.length) return []
-  const rows = await db.selectFrom('folders')
+  const rows = await db
+    .selectFrom('folders')
     .select((eb) => ['folders.id', 'folders.name', 'folders.order_id', folderDocumentCount(eb)])
-    .where('folders.order_id', 'in', orderIds).orderBy('folders.name').execute()
+    .where('folders.order_id', 'in', orderIds)
+    .orderBy('folders.name')
+    .execute()
   return rows.map(toFolder)
 }
 
@@ -220,7 +328,9 @@ export async function listFolders(db: Db, orderIds: number[]): Promise<Folder[]>
 export async function requireFolder(db: Db, userId: number, id: number) {
   const folder = await db.selectFrom('folders').selectAll().where('id', '=', id).executeTakeFirst()
   if (!folder) throw new NotFoundError('Dossier')
-  await requireOrder(db, userId, folder.order_id, 'member').catch(() => { throw new NotFoundError('Dossier') })
+  await requireOrder(db, userId, folder.order_id, 'member').catch(() => {
+    throw new NotFoundError('Dossier')
+  })
   return folder
 }
 
@@ -239,8 +349,12 @@ export async function createFolder(db: Db, orderId: number, name: string): Promi
  * has a folder of that name.
  */
 export async function renameFolder(db: Db, id: number, name: string): Promise<Folder | undefined> {
-  const row = await db.updateTable('folders').set({ name }).where('id', '=', id)
-    .returning((eb) => ['folders.id', 'folders.name', 'folders.order_id', folderDocumentCount(eb)]).executeTakeFirst()
+  const row = await db
+    .updateTable('folders')
+    .set({ name })
+    .where('id', '=', id)
+    .returning((eb) => ['folders.id', 'folders.name', 'folders.order_id', folderDocumentCount(eb)])
+    .executeTakeFirst()
   return row && toFolder(row)
 }
 

@@ -18,7 +18,9 @@ export async function orderIdsInScope(db: Db, userId: number, scope: Scope, only
   const own = db.selectFrom('orders').select('id').where('owner_id', '=', userId)
   const shared = db.selectFrom('shares').select('order_id as id').where('user_id', '=', userId)
   const query = scope === 'own' ? own : scope === 'shared' ? shared : own.union(shared)
-  const rows = await db.selectFrom(query.as('o')).select('o.id')
+  const rows = await db
+    .selectFrom(query.as('o'))
+    .select('o.id')
     .$if(onlyOrderId !== undefined, (q) => q.where('o.id', '=', onlyOrderId!))
     .execute()
   return rows.map((r) => r.id)
@@ -26,8 +28,18 @@ export async function orderIdsInScope(db: Db, userId: number, scope: Scope, only
 
 /** Everyone who sees an order, as a query of `user_id`s: its owner and the collaborators it is shared with (an invitation not yet accepted is nobody). */
 export function orderAudience(db: Db, orderId: number) {
-  return db.selectFrom('orders').select('owner_id as user_id').where('id', '=', orderId)
-    .union(db.selectFrom('shares').select('user_id').where('order_id', '=', orderId).where('user_id', 'is not', null).$narrowType<{ user_id: number }>())
+  return db
+    .selectFrom('orders')
+    .select('owner_id as user_id')
+    .where('id', '=', orderId)
+    .union(
+      db
+        .selectFrom('shares')
+        .select('user_id')
+        .where('order_id', '=', orderId)
+        .where('user_id', 'is not', null)
+        .$narrowType<{ user_id: number }>(),
+    )
 }
 
 export async function peopleSeeingOrder(db: Db, orderId: number): Promise<Set<number>> {
@@ -67,41 +79,76 @@ type SessionArgs = Parameters<typeof withSession>[1]
  * The session and the orders it reaches (`reach`: owned or shared) with their versions (`version`: each order's id
  * and list_version, migration 008), as the two statements of GET my-domiciliation-orders read them.
  */
-const reachAndVersion = (db: Kysely<Database>, args: SessionArgs) => withSession(db, args)
-  .with('reach', (qb) => qb.selectFrom('orders').select(['orders.id', 'orders.list_version'])
-    .where((eb) => eb.or([
-      eb('orders.owner_id', '=', eb.selectFrom('session').select('session.id')),
-      eb('orders.id', 'in', eb.selectFrom('shares').select('shares.order_id').where('shares.user_id', '=', eb.selectFrom('session').select('session.id'))),
-    ])))
-  .with('version', (qb) => qb.selectFrom('reach')
-    .select(sql<string | null>`string_agg(reach.id || ':' || reach.list_version, ',' order by reach.id)`.as('version')))
+const reachAndVersion = (db: Kysely<Database>, args: SessionArgs) =>
+  withSession(db, args)
+    .with('reach', (qb) =>
+      qb
+        .selectFrom('orders')
+        .select(['orders.id', 'orders.list_version'])
+        .where((eb) =>
+          eb.or([
+            eb('orders.owner_id', '=', eb.selectFrom('session').select('session.id')),
+            eb(
+              'orders.id',
+              'in',
+              eb.selectFrom('shares').select('shares.order_id').where('shares.user_id', '=', eb.selectFrom('session').select('session.id')),
+            ),
+          ]),
+        ),
+    )
+    .with('version', (qb) =>
+      qb
+        .selectFrom('reach')
+        .select(sql<string | null>`string_agg(reach.id || ':' || reach.list_version, ',' order by reach.id)`.as('version')),
+    )
 
 /**
  * my-domiciliation-orders in one statement, written by the database (db/json.ts): the orders the user owns or shares,
  * oldest first, each as the contract's Order (test/server/documents-json.test.ts holds it equal to the same rows read
  * one by one), with their version; the token check joined in (no row: 401).
  */
-const ordersOfSessionQuery = prepare((db, args: SessionArgs) => reachAndVersion(db, args)
-  .selectFrom('session')
-  .select((eb) => [
-    eb.selectFrom('version').select('version.version').as('version'),
-    eb.selectFrom(
-      eb.selectFrom('orders as o').leftJoin('contracts as c', 'c.order_id', 'o.id')
-        .select(['o.id', 'o.raison_sociale as raisonSociale', isoDateTime('o.order_date').as('orderDate'), 'o.status', 'o.has_kbis as hasKbis',
-          'o.missing_documents as missingDocuments', isoDateTime('o.missing_documents_validated_at').as('missingDocumentsValidatedAt'),
-          'o.subscription_id as subscriptionId', sql<boolean>`o.owner_id <> session.id`.as('isShareOrder'), 'c.id as contractId',
-          'o.siren', 'o.legal_form as legalForm', 'o.domiciliation_address as domiciliationAddress', 'o.qonto', 'o.shine',
-          sql<boolean>`o.want_comptable_at is not null`.as('wantComptable')])
-        .where('o.id', 'in', eb.selectFrom('reach').select('reach.id'))
-        .as('x'))
-      .select(jsonArrayOfX(sql`x."orderDate", x.id`).as('list'))
-      .as('list'),
-  ]))
+const ordersOfSessionQuery = prepare((db, args: SessionArgs) =>
+  reachAndVersion(db, args)
+    .selectFrom('session')
+    .select((eb) => [
+      eb.selectFrom('version').select('version.version').as('version'),
+      eb
+        .selectFrom(
+          eb
+            .selectFrom('orders as o')
+            .leftJoin('contracts as c', 'c.order_id', 'o.id')
+            .select([
+              'o.id',
+              'o.raison_sociale as raisonSociale',
+              isoDateTime('o.order_date').as('orderDate'),
+              'o.status',
+              'o.has_kbis as hasKbis',
+              'o.missing_documents as missingDocuments',
+              isoDateTime('o.missing_documents_validated_at').as('missingDocumentsValidatedAt'),
+              'o.subscription_id as subscriptionId',
+              sql<boolean>`o.owner_id <> session.id`.as('isShareOrder'),
+              'c.id as contractId',
+              'o.siren',
+              'o.legal_form as legalForm',
+              'o.domiciliation_address as domiciliationAddress',
+              'o.qonto',
+              'o.shine',
+              sql<boolean>`o.want_comptable_at is not null`.as('wantComptable'),
+            ])
+            .where('o.id', 'in', eb.selectFrom('reach').select('reach.id'))
+            .as('x'),
+        )
+        .select(jsonArrayOfX(sql`x."orderDate", x.id`).as('list'))
+        .as('list'),
+    ]),
+)
 
 /** The same statement without the list (see documentsVersionQuery in mail.ts): the request's one statement while a list is kept. */
-const ordersVersionQuery = prepare((db, args: SessionArgs) => reachAndVersion(db, args)
-  .selectFrom('session')
-  .select((eb) => [eb.selectFrom('version').select('version.version').as('version')]))
+const ordersVersionQuery = prepare((db, args: SessionArgs) =>
+  reachAndVersion(db, args)
+    .selectFrom('session')
+    .select((eb) => [eb.selectFrom('version').select('version.version').as('version')]),
+)
 
 /**
  * GET my-domiciliation-orders: the JSON text of the user's Order list, as the database wrote it, or as this process
@@ -128,12 +175,27 @@ export async function ordersOfSessionJson(db: Kysely<Database>, key: SessionKey)
 
 /** Every order with its owner's e-mail, for the operators (no access check: their token is checked before). */
 export async function listOrdersForOperators(db: Db): Promise<OperatorOrder[]> {
-  const rows = await db.selectFrom('orders').innerJoin('users', 'users.id', 'orders.owner_id')
+  const rows = await db
+    .selectFrom('orders')
+    .innerJoin('users', 'users.id', 'orders.owner_id')
     .leftJoin('contracts', 'contracts.order_id', 'orders.id')
-    .select(['orders.id', 'orders.raison_sociale', 'orders.status', 'users.email', 'contracts.id as contract_id', 'contracts.kbis_file_key', 'contracts.kbis_validated_at'])
-    .orderBy('orders.id').execute()
+    .select([
+      'orders.id',
+      'orders.raison_sociale',
+      'orders.status',
+      'users.email',
+      'contracts.id as contract_id',
+      'contracts.kbis_file_key',
+      'contracts.kbis_validated_at',
+    ])
+    .orderBy('orders.id')
+    .execute()
   return rows.map((r) => ({
-    id: r.id, raisonSociale: r.raison_sociale, status: r.status, ownerEmail: r.email, contractId: r.contract_id,
+    id: r.id,
+    raisonSociale: r.raison_sociale,
+    status: r.status,
+    ownerEmail: r.email,
+    contractId: r.contract_id,
     kbis: !r.kbis_file_key ? 'aucun' : r.kbis_validated_at ? 'validé' : 'à valider',
   }))
 }
@@ -145,15 +207,22 @@ export function findOrder(db: Db, orderId: number) {
 
 /** The report's id. */
 export async function createProblemReport(db: Db, orderId: number, userId: number, message: string): Promise<number> {
-  return (await db.insertInto('problem_reports').values({ order_id: orderId, user_id: userId, message }).returning('id').executeTakeFirstOrThrow()).id
+  return (
+    await db.insertInto('problem_reports').values({ order_id: orderId, user_id: userId, message }).returning('id').executeTakeFirstOrThrow()
+  ).id
 }
 
 /** Whether this person sent this very report on this order within the last `minutes` (the database's clock: it wrote created_at). */
 export async function hasRecentProblemReport(db: Db, orderId: number, userId: number, message: string, minutes: number): Promise<boolean> {
-  const row = await db.selectFrom('problem_reports').select('id')
-    .where('order_id', '=', orderId).where('user_id', '=', userId).where('message', '=', message)
+  const row = await db
+    .selectFrom('problem_reports')
+    .select('id')
+    .where('order_id', '=', orderId)
+    .where('user_id', '=', userId)
+    .where('message', '=', message)
     .where('created_at', '>', sql<Date>`now() - make_interval(mins => ${minutes})`)
-    .limit(1).executeTakeFirst()
+    .limit(1)
+    .executeTakeFirst()
   return row !== undefined
 }
 
@@ -172,7 +241,12 @@ export async function setShine(db: Db, orderId: number, shine: boolean): Promise
 
 /** Records the first request only: a later one keeps the first date. Whether this call was the first. */
 export async function markWantComptable(db: Db, orderId: number, at: Date): Promise<boolean> {
-  const result = await db.updateTable('orders').set({ want_comptable_at: at }).where('id', '=', orderId).where('want_comptable_at', 'is', null).executeTakeFirst()
+  const result = await db
+    .updateTable('orders')
+    .set({ want_comptable_at: at })
+    .where('id', '=', orderId)
+    .where('want_comptable_at', 'is', null)
+    .executeTakeFirst()
   return result.numUpdatedRows > 0n
 }
 
@@ -191,27 +265,60 @@ export async function listUploadedDocuments(db: Db, orderId: number): Promise<Up
  * committed), and the order's validation date once every required type has a file (null before). The order's row is
  * held meanwhile: a form arriving once the file is complete, even at the same moment, is refused (409) and writes nothing.
  */
-export async function recordIdentityDocuments(db: Kysely<Database>, orderId: number, documents: Insertable<Database['uploaded_documents']>[],
-  requiredTypes: string[], now: Date): Promise<{ validatedAt: Date | null; replaced: string[] }> {
+export async function recordIdentityDocuments(
+  db: Kysely<Database>,
+  orderId: number,
+  documents: Insertable<Database['uploaded_documents']>[],
+  requiredTypes: string[],
+  now: Date,
+): Promise<{ validatedAt: Date | null; replaced: string[] }> {
   return db.transaction().execute(async (tx) => {
-    const order = await tx.selectFrom('orders').select('missing_documents_validated_at').where('id', '=', orderId).forUpdate().executeTakeFirstOrThrow()
+    const order = await tx
+      .selectFrom('orders')
+      .select('missing_documents_validated_at')
+      .where('id', '=', orderId)
+      .forUpdate()
+      .executeTakeFirstOrThrow()
     if (order.missing_documents_validated_at) throw new DocumentsCompleteError()
-    const replaced = await tx.deleteFrom('uploaded_documents').where('order_id', '=', orderId)
-      .where('type', 'in', documents.map((d) => d.type)).returning('file_key').execute()
+    const replaced = await tx
+      .deleteFrom('uploaded_documents')
+      .where('order_id', '=', orderId)
+      .where(
+        'type',
+        'in',
+        documents.map((d) => d.type),
+      )
+      .returning('file_key')
+      .execute()
     await tx.insertInto('uploaded_documents').values(documents).execute()
-    const types = new Set((await tx.selectFrom('uploaded_documents').select('type').where('order_id', '=', orderId).execute()).map((r) => r.type))
+    const types = new Set(
+      (await tx.selectFrom('uploaded_documents').select('type').where('order_id', '=', orderId).execute()).map((r) => r.type),
+    )
     // Decision (docs/API.md): once every listed type has a file, the order counts as validated so the customer reaches the dashboard.
     if (!requiredTypes.every((type) => types.has(type))) return { validatedAt: null, replaced: replaced.map((r) => r.file_key) }
-    const row = await tx.updateTable('orders').set({ missing_documents_validated_at: now })
-      .where('id', '=', orderId).returning('missing_documents_validated_at').executeTakeFirstOrThrow()
+    const row = await tx
+      .updateTable('orders')
+      .set({ missing_documents_validated_at: now })
+      .where('id', '=', orderId)
+      .returning('missing_documents_validated_at')
+      .executeTakeFirstOrThrow()
     return { validatedAt: row.missing_documents_validated_at, replaced: replaced.map((r) => r.file_key) }
   })
 }
 
 export const contractColumns = [
-  'contracts.id', 'contracts.order_id', 'contracts.adresse_postale_expedition', 'contracts.adresse_complement_postale_expedition',
-  'contracts.code_postale_expedition', 'contracts.ville_postale_expedition', 'contracts.pays_postale_expedition',
-  'contracts.kbis_file_key', 'contracts.kbis_validated_at', 'contracts.signed_at', 'orders.raison_sociale', 'orders.owner_id',
+  'contracts.id',
+  'contracts.order_id',
+  'contracts.adresse_postale_expedition',
+  'contracts.adresse_complement_postale_expedition',
+  'contracts.code_postale_expedition',
+  'contracts.ville_postale_expedition',
+  'contracts.pays_postale_expedition',
+  'contracts.kbis_file_key',
+  'contracts.kbis_validated_at',
+  'contracts.signed_at',
+  'orders.raison_sociale',
+  'orders.owner_id',
 ] as const
 
 function contractsQuery(db: Db) {
@@ -248,11 +355,20 @@ export async function getContract(db: Db, contractId: number): Promise<Contract>
  * New forwarding address columns and/or a new Kbis, in one transaction: a Kbis also marks the order as having one, and
  * awaits the team's check again (a validation was of the file it replaces).
  */
-export async function updateContract(db: Kysely<Database>, contractId: number, orderId: number, address: Updateable<Database['contracts']>,
-  kbisKey?: string): Promise<void> {
+export async function updateContract(
+  db: Kysely<Database>,
+  contractId: number,
+  orderId: number,
+  address: Updateable<Database['contracts']>,
+  kbisKey?: string,
+): Promise<void> {
   await db.transaction().execute(async (tx) => {
     if (Object.keys(address).length || kbisKey) {
-      await tx.updateTable('contracts').set({ ...address, ...(kbisKey ? { kbis_file_key: kbisKey, kbis_validated_at: null } : {}) }).where('id', '=', contractId).execute()
+      await tx
+        .updateTable('contracts')
+        .set({ ...address, ...(kbisKey ? { kbis_file_key: kbisKey, kbis_validated_at: null } : {}) })
+        .where('id', '=', contractId)
+        .execute()
     }
     if (kbisKey) await tx.updateTable('orders').set({ has_kbis: true }).where('id', '=', orderId).execute()
   })

@@ -6,11 +6,20 @@ import type { Database, Db, UserRow } from '../schema.ts'
 import { createApiToken } from './users.ts'
 
 type PasskeyRow = { id: number; name: string; created_at: Date; last_used_at: Date | null }
-const toPasskey = (r: PasskeyRow): Passkey =>
-  ({ id: r.id, name: r.name, createdAt: r.created_at.toISOString(), lastUsedAt: r.last_used_at ? new Date(r.last_used_at).toISOString() : null })
+const toPasskey = (r: PasskeyRow): Passkey => ({
+  id: r.id,
+  name: r.name,
+  createdAt: r.created_at.toISOString(),
+  lastUsedAt: r.last_used_at ? new Date(r.last_used_at).toISOString() : null,
+})
 
 export async function listPasskeys(db: Db, userId: number): Promise<Passkey[]> {
-  const rows = await db.selectFrom('passkeys').select(['id', 'name', 'created_at', 'last_used_at']).where('user_id', '=', userId).orderBy('id').execute()
+  const rows = await db
+    .selectFrom('passkeys')
+    .select(['id', 'name', 'created_at', 'last_used_at'])
+    .where('user_id', '=', userId)
+    .orderBy('id')
+    .execute()
   return rows.map(toPasskey)
 }
 
@@ -19,11 +28,22 @@ export function credentialsOf(db: Db, userId: number) {
   return db.selectFrom('passkeys').select(['credential_id', 'transports']).where('user_id', '=', userId).execute()
 }
 
-async function createPasskey(db: Db, passkey: { userId: number; credentialId: string; publicKey: string; counter: number; transports: string[]; name: string }): Promise<Passkey> {
-  const row = await db.insertInto('passkeys').values({
-    user_id: passkey.userId, credential_id: passkey.credentialId, public_key: passkey.publicKey, counter: passkey.counter,
-    transports: JSON.stringify(passkey.transports), name: passkey.name,
-  }).returning(['id', 'name', 'created_at', 'last_used_at']).executeTakeFirstOrThrow()
+async function createPasskey(
+  db: Db,
+  passkey: { userId: number; credentialId: string; publicKey: string; counter: number; transports: string[]; name: string },
+): Promise<Passkey> {
+  const row = await db
+    .insertInto('passkeys')
+    .values({
+      user_id: passkey.userId,
+      credential_id: passkey.credentialId,
+      public_key: passkey.publicKey,
+      counter: passkey.counter,
+      transports: JSON.stringify(passkey.transports),
+      name: passkey.name,
+    })
+    .returning(['id', 'name', 'created_at', 'last_used_at'])
+    .executeTakeFirstOrThrow()
   return toPasskey(row)
 }
 
@@ -38,13 +58,22 @@ async function createPasskey(db: Db, passkey: { userId: number; credentialId: st
  */
 
 /** Stores a key registered through the session `tokenHash`, only while that session lives: 'ended' (nothing stored) otherwise. */
-export async function addPasskeyForSession(db: Kysely<Database>, passkey: Parameters<typeof createPasskey>[1] & { tokenHash: string; now: Date }):
-Promise<Passkey | 'ended'> {
+export async function addPasskeyForSession(
+  db: Kysely<Database>,
+  passkey: Parameters<typeof createPasskey>[1] & { tokenHash: string; now: Date },
+): Promise<Passkey | 'ended'> {
   return db.transaction().execute(async (tx) => {
     const user = await tx.selectFrom('users').select('id').where('id', '=', passkey.userId).forShare().executeTakeFirst()
     // A statement of its own, after the row was had: it sees a recovery that committed while the row was waited for.
-    const session = user && await tx.selectFrom('api_tokens').select('id')
-      .where('token_hash', '=', passkey.tokenHash).where('user_id', '=', passkey.userId).where('expires_at', '>', passkey.now).executeTakeFirst()
+    const session =
+      user &&
+      (await tx
+        .selectFrom('api_tokens')
+        .select('id')
+        .where('token_hash', '=', passkey.tokenHash)
+        .where('user_id', '=', passkey.userId)
+        .where('expires_at', '>', passkey.now)
+        .executeTakeFirst())
     if (!session) return 'ended' as const
     return createPasskey(tx, passkey)
   })
@@ -55,15 +84,23 @@ Promise<Passkey | 'ended'> {
  * opened with the user's row held: 'unknown' when the key is gone (a recovery removed it meanwhile), 'refused' when
  * another sign-in with it wrote a counter as high.
  */
-export async function openPasskeySession(db: Kysely<Database>, signIn: {
-  passkeyId: number; userId: number; counter: number; expiresAt: Date; userAgent: string | null; now: Date
-}): Promise<{ user: UserRow; apiToken: string } | 'unknown' | 'refused'> {
+export async function openPasskeySession(
+  db: Kysely<Database>,
+  signIn: {
+    passkeyId: number
+    userId: number
+    counter: number
+    expiresAt: Date
+    userAgent: string | null
+    now: Date
+  },
+): Promise<{ user: UserRow; apiToken: string } | 'unknown' | 'refused'> {
   return db.transaction().execute(async (tx) => {
     const user = await tx.selectFrom('users').selectAll().where('id', '=', signIn.userId).forShare().executeTakeFirst()
     if (!user) return 'unknown' as const
     if (!(await markPasskeyUsed(tx, signIn.passkeyId, signIn.counter, signIn.now))) {
       const still = await tx.selectFrom('passkeys').select('id').where('id', '=', signIn.passkeyId).executeTakeFirst()
-      return still ? 'refused' as const : 'unknown' as const
+      return still ? ('refused' as const) : ('unknown' as const)
     }
     return { user, apiToken: await createApiToken(tx, signIn.userId, signIn.expiresAt, signIn.userAgent, signIn.now) }
   })
@@ -71,8 +108,11 @@ export async function openPasskeySession(db: Kysely<Database>, signIn: {
 
 /** A credential by its id (as the browser sends it), with its owner. */
 export function findPasskeyByCredential(db: Db, credentialId: string) {
-  return db.selectFrom('passkeys').select(['id', 'user_id', 'credential_id', 'public_key', 'counter', 'transports'])
-    .where('credential_id', '=', credentialId).executeTakeFirst()
+  return db
+    .selectFrom('passkeys')
+    .select(['id', 'user_id', 'credential_id', 'public_key', 'counter', 'transports'])
+    .where('credential_id', '=', credentialId)
+    .executeTakeFirst()
 }
 
 /**
@@ -82,17 +122,26 @@ export function findPasskeyByCredential(db: Db, credentialId: string) {
  * newer one and moved the counter back, so a copy of the key could sign with a counter already seen.
  */
 async function markPasskeyUsed(db: Db, id: number, counter: number, now: Date): Promise<boolean> {
-  const row = await db.updateTable('passkeys').set({ counter, last_used_at: now }).where('id', '=', id)
+  const row = await db
+    .updateTable('passkeys')
+    .set({ counter, last_used_at: now })
+    .where('id', '=', id)
     // The rule of the check (@simplewebauthn/server): above the stored counter, or 0 over 0.
     .where('counter', counter === 0 ? '=' : '<', counter)
-    .returning('id').executeTakeFirst()
+    .returning('id')
+    .executeTakeFirst()
   return row !== undefined
 }
 
 /** Undefined when the user has no such passkey. */
 export async function renamePasskey(db: Db, userId: number, id: number, name: string): Promise<Passkey | undefined> {
-  const row = await db.updateTable('passkeys').set({ name }).where('id', '=', id).where('user_id', '=', userId)
-    .returning(['id', 'name', 'created_at', 'last_used_at']).executeTakeFirst()
+  const row = await db
+    .updateTable('passkeys')
+    .set({ name })
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .returning(['id', 'name', 'created_at', 'last_used_at'])
+    .executeTakeFirst()
   return row && toPasskey(row)
 }
 
@@ -105,10 +154,15 @@ export async function deletePasskey(db: Db, userId: number, id: number): Promise
 export type ChallengeKind = 'registration' | 'authentication'
 
 /** Keeps a new challenge; expired ones are swept on the way. */
-export async function storeChallenge(db: Db, challenge: { challenge: string; kind: ChallengeKind; userId: number | null; expiresAt: Date; now: Date }): Promise<void> {
+export async function storeChallenge(
+  db: Db,
+  challenge: { challenge: string; kind: ChallengeKind; userId: number | null; expiresAt: Date; now: Date },
+): Promise<void> {
   await db.deleteFrom('webauthn_challenges').where('expires_at', '<=', challenge.now).execute()
-  await db.insertInto('webauthn_challenges')
-    .values({ challenge: challenge.challenge, kind: challenge.kind, user_id: challenge.userId, expires_at: challenge.expiresAt }).execute()
+  await db
+    .insertInto('webauthn_challenges')
+    .values({ challenge: challenge.challenge, kind: challenge.kind, user_id: challenge.userId, expires_at: challenge.expiresAt })
+    .execute()
 }
 
 /**
@@ -116,9 +170,13 @@ export async function storeChallenge(db: Db, challenge: { challenge: string; kin
  * was made for (an authentication challenge belongs to nobody yet). One statement: single use under concurrency.
  */
 export async function consumeChallenge(db: Db, challenge: string, kind: ChallengeKind, userId: number | null, now: Date): Promise<boolean> {
-  const row = await db.deleteFrom('webauthn_challenges')
-    .where('challenge', '=', challenge).where('kind', '=', kind).where('expires_at', '>', now)
+  const row = await db
+    .deleteFrom('webauthn_challenges')
+    .where('challenge', '=', challenge)
+    .where('kind', '=', kind)
+    .where('expires_at', '>', now)
     .where((eb) => (userId === null ? eb('user_id', 'is', null) : eb('user_id', '=', userId)))
-    .returning('challenge').executeTakeFirst()
+    .returning('challenge')
+    .executeTakeFirst()
   return row !== undefined
 }

@@ -19,7 +19,9 @@ export async function referencedFileKeys(db: Kysely<Database>, keys: readonly st
   for (let i = 0; i < keys.length; i += 500) {
     const batch = keys.slice(i, i + 500)
     for (const [table, column] of STORED_FILE_COLUMNS) {
-      const { rows } = await sql<{ key: string }>`select ${sql.ref(column)} as key from ${sql.table(table)} where ${sql.ref(column)} in (${sql.join(batch)})`.execute(db)
+      const { rows } = await sql<{
+        key: string
+      }>`select ${sql.ref(column)} as key from ${sql.table(table)} where ${sql.ref(column)} in (${sql.join(batch)})`.execute(db)
       for (const row of rows) found.add(row.key)
     }
   }

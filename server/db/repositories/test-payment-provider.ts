@@ -19,9 +19,23 @@ export async function setTestCustomerPaymentMethod(db: Db, customerId: string, p
   await db.updateTable('test_customers').set({ default_payment_method: paymentMethodId }).where('id', '=', customerId).execute()
 }
 
-export async function insertTestPaymentMethod(db: Db, id: string, customerId: string | null, card: Omit<PaymentMethod, 'id'> & { declinesCharges?: boolean }): Promise<void> {
-  await db.insertInto('test_payment_methods')
-    .values({ id, customer_id: customerId, brand: card.brand, last4: card.last4, exp_month: card.expMonth, exp_year: card.expYear, declines_charges: card.declinesCharges ?? false })
+export async function insertTestPaymentMethod(
+  db: Db,
+  id: string,
+  customerId: string | null,
+  card: Omit<PaymentMethod, 'id'> & { declinesCharges?: boolean },
+): Promise<void> {
+  await db
+    .insertInto('test_payment_methods')
+    .values({
+      id,
+      customer_id: customerId,
+      brand: card.brand,
+      last4: card.last4,
+      exp_month: card.expMonth,
+      exp_year: card.expYear,
+      declines_charges: card.declinesCharges ?? false,
+    })
     .execute()
 }
 
@@ -33,36 +47,62 @@ export async function testPaymentMethodDeclinesCharges(db: Db, id: string): Prom
 
 /** Attaches a card to a customer: one that belongs to nobody yet, or to that customer already. The card, or null. */
 export async function attachTestPaymentMethod(db: Db, id: string, customerId: string): Promise<PaymentMethod | null> {
-  const row = await db.updateTable('test_payment_methods').set({ customer_id: customerId })
-    .where('id', '=', id).where((eb) => eb.or([eb('customer_id', 'is', null), eb('customer_id', '=', customerId)]))
-    .returningAll().executeTakeFirst()
+  const row = await db
+    .updateTable('test_payment_methods')
+    .set({ customer_id: customerId })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('customer_id', 'is', null), eb('customer_id', '=', customerId)]))
+    .returningAll()
+    .executeTakeFirst()
   return row ? { id: row.id, brand: row.brand, last4: row.last4, expMonth: row.exp_month, expYear: row.exp_year } : null
 }
 
 /** A card by id, or null; with `customerId`, only if it belongs to that customer. */
 export async function findTestPaymentMethod(db: Db, id: string | null, customerId?: string): Promise<PaymentMethod | null> {
   if (!id) return null
-  const row = await db.selectFrom('test_payment_methods').selectAll().where('id', '=', id)
+  const row = await db
+    .selectFrom('test_payment_methods')
+    .selectAll()
+    .where('id', '=', id)
     .$if(customerId !== undefined, (q) => q.where('customer_id', '=', customerId!))
     .executeTakeFirst()
   return row ? { id: row.id, brand: row.brand, last4: row.last4, expMonth: row.exp_month, expYear: row.exp_year } : null
 }
 
-export async function insertTestSubscription(db: Db, subscription: {
-  id: string; customerId: string; items: Item[]; currentPeriodEnd: number; defaultPaymentMethod: string | null
-}): Promise<void> {
-  await db.insertInto('test_subscriptions').values({
-    id: subscription.id, customer_id: subscription.customerId, status: 'active', cancel_at_period_end: false,
-    default_payment_method: subscription.defaultPaymentMethod, current_period_end: subscription.currentPeriodEnd, items: JSON.stringify(subscription.items),
-  }).execute()
+export async function insertTestSubscription(
+  db: Db,
+  subscription: {
+    id: string
+    customerId: string
+    items: Item[]
+    currentPeriodEnd: number
+    defaultPaymentMethod: string | null
+  },
+): Promise<void> {
+  await db
+    .insertInto('test_subscriptions')
+    .values({
+      id: subscription.id,
+      customer_id: subscription.customerId,
+      status: 'active',
+      cancel_at_period_end: false,
+      default_payment_method: subscription.defaultPaymentMethod,
+      current_period_end: subscription.currentPeriodEnd,
+      items: JSON.stringify(subscription.items),
+    })
+    .execute()
 }
 
 export async function findTestSubscription(db: Db, id: string): Promise<Subscription | null> {
   const row = await db.selectFrom('test_subscriptions').selectAll().where('id', '=', id).executeTakeFirst()
   if (!row) return null
   return {
-    id: row.id, object: 'subscription', status: row.status, current_period_end: Number(row.current_period_end),
-    cancel_at_period_end: row.cancel_at_period_end, items: { object: 'list', data: row.items as Item[] },
+    id: row.id,
+    object: 'subscription',
+    status: row.status,
+    current_period_end: Number(row.current_period_end),
+    cancel_at_period_end: row.cancel_at_period_end,
+    items: { object: 'list', data: row.items as Item[] },
   }
 }
 
@@ -72,7 +112,8 @@ export async function findTestSubscription(db: Db, id: string): Promise<Subscrip
  * PostgreSQL). A concurrent update waits on the row and is evaluated again on the new list.
  */
 export async function addTestSubscriptionItem(db: Db, id: string, item: Item): Promise<void> {
-  await db.updateTable('test_subscriptions')
+  await db
+    .updateTable('test_subscriptions')
     .set({ items: sql`items || jsonb_build_array(${JSON.stringify(item)}::jsonb)` })
     .where('id', '=', id)
     .where(sql<boolean>`not exists (select 1 from jsonb_array_elements(items) as held where held->'plan'->>'id' = ${item.plan.id})`)
@@ -90,11 +131,23 @@ export async function setTestSubscriptionPaymentMethod(db: Db, id: string, payme
 }
 
 /** Records a charge once per idempotency key: a repeat with the same key answers the first charge's id. */
-export async function insertTestCharge(db: Db, charge: { id: string; customerId: string; paymentMethodId: string; amountCents: number; description: string; idempotencyKey: string }): Promise<string> {
-  const inserted = await db.insertInto('test_charges').values({
-    id: charge.id, customer_id: charge.customerId, payment_method: charge.paymentMethodId, amount: charge.amountCents, description: charge.description,
-    idempotency_key: charge.idempotencyKey,
-  }).onConflict((oc) => oc.column('idempotency_key').doNothing()).returning('id').executeTakeFirst()
+export async function insertTestCharge(
+  db: Db,
+  charge: { id: string; customerId: string; paymentMethodId: string; amountCents: number; description: string; idempotencyKey: string },
+): Promise<string> {
+  const inserted = await db
+    .insertInto('test_charges')
+    .values({
+      id: charge.id,
+      customer_id: charge.customerId,
+      payment_method: charge.paymentMethodId,
+      amount: charge.amountCents,
+      description: charge.description,
+      idempotency_key: charge.idempotencyKey,
+    })
+    .onConflict((oc) => oc.column('idempotency_key').doNothing())
+    .returning('id')
+    .executeTakeFirst()
   return inserted?.id ?? (await findTestChargeId(db, charge.idempotencyKey))!
 }
 

@@ -16,11 +16,16 @@ export const EMAIL_REVERT_DAYS = 30
 export const emailRevertMessages = {
   unknown: 'Ce lien de rétablissement d’adresse est inconnu : vérifiez qu’il est complet, tel que reçu par e-mail.',
   used: 'Ce lien a déjà servi : l’adresse a déjà été rétablie. Pour vous connecter, choisissez un nouveau mot de passe avec « Mot de passe oublié ? ».',
-  expired: (support: string) => `Ce lien a expiré : il n’était valable que ${EMAIL_REVERT_DAYS} jours. Écrivez à ${support} pour retrouver l’accès à votre espace.`,
-  superseded: (support: string) => `Ce lien ne peut plus servir : un changement d’adresse antérieur décide, avec le lien envoyé alors à l’adresse d’avant. Écrivez à ${support} si vous avez besoin d’aide.`,
-  taken: (email: string, support: string) => `L’adresse ${email} est désormais celle d’un autre compte : elle ne peut pas être rétablie. Écrivez à ${support} pour retrouver l’accès à votre espace.`,
-  done: (email: string) => `Votre adresse ${email} est rétablie. Toutes les connexions à votre espace ont été fermées ; un lien pour choisir un nouveau mot de passe vous a été envoyé à cette adresse.`,
-  doneWithoutMail: (email: string) => `Votre adresse ${email} est rétablie. Toutes les connexions à votre espace ont été fermées. Le lien pour choisir un nouveau mot de passe n’a pas pu être envoyé : demandez-le avec « Mot de passe oublié ? ».`,
+  expired: (support: string) =>
+    `Ce lien a expiré : il n’était valable que ${EMAIL_REVERT_DAYS} jours. Écrivez à ${support} pour retrouver l’accès à votre espace.`,
+  superseded: (support: string) =>
+    `Ce lien ne peut plus servir : un changement d’adresse antérieur décide, avec le lien envoyé alors à l’adresse d’avant. Écrivez à ${support} si vous avez besoin d’aide.`,
+  taken: (email: string, support: string) =>
+    `L’adresse ${email} est désormais celle d’un autre compte : elle ne peut pas être rétablie. Écrivez à ${support} pour retrouver l’accès à votre espace.`,
+  done: (email: string) =>
+    `Votre adresse ${email} est rétablie. Toutes les connexions à votre espace ont été fermées ; un lien pour choisir un nouveau mot de passe vous a été envoyé à cette adresse.`,
+  doneWithoutMail: (email: string) =>
+    `Votre adresse ${email} est rétablie. Toutes les connexions à votre espace ont été fermées. Le lien pour choisir un nouveau mot de passe n’a pas pu être envoyé : demandez-le avec « Mot de passe oublié ? ».`,
 }
 
 export function emailRevertRoutes(define: DefineRoute, deps: AppDeps) {
@@ -28,11 +33,16 @@ export function emailRevertRoutes(define: DefineRoute, deps: AppDeps) {
 
   const refusal = (refused: RevertRefusal, email: string | undefined) => {
     switch (refused) {
-      case 'unknown': return new HttpError(404, emailRevertMessages.unknown, 'NOT_FOUND')
-      case 'used': return new HttpError(410, emailRevertMessages.used, 'REVERT_LINK_USED')
-      case 'expired': return new HttpError(410, emailRevertMessages.expired(config.supportEmail), 'REVERT_LINK_EXPIRED')
-      case 'superseded': return new HttpError(410, emailRevertMessages.superseded(config.supportEmail), 'REVERT_LINK_SUPERSEDED')
-      case 'taken': return new HttpError(409, emailRevertMessages.taken(email ?? 'précédente', config.supportEmail), 'CONFLICT')
+      case 'unknown':
+        return new HttpError(404, emailRevertMessages.unknown, 'NOT_FOUND')
+      case 'used':
+        return new HttpError(410, emailRevertMessages.used, 'REVERT_LINK_USED')
+      case 'expired':
+        return new HttpError(410, emailRevertMessages.expired(config.supportEmail), 'REVERT_LINK_EXPIRED')
+      case 'superseded':
+        return new HttpError(410, emailRevertMessages.superseded(config.supportEmail), 'REVERT_LINK_SUPERSEDED')
+      case 'taken':
+        return new HttpError(409, emailRevertMessages.taken(email ?? 'précédente', config.supportEmail), 'CONFLICT')
     }
   }
 

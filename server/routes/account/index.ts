@@ -6,8 +6,17 @@ import { badRequest, conflict, HttpError, invalidSessionError, messages } from '
 import { limitPerUser, takeAttempt, withinUserLimit, type AttemptLimit } from '../../http/user-rate-limit.ts'
 import { clearRateLimits } from '../../db/repositories/rate-limits.ts'
 import {
-  changePassword, createPasswordResetLink, findCurrentUser, findPasswordHash, findUserByEmail, listSessions, openPasswordSession, resetPasswordWithToken,
-  revokeOtherSessions, revokeSession, toUser,
+  changePassword,
+  createPasswordResetLink,
+  findCurrentUser,
+  findPasswordHash,
+  findUserByEmail,
+  listSessions,
+  openPasswordSession,
+  resetPasswordWithToken,
+  revokeOtherSessions,
+  revokeSession,
+  toUser,
 } from '../../db/repositories/users.ts'
 import { changeEmailWithRevertLink } from '../../db/repositories/email-reverts.ts'
 import { isUniqueViolation } from '../../db/errors.ts'
@@ -25,10 +34,16 @@ const decoyHash = hashPassword('mot de passe factice')
 // argon2id came) then cost the same, so a failure's time tells neither whether the account exists nor its scheme.
 const legacyDecoyHash = legacySchemeDecoy()
 
-export const resetRequestReply = 'Si un compte existe pour cette adresse, vous allez recevoir un e-mail avec un lien pour choisir un nouveau mot de passe.'
+export const resetRequestReply =
+  'Si un compte existe pour cette adresse, vous allez recevoir un e-mail avec un lien pour choisir un nouveau mot de passe.'
 
 /** A changed address is told at once to whoever asks; so few tries an hour tell nothing worth having. */
-export const EMAIL_CHANGE_LIMIT = { name: 'updateEmail', max: 5, windowMs: 3_600_000, message: 'Trop de changements d’adresse en peu de temps : réessayez dans une heure.' }
+export const EMAIL_CHANGE_LIMIT = {
+  name: 'updateEmail',
+  max: 5,
+  windowMs: 3_600_000,
+  message: 'Trop de changements d’adresse en peu de temps : réessayez dans une heure.',
+}
 
 /**
  * Reset links e-mailed to one account: the per-IP limit let a few addresses send it 40 links a minute (and leave 40 live
@@ -44,13 +59,17 @@ const minutesText = (minutes: number) => (minutes === 1 ? '1 minute' : `${minute
  * held exactly as a known one and the 429 tells nothing of who has an account.
  */
 export const LOGIN_PASSWORD_LIMIT: AttemptLimit = {
-  max: 10, windowMs: 15 * 60_000,
-  message: (minutes) => `Trop d’essais de mot de passe pour ce compte : réessayez dans ${minutesText(minutes)}, ou choisissez « Mot de passe oublié ? ».`,
+  max: 10,
+  windowMs: 15 * 60_000,
+  message: (minutes) =>
+    `Trop d’essais de mot de passe pour ce compte : réessayez dans ${minutesText(minutes)}, ou choisissez « Mot de passe oublié ? ».`,
 }
 /** Wrong current passwords per signed-in user on a password change (a stolen session must not test passwords there). */
 export const CHANGE_PASSWORD_LIMIT: AttemptLimit = {
-  max: 10, windowMs: 15 * 60_000,
-  message: (minutes) => `Trop d’essais de mot de passe pour ce compte : réessayez dans ${minutesText(minutes)}. Si vous l’avez oublié, déconnectez-vous puis choisissez « Mot de passe oublié ? ».`,
+  max: 10,
+  windowMs: 15 * 60_000,
+  message: (minutes) =>
+    `Trop d’essais de mot de passe pour ce compte : réessayez dans ${minutesText(minutes)}. Si vous l’avez oublié, déconnectez-vous puis choisissez « Mot de passe oublié ? ».`,
 }
 /** The counters' keys: one for the address typed on /login, one for the user on a password change. */
 export const loginAttemptsKey = (email: string) => `password:${email.trim().toLowerCase()}`
@@ -58,9 +77,10 @@ export const changeAttemptsKey = (userId: number) => `user:${userId}:passwordChe
 
 export const passwordResetReply = 'Votre mot de passe a été modifié, vous pouvez vous connecter.'
 /** Said after a reset that removed the account's passkeys (resetPasswordWithToken). */
-export const passkeysRemovedReply = (count: number) => (count === 1
-  ? 'Votre clé d’accès a été supprimée : vous pourrez en ajouter une depuis « Informations personnelles ».'
-  : 'Vos clés d’accès ont été supprimées : vous pourrez en ajouter une depuis « Informations personnelles ».')
+export const passkeysRemovedReply = (count: number) =>
+  count === 1
+    ? 'Votre clé d’accès a été supprimée : vous pourrez en ajouter une depuis « Informations personnelles ».'
+    : 'Vos clés d’accès ont été supprimées : vous pourrez en ajouter une depuis « Informations personnelles ».'
 
 export const emailTaken = 'Cette adresse e-mail est déjà utilisée par un autre compte.'
 
@@ -90,7 +110,11 @@ export function accountRoutes(define: DefineRoute, deps: AppDeps) {
     // Opened only while the password is still the one checked: a reset or a change committed meanwhile wins (its
     // "every session ends" cannot miss this one, nor this rehash write the old password back).
     const apiToken = await openPasswordSession(db, {
-      userId: user.id, checkedHash: user.password_hash, expiresAt, userAgent: userAgentOf(req.headers), now: clock.now(),
+      userId: user.id,
+      checkedHash: user.password_hash,
+      expiresAt,
+      userAgent: userAgentOf(req.headers),
+      now: clock.now(),
       // Hashes of an older scheme (scrypt) or weaker settings become argon2id now that the password is known.
       rehash: needsRehash(user.password_hash) ? await hashPassword(body.password) : null,
     })
@@ -122,7 +146,11 @@ export function accountRoutes(define: DefineRoute, deps: AppDeps) {
     checkNewPassword(body.password)
     const passwordHash = await hashPassword(body.password)
     const user = await resetPasswordWithToken(db, body.token, passwordHash, clock.now())
-    if (user === null) throw badRequest('Ce lien de réinitialisation est invalide, a déjà servi ou a expiré : demandez-en un nouveau.', 'INVALID_RESET_TOKEN')
+    if (user === null)
+      throw badRequest(
+        'Ce lien de réinitialisation est invalide, a déjà servi ou a expiré : demandez-en un nouveau.',
+        'INVALID_RESET_TOKEN',
+      )
     // The owner proved the mailbox and chose a new password: the wrong ones typed before (theirs, or a guesser's) no
     // longer hold the account.
     await clearRateLimits(db, [loginAttemptsKey(user.email), changeAttemptsKey(user.id)])
@@ -140,7 +168,13 @@ export function accountRoutes(define: DefineRoute, deps: AppDeps) {
     if (taken && taken.id !== user.id) throw conflict(emailTaken)
     const now = clock.now()
     // The change and the link that undoes it (« Ce n’était pas vous ? », email-revert.ts), in one transaction.
-    const changed = await changeEmailWithRevertLink(db, { userId: user.id, newEmail, now, expiresAt: addDays(now, EMAIL_REVERT_DAYS), sessionTokenHash: user.tokenHash }).catch((error: unknown) => {
+    const changed = await changeEmailWithRevertLink(db, {
+      userId: user.id,
+      newEmail,
+      now,
+      expiresAt: addDays(now, EMAIL_REVERT_DAYS),
+      sessionTokenHash: user.tokenHash,
+    }).catch((error: unknown) => {
       // Another account took the address meanwhile: the unique index says so.
       throw isUniqueViolation(error) ? conflict(emailTaken) : error
     })
@@ -152,9 +186,19 @@ export function accountRoutes(define: DefineRoute, deps: AppDeps) {
     // that gives the account back when it is the one holding (a stolen session cannot move it away for good); without it
     // when an earlier change's link still holds (mailed to the address before that one).
     if (changed.oldVerified) {
-      await sendSecurityNotice(deps, {
-        kind: 'email-changed', to: changed.oldEmail, firstname: user.firstname, newEmail, days: EMAIL_REVERT_DAYS, revertLinkId: changed.linkId,
-      }, changed.token, req.log)
+      await sendSecurityNotice(
+        deps,
+        {
+          kind: 'email-changed',
+          to: changed.oldEmail,
+          firstname: user.firstname,
+          newEmail,
+          days: EMAIL_REVERT_DAYS,
+          revertLinkId: changed.linkId,
+        },
+        changed.token,
+        req.log,
+      )
     }
     return changed.user
   })
@@ -169,7 +213,13 @@ export function accountRoutes(define: DefineRoute, deps: AppDeps) {
     await attempt.succeeded()
     checkNewPassword(body.newPassword)
     // Other sessions (another browser, a stolen token) and reset links end with the old password; this one goes on.
-    const changed = await changePassword(db, { userId: user.id, checkedHash, newHash: await hashPassword(body.newPassword), keepTokenHash: user.tokenHash, now: clock.now() })
+    const changed = await changePassword(db, {
+      userId: user.id,
+      checkedHash,
+      newHash: await hashPassword(body.newPassword),
+      keepTokenHash: user.tokenHash,
+      now: clock.now(),
+    })
     if (!changed) throw conflict('Votre mot de passe vient d’être modifié par ailleurs : saisissez le nouveau comme mot de passe actuel.')
     return { message: 'Votre mot de passe a été modifié.' }
   })
@@ -177,8 +227,11 @@ export function accountRoutes(define: DefineRoute, deps: AppDeps) {
   define('sessions', async ({ user }) => {
     const rows = await listSessions(db, user.id, clock.now())
     return rows.map((r) => ({
-      id: r.id, device: describeDevice(r.user_agent), createdAt: r.created_at.toISOString(),
-      lastUsedAt: r.last_used_at ? new Date(r.last_used_at).toISOString() : null, current: r.token_hash === user.tokenHash,
+      id: r.id,
+      device: describeDevice(r.user_agent),
+      createdAt: r.created_at.toISOString(),
+      lastUsedAt: r.last_used_at ? new Date(r.last_used_at).toISOString() : null,
+      current: r.token_hash === user.tokenHash,
     }))
   })
 
@@ -186,7 +239,12 @@ export function accountRoutes(define: DefineRoute, deps: AppDeps) {
     const signedOut = await revokeOtherSessions(db, user.id, user.tokenHash)
     return {
       signedOut,
-      message: signedOut === 0 ? 'Aucun autre appareil n’était connecté.' : signedOut === 1 ? 'L’autre appareil a été déconnecté.' : `Les ${signedOut} autres appareils ont été déconnectés.`,
+      message:
+        signedOut === 0
+          ? 'Aucun autre appareil n’était connecté.'
+          : signedOut === 1
+            ? 'L’autre appareil a été déconnecté.'
+            : `Les ${signedOut} autres appareils ont été déconnectés.`,
     }
   })
 

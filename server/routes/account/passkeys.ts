@@ -6,8 +6,16 @@ import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest, HttpError, invalidSessionError, notFound } from '../../http/errors.ts'
 import {
-  addPasskeyForSession, consumeChallenge, credentialsOf, deletePasskey, findPasskeyByCredential, listPasskeys, openPasskeySession, renamePasskey,
-  storeChallenge, type ChallengeKind,
+  addPasskeyForSession,
+  consumeChallenge,
+  credentialsOf,
+  deletePasskey,
+  findPasskeyByCredential,
+  listPasskeys,
+  openPasskeySession,
+  renamePasskey,
+  storeChallenge,
+  type ChallengeKind,
 } from '../../db/repositories/passkeys.ts'
 import { toUser } from '../../db/repositories/users.ts'
 import { isUniqueViolation } from '../../db/errors.ts'
@@ -19,12 +27,16 @@ import { sendSecurityNotice } from '../../services/security-notice.ts'
 export const CHALLENGE_MINUTES = 5
 
 /** @simplewebauthn/server (with its ASN.1 and X.509 packages, a sixth of the server's code) loads with the first ceremony: no start compiles it. */
-const webauthn = () => Promise.all([import('@simplewebauthn/server'), import('@simplewebauthn/server/helpers')])
-  .then(([server, helpers]) => ({ ...server, isoBase64URL: helpers.isoBase64URL }))
+const webauthn = () =>
+  Promise.all([import('@simplewebauthn/server'), import('@simplewebauthn/server/helpers')]).then(([server, helpers]) => ({
+    ...server,
+    isoBase64URL: helpers.isoBase64URL,
+  }))
 
 export const passkeyMessages = {
   refused: 'La clé d’accès n’a pas pu être vérifiée. Recommencez, ou connectez-vous avec votre mot de passe.',
-  unknown: 'Cette clé d’accès n’est pas enregistrée dans votre espace. Connectez-vous avec votre mot de passe, puis ajoutez-la dans « Informations personnelles ».',
+  unknown:
+    'Cette clé d’accès n’est pas enregistrée dans votre espace. Connectez-vous avec votre mot de passe, puis ajoutez-la dans « Informations personnelles ».',
   expired: 'La demande a expiré ou a déjà servi : recommencez.',
   already: 'Cette clé d’accès est déjà enregistrée.',
 } as const
@@ -39,7 +51,8 @@ export function passkeyRoutes(define: DefineRoute, deps: AppDeps) {
   const rp = () => relyingParty(config)
 
   /** Checks the challenge the browser signed is one we gave out for this ceremony, and spends it. */
-  const spend = (kind: ChallengeKind, userId: number | null) => async (challenge: string) => consumeChallenge(db, challenge, kind, userId, clock.now())
+  const spend = (kind: ChallengeKind, userId: number | null) => async (challenge: string) =>
+    consumeChallenge(db, challenge, kind, userId, clock.now())
 
   const keep = async (challenge: string, kind: ChallengeKind, userId: number | null) =>
     storeChallenge(db, { challenge, kind, userId, expiresAt: addMinutes(clock.now(), CHALLENGE_MINUTES), now: clock.now() })
@@ -81,8 +94,14 @@ export function passkeyRoutes(define: DefineRoute, deps: AppDeps) {
     const given = body.name?.trim() ?? ''
     const name = isBlank(given) ? describeDevice(userAgentOf(req.headers)) : given
     const passkey = await addPasskeyForSession(db, {
-      userId: user.id, credentialId: credential.id, publicKey: isoBase64URL.fromBuffer(credential.publicKey), counter: credential.counter,
-      transports: credential.transports ?? body.credential.response.transports ?? [], name, tokenHash: user.tokenHash, now: clock.now(),
+      userId: user.id,
+      credentialId: credential.id,
+      publicKey: isoBase64URL.fromBuffer(credential.publicKey),
+      counter: credential.counter,
+      transports: credential.transports ?? body.credential.response.transports ?? [],
+      name,
+      tokenHash: user.tokenHash,
+      now: clock.now(),
     }).catch((error: unknown) => {
       throw isUniqueViolation(error) ? new HttpError(409, passkeyMessages.already, 'CONFLICT') : error
     })
@@ -108,7 +127,11 @@ export function passkeyRoutes(define: DefineRoute, deps: AppDeps) {
 
   define('passkeyLoginOptions', async () => {
     const { generateAuthenticationOptions } = await webauthn()
-    const options = await generateAuthenticationOptions({ rpID: rp().rpID, userVerification: 'preferred', timeout: CHALLENGE_MINUTES * 60_000 })
+    const options = await generateAuthenticationOptions({
+      rpID: rp().rpID,
+      userVerification: 'preferred',
+      timeout: CHALLENGE_MINUTES * 60_000,
+    })
     await keep(options.challenge, 'authentication', null)
     return options as unknown as Record<string, unknown>
   })
@@ -123,7 +146,9 @@ export function passkeyRoutes(define: DefineRoute, deps: AppDeps) {
       expectedOrigin: rp().origins,
       expectedRPID: rp().rpID,
       credential: {
-        id: passkey.credential_id, publicKey: isoBase64URL.toBuffer(passkey.public_key), counter: Number(passkey.counter),
+        id: passkey.credential_id,
+        publicKey: isoBase64URL.toBuffer(passkey.public_key),
+        counter: Number(passkey.counter),
         transports: passkey.transports as AuthenticatorTransport[],
       },
       requireUserVerification: false,
@@ -133,7 +158,12 @@ export function passkeyRoutes(define: DefineRoute, deps: AppDeps) {
     if (!verification.verified) throw new HttpError(401, passkeyMessages.refused, 'PASSKEY_REFUSED')
     const expiresAt = addDays(clock.now(), config.tokenTtlDays)
     const opened = await openPasskeySession(db, {
-      passkeyId: passkey.id, userId: passkey.user_id, counter: verification.authenticationInfo.newCounter, expiresAt, userAgent: userAgentOf(req.headers), now: clock.now(),
+      passkeyId: passkey.id,
+      userId: passkey.user_id,
+      counter: verification.authenticationInfo.newCounter,
+      expiresAt,
+      userAgent: userAgentOf(req.headers),
+      now: clock.now(),
     })
     // The key was removed since it was read (a reset or a revert link): no session outlives them.
     if (opened === 'unknown') throw new HttpError(401, passkeyMessages.unknown, 'UNKNOWN_PASSKEY')

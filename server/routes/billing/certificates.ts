@@ -20,21 +20,35 @@ export const frenchDay = (day: string) => longDate.format(new Date(`${day}T12:00
 export const UNKNOWN_CERTIFICATE = 'Aucune attestation ne correspond à ce code.'
 
 /** Past its termination date, an order's domiciliation is over: its certificates no longer hold. */
-const terminated = (facts: Pick<OrderFacts, 'termination_date'>, now: Date) => facts.termination_date !== null && facts.termination_date < parisDay(now)
+const terminated = (facts: Pick<OrderFacts, 'termination_date'>, now: Date) =>
+  facts.termination_date !== null && facts.termination_date < parisDay(now)
 
 const company = (facts: OrderFacts): Company => ({
-  raisonSociale: facts.raison_sociale, legalForm: facts.legal_form, siren: facts.siren, domiciliationAddress: facts.domiciliation_address,
+  raisonSociale: facts.raison_sociale,
+  legalForm: facts.legal_form,
+  siren: facts.siren,
+  domiciliationAddress: facts.domiciliation_address,
 })
 
 const sendGeneratedPdf = (reply: FastifyReply, bytes: Uint8Array, fileName: string) => answerPdf(reply, bytes, fileName, 'attachment')
 
-const fileSafe = (text: string) => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase()
+const fileSafe = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .toLowerCase()
 
 export function certificateRoutes(define: DefineRoute, { db, payments, clock, config }: AppDeps) {
   function provider(facts: OrderFacts): Provider {
     // Without the approval number a certificate is worthless: refuse rather than print a blank.
     if (!config.prefectureApproval) {
-      throw new HttpError(503, 'L’attestation ne peut pas être délivrée pour le moment : le numéro d’agrément préfectoral du domiciliataire n’est pas configuré. Réessayez plus tard.', 'NO_APPROVAL')
+      throw new HttpError(
+        503,
+        'L’attestation ne peut pas être délivrée pour le moment : le numéro d’agrément préfectoral du domiciliataire n’est pas configuré. Réessayez plus tard.',
+        'NO_APPROVAL',
+      )
     }
     return { brandName: config.brandName, approval: config.prefectureApproval, address: facts.domiciliation_address }
   }
@@ -49,7 +63,10 @@ export function certificateRoutes(define: DefineRoute, { db, payments, clock, co
     const code = newCertificateCode()
     await createCertificate(db, { code, orderId: order.id, userId: user.id, issuedAt: now })
     return {
-      code, orderId: order.id, issuedAt: now.toISOString(), verificationUrl: `${config.publicUrl}/verification/${code}`,
+      code,
+      orderId: order.id,
+      issuedAt: now.toISOString(),
+      verificationUrl: `${config.publicUrl}/verification/${code}`,
       file: `/api-protected/certificates/${code}/file`,
     }
   })
@@ -63,8 +80,12 @@ export function certificateRoutes(define: DefineRoute, { db, payments, clock, co
     })
     const { certificatePdf } = await billingPdf()
     const bytes = await certificatePdf({
-      provider: provider(certificate), company: company(certificate), contractStart: certificate.signed_at!, issuedAt: certificate.issued_at,
-      code: certificate.code, verificationUrl: `${config.publicUrl}/verification/${certificate.code}`,
+      provider: provider(certificate),
+      company: company(certificate),
+      contractStart: certificate.signed_at!,
+      issuedAt: certificate.issued_at,
+      code: certificate.code,
+      verificationUrl: `${config.publicUrl}/verification/${certificate.code}`,
     })
     return sendGeneratedPdf(reply, bytes, `attestation-domiciliation-${fileSafe(certificate.raison_sociale)}-${certificate.code}.pdf`)
   })
@@ -81,13 +102,23 @@ export function certificateRoutes(define: DefineRoute, { db, payments, clock, co
     const facts = (await findOrderFacts(db, contract.order_id))!
     const subscription = facts.subscription_id ? await payments.getSubscription(facts.subscription_id) : null
     const [main, ...options] = subscription?.items.data ?? []
-    const forwarding = [facts.adresse_postale_expedition, facts.adresse_complement_postale_expedition,
-      [facts.code_postale_expedition, facts.ville_postale_expedition].filter(Boolean).join(' '), facts.pays_postale_expedition].filter(Boolean).join(', ')
+    const forwarding = [
+      facts.adresse_postale_expedition,
+      facts.adresse_complement_postale_expedition,
+      [facts.code_postale_expedition, facts.ville_postale_expedition].filter(Boolean).join(' '),
+      facts.pays_postale_expedition,
+    ]
+      .filter(Boolean)
+      .join(', ')
     const { contractPdf } = await billingPdf()
     const bytes = await contractPdf({
-      provider: provider(facts), company: company(facts), signedAt: facts.signed_at, contractId: contract.id,
+      provider: provider(facts),
+      company: company(facts),
+      signedAt: facts.signed_at,
+      contractId: contract.id,
       plan: main ? { nickname: main.plan.nickname, amountExclTaxCents: main.plan.amount, interval: main.plan.interval } : null,
-      options: options.map((i) => i.plan.nickname), forwardingAddress: forwarding || null,
+      options: options.map((i) => i.plan.nickname),
+      forwardingAddress: forwarding || null,
     })
     return sendGeneratedPdf(reply, bytes, `contrat-domiciliation-${fileSafe(facts.raison_sociale)}.pdf`)
   })

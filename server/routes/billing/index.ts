@@ -4,8 +4,15 @@ import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest, conflict, HttpError, notFound } from '../../http/errors.ts'
 import { oneSendAtATime, sendOrUndo } from '../../http/send-or-undo.ts'
 import {
-  claimUnpaidInvoices, confirmOptionRequest, createOptionRequest, createTerminationRequest, findOrderSubscription, findTerminationRequest,
-  recordPaymentFailed, recordPaymentSucceeded, unpaidTotal,
+  claimUnpaidInvoices,
+  confirmOptionRequest,
+  createOptionRequest,
+  createTerminationRequest,
+  findOrderSubscription,
+  findTerminationRequest,
+  recordPaymentFailed,
+  recordPaymentSucceeded,
+  unpaidTotal,
 } from '../../db/repositories/billing.ts'
 import { deleteTerminationRequest } from '../../db/repositories/billing.ts'
 import { orderIdsInScope, requireOrder } from '../../db/repositories/orders.ts'
@@ -32,8 +39,16 @@ export const PAYMENT_LEASE_MINUTES = 2
  */
 export const PAYMENT_KEY_TTL_MS = 23 * 3_600_000
 
-const paymentUnconfirmed = () => new HttpError(503, 'Le paiement n’a pas pu être confirmé par le fournisseur. Il sera vérifié avant tout nouveau prélèvement : réessayez dans quelques minutes.', 'PAYMENT_UNCONFIRMED')
-const paidMessage = (invoiceCount: number) => ({ paidCount: invoiceCount, message: invoiceCount > 1 ? `${invoiceCount} factures ont été réglées.` : 'Votre facture a été réglée.' })
+const paymentUnconfirmed = () =>
+  new HttpError(
+    503,
+    'Le paiement n’a pas pu être confirmé par le fournisseur. Il sera vérifié avant tout nouveau prélèvement : réessayez dans quelques minutes.',
+    'PAYMENT_UNCONFIRMED',
+  )
+const paidMessage = (invoiceCount: number) => ({
+  paidCount: invoiceCount,
+  message: invoiceCount > 1 ? `${invoiceCount} factures ont été réglées.` : 'Votre facture a été réglée.',
+})
 
 export const NO_CARD_MESSAGE = 'Aucune carte enregistrée : ajoutez un moyen de paiement puis réessayez.'
 export const TERMINATION_NO_REASON = 'Indiquez le motif de votre résiliation.'
@@ -44,8 +59,8 @@ export const amountChangedMessage = (count: number, amountCents: number) =>
   `Le montant à régler a changé depuis votre confirmation : ${count} facture${count > 1 ? 's' : ''} impayée${count > 1 ? 's' : ''}, ${eurosText(amountCents)} TTC. Rien n’a été prélevé : vérifiez le nouveau montant puis confirmez.`
 /** More than one card payment carries (a total over MAX_PAYMENT_CENTS): nothing charged, the support arranges another way. */
 export const amountTooLargeMessage = (amountCents: number, supportEmail: string) =>
-  `Le montant à régler, ${eurosText(amountCents)} TTC, dépasse ce qu’un paiement par carte peut prélever en une fois (${eurosText(MAX_PAYMENT_CENTS)}). `
-  + `Rien n’a été prélevé : écrivez à ${supportEmail} pour convenir d’un autre moyen de paiement.`
+  `Le montant à régler, ${eurosText(amountCents)} TTC, dépasse ce qu’un paiement par carte peut prélever en une fois (${eurosText(MAX_PAYMENT_CENTS)}). ` +
+  `Rien n’a été prélevé : écrivez à ${supportEmail} pour convenir d’un autre moyen de paiement.`
 const nothingToPay = { paidCount: 0, message: 'Vous n’avez aucune facture impayée.' }
 
 const noSubscription = () => notFound('Abonnement')
@@ -62,7 +77,8 @@ export function billingRoutes(define: DefineRoute, deps: AppDeps) {
   define('subscriptionInformations', async ({ params, query }) => {
     const order = await findOrderSubscription(db, params.orderId)
     // Unknown order, no subscription and wrong key answer alike: the key is the only proof asked of the caller.
-    if (!order?.subscription_id || !sameDigest(query.key.toLowerCase(), subscriptionKey(order.id, order.subscription_id))) throw noSubscription()
+    if (!order?.subscription_id || !sameDigest(query.key.toLowerCase(), subscriptionKey(order.id, order.subscription_id)))
+      throw noSubscription()
     const subscription = await payments.getSubscription(order.subscription_id)
     if (!subscription) throw noSubscription()
     return subscription
@@ -128,18 +144,27 @@ export function billingRoutes(define: DefineRoute, deps: AppDeps) {
     const orderIds = order ? [order.id] : await orderIdsInScope(db, user.id, 'own')
     const due = await unpaidTotal(db, orderIds)
     if (due.count === 0) return nothingToPay
-    const tooLarge = (amountCents: number) => new HttpError(422, amountTooLargeMessage(amountCents, config.supportEmail), 'AMOUNT_TOO_LARGE')
+    const tooLarge = (amountCents: number) =>
+      new HttpError(422, amountTooLargeMessage(amountCents, config.supportEmail), 'AMOUNT_TOO_LARGE')
     if (due.amountInclTaxCents > MAX_PAYMENT_CENTS) throw tooLarge(due.amountInclTaxCents)
     // The card on file: the one paying for the order's subscription, else the customer's default card. Invoices of
     // 0 € need none: they are settled without a charge.
-    const card = due.amountInclTaxCents === 0 || !user.paymentCustomerId ? null
-      : (order?.subscription_id ? await payments.getSubscriptionPaymentMethod(order.subscription_id) : null) ?? (await payments.getDefaultPaymentMethod(user.paymentCustomerId))
+    const card =
+      due.amountInclTaxCents === 0 || !user.paymentCustomerId
+        ? null
+        : ((order?.subscription_id ? await payments.getSubscriptionPaymentMethod(order.subscription_id) : null) ??
+          (await payments.getDefaultPaymentMethod(user.paymentCustomerId)))
     if (due.amountInclTaxCents > 0 && !card) throw new HttpError(402, NO_CARD_MESSAGE, 'NO_CARD')
     const customerId = card ? user.paymentCustomerId : null
     const claimNow = () => {
       const now = clock.now()
       return claimUnpaidInvoices(db, {
-        userId: user.id, customerId, paymentMethodId: card?.id ?? null, orderIds, now, leaseExpiresAt: addMinutes(now, PAYMENT_LEASE_MINUTES),
+        userId: user.id,
+        customerId,
+        paymentMethodId: card?.id ?? null,
+        orderIds,
+        now,
+        leaseExpiresAt: addMinutes(now, PAYMENT_LEASE_MINUTES),
         ...(body.expectedAmountInclTaxCents !== undefined ? { expectedAmountCents: body.expectedAmountInclTaxCents } : {}),
       })
     }
@@ -163,7 +188,8 @@ export function billingRoutes(define: DefineRoute, deps: AppDeps) {
     if (claim.kind === 'settled') return paidMessage(claim.invoiceCount)
     if (claim.kind === 'tooLarge') throw tooLarge(claim.amountCents)
     if (claim.kind === 'amountChanged') throw new HttpError(409, amountChangedMessage(claim.count, claim.amountCents), 'AMOUNT_CHANGED')
-    if (claim.kind === 'inProgress') throw conflict('Un paiement de ces factures est déjà en cours : patientez quelques instants, puis rechargez la page.')
+    if (claim.kind === 'inProgress')
+      throw conflict('Un paiement de ces factures est déjà en cours : patientez quelques instants, puis rechargez la page.')
     const { attempt, invoiceCount } = claim
     try {
       // A resumed attempt keeps its key, amount and card: if its first call charged, this one answers that charge.
@@ -202,7 +228,18 @@ export function billingRoutes(define: DefineRoute, deps: AppDeps) {
     const held = new Set(subscription.items.data.map((i) => i.plan.id))
     return optionNames.flatMap((option) => {
       const plan = plans[optionPlanId(option, interval)!]!
-      return held.has(plan.id) ? [] : [{ option, planId: plan.id, nickname: plan.nickname, interval, amountExclTaxCents: plan.amount, amountInclTaxCents: inclTax(plan.amount) }]
+      return held.has(plan.id)
+        ? []
+        : [
+            {
+              option,
+              planId: plan.id,
+              nickname: plan.nickname,
+              interval,
+              amountExclTaxCents: plan.amount,
+              amountInclTaxCents: inclTax(plan.amount),
+            },
+          ]
     })
   })
 
@@ -213,7 +250,10 @@ export function billingRoutes(define: DefineRoute, deps: AppDeps) {
     if (body.date < parisDay(clock.now())) throw badRequest('La date de résiliation ne peut pas être dans le passé.', 'PAST_DATE')
     const earliest = await earliestTerminationDate(order.subscription_id)
     if (body.date < earliest) {
-      throw badRequest(`La résiliation ne peut prendre effet avant la fin de la période en cours : choisissez le ${frenchDay(earliest)} ou une date ultérieure.`, 'BEFORE_PERIOD_END')
+      throw badRequest(
+        `La résiliation ne peut prendre effet avant la fin de la période en cours : choisissez le ${frenchDay(earliest)} ou une date ultérieure.`,
+        'BEFORE_PERIOD_END',
+      )
     }
     const latest = latestTerminationDate(parisDay(clock.now()), earliest)
     if (body.date > latest) throw badRequest(terminationTooFarMessage(latest), 'TOO_FAR')
@@ -223,11 +263,15 @@ export function billingRoutes(define: DefineRoute, deps: AppDeps) {
       // The unique index decides between simultaneous requests: only the one that recorded a row sends the e-mail.
       if (id === null) throw conflict(TERMINATION_EXISTS)
       // An e-mail that cannot leave takes the request back (a French 503): the retry records it and sends it again.
-      await sendOrUndo(mailer, {
-        to: config.supportEmail,
-        subject: `Demande de résiliation : ${order.raison_sociale}`,
-        text: `${user.firstname} ${user.lastname} <${user.email}> demande la résiliation de la domiciliation de ${order.raison_sociale} (commande ${order.id}) au ${body.date}.\nMotif : ${body.reason}\n${comment ?? ''}`,
-      }, () => deleteTerminationRequest(db, id))
+      await sendOrUndo(
+        mailer,
+        {
+          to: config.supportEmail,
+          subject: `Demande de résiliation : ${order.raison_sociale}`,
+          text: `${user.firstname} ${user.lastname} <${user.email}> demande la résiliation de la domiciliation de ${order.raison_sociale} (commande ${order.id}) au ${body.date}.\nMotif : ${body.reason}\n${comment ?? ''}`,
+        },
+        () => deleteTerminationRequest(db, id),
+      )
       return { id, message: 'Votre demande de résiliation a bien été enregistrée ; nous vous confirmons sa prise en compte par e-mail.' }
     })
   })

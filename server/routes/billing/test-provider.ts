@@ -16,7 +16,11 @@ export function testProviderRoutes(app: FastifyInstance, payments: PaymentProvid
   app.route<{ Body: TestCardBody }>({
     method: testProviderRoute.method,
     url: testProviderRoute.path,
-    schema: { ...testProviderRoute.schema, response: { ...testProviderRoute.schema.response, 400: ApiErrorBody, 402: ApiErrorBody, 429: ApiErrorBody }, hide: true },
+    schema: {
+      ...testProviderRoute.schema,
+      response: { ...testProviderRoute.schema.response, 400: ApiErrorBody, 402: ApiErrorBody, 429: ApiErrorBody },
+      hide: true,
+    },
     config: { rateLimit: { max: TEST_PROVIDER_RATE_LIMIT, timeWindow: 60_000, groupId: 'testProvider' } },
     handler: async (req) => create(req.body),
   })

@@ -5,7 +5,12 @@ import type { DefineRoute } from '../../http/define-route.ts'
 import { conflict, notFound } from '../../http/errors.ts'
 import { oneSendAtATime, sendOrUndo } from '../../http/send-or-undo.ts'
 import {
-  createLegalSubmission, deleteLegalSubmission, findLegalSubmission, findOpenLegalSubmission, listLegalSubmissions, moveLegalSubmission,
+  createLegalSubmission,
+  deleteLegalSubmission,
+  findLegalSubmission,
+  findOpenLegalSubmission,
+  listLegalSubmissions,
+  moveLegalSubmission,
 } from '../../db/repositories/company.ts'
 import { requireOrder, scopedOrderIds } from '../../db/repositories/orders.ts'
 import { findUserById } from '../../db/repositories/users.ts'
@@ -27,16 +32,27 @@ export function companyRoutes(define: DefineRoute, { db, mailer, config, clock, 
     // be taken back.
     return oneSendAtATime(oneAtATime, `legal-submission:${order.id}:${body.kind}`, async () => {
       if (await findOpenLegalSubmission(db, order.id, body.kind)) throw conflict(alreadyUnderWay)
-      const submission = await createLegalSubmission(db, { orderId: order.id, userId: user.id, kind: body.kind, comment: trimmedOrNull(body.comment), at: clock.now() })
+      const submission = await createLegalSubmission(db, {
+        orderId: order.id,
+        userId: user.id,
+        kind: body.kind,
+        comment: trimmedOrNull(body.comment),
+        at: clock.now(),
+      })
       if (!submission) throw conflict(alreadyUnderWay)
       // An e-mail that cannot leave takes the request back (a French 503): before, the retry met it as « déjà en cours »
       // and the support never heard of it.
-      await sendOrUndo(mailer, {
-        to: config.supportEmail,
-        subject: `Formalité commandée : ${legalFormalityLabels[body.kind]} pour ${order.raison_sociale}`,
-        text: `${user.firstname} ${user.lastname} <${user.email}> commande « ${legalFormalityLabels[body.kind]} » pour ${order.raison_sociale} (commande ${order.id}, demande ${submission.id}).`
-          + (submission.comment ? `\n\nPrécisions :\n${submission.comment}` : ''),
-      }, () => deleteLegalSubmission(db, submission.id))
+      await sendOrUndo(
+        mailer,
+        {
+          to: config.supportEmail,
+          subject: `Formalité commandée : ${legalFormalityLabels[body.kind]} pour ${order.raison_sociale}`,
+          text:
+            `${user.firstname} ${user.lastname} <${user.email}> commande « ${legalFormalityLabels[body.kind]} » pour ${order.raison_sociale} (commande ${order.id}, demande ${submission.id}).` +
+            (submission.comment ? `\n\nPrécisions :\n${submission.comment}` : ''),
+        },
+        () => deleteLegalSubmission(db, submission.id),
+      )
       return submission
     })
   })
@@ -48,15 +64,26 @@ export function companyRoutes(define: DefineRoute, { db, mailer, config, clock, 
     if (!submission) throw notFound('Demande de formalité')
     const from = legalSubmissionSteps.indexOf(submission.status)
     if (body.status === 'Reçue' || legalSubmissionSteps.indexOf(body.status) <= from) {
-      throw conflict(`La demande est à l’étape « ${submission.status} » : elle ne peut qu’avancer (${legalSubmissionSteps.slice(from + 1).map((s) => `« ${s} »`).join(', ') || 'elle est terminée'}).`)
+      throw conflict(
+        `La demande est à l’étape « ${submission.status} » : elle ne peut qu’avancer (${
+          legalSubmissionSteps
+            .slice(from + 1)
+            .map((s) => `« ${s} »`)
+            .join(', ') || 'elle est terminée'
+        }).`,
+      )
     }
     const to = body.status
     // notify: the bell's event is committed with the move, or not at all.
     const moved = await db.transaction().execute(async (trx) => {
       if (!(await moveLegalSubmission(trx, submission.id, submission.status, to, clock.now()))) return false
       await recordEvent(trx, {
-        kind: 'formality', orderId: submission.orderId, title: `${legalFormalityLabels[submission.kind]} : ${body.status}`,
-        body: `Votre demande pour ${submission.raisonSociale} est passée à l’étape « ${body.status} ».`, link: '/formalites', at: clock.now(),
+        kind: 'formality',
+        orderId: submission.orderId,
+        title: `${legalFormalityLabels[submission.kind]} : ${body.status}`,
+        body: `Votre demande pour ${submission.raisonSociale} est passée à l’étape « ${body.status} ».`,
+        link: '/formalites',
+        at: clock.now(),
       })
       return true
     })
@@ -65,12 +92,16 @@ export function companyRoutes(define: DefineRoute, { db, mailer, config, clock, 
     if (owner) {
       // The step has moved and the bell told the owner: an e-mail that cannot leave is logged, not a 500 (whose retry
       // could only answer 409, the step being already there).
-      await mailer.send({
-        to: owner.email,
-        subject: `${legalFormalityLabels[submission.kind]} (${submission.raisonSociale}) : ${body.status}`,
-        text: `Bonjour ${owner.firstname},\n\nVotre demande « ${legalFormalityLabels[submission.kind]} » pour ${submission.raisonSociale} est passée à l’étape « ${body.status} ».\n\n${config.publicUrl}/formalites\n`,
-        link: `${config.publicUrl}/formalites`,
-      }).catch((error: unknown) => req.log.warn({ err: error, legalSubmission: submission.id }, 'e-mail d’étape de formalité non envoyé (la cloche l’a dit)'))
+      await mailer
+        .send({
+          to: owner.email,
+          subject: `${legalFormalityLabels[submission.kind]} (${submission.raisonSociale}) : ${body.status}`,
+          text: `Bonjour ${owner.firstname},\n\nVotre demande « ${legalFormalityLabels[submission.kind]} » pour ${submission.raisonSociale} est passée à l’étape « ${body.status} ».\n\n${config.publicUrl}/formalites\n`,
+          link: `${config.publicUrl}/formalites`,
+        })
+        .catch((error: unknown) =>
+          req.log.warn({ err: error, legalSubmission: submission.id }, 'e-mail d’étape de formalité non envoyé (la cloche l’a dit)'),
+        )
     }
     const { ownerId: _, ...updated } = (await findLegalSubmission(db, submission.id))!
     return updated

@@ -10,7 +10,12 @@ import { orderIdsInScope } from '../../db/repositories/orders.ts'
 import { sendPdf } from '../files.ts'
 
 /** 60 sendings an hour (600 pieces: the page sends batches of 10). */
-export const DEXT_LIMIT = { name: 'sendDext', max: 60, windowMs: 3_600_000, message: 'Trop d’envois vers la boîte comptable en peu de temps : réessayez dans une heure.' }
+export const DEXT_LIMIT = {
+  name: 'sendDext',
+  max: 60,
+  windowMs: 3_600_000,
+  message: 'Trop d’envois vers la boîte comptable en peu de temps : réessayez dans une heure.',
+}
 const DEXT_TOO_LARGE = `Cet envoi dépasse ${MAIL_ATTACHMENTS_MAX_BYTES / 1024 / 1024} Mo, ce qu’un e-mail peut porter : cette pièce partira au prochain envoi.`
 
 export function invoiceRoutes(define: DefineRoute, deps: AppDeps) {

@@ -6,8 +6,21 @@ import { limitPerUser } from '../../http/user-rate-limit.ts'
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.ts'
 import { attachmentBudget, MAIL_ATTACHMENTS_MAX_BYTES } from '../../services/mailer.ts'
 import {
-  createFolder, deleteFolder, deletePendingCourierRequest, findCourierRequest, folderBelongsToOrder, getDocument, listCourierRequests,
-  documentsOfSessionJson, listFolders, listPackages, lockDocumentFolder, renameFolder, requireDocument, requireFolder, updateDocument,
+  createFolder,
+  deleteFolder,
+  deletePendingCourierRequest,
+  findCourierRequest,
+  folderBelongsToOrder,
+  getDocument,
+  listCourierRequests,
+  documentsOfSessionJson,
+  listFolders,
+  listPackages,
+  lockDocumentFolder,
+  renameFolder,
+  requireDocument,
+  requireFolder,
+  updateDocument,
 } from '../../db/repositories/mail.ts'
 import { requireOrder, scopedOrderIds } from '../../db/repositories/orders.ts'
 import { recordLetterHistory } from '../../services/events.ts'
@@ -16,19 +29,25 @@ import { isBlank, trimmedOrNull } from '../../contract/rules/text.ts'
 import { sendPdf } from '../files.ts'
 
 /** 30 e-mails of letters an hour: an accountant's needs, not a sender's. */
-export const SEND_DOCUMENTS_LIMIT = { name: 'sendDocuments', max: 30, windowMs: 3_600_000, message: 'Trop de courriers envoyés par e-mail en peu de temps : réessayez dans une heure.' }
+export const SEND_DOCUMENTS_LIMIT = {
+  name: 'sendDocuments',
+  max: 30,
+  windowMs: 3_600_000,
+  message: 'Trop de courriers envoyés par e-mail en peu de temps : réessayez dans une heure.',
+}
 export const attachmentsTooLarge = `Ces courriers dépassent ${MAIL_ATTACHMENTS_MAX_BYTES / 1024 / 1024} Mo au total, ce qu’un e-mail peut porter : envoyez-les en plusieurs fois.`
 
-const folderNameTaken = (error: unknown) => isUniqueViolation(error)
-  ? conflict('Un dossier porte déjà ce nom pour cette domiciliation.')
-  : error
+const folderNameTaken = (error: unknown) =>
+  isUniqueViolation(error) ? conflict('Un dossier porte déjà ce nom pour cette domiciliation.') : error
 
 export function mailRoutes(define: DefineRoute, deps: AppDeps) {
   const { db, storage, mailer, clock } = deps
   define('packages', async ({ user, query }) => listPackages(db, await scopedOrderIds(db, user.id, 'own', query.orderId)))
   define('sharePackages', async ({ user, query }) => listPackages(db, await scopedOrderIds(db, user.id, 'shared', query.orderId)))
   define('courierRequests', async ({ user, query }) => listCourierRequests(db, await scopedOrderIds(db, user.id, 'own', query.orderId)))
-  define('shareCourierRequests', async ({ user, query }) => listCourierRequests(db, await scopedOrderIds(db, user.id, 'shared', query.orderId)))
+  define('shareCourierRequests', async ({ user, query }) =>
+    listCourierRequests(db, await scopedOrderIds(db, user.id, 'shared', query.orderId)),
+  )
 
   define('removeCourierRequest', async ({ user, body }) => {
     await requireOrder(db, user.id, body.orderId, 'member')
@@ -55,10 +74,20 @@ export function mailRoutes(define: DefineRoute, deps: AppDeps) {
         // The folder deleted by another request since the check above (PostgreSQL runs them in parallel): the same 404.
         throw isForeignKeyViolation(error) ? notFound('Dossier') : error
       })
-      if (body.readFlag === true) await recordLetterHistory(trx, { documentId: document.id, kind: 'opened', userId: user.id, at: clock.now() })
+      if (body.readFlag === true)
+        await recordLetterHistory(trx, { documentId: document.id, kind: 'opened', userId: user.id, at: clock.now() })
       if (body.folderId !== undefined && body.folderId !== folderBefore) {
-        const folder = body.folderId === null ? undefined : await trx.selectFrom('folders').select('name').where('id', '=', body.folderId).executeTakeFirst()
-        await recordLetterHistory(trx, { documentId: document.id, kind: 'moved', userId: user.id, detail: folder?.name ?? null, at: clock.now() })
+        const folder =
+          body.folderId === null
+            ? undefined
+            : await trx.selectFrom('folders').select('name').where('id', '=', body.folderId).executeTakeFirst()
+        await recordLetterHistory(trx, {
+          documentId: document.id,
+          kind: 'moved',
+          userId: user.id,
+          detail: folder?.name ?? null,
+          at: clock.now(),
+        })
       }
     })
     return getDocument(db, document.id)
@@ -96,9 +125,15 @@ export function mailRoutes(define: DefineRoute, deps: AppDeps) {
     // notify: "Envoyé par e-mail à …" once the e-mail left (a failed send records nothing). Not inside a
     // transaction around the send: the outbox mailer writes through the pool, and PGlite has one connection.
     await db.transaction().execute(async (trx) => {
-      for (const d of documents) await recordLetterHistory(trx, { documentId: d.id, kind: 'emailed', userId: user.id, detail: body.email, at: clock.now() })
+      for (const d of documents)
+        await recordLetterHistory(trx, { documentId: d.id, kind: 'emailed', userId: user.id, detail: body.email, at: clock.now() })
     })
-    return { message: documents.length > 1 ? `Les ${documents.length} courriers ont été envoyés à ${body.email}.` : `Le courrier a été envoyé à ${body.email}.` }
+    return {
+      message:
+        documents.length > 1
+          ? `Les ${documents.length} courriers ont été envoyés à ${body.email}.`
+          : `Le courrier a été envoyé à ${body.email}.`,
+    }
   })
 
   define('folders', async ({ user, query }) => listFolders(db, await scopedOrderIds(db, user.id, 'own', query.domiciliationOrderId)))
@@ -108,7 +143,9 @@ export function mailRoutes(define: DefineRoute, deps: AppDeps) {
     await requireOrder(db, user.id, body.domiciliationOrderId, 'member')
     const name = body.name.trim()
     if (isBlank(name)) throw badRequest('Le nom du dossier ne peut pas être vide.')
-    const id = await createFolder(db, body.domiciliationOrderId, name).catch((error: unknown) => { throw folderNameTaken(error) })
+    const id = await createFolder(db, body.domiciliationOrderId, name).catch((error: unknown) => {
+      throw folderNameTaken(error)
+    })
     return { id, name, domiciliationOrderId: body.domiciliationOrderId, documentCount: 0 }
   })
 
@@ -117,7 +154,9 @@ export function mailRoutes(define: DefineRoute, deps: AppDeps) {
     const name = body.name.trim()
     if (isBlank(name)) throw badRequest('Le nom du dossier ne peut pas être vide.')
     // The folder deleted by another request since the check above (PostgreSQL runs them in parallel): the same 404.
-    const renamed = await renameFolder(db, folder.id, name).catch((error: unknown) => { throw folderNameTaken(error) })
+    const renamed = await renameFolder(db, folder.id, name).catch((error: unknown) => {
+      throw folderNameTaken(error)
+    })
     if (!renamed) throw notFound('Dossier')
     return renamed
   })

@@ -28,9 +28,18 @@ export function mailPipelineRoutes(define: DefineRoute, { db, storage }: AppDeps
     const tsquery = searchQueryOf(text)
     if (!tsquery) return { results: [] }
     const hits = await searchDocuments(db, orderIds, tsquery)
-    const documents = new Map((await listDocumentsById(db, hits.map((h) => h.id))).map((d) => [d.id, d]))
+    const documents = new Map(
+      (
+        await listDocumentsById(
+          db,
+          hits.map((h) => h.id),
+        )
+      ).map((d) => [d.id, d]),
+    )
     return {
-      results: hits.filter((h) => documents.has(h.id)).map((h) => ({ document: documents.get(h.id)!, rank: h.rank, excerpt: excerptOf(h.headline) })),
+      results: hits
+        .filter((h) => documents.has(h.id))
+        .map((h) => ({ document: documents.get(h.id)!, rank: h.rank, excerpt: excerptOf(h.headline) })),
     }
   })
 

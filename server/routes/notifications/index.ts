@@ -10,7 +10,15 @@ import { sha256 } from '../../lib/crypto.ts'
 import { isBlank } from '../../contract/rules/text.ts'
 import { findLiveDocument, requireDocument } from '../../db/repositories/mail.ts'
 import {
-  emailPreference, findNotification, listLetterHistory, listNotifications, markAllRead, markRead, notificationsAfter, setEmailPreference, unreadCount,
+  emailPreference,
+  findNotification,
+  listLetterHistory,
+  listNotifications,
+  markAllRead,
+  markRead,
+  notificationsAfter,
+  setEmailPreference,
+  unreadCount,
 } from '../../db/repositories/notifications.ts'
 import { orderIdsInScope, requireOrder } from '../../db/repositories/orders.ts'
 import { kbisEvent, recordEvent, recordLetterHistory } from '../../services/events.ts'
@@ -42,10 +50,19 @@ export const REPLACED_EVENT = `event: replaced\nretry: 300000\ndata: ${JSON.stri
 /** A filed Kbis's ETag: a digest of its storage key, which each upload makes new (the key itself stays internal). */
 export const kbisTag = (fileKey: string) => `"${sha256(fileKey).slice(0, 32)}"`
 
-export function notificationRoutes(define: DefineRoute, deps: AppDeps, app: FastifyInstance, heartbeatMs = HEARTBEAT_MS, limitOptions: StreamLimitOptions = {}) {
+export function notificationRoutes(
+  define: DefineRoute,
+  deps: AppDeps,
+  app: FastifyInstance,
+  heartbeatMs = HEARTBEAT_MS,
+  limitOptions: StreamLimitOptions = {},
+) {
   const { db, clock } = deps
   const hub = notificationHub(db, deps.listen, app.log, { clock, heartbeatMs })
-  const limit = streamLimit(db, deps.listen, app.log, { ...(deps.config.instanceName ? { instance: `${deps.config.instanceName}:${randomUUID()}` } : {}), ...limitOptions })
+  const limit = streamLimit(db, deps.listen, app.log, {
+    ...(deps.config.instanceName ? { instance: `${deps.config.instanceName}:${randomUUID()}` } : {}),
+    ...limitOptions,
+  })
   // Open streams end first, or closing would wait for them forever, and their places go; then this instance stops listening.
   app.addHook('preClose', async () => {
     hub.endStreams()
@@ -85,12 +102,16 @@ export function notificationRoutes(define: DefineRoute, deps: AppDeps, app: Fast
     // The stream's place among its user's STREAMS_PER_USER, taken before the answer starts (a failure is an ordinary
     // answer); the oldest past them end, on whichever instance. This one ends when a newer one takes its place.
     let endedEarly: EndReason | null = null
-    let endByLimit = (reason: EndReason) => { endedEarly = reason }
+    let endByLimit = (reason: EndReason) => {
+      endedEarly = reason
+    }
     const place = await limit.take(user.id, (reason) => endByLimit(reason))
     reply.hijack()
     const raw = reply.raw
     // The security headers set so far, then the stream's own; never compressed (each event must leave at once).
-    const headers = Object.fromEntries(Object.entries(reply.getHeaders()).filter((e): e is [string, string | number | string[]] => e[1] !== undefined))
+    const headers = Object.fromEntries(
+      Object.entries(reply.getHeaders()).filter((e): e is [string, string | number | string[]] => e[1] !== undefined),
+    )
     raw.writeHead(200, {
       ...headers,
       'content-type': 'text/event-stream; charset=utf-8',
@@ -197,23 +218,38 @@ export function notificationRoutes(define: DefineRoute, deps: AppDeps, app: Fast
   define('operatorKbisStatus', async ({ params, req }) => {
     const now = clock.now()
     const read = req.headers['if-match']
-    if (!read || read.trim() === '*') throw new HttpError(428, 'Indiquez dans l’en-tête If-Match l’ETag du Kbis que vous avez vérifié (GET /api/operator/contracts/{id}/kbis).', 'KBIS_NOT_READ')
+    if (!read || read.trim() === '*')
+      throw new HttpError(
+        428,
+        'Indiquez dans l’en-tête If-Match l’ETag du Kbis que vous avez vérifié (GET /api/operator/contracts/{id}/kbis).',
+        'KBIS_NOT_READ',
+      )
     return db.transaction().execute(async (trx) => {
-      const contract = await trx.selectFrom('contracts').innerJoin('orders', 'orders.id', 'contracts.order_id')
+      const contract = await trx
+        .selectFrom('contracts')
+        .innerJoin('orders', 'orders.id', 'contracts.order_id')
         .select(['contracts.id', 'contracts.order_id', 'contracts.kbis_file_key', 'contracts.kbis_validated_at', 'orders.raison_sociale'])
         .where('contracts.id', '=', params.id)
         // The contract's row only: the order's would make recordEvent's lock and another action's event (whose row
         // needs a key-share lock on that order) wait on each other, a deadlock.
-        .forUpdate('contracts').executeTakeFirst()
+        .forUpdate('contracts')
+        .executeTakeFirst()
       if (!contract) throw notFound('Contrat')
       if (!contract.kbis_file_key) throw conflict('Aucun Kbis n’a été déposé pour ce contrat : il n’y a rien à valider.')
       if (contract.kbis_validated_at) throw conflict('Le Kbis de ce contrat est déjà validé.')
       if (!read.split(',').some((tag) => tag.trim() === kbisTag(contract.kbis_file_key!))) {
-        throw new HttpError(412, 'Le client a déposé un autre Kbis depuis celui que vous avez vérifié : vérifiez le nouveau avant de le valider.', 'KBIS_REPLACED')
+        throw new HttpError(
+          412,
+          'Le client a déposé un autre Kbis depuis celui que vous avez vérifié : vérifiez le nouveau avant de le valider.',
+          'KBIS_REPLACED',
+        )
       }
       await trx.updateTable('contracts').set({ kbis_validated_at: now }).where('id', '=', contract.id).execute()
       await recordEvent(trx, {
-        kind: 'kbis', orderId: contract.order_id, ...kbisEvent(contract.raison_sociale), at: now,
+        kind: 'kbis',
+        orderId: contract.order_id,
+        ...kbisEvent(contract.raison_sociale),
+        at: now,
       })
       return { contractId: contract.id, orderId: contract.order_id, validatedAt: now.toISOString() }
     })

@@ -20,7 +20,10 @@ function retryOf(req: FastifyRequest, orderId: number, body: unknown): Retry | u
   const key = req.headers['idempotency-key']
   if (key === undefined) return undefined
   if (typeof key !== 'string' || !RETRY_KEY.test(key)) {
-    throw badRequest('L’en-tête Idempotency-Key doit compter de 1 à 255 caractères visibles, sans espace (un UUID par exemple).', 'BAD_IDEMPOTENCY_KEY')
+    throw badRequest(
+      'L’en-tête Idempotency-Key doit compter de 1 à 255 caractères visibles, sans espace (un UUID par exemple).',
+      'BAD_IDEMPOTENCY_KEY',
+    )
   }
   return { key, fingerprint: sha256(JSON.stringify([orderId, body])) }
 }
@@ -32,7 +35,8 @@ function retryOf(req: FastifyRequest, orderId: number, body: unknown): Retry | u
  */
 function pdfDataUrl(file: string) {
   const decoded = decodeDataUrl(file)
-  if (decoded?.mediaType !== 'application/pdf') throw badRequest('Le champ « file » doit être un PDF encodé en data URL (data:application/pdf;base64,…).', 'BAD_DATA_URL')
+  if (decoded?.mediaType !== 'application/pdf')
+    throw badRequest('Le champ « file » doit être un PDF encodé en data URL (data:application/pdf;base64,…).', 'BAD_DATA_URL')
   return decoded
 }
 
@@ -43,17 +47,28 @@ export function operatorRoutes(define: DefineRoute, deps: AppDeps) {
     const retry = retryOf(req, params.id, body)
     const decoded = pdfDataUrl(body.file)
     const { document, link, notified, notificationFailures, replayed } = await ingestLetter(deps, {
-      orderId: params.id, sender: body.sender, kind: body.kind, bytes: decoded.bytes, receivedAt: body.receivedAt, retry,
+      orderId: params.id,
+      sender: body.sender,
+      kind: body.kind,
+      bytes: decoded.bytes,
+      receivedAt: body.receivedAt,
+      retry,
     })
     if (replayed) reply.header('Idempotent-Replayed', 'true')
-    if (notificationFailures.length) req.log.error({ documentId: document.id, notificationFailures }, 'notification du nouveau courrier impossible')
+    if (notificationFailures.length)
+      req.log.error({ documentId: document.id, notificationFailures }, 'notification du nouveau courrier impossible')
     return { document, link, notified }
   })
 
   define('operatorAddPackage', async ({ params, body, req, reply }) => {
-    const { parcel, notificationFailures, replayed } = await ingestPackage(deps, { orderId: params.id, ...body, retry: retryOf(req, params.id, body) })
+    const { parcel, notificationFailures, replayed } = await ingestPackage(deps, {
+      orderId: params.id,
+      ...body,
+      retry: retryOf(req, params.id, body),
+    })
     if (replayed) reply.header('Idempotent-Replayed', 'true')
-    if (notificationFailures.length) req.log.error({ packageId: parcel.id, notificationFailures }, 'notification du nouveau colis impossible')
+    if (notificationFailures.length)
+      req.log.error({ packageId: parcel.id, notificationFailures }, 'notification du nouveau colis impossible')
     return parcel
   })
 
@@ -61,7 +76,13 @@ export function operatorRoutes(define: DefineRoute, deps: AppDeps) {
     const retry = retryOf(req, params.id, body)
     const decoded = pdfDataUrl(body.file)
     const { file: _file, reference, ...invoice } = body
-    const { invoice: made, replayed } = await ingestInvoice(deps, { orderId: params.id, number: reference, ...invoice, bytes: decoded.bytes, retry })
+    const { invoice: made, replayed } = await ingestInvoice(deps, {
+      orderId: params.id,
+      number: reference,
+      ...invoice,
+      bytes: decoded.bytes,
+      retry,
+    })
     if (replayed) reply.header('Idempotent-Replayed', 'true')
     return made
   })

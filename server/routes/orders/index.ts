@@ -3,7 +3,16 @@
 import type { AppDeps } from '../../deps.ts'
 import { JsonText, type DefineRoute } from '../../http/define-route.ts'
 import {
-  createProblemReport, deleteProblemReport, hasRecentProblemReport, listUploadedDocuments, markWantComptable, ordersOfSessionJson, requireOrder, setQonto, setShine, unmarkWantComptable,
+  createProblemReport,
+  deleteProblemReport,
+  hasRecentProblemReport,
+  listUploadedDocuments,
+  markWantComptable,
+  ordersOfSessionJson,
+  requireOrder,
+  setQonto,
+  setShine,
+  unmarkWantComptable,
 } from '../../db/repositories/orders.ts'
 import { oneSendAtATime, sendOrUndo } from '../../http/send-or-undo.ts'
 import { limitPerUser } from '../../http/user-rate-limit.ts'
@@ -19,7 +28,12 @@ export const PROBLEM_EMPTY = 'Veuillez décrire votre problème avant de l’env
 export const PROBLEM_REPEAT_MINUTES = 10
 
 /** Up to 5,000 characters e-mailed to the support and one row each: 10 reports an hour per person are plenty. */
-export const PROBLEM_LIMIT = { name: 'sendProblem', max: 10, windowMs: 3_600_000, message: 'Trop de signalements envoyés en peu de temps : réessayez dans une heure.' }
+export const PROBLEM_LIMIT = {
+  name: 'sendProblem',
+  max: 10,
+  windowMs: 3_600_000,
+  message: 'Trop de signalements envoyés en peu de temps : réessayez dans une heure.',
+}
 
 export function orderRoutes(define: DefineRoute, deps: AppDeps) {
   const { db, mailer, config, clock, oneAtATime } = deps
@@ -37,11 +51,15 @@ export function orderRoutes(define: DefineRoute, deps: AppDeps) {
       await limitPerUser(deps, user.id, PROBLEM_LIMIT)
       const reportId = await createProblemReport(db, order.id, user.id, body.message)
       // An e-mail that cannot leave takes the report back (a French 503): the retry records it once and sends it.
-      await sendOrUndo(mailer, {
-        to: config.supportEmail,
-        subject: `Problème signalé : ${order.raison_sociale} (commande ${order.id})`,
-        text: `${user.firstname} ${user.lastname} <${user.email}> signale :\n\n${body.message}`,
-      }, () => deleteProblemReport(db, reportId))
+      await sendOrUndo(
+        mailer,
+        {
+          to: config.supportEmail,
+          subject: `Problème signalé : ${order.raison_sociale} (commande ${order.id})`,
+          text: `${user.firstname} ${user.lastname} <${user.email}> signale :\n\n${body.message}`,
+        },
+        () => deleteProblemReport(db, reportId),
+      )
       return sent
     })
   })
@@ -83,12 +101,19 @@ export function orderRoutes(define: DefineRoute, deps: AppDeps) {
       const at = clock.now()
       if (!(await markWantComptable(db, order.id, at))) return
       // An e-mail that cannot leave takes the date back (a French 503): the retry records it and sends it again.
-      await sendOrUndo(mailer, {
-        to: config.supportEmail,
-        subject: `Offre expert-comptable : ${order.raison_sociale}`,
-        text: `${user.firstname} ${user.lastname} <${user.email}> souhaite être contacté par un expert-comptable pour ${order.raison_sociale} (commande ${order.id}).`,
-      }, () => unmarkWantComptable(db, order.id, at))
+      await sendOrUndo(
+        mailer,
+        {
+          to: config.supportEmail,
+          subject: `Offre expert-comptable : ${order.raison_sociale}`,
+          text: `${user.firstname} ${user.lastname} <${user.email}> souhaite être contacté par un expert-comptable pour ${order.raison_sociale} (commande ${order.id}).`,
+        },
+        () => unmarkWantComptable(db, order.id, at),
+      )
     })
-    return { wantComptable: true, message: 'Votre demande est enregistrée : un expert-comptable partenaire vous contactera sous 48 heures ouvrées.' }
+    return {
+      wantComptable: true,
+      message: 'Votre demande est enregistrée : un expert-comptable partenaire vous contactera sous 48 heures ouvrées.',
+    }
   })
 }

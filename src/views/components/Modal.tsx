@@ -61,7 +61,8 @@ const Foot = styled('footer')`
   padding: 0 1.25rem 1.25rem;
 `
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])'
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])'
 
 export interface ModalProps {
   title: string
@@ -83,7 +84,18 @@ export interface ModalProps {
   fallbackFocus?: () => HTMLElement | null
 }
 
-export function Modal({ title, onClose, children, large = false, headerStyle = 'plain', footer, onConfirm, confirmLabel = DEFAULT_FOOTER_LABEL, locked = false, fallbackFocus }: ModalProps) {
+export function Modal({
+  title,
+  onClose,
+  children,
+  large = false,
+  headerStyle = 'plain',
+  footer,
+  onConfirm,
+  confirmLabel = DEFAULT_FOOTER_LABEL,
+  locked = false,
+  fallbackFocus,
+}: ModalProps) {
   const titleId = useId()
   const dialogRef = useRef<HTMLDivElement>(null)
   const close = useRef(onClose)
@@ -100,7 +112,8 @@ export function Modal({ title, onClose, children, large = false, headerStyle = '
     document.body.style.overflow = 'hidden'
     return () => {
       document.body.style.overflow = overflow
-      const back = opener && opener !== document.body && document.contains(opener) && !opener.closest('[inert]') ? opener : fallback.current?.()
+      const back =
+        opener && opener !== document.body && document.contains(opener) && !opener.closest('[inert]') ? opener : fallback.current?.()
       back?.focus()
     }
   }, [])

@@ -4,7 +4,13 @@
 // once typing leaves time for it (useDeferredValue): a slow phone never lags behind the keys.
 import { styled } from 'goober'
 import { useDeferredValue, useEffect, useId, useSyncExternalStore } from 'react'
-import { MIN_PASSWORD_LENGTH, loadPasswordStrength, onPasswordStrengthReady, passwordChecks, passwordStrengthReady } from '../../machines/passwordRule.ts'
+import {
+  MIN_PASSWORD_LENGTH,
+  loadPasswordStrength,
+  onPasswordStrengthReady,
+  passwordChecks,
+  passwordStrengthReady,
+} from '../../machines/passwordRule.ts'
 import { color } from '../theme.ts'
 import { TextField } from './ui.tsx'
 
@@ -15,7 +21,16 @@ const Rules = styled('ul')`
   li[data-ok='true'] { color: ${color.success}; }
 `
 
-export function PasswordFields({ idPrefix, password, confirmation, onPassword, onConfirmation, passwordError, confirmationError, label = 'Nouveau mot de passe' }: {
+export function PasswordFields({
+  idPrefix,
+  password,
+  confirmation,
+  onPassword,
+  onConfirmation,
+  passwordError,
+  confirmationError,
+  label = 'Nouveau mot de passe',
+}: {
   idPrefix: string
   password: string
   confirmation: string
@@ -26,14 +41,25 @@ export function PasswordFields({ idPrefix, password, confirmation, onPassword, o
   label?: string
 }) {
   const rulesId = `${idPrefix}-rules${useId().replace(/:/g, '')}`
-  useEffect(() => { void loadPasswordStrength() }, [])
+  useEffect(() => {
+    void loadPasswordStrength()
+  }, [])
   // Re-rendered when the estimator comes.
   useSyncExternalStore(onPasswordStrengthReady, passwordStrengthReady)
   const estimated = useDeferredValue(password)
   return (
     <>
-      <TextField id={`${idPrefix}-password`} label={label} type="password" autoComplete="new-password" value={password} onChange={onPassword} error={passwordError} describedBy={rulesId}
-        hint={`${MIN_PASSWORD_LENGTH} caractères au moins ; une phrase de plusieurs mots est facile à retenir et difficile à deviner.`} />
+      <TextField
+        id={`${idPrefix}-password`}
+        label={label}
+        type="password"
+        autoComplete="new-password"
+        value={password}
+        onChange={onPassword}
+        error={passwordError}
+        describedBy={rulesId}
+        hint={`${MIN_PASSWORD_LENGTH} caractères au moins ; une phrase de plusieurs mots est facile à retenir et difficile à deviner.`}
+      />
       <Rules id={rulesId} aria-label="Règles du mot de passe" aria-live="polite">
         {passwordChecks(estimated).map((rule) => (
           <li key={rule.label.slice(0, 12)} data-ok={rule.ok}>
@@ -42,7 +68,15 @@ export function PasswordFields({ idPrefix, password, confirmation, onPassword, o
           </li>
         ))}
       </Rules>
-      <TextField id={`${idPrefix}-confirmation`} label="Confirmez le mot de passe" type="password" autoComplete="new-password" value={confirmation} onChange={onConfirmation} error={confirmationError} />
+      <TextField
+        id={`${idPrefix}-confirmation`}
+        label="Confirmez le mot de passe"
+        type="password"
+        autoComplete="new-password"
+        value={confirmation}
+        onChange={onConfirmation}
+        error={confirmationError}
+      />
     </>
   )
 }

@@ -19,5 +19,9 @@ export function deadlineText({ date, amountCents }: LetterDeadlineValue): string
 }
 
 export function LetterDeadlineNote({ deadline }: { deadline: LetterDeadlineValue }) {
-  return <Badge $tone="warning" data-deadline={deadline.date}>{deadlineText(deadline)}</Badge>
+  return (
+    <Badge $tone="warning" data-deadline={deadline.date}>
+      {deadlineText(deadline)}
+    </Badge>
+  )
 }

@@ -42,9 +42,15 @@ export function useNews(kind: NotificationKind, onNews: () => void) {
 }
 
 /** One list of the selected order's data, and where its loading stands. */
-export function useResource<R extends Resource>(data: PortalDataRef | undefined, resource: R): { items: PortalData[R] | undefined; status: ListStatus; error: string | null } {
+export function useResource<R extends Resource>(
+  data: PortalDataRef | undefined,
+  resource: R,
+): { items: PortalData[R] | undefined; status: ListStatus; error: string | null } {
   const items = useSelector(data, (s) => s?.context[resource])
-  const status = useSelector(data, (s) => ((s?.value as { active?: Record<string, ListStatus> } | undefined)?.active?.[resource] ?? 'loading'))
+  const status = useSelector(
+    data,
+    (s) => (s?.value as { active?: Record<string, ListStatus> } | undefined)?.active?.[resource] ?? 'loading',
+  )
   const error = useSelector(data, (s) => s?.context.errors[resource] ?? null)
   return { items, status, error }
 }
@@ -68,7 +74,15 @@ const EmptyText = styled('p')`
  * A list's other states: loading, failed with 'Réessayer', empty in words. Read again after news from
  * the server, it keeps its items (nothing jumps); if that fails, they stay under the reason and 'Réessayer'.
  */
-export function ListState({ status, error, empty, isEmpty, onRetry, label, children }: {
+export function ListState({
+  status,
+  error,
+  empty,
+  isEmpty,
+  onRetry,
+  label,
+  children,
+}: {
   status: ListStatus
   error: string | null
   empty: string
@@ -81,8 +95,9 @@ export function ListState({ status, error, empty, isEmpty, onRetry, label, child
   // new 'Réessayer'.
   const retryButton = useRef<HTMLButtonElement>(null)
   const page = useRef<Element | null>(null)
-  const afterRetry = useFocusAfter(status !== 'loading' && status !== 'refreshing',
-    () => (status === 'failed' || status === 'stale' ? retryButton.current : headingOf(page.current)))
+  const afterRetry = useFocusAfter(status !== 'loading' && status !== 'refreshing', () =>
+    status === 'failed' || status === 'stale' ? retryButton.current : headingOf(page.current),
+  )
   const retry = () => {
     page.current = retryButton.current?.closest('[aria-labelledby]') ?? null // before the button leaves the page
     afterRetry()
@@ -90,8 +105,15 @@ export function ListState({ status, error, empty, isEmpty, onRetry, label, child
   }
   if (status === 'loading') return <Spinner label={`Chargement : ${label}…`} />
   if (status === 'failed') return <ErrorState message={error ?? 'Le chargement a échoué.'} onRetry={retry} retryRef={retryButton} />
-  const stale = status === 'stale' && <ErrorState message={`Cette liste n’a pas pu être mise à jour. ${error ?? ''}`.trim()} onRetry={retry} retryRef={retryButton} />
-  return <>{stale}{isEmpty ? <EmptyText>{empty}</EmptyText> : children}</>
+  const stale = status === 'stale' && (
+    <ErrorState message={`Cette liste n’a pas pu être mise à jour. ${error ?? ''}`.trim()} onRetry={retry} retryRef={retryButton} />
+  )
+  return (
+    <>
+      {stale}
+      {isEmpty ? <EmptyText>{empty}</EmptyText> : children}
+    </>
+  )
 }
 
 export const PageCard = styled(Card)`

@@ -13,16 +13,21 @@ export type Preloadable<T extends ComponentType<any>> = LazyExoticComponent<T> &
 export function preloadable<T extends ComponentType<any>>(load: () => Promise<{ default: T }>): Preloadable<T> {
   let loaded: { default: T } | undefined
   let pending: Promise<{ default: T }> | undefined
-  const preload = () => (pending ??= load().then(
-    (module) => (loaded = module),
-    (error: unknown) => {
-      pending = undefined // offline: the next render tries again
-      throw error
-    },
-  ))
+  const preload = () =>
+    (pending ??= load().then(
+      (module) => (loaded = module),
+      (error: unknown) => {
+        pending = undefined // offline: the next render tries again
+        throw error
+      },
+    ))
   // React.lazy subscribes with then() and reads the module synchronously when the callback has run
   // before then() returns: a loaded module is handed over that way.
-  // biome-ignore lint/suspicious/noThenProperty: a thenable on purpose, as said above
-  const Component = lazy<T>(() => (loaded ? ({ then: (resolve: (module: { default: T }) => void) => resolve(loaded!) } as unknown as Promise<{ default: T }>) : preload()))
+  const Component = lazy<T>(() =>
+    loaded
+      ? // biome-ignore lint/suspicious/noThenProperty: a thenable on purpose, as said above
+        ({ then: (resolve: (module: { default: T }) => void) => resolve(loaded!) } as unknown as Promise<{ default: T }>)
+      : preload(),
+  )
   return Object.assign(Component, { preload, isLoaded: () => loaded !== undefined }) as Preloadable<T>
 }

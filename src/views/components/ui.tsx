@@ -29,10 +29,7 @@ export const Button = styled('button')<{ $variant?: 'primary' | 'secondary' | 'g
  * then starts again from the top of the page, and nothing gives it back). A press meanwhile does nothing, nor submits.
  */
 export function BusyButton({ busy, onClick, ...props }: ComponentProps<typeof Button> & { busy: boolean }) {
-  return (
-    <Button {...props} aria-disabled={busy || undefined}
-      onClick={(event) => (busy ? event.preventDefault() : onClick?.(event))} />
-  )
+  return <Button {...props} aria-disabled={busy || undefined} onClick={(event) => (busy ? event.preventDefault() : onClick?.(event))} />
 }
 
 export { IconButton } from './icon-button.ts'
@@ -93,7 +90,19 @@ export const FieldError = styled('p')`
 `
 
 /** A labelled control with its hint and error, wired for screen readers. */
-export function Field({ id, label, hint, error, children }: { id: string; label: string; hint?: ReactNode; error?: string | null; children: ReactNode }) {
+export function Field({
+  id,
+  label,
+  hint,
+  error,
+  children,
+}: {
+  id: string
+  label: string
+  hint?: ReactNode
+  error?: string | null
+  children: ReactNode
+}) {
   return (
     <FieldBox>
       <label htmlFor={id}>{label}</label>
@@ -111,7 +120,16 @@ export function Field({ id, label, hint, error, children }: { id: string; label:
 type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onChange'>
 
 /** A labelled text input whose error and hint are announced with it. */
-export function TextField({ id, label, value, onChange, error, hint, describedBy, ...input }: InputProps & {
+export function TextField({
+  id,
+  label,
+  value,
+  onChange,
+  error,
+  hint,
+  describedBy,
+  ...input
+}: InputProps & {
   id: string
   label: string
   value: string
@@ -124,7 +142,14 @@ export function TextField({ id, label, value, onChange, error, hint, describedBy
   const described = [error && `${id}-error`, hint && `${id}-hint`, describedBy].filter(Boolean).join(' ') || undefined
   return (
     <Field id={id} label={label} hint={hint} error={error}>
-      <input id={id} value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={!!error} aria-describedby={described} {...input} />
+      <input
+        id={id}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={!!error}
+        aria-describedby={described}
+        {...input}
+      />
     </Field>
   )
 }

@@ -32,7 +32,9 @@ export function useFocusAfter(settled: boolean, target: () => HTMLElement | null
     expected.current = false
     if (focusLost()) latest.current()?.focus()
   }, [settled])
-  return useCallback(() => { expected.current = true }, [])
+  return useCallback(() => {
+    expected.current = true
+  }, [])
 }
 
 /**

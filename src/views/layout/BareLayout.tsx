@@ -50,7 +50,9 @@ export function BareLayout({ title: heading, children, wide = false }: { title: 
     <Page>
       <Brand>{BRAND_NAME}</Brand>
       <Panel $wide={wide}>
-        <h1 id={PAGE_TITLE_ID} ref={title} tabIndex={-1}>{heading}</h1>
+        <h1 id={PAGE_TITLE_ID} ref={title} tabIndex={-1}>
+          {heading}
+        </h1>
         {children}
       </Panel>
       <Footer>

@@ -25,7 +25,11 @@ function SignOutButton() {
 function Title({ children }: { children: string }) {
   const title = useRef<HTMLHeadingElement>(null)
   useFocusOnArrival(title)
-  return <h1 ref={title} tabIndex={-1}>{children}</h1>
+  return (
+    <h1 ref={title} tabIndex={-1}>
+      {children}
+    </h1>
+  )
 }
 
 function NoOrders({ startup }: { startup: StartupRef }) {

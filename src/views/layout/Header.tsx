@@ -79,17 +79,38 @@ function Bell() {
   useEffect(() => {
     if (ready) return
     let live = true
-    whenPainted('signedIn', () => void Promise.all([NotificationBell.preload(), loadFlows('notifications')]).then(() => live && setReady(true), () => {}))
+    whenPainted(
+      'signedIn',
+      () =>
+        void Promise.all([NotificationBell.preload(), loadFlows('notifications')]).then(
+          () => live && setReady(true),
+          () => {},
+        ),
+    )
     return () => {
       live = false
     }
   }, [loadFlows, ready])
   // Its place meanwhile: the same round box, the same icon.
-  return ready ? <NotificationBell /> : <IconPlace aria-hidden="true"><Icon name="bell" /></IconPlace>
+  return ready ? (
+    <NotificationBell />
+  ) : (
+    <IconPlace aria-hidden="true">
+      <Icon name="bell" />
+    </IconPlace>
+  )
 }
 
 /** `orderPicker`: where the focus returns from the order choice. */
-export function Header({ route, startup, orderPicker }: { route: PageRoute | undefined; startup: StartupRef; orderPicker?: Ref<HTMLSelectElement> | undefined }) {
+export function Header({
+  route,
+  startup,
+  orderPicker,
+}: {
+  route: PageRoute | undefined
+  startup: StartupRef
+  orderPicker?: Ref<HTMLSelectElement> | undefined
+}) {
   const session = useSession()
   const [, navigate] = useLocation()
   const orders = useSelector(startup, (s) => (s.context as StartupContext).orders)

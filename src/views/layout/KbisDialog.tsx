@@ -15,7 +15,12 @@ const Busy = styled('div')`
   progress { width: 100%; height: 0.75rem; }
 `
 
-export function KbisDialog({ actor, order, openChooser, chooseFile }: {
+export function KbisDialog({
+  actor,
+  order,
+  openChooser,
+  chooseFile,
+}: {
   actor: ActorRefFrom<typeof kbisUploadMachine>
   order: Order | null
   /** 'Oui': the banner opens its file chooser within the click (browsers need the user's gesture). */
@@ -59,7 +64,9 @@ export function KbisDialog({ actor, order, openChooser, chooseFile }: {
         Le siège social indiqué sur votre justificatif est-il bien l’adresse de domiciliation chez {BRAND_NAME}
         {order ? ` de ${order.raisonSociale}` : ''} ?
       </p>
-      <p>Répondez « Oui » pour déposer votre extrait Kbis ou votre avis de situation INSEE au format PDF ({MAX_UPLOAD_LABEL} au maximum).</p>
+      <p>
+        Répondez « Oui » pour déposer votre extrait Kbis ou votre avis de situation INSEE au format PDF ({MAX_UPLOAD_LABEL} au maximum).
+      </p>
       {error && (
         <Alert $kind="error" role="alert">
           {error}

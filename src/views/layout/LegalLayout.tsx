@@ -24,7 +24,9 @@ export function LegalLayout({ children }: { children: ReactNode }) {
   return (
     <>
       <Hero>
-        <Link className={touchLink()} href="/tableau-de-bord">← Tableau de bord</Link>
+        <Link className={touchLink()} href="/tableau-de-bord">
+          ← Tableau de bord
+        </Link>
         <h1>Formalités juridiques</h1>
         <p>Créer, modifier, transférer ou dissoudre votre société : nos juristes s’occupent de tout.</p>
       </Hero>

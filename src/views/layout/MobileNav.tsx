@@ -43,7 +43,13 @@ const ChoiceLink = styled('button')`
   text-align: left;
 `
 
-export function MobileNav({ startup, menuOpen, onMenu, menuButton, choiceButton }: {
+export function MobileNav({
+  startup,
+  menuOpen,
+  onMenu,
+  menuButton,
+  choiceButton,
+}: {
   startup: StartupRef
   menuOpen: boolean
   onMenu: () => void
@@ -54,12 +60,24 @@ export function MobileNav({ startup, menuOpen, onMenu, menuButton, choiceButton 
   const company = useSelector(startup, (s) => selectedOrder(s.context as StartupContext)?.raisonSociale ?? 'Tous')
   return (
     <Bar aria-label={`${BRAND_NAME} : navigation mobile`}>
-      <IconButton ref={menuButton} type="button" aria-label="Ouvrir le menu" aria-expanded={menuOpen} aria-controls="menu-principal" onClick={onMenu}>
+      <IconButton
+        ref={menuButton}
+        type="button"
+        aria-label="Ouvrir le menu"
+        aria-expanded={menuOpen}
+        aria-controls="menu-principal"
+        onClick={onMenu}
+      >
         <Icon name="menu" />
       </IconButton>
       <Choice>
         <span>Domiciliation:</span>
-        <ChoiceLink ref={choiceButton} type="button" onClick={() => startup.send({ type: 'order.reopen' })} aria-label={`Domiciliation: ${company}. Changer de domiciliation`}>
+        <ChoiceLink
+          ref={choiceButton}
+          type="button"
+          onClick={() => startup.send({ type: 'order.reopen' })}
+          aria-label={`Domiciliation: ${company}. Changer de domiciliation`}
+        >
           {company}
         </ChoiceLink>
       </Choice>

@@ -88,7 +88,8 @@ export function formatWhen(iso: string, now = Date.now()): string {
   return when.format(new Date(iso))
 }
 
-export const bellLabel = (unread: number) => (unread === 0 ? 'Notifications' : `${unread} notification${unread > 1 ? 's' : ''} non lue${unread > 1 ? 's' : ''}`)
+export const bellLabel = (unread: number) =>
+  unread === 0 ? 'Notifications' : `${unread} notification${unread > 1 ? 's' : ''} non lue${unread > 1 ? 's' : ''}`
 
 export function NotificationBell() {
   const flows = useFlows('notifications')
@@ -119,7 +120,8 @@ export function NotificationBell() {
   // 'Tout marquer comme lu' goes once nothing is unread: if it had the focus, the panel takes it (not <body>, where
   // Escape would reach nothing).
   useEffect(() => {
-    if (open && unread === 0 && (document.activeElement === document.body || document.activeElement === null)) panel.current?.focus({ preventScroll: true })
+    if (open && unread === 0 && (document.activeElement === document.body || document.activeElement === null))
+      panel.current?.focus({ preventScroll: true })
   }, [open, unread])
 
   // Escape closes the panel also when the focus is nowhere (on <body>); inside, the panel's own handler does it.
@@ -153,8 +155,23 @@ export function NotificationBell() {
   }
 
   return (
-    <Box ref={box} onKeyDown={(e) => { if (e.key === 'Escape' && open) { e.stopPropagation(); close() } }}>
-      <BellButton ref={button} type="button" aria-label={bellLabel(unread)} aria-expanded={open} aria-controls="notifications" onClick={() => (open ? close() : setOpen(true))}>
+    <Box
+      ref={box}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && open) {
+          e.stopPropagation()
+          close()
+        }
+      }}
+    >
+      <BellButton
+        ref={button}
+        type="button"
+        aria-label={bellLabel(unread)}
+        aria-expanded={open}
+        aria-controls="notifications"
+        onClick={() => (open ? close() : setOpen(true))}
+      >
         <Icon name="bell" />
         {unread > 0 && <Count aria-hidden="true">{unread > 99 ? '99+' : unread}</Count>}
       </BellButton>
@@ -171,7 +188,11 @@ export function NotificationBell() {
               </BusyButton>
             )}
           </header>
-          {actionError && <Alert $kind="error" role="alert">{actionError}</Alert>}
+          {actionError && (
+            <Alert $kind="error" role="alert">
+              {actionError}
+            </Alert>
+          )}
           {loading ? (
             <Spinner size={24} label="Chargement des notifications…" />
           ) : error ? (
@@ -185,9 +206,14 @@ export function NotificationBell() {
                 {notifications.map((n) => (
                   <li key={n.id}>
                     <Item type="button" data-unread={!n.read} onClick={() => choose(n)}>
-                      <strong>{n.title}{n.read ? '' : <VisuallyHiddenText> (non lue)</VisuallyHiddenText>}</strong>
+                      <strong>
+                        {n.title}
+                        {n.read ? '' : <VisuallyHiddenText> (non lue)</VisuallyHiddenText>}
+                      </strong>
                       <span>{n.body}</span>
-                      <span><time dateTime={n.createdAt}>{formatWhen(n.createdAt)}</time></span>
+                      <span>
+                        <time dateTime={n.createdAt}>{formatWhen(n.createdAt)}</time>
+                      </span>
                     </Item>
                   </li>
                 ))}

@@ -98,8 +98,18 @@ export function OrderLogo({ index }: { index: number }) {
   return (
     <svg width="48" height="48" viewBox="0 0 48 48" aria-hidden="true" data-logo={variant} focusable="false">
       <rect width="48" height="48" rx="12" fill={fill} />
-      {variant === 0 && <path d="M14 34V18l10-6 10 6v16H14zm6 0v-8h8v8" fill="none" stroke="#fff" strokeWidth="2.5" strokeLinejoin="round" />}
-      {variant === 1 && <path d="M12 34h24M16 34V16h16v18M20 21h3M25 21h3M20 26h3M25 26h3" fill="none" stroke="#fff" strokeWidth="2.5" strokeLinecap="round" />}
+      {variant === 0 && (
+        <path d="M14 34V18l10-6 10 6v16H14zm6 0v-8h8v8" fill="none" stroke="#fff" strokeWidth="2.5" strokeLinejoin="round" />
+      )}
+      {variant === 1 && (
+        <path
+          d="M12 34h24M16 34V16h16v18M20 21h3M25 21h3M20 26h3M25 26h3"
+          fill="none"
+          stroke="#fff"
+          strokeWidth="2.5"
+          strokeLinecap="round"
+        />
+      )}
       {variant === 2 && <path d="M13 30l11-16 11 16zM19 30v4h10v-4" fill="none" stroke="#fff" strokeWidth="2.5" strokeLinejoin="round" />}
     </svg>
   )
@@ -151,7 +161,9 @@ export function OrderSelection({ startup }: { startup: StartupRef }) {
 
   return (
     <Screen>
-      <h1 ref={heading} tabIndex={-1}>Sélectionnez la domiciliation</h1>
+      <h1 ref={heading} tabIndex={-1}>
+        Sélectionnez la domiciliation
+      </h1>
       <List>
         {orders.map((order, index) => (
           <li key={order.id}>

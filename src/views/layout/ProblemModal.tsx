@@ -6,7 +6,12 @@ import type { problemReportMachine } from '../../machines/problemReport.machine.
 import { Modal } from '../components/Modal.tsx'
 import { Button, Field } from '../components/ui.tsx'
 
-export function ProblemModal({ actor, orderId, company, fallbackFocus }: {
+export function ProblemModal({
+  actor,
+  orderId,
+  company,
+  fallbackFocus,
+}: {
   actor: ActorRefFrom<typeof problemReportMachine>
   orderId: number | null
   company: string | null
@@ -35,7 +40,11 @@ export function ProblemModal({ actor, orderId, company, fallbackFocus }: {
       }
     >
       <form id="problem-form" onSubmit={submit} noValidate>
-        <p>{company ? `Votre message concerne ${company}.` : 'Choisissez d’abord la domiciliation concernée dans le sélecteur « Domiciliation ».'}</p>
+        <p>
+          {company
+            ? `Votre message concerne ${company}.`
+            : 'Choisissez d’abord la domiciliation concernée dans le sélecteur « Domiciliation ».'}
+        </p>
         <Field id="problem-message" label="Votre message" error={error}>
           <textarea
             id="problem-message"

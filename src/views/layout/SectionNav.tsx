@@ -46,7 +46,8 @@ export function SectionNav({ path }: { path: string }) {
     const row = list.current
     const shown = row?.querySelector<HTMLElement>('[aria-current="page"]')
     if (!row || !shown) return
-    if (shown.offsetLeft < row.scrollLeft || shown.offsetLeft + shown.offsetWidth > row.scrollLeft + row.clientWidth) row.scrollLeft = shown.offsetLeft - 16
+    if (shown.offsetLeft < row.scrollLeft || shown.offsetLeft + shown.offsetWidth > row.scrollLeft + row.clientWidth)
+      row.scrollLeft = shown.offsetLeft - 16
   }, [path])
   if (!group?.children) return null
   return (

@@ -77,9 +77,12 @@ export function Shell({ startup, focusTarget }: { startup: StartupRef; focusTarg
   // The phone's drawer open, what lies behind its backdrop takes neither the focus nor a screen reader's reading.
   const behindDrawer = !isDesktop && drawer.open
   // The one on screen: the mobile navigation's choice on a phone, the header's picker on a desktop (the content without header).
-  const focusHere = useCallback((element: HTMLElement | null) => {
-    if (focusTarget) focusTarget.current = element
-  }, [focusTarget])
+  const focusHere = useCallback(
+    (element: HTMLElement | null) => {
+      if (focusTarget) focusTarget.current = element
+    },
+    [focusTarget],
+  )
 
   // Reached by an action on another page (signed in, documents sent, an invitation accepted): the page's title, or its
   // content where there is no header (/formalites-juridique).
@@ -92,7 +95,9 @@ export function Shell({ startup, focusTarget }: { startup: StartupRef; focusTarg
 
   return (
     <Grid>
-      <SkipLink href="#contenu" inert={behindDrawer}>Aller au contenu</SkipLink>
+      <SkipLink href="#contenu" inert={behindDrawer}>
+        Aller au contenu
+      </SkipLink>
       <Sidebar
         expanded={isDesktop ? expanded : drawer.open}
         onToggle={() => (isDesktop ? setExpanded(!expanded) : drawer.close(true))}
@@ -106,20 +111,37 @@ export function Shell({ startup, focusTarget }: { startup: StartupRef; focusTarg
       />
       {behindDrawer && <Backdrop onClick={() => drawer.close(true)} />}
       <Column inert={behindDrawer}>
-        <MobileNav startup={startup} menuOpen={drawer.open} onMenu={drawer.openDrawer} menuButton={drawer.menuButton} choiceButton={isDesktop ? undefined : focusHere} />
+        <MobileNav
+          startup={startup}
+          menuOpen={drawer.open}
+          onMenu={drawer.openDrawer}
+          menuButton={drawer.menuButton}
+          choiceButton={isDesktop ? undefined : focusHere}
+        />
         {!legal && <Header route={route} startup={startup} orderPicker={isDesktop ? focusHere : undefined} />}
         <KbisBanner key={order?.id ?? 'all'} order={order} contractId={contractId} />
         <LoadingFlag startup={startup} />
         <Content ref={isDesktop && legal ? focusHere : undefined} id="contenu" tabIndex={-1} $legal={legal}>
           {/* The group's other pages, where the side menu does not list them (spec §2: sub-menus on an expanded desktop menu only). */}
           {!(isDesktop && expanded) && <SectionNav path={location} />}
-          {legal ? <LegalLayout><Pages /></LegalLayout> : <Pages />}
+          {legal ? (
+            <LegalLayout>
+              <Pages />
+            </LegalLayout>
+          ) : (
+            <Pages />
+          )}
         </Content>
       </Column>
       {/* Opened from the phone's drawer, closed at once (inert): the focus comes back to 'Ouvrir le menu'. */}
       {problemOpen && (
         <Suspense fallback={null}>
-          <ProblemModal actor={problem} orderId={order?.id ?? null} company={order?.raisonSociale ?? null} fallbackFocus={() => drawer.menuButton.current} />
+          <ProblemModal
+            actor={problem}
+            orderId={order?.id ?? null}
+            company={order?.raisonSociale ?? null}
+            fallbackFocus={() => drawer.menuButton.current}
+          />
         </Suspense>
       )}
     </Grid>

@@ -77,7 +77,13 @@ export function Sidebar({ expanded, onToggle, isDesktop, isShareOrder, onProblem
                   <ul aria-label={`${item.label} : sous-rubriques`}>
                     {item.children.map((child) => (
                       <li key={child.to}>
-                        <ItemLink href={child.to} onClick={go(child.to)} $active={location === child.to} $sub aria-current={location === child.to ? 'page' : undefined}>
+                        <ItemLink
+                          href={child.to}
+                          onClick={go(child.to)}
+                          $active={location === child.to}
+                          $sub
+                          aria-current={location === child.to ? 'page' : undefined}
+                        >
                           {child.label}
                         </ItemLink>
                       </li>

@@ -16,11 +16,20 @@ export default function CertificatePage(_: PageProps) {
     <PageCard aria-labelledby="certificate-title">
       <h2 id="certificate-title">Attestation et contrats</h2>
       {order?.isShareOrder ? (
-        <p>Les attestations et contrats de {order.raisonSociale} sont délivrés à son titulaire. <Muted>{OWNER_ONLY}</Muted></p>
+        <p>
+          Les attestations et contrats de {order.raisonSociale} sont délivrés à son titulaire. <Muted>{OWNER_ONLY}</Muted>
+        </p>
       ) : orders.length === 0 ? (
         <p>Aucune domiciliation à votre nom pour le moment.</p>
       ) : (
-        orders.map((o) => <OrderDocuments key={o.id} order={o} contract={contracts.find((c) => c.domiciliationOrderId === o.id) ?? null} titled={orders.length > 1} />)
+        orders.map((o) => (
+          <OrderDocuments
+            key={o.id}
+            order={o}
+            contract={contracts.find((c) => c.domiciliationOrderId === o.id) ?? null}
+            titled={orders.length > 1}
+          />
+        ))
       )}
     </PageCard>
   )

@@ -21,8 +21,13 @@ const fields: [keyof AddressDraft, string, string][] = [
   ['paysPostaleExpedition', 'Pays', 'country-name'],
 ]
 
-const lines = (c: Contract) => [c.adressePostaleExpedition, c.adresseComplementPostaleExpedition, [c.codePostaleExpedition, c.villePostaleExpedition].filter(Boolean).join(' '), c.paysPostaleExpedition]
-  .filter((line): line is string => !!line)
+const lines = (c: Contract) =>
+  [
+    c.adressePostaleExpedition,
+    c.adresseComplementPostaleExpedition,
+    [c.codePostaleExpedition, c.villePostaleExpedition].filter(Boolean).join(' '),
+    c.paysPostaleExpedition,
+  ].filter((line): line is string => !!line)
 
 export function ForwardingAddress({ contract: initial }: { contract: Contract }) {
   const flows = useFlows('billing')
@@ -37,14 +42,31 @@ export function ForwardingAddress({ contract: initial }: { contract: Contract })
   return (
     <section aria-labelledby={headingId}>
       {/* One such region per company under 'Tous': each named after its company, for a screen reader's list of regions. */}
-      <h4 id={headingId}>Adresse de réexpédition<VisuallyHidden>, {contract.raisonSociale}</VisuallyHidden></h4>
-      {editing ? <AddressForm actor={actor} /> : (
+      <h4 id={headingId}>
+        Adresse de réexpédition<VisuallyHidden>, {contract.raisonSociale}</VisuallyHidden>
+      </h4>
+      {editing ? (
+        <AddressForm actor={actor} />
+      ) : (
         <>
-          {address.length ? <address>{address.map((line) => <div key={line}>{line}</div>)}</address> : <Muted>Aucune adresse de réexpédition enregistrée.</Muted>}
+          {address.length ? (
+            <address>
+              {address.map((line) => (
+                <div key={line}>{line}</div>
+              ))}
+            </address>
+          ) : (
+            <Muted>Aucune adresse de réexpédition enregistrée.</Muted>
+          )}
           <Actions>
             {/* The accessible name starts with the visible words (WCAG 2.5.3), and names the company. */}
-            <Button type="button" $variant="secondary" ref={edit} onClick={() => actor.send({ type: 'address.edit' })}
-              aria-label={`${address.length ? 'Modifier l’adresse' : 'Indiquer une adresse'} de réexpédition de ${contract.raisonSociale}`}>
+            <Button
+              type="button"
+              $variant="secondary"
+              ref={edit}
+              onClick={() => actor.send({ type: 'address.edit' })}
+              aria-label={`${address.length ? 'Modifier l’adresse' : 'Indiquer une adresse'} de réexpédition de ${contract.raisonSociale}`}
+            >
               {address.length ? 'Modifier l’adresse' : 'Indiquer une adresse'}
             </Button>
           </Actions>
@@ -61,17 +83,40 @@ function AddressForm({ actor }: { actor: AddressRef }) {
   const busy = useSelector(actor, (s) => s.hasTag('busy'))
   const id = useSelector(actor, (s) => s.context.contract.id)
   return (
-    <form noValidate aria-busy={busy} onSubmit={(e) => { e.preventDefault(); actor.send({ type: 'address.submit' }) }}>
-      {error && <Alert $kind="error" role="alert">{error}</Alert>}
+    <form
+      noValidate
+      aria-busy={busy}
+      onSubmit={(e) => {
+        e.preventDefault()
+        actor.send({ type: 'address.submit' })
+      }}
+    >
+      {error && (
+        <Alert $kind="error" role="alert">
+          {error}
+        </Alert>
+      )}
       {fields.map(([field, label, autoComplete], index) => (
-        <TextField key={field} id={`${field}-${id}`} label={label} value={draft[field]} autoComplete={autoComplete} error={fieldErrors[field]}
-          inputMode={field === 'codePostaleExpedition' ? 'numeric' : undefined} autoFocus={index === 0}
-          onChange={(value) => actor.send({ type: 'address.change', draft: { [field]: value } })} />
+        <TextField
+          key={field}
+          id={`${field}-${id}`}
+          label={label}
+          value={draft[field]}
+          autoComplete={autoComplete}
+          error={fieldErrors[field]}
+          inputMode={field === 'codePostaleExpedition' ? 'numeric' : undefined}
+          autoFocus={index === 0}
+          onChange={(value) => actor.send({ type: 'address.change', draft: { [field]: value } })}
+        />
       ))}
       <Actions>
         {/* While saving, and once refused (the form stays), the focus stays on it. */}
-        <BusyButton type="submit" busy={busy}>{busy ? 'Enregistrement…' : 'Enregistrer l’adresse'}</BusyButton>
-        <Button type="button" $variant="secondary" onClick={() => actor.send({ type: 'address.cancel' })} disabled={busy}>Annuler</Button>
+        <BusyButton type="submit" busy={busy}>
+          {busy ? 'Enregistrement…' : 'Enregistrer l’adresse'}
+        </BusyButton>
+        <Button type="button" $variant="secondary" onClick={() => actor.send({ type: 'address.cancel' })} disabled={busy}>
+          Annuler
+        </Button>
       </Actions>
     </form>
   )

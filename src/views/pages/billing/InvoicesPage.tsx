@@ -38,11 +38,27 @@ export default function InvoicesPage(_: PageProps) {
   return <InvoiceBook key={order?.id ?? 'all'} orderId={order?.id ?? null} payableOrderIds={payable} showCompany={!order} />
 }
 
-function InvoiceBook({ orderId, payableOrderIds, showCompany }: { orderId: number | null; payableOrderIds: number[]; showCompany: boolean }) {
+function InvoiceBook({
+  orderId,
+  payableOrderIds,
+  showCompany,
+}: {
+  orderId: number | null
+  payableOrderIds: number[]
+  showCompany: boolean
+}) {
   const flows = useFlows('billing')
   const actor = useActorRef(flows.invoiceBook, { input: { orderId, payableOrderIds, currentYear: new Date().getFullYear() } })
   // While read again after news, what was shown stays: no year shown yet is "Aucune facture".
-  const state = useSelector(actor, (s) => (s.hasTag('loading') ? 'loading' : s.matches('yearsFailed') || s.matches('yearFailed') ? 'failed' : s.context.year === null ? 'empty' : 'ready'))
+  const state = useSelector(actor, (s) =>
+    s.hasTag('loading')
+      ? 'loading'
+      : s.matches('yearsFailed') || s.matches('yearFailed')
+        ? 'failed'
+        : s.context.year === null
+          ? 'empty'
+          : 'ready',
+  )
   const stale = useSelector(actor, (s) => s.matches({ rereading: 'stale' }))
   const years = useSelector(actor, (s) => s.context.years)
   const year = useSelector(actor, (s) => s.context.year)
@@ -56,31 +72,60 @@ function InvoiceBook({ orderId, payableOrderIds, showCompany }: { orderId: numbe
   return (
     <PageCard aria-labelledby="invoices-title">
       <Toolbar>
-        <h2 id="invoices-title" tabIndex={-1}>Mes factures</h2>
+        <h2 id="invoices-title" tabIndex={-1}>
+          Mes factures
+        </h2>
         {years.length > 0 && year !== null && (
           <YearPicker>
             <label htmlFor="invoice-year">Année</label>
-            <select id="invoice-year" value={year ?? ''} onChange={(e) => actor.send({ type: 'year.select', year: Number(e.target.value) })}>
-              {years.map((y) => <option key={y} value={y}>{y}</option>)}
+            <select
+              id="invoice-year"
+              value={year ?? ''}
+              onChange={(e) => actor.send({ type: 'year.select', year: Number(e.target.value) })}
+            >
+              {years.map((y) => (
+                <option key={y} value={y}>
+                  {y}
+                </option>
+              ))}
             </select>
           </YearPicker>
         )}
       </Toolbar>
       {state === 'loading' && <Spinner label="Chargement : vos factures…" />}
       {state === 'failed' && <ErrorState message={error ?? 'Le chargement a échoué.'} onRetry={() => actor.send({ type: 'book.retry' })} />}
-      {stale && <ErrorState message={`Vos factures n’ont pas pu être mises à jour. ${error ?? ''}`.trim()} onRetry={() => actor.send({ type: 'book.retry' })} />}
+      {stale && (
+        <ErrorState
+          message={`Vos factures n’ont pas pu être mises à jour. ${error ?? ''}`.trim()}
+          onRetry={() => actor.send({ type: 'book.retry' })}
+        />
+      )}
       {state === 'empty' && <p>Aucune facture pour le moment.</p>}
       {state === 'ready' && (
         <>
           <section aria-labelledby="year-invoices">
             {/* Focused by PaymentDialog when the paid invoice's "Payer" is gone; never by Tab. */}
-            <h3 id="year-invoices" tabIndex={-1}>Factures {year}</h3>
-            {invoices.length === 0 ? <Muted>Aucune facture en {year} pour cette domiciliation.</Muted>
-              : <InvoiceRows invoices={invoices} showCompany={showCompany} canPay={(i) => !i.paid && payableOrderIds.includes(i.domId)} onPay={(id) => actor.send({ type: 'invoice.pay', orderId: id })} />}
+            <h3 id="year-invoices" tabIndex={-1}>
+              Factures {year}
+            </h3>
+            {invoices.length === 0 ? (
+              <Muted>Aucune facture en {year} pour cette domiciliation.</Muted>
+            ) : (
+              <InvoiceRows
+                invoices={invoices}
+                showCompany={showCompany}
+                canPay={(i) => !i.paid && payableOrderIds.includes(i.domId)}
+                onPay={(id) => actor.send({ type: 'invoice.pay', orderId: id })}
+              />
+            )}
           </section>
           <section aria-labelledby="year-credit-notes">
             <h3 id="year-credit-notes">Avoirs {year}</h3>
-            {creditNotes.length === 0 ? <Muted>Aucun avoir en {year}.</Muted> : <CreditNoteRows creditNotes={creditNotes} invoices={invoices} showCompany={showCompany} />}
+            {creditNotes.length === 0 ? (
+              <Muted>Aucun avoir en {year}.</Muted>
+            ) : (
+              <CreditNoteRows creditNotes={creditNotes} invoices={invoices} showCompany={showCompany} />
+            )}
           </section>
           <Total>
             Total {year} : {formatEuros(totals.invoicedInclTax)} TTC ({formatEuros(totals.invoicedExclTax)} HT)

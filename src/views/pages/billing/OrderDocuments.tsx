@@ -35,31 +35,57 @@ export function OrderDocuments({ order, contract, titled }: { order: Order; cont
     <OrderBlock aria-labelledby={headingId}>
       <h3 id={headingId}>{titled ? order.raisonSociale : `Documents de ${order.raisonSociale}`}</h3>
       <Actions>
-        <BusyButton type="button" busy={certificate.busy} onClick={() => certificate.start({ kind: 'certificate', orderId: order.id })}
-          aria-label={titled && !certificate.busy ? `Télécharger mon attestation de domiciliation de ${order.raisonSociale}` : undefined}>
+        <BusyButton
+          type="button"
+          busy={certificate.busy}
+          onClick={() => certificate.start({ kind: 'certificate', orderId: order.id })}
+          aria-label={titled && !certificate.busy ? `Télécharger mon attestation de domiciliation de ${order.raisonSociale}` : undefined}
+        >
           {certificate.busy ? 'Préparation de l’attestation…' : 'Télécharger mon attestation de domiciliation'}
         </BusyButton>
         {contract && (
-          <BusyButton type="button" $variant="secondary" busy={contractFile.busy} onClick={() => contractFile.start({ kind: 'contract', contractId: contract.id })}
-            aria-label={titled && !contractFile.busy ? `Télécharger mon contrat de ${order.raisonSociale}` : undefined}>
+          <BusyButton
+            type="button"
+            $variant="secondary"
+            busy={contractFile.busy}
+            onClick={() => contractFile.start({ kind: 'contract', contractId: contract.id })}
+            aria-label={titled && !contractFile.busy ? `Télécharger mon contrat de ${order.raisonSociale}` : undefined}
+          >
             {contractFile.busy ? 'Préparation du contrat…' : 'Télécharger mon contrat'}
           </BusyButton>
         )}
         {contract?.kbis && (
-          <BusyButton type="button" $variant="secondary" busy={kbisFile.busy} onClick={() => kbisFile.start({ kind: 'kbis', contractId: contract.id })}
-            aria-label={titled && !kbisFile.busy ? `Télécharger mon Kbis de ${order.raisonSociale}` : undefined}>
+          <BusyButton
+            type="button"
+            $variant="secondary"
+            busy={kbisFile.busy}
+            onClick={() => kbisFile.start({ kind: 'kbis', contractId: contract.id })}
+            aria-label={titled && !kbisFile.busy ? `Télécharger mon Kbis de ${order.raisonSociale}` : undefined}
+          >
             {kbisFile.busy ? 'Préparation du Kbis…' : 'Télécharger mon Kbis'}
           </BusyButton>
         )}
       </Actions>
       {contract && <p data-testid="kbis-status">{kbisStatus(contract)}</p>}
-      {certificate.error && <Alert $kind="error" role="alert">{certificate.error}</Alert>}
-      {contractFile.error && <Alert $kind="error" role="alert">{contractFile.error}</Alert>}
-      {kbisFile.error && <Alert $kind="error" role="alert">{kbisFile.error}</Alert>}
+      {certificate.error && (
+        <Alert $kind="error" role="alert">
+          {certificate.error}
+        </Alert>
+      )}
+      {contractFile.error && (
+        <Alert $kind="error" role="alert">
+          {contractFile.error}
+        </Alert>
+      )}
+      {kbisFile.error && (
+        <Alert $kind="error" role="alert">
+          {kbisFile.error}
+        </Alert>
+      )}
       {certificate.certificate && (
         <Alert $kind="success" role="status">
-          Attestation délivrée, code de vérification <strong>{certificate.certificate.code}</strong>. Toute personne qui la reçoit peut la vérifier
-          sur <Link href={`/verification/${certificate.certificate.code}`}>sa page de vérification</Link> (ou avec son code QR).
+          Attestation délivrée, code de vérification <strong>{certificate.certificate.code}</strong>. Toute personne qui la reçoit peut la
+          vérifier sur <Link href={`/verification/${certificate.certificate.code}`}>sa page de vérification</Link> (ou avec son code QR).
         </Alert>
       )}
       {contract ? <ForwardingAddress contract={contract} /> : <p>Votre contrat est en cours de préparation.</p>}

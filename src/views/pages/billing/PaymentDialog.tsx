@@ -37,36 +37,82 @@ export function PaymentDialog({ actor }: { actor: ActorRefFrom<typeof invoiceBoo
   if (noCard) {
     return (
       // Another dialog (its own key): the focus enters it afresh, on the way forward, and its title is announced.
-      <Modal key="noCard" title="Aucune carte enregistrée" onClose={cancel} fallbackFocus={invoicesHeading}
-        footer={<Button type="button" $variant="secondary" onClick={cancel}>Fermer</Button>}>
+      <Modal
+        key="noCard"
+        title="Aucune carte enregistrée"
+        onClose={cancel}
+        fallbackFocus={invoicesHeading}
+        footer={
+          <Button type="button" $variant="secondary" onClick={cancel}>
+            Fermer
+          </Button>
+        }
+      >
         <p>{error}</p>
-        <p><Link href="/moyen-de-paiement" data-autofocus>Enregistrer une carte</Link>, puis revenez régler la facture.</p>
+        <p>
+          <Link href="/moyen-de-paiement" data-autofocus>
+            Enregistrer une carte
+          </Link>
+          , puis revenez régler la facture.
+        </p>
       </Modal>
     )
   }
   return (
-    <Modal key="payment" title="Régler la facture" onClose={cancel} locked={busy} fallbackFocus={invoicesHeading}
+    <Modal
+      key="payment"
+      title="Régler la facture"
+      onClose={cancel}
+      locked={busy}
+      fallbackFocus={invoicesHeading}
       footer={
         <>
-          <Button type="button" $variant="secondary" onClick={cancel} disabled={busy} ref={cancelRef} data-autofocus={counting || undefined}>Annuler</Button>
-          {countFailed
-            ? <Button type="button" onClick={() => actor.send({ type: 'payment.retry' })} ref={primaryRef}>Réessayer</Button>
-            : (
-              <Button type="button" onClick={() => actor.send({ type: 'payment.confirm' })} disabled={busy || counting} ref={primaryRef} data-autofocus={!counting || undefined}>
-                {counting ? 'Calcul du montant…' : busy ? 'Paiement…' : 'Confirmer le paiement'}
-              </Button>
-            )}
+          <Button
+            type="button"
+            $variant="secondary"
+            onClick={cancel}
+            disabled={busy}
+            ref={cancelRef}
+            data-autofocus={counting || undefined}
+          >
+            Annuler
+          </Button>
+          {countFailed ? (
+            <Button type="button" onClick={() => actor.send({ type: 'payment.retry' })} ref={primaryRef}>
+              Réessayer
+            </Button>
+          ) : (
+            <Button
+              type="button"
+              onClick={() => actor.send({ type: 'payment.confirm' })}
+              disabled={busy || counting}
+              ref={primaryRef}
+              data-autofocus={!counting || undefined}
+            >
+              {counting ? 'Calcul du montant…' : busy ? 'Paiement…' : 'Confirmer le paiement'}
+            </Button>
+          )}
         </>
-      }>
-      {counting || countFailed
-        ? <p aria-live="polite">{counting ? `Calcul du montant des factures impayées de ${payment.raisonSociale}…` : `Le montant à régler pour ${payment.raisonSociale} n’a pas pu être calculé.`}</p>
-        : (
-          <p>
-            Les factures impayées de {payment.raisonSociale} seront réglées avec la carte enregistrée pour cette domiciliation :
-            {' '}{payment.count > 1 ? `${payment.count} factures` : 'une facture'}{yearsOf(payment.years)}, <strong>{formatEuros(payment.amountInclTaxCents)} TTC</strong>.
-          </p>
-        )}
-      {error && <Alert $kind="error" role="alert">{error}</Alert>}
+      }
+    >
+      {counting || countFailed ? (
+        <p aria-live="polite">
+          {counting
+            ? `Calcul du montant des factures impayées de ${payment.raisonSociale}…`
+            : `Le montant à régler pour ${payment.raisonSociale} n’a pas pu être calculé.`}
+        </p>
+      ) : (
+        <p>
+          Les factures impayées de {payment.raisonSociale} seront réglées avec la carte enregistrée pour cette domiciliation :{' '}
+          {payment.count > 1 ? `${payment.count} factures` : 'une facture'}
+          {yearsOf(payment.years)}, <strong>{formatEuros(payment.amountInclTaxCents)} TTC</strong>.
+        </p>
+      )}
+      {error && (
+        <Alert $kind="error" role="alert">
+          {error}
+        </Alert>
+      )}
     </Modal>
   )
 }

@@ -17,7 +17,9 @@ export default function PaymentMethodPage(_: PageProps) {
     return (
       <PageCard aria-labelledby="card-title">
         <h2 id="card-title">Moyen de paiement</h2>
-        <p>La carte qui règle l’abonnement de {order.raisonSociale} est celle de son titulaire. <Muted>{OWNER_ONLY}</Muted></p>
+        <p>
+          La carte qui règle l’abonnement de {order.raisonSociale} est celle de son titulaire. <Muted>{OWNER_ONLY}</Muted>
+        </p>
       </PageCard>
     )
   }
@@ -27,14 +29,30 @@ export default function PaymentMethodPage(_: PageProps) {
         <h2 id="card-title">Moyen de paiement</h2>
         {isShown(status) && <TestCardForm key={order?.id ?? 'all'} orderId={order?.id ?? null} hasCard={!!card} />}
       </Toolbar>
-      <Muted>{order ? `La carte qui règle l’abonnement de ${order.raisonSociale}.` : 'La carte par défaut de votre compte, pour toutes vos domiciliations.'}</Muted>
-      <ListState status={status} error={error} label="votre carte" empty="Aucune carte enregistrée." isEmpty={!card} onRetry={() => startup.send({ type: 'data.retry', resource: 'card' })}>
+      <Muted>
+        {order
+          ? `La carte qui règle l’abonnement de ${order.raisonSociale}.`
+          : 'La carte par défaut de votre compte, pour toutes vos domiciliations.'}
+      </Muted>
+      <ListState
+        status={status}
+        error={error}
+        label="votre carte"
+        empty="Aucune carte enregistrée."
+        isEmpty={!card}
+        onRetry={() => startup.send({ type: 'data.retry', resource: 'card' })}
+      >
         {card && (
           <Facts aria-label="Carte enregistrée">
             <dt>Carte</dt>
-            <dd>{brandLabel(card.brand)} <span aria-hidden="true">•••• {card.last4}</span><VisuallyHidden>se terminant par {card.last4}</VisuallyHidden></dd>
+            <dd>
+              {brandLabel(card.brand)} <span aria-hidden="true">•••• {card.last4}</span>
+              <VisuallyHidden>se terminant par {card.last4}</VisuallyHidden>
+            </dd>
             <dt>Expiration</dt>
-            <dd>{expiryLabel(card)} <ExpiryBadge expiry={cardExpiry(card, new Date())} /></dd>
+            <dd>
+              {expiryLabel(card)} <ExpiryBadge expiry={cardExpiry(card, new Date())} />
+            </dd>
           </Facts>
         )}
       </ListState>

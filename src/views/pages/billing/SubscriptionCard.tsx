@@ -21,26 +21,41 @@ export function SubscriptionCard({ order, subscription, titled }: { order: Order
         <>
           <Facts>
             <dt>Formule</dt>
-            <dd>{plan.nickname} : {formatEuros(inclTax(plan.amount))} TTC {perPeriod(plan.interval)}</dd>
+            <dd>
+              {plan.nickname} : {formatEuros(inclTax(plan.amount))} TTC {perPeriod(plan.interval)}
+            </dd>
             <dt>Périodicité</dt>
             <dd>{intervalLabel(plan.interval)}</dd>
             <dt>Options</dt>
             <dd>
-              {optionsOf(subscription).length === 0 ? 'Aucune option' : (
+              {optionsOf(subscription).length === 0 ? (
+                'Aucune option'
+              ) : (
                 <ul aria-label={`Options de ${order.raisonSociale}`}>
-                  {optionsOf(subscription).map((option) => <li key={option.id}>{option.nickname} : {formatEuros(inclTax(option.amount))} TTC</li>)}
+                  {optionsOf(subscription).map((option) => (
+                    <li key={option.id}>
+                      {option.nickname} : {formatEuros(inclTax(option.amount))} TTC
+                    </li>
+                  ))}
                 </ul>
               )}
             </dd>
             <dt>Total</dt>
-            <dd>{formatEuros(totalInclTax(subscription))} TTC {perPeriod(plan.interval)}</dd>
+            <dd>
+              {formatEuros(totalInclTax(subscription))} TTC {perPeriod(plan.interval)}
+            </dd>
             <dt>Prochaine échéance</dt>
-            <dd><time dateTime={nextDueDate(subscription)}>{formatDate(nextDueDate(subscription))}</time></dd>
+            <dd>
+              <time dateTime={nextDueDate(subscription)}>{formatDate(nextDueDate(subscription))}</time>
+            </dd>
           </Facts>
           {!order.isShareOrder && (
             <Actions>
               {order.contractId !== null && order.subscriptionId && (
-                <OptionDialog target={{ orderId: order.id, contractId: order.contractId, subscriptionId: order.subscriptionId }} company={order.raisonSociale} />
+                <OptionDialog
+                  target={{ orderId: order.id, contractId: order.contractId, subscriptionId: order.subscriptionId }}
+                  company={order.raisonSociale}
+                />
               )}
             </Actions>
           )}

@@ -15,9 +15,22 @@ export default function SubscriptionsPage(_: PageProps) {
   return (
     <PageCard aria-labelledby="subscriptions-title">
       <h2 id="subscriptions-title">{orders.length > 1 ? 'Mes abonnements' : 'Mon abonnement'}</h2>
-      <ListState status={status} error={error} label="vos abonnements" empty="Aucun abonnement pour le moment." isEmpty={orders.length === 0}
-        onRetry={() => startup.send({ type: 'data.retry', resource: 'subscriptions' })}>
-        {orders.map((o) => <SubscriptionCard key={o.id} order={o} subscription={subscriptions.find((s) => s.orderId === o.id)?.subscription ?? null} titled={orders.length > 1} />)}
+      <ListState
+        status={status}
+        error={error}
+        label="vos abonnements"
+        empty="Aucun abonnement pour le moment."
+        isEmpty={orders.length === 0}
+        onRetry={() => startup.send({ type: 'data.retry', resource: 'subscriptions' })}
+      >
+        {orders.map((o) => (
+          <SubscriptionCard
+            key={o.id}
+            order={o}
+            subscription={subscriptions.find((s) => s.orderId === o.id)?.subscription ?? null}
+            titled={orders.length > 1}
+          />
+        ))}
       </ListState>
     </PageCard>
   )

@@ -30,22 +30,40 @@ export function TerminationForm({ orderId, company }: { orderId: number; company
   }, [requestedDate])
   return (
     <div ref={here} tabIndex={-1}>
-      {loading ? <Spinner size={20} label="Chargement de votre demande de résiliation…" />
-        : failed ? <ErrorState message={error ?? 'Le chargement a échoué.'} onRetry={() => actor.send({ type: 'termination.retry' })} />
-        : requestedDate ? <Alert $kind="info" role="status" ref={notice} tabIndex={-1}>Résiliation demandée pour le {frenchDay(requestedDate)}.</Alert>
-        : (
-          <>
-            <Button type="button" $variant="ghost" onClick={() => actor.send({ type: 'termination.open' })} aria-label={`Résilier la domiciliation de ${company}`}>
-              Résilier
-            </Button>
-            {formOpen && <TerminationDialog actor={actor} company={company} fallbackFocus={fallbackFocus} />}
-          </>
-        )}
+      {loading ? (
+        <Spinner size={20} label="Chargement de votre demande de résiliation…" />
+      ) : failed ? (
+        <ErrorState message={error ?? 'Le chargement a échoué.'} onRetry={() => actor.send({ type: 'termination.retry' })} />
+      ) : requestedDate ? (
+        <Alert $kind="info" role="status" ref={notice} tabIndex={-1}>
+          Résiliation demandée pour le {frenchDay(requestedDate)}.
+        </Alert>
+      ) : (
+        <>
+          <Button
+            type="button"
+            $variant="ghost"
+            onClick={() => actor.send({ type: 'termination.open' })}
+            aria-label={`Résilier la domiciliation de ${company}`}
+          >
+            Résilier
+          </Button>
+          {formOpen && <TerminationDialog actor={actor} company={company} fallbackFocus={fallbackFocus} />}
+        </>
+      )}
     </div>
   )
 }
 
-function TerminationDialog({ actor, company, fallbackFocus }: { actor: TerminationRef; company: string; fallbackFocus: () => HTMLElement | null }) {
+function TerminationDialog({
+  actor,
+  company,
+  fallbackFocus,
+}: {
+  actor: TerminationRef
+  company: string
+  fallbackFocus: () => HTMLElement | null
+}) {
   const draft = useSelector(actor, (s) => s.context.draft)
   const fieldErrors = useSelector(actor, (s) => s.context.fieldErrors)
   const earliestDate = useSelector(actor, (s) => s.context.earliestDate)
@@ -53,32 +71,90 @@ function TerminationDialog({ actor, company, fallbackFocus }: { actor: Terminati
   const error = useSelector(actor, (s) => s.context.error)
   const busy = useSelector(actor, (s) => s.hasTag('busy'))
   const change = (value: Partial<typeof draft>) => actor.send({ type: 'termination.change', draft: value })
-  const described = (field: keyof typeof draft, hint = false) => [fieldErrors[field] && `termination-${field}-error`, hint && `termination-${field}-hint`].filter(Boolean).join(' ') || undefined
+  const described = (field: keyof typeof draft, hint = false) =>
+    [fieldErrors[field] && `termination-${field}-error`, hint && `termination-${field}-hint`].filter(Boolean).join(' ') || undefined
   return (
-    <Modal title={`Résilier la domiciliation de ${company}`} onClose={() => actor.send({ type: 'termination.cancel' })} locked={busy} fallbackFocus={fallbackFocus}
+    <Modal
+      title={`Résilier la domiciliation de ${company}`}
+      onClose={() => actor.send({ type: 'termination.cancel' })}
+      locked={busy}
+      fallbackFocus={fallbackFocus}
       footer={
         <>
-          <Button type="button" $variant="secondary" onClick={() => actor.send({ type: 'termination.cancel' })} disabled={busy}>Annuler</Button>
-          <Button type="submit" form="termination-form" $variant="danger" disabled={busy}>{busy ? 'Envoi…' : 'Envoyer la demande'}</Button>
+          <Button type="button" $variant="secondary" onClick={() => actor.send({ type: 'termination.cancel' })} disabled={busy}>
+            Annuler
+          </Button>
+          <Button type="submit" form="termination-form" $variant="danger" disabled={busy}>
+            {busy ? 'Envoi…' : 'Envoyer la demande'}
+          </Button>
         </>
-      }>
-      <form id="termination-form" noValidate onSubmit={(e) => { e.preventDefault(); actor.send({ type: 'termination.submit' }) }}>
-        {error && <Alert $kind="error" role="alert">{error}</Alert>}
+      }
+    >
+      <form
+        id="termination-form"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault()
+          actor.send({ type: 'termination.submit' })
+        }}
+      >
+        {error && (
+          <Alert $kind="error" role="alert">
+            {error}
+          </Alert>
+        )}
         <Field id="termination-reason" label="Motif" error={fieldErrors.reason}>
-          <select id="termination-reason" value={draft.reason} data-autofocus aria-invalid={!!fieldErrors.reason} aria-describedby={described('reason')}
-            onChange={(e) => change({ reason: e.target.value })}>
+          <select
+            id="termination-reason"
+            value={draft.reason}
+            data-autofocus
+            aria-invalid={!!fieldErrors.reason}
+            aria-describedby={described('reason')}
+            onChange={(e) => change({ reason: e.target.value })}
+          >
             <option value="">Choisissez…</option>
-            {TERMINATION_REASONS.map((reason) => <option key={reason} value={reason}>{reason}</option>)}
+            {TERMINATION_REASONS.map((reason) => (
+              <option key={reason} value={reason}>
+                {reason}
+              </option>
+            ))}
           </select>
         </Field>
-        <Field id="termination-comment" label={draft.reason === OTHER_REASON ? 'Précisions' : 'Précisions (facultatif)'} error={fieldErrors.comment}>
-          <textarea id="termination-comment" rows={3} maxLength={2000} value={draft.comment} aria-invalid={!!fieldErrors.comment} aria-describedby={described('comment')}
-            onChange={(e) => change({ comment: e.target.value })} />
+        <Field
+          id="termination-comment"
+          label={draft.reason === OTHER_REASON ? 'Précisions' : 'Précisions (facultatif)'}
+          error={fieldErrors.comment}
+        >
+          <textarea
+            id="termination-comment"
+            rows={3}
+            maxLength={2000}
+            value={draft.comment}
+            aria-invalid={!!fieldErrors.comment}
+            aria-describedby={described('comment')}
+            onChange={(e) => change({ comment: e.target.value })}
+          />
         </Field>
-        <Field id="termination-date" label="Date de résiliation souhaitée" error={fieldErrors.date}
-          hint={earliestDate ? `Au plus tôt le ${frenchDay(earliestDate)}, fin de la période en cours${latestDate ? `, au plus tard le ${frenchDay(latestDate)}` : ''}.` : undefined}>
-          <input id="termination-date" type="date" value={draft.date} min={earliestDate ?? undefined} max={latestDate ?? undefined} aria-invalid={!!fieldErrors.date}
-            aria-describedby={described('date', !!earliestDate)} onChange={(e) => change({ date: e.target.value })} />
+        <Field
+          id="termination-date"
+          label="Date de résiliation souhaitée"
+          error={fieldErrors.date}
+          hint={
+            earliestDate
+              ? `Au plus tôt le ${frenchDay(earliestDate)}, fin de la période en cours${latestDate ? `, au plus tard le ${frenchDay(latestDate)}` : ''}.`
+              : undefined
+          }
+        >
+          <input
+            id="termination-date"
+            type="date"
+            value={draft.date}
+            min={earliestDate ?? undefined}
+            max={latestDate ?? undefined}
+            aria-invalid={!!fieldErrors.date}
+            aria-describedby={described('date', !!earliestDate)}
+            onChange={(e) => change({ date: e.target.value })}
+          />
         </Field>
       </form>
     </Modal>

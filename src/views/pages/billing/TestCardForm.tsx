@@ -19,7 +19,9 @@ export function TestCardForm({ orderId, hasCard }: { orderId: number | null; has
   const open = useSelector(actor, (s) => s.hasTag('form'))
   return (
     <>
-      <Button type="button" onClick={() => actor.send({ type: 'card.open' })}>{hasCard ? 'Remplacer ma carte' : 'Enregistrer une carte'}</Button>
+      <Button type="button" onClick={() => actor.send({ type: 'card.open' })}>
+        {hasCard ? 'Remplacer ma carte' : 'Enregistrer une carte'}
+      </Button>
       {open && <CardDialog actor={actor} />}
     </>
   )
@@ -41,24 +43,66 @@ function CardDialog({ actor }: { actor: CardRef }) {
   const hosted = useSelector(actor, (s) => s.context.hosted)
   const cancel = () => actor.send({ type: 'card.cancel' })
   return (
-    <Modal title="Nouvelle carte" onClose={cancel} locked={busy && !preparing}
+    <Modal
+      title="Nouvelle carte"
+      onClose={cancel}
+      locked={busy && !preparing}
       footer={
         <>
-          <Button type="button" $variant="secondary" onClick={cancel} disabled={busy && !preparing}>Annuler</Button>
-          {!failed && !preparing && <Button type="submit" form="card-form" disabled={busy}>{busy ? 'Enregistrement…' : 'Enregistrer la carte'}</Button>}
+          <Button type="button" $variant="secondary" onClick={cancel} disabled={busy && !preparing}>
+            Annuler
+          </Button>
+          {!failed && !preparing && (
+            <Button type="submit" form="card-form" disabled={busy}>
+              {busy ? 'Enregistrement…' : 'Enregistrer la carte'}
+            </Button>
+          )}
         </>
-      }>
+      }
+    >
       {failed && <ErrorState message={error ?? ''} onRetry={() => actor.send({ type: 'card.retry' })} />}
       {preparing && <Spinner label="Chargement du formulaire de carte…" />}
-      {!failed && !preparing && <form id="card-form" noValidate aria-busy={busy} onSubmit={(e) => { e.preventDefault(); actor.send({ type: 'card.submit' }) }}>
-        {error && <Alert $kind="error" role="alert">{error}</Alert>}
-        {hosted ? <HostedCardField hosted={hosted} /> : <p>Formulaire de carte du fournisseur de paiement de test : seules ses cartes de test sont acceptées, par exemple 4242 4242 4242 4242 ou 5555 5555 5555 4444.</p>}
-        {!hosted && fields.map(([field, label, autoComplete, placeholder], index) => (
-          <TextField key={field} id={`card-${field}`} label={label} value={draft[field]} error={fieldErrors[field]} autoComplete={autoComplete}
-            inputMode="numeric" placeholder={placeholder} autoFocus={index === 0} maxLength={field === 'number' ? 23 : field === 'expiry' ? 7 : 4}
-            onChange={(value) => actor.send({ type: 'card.change', draft: { [field]: value } })} />
-        ))}
-      </form>}
+      {!failed && !preparing && (
+        <form
+          id="card-form"
+          noValidate
+          aria-busy={busy}
+          onSubmit={(e) => {
+            e.preventDefault()
+            actor.send({ type: 'card.submit' })
+          }}
+        >
+          {error && (
+            <Alert $kind="error" role="alert">
+              {error}
+            </Alert>
+          )}
+          {hosted ? (
+            <HostedCardField hosted={hosted} />
+          ) : (
+            <p>
+              Formulaire de carte du fournisseur de paiement de test : seules ses cartes de test sont acceptées, par exemple 4242 4242 4242
+              4242 ou 5555 5555 5555 4444.
+            </p>
+          )}
+          {!hosted &&
+            fields.map(([field, label, autoComplete, placeholder], index) => (
+              <TextField
+                key={field}
+                id={`card-${field}`}
+                label={label}
+                value={draft[field]}
+                error={fieldErrors[field]}
+                autoComplete={autoComplete}
+                inputMode="numeric"
+                placeholder={placeholder}
+                autoFocus={index === 0}
+                maxLength={field === 'number' ? 23 : field === 'expiry' ? 7 : 4}
+                onChange={(value) => actor.send({ type: 'card.change', draft: { [field]: value } })}
+              />
+            ))}
+        </form>
+      )}
     </Modal>
   )
 }
@@ -75,7 +119,13 @@ function HostedCardField({ hosted }: { hosted: HostedCard }) {
     <div>
       <p id="hosted-card-label">Carte bancaire (saisie sécurisée par Stripe : le numéro ne passe pas par nos serveurs)</p>
       {/* biome-ignore lint/a11y/useSemanticElements: the box Stripe.js fills with its own fields, named by the line above */}
-      <div ref={ref} data-testid="hosted-card" role="group" aria-labelledby="hosted-card-label" style={{ padding: '0.75rem', border: '1px solid #cbd5e1', borderRadius: 6, minHeight: 44 }} />
+      <div
+        ref={ref}
+        data-testid="hosted-card"
+        role="group"
+        aria-labelledby="hosted-card-label"
+        style={{ padding: '0.75rem', border: '1px solid #cbd5e1', borderRadius: 6, minHeight: 44 }}
+      />
     </div>
   )
 }

@@ -15,17 +15,32 @@ export default function VerificationPage({ code }: { code: string }) {
   const error = useSelector(actor, (s) => s.context.error)
   return (
     <BareLayout title="Vérification d’une attestation de domiciliation">
-      <p>Code de vérification : <strong>{code}</strong></p>
+      <p>
+        Code de vérification : <strong>{code}</strong>
+      </p>
       {state === 'checking' && <Spinner label="Vérification en cours…" />}
       {state === 'valid' && valid && (
         <Alert $kind="success" role="status">
           <strong>{CERTIFICATE_VALID}</strong>
-          <div>Attestation de domiciliation de <strong>{valid.raisonSociale}</strong>, délivrée le <time dateTime={valid.issuedAt}>{formatDate(valid.issuedAt)}</time>.</div>
+          <div>
+            Attestation de domiciliation de <strong>{valid.raisonSociale}</strong>, délivrée le{' '}
+            <time dateTime={valid.issuedAt}>{formatDate(valid.issuedAt)}</time>.
+          </div>
         </Alert>
       )}
-      {state === 'revoked' && <Alert $kind="error" role="status"><strong>{CERTIFICATE_REVOKED}</strong></Alert>}
-      {state === 'unknown' && <Alert $kind="error" role="status">{CERTIFICATE_UNKNOWN} Vérifiez le code inscrit sur l’attestation.</Alert>}
-      {state === 'failed' && <ErrorState message={error ?? 'La vérification a échoué.'} onRetry={() => actor.send({ type: 'verification.retry' })} />}
+      {state === 'revoked' && (
+        <Alert $kind="error" role="status">
+          <strong>{CERTIFICATE_REVOKED}</strong>
+        </Alert>
+      )}
+      {state === 'unknown' && (
+        <Alert $kind="error" role="status">
+          {CERTIFICATE_UNKNOWN} Vérifiez le code inscrit sur l’attestation.
+        </Alert>
+      )}
+      {state === 'failed' && (
+        <ErrorState message={error ?? 'La vérification a échoué.'} onRetry={() => actor.send({ type: 'verification.retry' })} />
+      )}
     </BareLayout>
   )
 }

@@ -10,13 +10,20 @@ export const perPeriod = (interval: 'month' | 'year') => (interval === 'month' ?
 
 export const planOf = (subscription: Subscription) => subscription.items.data[0]?.plan ?? null
 export const optionsOf = (subscription: Subscription) => subscription.items.data.slice(1).map((i) => i.plan)
-export const totalInclTax = (subscription: Subscription) => subscription.items.data.reduce((sum, i) => sum + inclTax(i.plan.amount * i.quantity), 0)
+export const totalInclTax = (subscription: Subscription) =>
+  subscription.items.data.reduce((sum, i) => sum + inclTax(i.plan.amount * i.quantity), 0)
 /** The next due date: the end of the current period (seconds since 1970). */
 export const nextDueDate = (subscription: Subscription) => new Date(subscription.current_period_end * 1000).toISOString()
 
 const brands: Record<string, string> = {
-  visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express', discover: 'Discover', diners: 'Diners Club', jcb: 'JCB',
-  unionpay: 'UnionPay', cartes_bancaires: 'Carte Bancaire',
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  amex: 'American Express',
+  discover: 'Discover',
+  diners: 'Diners Club',
+  jcb: 'JCB',
+  unionpay: 'UnionPay',
+  cartes_bancaires: 'Carte Bancaire',
 }
 export const brandLabel = (brand: string) => brands[brand] ?? brand
 

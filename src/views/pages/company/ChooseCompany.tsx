@@ -5,7 +5,12 @@ import type { StartupRef } from '../../app-context.tsx'
 import { Muted, PageCard, Row, Rows, useOrders } from '../../components/page.tsx'
 import { Button } from '../../components/ui.tsx'
 
-export function ChooseCompany({ startup, title, why, only = () => true }: {
+export function ChooseCompany({
+  startup,
+  title,
+  why,
+  only = () => true,
+}: {
   startup: StartupRef
   title: string
   /** What the page needs a company for. */
@@ -28,7 +33,11 @@ export function ChooseCompany({ startup, title, why, only = () => true }: {
           <Row key={o.id}>
             <div>
               <strong>{o.raisonSociale}</strong>
-              <div><Muted>{[o.legalForm, o.siren && `SIREN ${o.siren}`, o.isShareOrder && 'partagée avec vous'].filter(Boolean).join(' · ')}</Muted></div>
+              <div>
+                <Muted>
+                  {[o.legalForm, o.siren && `SIREN ${o.siren}`, o.isShareOrder && 'partagée avec vous'].filter(Boolean).join(' · ')}
+                </Muted>
+              </div>
             </div>
             <Button type="button" $variant="secondary" onClick={() => choose(o.id)} aria-label={`Choisir ${o.raisonSociale}`}>
               Choisir

@@ -44,11 +44,18 @@ function CompanyCard({ order }: { order: Order }) {
     <Card aria-labelledby="company-card-title">
       <h3 id="company-card-title">{order.raisonSociale}</h3>
       <Facts>
-        <dt>SIREN</dt><dd>{order.siren ? formatSiren(order.siren) : 'En cours d’immatriculation'}</dd>
-        <dt>Forme juridique</dt><dd>{order.legalForm ?? '—'}</dd>
-        <dt>Adresse de domiciliation</dt><dd>{order.domiciliationAddress}</dd>
-        <dt>Statut</dt><dd>{order.status}</dd>
-        <dt>Client depuis le</dt><dd><time dateTime={order.orderDate}>{formatDate(order.orderDate)}</time></dd>
+        <dt>SIREN</dt>
+        <dd>{order.siren ? formatSiren(order.siren) : 'En cours d’immatriculation'}</dd>
+        <dt>Forme juridique</dt>
+        <dd>{order.legalForm ?? '—'}</dd>
+        <dt>Adresse de domiciliation</dt>
+        <dd>{order.domiciliationAddress}</dd>
+        <dt>Statut</dt>
+        <dd>{order.status}</dd>
+        <dt>Client depuis le</dt>
+        <dd>
+          <time dateTime={order.orderDate}>{formatDate(order.orderDate)}</time>
+        </dd>
       </Facts>
     </Card>
   )
@@ -71,11 +78,23 @@ export default function CompanyPage({ route }: PageProps) {
         <Card aria-labelledby="company-links-title">
           <h3 id="company-links-title">Gérer ma société</h3>
           <ul>
-            {!order.isShareOrder && <li><Link href="/mes-collaborateurs">Mes collaborateurs</Link> <Muted>: qui consulte le courrier avec vous</Muted></li>}
-            <li><Link href="/mes-representants">Mes représentants</Link> <Muted>: qui peut retirer le courrier et les colis</Muted></li>
-            <li><Link href="/mes-reunions">Mes réunions</Link> <Muted>: vos réservations de salle</Muted></li>
-            <li><Link href="/formalites">Mes formalités</Link> <Muted>: vos demandes et leur avancement</Muted></li>
-            <li><Link href="/formalites-juridique">Formalités juridiques</Link> <Muted>: transfert, modification, dissolution…</Muted></li>
+            {!order.isShareOrder && (
+              <li>
+                <Link href="/mes-collaborateurs">Mes collaborateurs</Link> <Muted>: qui consulte le courrier avec vous</Muted>
+              </li>
+            )}
+            <li>
+              <Link href="/mes-representants">Mes représentants</Link> <Muted>: qui peut retirer le courrier et les colis</Muted>
+            </li>
+            <li>
+              <Link href="/mes-reunions">Mes réunions</Link> <Muted>: vos réservations de salle</Muted>
+            </li>
+            <li>
+              <Link href="/formalites">Mes formalités</Link> <Muted>: vos demandes et leur avancement</Muted>
+            </li>
+            <li>
+              <Link href="/formalites-juridique">Formalités juridiques</Link> <Muted>: transfert, modification, dissolution…</Muted>
+            </li>
           </ul>
         </Card>
         <Termination order={order} />

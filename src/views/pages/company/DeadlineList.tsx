@@ -39,35 +39,62 @@ const Item = styled('li')`
 export function SourceLink({ href }: { href: string }) {
   return (
     <a href={href} target="_blank" rel="noopener noreferrer">
-      Source : {new URL(href).hostname.replace(/^www\./, '')}<VisuallyHidden> (nouvel onglet)</VisuallyHidden>
+      Source : {new URL(href).hostname.replace(/^www\./, '')}
+      <VisuallyHidden> (nouvel onglet)</VisuallyHidden>
     </a>
   )
 }
 
 /** A dated duty: a rule's (with its source) or a letter's (with the link to the letter). */
-export type DatedEntry = Pick<Deadline, 'id' | 'date' | 'title' | 'detail' | 'movedFrom'> & { source?: string; letter?: { href: string; label: string } }
+export type DatedEntry = Pick<Deadline, 'id' | 'date' | 'title' | 'detail' | 'movedFrom'> & {
+  source?: string
+  letter?: { href: string; label: string }
+}
 
 function DeadlineItem({ deadline, past, next }: { deadline: DatedEntry; past: boolean; next: boolean }) {
   return (
     <Item data-past={past} data-next={next} aria-current={next ? 'date' : undefined}>
       <div>
-        <time className="when" dateTime={deadline.date}>{deadlineDate(deadline.date)}</time>{' '}
+        <time className="when" dateTime={deadline.date}>
+          {deadlineDate(deadline.date)}
+        </time>{' '}
         {next && <Badge $tone="warning">Prochaine échéance</Badge>}
         {past && <Muted> · passée</Muted>}
       </div>
       <strong>{deadline.title}</strong>
-      {deadline.detail && <p><Muted>{deadline.detail}</Muted></p>}
-      {deadline.movedFrom && <p><Muted>Reportée du {longDateFr(deadline.movedFrom)} (week-end ou jour férié).</Muted></p>}
-      {deadline.source && <p><SourceLink href={deadline.source} /></p>}
-      {deadline.letter && <p><Link href={deadline.letter.href}>{deadline.letter.label}</Link></p>}
+      {deadline.detail && (
+        <p>
+          <Muted>{deadline.detail}</Muted>
+        </p>
+      )}
+      {deadline.movedFrom && (
+        <p>
+          <Muted>Reportée du {longDateFr(deadline.movedFrom)} (week-end ou jour férié).</Muted>
+        </p>
+      )}
+      {deadline.source && (
+        <p>
+          <SourceLink href={deadline.source} />
+        </p>
+      )}
+      {deadline.letter && (
+        <p>
+          <Link href={deadline.letter.href}>{deadline.letter.label}</Link>
+        </p>
+      )}
     </Item>
   )
 }
 
 /** The toggle's words: what a press does, with how many past ones it shows. */
 export const pastToggleLabel = (count: number, shown: boolean) =>
-  shown ? (count === 1 ? 'Masquer l’échéance passée' : 'Masquer les échéances passées')
-    : count === 1 ? 'Afficher l’échéance passée' : `Afficher les ${count} échéances passées`
+  shown
+    ? count === 1
+      ? 'Masquer l’échéance passée'
+      : 'Masquer les échéances passées'
+    : count === 1
+      ? 'Afficher l’échéance passée'
+      : `Afficher les ${count} échéances passées`
 
 export function DeadlineList({ deadlines, today, label }: { deadlines: DatedEntry[]; today: string; label: string }) {
   const [pastShown, setPastShown] = useState(false)
@@ -85,14 +112,20 @@ export function DeadlineList({ deadlines, today, label }: { deadlines: DatedEntr
           </Button>
         </p>
       )}
-      {shown.length === 0 && <p><Muted>Aucune échéance à venir.</Muted></p>}
+      {shown.length === 0 && (
+        <p>
+          <Muted>Aucune échéance à venir.</Muted>
+        </p>
+      )}
       {years.map((year) => (
         <Year key={year} aria-labelledby={`echeances-${year}`}>
           <h3 id={`echeances-${year}`}>{year}</h3>
           <ol aria-label={`${label} ${year}`}>
-            {shown.filter((d) => d.date.startsWith(year)).map((d) => (
-              <DeadlineItem key={d.id} deadline={d} past={isPast(d, today)} next={d === next} />
-            ))}
+            {shown
+              .filter((d) => d.date.startsWith(year))
+              .map((d) => (
+                <DeadlineItem key={d.id} deadline={d} past={isPast(d, today)} next={d === next} />
+              ))}
           </ol>
         </Year>
       ))}

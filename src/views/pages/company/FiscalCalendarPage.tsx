@@ -21,7 +21,11 @@ function Calendar({ order }: { order: Order }) {
   const [settings, change] = useFiscalSettings(order.id)
   const today = localIsoDate()
   const deadlines = fiscalCalendar({
-    today, legalForm: order.legalForm, vatRegime: settings.vatRegime, fiscalYearEndMonth: settings.fiscalYearEndMonth, ...(settings.profitTax ? { profitTax: settings.profitTax } : {}),
+    today,
+    legalForm: order.legalForm,
+    vatRegime: settings.vatRegime,
+    fiscalYearEndMonth: settings.fiscalYearEndMonth,
+    ...(settings.profitTax ? { profitTax: settings.profitTax } : {}),
   })
   const letters = useLetterDeadlines(order.id)
   const entries = [...deadlines, ...letters.entries].sort(byDate)
@@ -41,8 +45,8 @@ function Calendar({ order }: { order: Order }) {
       {letters.state}
       <DeadlineList deadlines={entries} today={today} label="Échéances fiscales" />
       <Muted>
-        Dates calculées pour une société {order.legalForm ?? ''} selon les règles publiées par l’administration ; un report pour un week-end ou un jour férié
-        est indiqué. Vos dates exactes figurent dans votre espace professionnel sur impots.gouv.fr.
+        Dates calculées pour une société {order.legalForm ?? ''} selon les règles publiées par l’administration ; un report pour un week-end
+        ou un jour férié est indiqué. Vos dates exactes figurent dans votre espace professionnel sur impots.gouv.fr.
       </Muted>
     </PageCard>
   )
@@ -51,6 +55,13 @@ function Calendar({ order }: { order: Order }) {
 export default function FiscalCalendarPage({ route }: PageProps) {
   const { startup } = usePortal()
   const order = useSelectedOrder(startup)
-  if (!order) return <ChooseCompany startup={startup} title={route.title} why="Les échéances fiscales dépendent de la société : forme juridique, régime de TVA, clôture de l’exercice." />
+  if (!order)
+    return (
+      <ChooseCompany
+        startup={startup}
+        title={route.title}
+        why="Les échéances fiscales dépendent de la société : forme juridique, régime de TVA, clôture de l’exercice."
+      />
+    )
   return <Calendar key={order.id} order={order} />
 }

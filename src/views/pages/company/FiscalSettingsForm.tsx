@@ -16,7 +16,11 @@ const regimes: Record<VatRegime, string> = {
 
 /** "31 décembre (année civile)", "30 juin", "28 février (29 les années bissextiles)" */
 const yearEnd = (month: number) =>
-  month === 12 ? '31 décembre (année civile)' : month === 2 ? '28 février (29 les années bissextiles)' : `${new Date(Date.UTC(2026, month, 0)).getUTCDate()} ${monthNameFr(month)}`
+  month === 12
+    ? '31 décembre (année civile)'
+    : month === 2
+      ? '28 février (29 les années bissextiles)'
+      : `${new Date(Date.UTC(2026, month, 0)).getUTCDate()} ${monthNameFr(month)}`
 
 const Grid = styled('div')`
   display: grid;
@@ -24,7 +28,12 @@ const Grid = styled('div')`
   ${mq.desktop} { grid-template-columns: repeat(3, 1fr); }
 `
 
-export function FiscalSettingsForm({ settings, onChange, legalForm, only }: {
+export function FiscalSettingsForm({
+  settings,
+  onChange,
+  legalForm,
+  only,
+}: {
   settings: FiscalSettings
   onChange: (change: Partial<FiscalSettings>) => void
   legalForm: string | null
@@ -38,19 +47,37 @@ export function FiscalSettingsForm({ settings, onChange, legalForm, only }: {
       {!only && (
         <Field id="fiscal-vat" label="Régime de TVA">
           <select id="fiscal-vat" value={settings.vatRegime} onChange={(e) => onChange({ vatRegime: e.target.value as VatRegime })}>
-            {(Object.keys(regimes) as VatRegime[]).map((r) => <option key={r} value={r}>{regimes[r]}</option>)}
+            {(Object.keys(regimes) as VatRegime[]).map((r) => (
+              <option key={r} value={r}>
+                {regimes[r]}
+              </option>
+            ))}
           </select>
         </Field>
       )}
       <Field id="fiscal-year-end" label="Clôture de l’exercice">
-        <select id="fiscal-year-end" value={settings.fiscalYearEndMonth} onChange={(e) => onChange({ fiscalYearEndMonth: Number(e.target.value) })}>
-          {Array.from({ length: 12 }, (_, i) => 12 - i).map((m) => <option key={m} value={m}>{yearEnd(m)}</option>)}
+        <select
+          id="fiscal-year-end"
+          value={settings.fiscalYearEndMonth}
+          onChange={(e) => onChange({ fiscalYearEndMonth: Number(e.target.value) })}
+        >
+          {Array.from({ length: 12 }, (_, i) => 12 - i).map((m) => (
+            <option key={m} value={m}>
+              {yearEnd(m)}
+            </option>
+          ))}
         </select>
       </Field>
       {!only && (
         <Field id="fiscal-profit-tax" label="Imposition des bénéfices">
-          <select id="fiscal-profit-tax" value={settings.profitTax ?? ''} onChange={(e) => onChange({ profitTax: e.target.value === '' ? null : (e.target.value as 'is' | 'ir') })}>
-            <option value="">Selon la forme juridique{legalForm ? ` (${legalForm})` : ''} : {taxName(byForm)}</option>
+          <select
+            id="fiscal-profit-tax"
+            value={settings.profitTax ?? ''}
+            onChange={(e) => onChange({ profitTax: e.target.value === '' ? null : (e.target.value as 'is' | 'ir') })}
+          >
+            <option value="">
+              Selon la forme juridique{legalForm ? ` (${legalForm})` : ''} : {taxName(byForm)}
+            </option>
             <option value="is">Option pour l’impôt sur les sociétés</option>
             <option value="ir">Option pour l’impôt sur le revenu</option>
           </select>

@@ -6,14 +6,32 @@ import { useRef } from 'react'
 import { Link } from 'wouter'
 import type { LegalSubmission, LegalSubmissionStatus } from '../../../../server/contract/schemas.ts'
 import { useFlows } from '../../app-context.tsx'
-import { Badge, companyOf, ListState, type ListStatus, Muted, PageCard, Row, Rows, Toolbar, useNews, usePortal, useSelectedOrder } from '../../components/page.tsx'
+import {
+  Badge,
+  companyOf,
+  ListState,
+  type ListStatus,
+  Muted,
+  PageCard,
+  Row,
+  Rows,
+  Toolbar,
+  useNews,
+  usePortal,
+  useSelectedOrder,
+} from '../../components/page.tsx'
 import { formatDate } from '../../components/ui.tsx'
 import { useFocusOnArrival } from '../../components/useFocusWhenShown.ts'
 import { color } from '../../theme.ts'
 import type { PageProps } from '../page.ts'
 import { formalityLabel, steps } from './catalogue.ts'
 
-const tone: Record<LegalSubmissionStatus, 'neutral' | 'warning' | 'success'> = { Reçue: 'neutral', 'En cours': 'warning', 'Déposée au greffe': 'neutral', Terminée: 'success' }
+const tone: Record<LegalSubmissionStatus, 'neutral' | 'warning' | 'success'> = {
+  Reçue: 'neutral',
+  'En cours': 'warning',
+  'Déposée au greffe': 'neutral',
+  Terminée: 'success',
+}
 
 const Steps = styled('ol')`
   display: flex;
@@ -71,10 +89,19 @@ function FormalityList({ orderId, showCompany }: { orderId: number | null; showC
   return (
     <PageCard aria-labelledby="formalities-title">
       <Toolbar>
-        <h2 id="formalities-title" ref={heading} tabIndex={-1}>Mes formalités</h2>
+        <h2 id="formalities-title" ref={heading} tabIndex={-1}>
+          Mes formalités
+        </h2>
         <Link href="/formalites-juridique">Commander une formalité</Link>
       </Toolbar>
-      <ListState status={status} error={error} label="vos formalités" isEmpty={false} empty="" onRetry={() => actor.send({ type: 'list.retry' })}>
+      <ListState
+        status={status}
+        error={error}
+        label="vos formalités"
+        isEmpty={false}
+        empty=""
+        onRetry={() => actor.send({ type: 'list.retry' })}
+      >
         {submissions.length === 0 ? (
           <p>
             Aucune formalité demandée pour le moment. Création, transfert de siège, changement de dirigeant… :{' '}
@@ -82,7 +109,9 @@ function FormalityList({ orderId, showCompany }: { orderId: number | null; showC
           </p>
         ) : (
           <Rows aria-label="Formalités demandées">
-            {submissions.map((s) => <Submission key={s.id} submission={s} showCompany={showCompany} />)}
+            {submissions.map((s) => (
+              <Submission key={s.id} submission={s} showCompany={showCompany} />
+            ))}
           </Rows>
         )}
       </ListState>

@@ -21,19 +21,43 @@ const Box = styled(Card)`
 `
 
 /** `refusal`: undefined while nothing can be decided (no company, checks pending), null when allowed. */
-export function FormalityCard({ formality, refusal, canOrder, onOrder }: { formality: Formality; refusal: string | null | undefined; canOrder: boolean; onOrder: () => void }) {
+export function FormalityCard({
+  formality,
+  refusal,
+  canOrder,
+  onOrder,
+}: {
+  formality: Formality
+  refusal: string | null | undefined
+  canOrder: boolean
+  onOrder: () => void
+}) {
   const id = `formalite-${formality.kind}`
   return (
     <Box aria-labelledby={id}>
       <h3 id={id}>{formality.label}</h3>
       <Muted>{formality.summary}</Muted>
       <h4>Ce qu’il faut fournir</h4>
-      <ul>{formality.needs.map((need) => <li key={need}>{need}</li>)}</ul>
+      <ul>
+        {formality.needs.map((need) => (
+          <li key={need}>{need}</li>
+        ))}
+      </ul>
       <dl>
-        <div><dt>Prix</dt><dd>{formatEuros(formality.priceExclTaxCents)} HT</dd></div>
-        <div><dt>Délai</dt><dd>{formality.delay}</dd></div>
+        <div>
+          <dt>Prix</dt>
+          <dd>{formatEuros(formality.priceExclTaxCents)} HT</dd>
+        </div>
+        <div>
+          <dt>Délai</dt>
+          <dd>{formality.delay}</dd>
+        </div>
       </dl>
-      {refusal === null && canOrder && <Button type="button" onClick={onOrder} aria-label={`Commander : ${formality.label}`}>Commander</Button>}
+      {refusal === null && canOrder && (
+        <Button type="button" onClick={onOrder} aria-label={`Commander : ${formality.label}`}>
+          Commander
+        </Button>
+      )}
       {refusal && <p className="why">{refusal}</p>}
     </Box>
   )

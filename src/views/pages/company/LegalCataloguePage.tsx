@@ -27,9 +27,17 @@ function CompanyPicker({ startup, order }: { startup: StartupRef; order: Order |
   if (orders.length === 1 && order) return null
   return (
     <Field id="formalites-societe" label="Société concernée">
-      <select id="formalites-societe" value={order?.id ?? ''} onChange={(e) => e.target.value && startup.send({ type: 'order.select', orderId: Number(e.target.value) })}>
+      <select
+        id="formalites-societe"
+        value={order?.id ?? ''}
+        onChange={(e) => e.target.value && startup.send({ type: 'order.select', orderId: Number(e.target.value) })}
+      >
         {!order && <option value="">Choisissez une société…</option>}
-        {orders.map((o) => <option key={o.id} value={o.id}>{o.raisonSociale}</option>)}
+        {orders.map((o) => (
+          <option key={o.id} value={o.id}>
+            {o.raisonSociale}
+          </option>
+        ))}
       </select>
     </Field>
   )
@@ -47,12 +55,25 @@ function Catalogue({ order }: { order: Order }) {
     <>
       {checking && <Spinner label="Vérification de votre dossier…" />}
       {failed && <ErrorState message={actor.getSnapshot().context.error!} onRetry={() => actor.send({ type: 'checks.retry' })} />}
-      {order.isShareOrder && <Alert $kind="info" role="note">{ORDER_OWNER_ONLY} Vous pouvez consulter le catalogue et suivre les demandes dans « Formalités ».</Alert>}
-      {error && !order.isShareOrder && <Alert $kind="error" role="alert">{error}</Alert>}
+      {order.isShareOrder && (
+        <Alert $kind="info" role="note">
+          {ORDER_OWNER_ONLY} Vous pouvez consulter le catalogue et suivre les demandes dans « Formalités ».
+        </Alert>
+      )}
+      {error && !order.isShareOrder && (
+        <Alert $kind="error" role="alert">
+          {error}
+        </Alert>
+      )}
       <Grid>
         {catalogue.map((formality) => (
-          <FormalityCard key={formality.kind} formality={formality} refusal={checks ? refusalFor(formality.kind, checks) : undefined} canOrder={!order.isShareOrder}
-            onOrder={() => actor.send({ type: 'formality.choose', kind: formality.kind })} />
+          <FormalityCard
+            key={formality.kind}
+            formality={formality}
+            refusal={checks ? refusalFor(formality.kind, checks) : undefined}
+            canOrder={!order.isShareOrder}
+            onOrder={() => actor.send({ type: 'formality.choose', kind: formality.kind })}
+          />
         ))}
       </Grid>
       {modal && <OrderFormalityModal actor={actor} company={order.raisonSociale} />}
@@ -70,10 +91,16 @@ export default function LegalCataloguePage(_: PageProps) {
         <Link href="/formalites">Suivre mes formalités</Link>
       </Toolbar>
       <CompanyPicker startup={startup} order={order} />
-      {order ? <Catalogue key={order.id} order={order} /> : (
+      {order ? (
+        <Catalogue key={order.id} order={order} />
+      ) : (
         <>
           <p>Choisissez la société concernée pour savoir ce qui peut être commandé dès maintenant.</p>
-          <Grid>{catalogue.map((formality) => <FormalityCard key={formality.kind} formality={formality} refusal={undefined} canOrder={false} onOrder={() => {}} />)}</Grid>
+          <Grid>
+            {catalogue.map((formality) => (
+              <FormalityCard key={formality.kind} formality={formality} refusal={undefined} canOrder={false} onOrder={() => {}} />
+            ))}
+          </Grid>
         </>
       )}
     </PageCard>

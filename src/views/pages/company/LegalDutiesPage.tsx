@@ -21,12 +21,23 @@ function ApprovedAccounts() {
     <Card aria-labelledby="approved-title">
       <h3 id="approved-title">Vos comptes sont approuvés ?</h3>
       <Field id="approved-on" label="Date de l’approbation">
-        <input id="approved-on" type="date" value={approvedOn} onChange={(e) => setApprovedOn(e.target.value)} aria-describedby="approved-result" />
+        <input
+          id="approved-on"
+          type="date"
+          value={approvedOn}
+          onChange={(e) => setApprovedOn(e.target.value)}
+          aria-describedby="approved-result"
+        />
       </Field>
       <p id="approved-result" aria-live="polite">
-        {valid
-          ? <>Dépôt au greffe au plus tard le <strong>{deadlineDate(filingDeadline(approvedOn))}</strong> en ligne (le {deadlineDate(filingDeadline(approvedOn, false))} sur papier).</>
-          : <Muted>Indiquez la date de l’assemblée (ou de la décision de l’associé unique) pour connaître la date limite de dépôt.</Muted>}
+        {valid ? (
+          <>
+            Dépôt au greffe au plus tard le <strong>{deadlineDate(filingDeadline(approvedOn))}</strong> en ligne (le{' '}
+            {deadlineDate(filingDeadline(approvedOn, false))} sur papier).
+          </>
+        ) : (
+          <Muted>Indiquez la date de l’assemblée (ou de la décision de l’associé unique) pour connaître la date limite de dépôt.</Muted>
+        )}
       </p>
     </Card>
   )
@@ -43,9 +54,11 @@ function Duties({ order }: { order: Order }) {
         <AddToCalendar order={order} deadlines={deadlines} what="Obligations juridiques" today={today} />
       </Toolbar>
       <FiscalSettingsForm settings={settings} onChange={change} legalForm={order.legalForm} only="yearEnd" />
-      {deadlines.length === 0
-        ? <p>Pour une société {order.legalForm ?? ''}, la loi ne fixe ni délai d’approbation des comptes ni dépôt au greffe.</p>
-        : <DeadlineList deadlines={deadlines} today={today} label="Obligations" />}
+      {deadlines.length === 0 ? (
+        <p>Pour une société {order.legalForm ?? ''}, la loi ne fixe ni délai d’approbation des comptes ni dépôt au greffe.</p>
+      ) : (
+        <DeadlineList deadlines={deadlines} today={today} label="Obligations" />
+      )}
       {standing.map((duty) => (
         <Card key={duty.id} aria-labelledby={`duty-${duty.id}`}>
           <h3 id={`duty-${duty.id}`}>{duty.title}</h3>
@@ -61,6 +74,13 @@ function Duties({ order }: { order: Order }) {
 export default function LegalDutiesPage({ route }: PageProps) {
   const { startup } = usePortal()
   const order = useSelectedOrder(startup)
-  if (!order) return <ChooseCompany startup={startup} title={route.title} why="Les obligations juridiques dépendent de la société : forme juridique et clôture de l’exercice." />
+  if (!order)
+    return (
+      <ChooseCompany
+        startup={startup}
+        title={route.title}
+        why="Les obligations juridiques dépendent de la société : forme juridique et clôture de l’exercice."
+      />
+    )
   return <Duties key={order.id} order={order} />
 }

@@ -1,7 +1,18 @@
 // /mes-reunions: the meeting-room bookings of the selected order (all with 'Tous') from
 // invoices/cal: room, date, duration, amount incl. VAT, paid; upcoming first, each with its invoice.
 import type { CalendarInvoice } from '../../../../server/contract/schemas.ts'
-import { Badge, companyOf, ListState, Muted, PageCard, Row, Rows, usePortal, useResource, useSelectedOrder } from '../../components/page.tsx'
+import {
+  Badge,
+  companyOf,
+  ListState,
+  Muted,
+  PageCard,
+  Row,
+  Rows,
+  usePortal,
+  useResource,
+  useSelectedOrder,
+} from '../../components/page.tsx'
 import { formatEuros } from '../../components/ui.tsx'
 import type { PageProps } from '../page.ts'
 import { InvoiceDownload } from './InvoiceDownload.tsx'
@@ -32,8 +43,14 @@ export default function MeetingsPage(_: PageProps) {
   return (
     <PageCard aria-labelledby="meetings-title">
       <h2 id="meetings-title">Mes réservations de salle</h2>
-      <ListState status={status} error={error} label="vos réunions" empty="Aucune réservation de salle de réunion pour le moment." isEmpty={bookings.length === 0}
-        onRetry={() => startup.send({ type: 'data.retry', resource: 'calendarInvoices' })}>
+      <ListState
+        status={status}
+        error={error}
+        label="vos réunions"
+        empty="Aucune réservation de salle de réunion pour le moment."
+        isEmpty={bookings.length === 0}
+        onRetry={() => startup.send({ type: 'data.retry', resource: 'calendarInvoices' })}
+      >
         <Rows aria-label="Réservations">
           {bookings.map((b) => {
             const upcoming = new Date(b.date) >= now
@@ -42,13 +59,20 @@ export default function MeetingsPage(_: PageProps) {
                 <div>
                   <strong>{b.room}</strong> {upcoming && <Badge>À venir</Badge>} {companyOf(!order, b.raisonSociale)}
                   <div>
-                    <Muted><time dateTime={b.date}>{when.format(new Date(b.date))}</time> · {formatDuration(b.hours)}</Muted>
+                    <Muted>
+                      <time dateTime={b.date}>{when.format(new Date(b.date))}</time> · {formatDuration(b.hours)}
+                    </Muted>
                   </div>
                   <div>
-                    {formatEuros(b.amountInclTaxCents)} TTC <Badge $tone={b.paid ? 'success' : 'warning'}>{b.paid ? 'Payée' : 'À payer'}</Badge>
+                    {formatEuros(b.amountInclTaxCents)} TTC{' '}
+                    <Badge $tone={b.paid ? 'success' : 'warning'}>{b.paid ? 'Payée' : 'À payer'}</Badge>
                   </div>
                 </div>
-                {b.invoiceId !== null && b.invoiceNumber !== null ? <InvoiceDownload invoiceId={b.invoiceId} number={b.invoiceNumber} /> : <Muted>Facture à venir</Muted>}
+                {b.invoiceId !== null && b.invoiceNumber !== null ? (
+                  <InvoiceDownload invoiceId={b.invoiceId} number={b.invoiceNumber} />
+                ) : (
+                  <Muted>Facture à venir</Muted>
+                )}
               </Row>
             )
           })}

@@ -11,12 +11,26 @@ import { InterestButton } from './InterestButton.tsx'
 
 const banks: { partner: Exclude<Partner, 'expert-comptable'>; name: string; tagline: string; offer: string[] }[] = [
   {
-    partner: 'qonto', name: 'Qonto', tagline: 'Le compte professionnel en ligne des PME et des indépendants.',
-    offer: ['Compte courant avec IBAN français', 'Cartes Mastercard physiques et virtuelles', 'Dépôt de capital en ligne pour une création', 'Accès dédié pour votre expert-comptable'],
+    partner: 'qonto',
+    name: 'Qonto',
+    tagline: 'Le compte professionnel en ligne des PME et des indépendants.',
+    offer: [
+      'Compte courant avec IBAN français',
+      'Cartes Mastercard physiques et virtuelles',
+      'Dépôt de capital en ligne pour une création',
+      'Accès dédié pour votre expert-comptable',
+    ],
   },
   {
-    partner: 'shine', name: 'Shine', tagline: 'Le compte pro pensé pour les indépendants et les petites sociétés.',
-    offer: ['Compte professionnel avec IBAN français', 'Carte Mastercard et paiements mobiles', 'Devis et factures depuis l’application', 'Justificatifs rapprochés de chaque dépense'],
+    partner: 'shine',
+    name: 'Shine',
+    tagline: 'Le compte pro pensé pour les indépendants et les petites sociétés.',
+    offer: [
+      'Compte professionnel avec IBAN français',
+      'Carte Mastercard et paiements mobiles',
+      'Devis et factures depuis l’application',
+      'Justificatifs rapprochés de chaque dépense',
+    ],
   },
 ]
 
@@ -32,13 +46,19 @@ const Grid = styled('div')`
 export default function TreasuryPage({ route }: PageProps) {
   const { startup } = usePortal()
   const order = useSelectedOrder(startup)
-  if (!order) return <ChooseCompany startup={startup} title={route.title} why="Nos partenaires bancaires ouvrent un compte pour une société." />
+  if (!order)
+    return <ChooseCompany startup={startup} title={route.title} why="Nos partenaires bancaires ouvrent un compte pour une société." />
   return (
     <PageCard aria-labelledby="treasury-title">
       <h2 id="treasury-title">Nos partenaires bancaires</h2>
       <p>
         Un compte professionnel pour <strong>{order.raisonSociale}</strong> : dites-nous lequel vous intéresse, le partenaire vous contacte.
-        {order.isShareOrder && <> <Muted>Géré par le titulaire de la domiciliation.</Muted></>}
+        {order.isShareOrder && (
+          <>
+            {' '}
+            <Muted>Géré par le titulaire de la domiciliation.</Muted>
+          </>
+        )}
       </p>
       <Grid>
         {banks.map((bank) => (
@@ -46,9 +66,17 @@ export default function TreasuryPage({ route }: PageProps) {
             <h3 id={`bank-${bank.partner}`}>{bank.name}</h3>
             <Muted id={`bank-${bank.partner}-tagline`}>{bank.tagline}</Muted>
             <ul aria-label={`L’offre ${bank.name}`}>
-              {bank.offer.map((line) => <li key={line}>{line}</li>)}
+              {bank.offer.map((line) => (
+                <li key={line}>{line}</li>
+              ))}
             </ul>
-            <InterestButton key={order.id} order={order} partner={bank.partner} label="Ça m'intéresse" name={`Ça m'intéresse : ${bank.name}`} />
+            <InterestButton
+              key={order.id}
+              order={order}
+              partner={bank.partner}
+              label="Ça m'intéresse"
+              name={`Ça m'intéresse : ${bank.name}`}
+            />
           </Card>
         ))}
       </Grid>

@@ -47,17 +47,35 @@ export default function VatSimulatorPage(_: PageProps) {
         <form noValidate onSubmit={(e) => e.preventDefault()} aria-label="Montant et taux">
           <Choices>
             <legend>Le montant saisi est</legend>
-            <label><input type="radio" name="vat-from" checked={from === 'ht'} onChange={() => setFrom('ht')} /> hors taxes (HT)</label>
-            <label><input type="radio" name="vat-from" checked={from === 'ttc'} onChange={() => setFrom('ttc')} /> toutes taxes comprises (TTC)</label>
+            <label>
+              <input type="radio" name="vat-from" checked={from === 'ht'} onChange={() => setFrom('ht')} /> hors taxes (HT)
+            </label>
+            <label>
+              <input type="radio" name="vat-from" checked={from === 'ttc'} onChange={() => setFrom('ttc')} /> toutes taxes comprises (TTC)
+            </label>
           </Choices>
-          <Field id="vat-amount" label={from === 'ht' ? 'Montant HT (€)' : 'Montant TTC (€)'} hint="Par exemple 1 234,56 ou 1234.56" error={error}>
-            <input id="vat-amount" inputMode="decimal" autoComplete="off" value={amount} onChange={(e) => setAmount(e.target.value)}
-              aria-invalid={!!error} aria-describedby={error ? 'vat-amount-error vat-amount-hint' : 'vat-amount-hint'} />
+          <Field
+            id="vat-amount"
+            label={from === 'ht' ? 'Montant HT (€)' : 'Montant TTC (€)'}
+            hint="Par exemple 1 234,56 ou 1234.56"
+            error={error}
+          >
+            <input
+              id="vat-amount"
+              inputMode="decimal"
+              autoComplete="off"
+              value={amount}
+              onChange={(e) => setAmount(e.target.value)}
+              aria-invalid={!!error}
+              aria-describedby={error ? 'vat-amount-error vat-amount-hint' : 'vat-amount-hint'}
+            />
           </Field>
           <Choices>
             <legend>Taux de TVA</legend>
             {VAT_RATES.map((r) => (
-              <label key={r}><input type="radio" name="vat-rate" checked={rate === r} onChange={() => setRate(r)} /> {VAT_RATE_LABELS[r]}</label>
+              <label key={r}>
+                <input type="radio" name="vat-rate" checked={rate === r} onChange={() => setRate(r)} /> {VAT_RATE_LABELS[r]}
+              </label>
             ))}
           </Choices>
         </form>
@@ -66,13 +84,24 @@ export default function VatSimulatorPage(_: PageProps) {
           <div aria-live="polite">
             {result ? (
               <dl>
-                <dt>Montant HT</dt><dd data-computed={from === 'ttc'}>{formatEuros(result.ht)}</dd>
-                <dt>TVA à {VAT_RATE_LABELS[rate]} <Muted>({rateNames[rate]})</Muted></dt><dd data-computed="true">{formatEuros(result.tva)}</dd>
-                <dt>Montant TTC</dt><dd data-computed={from === 'ht'}>{formatEuros(result.ttc)}</dd>
+                <dt>Montant HT</dt>
+                <dd data-computed={from === 'ttc'}>{formatEuros(result.ht)}</dd>
+                <dt>
+                  TVA à {VAT_RATE_LABELS[rate]} <Muted>({rateNames[rate]})</Muted>
+                </dt>
+                <dd data-computed="true">{formatEuros(result.tva)}</dd>
+                <dt>Montant TTC</dt>
+                <dd data-computed={from === 'ht'}>{formatEuros(result.ttc)}</dd>
               </dl>
-            ) : <Muted>{error ? 'Corrigez le montant pour voir le résultat.' : 'Saisissez un montant pour voir la TVA et l’autre montant.'}</Muted>}
+            ) : (
+              <Muted>
+                {error ? 'Corrigez le montant pour voir le résultat.' : 'Saisissez un montant pour voir la TVA et l’autre montant.'}
+              </Muted>
+            )}
           </div>
-          <p><Muted>Au centime près, le demi-centime arrondi au centime supérieur.</Muted> <SourceLink href={VAT_RATES_SOURCE} /></p>
+          <p>
+            <Muted>Au centime près, le demi-centime arrondi au centime supérieur.</Muted> <SourceLink href={VAT_RATES_SOURCE} />
+          </p>
         </Result>
       </Layout>
     </PageCard>

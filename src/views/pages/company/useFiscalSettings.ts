@@ -5,7 +5,11 @@ import { DEFAULT_FISCAL_YEAR_END_MONTH } from '../../../domain/fiscalCalendar.ts
 import { type FiscalSettings, readFiscalSettings, writeFiscalSettings } from '../../../wiring/fiscal-settings.ts'
 
 /** Until the customer says otherwise: the simplified regime (most small companies) and a calendar year. */
-export const DEFAULT_FISCAL_SETTINGS: FiscalSettings = { vatRegime: 'simplifie', fiscalYearEndMonth: DEFAULT_FISCAL_YEAR_END_MONTH, profitTax: null }
+export const DEFAULT_FISCAL_SETTINGS: FiscalSettings = {
+  vatRegime: 'simplifie',
+  fiscalYearEndMonth: DEFAULT_FISCAL_YEAR_END_MONTH,
+  profitTax: null,
+}
 
 export function useFiscalSettings(orderId: number): [FiscalSettings, (change: Partial<FiscalSettings>) => void] {
   const [settings, setSettings] = useState(() => readFiscalSettings(orderId) ?? DEFAULT_FISCAL_SETTINGS)

@@ -20,8 +20,12 @@ export function useLetterDeadlines(orderId: number) {
     detail: `Échéance lue dans le courrier reçu le ${formatDate(d.receivedAt)}${d.amountCents !== null ? ` ; montant : ${formatEuros(d.amountCents)}` : ''}.`,
     letter: { href: letterPath(d.orderId, d.documentId), label: 'Voir le courrier' },
   }))
-  const state = error ? <ErrorState message={error} onRetry={() => actor.send({ type: 'deadlines.retry' })} />
-    : loading ? <p><Muted role="status">Chargement des échéances de vos courriers…</Muted></p>
-    : null
+  const state = error ? (
+    <ErrorState message={error} onRetry={() => actor.send({ type: 'deadlines.retry' })} />
+  ) : loading ? (
+    <p>
+      <Muted role="status">Chargement des échéances de vos courriers…</Muted>
+    </p>
+  ) : null
   return { entries, state }
 }

@@ -17,7 +17,10 @@ import { documentKind } from '../../components/labels.ts'
 import { useFocusWhenShown } from '../../components/useFocusWhenShown.ts'
 
 /** Where the export stands, for the progress bar: how many items were handled out of how many. */
-const progressOf = (context: Pick<AccountingExportContext, 'total' | 'queue'>) => ({ done: context.total - context.queue.length, total: context.total })
+const progressOf = (context: Pick<AccountingExportContext, 'total' | 'queue'>) => ({
+  done: context.total - context.queue.length,
+  total: context.total,
+})
 
 export const EXPORT_PATH = '/mes-courriers/export-comptable'
 const pieces = (n: number) => `${n} pièce${n > 1 ? 's' : ''}`
@@ -25,8 +28,14 @@ const pieces = (n: number) => `${n} pièce${n > 1 ? 's' : ''}`
 /** How an export ended, for the customer who left its page meanwhile (a toast; the page shows the detail). */
 export function exportNotice({ sent, failed, email }: Pick<AccountingExportContext, 'sent' | 'failed' | 'email'>): Notice {
   const detail = { to: EXPORT_PATH, label: 'Voir le détail' }
-  if (!failed.length) return { kind: 'success', message: `Export comptable terminé : ${pieces(sent)} envoyée${sent > 1 ? 's' : ''} à ${email}.` }
-  if (!sent) return { kind: 'error', message: `L’export comptable n’a pas abouti : ${failed.length > 1 ? `aucune des ${failed.length} pièces n’a pu être envoyée` : 'la pièce n’a pas pu être envoyée'}.`, link: detail }
+  if (!failed.length)
+    return { kind: 'success', message: `Export comptable terminé : ${pieces(sent)} envoyée${sent > 1 ? 's' : ''} à ${email}.` }
+  if (!sent)
+    return {
+      kind: 'error',
+      message: `L’export comptable n’a pas abouti : ${failed.length > 1 ? `aucune des ${failed.length} pièces n’a pu être envoyée` : 'la pièce n’a pas pu être envoyée'}.`,
+      link: detail,
+    }
   return {
     kind: 'error',
     message: `Export comptable terminé : ${pieces(sent)} envoyée${sent > 1 ? 's' : ''} à ${email}, ${failed.length} n’${failed.length > 1 ? 'ont' : 'a'} pas pu l’être.`,
@@ -48,7 +57,6 @@ function useKeptExport(flows: Flows<'mail'>, orderId: number | null) {
   useEffect(() => keeper.attach('accountingExport', actor), [keeper, actor])
   return actor
 }
-
 
 // On a desktop the two lists sit side by side, each scrolling in its box. On a phone a box scrolling inside the page
 // cut its last letter at its edge and caught the thumb: the lists take the page's own scroll, and the button (with
@@ -88,7 +96,19 @@ const SubmitBar = styled('div')`
 `
 
 /** One list to pick from (the invoices or the letters): its box, its loading, empty and error states, a box per item. */
-function PickList<T extends { id: number }>({ legend, kind, list, label, empty, onRetry, busy, isPicked, toggle, pickAll, describe }: {
+function PickList<T extends { id: number }>({
+  legend,
+  kind,
+  list,
+  label,
+  empty,
+  onRetry,
+  busy,
+  isPicked,
+  toggle,
+  pickAll,
+  describe,
+}: {
   legend: string
   kind: ItemKind
   list: { items: readonly T[] | undefined; status: ListStatus; error: string | null }
@@ -110,14 +130,26 @@ function PickList<T extends { id: number }>({ legend, kind, list, label, empty, 
     <fieldset aria-disabled={busy || undefined}>
       <legend>{legend}</legend>
       {items.length > 1 && (
-        <Button type="button" $variant="secondary" aria-label={`${all} (${legend.toLowerCase()})`} aria-disabled={busy || undefined}
-          onClick={() => pickAll(kind, allPicked ? [] : items.map((item) => item.id))}>{all}</Button>
+        <Button
+          type="button"
+          $variant="secondary"
+          aria-label={`${all} (${legend.toLowerCase()})`}
+          aria-disabled={busy || undefined}
+          onClick={() => pickAll(kind, allPicked ? [] : items.map((item) => item.id))}
+        >
+          {all}
+        </Button>
       )}
       <Items>
         <ListState status={list.status} error={list.error} label={label} empty={empty} isEmpty={items.length === 0} onRetry={onRetry}>
           {items.map((item) => (
             <label key={item.id}>
-              <input type="checkbox" checked={isPicked(kind, item.id)} aria-disabled={busy || undefined} onChange={() => toggle({ kind, id: item.id })} />
+              <input
+                type="checkbox"
+                checked={isPicked(kind, item.id)}
+                aria-disabled={busy || undefined}
+                onChange={() => toggle({ kind, id: item.id })}
+              />
               <span>{describe(item)}</span>
             </label>
           ))}
@@ -157,49 +189,128 @@ export default function AccountingExportPage(_: PageProps) {
   const toggle = (item: ExportItem) => actor.send({ type: 'export.toggle', item })
   const pickAll = (kind: ItemKind, ids: number[]) =>
     actor.send({ type: 'export.pick', items: [...picked.filter((p) => p.kind !== kind), ...ids.map((id) => ({ kind, id }))] })
-  const nameOf = (f: ExportItem) => (f.kind === 'invoice'
-    ? `Facture ${invoices.items?.find((i) => i.id === f.id)?.number ?? f.id}`
-    : `Courrier de ${documents.items?.find((d) => d.id === f.id)?.sender ?? f.id}`)
+  const nameOf = (f: ExportItem) =>
+    f.kind === 'invoice'
+      ? `Facture ${invoices.items?.find((i) => i.id === f.id)?.number ?? f.id}`
+      : `Courrier de ${documents.items?.find((d) => d.id === f.id)?.sender ?? f.id}`
 
   return (
     <PageCard aria-labelledby="export-title">
       <h2 id="export-title">Export comptable</h2>
-      <p>Choisissez vos factures et vos courriers : ils sont envoyés en pièces jointes à la boîte de réception de votre outil comptable (Dext).</p>
+      <p>
+        Choisissez vos factures et vos courriers : ils sont envoyés en pièces jointes à la boîte de réception de votre outil comptable
+        (Dext).
+      </p>
       {done ? (
         <div role="status" ref={resultRef} tabIndex={-1}>
           <Alert $kind={result.failed.length ? 'error' : 'success'}>
-            {result.sent > 0 && <p>{result.sent} pièce{result.sent > 1 ? 's' : ''} envoyée{result.sent > 1 ? 's' : ''} à {email}.</p>}
+            {result.sent > 0 && (
+              <p>
+                {result.sent} pièce{result.sent > 1 ? 's' : ''} envoyée{result.sent > 1 ? 's' : ''} à {email}.
+              </p>
+            )}
             {result.failed.length > 0 && (
               <>
-                <p>{result.failed.length} pièce{result.failed.length > 1 ? 's n’ont' : ' n’a'} pas pu être envoyée{result.failed.length > 1 ? 's' : ''} :</p>
-                <ul>{result.failed.map((f) => <li key={`${f.kind}-${f.id}`}>{nameOf(f)} : {f.reason}</li>)}</ul>
+                <p>
+                  {result.failed.length} pièce{result.failed.length > 1 ? 's n’ont' : ' n’a'} pas pu être envoyée
+                  {result.failed.length > 1 ? 's' : ''} :
+                </p>
+                <ul>
+                  {result.failed.map((f) => (
+                    <li key={`${f.kind}-${f.id}`}>
+                      {nameOf(f)} : {f.reason}
+                    </li>
+                  ))}
+                </ul>
               </>
             )}
           </Alert>
-          <Button type="button" onClick={() => actor.send({ type: 'export.again' })}>{result.failed.length ? 'Revenir à la sélection' : 'Nouvel envoi'}</Button>
+          <Button type="button" onClick={() => actor.send({ type: 'export.again' })}>
+            {result.failed.length ? 'Revenir à la sélection' : 'Nouvel envoi'}
+          </Button>
         </div>
       ) : (
-        <form noValidate onSubmit={(e) => { e.preventDefault(); actor.send({ type: 'export.submit' }) }} aria-busy={busy}>
-          {error && <Alert $kind="error" role="alert">{error}</Alert>}
+        <form
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault()
+            actor.send({ type: 'export.submit' })
+          }}
+          aria-busy={busy}
+        >
+          {error && (
+            <Alert $kind="error" role="alert">
+              {error}
+            </Alert>
+          )}
           <Field id="dext-email" label="Adresse de votre boîte comptable (Dext)" hint="Elle est retenue pour vos prochains envois.">
-            <input id="dext-email" ref={emailRef} type="email" autoComplete="email" value={email} readOnly={busy} onChange={(e) => actor.send({ type: 'export.email', email: e.target.value })} />
+            <input
+              id="dext-email"
+              ref={emailRef}
+              type="email"
+              autoComplete="email"
+              value={email}
+              readOnly={busy}
+              onChange={(e) => actor.send({ type: 'export.email', email: e.target.value })}
+            />
           </Field>
           <Columns>
-            <PickList legend="Factures" kind="invoice" list={invoices} label="vos factures" empty="Aucune facture pour le moment"
-              onRetry={() => startup.send({ type: 'data.retry', resource: 'invoices' })} busy={busy} isPicked={isPicked} toggle={toggle} pickAll={pickAll}
-              describe={(i) => <>Facture {i.number} <Muted>du {formatDate(i.date)}, {formatEuros(i.amountInclTaxCents)} TTC{ofCompany(i)}</Muted></>} />
-            <PickList legend="Courriers" kind="document" list={documents} label="vos courriers" empty="Aucun courrier pour le moment"
-              onRetry={() => startup.send({ type: 'data.retry', resource: 'documents' })} busy={busy} isPicked={isPicked} toggle={toggle} pickAll={pickAll}
-              describe={(d) => <>{d.sender} <Muted>{documentKind[d.kind]}, reçu le {formatDate(d.receivedAt)}{ofCompany(d)}</Muted></>} />
+            <PickList
+              legend="Factures"
+              kind="invoice"
+              list={invoices}
+              label="vos factures"
+              empty="Aucune facture pour le moment"
+              onRetry={() => startup.send({ type: 'data.retry', resource: 'invoices' })}
+              busy={busy}
+              isPicked={isPicked}
+              toggle={toggle}
+              pickAll={pickAll}
+              describe={(i) => (
+                <>
+                  Facture {i.number}{' '}
+                  <Muted>
+                    du {formatDate(i.date)}, {formatEuros(i.amountInclTaxCents)} TTC{ofCompany(i)}
+                  </Muted>
+                </>
+              )}
+            />
+            <PickList
+              legend="Courriers"
+              kind="document"
+              list={documents}
+              label="vos courriers"
+              empty="Aucun courrier pour le moment"
+              onRetry={() => startup.send({ type: 'data.retry', resource: 'documents' })}
+              busy={busy}
+              isPicked={isPicked}
+              toggle={toggle}
+              pickAll={pickAll}
+              describe={(d) => (
+                <>
+                  {d.sender}{' '}
+                  <Muted>
+                    {documentKind[d.kind]}, reçu le {formatDate(d.receivedAt)}
+                    {ofCompany(d)}
+                  </Muted>
+                </>
+              )}
+            />
           </Columns>
           <SubmitBar data-sticky-bar>
             {busy && (
               <div role="status">
-                <label htmlFor="export-progress">Envoi en cours : {progress.done} / {progress.total} pièce{progress.total > 1 ? 's' : ''}</label>
+                <label htmlFor="export-progress">
+                  Envoi en cours : {progress.done} / {progress.total} pièce{progress.total > 1 ? 's' : ''}
+                </label>
                 <progress id="export-progress" max={progress.total} value={progress.done} />
               </div>
             )}
-            <BusyButton type="submit" busy={busy}>{busy ? 'Envoi…' : `Envoyer ${picked.length ? `${picked.length} pièce${picked.length > 1 ? 's' : ''}` : ''} à ma comptabilité`}</BusyButton>
+            <BusyButton type="submit" busy={busy}>
+              {busy
+                ? 'Envoi…'
+                : `Envoyer ${picked.length ? `${picked.length} pièce${picked.length > 1 ? 's' : ''}` : ''} à ma comptabilité`}
+            </BusyButton>
           </SubmitBar>
         </form>
       )}

@@ -5,7 +5,18 @@ import { useFlows } from '../../app-context.tsx'
 import { Modal } from '../../components/Modal.tsx'
 import { Alert, Button, formatDate } from '../../components/ui.tsx'
 import type { PageProps } from '../page.ts'
-import { Badge, companyOf, ListState, Muted, PageCard, Row, Rows, usePortal, useResource, useSelectedOrder } from '../../components/page.tsx'
+import {
+  Badge,
+  companyOf,
+  ListState,
+  Muted,
+  PageCard,
+  Row,
+  Rows,
+  usePortal,
+  useResource,
+  useSelectedOrder,
+} from '../../components/page.tsx'
 import { courierRequestKind, letters } from '../../components/labels.ts'
 
 export default function CourierRequestsPage(_: PageProps) {
@@ -23,23 +34,40 @@ export default function CourierRequestsPage(_: PageProps) {
   return (
     <PageCard aria-labelledby="requests-title">
       {/* Focused once the cancelled request's "Annuler" is gone; never by Tab. */}
-      <h2 id="requests-title" tabIndex={-1}>Mes réexpéditions</h2>
-      <ListState status={status} error={error} label="vos demandes" empty="Aucune demande de réexpédition ou de numérisation pour le moment" isEmpty={requests.length === 0}
-        onRetry={() => startup.send({ type: 'data.retry', resource: 'courierRequests' })}>
+      <h2 id="requests-title" tabIndex={-1}>
+        Mes réexpéditions
+      </h2>
+      <ListState
+        status={status}
+        error={error}
+        label="vos demandes"
+        empty="Aucune demande de réexpédition ou de numérisation pour le moment"
+        isEmpty={requests.length === 0}
+        onRetry={() => startup.send({ type: 'data.retry', resource: 'courierRequests' })}
+      >
         <Rows aria-label="Demandes">
           {requests.map((r) => (
             <Row key={r.id}>
               <div>
                 <strong>{courierRequestKind[r.kind]}</strong> <Muted>{letters(r.letterCount)}</Muted>
                 <div>
-                  <Muted>Demandée le <time dateTime={r.createdAt}>{formatDate(r.createdAt)}</time></Muted> {companyOf(!order, r.raisonSociale)}
+                  <Muted>
+                    Demandée le <time dateTime={r.createdAt}>{formatDate(r.createdAt)}</time>
+                  </Muted>{' '}
+                  {companyOf(!order, r.raisonSociale)}
                 </div>
               </div>
               <div>
-                <Badge $tone={r.status === 'en attente' ? 'warning' : 'success'}>{r.status === 'en attente' ? 'En attente' : 'Traitée'}</Badge>{' '}
+                <Badge $tone={r.status === 'en attente' ? 'warning' : 'success'}>
+                  {r.status === 'en attente' ? 'En attente' : 'Traitée'}
+                </Badge>{' '}
                 {r.status === 'en attente' && (
-                  <Button type="button" $variant="secondary" onClick={() => cancel.send({ type: 'request.cancel', request: r })}
-                    aria-label={`Annuler la demande de ${courierRequestKind[r.kind].toLowerCase()} du ${formatDate(r.createdAt)}`}>
+                  <Button
+                    type="button"
+                    $variant="secondary"
+                    onClick={() => cancel.send({ type: 'request.cancel', request: r })}
+                    aria-label={`Annuler la demande de ${courierRequestKind[r.kind].toLowerCase()} du ${formatDate(r.createdAt)}`}
+                  >
                     Annuler
                   </Button>
                 )}
@@ -56,17 +84,30 @@ export default function CourierRequestsPage(_: PageProps) {
           fallbackFocus={() => document.getElementById('requests-title')}
           footer={
             <>
-              <Button type="button" $variant="secondary" onClick={() => cancel.send({ type: 'request.keep' })} disabled={busy}>Garder la demande</Button>
-              <Button type="button" $variant="danger" onClick={() => cancel.send({ type: 'request.confirm' })} disabled={busy} data-autofocus>
+              <Button type="button" $variant="secondary" onClick={() => cancel.send({ type: 'request.keep' })} disabled={busy}>
+                Garder la demande
+              </Button>
+              <Button
+                type="button"
+                $variant="danger"
+                onClick={() => cancel.send({ type: 'request.confirm' })}
+                disabled={busy}
+                data-autofocus
+              >
                 {busy ? 'Annulation…' : 'Annuler la demande'}
               </Button>
             </>
           }
         >
           <p>
-            La demande de {courierRequestKind[confirming.kind].toLowerCase()} du {formatDate(confirming.createdAt)} ({letters(confirming.letterCount)}) ne sera pas traitée.
+            La demande de {courierRequestKind[confirming.kind].toLowerCase()} du {formatDate(confirming.createdAt)} (
+            {letters(confirming.letterCount)}) ne sera pas traitée.
           </p>
-          {cancelError && <Alert $kind="error" role="alert">{cancelError}</Alert>}
+          {cancelError && (
+            <Alert $kind="error" role="alert">
+              {cancelError}
+            </Alert>
+          )}
         </Modal>
       )}
     </PageCard>

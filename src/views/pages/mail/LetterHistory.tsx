@@ -23,12 +23,18 @@ const stamp = frenchDateFormat({ day: 'numeric', month: 'long', year: 'numeric',
 export function historyLabel(event: LetterEvent): string {
   const by = event.actor ? ` par ${event.actor}` : ''
   switch (event.kind) {
-    case 'received': return 'Reçu'
-    case 'scanned': return 'Numérisé'
-    case 'opened': return `Ouvert${by}`
-    case 'emailed': return `Envoyé par e-mail${event.detail ? ` à ${event.detail}` : ''}${by}`
-    case 'moved': return event.detail ? `Classé dans « ${event.detail} »${by}` : `Retiré de son dossier${by}`
-    case 'forwarded': return `Réexpédié${event.detail ? ` à ${event.detail}` : ''}`
+    case 'received':
+      return 'Reçu'
+    case 'scanned':
+      return 'Numérisé'
+    case 'opened':
+      return `Ouvert${by}`
+    case 'emailed':
+      return `Envoyé par e-mail${event.detail ? ` à ${event.detail}` : ''}${by}`
+    case 'moved':
+      return event.detail ? `Classé dans « ${event.detail} »${by}` : `Retiré de son dossier${by}`
+    case 'forwarded':
+      return `Réexpédié${event.detail ? ` à ${event.detail}` : ''}`
   }
 }
 

@@ -40,7 +40,14 @@ const Option = styled('li')<{ $selected: boolean }>`
   .dot { width: 0.6rem; height: 0.6rem; border-radius: 50%; background: ${color.primary}; flex-shrink: 0; margin-top: 0.45rem; }
 `
 
-export function LetterList({ letters, selectedId, showCompany, folderName, onSelect, onOpen }: {
+export function LetterList({
+  letters,
+  selectedId,
+  showCompany,
+  folderName,
+  onSelect,
+  onOpen,
+}: {
   letters: MailDocument[]
   selectedId: number | null
   showCompany: boolean
@@ -51,7 +58,10 @@ export function LetterList({ letters, selectedId, showCompany, folderName, onSel
   const refs = useRef(new Map<number, HTMLLIElement>())
   // The option in the Tab order, where the arrows start: the selected letter, or the first one shown when it is not
   // among them (filtered out, e.g. read under 'Non lus uniquement'), so that the list can always be reached.
-  const index = Math.max(0, letters.findIndex((d) => d.id === selectedId))
+  const index = Math.max(
+    0,
+    letters.findIndex((d) => d.id === selectedId),
+  )
 
   function onKeyDown(event: KeyboardEvent) {
     const moves: Record<string, number> = { ArrowDown: index + 1, ArrowUp: index - 1, Home: 0, End: letters.length - 1 }
@@ -72,17 +82,30 @@ export function LetterList({ letters, selectedId, showCompany, folderName, onSel
         const folder = folderName(d.folderId)
         const isSelected = d.id === selectedId
         return (
-          <Option key={d.id} ref={(el) => void (el ? refs.current.set(d.id, el) : refs.current.delete(d.id))} role="option" aria-selected={isSelected}
-            tabIndex={i === index ? 0 : -1} $selected={isSelected} onClick={() => onOpen(d)} data-unread={!d.read}>
+          <Option
+            key={d.id}
+            ref={(el) => void (el ? refs.current.set(d.id, el) : refs.current.delete(d.id))}
+            role="option"
+            aria-selected={isSelected}
+            tabIndex={i === index ? 0 : -1}
+            $selected={isSelected}
+            onClick={() => onOpen(d)}
+            data-unread={!d.read}
+          >
             <span className="line">
               {d.read ? <span className="sender">{d.sender}</span> : <strong className="sender">{d.sender}</strong>}
               {!d.read && <span className="dot" aria-hidden="true" />}
             </span>
             <Muted>
               {documentKind[d.kind]} · reçu le <time dateTime={d.receivedAt}>{formatDate(d.receivedAt)}</time>
-              {folder ? ` · ${folder}` : ''}{showCompany ? ` · ${d.raisonSociale}` : ''}
+              {folder ? ` · ${folder}` : ''}
+              {showCompany ? ` · ${d.raisonSociale}` : ''}
             </Muted>
-            {d.deadline && <span><LetterDeadlineNote deadline={d.deadline} /></span>}
+            {d.deadline && (
+              <span>
+                <LetterDeadlineNote deadline={d.deadline} />
+              </span>
+            )}
             {!d.read && <VisuallyHidden>(non lu)</VisuallyHidden>}
           </Option>
         )

@@ -52,7 +52,11 @@ export function LetterPages({ letter }: { letter: MailDocument }) {
   const list = useSelector(pages, (s) => s.context.pages)
   const zoom = useSelector(pages, (s) => s.context.zoom)
   if (preparing) {
-    return <Alert $kind="info" role="status">L’aperçu de ce courrier est en cours de préparation. Vous pouvez déjà le télécharger.</Alert>
+    return (
+      <Alert $kind="info" role="status">
+        L’aperçu de ce courrier est en cours de préparation. Vous pouvez déjà le télécharger.
+      </Alert>
+    )
   }
   const level = ZOOM_LEVELS[zoom]!
   return (
@@ -61,22 +65,46 @@ export function LetterPages({ letter }: { letter: MailDocument }) {
       <div className="zoom" role="group" aria-label="Zoom des pages">
         {/* At a limit a button says it is unavailable but keeps the focus (disabled, the one just pressed would drop it
             to <body>); a press there does nothing (the machine's guards). */}
-        <Button type="button" $variant="secondary" onClick={() => pages.send({ type: 'zoom.out' })} aria-disabled={zoom === 0 || undefined}>Zoom −</Button>
-        <Button type="button" $variant="secondary" onClick={() => pages.send({ type: 'zoom.in' })} aria-disabled={zoom === ZOOM_LEVELS.length - 1 || undefined}>Zoom +</Button>
+        <Button type="button" $variant="secondary" onClick={() => pages.send({ type: 'zoom.out' })} aria-disabled={zoom === 0 || undefined}>
+          Zoom −
+        </Button>
+        <Button
+          type="button"
+          $variant="secondary"
+          onClick={() => pages.send({ type: 'zoom.in' })}
+          aria-disabled={zoom === ZOOM_LEVELS.length - 1 || undefined}
+        >
+          Zoom +
+        </Button>
         <Muted aria-live="polite">{Math.round(level * 100)} %</Muted>
       </div>
       {/* biome-ignore lint/a11y/useSemanticElements lint/a11y/noNoninteractiveTabindex: a scrolling box of pages, focusable so that the keyboard scrolls it (axe: scrollable-region-focusable) */}
       <div className="scroller" role="region" aria-label={`Pages du courrier de ${letter.sender}`} tabIndex={0}>
         {list.map((page, i) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: a page is its place in the letter
-          <LetterPage key={i} pages={pages} page={page} number={i + 1} total={list.length} sender={letter.sender} width={`${level * 100}%`} />
+          <LetterPage
+            // biome-ignore lint/suspicious/noArrayIndexKey: a page is its place in the letter
+            key={i}
+            pages={pages}
+            page={page}
+            number={i + 1}
+            total={list.length}
+            sender={letter.sender}
+            width={`${level * 100}%`}
+          />
         ))}
       </div>
     </Frame>
   )
 }
 
-function LetterPage({ pages, page, number, total, sender, width }: {
+function LetterPage({
+  pages,
+  page,
+  number,
+  total,
+  sender,
+  width,
+}: {
   pages: PagesRef
   page: PageImage
   number: number
@@ -89,8 +117,9 @@ function LetterPage({ pages, page, number, total, sender, width }: {
   // 'Réessayer' gives way to a spinner, then to the image (the focus to the pages' scrolling region) or to the error
   // again (its button).
   const retryButton = useRef<HTMLButtonElement>(null)
-  const afterRetry = useFocusAfter(page.status === 'shown' || page.status === 'failed',
-    () => (page.status === 'failed' ? retryButton.current : ref.current?.closest<HTMLElement>('[role="region"]')))
+  const afterRetry = useFocusAfter(page.status === 'shown' || page.status === 'failed', () =>
+    page.status === 'failed' ? retryButton.current : ref.current?.closest<HTMLElement>('[role="region"]'),
+  )
   // Told once it comes near the screen; where nothing can watch, at once.
   useEffect(() => {
     const element = ref.current
@@ -99,9 +128,12 @@ function LetterPage({ pages, page, number, total, sender, width }: {
       pages.send({ type: 'page.visible', page: number })
       return
     }
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) pages.send({ type: 'page.visible', page: number })
-    }, { rootMargin: '200px' })
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) pages.send({ type: 'page.visible', page: number })
+      },
+      { rootMargin: '200px' },
+    )
     observer.observe(element)
     return () => observer.disconnect()
   }, [pages, number, page.status])
@@ -112,12 +144,23 @@ function LetterPage({ pages, page, number, total, sender, width }: {
         <img src={url} alt={`${caption} du courrier de ${sender}`} />
       ) : (
         <div className="sheet">
-          {page.status === 'failed'
-            ? <ErrorState message={page.error!} retryRef={retryButton} onRetry={() => { afterRetry(); pages.send({ type: 'page.retry', page: number }) }} />
-            : <Spinner label={`Chargement de la page ${number}…`} />}
+          {page.status === 'failed' ? (
+            <ErrorState
+              message={page.error!}
+              retryRef={retryButton}
+              onRetry={() => {
+                afterRetry()
+                pages.send({ type: 'page.retry', page: number })
+              }}
+            />
+          ) : (
+            <Spinner label={`Chargement de la page ${number}…`} />
+          )}
         </div>
       )}
-      <figcaption><Muted>{caption}</Muted></figcaption>
+      <figcaption>
+        <Muted>{caption}</Muted>
+      </figcaption>
     </figure>
   )
 }

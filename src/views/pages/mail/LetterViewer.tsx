@@ -61,7 +61,14 @@ const Checks = styled('fieldset')`
 `
 
 /** What the search box looks at: sender and kind, accents and case ignored. */
-export function LetterViewer({ letter, mailbox, folders, candidates, onBack, headingRef }: {
+export function LetterViewer({
+  letter,
+  mailbox,
+  folders,
+  candidates,
+  onBack,
+  headingRef,
+}: {
   letter: MailDocument
   mailbox: MailboxRef
   folders: Folder[]
@@ -84,28 +91,71 @@ export function LetterViewer({ letter, mailbox, folders, candidates, onBack, hea
 
   return (
     <Viewer aria-label="Aperçu du courrier">
-      {onBack && <Button type="button" $variant="ghost" onClick={onBack}>← Retour à la liste</Button>}
+      {onBack && (
+        <Button type="button" $variant="ghost" onClick={onBack}>
+          ← Retour à la liste
+        </Button>
+      )}
       <div>
-        <h3 ref={headingRef} tabIndex={-1}>{letter.sender}</h3>
+        <h3 ref={headingRef} tabIndex={-1}>
+          {letter.sender}
+        </h3>
         <Muted>
-          {documentKind[letter.kind]} · reçu le <time dateTime={letter.receivedAt}>{formatDate(letter.receivedAt)}</time> · {letter.pages} page{letter.pages > 1 ? 's' : ''} · {letter.raisonSociale}
+          {documentKind[letter.kind]} · reçu le <time dateTime={letter.receivedAt}>{formatDate(letter.receivedAt)}</time> · {letter.pages}{' '}
+          page{letter.pages > 1 ? 's' : ''} · {letter.raisonSociale}
         </Muted>
-        {letter.deadline && <p><LetterDeadlineNote deadline={letter.deadline} /></p>}
+        {letter.deadline && (
+          <p>
+            <LetterDeadlineNote deadline={letter.deadline} />
+          </p>
+        )}
       </div>
       <div className="actions">
-        {url ? <LinkButton href={url} download={fileName}>Télécharger</LinkButton> : <Button type="button" $variant="secondary" disabled>Télécharger</Button>}
-        {url && !imageMode && <LinkButton href={url} target="_blank" rel="noopener">Ouvrir en plein écran</LinkButton>}
-        <Button type="button" $variant="secondary" onClick={() => mailbox.send({ type: 'send.open', documentIds: [letter.id] })}>Envoyer par e-mail</Button>
+        {url ? (
+          <LinkButton href={url} download={fileName}>
+            Télécharger
+          </LinkButton>
+        ) : (
+          <Button type="button" $variant="secondary" disabled>
+            Télécharger
+          </Button>
+        )}
+        {url && !imageMode && (
+          <LinkButton href={url} target="_blank" rel="noopener">
+            Ouvrir en plein écran
+          </LinkButton>
+        )}
+        <Button type="button" $variant="secondary" onClick={() => mailbox.send({ type: 'send.open', documentIds: [letter.id] })}>
+          Envoyer par e-mail
+        </Button>
         {/* Unavailable while a move is saved, yet focusable: disabled, it would drop the focus to <body> (Chrome). A
             choice meanwhile is not sent (the mailbox takes one move at a time) and the select keeps the letter's folder. */}
-        <select aria-label="Classer dans un dossier" value={letter.folderId ?? ''} aria-disabled={moving || undefined}
-          onChange={(e) => moving || mailbox.send({ type: 'letter.move', document: letter, folderId: e.target.value === '' ? null : Number(e.target.value) })}>
+        <select
+          aria-label="Classer dans un dossier"
+          value={letter.folderId ?? ''}
+          aria-disabled={moving || undefined}
+          onChange={(e) =>
+            moving ||
+            mailbox.send({ type: 'letter.move', document: letter, folderId: e.target.value === '' ? null : Number(e.target.value) })
+          }
+        >
           <option value="">Aucun dossier</option>
-          {folders.map((f) => <option key={f.id} value={f.id}>{f.name}</option>)}
+          {folders.map((f) => (
+            <option key={f.id} value={f.id}>
+              {f.name}
+            </option>
+          ))}
         </select>
       </div>
       {fileError ? (
-        <ErrorState message={fileError} retryRef={retryButton} onRetry={() => { afterRetry(); mailbox.send({ type: 'viewer.retry' }) }} />
+        <ErrorState
+          message={fileError}
+          retryRef={retryButton}
+          onRetry={() => {
+            afterRetry()
+            mailbox.send({ type: 'viewer.retry' })
+          }}
+        />
       ) : imageMode ? null : url ? (
         <iframe src={url} title={`Courrier de ${letter.sender}`} />
       ) : (
@@ -114,7 +164,9 @@ export function LetterViewer({ letter, mailbox, folders, candidates, onBack, hea
       {/* Keyed by its images: a letter still being prepared shows its pages once a reading of the list brings them. */}
       {imageMode && <LetterPages key={letter.pageImages} letter={letter} />}
       <LetterHistory letter={letter} refresh={`${letter.folderId}:${letter.read}:${sendOpen}:${loading}`} />
-      {sendOpen && <SendDialog mailbox={mailbox} candidates={candidates.some((d) => d.id === letter.id) ? candidates : [letter, ...candidates]} />}
+      {sendOpen && (
+        <SendDialog mailbox={mailbox} candidates={candidates.some((d) => d.id === letter.id) ? candidates : [letter, ...candidates]} />
+      )}
     </Viewer>
   )
 }
@@ -124,22 +176,55 @@ function SendDialog({ mailbox, candidates }: { mailbox: MailboxRef; candidates: 
   const ids = useSelector(mailbox, (s) => s.context.sendIds)
   const busy = useSelector(mailbox, (s) => s.hasTag('busy'))
   const error = useSelector(mailbox, (s) => s.context.sendError)
-  const toggle = (id: number) => mailbox.send({ type: 'send.pick', documentIds: ids.includes(id) ? ids.filter((i) => i !== id) : [...ids, id] })
+  const toggle = (id: number) =>
+    mailbox.send({ type: 'send.pick', documentIds: ids.includes(id) ? ids.filter((i) => i !== id) : [...ids, id] })
   return (
-    <Modal title="Envoyer par e-mail" onClose={() => mailbox.send({ type: 'send.close' })} locked={busy}
+    <Modal
+      title="Envoyer par e-mail"
+      onClose={() => mailbox.send({ type: 'send.close' })}
+      locked={busy}
       footer={
         <>
-          <Button type="button" $variant="secondary" onClick={() => mailbox.send({ type: 'send.close' })} disabled={busy}>Annuler</Button>
-          <Button type="submit" form="send-letters" disabled={busy}>{busy ? 'Envoi…' : `Envoyer ${ids.length > 1 ? `les ${ids.length} courriers` : 'le courrier'}`}</Button>
+          <Button type="button" $variant="secondary" onClick={() => mailbox.send({ type: 'send.close' })} disabled={busy}>
+            Annuler
+          </Button>
+          <Button type="submit" form="send-letters" disabled={busy}>
+            {busy ? 'Envoi…' : `Envoyer ${ids.length > 1 ? `les ${ids.length} courriers` : 'le courrier'}`}
+          </Button>
         </>
-      }>
-      <form id="send-letters" noValidate onSubmit={(e) => { e.preventDefault(); mailbox.send({ type: 'send.submit' }) }}>
-        {error && <Alert $kind="error" role="alert">{error}</Alert>}
+      }
+    >
+      <form
+        id="send-letters"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault()
+          mailbox.send({ type: 'send.submit' })
+        }}
+      >
+        {error && (
+          <Alert $kind="error" role="alert">
+            {error}
+          </Alert>
+        )}
         <Field id="send-email" label="Destinataire (adresse e-mail)">
-          <input id="send-email" type="email" autoComplete="email" value={form.email} data-autofocus onChange={(e) => mailbox.send({ type: 'send.change', form: { email: e.target.value } })} />
+          <input
+            id="send-email"
+            type="email"
+            autoComplete="email"
+            value={form.email}
+            data-autofocus
+            onChange={(e) => mailbox.send({ type: 'send.change', form: { email: e.target.value } })}
+          />
         </Field>
         <Field id="send-message" label="Message (facultatif)">
-          <textarea id="send-message" rows={3} maxLength={2000} value={form.message} onChange={(e) => mailbox.send({ type: 'send.change', form: { message: e.target.value } })} />
+          <textarea
+            id="send-message"
+            rows={3}
+            maxLength={2000}
+            value={form.message}
+            onChange={(e) => mailbox.send({ type: 'send.change', form: { message: e.target.value } })}
+          />
         </Field>
         <Checks>
           <legend>Courriers joints</legend>

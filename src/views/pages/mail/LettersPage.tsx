@@ -13,7 +13,17 @@ import type { MailDocument } from '../../../../server/contract/schemas.ts'
 import { unreadCount } from '../../../machines/portalData.machine.ts'
 import { useFlows } from '../../app-context.tsx'
 import { documentKind } from '../../components/labels.ts'
-import { isShown, ListState, Muted, PageCard, Toolbar, useOrders, usePortal, useResource, useSelectedOrder } from '../../components/page.tsx'
+import {
+  isShown,
+  ListState,
+  Muted,
+  PageCard,
+  Toolbar,
+  useOrders,
+  usePortal,
+  useResource,
+  useSelectedOrder,
+} from '../../components/page.tsx'
 import { useFocusAfter } from '../../components/useFocusWhenShown.ts'
 import { useMediaQuery } from '../../components/useMediaQuery.ts'
 import { color, DESKTOP_MIN_WIDTH, mq, radius } from '../../theme.ts'
@@ -90,8 +100,9 @@ export default function LettersPage(_: PageProps) {
 
   // Under 'Non lus uniquement' the letter open stays listed while it is the one open (opening it marks it read):
   // the arrows go on from it, and the focus is never left on an option taken out from under it.
-  const filtered = (d: MailDocument) => (!unreadOnly || !d.read || d.id === selectedId)
-    && (folderFilter === ALL || (folderFilter === UNFILED ? d.folderId === null : d.folderId === Number(folderFilter)))
+  const filtered = (d: MailDocument) =>
+    (!unreadOnly || !d.read || d.id === selectedId) &&
+    (folderFilter === ALL || (folderFilter === UNFILED ? d.folderId === null : d.folderId === Number(folderFilter)))
   // biome-ignore lint/correctness/useExhaustiveDependencies: `filtered` reads the two filters and the letter open, listed
   const visible = useMemo(() => {
     const words = fold(query.trim())
@@ -108,7 +119,10 @@ export default function LettersPage(_: PageProps) {
   }, [mailbox, linked.documentId, linked.orderId])
   // biome-ignore lint/correctness/useExhaustiveDependencies: the lists' contents matter only through their ids; a link followed is told again
   useEffect(() => {
-    mailbox.send({ type: 'portal.seen', seen: { orderId: order?.id ?? null, orderIds: orders.map((o) => o.id), status, documentIds: documents.map((d) => d.id) } })
+    mailbox.send({
+      type: 'portal.seen',
+      seen: { orderId: order?.id ?? null, orderIds: orders.map((o) => o.id), status, documentIds: documents.map((d) => d.id) },
+    })
   }, [mailbox, order?.id, orderIds, status, documentIds, linked.documentId])
 
   // The letter shown is the letter opened (and so marked read).
@@ -129,9 +143,12 @@ export default function LettersPage(_: PageProps) {
   const viewerHeading = useRef<HTMLHeadingElement>(null)
   const listColumn = useRef<HTMLDivElement>(null)
   const afterOpen = useFocusAfter(viewerOpen, () => viewerHeading.current)
-  const afterBack = useFocusAfter(!viewerOpen, () =>
-    listColumn.current?.querySelector<HTMLElement>('[role="option"][aria-selected="true"], button[aria-current="true"]')
-    ?? document.getElementById('letters-title'))
+  const afterBack = useFocusAfter(
+    !viewerOpen,
+    () =>
+      listColumn.current?.querySelector<HTMLElement>('[role="option"][aria-selected="true"], button[aria-current="true"]') ??
+      document.getElementById('letters-title'),
+  )
   const open = (document: MailDocument) => {
     if (!isDesktop) afterOpen()
     select(document)
@@ -142,44 +159,95 @@ export default function LettersPage(_: PageProps) {
     <PageCard aria-labelledby="letters-title">
       <Toolbar>
         {/* Focused once the list is back after 'Réessayer' (ListState); never by Tab. */}
-        <h2 id="letters-title" tabIndex={-1}>Mes courriers</h2>
-        {isShown(status) && <Muted aria-live="polite">{unread === 0 ? 'Tous vos courriers sont lus' : `${unread} non lu${unread > 1 ? 's' : ''}`}</Muted>}
+        <h2 id="letters-title" tabIndex={-1}>
+          Mes courriers
+        </h2>
+        {isShown(status) && (
+          <Muted aria-live="polite">{unread === 0 ? 'Tous vos courriers sont lus' : `${unread} non lu${unread > 1 ? 's' : ''}`}</Muted>
+        )}
       </Toolbar>
-      <ListState status={status} error={error} label="vos courriers" empty="Aucun courrier pour le moment" isEmpty={documents.length === 0}
-        onRetry={() => startup.send({ type: 'data.retry', resource: 'documents' })}>
+      <ListState
+        status={status}
+        error={error}
+        label="vos courriers"
+        empty="Aucun courrier pour le moment"
+        isEmpty={documents.length === 0}
+        onRetry={() => startup.send({ type: 'data.retry', resource: 'documents' })}
+      >
         <Layout>
           {(isDesktop || !viewerOpen) && (
             <div ref={listColumn}>
               <Filters>
                 {/* The server refuses a search over 200 characters. */}
-                <input type="search" aria-label="Rechercher dans vos courriers (expéditeur, type, texte)" placeholder="Rechercher un mot" value={query} maxLength={200}
-                  onChange={(e) => { setQuery(e.target.value); search.send({ type: 'query.change', query: e.target.value }) }} />
+                <input
+                  type="search"
+                  aria-label="Rechercher dans vos courriers (expéditeur, type, texte)"
+                  placeholder="Rechercher un mot"
+                  value={query}
+                  maxLength={200}
+                  onChange={(e) => {
+                    setQuery(e.target.value)
+                    search.send({ type: 'query.change', query: e.target.value })
+                  }}
+                />
                 <select aria-label="Dossier" value={folderFilter} onChange={(e) => setFolderChoice({ orderId, value: e.target.value })}>
                   <option value={ALL}>Tous les dossiers</option>
                   <option value={UNFILED}>Sans dossier</option>
-                  {folders.map((f) => <option key={f.id} value={f.id}>{f.name}{order ? '' : ` — ${orders.find((o) => o.id === f.domiciliationOrderId)?.raisonSociale ?? ''}`}</option>)}
+                  {folders.map((f) => (
+                    <option key={f.id} value={f.id}>
+                      {f.name}
+                      {order ? '' : ` — ${orders.find((o) => o.id === f.domiciliationOrderId)?.raisonSociale ?? ''}`}
+                    </option>
+                  ))}
                 </select>
                 <label className="check">
                   <input type="checkbox" checked={unreadOnly} onChange={(e) => setUnreadOnly(e.target.checked)} /> Non lus uniquement
                 </label>
               </Filters>
               {remoteSearch ? (
-                <SearchResults search={search} documents={documents} shown={(r) => filtered(r.document)} selectedId={selectedId} showCompany={!order}
-                  onOpen={open} />
+                <SearchResults
+                  search={search}
+                  documents={documents}
+                  shown={(r) => filtered(r.document)}
+                  selectedId={selectedId}
+                  showCompany={!order}
+                  onOpen={open}
+                />
               ) : visible.length === 0 ? (
                 <p role="status">Aucun courrier ne correspond à ces filtres.</p>
               ) : (
-                <LetterList letters={visible} selectedId={selectedId} showCompany={!order} folderName={folderName}
-                  onSelect={select} onOpen={open} />
+                <LetterList
+                  letters={visible}
+                  selectedId={selectedId}
+                  showCompany={!order}
+                  folderName={folderName}
+                  onSelect={select}
+                  onOpen={open}
+                />
               )}
             </div>
           )}
-          {showViewer && (selected ? (
-            <LetterViewer key={selected.id} letter={selected} mailbox={mailbox} folders={folders.filter((f) => f.domiciliationOrderId === selected.orderId)}
-              candidates={visible} headingRef={viewerHeading} onBack={isDesktop ? null : () => { afterBack(); mailbox.send({ type: 'viewer.hide' }) }} />
-          ) : (
-            <p>Choisissez un courrier dans la liste pour l’afficher.</p>
-          ))}
+          {showViewer &&
+            (selected ? (
+              <LetterViewer
+                key={selected.id}
+                letter={selected}
+                mailbox={mailbox}
+                folders={folders.filter((f) => f.domiciliationOrderId === selected.orderId)}
+                candidates={visible}
+                headingRef={viewerHeading}
+                onBack={
+                  isDesktop
+                    ? null
+                    : () => {
+                        afterBack()
+                        mailbox.send({ type: 'viewer.hide' })
+                      }
+                }
+              />
+            ) : (
+              <p>Choisissez un courrier dans la liste pour l’afficher.</p>
+            ))}
         </Layout>
       </ListState>
     </PageCard>

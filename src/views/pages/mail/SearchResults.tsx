@@ -47,7 +47,14 @@ export function Excerpt({ parts }: { parts: DocumentSearchResult['excerpt'] }) {
   )
 }
 
-export function SearchResults({ search, documents, shown, selectedId, showCompany, onOpen }: {
+export function SearchResults({
+  search,
+  documents,
+  shown,
+  selectedId,
+  showCompany,
+  onOpen,
+}: {
   search: SearchRef
   /** The letters as the portal has them now. */
   documents: MailDocument[]
@@ -67,15 +74,27 @@ export function SearchResults({ search, documents, shown, selectedId, showCompan
   const retryButton = useRef<HTMLButtonElement>(null)
   const outcome = useRef<HTMLParagraphElement>(null)
   const afterRetry = useFocusAfter(!busy, () => (error ? retryButton.current : outcome.current))
-  if (error) return <ErrorState message={error} retryRef={retryButton} onRetry={() => { afterRetry(); search.send({ type: 'search.retry' }) }} />
+  if (error)
+    return (
+      <ErrorState
+        message={error}
+        retryRef={retryButton}
+        onRetry={() => {
+          afterRetry()
+          search.send({ type: 'search.retry' })
+        }}
+      />
+    )
   if (busy && answered === null) return <Spinner label="Recherche dans vos courriers…" />
   const visible = results.map((r) => ({ ...r, document: documents.find((d) => d.id === r.document.id) ?? r.document })).filter(shown)
   return (
     <div aria-busy={busy}>
       <Outcome role="status" ref={outcome} tabIndex={-1}>
-        {busy ? 'Recherche dans vos courriers…'
-          : visible.length === 0 ? `Aucun courrier ne contient « ${query} »`
-          : `${visible.length} courrier${visible.length > 1 ? 's' : ''} trouvé${visible.length > 1 ? 's' : ''}`}
+        {busy
+          ? 'Recherche dans vos courriers…'
+          : visible.length === 0
+            ? `Aucun courrier ne contient « ${query} »`
+            : `${visible.length} courrier${visible.length > 1 ? 's' : ''} trouvé${visible.length > 1 ? 's' : ''}`}
       </Outcome>
       {visible.length > 0 && (
         <List aria-label={`Courriers contenant « ${answered} »`}>
@@ -84,10 +103,15 @@ export function SearchResults({ search, documents, shown, selectedId, showCompan
               <button type="button" aria-current={d.id === selectedId} onClick={() => onOpen(d)}>
                 {d.read ? <span className="sender">{d.sender}</span> : <strong className="sender">{d.sender}</strong>}
                 <Muted>
-                  {documentKind[d.kind]} · reçu le <time dateTime={d.receivedAt}>{formatDate(d.receivedAt)}</time>{showCompany ? ` · ${d.raisonSociale}` : ''}
+                  {documentKind[d.kind]} · reçu le <time dateTime={d.receivedAt}>{formatDate(d.receivedAt)}</time>
+                  {showCompany ? ` · ${d.raisonSociale}` : ''}
                   {d.read ? '' : ' · non lu'}
                 </Muted>
-                {d.deadline && <span><LetterDeadlineNote deadline={d.deadline} /></span>}
+                {d.deadline && (
+                  <span>
+                    <LetterDeadlineNote deadline={d.deadline} />
+                  </span>
+                )}
                 <Excerpt parts={excerpt} />
               </button>
             </li>

@@ -28,19 +28,42 @@ export function EmailSection({ email }: { email: string }) {
       <Toolbar>
         <div>
           <strong>{current}</strong>
-          <div><Muted>Elle vous sert à vous connecter et à recevoir nos messages.</Muted></div>
+          <div>
+            <Muted>Elle vous sert à vous connecter et à recevoir nos messages.</Muted>
+          </div>
         </div>
-        {!editing && <Button type="button" $variant="secondary" ref={edit} onClick={() => actor.send({ type: 'email.edit' })}>Modifier mon e-mail</Button>}
+        {!editing && (
+          <Button type="button" $variant="secondary" ref={edit} onClick={() => actor.send({ type: 'email.edit' })}>
+            Modifier mon e-mail
+          </Button>
+        )}
       </Toolbar>
       {editing && (
         <form onSubmit={submit} noValidate aria-busy={busy} aria-label="Modifier mon e-mail">
-          {error && <Alert $kind="error" role="alert">{error}</Alert>}
-          <TextField id="new-email" label="Nouvelle adresse e-mail" type="email" autoComplete="email" inputMode="email" value={draft} autoFocus
-            onChange={(value) => actor.send({ type: 'email.change', value })} hint="Votre ancienne adresse sera avertie du changement." />
+          {error && (
+            <Alert $kind="error" role="alert">
+              {error}
+            </Alert>
+          )}
+          <TextField
+            id="new-email"
+            label="Nouvelle adresse e-mail"
+            type="email"
+            autoComplete="email"
+            inputMode="email"
+            value={draft}
+            autoFocus
+            onChange={(value) => actor.send({ type: 'email.change', value })}
+            hint="Votre ancienne adresse sera avertie du changement."
+          />
           <Toolbar>
             {/* Not focused when the call starts, so it may be disabled: the address sent cannot be called back. */}
-            <Button type="button" $variant="ghost" onClick={() => actor.send({ type: 'email.cancel' })} disabled={busy}>Annuler</Button>
-            <BusyButton type="submit" busy={busy}>{busy ? 'Enregistrement…' : 'Enregistrer l’adresse'}</BusyButton>
+            <Button type="button" $variant="ghost" onClick={() => actor.send({ type: 'email.cancel' })} disabled={busy}>
+              Annuler
+            </Button>
+            <BusyButton type="submit" busy={busy}>
+              {busy ? 'Enregistrement…' : 'Enregistrer l’adresse'}
+            </BusyButton>
           </Toolbar>
         </form>
       )}
@@ -63,12 +86,32 @@ export function PasswordSection() {
   return (
     <Section id="password-title" title="Modifier mon mot de passe">
       <form onSubmit={submit} noValidate aria-busy={busy} aria-labelledby="password-title">
-        {error && <Alert $kind="error" role="alert">{error}</Alert>}
-        <TextField id="current-password" label="Mot de passe actuel" type="password" autoComplete="current-password" value={draft.current}
-          onChange={(current) => change({ current })} error={problems.current} />
-        <PasswordFields idPrefix="change" password={draft.next} confirmation={draft.confirmation} onPassword={(next) => change({ next })}
-          onConfirmation={(confirmation) => change({ confirmation })} passwordError={problems.next} confirmationError={problems.confirmation} />
-        <BusyButton type="submit" busy={busy}>{busy ? 'Enregistrement…' : 'Modifier mon mot de passe'}</BusyButton>
+        {error && (
+          <Alert $kind="error" role="alert">
+            {error}
+          </Alert>
+        )}
+        <TextField
+          id="current-password"
+          label="Mot de passe actuel"
+          type="password"
+          autoComplete="current-password"
+          value={draft.current}
+          onChange={(current) => change({ current })}
+          error={problems.current}
+        />
+        <PasswordFields
+          idPrefix="change"
+          password={draft.next}
+          confirmation={draft.confirmation}
+          onPassword={(next) => change({ next })}
+          onConfirmation={(confirmation) => change({ confirmation })}
+          passwordError={problems.next}
+          confirmationError={problems.confirmation}
+        />
+        <BusyButton type="submit" busy={busy}>
+          {busy ? 'Enregistrement…' : 'Modifier mon mot de passe'}
+        </BusyButton>
       </form>
     </Section>
   )

@@ -31,15 +31,30 @@ export function DevicesSection() {
               <Row key={s.id}>
                 <div>
                   <strong>{s.device}</strong>
-                  <div><Muted>Connecté le {formatDate(s.createdAt)}{s.lastUsedAt ? ` · dernière utilisation le ${formatDate(s.lastUsedAt)}` : ''}</Muted></div>
+                  <div>
+                    <Muted>
+                      Connecté le {formatDate(s.createdAt)}
+                      {s.lastUsedAt ? ` · dernière utilisation le ${formatDate(s.lastUsedAt)}` : ''}
+                    </Muted>
+                  </div>
                 </div>
                 {s.current && <Badge $tone="success">Cet appareil</Badge>}
               </Row>
             ))}
           </Rows>
-          {error && <Alert $kind="error" role="alert">{error}</Alert>}
+          {error && (
+            <Alert $kind="error" role="alert">
+              {error}
+            </Alert>
+          )}
           <Toolbar>
-            <Muted ref={count} tabIndex={-1}>{others === 0 ? 'Aucun autre appareil n’est connecté.' : others === 1 ? 'Un autre appareil est connecté.' : `${others} autres appareils sont connectés.`}</Muted>
+            <Muted ref={count} tabIndex={-1}>
+              {others === 0
+                ? 'Aucun autre appareil n’est connecté.'
+                : others === 1
+                  ? 'Un autre appareil est connecté.'
+                  : `${others} autres appareils sont connectés.`}
+            </Muted>
             {others > 0 && (
               <BusyButton type="button" $variant="secondary" busy={busy} onClick={() => actor.send({ type: 'devices.signOutOthers' })}>
                 {busy ? 'Déconnexion…' : 'Déconnecter les autres appareils'}

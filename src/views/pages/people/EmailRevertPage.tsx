@@ -15,9 +15,13 @@ type Step = 'idle' | 'sending' | 'done' | 'unusable' | 'failed'
 export default function EmailRevertPage({ token }: { token: string }) {
   const flows = useFlows('people')
   // The machine with its call, here rather than in the flows (wiring/people.ts): only this page uses it.
-  const machine = useMemo(() => emailRevertMachine.provide({
-    actors: { revertEmailChange: fromPromise(({ input, signal }) => flows.revertEmailChange(input.token, signal)) },
-  }), [flows])
+  const machine = useMemo(
+    () =>
+      emailRevertMachine.provide({
+        actors: { revertEmailChange: fromPromise(({ input, signal }) => flows.revertEmailChange(input.token, signal)) },
+      }),
+    [flows],
+  )
   const actor = useActorRef(machine, { input: { token } })
   const step = useSelector(actor, (s) => s.value as Step)
   const message = useSelector(actor, (s) => s.context.message)
@@ -32,13 +36,20 @@ export default function EmailRevertPage({ token }: { token: string }) {
     <BareLayout title="Rétablir mon adresse e-mail">
       {(step === 'idle' || step === 'sending' || step === 'failed') && (
         <>
-          <p>L’adresse e-mail de votre espace client a été modifiée. Si vous n’êtes pas à l’origine de ce changement, rétablissez votre adresse :</p>
+          <p>
+            L’adresse e-mail de votre espace client a été modifiée. Si vous n’êtes pas à l’origine de ce changement, rétablissez votre
+            adresse :
+          </p>
           <ul>
             <li>votre adresse précédente redevient celle de votre espace ;</li>
             <li>toutes les connexions à votre espace sont fermées, sur tous les appareils, et les clés d’accès supprimées ;</li>
             <li>vous recevez à cette adresse un lien pour choisir un nouveau mot de passe.</li>
           </ul>
-          {step === 'failed' && <Alert $kind="error" role="alert" ref={outcome} tabIndex={-1}>{error}</Alert>}
+          {step === 'failed' && (
+            <Alert $kind="error" role="alert" ref={outcome} tabIndex={-1}>
+              {error}
+            </Alert>
+          )}
           <BusyButton type="button" busy={step === 'sending'} onClick={send}>
             {step === 'sending' ? 'Rétablissement…' : step === 'failed' ? 'Réessayer' : 'Rétablir mon adresse'}
           </BusyButton>
@@ -46,14 +57,22 @@ export default function EmailRevertPage({ token }: { token: string }) {
       )}
       {step === 'done' && (
         <>
-          <Alert $kind="success" role="status" ref={outcome} tabIndex={-1}>{message}</Alert>
-          <p><Link href="/login">Aller à la connexion</Link></p>
+          <Alert $kind="success" role="status" ref={outcome} tabIndex={-1}>
+            {message}
+          </Alert>
+          <p>
+            <Link href="/login">Aller à la connexion</Link>
+          </p>
         </>
       )}
       {step === 'unusable' && (
         <>
-          <Alert $kind="error" role="alert" ref={outcome} tabIndex={-1}>{error}</Alert>
-          <p>Pour retrouver l’accès à votre espace : <Link href="/reset-password">choisir un nouveau mot de passe</Link>.</p>
+          <Alert $kind="error" role="alert" ref={outcome} tabIndex={-1}>
+            {error}
+          </Alert>
+          <p>
+            Pour retrouver l’accès à votre espace : <Link href="/reset-password">choisir un nouveau mot de passe</Link>.
+          </p>
         </>
       )}
     </BareLayout>

@@ -31,59 +31,131 @@ export default function InvitationPage({ token }: { token: string }) {
     actor.send({ type })
   }
 
-  if (state === 'loading') return <BareLayout title="Invitation"><Spinner label="Chargement de l’invitation…" /></BareLayout>
+  if (state === 'loading')
+    return (
+      <BareLayout title="Invitation">
+        <Spinner label="Chargement de l’invitation…" />
+      </BareLayout>
+    )
   if (state === 'unavailable') {
     return (
       <BareLayout title="Invitation">
-        <ErrorState message={error ?? ''} onRetry={() => { retried(); actor.send({ type: 'invitation.retry' }) }} />
+        <ErrorState
+          message={error ?? ''}
+          onRetry={() => {
+            retried()
+            actor.send({ type: 'invitation.retry' })
+          }}
+        />
       </BareLayout>
     )
   }
   if (state === 'refused' || !invitation) {
     return (
       <BareLayout title="Invitation">
-        <Alert $kind="error" role="alert">{error}</Alert>
-        <p>Vous avez déjà un compte ? <Link href="/login">Connectez-vous</Link>.</p>
+        <Alert $kind="error" role="alert">
+          {error}
+        </Alert>
+        <p>
+          Vous avez déjà un compte ? <Link href="/login">Connectez-vous</Link>.
+        </p>
       </BareLayout>
     )
   }
-  const intro = <p>{invitation.invitedBy} vous invite à consulter le courrier et les colis de <strong>{invitation.raisonSociale}</strong>.</p>
-  const failure = error && <Alert $kind="error" role="alert">{error}</Alert>
+  const intro = (
+    <p>
+      {invitation.invitedBy} vous invite à consulter le courrier et les colis de <strong>{invitation.raisonSociale}</strong>.
+    </p>
+  )
+  const failure = error && (
+    <Alert $kind="error" role="alert">
+      {error}
+    </Alert>
+  )
   return (
     <BareLayout title="Invitation" wide>
       {intro}
       {state === 'otherAccount' && (
         <>
-          <Alert $kind="info" role="status">Cette invitation a été envoyée à {invitation.email}, mais vous êtes connecté avec {readStoredUser()?.email}.</Alert>
-          <Button type="button" onClick={() => actor.send({ type: 'invitation.signOut' })}>Me déconnecter pour continuer</Button>
+          <Alert $kind="info" role="status">
+            Cette invitation a été envoyée à {invitation.email}, mais vous êtes connecté avec {readStoredUser()?.email}.
+          </Alert>
+          <Button type="button" onClick={() => actor.send({ type: 'invitation.signOut' })}>
+            Me déconnecter pour continuer
+          </Button>
         </>
       )}
       {(state === 'confirming' || state === 'accepting') && (
         <form onSubmit={submit('invitation.accept')} aria-busy={busy}>
           {failure}
-          <BusyButton type="submit" busy={busy}>{busy ? 'Acceptation…' : 'Accepter l’invitation'}</BusyButton>
+          <BusyButton type="submit" busy={busy}>
+            {busy ? 'Acceptation…' : 'Accepter l’invitation'}
+          </BusyButton>
         </form>
       )}
       {(state === 'signInForm' || state === 'signingIn') && (
         <form onSubmit={submit('invitation.signIn')} noValidate aria-busy={busy}>
           <p>Vous avez déjà un compte à cette adresse : connectez-vous pour accepter.</p>
           {failure}
-          <TextField id="invitation-email" label="Adresse e-mail" type="email" value={invitation.email} readOnly onChange={() => {}} autoComplete="username" />
-          <TextField id="invitation-password" label="Mot de passe" type="password" autoComplete="current-password" value={draft.password} error={problems.password}
-            onChange={(password) => change({ password })} />
-          <BusyButton type="submit" busy={busy}>{busy ? 'Connexion…' : 'Me connecter et accepter'}</BusyButton>
-          <p><Link href="/reset-password">Mot de passe oublié ?</Link></p>
+          <TextField
+            id="invitation-email"
+            label="Adresse e-mail"
+            type="email"
+            value={invitation.email}
+            readOnly
+            onChange={() => {}}
+            autoComplete="username"
+          />
+          <TextField
+            id="invitation-password"
+            label="Mot de passe"
+            type="password"
+            autoComplete="current-password"
+            value={draft.password}
+            error={problems.password}
+            onChange={(password) => change({ password })}
+          />
+          <BusyButton type="submit" busy={busy}>
+            {busy ? 'Connexion…' : 'Me connecter et accepter'}
+          </BusyButton>
+          <p>
+            <Link href="/reset-password">Mot de passe oublié ?</Link>
+          </p>
         </form>
       )}
       {(state === 'accountForm' || state === 'creating') && (
         <form onSubmit={submit('invitation.create')} noValidate aria-busy={busy}>
           <p>Créez votre accès en quelques secondes : votre adresse sera {invitation.email}.</p>
           {failure}
-          <TextField id="invitation-firstname" label="Prénom" autoComplete="given-name" value={draft.firstname} error={problems.firstname} onChange={(firstname) => change({ firstname })} />
-          <TextField id="invitation-lastname" label="Nom" autoComplete="family-name" value={draft.lastname} error={problems.lastname} onChange={(lastname) => change({ lastname })} />
-          <PasswordFields idPrefix="invitation" label="Mot de passe" password={draft.password} confirmation={draft.confirmation} onPassword={(password) => change({ password })}
-            onConfirmation={(confirmation) => change({ confirmation })} passwordError={problems.password} confirmationError={problems.confirmation} />
-          <BusyButton type="submit" busy={busy}>{busy ? 'Création…' : 'Créer mon accès et accepter'}</BusyButton>
+          <TextField
+            id="invitation-firstname"
+            label="Prénom"
+            autoComplete="given-name"
+            value={draft.firstname}
+            error={problems.firstname}
+            onChange={(firstname) => change({ firstname })}
+          />
+          <TextField
+            id="invitation-lastname"
+            label="Nom"
+            autoComplete="family-name"
+            value={draft.lastname}
+            error={problems.lastname}
+            onChange={(lastname) => change({ lastname })}
+          />
+          <PasswordFields
+            idPrefix="invitation"
+            label="Mot de passe"
+            password={draft.password}
+            confirmation={draft.confirmation}
+            onPassword={(password) => change({ password })}
+            onConfirmation={(confirmation) => change({ confirmation })}
+            passwordError={problems.password}
+            confirmationError={problems.confirmation}
+          />
+          <BusyButton type="submit" busy={busy}>
+            {busy ? 'Création…' : 'Créer mon accès et accepter'}
+          </BusyButton>
         </form>
       )}
     </BareLayout>

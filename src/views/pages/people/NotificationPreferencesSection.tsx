@@ -8,7 +8,11 @@ import { useFlows, useStartup } from '../../app-context.tsx'
 import { Alert, ErrorState, Spinner } from '../../components/ui.tsx'
 import { Section } from './Section.tsx'
 
-export const emailChoices: [EmailPreference, string][] = [['each', 'Un e-mail par événement'], ['digest', 'Un résumé quotidien'], ['none', 'Aucun e-mail']]
+export const emailChoices: [EmailPreference, string][] = [
+  ['each', 'Un e-mail par événement'],
+  ['digest', 'Un résumé quotidien'],
+  ['none', 'Aucun e-mail'],
+]
 
 const Choices = styled('fieldset')`
   border: 0;
@@ -31,7 +35,8 @@ function OrderChoice({ order }: { order: Order }) {
   const saving = useSelector(actor, (s) => s.matches('saving'))
   const name = `notification-email-${order.id}`
   if (loading) return <Spinner size={24} label={`Chargement : ${order.raisonSociale}…`} />
-  if (failed) return <ErrorState message={`${order.raisonSociale} : ${error ?? ''}`} onRetry={() => actor.send({ type: 'preference.retry' })} />
+  if (failed)
+    return <ErrorState message={`${order.raisonSociale} : ${error ?? ''}`} onRetry={() => actor.send({ type: 'preference.retry' })} />
   // While a choice is saved the others are unavailable but stay focusable (a disabled fieldset would drop the focus
   // of the choice just made to <body> in Chrome); a change meanwhile is ignored, and the radios show the saved one.
   return (
@@ -39,12 +44,24 @@ function OrderChoice({ order }: { order: Order }) {
       <legend>{order.raisonSociale}</legend>
       {emailChoices.map(([value, label]) => (
         <label key={value}>
-          <input type="radio" name={name} value={value} checked={email === value} aria-disabled={saving || undefined}
-            onChange={() => { if (!saving) actor.send({ type: 'preference.choose', email: value }) }} />
+          <input
+            type="radio"
+            name={name}
+            value={value}
+            checked={email === value}
+            aria-disabled={saving || undefined}
+            onChange={() => {
+              if (!saving) actor.send({ type: 'preference.choose', email: value })
+            }}
+          />
           {label}
         </label>
       ))}
-      {error && <Alert $kind="error" role="alert">{error}</Alert>}
+      {error && (
+        <Alert $kind="error" role="alert">
+          {error}
+        </Alert>
+      )}
       {message && <p role="status">{message}</p>}
     </Choices>
   )
@@ -56,7 +73,9 @@ export function NotificationPreferencesSection() {
   return (
     <Section id="notification-emails-title" title="E-mails de notification">
       <p>Pour chaque domiciliation, choisissez comment être prévenu d’un nouveau courrier, d’un colis ou d’une facture.</p>
-      {orders.map((order) => <OrderChoice key={order.id} order={order} />)}
+      {orders.map((order) => (
+        <OrderChoice key={order.id} order={order} />
+      ))}
     </Section>
   )
 }

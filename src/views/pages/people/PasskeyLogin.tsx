@@ -16,7 +16,11 @@ export default function PasskeyLogin() {
   if (typeof window.PublicKeyCredential !== 'function') return null
   return (
     <>
-      {error && <Alert $kind="error" role="alert">{error}</Alert>}
+      {error && (
+        <Alert $kind="error" role="alert">
+          {error}
+        </Alert>
+      )}
       <BusyButton type="button" $variant="secondary" busy={busy} onClick={() => actor.send({ type: 'passkey.login' })}>
         {busy ? 'Suivez les indications de votre appareil…' : 'Se connecter avec une clé d’accès'}
       </BusyButton>

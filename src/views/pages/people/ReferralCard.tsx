@@ -15,9 +15,27 @@ export function ReferralCard() {
   return (
     <Section id="referral-title" title={`Recommander ${BRAND_NAME}`}>
       <Muted>Une connaissance cherche une domiciliation ? Nous lui écrivons de votre part.</Muted>
-      <form noValidate aria-busy={busy} aria-labelledby="referral-title" onSubmit={(e) => { e.preventDefault(); actor.send({ type: 'referral.submit' }) }}>
-        <TextField id="referral-email" label="Son adresse e-mail" type="email" autoComplete="off" value={email} error={error} onChange={(value) => actor.send({ type: 'referral.change', email: value })} />
-        <BusyButton type="submit" $variant="secondary" busy={busy}>{busy ? 'Envoi…' : 'Envoyer la recommandation'}</BusyButton>
+      <form
+        noValidate
+        aria-busy={busy}
+        aria-labelledby="referral-title"
+        onSubmit={(e) => {
+          e.preventDefault()
+          actor.send({ type: 'referral.submit' })
+        }}
+      >
+        <TextField
+          id="referral-email"
+          label="Son adresse e-mail"
+          type="email"
+          autoComplete="off"
+          value={email}
+          error={error}
+          onChange={(value) => actor.send({ type: 'referral.change', email: value })}
+        />
+        <BusyButton type="submit" $variant="secondary" busy={busy}>
+          {busy ? 'Envoi…' : 'Envoyer la recommandation'}
+        </BusyButton>
       </form>
     </Section>
   )

@@ -17,7 +17,6 @@ import { NextLetterDeadlines } from './NextLetterDeadlines.tsx'
 import { focusLost, PAGE_CONTENT_ID } from '../../components/useFocusWhenShown.ts'
 import { letterPath } from '../../../../server/contract/rules/mail.ts'
 
-
 const Grid = styled('div')`
   display: grid;
   gap: 1rem;
@@ -65,40 +64,94 @@ export default function Dashboard(_: PageProps) {
         <Grid>
           <Card aria-labelledby="unread-title">
             <h3 id="unread-title">Courriers non lus</h3>
-            <ListState status={documents.status} error={documents.error} label="vos courriers" empty="Aucun courrier pour le moment" isEmpty={docs.length === 0} onRetry={retry('documents')}>
+            <ListState
+              status={documents.status}
+              error={documents.error}
+              label="vos courriers"
+              empty="Aucun courrier pour le moment"
+              isEmpty={docs.length === 0}
+              onRetry={retry('documents')}
+            >
               <p className="count">{unread}</p>
               <Muted>{unread === 0 ? 'Tout est lu.' : `${letters(unread)} à lire`}</Muted>
               <h4>Derniers courriers</h4>
               <Rows aria-label="Derniers courriers">
                 {docs.slice(0, 5).map((d) => (
                   <li key={d.id}>
-                    <Link className={touchLink()} href={letterPath(d.orderId, d.id)}>{d.read ? d.sender : <strong>{d.sender}</strong>}</Link>
-                    <div><Muted>reçu le {formatDate(d.receivedAt)}{d.read ? '' : ' · non lu'}</Muted></div>
+                    <Link className={touchLink()} href={letterPath(d.orderId, d.id)}>
+                      {d.read ? d.sender : <strong>{d.sender}</strong>}
+                    </Link>
+                    <div>
+                      <Muted>
+                        reçu le {formatDate(d.receivedAt)}
+                        {d.read ? '' : ' · non lu'}
+                      </Muted>
+                    </div>
                   </li>
                 ))}
               </Rows>
-              <p><Link className={touchLink()} href="/mes-courriers/courriers">Tous mes courriers</Link></p>
+              <p>
+                <Link className={touchLink()} href="/mes-courriers/courriers">
+                  Tous mes courriers
+                </Link>
+              </p>
             </ListState>
           </Card>
           <Card aria-labelledby="packages-title">
             <h3 id="packages-title">Colis à retirer</h3>
-            <ListState status={packages.status} error={packages.error} label="vos colis" empty="Aucun colis en attente" isEmpty={waiting.length === 0} onRetry={retry('packages')}>
+            <ListState
+              status={packages.status}
+              error={packages.error}
+              label="vos colis"
+              empty="Aucun colis en attente"
+              isEmpty={waiting.length === 0}
+              onRetry={retry('packages')}
+            >
               <p className="count">{waiting.length}</p>
               <Rows aria-label="Colis à retirer">
-                {waiting.slice(0, 5).map((p) => <li key={p.id}>{p.carrier} <Muted>de {p.sender}, arrivé le {formatDate(p.receivedAt)}</Muted></li>)}
+                {waiting.slice(0, 5).map((p) => (
+                  <li key={p.id}>
+                    {p.carrier}{' '}
+                    <Muted>
+                      de {p.sender}, arrivé le {formatDate(p.receivedAt)}
+                    </Muted>
+                  </li>
+                ))}
               </Rows>
             </ListState>
-            <p><Link className={touchLink()} href="/mes-courriers/colis">Tous mes colis</Link></p>
+            <p>
+              <Link className={touchLink()} href="/mes-courriers/colis">
+                Tous mes colis
+              </Link>
+            </p>
           </Card>
           <Card aria-labelledby="requests-title">
             <h3 id="requests-title">Réexpéditions en attente</h3>
-            <ListState status={requests.status} error={requests.error} label="vos demandes" empty="Aucune demande en attente" isEmpty={pending.length === 0} onRetry={retry('courierRequests')}>
+            <ListState
+              status={requests.status}
+              error={requests.error}
+              label="vos demandes"
+              empty="Aucune demande en attente"
+              isEmpty={pending.length === 0}
+              onRetry={retry('courierRequests')}
+            >
               <p className="count">{pending.length}</p>
               <Rows aria-label="Demandes en attente">
-                {pending.slice(0, 5).map((r) => <li key={r.id}>{courierRequestKind[r.kind]} <Muted>du {formatDate(r.createdAt)}, {letters(r.letterCount)}</Muted></li>)}
+                {pending.slice(0, 5).map((r) => (
+                  <li key={r.id}>
+                    {courierRequestKind[r.kind]}{' '}
+                    <Muted>
+                      du {formatDate(r.createdAt)}, {letters(r.letterCount)}
+                    </Muted>
+                  </li>
+                ))}
               </Rows>
             </ListState>
-            <p><Link className={touchLink()} href="/mes-courriers/reexpeditions">Toutes mes demandes</Link></p>
+            <p>
+              <Link className={touchLink()} href="/mes-courriers/reexpeditions">
+                Toutes mes demandes
+              </Link>
+            </p>
           </Card>
           <NextLetterDeadlines key={order?.id ?? 'all'} orderId={order?.id ?? null} />
         </Grid>
@@ -145,19 +198,33 @@ function UnpaidBanner({ actor }: { actor: ActorRefFrom<Flows<'dashboard'>['unpai
     wasShown.current = shown
   }, [shown])
   // The status could not be read: said, with 'Réessayer', rather than no banner as if nothing were owed.
-  if (failed) return <ErrorState message={`L’état de vos factures n’a pas pu être vérifié. ${error ?? ''}`.trim()} onRetry={() => actor.send({ type: 'unpaid.retry' })} />
+  if (failed)
+    return (
+      <ErrorState
+        message={`L’état de vos factures n’a pas pu être vérifié. ${error ?? ''}`.trim()}
+        onRetry={() => actor.send({ type: 'unpaid.retry' })}
+      />
+    )
   if (!shown || !status) return null
   return (
     <Alert $kind="error" role="region" aria-label="Factures impayées">
       <Banner>
         <p>
-          {status.count > 1 ? `${status.count} factures sont impayées` : 'Une facture est impayée'} ({formatEuros(status.amountInclTaxCents)} TTC).
+          {status.count > 1 ? `${status.count} factures sont impayées` : 'Une facture est impayée'} (
+          {formatEuros(status.amountInclTaxCents)} TTC).
           {error ? ` ${error}` : ''}
-          {noCard && <> <Link href="/moyen-de-paiement">Enregistrer une carte</Link>.</>}
+          {noCard && (
+            <>
+              {' '}
+              <Link href="/moyen-de-paiement">Enregistrer une carte</Link>.
+            </>
+          )}
         </p>
         <span>
           <Link href="/factures">Voir mes factures</Link>{' '}
-          <BusyButton type="button" busy={busy} onClick={() => actor.send({ type: 'unpaid.pay' })}>{busy ? 'Paiement…' : 'Régler'}</BusyButton>
+          <BusyButton type="button" busy={busy} onClick={() => actor.send({ type: 'unpaid.pay' })}>
+            {busy ? 'Paiement…' : 'Régler'}
+          </BusyButton>
         </span>
       </Banner>
     </Alert>

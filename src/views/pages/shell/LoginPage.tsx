@@ -67,14 +67,39 @@ export default function LoginPage() {
             {serverError}
           </Alert>
         )}
-        <TextField id="login-email" label="Adresse e-mail" type="email" autoComplete="username" inputMode="email" value={username} onChange={setUsername} error={errors.username} />
-        <TextField id="login-password" label="Mot de passe" type="password" autoComplete="current-password" value={password} onChange={setPassword} error={errors.password} />
+        <TextField
+          id="login-email"
+          label="Adresse e-mail"
+          type="email"
+          autoComplete="username"
+          inputMode="email"
+          value={username}
+          onChange={setUsername}
+          error={errors.username}
+        />
+        <TextField
+          id="login-password"
+          label="Mot de passe"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={setPassword}
+          error={errors.password}
+        />
         <Actions>
           <BusyButton type="submit" busy={busy}>
             {busy ? 'Connexion…' : 'Se connecter'}
           </BusyButton>
           {/* The passkey button's place is kept while its code loads: nothing jumps when it comes. */}
-          <Suspense fallback={passkeys ? <Button type="button" $variant="secondary" disabled>{PASSKEY_LABEL}</Button> : null}>
+          <Suspense
+            fallback={
+              passkeys ? (
+                <Button type="button" $variant="secondary" disabled>
+                  {PASSKEY_LABEL}
+                </Button>
+              ) : null
+            }
+          >
             <PasskeyLogin />
           </Suspense>
           <Link href="/reset-password">Mot de passe oublié ?</Link>

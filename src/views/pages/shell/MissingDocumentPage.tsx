@@ -81,12 +81,26 @@ function WayOutLinks({ startup }: { startup: StartupRef }) {
   return (
     <WayOut aria-label="Autres choix">
       {several && (
-        <Button type="button" $variant="ghost" onClick={() => { startup.send({ type: 'order.reopen' }); navigate('/tableau-de-bord') }}>
+        <Button
+          type="button"
+          $variant="ghost"
+          onClick={() => {
+            startup.send({ type: 'order.reopen' })
+            navigate('/tableau-de-bord')
+          }}
+        >
           Choisir une autre domiciliation
         </Button>
       )}
       {/* The page is open to the signed-out too (it says to sign in): the sign-out leads to /login itself. */}
-      <Button type="button" $variant="ghost" onClick={() => { session.send({ type: 'session.logout' }); navigate('/login') }}>
+      <Button
+        type="button"
+        $variant="ghost"
+        onClick={() => {
+          session.send({ type: 'session.logout' })
+          navigate('/login')
+        }}
+      >
         Se déconnecter
       </Button>
     </WayOut>
@@ -115,8 +129,8 @@ function UploadForm({ order, documents, startup }: { order: Order; documents: Mi
   return (
     <BareLayout title="Documents manquants" wide>
       <p>
-        Pour finaliser la domiciliation de <strong>{order.raisonSociale}</strong>, transmettez-nous les documents suivants
-        (PDF, JPEG ou PNG, {MAX_UPLOAD_LABEL} au maximum chacun).
+        Pour finaliser la domiciliation de <strong>{order.raisonSociale}</strong>, transmettez-nous les documents suivants (PDF, JPEG ou
+        PNG, {MAX_UPLOAD_LABEL} au maximum chacun).
       </p>
       <form onSubmit={submit} noValidate aria-busy={busy}>
         {error && (

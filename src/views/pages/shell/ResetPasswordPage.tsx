@@ -51,7 +51,15 @@ export default function ResetPasswordPage() {
               {error}
             </Alert>
           )}
-          <TextField id="reset-email" label="Adresse e-mail" type="email" autoComplete="email" value={email} onChange={setEmail} error={invalid} />
+          <TextField
+            id="reset-email"
+            label="Adresse e-mail"
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={setEmail}
+            error={invalid}
+          />
           <BusyButton type="submit" busy={busy}>
             {busy ? 'Envoi…' : 'Recevoir le lien'}
           </BusyButton>

@@ -14,7 +14,6 @@ import { Alert, BusyButton, Button } from '../../components/ui.tsx'
 import { useArrivalAfter } from '../../components/useFocusWhenShown.ts'
 import { BareLayout } from '../../layout/BareLayout.tsx'
 
-
 export default function SetPasswordPage({ token }: { token: string }) {
   const flows = useFlows('shell')
   const actor = useActorRef(flows.passwordReset)
@@ -54,16 +53,34 @@ export default function SetPasswordPage({ token }: { token: string }) {
             {error}{' '}
             {unavailable ? (
               // The message and this button go while it is sent again: the focus waits on the form's button, busy meanwhile.
-              <Button type="button" $variant="secondary" onClick={() => { send.current?.focus(); void submit() }}>Réessayer</Button>
+              <Button
+                type="button"
+                $variant="secondary"
+                onClick={() => {
+                  send.current?.focus()
+                  void submit()
+                }}
+              >
+                Réessayer
+              </Button>
             ) : unsure ? (
-              <>{MAYBE_SAVED} <Link href="/login">Se connecter</Link> · <Link href="/reset-password">Demander un nouveau lien</Link></>
+              <>
+                {MAYBE_SAVED} <Link href="/login">Se connecter</Link> · <Link href="/reset-password">Demander un nouveau lien</Link>
+              </>
             ) : (
               <Link href="/reset-password">Demander un nouveau lien</Link>
             )}
           </Alert>
         )}
-        <PasswordFields idPrefix="new" password={password} confirmation={confirmation} onPassword={setPassword} onConfirmation={setConfirmation}
-          passwordError={problems.password} confirmationError={problems.confirmation} />
+        <PasswordFields
+          idPrefix="new"
+          password={password}
+          confirmation={confirmation}
+          onPassword={setPassword}
+          onConfirmation={setConfirmation}
+          passwordError={problems.password}
+          confirmationError={problems.confirmation}
+        />
         <BusyButton type="submit" busy={busy || checking} ref={send}>
           {busy ? 'Enregistrement…' : 'Enregistrer le mot de passe'}
         </BusyButton>

@@ -5,6 +5,12 @@ import { DashboardPage } from './dashboardPage.ts'
 
 export const shell: Area = {
   routes: [
-    { path: '/tableau-de-bord', title: 'Tableau de bord', icon: 'dashboard', Page: DashboardPage, menu: { label: 'Tableau de bord', position: 1 } },
+    {
+      path: '/tableau-de-bord',
+      title: 'Tableau de bord',
+      icon: 'dashboard',
+      Page: DashboardPage,
+      menu: { label: 'Tableau de bord', position: 1 },
+    },
   ],
 }
