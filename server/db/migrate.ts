@@ -81,12 +81,18 @@ async function upToDate(db: Kysely<any>): Promise<boolean> {
   }
 }
 
+/**
+ * Kysely's Migrator pinned to the connection's schema: left to itself, it takes a kysely_migration table in any schema
+ * of the database for its own (its introspection lists them all), then fails on the missing one here.
+ */
+export async function migratorFor(db: Kysely<any>, migrations: MigrationProvider = provider): Promise<Migrator> {
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db)
+  return new Migrator({ db, provider: migrations, migrationTableSchema: rows[0]?.schema })
+}
+
 export async function migrateToLatest(db: Kysely<any>): Promise<void> {
   if (await upToDate(db)) return
-  // Left to itself, Kysely's Migrator takes a kysely_migration table in any schema of the database for its own (its
-  // introspection lists them all), then fails on the missing one here: pinned to the connection's schema.
-  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db)
-  const { error, results } = await new Migrator({ db, provider, migrationTableSchema: rows[0]?.schema }).migrateToLatest()
+  const { error, results } = await (await migratorFor(db)).migrateToLatest()
   const failed = results?.find((r) => r.status === 'Error')
   if (error || failed) throw new Error(`migration ${failed?.migrationName ?? ''} a échoué`, { cause: error })
 }

@@ -4,9 +4,8 @@ import { randomBytes } from 'node:crypto'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { sql } from 'kysely'
-import { Migrator } from 'kysely/migration'
 import { connect, dropSchema } from '../../server/db/connect.ts'
-import { migrateToLatest, migrations } from '../../server/db/migrate.ts'
+import { migrateToLatest, migratorFor, migrations } from '../../server/db/migrate.ts'
 
 const Migrate = suite('migrateToLatest')
 
@@ -52,7 +51,7 @@ Migrate('a database without the latest migration gets it from the Migrator', asy
   try {
     const names = Object.keys(migrations).sort()
     const older = Object.fromEntries(names.slice(0, -1).map((name) => [name, migrations[name]!]))
-    const { error } = await new Migrator({ db: t.db, provider: { getMigrations: async () => older } }).migrateToLatest()
+    const { error } = await (await migratorFor(t.db, { getMigrations: async () => older })).migrateToLatest()
     assert.is(error, undefined, String(error))
     t.statements.length = 0
     await migrateToLatest(t.db)
@@ -72,7 +71,7 @@ Migrate('010: a person holding two shares of one order keeps the oldest; the ind
   try {
     const names = Object.keys(migrations).sort()
     const before010 = Object.fromEntries(names.filter((name) => name < '010').map((name) => [name, migrations[name]!]))
-    const { error } = await new Migrator({ db: t.db, provider: { getMigrations: async () => before010 } }).migrateToLatest()
+    const { error } = await (await migratorFor(t.db, { getMigrations: async () => before010 })).migrateToLatest()
     assert.is(error, undefined, String(error))
     const user = await t.db
       .insertInto('users')
@@ -127,7 +126,7 @@ Migrate('012: a representative entered twice on one order keeps the newest row; 
   try {
     const names = Object.keys(migrations).sort()
     const before012 = Object.fromEntries(names.filter((name) => name < '012').map((name) => [name, migrations[name]!]))
-    const { error } = await new Migrator({ db: t.db, provider: { getMigrations: async () => before012 } }).migrateToLatest()
+    const { error } = await (await migratorFor(t.db, { getMigrations: async () => before012 })).migrateToLatest()
     assert.is(error, undefined, String(error))
     const owner = await t.db
       .insertInto('users')
@@ -223,7 +222,7 @@ Migrate(
     try {
       const names = Object.keys(migrations).sort()
       const before015 = Object.fromEntries(names.filter((name) => name < '015').map((name) => [name, migrations[name]!]))
-      const { error } = await new Migrator({ db: t.db, provider: { getMigrations: async () => before015 } }).migrateToLatest()
+      const { error } = await (await migratorFor(t.db, { getMigrations: async () => before015 })).migrateToLatest()
       assert.is(error, undefined, String(error))
       const owner = await t.db
         .insertInto('users')
