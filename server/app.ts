@@ -24,11 +24,11 @@ import { testProviderRoutes } from './routes/billing/test-provider.ts'
 import { contractRoutes } from './routes/contracts/index.ts'
 import { invoiceRoutes } from './routes/invoices/index.ts'
 import { mailRoutes } from './routes/mail/index.ts'
-// mail pipeline (issue 14)
+// mail pipeline
 import { mailPipelineRoutes } from './routes/mail/pipeline.ts'
 import { operatorRoutes } from './routes/operator/index.ts'
 import { orderRoutes } from './routes/orders/index.ts'
-// notifications (issue 14)
+// notifications
 import { notificationRoutes } from './routes/notifications/index.ts'
 import type { StreamLimitOptions } from './services/notification-stream-limit.ts'
 import { peopleRoutes } from './routes/people/index.ts'
@@ -42,7 +42,7 @@ export interface AppOptions {
   logger?: FastifyBaseLogger
   /** Behind a load balancer: which proxies' X-Forwarded-For gives the client IP (rate limits); see TRUST_PROXY. */
   trustProxy?: TrustProxy
-  /** notifications (issue 14): the live stream's heartbeat (25 s; tests shorten it). */
+  /** notifications: the live stream's heartbeat (25 s; tests shorten it). */
   notificationHeartbeatMs?: number
   /** notifications: the live streams' limit per user (its refresh and staleness; tests shorten them). */
   streamLimit?: StreamLimitOptions
@@ -176,7 +176,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
   contractRoutes(registrar.define, deps)
   operatorRoutes(registrar.define, deps)
   companyRoutes(registrar.define, deps)
-  // notifications (issue 14): also ends its live streams when the app closes
+  // notifications: also ends its live streams when the app closes
   notificationRoutes(registrar.define, deps, app, options.notificationHeartbeatMs, options.streamLimit)
   systemRoutes(registrar.define, deps, options.databaseKind)
   registrar.assertComplete()

@@ -12,7 +12,7 @@ import { testPaymentProvider } from './services/payment.ts'
 import { fsStorage } from './services/storage.ts'
 import { pruneExpiredRows } from './services/prune.ts'
 import { SWEEP_EVERY_MS, sweepStorage } from './services/storage-sweep.ts'
-// mail pipeline (issue 14)
+// mail pipeline
 import { startJobWorker, type JobWorker } from './services/jobs.ts'
 import { LETTER_JOB, letterPipelineJob } from './services/mail-pipeline.ts'
 import { SECURITY_NOTICE_JOB, securityNoticeJob } from './services/security-notice.ts'
@@ -74,13 +74,13 @@ export async function createServer(config: Config) {
     const sweepLogged = () => sweep().catch((error: unknown) => logger.error({ err: error }, 'nettoyage du stockage impossible'))
     let sweeping: Promise<void> = Promise.resolve()
     let timer: NodeJS.Timeout | undefined
-    // mail pipeline (issue 14): the background jobs (page images, text, deadlines) run beside the API.
+    // mail pipeline: the background jobs (page images, text, deadlines) run beside the API.
     const ocr = tesseractOcr()
     let worker: JobWorker | null = null
     let closed = false
     /**
      * The work beside the API (the job worker, the storage sweep), started once the server listens and has said so:
-     * neither a letter's rendering (pdf.js compiled, pages drawn) nor the sweep's file reads slow a start (issue 13).
+     * neither a letter's rendering (pdf.js compiled, pages drawn) nor the sweep's file reads slow a start.
      */
     const startBackground = () => {
       if (closed || timer) return
@@ -103,7 +103,7 @@ export async function createServer(config: Config) {
         deps.jobs = worker
       }
     }
-    // notifications (issue 14): the daily digest
+    // notifications: the daily digest
     const digests = startDigestTimer(deps, logger)
     return {
       app,

@@ -29,7 +29,7 @@ export interface RouteDef {
   access?: Access
   /** json (default), file (answers a PDF), multipart (form upload), stream (Server-Sent Events, notifications). */
   kind?: 'json' | 'file' | 'multipart' | 'stream'
-  /** mail pipeline (issue 14): what a file route answers when it is not a PDF. */
+  /** mail pipeline: what a file route answers when it is not a PDF. */
   fileType?: string
   summary: string
   tags: string[]
@@ -585,7 +585,7 @@ export const routes = {
     perUserHourly: 20,
   },
 
-  // --- billing (issue 10): options on offer, termination status, certificates and their public check, the contract PDF
+  // --- billing: options on offer, termination status, certificates and their public check, the contract PDF
   subscriptionOptions: {
     method: 'GET',
     path: '/api-protected/domiciliation-orders/{id}/subscription-options',
@@ -846,7 +846,7 @@ export const routes = {
     schema: { params: S.IdParams, body: S.LegalSubmissionStatusBody, response: ok(S.LegalSubmission) },
   },
 
-  // --- mail pipeline (issue 14)
+  // --- mail pipeline
   documentPage: {
     method: 'GET',
     path: '/api-protected/documents/{id}/pages/{page}',
@@ -878,7 +878,7 @@ export const routes = {
     schema: { querystring: S.OrderIdQuery, response: ok(S.LetterDeadlinesReply) },
   },
 
-  // --- notifications (issue 14)
+  // --- notifications
   notifications: {
     method: 'GET',
     path: '/api-protected/notifications',

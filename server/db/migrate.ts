@@ -7,13 +7,13 @@ import * as people from './migrations/003_people.ts'
 import * as billing from './migrations/002_billing.ts'
 // company area
 import * as company from './migrations/004_company.ts'
-// mail pipeline (issue 14)
+// mail pipeline
 import * as mailPipeline from './migrations/005_mail_pipeline.ts'
-// notifications (issue 14)
+// notifications
 import * as notifications from './migrations/006_notifications.ts'
-// the mail list's version (issue 13)
+// the mail list's version
 import * as mailListVersion from './migrations/007_mail_list_version.ts'
-// the orders list's version (issue 13)
+// the orders list's version
 import * as ordersListVersion from './migrations/008_orders_list_version.ts'
 // the "Kbis validé" notification's link
 import * as kbisNotificationLink from './migrations/009_kbis_notification_link.ts'
@@ -41,13 +41,13 @@ export const migrations: Record<string, Migration> = {
   '002_billing': billing,
   // company area
   '004_company': company,
-  // mail pipeline (issue 14)
+  // mail pipeline
   '005_mail_pipeline': mailPipeline,
-  // notifications (issue 14)
+  // notifications
   '006_notifications': notifications,
-  // the mail list's version (issue 13)
+  // the mail list's version
   '007_mail_list_version': mailListVersion,
-  // the orders list's version (issue 13)
+  // the orders list's version
   '008_orders_list_version': ordersListVersion,
   // the "Kbis validé" notification's link
   '009_kbis_notification_link': kbisNotificationLink,

@@ -121,7 +121,7 @@ export interface Database {
     deleted: Generated<boolean>
     folder_id: number | null
     file_key: string
-    // mail pipeline (issue 14): filled by the letter's background job
+    // mail pipeline: filled by the letter's background job
     page_images: Generated<number>
     text: string | null
     searchable: Generated<boolean>
@@ -311,7 +311,7 @@ export interface Database {
     issued_by: number
     issued_at: Timestamp
   }
-  // mail pipeline (issue 14)
+  // mail pipeline
   jobs: {
     id: Generated<string>
     kind: string
@@ -336,7 +336,7 @@ export interface Database {
     bytes: number
   }
 
-  // --- notifications (006_notifications, issue 14)
+  // --- notifications (006_notifications)
   notifications: {
     id: Generated<number>
     order_id: number

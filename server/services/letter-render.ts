@@ -4,6 +4,8 @@
 // (a scan) comes back with its picture too, for OCR. A page the render process could not draw within its limits is
 // drawn again without its large pictures ('light'), or replaced by a notice ('skip'): the letter stays whole as its PDF.
 
+import { wrapWords } from '../lib/wrap.ts'
+
 // unpdf (pdf.js) and the canvas are loaded by the render process at its start (loadRenderer), not when the server starts.
 const canvasModule = () => import('@napi-rs/canvas')
 const unpdfModule = () => {
@@ -81,19 +83,7 @@ type Context = ReturnType<ReturnType<Awaited<ReturnType<typeof canvasModule>>['c
 
 /** `text` cut into lines of at most `width` pixels in the context's font. */
 function linesOf(context: Context, text: string, width: number): string[] {
-  const lines: string[] = []
-  let line = ''
-  for (const word of text.split(/\s+/)) {
-    const next = line ? `${line} ${word}` : word
-    if (line && context.measureText(next).width > width) {
-      lines.push(line)
-      line = word
-    } else {
-      line = next
-    }
-  }
-  if (line) lines.push(line)
-  return lines
+  return wrapWords(text, (line) => context.measureText(line).width <= width)
 }
 
 /** A PNG page as WebP of at most MAX_PAGE_IMAGE_BYTES, neither side over WebP's limit: lower quality first, then smaller. A notice goes in a band at its top. */

@@ -1,6 +1,7 @@
 // Small real PDFs: scanned letters for the demo data, invoices and credit notes.
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib'
 import { longDate } from '../lib/time.ts'
+import { wrapWords } from '../lib/wrap.ts'
 
 export interface LetterContent {
   sender: string
@@ -105,19 +106,7 @@ export function winAnsi(text: string): string {
 export const formatEuros = (cents: number) => winAnsi(euros.format(cents / 100))
 
 export function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
-  const lines: string[] = []
-  let line = ''
-  for (const word of winAnsi(text).split(/\s+/)) {
-    const next = line ? `${line} ${word}` : word
-    if (font.widthOfTextAtSize(next, size) > width && line) {
-      lines.push(line)
-      line = word
-    } else {
-      line = next
-    }
-  }
-  if (line) lines.push(line)
-  return lines
+  return wrapWords(winAnsi(text), (line) => font.widthOfTextAtSize(line, size) <= width)
 }
 
 export async function documentWithFonts() {

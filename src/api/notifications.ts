@@ -1,4 +1,4 @@
-// notifications (issue 14): the bell, its live stream, e-mail preferences, a letter's history.
+// notifications: the bell, its live stream, e-mail preferences, a letter's history.
 import type { PortalNotification } from '../../server/contract/schemas.ts'
 import { type Body, type CallOptions, call, encode, openStream, type Reply } from './client.ts'
 

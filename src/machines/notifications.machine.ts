@@ -1,4 +1,4 @@
-// The bell (issue 14): the notifications of the user's orders, unread first, kept live by the
+// The bell: the notifications of the user's orders, unread first, kept live by the
 // server's stream; opening one marks it read and goes to its link; "Tout marquer comme lu". The stream
 // is followed from the newest notification listed (its Last-Event-ID), so what arrived between the
 // list and the stream is sent first. A stream that drops is followed again after a growing pause, the

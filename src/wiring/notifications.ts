@@ -1,4 +1,4 @@
-// notifications (issue 14): the bell's flow with its real effects: the calls, the live stream
+// notifications: the bell's flow with its real effects: the calls, the live stream
 // (fetch + a stream reader, the token in its header), the pause before following it again, the
 // navigation to what a notification is about, and the news told to the portal (its lists read again when something arrives).
 import { fromCallback, fromPromise } from 'xstate'

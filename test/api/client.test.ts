@@ -150,7 +150,7 @@ const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
   ['documents', () => mail.getDocuments({ orderId: 2 }), '/api-protected/documents?orderId=2'],
   ['updateDocument', () => mail.updateDocument(12, { readFlag: true }), '/api-protected/documents/12', { readFlag: true }],
   ['documentFile', () => mail.getDocumentFile(12), '/api-protected/documents/12/file'],
-  // mail pipeline (issue 14)
+  // mail pipeline
   ['documentPage', () => mail.getDocumentPage(12, 2), '/api-protected/documents/12/pages/2'],
   [
     'documentSearch',
@@ -302,7 +302,7 @@ const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
     '/api-protected/legal-submissions',
     { orderId: 2, kind: 'transfert-siege' },
   ],
-  // notifications (issue 14)
+  // notifications
   ['notifications', () => notifications.getNotifications(), '/api-protected/notifications'],
   ['readNotification', () => notifications.readNotification(7), '/api-protected/notifications/7/read'],
   ['readAllNotifications', () => notifications.readAllNotifications(), '/api-protected/notifications/read-all'],
@@ -329,7 +329,7 @@ const serverOnly: RouteName[] = [
   'operatorAddPackage',
   'operatorLegalSubmissions',
   'operatorUpdateLegalSubmission',
-  // notifications (issue 14)
+  // notifications
   'operatorKbis',
   'operatorKbisStatus',
   'operatorLetterForwarded',
@@ -416,7 +416,7 @@ Key('lowercase hex SHA-1 of the order id followed by the subscription id', () =>
 })
 Key.run()
 
-// notifications (issue 14)
+// notifications
 const Stream = suite('api client: the notifications stream')
 Stream.before(configure)
 

@@ -1,4 +1,4 @@
-// notifications (issue 14): the bell's statechart over every shortest path (the stream's events sent
+// notifications: the bell's statechart over every shortest path (the stream's events sent
 // as its callback actor would), with invariants, then a few examples.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'

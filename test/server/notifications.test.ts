@@ -1,4 +1,4 @@
-// Notifications (issue 14): who sees which event, each person's read marks, events committed with their
+// Notifications: who sees which event, each person's read marks, events committed with their
 // action (and never for a rolled-back one), the live stream (also from a second server instance on the
 // same database), e-mail preferences, the daily digest once, and each letter's history with its actors.
 import { suite } from 'uvu'

@@ -26,7 +26,7 @@ import type {
   TerminationRequestBody,
   TerminationStatus,
 } from '../../server/contract/schemas.ts'
-// notifications (issue 14)
+// notifications
 import type { Contract, EmailPreference, LetterEvent, PortalNotification, User } from '../../server/contract/schemas.ts'
 import type { TestCardBody } from '../../server/contract/test-provider.ts'
 import { ApiError } from '../../src/api/errors.ts'
@@ -56,7 +56,7 @@ import { DEXT_EMAIL_KEY, writeStoredChoice, writeStoredUser } from '../../src/wi
 import * as F from './fixtures.ts'
 
 export interface Scenario {
-  // notifications (issue 14)
+  // notifications
   notifications?: NotificationScenario
   orders?: Order[]
   /** The user fetch fails (an expired token). */
@@ -106,13 +106,13 @@ export interface Scenario {
     pending?: ('submissions' | 'checks')[]
     fails?: ('qonto' | 'shine' | 'comptable' | 'submissions' | 'order' | 'invoiceFile')[]
   }
-  /** mail pipeline (issue 14): the search's answers, the letters' deadlines, the page images; calls that fail once or never answer. */
+  /** mail pipeline: the search's answers, the letters' deadlines, the page images; calls that fail once or never answer. */
   mailPipeline?: MailPipelineScenario
   /** Calls held until the test settles this promise, then answered as usual: what the screen does while a call runs. */
   held?: Partial<Record<keyof Api, Promise<unknown>>>
 }
 
-// --- mail pipeline (issue 14)
+// --- mail pipeline
 export interface MailPipelineScenario {
   /** What the search answers, by query (trimmed); any other query finds nothing. */
   searches?: Record<string, DocumentSearchResult[]>
@@ -216,11 +216,11 @@ export interface Calls {
   checks: number[]
   submissionLoads: (number | null)[]
   legalSubmissions: LegalSubmissionBody[]
-  // mail pipeline (issue 14)
+  // mail pipeline
   searches: { q: string; orderId: number | null }[]
   pageLoads: { documentId: number; page: number }[]
   deadlineLoads: (number | null)[]
-  // notifications (issue 14): every call as [name, ...arguments]; the open stream, to push events into,
+  // notifications: every call as [name, ...arguments]; the open stream, to push events into,
   // end, end as replaced by a newer stream (another tab), or pass by (`missed`: raised on the server while the stream
   // is down, listed but never sent)
   notifications: unknown[][]
@@ -607,9 +607,9 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
     // --- company area: partners, the accountant, the order checks, legal submissions, invoices of bookings
     ...companyApi(scenario, orders, calls),
 
-    // --- mail pipeline (issue 14): search, page images, letters' deadlines
+    // --- mail pipeline: search, page images, letters' deadlines
     ...mailPipelineApi(scenario.mailPipeline ?? {}, calls),
-    // --- notifications (issue 14)
+    // --- notifications
     ...notificationsApi(scenario.notifications ?? {}, calls),
   }
   // A call the scenario does not answer is a test that reaches further than it set up: say so.
@@ -701,7 +701,7 @@ function companyApi(scenario: Scenario, orders: Order[], calls: Calls): Partial<
   }
 }
 
-// --- notifications (issue 14): the bell's list, its read marks, the live stream (pushed by the test
+// --- notifications: the bell's list, its read marks, the live stream (pushed by the test
 // through calls.live), the e-mail choices and the letters' histories.
 export interface NotificationScenario {
   list?: PortalNotification[]
@@ -1088,7 +1088,7 @@ function billingApi(scenario: Scenario, data: PortalData, orders: Order[], calls
   }
 }
 
-// --- mail pipeline (issue 14): the fake answers of the search, the page images and the letters' deadlines.
+// --- mail pipeline: the fake answers of the search, the page images and the letters' deadlines.
 function mailPipelineApi(scenario: MailPipelineScenario, calls: Calls): Partial<Api> {
   const unavailable = () => new Error('Le service est momentanément indisponible. Réessayez dans quelques instants.')
   return {

@@ -1,4 +1,4 @@
-// notifications (issue 14): the bell in the header (count, panel, open = read + go, "Tout marquer comme
+// notifications: the bell in the header (count, panel, open = read + go, "Tout marquer comme
 // lu", live events, errors with "Réessayer", Escape), a letter's "Historique", and the e-mail choices.
 import '../util/dom.ts'
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'

@@ -1,4 +1,4 @@
-// notifications (issue 14): the bell's rows with each person's read marks, e-mail preferences, the daily
+// notifications: the bell's rows with each person's read marks, e-mail preferences, the daily
 // digest's claim, and each letter's history.
 import { sql, type Insertable } from 'kysely'
 import type { EmailPreference, LetterEvent, PortalNotification } from '../../contract/index.ts'

@@ -1,4 +1,4 @@
-// Notifications (issue 14): the bell's list and read marks (each person his own), its live stream,
+// Notifications: the bell's list and read marks (each person his own), its live stream,
 // the e-mail preferences per order, each letter's history, and the operators' Kbis validation.
 import { randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
