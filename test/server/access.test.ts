@@ -25,7 +25,7 @@ const setup = async (ctx: Ctx) => void (await demoContext(ctx))
 
 const unauthenticated = suite<Ctx>('protected routes without a valid token: 401 in French')
 unauthenticated.before(setup)
-unauthenticated.after((ctx) => ctx.t.close())
+unauthenticated.after((ctx) => ctx.t?.close())
 
 unauthenticated('the table has protected routes of every kind', () => {
   const kinds = new Set(entries.filter(isProtected).map(([, r]) => r.auth))
@@ -106,7 +106,7 @@ const disabled = suite<{ t: TestApp }>('the operator API without OPERATOR_TOKEN'
 disabled.before(async (ctx) => {
   ctx.t = await buildTestApp({ seed: false, config: { operatorToken: undefined } })
 })
-disabled.after((ctx) => ctx.t.close())
+disabled.after((ctx) => ctx.t?.close())
 
 for (const [name, route] of entries.filter(([, r]) => r.auth === 'operator')) {
   disabled(`${route.method} ${route.path}: 401 whatever is sent`, async (ctx) => {
@@ -133,7 +133,7 @@ guessing.before(async (ctx) => {
   })
   ctx.t = await buildTestApp({ seed: false, logger: pino({ level: 'warn' }, stream) })
 })
-guessing.after((ctx) => ctx.t.close())
+guessing.after((ctx) => ctx.t?.close())
 
 guessing(
   'the 21st guess from one address is refused without its token compared, even the right one; another address is not held; the window ends',
@@ -171,7 +171,7 @@ guessing.run()
 
 const strangers = suite<Ctx>("another customer's ids: 404")
 strangers.before(setup)
-strangers.after((ctx) => ctx.t.close())
+strangers.after((ctx) => ctx.t?.close())
 
 // Operators reach every order by design; their routes are covered by the 401 matrix above.
 for (const [name, route] of entries.filter(isProtected).filter(([, r]) => r.auth !== 'operator')) {
@@ -212,7 +212,7 @@ strangers.run()
 
 const collaborators = suite<Ctx>('a collaborator of a shared order')
 collaborators.before(setup)
-collaborators.after((ctx) => ctx.t.close())
+collaborators.after((ctx) => ctx.t?.close())
 
 for (const [name, route] of entries.filter(([, r]) => r.access === 'owner')) {
   collaborators(`cannot ${route.method} ${route.path}`, async (ctx) => {
@@ -290,7 +290,7 @@ const storesNothingNew: Record<string, string> = {
 
 const perUser = suite<Ctx>('writes that store something: limited per user, a French 429 past the limit and nothing stored')
 perUser.before(setup)
-perUser.after((ctx) => ctx.t.close())
+perUser.after((ctx) => ctx.t?.close())
 
 perUser('every signed-in write has a per-user limit, or a reason in this file why it needs none', () => {
   const writes = entries.filter(([, r]) => r.method !== 'GET' && (r.auth === 'apiToken' || r.auth === 'bearer'))

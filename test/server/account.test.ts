@@ -29,7 +29,7 @@ const loginSuite = suite<Ctx>('login')
 loginSuite.before(async (ctx) => {
   ctx.t = await buildTestApp()
 })
-loginSuite.after((ctx) => ctx.t.close())
+loginSuite.after((ctx) => ctx.t?.close())
 
 loginSuite('wrong password, unknown account and wrong case of password: "Identifiants incorrects"', async ({ t }) => {
   for (const body of [
@@ -157,7 +157,7 @@ const links = suite<Ctx>('reset links end together')
 links.before(async (ctx) => {
   ctx.t = await buildTestApp()
 })
-links.after((ctx) => ctx.t.close())
+links.after((ctx) => ctx.t?.close())
 
 links('a link used, a password changed or an address changed: every other reset link of the account stops working', async ({ t }) => {
   const email = 'associe@example.com'
@@ -197,7 +197,7 @@ const reset = suite<Ctx>('password reset')
 reset.before(async (ctx) => {
   ctx.t = await buildTestApp()
 })
-reset.after((ctx) => ctx.t.close())
+reset.after((ctx) => ctx.t?.close())
 
 reset('the same answer whether or not the account exists; a mail only for a real account', async ({ t }) => {
   const before = t.mails.length
@@ -296,7 +296,7 @@ const strength = suite<Ctx>('passwords a cracking program guesses fast')
 strength.before(async (ctx) => {
   ctx.t = await buildTestApp()
 })
-strength.after((ctx) => ctx.t.close())
+strength.after((ctx) => ctx.t?.close())
 
 strength('refused with a French reason (zxcvbn-ts) by the reset link, which stays good, and nothing changes', async ({ t }) => {
   const token = await resetLinkToken(t, 'solo@example.com')
@@ -367,7 +367,7 @@ const perAccount = suite<Ctx>('reset links per account')
 perAccount.before(async (ctx) => {
   ctx.t = await buildTestApp()
 })
-perAccount.after((ctx) => ctx.t.close())
+perAccount.after((ctx) => ctx.t?.close())
 
 perAccount(
   `${RESET_MAIL_LIMIT.max} reset links an hour per account, whatever the IPs; past them the answer of an unknown address, no e-mail, no link`,
@@ -423,7 +423,7 @@ const limits = suite<Ctx>('rate limit on login and password reset')
 limits.before(async (ctx) => {
   ctx.t = await buildTestApp({ config: { authRateLimit: 3 } })
 })
-limits.after((ctx) => ctx.t.close())
+limits.after((ctx) => ctx.t?.close())
 
 limits('the fourth attempt in a minute gets a French 429; the window then starts again', async ({ t }) => {
   const attempt = () => post(t, '/api/login', { username: 'demo@example.com', password: 'mauvais' })

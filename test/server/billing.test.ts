@@ -48,7 +48,7 @@ const day = (ms: number) => new Date(ms).toISOString().slice(0, 10)
 
 const Subscription = suite<Ctx>('options and termination')
 Subscription.before((ctx) => setup(ctx))
-Subscription.after((ctx) => ctx.t.close())
+Subscription.after((ctx) => ctx.t?.close())
 
 Subscription('the options not held, at the subscription interval, with their price including VAT', async ({ t, camille, orders }) => {
   const yearly = (
@@ -182,7 +182,7 @@ Subscription.run()
 
 const Pay = suite<Ctx>('paying without a card')
 Pay.before((ctx) => setup(ctx))
-Pay.after((ctx) => ctx.t.close())
+Pay.after((ctx) => ctx.t?.close())
 
 Pay('no card on the subscription nor by default: 402 NO_CARD in French, nothing claimed', async ({ t, camille, orders }) => {
   const user = await t.deps.db
@@ -228,7 +228,7 @@ Pay.run()
 
 const Confirmed = suite<Ctx>('paying what was confirmed, and no more')
 Confirmed.before((ctx) => setup(ctx))
-Confirmed.after((ctx) => ctx.t.close())
+Confirmed.after((ctx) => ctx.t?.close())
 
 Confirmed(
   'an invoice issued between the confirmation and the click: 409 AMOUNT_CHANGED, nothing charged; the new total then pays',
@@ -454,7 +454,7 @@ Confirmed.run()
 
 const Certificates = suite<Ctx>('certificates and their public verification')
 Certificates.before((ctx) => setup(ctx, { config: { authRateLimit: 5 } }))
-Certificates.after((ctx) => ctx.t.close())
+Certificates.after((ctx) => ctx.t?.close())
 
 const issue = ({ t, camille }: Ctx, orderId: number) =>
   call(t.app, camille, 'POST', `/api-protected/domiciliation-orders/${orderId}/certificates`)
@@ -551,7 +551,7 @@ Certificates.run()
 
 const Unconfigured = suite<Ctx>('without PREFECTURE_APPROVAL')
 Unconfigured.before((ctx) => setup(ctx, { config: { prefectureApproval: undefined } }))
-Unconfigured.after((ctx) => ctx.t.close())
+Unconfigured.after((ctx) => ctx.t?.close())
 
 Unconfigured('no certificate is issued: 503 in French, nothing recorded', async (ctx) => {
   const before = (await ctx.t.deps.db.selectFrom('certificates').select('id').execute()).length
@@ -565,7 +565,7 @@ Unconfigured.run()
 
 const Contract = suite<Ctx>('the contract PDF and the forwarding address')
 Contract.before((ctx) => setup(ctx))
-Contract.after((ctx) => ctx.t.close())
+Contract.after((ctx) => ctx.t?.close())
 
 Contract('an unsigned contract is a draft; a collaborator gets 403', async ({ t, camille, julien, orders }) => {
   const draft = await callBearer(t.app, camille, 'GET', `/api-protected/contracts/${orders[ATELIER]!.contractId}/file`)
@@ -717,7 +717,7 @@ Provider.before(async (ctx) => {
   })
   await setup(ctx, { logger: pino({ level: 'trace' }, stream) })
 })
-Provider.after((ctx) => ctx.t.close())
+Provider.after((ctx) => ctx.t?.close())
 
 Provider('no route of our table takes a card number or a CVC', () => {
   const fields = (schema: unknown): string[] => {
@@ -781,7 +781,7 @@ const RealProvider = suite<{ t: TestApp }>('with the real provider (STRIPE_SECRE
 RealProvider.before(async (ctx) => {
   ctx.t = await buildTestApp({ seed: false, payments: () => stripePaymentProvider('sk_test_x', {} as Stripe) })
 })
-RealProvider.after((ctx) => ctx.t.close())
+RealProvider.after((ctx) => ctx.t?.close())
 
 RealProvider('the test provider’s card form does not exist: Stripe’s own element takes the card', async ({ t }) => {
   const res = await t.app.inject({

@@ -41,7 +41,7 @@ Stripejs.before(async (ctx) => {
     payments: () => stripePaymentProvider('sk_test_fake', fakeStripe(ctx.created)),
   })
 })
-Stripejs.after(async (ctx) => ctx.t.close())
+Stripejs.after(async (ctx) => ctx.t?.close())
 
 Stripejs("the owner gets the SetupIntent's client secret and the publishable key, for her order or for 'Tous'", async ({ t, created }) => {
   const camille = await login(t.app)
@@ -86,7 +86,7 @@ const TestProvider = suite<{ t: TestApp }>('the hosted card element with the loc
 TestProvider.before(async (ctx) => {
   ctx.t = await buildTestApp()
 })
-TestProvider.after(async (ctx) => ctx.t.close())
+TestProvider.after(async (ctx) => ctx.t?.close())
 
 TestProvider("{provider: 'test'}, not an error: the test card form takes cards; no Stripe host in the CSP", async ({ t }) => {
   const camille = await login(t.app)

@@ -86,7 +86,7 @@ Rules.run()
 
 const Ordering = suite<Ctx>('POST /api-protected/legal-submissions')
 Ordering.before(setup)
-Ordering.after((ctx) => ctx.t.close())
+Ordering.after((ctx) => ctx.t?.close())
 
 Ordering('a creation is refused for a registered company, in French, and nothing is stored', async (ctx) => {
   const before = await count(ctx)
@@ -185,7 +185,7 @@ Ordering.run()
 
 const Jurists = suite<Ctx>('PUT /api/operator/legal-submissions/{id}/status')
 Jurists.before(setup)
-Jurists.after((ctx) => ctx.t.close())
+Jurists.after((ctx) => ctx.t?.close())
 
 Jurists('moves a request forward, dates each step, tells the owner; never back', async (ctx) => {
   const created = (await submit(ctx, { orderId: order(ctx, BOULANGERIE), kind: 'transfert-siege' })).json()
@@ -234,7 +234,7 @@ Jurists.run()
 
 const Flags = suite<Ctx>('what the company pages read back after a reload')
 Flags.before(setup)
-Flags.after((ctx) => ctx.t.close())
+Flags.after((ctx) => ctx.t?.close())
 
 Flags('Qonto and Shine interest and the accountant request come back with the orders', async (ctx) => {
   const boulangerie = order(ctx, BOULANGERIE)

@@ -40,7 +40,7 @@ function demoSuite(name: string) {
     ctx.camille = await login(ctx.t.app)
     ctx.boulangerie = (await ordersByName(ctx.t.app, ctx.camille))['Boulangerie des Lilas SAS']!.id
   })
-  s.after((ctx) => ctx.t.close())
+  s.after((ctx) => ctx.t?.close())
   return s
 }
 

@@ -253,7 +253,7 @@ if (databaseUrl) {
     ctx.t = await buildTestApp()
     ctx.token = await login(ctx.t.app)
   })
-  Lost.after((ctx) => ctx.t.close())
+  Lost.after((ctx) => ctx.t?.close())
 
   Lost('the process stays up, and the next requests are served on new connections', async ({ t, token }) => {
     const orders = () => call(t.app, token, 'GET', '/api-protected/my-domiciliation-orders')

@@ -24,7 +24,7 @@ test.before(async (ctx) => {
   ctx.camille = await login(ctx.t.app)
   ctx.orders = await ordersByName(ctx.t.app, ctx.camille)
 })
-test.after((ctx) => ctx.t.close())
+test.after((ctx) => ctx.t?.close())
 
 const List = Compile(Type.Array(MailDocument))
 

@@ -45,7 +45,7 @@ const test = suite<Ctx>('« Ce n’était pas vous ? »: the revert link of an a
 test.before(async (ctx) => {
   ctx.t = await buildTestApp()
 })
-test.after((ctx) => ctx.t.close())
+test.after((ctx) => ctx.t?.close())
 
 test('a stolen session takes the account over; the link in the old address’s notice gives it back, for good', async (ctx) => {
   const { t } = ctx

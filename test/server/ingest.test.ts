@@ -424,7 +424,7 @@ cli.run()
 // --- The operator API, and what customers see of the new mail.
 const api = suite<DemoContext>('the operator API and who sees the new mail')
 api.before(async (ctx) => void (await demoContext(ctx, 'Relevé')))
-api.after((ctx) => ctx.t.close())
+api.after((ctx) => ctx.t?.close())
 
 const postLetter = (ctx: DemoContext, orderId: number, body: Record<string, unknown>, token = TEST_OPERATOR_TOKEN) =>
   ctx.t.app.inject({
@@ -666,7 +666,7 @@ api.run()
 // --- Invoices issued by an operator: listed, in the bell of who sees the order, and nothing stored for bad input.
 const invoicing = suite<DemoContext>('invoices issued by an operator')
 invoicing.before(async (ctx) => void (await demoContext(ctx, 'Facture')))
-invoicing.after((ctx) => ctx.t.close())
+invoicing.after((ctx) => ctx.t?.close())
 
 const postInvoice = (ctx: DemoContext, orderId: number, body: Record<string, unknown>) =>
   ctx.t.app.inject({

@@ -36,7 +36,7 @@ test.before(async (ctx) => {
   ctx.boulangerie = orders['Boulangerie des Lilas SAS']!.id
   ctx.studio = orders['Studio Nuage SAS']!.id // shared with Camille
 })
-test.after((ctx) => ctx.t.close())
+test.after((ctx) => ctx.t?.close())
 
 const URL = '/api-protected/my-domiciliation-orders'
 const MARK = '[{"kept":true}]'

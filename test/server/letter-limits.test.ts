@@ -102,7 +102,7 @@ const setup = async (ctx: Ctx) => {
 
 const hostile = suite<Ctx>('hostile letters: the processes stay within their memory, the letter is published')
 hostile.before(setup)
-hostile.after((ctx) => ctx.t.close())
+hostile.after((ctx) => ctx.t?.close())
 
 // Time limits far above what these pages take: the memory ceiling is what stops them, on a busy machine too.
 const generous = { renderTimeoutMs: 200_000, pageTimeoutMs: 100_000 }
@@ -205,7 +205,7 @@ hostile.run()
 
 const ocr = suite<Ctx>('OCR within its time per page')
 ocr.before(setup)
-ocr.after((ctx) => ctx.t.close())
+ocr.after((ctx) => ctx.t?.close())
 
 /** A two-page scan (no text layer): OCR reads each page. */
 async function twoPageScan(): Promise<Buffer> {

@@ -32,7 +32,7 @@ const notSent = (res: LightMyRequestResponse, message = mailNotSent) =>
 
 const Failing = suite<DemoContext>('an e-mail that cannot leave: nothing kept, a French 503, the retry sends it')
 Failing.before(async (ctx) => void (await demoContext(ctx)))
-Failing.after((ctx) => ctx.t.close())
+Failing.after((ctx) => ctx.t?.close())
 
 Failing('termination request: no request kept; the retry records it and e-mails the support', async ({ t, ids, camille }) => {
   const body = { orderId: ids.order, reason: 'Déménagement du siège', date: TERMINATION_DATE }
@@ -256,7 +256,7 @@ const Duplicate = suite<DemoContext>(
   'the same call during the first one’s e-mail: it waits for its outcome, never told « enregistrée » for what is taken back',
 )
 Duplicate.before(async (ctx) => void (await demoContext(ctx)))
-Duplicate.after((ctx) => ctx.t.close())
+Duplicate.after((ctx) => ctx.t?.close())
 
 Duplicate(
   'accountant offer, mail server down: both told it was not sent, nothing recorded (the review’s case: 200 while nothing was kept)',
@@ -390,7 +390,7 @@ Stuck.before(async (ctx) => {
   ctx.ids = await demoIds(ctx.t.deps.db)
   ctx.camille = await login(ctx.t.app)
 })
-Stuck.after((ctx) => ctx.t.close())
+Stuck.after((ctx) => ctx.t?.close())
 
 Stuck(
   'termination request: the second is told one is being sent (REQUEST_UNDER_WAY); the first, once its e-mail left, records it',

@@ -86,7 +86,7 @@ const setup = async (ctx: Ctx) => {
 
 const letters = suite<Ctx>('a letter’s pages, text and deadline')
 letters.before(setup)
-letters.after((ctx) => ctx.t.close())
+letters.after((ctx) => ctx.t?.close())
 
 letters(
   'a PDF with a text layer: one WebP image per page, ≤ 200 KB, 1240 px wide; its text searchable; its deadline and amount',
@@ -244,7 +244,7 @@ letters.run()
 
 const heavy = suite<Ctx>('a letter too heavy or too tall to draw')
 heavy.before(setup)
-heavy.after((ctx) => ctx.t.close())
+heavy.after((ctx) => ctx.t?.close())
 
 /**
  * Runs `work` while the event loop is watched: a 10 ms timer (the longest it waited beyond its period) and a GET /health
@@ -405,7 +405,7 @@ searching.before(async (ctx) => {
   for (const { id } of [senderHit, textHit, atelierHit]) await ctx.t.runLetterJob(id)
   Object.assign(ctx, { senderHit: senderHit.id, textHit: textHit.id, atelierHit: atelierHit.id })
 })
-searching.after((ctx) => ctx.t.close())
+searching.after((ctx) => ctx.t?.close())
 
 searching('the sender weighs more than the text; the matched words come as parts, never as HTML', async (ctx) => {
   const res = await search(ctx.t, ctx.camille, 'orlinski', ctx.boulangerie)
@@ -501,7 +501,7 @@ const jobs = suite<{ t: TestApp }>('durable jobs')
 jobs.before(async (ctx) => {
   ctx.t = await buildTestApp({ seed: false })
 })
-jobs.after((ctx) => ctx.t.close())
+jobs.after((ctx) => ctx.t?.close())
 
 jobs('two workers on two connections: every job runs exactly once', async (ctx) => {
   const db = ctx.t.deps.db
@@ -702,7 +702,7 @@ jobs.run()
 
 const live = suite<Ctx>('with the worker running: ingestion to searchable')
 live.before(setup)
-live.after((ctx) => ctx.t.close())
+live.after((ctx) => ctx.t?.close())
 
 live('a one-page scan sent by the operators is searchable within seconds, its answer not waiting for it', async (ctx) => {
   await ctx.t.startWorker()

@@ -9,7 +9,7 @@ import { demoContext, type DemoContext } from '../util/server-samples.ts'
 
 const Sending = suite<DemoContext>('sending letters by e-mail')
 Sending.before(async (ctx) => void (await demoContext(ctx)))
-Sending.after((ctx) => ctx.t.close())
+Sending.after((ctx) => ctx.t?.close())
 
 /** Three of the Boulangerie's letters, their stored files made 9 MB each (27 MB together). */
 async function heavyLetters(ctx: DemoContext): Promise<number[]> {

@@ -158,7 +158,7 @@ const setup = async (ctx: Ctx) => void (await demoContext(ctx, 'Avis'))
 
 const access = suite<Ctx>('the bell: access and read marks')
 access.before(setup)
-access.after((ctx) => ctx.t.close())
+access.after((ctx) => ctx.t?.close())
 
 access('the demo opens with its past: every event of the seed noted, read when older than a week or a letter already read', async (ctx) => {
   const db = ctx.t.deps.db
@@ -418,7 +418,7 @@ access.run()
 if (process.env.DATABASE_URL) {
   const locks = suite<DemoContext>('two operators at once on one company (PostgreSQL)')
   locks.before(async (ctx) => void (await demoContext(ctx)))
-  locks.after((ctx) => ctx.t.close())
+  locks.after((ctx) => ctx.t?.close())
 
   locks('a Kbis validated while a formality of the same company moves on: both done, no deadlock', async (ctx) => {
     const { db } = ctx.t.deps
@@ -806,7 +806,7 @@ live.run()
 
 const mail = suite<Ctx>('e-mail preferences and the daily digest')
 mail.before(setup)
-mail.after((ctx) => ctx.t.close())
+mail.after((ctx) => ctx.t?.close())
 
 const preference = (ctx: Ctx, token: string, orderId: number, email?: string) =>
   email
@@ -916,7 +916,7 @@ mail.run()
 
 const history = suite<Ctx>('the history of a letter')
 history.before(setup)
-history.after((ctx) => ctx.t.close())
+history.after((ctx) => ctx.t?.close())
 
 const historyOf = async (ctx: Ctx, token: string, id: number) => {
   const res = await call(ctx.t.app, token, 'GET', `/api-protected/documents/${id}/history`)

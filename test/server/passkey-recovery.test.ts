@@ -47,7 +47,7 @@ const recovery = suite<Ctx>('passkeys and the recovery of an account')
 recovery.before(async (ctx) => {
   ctx.t = await buildTestApp()
 })
-recovery.after((ctx) => ctx.t.close())
+recovery.after((ctx) => ctx.t?.close())
 
 recovery('a passkey added with a stolen session does not survive the owner’s reset through the e-mailed link', async ({ t }) => {
   const thief = await login(t.app, 'associe@example.com')
@@ -175,7 +175,7 @@ const inTurn = suite<Ctx>('passkeys and a reset or a revert link, one after the 
 inTurn.before(async (ctx) => {
   ctx.t = await buildTestApp({ seed: false })
 })
-inTurn.after((ctx) => ctx.t.close())
+inTurn.after((ctx) => ctx.t?.close())
 
 for (const [name, recovery] of Object.entries(recoveries)) {
   inTurn(

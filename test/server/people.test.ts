@@ -37,7 +37,7 @@ const linkTo = (t: TestApp, email: string) =>
 // ——— Invitations
 const invitations = suite<Ctx>('invitations: access starts when the invitee accepts')
 invitations.before(setup)
-invitations.after((ctx) => ctx.t.close())
+invitations.after((ctx) => ctx.t?.close())
 
 invitations('the answer says only what the owner typed, whether or not the address has an account', async (ctx) => {
   const withAccount = await invite(ctx, ['Solo@Example.com'])
@@ -393,7 +393,7 @@ if (process.env.DATABASE_URL) {
 // ——— Limits per user
 const limits = suite<Ctx>('e-mail change, referral, invitations and problem reports: limited per user')
 limits.before(setup)
-limits.after((ctx) => ctx.t.close())
+limits.after((ctx) => ctx.t?.close())
 
 limits('a taken address: 409 to the signed-in owner only, then the limit; the old address is told of a change', async (ctx) => {
   const sophie = await login(ctx.t.app, 'solo@example.com')
@@ -554,7 +554,7 @@ limits.run()
 // ——— Sessions
 const sessions = suite<Ctx>('Appareils connectés')
 sessions.before(setup)
-sessions.after((ctx) => ctx.t.close())
+sessions.after((ctx) => ctx.t?.close())
 
 sessions('each session shows its browser and last use; the other devices can be signed out, this one stays', async (ctx) => {
   const signIn = (agent: string) =>
@@ -588,7 +588,7 @@ passkeys.before(async (ctx) => {
   await setup(ctx)
   ctx.sophie = await login(ctx.t.app, 'solo@example.com')
 })
-passkeys.after((ctx) => ctx.t.close())
+passkeys.after((ctx) => ctx.t?.close())
 
 const soft = () => new SoftPasskey({ origin: 'http://localhost:8080', rpId: 'localhost' })
 const registrationOptions = async (ctx: Ctx, token: string) =>
@@ -749,7 +749,7 @@ if (process.env.DATABASE_URL) {
 // ——— Representatives
 const representatives = suite<Ctx>('representatives (mandataires)')
 representatives.before(setup)
-representatives.after((ctx) => ctx.t.close())
+representatives.after((ctx) => ctx.t?.close())
 
 representatives('French numbers in any usual spelling are kept as one; others and blank names are refused in French', async (ctx) => {
   const add = (body: object) =>

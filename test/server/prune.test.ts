@@ -15,7 +15,7 @@ const prune = suite<{ t: TestApp }>('expired rows pruned')
 prune.before(async (ctx) => {
   ctx.t = await buildTestApp()
 })
-prune.after((ctx) => ctx.t.close())
+prune.after((ctx) => ctx.t?.close())
 
 prune('expired sessions, reset links and rate-limit windows go; live ones stay and work', async ({ t }) => {
   const { db } = t.deps

@@ -782,7 +782,7 @@ test.before(async (ctx) => {
   ctx.julien = await login(ctx.t.app, 'associe@example.com')
   ctx.kbis = await tinyPdf()
 })
-test.after(async (ctx) => ctx.t.close())
+test.after(async (ctx) => ctx.t?.close())
 
 test('the happy-path table covers the whole route table', () => {
   assert.equal(Object.keys(happy).sort(), Object.keys(routes).sort())

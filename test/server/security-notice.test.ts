@@ -63,7 +63,7 @@ const test = suite<Ctx>('security notices: queued when the mail server refuses t
 test.before(async (ctx) => {
   ctx.t = await buildTestApp({ seed: false })
 })
-test.after((ctx) => ctx.t.close())
+test.after((ctx) => ctx.t?.close())
 test.before.each(async (ctx) => {
   await ctx.t.deps.db.deleteFrom('jobs').execute()
 })

@@ -87,7 +87,7 @@ edges.before(async (ctx) => {
   await ctx.t.app.listen({ port: 0, host: '127.0.0.1' })
   ctx.port = (ctx.t.app.server.address() as { port: number }).port
 })
-edges.after((ctx) => ctx.t.close())
+edges.after((ctx) => ctx.t?.close())
 
 edges('a malformed URL (bad percent-encoding) is a French 400', async (ctx) => {
   for (const url of [
@@ -284,7 +284,7 @@ const setup = async (ctx: Ctx) => {
 
 const text = suite<Ctx>('text PostgreSQL cannot store: a French 400 at the schema layer, on every route')
 text.before(setup)
-text.after((ctx) => ctx.t.close())
+text.after((ctx) => ctx.t?.close())
 
 const jsonBodies = entries.filter(([, r]) => r.schema.body && r.kind !== 'multipart')
 
@@ -528,7 +528,7 @@ text.run()
 
 const forms = suite<Ctx>('malformed multipart forms')
 forms.before(setup)
-forms.after((ctx) => ctx.t.close())
+forms.after((ctx) => ctx.t?.close())
 
 /** The demo order missing an identity document asks for it again (a complete file takes no more documents). */
 const reopenIdentity = (ctx: Ctx) =>
@@ -775,7 +775,7 @@ uploads.before(async (ctx) => {
       .executeTakeFirstOrThrow()
   ).id
 })
-uploads.after((ctx) => ctx.t.close())
+uploads.after((ctx) => ctx.t?.close())
 
 const identityForm = (ctx: Ctx, bytes: Buffer, filename = 'piece') =>
   multipart({ orderId: String(ctx.ids.missingDocsOrder) }, [
@@ -900,7 +900,7 @@ const sweep = suite<{ t: TestApp }>('files without a row and temp files are swep
 sweep.before(async (ctx) => {
   ctx.t = await buildTestApp()
 })
-sweep.after((ctx) => ctx.t.close())
+sweep.after((ctx) => ctx.t?.close())
 
 sweep('orphans and temp files older than the grace period go; recent ones, files with a row and foreign files stay', async ({ t }) => {
   const dir = t.storageDir

@@ -148,7 +148,7 @@ const payments = suite<{ t: TestApp }>('the local test payment provider')
 payments.before(async (ctx) => {
   ctx.t = await buildTestApp({ seed: false })
 })
-payments.after((ctx) => ctx.t.close())
+payments.after((ctx) => ctx.t?.close())
 
 payments('accepts only the public test card numbers, refuses the declined and expired ones', async ({ t }) => {
   const provider = testPaymentProvider(t.deps.db, t.clock.now)
@@ -340,7 +340,7 @@ const seed = suite<{ t: TestApp }>('the demo data')
 seed.before(async (ctx) => {
   ctx.t = await buildTestApp()
 })
-seed.after((ctx) => ctx.t.close())
+seed.after((ctx) => ctx.t?.close())
 
 seed('is seeded once', async ({ t }) => {
   assert.is(await seedDemo(t.deps.db, t.deps.storage, { now: t.clock.now(), brandName: 'X' }), false)

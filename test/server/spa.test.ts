@@ -208,7 +208,7 @@ const missing = suite<Ctx>('without a built dist/')
 missing.before(async (ctx) => {
   ctx.t = await buildTestApp({ seed: false })
 })
-missing.after((ctx) => ctx.t.close())
+missing.after((ctx) => ctx.t?.close())
 
 missing('client routes explain in French how to build it', async ({ t }) => {
   const res = await page(t, '/tableau-de-bord')

@@ -30,7 +30,7 @@ test.before(async (ctx) => {
   ctx.studio = orders['Studio Nuage SAS']!.id
   ctx.atelierOfCamille = orders['Atelier Lumière SARL']!.id
 })
-test.after((ctx) => ctx.t.close())
+test.after((ctx) => ctx.t?.close())
 
 /** The statements one request runs. */
 async function statementsOf(ctx: Ctx, token: string | null, url: string) {

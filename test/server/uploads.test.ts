@@ -68,7 +68,7 @@ const setup = async (ctx: Ctx) => {
 
 const kbis = suite<Ctx>('Kbis upload (PUT contracts/{id} with a data URL)')
 kbis.before(setup)
-kbis.after((ctx) => ctx.t.close())
+kbis.after((ctx) => ctx.t?.close())
 
 const putKbis = (ctx: Ctx, value: string) =>
   callBearer(ctx.t.app, ctx.camille, 'PUT', `/api-protected/contracts/${ctx.atelierContract}`, { kbis: value })
@@ -155,7 +155,7 @@ kbis.run()
 
 const identity = suite<Ctx>('identity documents (POST /step-upload-identity, multipart)')
 identity.before(setup)
-identity.after((ctx) => ctx.t.close())
+identity.after((ctx) => ctx.t?.close())
 
 const upload = (ctx: Ctx, fields: Record<string, string>, files: FilePart[]) => {
   const body = multipart(fields, files)
@@ -260,7 +260,7 @@ bounded.before(async (ctx) => {
   await setup(ctx)
   await askFor(ctx, ctx.ids.missingDocsOrder, ['identity_manager', 'proof_of_address'])
 })
-bounded.after((ctx) => ctx.t.close())
+bounded.after((ctx) => ctx.t?.close())
 
 const labels: Record<string, string> = { identity_manager: 'Pièce d’identité du gérant', proof_of_address: 'Justificatif de domicile' }
 /** The order asks for these documents, none received. */
@@ -429,7 +429,7 @@ function pdfOfSmallObjects(count: number): Buffer {
 
 const heavy = suite<Ctx>('PDFs too heavy to read: refused at once, the server answering meanwhile')
 heavy.before(setup)
-heavy.after((ctx) => ctx.t.close())
+heavy.after((ctx) => ctx.t?.close())
 
 /** Every route that takes a PDF, with `bytes`: the Kbis, an identity document, an operator's letter and invoice. */
 async function everyPdfRoute(ctx: Ctx, bytes: Buffer) {
@@ -563,7 +563,7 @@ heavy.run()
 
 const atomic = suite<Ctx>('file and record are stored together or not at all')
 atomic.before(setup)
-atomic.after((ctx) => ctx.t.close())
+atomic.after((ctx) => ctx.t?.close())
 
 atomic('a failing database step removes the file it had written', async (ctx) => {
   const before = await filesUnder(join(ctx.t.storageDir, 'identity'))
