@@ -55,6 +55,15 @@ module.exports = {
       to: { path: '^server/(http|routes|services|demo)/' },
     },
     {
+      name: 'http-uses-no-services',
+      comment:
+        'The HTTP layer (registration, errors, validation) runs under the routes: it answers the domain errors of server/db and ' +
+        'server/lib, and takes no service but as a type.',
+      severity: 'error',
+      from: { path: '^server/http/' },
+      to: { path: '^server/(services|routes|demo)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'lib-is-the-floor',
       comment: 'server/lib (tokens, hashes, dates, money limits) is under every other layer of the server: it uses only the contract.',
       severity: 'error',

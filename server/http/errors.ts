@@ -2,10 +2,9 @@
 import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { PaymentError } from '../services/payment.ts'
+import { PaymentError } from '../lib/money.ts'
 import { HIDDEN_CONTROL, MULTI_LINE_PATTERN, NOT_SINGLE_LINE, SINGLE_LINE_PATTERN } from '../contract/rules/text.ts'
-import { MAX_PDF_PAGES } from '../services/pdf-limits.ts'
-import { FILE_TOO_LARGE } from '../contract/rules/uploads.ts'
+import { FILE_TOO_LARGE, MAX_PDF_PAGES } from '../contract/rules/uploads.ts'
 import { securityHeaders } from './security-headers.ts'
 import { DocumentsCompleteError, InvalidSessionError, NotFoundError, OwnerOnlyError } from '../db/errors.ts'
 

@@ -1,4 +1,4 @@
-// Money limits that the repositories, the payment providers and the routes share.
+// Money limits, and a payment's refusal, that the repositories, the payment providers, the routes and the HTTP layer share.
 
 /**
  * The most one charge carries, in cents: 999 999,99 € (Stripe takes amounts of eight digits at most). A larger unpaid
@@ -6,3 +6,13 @@
  * integer column, holds it too.
  */
 export const MAX_PAYMENT_CENTS = 99_999_999
+
+/** A payment the provider refused (a declined card…): its French message and status (402 unless said). */
+export class PaymentError extends Error {
+  constructor(
+    message: string,
+    readonly statusCode = 402,
+  ) {
+    super(message)
+  }
+}

@@ -2,7 +2,8 @@
 // loaded by main.ts only when STRIPE_SECRET_KEY is set: a start without Stripe never compiles the SDK.
 import Stripe from 'stripe'
 import type { PaymentMethod, Subscription } from '../contract/index.ts'
-import { PaymentError, type PaymentProvider } from './payment.ts'
+import { PaymentError } from '../lib/money.ts'
+import type { PaymentProvider } from './payment.ts'
 
 /** The real provider. Its payment methods are created in the browser by Stripe.js; only their pm_… ids reach us. */
 export function stripePaymentProvider(secretKey: string, client: Stripe = new Stripe(secretKey)): PaymentProvider {

@@ -20,16 +20,8 @@ import {
   testPaymentMethodDeclinesCharges,
 } from '../db/repositories/test-payment-provider.ts'
 import type { Db } from '../db/schema.ts'
+import { PaymentError } from '../lib/money.ts'
 import { plans } from './plans.ts'
-
-export class PaymentError extends Error {
-  constructor(
-    message: string,
-    readonly statusCode = 402,
-  ) {
-    super(message)
-  }
-}
 
 export interface TestCard {
   number: string

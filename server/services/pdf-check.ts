@@ -16,7 +16,7 @@ import {
   type PDFObject,
 } from 'pdf-lib'
 import type { PdfReading } from './pdf-check-thread.ts'
-import { MAX_PDF_PAGES } from './pdf-limits.ts'
+import { MAX_PDF_PAGES } from '../contract/rules/uploads.ts'
 
 /**
  * What pdf-lib may decode while loading one PDF: its object streams and cross-reference streams, 20 MB in all (a
