@@ -9,6 +9,17 @@ import { migrateToLatest, migratorFor, migrations } from '../../server/db/migrat
 
 const Migrate = suite('migrateToLatest')
 
+/** The migrations named before `first` applied by Kysely's Migrator, as an older version of the server left them. */
+async function migrateBefore(db: Parameters<typeof migratorFor>[0], first: string) {
+  const older = Object.keys(migrations)
+    .sort()
+    .filter((name) => name < first)
+  const { error } = await (
+    await migratorFor(db, { getMigrations: async () => Object.fromEntries(older.map((name) => [name, migrations[name]!])) })
+  ).migrateToLatest()
+  assert.is(error, undefined, String(error))
+}
+
 async function database() {
   const databaseUrl = process.env.DATABASE_URL || undefined
   const schema = databaseUrl ? `test_${randomBytes(6).toString('hex')}` : undefined
@@ -50,9 +61,7 @@ Migrate('a database without the latest migration gets it from the Migrator', asy
   const t = await database()
   try {
     const names = Object.keys(migrations).sort()
-    const older = Object.fromEntries(names.slice(0, -1).map((name) => [name, migrations[name]!]))
-    const { error } = await (await migratorFor(t.db, { getMigrations: async () => older })).migrateToLatest()
-    assert.is(error, undefined, String(error))
+    await migrateBefore(t.db, names.at(-1)!)
     t.statements.length = 0
     await migrateToLatest(t.db)
     assert.ok(t.statements.length > 1, 'the Migrator ran')
@@ -69,10 +78,7 @@ Migrate('a database without the latest migration gets it from the Migrator', asy
 Migrate('010: a person holding two shares of one order keeps the oldest; the index then refuses a second', async () => {
   const t = await database()
   try {
-    const names = Object.keys(migrations).sort()
-    const before010 = Object.fromEntries(names.filter((name) => name < '010').map((name) => [name, migrations[name]!]))
-    const { error } = await (await migratorFor(t.db, { getMigrations: async () => before010 })).migrateToLatest()
-    assert.is(error, undefined, String(error))
+    await migrateBefore(t.db, '010')
     const user = await t.db
       .insertInto('users')
       .values({ email: 'deux@example.com', firstname: 'Deux', lastname: 'Parts', password_hash: 'x' } as never)
@@ -124,10 +130,7 @@ Migrate('010: a person holding two shares of one order keeps the oldest; the ind
 Migrate('012: a representative entered twice on one order keeps the newest row; the index then refuses a third', async () => {
   const t = await database()
   try {
-    const names = Object.keys(migrations).sort()
-    const before012 = Object.fromEntries(names.filter((name) => name < '012').map((name) => [name, migrations[name]!]))
-    const { error } = await (await migratorFor(t.db, { getMigrations: async () => before012 })).migrateToLatest()
-    assert.is(error, undefined, String(error))
+    await migrateBefore(t.db, '012')
     const owner = await t.db
       .insertInto('users')
       .values({ email: 'titulaire@example.com', firstname: 'Ti', lastname: 'Tulaire', password_hash: 'x' } as never)
@@ -220,10 +223,7 @@ Migrate(
   async () => {
     const t = await database()
     try {
-      const names = Object.keys(migrations).sort()
-      const before015 = Object.fromEntries(names.filter((name) => name < '015').map((name) => [name, migrations[name]!]))
-      const { error } = await (await migratorFor(t.db, { getMigrations: async () => before015 })).migrateToLatest()
-      assert.is(error, undefined, String(error))
+      await migrateBefore(t.db, '015')
       const owner = await t.db
         .insertInto('users')
         .values({ email: 'titulaire@example.com', firstname: 'Ti', lastname: 'Tulaire', password_hash: 'x' } as never)
