@@ -82,5 +82,7 @@ export function passwordProblem(password: string): string | null {
   if (passwordLength(password) < MIN_PASSWORD_LENGTH) return PASSWORD_TOO_SHORT
   if (isCommon(password)) return PASSWORD_TOO_COMMON
   if (isTooSimplePassword(password)) return PASSWORD_TOO_SIMPLE
-  return strength ? strength.strengthProblem(password) : null
+  // The estimate the rule's lines made of this password, not a second one.
+  const estimated = estimate(password)
+  return estimated && !estimated.strong ? strength!.weakPasswordMessage(estimated.warning) : null
 }

@@ -63,8 +63,11 @@ export function passwordStrength(password: string): { strong: boolean; warning: 
   return { strong: score >= MIN_STRENGTH_SCORE, warning: feedback.warning ?? PASSWORD_TOO_GUESSABLE }
 }
 
+/** The French reason a password too fast to guess is refused: what makes it easy, then the advice. */
+export const weakPasswordMessage = (warning: string) => `${warning} ${ADVICE}`
+
 /** The French reason why a program would guess the password too fast, or null when it is strong enough. */
 export function strengthProblem(password: string): string | null {
   const { strong, warning } = passwordStrength(password)
-  return strong ? null : `${warning} ${ADVICE}`
+  return strong ? null : weakPasswordMessage(warning)
 }
