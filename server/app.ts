@@ -33,7 +33,7 @@ import { notificationRoutes } from './routes/notifications/index.ts'
 import type { StreamLimitOptions } from './services/notification-stream-limit.ts'
 import { peopleRoutes } from './routes/people/index.ts'
 import { systemRoutes } from './routes/system/index.ts'
-import { MAX_UPLOAD_BYTES } from './services/file-types.ts'
+import { MAX_UPLOAD_BYTES } from './contract/rules/uploads.ts'
 import type { TrustProxy } from './config.ts'
 
 export interface AppOptions {

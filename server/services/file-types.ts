@@ -1,9 +1,6 @@
 // Uploaded files are judged by their bytes, never by their name or declared type: every upload (Kbis, identity
 // documents, operators' letters) goes through checkFile, the strict check.
-import { MAX_UPLOAD_BYTES } from '../contract/rules/uploads.ts'
 import { readPdfOffThread } from './pdf-check-thread.ts'
-
-export { MAX_UPLOAD_BYTES }
 
 export type FileType = 'pdf' | 'jpeg' | 'png'
 export const contentTypes: Record<FileType, string> = { pdf: 'application/pdf', jpeg: 'image/jpeg', png: 'image/png' }

@@ -13,7 +13,8 @@ import {
   requireOwnContract,
   updateContract,
 } from '../../db/repositories/orders.ts'
-import { checkFile, contentTypes, decodeDataUrl, MAX_UPLOAD_BYTES, type FileType } from '../../services/file-types.ts'
+import { MAX_UPLOAD_BYTES } from '../../contract/rules/uploads.ts'
+import { checkFile, contentTypes, decodeDataUrl, type FileType } from '../../services/file-types.ts'
 import { newFileKey, storeWithRecord } from '../../services/storage.ts'
 import { sendPdf } from '../files.ts'
 import { isBlank, trimmedOrNull } from '../../contract/rules/text.ts'
