@@ -7,8 +7,7 @@
 // customer call fails or a letter is not published. Writes the « Courrier hostile » section of docs/BENCHMARKS.md.
 //   DATABASE_URL set: that PostgreSQL; otherwise one is made by scripts/with-postgres.sh.
 //   BENCH_LETTERS (200), BENCH_IDLE_SECONDS (20), BENCH_RATE (requests a second, 100): a smaller run only prints.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { createWriteStream } from 'node:fs'
+import type { ChildProcess } from 'node:child_process'
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { loadavg, tmpdir } from 'node:os'
@@ -18,7 +17,7 @@ import { letterPdf } from '../server/services/pdf.ts'
 import { backgroundSettled } from '../test/util/background-settled.ts'
 import { jbig2RegionPdf, manyBigImagesPdf } from '../test/util/hostile-pdfs.ts'
 import { imageOnlyPdf } from '../test/util/letters.ts'
-import { freePort, onPostgres, rssMb } from './bench-process.ts'
+import { onPostgres, rssMb, startServer } from './bench-process.ts'
 import { machineDescription, median, saveSection } from './bench-report.ts'
 
 // autocannon ships no types: the little of its API used here.
@@ -43,7 +42,6 @@ type Autocannon = (
 ) => AutocannonInstance
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon
 
-const root = join(import.meta.dirname, '..')
 const FULL_LETTERS = 200
 const LETTERS = Number(process.env.BENCH_LETTERS || FULL_LETTERS)
 const SCANS = Math.round(LETTERS / 10)
@@ -64,41 +62,6 @@ async function childrenOf(pid: number): Promise<number[]> {
   const tasks = await readdir(`/proc/${pid}/task`).catch(() => [] as string[])
   const lists = await Promise.all(tasks.map((task) => readFile(`/proc/${pid}/task/${task}/children`, 'utf8').catch(() => '')))
   return lists.join(' ').split(/\s+/).filter(Boolean).map(Number)
-}
-
-async function startServer(dir: string): Promise<{ child: ChildProcess; base: string; log: string }> {
-  const build = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8' })
-  if (build.status !== 0) throw new Error(`npm run build a échoué :\n${build.stdout}${build.stderr}`)
-  const port = await freePort()
-  const log = join(dir, 'server.log')
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      SEED_DEMO: 'true',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      STORAGE_DIR: join(dir, 'storage'),
-      DATA_DIR: join(dir, 'data'),
-      LOG_LEVEL: 'warn',
-      OPERATOR_TOKEN: TOKEN,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  const out = createWriteStream(log)
-  child.stdout!.pipe(out)
-  child.stderr!.pipe(out)
-  const base = `http://127.0.0.1:${port}`
-  const deadline = Date.now() + 120_000
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null)
-      throw new Error(`le serveur s’est arrêté au démarrage (code ${child.exitCode}) :\n${await readFile(log, 'utf8')}`)
-    if ((await fetch(`${base}/health`).catch(() => null))?.ok) return { child, base, log }
-    await new Promise((r) => setTimeout(r, 200))
-  }
-  child.kill('SIGKILL')
-  throw new Error('le serveur ne répond pas sur /health après 120 s')
 }
 
 async function api<T>(base: string, path: string, init: RequestInit & { token?: string; operator?: boolean } = {}): Promise<T> {
@@ -176,7 +139,7 @@ try {
     { sender: 'Région JBIG2 immense', pdf: jbig2RegionPdf() },
   ]
   const ordinary = await ordinaryLetters(LETTERS)
-  const started = await startServer(dir)
+  const started = await startServer(dir, { OPERATOR_TOKEN: TOKEN })
   server = started.child
   const { base, log } = started
   const pid = server.pid!

@@ -5,15 +5,15 @@
 // after the warm-up. A full-length run writes the "Soak" section of docs/BENCHMARKS.md; a shortened one
 // (SOAK_SECONDS < 60) only prints.
 //   DATABASE_URL set: that PostgreSQL; otherwise one is made by scripts/with-postgres.sh.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { createWriteStream } from 'node:fs'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import type { ChildProcess } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { sql } from 'kysely'
 import { connect } from '../server/db/connect.ts'
 import { backgroundSettled } from '../test/util/background-settled.ts'
-import { freePort, onPostgres, rssMb } from './bench-process.ts'
+import { onPostgres, rssMb, startServer } from './bench-process.ts'
 import { machineDescription, saveSection } from './bench-report.ts'
 
 // autocannon ships no types: the little of its API used here.
@@ -35,7 +35,6 @@ interface AutocannonResult {
 type Autocannon = (options: { url: string; connections: number; duration: number; requests: SoakRequest[] }) => Promise<AutocannonResult>
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon
 
-const root = join(import.meta.dirname, '..')
 const CONNECTIONS = 50
 const FULL_SECONDS = 60
 const SECONDS = Number(process.env.SOAK_SECONDS || FULL_SECONDS)
@@ -44,43 +43,11 @@ const RSS_TOLERANCE = 0.1
 const SAMPLE_EVERY_MS = 1_000
 // The garbage collector makes RSS a saw: each of the two figures compared is the median of the last 5 s of its phase.
 const WINDOW_SAMPLES = 5
+/** Folders written beforehand for the workload to rename, more than a run renames. */
+const PREPARED_FOLDERS = 40_000
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
 
 onPostgres('scripts/bench-soak.ts', 'soak')
-
-async function startServer(dir: string): Promise<{ child: ChildProcess; base: string }> {
-  const build = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8' })
-  if (build.status !== 0) throw new Error(`npm run build a échoué :\n${build.stdout}${build.stderr}`)
-  const port = await freePort()
-  const log = join(dir, 'server.log')
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      SEED_DEMO: 'true',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      STORAGE_DIR: join(dir, 'storage'),
-      DATA_DIR: join(dir, 'data'),
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  const out = createWriteStream(log)
-  child.stdout!.pipe(out)
-  child.stderr!.pipe(out)
-  const base = `http://127.0.0.1:${port}`
-  const deadline = Date.now() + 120_000
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null)
-      throw new Error(`le serveur s’est arrêté au démarrage (code ${child.exitCode}) :\n${await readFile(log, 'utf8')}`)
-    if ((await fetch(`${base}/health`).catch(() => null))?.ok) return { child, base }
-    await new Promise((r) => setTimeout(r, 200))
-  }
-  child.kill('SIGKILL')
-  throw new Error('le serveur ne répond pas sur /health après 120 s')
-}
 
 async function api<T>(base: string, path: string, init: RequestInit & { token?: string } = {}): Promise<T> {
   const headers: Record<string, string> = { 'content-type': 'application/json', ...(init.token ? { apiToken: init.token } : {}) }
@@ -94,9 +61,8 @@ interface Tally {
 }
 
 /** One customer's round, cycled by every connection: her orders, letters, packages, invoices, a letter read, a folder. */
-function workload(token: string, orderId: number, letterIds: number[], tally: Tally, run: string): SoakRequest[] {
+function workload(token: string, orderId: number, letterIds: number[], folderIds: number[], tally: Tally, run: string): SoakRequest[] {
   let letter = 0
-  let folder = 0
   const headers = { apiToken: token, 'content-type': 'application/json' }
   const count = (call: string) => (status: number) => {
     const codes = (tally[call] ??= {})
@@ -121,15 +87,17 @@ function workload(token: string, orderId: number, letterIds: number[], tally: Ta
       }),
     },
     {
-      // Folder names are unique per order (409 otherwise): a counter makes each one new.
-      method: 'POST',
-      path: '/api-protected/folders',
+      // A folder renamed, each one once and to a name of its own (names are unique per order): creating one is limited
+      // to 60 an hour per customer (perUserHourly), renaming is not.
+      method: 'PUT',
+      path: '/api-protected/folders/0',
       headers,
-      onResponse: count('POST folders'),
-      setupRequest: (request) => ({
-        ...request,
-        body: JSON.stringify({ name: `Endurance ${run} n° ${++folder}`, domiciliationOrderId: orderId }),
-      }),
+      onResponse: count('PUT folders/{id}'),
+      setupRequest: (request) => {
+        const id = folderIds.shift()
+        if (id === undefined) throw new Error('plus de dossiers préparés pour la mesure')
+        return { ...request, path: `/api-protected/folders/${id}`, body: JSON.stringify({ name: `Endurance ${run} n° ${id}` }) }
+      },
     },
   ]
 }
@@ -154,11 +122,20 @@ try {
   const orders = await api<{ id: number; raisonSociale: string }[]>(base, '/api-protected/my-domiciliation-orders', { token })
   const orderId = orders.find((o) => o.raisonSociale === 'Boulangerie des Lilas SAS')!.id
   const letterIds = (await api<{ id: number }[]>(base, `/api-protected/documents?orderId=${orderId}`, { token })).map((d) => d.id)
-  const foldersBefore = (await api<unknown[]>(base, `/api-protected/folders?domiciliationOrderId=${orderId}`, { token })).length
   const pid = server.pid!
+  const db = await connect({ databaseUrl: process.env.DATABASE_URL, poolSize: 1 })
+  // The folders the workload renames, written beforehand (about 10,000 renames a run): each renamed once.
+  const folderIds = (
+    await sql<{ id: number }>`insert into folders (order_id, name)
+      select ${orderId}, 'Préparé ' || n from generate_series(1, ${PREPARED_FOLDERS}) as n returning id`.execute(db.db)
+  ).rows.map((r) => r.id)
+  const renamed = async () =>
+    Number(
+      (await sql<{ n: string }>`select count(*) as n from folders where order_id = ${orderId} and name like 'Endurance %'`.execute(db.db))
+        .rows[0]!.n,
+    )
   // The demo's letters are processed after the start: the warm-up's memory must not count that work.
-  const jobsDb = await connect({ databaseUrl: process.env.DATABASE_URL, poolSize: 1 })
-  const jobsWait = await backgroundSettled(jobsDb.db, { timeoutMs: 300_000 }).finally(() => jobsDb.close())
+  const jobsWait = await backgroundSettled(db.db, { timeoutMs: 300_000 })
   console.log(`[soak] tâches de fond de la démonstration terminées (${jobsWait} s d’attente)`)
 
   let samples: number[] = []
@@ -174,7 +151,7 @@ try {
     url: base,
     connections: CONNECTIONS,
     duration: WARMUP_SECONDS,
-    requests: workload(token, orderId, letterIds, warmTally, 'échauffement'),
+    requests: workload(token, orderId, letterIds, folderIds, warmTally, 'échauffement'),
   })
   const rssAfterWarmup = median(samples.slice(-WINDOW_SAMPLES))
   samples = []
@@ -185,16 +162,17 @@ try {
     url: base,
     connections: CONNECTIONS,
     duration: SECONDS,
-    requests: workload(token, orderId, letterIds, tally, 'mesure'),
+    requests: workload(token, orderId, letterIds, folderIds, tally, 'mesure'),
   })
   clearInterval(sampler)
   const rssAtEnd = median(samples.slice(-WINDOW_SAMPLES))
   const everyFive = samples.filter((_, i) => i % 5 === 4)
 
-  // Every folder answered 2xx is there: no write lost under load. autocannon stops at the set time without waiting
-  // for the answers in flight, so up to one request per connection and per run may have created a folder unseen.
-  const foldersAfter = (await api<unknown[]>(base, `/api-protected/folders?domiciliationOrderId=${orderId}`, { token })).length
-  const foldersCreated = okCount(warmTally['POST folders']) + okCount(tally['POST folders'])
+  // Every rename answered 2xx is there: no write lost under load. autocannon stops at the set time without waiting
+  // for the answers in flight, so up to one request per connection and per run may have renamed a folder unseen.
+  const foldersAfter = await renamed().finally(() => db.close())
+  const foldersBefore = 0
+  const foldersCreated = okCount(warmTally['PUT folders/{id}']) + okCount(tally['PUT folders/{id}'])
   const drift = (rssAtEnd - rssAfterWarmup) / rssAfterWarmup
   const problems = [
     ...(warmup.errors + warmup.timeouts + warmup.non2xx
@@ -204,7 +182,7 @@ try {
       ? [`mesure : ${result.errors} erreurs, ${result.timeouts} délais dépassés, ${result.non2xx} réponses non 2xx`]
       : []),
     ...(foldersAfter - foldersBefore < foldersCreated || foldersAfter - foldersBefore > foldersCreated + 2 * CONNECTIONS
-      ? [`dossiers : ${foldersCreated} créés (réponses 2xx), mais ${foldersAfter - foldersBefore} en base`]
+      ? [`dossiers : ${foldersCreated} renommés (réponses 2xx), mais ${foldersAfter - foldersBefore} en base`]
       : []),
     ...(Math.abs(drift) > RSS_TOLERANCE
       ? [
@@ -225,7 +203,7 @@ try {
     '',
     `Mesuré par \`npm run bench:soak\` le ${new Date().toISOString().slice(0, 10)} : le serveur réel (\`node scripts/start.mjs\`) sur PostgreSQL (scripts/with-postgres.sh), ` +
       `${CONNECTIONS} connexions simultanées (autocannon) pendant ${SECONDS} s après ${WARMUP_SECONDS} s d’échauffement (lui-même lancé une fois finies les tâches de fond des courriers de la démonstration, images et texte : ${jobsWait} s d’attente), chacune répétant le parcours d’une cliente (Camille, Boulangerie des Lilas SAS) : ` +
-      'ses domiciliations, ses courriers, ses colis, ses factures, un courrier marqué lu (`PUT /api-protected/documents/{id}` `{readFlag: true}`), un dossier créé (`POST /api-protected/folders`, nom unique).',
+      'ses domiciliations, ses courriers, ses colis, ses factures, un courrier marqué lu (`PUT /api-protected/documents/{id}` `{readFlag: true}`), un dossier renommé (`PUT /api-protected/folders/{id}`, chacun une fois, nom unique ; créer un dossier est limité à 60 par heure et par cliente).',
     '',
     `Machine : ${machineDescription()} ; charge moyenne au départ (1 / 5 / 15 min) : ${load}. Machine partagée : les chiffres absolus varient d’une exécution à l’autre.`,
     '',
@@ -244,7 +222,7 @@ try {
     'Lecture : la mémoire monte et redescend au rythme du ramasse-miettes (les relevés), d’où des médianes plutôt que deux instants ; ' +
       'une fuite s’y verrait comme une hausse qui ne redescend pas d’un relevé à l’autre.',
     '',
-    `Dossiers créés : ${foldersCreated} réponses 2xx (échauffement compris), ${foldersAfter - foldersBefore} trouvés ensuite en base ` +
+    `Dossiers renommés : ${foldersCreated} réponses 2xx (échauffement compris), ${foldersAfter - foldersBefore} trouvés ensuite en base ` +
       '(l’écart : les requêtes encore en vol quand autocannon s’arrête, dont il ne compte pas la réponse ; au plus une par connexion et par phase).',
     '',
     failed ? `**Échec** : ${problems.join(' ; ')}.` : 'Verdict : aucune erreur, aucune réponse hors 2xx, mémoire stable.',
