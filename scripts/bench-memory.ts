@@ -18,7 +18,7 @@ import { join } from 'node:path'
 import type { CDPSession, Page } from 'playwright-core'
 import { backgroundSettled } from '../test/util/background-settled.ts'
 import { machineDescription, median, saveSection } from './bench-report.ts'
-import { MOVED_OUT, MOVED_TO_FOLDER } from '../src/machines/mailbox.machine.ts'
+import { MOVED_OUT, MOVED_TO_FOLDER } from '../src/machines/mail/mailbox.machine.ts'
 import { groupOf } from '../src/views/routes.ts'
 import {
   chooseOrder,

@@ -1,7 +1,7 @@
 // What the views receive from the composition root (src/wiring, mounted by src/main.tsx) or from a
 // test: the live session actor, and the flows they start themselves with their effects provided.
 import { createContext, use, useContext, useEffect, useState, useSyncExternalStore } from 'react'
-import type { StartupRef } from '../machines/startup.machine.ts'
+import type { StartupRef } from '../machines/session/startup.machine.ts'
 import type { AppServices, FlowArea, Flows, SessionRef } from '../wiring/services.ts'
 
 export type { AppServices, FlowArea, Flows, SessionRef, StartupRef }

@@ -1,10 +1,15 @@
 // The company area's flows (bank partners, the accountant offer, the legal formalities) with their
 // real effects: the calls, the toasts, the order's flags in the portal, the way to /formalites.
 import { fromPromise } from 'xstate'
-import { FORMALITIES_PATH, FORMALITY_NOT_ORDERED, FORMALITY_ORDERED, formalityOrderMachine } from '../machines/formalityOrder.machine.ts'
-import { legalSubmissionListMachine } from '../machines/legalSubmissionList.machine.ts'
-import { INTEREST_NOT_SENT, interestSent, type Partner, partnerInterestMachine } from '../machines/partnerInterest.machine.ts'
-import type { OrderChanges } from '../machines/startup.machine.ts'
+import {
+  FORMALITIES_PATH,
+  FORMALITY_NOT_ORDERED,
+  FORMALITY_ORDERED,
+  formalityOrderMachine,
+} from '../machines/company/formalityOrder.machine.ts'
+import { legalSubmissionListMachine } from '../machines/company/legalSubmissionList.machine.ts'
+import { INTEREST_NOT_SENT, interestSent, type Partner, partnerInterestMachine } from '../machines/company/partnerInterest.machine.ts'
+import type { OrderChanges } from '../machines/session/startup.machine.ts'
 import type { WiringDeps } from './deps.ts'
 import { later } from './later.ts'
 import { outlive, success } from './outlive.ts'

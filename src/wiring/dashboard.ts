@@ -3,10 +3,10 @@
 // chunk, apart from their areas' other flows: a stored user's first screen waits for these alone (src/views/signedIn.ts),
 // the areas' other flows come once it has painted.
 import { fromPromise } from 'xstate'
-import { kbisUploadMachine } from '../machines/kbisUpload.machine.ts'
-import { letterDeadlinesMachine } from '../machines/letterDeadlines.machine.ts'
-import { problemReportMachine } from '../machines/problemReport.machine.ts'
-import { PAYMENT_FAILED, unpaidInvoicesMachine } from '../machines/unpaidInvoices.machine.ts'
+import { kbisUploadMachine } from '../machines/company/kbisUpload.machine.ts'
+import { letterDeadlinesMachine } from '../machines/mail/letterDeadlines.machine.ts'
+import { problemReportMachine } from '../machines/notifications/problemReport.machine.ts'
+import { PAYMENT_FAILED, unpaidInvoicesMachine } from '../machines/billing/unpaidInvoices.machine.ts'
 import type { FirstScreenApi } from './api.ts'
 import type { WiringDeps } from './deps.ts'
 import { later } from './later.ts'

@@ -1,8 +1,8 @@
 // What every wiring factory receives from the composition root (or from a test).
-import type { HostedCard } from '../machines/cardReplacement.machine.ts'
-import type { SessionEvent, SessionRef } from '../machines/session.machine.ts'
+import type { HostedCard } from '../machines/billing/cardReplacement.machine.ts'
+import type { SessionEvent, SessionRef } from '../machines/session/session.machine.ts'
 import type { Notice } from '../machines/shared.ts'
-import type { StartupEvent } from '../machines/startup.machine.ts'
+import type { StartupEvent } from '../machines/session/startup.machine.ts'
 import type { Api } from './api.ts'
 
 /** `A`: the calls it may make (the first signed-in screen's flows take only that screen's: api.ts). */

@@ -6,7 +6,7 @@
 // stops it: their batches are not sent, and nobody else ever sees it. Imported by the pages that use it only (their
 // own chunk), never by the flows.
 import { type ActorRefFrom, type AnyActorLogic, type AnyActorRef, createActor, type InputFrom, type SnapshotFrom } from 'xstate'
-import type { SessionRef } from '../machines/session.machine.ts'
+import type { SessionRef } from '../machines/session/session.machine.ts'
 
 export interface KeptLogic<L extends AnyActorLogic> {
   logic: L

@@ -1,8 +1,8 @@
 // The mail area's flows (letters, folders, accounting export, forwarding requests) with their real
 // effects: the calls, the toasts, the remembered address, and what they tell the portal.
 import { fromPromise } from 'xstate'
-import { accountingExportMachine } from '../machines/accountingExport.machine.ts'
-import { courierRequestCancelMachine, REQUEST_CANCELLED, REQUEST_NOT_CANCELLED } from '../machines/courierRequestCancel.machine.ts'
+import { accountingExportMachine } from '../machines/mail/accountingExport.machine.ts'
+import { courierRequestCancelMachine, REQUEST_CANCELLED, REQUEST_NOT_CANCELLED } from '../machines/mail/courierRequestCancel.machine.ts'
 import {
   FOLDER_CREATED,
   FOLDER_DELETED,
@@ -11,9 +11,9 @@ import {
   FOLDER_NOT_RENAMED,
   FOLDER_RENAMED,
   folderEditorMachine,
-} from '../machines/folderEditor.machine.ts'
-import { letterPagesMachine } from '../machines/letterPages.machine.ts'
-import { letterSearchMachine, SEARCH_DEBOUNCE_MS } from '../machines/letterSearch.machine.ts'
+} from '../machines/mail/folderEditor.machine.ts'
+import { letterPagesMachine } from '../machines/mail/letterPages.machine.ts'
+import { letterSearchMachine, SEARCH_DEBOUNCE_MS } from '../machines/mail/letterSearch.machine.ts'
 import {
   LETTERS_PATH,
   mailboxMachine,
@@ -22,7 +22,7 @@ import {
   MOVED_OUT,
   MOVED_TO_FOLDER,
   SEND_FAILED,
-} from '../machines/mailbox.machine.ts'
+} from '../machines/mail/mailbox.machine.ts'
 import type { WiringDeps } from './deps.ts'
 import { later } from './later.ts'
 import { outlive, success } from './outlive.ts'

@@ -2,9 +2,9 @@
 // (fetch + a stream reader, the token in its header), the pause before following it again, the
 // navigation to what a notification is about, and the news told to the portal (its lists read again when something arrives).
 import { fromCallback, fromPromise } from 'xstate'
-import { letterHistoryMachine } from '../machines/letterHistory.machine.ts'
-import { notificationPreferencesMachine } from '../machines/notificationPreferences.machine.ts'
-import { notificationsMachine, type NotificationsEvent } from '../machines/notifications.machine.ts'
+import { letterHistoryMachine } from '../machines/mail/letterHistory.machine.ts'
+import { notificationPreferencesMachine } from '../machines/notifications/notificationPreferences.machine.ts'
+import { notificationsMachine, type NotificationsEvent } from '../machines/notifications/notifications.machine.ts'
 import type { WiringDeps } from './deps.ts'
 import { later } from './later.ts'
 import { pause } from './pause.ts'

@@ -10,27 +10,27 @@ import {
   invitedNotice,
   SHARE_NOT_REMOVED,
   SHARE_REMOVED,
-} from '../machines/collaborators.machine.ts'
-import { devicesMachine, OTHERS_NOT_SIGNED_OUT } from '../machines/devices.machine.ts'
-import { emailChangeMachine } from '../machines/emailChange.machine.ts'
-import { invitationMachine } from '../machines/invitation.machine.ts'
-import { passkeyLoginMachine } from '../machines/passkeyLogin.machine.ts'
+} from '../machines/people/collaborators.machine.ts'
+import { devicesMachine, OTHERS_NOT_SIGNED_OUT } from '../machines/people/devices.machine.ts'
+import { emailChangeMachine } from '../machines/people/emailChange.machine.ts'
+import { invitationMachine } from '../machines/people/invitation.machine.ts'
+import { passkeyLoginMachine } from '../machines/session/passkeyLogin.machine.ts'
 import {
   PASSKEY_NOT_REMOVED,
   PASSKEY_NOT_RENAMED,
   PASSKEY_REMOVED,
   PASSKEY_RENAMED,
   passkeysMachine,
-} from '../machines/passkeys.machine.ts'
-import { passwordChangeMachine } from '../machines/passwordChange.machine.ts'
-import { REFERRAL_NOT_SENT, referralMachine } from '../machines/referral.machine.ts'
+} from '../machines/people/passkeys.machine.ts'
+import { passwordChangeMachine } from '../machines/people/passwordChange.machine.ts'
+import { REFERRAL_NOT_SENT, referralMachine } from '../machines/people/referral.machine.ts'
 import {
   REPRESENTATIVE_ADDED,
   REPRESENTATIVE_NOT_ADDED,
   REPRESENTATIVE_NOT_REMOVED,
   REPRESENTATIVE_REMOVED,
   representativesMachine,
-} from '../machines/representatives.machine.ts'
+} from '../machines/people/representatives.machine.ts'
 import type { WiringDeps } from './deps.ts'
 import { later } from './later.ts'
 import { outlive, success } from './outlive.ts'

@@ -2,8 +2,8 @@
 // user is signed in (see services.ts), so that none of it weighs on the first load of /login.
 import { fromPromise } from 'xstate'
 import { ApiError } from '../api/errors.ts'
-import { portalDataMachine } from '../machines/portalData.machine.ts'
-import { startupMachine } from '../machines/startup.machine.ts'
+import { portalDataMachine } from '../machines/session/portalData.machine.ts'
+import { startupMachine } from '../machines/session/startup.machine.ts'
 import type { FirstScreenApi } from './api.ts'
 import type { WiringDeps } from './deps.ts'
 import { createLoaders } from './portal-data.ts'

@@ -4,7 +4,7 @@
 // signing in waits for no code. Every loader's promise is tracked (settled.ts): once there, the views
 // read it without suspending. Tests build the same factories (session.ts, portal.ts, the areas' flows)
 // with a fake API (test/util/services.tsx).
-import type { SessionRef } from '../machines/session.machine.ts'
+import type { SessionRef } from '../machines/session/session.machine.ts'
 import type { Api } from './api.ts'
 import { portalOf, type WiringDeps } from './deps.ts'
 import { type FlowArea, flowCode, type Flows } from './flows.ts'

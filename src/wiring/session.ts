@@ -1,8 +1,8 @@
 // The session actor with its real effects. Loaded right behind the first screen (see services.ts):
 // with it come xstate and the HTTP client, which the first paint of /login does not need.
 import { createActor, fromPromise, type InspectionEvent, type Observer } from 'xstate'
-import { type SessionRef, sessionMachine } from '../machines/session.machine.ts'
-import type { StartupLogic } from '../machines/startup.machine.ts'
+import { type SessionRef, sessionMachine } from '../machines/session/session.machine.ts'
+import type { StartupLogic } from '../machines/session/startup.machine.ts'
 import { isBarePath } from './bare-pages.ts'
 import type { FirstScreenApi } from './api.ts'
 import type { WiringDeps } from './deps.ts'

@@ -1,9 +1,9 @@
 // The shell's flows (missing documents, password screens) with their real effects: the calls, the toasts, and what
 // they tell the portal. The layout's own (Kbis banner, problem report) are the dashboard's (dashboard.ts).
 import { fromPromise } from 'xstate'
-import { identityUploadMachine } from '../machines/identityUpload.machine.ts'
+import { identityUploadMachine } from '../machines/company/identityUpload.machine.ts'
 import { codeOf } from '../machines/shared.ts'
-import { PASSWORD_CHANGED, submissionMachine } from '../machines/submission.machine.ts'
+import { PASSWORD_CHANGED, submissionMachine } from '../machines/session/submission.machine.ts'
 import type { WiringDeps } from './deps.ts'
 import { later } from './later.ts'
 

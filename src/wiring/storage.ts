@@ -2,7 +2,7 @@
 // §9), each person's default order, the menu's expanded flag and the accounting inbox address. Storage can be
 // unavailable (private browsing, quotas): nothing here throws, a value is then simply not kept.
 import type { AuthUser } from '../../server/contract/schemas.ts'
-import type { StoredChoice } from '../machines/startup.machine.ts'
+import type { StoredChoice } from '../machines/session/startup.machine.ts'
 
 export const USER_KEY = 'user'
 /** The default order of each person who signed in on this browser, by user id: it outlives their sign-out. */

@@ -2,7 +2,7 @@
 // the card dialog with the real provider (this module is imported on demand), from js.stripe.com as Stripe requires
 // (@stripe/stripe-js/pure adds its script tag then, never at page load). The card number stays in Stripe's frame.
 import { loadStripe } from '@stripe/stripe-js/pure'
-import type { HostedCard } from '../machines/cardReplacement.machine.ts'
+import type { HostedCard } from '../machines/billing/cardReplacement.machine.ts'
 
 /** When Stripe refuses the card without a message of its own. */
 export const CARD_DECLINED_DEFAULT = 'La carte n’a pas pu être enregistrée : vérifiez-la ou essayez une autre carte.'

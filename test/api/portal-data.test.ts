@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert'
 import { configureApi } from '../../src/api/client.ts'
 import { api } from '../../src/wiring/api.ts'
 import { createLoaders } from '../../src/wiring/portal-data.ts'
-import type { Resource, Scope } from '../../src/machines/portalData.machine.ts'
+import type { Resource, Scope } from '../../src/machines/session/portalData.machine.ts'
 import * as F from '../util/fixtures.ts'
 
 const requested: string[] = []

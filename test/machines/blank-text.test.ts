@@ -4,10 +4,10 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { isBlank } from '../../server/contract/rules/text.ts'
-import { addressProblems } from '../../src/machines/forwardingAddress.machine.ts'
-import { accountProblems } from '../../src/machines/invitation.machine.ts'
-import { representativeProblems } from '../../src/machines/representatives.machine.ts'
-import { OTHER_REASON, terminationProblems } from '../../src/machines/termination.machine.ts'
+import { addressProblems } from '../../src/machines/billing/forwardingAddress.machine.ts'
+import { accountProblems } from '../../src/machines/people/invitation.machine.ts'
+import { representativeProblems } from '../../src/machines/people/representatives.machine.ts'
+import { OTHER_REASON, terminationProblems } from '../../src/machines/billing/termination.machine.ts'
 
 const Blank = suite('invisible-only text is blank in the SPA as on the server')
 const INVISIBLE = ['\u200b', '\ufeff \u200d', '\u00ad\u2060', ' \u200b\n']

@@ -52,7 +52,7 @@ Deferred('built once, on the first read, and then the machine itself for xstate'
 
 Deferred('every module of src/machines exports its machine deferred, and loading the modules builds none', async () => {
   const dir = join(import.meta.dirname, '../../src/machines')
-  const files = readdirSync(dir).filter((file) => file.endsWith('.machine.ts'))
+  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.machine.ts'))
   assert.ok(files.length >= 38, `${files.length} machine files`)
   for (const file of files) {
     const before = deferredBuilds()

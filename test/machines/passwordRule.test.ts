@@ -16,7 +16,7 @@ import {
   passwordProblem,
   passwordStrengthReady,
 } from '../../src/machines/passwordRule.ts'
-import { normaliseFrenchPhone } from '../../src/machines/representatives.machine.ts'
+import { normaliseFrenchPhone } from '../../src/machines/people/representatives.machine.ts'
 
 const Rule = suite('the password rule, the same in the SPA and on the server')
 

@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { CalendarInvoice, LegalSubmission } from '../../server/contract/schemas.ts'
-import { FORMALITY_ORDERED, ORDER_OWNER_ONLY, refusals } from '../../src/machines/formalityOrder.machine.ts'
+import { FORMALITY_ORDERED, ORDER_OWNER_ONLY, refusals } from '../../src/machines/company/formalityOrder.machine.ts'
 import { formatEuros } from '../../src/views/components/ui.tsx'
 import { menu } from '../../src/views/routes.ts'
 import { formatDuration, upcomingFirst } from '../../src/views/pages/company/MeetingsPage.tsx'

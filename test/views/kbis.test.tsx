@@ -3,7 +3,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { BRAND_NAME } from '../../src/wiring/config.ts'
-import { KBIS_FAILED, KBIS_NOT_PDF, KBIS_SUCCESS } from '../../src/machines/kbisUpload.machine.ts'
+import { KBIS_FAILED, KBIS_NOT_PDF, KBIS_SUCCESS } from '../../src/machines/company/kbisUpload.machine.ts'
 import * as F from '../util/fixtures.ts'
 import { setViewport } from '../util/dom.ts'
 import { renderApp } from '../util/services.tsx'

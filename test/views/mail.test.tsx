@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { CourierRequest, Folder, Invoice, Package, PortalNotification } from '../../server/contract/schemas.ts'
-import type { Resource } from '../../src/machines/portalData.machine.ts'
+import type { Resource } from '../../src/machines/session/portalData.machine.ts'
 import * as F from '../util/fixtures.ts'
 import { setViewport } from '../util/dom.ts'
 import { renderApp, type Scenario } from '../util/services.tsx'

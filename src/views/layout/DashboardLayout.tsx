@@ -4,7 +4,7 @@
 import { useSelector } from '@xstate/react'
 import { Suspense, useDeferredValue, useEffect, useRef } from 'react'
 import { Link } from 'wouter'
-import { NO_ORDERS_MESSAGE } from '../../machines/startup.machine.ts'
+import { NO_ORDERS_MESSAGE } from '../../machines/session/startup.machine.ts'
 import { type StartupRef, useSession, useStartup } from '../app-context.tsx'
 import { Alert, Button, Centered, ErrorState, PageSpinner } from '../components/ui.tsx'
 import { useFocusOnArrival, useFocusWhenShown } from '../components/useFocusWhenShown.ts'

@@ -2,7 +2,7 @@
 import { useSelector } from '@xstate/react'
 import type { FormEvent } from 'react'
 import type { ActorRefFrom } from 'xstate'
-import type { problemReportMachine } from '../../machines/problemReport.machine.ts'
+import type { problemReportMachine } from '../../machines/notifications/problemReport.machine.ts'
 import { Modal } from '../components/Modal.tsx'
 import { Button, Field } from '../components/ui.tsx'
 

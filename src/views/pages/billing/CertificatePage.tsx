@@ -1,7 +1,7 @@
 // /souscription/attestation-contrats: for each order shown that the user owns, the domiciliation certificate (made by the
 // server on request, with its verification page), the contract, and the mail-forwarding address.
 import { useSelector } from '@xstate/react'
-import type { StartupContext } from '../../../machines/startup.machine.ts'
+import type { StartupContext } from '../../../machines/session/startup.machine.ts'
 import type { PageProps } from '../page.ts'
 import { Muted, PageCard, useOrders, usePortal, useSelectedOrder } from '../../components/page.tsx'
 import { ordersInScope, OWNER_ONLY } from './labels.ts'

@@ -1,7 +1,7 @@
 // "Ajouter une option": the options the subscription does not hold with their price, then a confirmation that shows the
 // price; the option shows on the card once the provider confirmed it.
 import { useActorRef, useSelector } from '@xstate/react'
-import type { OptionTarget } from '../../../machines/subscriptionOption.machine.ts'
+import type { OptionTarget } from '../../../machines/billing/subscriptionOption.machine.ts'
 import { useFlows } from '../../app-context.tsx'
 import { Modal } from '../../components/Modal.tsx'
 import { Alert, Button, ErrorState, formatEuros, Spinner } from '../../components/ui.tsx'

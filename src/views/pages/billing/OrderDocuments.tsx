@@ -4,7 +4,7 @@
 import { useActorRef, useSelector } from '@xstate/react'
 import { Link } from 'wouter'
 import type { Contract, Order } from '../../../../server/contract/schemas.ts'
-import type { DocumentRequest } from '../../../machines/documentDownload.machine.ts'
+import type { DocumentRequest } from '../../../machines/billing/documentDownload.machine.ts'
 import { useFlows } from '../../app-context.tsx'
 import { Alert, BusyButton, formatDate } from '../../components/ui.tsx'
 import { ForwardingAddress } from './ForwardingAddress.tsx'

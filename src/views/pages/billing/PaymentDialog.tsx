@@ -4,7 +4,7 @@ import { useSelector } from '@xstate/react'
 import { useEffect, useRef } from 'react'
 import { Link } from 'wouter'
 import type { ActorRefFrom } from 'xstate'
-import type { invoiceBookMachine } from '../../../machines/invoiceBook.machine.ts'
+import type { invoiceBookMachine } from '../../../machines/billing/invoiceBook.machine.ts'
 import { Modal } from '../../components/Modal.tsx'
 import { Alert, Button, formatEuros } from '../../components/ui.tsx'
 

@@ -1,11 +1,11 @@
 // The termination of one order, mountable on any page of the portal (Mes abonnements; "Résilier ma domiciliation" on
 // Gestion de mon entreprise): `<TerminationForm orderId={order.id} company={order.raisonSociale} />`, for an order the
 // user owns. It shows "Résiliation demandée pour le {date}" once there is a request, else "Résilier" and its form
-// (flows.termination, src/machines/termination.machine.ts).
+// (flows.termination, src/machines/billing/termination.machine.ts).
 import { useActorRef, useSelector } from '@xstate/react'
 import { useEffect, useRef } from 'react'
 import type { ActorRefFrom } from 'xstate'
-import { frenchDay, OTHER_REASON, TERMINATION_REASONS, type terminationMachine } from '../../../machines/termination.machine.ts'
+import { frenchDay, OTHER_REASON, TERMINATION_REASONS, type terminationMachine } from '../../../machines/billing/termination.machine.ts'
 import { useFlows } from '../../app-context.tsx'
 import { Modal } from '../../components/Modal.tsx'
 import { Alert, Button, ErrorState, Field, Spinner } from '../../components/ui.tsx'

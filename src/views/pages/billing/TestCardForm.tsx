@@ -5,7 +5,7 @@
 import { useActorRef, useSelector } from '@xstate/react'
 import { useEffect, useRef } from 'react'
 import type { ActorRefFrom } from 'xstate'
-import type { CardDraft, cardReplacementMachine, HostedCard } from '../../../machines/cardReplacement.machine.ts'
+import type { CardDraft, cardReplacementMachine, HostedCard } from '../../../machines/billing/cardReplacement.machine.ts'
 import { useFlows } from '../../app-context.tsx'
 import { Modal } from '../../components/Modal.tsx'
 import { Alert, Button, ErrorState, Spinner, TextField } from '../../components/ui.tsx'

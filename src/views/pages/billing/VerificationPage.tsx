@@ -2,7 +2,7 @@
 // It says "Attestation valide" with the company and the issue date, or that it is no longer valid, or that the code
 // is unknown; nothing more.
 import { useActorRef, useSelector } from '@xstate/react'
-import { CERTIFICATE_REVOKED, CERTIFICATE_UNKNOWN, CERTIFICATE_VALID } from '../../../machines/certificateVerification.machine.ts'
+import { CERTIFICATE_REVOKED, CERTIFICATE_UNKNOWN, CERTIFICATE_VALID } from '../../../machines/billing/certificateVerification.machine.ts'
 import { useFlows } from '../../app-context.tsx'
 import { Alert, ErrorState, formatDate, Spinner } from '../../components/ui.tsx'
 import { BareLayout } from '../../layout/BareLayout.tsx'

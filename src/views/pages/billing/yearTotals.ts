@@ -1,5 +1,5 @@
 // The totals under /factures' list of a year (its own module, so that the page does not pull the flow's code).
-import type { YearBook } from '../../../machines/invoiceBook.machine.ts'
+import type { YearBook } from '../../../machines/billing/invoiceBook.machine.ts'
 
 /** The year's totals: invoices excluding and including tax, credit notes including tax, and what remains. */
 export function yearTotals(book: YearBook) {

@@ -3,7 +3,7 @@
 import { useActorRef, useSelector } from '@xstate/react'
 import { useRef } from 'react'
 import type { Order } from '../../../../server/contract/schemas.ts'
-import type { Partner } from '../../../machines/partnerInterest.machine.ts'
+import type { Partner } from '../../../machines/company/partnerInterest.machine.ts'
 import { useFlows } from '../../app-context.tsx'
 import { Badge, Muted } from '../../components/page.tsx'
 import { Alert, BusyButton } from '../../components/ui.tsx'

@@ -2,7 +2,7 @@
 // the jurists; a refusal keeps the comment and says why.
 import { useSelector } from '@xstate/react'
 import type { ActorRefFrom } from 'xstate'
-import type { formalityOrderMachine } from '../../../machines/formalityOrder.machine.ts'
+import type { formalityOrderMachine } from '../../../machines/company/formalityOrder.machine.ts'
 import { Modal } from '../../components/Modal.tsx'
 import { Alert, Button, Field, formatEuros } from '../../components/ui.tsx'
 import { PAGE_CONTENT_ID } from '../../components/useFocusWhenShown.ts'

@@ -1,7 +1,7 @@
 // /suivi-comptable/tresorerie: the bank partners, each a card with its offer and "Ça m'intéresse"
 // (:set-qonto / :set-shine), then "Demande envoyée", also after a reload (the order's flags).
 import { styled } from 'goober'
-import type { Partner } from '../../../machines/partnerInterest.machine.ts'
+import type { Partner } from '../../../machines/company/partnerInterest.machine.ts'
 import { Muted, PageCard, usePortal, useSelectedOrder } from '../../components/page.tsx'
 import { Card } from '../../components/ui.tsx'
 import { mq } from '../../theme.ts'

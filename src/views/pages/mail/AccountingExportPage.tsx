@@ -5,7 +5,7 @@
 import { useSelector } from '@xstate/react'
 import { styled } from 'goober'
 import { type ReactNode, useEffect, useRef, useState } from 'react'
-import type { AccountingExportContext, ExportItem, ItemKind } from '../../../machines/accountingExport.machine.ts'
+import type { AccountingExportContext, ExportItem, ItemKind } from '../../../machines/mail/accountingExport.machine.ts'
 import type { Notice } from '../../../machines/shared.ts'
 import { keeperOf, type KeptLogic } from '../../../wiring/kept.ts'
 import { type Flows, useFlows, useServices, useSession } from '../../app-context.tsx'

@@ -10,7 +10,7 @@ import { styled } from 'goober'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useSearch } from 'wouter'
 import type { MailDocument } from '../../../../server/contract/schemas.ts'
-import { unreadCount } from '../../../machines/portalData.machine.ts'
+import { unreadCount } from '../../../machines/session/portalData.machine.ts'
 import { useFlows } from '../../app-context.tsx'
 import { documentKind } from '../../components/labels.ts'
 import {

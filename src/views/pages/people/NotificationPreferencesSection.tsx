@@ -3,7 +3,7 @@
 import { useActorRef, useSelector } from '@xstate/react'
 import { styled } from 'goober'
 import type { EmailPreference, Order } from '../../../../server/contract/schemas.ts'
-import type { StartupContext } from '../../../machines/startup.machine.ts'
+import type { StartupContext } from '../../../machines/session/startup.machine.ts'
 import { useFlows, useStartup } from '../../app-context.tsx'
 import { Alert, ErrorState, Spinner } from '../../components/ui.tsx'
 import { Section } from './Section.tsx'

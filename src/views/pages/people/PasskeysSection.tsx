@@ -2,7 +2,7 @@
 // added, last used), rename, remove after a confirmation.
 import { useActorRef, useSelector } from '@xstate/react'
 import type { ActorRefFrom } from 'xstate'
-import type { passkeysMachine } from '../../../machines/passkeys.machine.ts'
+import type { passkeysMachine } from '../../../machines/people/passkeys.machine.ts'
 import { useFlows } from '../../app-context.tsx'
 import { Modal } from '../../components/Modal.tsx'
 import { Alert, BusyButton, Button, ErrorState, formatDate, Spinner, TextField } from '../../components/ui.tsx'

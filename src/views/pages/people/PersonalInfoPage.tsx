@@ -2,7 +2,7 @@
 // "Modifier mon mot de passe", "Clés d'accès" and "Appareils connectés".
 import { useSelector } from '@xstate/react'
 import { styled } from 'goober'
-import type { StartupContext } from '../../../machines/startup.machine.ts'
+import type { StartupContext } from '../../../machines/session/startup.machine.ts'
 import { useStartup } from '../../app-context.tsx'
 import { Spinner } from '../../components/ui.tsx'
 import type { PageProps } from '../page.ts'

@@ -4,7 +4,7 @@
 import { useActorRef, useSelector } from '@xstate/react'
 import type { ActorRefFrom } from 'xstate'
 import type { Order } from '../../../../server/contract/schemas.ts'
-import type { representativesMachine } from '../../../machines/representatives.machine.ts'
+import type { representativesMachine } from '../../../machines/people/representatives.machine.ts'
 import { useFlows } from '../../app-context.tsx'
 import { Modal } from '../../components/Modal.tsx'
 import { Alert, Button, ErrorState, Spinner, TextField } from '../../components/ui.tsx'
