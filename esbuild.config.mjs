@@ -75,17 +75,17 @@ export function staticImports(metafile, file, seen = new Set()) {
 /**
  * What a stored user's first signed-in screen runs besides the entry (src/views/signedIn.ts, preloadSignedIn): the
  * session, the HTTP client and the portal's startup (src/wiring/services.ts), the flows that screen starts
- * (src/wiring/dashboard.ts), the dashboard layout and the dashboard page. The rest of the signed-in code (the areas'
+ * (src/wiring/first-screen.ts), the dashboard layout and the dashboard page. The rest of the signed-in code (the areas'
  * other flows, the layout's parts the screen does not draw at once, every other page) comes once it has painted, or
  * with the first screen that needs it.
  */
 export const FIRST_SCREEN_SOURCES = [
-  'src/wiring/session.ts',
+  'src/wiring/session-actor.ts',
   'src/wiring/api.ts',
   'src/wiring/portal.ts',
-  'src/wiring/dashboard.ts',
+  'src/wiring/first-screen.ts',
   'src/views/layout/DashboardLayout.tsx',
-  'src/views/pages/shell/Dashboard.tsx',
+  'src/views/pages/session/Dashboard.tsx',
 ]
 
 /** The chunks of FIRST_SCREEN_SOURCES: each one's own, with every chunk it imports statically. */

@@ -36,15 +36,17 @@ const EARLY_START_MAX_GZIP = 1500
  * own (none in another's chunk, in the entry or in a shared chunk), within the route-chunk budget, so that a page
  * waits only for its own area's code and an area's growth never passes another's budget.
  */
-export const FLOW_AREAS = ['dashboard', 'shell', 'mail', 'billing', 'people', 'company', 'notifications']
+export const FLOW_AREAS = ['firstScreen', 'session', 'mail', 'billing', 'people', 'company', 'notifications']
 
-/** The flows the first signed-in screen starts (src/wiring/dashboard.ts): the only ones dist/signed-in.html may announce. */
-export const FIRST_SCREEN_FLOWS = ['dashboard']
+/** The flows the first signed-in screen starts (src/wiring/first-screen.ts): the only ones dist/signed-in.html may announce. */
+export const FIRST_SCREEN_FLOWS = ['firstScreen']
+/** Each flow group's module: src/wiring/<area>.ts, the first screen's src/wiring/first-screen.ts. */
+export const flowSource = (area) => `src/wiring/${area === 'firstScreen' ? 'first-screen' : area}.ts`
 
 const FLOWS = 'src/wiring/flows.ts'
 
 /** The login form's module: it must be in the entry's static imports, never a chunk of its own. */
-export const LOGIN_PAGE = 'src/views/pages/shell/LoginPage.tsx'
+export const LOGIN_PAGE = 'src/views/pages/session/LoginPage.tsx'
 
 const root = join(import.meta.dirname, '..')
 const dist = join(root, 'dist')
@@ -76,7 +78,7 @@ export function analyse() {
     )
   const main = byEntry('src/main.tsx')
   const lazyChunks = outputs.filter(([, o]) => o.entryPoint && o.entryPoint !== 'src/main.tsx').map(([f]) => f)
-  // The login form is part of the entry (src/views/pages/shell/bare.ts): /login paints from it alone.
+  // The login form is part of the entry (src/views/pages/session/bare.ts): /login paints from it alone.
   const login = closure(main)
   // The first signed-in screen's code (src/views/signedIn.ts): the session and the HTTP client, the portal's startup,
   // the dashboard's flows, the dashboard layout and page; /login fetches it once its form is used, a stored user's
@@ -131,7 +133,7 @@ export function firstScreenExtras(meta, files) {
       .filter((source) => source && source !== 'src/main.tsx'),
   )
   const allowed = new Set(FIRST_SCREEN_SOURCES)
-  const flows = FLOW_AREAS.filter((area) => !FIRST_SCREEN_FLOWS.includes(area)).map((area) => `src/wiring/${area}.ts`)
+  const flows = FLOW_AREAS.filter((area) => !FIRST_SCREEN_FLOWS.includes(area)).map(flowSource)
   const extras = new Set()
   for (const file of files) {
     for (const source of Object.keys(meta.outputs[file].inputs))
@@ -176,7 +178,7 @@ const lazyImports = (meta, source) => (meta.inputs[source]?.imports ?? []).filte
 export function flowAreas(meta, sizes) {
   const outputs = Object.entries(meta.outputs).filter(([file]) => file.endsWith('.js'))
   const lazy = lazyImports(meta, FLOWS)
-  const sourceOf = (area) => `src/wiring/${area}.ts`
+  const sourceOf = flowSource
   const problems = []
   const areas = FLOW_AREAS.map((area) => {
     const source = sourceOf(area)

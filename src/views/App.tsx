@@ -8,7 +8,14 @@ import { MISSING_DOCUMENT_PATH, publicPaths } from '../wiring/bare-pages.ts'
 import { hasStoredUser, subscribeStoredUser } from '../wiring/storage.ts'
 import { AppContext, type AppServices } from './app-context.tsx'
 import { CodeLoading } from './components/ui.tsx'
-import { EmailRevertPage, InvitationPage, LoginPage, MissingDocumentPage, ResetPasswordPage, SetPasswordPage } from './pages/shell/bare.ts'
+import {
+  EmailRevertPage,
+  InvitationPage,
+  LoginPage,
+  MissingDocumentPage,
+  ResetPasswordPage,
+  SetPasswordPage,
+} from './pages/session/bare.ts'
 import { VerificationPage } from './pages/billing/bare.ts'
 import { usePainted } from './painted.ts'
 import { DashboardLayout } from './signedIn.ts'

@@ -6,7 +6,7 @@ import { company } from './pages/company/routes.ts'
 import { mail } from './pages/mail/routes.ts'
 import type { Area, PageRoute } from './pages/page.ts'
 import { people } from './pages/people/routes.ts'
-import { shell } from './pages/shell/routes.ts'
+import { shell } from './pages/session/routes.ts'
 
 export { LEGAL_FORMALITIES_PATH } from './pages/company/routes.ts'
 

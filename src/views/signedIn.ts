@@ -1,5 +1,5 @@
 // The code of the first signed-in screen, where signing in lands: the session, the portal's startup, the flows that
-// screen starts (the dashboard's, src/wiring/dashboard.ts), the dashboard layout and the dashboard's page. main.tsx
+// screen starts (the dashboard's, src/wiring/first-screen.ts), the dashboard layout and the dashboard's page. main.tsx
 // fetches it at once for a stored user (dist/signed-in.html announces it, and nothing more); the login form as soon
 // as it is used (and again on submit), so that the path from "Se connecter" to the dashboard waits only for the API
 // (spec §4), never for code or a Suspense reveal. The other areas' flows come once that screen has painted, so that
@@ -7,13 +7,13 @@
 import type { AppServices } from './app-context.tsx'
 import { preloadable } from './components/preloadable.ts'
 import { whenIdle, whenPainted } from './painted.ts'
-import { DashboardPage } from './pages/shell/dashboardPage.ts'
+import { DashboardPage } from './pages/session/dashboardPage.ts'
 import { type FlowArea, FLOW_AREAS } from '../wiring/flows.ts'
 
 export const DashboardLayout = preloadable(() => import('./layout/DashboardLayout.tsx'))
 
 /** The flows the first screen reads as it shows: the layout's (the Kbis banner, the problem report) and the dashboard's. */
-export const DASHBOARD_AREAS: readonly FlowArea[] = ['dashboard']
+export const DASHBOARD_AREAS: readonly FlowArea[] = ['firstScreen']
 
 const ignore = () => {}
 

@@ -1,6 +1,6 @@
 // The billing area's flows with their real effects: subscription options, termination, the card form, the invoice
 // book, the forwarding address, the certificate and contract downloads, and the public certificate check; what they
-// change is told to the portal. The dashboard's unpaid-invoice banner is the dashboard's (dashboard.ts).
+// change is told to the portal. The dashboard's unpaid-invoice banner is the first screen's (first-screen.ts).
 import { fromPromise } from 'xstate'
 import { CARD_NOT_REPLACED, CARD_REPLACED, cardReplacementMachine } from '../machines/billing/cardReplacement.machine.ts'
 import { certificateVerificationMachine } from '../machines/billing/certificateVerification.machine.ts'

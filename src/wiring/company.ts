@@ -1,5 +1,6 @@
-// The company area's flows (bank partners, the accountant offer, the legal formalities) with their
-// real effects: the calls, the toasts, the order's flags in the portal, the way to /formalites.
+// The company area's flows (the identity documents of /missing-document, bank partners, the accountant offer,
+// the legal formalities) with their real effects: the calls, the toasts, the order's flags in the portal,
+// the way to /formalites.
 import { fromPromise } from 'xstate'
 import {
   FORMALITIES_PATH,
@@ -7,8 +8,10 @@ import {
   FORMALITY_ORDERED,
   formalityOrderMachine,
 } from '../machines/company/formalityOrder.machine.ts'
+import { identityUploadMachine } from '../machines/company/identityUpload.machine.ts'
 import { legalSubmissionListMachine } from '../machines/company/legalSubmissionList.machine.ts'
 import { INTEREST_NOT_SENT, interestSent, type Partner, partnerInterestMachine } from '../machines/company/partnerInterest.machine.ts'
+import { codeOf } from '../machines/shared.ts'
 import type { OrderChanges } from '../machines/session/startup.machine.ts'
 import type { WiringDeps } from './deps.ts'
 import { later } from './later.ts'
@@ -18,6 +21,33 @@ const flagOf: Record<Partner, keyof OrderChanges> = { qonto: 'qonto', shine: 'sh
 
 export function createCompanyFlows({ api, notify, navigate, toPortal }: WiringDeps) {
   return {
+    identityUpload: later(() =>
+      identityUploadMachine.provide({
+        // Not outlive.ts: the documents go one after the other, and the next ones need the page to be sent.
+        actors: {
+          uploadOne: fromPromise(async ({ input, signal }) => {
+            const form = new FormData()
+            form.set('orderId', String(input.orderId))
+            form.set(input.documentType, input.file as unknown as Blob, input.file.name)
+            try {
+              return await api.uploadIdentity(form, { signal })
+            } catch (error) {
+              // Complete already (an earlier answer lost on the way, another tab): not a failure. The date the file
+              // was completed is the order's, as the server has it.
+              if (codeOf(error) !== 'DOCUMENTS_COMPLETE') throw error
+              const order = (await api.getMyOrders({ signal })).find((o) => o.id === input.orderId)
+              if (!order?.missingDocumentsValidatedAt) throw error
+              return { uploaded: [], complete: true, missingDocumentsValidatedAt: order.missingDocumentsValidatedAt }
+            }
+          }),
+        },
+        actions: {
+          notify: (_, notice) => notify(notice),
+          completed: (_, { reply, orderId }) =>
+            toPortal({ type: 'documents.completed', orderId, missingDocumentsValidatedAt: reply.missingDocumentsValidatedAt }),
+        },
+      }),
+    ),
     partnerInterest: later(() =>
       partnerInterestMachine.provide({
         actors: {

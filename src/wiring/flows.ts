@@ -3,28 +3,26 @@
 // (services.ts, loadFlows(area)): none of this weighs on the first load of /login, a page waits only
 // for its own area's code, and each area has the 20 kB route-chunk budget to itself (npm run size
 // checks that every area is still a chunk of its own). The flows the dashboard's first screen starts are a group of
-// their own (dashboard.ts), so that a signed-in page's first paint waits for them and for none of the areas' others.
+// their own (first-screen.ts: firstScreen, not an area), so that a signed-in page's first paint waits for them and for none of the areas' others.
 // Type imports only besides: importing an area's module here would pull it into the entry.
 import type { createBillingFlows } from './billing.ts'
 import type { createCompanyFlows } from './company.ts'
-import type { createDashboardFlows } from './dashboard.ts'
+import type { createFirstScreenFlows } from './first-screen.ts'
 import type { Built } from './later.ts'
 import type { createMailFlows } from './mail.ts'
-// notifications
 import type { createNotificationFlows } from './notifications.ts'
 import type { createPeopleFlows } from './people.ts'
-import type { createShellFlows } from './shell.ts'
+import type { createSessionFlows } from './session.ts'
 
 /** Each area's flows factory, as its module exports it. */
 export interface FlowFactories {
   /** The flows the dashboard's first screen starts (its layout's and its page's), apart from their areas' others. */
-  dashboard: typeof createDashboardFlows
-  shell: typeof createShellFlows
+  firstScreen: typeof createFirstScreenFlows
+  session: typeof createSessionFlows
   mail: typeof createMailFlows
   billing: typeof createBillingFlows
   people: typeof createPeopleFlows
   company: typeof createCompanyFlows
-  // notifications
   notifications: typeof createNotificationFlows
 }
 
@@ -38,13 +36,12 @@ export type AllFlows = { [A in FlowArea]: Flows<A> }
 
 /** Each area's code, one dynamic import each: esbuild makes each its own chunk. */
 export const flowCode: { [A in FlowArea]: () => Promise<FlowFactories[A]> } = {
-  dashboard: () => import('./dashboard.ts').then((m) => m.createDashboardFlows),
-  shell: () => import('./shell.ts').then((m) => m.createShellFlows),
+  firstScreen: () => import('./first-screen.ts').then((m) => m.createFirstScreenFlows),
+  session: () => import('./session.ts').then((m) => m.createSessionFlows),
   mail: () => import('./mail.ts').then((m) => m.createMailFlows),
   billing: () => import('./billing.ts').then((m) => m.createBillingFlows),
   people: () => import('./people.ts').then((m) => m.createPeopleFlows),
   company: () => import('./company.ts').then((m) => m.createCompanyFlows),
-  // notifications
   notifications: () => import('./notifications.ts').then((m) => m.createNotificationFlows),
 }
 

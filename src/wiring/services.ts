@@ -44,7 +44,7 @@ export function createServices({ navigate, notify }: Pick<AppServices, 'navigate
   const loadPortalCode = once(() => import('./portal.ts'))
   const loadPortal = () => Promise.all([loadPortalCode(), loadApi()]).then(([m, a]) => m.createStartup({ api: a, navigate }))
   const loadSession = once(() =>
-    Promise.all([import('./session.ts'), loadApi()])
+    Promise.all([import('./session-actor.ts'), loadApi()])
       .then(([m, a]) => m.createSession({ api: a, notify, loadPortal }))
       .then((s) => (current = s)),
   )
@@ -57,7 +57,7 @@ export function createServices({ navigate, notify }: Pick<AppServices, 'navigate
   })
   // One loader per area, each called once: its chunk and the API client, then its flows (each machine built on first use, later.ts).
   // (The dashboard's flows are given the first screen's calls only, as their own type says: api.ts.)
-  const apiFor = (area: FlowArea): Promise<Api> => (area === 'dashboard' ? (loadApi() as Promise<Api>) : loadAllApi())
+  const apiFor = (area: FlowArea): Promise<Api> => (area === 'firstScreen' ? (loadApi() as Promise<Api>) : loadAllApi())
   const areaLoaders = new Map<FlowArea, () => Promise<unknown>>()
   const loadFlows = <A extends FlowArea>(area: A): Promise<Flows<A>> => {
     let load = areaLoaders.get(area)

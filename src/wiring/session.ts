@@ -1,89 +1,33 @@
-// The session actor with its real effects. Loaded right behind the first screen (see services.ts):
-// with it come xstate and the HTTP client, which the first paint of /login does not need.
-import { createActor, fromPromise, type InspectionEvent, type Observer } from 'xstate'
-import { type SessionRef, sessionMachine } from '../machines/session/session.machine.ts'
-import type { StartupLogic } from '../machines/session/startup.machine.ts'
-import { isBarePath } from './bare-pages.ts'
-import type { FirstScreenApi } from './api.ts'
+// The session area's flows that the signed-out pages start (a forgotten password, a new password) with their real
+// effects: the call, the toast, the way back to /login. The session actor itself is in session-actor.ts.
+import { fromPromise } from 'xstate'
+import { PASSWORD_CHANGED, submissionMachine } from '../machines/session/submission.machine.ts'
 import type { WiringDeps } from './deps.ts'
-import {
-  adoptUnkeyedChoice,
-  onSignedInElsewhere,
-  onSignedOutElsewhere,
-  readStoredChoice,
-  readStoredUser,
-  removeStoredSession,
-  writeStoredUser,
-} from './storage.ts'
+import { later } from './later.ts'
 
-/** In a development build, ?inspect in the address shows every actor in the Stately inspector. */
-async function inspector() {
-  // The whole branch goes away in a production build, the inspector's chunk with it.
-  if (process.env.NODE_ENV !== 'production' && new URLSearchParams(window.location.search).has('inspect')) {
-    const { createBrowserInspector } = await import('@statelyai/inspect')
-    return createBrowserInspector().inspect
+export function createSessionFlows({ api, notify, navigate }: WiringDeps) {
+  return {
+    passwordResetRequest: later(() =>
+      submissionMachine.provide({
+        actors: {
+          submit: fromPromise(({ input, signal }) => api.requestPasswordReset({ email: input.email!, domain: input.domain! }, { signal })),
+        },
+      }),
+    ),
+    passwordReset: later(() =>
+      submissionMachine.provide({
+        actors: {
+          submit: fromPromise(({ input, signal }) => api.resetPassword({ token: input.token!, password: input.password! }, { signal })),
+        },
+        actions: {
+          // The server's words: a reset also removes the account's passkeys, and its reply says so when there were some.
+          succeeded: (_, { reply }) => {
+            const said = (reply as { message?: unknown } | undefined)?.message
+            notify({ kind: 'success', message: typeof said === 'string' && said ? said : PASSWORD_CHANGED })
+            navigate('/login')
+          },
+        },
+      }),
+    ),
   }
-  return undefined
-}
-
-type InspectionObserver = Observer<InspectionEvent> | ((event: InspectionEvent) => void)
-
-export interface SessionDeps extends Pick<WiringDeps<FirstScreenApi>, 'api' | 'notify'> {
-  /** The signed-in portal's startup machine, loaded once the user is signed in. */
-  loadPortal: () => Promise<StartupLogic>
-  /** The page shown now (the browser's address; a test's memory location). */
-  currentPath?: () => string
-}
-
-const browserPath = () => window.location.pathname + window.location.search
-
-/** A page to come back to after signing in again: a path of this app, never another origin nor a bare page (/login…). */
-export function returnPath(path: string): string | undefined {
-  const inApp = path.startsWith('/') && !path.startsWith('//') && !path.startsWith('/\\')
-  return inApp && !isBarePath(path.split(/[?#]/, 1)[0]!) ? path : undefined
-}
-
-export async function createSession(deps: SessionDeps): Promise<SessionRef> {
-  return createSessionActor(deps, await inspector())
-}
-
-/** The session actor, started, with the API hooked to it. */
-export function createSessionActor(
-  { api, notify, loadPortal, currentPath = browserPath }: SessionDeps,
-  inspect?: InspectionObserver,
-): SessionRef {
-  adoptUnkeyedChoice()
-  const session = createActor(
-    sessionMachine.provide({
-      actors: {
-        login: fromPromise(({ input, signal }) => api.login(input, { signal })),
-        // The kept default order is read as the portal starts (not when this tab opened): another tab may have chosen since.
-        loadPortal: fromPromise(async ({ input }) => ({ startup: await loadPortal(), storedChoice: readStoredChoice(input.userId) })),
-      },
-      actions: {
-        persistUser: (_, { user }) => writeStoredUser(user),
-        removeUser: (_, { apiToken }) => removeStoredSession(apiToken),
-        // Nothing waits for it nor reports it: the sign-out is done here whatever the server answers.
-        endSession: (_, { apiToken }) => void api.signOut({ apiToken }).catch(() => {}),
-      },
-    }),
-    { input: { storedUser: readStoredUser() }, inspect },
-  )
-
-  api.configureApi({
-    getToken: () => session.getSnapshot().context.user?.apiToken ?? null,
-    onUnauthorized: () => session.send({ type: 'session.expired', path: returnPath(currentPath()) }),
-    onSwallowedError: (error) => notify({ kind: 'error', message: error.message }),
-  })
-  const unfollow = [
-    // Signed out in another tab: as a logout here (that tab said why, if its session expired).
-    onSignedOutElsewhere(() => session.send({ type: 'session.logout', elsewhere: true })),
-    // Signed in in another tab while this one is signed out: its guard lets the portal through, so the session follows.
-    onSignedInElsewhere((user) => session.getSnapshot().matches('signedOut') && session.send({ type: 'session.signedIn', user })),
-  ]
-  // A stopped session (a test's page closed) follows the other tabs no more.
-  session.subscribe({ complete: () => unfollow.forEach((stop) => stop()) })
-
-  session.start()
-  return session
 }

@@ -3,13 +3,13 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createBillingFlows } from '../../src/wiring/billing.ts'
 import { createCompanyFlows } from '../../src/wiring/company.ts'
-import { createDashboardFlows } from '../../src/wiring/dashboard.ts'
+import { createFirstScreenFlows } from '../../src/wiring/first-screen.ts'
 import type { WiringDeps } from '../../src/wiring/deps.ts'
 import { built, later } from '../../src/wiring/later.ts'
 import { createMailFlows } from '../../src/wiring/mail.ts'
 import { createNotificationFlows } from '../../src/wiring/notifications.ts'
 import { createPeopleFlows } from '../../src/wiring/people.ts'
-import { createShellFlows } from '../../src/wiring/shell.ts'
+import { createSessionFlows } from '../../src/wiring/session.ts'
 
 const Later = suite('flows built on first use')
 
@@ -39,8 +39,8 @@ Later('the real flows, area by area: every entry is there, each machine the same
     loadHostedCard: never,
   }
   const areas = [
-    createDashboardFlows,
-    createShellFlows,
+    createFirstScreenFlows,
+    createSessionFlows,
     createMailFlows,
     createBillingFlows,
     createPeopleFlows,

@@ -1,8 +1,8 @@
-// readAsDataUrl (src/wiring/dashboard.ts): the Kbis is sent as a data URL (spec §3), read from the chosen file in one
+// readAsDataUrl (src/wiring/first-screen.ts): the Kbis is sent as a data URL (spec §3), read from the chosen file in one
 // promise. Node's Blob and btoa are the browser's here: no DOM needed.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { readAsDataUrl } from '../../src/wiring/dashboard.ts'
+import { readAsDataUrl } from '../../src/wiring/first-screen.ts'
 
 const ReadFile = suite('a chosen file read as a data URL')
 

@@ -42,16 +42,16 @@ import type { Api } from '../../src/wiring/api.ts'
 import { portalOf, type WiringDeps } from '../../src/wiring/deps.ts'
 import { createBillingFlows } from '../../src/wiring/billing.ts'
 import { createCompanyFlows } from '../../src/wiring/company.ts'
-import { createDashboardFlows } from '../../src/wiring/dashboard.ts'
+import { createFirstScreenFlows } from '../../src/wiring/first-screen.ts'
 import type { AllFlows, FlowArea } from '../../src/wiring/flows.ts'
 import { built } from '../../src/wiring/later.ts'
 import { createMailFlows } from '../../src/wiring/mail.ts'
 import { createNotificationFlows } from '../../src/wiring/notifications.ts'
 import { createPeopleFlows } from '../../src/wiring/people.ts'
-import { createShellFlows } from '../../src/wiring/shell.ts'
+import { createSessionFlows } from '../../src/wiring/session.ts'
 import { createStartup } from '../../src/wiring/portal.ts'
 import type { AppServices } from '../../src/wiring/services.ts'
-import { createSessionActor } from '../../src/wiring/session.ts'
+import { createSessionActor } from '../../src/wiring/session-actor.ts'
 import { DEXT_EMAIL_KEY, writeStoredChoice, writeStoredUser } from '../../src/wiring/storage.ts'
 import * as F from './fixtures.ts'
 
@@ -781,8 +781,8 @@ function notificationsApi(scenario: NotificationScenario, calls: Calls): Partial
 /** Every area's flows at once, as the browser's services build each area's when it loads (src/wiring/services.ts). */
 export function createAllFlows(deps: WiringDeps): AllFlows {
   return {
-    dashboard: built(createDashboardFlows(deps)),
-    shell: built(createShellFlows(deps)),
+    firstScreen: built(createFirstScreenFlows(deps)),
+    session: built(createSessionFlows(deps)),
     mail: built(createMailFlows(deps)),
     billing: built(createBillingFlows(deps)),
     people: built(createPeopleFlows(deps)),

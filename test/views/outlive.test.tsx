@@ -30,7 +30,7 @@ import { PAYMENT_FAILED } from '../../src/machines/billing/unpaidInvoices.machin
 import type { Api } from '../../src/wiring/api.ts'
 import { createBillingFlows } from '../../src/wiring/billing.ts'
 import { createCompanyFlows } from '../../src/wiring/company.ts'
-import { createDashboardFlows } from '../../src/wiring/dashboard.ts'
+import { createFirstScreenFlows } from '../../src/wiring/first-screen.ts'
 import { built } from '../../src/wiring/later.ts'
 import { createMailFlows } from '../../src/wiring/mail.ts'
 import { createPeopleFlows } from '../../src/wiring/people.ts'
@@ -64,7 +64,7 @@ const invited: Share[] = [
 
 interface Case {
   /** The effect: its area's flows, the flow and its actor's name, and that actor's input. */
-  area: 'dashboard' | 'mail' | 'billing' | 'people' | 'company'
+  area: 'firstScreen' | 'mail' | 'billing' | 'people' | 'company'
   flow: string
   actor: string
   input: unknown
@@ -160,7 +160,7 @@ const cases: Record<string, Case> = {
     failed: { kind: 'error', message: `${PAYMENT_FAILED} ${REASON}` },
   },
   'the unpaid invoices paid (« Régler »)': {
-    area: 'dashboard',
+    area: 'firstScreen',
     flow: 'unpaidInvoices',
     actor: 'pay',
     input: { expectedAmountInclTaxCents: 3480 },
@@ -406,7 +406,7 @@ function start(c: Case) {
     toSession: () => {},
   }
   const flows = {
-    dashboard: createDashboardFlows,
+    firstScreen: createFirstScreenFlows,
     mail: createMailFlows,
     billing: createBillingFlows,
     people: createPeopleFlows,

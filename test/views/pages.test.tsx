@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { IDENTITY_DONE, IDENTITY_STILL_INCOMPLETE, IDENTITY_WRONG_TYPE } from '../../src/machines/company/identityUpload.machine.ts'
-import { RESET_REQUESTED } from '../../src/views/pages/shell/ResetPasswordPage.tsx'
+import { RESET_REQUESTED } from '../../src/views/pages/session/ResetPasswordPage.tsx'
 import { MAYBE_SAVED, PASSWORD_CHANGED } from '../../src/machines/session/submission.machine.ts'
 import { PASSWORD_TOO_COMMON, PASSWORD_TOO_SHORT } from '../../src/machines/passwordRule.ts'
 import * as F from '../util/fixtures.ts'

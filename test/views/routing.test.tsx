@@ -1,9 +1,9 @@
-import '../util/dom.ts'
+import { setViewport } from '../util/dom.ts'
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { SESSION_EXPIRED } from '../../src/machines/session/session.machine.ts'
-import { returnPath } from '../../src/wiring/session.ts'
+import { returnPath } from '../../src/wiring/session-actor.ts'
 import * as F from '../util/fixtures.ts'
 import { renderApp, type Scenario } from '../util/services.tsx'
 
@@ -92,6 +92,8 @@ Guard('an unknown address inside the portal says so', async () => {
 Guard.run()
 
 const Layouts = suite('bare and dashboard layouts (spec §2)')
+// A desktop, whatever size the file run before left: the sidebar is a landmark there.
+Layouts.before.each(() => setViewport(1280))
 Layouts.after.each(() => cleanup())
 
 for (const path of ['/login', '/reset-password', '/set-password/abc123', '/missing-document']) {

@@ -240,7 +240,7 @@ Header('logout ends the session on the server, removes the stored user and close
   await waitFor(() => assert.is(app.currentPath(), '/login'))
 })
 
-Header('the bell says honestly that there is nothing yet (notifications: test/views/notifications.test.tsx)', async () => {
+Header('the bell says honestly that there is nothing yet (notifications: test/views/notifications/notifications.test.tsx)', async () => {
   await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: 2 })
   await screen.findByText('Bonjour Camille')
   fireEvent.click(await screen.findByRole('button', { name: 'Notifications' }))

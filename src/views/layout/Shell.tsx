@@ -12,7 +12,7 @@ import { useMediaQuery } from '../components/useMediaQuery.ts'
 import { LEGAL_FORMALITIES_PATH, routeByPath } from '../routes.ts'
 import { color, DESKTOP_MIN_WIDTH, mq } from '../theme.ts'
 import { Header } from './Header.tsx'
-import { KbisBanner } from './KbisBanner.tsx'
+import { KbisBanner } from '../pages/company/KbisBanner.tsx'
 import { LegalLayout } from './LegalLayout.tsx'
 import { MobileNav } from './MobileNav.tsx'
 import { LoadingFlag, Pages } from './Pages.tsx'
@@ -62,7 +62,7 @@ const Backdrop = styled('div')`
 
 /** `focusTarget`: what takes the focus when the shell comes back from the order choice: where the order shows. */
 export function Shell({ startup, focusTarget }: { startup: StartupRef; focusTarget?: RefObject<HTMLElement | null> }) {
-  const flows = useFlows('dashboard')
+  const flows = useFlows('firstScreen')
   const [location] = useLocation()
   const isDesktop = useMediaQuery(`(min-width: ${DESKTOP_MIN_WIDTH}px)`)
   const [expanded, setExpanded] = useState(() => readMenuExpanded())

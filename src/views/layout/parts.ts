@@ -3,10 +3,12 @@
 // that screen has painted, or by the first render that needs one.
 import { preloadable } from '../components/preloadable.ts'
 
-export const NotificationBell = preloadable(() => import('./NotificationBell.tsx').then((m) => ({ default: m.NotificationBell })))
-export const ProblemModal = preloadable(() => import('./ProblemModal.tsx').then((m) => ({ default: m.ProblemModal })))
-export const KbisDialog = preloadable(() => import('./KbisDialog.tsx').then((m) => ({ default: m.KbisDialog })))
-export const OrderSelection = preloadable(() => import('./OrderSelection.tsx').then((m) => ({ default: m.OrderSelection })))
+export const NotificationBell = preloadable(() =>
+  import('../pages/notifications/NotificationBell.tsx').then((m) => ({ default: m.NotificationBell })),
+)
+export const ProblemModal = preloadable(() => import('../pages/notifications/ProblemModal.tsx').then((m) => ({ default: m.ProblemModal })))
+export const KbisDialog = preloadable(() => import('../pages/company/KbisDialog.tsx').then((m) => ({ default: m.KbisDialog })))
+export const OrderSelection = preloadable(() => import('../pages/session/OrderSelection.tsx').then((m) => ({ default: m.OrderSelection })))
 
 /** Fetches them all, once the first signed-in screen has painted and the page is idle (DashboardLayout.tsx). */
 export function preloadLayoutParts() {

@@ -8,7 +8,7 @@ import type { DatedEntry } from './DeadlineList.tsx'
 import { letterPath } from '../../../../server/contract/rules/mail.ts'
 
 export function useLetterDeadlines(orderId: number) {
-  const flows = useFlows('dashboard')
+  const flows = useFlows('firstScreen')
   const actor = useActorRef(flows.letterDeadlines, { input: { orderId } })
   const loading = useSelector(actor, (s) => s.matches('loading'))
   const error = useSelector(actor, (s) => s.context.error)

@@ -10,7 +10,7 @@ import { mq } from '../../theme.ts'
 import { EmailSection, PasswordSection } from './AccountSections.tsx'
 import { DevicesSection } from './DevicesSection.tsx'
 // notifications
-import { NotificationPreferencesSection } from './NotificationPreferencesSection.tsx'
+import { NotificationPreferencesSection } from '../notifications/NotificationPreferencesSection.tsx'
 import { PasskeysSection } from './PasskeysSection.tsx'
 import { Section } from './Section.tsx'
 

@@ -11,7 +11,7 @@ import { preloadSignedIn } from '../../signedIn.ts'
 import { prerenderedValue } from '../../takeover.ts'
 
 // people: passkeys, with the flows, after the form has painted.
-const PasskeyLogin = lazy(() => import('../people/PasskeyLogin.tsx'))
+const PasskeyLogin = lazy(() => import('./PasskeyLogin.tsx'))
 /** PasskeyLogin's button, as it reads (that file shows it where WebAuthn exists). */
 const PASSKEY_LABEL = 'Se connecter avec une clé d’accès'
 // The page rendered ahead at build time (prerender.tsx) keeps the button's place too: browsers have WebAuthn.

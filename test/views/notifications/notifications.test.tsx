@@ -1,14 +1,14 @@
 // notifications: the bell in the header (count, panel, open = read + go, "Tout marquer comme
 // lu", live events, errors with "Réessayer", Escape), a letter's "Historique", and the e-mail choices.
-import '../util/dom.ts'
+import '../../util/dom.ts'
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import type { PortalNotification } from '../../server/contract/schemas.ts'
-import * as F from '../util/fixtures.ts'
-import { setViewport } from '../util/dom.ts'
-import { renderApp, type Scenario } from '../util/services.tsx'
-import { spreadDelay } from '../../src/wiring/notifications.ts'
+import type { PortalNotification } from '../../../server/contract/schemas.ts'
+import * as F from '../../util/fixtures.ts'
+import { setViewport } from '../../util/dom.ts'
+import { renderApp, type Scenario } from '../../util/services.tsx'
+import { spreadDelay } from '../../../src/wiring/notifications.ts'
 
 const notice = (id: number, read: boolean, title: string, link: string, createdAt = '2026-11-20T09:00:00.000Z'): PortalNotification => ({
   id,

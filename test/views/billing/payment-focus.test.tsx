@@ -1,10 +1,10 @@
-import '../util/dom.ts'
+import '../../util/dom.ts'
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import type { Invoice, PaymentMethod } from '../../server/contract/schemas.ts'
-import * as F from '../util/fixtures.ts'
-import { renderApp, type BillingScenario } from '../util/services.tsx'
+import type { Invoice, PaymentMethod } from '../../../server/contract/schemas.ts'
+import * as F from '../../util/fixtures.ts'
+import { renderApp, type BillingScenario } from '../../util/services.tsx'
 
 const YEAR = new Date().getFullYear()
 const invoices: Invoice[] = [

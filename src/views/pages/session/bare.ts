@@ -5,7 +5,7 @@ import { lazy } from 'react'
 export { default as LoginPage } from './LoginPage.tsx'
 export const ResetPasswordPage = lazy(() => import('./ResetPasswordPage.tsx'))
 export const SetPasswordPage = lazy(() => import('./SetPasswordPage.tsx'))
-export const MissingDocumentPage = lazy(() => import('./MissingDocumentPage.tsx'))
+export const MissingDocumentPage = lazy(() => import('../company/MissingDocumentPage.tsx'))
 // people: the invitation e-mail's link (open without signing in, like set-password)
 export const InvitationPage = lazy(() => import('../people/InvitationPage.tsx'))
 // « Ce n’était pas vous ? »: the link of an address change's notice (open without signing in)

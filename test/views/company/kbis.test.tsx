@@ -1,12 +1,12 @@
-import '../util/dom.ts'
+import '../../util/dom.ts'
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { BRAND_NAME } from '../../src/wiring/config.ts'
-import { KBIS_FAILED, KBIS_NOT_PDF, KBIS_SUCCESS } from '../../src/machines/company/kbisUpload.machine.ts'
-import * as F from '../util/fixtures.ts'
-import { setViewport } from '../util/dom.ts'
-import { renderApp } from '../util/services.tsx'
+import { BRAND_NAME } from '../../../src/wiring/config.ts'
+import { KBIS_FAILED, KBIS_NOT_PDF, KBIS_SUCCESS } from '../../../src/machines/company/kbisUpload.machine.ts'
+import * as F from '../../util/fixtures.ts'
+import { setViewport } from '../../util/dom.ts'
+import { renderApp } from '../../util/services.tsx'
 
 const banner = () => screen.queryByRole('region', { name: 'Justificatif d’immatriculation' })
 const kbisInput = () => document.querySelector<HTMLInputElement>('input[type="file"][accept=".pdf"]')!

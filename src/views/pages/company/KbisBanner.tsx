@@ -3,13 +3,13 @@
 import { useActorRef, useSelector } from '@xstate/react'
 import { styled } from 'goober'
 import { Suspense, useEffect, useRef } from 'react'
-import type { Order } from '../../../server/contract/schemas.ts'
-import { BRAND_NAME } from '../../wiring/config.ts'
-import type { ChosenFile } from '../../machines/company/kbisUpload.machine.ts'
-import { useFlows } from '../app-context.tsx'
-import { Button } from '../components/ui.tsx'
-import { color, mq } from '../theme.ts'
-import { KbisDialog } from './parts.ts'
+import type { Order } from '../../../../server/contract/schemas.ts'
+import { BRAND_NAME } from '../../../wiring/config.ts'
+import type { ChosenFile } from '../../../machines/company/kbisUpload.machine.ts'
+import { useFlows } from '../../app-context.tsx'
+import { Button } from '../../components/ui.tsx'
+import { color, mq } from '../../theme.ts'
+import { KbisDialog } from '../../layout/parts.ts'
 
 const Banner = styled('section')`
   position: sticky;
@@ -36,7 +36,7 @@ export const KBIS_BANNER_TEXT =
   'Pour activer votre compte, notre équipe a besoin de votre extrait Kbis ou de votre avis de situation INSEE.'
 
 export function KbisBanner({ order, contractId }: { order: Order | null; contractId: number | null }) {
-  const flows = useFlows('dashboard')
+  const flows = useFlows('firstScreen')
   const actor = useActorRef(flows.kbisUpload, { input: { order, contractId } })
   const visible = useSelector(actor, (s) => !s.matches('hidden') && !s.matches('uploaded'))
   const modalOpen = useSelector(actor, (s) => s.hasTag('modal'))

@@ -1,12 +1,12 @@
-import '../util/dom.ts'
+import '../../util/dom.ts'
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import type { CourierRequest, Folder, Invoice, Package, PortalNotification } from '../../server/contract/schemas.ts'
-import type { Resource } from '../../src/machines/session/portalData.machine.ts'
-import * as F from '../util/fixtures.ts'
-import { setViewport } from '../util/dom.ts'
-import { renderApp, type Scenario } from '../util/services.tsx'
+import type { CourierRequest, Folder, Invoice, Package, PortalNotification } from '../../../server/contract/schemas.ts'
+import type { Resource } from '../../../src/machines/session/portalData.machine.ts'
+import * as F from '../../util/fixtures.ts'
+import { setViewport } from '../../util/dom.ts'
+import { renderApp, type Scenario } from '../../util/services.tsx'
 
 const folders: Folder[] = [
   { id: 7, name: 'Banque', domiciliationOrderId: 2, documentCount: 1 },

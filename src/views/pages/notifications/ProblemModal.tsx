@@ -2,9 +2,9 @@
 import { useSelector } from '@xstate/react'
 import type { FormEvent } from 'react'
 import type { ActorRefFrom } from 'xstate'
-import type { problemReportMachine } from '../../machines/notifications/problemReport.machine.ts'
-import { Modal } from '../components/Modal.tsx'
-import { Button, Field } from '../components/ui.tsx'
+import type { problemReportMachine } from '../../../machines/notifications/problemReport.machine.ts'
+import { Modal } from '../../components/Modal.tsx'
+import { Button, Field } from '../../components/ui.tsx'
 
 export function ProblemModal({
   actor,

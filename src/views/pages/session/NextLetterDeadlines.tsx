@@ -12,7 +12,7 @@ import { Card, ErrorState, formatEuros, Spinner, touchLink } from '../../compone
 import { letterPath } from '../../../../server/contract/rules/mail.ts'
 
 export function NextLetterDeadlines({ orderId }: { orderId: number | null }) {
-  const flows = useFlows('dashboard')
+  const flows = useFlows('firstScreen')
   const actor = useActorRef(flows.letterDeadlines, { input: { orderId } })
   const loading = useSelector(actor, (s) => s.matches('loading'))
   const error = useSelector(actor, (s) => s.context.error)

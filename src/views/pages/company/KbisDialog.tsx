@@ -3,12 +3,12 @@
 import { useSelector } from '@xstate/react'
 import { styled } from 'goober'
 import type { ActorRefFrom } from 'xstate'
-import type { Order } from '../../../server/contract/schemas.ts'
-import type { kbisUploadMachine } from '../../machines/company/kbisUpload.machine.ts'
-import { BRAND_NAME } from '../../wiring/config.ts'
-import { Modal } from '../components/Modal.tsx'
-import { Alert, Button } from '../components/ui.tsx'
-import { MAX_UPLOAD_LABEL } from '../../../server/contract/rules/uploads.ts'
+import type { Order } from '../../../../server/contract/schemas.ts'
+import type { kbisUploadMachine } from '../../../machines/company/kbisUpload.machine.ts'
+import { BRAND_NAME } from '../../../wiring/config.ts'
+import { Modal } from '../../components/Modal.tsx'
+import { Alert, Button } from '../../components/ui.tsx'
+import { MAX_UPLOAD_LABEL } from '../../../../server/contract/rules/uploads.ts'
 
 const Busy = styled('div')`
   margin-top: 1rem;

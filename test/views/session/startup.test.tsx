@@ -1,21 +1,21 @@
 // Issue 13: signing in reaches the dashboard without a Suspense fallback in between once the form has
 // been used (the signed-in code is fetched then), so that the reveal never waits for React's Suspense
 // throttle. Counted, not timed: budgets live in bench:web and scripts/size.mjs.
-import '../util/dom.ts'
+import '../../util/dom.ts'
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { Suspense, use } from 'react'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { CODE_LOADING_LABEL } from '../../src/views/components/ui.tsx'
-import { preloadable } from '../../src/views/components/preloadable.ts'
-import { DashboardPage } from '../../src/views/pages/shell/dashboardPage.ts'
-import { forgetPainted, screenShown, whenPainted } from '../../src/views/painted.ts'
-import { DASHBOARD_AREAS, DashboardLayout, preloadSignedIn } from '../../src/views/signedIn.ts'
-import { FLOW_AREAS, type FlowArea } from '../../src/wiring/flows.ts'
-import { type AppServices, createServices } from '../../src/wiring/services.ts'
-import { tracked } from '../../src/wiring/settled.ts'
-import * as F from '../util/fixtures.ts'
-import { renderApp } from '../util/services.tsx'
+import { CODE_LOADING_LABEL } from '../../../src/views/components/ui.tsx'
+import { preloadable } from '../../../src/views/components/preloadable.ts'
+import { DashboardPage } from '../../../src/views/pages/session/dashboardPage.ts'
+import { forgetPainted, screenShown, whenPainted } from '../../../src/views/painted.ts'
+import { DASHBOARD_AREAS, DashboardLayout, preloadSignedIn } from '../../../src/views/signedIn.ts'
+import { FLOW_AREAS, type FlowArea } from '../../../src/wiring/flows.ts'
+import { type AppServices, createServices } from '../../../src/wiring/services.ts'
+import { tracked } from '../../../src/wiring/settled.ts'
+import * as F from '../../util/fixtures.ts'
+import { renderApp } from '../../util/services.tsx'
 
 /** Every time a Suspense boundary's fallback (the code-loading spinner) enters the page. */
 function countFallbacks() {
@@ -114,7 +114,7 @@ Startup('each area’s flows load on their own: an area gives its own flows only
   const billing = await services.loadFlows('billing')
   assert.ok('invoiceBook' in billing)
   assert.not.ok('mailbox' in billing)
-  const dashboard = await services.loadFlows('dashboard')
+  const dashboard = await services.loadFlows('firstScreen')
   assert.equal(Object.keys(dashboard).sort(), ['kbisUpload', 'letterDeadlines', 'problemReport', 'unpaidInvoices'])
   assert.not.ok(
     ['kbisUpload', 'letterDeadlines', 'problemReport', 'unpaidInvoices'].some((flow) => flow in mail || flow in billing),

@@ -1,10 +1,10 @@
-import '../util/dom.ts'
+import '../../util/dom.ts'
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import * as F from '../util/fixtures.ts'
-import { setViewport } from '../util/dom.ts'
-import { renderApp } from '../util/services.tsx'
+import * as F from '../../util/fixtures.ts'
+import { setViewport } from '../../util/dom.ts'
+import { renderApp } from '../../util/services.tsx'
 
 async function openProblem() {
   fireEvent.click(

@@ -12,7 +12,7 @@ export const RESET_REQUESTED =
   'Si un compte existe pour cette adresse, vous allez recevoir un e-mail avec un lien pour choisir un nouveau mot de passe. Ce lien est valable une heure.'
 
 export default function ResetPasswordPage() {
-  const flows = useFlows('shell')
+  const flows = useFlows('session')
   const actor = useActorRef(flows.passwordResetRequest)
   const busy = useSelector(actor, (s) => s.hasTag('busy'))
   const done = useSelector(actor, (s) => s.matches('succeeded'))

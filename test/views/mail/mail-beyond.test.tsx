@@ -1,13 +1,13 @@
 // Issue 14 in the views: the letter's page images where the browser draws no PDF, the search in the
 // letters' text, the deadlines found in them (list, viewer, dashboard, fiscal calendar).
-import '../util/dom.ts'
+import '../../util/dom.ts'
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { DocumentSearchQuery, type DocumentSearchResult, type LetterDeadline } from '../../server/contract/schemas.ts'
-import * as F from '../util/fixtures.ts'
-import { setViewport } from '../util/dom.ts'
-import { renderApp, type Scenario } from '../util/services.tsx'
+import { DocumentSearchQuery, type DocumentSearchResult, type LetterDeadline } from '../../../server/contract/schemas.ts'
+import * as F from '../../util/fixtures.ts'
+import { setViewport } from '../../util/dom.ts'
+import { renderApp, type Scenario } from '../../util/services.tsx'
 
 const documents = [
   F.letter(21, {

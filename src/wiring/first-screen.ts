@@ -27,7 +27,7 @@ export async function readAsDataUrl(file: Blob): Promise<string> {
   return `data:${file.type || 'application/octet-stream'};base64,${btoa(binary)}`
 }
 
-export function createDashboardFlows({ api, notify, toPortal }: WiringDeps<FirstScreenApi>) {
+export function createFirstScreenFlows({ api, notify, toPortal }: WiringDeps<FirstScreenApi>) {
   return {
     kbisUpload: later(() =>
       kbisUploadMachine.provide({

@@ -4,13 +4,13 @@
 import { useSelector } from '@xstate/react'
 import { styled } from 'goober'
 import { useEffect, useRef, useState } from 'react'
-import { SELECTION_VIDEO_URL } from '../../wiring/config.ts'
-import type { StartupContext } from '../../machines/session/startup.machine.ts'
-import type { StartupRef } from '../app-context.tsx'
-import { Button, formatDate } from '../components/ui.tsx'
-import { focusLost, useArrivalAfter, useFocusOnArrival } from '../components/useFocusWhenShown.ts'
-import { Icon } from '../icons.tsx'
-import { color, mq, radius, shadow } from '../theme.ts'
+import { SELECTION_VIDEO_URL } from '../../../wiring/config.ts'
+import type { StartupContext } from '../../../machines/session/startup.machine.ts'
+import type { StartupRef } from '../../app-context.tsx'
+import { Button, formatDate } from '../../components/ui.tsx'
+import { focusLost, useArrivalAfter, useFocusOnArrival } from '../../components/useFocusWhenShown.ts'
+import { Icon } from '../../icons.tsx'
+import { color, mq, radius, shadow } from '../../theme.ts'
 
 const Screen = styled('main')`
   max-width: 64rem;

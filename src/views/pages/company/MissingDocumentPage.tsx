@@ -108,7 +108,7 @@ function WayOutLinks({ startup }: { startup: StartupRef }) {
 }
 
 function UploadForm({ order, documents, startup }: { order: Order; documents: MissingDocument[]; startup: StartupRef }) {
-  const flows = useFlows('shell')
+  const flows = useFlows('company')
   const actor = useActorRef(flows.identityUpload, { input: { orderId: order.id, documents } })
   const busy = useSelector(actor, (s) => s.hasTag('busy'))
   const sent = useSelector(actor, (s) => s.context.sent)

@@ -15,7 +15,7 @@ import { useArrivalAfter } from '../../components/useFocusWhenShown.ts'
 import { BareLayout } from '../../layout/BareLayout.tsx'
 
 export default function SetPasswordPage({ token }: { token: string }) {
-  const flows = useFlows('shell')
+  const flows = useFlows('session')
   const actor = useActorRef(flows.passwordReset)
   const busy = useSelector(actor, (s) => s.hasTag('busy'))
   const error = useSelector(actor, (s) => s.context.error)

@@ -1,14 +1,14 @@
 // A sending the customer started goes on when they leave its page, and its outcome reaches them: the accounting
 // export (kept for the session, wiring/kept.ts), 'Envoyer par e-mail' and the other writes (their call not aborted
 // with the page, wiring/outlive.ts; each write's telling: outlive.test.tsx).
-import '../util/dom.ts'
+import '../../util/dom.ts'
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import type { Invoice, Package } from '../../server/contract/schemas.ts'
-import * as F from '../util/fixtures.ts'
-import { setViewport } from '../util/dom.ts'
-import { renderApp, type Scenario } from '../util/services.tsx'
+import type { Invoice, Package } from '../../../server/contract/schemas.ts'
+import * as F from '../../util/fixtures.ts'
+import { setViewport } from '../../util/dom.ts'
+import { renderApp, type Scenario } from '../../util/services.tsx'
 
 const documents = [
   F.letter(21, { sender: 'URSSAF Île-de-France', kind: 'administratif', receivedAt: '2024-03-12T09:00:00.000Z' }),

@@ -6,7 +6,7 @@ import type { EmailPreference, Order } from '../../../../server/contract/schemas
 import type { StartupContext } from '../../../machines/session/startup.machine.ts'
 import { useFlows, useStartup } from '../../app-context.tsx'
 import { Alert, ErrorState, Spinner } from '../../components/ui.tsx'
-import { Section } from './Section.tsx'
+import { Section } from '../people/Section.tsx'
 
 export const emailChoices: [EmailPreference, string][] = [
   ['each', 'Un e-mail par événement'],

@@ -166,7 +166,7 @@ export default function Dashboard(_: PageProps) {
  * jumps when an answer comes in. Later loads (a retry, after a payment) keep what is shown.
  */
 function Summary({ listsLoaded, children }: { listsLoaded: boolean; children: ReactNode }) {
-  const flows = useFlows('dashboard')
+  const flows = useFlows('firstScreen')
   const unpaid = useActorRef(flows.unpaidInvoices)
   const checked = useSelector(unpaid, (s) => !s.matches('loading') || s.context.status !== null)
   // A new invoice (a live notification): the banner's status is asked again. Here, not in the banner: news during the
@@ -184,7 +184,7 @@ function Summary({ listsLoaded, children }: { listsLoaded: boolean; children: Re
 }
 
 /** Shown when user-unpaid-status says so; 'Régler' pays with the card on file. */
-function UnpaidBanner({ actor }: { actor: ActorRefFrom<Flows<'dashboard'>['unpaidInvoices']> }) {
+function UnpaidBanner({ actor }: { actor: ActorRefFrom<Flows<'firstScreen'>['unpaidInvoices']> }) {
   const shown = useSelector(actor, (s) => s.hasTag('banner'))
   const busy = useSelector(actor, (s) => s.hasTag('busy'))
   const status = useSelector(actor, (s) => s.context.status)

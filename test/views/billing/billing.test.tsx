@@ -1,4 +1,4 @@
-import '../util/dom.ts'
+import '../../util/dom.ts'
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -10,14 +10,14 @@ import type {
   PortalNotification,
   Subscription,
   SubscriptionOption,
-} from '../../server/contract/schemas.ts'
-import * as F from '../util/fixtures.ts'
-import { setViewport } from '../util/dom.ts'
-import { renderApp, TOO_LARGE_FOR_ONE_PAYMENT, type Scenario } from '../util/services.tsx'
-import type { Resource } from '../../src/machines/session/portalData.machine.ts'
-import { cardExpiry } from '../../src/views/pages/billing/labels.ts'
-import { frenchDay } from '../../src/machines/billing/termination.machine.ts'
-import { latestTerminationDate, parisToday } from '../../server/contract/rules/termination.ts'
+} from '../../../server/contract/schemas.ts'
+import * as F from '../../util/fixtures.ts'
+import { setViewport } from '../../util/dom.ts'
+import { renderApp, TOO_LARGE_FOR_ONE_PAYMENT, type Scenario } from '../../util/services.tsx'
+import type { Resource } from '../../../src/machines/session/portalData.machine.ts'
+import { cardExpiry } from '../../../src/views/pages/billing/labels.ts'
+import { frenchDay } from '../../../src/machines/billing/termination.machine.ts'
+import { latestTerminationDate, parisToday } from '../../../server/contract/rules/termination.ts'
 
 const YEAR = new Date().getFullYear()
 const plan = (id: string, nickname: string, amount: number, interval: 'month' | 'year' = 'year') => ({
