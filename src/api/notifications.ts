@@ -1,4 +1,5 @@
-// notifications: the bell, its live stream, e-mail preferences, a letter's history.
+// The notifications area's calls: the bell, its live stream, e-mail preferences, a letter's history, and a problem
+// reported on an order (« Signaler un problème »).
 import type { PortalNotification } from '../../server/contract/schemas.ts'
 import { type Body, type CallOptions, call, encode, openStream, type Reply } from './client.ts'
 
@@ -62,3 +63,9 @@ export async function followNotifications(
     }
   }
 }
+
+export const sendProblem = (id: number, body: Body<'sendProblem'>, options?: CallOptions) =>
+  call<Reply<'sendProblem'>>(
+    { auth: 'apiToken', method: 'POST', path: `/api-protected/domiciliation-orders/${encode(id)}:send-problem`, body },
+    options,
+  )

@@ -1,8 +1,50 @@
-// The people area's calls beyond spec §7: invitation links, signed-in devices and passkeys (WebAuthn
-// options and answers pass through as the browser and @simplewebauthn need them).
-import { type Body, type CallOptions, call, encode, type Reply } from './client.ts'
+// The people area's calls: the account (e-mail, password, « Ce n’était pas vous ? », signed-in devices, passkeys),
+// invitation links, collaborators, representatives and the referral (spec §7 and beyond). WebAuthn options and answers
+// pass through as the browser and @simplewebauthn need them.
+import { type Body, call, type CallOptions, encode, type Reply, swallow } from './client.ts'
+
+const order = (id: number) => `/api-protected/domiciliation-orders/${encode(id)}`
 
 const invitation = (token: string) => `/invitations/${encode(token)}`
+
+/** Swallows errors (spec §8): undefined means it failed, and the customer was told. */
+export const updateEmail = (body: Body<'updateEmail'>, options?: CallOptions) =>
+  swallow(call<Reply<'updateEmail'>>({ auth: 'apiToken', method: 'PUT', path: '/api-protected/users/me/email', body }, options), undefined)
+
+/** Swallows errors (spec §8): undefined means it failed, and the customer was told. */
+export const updatePassword = (body: Body<'updatePassword'>, options?: CallOptions) =>
+  swallow(
+    call<Reply<'updatePassword'>>({ auth: 'apiToken', method: 'PUT', path: '/api-protected/users/me/password', body }, options),
+    undefined,
+  )
+
+/** « Ce n’était pas vous ? » (beyond the spec): the link mailed to the address left by an e-mail change puts it back. */
+export const revertEmailChange = (token: string, options?: CallOptions) =>
+  call<Reply<'revertEmailChange'>>({ auth: 'none', method: 'POST', path: `/api/email-change-reverts/${encode(token)}` }, options)
+
+export const sendInvite = (body: Body<'sendInvite'>, options?: CallOptions) =>
+  call<Reply<'sendInvite'>>({ auth: 'apiToken', method: 'POST', path: '/api-protected/send-invite', body }, options)
+
+export const getShares = (id: number, options?: CallOptions) =>
+  call<Reply<'shares'>>({ auth: 'apiToken', method: 'GET', path: `${order(id)}/shares` }, options)
+
+export const deleteShare = (id: number, shareId: number, options?: CallOptions) =>
+  call<Reply<'deleteShare'>>({ auth: 'apiToken', method: 'DELETE', path: `${order(id)}/share-delete/${encode(shareId)}` }, options)
+
+export const inviteCollaborators = (id: number, body: Body<'invite'>, options?: CallOptions) =>
+  call<Reply<'invite'>>({ auth: 'apiToken', method: 'POST', path: `${order(id)}/invite`, body }, options)
+
+export const getMandataires = (id: number, options?: CallOptions) =>
+  call<Reply<'mandataires'>>({ auth: 'apiToken', method: 'GET', path: `${order(id)}/destinataire-mandataires` }, options)
+
+export const deleteMandataire = (id: number, mandataireId: number, options?: CallOptions) =>
+  call<Reply<'deleteMandataire'>>(
+    { auth: 'apiToken', method: 'DELETE', path: `${order(id)}/destinataire-mandataires-delete/${encode(mandataireId)}` },
+    options,
+  )
+
+export const addMandataire = (id: number, body: Body<'addMandataire'>, options?: CallOptions) =>
+  call<Reply<'addMandataire'>>({ auth: 'apiToken', method: 'POST', path: `${order(id)}/destinataire-mandataires`, body }, options)
 
 export const getInvitation = (token: string, options?: CallOptions) =>
   call<Reply<'invitation'>>({ auth: 'none', method: 'GET', path: `/api${invitation(token)}` }, options)
@@ -36,9 +78,3 @@ export const renamePasskey = (id: number, body: Body<'renamePasskey'>, options?:
 
 export const deletePasskey = (id: number, options?: CallOptions) =>
   call<Reply<'deletePasskey'>>({ auth: 'apiToken', method: 'DELETE', path: `/api-protected/users/me/passkeys/${encode(id)}` }, options)
-
-export const getPasskeyLoginOptions = (options?: CallOptions) =>
-  call<Reply<'passkeyLoginOptions'>>({ auth: 'none', method: 'POST', path: '/api/passkeys/login-options' }, options)
-
-export const loginWithPasskey = (body: Body<'passkeyLogin'>, options?: CallOptions) =>
-  call<Reply<'passkeyLogin'>>({ auth: 'none', method: 'POST', path: '/api/passkeys/login', body }, options)

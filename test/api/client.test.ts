@@ -5,20 +5,19 @@ import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import * as account from '../../src/api/account.ts'
+import * as billing from '../../src/api/billing.ts'
 import { configureApi } from '../../src/api/client.ts'
 import * as company from '../../src/api/company.ts'
-import * as contracts from '../../src/api/contracts.ts'
 import { ApiError } from '../../src/api/errors.ts'
-import * as invoices from '../../src/api/invoices.ts'
 import * as mail from '../../src/api/mail.ts'
 import * as notifications from '../../src/api/notifications.ts'
-import * as orders from '../../src/api/orders.ts'
 import * as people from '../../src/api/people.ts'
-import * as subscription from '../../src/api/subscription.ts'
-import * as testProvider from '../../src/api/test-provider.ts'
+import * as session from '../../src/api/session.ts'
 import { testProviderRoute } from '../../server/contract/test-provider.ts'
 import { type RouteDef, type RouteName, routes } from '../../server/contract/routes.ts'
+
+/** Every client function, whichever area's file it is in. */
+const api = { ...session, ...people, ...mail, ...billing, ...company, ...notifications }
 
 interface Recorded {
   method: string
@@ -69,184 +68,175 @@ const signInAnswer = {
 const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
   [
     'login',
-    () => account.login({ username: 'demo@example.com', password: 'Demo1234!' }),
+    () => api.login({ username: 'demo@example.com', password: 'Demo1234!' }),
     '/api/login',
     { username: 'demo@example.com', password: 'Demo1234!' },
   ],
   [
     'resetPasswordRequest',
-    () => account.requestPasswordReset({ email: 'demo@example.com', domain: 'https://portail.test' }),
+    () => api.requestPasswordReset({ email: 'demo@example.com', domain: 'https://portail.test' }),
     '/reset-password-request',
     { email: 'demo@example.com', domain: 'https://portail.test' },
   ],
   [
     'resetPassword',
-    () => account.resetPassword({ token: 'abc', password: 'Nouveau1234!' }),
+    () => api.resetPassword({ token: 'abc', password: 'Nouveau1234!' }),
     '/reset-password',
     { token: 'abc', password: 'Nouveau1234!' },
   ],
-  ['currentUser', () => account.getCurrentUser(), '/api-protected/user/me'],
-  ['contracts', () => contracts.getContracts(), '/api-protected/contracts'],
+  ['currentUser', () => api.getCurrentUser(), '/api-protected/user/me'],
+  ['contracts', () => api.getContracts(), '/api-protected/contracts'],
   [
     'updateEmail',
-    () => account.updateEmail({ newEmail: 'camille@example.com' }),
+    () => api.updateEmail({ newEmail: 'camille@example.com' }),
     '/api-protected/users/me/email',
     { newEmail: 'camille@example.com' },
   ],
   [
     'updatePassword',
-    () => account.updatePassword({ currentPassword: 'a', newPassword: 'Nouveau1234!' }),
+    () => api.updatePassword({ currentPassword: 'a', newPassword: 'Nouveau1234!' }),
     '/api-protected/users/me/password',
     { currentPassword: 'a', newPassword: 'Nouveau1234!' },
   ],
-  ['revertEmailChange', () => account.revertEmailChange('AbC-12_x'), '/api/email-change-reverts/AbC-12_x'],
-  ['unpaidStatus', () => account.getUnpaidStatus(), '/api-protected/user-unpaid-status'],
-  ['payUnpaidInvoice', () => account.payUnpaidInvoice({ orderId: 2 }), '/api-protected/pay-unpaid-invoice', { orderId: 2 }],
-  ['myOrders', () => orders.getMyOrders(), '/api-protected/my-domiciliation-orders'],
+  ['revertEmailChange', () => api.revertEmailChange('AbC-12_x'), '/api/email-change-reverts/AbC-12_x'],
+  ['unpaidStatus', () => api.getUnpaidStatus(), '/api-protected/user-unpaid-status'],
+  ['payUnpaidInvoice', () => api.payUnpaidInvoice({ orderId: 2 }), '/api-protected/pay-unpaid-invoice', { orderId: 2 }],
+  ['myOrders', () => api.getMyOrders(), '/api-protected/my-domiciliation-orders'],
   [
     'sendProblem',
-    () => orders.sendProblem(2, { message: 'Bonjour' }),
+    () => api.sendProblem(2, { message: 'Bonjour' }),
     '/api-protected/domiciliation-orders/2:send-problem',
     { message: 'Bonjour' },
   ],
-  ['sendInvite', () => orders.sendInvite({ email: 'ami@example.com' }), '/api-protected/send-invite', { email: 'ami@example.com' }],
+  ['sendInvite', () => api.sendInvite({ email: 'ami@example.com' }), '/api-protected/send-invite', { email: 'ami@example.com' }],
   [
     'isAttenteCourrierOrFinalise',
-    () => orders.isAttenteCourrierOrFinalise(2),
+    () => api.isAttenteCourrierOrFinalise(2),
     '/api-protected/domiciliation-orders/2/is-attente-courrier-or-finalise',
   ],
-  ['isCompleteKbis', () => orders.isCompleteKbis(2), '/api-protected/domiciliation-orders/2/is-complete-kbis'],
-  ['isWaitingContract', () => orders.isWaitingContract(2), '/api-protected/domiciliation-orders/2/is-waiting-contract'],
-  ['uploadedDocuments', () => orders.getUploadedDocuments(4), '/api-protected/domiciliation-orders/4/uploaded-documents'],
-  ['shares', () => orders.getShares(2), '/api-protected/domiciliation-orders/2/shares'],
-  ['deleteShare', () => orders.deleteShare(2, 7), '/api-protected/domiciliation-orders/2/share-delete/7'],
+  ['isCompleteKbis', () => api.isCompleteKbis(2), '/api-protected/domiciliation-orders/2/is-complete-kbis'],
+  ['isWaitingContract', () => api.isWaitingContract(2), '/api-protected/domiciliation-orders/2/is-waiting-contract'],
+  ['uploadedDocuments', () => api.getUploadedDocuments(4), '/api-protected/domiciliation-orders/4/uploaded-documents'],
+  ['shares', () => api.getShares(2), '/api-protected/domiciliation-orders/2/shares'],
+  ['deleteShare', () => api.deleteShare(2, 7), '/api-protected/domiciliation-orders/2/share-delete/7'],
   [
     'invite',
-    () => orders.inviteCollaborators(2, { emails: ['a@example.com', 'b@example.com'] }),
+    () => api.inviteCollaborators(2, { emails: ['a@example.com', 'b@example.com'] }),
     '/api-protected/domiciliation-orders/2/invite',
     { emails: ['a@example.com', 'b@example.com'] },
   ],
-  ['mandataires', () => orders.getMandataires(2), '/api-protected/domiciliation-orders/2/destinataire-mandataires'],
-  ['deleteMandataire', () => orders.deleteMandataire(2, 5), '/api-protected/domiciliation-orders/2/destinataire-mandataires-delete/5'],
+  ['mandataires', () => api.getMandataires(2), '/api-protected/domiciliation-orders/2/destinataire-mandataires'],
+  ['deleteMandataire', () => api.deleteMandataire(2, 5), '/api-protected/domiciliation-orders/2/destinataire-mandataires-delete/5'],
   [
     'addMandataire',
-    () => orders.addMandataire(2, { firstname: 'Léa', lastname: 'Roux', email: 'lea@example.com', phone: '0601020304' }),
+    () => api.addMandataire(2, { firstname: 'Léa', lastname: 'Roux', email: 'lea@example.com', phone: '0601020304' }),
     '/api-protected/domiciliation-orders/2/destinataire-mandataires',
     { firstname: 'Léa', lastname: 'Roux', email: 'lea@example.com', phone: '0601020304' },
   ],
-  ['setQonto', () => orders.setQonto(2, { qonto: true }), '/api/domiciliation-orders/2:set-qonto', { qonto: true }],
-  ['setShine', () => orders.setShine(2, { shine: true }), '/api/domiciliation-orders/2:set-shine', { shine: true }],
-  ['wantComptable', () => orders.wantComptable(2), '/api-protected/want-comptable/2'],
-  ['packages', () => mail.getPackages({ orderId: 2 }), '/api-protected/user-packages?orderId=2'],
-  ['sharePackages', () => mail.getSharePackages({ orderId: 3 }), '/api-protected/user-packages/share?orderId=3'],
-  ['courierRequests', () => mail.getCourierRequests({ orderId: 2 }), '/api-protected/user-demandes-courrier?orderId=2'],
-  ['shareCourierRequests', () => mail.getShareCourierRequests({ orderId: 3 }), '/api-protected/user-demandes-courrier/share?orderId=3'],
+  ['setQonto', () => api.setQonto(2, { qonto: true }), '/api/domiciliation-orders/2:set-qonto', { qonto: true }],
+  ['setShine', () => api.setShine(2, { shine: true }), '/api/domiciliation-orders/2:set-shine', { shine: true }],
+  ['wantComptable', () => api.wantComptable(2), '/api-protected/want-comptable/2'],
+  ['packages', () => api.getPackages({ orderId: 2 }), '/api-protected/user-packages?orderId=2'],
+  ['sharePackages', () => api.getSharePackages({ orderId: 3 }), '/api-protected/user-packages/share?orderId=3'],
+  ['courierRequests', () => api.getCourierRequests({ orderId: 2 }), '/api-protected/user-demandes-courrier?orderId=2'],
+  ['shareCourierRequests', () => api.getShareCourierRequests({ orderId: 3 }), '/api-protected/user-demandes-courrier/share?orderId=3'],
   [
     'removeCourierRequest',
-    () => mail.removeCourierRequest({ orderId: 2, id: 9 }),
+    () => api.removeCourierRequest({ orderId: 2, id: 9 }),
     '/api-protected/user-demandes-courrier/remove',
     { orderId: 2, id: 9 },
   ],
-  ['documents', () => mail.getDocuments({ orderId: 2 }), '/api-protected/documents?orderId=2'],
-  ['updateDocument', () => mail.updateDocument(12, { readFlag: true }), '/api-protected/documents/12', { readFlag: true }],
-  ['documentFile', () => mail.getDocumentFile(12), '/api-protected/documents/12/file'],
+  ['documents', () => api.getDocuments({ orderId: 2 }), '/api-protected/documents?orderId=2'],
+  ['updateDocument', () => api.updateDocument(12, { readFlag: true }), '/api-protected/documents/12', { readFlag: true }],
+  ['documentFile', () => api.getDocumentFile(12), '/api-protected/documents/12/file'],
   // mail pipeline
-  ['documentPage', () => mail.getDocumentPage(12, 2), '/api-protected/documents/12/pages/2'],
+  ['documentPage', () => api.getDocumentPage(12, 2), '/api-protected/documents/12/pages/2'],
   [
     'documentSearch',
-    () => mail.searchDocuments({ q: 'loyer impayé', orderId: 2 }),
+    () => api.searchDocuments({ q: 'loyer impayé', orderId: 2 }),
     '/api-protected/documents/search?q=loyer+impay%C3%A9&orderId=2',
   ],
-  ['letterDeadlines', () => mail.getLetterDeadlines({ orderId: 2 }), '/api-protected/letter-deadlines?orderId=2'],
+  ['letterDeadlines', () => api.getLetterDeadlines({ orderId: 2 }), '/api-protected/letter-deadlines?orderId=2'],
   [
     'sendDocuments',
-    () => mail.sendDocuments({ email: 'compta@example.com', documentIds: [12, 13] }),
+    () => api.sendDocuments({ email: 'compta@example.com', documentIds: [12, 13] }),
     '/api-protected/send-documents',
     { email: 'compta@example.com', documentIds: [12, 13] },
   ],
-  ['folders', () => mail.getFolders({ domiciliationOrderId: 2 }), '/api-protected/folders?domiciliationOrderId=2'],
-  ['shareFolders', () => mail.getShareFolders(), '/api-protected/share-folders'],
+  ['folders', () => api.getFolders({ domiciliationOrderId: 2 }), '/api-protected/folders?domiciliationOrderId=2'],
+  ['shareFolders', () => api.getShareFolders(), '/api-protected/share-folders'],
   [
     'createFolder',
-    () => mail.createFolder({ name: 'Banque', domiciliationOrderId: 2 }),
+    () => api.createFolder({ name: 'Banque', domiciliationOrderId: 2 }),
     '/api-protected/folders',
     { name: 'Banque', domiciliationOrderId: 2 },
   ],
-  ['updateFolder', () => mail.updateFolder(4, { name: 'Impôts' }), '/api-protected/folders/4', { name: 'Impôts' }],
-  ['deleteFolder', () => mail.deleteFolder(4), '/api-protected/folders/4'],
+  ['updateFolder', () => api.updateFolder(4, { name: 'Impôts' }), '/api-protected/folders/4', { name: 'Impôts' }],
+  ['deleteFolder', () => api.deleteFolder(4), '/api-protected/folders/4'],
   [
     'subscriptionInformations',
-    () => subscription.getSubscriptionInformations(1, '23'),
+    () => api.getSubscriptionInformations(1, '23'),
     '/stripe/subscription-informations/1?key=40bd001563085fc35165329ea1ff5c5ecbdbbeef',
   ],
   [
     'addOptionSubscription',
-    () => subscription.addOptionSubscription({ contractId: 101, planId: 'plan_scan' }),
+    () => api.addOptionSubscription({ contractId: 101, planId: 'plan_scan' }),
     '/stripe/add-option-subscription',
     { contractId: 101, planId: 'plan_scan' },
   ],
   [
     'addOption',
-    () => subscription.addOption(1, { option: 'plan_scan', key: '40bd001563085fc35165329ea1ff5c5ecbdbbeef' }),
+    () => api.addOption(1, { option: 'plan_scan', key: '40bd001563085fc35165329ea1ff5c5ecbdbbeef' }),
     '/api-protected/domiciliation-orders/1:add-option',
     { option: 'plan_scan', key: '40bd001563085fc35165329ea1ff5c5ecbdbbeef' },
   ],
-  ['paymentMethod', () => subscription.getPaymentMethod(2), '/api-protected/domiciliation-orders/2/payment-method'],
-  ['creditCard', () => subscription.getCreditCard(), '/api-protected/credit-card'],
+  ['paymentMethod', () => api.getPaymentMethod(2), '/api-protected/domiciliation-orders/2/payment-method'],
+  ['creditCard', () => api.getCreditCard(), '/api-protected/credit-card'],
   [
     'updatePaymentMethod',
-    () => subscription.updatePaymentMethod(2, { pm: 'pm_card_visa' }),
+    () => api.updatePaymentMethod(2, { pm: 'pm_card_visa' }),
     '/api-protected/domiciliation-orders/2/payment-method',
     { pm: 'pm_card_visa' },
   ],
-  ['cardSetup', () => subscription.createCardSetup({ orderId: 2 }), '/api-protected/card-setup-intents', { orderId: 2 }],
-  [
-    'updateCreditCardWeb',
-    () => subscription.updateCreditCardWeb({ pm: 'pm_card_visa' }),
-    '/api-protected/credit-card-web',
-    { pm: 'pm_card_visa' },
-  ],
+  ['cardSetup', () => api.createCardSetup({ orderId: 2 }), '/api-protected/card-setup-intents', { orderId: 2 }],
+  ['updateCreditCardWeb', () => api.updateCreditCardWeb({ pm: 'pm_card_visa' }), '/api-protected/credit-card-web', { pm: 'pm_card_visa' }],
   [
     'terminationRequest',
-    () => subscription.createTerminationRequest({ orderId: 2, reason: 'Déménagement', date: '2027-01-31' }),
+    () => api.createTerminationRequest({ orderId: 2, reason: 'Déménagement', date: '2027-01-31' }),
     '/api-protected/termination-requests',
     { orderId: 2, reason: 'Déménagement', date: '2027-01-31' },
   ],
-  ['invoiceYears', () => invoices.getInvoiceYears(), '/api-protected/invoices/years'],
-  ['shareInvoiceYears', () => invoices.getShareInvoiceYears(), '/api-protected/invoices/years/share'],
-  ['invoices', () => invoices.getInvoices({ year: 2026 }), '/api-protected/invoices?year=2026'],
-  ['shareInvoices', () => invoices.getShareInvoices({ year: 2026 }), '/api-protected/invoices/share?year=2026'],
-  ['creditNotesByYear', () => invoices.getCreditNotesByYear({ year: 2026 }), '/api-protected/creditnotes-by-year?year=2026'],
-  [
-    'shareCreditNotesByYear',
-    () => invoices.getShareCreditNotesByYear({ year: 2026 }),
-    '/api-protected/creditnotes-by-year/share?year=2026',
-  ],
-  ['calendarInvoices', () => invoices.getCalendarInvoices(), '/api-protected/invoices/cal'],
-  ['invoiceFile', () => invoices.getInvoiceFile(8), '/api-protected/invoices/8/file'],
-  ['creditNoteFile', () => invoices.getCreditNoteFile(3), '/api-protected/creditnotes/3/file'],
+  ['invoiceYears', () => api.getInvoiceYears(), '/api-protected/invoices/years'],
+  ['shareInvoiceYears', () => api.getShareInvoiceYears(), '/api-protected/invoices/years/share'],
+  ['invoices', () => api.getInvoices({ year: 2026 }), '/api-protected/invoices?year=2026'],
+  ['shareInvoices', () => api.getShareInvoices({ year: 2026 }), '/api-protected/invoices/share?year=2026'],
+  ['creditNotesByYear', () => api.getCreditNotesByYear({ year: 2026 }), '/api-protected/creditnotes-by-year?year=2026'],
+  ['shareCreditNotesByYear', () => api.getShareCreditNotesByYear({ year: 2026 }), '/api-protected/creditnotes-by-year/share?year=2026'],
+  ['calendarInvoices', () => api.getCalendarInvoices(), '/api-protected/invoices/cal'],
+  ['invoiceFile', () => api.getInvoiceFile(8), '/api-protected/invoices/8/file'],
+  ['creditNoteFile', () => api.getCreditNoteFile(3), '/api-protected/creditnotes/3/file'],
   [
     'sendDextInvoices',
-    () => invoices.sendDextInvoices({ email: 'x@dext.cc', invoiceIds: [8], documentIds: [12] }),
+    () => api.sendDextInvoices({ email: 'x@dext.cc', invoiceIds: [8], documentIds: [12] }),
     '/api-protected/send-dext-invoices',
     { email: 'x@dext.cc', invoiceIds: [8], documentIds: [12] },
   ],
   [
     'updateContract',
-    () => contracts.uploadKbis(101, 'data:application/pdf;base64,JVBERi0='),
+    () => api.uploadKbis(101, 'data:application/pdf;base64,JVBERi0='),
     '/api-protected/contracts/101',
     { kbis: 'data:application/pdf;base64,JVBERi0=' },
   ],
   [
     'updateContract',
-    () => contracts.updateContract(101, { villePostaleExpedition: 'Lyon' }),
+    () => api.updateContract(101, { villePostaleExpedition: 'Lyon' }),
     '/api-protected/contracts/101',
     { villePostaleExpedition: 'Lyon' },
   ],
   [
     'updateContract',
     () =>
-      contracts.updateContractAddress(101, {
+      api.updateContractAddress(101, {
         adressePostaleExpedition: '3 rue Victor Hugo',
         codePostaleExpedition: '69002',
         villePostaleExpedition: 'Lyon',
@@ -260,65 +250,61 @@ const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
       paysPostaleExpedition: 'France',
     },
   ],
-  ['contractKbis', () => contracts.getKbisFile(101), '/api-protected/contracts/101/kbis'],
+  ['contractKbis', () => api.getKbisFile(101), '/api-protected/contracts/101/kbis'],
   // billing
-  ['subscriptionOptions', () => subscription.getSubscriptionOptions(2), '/api-protected/domiciliation-orders/2/subscription-options'],
-  ['terminationStatus', () => subscription.getTerminationStatus(2), '/api-protected/domiciliation-orders/2/termination-request'],
-  ['issueCertificate', () => subscription.issueCertificate(2), '/api-protected/domiciliation-orders/2/certificates'],
-  ['certificateFile', () => subscription.getCertificateFile('K7QM-2XPA-9D4F'), '/api-protected/certificates/K7QM-2XPA-9D4F/file'],
-  ['certificateVerification', () => subscription.getCertificateVerification('K7QM-2XPA-9D4F'), '/api/certificates/K7QM-2XPA-9D4F'],
-  ['contractFile', () => contracts.getContractFile(101), '/api-protected/contracts/101/file'],
-  ['uploadIdentity', () => contracts.uploadIdentity(form), '/step-upload-identity'],
+  ['subscriptionOptions', () => api.getSubscriptionOptions(2), '/api-protected/domiciliation-orders/2/subscription-options'],
+  ['terminationStatus', () => api.getTerminationStatus(2), '/api-protected/domiciliation-orders/2/termination-request'],
+  ['issueCertificate', () => api.issueCertificate(2), '/api-protected/domiciliation-orders/2/certificates'],
+  ['certificateFile', () => api.getCertificateFile('K7QM-2XPA-9D4F'), '/api-protected/certificates/K7QM-2XPA-9D4F/file'],
+  ['certificateVerification', () => api.getCertificateVerification('K7QM-2XPA-9D4F'), '/api/certificates/K7QM-2XPA-9D4F'],
+  ['contractFile', () => api.getContractFile(101), '/api-protected/contracts/101/file'],
+  ['uploadIdentity', () => api.uploadIdentity(form), '/step-upload-identity'],
   // people
-  ['invitation', () => people.getInvitation('abc_DEF-1'), '/api/invitations/abc_DEF-1'],
+  ['invitation', () => api.getInvitation('abc_DEF-1'), '/api/invitations/abc_DEF-1'],
   [
     'createInvitationAccount',
-    () => people.createInvitationAccount('abc', { firstname: 'Nina', lastname: 'Roussel', password: 'trois mots au hasard' }),
+    () => api.createInvitationAccount('abc', { firstname: 'Nina', lastname: 'Roussel', password: 'trois mots au hasard' }),
     '/api/invitations/abc/account',
     { firstname: 'Nina', lastname: 'Roussel', password: 'trois mots au hasard' },
   ],
-  ['acceptInvitation', () => people.acceptInvitation('abc'), '/api-protected/invitations/abc/accept'],
-  ['sessions', () => people.getSessions(), '/api-protected/users/me/sessions'],
-  ['signOutOtherSessions', () => people.signOutOtherSessions(), '/api-protected/users/me/sessions'],
-  ['signOut', () => account.signOut(), '/api-protected/users/me/sessions/current'],
-  ['passkeys', () => people.getPasskeys(), '/api-protected/users/me/passkeys'],
-  ['passkeyRegistrationOptions', () => people.getPasskeyRegistrationOptions(), '/api-protected/users/me/passkeys/registration-options'],
+  ['acceptInvitation', () => api.acceptInvitation('abc'), '/api-protected/invitations/abc/accept'],
+  ['sessions', () => api.getSessions(), '/api-protected/users/me/sessions'],
+  ['signOutOtherSessions', () => api.signOutOtherSessions(), '/api-protected/users/me/sessions'],
+  ['signOut', () => api.signOut(), '/api-protected/users/me/sessions/current'],
+  ['passkeys', () => api.getPasskeys(), '/api-protected/users/me/passkeys'],
+  ['passkeyRegistrationOptions', () => api.getPasskeyRegistrationOptions(), '/api-protected/users/me/passkeys/registration-options'],
   [
     'registerPasskey',
-    () => people.registerPasskey({ credential: passkeyAnswer, name: 'Téléphone' }),
+    () => api.registerPasskey({ credential: passkeyAnswer, name: 'Téléphone' }),
     '/api-protected/users/me/passkeys',
     { credential: passkeyAnswer, name: 'Téléphone' },
   ],
-  ['renamePasskey', () => people.renamePasskey(3, { name: 'Ordinateur' }), '/api-protected/users/me/passkeys/3', { name: 'Ordinateur' }],
-  ['deletePasskey', () => people.deletePasskey(3), '/api-protected/users/me/passkeys/3'],
-  ['passkeyLoginOptions', () => people.getPasskeyLoginOptions(), '/api/passkeys/login-options'],
-  ['passkeyLogin', () => people.loginWithPasskey({ credential: signInAnswer }), '/api/passkeys/login', { credential: signInAnswer }],
+  ['renamePasskey', () => api.renamePasskey(3, { name: 'Ordinateur' }), '/api-protected/users/me/passkeys/3', { name: 'Ordinateur' }],
+  ['deletePasskey', () => api.deletePasskey(3), '/api-protected/users/me/passkeys/3'],
+  ['passkeyLoginOptions', () => api.getPasskeyLoginOptions(), '/api/passkeys/login-options'],
+  ['passkeyLogin', () => api.loginWithPasskey({ credential: signInAnswer }), '/api/passkeys/login', { credential: signInAnswer }],
   // company area
-  ['legalSubmissions', () => company.getLegalSubmissions({ orderId: 2 }), '/api-protected/legal-submissions?orderId=2'],
-  ['legalSubmissions', () => company.getLegalSubmissions(), '/api-protected/legal-submissions'],
+  ['legalSubmissions', () => api.getLegalSubmissions({ orderId: 2 }), '/api-protected/legal-submissions?orderId=2'],
+  ['legalSubmissions', () => api.getLegalSubmissions(), '/api-protected/legal-submissions'],
   [
     'createLegalSubmission',
-    () => company.createLegalSubmission({ orderId: 2, kind: 'transfert-siege' }),
+    () => api.createLegalSubmission({ orderId: 2, kind: 'transfert-siege' }),
     '/api-protected/legal-submissions',
     { orderId: 2, kind: 'transfert-siege' },
   ],
   // notifications
-  ['notifications', () => notifications.getNotifications(), '/api-protected/notifications'],
-  ['readNotification', () => notifications.readNotification(7), '/api-protected/notifications/7/read'],
-  ['readAllNotifications', () => notifications.readAllNotifications(), '/api-protected/notifications/read-all'],
-  ['notificationStream', () => notifications.followNotifications({ onNotification: () => {} }), '/api-protected/notifications/stream'],
-  [
-    'notificationPreferences',
-    () => notifications.getNotificationPreferences(2),
-    '/api-protected/domiciliation-orders/2/notification-preferences',
-  ],
+  ['notifications', () => api.getNotifications(), '/api-protected/notifications'],
+  ['readNotification', () => api.readNotification(7), '/api-protected/notifications/7/read'],
+  ['readAllNotifications', () => api.readAllNotifications(), '/api-protected/notifications/read-all'],
+  ['notificationStream', () => api.followNotifications({ onNotification: () => {} }), '/api-protected/notifications/stream'],
+  ['notificationPreferences', () => api.getNotificationPreferences(2), '/api-protected/domiciliation-orders/2/notification-preferences'],
   [
     'updateNotificationPreferences',
-    () => notifications.updateNotificationPreferences(2, { email: 'digest' }),
+    () => api.updateNotificationPreferences(2, { email: 'digest' }),
     '/api-protected/domiciliation-orders/2/notification-preferences',
     { email: 'digest' },
   ],
-  ['letterHistory', () => notifications.getLetterHistory(12), '/api-protected/documents/12/history'],
+  ['letterHistory', () => api.getLetterHistory(12), '/api-protected/documents/12/history'],
 ]
 
 /** Routes the SPA never calls: they exist for operators (OPERATOR_TOKEN) and load balancers. */
@@ -393,14 +379,14 @@ TestProvider('posts the card to the provider’s own endpoint, with no token of 
   recorded.length = 0
   reply = { status: 200, body: { id: 'pm_x', brand: 'visa', last4: '4242', expMonth: 12, expYear: 2030 } }
   const card = { number: '4242424242424242', expMonth: 12, expYear: 2030, cvc: '123' }
-  assert.equal(await testProvider.createTestPaymentMethod(card), reply.body)
+  assert.equal(await api.createTestPaymentMethod(card), reply.body)
   const [request] = recorded
   assert.equal([request!.method, request!.url], ['POST', testProviderRoute.path])
   assert.is(request!.headers.apitoken, undefined)
   assert.is(request!.headers.authorization, undefined)
   assert.equal(JSON.parse(request!.body), card)
   assert.not.ok(
-    Object.values(routes).some((r) => (r.path as string) === testProvider.TEST_PROVIDER_PATH),
+    Object.values(routes).some((r) => (r.path as string) === api.TEST_PROVIDER_PATH),
     'not a route of our API',
   )
 })
@@ -409,10 +395,10 @@ TestProvider.run()
 const Key = suite('subscription key (spec §9)')
 
 Key('lowercase hex SHA-1 of the order id followed by the subscription id', () => {
-  assert.is(subscription.subscriptionKey(1, '23'), '40bd001563085fc35165329ea1ff5c5ecbdbbeef')
+  assert.is(api.subscriptionKey(1, '23'), '40bd001563085fc35165329ea1ff5c5ecbdbbeef')
   const expected = createHash('sha1').update('42sub_1PqR7sLkdIwHu7ix').digest('hex')
-  assert.is(subscription.subscriptionKey(42, 'sub_1PqR7sLkdIwHu7ix'), expected)
-  assert.match(subscription.subscriptionKey(42, 'sub_x'), /^[0-9a-f]{40}$/)
+  assert.is(api.subscriptionKey(42, 'sub_1PqR7sLkdIwHu7ix'), expected)
+  assert.match(api.subscriptionKey(42, 'sub_x'), /^[0-9a-f]{40}$/)
 })
 Key.run()
 
@@ -439,7 +425,7 @@ Stream('reads each event as it comes, the token in the header and never in the U
   }
   const got: number[] = []
   let opened = false
-  await notifications.followNotifications({
+  await api.followNotifications({
     onOpen: () => {
       opened = true
     },
@@ -451,15 +437,15 @@ Stream('reads each event as it comes, the token in the header and never in the U
   assert.is(recorded[0]!.headers.apitoken, 'tok_secret')
   assert.is(recorded[0]!.headers['last-event-id'], undefined, 'not following on from anything: no Last-Event-ID')
   // Followed on from the newest notification listed: its id in the SSE Last-Event-ID header.
-  await notifications.followNotifications({ onNotification: () => {} }, { after: 41 })
+  await api.followNotifications({ onNotification: () => {} }, { after: 41 })
   assert.is(recorded[1]!.headers['last-event-id'], '41')
   // An empty list: followed on from 0, so that what was raised between the list and the stream is sent.
-  await notifications.followNotifications({ onNotification: () => {} }, { after: 0 })
+  await api.followNotifications({ onNotification: () => {} }, { after: 0 })
   assert.is(recorded[2]!.headers['last-event-id'], '0')
   unauthorized.length = 0
   reply = { status: 401, body: { message: 'Votre session a expiré.' } }
   try {
-    await notifications.followNotifications({ onNotification: () => {} })
+    await api.followNotifications({ onNotification: () => {} })
     assert.unreachable('a 401 throws')
   } catch (error) {
     assert.is((error as ApiError).status, 401)
@@ -487,7 +473,7 @@ Stream('a stream whose place a newer one took is told so (event: replaced), and 
   }
   const got: number[] = []
   let told = 0
-  await notifications.followNotifications({
+  await api.followNotifications({
     onNotification: (n) => void got.push(n.id),
     onReplaced: () => {
       told++
@@ -495,7 +481,7 @@ Stream('a stream whose place a newer one took is told so (event: replaced), and 
   })
   assert.equal([got, told], [[7], 1])
   reply = { status: 200, type: 'text/event-stream', body: `: connecté\n\n: ping\n\n` }
-  await notifications.followNotifications({
+  await api.followNotifications({
     onNotification: () => {},
     onReplaced: () => {
       told++
@@ -512,7 +498,7 @@ Errors.before(configure)
 Errors('the server message is kept, with the status', async () => {
   reply = { status: 409, body: { message: 'Ce dossier existe déjà.', statusCode: 409, code: 'FOLDER_EXISTS' } }
   try {
-    await mail.createFolder({ name: 'Banque', domiciliationOrderId: 2 })
+    await api.createFolder({ name: 'Banque', domiciliationOrderId: 2 })
     assert.unreachable()
   } catch (error) {
     assert.instance(error, ApiError)
@@ -524,14 +510,14 @@ Errors('the server message is kept, with the status', async () => {
 
 Errors('without a server message, a French one by status', async () => {
   reply = { status: 502, body: 'Bad gateway', type: 'text/plain' }
-  const error = await account.getUnpaidStatus().catch((e) => e)
+  const error = await api.getUnpaidStatus().catch((e) => e)
   assert.instance(error, ApiError)
   assert.is(error.message, 'Le service est momentanément indisponible. Réessayez dans quelques instants.')
 })
 
 Errors('a server that cannot be reached is status 0 with a French message', async () => {
   configureApi({ baseURL: 'http://127.0.0.1:9' })
-  const error = await account.getCurrentUser().catch((e) => e)
+  const error = await api.getCurrentUser().catch((e) => e)
   configureApi({ baseURL })
   assert.instance(error, ApiError)
   assert.is(error.status, 0)
@@ -541,10 +527,10 @@ Errors('a server that cannot be reached is status 0 with a French message', asyn
 Errors('a 401 on an authenticated call ends the session; on login it does not', async () => {
   unauthorized.length = 0
   reply = { status: 401, body: { message: 'Session expirée ou invalide, veuillez vous reconnecter.' } }
-  await orders.getMyOrders().catch(() => {})
+  await api.getMyOrders().catch(() => {})
   assert.is(unauthorized.length, 1)
   reply = { status: 401, body: { message: 'Identifiants incorrects' } }
-  const error = await account.login({ username: 'x', password: 'y' }).catch((e) => e)
+  const error = await api.login({ username: 'x', password: 'y' }).catch((e) => e)
   assert.is(error.message, 'Identifiants incorrects')
   assert.is(unauthorized.length, 1)
 })
@@ -552,14 +538,14 @@ Errors('a 401 on an authenticated call ends the session; on login it does not', 
 Errors('calls that swallow errors answer nothing and still tell the customer (spec §8, PRODUCT.md)', async () => {
   swallowed.length = 0
   reply = { status: 500, body: { message: 'Erreur interne.' } }
-  assert.is(await account.updateEmail({ newEmail: 'x@example.com' }), undefined)
-  assert.is(await account.updatePassword({ currentPassword: 'a', newPassword: 'Nouveau1234!' }), undefined)
-  assert.is(await orders.isCompleteKbis(2), undefined)
-  assert.is(await orders.getUploadedDocuments(2), undefined)
-  assert.equal(await invoices.getCalendarInvoices(), [])
-  assert.is(await contracts.uploadKbis(101, 'data:application/pdf;base64,JVBERi0='), null)
+  assert.is(await api.updateEmail({ newEmail: 'x@example.com' }), undefined)
+  assert.is(await api.updatePassword({ currentPassword: 'a', newPassword: 'Nouveau1234!' }), undefined)
+  assert.is(await api.isCompleteKbis(2), undefined)
+  assert.is(await api.getUploadedDocuments(2), undefined)
+  assert.equal(await api.getCalendarInvoices(), [])
+  assert.is(await api.uploadKbis(101, 'data:application/pdf;base64,JVBERi0='), null)
   assert.is(
-    await contracts.updateContractAddress(101, {
+    await api.updateContractAddress(101, {
       adressePostaleExpedition: 'a',
       codePostaleExpedition: '75001',
       villePostaleExpedition: 'Paris',
@@ -579,7 +565,7 @@ Errors('a swallowed failure answered after a sign-out, or once another person si
     configureApi({ getToken: () => token })
     try {
       // The call leaves with the first token; the person changes before its answer.
-      const pending = account.updateEmail({ newEmail: 'x@example.com' })
+      const pending = api.updateEmail({ newEmail: 'x@example.com' })
       token = next
       assert.is(await pending, undefined, 'still answers its fallback')
       assert.is(swallowed.length, 0, `told after the token became ${next}`)
@@ -600,7 +586,7 @@ Errors('a swallowed failure answered after a sign-out, or once another person si
   })
   try {
     reply = { status: 401, body: { message: 'Votre session a expiré. Veuillez vous reconnecter.' } }
-    assert.is(await orders.isCompleteKbis(2), undefined)
+    assert.is(await api.isCompleteKbis(2), undefined)
     assert.is(unauthorized.length, 1)
     assert.is(swallowed.length, 0, 'the expiry is said once, by /login')
   } finally {
@@ -610,23 +596,23 @@ Errors('a swallowed failure answered after a sign-out, or once another person si
 
 Errors('contract calls answer the kbis field, or null when the answer has none', async () => {
   reply = { status: 200, body: { id: 101, kbis: '/api-protected/contracts/101/kbis' } }
-  assert.is(await contracts.uploadKbis(101, 'data:application/pdf;base64,JVBERi0='), '/api-protected/contracts/101/kbis')
+  assert.is(await api.uploadKbis(101, 'data:application/pdf;base64,JVBERi0='), '/api-protected/contracts/101/kbis')
   reply = { status: 200, body: { id: 101, kbis: null } }
-  assert.is(await contracts.uploadKbis(101, 'data:application/pdf;base64,JVBERi0='), null)
+  assert.is(await api.uploadKbis(101, 'data:application/pdf;base64,JVBERi0='), null)
 })
 
 Errors('an aborted call rejects with the abort, not an ApiError, and tells nobody', async () => {
   swallowed.length = 0
   const controller = new AbortController()
   controller.abort()
-  const error = await account.updateEmail({ newEmail: 'x@example.com' }, { signal: controller.signal }).catch((e) => e)
+  const error = await api.updateEmail({ newEmail: 'x@example.com' }, { signal: controller.signal }).catch((e) => e)
   assert.not.instance(error, ApiError)
   assert.is(swallowed.length, 0)
 })
 
 Errors('a file call answers a Blob', async () => {
   reply = { status: 200, body: '%PDF-1.7 lettre', type: 'application/pdf' }
-  const blob = await mail.getDocumentFile(12)
+  const blob = await api.getDocumentFile(12)
   assert.instance(blob, Blob)
   assert.is(await blob.text(), '%PDF-1.7 lettre')
   void pdfBlob

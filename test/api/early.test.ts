@@ -4,13 +4,12 @@ import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { getCurrentUser, getUnpaidStatus } from '../../src/api/account.ts'
+import { getUnpaidStatus } from '../../src/api/billing.ts'
 import { configureApi } from '../../src/api/client.ts'
-import { getContracts } from '../../src/api/contracts.ts'
+import { getContracts, getCurrentUser, getMyOrders } from '../../src/api/session.ts'
 import { EARLY_KEPT_MS, EARLY_PATHS, forgetEarly, startEarly, takeEarly } from '../../src/api/early.ts'
 import { DASHBOARD_ROUTES, earlyPage, isBarePath } from '../../src/wiring/bare-pages.ts'
 import { ApiError } from '../../src/api/errors.ts'
-import { getMyOrders } from '../../src/api/orders.ts'
 
 interface Seen {
   url: string

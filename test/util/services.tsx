@@ -30,7 +30,7 @@ import type {
 import type { Contract, EmailPreference, LetterEvent, PortalNotification, User } from '../../server/contract/schemas.ts'
 import type { TestCardBody } from '../../server/contract/test-provider.ts'
 import { ApiError } from '../../src/api/errors.ts'
-import { subscriptionKey } from '../../src/api/subscription.ts'
+import { subscriptionKey } from '../../src/api/billing.ts'
 import type { HostedCard } from '../../src/machines/billing/cardReplacement.machine.ts'
 import type { CheckAnswers } from '../../src/machines/company/formalityOrder.machine.ts'
 import type { PortalData, Resource } from '../../src/machines/session/portalData.machine.ts'
