@@ -2,7 +2,7 @@
 // number goes from the browser to the payment provider, never to our routes (as Stripe.js posts to Stripe). The
 // server mounts it, under its own prefix, only while the test provider is in use (server/routes/billing/test-provider.ts).
 import { Type, type Static } from 'typebox'
-import { PaymentMethod } from './schemas.ts'
+import { PaymentMethod } from './billing.ts'
 
 /** The card form of the local test provider: only Stripe's public test numbers are accepted. */
 export const TestCardBody = Type.Object(

@@ -1,7 +1,8 @@
 // Registers handlers against the contract's route table: one handler per entry, none forgotten.
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import type { Static, TSchema } from 'typebox'
-import { NoQuery, routes, type RouteDef, type RouteName, type Routes } from '../contract/index.ts'
+import { NoQuery } from '../contract/common.ts'
+import { routes, type RouteDef, type RouteName, type Routes } from '../contract/routes.ts'
 import { countRateLimitHit, remainingRateLimitHits } from '../db/repositories/rate-limits.ts'
 import { findSession, type SessionKey, type SessionUser } from '../db/repositories/users.ts'
 import type { AppDeps } from '../deps.ts'

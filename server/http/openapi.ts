@@ -1,5 +1,6 @@
 // The OpenAPI document, generated from the contract's route table (served at /api/openapi.json and /api/docs).
-import { ApiErrorBody, routes, type RouteDef } from '../contract/index.ts'
+import { ApiErrorBody } from '../contract/common.ts'
+import { routes, type RouteDef } from '../contract/routes.ts'
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] }
 

@@ -2,7 +2,7 @@
 // the notification row and its NOTIFY are committed with the action or not at all, so a rolled-back
 // action announces nothing, and every server instance LISTENing on the database hears the commit.
 import { sql } from 'kysely'
-import type { NotificationKind } from '../contract/index.ts'
+import type { NotificationKind } from '../contract/notifications.ts'
 import { insertLetterEvent, insertNotification } from '../db/repositories/notifications.ts'
 import type { Database, Db } from '../db/schema.ts'
 

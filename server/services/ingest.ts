@@ -3,7 +3,8 @@
 // content, stored atomically with its row, then announced by e-mail to the order's owner and its
 // collaborators ("Nouveau courrier de {expéditeur}") with a link the portal opens on that letter.
 // An invoice comes the same way (operator API), announced in the bell only.
-import type { DocumentKind, Invoice, MailDocument, Package } from '../contract/index.ts'
+import type { Invoice } from '../contract/billing.ts'
+import type { DocumentKind, MailDocument, Package } from '../contract/mail.ts'
 import { getInvoice, insertInvoice, invoiceNumberFree } from '../db/repositories/billing.ts'
 import { getDocument, getPackage, insertDocument, insertPackage } from '../db/repositories/mail.ts'
 import { isUniqueViolation } from '../db/errors.ts'

@@ -1,6 +1,6 @@
 // The legal formalities customers order from /formalites-juridique: what each is called, whether the
 // order checks allow it now (the same rules the portal explains), and the steps a request goes through.
-import type { LegalSubmissionKind, LegalSubmissionStatus } from '../contract/index.ts'
+import type { LegalSubmissionKind, LegalSubmissionStatus } from '../contract/company.ts'
 
 export const legalFormalityLabels: Record<LegalSubmissionKind, string> = {
   creation: 'Création de société',

@@ -5,7 +5,7 @@
 // password change or reset) or expired is found at the next event or heartbeat, and its stream ends.
 import { sql } from 'kysely'
 import type { Logger } from 'pino'
-import type { PortalNotification } from '../contract/index.ts'
+import type { PortalNotification } from '../contract/notifications.ts'
 import type { Listen } from '../db/connect.ts'
 import { findNotification, toNotification } from '../db/repositories/notifications.ts'
 import { peopleSeeingOrder } from '../db/repositories/orders.ts'

@@ -1,7 +1,7 @@
 // The real card-payment provider, Stripe (payment.ts has the interface and the local test provider). Its own module,
 // loaded by main.ts only when STRIPE_SECRET_KEY is set: a start without Stripe never compiles the SDK.
 import Stripe from 'stripe'
-import type { PaymentMethod, Subscription } from '../contract/index.ts'
+import type { PaymentMethod, Subscription } from '../contract/billing.ts'
 import { PaymentError } from '../lib/money.ts'
 import type { PaymentProvider } from './payment.ts'
 

@@ -2,7 +2,7 @@
 // a local test provider storing Stripe-shaped objects in the database (the default), or Stripe itself
 // (payment-stripe.ts, loaded only when STRIPE_SECRET_KEY is set: the Stripe SDK is ~0.7 MB of code to compile).
 import { randomBytes } from 'node:crypto'
-import type { PaymentMethod, Subscription } from '../contract/index.ts'
+import type { PaymentMethod, Subscription } from '../contract/billing.ts'
 import {
   addTestSubscriptionItem,
   attachTestPaymentMethod,

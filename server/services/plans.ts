@@ -1,5 +1,5 @@
 // The provider's price list: the domiciliation plans and the options a customer can add to a subscription.
-import type { Plan } from '../contract/index.ts'
+import type { Plan } from '../contract/billing.ts'
 
 type Interval = Plan['interval']
 

@@ -2,7 +2,7 @@
 // certificates and the contract PDF, invoices and credit notes; the two /stripe calls carry no token (spec §6). And the
 // local test payment provider's own card form endpoint (server/contract/test-provider.ts): the card number goes to the
 // provider, never to our API routes, and never with our token, as Stripe.js would send it to Stripe.
-import type { PaymentMethod } from '../../server/contract/schemas.ts'
+import type { PaymentMethod } from '../../server/contract/billing.ts'
 import type { TestCardBody } from '../../server/contract/test-provider.ts'
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
 import { sha1 } from '@noble/hashes/legacy.js'

@@ -1,7 +1,7 @@
 // The company area's calls: the Kbis and the contract's address (contract calls authenticate with
 // `Authorization: Bearer` and swallow every error, answering null: spec §6, §8), identity documents, bank partners and
 // the accountant offer, legal submissions (the formalities ordered from the catalogue).
-import type { ContractAddressBody } from '../../server/contract/schemas.ts'
+import type { ContractAddressBody } from '../../server/contract/company.ts'
 import { type Body, call, type CallOptions, encode, type Query, type Reply, swallow } from './client.ts'
 
 const contract = (id: number) => `/api-protected/contracts/${encode(id)}`

@@ -1,6 +1,6 @@
 // The notifications area's calls: the bell, its live stream, e-mail preferences, a letter's history, and a problem
 // reported on an order (« Signaler un problème »).
-import type { PortalNotification } from '../../server/contract/schemas.ts'
+import type { PortalNotification } from '../../server/contract/notifications.ts'
 import { type Body, type CallOptions, call, encode, openStream, type Reply } from './client.ts'
 
 export const getNotifications = (options?: CallOptions) =>

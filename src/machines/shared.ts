@@ -1,5 +1,5 @@
 // Small pure helpers shared by the statecharts.
-import type { Order } from '../../server/contract/schemas.ts'
+import type { Order } from '../../server/contract/session.ts'
 import { isSingleLine } from '../../server/contract/rules/text.ts'
 
 /** A message for a toast (success or error), shown by the composition root. */

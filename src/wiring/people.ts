@@ -3,7 +3,8 @@
 // loaded only when a passkey is used), the toasts, and what they tell the portal and the session.
 import { fromPromise } from 'xstate'
 import type { RegistrationResponseJSON, AuthenticationResponseJSON } from '@simplewebauthn/browser'
-import type { PasskeyLoginBody, PasskeyRegistrationBody } from '../../server/contract/schemas.ts'
+import type { PasskeyRegistrationBody } from '../../server/contract/people.ts'
+import type { PasskeyLoginBody } from '../../server/contract/session.ts'
 import {
   collaboratorsMachine,
   INVITATIONS_NOT_SENT,

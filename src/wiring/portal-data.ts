@@ -1,6 +1,7 @@
 // Which calls load what of the portal's data (spec §4): share endpoints for a shared order, every
 // order for 'Tous', the user's own invoices plus the shared ones filtered by the selected order.
-import type { MailDocument, Order } from '../../server/contract/schemas.ts'
+import type { MailDocument } from '../../server/contract/mail.ts'
+import type { Order } from '../../server/contract/session.ts'
 import type { LoadInput, OrderSubscription, PortalData, Resource, Scope } from '../machines/session/portalData.machine.ts'
 import type { FirstScreenApi } from './api.ts'
 

@@ -1,7 +1,7 @@
 // Everything the browser keeps between visits, in one place: the user object under one key (spec §4,
 // §9), each person's default order, the menu's expanded flag and the accounting inbox address. Storage can be
 // unavailable (private browsing, quotas): nothing here throws, a value is then simply not kept.
-import type { AuthUser } from '../../server/contract/schemas.ts'
+import type { AuthUser } from '../../server/contract/session.ts'
 import type { StoredChoice } from '../machines/session/startup.machine.ts'
 
 export const USER_KEY = 'user'

@@ -3,7 +3,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor, fromPromise } from 'xstate'
-import type { AuthUser } from '../../server/contract/schemas.ts'
+import type { AuthUser } from '../../server/contract/session.ts'
 import { accountingExportMachine, type AccountingExportContext } from '../../src/machines/mail/accountingExport.machine.ts'
 import { sessionMachine, type PortalStart } from '../../src/machines/session/session.machine.ts'
 import { keeperOf, type KeptLogic } from '../../src/wiring/kept.ts'

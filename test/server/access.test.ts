@@ -1,7 +1,7 @@
 // The access matrix, built from the route table itself so that a new route cannot escape it.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { routes, type RouteDef, type RouteName } from '../../server/contract/index.ts'
+import { routes, type RouteDef, type RouteName } from '../../server/contract/routes.ts'
 import { Writable } from 'node:stream'
 import { pino } from 'pino'
 import { OPERATOR_FAILURES } from '../../server/http/define-route.ts'

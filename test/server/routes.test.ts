@@ -2,7 +2,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { LightMyRequestResponse } from 'fastify'
-import { routes, type RouteName } from '../../server/contract/index.ts'
+import { routes, type RouteName } from '../../server/contract/routes.ts'
 import { buildTestApp, DEMO_PASSWORD, eventually, login, type TestApp } from '../util/server.ts'
 import {
   demoIds,

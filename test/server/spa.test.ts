@@ -195,7 +195,7 @@ spa('the OpenAPI document lists every route of the table and the UI is served', 
   assert.ok(doc.paths['/api-protected/domiciliation-orders/{id}:send-problem'].post)
   assert.is(doc.paths['/api/login'].post.operationId, 'login')
   const operations = Object.values(doc.paths as Record<string, object>).flatMap((p) => Object.keys(p))
-  const { routes } = await import('../../server/contract/index.ts')
+  const { routes } = await import('../../server/contract/routes.ts')
   assert.is(operations.length, Object.keys(routes).length)
   const ui = await t.app.inject({ method: 'GET', url: '/api/docs/' })
   assert.is(ui.statusCode, 200)

@@ -1,6 +1,6 @@
 // billing: helpers of the billing server tests.
 import * as assert from 'uvu/assert'
-import type { PaymentMethod } from '../../server/contract/index.ts'
+import type { PaymentMethod } from '../../server/contract/billing.ts'
 import { testProviderRoute } from '../../server/contract/test-provider.ts'
 import type { TestApp } from './server.ts'
 

@@ -1,5 +1,6 @@
 // Domain objects shaped like the API's answers, for machine and view tests.
-import type { AuthUser, Contract, MailDocument, Order, User } from '../../server/contract/schemas.ts'
+import type { MailDocument } from '../../server/contract/mail.ts'
+import type { AuthUser, Contract, Order, User } from '../../server/contract/session.ts'
 
 export const user: User = { id: 1, email: 'demo@example.com', firstname: 'Camille', lastname: 'Martin', phone: null }
 export const authUser: AuthUser = { ...user, apiToken: 'tok_demo', apiTokenExpiresAt: '2027-01-01T00:00:00.000Z' }

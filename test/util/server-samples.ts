@@ -3,7 +3,7 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import type { Kysely } from 'kysely'
 import { PDFDocument } from 'pdf-lib'
-import { routes, type RouteName } from '../../server/contract/index.ts'
+import { routes, type RouteName } from '../../server/contract/routes.ts'
 import type { Database } from '../../server/db/schema.ts'
 import { subscriptionKey } from '../../server/lib/crypto.ts'
 import { kbisTag } from '../../server/routes/notifications/index.ts'

@@ -6,28 +6,21 @@ import { act } from 'react'
 import { memoryLocation } from 'wouter/memory-location'
 import type {
   CertificateVerification,
-  ContractAddressBody,
   CreditNote,
-  DocumentSearchResult,
-  LetterDeadline,
-  IdentityUploadReply,
-  InvitationInfo,
-  LegalSubmission,
-  LegalSubmissionBody,
-  Mandataire,
-  MailDocument,
-  Order,
-  Passkey,
   PaymentMethod,
   SendDextBody,
-  Session,
-  Share,
   SubscriptionOption,
   TerminationRequestBody,
   TerminationStatus,
-} from '../../server/contract/schemas.ts'
+} from '../../server/contract/billing.ts'
+import type { ContractAddressBody, IdentityUploadReply, LegalSubmission, LegalSubmissionBody } from '../../server/contract/company.ts'
+import type { DocumentSearchResult, LetterDeadline, MailDocument } from '../../server/contract/mail.ts'
+import type { InvitationInfo, Mandataire, Passkey, Session, Share } from '../../server/contract/people.ts'
+import type { Order } from '../../server/contract/session.ts'
 // notifications
-import type { Contract, EmailPreference, LetterEvent, PortalNotification, User } from '../../server/contract/schemas.ts'
+import type { LetterEvent } from '../../server/contract/mail.ts'
+import type { EmailPreference, PortalNotification } from '../../server/contract/notifications.ts'
+import type { Contract, User } from '../../server/contract/session.ts'
 import type { TestCardBody } from '../../server/contract/test-provider.ts'
 import { ApiError } from '../../src/api/errors.ts'
 import { subscriptionKey } from '../../src/api/billing.ts'

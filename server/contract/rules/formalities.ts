@@ -1,6 +1,6 @@
 // Which legal formalities the three order checks allow now, and why not otherwise: one rule, in the
 // same words, for the server (which refuses) and the SPA (which explains). Pure: the SPA imports it.
-import type { LegalSubmissionKind } from '../schemas.ts'
+import type { LegalSubmissionKind } from '../company.ts'
 
 export interface OrderChecks {
   completeKbis: boolean

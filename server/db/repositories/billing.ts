@@ -2,7 +2,7 @@
 // The test payment provider's own objects are in test-payment-provider.ts.
 import { randomUUID } from 'node:crypto'
 import { sql, type Insertable, type Kysely, type Transaction } from 'kysely'
-import type { CalendarInvoice, CreditNote, Invoice } from '../../contract/index.ts'
+import type { CalendarInvoice, CreditNote, Invoice } from '../../contract/billing.ts'
 import { NotFoundError } from '../errors.ts'
 import { MAX_PAYMENT_CENTS } from '../../lib/money.ts'
 import { isoDay } from '../dates.ts'

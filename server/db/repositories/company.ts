@@ -1,6 +1,6 @@
 // The company area: legal submissions (the formalities customers order and the jurists move on).
 import type { Selectable } from 'kysely'
-import type { LegalSubmission, LegalSubmissionKind, LegalSubmissionStatus } from '../../contract/index.ts'
+import type { LegalSubmission, LegalSubmissionKind, LegalSubmissionStatus } from '../../contract/company.ts'
 import type { Database, Db } from '../schema.ts'
 
 type Row = Selectable<Database['legal_submissions']> & { raison_sociale: string }

@@ -2,7 +2,7 @@
 // change the address, then reset the password through the new one: the link mailed to the address left gives the account
 // back (the address restored, every way in closed). Lock order as in users.ts: the user's row first, then the rest.
 import type { Kysely } from 'kysely'
-import type { User } from '../../contract/index.ts'
+import type { User } from '../../contract/session.ts'
 import { randomToken, sha256 } from '../../lib/crypto.ts'
 import { addDays } from '../../lib/time.ts'
 import { isUniqueViolation } from '../errors.ts'

@@ -1,6 +1,6 @@
 // Mail: scanned letters (documents), packages, courier requests (demandes courrier) and folders.
 import { sql, type ExpressionBuilder, type Insertable, type Kysely } from 'kysely'
-import type { CourierRequest, Folder, MailDocument, Package } from '../../contract/index.ts'
+import type { CourierRequest, Folder, MailDocument, Package } from '../../contract/mail.ts'
 import { InvalidSessionError, NotFoundError } from '../errors.ts'
 import type { Database, Db, NewDocument } from '../schema.ts'
 import { isoDateTime, isoDay } from '../dates.ts'

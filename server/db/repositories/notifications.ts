@@ -1,7 +1,8 @@
 // notifications: the bell's rows with each person's read marks, e-mail preferences, the daily
 // digest's claim, and each letter's history.
 import { sql, type Insertable } from 'kysely'
-import type { EmailPreference, LetterEvent, PortalNotification } from '../../contract/index.ts'
+import type { LetterEvent } from '../../contract/mail.ts'
+import type { EmailPreference, PortalNotification } from '../../contract/notifications.ts'
 import type { Database, Db } from '../schema.ts'
 import { orderAudience } from './orders.ts'
 

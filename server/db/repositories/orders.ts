@@ -1,6 +1,7 @@
 // Orders and who may reach them (the owner, and the collaborators the order is shared with); their contracts and identity documents.
 import { sql, type Insertable, type Kysely, type Updateable } from 'kysely'
-import type { Contract, OperatorOrder, UploadedDocument } from '../../contract/index.ts'
+import type { OperatorOrder, UploadedDocument } from '../../contract/company.ts'
+import type { Contract } from '../../contract/session.ts'
 import { DocumentsCompleteError, InvalidSessionError, NotFoundError, OwnerOnlyError } from '../errors.ts'
 import { isoDateTime } from '../dates.ts'
 import { jsonArrayOfX } from '../json.ts'

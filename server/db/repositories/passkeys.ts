@@ -1,7 +1,7 @@
 // Passkeys (WebAuthn credentials) and the challenges of their ceremonies, kept in the database so that
 // any API instance can finish a ceremony another one began.
 import type { Kysely } from 'kysely'
-import type { Passkey } from '../../contract/index.ts'
+import type { Passkey } from '../../contract/people.ts'
 import type { Database, Db, UserRow } from '../schema.ts'
 import { createApiToken } from './users.ts'
 

@@ -1,7 +1,7 @@
 // The people around an order besides its owner: collaborators (shares) and representatives (mandataires).
 // Accounts and sessions are in users.ts.
 import { sql, type Insertable } from 'kysely'
-import type { Mandataire, Share } from '../../contract/index.ts'
+import type { Mandataire, Share } from '../../contract/people.ts'
 import { isUniqueViolation } from '../errors.ts'
 import type { Database, Db } from '../schema.ts'
 

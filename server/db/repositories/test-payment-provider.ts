@@ -1,6 +1,6 @@
 // The local test payment provider's Stripe-shaped customers, cards, subscriptions and charges (services/payment.ts).
 import { sql } from 'kysely'
-import type { PaymentMethod, Subscription } from '../../contract/index.ts'
+import type { PaymentMethod, Subscription } from '../../contract/billing.ts'
 import type { Db } from '../schema.ts'
 
 type Item = Subscription['items']['data'][number]

@@ -1,6 +1,6 @@
 // Accounts, sessions (API tokens) and password resets.
 import { sql, type Kysely } from 'kysely'
-import type { User } from '../../contract/index.ts'
+import type { User } from '../../contract/session.ts'
 import { randomToken, sha256 } from '../../lib/crypto.ts'
 import { prepare } from '../prepared.ts'
 import type { Database, Db, UserRow } from '../schema.ts'

@@ -3,7 +3,7 @@
 // client; the payment method it makes belongs to nobody until our API attaches its pm_… id. Mounted only while the
 // test provider is in use; the body is never logged (Fastify logs method and URL only; errors carry no field value).
 import type { FastifyInstance } from 'fastify'
-import { ApiErrorBody } from '../../contract/index.ts'
+import { ApiErrorBody } from '../../contract/common.ts'
 import { testProviderRoute, type TestCardBody } from '../../contract/test-provider.ts'
 import type { PaymentProvider } from '../../services/payment.ts'
 

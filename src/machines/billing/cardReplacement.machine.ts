@@ -6,7 +6,7 @@
 // loaded then, draws its own card field (the number never passes through our code), confirms the SetupIntent and
 // hands back the pm_… id, attached the same way. Which mode applies is the server's answer to `prepareCard`.
 import { assign, fromPromise, setup } from 'xstate'
-import type { PaymentMethod } from '../../../server/contract/schemas.ts'
+import type { PaymentMethod } from '../../../server/contract/billing.ts'
 import type { TestCardBody } from '../../../server/contract/test-provider.ts'
 import { messageOf, type Notice } from '../shared.ts'
 import { deferred } from '../deferred.ts'

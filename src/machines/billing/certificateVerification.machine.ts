@@ -1,6 +1,6 @@
 // The public page /verification/{code}: the server's answer for a certificate code, and nothing more.
 import { assign, fromPromise, setup } from 'xstate'
-import type { CertificateVerification } from '../../../server/contract/schemas.ts'
+import type { CertificateVerification } from '../../../server/contract/billing.ts'
 import { messageOf, statusOf } from '../shared.ts'
 import { deferred } from '../deferred.ts'
 

@@ -2,7 +2,7 @@
 // certificate (issued first: a verification code, kept to show its public page), the contract, the Kbis filed, an
 // invoice or a credit note. A failure says why, and the button tries again.
 import { assign, fromPromise, setup } from 'xstate'
-import type { Certificate } from '../../../server/contract/schemas.ts'
+import type { Certificate } from '../../../server/contract/billing.ts'
 import { messageOf } from '../shared.ts'
 import { deferred } from '../deferred.ts'
 

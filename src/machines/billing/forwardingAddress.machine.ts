@@ -2,7 +2,8 @@
 // PUT contracts/{id}; a French postcode is five digits. The saved address shows at once (`contractChanged`); a
 // failure keeps the form as typed and says so.
 import { assign, fromPromise, setup } from 'xstate'
-import type { Contract, ContractAddressBody } from '../../../server/contract/schemas.ts'
+import type { ContractAddressBody } from '../../../server/contract/company.ts'
+import type { Contract } from '../../../server/contract/session.ts'
 import { messageOf, type Notice } from '../shared.ts'
 import { deferred } from '../deferred.ts'
 import { isBlank, singleLineProblem } from '../../../server/contract/rules/text.ts'

@@ -11,7 +11,7 @@
 // last news; news during a payment is kept (`refreshPending`) and read once the list is back (`ready`); news before the
 // confirmation counts the amount again, so that the one confirmed is the one shown.
 import { assign, fromPromise, setup } from 'xstate'
-import type { CreditNote, Invoice, PayUnpaidReply } from '../../../server/contract/schemas.ts'
+import type { CreditNote, Invoice, PayUnpaidReply } from '../../../server/contract/billing.ts'
 import { codeOf, messageOf, type Notice } from '../shared.ts'
 import { deferred } from '../deferred.ts'
 

@@ -3,7 +3,7 @@
 // key (POST …/{id}:add-option) and confirmed (POST /stripe/add-option-subscription {contractId, planId}); the card shows
 // it at once (`subscriptionChanged`). A refusal keeps the dialog on the confirmation and says why.
 import { assign, fromPromise, setup } from 'xstate'
-import type { AddOptionReply, Subscription, SubscriptionOption } from '../../../server/contract/schemas.ts'
+import type { AddOptionReply, Subscription, SubscriptionOption } from '../../../server/contract/billing.ts'
 import { messageOf, type Notice } from '../shared.ts'
 import { deferred } from '../deferred.ts'
 

@@ -5,7 +5,7 @@
 // sent with POST /api-protected/termination-requests. A 409 (already requested, e.g. from another tab) reads the
 // request again; any other refusal keeps the form as typed and says why.
 import { assign, fromPromise, setup } from 'xstate'
-import type { TerminationRequestBody, TerminationRequestReply, TerminationStatus } from '../../../server/contract/schemas.ts'
+import type { TerminationRequestBody, TerminationRequestReply, TerminationStatus } from '../../../server/contract/billing.ts'
 import { latestTerminationDate, parisToday, terminationTooFarText } from '../../../server/contract/rules/termination.ts'
 import { messageOf, type Notice, statusOf } from '../shared.ts'
 import { deferred } from '../deferred.ts'

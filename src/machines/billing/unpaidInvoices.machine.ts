@@ -6,7 +6,7 @@
 // was if the answer fails; news during a load starts it again, news during a payment waits for its end
 // (`refreshPending`).
 import { assign, fromPromise, setup } from 'xstate'
-import type { PayUnpaidReply, UnpaidStatus } from '../../../server/contract/schemas.ts'
+import type { PayUnpaidReply, UnpaidStatus } from '../../../server/contract/billing.ts'
 import { codeOf, messageOf, type Notice } from '../shared.ts'
 import { deferred } from '../deferred.ts'
 

@@ -4,7 +4,7 @@
 // time, a comment), then POST legal-submissions records the request that the jurists follow up.
 // Ordering is the owner's: a collaborator of a shared order reads the catalogue only.
 import { assign, fromPromise, setup } from 'xstate'
-import type { LegalSubmission, LegalSubmissionKind } from '../../../server/contract/schemas.ts'
+import type { LegalSubmission, LegalSubmissionKind } from '../../../server/contract/company.ts'
 import { type OrderChecks, refusalFor, refusals } from '../../../server/contract/rules/formalities.ts'
 import { plainLineBreaks } from '../../../server/contract/rules/text.ts'
 import { messageOf, type Notice } from '../shared.ts'

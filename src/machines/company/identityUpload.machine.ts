@@ -4,7 +4,8 @@
 // and the server still waiting for something, there is nothing left to send: the customer is told
 // to contact us.
 import { and, assign, fromPromise, setup } from 'xstate'
-import type { IdentityUploadReply, MissingDocument } from '../../../server/contract/schemas.ts'
+import type { IdentityUploadReply } from '../../../server/contract/company.ts'
+import type { MissingDocument } from '../../../server/contract/session.ts'
 import { FILE_TOO_LARGE, MAX_UPLOAD_BYTES } from '../../../server/contract/rules/uploads.ts'
 import type { ChosenFile } from './kbisUpload.machine.ts'
 import { messageOf, type Notice } from '../shared.ts'

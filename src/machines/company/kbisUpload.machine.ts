@@ -3,7 +3,7 @@
 // chooser that accepts only .pdf, 'Non' closes. The file goes as a data URL; a null answer is a
 // failure (hasKbis unchanged, banner kept, the customer told why); success hides the banner.
 import { assign, fromPromise, setup } from 'xstate'
-import type { Order } from '../../../server/contract/schemas.ts'
+import type { Order } from '../../../server/contract/session.ts'
 import { messageOf, needsKbis, type Notice } from '../shared.ts'
 import { deferred } from '../deferred.ts'
 import { FILE_TOO_LARGE, MAX_UPLOAD_BYTES } from '../../../server/contract/rules/uploads.ts'

@@ -4,7 +4,7 @@
 // still shown; a refresh that fails keeps them under the reason and 'Réessayer' (`stale`); news during
 // a load starts it again, so the list read last is never older than the last news.
 import { assign, fromPromise, setup } from 'xstate'
-import type { LegalSubmission } from '../../../server/contract/schemas.ts'
+import type { LegalSubmission } from '../../../server/contract/company.ts'
 import { messageOf } from '../shared.ts'
 import { deferred } from '../deferred.ts'
 

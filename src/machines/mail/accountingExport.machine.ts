@@ -4,7 +4,7 @@
 // The address is remembered once something went through (`rememberEmail`). The items are picked from
 // the lists of the order shown in the header: another order (`order.change`) drops them, and a result.
 import { assign, fromPromise, setup } from 'xstate'
-import type { SendDextBody, SendDextReply } from '../../../server/contract/schemas.ts'
+import type { SendDextBody, SendDextReply } from '../../../server/contract/billing.ts'
 import { isEmail, messageOf } from '../shared.ts'
 import { deferred } from '../deferred.ts'
 

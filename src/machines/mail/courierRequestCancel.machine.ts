@@ -3,7 +3,7 @@
 // Refused because the list shown is out of date (409: processed meanwhile; 404: gone), the dialog
 // says why and the portal reads the list again (`listOutdated`).
 import { assign, fromPromise, setup } from 'xstate'
-import type { CourierRequest } from '../../../server/contract/schemas.ts'
+import type { CourierRequest } from '../../../server/contract/mail.ts'
 import { isOutdatedList, messageOf, type Notice } from '../shared.ts'
 import { deferred } from '../deferred.ts'
 

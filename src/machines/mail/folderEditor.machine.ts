@@ -4,7 +4,7 @@
 // refusal that says the list shown is out of date (404: the folder is gone; 409: a folder of that
 // name exists) also has the portal read the folders again (`listOutdated`).
 import { assign, fromPromise, setup } from 'xstate'
-import type { Folder } from '../../../server/contract/schemas.ts'
+import type { Folder } from '../../../server/contract/mail.ts'
 import { isOutdatedList, messageOf, type Notice } from '../shared.ts'
 import { deferred } from '../deferred.ts'
 import { isBlank, singleLineProblem } from '../../../server/contract/rules/text.ts'

@@ -2,7 +2,7 @@
 // with 'Tous': the fiscal calendar lists them among its dates, the dashboard shows the next ones.
 // A failed load says why and offers 'Réessayer'.
 import { assign, fromPromise, setup } from 'xstate'
-import type { LetterDeadline } from '../../../server/contract/schemas.ts'
+import type { LetterDeadline } from '../../../server/contract/mail.ts'
 import { failureOf } from '../shared.ts'
 import { deferred } from '../deferred.ts'
 

@@ -1,7 +1,7 @@
 // notifications: a letter's history shown in the viewer (GET documents/{id}/history);
 // a failed load says why and offers 'Réessayer'.
 import { assign, fromPromise, setup } from 'xstate'
-import type { LetterEvent } from '../../../server/contract/schemas.ts'
+import type { LetterEvent } from '../../../server/contract/mail.ts'
 import { failureOf } from '../shared.ts'
 import { deferred } from '../deferred.ts'
 

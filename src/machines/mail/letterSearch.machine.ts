@@ -4,7 +4,7 @@
 // query or another order while a search is under way drops it: the stale answer never shows, the
 // request is aborted. A failed search says why and offers 'Réessayer'.
 import { assign, fromPromise, setup } from 'xstate'
-import type { DocumentSearchResult } from '../../../server/contract/schemas.ts'
+import type { DocumentSearchResult } from '../../../server/contract/mail.ts'
 import { failureOf } from '../shared.ts'
 import { deferred } from '../deferred.ts'
 

@@ -17,7 +17,7 @@
 //   link     follows the "Nouveau courrier" e-mail's link (?domiciliation=…&courrier=…): the
 //            letter's order first (unless 'Tous' shows it already), then the letter, once.
 import { assign, fromPromise, raise, setup } from 'xstate'
-import type { MailDocument } from '../../../server/contract/schemas.ts'
+import type { MailDocument } from '../../../server/contract/mail.ts'
 import type { ListStatus } from '../session/portalData.machine.ts'
 import { failureOf, isEmail, isOutdatedList, messageOf, type Notice } from '../shared.ts'
 import { deferred } from '../deferred.ts'

@@ -2,7 +2,7 @@
 // événement", "Un résumé quotidien", "Aucun e-mail"): read, then each choice saved; a failed save puts
 // the previous choice back and says so.
 import { assign, fromPromise, setup } from 'xstate'
-import type { EmailPreference } from '../../../server/contract/schemas.ts'
+import type { EmailPreference } from '../../../server/contract/notifications.ts'
 import { messageOf } from '../shared.ts'
 import { deferred } from '../deferred.ts'
 

@@ -8,7 +8,7 @@
 // the pause, it would take the oldest's place in turn, and the tabs would push each other out in a loop.
 // Read marks asked while another is saved are saved after it.
 import { assign, fromCallback, fromPromise, setup } from 'xstate'
-import type { NotificationList, PortalNotification } from '../../../server/contract/schemas.ts'
+import type { NotificationList, PortalNotification } from '../../../server/contract/notifications.ts'
 import { failureOf } from '../shared.ts'
 import { deferred } from '../deferred.ts'
 

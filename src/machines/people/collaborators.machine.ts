@@ -4,7 +4,7 @@
 // "Renvoyer l’invitation" on a pending one; "Retirer" after a confirmation. A failure keeps what
 // was typed.
 import { assign, fromPromise, setup, stateIn } from 'xstate'
-import type { Share } from '../../../server/contract/schemas.ts'
+import type { Share } from '../../../server/contract/people.ts'
 import { isEmail, messageOf, type Notice } from '../shared.ts'
 import { deferred } from '../deferred.ts'
 

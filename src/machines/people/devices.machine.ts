@@ -1,7 +1,7 @@
 // "Appareils connectés" (/informations-personnelles): the user's sessions (browser, last use), and
 // "Déconnecter les autres appareils", after which only this one is left.
 import { assign, fromPromise, setup } from 'xstate'
-import type { Session, SignedOutReply } from '../../../server/contract/schemas.ts'
+import type { Session, SignedOutReply } from '../../../server/contract/people.ts'
 import { messageOf, type Notice } from '../shared.ts'
 import { deferred } from '../deferred.ts'
 

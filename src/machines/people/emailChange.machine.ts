@@ -2,7 +2,7 @@
 // (PUT users/me/email); a refusal (taken: 409) keeps what was typed and says why; once changed the
 // page shows the new address.
 import { assign, fromPromise, setup } from 'xstate'
-import type { User } from '../../../server/contract/schemas.ts'
+import type { User } from '../../../server/contract/session.ts'
 import { isEmail, messageOf, type Notice } from '../shared.ts'
 import { deferred } from '../deferred.ts'
 

@@ -3,7 +3,7 @@
 // back, every connection closed, a reset link sent); a link unknown, used, expired or superseded, or an address now
 // another account's, can never work (no retry, the server's way out instead); any other failure can be tried again.
 import { assign, fromPromise, setup } from 'xstate'
-import type { MessageReply } from '../../../server/contract/schemas.ts'
+import type { MessageReply } from '../../../server/contract/common.ts'
 import { messageOf, statusOf } from '../shared.ts'
 import { deferred } from '../deferred.ts'
 

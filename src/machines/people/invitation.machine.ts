@@ -5,7 +5,8 @@
 // expired or used link (404, 410) says so; the service unavailable (a 503, no connection) says so
 // and offers to read the link again; signed in with another account, the visitor is asked to sign out first.
 import { assign, fromPromise, setup } from 'xstate'
-import type { AuthUser, InvitationInfo } from '../../../server/contract/schemas.ts'
+import type { InvitationInfo } from '../../../server/contract/people.ts'
+import type { AuthUser } from '../../../server/contract/session.ts'
 import { PASSWORDS_DIFFER, passwordProblem } from '../passwordRule.ts'
 import { isServiceFailure, messageOf } from '../shared.ts'
 import { deferred } from '../deferred.ts'

@@ -2,7 +2,7 @@
 // the server's check, as one effect), renamed, removed after a confirmation. A cancelled or refused
 // ceremony leaves the list as it was and says so.
 import { assign, fromPromise, setup } from 'xstate'
-import type { Passkey } from '../../../server/contract/schemas.ts'
+import type { Passkey } from '../../../server/contract/people.ts'
 import { messageOf, type Notice } from '../shared.ts'
 import { deferred } from '../deferred.ts'
 import { isBlank, singleLineProblem } from '../../../server/contract/rules/text.ts'

@@ -2,7 +2,7 @@
 // packages; add one (first name, last name, e-mail, French phone number in any usual spelling, all
 // required), remove one after a confirmation. A failure keeps what was typed.
 import { assign, fromPromise, setup } from 'xstate'
-import type { Mandataire, MandataireBody } from '../../../server/contract/schemas.ts'
+import type { Mandataire, MandataireBody } from '../../../server/contract/people.ts'
 import { normaliseFrenchPhone } from '../../../server/contract/rules/phone.ts'
 import { isEmail, messageOf, type Notice } from '../shared.ts'
 import { deferred } from '../deferred.ts'

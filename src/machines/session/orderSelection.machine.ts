@@ -1,6 +1,6 @@
 // The order selection screen (spec §2, §4): the customer picks one of their orders, or 'Tous'.
 import { assign, setup } from 'xstate'
-import type { Order } from '../../../server/contract/schemas.ts'
+import type { Order } from '../../../server/contract/session.ts'
 import { deferred } from '../deferred.ts'
 
 /** What the customer chose: an order id, or null for 'Tous' (no single order); or nothing. */

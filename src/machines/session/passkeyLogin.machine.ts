@@ -2,7 +2,7 @@
 // the server's check, as one effect; a signed-in user is handed to the session. An unknown or
 // cancelled passkey leaves the visitor on /login with a French message (the password form stays).
 import { assign, fromPromise, setup } from 'xstate'
-import type { AuthUser } from '../../../server/contract/schemas.ts'
+import type { AuthUser } from '../../../server/contract/session.ts'
 import { messageOf } from '../shared.ts'
 import { deferred } from '../deferred.ts'
 

@@ -12,18 +12,10 @@
 // letter changed here meanwhile keeps its change over the answer (`changedWhileRead`). A read mark
 // (`document.read`) changes the read flag only, never what else changed meanwhile (a move).
 import { assign, enqueueActions, fromPromise, setup, stateIn } from 'xstate'
-import type {
-  CalendarInvoice,
-  CourierRequest,
-  Folder,
-  Invoice,
-  MailDocument,
-  NotificationKind,
-  Order,
-  Package,
-  PaymentMethod,
-  Subscription,
-} from '../../../server/contract/schemas.ts'
+import type { CalendarInvoice, Invoice, PaymentMethod, Subscription } from '../../../server/contract/billing.ts'
+import type { CourierRequest, Folder, MailDocument, Package } from '../../../server/contract/mail.ts'
+import type { NotificationKind } from '../../../server/contract/notifications.ts'
+import type { Order } from '../../../server/contract/session.ts'
 import { messageOf } from '../shared.ts'
 import { deferred } from '../deferred.ts'
 

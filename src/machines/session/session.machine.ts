@@ -5,7 +5,7 @@
 // for that user (by user id: it outlives a sign-out, and is never another person's), and runs the
 // startup machine as its child `startup`, so that signing out stops everything it started.
 import { type ActorRefFrom, assign, enqueueActions, fromPromise, setup, stopChild } from 'xstate'
-import type { AuthUser, LoginBody } from '../../../server/contract/schemas.ts'
+import type { AuthUser, LoginBody } from '../../../server/contract/session.ts'
 import { messageOf } from '../shared.ts'
 import type { StartupLogic, StartupRef, StoredChoice } from './startup.machine.ts'
 import { deferred } from '../deferred.ts'

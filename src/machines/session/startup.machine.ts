@@ -7,7 +7,8 @@
 // asks again only what failed or never answered (the contracts, and the user if it had not answered; or the orders),
 // in the same order.
 import { type ActorRefFrom, assign, enqueueActions, fromPromise, sendTo, setup } from 'xstate'
-import type { Contract, NotificationKind, Order, User } from '../../../server/contract/schemas.ts'
+import type { NotificationKind } from '../../../server/contract/notifications.ts'
+import type { Contract, Order, User } from '../../../server/contract/session.ts'
 import { type OrderChoice, orderSelectionMachine } from './orderSelection.machine.ts'
 import { type PortalDataChange, portalDataMachine, type Resource, type Scope } from './portalData.machine.ts'
 import { hasMissingDocuments, messageOf } from '../shared.ts'

@@ -1,7 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
-import type { PaymentMethod } from '../../../server/contract/schemas.ts'
+import type { PaymentMethod } from '../../../server/contract/billing.ts'
 import {
   CARD_CVC_INVALID,
   CARD_EXPIRED,

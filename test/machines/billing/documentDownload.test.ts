@@ -1,7 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
-import type { Certificate } from '../../../server/contract/schemas.ts'
+import type { Certificate } from '../../../server/contract/billing.ts'
 import { documentDownloadMachine } from '../../../src/machines/billing/documentDownload.machine.ts'
 import { Deferreds, describePath, flush, pathsToReplay, replay, shortestPaths } from '../../util/paths.ts'
 

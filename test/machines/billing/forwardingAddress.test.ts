@@ -1,7 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
-import type { Contract } from '../../../server/contract/schemas.ts'
+import type { Contract } from '../../../server/contract/session.ts'
 import {
   ADDRESS_CITY_MISSING,
   ADDRESS_POSTCODE_FRENCH,

@@ -1,7 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor, type SnapshotFrom } from 'xstate'
-import type { CreditNote, Invoice } from '../../../server/contract/schemas.ts'
+import type { CreditNote, Invoice } from '../../../server/contract/billing.ts'
 import { invoiceBookMachine } from '../../../src/machines/billing/invoiceBook.machine.ts'
 import type { Notice } from '../../../src/machines/shared.ts'
 import { Deferreds, describePath, flush, pathsToReplay, replay, shortestPaths } from '../../util/paths.ts'

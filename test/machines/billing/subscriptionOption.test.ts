@@ -1,7 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
-import type { Subscription, SubscriptionOption } from '../../../server/contract/schemas.ts'
+import type { Subscription, SubscriptionOption } from '../../../server/contract/billing.ts'
 import type { Notice } from '../../../src/machines/shared.ts'
 import { optionAdded, subscriptionOptionMachine } from '../../../src/machines/billing/subscriptionOption.machine.ts'
 import { Deferreds, describePath, flush, pathsToReplay, replay, shortestPaths } from '../../util/paths.ts'

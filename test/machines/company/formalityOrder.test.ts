@@ -1,7 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
-import type { LegalSubmission } from '../../../server/contract/schemas.ts'
+import type { LegalSubmission } from '../../../server/contract/company.ts'
 import * as server from '../../../server/services/legal-formalities.ts'
 import {
   CHECKS_FAILED,

@@ -1,7 +1,8 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
-import type { IdentityUploadReply, MissingDocument } from '../../../server/contract/schemas.ts'
+import type { IdentityUploadReply } from '../../../server/contract/company.ts'
+import type { MissingDocument } from '../../../server/contract/session.ts'
 import {
   IDENTITY_DONE,
   IDENTITY_INCOMPLETE,

@@ -10,7 +10,7 @@ import {
   kbisUploadMachine,
 } from '../../../src/machines/company/kbisUpload.machine.ts'
 import type { Notice } from '../../../src/machines/shared.ts'
-import type { Order } from '../../../server/contract/schemas.ts'
+import type { Order } from '../../../server/contract/session.ts'
 import * as F from '../../util/fixtures.ts'
 import { Deferreds, describePath, flush, pathsToReplay, replay, shortestPaths } from '../../util/paths.ts'
 

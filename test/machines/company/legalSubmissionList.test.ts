@@ -1,7 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
-import type { LegalSubmission } from '../../../server/contract/schemas.ts'
+import type { LegalSubmission } from '../../../server/contract/company.ts'
 import { legalSubmissionListMachine } from '../../../src/machines/company/legalSubmissionList.machine.ts'
 import { Deferreds, describePath, flush, pathsToReplay, replay, shortestPaths } from '../../util/paths.ts'
 

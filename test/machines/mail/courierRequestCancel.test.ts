@@ -1,7 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
-import type { CourierRequest } from '../../../server/contract/schemas.ts'
+import type { CourierRequest } from '../../../server/contract/mail.ts'
 import {
   courierRequestCancelMachine,
   REQUEST_CANCELLED,

@@ -1,7 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
-import type { Folder } from '../../../server/contract/schemas.ts'
+import type { Folder } from '../../../server/contract/mail.ts'
 import {
   FOLDER_CREATED,
   FOLDER_DELETED,

@@ -1,7 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
-import type { LetterDeadline } from '../../../server/contract/schemas.ts'
+import type { LetterDeadline } from '../../../server/contract/mail.ts'
 import { LETTER_DEADLINES_FAILED, letterDeadlinesMachine } from '../../../src/machines/mail/letterDeadlines.machine.ts'
 import { Deferreds, describePath, flush, pathsToReplay, replay, shortestPaths } from '../../util/paths.ts'
 

@@ -1,7 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
-import type { LetterEvent } from '../../../server/contract/schemas.ts'
+import type { LetterEvent } from '../../../server/contract/mail.ts'
 import { HISTORY_FAILED, letterHistoryMachine } from '../../../src/machines/mail/letterHistory.machine.ts'
 import { Deferreds, describePath, flush, pathsToReplay, replay, shortestPaths } from '../../util/paths.ts'
 

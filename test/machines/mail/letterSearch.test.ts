@@ -1,7 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
-import type { DocumentSearchResult } from '../../../server/contract/schemas.ts'
+import type { DocumentSearchResult } from '../../../server/contract/mail.ts'
 import { isRemoteQuery, letterSearchMachine, SEARCH_FAILED } from '../../../src/machines/mail/letterSearch.machine.ts'
 import { letter } from '../../util/fixtures.ts'
 import { Deferreds, describePath, flush, pathsToReplay, replay, shortestPaths } from '../../util/paths.ts'

@@ -1,7 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor, fromPromise } from 'xstate'
-import type { Folder, MailDocument } from '../../../server/contract/schemas.ts'
+import type { Folder, MailDocument } from '../../../server/contract/mail.ts'
 import {
   FILE_FAILED,
   LINKED_LETTER_GONE,

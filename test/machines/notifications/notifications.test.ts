@@ -3,7 +3,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor, fromCallback } from 'xstate'
-import type { PortalNotification } from '../../../server/contract/schemas.ts'
+import type { PortalNotification } from '../../../server/contract/notifications.ts'
 import {
   LOAD_FAILED,
   notificationsMachine,

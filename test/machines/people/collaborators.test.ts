@@ -1,7 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
-import type { Share } from '../../../server/contract/schemas.ts'
+import type { Share } from '../../../server/contract/people.ts'
 import {
   collaboratorsMachine,
   INVITE_EMPTY,

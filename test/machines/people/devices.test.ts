@@ -1,7 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
-import type { Session } from '../../../server/contract/schemas.ts'
+import type { Session } from '../../../server/contract/people.ts'
 import { devicesMachine } from '../../../src/machines/people/devices.machine.ts'
 import type { Notice } from '../../../src/machines/shared.ts'
 import { Deferreds, describePath, pathsToReplay, replay, shortestPaths } from '../../util/paths.ts'

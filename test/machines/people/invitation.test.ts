@@ -1,7 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
-import type { InvitationInfo } from '../../../server/contract/schemas.ts'
+import type { InvitationInfo } from '../../../server/contract/people.ts'
 import { type Accepted, accountProblems, invitationMachine, PASSWORD_MISSING } from '../../../src/machines/people/invitation.machine.ts'
 import { PASSWORD_TOO_COMMON } from '../../../src/machines/passwordRule.ts'
 import * as F from '../../util/fixtures.ts'

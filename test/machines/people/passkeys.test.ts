@@ -1,7 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
-import type { Passkey } from '../../../server/contract/schemas.ts'
+import type { Passkey } from '../../../server/contract/people.ts'
 import {
   PASSKEY_ADDED,
   PASSKEY_NAME_EMPTY,

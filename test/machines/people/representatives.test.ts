@@ -1,7 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
-import type { Mandataire } from '../../../server/contract/schemas.ts'
+import type { Mandataire } from '../../../server/contract/people.ts'
 import { ApiError } from '../../../src/api/errors.ts'
 import {
   REPRESENTATIVE_ADDED,

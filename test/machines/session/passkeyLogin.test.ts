@@ -1,7 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
-import type { AuthUser } from '../../../server/contract/schemas.ts'
+import type { AuthUser } from '../../../server/contract/session.ts'
 import { passkeyLoginMachine } from '../../../src/machines/session/passkeyLogin.machine.ts'
 import * as F from '../../util/fixtures.ts'
 import { Deferreds, describePath, flush, pathsToReplay, replay, shortestPaths } from '../../util/paths.ts'

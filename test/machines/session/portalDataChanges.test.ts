@@ -2,7 +2,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
-import type { CourierRequest, Folder } from '../../../server/contract/schemas.ts'
+import type { CourierRequest, Folder } from '../../../server/contract/mail.ts'
 import { portalDataMachine, type Scope, unreadCount } from '../../../src/machines/session/portalData.machine.ts'
 import * as F from '../../util/fixtures.ts'
 import { Deferreds, flush } from '../../util/paths.ts'

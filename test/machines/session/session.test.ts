@@ -2,7 +2,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor, createMachine, setup } from 'xstate'
 import { PORTAL_UNAVAILABLE, SESSION_EXPIRED, sessionMachine } from '../../../src/machines/session/session.machine.ts'
-import type { AuthUser } from '../../../server/contract/schemas.ts'
+import type { AuthUser } from '../../../server/contract/session.ts'
 import * as F from '../../util/fixtures.ts'
 import { applyEvent, Deferreds, describePath, flush, pathsToReplay, shortestPaths } from '../../util/paths.ts'
 

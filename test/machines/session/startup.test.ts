@@ -4,7 +4,7 @@ import { type AnyActorLogic, createActor, fromCallback } from 'xstate'
 import { orderSelectionMachine } from '../../../src/machines/session/orderSelection.machine.ts'
 import { type StoredChoice, selectedOrder, startupMachine } from '../../../src/machines/session/startup.machine.ts'
 import { hasMissingDocuments } from '../../../src/machines/shared.ts'
-import type { Contract, Order } from '../../../server/contract/schemas.ts'
+import type { Contract, Order } from '../../../server/contract/session.ts'
 import * as F from '../../util/fixtures.ts'
 import { applyEvent, Deferreds, describePath, flush, pathsToReplay, shortestPaths } from '../../util/paths.ts'
 

@@ -2,15 +2,9 @@ import '../../util/dom.ts'
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import type {
-  CreditNote,
-  Invoice,
-  Order,
-  PaymentMethod,
-  PortalNotification,
-  Subscription,
-  SubscriptionOption,
-} from '../../../server/contract/schemas.ts'
+import type { CreditNote, Invoice, PaymentMethod, Subscription, SubscriptionOption } from '../../../server/contract/billing.ts'
+import type { PortalNotification } from '../../../server/contract/notifications.ts'
+import type { Order } from '../../../server/contract/session.ts'
 import * as F from '../../util/fixtures.ts'
 import { setViewport } from '../../util/dom.ts'
 import { renderApp, TOO_LARGE_FOR_ONE_PAYMENT, type Scenario } from '../../util/services.tsx'

@@ -2,7 +2,7 @@ import '../../util/dom.ts'
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import type { Invoice, PaymentMethod } from '../../../server/contract/schemas.ts'
+import type { Invoice, PaymentMethod } from '../../../server/contract/billing.ts'
 import * as F from '../../util/fixtures.ts'
 import { renderApp, type BillingScenario } from '../../util/services.tsx'
 

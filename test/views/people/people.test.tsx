@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import toast from 'react-hot-toast'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import type { Mandataire, Passkey, Session, Share } from '../../../server/contract/schemas.ts'
+import type { Mandataire, Passkey, Session, Share } from '../../../server/contract/people.ts'
 import { PASSWORD_UPDATED } from '../../../src/machines/people/passwordChange.machine.ts'
 import { PASSWORD_TOO_SHORT } from '../../../src/machines/passwordRule.ts'
 import { showToast } from '../../../src/views/Toasts.tsx'

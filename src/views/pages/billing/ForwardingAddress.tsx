@@ -3,7 +3,7 @@
 import { useActorRef, useSelector } from '@xstate/react'
 import { useRef } from 'react'
 import type { ActorRefFrom } from 'xstate'
-import type { Contract } from '../../../../server/contract/schemas.ts'
+import type { Contract } from '../../../../server/contract/session.ts'
 import type { AddressDraft, forwardingAddressMachine } from '../../../machines/billing/forwardingAddress.machine.ts'
 import { useFlows } from '../../app-context.tsx'
 import { Alert, BusyButton, Button, TextField, VisuallyHidden } from '../../components/ui.tsx'

@@ -1,7 +1,7 @@
 // The rows of Mes factures: invoices (number, date, company, excl. and incl. VAT, "Payée" or "À payer", PDF, "Payer")
 // and credit notes (with the invoice they refer to).
 import { useActorRef, useSelector } from '@xstate/react'
-import type { CreditNote, Invoice } from '../../../../server/contract/schemas.ts'
+import type { CreditNote, Invoice } from '../../../../server/contract/billing.ts'
 import { useFlows } from '../../app-context.tsx'
 import { Alert, BusyButton, Button, formatDate, formatEuros } from '../../components/ui.tsx'
 import { Badge, companyOf, Muted, Row, Rows } from '../../components/page.tsx'

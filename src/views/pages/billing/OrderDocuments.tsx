@@ -3,7 +3,7 @@
 // download), and the forwarding address.
 import { useActorRef, useSelector } from '@xstate/react'
 import { Link } from 'wouter'
-import type { Contract, Order } from '../../../../server/contract/schemas.ts'
+import type { Contract, Order } from '../../../../server/contract/session.ts'
 import type { DocumentRequest } from '../../../machines/billing/documentDownload.machine.ts'
 import { useFlows } from '../../app-context.tsx'
 import { Alert, BusyButton, formatDate } from '../../components/ui.tsx'

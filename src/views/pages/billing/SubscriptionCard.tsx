@@ -1,6 +1,7 @@
 // One order's subscription on Mes abonnements: what it is, what it costs, when it renews, its options; for the owner,
 // "Ajouter une option" and "Résilier" (a collaborator only reads it).
-import type { Order, Subscription } from '../../../../server/contract/schemas.ts'
+import type { Subscription } from '../../../../server/contract/billing.ts'
+import type { Order } from '../../../../server/contract/session.ts'
 import { formatDate, formatEuros } from '../../components/ui.tsx'
 import { Muted } from '../../components/page.tsx'
 import { inclTax, intervalLabel, nextDueDate, optionsOf, OWNER_ONLY, perPeriod, planOf, totalInclTax } from './labels.ts'

@@ -1,5 +1,6 @@
 // The billing area's French words and small computations for the views.
-import type { Order, PaymentMethod, Subscription } from '../../../../server/contract/schemas.ts'
+import type { PaymentMethod, Subscription } from '../../../../server/contract/billing.ts'
+import type { Order } from '../../../../server/contract/session.ts'
 
 /** French VAT on domiciliation services (the server's plans.ts): plan amounts are excluding tax. */
 export const inclTax = (amountExclTaxCents: number) => Math.round(amountExclTaxCents * 1.2)

@@ -1,6 +1,6 @@
 // "Ajouter à mon agenda": the deadlines still to come as an iCalendar file (RFC 5545) that Google
 // Agenda, Apple Calendrier and Outlook import; the UIDs name the company, so a second import updates.
-import type { Order } from '../../../../server/contract/schemas.ts'
+import type { Order } from '../../../../server/contract/session.ts'
 import type { Deadline } from '../../../domain/deadline.ts'
 import { buildIcs } from '../../../domain/ics.ts'
 import { BRAND_NAME } from '../../../wiring/config.ts'

@@ -1,6 +1,6 @@
 // 'Tous' on a page about one company: say so, and offer each company as a clear choice (the same
 // choice as the header's picker, so the rest of the portal follows).
-import type { Order } from '../../../../server/contract/schemas.ts'
+import type { Order } from '../../../../server/contract/session.ts'
 import type { StartupRef } from '../../app-context.tsx'
 import { Muted, PageCard, Row, Rows, useOrders } from '../../components/page.tsx'
 import { Button } from '../../components/ui.tsx'

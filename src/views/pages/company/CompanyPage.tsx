@@ -2,7 +2,7 @@
 // the people and the formalities of the company, and the termination of the domiciliation.
 import { styled } from 'goober'
 import { Link } from 'wouter'
-import type { Order } from '../../../../server/contract/schemas.ts'
+import type { Order } from '../../../../server/contract/session.ts'
 import { Muted, PageCard, usePortal, useSelectedOrder } from '../../components/page.tsx'
 import { Card, formatDate } from '../../components/ui.tsx'
 import { color, mq } from '../../theme.ts'

@@ -3,7 +3,7 @@
 // VAT by the regime the customer picks, corporate-tax instalments and balance, CFE, annual return;
 // past ones greyed, the next one highlighted; "Ajouter à mon agenda" downloads them as an .ics file.
 // The deadlines found in the company's letters join the list, each linking to its letter.
-import type { Order } from '../../../../server/contract/schemas.ts'
+import type { Order } from '../../../../server/contract/session.ts'
 import { localIsoDate } from '../../../domain/dates.ts'
 import { byDate } from '../../../domain/deadline.ts'
 import { fiscalCalendar, nextDeadline } from '../../../domain/fiscalCalendar.ts'

@@ -4,7 +4,7 @@ import { useActorRef, useSelector } from '@xstate/react'
 import { styled } from 'goober'
 import { useRef } from 'react'
 import { Link } from 'wouter'
-import type { LegalSubmission, LegalSubmissionStatus } from '../../../../server/contract/schemas.ts'
+import type { LegalSubmission, LegalSubmissionStatus } from '../../../../server/contract/company.ts'
 import { useFlows } from '../../app-context.tsx'
 import {
   Badge,

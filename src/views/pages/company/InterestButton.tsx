@@ -2,7 +2,7 @@
 // a collaborator sees where it stands, and why the request is not theirs to make.
 import { useActorRef, useSelector } from '@xstate/react'
 import { useRef } from 'react'
-import type { Order } from '../../../../server/contract/schemas.ts'
+import type { Order } from '../../../../server/contract/session.ts'
 import type { Partner } from '../../../machines/company/partnerInterest.machine.ts'
 import { useFlows } from '../../app-context.tsx'
 import { Badge, Muted } from '../../components/page.tsx'

@@ -3,7 +3,7 @@
 import { useActorRef, useSelector } from '@xstate/react'
 import { styled } from 'goober'
 import { Suspense, useEffect, useRef } from 'react'
-import type { Order } from '../../../../server/contract/schemas.ts'
+import type { Order } from '../../../../server/contract/session.ts'
 import { BRAND_NAME } from '../../../wiring/config.ts'
 import type { ChosenFile } from '../../../machines/company/kbisUpload.machine.ts'
 import { useFlows } from '../../app-context.tsx'

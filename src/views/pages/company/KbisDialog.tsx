@@ -3,7 +3,7 @@
 import { useSelector } from '@xstate/react'
 import { styled } from 'goober'
 import type { ActorRefFrom } from 'xstate'
-import type { Order } from '../../../../server/contract/schemas.ts'
+import type { Order } from '../../../../server/contract/session.ts'
 import type { kbisUploadMachine } from '../../../machines/company/kbisUpload.machine.ts'
 import { BRAND_NAME } from '../../../wiring/config.ts'
 import { Modal } from '../../components/Modal.tsx'

@@ -4,7 +4,7 @@
 import { useActorRef, useSelector } from '@xstate/react'
 import { styled } from 'goober'
 import { Link } from 'wouter'
-import type { Order } from '../../../../server/contract/schemas.ts'
+import type { Order } from '../../../../server/contract/session.ts'
 import { ORDER_OWNER_ONLY, refusalFor } from '../../../machines/company/formalityOrder.machine.ts'
 import { type StartupRef, useFlows } from '../../app-context.tsx'
 import { PageCard, Toolbar, useOrders, usePortal, useSelectedOrder } from '../../components/page.tsx'

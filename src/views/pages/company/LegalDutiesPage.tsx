@@ -2,7 +2,7 @@
 // (src/domain/legalDuties.ts): approval of the accounts within six months of the year end, filing at
 // the registry after it, the beneficial-owners register; and the filing date of accounts approved.
 import { useState } from 'react'
-import type { Order } from '../../../../server/contract/schemas.ts'
+import type { Order } from '../../../../server/contract/session.ts'
 import { isIsoDate, localIsoDate } from '../../../domain/dates.ts'
 import { filingDeadline, legalDuties } from '../../../domain/legalDuties.ts'
 import { Muted, PageCard, Toolbar, usePortal, useSelectedOrder } from '../../components/page.tsx'

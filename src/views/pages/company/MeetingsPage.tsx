@@ -1,6 +1,6 @@
 // /mes-reunions: the meeting-room bookings of the selected order (all with 'Tous') from
 // invoices/cal: room, date, duration, amount incl. VAT, paid; upcoming first, each with its invoice.
-import type { CalendarInvoice } from '../../../../server/contract/schemas.ts'
+import type { CalendarInvoice } from '../../../../server/contract/billing.ts'
 import {
   Badge,
   companyOf,

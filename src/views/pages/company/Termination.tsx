@@ -1,6 +1,6 @@
 // "Résilier ma domiciliation": the billing area's termination flow itself (its form and statechart,
 // as on Mes abonnements), for the owner; a collaborator is told it is the owner's.
-import type { Order } from '../../../../server/contract/schemas.ts'
+import type { Order } from '../../../../server/contract/session.ts'
 import { Muted } from '../../components/page.tsx'
 import { Card } from '../../components/ui.tsx'
 import { TerminationForm } from '../billing/TerminationForm.tsx'

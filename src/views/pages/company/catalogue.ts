@@ -1,6 +1,6 @@
 // The legal formalities the provider's jurists handle: what each is, what it needs, its price
 // (excluding VAT, registry and legal-notice fees) and how long it takes.
-import type { LegalSubmissionKind, LegalSubmissionStatus } from '../../../../server/contract/schemas.ts'
+import type { LegalSubmissionKind, LegalSubmissionStatus } from '../../../../server/contract/company.ts'
 
 export interface Formality {
   kind: LegalSubmissionKind

@@ -3,7 +3,7 @@
 import { useActorRef, useSelector } from '@xstate/react'
 import { useState } from 'react'
 import { Link } from 'wouter'
-import type { Order } from '../../../../server/contract/schemas.ts'
+import type { Order } from '../../../../server/contract/session.ts'
 import type { folderEditorMachine } from '../../../machines/mail/folderEditor.machine.ts'
 import { useFlows } from '../../app-context.tsx'
 import { Modal } from '../../components/Modal.tsx'

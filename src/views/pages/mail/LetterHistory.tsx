@@ -3,7 +3,7 @@
 import { useActorRef, useSelector } from '@xstate/react'
 import { styled } from 'goober'
 import { useEffect, useRef } from 'react'
-import type { LetterEvent, MailDocument } from '../../../../server/contract/schemas.ts'
+import type { LetterEvent, MailDocument } from '../../../../server/contract/mail.ts'
 import { useFlows } from '../../app-context.tsx'
 import { ErrorState, Spinner } from '../../components/ui.tsx'
 import { color } from '../../theme.ts'

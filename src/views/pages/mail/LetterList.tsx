@@ -1,7 +1,7 @@
 // The letter list of /mes-courriers/courriers: unread ones in bold, arrow keys, Home, End, Enter.
 import { styled } from 'goober'
 import { type KeyboardEvent, useRef } from 'react'
-import type { MailDocument } from '../../../../server/contract/schemas.ts'
+import type { MailDocument } from '../../../../server/contract/mail.ts'
 import { documentKind } from '../../components/labels.ts'
 import { LetterDeadlineNote } from '../../components/letterDeadline.tsx'
 import { Muted } from '../../components/page.tsx'

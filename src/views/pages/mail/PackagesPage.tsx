@@ -1,7 +1,7 @@
 // /mes-courriers/colis: the packages of the selected order (owner or share variant, see effects.ts):
 // arrival date, carrier, sender, status.
 import { Link } from 'wouter'
-import type { Package } from '../../../../server/contract/schemas.ts'
+import type { Package } from '../../../../server/contract/mail.ts'
 import { formatDate } from '../../components/ui.tsx'
 import type { PageProps } from '../page.ts'
 import {

@@ -2,7 +2,8 @@
 // the user reaches, "Un e-mail par événement", "Un résumé quotidien" or "Aucun e-mail" (his own choice).
 import { useActorRef, useSelector } from '@xstate/react'
 import { styled } from 'goober'
-import type { EmailPreference, Order } from '../../../../server/contract/schemas.ts'
+import type { EmailPreference } from '../../../../server/contract/notifications.ts'
+import type { Order } from '../../../../server/contract/session.ts'
 import type { StartupContext } from '../../../machines/session/startup.machine.ts'
 import { useFlows, useStartup } from '../../app-context.tsx'
 import { Alert, ErrorState, Spinner } from '../../components/ui.tsx'

@@ -4,7 +4,8 @@
 // confirmation, and "Recommander {brand}".
 import { useActorRef, useSelector } from '@xstate/react'
 import type { ActorRefFrom } from 'xstate'
-import type { Order, Share } from '../../../../server/contract/schemas.ts'
+import type { Share } from '../../../../server/contract/people.ts'
+import type { Order } from '../../../../server/contract/session.ts'
 import type { collaboratorsMachine } from '../../../machines/people/collaborators.machine.ts'
 import type { StartupContext } from '../../../machines/session/startup.machine.ts'
 import { useFlows, useStartup } from '../../app-context.tsx'

@@ -1,7 +1,7 @@
 // The owner-only pages of an order (collaborators, representatives): they need one order of the
 // user's own to be selected; 'Tous' or a shared order say what to do instead.
 import type { ReactNode } from 'react'
-import type { Order } from '../../../../server/contract/schemas.ts'
+import type { Order } from '../../../../server/contract/session.ts'
 import { PageCard, useSelectedOrder, usePortal } from '../../components/page.tsx'
 
 export function OwnOrderGate({ title, what, children }: { title: string; what: string; children: (order: Order) => ReactNode }) {

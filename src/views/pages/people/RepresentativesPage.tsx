@@ -3,7 +3,7 @@
 // confirmation. Reached from "Gestion de mon entreprise" and from the packages page.
 import { useActorRef, useSelector } from '@xstate/react'
 import type { ActorRefFrom } from 'xstate'
-import type { Order } from '../../../../server/contract/schemas.ts'
+import type { Order } from '../../../../server/contract/session.ts'
 import type { representativesMachine } from '../../../machines/people/representatives.machine.ts'
 import { useFlows } from '../../app-context.tsx'
 import { Modal } from '../../components/Modal.tsx'

@@ -1,2 +1,0 @@
-export * from './schemas.ts'
-export * from './routes.ts'
