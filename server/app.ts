@@ -17,7 +17,7 @@ import { databaseRateLimitStore } from './http/rate-limit-store.ts'
 import { securityHeaders, swaggerUiCsp } from './http/security-headers.ts'
 import { spaRoutes } from './http/spa.ts'
 import { validatorCompiler } from './http/validation.ts'
-import { accountRoutes } from './routes/account/index.ts'
+import { sessionRoutes } from './routes/session/index.ts'
 import { billingRoutes } from './routes/billing/index.ts'
 import { companyRoutes } from './routes/company/index.ts'
 import { testProviderRoutes } from './routes/billing/test-provider.ts'
@@ -166,7 +166,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => document)
 
   const registrar = routeRegistrar(app, deps)
-  accountRoutes(registrar.define, deps)
+  sessionRoutes(registrar.define, deps)
   orderRoutes(registrar.define, deps)
   peopleRoutes(registrar.define, deps)
   mailRoutes(registrar.define, deps)

@@ -2,7 +2,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { messages } from '../../server/http/errors.ts'
-import { RESET_MAIL_LIMIT } from '../../server/routes/account/index.ts'
+import { RESET_MAIL_LIMIT } from '../../server/routes/session/index.ts'
 import { randomBytes, scryptSync } from 'node:crypto'
 import { sql, type KyselyPlugin } from 'kysely'
 import { buildApp } from '../../server/app.ts'

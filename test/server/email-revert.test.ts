@@ -3,7 +3,7 @@
 // of it. Used, expired, unknown and taken links change nothing; two clicks at once restore once.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { emailRevertMessages, EMAIL_REVERT_DAYS } from '../../server/routes/account/email-revert.ts'
+import { emailRevertMessages, EMAIL_REVERT_DAYS } from '../../server/routes/people/email-revert.ts'
 import { holdLocks, untilLockWaiters } from '../util/postgres.ts'
 import { hashPassword } from '../../server/lib/crypto.ts'
 import { buildTestApp, call, eventually, login, secondApp, type TestApp } from '../util/server.ts'

@@ -28,7 +28,8 @@ import { userAgentOf } from '../../services/devices.ts'
 import { normaliseFrenchPhone } from '../../contract/rules/phone.ts'
 import { isBlank } from '../../contract/rules/text.ts'
 import { addDays, parisTime } from '../../lib/time.ts'
-import { checkNewPassword } from '../account/index.ts'
+import { checkNewPassword } from '../session/index.ts'
+import { accountRoutes } from './account.ts'
 
 export const INVITATION_DAYS = 7
 /** A pending invitation typed again gets a new link, but not more than once a minute (a double click, ten tabs). */
@@ -256,4 +257,6 @@ export function peopleRoutes(define: DefineRoute, deps: AppDeps) {
     if (!added) throw conflict(mandataireMessages.duplicate)
     return added
   })
+
+  accountRoutes(define, deps)
 }

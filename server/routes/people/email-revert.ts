@@ -8,7 +8,7 @@ import { HttpError } from '../../http/errors.ts'
 import { revertEmailChange, type RevertRefusal } from '../../db/repositories/email-reverts.ts'
 import { createPasswordResetLink } from '../../db/repositories/users.ts'
 import { hashPassword, randomToken } from '../../lib/crypto.ts'
-import { resetLinkMail } from './reset-mail.ts'
+import { resetLinkMail } from '../session/reset-mail.ts'
 
 /** How long the link holds: the old owner may not read that mailbox every day. */
 export const EMAIL_REVERT_DAYS = 30
