@@ -21,14 +21,7 @@ import { sessionRoutes } from './routes/session/index.ts'
 import { billingRoutes } from './routes/billing/index.ts'
 import { companyRoutes } from './routes/company/index.ts'
 import { testProviderRoutes } from './routes/billing/test-provider.ts'
-import { contractRoutes } from './routes/contracts/index.ts'
-import { invoiceRoutes } from './routes/invoices/index.ts'
 import { mailRoutes } from './routes/mail/index.ts'
-// mail pipeline
-import { mailPipelineRoutes } from './routes/mail/pipeline.ts'
-import { operatorRoutes } from './routes/operator/index.ts'
-import { orderRoutes } from './routes/orders/index.ts'
-// notifications
 import { notificationRoutes } from './routes/notifications/index.ts'
 import type { StreamLimitOptions } from './services/notification-stream-limit.ts'
 import { peopleRoutes } from './routes/people/index.ts'
@@ -166,15 +159,11 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => document)
 
   const registrar = routeRegistrar(app, deps)
+  // One call per area (server/routes/<area>/index.ts registers the area's other files).
   sessionRoutes(registrar.define, deps)
-  orderRoutes(registrar.define, deps)
   peopleRoutes(registrar.define, deps)
   mailRoutes(registrar.define, deps)
-  mailPipelineRoutes(registrar.define, deps)
   billingRoutes(registrar.define, deps)
-  invoiceRoutes(registrar.define, deps)
-  contractRoutes(registrar.define, deps)
-  operatorRoutes(registrar.define, deps)
   companyRoutes(registrar.define, deps)
   // notifications: also ends its live streams when the app closes
   notificationRoutes(registrar.define, deps, app, options.notificationHeartbeatMs, options.streamLimit)

@@ -3,7 +3,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { attachmentsTooLarge, SEND_DOCUMENTS_LIMIT } from '../../server/routes/mail/index.ts'
-import { DEXT_LIMIT } from '../../server/routes/invoices/index.ts'
+import { DEXT_LIMIT } from '../../server/routes/billing/invoices.ts'
 import { call } from '../util/server.ts'
 import { demoContext, type DemoContext } from '../util/server-samples.ts'
 

@@ -6,7 +6,7 @@ import { PDFDocument } from 'pdf-lib'
 import { routes, type RouteName } from '../../server/contract/routes.ts'
 import type { Database } from '../../server/db/schema.ts'
 import { subscriptionKey } from '../../server/lib/crypto.ts'
-import { kbisTag } from '../../server/routes/notifications/index.ts'
+import { kbisTag } from '../../server/routes/company/operator.ts'
 import { buildTestApp, login, TEST_OPERATOR_TOKEN, type TestApp } from './server.ts'
 import { SoftPasskey } from './webauthn.ts'
 

@@ -27,6 +27,8 @@ import { addMinutes, parisDay } from '../../lib/time.ts'
 import { isBlank, trimmedOrNull } from '../../contract/rules/text.ts'
 import { certificateRoutes, frenchDay } from './certificates.ts'
 import { latestTerminationDate, terminationTooFarText } from '../../contract/rules/termination.ts'
+import { invoiceRoutes } from './invoices.ts'
+import { billingOperatorRoutes } from './operator.ts'
 
 /** How long an option requested with :add-option may be confirmed by add-option-subscription. */
 export const OPTION_CONFIRMATION_MINUTES = 15
@@ -275,4 +277,7 @@ export function billingRoutes(define: DefineRoute, deps: AppDeps) {
       return { id, message: 'Votre demande de résiliation a bien été enregistrée ; nous vous confirmons sa prise en compte par e-mail.' }
     })
   })
+
+  invoiceRoutes(define, deps)
+  billingOperatorRoutes(define, deps)
 }

@@ -18,10 +18,14 @@ import { recordEvent } from '../../services/events.ts'
 import { legalFormalityLabels, legalSubmissionSteps, refusalFor } from '../../services/legal-formalities.ts'
 import { orderChecks } from '../../services/order-checks.ts'
 import { trimmedOrNull } from '../../contract/rules/text.ts'
+import { contractRoutes } from './contracts.ts'
+import { companyOperatorRoutes } from './operator.ts'
+import { orderRoutes } from './orders.ts'
 
 export const alreadyUnderWay = 'Une demande de cette formalité est déjà en cours pour cette société : suivez-la dans « Formalités ».'
 
-export function companyRoutes(define: DefineRoute, { db, mailer, config, clock, oneAtATime }: AppDeps) {
+export function companyRoutes(define: DefineRoute, deps: AppDeps) {
+  const { db, mailer, config, clock, oneAtATime } = deps
   define('legalSubmissions', async ({ user, query }) => listLegalSubmissions(db, await scopedOrderIds(db, user.id, 'all', query.orderId)))
 
   define('createLegalSubmission', async ({ user, body }) => {
@@ -106,4 +110,8 @@ export function companyRoutes(define: DefineRoute, { db, mailer, config, clock, 
     const { ownerId: _, ...updated } = (await findLegalSubmission(db, submission.id))!
     return updated
   })
+
+  contractRoutes(define, deps)
+  orderRoutes(define, deps)
+  companyOperatorRoutes(define, deps)
 }

@@ -27,6 +27,9 @@ import { recordLetterHistory } from '../../services/events.ts'
 import { longDate } from '../../lib/time.ts'
 import { isBlank, trimmedOrNull } from '../../contract/rules/text.ts'
 import { sendPdf } from '../files.ts'
+import { letterHistoryRoutes } from './history.ts'
+import { mailOperatorRoutes } from './operator.ts'
+import { mailPipelineRoutes } from './pipeline.ts'
 
 /** 30 e-mails of letters an hour: an accountant's needs, not a sender's. */
 export const SEND_DOCUMENTS_LIMIT = {
@@ -166,4 +169,8 @@ export function mailRoutes(define: DefineRoute, deps: AppDeps) {
     await deleteFolder(db, folder.id)
     return { message: 'Le dossier a été supprimé ; ses courriers restent dans la liste.' }
   })
+
+  mailPipelineRoutes(define, deps)
+  letterHistoryRoutes(define, deps)
+  mailOperatorRoutes(define, deps)
 }

@@ -1,18 +1,13 @@
-// Notifications: the bell's list and read marks (each person his own), its live stream,
-// the e-mail preferences per order, each letter's history, and the operators' Kbis validation.
+// Notifications: the bell's list and read marks (each person his own), its live stream, the e-mail preferences per
+// order. A problem reported on an order: problems.ts.
 import { randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
-import { badRequest, conflict, HttpError, notFound } from '../../http/errors.ts'
-import { sendPdf } from '../files.ts'
-import { sha256 } from '../../lib/crypto.ts'
-import { isBlank } from '../../contract/rules/text.ts'
-import { findLiveDocument, requireDocument } from '../../db/repositories/mail.ts'
+import { badRequest, notFound } from '../../http/errors.ts'
 import {
   emailPreference,
   findNotification,
-  listLetterHistory,
   listNotifications,
   markAllRead,
   markRead,
@@ -21,9 +16,9 @@ import {
   unreadCount,
 } from '../../db/repositories/notifications.ts'
 import { orderIdsInScope, requireOrder } from '../../db/repositories/orders.ts'
-import { kbisEvent, recordEvent, recordLetterHistory } from '../../services/events.ts'
 import { HEARTBEAT_MS, notificationHub, type LiveStream } from '../../services/notification-stream.ts'
 import { STREAMS_PER_USER, streamLimit, type EndReason, type StreamLimitOptions } from '../../services/notification-stream-limit.ts'
+import { problemRoutes } from './problems.ts'
 
 /** What a stream following on sends of what it missed: read by pages of MISSED_PAGE, MISSED_MAX at most. */
 export const MISSED_PAGE = 100
@@ -46,9 +41,6 @@ export function lastEventId(header: string | string[] | undefined): number | nul
 export const REPLACED_EVENT = `event: replaced\nretry: 300000\ndata: ${JSON.stringify({
   message: `Notifications en direct suivies ailleurs : ${STREAMS_PER_USER} onglets ou appareils au plus par compte. Elles reprendront ici à votre retour sur cet onglet.`,
 })}\n\n`
-
-/** A filed Kbis's ETag: a digest of its storage key, which each upload makes new (the key itself stays internal). */
-export const kbisTag = (fileKey: string) => `"${sha256(fileKey).slice(0, 32)}"`
 
 export function notificationRoutes(
   define: DefineRoute,
@@ -191,67 +183,5 @@ export function notificationRoutes(
     return { email: body.email }
   })
 
-  define('letterHistory', async ({ user, params }) => {
-    const document = await requireDocument(db, user.id, params.id)
-    return { events: await listLetterHistory(db, document.id, user.id) }
-  })
-
-  // The paper letter sent on by the provider: recorded in its history, the only place a forwarding is known per letter.
-  define('operatorLetterForwarded', async ({ params, body }) => {
-    if (isBlank(body.address)) throw badRequest('Le champ « address » ne peut pas être vide.', 'VALIDATION')
-    const now = clock.now()
-    return db.transaction().execute(async (trx) => {
-      if (!(await findLiveDocument(trx, params.id))) throw notFound('Courrier')
-      await recordLetterHistory(trx, { documentId: params.id, kind: 'forwarded', detail: body.address.trim(), at: now })
-      return { documentId: params.id, forwardedAt: now.toISOString() }
-    })
-  })
-
-  define('operatorKbis', async ({ params, reply }) => {
-    const contract = await db.selectFrom('contracts').select(['id', 'kbis_file_key']).where('id', '=', params.id).executeTakeFirst()
-    if (!contract) throw notFound('Contrat')
-    if (!contract.kbis_file_key) throw notFound('Kbis')
-    reply.header('ETag', kbisTag(contract.kbis_file_key))
-    return sendPdf(reply, deps.storage, contract.kbis_file_key, `kbis-${contract.id}.pdf`)
-  })
-
-  define('operatorKbisStatus', async ({ params, req }) => {
-    const now = clock.now()
-    const read = req.headers['if-match']
-    if (!read || read.trim() === '*')
-      throw new HttpError(
-        428,
-        'Indiquez dans l’en-tête If-Match l’ETag du Kbis que vous avez vérifié (GET /api/operator/contracts/{id}/kbis).',
-        'KBIS_NOT_READ',
-      )
-    return db.transaction().execute(async (trx) => {
-      const contract = await trx
-        .selectFrom('contracts')
-        .innerJoin('orders', 'orders.id', 'contracts.order_id')
-        .select(['contracts.id', 'contracts.order_id', 'contracts.kbis_file_key', 'contracts.kbis_validated_at', 'orders.raison_sociale'])
-        .where('contracts.id', '=', params.id)
-        // The contract's row only: the order's would make recordEvent's lock and another action's event (whose row
-        // needs a key-share lock on that order) wait on each other, a deadlock.
-        .forUpdate('contracts')
-        .executeTakeFirst()
-      if (!contract) throw notFound('Contrat')
-      if (!contract.kbis_file_key) throw conflict('Aucun Kbis n’a été déposé pour ce contrat : il n’y a rien à valider.')
-      if (contract.kbis_validated_at) throw conflict('Le Kbis de ce contrat est déjà validé.')
-      if (!read.split(',').some((tag) => tag.trim() === kbisTag(contract.kbis_file_key!))) {
-        throw new HttpError(
-          412,
-          'Le client a déposé un autre Kbis depuis celui que vous avez vérifié : vérifiez le nouveau avant de le valider.',
-          'KBIS_REPLACED',
-        )
-      }
-      await trx.updateTable('contracts').set({ kbis_validated_at: now }).where('id', '=', contract.id).execute()
-      await recordEvent(trx, {
-        kind: 'kbis',
-        orderId: contract.order_id,
-        ...kbisEvent(contract.raison_sociale),
-        at: now,
-      })
-      return { contractId: contract.id, orderId: contract.order_id, validatedAt: now.toISOString() }
-    })
-  })
+  problemRoutes(define, deps)
 }

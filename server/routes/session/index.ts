@@ -19,6 +19,7 @@ import { userAgentOf } from '../../services/devices.ts'
 import { passkeyLoginRoutes } from './passkeys.ts'
 import { resetLinkMail } from './reset-mail.ts'
 import { passwordProblem } from '../../services/password-policy.ts'
+import { startupRoutes } from './orders.ts'
 
 // Verifying against this when the account does not exist keeps failed logins equally slow either way.
 const decoyHash = hashPassword('mot de passe factice')
@@ -143,6 +144,8 @@ export function sessionRoutes(define: DefineRoute, deps: AppDeps) {
   })
 
   passkeyLoginRoutes(define, deps)
+
+  startupRoutes(define, deps)
 }
 
 /** The portal origin the reset link points to: the `domain` sent by the SPA if it is one of ours, else PUBLIC_URL. */

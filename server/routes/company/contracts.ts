@@ -6,7 +6,6 @@ import { formParts } from '../../http/multipart.ts'
 import { limitPerUser } from '../../http/user-rate-limit.ts'
 import {
   getContract,
-  listContracts,
   listUploadedDocuments,
   recordIdentityDocuments,
   requireOrder,
@@ -44,8 +43,6 @@ export const KBIS_UPLOAD_LIMIT = {
 /** billing: whether a forwarding address is in France ("France", "FR", any case). */
 
 export function contractRoutes(define: DefineRoute, { db, storage, clock }: AppDeps) {
-  define('contracts', async ({ user }) => listContracts(db, user.id))
-
   define('updateContract', async ({ user, params, body }) => {
     const contract = await requireOwnContract(db, user.id, params.id)
     const { kbis, ...address } = body
