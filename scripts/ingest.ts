@@ -12,7 +12,7 @@ import type { DocumentKind, MailDocument, Package } from '../server/contract/mai
 import { loadConfig } from '../server/config.ts'
 import { connect, DataDirBusyError } from '../server/db/connect.ts'
 import { migrateToLatest } from '../server/db/migrate.ts'
-import { listOrdersForOperators } from '../server/db/repositories/orders.ts'
+import { listOrdersForOperators } from '../server/db/repositories/company-orders.ts'
 import { HttpError } from '../server/http/errors.ts'
 import { DOCUMENT_KINDS, ingestLetter, ingestPackage } from '../server/services/ingest.ts'
 import { outboxMailer } from '../server/services/mailer.ts'

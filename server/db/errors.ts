@@ -24,7 +24,7 @@ export class OwnerOnlyError extends Error {
   }
 }
 
-/** No unexpired session behind the token a joined query checked (users.ts, withSession). */
+/** No unexpired session behind the token a joined query checked (session.ts, withSession). */
 export class InvalidSessionError extends Error {
   constructor() {
     super('session absente ou expirée')

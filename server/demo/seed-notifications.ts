@@ -6,7 +6,7 @@ import type { Insertable, Transaction } from 'kysely'
 import { legalFormalityLabels } from '../services/legal-formalities.ts'
 import { invoiceEvent } from '../services/events.ts'
 import { letterPath } from '../contract/rules/mail.ts'
-import { orderAudience } from '../db/repositories/orders.ts'
+import { orderAudience } from '../db/repositories/company-orders.ts'
 import type { Database } from '../db/schema.ts'
 
 export async function seedNotifications(tx: Transaction<Database>, orderId: number, raisonSociale: string, now: Date): Promise<void> {

@@ -4,7 +4,7 @@
 // locked by the claiming transaction) lets exactly one instance send it.
 import type { Logger } from 'pino'
 import { claimDigest, digestNotifications, digestReaders, releaseDigest } from '../db/repositories/notifications.ts'
-import { findUserById } from '../db/repositories/users.ts'
+import { findUserById } from '../db/repositories/session.ts'
 import type { AppDeps } from '../deps.ts'
 import { parisDay } from '../lib/time.ts'
 

@@ -18,7 +18,7 @@ import {
   setTestCustomerPaymentMethod,
   setTestSubscriptionPaymentMethod,
   testPaymentMethodDeclinesCharges,
-} from '../db/repositories/test-payment-provider.ts'
+} from '../db/repositories/billing-test-provider.ts'
 import type { Db } from '../db/schema.ts'
 import { PaymentError } from '../lib/money.ts'
 import { plans } from './plans.ts'

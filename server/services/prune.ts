@@ -1,13 +1,13 @@
 // Rows that have run out and that nothing reads again: rate-limit windows passed, expired sessions (api_tokens) and
-// password-reset links, and e-mail change revert links expired for more than REVERT_LINKS_KEPT_DAYS (email-reverts.ts
+// password-reset links, and e-mail change revert links expired for more than REVERT_LINKS_KEPT_DAYS (people-email-reverts.ts
 // says why they are kept that long). Pruned with the storage sweep (main.ts: once the server is up, then every 15
 // minutes), so that these tables stay small on a server that runs for months; and the background jobs finished long
 // enough ago (a week when done, 90 days when failed: repositories/jobs.ts). WebAuthn challenges are pruned as each new
 // one is stored.
-import { deleteOldRevertLinks } from '../db/repositories/email-reverts.ts'
+import { deleteOldRevertLinks } from '../db/repositories/people-email-reverts.ts'
 import { deleteFinishedJobs } from '../db/repositories/jobs.ts'
 import { deleteExpiredRateLimits } from '../db/repositories/rate-limits.ts'
-import { deleteExpiredCredentials } from '../db/repositories/users.ts'
+import { deleteExpiredCredentials } from '../db/repositories/session.ts'
 import type { Db } from '../db/schema.ts'
 
 export async function pruneExpiredRows(

@@ -7,7 +7,7 @@
 import type { Logger } from 'pino'
 import type { AppDeps } from '../deps.ts'
 import { enqueueJob } from '../db/repositories/jobs.ts'
-import { renewRevertToken } from '../db/repositories/email-reverts.ts'
+import { renewRevertToken } from '../db/repositories/people-email-reverts.ts'
 import type { JobHandler } from './jobs.ts'
 import type { Mail } from './mailer.ts'
 

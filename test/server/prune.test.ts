@@ -5,7 +5,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { pruneExpiredRows } from '../../server/services/prune.ts'
-import { REVERT_LINKS_KEPT_DAYS } from '../../server/db/repositories/email-reverts.ts'
+import { REVERT_LINKS_KEPT_DAYS } from '../../server/db/repositories/people-email-reverts.ts'
 import { DONE_JOBS_KEPT_DAYS, FAILED_JOBS_KEPT_DAYS } from '../../server/db/repositories/jobs.ts'
 import { emailRevertMessages } from '../../server/routes/people/email-revert.ts'
 import { randomToken, sha256 } from '../../server/lib/crypto.ts'

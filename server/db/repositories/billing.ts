@@ -1,5 +1,5 @@
 // Billing: subscriptions' option requests, invoices, credit notes, meeting-room invoices and termination requests.
-// The test payment provider's own objects are in test-payment-provider.ts.
+// The test payment provider's own objects are in billing-test-provider.ts.
 import { randomUUID } from 'node:crypto'
 import { sql, type Insertable, type Kysely, type Transaction } from 'kysely'
 import type { CalendarInvoice, CreditNote, Invoice } from '../../contract/billing.ts'
@@ -7,7 +7,7 @@ import { NotFoundError } from '../errors.ts'
 import { MAX_PAYMENT_CENTS } from '../../lib/money.ts'
 import { isoDay } from '../dates.ts'
 import type { Database, Db } from '../schema.ts'
-import { orderIdsInScope } from './orders.ts'
+import { orderIdsInScope } from './company-orders.ts'
 
 /** The subscription of any order: callers prove their right to it otherwise (the subscription key). */
 export function findOrderSubscription(db: Db, orderId: number) {

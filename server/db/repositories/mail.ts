@@ -7,8 +7,8 @@ import { isoDateTime, isoDay } from '../dates.ts'
 import { jsonArrayOfX } from '../json.ts'
 import { keptLists } from '../kept-lists.ts'
 import { prepare } from '../prepared.ts'
-import { requireOrder } from './orders.ts'
-import { sessionArgs, withSession, type SessionKey } from './users.ts'
+import { requireOrder } from './company-orders.ts'
+import { sessionArgs, withSession, type SessionKey } from './session.ts'
 
 const countAsInt = sql<number>`count(*)::int`
 

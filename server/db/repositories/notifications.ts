@@ -4,7 +4,7 @@ import { sql, type Insertable } from 'kysely'
 import type { LetterEvent } from '../../contract/mail.ts'
 import type { EmailPreference, PortalNotification } from '../../contract/notifications.ts'
 import type { Database, Db } from '../schema.ts'
-import { orderAudience } from './orders.ts'
+import { orderAudience } from './company-orders.ts'
 
 const NOTIFICATION_COLUMNS = [
   'notifications.id',

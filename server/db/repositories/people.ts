@@ -1,5 +1,5 @@
 // The people around an order besides its owner: collaborators (shares) and representatives (mandataires).
-// Accounts and sessions are in users.ts.
+// Accounts and sessions are in session.ts.
 import { sql, type Insertable } from 'kysely'
 import type { Mandataire, Share } from '../../contract/people.ts'
 import { isUniqueViolation } from '../errors.ts'

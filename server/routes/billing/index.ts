@@ -15,8 +15,8 @@ import {
   unpaidTotal,
 } from '../../db/repositories/billing.ts'
 import { deleteTerminationRequest } from '../../db/repositories/billing.ts'
-import { orderIdsInScope, requireOrder } from '../../db/repositories/orders.ts'
-import { keepPaymentCustomerId, type SessionUser } from '../../db/repositories/users.ts'
+import { orderIdsInScope, requireOrder } from '../../db/repositories/company-orders.ts'
+import { keepPaymentCustomerId, type SessionUser } from '../../db/repositories/session.ts'
 import type { Db } from '../../db/schema.ts'
 import { sameDigest, subscriptionKey } from '../../lib/crypto.ts'
 import type { PaymentProvider } from '../../services/payment.ts'

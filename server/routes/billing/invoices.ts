@@ -6,7 +6,7 @@ import { limitPerUser } from '../../http/user-rate-limit.ts'
 import { attachmentBudget, MAIL_ATTACHMENTS_MAX_BYTES } from '../../services/mailer.ts'
 import { listCalendarInvoices, listCreditNotes, listInvoiceYears, listInvoices, requireBill } from '../../db/repositories/billing.ts'
 import { requireDocument } from '../../db/repositories/mail.ts'
-import { orderIdsInScope } from '../../db/repositories/orders.ts'
+import { orderIdsInScope } from '../../db/repositories/company-orders.ts'
 import { sendPdf } from '../files.ts'
 
 /** 60 sendings an hour (600 pieces: the page sends batches of 10). */

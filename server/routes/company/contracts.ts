@@ -11,7 +11,7 @@ import {
   requireOrder,
   requireOwnContract,
   updateContract,
-} from '../../db/repositories/orders.ts'
+} from '../../db/repositories/company-orders.ts'
 import { MAX_UPLOAD_BYTES } from '../../contract/rules/uploads.ts'
 import { checkFile, contentTypes, decodeDataUrl, type FileType } from '../../services/file-types.ts'
 import { newFileKey, storeWithRecord } from '../../services/storage.ts'

@@ -12,8 +12,8 @@ import {
   listLegalSubmissions,
   moveLegalSubmission,
 } from '../../db/repositories/company.ts'
-import { requireOrder, scopedOrderIds } from '../../db/repositories/orders.ts'
-import { findUserById } from '../../db/repositories/users.ts'
+import { requireOrder, scopedOrderIds } from '../../db/repositories/company-orders.ts'
+import { findUserById } from '../../db/repositories/session.ts'
 import { recordEvent } from '../../services/events.ts'
 import { legalFormalityLabels, legalSubmissionSteps, refusalFor } from '../../services/legal-formalities.ts'
 import { orderChecks } from '../../services/order-checks.ts'

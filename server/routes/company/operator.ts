@@ -5,7 +5,7 @@ import type { DefineRoute } from '../../http/define-route.ts'
 import { conflict, HttpError, notFound } from '../../http/errors.ts'
 import { sendPdf } from '../files.ts'
 import { sha256 } from '../../lib/crypto.ts'
-import { listOrdersForOperators } from '../../db/repositories/orders.ts'
+import { listOrdersForOperators } from '../../db/repositories/company-orders.ts'
 import { kbisEvent, recordEvent } from '../../services/events.ts'
 
 /** A filed Kbis's ETag: a digest of its storage key, which each upload makes new (the key itself stays internal). */

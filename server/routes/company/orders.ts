@@ -8,7 +8,7 @@ import {
   setQonto,
   setShine,
   unmarkWantComptable,
-} from '../../db/repositories/orders.ts'
+} from '../../db/repositories/company-orders.ts'
 import { oneSendAtATime, sendOrUndo } from '../../http/send-or-undo.ts'
 
 export function orderRoutes(define: DefineRoute, deps: AppDeps) {

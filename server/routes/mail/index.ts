@@ -22,7 +22,7 @@ import {
   requireFolder,
   updateDocument,
 } from '../../db/repositories/mail.ts'
-import { requireOrder, scopedOrderIds } from '../../db/repositories/orders.ts'
+import { requireOrder, scopedOrderIds } from '../../db/repositories/company-orders.ts'
 import { recordLetterHistory } from '../../services/events.ts'
 import { longDate } from '../../lib/time.ts'
 import { isBlank, trimmedOrNull } from '../../contract/rules/text.ts'

@@ -4,7 +4,7 @@ import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest, notFound } from '../../http/errors.ts'
 import { listDocumentsById, requireDocument } from '../../db/repositories/mail.ts'
 import { excerptOf, findPageImage, listLetterDeadlines, searchDocuments, searchQueryOf } from '../../db/repositories/mail-pipeline.ts'
-import { scopedOrderIds } from '../../db/repositories/orders.ts'
+import { scopedOrderIds } from '../../db/repositories/company-orders.ts'
 import { fileHeaders } from '../files.ts'
 
 export const SEARCH_LENGTH_MESSAGE = 'La recherche doit compter de 3 à 200 caractères.'

@@ -15,7 +15,7 @@ import {
   setEmailPreference,
   unreadCount,
 } from '../../db/repositories/notifications.ts'
-import { orderIdsInScope, requireOrder } from '../../db/repositories/orders.ts'
+import { orderIdsInScope, requireOrder } from '../../db/repositories/company-orders.ts'
 import { HEARTBEAT_MS, notificationHub, type LiveStream } from '../../services/notification-stream.ts'
 import { STREAMS_PER_USER, streamLimit, type EndReason, type StreamLimitOptions } from '../../services/notification-stream-limit.ts'
 import { problemRoutes } from './problems.ts'

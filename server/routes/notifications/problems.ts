@@ -1,7 +1,7 @@
 // « Signaler un problème »: a customer's report on an order, kept and e-mailed to the support.
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
-import { createProblemReport, deleteProblemReport, hasRecentProblemReport, requireOrder } from '../../db/repositories/orders.ts'
+import { createProblemReport, deleteProblemReport, hasRecentProblemReport, requireOrder } from '../../db/repositories/company-orders.ts'
 import { oneSendAtATime, sendOrUndo } from '../../http/send-or-undo.ts'
 import { limitPerUser } from '../../http/user-rate-limit.ts'
 import { badRequest } from '../../http/errors.ts'

@@ -12,8 +12,8 @@ import {
   listSessions,
   revokeOtherSessions,
   toUser,
-} from '../../db/repositories/users.ts'
-import { changeEmailWithRevertLink } from '../../db/repositories/email-reverts.ts'
+} from '../../db/repositories/session.ts'
+import { changeEmailWithRevertLink } from '../../db/repositories/people-email-reverts.ts'
 import { isUniqueViolation } from '../../db/errors.ts'
 import { hashPassword, verifyPassword } from '../../lib/crypto.ts'
 import { describeDevice } from '../../services/devices.ts'

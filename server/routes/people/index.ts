@@ -7,8 +7,8 @@ import { badRequest, conflict, HttpError, notFound } from '../../http/errors.ts'
 import { oneSendAtATime, sendOrUndo } from '../../http/send-or-undo.ts'
 import { limitPerUser, takeFromUserLimit, type UserLimit } from '../../http/user-rate-limit.ts'
 import { isUniqueViolation } from '../../db/errors.ts'
-import { reservedByRevert } from '../../db/repositories/email-reverts.ts'
-import { requireOrder } from '../../db/repositories/orders.ts'
+import { reservedByRevert } from '../../db/repositories/people-email-reverts.ts'
+import { requireOrder } from '../../db/repositories/company-orders.ts'
 import {
   acceptInvitation,
   createMandataire,
@@ -22,7 +22,7 @@ import {
   undoInvitation,
   type InvitationRefusal,
 } from '../../db/repositories/people.ts'
-import { createApiToken, createUser, findUserByEmail, toUser } from '../../db/repositories/users.ts'
+import { createApiToken, createUser, findUserByEmail, toUser } from '../../db/repositories/session.ts'
 import { hashPassword, randomToken, sha256 } from '../../lib/crypto.ts'
 import { userAgentOf } from '../../services/devices.ts'
 import { normaliseFrenchPhone } from '../../contract/rules/phone.ts'
@@ -187,7 +187,7 @@ export function peopleRoutes(define: DefineRoute, deps: AppDeps) {
       .execute(async (tx) => {
         const user = await createUser(tx, { email: invitation.email, firstname, lastname, passwordHash })
         // Left by another account whose « Ce n’était pas vous ? » link still holds: its owner may take it back (found in
-        // review: the revert would then find it taken). After the insert, as for an address change (email-reverts.ts).
+        // review: the revert would then find it taken). After the insert, as for an address change (people-email-reverts.ts).
         if (await reservedByRevert(tx, invitation.email, null, now)) throw conflict(invitationMessages.reserved(invitation.email))
         const accepted = await acceptInvitation(tx, invitation.tokenHash, user.id, now)
         // Used or removed meanwhile: no account made from a link that no longer holds, and the answer says which.

@@ -5,7 +5,7 @@ import type { AuthenticatorTransport, RegistrationResponseJSON } from '@simplewe
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest, HttpError, invalidSessionError, notFound } from '../../http/errors.ts'
-import { addPasskeyForSession, credentialsOf, deletePasskey, listPasskeys, renamePasskey } from '../../db/repositories/passkeys.ts'
+import { addPasskeyForSession, credentialsOf, deletePasskey, listPasskeys, renamePasskey } from '../../db/repositories/session-passkeys.ts'
 import { isUniqueViolation } from '../../db/errors.ts'
 import { describeDevice, userAgentOf } from '../../services/devices.ts'
 import { isBlank } from '../../contract/rules/text.ts'

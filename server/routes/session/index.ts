@@ -13,7 +13,7 @@ import {
   resetPasswordWithToken,
   revokeSession,
   toUser,
-} from '../../db/repositories/users.ts'
+} from '../../db/repositories/session.ts'
 import { hashPassword, legacySchemeDecoy, needsRehash, verifyPassword } from '../../lib/crypto.ts'
 import { userAgentOf } from '../../services/devices.ts'
 import { passkeyLoginRoutes } from './passkeys.ts'
@@ -107,7 +107,7 @@ export function sessionRoutes(define: DefineRoute, deps: AppDeps) {
         req.log.warn({ userId: user.id }, 'lien de réinitialisation non envoyé : limite de liens par compte atteinte')
       } else if (user) {
         // Made only while the account still has the address asked for (its row held meanwhile): an address changed since
-        // the lookup gets no link; one changing now closes it (users.ts, the lock order).
+        // the lookup gets no link; one changing now closes it (session.ts, the lock order).
         const made = await createPasswordResetLink(db, user.id, body.email, addHours(clock.now(), 1))
         if (!made) return reply as never
         await mailer.send(resetLinkMail(made, portalOrigin(body.domain, config.allowedOrigins, config.publicUrl), config.brandName))

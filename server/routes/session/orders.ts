@@ -1,7 +1,7 @@
 // What the startup reads (spec §4): the user's contracts, their orders, and each order's checks.
 import type { AppDeps } from '../../deps.ts'
 import { JsonText, type DefineRoute } from '../../http/define-route.ts'
-import { listContracts, ordersOfSessionJson, requireOrder } from '../../db/repositories/orders.ts'
+import { listContracts, ordersOfSessionJson, requireOrder } from '../../db/repositories/company-orders.ts'
 import { isAttenteCourrierOrFinalise, isCompleteKbis, isWaitingContract } from '../../services/order-checks.ts'
 
 export function startupRoutes(define: DefineRoute, { db }: AppDeps) {

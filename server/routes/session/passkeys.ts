@@ -11,8 +11,8 @@ import {
   openPasskeySession,
   storeChallenge,
   type ChallengeKind,
-} from '../../db/repositories/passkeys.ts'
-import { toUser } from '../../db/repositories/users.ts'
+} from '../../db/repositories/session-passkeys.ts'
+import { toUser } from '../../db/repositories/session.ts'
 import { userAgentOf } from '../../services/devices.ts'
 import { addDays, addMinutes } from '../../lib/time.ts'
 

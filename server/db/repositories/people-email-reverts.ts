@@ -1,13 +1,13 @@
 // « Ce n’était pas vous ? »: the address change that leaves a link to undo it, and the undoing. A stolen session could
 // change the address, then reset the password through the new one: the link mailed to the address left gives the account
-// back (the address restored, every way in closed). Lock order as in users.ts: the user's row first, then the rest.
+// back (the address restored, every way in closed). Lock order as in session.ts: the user's row first, then the rest.
 import type { Kysely } from 'kysely'
 import type { User } from '../../contract/session.ts'
 import { randomToken, sha256 } from '../../lib/crypto.ts'
 import { addDays } from '../../lib/time.ts'
 import { isUniqueViolation } from '../errors.ts'
 import type { Database, Db } from '../schema.ts'
-import { toUser } from './users.ts'
+import { toUser } from './session.ts'
 
 /** An address left with a live revert link belongs to the account that left it until the link is used or expires (`userId`: the account asking, null for a new one). */
 export function reservedByRevert(db: Db, email: string, userId: number | null, now: Date) {
@@ -152,7 +152,7 @@ export async function revertEmailChange(
   return db
     .transaction()
     .execute(async (tx) => {
-      // The user's row first (users.ts's lock order), found through the link without locking it.
+      // The user's row first (session.ts's lock order), found through the link without locking it.
       const user = await tx
         .selectFrom('users')
         .select(['id', 'firstname'])
@@ -216,7 +216,7 @@ export const REVERT_LINKS_KEPT_DAYS = 90
 
 /**
  * Revert links expired more than REVERT_LINKS_KEPT_DAYS ago, used or not (services/prune.ts); how many went. A row a
- * revert holds is skipped, left to the next prune (no wait on it, no deadlock: users.ts's deleteExpiredCredentials).
+ * revert holds is skipped, left to the next prune (no wait on it, no deadlock: session.ts's deleteExpiredCredentials).
  */
 export async function deleteOldRevertLinks(db: Db, now: Date): Promise<number> {
   const result = await db

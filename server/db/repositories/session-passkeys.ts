@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely'
 import type { Passkey } from '../../contract/people.ts'
 import type { Database, Db, UserRow } from '../schema.ts'
-import { createApiToken } from './users.ts'
+import { createApiToken } from './session.ts'
 
 type PasskeyRow = { id: number; name: string; created_at: Date; last_used_at: Date | null }
 const toPasskey = (r: PasskeyRow): Passkey => ({
@@ -49,8 +49,8 @@ async function createPasskey(
 
 /*
  * Passkeys and the account's recovery. A reset by the e-mailed link and a revert link remove every key and end every
- * session in one transaction holding the user's row FOR UPDATE (users.ts, email-reverts.ts). A key stored or a session
- * opened with a passkey is therefore written with the same row held FOR SHARE (the lock order of users.ts: the user's row
+ * session in one transaction holding the user's row FOR UPDATE (session.ts, people-email-reverts.ts). A key stored or a session
+ * opened with a passkey is therefore written with the same row held FOR SHARE (the lock order of session.ts: the user's row
  * first): a recovery that comes later waits for it and then removes it; one committed before the row was had is seen by
  * the next statement (read committed). Before, both were written whatever had happened since their checks: a
  * registration or a sign-in checked before a recovery and written after it left a key or a live session behind it

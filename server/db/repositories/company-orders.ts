@@ -8,7 +8,7 @@ import { jsonArrayOfX } from '../json.ts'
 import { keptLists } from '../kept-lists.ts'
 import { prepare } from '../prepared.ts'
 import type { Database, Db, OrderRow } from '../schema.ts'
-import { sessionArgs, withSession, type SessionKey } from './users.ts'
+import { sessionArgs, withSession, type SessionKey } from './session.ts'
 
 export type Role = 'owner' | 'member'
 /** own: orders the user owns; shared: orders shared with them; all: both. */
