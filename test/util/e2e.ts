@@ -1,6 +1,6 @@
 // The browser harness of test/e2e: the built SPA served by the real server (a fresh embedded
 // database with the demo data, on a free port of 127.0.0.1) and Debian's Chromium driven by
-// playwright-core. A journey file, e.g. test/e2e/mail.test.ts:
+// playwright-core. A journey file, e.g. test/e2e/mail/mail.test.ts:
 //
 //   import { chooseOrder, MOBILE, portalSuite, signIn } from '../util/e2e.ts'
 //   const Mail = portalSuite('Mes courriers')              // one server and one Chromium for the file

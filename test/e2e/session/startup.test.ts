@@ -6,7 +6,7 @@
 // Counted, never timed: the time is bench:web's.
 import * as assert from 'uvu/assert'
 import type { Page } from 'playwright-core'
-import { DEMO_PASSWORD, MOBILE, type Portal, portalSuite, signIn, type Tab } from '../util/e2e.ts'
+import { DEMO_PASSWORD, MOBILE, type Portal, portalSuite, signIn, type Tab } from '../../util/e2e.ts'
 
 /** The code-loading spinner's words (src/views/components/ui.tsx, CODE_LOADING_LABEL). */
 const CODE_LOADING = 'Chargement de la page…'

@@ -5,9 +5,9 @@
 // shows as "Reçue". Each width has its own server: Camille acts on a desktop, Sophie on a phone.
 import type { Page } from 'playwright-core'
 import * as assert from 'uvu/assert'
-import { localIsoDate } from '../../src/domain/dates.ts'
-import { fiscalCalendar } from '../../src/domain/fiscalCalendar.ts'
-import { parseIcs, values } from '../util/ics.ts'
+import { localIsoDate } from '../../../src/domain/dates.ts'
+import { fiscalCalendar } from '../../../src/domain/fiscalCalendar.ts'
+import { parseIcs, values } from '../../util/ics.ts'
 import {
   chooseOrder,
   DESKTOP,
@@ -22,7 +22,7 @@ import {
   toast,
   type Viewport,
   waitForPath,
-} from '../util/e2e.ts'
+} from '../../util/e2e.ts'
 
 const BOULANGERIE = 'Boulangerie des Lilas SAS'
 const EPICERIE = 'Épicerie Solène SARL'

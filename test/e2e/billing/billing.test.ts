@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises'
 import * as assert from 'uvu/assert'
 import type { Page } from 'playwright-core'
-import { pdfText } from '../util/pdf-text.ts'
+import { pdfText } from '../../util/pdf-text.ts'
 import {
   networkIdle,
   chooseOrder,
@@ -22,7 +22,7 @@ import {
   signIn,
   type Viewport,
   waitForPath,
-} from '../util/e2e.ts'
+} from '../../util/e2e.ts'
 
 const BOULANGERIE = 'Boulangerie des Lilas SAS'
 const menu = (page: Page) => page.getByRole('complementary', { name: 'Menu principal' })

@@ -3,13 +3,13 @@
 // in the queue; a link used meanwhile is not told any more.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { buildApp } from '../../server/app.ts'
-import { runOneJob } from '../../server/services/jobs.ts'
-import type { Mail } from '../../server/services/mailer.ts'
-import { SECURITY_NOTICE_ATTEMPTS, SECURITY_NOTICE_JOB, securityNoticeJob } from '../../server/services/security-notice.ts'
-import { hashPassword } from '../../server/lib/crypto.ts'
-import { buildTestApp, call, login, type TestApp } from '../util/server.ts'
-import { SoftPasskey } from '../util/webauthn.ts'
+import { buildApp } from '../../../server/app.ts'
+import { runOneJob } from '../../../server/services/jobs.ts'
+import type { Mail } from '../../../server/services/mailer.ts'
+import { SECURITY_NOTICE_ATTEMPTS, SECURITY_NOTICE_JOB, securityNoticeJob } from '../../../server/services/security-notice.ts'
+import { hashPassword } from '../../../server/lib/crypto.ts'
+import { buildTestApp, call, login, type TestApp } from '../../util/server.ts'
+import { SoftPasskey } from '../../util/webauthn.ts'
 
 interface Ctx {
   t: TestApp

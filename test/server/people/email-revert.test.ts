@@ -3,11 +3,11 @@
 // of it. Used, expired, unknown and taken links change nothing; two clicks at once restore once.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { emailRevertMessages, EMAIL_REVERT_DAYS } from '../../server/routes/people/email-revert.ts'
-import { holdLocks, untilLockWaiters } from '../util/postgres.ts'
-import { hashPassword } from '../../server/lib/crypto.ts'
-import { buildTestApp, call, eventually, login, secondApp, type TestApp } from '../util/server.ts'
-import { SoftPasskey } from '../util/webauthn.ts'
+import { emailRevertMessages, EMAIL_REVERT_DAYS } from '../../../server/routes/people/email-revert.ts'
+import { holdLocks, untilLockWaiters } from '../../util/postgres.ts'
+import { hashPassword } from '../../../server/lib/crypto.ts'
+import { buildTestApp, call, eventually, login, secondApp, type TestApp } from '../../util/server.ts'
+import { SoftPasskey } from '../../util/webauthn.ts'
 
 interface Ctx {
   t: TestApp
@@ -234,7 +234,7 @@ test('links made before the one-at-a-time rule: only the oldest live one can be 
   assert.is((await changeEmail(t, session, 'ancienne.2@example.com')).statusCode, 200)
   const first = tokenOf(revertLinkTo(t, 'ancienne@example.com')!)
   // A second live link, as the rule before migration 014 left them.
-  const { randomToken, sha256 } = await import('../../server/lib/crypto.ts')
+  const { randomToken, sha256 } = await import('../../../server/lib/crypto.ts')
   const second = randomToken()
   await t.deps.db
     .insertInto('email_change_reverts')
@@ -356,8 +356,8 @@ test('two clicks at once: one restores, the other answers 410', async (ctx) => {
 test('a change asked with a session ended since its check (a revert, a reset) changes nothing', async (ctx) => {
   const { t } = ctx
   const { id, token: session } = await account(t, 'fin.de.session@example.com')
-  const { changeEmailWithRevertLink } = await import('../../server/db/repositories/people-email-reverts.ts')
-  const { sha256 } = await import('../../server/lib/crypto.ts')
+  const { changeEmailWithRevertLink } = await import('../../../server/db/repositories/people-email-reverts.ts')
+  const { sha256 } = await import('../../../server/lib/crypto.ts')
   await t.deps.db.deleteFrom('api_tokens').where('user_id', '=', id).execute()
   const now = t.clock.now()
   const changed = await changeEmailWithRevertLink(t.deps.db, {
@@ -381,7 +381,7 @@ if (process.env.DATABASE_URL) {
       const { id, token: thief } = await account(t, 'course.change@example.com')
       assert.is((await changeEmail(t, thief, 'course.change.pirate@example.com')).statusCode, 200)
       const token = tokenOf(revertLinkTo(t, 'course.change@example.com')!)
-      const { sha256 } = await import('../../server/lib/crypto.ts')
+      const { sha256 } = await import('../../../server/lib/crypto.ts')
       // The link held: the revert takes the user's row, then waits on it; the thief's change, its session still there
       // when checked, waits on the user's row.
       const held = await holdLocks(holder.db, (tx) =>

@@ -1,15 +1,15 @@
 // Login, password reset and the database-backed rate limit.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { messages } from '../../server/http/errors.ts'
-import { RESET_MAIL_LIMIT } from '../../server/routes/session/index.ts'
+import { messages } from '../../../server/http/errors.ts'
+import { RESET_MAIL_LIMIT } from '../../../server/routes/session/index.ts'
 import { randomBytes, scryptSync } from 'node:crypto'
 import { sql, type KyselyPlugin } from 'kysely'
-import { buildApp } from '../../server/app.ts'
-import { parseTrustProxy } from '../../server/config.ts'
-import { passwordMessages } from '../../server/services/password-policy.ts'
-import { holdLocks, untilLockWaiters } from '../util/postgres.ts'
-import { buildTestApp, call, DEMO_PASSWORD, eventually, login, type TestApp } from '../util/server.ts'
+import { buildApp } from '../../../server/app.ts'
+import { parseTrustProxy } from '../../../server/config.ts'
+import { passwordMessages } from '../../../server/services/password-policy.ts'
+import { holdLocks, untilLockWaiters } from '../../util/postgres.ts'
+import { buildTestApp, call, DEMO_PASSWORD, eventually, login, type TestApp } from '../../util/server.ts'
 
 interface Ctx {
   t: TestApp

@@ -17,7 +17,7 @@ import {
   signIn,
   type Portal,
   type Viewport,
-} from '../util/e2e.ts'
+} from '../../util/e2e.ts'
 
 const OPERATOR_TOKEN = 'jeton-operateur-e2e-0123456789abcdef'
 const BOULANGERIE = 'Boulangerie des Lilas SAS'

@@ -23,7 +23,7 @@ import {
   screenshot,
   startPortal,
   type Viewport,
-} from '../util/e2e.ts'
+} from '../../util/e2e.ts'
 
 const BOULANGERIE = 'Boulangerie des Lilas SAS'
 const letters = (page: Page) => page.getByRole('listbox', { name: 'Courriers' }).getByRole('option')

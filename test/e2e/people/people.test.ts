@@ -19,7 +19,7 @@ import {
   startPortal,
   toast,
   type Viewport,
-} from '../util/e2e.ts'
+} from '../../util/e2e.ts'
 
 const BOULANGERIE = 'Boulangerie des Lilas SAS'
 const shot = (page: Page, name: string, viewport: Viewport) => screenshot(page, `${name}-${viewport === MOBILE ? 'mobile' : 'desktop'}`)

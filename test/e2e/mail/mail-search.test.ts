@@ -3,7 +3,7 @@
 // highlighted, and the result opens the letter.
 import * as assert from 'uvu/assert'
 import type { Page } from 'playwright-core'
-import { DESKTOP, isMobile, MOBILE, openLetters, portalSuite, screenshot, type Viewport } from '../util/e2e.ts'
+import { DESKTOP, isMobile, MOBILE, openLetters, portalSuite, screenshot, type Viewport } from '../../util/e2e.ts'
 
 const GREFFE = 'Greffe du tribunal de commerce de Paris'
 const WORD = 'injonction'

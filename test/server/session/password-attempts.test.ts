@@ -1,9 +1,9 @@
 // Wrong passwords per account (not per IP): /api/login per address typed, the password change per user.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { buildApp } from '../../server/app.ts'
-import { parseTrustProxy } from '../../server/config.ts'
-import { buildTestApp, DEMO_PASSWORD, eventually, login, type TestApp } from '../util/server.ts'
+import { buildApp } from '../../../server/app.ts'
+import { parseTrustProxy } from '../../../server/config.ts'
+import { buildTestApp, DEMO_PASSWORD, eventually, login, type TestApp } from '../../util/server.ts'
 
 interface Ctx {
   t: TestApp

@@ -1,9 +1,9 @@
 // Issue 14 in Chromium, against the real server: on a browser that draws no PDF inside a page (Chrome
 // and Firefox for Android; `navigator.pdfViewerEnabled` forced to false here), a letter shows as page
 // images, fetched with the token, with "Page 1 sur 2", the zoom buttons and the download.
-// (The search journey, which needs the letters' text, is test/e2e/mail-search.test.ts.)
+// (The search journey, which needs the letters' text, is test/e2e/mail/mail-search.test.ts.)
 import * as assert from 'uvu/assert'
-import { DESKTOP, isMobile, MOBILE, openLetters, portalSuite, screenshot, type Viewport } from '../util/e2e.ts'
+import { DESKTOP, isMobile, MOBILE, openLetters, portalSuite, screenshot, type Viewport } from '../../util/e2e.ts'
 
 const GREFFE = 'Greffe du tribunal de commerce de Paris'
 

@@ -10,16 +10,16 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { connect, dropSchema, type DbHandle } from '../../server/db/connect.ts'
-import { migrateToLatest } from '../../server/db/migrate.ts'
-import { seedDemo } from '../../server/demo/seed.ts'
-import { ingestLetter } from '../../server/services/ingest.ts'
-import { fsStorage } from '../../server/services/storage.ts'
-import { main } from '../../scripts/ingest.ts'
-import { call, callBearer, TEST_OPERATOR_TOKEN } from '../util/server.ts'
-import { demoContext, tinyPdf, tinyPng, type DemoContext } from '../util/server-samples.ts'
+import { connect, dropSchema, type DbHandle } from '../../../server/db/connect.ts'
+import { migrateToLatest } from '../../../server/db/migrate.ts'
+import { seedDemo } from '../../../server/demo/seed.ts'
+import { ingestLetter } from '../../../server/services/ingest.ts'
+import { fsStorage } from '../../../server/services/storage.ts'
+import { main } from '../../../scripts/ingest.ts'
+import { call, callBearer, TEST_OPERATOR_TOKEN } from '../../util/server.ts'
+import { demoContext, tinyPdf, tinyPng, type DemoContext } from '../../util/server-samples.ts'
 
-const root = join(import.meta.dirname, '..', '..')
+const root = join(import.meta.dirname, '..', '..', '..')
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => [])

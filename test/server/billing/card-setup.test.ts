@@ -4,10 +4,10 @@
 import type Stripe from 'stripe'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { loadConfig } from '../../server/config.ts'
-import { contentSecurityPolicy } from '../../server/http/spa.ts'
-import { stripePaymentProvider } from '../../server/services/payment-stripe.ts'
-import { buildTestApp, call, login, ordersByName, type TestApp } from '../util/server.ts'
+import { loadConfig } from '../../../server/config.ts'
+import { contentSecurityPolicy } from '../../../server/http/spa.ts'
+import { stripePaymentProvider } from '../../../server/services/payment-stripe.ts'
+import { buildTestApp, call, login, ordersByName, type TestApp } from '../../util/server.ts'
 
 const BOULANGERIE = 'Boulangerie des Lilas SAS'
 

@@ -3,9 +3,9 @@
 // the portal reads back from the orders; meeting-room bookings with their invoices.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { alreadyUnderWay } from '../../server/routes/company/index.ts'
-import { refusalFor, refusals } from '../../server/services/legal-formalities.ts'
-import { buildTestApp, call, login, ordersByName, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
+import { alreadyUnderWay } from '../../../server/routes/company/index.ts'
+import { refusalFor, refusals } from '../../../server/services/legal-formalities.ts'
+import { buildTestApp, call, login, ordersByName, TEST_OPERATOR_TOKEN, type TestApp } from '../../util/server.ts'
 
 interface Ctx {
   t: TestApp
