@@ -9,7 +9,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const root = dirname(fileURLToPath(import.meta.url))
 
-/** Native or WebAssembly (PGlite, argon2, canvas, tesseract, pg's optional native binding), or reading files beside their own code (Swagger UI's page, pino's worker transports, unpdf's worker). */
+/**
+ * Native or WebAssembly (PGlite, argon2, canvas, tesseract, pg's optional native binding), or reading files beside their own code (Swagger
+ * UI's page, pino's worker transports, unpdf's worker).
+ */
 export const externalPackages = [
   '@electric-sql/pglite',
   '@node-rs/argon2',

@@ -92,7 +92,8 @@ async function measure(database: string, databaseUrl: string | undefined): Promi
           .where('raison_sociale', '=', 'Boulangerie des Lilas SAS')
           .executeTakeFirstOrThrow()
       ).id
-      await ocr.read(new Uint8Array(await (await import('@napi-rs/canvas')).createCanvas(10, 10).encode('png'))) // the OCR worker starts once per process, not per letter
+      // The OCR worker starts once per process, not per letter.
+      await ocr.read(new Uint8Array(await (await import('@napi-rs/canvas')).createCanvas(10, 10).encode('png')))
       const times: number[] = []
       const words = [
         'quittance',
@@ -149,7 +150,8 @@ async function measure(database: string, databaseUrl: string | undefined): Promi
         ]
         await sql`insert into documents (order_id, sender, kind, received_at, pages, file_key, text, searchable)
           select ${order}, 'Expéditeur ' || (g % 300), 'courrier', now() - (g || ' minutes')::interval, 1, 'documents/bench/' || g || '.pdf',
-            (array[${sql.join(phrases)}])[1 + g % ${phrases.length}] || ' référence ' || md5(g::text) || ' ' || (array[${sql.join(phrases)}])[1 + (g * 7) % ${phrases.length}], true
+            (array[${sql.join(phrases)}])[1 + g % ${phrases.length}] || ' référence ' || md5(g::text) || ' '
+              || (array[${sql.join(phrases)}])[1 + (g * 7) % ${phrases.length}], true
           from generate_series(1, ${LETTERS}) g`.execute(handle.db)
         await sql`analyze documents`.execute(handle.db)
         const address = await app.listen({ port: 0, host: '127.0.0.1' })

@@ -2,7 +2,8 @@
 // (four orders) goes round the portal through its real links and buttons, BENCH_ROUNDS times (default 40) in one
 // page load: letters (one opened, the e-mail form opened and cancelled, the letter filed elsewhere and back),
 // packages, forwarding requests, folders, the accounting export, subscription, certificate, card, invoices, account,
-// collaborators, the company pages, the bell, another order and back, the dashboard. After a warm-up (BENCH_WARMUP rounds, default 5), at the end of every round: a forced
+// collaborators, the company pages, the bell, another order and back, the dashboard. After a warm-up (BENCH_WARMUP rounds, default 5), at
+// the end of every round: a forced
 // garbage collection (CDP), then the JS heap used, the DOM nodes and the JS event listeners, and a heap snapshot that
 // tells the page's own objects from V8's compiled code and Chromium's buffers (which grow for a while whatever the
 // page does). A leak (actors not stopped, toasts, React trees, the notifications stream…) shows as a steady growth

@@ -179,7 +179,10 @@ async function loginToDashboard(portal: Portal, code: { extra: string[] }): Prom
 
 // ——— The ceilings, measured in the same run ———
 
-/** The startup's API calls (spec §4) by plain HTTP from Node, to the same server: login, then the user and the contracts together, then the orders. */
+/**
+ * The startup's API calls (spec §4) by plain HTTP from Node, to the same server: login, then the user and the contracts together, then the
+ * orders.
+ */
 async function apiRoundTrips(portal: Portal): Promise<number> {
   const started = performance.now()
   const login = await fetch(`${portal.url}/api/login`, {
@@ -279,7 +282,9 @@ async function firstScreenScripts(portal: Portal, gzipOf: (path: string) => numb
   }
 }
 
-/** A page made of React alone (react-dom rendering a heading and a paragraph), built and served like the portal's: the Lighthouse ceiling. */
+/**
+ * A page made of React alone (react-dom rendering a heading and a paragraph), built and served like the portal's: the Lighthouse ceiling.
+ */
 async function reactOnlyPage(): Promise<{ url: string; close: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'bench-react-seul-'))
   const entry = join(dir, 'entry.tsx')

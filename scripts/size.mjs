@@ -114,7 +114,8 @@ export function analyse() {
     ),
     // The first-load files without V8's compile hint as their first line (esbuild.config.mjs, COMPILE_HINT).
     unhinted: [...firstScreen].filter((file) => !readFileSync(join(root, file), 'utf8').startsWith(`${COMPILE_HINT}\n`)),
-    // The JavaScript files of PRECOMPRESS_MIN_BYTES or more without their .br and .gz (esbuild.config.mjs, precompress), or with stale ones.
+    // The JavaScript files of PRECOMPRESS_MIN_BYTES or more without their .br and .gz (esbuild.config.mjs, precompress), or with stale
+    // ones.
     unprecompressed: outputs
       .map(([file]) => file)
       .filter((file) => sizes.get(file).raw >= PRECOMPRESS_MIN_BYTES && !precompressed(join(root, file))),

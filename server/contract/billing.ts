@@ -116,7 +116,10 @@ export const TerminationStatus = Type.Object({
 export type TerminationStatus = Static<typeof TerminationStatus>
 
 /** A verification code: 12 characters of Crockford's base32 in three groups (60 random bits). */
-/** A certificate's code (Crockford's base32, server/services/certificate-code.ts), in either case: a person types it from paper; the routes read it in capitals. */
+/**
+ * A certificate's code (Crockford's base32, server/services/certificate-code.ts), in either case: a person types it from paper; the routes
+ * read it in capitals.
+ */
 export const CertificateCode = Type.String({
   minLength: 14,
   maxLength: 14,

@@ -58,5 +58,8 @@ export const IdParams = Type.Object({ id: Id })
 
 export const OrderIdParams = Type.Object({ orderId: Id })
 
-/** No query at all: the default of every route that declares none (server/http/define-route.ts); the stream's token travels in the apiToken header, never in the URL. */
+/**
+ * No query at all: the default of every route that declares none (server/http/define-route.ts); the stream's token travels in the apiToken
+ * header, never in the URL.
+ */
 export const NoQuery = Type.Object({}, { additionalProperties: false })

@@ -71,7 +71,10 @@ export interface Database {
     want_comptable_at: Timestamp | null
     /** 007: bumped by the database at each change to the order's letters or name (the mail list's version; int8, read as text). */
     mail_version: Generated<string>
-    /** 008: bumped by the database at each change to what the orders list shows of the order (its columns, its contracts; int8, read as text). */
+    /**
+     * 008: bumped by the database at each change to what the orders list shows of the order (its columns, its contracts; int8, read as
+     * text).
+     */
     list_version: Generated<string>
   }
   contracts: {

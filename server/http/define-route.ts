@@ -31,7 +31,10 @@ export interface RouteContext<N extends RouteName> {
 
 export type Handler<N extends RouteName> = (ctx: RouteContext<N>) => Promise<ReplyOf<N>>
 
-/** A hot route's context: the session is not looked up beforehand, the handler's one statement checks it (docs/SPEED.md, "One statement per request"). */
+/**
+ * A hot route's context: the session is not looked up beforehand, the handler's one statement checks it (docs/SPEED.md, "One statement per
+ * request").
+ */
 export interface JoinedRouteContext<N extends RouteName> extends Omit<RouteContext<N>, 'user'> {
   session: SessionKey
 }
@@ -57,7 +60,10 @@ export function fastifyPath(path: string): string {
   return path.replace(/\{(\w+)\}(:?)/g, (_, name: string, colon: string) => (colon ? `:${name}(^\\d+)::` : `:${name}`))
 }
 
-/** Login, the password-reset calls, the other ways in and the public certificate check are rate-limited per IP (counters in the database, see rate-limit-store.ts). */
+/**
+ * Login, the password-reset calls, the other ways in and the public certificate check are rate-limited per IP (counters in the database,
+ * see rate-limit-store.ts).
+ */
 const rateLimited: ReadonlySet<RouteName> = new Set([
   'login',
   'resetPasswordRequest',

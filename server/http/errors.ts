@@ -136,7 +136,10 @@ const textRuleRefusals: Record<string, string> = { [SINGLE_LINE_PATTERN]: NOT_SI
 const textRuleRefusal = (issue: ValidationIssue) =>
   issue.keyword === 'pattern' ? textRuleRefusals[String(issue.params.pattern)] : undefined
 
-/** One French sentence naming the field, from the validator's first meaningful issue (a broken text rule first: an e-mail address with a line break is told so). */
+/**
+ * One French sentence naming the field, from the validator's first meaningful issue (a broken text rule first: an e-mail address with a
+ * line break is told so).
+ */
 export function validationMessage(issues: ValidationIssue[], part: string): string {
   const issue =
     issues.find((i) => textRuleRefusal(i) !== undefined) ??

@@ -19,7 +19,9 @@ export interface UserLimit {
   windowMs: number
   /** The French answer when the limit is reached. */
   message: string
-  /** For a call of several hits that does not fit while some are left (takeFromUserLimit): the answer that says how many, and until when. */
+  /**
+   * For a call of several hits that does not fit while some are left (takeFromUserLimit): the answer that says how many, and until when.
+   */
   fewLeft?: (remaining: number, resetAt: Date) => string
 }
 

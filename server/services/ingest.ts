@@ -63,7 +63,10 @@ function receivedAtOf(value: string | undefined, now: Date, field = 'receivedAt'
   return date
 }
 
-/** The page count of a complete, readable PDF (the check of every upload); a 400 in French for anything else (422 for a PDF too heavy to read). */
+/**
+ * The page count of a complete, readable PDF (the check of every upload); a 400 in French for anything else (422 for a PDF too heavy to
+ * read).
+ */
 export async function checkedPdf(bytes: Uint8Array, fileName = 'Le fichier'): Promise<number> {
   if (bytes.length > MAX_UPLOAD_BYTES) throw fileTooLarge()
   const checked = await checkFile(bytes)

@@ -49,7 +49,10 @@ new Worker(
 await loadRenderer()
 lowerPriority()
 
-/** Below the API for the processor (nice), every thread of it: on Linux a nice value belongs to a thread, and threads started later inherit it. */
+/**
+ * Below the API for the processor (nice), every thread of it: on Linux a nice value belongs to a thread, and threads started later inherit
+ * it.
+ */
 function lowerPriority() {
   let tasks: string[] = []
   try {

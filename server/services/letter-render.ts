@@ -86,7 +86,10 @@ function linesOf(context: Context, text: string, width: number): string[] {
   return wrapWords(text, (line) => context.measureText(line).width <= width)
 }
 
-/** A PNG page as WebP of at most MAX_PAGE_IMAGE_BYTES, neither side over WebP's limit: lower quality first, then smaller. A notice goes in a band at its top. */
+/**
+ * A PNG page as WebP of at most MAX_PAGE_IMAGE_BYTES, neither side over WebP's limit: lower quality first, then smaller. A notice goes in
+ * a band at its top.
+ */
 export async function toWebp(png: Uint8Array, notice?: string): Promise<PageImage> {
   const { createCanvas, loadImage } = await canvasModule()
   const image = await loadImage(Buffer.from(png))

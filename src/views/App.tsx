@@ -30,7 +30,10 @@ export const redirects: Record<string, string> = {
   '/suivi-comptable': '/suivi-comptable/tresorerie',
 }
 
-/** Spec §2: every route but login, reset-password, set-password and missing-document needs a stored user (and the invitation link, people area). */
+/**
+ * Spec §2: every route but login, reset-password, set-password and missing-document needs a stored user (and the invitation link, people
+ * area).
+ */
 export function Guard({ children }: { children: ReactNode }) {
   const signedIn = useSyncExternalStore(subscribeStoredUser, hasStoredUser, hasStoredUser)
   return signedIn ? children : <Redirect to="/login" replace />

@@ -89,7 +89,8 @@ export default function Toasts() {
         // On a phone a tap anywhere on a toast dismisses it: it covers the bottom of the page, and « Fermer » is a small
         // target at its end. Not on a desktop, where its text may be selected (to copy an error); the keyboard has
         // « Fermer » and Escape. A link in it still goes where it says (and dismisses it too).
-        // biome-ignore lint/a11y/noStaticElementInteractions lint/a11y/useKeyWithClickEvents: a shortcut for a finger; the keyboard has « Fermer » and Escape
+        // A shortcut for a finger; the keyboard has « Fermer » and Escape.
+        // biome-ignore lint/a11y/noStaticElementInteractions lint/a11y/useKeyWithClickEvents: the reason above
         <div onClick={phone ? () => toast.dismiss(t.id) : undefined}>
           <ToastBar toast={t} position={position}>
             {({ icon, message }) => (

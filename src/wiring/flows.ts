@@ -3,7 +3,8 @@
 // (services.ts, loadFlows(area)): none of this weighs on the first load of /login, a page waits only
 // for its own area's code, and each area has the 20 kB route-chunk budget to itself (npm run size
 // checks that every area is still a chunk of its own). The flows the dashboard's first screen starts are a group of
-// their own (first-screen.ts: firstScreen, not an area), so that a signed-in page's first paint waits for them and for none of the areas' others.
+// their own (first-screen.ts: firstScreen, not an area), so that a signed-in page's first paint waits for them and for none of the areas'
+// others.
 // Type imports only besides: importing an area's module here would pull it into the entry.
 import type { createBillingFlows } from './billing.ts'
 import type { createCompanyFlows } from './company.ts'

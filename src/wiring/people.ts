@@ -80,7 +80,8 @@ export function createPeopleFlows({ api, notify, navigate, toPortal, toSession }
       }),
     ),
     // « Ce n’était pas vous ? »: the link of an address change's notice (bare page, no sign-in). Only its call here: the
-    // page provides it to its machine, which stays in the page's chunk (kept out of the people area's chunk, which every people screen loads).
+    // page provides it to its machine, which stays in the page's chunk (kept out of the people area's chunk, which every people screen
+    // loads).
     revertEmailChange: (token: string, signal?: AbortSignal) => api.revertEmailChange(token, { signal }),
     passwordChange: later(() =>
       passwordChangeMachine.provide({

@@ -202,7 +202,10 @@ export function haproxyPath(): string {
   )
 }
 
-/** HAProxy with the repository's deploy/haproxy.cfg (the one compose.yaml mounts), its addresses from the environment; `maxconn`: HAPROXY_MAXCONN. */
+/**
+ * HAProxy with the repository's deploy/haproxy.cfg (the one compose.yaml mounts), its addresses from the environment; `maxconn`:
+ * HAPROXY_MAXCONN.
+ */
 export async function startBalancer(port: number, backends: [number, number], logDir: string, maxconn?: number): Promise<Managed> {
   const config = join(root, 'deploy/haproxy.cfg')
   const env = {

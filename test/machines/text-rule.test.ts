@@ -17,7 +17,10 @@ import { Deferreds, flush } from '../util/paths.ts'
 
 const ONE_LINE = `Ce champ ${NOT_SINGLE_LINE}`
 const FREE_TEXT = `Ce texte ${HIDDEN_CONTROL}`
-/** Refused in a single line: a bidi override and an isolate, a line break inside, a tab, an escape, a C1 control, the line and paragraph separators. */
+/**
+ * Refused in a single line: a bidi override and an isolate, a line break inside, a tab, an escape, a C1 control, the line and paragraph
+ * separators.
+ */
 const notOneLine = [
   'URSSAF\u202e moc.liame',
   'Impôts\u2066x\u2069',

@@ -38,7 +38,10 @@ export interface TestApp {
   handlers: Record<string, JobHandler>
   /** Runs the letter's queued pipeline job here and now (a letter's page images and text without a worker). */
   runLetterJob(documentId: number): Promise<void>
-  /** Starts a job worker on this app's database, woken by ingestion, stopped by close(); the demo letters' jobs are left aside unless asked. */
+  /**
+   * Starts a job worker on this app's database, woken by ingestion, stopped by close(); the demo letters' jobs are left aside unless
+   * asked.
+   */
   startWorker(options?: Partial<WorkerOptions> & { demoJobs?: boolean }): Promise<JobWorker>
   /** A second connection to the same database (PostgreSQL: the same schema; PGlite: the same instance), as a second API instance has. */
   connectAgain(): Promise<DbHandle>
@@ -184,7 +187,10 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   }
 }
 
-/** A second API instance on the test app's database (PostgreSQL: its own connections and locks), as behind a load balancer; the caller closes it. */
+/**
+ * A second API instance on the test app's database (PostgreSQL: its own connections and locks), as behind a load balancer; the caller
+ * closes it.
+ */
 export async function secondApp(t: TestApp): Promise<FastifyInstance> {
   const handle = await t.connectAgain()
   const app = await buildApp(

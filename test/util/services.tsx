@@ -66,7 +66,10 @@ export interface Scenario {
   problemFails?: boolean
   /** /missing-document: the server still says the file is incomplete once every document is sent. */
   identityIncomplete?: boolean
-  /** The file completed meanwhile (an earlier answer lost, another tab): an upload answers 409 DOCUMENTS_COMPLETE, and the orders then say so. */
+  /**
+   * The file completed meanwhile (an earlier answer lost, another tab): an upload answers 409 DOCUMENTS_COMPLETE, and the orders then say
+   * so.
+   */
   identityCompletedElsewhere?: boolean
   loginFails?: boolean
   data?: Partial<PortalData>

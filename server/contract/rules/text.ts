@@ -34,9 +34,14 @@ const CONTROLS_BUT_LINE_BREAKS = '\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\
  *  about characters they cannot see. A lone \r (and \r\n) becomes \n too. Applied as the text is typed. */
 export const plainLineBreaks = (text: string): string => text.replace(/\r\n?|[\u2028\u2029]/g, '\n')
 
-/** A single-line text, as a JSON schema `pattern`: no control character, line break (U+2028, U+2029 included) nor bidi override or isolate. */
+/**
+ * A single-line text, as a JSON schema `pattern`: no control character, line break (U+2028, U+2029 included) nor bidi override or isolate.
+ */
 export const SINGLE_LINE_PATTERN = `^[^${CONTROLS}]*$`
-/** Free multi-line text, as a JSON schema `pattern`: line breaks (\n, \r\n) and tabs, but no other control character, no U+2028 or U+2029, nor bidi override or isolate. */
+/**
+ * Free multi-line text, as a JSON schema `pattern`: line breaks (\n, \r\n) and tabs, but no other control character, no U+2028 or U+2029,
+ * nor bidi override or isolate.
+ */
 export const MULTI_LINE_PATTERN = `^(?:[^${CONTROLS_BUT_LINE_BREAKS}]|\\r\\n)*$`
 
 const singleLine = new RegExp(SINGLE_LINE_PATTERN, 'u')

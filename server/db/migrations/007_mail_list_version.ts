@@ -38,9 +38,8 @@ export async function up(db: Kysely<any>): Promise<void> {
       return new;
     end $$`.execute(db)
   await sql`create trigger orders_mail_version_rename before update of raison_sociale on orders
-    for each row when (old.raison_sociale is distinct from new.raison_sociale) execute function portail_bump_mail_version_on_rename()`.execute(
-    db,
-  )
+    for each row when (old.raison_sociale is distinct from new.raison_sociale)
+    execute function portail_bump_mail_version_on_rename()`.execute(db)
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

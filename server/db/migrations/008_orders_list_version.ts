@@ -38,9 +38,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`create trigger contracts_orders_list_version_insert after insert on contracts
     referencing new table as new_rows for each statement execute function portail_bump_orders_list_version_of_contracts()`.execute(db)
   await sql`create trigger contracts_orders_list_version_update after update on contracts
-    referencing old table as old_rows new table as new_rows for each statement execute function portail_bump_orders_list_version_of_contracts()`.execute(
-    db,
-  )
+    referencing old table as old_rows new table as new_rows for each statement
+    execute function portail_bump_orders_list_version_of_contracts()`.execute(db)
   await sql`create trigger contracts_orders_list_version_delete after delete on contracts
     referencing old table as old_rows for each statement execute function portail_bump_orders_list_version_of_contracts()`.execute(db)
 }

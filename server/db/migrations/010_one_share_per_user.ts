@@ -6,9 +6,8 @@ import { sql, type Kysely } from 'kysely'
 
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`delete from shares as later using shares as earlier
-    where later.user_id is not null and later.user_id = earlier.user_id and later.order_id = earlier.order_id and later.id > earlier.id`.execute(
-    db,
-  )
+    where later.user_id is not null and later.user_id = earlier.user_id and later.order_id = earlier.order_id
+      and later.id > earlier.id`.execute(db)
   await sql`create unique index shares_order_user_idx on shares (order_id, user_id) where user_id is not null`.execute(db)
 }
 

@@ -316,7 +316,8 @@ export async function claimUnpaidInvoices(
           invoiceCount: unpaid.filter((i) => i.payment_attempt_id === pending.id).length,
         }
       }
-      // Claims of settled attempts cannot outlive them (settling frees or pays in the same transaction); were one left, it is claimed anew below.
+      // Claims of settled attempts cannot outlive them (settling frees or pays in the same transaction); were one left, it is claimed anew
+      // below.
     }
     if (total > MAX_PAYMENT_CENTS) return { kind: 'tooLarge', amountCents: total }
     if (expected !== undefined && total !== expected) return { kind: 'amountChanged', count: unpaid.length, amountCents: total }

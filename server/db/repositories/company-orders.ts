@@ -27,7 +27,10 @@ export async function orderIdsInScope(db: Db, userId: number, scope: Scope, only
   return rows.map((r) => r.id)
 }
 
-/** Everyone who sees an order, as a query of `user_id`s: its owner and the collaborators it is shared with (an invitation not yet accepted is nobody). */
+/**
+ * Everyone who sees an order, as a query of `user_id`s: its owner and the collaborators it is shared with (an invitation not yet accepted
+ * is nobody).
+ */
 export function orderAudience(db: Db, orderId: number) {
   return db
     .selectFrom('orders')

@@ -9,7 +9,10 @@ import { isUniqueViolation } from '../errors.ts'
 import type { Database, Db } from '../schema.ts'
 import { toUser } from './session.ts'
 
-/** An address left with a live revert link belongs to the account that left it until the link is used or expires (`userId`: the account asking, null for a new one). */
+/**
+ * An address left with a live revert link belongs to the account that left it until the link is used or expires (`userId`: the account
+ * asking, null for a new one).
+ */
 export function reservedByRevert(db: Db, email: string, userId: number | null, now: Date) {
   return db
     .selectFrom('email_change_reverts')

@@ -90,7 +90,9 @@ export async function clearRateLimits(db: Db, keys: string[]): Promise<void> {
   if (keys.length > 0) await db.deleteFrom('rate_limits').where('key', 'in', keys).execute()
 }
 
-/** What reserveAttempt found: a place taken (in the window ending at `window`), or none, failures or attempts in flight filling the window. */
+/**
+ * What reserveAttempt found: a place taken (in the window ending at `window`), or none, failures or attempts in flight filling the window.
+ */
 export type Reservation = { taken: true; window: Date } | { taken: false; full: boolean; resetAt: Date | null }
 
 /**

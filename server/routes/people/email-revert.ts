@@ -52,7 +52,8 @@ export function emailRevertRoutes(define: DefineRoute, deps: AppDeps) {
     // owner chooses one with the link below.
     const reverted = await revertEmailChange(db, { token: params.token, now, unknownPasswordHash: await hashPassword(randomToken()) })
     if ('refused' in reverted) throw refusal(reverted.refused, reverted.email)
-    // A fresh reset link to the address restored, as « Mot de passe oublié ? » sends it (not counted in its hourly limit, which the attacker may have used up).
+    // A fresh reset link to the address restored, as « Mot de passe oublié ? » sends it (not counted in its hourly limit, which the
+    // attacker may have used up).
     try {
       const made = await createPasswordResetLink(db, reverted.userId, reverted.email, addHours(now, 1))
       if (!made) throw new Error('adresse modifiée entre-temps')

@@ -1,5 +1,6 @@
 // The account's passkeys (WebAuthn, checked by @simplewebauthn/server): add one, list, rename, remove; signing in with
-// one is the session area's (session/passkeys.ts), as is what every ceremony shares. Challenges are single-use, live five minutes and sit in the database, so any API instance
+// one is the session area's (session/passkeys.ts), as is what every ceremony shares. Challenges are single-use, live five minutes and sit
+// in the database, so any API instance
 // can finish a ceremony another began. The password stays as the fallback.
 import type { AuthenticatorTransport, RegistrationResponseJSON } from '@simplewebauthn/server'
 import type { AppDeps } from '../../deps.ts'

@@ -18,7 +18,10 @@ import { addDays, addMinutes } from '../../lib/time.ts'
 
 export const CHALLENGE_MINUTES = 5
 
-/** @simplewebauthn/server (with its ASN.1 and X.509 packages, a sixth of the server's code) loads with the first ceremony: no start compiles it. */
+/**
+ * @simplewebauthn/server (with its ASN.1 and X.509 packages, a sixth of the server's code) loads with the first ceremony: no start
+ * compiles it.
+ */
 export const webauthn = () =>
   Promise.all([import('@simplewebauthn/server'), import('@simplewebauthn/server/helpers')]).then(([server, helpers]) => ({
     ...server,

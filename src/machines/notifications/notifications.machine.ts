@@ -16,7 +16,10 @@ export const LOAD_FAILED = 'Vos notifications n’ont pas pu être chargées.'
 export const READ_FAILED = 'La notification n’a pas pu être marquée comme lue.'
 export const READ_ALL_FAILED = 'Les notifications n’ont pas pu être marquées comme lues.'
 
-/** The pause before following the stream again, or reading a first list that failed again: 1 s, 2 s, 4 s… up to 30 s (the wiring spreads each at random: spreadDelay). */
+/**
+ * The pause before following the stream again, or reading a first list that failed again: 1 s, 2 s, 4 s… up to 30 s (the wiring spreads
+ * each at random: spreadDelay).
+ */
 export const reconnectDelay = (attempt: number) => Math.min(30_000, 1000 * 2 ** Math.max(0, attempt - 1))
 
 export interface NotificationsContext {
@@ -80,7 +83,10 @@ export const notificationsMachine = deferred(() => {
       markAllRead: fromPromise<{ unread: number }>(async () => {
         throw new Error('notifications: markAllRead is not provided')
       }),
-      /** Follows the live stream from after the given notification: sends live.open, live.notification…, and live.lost when it ends or breaks. */
+      /**
+       * Follows the live stream from after the given notification: sends live.open, live.notification…, and live.lost when it ends or
+       * breaks.
+       */
       stream: fromCallback<NotificationsEvent, { after: number }>(() => {
         throw new Error('notifications: stream is not provided')
       }),
@@ -114,7 +120,10 @@ export const notificationsMachine = deferred(() => {
     },
   })
 
-  /** The growing pause (reconnectDelay of the failures in a row), then `then`: before following the stream again, or reading a first list that failed again. */
+  /**
+   * The growing pause (reconnectDelay of the failures in a row), then `then`: before following the stream again, or reading a first list
+   * that failed again.
+   */
   const backOff = (then: 'loading' | 'catchingUp') =>
     notificationsSetup.createStateConfig({
       invoke: {

@@ -58,7 +58,9 @@ export interface CollaboratorsContext {
   error: string | null
 }
 
-/** The invitations' call, and what its outcome is told with: the addresses dropped, and for "Renvoyer l’invitation" the row's last sending. */
+/**
+ * The invitations' call, and what its outcome is told with: the addresses dropped, and for "Renvoyer l’invitation" the row's last sending.
+ */
 export interface InviteInput {
   orderId: number
   emails: string[]

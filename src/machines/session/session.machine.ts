@@ -1,5 +1,6 @@
 // The session (spec §4): login keeps the returned user object (with its apiToken) in the browser;
-// logout (which also ends the session on the server), or a failed current-user fetch, removes it silently; a call refused later (401: the session
+// logout (which also ends the session on the server), or a failed current-user fetch, removes it silently; a call refused later (401: the
+// session
 // expired during work) removes it too, and /login says so. While signed in, the session loads
 // the portal's code (kept out of the first load of /login) with the default order the browser keeps
 // for that user (by user id: it outlives a sign-out, and is never another person's), and runs the

@@ -157,8 +157,16 @@ export const Badge = styled('span')<{ $tone?: 'warning' | 'success' | 'danger' |
   border-radius: 999px;
   font-size: 0.85rem;
   font-weight: 600;
-  background: ${(p) => (p.$tone === 'warning' ? color.accentSoft : p.$tone === 'success' ? '#e7f6ee' : p.$tone === 'danger' ? color.dangerSoft : color.primarySoft)};
-  color: ${(p) => (p.$tone === 'warning' ? '#7a5300' : p.$tone === 'success' ? color.success : p.$tone === 'danger' ? color.danger : color.primaryDark)};
+  background: ${(p) =>
+    p.$tone === 'warning'
+      ? color.accentSoft
+      : p.$tone === 'success'
+        ? '#e7f6ee'
+        : p.$tone === 'danger'
+          ? color.dangerSoft
+          : color.primarySoft};
+  color: ${(p) =>
+    p.$tone === 'warning' ? '#7a5300' : p.$tone === 'success' ? color.success : p.$tone === 'danger' ? color.danger : color.primaryDark};
 `
 
 export const Toolbar = styled('div')`

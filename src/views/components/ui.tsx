@@ -16,7 +16,14 @@ export const Button = styled('button')<{ $variant?: 'primary' | 'secondary' | 'g
   font-weight: 600;
   cursor: pointer;
   text-decoration: none;
-  background: ${(p) => (p.$variant === 'secondary' ? color.surface : p.$variant === 'ghost' ? 'transparent' : p.$variant === 'danger' ? color.danger : color.primary)};
+  background: ${(p) =>
+    p.$variant === 'secondary'
+      ? color.surface
+      : p.$variant === 'ghost'
+        ? 'transparent'
+        : p.$variant === 'danger'
+          ? color.danger
+          : color.primary};
   color: ${(p) => (p.$variant === 'secondary' || p.$variant === 'ghost' ? color.primary : '#fff')};
   border-color: ${(p) => (p.$variant === 'secondary' ? color.border : 'transparent')};
   &:hover:not(:disabled):not([aria-disabled='true']) { filter: brightness(0.95); }

@@ -18,7 +18,8 @@ export function useDrawer() {
     }
   }, [open])
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: close only sets state and a ref: the listener needs no renewal when it is made again
+  // Close only sets state and a ref: the listener needs no renewal when it is made again.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the reason above
   useEffect(() => {
     if (!open) return
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && close(true)

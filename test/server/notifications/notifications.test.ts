@@ -1026,7 +1026,10 @@ sessions.after(async (ctx) => {
   await ctx.t.close()
 })
 
-/** Another API instance on the same database (PostgreSQL: its own pool and its own LISTEN connection), with its heartbeat; `responses` are its streams' raw answers. */
+/**
+ * Another API instance on the same database (PostgreSQL: its own pool and its own LISTEN connection), with its heartbeat; `responses` are
+ * its streams' raw answers.
+ */
 async function otherInstance(ctx: SessionCtx, heartbeatMs: number) {
   const handle = await ctx.t.connectAgain()
   const app = await buildApp(
@@ -1183,7 +1186,10 @@ sessions(
   },
 )
 
-/** A hub alone on a LISTEN the test drives, counting its statements, with `count` fake streams of Camille's: a quarter on `kept`, the rest on three other sessions. */
+/**
+ * A hub alone on a LISTEN the test drives, counting its statements, with `count` fake streams of Camille's: a quarter on `kept`, the rest
+ * on three other sessions.
+ */
 async function countedHub(ctx: SessionCtx, heartbeatMs: number, kept: string, gone: string[], count = 120) {
   const counter = { reads: 0, pings: 0 }
   /** A send or a ping to a stream already ended (a throw would be swallowed by the hub's own catch: noted instead). */

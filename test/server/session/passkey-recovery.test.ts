@@ -143,7 +143,10 @@ const signInWith = (app: FastifyInstance, credential: unknown) =>
   app.inject({ method: 'POST', url: '/api/passkeys/login', payload: { credential } })
 const loginOptions = async (app: FastifyInstance) => (await app.inject({ method: 'POST', url: '/api/passkeys/login-options' })).json()
 
-/** The two recoveries: a link made for the account, the row of that link (its lock stops the recovery just after it holds the user's row), and the call. */
+/**
+ * The two recoveries: a link made for the account, the row of that link (its lock stops the recovery just after it holds the user's row),
+ * and the call.
+ */
 const recoveries = {
   reset: {
     link: async (t: TestApp, user: { id: number }) => createPasswordResetToken(t.deps.db, user.id, new Date(Date.now() + 3_600_000)),

@@ -18,7 +18,13 @@ const YearPicker = styled('div')`
   align-items: center;
   gap: 0.5rem;
   label { font-weight: 600; }
-  select { min-height: 44px; padding: 0.4rem 0.6rem; border: 1px solid ${color.border}; border-radius: ${radius}; background: ${color.surface}; }
+  select {
+    min-height: 44px;
+    padding: 0.4rem 0.6rem;
+    border: 1px solid ${color.border};
+    border-radius: ${radius};
+    background: ${color.surface};
+  }
 `
 
 const Total = styled('p')`

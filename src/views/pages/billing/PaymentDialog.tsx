@@ -117,7 +117,10 @@ export function PaymentDialog({ actor }: { actor: ActorRefFrom<typeof invoiceBoo
   )
 }
 
-/** Where the focus goes when the dialog closes on a paid invoice: its "Payer" is gone, the list's heading (InvoicesPage's ids, tabIndex -1) is not. */
+/**
+ * Where the focus goes when the dialog closes on a paid invoice: its "Payer" is gone, the list's heading (InvoicesPage's ids, tabIndex -1)
+ * is not.
+ */
 function invoicesHeading(): HTMLElement | null {
   return document.getElementById('year-invoices') ?? document.getElementById('invoices-title')
 }

@@ -43,7 +43,8 @@ export function KbisBanner({ order, contractId }: { order: Order | null; contrac
   const input = useRef<HTMLInputElement>(null)
 
   // A dismissed chooser fires 'cancel' on the input (React has no prop for it on inputs).
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the input exists only while the banner is visible: its listener goes on when it appears
+  // The input exists only while the banner is visible: its listener goes on when it appears.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the reason above
   useEffect(() => {
     const element = input.current
     if (!element) return

@@ -30,7 +30,14 @@ const Frame = styled('div')`
     padding: 0.5rem;
   }
   figure { margin: 0 auto 0.75rem; }
-  .sheet { aspect-ratio: 210 / 297; display: flex; align-items: center; justify-content: center; background: #fff; border: 1px solid ${color.border}; }
+  .sheet {
+    aspect-ratio: 210 / 297;
+    display: flex;
+    align-items: center;
+    justify-content: center;
+    background: #fff;
+    border: 1px solid ${color.border};
+  }
   .sheet > * { width: 100%; padding: 1rem; }
   /* Until the browser has decoded the image it keeps the sheet's height: nothing below jumps up
      (and page 2 is not fetched because it came into view for one frame). */
@@ -78,7 +85,8 @@ export function LetterPages({ letter }: { letter: MailDocument }) {
         </Button>
         <Muted aria-live="polite">{Math.round(level * 100)} %</Muted>
       </div>
-      {/* biome-ignore lint/a11y/useSemanticElements lint/a11y/noNoninteractiveTabindex: a scrolling box of pages, focusable so that the keyboard scrolls it (axe: scrollable-region-focusable) */}
+      {/* A scrolling box of pages, focusable so that the keyboard scrolls it (axe: scrollable-region-focusable). */}
+      {/* biome-ignore lint/a11y/useSemanticElements lint/a11y/noNoninteractiveTabindex: the reason above */}
       <div className="scroller" role="region" aria-label={`Pages du courrier de ${letter.sender}`} tabIndex={0}>
         {list.map((page, i) => (
           <LetterPage

@@ -32,7 +32,14 @@ const Viewer = styled('section')`
   h3 { margin: 0; font-size: 1.15rem; overflow-wrap: anywhere; }
   iframe { width: 100%; height: 70vh; min-height: 420px; border: 1px solid ${color.border}; border-radius: ${radius}; background: #fff; }
   .actions { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; }
-  .actions select { min-height: 44px; min-width: 0; max-width: 100%; padding: 0.4rem 0.6rem; border: 1px solid ${color.border}; border-radius: ${radius}; }
+  .actions select {
+    min-height: 44px;
+    min-width: 0;
+    max-width: 100%;
+    padding: 0.4rem 0.6rem;
+    border: 1px solid ${color.border};
+    border-radius: ${radius};
+  }
   .actions select[aria-disabled='true'] { opacity: 0.6; cursor: not-allowed; }
 `
 
@@ -101,8 +108,8 @@ export function LetterViewer({
           {letter.sender}
         </h3>
         <Muted>
-          {documentKind[letter.kind]} · reçu le <time dateTime={letter.receivedAt}>{formatDate(letter.receivedAt)}</time> · {letter.pages}{' '}
-          page{letter.pages > 1 ? 's' : ''} · {letter.raisonSociale}
+          {documentKind[letter.kind]} · reçu le <time dateTime={letter.receivedAt}>{formatDate(letter.receivedAt)}</time> ·{' '}
+          {`${letter.pages} page${letter.pages > 1 ? 's' : ''}`} · {letter.raisonSociale}
         </Muted>
         {letter.deadline && (
           <p>

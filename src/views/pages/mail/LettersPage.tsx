@@ -49,7 +49,15 @@ const Filters = styled('div')`
   gap: 0.5rem;
   ${mq.desktop} { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); }
   > * { min-width: 0; }
-  input[type='search'], select { width: 100%; max-width: 100%; min-height: 44px; padding: 0.5rem 0.6rem; border: 1px solid ${color.border}; border-radius: ${radius}; background: ${color.surface}; }
+  input[type='search'], select {
+    width: 100%;
+    max-width: 100%;
+    min-height: 44px;
+    padding: 0.5rem 0.6rem;
+    border: 1px solid ${color.border};
+    border-radius: ${radius};
+    background: ${color.surface};
+  }
   label.check { display: flex; align-items: center; gap: 0.5rem; min-height: 44px; }
 `
 
@@ -117,7 +125,8 @@ export default function LettersPage(_: PageProps) {
   useEffect(() => {
     if (linked.documentId) mailbox.send({ type: 'link.follow', link: { documentId: linked.documentId, orderId: linked.orderId } })
   }, [mailbox, linked.documentId, linked.orderId])
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the lists' contents matter only through their ids; a link followed is told again
+  // The lists' contents matter only through their ids; a link followed is told again.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the reason above
   useEffect(() => {
     mailbox.send({
       type: 'portal.seen',
@@ -129,7 +138,8 @@ export default function LettersPage(_: PageProps) {
   const showViewer = isDesktop || viewerOpen
   const latest = useRef(selected)
   latest.current = selected
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the letter is read through a ref: only another letter, not a new object of the same, opens it again
+  // The letter is read through a ref: only another letter, not a new object of the same, opens it again.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the reason above
   useEffect(() => {
     if (showViewer && latest.current) mailbox.send({ type: 'letter.open', document: latest.current })
   }, [showViewer, selected?.id, mailbox])

@@ -29,7 +29,13 @@ const List = styled('ol')`
   li:last-child { border-bottom: none; }
   button {
     display: flex; flex-direction: column; gap: 0.2rem; width: 100%; min-height: 44px; padding: 0.7rem 0.9rem;
-    border: none; border-left: 4px solid transparent; background: ${color.surface}; color: inherit; font: inherit; text-align: left; cursor: pointer;
+    border: none;
+    border-left: 4px solid transparent;
+    background: ${color.surface};
+    color: inherit;
+    font: inherit;
+    text-align: left;
+    cursor: pointer;
   }
   button[aria-current='true'] { background: ${color.primarySoft}; border-left-color: ${color.primary}; }
   button:focus-visible { outline: 3px solid ${color.focus}; outline-offset: -3px; }

@@ -73,7 +73,16 @@ const Item = styled('button')`
   &:hover, &:focus-visible { background: ${color.background}; }
   strong { display: block; }
   span { display: block; color: ${color.muted}; font-size: 0.875rem; overflow-wrap: anywhere; }
-  &[data-unread='true'] strong::before { content: ''; display: inline-block; width: 0.5rem; height: 0.5rem; margin-right: 0.4rem; border-radius: 50%; background: ${color.primary}; vertical-align: middle; }
+  &[data-unread='true'] strong::before {
+    content: '';
+    display: inline-block;
+    width: 0.5rem;
+    height: 0.5rem;
+    margin-right: 0.4rem;
+    border-radius: 50%;
+    background: ${color.primary};
+    vertical-align: middle;
+  }
 `
 
 const when = frenchDateFormat({ day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit' })
@@ -125,7 +134,8 @@ export function NotificationBell() {
   }, [open, unread])
 
   // Escape closes the panel also when the focus is nowhere (on <body>); inside, the panel's own handler does it.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: close only sends to the bell's actor: the listener needs no renewal when it is made again
+  // Close only sends to the bell's actor: the listener needs no renewal when it is made again.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the reason above
   useEffect(() => {
     if (!open) return
     const onKeyDown = (event: KeyboardEvent) => {
