@@ -1,6 +1,7 @@
 // The OpenAPI document, generated from the contract's route table (served at /api/openapi.json and /api/docs).
+// OpenAPI 3.1, since the TypeBox schemas are JSON Schema 2020-12 (`type: 'null'`, `const`), which 3.0 does not read.
 import { ApiErrorBody } from '../contract/common.ts'
-import { routes, type RouteDef } from '../contract/routes.ts'
+import { routes, type Auth, type RouteDef } from '../contract/routes.ts'
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] }
 
@@ -17,14 +18,59 @@ function parameters(schema: unknown, where: 'path' | 'query') {
   }))
 }
 
-const security: Record<RouteDef['auth'], Record<string, string[]>[]> = {
+/** Every tag a route of the table uses; typed from the table, so that a new tag without its description fails tsc. */
+export type RouteTag = (typeof routes)[keyof typeof routes]['tags'][number]
+
+export const tagDescriptions: Record<RouteTag, string> = {
+  Compte: 'Connexion, mot de passe, adresse e-mail, appareils connectés et clés d’accès (passkeys) du compte.',
+  Contrats: 'Les contrats de domiciliation, leur PDF, le Kbis déposé et les justificatifs d’identité.',
+  Domiciliations: 'Les domiciliations (commandes) du compte et celles partagées avec lui, leur état, un problème signalé.',
+  Collaborateurs: 'Le partage d’une domiciliation avec des collaborateurs, et les invitations.',
+  Représentants: 'Les mandataires autorisés à retirer le courrier et les colis d’une domiciliation.',
+  Courrier: 'Les courriers numérisés, leurs pages, la recherche, les échéances, les dossiers, les colis et les demandes.',
+  Opérateurs: 'Les appels des opérateurs du domiciliataire (jeton des opérateurs) : courrier, colis, factures, Kbis, formalités.',
+  Factures: 'Les factures, les avoirs, les impayés et leur règlement, l’envoi à la comptabilité.',
+  Abonnement: 'L’abonnement, ses options et la résiliation.',
+  Paiement: 'La carte qui paie l’abonnement.',
+  Attestations: 'Les attestations de domiciliation et leur vérification publique.',
+  'Suivi comptable': 'Les offres partenaires : banques et expert-comptable.',
+  Formalités: 'Les formalités juridiques demandées et leur avancement.',
+  Notifications: 'La cloche, son flux en direct et les préférences d’e-mail.',
+  Exploitation: 'La santé du service, pour les répartiteurs de charge.',
+}
+
+/** One security scheme per way in (route-def.ts's `auth`); 'none' routes say so with an empty requirement list. */
+const security: Record<Auth, Record<string, string[]>[]> = {
   none: [],
   apiToken: [{ apiToken: [] }],
   bearer: [{ bearer: [] }],
   operator: [{ operator: [] }],
 }
 
-export function openApiDocument(brandName: string) {
+const securitySchemes = {
+  apiToken: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'apiToken',
+    description: 'Le jeton de session du client, rendu par POST /api/login, dans l’en-tête apiToken.',
+  },
+  bearer: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Le même jeton de session du client, dans l’en-tête Authorization: Bearer (appels des contrats).',
+  },
+  operator: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Le jeton des opérateurs (variable OPERATOR_TOKEN du serveur), jamais celui d’un client.',
+  },
+} as const
+
+/**
+ * `publicUrl` (the configured PUBLIC_URL) names the server; without it the document points at its own origin ('/'),
+ * which is right wherever the API is reached, since the document is served by the API itself.
+ */
+export function openApiDocument(brandName: string, publicUrl?: string) {
   const paths: Record<string, Record<string, unknown>> = {}
   for (const [name, route] of Object.entries(routes) as [string, RouteDef][]) {
     const { params, querystring, body, response } = route.schema
@@ -70,24 +116,19 @@ export function openApiDocument(brandName: string) {
       ...(route.access ? { 'x-access': route.access } : {}),
     }
   }
+  const usedTags = [...new Set(Object.values(routes).flatMap((route): readonly string[] => route.tags))]
   return {
-    openapi: '3.0.3',
+    openapi: '3.1.0',
+    // OpenAPI 3.1's own dialect: JSON Schema 2020-12 and the OAS vocabulary (format binary, discriminator…).
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     info: {
       title: `API de l’espace client ${brandName}`,
       version: '1.0.0',
       description: 'Toutes les erreurs ont la forme { message, statusCode, code? } avec un message en français.',
     },
-    components: {
-      securitySchemes: {
-        apiToken: { type: 'apiKey', in: 'header', name: 'apiToken' },
-        bearer: { type: 'http', scheme: 'bearer' },
-        operator: {
-          type: 'http',
-          scheme: 'bearer',
-          description: 'Le jeton des opérateurs (variable OPERATOR_TOKEN du serveur), jamais celui d’un client.',
-        },
-      },
-    },
+    servers: [publicUrl ? { url: publicUrl, description: 'L’adresse publique du service' } : { url: '/', description: 'Ce serveur' }],
+    tags: usedTags.map((name) => ({ name, description: tagDescriptions[name as RouteTag] })),
+    components: { securitySchemes },
     paths,
   }
 }
