@@ -153,7 +153,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
     errorResponseBuilder: () => new HttpError(429, messages.rateLimited, 'RATE_LIMITED'),
   })
 
-  const document = openApiDocument(deps.config.brandName)
+  const document = openApiDocument(deps.config.brandName, deps.config.publicUrl)
   await app.register(swagger, { mode: 'static', specification: { document: document as never } })
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' }, staticCSP: swaggerUiCsp })
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => document)
