@@ -92,7 +92,8 @@ served('every Schema Object is valid JSON Schema 2020-12 (what the 3.1 dialect i
 })
 
 served('lists a server and every tag a route uses, each described', ({ doc }) => {
-  assert.equal(doc.servers, [{ url: '/', description: 'Ce serveur' }])
+  // The app names its PUBLIC_URL (the test app's is the default, on localhost).
+  assert.equal(doc.servers, [{ url: 'http://localhost:8080', description: 'L’adresse publique du service' }])
   const used = new Set(Object.values(routes as Record<string, RouteDef>).flatMap((route) => route.tags))
   const listed = (doc.tags as { name: string; description: string }[]).map((tag) => tag.name)
   assert.equal(new Set(listed), used)
@@ -126,6 +127,10 @@ served('each operation requires the security scheme of its route’s auth, and e
 served.run()
 
 const configured = suite('the OpenAPI document with a public address')
+
+configured('without a public address, the server is this one', async () => {
+  assert.equal(openApiDocument('Domicilium').servers, [{ url: '/', description: 'Ce serveur' }])
+})
 
 configured('names PUBLIC_URL as its server', async () => {
   const doc = openApiDocument('Domicilium', 'https://portail.example.fr')
