@@ -152,7 +152,14 @@ async function end(renderer: RenderProcess, why: RenderProcess['endedFor']) {
   renderer.endedFor ??= why
   if (current === renderer) current = undefined
   renderer.child.kill('SIGKILL')
-  await renderer.closed
+  // The child is unref'd: until its close is seen, this timer keeps the process alive for whoever awaits the answer (a
+  // test or a worker with nothing else running would otherwise exit with the render's promise still pending).
+  const hold = setInterval(() => undefined, 1000)
+  try {
+    await renderer.closed
+  } finally {
+    clearInterval(hold)
+  }
 }
 
 /** One request, answered; a PageLimitError when the process passes a limit (it is then ended) or pdf.js fails on it. */

@@ -60,13 +60,19 @@ export async function findLiveDocument(db: Db, id: number): Promise<{ id: number
   return db.selectFrom('documents').select('id').where('id', '=', id).where('deleted', '=', false).executeTakeFirst()
 }
 
+/**
+ * Another customer's order answers as if the letter or folder did not exist; any other failure (the database away in the
+ * middle of the check) stays what it is, a French 503, never a 404 that would tell the customer it is gone.
+ */
+const asNotFound = (what: string) => (error: unknown) => {
+  throw error instanceof NotFoundError ? new NotFoundError(what) : error
+}
+
 /** A letter the user may see (deleted ones are gone for everybody), or 404. */
 export async function requireDocument(db: Db, userId: number, id: number): Promise<DocumentRow> {
   const row = await documentsQuery(db).where('documents.id', '=', id).executeTakeFirst()
   if (!row) throw new NotFoundError('Courrier')
-  await requireOrder(db, userId, row.order_id, 'member').catch(() => {
-    throw new NotFoundError('Courrier')
-  })
+  await requireOrder(db, userId, row.order_id, 'member').catch(asNotFound('Courrier'))
   return row
 }
 
@@ -328,9 +334,7 @@ export async function listFolders(db: Db, orderIds: number[]): Promise<Folder[]>
 export async function requireFolder(db: Db, userId: number, id: number) {
   const folder = await db.selectFrom('folders').selectAll().where('id', '=', id).executeTakeFirst()
   if (!folder) throw new NotFoundError('Dossier')
-  await requireOrder(db, userId, folder.order_id, 'member').catch(() => {
-    throw new NotFoundError('Dossier')
-  })
+  await requireOrder(db, userId, folder.order_id, 'member').catch(asNotFound('Dossier'))
   return folder
 }
 
