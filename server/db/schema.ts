@@ -1,5 +1,6 @@
 // The Kysely view of the database (see migrations/ for how it came to be).
 import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction } from 'kysely'
+import type { OperatorRole } from '../contract/route-def.ts'
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>
@@ -371,6 +372,45 @@ export interface Database {
     opened_at: CreatedAt
     /** Moved on by that instance while it runs: an old one is a stopped instance's. */
     seen_at: ColumnType<Date, Date | string | undefined, Date | string>
+  }
+
+  // --- operators (019_operators): the back office's people
+  operators: {
+    id: Generated<number>
+    email: string
+    name: string
+    password_hash: string | null
+    roles: OperatorRole[]
+    totp_secret: string
+    totp_enrolled_at: Timestamp | null
+    /** int8, read as text. */
+    totp_last_step: ColumnType<string | null, string | number | null, string | number | null>
+    active: Generated<boolean>
+    created_at: CreatedAt
+    deactivated_at: Timestamp | null
+  }
+  operator_sessions: {
+    id: Generated<number>
+    operator_id: number
+    token_hash: string
+    created_at: CreatedAt
+    last_used_at: Timestamp
+    ended_at: Timestamp | null
+  }
+  operator_enrolments: {
+    id: Generated<number>
+    operator_id: number
+    token_hash: string
+    created_at: CreatedAt
+    expires_at: Timestamp
+    used_at: Timestamp | null
+  }
+  operator_sign_in_tickets: {
+    id: Generated<number>
+    operator_id: number
+    token_hash: string
+    expires_at: Timestamp
+    used_at: Timestamp | null
   }
 }
 

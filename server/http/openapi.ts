@@ -22,6 +22,7 @@ const security: Record<RouteDef['auth'], Record<string, string[]>[]> = {
   apiToken: [{ apiToken: [] }],
   bearer: [{ bearer: [] }],
   operator: [{ operator: [] }],
+  operatorSession: [{ operatorSession: [] }],
 }
 
 export function openApiDocument(brandName: string) {
@@ -85,6 +86,11 @@ export function openApiDocument(brandName: string) {
           type: 'http',
           scheme: 'bearer',
           description: 'Le jeton des opérateurs (variable OPERATOR_TOKEN du serveur), jamais celui d’un client.',
+        },
+        operatorSession: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'La session d’un opérateur du back-office (POST /api/operator-auth/code), jamais celle d’un client.',
         },
       },
     },
