@@ -1,7 +1,7 @@
 // The operators area: the back office's people (roles, sign-in with a second factor, enrolment), the journal of what
 // they and the machines did, and the machines' API keys. Schemas and the area's entries of the route table (routes.ts).
 import { Type, type Static } from 'typebox'
-import { DateTime, Email, Id, IdParams, Line, LinkToken, MessageReply, NewPassword, Nullable, ShortText } from './common.ts'
+import { DateTime, Email, Id, IdParams, IsoDate, Line, LinkToken, MessageReply, NewPassword, Nullable, ShortText } from './common.ts'
 import { ok, OPERATOR_ROLES, type OperatorRole, type RouteDef } from './route-def.ts'
 
 export const OperatorRoleSchema = Type.Union([Type.Literal('admin'), Type.Literal('courrier'), Type.Literal('conformite')])
@@ -52,6 +52,44 @@ const TokenParams = Type.Object({ token: LinkToken })
 export const InviteOperatorBody = Type.Object({ email: Email, name: ShortText(120), roles: OperatorRoles }, { additionalProperties: false })
 export const InvitedOperator = Type.Object({ operator: OperatorSummary, enrolmentUrl: Type.String(), enrolmentExpiresAt: DateTime })
 export const OperatorRolesBody = Type.Object({ roles: OperatorRoles }, { additionalProperties: false })
+
+// --- The journal
+
+export const JournalQuery = Type.Object(
+  {
+    operatorId: Type.Optional(Id),
+    orderId: Type.Optional(Id),
+    action: Type.Optional(Line({ minLength: 1, maxLength: 60 })),
+    /** Days in Paris time, both included. */
+    from: Type.Optional(IsoDate),
+    to: Type.Optional(IsoDate),
+    page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+  },
+  { additionalProperties: false },
+)
+export type JournalQuery = Static<typeof JournalQuery>
+export const JournalExportQuery = Type.Omit(JournalQuery, ['page'], { additionalProperties: false })
+
+export const JournalEntry = Type.Object({
+  id: Id,
+  at: DateTime,
+  /** The operator who made the change; null for a machine's call. */
+  operator: Nullable(Type.Object({ id: Id, name: Type.String(), email: Type.String() })),
+  action: Type.String(),
+  orderId: Nullable(Id),
+  summary: Type.String(),
+  /** Small JSON pictures of what changed (null when there is nothing to show). */
+  before: Type.Unknown(),
+  after: Type.Unknown(),
+})
+export type JournalEntry = Static<typeof JournalEntry>
+export const JournalPage = Type.Object({
+  entries: Type.Array(JournalEntry),
+  page: Type.Integer(),
+  pageSize: Type.Integer(),
+  total: Type.Integer(),
+})
+export const CsvFile = Type.Unsafe<Uint8Array>({ type: 'string', format: 'binary' })
 
 export const operatorsRoutes = {
   operatorPassword: {
@@ -137,5 +175,25 @@ export const operatorsRoutes = {
     tags: ['Back-office : administration'],
     summary: 'Deactivates an operator: their sessions end at once, they can no longer sign in.',
     schema: { params: IdParams, response: ok(OperatorSummary) },
+  },
+  operatorJournal: {
+    method: 'GET',
+    path: '/api/backoffice/journal',
+    auth: 'operatorSession',
+    roles: ['admin'],
+    tags: ['Back-office : administration'],
+    summary: 'The journal, newest first, 50 rows a page, filtered by operator, order, action and days (Paris time).',
+    schema: { querystring: JournalQuery, response: ok(JournalPage) },
+  },
+  operatorJournalCsv: {
+    method: 'GET',
+    path: '/api/backoffice/journal.csv',
+    auth: 'operatorSession',
+    roles: ['admin'],
+    kind: 'file',
+    fileType: 'text/csv',
+    tags: ['Back-office : administration'],
+    summary: 'The journal with the same filters as a CSV file for Excel (UTF-8 with BOM, semicolons, French headers), oldest first.',
+    schema: { querystring: JournalExportQuery, response: ok(CsvFile) },
   },
 } as const satisfies Record<string, RouteDef>

@@ -33,6 +33,8 @@ import * as rateLimitPending from './migrations/017_rate_limit_pending.ts'
 import * as liveStreams from './migrations/018_live_streams.ts'
 // the back office: operators, their sessions and sign-in
 import * as operators from './migrations/019_operators.ts'
+// the journal of operators' writes, which nothing changes
+import * as journal from './migrations/020_journal.ts'
 
 // Listed in code rather than read from disk, so the bundle-free tsx runtime and tests need no file lookups.
 export const migrations: Record<string, Migration> = {
@@ -64,6 +66,7 @@ export const migrations: Record<string, Migration> = {
   '017_rate_limit_pending': rateLimitPending,
   '018_live_streams': liveStreams,
   '019_operators': operators,
+  '020_journal': journal,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -405,6 +405,17 @@ export interface Database {
     expires_at: Timestamp
     used_at: Timestamp | null
   }
+  /** 020: one row per operator write; the database refuses any UPDATE, DELETE or TRUNCATE of it. */
+  journal: {
+    id: Generated<number>
+    at: Timestamp
+    operator_id: number | null
+    action: string
+    order_id: number | null
+    summary: string
+    before: Json<unknown> | null
+    after: Json<unknown> | null
+  }
   operator_sign_in_tickets: {
     id: Generated<number>
     operator_id: number

@@ -812,6 +812,17 @@ const happy: Record<RouteName, Check> = {
   operatorInvite: async (_, call) => assert.match(ok(await call()).enrolmentUrl, /\/operateur\/inscription\/[\w-]{43}$/),
   operatorSetRoles: async (_, call) => assert.equal(ok(await call()).roles, ['conformite']),
   operatorDeactivate: async (_, call) => assert.is(ok(await call()).active, false),
+  operatorJournal: async (_, call) => {
+    const page = ok(await call())
+    assert.ok(page.total >= 1, 'the invitations above are in it')
+    assert.is(page.entries[0].operator.email, 'operateur@example.com')
+  },
+  operatorJournalCsv: async (_, call) => {
+    const res = await call()
+    assert.is(res.statusCode, 200)
+    assert.is(res.headers['content-type'], 'text/csv; charset=utf-8')
+    assert.match(res.body, /^\uFEFF"Date \(heure de Paris\)";"Opérateur"/)
+  },
 }
 
 const test = suite<Ctx>('every route of spec §7: happy path')

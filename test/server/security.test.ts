@@ -880,7 +880,8 @@ uploads('every stored file is served as a PDF, not sniffed, as a named download-
   assert.is(pages.rawPayload.subarray(8, 12).toString(), 'WEBP')
   assert.equal(
     entries.filter(([, r]) => r.fileType).map(([name]) => name),
-    ['documentPage'],
+    // operators: the journal's CSV export (its headers: operators/journal.test.ts)
+    ['documentPage', 'operatorJournalCsv'],
   )
   assert.is(files.length, entries.filter(([, r]) => r.kind === 'file' && !r.fileType).length, 'every file route of the table')
   for (const [url, headers] of files) {

@@ -362,6 +362,8 @@ export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sampl
     }),
     operatorSetRoles: () => ({ params: { id: ids.spareOperator }, body: { roles: ['conformite'] } }),
     operatorDeactivate: () => ({ params: { id: ids.spareOperator } }),
+    operatorJournal: () => ({ query: { action: 'operator.invited', page: 1 } }),
+    operatorJournalCsv: () => ({ query: { from: '2020-01-01' } }),
   }
   return samples[name]()
 }

@@ -1,9 +1,10 @@
 // The back office's operators: accounts, roles, enrolment links, sign-in tickets and sessions.
-import { sql, type Kysely, type Selectable } from 'kysely'
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely'
 import type { OperatorRole } from '../../contract/route-def.ts'
 import type { OperatorSummary } from '../../contract/operators.ts'
 import { randomToken, sha256 } from '../../lib/crypto.ts'
 import type { Database, Db } from '../schema.ts'
+import { recordJournal } from './operators-journal.ts'
 
 export type OperatorRow = Selectable<Database['operators']>
 
@@ -37,8 +38,9 @@ export function findOperatorByEmail(db: Db, email: string) {
   return db.selectFrom('operators').selectAll().where(sql<string>`lower(email)`, '=', email.trim().toLowerCase()).executeTakeFirst()
 }
 
-export function findOperator(db: Db, id: number) {
-  return db.selectFrom('operators').selectAll().where('id', '=', id).executeTakeFirst()
+export function findOperator(db: Db, id: number, options: { forUpdate?: boolean } = {}) {
+  const query = db.selectFrom('operators').selectAll().where('id', '=', id)
+  return (options.forUpdate ? query.forUpdate() : query).executeTakeFirst()
 }
 
 export function listOperators(db: Db) {
@@ -53,7 +55,7 @@ export class OperatorExistsError extends Error {}
  * `passwordHash` and `enrolledAt` make an operator already enrolled (the demo's).
  */
 export async function createOperator(
-  db: Db,
+  db: Transaction<Database>,
   operator: { email: string; name: string; roles: OperatorRole[]; totpSecret: string; now: Date },
 ): Promise<{ row: OperatorRow; enrolmentToken: string; enrolmentExpiresAt: Date }> {
   const row = await db
@@ -110,9 +112,15 @@ export async function completeEnrolment(
         .set({ password_hash: enrolment.passwordHash, totp_enrolled_at: enrolment.now, totp_last_step: enrolment.step })
         .where('id', '=', link.operator_id)
         .where('active', '=', true)
-        .returning('id')
+        .returning(['id', 'email'])
         .executeTakeFirst()
       if (!operator) throw new EnrolmentRefused()
+      await recordJournal(tx, {
+        actor: { operatorId: operator.id },
+        action: 'operator.enrolled',
+        summary: `Inscription de l’opérateur ${operator.email} : mot de passe choisi, application d’authentification enregistrée`,
+        at: enrolment.now,
+      })
       // Any other link left for the same operator stops working.
       await tx
         .updateTable('operator_enrolments')

@@ -1,10 +1,12 @@
-// The operators area: the back office's sign-in (sign-in.ts) and its administration (admin.ts).
+// The operators area: the back office's sign-in (sign-in.ts), its administration (admin.ts) and the journal (journal.ts).
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { adminRoutes } from './admin.ts'
+import { journalRoutes } from './journal.ts'
 import { signInRoutes } from './sign-in.ts'
 
 export function operatorsRoutes(define: DefineRoute, deps: AppDeps) {
   signInRoutes(define, deps)
   adminRoutes(define, deps)
+  journalRoutes(define, deps)
 }
