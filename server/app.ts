@@ -107,6 +107,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
   registerJsonBodyParser(app)
   app.decorateRequest('user', null)
   app.decorateRequest('operator', null)
+  app.decorateRequest('apiKeyId', null)
   // cluster: which process answered, to see a balancer spread the requests (set on every reply, errors included).
   const instanceName = deps.config.instanceName
   if (instanceName)

@@ -58,6 +58,7 @@ export const OperatorRolesBody = Type.Object({ roles: OperatorRoles }, { additio
 export const JournalQuery = Type.Object(
   {
     operatorId: Type.Optional(Id),
+    apiKeyId: Type.Optional(Id),
     orderId: Type.Optional(Id),
     action: Type.Optional(Line({ minLength: 1, maxLength: 60 })),
     /** Days in Paris time, both included. */
@@ -75,6 +76,8 @@ export const JournalEntry = Type.Object({
   at: DateTime,
   /** The operator who made the change; null for a machine's call. */
   operator: Nullable(Type.Object({ id: Id, name: Type.String(), email: Type.String() })),
+  /** The API key of a machine's call; null for an operator's change, and for the bootstrap OPERATOR_TOKEN (both null). */
+  apiKey: Nullable(Type.Object({ id: Id, name: Type.String(), prefix: Type.String() })),
   action: Type.String(),
   orderId: Nullable(Id),
   summary: Type.String(),
@@ -89,6 +92,22 @@ export const JournalPage = Type.Object({
   pageSize: Type.Integer(),
   total: Type.Integer(),
 })
+// --- API keys
+
+export const ApiKeySummary = Type.Object({
+  id: Id,
+  name: Type.String(),
+  /** The key's first characters, to recognise it; never the key. */
+  prefix: Type.String(),
+  createdAt: DateTime,
+  createdBy: Type.String(),
+  revokedAt: Nullable(DateTime),
+  lastUsedAt: Nullable(DateTime),
+})
+export type ApiKeySummary = Static<typeof ApiKeySummary>
+export const NewApiKeyBody = Type.Object({ name: ShortText(80) }, { additionalProperties: false })
+export const NewApiKey = Type.Object({ apiKey: ApiKeySummary, key: Type.String() })
+
 export const CsvFile = Type.Unsafe<Uint8Array>({ type: 'string', format: 'binary' })
 
 export const operatorsRoutes = {
@@ -195,5 +214,32 @@ export const operatorsRoutes = {
     tags: ['Back-office : administration'],
     summary: 'The journal with the same filters as a CSV file for Excel (UTF-8 with BOM, semicolons, French headers), oldest first.',
     schema: { querystring: JournalExportQuery, response: ok(CsvFile) },
+  },
+  operatorApiKeys: {
+    method: 'GET',
+    path: '/api/backoffice/api-keys',
+    auth: 'operatorSession',
+    roles: ['admin'],
+    tags: ['Back-office : administration'],
+    summary: 'Every API key, revoked or not, without the keys themselves.',
+    schema: { response: ok(Type.Array(ApiKeySummary)) },
+  },
+  operatorCreateApiKey: {
+    method: 'POST',
+    path: '/api/backoffice/api-keys',
+    auth: 'operatorSession',
+    roles: ['admin'],
+    tags: ['Back-office : administration'],
+    summary: 'A new named API key for a machine: the key is answered this once, then kept as its hash only.',
+    schema: { body: NewApiKeyBody, response: ok(NewApiKey) },
+  },
+  operatorRevokeApiKey: {
+    method: 'POST',
+    path: '/api/backoffice/api-keys/{id}:revoke',
+    auth: 'operatorSession',
+    roles: ['admin'],
+    tags: ['Back-office : administration'],
+    summary: 'Revokes an API key: refused from the next call on.',
+    schema: { params: IdParams, response: ok(ApiKeySummary) },
   },
 } as const satisfies Record<string, RouteDef>

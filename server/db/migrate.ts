@@ -35,6 +35,8 @@ import * as liveStreams from './migrations/018_live_streams.ts'
 import * as operators from './migrations/019_operators.ts'
 // the journal of operators' writes, which nothing changes
 import * as journal from './migrations/020_journal.ts'
+// the machines' API keys
+import * as apiKeys from './migrations/021_api_keys.ts'
 
 // Listed in code rather than read from disk, so the bundle-free tsx runtime and tests need no file lookups.
 export const migrations: Record<string, Migration> = {
@@ -67,6 +69,7 @@ export const migrations: Record<string, Migration> = {
   '018_live_streams': liveStreams,
   '019_operators': operators,
   '020_journal': journal,
+  '021_api_keys': apiKeys,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

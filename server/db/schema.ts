@@ -410,11 +410,24 @@ export interface Database {
     id: Generated<number>
     at: Timestamp
     operator_id: number | null
+    /** 021: the API key behind a machine's call (null with operator_id too: the bootstrap OPERATOR_TOKEN). */
+    api_key_id: number | null
     action: string
     order_id: number | null
     summary: string
     before: Json<unknown> | null
     after: Json<unknown> | null
+  }
+  /** 021: the machines' keys, kept as their SHA-256. */
+  api_keys: {
+    id: Generated<number>
+    name: string
+    key_hash: string
+    prefix: string
+    created_by: number
+    created_at: CreatedAt
+    revoked_at: Timestamp | null
+    last_used_at: Timestamp | null
   }
   operator_sign_in_tickets: {
     id: Generated<number>

@@ -6,6 +6,7 @@ import { routes, type RouteDef, type RouteName, type Routes } from '../contract/
 import { countRateLimitHit, remainingRateLimitHits } from '../db/repositories/rate-limits.ts'
 import { findSession, type SessionKey, type SessionUser } from '../db/repositories/session.ts'
 import { findOperatorSession, type SessionOperator } from '../db/repositories/operators.ts'
+import { API_KEY_PREFIX, findApiKeyInUse } from '../db/repositories/operators-api-keys.ts'
 import type { AppDeps } from '../deps.ts'
 import { sameDigest, sha256 } from '../lib/crypto.ts'
 import { HttpError, invalidSessionError as invalidSession, messages, SMALL_BODY_LIMIT } from './errors.ts'
@@ -15,6 +16,8 @@ declare module 'fastify' {
     user: SessionUser | null
     /** The back office's operator behind the session (auth 'operatorSession' only). */
     operator: SessionOperator | null
+    /** auth 'operator': the API key behind the call, null for the bootstrap OPERATOR_TOKEN (and on other routes). */
+    apiKeyId: number | null
   }
 }
 
@@ -103,13 +106,14 @@ export const OPERATOR_FAILURES = { max: 20, windowMs: 15 * 60_000 }
 const operatorFailuresKey = (req: FastifyRequest) => `operator-failures:${req.ip}`
 
 /**
- * The operators' token, never a customer's: compared as digests, in constant time. An address past OPERATOR_FAILURES
- * wrong tokens gets a French 429 without its token being compared (the counter read is the only cost a right token pays:
- * operators' calls are few); each wrong one is counted and logged (the address, never the token).
+ * A machine of the provider: an API key (api_keys, by its SHA-256, unrevoked; its use noted in the same statement) or
+ * the bootstrap OPERATOR_TOKEN (compared as digests, in constant time), never a customer's token nor an operator's
+ * session. An address past OPERATOR_FAILURES wrong tokens gets a French 429 without its token being compared (the
+ * counter read is the only cost a right token pays: machines' calls are few); each wrong one is counted and logged (the
+ * address, never the token). `req.apiKeyId`: the key behind the call, null for OPERATOR_TOKEN.
  */
 async function checkOperator(req: FastifyRequest, deps: Pick<AppDeps, 'db' | 'clock' | 'config'>) {
   const { operatorToken } = deps.config
-  if (!operatorToken) throw new HttpError(401, messages.operatorDisabled, 'OPERATOR_DISABLED')
   const token = credential(req, 'operator')
   if (!token) throw new HttpError(401, messages.operatorNoToken, 'UNAUTHENTICATED')
   const now = deps.clock.now()
@@ -120,11 +124,18 @@ async function checkOperator(req: FastifyRequest, deps: Pick<AppDeps, 'db' | 'cl
       messages.operatorLocked(Math.max(1, Math.ceil(((resetAt ?? now).getTime() - now.getTime()) / 60_000))),
       'RATE_LIMITED',
     )
-  if (!sameDigest(sha256(token), sha256(operatorToken))) {
-    await countRateLimitHit(deps.db, operatorFailuresKey(req), now, new Date(now.getTime() + OPERATOR_FAILURES.windowMs))
-    req.log.warn({ ip: req.ip }, 'jeton opérateur refusé')
-    throw new HttpError(401, messages.operatorBadToken, 'INVALID_TOKEN')
+  if (operatorToken && sameDigest(sha256(token), sha256(operatorToken))) {
+    req.apiKeyId = null
+    return
   }
+  const key = token.startsWith(API_KEY_PREFIX) ? await findApiKeyInUse(deps.db, token, now) : undefined
+  if (key) {
+    req.apiKeyId = key.id
+    return
+  }
+  await countRateLimitHit(deps.db, operatorFailuresKey(req), now, new Date(now.getTime() + OPERATOR_FAILURES.windowMs))
+  req.log.warn({ ip: req.ip }, 'jeton opérateur refusé')
+  throw new HttpError(401, messages.operatorBadToken, 'INVALID_TOKEN')
 }
 
 /**

@@ -187,21 +187,34 @@ backOffice("an administrator's session opens no customer route and no machine ro
 
 backOffice.run()
 
-const disabled = suite<{ t: TestApp }>('the operator API without OPERATOR_TOKEN')
+const disabled = suite<{ t: TestApp; key: string }>('the operator API without OPERATOR_TOKEN: API keys only')
 disabled.before(async (ctx) => {
-  ctx.t = await buildTestApp({ seed: false, config: { operatorToken: undefined } })
+  ctx.t = await buildTestApp({ config: { operatorToken: undefined } })
+  const admin = await operatorLogin(ctx.t)
+  const made = await ctx.t.app.inject({
+    method: 'POST',
+    url: '/api/backoffice/api-keys',
+    payload: { name: 'Scanner salle 2' },
+    headers: { authorization: `Bearer ${admin}` },
+  })
+  ctx.key = made.json().key
 })
 disabled.after((ctx) => ctx.t?.close())
 
 for (const [name, route] of entries.filter(([, r]) => r.auth === 'operator')) {
-  disabled(`${route.method} ${route.path}: 401 whatever is sent`, async (ctx) => {
+  disabled(`${route.method} ${route.path}: 401 for anything but an API key`, async (ctx) => {
     for (const token of [TEST_OPERATOR_TOKEN, null]) {
       const res = await send(ctx.t.app, name, sampleFor(name, { order: 1, contractKbisTag: '"x"' } as DemoIds, Buffer.from('')), token)
       assert.is(res.statusCode, 401)
-      assert.equal(res.json().message, messages.operatorDisabled)
+      assert.equal(res.json().message, token ? messages.operatorBadToken : messages.operatorNoToken)
     }
   })
 }
+
+disabled('an API key opens the operator API', async (ctx) => {
+  const res = await send(ctx.t.app, 'operatorOrders', {}, ctx.key)
+  assert.is(res.statusCode, 200, res.body)
+})
 
 disabled.run()
 

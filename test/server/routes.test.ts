@@ -817,6 +817,14 @@ const happy: Record<RouteName, Check> = {
     assert.ok(page.total >= 1, 'the invitations above are in it')
     assert.is(page.entries[0].operator.email, 'operateur@example.com')
   },
+  operatorApiKeys: async (_, call) => assert.ok(ok(await call()).some((k: { name: string }) => k.name === 'Clé des échantillons')),
+  operatorCreateApiKey: async ({ t }, call) => {
+    const made = ok(await call())
+    assert.match(made.key, /^dk_[\w-]{43}$/)
+    assert.is(made.apiKey.prefix, made.key.slice(0, 11))
+    assert.is((await send(t.app, 'operatorOrders', {}, made.key)).statusCode, 200)
+  },
+  operatorRevokeApiKey: async (_, call) => assert.ok(ok(await call()).revokedAt),
   operatorJournalCsv: async (_, call) => {
     const res = await call()
     assert.is(res.statusCode, 200)

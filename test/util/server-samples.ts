@@ -39,6 +39,8 @@ export interface DemoIds {
   notification: number
   /** operators: an operator that the samples may change and deactivate (Conformité), made once per database. */
   spareOperator: number
+  /** operators: an API key that the samples may revoke, made once per database (its key is never used). */
+  spareApiKey: number
 }
 
 export async function demoIds(db: Kysely<Database>): Promise<DemoIds> {
@@ -105,6 +107,7 @@ export async function demoIds(db: Kysely<Database>): Promise<DemoIds> {
         .executeTakeFirstOrThrow()
     ).id,
     spareOperator: await spareOperator(db),
+    spareApiKey: await spareApiKey(db),
   }
 }
 
@@ -128,6 +131,18 @@ async function spareOperator(db: Kysely<Database>): Promise<number> {
       password_hash: demo.password_hash,
       totp_enrolled_at: new Date(),
     })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return row.id
+}
+
+async function spareApiKey(db: Kysely<Database>): Promise<number> {
+  const held = await db.selectFrom('api_keys').select('id').where('name', '=', 'Clé des échantillons').executeTakeFirst()
+  if (held) return held.id
+  const admin = await db.selectFrom('operators').select('id').where('email', '=', 'operateur@example.com').executeTakeFirstOrThrow()
+  const row = await db
+    .insertInto('api_keys')
+    .values({ name: 'Clé des échantillons', key_hash: 'f'.repeat(64), prefix: 'dk_échant', created_by: admin.id })
     .returning('id')
     .executeTakeFirstOrThrow()
   return row.id
@@ -364,6 +379,9 @@ export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sampl
     operatorDeactivate: () => ({ params: { id: ids.spareOperator } }),
     operatorJournal: () => ({ query: { action: 'operator.invited', page: 1 } }),
     operatorJournalCsv: () => ({ query: { from: '2020-01-01' } }),
+    operatorApiKeys: () => ({}),
+    operatorCreateApiKey: () => ({ body: { name: 'Scanner salle 2' } }),
+    operatorRevokeApiKey: () => ({ params: { id: ids.spareApiKey } }),
   }
   return samples[name]()
 }

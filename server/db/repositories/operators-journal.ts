@@ -39,6 +39,7 @@ export async function recordJournal(tx: Transaction<Database>, entry: JournalEnt
     .values({
       at: entry.at,
       operator_id: entry.actor.operatorId ?? null,
+      api_key_id: entry.actor.apiKeyId ?? null,
       action: entry.action,
       order_id: entry.orderId ?? null,
       summary: entry.summary,
@@ -50,6 +51,7 @@ export async function recordJournal(tx: Transaction<Database>, entry: JournalEnt
 
 export interface JournalFilters {
   operatorId?: number
+  apiKeyId?: number
   orderId?: number
   action?: string
   /** Instants: from inclusive, until exclusive. */
@@ -58,8 +60,12 @@ export interface JournalFilters {
 }
 
 function filtered(db: Db, filters: JournalFilters) {
-  let query = db.selectFrom('journal').leftJoin('operators', 'operators.id', 'journal.operator_id')
+  let query = db
+    .selectFrom('journal')
+    .leftJoin('operators', 'operators.id', 'journal.operator_id')
+    .leftJoin('api_keys', 'api_keys.id', 'journal.api_key_id')
   if (filters.operatorId !== undefined) query = query.where('journal.operator_id', '=', filters.operatorId)
+  if (filters.apiKeyId !== undefined) query = query.where('journal.api_key_id', '=', filters.apiKeyId)
   if (filters.orderId !== undefined) query = query.where('journal.order_id', '=', filters.orderId)
   if (filters.action !== undefined) query = query.where('journal.action', '=', filters.action)
   if (filters.from) query = query.where('journal.at', '>=', filters.from)
@@ -73,6 +79,9 @@ const columns = [
   'journal.operator_id',
   'operators.name as operator_name',
   'operators.email as operator_email',
+  'journal.api_key_id',
+  'api_keys.name as api_key_name',
+  'api_keys.prefix as api_key_prefix',
   'journal.action',
   'journal.order_id',
   'journal.summary',

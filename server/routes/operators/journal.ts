@@ -30,6 +30,7 @@ export function journalFilters(query: Omit<JournalQuery, 'page'>): JournalFilter
   if (query.from && query.to && query.from > query.to) throw badRequest(journalMessages.badRange, 'BAD_RANGE')
   return {
     operatorId: query.operatorId,
+    apiKeyId: query.apiKeyId,
     orderId: query.orderId,
     action: query.action,
     from: query.from ? parisMidnight(query.from) : undefined,
@@ -43,6 +44,7 @@ export const toJournalEntry = (row: JournalRow): JournalEntry => ({
   id: row.id,
   at: new Date(row.at).toISOString(),
   operator: row.operator_id === null ? null : { id: row.operator_id, name: row.operator_name ?? '', email: row.operator_email ?? '' },
+  apiKey: row.api_key_id === null ? null : { id: row.api_key_id, name: row.api_key_name ?? '', prefix: row.api_key_prefix ?? '' },
   action: row.action,
   orderId: row.order_id,
   summary: row.summary,
@@ -78,7 +80,11 @@ export function journalCsv(rows: JournalRow[]): string {
     lines.push(
       [
         parisDateTime.format(new Date(row.at)),
-        entry.operator ? `${entry.operator.name} <${entry.operator.email}>` : 'machine (OPERATOR_TOKEN)',
+        entry.operator
+          ? `${entry.operator.name} <${entry.operator.email}>`
+          : entry.apiKey
+            ? `clé d’API « ${entry.apiKey.name} » (${entry.apiKey.prefix}…)`
+            : 'machine (OPERATOR_TOKEN)',
         entry.action,
         entry.orderId === null ? '' : String(entry.orderId),
         entry.summary,
