@@ -84,7 +84,7 @@ export function journalCsv(rows: JournalRow[]): string {
           ? `${entry.operator.name} <${entry.operator.email}>`
           : entry.apiKey
             ? `clé d’API « ${entry.apiKey.name} » (${entry.apiKey.prefix}…)`
-            : 'machine (OPERATOR_TOKEN)',
+            : 'serveur (OPERATOR_TOKEN ou commande)',
         entry.action,
         entry.orderId === null ? '' : String(entry.orderId),
         entry.summary,

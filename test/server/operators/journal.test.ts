@@ -179,7 +179,7 @@ test('the CSV export: UTF-8 with a BOM, semicolons, French headers, the same fil
   assert.is(lines.length, 2, 'the filter holds')
   assert.is(
     lines[1],
-    '"2026-04-01 00:00:00";"machine (OPERATOR_TOKEN)";"letter.added";"9";"\'=HYPERLINK(""http://exemple.invalid"";""cliquez"") « courrier »";"";""',
+    '"2026-04-01 00:00:00";"serveur (OPERATOR_TOKEN ou commande)";"letter.added";"9";"\'=HYPERLINK(""http://exemple.invalid"";""cliquez"") « courrier »";"";""',
   )
   const refused = await ctx.t.app.inject({ method: 'GET', url: '/api/backoffice/journal.csv?page=2', headers: auth(ctx.admin) })
   assert.is(refused.statusCode, 400)
