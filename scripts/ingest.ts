@@ -26,7 +26,8 @@ export const USAGE = `Ajouter du courrier à une domiciliation :
   npm run ingest -- --order <id> --package --carrier <transporteur> --sender <expéditeur> [--received <date ISO>]
   npm run ingest -- --list      (les domiciliations et leurs numéros)
 Base : DATABASE_URL, sinon la base embarquée de DATA_DIR (./data). Fichiers : STORAGE_DIR (./storage).
-Si le serveur tourne sur la base embarquée, la commande passe par son API opérateur (OPERATOR_TOKEN requis).`
+Si le serveur tourne sur la base embarquée, la commande passe par son API opérateur : une clé d’API (OPERATOR_API_KEY, créée
+par un administrateur du back-office) ou, à défaut, le jeton d’amorçage OPERATOR_TOKEN.`
 
 class UsageError extends Error {}
 
@@ -97,7 +98,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     handle = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
   } catch (error) {
     // mail pipeline: the running server holds the embedded database; it does the work.
-    if (error instanceof DataDirBusyError) return throughServer(command, bytes, config, error, out, retryDelayMs)
+    if (error instanceof DataDirBusyError)
+      return throughServer(command, bytes, config, error, out, retryDelayMs, env.OPERATOR_API_KEY?.trim() || undefined)
     out.error(`Connexion à la base impossible : ${error instanceof Error ? error.message : String(error)}`)
     return 1
   }
@@ -150,7 +152,8 @@ type Command = Exclude<ReturnType<typeof parse>, { command: 'help' }>
 
 /**
  * The embedded database is the running server's: the same work through its operator API, found by
- * the file it writes in DATA_DIR (services/server-file.ts), with OPERATOR_TOKEN from the environment.
+ * the file it writes in DATA_DIR (services/server-file.ts), with an API key (OPERATOR_API_KEY) or OPERATOR_TOKEN from the
+ * environment.
  */
 async function throughServer(
   command: Command,
@@ -159,10 +162,15 @@ async function throughServer(
   busy: DataDirBusyError,
   out: Console,
   retryDelayMs: number,
+  apiKey: string | undefined,
 ): Promise<number> {
   const server = await readServerFile(config.dataDir)
-  if (!config.operatorToken) {
-    out.error(`${busy.message}\nPour passer par le serveur en cours, définissez OPERATOR_TOKEN (le même que celui du serveur).`)
+  // An API key names the machine in the journal; OPERATOR_TOKEN is the bootstrap key, for before any key exists.
+  const credential = apiKey || config.operatorToken
+  if (!credential) {
+    out.error(
+      `${busy.message}\nPour passer par le serveur en cours, définissez OPERATOR_TOKEN (le même que celui du serveur) ou OPERATOR_API_KEY (une clé d’API du back-office).`,
+    )
     return 1
   }
   if (!server || server.pid !== busy.pid) {
@@ -177,7 +185,7 @@ async function throughServer(
   const request = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
     const key = method === 'POST' ? randomUUID() : undefined
     const headers = {
-      authorization: `Bearer ${config.operatorToken}`,
+      authorization: `Bearer ${credential}`,
       ...(body ? { 'content-type': 'application/json' } : {}),
       ...(key ? { 'idempotency-key': key } : {}),
     }

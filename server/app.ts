@@ -26,6 +26,7 @@ import { notificationRoutes } from './routes/notifications/index.ts'
 import type { StreamLimitOptions } from './services/notification-stream-limit.ts'
 import { peopleRoutes } from './routes/people/index.ts'
 import { systemRoutes } from './routes/system/index.ts'
+import { operatorsRoutes } from './routes/operators/index.ts'
 import { MAX_UPLOAD_BYTES } from './contract/rules/uploads.ts'
 import type { TrustProxy } from './config.ts'
 
@@ -105,6 +106,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
   // JSON nested past a few levels is refused before it is parsed (parsing it held the event loop for seconds).
   registerJsonBodyParser(app)
   app.decorateRequest('user', null)
+  app.decorateRequest('operator', null)
+  app.decorateRequest('apiKeyId', null)
   // cluster: which process answered, to see a balancer spread the requests (set on every reply, errors included).
   const instanceName = deps.config.instanceName
   if (instanceName)
@@ -167,6 +170,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
   companyRoutes(registrar.define, deps)
   // notifications: also ends its live streams when the app closes
   notificationRoutes(registrar.define, deps, app, options.notificationHeartbeatMs, options.streamLimit)
+  operatorsRoutes(registrar.define, deps)
   systemRoutes(registrar.define, deps, options.databaseKind)
   registrar.assertComplete()
   // billing: the local test payment provider's own card form endpoint, outside our route table.

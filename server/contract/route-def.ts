@@ -6,7 +6,12 @@ export type Auth =
   | 'none' // no token at all
   | 'apiToken' // header `apiToken: <token>`
   | 'bearer' // header `Authorization: Bearer <token>` (contract calls)
-  | 'operator' // header `Authorization: Bearer <OPERATOR_TOKEN>` (the provider's operators)
+  | 'operator' // header `Authorization: Bearer <OPERATOR_TOKEN or an API key>` (the provider's machines)
+  | 'operatorSession' // header `Authorization: Bearer <operator session token>` (a person of the back office)
+
+/** What an operator of the back office may do, one or more each (docs/BACKOFFICE.md). */
+export const OPERATOR_ROLES = ['admin', 'courrier', 'conformite'] as const
+export type OperatorRole = (typeof OPERATOR_ROLES)[number]
 
 /** Who may use a route that names an order (directly or through a document, folder…). */
 export type Access = 'owner' | 'member'
@@ -37,6 +42,8 @@ export interface RouteDef {
    * and nothing done (server/http/define-route.ts counts a call once it has succeeded). The access tests check it.
    */
   perUserHourly?: number
+  /** auth 'operatorSession': the roles that open the route (any one of them); absent, every active operator. */
+  roles?: readonly OperatorRole[]
 }
 
 export const ok = <T extends TSchema>(schema: T) => ({ 200: schema })

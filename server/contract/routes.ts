@@ -6,11 +6,12 @@ import { HealthReply, ApiErrorBody } from './common.ts'
 import { companyRoutes } from './company.ts'
 import { mailRoutes } from './mail.ts'
 import { notificationsRoutes } from './notifications.ts'
+import { operatorsRoutes } from './operators.ts'
 import { peopleRoutes } from './people.ts'
 import type { RouteDef } from './route-def.ts'
 import { sessionRoutes } from './session.ts'
 
-export type { Access, Auth, RouteDef, RouteSchema } from './route-def.ts'
+export type { Access, Auth, OperatorRole, RouteDef, RouteSchema } from './route-def.ts'
 
 /** Every call, area by area (server/contract/<area>.ts), and the operations' own. */
 export const routes = {
@@ -20,6 +21,7 @@ export const routes = {
   ...billingRoutes,
   ...companyRoutes,
   ...notificationsRoutes,
+  ...operatorsRoutes,
   // --- Operations
   health: {
     method: 'GET',

@@ -31,6 +31,12 @@ import * as invoiceNumberIndex from './migrations/016_invoice_number_index.ts'
 import * as rateLimitPending from './migrations/017_rate_limit_pending.ts'
 // the live notification streams open, per user across the instances
 import * as liveStreams from './migrations/018_live_streams.ts'
+// the back office: operators, their sessions and sign-in
+import * as operators from './migrations/019_operators.ts'
+// the journal of operators' writes, which nothing changes
+import * as journal from './migrations/020_journal.ts'
+// the machines' API keys
+import * as apiKeys from './migrations/021_api_keys.ts'
 
 // Listed in code rather than read from disk, so the bundle-free tsx runtime and tests need no file lookups.
 export const migrations: Record<string, Migration> = {
@@ -61,6 +67,9 @@ export const migrations: Record<string, Migration> = {
   '016_invoice_number_index': invoiceNumberIndex,
   '017_rate_limit_pending': rateLimitPending,
   '018_live_streams': liveStreams,
+  '019_operators': operators,
+  '020_journal': journal,
+  '021_api_keys': apiKeys,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

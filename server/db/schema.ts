@@ -1,5 +1,6 @@
 // The Kysely view of the database (see migrations/ for how it came to be).
 import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction } from 'kysely'
+import type { OperatorRole } from '../contract/route-def.ts'
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>
@@ -371,6 +372,69 @@ export interface Database {
     opened_at: CreatedAt
     /** Moved on by that instance while it runs: an old one is a stopped instance's. */
     seen_at: ColumnType<Date, Date | string | undefined, Date | string>
+  }
+
+  // --- operators (019_operators): the back office's people
+  operators: {
+    id: Generated<number>
+    email: string
+    name: string
+    password_hash: string | null
+    roles: OperatorRole[]
+    totp_secret: string
+    totp_enrolled_at: Timestamp | null
+    /** int8, read as text. */
+    totp_last_step: ColumnType<string | null, string | number | null, string | number | null>
+    active: Generated<boolean>
+    created_at: CreatedAt
+    deactivated_at: Timestamp | null
+  }
+  operator_sessions: {
+    id: Generated<number>
+    operator_id: number
+    token_hash: string
+    created_at: CreatedAt
+    last_used_at: Timestamp
+    ended_at: Timestamp | null
+  }
+  operator_enrolments: {
+    id: Generated<number>
+    operator_id: number
+    token_hash: string
+    created_at: CreatedAt
+    expires_at: Timestamp
+    used_at: Timestamp | null
+  }
+  /** 020: one row per operator write; the database refuses any UPDATE, DELETE or TRUNCATE of it. */
+  journal: {
+    id: Generated<number>
+    at: Timestamp
+    operator_id: number | null
+    /** 021: the API key behind a machine's call (null with operator_id too: the bootstrap OPERATOR_TOKEN). */
+    api_key_id: number | null
+    action: string
+    order_id: number | null
+    summary: string
+    before: Json<unknown> | null
+    after: Json<unknown> | null
+  }
+  /** 021: the machines' keys, kept as their SHA-256. */
+  api_keys: {
+    id: Generated<number>
+    name: string
+    key_hash: string
+    prefix: string
+    created_by: number
+    created_at: CreatedAt
+    revoked_at: Timestamp | null
+    last_used_at: Timestamp | null
+  }
+  operator_sign_in_tickets: {
+    id: Generated<number>
+    operator_id: number
+    token_hash: string
+    expires_at: Timestamp
+    used_at: Timestamp | null
   }
 }
 

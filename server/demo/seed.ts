@@ -1,6 +1,7 @@
 // The demo data ("Demo data"): seeded once, on first start; tests seed the same.
 import type { Kysely, Transaction } from 'kysely'
 import { hashPassword } from '../lib/crypto.ts'
+import type { OperatorRole } from '../contract/route-def.ts'
 import { newCertificateCode } from '../services/certificate-code.ts'
 import type { LetterContent } from '../services/pdf.ts'
 import { testProviderRows } from '../services/payment.ts'
@@ -31,6 +32,16 @@ export const demoAccounts = [
   },
   { email: 'solo@example.com', firstname: 'Sophie', lastname: 'Bernard', phone: null, note: 'une seule domiciliation' },
 ] as const
+
+/**
+ * The demo's back-office operators, already enrolled: their TOTP secrets are fixed and written in README so that anyone
+ * trying the demo can add them to an authenticator app. Demo data only: a real operator's secret is made at random when
+ * they are invited, and shown once, on their enrolment page.
+ */
+export const demoOperators = [
+  { email: 'operateur@example.com', name: 'Inès Garnier', roles: ['admin'], totpSecret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP' },
+  { email: 'courrier@example.com', name: 'Hugo Lemaire', roles: ['courrier'], totpSecret: 'KRSXG5CTMVRXEZLUKRSXG5CTMVRXEZLU' },
+] as const satisfies readonly { email: string; name: string; roles: readonly OperatorRole[]; totpSecret: string }[]
 
 const SEED_KEY = 'demo_seeded_at'
 const ADDRESS = '12 rue de la Paix, 75002 Paris'
@@ -486,6 +497,19 @@ export async function seedDemo(db: Kysely<Database>, storage: Storage, options: 
         users.set(account.email, { id, customer, card })
       }
       for (const order of prepared) await insertOrder(tx, order, users, now)
+      for (const operator of demoOperators) {
+        await tx
+          .insertInto('operators')
+          .values({
+            email: operator.email,
+            name: operator.name,
+            roles: [...operator.roles],
+            totp_secret: operator.totpSecret,
+            password_hash: passwordHash,
+            totp_enrolled_at: now,
+          })
+          .execute()
+      }
       return true
     }),
   ).catch((error: unknown) => {

@@ -5,6 +5,8 @@ import { NoQuery } from '../contract/common.ts'
 import { routes, type RouteDef, type RouteName, type Routes } from '../contract/routes.ts'
 import { countRateLimitHit, remainingRateLimitHits } from '../db/repositories/rate-limits.ts'
 import { findSession, type SessionKey, type SessionUser } from '../db/repositories/session.ts'
+import { findOperatorSession, type SessionOperator } from '../db/repositories/operators.ts'
+import { API_KEY_PREFIX, findApiKeyInUse } from '../db/repositories/operators-api-keys.ts'
 import type { AppDeps } from '../deps.ts'
 import { sameDigest, sha256 } from '../lib/crypto.ts'
 import { HttpError, invalidSessionError as invalidSession, messages, SMALL_BODY_LIMIT } from './errors.ts'
@@ -12,6 +14,10 @@ import { HttpError, invalidSessionError as invalidSession, messages, SMALL_BODY_
 declare module 'fastify' {
   interface FastifyRequest {
     user: SessionUser | null
+    /** The back office's operator behind the session (auth 'operatorSession' only). */
+    operator: SessionOperator | null
+    /** auth 'operator': the API key behind the call, null for the bootstrap OPERATOR_TOKEN (and on other routes). */
+    apiKeyId: number | null
   }
 }
 
@@ -23,8 +29,10 @@ export interface RouteContext<N extends RouteName> {
   params: Part<N, 'params'>
   query: Part<N, 'querystring'>
   body: Part<N, 'body'>
-  /** The signed-in user; routes with auth 'none' or 'operator' get null. */
-  user: Routes[N]['auth'] extends 'none' | 'operator' ? null : SessionUser
+  /** The signed-in user; routes with auth 'none', 'operator' or 'operatorSession' get null. */
+  user: Routes[N]['auth'] extends 'none' | 'operator' | 'operatorSession' ? null : SessionUser
+  /** The signed-in operator of the back office (auth 'operatorSession'), with one of the route's roles. */
+  operator: Routes[N]['auth'] extends 'operatorSession' ? SessionOperator : null
   req: FastifyRequest
   reply: FastifyReply
 }
@@ -77,6 +85,11 @@ const rateLimited: ReadonlySet<RouteName> = new Set([
   'revertEmailChange',
   // billing: the public certificate check
   'certificateVerification',
+  // operators: the back office's ways in
+  'operatorPassword',
+  'operatorCode',
+  'operatorEnrolment',
+  'operatorEnrol',
 ])
 
 function credential(req: FastifyRequest, auth: RouteDef['auth']): string | undefined {
@@ -93,13 +106,14 @@ export const OPERATOR_FAILURES = { max: 20, windowMs: 15 * 60_000 }
 const operatorFailuresKey = (req: FastifyRequest) => `operator-failures:${req.ip}`
 
 /**
- * The operators' token, never a customer's: compared as digests, in constant time. An address past OPERATOR_FAILURES
- * wrong tokens gets a French 429 without its token being compared (the counter read is the only cost a right token pays:
- * operators' calls are few); each wrong one is counted and logged (the address, never the token).
+ * A machine of the provider: an API key (api_keys, by its SHA-256, unrevoked; its use noted in the same statement) or
+ * the bootstrap OPERATOR_TOKEN (compared as digests, in constant time), never a customer's token nor an operator's
+ * session. An address past OPERATOR_FAILURES wrong tokens gets a French 429 without its token being compared (the
+ * counter read is the only cost a right token pays: machines' calls are few); each wrong one is counted and logged (the
+ * address, never the token). `req.apiKeyId`: the key behind the call, null for OPERATOR_TOKEN.
  */
 async function checkOperator(req: FastifyRequest, deps: Pick<AppDeps, 'db' | 'clock' | 'config'>) {
   const { operatorToken } = deps.config
-  if (!operatorToken) throw new HttpError(401, messages.operatorDisabled, 'OPERATOR_DISABLED')
   const token = credential(req, 'operator')
   if (!token) throw new HttpError(401, messages.operatorNoToken, 'UNAUTHENTICATED')
   const now = deps.clock.now()
@@ -110,11 +124,32 @@ async function checkOperator(req: FastifyRequest, deps: Pick<AppDeps, 'db' | 'cl
       messages.operatorLocked(Math.max(1, Math.ceil(((resetAt ?? now).getTime() - now.getTime()) / 60_000))),
       'RATE_LIMITED',
     )
-  if (!sameDigest(sha256(token), sha256(operatorToken))) {
-    await countRateLimitHit(deps.db, operatorFailuresKey(req), now, new Date(now.getTime() + OPERATOR_FAILURES.windowMs))
-    req.log.warn({ ip: req.ip }, 'jeton opérateur refusé')
-    throw new HttpError(401, messages.operatorBadToken, 'INVALID_TOKEN')
+  if (operatorToken && sameDigest(sha256(token), sha256(operatorToken))) {
+    req.apiKeyId = null
+    return
   }
+  const key = token.startsWith(API_KEY_PREFIX) ? await findApiKeyInUse(deps.db, token, now) : undefined
+  if (key) {
+    req.apiKeyId = key.id
+    return
+  }
+  await countRateLimitHit(deps.db, operatorFailuresKey(req), now, new Date(now.getTime() + OPERATOR_FAILURES.windowMs))
+  req.log.warn({ ip: req.ip }, 'jeton opérateur refusé')
+  throw new HttpError(401, messages.operatorBadToken, 'INVALID_TOKEN')
+}
+
+/**
+ * A person of the back office: a session of the operator_sessions table (a customer's token is never found there), its
+ * idle time, the operator's being active and its use noted in one statement; then the route's roles (a French 403).
+ */
+async function checkOperatorSession(req: FastifyRequest, def: RouteDef, deps: Pick<AppDeps, 'db' | 'clock'>) {
+  const token = credential(req, def.auth)
+  if (!token) throw new HttpError(401, messages.operatorSessionNone, 'UNAUTHENTICATED')
+  const operator = await findOperatorSession(deps.db, token, deps.clock.now())
+  if (!operator) throw new HttpError(401, messages.operatorSessionInvalid, 'INVALID_TOKEN')
+  if (def.roles && !def.roles.some((role) => operator.roles.includes(role)))
+    throw new HttpError(403, messages.operatorRoleRequired(def.roles), 'FORBIDDEN_ROLE')
+  req.operator = operator
 }
 
 /** Every route's first hook (a callback, no promise on the hot path): see routeRegistrar. */
@@ -159,7 +194,7 @@ export function routeRegistrar(app: FastifyInstance, deps: AppDeps) {
   const register = <N extends RouteName>(name: N, handler: Handler<N> | JoinedHandler<N>, joined: boolean) => {
     if (defined.has(name)) throw new Error(`route ${name} définie deux fois`)
     const limited: RouteDef = routes[name]
-    if (limited.perUserHourly && (joined || limited.auth === 'none' || limited.auth === 'operator')) {
+    if (limited.perUserHourly && (joined || limited.auth === 'none' || limited.auth === 'operator' || limited.auth === 'operatorSession')) {
       throw new Error(`route ${name} : une limite par utilisateur demande une route connectée, non jointe`)
     }
     defined.add(name)
@@ -196,14 +231,19 @@ export function routeRegistrar(app: FastifyInstance, deps: AppDeps) {
           : [
               def.auth === 'operator'
                 ? async (req: FastifyRequest) => checkOperator(req, deps)
-                : async (req: FastifyRequest) => {
-                    const token = credential(req, def.auth)
-                    if (!token) throw new HttpError(401, messages.noToken, 'UNAUTHENTICATED')
-                    if (joined) return
-                    const user = await findSession(deps.db, token, deps.clock.now())
-                    if (!user) throw invalidSession()
-                    req.user = user
-                  },
+                : def.auth === 'operatorSession'
+                  ? async (req: FastifyRequest) => {
+                      if (joined) throw new Error(`route ${name} : une route du back-office n’est pas jointe`)
+                      await checkOperatorSession(req, def, deps)
+                    }
+                  : async (req: FastifyRequest) => {
+                      const token = credential(req, def.auth)
+                      if (!token) throw new HttpError(401, messages.noToken, 'UNAUTHENTICATED')
+                      if (joined) return
+                      const user = await findSession(deps.db, token, deps.clock.now())
+                      if (!user) throw invalidSession()
+                      req.user = user
+                    },
             ]),
       ],
       // A joined route checks its token after validation: bad input is then told 400 only once the token is known good, as elsewhere.
@@ -231,7 +271,7 @@ export function routeRegistrar(app: FastifyInstance, deps: AppDeps) {
             return reply.type('application/json; charset=utf-8').send(answer.text)
           }
         : async (req, reply) => {
-            const ctx = { params: req.params, query: req.query, body: req.body, user: req.user, req, reply }
+            const ctx = { params: req.params, query: req.query, body: req.body, user: req.user, operator: req.operator, req, reply }
             return (handler as Handler<N>)(ctx as RouteContext<N>)
           },
     })

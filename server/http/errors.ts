@@ -50,6 +50,9 @@ export const pdfTooLong = (what: string) =>
     'PDF_TOO_LONG',
   )
 
+/** The roles' names as the back office shows them. */
+export const roleLabels: Record<string, string> = { admin: 'Administrateur', courrier: 'Courrier', conformite: 'Conformité' }
+
 export const messages = {
   noToken: 'Veuillez vous connecter.',
   badToken: 'Session expirée ou invalide, veuillez vous reconnecter.',
@@ -60,11 +63,15 @@ export const messages = {
   tooManyWrites: 'Trop de demandes de ce type en peu de temps : réessayez dans une heure.',
   internal: 'Une erreur interne est survenue, veuillez réessayer dans quelques instants.',
   unknownRoute: 'Adresse inconnue : cette ressource de l’API est introuvable.',
-  operatorNoToken: 'Jeton opérateur manquant : envoyez l’en-tête Authorization: Bearer <OPERATOR_TOKEN>.',
-  operatorBadToken: 'Jeton opérateur invalide.',
+  operatorNoToken: 'Jeton opérateur manquant : envoyez l’en-tête Authorization: Bearer <clé d’API>.',
+  operatorBadToken: 'Jeton opérateur invalide : cette clé d’API est inconnue ou révoquée.',
   operatorLocked: (minutes: number) =>
     `Trop de jetons opérateur invalides depuis cette adresse : réessayez dans ${minutes} minute${minutes > 1 ? 's' : ''}.`,
-  operatorDisabled: 'L’API opérateur est désactivée : définissez OPERATOR_TOKEN au démarrage du serveur.',
+  operatorSessionNone: 'Veuillez vous connecter au back-office.',
+  operatorSessionInvalid: 'Session du back-office expirée ou invalide : veuillez vous reconnecter.',
+  /** A back-office route that none of the operator's roles opens. */
+  operatorRoleRequired: (roles: readonly string[]) =>
+    `Cette action est réservée aux opérateurs ayant le rôle ${roles.map((role) => `« ${roleLabels[role] ?? role} »`).join(' ou ')}.`,
   closing: 'Le serveur redémarre : veuillez réessayer dans quelques instants.',
   databaseUnavailable: 'Le service est momentanément indisponible : veuillez réessayer dans quelques instants.',
 } as const

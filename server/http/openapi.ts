@@ -28,7 +28,9 @@ export const tagDescriptions: Record<RouteTag, string> = {
   Collaborateurs: 'Le partage d’une domiciliation avec des collaborateurs, et les invitations.',
   Représentants: 'Les mandataires autorisés à retirer le courrier et les colis d’une domiciliation.',
   Courrier: 'Les courriers numérisés, leurs pages, la recherche, les échéances, les dossiers, les colis et les demandes.',
-  Opérateurs: 'Les appels des opérateurs du domiciliataire (jeton des opérateurs) : courrier, colis, factures, Kbis, formalités.',
+  Opérateurs: 'Les appels des machines du domiciliataire (clé d’API ou jeton d’amorçage) : courrier, colis, factures, Kbis, formalités.',
+  'Back-office : connexion': 'La connexion des opérateurs : mot de passe puis code à usage unique (TOTP), l’inscription par lien.',
+  'Back-office : administration': 'Les opérateurs, leurs rôles, les clés d’API et le journal de leurs actions (administrateurs).',
   Factures: 'Les factures, les avoirs, les impayés et leur règlement, l’envoi à la comptabilité.',
   Abonnement: 'L’abonnement, ses options et la résiliation.',
   Paiement: 'La carte qui paie l’abonnement.',
@@ -45,6 +47,7 @@ const security: Record<Auth, Record<string, string[]>[]> = {
   apiToken: [{ apiToken: [] }],
   bearer: [{ bearer: [] }],
   operator: [{ operator: [] }],
+  operatorSession: [{ operatorSession: [] }],
 }
 
 const securitySchemes = {
@@ -62,7 +65,13 @@ const securitySchemes = {
   operator: {
     type: 'http',
     scheme: 'bearer',
-    description: 'Le jeton des opérateurs (variable OPERATOR_TOKEN du serveur), jamais celui d’un client.',
+    description:
+      'Une clé d’API des opérateurs (créée dans l’administration), ou le jeton d’amorçage OPERATOR_TOKEN ; jamais celui d’un client.',
+  },
+  operatorSession: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'La session d’un opérateur du back-office (POST /api/operator-auth/code), jamais celle d’un client.',
   },
 } as const
 

@@ -6,13 +6,16 @@ import { Writable } from 'node:stream'
 import { pino } from 'pino'
 import { OPERATOR_FAILURES } from '../../server/http/define-route.ts'
 import { messages } from '../../server/http/errors.ts'
-import { buildTestApp, login, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
+import { buildTestApp, login, operatorLogin, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
+import { OPERATOR_ROLES, type OperatorRole } from '../../server/contract/route-def.ts'
 import { demoContext, sampleFor, send, urlOf, type DemoContext, type DemoIds, type Sample } from '../util/server-samples.ts'
 
 type Ctx = DemoContext
 
 const entries = Object.entries(routes) as [RouteName, RouteDef][]
 const isProtected = ([, r]: [RouteName, RouteDef]) => r.auth !== 'none'
+/** The customers' and machines' routes; the back office's (auth 'operatorSession') have their own matrix below. */
+const isCustomerOrMachine = ([, r]: [RouteName, RouteDef]) => r.auth !== 'none' && r.auth !== 'operatorSession'
 const idFields = ['orderId', 'id', 'documentIds', 'invoiceIds', 'contractId', 'domiciliationOrderId']
 /** Whether a route's sample names one of Camille's resources (an order, letter, folder, share, invoice…). */
 const namesResource = (sample: Sample) =>
@@ -29,10 +32,10 @@ unauthenticated.after((ctx) => ctx.t?.close())
 
 unauthenticated('the table has protected routes of every kind', () => {
   const kinds = new Set(entries.filter(isProtected).map(([, r]) => r.auth))
-  assert.equal([...kinds].sort(), ['apiToken', 'bearer', 'operator'])
+  assert.equal([...kinds].sort(), ['apiToken', 'bearer', 'operator', 'operatorSession'])
 })
 
-for (const [name, route] of entries.filter(isProtected)) {
+for (const [name, route] of entries.filter(isCustomerOrMachine)) {
   unauthenticated(`${route.method} ${route.path}`, async (ctx) => {
     const operator = route.auth === 'operator'
     const sample = sampleFor(name, ctx.ids, ctx.pdf)
@@ -61,7 +64,7 @@ for (const [name, route] of entries.filter(isProtected)) {
 unauthenticated('every answer read signed in is kept by no cache (the token travels in a header caches do not know)', async (ctx) => {
   // The live stream never ends (its own answer says no-store: notifications.test.ts).
   for (const [name, route] of entries.filter(
-    ([, r]) => r.method === 'GET' && r.auth !== 'none' && r.auth !== 'operator' && r.kind !== 'stream',
+    ([, r]) => r.method === 'GET' && (r.auth === 'apiToken' || r.auth === 'bearer') && r.kind !== 'stream',
   )) {
     const res = await send(ctx.t.app, name, sampleFor(name, ctx.ids, ctx.pdf), ctx.camille)
     assert.ok(res.statusCode < 500, `${name}: ${res.statusCode}`)
@@ -102,21 +105,116 @@ unauthenticated('tokens are stored hashed', async (ctx) => {
 
 unauthenticated.run()
 
-const disabled = suite<{ t: TestApp }>('the operator API without OPERATOR_TOKEN')
+const backOffice = suite<Ctx & { roleTokens: () => Promise<Record<OperatorRole, string>> }>(
+  'the back office: every operator route × each role × a customer × anonymous; an operator session opens no other route',
+)
+backOffice.before(async (ctx) => {
+  await demoContext(ctx)
+  const { db } = ctx.t.deps
+  // One operator per role: the demo's administrator and Courrier, and a Conformité one made here (the samples' spare
+  // operator is changed and deactivated by them).
+  const demo = await db
+    .selectFrom('operators')
+    .select('password_hash')
+    .where('email', '=', 'operateur@example.com')
+    .executeTakeFirstOrThrow()
+  await db
+    .insertInto('operators')
+    .values({
+      email: 'conformite@example.com',
+      name: 'Chloé Perrin',
+      roles: ['conformite'],
+      totp_secret: 'MFRGGZDFMZTWQ2LKMFRGGZDFMZTWQ2LK',
+      password_hash: demo.password_hash,
+      totp_enrolled_at: new Date(),
+    })
+    .execute()
+  // Fresh sessions for each route: a sample may end one (sign-out).
+  ctx.roleTokens = async () => ({
+    admin: await operatorLogin(ctx.t),
+    courrier: await operatorLogin(ctx.t, 'courrier@example.com'),
+    conformite: await operatorLogin(ctx.t, 'conformite@example.com'),
+  })
+})
+backOffice.after((ctx) => ctx.t?.close())
+
+for (const [name, route] of entries.filter(([, r]) => r.auth === 'operatorSession')) {
+  backOffice(`${route.method} ${route.path} (${route.roles ? route.roles.join(', ') : 'every operator'})`, async (ctx) => {
+    const sample = sampleFor(name, ctx.ids, ctx.pdf)
+    const none = await send(ctx.t.app, name, sample, null)
+    assert.is(none.statusCode, 401, none.body)
+    assert.is(none.json().message, messages.operatorSessionNone)
+    assert.is(none.headers['cache-control'], 'no-store')
+    for (const [who, token] of [
+      ['an unknown token', 'jeton-inconnu-0123456789'],
+      ["a customer's session", ctx.camille],
+      ["the machines' OPERATOR_TOKEN", TEST_OPERATOR_TOKEN],
+    ]) {
+      const res = await send(ctx.t.app, name, sample, token!)
+      assert.is(res.statusCode, 401, `${who}: ${res.body}`)
+      assert.is(res.json().message, messages.operatorSessionInvalid, who)
+    }
+    const customerHeader = await ctx.t.app.inject({
+      method: route.method,
+      url: urlOf(name, sample),
+      headers: { apitoken: ctx.camille },
+      ...(sample.body ? { payload: sample.body as object } : {}),
+    })
+    assert.is(customerHeader.statusCode, 401, 'a customer token in its own header')
+    const tokens = await ctx.roleTokens()
+    for (const role of OPERATOR_ROLES) {
+      const res = await send(ctx.t.app, name, sampleFor(name, ctx.ids, ctx.pdf), tokens[role])
+      if (!route.roles || route.roles.includes(role)) {
+        assert.ok(res.statusCode < 400, `${role}: ${res.statusCode} ${res.body}`)
+      } else {
+        assert.is(res.statusCode, 403, `${role}: ${res.body}`)
+        assert.equal(res.json(), { message: messages.operatorRoleRequired(route.roles), statusCode: 403, code: 'FORBIDDEN_ROLE' })
+        assert.match(res.json().message, /^Cette action est réservée aux opérateurs ayant le rôle « /)
+      }
+    }
+  })
+}
+
+backOffice("an administrator's session opens no customer route and no machine route", async (ctx) => {
+  const admin = await operatorLogin(ctx.t)
+  for (const [name, route] of entries.filter(isCustomerOrMachine)) {
+    const res = await send(ctx.t.app, name, sampleFor(name, ctx.ids, ctx.pdf), admin)
+    assert.is(res.statusCode, 401, `${name}: ${res.body}`)
+    assert.is(res.json().message, route.auth === 'operator' ? messages.operatorBadToken : messages.badToken, name)
+  }
+  assert.is((await send(ctx.t.app, 'operatorMe', {}, admin)).statusCode, 200, 'still signed in to the back office')
+})
+
+backOffice.run()
+
+const disabled = suite<{ t: TestApp; key: string }>('the operator API without OPERATOR_TOKEN: API keys only')
 disabled.before(async (ctx) => {
-  ctx.t = await buildTestApp({ seed: false, config: { operatorToken: undefined } })
+  ctx.t = await buildTestApp({ config: { operatorToken: undefined } })
+  const admin = await operatorLogin(ctx.t)
+  const made = await ctx.t.app.inject({
+    method: 'POST',
+    url: '/api/backoffice/api-keys',
+    payload: { name: 'Scanner salle 2' },
+    headers: { authorization: `Bearer ${admin}` },
+  })
+  ctx.key = made.json().key
 })
 disabled.after((ctx) => ctx.t?.close())
 
 for (const [name, route] of entries.filter(([, r]) => r.auth === 'operator')) {
-  disabled(`${route.method} ${route.path}: 401 whatever is sent`, async (ctx) => {
+  disabled(`${route.method} ${route.path}: 401 for anything but an API key`, async (ctx) => {
     for (const token of [TEST_OPERATOR_TOKEN, null]) {
       const res = await send(ctx.t.app, name, sampleFor(name, { order: 1, contractKbisTag: '"x"' } as DemoIds, Buffer.from('')), token)
       assert.is(res.statusCode, 401)
-      assert.equal(res.json().message, messages.operatorDisabled)
+      assert.equal(res.json().message, token ? messages.operatorBadToken : messages.operatorNoToken)
     }
   })
 }
+
+disabled('an API key opens the operator API', async (ctx) => {
+  const res = await send(ctx.t.app, 'operatorOrders', {}, ctx.key)
+  assert.is(res.statusCode, 200, res.body)
+})
 
 disabled.run()
 
@@ -174,7 +272,7 @@ strangers.before(setup)
 strangers.after((ctx) => ctx.t?.close())
 
 // Operators reach every order by design; their routes are covered by the 401 matrix above.
-for (const [name, route] of entries.filter(isProtected).filter(([, r]) => r.auth !== 'operator')) {
+for (const [name, route] of entries.filter(([, r]) => r.auth === 'apiToken' || r.auth === 'bearer')) {
   strangers(`${route.method} ${route.path}`, async (ctx) => {
     const sample = sampleFor(name, ctx.ids, ctx.pdf)
     if (!namesResource(sample)) {

@@ -6,7 +6,7 @@ import type { LightMyRequestResponse } from 'fastify'
 import { routes, type RouteDef, type RouteName } from '../../server/contract/routes.ts'
 import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeepMessage } from '../../server/http/json-body.ts'
 import { buildTestApp, login, type TestApp } from '../util/server.ts'
-import { TEST_OPERATOR_TOKEN } from '../util/server.ts'
+import { operatorLogin, TEST_OPERATOR_TOKEN } from '../util/server.ts'
 import { demoIds, sampleFor, sampleHeaders, send, tinyPdf, tokenFor, urlOf, type DemoIds, type Sample } from '../util/server-samples.ts'
 
 interface Ctx {
@@ -14,6 +14,8 @@ interface Ctx {
   ids: DemoIds
   camille: string
   kbis: Buffer
+  /** operators: the demo administrator's back-office session. */
+  admin: string
 }
 
 const entries = Object.entries(routes) as [RouteName, RouteDef][]
@@ -33,19 +35,22 @@ function assertClientError(res: LightMyRequestResponse, what: string) {
   }
 }
 
-const headersFor = (route: RouteDef, token: string): Record<string, string> =>
+const headersFor = (route: RouteDef, token: string, operatorToken: string): Record<string, string> =>
   route.auth === 'none'
     ? {}
-    : route.auth === 'operator'
-      ? { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` }
-      : route.auth === 'bearer'
-        ? { authorization: `Bearer ${token}` }
-        : { apitoken: token }
+    : route.auth === 'operatorSession'
+      ? { authorization: `Bearer ${operatorToken}` }
+      : route.auth === 'operator'
+        ? { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` }
+        : route.auth === 'bearer'
+          ? { authorization: `Bearer ${token}` }
+          : { apitoken: token }
 
 const setup = async (ctx: Ctx) => {
   ctx.t = await buildTestApp()
   ctx.ids = await demoIds(ctx.t.deps.db)
   ctx.camille = await login(ctx.t.app)
+  ctx.admin = await operatorLogin(ctx.t)
   ctx.kbis = await tinyPdf()
 }
 
@@ -56,7 +61,7 @@ bodies.after((ctx) => ctx.t?.close())
 for (const [name, route] of withJsonBody) {
   bodies(`${route.method} ${route.path}: invalid JSON, empty body, wrong content type`, async (ctx) => {
     const url = urlOf(name, sampleFor(name, ctx.ids, ctx.kbis))
-    const headers = headersFor(route, ctx.camille)
+    const headers = headersFor(route, ctx.camille, ctx.admin)
     for (const [payload, type] of [
       ['{"oups": ', 'application/json'],
       ['', 'application/json'],
@@ -77,19 +82,19 @@ for (const [name, route] of withJsonBody) {
     const required: string[] = (route.schema.body as { required?: string[] }).required ?? []
     for (const field of Object.keys(valid)) {
       const { [field]: _, ...without } = valid
-      const missing = await send(ctx.t.app, name, { ...sample, body: without }, tokenFor(name, ctx.camille))
+      const missing = await send(ctx.t.app, name, { ...sample, body: without }, tokenFor(name, ctx.camille, ctx.admin))
       if (required.includes(field)) {
         assert.is(missing.statusCode, 400, `${name} without ${field}: ${missing.body}`)
         assert.match(missing.json().message, field, 'the message names the field')
       }
       assertClientError(missing, `${name} without ${field}`)
       for (const wrong of [{ nested: true }, [1], true, -1, 'x'.repeat(100_000)]) {
-        const res = await send(ctx.t.app, name, { ...sample, body: { ...valid, [field]: wrong } }, tokenFor(name, ctx.camille))
+        const res = await send(ctx.t.app, name, { ...sample, body: { ...valid, [field]: wrong } }, tokenFor(name, ctx.camille, ctx.admin))
         assertClientError(res, `${name} ${field}=${JSON.stringify(wrong).slice(0, 20)}`)
       }
     }
     // Never ignored: a misspelt field (orderID for orderId) would otherwise act as if absent (pay every order's invoices).
-    const extra = await send(ctx.t.app, name, { ...sample, body: { ...valid, champInconnu: 1 } }, tokenFor(name, ctx.camille))
+    const extra = await send(ctx.t.app, name, { ...sample, body: { ...valid, champInconnu: 1 } }, tokenFor(name, ctx.camille, ctx.admin))
     assert.is(extra.statusCode, 400, `${name} with an unknown field: ${extra.body}`)
     assert.match(extra.json().message, 'champInconnu')
   })
@@ -114,7 +119,7 @@ bodies('a body without a file is refused past 256 KB, before it is parsed; a fil
         ctx.t.app,
         name,
         { ...sample, body: payload, headers: { ...sample.headers, 'content-type': 'application/json' } },
-        tokenFor(name, ctx.camille),
+        tokenFor(name, ctx.camille, ctx.admin),
       )
       assert.is(res.statusCode, 413, `${name}: ${res.body}`)
       assert.is(res.json().message, 'Le corps de la requête est trop long (256 Ko au plus).')
@@ -156,7 +161,7 @@ bodies(
           body: '['.repeat(1_000_000) + ']'.repeat(1_000_000),
           headers: { ...sample.headers, 'content-type': 'application/json' },
         },
-        tokenFor(name, ctx.camille),
+        tokenFor(name, ctx.camille, ctx.admin),
       )
       assert.equal(
         [res.statusCode, res.json().message, res.json().code],
@@ -190,7 +195,7 @@ bodies('a value outside a choice is told the values allowed', async (ctx) => {
     ['updateNotificationPreferences', { email: 'daily' }, 'Le champ « email » doit valoir « each », « digest » ou « none ».'],
     ['operatorKbisStatus', { status: 'valide' }, 'Le champ « status » doit valoir « validé ».'],
   ] as const) {
-    const res = await send(ctx.t.app, name, { ...sampleFor(name, ctx.ids, ctx.kbis), body }, tokenFor(name, ctx.camille))
+    const res = await send(ctx.t.app, name, { ...sampleFor(name, ctx.ids, ctx.kbis), body }, tokenFor(name, ctx.camille, ctx.admin))
     assert.is(res.statusCode, 400, res.body)
     assert.is(res.json().message, message)
   }
@@ -202,7 +207,7 @@ bodies('any JSON value as a body, on every route with a body', async (ctx) => {
       const res = await ctx.t.app.inject({
         method: route.method,
         url: urlOf(name, sampleFor(name, ctx.ids, ctx.kbis)),
-        headers: { ...headersFor(route, ctx.camille), 'content-type': 'application/json' },
+        headers: { ...headersFor(route, ctx.camille, ctx.admin), 'content-type': 'application/json' },
         payload: JSON.stringify(value),
       })
       assertClientError(res, `${name} ${JSON.stringify(value).slice(0, 80)}`)
@@ -220,7 +225,7 @@ bodies('the valid body with one field replaced by any JSON value', async (ctx) =
       const keys = Object.keys(body)
       body[keys[index % keys.length]!] = value
       assertClientError(
-        await send(ctx.t.app, name, { ...sample, body }, tokenFor(name, ctx.camille)),
+        await send(ctx.t.app, name, { ...sample, body }, tokenFor(name, ctx.camille, ctx.admin)),
         `${name} ${JSON.stringify(body).slice(0, 80)}`,
       )
     }),
@@ -248,7 +253,7 @@ addresses('any string as a path parameter or query value', async (ctx) => {
       const res = await ctx.t.app.inject({
         method: route.method,
         url: urlOf(name, { params, query }),
-        headers: { ...headersFor(route, ctx.camille), ...sampleHeaders(sample) },
+        headers: { ...headersFor(route, ctx.camille, ctx.admin), ...sampleHeaders(sample) },
         ...(sample.body !== undefined ? { payload: sample.body as object } : sample.multipart ? { payload: sample.multipart.payload } : {}),
       })
       assertClientError(res, `${name} ${JSON.stringify(value)}`)
@@ -270,7 +275,7 @@ addresses('an unknown or misspelt query parameter is refused, never read as abse
         ctx.t.app,
         name,
         { ...sample, query: { ...sample.query, [extra]: ctx.ids.order } },
-        tokenFor(name, ctx.camille),
+        tokenFor(name, ctx.camille, ctx.admin),
       )
       assert.is(res.statusCode, 400, `${route.method} ${route.path} ?${extra}: ${res.statusCode} ${res.body}`)
       assert.match(res.json().message, extra)
@@ -305,7 +310,7 @@ addresses('HEAD never runs a GET of the API: no letter marked opened, no request
     const res = await ctx.t.app.inject({
       method: 'HEAD',
       url: urlOf(name, sample),
-      headers: { ...headersFor(route, ctx.camille), ...sampleHeaders(sample) },
+      headers: { ...headersFor(route, ctx.camille, ctx.admin), ...sampleHeaders(sample) },
     })
     assert.is(res.statusCode, 404, `HEAD ${route.path}`)
   }
@@ -402,7 +407,7 @@ for (const { name, fields, sample: override, state } of blankCases) {
       const before = [await state(ctx), await limits(), ctx.t.mails.length]
       for (const field of fields) {
         const answer = (value: string) =>
-          send(ctx.t.app, name, { ...sample, body: { ...(sample.body as object), [field]: value } }, tokenFor(name, ctx.camille))
+          send(ctx.t.app, name, { ...sample, body: { ...(sample.body as object), [field]: value } }, tokenFor(name, ctx.camille, ctx.admin))
         const spaces = await answer('   ')
         assert.is(spaces.statusCode, 400, `${field} of spaces: ${spaces.body}`)
         assertClientError(spaces, `${name} ${field} of spaces`)

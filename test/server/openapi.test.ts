@@ -114,6 +114,7 @@ served('each operation requires the security scheme of its route’s auth, and e
     apiToken: [{ apiToken: [] }],
     bearer: [{ bearer: [] }],
     operator: [{ operator: [] }],
+    operatorSession: [{ operatorSession: [] }],
   }
   const byId = new Map(operations(doc).map(({ operation }) => [operation.operationId, operation]))
   assert.is(byId.size, Object.keys(routes).length, 'operationIds are unique, one per route')

@@ -3,7 +3,8 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { LightMyRequestResponse } from 'fastify'
 import { routes, type RouteName } from '../../server/contract/routes.ts'
-import { buildTestApp, DEMO_PASSWORD, eventually, login, type TestApp } from '../util/server.ts'
+import { buildTestApp, DEMO_PASSWORD, eventually, login, operatorLogin, type TestApp } from '../util/server.ts'
+import { totpCode } from '../../server/lib/totp.ts'
 import {
   demoIds,
   multipart,
@@ -27,6 +28,8 @@ interface Ctx {
   ids: DemoIds
   camille: string
   julien: string
+  /** operators: the demo administrator's back-office session. */
+  admin: string
   kbis: Buffer
 }
 type Check = (ctx: Ctx, call: (sample?: Partial<Sample>, token?: string) => Promise<LightMyRequestResponse>) => Promise<void>
@@ -771,6 +774,63 @@ const happy: Record<RouteName, Check> = {
     assert.ok(await login(t.app, 'demo@example.com', 'Encore-un-mot-de-passe-2'), 'the address is back')
     assert.is((await call({ params: { token } })).statusCode, 410, 'once')
   },
+  // operators (their own tests: test/server/operators/)
+  operatorPassword: async (_, call) => {
+    const reply = ok(await call())
+    assert.ok(reply.ticket.length >= 40)
+    assert.ok(new Date(reply.expiresAt) > new Date())
+  },
+  operatorCode: async ({ t }, call) => {
+    t.clock.advance(30_000)
+    const ticket = ok(
+      await send(t.app, 'operatorPassword', { body: { email: 'courrier@example.com', password: DEMO_PASSWORD } }, null),
+    ).ticket
+    const reply = ok(await call({ body: { ticket, code: totpCode('KRSXG5CTMVRXEZLUKRSXG5CTMVRXEZLU', t.clock.now()) } }))
+    assert.equal(reply.operator.roles, ['courrier'])
+    assert.is(reply.idleMinutes, 30)
+  },
+  operatorEnrolment: async ({ t, admin }, call) => {
+    const invited = ok(await send(t.app, 'operatorInvite', { body: { email: 'ines@example.com', name: 'Inès', roles: ['admin'] } }, admin))
+    const token = invited.enrolmentUrl.split('/').pop()
+    const enrolment = ok(await call({ params: { token } }))
+    assert.is(enrolment.email, 'ines@example.com')
+    assert.match(enrolment.otpauthUri, /^otpauth:\/\/totp\//)
+  },
+  operatorEnrol: async ({ t, admin }, call) => {
+    const invited = ok(await send(t.app, 'operatorInvite', { body: { email: 'enzo@example.com', name: 'Enzo', roles: ['admin'] } }, admin))
+    const token = invited.enrolmentUrl.split('/').pop()
+    const { totpSecret } = ok(await send(t.app, 'operatorEnrolment', { params: { token } }, null))
+    ok(await call({ params: { token }, body: { password: 'trois mots au hasard', code: totpCode(totpSecret, t.clock.now()) } }))
+  },
+  operatorMe: async (_, call) => assert.equal(ok(await call()).roles, ['admin']),
+  operatorSignOut: async ({ t }, call) => {
+    const token = await operatorLogin(t)
+    ok(await call({}, token))
+    assert.is((await send(t.app, 'operatorMe', {}, token)).statusCode, 401)
+  },
+  operatorList: async (_, call) => assert.ok(ok(await call()).some((o: { email: string }) => o.email === 'courrier@example.com')),
+  operatorInvite: async (_, call) => assert.match(ok(await call()).enrolmentUrl, /\/operateur\/inscription\/[\w-]{43}$/),
+  operatorSetRoles: async (_, call) => assert.equal(ok(await call()).roles, ['conformite']),
+  operatorDeactivate: async (_, call) => assert.is(ok(await call()).active, false),
+  operatorJournal: async (_, call) => {
+    const page = ok(await call())
+    assert.ok(page.total >= 1, 'the invitations above are in it')
+    assert.is(page.entries[0].operator.email, 'operateur@example.com')
+  },
+  operatorApiKeys: async (_, call) => assert.ok(ok(await call()).some((k: { name: string }) => k.name === 'Clé des échantillons')),
+  operatorCreateApiKey: async ({ t }, call) => {
+    const made = ok(await call())
+    assert.match(made.key, /^dk_[\w-]{43}$/)
+    assert.is(made.apiKey.prefix, made.key.slice(0, 11))
+    assert.is((await send(t.app, 'operatorOrders', {}, made.key)).statusCode, 200)
+  },
+  operatorRevokeApiKey: async (_, call) => assert.ok(ok(await call()).revokedAt),
+  operatorJournalCsv: async (_, call) => {
+    const res = await call()
+    assert.is(res.statusCode, 200)
+    assert.is(res.headers['content-type'], 'text/csv; charset=utf-8')
+    assert.match(res.body, /^\uFEFF"Date \(heure de Paris\)";"Opérateur"/)
+  },
 }
 
 const test = suite<Ctx>('every route of spec §7: happy path')
@@ -781,6 +841,7 @@ test.before(async (ctx) => {
   ctx.camille = await login(ctx.t.app)
   ctx.julien = await login(ctx.t.app, 'associe@example.com')
   ctx.kbis = await tinyPdf()
+  ctx.admin = await operatorLogin(ctx.t)
 })
 test.after(async (ctx) => ctx.t?.close())
 
@@ -791,7 +852,7 @@ test('the happy-path table covers the whole route table', () => {
 for (const [name, check] of Object.entries(happy) as [RouteName, Check][]) {
   test(`${routes[name].method} ${routes[name].path}`, async (ctx) => {
     const base = sampleFor(name, ctx.ids, ctx.kbis)
-    await check(ctx, (sample = {}, token = tokenFor(name, ctx.camille)) =>
+    await check(ctx, (sample = {}, token = tokenFor(name, ctx.camille, ctx.admin)) =>
       send(ctx.t.app, name, { ...base, ...sample }, routes[name].auth === 'none' ? null : token),
     )
   })

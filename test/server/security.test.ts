@@ -15,7 +15,7 @@ import * as assert from 'uvu/assert'
 import { routes, type RouteDef, type RouteName } from '../../server/contract/routes.ts'
 import { STORED_FILE_COLUMNS } from '../../server/db/repositories/stored-files.ts'
 import { SWEEP_GRACE_MS, sweepStorage } from '../../server/services/storage-sweep.ts'
-import { buildTestApp, callBearer, login, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
+import { buildTestApp, callBearer, login, operatorLogin, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
 import { demoIds, multipart, sampleFor, sampleHeaders, tinyPdf, tinyPng, type DemoIds, type Sample } from '../util/server-samples.ts'
 
 const french = /[éèàêâçùô’]|\b(le|la|les|du|de|des|doit|est|être|identifiants|introuvable|veuillez|trop|aucune?)\b/i
@@ -199,14 +199,16 @@ maps.run()
 
 const entries = Object.entries(routes) as [RouteName, RouteDef][]
 
-const headersFor = (route: RouteDef, token: string): Record<string, string> =>
+const headersFor = (route: RouteDef, token: string, operatorToken: string): Record<string, string> =>
   route.auth === 'none'
     ? {}
-    : route.auth === 'operator'
-      ? { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` }
-      : route.auth === 'bearer'
-        ? { authorization: `Bearer ${token}` }
-        : { apitoken: token }
+    : route.auth === 'operatorSession'
+      ? { authorization: `Bearer ${operatorToken}` }
+      : route.auth === 'operator'
+        ? { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` }
+        : route.auth === 'bearer'
+          ? { authorization: `Bearer ${token}` }
+          : { apitoken: token }
 
 type Path = (string | number)[]
 
@@ -272,12 +274,15 @@ interface Ctx {
   camille: string
   pdf: Buffer
   reference: Record<string, string>
+  /** operators: the demo administrator's back-office session. */
+  admin: string
 }
 
 const setup = async (ctx: Ctx) => {
   ctx.t = await buildTestApp()
   ctx.ids = await demoIds(ctx.t.deps.db)
   ctx.camille = await login(ctx.t.app)
+  ctx.admin = await operatorLogin(ctx.t)
   ctx.pdf = await tinyPdf()
   ctx.reference = await referenceHeaders(ctx.t)
 }
@@ -300,7 +305,7 @@ for (const [label, bad] of [
         const res = await ctx.t.app.inject({
           method: route.method,
           url: urlWith(name, asText(sample), queryText(sample)),
-          headers: headersFor(route, ctx.camille),
+          headers: headersFor(route, ctx.camille, ctx.admin),
           payload: setAt(sample.body, path, bad) as InjectOptions['payload'],
         })
         const what = `${name} ${path.join('.')}`
@@ -345,6 +350,12 @@ const OWN_FORMAT = new Set([
   'operatorUpdateLegalSubmission status',
   'updateNotificationPreferences email',
   'operatorKbisStatus status',
+  // operators: a link's token, a 6-digit code, a role
+  'operatorCode ticket',
+  'operatorCode code',
+  'operatorEnrol code',
+  'operatorInvite roles',
+  'operatorSetRoles roles',
 ])
 /** Optional text fields the samples leave out. */
 const moreText: Partial<Record<RouteName, Record<string, string>>> = {
@@ -375,7 +386,7 @@ text(
         ctx.t.app.inject({
           method: route.method,
           url: urlWith(name, asText(sample), queryText(sample)),
-          headers: { ...headersFor(route, ctx.camille), ...sampleHeaders(sample) },
+          headers: { ...headersFor(route, ctx.camille, ctx.admin), ...sampleHeaders(sample) },
           payload: setAt(body, path, value) as InjectOptions['payload'],
         })
       for (const path of stringPaths(body)) {
@@ -432,7 +443,7 @@ text('a query string value is a single line too', async (ctx) => {
       const res = await ctx.t.app.inject({
         method: 'GET',
         url: urlWith(name, asText(sample), { ...query, [key]: withCharacter(query[key]!, character) }),
-        headers: headersFor(routes[name], ctx.camille),
+        headers: headersFor(routes[name], ctx.camille, ctx.admin),
       })
       assert.is(res.statusCode, 400, `${name} ${JSON.stringify(character)}: ${res.body}`)
       assert.is(res.json().message, `Le champ « ${key} » ${SINGLE_LINE_REFUSAL}`)
@@ -496,7 +507,7 @@ text('property: any odd text in any body field, path parameter or query value of
         const params = asText(sample)
         const query = queryText(sample)
         let payload: InjectOptions['payload'] | undefined = sample.body as InjectOptions['payload']
-        const headers = { ...headersFor(route, ctx.camille), ...sampleHeaders(sample) }
+        const headers = { ...headersFor(route, ctx.camille, ctx.admin), ...sampleHeaders(sample) }
         const paths = stringPaths(sample.body)
         const keys = (record: Record<string, string>) => Object.keys(record)
         if (where === 'body' && paths.length) payload = setAt(sample.body, paths[index % paths.length]!, value) as InjectOptions['payload']
@@ -633,7 +644,7 @@ forms('property: any malformed multipart form on any route of the table: never a
         method: route.method,
         url: urlWith(name, asText(sample), queryText(sample)),
         headers: {
-          ...headersFor(route, ctx.camille),
+          ...headersFor(route, ctx.camille, ctx.admin),
           'content-type': form.boundary === undefined ? 'multipart/form-data' : `multipart/form-data; boundary=${boundary}`,
         },
         ...(route.method === 'GET' ? {} : { payload: body }),
@@ -869,7 +880,8 @@ uploads('every stored file is served as a PDF, not sniffed, as a named download-
   assert.is(pages.rawPayload.subarray(8, 12).toString(), 'WEBP')
   assert.equal(
     entries.filter(([, r]) => r.fileType).map(([name]) => name),
-    ['documentPage'],
+    // operators: the journal's CSV export (its headers: operators/journal.test.ts)
+    ['documentPage', 'operatorJournalCsv'],
   )
   assert.is(files.length, entries.filter(([, r]) => r.kind === 'file' && !r.fileType).length, 'every file route of the table')
   for (const [url, headers] of files) {

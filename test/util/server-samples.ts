@@ -7,7 +7,7 @@ import { routes, type RouteName } from '../../server/contract/routes.ts'
 import type { Database } from '../../server/db/schema.ts'
 import { subscriptionKey } from '../../server/lib/crypto.ts'
 import { kbisTag } from '../../server/routes/company/operator.ts'
-import { buildTestApp, login, TEST_OPERATOR_TOKEN, type TestApp } from './server.ts'
+import { buildTestApp, DEMO_PASSWORD, login, operatorLogin, TEST_OPERATOR_TOKEN, type TestApp } from './server.ts'
 import { SoftPasskey } from './webauthn.ts'
 
 export interface DemoIds {
@@ -37,6 +37,10 @@ export interface DemoIds {
   certificate: string
   /** notifications: the newest event of the Boulangerie. */
   notification: number
+  /** operators: an operator that the samples may change and deactivate (Conformité), made once per database. */
+  spareOperator: number
+  /** operators: an API key that the samples may revoke, made once per database (its key is never used). */
+  spareApiKey: number
 }
 
 export async function demoIds(db: Kysely<Database>): Promise<DemoIds> {
@@ -102,7 +106,46 @@ export async function demoIds(db: Kysely<Database>): Promise<DemoIds> {
         .orderBy('created_at', 'desc')
         .executeTakeFirstOrThrow()
     ).id,
+    spareOperator: await spareOperator(db),
+    spareApiKey: await spareApiKey(db),
   }
+}
+
+/** operators: an operator, enrolled with the demo password, for the samples that change or deactivate one. */
+export const SPARE_OPERATOR = { email: 'remplacant@example.com', totpSecret: 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ' }
+async function spareOperator(db: Kysely<Database>): Promise<number> {
+  const held = await db.selectFrom('operators').select('id').where('email', '=', SPARE_OPERATOR.email).executeTakeFirst()
+  if (held) return held.id
+  const demo = await db
+    .selectFrom('operators')
+    .select('password_hash')
+    .where('email', '=', 'operateur@example.com')
+    .executeTakeFirstOrThrow()
+  const row = await db
+    .insertInto('operators')
+    .values({
+      email: SPARE_OPERATOR.email,
+      name: 'Léa Fontaine',
+      roles: ['conformite'],
+      totp_secret: SPARE_OPERATOR.totpSecret,
+      password_hash: demo.password_hash,
+      totp_enrolled_at: new Date(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return row.id
+}
+
+async function spareApiKey(db: Kysely<Database>): Promise<number> {
+  const held = await db.selectFrom('api_keys').select('id').where('name', '=', 'Clé des échantillons').executeTakeFirst()
+  if (held) return held.id
+  const admin = await db.selectFrom('operators').select('id').where('email', '=', 'operateur@example.com').executeTakeFirstOrThrow()
+  const row = await db
+    .insertInto('api_keys')
+    .values({ name: 'Clé des échantillons', key_hash: 'f'.repeat(64), prefix: 'dk_échant', created_by: admin.id })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return row.id
 }
 
 /** people: the first passkey of Camille's, made once per database (the demo data has none). */
@@ -180,6 +223,7 @@ export interface Sample {
 }
 
 let invoiceNumbers = 0
+let invitedOperators = 0
 
 /**
  * A termination date the Boulangerie may ask for: after its yearly period ends (200 days from the seed) and within the
@@ -319,6 +363,25 @@ export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sampl
     operatorLetterForwarded: () => ({ params: { id: ids.document }, body: { address: '12 rue des Lilas, 69003 Lyon' } }),
     operatorKbis: () => ({ params: { id: ids.contract } }),
     operatorKbisStatus: () => ({ params: { id: ids.contract }, body: { status: 'validé' }, headers: { 'if-match': ids.contractKbisTag } }),
+    // operators
+    operatorPassword: () => ({ body: { email: 'operateur@example.com', password: DEMO_PASSWORD } }),
+    operatorCode: () => ({ body: { ticket: 'x'.repeat(43), code: '123456' } }),
+    operatorEnrolment: () => ({ params: { token: 'x'.repeat(43) } }),
+    operatorEnrol: () => ({ params: { token: 'x'.repeat(43) }, body: { password: 'trois mots au hasard', code: '123456' } }),
+    operatorMe: () => ({}),
+    operatorSignOut: () => ({}),
+    operatorList: () => ({}),
+    // A new address at each call: an address belongs to one operator.
+    operatorInvite: () => ({
+      body: { email: `nouvel-operateur-${++invitedOperators}@example.com`, name: 'Nina Roussel', roles: ['courrier'] },
+    }),
+    operatorSetRoles: () => ({ params: { id: ids.spareOperator }, body: { roles: ['conformite'] } }),
+    operatorDeactivate: () => ({ params: { id: ids.spareOperator } }),
+    operatorJournal: () => ({ query: { action: 'operator.invited', page: 1 } }),
+    operatorJournalCsv: () => ({ query: { from: '2020-01-01' } }),
+    operatorApiKeys: () => ({}),
+    operatorCreateApiKey: () => ({ body: { name: 'Scanner salle 2' } }),
+    operatorRevokeApiKey: () => ({ params: { id: ids.spareApiKey } }),
   }
   return samples[name]()
 }
@@ -336,15 +399,23 @@ export const sampleHeaders = (sample: Sample): Record<string, string> => ({
   ...(sample.headers ?? {}),
 })
 
-/** The token to send to a route on behalf of a customer: theirs, or the operators' for operator routes. */
-export const tokenFor = (name: RouteName, customerToken: string) => (routes[name].auth === 'operator' ? TEST_OPERATOR_TOKEN : customerToken)
+/**
+ * The token to send to a route on behalf of a customer: theirs, the operators' for operator routes, or the back office's
+ * administrator's session for its routes (`operatorToken`, signed in by operatorLogin).
+ */
+export const tokenFor = (name: RouteName, customerToken: string, operatorToken?: string) =>
+  routes[name].auth === 'operator'
+    ? TEST_OPERATOR_TOKEN
+    : routes[name].auth === 'operatorSession'
+      ? (operatorToken ?? 'aucune-session-operateur')
+      : customerToken
 
 /** Sends a sample with the credentials the route expects (apiToken header, or Bearer for contract and operator routes). */
 export function send(app: FastifyInstance, name: RouteName, sample: Sample, token: string | null): Promise<LightMyRequestResponse> {
   const route = routes[name]
   const headers: Record<string, string> = { ...sampleHeaders(sample) }
   if (token !== null) {
-    if (route.auth === 'bearer' || route.auth === 'operator') headers.authorization = `Bearer ${token}`
+    if (route.auth === 'bearer' || route.auth === 'operator' || route.auth === 'operatorSession') headers.authorization = `Bearer ${token}`
     else headers.apitoken = token
   }
   const payload = sample.multipart ? sample.multipart.payload : (sample.body as InjectOptions['payload'])
@@ -361,6 +432,8 @@ export interface DemoContext {
   sophie: string
   pdf: Buffer
   atelier: number
+  /** operators: the demo administrator's back-office session (operateur@example.com). */
+  admin: string
 }
 
 export async function demoContext(ctx: Partial<DemoContext>, pdfText?: string): Promise<DemoContext> {
@@ -370,6 +443,7 @@ export async function demoContext(ctx: Partial<DemoContext>, pdfText?: string): 
   ctx.julien = await login(ctx.t.app, 'associe@example.com')
   ctx.sophie = await login(ctx.t.app, 'solo@example.com')
   ctx.pdf = await tinyPdf(pdfText)
+  ctx.admin = await operatorLogin(ctx.t)
   ctx.atelier = (
     await ctx.t.deps.db.selectFrom('orders').select('id').where('raison_sociale', '=', 'Atelier Lumière SARL').executeTakeFirstOrThrow()
   ).id

@@ -9,7 +9,8 @@ import { buildApp } from '../../server/app.ts'
 import { loadConfig, type Config } from '../../server/config.ts'
 import { connect, dropSchema, type DbHandle } from '../../server/db/connect.ts'
 import { migrateToLatest } from '../../server/db/migrate.ts'
-import { DEMO_PASSWORD, seedDemo } from '../../server/demo/seed.ts'
+import { DEMO_PASSWORD, demoOperators, seedDemo } from '../../server/demo/seed.ts'
+import { totpCode } from '../../server/lib/totp.ts'
 import type { AppDeps, Clock } from '../../server/deps.ts'
 import type { Mail, Mailer } from '../../server/services/mailer.ts'
 import { testPaymentProvider, type PaymentProvider } from '../../server/services/payment.ts'
@@ -257,4 +258,24 @@ export async function eventually<T>(probe: () => T, timeoutMs = 5000): Promise<N
     if (Date.now() > until) throw new Error('eventually: still nothing after ' + timeoutMs + ' ms')
     await new Promise((resolve) => setTimeout(resolve, 10))
   }
+}
+
+/**
+ * Signs a demo operator in to the back office (password, then the code of their fixed TOTP secret): the test clock moves
+ * on one TOTP step first, since a code once used is refused and each sign-in needs a new one.
+ */
+export async function operatorLogin(t: TestApp, email = 'operateur@example.com', password = DEMO_PASSWORD): Promise<string> {
+  const secret =
+    demoOperators.find((o) => o.email === email)?.totpSecret ??
+    (await t.deps.db.selectFrom('operators').select('totp_secret').where('email', '=', email).executeTakeFirstOrThrow()).totp_secret
+  t.clock.advance(30_000)
+  const first = await t.app.inject({ method: 'POST', url: '/api/operator-auth/password', payload: { email, password } })
+  if (first.statusCode !== 200) throw new Error(`connexion opérateur de ${email} impossible : ${first.statusCode} ${first.body}`)
+  const second = await t.app.inject({
+    method: 'POST',
+    url: '/api/operator-auth/code',
+    payload: { ticket: first.json().ticket, code: totpCode(secret, t.clock.now()) },
+  })
+  if (second.statusCode !== 200) throw new Error(`code opérateur de ${email} refusé : ${second.statusCode} ${second.body}`)
+  return second.json().token as string
 }
