@@ -333,7 +333,12 @@ Calls.before(configure)
 
 Calls('every route of the contract has a client call', () => {
   const covered = new Set(calls.map(([name]) => name))
-  const missing = (Object.keys(routes) as RouteName[]).filter((name) => !covered.has(name) && !serverOnly.includes(name))
+  // The back office's routes (its sign-in and its operators' sessions) are not the portal's: its own client comes with
+  // its own entry.
+  const backOffice = (name: RouteName) => (routes[name] as RouteDef).tags.some((tag) => tag.startsWith('Back-office'))
+  const missing = (Object.keys(routes) as RouteName[]).filter(
+    (name) => !covered.has(name) && !serverOnly.includes(name) && !backOffice(name),
+  )
   assert.equal(missing, [])
 })
 
