@@ -12,7 +12,10 @@ export function sirenDigits(value: string): string | null {
   return /^\d{9}$/.test(digits) ? digits : null
 }
 
-/** Luhn's check over a string of digits: from the right, every second digit doubled (less 9 past 9), the sum a multiple of 10. */
+/**
+ * Luhn's check over a string of digits: from the right, every second digit doubled (less 9 past 9), the sum a multiple of
+ * 10. A SIREN's key, and a card number's (the test card form, src/machines/billing/cardReplacement.machine.ts).
+ */
 export function luhnValid(digits: string): boolean {
   let sum = 0
   for (let i = 0; i < digits.length; i++) {

@@ -7,6 +7,7 @@
 // hands back the pm_… id, attached the same way. Which mode applies is the server's answer to `prepareCard`.
 import { assign, fromPromise, setup } from 'xstate'
 import type { PaymentMethod } from '../../../server/contract/billing.ts'
+import { luhnValid } from '../../../server/contract/rules/company.ts'
 import type { TestCardBody } from '../../../server/contract/test-provider.ts'
 import { messageOf, type Notice } from '../shared.ts'
 import { deferred } from '../deferred.ts'
@@ -65,14 +66,7 @@ const digits = (value: string) => value.replace(/[\s-]/g, '')
 /** The Luhn checksum every card number satisfies. */
 export function passesLuhn(number: string): boolean {
   const value = digits(number)
-  if (!/^\d{12,19}$/.test(value)) return false
-  let sum = 0
-  for (let i = 0; i < value.length; i++) {
-    let digit = Number(value[value.length - 1 - i])
-    if (i % 2 === 1) digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2
-    sum += digit
-  }
-  return sum % 10 === 0
+  return /^\d{12,19}$/.test(value) && luhnValid(value)
 }
 
 const isAmex = (number: string) => /^3[47]/.test(digits(number))
