@@ -16,10 +16,7 @@ import {
 } from '../../db/repositories/operators.ts'
 import { hashPassword, verifyPassword } from '../../lib/crypto.ts'
 import { matchTotp, otpauthUri } from '../../lib/totp.ts'
-import { checkNewPassword, minutesText } from '../session/index.ts'
-
-// Verifying against this when no operator has the address keeps a failure equally slow either way.
-const decoyHash = hashPassword('mot de passe factice du back-office')
+import { checkNewPassword, decoyHash, minutesText } from '../session/index.ts'
 
 /** Wrong passwords per address typed, whichever IPs send them (as customer sign-ins: session/index.ts). */
 export const OPERATOR_PASSWORD_LIMIT: AttemptLimit = {

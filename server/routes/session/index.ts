@@ -21,8 +21,9 @@ import { resetLinkMail } from './reset-mail.ts'
 import { passwordProblem } from '../../services/password-policy.ts'
 import { startupRoutes } from './orders.ts'
 
-// Verifying against this when the account does not exist keeps failed logins equally slow either way.
-const decoyHash = hashPassword('mot de passe factice')
+// Verifying against this when the account does not exist keeps failed logins equally slow either way (the back
+// office's sign-in uses it too: one hash made at start, not one per sign-in form).
+export const decoyHash = hashPassword('mot de passe factice')
 // And a failure also checks against the other scheme's decoy: argon2id and scrypt (accounts not signed in since
 // argon2id came) then cost the same, so a failure's time tells neither whether the account exists nor its scheme.
 const legacyDecoyHash = legacySchemeDecoy()
