@@ -32,7 +32,10 @@ export const setOperatorRoles = (id: number, body: Body<'operatorSetRoles'>, opt
   call<Reply<'operatorSetRoles'>>({ auth: 'session', method: 'PUT', path: `/api/backoffice/operators/${encode(id)}/roles`, body }, options)
 
 export const deactivateOperator = (id: number, options?: CallOptions) =>
-  call<Reply<'operatorDeactivate'>>({ auth: 'session', method: 'POST', path: `/api/backoffice/operators/${encode(id)}:deactivate` }, options)
+  call<Reply<'operatorDeactivate'>>(
+    { auth: 'session', method: 'POST', path: `/api/backoffice/operators/${encode(id)}:deactivate` },
+    options,
+  )
 
 // --- Administration: the journal
 

@@ -50,7 +50,10 @@ export const signInMachine = deferred(() =>
     states: {
       password: {
         on: {
-          'signIn.password': { target: 'checkingPassword', actions: assign({ email: ({ event }) => event.email, error: null, unavailable: false }) },
+          'signIn.password': {
+            target: 'checkingPassword',
+            actions: assign({ email: ({ event }) => event.email, error: null, unavailable: false }),
+          },
         },
       },
       checkingPassword: {
