@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { isBackOfficePath } from '../contract/rules/backoffice-paths.ts'
+import { isBackOfficePath } from '../contract/rules/backoffice.ts'
 import { messages } from './errors.ts'
 
 /** Paths that belong to the API: never answered with the SPA, whatever the method. */

@@ -1,6 +1,8 @@
 // The back office's typed client against a local HTTP server: method, path, headers and body of every call, checked
 // against the contract's route table, so that every back-office route has its call and neither side can drift.
+import { readdirSync, readFileSync } from 'node:fs'
 import { createServer, type IncomingHttpHeaders } from 'node:http'
+import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -120,6 +122,20 @@ for (const [name, invoke, expectedPath, expectedBody] of calls) {
 }
 Calls.run()
 
+const OnlyClient = suite('back-office client: the only way the back office speaks to the server')
+
+OnlyClient('no module of src/backoffice but its client (src/backoffice/api) makes a request of its own', () => {
+  // (dependency-cruiser leaves packages out of its graph: the import of ofetch is checked here, with the browser's own ways.)
+  const root = join(import.meta.dirname, '../../src/backoffice')
+  const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((file) => /\.tsx?$/.test(file) && !file.startsWith('api/'))
+  assert.ok(files.length >= 20, `${files.length} files`)
+  const offending = files.filter((file) =>
+    /from 'ofetch'|\bfetch\(|XMLHttpRequest|EventSource|sendBeacon|WebSocket/.test(readFileSync(join(root, file), 'utf8')),
+  )
+  assert.equal(offending, [])
+})
+OnlyClient.run()
+
 const Failures = suite('back-office client: failures')
 Failures.before(configure)
 Failures.before.each(() => {
@@ -130,7 +146,10 @@ Failures('a failure carries the server’s French message, status and code', asy
   reply = { status: 401, body: { message: 'Ce code a déjà servi : attendez le suivant.', code: 'CODE_REPLAYED', statusCode: 401 } }
   const error = await api.submitCode({ ticket: 'tk', code: '123456' }).catch((e: unknown) => e)
   assert.instance(error, ApiError)
-  assert.equal([(error as ApiError).status, (error as ApiError).code, (error as ApiError).message], [401, 'CODE_REPLAYED', 'Ce code a déjà servi : attendez le suivant.'])
+  assert.equal(
+    [(error as ApiError).status, (error as ApiError).code, (error as ApiError).message],
+    [401, 'CODE_REPLAYED', 'Ce code a déjà servi : attendez le suivant.'],
+  )
   // A refused sign-in is no session ending.
   assert.is(unauthorized.length, 0)
 })
@@ -146,10 +165,16 @@ Failures('a 401 on a route of the session ends the session (onUnauthorized), onc
 Failures('an answer without a message, or no answer at all, gets the French message of its status', async () => {
   reply = { status: 503, body: '' }
   const down = await api.getApiKeys().catch((e: unknown) => e)
-  assert.equal([(down as ApiError).status, (down as ApiError).message], [503, 'Le service est momentanément indisponible. Réessayez dans quelques instants.'])
+  assert.equal(
+    [(down as ApiError).status, (down as ApiError).message],
+    [503, 'Le service est momentanément indisponible. Réessayez dans quelques instants.'],
+  )
   configureBackOfficeApi({ baseURL: 'http://127.0.0.1:1' })
   const unreachable = await api.getMe().catch((e: unknown) => e)
-  assert.equal([(unreachable as ApiError).status, (unreachable as ApiError).message], [0, 'Impossible de joindre le serveur. Vérifiez votre connexion internet puis réessayez.'])
+  assert.equal(
+    [(unreachable as ApiError).status, (unreachable as ApiError).message],
+    [0, 'Impossible de joindre le serveur. Vérifiez votre connexion internet puis réessayez.'],
+  )
   configureBackOfficeApi({ baseURL })
 })
 
