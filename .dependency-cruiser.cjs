@@ -12,7 +12,7 @@ module.exports = {
     },
     {
       name: 'machines-are-pure',
-      comment: 'A statechart imports no views, no API client and no wiring (the portal\'s or the back office\'s).',
+      comment: "A statechart imports no views, no API client and no wiring (the portal's or the back office's).",
       severity: 'error',
       from: { path: '^src/(backoffice/)?machines/' },
       to: { path: '^src/(backoffice/)?(views|api|wiring)/' },
@@ -27,7 +27,7 @@ module.exports = {
     {
       name: 'back-office-takes-only-shared-pieces-of-the-portal',
       comment:
-        'The back office is a product of its own: of the portal it takes the shared view pieces, the design tokens, goober\'s ' +
+        "The back office is a product of its own: of the portal it takes the shared view pieces, the design tokens, goober's " +
         'setup, the toasts and the pure helpers of the statecharts (the password rule), never its client, wiring, pages or flows.',
       severity: 'error',
       from: { path: '^src/backoffice/' },

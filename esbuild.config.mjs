@@ -169,9 +169,10 @@ async function writeBackOffice(metafile) {
     .replace('/src/backoffice/main.tsx', url(entry[0]))
     .replace(
       '<script type="module"',
-      [...staticImports(metafile, entry[0]).map((file) => `<link rel="modulepreload" href="${url(file)}" />`), '<script type="module"'].join(
-        '\n    ',
-      ),
+      [
+        ...staticImports(metafile, entry[0]).map((file) => `<link rel="modulepreload" href="${url(file)}" />`),
+        '<script type="module"',
+      ].join('\n    '),
     )
   if (html === template) throw new Error(`${BACK_OFFICE.template} does not load /src/backoffice/main.tsx`)
   await writeFile(join(outdir, BACK_OFFICE.page), html)

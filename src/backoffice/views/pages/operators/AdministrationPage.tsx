@@ -22,7 +22,14 @@ export const ADMINISTRATION_SECTIONS = [
 const Tabs = styled('nav')`
   margin: 0 0 1.25rem;
   ul { list-style: none; display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 0; padding: 0; border-bottom: 1px solid ${color.border}; }
-  a { display: block; padding: 0.6rem 1rem; text-decoration: none; font-weight: 600; color: ${color.muted}; border-bottom: 3px solid transparent; }
+  a {
+    display: block;
+    padding: 0.6rem 1rem;
+    text-decoration: none;
+    font-weight: 600;
+    color: ${color.muted};
+    border-bottom: 3px solid transparent;
+  }
   a[aria-current='page'] { color: ${color.primary}; border-bottom-color: ${color.primary}; }
 `
 
