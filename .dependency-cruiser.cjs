@@ -12,10 +12,30 @@ module.exports = {
     },
     {
       name: 'machines-are-pure',
-      comment: 'A statechart imports no views, no API client and no wiring.',
+      comment: "A statechart imports no views, no API client and no wiring (the portal's or the back office's).",
       severity: 'error',
-      from: { path: '^src/machines/' },
-      to: { path: '^src/(views|api|wiring)/' },
+      from: { path: '^src/(backoffice/)?machines/' },
+      to: { path: '^src/(backoffice/)?(views|api|wiring)/' },
+    },
+    {
+      name: 'portal-never-imports-the-back-office',
+      comment: 'The customer portal never imports the back office (src/backoffice/): a customer never downloads a byte of it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/backoffice/' },
+      to: { path: '^src/backoffice/' },
+    },
+    {
+      name: 'back-office-takes-only-shared-pieces-of-the-portal',
+      comment:
+        "The back office is a product of its own: of the portal it takes the shared view pieces, the design tokens, goober's " +
+        'setup, the toasts and the pure helpers of the statecharts (the password rule), never its client, wiring, pages or flows.',
+      severity: 'error',
+      from: { path: '^src/backoffice/' },
+      to: {
+        path: '^src/',
+        pathNot:
+          '^src/(backoffice/|views/(components/(ui|Modal|PasswordFields|icon-button|useMediaQuery|useFocusWhenShown)\\.tsx?|theme\\.ts|goober\\.ts|Toasts\\.tsx|icons\\.tsx)$|machines/(shared|deferred|passwordRule|commonPasswords)\\.ts$|api/errors\\.ts$)',
+      },
     },
     {
       name: 'domain-is-pure',
@@ -28,8 +48,8 @@ module.exports = {
       name: 'views-reach-the-api-through-wiring',
       comment: 'Views never call the API client; the wiring provides the effects.',
       severity: 'error',
-      from: { path: '^src/views/' },
-      to: { path: '^src/api/', dependencyTypesNot: ['type-only'] },
+      from: { path: '^src/(backoffice/)?views/' },
+      to: { path: '^src/(backoffice/)?api/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'contract-rules-are-pure',
@@ -42,8 +62,8 @@ module.exports = {
       name: 'api-looks-only-down',
       comment: 'The HTTP client (src/api) is below the composition root: the wiring uses it, never the reverse.',
       severity: 'error',
-      from: { path: '^src/api/' },
-      to: { path: '^src/(wiring|views|machines)/' },
+      from: { path: '^src/(backoffice/)?api/' },
+      to: { path: '^src/(backoffice/)?(wiring|views|machines)/' },
     },
     {
       name: 'db-looks-only-down',

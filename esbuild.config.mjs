@@ -1,5 +1,7 @@
 // Builds the SPA into dist/: hashed, code-split ES modules under dist/assets and dist/index.html; a
-// production build also writes the page of each kind of route and dist/pages.json (writePages).
+// production build also writes the page of each kind of route and dist/pages.json (writePages). The back office
+// (src/backoffice/main.tsx) is a second build of its own into dist/assets/backoffice/ and dist/operateur.html: it shares
+// no chunk with the customer portal, so a customer never downloads a byte of it (scripts/size.mjs checks both).
 //   node esbuild.config.mjs            build once (production)
 //   node esbuild.config.mjs --watch    rebuild on change (npm run dev)
 // Build-time configuration: BRAND_NAME (the provider's name), API_BASE_URL (default: same origin).
@@ -59,6 +61,27 @@ export function buildOptions(config, { dev = false } = {}) {
       __BRAND_NAME__: JSON.stringify(config.brandName),
       __API_BASE_URL__: JSON.stringify(config.apiBaseUrl),
     },
+  }
+}
+
+/** The back office: its entry, its page (served for /operateur and every path below it: server/http/spa.ts) and metafile. */
+export const BACK_OFFICE = {
+  entry: 'src/backoffice/main.tsx',
+  template: 'operateur.html',
+  page: 'operateur.html',
+  metafile: 'backoffice-meta.json',
+  /** Its files, apart from the portal's: dist/assets/backoffice/. */
+  dir: 'backoffice',
+}
+
+/** The back office's esbuild options: the portal's, with its own entry, and its files in a folder of their own. */
+export function backOfficeOptions(config, options = {}) {
+  const base = buildOptions(config, options)
+  return {
+    ...base,
+    entryPoints: [BACK_OFFICE.entry],
+    outdir: join(outdir, 'assets', BACK_OFFICE.dir),
+    publicPath: `/assets/${BACK_OFFICE.dir}`,
   }
 }
 
@@ -131,6 +154,29 @@ async function writeIndex(metafile, config, mode) {
   }
   await writeFile(join(outdir, 'build-stamp.json'), JSON.stringify({ ...config, mode, sources: await sourcesDigest() }, null, 2))
   await writeFile(join(outdir, 'meta.json'), JSON.stringify(metafile))
+}
+
+/**
+ * Writes dist/operateur.html pointing at the back office's hashed entry and announcing the entry's static imports, and
+ * its metafile (scripts/size.mjs reads it).
+ */
+async function writeBackOffice(metafile) {
+  const entry = Object.entries(metafile.outputs).find(([, o]) => o.entryPoint === BACK_OFFICE.entry)
+  if (!entry) throw new Error(`esbuild produced no entry for ${BACK_OFFICE.entry}`)
+  const url = (file) => '/' + relative(outdir, join(root, file)).split('\\').join('/')
+  const template = await readFile(join(root, BACK_OFFICE.template), 'utf8')
+  const html = template
+    .replace('/src/backoffice/main.tsx', url(entry[0]))
+    .replace(
+      '<script type="module"',
+      [
+        ...staticImports(metafile, entry[0]).map((file) => `<link rel="modulepreload" href="${url(file)}" />`),
+        '<script type="module"',
+      ].join('\n    '),
+    )
+  if (html === template) throw new Error(`${BACK_OFFICE.template} does not load /src/backoffice/main.tsx`)
+  await writeFile(join(outdir, BACK_OFFICE.page), html)
+  await writeFile(join(outdir, BACK_OFFICE.metafile), JSON.stringify(metafile))
 }
 
 /**
@@ -223,7 +269,7 @@ process.stdout.write(JSON.stringify({ pages, publicRoutes }), () => process.exit
 /** A digest of every input of the build: sources, index.html, this file and the lock file. */
 export async function sourcesDigest() {
   const hash = createHash('sha256')
-  const files = ['index.html', 'esbuild.config.mjs', 'package-lock.json', 'tsconfig.json']
+  const files = ['index.html', BACK_OFFICE.template, 'esbuild.config.mjs', 'package-lock.json', 'tsconfig.json']
   async function walk(dir) {
     for (const entry of await readdir(join(root, dir), { withFileTypes: true })) {
       const path = join(dir, entry.name)
@@ -245,7 +291,8 @@ export async function isStale(config = buildConfig()) {
   try {
     const stamp = JSON.parse(await readFile(join(outdir, 'build-stamp.json'), 'utf8'))
     await stat(join(outdir, 'index.html'))
-    for (const file of [...Object.values(PRERENDERED), SIGNED_IN_PAGE, PAGES_MANIFEST]) await stat(join(outdir, file))
+    for (const file of [...Object.values(PRERENDERED), SIGNED_IN_PAGE, PAGES_MANIFEST, BACK_OFFICE.page, BACK_OFFICE.metafile])
+      await stat(join(outdir, file))
     return (
       stamp.mode !== 'production' ||
       stamp.brandName !== config.brandName ||
@@ -289,7 +336,8 @@ export async function precompress(dir) {
 export async function build(config = buildConfig()) {
   await rm(outdir, { recursive: true, force: true })
   await mkdir(outdir, { recursive: true })
-  const result = await esbuild.build(buildOptions(config))
+  const [result, backOffice] = await Promise.all([esbuild.build(buildOptions(config)), esbuild.build(backOfficeOptions(config))])
+  await writeBackOffice(backOffice.metafile)
   await writeIndex(result.metafile, config, 'production')
   await precompress(join(outdir, 'assets'))
   return result
@@ -314,8 +362,21 @@ export async function watch(config = buildConfig()) {
       },
     ],
   })
-  await ctx.watch()
-  return ctx
+  const backOffice = await esbuild.context({
+    ...backOfficeOptions(config, { dev: true }),
+    plugins: [
+      {
+        name: 'operateur-html',
+        setup(b) {
+          b.onEnd(async (result) => {
+            if (result.errors.length === 0 && result.metafile) await writeBackOffice(result.metafile)
+          })
+        },
+      },
+    ],
+  })
+  await Promise.all([ctx.watch(), backOffice.watch()])
+  return { dispose: () => Promise.all([ctx.dispose(), backOffice.dispose()]) }
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -2,6 +2,7 @@
 // themselves (states, transitions with their guards, invoked actors), into docs/diagrams/.
 //   npm run diagrams            write the diagrams
 //   npm run diagrams -- --check fail when a written diagram no longer matches the code
+import { readdirSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { AnyStateMachine, AnyStateNode } from 'xstate'
@@ -49,6 +50,15 @@ import { partnerInterestMachine } from '../src/machines/company/partnerInterest.
 import { letterDeadlinesMachine } from '../src/machines/mail/letterDeadlines.machine.ts'
 import { letterPagesMachine } from '../src/machines/mail/letterPages.machine.ts'
 import { letterSearchMachine } from '../src/machines/mail/letterSearch.machine.ts'
+
+import { apiKeysMachine } from '../src/backoffice/machines/operators/apiKeys.machine.ts'
+import { enrolmentMachine } from '../src/backoffice/machines/operators/enrolment.machine.ts'
+import { journalMachine } from '../src/backoffice/machines/operators/journal.machine.ts'
+import { operatorDirectoryMachine } from '../src/backoffice/machines/operators/operatorDirectory.machine.ts'
+import { operatorInviteMachine } from '../src/backoffice/machines/operators/operatorInvite.machine.ts'
+import { operatorSessionMachine } from '../src/backoffice/machines/operators/operatorSession.machine.ts'
+import { signInMachine } from '../src/backoffice/machines/operators/signIn.machine.ts'
+import { queuesMachine } from '../src/backoffice/machines/dashboard/queues.machine.ts'
 
 const machines: [file: string, machine: AnyStateMachine, what: string][] = [
   [
@@ -199,6 +209,43 @@ const machines: [file: string, machine: AnyStateMachine, what: string][] = [
     notificationPreferencesMachine,
     "One order's e-mail choice on /informations-personnelles: read, each choice saved, the previous one put back when a save fails.",
   ],
+  // the back office (src/backoffice/machines)
+  [
+    'backoffice-operatorSession',
+    operatorSessionMachine,
+    "The back office's session: kept under its own key, checked with the server as the page opens, ended by « Se déconnecter » or a 401.",
+  ],
+  [
+    'backoffice-signIn',
+    signInMachine,
+    '/operateur/connexion: the password answers a ticket, then the TOTP code answers the session; a ticket expired goes back to the password.',
+  ],
+  [
+    'backoffice-enrolment',
+    enrolmentMachine,
+    '/operateur/inscription/:token: the link read (the TOTP secret), then the password and a first code; a link refused says so for good.',
+  ],
+  [
+    'backoffice-operatorDirectory',
+    operatorDirectoryMachine,
+    "Administration › Opérateurs: the list, an operator's roles changed, a deactivation after a confirmation.",
+  ],
+  [
+    'backoffice-operatorInvite',
+    operatorInviteMachine,
+    '« Inviter un opérateur »: sent once, the single-use link shown until closed, then forgotten.',
+  ],
+  [
+    'backoffice-apiKeys',
+    apiKeysMachine,
+    'Administration › Clés d’API: the list, a named key created and shown once, a key revoked after a confirmation.',
+  ],
+  [
+    'backoffice-journal',
+    journalMachine,
+    'Administration › Journal: filters and pages (the rows kept while the next load), « Exporter en CSV » with the same filters.',
+  ],
+  ['backoffice-queues', queuesMachine, "The back office's dashboard: the queues, read again every minute, with « Réessayer »."],
 ]
 
 const id = (node: AnyStateNode) => node.id.replace(/[^A-Za-z0-9_]/g, '_')
@@ -274,12 +321,22 @@ function everywhere(machine: AnyStateMachine): string {
   return `\nIn every state:\n\n${items.join('\n')}\n`
 }
 
+/** The module a diagram is drawn from: the back office's under src/backoffice/machines/<area>/. */
+function sourceOf(file: string): string {
+  if (!file.startsWith('backoffice-')) return `src/machines/${file}.machine.ts`
+  const name = `${file.slice('backoffice-'.length)}.machine.ts`
+  const found = readdirSync(join(import.meta.dirname, '..', 'src', 'backoffice', 'machines'), { recursive: true, encoding: 'utf8' }).find(
+    (path) => path.endsWith(`/${name}`),
+  )
+  return `src/backoffice/machines/${found ?? name}`
+}
+
 function page(file: string, machine: AnyStateMachine, what: string): string {
   return `# ${machine.id}
 
 ${what}
 
-Drawn from \`src/machines/${file}.machine.ts\` by \`npm run diagrams\`; do not edit by hand.
+Drawn from \`${sourceOf(file)}\` by \`npm run diagrams\`; do not edit by hand.
 
 \`\`\`mermaid
 ${mermaid(machine)}

@@ -1,10 +1,11 @@
 // Prints every output chunk's size (raw, gzip, brotli) and the first-load JavaScript of /login and
 // of a stored user's dashboard, from the build's metafile; fails when a budget is passed (deterministic:
-// bytes, not time). Run after a build: `npm run size` builds first.
+// bytes, not time). The same for the back office (its own build: dist/backoffice-meta.json), with its own budgets, and
+// proof that no back-office module reaches a customer's page. Run after a build: `npm run size` builds first.
 import { readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib'
-import { COMPILE_HINT, FIRST_SCREEN_SOURCES, PRECOMPRESS_MIN_BYTES } from '../esbuild.config.mjs'
+import { BACK_OFFICE, COMPILE_HINT, FIRST_SCREEN_SOURCES, PRECOMPRESS_MIN_BYTES } from '../esbuild.config.mjs'
 
 export const BUDGETS = {
   /** First-load JavaScript of /login, gzip (issue: React + react-dom alone are about 69 KB). */
@@ -23,7 +24,14 @@ export const BUDGETS = {
    * chunk of its own that only the password forms load, when they are shown: not a route, no page waits for it.
    */
   passwordStrengthGzip: 780 * 1000,
+  /** The back office's first load (/operateur/connexion, and any page's shell): its entry and its static imports, gzip. */
+  backOfficeFirstLoadGzip: 120 * 1000,
+  /** Each lazily loaded chunk of the back office (a page, a section's piece), gzip. */
+  backOfficeRouteChunkGzip: 25 * 1000,
 }
+
+/** Where the back office's sources live: none of them may reach a customer's chunk. */
+export const BACK_OFFICE_SOURCES = /^src\/backoffice\//
 
 /** The strength estimator's module: only ever imported lazily, alone in its chunk with zxcvbn-ts. */
 export const PASSWORD_STRENGTH = 'server/contract/rules/password-strength.ts'
@@ -152,13 +160,13 @@ export function passwordStrengthChunk(meta, outputs, sizes) {
   const chunk = outputs.find(([, o]) => o.entryPoint === PASSWORD_STRENGTH)?.[0]
   if (!chunk) return { chunk, gzip: 0, problems: [`${PASSWORD_STRENGTH} has no chunk of its own (it must be imported lazily)`] }
   for (const source of Object.keys(meta.outputs[chunk].inputs)) {
-    if (source !== PASSWORD_STRENGTH && !/^node_modules\/(@zxcvbn-ts|fastest-levenshtein)\//.test(source))
+    if (source !== PASSWORD_STRENGTH && !/(^|\/)node_modules\/(@zxcvbn-ts|fastest-levenshtein)\//.test(source))
       problems.push(`the password strength chunk also holds ${source}`)
   }
   for (const [file, o] of outputs) {
     if (
       file !== chunk &&
-      Object.keys(o.inputs).some((source) => source === PASSWORD_STRENGTH || source.startsWith('node_modules/@zxcvbn-ts/'))
+      Object.keys(o.inputs).some((source) => source === PASSWORD_STRENGTH || /(^|\/)node_modules\/@zxcvbn-ts\//.test(source))
     )
       problems.push(`zxcvbn-ts is bundled into ${relative('dist/assets', file)}, not only into the password strength chunk`)
   }
@@ -290,6 +298,104 @@ export function prerenderedLogin() {
   return { problems, gzip: gzipSync(page, { level: 9 }).length }
 }
 
+/**
+ * The back office's build (dist/backoffice-meta.json): its chunks and their sizes, its first load, and the problems
+ * found: a budget passed; a back-office module in a customer's chunk, or a customer's page announcing a back-office file;
+ * a back-office file outside dist/assets/backoffice/; dist/operateur.html not loading its entry or not announcing exactly
+ * the entry's static imports; a first-load file without the compile hint; a file without its .br and .gz.
+ */
+export function analyseBackOffice(customerMeta) {
+  const problems = []
+  let meta
+  try {
+    meta = JSON.parse(readFileSync(join(dist, BACK_OFFICE.metafile), 'utf8'))
+  } catch {
+    return { problems: [`dist/${BACK_OFFICE.metafile} is missing: the back office was not built`], chunks: [], firstLoad: null }
+  }
+  const outputs = Object.entries(meta.outputs).filter(([file]) => file.endsWith('.js'))
+  const sizes = new Map(
+    outputs.map(([file]) => {
+      const bytes = readFileSync(join(root, file))
+      return [file, { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length, brotli: brotliCompressSync(bytes).length }]
+    }),
+  )
+  const entry = outputs.find(([, o]) => o.entryPoint === BACK_OFFICE.entry)?.[0]
+  if (!entry) return { problems: [`the back office's build has no entry for ${BACK_OFFICE.entry}`], chunks: [], firstLoad: null }
+  const closure = (file, seen = new Set()) => {
+    if (seen.has(file)) return seen
+    seen.add(file)
+    for (const imp of meta.outputs[file].imports) if (imp.kind === 'import-statement') closure(imp.path, seen)
+    return seen
+  }
+  const first = closure(entry)
+  const firstLoad = [...first].reduce(
+    (sum, f) => ({ raw: sum.raw + sizes.get(f).raw, gzip: sum.gzip + sizes.get(f).gzip, brotli: sum.brotli + sizes.get(f).brotli }),
+    { raw: 0, gzip: 0, brotli: 0 },
+  )
+  if (firstLoad.gzip > BUDGETS.backOfficeFirstLoadGzip)
+    problems.push(
+      `the back office's first load is ${kb(firstLoad.gzip).trim()} gzip, over the budget of ${kb(BUDGETS.backOfficeFirstLoadGzip).trim()}`,
+    )
+  // Its lazily loaded chunks, but the password strength estimator's (its own budget, checked for the portal).
+  const lazy = outputs.filter(([, o]) => o.entryPoint && o.entryPoint !== BACK_OFFICE.entry && o.entryPoint !== PASSWORD_STRENGTH)
+  for (const [file] of lazy)
+    if (sizes.get(file).gzip > BUDGETS.backOfficeRouteChunkGzip)
+      problems.push(
+        `back-office chunk ${relative('dist/assets', file)} is ${kb(sizes.get(file).gzip).trim()} gzip, over the budget of ${kb(BUDGETS.backOfficeRouteChunkGzip).trim()}`,
+      )
+  const strength = outputs.find(([, o]) => o.entryPoint === PASSWORD_STRENGTH)?.[0]
+  if (strength && sizes.get(strength).gzip > BUDGETS.passwordStrengthGzip)
+    problems.push(`the back office's password strength chunk is over the budget of ${kb(BUDGETS.passwordStrengthGzip).trim()}`)
+  // A customer never downloads a byte of it: no back-office module in the portal's chunks, no portal page naming its files.
+  for (const [file, o] of Object.entries(customerMeta.outputs))
+    for (const source of Object.keys(o.inputs))
+      if (BACK_OFFICE_SOURCES.test(source)) problems.push(`the customer's chunk ${relative('dist/assets', file)} holds ${source}`)
+  const own = `dist/assets/${BACK_OFFICE.dir}/`
+  for (const [file] of outputs) if (!file.startsWith(own)) problems.push(`the back office's ${file} is not under ${own}`)
+  for (const file of Object.keys(customerMeta.outputs))
+    if (file.startsWith(own)) problems.push(`the customer's build wrote ${file} under ${own}`)
+  let manifest = { public: {}, signedIn: 'signed-in.html' }
+  try {
+    manifest = JSON.parse(readFileSync(join(dist, 'pages.json'), 'utf8'))
+  } catch {
+    // reported by pagesProblems
+  }
+  for (const page of new Set(['index.html', manifest.signedIn, ...Object.values(manifest.public)])) {
+    let html = ''
+    try {
+      html = readFileSync(join(dist, page), 'utf8')
+    } catch {
+      continue
+    }
+    if (html.includes(`/assets/${BACK_OFFICE.dir}/`)) problems.push(`the customer's page dist/${page} names a back-office file`)
+  }
+  let html = ''
+  try {
+    html = readFileSync(join(dist, BACK_OFFICE.page), 'utf8')
+  } catch {
+    problems.push(`dist/${BACK_OFFICE.page} is missing: /operateur would have no page`)
+  }
+  if (html) {
+    if (!html.includes(`<script type="module" src="/${relative('dist', entry)}"`))
+      problems.push(`dist/${BACK_OFFICE.page} does not load the back office's entry`)
+    if (
+      !sameSet(
+        announced(html),
+        [...first].filter((file) => file !== entry),
+      )
+    )
+      problems.push(`dist/${BACK_OFFICE.page} does not modulepreload exactly its entry's static imports`)
+  }
+  for (const file of first)
+    if (!readFileSync(join(root, file), 'utf8').startsWith(`${COMPILE_HINT}\n`))
+      problems.push(`${relative('dist/assets', file)} does not start with ${COMPILE_HINT}`)
+  for (const [file] of outputs)
+    if (sizes.get(file).raw >= PRECOMPRESS_MIN_BYTES && !precompressed(join(root, file)))
+      problems.push(`${relative('dist/assets', file)} has no matching .br and .gz beside it`)
+  const chunks = [...sizes].sort((a, b) => b[1].gzip - a[1].gzip)
+  return { problems, chunks, firstLoad, firstFiles: [...first], lazy: lazy.map(([file]) => file) }
+}
+
 const kb = (n) => (n / 1000).toFixed(1).padStart(7) + ' kB'
 
 if (process.argv[1] === import.meta.filename) {
@@ -325,7 +431,18 @@ if (process.argv[1] === import.meta.filename) {
     console.log(relative('dist/assets', file).padEnd(56) + kb(s.raw) + kb(s.gzip) + kb(s.brotli))
   }
 
-  const failures = []
+  const backOffice = analyseBackOffice(JSON.parse(readFileSync(join(dist, 'meta.json'), 'utf8')))
+  console.log('\nthe back office (its own build: dist/backoffice-meta.json, dist/operateur.html)')
+  for (const [file, s] of backOffice.chunks) {
+    const tag = backOffice.firstFiles?.includes(file) ? ' (first load)' : ''
+    console.log((relative('dist/assets', file) + tag).padEnd(56) + kb(s.raw) + kb(s.gzip) + kb(s.brotli))
+  }
+  if (backOffice.firstLoad)
+    console.log(
+      '/operateur first load'.padEnd(56) + kb(backOffice.firstLoad.raw) + kb(backOffice.firstLoad.gzip) + kb(backOffice.firstLoad.brotli),
+    )
+
+  const failures = [...backOffice.problems]
   if (firstLoad['/login'].gzip > BUDGETS.loginFirstLoadGzip)
     failures.push(
       `first-load JavaScript of /login is ${kb(firstLoad['/login'].gzip).trim()} gzip, over the budget of ${kb(BUDGETS.loginFirstLoadGzip).trim()}`,
@@ -373,6 +490,9 @@ if (process.argv[1] === import.meta.filename) {
   console.log(`Each area's flows (${FLOW_AREAS.join(', ')}) are a chunk of their own.`)
   console.log(
     `The password strength estimator is a chunk of its own, loaded by the password forms only (${kb(passwordStrength.gzip).trim()} gzip ≤ ${kb(BUDGETS.passwordStrengthGzip).trim()}).`,
+  )
+  console.log(
+    `No back-office module is in a customer's chunk, and no customer page names a back-office file; the back office's first load ≤ ${kb(BUDGETS.backOfficeFirstLoadGzip).trim()} gzip, each of its chunks ≤ ${kb(BUDGETS.backOfficeRouteChunkGzip).trim()} gzip.`,
   )
   console.log(
     `Budgets met: /login first load ≤ ${kb(BUDGETS.loginFirstLoadGzip).trim()} gzip, a stored user's first signed-in screen ≤ ${kb(BUDGETS.signedInFirstScreenGzip).trim()} gzip, each route chunk ≤ ${kb(BUDGETS.routeChunkGzip).trim()} gzip.`,

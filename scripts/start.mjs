@@ -33,7 +33,17 @@ async function spaMayBeStale(buildConfig) {
     const config = buildConfig()
     if (stamp.mode !== 'production' || stamp.brandName !== config.brandName || stamp.apiBaseUrl !== config.apiBaseUrl) return true
     const builtAt = (await stat(stampPath)).mtimeMs
-    return (await newest(['src', 'server/contract', 'index.html', 'esbuild.config.mjs', 'package-lock.json', 'tsconfig.json'])) > builtAt
+    return (
+      (await newest([
+        'src',
+        'server/contract',
+        'index.html',
+        'operateur.html',
+        'esbuild.config.mjs',
+        'package-lock.json',
+        'tsconfig.json',
+      ])) > builtAt
+    )
   } catch {
     return true
   }

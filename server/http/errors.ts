@@ -5,6 +5,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { PaymentError } from '../lib/money.ts'
 import { HIDDEN_CONTROL, MULTI_LINE_PATTERN, NOT_SINGLE_LINE, SINGLE_LINE_PATTERN } from '../contract/rules/text.ts'
 import { FILE_TOO_LARGE, MAX_PDF_PAGES } from '../contract/rules/uploads.ts'
+import { ROLE_LABELS } from '../contract/rules/backoffice.ts'
 import { securityHeaders } from './security-headers.ts'
 import { DocumentsCompleteError, InvalidSessionError, NotFoundError, OwnerOnlyError } from '../db/errors.ts'
 
@@ -51,7 +52,7 @@ export const pdfTooLong = (what: string) =>
   )
 
 /** The roles' names as the back office shows them. */
-export const roleLabels: Record<string, string> = { admin: 'Administrateur', courrier: 'Courrier', conformite: 'Conformité' }
+export const roleLabels: Record<string, string> = ROLE_LABELS
 
 export const messages = {
   noToken: 'Veuillez vous connecter.',

@@ -1,12 +1,14 @@
 // Serves the built SPA (dist/): hashed assets with a long cache, and for every client route the page
 // dist/pages.json names: index.html (or the page drawn ahead at build time: /login) for a public route,
-// the page that also announces the signed-in screens' code for every other one.
+// the page that also announces the signed-in screens' code for every other one; the back office's own page
+// (dist/operateur.html, a build of its own) for /operateur and every path below it.
 import { randomBytes } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { isBackOfficePath } from '../contract/rules/backoffice.ts'
 import { messages } from './errors.ts'
 
 /** Paths that belong to the API: never answered with the SPA, whatever the method. */
@@ -31,6 +33,9 @@ export function contentSecurityPolicy(nonce: string, options: { stripe?: boolean
     "frame-ancestors 'none'",
   ].join('; ')
 }
+
+/** The back office's page (esbuild.config.mjs, BACK_OFFICE), written by every build, for its paths. */
+const BACK_OFFICE_PAGE = 'operateur.html'
 
 /** dist/pages.json: the public routes (wouter patterns of the SPA) and their page; every other route gets `signedIn`. */
 interface PagesManifest {
@@ -77,6 +82,7 @@ export async function spaRoutes(app: FastifyInstance, distDir: string, options: 
    * rebuild is served without a restart. No manifest (a development build): index.html everywhere.
    */
   async function pageFor(path: string): Promise<string> {
+    if (isBackOfficePath(path)) return readFile(join(distDir, BACK_OFFICE_PAGE), 'utf8')
     try {
       const pages = JSON.parse(await readFile(join(distDir, 'pages.json'), 'utf8')) as PagesManifest
       const file = Object.entries(pages.public).find(([route]) => matchesRoute(route, path))?.[1] ?? pages.signedIn

@@ -333,8 +333,8 @@ Calls.before(configure)
 
 Calls('every route of the contract has a client call', () => {
   const covered = new Set(calls.map(([name]) => name))
-  // The back office's routes (its sign-in and its operators' sessions) are not the portal's: its own client comes with
-  // its own entry.
+  // The back office's routes (its sign-in and its operators' sessions) are not the portal's: its own client
+  // (src/backoffice/api) covers them, test/api/backoffice-client.test.ts.
   const backOffice = (name: RouteName) => (routes[name] as RouteDef).tags.some((tag) => tag.startsWith('Back-office'))
   const missing = (Object.keys(routes) as RouteName[]).filter(
     (name) => !covered.has(name) && !serverOnly.includes(name) && !backOffice(name),

@@ -50,22 +50,28 @@ Deferred('built once, on the first read, and then the machine itself for xstate'
   assert.is(builds, 1, 'built once')
 })
 
-Deferred('every module of src/machines exports its machine deferred, and loading the modules builds none', async () => {
-  const dir = join(import.meta.dirname, '../../src/machines')
-  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.machine.ts'))
-  assert.ok(files.length >= 38, `${files.length} machine files`)
-  for (const file of files) {
-    const before = deferredBuilds()
-    // A fresh instance of the module (the query), whose top level runs now.
-    const module = (await import(`../../src/machines/${file}?deferred-test`)) as Record<string, unknown>
-    assert.is(deferredBuilds(), before, `${file} built a machine as it loaded`)
-    const machines = Object.entries(module).filter(([name]) => name.endsWith('Machine'))
-    assert.ok(machines.length >= 1, `${file} exports a machine`)
-    for (const [name, machine] of machines) {
-      assert.ok(isDeferred(machine as object), `${file}: ${name} is built as the module loads`)
-      assert.ok(machine instanceof StateMachine, `${file}: ${name} is a machine once read`)
+Deferred(
+  'every module of src/machines and src/backoffice/machines exports its machine deferred, and loading the modules builds none',
+  async () => {
+    const files = ['machines', 'backoffice/machines'].flatMap((dir) =>
+      readdirSync(join(import.meta.dirname, '../../src', dir), { recursive: true, encoding: 'utf8' })
+        .filter((file) => file.endsWith('.machine.ts'))
+        .map((file) => `${dir}/${file}`),
+    )
+    assert.ok(files.length >= 46, `${files.length} machine files`)
+    for (const file of files) {
+      const before = deferredBuilds()
+      // A fresh instance of the module (the query), whose top level runs now.
+      const module = (await import(`../../src/${file}?deferred-test`)) as Record<string, unknown>
+      assert.is(deferredBuilds(), before, `${file} built a machine as it loaded`)
+      const machines = Object.entries(module).filter(([name]) => name.endsWith('Machine'))
+      assert.ok(machines.length >= 1, `${file} exports a machine`)
+      for (const [name, machine] of machines) {
+        assert.ok(isDeferred(machine as object), `${file}: ${name} is built as the module loads`)
+        assert.ok(machine instanceof StateMachine, `${file}: ${name} is a machine once read`)
+      }
     }
-  }
-})
+  },
+)
 
 Deferred.run()

@@ -137,6 +137,48 @@ spa(
   },
 )
 
+spa(
+  "/operateur and every path below it get the back office's own page, with or without dist/pages.json; no other path does",
+  async ({ t }) => {
+    const backOffice = html.replace('/assets/main-ABC123.js', '/assets/backoffice/main-BO1234.js')
+    await writeFile(join(distDir, 'operateur.html'), backOffice)
+    const signedIn = html.replace(
+      '<script type="module"',
+      '<link rel="modulepreload" href="/assets/chunks/session-XYZ.js" /><script type="module"',
+    )
+    await writeFile(join(distDir, 'signed-in.html'), signedIn)
+    try {
+      for (const manifest of [{ public: { '/login': 'index.html' }, signedIn: 'signed-in.html' }, null]) {
+        if (manifest) await writeFile(join(distDir, 'pages.json'), JSON.stringify(manifest))
+        else await rm(join(distDir, 'pages.json'), { force: true })
+        for (const url of [
+          '/operateur',
+          '/operateur/',
+          '/operateur/connexion',
+          '/operateur/inscription/abc_DEF-1',
+          '/operateur/administration?x=1',
+        ]) {
+          const res = await page(t, url)
+          assert.is(res.statusCode, 200, url)
+          assert.is(asBuilt(res.body), backOffice, url)
+          const nonce = /content="([^"]+)"/.exec(res.body)![1]!
+          assert.match(res.headers['content-security-policy'] as string, `script-src 'self' 'nonce-${nonce}'`)
+        }
+        // A customer's page never carries the back office's code.
+        for (const url of ['/operateurs', '/tableau-de-bord', '/operateur-x', '/login']) {
+          const res = await page(t, url)
+          assert.is(res.statusCode, 200, url)
+          assert.not.match(res.body, 'backoffice', url)
+        }
+      }
+    } finally {
+      await rm(join(distDir, 'pages.json'), { force: true })
+      await rm(join(distDir, 'signed-in.html'))
+      await rm(join(distDir, 'operateur.html'))
+    }
+  },
+)
+
 spa('security headers on every answer', async ({ t }) => {
   for (const res of [await page(t, '/'), await t.app.inject({ method: 'GET', url: '/health' })]) {
     assert.is(res.headers['x-content-type-options'], 'nosniff')

@@ -14,12 +14,10 @@ import {
 } from '../../db/repositories/operators.ts'
 import { recordJournal } from '../../db/repositories/operators-journal.ts'
 import { newTotpSecret } from '../../lib/totp.ts'
-import { roleLabels } from '../../http/errors.ts'
-
-const rolesText = (roles: readonly string[]) => roles.map((role) => roleLabels[role] ?? role).join(', ')
+import { enrolmentPath, rolesText } from '../../contract/rules/backoffice.ts'
 
 /** The page of the back office that an enrolment link opens. */
-export const enrolmentUrl = (publicUrl: string, token: string) => `${publicUrl}/operateur/inscription/${token}`
+export const enrolmentUrl = (publicUrl: string, token: string) => `${publicUrl}${enrolmentPath(token)}`
 
 export const adminMessages = {
   exists: 'Un opérateur a déjà cette adresse e-mail.',

@@ -1,0 +1,57 @@
+// The operators area's calls (server/contract/operators.ts): sign-in in two steps, enrolment, the signed-in operator,
+// sign-out, and the administrators' operators, journal and API keys. One function per call, nothing else.
+import { type Body, type CallOptions, call, encode, type Query, type Reply } from './client.ts'
+
+export const submitPassword = (body: Body<'operatorPassword'>, options?: CallOptions) =>
+  call<Reply<'operatorPassword'>>({ auth: 'none', method: 'POST', path: '/api/operator-auth/password', body }, options)
+
+export const submitCode = (body: Body<'operatorCode'>, options?: CallOptions) =>
+  call<Reply<'operatorCode'>>({ auth: 'none', method: 'POST', path: '/api/operator-auth/code', body }, options)
+
+export const getEnrolment = (token: string, options?: CallOptions) =>
+  call<Reply<'operatorEnrolment'>>({ auth: 'none', method: 'GET', path: `/api/operator-auth/enrolment/${encode(token)}` }, options)
+
+export const enrol = (token: string, body: Body<'operatorEnrol'>, options?: CallOptions) =>
+  call<Reply<'operatorEnrol'>>({ auth: 'none', method: 'POST', path: `/api/operator-auth/enrolment/${encode(token)}`, body }, options)
+
+export const getMe = (options?: CallOptions) =>
+  call<Reply<'operatorMe'>>({ auth: 'session', method: 'GET', path: '/api/backoffice/me' }, options)
+
+export const signOut = (options?: CallOptions) =>
+  call<Reply<'operatorSignOut'>>({ auth: 'session', method: 'POST', path: '/api/backoffice/sign-out' }, options)
+
+// --- Administration: operators
+
+export const getOperators = (options?: CallOptions) =>
+  call<Reply<'operatorList'>>({ auth: 'session', method: 'GET', path: '/api/backoffice/operators' }, options)
+
+export const inviteOperator = (body: Body<'operatorInvite'>, options?: CallOptions) =>
+  call<Reply<'operatorInvite'>>({ auth: 'session', method: 'POST', path: '/api/backoffice/operators', body }, options)
+
+export const setOperatorRoles = (id: number, body: Body<'operatorSetRoles'>, options?: CallOptions) =>
+  call<Reply<'operatorSetRoles'>>({ auth: 'session', method: 'PUT', path: `/api/backoffice/operators/${encode(id)}/roles`, body }, options)
+
+export const deactivateOperator = (id: number, options?: CallOptions) =>
+  call<Reply<'operatorDeactivate'>>(
+    { auth: 'session', method: 'POST', path: `/api/backoffice/operators/${encode(id)}:deactivate` },
+    options,
+  )
+
+// --- Administration: the journal
+
+export const getJournal = (query: Query<'operatorJournal'>, options?: CallOptions) =>
+  call<Reply<'operatorJournal'>>({ auth: 'session', method: 'GET', path: '/api/backoffice/journal', query }, options)
+
+export const getJournalCsv = (query: Query<'operatorJournalCsv'>, options?: CallOptions) =>
+  call<Blob>({ auth: 'session', method: 'GET', path: '/api/backoffice/journal.csv', query, responseType: 'blob' }, options)
+
+// --- Administration: API keys
+
+export const getApiKeys = (options?: CallOptions) =>
+  call<Reply<'operatorApiKeys'>>({ auth: 'session', method: 'GET', path: '/api/backoffice/api-keys' }, options)
+
+export const createApiKey = (body: Body<'operatorCreateApiKey'>, options?: CallOptions) =>
+  call<Reply<'operatorCreateApiKey'>>({ auth: 'session', method: 'POST', path: '/api/backoffice/api-keys', body }, options)
+
+export const revokeApiKey = (id: number, options?: CallOptions) =>
+  call<Reply<'operatorRevokeApiKey'>>({ auth: 'session', method: 'POST', path: `/api/backoffice/api-keys/${encode(id)}:revoke` }, options)

@@ -1,0 +1,4 @@
+// The operators area's paths, apart from its routes.ts (which imports its pages lazily, and the pages these).
+import { BACK_OFFICE_PATH } from '../../../../../server/contract/rules/backoffice.ts'
+
+export const ADMINISTRATION_PATH = `${BACK_OFFICE_PATH}/administration`

@@ -1,0 +1,122 @@
+// The back office's composition root: the session actor with its real effects, the API client hooked to it (its token
+// on every call, a 401 anywhere ends the session), and each flow of the pages with its effects provided once. main.tsx
+// calls it with the real API; the view tests with a fake one.
+import { createActor, fromPromise } from 'xstate'
+import type * as operatorsApi from '../api/operators.ts'
+import type { configureBackOfficeApi } from '../api/client.ts'
+import { apiKeysMachine } from '../machines/operators/apiKeys.machine.ts'
+import { enrolmentMachine } from '../machines/operators/enrolment.machine.ts'
+import { journalMachine } from '../machines/operators/journal.machine.ts'
+import { operatorDirectoryMachine } from '../machines/operators/operatorDirectory.machine.ts'
+import { operatorInviteMachine } from '../machines/operators/operatorInvite.machine.ts'
+import { operatorSessionMachine } from '../machines/operators/operatorSession.machine.ts'
+import { signInMachine } from '../machines/operators/signIn.machine.ts'
+import type { Notice } from '../../machines/shared.ts'
+import { forgetOperatorSession, onSessionChangedElsewhere, readOperatorSession, writeOperatorSession } from './storage.ts'
+import type { JournalFilters } from '../machines/operators/journal.machine.ts'
+import { type Queue, queuesMachine } from '../machines/dashboard/queues.machine.ts'
+
+export type BackOfficeApi = typeof operatorsApi & { configureBackOfficeApi: typeof configureBackOfficeApi }
+
+export interface BackOfficeDeps {
+  api: BackOfficeApi
+  notify: (notice: Notice) => void
+  /** The page shown now, to come back to after the session ended by itself. */
+  currentPath: () => string
+  /** Hands a file to the browser (the journal's CSV). */
+  saveFile: (file: Blob, name: string) => void
+  /**
+   * The dashboard's queues. No route of the contract answers them yet: main.tsx gives none, and the dashboard then
+   * shows no queues; the view tests give theirs.
+   */
+  loadQueues?: (options: { signal: AbortSignal }) => Promise<Queue[]>
+}
+
+/** The journal's filters as the query string of its calls. */
+const journalQuery = (filters: JournalFilters) => ({
+  operatorId: filters.operatorId,
+  orderId: filters.orderId,
+  action: filters.action || undefined,
+  from: filters.from || undefined,
+  to: filters.to || undefined,
+})
+
+export function createBackOfficeServices({ api, notify, currentPath, saveFile, loadQueues }: BackOfficeDeps) {
+  const session = createActor(
+    operatorSessionMachine.provide({
+      actors: {
+        loadMe: fromPromise(({ signal }) => api.getMe({ signal })),
+        endSession: fromPromise(({ signal }) => api.signOut({ signal })),
+      },
+      actions: {
+        persist: (_, { session }) => writeOperatorSession(session),
+        forget: (_, { token }) => forgetOperatorSession(token),
+      },
+    }),
+    { input: { stored: readOperatorSession() } },
+  )
+  api.configureBackOfficeApi({
+    getToken: () => session.getSnapshot().context.session?.token ?? null,
+    onUnauthorized: () => session.send({ type: 'session.expired', path: currentPath() }),
+  })
+  // Signed out (or in as someone else) in another tab: this one's session is over too.
+  const unfollow = onSessionChangedElsewhere((kept) => {
+    const mine = session.getSnapshot().context.session
+    if (mine && kept?.token !== mine.token) session.send({ type: 'session.expired', path: currentPath() })
+    else if (!mine && kept && session.getSnapshot().matches('signedOut')) session.send({ type: 'session.signedIn', session: kept })
+  })
+  session.subscribe({ complete: unfollow })
+
+  const flows = {
+    signIn: signInMachine.provide({
+      actors: {
+        checkPassword: fromPromise(({ input, signal }) => api.submitPassword(input, { signal })),
+        checkCode: fromPromise(async ({ input, signal }) => {
+          const { token, operator } = await api.submitCode(input, { signal })
+          return { token, operator }
+        }),
+      },
+      actions: { signedIn: (_, { session: opened }) => session.send({ type: 'session.signedIn', session: opened }) },
+    }),
+    enrolment: enrolmentMachine.provide({
+      actors: {
+        load: fromPromise(({ input, signal }) => api.getEnrolment(input.token, { signal })),
+        enrol: fromPromise(({ input: { token, ...body }, signal }) => api.enrol(token, body, { signal })),
+      },
+    }),
+    operatorDirectory: operatorDirectoryMachine.provide({
+      actors: {
+        load: fromPromise(({ signal }) => api.getOperators({ signal })),
+        saveRoles: fromPromise(({ input: { id, roles }, signal }) => api.setOperatorRoles(id, { roles }, { signal })),
+        deactivate: fromPromise(({ input, signal }) => api.deactivateOperator(input.id, { signal })),
+      },
+      actions: { notify: (_, notice) => notify(notice) },
+    }),
+    operatorInvite: operatorInviteMachine.provide({
+      actors: { invite: fromPromise(({ input, signal }) => api.inviteOperator(input, { signal })) },
+    }),
+    apiKeys: apiKeysMachine.provide({
+      actors: {
+        load: fromPromise(({ signal }) => api.getApiKeys({ signal })),
+        create: fromPromise(({ input, signal }) => api.createApiKey(input, { signal })),
+        revoke: fromPromise(({ input, signal }) => api.revokeApiKey(input.id, { signal })),
+      },
+      actions: { notify: (_, notice) => notify(notice) },
+    }),
+    journal: journalMachine.provide({
+      actors: {
+        load: fromPromise(({ input, signal }) => api.getJournal({ ...journalQuery(input.filters), page: input.page }, { signal })),
+        download: fromPromise(({ input, signal }) => api.getJournalCsv(journalQuery(input.filters), { signal })),
+      },
+      actions: { save: (_, { file }) => saveFile(file, `journal-${new Date().toISOString().slice(0, 10)}.csv`) },
+    }),
+    queues: loadQueues && queuesMachine.provide({ actors: { load: fromPromise(({ signal }) => loadQueues({ signal })) } }),
+  }
+
+  session.start()
+  return { session, flows, notify }
+}
+
+export type BackOfficeServices = ReturnType<typeof createBackOfficeServices>
+export type OperatorSessionRef = BackOfficeServices['session']
+export type BackOfficeFlows = BackOfficeServices['flows']

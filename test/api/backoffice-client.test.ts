@@ -1,0 +1,190 @@
+// The back office's typed client against a local HTTP server: method, path, headers and body of every call, checked
+// against the contract's route table, so that every back-office route has its call and neither side can drift.
+import { readdirSync, readFileSync } from 'node:fs'
+import { createServer, type IncomingHttpHeaders } from 'node:http'
+import { join } from 'node:path'
+import type { AddressInfo } from 'node:net'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { ApiError } from '../../src/api/errors.ts'
+import { configureBackOfficeApi } from '../../src/backoffice/api/client.ts'
+import * as operators from '../../src/backoffice/api/operators.ts'
+import { type RouteDef, type RouteName, routes } from '../../server/contract/routes.ts'
+
+/** Every client function of the back office, whichever area's file it is in. */
+const api = { ...operators }
+
+interface Recorded {
+  method: string
+  url: string
+  headers: IncomingHttpHeaders
+  body: string
+}
+
+const recorded: Recorded[] = []
+let reply: { status: number; body: unknown; type?: string } = { status: 200, body: {} }
+const server = createServer((req, res) => {
+  let body = ''
+  req.setEncoding('utf8')
+  req.on('data', (chunk) => (body += chunk))
+  req.on('end', () => {
+    recorded.push({ method: req.method!, url: req.url!, headers: req.headers, body })
+    res.writeHead(reply.status, { 'content-type': reply.type ?? 'application/json' })
+    res.end(typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body))
+  })
+})
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+
+const unauthorized: ApiError[] = []
+const configure = () => configureBackOfficeApi({ baseURL, getToken: () => 'op_secret', onUnauthorized: (e) => void unauthorized.push(e) })
+
+/** One row per back-office route: the route it must hit, how to call it, the path and body expected. */
+const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
+  [
+    'operatorPassword',
+    () => api.submitPassword({ email: 'operateur@example.com', password: 'Demo1234!' }),
+    '/api/operator-auth/password',
+    { email: 'operateur@example.com', password: 'Demo1234!' },
+  ],
+  ['operatorCode', () => api.submitCode({ ticket: 'tk_1', code: '123456' }), '/api/operator-auth/code', { ticket: 'tk_1', code: '123456' }],
+  ['operatorEnrolment', () => api.getEnrolment('abc_DEF-1'), '/api/operator-auth/enrolment/abc_DEF-1'],
+  [
+    'operatorEnrol',
+    () => api.enrol('abc', { password: 'trois mots au hasard', code: '654321' }),
+    '/api/operator-auth/enrolment/abc',
+    { password: 'trois mots au hasard', code: '654321' },
+  ],
+  ['operatorMe', () => api.getMe(), '/api/backoffice/me'],
+  ['operatorSignOut', () => api.signOut(), '/api/backoffice/sign-out'],
+  ['operatorList', () => api.getOperators(), '/api/backoffice/operators'],
+  [
+    'operatorInvite',
+    () => api.inviteOperator({ email: 'lea@example.com', name: 'Léa Fontaine', roles: ['courrier', 'conformite'] }),
+    '/api/backoffice/operators',
+    { email: 'lea@example.com', name: 'Léa Fontaine', roles: ['courrier', 'conformite'] },
+  ],
+  ['operatorSetRoles', () => api.setOperatorRoles(3, { roles: ['admin'] }), '/api/backoffice/operators/3/roles', { roles: ['admin'] }],
+  ['operatorDeactivate', () => api.deactivateOperator(3), '/api/backoffice/operators/3:deactivate'],
+  ['operatorJournal', () => api.getJournal({}), '/api/backoffice/journal'],
+  [
+    'operatorJournal',
+    () => api.getJournal({ operatorId: 2, orderId: 4, action: 'apiKey.created', from: '2026-11-01', to: '2026-11-30', page: 3 }),
+    '/api/backoffice/journal?operatorId=2&orderId=4&action=apiKey.created&from=2026-11-01&to=2026-11-30&page=3',
+  ],
+  ['operatorJournalCsv', () => api.getJournalCsv({ action: 'operator.invited' }), '/api/backoffice/journal.csv?action=operator.invited'],
+  ['operatorApiKeys', () => api.getApiKeys(), '/api/backoffice/api-keys'],
+  ['operatorCreateApiKey', () => api.createApiKey({ name: 'Scanner salle 2' }), '/api/backoffice/api-keys', { name: 'Scanner salle 2' }],
+  ['operatorRevokeApiKey', () => api.revokeApiKey(5), '/api/backoffice/api-keys/5:revoke'],
+]
+
+/** A path of the route table (`{id}`) matched against a concrete path. */
+function matchesRoute(pattern: string, path: string): boolean {
+  const regex = new RegExp('^' + pattern.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/:]+') + '$')
+  return regex.test(path)
+}
+
+const backOffice = (name: RouteName) => (routes[name] as RouteDef).tags.some((tag) => tag.startsWith('Back-office'))
+
+const Calls = suite('back-office client: every back-office route of the contract, as the contract says')
+Calls.before(configure)
+
+Calls('every back-office route of the contract has a call, and every call is a back-office route', () => {
+  const covered = new Set(calls.map(([name]) => name))
+  assert.equal(
+    (Object.keys(routes) as RouteName[]).filter((name) => backOffice(name) && !covered.has(name)),
+    [],
+  )
+  assert.equal(
+    [...covered].filter((name) => !backOffice(name)),
+    [],
+  )
+})
+
+for (const [name, invoke, expectedPath, expectedBody] of calls) {
+  Calls(`${name}: ${routes[name].method} ${expectedPath}`, async () => {
+    recorded.length = 0
+    const route: RouteDef = routes[name]
+    reply = route.kind === 'file' ? { status: 200, body: 'a;b\r\n', type: 'text/csv' } : { status: 200, body: {} }
+    await invoke()
+    assert.is(recorded.length, 1)
+    const request = recorded[0]!
+    assert.is(request.method, route.method)
+    assert.is(request.url, expectedPath)
+    assert.ok(matchesRoute(route.path, request.url.split('?')[0]!), `${request.url} is the route ${route.path}`)
+    // The operator's session on its routes, nothing on the sign-in's and the enrolment's; never a customer's header.
+    assert.ok(route.auth === 'operatorSession' || route.auth === 'none', `${name}: a route of a person of the back office`)
+    assert.is(request.headers.authorization, route.auth === 'operatorSession' ? 'Bearer op_secret' : undefined)
+    assert.is(request.headers.apitoken, undefined)
+    if (expectedBody !== undefined) assert.equal(JSON.parse(request.body), expectedBody)
+    else assert.is(request.body, '')
+  })
+}
+Calls.run()
+
+const OnlyClient = suite('back-office client: the only way the back office speaks to the server')
+
+OnlyClient('no module of src/backoffice but its client (src/backoffice/api) makes a request of its own', () => {
+  // (dependency-cruiser leaves packages out of its graph: the import of ofetch is checked here, with the browser's own ways.)
+  const root = join(import.meta.dirname, '../../src/backoffice')
+  const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((file) => /\.tsx?$/.test(file) && !file.startsWith('api/'))
+  assert.ok(files.length >= 20, `${files.length} files`)
+  const offending = files.filter((file) =>
+    /from 'ofetch'|\bfetch\(|XMLHttpRequest|EventSource|sendBeacon|WebSocket/.test(readFileSync(join(root, file), 'utf8')),
+  )
+  assert.equal(offending, [])
+})
+OnlyClient.run()
+
+const Failures = suite('back-office client: failures')
+Failures.before(configure)
+Failures.before.each(() => {
+  unauthorized.length = 0
+})
+
+Failures('a failure carries the server’s French message, status and code', async () => {
+  reply = { status: 401, body: { message: 'Ce code a déjà servi : attendez le suivant.', code: 'CODE_REPLAYED', statusCode: 401 } }
+  const error = await api.submitCode({ ticket: 'tk', code: '123456' }).catch((e: unknown) => e)
+  assert.instance(error, ApiError)
+  assert.equal(
+    [(error as ApiError).status, (error as ApiError).code, (error as ApiError).message],
+    [401, 'CODE_REPLAYED', 'Ce code a déjà servi : attendez le suivant.'],
+  )
+  // A refused sign-in is no session ending.
+  assert.is(unauthorized.length, 0)
+})
+
+Failures('a 401 on a route of the session ends the session (onUnauthorized), once', async () => {
+  reply = { status: 401, body: { message: 'Votre session a expiré : reconnectez-vous.' } }
+  const error = await api.getOperators().catch((e: unknown) => e)
+  assert.is((error as ApiError).status, 401)
+  assert.is(unauthorized.length, 1)
+  assert.is(unauthorized[0]!.message, 'Votre session a expiré : reconnectez-vous.')
+})
+
+Failures('an answer without a message, or no answer at all, gets the French message of its status', async () => {
+  reply = { status: 503, body: '' }
+  const down = await api.getApiKeys().catch((e: unknown) => e)
+  assert.equal(
+    [(down as ApiError).status, (down as ApiError).message],
+    [503, 'Le service est momentanément indisponible. Réessayez dans quelques instants.'],
+  )
+  configureBackOfficeApi({ baseURL: 'http://127.0.0.1:1' })
+  const unreachable = await api.getMe().catch((e: unknown) => e)
+  assert.equal(
+    [(unreachable as ApiError).status, (unreachable as ApiError).message],
+    [0, 'Impossible de joindre le serveur. Vérifiez votre connexion internet puis réessayez.'],
+  )
+  configureBackOfficeApi({ baseURL })
+})
+
+Failures('a journal query leaves out the filters left empty', async () => {
+  recorded.length = 0
+  reply = { status: 200, body: { entries: [], page: 1, pageSize: 50, total: 0 } }
+  await api.getJournal({ action: '', page: 1 } as never)
+  assert.is(recorded[0]!.url, '/api/backoffice/journal?page=1')
+})
+Failures.after(() => {
+  server.close()
+})
+Failures.run()

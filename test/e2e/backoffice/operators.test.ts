@@ -1,0 +1,155 @@
+// The back office in Chromium, on the real server and the demo operators: Inès (Administrateur) signs in with her
+// password and a code of her authenticator (computed here from the demo secret, as her phone would), opens
+// Administration, creates an API key (shown once) and finds it in the journal; Hugo (Courrier) has no Administration
+// entry and reads « Accès réservé » at its address. At 1280 px and at 768 px, axe-core finds no serious or critical
+// violation on any of these screens.
+import * as assert from 'uvu/assert'
+import type { Page } from 'playwright-core'
+import { TOTP_PERIOD_SECONDS, totpCode, totpStep } from '../../../server/lib/totp.ts'
+import { DEMO_PASSWORD, DESKTOP, portalSuite, seriousViolations, type Tab, type Viewport } from '../../util/e2e.ts'
+
+const TABLET = { width: 768, height: 1024 }
+const OPERATORS = {
+  'operateur@example.com': 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+  'courrier@example.com': 'KRSXG5CTMVRXEZLUKRSXG5CTMVRXEZLU',
+} as const
+type OperatorEmail = keyof typeof OPERATORS
+
+/** The last time step whose code each operator used: the server takes a step's code once (a replay is refused). */
+const lastStep = new Map<OperatorEmail, number>()
+/** A code the server takes now: the current step's, or the next one's (its window), or, both used, after waiting. */
+async function freshCode(email: OperatorEmail): Promise<string> {
+  for (;;) {
+    const now = Date.now()
+    const step = Math.max(totpStep(new Date(now)), (lastStep.get(email) ?? 0) + 1)
+    if (step <= totpStep(new Date(now)) + 1) {
+      lastStep.set(email, step)
+      return totpCode(OPERATORS[email], new Date(step * TOTP_PERIOD_SECONDS * 1000))
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+  }
+}
+
+const Backoffice = portalSuite('Back-office : connexion, administration et rôles')
+
+function checker(tab: Tab, viewport: Viewport) {
+  const findings: string[] = []
+  return {
+    async check(screen: string) {
+      await tab.page.mouse.move(0, 0)
+      for (const violation of await seriousViolations(tab.page)) findings.push(`${screen} (${viewport.width} px) : ${violation}`)
+    },
+    async done() {
+      await tab.close()
+      assert.equal(findings, [], findings.join('\n'))
+    },
+  }
+}
+
+async function signInOperator(page: Page, email: OperatorEmail, check?: (screen: string) => Promise<void>) {
+  await page.goto('/operateur')
+  await page.waitForURL((url) => url.pathname === '/operateur/connexion')
+  await page.getByRole('heading', { name: 'Connexion au back-office', level: 1 }).waitFor()
+  await check?.('/operateur/connexion')
+  await page.getByLabel('Adresse e-mail', { exact: true }).fill(email)
+  await page.getByLabel('Mot de passe', { exact: true }).fill(DEMO_PASSWORD)
+  await page.getByRole('button', { name: 'Continuer', exact: true }).click()
+  await page.getByLabel('Code à 6 chiffres', { exact: true }).waitFor()
+  await check?.('/operateur/connexion, le code')
+  await page.getByLabel('Code à 6 chiffres', { exact: true }).fill(await freshCode(email))
+  await page.getByRole('button', { name: 'Se connecter', exact: true }).click()
+  await page.getByRole('heading', { name: 'Tableau de bord', level: 1 }).waitFor()
+}
+
+const menu = (page: Page) => page.getByRole('navigation', { name: 'Menu du back-office' })
+
+for (const viewport of [DESKTOP, TABLET]) {
+  Backoffice(
+    `${viewport.width} px: the administrator signs in with a TOTP code, creates an API key, finds it in the journal`,
+    async ({ portal }) => {
+      const tab = await portal.open({ viewport, bypassCSP: true })
+      const { page } = tab
+      const axe = checker(tab, viewport)
+      // A wrong code first: the server's French reason, on the same step.
+      tab.allow(/status of 401/)
+      await page.goto('/operateur/connexion')
+      await page.getByLabel('Adresse e-mail', { exact: true }).fill('operateur@example.com')
+      await page.getByLabel('Mot de passe', { exact: true }).fill('mauvais mot de passe')
+      await page.getByRole('button', { name: 'Continuer', exact: true }).click()
+      await page.getByRole('alert').filter({ hasText: 'Adresse e-mail ou mot de passe incorrect.' }).waitFor()
+      await axe.check('/operateur/connexion, mot de passe refusé')
+
+      await signInOperator(page, 'operateur@example.com', axe.check)
+      assert.equal(await menu(page).getByRole('link').allTextContents(), ['Tableau de bord', 'Administration'])
+      await axe.check('/operateur')
+
+      await menu(page).getByRole('link', { name: 'Administration' }).click()
+      await page.getByRole('cell', { name: /^Hugo Lemaire/ }).waitFor()
+      await axe.check('/operateur/administration')
+
+      const name = `Scanner ${viewport.width}`
+      await page.getByRole('navigation', { name: 'Sections de l’administration' }).getByRole('link', { name: 'Clés d’API' }).click()
+      await page.waitForURL((url) => url.pathname === '/operateur/administration/cles-api')
+      await page.getByLabel('Nom de la clé', { exact: true }).fill(name)
+      await page.getByRole('button', { name: 'Créer la clé' }).click()
+      const dialog = page.getByRole('dialog', { name: `Clé « ${name} » créée` })
+      const key = (await dialog.getByTestId('new-api-key').textContent())!.trim()
+      assert.match(key, /^dk_/)
+      await axe.check('/operateur/administration/cles-api, la clé affichée')
+      await dialog.getByRole('button', { name: 'J’ai copié la clé' }).click()
+      await dialog.waitFor({ state: 'detached' })
+      // The key works for the machines' API, and is never shown again.
+      const orders = await fetch(`${portal.url}/api/operator/domiciliation-orders`, { headers: { authorization: `Bearer ${key}` } })
+      assert.is(orders.status, 200)
+      assert.is(await page.getByText(key).count(), 0)
+      await page.getByRole('cell', { name, exact: true }).waitFor()
+      await axe.check('/operateur/administration/cles-api')
+
+      await page.getByRole('navigation', { name: 'Sections de l’administration' }).getByRole('link', { name: 'Journal' }).click()
+      const row = page.getByRole('row').filter({ hasText: `Création de la clé d’API « ${name} »` })
+      await row.waitFor()
+      assert.match((await row.textContent())!, 'Inès Garnier')
+      await page.getByLabel('Action', { exact: true }).selectOption('apiKey.created')
+      await page.getByRole('button', { name: 'Filtrer', exact: true }).click()
+      await page
+        .getByRole('status')
+        .filter({ hasText: /entrées?, page 1 sur/ })
+        .waitFor()
+      await row.waitFor()
+      await axe.check('/operateur/administration/journal')
+      const download = page.waitForEvent('download')
+      await page.getByRole('button', { name: 'Exporter en CSV' }).click()
+      const csv = await download
+      assert.match(csv.suggestedFilename(), /^journal-\d{4}-\d{2}-\d{2}\.csv$/)
+
+      await page.getByRole('button', { name: 'Se déconnecter' }).click()
+      await page.getByText('Vous êtes déconnecté du back-office.').waitFor()
+      assert.is(await page.evaluate(() => localStorage.getItem('operatorSession')), null)
+      await axe.done()
+    },
+  )
+
+  Backoffice(
+    `${viewport.width} px: a Courrier operator has no Administration entry, and its address says « Accès réservé »`,
+    async ({ portal }) => {
+      const tab = await portal.open({ viewport, bypassCSP: true })
+      const { page } = tab
+      const axe = checker(tab, viewport)
+      await signInOperator(page, 'courrier@example.com')
+      assert.equal(await menu(page).getByRole('link').allTextContents(), ['Tableau de bord'])
+      await axe.check('/operateur (Courrier)')
+      await page.goto('/operateur/administration')
+      await page.getByRole('heading', { name: 'Accès réservé', level: 1 }).waitFor()
+      assert.match((await page.getByRole('main').textContent())!, 'réservée aux opérateurs ayant le rôle « Administrateur »')
+      await axe.check('/operateur/administration (Courrier)')
+      // The server refuses its calls too, in French.
+      const token = await page.evaluate(() => JSON.parse(localStorage.getItem('operatorSession')!).token as string)
+      const refused = await fetch(`${portal.url}/api/backoffice/journal`, { headers: { authorization: `Bearer ${token}` } })
+      assert.is(refused.status, 403)
+      assert.match(((await refused.json()) as { message: string }).message, 'Administrateur')
+      await axe.done()
+    },
+  )
+}
+
+Backoffice.run()
