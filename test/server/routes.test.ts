@@ -584,7 +584,7 @@ const happy: Record<RouteName, Check> = {
     for (const expected of [
       'ATTESTATION DE DOMICILIATION',
       'Boulangerie des Lilas SAS',
-      '823 456 789',
+      '823 456 785',
       'SAS',
       ids.certificate,
       DEMO_PREFECTURE_APPROVAL,
