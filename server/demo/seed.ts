@@ -567,6 +567,8 @@ async function insertOrder(
       kbis_file_key: kbisKey,
       signed_at: seed.hasKbis ? daysAgo(now, seed.orderDaysAgo - 2) : null,
       kbis_validated_at: seed.kbisValidated ? daysAgo(now, seed.orderDaysAgo - 4) : null,
+      // A Kbis awaiting the team's check was filed yesterday (a new one, which a validation of the old did not cover).
+      kbis_filed_at: kbisKey ? (seed.kbisValidated ? daysAgo(now, seed.orderDaysAgo - 2) : daysAgo(now, 1, 16)) : null,
       adresse_postale_expedition: street,
       code_postale_expedition: postcode,
       ville_postale_expedition: city,
