@@ -131,7 +131,11 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
       if (notificationFailures.length) out.error(`La notification n’a pas pu être envoyée à : ${notificationFailures.join(', ')}.`)
       return 0
     }
-    const { document, link, notified, notificationFailures } = await ingestLetter(deps, { ...command.letter, bytes: bytes!, actor: COMMAND })
+    const { document, link, notified, notificationFailures } = await ingestLetter(deps, {
+      ...command.letter,
+      bytes: bytes!,
+      actor: COMMAND,
+    })
     out.log(
       `Courrier n° ${document.id} de ${document.sender} (${document.kind}, ${document.pages} page${document.pages > 1 ? 's' : ''}) ajouté à ${document.raisonSociale}.`,
     )
