@@ -281,7 +281,7 @@ export async function orderTimeline(db: Db, orderId: number, page: { offset: num
         from journal j left join operators op on op.id = j.operator_id left join api_keys k on k.id = j.api_key_id
         where j.order_id = ${orderId}
     ) as timeline
-    order by at desc, seq desc, kind, what
+    order by at desc, kind, what, seq desc
     limit ${page.limit} offset ${page.offset}`.execute(db)
   return rows
 }

@@ -59,9 +59,10 @@ export const clientMessages = {
 /** What an operator typed, as the repository searches it; a French 400 for less than two characters. */
 export function clientSearchOf(q: string): ClientSearch {
   const text = q.replace(/[\s\u00a0\u202f]+/g, ' ').trim()
-  if (text.length < 2) throw badRequest(clientMessages.searchTooShort, 'SEARCH_TOO_SHORT')
-  const digits = /^[\d ]+$/.test(text) ? text.replace(/ /g, '') : null
   const number = /^(?:n[°o]\s*|#\s*)?(\d{1,9})$/i.exec(text)?.[1]
+  // An order number may be one digit; anything else, two characters at least.
+  if (text.length < 2 && !number) throw badRequest(clientMessages.searchTooShort, 'SEARCH_TOO_SHORT')
+  const digits = /^[\d ]+$/.test(text) ? text.replace(/ /g, '') : null
   return {
     text: text.replace(/[\\%_]/g, (c) => `\\${c}`),
     digits: digits && digits.length >= 3 && digits.length <= 9 ? digits : null,
