@@ -314,7 +314,7 @@ export const NewClientBody = Type.Object(
   {
     raisonSociale: ShortText(200),
     /** Nine digits, spaces between groups allowed; its Luhn key is checked (SIREN_INVALID). */
-    siren: Line({ minLength: 9, maxLength: 20 }),
+    siren: Line({ minLength: 1, maxLength: 20 }),
     legalForm: LegalForm,
     owner: Type.Object({ firstname: ShortText(100), lastname: ShortText(100), email: Email }, { additionalProperties: false }),
     plan: DomiciliationPlanId,

@@ -351,6 +351,8 @@ export async function insertClientUser(
       lastname: user.lastname,
       password_hash: user.unusablePasswordHash,
       payment_customer_id: user.paymentCustomerId,
+      // Typed by an operator, not proven yet: following the invitation's link proves it.
+      email_verified: false,
     })
     .returning('id')
     .executeTakeFirstOrThrow()
