@@ -15,6 +15,9 @@ import { migrateToLatest } from '../server/db/migrate.ts'
 import { listOrdersForOperators } from '../server/db/repositories/company-orders.ts'
 import { HttpError } from '../server/http/errors.ts'
 import { DOCUMENT_KINDS, ingestLetter, ingestPackage } from '../server/services/ingest.ts'
+
+/** The journal's actor of a letter or package added on the database by this command: neither an operator nor a key. */
+const COMMAND = {}
 import { outboxMailer } from '../server/services/mailer.ts'
 import { smtpMailer } from '../server/services/mailer-smtp.ts'
 import { fsStorage } from '../server/services/storage.ts'
@@ -121,14 +124,18 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
       return 0
     }
     if (command.command === 'package') {
-      const { parcel, notified, notificationFailures } = await ingestPackage(deps, command.parcel)
+      const { parcel, notified, notificationFailures } = await ingestPackage(deps, { ...command.parcel, actor: COMMAND })
       out.log(`Colis n° ${parcel.id} (${parcel.carrier}, de ${parcel.sender}) ajouté à ${parcel.raisonSociale} : « À retirer ».`)
       if (notified.length)
         out.log(`Notification « Nouveau colis » envoyée à : ${notified.join(', ')}${config.smtpUrl ? '' : ' (table outbox)'}.`)
       if (notificationFailures.length) out.error(`La notification n’a pas pu être envoyée à : ${notificationFailures.join(', ')}.`)
       return 0
     }
-    const { document, link, notified, notificationFailures } = await ingestLetter(deps, { ...command.letter, bytes: bytes! })
+    const { document, link, notified, notificationFailures } = await ingestLetter(deps, {
+      ...command.letter,
+      bytes: bytes!,
+      actor: COMMAND,
+    })
     out.log(
       `Courrier n° ${document.id} de ${document.sender} (${document.kind}, ${document.pages} page${document.pages > 1 ? 's' : ''}) ajouté à ${document.raisonSociale}.`,
     )

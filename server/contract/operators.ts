@@ -110,6 +110,273 @@ export const NewApiKey = Type.Object({ apiKey: ApiKeySummary, key: Type.String()
 
 export const CsvFile = Type.Unsafe<Uint8Array>({ type: 'string', format: 'binary' })
 
+// --- Clients: the search, an order's page and its timeline, a new client
+
+export const ClientSearchQuery = Type.Object(
+  {
+    /**
+     * A company name, a SIREN (with or without spaces), an e-mail address (owner or collaborator), a person's name (owner,
+     * collaborator, representative) or an order number; case and accents ignored. Absent: every order, newest first.
+     */
+    q: Type.Optional(Line({ minLength: 1, maxLength: 100 })),
+    page: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
+  },
+  { additionalProperties: false },
+)
+export type ClientSearchQuery = Static<typeof ClientSearchQuery>
+
+/** What of an order the search found. */
+export const ClientMatchField = Type.Union([
+  Type.Literal('orderNumber'),
+  Type.Literal('siren'),
+  Type.Literal('raisonSociale'),
+  Type.Literal('ownerName'),
+  Type.Literal('ownerEmail'),
+  Type.Literal('collaboratorName'),
+  Type.Literal('collaboratorEmail'),
+  Type.Literal('representativeName'),
+  Type.Literal('representativeEmail'),
+])
+export type ClientMatchField = Static<typeof ClientMatchField>
+
+export const ClientSearchResult = Type.Object({
+  orderId: Id,
+  raisonSociale: Type.String(),
+  /** Written as people read it: "823 456 785". */
+  siren: Nullable(Type.String()),
+  legalForm: Nullable(Type.String()),
+  status: Type.String(),
+  orderDate: DateTime,
+  owner: Type.Object({ userId: Id, name: Type.String(), email: Type.String() }),
+  /** Why the order is in the list (empty without a search): the field and the text found there. */
+  matches: Type.Array(Type.Object({ field: ClientMatchField, value: Type.String() })),
+})
+export type ClientSearchResult = Static<typeof ClientSearchResult>
+export const ClientSearchPage = Type.Object({
+  results: Type.Array(ClientSearchResult),
+  page: Type.Integer(),
+  pageSize: Type.Integer(),
+  total: Type.Integer(),
+})
+export type ClientSearchPage = Static<typeof ClientSearchPage>
+
+const SubscriptionItemSummary = Type.Object({
+  planId: Type.String(),
+  label: Type.String(),
+  /** Excluding tax, per interval. */
+  amountCents: Type.Integer(),
+  interval: Type.Union([Type.Literal('month'), Type.Literal('year')]),
+})
+
+export const ClientOrder = Type.Object({
+  id: Id,
+  raisonSociale: Type.String(),
+  siren: Nullable(Type.String()),
+  legalForm: Nullable(Type.String()),
+  /** The portal's status: 'En attente de KBIS', 'Finalisé'… */
+  status: Type.String(),
+  orderDate: DateTime,
+  /** The day the domiciliation starts, for an order made in the back office (null for the others). */
+  startsOn: Nullable(IsoDate),
+  domiciliationAddress: Type.String(),
+  owner: Type.Object({
+    userId: Id,
+    firstname: Type.String(),
+    lastname: Type.String(),
+    email: Type.String(),
+    phone: Nullable(Type.String()),
+    /** The owner followed a link mailed to the address (a first password chosen, a reset). */
+    emailVerified: Type.Boolean(),
+    createdAt: DateTime,
+  }),
+  collaborators: Type.Array(
+    Type.Object({
+      shareId: Id,
+      email: Type.String(),
+      /** The collaborator's name once they have an account; null while invited. */
+      name: Nullable(Type.String()),
+      /** active: shared with an account; invited: an invitation not accepted yet. */
+      state: Type.Union([Type.Literal('active'), Type.Literal('invited')]),
+      createdAt: DateTime,
+    }),
+  ),
+  representatives: Type.Array(
+    Type.Object({
+      id: Id,
+      firstname: Type.String(),
+      lastname: Type.String(),
+      email: Type.String(),
+      phone: Type.String(),
+      createdAt: DateTime,
+    }),
+  ),
+  subscription: Nullable(
+    Type.Object({
+      id: Type.String(),
+      /** The provider's word: active, trialing, past_due, canceled… */
+      status: Type.String(),
+      currentPeriodEnd: DateTime,
+      cancelAtPeriodEnd: Type.Boolean(),
+      items: Type.Array(SubscriptionItemSummary),
+    }),
+  ),
+  /** The payment provider did not answer: the subscription could not be read this time (null above). */
+  subscriptionUnavailable: Type.Boolean(),
+  termination: Nullable(Type.Object({ requestedAt: DateTime, date: IsoDate, reason: Type.String(), comment: Nullable(Type.String()) })),
+  invoices: Type.Array(
+    Type.Object({
+      id: Id,
+      number: Type.String(),
+      date: DateTime,
+      amountExclTaxCents: Type.Integer(),
+      amountInclTaxCents: Type.Integer(),
+      paidAt: Nullable(DateTime),
+    }),
+  ),
+  creditNotes: Type.Array(Type.Object({ id: Id, number: Type.String(), date: DateTime, amountInclTaxCents: Type.Integer() })),
+  documents: Type.Object({
+    kbis: Type.Object({
+      contractId: Nullable(Id),
+      /** A Kbis is on file (hasKbis in the portal). */
+      filed: Type.Boolean(),
+      filedAt: Nullable(DateTime),
+      validatedAt: Nullable(DateTime),
+    }),
+    identity: Type.Object({
+      /** The documents asked of the customer (the portal's /missing-document); empty when none was asked. */
+      required: Type.Array(Type.Object({ type: Type.String(), label: Type.String() })),
+      validatedAt: Nullable(DateTime),
+      uploaded: Type.Array(
+        Type.Object({ id: Id, type: Type.String(), label: Type.String(), fileName: Type.String(), uploadedAt: DateTime }),
+      ),
+    }),
+  }),
+  /** The contract's forwarding address, one line; null when none is given. */
+  forwardingAddress: Nullable(Type.String()),
+  counts: Type.Object({
+    letters: Type.Integer(),
+    packagesWaiting: Type.Integer(),
+    pendingCourierRequests: Type.Integer(),
+  }),
+})
+export type ClientOrder = Static<typeof ClientOrder>
+
+export const TimelineKind = Type.Union([
+  Type.Literal('order'),
+  Type.Literal('contract'),
+  Type.Literal('document'),
+  Type.Literal('letter'),
+  Type.Literal('package'),
+  Type.Literal('courierRequest'),
+  Type.Literal('invoice'),
+  Type.Literal('payment'),
+  Type.Literal('creditNote'),
+  Type.Literal('subscription'),
+  Type.Literal('certificate'),
+  Type.Literal('problem'),
+  Type.Literal('termination'),
+  Type.Literal('formality'),
+  Type.Literal('people'),
+  Type.Literal('journal'),
+])
+export type TimelineKind = Static<typeof TimelineKind>
+
+export const TimelineEntry = Type.Object({
+  at: DateTime,
+  kind: TimelineKind,
+  /** One short French line: « Courrier reçu de URSSAF Île-de-France ». */
+  label: Type.String(),
+  /** A second line when there is more to say (the problem's text, an address, an amount…). */
+  detail: Nullable(Type.String()),
+  /** Who did it, when it is known: a customer, an operator, a machine's API key. */
+  by: Nullable(Type.String()),
+})
+export type TimelineEntry = Static<typeof TimelineEntry>
+export const TimelineQuery = Type.Object(
+  { page: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })) },
+  { additionalProperties: false },
+)
+export const OrderTimelinePage = Type.Object({
+  entries: Type.Array(TimelineEntry),
+  page: Type.Integer(),
+  pageSize: Type.Integer(),
+  total: Type.Integer(),
+})
+export type OrderTimelinePage = Static<typeof OrderTimelinePage>
+
+export const LegalForm = Type.Union(
+  ['SAS', 'SASU', 'SARL', 'EURL', 'SA', 'SCI', 'SNC', 'SCOP', 'SELARL', 'EI', 'Association'].map((form) => Type.Literal(form)),
+)
+export const DomiciliationPlanId = Type.Union([Type.Literal('domiciliation-mensuelle'), Type.Literal('domiciliation-annuelle')])
+export const DomiciliationOption = Type.Union([Type.Literal('reexpedition'), Type.Literal('scan'), Type.Literal('standard')])
+
+export const NewClientBody = Type.Object(
+  {
+    raisonSociale: ShortText(200),
+    /** Nine digits, spaces between groups allowed; its Luhn key is checked (SIREN_INVALID). */
+    siren: Line({ minLength: 1, maxLength: 20 }),
+    legalForm: LegalForm,
+    owner: Type.Object({ firstname: ShortText(100), lastname: ShortText(100), email: Email }, { additionalProperties: false }),
+    plan: DomiciliationPlanId,
+    /** Options billed at the plan's interval (mensuelle or annuelle). */
+    options: Type.Optional(Type.Array(DomiciliationOption, { maxItems: 3, uniqueItems: true })),
+    /** Today (Paris) or a day of the coming year. */
+    startDate: IsoDate,
+    /** The provider's address the company is domiciled at; absent, the one most orders have. */
+    domiciliationAddress: Type.Optional(ShortText(200)),
+  },
+  { additionalProperties: false },
+)
+export type NewClientBody = Static<typeof NewClientBody>
+export const NewClient = Type.Object({
+  orderId: Id,
+  /** 'En attente de KBIS'. */
+  status: Type.String(),
+  owner: Type.Object({
+    userId: Id,
+    email: Type.String(),
+    name: Type.String(),
+    /** false: the address was already a customer's, whose account holds the new order (no new password asked). */
+    newAccount: Type.Boolean(),
+  }),
+  subscriptionId: Type.String(),
+  /** The e-mail to the owner left (an invitation to choose a password, or the notice of a new domiciliation). */
+  ownerNotified: Type.Boolean(),
+  message: Type.String(),
+})
+export type NewClient = Static<typeof NewClient>
+
+// --- The dashboard
+
+export const QueueId = Type.Union([
+  Type.Literal('justificatifs'),
+  Type.Literal('messages'),
+  Type.Literal('reexpeditions'),
+  Type.Literal('resiliations'),
+  Type.Literal('numerisation'),
+])
+export type QueueId = Static<typeof QueueId>
+export const DashboardQueue = Type.Object({
+  id: QueueId,
+  /** « Justificatifs ». */
+  label: Type.String(),
+  /** The back office's page of the queue: /operateur/justificatifs. */
+  path: Type.String(),
+  count: Type.Integer(),
+  /** When the oldest item came in, and its age in minutes; null when the queue is empty. */
+  oldestAt: Nullable(DateTime),
+  oldestAgeMinutes: Nullable(Type.Integer()),
+  /** The target in French (« 48 h », « 24 h ouvrées », « le jour prévu »), null when the queue has none. */
+  target: Nullable(Type.String()),
+  /** When the oldest item passes its target (null: empty queue or no target). */
+  dueAt: Nullable(DateTime),
+  /** The oldest item is past its target: shown in red. */
+  late: Type.Boolean(),
+})
+export type DashboardQueue = Static<typeof DashboardQueue>
+export const OperatorDashboard = Type.Object({ at: DateTime, queues: Type.Array(DashboardQueue) })
+export type OperatorDashboard = Static<typeof OperatorDashboard>
+
 export const operatorsRoutes = {
   operatorPassword: {
     method: 'POST',
@@ -241,5 +508,49 @@ export const operatorsRoutes = {
     tags: ['Back-office : administration'],
     summary: 'Revokes an API key: refused from the next call on.',
     schema: { params: IdParams, response: ok(ApiKeySummary) },
+  },
+  operatorClientSearch: {
+    method: 'GET',
+    path: '/api/backoffice/clients',
+    auth: 'operatorSession',
+    tags: ['Back-office : clients'],
+    summary:
+      'Orders found by company name, SIREN, e-mail, person (owner, collaborator, representative) or order number; 20 a page, best first.',
+    schema: { querystring: ClientSearchQuery, response: ok(ClientSearchPage) },
+  },
+  operatorCreateClient: {
+    method: 'POST',
+    path: '/api/backoffice/clients',
+    auth: 'operatorSession',
+    roles: ['admin'],
+    tags: ['Back-office : clients'],
+    summary:
+      "« Nouveau client »: the company, its owner (invited to choose a password) and its subscription; the order starts 'En attente de KBIS'.",
+    schema: { body: NewClientBody, response: ok(NewClient) },
+  },
+  operatorClientOrder: {
+    method: 'GET',
+    path: '/api/backoffice/orders/{id}',
+    auth: 'operatorSession',
+    tags: ['Back-office : clients'],
+    summary: "An order's page: company, owner, collaborators, representatives, status, subscription, invoices and documents.",
+    schema: { params: IdParams, response: ok(ClientOrder) },
+  },
+  operatorOrderTimeline: {
+    method: 'GET',
+    path: '/api/backoffice/orders/{id}/timeline',
+    auth: 'operatorSession',
+    tags: ['Back-office : clients'],
+    summary:
+      'Everything that happened to an order (letters, packages, payments, checks, formalities, operators’ actions), newest first, 50 a page.',
+    schema: { params: IdParams, querystring: TimelineQuery, response: ok(OrderTimelinePage) },
+  },
+  operatorDashboard: {
+    method: 'GET',
+    path: '/api/backoffice/dashboard',
+    auth: 'operatorSession',
+    tags: ['Back-office : tableau de bord'],
+    summary: "Each queue of the operator's roles: how many items wait, the oldest one's age, and whether it is past its target.",
+    schema: { response: ok(OperatorDashboard) },
   },
 } as const satisfies Record<string, RouteDef>

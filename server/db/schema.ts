@@ -77,6 +77,8 @@ export interface Database {
      * text).
      */
     list_version: Generated<string>
+    /** 022: the day the domiciliation starts, for an order made in the back office (null before). */
+    starts_on: ColumnType<string | null, string | null | undefined, string | null>
   }
   contracts: {
     id: Generated<number>
@@ -90,6 +92,8 @@ export interface Database {
     signed_at: Timestamp | null
     /** notifications (006): when an operator validated the Kbis filed. */
     kbis_validated_at: Timestamp | null
+    /** 022: when the Kbis on file was filed; set by the database at each new file. */
+    kbis_filed_at: Timestamp | null
   }
   shares: {
     id: Generated<number>

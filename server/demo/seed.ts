@@ -225,7 +225,7 @@ const orderSeeds: OrderSeed[] = [
   {
     owner: 'demo@example.com',
     raisonSociale: 'Atelier Lumière SARL',
-    siren: '912 345 678',
+    siren: '912 345 675',
     legalForm: 'SARL',
     status: 'En attente de KBIS',
     hasKbis: false,
@@ -237,7 +237,7 @@ const orderSeeds: OrderSeed[] = [
   {
     owner: 'demo@example.com',
     raisonSociale: 'Boulangerie des Lilas SAS',
-    siren: '823 456 789',
+    siren: '823 456 785',
     legalForm: 'SAS',
     status: 'Finalisé',
     hasKbis: true,
@@ -282,7 +282,7 @@ const orderSeeds: OrderSeed[] = [
   {
     owner: 'associe@example.com',
     raisonSociale: 'Studio Nuage SAS',
-    siren: '834 567 890',
+    siren: '834 567 893',
     legalForm: 'SAS',
     status: 'Finalisé',
     hasKbis: true,
@@ -310,7 +310,7 @@ const orderSeeds: OrderSeed[] = [
   {
     owner: 'demo@example.com',
     raisonSociale: 'Conseil Horizon EURL',
-    siren: '945 678 901',
+    siren: '945 678 902',
     legalForm: 'EURL',
     status: 'En attente de pièces justificatives',
     hasKbis: false,
@@ -323,7 +323,7 @@ const orderSeeds: OrderSeed[] = [
   {
     owner: 'solo@example.com',
     raisonSociale: 'Épicerie Solène SARL',
-    siren: '856 789 012',
+    siren: '856 789 011',
     legalForm: 'SARL',
     status: 'Finalisé',
     hasKbis: true,
@@ -567,6 +567,8 @@ async function insertOrder(
       kbis_file_key: kbisKey,
       signed_at: seed.hasKbis ? daysAgo(now, seed.orderDaysAgo - 2) : null,
       kbis_validated_at: seed.kbisValidated ? daysAgo(now, seed.orderDaysAgo - 4) : null,
+      // A Kbis awaiting the team's check was filed yesterday (a new one, which a validation of the old did not cover).
+      kbis_filed_at: kbisKey ? (seed.kbisValidated ? daysAgo(now, seed.orderDaysAgo - 2) : daysAgo(now, 1, 16)) : null,
       adresse_postale_expedition: street,
       code_postale_expedition: postcode,
       ville_postale_expedition: city,

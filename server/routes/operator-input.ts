@@ -1,10 +1,14 @@
-// What the operators' calls that file a PDF share (Authorization: Bearer <OPERATOR_TOKEN>: mail/operator.ts, billing/operator.ts):
-// the Idempotency-Key of a retry, and the PDF sent as a data URL.
+// What the operators' calls share (Authorization: Bearer <an API key or OPERATOR_TOKEN>: mail/operator.ts, billing/operator.ts…):
+// who calls, for the journal; the Idempotency-Key of a retry, and the PDF sent as a data URL.
 import type { FastifyRequest } from 'fastify'
 import { badRequest } from '../http/errors.ts'
 import { decodeDataUrl } from '../services/file-types.ts'
 import { sha256 } from '../lib/crypto.ts'
 import type { Retry } from '../services/ingest.ts'
+import type { JournalActor } from '../db/repositories/operators-journal.ts'
+
+/** The journal's actor of a machine's call: the API key behind it (define-route.ts sets it), or none for OPERATOR_TOKEN. */
+export const machineOf = (req: FastifyRequest): JournalActor => (req.apiKeyId === null ? {} : { apiKeyId: req.apiKeyId })
 
 /** Visible ASCII, as the IETF's Idempotency-Key header and the usual UUIDs are. */
 const RETRY_KEY = /^[\x21-\x7e]{1,255}$/

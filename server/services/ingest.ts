@@ -9,11 +9,12 @@ import { getInvoice, insertInvoice, invoiceNumberFree } from '../db/repositories
 import { getDocument, getPackage, insertDocument, insertPackage } from '../db/repositories/mail.ts'
 import { isUniqueViolation } from '../db/errors.ts'
 import { findOrder } from '../db/repositories/company-orders.ts'
+import { recordJournal, type JournalActor } from '../db/repositories/operators-journal.ts'
 import { peopleWantingEachEmail } from '../db/repositories/notifications.ts'
 import type { Db } from '../db/schema.ts'
 import type { AppDeps } from '../deps.ts'
 import { badRequest, conflict, fileTooLarge, HttpError, notFound, pdfTooHeavy, pdfTooLong } from '../http/errors.ts'
-import { invoiceEvent, recordEvent, recordLetterHistory } from './events.ts'
+import { eurosText, invoiceEvent, recordEvent, recordLetterHistory } from './events.ts'
 import { letterPath } from '../contract/rules/mail.ts'
 import { MAX_UPLOAD_BYTES } from '../contract/rules/uploads.ts'
 import { checkFile } from './file-types.ts'
@@ -139,6 +140,8 @@ export interface NewLetter {
   bytes: Uint8Array
   receivedAt?: string
   retry?: Retry
+  /** Who asks, for the journal (the API key of a machine's call; neither for OPERATOR_TOKEN); absent, no journal row. */
+  actor?: JournalActor
 }
 
 export interface IngestedLetter {
@@ -188,6 +191,15 @@ async function makeLetter(deps: IngestDeps, letter: NewLetter): Promise<Ingested
       await recordLetterHistory(trx, { documentId: inserted.id, kind: 'received', at: receivedAt })
       await recordLetterHistory(trx, { documentId: inserted.id, kind: 'scanned', at: clock.now() })
       await enqueueLetterPipeline(trx, inserted.id)
+      if (letter.actor)
+        await recordJournal(trx, {
+          actor: letter.actor,
+          action: 'letter.added',
+          orderId: order.id,
+          summary: `Courrier ajouté pour ${order.raison_sociale} : ${sender} (${kind}, ${pages} page${pages > 1 ? 's' : ''})`,
+          after: { documentId: inserted.id, sender, kind, pages },
+          at: clock.now(),
+        })
       // Last: the event's lock (services/events.ts) is held from here to the commit, as briefly as possible.
       await recordEvent(trx, {
         kind: 'letter',
@@ -250,6 +262,8 @@ export interface NewPackage {
   sender: string
   receivedAt?: string
   retry?: Retry
+  /** Who asks, for the journal (as NewLetter's). */
+  actor?: JournalActor
 }
 
 export const packageSubject = 'Nouveau colis'
@@ -286,6 +300,15 @@ async function makePackage(deps: IngestDeps, parcel: NewPackage): Promise<Ingest
         .insertInto('operator_requests')
         .values({ kind: 'package', ...keyOf(parcel.retry), package_id: inserted.id })
         .execute()
+    if (parcel.actor)
+      await recordJournal(trx, {
+        actor: parcel.actor,
+        action: 'package.added',
+        orderId: order.id,
+        summary: `Colis ajouté pour ${order.raison_sociale} : de ${sender}, par ${carrier}`,
+        after: { packageId: inserted.id, carrier, sender },
+        at: clock.now(),
+      })
     await recordEvent(trx, {
       kind: 'package',
       orderId: order.id,
@@ -339,6 +362,8 @@ export interface NewInvoice {
   paid?: boolean
   bytes: Uint8Array
   retry?: Retry
+  /** Who asks, for the journal (as NewLetter's). */
+  actor?: JournalActor
 }
 
 export interface IngestedInvoice {
@@ -411,6 +436,15 @@ async function makeInvoice(deps: IngestDeps, invoice: NewInvoice): Promise<Invoi
           .insertInto('operator_requests')
           .values({ kind: 'invoice', ...keyOf(invoice.retry), invoice_id: inserted.id })
           .execute()
+      if (invoice.actor)
+        await recordJournal(trx, {
+          actor: invoice.actor,
+          action: 'invoice.added',
+          orderId: order.id,
+          summary: `Facture ${number} ajoutée pour ${order.raison_sociale} : ${eurosText(invoice.amountInclTaxCents)} TTC${paid ? ', réglée' : ''}`,
+          after: { invoiceId: inserted.id, number, amountInclTaxCents: invoice.amountInclTaxCents, paid },
+          at: now,
+        })
       await recordEvent(trx, {
         kind: 'invoice',
         orderId: order.id,

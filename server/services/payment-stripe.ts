@@ -63,6 +63,27 @@ export function stripePaymentProvider(secretKey: string, client: Stripe = new St
       const s = await retrieve(id)
       return s && toSubscription(s)
     },
+    async createSubscription({ customerId, planIds, start, idempotencyKey }) {
+      const startSeconds = Math.floor(start.getTime() / 1000)
+      const made = await client.subscriptions
+        .create(
+          {
+            customer: customerId,
+            items: planIds.map((price) => ({ price })),
+            // No card yet: each invoice waits 30 days to be paid (by card in the portal, or by transfer).
+            collection_method: 'send_invoice',
+            days_until_due: 30,
+            // Nothing billed before the domiciliation starts.
+            ...(startSeconds > Math.floor(Date.now() / 1000) + 60 ? { trial_end: startSeconds } : {}),
+          },
+          { idempotencyKey },
+        )
+        .catch(fail)
+      return made.id
+    },
+    async cancelSubscription(subscriptionId) {
+      await client.subscriptions.cancel(subscriptionId)
+    },
     async addSubscriptionItem(subscriptionId, planId) {
       await client.subscriptionItems.create({ subscription: subscriptionId, price: planId }).catch(fail)
       return toSubscription((await retrieve(subscriptionId))!)

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto'
 import type { PaymentMethod, Subscription } from '../contract/billing.ts'
 import {
   addTestSubscriptionItem,
+  cancelTestSubscription,
   attachTestPaymentMethod,
   findTestChargeId,
   findTestCustomerPaymentMethod,
@@ -40,10 +41,27 @@ export interface ChargeRequest {
   idempotencyKey: string
 }
 
+export interface NewSubscription {
+  customerId: string
+  planIds: string[]
+  /** The day the domiciliation starts (its first period begins then). */
+  start: Date
+  /** Same key, same subscription: a retry after a lost answer makes no second one. */
+  idempotencyKey: string
+}
+
 export interface PaymentProvider {
   readonly kind: 'test' | 'stripe'
   createCustomer(email: string, name: string): Promise<string>
   getSubscription(subscriptionId: string): Promise<Subscription | null>
+  /**
+   * A subscription of the customer to these plans (a domiciliation plan and its options, all of one interval), made by
+   * an operator for a new client who has no card yet: nothing is billed before `start` (Stripe: a trial until then), and
+   * its invoices wait to be paid rather than charge a card (Stripe: `send_invoice`). Same key, same subscription.
+   */
+  createSubscription(request: NewSubscription): Promise<string>
+  /** Cancels at once a subscription that nothing refers to (its order could not be saved). */
+  cancelSubscription(subscriptionId: string): Promise<void>
   addSubscriptionItem(subscriptionId: string, planId: string): Promise<Subscription>
   getSubscriptionPaymentMethod(subscriptionId: string): Promise<PaymentMethod | null>
   /** Attaches `pm` to the customer and makes it pay for the subscription. */
@@ -148,6 +166,17 @@ export function testPaymentProvider(db: Db, now: () => Date): PaymentProvider {
     kind: 'test',
     createCustomer: () => testProviderRows.customer(db),
     getSubscription: subscription,
+    async createSubscription({ customerId, planIds, start }) {
+      const interval = plans[planIds[0]!]?.interval
+      if (!interval || planIds.some((id) => plans[id]?.interval !== interval)) throw new PaymentError('Formule ou option introuvable.', 400)
+      const end = new Date(start)
+      if (interval === 'year') end.setUTCFullYear(end.getUTCFullYear() + 1)
+      else end.setUTCMonth(end.getUTCMonth() + 1)
+      return testProviderRows.subscription(db, customerId, planIds, end)
+    },
+    async cancelSubscription(subscriptionId) {
+      await cancelTestSubscription(db, subscriptionId)
+    },
     async addSubscriptionItem(subscriptionId, planId) {
       const current = await subscription(subscriptionId)
       if (!current || !plans[planId]) throw new PaymentError('Abonnement ou option introuvable.', 404)

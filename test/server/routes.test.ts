@@ -584,7 +584,7 @@ const happy: Record<RouteName, Check> = {
     for (const expected of [
       'ATTESTATION DE DOMICILIATION',
       'Boulangerie des Lilas SAS',
-      '823 456 789',
+      '823 456 785',
       'SAS',
       ids.certificate,
       DEMO_PREFECTURE_APPROVAL,
@@ -825,6 +825,38 @@ const happy: Record<RouteName, Check> = {
     assert.is((await send(t.app, 'operatorOrders', {}, made.key)).statusCode, 200)
   },
   operatorRevokeApiKey: async (_, call) => assert.ok(ok(await call()).revokedAt),
+  operatorClientSearch: async ({ ids }, call) => {
+    const page = ok(await call())
+    assert.equal(
+      page.results.map((r: { orderId: number }) => r.orderId),
+      [ids.order],
+    )
+    assert.equal(page.results[0].matches, [{ field: 'raisonSociale', value: 'Boulangerie des Lilas SAS' }])
+  },
+  operatorClientOrder: async ({ ids }, call) => {
+    const order = ok(await call())
+    assert.is(order.id, ids.order)
+    assert.is(order.siren, '823 456 785')
+    assert.is(order.owner.email, 'demo@example.com')
+  },
+  operatorOrderTimeline: async (_, call) => {
+    const page = ok(await call())
+    assert.is(page.pageSize, 50)
+    assert.ok(page.total > 50, 'the Boulangerie has more to tell than one page')
+  },
+  operatorCreateClient: async ({ t }, call) => {
+    const made = ok(await call())
+    assert.is(made.status, 'En attente de KBIS')
+    assert.ok(made.owner.newAccount)
+    assert.ok(t.mails.some((m) => m.to === made.owner.email && m.link?.includes('/set-password/')))
+  },
+  operatorDashboard: async (_, call) => {
+    const board = ok(await call())
+    assert.equal(
+      board.queues.map((q: { id: string }) => q.id),
+      ['justificatifs', 'messages', 'reexpeditions', 'resiliations'],
+    )
+  },
   operatorJournalCsv: async (_, call) => {
     const res = await call()
     assert.is(res.statusCode, 200)

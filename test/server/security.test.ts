@@ -356,11 +356,17 @@ const OWN_FORMAT = new Set([
   'operatorEnrol code',
   'operatorInvite roles',
   'operatorSetRoles roles',
+  // operators: a new client's legal form, plan and options (lists), its start (a date)
+  'operatorCreateClient legalForm',
+  'operatorCreateClient plan',
+  'operatorCreateClient options',
+  'operatorCreateClient startDate',
 ])
 /** Optional text fields the samples leave out. */
 const moreText: Partial<Record<RouteName, Record<string, string>>> = {
   sendDocuments: { message: 'Bonjour, voici les courriers.' },
   terminationRequest: { comment: 'Nous quittons Lyon.' },
+  operatorCreateClient: { domiciliationAddress: '8 avenue de l’Opéra, 75001 Paris' },
   updateContract: {
     adressePostaleExpedition: '3 place du Marché',
     adresseComplementPostaleExpedition: 'Bâtiment B',

@@ -6,6 +6,8 @@ import { PDFDocument } from 'pdf-lib'
 import { routes, type RouteName } from '../../server/contract/routes.ts'
 import type { Database } from '../../server/db/schema.ts'
 import { subscriptionKey } from '../../server/lib/crypto.ts'
+import { luhnValid } from '../../server/contract/rules/company.ts'
+import { parisDay } from '../../server/lib/time.ts'
 import { kbisTag } from '../../server/routes/company/operator.ts'
 import { buildTestApp, DEMO_PASSWORD, login, operatorLogin, TEST_OPERATOR_TOKEN, type TestApp } from './server.ts'
 import { SoftPasskey } from './webauthn.ts'
@@ -224,6 +226,14 @@ export interface Sample {
 
 let invoiceNumbers = 0
 let invitedOperators = 0
+let newClients = 0
+
+/** A SIREN whose Luhn key is right, new at each call (a SIREN makes one order): 7 then the count, then the key. */
+export function freshSiren(n: number): string {
+  const body = `7${String(n).padStart(7, '0')}`
+  for (let key = 0; key < 10; key++) if (luhnValid(body + key)) return `${body.slice(0, 3)} ${body.slice(3, 6)} ${body.slice(6)}${key}`
+  throw new Error('aucune clé')
+}
 
 /**
  * A termination date the Boulangerie may ask for: after its yearly period ends (200 days from the seed) and within the
@@ -382,6 +392,25 @@ export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sampl
     operatorApiKeys: () => ({}),
     operatorCreateApiKey: () => ({ body: { name: 'Scanner salle 2' } }),
     operatorRevokeApiKey: () => ({ params: { id: ids.spareApiKey } }),
+    operatorClientSearch: () => ({ query: { q: 'boulangerie', page: 1 } }),
+    operatorClientOrder: () => ({ params: { id: ids.order } }),
+    operatorOrderTimeline: () => ({ params: { id: ids.order }, query: { page: 1 } }),
+    // A new SIREN and address at each call: a SIREN makes one order.
+    operatorCreateClient: () => {
+      const n = ++newClients
+      return {
+        body: {
+          raisonSociale: `Menuiserie Essai ${n} SARL`,
+          siren: freshSiren(n),
+          legalForm: 'SARL',
+          owner: { firstname: 'Marc', lastname: 'Lefèvre', email: `nouveau-client-${n}@example.com` },
+          plan: 'domiciliation-mensuelle',
+          options: ['scan'],
+          startDate: parisDay(new Date()),
+        },
+      }
+    },
+    operatorDashboard: () => ({}),
   }
   return samples[name]()
 }

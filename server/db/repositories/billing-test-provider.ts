@@ -93,6 +93,11 @@ export async function insertTestSubscription(
     .execute()
 }
 
+/** Stripe's cancel: at once, the subscription stays readable with its status. */
+export async function cancelTestSubscription(db: Db, id: string): Promise<void> {
+  await db.updateTable('test_subscriptions').set({ status: 'canceled' }).where('id', '=', id).execute()
+}
+
 export async function findTestSubscription(db: Db, id: string): Promise<Subscription | null> {
   const row = await db.selectFrom('test_subscriptions').selectAll().where('id', '=', id).executeTakeFirst()
   if (!row) return null

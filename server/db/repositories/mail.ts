@@ -56,8 +56,8 @@ const toDocument = (r: DocumentRow): MailDocument => ({
 })
 
 /** A letter not deleted, whoever it belongs to (the operators' calls), or undefined. */
-export async function findLiveDocument(db: Db, id: number): Promise<{ id: number } | undefined> {
-  return db.selectFrom('documents').select('id').where('id', '=', id).where('deleted', '=', false).executeTakeFirst()
+export async function findLiveDocument(db: Db, id: number): Promise<{ id: number; order_id: number } | undefined> {
+  return db.selectFrom('documents').select(['id', 'order_id']).where('id', '=', id).where('deleted', '=', false).executeTakeFirst()
 }
 
 /**

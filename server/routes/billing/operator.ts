@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
-import { pdfDataUrl, retryOf } from '../operator-input.ts'
+import { machineOf, pdfDataUrl, retryOf } from '../operator-input.ts'
 import { ingestInvoice } from '../../services/ingest.ts'
 
 export function billingOperatorRoutes(define: DefineRoute, deps: AppDeps) {
@@ -14,6 +14,7 @@ export function billingOperatorRoutes(define: DefineRoute, deps: AppDeps) {
       ...invoice,
       bytes: decoded.bytes,
       retry,
+      actor: machineOf(req),
     })
     if (replayed) reply.header('Idempotent-Replayed', 'true')
     return made

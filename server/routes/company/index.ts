@@ -19,6 +19,8 @@ import { legalFormalityLabels, legalSubmissionSteps, refusalFor } from '../../se
 import { orderChecks } from '../../services/order-checks.ts'
 import { trimmedOrNull } from '../../contract/rules/text.ts'
 import { contractRoutes } from './contracts.ts'
+import { recordJournal } from '../../db/repositories/operators-journal.ts'
+import { machineOf } from '../operator-input.ts'
 import { companyOperatorRoutes } from './operator.ts'
 import { orderRoutes } from './orders.ts'
 
@@ -81,6 +83,15 @@ export function companyRoutes(define: DefineRoute, deps: AppDeps) {
     // notify: the bell's event is committed with the move, or not at all.
     const moved = await db.transaction().execute(async (trx) => {
       if (!(await moveLegalSubmission(trx, submission.id, submission.status, to, clock.now()))) return false
+      await recordJournal(trx, {
+        actor: machineOf(req),
+        action: 'formality.moved',
+        orderId: submission.orderId,
+        summary: `Formalité « ${legalFormalityLabels[submission.kind]} » de ${submission.raisonSociale} : ${submission.status} → ${to}`,
+        before: { status: submission.status },
+        after: { status: to },
+        at: clock.now(),
+      })
       await recordEvent(trx, {
         kind: 'formality',
         orderId: submission.orderId,

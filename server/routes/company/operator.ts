@@ -1,4 +1,4 @@
-// The operators' side of the company area (Authorization: Bearer <OPERATOR_TOKEN>): the orders, and the Kbis a customer
+// The operators' side of the company area (Authorization: Bearer <an API key or OPERATOR_TOKEN>): the orders, and the Kbis a customer
 // filed, read then validated (the ETag of the one read must match: a Kbis replaced meanwhile is never validated unseen).
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
@@ -7,6 +7,8 @@ import { sendPdf } from '../files.ts'
 import { sha256 } from '../../lib/crypto.ts'
 import { listOrdersForOperators } from '../../db/repositories/company-orders.ts'
 import { kbisEvent, recordEvent } from '../../services/events.ts'
+import { recordJournal } from '../../db/repositories/operators-journal.ts'
+import { machineOf } from '../operator-input.ts'
 
 /** A filed Kbis's ETag: a digest of its storage key, which each upload makes new (the key itself stays internal). */
 export const kbisTag = (fileKey: string) => `"${sha256(fileKey).slice(0, 32)}"`
@@ -54,6 +56,15 @@ export function companyOperatorRoutes(define: DefineRoute, deps: AppDeps) {
         )
       }
       await trx.updateTable('contracts').set({ kbis_validated_at: now }).where('id', '=', contract.id).execute()
+      await recordJournal(trx, {
+        actor: machineOf(req),
+        action: 'kbis.validated',
+        orderId: contract.order_id,
+        summary: `Kbis de ${contract.raison_sociale} validé (contrat ${contract.id})`,
+        before: { validated: false },
+        after: { validated: true },
+        at: now,
+      })
       await recordEvent(trx, {
         kind: 'kbis',
         orderId: contract.order_id,

@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
-import { pdfDataUrl, retryOf } from '../operator-input.ts'
+import { machineOf, pdfDataUrl, retryOf } from '../operator-input.ts'
 import { ingestLetter, ingestPackage } from '../../services/ingest.ts'
 
 export function mailOperatorRoutes(define: DefineRoute, deps: AppDeps) {
@@ -14,6 +14,7 @@ export function mailOperatorRoutes(define: DefineRoute, deps: AppDeps) {
       bytes: decoded.bytes,
       receivedAt: body.receivedAt,
       retry,
+      actor: machineOf(req),
     })
     if (replayed) reply.header('Idempotent-Replayed', 'true')
     if (notificationFailures.length)
@@ -26,6 +27,7 @@ export function mailOperatorRoutes(define: DefineRoute, deps: AppDeps) {
       orderId: params.id,
       ...body,
       retry: retryOf(req, params.id, body),
+      actor: machineOf(req),
     })
     if (replayed) reply.header('Idempotent-Replayed', 'true')
     if (notificationFailures.length)

@@ -1,9 +1,11 @@
-// The operators area: the back office's sign-in (sign-in.ts), its administration (admin.ts), the journal (journal.ts) and
-// the machines' API keys (api-keys.ts).
+// The operators area: the back office's sign-in (sign-in.ts), its administration (admin.ts), the journal (journal.ts),
+// the machines' API keys (api-keys.ts), the Clients (clients.ts) and the dashboard's queues (dashboard.ts).
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { adminRoutes } from './admin.ts'
 import { apiKeyRoutes } from './api-keys.ts'
+import { clientRoutes } from './clients.ts'
+import { dashboardRoutes } from './dashboard.ts'
 import { journalRoutes } from './journal.ts'
 import { signInRoutes } from './sign-in.ts'
 
@@ -12,4 +14,6 @@ export function operatorsRoutes(define: DefineRoute, deps: AppDeps) {
   adminRoutes(define, deps)
   journalRoutes(define, deps)
   apiKeyRoutes(define, deps)
+  clientRoutes(define, deps)
+  dashboardRoutes(define, deps)
 }

@@ -131,7 +131,7 @@ for (const viewport of [DESKTOP, MOBILE]) {
     const { page } = tab
     await viaMenu(page, viewport, 'Gestion de mon entreprise', '/gestion-de-mon-entreprise')
     const card = page.getByRole('region', { name: company })
-    await card.getByText(isMobile(viewport) ? '856 789 012' : '823 456 789', { exact: true }).waitFor()
+    await card.getByText(isMobile(viewport) ? '856 789 011' : '823 456 785', { exact: true }).waitFor()
     await screenshot(page, shot(viewport, 'company'))
     if (!isMobile(viewport)) {
       await viaMenu(page, viewport, 'Mes réunions', '/mes-reunions')

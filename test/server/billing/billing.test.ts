@@ -470,7 +470,7 @@ Certificates('issued for a signed contract: a PDF with the company, its SIREN, t
   for (const expected of [
     'Boulangerie des Lilas SAS',
     'SIREN',
-    '823 456 789',
+    '823 456 785',
     'SAS',
     ctx.t.deps.config.prefectureApproval!,
     certificate.code,

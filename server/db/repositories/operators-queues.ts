@@ -1,0 +1,56 @@
+// The operators' queues as the dashboard counts them: how many items wait, and since when the oldest has.
+import type { Db } from '../schema.ts'
+
+export interface Waiting {
+  count: number
+  oldest: Date | null
+}
+
+const waiting = (row: { n: string | number; oldest: Date | string | null } | undefined): Waiting => ({
+  count: Number(row?.n ?? 0),
+  oldest: row?.oldest ? new Date(row.oldest) : null,
+})
+
+/** Kbis filed and not validated yet, since their filing. */
+export async function waitingKbis(db: Db): Promise<Waiting> {
+  return waiting(
+    await db
+      .selectFrom('contracts')
+      .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.min('kbis_filed_at').as('oldest')])
+      .where('kbis_file_key', 'is not', null)
+      .where('kbis_validated_at', 'is', null)
+      .executeTakeFirst(),
+  )
+}
+
+/** « Signaler un problème »: every report (none is closed until the Messages page answers them). */
+export async function waitingProblemReports(db: Db): Promise<Waiting> {
+  return waiting(
+    await db
+      .selectFrom('problem_reports')
+      .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.min('created_at').as('oldest')])
+      .executeTakeFirst(),
+  )
+}
+
+/** Forwarding requests not sent yet. */
+export async function waitingForwardingRequests(db: Db): Promise<Waiting> {
+  return waiting(
+    await db
+      .selectFrom('courier_requests')
+      .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.min('created_at').as('oldest')])
+      .where('kind', '=', 'réexpédition')
+      .where('status', '=', 'en attente')
+      .executeTakeFirst(),
+  )
+}
+
+/** Termination requests (one per order; none is accepted until the Résiliations page does it). */
+export async function waitingTerminations(db: Db): Promise<Waiting> {
+  return waiting(
+    await db
+      .selectFrom('termination_requests')
+      .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.min('created_at').as('oldest')])
+      .executeTakeFirst(),
+  )
+}
