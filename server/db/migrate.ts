@@ -37,6 +37,8 @@ import * as operators from './migrations/019_operators.ts'
 import * as journal from './migrations/020_journal.ts'
 // the machines' API keys
 import * as apiKeys from './migrations/021_api_keys.ts'
+// the back office's mail room: scans to publish, packages handed over, forwarding requests shipped
+import * as mailRoom from './migrations/030_mail_room.ts'
 
 // Listed in code rather than read from disk, so the bundle-free tsx runtime and tests need no file lookups.
 export const migrations: Record<string, Migration> = {
@@ -70,6 +72,7 @@ export const migrations: Record<string, Migration> = {
   '019_operators': operators,
   '020_journal': journal,
   '021_api_keys': apiKeys,
+  '030_mail_room': mailRoom,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -31,6 +31,8 @@ export const tagDescriptions: Record<RouteTag, string> = {
   Opérateurs: 'Les appels des machines du domiciliataire (clé d’API ou jeton d’amorçage) : courrier, colis, factures, Kbis, formalités.',
   'Back-office : connexion': 'La connexion des opérateurs : mot de passe puis code à usage unique (TOTP), l’inscription par lien.',
   'Back-office : administration': 'Les opérateurs, leurs rôles, les clés d’API et le journal de leurs actions (administrateurs).',
+  'Back-office : courrier':
+    'Le courrier des opérateurs (rôle Courrier) : numérisations à publier avec leur domiciliation suggérée, colis reçus et remis, réexpéditions.',
   Factures: 'Les factures, les avoirs, les impayés et leur règlement, l’envoi à la comptabilité.',
   Abonnement: 'L’abonnement, ses options et la résiliation.',
   Paiement: 'La carte qui paie l’abonnement.',

@@ -29,6 +29,8 @@ const packages: Package[] = [
     carrier: 'Colissimo',
     sender: 'Moulins Bourgeois',
     status: 'À retirer',
+    collectedAt: null,
+    collectedBy: null,
   },
   {
     id: 2,
@@ -38,6 +40,8 @@ const packages: Package[] = [
     carrier: 'UPS',
     sender: 'Métro',
     status: 'Retiré',
+    collectedAt: null,
+    collectedBy: null,
   },
 ]
 const requests: CourierRequest[] = [
@@ -49,6 +53,7 @@ const requests: CourierRequest[] = [
     kind: 'réexpédition',
     status: 'en attente',
     letterCount: 4,
+    outcome: null,
   },
   {
     id: 6,
@@ -58,6 +63,7 @@ const requests: CourierRequest[] = [
     kind: 'scan',
     status: 'traitée',
     letterCount: 1,
+    outcome: null,
   },
 ]
 const invoices: Invoice[] = [
