@@ -337,7 +337,8 @@ export const mailBackofficeRoutes = {
     auth: 'operatorSession',
     roles: MAIL_ROOM,
     tags: [TAG],
-    summary: "Registers a package's arrival for an order ('À retirer'), with an optional photo; the customer is told as for the operator API.",
+    summary:
+      "Registers a package's arrival for an order ('À retirer'), with an optional photo; the customer is told as for the operator API.",
     schema: { body: PackageArrivalBody, response: ok(MailRoomPackage) },
   },
   mailRoomWaitingPackages: {

@@ -212,7 +212,9 @@ export function letterPipelineJob(deps: PipelineDeps): JobHandler {
       )
     const deadline = rendered.text ? findDeadline(rendered.text, letter.received_at) : null
     const { files, rows } = pageFiles(letter.file_key, rendered)
-    await storeWithRecord(storage, files, () => finish((trx) => saveLetterPipelineResult(trx, documentId, { pages: rows, text: rendered.text, deadline })))
+    await storeWithRecord(storage, files, () =>
+      finish((trx) => saveLetterPipelineResult(trx, documentId, { pages: rows, text: rendered.text, deadline })),
+    )
   }
 }
 

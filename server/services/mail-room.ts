@@ -184,7 +184,8 @@ async function pageRows(db: Parameters<typeof scanPages>[0], scanId: number) {
 async function refusePublishing(deps: Pick<IngestDeps, 'db'>, scanId: number): Promise<never> {
   const scan: ScanRow | undefined = await findScan(deps.db, scanId)
   if (!scan) throw notFound('Numérisation')
-  if (scan.state === 'published') throw conflict(mailRoomMessages.alreadyPublished(scan.published_by_name ?? 'un opérateur', scan.published_at!))
+  if (scan.state === 'published')
+    throw conflict(mailRoomMessages.alreadyPublished(scan.published_by_name ?? 'un opérateur', scan.published_at!))
   if (scan.reading === 'en cours') throw new HttpError(409, mailRoomMessages.stillReading, 'STILL_READING')
   throw new HttpError(409, mailRoomMessages.notConfirmed, 'NOT_CONFIRMED')
 }

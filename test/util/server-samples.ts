@@ -75,7 +75,9 @@ async function mailRoomSamples(db: Kysely<Database>, document: number): Promise<
       scanToRead: held.id,
       scansToPublish: await named('échantillon-publication.pdf'),
       scansToDelete: await named('échantillon-suppression.pdf'),
-      waitingPackages: (await db.selectFrom('packages').select('id').where('order_id', '=', order).orderBy('id').execute()).map((r) => r.id),
+      waitingPackages: (await db.selectFrom('packages').select('id').where('order_id', '=', order).orderBy('id').execute()).map(
+        (r) => r.id,
+      ),
       pendingForwarding: (await db.selectFrom('courier_requests').select('id').where('order_id', '=', order).orderBy('id').execute()).map(
         (r) => r.id,
       ),
@@ -111,7 +113,12 @@ async function mailRoomSamples(db: Kysely<Database>, document: number): Promise<
     })
     .execute()
   const letter = await db.selectFrom('documents').select(['file_key', 'pages']).where('id', '=', document).executeTakeFirstOrThrow()
-  const page = await db.selectFrom('document_pages').selectAll().where('document_id', '=', document).where('page', '=', 1).executeTakeFirstOrThrow()
+  const page = await db
+    .selectFrom('document_pages')
+    .selectAll()
+    .where('document_id', '=', document)
+    .where('page', '=', 1)
+    .executeTakeFirstOrThrow()
   const scan = (fileName: string, fileKey: string, confirmed: boolean) =>
     db
       .insertInto('mail_scans')
@@ -142,9 +149,11 @@ async function mailRoomSamples(db: Kysely<Database>, document: number): Promise<
   const pool = Array.from({ length: MAIL_ROOM_POOL }, (_, i) => i)
   // Keys of files that do not exist: publishing does not read the file, a deletion removes nothing of the demo's.
   const scansToPublish = []
-  for (const i of pool) scansToPublish.push((await scan('échantillon-publication.pdf', `documents/echantillons/publication-${i}.pdf`, true)).id)
+  for (const i of pool)
+    scansToPublish.push((await scan('échantillon-publication.pdf', `documents/echantillons/publication-${i}.pdf`, true)).id)
   const scansToDelete = []
-  for (const i of pool) scansToDelete.push((await scan('échantillon-suppression.pdf', `documents/echantillons/suppression-${i}.pdf`, false)).id)
+  for (const i of pool)
+    scansToDelete.push((await scan('échantillon-suppression.pdf', `documents/echantillons/suppression-${i}.pdf`, false)).id)
   // The first has a photo (the sample letter's PDF, which nothing removes): a photo may be a PDF.
   const waitingPackages = []
   for (const i of pool)
@@ -534,7 +543,12 @@ export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sampl
     mailRoomPublishScan: () => ({ params: { id: take(ids.mailRoom.scansToPublish, 'publish') } }),
     mailRoomPublishScans: () => ({ body: { scanIds: [take(ids.mailRoom.scansToPublish, 'publish')] } }),
     mailRoomRegisterPackage: () => ({
-      body: { orderId: ids.mailRoom.order, carrier: 'Colissimo', sender: 'Moulins Bourgeois', photo: `data:image/png;base64,${tinyPng.toString('base64')}` },
+      body: {
+        orderId: ids.mailRoom.order,
+        carrier: 'Colissimo',
+        sender: 'Moulins Bourgeois',
+        photo: `data:image/png;base64,${tinyPng.toString('base64')}`,
+      },
     }),
     mailRoomWaitingPackages: () => ({ query: { orderId: ids.mailRoom.order } }),
     mailRoomPackagePhoto: () => ({ params: { id: ids.mailRoom.waitingPackages[0]! } }),

@@ -3,7 +3,11 @@
 
 /** The carriers whose tracking page we know, by the name the operator picks; `{n}` stands for the tracking number. */
 export const CARRIERS = [
-  { name: 'La Poste', words: ['la poste', 'lettre suivie', 'lettre recommandee'], url: 'https://www.laposte.fr/outils/suivre-vos-envois?code={n}' },
+  {
+    name: 'La Poste',
+    words: ['la poste', 'lettre suivie', 'lettre recommandee'],
+    url: 'https://www.laposte.fr/outils/suivre-vos-envois?code={n}',
+  },
   { name: 'Colissimo', words: ['colissimo'], url: 'https://www.laposte.fr/outils/suivre-vos-envois?code={n}' },
   { name: 'Chronopost', words: ['chronopost'], url: 'https://www.chronopost.fr/tracking-no-cms/suivi-page?listeNumerosLT={n}' },
   { name: 'DHL', words: ['dhl'], url: 'https://www.dhl.com/fr-fr/home/suivi.html?tracking-id={n}' },

@@ -54,7 +54,11 @@ export function findMailRoomOrder(db: Db, orderId: number): Promise<MailRoomOrde
 // --- Packages
 
 function packagesQuery(db: Db) {
-  return db.selectFrom('packages').innerJoin('orders', 'orders.id', 'packages.order_id').selectAll('packages').select('orders.raison_sociale')
+  return db
+    .selectFrom('packages')
+    .innerJoin('orders', 'orders.id', 'packages.order_id')
+    .selectAll('packages')
+    .select('orders.raison_sociale')
 }
 type PackageRow = Awaited<ReturnType<ReturnType<typeof packagesQuery>['executeTakeFirstOrThrow']>>
 
@@ -185,7 +189,8 @@ export function forwardingAddressLines(r: {
 
 /** The letters of these requests, by request. */
 export async function lettersOfRequests(db: Db, requestIds: number[]) {
-  if (!requestIds.length) return new Map<number, { id: number; sender: string; kind: 'courrier' | 'recommandé' | 'administratif'; receivedAt: string }[]>()
+  if (!requestIds.length)
+    return new Map<number, { id: number; sender: string; kind: 'courrier' | 'recommandé' | 'administratif'; receivedAt: string }[]>()
   const rows = await db
     .selectFrom('courier_request_letters')
     .innerJoin('documents', 'documents.id', 'courier_request_letters.document_id')
@@ -194,7 +199,10 @@ export async function lettersOfRequests(db: Db, requestIds: number[]) {
     .orderBy('documents.received_at')
     .orderBy('documents.id')
     .execute()
-  const byRequest = new Map<number, { id: number; sender: string; kind: 'courrier' | 'recommandé' | 'administratif'; receivedAt: string }[]>()
+  const byRequest = new Map<
+    number,
+    { id: number; sender: string; kind: 'courrier' | 'recommandé' | 'administratif'; receivedAt: string }[]
+  >()
   for (const r of rows) {
     const list = byRequest.get(r.request_id) ?? []
     list.push({ id: r.id, sender: r.sender, kind: r.kind, receivedAt: r.received_at.toISOString() })

@@ -23,8 +23,7 @@ import type { Transaction } from 'kysely'
 
 export const forwardingMessages = {
   notForwarding: 'Cette demande est une demande de numérisation, pas de réexpédition.',
-  alreadyProcessed: (at: Date | null) =>
-    `Cette demande a déjà été traitée${at ? ` le ${longDate.format(at)}` : ''} : rien n’a été changé.`,
+  alreadyProcessed: (at: Date | null) => `Cette demande a déjà été traitée${at ? ` le ${longDate.format(at)}` : ''} : rien n’a été changé.`,
   noAddress:
     'Cette domiciliation n’a pas d’adresse de réexpédition : le courrier ne peut pas être expédié. Indiquez « Impossible » avec la raison, le client la lira.',
 }
@@ -68,7 +67,13 @@ export function mailRoomForwardingRoutes(define: DefineRoute, deps: AppDeps) {
       const request = await pending(trx, params.id)
       const address = forwardingAddressLines(request)
       if (!address) throw new HttpError(409, forwardingMessages.noAddress, 'NO_FORWARDING_ADDRESS')
-      const done = (await processForwardingRequest(trx, request.id, { at: now, operatorId: operator.id, outcome: 'expédiée', carrier, trackingNumber }))!
+      const done = (await processForwardingRequest(trx, request.id, {
+        at: now,
+        operatorId: operator.id,
+        outcome: 'expédiée',
+        carrier,
+        trackingNumber,
+      }))!
       const letters = (await lettersOfRequests(trx, [request.id])).get(request.id) ?? []
       for (const letter of letters)
         await recordLetterHistory(trx, { documentId: letter.id, kind: 'forwarded', detail: address.join(', '), at: now })

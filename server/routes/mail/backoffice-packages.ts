@@ -81,7 +81,8 @@ export function mailRoomPackageRoutes(define: DefineRoute, deps: AppDeps) {
       ),
     )
     const { notificationFailures } = await announcePackage(deps, parcel)
-    if (notificationFailures.length) req.log.error({ packageId: parcel.id, notificationFailures }, 'notification du nouveau colis impossible')
+    if (notificationFailures.length)
+      req.log.error({ packageId: parcel.id, notificationFailures }, 'notification du nouveau colis impossible')
     return { ...parcel, hasPhoto: photo !== null } satisfies MailRoomPackage
   })
 
