@@ -866,7 +866,8 @@ const happy: Record<RouteName, Check> = {
   },
   mailRoomWaitingPackages: async ({ ids }, call) => assert.is(ok(await call())[0].orderId, ids.mailRoom.order),
   mailRoomPackagePhoto: async (_, call) => assert.ok(isPdf(ok(await call()))),
-  mailRoomPackageCollectors: async (_, call) => assert.equal(ok(await call())[0], { kind: 'titulaire', mandataireId: null, name: 'Paul Girard' }),
+  mailRoomPackageCollectors: async (_, call) =>
+    assert.equal(ok(await call())[0], { kind: 'titulaire', mandataireId: null, name: 'Paul Girard' }),
   mailRoomHandOverPackage: async (_, call) => {
     const parcel = ok(await call())
     assert.is(parcel.status, 'Retiré')

@@ -199,10 +199,7 @@ forwarding(
     const request = list.find((r: { id: number }) => r.id === ctx.ids.pendingCourierRequest)
     assert.is(request.raisonSociale, 'Boulangerie des Lilas SAS')
     assert.equal(request.forwardingAddress, ['27 rue des Lilas', '75019 Paris', 'France'])
-    assert.equal(
-      request.letters.map((l: { id: number }) => l.id).sort(),
-      letters.map((l) => l.id).sort(),
-    )
+    assert.equal(request.letters.map((l: { id: number }) => l.id).sort(), letters.map((l) => l.id).sort())
     const done = ok(
       await bo(ctx.t, ctx.courrier, 'POST', `/api/backoffice/forwarding-requests/${request.id}:shipped`, {
         carrier: 'Colissimo',
