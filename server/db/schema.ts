@@ -141,7 +141,7 @@ export interface Database {
     sender: string
     status: 'À retirer' | 'Réexpédié' | 'Retiré'
     // 030: the photo taken at arrival, and the handover at the desk
-    photo_key: string | null
+    photo_file_key: string | null
     photo_type: string | null
     collected_at: Timestamp | null
     collected_by: string | null

@@ -365,7 +365,7 @@ export async function recordPackage(trx: Transaction<Database>, parcel: PackageT
     carrier,
     sender,
     status: 'À retirer',
-    ...(parcel.photo ? { photo_key: parcel.photo.key, photo_type: parcel.photo.contentType } : {}),
+    ...(parcel.photo ? { photo_file_key: parcel.photo.key, photo_type: parcel.photo.contentType } : {}),
   })
   await parcel.alongside?.(inserted.id)
   await recordEvent(trx, {

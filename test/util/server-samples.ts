@@ -167,7 +167,7 @@ async function mailRoomSamples(db: Kysely<Database>, document: number): Promise<
             carrier: 'Colissimo',
             sender: 'Échantillon',
             status: 'À retirer',
-            ...(i === 0 ? { photo_key: letter.file_key, photo_type: 'application/pdf' } : {}),
+            ...(i === 0 ? { photo_file_key: letter.file_key, photo_type: 'application/pdf' } : {}),
           })
           .returning('id')
           .executeTakeFirstOrThrow()

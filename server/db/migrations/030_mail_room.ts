@@ -47,7 +47,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .alterTable('packages')
-    .addColumn('photo_key', 'text')
+    .addColumn('photo_file_key', 'text')
     .addColumn('photo_type', 'text')
     .addColumn('collected_at', 'timestamptz')
     // The name as it was at the handover: a representative removed later still collected it.
@@ -90,7 +90,7 @@ export async function down(db: Kysely<any>): Promise<void> {
     await db.schema.alterTable('courier_requests').dropColumn(column).execute()
   await sql`alter table packages drop constraint packages_handover`.execute(db)
   for (const column of [
-    'photo_key',
+    'photo_file_key',
     'photo_type',
     'collected_at',
     'collected_by',

@@ -21,6 +21,13 @@ function ordersQuery(db: Db) {
 }
 export type MailRoomOrderRow = Awaited<ReturnType<ReturnType<typeof ordersQuery>['executeTakeFirstOrThrow']>>
 
+// Upper case too: lower() leaves them under a C locale.
+const ACCENTED = 'àâäáãåçéèêëíìîïñóòôöõúùûüýÿœæÀÂÄÁÃÅÇÉÈÊËÍÌÎÏÑÓÒÔÖÕÚÙÛÜÝŸŒÆ'
+const PLAIN = 'aaaaaaceeeeiiiinooooouuuuyyoaaaaaaaceeeeiiiinooooouuuuyyoa'
+/** Lower case without accents, in SQL (the same on PGlite and PostgreSQL, whatever schema the unaccent extension is in). */
+const foldedSql = (expression: ReturnType<typeof sql>) => sql<string>`lower(translate(${expression}, ${ACCENTED}, ${PLAIN}))`
+const folded = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/œ/g, 'o').replace(/æ/g, 'a')
+
 /** Orders whose name, owner, SIREN or number matches `q` (every word), by name, `limit` at most. */
 export function searchOrders(db: Db, q: string | undefined, limit: number): Promise<MailRoomOrderRow[]> {
   let query = ordersQuery(db)
@@ -31,10 +38,10 @@ export function searchOrders(db: Db, q: string | undefined, limit: number): Prom
       eb.or([
         eb.and(
           words.map((word) => {
-            const like = `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+            const like = `%${folded(word).replace(/[\\%_]/g, (c) => `\\${c}`)}%`
             return eb.or([
-              sql<boolean>`unaccent(orders.raison_sociale) ilike unaccent(${like})`,
-              sql<boolean>`unaccent(users.firstname || ' ' || users.lastname) ilike unaccent(${like})`,
+              sql<boolean>`${foldedSql(sql.ref('orders.raison_sociale'))} like ${like}`,
+              sql<boolean>`${foldedSql(sql`users.firstname || ' ' || users.lastname`)} like ${like}`,
             ])
           }),
         ),
@@ -72,7 +79,7 @@ export const toMailRoomPackage = (r: PackageRow): MailRoomPackage => ({
   status: r.status,
   collectedAt: r.collected_at?.toISOString() ?? null,
   collectedBy: r.collected_by,
-  hasPhoto: r.photo_key !== null,
+  hasPhoto: r.photo_file_key !== null,
 })
 
 export async function findMailRoomPackage(db: Db, id: number, options: { forUpdate?: boolean } = {}) {
@@ -137,7 +144,7 @@ export async function handOverPackage(
 }
 
 export function findPackagePhoto(db: Db, packageId: number) {
-  return db.selectFrom('packages').select(['photo_key', 'photo_type']).where('id', '=', packageId).executeTakeFirst()
+  return db.selectFrom('packages').select(['photo_file_key', 'photo_type']).where('id', '=', packageId).executeTakeFirst()
 }
 
 // --- Forwarding requests

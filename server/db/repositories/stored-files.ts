@@ -14,7 +14,7 @@ export const STORED_FILE_COLUMNS = [
   // the mail room: scans waiting to be published, their page images, a package's photo
   ['mail_scans', 'file_key'],
   ['mail_scan_pages', 'file_key'],
-  ['packages', 'photo_key'],
+  ['packages', 'photo_file_key'],
 ] as const satisfies readonly (readonly [keyof Database, string])[]
 
 /** The keys among `keys` that some row points at. */

@@ -98,8 +98,8 @@ export function mailRoomPackageRoutes(define: DefineRoute, deps: AppDeps) {
 
   define('mailRoomPackagePhoto', async ({ params, reply }) => {
     const photo = await findPackagePhoto(db, params.id)
-    const bytes = photo?.photo_key ? await storage.get(photo.photo_key) : null
-    if (!photo?.photo_key || !bytes) throw notFound('Photo')
+    const bytes = photo?.photo_file_key ? await storage.get(photo.photo_file_key) : null
+    if (!photo?.photo_file_key || !bytes) throw notFound('Photo')
     const extension = photo.photo_type === 'application/pdf' ? 'pdf' : photo.photo_type === 'image/png' ? 'png' : 'jpg'
     fileHeaders(reply, photo.photo_type ?? 'application/octet-stream', `colis-${params.id}.${extension}`)
     return bytes

@@ -46,6 +46,27 @@ const packages = suite<Ctx>('Colis: an arrival, the packages waiting, the handov
 packages.before(setup)
 packages.after((ctx) => ctx.t?.close())
 
+packages('the orders to pick from: by name or owner without accents, by SIREN, by number', async (ctx) => {
+  const names = async (q: string) =>
+    ok(await bo(ctx.t, ctx.courrier, 'GET', `/api/backoffice/mail-room/orders?q=${encodeURIComponent(q)}`)).map(
+      (o: { raisonSociale: string }) => o.raisonSociale,
+    )
+  assert.equal(await names('EPICERIE solene'), ['Épicerie Solène SARL'])
+  assert.equal(await names('sophie bernard'), ['Épicerie Solène SARL'], 'the owner')
+  assert.equal(await names('823 456'), ['Boulangerie des Lilas SAS'], 'a SIREN, spaces or not')
+  assert.equal(await names(String(ctx.ids.order)), ['Boulangerie des Lilas SAS'], 'an order number')
+  assert.equal(await names('100%_'), [], 'LIKE wildcards are text')
+  const [boulangerie] = ok(await bo(ctx.t, ctx.courrier, 'GET', '/api/backoffice/mail-room/orders?q=lilas'))
+  assert.equal(boulangerie, {
+    id: ctx.ids.order,
+    raisonSociale: 'Boulangerie des Lilas SAS',
+    siren: '823 456 789',
+    ownerName: 'Camille Martin',
+    terminationDate: null,
+    terminated: false,
+  })
+})
+
 packages('an arrival with a photo: stored, announced as the operator API announces it, journaled', async (ctx) => {
   const mailsBefore = ctx.t.mails.length
   const parcel = ok(
