@@ -148,7 +148,7 @@ bodies(
     )
     assert.equal(
       withFile.map(([name]) => name).sort(),
-      ['operatorAddDocument', 'operatorAddInvoice', 'updateContract'].sort(),
+      ['operatorAddDocument', 'operatorAddInvoice', 'updateContract', 'mailRoomUploadScan', 'mailRoomRegisterPackage'].sort(),
       'the routes that take a file as a data URL',
     )
     for (const [name] of withFile) {
