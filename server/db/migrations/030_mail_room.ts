@@ -29,7 +29,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('state', 'text', (c) => c.notNull().defaultTo('waiting').check(sql`state in ('waiting', 'published')`))
     .addColumn('published_at', 'timestamptz')
     .addColumn('published_by', 'integer', (c) => c.references('operators.id'))
-    .addColumn('document_id', 'integer', (c) => c.references('documents.id'))
+    .addColumn('document_id', 'integer', (c) => c.references('documents.id').onDelete('set null'))
     .addCheckConstraint('mail_scans_published', sql`(state = 'published') = (published_at is not null and published_by is not null)`)
     .execute()
   await db.schema.createIndex('mail_scans_waiting').on('mail_scans').columns(['state', 'uploaded_at']).execute()
@@ -78,7 +78,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('courier_request_letters')
     .addColumn('request_id', 'integer', (c) => c.notNull().references('courier_requests.id').onDelete('cascade'))
-    .addColumn('document_id', 'integer', (c) => c.notNull().references('documents.id'))
+    // A letter is never removed, but a row may be fixed by hand: the request then names it no more.
+    .addColumn('document_id', 'integer', (c) => c.notNull().references('documents.id').onDelete('cascade'))
     .addPrimaryKeyConstraint('courier_request_letters_pkey', ['request_id', 'document_id'])
     .execute()
 }
