@@ -39,6 +39,16 @@ const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 const unauthorized: ApiError[] = []
 const configure = () => configureBackOfficeApi({ baseURL, getToken: () => 'op_secret', onUnauthorized: (e) => void unauthorized.push(e) })
 
+const newClient = {
+  raisonSociale: 'Verger Nouveau SAS',
+  siren: '732 829 320',
+  legalForm: 'SAS' as const,
+  owner: { firstname: 'Alice', lastname: 'Durand', email: 'alice@example.com' },
+  plan: 'domiciliation-mensuelle' as const,
+  options: ['scan' as const],
+  startDate: '2026-12-01',
+}
+
 /** One row per back-office route: the route it must hit, how to call it, the path and body expected. */
 const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
   [
@@ -76,6 +86,18 @@ const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
   ['operatorApiKeys', () => api.getApiKeys(), '/api/backoffice/api-keys'],
   ['operatorCreateApiKey', () => api.createApiKey({ name: 'Scanner salle 2' }), '/api/backoffice/api-keys', { name: 'Scanner salle 2' }],
   ['operatorRevokeApiKey', () => api.revokeApiKey(5), '/api/backoffice/api-keys/5:revoke'],
+  ['operatorClientSearch', () => api.searchClients({}), '/api/backoffice/clients'],
+  ['operatorClientSearch', () => api.searchClients({ q: 'Boulangerie des Lilas', page: 2 }), '/api/backoffice/clients?q=Boulangerie+des+Lilas&page=2'],
+  [
+    'operatorCreateClient',
+    () => api.createClient(newClient),
+    '/api/backoffice/clients',
+    newClient,
+  ],
+  ['operatorClientOrder', () => api.getClientOrder(12), '/api/backoffice/orders/12'],
+  ['operatorOrderTimeline', () => api.getOrderTimeline(12, {}), '/api/backoffice/orders/12/timeline'],
+  ['operatorOrderTimeline', () => api.getOrderTimeline(12, { page: 3 }), '/api/backoffice/orders/12/timeline?page=3'],
+  ['operatorDashboard', () => api.getDashboard(), '/api/backoffice/dashboard'],
 ]
 
 /** A path of the route table (`{id}`) matched against a concrete path. */
