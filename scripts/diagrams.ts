@@ -59,6 +59,9 @@ import { operatorInviteMachine } from '../src/backoffice/machines/operators/oper
 import { operatorSessionMachine } from '../src/backoffice/machines/operators/operatorSession.machine.ts'
 import { signInMachine } from '../src/backoffice/machines/operators/signIn.machine.ts'
 import { queuesMachine } from '../src/backoffice/machines/dashboard/queues.machine.ts'
+import { clientOrderMachine } from '../src/backoffice/machines/operators/clientOrder.machine.ts'
+import { clientSearchMachine } from '../src/backoffice/machines/operators/clientSearch.machine.ts'
+import { newClientMachine } from '../src/backoffice/machines/operators/newClient.machine.ts'
 
 const machines: [file: string, machine: AnyStateMachine, what: string][] = [
   [
@@ -246,6 +249,21 @@ const machines: [file: string, machine: AnyStateMachine, what: string][] = [
     'Administration › Journal: filters and pages (the rows kept while the next load), « Exporter en CSV » with the same filters.',
   ],
   ['backoffice-queues', queuesMachine, "The back office's dashboard: the queues, read again every minute, with « Réessayer »."],
+  [
+    'backoffice-clientSearch',
+    clientSearchMachine,
+    'Clients: the search, page 1 again for a new one, the results kept while the next load, « Réessayer ».',
+  ],
+  [
+    'backoffice-clientOrder',
+    clientOrderMachine,
+    'Clients › an order’s page: the order and its timeline read side by side, each failing on its own; the timeline’s pages.',
+  ],
+  [
+    'backoffice-newClient',
+    newClientMachine,
+    '« Nouveau client »: checked here first, sent once, the refusal at its field, the new order’s page once created.',
+  ],
 ]
 
 const id = (node: AnyStateNode) => node.id.replace(/[^A-Za-z0-9_]/g, '_')

@@ -3,6 +3,7 @@
 import '../views/goober.ts'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
+import { navigate } from 'wouter/use-browser-location'
 import { configureBackOfficeApi } from './api/client.ts'
 import * as operatorsApi from './api/operators.ts'
 import { BackOfficeApp } from './views/App.tsx'
@@ -16,6 +17,7 @@ const services = createBackOfficeServices({
   // The toast library comes with the first toast.
   notify: (notice) => void import('../views/Toasts.tsx').then((m) => m.showToast(notice)),
   currentPath: () => window.location.pathname + window.location.search,
+  navigate: (path) => navigate(path),
   saveFile: (file, name) => {
     const url = URL.createObjectURL(file)
     const link = Object.assign(document.createElement('a'), { href: url, download: name })

@@ -14,7 +14,11 @@ import { signInMachine } from '../machines/operators/signIn.machine.ts'
 import type { Notice } from '../../machines/shared.ts'
 import { forgetOperatorSession, onSessionChangedElsewhere, readOperatorSession, writeOperatorSession } from './storage.ts'
 import type { JournalFilters } from '../machines/operators/journal.machine.ts'
-import { type Queue, queuesMachine } from '../machines/dashboard/queues.machine.ts'
+import { queuesMachine } from '../machines/dashboard/queues.machine.ts'
+import { clientOrderMachine } from '../machines/operators/clientOrder.machine.ts'
+import { clientSearchMachine } from '../machines/operators/clientSearch.machine.ts'
+import { newClientMachine } from '../machines/operators/newClient.machine.ts'
+import { clientOrderPath } from '../views/pages/operators/paths.ts'
 
 export type BackOfficeApi = typeof operatorsApi & { configureBackOfficeApi: typeof configureBackOfficeApi }
 
@@ -25,11 +29,8 @@ export interface BackOfficeDeps {
   currentPath: () => string
   /** Hands a file to the browser (the journal's CSV). */
   saveFile: (file: Blob, name: string) => void
-  /**
-   * The dashboard's queues. No route of the contract answers them yet: main.tsx gives none, and the dashboard then
-   * shows no queues; the view tests give theirs.
-   */
-  loadQueues?: (options: { signal: AbortSignal }) => Promise<Queue[]>
+  /** Opens a page of the back office (a new client's order). */
+  navigate: (path: string) => void
 }
 
 /** The journal's filters as the query string of its calls. */
@@ -41,7 +42,7 @@ const journalQuery = (filters: JournalFilters) => ({
   to: filters.to || undefined,
 })
 
-export function createBackOfficeServices({ api, notify, currentPath, saveFile, loadQueues }: BackOfficeDeps) {
+export function createBackOfficeServices({ api, notify, currentPath, saveFile, navigate }: BackOfficeDeps) {
   const session = createActor(
     operatorSessionMachine.provide({
       actors: {
@@ -110,7 +111,29 @@ export function createBackOfficeServices({ api, notify, currentPath, saveFile, l
       },
       actions: { save: (_, { file }) => saveFile(file, `journal-${new Date().toISOString().slice(0, 10)}.csv`) },
     }),
-    queues: loadQueues && queuesMachine.provide({ actors: { load: fromPromise(({ signal }) => loadQueues({ signal })) } }),
+    clientSearch: clientSearchMachine.provide({
+      actors: {
+        search: fromPromise(({ input, signal }) => api.searchClients({ q: input.query || undefined, page: input.page }, { signal })),
+      },
+    }),
+    clientOrder: clientOrderMachine.provide({
+      actors: {
+        loadOrder: fromPromise(({ input, signal }) => api.getClientOrder(input.orderId, { signal })),
+        loadTimeline: fromPromise(({ input, signal }) => api.getOrderTimeline(input.orderId, { page: input.page }, { signal })),
+      },
+    }),
+    newClient: newClientMachine.provide({
+      actors: { create: fromPromise(({ input, signal }) => api.createClient(input, { signal })) },
+      actions: {
+        created: (_, { client }) => {
+          notify({ kind: client.ownerNotified ? 'success' : 'info', message: client.message })
+          navigate(clientOrderPath(client.orderId))
+        },
+      },
+    }),
+    queues: queuesMachine.provide({
+      actors: { load: fromPromise(async ({ signal }) => (await api.getDashboard({ signal })).queues) },
+    }),
   }
 
   session.start()
