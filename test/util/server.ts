@@ -1,4 +1,5 @@
-// Builds the API on a fresh database per test file: PGlite in memory, or a throwaway schema of DATABASE_URL's PostgreSQL.
+// Builds the API on a fresh database per test file: PGlite in memory (from the run's migrated template,
+// pglite-template.ts), or a throwaway schema of DATABASE_URL's PostgreSQL.
 import { SECURITY_NOTICE_JOB, securityNoticeJob } from '../../server/services/security-notice.ts'
 import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -9,6 +10,7 @@ import { buildApp } from '../../server/app.ts'
 import { loadConfig, type Config } from '../../server/config.ts'
 import { connect, dropSchema, type DbHandle } from '../../server/db/connect.ts'
 import { migrateToLatest } from '../../server/db/migrate.ts'
+import { pgliteTemplate } from './pglite-template.ts'
 import { DEMO_PASSWORD, demoOperators, seedDemo } from '../../server/demo/seed.ts'
 import { totpCode } from '../../server/lib/totp.ts'
 import type { AppDeps, Clock } from '../../server/deps.ts'
@@ -72,6 +74,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const handle = await connect({
     databaseUrl,
     schema,
+    ...(databaseUrl ? {} : { loadDataDir: await pgliteTemplate() }),
     poolSize: 4,
     oneAtATimeWaitMs,
     ...(onStatement
