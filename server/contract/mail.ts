@@ -75,6 +75,9 @@ export const Package = Type.Object({
   carrier: Type.String(),
   sender: Type.String(),
   status: PackageStatus,
+  /** Handed over at the desk (status 'Retiré'): when, and to whom (the owner or a representative, as named then). */
+  collectedAt: Nullable(DateTime),
+  collectedBy: Nullable(Type.String()),
 })
 export type Package = Static<typeof Package>
 
@@ -86,8 +89,26 @@ export const CourierRequest = Type.Object({
   kind: Type.Union([Type.Literal('réexpédition'), Type.Literal('scan')]),
   status: Type.Union([Type.Literal('en attente'), Type.Literal('traitée')]),
   letterCount: Type.Integer({ minimum: 0 }),
+  /**
+   * What the mail room did with a forwarding request (status 'traitée'): sent by a carrier, with its tracking number and
+   * the carrier's tracking page when it is one we know; or impossible, with the reason the customer reads. Null while
+   * it waits, and for a request processed before the back office recorded it.
+   */
+  outcome: Nullable(
+    Type.Union([
+      Type.Object({
+        kind: Type.Literal('expédiée'),
+        at: DateTime,
+        carrier: Type.String(),
+        trackingNumber: Type.String(),
+        trackingUrl: Nullable(Type.String()),
+      }),
+      Type.Object({ kind: Type.Literal('impossible'), at: DateTime, reason: Type.String() }),
+    ]),
+  ),
 })
 export type CourierRequest = Static<typeof CourierRequest>
+export type CourierRequestOutcome = NonNullable<CourierRequest['outcome']>
 
 export const RemoveCourierRequestBody = Type.Object({ orderId: Id, id: Id }, { additionalProperties: false })
 export type RemoveCourierRequestBody = Static<typeof RemoveCourierRequestBody>

@@ -5,6 +5,7 @@ import { billingRoutes } from './billing.ts'
 import { HealthReply, ApiErrorBody } from './common.ts'
 import { companyRoutes } from './company.ts'
 import { mailRoutes } from './mail.ts'
+import { mailBackofficeRoutes } from './mail-backoffice.ts'
 import { notificationsRoutes } from './notifications.ts'
 import { operatorsRoutes } from './operators.ts'
 import { peopleRoutes } from './people.ts'
@@ -22,6 +23,7 @@ export const routes = {
   ...companyRoutes,
   ...notificationsRoutes,
   ...operatorsRoutes,
+  ...mailBackofficeRoutes,
   // --- Operations
   health: {
     method: 'GET',

@@ -39,6 +39,8 @@ import * as journal from './migrations/020_journal.ts'
 import * as apiKeys from './migrations/021_api_keys.ts'
 // the back office's Clients and dashboard: text folded for search, an order's start, a Kbis's filing time
 import * as clients from './migrations/022_clients.ts'
+// the back office's mail room: scans to publish, packages handed over, forwarding requests shipped
+import * as mailRoom from './migrations/030_mail_room.ts'
 
 // Listed in code rather than read from disk, so the bundle-free tsx runtime and tests need no file lookups.
 export const migrations: Record<string, Migration> = {
@@ -73,6 +75,7 @@ export const migrations: Record<string, Migration> = {
   '020_journal': journal,
   '021_api_keys': apiKeys,
   '022_clients': clients,
+  '030_mail_room': mailRoom,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

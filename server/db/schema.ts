@@ -144,6 +144,15 @@ export interface Database {
     carrier: string
     sender: string
     status: 'À retirer' | 'Réexpédié' | 'Retiré'
+    // 030: the photo taken at arrival, and the handover at the desk
+    photo_file_key: string | null
+    photo_type: string | null
+    collected_at: Timestamp | null
+    collected_by: string | null
+    collector_kind: 'titulaire' | 'mandataire' | null
+    collector_mandataire_id: number | null
+    identity_checked: boolean | null
+    handed_over_by: number | null
   }
   /** An operator's letter, package (migration 011) or invoice (migration 015) sent with an Idempotency-Key. */
   operator_requests: {
@@ -162,7 +171,16 @@ export interface Database {
     status: 'en attente' | 'traitée'
     letter_count: number
     created_at: CreatedAt
+    // 030: what the mail room did with it
+    processed_at: Timestamp | null
+    processed_by: number | null
+    outcome: 'expédiée' | 'impossible' | null
+    carrier: string | null
+    tracking_number: string | null
+    impossible_reason: string | null
   }
+  /** 030: the letters a forwarding request sends on. */
+  courier_request_letters: { request_id: number; document_id: number }
   invoices: {
     id: Generated<number>
     order_id: number
@@ -432,6 +450,41 @@ export interface Database {
     created_at: CreatedAt
     revoked_at: Timestamp | null
     last_used_at: Timestamp | null
+  }
+  /** 030: the scans waiting in the mail room, read by the letter pipeline's job, published once as letters. */
+  mail_scans: {
+    id: Generated<number>
+    file_key: string
+    file_name: string
+    pages: number
+    uploaded_by: number
+    uploaded_at: Timestamp
+    /** int8, read as text. */
+    job_id: ColumnType<string | null, string | null, string | null>
+    reading: Generated<'en cours' | 'terminée' | 'échouée'>
+    text: string | null
+    suggested_order_id: number | null
+    suggestion_confidence: 'sûr' | 'probable' | 'possible' | null
+    suggestion_reason: string | null
+    suggested_sender: string | null
+    order_id: number | null
+    sender: string | null
+    kind: Generated<'courrier' | 'recommandé' | 'administratif'>
+    confirmed_at: Timestamp | null
+    confirmed_by: number | null
+    state: Generated<'waiting' | 'published'>
+    published_at: Timestamp | null
+    published_by: number | null
+    document_id: number | null
+  }
+  mail_scan_pages: {
+    scan_id: number
+    page: number
+    file_key: string
+    content_type: string
+    width: number
+    height: number
+    bytes: number
   }
   operator_sign_in_tickets: {
     id: Generated<number>

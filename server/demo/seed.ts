@@ -580,6 +580,8 @@ async function insertOrder(
   for (const name of seed.folders ?? []) {
     folderIds.set(name, (await tx.insertInto('folders').values({ order_id: order.id, name }).returning('id').executeTakeFirstOrThrow()).id)
   }
+  // The letters in the mailbox, newest first: what a pending forwarding request sends on.
+  const mailbox: number[] = []
   if (letters.length) {
     const inserted = await tx
       .insertInto('documents')
@@ -599,6 +601,7 @@ async function insertOrder(
       )
       .returning('id')
       .execute()
+    mailbox.push(...inserted.filter((_, i) => !letters[i]!.deleted).map((row) => row.id))
     // mail pipeline: the server's worker renders and indexes the demo letters after start.
     await enqueueLetterPipelines(
       tx,
@@ -612,10 +615,17 @@ async function insertOrder(
       .execute()
   }
   for (const [days, kind, status, letterCount] of seed.courierRequests ?? []) {
-    await tx
+    const request = await tx
       .insertInto('courier_requests')
       .values({ order_id: order.id, created_at: daysAgo(now, days, 14), kind, status, letter_count: letterCount })
-      .execute()
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    // The back office's Réexpéditions lists a pending forwarding request with its letters.
+    if (kind === 'réexpédition' && status === 'en attente' && mailbox.length)
+      await tx
+        .insertInto('courier_request_letters')
+        .values(mailbox.slice(0, letterCount).map((documentId) => ({ request_id: request.id, document_id: documentId })))
+        .execute()
   }
   const invoiceIds = []
   for (const invoice of invoices) {

@@ -34,6 +34,8 @@ export const tagDescriptions: Record<RouteTag, string> = {
   'Back-office : clients':
     'La recherche des clients, la fiche d’une domiciliation et son historique, la création d’un client (« Nouveau client »).',
   'Back-office : tableau de bord': 'Les files d’attente des opérateurs : combien attendent, depuis quand, et lesquelles sont en retard.',
+  'Back-office : courrier':
+    'Le courrier des opérateurs (rôle Courrier) : numérisations à publier avec leur domiciliation suggérée, colis reçus et remis, réexpéditions.',
   Factures: 'Les factures, les avoirs, les impayés et leur règlement, l’envoi à la comptabilité.',
   Abonnement: 'L’abonnement, ses options et la résiliation.',
   Paiement: 'La carte qui paie l’abonnement.',

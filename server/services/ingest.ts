@@ -11,7 +11,10 @@ import { isUniqueViolation } from '../db/errors.ts'
 import { findOrder } from '../db/repositories/company-orders.ts'
 import { recordJournal, type JournalActor } from '../db/repositories/operators-journal.ts'
 import { peopleWantingEachEmail } from '../db/repositories/notifications.ts'
-import type { Db } from '../db/schema.ts'
+import type { Database, Db } from '../db/schema.ts'
+import type { Transaction } from 'kysely'
+import { saveLetterPipelineResult, type LetterPipelineResult } from '../db/repositories/mail-pipeline.ts'
+import { findDeadline } from '../contract/rules/deadlines.ts'
 import type { AppDeps } from '../deps.ts'
 import { badRequest, conflict, fileTooLarge, HttpError, notFound, pdfTooHeavy, pdfTooLong } from '../http/errors.ts'
 import { eurosText, invoiceEvent, recordEvent, recordLetterHistory } from './events.ts'
@@ -44,7 +47,7 @@ async function requireAnyOrder(db: Db, orderId: number) {
  * database calls this service directly, so the same rule is checked here too. White space (a line break in a shell
  * argument) is folded to spaces first.
  */
-function cleanText(value: string, field: string, max: number): string {
+export function cleanText(value: string, field: string, max: number): string {
   const text = value.replace(/\s+/g, ' ').trim()
   if (isBlank(text)) throw badRequest(`Le champ « ${field} » ne peut pas être vide.`)
   if (!isSingleLine(text)) throw badRequest(`Le champ « ${field} » ${HIDDEN_CONTROL}`)
@@ -178,58 +181,101 @@ async function makeLetter(deps: IngestDeps, letter: NewLetter): Promise<Ingested
   const pages = await checkedPdf(letter.bytes)
   const key = newFileKey('documents', 'pdf')
   // The file first, then its row; if the row fails, the file is removed: neither exists without the other.
-  // The row, its background job (page images, text, deadline), its history and the bell's event commit together;
-  // the answer does not wait for the job.
-  const row = await storeWithRecord(storage, [{ key, bytes: letter.bytes }], () =>
-    db.transaction().execute(async (trx) => {
-      const inserted = await insertDocument(trx, { order_id: order.id, sender, kind, received_at: receivedAt, pages, file_key: key })
-      if (letter.retry)
-        await trx
-          .insertInto('operator_requests')
-          .values({ kind: 'document', ...keyOf(letter.retry), document_id: inserted.id })
-          .execute()
-      await recordLetterHistory(trx, { documentId: inserted.id, kind: 'received', at: receivedAt })
-      await recordLetterHistory(trx, { documentId: inserted.id, kind: 'scanned', at: clock.now() })
-      await enqueueLetterPipeline(trx, inserted.id)
-      if (letter.actor)
-        await recordJournal(trx, {
-          actor: letter.actor,
-          action: 'letter.added',
-          orderId: order.id,
-          summary: `Courrier ajouté pour ${order.raison_sociale} : ${sender} (${kind}, ${pages} page${pages > 1 ? 's' : ''})`,
-          after: { documentId: inserted.id, sender, kind, pages },
-          at: clock.now(),
-        })
-      // Last: the event's lock (services/events.ts) is held from here to the commit, as briefly as possible.
-      await recordEvent(trx, {
-        kind: 'letter',
-        orderId: order.id,
-        documentId: inserted.id,
-        title: notificationSubject(sender),
-        body: `${kind}, ${pages} page${pages > 1 ? 's' : ''} — ${order.raison_sociale}`,
-        link: letterPath(order.id, inserted.id),
+  // The answer does not wait for the letter's background job.
+  const recorded = await storeWithRecord(storage, [{ key, bytes: letter.bytes }], () =>
+    db.transaction().execute((trx) =>
+      recordLetter(trx, {
+        order,
+        sender,
+        kind,
+        receivedAt,
+        scannedAt: clock.now(),
         at: clock.now(),
-      })
-      return inserted
-    }),
+        pages,
+        fileKey: key,
+        alongside: async (documentId) => {
+          if (letter.retry)
+            await trx
+              .insertInto('operator_requests')
+              .values({ kind: 'document', ...keyOf(letter.retry), document_id: documentId })
+              .execute()
+          if (letter.actor)
+            await recordJournal(trx, {
+              actor: letter.actor,
+              action: 'letter.added',
+              orderId: order.id,
+              summary: `Courrier ajouté pour ${order.raison_sociale} : ${sender} (${kind}, ${pages} page${pages > 1 ? 's' : ''})`,
+              after: { documentId, sender, kind, pages },
+              at: clock.now(),
+            })
+        },
+      }),
+    ),
   )
   deps.jobs?.wake()
-  const document: MailDocument = {
-    id: row.id,
+  return announceLetter(deps, recorded)
+}
+
+export interface LetterToRecord {
+  order: { id: number; raison_sociale: string }
+  sender: string
+  kind: DocumentKind
+  receivedAt: Date
+  scannedAt: Date
+  /** When it is published: the bell's event. */
+  at: Date
+  pages: number
+  fileKey: string
+  /** Its page images and text already read (a mail room's scan): saved at once, instead of queuing the letter's job. */
+  read?: { pages: LetterPipelineResult['pages']; text: string | null }
+  /** What else the transaction writes, after the letter and before the bell's event (a retry's key, the journal). */
+  alongside?: (documentId: number) => Promise<void>
+}
+
+/**
+ * A letter's rows in the caller's transaction, as ingestion and the mail room's publishing both write them: the letter,
+ * its history, its pages and text (saved, or its background job queued), then the bell's event. Answers the letter as
+ * the customer's API shows it.
+ */
+export async function recordLetter(trx: Transaction<Database>, letter: LetterToRecord): Promise<MailDocument> {
+  const { order, sender, kind, receivedAt, pages } = letter
+  const inserted = await insertDocument(trx, { order_id: order.id, sender, kind, received_at: receivedAt, pages, file_key: letter.fileKey })
+  await recordLetterHistory(trx, { documentId: inserted.id, kind: 'received', at: receivedAt })
+  await recordLetterHistory(trx, { documentId: inserted.id, kind: 'scanned', at: letter.scannedAt })
+  const deadline = letter.read?.text ? findDeadline(letter.read.text, receivedAt) : null
+  if (letter.read) await saveLetterPipelineResult(trx, inserted.id, { ...letter.read, deadline })
+  else await enqueueLetterPipeline(trx, inserted.id)
+  await letter.alongside?.(inserted.id)
+  // Last: the event's lock (services/events.ts) is held from here to the commit, as briefly as possible.
+  await recordEvent(trx, {
+    kind: 'letter',
+    orderId: order.id,
+    documentId: inserted.id,
+    title: notificationSubject(sender),
+    body: `${kind}, ${pages} page${pages > 1 ? 's' : ''} — ${order.raison_sociale}`,
+    link: letterPath(order.id, inserted.id),
+    at: letter.at,
+  })
+  return {
+    id: inserted.id,
     orderId: order.id,
     raisonSociale: order.raison_sociale,
     sender,
     kind,
     receivedAt: receivedAt.toISOString(),
     pages,
-    read: row.read,
-    deleted: row.deleted,
-    folderId: row.folder_id,
-    pageImages: 0,
-    searchable: false,
-    deadline: null,
+    read: inserted.read,
+    deleted: inserted.deleted,
+    folderId: inserted.folder_id,
+    pageImages: letter.read?.pages.length ?? 0,
+    searchable: !!letter.read?.text,
+    deadline: deadline ? { date: deadline.date, amountCents: deadline.amountCents } : null,
   }
-  const link = letterLink(deps.config.publicUrl, order.id, document.id)
+}
+
+/** Once its transaction has committed: the letter's link, and the e-mail to whoever wants one per event. */
+export async function announceLetter(deps: IngestDeps, document: MailDocument): Promise<IngestedLetter> {
+  const link = letterLink(deps.config.publicUrl, document.orderId, document.id)
   return { document, link, ...(await notifyNewLetter(deps, document, link)) }
 }
 
@@ -293,43 +339,83 @@ async function makePackage(deps: IngestDeps, parcel: NewPackage): Promise<Ingest
   const carrier = cleanText(parcel.carrier, 'carrier', 100)
   const sender = cleanText(parcel.sender, 'sender', 200)
   const receivedAt = receivedAtOf(parcel.receivedAt, clock.now())
-  const row = await db.transaction().execute(async (trx) => {
-    const inserted = await insertPackage(trx, { order_id: order.id, received_at: receivedAt, carrier, sender, status: 'À retirer' })
-    if (parcel.retry)
-      await trx
-        .insertInto('operator_requests')
-        .values({ kind: 'package', ...keyOf(parcel.retry), package_id: inserted.id })
-        .execute()
-    if (parcel.actor)
-      await recordJournal(trx, {
-        actor: parcel.actor,
-        action: 'package.added',
-        orderId: order.id,
-        summary: `Colis ajouté pour ${order.raison_sociale} : de ${sender}, par ${carrier}`,
-        after: { packageId: inserted.id, carrier, sender },
-        at: clock.now(),
-      })
-    await recordEvent(trx, {
-      kind: 'package',
-      orderId: order.id,
-      packageId: inserted.id,
-      title: packageSubject,
-      body: `De ${sender}, par ${carrier} — ${order.raison_sociale}`,
-      link: '/mes-courriers/colis',
+  const created = await db.transaction().execute((trx) =>
+    recordPackage(trx, {
+      order,
+      carrier,
+      sender,
+      receivedAt,
       at: clock.now(),
-    })
-    return inserted
+      alongside: async (packageId) => {
+        if (parcel.retry)
+          await trx
+            .insertInto('operator_requests')
+            .values({ kind: 'package', ...keyOf(parcel.retry), package_id: packageId })
+            .execute()
+        if (parcel.actor)
+          await recordJournal(trx, {
+            actor: parcel.actor,
+            action: 'package.added',
+            orderId: order.id,
+            summary: `Colis ajouté pour ${order.raison_sociale} : de ${sender}, par ${carrier}`,
+            after: { packageId, carrier, sender },
+            at: clock.now(),
+          })
+      },
+    }),
+  )
+  return announcePackage(deps, created)
+}
+
+export interface PackageToRecord {
+  order: { id: number; raison_sociale: string }
+  carrier: string
+  sender: string
+  receivedAt: Date
+  at: Date
+  /** The photo taken at its arrival (the mail room), already stored. */
+  photo?: { key: string; contentType: string }
+  /** What else the transaction writes, after the package and before the bell's event (a retry's key, the journal). */
+  alongside?: (packageId: number) => Promise<void>
+}
+
+/** A package's row and the bell's event in the caller's transaction, as the operator API and the mail room both write them. */
+export async function recordPackage(trx: Transaction<Database>, parcel: PackageToRecord): Promise<Package> {
+  const { order, carrier, sender, receivedAt } = parcel
+  const inserted = await insertPackage(trx, {
+    order_id: order.id,
+    received_at: receivedAt,
+    carrier,
+    sender,
+    status: 'À retirer',
+    ...(parcel.photo ? { photo_file_key: parcel.photo.key, photo_type: parcel.photo.contentType } : {}),
   })
-  const created: Package = {
-    id: row.id,
+  await parcel.alongside?.(inserted.id)
+  await recordEvent(trx, {
+    kind: 'package',
+    orderId: order.id,
+    packageId: inserted.id,
+    title: packageSubject,
+    body: `De ${sender}, par ${carrier} — ${order.raison_sociale}`,
+    link: '/mes-courriers/colis',
+    at: parcel.at,
+  })
+  return {
+    id: inserted.id,
     orderId: order.id,
     raisonSociale: order.raison_sociale,
     receivedAt: receivedAt.toISOString(),
     carrier,
     sender,
-    status: row.status,
+    status: inserted.status,
+    collectedAt: null,
+    collectedBy: null,
   }
-  return { parcel: created, ...(await notifyNewPackage(deps, created)) }
+}
+
+/** Once its transaction has committed: the e-mail to whoever wants one per event. */
+export async function announcePackage(deps: IngestDeps, parcel: Package): Promise<IngestedPackage> {
+  return { parcel, ...(await notifyNewPackage(deps, parcel)) }
 }
 
 async function notifyNewPackage({ db, mailer, config }: IngestDeps, parcel: Package) {

@@ -7,11 +7,13 @@
 import { findDeadline } from '../contract/rules/deadlines.ts'
 import { enqueueJob, enqueueJobs } from '../db/repositories/jobs.ts'
 import { findLetterForPipeline, saveLetterPipelineResult } from '../db/repositories/mail-pipeline.ts'
+import { findScanForReading, listSuggestionCandidates, saveScanReading } from '../db/repositories/mail-scans.ts'
 import type { Db } from '../db/schema.ts'
 import { PermanentJobError, type JobHandler } from './jobs.ts'
 import { cleanText, type PageImage, type PageMode } from './letter-render.ts'
 import { letterRenderTimeoutMs, renderLetterPages, UnreadableLetterError, type DrawnPage } from './letter-render-process.ts'
 import type { Ocr } from './ocr.ts'
+import { suggestOrder, suggestSender } from './order-suggestion.ts'
 import { storeWithRecord, type Storage } from './storage.ts'
 
 export const LETTER_JOB = 'letter-pipeline'
@@ -27,6 +29,14 @@ export function enqueueLetterPipeline(db: Db, documentId: number) {
   return enqueueJob(db, LETTER_JOB, { documentId })
 }
 
+/**
+ * Queues the reading of a mail room's scan (the same work as a letter's: pages, text; then the suggested order and
+ * sender); called in the transaction that inserts the scan.
+ */
+export function enqueueScanReading(db: Db, scanId: number) {
+  return enqueueJob(db, LETTER_JOB, { scanId })
+}
+
 /** The same for several letters, in one statement. */
 export function enqueueLetterPipelines(db: Db, documentIds: number[]) {
   return enqueueJobs(
@@ -40,6 +50,8 @@ export interface RenderedLetter {
   pages: (PageImage & { mode: PageMode; reason?: string })[]
   /** The letter's text (layer or OCR), null when nothing could be read. */
   text: string | null
+  /** Each page's text, page 1 first (null for a page left unread): what the mail room's suggestion cites by page. */
+  pageTexts: (string | null)[]
   ocrPages: number
   /** Scans whose OCR passed its time limit (their text left out). */
   ocrTimeouts: number[]
@@ -123,6 +135,7 @@ export async function renderLetter(
   return {
     pages: pages.map(({ bytes, width, height, mode, reason }) => ({ bytes, width, height, mode, ...(reason ? { reason } : {}) })),
     text: text || null,
+    pageTexts: Array.from({ length: pages.length }, (_, i) => texts[i] || null),
     ocrPages,
     ocrTimeouts,
   }
@@ -144,9 +157,28 @@ export interface PipelineDeps {
 
 const MODE_NAMES: Record<PageMode, string> = { full: 'entière', light: 'sans ses grandes images', skip: 'omise (avis à sa place)' }
 
+/** The page images of a letter or scan, as files beside its PDF and as the rows that describe them. */
+function pageFiles(fileKey: string, rendered: RenderedLetter) {
+  const suffix = Math.random().toString(36).slice(2, 8)
+  // Beside the PDF: documents/2026-11/<uuid>.pdf → documents/2026-11/<uuid>-p1-<suffix>.webp
+  const files = rendered.pages.map((page, i) => ({ key: `${fileKey.replace(/\.pdf$/, '')}-p${i + 1}-${suffix}.webp`, bytes: page.bytes }))
+  const rows = rendered.pages.map((page, i) => ({
+    fileKey: files[i]!.key,
+    contentType: 'image/webp',
+    width: page.width,
+    height: page.height,
+    bytes: page.bytes.length,
+  }))
+  return { files, rows }
+}
+
 /** The job: render, read, find the deadline, then store the images and write everything at once. */
-export function letterPipelineJob({ db, storage, ocr, log, renderTimeoutMs, pageTimeoutMs, ocrPageTimeoutMs }: PipelineDeps): JobHandler {
-  return async ({ job, finish, signal }) => {
+export function letterPipelineJob(deps: PipelineDeps): JobHandler {
+  const { db, storage, ocr, log, renderTimeoutMs, pageTimeoutMs, ocrPageTimeoutMs } = deps
+  const readScan = scanReadingJob(deps)
+  return async (context) => {
+    const { job, finish, signal } = context
+    if ('scanId' in (job.payload as object)) return readScan(context)
     const { documentId } = job.payload as { documentId: number }
     const letter = await findLetterForPipeline(db, documentId)
     const pdf = letter ? await storage.get(letter.file_key) : null
@@ -179,26 +211,51 @@ export function letterPipelineJob({ db, storage, ocr, log, renderTimeoutMs, page
         'OCR abandonné sur des pages trop longues à lire : leur texte manque à la recherche',
       )
     const deadline = rendered.text ? findDeadline(rendered.text, letter.received_at) : null
-    const suffix = Math.random().toString(36).slice(2, 8)
-    // Beside the PDF: documents/2026-11/<uuid>.pdf → documents/2026-11/<uuid>-p1-<suffix>.webp
-    const files = rendered.pages.map((page, i) => ({
-      key: `${letter.file_key.replace(/\.pdf$/, '')}-p${i + 1}-${suffix}.webp`,
-      bytes: page.bytes,
-    }))
+    const { files, rows } = pageFiles(letter.file_key, rendered)
     await storeWithRecord(storage, files, () =>
+      finish((trx) => saveLetterPipelineResult(trx, documentId, { pages: rows, text: rendered.text, deadline })),
+    )
+  }
+}
+
+/**
+ * A mail room's scan read as a letter is (renderLetter), then given its suggested order and sender from its pages'
+ * texts, so that the reason names the page. A scan that cannot be read (a file pdf.js refuses, or a failure at the
+ * last attempt) still ends its reading, as failed: it waits « À vérifier » rather than never. A scan deleted or
+ * published meanwhile keeps nothing of it.
+ */
+function scanReadingJob({ db, storage, ocr, log, renderTimeoutMs, pageTimeoutMs, ocrPageTimeoutMs }: PipelineDeps): JobHandler {
+  return async ({ job, finish, signal }) => {
+    const { scanId } = job.payload as { scanId: number }
+    const scan = await findScanForReading(db, scanId)
+    const pdf = scan?.state === 'waiting' ? await storage.get(scan.file_key) : null
+    if (!scan || !pdf) return void (await finish(async () => undefined))
+    let rendered: RenderedLetter | null = null
+    try {
+      rendered = await renderLetter(pdf, ocr, {
+        timeoutMs: renderTimeoutMs ?? letterRenderTimeoutMs(scan.pages),
+        pageTimeoutMs,
+        ocrPageTimeoutMs,
+        signal,
+      })
+    } catch (error) {
+      if (signal.aborted || (!(error instanceof UnreadableLetterError) && job.attempts < job.maxAttempts)) throw error
+      log?.warn({ scanId, err: error }, 'numérisation illisible : elle attend « À vérifier », sans texte ni aperçu')
+    }
+    const texts = rendered ? rendered.pageTexts.map((text) => text ?? '') : ['']
+    const suggestion = suggestOrder(texts, await listSuggestionCandidates(db))
+    const { files, rows } = rendered ? pageFiles(scan.file_key, rendered) : { files: [], rows: [] }
+    const saved = await storeWithRecord(storage, files, () =>
       finish((trx) =>
-        saveLetterPipelineResult(trx, documentId, {
-          pages: rendered.pages.map((page, i) => ({
-            fileKey: files[i]!.key,
-            contentType: 'image/webp',
-            width: page.width,
-            height: page.height,
-            bytes: page.bytes.length,
-          })),
-          text: rendered.text,
-          deadline,
+        saveScanReading(trx, scanId, {
+          pages: rows,
+          text: rendered?.text ?? null,
+          failed: rendered === null,
+          suggestion: { orderId: suggestion.orderId, confidence: suggestion.confidence, reason: suggestion.reason },
+          sender: rendered ? suggestSender(texts) : null,
         }),
       ),
     )
+    if (!saved) await Promise.all(files.map((file) => storage.delete(file.key).catch(() => undefined)))
   }
 }

@@ -7,6 +7,7 @@ import { buildTestApp, DEMO_PASSWORD, eventually, login, operatorLogin, type Tes
 import { totpCode } from '../../server/lib/totp.ts'
 import {
   demoIds,
+  MAIL_ROOM_ORDER,
   multipart,
   sampleFor,
   send,
@@ -236,7 +237,7 @@ const happy: Record<RouteName, Check> = {
   creditNoteFile: async (_, call) => assert.ok(isPdf(ok(await call()))),
   operatorOrders: async ({ ids }, call) => {
     const orders = ok(await call())
-    assert.is(orders.length, 5, 'every order of every customer')
+    assert.is(orders.length, 6, 'every order of every customer: the demo’s five and the mail room samples’ own')
     assert.equal(
       orders.find((o: { id: number }) => o.id === ids.order),
       {
@@ -863,6 +864,54 @@ const happy: Record<RouteName, Check> = {
     assert.is(res.headers['content-type'], 'text/csv; charset=utf-8')
     assert.match(res.body, /^\uFEFF"Date \(heure de Paris\)";"Opérateur"/)
   },
+  // the back office's mail room (its own tests: test/server/mail/backoffice-*.test.ts)
+  mailRoomOrders: async (_, call) =>
+    assert.equal(
+      ok(await call()).map((o: { raisonSociale: string }) => o.raisonSociale),
+      [MAIL_ROOM_ORDER],
+    ),
+  mailRoomUploadScan: async (_, call) => {
+    const scan = ok(await call())
+    assert.is(scan.fileName, 'scan-0001.pdf')
+    assert.is(scan.reading, 'en cours')
+  },
+  mailRoomScans: async ({ ids }, call) => assert.ok(ok(await call()).some((s: { id: number }) => s.id === ids.mailRoom.scanToRead)),
+  mailRoomScan: async (_, call) => assert.is(ok(await call()).sender, 'Moulins Bourgeois'),
+  mailRoomScanFile: async (_, call) => assert.ok(isPdf(ok(await call()))),
+  mailRoomScanPage: async (_, call) => {
+    const res = await call()
+    assert.is(res.statusCode, 200)
+    assert.is(res.headers['content-type'], 'image/webp')
+  },
+  mailRoomReviewScan: async (_, call) => assert.is(ok(await call()).confirmed, false),
+  mailRoomDeleteScan: async (_, call) => assert.is(ok(await call()).message, 'La numérisation a été supprimée.'),
+  mailRoomPublishScan: async (_, call) => {
+    const published = ok(await call())
+    assert.is(published.document.sender, 'Moulins Bourgeois')
+    assert.ok(published.scan.published)
+  },
+  mailRoomPublishScans: async (_, call) => assert.is(ok(await call()).published.length, 1),
+  mailRoomRegisterPackage: async (_, call) => {
+    const parcel = ok(await call())
+    assert.is(parcel.status, 'À retirer')
+    assert.is(parcel.hasPhoto, true)
+  },
+  mailRoomWaitingPackages: async ({ ids }, call) => assert.is(ok(await call())[0].orderId, ids.mailRoom.order),
+  mailRoomPackagePhoto: async (_, call) => assert.ok(isPdf(ok(await call()))),
+  mailRoomPackageCollectors: async (_, call) =>
+    assert.equal(ok(await call())[0], { kind: 'titulaire', mandataireId: null, name: 'Paul Girard' }),
+  mailRoomHandOverPackage: async (_, call) => {
+    const parcel = ok(await call())
+    assert.is(parcel.status, 'Retiré')
+    assert.is(parcel.collectedBy, 'Paul Girard')
+  },
+  mailRoomForwardingRequests: async ({ ids }, call) =>
+    assert.ok(ok(await call()).some((r: { id: number }) => ids.mailRoom.pendingForwarding.includes(r.id))),
+  mailRoomForwardingShipped: async (_, call) => {
+    const done = ok(await call())
+    assert.is(done.outcome.trackingUrl, 'https://www.laposte.fr/outils/suivre-vos-envois?code=6A12345678901')
+  },
+  mailRoomForwardingImpossible: async (_, call) => assert.is(ok(await call()).outcome.kind, 'impossible'),
 }
 
 const test = suite<Ctx>('every route of spec §7: happy path')

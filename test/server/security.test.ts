@@ -325,9 +325,16 @@ for (const [label, bad] of [
 // characters and bidi overrides; free text (a message, a comment) keeps its line breaks but refuses the rest.
 
 /** Not text: passwords (hashed, never shown) and files (data URLs). */
-const NOT_TEXT = new Set(['password', 'newPassword', 'currentPassword', 'file', 'kbis'])
+const NOT_TEXT = new Set(['password', 'newPassword', 'currentPassword', 'file', 'kbis', 'photo'])
 /** Free text, multi-line. */
-const FREE_TEXT = new Set(['sendProblem message', 'sendDocuments message', 'terminationRequest comment', 'createLegalSubmission comment'])
+const FREE_TEXT = new Set([
+  'sendProblem message',
+  'sendDocuments message',
+  'terminationRequest comment',
+  'createLegalSubmission comment',
+  // the mail room: why a forwarding could not be sent, which the customer reads
+  'mailRoomForwardingImpossible reason',
+])
 /** Fields held to a choice, a format or a pattern of their own, stricter than the text rule: refused with their own words. */
 const OWN_FORMAT = new Set([
   'registerPasskey credential.id',
@@ -361,6 +368,10 @@ const OWN_FORMAT = new Set([
   'operatorCreateClient plan',
   'operatorCreateClient options',
   'operatorCreateClient startDate',
+  // the mail room: a letter's kind, who collects a package, a tracking number
+  'mailRoomReviewScan kind',
+  'mailRoomHandOverPackage collector.kind',
+  'mailRoomForwardingShipped trackingNumber',
 ])
 /** Optional text fields the samples leave out. */
 const moreText: Partial<Record<RouteName, Record<string, string>>> = {
@@ -870,6 +881,8 @@ uploads('every stored file is served as a PDF, not sniffed, as a named download-
     // billing: the domiciliation certificate and the contract, made on request
     [`/api-protected/certificates/${ctx.ids.certificate}/file`, { apitoken: ctx.camille }],
     [`/api-protected/contracts/${ctx.ids.contract}/file`, { authorization: `Bearer ${ctx.camille}` }],
+    // the mail room: a scan waiting to be published
+    [`/api/backoffice/scans/${ctx.ids.mailRoom.scanToRead}/file`, { authorization: `Bearer ${ctx.admin}` }],
   ]
   // mail pipeline: a letter's page images, the only file route that is not a PDF
   const pages = await ctx.t.app.inject({
@@ -886,8 +899,9 @@ uploads('every stored file is served as a PDF, not sniffed, as a named download-
   assert.is(pages.rawPayload.subarray(8, 12).toString(), 'WEBP')
   assert.equal(
     entries.filter(([, r]) => r.fileType).map(([name]) => name),
-    // operators: the journal's CSV export (its headers: operators/journal.test.ts)
-    ['documentPage', 'operatorJournalCsv'],
+    // operators: the journal's CSV export (its headers: operators/journal.test.ts); the mail room: a scan's page images
+    // and a package's photo, as sent (their headers: mail/backoffice-*.test.ts)
+    ['documentPage', 'operatorJournalCsv', 'mailRoomScanPage', 'mailRoomPackagePhoto'],
   )
   assert.is(files.length, entries.filter(([, r]) => r.kind === 'file' && !r.fileType).length, 'every file route of the table')
   for (const [url, headers] of files) {

@@ -18,6 +18,15 @@ export async function textLayerPdf(pages: string[][]): Promise<Buffer> {
 
 /** A one-page scan without any text layer: the lines drawn into a picture (null lines: a page of noise). */
 export async function imageOnlyPdf(lines: string[] | null): Promise<Buffer> {
+  const doc = await PDFDocument.create()
+  const page = doc.addPage([595, 842])
+  const image = await doc.embedPng(await scannedPage(lines))
+  page.drawImage(image, { x: 0, y: 0, width: 595, height: 842 })
+  return Buffer.from(await doc.save())
+}
+
+/** The picture of imageOnlyPdf's page (PNG, 1240 × 1754): what OCR reads of it. */
+export async function scannedPage(lines: string[] | null): Promise<Buffer> {
   const canvas = createCanvas(1240, 1754)
   const context = canvas.getContext('2d')
   context.fillStyle = '#ffffff'
@@ -35,11 +44,7 @@ export async function imageOnlyPdf(lines: string[] | null): Promise<Buffer> {
       context.fillRect(random() * 1240, random() * 1754, 2 + random() * 6, 2 + random() * 6)
     }
   }
-  const doc = await PDFDocument.create()
-  const page = doc.addPage([595, 842])
-  const image = await doc.embedPng(await canvas.encode('png'))
-  page.drawImage(image, { x: 0, y: 0, width: 595, height: 842 })
-  return Buffer.from(await doc.save())
+  return canvas.encode('png')
 }
 
 /**

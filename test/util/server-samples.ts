@@ -43,6 +43,150 @@ export interface DemoIds {
   spareOperator: number
   /** operators: an API key that the samples may revoke, made once per database (its key is never used). */
   spareApiKey: number
+  /** the mail room: what its samples read, change and use up, made once per database (mailRoomSamples). */
+  mailRoom: MailRoomSamples
+}
+
+/**
+ * The mail room's samples: a scan to read (its file and page are the sample letter's), and pools that the samples use
+ * one item per call (a scan is published or deleted once, a package handed over once, a request processed once).
+ */
+export interface MailRoomSamples {
+  /** Its own order (MAIL_ROOM_ORDER), with a forwarding address. */
+  order: number
+  scanToRead: number
+  scansToPublish: number[]
+  scansToDelete: number[]
+  waitingPackages: number[]
+  pendingForwarding: number[]
+}
+const MAIL_ROOM_POOL = 12
+export const MAIL_ROOM_ORDER = 'Échantillons du Courrier SAS'
+const poolTaken = { publish: 0, delete: 0, handOver: 0, forwarding: 0 }
+const take = (pool: number[], which: keyof typeof poolTaken) => pool[poolTaken[which]++ % pool.length]!
+
+async function mailRoomSamples(db: Kysely<Database>, document: number): Promise<MailRoomSamples> {
+  const held = await db.selectFrom('mail_scans').select('id').where('file_name', '=', 'échantillon-lecture.pdf').executeTakeFirst()
+  const operator = (await db.selectFrom('operators').select('id').where('email', '=', 'courrier@example.com').executeTakeFirstOrThrow()).id
+  if (held) {
+    const named = async (fileName: string) =>
+      (await db.selectFrom('mail_scans').select('id').where('file_name', '=', fileName).orderBy('id').execute()).map((r) => r.id)
+    const order = (await db.selectFrom('orders').select('id').where('raison_sociale', '=', MAIL_ROOM_ORDER).executeTakeFirstOrThrow()).id
+    return {
+      order,
+      scanToRead: held.id,
+      scansToPublish: await named('échantillon-publication.pdf'),
+      scansToDelete: await named('échantillon-suppression.pdf'),
+      waitingPackages: (await db.selectFrom('packages').select('id').where('order_id', '=', order).orderBy('id').execute()).map(
+        (r) => r.id,
+      ),
+      pendingForwarding: (await db.selectFrom('courier_requests').select('id').where('order_id', '=', order).orderBy('id').execute()).map(
+        (r) => r.id,
+      ),
+    }
+  }
+  // An order of its own, so that the demo's counts stay as they are: owned by a customer of its own, with a forwarding address.
+  const camille = await db.selectFrom('users').select('password_hash').where('email', '=', 'demo@example.com').executeTakeFirstOrThrow()
+  const owner = await db
+    .insertInto('users')
+    .values({ email: 'echantillons@example.com', password_hash: camille.password_hash, firstname: 'Paul', lastname: 'Girard' })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  const { id: order } = await db
+    .insertInto('orders')
+    .values({
+      owner_id: owner.id,
+      raison_sociale: MAIL_ROOM_ORDER,
+      order_date: new Date(),
+      status: 'Finalisé',
+      siren: '552 100 554',
+      domiciliation_address: '10 rue de la Paix, 75002 Paris',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  await db
+    .insertInto('contracts')
+    .values({
+      order_id: order,
+      adresse_postale_expedition: '4 place Bellecour',
+      code_postale_expedition: '69002',
+      ville_postale_expedition: 'Lyon',
+      pays_postale_expedition: 'France',
+    })
+    .execute()
+  const letter = await db.selectFrom('documents').select(['file_key', 'pages']).where('id', '=', document).executeTakeFirstOrThrow()
+  const page = await db
+    .selectFrom('document_pages')
+    .selectAll()
+    .where('document_id', '=', document)
+    .where('page', '=', 1)
+    .executeTakeFirstOrThrow()
+  const scan = (fileName: string, fileKey: string, confirmed: boolean) =>
+    db
+      .insertInto('mail_scans')
+      .values({
+        file_key: fileKey,
+        file_name: fileName,
+        pages: letter.pages,
+        uploaded_by: operator,
+        uploaded_at: new Date(),
+        reading: 'terminée',
+        text: `Moulins Bourgeois\n${MAIL_ROOM_ORDER}\nFacture de farines`,
+        suggested_order_id: order,
+        suggestion_confidence: 'probable',
+        suggestion_reason: `« ${MAIL_ROOM_ORDER} » dans l’adresse du destinataire, page 1`,
+        suggested_sender: 'Moulins Bourgeois',
+        order_id: order,
+        sender: 'Moulins Bourgeois',
+        confirmed_at: confirmed ? new Date() : null,
+        confirmed_by: confirmed ? operator : null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  const toRead = await scan('échantillon-lecture.pdf', letter.file_key, false)
+  await db
+    .insertInto('mail_scan_pages')
+    .values({ ...page, scan_id: toRead.id, document_id: undefined } as never)
+    .execute()
+  const pool = Array.from({ length: MAIL_ROOM_POOL }, (_, i) => i)
+  // Keys of files that do not exist: publishing does not read the file, a deletion removes nothing of the demo's.
+  const scansToPublish = []
+  for (const i of pool)
+    scansToPublish.push((await scan('échantillon-publication.pdf', `documents/echantillons/publication-${i}.pdf`, true)).id)
+  const scansToDelete = []
+  for (const i of pool)
+    scansToDelete.push((await scan('échantillon-suppression.pdf', `documents/echantillons/suppression-${i}.pdf`, false)).id)
+  // The first has a photo (the sample letter's PDF, which nothing removes): a photo may be a PDF.
+  const waitingPackages = []
+  for (const i of pool)
+    waitingPackages.push(
+      (
+        await db
+          .insertInto('packages')
+          .values({
+            order_id: order,
+            received_at: new Date(Date.now() - 86_400_000),
+            carrier: 'Colissimo',
+            sender: 'Échantillon',
+            status: 'À retirer',
+            ...(i === 0 ? { photo_file_key: letter.file_key, photo_type: 'application/pdf' } : {}),
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id,
+    )
+  const pendingForwarding = []
+  for (const _ of pool)
+    pendingForwarding.push(
+      (
+        await db
+          .insertInto('courier_requests')
+          .values({ order_id: order, kind: 'réexpédition', status: 'en attente', letter_count: 99 })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id,
+    )
+  return { order, scanToRead: toRead.id, scansToPublish, scansToDelete, waitingPackages, pendingForwarding }
 }
 
 export async function demoIds(db: Kysely<Database>): Promise<DemoIds> {
@@ -60,6 +204,15 @@ export async function demoIds(db: Kysely<Database>): Promise<DemoIds> {
         .orderBy('id')
         .executeTakeFirstOrThrow()
     ).id
+  const document = (
+    await db
+      .selectFrom('documents')
+      .select('id')
+      .where('order_id', '=', order)
+      .where('deleted', '=', false)
+      .orderBy('id')
+      .executeTakeFirstOrThrow()
+  ).id
   const subscription = (await db.selectFrom('orders').select('subscription_id').where('id', '=', order).executeTakeFirstOrThrow())
     .subscription_id!
   return {
@@ -71,15 +224,7 @@ export async function demoIds(db: Kysely<Database>): Promise<DemoIds> {
     contractKbisTag: kbisTag(
       (await db.selectFrom('contracts').select('kbis_file_key').where('order_id', '=', order).executeTakeFirstOrThrow()).kbis_file_key!,
     ),
-    document: (
-      await db
-        .selectFrom('documents')
-        .select('id')
-        .where('order_id', '=', order)
-        .where('deleted', '=', false)
-        .orderBy('id')
-        .executeTakeFirstOrThrow()
-    ).id,
+    document,
     folder: await first('folders'),
     share: await first('shares'),
     mandataire: await first('mandataires'),
@@ -110,6 +255,7 @@ export async function demoIds(db: Kysely<Database>): Promise<DemoIds> {
     ).id,
     spareOperator: await spareOperator(db),
     spareApiKey: await spareApiKey(db),
+    mailRoom: await mailRoomSamples(db, document),
   }
 }
 
@@ -411,6 +557,44 @@ export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sampl
       }
     },
     operatorDashboard: () => ({}),
+    // the back office's mail room
+    mailRoomOrders: () => ({ query: { q: 'échantillons courrier' } }),
+    mailRoomUploadScan: () => ({ body: { fileName: 'scan-0001.pdf', file: `data:application/pdf;base64,${kbisPdf.toString('base64')}` } }),
+    mailRoomScans: () => ({}),
+    mailRoomScan: () => ({ params: { id: ids.mailRoom.scanToRead } }),
+    mailRoomScanFile: () => ({ params: { id: ids.mailRoom.scanToRead } }),
+    mailRoomScanPage: () => ({ params: { id: ids.mailRoom.scanToRead, page: 1 } }),
+    mailRoomReviewScan: () => ({
+      params: { id: ids.mailRoom.scanToRead },
+      body: { orderId: ids.mailRoom.order, sender: 'Moulins Bourgeois', kind: 'courrier', confirmed: false },
+    }),
+    mailRoomDeleteScan: () => ({ params: { id: take(ids.mailRoom.scansToDelete, 'delete') } }),
+    mailRoomPublishScan: () => ({ params: { id: take(ids.mailRoom.scansToPublish, 'publish') } }),
+    mailRoomPublishScans: () => ({ body: { scanIds: [take(ids.mailRoom.scansToPublish, 'publish')] } }),
+    mailRoomRegisterPackage: () => ({
+      body: {
+        orderId: ids.mailRoom.order,
+        carrier: 'Colissimo',
+        sender: 'Moulins Bourgeois',
+        photo: `data:image/png;base64,${tinyPng.toString('base64')}`,
+      },
+    }),
+    mailRoomWaitingPackages: () => ({ query: { orderId: ids.mailRoom.order } }),
+    mailRoomPackagePhoto: () => ({ params: { id: ids.mailRoom.waitingPackages[0]! } }),
+    mailRoomPackageCollectors: () => ({ params: { id: ids.mailRoom.waitingPackages[0]! } }),
+    mailRoomHandOverPackage: () => ({
+      params: { id: take(ids.mailRoom.waitingPackages.slice(1), 'handOver') },
+      body: { collector: { kind: 'titulaire' }, identityChecked: true },
+    }),
+    mailRoomForwardingRequests: () => ({}),
+    mailRoomForwardingShipped: () => ({
+      params: { id: take(ids.mailRoom.pendingForwarding, 'forwarding') },
+      body: { carrier: 'Colissimo', trackingNumber: '6A12345678901' },
+    }),
+    mailRoomForwardingImpossible: () => ({
+      params: { id: take(ids.mailRoom.pendingForwarding, 'forwarding') },
+      body: { reason: 'Adresse de réexpédition incomplète : le numéro de rue manque.' },
+    }),
   }
   return samples[name]()
 }

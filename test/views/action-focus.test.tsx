@@ -194,6 +194,7 @@ ActionFocus('a forwarding request cancelled: its "Annuler" is gone, the focus go
           kind: 'réexpédition',
           status: 'en attente',
           letterCount: 4,
+          outcome: null,
         },
       ],
     },

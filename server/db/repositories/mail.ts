@@ -8,6 +8,7 @@ import { jsonArrayOfX } from '../json.ts'
 import { keptLists } from '../kept-lists.ts'
 import { prepare } from '../prepared.ts'
 import { requireOrder } from './company-orders.ts'
+import { trackingUrl } from '../../contract/rules/carriers.ts'
 import { sessionArgs, withSession, type SessionKey } from './session.ts'
 
 const countAsInt = sql<number>`count(*)::int`
@@ -247,6 +248,8 @@ const toPackage = (r: PackageRow): Package => ({
   carrier: r.carrier,
   sender: r.sender,
   status: r.status,
+  collectedAt: r.collected_at?.toISOString() ?? null,
+  collectedBy: r.collected_by,
 })
 
 export async function listPackages(db: Db, orderIds: number[]): Promise<Package[]> {
@@ -286,7 +289,28 @@ export async function listCourierRequests(db: Db, orderIds: number[]): Promise<C
     kind: r.kind,
     status: r.status,
     letterCount: r.letter_count,
+    outcome: courierRequestOutcome(r),
   }))
+}
+
+/** What the mail room recorded of a processed request, as the customer reads it. */
+export function courierRequestOutcome(r: {
+  outcome: 'expédiée' | 'impossible' | null
+  processed_at: Date | null
+  carrier: string | null
+  tracking_number: string | null
+  impossible_reason: string | null
+}): CourierRequest['outcome'] {
+  if (r.outcome === 'expédiée')
+    return {
+      kind: 'expédiée',
+      at: r.processed_at!.toISOString(),
+      carrier: r.carrier!,
+      trackingNumber: r.tracking_number!,
+      trackingUrl: trackingUrl(r.carrier!, r.tracking_number!),
+    }
+  if (r.outcome === 'impossible') return { kind: 'impossible', at: r.processed_at!.toISOString(), reason: r.impossible_reason! }
+  return null
 }
 
 export function findCourierRequest(db: Db, orderId: number, id: number) {

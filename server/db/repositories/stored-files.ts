@@ -11,6 +11,10 @@ export const STORED_FILE_COLUMNS = [
   ['uploaded_documents', 'file_key'],
   // mail pipeline: a letter's page images
   ['document_pages', 'file_key'],
+  // the mail room: scans waiting to be published, their page images, a package's photo
+  ['mail_scans', 'file_key'],
+  ['mail_scan_pages', 'file_key'],
+  ['packages', 'photo_file_key'],
 ] as const satisfies readonly (readonly [keyof Database, string])[]
 
 /** The keys among `keys` that some row points at. */

@@ -30,6 +30,9 @@ import { sendPdf } from '../files.ts'
 import { letterHistoryRoutes } from './history.ts'
 import { mailOperatorRoutes } from './operator.ts'
 import { mailPipelineRoutes } from './pipeline.ts'
+import { mailRoomForwardingRoutes } from './backoffice-forwarding.ts'
+import { mailRoomPackageRoutes } from './backoffice-packages.ts'
+import { mailRoomScanRoutes } from './backoffice-scans.ts'
 
 /** 30 e-mails of letters an hour: an accountant's needs, not a sender's. */
 export const SEND_DOCUMENTS_LIMIT = {
@@ -173,4 +176,8 @@ export function mailRoutes(define: DefineRoute, deps: AppDeps) {
   mailPipelineRoutes(define, deps)
   letterHistoryRoutes(define, deps)
   mailOperatorRoutes(define, deps)
+  // the back office's mail room
+  mailRoomScanRoutes(define, deps)
+  mailRoomPackageRoutes(define, deps)
+  mailRoomForwardingRoutes(define, deps)
 }

@@ -18,6 +18,7 @@ const pending: CourierRequest = {
   kind: 'réexpédition',
   status: 'en attente',
   letterCount: 4,
+  outcome: null,
 }
 const done: CourierRequest = { ...pending, id: 6, status: 'traitée' }
 /** The server's refusals: processed meanwhile (409), gone (404); and a failure that says nothing of the list. */

@@ -18,6 +18,7 @@ const request: CourierRequest = {
   kind: 'scan',
   status: 'en attente',
   letterCount: 1,
+  outcome: null,
 }
 
 async function loaded() {

@@ -45,6 +45,8 @@ const packages: Package[] = [
     carrier: 'Colissimo',
     sender: 'Moulins Bourgeois',
     status: 'À retirer',
+    collectedAt: null,
+    collectedBy: null,
   },
 ]
 const open = (path: string, scenario: Scenario = {}) =>

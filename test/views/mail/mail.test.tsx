@@ -29,6 +29,8 @@ const packages: Package[] = [
     carrier: 'Colissimo',
     sender: 'Moulins Bourgeois',
     status: 'À retirer',
+    collectedAt: null,
+    collectedBy: null,
   },
   {
     id: 2,
@@ -38,6 +40,8 @@ const packages: Package[] = [
     carrier: 'UPS',
     sender: 'Métro',
     status: 'Retiré',
+    collectedAt: null,
+    collectedBy: null,
   },
 ]
 const requests: CourierRequest[] = [
@@ -49,6 +53,7 @@ const requests: CourierRequest[] = [
     kind: 'réexpédition',
     status: 'en attente',
     letterCount: 4,
+    outcome: null,
   },
   {
     id: 6,
@@ -58,6 +63,7 @@ const requests: CourierRequest[] = [
     kind: 'scan',
     status: 'traitée',
     letterCount: 1,
+    outcome: null,
   },
 ]
 const invoices: Invoice[] = [
@@ -511,6 +517,56 @@ Others('colis: Réessayer after a failure; failed again, the focus on the new R�
   await screen.findByRole('list', { name: 'Colis' })
   assert.is(app.calls.loads.filter((l) => l.resource === 'packages').length, 3)
   await waitFor(() => assert.is(document.activeElement, document.getElementById('packages-title'), 'the heading, not <body>'))
+})
+
+Others('colis: one collected at the desk says when and by whom', async () => {
+  const collected = packages.map((p) =>
+    p.status === 'Retiré' ? { ...p, collectedAt: '2026-12-03T10:30:00.000Z', collectedBy: 'Léa Fontaine' } : p,
+  )
+  await open('/mes-courriers/colis', { data: { ...data, packages: collected } })
+  const rows = within(await screen.findByRole('list', { name: 'Colis' })).getAllByRole('listitem')
+  assert.match(rows[1]!.textContent!, 'Retiré le 3 décembre 2026 par Léa Fontaine')
+  assert.not.match(rows[0]!.textContent!, 'Retiré le', 'a package waiting says nothing of it')
+})
+
+Others('réexpéditions: one sent says by which carrier with its tracking link; one impossible says why', async () => {
+  const processed: CourierRequest[] = [
+    {
+      ...requests[0]!,
+      id: 7,
+      status: 'traitée',
+      outcome: {
+        kind: 'expédiée',
+        at: '2024-03-06T09:00:00.000Z',
+        carrier: 'Colissimo',
+        trackingNumber: '6A123456789',
+        trackingUrl: 'https://www.laposte.fr/outils/suivre-vos-envois?code=6A123456789',
+      },
+    },
+    {
+      ...requests[0]!,
+      id: 8,
+      status: 'traitée',
+      outcome: { kind: 'impossible', at: '2024-03-07T09:00:00.000Z', reason: 'Le code postal de votre adresse de réexpédition manque.' },
+    },
+    {
+      ...requests[0]!,
+      id: 9,
+      status: 'traitée',
+      outcome: { kind: 'expédiée', at: '2024-03-08T09:00:00.000Z', carrier: 'Coursier Martin', trackingNumber: 'CM42', trackingUrl: null },
+    },
+  ]
+  await open('/mes-courriers/reexpeditions', { data: { ...data, courierRequests: processed } })
+  const rows = within(await screen.findByRole('list', { name: 'Demandes' })).getAllByRole('listitem')
+  assert.match(rows[0]!.textContent!, 'Expédiée le 6 mars 2024 par Colissimo, suivi 6A123456789')
+  const link = within(rows[0]!).getByRole('link', { name: '6A123456789' })
+  assert.is(link.getAttribute('href'), 'https://www.laposte.fr/outils/suivre-vos-envois?code=6A123456789')
+  assert.is(link.getAttribute('rel'), 'noopener noreferrer')
+  assert.match(rows[0]!.textContent!, 'Traitée')
+  assert.match(rows[1]!.textContent!, 'Réexpédition impossible : Le code postal de votre adresse de réexpédition manque.')
+  assert.match(rows[1]!.textContent!, 'Impossible')
+  assert.match(rows[2]!.textContent!, 'par Coursier Martin, suivi CM42')
+  assert.is(within(rows[2]!).queryByRole('link'), null, 'no link for a carrier without a tracking page we know')
 })
 
 Others('réexpéditions: cancelling a pending one asks first, then drops it', async () => {

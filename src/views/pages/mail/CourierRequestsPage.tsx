@@ -1,5 +1,6 @@
 // /mes-courriers/reexpeditions: forwarding and scan requests (owner or share variant): date, kind,
-// status, number of letters; a pending one can be cancelled after a confirmation.
+// status, number of letters; a pending one can be cancelled after a confirmation. A forwarding sent says by which
+// carrier, with its tracking number and the carrier's tracking page; one that could not be sent says why.
 import { useActorRef, useSelector } from '@xstate/react'
 import { useFlows } from '../../app-context.tsx'
 import { Modal } from '../../components/Modal.tsx'
@@ -56,10 +57,29 @@ export default function CourierRequestsPage(_: PageProps) {
                   </Muted>{' '}
                   {companyOf(!order, r.raisonSociale)}
                 </div>
+                {r.outcome?.kind === 'expédiée' && (
+                  <div>
+                    <Muted>
+                      Expédiée le <time dateTime={r.outcome.at}>{formatDate(r.outcome.at)}</time> par {r.outcome.carrier}, suivi{' '}
+                      {r.outcome.trackingUrl ? (
+                        <a href={r.outcome.trackingUrl} target="_blank" rel="noopener noreferrer">
+                          {r.outcome.trackingNumber}
+                        </a>
+                      ) : (
+                        r.outcome.trackingNumber
+                      )}
+                    </Muted>
+                  </div>
+                )}
+                {r.outcome?.kind === 'impossible' && (
+                  <div>
+                    <Muted>Réexpédition impossible : {r.outcome.reason}</Muted>
+                  </div>
+                )}
               </div>
               <div>
-                <Badge $tone={r.status === 'en attente' ? 'warning' : 'success'}>
-                  {r.status === 'en attente' ? 'En attente' : 'Traitée'}
+                <Badge $tone={r.status === 'en attente' ? 'warning' : r.outcome?.kind === 'impossible' ? 'danger' : 'success'}>
+                  {r.status === 'en attente' ? 'En attente' : r.outcome?.kind === 'impossible' ? 'Impossible' : 'Traitée'}
                 </Badge>{' '}
                 {r.status === 'en attente' && (
                   <Button

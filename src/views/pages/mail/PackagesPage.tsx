@@ -1,5 +1,5 @@
 // /mes-courriers/colis: the packages of the selected order (owner or share variant, see effects.ts):
-// arrival date, carrier, sender, status.
+// arrival date, carrier, sender, status, and who collected it at the desk (« Retiré le … par … »).
 import { Link } from 'wouter'
 import type { Package } from '../../../../server/contract/mail.ts'
 import { formatDate } from '../../components/ui.tsx'
@@ -57,6 +57,13 @@ export default function PackagesPage(_: PageProps) {
                   </Muted>{' '}
                   {companyOf(!order, p.raisonSociale)}
                 </div>
+                {p.collectedAt && p.collectedBy && (
+                  <div>
+                    <Muted>
+                      Retiré le <time dateTime={p.collectedAt}>{formatDate(p.collectedAt)}</time> par {p.collectedBy}
+                    </Muted>
+                  </div>
+                )}
               </div>
               <Badge $tone={tone[p.status]}>{p.status}</Badge>
             </Row>
