@@ -331,10 +331,7 @@ Upload('a refusal carries the server’s French message and code; a 401 ends the
   assert.is(unauthorized.length, 1)
   const offline = api.uploadScan({ fileName: 'a.pdf', file: 'x' }).catch((e: unknown) => e)
   FakeXhr.last!.onerror!()
-  assert.is(
-    ((await offline) as ApiError).message,
-    'Impossible de joindre le serveur. Vérifiez votre connexion internet puis réessayez.',
-  )
+  assert.is(((await offline) as ApiError).message, 'Impossible de joindre le serveur. Vérifiez votre connexion internet puis réessayez.')
 })
 
 Upload('cancelled: the request aborted, the AbortError given back', async () => {

@@ -40,6 +40,11 @@ const defaults = (operators: OperatorSummary[], keys: ApiKeySummary[], entries: 
   getJournal: [{ entries, page: 1, pageSize: 50, total: entries.length }],
   getJournalCsv: [new Blob(['\ufeffDate;Opérateur\r\n'], { type: 'text/csv' })],
   getDashboard: [{ at: '2026-11-20T10:00:00.000Z', queues: [] }],
+  getMailRoomOrders: [[]],
+  getScans: [[]],
+  getWaitingPackages: [[]],
+  getForwardingRequests: [[]],
+  getScanPage: [new Blob(['RIFF'], { type: 'image/webp' })],
 })
 
 export interface RenderOptions {
@@ -97,6 +102,24 @@ export async function renderBackOffice(path: string, options: RenderOptions = {}
     'getClientOrder',
     'getOrderTimeline',
     'getDashboard',
+    'getMailRoomOrders',
+    'uploadScan',
+    'getScans',
+    'getScan',
+    'getScanFile',
+    'getScanPage',
+    'reviewScan',
+    'deleteScan',
+    'publishScan',
+    'publishScans',
+    'registerPackage',
+    'getWaitingPackages',
+    'getPackagePhoto',
+    'getPackageCollectors',
+    'handOverPackage',
+    'getForwardingRequests',
+    'markForwardingShipped',
+    'markForwardingImpossible',
   ] as const
   const hooks: { onUnauthorized?: () => void } = {}
   const api = {
