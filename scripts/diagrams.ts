@@ -62,6 +62,12 @@ import { queuesMachine } from '../src/backoffice/machines/dashboard/queues.machi
 import { clientOrderMachine } from '../src/backoffice/machines/operators/clientOrder.machine.ts'
 import { clientSearchMachine } from '../src/backoffice/machines/operators/clientSearch.machine.ts'
 import { newClientMachine } from '../src/backoffice/machines/operators/newClient.machine.ts'
+import { forwardingMachine } from '../src/backoffice/machines/mail/forwarding.machine.ts'
+import { handoverMachine } from '../src/backoffice/machines/mail/handover.machine.ts'
+import { orderPickerMachine } from '../src/backoffice/machines/mail/orderPicker.machine.ts'
+import { packageDeskMachine } from '../src/backoffice/machines/mail/packageDesk.machine.ts'
+import { scanQueueMachine } from '../src/backoffice/machines/mail/scanQueue.machine.ts'
+import { scanReviewMachine } from '../src/backoffice/machines/mail/scanReview.machine.ts'
 
 const machines: [file: string, machine: AnyStateMachine, what: string][] = [
   [
@@ -263,6 +269,36 @@ const machines: [file: string, machine: AnyStateMachine, what: string][] = [
     'backoffice-newClient',
     newClientMachine,
     '« Nouveau client »: checked here first, sent once, the refusal at its field, the new order’s page once created.',
+  ],
+  [
+    'backoffice-scanQueue',
+    scanQueueMachine,
+    'Numérisation: the shared queue (read again while a scan is read), the files uploaded one request each with progress, « Publier les confirmés ».',
+  ],
+  [
+    'backoffice-scanReview',
+    scanReviewMachine,
+    'Numérisation › a scan: order, sender and kind confirmed or changed, « Publier » once confirmed, « Supprimer » after a confirmation.',
+  ],
+  [
+    'backoffice-orderPicker',
+    orderPickerMachine,
+    'The order of a scan or a package: searched a moment after the typing stops, « Réessayer ».',
+  ],
+  [
+    'backoffice-packageDesk',
+    packageDeskMachine,
+    'Colis: the packages waiting per order, an arrival registered (the list read again), a package handed over leaving the list.',
+  ],
+  [
+    'backoffice-handover',
+    handoverMachine,
+    'Colis › « Remis »: who may collect it read first, the collector from that list, the identity checked, the date and time.',
+  ],
+  [
+    'backoffice-forwarding',
+    forwardingMachine,
+    'Réexpéditions: the pending requests, one at a time « Expédié » (carrier, tracking number) or « Impossible » (a reason).',
   ],
 ]
 

@@ -22,11 +22,11 @@ Shell.after.each(() => cleanup())
 Shell('the menu is the table of pages filtered by role: an administrator sees Administration, a courrier operator does not', async () => {
   await renderBackOffice('/operateur', { signedIn: ines })
   await screen.findByRole('heading', { name: 'Tableau de bord', level: 1 })
-  assert.equal(menuLabels(), ['Tableau de bord', 'Clients', 'Administration'])
+  assert.equal(menuLabels(), ['Tableau de bord', 'Clients', 'Numérisation', 'Colis', 'Réexpéditions', 'Administration'])
   cleanup()
   await renderBackOffice('/operateur', { signedIn: hugo })
   await screen.findByRole('heading', { name: 'Tableau de bord', level: 1 })
-  assert.equal(menuLabels(), ['Tableau de bord', 'Clients'])
+  assert.equal(menuLabels(), ['Tableau de bord', 'Clients', 'Numérisation', 'Colis', 'Réexpéditions'])
   assert.match(screen.getByRole('banner').textContent!, 'Hugo Lemaire (Courrier)')
 })
 
@@ -147,7 +147,7 @@ Dashboard('the operator’s pages are offered as shortcuts (Administration for a
     within(spaces)
       .getAllByRole('link')
       .map((a) => a.textContent),
-    ['Clients', 'Administration'],
+    ['Clients', 'Numérisation', 'Colis', 'Réexpéditions', 'Administration'],
   )
 })
 

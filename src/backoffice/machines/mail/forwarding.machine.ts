@@ -61,6 +61,8 @@ export const forwardingMachine = deferred(() =>
     },
     actions: { notify: (_, _params: Notice) => {} },
     guards: {
+      listed: ({ context, event }) =>
+        !!context.requests?.some((r) => r.id === (event as Extract<ForwardingEvent, { type: 'request.open' }>).id),
       complete: ({ context, event }) => {
         const { outcome } = event as Extract<ForwardingEvent, { type: 'request.send' }>
         return outcome.kind === context.open?.kind && Object.keys(outcomeProblems(outcome)).length === 0
@@ -85,6 +87,7 @@ export const forwardingMachine = deferred(() =>
       list: {
         on: {
           'request.open': {
+            guard: 'listed',
             target: 'form',
             actions: assign({ open: ({ event }) => ({ id: event.id, kind: event.kind }), outcome: null, problems: {}, sendError: null }),
           },
@@ -94,6 +97,7 @@ export const forwardingMachine = deferred(() =>
         on: {
           'request.cancel': { target: 'list', actions: assign({ open: null, outcome: null, problems: {}, sendError: null }) },
           'request.open': {
+            guard: 'listed',
             actions: assign({ open: ({ event }) => ({ id: event.id, kind: event.kind }), outcome: null, problems: {}, sendError: null }),
           },
           'request.send': [

@@ -29,7 +29,7 @@ export const orderPickerMachine = deferred(() =>
       'picker.search': {
         target: '.typing',
         reenter: true,
-        actions: assign({ query: ({ event }) => event.query.replace(/\s+/g, ' ').trim() }),
+        actions: assign({ query: ({ event }) => event.query.replace(/\s+/g, ' ').trim(), error: null }),
       },
     },
     states: {

@@ -65,6 +65,8 @@ export const scanQueueMachine = deferred(() =>
         uploads: UploadEntry[]
         publishError: string | null
         skipped: PublishScansReply['skipped']
+        /** The scans uploaded since the queue's reading began: an answer read before them keeps them. */
+        fresh: number[]
       },
       events: {} as ScanQueueEvent,
     },
@@ -91,7 +93,7 @@ export const scanQueueMachine = deferred(() =>
   }).createMachine({
     id: 'scanQueue',
     type: 'parallel',
-    context: { scans: null, error: null, uploads: [], publishError: null, skipped: [] },
+    context: { scans: null, error: null, uploads: [], publishError: null, skipped: [], fresh: [] },
     on: {
       'files.add': {
         actions: assign({
@@ -133,11 +135,19 @@ export const scanQueueMachine = deferred(() =>
         states: {
           loading: {
             tags: ['loading'],
-            entry: assign({ error: null }),
+            entry: assign({ error: null, fresh: [] }),
             invoke: {
               id: 'load',
               src: 'load',
-              onDone: { target: 'shown', actions: assign({ scans: ({ event }) => event.output }) },
+              onDone: {
+                target: 'shown',
+                actions: assign({
+                  scans: ({ context, event }) => [
+                    ...event.output,
+                    ...(context.scans ?? []).filter((s) => context.fresh.includes(s.id) && !event.output.some((o) => o.id === s.id)),
+                  ],
+                }),
+              },
               onError: { target: 'failed', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
             },
           },
@@ -174,6 +184,7 @@ export const scanQueueMachine = deferred(() =>
                 actions: assign({
                   uploads: ({ context }) => context.uploads.filter((u) => u.status !== 'uploading'),
                   scans: ({ context, event }) => withScan(context.scans, event.output),
+                  fresh: ({ context, event }) => [...context.fresh, event.output.id],
                 }),
               },
               onError: {
