@@ -141,7 +141,7 @@ for (const path of pathsToReplay(handoverPaths, Handover)) {
     const { actor, deferreds, notices, done } = startHandover()
     await replay(actor, deferreds, path)
     const snapshot = actor.getSnapshot()
-    const steps = path.steps.map((s) => s.event as { type: string; error?: Error; values?: typeof choice })
+    const steps = path.steps.map((s) => s.event as { type: string; error?: Error; values?: unknown })
     const last = steps.at(-1)
     // The collector is one of the list read, the identity checked: only then is it sent, as the route wants it.
     for (const s of deferreds.started.filter((x) => x.id === 'handOver'))
