@@ -29,6 +29,9 @@ export interface LegalParticulars {
   rcsCity?: string
   /** Siège social. */
   address: string
+  /** The provider's telephone and e-mail (LCEN art. 6: how to reach the publisher); the e-mail is SUPPORT_EMAIL. */
+  phone: string
+  contactEmail: string
   /** Directeur ou directrice de la publication. */
   publicationDirector: string
   /** Numéro d'agrément préfectoral de l'entreprise de domiciliation (Code de commerce, L123-11-3). */
