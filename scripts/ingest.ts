@@ -18,7 +18,7 @@ import { DOCUMENT_KINDS, ingestLetter, ingestPackage } from '../server/services/
 
 /** The journal's actor of a letter or package added on the database by this command: neither an operator nor a key. */
 const COMMAND = {}
-import { configuredMailer } from '../server/services/mailer.ts'
+import { configuredMailer } from '../server/services/mailer-configured.ts'
 import { fsStorage } from '../server/services/storage.ts'
 // mail pipeline: the running server's address
 import { readServerFile } from '../server/services/server-file.ts'

@@ -101,7 +101,11 @@ export function validSiren(siren: string): boolean {
  * The provider's particulars: in production without the demo, every one of LEGAL_VARIABLES is required (a portal
  * without its legal notice breaks LCEN art. 6, and the privacy policy would name nobody); elsewhere the demo's stand in.
  */
-function loadLegal(env: NodeJS.ProcessEnv, required: boolean, fallback: { brandName: string; supportEmail: string; publicUrl: string; prefectureApproval?: string }): LegalParticulars {
+function loadLegal(
+  env: NodeJS.ProcessEnv,
+  required: boolean,
+  fallback: { brandName: string; supportEmail: string; publicUrl: string; prefectureApproval?: string },
+): LegalParticulars {
   const read = (name: string) => env[name]?.trim() || undefined
   if (required) {
     const missing = Object.keys(LEGAL_VARIABLES).filter((name) => !read(name))
@@ -115,7 +119,9 @@ function loadLegal(env: NodeJS.ProcessEnv, required: boolean, fallback: { brandN
   const value = (name: keyof typeof DEMO_LEGAL) => read(name) ?? DEMO_LEGAL[name]
   const siren = value('PROVIDER_SIREN').replace(/\s/g, '')
   if (!validSiren(siren)) {
-    throw new Error(`PROVIDER_SIREN invalide : « ${value('PROVIDER_SIREN')} » ; un numéro SIREN compte 9 chiffres et sa clé de contrôle doit être juste.`)
+    throw new Error(
+      `PROVIDER_SIREN invalide : « ${value('PROVIDER_SIREN')} » ; un numéro SIREN compte 9 chiffres et sa clé de contrôle doit être juste.`,
+    )
   }
   return {
     name: value('PROVIDER_NAME'),

@@ -70,11 +70,7 @@ function developmentBuild(distDir: string): boolean {
   }
 }
 
-export async function spaRoutes(
-  app: FastifyInstance,
-  distDir: string,
-  options: { stripe?: boolean; legal?: LegalParticulars } = {},
-) {
+export async function spaRoutes(app: FastifyInstance, distDir: string, options: { stripe?: boolean; legal?: LegalParticulars } = {}) {
   const assetsDir = join(distDir, 'assets')
   if (existsSync(assetsDir)) {
     const servesMaps = developmentBuild(distDir)

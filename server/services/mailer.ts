@@ -2,7 +2,6 @@
 // log line (PRODUCT.md, "E-mail").
 import type { Logger } from 'pino'
 import { LEGAL_PAGES, type LegalParticulars } from '../contract/rules/legal.ts'
-import type { Config } from '../config.ts'
 import { insertOutboxMail } from '../db/repositories/outbox.ts'
 import type { Db } from '../db/schema.ts'
 
@@ -60,19 +59,10 @@ export function legalFooter(legal: LegalParticulars): string {
 }
 
 /**
- * Every e-mail the server sends goes through this (configuredMailer below, for the server and scripts/ingest.ts;
+ * Every e-mail the server sends goes through this (mailer-configured.ts, for the server and scripts/ingest.ts;
  * test/util/server.ts wraps the tests' one): one footer for all, after the message.
  */
 export function withLegalFooter(mailer: Mailer, legal: LegalParticulars): Mailer {
   const footer = legalFooter(legal)
   return { send: (mail) => mailer.send({ ...mail, text: `${mail.text.replace(/\s+$/, '')}\n\n${footer}\n` }) }
-}
-
-/**
- * The mailer of a running server or script: SMTP when SMTP_URL is set (nodemailer, loaded only then), otherwise the
- * outbox; either way with the legal footer.
- */
-export async function configuredMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'legal'>, db: Db, log: Logger): Promise<Mailer> {
-  const sink = config.smtpUrl ? (await import('./mailer-smtp.ts')).smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(db, log)
-  return withLegalFooter(sink, config.legal)
 }

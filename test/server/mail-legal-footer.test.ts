@@ -6,7 +6,8 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { loadConfig } from '../../server/config.ts'
 import { LEGAL_PAGES } from '../../server/contract/rules/legal.ts'
-import { configuredMailer, legalFooter, MAIL_FOOTER_SEPARATOR, type Mail, withLegalFooter } from '../../server/services/mailer.ts'
+import { configuredMailer } from '../../server/services/mailer-configured.ts'
+import { legalFooter, MAIL_FOOTER_SEPARATOR, type Mail, withLegalFooter } from '../../server/services/mailer.ts'
 import { buildTestApp, type TestApp } from '../util/server.ts'
 
 const legal = {

@@ -34,7 +34,10 @@ test('production without Stripe or without SMTP does not start, and says what is
 test('production with Stripe and SMTP but without the legal particulars does not start, and names each missing one in French', () => {
   assert.throws(
     () => loadConfig({ NODE_ENV: 'production', ...stripe, ...smtp }),
-    /mentions légales du prestataire sont requises : PROVIDER_NAME \(la dénomination sociale\), .*HOST_PHONE \(le téléphone de l’hébergeur\) manquent.*SEED_DEMO=true/,
+    new RegExp(
+      'mentions légales du prestataire sont requises : PROVIDER_NAME \\(la dénomination sociale\\), .*' +
+        'HOST_PHONE \\(le téléphone de l’hébergeur\\) manquent.*SEED_DEMO=true',
+    ),
   )
   for (const name of Object.keys(LEGAL_VARIABLES)) {
     const { [name as keyof typeof legal]: _left, ...rest } = legal
@@ -49,7 +52,14 @@ test('production with Stripe and SMTP but without the legal particulars does not
 })
 
 test('production with all of them: no demo data, the configured particulars, not one demo value', () => {
-  const config = loadConfig({ NODE_ENV: 'production', ...stripe, ...smtp, ...legal, PRIVACY_EMAIL: 'dpo@exemple.fr', PUBLIC_URL: 'https://espace.exemple.fr' })
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    ...stripe,
+    ...smtp,
+    ...legal,
+    PRIVACY_EMAIL: 'dpo@exemple.fr',
+    PUBLIC_URL: 'https://espace.exemple.fr',
+  })
   assert.is(config.seedDemo, false)
   assert.is(config.prefectureApproval, legal.PREFECTURE_APPROVAL)
   assert.is(config.smtpUrl, smtp.SMTP_URL)
@@ -75,7 +85,11 @@ test('a SIREN with a wrong check digit or not 9 digits is refused at start-up, i
   assert.ok(validSiren('987654324'))
   assert.not.ok(validSiren('987654325'))
   for (const siren of ['987654325', '98765432', 'ABC654324']) {
-    assert.throws(() => loadConfig({ NODE_ENV: 'production', ...stripe, ...smtp, ...legal, PROVIDER_SIREN: siren }), /PROVIDER_SIREN invalide/, siren)
+    assert.throws(
+      () => loadConfig({ NODE_ENV: 'production', ...stripe, ...smtp, ...legal, PROVIDER_SIREN: siren }),
+      /PROVIDER_SIREN invalide/,
+      siren,
+    )
   }
   assert.throws(() => loadConfig({ PROVIDER_SIREN: '123' }), /PROVIDER_SIREN invalide/)
 })

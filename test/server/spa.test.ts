@@ -45,7 +45,7 @@ const page = (t: TestApp, url: string) => t.app.inject({ method: 'GET', url, hea
 /** A served page with its nonce put back as built: compared with a file of dist/. */
 const asBuilt = (body: string) => body.replace(/content="[^"]+"/, 'content="__CSP_NONCE__"')
 
-spa('a legal page carries the provider\'s particulars as a JSON block; no other page does', async ({ t }) => {
+spa("a legal page carries the provider's particulars as a JSON block; no other page does", async ({ t }) => {
   for (const { path } of LEGAL_PAGES) {
     for (const url of [path, `${path}/`]) {
       const res = await page(t, url)

@@ -12,8 +12,8 @@ export default function LegalNoticePage() {
       {(p) => (
         <>
           <p>
-            Conformément à l’article 6 de la loi n° 2004-575 du 21 juin 2004 pour la confiance dans l’économie numérique, voici
-            les informations relatives à l’éditeur et à l’hébergeur de l’espace client {p.brandName}.
+            Conformément à l’article 6 de la loi n° 2004-575 du 21 juin 2004 pour la confiance dans l’économie numérique, voici les
+            informations relatives à l’éditeur et à l’hébergeur de l’espace client {p.brandName}.
           </p>
           <h2>Éditeur</h2>
           <dl>
@@ -56,10 +56,10 @@ export default function LegalNoticePage() {
           </dl>
           <h2>Propriété intellectuelle</h2>
           <p>
-            Les textes, la marque {p.brandName}, les logos et la présentation de l’espace client appartiennent à {p.name} ou font
-            l’objet d’une licence. Toute reproduction sans autorisation préalable est interdite, sauf dans les limites prévues
-            par le Code de la propriété intellectuelle. Les documents déposés dans votre espace (courriers numérisés, pièces
-            justificatives) restent les vôtres.
+            Les textes, la marque {p.brandName}, les logos et la présentation de l’espace client appartiennent à {p.name} ou font l’objet
+            d’une licence. Toute reproduction sans autorisation préalable est interdite, sauf dans les limites prévues par le Code de la
+            propriété intellectuelle. Les documents déposés dans votre espace (courriers numérisés, pièces justificatives) restent les
+            vôtres.
           </p>
           <h2>Données personnelles</h2>
           <p>

@@ -35,13 +35,15 @@ const purposes: { purpose: string; basis: string; retention: string }[] = [
   },
   {
     purpose: 'Vous prévenir par e-mail (nouveau courrier, échéances, sécurité de votre compte) selon vos préférences',
-    basis: 'Exécution du contrat (art. 6.1.b du RGPD) ; pour les e-mails de sécurité, notre intérêt légitime à protéger votre compte (art. 6.1.f)',
+    basis:
+      'Exécution du contrat (art. 6.1.b du RGPD) ; pour les e-mails de sécurité, notre intérêt légitime à protéger votre compte (art. 6.1.f)',
     retention: 'Vos choix de notification sont conservés tant que votre compte existe.',
   },
   {
     purpose: 'Répondre à vos messages et signalements, et garder la trace des actions de nos opérateurs sur votre dossier',
     basis: 'Exécution du contrat et intérêt légitime à pouvoir rendre compte de nos interventions (art. 6.1.b et 6.1.f du RGPD)',
-    retention: 'Pendant la durée de la relation contractuelle, puis le temps de la prescription applicable (cinq ans en matière commerciale).',
+    retention:
+      'Pendant la durée de la relation contractuelle, puis le temps de la prescription applicable (cinq ans en matière commerciale).',
   },
 ]
 
@@ -51,9 +53,9 @@ export default function PrivacyPage() {
       {(p) => (
         <>
           <p>
-            Cette politique vous informe, conformément à l’article 13 du règlement (UE) 2016/679 (RGPD) et à la loi n° 78-17 du 6
-            janvier 1978 dite « Informatique et Libertés », de la manière dont {p.name} traite les données personnelles des
-            utilisateurs de l’espace client {p.brandName}.
+            Cette politique vous informe, conformément à l’article 13 du règlement (UE) 2016/679 (RGPD) et à la loi n° 78-17 du 6 janvier
+            1978 dite « Informatique et Libertés », de la manière dont {p.name} traite les données personnelles des utilisateurs de l’espace
+            client {p.brandName}.
           </p>
           <h2>Responsable du traitement</h2>
           <p>
@@ -85,10 +87,10 @@ export default function PrivacyPage() {
             </table>
           </div>
           <p>
-            Les données d’identité de l’entreprise et de son dirigeant sont exigées par la loi pour conclure un contrat de
-            domiciliation : sans elles, nous ne pouvons pas vous domicilier. Aucune décision produisant des effets juridiques à
-            votre égard n’est prise sur le seul fondement d’un traitement automatisé ; la lecture automatique de vos courriers
-            (reconnaissance de texte, échéances repérées) sert uniquement à vous les présenter.
+            Les données d’identité de l’entreprise et de son dirigeant sont exigées par la loi pour conclure un contrat de domiciliation :
+            sans elles, nous ne pouvons pas vous domicilier. Aucune décision produisant des effets juridiques à votre égard n’est prise sur
+            le seul fondement d’un traitement automatisé ; la lecture automatique de vos courriers (reconnaissance de texte, échéances
+            repérées) sert uniquement à vous les présenter.
           </p>
           <h2>Destinataires</h2>
           <ul>
@@ -98,46 +100,43 @@ export default function PrivacyPage() {
               bancaire : nous ne les voyons ni ne les conservons ;
             </li>
             <li>
-              notre hébergeur, {p.hostName} ({p.hostAddress}), qui héberge l’espace client, vos courriers numérisés et vos
-              documents ;
+              notre hébergeur, {p.hostName} ({p.hostAddress}), qui héberge l’espace client, vos courriers numérisés et vos documents ;
             </li>
             <li>notre prestataire d’envoi d’e-mails, pour les messages que nous vous adressons ;</li>
             <li>
-              les personnes que vous invitez à partager votre domiciliation, pour les courriers de celle-ci, et les destinataires
-              auxquels vous demandez d’envoyer un courrier ;
+              les personnes que vous invitez à partager votre domiciliation, pour les courriers de celle-ci, et les destinataires auxquels
+              vous demandez d’envoyer un courrier ;
             </li>
             <li>
-              les autorités habilitées (administration fiscale, greffe, commissaires de justice, Tracfin), dans les cas prévus par
-              la loi, notamment l’article R123-168 du Code de commerce.
+              les autorités habilitées (administration fiscale, greffe, commissaires de justice, Tracfin), dans les cas prévus par la loi,
+              notamment l’article R123-168 du Code de commerce.
             </li>
           </ul>
           <p>
-            Stripe peut transférer certaines données vers les États-Unis ; ces transferts sont encadrés par la décision
-            d’adéquation de la Commission européenne du 10 juillet 2023 (Data Privacy Framework) et par des clauses contractuelles
-            types.
+            Stripe peut transférer certaines données vers les États-Unis ; ces transferts sont encadrés par la décision d’adéquation de la
+            Commission européenne du 10 juillet 2023 (Data Privacy Framework) et par des clauses contractuelles types.
           </p>
           <h2>Pas de traceur, pas de publicité</h2>
           <p>
-            L’espace client ne dépose aucun cookie de mesure d’audience ni de publicité et n’envoie aucune requête à un tiers tant
-            que vous ne l’avez pas demandé : la vidéo de présentation n’est chargée depuis son hébergeur que si vous cliquez dessus,
-            et le formulaire de carte bancaire de Stripe n’est chargé que sur la page du moyen de paiement. Les seules données
-            enregistrées dans votre navigateur servent à vous garder connecté ; elles sont strictement nécessaires au service et ne
-            demandent donc pas votre consentement (article 82 de la loi Informatique et Libertés).
+            L’espace client ne dépose aucun cookie de mesure d’audience ni de publicité et n’envoie aucune requête à un tiers tant que vous
+            ne l’avez pas demandé : la vidéo de présentation n’est chargée depuis son hébergeur que si vous cliquez dessus, et le formulaire
+            de carte bancaire de Stripe n’est chargé que sur la page du moyen de paiement. Les seules données enregistrées dans votre
+            navigateur servent à vous garder connecté ; elles sont strictement nécessaires au service et ne demandent donc pas votre
+            consentement (article 82 de la loi Informatique et Libertés).
           </p>
           <h2>Vos droits</h2>
           <p>
-            Vous disposez d’un droit d’accès (article 15 du RGPD), de rectification (article 16), d’effacement (article 17), de
-            limitation (article 18), de portabilité (article 20) et d’opposition (article 21) sur vos données, ainsi que du droit de
-            définir des directives relatives à leur sort après votre décès (article 85 de la loi Informatique et Libertés). Certains
-            droits s’exercent dans les limites de nos obligations légales : nous devons par exemple conserver les factures et le
-            dossier d’identification pendant les durées indiquées ci-dessus.
+            Vous disposez d’un droit d’accès (article 15 du RGPD), de rectification (article 16), d’effacement (article 17), de limitation
+            (article 18), de portabilité (article 20) et d’opposition (article 21) sur vos données, ainsi que du droit de définir des
+            directives relatives à leur sort après votre décès (article 85 de la loi Informatique et Libertés). Certains droits s’exercent
+            dans les limites de nos obligations légales : nous devons par exemple conserver les factures et le dossier d’identification
+            pendant les durées indiquées ci-dessus.
           </p>
           <p>
-            Pour exercer vos droits, écrivez-nous à <a href={`mailto:${p.privacyEmail}`}>{p.privacyEmail}</a> ou par courrier à{' '}
-            {p.name}, {p.address}. Nous vous répondrons dans un délai d’un mois, qui peut être prolongé de deux mois si la demande
-            est complexe ; nous vous en informerons alors. Nous pourrons vous demander de justifier de votre identité en cas de doute
-            raisonnable. Vous pouvez aussi modifier vous-même vos informations personnelles et vos préférences de notification
-            depuis votre espace.
+            Pour exercer vos droits, écrivez-nous à <a href={`mailto:${p.privacyEmail}`}>{p.privacyEmail}</a> ou par courrier à {p.name},{' '}
+            {p.address}. Nous vous répondrons dans un délai d’un mois, qui peut être prolongé de deux mois si la demande est complexe ; nous
+            vous en informerons alors. Nous pourrons vous demander de justifier de votre identité en cas de doute raisonnable. Vous pouvez
+            aussi modifier vous-même vos informations personnelles et vos préférences de notification depuis votre espace.
           </p>
           <h2>Réclamation auprès de la CNIL</h2>
           <p>
