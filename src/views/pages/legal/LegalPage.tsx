@@ -16,9 +16,8 @@ const Text = styled('div')`
   dl { margin: 0; }
   dt { font-weight: 600; margin-top: 0.5rem; }
   dd { margin: 0 0 0 1rem; }
-  table { border-collapse: collapse; width: 100%; font-size: 0.9rem; }
-  th, td { border: 1px solid ${color.border}; padding: 0.4rem; text-align: left; vertical-align: top; }
-  .table { overflow-x: auto; }
+  ul[aria-label] { list-style: none; padding: 0; }
+  ul[aria-label] > li { border-left: 3px solid ${color.border}; padding-left: 0.75rem; margin-bottom: 1rem; }
 `
 
 const Others = styled('nav')`

@@ -2,7 +2,6 @@
 // is responsible, each purpose with its legal basis and retention, the recipients (the payment provider and the host
 // among them), the rights and how to use them, the CNIL. Public, bare layout.
 import { LEGAL_PAGES } from '../../../../server/contract/rules/legal.ts'
-import { VisuallyHidden } from '../../components/ui.tsx'
 import { LegalPage } from './LegalPage.tsx'
 import { formatSiren } from './particulars.ts'
 
@@ -63,29 +62,20 @@ export default function PrivacyPage() {
             <a href={`mailto:${p.privacyEmail}`}>{p.privacyEmail}</a>.
           </p>
           <h2>Finalités, bases légales et durées de conservation</h2>
-          <div className="table">
-            <table>
-              <caption>
-                <VisuallyHidden>Finalités du traitement, base légale et durée de conservation</VisuallyHidden>
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Finalité</th>
-                  <th scope="col">Base légale</th>
-                  <th scope="col">Durée de conservation</th>
-                </tr>
-              </thead>
-              <tbody>
-                {purposes.map((row) => (
-                  <tr key={row.purpose}>
-                    <th scope="row">{row.purpose}</th>
-                    <td>{row.basis}</td>
-                    <td>{row.retention}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          {/* A list, not a table: at 360 px a three-column table would scroll sideways. */}
+          <ul aria-label="Finalités du traitement">
+            {purposes.map((row) => (
+              <li key={row.purpose}>
+                <h3>{row.purpose}</h3>
+                <dl>
+                  <dt>Base légale</dt>
+                  <dd>{row.basis}</dd>
+                  <dt>Durée de conservation</dt>
+                  <dd>{row.retention}</dd>
+                </dl>
+              </li>
+            ))}
+          </ul>
           <p>
             Les données d’identité de l’entreprise et de son dirigeant sont exigées par la loi pour conclure un contrat de domiciliation :
             sans elles, nous ne pouvons pas vous domicilier. Aucune décision produisant des effets juridiques à votre égard n’est prise sur
