@@ -169,15 +169,20 @@ Early('a call cancelled while its early answer travels ends as cancelled', async
 })
 
 Early('nothing is sent on the pages outside the dashboard layout, nor without a token', async () => {
+  // A token of this test's own: a request the previous test left travelling (a loaded machine) carries its token, not this one.
+  const bare = 'tok_bare_pages'
   for (const path of ['/login', '/reset-password', '/set-password/abc', '/missing-document', '/invitation/abc', '/verification/XYZ']) {
     assert.ok(isBarePath(path), path)
-    assert.not.ok(startEarly({ baseURL, token, page: earlyPage(path) }), path)
+    assert.not.ok(startEarly({ baseURL, token: bare, page: earlyPage(path) }), path)
   }
   for (const path of ['/', '/tableau-de-bord', '/mes-courriers/courriers', '/loginx', '/verifications'])
     assert.not.ok(isBarePath(path), path)
   assert.not.ok(startEarly({ baseURL, token: '', page: 'dashboard' }))
   await settle()
-  assert.is(seen.length, 0)
+  assert.equal(
+    seen.filter((s) => s.headers.apitoken === bare || !s.headers.apitoken).map((s) => s.url),
+    [],
+  )
 })
 
 Early.run()
