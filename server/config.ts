@@ -49,6 +49,8 @@ export interface Config {
    * images, text and deadlines, `security-notice` for the e-mails of account changes); unset: every kind.
    */
   jobKinds?: readonly string[]
+  /** mail pipeline: jobs this process's worker runs at once (JOB_CONCURRENCY, 1 to 4; 2 by default: drawing beside OCR). */
+  jobConcurrency: number
 }
 
 /** billing: the approval number of the demo (SEED_DEMO), plainly not a real one. */
@@ -210,6 +212,9 @@ export function parseTrustProxy(value: string | undefined): TrustProxy {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT || 8080)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT invalide : ${env.PORT}`)
+  const jobConcurrency = Number(env.JOB_CONCURRENCY?.trim() || 2)
+  if (!Number.isInteger(jobConcurrency) || jobConcurrency < 1 || jobConcurrency > 4)
+    throw new Error(`JOB_CONCURRENCY invalide : « ${env.JOB_CONCURRENCY} » ; un nombre entier de 1 à 4 est attendu.`)
   const operatorToken = env.OPERATOR_TOKEN?.trim() || undefined
   if (operatorToken && operatorToken.length < MIN_OPERATOR_TOKEN_LENGTH) {
     throw new Error(
@@ -283,5 +288,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           .map((kind) => kind.trim())
           .filter(Boolean)
       : undefined,
+    jobConcurrency,
   }
 }

@@ -98,6 +98,7 @@ export async function createServer(config: Config) {
           db: handle.db,
           handlers: Object.fromEntries(Object.entries(handlers).filter(([kind]) => kinds.includes(kind))),
           log: logger,
+          concurrency: config.jobConcurrency,
         })
         deps.jobs = worker
       }
