@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert'
 import { OPERATOR_CODE_LIMIT, signInMessages } from '../../../server/routes/operators/sign-in.ts'
 import { operatorPasskeyMessages } from '../../../server/routes/operators/passkeys.ts'
 import { passkeyMessages } from '../../../server/routes/session/passkeys.ts'
-import { buildTestApp, DEMO_PASSWORD, login, operatorLogin, type TestApp } from '../../util/server.ts'
+import { buildTestApp, call, DEMO_PASSWORD, login, operatorLogin, type TestApp } from '../../util/server.ts'
 import { SoftPasskey } from '../../util/webauthn.ts'
 
 interface Ctx {
@@ -106,8 +106,8 @@ passkeys('a customer’s passkey never opens an operator’s session, nor an ope
   // Camille's key, registered in the portal.
   const camille = await login(t.app)
   const customersKey = soft()
-  const created = (await inject(t, 'POST', '/api-protected/users/me/passkeys/registration-options', undefined, camille)).json()
-  const stored = await inject(t, 'POST', '/api-protected/users/me/passkeys', { credential: customersKey.register(created) }, camille)
+  const created = (await call(t.app, camille, 'POST', '/api-protected/users/me/passkeys/registration-options')).json()
+  const stored = await call(t.app, camille, 'POST', '/api-protected/users/me/passkeys', { credential: customersKey.register(created) })
   assert.is(stored.statusCode, 200, stored.body)
 
   const operatorsKey = soft()
@@ -138,8 +138,9 @@ passkeys('a customer’s passkey never opens an operator’s session, nor an ope
     credential: customersKey.authenticate(operatorOnly),
   })
   assert.is(customerWithOperatorChallenge.statusCode, 401, customerWithOperatorChallenge.body)
-  // And a customer's token opens no « Mes clés d’accès ».
+  // And a customer's token opens no « Mes clés d’accès », as a Bearer or as the portal sends it.
   assert.is((await inject(t, 'GET', '/api/backoffice/me/passkeys', undefined, camille)).statusCode, 401)
+  assert.is((await call(t.app, camille, 'GET', '/api/backoffice/me/passkeys')).statusCode, 401)
   // The right pair still works after all that.
   const ok = await signInWith(t, fresh, operatorsKey.authenticate(await passkeyOptions(t, fresh)))
   assert.is(ok.statusCode, 200, ok.body)
