@@ -1,9 +1,10 @@
 // The back office's composition root: the session actor with its real effects, the API client hooked to it (its token
 // on every call, a 401 anywhere ends the session), and each flow of the pages with its effects provided once. main.tsx
 // calls it with the real API; the view tests with a fake one.
+import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser'
 import { createActor, fromPromise } from 'xstate'
 import type * as operatorsApi from '../api/operators.ts'
-import type { configureBackOfficeApi } from '../api/client.ts'
+import type { Body, configureBackOfficeApi } from '../api/client.ts'
 import { apiKeysMachine } from '../machines/operators/apiKeys.machine.ts'
 import { enrolmentMachine } from '../machines/operators/enrolment.machine.ts'
 import { journalMachine } from '../machines/operators/journal.machine.ts'
@@ -15,6 +16,31 @@ import type { Notice } from '../../machines/shared.ts'
 import { forgetOperatorSession, onSessionChangedElsewhere, readOperatorSession, writeOperatorSession } from './storage.ts'
 import type { JournalFilters } from '../machines/operators/journal.machine.ts'
 import { type Queue, queuesMachine } from '../machines/dashboard/queues.machine.ts'
+
+/**
+ * The browser's WebAuthn prompts (@simplewebauthn/browser, as the portal's): loaded with the first ceremony, in a chunk
+ * of its own, never in the first load.
+ */
+const webAuthn = () => import('@simplewebauthn/browser')
+
+/** What the browser's WebAuthn errors mean to an operator. */
+export function passkeyPromptError(action: 'add' | 'signIn') {
+  return (error: unknown): never => {
+    const name = error instanceof Error ? error.name : ''
+    if (name === 'NotAllowedError' || name === 'AbortError')
+      throw new Error(
+        action === 'add'
+          ? 'L’ajout de la clé d’accès a été annulé.'
+          : 'La connexion avec une clé d’accès a été annulée. Vous pouvez aussi saisir le code de votre application d’authentification.',
+      )
+    if (name === 'InvalidStateError') throw new Error('Cet appareil a déjà une clé d’accès pour votre compte opérateur.')
+    throw new Error(
+      action === 'add'
+        ? 'Votre navigateur n’a pas pu créer la clé d’accès. Réessayez, ou utilisez un autre appareil.'
+        : 'Votre navigateur n’a pas pu utiliser de clé d’accès. Saisissez le code de votre application d’authentification.',
+    )
+  }
+}
 
 export type BackOfficeApi = typeof operatorsApi & { configureBackOfficeApi: typeof configureBackOfficeApi }
 
@@ -73,6 +99,17 @@ export function createBackOfficeServices({ api, notify, currentPath, saveFile, l
         checkPassword: fromPromise(({ input, signal }) => api.submitPassword(input, { signal })),
         checkCode: fromPromise(async ({ input, signal }) => {
           const { token, operator } = await api.submitCode(input, { signal })
+          return { token, operator }
+        }),
+        checkPasskey: fromPromise(async ({ input, signal }) => {
+          const [{ startAuthentication }, optionsJSON] = await Promise.all([
+            webAuthn(),
+            api.getPasskeySignInOptions({ ticket: input.ticket }, { signal }),
+          ])
+          const credential = await startAuthentication({
+            optionsJSON: optionsJSON as unknown as PublicKeyCredentialRequestOptionsJSON,
+          }).catch(passkeyPromptError('signIn'))
+          const { token, operator } = await api.submitPasskey({ ticket: input.ticket, credential: credential as Body<'operatorPasskey'>['credential'] }, { signal })
           return { token, operator }
         }),
       },
