@@ -424,7 +424,8 @@ export const operatorsRoutes = {
     path: '/api/operator-auth/passkey',
     auth: 'none',
     tags: ['Back-office : connexion'],
-    summary: "Sign-in, second step with a passkey: the ticket and the browser's signed answer, by one of the operator's keys. Answers the session token.",
+    summary:
+      "Sign-in, second step with a passkey: the ticket and the browser's signed answer, by one of the operator's keys. Answers the session token.",
     schema: { body: OperatorPasskeyBody, response: ok(OperatorSignedIn) },
   },
   operatorEnrolment: {

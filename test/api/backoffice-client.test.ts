@@ -47,7 +47,12 @@ const credential = {
   type: 'public-key' as const,
   response: { clientDataJSON: 'e30', authenticatorData: 'YXV0aA', signature: 'c2ln' },
 }
-const registration = { id: 'Y3JlZA', rawId: 'Y3JlZA', type: 'public-key' as const, response: { clientDataJSON: 'e30', attestationObject: 'YXR0' } }
+const registration = {
+  id: 'Y3JlZA',
+  rawId: 'Y3JlZA',
+  type: 'public-key' as const,
+  response: { clientDataJSON: 'e30', attestationObject: 'YXR0' },
+}
 const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
   [
     'operatorPassword',
@@ -56,8 +61,18 @@ const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
     { email: 'operateur@example.com', password: 'Demo1234!' },
   ],
   ['operatorCode', () => api.submitCode({ ticket: 'tk_1', code: '123456' }), '/api/operator-auth/code', { ticket: 'tk_1', code: '123456' }],
-  ['operatorPasskeyOptions', () => api.getPasskeySignInOptions({ ticket: 'tk_1' }), '/api/operator-auth/passkey/options', { ticket: 'tk_1' }],
-  ['operatorPasskey', () => api.submitPasskey({ ticket: 'tk_1', credential }), '/api/operator-auth/passkey', { ticket: 'tk_1', credential }],
+  [
+    'operatorPasskeyOptions',
+    () => api.getPasskeySignInOptions({ ticket: 'tk_1' }),
+    '/api/operator-auth/passkey/options',
+    { ticket: 'tk_1' },
+  ],
+  [
+    'operatorPasskey',
+    () => api.submitPasskey({ ticket: 'tk_1', credential }),
+    '/api/operator-auth/passkey',
+    { ticket: 'tk_1', credential },
+  ],
   ['operatorEnrolment', () => api.getEnrolment('abc_DEF-1'), '/api/operator-auth/enrolment/abc_DEF-1'],
   [
     'operatorEnrol',

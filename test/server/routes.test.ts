@@ -803,13 +803,20 @@ const happy: Record<RouteName, Check> = {
     assert.is((await call({ body: { credential: operatorsPasskey.register(options) } })).statusCode, 400, 'a challenge serves once')
   },
   operatorPasskeyOptions: async ({ t }, call) => {
-    const { ticket } = ok(await send(t.app, 'operatorPassword', { body: { email: 'operateur@example.com', password: DEMO_PASSWORD } }, null))
+    const { ticket } = ok(
+      await send(t.app, 'operatorPassword', { body: { email: 'operateur@example.com', password: DEMO_PASSWORD } }, null),
+    )
     const options = ok(await call({ body: { ticket } }))
     assert.is(options.rpId, 'localhost')
-    assert.ok(options.allowCredentials.some((c: { id: string }) => c.id === operatorsPasskey.id), 'its keys only')
+    assert.ok(
+      options.allowCredentials.some((c: { id: string }) => c.id === operatorsPasskey.id),
+      'its keys only',
+    )
   },
   operatorPasskey: async ({ t }, call) => {
-    const { ticket } = ok(await send(t.app, 'operatorPassword', { body: { email: 'operateur@example.com', password: DEMO_PASSWORD } }, null))
+    const { ticket } = ok(
+      await send(t.app, 'operatorPassword', { body: { email: 'operateur@example.com', password: DEMO_PASSWORD } }, null),
+    )
     const options = ok(await send(t.app, 'operatorPasskeyOptions', { body: { ticket } }, null))
     const reply = ok(await call({ body: { ticket, credential: operatorsPasskey.authenticate(options) } }))
     assert.equal(reply.operator.roles, ['admin'])

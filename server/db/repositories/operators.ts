@@ -201,8 +201,13 @@ export async function openOperatorSession(
               .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', String(factor.step))]))
               .returning('id')
               .executeTakeFirst()
-          : (await tx.selectFrom('operators').select('id').where('id', '=', session.operatorId).where('active', '=', true).forShare().executeTakeFirst()) &&
-            (await markPasskeyUsed(tx, 'operator_passkeys', factor.passkeyId, factor.counter, session.now))
+          : (await tx
+              .selectFrom('operators')
+              .select('id')
+              .where('id', '=', session.operatorId)
+              .where('active', '=', true)
+              .forShare()
+              .executeTakeFirst()) && (await markPasskeyUsed(tx, 'operator_passkeys', factor.passkeyId, factor.counter, session.now))
       // The ticket stays usable for the next try: the transaction is rolled back by the throw below.
       if (!taken) throw new ReplayedCode()
       const token = randomToken()

@@ -23,8 +23,7 @@ import { OPERATOR_CODE_LIMIT, operatorCodeKey, signedIn, signInMessages } from '
 export const operatorPasskeyMessages = {
   refused: 'La clé d’accès n’a pas pu être vérifiée. Recommencez, ou saisissez le code de votre application d’authentification.',
   expired: 'La demande a expiré ou a déjà servi : recommencez.',
-  unknown:
-    'Cette clé d’accès n’est pas enregistrée pour ce compte opérateur : saisissez le code de votre application d’authentification.',
+  unknown: 'Cette clé d’accès n’est pas enregistrée pour ce compte opérateur : saisissez le code de votre application d’authentification.',
   none: 'Aucune clé d’accès n’est enregistrée pour ce compte opérateur : saisissez le code de votre application d’authentification.',
   already: 'Cette clé d’accès est déjà enregistrée.',
   removed: 'La clé d’accès a été supprimée. Le code de votre application d’authentification reste valable.',
@@ -63,7 +62,12 @@ export function operatorPasskeyRoutes(define: DefineRoute, deps: AppDeps) {
       },
     )
     await attempt.succeeded()
-    const opened = await openOperatorSession(db, { ticket: body.ticket, operatorId: found.id, factor: { passkeyId: passkey.id, counter }, now })
+    const opened = await openOperatorSession(db, {
+      ticket: body.ticket,
+      operatorId: found.id,
+      factor: { passkeyId: passkey.id, counter },
+      now,
+    })
     if ('refused' in opened) {
       // Another sign-in with this key wrote a counter as high since it was read: this signature is older, refused.
       if (opened.refused === 'replay') throw new HttpError(401, operatorPasskeyMessages.refused, 'PASSKEY_REFUSED')

@@ -109,7 +109,10 @@ export function createBackOfficeServices({ api, notify, currentPath, saveFile, l
           const credential = await startAuthentication({
             optionsJSON: optionsJSON as unknown as PublicKeyCredentialRequestOptionsJSON,
           }).catch(passkeyPromptError('signIn'))
-          const { token, operator } = await api.submitPasskey({ ticket: input.ticket, credential: credential as Body<'operatorPasskey'>['credential'] }, { signal })
+          const { token, operator } = await api.submitPasskey(
+            { ticket: input.ticket, credential: credential as Body<'operatorPasskey'>['credential'] },
+            { signal },
+          )
           return { token, operator }
         }),
       },

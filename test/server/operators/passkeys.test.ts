@@ -29,7 +29,13 @@ const ticketFor = async (t: TestApp, email = 'operateur@example.com') => {
 /** Registers `key` for the operator of `session` through the routes; answers the stored key. */
 const register = async (t: TestApp, session: string, key: SoftPasskey, name?: string) => {
   const options = (await inject(t, 'POST', '/api/backoffice/me/passkeys/registration-options', undefined, session)).json()
-  const res = await inject(t, 'POST', '/api/backoffice/me/passkeys', { credential: key.register(options), ...(name ? { name } : {}) }, session)
+  const res = await inject(
+    t,
+    'POST',
+    '/api/backoffice/me/passkeys',
+    { credential: key.register(options), ...(name ? { name } : {}) },
+    session,
+  )
   assert.is(res.statusCode, 200, res.body)
   return res.json() as { id: number; name: string; lastUsedAt: string | null }
 }
@@ -38,7 +44,8 @@ const passkeyOptions = async (t: TestApp, ticket: string) => {
   assert.is(res.statusCode, 200, res.body)
   return res.json()
 }
-const signInWith = (t: TestApp, ticket: string, credential: unknown) => inject(t, 'POST', '/api/operator-auth/passkey', { ticket, credential })
+const signInWith = (t: TestApp, ticket: string, credential: unknown) =>
+  inject(t, 'POST', '/api/operator-auth/passkey', { ticket, credential })
 
 const passkeys = suite<Ctx>('operators: a passkey as the second factor')
 passkeys.before.each(async (ctx) => {

@@ -1,8 +1,8 @@
 // Signing in to the back office (/operateur/connexion), always in two steps: the e-mail and password answer a ticket
 // valid 5 minutes (never a session), then the 6-digit code of the authenticator app, or one of the operator's passkeys
 // (« Utiliser une clé d’accès »: the browser's prompt and the server's check in one actor), answers the session. A wrong
-// code, a code already used, a key refused or its prompt cancelled, or too many tries keep the code step; a ticket expired (or used up) goes back to the password
-// with the server's reason. The password is never kept: it goes from the event to the call.
+// code, a code already used, a key refused or its prompt cancelled, or too many tries keep the code step; a ticket
+// expired (or used up) goes back to the password with the server's reason. The password is never kept: it goes from the event to the call.
 import { assign, fromPromise, setup } from 'xstate'
 import { codeOf, isServiceFailure, messageOf } from '../../../machines/shared.ts'
 import { deferred } from '../../../machines/deferred.ts'
