@@ -1,13 +1,14 @@
 // The back office's composition root: the session actor with its real effects, the API client hooked to it (its token
 // on every call, a 401 anywhere ends the session), and each flow of the pages with its effects provided once. main.tsx
 // calls it with the real API; the view tests with a fake one.
-import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser'
+import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser'
 import { createActor, fromPromise } from 'xstate'
 import type * as operatorsApi from '../api/operators.ts'
 import type { Body, configureBackOfficeApi } from '../api/client.ts'
 import { apiKeysMachine } from '../machines/operators/apiKeys.machine.ts'
 import { enrolmentMachine } from '../machines/operators/enrolment.machine.ts'
 import { journalMachine } from '../machines/operators/journal.machine.ts'
+import { myPasskeysMachine } from '../machines/operators/myPasskeys.machine.ts'
 import { operatorDirectoryMachine } from '../machines/operators/operatorDirectory.machine.ts'
 import { operatorInviteMachine } from '../machines/operators/operatorInvite.machine.ts'
 import { operatorSessionMachine } from '../machines/operators/operatorSession.machine.ts'
@@ -149,6 +150,20 @@ export function createBackOfficeServices({ api, notify, currentPath, saveFile, l
         download: fromPromise(({ input, signal }) => api.getJournalCsv(journalQuery(input.filters), { signal })),
       },
       actions: { save: (_, { file }) => saveFile(file, `journal-${new Date().toISOString().slice(0, 10)}.csv`) },
+    }),
+    myPasskeys: myPasskeysMachine.provide({
+      actors: {
+        load: fromPromise(({ signal }) => api.getMyPasskeys({ signal })),
+        add: fromPromise(async ({ signal }) => {
+          const [{ startRegistration }, optionsJSON] = await Promise.all([webAuthn(), api.getPasskeyRegistrationOptions({ signal })])
+          const credential = await startRegistration({
+            optionsJSON: optionsJSON as unknown as PublicKeyCredentialCreationOptionsJSON,
+          }).catch(passkeyPromptError('add'))
+          return api.registerPasskey({ credential: credential as Body<'operatorRegisterPasskey'>['credential'] }, { signal })
+        }),
+        remove: fromPromise(({ input, signal }) => api.deletePasskey(input.id, { signal })),
+      },
+      actions: { notify: (_, notice) => notify(notice) },
     }),
     queues: loadQueues && queuesMachine.provide({ actors: { load: fromPromise(({ signal }) => loadQueues({ signal })) } }),
   }

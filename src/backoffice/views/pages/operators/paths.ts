@@ -2,3 +2,6 @@
 import { BACK_OFFICE_PATH } from '../../../../../server/contract/rules/backoffice.ts'
 
 export const ADMINISTRATION_PATH = `${BACK_OFFICE_PATH}/administration`
+
+/** « Mes clés d’accès »: the signed-in operator's passkeys, every role. */
+export const MY_PASSKEYS_PATH = `${BACK_OFFICE_PATH}/mes-cles-d-acces`

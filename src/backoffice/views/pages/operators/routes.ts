@@ -1,8 +1,9 @@
-// The operators area: Administration (operators, API keys, the journal), for administrators. Its pages without the
+// The operators area: Administration (operators, API keys, the journal), for administrators; « Mes clés d’accès », for
+// every operator. Its pages without the
 // shell (sign-in, enrolment) are routed by App.tsx.
 import { lazy } from 'react'
 import type { BackOfficeArea } from '../page.ts'
-import { ADMINISTRATION_PATH } from './paths.ts'
+import { ADMINISTRATION_PATH, MY_PASSKEYS_PATH } from './paths.ts'
 
 export const operators: BackOfficeArea = {
   pages: [
@@ -13,6 +14,12 @@ export const operators: BackOfficeArea = {
       menu: { label: 'Administration', position: 10 },
       nested: true,
       Page: lazy(() => import('./AdministrationPage.tsx')),
+    },
+    {
+      path: MY_PASSKEYS_PATH,
+      title: 'Mes clés d’accès',
+      menu: { label: 'Mes clés d’accès', position: 11 },
+      Page: lazy(() => import('./MyPasskeysPage.tsx')),
     },
   ],
 }
