@@ -58,7 +58,7 @@ const linesOf = (n: number) => [
   `URSSAF Ile-de-France - appel numero ${n}`,
   'BOULANGERIE DES LILAS SAS',
   '27 rue des Lilas 75019 Paris',
-  'SIREN 823 456 789',
+  'SIREN 823 456 785',
   `Objet : cotisations du trimestre ${1 + (n % 4)}`,
   `Montant a regler : ${100 + n},00 EUR avant le 15/12/2026`,
 ]

@@ -60,6 +60,15 @@ import { operatorInviteMachine } from '../src/backoffice/machines/operators/oper
 import { operatorSessionMachine } from '../src/backoffice/machines/operators/operatorSession.machine.ts'
 import { signInMachine } from '../src/backoffice/machines/operators/signIn.machine.ts'
 import { queuesMachine } from '../src/backoffice/machines/dashboard/queues.machine.ts'
+import { clientOrderMachine } from '../src/backoffice/machines/operators/clientOrder.machine.ts'
+import { clientSearchMachine } from '../src/backoffice/machines/operators/clientSearch.machine.ts'
+import { newClientMachine } from '../src/backoffice/machines/operators/newClient.machine.ts'
+import { forwardingMachine } from '../src/backoffice/machines/mail/forwarding.machine.ts'
+import { handoverMachine } from '../src/backoffice/machines/mail/handover.machine.ts'
+import { orderPickerMachine } from '../src/backoffice/machines/mail/orderPicker.machine.ts'
+import { packageDeskMachine } from '../src/backoffice/machines/mail/packageDesk.machine.ts'
+import { scanQueueMachine } from '../src/backoffice/machines/mail/scanQueue.machine.ts'
+import { scanReviewMachine } from '../src/backoffice/machines/mail/scanReview.machine.ts'
 
 const machines: [file: string, machine: AnyStateMachine, what: string][] = [
   [
@@ -252,6 +261,51 @@ const machines: [file: string, machine: AnyStateMachine, what: string][] = [
     '« Mes clés d’accès »: the operator’s passkeys, one added through the browser’s prompt, one removed after a confirmation.',
   ],
   ['backoffice-queues', queuesMachine, "The back office's dashboard: the queues, read again every minute, with « Réessayer »."],
+  [
+    'backoffice-clientSearch',
+    clientSearchMachine,
+    'Clients: the search, page 1 again for a new one, the results kept while the next load, « Réessayer ».',
+  ],
+  [
+    'backoffice-clientOrder',
+    clientOrderMachine,
+    'Clients › an order’s page: the order and its timeline read side by side, each failing on its own; the timeline’s pages.',
+  ],
+  [
+    'backoffice-newClient',
+    newClientMachine,
+    '« Nouveau client »: checked here first, sent once, the refusal at its field, the new order’s page once created.',
+  ],
+  [
+    'backoffice-scanQueue',
+    scanQueueMachine,
+    'Numérisation: the shared queue (read again while a scan is read), the files uploaded one request each with progress, « Publier les confirmés ».',
+  ],
+  [
+    'backoffice-scanReview',
+    scanReviewMachine,
+    'Numérisation › a scan: order, sender and kind confirmed or changed, « Publier » once confirmed, « Supprimer » after a confirmation.',
+  ],
+  [
+    'backoffice-orderPicker',
+    orderPickerMachine,
+    'The order of a scan or a package: searched a moment after the typing stops, « Réessayer ».',
+  ],
+  [
+    'backoffice-packageDesk',
+    packageDeskMachine,
+    'Colis: the packages waiting per order, an arrival registered (the list read again), a package handed over leaving the list.',
+  ],
+  [
+    'backoffice-handover',
+    handoverMachine,
+    'Colis › « Remis »: who may collect it read first, the collector from that list, the identity checked, the date and time.',
+  ],
+  [
+    'backoffice-forwarding',
+    forwardingMachine,
+    'Réexpéditions: the pending requests, one at a time « Expédié » (carrier, tracking number) or « Impossible » (a reason).',
+  ],
 ]
 
 const id = (node: AnyStateNode) => node.id.replace(/[^A-Za-z0-9_]/g, '_')

@@ -18,8 +18,7 @@ import { DOCUMENT_KINDS, ingestLetter, ingestPackage } from '../server/services/
 
 /** The journal's actor of a letter or package added on the database by this command: neither an operator nor a key. */
 const COMMAND = {}
-import { outboxMailer } from '../server/services/mailer.ts'
-import { smtpMailer } from '../server/services/mailer-smtp.ts'
+import { configuredMailer } from '../server/services/mailer-configured.ts'
 import { fsStorage } from '../server/services/storage.ts'
 // mail pipeline: the running server's address
 import { readServerFile } from '../server/services/server-file.ts'
@@ -113,7 +112,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     const deps = {
       db: handle.db,
       storage: fsStorage(config.storageDir),
-      mailer: config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(handle.db, logger),
+      mailer: await configuredMailer(config, handle.db, logger),
       config,
       clock: { now: () => new Date() },
     }

@@ -176,6 +176,6 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
   // billing: the local test payment provider's own card form endpoint, outside our route table.
   testProviderRoutes(app, deps.payments)
 
-  await spaRoutes(app, deps.config.distDir, { stripe: !!deps.config.stripeSecretKey })
+  await spaRoutes(app, deps.config.distDir, { stripe: !!deps.config.stripeSecretKey, legal: deps.config.legal })
   return app
 }

@@ -1,6 +1,7 @@
 // Everything the server reads from the environment, in one place (documented in docs/SERVER.md).
 import { isIP } from 'node:net'
 import { resolve } from 'node:path'
+import type { LegalParticulars } from './contract/rules/legal.ts'
 
 export interface Config {
   port: number
@@ -36,6 +37,8 @@ export interface Config {
   operatorToken?: string
   /** billing: the provider's prefectural approval number, printed on every domiciliation certificate and contract. */
   prefectureApproval?: string
+  /** The legal pages and every e-mail's footer: the provider's particulars (demo values unless in production). */
+  legal: LegalParticulars
   // cluster
   /** Several API processes behind a balancer: this one's name, sent back as `X-Instance` on every response; unset: no header. */
   instanceName?: string
@@ -50,6 +53,95 @@ export interface Config {
 
 /** billing: the approval number of the demo (SEED_DEMO), plainly not a real one. */
 export const DEMO_PREFECTURE_APPROVAL = 'DÉMO-75-000 (à configurer)'
+
+/**
+ * The provider's particulars a production start requires (LCEN art. 6, RGPD art. 13): the variable and what it is, in
+ * French, for the refusal. PREFECTURE_APPROVAL is the approval number the certificates already print.
+ */
+export const LEGAL_VARIABLES = {
+  PROVIDER_NAME: 'la dénomination sociale',
+  PROVIDER_LEGAL_FORM: 'la forme juridique',
+  PROVIDER_SIREN: 'le numéro SIREN',
+  PROVIDER_ADDRESS: 'l’adresse du siège',
+  PROVIDER_PHONE: 'le téléphone du prestataire',
+  SUPPORT_EMAIL: 'l’adresse e-mail de contact',
+  PUBLICATION_DIRECTOR: 'le directeur de la publication',
+  PREFECTURE_APPROVAL: 'le numéro d’agrément préfectoral',
+  HOST_NAME: 'le nom de l’hébergeur',
+  HOST_ADDRESS: 'l’adresse de l’hébergeur',
+  HOST_PHONE: 'le téléphone de l’hébergeur',
+} as const
+
+/** The demo's particulars: plainly not a real company's (a SIREN that passes the check digit, but marked « DÉMO »). */
+export const DEMO_LEGAL = {
+  PROVIDER_NAME: 'Domicilium Démo',
+  PROVIDER_LEGAL_FORM: 'SAS (démonstration)',
+  PROVIDER_SIREN: '123456782',
+  PROVIDER_ADDRESS: '1 rue de la Démonstration, 75000 Paris (adresse de démonstration)',
+  PROVIDER_PHONE: '01 00 00 00 01',
+  PUBLICATION_DIRECTOR: 'Directrice de la publication (démonstration)',
+  HOST_NAME: 'Hébergeur de démonstration',
+  HOST_ADDRESS: '1 avenue de l’Hébergement, 75000 Paris (adresse de démonstration)',
+  HOST_PHONE: '01 00 00 00 00',
+} as const
+
+/** A SIREN: 9 digits whose Luhn sum is a multiple of 10 (INSEE). */
+export function validSiren(siren: string): boolean {
+  if (!/^\d{9}$/.test(siren)) return false
+  let sum = 0
+  for (let i = 0; i < 9; i++) {
+    let digit = Number(siren[8 - i])
+    if (i % 2 === 1) digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2
+    sum += digit
+  }
+  return sum % 10 === 0
+}
+
+/**
+ * The provider's particulars: in production without the demo, every one of LEGAL_VARIABLES is required (a portal
+ * without its legal notice breaks LCEN art. 6, and the privacy policy would name nobody); elsewhere the demo's stand in.
+ */
+function loadLegal(
+  env: NodeJS.ProcessEnv,
+  required: boolean,
+  fallback: { brandName: string; supportEmail: string; publicUrl: string; prefectureApproval?: string },
+): LegalParticulars {
+  const read = (name: string) => env[name]?.trim() || undefined
+  if (required) {
+    const missing = Object.keys(LEGAL_VARIABLES).filter((name) => !read(name))
+    if (missing.length) {
+      const what = missing.map((name) => `${name} (${LEGAL_VARIABLES[name as keyof typeof LEGAL_VARIABLES]})`).join(', ')
+      throw new Error(
+        `En production (NODE_ENV=production), les mentions légales du prestataire sont requises : ${what} ${missing.length > 1 ? 'manquent' : 'manque'}. Sans elles, le portail publierait des mentions légales et une politique de confidentialité sans responsable. Pour une instance de démonstration, indiquez SEED_DEMO=true.`,
+      )
+    }
+  }
+  const value = (name: keyof typeof DEMO_LEGAL) => read(name) ?? DEMO_LEGAL[name]
+  const siren = value('PROVIDER_SIREN').replace(/\s/g, '')
+  if (!validSiren(siren)) {
+    throw new Error(
+      `PROVIDER_SIREN invalide : « ${value('PROVIDER_SIREN')} » ; un numéro SIREN compte 9 chiffres et sa clé de contrôle doit être juste.`,
+    )
+  }
+  return {
+    name: value('PROVIDER_NAME'),
+    legalForm: value('PROVIDER_LEGAL_FORM'),
+    ...(read('PROVIDER_SHARE_CAPITAL') ? { shareCapital: read('PROVIDER_SHARE_CAPITAL') } : {}),
+    siren,
+    ...(read('PROVIDER_RCS_CITY') ? { rcsCity: read('PROVIDER_RCS_CITY') } : {}),
+    address: value('PROVIDER_ADDRESS'),
+    phone: value('PROVIDER_PHONE'),
+    contactEmail: fallback.supportEmail,
+    publicationDirector: value('PUBLICATION_DIRECTOR'),
+    prefectureApproval: fallback.prefectureApproval ?? DEMO_PREFECTURE_APPROVAL,
+    privacyEmail: read('PRIVACY_EMAIL') ?? fallback.supportEmail,
+    hostName: value('HOST_NAME'),
+    hostAddress: value('HOST_ADDRESS'),
+    hostPhone: value('HOST_PHONE'),
+    publicUrl: fallback.publicUrl,
+    brandName: fallback.brandName,
+  }
+}
 
 /** An operator token shorter than this is refused at startup: it guards every customer's mail. */
 export const MIN_OPERATOR_TOKEN_LENGTH = 24
@@ -147,6 +239,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const seedDemo = production ? env.SEED_DEMO === 'true' : env.SEED_DEMO !== 'false'
   const smtpUrl = env.SMTP_URL?.trim() || undefined
   if (production && !seedDemo) checkProductionServices(stripeSecretKey, smtpUrl)
+  const brandName = env.BRAND_NAME || 'Domicilium'
+  const supportEmail = env.SUPPORT_EMAIL || 'support@example.com'
+  // billing: a certificate without the provider's approval number is worthless; the demo shows that one is needed.
+  const prefectureApproval = env.PREFECTURE_APPROVAL?.trim() || (seedDemo ? DEMO_PREFECTURE_APPROVAL : undefined)
+  const legal = loadLegal(env, production && !seedDemo, { brandName, supportEmail, publicUrl, prefectureApproval })
   return {
     port,
     host: env.HOST || '127.0.0.1',
@@ -155,9 +252,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storageDir: resolve(env.STORAGE_DIR || 'storage'),
     distDir: resolve(env.DIST_DIR || 'dist'),
     smtpUrl,
-    mailFrom: env.MAIL_FROM || `${env.BRAND_NAME || 'Domicilium'} <no-reply@example.com>`,
-    supportEmail: env.SUPPORT_EMAIL || 'support@example.com',
-    brandName: env.BRAND_NAME || 'Domicilium',
+    mailFrom: env.MAIL_FROM || `${brandName} <no-reply@example.com>`,
+    supportEmail,
+    brandName,
     stripeSecretKey,
     stripePublishableKey,
     publicUrl,
@@ -175,8 +272,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     seedDemo,
     operatorToken,
-    // billing: a certificate without the provider's approval number is worthless; the demo shows that one is needed.
-    prefectureApproval: env.PREFECTURE_APPROVAL?.trim() || (seedDemo ? DEMO_PREFECTURE_APPROVAL : undefined),
+    prefectureApproval,
+    legal,
     // cluster
     instanceName: env.INSTANCE_NAME?.trim() || undefined,
     // mail pipeline

@@ -7,7 +7,7 @@ import { migrateToLatest } from './db/migrate.ts'
 import { seedDemo } from './demo/seed.ts'
 import type { AppDeps } from './deps.ts'
 import { startDigestTimer } from './services/digest.ts'
-import { outboxMailer } from './services/mailer.ts'
+import { configuredMailer } from './services/mailer-configured.ts'
 import { testPaymentProvider } from './services/payment.ts'
 import { fsStorage } from './services/storage.ts'
 import { pruneExpiredRows } from './services/prune.ts'
@@ -50,9 +50,8 @@ export async function createServer(config: Config) {
       payments: config.stripeSecretKey
         ? (await import('./services/payment-stripe.ts')).stripePaymentProvider(config.stripeSecretKey)
         : testPaymentProvider(handle.db, clock.now),
-      mailer: config.smtpUrl
-        ? (await import('./services/mailer-smtp.ts')).smtpMailer(config.smtpUrl, config.mailFrom)
-        : outboxMailer(handle.db, logger),
+      // Every e-mail ends with the provider's particulars and the legal pages' links.
+      mailer: await configuredMailer(config, handle.db, logger),
       config,
       clock,
       listen: handle.listen,

@@ -63,7 +63,7 @@ export const MailScan = Type.Object({
   reading: ScanReading,
   /** Page images ready (GET …/scans/{id}/pages/{page}); 0 while reading. */
   pageImages: Type.Integer({ minimum: 0 }),
-  /** What the reading suggests (null while reading): the order with why (« SIREN 823 456 789 trouvé page 1 »), or none and why. */
+  /** What the reading suggests (null while reading): the order with why (« SIREN 823 456 785 trouvé page 1 »), or none and why. */
   suggestion: Nullable(
     Type.Object({
       orderId: Nullable(Id),

@@ -5,6 +5,7 @@ import { DateTime, Email, Id, IdParams, IsoDate, Line, LinkToken, MessageReply, 
 import { ok, OPERATOR_ROLES, type OperatorRole, type RouteDef } from './route-def.ts'
 import { Passkey } from './people.ts'
 import { AuthenticationCredential, RegistrationCredential, WebAuthnOptions } from './session.ts'
+import { LEGAL_FORMS } from './rules/company.ts'
 
 export const OperatorRoleSchema = Type.Union([Type.Literal('admin'), Type.Literal('courrier'), Type.Literal('conformite')])
 // Spelt out, the union's type is exactly OperatorRole; checked against OPERATOR_ROLES below.
@@ -320,9 +321,22 @@ export const OrderTimelinePage = Type.Object({
 })
 export type OrderTimelinePage = Static<typeof OrderTimelinePage>
 
-export const LegalForm = Type.Union(
-  ['SAS', 'SASU', 'SARL', 'EURL', 'SA', 'SCI', 'SNC', 'SCOP', 'SELARL', 'EI', 'Association'].map((form) => Type.Literal(form)),
-)
+// Spelt out, so that its type is the union of the forms (a mapped list types as never); checked against LEGAL_FORMS.
+export const LegalForm = Type.Union([
+  Type.Literal('SAS'),
+  Type.Literal('SASU'),
+  Type.Literal('SARL'),
+  Type.Literal('EURL'),
+  Type.Literal('SA'),
+  Type.Literal('SCI'),
+  Type.Literal('SNC'),
+  Type.Literal('SCOP'),
+  Type.Literal('SELARL'),
+  Type.Literal('EI'),
+  Type.Literal('Association'),
+])
+const sameForms: readonly Static<typeof LegalForm>[] = LEGAL_FORMS
+void sameForms
 export const DomiciliationPlanId = Type.Union([Type.Literal('domiciliation-mensuelle'), Type.Literal('domiciliation-annuelle')])
 export const DomiciliationOption = Type.Union([Type.Literal('reexpedition'), Type.Literal('scan'), Type.Literal('standard')])
 

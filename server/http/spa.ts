@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { isBackOfficePath } from '../contract/rules/backoffice.ts'
+import { isLegalPath, LEGAL_PARTICULARS_ELEMENT_ID, type LegalParticulars } from '../contract/rules/legal.ts'
 import { messages } from './errors.ts'
 
 /** Paths that belong to the API: never answered with the SPA, whatever the method. */
@@ -32,6 +33,16 @@ export function contentSecurityPolicy(nonce: string, options: { stripe?: boolean
     "form-action 'self'",
     "frame-ancestors 'none'",
   ].join('; ')
+}
+
+/**
+ * A legal page's HTML carries the provider's particulars (server/config.ts) as a JSON block, which the page reads: no
+ * call, no code on /login's first load. The links to the legal pages are plain links (a page load), so a legal page is
+ * always served by this. `<` is escaped, so no value can close the block.
+ */
+export function legalParticularsBlock(legal: LegalParticulars): string {
+  const json = JSON.stringify(legal).replace(/</g, '\\u003c')
+  return `<script type="application/json" id="${LEGAL_PARTICULARS_ELEMENT_ID}">${json}</script>`
 }
 
 /** The back office's page (esbuild.config.mjs, BACK_OFFICE), written by every build, for its paths. */
@@ -59,7 +70,7 @@ function developmentBuild(distDir: string): boolean {
   }
 }
 
-export async function spaRoutes(app: FastifyInstance, distDir: string, options: { stripe?: boolean } = {}) {
+export async function spaRoutes(app: FastifyInstance, distDir: string, options: { stripe?: boolean; legal?: LegalParticulars } = {}) {
   const assetsDir = join(distDir, 'assets')
   if (existsSync(assetsDir)) {
     const servesMaps = developmentBuild(distDir)
@@ -107,6 +118,7 @@ export async function spaRoutes(app: FastifyInstance, distDir: string, options: 
         )
     }
     const nonce = randomBytes(16).toString('base64')
+    if (options.legal && isLegalPath(path)) html = html.replace('</head>', `${legalParticularsBlock(options.legal)}</head>`)
     return reply
       .type('text/html; charset=utf-8')
       .header('Cache-Control', 'no-cache')

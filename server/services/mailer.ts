@@ -1,6 +1,7 @@
 // Outgoing e-mail: SMTP when SMTP_URL is set (mailer-smtp.ts, loaded only then), otherwise the outbox table plus a
 // log line (PRODUCT.md, "E-mail").
 import type { Logger } from 'pino'
+import { LEGAL_PAGES, type LegalParticulars } from '../contract/rules/legal.ts'
 import { insertOutboxMail } from '../db/repositories/outbox.ts'
 import type { Db } from '../db/schema.ts'
 
@@ -43,4 +44,25 @@ export function outboxMailer(db: Db, log: Logger): Mailer {
       log.info({ to: mail.to, subject: mail.subject, link: mail.link, attachments }, 'e-mail déposé dans la table outbox')
     },
   }
+}
+
+/** The first line of every e-mail's footer (RFC 3676's signature separator: mail readers grey what follows). */
+export const MAIL_FOOTER_SEPARATOR = '-- '
+
+/** The footer of every e-mail: who sends it (LCEN art. 6 asks it of every service) and the four legal pages. */
+export function legalFooter(legal: LegalParticulars): string {
+  return [
+    MAIL_FOOTER_SEPARATOR,
+    `${legal.brandName} : ${legal.name}, ${legal.legalForm}, SIREN ${legal.siren}, ${legal.address}.`,
+    ...LEGAL_PAGES.map((page) => `${page.title} : ${legal.publicUrl}${page.path}`),
+  ].join('\n')
+}
+
+/**
+ * Every e-mail the server sends goes through this (mailer-configured.ts, for the server and scripts/ingest.ts;
+ * test/util/server.ts wraps the tests' one): one footer for all, after the message.
+ */
+export function withLegalFooter(mailer: Mailer, legal: LegalParticulars): Mailer {
+  const footer = legalFooter(legal)
+  return { send: (mail) => mailer.send({ ...mail, text: `${mail.text.replace(/\s+$/, '')}\n\n${footer}\n` }) }
 }

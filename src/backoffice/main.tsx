@@ -3,7 +3,9 @@
 import '../views/goober.ts'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
+import { navigate } from 'wouter/use-browser-location'
 import { configureBackOfficeApi } from './api/client.ts'
+import * as mailApi from './api/mail.ts'
 import * as operatorsApi from './api/operators.ts'
 import { BackOfficeApp } from './views/App.tsx'
 import { createBackOfficeServices } from './wiring/services.ts'
@@ -12,10 +14,11 @@ import { API_BASE_URL } from './wiring/config.ts'
 configureBackOfficeApi({ baseURL: API_BASE_URL })
 
 const services = createBackOfficeServices({
-  api: { ...operatorsApi, configureBackOfficeApi },
+  api: { ...operatorsApi, ...mailApi, configureBackOfficeApi },
   // The toast library comes with the first toast.
   notify: (notice) => void import('../views/Toasts.tsx').then((m) => m.showToast(notice)),
   currentPath: () => window.location.pathname + window.location.search,
+  navigate: (path) => navigate(path),
   saveFile: (file, name) => {
     const url = URL.createObjectURL(file)
     const link = Object.assign(document.createElement('a'), { href: url, download: name })

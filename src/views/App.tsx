@@ -17,6 +17,7 @@ import {
   SetPasswordPage,
 } from './pages/session/bare.ts'
 import { VerificationPage } from './pages/billing/bare.ts'
+import { AccessibilityPage, LegalNoticePage, PrivacyPage, TermsPage } from './pages/legal/bare.ts'
 import { usePainted } from './painted.ts'
 import { DashboardLayout } from './signedIn.ts'
 
@@ -51,6 +52,11 @@ export function AppRoutes() {
         <Route path={publicPaths.emailRevert}>{(params) => <EmailRevertPage token={params.token} />}</Route>
         {/* billing: public, where a certificate's QR code leads */}
         <Route path={publicPaths.verification}>{(params) => <VerificationPage code={params.code} />}</Route>
+        {/* legal pages: public, linked from /login, the sidebar and every e-mail */}
+        <Route path={publicPaths.legalNotice} component={LegalNoticePage} />
+        <Route path={publicPaths.privacy} component={PrivacyPage} />
+        <Route path={publicPaths.terms} component={TermsPage} />
+        <Route path={publicPaths.accessibility} component={AccessibilityPage} />
         {Object.entries(redirects).map(([from, to]) => (
           <Route key={from} path={from}>
             <Guard>

@@ -13,6 +13,12 @@ export const publicPaths = {
   verification: '/verification/:code',
   // « Ce n’était pas vous ? »: the link of an address change's notice
   emailRevert: '/retablir-adresse/:token',
+  // The legal pages: their paths are server/contract/rules/legal.ts's LEGAL_PAGES (a test holds them equal: this file
+  // imports nothing). The server writes the provider's particulars into their HTML (server/http/spa.ts).
+  legalNotice: '/mentions-legales',
+  privacy: '/politique-de-confidentialite',
+  terms: '/conditions-generales',
+  accessibility: '/declaration-accessibilite',
 } as const
 
 export const MISSING_DOCUMENT_PATH = '/missing-document'

@@ -8,11 +8,12 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { ApiError } from '../../src/api/errors.ts'
 import { configureBackOfficeApi } from '../../src/backoffice/api/client.ts'
+import * as mail from '../../src/backoffice/api/mail.ts'
 import * as operators from '../../src/backoffice/api/operators.ts'
 import { type RouteDef, type RouteName, routes } from '../../server/contract/routes.ts'
 
 /** Every client function of the back office, whichever area's file it is in. */
-const api = { ...operators }
+const api = { ...operators, ...mail }
 
 interface Recorded {
   method: string
@@ -38,6 +39,16 @@ const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 
 const unauthorized: ApiError[] = []
 const configure = () => configureBackOfficeApi({ baseURL, getToken: () => 'op_secret', onUnauthorized: (e) => void unauthorized.push(e) })
+
+const newClient = {
+  raisonSociale: 'Verger Nouveau SAS',
+  siren: '732 829 320',
+  legalForm: 'SAS' as const,
+  owner: { firstname: 'Alice', lastname: 'Durand', email: 'alice@example.com' },
+  plan: 'domiciliation-mensuelle' as const,
+  options: ['scan' as const],
+  startDate: '2026-12-01',
+}
 
 /** One row per back-office route: the route it must hit, how to call it, the path and body expected. */
 /** The browser's answers to WebAuthn (@simplewebauthn/browser), passed through as they are. */
@@ -110,6 +121,65 @@ const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
   ['operatorApiKeys', () => api.getApiKeys(), '/api/backoffice/api-keys'],
   ['operatorCreateApiKey', () => api.createApiKey({ name: 'Scanner salle 2' }), '/api/backoffice/api-keys', { name: 'Scanner salle 2' }],
   ['operatorRevokeApiKey', () => api.revokeApiKey(5), '/api/backoffice/api-keys/5:revoke'],
+  ['operatorClientSearch', () => api.searchClients({}), '/api/backoffice/clients'],
+  [
+    'operatorClientSearch',
+    () => api.searchClients({ q: 'Boulangerie des Lilas', page: 2 }),
+    '/api/backoffice/clients?q=Boulangerie+des+Lilas&page=2',
+  ],
+  ['operatorCreateClient', () => api.createClient(newClient), '/api/backoffice/clients', newClient],
+  ['operatorClientOrder', () => api.getClientOrder(12), '/api/backoffice/orders/12'],
+  ['operatorOrderTimeline', () => api.getOrderTimeline(12, {}), '/api/backoffice/orders/12/timeline'],
+  ['operatorOrderTimeline', () => api.getOrderTimeline(12, { page: 3 }), '/api/backoffice/orders/12/timeline?page=3'],
+  ['operatorDashboard', () => api.getDashboard(), '/api/backoffice/dashboard'],
+  ['mailRoomOrders', () => api.getMailRoomOrders({ q: 'lilas' }), '/api/backoffice/mail-room/orders?q=lilas'],
+  [
+    'mailRoomUploadScan',
+    () => api.uploadScan({ fileName: 'scan-0001.pdf', file: 'data:application/pdf;base64,JVBERi0=' }),
+    '/api/backoffice/scans',
+    { fileName: 'scan-0001.pdf', file: 'data:application/pdf;base64,JVBERi0=' },
+  ],
+  ['mailRoomScans', () => api.getScans(), '/api/backoffice/scans'],
+  ['mailRoomScan', () => api.getScan(4), '/api/backoffice/scans/4'],
+  ['mailRoomScanFile', () => api.getScanFile(4), '/api/backoffice/scans/4/file'],
+  ['mailRoomScanPage', () => api.getScanPage(4, 2), '/api/backoffice/scans/4/pages/2'],
+  [
+    'mailRoomReviewScan',
+    () => api.reviewScan(4, { orderId: 12, sender: 'URSSAF', kind: 'administratif', confirmed: true }),
+    '/api/backoffice/scans/4',
+    { orderId: 12, sender: 'URSSAF', kind: 'administratif', confirmed: true },
+  ],
+  ['mailRoomDeleteScan', () => api.deleteScan(4), '/api/backoffice/scans/4'],
+  ['mailRoomPublishScan', () => api.publishScan(4), '/api/backoffice/scans/4:publish'],
+  ['mailRoomPublishScans', () => api.publishScans({}), '/api/backoffice/scans/publish', {}],
+  [
+    'mailRoomRegisterPackage',
+    () => api.registerPackage({ orderId: 12, carrier: 'Colissimo', sender: 'Moulins Bourgeois' }),
+    '/api/backoffice/packages',
+    { orderId: 12, carrier: 'Colissimo', sender: 'Moulins Bourgeois' },
+  ],
+  ['mailRoomWaitingPackages', () => api.getWaitingPackages({}), '/api/backoffice/packages'],
+  ['mailRoomPackagePhoto', () => api.getPackagePhoto(8), '/api/backoffice/packages/8/photo'],
+  ['mailRoomPackageCollectors', () => api.getPackageCollectors(8), '/api/backoffice/packages/8/collectors'],
+  [
+    'mailRoomHandOverPackage',
+    () => api.handOverPackage(8, { collector: { kind: 'mandataire', mandataireId: 7 }, identityChecked: true }),
+    '/api/backoffice/packages/8:hand-over',
+    { collector: { kind: 'mandataire', mandataireId: 7 }, identityChecked: true },
+  ],
+  ['mailRoomForwardingRequests', () => api.getForwardingRequests(), '/api/backoffice/forwarding-requests'],
+  [
+    'mailRoomForwardingShipped',
+    () => api.markForwardingShipped(3, { carrier: 'Colissimo', trackingNumber: '6A12345678901' }),
+    '/api/backoffice/forwarding-requests/3:shipped',
+    { carrier: 'Colissimo', trackingNumber: '6A12345678901' },
+  ],
+  [
+    'mailRoomForwardingImpossible',
+    () => api.markForwardingImpossible(3, { reason: 'Adresse incomplète' }),
+    '/api/backoffice/forwarding-requests/3:impossible',
+    { reason: 'Adresse incomplète' },
+  ],
 ]
 
 /** A path of the route table (`{id}`) matched against a concrete path. */
@@ -218,7 +288,90 @@ Failures('a journal query leaves out the filters left empty', async () => {
   await api.getJournal({ action: '', page: 1 } as never)
   assert.is(recorded[0]!.url, '/api/backoffice/journal?page=1')
 })
-Failures.after(() => {
+Failures.run()
+
+/** A browser's XMLHttpRequest as far as the upload uses it: what was opened, set and sent; the test answers it. */
+class FakeXhr {
+  static last: FakeXhr | null = null
+  method = ''
+  url = ''
+  headers: Record<string, string> = {}
+  body = ''
+  status = 0
+  response: unknown = null
+  responseType = ''
+  upload: { onprogress: ((e: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = { onprogress: null }
+  onload: (() => void) | null = null
+  onerror: (() => void) | null = null
+  onabort: (() => void) | null = null
+  constructor() {
+    FakeXhr.last = this
+  }
+  open(method: string, url: string) {
+    Object.assign(this, { method, url })
+  }
+  setRequestHeader(name: string, value: string) {
+    this.headers[name] = value
+  }
+  send(body: string) {
+    this.body = body
+  }
+  abort() {
+    this.onabort?.()
+  }
+  answer(status: number, response: unknown) {
+    Object.assign(this, { status, response })
+    this.onload?.()
+  }
+}
+
+const Upload = suite('back-office client: a scan’s upload, with its progress (XMLHttpRequest in the browser)')
+Upload.before(() => {
+  configure()
+  ;(globalThis as { XMLHttpRequest?: unknown }).XMLHttpRequest = FakeXhr
+})
+Upload.after(() => {
+  delete (globalThis as { XMLHttpRequest?: unknown }).XMLHttpRequest
   server.close()
 })
-Failures.run()
+Upload.before.each(() => {
+  unauthorized.length = 0
+})
+
+Upload('one request: the route’s method and path, the session, JSON; the progress as the body leaves, then done', async () => {
+  const progress: number[] = []
+  const body = { fileName: 'scan-0001.pdf', file: 'data:application/pdf;base64,JVBERi0=' }
+  const sent = api.uploadScan(body, { onProgress: (p) => progress.push(p) })
+  const xhr = FakeXhr.last!
+  const route = routes.mailRoomUploadScan
+  assert.equal([xhr.method, xhr.url], [route.method, `${baseURL}${route.path}`])
+  assert.equal(xhr.headers, { 'Content-Type': 'application/json', Authorization: 'Bearer op_secret' })
+  assert.equal(JSON.parse(xhr.body), body)
+  xhr.upload.onprogress!({ lengthComputable: true, loaded: 25, total: 100 })
+  xhr.upload.onprogress!({ lengthComputable: false, loaded: 50, total: 0 })
+  xhr.answer(200, { id: 4 })
+  assert.equal(await sent, { id: 4 })
+  assert.equal(progress, [0.25, 1])
+})
+
+Upload('a refusal carries the server’s French message and code; a 401 ends the session; no answer says so in French', async () => {
+  const refused = api.uploadScan({ fileName: 'a.pdf', file: 'data:application/pdf;base64,AA==' }).catch((e: unknown) => e)
+  FakeXhr.last!.answer(400, { message: 'Ce fichier n’est pas un PDF.', code: 'FILE_TYPE' })
+  const error = (await refused) as ApiError
+  assert.equal([error.status, error.code, error.message], [400, 'FILE_TYPE', 'Ce fichier n’est pas un PDF.'])
+  const expired = api.uploadScan({ fileName: 'a.pdf', file: 'x' }).catch((e: unknown) => e)
+  FakeXhr.last!.answer(401, { message: 'Votre session a expiré : reconnectez-vous.' })
+  assert.is(((await expired) as ApiError).status, 401)
+  assert.is(unauthorized.length, 1)
+  const offline = api.uploadScan({ fileName: 'a.pdf', file: 'x' }).catch((e: unknown) => e)
+  FakeXhr.last!.onerror!()
+  assert.is(((await offline) as ApiError).message, 'Impossible de joindre le serveur. Vérifiez votre connexion internet puis réessayez.')
+})
+
+Upload('cancelled: the request aborted, the AbortError given back', async () => {
+  const controller = new AbortController()
+  const cancelled = api.uploadScan({ fileName: 'a.pdf', file: 'x' }, { signal: controller.signal }).catch((e: unknown) => e)
+  controller.abort()
+  assert.is(((await cancelled) as Error).name, 'AbortError')
+})
+Upload.run()

@@ -3,6 +3,8 @@
 // inline script to the CSP, so these tabs bypass it (the journeys keep it enforced).
 import * as assert from 'uvu/assert'
 import type { Page } from 'playwright-core'
+import { DEMO_LEGAL } from '../../server/config.ts'
+import { LEGAL_PAGES } from '../../server/contract/rules/legal.ts'
 import { pageRoutes } from '../../src/views/routes.ts'
 import {
   networkIdle,
@@ -80,9 +82,15 @@ for (const viewport of [MOBILE, DESKTOP]) {
       ['/reset-password', /mot de passe/i],
       ['/set-password/jeton-de-test', /mot de passe/i],
       ['/missing-document', 'Documents manquants'],
+      // legal pages: served with the provider's particulars (the demo's)
+      ...LEGAL_PAGES.map((legal) => [legal.path, legal.title] as const),
     ] as const) {
       await page.goto(path)
       await page.getByRole('heading', { level: 1, name: heading }).waitFor()
+      // A legal page shows the particulars the server wrote into it, not its fallback message.
+      if (LEGAL_PAGES.some((legal) => legal.path === path)) {
+        await page.getByRole('main').getByText(DEMO_LEGAL.PROVIDER_NAME).first().waitFor()
+      }
       await axe.check(path)
     }
     await axe.done()

@@ -4,10 +4,24 @@
 // demo accounts and their published password.
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { DEMO_PREFECTURE_APPROVAL, loadConfig } from '../../server/config.ts'
+import { DEMO_LEGAL, DEMO_PREFECTURE_APPROVAL, LEGAL_VARIABLES, loadConfig, validSiren } from '../../server/config.ts'
 
 const stripe = { STRIPE_SECRET_KEY: 'sk_live_x', STRIPE_PUBLISHABLE_KEY: 'pk_live_x' }
 const smtp = { SMTP_URL: 'smtps://user:pass@smtp.example.com:465' }
+/** A real provider's particulars (LCEN art. 6): what a production start requires besides Stripe and SMTP. */
+const legal = {
+  PROVIDER_NAME: 'Domiciliation Exemple',
+  PROVIDER_LEGAL_FORM: 'SAS',
+  PROVIDER_SIREN: '987 654 324',
+  PROVIDER_ADDRESS: '12 rue des Exemples, 69002 Lyon',
+  PROVIDER_PHONE: '04 72 00 00 00',
+  SUPPORT_EMAIL: 'contact@exemple.fr',
+  PUBLICATION_DIRECTOR: 'Claire Exemple',
+  PREFECTURE_APPROVAL: '2024-69-0123',
+  HOST_NAME: 'Hébergeur Exemple SAS',
+  HOST_ADDRESS: '2 rue du Serveur, 59100 Roubaix',
+  HOST_PHONE: '03 20 00 00 00',
+}
 
 test('production without Stripe or without SMTP does not start, and says what is missing in French', () => {
   assert.throws(() => loadConfig({ NODE_ENV: 'production' }), /STRIPE_SECRET_KEY \(et STRIPE_PUBLISHABLE_KEY\) et SMTP_URL sont requis/)
@@ -17,11 +31,67 @@ test('production without Stripe or without SMTP does not start, and says what is
   assert.throws(() => loadConfig({ NODE_ENV: 'production', SEED_DEMO: 'false' }), /SEED_DEMO=true/)
 })
 
-test('production with both: no demo data, no demo approval number', () => {
-  const config = loadConfig({ NODE_ENV: 'production', ...stripe, ...smtp })
+test('production with Stripe and SMTP but without the legal particulars does not start, and names each missing one in French', () => {
+  assert.throws(
+    () => loadConfig({ NODE_ENV: 'production', ...stripe, ...smtp }),
+    new RegExp(
+      'mentions légales du prestataire sont requises : PROVIDER_NAME \\(la dénomination sociale\\), .*' +
+        'HOST_PHONE \\(le téléphone de l’hébergeur\\) manquent.*SEED_DEMO=true',
+    ),
+  )
+  for (const name of Object.keys(LEGAL_VARIABLES)) {
+    const { [name as keyof typeof legal]: _left, ...rest } = legal
+    assert.throws(
+      () => loadConfig({ NODE_ENV: 'production', ...stripe, ...smtp, ...rest }),
+      new RegExp(`requises : ${name} \\([^)]+\\) manque\\.`),
+      name,
+    )
+    // Blank is missing too (a compose file's `${VAR:-}`).
+    assert.throws(() => loadConfig({ NODE_ENV: 'production', ...stripe, ...smtp, ...legal, [name]: '  ' }), new RegExp(`${name} \\(`), name)
+  }
+})
+
+test('production with all of them: no demo data, the configured particulars, not one demo value', () => {
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    ...stripe,
+    ...smtp,
+    ...legal,
+    PRIVACY_EMAIL: 'dpo@exemple.fr',
+    PUBLIC_URL: 'https://espace.exemple.fr',
+  })
   assert.is(config.seedDemo, false)
-  assert.is(config.prefectureApproval, undefined)
+  assert.is(config.prefectureApproval, legal.PREFECTURE_APPROVAL)
   assert.is(config.smtpUrl, smtp.SMTP_URL)
+  assert.equal(config.legal, {
+    name: legal.PROVIDER_NAME,
+    legalForm: 'SAS',
+    siren: '987654324',
+    address: legal.PROVIDER_ADDRESS,
+    phone: legal.PROVIDER_PHONE,
+    contactEmail: 'contact@exemple.fr',
+    publicationDirector: legal.PUBLICATION_DIRECTOR,
+    prefectureApproval: legal.PREFECTURE_APPROVAL,
+    privacyEmail: 'dpo@exemple.fr',
+    hostName: legal.HOST_NAME,
+    hostAddress: legal.HOST_ADDRESS,
+    hostPhone: legal.HOST_PHONE,
+    publicUrl: 'https://espace.exemple.fr',
+    brandName: 'Domicilium',
+  })
+})
+
+test('a SIREN with a wrong check digit or not 9 digits is refused at start-up, in French', () => {
+  assert.ok(validSiren('987654324'))
+  assert.not.ok(validSiren('987654325'))
+  for (const siren of ['987654325', '98765432', 'ABC654324']) {
+    assert.throws(
+      () => loadConfig({ NODE_ENV: 'production', ...stripe, ...smtp, ...legal, PROVIDER_SIREN: siren }),
+      /PROVIDER_SIREN invalide/,
+      siren,
+    )
+  }
+  assert.throws(() => loadConfig({ PROVIDER_SIREN: '123' }), /PROVIDER_SIREN invalide/)
 })
 
 test('a demonstration instance in production (SEED_DEMO=true) keeps the stand-ins and the demo', () => {
@@ -30,6 +100,8 @@ test('a demonstration instance in production (SEED_DEMO=true) keeps the stand-in
   assert.is(config.stripeSecretKey, undefined)
   assert.is(config.smtpUrl, undefined)
   assert.is(config.prefectureApproval, DEMO_PREFECTURE_APPROVAL)
+  assert.is(config.legal.name, DEMO_LEGAL.PROVIDER_NAME)
+  assert.is(config.legal.prefectureApproval, DEMO_PREFECTURE_APPROVAL)
 })
 
 test('on a development machine the demo is there unless refused, with the stand-ins', () => {
@@ -37,6 +109,10 @@ test('on a development machine the demo is there unless refused, with the stand-
   assert.is(loadConfig({ SEED_DEMO: 'false' }).seedDemo, false)
   assert.is(loadConfig({ SEED_DEMO: 'false' }).prefectureApproval, undefined)
   assert.is(loadConfig({ NODE_ENV: 'development' }).stripeSecretKey, undefined)
+  // The legal pages always have particulars to show: the demo's, or those configured.
+  assert.is(loadConfig({}).legal.siren, DEMO_LEGAL.PROVIDER_SIREN)
+  assert.is(loadConfig({ PROVIDER_NAME: 'Autre SAS' }).legal.name, 'Autre SAS')
+  assert.is(loadConfig({ SUPPORT_EMAIL: 'aide@exemple.fr' }).legal.privacyEmail, 'aide@exemple.fr')
 })
 
 test("OPERATOR_TOKEN: 24 characters at least, and not a repeated pattern (the one key to every customer's data)", () => {

@@ -24,6 +24,8 @@ const operatorsPasskey = new SoftPasskey({ origin: 'http://localhost:8080', rpId
 import { DEMO_PREFECTURE_APPROVAL } from '../../server/config.ts'
 import { pdfText } from '../util/pdf-text.ts'
 import { testProviderCard } from '../util/billing.ts'
+import { LEGAL_PAGES } from '../../server/contract/rules/legal.ts'
+import { legalFooter } from '../../server/services/mailer.ts'
 
 interface Ctx {
   t: TestApp
@@ -974,5 +976,16 @@ for (const [name, check] of Object.entries(happy) as [RouteName, Check][]) {
     )
   })
 }
+
+// Legal pages: whatever the calls above sent (resets, invitations, letters, notices…) ends with the one legal footer.
+test('every e-mail these calls sent ends with the legal footer and its four links', ({ t }) => {
+  const footer = legalFooter(t.deps.config.legal)
+  const subjects = new Set(t.mails.map((mail) => mail.subject))
+  assert.ok(subjects.size >= 5, `${subjects.size} kinds of e-mail`)
+  for (const mail of t.mails) {
+    assert.ok(mail.text.endsWith(`\n\n${footer}\n`), mail.subject)
+    for (const { path } of LEGAL_PAGES) assert.match(mail.text, `http://localhost:8080${path}`, mail.subject)
+  }
+})
 
 test.run()

@@ -7,6 +7,9 @@ import { pathToFileURL } from 'node:url'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
+import { loadConfig } from '../../server/config.ts'
+import { LEGAL_PAGES, LEGAL_PARTICULARS_ELEMENT_ID } from '../../server/contract/rules/legal.ts'
+import { legalParticularsBlock } from '../../server/http/spa.ts'
 import { buildTestApp, type TestApp } from '../util/server.ts'
 
 interface Ctx {
@@ -41,6 +44,27 @@ spa.after(async (ctx) => {
 const page = (t: TestApp, url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'text/html,application/xhtml+xml' } })
 /** A served page with its nonce put back as built: compared with a file of dist/. */
 const asBuilt = (body: string) => body.replace(/content="[^"]+"/, 'content="__CSP_NONCE__"')
+
+spa("a legal page carries the provider's particulars as a JSON block; no other page does", async ({ t }) => {
+  for (const { path } of LEGAL_PAGES) {
+    for (const url of [path, `${path}/`]) {
+      const res = await page(t, url)
+      assert.is(res.statusCode, 200, url)
+      const block = new RegExp(`<script type="application/json" id="${LEGAL_PARTICULARS_ELEMENT_ID}">(.*?)</script></head>`).exec(res.body)
+      assert.ok(block, url)
+      assert.equal(JSON.parse(block![1]!), loadConfig({}).legal, url)
+    }
+  }
+  for (const url of ['/login', '/tableau-de-bord', '/mentions-legales-x', '/operateur']) {
+    assert.not.match((await page(t, url)).body, LEGAL_PARTICULARS_ELEMENT_ID, url)
+  }
+})
+
+spa('no configured value can close the JSON block (`<` escaped)', () => {
+  const block = legalParticularsBlock({ ...loadConfig({}).legal, name: 'A</script><script>alert(1)</script>' })
+  assert.is(block.match(/<\/script>/g)?.length, 1)
+  assert.is(JSON.parse(block.replace(/^<script[^>]*>|<\/script>$/g, '')).name, 'A</script><script>alert(1)</script>')
+})
 
 spa('every client route gets index.html with a fresh nonce in the CSP', async ({ t }) => {
   const nonces = new Set<string>()

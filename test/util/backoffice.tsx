@@ -4,7 +4,6 @@ import { act, render } from '@testing-library/react'
 import { memoryLocation } from 'wouter/memory-location'
 import type { ApiKeySummary, JournalEntry, OperatorMe, OperatorSummary } from '../../server/contract/operators.ts'
 import { ApiError } from '../../src/api/errors.ts'
-import type { Queue } from '../../src/backoffice/machines/dashboard/queues.machine.ts'
 import type { OperatorSession } from '../../src/backoffice/machines/operators/operatorSession.machine.ts'
 import { BackOfficeApp } from '../../src/backoffice/views/App.tsx'
 import { OPERATOR_SESSION_KEY } from '../../src/backoffice/wiring/storage.ts'
@@ -40,6 +39,12 @@ const defaults = (operators: OperatorSummary[], keys: ApiKeySummary[], entries: 
   getApiKeys: [keys],
   getJournal: [{ entries, page: 1, pageSize: 50, total: entries.length }],
   getJournalCsv: [new Blob(['\ufeffDate;Opérateur\r\n'], { type: 'text/csv' })],
+  getDashboard: [{ at: '2026-11-20T10:00:00.000Z', queues: [] }],
+  getMailRoomOrders: [[]],
+  getScans: [[]],
+  getWaitingPackages: [[]],
+  getForwardingRequests: [[]],
+  getScanPage: [new Blob(['RIFF'], { type: 'image/webp' })],
 })
 
 export interface RenderOptions {
@@ -49,7 +54,6 @@ export interface RenderOptions {
   operators?: OperatorSummary[]
   keys?: ApiKeySummary[]
   entries?: JournalEntry[]
-  queues?: () => Promise<Queue[]>
 }
 
 export async function renderBackOffice(path: string, options: RenderOptions = {}) {
@@ -99,6 +103,29 @@ export async function renderBackOffice(path: string, options: RenderOptions = {}
     'getApiKeys',
     'createApiKey',
     'revokeApiKey',
+    'searchClients',
+    'createClient',
+    'getClientOrder',
+    'getOrderTimeline',
+    'getDashboard',
+    'getMailRoomOrders',
+    'uploadScan',
+    'getScans',
+    'getScan',
+    'getScanFile',
+    'getScanPage',
+    'reviewScan',
+    'deleteScan',
+    'publishScan',
+    'publishScans',
+    'registerPackage',
+    'getWaitingPackages',
+    'getPackagePhoto',
+    'getPackageCollectors',
+    'handOverPackage',
+    'getForwardingRequests',
+    'markForwardingShipped',
+    'markForwardingImpossible',
   ] as const
   const hooks: { onUnauthorized?: () => void } = {}
   const api = {
@@ -113,7 +140,7 @@ export async function renderBackOffice(path: string, options: RenderOptions = {}
     notify: (notice) => void notices.push(notice),
     currentPath: () => location.history.at(-1) ?? path,
     saveFile: (file, name) => void saved.push({ file, name }),
-    ...(options.queues ? { loadQueues: options.queues } : {}),
+    navigate: (to) => location.navigate(to),
   })
   let view: ReturnType<typeof render> | undefined
   await act(async () => {

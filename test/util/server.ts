@@ -14,7 +14,7 @@ import { pgliteTemplate } from './pglite-template.ts'
 import { DEMO_PASSWORD, demoOperators, seedDemo } from '../../server/demo/seed.ts'
 import { totpCode } from '../../server/lib/totp.ts'
 import type { AppDeps, Clock } from '../../server/deps.ts'
-import type { Mail, Mailer } from '../../server/services/mailer.ts'
+import { type Mail, type Mailer, withLegalFooter } from '../../server/services/mailer.ts'
 import { testPaymentProvider, type PaymentProvider } from '../../server/services/payment.ts'
 import { fsStorage, type Storage } from '../../server/services/storage.ts'
 // mail pipeline
@@ -97,11 +97,6 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     },
   }
   const mails: Mail[] = []
-  const mailer: Mailer = {
-    send: async (mail) => {
-      mails.push(mail)
-    },
-  }
   const config: Config = {
     ...loadConfig({}),
     distDir: join(storageDir, 'no-dist'),
@@ -110,6 +105,15 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     operatorToken: TEST_OPERATOR_TOKEN,
     ...options.config,
   }
+  // As server/main.ts: every e-mail with the legal footer, as it leaves.
+  const mailer: Mailer = withLegalFooter(
+    {
+      send: async (mail) => {
+        mails.push(mail)
+      },
+    },
+    config.legal,
+  )
   await migrateToLatest(handle.db)
   const storage = (options.storage ?? fsStorage)(storageDir)
   const deps: AppDeps = {

@@ -37,3 +37,6 @@ export function formatSiren(value: string): string {
   const digits = sirenDigits(value)
   return digits ? `${digits.slice(0, 3)} ${digits.slice(3, 6)} ${digits.slice(6)}` : value
 }
+
+/** The legal forms « Nouveau client » offers (the contract's LegalForm), in the form's order. */
+export const LEGAL_FORMS = ['SAS', 'SASU', 'SARL', 'EURL', 'SA', 'SCI', 'SNC', 'SCOP', 'SELARL', 'EI', 'Association'] as const

@@ -33,6 +33,17 @@ export async function waitingProblemReports(db: Db): Promise<Waiting> {
   )
 }
 
+/** The mail room's scans not published yet, since their upload (read or not, « À vérifier » or not). */
+export async function waitingScans(db: Db): Promise<Waiting> {
+  return waiting(
+    await db
+      .selectFrom('mail_scans')
+      .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.min('uploaded_at').as('oldest')])
+      .where('state', '=', 'waiting')
+      .executeTakeFirst(),
+  )
+}
+
 /** Forwarding requests not sent yet. */
 export async function waitingForwardingRequests(db: Db): Promise<Waiting> {
   return waiting(

@@ -10,6 +10,7 @@ import {
   waitingForwardingRequests,
   waitingKbis,
   waitingProblemReports,
+  waitingScans,
   waitingTerminations,
   type Waiting,
 } from '../../db/repositories/operators-queues.ts'
@@ -64,11 +65,17 @@ export function endOfNextWorkingDay(since: Date): Date {
 /** The end of the day (Paris) of `since`. */
 export const endOfDay = (since: Date) => parisMidnight(nextDay(parisDay(since)))
 
-/**
- * Every queue of the dashboard. The mail room's scans (« Numérisation », role Courrier, target: published by the end of
- * their day, `dueAt: endOfDay`) join as one more entry once their table exists.
- */
+/** Every queue of the dashboard, in the order it shows them. */
 export const QUEUES: QueueDefinition[] = [
+  {
+    id: 'numerisation',
+    label: 'Numérisation',
+    path: '/operateur/numerisation',
+    roles: ['courrier'],
+    target: 'publiés le jour même',
+    waiting: waitingScans,
+    dueAt: endOfDay,
+  },
   {
     id: 'justificatifs',
     label: 'Justificatifs',

@@ -24,12 +24,16 @@ export interface BackOfficeHooks {
 const hooks: BackOfficeHooks = { getToken: () => null, onUnauthorized: () => {} }
 const createHttp = (baseURL: string) => ofetch.create({ baseURL, retry: 0 })
 let http = createHttp('')
+let base = ''
 
 /** Called once by the back office's composition root (and by tests). */
 export function configureBackOfficeApi(next: Partial<BackOfficeHooks> & { baseURL?: string }): void {
   const { baseURL, ...rest } = next
   Object.assign(hooks, rest)
-  if (baseURL !== undefined) http = createHttp(baseURL)
+  if (baseURL !== undefined) {
+    http = createHttp(baseURL)
+    base = baseURL
+  }
 }
 
 export function toApiError(error: unknown): ApiError {
@@ -75,3 +79,49 @@ export async function call<T>(request: Request, options: CallOptions = {}): Prom
 }
 
 export const encode = (value: string | number) => encodeURIComponent(String(value))
+
+export interface UploadOptions extends CallOptions {
+  /** The share of the body sent so far, from 0 to 1. */
+  onProgress?: (sent: number) => void
+}
+
+/**
+ * Sends one JSON body with the session and reports how much of it has left (ofetch's fetch cannot: a request body's
+ * progress is XMLHttpRequest's `upload` events alone). Failures as `call`'s: an ApiError with the server's French
+ * message, a 401 ending the session. Where there is no XMLHttpRequest (Node), `call` sends it, without progress.
+ */
+export function upload<T>(request: { method: 'POST' | 'PUT'; path: string; body: unknown }, options: UploadOptions = {}): Promise<T> {
+  if (typeof XMLHttpRequest === 'undefined')
+    return call<T>({ auth: 'session', ...request }, options).then((reply) => {
+      options.onProgress?.(1)
+      return reply
+    })
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest()
+    const abort = () => xhr.abort()
+    const fail = (status: number, data: unknown) => {
+      const body = data as { message?: unknown; code?: unknown } | null
+      const message = status !== 0 && typeof body?.message === 'string' && body.message ? body.message : fallbackMessage(status)
+      const error = new ApiError(message, status, typeof body?.code === 'string' ? body.code : undefined)
+      if (status === 401) hooks.onUnauthorized(error)
+      reject(error)
+    }
+    xhr.open(request.method, `${base}${request.path}`)
+    xhr.responseType = 'json'
+    xhr.setRequestHeader('Content-Type', 'application/json')
+    const token = hooks.getToken()
+    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`)
+    xhr.upload.onprogress = (event) => event.lengthComputable && options.onProgress?.(event.loaded / event.total)
+    xhr.onload = () => {
+      options.signal?.removeEventListener('abort', abort)
+      if (xhr.status >= 200 && xhr.status < 300) {
+        options.onProgress?.(1)
+        resolve(xhr.response as T)
+      } else fail(xhr.status, xhr.response)
+    }
+    xhr.onerror = () => fail(0, null)
+    xhr.onabort = () => reject(new DOMException('The upload was aborted.', 'AbortError'))
+    options.signal?.addEventListener('abort', abort, { once: true })
+    xhr.send(JSON.stringify(request.body))
+  })
+}

@@ -79,3 +79,25 @@ export const createApiKey = (body: Body<'operatorCreateApiKey'>, options?: CallO
 
 export const revokeApiKey = (id: number, options?: CallOptions) =>
   call<Reply<'operatorRevokeApiKey'>>({ auth: 'session', method: 'POST', path: `/api/backoffice/api-keys/${encode(id)}:revoke` }, options)
+
+// --- Clients: the search, an order's page and timeline, « Nouveau client »
+
+export const searchClients = (query: Query<'operatorClientSearch'>, options?: CallOptions) =>
+  call<Reply<'operatorClientSearch'>>({ auth: 'session', method: 'GET', path: '/api/backoffice/clients', query }, options)
+
+export const createClient = (body: Body<'operatorCreateClient'>, options?: CallOptions) =>
+  call<Reply<'operatorCreateClient'>>({ auth: 'session', method: 'POST', path: '/api/backoffice/clients', body }, options)
+
+export const getClientOrder = (id: number, options?: CallOptions) =>
+  call<Reply<'operatorClientOrder'>>({ auth: 'session', method: 'GET', path: `/api/backoffice/orders/${encode(id)}` }, options)
+
+export const getOrderTimeline = (id: number, query: Query<'operatorOrderTimeline'>, options?: CallOptions) =>
+  call<Reply<'operatorOrderTimeline'>>(
+    { auth: 'session', method: 'GET', path: `/api/backoffice/orders/${encode(id)}/timeline`, query },
+    options,
+  )
+
+// --- The dashboard
+
+export const getDashboard = (options?: CallOptions) =>
+  call<Reply<'operatorDashboard'>>({ auth: 'session', method: 'GET', path: '/api/backoffice/dashboard' }, options)

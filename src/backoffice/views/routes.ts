@@ -2,10 +2,11 @@
 // operator lacks has no menu entry, and its path shows « Accès réservé » (the server refuses its calls anyway).
 import type { OperatorRole } from '../../../server/contract/route-def.ts'
 import { dashboard } from './pages/dashboard/routes.ts'
+import { mail } from './pages/mail/routes.ts'
 import { operators } from './pages/operators/routes.ts'
 import type { BackOfficeArea, BackOfficePage } from './pages/page.ts'
 
-const areas: BackOfficeArea[] = [dashboard, operators]
+const areas: BackOfficeArea[] = [dashboard, operators, mail]
 
 export const backOfficePages: BackOfficePage[] = areas.flatMap((area) => area.pages)
 

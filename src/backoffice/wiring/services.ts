@@ -3,6 +3,7 @@
 // calls it with the real API; the view tests with a fake one.
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser'
 import { createActor, fromPromise } from 'xstate'
+import type * as mailApi from '../api/mail.ts'
 import type * as operatorsApi from '../api/operators.ts'
 import type { Body, configureBackOfficeApi } from '../api/client.ts'
 import { apiKeysMachine } from '../machines/operators/apiKeys.machine.ts'
@@ -16,7 +17,18 @@ import { signInMachine } from '../machines/operators/signIn.machine.ts'
 import type { Notice } from '../../machines/shared.ts'
 import { forgetOperatorSession, onSessionChangedElsewhere, readOperatorSession, writeOperatorSession } from './storage.ts'
 import type { JournalFilters } from '../machines/operators/journal.machine.ts'
-import { type Queue, queuesMachine } from '../machines/dashboard/queues.machine.ts'
+import { queuesMachine } from '../machines/dashboard/queues.machine.ts'
+import { clientOrderMachine } from '../machines/operators/clientOrder.machine.ts'
+import { clientSearchMachine } from '../machines/operators/clientSearch.machine.ts'
+import { newClientMachine } from '../machines/operators/newClient.machine.ts'
+import { clientOrderPath } from '../views/pages/operators/paths.ts'
+import { forwardingMachine } from '../machines/mail/forwarding.machine.ts'
+import { handoverMachine } from '../machines/mail/handover.machine.ts'
+import { orderPickerMachine } from '../machines/mail/orderPicker.machine.ts'
+import { packageDeskMachine } from '../machines/mail/packageDesk.machine.ts'
+import { scanQueueMachine } from '../machines/mail/scanQueue.machine.ts'
+import { scanReviewMachine } from '../machines/mail/scanReview.machine.ts'
+import { readAsDataUrl } from './files.ts'
 
 /**
  * The browser's WebAuthn prompts (@simplewebauthn/browser, as the portal's): loaded with the first ceremony, in a chunk
@@ -43,7 +55,7 @@ export function passkeyPromptError(action: 'add' | 'signIn') {
   }
 }
 
-export type BackOfficeApi = typeof operatorsApi & { configureBackOfficeApi: typeof configureBackOfficeApi }
+export type BackOfficeApi = typeof operatorsApi & typeof mailApi & { configureBackOfficeApi: typeof configureBackOfficeApi }
 
 export interface BackOfficeDeps {
   api: BackOfficeApi
@@ -52,11 +64,8 @@ export interface BackOfficeDeps {
   currentPath: () => string
   /** Hands a file to the browser (the journal's CSV). */
   saveFile: (file: Blob, name: string) => void
-  /**
-   * The dashboard's queues. No route of the contract answers them yet: main.tsx gives none, and the dashboard then
-   * shows no queues; the view tests give theirs.
-   */
-  loadQueues?: (options: { signal: AbortSignal }) => Promise<Queue[]>
+  /** Opens a page of the back office (a new client's order). */
+  navigate: (path: string) => void
 }
 
 /** The journal's filters as the query string of its calls. */
@@ -68,7 +77,7 @@ const journalQuery = (filters: JournalFilters) => ({
   to: filters.to || undefined,
 })
 
-export function createBackOfficeServices({ api, notify, currentPath, saveFile, loadQueues }: BackOfficeDeps) {
+export function createBackOfficeServices({ api, notify, currentPath, saveFile, navigate }: BackOfficeDeps) {
   const session = createActor(
     operatorSessionMachine.provide({
       actors: {
@@ -165,11 +174,99 @@ export function createBackOfficeServices({ api, notify, currentPath, saveFile, l
       },
       actions: { notify: (_, notice) => notify(notice) },
     }),
-    queues: loadQueues && queuesMachine.provide({ actors: { load: fromPromise(({ signal }) => loadQueues({ signal })) } }),
+    clientSearch: clientSearchMachine.provide({
+      actors: {
+        search: fromPromise(({ input, signal }) => api.searchClients({ q: input.query || undefined, page: input.page }, { signal })),
+      },
+    }),
+    clientOrder: clientOrderMachine.provide({
+      actors: {
+        loadOrder: fromPromise(({ input, signal }) => api.getClientOrder(input.orderId, { signal })),
+        loadTimeline: fromPromise(({ input, signal }) => api.getOrderTimeline(input.orderId, { page: input.page }, { signal })),
+      },
+    }),
+    newClient: newClientMachine.provide({
+      actors: { create: fromPromise(({ input, signal }) => api.createClient(input, { signal })) },
+      actions: {
+        created: (_, { client }) => {
+          notify({ kind: client.ownerNotified ? 'success' : 'info', message: client.message })
+          navigate(clientOrderPath(client.orderId))
+        },
+      },
+    }),
+    scanQueue: scanQueueMachine.provide({
+      actors: {
+        load: fromPromise(({ signal }) => api.getScans({ signal })),
+        upload: fromPromise(async ({ input, signal }) =>
+          api.uploadScan(
+            { fileName: input.fileName, file: await readAsDataUrl(input.file, signal) },
+            { signal, onProgress: input.onProgress },
+          ),
+        ),
+        publishAll: fromPromise(({ input, signal }) => api.publishScans({ scanIds: input.scanIds }, { signal })),
+      },
+      actions: { notify: (_, notice) => notify(notice) },
+    }),
+    scanReview: scanReviewMachine.provide({
+      actors: {
+        review: fromPromise(({ input, signal }) => api.reviewScan(input.id, input.body, { signal })),
+        publish: fromPromise(({ input, signal }) => api.publishScan(input.id, { signal })),
+        remove: fromPromise(({ input, signal }) => api.deleteScan(input.id, { signal })),
+      },
+      actions: { notify: (_, notice) => notify(notice) },
+    }),
+    orderPicker: orderPickerMachine.provide({
+      actors: { search: fromPromise(({ input, signal }) => api.getMailRoomOrders({ q: input.query || undefined }, { signal })) },
+    }),
+    packageDesk: packageDeskMachine.provide({
+      actors: {
+        load: fromPromise(({ signal }) => api.getWaitingPackages({}, { signal })),
+        register: fromPromise(async ({ input, signal }) =>
+          api.registerPackage(
+            {
+              orderId: input.orderId!,
+              carrier: input.carrier.trim(),
+              sender: input.sender.trim(),
+              ...(input.photo ? { photo: await readAsDataUrl(input.photo.file, signal) } : {}),
+            },
+            { signal },
+          ),
+        ),
+      },
+      actions: { notify: (_, notice) => notify(notice) },
+    }),
+    handover: handoverMachine.provide({
+      actors: {
+        loadCollectors: fromPromise(({ input, signal }) => api.getPackageCollectors(input.id, { signal })),
+        handOver: fromPromise(({ input, signal }) => api.handOverPackage(input.id, input.body, { signal })),
+      },
+      actions: { notify: (_, notice) => notify(notice) },
+    }),
+    forwarding: forwardingMachine.provide({
+      actors: {
+        load: fromPromise(({ signal }) => api.getForwardingRequests({ signal })),
+        send: fromPromise(({ input: { id, outcome }, signal }) =>
+          outcome.kind === 'shipped'
+            ? api.markForwardingShipped(id, { carrier: outcome.carrier.trim(), trackingNumber: outcome.trackingNumber.trim() }, { signal })
+            : api.markForwardingImpossible(id, { reason: outcome.reason.trim() }, { signal }),
+        ),
+      },
+      actions: { notify: (_, notice) => notify(notice) },
+    }),
+    queues: queuesMachine.provide({
+      actors: { load: fromPromise(async ({ signal }) => (await api.getDashboard({ signal })).queues) },
+    }),
+  }
+
+  /** The files the mail room's pages show (a scan's page, a package's photo), read with the session. */
+  const files = {
+    scanPage: (id: number, page: number, signal: AbortSignal) => api.getScanPage(id, page, { signal }),
+    scanFile: (id: number, signal: AbortSignal) => api.getScanFile(id, { signal }),
+    packagePhoto: (id: number, signal: AbortSignal) => api.getPackagePhoto(id, { signal }),
   }
 
   session.start()
-  return { session, flows, notify }
+  return { session, flows, files, notify }
 }
 
 export type BackOfficeServices = ReturnType<typeof createBackOfficeServices>

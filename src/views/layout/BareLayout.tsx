@@ -1,6 +1,7 @@
 // The bare layout (spec §2): login, reset-password, set-password, missing-document.
 import { styled } from 'goober'
 import { type ReactNode, useEffect, useRef } from 'react'
+import { LEGAL_PAGES } from '../../../server/contract/rules/legal.ts'
 import { BRAND_NAME, COPYRIGHT_YEAR } from '../../wiring/config.ts'
 import { PAGE_TITLE_ID, useFocusOnArrival } from '../components/useFocusWhenShown.ts'
 import { screenShown } from '../painted.ts'
@@ -39,6 +40,10 @@ const Footer = styled('footer')`
   padding-top: 2rem;
   color: ${color.muted};
   font-size: 0.875rem;
+  text-align: center;
+  ul { display: flex; flex-wrap: wrap; justify-content: center; gap: 0.25rem 1rem; margin: 0 0 0.5rem; padding: 0; list-style: none; }
+  a { color: ${color.muted}; display: inline-block; padding: 0.25rem 0; }
+  p { margin: 0; }
 `
 
 export function BareLayout({ title: heading, children, wide = false }: { title: string; children: ReactNode; wide?: boolean }) {
@@ -56,7 +61,19 @@ export function BareLayout({ title: heading, children, wide = false }: { title: 
         {children}
       </Panel>
       <Footer>
-        © {COPYRIGHT_YEAR} {BRAND_NAME}
+        {/* Plain links (a page load): the server writes the provider's particulars into a legal page (server/http/spa.ts). */}
+        <nav aria-label="Informations légales">
+          <ul>
+            {LEGAL_PAGES.map((page) => (
+              <li key={page.path}>
+                <a href={page.path}>{page.title}</a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <p>
+          © {COPYRIGHT_YEAR} {BRAND_NAME}
+        </p>
       </Footer>
     </Page>
   )

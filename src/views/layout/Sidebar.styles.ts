@@ -96,6 +96,13 @@ const actionStyles = `
 export const ActionButton = styled('button')`${actionStyles}`
 export const ActionLink = styled('a')`${actionStyles}`
 
+export const LegalLinks = styled('nav')`
+  padding: 0 1rem 0.5rem;
+  font-size: 0.8rem;
+  ul { margin: 0; padding: 0; list-style: none; }
+  a { display: inline-block; padding: 0.2rem 0; color: #dbe3f0; }
+`
+
 export const Copyright = styled('p')`
   margin: 0;
   padding: 0 1rem 1rem;

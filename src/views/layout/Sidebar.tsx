@@ -7,8 +7,9 @@ import { BRAND_NAME, COPYRIGHT_YEAR } from '../../wiring/config.ts'
 import { VisuallyHidden } from '../components/ui.tsx'
 import { Icon } from '../icons.tsx'
 import { menu } from '../routes.ts'
+import { LEGAL_PAGES } from '../../../server/contract/rules/legal.ts'
 import { legalLibrary } from './legalLibrary.ts'
-import { ActionButton, ActionLink, Actions, Aside, Copyright, ItemLink, Nav, Toggle, Top } from './Sidebar.styles.ts'
+import { ActionButton, ActionLink, Actions, Aside, Copyright, ItemLink, LegalLinks, Nav, Toggle, Top } from './Sidebar.styles.ts'
 
 export interface SidebarProps {
   /** The menu is expanded (desktop) or the drawer is open (phone). */
@@ -126,9 +127,21 @@ export function Sidebar({ expanded, onToggle, isDesktop, isShareOrder, onProblem
         </ActionButton>
       </Actions>
       {showLabels && (
-        <Copyright>
-          © {COPYRIGHT_YEAR} {BRAND_NAME}
-        </Copyright>
+        <>
+          {/* Plain links (a page load): the server writes the provider's particulars into a legal page. */}
+          <LegalLinks aria-label="Informations légales">
+            <ul>
+              {LEGAL_PAGES.map((page) => (
+                <li key={page.path}>
+                  <a href={page.path}>{page.title}</a>
+                </li>
+              ))}
+            </ul>
+          </LegalLinks>
+          <Copyright>
+            © {COPYRIGHT_YEAR} {BRAND_NAME}
+          </Copyright>
+        </>
       )}
     </Aside>
   )

@@ -6,7 +6,7 @@
 import * as assert from 'uvu/assert'
 import type { Page } from 'playwright-core'
 import { TOTP_PERIOD_SECONDS, totpCode, totpStep } from '../../../server/lib/totp.ts'
-import { DEMO_PASSWORD, DESKTOP, portalSuite, seriousViolations, type Tab, type Viewport } from '../../util/e2e.ts'
+import { DEMO_PASSWORD, DESKTOP, portalSuite, screenshot, seriousViolations, type Tab, type Viewport } from '../../util/e2e.ts'
 
 const TABLET = { width: 768, height: 1024 }
 const OPERATORS = {
@@ -80,7 +80,15 @@ for (const viewport of [DESKTOP, TABLET]) {
       await axe.check('/operateur/connexion, mot de passe refusé')
 
       await signInOperator(page, 'operateur@example.com', axe.check)
-      assert.equal(await menu(page).getByRole('link').allTextContents(), ['Tableau de bord', 'Administration'])
+      assert.equal(await menu(page).getByRole('link').allTextContents(), [
+        'Tableau de bord',
+        'Clients',
+        'Numérisation',
+        'Colis',
+        'Réexpéditions',
+        'Administration',
+        'Mes clés d’accès',
+      ])
       await axe.check('/operateur')
 
       await menu(page).getByRole('link', { name: 'Administration' }).click()
@@ -130,13 +138,76 @@ for (const viewport of [DESKTOP, TABLET]) {
   )
 
   Backoffice(
+    `${viewport.width} px: every screen of the administrator: the dashboard's queues, Clients and an order, « Nouveau client », the mail room`,
+    async ({ portal }) => {
+      const tab = await portal.open({ viewport, bypassCSP: true })
+      const { page } = tab
+      const axe = checker(tab, viewport)
+      const shot = (name: string) => (viewport === DESKTOP ? screenshot(page, `backoffice-${name}`) : Promise.resolve())
+      await signInOperator(page, 'operateur@example.com')
+      // The demo's Kbis waits in Justificatifs, its forwarding request in Réexpéditions.
+      await page.getByText('Justificatifs').first().waitFor()
+      await page.getByText('Réexpéditions').first().waitFor()
+      await axe.check('/operateur, les files')
+      await shot('dashboard')
+
+      await menu(page).getByRole('link', { name: 'Clients' }).click()
+      await page.getByRole('heading', { name: 'Clients', level: 1 }).waitFor()
+      await page.getByLabel('Société, SIREN, e-mail, personne ou n° de commande', { exact: true }).fill('823 456 785')
+      await page.getByRole('button', { name: 'Rechercher', exact: true }).click()
+      await page.getByRole('heading', { name: 'Résultats pour « 823 456 785 »', level: 2 }).waitFor()
+      const result = page.getByRole('link', { name: /Boulangerie des Lilas SAS/ }).first()
+      await result.waitFor()
+      await axe.check('/operateur/clients, une recherche')
+      await shot('clients')
+      await result.click()
+      await page.getByRole('heading', { name: 'Société', level: 2 }).waitFor()
+      await page.getByRole('heading', { name: 'Personnes', level: 2 }).waitFor()
+      await axe.check('/operateur/clients/:id')
+      await shot('client-order')
+
+      await menu(page).getByRole('link', { name: 'Clients' }).click()
+      await page.getByRole('link', { name: 'Nouveau client', exact: true }).click()
+      await page.getByRole('heading', { name: 'La société', level: 2 }).waitFor()
+      await axe.check('/operateur/clients/nouveau')
+      await shot('new-client')
+
+      await menu(page).getByRole('link', { name: 'Numérisation' }).click()
+      await page.getByRole('heading', { name: 'Déposer des scans', level: 2 }).waitFor()
+      await page.getByRole('heading', { name: 'Scans à publier', level: 2 }).waitFor()
+      await axe.check('/operateur/numerisation')
+      await shot('scans')
+
+      await menu(page).getByRole('link', { name: 'Colis' }).click()
+      await page.getByRole('heading', { name: 'Arrivée d’un colis', level: 2 }).waitFor()
+      await page.getByRole('heading', { name: 'Colis à retirer', level: 2 }).waitFor()
+      await axe.check('/operateur/colis')
+      await shot('packages')
+
+      await menu(page).getByRole('link', { name: 'Réexpéditions' }).click()
+      await page.getByRole('heading', { name: 'Demandes de réexpédition en attente', level: 2 }).waitFor()
+      await page.getByText('Boulangerie des Lilas SAS').first().waitFor()
+      await axe.check('/operateur/reexpeditions')
+      await shot('forwarding')
+      await axe.done()
+    },
+  )
+
+  Backoffice(
     `${viewport.width} px: a Courrier operator has no Administration entry, and its address says « Accès réservé »`,
     async ({ portal }) => {
       const tab = await portal.open({ viewport, bypassCSP: true })
       const { page } = tab
       const axe = checker(tab, viewport)
       await signInOperator(page, 'courrier@example.com')
-      assert.equal(await menu(page).getByRole('link').allTextContents(), ['Tableau de bord'])
+      // No Conformité page, no Administration.
+      assert.equal(await menu(page).getByRole('link').allTextContents(), [
+        'Tableau de bord',
+        'Clients',
+        'Numérisation',
+        'Colis',
+        'Réexpéditions',
+      ])
       await axe.check('/operateur (Courrier)')
       await page.goto('/operateur/administration')
       await page.getByRole('heading', { name: 'Accès réservé', level: 1 }).waitFor()

@@ -60,7 +60,7 @@ packages('the orders to pick from: by name or owner without accents, by SIREN, b
   assert.equal(boulangerie, {
     id: ctx.ids.order,
     raisonSociale: 'Boulangerie des Lilas SAS',
-    siren: '823 456 789',
+    siren: '823 456 785',
     ownerName: 'Camille Martin',
     terminationDate: null,
     terminated: false,

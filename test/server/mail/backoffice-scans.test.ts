@@ -25,7 +25,7 @@ const BOULANGERIE_LETTER = [
     '27 rue des Lilas',
     '75019 Paris',
     'Objet : appel de cotisations',
-    'SIREN 823 456 789',
+    'SIREN 823 456 785',
     'Madame, Monsieur, votre echeance de cotisations sociales est fixee au 15 du mois prochain.',
   ],
 ].flat()
@@ -93,7 +93,7 @@ reading('a letter with a text layer: the SIREN found page 1 suggests the Boulang
     orderId: ctx.ids.order,
     raisonSociale: 'Boulangerie des Lilas SAS',
     confidence: 'sûr',
-    reason: 'SIREN 823 456 789 trouvé page 1',
+    reason: 'SIREN 823 456 785 trouvé page 1',
   })
   assert.is(done.suggestedSender, 'URSSAF Ile-de-France')
   assert.is(done.orderId, ctx.ids.order, 'the suggestion is the choice until an operator changes it')
@@ -110,7 +110,7 @@ reading('a letter with a text layer: the SIREN found page 1 suggests the Boulang
 })
 
 reading('an image-only scan is read by OCR and its reason names the page', async (ctx) => {
-  const scan = await upload(ctx, await imageOnlyPdf(['BOULANGERIE DES LILAS SAS', '27 rue des Lilas 75019 Paris', 'SIREN 823 456 789']))
+  const scan = await upload(ctx, await imageOnlyPdf(['BOULANGERIE DES LILAS SAS', '27 rue des Lilas 75019 Paris', 'SIREN 823 456 785']))
   const done = await read(ctx, scan.id)
   assert.is(done.reading, 'terminée')
   assert.is(done.suggestion?.orderId, ctx.ids.order, JSON.stringify(done.suggestion))

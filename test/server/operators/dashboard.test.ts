@@ -52,8 +52,8 @@ test.after((ctx) => ctx.t?.close())
 
 test('each operator sees the queues of their roles; an administrator every one', async (ctx) => {
   const ids = async (token: string) => (await board(ctx, token)).queues.map((q) => q.id)
-  assert.equal(await ids(ctx.admin), ['justificatifs', 'messages', 'reexpeditions', 'resiliations'])
-  assert.equal(await ids(ctx.courrier), ['reexpeditions'])
+  assert.equal(await ids(ctx.admin), ['numerisation', 'justificatifs', 'messages', 'reexpeditions', 'resiliations'])
+  assert.equal(await ids(ctx.courrier), ['numerisation', 'reexpeditions'])
   assert.equal(await ids(ctx.conformite), ['justificatifs', 'messages', 'resiliations'])
   assert.is(
     (await ctx.t.app.inject({ method: 'GET', url: '/api/backoffice/dashboard', headers: { apitoken: ctx.camille } })).statusCode,
@@ -61,7 +61,7 @@ test('each operator sees the queues of their roles; an administrator every one',
   )
 })
 
-test('the demo’s queues: the Boulangerie’s Kbis filed yesterday, one forwarding request, no problem, no termination', async (ctx) => {
+test('the demo’s queues: the Boulangerie’s Kbis filed yesterday, one forwarding request, no problem, no termination; the samples’ scans and requests', async (ctx) => {
   const kbis = await queue(ctx, 'justificatifs')
   assert.is(kbis.count, 1)
   assert.is(kbis.target, '48 h')
@@ -75,9 +75,22 @@ test('the demo’s queues: the Boulangerie’s Kbis filed yesterday, one forward
   assert.is(kbis.late, Date.parse(kbis.dueAt!) < ctx.t.clock.now().getTime())
   assert.ok(kbis.oldestAgeMinutes! > 0)
   const forwarding = await queue(ctx, 'reexpeditions')
-  assert.is(forwarding.count, 1)
+  // The demo's one, and the route samples' own (test/util/server-samples.ts, the mail room's order).
+  assert.is(forwarding.count, 1 + ctx.ids.mailRoom.pendingForwarding.length)
   assert.is(forwarding.target, 'le jour ouvré suivant la demande')
   assert.is(forwarding.dueAt, endOfNextWorkingDay(new Date(forwarding.oldestAt!)).toISOString())
+  const scans = await queue(ctx, 'numerisation')
+  const waitingScans = await ctx.t.deps.db
+    .selectFrom('mail_scans')
+    .select(['uploaded_at'])
+    .where('state', '=', 'waiting')
+    .orderBy('uploaded_at')
+    .execute()
+  assert.ok(waitingScans.length > 0, 'the samples’ scans wait')
+  assert.is(scans.count, waitingScans.length)
+  assert.is(scans.target, 'publiés le jour même')
+  assert.is(scans.oldestAt, new Date(waitingScans[0]!.uploaded_at).toISOString())
+  assert.is(scans.dueAt, endOfDay(new Date(scans.oldestAt!)).toISOString())
   for (const id of ['messages', 'resiliations']) {
     const empty = await queue(ctx, id)
     assert.equal(
@@ -110,8 +123,8 @@ test('an item comes in, grows late past its target, and leaves the queue when ha
     const later = await board(ctx, await operatorLogin(ctx.t))
     assert.is(later.at, ctx.t.clock.now().toISOString())
     const late = Object.fromEntries(later.queues.map((q) => [q.id, q.late]))
-    assert.equal(late, { justificatifs: true, messages: true, reexpeditions: true, resiliations: false })
-    assert.ok(later.queues[1]!.oldestAgeMinutes! >= 5 * 24 * 60)
+    assert.equal(late, { numerisation: true, justificatifs: true, messages: true, reexpeditions: true, resiliations: false })
+    assert.ok(later.queues.find((q) => q.id === 'messages')!.oldestAgeMinutes! >= 5 * 24 * 60)
   } finally {
     ctx.t.clock.set(new Date())
   }

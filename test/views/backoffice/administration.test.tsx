@@ -245,7 +245,7 @@ Journal('the rows, the filters sent as typed (page 1 again), the pages, and the 
     within(rows[1]!)
       .getAllByRole('cell')
       .map((c) => c.textContent),
-    ['20/11/2026 11:00', 'Clé « Scanner »', 'letter.added', '12', 'Clé d’API n°8 créée'],
+    ['20/11/2026 11:00', 'Clé « Scanner »', 'Courrier ajouté (API)', '12', 'Clé d’API n°8 créée'],
   )
   fireEvent.click(screen.getByRole('button', { name: 'Page suivante' }))
   await screen.findByText('120 entrées, page 2 sur 3.')

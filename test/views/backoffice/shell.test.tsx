@@ -22,11 +22,11 @@ Shell.after.each(() => cleanup())
 Shell('the menu is the table of pages filtered by role: an administrator sees Administration, a courrier operator does not', async () => {
   await renderBackOffice('/operateur', { signedIn: ines })
   await screen.findByRole('heading', { name: 'Tableau de bord', level: 1 })
-  assert.equal(menuLabels(), ['Tableau de bord', 'Administration', 'Mes clés d’accès'])
+  assert.equal(menuLabels(), ['Tableau de bord', 'Clients', 'Numérisation', 'Colis', 'Réexpéditions', 'Administration', 'Mes clés d’accès'])
   cleanup()
   await renderBackOffice('/operateur', { signedIn: hugo })
   await screen.findByRole('heading', { name: 'Tableau de bord', level: 1 })
-  assert.equal(menuLabels(), ['Tableau de bord', 'Mes clés d’accès'])
+  assert.equal(menuLabels(), ['Tableau de bord', 'Clients', 'Numérisation', 'Colis', 'Réexpéditions', 'Mes clés d’accès'])
   assert.match(screen.getByRole('banner').textContent!, 'Hugo Lemaire (Courrier)')
 })
 
@@ -67,7 +67,7 @@ Table('every page is under /operateur, at most one entry per menu position; nest
   assert.is(pageFor('/operateur/x'), undefined)
   assert.equal(
     menuFor(['conformite']).map((m) => m.label),
-    ['Tableau de bord', 'Mes clés d’accès'],
+    ['Tableau de bord', 'Clients', 'Mes clés d’accès'],
   )
   // The roles the forms list are the contract's.
   assert.equal(ROLES, [...OPERATOR_ROLES])
@@ -76,47 +76,68 @@ Table('every page is under /operateur, at most one entry per menu position; nest
 const Dashboard = suite('back office: the dashboard')
 Dashboard.after.each(() => cleanup())
 
-const queues: Queue[] = [
-  {
-    id: 'justificatifs',
-    label: 'Justificatifs à vérifier',
-    count: 4,
-    oldestAgeMinutes: 3 * 24 * 60 + 120,
-    late: true,
-    to: '/operateur/justificatifs',
-  },
-  { id: 'numerisation', label: 'Scans à publier', count: 0, oldestAgeMinutes: null, late: false, to: '/operateur/numerisation' },
-  { id: 'messages', label: 'Messages ouverts', count: 2, oldestAgeMinutes: 95, late: false, to: '/operateur/messages' },
-]
-
-Dashboard('each queue: its count, the age of the oldest, late ones said so, each a link to its page', async () => {
-  await renderBackOffice('/operateur', { signedIn: ines, queues: async () => queues })
-  const section = await screen.findByRole('region', { name: 'Files d’attente' })
-  const links = await within(section).findAllByRole('link')
-  assert.equal(
-    links.map((a) => [a.getAttribute('href'), a.textContent]),
-    [
-      ['/operateur/justificatifs', '4Justificatifs à vérifierLe plus ancien attend depuis 3 j 2 h : en retard'],
-      ['/operateur/numerisation', '0Scans à publierRien en attente'],
-      ['/operateur/messages', '2Messages ouvertsLe plus ancien attend depuis 1 h'],
-    ],
-  )
-  screen.getByText('Bonjour Inès.')
+const queue = (extra: Partial<Queue> & Pick<Queue, 'id' | 'label' | 'path'>): Queue => ({
+  count: 0,
+  oldestAt: null,
+  oldestAgeMinutes: null,
+  target: null,
+  dueAt: null,
+  late: false,
+  ...extra,
 })
+const queues: Queue[] = [
+  queue({
+    id: 'justificatifs',
+    label: 'Justificatifs',
+    path: '/operateur/justificatifs',
+    count: 4,
+    oldestAt: '2026-11-17T08:00:00.000Z',
+    oldestAgeMinutes: 3 * 24 * 60 + 120,
+    target: '48 h',
+    dueAt: '2026-11-19T08:00:00.000Z',
+    late: true,
+  }),
+  queue({ id: 'numerisation', label: 'Numérisation', path: '/operateur/numerisation', target: 'le jour même' }),
+  queue({
+    id: 'resiliations',
+    label: 'Résiliations',
+    path: '/operateur/resiliations',
+    count: 2,
+    oldestAt: '2026-11-20T08:25:00.000Z',
+    oldestAgeMinutes: 95,
+  }),
+]
+const dashboard = (list: Queue[]) => ({ at: '2026-11-20T10:00:00.000Z', queues: list })
+
+Dashboard(
+  'each queue the server counts: its count, the age of the oldest, its target, late ones said so, each a link to its page',
+  async () => {
+    const app = await renderBackOffice('/operateur', { signedIn: ines, answers: { getDashboard: [dashboard(queues)] } })
+    const section = await screen.findByRole('region', { name: 'Files d’attente' })
+    const links = await within(section).findAllByRole('link')
+    assert.equal(
+      links.map((a) => [a.getAttribute('href'), a.textContent]),
+      [
+        ['/operateur/justificatifs', '4JustificatifsLe plus ancien attend depuis 3 j 2 h : en retardObjectif : 48 h'],
+        ['/operateur/numerisation', '0NumérisationRien en attenteObjectif : le jour même'],
+        ['/operateur/resiliations', '2RésiliationsLe plus ancien attend depuis 1 h'],
+      ],
+    )
+    screen.getByText('Bonjour Inès.')
+    assert.equal(app.called('getDashboard'), [[]])
+  },
+)
 
 Dashboard('the queues failing to load: said, with « Réessayer »', async () => {
-  let calls = 0
-  await renderBackOffice('/operateur', {
+  const app = await renderBackOffice('/operateur', {
     signedIn: ines,
-    queues: async () => {
-      calls++
-      if (calls === 1) throw apiError(503, 'Le service est momentanément indisponible. Réessayez dans quelques instants.')
-      return []
+    answers: {
+      getDashboard: [apiError(503, 'Le service est momentanément indisponible. Réessayez dans quelques instants.'), dashboard([])],
     },
   })
   fireEvent.click(await screen.findByRole('button', { name: 'Réessayer' }))
   await screen.findByText('Aucune file d’attente pour vos rôles.')
-  assert.is(calls, 2)
+  assert.is(app.called('getDashboard').length, 2)
 })
 
 Dashboard('the operator’s pages are offered as shortcuts (Administration for an administrator)', async () => {
@@ -126,7 +147,7 @@ Dashboard('the operator’s pages are offered as shortcuts (Administration for a
     within(spaces)
       .getAllByRole('link')
       .map((a) => a.textContent),
-    ['Administration', 'Mes clés d’accès'],
+    ['Clients', 'Numérisation', 'Colis', 'Réexpéditions', 'Administration', 'Mes clés d’accès'],
   )
 })
 

@@ -4,24 +4,10 @@
 import { assign, fromPromise, setup } from 'xstate'
 import { messageOf } from '../../../machines/shared.ts'
 import { deferred } from '../../../machines/deferred.ts'
+import type { DashboardQueue } from '../../../../server/contract/operators.ts'
 
-/**
- * One queue as the dashboard shows it. The server's route for these counts is not in the contract yet: this is the
- * shape the page is built on, and the wiring maps the route's answer to it once it comes.
- */
-export interface Queue {
-  /** Stable id, e.g. 'justificatifs'. */
-  id: string
-  /** « Justificatifs à vérifier ». */
-  label: string
-  count: number
-  /** How long the oldest item has waited, in minutes (null when none waits). */
-  oldestAgeMinutes: number | null
-  /** The oldest item is past its target (justificatifs 48 h, messages 24 h ouvrées…). */
-  late: boolean
-  /** The page where the queue is worked through. */
-  to: string
-}
+/** One queue as the server counts it (GET /api/backoffice/dashboard): its count, the oldest's age, its target, late or not. */
+export type Queue = DashboardQueue
 
 export const REFRESH_MS = 60_000
 

@@ -27,7 +27,8 @@ const Tile = styled('li')<{ $late: boolean }>`
   a { display: block; padding: 1rem 1.25rem; color: ${color.text}; text-decoration: none; }
   strong { display: block; font-size: 2rem; line-height: 1.1; }
   span { display: block; }
-  small { color: ${(p) => (p.$late ? color.danger : color.muted)}; font-weight: ${(p) => (p.$late ? 700 : 400)}; }
+  small { display: block; color: ${(p) => (p.$late ? color.danger : color.muted)}; font-weight: ${(p) => (p.$late ? 700 : 400)}; }
+  small + small { color: ${color.muted}; font-weight: 400; }
 `
 
 /** « 3 j 4 h », « 5 h », « 12 min »: how long the oldest item has waited. */
@@ -46,17 +47,18 @@ function QueueTile({ queue }: { queue: Queue }) {
       : `Le plus ancien attend depuis ${ageText(queue.oldestAgeMinutes)}${queue.late ? ' : en retard' : ''}`
   return (
     <Tile $late={queue.late && queue.count > 0}>
-      <Link href={queue.to}>
+      <Link href={queue.path}>
         <strong>{queue.count}</strong>
         <span>{queue.label}</span>
         <small>{age}</small>
+        {queue.target && <small>Objectif : {queue.target}</small>}
       </Link>
     </Tile>
   )
 }
 
-function Queues({ machine }: { machine: NonNullable<ReturnType<typeof useBackOffice>['flows']['queues']> }) {
-  const queues = useActorRef(machine)
+function Queues() {
+  const queues = useActorRef(useBackOffice().flows.queues)
   const list = useSelector(queues, (s) => s.context.queues)
   const error = useSelector(queues, (s) => s.context.error)
   const failed = useSelector(queues, (s) => s.matches('failed'))
@@ -86,12 +88,11 @@ function Queues({ machine }: { machine: NonNullable<ReturnType<typeof useBackOff
 }
 
 export default function DashboardPage({ operator, menu }: PageProps) {
-  const { flows } = useBackOffice()
   const pages = menu.filter((page) => page.to !== BACK_OFFICE_PATH)
   return (
     <>
       <p>Bonjour {operator.name.split(' ')[0]}.</p>
-      {flows.queues && <Queues machine={flows.queues} />}
+      <Queues />
       {pages.length > 0 && (
         <section aria-labelledby="espaces">
           <h2 id="espaces">Vos espaces</h2>

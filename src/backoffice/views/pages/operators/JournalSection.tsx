@@ -16,6 +16,22 @@ export const ACTION_LABELS: Record<string, string> = {
   'operator.deactivated': 'Opérateur désactivé',
   'apiKey.created': 'Clé d’API créée',
   'apiKey.revoked': 'Clé d’API révoquée',
+  'client.created': 'Nouveau client',
+  'letter.added': 'Courrier ajouté (API)',
+  'letter.forwarded': 'Courrier réexpédié (API)',
+  'package.added': 'Colis ajouté (API)',
+  'invoice.added': 'Facture ajoutée (API)',
+  'kbis.validated': 'Kbis validé',
+  'formality.moved': 'Formalité avancée',
+  'scan.uploaded': 'Scan déposé',
+  'scan.reviewed': 'Scan vérifié',
+  'scan.confirmed': 'Scan confirmé',
+  'scan.deleted': 'Scan supprimé',
+  'scan.published': 'Scan publié',
+  'package.received': 'Colis reçu',
+  'package.handedOver': 'Colis remis',
+  'forwarding.shipped': 'Réexpédition expédiée',
+  'forwarding.impossible': 'Réexpédition impossible',
 }
 
 const ORDER_INVALID = 'Saisissez un numéro de commande (des chiffres).'

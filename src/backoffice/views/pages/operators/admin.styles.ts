@@ -34,3 +34,19 @@ export const Muted = styled('span')`
 const dateTime = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'short', timeStyle: 'short', timeZone: 'Europe/Paris' })
 /** « 20/11/2026 11:00 », Paris time. */
 export const formatDateTime = (iso: string) => dateTime.format(new Date(iso))
+
+/** A link that looks like a primary button (« Nouveau client »: a page, not an action). */
+export const ButtonLink = styled('span')`
+  a {
+    display: inline-flex;
+    align-items: center;
+    min-height: 44px;
+    padding: 0.6rem 1.1rem;
+    border-radius: ${radius};
+    background: ${color.primary};
+    color: #fff;
+    font-weight: 600;
+    text-decoration: none;
+  }
+  a:hover { background: ${color.primaryDark}; }
+`
