@@ -19,7 +19,7 @@ import { tesseractOcr } from '../server/services/ocr.ts'
 import { backgroundSettled } from '../test/util/background-settled.ts'
 import { scannedPage, textLayerPdf } from '../test/util/letters.ts'
 import { PDFDocument } from 'pdf-lib'
-import { onPostgres, startServer } from './bench-process.ts'
+import { onPostgres, startServer, stopServer } from './bench-process.ts'
 import { machineDescription, saveSection } from './bench-report.ts'
 
 interface AutocannonResult {
@@ -276,13 +276,7 @@ try {
   failed = true
   console.error('[intake] ÉCHEC :', error instanceof Error ? error.stack : error)
 } finally {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server!.once('exit', resolve))
-    server.kill('SIGTERM')
-    const timer = setTimeout(() => server!.kill('SIGKILL'), 15_000)
-    await exited
-    clearTimeout(timer)
-  }
+  await stopServer(server)
   await rm(dir, { recursive: true, force: true })
 }
 process.exit(failed ? 1 : 0)

@@ -17,7 +17,7 @@ import { letterPdf } from '../server/services/pdf.ts'
 import { backgroundSettled } from '../test/util/background-settled.ts'
 import { jbig2RegionPdf, manyBigImagesPdf } from '../test/util/hostile-pdfs.ts'
 import { imageOnlyPdf } from '../test/util/letters.ts'
-import { onPostgres, rssMb, startServer } from './bench-process.ts'
+import { onPostgres, rssMb, startServer, stopServer } from './bench-process.ts'
 import { machineDescription, median, saveSection } from './bench-report.ts'
 
 // autocannon ships no types: the little of its API used here.
@@ -333,13 +333,7 @@ try {
   failed = true
   console.error('[pipeline] ÉCHEC :', error instanceof Error ? error.stack : error)
 } finally {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server!.once('exit', resolve))
-    server.kill('SIGTERM')
-    const timer = setTimeout(() => server!.kill('SIGKILL'), 15_000)
-    await exited
-    clearTimeout(timer)
-  }
+  await stopServer(server)
   await rm(dir, { recursive: true, force: true })
 }
 process.exit(failed ? 1 : 0)

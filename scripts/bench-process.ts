@@ -1,5 +1,6 @@
 // What the benchmarks that run the real server on PostgreSQL share: running themselves again under a throwaway
-// cluster when no DATABASE_URL is given, a free port, a process's resident memory, and the built server started.
+// cluster when no DATABASE_URL is given, a free port, a process's resident memory, and the built server started and
+// stopped.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { createWriteStream, existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
@@ -78,4 +79,14 @@ export async function startServer(
   }
   child.kill('SIGKILL')
   throw new Error('le serveur ne répond pas sur /health après 120 s')
+}
+
+/** Stops the server a benchmark started, if it still runs: SIGTERM, then SIGKILL after 15 s. */
+export async function stopServer(server: ChildProcess | undefined): Promise<void> {
+  if (!server || server.exitCode !== null) return
+  const exited = new Promise((resolve) => server.once('exit', resolve))
+  server.kill('SIGTERM')
+  const timer = setTimeout(() => server.kill('SIGKILL'), 15_000)
+  await exited
+  clearTimeout(timer)
 }

@@ -13,7 +13,7 @@ import { join } from 'node:path'
 import { sql } from 'kysely'
 import { connect } from '../server/db/connect.ts'
 import { backgroundSettled } from '../test/util/background-settled.ts'
-import { onPostgres, rssMb, startServer } from './bench-process.ts'
+import { onPostgres, rssMb, startServer, stopServer } from './bench-process.ts'
 import { machineDescription, saveSection } from './bench-report.ts'
 
 // autocannon ships no types: the little of its API used here.
@@ -240,13 +240,7 @@ try {
   failed = true
   console.error('[soak] ÉCHEC :', error instanceof Error ? error.message : error)
 } finally {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server!.once('exit', resolve))
-    server.kill('SIGTERM')
-    const timer = setTimeout(() => server!.kill('SIGKILL'), 15_000)
-    await exited
-    clearTimeout(timer)
-  }
+  await stopServer(server)
   await rm(dir, { recursive: true, force: true })
 }
 process.exit(failed ? 1 : 0)

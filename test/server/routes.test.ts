@@ -893,7 +893,7 @@ const happy: Record<RouteName, Check> = {
     const board = ok(await call())
     assert.equal(
       board.queues.map((q: { id: string }) => q.id),
-      ['justificatifs', 'messages', 'reexpeditions', 'resiliations'],
+      ['numerisation', 'justificatifs', 'messages', 'reexpeditions', 'resiliations'],
     )
   },
   operatorJournalCsv: async (_, call) => {

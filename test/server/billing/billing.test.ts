@@ -1,5 +1,6 @@
 // The billing routes beyond their happy path (routes.test.ts): options on offer, termination dates, payment without a
 // card, certificates and their public check, the contract PDF, the forwarding address, the test provider's card form.
+import { MAIL_FOOTER_SEPARATOR } from '../../../server/services/mailer.ts'
 import { Writable } from 'node:stream'
 import fc from 'fast-check'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
@@ -175,7 +176,9 @@ Subscription('termination: a blank comment is none, not e-mailed as spaces', asy
   assert.is(res.statusCode, 200, res.body)
   const row = await t.deps.db.selectFrom('termination_requests').select('comment').where('order_id', '=', orderId).executeTakeFirstOrThrow()
   assert.is(row.comment, null)
-  assert.ok(t.mails.at(-1)!.text.endsWith('\nMotif : Déménagement\n'), JSON.stringify(t.mails.at(-1)!.text.slice(-40)))
+  // The message ends with the reason, then the legal footer of every e-mail (server/services/mailer.ts).
+  const text = t.mails.at(-1)!.text
+  assert.ok(text.includes(`\nMotif : Déménagement\n\n${MAIL_FOOTER_SEPARATOR}\n`), JSON.stringify(text.slice(0, 400)))
 })
 
 Subscription.run()

@@ -10,6 +10,7 @@ import { Button, CodeLoading, ErrorState, Spinner, TextField } from '../../../..
 import { useBackOffice } from '../../context.tsx'
 import type { PageProps } from '../page.ts'
 import { ButtonLink, Inline, Muted, Panel, TableBox } from './admin.styles.ts'
+import { Pager } from './Pager.tsx'
 import { CLIENTS_PATH, clientOrderPath, NEW_CLIENT_PATH } from './paths.ts'
 
 const ClientOrderPage = lazy(() => import('./ClientOrderPage.tsx'))
@@ -132,28 +133,13 @@ function Search({ search, admin }: { search: ReturnType<typeof useClientSearch>;
                 </table>
               </TableBox>
             )}
-            {pages > 1 && (
-              <nav aria-label="Pages de résultats">
-                <Inline>
-                  <Button
-                    type="button"
-                    $variant="secondary"
-                    disabled={page <= 1 || loading}
-                    onClick={() => search.send({ type: 'search.page', page: page - 1 })}
-                  >
-                    Page précédente
-                  </Button>
-                  <Button
-                    type="button"
-                    $variant="secondary"
-                    disabled={page >= pages || loading}
-                    onClick={() => search.send({ type: 'search.page', page: page + 1 })}
-                  >
-                    Page suivante
-                  </Button>
-                </Inline>
-              </nav>
-            )}
+            <Pager
+              label="Pages de résultats"
+              page={page}
+              pages={pages}
+              loading={loading}
+              go={(to) => search.send({ type: 'search.page', page: to })}
+            />
           </div>
         )}
       </Panel>

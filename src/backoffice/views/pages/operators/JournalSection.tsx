@@ -7,6 +7,7 @@ import type { JournalFilters } from '../../../machines/operators/journal.machine
 import { Alert, BusyButton, Button, ErrorState, Field, Spinner, TextField } from '../../../../views/components/ui.tsx'
 import { useBackOffice } from '../../context.tsx'
 import { formatDateTime, Inline, Muted, Panel, TableBox } from './admin.styles.ts'
+import { Pager } from './Pager.tsx'
 
 /** The kinds of action the journal records, as the filter offers them. */
 export const ACTION_LABELS: Record<string, string> = {
@@ -158,28 +159,13 @@ export function JournalSection() {
               </table>
             </TableBox>
           )}
-          {pages > 1 && (
-            <nav aria-label="Pages du journal">
-              <Inline>
-                <Button
-                  type="button"
-                  $variant="secondary"
-                  disabled={page <= 1 || loading}
-                  onClick={() => journal.send({ type: 'journal.page', page: page - 1 })}
-                >
-                  Page précédente
-                </Button>
-                <Button
-                  type="button"
-                  $variant="secondary"
-                  disabled={page >= pages || loading}
-                  onClick={() => journal.send({ type: 'journal.page', page: page + 1 })}
-                >
-                  Page suivante
-                </Button>
-              </Inline>
-            </nav>
-          )}
+          <Pager
+            label="Pages du journal"
+            page={page}
+            pages={pages}
+            loading={loading}
+            go={(to) => journal.send({ type: 'journal.page', page: to })}
+          />
         </div>
       )}
     </Panel>
