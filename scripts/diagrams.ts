@@ -52,6 +52,7 @@ import { letterPagesMachine } from '../src/machines/mail/letterPages.machine.ts'
 import { letterSearchMachine } from '../src/machines/mail/letterSearch.machine.ts'
 
 import { apiKeysMachine } from '../src/backoffice/machines/operators/apiKeys.machine.ts'
+import { myPasskeysMachine } from '../src/backoffice/machines/operators/myPasskeys.machine.ts'
 import { enrolmentMachine } from '../src/backoffice/machines/operators/enrolment.machine.ts'
 import { journalMachine } from '../src/backoffice/machines/operators/journal.machine.ts'
 import { operatorDirectoryMachine } from '../src/backoffice/machines/operators/operatorDirectory.machine.ts'
@@ -253,6 +254,11 @@ const machines: [file: string, machine: AnyStateMachine, what: string][] = [
     'backoffice-journal',
     journalMachine,
     'Administration › Journal: filters and pages (the rows kept while the next load), « Exporter en CSV » with the same filters.',
+  ],
+  [
+    'backoffice-myPasskeys',
+    myPasskeysMachine,
+    '« Mes clés d’accès »: the operator’s passkeys, one added through the browser’s prompt, one removed after a confirmation.',
   ],
   ['backoffice-queues', queuesMachine, "The back office's dashboard: the queues, read again every minute, with « Réessayer »."],
   [

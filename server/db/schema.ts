@@ -293,7 +293,27 @@ export interface Database {
     created_at: CreatedAt
     last_used_at: Timestamp | null
   }
-  webauthn_challenges: { challenge: string; kind: 'registration' | 'authentication'; user_id: number | null; expires_at: Timestamp }
+  webauthn_challenges: {
+    challenge: string
+    kind: 'registration' | 'authentication'
+    user_id: number | null
+    /** 040: an operator's ceremony (never with user_id). */
+    operator_id: Generated<number | null>
+    expires_at: Timestamp
+  }
+  /** 040: the operators' passkeys, their second factor beside the authenticator app. */
+  operator_passkeys: {
+    id: Generated<number>
+    operator_id: number
+    credential_id: string
+    /** base64url of the COSE public key */
+    public_key: string
+    counter: ColumnType<string | number, number | undefined, number>
+    transports: Json<string[]>
+    name: string
+    created_at: CreatedAt
+    last_used_at: Timestamp | null
+  }
   test_subscriptions: {
     id: string
     customer_id: string

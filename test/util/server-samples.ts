@@ -45,6 +45,8 @@ export interface DemoIds {
   spareApiKey: number
   /** the mail room: what its samples read, change and use up, made once per database (mailRoomSamples). */
   mailRoom: MailRoomSamples
+  /** operators: a passkey of the demo administrator's (a software one), made once per database. */
+  operatorPasskey: number
 }
 
 /**
@@ -256,6 +258,7 @@ export async function demoIds(db: Kysely<Database>): Promise<DemoIds> {
     spareOperator: await spareOperator(db),
     spareApiKey: await spareApiKey(db),
     mailRoom: await mailRoomSamples(db, document),
+    operatorPasskey: await adminsPasskey(db),
   }
 }
 
@@ -311,6 +314,26 @@ async function camillesPasskey(db: Kysely<Database>): Promise<number> {
       counter: 0,
       transports: JSON.stringify(['internal']),
       name: 'Ordinateur de test',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return row.id
+}
+
+/** operators: the first passkey of the demo administrator's, made once per database (the demo data has none). */
+async function adminsPasskey(db: Kysely<Database>): Promise<number> {
+  const admin = (await db.selectFrom('operators').select('id').where('email', '=', 'operateur@example.com').executeTakeFirstOrThrow()).id
+  const held = await db.selectFrom('operator_passkeys').select('id').where('operator_id', '=', admin).orderBy('id').executeTakeFirst()
+  if (held) return held.id
+  const row = await db
+    .insertInto('operator_passkeys')
+    .values({
+      operator_id: admin,
+      credential_id: new SoftPasskey({ origin: 'http://localhost:8080', rpId: 'localhost' }).id,
+      public_key: 'pQECAyYgASFYIA',
+      counter: 0,
+      transports: JSON.stringify(['internal']),
+      name: 'Clé de test',
     })
     .returning('id')
     .executeTakeFirstOrThrow()
@@ -522,10 +545,16 @@ export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sampl
     // operators
     operatorPassword: () => ({ body: { email: 'operateur@example.com', password: DEMO_PASSWORD } }),
     operatorCode: () => ({ body: { ticket: 'x'.repeat(43), code: '123456' } }),
+    operatorPasskeyOptions: () => ({ body: { ticket: 'x'.repeat(43) } }),
+    operatorPasskey: () => ({ body: { ticket: 'x'.repeat(43), credential: unverifiableAuthentication() } }),
     operatorEnrolment: () => ({ params: { token: 'x'.repeat(43) } }),
     operatorEnrol: () => ({ params: { token: 'x'.repeat(43) }, body: { password: 'trois mots au hasard', code: '123456' } }),
     operatorMe: () => ({}),
     operatorSignOut: () => ({}),
+    operatorMyPasskeys: () => ({}),
+    operatorPasskeyRegistrationOptions: () => ({}),
+    operatorRegisterPasskey: () => ({ body: { credential: unverifiableRegistration(), name: 'Clé du bureau' } }),
+    operatorDeletePasskey: () => ({ params: { id: ids.operatorPasskey } }),
     operatorList: () => ({}),
     // A new address at each call: an address belongs to one operator.
     operatorInvite: () => ({

@@ -33,6 +33,7 @@ for (const viewport of [DESKTOP, TABLET]) {
         'Colis',
         'Réexpéditions',
         'Administration',
+        'Mes clés d’accès',
       ])
       await axe.check('/operateur')
 
