@@ -89,8 +89,9 @@ MailRoom('1280 px: from the mail room to the customer, every action journaled un
   }
   for (const [name, company] of Object.entries(expected)) {
     const card = scanCard(page, name)
-    // Read (text layer or OCR), then suggested with its reason.
-    await card.getByText(/Suggestion :/).waitFor({ timeout: 90_000 })
+    // Read (text layer or OCR), then suggested with its reason: the first one starts the render process and the OCR
+    // worker, which a busy 2-core machine takes long to start.
+    await card.getByText(/Suggestion :/).waitFor({ timeout: 180_000 })
     const suggestion = (await card.getByText(/Suggestion :/).textContent())!
     assert.match(suggestion, company)
     assert.match(suggestion, /SIREN .* trouvé page 1/)
