@@ -49,6 +49,8 @@ export interface Config {
    * images, text and deadlines, `security-notice` for the e-mails of account changes); unset: every kind.
    */
   jobKinds?: readonly string[]
+  /** The letters of an order terminated this many months ago are deleted, after a notice 30 days before (services/retention.ts). */
+  mailRetentionMonths: number
 }
 
 /** billing: the approval number of the demo (SEED_DEMO), plainly not a real one. */
@@ -244,6 +246,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // billing: a certificate without the provider's approval number is worthless; the demo shows that one is needed.
   const prefectureApproval = env.PREFECTURE_APPROVAL?.trim() || (seedDemo ? DEMO_PREFECTURE_APPROVAL : undefined)
   const legal = loadLegal(env, production && !seedDemo, { brandName, supportEmail, publicUrl, prefectureApproval })
+  const mailRetentionMonths = Number(env.MAIL_RETENTION_MONTHS?.trim() || 12)
+  if (!Number.isInteger(mailRetentionMonths) || mailRetentionMonths < 1 || mailRetentionMonths > 120)
+    throw new Error(
+      `MAIL_RETENTION_MONTHS vaut « ${env.MAIL_RETENTION_MONTHS} » : indiquez un nombre entier de mois, de 1 à 120 (12 par défaut).`,
+    )
   return {
     port,
     host: env.HOST || '127.0.0.1',
@@ -283,5 +290,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           .map((kind) => kind.trim())
           .filter(Boolean)
       : undefined,
+    mailRetentionMonths,
   }
 }

@@ -149,7 +149,13 @@ export function JournalSection() {
                   {result.entries.map((entry) => (
                     <tr key={entry.id}>
                       <td>{formatDateTime(entry.at)}</td>
-                      <td>{entry.operator ? entry.operator.name : entry.apiKey ? `Clé « ${entry.apiKey.name} »` : 'Jeton de démarrage'}</td>
+                      <td>
+                        {entry.operator
+                          ? entry.operator.name
+                          : entry.apiKey
+                            ? `Clé « ${entry.apiKey.name} »`
+                            : (entry.automatic ?? 'Jeton de démarrage')}
+                      </td>
                       <td>{ACTION_LABELS[entry.action] ?? <Muted>{entry.action}</Muted>}</td>
                       <td>{entry.orderId ?? '—'}</td>
                       <td>{entry.summary}</td>
