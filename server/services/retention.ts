@@ -61,7 +61,8 @@ export async function runMailRetention(deps: RetentionDeps, log?: Pick<Logger, '
     if (!(await claimNotice(db, due.orderId, now, addMinutes(now, NOTICE_HOLD_MINUTES)))) continue
     const byLaw = addMonthsToDay(due.terminationDate, months)
     const noticed = dayAfter(today, RETENTION_NOTICE_DAYS)
-    const purgeOn = byLaw > noticed ? byLaw : noticed
+    // The later of the two days (YYYY-MM-DD sorts as text).
+    const purgeOn = [byLaw, noticed].sort()[1]!
     const recipients = await retentionRecipients(db, due.orderId)
     try {
       for (const person of recipients)

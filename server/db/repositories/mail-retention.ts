@@ -120,9 +120,8 @@ async function letterFileKeys(tx: Transaction<Database>, letterIds: number[]): P
     select file_key as key from documents where id = any(${letterIds}::int[])
     union select file_key from document_pages where document_id = any(${letterIds}::int[])
     union select file_key from mail_scans where document_id = any(${letterIds}::int[])
-    union select p.file_key from mail_scan_pages p join mail_scans s on s.id = p.scan_id where s.document_id = any(${letterIds}::int[])`.execute(
-    tx,
-  )
+    union select p.file_key from mail_scan_pages p join mail_scans s on s.id = p.scan_id
+      where s.document_id = any(${letterIds}::int[])`.execute(tx)
   return rows.map((r) => r.key)
 }
 
