@@ -3,6 +3,7 @@
 // order kept for the provider) and a collaborator leaving a shared order.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { peopleWantingEachEmail } from '../../../server/db/repositories/notifications.ts'
 import { addDays, parisDay } from '../../../server/lib/time.ts'
 import { closingMessages } from '../../../server/routes/people/closing.ts'
 import { buildTestApp, call, callBearer, DEMO_PASSWORD, login, operatorLogin, type TestApp } from '../../util/server.ts'
@@ -139,6 +140,7 @@ owner(
     const entry = timeline.entries.find((e: { label: string }) => e.label.startsWith('Le titulaire a fermé son compte'))
     assert.ok(entry, JSON.stringify(timeline.entries.slice(0, 3)))
     assert.is(entry.by, 'le client (fermeture de son compte)')
+    assert.equal(await peopleWantingEachEmail(db, ctx.epicerie), [], 'a letter that still comes e-mails no one')
     const journal = await db.selectFrom('journal').selectAll().where('action', '=', 'account.closed').execute()
     assert.equal(
       journal.map((j) => [j.order_id, j.system_actor, j.operator_id, j.api_key_id]),
