@@ -33,6 +33,9 @@ export const ACTION_LABELS: Record<string, string> = {
   'package.handedOver': 'Colis remis',
   'forwarding.shipped': 'Réexpédition expédiée',
   'forwarding.impossible': 'Réexpédition impossible',
+  'account.closed': 'Compte fermé par son titulaire',
+  'mail.retentionNotice': 'Avis de suppression du courrier',
+  'mail.retentionPurge': 'Courrier supprimé (conservation)',
 }
 
 const ORDER_INVALID = 'Saisissez un numéro de commande (des chiffres).'
