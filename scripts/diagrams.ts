@@ -22,6 +22,8 @@ import { unpaidInvoicesMachine } from '../src/machines/billing/unpaidInvoices.ma
 // people
 import { collaboratorsMachine } from '../src/machines/people/collaborators.machine.ts'
 import { devicesMachine } from '../src/machines/people/devices.machine.ts'
+import { closeAccountMachine } from '../src/machines/people/closeAccount.machine.ts'
+import { leaveOrderMachine } from '../src/machines/people/leaveOrder.machine.ts'
 import { emailChangeMachine } from '../src/machines/people/emailChange.machine.ts'
 import { emailRevertMachine } from '../src/machines/people/emailRevert.machine.ts'
 import { invitationMachine } from '../src/machines/people/invitation.machine.ts'
@@ -131,6 +133,12 @@ const machines: [file: string, machine: AnyStateMachine, what: string][] = [
   ['passkeys', passkeysMachine, "'Clés d'accès': the list; add (the ceremony), rename, remove after a confirmation."],
   ['passkeyLogin', passkeyLoginMachine, "'Se connecter avec une clé d'accès' on /login: the ceremony, then the session takes the user."],
   ['devices', devicesMachine, "'Appareils connectés': the sessions, and signing the others out."],
+  [
+    'closeAccount',
+    closeAccountMachine,
+    '« Fermer mon compte »: what goes and what stays, the password, then closed (the session ends), refused (an active domiciliation) or the password again.',
+  ],
+  ['leaveOrder', leaveOrderMachine, '« Quitter cette domiciliation »: a confirmation, then left (the portal starts again) or the reason.'],
   [
     'collaborators',
     collaboratorsMachine,

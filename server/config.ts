@@ -51,6 +51,8 @@ export interface Config {
   jobKinds?: readonly string[]
   /** mail pipeline: jobs this process's worker runs at once (JOB_CONCURRENCY, 1 to 4; 2 by default: drawing beside OCR). */
   jobConcurrency: number
+  /** The letters of an order terminated this many months ago are deleted, after a notice 30 days before (services/retention.ts). */
+  mailRetentionMonths: number
 }
 
 /** billing: the approval number of the demo (SEED_DEMO), plainly not a real one. */
@@ -249,6 +251,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // billing: a certificate without the provider's approval number is worthless; the demo shows that one is needed.
   const prefectureApproval = env.PREFECTURE_APPROVAL?.trim() || (seedDemo ? DEMO_PREFECTURE_APPROVAL : undefined)
   const legal = loadLegal(env, production && !seedDemo, { brandName, supportEmail, publicUrl, prefectureApproval })
+  const mailRetentionMonths = Number(env.MAIL_RETENTION_MONTHS?.trim() || 12)
+  if (!Number.isInteger(mailRetentionMonths) || mailRetentionMonths < 1 || mailRetentionMonths > 120)
+    throw new Error(
+      `MAIL_RETENTION_MONTHS vaut « ${env.MAIL_RETENTION_MONTHS} » : indiquez un nombre entier de mois, de 1 à 120 (12 par défaut).`,
+    )
   return {
     port,
     host: env.HOST || '127.0.0.1',
@@ -289,5 +296,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           .filter(Boolean)
       : undefined,
     jobConcurrency,
+    mailRetentionMonths,
   }
 }

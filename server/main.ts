@@ -7,6 +7,7 @@ import { migrateToLatest } from './db/migrate.ts'
 import { seedDemo } from './demo/seed.ts'
 import type { AppDeps } from './deps.ts'
 import { startDigestTimer } from './services/digest.ts'
+import { startRetentionTimer } from './services/retention.ts'
 import { configuredMailer } from './services/mailer-configured.ts'
 import { testPaymentProvider } from './services/payment.ts'
 import { fsStorage } from './services/storage.ts'
@@ -76,6 +77,7 @@ export async function createServer(config: Config) {
     // mail pipeline: the background jobs (page images, text, deadlines) run beside the API.
     const ocr = tesseractOcr()
     let worker: JobWorker | null = null
+    let retention: { stop(): Promise<void> } | null = null
     let closed = false
     /**
      * The work beside the API (the job worker, the storage sweep), started once the server listens and has said so:
@@ -88,6 +90,8 @@ export async function createServer(config: Config) {
         sweeping = sweepLogged()
       }, SWEEP_EVERY_MS)
       timer.unref()
+      // The mail retention of terminated orders: now, then daily (services/retention.ts).
+      retention = startRetentionTimer(deps, logger)
       if (config.jobWorker) {
         const handlers = {
           [LETTER_JOB]: letterPipelineJob({ db: handle.db, storage, ocr, log: logger }),
@@ -114,6 +118,7 @@ export async function createServer(config: Config) {
         closed = true
         clearInterval(timer)
         await digests.stop()
+        await retention?.stop()
         await app.close()
         await worker?.stop()
         await ocr.close()

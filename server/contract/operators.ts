@@ -95,6 +95,8 @@ export const JournalEntry = Type.Object({
   operator: Nullable(Type.Object({ id: Id, name: Type.String(), email: Type.String() })),
   /** The API key of a machine's call; null for an operator's change, and for the bootstrap OPERATOR_TOKEN (both null). */
   apiKey: Nullable(Type.Object({ id: Id, name: Type.String(), prefix: Type.String() })),
+  /** Written by no one of the provider: who, in words (the automatic mail retention, a customer closing their account). */
+  automatic: Type.Optional(Type.String()),
   action: Type.String(),
   orderId: Nullable(Id),
   summary: Type.String(),

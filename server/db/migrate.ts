@@ -43,6 +43,8 @@ import * as clients from './migrations/022_clients.ts'
 import * as mailRoom from './migrations/030_mail_room.ts'
 // the operators' passkeys, a second factor beside the authenticator app
 import * as operatorPasskeys from './migrations/040_operator_passkeys.ts'
+// a person's rights: an account closed, the journal's automatic rows, the mail retention of terminated orders
+import * as rights from './migrations/070_rights.ts'
 
 // Listed in code rather than read from disk, so the bundle-free tsx runtime and tests need no file lookups.
 export const migrations: Record<string, Migration> = {
@@ -79,6 +81,7 @@ export const migrations: Record<string, Migration> = {
   '022_clients': clients,
   '030_mail_room': mailRoom,
   '040_operator_passkeys': operatorPasskeys,
+  '070_rights': rights,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

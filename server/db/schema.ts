@@ -24,6 +24,8 @@ export interface Database {
     /** Proven by its owner (a link mailed to it followed), or only typed (an address change): migration 014. */
     email_verified: Generated<boolean>
     created_at: CreatedAt
+    /** 070: closed by its holder: the row stays for the orders and invoices the law keeps, emptied of personal data. */
+    closed_at: Timestamp | null
   }
   api_tokens: {
     id: Generated<number>
@@ -459,6 +461,8 @@ export interface Database {
     summary: string
     before: Json<unknown> | null
     after: Json<unknown> | null
+    /** 070: written by no operator nor key: the automatic mail retention, or a customer closing their account. */
+    system_actor: JournalSystemActor | null
   }
   /** 021: the machines' keys, kept as their SHA-256. */
   api_keys: {
@@ -506,6 +510,15 @@ export interface Database {
     height: number
     bytes: number
   }
+  /** 070: a terminated order's mail retention: the notice e-mailed, then its letters deleted (services/retention.ts). */
+  mail_retention: {
+    order_id: number
+    notice_claimed_until: Timestamp | null
+    notice_sent_at: Timestamp | null
+    purge_on: ColumnType<string | null, string | null | undefined, string | null>
+    purged_at: Timestamp | null
+    purged_letters: Generated<number>
+  }
   operator_sign_in_tickets: {
     id: Generated<number>
     operator_id: number
@@ -514,6 +527,8 @@ export interface Database {
     used_at: Timestamp | null
   }
 }
+
+export type JournalSystemActor = 'retention' | 'customer'
 
 /** What every repository function takes first: the database, or a transaction on it. */
 export type Db = Kysely<Database> | Transaction<Database>

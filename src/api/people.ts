@@ -78,3 +78,11 @@ export const renamePasskey = (id: number, body: Body<'renamePasskey'>, options?:
 
 export const deletePasskey = (id: number, options?: CallOptions) =>
   call<Reply<'deletePasskey'>>({ auth: 'apiToken', method: 'DELETE', path: `/api-protected/users/me/passkeys/${encode(id)}` }, options)
+
+/** RGPD art. 17 (beyond the spec): the account closed, the password typed again; a 409 names the domiciliation still active. */
+export const closeAccount = (body: Body<'closeAccount'>, options?: CallOptions) =>
+  call<Reply<'closeAccount'>>({ auth: 'apiToken', method: 'POST', path: '/api-protected/users/me/close', body }, options)
+
+/** A collaborator leaves an order shared with them. */
+export const leaveSharedOrder = (id: number, options?: CallOptions) =>
+  call<Reply<'leaveSharedOrder'>>({ auth: 'apiToken', method: 'POST', path: `${order(id)}/leave` }, options)

@@ -12,7 +12,9 @@ import {
   SHARE_NOT_REMOVED,
   SHARE_REMOVED,
 } from '../machines/people/collaborators.machine.ts'
+import { closeAccountMachine } from '../machines/people/closeAccount.machine.ts'
 import { devicesMachine, OTHERS_NOT_SIGNED_OUT } from '../machines/people/devices.machine.ts'
+import { leaveOrderMachine } from '../machines/people/leaveOrder.machine.ts'
 import { emailChangeMachine } from '../machines/people/emailChange.machine.ts'
 import { invitationMachine } from '../machines/people/invitation.machine.ts'
 import { passkeyLoginMachine } from '../machines/session/passkeyLogin.machine.ts'
@@ -208,6 +210,32 @@ export function createPeopleFlows({ api, notify, navigate, toPortal, toSession }
           ),
         },
         actions: { notify: notifyAction },
+      }),
+    ),
+    // The account closed: the server ended every session; this one ends here without calling it, the reason in a toast.
+    closeAccount: later(() =>
+      closeAccountMachine.provide({
+        actors: { closeAccount: fromPromise(({ input, signal }) => api.closeAccount(input, { signal })) },
+        actions: {
+          closed: (_, { message }) => {
+            notify({ kind: 'success', message })
+            toSession({ type: 'session.logout', elsewhere: true })
+          },
+        },
+      }),
+    ),
+    // Left: the portal starts again on the orders that remain (the one left among them no more), from the dashboard.
+    leaveOrder: later(() =>
+      leaveOrderMachine.provide({
+        actors: { leaveOrder: fromPromise(({ input, signal }) => api.leaveSharedOrder(input.orderId, { signal })) },
+        actions: {
+          left: (_, { message }) => {
+            notify({ kind: 'success', message })
+            const user = readStoredUser()
+            if (user) toSession({ type: 'session.signedIn', user })
+            navigate('/tableau-de-bord', { replace: true })
+          },
+        },
       }),
     ),
     invitation: later(() =>

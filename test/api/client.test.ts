@@ -271,6 +271,8 @@ const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
   ['sessions', () => api.getSessions(), '/api-protected/users/me/sessions'],
   ['signOutOtherSessions', () => api.signOutOtherSessions(), '/api-protected/users/me/sessions'],
   ['signOut', () => api.signOut(), '/api-protected/users/me/sessions/current'],
+  ['closeAccount', () => api.closeAccount({ password: 'Demo1234!' }), '/api-protected/users/me/close', { password: 'Demo1234!' }],
+  ['leaveSharedOrder', () => api.leaveSharedOrder(3), '/api-protected/domiciliation-orders/3/leave'],
   ['passkeys', () => api.getPasskeys(), '/api-protected/users/me/passkeys'],
   ['passkeyRegistrationOptions', () => api.getPasskeyRegistrationOptions(), '/api-protected/users/me/passkeys/registration-options'],
   [

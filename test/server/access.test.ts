@@ -373,6 +373,8 @@ const limitedInHandler: readonly RouteName[] = [
   'sendDextInvoices',
   'updateContract',
   'uploadIdentity',
+  // the password typed again, counted with the password change's tries
+  'closeAccount',
 ]
 const storesNothingNew: Record<string, string> = {
   acceptInvitation: 'a single-use link, used once',
@@ -380,6 +382,7 @@ const storesNothingNew: Record<string, string> = {
   signOut: 'removes a row',
   deletePasskey: 'removes a row',
   deleteShare: 'removes a row',
+  leaveSharedOrder: 'removes a row',
   deleteMandataire: 'removes a row',
   deleteFolder: 'removes a row',
   removeCourierRequest: 'removes a row',

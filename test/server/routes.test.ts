@@ -733,6 +733,20 @@ const happy: Record<RouteName, Check> = {
     ok(await call())
     assert.is((await call()).statusCode, 404)
   },
+  closeAccount: async (_, call) => {
+    const refused = await call()
+    assert.is(refused.statusCode, 409, refused.body)
+    assert.match(refused.json().message, 'Votre domiciliation Boulangerie des Lilas SAS est active')
+    const wrong = await call({ body: { password: 'pas le bon' } })
+    assert.is(wrong.statusCode, 400)
+    assert.is(wrong.json().message, 'Le mot de passe est incorrect : votre compte n’a pas été fermé.')
+  },
+  leaveSharedOrder: async ({ t, camille, ids }, call) => {
+    assert.is(ok(await call()).message, 'Vous n’avez plus accès au courrier de Studio Nuage SAS.')
+    assert.is((await send(t.app, 'documents', { query: { orderId: ids.sharedOrder } }, camille)).statusCode, 404)
+    const own = await call({ params: { id: ids.order } })
+    assert.is(own.statusCode, 409, 'her own order')
+  },
   updateEmail: async (_, call) => assert.is(ok(await call()).email, 'camille.martin@example.com'),
   updatePassword: async (_, call) => assert.match(ok(await call()).message, 'modifié'),
   resetPasswordRequest: async ({ t }, call) => {

@@ -522,6 +522,9 @@ export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sampl
     deletePasskey: () => ({ params: { id: ids.passkey } }),
     passkeyLoginOptions: () => ({}),
     passkeyLogin: () => ({ body: { credential: unverifiableAuthentication() } }),
+    // Camille owns active orders: refused (409), nothing closed. Studio Nuage is shared with her: she leaves it.
+    closeAccount: () => ({ body: { password: DEMO_PASSWORD } }),
+    leaveSharedOrder: () => ({ params: { id: ids.sharedOrder } }),
     // company area
     legalSubmissions: () => ({ query: { orderId: ids.order } }),
     createLegalSubmission: () => ({ body: { orderId: ids.order, kind: 'transfert-siege', comment: 'Transfert depuis Lyon.' } }),

@@ -131,6 +131,10 @@ export interface PeopleScenario {
   invitationUnavailableOnce?: boolean
   /** « Ce n’était pas vous ? »: what the revert link answers, the server's message or its refusal (a status and message). */
   emailRevert?: { status?: undefined; message: string } | { status: number; message: string }
+  /** « Fermer mon compte »: the refusal (409 ORDERS_ACTIVE) of a domiciliation still active; unset, the demo password closes it. */
+  closeRefusal?: string
+  /** « Quitter cette domiciliation »: the server's refusal (a French 409) instead of leaving. */
+  leaveRefusal?: string
   /** Calls that fail with the server's French message. */
   fails?: ('invite' | 'removeShare' | 'addRepresentative' | 'loadShares' | 'loadRepresentatives' | 'loadSessions' | 'referral')[]
 }
@@ -286,6 +290,13 @@ function peopleApi(scenario: PeopleScenario, calls: Calls, notify: (notice: Noti
     },
     deletePasskey: async (id) => (record('deletePasskey', id), (passkeys = passkeys.filter((p) => p.id !== id)), { message: 'ok' }),
     getPasskeyLoginOptions: async () => (record('getPasskeyLoginOptions'), { challenge: 'AAAA', rpId: 'localhost' }),
+    closeAccount: async (body) => {
+      record('closeAccount', body)
+      if (body.password !== 'Demo1234!')
+        throw new ApiError('Le mot de passe est incorrect : votre compte n’a pas été fermé.', 400, 'BAD_PASSWORD')
+      if (scenario.closeRefusal) throw new ApiError(scenario.closeRefusal, 409, 'ORDERS_ACTIVE')
+      return { message: 'Votre compte est fermé. Un e-mail de confirmation vous a été envoyé.' }
+    },
     getSessions: async () => {
       record('getSessions')
       if (fails('loadSessions')) throw new Error('Le service est momentanément indisponible. Réessayez dans quelques instants.')
@@ -439,6 +450,14 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
     getCurrentUser: async () => {
       if (scenario.userFails) throw unauthorized('Session expirée ou invalide, veuillez vous reconnecter.')
       return signedInAs
+    },
+    // As the server: the order left is no longer among the person's.
+    leaveSharedOrder: async (id) => {
+      calls.people.push(['leaveSharedOrder', id])
+      if (scenario.people?.leaveRefusal) throw new ApiError(scenario.people.leaveRefusal, 409, 'OWNER_CANNOT_LEAVE')
+      const left = orders.findIndex((o) => o.id === id)
+      const [order] = orders.splice(left, 1)
+      return { message: `Vous n’avez plus accès au courrier de ${order!.raisonSociale}.` }
     },
     getContracts: async () => structuredClone(scenario.billing?.contracts ?? F.contracts),
     getMyOrders: () =>

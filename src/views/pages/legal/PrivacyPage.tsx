@@ -18,7 +18,8 @@ const purposes: { purpose: string; basis: string; retention: string }[] = [
   {
     purpose: 'Domicilier votre entreprise : recevoir, numériser, mettre à votre disposition et réexpédier votre courrier et vos colis',
     basis: 'Exécution du contrat de domiciliation (art. 6.1.b du RGPD)',
-    retention: 'Pendant la durée du contrat, puis douze mois après sa fin, pour vous laisser le temps de récupérer vos courriers.',
+    retention:
+      'Pendant la durée du contrat, puis douze mois après sa fin, pour vous laisser le temps de récupérer vos courriers ; un e-mail vous prévient un mois avant leur suppression, qui se fait alors d’elle-même.',
   },
   {
     purpose:
@@ -126,7 +127,9 @@ export default function PrivacyPage() {
             Pour exercer vos droits, écrivez-nous à <a href={`mailto:${p.privacyEmail}`}>{p.privacyEmail}</a> ou par courrier à {p.name},{' '}
             {p.address}. Nous vous répondrons dans un délai d’un mois, qui peut être prolongé de deux mois si la demande est complexe ; nous
             vous en informerons alors. Nous pourrons vous demander de justifier de votre identité en cas de doute raisonnable. Vous pouvez
-            aussi modifier vous-même vos informations personnelles et vos préférences de notification depuis votre espace.
+            aussi modifier vous-même vos informations personnelles et vos préférences de notification depuis votre espace, et y fermer votre
+            compte (« Informations personnelles ») une fois vos domiciliations résiliées : vos accès et vos données personnelles sont alors
+            effacés, seul restant ce que la loi nous oblige à conserver.
           </p>
           <h2>Réclamation auprès de la CNIL</h2>
           <p>

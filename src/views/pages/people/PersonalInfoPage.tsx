@@ -13,6 +13,8 @@ import { DevicesSection } from './DevicesSection.tsx'
 import { NotificationPreferencesSection } from '../notifications/NotificationPreferencesSection.tsx'
 import { PasskeysSection } from './PasskeysSection.tsx'
 import { Section } from './Section.tsx'
+import { CloseAccountSection } from './CloseAccountSection.tsx'
+import { LeaveOrderSection } from './LeaveOrderSection.tsx'
 
 const Columns = styled('div')`
   display: grid;
@@ -55,6 +57,8 @@ export default function PersonalInfoPage(_: PageProps) {
         <PasskeysSection />
         <DevicesSection />
         <NotificationPreferencesSection />
+        <LeaveOrderSection />
+        <CloseAccountSection />
       </div>
     </Columns>
   )
