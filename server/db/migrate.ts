@@ -41,6 +41,8 @@ import * as apiKeys from './migrations/021_api_keys.ts'
 import * as clients from './migrations/022_clients.ts'
 // the back office's mail room: scans to publish, packages handed over, forwarding requests shipped
 import * as mailRoom from './migrations/030_mail_room.ts'
+// « Mes données »: the export jobs of a person's data
+import * as dataExports from './migrations/080_data_exports.ts'
 
 // Listed in code rather than read from disk, so the bundle-free tsx runtime and tests need no file lookups.
 export const migrations: Record<string, Migration> = {
@@ -76,6 +78,7 @@ export const migrations: Record<string, Migration> = {
   '021_api_keys': apiKeys,
   '022_clients': clients,
   '030_mail_room': mailRoom,
+  '080_data_exports': dataExports,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }
