@@ -22,6 +22,7 @@ import { unpaidInvoicesMachine } from '../src/machines/billing/unpaidInvoices.ma
 // people
 import { collaboratorsMachine } from '../src/machines/people/collaborators.machine.ts'
 import { devicesMachine } from '../src/machines/people/devices.machine.ts'
+import { dataExportMachine } from '../src/machines/people/dataExport.machine.ts'
 import { emailChangeMachine } from '../src/machines/people/emailChange.machine.ts'
 import { emailRevertMachine } from '../src/machines/people/emailRevert.machine.ts'
 import { invitationMachine } from '../src/machines/people/invitation.machine.ts'
@@ -130,6 +131,7 @@ const machines: [file: string, machine: AnyStateMachine, what: string][] = [
   ['passkeys', passkeysMachine, "'Clés d'accès': the list; add (the ceremony), rename, remove after a confirmation."],
   ['passkeyLogin', passkeyLoginMachine, "'Se connecter avec une clé d'accès' on /login: the ceremony, then the session takes the user."],
   ['devices', devicesMachine, "'Appareils connectés': the sessions, and signing the others out."],
+  ['dataExport', dataExportMachine, "« Mes données »: the ZIP prepared on the server, its progress, the download, a retry."],
   [
     'collaborators',
     collaboratorsMachine,
