@@ -131,7 +131,7 @@ const machines: [file: string, machine: AnyStateMachine, what: string][] = [
   ['passkeys', passkeysMachine, "'Clés d'accès': the list; add (the ceremony), rename, remove after a confirmation."],
   ['passkeyLogin', passkeyLoginMachine, "'Se connecter avec une clé d'accès' on /login: the ceremony, then the session takes the user."],
   ['devices', devicesMachine, "'Appareils connectés': the sessions, and signing the others out."],
-  ['dataExport', dataExportMachine, "« Mes données »: the ZIP prepared on the server, its progress, the download, a retry."],
+  ['dataExport', dataExportMachine, '« Mes données »: the ZIP prepared on the server, its progress, the download, a retry.'],
   [
     'collaborators',
     collaboratorsMachine,
