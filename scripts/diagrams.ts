@@ -24,6 +24,7 @@ import { collaboratorsMachine } from '../src/machines/people/collaborators.machi
 import { devicesMachine } from '../src/machines/people/devices.machine.ts'
 import { closeAccountMachine } from '../src/machines/people/closeAccount.machine.ts'
 import { leaveOrderMachine } from '../src/machines/people/leaveOrder.machine.ts'
+import { dataExportMachine } from '../src/machines/people/dataExport.machine.ts'
 import { emailChangeMachine } from '../src/machines/people/emailChange.machine.ts'
 import { emailRevertMachine } from '../src/machines/people/emailRevert.machine.ts'
 import { invitationMachine } from '../src/machines/people/invitation.machine.ts'
@@ -133,6 +134,7 @@ const machines: [file: string, machine: AnyStateMachine, what: string][] = [
   ['passkeys', passkeysMachine, "'Clés d'accès': the list; add (the ceremony), rename, remove after a confirmation."],
   ['passkeyLogin', passkeyLoginMachine, "'Se connecter avec une clé d'accès' on /login: the ceremony, then the session takes the user."],
   ['devices', devicesMachine, "'Appareils connectés': the sessions, and signing the others out."],
+  ['dataExport', dataExportMachine, '« Mes données »: the ZIP prepared on the server, its progress, the download, a retry.'],
   [
     'closeAccount',
     closeAccountMachine,

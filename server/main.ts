@@ -18,9 +18,11 @@ import { startJobWorker, type JobWorker } from './services/jobs.ts'
 import { LETTER_JOB, letterPipelineJob } from './services/mail-pipeline.ts'
 import { SECURITY_NOTICE_JOB, securityNoticeJob } from './services/security-notice.ts'
 import { tesseractOcr } from './services/ocr.ts'
+// « Mes données »
+import { DATA_EXPORT_JOB, dataExportJob, expireDataExports } from './services/data-export.ts'
 
 /** The kinds of background job a worker can run (JOB_KINDS picks among them). */
-export const JOB_KINDS = [LETTER_JOB, SECURITY_NOTICE_JOB] as const
+export const JOB_KINDS = [LETTER_JOB, SECURITY_NOTICE_JOB, DATA_EXPORT_JOB] as const
 
 export async function createServer(config: Config) {
   const unknownKinds = (config.jobKinds ?? []).filter((kind) => !(JOB_KINDS as readonly string[]).includes(kind))
@@ -66,6 +68,9 @@ export async function createServer(config: Config) {
     // What a crash left in storage (files without a row, half-written temp files): swept once the server is up, then periodically,
     // with the rows that have run out (rate-limit windows, expired sessions, reset and revert links: services/prune.ts).
     const sweep = async () => {
+      // « Mes données »: a ZIP past its 7 days, removed first (its row stays, so that its link answers 410).
+      const expired = await expireDataExports({ db: handle.db, storage, now: clock.now() })
+      if (expired) logger.info({ expired }, 'archives « Mes données » expirées supprimées')
       const { orphans, temporary } = await sweepStorage({ db: handle.db, storage, now: clock.now() })
       if (orphans.length || temporary) logger.warn({ orphans, temporary }, 'fichiers abandonnés supprimés du stockage')
       const pruned = await pruneExpiredRows(handle.db, clock.now())
@@ -96,6 +101,7 @@ export async function createServer(config: Config) {
         const handlers = {
           [LETTER_JOB]: letterPipelineJob({ db: handle.db, storage, ocr, log: logger }),
           [SECURITY_NOTICE_JOB]: securityNoticeJob(deps),
+          [DATA_EXPORT_JOB]: dataExportJob(deps, logger),
         }
         const kinds: readonly string[] = config.jobKinds ?? JOB_KINDS
         worker = startJobWorker({

@@ -9,6 +9,7 @@ import { mailBackofficeRoutes } from './mail-backoffice.ts'
 import { notificationsRoutes } from './notifications.ts'
 import { operatorsRoutes } from './operators.ts'
 import { peopleRoutes } from './people.ts'
+import { peopleExportRoutes } from './people-exports.ts'
 import type { RouteDef } from './route-def.ts'
 import { sessionRoutes } from './session.ts'
 
@@ -18,6 +19,7 @@ export type { Access, Auth, OperatorRole, RouteDef, RouteSchema } from './route-
 export const routes = {
   ...sessionRoutes,
   ...peopleRoutes,
+  ...peopleExportRoutes,
   ...mailRoutes,
   ...billingRoutes,
   ...companyRoutes,

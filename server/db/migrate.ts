@@ -45,6 +45,8 @@ import * as mailRoom from './migrations/030_mail_room.ts'
 import * as operatorPasskeys from './migrations/040_operator_passkeys.ts'
 // a person's rights: an account closed, the journal's automatic rows, the mail retention of terminated orders
 import * as rights from './migrations/070_rights.ts'
+// « Mes données »: the export jobs of a person's data
+import * as dataExports from './migrations/080_data_exports.ts'
 
 // Listed in code rather than read from disk, so the bundle-free tsx runtime and tests need no file lookups.
 export const migrations: Record<string, Migration> = {
@@ -82,6 +84,7 @@ export const migrations: Record<string, Migration> = {
   '030_mail_room': mailRoom,
   '040_operator_passkeys': operatorPasskeys,
   '070_rights': rights,
+  '080_data_exports': dataExports,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

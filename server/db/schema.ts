@@ -526,6 +526,20 @@ export interface Database {
     expires_at: Timestamp
     used_at: Timestamp | null
   }
+  /** 080: « Mes données », the ZIP of a person's data prepared by a background job. */
+  data_exports: {
+    id: Generated<number>
+    user_id: number
+    job_id: string | null
+    state: Generated<'preparing' | 'ready' | 'failed' | 'expired'>
+    progress: Generated<number>
+    file_key: string | null
+    file_bytes: ColumnType<string | null, number | null | undefined, number | null>
+    letters: number | null
+    created_at: CreatedAt
+    ready_at: Timestamp | null
+    expires_at: Timestamp | null
+  }
 }
 
 export type JournalSystemActor = 'retention' | 'customer'

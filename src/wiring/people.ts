@@ -13,6 +13,7 @@ import {
   SHARE_REMOVED,
 } from '../machines/people/collaborators.machine.ts'
 import { closeAccountMachine } from '../machines/people/closeAccount.machine.ts'
+import { dataExportMachine } from '../machines/people/dataExport.machine.ts'
 import { devicesMachine, OTHERS_NOT_SIGNED_OUT } from '../machines/people/devices.machine.ts'
 import { leaveOrderMachine } from '../machines/people/leaveOrder.machine.ts'
 import { emailChangeMachine } from '../machines/people/emailChange.machine.ts'
@@ -38,6 +39,7 @@ import type { WiringDeps } from './deps.ts'
 import { later } from './later.ts'
 import { outlive, success } from './outlive.ts'
 import { readStoredUser } from './storage.ts'
+import { saveFile } from './save-file.ts'
 
 export const EMAIL_NOT_CHANGED = 'Votre adresse e-mail n’a pas été modifiée : corrigez-la si besoin, puis réessayez.'
 export const PASSWORD_NOT_CHANGED = 'Votre mot de passe n’a pas été modifié : vérifiez votre mot de passe actuel, puis réessayez.'
@@ -152,6 +154,20 @@ export function createPeopleFlows({ api, notify, navigate, toPortal, toSession }
           ),
         },
         actions: { notify: notifyAction },
+      }),
+    ),
+    // « Mes données »: the job goes on on the server whatever the page does; only its reading here stops with it.
+    dataExport: later(() =>
+      dataExportMachine.provide({
+        actors: {
+          loadLatest: fromPromise(async ({ signal }) => (await api.getDataExports({ signal }))[0] ?? null),
+          start: fromPromise(({ signal }) => api.startDataExport({ signal })),
+          check: fromPromise(({ input, signal }) => api.getDataExport(input.id, { signal })),
+          download: fromPromise(async ({ input, signal }) => {
+            const blob = await api.getDataExportFile(input.id, { signal })
+            saveFile(blob, `mes-donnees-${(input.readyAt ?? input.createdAt).slice(0, 10)}.zip`)
+          }),
+        },
       }),
     ),
     collaborators: later(() =>

@@ -283,6 +283,11 @@ const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
   ],
   ['renamePasskey', () => api.renamePasskey(3, { name: 'Ordinateur' }), '/api-protected/users/me/passkeys/3', { name: 'Ordinateur' }],
   ['deletePasskey', () => api.deletePasskey(3), '/api-protected/users/me/passkeys/3'],
+  // people: « Mes données »
+  ['startDataExport', () => api.startDataExport(), '/api-protected/users/me/data-exports'],
+  ['dataExports', () => api.getDataExports(), '/api-protected/users/me/data-exports'],
+  ['dataExport', () => api.getDataExport(9), '/api-protected/users/me/data-exports/9'],
+  ['dataExportFile', () => api.getDataExportFile(9), '/api-protected/users/me/data-exports/9/file'],
   ['passkeyLoginOptions', () => api.getPasskeyLoginOptions(), '/api/passkeys/login-options'],
   ['passkeyLogin', () => api.loginWithPasskey({ credential: signInAnswer }), '/api/passkeys/login', { credential: signInAnswer }],
   // company area

@@ -13,6 +13,7 @@ import { createServer, JOB_KINDS } from '../../server/main.ts'
 import { LETTER_JOB } from '../../server/services/mail-pipeline.ts'
 import { SECURITY_NOTICE_JOB, type SecurityNotice } from '../../server/services/security-notice.ts'
 import { startJobWorker } from '../../server/services/jobs.ts'
+import { DATA_EXPORT_JOB } from '../../server/services/data-export.ts'
 
 const test = suite<{ dir: string }>('JOB_KINDS: the kinds of background job a process runs')
 test.before.each(async (ctx) => {
@@ -34,7 +35,7 @@ test('read from the environment, comma-separated; unset or blank: every kind', (
   assert.equal(loadConfig({ JOB_KINDS: ' security-notice , letter-pipeline ' }).jobKinds, ['security-notice', 'letter-pipeline'])
   assert.is(loadConfig({}).jobKinds, undefined)
   assert.is(loadConfig({ JOB_KINDS: '  ' }).jobKinds, undefined)
-  assert.equal([...JOB_KINDS].sort(), [LETTER_JOB, SECURITY_NOTICE_JOB].sort())
+  assert.equal([...JOB_KINDS].sort(), [LETTER_JOB, SECURITY_NOTICE_JOB, DATA_EXPORT_JOB].sort())
 })
 
 test('an unknown kind stops the start, named, with the known ones', async ({ dir }) => {
@@ -42,7 +43,10 @@ test('an unknown kind stops the start, named, with the known ones', async ({ dir
     await createServer(configIn(dir, { JOB_KINDS: 'security-notice,ocr' }))
     assert.unreachable('started')
   } catch (error) {
-    assert.is((error as Error).message, 'JOB_KINDS invalide : ocr ; les sortes de tâches sont letter-pipeline, security-notice.')
+    assert.is(
+      (error as Error).message,
+      'JOB_KINDS invalide : ocr ; les sortes de tâches sont letter-pipeline, security-notice, data-export.',
+    )
   }
 })
 

@@ -747,6 +747,20 @@ const happy: Record<RouteName, Check> = {
     const own = await call({ params: { id: ids.order } })
     assert.is(own.statusCode, 409, 'her own order')
   },
+  // people: « Mes données » (test/server/people/data-export.test.ts prepares one for real)
+  dataExports: async ({ ids }, call) => assert.is(ok(await call())[0].id, ids.dataExport),
+  dataExport: async ({ ids }, call) => assert.equal([ok(await call()).id, ok(await call()).state], [ids.dataExport, 'ready']),
+  dataExportFile: async (_, call) => {
+    const res = await call()
+    assert.is(res.statusCode, 200)
+    assert.is(res.headers['content-type'], 'application/zip')
+    assert.match(String(res.headers['content-disposition']), /^attachment; filename="mes-donnees-\d{4}-\d{2}-\d{2}\.zip"$/)
+  },
+  startDataExport: async (_, call) => {
+    const started = ok(await call())
+    assert.is(started.state, 'preparing')
+    assert.is(ok(await call()).id, started.id, 'one being prepared is answered again')
+  },
   updateEmail: async (_, call) => assert.is(ok(await call()).email, 'camille.martin@example.com'),
   updatePassword: async (_, call) => assert.match(ok(await call()).message, 'modifié'),
   resetPasswordRequest: async ({ t }, call) => {

@@ -47,6 +47,8 @@ export interface DemoIds {
   mailRoom: MailRoomSamples
   /** operators: a passkey of the demo administrator's (a software one), made once per database. */
   operatorPasskey: number
+  /** people: a ready « Mes données » export of Camille's (its file the sample letter's bytes), made once per database. */
+  dataExport: number
 }
 
 /**
@@ -259,7 +261,37 @@ export async function demoIds(db: Kysely<Database>): Promise<DemoIds> {
     spareApiKey: await spareApiKey(db),
     mailRoom: await mailRoomSamples(db, document),
     operatorPasskey: await adminsPasskey(db),
+    dataExport: await camillesDataExport(db, document),
   }
+}
+
+/** people: a ready export of Camille's, its file any stored file (the samples check who may read it, not what it holds). */
+async function camillesDataExport(db: Kysely<Database>, document: number): Promise<number> {
+  const camille = (await db.selectFrom('users').select('id').where('email', '=', 'demo@example.com').executeTakeFirstOrThrow()).id
+  const held = await db
+    .selectFrom('data_exports')
+    .select('id')
+    .where('user_id', '=', camille)
+    .where('state', '=', 'ready')
+    .executeTakeFirst()
+  if (held) return held.id
+  const letter = await db.selectFrom('documents').select('file_key').where('id', '=', document).executeTakeFirstOrThrow()
+  const now = new Date()
+  const row = await db
+    .insertInto('data_exports')
+    .values({
+      user_id: camille,
+      state: 'ready',
+      progress: 100,
+      file_key: letter.file_key,
+      file_bytes: 1,
+      letters: 0,
+      ready_at: now,
+      expires_at: new Date(now.getTime() + 7 * 86_400_000),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return row.id
 }
 
 /** operators: an operator, enrolled with the demo password, for the samples that change or deactivate one. */
@@ -520,6 +552,11 @@ export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sampl
     registerPasskey: () => ({ body: { credential: unverifiableRegistration(), name: 'Téléphone de Camille' } }),
     renamePasskey: () => ({ params: { id: ids.passkey }, body: { name: 'Ordinateur du bureau' } }),
     deletePasskey: () => ({ params: { id: ids.passkey } }),
+    // people: « Mes données »
+    startDataExport: () => ({}),
+    dataExports: () => ({}),
+    dataExport: () => ({ params: { id: ids.dataExport } }),
+    dataExportFile: () => ({ params: { id: ids.dataExport } }),
     passkeyLoginOptions: () => ({}),
     passkeyLogin: () => ({ body: { credential: unverifiableAuthentication() } }),
     // Camille owns active orders: refused (409), nothing closed. Studio Nuage is shared with her: she leaves it.

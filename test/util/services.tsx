@@ -16,6 +16,7 @@ import type {
 import type { ContractAddressBody, IdentityUploadReply, LegalSubmission, LegalSubmissionBody } from '../../server/contract/company.ts'
 import type { DocumentSearchResult, LetterDeadline, MailDocument } from '../../server/contract/mail.ts'
 import type { InvitationInfo, Mandataire, Passkey, Session, Share } from '../../server/contract/people.ts'
+import type { DataExport } from '../../server/contract/people-exports.ts'
 import type { Order } from '../../server/contract/session.ts'
 // notifications
 import type { LetterEvent } from '../../server/contract/mail.ts'
@@ -137,6 +138,13 @@ export interface PeopleScenario {
   leaveRefusal?: string
   /** Calls that fail with the server's French message. */
   fails?: ('invite' | 'removeShare' | 'addRepresentative' | 'loadShares' | 'loadRepresentatives' | 'loadSessions' | 'referral')[]
+  /**
+   * « Mes données »: the latest export on the server (none: never prepared); what each read of it answers next, in turn (then the
+   * last one again); whether its download answers 410 (expired).
+   */
+  dataExport?: DataExport
+  dataExportChecks?: DataExport[]
+  dataExportGone?: boolean
 }
 
 // --- billing
@@ -258,6 +266,8 @@ function peopleApi(scenario: PeopleScenario, calls: Calls, notify: (notice: Noti
   const fails = (what: NonNullable<PeopleScenario['fails']>[number]) => scenario.fails?.includes(what)
   let shares = [...(scenario.shares ?? [])]
   let passkeys = [...(scenario.passkeys ?? [])]
+  let dataExport = scenario.dataExport
+  const checks = [...(scenario.dataExportChecks ?? [])]
   const now = '2026-11-22T10:00:00.000Z'
   return {
     // The account calls swallow their errors (spec §8): the client tells the reason in a toast and answers undefined.
@@ -382,6 +392,33 @@ function peopleApi(scenario: PeopleScenario, calls: Calls, notify: (notice: Noti
       record('acceptInvitation', token, options?.apiToken ?? null),
       { orderId: 2, raisonSociale: 'Boulangerie des Lilas SAS', message: 'ok' }
     ),
+    getDataExports: async () => (record('getDataExports'), dataExport ? [dataExport] : []),
+    startDataExport: async () => {
+      record('startDataExport')
+      dataExport = {
+        id: 9,
+        state: 'preparing',
+        progress: 0,
+        createdAt: now,
+        readyAt: null,
+        expiresAt: null,
+        bytes: null,
+        letters: null,
+        file: null,
+      }
+      return dataExport
+    },
+    getDataExport: async (id) => {
+      record('getDataExport', id)
+      dataExport = checks.shift() ?? dataExport!
+      return dataExport
+    },
+    getDataExportFile: async (id) => {
+      record('getDataExportFile', id)
+      if (scenario.dataExportGone)
+        throw withStatus(410, 'Ce lien a expiré le 29 novembre 2026 : vos données ne restent disponibles que 7 jours.', 'EXPORT_EXPIRED')
+      return new Blob(['PK'], { type: 'application/zip' })
+    },
     revertEmailChange: async (token) => {
       record('revertEmailChange', token)
       const answer = scenario.emailRevert ?? { status: 404, message: 'Ce lien de rétablissement d’adresse est inconnu.' }

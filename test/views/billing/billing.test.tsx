@@ -100,7 +100,7 @@ function open(path: string, scenario: Scenario & { defaultOrder?: number | 'all'
 }
 
 /**
- * Files handed to the browser (src/wiring/billing.ts saveFile clicks a download link): happy-dom would follow the
+ * Files handed to the browser (src/wiring/save-file.ts clicks a download link): happy-dom would follow the
  * blob: link and leave the window on it, so the click records the file instead.
  */
 const saved: { fileName: string; type: string }[] = []

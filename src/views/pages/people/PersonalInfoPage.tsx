@@ -9,6 +9,7 @@ import type { PageProps } from '../page.ts'
 import { mq } from '../../theme.ts'
 import { EmailSection, PasswordSection } from './AccountSections.tsx'
 import { DevicesSection } from './DevicesSection.tsx'
+import { MyDataSection } from './MyDataSection.tsx'
 // notifications
 import { NotificationPreferencesSection } from '../notifications/NotificationPreferencesSection.tsx'
 import { PasskeysSection } from './PasskeysSection.tsx'
@@ -59,6 +60,7 @@ export default function PersonalInfoPage(_: PageProps) {
         <NotificationPreferencesSection />
         <LeaveOrderSection />
         <CloseAccountSection />
+        <MyDataSection />
       </div>
     </Columns>
   )
