@@ -7,6 +7,7 @@ import { createCertificate, findCertificate, findOrderFacts, type OrderFacts } f
 import { requireOrder, requireOwnContract } from '../../db/repositories/company-orders.ts'
 import { NotFoundError } from '../../db/errors.ts'
 import type { Company, Provider } from '../../services/billing-pdf.ts'
+import { documentProvider } from '../../config.ts'
 import { newCertificateCode } from '../../services/certificate-code.ts'
 import { answerPdf } from '../files.ts'
 import { longDate, parisDay } from '../../lib/time.ts'
@@ -41,16 +42,17 @@ const fileSafe = (text: string) =>
     .toLowerCase()
 
 export function certificateRoutes(define: DefineRoute, { db, payments, clock, config }: AppDeps) {
-  function provider(facts: OrderFacts): Provider {
+  function provider(): Provider {
+    const provider = documentProvider(config)
     // Without the approval number a certificate is worthless: refuse rather than print a blank.
-    if (!config.prefectureApproval) {
+    if (!provider) {
       throw new HttpError(
         503,
         'L’attestation ne peut pas être délivrée pour le moment : le numéro d’agrément préfectoral du domiciliataire n’est pas configuré. Réessayez plus tard.',
         'NO_APPROVAL',
       )
     }
-    return { brandName: config.brandName, approval: config.prefectureApproval, address: facts.domiciliation_address }
+    return provider
   }
 
   define('issueCertificate', async ({ user, params }) => {
@@ -59,7 +61,7 @@ export function certificateRoutes(define: DefineRoute, { db, payments, clock, co
     if (!facts.signed_at) throw conflict('Votre attestation sera disponible dès la signature de votre contrat de domiciliation.')
     const now = clock.now()
     if (terminated(facts, now)) throw conflict('Cette domiciliation est résiliée : aucune attestation ne peut plus être délivrée.')
-    provider(facts)
+    provider()
     const code = newCertificateCode()
     await createCertificate(db, { code, orderId: order.id, userId: user.id, issuedAt: now })
     return {
@@ -80,7 +82,7 @@ export function certificateRoutes(define: DefineRoute, { db, payments, clock, co
     })
     const { certificatePdf } = await billingPdf()
     const bytes = await certificatePdf({
-      provider: provider(certificate),
+      provider: provider(),
       company: company(certificate),
       contractStart: certificate.signed_at!,
       issuedAt: certificate.issued_at,
@@ -112,7 +114,7 @@ export function certificateRoutes(define: DefineRoute, { db, payments, clock, co
       .join(', ')
     const { contractPdf } = await billingPdf()
     const bytes = await contractPdf({
-      provider: provider(facts),
+      provider: provider(),
       company: company(facts),
       signedAt: facts.signed_at,
       contractId: contract.id,
