@@ -1,5 +1,5 @@
-// The security headers of every answer, in one place: helmet's own list, computed once, and the Permissions-Policy; app.ts sets them on every
-// answer in one hook, and the few answers written before any hook runs (malformed URL, too long id, a request the
+// The security headers of every answer, in one place: helmet's own list, computed once, and the Permissions-Policy;
+// app.ts sets them on every answer in one hook, and the few answers written before any hook runs (malformed URL, too long id, a request the
 // HTTP parser cannot read) copy them.
 import { createRequire } from 'node:module'
 import type { FastifyHelmetOptions } from '@fastify/helmet'

@@ -1,7 +1,7 @@
 // The account's security notices: an address changed (to the address left, with the « Ce n’était pas vous ? » link when
-// it holds), a passkey added or removed, a password changed or reset. They are the owner's recourse against a stolen session, so a mail server that refuses
-// them for a moment must not lose them (the change was kept and the failure only logged, and the old
-// owner never got the link). Sent at once; when that fails, queued as a durable job (jobs.ts) and sent again with
+// it holds), a passkey added or removed, a password changed or reset. They are the owner's recourse against a stolen
+// session, so a mail server that refuses them for a moment must not lose them (the change was kept and the failure only
+// logged, and the old owner never got the link). Sent at once; when that fails, queued as a durable job (jobs.ts) and sent again with
 // backoff by whichever instance's worker claims it. No secret waits in the queue: the revert link's token is made
 // anew when the job sends (its hash replaces the one mailed in vain), so a reader of the jobs table holds no way in.
 import type { Logger } from 'pino'
