@@ -15,7 +15,7 @@ export function qpdfCheck(bytes: Uint8Array): { ok: boolean; output: string } {
     const file = join(dir, 'document.pdf')
     writeFileSync(file, bytes)
     const run = spawnSync('qpdf', ['--check', file], { encoding: 'utf8' })
-    if (run.error) throw run.error
+    if (run.error) throw new Error(`qpdf introuvable (${run.error.message}) : installez-le, apt-get install qpdf (.ci/run le fait).`)
     const output = `${run.stdout}${run.stderr}`
     // 0: no error; 3: warnings only, which an archived file should not have either.
     return { ok: run.status === 0 && output.includes('No syntax or stream encoding errors found'), output }
