@@ -8,17 +8,7 @@ import * as assert from 'uvu/assert'
 import type { BrowserContext } from 'playwright-core'
 import { LEGAL_PAGES } from '../../server/contract/rules/legal.ts'
 import { pageRoutes } from '../../src/views/routes.ts'
-import {
-  chooseOrder,
-  DESKTOP,
-  MOBILE,
-  networkIdle,
-  pageTitle,
-  type Portal,
-  portalSuite,
-  signIn,
-  type Viewport,
-} from '../util/e2e.ts'
+import { chooseOrder, DESKTOP, MOBILE, networkIdle, pageTitle, type Portal, portalSuite, signIn, type Viewport } from '../util/e2e.ts'
 
 const T = portalSuite('Aucune requête vers un tiers, sur aucune page')
 
@@ -109,7 +99,10 @@ for (const viewport of [MOBILE, DESKTOP]) {
     await page.getByRole('button', { name: 'Remplacer ma carte' }).click()
     await page.getByRole('dialog', { name: 'Nouvelle carte' }).getByLabel('Numéro de carte').waitFor()
     await networkIdle(page)
-    assert.ok(tab.requests.seen.some((url) => url.includes('/api-protected/')), 'the API was called')
+    assert.ok(
+      tab.requests.seen.some((url) => url.includes('/api-protected/')),
+      'the API was called',
+    )
     assert.equal(tab.requests.elsewhere, [])
     await tab.close()
   })
