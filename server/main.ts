@@ -1,7 +1,7 @@
 // Composition root: real dependencies from the configuration (server.ts listens, tests use test/util/server.ts).
 import pino from 'pino'
 import { buildApp } from './app.ts'
-import type { Config } from './config.ts'
+import { documentProvider, type Config } from './config.ts'
 import { connect } from './db/connect.ts'
 import { migrateToLatest } from './db/migrate.ts'
 import { seedDemo } from './demo/seed.ts'
@@ -62,7 +62,10 @@ export async function createServer(config: Config) {
     }
     const app = await buildApp(deps, { databaseKind: handle.kind, logger, trustProxy: config.trustProxy })
     await migrated
-    if (config.seedDemo && (await seedDemo(handle.db, storage, { now: clock.now(), brandName: config.brandName }))) {
+    if (
+      config.seedDemo &&
+      (await seedDemo(handle.db, storage, { now: clock.now(), brandName: config.brandName, seller: documentProvider(config) }))
+    ) {
       logger.info('données de démonstration créées')
     }
     // What a crash left in storage (files without a row, half-written temp files): swept once the server is up, then periodically,

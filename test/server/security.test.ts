@@ -15,6 +15,7 @@ import * as assert from 'uvu/assert'
 import { routes, type RouteDef, type RouteName } from '../../server/contract/routes.ts'
 import { STORED_FILE_COLUMNS } from '../../server/db/repositories/stored-files.ts'
 import { SWEEP_GRACE_MS, sweepStorage } from '../../server/services/storage-sweep.ts'
+import { PERMISSIONS_POLICY } from '../../server/http/security-headers.ts'
 import { buildTestApp, callBearer, login, operatorLogin, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
 import { demoIds, multipart, sampleFor, sampleHeaders, tinyPdf, tinyPng, type DemoIds, type Sample } from '../util/server-samples.ts'
 
@@ -39,6 +40,7 @@ async function referenceHeaders(t: TestApp): Promise<Record<string, string>> {
       .map(([name, value]) => [name, String(value)]),
   )
   assert.is(headers['x-content-type-options'], 'nosniff', 'the reference answer has the security headers')
+  assert.is(headers['permissions-policy'], PERMISSIONS_POLICY, 'and the Permissions-Policy')
   return headers
 }
 

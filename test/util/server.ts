@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyBaseLogger, FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import { buildApp } from '../../server/app.ts'
-import { loadConfig, type Config } from '../../server/config.ts'
+import { documentProvider, loadConfig, type Config } from '../../server/config.ts'
 import { connect, dropSchema, type DbHandle } from '../../server/db/connect.ts'
 import { migrateToLatest } from '../../server/db/migrate.ts'
 import { pgliteTemplate } from './pglite-template.ts'
@@ -127,7 +127,8 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     listen: handle.listen,
     oneAtATime: handle.oneAtATime,
   }
-  if (options.seed !== false) await seedDemo(handle.db, storage, { now: clock.now(), brandName: config.brandName })
+  if (options.seed !== false)
+    await seedDemo(handle.db, storage, { now: clock.now(), brandName: config.brandName, seller: documentProvider(config) })
   // mail pipeline
   const ocr = tesseractOcr()
   const handlers = {

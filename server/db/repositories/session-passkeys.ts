@@ -150,9 +150,10 @@ export async function renamePasskey(db: Db, userId: number, id: number, name: st
 }
 
 /** False when the user has no such passkey. */
-export async function deletePasskey(db: Db, userId: number, id: number): Promise<boolean> {
-  const result = await db.deleteFrom('passkeys').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst()
-  return result.numDeletedRows > 0n
+/** The removed key's name (for the account's notice), or undefined when the user has no such key. */
+export async function deletePasskey(db: Db, userId: number, id: number): Promise<string | undefined> {
+  const removed = await db.deleteFrom('passkeys').where('id', '=', id).where('user_id', '=', userId).returning('name').executeTakeFirst()
+  return removed?.name
 }
 
 export type ChallengeKind = 'registration' | 'authentication'

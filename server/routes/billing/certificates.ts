@@ -7,6 +7,7 @@ import { createCertificate, findCertificate, findOrderFacts, type OrderFacts } f
 import { requireOrder, requireOwnContract } from '../../db/repositories/company-orders.ts'
 import { NotFoundError } from '../../db/errors.ts'
 import type { Company, Provider } from '../../services/billing-pdf.ts'
+import { documentProvider } from '../../config.ts'
 import { newCertificateCode } from '../../services/certificate-code.ts'
 import { answerPdf } from '../files.ts'
 import { longDate, parisDay } from '../../lib/time.ts'
@@ -40,16 +41,17 @@ const fileSafe = (text: string) =>
     .replace(/^-|-$/g, '')
     .toLowerCase()
 
-function provider(config: AppDeps['config'], facts: OrderFacts): Provider {
+function provider(config: AppDeps['config']): Provider {
+  const provider = documentProvider(config)
   // Without the approval number a certificate is worthless: refuse rather than print a blank.
-  if (!config.prefectureApproval) {
+  if (!provider) {
     throw new HttpError(
       503,
       'L’attestation ne peut pas être délivrée pour le moment : le numéro d’agrément préfectoral du domiciliataire n’est pas configuré. Réessayez plus tard.',
       'NO_APPROVAL',
     )
   }
-  return { brandName: config.brandName, approval: config.prefectureApproval, address: facts.domiciliation_address }
+  return provider
 }
 
 /** A certificate's PDF and its file name (its route, and « Mes données »). */
@@ -59,7 +61,7 @@ export async function certificateFile(
 ): Promise<{ bytes: Uint8Array; fileName: string }> {
   const { certificatePdf } = await billingPdf()
   const bytes = await certificatePdf({
-    provider: provider(config, certificate),
+    provider: provider(config),
     company: company(certificate),
     contractStart: certificate.signed_at!,
     issuedAt: certificate.issued_at,
@@ -87,7 +89,7 @@ export async function contractFile(
     .join(', ')
   const { contractPdf } = await billingPdf()
   const bytes = await contractPdf({
-    provider: provider(config, facts),
+    provider: provider(config),
     company: company(facts),
     signedAt: facts.signed_at,
     contractId: contract.id,
@@ -107,7 +109,7 @@ export function certificateRoutes(define: DefineRoute, deps: AppDeps) {
     if (!facts.signed_at) throw conflict('Votre attestation sera disponible dès la signature de votre contrat de domiciliation.')
     const now = clock.now()
     if (terminated(facts, now)) throw conflict('Cette domiciliation est résiliée : aucune attestation ne peut plus être délivrée.')
-    provider(config, facts)
+    provider(config)
     const code = newCertificateCode()
     await createCertificate(db, { code, orderId: order.id, userId: user.id, issuedAt: now })
     return {

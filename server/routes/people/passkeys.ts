@@ -58,8 +58,16 @@ export function passkeyRoutes(define: DefineRoute, deps: AppDeps) {
     return passkey
   })
 
-  define('deletePasskey', async ({ user, params }) => {
-    if (!(await deletePasskey(db, user.id, params.id))) throw notFound('Clé d’accès')
+  define('deletePasskey', async ({ user, params, req }) => {
+    const name = await deletePasskey(db, user.id, params.id)
+    if (name === undefined) throw notFound('Clé d’accès')
+    // Told as an added key is: a key removed by a stolen session is one the owner counted on.
+    await sendSecurityNotice(
+      deps,
+      { kind: 'passkey-removed', to: user.email, firstname: user.firstname, name, at: clock.now().toISOString() },
+      null,
+      req.log,
+    )
     return { message: 'La clé d’accès a été supprimée. Vous pouvez toujours vous connecter avec votre mot de passe.' }
   })
 }

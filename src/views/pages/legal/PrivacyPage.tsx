@@ -111,9 +111,10 @@ export default function PrivacyPage() {
           <p>
             L’espace client ne dépose aucun cookie de mesure d’audience ni de publicité et n’envoie aucune requête à un tiers tant que vous
             ne l’avez pas demandé : la vidéo de présentation n’est chargée depuis son hébergeur que si vous cliquez dessus, et le formulaire
-            de carte bancaire de Stripe n’est chargé que sur la page du moyen de paiement. Les seules données enregistrées dans votre
-            navigateur servent à vous garder connecté ; elles sont strictement nécessaires au service et ne demandent donc pas votre
-            consentement (article 82 de la loi Informatique et Libertés).
+            de carte bancaire de Stripe n’est chargé que lorsque vous ouvrez le formulaire d’une nouvelle carte. Les seules données
+            enregistrées dans votre navigateur servent à vous garder connecté ; elles sont strictement nécessaires au service et ne
+            demandent donc pas votre consentement (article 82 de la loi Informatique et Libertés) : c’est pourquoi aucun bandeau de cookies
+            ne vous est présenté.
           </p>
           <h2>Vos droits</h2>
           <p>
