@@ -32,7 +32,7 @@ async function imageOnly(lines: string[]): Promise<Buffer> {
   return Buffer.from(await doc.save())
 }
 
-const scanCard = (page: Page, name: string) => page.getByRole('region', { name, exact: true })
+const scanCard = (page: Page, name: string) => page.getByRole('listitem', { name, exact: true })
 const journalRows = (page: Page, action: string) => page.getByRole('row').filter({ hasText: action })
 
 const MailRoom = portalSuite('Back-office : un client créé, trois scans publiés, un colis remis, une réexpédition expédiée', {
@@ -92,7 +92,7 @@ MailRoom('1280 px: from the mail room to the customer, every action journaled un
     // Read (text layer or OCR), then suggested with its reason: the first one starts the render process and the OCR
     // worker, which a busy 2-core machine takes long to start.
     await card.getByText(/Suggestion :/).waitFor({ timeout: 180_000 })
-    const suggestion = (await card.getByText(/Suggestion :/).textContent())!
+    const suggestion = (await card.locator('p', { hasText: 'Suggestion :' }).textContent())!
     assert.match(suggestion, company)
     assert.match(suggestion, /SIREN .* trouvé page 1/)
     await card.getByRole('button', { name: 'Confirmer', exact: true }).click()

@@ -1,5 +1,6 @@
 // « Mes données » on /informations-personnelles: prepared in one click, its progress while the server works, the
 // download once ready, « Réessayer » when it failed, and the server's French 410 once expired.
+import { recordDownloads } from '../../util/downloads.ts'
 import '../../util/dom.ts'
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { suite } from 'uvu'
@@ -21,19 +22,13 @@ const ready: DataExport = {
 }
 const preparing: DataExport = { ...ready, state: 'preparing', progress: 40, readyAt: null, expiresAt: null, bytes: null, file: null }
 
-/** Downloads handed to the browser (src/wiring/save-file.ts clicks a link): recorded instead of followed by happy-dom. */
-const saved: string[] = []
-const click = HTMLAnchorElement.prototype.click
-HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
-  if (!this.download) return click.call(this)
-  saved.push(this.download)
-}
-
 const open = (people: PeopleScenario = {}) => renderApp('/informations-personnelles', { signedIn: true, defaultOrder: 2, people })
 const section = async () => screen.findByRole('region', { name: 'Mes données' })
 const poll = { timeout: DATA_EXPORT_POLL_MS + 2000 }
 
 const MyData = suite('/informations-personnelles: « Mes données »')
+/** Downloads handed to the browser, recorded while the suite runs (test/util/downloads.ts). */
+const saved = recordDownloads(MyData)
 MyData.after.each(() => {
   saved.length = 0
   cleanup()
@@ -51,7 +46,12 @@ MyData('one click prepares; the progress shows while the server works; ready, th
   const download = await within(card).findByRole('button', { name: 'Télécharger mes données' }, poll)
   assert.match(card.textContent!, /Vos données sont prêtes \(12 Mo\)\. Téléchargeables jusqu’au/)
   fireEvent.click(download)
-  await waitFor(() => assert.equal(saved, ['mes-donnees-2026-11-22.zip']))
+  await waitFor(() =>
+    assert.equal(
+      saved.map((f) => f.fileName),
+      ['mes-donnees-2026-11-22.zip'],
+    ),
+  )
   assert.equal(
     app.calls.people.filter(([n]) => String(n).includes('DataExport')),
     [['getDataExports'], ['startDataExport'], ['getDataExport', 9], ['getDataExport', 9], ['getDataExportFile', 9]],
