@@ -914,6 +914,26 @@ const happy: Record<RouteName, Check> = {
     assert.is(done.outcome.trackingUrl, 'https://www.laposte.fr/outils/suivre-vos-envois?code=6A12345678901')
   },
   mailRoomForwardingImpossible: async (_, call) => assert.is(ok(await call()).outcome.kind, 'impossible'),
+  complianceJustificatifs: async ({ ids }, call) => {
+    const waiting = ok(await call())
+    assert.ok(waiting.some((j: { kind: string; id: number }) => j.kind === 'kbis' && j.id === ids.compliance.kbis[0]!.id))
+    assert.ok(waiting.some((j: { kind: string; id: number }) => j.kind === 'identite' && j.id === ids.compliance.identity[0]!.id))
+  },
+  complianceJustificatif: async ({ ids }, call) => assert.is(ok(await call()).version, ids.compliance.kbis[0]!.version),
+  complianceJustificatifFile: async ({ ids }, call) => {
+    const res = await call()
+    assert.is(res.headers.etag, ids.compliance.identity[0]!.version)
+    assert.ok(isPdf(ok(res)))
+  },
+  complianceValidateJustificatif: async (_, call) => {
+    assert.is(ok(await call()).justificatif.status, 'validé')
+  },
+  complianceRefuseJustificatif: async (_, call) => {
+    const refused = ok(await call())
+    assert.equal([refused.justificatif.status, refused.justificatif.refusal.text, refused.notified], ['refusé', 'document illisible', true])
+  },
+  complianceLegalSubmissions: async (_, call) => assert.ok(ok(await call()).length > 0),
+  complianceMoveLegalSubmission: async (_, call) => assert.is(ok(await call()).status, 'En cours'),
 }
 
 const test = suite<Ctx>('every route of spec §7: happy path')
