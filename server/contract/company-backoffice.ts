@@ -39,7 +39,9 @@ export const Justificatif = Type.Object({
 export type Justificatif = Static<typeof Justificatif>
 
 export const JustificatifValidateBody = Type.Object(
-  { /** The version of the file read (Justificatif.version, or the file's ETag). */ version: Type.String({ minLength: 1, maxLength: 100 }) },
+  {
+    /** The version of the file read (Justificatif.version, or the file's ETag). */ version: Type.String({ minLength: 1, maxLength: 100 }),
+  },
   { additionalProperties: false },
 )
 export type JustificatifValidateBody = Static<typeof JustificatifValidateBody>
@@ -63,7 +65,6 @@ export const JustificatifDecision = Type.Object({
   notified: Type.Boolean(),
 })
 export type JustificatifDecision = Static<typeof JustificatifDecision>
-
 
 export const companyBackofficeRoutes = {
   complianceJustificatifs: {

@@ -19,12 +19,7 @@ const POOL = 12
 
 export async function complianceSamples(db: Kysely<Database>, document: number): Promise<ComplianceSamples> {
   const letter = await db.selectFrom('documents').select('file_key').where('id', '=', document).executeTakeFirstOrThrow()
-  const held = await db
-    .selectFrom('orders')
-    .select('id')
-    .where('raison_sociale', 'like', `${COMPLIANCE_ORDER}%`)
-    .orderBy('id')
-    .execute()
+  const held = await db.selectFrom('orders').select('id').where('raison_sociale', 'like', `${COMPLIANCE_ORDER}%`).orderBy('id').execute()
   if (!held.length) {
     const camille = await db.selectFrom('users').select('password_hash').where('email', '=', 'demo@example.com').executeTakeFirstOrThrow()
     const owner = await db
@@ -67,7 +62,12 @@ export async function complianceSamples(db: Kysely<Database>, document: number):
     await db.selectFrom('orders').select('id').where('raison_sociale', 'like', `${COMPLIANCE_ORDER}%`).orderBy('id').execute()
   ).map((o) => o.id)
   const contracts = await db.selectFrom('contracts').select(['id', 'kbis_file_key']).where('order_id', 'in', orders).orderBy('id').execute()
-  const identity = await db.selectFrom('uploaded_documents').select(['id', 'file_key']).where('order_id', 'in', orders).orderBy('id').execute()
+  const identity = await db
+    .selectFrom('uploaded_documents')
+    .select(['id', 'file_key'])
+    .where('order_id', 'in', orders)
+    .orderBy('id')
+    .execute()
   const formalities = await db.selectFrom('legal_submissions').select('id').where('order_id', 'in', orders).orderBy('id').execute()
   return {
     kbis: contracts.map((c) => ({ id: c.id, version: justificatifVersion(c.kbis_file_key!) })),

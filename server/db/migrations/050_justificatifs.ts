@@ -33,9 +33,12 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Before, a complete set of uploads validated the order by itself: those documents count as validated then.
   await sql`update uploaded_documents d set validated_at = o.missing_documents_validated_at
     from orders o where o.id = d.order_id and o.missing_documents_validated_at is not null`.execute(db)
-  await db.schema.createIndex('uploaded_documents_waiting').on('uploaded_documents').columns(['uploaded_at']).where(
-    sql.ref('validated_at'), 'is', null,
-  ).execute()
+  await db.schema
+    .createIndex('uploaded_documents_waiting')
+    .on('uploaded_documents')
+    .columns(['uploaded_at'])
+    .where(sql.ref('validated_at'), 'is', null)
+    .execute()
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

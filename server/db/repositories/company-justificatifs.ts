@@ -4,7 +4,6 @@ import type { Transaction } from 'kysely'
 import type { JustificatifKind } from '../../contract/company-backoffice.ts'
 import type { RefusalReason } from '../../contract/rules/justificatifs.ts'
 import type { Database, Db } from '../schema.ts'
-import type { Waiting } from './operators-queues.ts'
 
 export interface JustificatifRow {
   kind: JustificatifKind
@@ -104,35 +103,12 @@ const fromIdentity = (r: IdentityRow): JustificatifRow => ({
 })
 
 /** Every Kbis and identity document waiting for a check (neither validated nor refused), oldest first. */
-export async function waitingJustificatifs(db: Db): Promise<JustificatifRow[]> {
+export async function listWaitingJustificatifs(db: Db): Promise<JustificatifRow[]> {
   const kbis = await kbisQuery(db).where('c.kbis_validated_at', 'is', null).where('c.kbis_refused_at', 'is', null).execute()
   const identity = await identityQuery(db).where('d.validated_at', 'is', null).where('d.refused_at', 'is', null).execute()
   return [...kbis.map(fromKbis), ...identity.map(fromIdentity)].sort(
     (a, b) => a.filedAt.getTime() - b.filedAt.getTime() || a.kind.localeCompare(b.kind) || a.id - b.id,
   )
-}
-
-/** The dashboard's Justificatifs queue: exactly the items of waitingJustificatifs, and the oldest one's filing. */
-export async function countWaitingJustificatifs(db: Db): Promise<Waiting> {
-  const items = await db
-    .selectFrom('contracts')
-    .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.min('kbis_filed_at').as('oldest')])
-    .where('kbis_file_key', 'is not', null)
-    .where('kbis_validated_at', 'is', null)
-    .where('kbis_refused_at', 'is', null)
-    .unionAll(
-      db
-        .selectFrom('uploaded_documents')
-        .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.min('uploaded_at').as('oldest')])
-        .where('validated_at', 'is', null)
-        .where('refused_at', 'is', null),
-    )
-    .execute()
-  const oldest = items.map((i) => (i.oldest ? new Date(i.oldest) : null)).filter((d): d is Date => d !== null)
-  return {
-    count: items.reduce((sum, i) => sum + Number(i.n), 0),
-    oldest: oldest.length ? new Date(Math.min(...oldest.map((d) => d.getTime()))) : null,
-  }
 }
 
 /** One Kbis (by its contract, filed) or identity document; `lock` holds its row until the transaction ends. */
@@ -178,9 +154,7 @@ export async function decideIdentityDocument(
 ): Promise<Date | null> {
   await trx
     .updateTable('uploaded_documents')
-    .set(
-      refusal ? { refused_at: at, refusal_reason: refusal.reason, refusal_detail: refusal.detail } : { validated_at: at },
-    )
+    .set(refusal ? { refused_at: at, refusal_reason: refusal.reason, refusal_detail: refusal.detail } : { validated_at: at })
     .where('id', '=', row.id)
     .execute()
   if (refusal) return null

@@ -315,7 +315,15 @@ export async function recordIdentityDocuments(
         .set({ ...document, validated_at: null, refused_at: null, refusal_reason: null, refusal_detail: null })
         .where('id', '=', kept.id)
         .execute()
-      if (extra.length) await tx.deleteFrom('uploaded_documents').where('id', 'in', extra.map((e) => e.id)).execute()
+      if (extra.length)
+        await tx
+          .deleteFrom('uploaded_documents')
+          .where(
+            'id',
+            'in',
+            extra.map((e) => e.id),
+          )
+          .execute()
       replaced.push(kept.file_key, ...extra.map((e) => e.file_key))
     }
     return { replaced }
@@ -386,7 +394,13 @@ export async function updateContract(
           ...address,
           // A new file: the check starts over (a validation or a refusal was of the file it replaces).
           ...(kbisKey
-            ? { kbis_file_key: kbisKey, kbis_validated_at: null, kbis_refused_at: null, kbis_refusal_reason: null, kbis_refusal_detail: null }
+            ? {
+                kbis_file_key: kbisKey,
+                kbis_validated_at: null,
+                kbis_refused_at: null,
+                kbis_refusal_reason: null,
+                kbis_refusal_detail: null,
+              }
             : {}),
         })
         .where('id', '=', contractId)

@@ -14,7 +14,7 @@ import {
   findJustificatif,
   type JustificatifRow,
   type Refusal,
-  waitingJustificatifs,
+  listWaitingJustificatifs,
 } from '../../db/repositories/company-justificatifs.ts'
 import { recordJournal } from '../../db/repositories/operators-journal.ts'
 import { findUserById } from '../../db/repositories/session.ts'
@@ -61,7 +61,7 @@ const kindWords = (row: JustificatifRow) => (row.kind === 'kbis' ? 'Kbis' : `« 
 export function companyJustificatifRoutes(define: DefineRoute, deps: AppDeps) {
   const { db, clock, storage, mailer, config } = deps
 
-  define('complianceJustificatifs', async () => (await waitingJustificatifs(db)).map(toJustificatif))
+  define('complianceJustificatifs', async () => (await listWaitingJustificatifs(db)).map(toJustificatif))
 
   define('complianceJustificatif', async ({ params }) => {
     const row = await findJustificatif(db, params.kind, params.id)
@@ -139,7 +139,8 @@ export function companyJustificatifRoutes(define: DefineRoute, deps: AppDeps) {
     return mailer
       .send({
         to: owner.email,
-        subject: row.kind === 'kbis' ? `Votre Kbis a été refusé (${row.raisonSociale})` : `Un justificatif a été refusé (${row.raisonSociale})`,
+        subject:
+          row.kind === 'kbis' ? `Votre Kbis a été refusé (${row.raisonSociale})` : `Un justificatif a été refusé (${row.raisonSociale})`,
         text,
         link,
       })
