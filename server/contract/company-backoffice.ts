@@ -3,7 +3,7 @@
 // operators with the Conformité role (and administrators). Spread into the route table by routes.ts; the back
 // office's SPA takes its client types from them.
 import { Type, type Static } from 'typebox'
-import { DateTime, FreeText, Id, Nullable } from './common.ts'
+import { DateTime, FreeText, Id, Line, Nullable } from './common.ts'
 import { LegalSubmission, LegalSubmissionStatusBody } from './company.ts'
 import { RefusalReasonSchema } from './session.ts'
 import { ok, PdfFile, type OperatorRole, type RouteDef } from './route-def.ts'
@@ -40,7 +40,7 @@ export type Justificatif = Static<typeof Justificatif>
 
 export const JustificatifValidateBody = Type.Object(
   {
-    /** The version of the file read (Justificatif.version, or the file's ETag). */ version: Type.String({ minLength: 1, maxLength: 100 }),
+    /** The version of the file read (Justificatif.version, or the file's ETag). */ version: Line({ minLength: 1, maxLength: 100 }),
   },
   { additionalProperties: false },
 )
@@ -48,7 +48,7 @@ export type JustificatifValidateBody = Static<typeof JustificatifValidateBody>
 
 export const JustificatifRefuseBody = Type.Object(
   {
-    version: Type.String({ minLength: 1, maxLength: 100 }),
+    version: Line({ minLength: 1, maxLength: 100 }),
     reason: RefusalReasonSchema,
     /** Required with « autre »: the customer reads it. */
     detail: Type.Optional(FreeText({ maxLength: 500 })),

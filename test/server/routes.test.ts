@@ -239,7 +239,7 @@ const happy: Record<RouteName, Check> = {
   creditNoteFile: async (_, call) => assert.ok(isPdf(ok(await call()))),
   operatorOrders: async ({ ids }, call) => {
     const orders = ok(await call())
-    assert.is(orders.length, 6, 'every order of every customer: the demo’s five and the mail room samples’ own')
+    assert.is(orders.length, 18, 'every order of every customer: the demo’s five, the mail room samples’ own, the compliance samples’ 12')
     assert.equal(
       orders.find((o: { id: number }) => o.id === ids.order),
       {
@@ -402,7 +402,7 @@ const happy: Record<RouteName, Check> = {
       'with no orderId: the shared order too, newest first',
     )
   },
-  operatorLegalSubmissions: async (_, call) => assert.is(ok(await call()).length, 2),
+  operatorLegalSubmissions: async (_, call) => assert.is(ok(await call()).length, 2 + 12, 'the demo’s two, the compliance samples’'),
   createLegalSubmission: async ({ t, ids, camille }, call) => {
     const created = ok(await call())
     assert.equal(
@@ -621,14 +621,24 @@ const happy: Record<RouteName, Check> = {
     assert.is(moved.villePostaleExpedition, 'Lyon')
     assert.ok(moved.kbis, 'kbis stays')
   },
-  uploadIdentity: async ({ ids }, call) => {
+  uploadIdentity: async ({ t, ids }, call) => {
     const reply = ok(await call())
-    assert.is(reply.complete, true)
-    assert.ok(reply.missingDocumentsValidatedAt)
+    assert.equal([reply.complete, reply.missingDocumentsValidatedAt], [false, null], 'complete once the provider validates it')
     assert.equal(
-      reply.uploaded.map((u: { type: string }) => u.type),
-      ['identity_manager'],
+      reply.uploaded.map((u: { type: string; status: string }) => [u.type, u.status]),
+      [['identity_manager', 'à vérifier']],
     )
+    // Validated in the back office (Justificatifs): the file is complete.
+    await t.deps.db
+      .updateTable('uploaded_documents')
+      .set({ validated_at: new Date() })
+      .where('order_id', '=', ids.missingDocsOrder)
+      .execute()
+    await t.deps.db
+      .updateTable('orders')
+      .set({ missing_documents_validated_at: new Date() })
+      .where('id', '=', ids.missingDocsOrder)
+      .execute()
     const again = await call({
       multipart: multipart({ orderId: String(ids.missingDocsOrder) }, [
         { field: 'identity_manager', filename: 'cni.pdf', contentType: 'application/pdf', bytes: await tinyPdf() },

@@ -588,13 +588,14 @@ forms('no boundary, a broken body, garbage, a part without headers: a French 400
     ['a part with broken headers', 'multipart/form-data; boundary=limite', '--limite\r\nContent-Disposition\r\n\r\nx\r\n--limite--\r\n'],
     ['an empty body', 'multipart/form-data; boundary=limite', ''],
   ]
+  const stored = (await ctx.t.deps.db.selectFrom('uploaded_documents').select('id').execute()).length
   for (const [label, type, payload] of cases) {
     const res = await uploadRaw(ctx, type, payload)
     assert.ok(res.statusCode >= 400 && res.statusCode < 500, `${label}: ${res.statusCode} ${res.body}`)
     assert.ok(french.test(res.json().message), `${label}: ${res.json().message}`)
     assertSecurityHeaders(res.headers, ctx.reference, label)
   }
-  assert.is((await ctx.t.deps.db.selectFrom('uploaded_documents').select('id').execute()).length, 0)
+  assert.is((await ctx.t.deps.db.selectFrom('uploaded_documents').select('id').execute()).length, stored)
 })
 
 forms('a file name with NUL, control, bidi or half-surrogate characters is stored cleaned', async (ctx) => {
@@ -900,8 +901,9 @@ uploads('every stored file is served as a PDF, not sniffed, as a named download-
   assert.equal(
     entries.filter(([, r]) => r.fileType).map(([name]) => name),
     // operators: the journal's CSV export (its headers: operators/journal.test.ts); the mail room: a scan's page images
-    // and a package's photo, as sent (their headers: mail/backoffice-*.test.ts)
-    ['documentPage', 'operatorJournalCsv', 'mailRoomScanPage', 'mailRoomPackagePhoto'],
+    // and a package's photo, as sent (their headers: mail/backoffice-*.test.ts); a justificatif's file, as sent
+    // (company/backoffice-justificatifs.test.ts)
+    ['documentPage', 'operatorJournalCsv', 'mailRoomScanPage', 'mailRoomPackagePhoto', 'complianceJustificatifFile'],
   )
   assert.is(files.length, entries.filter(([, r]) => r.kind === 'file' && !r.fileType).length, 'every file route of the table')
   for (const [url, headers] of files) {
