@@ -334,6 +334,8 @@ const FREE_TEXT = new Set([
   'createLegalSubmission comment',
   // the mail room: why a forwarding could not be sent, which the customer reads
   'mailRoomForwardingImpossible reason',
+  // Justificatifs: the words of a refusal « autre », which the customer reads
+  'complianceRefuseJustificatif detail',
 ])
 /** Fields held to a choice, a format or a pattern of their own, stricter than the text rule: refused with their own words. */
 const OWN_FORMAT = new Set([
@@ -372,11 +374,15 @@ const OWN_FORMAT = new Set([
   'mailRoomReviewScan kind',
   'mailRoomHandOverPackage collector.kind',
   'mailRoomForwardingShipped trackingNumber',
+  // Justificatifs: a refusal's reason (a choice), a formality's step
+  'complianceRefuseJustificatif reason',
+  'complianceMoveLegalSubmission status',
 ])
 /** Optional text fields the samples leave out. */
 const moreText: Partial<Record<RouteName, Record<string, string>>> = {
   sendDocuments: { message: 'Bonjour, voici les courriers.' },
   terminationRequest: { comment: 'Nous quittons Lyon.' },
+  complianceRefuseJustificatif: { detail: 'La pièce est expirée.' },
   operatorCreateClient: { domiciliationAddress: '8 avenue de l’Opéra, 75001 Paris' },
   updateContract: {
     adressePostaleExpedition: '3 place du Marché',
