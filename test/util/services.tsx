@@ -13,7 +13,13 @@ import type {
   TerminationRequestBody,
   TerminationStatus,
 } from '../../server/contract/billing.ts'
-import type { ContractAddressBody, IdentityUploadReply, UploadedDocument, LegalSubmission, LegalSubmissionBody } from '../../server/contract/company.ts'
+import type {
+  ContractAddressBody,
+  IdentityUploadReply,
+  UploadedDocument,
+  LegalSubmission,
+  LegalSubmissionBody,
+} from '../../server/contract/company.ts'
 import type { DocumentSearchResult, LetterDeadline, MailDocument } from '../../server/contract/mail.ts'
 import type { InvitationInfo, Mandataire, Passkey, Session, Share } from '../../server/contract/people.ts'
 import type { Order } from '../../server/contract/session.ts'

@@ -125,10 +125,7 @@ for (const path of pathsToReplay(paths, ModelBased)) {
     if (last?.error === down && snapshot.matches('reviewing')) assert.is(snapshot.context.sendError, down.message)
     if (last?.type === 'refusal.send' && snapshot.value === 'refusing')
       assert.equal(snapshot.context.problems, refusalProblems(last.refusal as never))
-    assert.is(
-      snapshot.hasTag('busy'),
-      ['opening', 'deciding', 'reloading'].includes(String(snapshot.value)),
-    )
+    assert.is(snapshot.hasTag('busy'), ['opening', 'deciding', 'reloading'].includes(String(snapshot.value)))
     actor.stop()
   })
 }
