@@ -87,9 +87,10 @@ function WithUploaded({ order, startup }: { order: Order; startup: StartupRef })
   const loading = useSelector(uploaded, (s) => s.hasTag('loading'))
   const documents = useSelector(uploaded, (s) => s.context.documents)
   const onUploaded = useCallback((list: UploadedDocument[]) => uploaded.send({ type: 'uploaded.changed', documents: list }), [uploaded])
+  // One layout while the list loads and after: its title takes the focus on arrival once, and keeps it.
   if (loading) {
     return (
-      <BareLayout title="Documents manquants">
+      <BareLayout title="Documents manquants" wide>
         <Centered>
           <Spinner />
         </Centered>
@@ -97,25 +98,27 @@ function WithUploaded({ order, startup }: { order: Order; startup: StartupRef })
     )
   }
   return (
-    <ToSend order={order} startup={startup} sent={documents} onUploaded={onUploaded}>
-      {documents.length > 0 && (
-        <section aria-labelledby="documents-envoyes">
-          <h2 id="documents-envoyes">Documents déjà envoyés</h2>
-          <ul>
-            {documents.map((d) => (
-              <li key={d.id}>
-                <strong>{d.label}</strong> ({d.fileName}, envoyé le {formatDate(d.uploadedAt)}) :{' '}
-                {d.status === 'refusé' ? (
-                  <Refused>refusé, {d.refusal?.text ?? 'motif non précisé'} ; envoyez-en un autre</Refused>
-                ) : (
-                  STATUS_TEXT[d.status]
-                )}
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
-    </ToSend>
+    <BareLayout title="Documents manquants" wide>
+      <ToSend order={order} startup={startup} sent={documents} onUploaded={onUploaded}>
+        {documents.length > 0 && (
+          <section aria-labelledby="documents-envoyes">
+            <h2 id="documents-envoyes">Documents déjà envoyés</h2>
+            <ul>
+              {documents.map((d) => (
+                <li key={d.id}>
+                  <strong>{d.label}</strong> ({d.fileName}, envoyé le {formatDate(d.uploadedAt)}) :{' '}
+                  {d.status === 'refusé' ? (
+                    <Refused>refusé, {d.refusal?.text ?? 'motif non précisé'} ; envoyez-en un autre</Refused>
+                  ) : (
+                    STATUS_TEXT[d.status]
+                  )}
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+      </ToSend>
+    </BareLayout>
   )
 }
 
@@ -214,7 +217,7 @@ function UploadForm({
   }
 
   return (
-    <BareLayout title="Documents manquants" wide>
+    <>
       <p>
         Pour finaliser la domiciliation de <strong>{order.raisonSociale}</strong>, transmettez-nous les documents suivants (PDF, JPEG ou
         PNG, {MAX_UPLOAD_LABEL} au maximum chacun).
@@ -265,6 +268,6 @@ function UploadForm({
         )}
       </form>
       <WayOutLinks startup={startup} />
-    </BareLayout>
+    </>
   )
 }
