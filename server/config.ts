@@ -52,7 +52,7 @@ export interface Config {
    * images, text and deadlines, `security-notice` for the e-mails of account changes); unset: every kind.
    */
   jobKinds?: readonly string[]
-  /** mail pipeline: jobs this process's worker runs at once (JOB_CONCURRENCY, 1 to 4; 2 by default: drawing beside OCR). */
+  /** mail pipeline: jobs this process's worker runs at once (JOB_CONCURRENCY, 1 to 4; 1 by default: 2 did not read a batch faster and slowed the API, bench:intake). */
   jobConcurrency: number
   /** The letters of an order terminated this many months ago are deleted, after a notice 30 days before (services/retention.ts). */
   mailRetentionMonths: number
@@ -272,7 +272,7 @@ export function parseTrustProxy(value: string | undefined): TrustProxy {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT || 8080)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT invalide : ${env.PORT}`)
-  const jobConcurrency = Number(env.JOB_CONCURRENCY?.trim() || 2)
+  const jobConcurrency = Number(env.JOB_CONCURRENCY?.trim() || 1)
   if (!Number.isInteger(jobConcurrency) || jobConcurrency < 1 || jobConcurrency > 4)
     throw new Error(`JOB_CONCURRENCY invalide : « ${env.JOB_CONCURRENCY} » ; un nombre entier de 1 à 4 est attendu.`)
   const operatorToken = env.OPERATOR_TOKEN?.trim() || undefined
