@@ -52,7 +52,10 @@ export interface Config {
    * images, text and deadlines, `security-notice` for the e-mails of account changes); unset: every kind.
    */
   jobKinds?: readonly string[]
-  /** mail pipeline: jobs this process's worker runs at once (JOB_CONCURRENCY, 1 to 4; 1 by default: 2 did not read a batch faster and slowed the API, bench:intake). */
+  /**
+   * mail pipeline: jobs this process's worker runs at once (JOB_CONCURRENCY, 1 to 4; 1 by default: on two cores 2 read a
+   * batch no faster and slowed the API, bench:intake).
+   */
   jobConcurrency: number
   /** The letters of an order terminated this many months ago are deleted, after a notice 30 days before (services/retention.ts). */
   mailRetentionMonths: number
