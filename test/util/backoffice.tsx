@@ -45,9 +45,6 @@ const defaults = (operators: OperatorSummary[], keys: ApiKeySummary[], entries: 
   getWaitingPackages: [[]],
   getForwardingRequests: [[]],
   getScanPage: [new Blob(['RIFF'], { type: 'image/webp' })],
-  getJustificatifs: [[]],
-  getJustificatifFile: [new Blob(['%PDF-1.7'], { type: 'application/pdf' })],
-  getLegalSubmissions: [[]],
 })
 
 export interface RenderOptions {
@@ -129,13 +126,6 @@ export async function renderBackOffice(path: string, options: RenderOptions = {}
     'getForwardingRequests',
     'markForwardingShipped',
     'markForwardingImpossible',
-    'getJustificatifs',
-    'getJustificatif',
-    'getJustificatifFile',
-    'validateJustificatif',
-    'refuseJustificatif',
-    'getLegalSubmissions',
-    'moveLegalSubmission',
   ] as const
   const hooks: { onUnauthorized?: () => void } = {}
   const api = {

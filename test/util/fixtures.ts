@@ -24,7 +24,6 @@ function order(overrides: Partial<Order> & Pick<Order, 'id' | 'raisonSociale'>):
     qonto: false,
     shine: false,
     wantComptable: false,
-    kbisRefusal: null,
     ...overrides,
   }
 }

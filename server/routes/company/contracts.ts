@@ -151,14 +151,24 @@ export function contractRoutes(define: DefineRoute, { db, storage, clock }: AppD
       file_key: f.key,
       uploaded_at: now,
     }))
-    const { replaced } = await storeWithRecord(
+    const { validatedAt, replaced } = await storeWithRecord(
       storage,
       stored.map((f) => ({ key: f.key, bytes: f.bytes })),
-      () => recordIdentityDocuments(db, orderId!, documents),
+      () =>
+        recordIdentityDocuments(
+          db,
+          orderId!,
+          documents,
+          missing.map((m) => m.type),
+          now,
+        ),
     )
     // The files sent before for the same documents are no longer referenced by anything.
     await Promise.all(replaced.map((key) => storage.delete(key).catch(() => undefined)))
-    // The file is complete once the provider has validated every document (back office, Justificatifs): never here.
-    return { uploaded: await listUploadedDocuments(db, orderId), complete: false, missingDocumentsValidatedAt: null }
+    return {
+      uploaded: await listUploadedDocuments(db, orderId),
+      complete: validatedAt !== null,
+      missingDocumentsValidatedAt: validatedAt ? new Date(validatedAt).toISOString() : null,
+    }
   })
 }
