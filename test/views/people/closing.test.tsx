@@ -98,7 +98,7 @@ Leave('only the orders shared with the person are listed; none, no section', asy
 
 Leave('after a confirmation: left, the portal starts again without it, on the dashboard', async () => {
   const app = await open()
-  fireEvent.click(await screen.findByRole('button', { name: 'Quitter la domiciliation Studio Nuage SAS' }))
+  fireEvent.click(await screen.findByRole('button', { name: 'Quitter cette domiciliation : Studio Nuage SAS' }))
   const dialog = await screen.findByRole('dialog', { name: 'Quitter Studio Nuage SAS ?' })
   fireEvent.click(within(dialog).getByRole('button', { name: 'Quitter cette domiciliation' }))
   await waitFor(() => assert.is(app.currentPath(), '/tableau-de-bord'))
@@ -115,7 +115,7 @@ Leave('after a confirmation: left, the portal starts again without it, on the da
 
 Leave('a refusal keeps the confirmation open with the reason; « Rester » closes it', async () => {
   await open({ leaveRefusal: 'Vous êtes titulaire de cette domiciliation : vous ne pouvez pas la quitter.' })
-  fireEvent.click(await screen.findByRole('button', { name: 'Quitter la domiciliation Studio Nuage SAS' }))
+  fireEvent.click(await screen.findByRole('button', { name: 'Quitter cette domiciliation : Studio Nuage SAS' }))
   const dialog = await screen.findByRole('dialog', { name: 'Quitter Studio Nuage SAS ?' })
   fireEvent.click(within(dialog).getByRole('button', { name: 'Quitter cette domiciliation' }))
   await within(dialog).findByText('Vous êtes titulaire de cette domiciliation : vous ne pouvez pas la quitter.')

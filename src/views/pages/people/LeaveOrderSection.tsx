@@ -26,7 +26,7 @@ export function LeaveOrderSection() {
             <Button
               type="button"
               $variant="secondary"
-              aria-label={`Quitter la domiciliation ${order.raisonSociale}`}
+              aria-label={`Quitter cette domiciliation : ${order.raisonSociale}`}
               onClick={() => actor.send({ type: 'leave.open', order: { id: order.id, raisonSociale: order.raisonSociale } })}
             >
               Quitter cette domiciliation
