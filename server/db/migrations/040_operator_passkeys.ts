@@ -1,5 +1,5 @@
 // Frozen in time: never edit a migration that has shipped, add a new one.
-// The operators' passkeys: a second factor instead of the authenticator app's code (issue 38). Their own table, never
+// The operators' passkeys: a second factor instead of the authenticator app's code. Their own table, never
 // the customers' `passkeys`; the WebAuthn challenges of their ceremonies sit beside the customers', owned by an operator.
 import { sql, type Kysely } from 'kysely'
 

@@ -1,4 +1,4 @@
-// Issue 38's journey in Chromium at 1280 px, as a new operator would take it: Inès (Administrateur) signs in with her
+// The mail room end to end in Chromium at 1280 px, as a new operator would take it: Inès (Administrateur) signs in with her
 // password and a code, creates a customer, drops three scans at once (one image-only, read by OCR), accepts each
 // suggested order and publishes them; registers a package for the bakery and hands it to its representative; marks the
 // bakery's forwarding request « Expédié » with a tracking number; and finds each of these actions in the journal under

@@ -1,4 +1,4 @@
-// Issue 41's journey in Chromium at 1280 px, as a new user would take it: the legal pages reached from /login and from
+// A person's rights end to end in Chromium at 1280 px, as a new user would take it: the legal pages reached from /login and from
 // the sidebar; Camille prepares « Mes données », follows the e-mailed link and downloads a ZIP that holds exactly the
 // letters the API lists for her orders, byte for byte, and the machine-readable files; Sophie, whose domiciliation runs,
 // is told in French why her account cannot be closed; a person whose only domiciliation is over closes theirs, can no

@@ -1,4 +1,4 @@
-// The operators' passkeys: a second factor instead of the code (issue 38). Registered from « Mes clés d’accès » (journaled),
+// The operators' passkeys: a second factor instead of the code. Registered from « Mes clés d’accès » (journaled),
 // then used after the password's ticket; a customer's key never opens an operator's session and an operator's never a
 // customer's; the challenges are their owner's; the wrong ones count with the wrong codes. A software authenticator
 // (test/util/webauthn.ts) answers the ceremonies, checked by the real @simplewebauthn/server.
