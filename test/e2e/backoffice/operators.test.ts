@@ -16,6 +16,7 @@ for (const viewport of [DESKTOP, TABLET]) {
       const tab = await portal.open({ viewport, bypassCSP: true })
       const { page } = tab
       const axe = axeChecker(tab, viewport)
+      const shot = (name: string) => (viewport === DESKTOP ? screenshot(page, `backoffice-${name}`) : Promise.resolve())
       // A wrong code first: the server's French reason, on the same step.
       tab.allow(/status of 401/)
       await page.goto('/operateur/connexion')
@@ -25,7 +26,11 @@ for (const viewport of [DESKTOP, TABLET]) {
       await page.getByRole('alert').filter({ hasText: 'Adresse e-mail ou mot de passe incorrect.' }).waitFor()
       await axe.check('/operateur/connexion, mot de passe refusé')
 
-      await signInOperator(page, 'operateur@example.com', axe.check)
+      const signInShots: Record<string, string> = { '/operateur/connexion': 'sign-in', '/operateur/connexion, le code': 'sign-in-code' }
+      await signInOperator(page, 'operateur@example.com', async (screen) => {
+        await axe.check(screen)
+        await shot(signInShots[screen]!)
+      })
       assert.equal(await menu(page).getByRole('link').allTextContents(), [
         'Tableau de bord',
         'Clients',
@@ -40,6 +45,7 @@ for (const viewport of [DESKTOP, TABLET]) {
       await menu(page).getByRole('link', { name: 'Administration' }).click()
       await page.getByRole('cell', { name: /^Hugo Lemaire/ }).waitFor()
       await axe.check('/operateur/administration')
+      await shot('operators')
 
       const name = `Scanner ${viewport.width}`
       await page.getByRole('navigation', { name: 'Sections de l’administration' }).getByRole('link', { name: 'Clés d’API' }).click()
@@ -50,6 +56,7 @@ for (const viewport of [DESKTOP, TABLET]) {
       const key = (await dialog.getByTestId('new-api-key').textContent())!.trim()
       assert.match(key, /^dk_/)
       await axe.check('/operateur/administration/cles-api, la clé affichée')
+      await shot('api-key-created')
       await dialog.getByRole('button', { name: 'J’ai copié la clé' }).click()
       await dialog.waitFor({ state: 'detached' })
       // The key works for the machines' API, and is never shown again.
@@ -71,10 +78,17 @@ for (const viewport of [DESKTOP, TABLET]) {
         .waitFor()
       await row.waitFor()
       await axe.check('/operateur/administration/journal')
+      await shot('journal')
+
       const download = page.waitForEvent('download')
       await page.getByRole('button', { name: 'Exporter en CSV' }).click()
       const csv = await download
       assert.match(csv.suggestedFilename(), /^journal-\d{4}-\d{2}-\d{2}\.csv$/)
+
+      await menu(page).getByRole('link', { name: 'Mes clés d’accès' }).click()
+      await page.getByRole('heading', { name: 'Clés d’accès', level: 2 }).waitFor()
+      await axe.check('/operateur/mes-cles-d-acces')
+      await shot('my-passkeys')
 
       await page.getByRole('button', { name: 'Se déconnecter' }).click()
       await page.getByText('Vous êtes déconnecté du back-office.').waitFor()
