@@ -11,6 +11,7 @@ import { parisDay } from '../../server/lib/time.ts'
 import { kbisTag } from '../../server/routes/company/operator.ts'
 import { buildTestApp, DEMO_PASSWORD, login, operatorLogin, TEST_OPERATOR_TOKEN, type TestApp } from './server.ts'
 import { SoftPasskey } from './webauthn.ts'
+import { complianceSamples, type ComplianceSamples } from './compliance-samples.ts'
 
 export interface DemoIds {
   camille: number
@@ -49,6 +50,8 @@ export interface DemoIds {
   operatorPasskey: number
   /** people: a ready « Mes données » export of Camille's (its file the sample letter's bytes), made once per database. */
   dataExport: number
+  /** Justificatifs and Formalités juridiques: what their samples read, decide and move (complianceSamples). */
+  compliance: ComplianceSamples
 }
 
 /**
@@ -66,8 +69,8 @@ export interface MailRoomSamples {
 }
 const MAIL_ROOM_POOL = 12
 export const MAIL_ROOM_ORDER = 'Échantillons du Courrier SAS'
-const poolTaken = { publish: 0, delete: 0, handOver: 0, forwarding: 0 }
-const take = (pool: number[], which: keyof typeof poolTaken) => pool[poolTaken[which]++ % pool.length]!
+const poolTaken = { publish: 0, delete: 0, handOver: 0, forwarding: 0, validate: 0, refuse: 0, formality: 0 }
+const take = <T = number>(pool: T[], which: keyof typeof poolTaken): T => pool[poolTaken[which]++ % pool.length]!
 
 async function mailRoomSamples(db: Kysely<Database>, document: number): Promise<MailRoomSamples> {
   const held = await db.selectFrom('mail_scans').select('id').where('file_name', '=', 'échantillon-lecture.pdf').executeTakeFirst()
@@ -262,6 +265,7 @@ export async function demoIds(db: Kysely<Database>): Promise<DemoIds> {
     mailRoom: await mailRoomSamples(db, document),
     operatorPasskey: await adminsPasskey(db),
     dataExport: await camillesDataExport(db, document),
+    compliance: await complianceSamples(db, document),
   }
 }
 
@@ -663,6 +667,22 @@ export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sampl
     mailRoomForwardingImpossible: () => ({
       params: { id: take(ids.mailRoom.pendingForwarding, 'forwarding') },
       body: { reason: 'Adresse de réexpédition incomplète : le numéro de rue manque.' },
+    }),
+    complianceJustificatifs: () => ({}),
+    complianceJustificatif: () => ({ params: { kind: 'kbis', id: ids.compliance.kbis[0]!.id } }),
+    complianceJustificatifFile: () => ({ params: { kind: 'identite', id: ids.compliance.identity[0]!.id } }),
+    complianceValidateJustificatif: () => {
+      const kbis = take(ids.compliance.kbis, 'validate')
+      return { params: { kind: 'kbis', id: kbis.id }, body: { version: kbis.version } }
+    },
+    complianceRefuseJustificatif: () => {
+      const identity = take(ids.compliance.identity, 'refuse')
+      return { params: { kind: 'identite', id: identity.id }, body: { version: identity.version, reason: 'illisible' } }
+    },
+    complianceLegalSubmissions: () => ({}),
+    complianceMoveLegalSubmission: () => ({
+      params: { id: take(ids.compliance.formalities, 'formality') },
+      body: { status: 'En cours' },
     }),
   }
   return samples[name]()
