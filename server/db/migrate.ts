@@ -43,12 +43,12 @@ import * as clients from './migrations/022_clients.ts'
 import * as mailRoom from './migrations/030_mail_room.ts'
 // the operators' passkeys, a second factor beside the authenticator app
 import * as operatorPasskeys from './migrations/040_operator_passkeys.ts'
-// the back office's Justificatifs: Kbis and identity documents validated or refused with a reason
-import * as justificatifs from './migrations/050_justificatifs.ts'
 // a person's rights: an account closed, the journal's automatic rows, the mail retention of terminated orders
 import * as rights from './migrations/070_rights.ts'
 // « Mes données »: the export jobs of a person's data
 import * as dataExports from './migrations/080_data_exports.ts'
+// the back office's Justificatifs: Kbis and identity documents validated or refused with a reason
+import * as justificatifs from './migrations/090_justificatifs.ts'
 
 // Listed in code rather than read from disk, so the bundle-free tsx runtime and tests need no file lookups.
 export const migrations: Record<string, Migration> = {
@@ -85,9 +85,9 @@ export const migrations: Record<string, Migration> = {
   '022_clients': clients,
   '030_mail_room': mailRoom,
   '040_operator_passkeys': operatorPasskeys,
-  '050_justificatifs': justificatifs,
   '070_rights': rights,
   '080_data_exports': dataExports,
+  '090_justificatifs': justificatifs,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

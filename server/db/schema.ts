@@ -97,7 +97,7 @@ export interface Database {
     kbis_validated_at: Timestamp | null
     /** 022: when the Kbis on file was filed; set by the database at each new file. */
     kbis_filed_at: Timestamp | null
-    /** 050: an operator refused the Kbis on file (Justificatifs), with a reason; cleared by the next file. */
+    /** 090: an operator refused the Kbis on file (Justificatifs), with a reason; cleared by the next file. */
     kbis_refused_at: Timestamp | null
     kbis_refusal_reason: RefusalReason | null
     kbis_refusal_detail: string | null
@@ -231,7 +231,7 @@ export interface Database {
     content_type: string
     file_key: string
     uploaded_at: Timestamp
-    /** 050: an operator's check (Justificatifs): validated, or refused with a reason; a new file clears both. */
+    /** 090: an operator's check (Justificatifs): validated, or refused with a reason; a new file clears both. */
     validated_at: Timestamp | null
     refused_at: Timestamp | null
     refusal_reason: RefusalReason | null
