@@ -990,13 +990,13 @@ const happy: Record<RouteName, Check> = {
   mailRoomForwardingImpossible: async (_, call) => assert.is(ok(await call()).outcome.kind, 'impossible'),
   complianceJustificatifs: async ({ ids }, call) => {
     const waiting = ok(await call())
-    assert.ok(waiting.some((j: { kind: string; id: number }) => j.kind === 'kbis' && j.id === ids.compliance.kbis[0]!.id))
-    assert.ok(waiting.some((j: { kind: string; id: number }) => j.kind === 'identite' && j.id === ids.compliance.identity[0]!.id))
+    assert.ok(waiting.some((j: { kind: string; id: number }) => j.kind === 'kbis' && j.id === ids.compliance!.kbis[0]!.id))
+    assert.ok(waiting.some((j: { kind: string; id: number }) => j.kind === 'identite' && j.id === ids.compliance!.identity[0]!.id))
   },
-  complianceJustificatif: async ({ ids }, call) => assert.is(ok(await call()).version, ids.compliance.kbis[0]!.version),
+  complianceJustificatif: async ({ ids }, call) => assert.is(ok(await call()).version, ids.compliance!.kbis[0]!.version),
   complianceJustificatifFile: async ({ ids }, call) => {
     const res = await call()
-    assert.is(res.headers.etag, ids.compliance.identity[0]!.version)
+    assert.is(res.headers.etag, ids.compliance!.identity[0]!.version)
     assert.ok(isPdf(ok(res)))
   },
   complianceValidateJustificatif: async (_, call) => {
@@ -1014,7 +1014,7 @@ const test = suite<Ctx>('every route of spec §7: happy path')
 
 test.before(async (ctx) => {
   ctx.t = await buildTestApp()
-  ctx.ids = await demoIds(ctx.t.deps.db)
+  ctx.ids = await demoIds(ctx.t.deps.db, { compliance: true })
   ctx.camille = await login(ctx.t.app)
   ctx.julien = await login(ctx.t.app, 'associe@example.com')
   ctx.kbis = await tinyPdf()

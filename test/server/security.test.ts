@@ -282,7 +282,7 @@ interface Ctx {
 
 const setup = async (ctx: Ctx) => {
   ctx.t = await buildTestApp()
-  ctx.ids = await demoIds(ctx.t.deps.db)
+  ctx.ids = await demoIds(ctx.t.deps.db, { compliance: true })
   ctx.camille = await login(ctx.t.app)
   ctx.admin = await operatorLogin(ctx.t)
   ctx.pdf = await tinyPdf()

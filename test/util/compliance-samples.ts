@@ -1,6 +1,8 @@
-// The back office's Justificatifs and Formalités samples: orders of their own (so that the demo's counts stay as they
+// The back office's Justificatifs and Formalités samples: orders of their own (so that the demo's orders stay as they
 // are), each with a Kbis filed and an identity document sent, both waiting for a check, and a formality 'Reçue'. The
-// samples use one item per call (a document is decided once, a formality moved once), made once per database.
+// samples use one item per call (a document is decided once, a formality moved once), made once per database, and only
+// for the tests that ask (`demoIds(db, { compliance: true })`): the others count the demo's orders, queues and
+// formalities exactly.
 import type { Kysely } from 'kysely'
 import type { Database } from '../../server/db/schema.ts'
 import { justificatifVersion } from '../../server/routes/company/backoffice-justificatifs.ts'
