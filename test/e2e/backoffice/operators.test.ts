@@ -32,6 +32,8 @@ for (const viewport of [DESKTOP, TABLET]) {
         'Numérisation',
         'Colis',
         'Réexpéditions',
+        'Justificatifs',
+        'Formalités juridiques',
         'Administration',
         'Mes clés d’accès',
       ])
@@ -146,7 +148,7 @@ for (const viewport of [DESKTOP, TABLET]) {
       const { page } = tab
       const axe = axeChecker(tab, viewport)
       await signInOperator(page, 'courrier@example.com')
-      // No Conformité page, no Administration.
+      // No Conformité page (Justificatifs, Formalités juridiques), no Administration.
       assert.equal(await menu(page).getByRole('link').allTextContents(), [
         'Tableau de bord',
         'Clients',
