@@ -10,6 +10,7 @@ import { accountingExportMachine } from '../src/machines/mail/accountingExport.m
 import { courierRequestCancelMachine } from '../src/machines/mail/courierRequestCancel.machine.ts'
 import { folderEditorMachine } from '../src/machines/mail/folderEditor.machine.ts'
 import { identityUploadMachine } from '../src/machines/company/identityUpload.machine.ts'
+import { uploadedDocumentsMachine } from '../src/machines/company/uploadedDocuments.machine.ts'
 import { kbisUploadMachine } from '../src/machines/company/kbisUpload.machine.ts'
 import { mailboxMachine } from '../src/machines/mail/mailbox.machine.ts'
 import { orderSelectionMachine } from '../src/machines/session/orderSelection.machine.ts'
@@ -72,6 +73,8 @@ import { orderPickerMachine } from '../src/backoffice/machines/mail/orderPicker.
 import { packageDeskMachine } from '../src/backoffice/machines/mail/packageDesk.machine.ts'
 import { scanQueueMachine } from '../src/backoffice/machines/mail/scanQueue.machine.ts'
 import { scanReviewMachine } from '../src/backoffice/machines/mail/scanReview.machine.ts'
+import { justificatifReviewMachine } from '../src/backoffice/machines/company/justificatifReview.machine.ts'
+import { formalitiesMachine } from '../src/backoffice/machines/company/formalities.machine.ts'
 
 const machines: [file: string, machine: AnyStateMachine, what: string][] = [
   [
@@ -97,6 +100,11 @@ const machines: [file: string, machine: AnyStateMachine, what: string][] = [
   ],
   ['problemReport', problemReportMachine, "'Signaler un problème': refused without a specific order; the box is cleared only on success."],
   ['identityUpload', identityUploadMachine, '/missing-document: one file per document, sent one at a time with progress.'],
+  [
+    'uploadedDocuments',
+    uploadedDocumentsMachine,
+    '/missing-document: what was already sent, accepted, waiting or refused with why (uploaded-documents).',
+  ],
   ['submission', submissionMachine, 'A simple form sent once at a time (forgotten password, new password).'],
   [
     'mailbox',
@@ -315,6 +323,16 @@ const machines: [file: string, machine: AnyStateMachine, what: string][] = [
     'backoffice-forwarding',
     forwardingMachine,
     'Réexpéditions: the pending requests, one at a time « Expédié » (carrier, tracking number) or « Impossible » (a reason).',
+  ],
+  [
+    'backoffice-justificatifReview',
+    justificatifReviewMachine,
+    'Justificatifs: one document opened, « Valider » or « Refuser » with a reason; replaced meanwhile, told and the new file shown.',
+  ],
+  [
+    'backoffice-formalities',
+    formalitiesMachine,
+    'Formalités juridiques: each submission moved on one step with one button; moved meanwhile, the list read again.',
   ],
 ]
 

@@ -4,7 +4,7 @@
 // (routes.ts). The SPA imports these with `import type` only, so none of this reaches the browser bundle.
 import { Type, type Static } from 'typebox'
 import { DateTime, FreeText, Id, IdParams, Line, Nullable, OrderIdQuery, ShortText } from './common.ts'
-import { Contract } from './session.ts'
+import { Contract, RefusalReasonSchema } from './session.ts'
 import { ok, PdfFile, type RouteDef } from './route-def.ts'
 
 export const ContractAddressBody = Type.Object(
@@ -39,11 +39,16 @@ export const UploadedDocument = Type.Object({
   label: Type.String(),
   fileName: Type.String(),
   uploadedAt: DateTime,
+  /** The provider's check (back office, Justificatifs): waiting, validated, or refused (send it again). */
+  status: Type.Union([Type.Literal('à vérifier'), Type.Literal('validé'), Type.Literal('refusé')]),
+  /** Why it was refused, in the words the customer reads (« document illisible »); null unless refused. */
+  refusal: Nullable(Type.Object({ reason: RefusalReasonSchema, text: Type.String() })),
 })
 export type UploadedDocument = Static<typeof UploadedDocument>
 
 export const IdentityUploadReply = Type.Object({
   uploaded: Type.Array(UploadedDocument),
+  /** The order's file is complete: every document validated by the provider (an upload alone never completes it). */
   complete: Type.Boolean(),
   missingDocumentsValidatedAt: Nullable(DateTime),
 })

@@ -4,6 +4,7 @@
 import { billingRoutes } from './billing.ts'
 import { HealthReply, ApiErrorBody } from './common.ts'
 import { companyRoutes } from './company.ts'
+import { companyBackofficeRoutes } from './company-backoffice.ts'
 import { mailRoutes } from './mail.ts'
 import { mailBackofficeRoutes } from './mail-backoffice.ts'
 import { notificationsRoutes } from './notifications.ts'
@@ -26,6 +27,7 @@ export const routes = {
   ...notificationsRoutes,
   ...operatorsRoutes,
   ...mailBackofficeRoutes,
+  ...companyBackofficeRoutes,
   // --- Operations
   health: {
     method: 'GET',

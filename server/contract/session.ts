@@ -60,6 +60,14 @@ export const MissingDocument = Type.Object({
 })
 export type MissingDocument = Static<typeof MissingDocument>
 
+/** Why the provider refused a Kbis or an identity document (rules/justificatifs.ts: REFUSAL_REASONS, their French words). */
+export const RefusalReasonSchema = Type.Union([
+  Type.Literal('illisible'),
+  Type.Literal('pas-au-nom'),
+  Type.Literal('plus-de-trois-mois'),
+  Type.Literal('autre'),
+])
+
 export const Order = Type.Object({
   id: Id,
   raisonSociale: Type.String(),
@@ -78,6 +86,17 @@ export const Order = Type.Object({
   shine: Type.Boolean(),
   /** company area: the owner asked to be contacted by an accountant (want-comptable). */
   wantComptable: Type.Boolean(),
+  /**
+   * company area: the provider refused the Kbis on file (back office, Justificatifs), until another is sent; the Kbis
+   * banner shows again with the reason (rules/justificatifs.ts: kbisRefusedText).
+   */
+  kbisRefusal: Nullable(
+    Type.Object({
+      at: DateTime,
+      reason: RefusalReasonSchema,
+      detail: Nullable(Type.String()),
+    }),
+  ),
 })
 export type Order = Static<typeof Order>
 

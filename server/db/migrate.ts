@@ -47,6 +47,8 @@ import * as operatorPasskeys from './migrations/040_operator_passkeys.ts'
 import * as rights from './migrations/070_rights.ts'
 // « Mes données »: the export jobs of a person's data
 import * as dataExports from './migrations/080_data_exports.ts'
+// the back office's Justificatifs: Kbis and identity documents validated or refused with a reason
+import * as justificatifs from './migrations/090_justificatifs.ts'
 
 // Listed in code rather than read from disk, so the bundle-free tsx runtime and tests need no file lookups.
 export const migrations: Record<string, Migration> = {
@@ -85,6 +87,7 @@ export const migrations: Record<string, Migration> = {
   '040_operator_passkeys': operatorPasskeys,
   '070_rights': rights,
   '080_data_exports': dataExports,
+  '090_justificatifs': justificatifs,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

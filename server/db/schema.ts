@@ -1,6 +1,7 @@
 // The Kysely view of the database (see migrations/ for how it came to be).
 import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction } from 'kysely'
 import type { OperatorRole } from '../contract/route-def.ts'
+import type { RefusalReason } from '../contract/rules/justificatifs.ts'
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>
@@ -96,6 +97,10 @@ export interface Database {
     kbis_validated_at: Timestamp | null
     /** 022: when the Kbis on file was filed; set by the database at each new file. */
     kbis_filed_at: Timestamp | null
+    /** 090: an operator refused the Kbis on file (Justificatifs), with a reason; cleared by the next file. */
+    kbis_refused_at: Timestamp | null
+    kbis_refusal_reason: RefusalReason | null
+    kbis_refusal_detail: string | null
   }
   shares: {
     id: Generated<number>
@@ -226,6 +231,11 @@ export interface Database {
     content_type: string
     file_key: string
     uploaded_at: Timestamp
+    /** 090: an operator's check (Justificatifs): validated, or refused with a reason; a new file clears both. */
+    validated_at: Timestamp | null
+    refused_at: Timestamp | null
+    refusal_reason: RefusalReason | null
+    refusal_detail: string | null
   }
   problem_reports: { id: Generated<number>; order_id: number; user_id: number; message: string; created_at: CreatedAt }
   termination_requests: {

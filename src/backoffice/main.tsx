@@ -5,6 +5,7 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { navigate } from 'wouter/use-browser-location'
 import { configureBackOfficeApi } from './api/client.ts'
+import * as companyApi from './api/company.ts'
 import * as mailApi from './api/mail.ts'
 import * as operatorsApi from './api/operators.ts'
 import { BackOfficeApp } from './views/App.tsx'
@@ -14,7 +15,7 @@ import { API_BASE_URL } from './wiring/config.ts'
 configureBackOfficeApi({ baseURL: API_BASE_URL })
 
 const services = createBackOfficeServices({
-  api: { ...operatorsApi, ...mailApi, configureBackOfficeApi },
+  api: { ...operatorsApi, ...mailApi, ...companyApi, configureBackOfficeApi },
   // The toast library comes with the first toast.
   notify: (notice) => void import('../views/Toasts.tsx').then((m) => m.showToast(notice)),
   currentPath: () => window.location.pathname + window.location.search,

@@ -29,9 +29,13 @@ export function failureOf(what: string, error: unknown): string {
 /** Statuses that ask for the Kbis (spec §9). */
 export const KBIS_STATUSES = ['En attente de KBIS', 'En attente de procuration'] as const
 
-/** Spec §4: the banner shows while the default order waits for its Kbis. */
-export function needsKbis(order: Pick<Order, 'status' | 'hasKbis'> | null | undefined): boolean {
-  return !!order && (KBIS_STATUSES as readonly string[]).includes(order.status) && !order.hasKbis
+/**
+ * Spec §4: the banner shows while the default order waits for its Kbis; and, whatever its status, while the Kbis it
+ * filed stands refused by the provider (back office, Justificatifs) and no other was filed.
+ */
+export function needsKbis(order: (Pick<Order, 'status' | 'hasKbis'> & Partial<Pick<Order, 'kbisRefusal'>>) | null | undefined): boolean {
+  if (!order || order.hasKbis) return false
+  return (KBIS_STATUSES as readonly string[]).includes(order.status) || !!order.kbisRefusal
 }
 
 /** Spec §4: missingDocuments present and missingDocumentsValidatedAt empty. */

@@ -9,6 +9,7 @@ import {
   formalityOrderMachine,
 } from '../machines/company/formalityOrder.machine.ts'
 import { identityUploadMachine } from '../machines/company/identityUpload.machine.ts'
+import { uploadedDocumentsMachine } from '../machines/company/uploadedDocuments.machine.ts'
 import { legalSubmissionListMachine } from '../machines/company/legalSubmissionList.machine.ts'
 import { INTEREST_NOT_SENT, interestSent, type Partner, partnerInterestMachine } from '../machines/company/partnerInterest.machine.ts'
 import { codeOf } from '../machines/shared.ts'
@@ -46,6 +47,11 @@ export function createCompanyFlows({ api, notify, navigate, toPortal }: WiringDe
           completed: (_, { reply, orderId }) =>
             toPortal({ type: 'documents.completed', orderId, missingDocumentsValidatedAt: reply.missingDocumentsValidatedAt }),
         },
+      }),
+    ),
+    uploadedDocuments: later(() =>
+      uploadedDocumentsMachine.provide({
+        actors: { load: fromPromise(({ input, signal }) => api.getUploadedDocuments(input.orderId, { signal })) },
       }),
     ),
     partnerInterest: later(() =>

@@ -8,12 +8,13 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { ApiError } from '../../src/api/errors.ts'
 import { configureBackOfficeApi } from '../../src/backoffice/api/client.ts'
+import * as company from '../../src/backoffice/api/company.ts'
 import * as mail from '../../src/backoffice/api/mail.ts'
 import * as operators from '../../src/backoffice/api/operators.ts'
 import { type RouteDef, type RouteName, routes } from '../../server/contract/routes.ts'
 
 /** Every client function of the back office, whichever area's file it is in. */
-const api = { ...operators, ...mail }
+const api = { ...operators, ...mail, ...company }
 
 interface Recorded {
   method: string
@@ -179,6 +180,28 @@ const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
     () => api.markForwardingImpossible(3, { reason: 'Adresse incomplète' }),
     '/api/backoffice/forwarding-requests/3:impossible',
     { reason: 'Adresse incomplète' },
+  ],
+  ['complianceJustificatifs', () => api.getJustificatifs(), '/api/backoffice/justificatifs'],
+  ['complianceJustificatif', () => api.getJustificatif('kbis', 4), '/api/backoffice/justificatifs/kbis/4'],
+  ['complianceJustificatifFile', () => api.getJustificatifFile('identite', 9), '/api/backoffice/justificatifs/identite/9/file'],
+  [
+    'complianceValidateJustificatif',
+    () => api.validateJustificatif('kbis', 4, { version: '"v1"' }),
+    '/api/backoffice/justificatifs/kbis/4:validate',
+    { version: '"v1"' },
+  ],
+  [
+    'complianceRefuseJustificatif',
+    () => api.refuseJustificatif('identite', 9, { version: '"v2"', reason: 'autre', detail: 'Pièce expirée' }),
+    '/api/backoffice/justificatifs/identite/9:refuse',
+    { version: '"v2"', reason: 'autre', detail: 'Pièce expirée' },
+  ],
+  ['complianceLegalSubmissions', () => api.getLegalSubmissions(), '/api/backoffice/legal-submissions'],
+  [
+    'complianceMoveLegalSubmission',
+    () => api.moveLegalSubmission(7, { status: 'En cours' }),
+    '/api/backoffice/legal-submissions/7/status',
+    { status: 'En cours' },
   ],
 ]
 

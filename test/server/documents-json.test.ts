@@ -105,6 +105,7 @@ const toOrder = (row: OrderRow, isShareOrder: boolean, contractId: number | null
   qonto: row.qonto,
   shine: row.shine,
   wantComptable: row.want_comptable_at !== null,
+  kbisRefusal: null,
 })
 
 async function checkOrders(ctx: Ctx, token: string) {

@@ -240,7 +240,7 @@ const happy: Record<RouteName, Check> = {
   creditNoteFile: async (_, call) => assert.ok(isPdf(ok(await call()))),
   operatorOrders: async ({ ids }, call) => {
     const orders = ok(await call())
-    assert.is(orders.length, 6, 'every order of every customer: the demo’s five and the mail room samples’ own')
+    assert.is(orders.length, 18, 'every order of every customer: the demo’s five, the mail room samples’ own, the compliance samples’ 12')
     assert.equal(
       orders.find((o: { id: number }) => o.id === ids.order),
       {
@@ -403,7 +403,7 @@ const happy: Record<RouteName, Check> = {
       'with no orderId: the shared order too, newest first',
     )
   },
-  operatorLegalSubmissions: async (_, call) => assert.is(ok(await call()).length, 2),
+  operatorLegalSubmissions: async (_, call) => assert.is(ok(await call()).length, 2 + 12, 'the demo’s two, the compliance samples’'),
   createLegalSubmission: async ({ t, ids, camille }, call) => {
     const created = ok(await call())
     assert.equal(
@@ -622,14 +622,24 @@ const happy: Record<RouteName, Check> = {
     assert.is(moved.villePostaleExpedition, 'Lyon')
     assert.ok(moved.kbis, 'kbis stays')
   },
-  uploadIdentity: async ({ ids }, call) => {
+  uploadIdentity: async ({ t, ids }, call) => {
     const reply = ok(await call())
-    assert.is(reply.complete, true)
-    assert.ok(reply.missingDocumentsValidatedAt)
+    assert.equal([reply.complete, reply.missingDocumentsValidatedAt], [false, null], 'complete once the provider validates it')
     assert.equal(
-      reply.uploaded.map((u: { type: string }) => u.type),
-      ['identity_manager'],
+      reply.uploaded.map((u: { type: string; status: string }) => [u.type, u.status]),
+      [['identity_manager', 'à vérifier']],
     )
+    // Validated in the back office (Justificatifs): the file is complete.
+    await t.deps.db
+      .updateTable('uploaded_documents')
+      .set({ validated_at: new Date() })
+      .where('order_id', '=', ids.missingDocsOrder)
+      .execute()
+    await t.deps.db
+      .updateTable('orders')
+      .set({ missing_documents_validated_at: new Date() })
+      .where('id', '=', ids.missingDocsOrder)
+      .execute()
     const again = await call({
       multipart: multipart({ orderId: String(ids.missingDocsOrder) }, [
         { field: 'identity_manager', filename: 'cni.pdf', contentType: 'application/pdf', bytes: await tinyPdf() },
@@ -978,13 +988,33 @@ const happy: Record<RouteName, Check> = {
     assert.is(done.outcome.trackingUrl, 'https://www.laposte.fr/outils/suivre-vos-envois?code=6A12345678901')
   },
   mailRoomForwardingImpossible: async (_, call) => assert.is(ok(await call()).outcome.kind, 'impossible'),
+  complianceJustificatifs: async ({ ids }, call) => {
+    const waiting = ok(await call())
+    assert.ok(waiting.some((j: { kind: string; id: number }) => j.kind === 'kbis' && j.id === ids.compliance!.kbis[0]!.id))
+    assert.ok(waiting.some((j: { kind: string; id: number }) => j.kind === 'identite' && j.id === ids.compliance!.identity[0]!.id))
+  },
+  complianceJustificatif: async ({ ids }, call) => assert.is(ok(await call()).version, ids.compliance!.kbis[0]!.version),
+  complianceJustificatifFile: async ({ ids }, call) => {
+    const res = await call()
+    assert.is(res.headers.etag, ids.compliance!.identity[0]!.version)
+    assert.ok(isPdf(ok(res)))
+  },
+  complianceValidateJustificatif: async (_, call) => {
+    assert.is(ok(await call()).justificatif.status, 'validé')
+  },
+  complianceRefuseJustificatif: async (_, call) => {
+    const refused = ok(await call())
+    assert.equal([refused.justificatif.status, refused.justificatif.refusal.text, refused.notified], ['refusé', 'document illisible', true])
+  },
+  complianceLegalSubmissions: async (_, call) => assert.ok(ok(await call()).length > 0),
+  complianceMoveLegalSubmission: async (_, call) => assert.is(ok(await call()).status, 'En cours'),
 }
 
 const test = suite<Ctx>('every route of spec §7: happy path')
 
 test.before(async (ctx) => {
   ctx.t = await buildTestApp()
-  ctx.ids = await demoIds(ctx.t.deps.db)
+  ctx.ids = await demoIds(ctx.t.deps.db, { compliance: true })
   ctx.camille = await login(ctx.t.app)
   ctx.julien = await login(ctx.t.app, 'associe@example.com')
   ctx.kbis = await tinyPdf()

@@ -282,7 +282,7 @@ interface Ctx {
 
 const setup = async (ctx: Ctx) => {
   ctx.t = await buildTestApp()
-  ctx.ids = await demoIds(ctx.t.deps.db)
+  ctx.ids = await demoIds(ctx.t.deps.db, { compliance: true })
   ctx.camille = await login(ctx.t.app)
   ctx.admin = await operatorLogin(ctx.t)
   ctx.pdf = await tinyPdf()
@@ -336,6 +336,8 @@ const FREE_TEXT = new Set([
   'createLegalSubmission comment',
   // the mail room: why a forwarding could not be sent, which the customer reads
   'mailRoomForwardingImpossible reason',
+  // Justificatifs: the words of a refusal « autre », which the customer reads
+  'complianceRefuseJustificatif detail',
 ])
 /** Fields held to a choice, a format or a pattern of their own, stricter than the text rule: refused with their own words. */
 const OWN_FORMAT = new Set([
@@ -390,11 +392,15 @@ const OWN_FORMAT = new Set([
   'mailRoomReviewScan kind',
   'mailRoomHandOverPackage collector.kind',
   'mailRoomForwardingShipped trackingNumber',
+  // Justificatifs: a refusal's reason (a choice), a formality's step
+  'complianceRefuseJustificatif reason',
+  'complianceMoveLegalSubmission status',
 ])
 /** Optional text fields the samples leave out. */
 const moreText: Partial<Record<RouteName, Record<string, string>>> = {
   sendDocuments: { message: 'Bonjour, voici les courriers.' },
   terminationRequest: { comment: 'Nous quittons Lyon.' },
+  complianceRefuseJustificatif: { detail: 'La pièce est expirée.' },
   operatorCreateClient: { domiciliationAddress: '8 avenue de l’Opéra, 75001 Paris' },
   updateContract: {
     adressePostaleExpedition: '3 place du Marché',
@@ -606,13 +612,14 @@ forms('no boundary, a broken body, garbage, a part without headers: a French 400
     ['a part with broken headers', 'multipart/form-data; boundary=limite', '--limite\r\nContent-Disposition\r\n\r\nx\r\n--limite--\r\n'],
     ['an empty body', 'multipart/form-data; boundary=limite', ''],
   ]
+  const stored = (await ctx.t.deps.db.selectFrom('uploaded_documents').select('id').execute()).length
   for (const [label, type, payload] of cases) {
     const res = await uploadRaw(ctx, type, payload)
     assert.ok(res.statusCode >= 400 && res.statusCode < 500, `${label}: ${res.statusCode} ${res.body}`)
     assert.ok(french.test(res.json().message), `${label}: ${res.json().message}`)
     assertSecurityHeaders(res.headers, ctx.reference, label)
   }
-  assert.is((await ctx.t.deps.db.selectFrom('uploaded_documents').select('id').execute()).length, 0)
+  assert.is((await ctx.t.deps.db.selectFrom('uploaded_documents').select('id').execute()).length, stored)
 })
 
 forms('a file name with NUL, control, bidi or half-surrogate characters is stored cleaned', async (ctx) => {
@@ -918,8 +925,9 @@ uploads('every stored file is served as a PDF, not sniffed, as a named download-
   assert.equal(
     entries.filter(([, r]) => r.fileType).map(([name]) => name),
     // operators: the journal's CSV export (its headers: operators/journal.test.ts); the mail room: a scan's page images
-    // and a package's photo, as sent (their headers: mail/backoffice-*.test.ts); « Mes données »'s ZIP (people/data-export.test.ts)
-    ['dataExportFile', 'documentPage', 'operatorJournalCsv', 'mailRoomScanPage', 'mailRoomPackagePhoto'],
+    // and a package's photo, as sent (their headers: mail/backoffice-*.test.ts); « Mes données »'s ZIP (people/data-export.test.ts);
+    // a justificatif's file, as sent (company/backoffice-justificatifs.test.ts)
+    ['dataExportFile', 'documentPage', 'operatorJournalCsv', 'mailRoomScanPage', 'mailRoomPackagePhoto', 'complianceJustificatifFile'],
   )
   assert.is(files.length, entries.filter(([, r]) => r.kind === 'file' && !r.fileType).length, 'every file route of the table')
   for (const [url, headers] of files) {

@@ -45,6 +45,9 @@ const defaults = (operators: OperatorSummary[], keys: ApiKeySummary[], entries: 
   getWaitingPackages: [[]],
   getForwardingRequests: [[]],
   getScanPage: [new Blob(['RIFF'], { type: 'image/webp' })],
+  getJustificatifs: [[]],
+  getJustificatifFile: [new Blob(['%PDF-1.7'], { type: 'application/pdf' })],
+  getLegalSubmissions: [[]],
 })
 
 export interface RenderOptions {
@@ -126,6 +129,13 @@ export async function renderBackOffice(path: string, options: RenderOptions = {}
     'getForwardingRequests',
     'markForwardingShipped',
     'markForwardingImpossible',
+    'getJustificatifs',
+    'getJustificatif',
+    'getJustificatifFile',
+    'validateJustificatif',
+    'refuseJustificatif',
+    'getLegalSubmissions',
+    'moveLegalSubmission',
   ] as const
   const hooks: { onUnauthorized?: () => void } = {}
   const api = {

@@ -24,6 +24,7 @@ function order(overrides: Partial<Order> & Pick<Order, 'id' | 'raisonSociale'>):
     qonto: false,
     shine: false,
     wantComptable: false,
+    kbisRefusal: null,
     ...overrides,
   }
 }

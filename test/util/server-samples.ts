@@ -11,6 +11,7 @@ import { parisDay } from '../../server/lib/time.ts'
 import { kbisTag } from '../../server/routes/company/operator.ts'
 import { buildTestApp, DEMO_PASSWORD, login, operatorLogin, TEST_OPERATOR_TOKEN, type TestApp } from './server.ts'
 import { SoftPasskey } from './webauthn.ts'
+import { complianceSamples, type ComplianceSamples } from './compliance-samples.ts'
 
 export interface DemoIds {
   camille: number
@@ -49,6 +50,17 @@ export interface DemoIds {
   operatorPasskey: number
   /** people: a ready « Mes données » export of Camille's (its file the sample letter's bytes), made once per database. */
   dataExport: number
+  /**
+   * Justificatifs and Formalités juridiques: what their samples read, decide and move (complianceSamples). Made only when
+   * asked (`demoIds(db, { compliance: true })`, the tests that send every route's sample): their 12 orders would
+   * change the demo's counts that the other tests check exactly.
+   */
+  compliance?: ComplianceSamples
+}
+
+export interface DemoOptions {
+  /** Make the Justificatifs and Formalités samples (complianceSamples) too. */
+  compliance?: boolean
 }
 
 /**
@@ -66,8 +78,8 @@ export interface MailRoomSamples {
 }
 const MAIL_ROOM_POOL = 12
 export const MAIL_ROOM_ORDER = 'Échantillons du Courrier SAS'
-const poolTaken = { publish: 0, delete: 0, handOver: 0, forwarding: 0 }
-const take = (pool: number[], which: keyof typeof poolTaken) => pool[poolTaken[which]++ % pool.length]!
+const poolTaken = { publish: 0, delete: 0, handOver: 0, forwarding: 0, validate: 0, refuse: 0, formality: 0 }
+const take = <T = number>(pool: T[], which: keyof typeof poolTaken): T => pool[poolTaken[which]++ % pool.length]!
 
 async function mailRoomSamples(db: Kysely<Database>, document: number): Promise<MailRoomSamples> {
   const held = await db.selectFrom('mail_scans').select('id').where('file_name', '=', 'échantillon-lecture.pdf').executeTakeFirst()
@@ -193,7 +205,7 @@ async function mailRoomSamples(db: Kysely<Database>, document: number): Promise<
   return { order, scanToRead: toRead.id, scansToPublish, scansToDelete, waitingPackages, pendingForwarding }
 }
 
-export async function demoIds(db: Kysely<Database>): Promise<DemoIds> {
+export async function demoIds(db: Kysely<Database>, options: DemoOptions = {}): Promise<DemoIds> {
   const orderId = async (name: string) =>
     (await db.selectFrom('orders').select('id').where('raison_sociale', '=', name).executeTakeFirstOrThrow()).id
   const order = await orderId('Boulangerie des Lilas SAS')
@@ -262,6 +274,7 @@ export async function demoIds(db: Kysely<Database>): Promise<DemoIds> {
     mailRoom: await mailRoomSamples(db, document),
     operatorPasskey: await adminsPasskey(db),
     dataExport: await camillesDataExport(db, document),
+    compliance: options.compliance ? await complianceSamples(db, document) : undefined,
   }
 }
 
@@ -443,6 +456,10 @@ export function freshSiren(n: number): string {
 export const TERMINATION_DATE = new Date(Date.now() + 540 * 86_400_000).toISOString().slice(0, 10)
 
 export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sample {
+  const compliance = (): ComplianceSamples => {
+    if (!ids.compliance) throw new Error(`${name} : échantillons de la Conformité absents, demoIds(db, { compliance: true })`)
+    return ids.compliance
+  }
   const samples: Record<RouteName, () => Sample> = {
     login: () => ({ body: { username: 'demo@example.com', password: 'Demo1234!' } }),
     resetPasswordRequest: () => ({ body: { email: 'demo@example.com', domain: 'http://localhost:8080' } }),
@@ -621,7 +638,8 @@ export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sampl
           owner: { firstname: 'Marc', lastname: 'Lefèvre', email: `nouveau-client-${n}@example.com` },
           plan: 'domiciliation-mensuelle',
           options: ['scan'],
-          startDate: parisDay(new Date()),
+          // Tomorrow: each operator sign-in moves the test clock 30 s on, and near Paris midnight today would be past.
+          startDate: parisDay(new Date(Date.now() + 86_400_000)),
         },
       }
     },
@@ -663,6 +681,22 @@ export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sampl
     mailRoomForwardingImpossible: () => ({
       params: { id: take(ids.mailRoom.pendingForwarding, 'forwarding') },
       body: { reason: 'Adresse de réexpédition incomplète : le numéro de rue manque.' },
+    }),
+    complianceJustificatifs: () => ({}),
+    complianceJustificatif: () => ({ params: { kind: 'kbis', id: compliance().kbis[0]!.id } }),
+    complianceJustificatifFile: () => ({ params: { kind: 'identite', id: compliance().identity[0]!.id } }),
+    complianceValidateJustificatif: () => {
+      const kbis = take(compliance().kbis, 'validate')
+      return { params: { kind: 'kbis', id: kbis.id }, body: { version: kbis.version } }
+    },
+    complianceRefuseJustificatif: () => {
+      const identity = take(compliance().identity, 'refuse')
+      return { params: { kind: 'identite', id: identity.id }, body: { version: identity.version, reason: 'illisible' } }
+    },
+    complianceLegalSubmissions: () => ({}),
+    complianceMoveLegalSubmission: () => ({
+      params: { id: take(compliance().formalities, 'formality') },
+      body: { status: 'En cours' },
     }),
   }
   return samples[name]()
@@ -718,9 +752,9 @@ export interface DemoContext {
   admin: string
 }
 
-export async function demoContext(ctx: Partial<DemoContext>, pdfText?: string): Promise<DemoContext> {
+export async function demoContext(ctx: Partial<DemoContext>, pdfText?: string, options?: DemoOptions): Promise<DemoContext> {
   ctx.t = await buildTestApp()
-  ctx.ids = await demoIds(ctx.t.deps.db)
+  ctx.ids = await demoIds(ctx.t.deps.db, options)
   ctx.camille = await login(ctx.t.app)
   ctx.julien = await login(ctx.t.app, 'associe@example.com')
   ctx.sophie = await login(ctx.t.app, 'solo@example.com')

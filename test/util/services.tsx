@@ -13,7 +13,13 @@ import type {
   TerminationRequestBody,
   TerminationStatus,
 } from '../../server/contract/billing.ts'
-import type { ContractAddressBody, IdentityUploadReply, LegalSubmission, LegalSubmissionBody } from '../../server/contract/company.ts'
+import type {
+  ContractAddressBody,
+  IdentityUploadReply,
+  UploadedDocument,
+  LegalSubmission,
+  LegalSubmissionBody,
+} from '../../server/contract/company.ts'
 import type { DocumentSearchResult, LetterDeadline, MailDocument } from '../../server/contract/mail.ts'
 import type { InvitationInfo, Mandataire, Passkey, Session, Share } from '../../server/contract/people.ts'
 import type { DataExport } from '../../server/contract/people-exports.ts'
@@ -67,6 +73,8 @@ export interface Scenario {
   problemFails?: boolean
   /** /missing-document: the server still says the file is incomplete once every document is sent. */
   identityIncomplete?: boolean
+  /** /missing-document: what was already sent for an order, by order id (uploaded-documents). */
+  uploadedDocuments?: Record<number, UploadedDocument[]>
   /**
    * The file completed meanwhile (an earlier answer lost, another tab): an upload answers 409 DOCUMENTS_COMPLETE, and the orders then say
    * so.
@@ -532,6 +540,7 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
       if (scenario.problemFails) throw new Error('Le service est momentanément indisponible.')
       return { message: 'ok' }
     },
+    getUploadedDocuments: async (id) => scenario.uploadedDocuments?.[id] ?? [],
     uploadIdentity: async (form): Promise<IdentityUploadReply> => {
       const [documentType, file] = [...form.entries()].find(([key]) => key !== 'orderId')!
       calls.identityUploads.push({ orderId: Number(form.get('orderId')), documentType, fileName: (file as File).name })

@@ -224,6 +224,74 @@ Missing('everything sent, the server still waiting for something: "contactez-nou
   screen.getByText(IDENTITY_STILL_INCOMPLETE)
 })
 
+Missing('what was already sent is listed with the provider’s check; a refused document is asked again, with why', async () => {
+  const two = {
+    ...F.conseil,
+    missingDocuments: [
+      { type: 'identity_manager', label: "Pièce d'identité du gérant" },
+      { type: 'proof_of_address', label: 'Justificatif de domicile' },
+    ],
+  }
+  const app = await renderApp('/tableau-de-bord', {
+    signedIn: true,
+    orders: [two],
+    identityIncomplete: true,
+    uploadedDocuments: {
+      [two.id]: [
+        {
+          id: 7,
+          type: 'identity_manager',
+          label: "Pièce d'identité du gérant",
+          fileName: 'cni.pdf',
+          uploadedAt: '2026-11-18T10:00:00.000Z',
+          status: 'refusé',
+          refusal: { reason: 'illisible', text: 'document illisible' },
+        },
+        {
+          id: 8,
+          type: 'proof_of_address',
+          label: 'Justificatif de domicile',
+          fileName: 'edf.pdf',
+          uploadedAt: '2026-11-18T10:00:00.000Z',
+          status: 'à vérifier',
+          refusal: null,
+        },
+      ],
+    },
+  })
+  await waitFor(() => assert.is(app.currentPath(), '/missing-document'))
+  const sent = within(await screen.findByRole('region', { name: 'Documents déjà envoyés' }))
+  sent.getByText(/refusé, document illisible ; envoyez-en un autre/)
+  sent.getByText(/reçu, en cours de vérification par notre équipe/)
+  // Only the refused one is asked again.
+  assert.ok(screen.getByLabelText("Pièce d'identité du gérant"))
+  assert.is(screen.queryByLabelText('Justificatif de domicile'), null)
+})
+
+Missing('everything sent and waiting for the check: said, nothing to send, no dashboard', async () => {
+  const app = await renderApp('/tableau-de-bord', {
+    signedIn: true,
+    orders: [F.conseil],
+    uploadedDocuments: {
+      [F.conseil.id]: [
+        {
+          id: 7,
+          type: 'identity_manager',
+          label: "Pièce d'identité du gérant",
+          fileName: 'cni.pdf',
+          uploadedAt: '2026-11-18T10:00:00.000Z',
+          status: 'validé',
+          refusal: null,
+        },
+      ],
+    },
+  })
+  await waitFor(() => assert.is(app.currentPath(), '/missing-document'))
+  await screen.findByText(/accepté/)
+  screen.getByText(IDENTITY_STILL_INCOMPLETE)
+  assert.is(screen.queryByRole('button', { name: /Envoyer/ }), null)
+})
+
 Missing(
   'the file completed meanwhile (an answer lost, another tab): the 409 DOCUMENTS_COMPLETE is no failure, the dashboard opens',
   async () => {

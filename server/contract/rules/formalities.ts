@@ -1,6 +1,23 @@
 // Which legal formalities the three order checks allow now, and why not otherwise: one rule, in the
 // same words, for the server (which refuses) and the SPA (which explains). Pure: the SPA imports it.
-import type { LegalSubmissionKind } from '../company.ts'
+import type { LegalSubmissionKind, LegalSubmissionStatus } from '../company.ts'
+
+/** What each formality is called (the support's e-mail, the customer's, the back office's Formalités juridiques). */
+export const legalFormalityLabels: Record<LegalSubmissionKind, string> = {
+  creation: 'Création de société',
+  'transfert-siege': 'Transfert de siège social',
+  'changement-dirigeant': 'Changement de dirigeant',
+  'modification-denomination-objet': 'Changement de dénomination ou d’objet social',
+  'modification-capital': 'Modification du capital',
+  'dissolution-liquidation': 'Dissolution et liquidation',
+}
+
+/** In order: a request only moves forward. */
+export const legalSubmissionSteps: readonly LegalSubmissionStatus[] = ['Reçue', 'En cours', 'Déposée au greffe', 'Terminée']
+
+/** The step after this one, or null once finished. */
+export const nextLegalSubmissionStep = (status: LegalSubmissionStatus): LegalSubmissionStatus | null =>
+  legalSubmissionSteps[legalSubmissionSteps.indexOf(status) + 1] ?? null
 
 export interface OrderChecks {
   completeKbis: boolean

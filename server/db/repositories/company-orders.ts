@@ -2,6 +2,7 @@
 import { sql, type Insertable, type Kysely, type Updateable } from 'kysely'
 import type { OperatorOrder, UploadedDocument } from '../../contract/company.ts'
 import type { Contract } from '../../contract/session.ts'
+import { refusalText } from '../../contract/rules/justificatifs.ts'
 import { DocumentsCompleteError, InvalidSessionError, NotFoundError, OwnerOnlyError } from '../errors.ts'
 import { isoDateTime } from '../dates.ts'
 import { jsonArrayOfX } from '../json.ts'
@@ -138,6 +139,9 @@ const ordersOfSessionQuery = prepare((db, args: SessionArgs) =>
               'o.qonto',
               'o.shine',
               sql<boolean>`o.want_comptable_at is not null`.as('wantComptable'),
+              sql<unknown>`case when c.kbis_refused_at is null then null else json_build_object('at', ${isoDateTime('c.kbis_refused_at')}, 'reason', c.kbis_refusal_reason, 'detail', c.kbis_refusal_detail) end`.as(
+                'kbisRefusal',
+              ),
             ])
             .where('o.id', 'in', eb.selectFrom('reach').select('reach.id'))
             .as('x'),
@@ -261,21 +265,28 @@ export async function unmarkWantComptable(db: Db, orderId: number, at: Date): Pr
 
 export async function listUploadedDocuments(db: Db, orderId: number): Promise<UploadedDocument[]> {
   const rows = await db.selectFrom('uploaded_documents').selectAll().where('order_id', '=', orderId).orderBy('id').execute()
-  return rows.map((r) => ({ id: r.id, type: r.type, label: r.label, fileName: r.file_name, uploadedAt: r.uploaded_at.toISOString() }))
+  return rows.map((r) => ({
+    id: r.id,
+    type: r.type,
+    label: r.label,
+    fileName: r.file_name,
+    uploadedAt: r.uploaded_at.toISOString(),
+    status: r.validated_at ? 'validé' : r.refused_at ? 'refusé' : 'à vérifier',
+    refusal: r.refusal_reason ? { reason: r.refusal_reason, text: refusalText(r.refusal_reason, r.refusal_detail) } : null,
+  }))
 }
 
 /**
- * Records identity documents, each replacing the one of its type sent before (`replaced`: the files to delete once
- * committed), and the order's validation date once every required type has a file (null before). The order's row is
- * held meanwhile: a form arriving once the file is complete, even at the same moment, is refused (409) and writes nothing.
+ * Records identity documents, each replacing the file of its type sent before (the same row, its check started over;
+ * `replaced`: the files to delete once committed). The order's file is complete only once operators have validated
+ * every document (Justificatifs: company-justificatifs.ts), never by an upload. The order's row is held meanwhile: a
+ * form arriving once the file is complete, even at the same moment, is refused (409) and writes nothing.
  */
 export async function recordIdentityDocuments(
   db: Kysely<Database>,
   orderId: number,
   documents: Insertable<Database['uploaded_documents']>[],
-  requiredTypes: string[],
-  now: Date,
-): Promise<{ validatedAt: Date | null; replaced: string[] }> {
+): Promise<{ replaced: string[] }> {
   return db.transaction().execute(async (tx) => {
     const order = await tx
       .selectFrom('orders')
@@ -284,29 +295,38 @@ export async function recordIdentityDocuments(
       .forUpdate()
       .executeTakeFirstOrThrow()
     if (order.missing_documents_validated_at) throw new DocumentsCompleteError()
-    const replaced = await tx
-      .deleteFrom('uploaded_documents')
-      .where('order_id', '=', orderId)
-      .where(
-        'type',
-        'in',
-        documents.map((d) => d.type),
-      )
-      .returning('file_key')
-      .execute()
-    await tx.insertInto('uploaded_documents').values(documents).execute()
-    const types = new Set(
-      (await tx.selectFrom('uploaded_documents').select('type').where('order_id', '=', orderId).execute()).map((r) => r.type),
-    )
-    // Decision (docs/API.md): once every listed type has a file, the order counts as validated so the customer reaches the dashboard.
-    if (!requiredTypes.every((type) => types.has(type))) return { validatedAt: null, replaced: replaced.map((r) => r.file_key) }
-    const row = await tx
-      .updateTable('orders')
-      .set({ missing_documents_validated_at: now })
-      .where('id', '=', orderId)
-      .returning('missing_documents_validated_at')
-      .executeTakeFirstOrThrow()
-    return { validatedAt: row.missing_documents_validated_at, replaced: replaced.map((r) => r.file_key) }
+    const replaced: string[] = []
+    for (const document of documents) {
+      const before = await tx
+        .selectFrom('uploaded_documents')
+        .select(['id', 'file_key'])
+        .where('order_id', '=', orderId)
+        .where('type', '=', document.type)
+        .orderBy('id')
+        .execute()
+      const [kept, ...extra] = before
+      if (!kept) {
+        await tx.insertInto('uploaded_documents').values(document).execute()
+        continue
+      }
+      // The same row: an operator who opened the file sent before finds its version changed (a 412), never this one unseen.
+      await tx
+        .updateTable('uploaded_documents')
+        .set({ ...document, validated_at: null, refused_at: null, refusal_reason: null, refusal_detail: null })
+        .where('id', '=', kept.id)
+        .execute()
+      if (extra.length)
+        await tx
+          .deleteFrom('uploaded_documents')
+          .where(
+            'id',
+            'in',
+            extra.map((e) => e.id),
+          )
+          .execute()
+      replaced.push(kept.file_key, ...extra.map((e) => e.file_key))
+    }
+    return { replaced }
   })
 }
 
@@ -370,7 +390,19 @@ export async function updateContract(
     if (Object.keys(address).length || kbisKey) {
       await tx
         .updateTable('contracts')
-        .set({ ...address, ...(kbisKey ? { kbis_file_key: kbisKey, kbis_validated_at: null } : {}) })
+        .set({
+          ...address,
+          // A new file: the check starts over (a validation or a refusal was of the file it replaces).
+          ...(kbisKey
+            ? {
+                kbis_file_key: kbisKey,
+                kbis_validated_at: null,
+                kbis_refused_at: null,
+                kbis_refusal_reason: null,
+                kbis_refusal_detail: null,
+              }
+            : {}),
+        })
         .where('id', '=', contractId)
         .execute()
     }

@@ -11,16 +11,28 @@ const waiting = (row: { n: string | number; oldest: Date | string | null } | und
   oldest: row?.oldest ? new Date(row.oldest) : null,
 })
 
-/** Kbis filed and not validated yet, since their filing. */
-export async function waitingKbis(db: Db): Promise<Waiting> {
-  return waiting(
-    await db
-      .selectFrom('contracts')
-      .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.min('kbis_filed_at').as('oldest')])
-      .where('kbis_file_key', 'is not', null)
-      .where('kbis_validated_at', 'is', null)
-      .executeTakeFirst(),
-  )
+/**
+ * Justificatifs: the Kbis filed and the identity documents sent that no operator has validated or refused yet, since
+ * their filing: exactly the list of GET /api/backoffice/justificatifs (company-justificatifs.ts).
+ */
+export async function waitingJustificatifs(db: Db): Promise<Waiting> {
+  const rows = await db
+    .selectFrom('contracts')
+    .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.min('kbis_filed_at').as('oldest')])
+    .where('kbis_file_key', 'is not', null)
+    .where('kbis_validated_at', 'is', null)
+    .where('kbis_refused_at', 'is', null)
+    .unionAll(
+      db
+        .selectFrom('uploaded_documents')
+        .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.min('uploaded_at').as('oldest')])
+        .where('validated_at', 'is', null)
+        .where('refused_at', 'is', null),
+    )
+    .execute()
+  const both = rows.map(waiting)
+  const oldest = both.flatMap((w) => (w.oldest ? [w.oldest.getTime()] : []))
+  return { count: both.reduce((sum, w) => sum + w.count, 0), oldest: oldest.length ? new Date(Math.min(...oldest)) : null }
 }
 
 /** « Signaler un problème »: every report (none is closed until the Messages page answers them). */

@@ -151,24 +151,14 @@ export function contractRoutes(define: DefineRoute, { db, storage, clock }: AppD
       file_key: f.key,
       uploaded_at: now,
     }))
-    const { validatedAt, replaced } = await storeWithRecord(
+    const { replaced } = await storeWithRecord(
       storage,
       stored.map((f) => ({ key: f.key, bytes: f.bytes })),
-      () =>
-        recordIdentityDocuments(
-          db,
-          orderId!,
-          documents,
-          missing.map((m) => m.type),
-          now,
-        ),
+      () => recordIdentityDocuments(db, orderId!, documents),
     )
     // The files sent before for the same documents are no longer referenced by anything.
     await Promise.all(replaced.map((key) => storage.delete(key).catch(() => undefined)))
-    return {
-      uploaded: await listUploadedDocuments(db, orderId),
-      complete: validatedAt !== null,
-      missingDocumentsValidatedAt: validatedAt ? new Date(validatedAt).toISOString() : null,
-    }
+    // The file is complete once the provider has validated every document (back office, Justificatifs): never here.
+    return { uploaded: await listUploadedDocuments(db, orderId), complete: false, missingDocumentsValidatedAt: null }
   })
 }

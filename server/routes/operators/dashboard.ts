@@ -8,7 +8,7 @@ import type { OperatorRole } from '../../contract/route-def.ts'
 import type { Db } from '../../db/schema.ts'
 import {
   waitingForwardingRequests,
-  waitingKbis,
+  waitingJustificatifs,
   waitingProblemReports,
   waitingScans,
   waitingTerminations,
@@ -82,7 +82,7 @@ export const QUEUES: QueueDefinition[] = [
     path: '/operateur/justificatifs',
     roles: ['conformite'],
     target: '48 h',
-    waiting: waitingKbis,
+    waiting: waitingJustificatifs,
     dueAt: (since) => new Date(since.getTime() + 48 * 3_600_000),
   },
   {

@@ -1,12 +1,13 @@
 // The back office's pages and its menu, both built from the areas' lists (pages/<area>/routes.ts): a page of a role the
 // operator lacks has no menu entry, and its path shows « Accès réservé » (the server refuses its calls anyway).
 import type { OperatorRole } from '../../../server/contract/route-def.ts'
+import { company } from './pages/company/routes.ts'
 import { dashboard } from './pages/dashboard/routes.ts'
 import { mail } from './pages/mail/routes.ts'
 import { operators } from './pages/operators/routes.ts'
 import type { BackOfficeArea, BackOfficePage } from './pages/page.ts'
 
-const areas: BackOfficeArea[] = [dashboard, operators, mail]
+const areas: BackOfficeArea[] = [dashboard, operators, mail, company]
 
 export const backOfficePages: BackOfficePage[] = areas.flatMap((area) => area.pages)
 

@@ -3,6 +3,7 @@
 // calls it with the real API; the view tests with a fake one.
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser'
 import { createActor, fromPromise } from 'xstate'
+import type * as companyApi from '../api/company.ts'
 import type * as mailApi from '../api/mail.ts'
 import type * as operatorsApi from '../api/operators.ts'
 import type { Body, configureBackOfficeApi } from '../api/client.ts'
@@ -29,6 +30,9 @@ import { packageDeskMachine } from '../machines/mail/packageDesk.machine.ts'
 import { scanQueueMachine } from '../machines/mail/scanQueue.machine.ts'
 import { scanReviewMachine } from '../machines/mail/scanReview.machine.ts'
 import { readAsDataUrl } from './files.ts'
+import type { JustificatifKind } from '../../../server/contract/company-backoffice.ts'
+import { formalitiesMachine } from '../machines/company/formalities.machine.ts'
+import { justificatifReviewMachine } from '../machines/company/justificatifReview.machine.ts'
 
 /**
  * The browser's WebAuthn prompts (@simplewebauthn/browser, as the portal's): loaded with the first ceremony, in a chunk
@@ -55,7 +59,9 @@ export function passkeyPromptError(action: 'add' | 'signIn') {
   }
 }
 
-export type BackOfficeApi = typeof operatorsApi & typeof mailApi & { configureBackOfficeApi: typeof configureBackOfficeApi }
+export type BackOfficeApi = typeof operatorsApi &
+  typeof mailApi &
+  typeof companyApi & { configureBackOfficeApi: typeof configureBackOfficeApi }
 
 export interface BackOfficeDeps {
   api: BackOfficeApi
@@ -253,6 +259,30 @@ export function createBackOfficeServices({ api, notify, currentPath, saveFile, n
       },
       actions: { notify: (_, notice) => notify(notice) },
     }),
+    justificatifReview: justificatifReviewMachine.provide({
+      actors: {
+        load: fromPromise(({ signal }) => api.getJustificatifs({ signal })),
+        openDocument: fromPromise(({ input, signal }) => api.getJustificatif(input.kind, input.id, { signal })),
+        decide: fromPromise(({ input: { document, decision }, signal }) =>
+          decision.kind === 'validate'
+            ? api.validateJustificatif(document.kind, document.id, { version: document.version }, { signal })
+            : api.refuseJustificatif(
+                document.kind,
+                document.id,
+                { version: document.version, reason: decision.reason, ...(decision.detail ? { detail: decision.detail } : {}) },
+                { signal },
+              ),
+        ),
+      },
+      actions: { notify: (_, notice) => notify(notice) },
+    }),
+    formalities: formalitiesMachine.provide({
+      actors: {
+        load: fromPromise(({ signal }) => api.getLegalSubmissions({ signal })),
+        move: fromPromise(({ input, signal }) => api.moveLegalSubmission(input.id, { status: input.to }, { signal })),
+      },
+      actions: { notify: (_, notice) => notify(notice) },
+    }),
     queues: queuesMachine.provide({
       actors: { load: fromPromise(async ({ signal }) => (await api.getDashboard({ signal })).queues) },
     }),
@@ -263,6 +293,7 @@ export function createBackOfficeServices({ api, notify, currentPath, saveFile, n
     scanPage: (id: number, page: number, signal: AbortSignal) => api.getScanPage(id, page, { signal }),
     scanFile: (id: number, signal: AbortSignal) => api.getScanFile(id, { signal }),
     packagePhoto: (id: number, signal: AbortSignal) => api.getPackagePhoto(id, { signal }),
+    justificatif: (kind: JustificatifKind, id: number, signal: AbortSignal) => api.getJustificatifFile(kind, id, { signal }),
   }
 
   session.start()

@@ -1,8 +1,8 @@
 // The missing identity documents (/missing-document): one file per document asked for (PDF, JPEG
 // or PNG, 10 MB at most), sent one request each so the customer sees the progress; a document
-// already sent is not sent again after a failure. Once all are in, the order is complete; all sent
-// and the server still waiting for something, there is nothing left to send: the customer is told
-// to contact us.
+// already sent is not sent again after a failure. The order is complete once the provider has
+// validated every document (back office, Justificatifs); all sent and waiting for that check, there
+// is nothing left to send: the customer is told our team checks them.
 import { and, assign, fromPromise, setup } from 'xstate'
 import type { IdentityUploadReply } from '../../../server/contract/company.ts'
 import type { MissingDocument } from '../../../server/contract/session.ts'
@@ -15,7 +15,7 @@ export const IDENTITY_WRONG_TYPE = 'Formats acceptés : PDF, JPEG ou PNG.'
 export const IDENTITY_TOO_BIG = FILE_TOO_LARGE
 export const IDENTITY_INCOMPLETE = 'Ajoutez un fichier pour chaque document demandé.'
 export const IDENTITY_DONE = 'Merci ! Vos documents ont bien été transmis.'
-export const IDENTITY_STILL_INCOMPLETE = 'Vos documents ont été reçus, mais le dossier reste incomplet : contactez-nous.'
+export const IDENTITY_STILL_INCOMPLETE = 'Vos documents ont bien été reçus : notre équipe les vérifie et vous prévient par e-mail.'
 
 const ACCEPTED = [
   { extension: /\.pdf$/i, type: 'application/pdf' },

@@ -37,6 +37,8 @@ for (const viewport of [DESKTOP, TABLET]) {
         'Numérisation',
         'Colis',
         'Réexpéditions',
+        'Justificatifs',
+        'Formalités juridiques',
         'Administration',
         'Mes clés d’accès',
       ])
@@ -160,7 +162,7 @@ for (const viewport of [DESKTOP, TABLET]) {
       const { page } = tab
       const axe = axeChecker(tab, viewport)
       await signInOperator(page, 'courrier@example.com')
-      // No Conformité page, no Administration.
+      // No Conformité page (Justificatifs, Formalités juridiques), no Administration.
       assert.equal(await menu(page).getByRole('link').allTextContents(), [
         'Tableau de bord',
         'Clients',

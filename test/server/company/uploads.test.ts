@@ -8,7 +8,7 @@ import { checkFile } from '../../../server/services/file-types.ts'
 import { PDF_CONTENT_BUDGET_BYTES } from '../../../server/services/pdf-check.ts'
 import { MAX_PDF_PAGES } from '../../../server/contract/rules/uploads.ts'
 import { badXrefPdf, bigImagePdf, contentBombPdf, manyPagesPdf } from '../../util/hostile-pdfs.ts'
-import { buildTestApp, callBearer, login, TEST_OPERATOR_TOKEN, type TestApp } from '../../util/server.ts'
+import { buildTestApp, callBearer, login, operatorLogin, TEST_OPERATOR_TOKEN, type TestApp } from '../../util/server.ts'
 import { demoIds, multipart, send, tinyPdf, tinyPng, type DemoIds, type FilePart } from '../../util/server-samples.ts'
 import { sql } from 'kysely'
 
@@ -236,20 +236,23 @@ identity('one good file and one bad: the whole form is refused', async (ctx) => 
   await unchanged()
 })
 
-identity('the first of two documents is not complete; the second is', async (ctx) => {
+identity('every document sent: the file waits for the provider’s check, it is not complete until validated', async (ctx) => {
   const first = await upload(ctx, { orderId: String(ctx.ids.missingDocsOrder) }, [part(tinyPng, 'cni.png', 'image/png')])
   assert.is(first.statusCode, 200, first.body)
   assert.equal([first.json().complete, first.json().missingDocumentsValidatedAt], [false, null])
   const second = await upload(ctx, { orderId: String(ctx.ids.missingDocsOrder) }, [
     part(ctx.pdf, 'edf.pdf', 'application/pdf', 'proof_of_address'),
   ])
-  assert.is(second.json().complete, true)
+  assert.equal([second.json().complete, second.json().missingDocumentsValidatedAt], [false, null], 'an upload never completes the file')
   const order = (await send(ctx.t.app, 'myOrders', {}, ctx.camille)).json().find((o: { id: number }) => o.id === ctx.ids.missingDocsOrder)
-  assert.is(order.missingDocumentsValidatedAt, second.json().missingDocumentsValidatedAt)
+  assert.is(order.missingDocumentsValidatedAt, null, 'spec §4 still sends the customer to /missing-document')
   const listed = (await send(ctx.t.app, 'uploadedDocuments', { params: { id: ctx.ids.missingDocsOrder } }, ctx.camille)).json()
   assert.equal(
-    listed.map((d: { type: string }) => d.type),
-    ['identity_manager', 'proof_of_address'],
+    listed.map((d: { type: string; status: string; refusal: unknown }) => [d.type, d.status, d.refusal]),
+    [
+      ['identity_manager', 'à vérifier', null],
+      ['proof_of_address', 'à vérifier', null],
+    ],
   )
 })
 
@@ -328,7 +331,16 @@ bounded('once the file is complete, every form is refused (409) and nothing is s
   const last = await upload(ctx, { orderId: String(ctx.ids.missingDocsOrder) }, [
     part(ctx.pdf, 'edf.pdf', 'application/pdf', 'proof_of_address'),
   ])
-  assert.is(last.json().complete, true, last.body)
+  assert.is(last.statusCode, 200, last.body)
+  // The provider validates both (back office, Justificatifs): the file is complete.
+  const admin = await operatorLogin(ctx.t)
+  for (const document of last.json().uploaded as { id: number }[]) {
+    const opened = await callBearer(ctx.t.app, admin, 'GET', `/api/backoffice/justificatifs/identite/${document.id}`)
+    const validated = await callBearer(ctx.t.app, admin, 'POST', `/api/backoffice/justificatifs/identite/${document.id}:validate`, {
+      version: opened.json().version,
+    })
+    assert.is(validated.statusCode, 200, validated.body)
+  }
   const unchanged = await snapshot(ctx)
   for (const files of [[part(ctx.pdf, 'cni.pdf')], [part(ctx.pdf, 'edf.pdf', 'application/pdf', 'proof_of_address')], []]) {
     const res = await upload(ctx, { orderId: String(ctx.ids.missingDocsOrder) }, files)
@@ -342,13 +354,17 @@ bounded('once the file is complete, every form is refused (409) and nothing is s
   await unchanged()
 })
 
-bounded('forms completing the file at the same moment: one is taken, the others refused, their files removed', async (ctx) => {
+bounded('forms sending the same document at the same moment: one row, its file kept, the others’ removed', async (ctx) => {
   await askFor(ctx, ctx.ids.missingDocsOrder, ['identity_manager'])
   const before = await identityFiles(ctx)
   const answers = await Promise.all(
     Array.from({ length: 6 }, (_, i) => upload(ctx, { orderId: String(ctx.ids.missingDocsOrder) }, [part(ctx.pdf, `cni-${i}.pdf`)])),
   )
-  assert.equal(answers.map((res) => res.statusCode).sort(), [200, 409, 409, 409, 409, 409], answers.map((res) => res.body).join('\n'))
+  assert.equal(
+    answers.map((res) => res.statusCode),
+    [200, 200, 200, 200, 200, 200],
+    answers.map((res) => res.body).join('\n'),
+  )
   const rows = await rowsOf(ctx, ctx.ids.missingDocsOrder)
   assert.is(rows.length, 1)
   const after = await identityFiles(ctx)
@@ -379,11 +395,8 @@ bounded('at most 20 forms an hour per person, refused ones included: the next is
   assert.is(limited.statusCode, 429, limited.body)
   assert.is(limited.json().message, 'Trop de documents envoyés en peu de temps : réessayez dans une heure.')
   await unchanged()
-  assert.is(
-    (await upload(ctx, { orderId: String(ctx.ids.missingDocsOrder) }, [])).statusCode,
-    409,
-    'counted per person: Camille is not limited',
-  )
+  const camille = await upload(ctx, { orderId: String(ctx.ids.missingDocsOrder) }, [])
+  assert.equal([camille.statusCode, camille.json().code], [400, 'NO_FILE'], 'counted per person: Camille is not limited')
   ctx.t.clock.advance(3_600_000)
   assert.is((await send([part(ctx.pdf, 'cni.pdf')])).statusCode, 200, 'an hour later')
   ctx.t.clock.set(new Date())

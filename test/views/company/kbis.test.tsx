@@ -50,6 +50,28 @@ Kbis("also for 'En attente de procuration'; hidden for a finalised order, an ord
   assert.is(banner(), null)
 })
 
+Kbis('refused by the provider: the banner comes back with the reason, for a spec status and for any other', async () => {
+  const refusal = { at: '2026-11-20T10:00:00.000Z', reason: 'illisible' as const, detail: null }
+  await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: F.atelier.id, orders: [{ ...F.atelier, kbisRefusal: refusal }] })
+  await screen.findByText('Bonjour Camille')
+  within(banner()!).getByText('Votre Kbis a été refusé : document illisible. Déposez-en un autre.')
+  within(banner()!).getByRole('button', { name: 'Je dépose mon Kbis' })
+  cleanup()
+  // A finalised order whose Kbis was refused: the new state shows the banner; the spec's statuses show it as before.
+  const finalised = {
+    ...F.boulangerie,
+    hasKbis: false,
+    kbisRefusal: { ...refusal, reason: 'autre' as const, detail: 'Le SIREN ne correspond pas.' },
+  }
+  await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: finalised.id, orders: [finalised] })
+  await screen.findByText('Bonjour Camille')
+  within(banner()!).getByText('Votre Kbis a été refusé : Le SIREN ne correspond pas. Déposez-en un autre.')
+  cleanup()
+  await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: F.atelier.id, orders: [{ ...F.atelier, hasKbis: false }] })
+  await screen.findByText('Bonjour Camille')
+  assert.not.ok(within(banner()!).queryByText(/a été refusé/), 'no refusal, no reason')
+})
+
 Kbis('either banner button opens the modal; Non closes it and the banner stays', async () => {
   await renderApp('/tableau-de-bord', { signedIn: true, defaultOrder: F.atelier.id })
   await screen.findByText('Bonjour Camille')

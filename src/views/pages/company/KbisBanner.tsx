@@ -5,6 +5,7 @@ import { styled } from 'goober'
 import { Suspense, useEffect, useRef } from 'react'
 import type { Order } from '../../../../server/contract/session.ts'
 import { BRAND_NAME } from '../../../wiring/config.ts'
+import { kbisRefusedText } from '../../../../server/contract/rules/justificatifs.ts'
 import type { ChosenFile } from '../../../machines/company/kbisUpload.machine.ts'
 import { useFlows } from '../../app-context.tsx'
 import { Button } from '../../components/ui.tsx'
@@ -64,7 +65,14 @@ export function KbisBanner({ order, contractId }: { order: Order | null; contrac
   return (
     <>
       <Banner aria-label="Justificatif d’immatriculation">
-        <p>{KBIS_BANNER_TEXT}</p>
+        <div>
+          {order?.kbisRefusal && (
+            <p>
+              <strong>{kbisRefusedText(order.kbisRefusal.reason, order.kbisRefusal.detail)}</strong>
+            </p>
+          )}
+          <p>{KBIS_BANNER_TEXT}</p>
+        </div>
         <Buttons>
           <Button type="button" $variant="secondary" onClick={() => actor.send({ type: 'kbis.open' })}>
             J'ai mon justificatif d'immatriculation chez {BRAND_NAME}

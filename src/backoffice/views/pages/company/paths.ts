@@ -1,0 +1,5 @@
+// The company area's paths in the back office, apart from its routes.ts (which imports its pages lazily).
+import { BACK_OFFICE_PATH } from '../../../../../server/contract/rules/backoffice.ts'
+
+export const JUSTIFICATIFS_PATH = `${BACK_OFFICE_PATH}/justificatifs`
+export const FORMALITIES_PATH = `${BACK_OFFICE_PATH}/formalites`
