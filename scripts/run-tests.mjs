@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
-import { unrunMessage, uvuSummary } from './uvu-summary.mjs'
+import { emptyMessage, unrunMessage, uvuSummary } from './uvu-summary.mjs'
 
 const root = join(import.meta.dirname, '..')
 const uvu = join(root, 'node_modules', 'uvu', 'bin.js')
@@ -54,9 +54,11 @@ function runFile(dir, file) {
       output += chunk
     })
     child.on('close', (code, signal) => {
-      const { passed, failed, skipped, unrun } = uvuSummary(output, code)
+      const { passed, failed, skipped, unrun, empty } = uvuSummary(output, code)
       if (unrun) output += `\n${unrunMessage(unrun)}\n`
-      resolve({ file, output, code: unrun ? 'tests non lancés' : (code ?? signal), passed, failed, skipped, ms: Date.now() - started })
+      if (empty) output += `\n${emptyMessage}\n`
+      const outcome = unrun ? 'tests non lancés' : empty ? 'aucun test' : (code ?? signal)
+      resolve({ file, output, code: outcome, passed, failed, skipped, ms: Date.now() - started })
     })
   })
 }

@@ -13,7 +13,10 @@ export function uvuSummary(output, code) {
   const skipped = count(output, 'Skipped')
   // A run that crashed before uvu's summary counts as one failure, whatever it printed.
   const failed = code === 0 ? total - passed - skipped : Math.max(1, total - passed - skipped)
-  return { total, passed, skipped, failed, unrun: code === 0 && failed > 0 ? failed : 0 }
+  return { total, passed, skipped, failed, unrun: code === 0 && failed > 0 ? failed : 0, empty: code === 0 && total === 0 }
 }
+
+/** A run of no test at all passes in uvu: a suite never `.run()`, or a file whose tests all moved away. */
+export const emptyMessage = '[tests] aucun test lancé : une suite sans `.run()`, ou un fichier qui n’en déclare aucun.'
 
 export const unrunMessage = (unrun) => `[tests] ${unrun} test(s) jamais lancés : le before() d’une suite a échoué, et uvu le tait.`

@@ -3,7 +3,7 @@
 //   node scripts/uvu.mjs test/views '\.test\.tsx?$' [-i REGEX]
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
-import { unrunMessage, uvuSummary } from './uvu-summary.mjs'
+import { emptyMessage, unrunMessage, uvuSummary } from './uvu-summary.mjs'
 
 const uvu = join(import.meta.dirname, '..', 'node_modules', 'uvu', 'bin.js')
 const child = spawn(process.execPath, ['--import', 'tsx', uvu, ...process.argv.slice(2)], { stdio: ['inherit', 'pipe', 'pipe'] })
@@ -17,7 +17,8 @@ child.stderr.on('data', (chunk) => {
   process.stderr.write(chunk)
 })
 child.on('close', (code, signal) => {
-  const { unrun } = uvuSummary(output, code)
+  const { unrun, empty } = uvuSummary(output, code)
   if (unrun) console.error(unrunMessage(unrun))
-  process.exitCode = unrun ? 1 : (code ?? (signal ? 1 : 0))
+  if (empty) console.error(emptyMessage)
+  process.exitCode = unrun || empty ? 1 : (code ?? (signal ? 1 : 0))
 })
