@@ -2,11 +2,13 @@
 // The server registers its handlers against it, the OpenAPI document and the access-control test
 // matrix are generated from it, and the SPA's client takes its types from it (type-only import).
 import { billingRoutes } from './billing.ts'
+import { billingBackofficeRoutes } from './billing-backoffice.ts'
 import { HealthReply, ApiErrorBody } from './common.ts'
 import { companyRoutes } from './company.ts'
 import { mailRoutes } from './mail.ts'
 import { mailBackofficeRoutes } from './mail-backoffice.ts'
 import { notificationsRoutes } from './notifications.ts'
+import { notificationsBackofficeRoutes } from './notifications-backoffice.ts'
 import { operatorsRoutes } from './operators.ts'
 import { peopleRoutes } from './people.ts'
 import type { RouteDef } from './route-def.ts'
@@ -24,6 +26,8 @@ export const routes = {
   ...notificationsRoutes,
   ...operatorsRoutes,
   ...mailBackofficeRoutes,
+  ...notificationsBackofficeRoutes,
+  ...billingBackofficeRoutes,
   // --- Operations
   health: {
     method: 'GET',

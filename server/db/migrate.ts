@@ -41,6 +41,8 @@ import * as apiKeys from './migrations/021_api_keys.ts'
 import * as clients from './migrations/022_clients.ts'
 // the back office's mail room: scans to publish, packages handed over, forwarding requests shipped
 import * as mailRoom from './migrations/030_mail_room.ts'
+// the back office's Messages and Résiliations: conversations, a termination accepted for a date
+import * as conversations from './migrations/060_conversations.ts'
 
 // Listed in code rather than read from disk, so the bundle-free tsx runtime and tests need no file lookups.
 export const migrations: Record<string, Migration> = {
@@ -76,6 +78,7 @@ export const migrations: Record<string, Migration> = {
   '021_api_keys': apiKeys,
   '022_clients': clients,
   '030_mail_room': mailRoom,
+  '060_conversations': conversations,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -36,6 +36,8 @@ export const tagDescriptions: Record<RouteTag, string> = {
   'Back-office : tableau de bord': 'Les files d’attente des opérateurs : combien attendent, depuis quand, et lesquelles sont en retard.',
   'Back-office : courrier':
     'Le courrier des opérateurs (rôle Courrier) : numérisations à publier avec leur domiciliation suggérée, colis reçus et remis, réexpéditions.',
+  'Back-office : conformité':
+    'La conformité (rôle Conformité) : les conversations des clients (Messages) et les demandes de résiliation (Résiliations).',
   Factures: 'Les factures, les avoirs, les impayés et leur règlement, l’envoi à la comptabilité.',
   Abonnement: 'L’abonnement, ses options et la résiliation.',
   Paiement: 'La carte qui paie l’abonnement.',

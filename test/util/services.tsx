@@ -974,13 +974,13 @@ function billingApi(scenario: Scenario, data: PortalData, orders: Order[], calls
         // A 409: the request another tab made is on record.
         if (billing.terminationRefused.status === 409)
           billing.termination = {
-            request: { date: '2027-08-31', reason: 'Autre motif', createdAt: '2026-11-22T10:00:00.000Z' },
+            request: { date: '2027-08-31', reason: 'Autre motif', createdAt: '2026-11-22T10:00:00.000Z', endDate: null },
             earliestDate: '2027-06-11',
           }
         throw withStatus(billing.terminationRefused.status, billing.terminationRefused.message)
       }
       billing.termination = {
-        request: { date: body.date, reason: body.reason, createdAt: '2026-11-23T10:00:00.000Z' },
+        request: { date: body.date, reason: body.reason, createdAt: '2026-11-23T10:00:00.000Z', endDate: null },
         earliestDate: '2027-06-11',
       }
       return { id: 1, message: 'ok' }
