@@ -334,6 +334,10 @@ const FREE_TEXT = new Set([
   'createLegalSubmission comment',
   // the mail room: why a forwarding could not be sent, which the customer reads
   'mailRoomForwardingImpossible reason',
+  // Messages and « Mes échanges »: the messages of a conversation, both sides
+  'answerConversation message',
+  'operatorReplyConversation message',
+  'operatorContactTermination message',
 ])
 /** Fields held to a choice, a format or a pattern of their own, stricter than the text rule: refused with their own words. */
 const OWN_FORMAT = new Set([
@@ -352,6 +356,7 @@ const OWN_FORMAT = new Set([
   'passkeyLogin credential.response.signature',
   'addMandataire phone',
   'terminationRequest date',
+  'operatorAcceptTermination endDate',
   'operatorAddDocument kind',
   'createLegalSubmission kind',
   'operatorUpdateLegalSubmission status',

@@ -20,6 +20,7 @@ import { recordJournal } from '../../db/repositories/operators-journal.ts'
 import { latestTerminationDate } from '../../contract/rules/termination.ts'
 import { isBlank } from '../../contract/rules/text.ts'
 import { parisDay } from '../../lib/time.ts'
+import { oneSendAtATime } from '../../http/send-or-undo.ts'
 import { mailReply, recordReplyEvent } from '../../services/conversations.ts'
 import { parisMidnight } from '../operators/journal.ts'
 import { frenchDay } from './certificates.ts'
@@ -54,7 +55,7 @@ const toTermination = (row: TerminationRow): BackofficeTermination => ({
 })
 
 export function terminationBackofficeRoutes(define: DefineRoute, deps: AppDeps) {
-  const { db, clock, payments, mailer, config } = deps
+  const { db, clock, payments, mailer, config, oneAtATime } = deps
 
   define('operatorTerminations', async () => (await listTerminations(db)).map(toTermination))
 
@@ -62,24 +63,29 @@ export function terminationBackofficeRoutes(define: DefineRoute, deps: AppDeps) 
     const now = clock.now()
     const today = parisDay(now)
     if (body.endDate < today) throw badRequest(terminationMessages.pastEndDate, 'PAST_DATE')
-    const accepted = await db.transaction().execute(async (trx) => {
-      const request = await lockTermination(trx, params.id)
+    // One acceptance of a request at a time, in every instance: the provider is asked outside the transaction (its
+    // test double writes through the database), between the checks and the write that they guard.
+    const accepted = await oneSendAtATime(oneAtATime, `termination-accept:${params.id}`, async () => {
+      const request = await findTermination(db, params.id)
       if (!request) throw notFound('Demande de résiliation')
       if (request.end_date) throw conflict(terminationMessages.alreadyAccepted(request.end_date))
       const latest = latestTerminationDate(today, request.requested_date)
       if (body.endDate > latest) throw badRequest(terminationMessages.tooFar(latest), 'TOO_FAR')
-      await acceptTermination(trx, request.id, { operatorId: operator.id, endDate: body.endDate, at: now })
-      await recordJournal(trx, {
-        actor: { operatorId: operator.id },
-        action: 'termination.accepted',
-        orderId: request.order_id,
-        summary: `Résiliation de ${request.raison_sociale} acceptée au ${frenchDay(body.endDate)}`,
-        before: { state: 'en attente', requestedDate: request.requested_date },
-        after: { state: 'acceptée', endDate: body.endDate },
-        at: now,
-      })
-      // Last, so that a refusal of the provider takes back the acceptance and its journal row.
+      // First: a refusal of the provider leaves the request waiting, with nothing journaled.
       if (request.subscription_id) await payments.cancelSubscriptionAt(request.subscription_id, endOfParisDay(body.endDate))
+      await db.transaction().execute(async (trx) => {
+        await lockTermination(trx, request.id)
+        await acceptTermination(trx, request.id, { operatorId: operator.id, endDate: body.endDate, at: now })
+        await recordJournal(trx, {
+          actor: { operatorId: operator.id },
+          action: 'termination.accepted',
+          orderId: request.order_id,
+          summary: `Résiliation de ${request.raison_sociale} acceptée au ${frenchDay(body.endDate)}`,
+          before: { state: 'en attente', requestedDate: request.requested_date },
+          after: { state: 'acceptée', endDate: body.endDate },
+          at: now,
+        })
+      })
       return request
     })
     const owner = await orderOwner(db, accepted.order_id)
