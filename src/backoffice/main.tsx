@@ -6,6 +6,8 @@ import { createRoot } from 'react-dom/client'
 import { navigate } from 'wouter/use-browser-location'
 import { configureBackOfficeApi } from './api/client.ts'
 import * as mailApi from './api/mail.ts'
+import * as notificationsApi from './api/notifications.ts'
+import * as billingApi from './api/billing.ts'
 import * as operatorsApi from './api/operators.ts'
 import { BackOfficeApp } from './views/App.tsx'
 import { createBackOfficeServices } from './wiring/services.ts'
@@ -14,7 +16,7 @@ import { API_BASE_URL } from './wiring/config.ts'
 configureBackOfficeApi({ baseURL: API_BASE_URL })
 
 const services = createBackOfficeServices({
-  api: { ...operatorsApi, ...mailApi, configureBackOfficeApi },
+  api: { ...operatorsApi, ...mailApi, ...notificationsApi, ...billingApi, configureBackOfficeApi },
   // The toast library comes with the first toast.
   notify: (notice) => void import('../views/Toasts.tsx').then((m) => m.showToast(notice)),
   currentPath: () => window.location.pathname + window.location.search,

@@ -120,6 +120,14 @@ export async function renderBackOffice(path: string, options: RenderOptions = {}
     'getForwardingRequests',
     'markForwardingShipped',
     'markForwardingImpossible',
+    'getConversations',
+    'getConversation',
+    'replyConversation',
+    'closeConversation',
+    'reopenConversation',
+    'getTerminations',
+    'acceptTermination',
+    'contactTermination',
   ] as const
   const hooks: { onUnauthorized?: () => void } = {}
   const api = {

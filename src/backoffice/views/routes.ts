@@ -3,10 +3,11 @@
 import type { OperatorRole } from '../../../server/contract/route-def.ts'
 import { dashboard } from './pages/dashboard/routes.ts'
 import { mail } from './pages/mail/routes.ts'
+import { notifications } from './pages/notifications/routes.ts'
 import { operators } from './pages/operators/routes.ts'
 import type { BackOfficeArea, BackOfficePage } from './pages/page.ts'
 
-const areas: BackOfficeArea[] = [dashboard, operators, mail]
+const areas: BackOfficeArea[] = [dashboard, operators, mail, notifications]
 
 export const backOfficePages: BackOfficePage[] = areas.flatMap((area) => area.pages)
 

@@ -3,6 +3,8 @@
 // calls it with the real API; the view tests with a fake one.
 import { createActor, fromPromise } from 'xstate'
 import type * as mailApi from '../api/mail.ts'
+import type * as notificationsApi from '../api/notifications.ts'
+import type * as billingApi from '../api/billing.ts'
 import type * as operatorsApi from '../api/operators.ts'
 import type { configureBackOfficeApi } from '../api/client.ts'
 import { apiKeysMachine } from '../machines/operators/apiKeys.machine.ts'
@@ -27,8 +29,12 @@ import { packageDeskMachine } from '../machines/mail/packageDesk.machine.ts'
 import { scanQueueMachine } from '../machines/mail/scanQueue.machine.ts'
 import { scanReviewMachine } from '../machines/mail/scanReview.machine.ts'
 import { readAsDataUrl } from './files.ts'
+import { conversationsMachine } from '../machines/notifications/conversations.machine.ts'
 
-export type BackOfficeApi = typeof operatorsApi & typeof mailApi & { configureBackOfficeApi: typeof configureBackOfficeApi }
+export type BackOfficeApi = typeof operatorsApi &
+  typeof mailApi &
+  typeof notificationsApi &
+  typeof billingApi & { configureBackOfficeApi: typeof configureBackOfficeApi }
 
 export interface BackOfficeDeps {
   api: BackOfficeApi
@@ -194,6 +200,17 @@ export function createBackOfficeServices({ api, notify, currentPath, saveFile, n
           outcome.kind === 'shipped'
             ? api.markForwardingShipped(id, { carrier: outcome.carrier.trim(), trackingNumber: outcome.trackingNumber.trim() }, { signal })
             : api.markForwardingImpossible(id, { reason: outcome.reason.trim() }, { signal }),
+        ),
+      },
+      actions: { notify: (_, notice) => notify(notice) },
+    }),
+    conversations: conversationsMachine.provide({
+      actors: {
+        load: fromPromise(({ input, signal }) => api.getConversations({ status: input.status }, { signal })),
+        open: fromPromise(({ input, signal }) => api.getConversation(input.id, { signal })),
+        reply: fromPromise(({ input, signal }) => api.replyConversation(input.id, { message: input.message.trim() }, { signal })),
+        setStatus: fromPromise(({ input, signal }) =>
+          input.status === 'closed' ? api.closeConversation(input.id, { signal }) : api.reopenConversation(input.id, { signal }),
         ),
       },
       actions: { notify: (_, notice) => notify(notice) },
