@@ -63,6 +63,7 @@ import { clientOrderMachine } from '../src/backoffice/machines/operators/clientO
 import { clientSearchMachine } from '../src/backoffice/machines/operators/clientSearch.machine.ts'
 import { newClientMachine } from '../src/backoffice/machines/operators/newClient.machine.ts'
 import { forwardingMachine } from '../src/backoffice/machines/mail/forwarding.machine.ts'
+import { conversationsMachine } from '../src/backoffice/machines/notifications/conversations.machine.ts'
 import { handoverMachine } from '../src/backoffice/machines/mail/handover.machine.ts'
 import { orderPickerMachine } from '../src/backoffice/machines/mail/orderPicker.machine.ts'
 import { packageDeskMachine } from '../src/backoffice/machines/mail/packageDesk.machine.ts'
@@ -299,6 +300,11 @@ const machines: [file: string, machine: AnyStateMachine, what: string][] = [
     'backoffice-forwarding',
     forwardingMachine,
     'Réexpéditions: the pending requests, one at a time « Expédié » (carrier, tracking number) or « Impossible » (a reason).',
+  ],
+  [
+    'backoffice-conversations',
+    conversationsMachine,
+    'Messages: the conversations open first (or the closed ones), one read, an answer never blank, « Clore », « Rouvrir ».',
   ],
 ]
 

@@ -43,7 +43,8 @@ export const billingBackofficeRoutes = {
     auth: 'operatorSession',
     roles: COMPLIANCE,
     tags: [TAG],
-    summary: 'Résiliations: the termination requests, waiting ones first (oldest first), then the accepted ones (latest first, 100 at most).',
+    summary:
+      'Résiliations: the termination requests, waiting ones first (oldest first), then the accepted ones (latest first, 100 at most).',
     schema: { response: ok(Type.Array(BackofficeTermination)) },
   },
   operatorAcceptTermination: {

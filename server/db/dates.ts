@@ -9,5 +9,4 @@ export const isoDateTime = (column: string) => sql<string>`to_char(${sql.ref(col
 
 /** The day an order's domiciliation ends (YYYY-MM-DD), from its left-joined termination request: the day an operator
  *  accepted it for, else the day the customer asked for; null without a request. */
-export const terminationDay = () =>
-  sql<string>`to_char(coalesce(termination_requests.end_date, termination_requests.date), 'YYYY-MM-DD')`
+export const terminationDay = () => sql<string>`to_char(coalesce(termination_requests.end_date, termination_requests.date), 'YYYY-MM-DD')`

@@ -4,11 +4,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { ConversationMessage, PortalConversation } from '../contract/notifications.ts'
 import type { OperatorConversation } from '../contract/notifications-backoffice.ts'
 import type { Config } from '../config.ts'
-import {
-  conversationMessages,
-  findConversation,
-  type ConversationRow,
-} from '../db/repositories/notifications-conversations.ts'
+import { conversationMessages, findConversation, type ConversationRow } from '../db/repositories/notifications-conversations.ts'
 import type { Db } from '../db/schema.ts'
 import type { Mailer } from './mailer.ts'
 import { recordEvent } from './events.ts'
@@ -77,7 +73,10 @@ export async function portalConversation(db: Db, id: number): Promise<PortalConv
 }
 
 /** The bell of the order, in the transaction of the operator's message. */
-export function recordReplyEvent(trx: Db, reply: { conversationId: number; orderId: number; subject: string; raisonSociale: string; at: Date }) {
+export function recordReplyEvent(
+  trx: Db,
+  reply: { conversationId: number; orderId: number; subject: string; raisonSociale: string; at: Date },
+) {
   return recordEvent(trx, {
     kind: 'message',
     orderId: reply.orderId,

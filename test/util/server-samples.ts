@@ -91,7 +91,10 @@ async function complianceSamples(db: Kysely<Database>, order: number, camille: n
       })
       .returning('id')
       .executeTakeFirstOrThrow()
-    await db.insertInto('conversation_messages').values({ conversation_id: row.id, author_user_id: camille, body: 'Un courrier manque.' }).execute()
+    await db
+      .insertInto('conversation_messages')
+      .values({ conversation_id: row.id, author_user_id: camille, body: 'Un courrier manque.' })
+      .execute()
     return row.id
   }
   const pool = Array.from({ length: MAIL_ROOM_POOL }, (_, i) => i)

@@ -35,7 +35,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addCheckConstraint('conversation_messages_one_author', sql`(author_user_id is null) <> (author_operator_id is null)`)
     .execute()
-  await db.schema.createIndex('conversation_messages_conversation_idx').on('conversation_messages').columns(['conversation_id', 'id']).execute()
+  await db.schema
+    .createIndex('conversation_messages_conversation_idx')
+    .on('conversation_messages')
+    .columns(['conversation_id', 'id'])
+    .execute()
 
   await sql`insert into conversations (order_id, subject, problem_report_id, waiting_since, created_at, last_message_at)
     select order_id, 'Signaler un problème', id, created_at, created_at, created_at from problem_reports order by id`.execute(db)

@@ -7,7 +7,9 @@ import type { Db } from '../schema.ts'
 export type Author = { userId: number } | { operatorId: number }
 
 const authorColumns = (author: Author) =>
-  'userId' in author ? { author_user_id: author.userId, author_operator_id: null } : { author_user_id: null, author_operator_id: author.operatorId }
+  'userId' in author
+    ? { author_user_id: author.userId, author_operator_id: null }
+    : { author_user_id: null, author_operator_id: author.operatorId }
 
 /** A new conversation and its first message; the provider owes an answer when a customer opened it. */
 export async function createConversation(
@@ -76,7 +78,9 @@ const summaryQuery = (db: Db) =>
       'c.waiting_since',
       'c.closed_at',
       sql<number>`(select count(*)::int from conversation_messages m where m.conversation_id = c.id)`.as('message_count'),
-      sql<string>`(select m.body from conversation_messages m where m.conversation_id = c.id order by m.id desc limit 1)`.as('last_message'),
+      sql<string>`(select m.body from conversation_messages m where m.conversation_id = c.id order by m.id desc limit 1)`.as(
+        'last_message',
+      ),
       sql<boolean>`(select m.author_operator_id is not null from conversation_messages m where m.conversation_id = c.id order by m.id desc limit 1)`.as(
         'last_by_operator',
       ),
@@ -115,7 +119,12 @@ export function listConversationsForOperators(db: Db, filter: { status?: 'open' 
 /** A customer's list: the conversations of these orders, the latest first. */
 export async function listConversationsOfOrders(db: Db, orderIds: number[]) {
   if (orderIds.length === 0) return []
-  return summaryQuery(db).where('c.order_id', 'in', orderIds).orderBy('c.last_message_at', 'desc').orderBy('c.id', 'desc').limit(200).execute()
+  return summaryQuery(db)
+    .where('c.order_id', 'in', orderIds)
+    .orderBy('c.last_message_at', 'desc')
+    .orderBy('c.id', 'desc')
+    .limit(200)
+    .execute()
 }
 
 /** The messages, oldest first, each with its author's name (a customer's as « Prénom Nom », an operator's). */
@@ -135,11 +144,29 @@ export function conversationCustomers(db: Db, conversationId: number, orderId: n
   return db
     .selectFrom('users as u')
     .select(['u.id', 'u.email', 'u.firstname'])
-    .where('u.id', 'in', db.selectFrom('conversation_messages').select('author_user_id as id').where('conversation_id', '=', conversationId).where('author_user_id', 'is not', null).$narrowType<{ id: number }>())
+    .where(
+      'u.id',
+      'in',
+      db
+        .selectFrom('conversation_messages')
+        .select('author_user_id as id')
+        .where('conversation_id', '=', conversationId)
+        .where('author_user_id', 'is not', null)
+        .$narrowType<{ id: number }>(),
+    )
     .where((eb) =>
       eb.or([
         eb('u.id', '=', eb.selectFrom('orders').select('owner_id').where('id', '=', orderId)),
-        eb('u.id', 'in', eb.selectFrom('shares').select('user_id').where('order_id', '=', orderId).where('user_id', 'is not', null).$narrowType<{ user_id: number }>()),
+        eb(
+          'u.id',
+          'in',
+          eb
+            .selectFrom('shares')
+            .select('user_id')
+            .where('order_id', '=', orderId)
+            .where('user_id', 'is not', null)
+            .$narrowType<{ user_id: number }>(),
+        ),
       ]),
     )
     .orderBy('u.id')

@@ -36,7 +36,8 @@ export const terminationMessages = {
 }
 
 /** The instant a domiciliation ending on `day` ends: the midnight after it, in Paris. */
-export const endOfParisDay = (day: string) => parisMidnight(new Date(Date.parse(`${day}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10))
+export const endOfParisDay = (day: string) =>
+  parisMidnight(new Date(Date.parse(`${day}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10))
 
 const toTermination = (row: TerminationRow): BackofficeTermination => ({
   id: row.id,

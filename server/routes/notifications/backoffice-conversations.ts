@@ -86,13 +86,15 @@ export function conversationBackofficeRoutes(define: DefineRoute, deps: AppDeps)
     return (await operatorConversation(db, params.id))!
   })
 
-  const setStatus = (status: 'open' | 'closed') =>
-    (async ({ params, operator }: { params: { id: number }; operator: SessionOperator }) => {
+  const setStatus =
+    (status: 'open' | 'closed') =>
+    async ({ params, operator }: { params: { id: number }; operator: SessionOperator }) => {
       const now = clock.now()
       await db.transaction().execute(async (trx) => {
         const found = await lockConversation(trx, params.id)
         if (!found) throw notFound('Conversation')
-        if (found.status === status) throw conflict(status === 'closed' ? conversationMessages.alreadyClosed : conversationMessages.alreadyOpen)
+        if (found.status === status)
+          throw conflict(status === 'closed' ? conversationMessages.alreadyClosed : conversationMessages.alreadyOpen)
         await setConversationStatus(trx, found.id, status, operator.id, now)
         await recordJournal(trx, {
           actor: { operatorId: operator.id },
@@ -105,7 +107,7 @@ export function conversationBackofficeRoutes(define: DefineRoute, deps: AppDeps)
         })
       })
       return (await operatorConversation(db, params.id))!
-    })
+    }
 
   define('operatorCloseConversation', setStatus('closed'))
   define('operatorReopenConversation', setStatus('open'))

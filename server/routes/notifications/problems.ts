@@ -42,7 +42,14 @@ export function problemRoutes(define: DefineRoute, deps: AppDeps) {
       const reportId = await db.transaction().execute(async (trx) => {
         const id = await createProblemReport(trx, order.id, user.id, body.message)
         const message = body.message.trim()
-        await createConversation(trx, { orderId: order.id, subject: PROBLEM_SUBJECT, problemReportId: id, author: { userId: user.id }, body: message, at: clock.now() })
+        await createConversation(trx, {
+          orderId: order.id,
+          subject: PROBLEM_SUBJECT,
+          problemReportId: id,
+          author: { userId: user.id },
+          body: message,
+          at: clock.now(),
+        })
         return id
       })
       // An e-mail that cannot leave takes the report back (a French 503): the retry records it once and sends it.

@@ -6,7 +6,10 @@ export const getTerminations = (options?: CallOptions) =>
   call<Reply<'operatorTerminations'>>({ auth: 'session', method: 'GET', path: '/api/backoffice/terminations' }, options)
 
 export const acceptTermination = (id: number, body: Body<'operatorAcceptTermination'>, options?: CallOptions) =>
-  call<Reply<'operatorAcceptTermination'>>({ auth: 'session', method: 'POST', path: `/api/backoffice/terminations/${encode(id)}:accept`, body }, options)
+  call<Reply<'operatorAcceptTermination'>>(
+    { auth: 'session', method: 'POST', path: `/api/backoffice/terminations/${encode(id)}:accept`, body },
+    options,
+  )
 
 export const contactTermination = (id: number, body: Body<'operatorContactTermination'>, options?: CallOptions) =>
   call<Reply<'operatorContactTermination'>>(

@@ -15,7 +15,13 @@ export const replyConversation = (id: number, body: Body<'operatorReplyConversat
   )
 
 export const closeConversation = (id: number, options?: CallOptions) =>
-  call<Reply<'operatorCloseConversation'>>({ auth: 'session', method: 'POST', path: `/api/backoffice/conversations/${encode(id)}:close` }, options)
+  call<Reply<'operatorCloseConversation'>>(
+    { auth: 'session', method: 'POST', path: `/api/backoffice/conversations/${encode(id)}:close` },
+    options,
+  )
 
 export const reopenConversation = (id: number, options?: CallOptions) =>
-  call<Reply<'operatorReopenConversation'>>({ auth: 'session', method: 'POST', path: `/api/backoffice/conversations/${encode(id)}:reopen` }, options)
+  call<Reply<'operatorReopenConversation'>>(
+    { auth: 'session', method: 'POST', path: `/api/backoffice/conversations/${encode(id)}:reopen` },
+    options,
+  )

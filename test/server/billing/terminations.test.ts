@@ -45,7 +45,9 @@ test('the requests, waiting ones first, the oldest first, with who asked and why
       orderId: ctx.ids.order,
       raisonSociale: 'Boulangerie des Lilas SAS',
       requestedBy: 'Camille Martin',
-      reason: sampleFor('terminationRequest', ctx.ids, ctx.pdf).body && (sampleFor('terminationRequest', ctx.ids, ctx.pdf).body as { reason: string }).reason,
+      reason:
+        sampleFor('terminationRequest', ctx.ids, ctx.pdf).body &&
+        (sampleFor('terminationRequest', ctx.ids, ctx.pdf).body as { reason: string }).reason,
       comment: mine.comment,
       requestedDate: TERMINATION_DATE,
       createdAt: undefined,
@@ -66,7 +68,10 @@ test('« Accepter »: an end date today or later, within two years; the subscrip
   const today = parisDay(ctx.t.clock.now())
   const accept = (endDate: string) => bo(ctx, ctx.admin, 'POST', `/api/backoffice/terminations/${ctx.request}:accept`, { endDate })
   const past = await accept(dayAfter(today, -1))
-  assert.equal([past.statusCode, past.json().message], [400, 'La date de fin ne peut pas être dans le passé : choisissez aujourd’hui ou une date ultérieure.'])
+  assert.equal(
+    [past.statusCode, past.json().message],
+    [400, 'La date de fin ne peut pas être dans le passé : choisissez aujourd’hui ou une date ultérieure.'],
+  )
   const far = await accept(dayAfter(TERMINATION_DATE, 800))
   assert.is(far.statusCode, 400)
   assert.match(far.json().message, 'La date de fin ne peut pas dépasser le ')
@@ -85,7 +90,11 @@ test('« Accepter »: an end date today or later, within two years; the subscrip
 
   // The test provider, as Stripe's cancel_at: active until the end of that day in Paris, cancelled after.
   const order = await ctx.t.deps.db.selectFrom('orders').select('subscription_id').where('id', '=', ctx.ids.order).executeTakeFirstOrThrow()
-  const stored = await ctx.t.deps.db.selectFrom('test_subscriptions').select('cancel_at').where('id', '=', order.subscription_id!).executeTakeFirstOrThrow()
+  const stored = await ctx.t.deps.db
+    .selectFrom('test_subscriptions')
+    .select('cancel_at')
+    .where('id', '=', order.subscription_id!)
+    .executeTakeFirstOrThrow()
   assert.is(Number(stored.cancel_at), endOfParisDay(today).getTime() / 1000)
   assert.is((await ctx.t.deps.payments.getSubscription(order.subscription_id!))!.status, 'active')
 
@@ -101,8 +110,15 @@ test('past the end date: the subscription cancelled, no certificate, no forwardi
   try {
     const camille = await (await import('../../util/server.ts')).login(ctx.t.app)
     const refused = await call(ctx.t.app, camille, 'POST', `/api-protected/domiciliation-orders/${ctx.ids.order}/certificates`)
-    assert.equal([refused.statusCode, refused.json().message], [409, 'Cette domiciliation est résiliée : aucune attestation ne peut plus être délivrée.'])
-    const order = await ctx.t.deps.db.selectFrom('orders').select('subscription_id').where('id', '=', ctx.ids.order).executeTakeFirstOrThrow()
+    assert.equal(
+      [refused.statusCode, refused.json().message],
+      [409, 'Cette domiciliation est résiliée : aucune attestation ne peut plus être délivrée.'],
+    )
+    const order = await ctx.t.deps.db
+      .selectFrom('orders')
+      .select('subscription_id')
+      .where('id', '=', ctx.ids.order)
+      .executeTakeFirstOrThrow()
     assert.is((await ctx.t.deps.payments.getSubscription(order.subscription_id!))!.status, 'canceled')
     const courrier = await operatorLogin(ctx.t, 'courrier@example.com')
     const shipped = await bo(ctx, courrier, 'POST', `/api/backoffice/forwarding-requests/${ctx.ids.pendingCourierRequest}:shipped`, {
@@ -110,7 +126,10 @@ test('past the end date: the subscription cancelled, no certificate, no forwardi
       trackingNumber: '6A12345678901',
     })
     assert.is(shipped.statusCode, 409, shipped.body)
-    assert.match(shipped.json().message, /^La domiciliation Boulangerie des Lilas SAS est résiliée depuis le .* : son courrier n’est plus réexpédié\./)
+    assert.match(
+      shipped.json().message,
+      /^La domiciliation Boulangerie des Lilas SAS est résiliée depuis le .* : son courrier n’est plus réexpédié\./,
+    )
     const request = await ctx.t.deps.db
       .selectFrom('courier_requests')
       .select('status')
@@ -141,7 +160,10 @@ test('« Contacter le client »: a conversation the owner reads in « Mes échan
   const conversation = ok(await bo(ctx, admin, 'GET', `/api/backoffice/conversations/${done.conversationId}`))
   assert.is(conversation.waitingSince, null, 'the provider wrote last: nothing waits for it')
   const again = await bo(ctx, admin, 'POST', `/api/backoffice/terminations/${other}:contact`, { message: 'Encore ?' })
-  assert.equal([again.statusCode, again.json().message], [409, 'Une conversation est déjà ouverte au sujet de cette résiliation : répondez-y dans Messages.'])
+  assert.equal(
+    [again.statusCode, again.json().message],
+    [409, 'Une conversation est déjà ouverte au sujet de cette résiliation : répondez-y dans Messages.'],
+  )
   const rows = await ctx.t.deps.db.selectFrom('journal').select('summary').where('action', '=', 'termination.contacted').execute()
   assert.is(rows.length, 1)
 })

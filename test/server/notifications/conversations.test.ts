@@ -30,7 +30,11 @@ test.before(async (ctx) => {
   await demoContext(ctx)
   ctx.courrier = await operatorLogin(ctx.t, 'courrier@example.com')
   const { db } = ctx.t.deps
-  const hash = await db.selectFrom('operators').select('password_hash').where('email', '=', 'operateur@example.com').executeTakeFirstOrThrow()
+  const hash = await db
+    .selectFrom('operators')
+    .select('password_hash')
+    .where('email', '=', 'operateur@example.com')
+    .executeTakeFirstOrThrow()
   await db
     .insertInto('operators')
     .values({
@@ -67,7 +71,10 @@ test('« Signaler un problème » (the spec’s call, unchanged) starts a conver
   assert.ok(closed.length > 0 && closed.every((c: { status: string }) => c.status === 'closed'))
   const all = ok(await bo(ctx, ctx.admin, 'GET', '/api/backoffice/conversations'))
   const firstClosed = all.findIndex((c: { status: string }) => c.status === 'closed')
-  assert.ok(all.slice(firstClosed).every((c: { status: string }) => c.status === 'closed'), 'open ones first')
+  assert.ok(
+    all.slice(firstClosed).every((c: { status: string }) => c.status === 'closed'),
+    'open ones first',
+  )
 })
 
 test('an answer: who wrote it, the customers e-mailed with the link, the bell, the journal; then the queue is clear', async (ctx) => {
@@ -96,9 +103,16 @@ test('an answer: who wrote it, the customers e-mailed with the link, the bell, t
   const bell = ok(await call(ctx.t.app, ctx.julien, 'GET', '/api-protected/notifications')).notifications.find(
     (n: { kind: string }) => n.kind === 'message',
   )
-  assert.equal([bell.title, bell.link, bell.orderId], ['Nouvelle réponse', `/mes-echanges/${ctx.started}`, ctx.ids.order], 'each person of the order')
+  assert.equal(
+    [bell.title, bell.link, bell.orderId],
+    ['Nouvelle réponse', `/mes-echanges/${ctx.started}`, ctx.ids.order],
+    'each person of the order',
+  )
   const [row] = await journal(ctx, 'conversation.replied')
-  assert.equal([row!.order_id, row!.summary], [ctx.ids.order, 'Réponse de Chloé Perrin à « Signaler un problème » (Boulangerie des Lilas SAS)'])
+  assert.equal(
+    [row!.order_id, row!.summary],
+    [ctx.ids.order, 'Réponse de Chloé Perrin à « Signaler un problème » (Boulangerie des Lilas SAS)'],
+  )
 })
 
 test('the customers read it in « Mes échanges »: the owner and the collaborator; a stranger never', async (ctx) => {
@@ -110,7 +124,10 @@ test('the customers read it in « Mes échanges »: the owner and the collaborat
     assert.is(read.messages.at(-1).body, 'Bonjour, nous la numérisons à nouveau aujourd’hui.')
   }
   const list = ok(await call(ctx.t.app, ctx.sophie, 'GET', '/api-protected/conversations'))
-  assert.not.ok(list.some((c: { orderId: number }) => c.orderId === ctx.ids.order), 'none of the Boulangerie')
+  assert.not.ok(
+    list.some((c: { orderId: number }) => c.orderId === ctx.ids.order),
+    'none of the Boulangerie',
+  )
   for (const [method, url, payload] of [
     ['GET', `/api-protected/conversations/${ctx.started}`, undefined],
     ['POST', `/api-protected/conversations/${ctx.started}/messages`, { message: 'Je ne devrais pas pouvoir écrire ici.' }],
@@ -133,7 +150,9 @@ test('close, reopen; an operator answers an open one only; a customer’s answer
   assert.equal([closed.status, closed.closedBy], ['closed', 'Chloé Perrin'])
   const again = await bo(ctx, ctx.conformite, 'POST', `/api/backoffice/conversations/${ctx.started}:close`)
   assert.equal([again.statusCode, again.json().message], [409, 'Cette conversation est déjà close.'])
-  const refused = await bo(ctx, ctx.admin, 'POST', `/api/backoffice/conversations/${ctx.started}/messages`, { message: 'Encore une chose.' })
+  const refused = await bo(ctx, ctx.admin, 'POST', `/api/backoffice/conversations/${ctx.started}/messages`, {
+    message: 'Encore une chose.',
+  })
   assert.equal([refused.statusCode, refused.json().message], [409, 'Cette conversation est close : rouvrez-la avant d’y répondre.'])
   const reopened = ok(await bo(ctx, ctx.admin, 'POST', `/api/backoffice/conversations/${ctx.started}:reopen`))
   assert.equal([reopened.status, reopened.closedAt], ['open', null])

@@ -121,7 +121,11 @@ export const conversationsMachine = deferred(() =>
           'conversation.open': { target: 'opening' },
           'conversation.back': { target: 'list', actions: assign({ current: null, draft: '', problem: null, sendError: null }) },
           'reply.send': [
-            { guard: 'written', target: 'replying', actions: assign({ draft: ({ event }) => event.message, problem: null, sendError: null }) },
+            {
+              guard: 'written',
+              target: 'replying',
+              actions: assign({ draft: ({ event }) => event.message, problem: null, sendError: null }),
+            },
             { actions: assign({ draft: ({ event }) => event.message, problem: CONVERSATION_MESSAGES.empty }) },
           ],
           'conversation.close': { guard: 'isOpen', target: 'changing', actions: assign({ status: 'closed', sendError: null }) },
