@@ -33,6 +33,11 @@ export const ACTION_LABELS: Record<string, string> = {
   'package.handedOver': 'Colis remis',
   'forwarding.shipped': 'Réexpédition expédiée',
   'forwarding.impossible': 'Réexpédition impossible',
+  'conversation.replied': 'Réponse à un client',
+  'conversation.closed': 'Conversation close',
+  'conversation.reopened': 'Conversation rouverte',
+  'termination.accepted': 'Résiliation acceptée',
+  'termination.contacted': 'Client contacté (résiliation)',
 }
 
 const ORDER_INVALID = 'Saisissez un numéro de commande (des chiffres).'
