@@ -22,6 +22,9 @@ import { unpaidInvoicesMachine } from '../src/machines/billing/unpaidInvoices.ma
 // people
 import { collaboratorsMachine } from '../src/machines/people/collaborators.machine.ts'
 import { devicesMachine } from '../src/machines/people/devices.machine.ts'
+import { closeAccountMachine } from '../src/machines/people/closeAccount.machine.ts'
+import { leaveOrderMachine } from '../src/machines/people/leaveOrder.machine.ts'
+import { dataExportMachine } from '../src/machines/people/dataExport.machine.ts'
 import { emailChangeMachine } from '../src/machines/people/emailChange.machine.ts'
 import { emailRevertMachine } from '../src/machines/people/emailRevert.machine.ts'
 import { invitationMachine } from '../src/machines/people/invitation.machine.ts'
@@ -52,6 +55,7 @@ import { letterPagesMachine } from '../src/machines/mail/letterPages.machine.ts'
 import { letterSearchMachine } from '../src/machines/mail/letterSearch.machine.ts'
 
 import { apiKeysMachine } from '../src/backoffice/machines/operators/apiKeys.machine.ts'
+import { myPasskeysMachine } from '../src/backoffice/machines/operators/myPasskeys.machine.ts'
 import { enrolmentMachine } from '../src/backoffice/machines/operators/enrolment.machine.ts'
 import { journalMachine } from '../src/backoffice/machines/operators/journal.machine.ts'
 import { operatorDirectoryMachine } from '../src/backoffice/machines/operators/operatorDirectory.machine.ts'
@@ -131,6 +135,13 @@ const machines: [file: string, machine: AnyStateMachine, what: string][] = [
   ['passkeys', passkeysMachine, "'Clés d'accès': the list; add (the ceremony), rename, remove after a confirmation."],
   ['passkeyLogin', passkeyLoginMachine, "'Se connecter avec une clé d'accès' on /login: the ceremony, then the session takes the user."],
   ['devices', devicesMachine, "'Appareils connectés': the sessions, and signing the others out."],
+  ['dataExport', dataExportMachine, '« Mes données »: the ZIP prepared on the server, its progress, the download, a retry.'],
+  [
+    'closeAccount',
+    closeAccountMachine,
+    '« Fermer mon compte »: what goes and what stays, the password, then closed (the session ends), refused (an active domiciliation) or the password again.',
+  ],
+  ['leaveOrder', leaveOrderMachine, '« Quitter cette domiciliation »: a confirmation, then left (the portal starts again) or the reason.'],
   [
     'collaborators',
     collaboratorsMachine,
@@ -254,6 +265,11 @@ const machines: [file: string, machine: AnyStateMachine, what: string][] = [
     'backoffice-journal',
     journalMachine,
     'Administration › Journal: filters and pages (the rows kept while the next load), « Exporter en CSV » with the same filters.',
+  ],
+  [
+    'backoffice-myPasskeys',
+    myPasskeysMachine,
+    '« Mes clés d’accès »: the operator’s passkeys, one added through the browser’s prompt, one removed after a confirmation.',
   ],
   ['backoffice-queues', queuesMachine, "The back office's dashboard: the queues, read again every minute, with « Réessayer »."],
   [

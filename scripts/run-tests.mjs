@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
+import { unrunMessage, uvuSummary } from './uvu-summary.mjs'
 
 const root = join(import.meta.dirname, '..')
 const uvu = join(root, 'node_modules', 'uvu', 'bin.js')
@@ -35,9 +36,6 @@ function testFiles(dir, pattern, ignore) {
 }
 
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-// eslint-disable-next-line no-control-regex
-const plain = (text) => text.replace(/\u001b\[[0-9;]*m/g, '')
-const count = (text, label) => Number(plain(text).match(new RegExp(`^\\s*${label}:\\s+(\\d+)`, 'm'))?.[1] ?? 0)
 
 /** One file in a process of its own, through uvu's own command (the file as the only match of its folder). */
 function runFile(dir, file) {
@@ -56,12 +54,9 @@ function runFile(dir, file) {
       output += chunk
     })
     child.on('close', (code, signal) => {
-      const total = count(output, 'Total')
-      const passed = count(output, 'Passed')
-      const skipped = count(output, 'Skipped')
-      // A file that crashed before uvu's summary counts as one failure, whatever it printed.
-      const failed = code === 0 ? total - passed - skipped : Math.max(1, total - passed - skipped)
-      resolve({ file, output, code: code ?? signal, passed, failed, skipped, ms: Date.now() - started })
+      const { passed, failed, skipped, unrun } = uvuSummary(output, code)
+      if (unrun) output += `\n${unrunMessage(unrun)}\n`
+      resolve({ file, output, code: unrun ? 'tests non lancés' : (code ?? signal), passed, failed, skipped, ms: Date.now() - started })
     })
   })
 }

@@ -2,6 +2,7 @@
 import { isIP } from 'node:net'
 import { resolve } from 'node:path'
 import type { LegalParticulars } from './contract/rules/legal.ts'
+import type { Provider } from './services/billing-pdf.ts'
 
 export interface Config {
   port: number
@@ -39,6 +40,8 @@ export interface Config {
   prefectureApproval?: string
   /** The legal pages and every e-mail's footer: the provider's particulars (demo values unless in production). */
   legal: LegalParticulars
+  /** billing: what the provider's own documents state beyond the legal pages (certificates, contracts, invoices). */
+  documents: DocumentParticulars
   // cluster
   /** Several API processes behind a balancer: this one's name, sent back as `X-Instance` on every response; unset: no header. */
   instanceName?: string
@@ -49,7 +52,30 @@ export interface Config {
    * images, text and deadlines, `security-notice` for the e-mails of account changes); unset: every kind.
    */
   jobKinds?: readonly string[]
+  /**
+   * mail pipeline: jobs this process's worker runs at once (JOB_CONCURRENCY, 1 to 4; 1 by default: on two cores 2 read a
+   * batch no faster and slowed the API, bench:intake).
+   */
+  jobConcurrency: number
+  /** The letters of an order terminated this many months ago are deleted, after a notice 30 days before (services/retention.ts). */
+  mailRetentionMonths: number
 }
+
+/** billing: what the certificates, contracts and invoices state of the provider, besides its legal particulars. */
+export interface DocumentParticulars {
+  /** The day of the prefectural decision that approved the provider (PREFECTURE_APPROVAL_DATE, YYYY-MM-DD). */
+  approvalDate: Date
+  /** Who signs the certificates, and as what (CERTIFICATE_SIGNATORY_NAME, CERTIFICATE_SIGNATORY_TITLE). */
+  signatory: { name: string; title: string }
+  /** Numéro de TVA intracommunautaire (PROVIDER_VAT_NUMBER; by default the French one of PROVIDER_SIREN). */
+  vatNumber: string
+  /** The late-payment penalty rate, as the invoices write it after « au taux » (LATE_PAYMENT_RATE). */
+  latePaymentRate: string
+}
+
+/** Code de commerce L441-10, II: the rate that applies when the terms say nothing else. */
+export const STATUTORY_LATE_PAYMENT_RATE =
+  'de refinancement le plus récent de la Banque centrale européenne majoré de 10 points de pourcentage'
 
 /** billing: the approval number of the demo (SEED_DEMO), plainly not a real one. */
 export const DEMO_PREFECTURE_APPROVAL = 'DÉMO-75-000 (à configurer)'
@@ -67,6 +93,9 @@ export const LEGAL_VARIABLES = {
   SUPPORT_EMAIL: 'l’adresse e-mail de contact',
   PUBLICATION_DIRECTOR: 'le directeur de la publication',
   PREFECTURE_APPROVAL: 'le numéro d’agrément préfectoral',
+  PREFECTURE_APPROVAL_DATE: 'la date de l’agrément préfectoral',
+  CERTIFICATE_SIGNATORY_NAME: 'le signataire des attestations',
+  CERTIFICATE_SIGNATORY_TITLE: 'la qualité du signataire des attestations',
   HOST_NAME: 'le nom de l’hébergeur',
   HOST_ADDRESS: 'l’adresse de l’hébergeur',
   HOST_PHONE: 'le téléphone de l’hébergeur',
@@ -83,6 +112,9 @@ export const DEMO_LEGAL = {
   HOST_NAME: 'Hébergeur de démonstration',
   HOST_ADDRESS: '1 avenue de l’Hébergement, 75000 Paris (adresse de démonstration)',
   HOST_PHONE: '01 00 00 00 00',
+  PREFECTURE_APPROVAL_DATE: '2020-01-02',
+  CERTIFICATE_SIGNATORY_NAME: 'Signataire de démonstration',
+  CERTIFICATE_SIGNATORY_TITLE: 'Présidente (démonstration)',
 } as const
 
 /** A SIREN: 9 digits whose Luhn sum is a multiple of 10 (INSEE). */
@@ -95,6 +127,39 @@ export function validSiren(siren: string): boolean {
     sum += digit
   }
   return sum % 10 === 0
+}
+
+/** The French intracommunity VAT number of a SIREN: FR, a two-digit key, the SIREN (key = (12 + 3 × (SIREN mod 97)) mod 97). */
+export function frenchVatNumber(siren: string): string {
+  const digits = siren.replace(/\s/g, '')
+  const key = (12 + 3 * (Number(digits) % 97)) % 97
+  return `FR${String(key).padStart(2, '0')}${digits}`
+}
+
+/**
+ * What the provider's documents state beyond the legal pages (the approval's date, the certificates' signatory, the VAT
+ * number, the late-payment rate); the first three are among LEGAL_VARIABLES, so a production start without them is
+ * refused with the others. A malformed date or VAT number stops any start.
+ */
+function loadDocuments(env: NodeJS.ProcessEnv, siren: string): DocumentParticulars {
+  const read = (name: keyof typeof DEMO_LEGAL) => env[name]?.trim() || DEMO_LEGAL[name]
+  const day = read('PREFECTURE_APPROVAL_DATE')
+  const approvalDate = new Date(`${day}T12:00:00Z`)
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(approvalDate.getTime()) || approvalDate.toISOString().slice(0, 10) !== day) {
+    throw new Error(`PREFECTURE_APPROVAL_DATE invalide : « ${day} » ; indiquez la date de l’arrêté préfectoral sous la forme AAAA-MM-JJ.`)
+  }
+  const vatNumber = (env.PROVIDER_VAT_NUMBER?.trim() || frenchVatNumber(siren)).replace(/\s/g, '').toUpperCase()
+  if (vatNumber !== frenchVatNumber(siren)) {
+    throw new Error(
+      `PROVIDER_VAT_NUMBER invalide : « ${env.PROVIDER_VAT_NUMBER} » ; le numéro de TVA intracommunautaire de ce SIREN est ${frenchVatNumber(siren)}.`,
+    )
+  }
+  return {
+    approvalDate,
+    signatory: { name: read('CERTIFICATE_SIGNATORY_NAME'), title: read('CERTIFICATE_SIGNATORY_TITLE') },
+    vatNumber,
+    latePaymentRate: env.LATE_PAYMENT_RATE?.trim() || STATUTORY_LATE_PAYMENT_RATE,
+  }
 }
 
 /**
@@ -210,6 +275,9 @@ export function parseTrustProxy(value: string | undefined): TrustProxy {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT || 8080)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT invalide : ${env.PORT}`)
+  const jobConcurrency = Number(env.JOB_CONCURRENCY?.trim() || 1)
+  if (!Number.isInteger(jobConcurrency) || jobConcurrency < 1 || jobConcurrency > 4)
+    throw new Error(`JOB_CONCURRENCY invalide : « ${env.JOB_CONCURRENCY} » ; un nombre entier de 1 à 4 est attendu.`)
   const operatorToken = env.OPERATOR_TOKEN?.trim() || undefined
   if (operatorToken && operatorToken.length < MIN_OPERATOR_TOKEN_LENGTH) {
     throw new Error(
@@ -244,6 +312,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // billing: a certificate without the provider's approval number is worthless; the demo shows that one is needed.
   const prefectureApproval = env.PREFECTURE_APPROVAL?.trim() || (seedDemo ? DEMO_PREFECTURE_APPROVAL : undefined)
   const legal = loadLegal(env, production && !seedDemo, { brandName, supportEmail, publicUrl, prefectureApproval })
+  const mailRetentionMonths = Number(env.MAIL_RETENTION_MONTHS?.trim() || 12)
+  if (!Number.isInteger(mailRetentionMonths) || mailRetentionMonths < 1 || mailRetentionMonths > 120)
+    throw new Error(
+      `MAIL_RETENTION_MONTHS vaut « ${env.MAIL_RETENTION_MONTHS} » : indiquez un nombre entier de mois, de 1 à 120 (12 par défaut).`,
+    )
   return {
     port,
     host: env.HOST || '127.0.0.1',
@@ -274,6 +347,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     operatorToken,
     prefectureApproval,
     legal,
+    documents: loadDocuments(env, legal.siren),
     // cluster
     instanceName: env.INSTANCE_NAME?.trim() || undefined,
     // mail pipeline
@@ -283,5 +357,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           .map((kind) => kind.trim())
           .filter(Boolean)
       : undefined,
+    jobConcurrency,
+    mailRetentionMonths,
+  }
+}
+
+/**
+ * billing: the provider as its certificates, contracts and invoices name it; undefined without an approval number, with
+ * which no certificate or contract is drawn.
+ */
+export function documentProvider(config: Pick<Config, 'brandName' | 'legal' | 'documents' | 'prefectureApproval'>): Provider | undefined {
+  if (!config.prefectureApproval) return undefined
+  const { legal, documents } = config
+  return {
+    brandName: config.brandName,
+    name: legal.name,
+    legalForm: legal.legalForm,
+    ...(legal.shareCapital ? { shareCapital: legal.shareCapital } : {}),
+    siren: legal.siren,
+    ...(legal.rcsCity ? { rcsCity: legal.rcsCity } : {}),
+    vatNumber: documents.vatNumber,
+    address: legal.address,
+    approval: config.prefectureApproval,
+    approvalDate: documents.approvalDate,
+    signatory: documents.signatory,
+    latePaymentRate: documents.latePaymentRate,
   }
 }

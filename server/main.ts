@@ -1,12 +1,13 @@
 // Composition root: real dependencies from the configuration (server.ts listens, tests use test/util/server.ts).
 import pino from 'pino'
 import { buildApp } from './app.ts'
-import type { Config } from './config.ts'
+import { documentProvider, type Config } from './config.ts'
 import { connect } from './db/connect.ts'
 import { migrateToLatest } from './db/migrate.ts'
 import { seedDemo } from './demo/seed.ts'
 import type { AppDeps } from './deps.ts'
 import { startDigestTimer } from './services/digest.ts'
+import { startRetentionTimer } from './services/retention.ts'
 import { configuredMailer } from './services/mailer-configured.ts'
 import { testPaymentProvider } from './services/payment.ts'
 import { fsStorage } from './services/storage.ts'
@@ -17,9 +18,11 @@ import { startJobWorker, type JobWorker } from './services/jobs.ts'
 import { LETTER_JOB, letterPipelineJob } from './services/mail-pipeline.ts'
 import { SECURITY_NOTICE_JOB, securityNoticeJob } from './services/security-notice.ts'
 import { tesseractOcr } from './services/ocr.ts'
+// « Mes données »
+import { DATA_EXPORT_JOB, dataExportJob, expireDataExports } from './services/data-export.ts'
 
 /** The kinds of background job a worker can run (JOB_KINDS picks among them). */
-export const JOB_KINDS = [LETTER_JOB, SECURITY_NOTICE_JOB] as const
+export const JOB_KINDS = [LETTER_JOB, SECURITY_NOTICE_JOB, DATA_EXPORT_JOB] as const
 
 export async function createServer(config: Config) {
   const unknownKinds = (config.jobKinds ?? []).filter((kind) => !(JOB_KINDS as readonly string[]).includes(kind))
@@ -59,12 +62,18 @@ export async function createServer(config: Config) {
     }
     const app = await buildApp(deps, { databaseKind: handle.kind, logger, trustProxy: config.trustProxy })
     await migrated
-    if (config.seedDemo && (await seedDemo(handle.db, storage, { now: clock.now(), brandName: config.brandName }))) {
+    if (
+      config.seedDemo &&
+      (await seedDemo(handle.db, storage, { now: clock.now(), brandName: config.brandName, seller: documentProvider(config) }))
+    ) {
       logger.info('données de démonstration créées')
     }
     // What a crash left in storage (files without a row, half-written temp files): swept once the server is up, then periodically,
     // with the rows that have run out (rate-limit windows, expired sessions, reset and revert links: services/prune.ts).
     const sweep = async () => {
+      // « Mes données »: a ZIP past its 7 days, removed first (its row stays, so that its link answers 410).
+      const expired = await expireDataExports({ db: handle.db, storage, now: clock.now() })
+      if (expired) logger.info({ expired }, 'archives « Mes données » expirées supprimées')
       const { orphans, temporary } = await sweepStorage({ db: handle.db, storage, now: clock.now() })
       if (orphans.length || temporary) logger.warn({ orphans, temporary }, 'fichiers abandonnés supprimés du stockage')
       const pruned = await pruneExpiredRows(handle.db, clock.now())
@@ -76,6 +85,7 @@ export async function createServer(config: Config) {
     // mail pipeline: the background jobs (page images, text, deadlines) run beside the API.
     const ocr = tesseractOcr()
     let worker: JobWorker | null = null
+    let retention: { stop(): Promise<void> } | null = null
     let closed = false
     /**
      * The work beside the API (the job worker, the storage sweep), started once the server listens and has said so:
@@ -88,16 +98,20 @@ export async function createServer(config: Config) {
         sweeping = sweepLogged()
       }, SWEEP_EVERY_MS)
       timer.unref()
+      // The mail retention of terminated orders: now, then daily (services/retention.ts).
+      retention = startRetentionTimer(deps, logger)
       if (config.jobWorker) {
         const handlers = {
           [LETTER_JOB]: letterPipelineJob({ db: handle.db, storage, ocr, log: logger }),
           [SECURITY_NOTICE_JOB]: securityNoticeJob(deps),
+          [DATA_EXPORT_JOB]: dataExportJob(deps, logger),
         }
         const kinds: readonly string[] = config.jobKinds ?? JOB_KINDS
         worker = startJobWorker({
           db: handle.db,
           handlers: Object.fromEntries(Object.entries(handlers).filter(([kind]) => kinds.includes(kind))),
           log: logger,
+          concurrency: config.jobConcurrency,
         })
         deps.jobs = worker
       }
@@ -113,6 +127,7 @@ export async function createServer(config: Config) {
         closed = true
         clearInterval(timer)
         await digests.stop()
+        await retention?.stop()
         await app.close()
         await worker?.stop()
         await ocr.close()

@@ -3,6 +3,8 @@
 import { Type, type Static } from 'typebox'
 import { DateTime, Email, Id, IdParams, IsoDate, Line, LinkToken, MessageReply, NewPassword, Nullable, ShortText } from './common.ts'
 import { ok, OPERATOR_ROLES, type OperatorRole, type RouteDef } from './route-def.ts'
+import { Passkey } from './people.ts'
+import { AuthenticationCredential, RegistrationCredential, WebAuthnOptions } from './session.ts'
 import { LEGAL_FORMS } from './rules/company.ts'
 
 export const OperatorRoleSchema = Type.Union([Type.Literal('admin'), Type.Literal('courrier'), Type.Literal('conformite')])
@@ -37,6 +39,20 @@ export const OperatorPasswordBody = Type.Object(
 export const OperatorTicket = Type.Object({ ticket: Type.String(), expiresAt: DateTime })
 
 export const OperatorCodeBody = Type.Object({ ticket: LinkToken, code: TotpCode }, { additionalProperties: false })
+/** The second factor by a passkey instead of the code: the ticket, then the browser's signed answer. */
+export const OperatorPasskeyOptionsBody = Type.Object({ ticket: LinkToken }, { additionalProperties: false })
+export const OperatorPasskeyBody = Type.Object({ ticket: LinkToken, credential: AuthenticationCredential }, { additionalProperties: false })
+/** An operator's key, registered from « Mes clés d’accès » (the customers' shape: name, added, last used). */
+export const OperatorPasskey = Passkey
+export type OperatorPasskey = Static<typeof OperatorPasskey>
+export const OperatorPasskeyRegistrationBody = Type.Object(
+  {
+    credential: RegistrationCredential,
+    /** Named after the device; the server names it when left out. */
+    name: Type.Optional(ShortText(60)),
+  },
+  { additionalProperties: false },
+)
 export const OperatorSignedIn = Type.Object({ token: Type.String(), idleMinutes: Type.Integer(), operator: OperatorMe })
 
 export const OperatorEnrolment = Type.Object({
@@ -79,6 +95,8 @@ export const JournalEntry = Type.Object({
   operator: Nullable(Type.Object({ id: Id, name: Type.String(), email: Type.String() })),
   /** The API key of a machine's call; null for an operator's change, and for the bootstrap OPERATOR_TOKEN (both null). */
   apiKey: Nullable(Type.Object({ id: Id, name: Type.String(), prefix: Type.String() })),
+  /** Written by no one of the provider: who, in words (the automatic mail retention, a customer closing their account). */
+  automatic: Type.Optional(Type.String()),
   action: Type.String(),
   orderId: Nullable(Id),
   summary: Type.String(),
@@ -408,6 +426,24 @@ export const operatorsRoutes = {
     summary: 'Sign-in, second step: the ticket and the 6-digit code of the authenticator app (TOTP). Answers the session token.',
     schema: { body: OperatorCodeBody, response: ok(OperatorSignedIn) },
   },
+  operatorPasskeyOptions: {
+    method: 'POST',
+    path: '/api/operator-auth/passkey/options',
+    auth: 'none',
+    tags: ['Back-office : connexion'],
+    summary:
+      "Sign-in, second step with a passkey instead of the code: WebAuthn request options for the ticket's operator's keys (single-use challenge, 5 minutes).",
+    schema: { body: OperatorPasskeyOptionsBody, response: ok(WebAuthnOptions) },
+  },
+  operatorPasskey: {
+    method: 'POST',
+    path: '/api/operator-auth/passkey',
+    auth: 'none',
+    tags: ['Back-office : connexion'],
+    summary:
+      "Sign-in, second step with a passkey: the ticket and the browser's signed answer, by one of the operator's keys. Answers the session token.",
+    schema: { body: OperatorPasskeyBody, response: ok(OperatorSignedIn) },
+  },
   operatorEnrolment: {
     method: 'GET',
     path: '/api/operator-auth/enrolment/{token}',
@@ -439,6 +475,38 @@ export const operatorsRoutes = {
     tags: ['Back-office : connexion'],
     summary: 'Ends the session at once.',
     schema: { response: ok(MessageReply) },
+  },
+  operatorMyPasskeys: {
+    method: 'GET',
+    path: '/api/backoffice/me/passkeys',
+    auth: 'operatorSession',
+    tags: ['Back-office : connexion'],
+    summary: "The signed-in operator's passkeys (name, added, last used): their second factor beside the authenticator app.",
+    schema: { response: ok(Type.Array(OperatorPasskey)) },
+  },
+  operatorPasskeyRegistrationOptions: {
+    method: 'POST',
+    path: '/api/backoffice/me/passkeys/registration-options',
+    auth: 'operatorSession',
+    tags: ['Back-office : connexion'],
+    summary: 'Start adding a passkey to the signed-in operator: WebAuthn creation options with a single-use challenge (5 minutes).',
+    schema: { response: ok(WebAuthnOptions) },
+  },
+  operatorRegisterPasskey: {
+    method: 'POST',
+    path: '/api/backoffice/me/passkeys',
+    auth: 'operatorSession',
+    tags: ['Back-office : connexion'],
+    summary: "Finish adding a passkey: the browser's answer, checked against the stored challenge; journaled.",
+    schema: { body: OperatorPasskeyRegistrationBody, response: ok(OperatorPasskey) },
+  },
+  operatorDeletePasskey: {
+    method: 'DELETE',
+    path: '/api/backoffice/me/passkeys/{id}',
+    auth: 'operatorSession',
+    tags: ['Back-office : connexion'],
+    summary: "Remove one of the signed-in operator's passkeys (the authenticator app's code stays); journaled.",
+    schema: { params: IdParams, response: ok(MessageReply) },
   },
   operatorList: {
     method: 'GET',

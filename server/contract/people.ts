@@ -133,6 +133,10 @@ export const ShareParams = Type.Object({ id: Id, shareId: Id })
 
 export const MandataireParams = Type.Object({ id: Id, mandataireId: Id })
 
+/** Closing the account: the password, typed again. */
+export const CloseAccountBody = Type.Object({ password: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false })
+export type CloseAccountBody = Static<typeof CloseAccountBody>
+
 export const peopleRoutes = {
   updateEmail: {
     method: 'PUT',
@@ -324,5 +328,26 @@ export const peopleRoutes = {
     summary: 'Add an authorised recipient; refused (409) when the order has one of the same first and last name (case ignored).',
     schema: { params: IdParams, body: MandataireBody, response: ok(Mandataire) },
     perUserHourly: 30,
+  },
+
+  // A person's rights (RGPD art. 17, beyond the spec): closing the account, leaving a shared order
+  closeAccount: {
+    method: 'POST',
+    path: '/api-protected/users/me/close',
+    auth: 'apiToken',
+    tags: ['Compte'],
+    summary:
+      'Close the account, the password typed again: sessions, passkeys and personal data go, invoices and identity documents stay for their legal periods (400 wrong password, 409 a domiciliation owned still active, 503 the confirmation e-mail could not leave).',
+    schema: { body: CloseAccountBody, response: ok(MessageReply) },
+  },
+
+  leaveSharedOrder: {
+    method: 'POST',
+    path: '/api-protected/domiciliation-orders/{id}/leave',
+    auth: 'apiToken',
+    access: 'member',
+    tags: ['Collaborateurs'],
+    summary: 'A collaborator leaves an order shared with them: its mail is no longer theirs to see (409 for its owner).',
+    schema: { params: IdParams, response: ok(MessageReply) },
   },
 } as const satisfies Record<string, RouteDef>

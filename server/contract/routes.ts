@@ -11,6 +11,7 @@ import { notificationsRoutes } from './notifications.ts'
 import { notificationsBackofficeRoutes } from './notifications-backoffice.ts'
 import { operatorsRoutes } from './operators.ts'
 import { peopleRoutes } from './people.ts'
+import { peopleExportRoutes } from './people-exports.ts'
 import type { RouteDef } from './route-def.ts'
 import { sessionRoutes } from './session.ts'
 
@@ -20,6 +21,7 @@ export type { Access, Auth, OperatorRole, RouteDef, RouteSchema } from './route-
 export const routes = {
   ...sessionRoutes,
   ...peopleRoutes,
+  ...peopleExportRoutes,
   ...mailRoutes,
   ...billingRoutes,
   ...companyRoutes,

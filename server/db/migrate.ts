@@ -41,8 +41,14 @@ import * as apiKeys from './migrations/021_api_keys.ts'
 import * as clients from './migrations/022_clients.ts'
 // the back office's mail room: scans to publish, packages handed over, forwarding requests shipped
 import * as mailRoom from './migrations/030_mail_room.ts'
+// the operators' passkeys, a second factor beside the authenticator app
+import * as operatorPasskeys from './migrations/040_operator_passkeys.ts'
+// a person's rights: an account closed, the journal's automatic rows, the mail retention of terminated orders
+import * as rights from './migrations/070_rights.ts'
+// « Mes données »: the export jobs of a person's data
+import * as dataExports from './migrations/080_data_exports.ts'
 // the back office's Messages and Résiliations: conversations, a termination accepted for a date
-import * as conversations from './migrations/060_conversations.ts'
+import * as conversations from './migrations/100_conversations.ts'
 
 // Listed in code rather than read from disk, so the bundle-free tsx runtime and tests need no file lookups.
 export const migrations: Record<string, Migration> = {
@@ -78,7 +84,10 @@ export const migrations: Record<string, Migration> = {
   '021_api_keys': apiKeys,
   '022_clients': clients,
   '030_mail_room': mailRoom,
-  '060_conversations': conversations,
+  '040_operator_passkeys': operatorPasskeys,
+  '070_rights': rights,
+  '080_data_exports': dataExports,
+  '100_conversations': conversations,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

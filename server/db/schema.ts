@@ -24,6 +24,8 @@ export interface Database {
     /** Proven by its owner (a link mailed to it followed), or only typed (an address change): migration 014. */
     email_verified: Generated<boolean>
     created_at: CreatedAt
+    /** 070: closed by its holder: the row stays for the orders and invoices the law keeps, emptied of personal data. */
+    closed_at: Timestamp | null
   }
   api_tokens: {
     id: Generated<number>
@@ -234,11 +236,11 @@ export interface Database {
     date: string
     comment: string | null
     created_at: CreatedAt
-    /** 060: accepted by an operator, for the day the domiciliation ends. */
+    /** 100: accepted by an operator, for the day the domiciliation ends. */
     accepted_at: Timestamp | null
     accepted_by: number | null
     end_date: ColumnType<string | null, string | null, string | null>
-    /** 060: the conversation an operator opened about it (« Contacter le client »). */
+    /** 100: the conversation an operator opened about it (« Contacter le client »). */
     conversation_id: number | null
   }
   option_requests: {
@@ -299,7 +301,27 @@ export interface Database {
     created_at: CreatedAt
     last_used_at: Timestamp | null
   }
-  webauthn_challenges: { challenge: string; kind: 'registration' | 'authentication'; user_id: number | null; expires_at: Timestamp }
+  webauthn_challenges: {
+    challenge: string
+    kind: 'registration' | 'authentication'
+    user_id: number | null
+    /** 040: an operator's ceremony (never with user_id). */
+    operator_id: Generated<number | null>
+    expires_at: Timestamp
+  }
+  /** 040: the operators' passkeys, their second factor beside the authenticator app. */
+  operator_passkeys: {
+    id: Generated<number>
+    operator_id: number
+    credential_id: string
+    /** base64url of the COSE public key */
+    public_key: string
+    counter: ColumnType<string | number, number | undefined, number>
+    transports: Json<string[]>
+    name: string
+    created_at: CreatedAt
+    last_used_at: Timestamp | null
+  }
   test_subscriptions: {
     id: string
     customer_id: string
@@ -308,7 +330,7 @@ export interface Database {
     cancel_at_period_end: boolean
     default_payment_method: string | null
     items: Json<unknown>
-    /** 060: cancelled at this instant (Unix seconds), as Stripe's `cancel_at`. */
+    /** 100: cancelled at this instant (Unix seconds), as Stripe's `cancel_at`. */
     cancel_at: ColumnType<string | number | null, number | null | undefined, number | null>
   }
   test_charges: {
@@ -447,6 +469,8 @@ export interface Database {
     summary: string
     before: Json<unknown> | null
     after: Json<unknown> | null
+    /** 070: written by no operator nor key: the automatic mail retention, or a customer closing their account. */
+    system_actor: JournalSystemActor | null
   }
   /** 021: the machines' keys, kept as their SHA-256. */
   api_keys: {
@@ -485,7 +509,7 @@ export interface Database {
     published_by: number | null
     document_id: number | null
   }
-  /** 060: a conversation of an order with the provider (every « Signaler un problème » starts one). */
+  /** 100: a conversation of an order with the provider (every « Signaler un problème » starts one). */
   conversations: {
     id: Generated<number>
     order_id: number
@@ -515,6 +539,15 @@ export interface Database {
     height: number
     bytes: number
   }
+  /** 070: a terminated order's mail retention: the notice e-mailed, then its letters deleted (services/retention.ts). */
+  mail_retention: {
+    order_id: number
+    notice_claimed_until: Timestamp | null
+    notice_sent_at: Timestamp | null
+    purge_on: ColumnType<string | null, string | null | undefined, string | null>
+    purged_at: Timestamp | null
+    purged_letters: Generated<number>
+  }
   operator_sign_in_tickets: {
     id: Generated<number>
     operator_id: number
@@ -522,7 +555,23 @@ export interface Database {
     expires_at: Timestamp
     used_at: Timestamp | null
   }
+  /** 080: « Mes données », the ZIP of a person's data prepared by a background job. */
+  data_exports: {
+    id: Generated<number>
+    user_id: number
+    job_id: string | null
+    state: Generated<'preparing' | 'ready' | 'failed' | 'expired'>
+    progress: Generated<number>
+    file_key: string | null
+    file_bytes: ColumnType<string | null, number | null | undefined, number | null>
+    letters: number | null
+    created_at: CreatedAt
+    ready_at: Timestamp | null
+    expires_at: Timestamp | null
+  }
 }
+
+export type JournalSystemActor = 'retention' | 'customer'
 
 /** What every repository function takes first: the database, or a transaction on it. */
 export type Db = Kysely<Database> | Transaction<Database>

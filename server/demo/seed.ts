@@ -4,6 +4,8 @@ import { hashPassword } from '../lib/crypto.ts'
 import type { OperatorRole } from '../contract/route-def.ts'
 import { newCertificateCode } from '../services/certificate-code.ts'
 import type { LetterContent } from '../services/pdf.ts'
+import type { Provider } from '../services/billing-pdf.ts'
+import { documentProvider, frenchVatNumber, loadConfig } from '../config.ts'
 import { testProviderRows } from '../services/payment.ts'
 import { plans } from '../services/plans.ts'
 import { newFileKey, storeWithRecord, type Storage } from '../services/storage.ts'
@@ -339,11 +341,18 @@ const orderSeeds: OrderSeed[] = [
 ]
 
 /** True when this call seeded the database, false when it already was (seeding happens once). */
-export async function seedDemo(db: Kysely<Database>, storage: Storage, options: { now: Date; brandName: string }): Promise<boolean> {
+export async function seedDemo(
+  db: Kysely<Database>,
+  storage: Storage,
+  options: { now: Date; brandName: string; seller?: Provider },
+): Promise<boolean> {
   if (await db.selectFrom('app_meta').select('key').where('key', '=', SEED_KEY).executeTakeFirst()) return false
   // pdf-lib loads only when there is something to draw: a start on a seeded database never compiles it.
-  const { billPdf, letterPdf } = await import('../services/pdf.ts')
+  const { letterPdf } = await import('../services/pdf.ts')
+  const { billPdf } = await import('../services/billing-pdf.ts')
   const { now, brandName } = options
+  // The invoices name the configured provider; the demo's particulars when the caller gives none.
+  const seller = options.seller ?? documentProvider({ ...loadConfig({}), brandName })!
   // argon2 hashes on libuv's threads: started now, it runs while the PDFs below are drawn on this one.
   demoHash ??= hashPassword(DEMO_PASSWORD)
   demoHash.catch(() => {}) // awaited below; not an unhandled rejection should a PDF fail first
@@ -378,6 +387,9 @@ export async function seedDemo(db: Kysely<Database>, storage: Storage, options: 
       letters.push({ model, receivedAt, read: i >= 6, deleted: i === 9, key: await pdf('documents', letterPdf(content)) })
     }
     const customer = [seed.raisonSociale, `SIREN ${seed.siren}`, ...ADDRESS.split(', ')]
+    // Every demo company is liable to VAT: its number is the French one of its SIREN.
+    const customerVatNumber = frenchVatNumber(seed.siren)
+    const bill = { seller, customer, customerVatNumber }
     const price = plans[seed.plan]!
     const invoices: Prepared['invoices'] = []
     for (const [n, months] of seed.invoiceMonths.entries()) {
@@ -396,7 +408,7 @@ export async function seedDemo(db: Kysely<Database>, storage: Storage, options: 
         excl,
         incl: Math.round(excl * 1.2),
         paid,
-        key: await pdf('invoices', billPdf({ title: 'Facture', number, date, brandName, customer, lines, paid })),
+        key: await pdf('invoices', billPdf({ ...bill, title: 'Facture', number, date, dueDate: date, lines, paid })),
       })
     }
     const creditSource = seed.creditNote ? invoices[3] : undefined
@@ -408,11 +420,10 @@ export async function seedDemo(db: Kysely<Database>, storage: Storage, options: 
       key: await pdf(
         'creditnotes',
         billPdf({
+          ...bill,
           title: 'Avoir',
           number: creditSource.number.replace('FA-', 'AV-'),
           date: addDays(creditSource.date, 5),
-          brandName,
-          customer,
           lines: [{ label: `Geste commercial sur la facture ${creditSource.number}`, amountExclTaxCents: 1000 }],
         }),
       ),
@@ -455,7 +466,7 @@ export async function seedDemo(db: Kysely<Database>, storage: Storage, options: 
         date,
         excl,
         incl: Math.round(excl * 1.2),
-        key: await pdf('invoices', billPdf({ title: 'Facture', number, date, brandName, customer, lines, paid: true })),
+        key: await pdf('invoices', billPdf({ ...bill, title: 'Facture', number, date, dueDate: date, lines, paid: true })),
       })
     }
     prepared.push({ seed, letters, invoices, creditNote, kbisKey, meetingInvoices })

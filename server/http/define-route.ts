@@ -88,6 +88,8 @@ const rateLimited: ReadonlySet<RouteName> = new Set([
   // operators: the back office's ways in
   'operatorPassword',
   'operatorCode',
+  'operatorPasskeyOptions',
+  'operatorPasskey',
   'operatorEnrolment',
   'operatorEnrol',
 ])

@@ -29,7 +29,8 @@ export const tagDescriptions: Record<RouteTag, string> = {
   Représentants: 'Les mandataires autorisés à retirer le courrier et les colis d’une domiciliation.',
   Courrier: 'Les courriers numérisés, leurs pages, la recherche, les échéances, les dossiers, les colis et les demandes.',
   Opérateurs: 'Les appels des machines du domiciliataire (clé d’API ou jeton d’amorçage) : courrier, colis, factures, Kbis, formalités.',
-  'Back-office : connexion': 'La connexion des opérateurs : mot de passe puis code à usage unique (TOTP), l’inscription par lien.',
+  'Back-office : connexion':
+    'La connexion des opérateurs : mot de passe puis code à usage unique (TOTP) ou clé d’accès, l’inscription par lien, leurs clés d’accès.',
   'Back-office : administration': 'Les opérateurs, leurs rôles, les clés d’API et le journal de leurs actions (administrateurs).',
   'Back-office : clients':
     'La recherche des clients, la fiche d’une domiciliation et son historique, la création d’un client (« Nouveau client »).',

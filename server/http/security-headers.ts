@@ -1,5 +1,5 @@
-// The security headers of every answer, in one place: helmet's own list, computed once; app.ts sets them on every
-// answer in one hook, and the few answers written before any hook runs (malformed URL, too long id, a request the
+// The security headers of every answer, in one place: helmet's own list, computed once, and the Permissions-Policy;
+// app.ts sets them on every answer in one hook, and the few answers written before any hook runs (malformed URL, too long id, a request the
 // HTTP parser cannot read) copy them.
 import { createRequire } from 'node:module'
 import type { FastifyHelmetOptions } from '@fastify/helmet'
@@ -36,7 +36,31 @@ function helmetHeaders(): Readonly<Record<string, string>> {
   return Object.freeze(headers)
 }
 
-export const securityHeaders = helmetHeaders()
+/**
+ * What the portal's pages may ask of the browser (helmet sets no Permissions-Policy): no camera, microphone, place,
+ * motion sensors, USB or interest topics for any page or frame. Payment only for the page and Stripe's frames, served
+ * from js.stripe.com: the card field itself does not use the Payment Request API, but Stripe's 3-D Secure frame may
+ * (Secure Payment Confirmation), and an authentication refused by the header would refuse the card. The passkeys'
+ * features (publickey-credentials-*) keep their default, the page's own origin.
+ */
+export const PERMISSIONS_POLICY = [
+  'accelerometer=()',
+  'browsing-topics=()',
+  'camera=()',
+  'display-capture=()',
+  'geolocation=()',
+  'gyroscope=()',
+  'magnetometer=()',
+  'microphone=()',
+  'midi=()',
+  'payment=(self "https://js.stripe.com")',
+  'usb=()',
+].join(', ')
+
+export const securityHeaders: Readonly<Record<string, string>> = Object.freeze({
+  ...helmetHeaders(),
+  'Permissions-Policy': PERMISSIONS_POLICY,
+})
 
 /** The Content-Security-Policy of Swagger UI (/api/docs): its own files only, nothing inline, never framed. */
 export const swaggerUiCsp = [

@@ -46,6 +46,11 @@ export interface WorkerOptions {
   name?: string
   /** Aborted when the worker stops: given to the handler (JobContext's signal). */
   signal?: AbortSignal
+  /**
+   * Jobs run at once (1 by default). Two let a letter's pages be drawn (the render process) while the previous letter's
+   * scans are read (tesseract's thread): on two cores, the mail room's batch then takes the longer of the two, not their sum.
+   */
+  concurrency?: number
 }
 
 export const DEFAULT_LEASE_MS = 5 * 60_000
@@ -140,22 +145,29 @@ export function startJobWorker(options: WorkerOptions): JobWorker {
   const pollMs = options.pollMs ?? 1000
   const stopping = new AbortController()
   let stopped = false
-  let wakeUp: (() => void) | null = null
-  let woken = false
-  const idle = () =>
-    new Promise<void>((resolve) => {
-      if (woken || stopped) return resolve()
-      const timer = setTimeout(done, pollMs)
-      function done() {
-        clearTimeout(timer)
-        wakeUp = null
-        resolve()
-      }
-      wakeUp = done
+  /** Each loop's way to end its idle wait at once. */
+  const wakers: (() => void)[] = []
+  /** One loop: claims a due job and runs it, else waits for the poll interval or a wake(). */
+  const runLoop = async () => {
+    let wakeUp: (() => void) | null = null
+    let woken = false
+    wakers.push(() => {
+      woken = true
+      wakeUp?.()
     })
-  /** A failure still to write, first thing once the database answers (before claiming anything else). */
-  let unrecorded: UnrecordedFailure | null = null
-  const loop = (async () => {
+    const idle = () =>
+      new Promise<void>((resolve) => {
+        if (woken || stopped) return resolve()
+        const timer = setTimeout(done, pollMs)
+        function done() {
+          clearTimeout(timer)
+          wakeUp = null
+          resolve()
+        }
+        wakeUp = done
+      })
+    /** A failure still to write, first thing once the database answers (before claiming anything else). */
+    let unrecorded: UnrecordedFailure | null = null
     while (!stopped) {
       woken = false
       let worked = false
@@ -172,18 +184,18 @@ export function startJobWorker(options: WorkerOptions): JobWorker {
       }
       if (!worked) await idle()
     }
-  })()
+  }
+  const loops = Promise.all(Array.from({ length: Math.max(1, Math.floor(options.concurrency ?? 1)) }, runLoop))
   return {
     name,
     wake() {
-      woken = true
-      wakeUp?.()
+      for (const wake of wakers) wake()
     },
     async stop() {
       stopped = true
       stopping.abort()
-      wakeUp?.()
-      await loop
+      for (const wake of wakers) wake()
+      await loops
     },
   }
 }

@@ -4,6 +4,7 @@
 // (a scan) comes back with its picture too, for OCR. A page the render process could not draw within its limits is
 // drawn again without its large pictures ('light'), or replaced by a notice ('skip'): the letter stays whole as its PDF.
 
+import type { Canvas } from '@napi-rs/canvas'
 import { wrapWords } from '../lib/wrap.ts'
 
 // unpdf (pdf.js) and the canvas are loaded by the render process at its start (loadRenderer), not when the server starts.
@@ -87,29 +88,33 @@ function linesOf(context: Context, text: string, width: number): string[] {
 }
 
 /**
- * A PNG page as WebP of at most MAX_PAGE_IMAGE_BYTES, neither side over WebP's limit: lower quality first, then smaller. A notice goes in
- * a band at its top.
+ * A drawn page as WebP of at most MAX_PAGE_IMAGE_BYTES, neither side over WebP's limit: lower quality first, then
+ * smaller. A notice goes in a band at its top (drawn on `page`). Encoded from the page's own canvas: no PNG is made and
+ * read again on the way (that round trip was half of a page's time).
  */
-export async function toWebp(png: Uint8Array, notice?: string): Promise<PageImage> {
-  const { createCanvas, loadImage } = await canvasModule()
-  const image = await loadImage(Buffer.from(png))
-  const fit = Math.min(1, MAX_PAGE_IMAGE_SIDE / image.width, MAX_PAGE_IMAGE_SIDE / image.height)
-  let width = Math.max(1, Math.floor(image.width * fit))
-  let height = Math.max(1, Math.floor(image.height * fit))
+export async function toWebp(page: Canvas, notice?: string): Promise<PageImage> {
+  const { createCanvas } = await canvasModule()
+  if (notice) {
+    const context = page.getContext('2d')
+    const size = Math.max(10, Math.round(page.width / 48))
+    context.font = `${size}px sans-serif`
+    const lines = linesOf(context, notice, page.width - 2 * size)
+    context.fillStyle = '#fff3cd'
+    context.fillRect(0, 0, page.width, (lines.length + 1) * size * 1.3)
+    context.fillStyle = '#5c4400'
+    lines.forEach((line, i) => context.fillText(line, size, (i + 1) * size * 1.3))
+  }
+  const fit = Math.min(1, MAX_PAGE_IMAGE_SIDE / page.width, MAX_PAGE_IMAGE_SIDE / page.height)
+  let width = Math.max(1, Math.floor(page.width * fit))
+  let height = Math.max(1, Math.floor(page.height * fit))
+  let canvas = page
   for (;;) {
-    const canvas = createCanvas(width, height)
-    const context = canvas.getContext('2d')
-    context.fillStyle = '#ffffff'
-    context.fillRect(0, 0, width, height)
-    context.drawImage(image, 0, 0, width, height)
-    if (notice) {
-      const size = Math.max(10, Math.round(width / 48))
-      context.font = `${size}px sans-serif`
-      const lines = linesOf(context, notice, width - 2 * size)
-      context.fillStyle = '#fff3cd'
-      context.fillRect(0, 0, width, (lines.length + 1) * size * 1.3)
-      context.fillStyle = '#5c4400'
-      lines.forEach((line, i) => context.fillText(line, size, (i + 1) * size * 1.3))
+    if (canvas.width !== width || canvas.height !== height) {
+      canvas = createCanvas(width, height) as Canvas
+      const context = canvas.getContext('2d')
+      context.fillStyle = '#ffffff'
+      context.fillRect(0, 0, width, height)
+      context.drawImage(page, 0, 0, width, height)
     }
     for (const quality of [80, 60, 40]) {
       const bytes = await canvas.encode('webp', quality)
@@ -172,16 +177,25 @@ export interface OpenLetter {
 
 /** A letter opened with pdf.js; the document without large pictures is opened only when a page needs it. */
 export async function openLetter(pdf: Uint8Array): Promise<OpenLetter> {
-  const { getDocumentProxy, renderPageAsImage } = await unpdfModule()
+  const { getDocumentProxy, createIsomorphicCanvasFactory } = await unpdfModule()
+  const { createCanvas } = await canvasModule()
+  // Gives pdf.js the canvas's DOMMatrix, Path2D and ImageData (as unpdf's renderPageAsImage does before drawing).
+  await createIsomorphicCanvasFactory(canvasModule)
   type Proxy = Awaited<ReturnType<typeof getDocumentProxy>>
   // A copy each time: pdf.js may take the buffer it is given.
   const open = (options: typeof PDFJS_DOCUMENT_OPTIONS | typeof PDFJS_LIGHT_OPTIONS) =>
     getDocumentProxy(new Uint8Array(pdf), { ...options })
   const whole = await open(PDFJS_DOCUMENT_OPTIONS)
   let light: Promise<Proxy> | undefined
+  /** Page `number` drawn on a canvas of its own, on white (as pdf.js draws a page), at pageScale. */
   const drawn = async (proxy: Proxy, number: number) => {
-    const { width, height } = (await proxy.getPage(number)).getViewport({ scale: 1 })
-    return new Uint8Array(await renderPageAsImage(proxy, number, { scale: pageScale(width, height), canvasImport: canvasModule }))
+    const page = await proxy.getPage(number)
+    const { width, height } = page.getViewport({ scale: 1 })
+    const viewport = page.getViewport({ scale: pageScale(width, height) })
+    const canvas = createCanvas(Math.floor(viewport.width), Math.floor(viewport.height)) as Canvas
+    await page.render({ canvas: canvas as unknown as HTMLCanvasElement, canvasContext: canvas.getContext('2d') as never, viewport }).promise
+    page.cleanup()
+    return canvas
   }
   return {
     pages: whole.numPages,
@@ -192,9 +206,11 @@ export async function openLetter(pdf: Uint8Array): Promise<OpenLetter> {
     async draw(number, mode, layer) {
       if (mode === 'light')
         return { ...(await toWebp(await drawn(await (light ??= open(PDFJS_LIGHT_OPTIONS)), number), LIGHT_PAGE_NOTICE)), layer, scan: null }
-      const png = await drawn(whole, number)
+      const canvas = await drawn(whole, number)
       const thin = (layer.match(/\p{L}/gu)?.length ?? 0) < MIN_LAYER_LETTERS
-      return { ...(await toWebp(png)), layer, scan: thin ? png : null }
+      // Only a scan is encoded for OCR (PNG: lossless, what tesseract reads best), before the WebP's notice could touch it.
+      const scan = thin ? new Uint8Array(await canvas.encode('png')) : null
+      return { ...(await toWebp(canvas)), layer, scan }
     },
     async close() {
       await Promise.all([

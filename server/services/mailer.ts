@@ -30,6 +30,8 @@ export interface Mail {
   /** A link the reader must follow (reset, invitation): logged with outbox mail so a local user can follow it. */
   link?: string
   attachments?: { filename: string; content: Buffer }[]
+  /** Header fields of the message (AUTOMATIC_MAIL_HEADERS on every one the server sends). */
+  headers?: Record<string, string>
 }
 
 export interface Mailer {
@@ -59,10 +61,23 @@ export function legalFooter(legal: LegalParticulars): string {
 }
 
 /**
+ * Every e-mail the server sends is automatic (RFC 3834, 5): `Auto-Submitted: auto-generated` tells mail servers and
+ * readers so, and tells a vacation responder not to answer it.
+ */
+export const AUTOMATIC_MAIL_HEADERS = { 'Auto-Submitted': 'auto-generated' } as const
+
+/**
  * Every e-mail the server sends goes through this (mailer-configured.ts, for the server and scripts/ingest.ts;
- * test/util/server.ts wraps the tests' one): one footer for all, after the message.
+ * test/util/server.ts wraps the tests' one): one footer for all, after the message, and the automatic message's header.
  */
 export function withLegalFooter(mailer: Mailer, legal: LegalParticulars): Mailer {
   const footer = legalFooter(legal)
-  return { send: (mail) => mailer.send({ ...mail, text: `${mail.text.replace(/\s+$/, '')}\n\n${footer}\n` }) }
+  return {
+    send: (mail) =>
+      mailer.send({
+        ...mail,
+        text: `${mail.text.replace(/\s+$/, '')}\n\n${footer}\n`,
+        headers: { ...mail.headers, ...AUTOMATIC_MAIL_HEADERS },
+      }),
+  }
 }

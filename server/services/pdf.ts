@@ -1,4 +1,5 @@
-// Small real PDFs: scanned letters for the demo data, invoices and credit notes.
+// Small real PDFs: scanned letters for the demo data (the provider's own documents are in billing-pdf.ts), and the text
+// the standard PDF fonts draw.
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib'
 import { longDate } from '../lib/time.ts'
 import { wrapWords } from '../lib/wrap.ts'
@@ -12,16 +13,6 @@ export interface LetterContent {
   subject: string
   paragraphs: string[]
   pages?: number
-}
-
-export interface BillContent {
-  title: 'Facture' | 'Avoir'
-  number: string
-  date: Date
-  brandName: string
-  customer: string[]
-  lines: { label: string; amountExclTaxCents: number }[]
-  paid?: boolean
 }
 
 const euros = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' })
@@ -120,7 +111,7 @@ export async function documentWithFonts() {
 
 const cache = new Map<string, Promise<Uint8Array>>()
 // Demo data and tests generate the same documents again and again: build each distinct one once per process.
-function cached(content: unknown, make: () => Promise<Uint8Array>): Promise<Uint8Array> {
+export function cached(content: unknown, make: () => Promise<Uint8Array>): Promise<Uint8Array> {
   const key = JSON.stringify(content)
   let bytes = cache.get(key)
   if (!bytes) {
@@ -168,36 +159,6 @@ export function letterPdf(letter: LetterContent): Promise<Uint8Array> {
       }
       text(page, `Page ${n}/${letter.pages ?? 1}`, 500, 30, 8)
     }
-    return pdf.save({ useObjectStreams: false })
-  })
-}
-
-export function billPdf(bill: BillContent): Promise<Uint8Array> {
-  return cached(bill, async () => {
-    const { pdf, regular, bold, text } = await documentWithFonts()
-    pdf.setTitle(`${bill.title} ${bill.number}`)
-    const page = pdf.addPage([595, 842])
-    text(page, bill.brandName, 56, 780, 16, bold)
-    text(page, '12 rue de la Paix, 75002 Paris', 56, 762, 9)
-    text(page, `${bill.title} n° ${bill.number}`, 330, 780, 13, bold)
-    text(page, `Date : ${longDate.format(bill.date)}`, 330, 762)
-    bill.customer.forEach((l, i) => text(page, l, 330, 700 - i * 14, 10, i === 0 ? bold : regular))
-    let y = 600
-    text(page, 'Désignation', 56, y, 10, bold)
-    text(page, 'Montant HT', 450, y, 10, bold)
-    let total = 0
-    for (const line of bill.lines) {
-      y -= 18
-      text(page, line.label, 56, y)
-      text(page, formatEuros(line.amountExclTaxCents), 450, y)
-      total += line.amountExclTaxCents
-    }
-    const vat = Math.round(total * 0.2)
-    y -= 36
-    text(page, `Total HT : ${formatEuros(total)}`, 330, y)
-    text(page, `TVA 20 % : ${formatEuros(vat)}`, 330, y - 16)
-    text(page, `Total TTC : ${formatEuros(total + vat)}`, 330, y - 32, 11, bold)
-    if (bill.paid !== undefined) text(page, bill.paid ? 'Acquittée' : 'À régler', 56, y - 32, 11, bold)
     return pdf.save({ useObjectStreams: false })
   })
 }

@@ -1,13 +1,20 @@
 // Files (scans, invoices, Kbis, identity documents) behind one small interface, so an S3-compatible store can replace the disk.
 import { randomUUID } from 'node:crypto'
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { createWriteStream } from 'node:fs'
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { dirname, join, relative, resolve, sep } from 'node:path'
+import type { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
 
 export interface Storage {
   put(key: string, bytes: Uint8Array): Promise<void>
   /** null when there is no such file. */
   get(key: string): Promise<Buffer | null>
   delete(key: string): Promise<void>
+  /** The file as a stream, never whole in memory (a ZIP of years of mail); null when there is no such file. */
+  read(key: string): Promise<{ stream: Readable; bytes: number } | null>
+  /** Writes a stream as it comes (aside, then renamed, as put); how many bytes. */
+  putStream(key: string, stream: Readable, signal?: AbortSignal): Promise<number>
   /** Keys of the stored files last written before `before` (what services/storage-sweep.ts may remove). */
   listOlderThan(before: Date): Promise<string[]>
   /** Removes the temp files of writes that never finished (a crash) older than `before`; how many. */
@@ -53,6 +60,32 @@ export function fsStorage(root: string): Storage {
     },
     async delete(key) {
       await rm(pathOf(key), { force: true })
+    },
+    async read(key) {
+      // Opened first, so that a missing file is null here rather than an error on the stream later.
+      const handle = await open(pathOf(key), 'r').catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return null
+        throw error
+      })
+      if (!handle) return null
+      const { size } = await handle.stat()
+      return { stream: handle.createReadStream(), bytes: size }
+    },
+    async putStream(key, stream, signal) {
+      const path = pathOf(key)
+      const tmpDir = join(base, '.tmp')
+      await mkdir(tmpDir, { recursive: true })
+      await mkdir(dirname(path), { recursive: true })
+      const tmp = join(tmpDir, randomUUID())
+      try {
+        const out = createWriteStream(tmp, { flags: 'wx' })
+        await pipeline(stream, out, signal ? { signal } : {})
+        await rename(tmp, path)
+        return out.bytesWritten
+      } catch (error) {
+        await rm(tmp, { force: true })
+        throw error
+      }
     },
     async listOlderThan(before) {
       const entries = await readdir(base, { withFileTypes: true, recursive: true }).catch(() => [])

@@ -78,3 +78,26 @@ export const renamePasskey = (id: number, body: Body<'renamePasskey'>, options?:
 
 export const deletePasskey = (id: number, options?: CallOptions) =>
   call<Reply<'deletePasskey'>>({ auth: 'apiToken', method: 'DELETE', path: `/api-protected/users/me/passkeys/${encode(id)}` }, options)
+
+/** RGPD art. 17 (beyond the spec): the account closed, the password typed again; a 409 names the domiciliation still active. */
+export const closeAccount = (body: Body<'closeAccount'>, options?: CallOptions) =>
+  call<Reply<'closeAccount'>>({ auth: 'apiToken', method: 'POST', path: '/api-protected/users/me/close', body }, options)
+
+/** A collaborator leaves an order shared with them. */
+export const leaveSharedOrder = (id: number, options?: CallOptions) =>
+  call<Reply<'leaveSharedOrder'>>({ auth: 'apiToken', method: 'POST', path: `${order(id)}/leave` }, options)
+/** « Mes données »: prepare the ZIP of the person's data (a background job); one being prepared is answered instead. */
+export const startDataExport = (options?: CallOptions) =>
+  call<Reply<'startDataExport'>>({ auth: 'apiToken', method: 'POST', path: '/api-protected/users/me/data-exports' }, options)
+
+export const getDataExports = (options?: CallOptions) =>
+  call<Reply<'dataExports'>>({ auth: 'apiToken', method: 'GET', path: '/api-protected/users/me/data-exports' }, options)
+
+export const getDataExport = (id: number, options?: CallOptions) =>
+  call<Reply<'dataExport'>>({ auth: 'apiToken', method: 'GET', path: `/api-protected/users/me/data-exports/${encode(id)}` }, options)
+
+export const getDataExportFile = (id: number, options?: CallOptions) =>
+  call<Blob>(
+    { auth: 'apiToken', method: 'GET', path: `/api-protected/users/me/data-exports/${encode(id)}/file`, responseType: 'blob' },
+    options,
+  )

@@ -14,20 +14,7 @@ import type { Api } from './api.ts'
 import type { WiringDeps } from './deps.ts'
 import { later } from './later.ts'
 import { outlive, success } from './outlive.ts'
-
-/** Hands a file to the browser to save, as a download link clicked once. */
-export function saveFile(blob: Blob, fileName: string) {
-  const url = URL.createObjectURL(blob)
-  const link = document.createElement('a')
-  link.href = url
-  link.download = fileName
-  link.hidden = true
-  document.body.append(link)
-  link.click()
-  link.remove()
-  // Long enough for the browser to have taken the file.
-  setTimeout(() => URL.revokeObjectURL(url), 60_000)
-}
+import { saveFile } from './save-file.ts'
 
 async function fetchDocument(api: Api, request: DocumentRequest, signal: AbortSignal): Promise<DownloadedDocument> {
   if (request.kind === 'invoice')

@@ -12,7 +12,10 @@ import {
   SHARE_NOT_REMOVED,
   SHARE_REMOVED,
 } from '../machines/people/collaborators.machine.ts'
+import { closeAccountMachine } from '../machines/people/closeAccount.machine.ts'
+import { dataExportMachine } from '../machines/people/dataExport.machine.ts'
 import { devicesMachine, OTHERS_NOT_SIGNED_OUT } from '../machines/people/devices.machine.ts'
+import { leaveOrderMachine } from '../machines/people/leaveOrder.machine.ts'
 import { emailChangeMachine } from '../machines/people/emailChange.machine.ts'
 import { invitationMachine } from '../machines/people/invitation.machine.ts'
 import { passkeyLoginMachine } from '../machines/session/passkeyLogin.machine.ts'
@@ -36,6 +39,7 @@ import type { WiringDeps } from './deps.ts'
 import { later } from './later.ts'
 import { outlive, success } from './outlive.ts'
 import { readStoredUser } from './storage.ts'
+import { saveFile } from './save-file.ts'
 
 export const EMAIL_NOT_CHANGED = 'Votre adresse e-mail n’a pas été modifiée : corrigez-la si besoin, puis réessayez.'
 export const PASSWORD_NOT_CHANGED = 'Votre mot de passe n’a pas été modifié : vérifiez votre mot de passe actuel, puis réessayez.'
@@ -152,6 +156,20 @@ export function createPeopleFlows({ api, notify, navigate, toPortal, toSession }
         actions: { notify: notifyAction },
       }),
     ),
+    // « Mes données »: the job goes on on the server whatever the page does; only its reading here stops with it.
+    dataExport: later(() =>
+      dataExportMachine.provide({
+        actors: {
+          loadLatest: fromPromise(async ({ signal }) => (await api.getDataExports({ signal }))[0] ?? null),
+          start: fromPromise(({ signal }) => api.startDataExport({ signal })),
+          check: fromPromise(({ input, signal }) => api.getDataExport(input.id, { signal })),
+          download: fromPromise(async ({ input, signal }) => {
+            const blob = await api.getDataExportFile(input.id, { signal })
+            saveFile(blob, `mes-donnees-${(input.readyAt ?? input.createdAt).slice(0, 10)}.zip`)
+          }),
+        },
+      }),
+    ),
     collaborators: later(() =>
       collaboratorsMachine.provide({
         actors: {
@@ -208,6 +226,32 @@ export function createPeopleFlows({ api, notify, navigate, toPortal, toSession }
           ),
         },
         actions: { notify: notifyAction },
+      }),
+    ),
+    // The account closed: the server ended every session; this one ends here without calling it, the reason in a toast.
+    closeAccount: later(() =>
+      closeAccountMachine.provide({
+        actors: { closeAccount: fromPromise(({ input, signal }) => api.closeAccount(input, { signal })) },
+        actions: {
+          closed: (_, { message }) => {
+            notify({ kind: 'success', message })
+            toSession({ type: 'session.logout', elsewhere: true })
+          },
+        },
+      }),
+    ),
+    // Left: the portal starts again on the orders that remain (the one left among them no more), from the dashboard.
+    leaveOrder: later(() =>
+      leaveOrderMachine.provide({
+        actors: { leaveOrder: fromPromise(({ input, signal }) => api.leaveSharedOrder(input.orderId, { signal })) },
+        actions: {
+          left: (_, { message }) => {
+            notify({ kind: 'success', message })
+            const user = readStoredUser()
+            if (user) toSession({ type: 'session.signedIn', user })
+            navigate('/tableau-de-bord', { replace: true })
+          },
+        },
       }),
     ),
     invitation: later(() =>

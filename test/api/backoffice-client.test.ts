@@ -53,6 +53,19 @@ const newClient = {
 }
 
 /** One row per back-office route: the route it must hit, how to call it, the path and body expected. */
+/** The browser's answers to WebAuthn (@simplewebauthn/browser), passed through as they are. */
+const credential = {
+  id: 'Y3JlZA',
+  rawId: 'Y3JlZA',
+  type: 'public-key' as const,
+  response: { clientDataJSON: 'e30', authenticatorData: 'YXV0aA', signature: 'c2ln' },
+}
+const registration = {
+  id: 'Y3JlZA',
+  rawId: 'Y3JlZA',
+  type: 'public-key' as const,
+  response: { clientDataJSON: 'e30', attestationObject: 'YXR0' },
+}
 const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
   [
     'operatorPassword',
@@ -61,6 +74,18 @@ const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
     { email: 'operateur@example.com', password: 'Demo1234!' },
   ],
   ['operatorCode', () => api.submitCode({ ticket: 'tk_1', code: '123456' }), '/api/operator-auth/code', { ticket: 'tk_1', code: '123456' }],
+  [
+    'operatorPasskeyOptions',
+    () => api.getPasskeySignInOptions({ ticket: 'tk_1' }),
+    '/api/operator-auth/passkey/options',
+    { ticket: 'tk_1' },
+  ],
+  [
+    'operatorPasskey',
+    () => api.submitPasskey({ ticket: 'tk_1', credential }),
+    '/api/operator-auth/passkey',
+    { ticket: 'tk_1', credential },
+  ],
   ['operatorEnrolment', () => api.getEnrolment('abc_DEF-1'), '/api/operator-auth/enrolment/abc_DEF-1'],
   [
     'operatorEnrol',
@@ -70,6 +95,15 @@ const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
   ],
   ['operatorMe', () => api.getMe(), '/api/backoffice/me'],
   ['operatorSignOut', () => api.signOut(), '/api/backoffice/sign-out'],
+  ['operatorMyPasskeys', () => api.getMyPasskeys(), '/api/backoffice/me/passkeys'],
+  ['operatorPasskeyRegistrationOptions', () => api.getPasskeyRegistrationOptions(), '/api/backoffice/me/passkeys/registration-options'],
+  [
+    'operatorRegisterPasskey',
+    () => api.registerPasskey({ credential: registration, name: 'Clé USB' }),
+    '/api/backoffice/me/passkeys',
+    { credential: registration, name: 'Clé USB' },
+  ],
+  ['operatorDeletePasskey', () => api.deletePasskey(7), '/api/backoffice/me/passkeys/7'],
   ['operatorList', () => api.getOperators(), '/api/backoffice/operators'],
   [
     'operatorInvite',

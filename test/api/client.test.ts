@@ -271,6 +271,8 @@ const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
   ['sessions', () => api.getSessions(), '/api-protected/users/me/sessions'],
   ['signOutOtherSessions', () => api.signOutOtherSessions(), '/api-protected/users/me/sessions'],
   ['signOut', () => api.signOut(), '/api-protected/users/me/sessions/current'],
+  ['closeAccount', () => api.closeAccount({ password: 'Demo1234!' }), '/api-protected/users/me/close', { password: 'Demo1234!' }],
+  ['leaveSharedOrder', () => api.leaveSharedOrder(3), '/api-protected/domiciliation-orders/3/leave'],
   ['passkeys', () => api.getPasskeys(), '/api-protected/users/me/passkeys'],
   ['passkeyRegistrationOptions', () => api.getPasskeyRegistrationOptions(), '/api-protected/users/me/passkeys/registration-options'],
   [
@@ -281,6 +283,11 @@ const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
   ],
   ['renamePasskey', () => api.renamePasskey(3, { name: 'Ordinateur' }), '/api-protected/users/me/passkeys/3', { name: 'Ordinateur' }],
   ['deletePasskey', () => api.deletePasskey(3), '/api-protected/users/me/passkeys/3'],
+  // people: « Mes données »
+  ['startDataExport', () => api.startDataExport(), '/api-protected/users/me/data-exports'],
+  ['dataExports', () => api.getDataExports(), '/api-protected/users/me/data-exports'],
+  ['dataExport', () => api.getDataExport(9), '/api-protected/users/me/data-exports/9'],
+  ['dataExportFile', () => api.getDataExportFile(9), '/api-protected/users/me/data-exports/9/file'],
   ['passkeyLoginOptions', () => api.getPasskeyLoginOptions(), '/api/passkeys/login-options'],
   ['passkeyLogin', () => api.loginWithPasskey({ credential: signInAnswer }), '/api/passkeys/login', { credential: signInAnswer }],
   // company area

@@ -138,6 +138,16 @@ backOffice.before(async (ctx) => {
 })
 backOffice.after((ctx) => ctx.t?.close())
 
+/**
+ * Routes on the signed-in operator's own things, whose one static sample the handler refuses once the access check let the
+ * role in: a registration answer that no challenge of theirs matches (the ceremony itself: operators/passkeys.test.ts),
+ * and the administrator's key for the others (each removes only their own). The handler's code proves the route was open.
+ */
+const refusedPastAccess: Partial<Record<RouteName, string>> = {
+  operatorRegisterPasskey: 'PASSKEY_REFUSED',
+  operatorDeletePasskey: 'NOT_FOUND',
+}
+
 for (const [name, route] of entries.filter(([, r]) => r.auth === 'operatorSession')) {
   backOffice(`${route.method} ${route.path} (${route.roles ? route.roles.join(', ') : 'every operator'})`, async (ctx) => {
     const sample = sampleFor(name, ctx.ids, ctx.pdf)
@@ -165,7 +175,8 @@ for (const [name, route] of entries.filter(([, r]) => r.auth === 'operatorSessio
     for (const role of OPERATOR_ROLES) {
       const res = await send(ctx.t.app, name, sampleFor(name, ctx.ids, ctx.pdf), tokens[role])
       if (!route.roles || route.roles.includes(role)) {
-        assert.ok(res.statusCode < 400, `${role}: ${res.statusCode} ${res.body}`)
+        const past = refusedPastAccess[name]
+        assert.ok(res.statusCode < 400 || (past !== undefined && res.json().code === past), `${role}: ${res.statusCode} ${res.body}`)
       } else {
         assert.is(res.statusCode, 403, `${role}: ${res.body}`)
         assert.equal(res.json(), { message: messages.operatorRoleRequired(route.roles), statusCode: 403, code: 'FORBIDDEN_ROLE' })
@@ -362,6 +373,8 @@ const limitedInHandler: readonly RouteName[] = [
   'sendDextInvoices',
   'updateContract',
   'uploadIdentity',
+  // the password typed again, counted with the password change's tries
+  'closeAccount',
 ]
 const storesNothingNew: Record<string, string> = {
   acceptInvitation: 'a single-use link, used once',
@@ -369,6 +382,7 @@ const storesNothingNew: Record<string, string> = {
   signOut: 'removes a row',
   deletePasskey: 'removes a row',
   deleteShare: 'removes a row',
+  leaveSharedOrder: 'removes a row',
   deleteMandataire: 'removes a row',
   deleteFolder: 'removes a row',
   removeCourierRequest: 'removes a row',

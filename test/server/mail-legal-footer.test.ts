@@ -8,6 +8,8 @@ import { loadConfig } from '../../server/config.ts'
 import { LEGAL_PAGES } from '../../server/contract/rules/legal.ts'
 import { configuredMailer } from '../../server/services/mailer-configured.ts'
 import { legalFooter, MAIL_FOOTER_SEPARATOR, type Mail, withLegalFooter } from '../../server/services/mailer.ts'
+import { smtpMailer } from '../../server/services/mailer-smtp.ts'
+import nodemailer from 'nodemailer'
 import { buildTestApp, type TestApp } from '../util/server.ts'
 
 const legal = {
@@ -42,8 +44,30 @@ footer('is added after the message, once, and leaves the rest of the e-mail as i
     text: `Bonjour,\n\nLe message.\n\n${legalFooter(legal)}\n`,
     link: 'https://l',
     attachments,
+    headers: { 'Auto-Submitted': 'auto-generated' },
   })
   assert.is(sent[0]!.text.split(MAIL_FOOTER_SEPARATOR).length, 2)
+})
+
+footer('marks every e-mail automatic (Auto-Submitted: auto-generated, RFC 3834), and SMTP writes it into the message', async () => {
+  const written: string[] = []
+  const stream = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
+  const recording = {
+    sendMail: async (message: Parameters<typeof stream.sendMail>[0]) => {
+      const info = await stream.sendMail(message)
+      written.push(String(info.message))
+      return info
+    },
+  } as unknown as typeof stream
+  const mailer = withLegalFooter(smtpMailer(recording, 'Domicilium <no-reply@example.com>'), legal)
+  await mailer.send({ to: 'c@example.com', subject: 'Votre mot de passe a été modifié', text: 'Bonjour.' })
+  await mailer.send({ to: 'd@example.com', subject: 'Autre', text: 'Bonjour.', headers: { 'Auto-Submitted': 'no' } })
+  assert.is(written.length, 2)
+  for (const message of written) {
+    const [head] = message.split('\n\n')
+    assert.match(head!, /^Auto-Submitted: auto-generated$/m, head)
+    assert.not.match(head!, /^Auto-Submitted: no$/m, 'no message escapes it')
+  }
 })
 
 const outbox = suite<{ t: TestApp }>('the mailer of a running server without SMTP_URL (the outbox)')

@@ -14,8 +14,9 @@ test('the shared options say isEvalSupported false, the lighter ones too, and th
   assert.is(opens.length, 1, opens.join('\n'))
   assert.match(opens[0]!, '{ ...options })')
   assert.match(source, 'const open = (options: typeof PDFJS_DOCUMENT_OPTIONS | typeof PDFJS_LIGHT_OPTIONS) =>')
-  // renderPageAsImage is given that document, not the bytes (it would open them with unpdf's options).
-  assert.match(source, /renderPageAsImage\(proxy,/)
+  // Each page is drawn from that document (pdf.js's page.render), never from the bytes opened again elsewhere.
+  assert.match(source, 'const page = await proxy.getPage(number)')
+  assert.not.match(source, 'renderPageAsImage(')
 })
 
 test('a PDF whose shading is a PostScript function is drawn and read, and no JavaScript is built from it', async () => {

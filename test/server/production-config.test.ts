@@ -4,7 +4,16 @@
 // demo accounts and their published password.
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { DEMO_LEGAL, DEMO_PREFECTURE_APPROVAL, LEGAL_VARIABLES, loadConfig, validSiren } from '../../server/config.ts'
+import {
+  DEMO_LEGAL,
+  DEMO_PREFECTURE_APPROVAL,
+  documentProvider,
+  frenchVatNumber,
+  LEGAL_VARIABLES,
+  loadConfig,
+  STATUTORY_LATE_PAYMENT_RATE,
+  validSiren,
+} from '../../server/config.ts'
 
 const stripe = { STRIPE_SECRET_KEY: 'sk_live_x', STRIPE_PUBLISHABLE_KEY: 'pk_live_x' }
 const smtp = { SMTP_URL: 'smtps://user:pass@smtp.example.com:465' }
@@ -18,6 +27,9 @@ const legal = {
   SUPPORT_EMAIL: 'contact@exemple.fr',
   PUBLICATION_DIRECTOR: 'Claire Exemple',
   PREFECTURE_APPROVAL: '2024-69-0123',
+  PREFECTURE_APPROVAL_DATE: '2024-03-15',
+  CERTIFICATE_SIGNATORY_NAME: 'Claire Exemple',
+  CERTIFICATE_SIGNATORY_TITLE: 'Présidente',
   HOST_NAME: 'Hébergeur Exemple SAS',
   HOST_ADDRESS: '2 rue du Serveur, 59100 Roubaix',
   HOST_PHONE: '03 20 00 00 00',
@@ -79,6 +91,34 @@ test('production with all of them: no demo data, the configured particulars, not
     publicUrl: 'https://espace.exemple.fr',
     brandName: 'Domicilium',
   })
+})
+
+test('the documents’ particulars: the approval’s date, the signatory, the VAT number of the SIREN, the statutory penalty rate', () => {
+  const config = loadConfig({ NODE_ENV: 'production', ...stripe, ...smtp, ...legal })
+  assert.equal(config.documents, {
+    approvalDate: new Date('2024-03-15T12:00:00Z'),
+    signatory: { name: 'Claire Exemple', title: 'Présidente' },
+    vatNumber: 'FR14987654324',
+    latePaymentRate: STATUTORY_LATE_PAYMENT_RATE,
+  })
+  assert.is(documentProvider(config)?.approval, legal.PREFECTURE_APPROVAL)
+  assert.is(documentProvider(config)?.siren, '987654324')
+  // The key of a French VAT number: (12 + 3 × (SIREN mod 97)) mod 97, as in the tax administration's own example.
+  assert.is(frenchVatNumber('303 265 045'), 'FR40303265045')
+  assert.is(loadConfig({ PROVIDER_VAT_NUMBER: 'fr 14 987 654 324', PROVIDER_SIREN: '987654324' }).documents.vatNumber, 'FR14987654324')
+  assert.is(loadConfig({ LATE_PAYMENT_RATE: 'de 12 % l’an' }).documents.latePaymentRate, 'de 12 % l’an')
+  assert.is(loadConfig({ SEED_DEMO: 'false' }).documents.signatory.name, DEMO_LEGAL.CERTIFICATE_SIGNATORY_NAME)
+  assert.is(documentProvider(loadConfig({ SEED_DEMO: 'false' })), undefined, 'no approval number, no document')
+})
+
+test('a malformed approval date or a VAT number of another SIREN stops any start, in French', () => {
+  for (const day of ['15/03/2024', '2024-02-30', 'hier']) {
+    assert.throws(() => loadConfig({ PREFECTURE_APPROVAL_DATE: day }), /PREFECTURE_APPROVAL_DATE invalide : « .+ » ; indiquez la date/, day)
+  }
+  assert.throws(
+    () => loadConfig({ PROVIDER_SIREN: '987654324', PROVIDER_VAT_NUMBER: 'FR00987654324' }),
+    /PROVIDER_VAT_NUMBER invalide : « FR00987654324 » ; le numéro de TVA intracommunautaire de ce SIREN est FR14987654324\./,
+  )
 })
 
 test('a SIREN with a wrong check digit or not 9 digits is refused at start-up, in French', () => {

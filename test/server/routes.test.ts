@@ -20,6 +20,7 @@ import {
 import { SoftPasskey } from '../util/webauthn.ts'
 
 const softPasskey = new SoftPasskey({ origin: 'http://localhost:8080', rpId: 'localhost' })
+const operatorsPasskey = new SoftPasskey({ origin: 'http://localhost:8080', rpId: 'localhost' })
 import { DEMO_PREFECTURE_APPROVAL } from '../../server/config.ts'
 import { pdfText } from '../util/pdf-text.ts'
 import { testProviderCard } from '../util/billing.ts'
@@ -755,6 +756,34 @@ const happy: Record<RouteName, Check> = {
     ok(await call())
     assert.is((await call()).statusCode, 404)
   },
+  closeAccount: async (_, call) => {
+    const refused = await call()
+    assert.is(refused.statusCode, 409, refused.body)
+    assert.match(refused.json().message, 'Votre domiciliation Boulangerie des Lilas SAS est active')
+    const wrong = await call({ body: { password: 'pas le bon' } })
+    assert.is(wrong.statusCode, 400)
+    assert.is(wrong.json().message, 'Le mot de passe est incorrect : votre compte n’a pas été fermé.')
+  },
+  leaveSharedOrder: async ({ t, camille, ids }, call) => {
+    assert.is(ok(await call()).message, 'Vous n’avez plus accès au courrier de Studio Nuage SAS.')
+    assert.is((await send(t.app, 'documents', { query: { orderId: ids.sharedOrder } }, camille)).statusCode, 404)
+    const own = await call({ params: { id: ids.order } })
+    assert.is(own.statusCode, 409, 'her own order')
+  },
+  // people: « Mes données » (test/server/people/data-export.test.ts prepares one for real)
+  dataExports: async ({ ids }, call) => assert.is(ok(await call())[0].id, ids.dataExport),
+  dataExport: async ({ ids }, call) => assert.equal([ok(await call()).id, ok(await call()).state], [ids.dataExport, 'ready']),
+  dataExportFile: async (_, call) => {
+    const res = await call()
+    assert.is(res.statusCode, 200)
+    assert.is(res.headers['content-type'], 'application/zip')
+    assert.match(String(res.headers['content-disposition']), /^attachment; filename="mes-donnees-\d{4}-\d{2}-\d{2}\.zip"$/)
+  },
+  startDataExport: async (_, call) => {
+    const started = ok(await call())
+    assert.is(started.state, 'preparing')
+    assert.is(ok(await call()).id, started.id, 'one being prepared is answered again')
+  },
   updateEmail: async (_, call) => assert.is(ok(await call()).email, 'camille.martin@example.com'),
   updatePassword: async (_, call) => assert.match(ok(await call()).message, 'modifié'),
   resetPasswordRequest: async ({ t }, call) => {
@@ -814,6 +843,41 @@ const happy: Record<RouteName, Check> = {
     const reply = ok(await call({ body: { ticket, code: totpCode('KRSXG5CTMVRXEZLUKRSXG5CTMVRXEZLU', t.clock.now()) } }))
     assert.equal(reply.operator.roles, ['courrier'])
     assert.is(reply.idleMinutes, 30)
+  },
+  operatorMyPasskeys: async (_, call) => assert.ok(ok(await call()).some((p: { name: string }) => p.name === 'Clé de test')),
+  operatorPasskeyRegistrationOptions: async (_, call) => {
+    const options = ok(await call())
+    assert.equal([options.rp.id, options.user.name], ['localhost', 'operateur@example.com'])
+    assert.is(options.excludeCredentials.length, 1, 'the key the administrator holds already')
+  },
+  operatorRegisterPasskey: async ({ t, admin }, call) => {
+    const options = ok(await send(t.app, 'operatorPasskeyRegistrationOptions', {}, admin))
+    assert.is(ok(await call({ body: { credential: operatorsPasskey.register(options), name: 'Clé du bureau' } })).name, 'Clé du bureau')
+    assert.is((await call({ body: { credential: operatorsPasskey.register(options) } })).statusCode, 400, 'a challenge serves once')
+  },
+  operatorPasskeyOptions: async ({ t }, call) => {
+    const { ticket } = ok(
+      await send(t.app, 'operatorPassword', { body: { email: 'operateur@example.com', password: DEMO_PASSWORD } }, null),
+    )
+    const options = ok(await call({ body: { ticket } }))
+    assert.is(options.rpId, 'localhost')
+    assert.ok(
+      options.allowCredentials.some((c: { id: string }) => c.id === operatorsPasskey.id),
+      'its keys only',
+    )
+  },
+  operatorPasskey: async ({ t }, call) => {
+    const { ticket } = ok(
+      await send(t.app, 'operatorPassword', { body: { email: 'operateur@example.com', password: DEMO_PASSWORD } }, null),
+    )
+    const options = ok(await send(t.app, 'operatorPasskeyOptions', { body: { ticket } }, null))
+    const reply = ok(await call({ body: { ticket, credential: operatorsPasskey.authenticate(options) } }))
+    assert.equal(reply.operator.roles, ['admin'])
+    assert.is((await send(t.app, 'operatorMe', {}, reply.token)).statusCode, 200)
+  },
+  operatorDeletePasskey: async (_, call) => {
+    ok(await call())
+    assert.is((await call()).statusCode, 404)
   },
   operatorEnrolment: async ({ t, admin }, call) => {
     const invited = ok(await send(t.app, 'operatorInvite', { body: { email: 'ines@example.com', name: 'Inès', roles: ['admin'] } }, admin))

@@ -15,6 +15,7 @@ import * as assert from 'uvu/assert'
 import { routes, type RouteDef, type RouteName } from '../../server/contract/routes.ts'
 import { STORED_FILE_COLUMNS } from '../../server/db/repositories/stored-files.ts'
 import { SWEEP_GRACE_MS, sweepStorage } from '../../server/services/storage-sweep.ts'
+import { PERMISSIONS_POLICY } from '../../server/http/security-headers.ts'
 import { buildTestApp, callBearer, login, operatorLogin, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
 import { demoIds, multipart, sampleFor, sampleHeaders, tinyPdf, tinyPng, type DemoIds, type Sample } from '../util/server-samples.ts'
 
@@ -39,6 +40,7 @@ async function referenceHeaders(t: TestApp): Promise<Record<string, string>> {
       .map(([name, value]) => [name, String(value)]),
   )
   assert.is(headers['x-content-type-options'], 'nosniff', 'the reference answer has the security headers')
+  assert.is(headers['permissions-policy'], PERMISSIONS_POLICY, 'and the Permissions-Policy')
   return headers
 }
 
@@ -365,6 +367,22 @@ const OWN_FORMAT = new Set([
   // operators: a link's token, a 6-digit code, a role
   'operatorCode ticket',
   'operatorCode code',
+  // operators: a passkey's ticket and the browser's answers (base64url, as the customers')
+  'operatorPasskeyOptions ticket',
+  'operatorPasskey ticket',
+  'operatorPasskey credential.id',
+  'operatorPasskey credential.rawId',
+  'operatorPasskey credential.type',
+  'operatorPasskey credential.authenticatorAttachment',
+  'operatorPasskey credential.response.clientDataJSON',
+  'operatorPasskey credential.response.authenticatorData',
+  'operatorPasskey credential.response.signature',
+  'operatorRegisterPasskey credential.id',
+  'operatorRegisterPasskey credential.rawId',
+  'operatorRegisterPasskey credential.type',
+  'operatorRegisterPasskey credential.authenticatorAttachment',
+  'operatorRegisterPasskey credential.response.clientDataJSON',
+  'operatorRegisterPasskey credential.response.attestationObject',
   'operatorEnrol code',
   'operatorInvite roles',
   'operatorSetRoles roles',
@@ -905,8 +923,8 @@ uploads('every stored file is served as a PDF, not sniffed, as a named download-
   assert.equal(
     entries.filter(([, r]) => r.fileType).map(([name]) => name),
     // operators: the journal's CSV export (its headers: operators/journal.test.ts); the mail room: a scan's page images
-    // and a package's photo, as sent (their headers: mail/backoffice-*.test.ts)
-    ['documentPage', 'operatorJournalCsv', 'mailRoomScanPage', 'mailRoomPackagePhoto'],
+    // and a package's photo, as sent (their headers: mail/backoffice-*.test.ts); « Mes données »'s ZIP (people/data-export.test.ts)
+    ['dataExportFile', 'documentPage', 'operatorJournalCsv', 'mailRoomScanPage', 'mailRoomPackagePhoto'],
   )
   assert.is(files.length, entries.filter(([, r]) => r.kind === 'file' && !r.fileType).length, 'every file route of the table')
   for (const [url, headers] of files) {

@@ -204,10 +204,22 @@ spa(
 )
 
 spa('security headers on every answer', async ({ t }) => {
-  for (const res of [await page(t, '/'), await t.app.inject({ method: 'GET', url: '/health' })]) {
+  const answers = [
+    await page(t, '/'),
+    await page(t, '/mentions-legales'),
+    await t.app.inject({ method: 'GET', url: '/assets/main-ABC123.js' }),
+    await t.app.inject({ method: 'GET', url: '/health' }),
+    await t.app.inject({ method: 'GET', url: '/api-protected/users/me' }),
+  ]
+  for (const res of answers) {
     assert.is(res.headers['x-content-type-options'], 'nosniff')
     assert.is(res.headers['referrer-policy'], 'strict-origin-when-cross-origin')
     assert.is(res.headers['x-frame-options'], 'DENY', "as the CSP's frame-ancestors 'none'")
+    // No page nor frame may use the camera, the microphone or the position; payment only the page and Stripe's frames.
+    const policy = String(res.headers['permissions-policy'])
+    for (const denied of ['camera=()', 'microphone=()', 'geolocation=()', 'usb=()', 'browsing-topics=()']) assert.match(policy, denied)
+    assert.match(policy, 'payment=(self "https://js.stripe.com")')
+    assert.not.match(policy, 'publickey-credentials', 'passkeys keep their default (the page’s origin)')
   }
 })
 

@@ -35,6 +35,7 @@ import { DEMO_PASSWORD } from '../../server/demo/seed.ts'
 import { createServer } from '../../server/main.ts'
 import { backgroundSettled } from './background-settled.ts'
 import { SECURITY_NOTICE_JOB } from '../../server/services/security-notice.ts'
+import { DATA_EXPORT_JOB } from '../../server/services/data-export.ts'
 
 export { DEMO_PASSWORD }
 export const ROOT = join(import.meta.dirname, '..', '..')
@@ -238,9 +239,9 @@ export async function startPortal(options: { config?: Partial<Config>; localhost
     // Every journey signs in from 127.0.0.1: the per-IP limit of login attempts would stop them.
     authRateLimit: 10_000,
     // The demo letters' pipeline runs only where the file asked for its results (`prepared`, already made in the
-    // shared data) and for the screenshots; the others run the security notices alone (JOB_KINDS), so the pipeline
-    // does not take a core from their journeys on a 2-core machine.
-    ...(prepared ? {} : { jobKinds: [SECURITY_NOTICE_JOB] }),
+    // shared data) and for the screenshots; the others run the security notices and « Mes données »'s exports alone
+    // (JOB_KINDS: both run only when a journey asks), so the pipeline does not take a core from their journeys on a 2-core machine.
+    ...(prepared ? {} : { jobKinds: [SECURITY_NOTICE_JOB, DATA_EXPORT_JOB] }),
     ...options.config,
   })
   let browser: Browser | undefined

@@ -47,6 +47,10 @@ export interface DemoIds {
   mailRoom: MailRoomSamples
   /** Messages and Résiliations: what their samples read, change and use up, made once per database (complianceSamples). */
   compliance: ComplianceSamples
+  /** operators: a passkey of the demo administrator's (a software one), made once per database. */
+  operatorPasskey: number
+  /** people: a ready « Mes données » export of Camille's (its file the sample letter's bytes), made once per database. */
+  dataExport: number
 }
 
 /**
@@ -344,12 +348,43 @@ export async function demoIds(db: Kysely<Database>): Promise<DemoIds> {
     spareOperator: await spareOperator(db),
     spareApiKey: await spareApiKey(db),
     mailRoom: await mailRoomSamples(db, document),
+    operatorPasskey: await adminsPasskey(db),
+    dataExport: await camillesDataExport(db, document),
     compliance: await complianceSamples(
       db,
       order,
       (await db.selectFrom('users').select('id').where('email', '=', 'demo@example.com').executeTakeFirstOrThrow()).id,
     ),
   }
+}
+
+/** people: a ready export of Camille's, its file any stored file (the samples check who may read it, not what it holds). */
+async function camillesDataExport(db: Kysely<Database>, document: number): Promise<number> {
+  const camille = (await db.selectFrom('users').select('id').where('email', '=', 'demo@example.com').executeTakeFirstOrThrow()).id
+  const held = await db
+    .selectFrom('data_exports')
+    .select('id')
+    .where('user_id', '=', camille)
+    .where('state', '=', 'ready')
+    .executeTakeFirst()
+  if (held) return held.id
+  const letter = await db.selectFrom('documents').select('file_key').where('id', '=', document).executeTakeFirstOrThrow()
+  const now = new Date()
+  const row = await db
+    .insertInto('data_exports')
+    .values({
+      user_id: camille,
+      state: 'ready',
+      progress: 100,
+      file_key: letter.file_key,
+      file_bytes: 1,
+      letters: 0,
+      ready_at: now,
+      expires_at: new Date(now.getTime() + 7 * 86_400_000),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return row.id
 }
 
 /** operators: an operator, enrolled with the demo password, for the samples that change or deactivate one. */
@@ -404,6 +439,26 @@ async function camillesPasskey(db: Kysely<Database>): Promise<number> {
       counter: 0,
       transports: JSON.stringify(['internal']),
       name: 'Ordinateur de test',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return row.id
+}
+
+/** operators: the first passkey of the demo administrator's, made once per database (the demo data has none). */
+async function adminsPasskey(db: Kysely<Database>): Promise<number> {
+  const admin = (await db.selectFrom('operators').select('id').where('email', '=', 'operateur@example.com').executeTakeFirstOrThrow()).id
+  const held = await db.selectFrom('operator_passkeys').select('id').where('operator_id', '=', admin).orderBy('id').executeTakeFirst()
+  if (held) return held.id
+  const row = await db
+    .insertInto('operator_passkeys')
+    .values({
+      operator_id: admin,
+      credential_id: new SoftPasskey({ origin: 'http://localhost:8080', rpId: 'localhost' }).id,
+      public_key: 'pQECAyYgASFYIA',
+      counter: 0,
+      transports: JSON.stringify(['internal']),
+      name: 'Clé de test',
     })
     .returning('id')
     .executeTakeFirstOrThrow()
@@ -590,8 +645,16 @@ export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sampl
     registerPasskey: () => ({ body: { credential: unverifiableRegistration(), name: 'Téléphone de Camille' } }),
     renamePasskey: () => ({ params: { id: ids.passkey }, body: { name: 'Ordinateur du bureau' } }),
     deletePasskey: () => ({ params: { id: ids.passkey } }),
+    // people: « Mes données »
+    startDataExport: () => ({}),
+    dataExports: () => ({}),
+    dataExport: () => ({ params: { id: ids.dataExport } }),
+    dataExportFile: () => ({ params: { id: ids.dataExport } }),
     passkeyLoginOptions: () => ({}),
     passkeyLogin: () => ({ body: { credential: unverifiableAuthentication() } }),
+    // Camille owns active orders: refused (409), nothing closed. Studio Nuage is shared with her: she leaves it.
+    closeAccount: () => ({ body: { password: DEMO_PASSWORD } }),
+    leaveSharedOrder: () => ({ params: { id: ids.sharedOrder } }),
     // company area
     legalSubmissions: () => ({ query: { orderId: ids.order } }),
     createLegalSubmission: () => ({ body: { orderId: ids.order, kind: 'transfert-siege', comment: 'Transfert depuis Lyon.' } }),
@@ -615,10 +678,16 @@ export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sampl
     // operators
     operatorPassword: () => ({ body: { email: 'operateur@example.com', password: DEMO_PASSWORD } }),
     operatorCode: () => ({ body: { ticket: 'x'.repeat(43), code: '123456' } }),
+    operatorPasskeyOptions: () => ({ body: { ticket: 'x'.repeat(43) } }),
+    operatorPasskey: () => ({ body: { ticket: 'x'.repeat(43), credential: unverifiableAuthentication() } }),
     operatorEnrolment: () => ({ params: { token: 'x'.repeat(43) } }),
     operatorEnrol: () => ({ params: { token: 'x'.repeat(43) }, body: { password: 'trois mots au hasard', code: '123456' } }),
     operatorMe: () => ({}),
     operatorSignOut: () => ({}),
+    operatorMyPasskeys: () => ({}),
+    operatorPasskeyRegistrationOptions: () => ({}),
+    operatorRegisterPasskey: () => ({ body: { credential: unverifiableRegistration(), name: 'Clé du bureau' } }),
+    operatorDeletePasskey: () => ({ params: { id: ids.operatorPasskey } }),
     operatorList: () => ({}),
     // A new address at each call: an address belongs to one operator.
     operatorInvite: () => ({

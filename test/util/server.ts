@@ -1,13 +1,14 @@
 // Builds the API on a fresh database per test file: PGlite in memory (from the run's migrated template,
 // pglite-template.ts), or a throwaway schema of DATABASE_URL's PostgreSQL.
 import { SECURITY_NOTICE_JOB, securityNoticeJob } from '../../server/services/security-notice.ts'
+import { DATA_EXPORT_JOB, dataExportJob } from '../../server/services/data-export.ts'
 import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyBaseLogger, FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import { buildApp } from '../../server/app.ts'
-import { loadConfig, type Config } from '../../server/config.ts'
+import { documentProvider, loadConfig, type Config } from '../../server/config.ts'
 import { connect, dropSchema, type DbHandle } from '../../server/db/connect.ts'
 import { migrateToLatest } from '../../server/db/migrate.ts'
 import { pgliteTemplate } from './pglite-template.ts'
@@ -126,10 +127,15 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     listen: handle.listen,
     oneAtATime: handle.oneAtATime,
   }
-  if (options.seed !== false) await seedDemo(handle.db, storage, { now: clock.now(), brandName: config.brandName })
+  if (options.seed !== false)
+    await seedDemo(handle.db, storage, { now: clock.now(), brandName: config.brandName, seller: documentProvider(config) })
   // mail pipeline
   const ocr = tesseractOcr()
-  const handlers = { [LETTER_JOB]: letterPipelineJob({ db: handle.db, storage, ocr }), [SECURITY_NOTICE_JOB]: securityNoticeJob(deps) }
+  const handlers = {
+    [LETTER_JOB]: letterPipelineJob({ db: handle.db, storage, ocr }),
+    [SECURITY_NOTICE_JOB]: securityNoticeJob(deps),
+    [DATA_EXPORT_JOB]: dataExportJob(deps),
+  }
   const runLetterJob = async (documentId: number) => {
     const job = await findJobFor(handle.db, LETTER_JOB, documentId)
     if (!job) throw new Error(`aucune tâche pour le courrier ${documentId}`)

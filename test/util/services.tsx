@@ -16,6 +16,7 @@ import type {
 import type { ContractAddressBody, IdentityUploadReply, LegalSubmission, LegalSubmissionBody } from '../../server/contract/company.ts'
 import type { DocumentSearchResult, LetterDeadline, MailDocument } from '../../server/contract/mail.ts'
 import type { InvitationInfo, Mandataire, Passkey, Session, Share } from '../../server/contract/people.ts'
+import type { DataExport } from '../../server/contract/people-exports.ts'
 import type { Order } from '../../server/contract/session.ts'
 // notifications
 import type { LetterEvent } from '../../server/contract/mail.ts'
@@ -131,8 +132,19 @@ export interface PeopleScenario {
   invitationUnavailableOnce?: boolean
   /** « Ce n’était pas vous ? »: what the revert link answers, the server's message or its refusal (a status and message). */
   emailRevert?: { status?: undefined; message: string } | { status: number; message: string }
+  /** « Fermer mon compte »: the refusal (409 ORDERS_ACTIVE) of a domiciliation still active; unset, the demo password closes it. */
+  closeRefusal?: string
+  /** « Quitter cette domiciliation »: the server's refusal (a French 409) instead of leaving. */
+  leaveRefusal?: string
   /** Calls that fail with the server's French message. */
   fails?: ('invite' | 'removeShare' | 'addRepresentative' | 'loadShares' | 'loadRepresentatives' | 'loadSessions' | 'referral')[]
+  /**
+   * « Mes données »: the latest export on the server (none: never prepared); what each read of it answers next, in turn (then the
+   * last one again); whether its download answers 410 (expired).
+   */
+  dataExport?: DataExport
+  dataExportChecks?: DataExport[]
+  dataExportGone?: boolean
 }
 
 // --- billing
@@ -254,6 +266,8 @@ function peopleApi(scenario: PeopleScenario, calls: Calls, notify: (notice: Noti
   const fails = (what: NonNullable<PeopleScenario['fails']>[number]) => scenario.fails?.includes(what)
   let shares = [...(scenario.shares ?? [])]
   let passkeys = [...(scenario.passkeys ?? [])]
+  let dataExport = scenario.dataExport
+  const checks = [...(scenario.dataExportChecks ?? [])]
   const now = '2026-11-22T10:00:00.000Z'
   return {
     // The account calls swallow their errors (spec §8): the client tells the reason in a toast and answers undefined.
@@ -286,6 +300,13 @@ function peopleApi(scenario: PeopleScenario, calls: Calls, notify: (notice: Noti
     },
     deletePasskey: async (id) => (record('deletePasskey', id), (passkeys = passkeys.filter((p) => p.id !== id)), { message: 'ok' }),
     getPasskeyLoginOptions: async () => (record('getPasskeyLoginOptions'), { challenge: 'AAAA', rpId: 'localhost' }),
+    closeAccount: async (body) => {
+      record('closeAccount', body)
+      if (body.password !== 'Demo1234!')
+        throw new ApiError('Le mot de passe est incorrect : votre compte n’a pas été fermé.', 400, 'BAD_PASSWORD')
+      if (scenario.closeRefusal) throw new ApiError(scenario.closeRefusal, 409, 'ORDERS_ACTIVE')
+      return { message: 'Votre compte est fermé. Un e-mail de confirmation vous a été envoyé.' }
+    },
     getSessions: async () => {
       record('getSessions')
       if (fails('loadSessions')) throw new Error('Le service est momentanément indisponible. Réessayez dans quelques instants.')
@@ -371,6 +392,33 @@ function peopleApi(scenario: PeopleScenario, calls: Calls, notify: (notice: Noti
       record('acceptInvitation', token, options?.apiToken ?? null),
       { orderId: 2, raisonSociale: 'Boulangerie des Lilas SAS', message: 'ok' }
     ),
+    getDataExports: async () => (record('getDataExports'), dataExport ? [dataExport] : []),
+    startDataExport: async () => {
+      record('startDataExport')
+      dataExport = {
+        id: 9,
+        state: 'preparing',
+        progress: 0,
+        createdAt: now,
+        readyAt: null,
+        expiresAt: null,
+        bytes: null,
+        letters: null,
+        file: null,
+      }
+      return dataExport
+    },
+    getDataExport: async (id) => {
+      record('getDataExport', id)
+      dataExport = checks.shift() ?? dataExport!
+      return dataExport
+    },
+    getDataExportFile: async (id) => {
+      record('getDataExportFile', id)
+      if (scenario.dataExportGone)
+        throw withStatus(410, 'Ce lien a expiré le 29 novembre 2026 : vos données ne restent disponibles que 7 jours.', 'EXPORT_EXPIRED')
+      return new Blob(['PK'], { type: 'application/zip' })
+    },
     revertEmailChange: async (token) => {
       record('revertEmailChange', token)
       const answer = scenario.emailRevert ?? { status: 404, message: 'Ce lien de rétablissement d’adresse est inconnu.' }
@@ -439,6 +487,14 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
     getCurrentUser: async () => {
       if (scenario.userFails) throw unauthorized('Session expirée ou invalide, veuillez vous reconnecter.')
       return signedInAs
+    },
+    // As the server: the order left is no longer among the person's.
+    leaveSharedOrder: async (id) => {
+      calls.people.push(['leaveSharedOrder', id])
+      if (scenario.people?.leaveRefusal) throw new ApiError(scenario.people.leaveRefusal, 409, 'OWNER_CANNOT_LEAVE')
+      const left = orders.findIndex((o) => o.id === id)
+      const [order] = orders.splice(left, 1)
+      return { message: `Vous n’avez plus accès au courrier de ${order!.raisonSociale}.` }
     },
     getContracts: async () => structuredClone(scenario.billing?.contracts ?? F.contracts),
     getMyOrders: () =>

@@ -147,13 +147,15 @@ export async function setEmailPreference(db: Db, userId: number, orderId: number
     .execute()
 }
 
-/** The owner and the collaborators with an account who want an e-mail per event on this order. */
+/** The owner and the collaborators with an account still open who want an e-mail per event on this order. */
 export async function peopleWantingEachEmail(db: Db, orderId: number): Promise<{ id: number; email: string; firstname: string }[]> {
   const rows = await db
     .selectFrom(orderAudience(db, orderId).as('p'))
     .innerJoin('users', 'users.id', 'p.user_id')
     .leftJoin('notification_preferences as np', (join) => join.onRef('np.user_id', '=', 'users.id').on('np.order_id', '=', orderId))
     .select(['users.id', 'users.email', 'users.firstname'])
+    // A closed account's owner row stays for its orders (people-closing.ts), with an address that reaches no one.
+    .where('users.closed_at', 'is', null)
     .where((eb) => eb.or([eb('np.email', 'is', null), eb('np.email', '=', 'each')]))
     .orderBy('users.id')
     .execute()

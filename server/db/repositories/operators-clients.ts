@@ -4,6 +4,7 @@ import { sql, type Transaction } from 'kysely'
 import type { ClientMatchField } from '../../contract/operators.ts'
 import { isoDay } from '../dates.ts'
 import type { Database, Db } from '../schema.ts'
+import { SYSTEM_ACTOR_LABELS } from './operators-journal.ts'
 
 export interface ClientSearch {
   /** What was typed, blanks folded, LIKE's wildcards escaped (the database folds case and accents). */
@@ -277,7 +278,9 @@ export async function orderTimeline(db: Db, orderId: number, page: { offset: num
       select m.created_at, 'people', 'representativeAdded', m.firstname || ' ' || m.lastname, null, null, null, m.id
         from mandataires m where m.order_id = ${orderId}
       union all
-      select j.at, 'journal', j.action, j.summary, op.name, k.name, null, j.id
+      select j.at, 'journal', j.action, j.summary,
+          coalesce(op.name, case j.system_actor when 'retention' then ${SYSTEM_ACTOR_LABELS.retention}
+            when 'customer' then ${SYSTEM_ACTOR_LABELS.customer} end), k.name, null, j.id
         from journal j left join operators op on op.id = j.operator_id left join api_keys k on k.id = j.api_key_id
         where j.order_id = ${orderId}
     ) as timeline

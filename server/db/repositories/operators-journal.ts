@@ -2,12 +2,22 @@
 // administrators with filters, page by page or whole as CSV. No function here, nor anywhere, changes or deletes a row
 // (the database refuses it too: migration 020).
 import type { Kysely, Transaction } from 'kysely'
-import type { Database, Db } from '../schema.ts'
+import type { Database, Db, JournalSystemActor } from '../schema.ts'
 
-/** Who made the change: a signed-in operator, a machine's API key, or the bootstrap OPERATOR_TOKEN (neither set). */
+/**
+ * Who made the change: a signed-in operator, a machine's API key, the bootstrap OPERATOR_TOKEN (none set), or, with
+ * `system`, no one of the provider: the automatic mail retention, or a customer closing their account.
+ */
 export interface JournalActor {
   operatorId?: number
   apiKeyId?: number
+  system?: JournalSystemActor
+}
+
+/** How a row written by no operator nor key names its author, in the back office and the CSV. */
+export const SYSTEM_ACTOR_LABELS: Record<JournalSystemActor, string> = {
+  retention: 'tâche automatique (conservation du courrier)',
+  customer: 'le client (fermeture de son compte)',
 }
 
 export interface JournalEntry {
@@ -40,6 +50,7 @@ export async function recordJournal(tx: Transaction<Database>, entry: JournalEnt
       at: entry.at,
       operator_id: entry.actor.operatorId ?? null,
       api_key_id: entry.actor.apiKeyId ?? null,
+      system_actor: entry.actor.system ?? null,
       action: entry.action,
       order_id: entry.orderId ?? null,
       summary: entry.summary,
@@ -82,6 +93,7 @@ const columns = [
   'journal.api_key_id',
   'api_keys.name as api_key_name',
   'api_keys.prefix as api_key_prefix',
+  'journal.system_actor',
   'journal.action',
   'journal.order_id',
   'journal.summary',

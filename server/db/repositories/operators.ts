@@ -5,6 +5,7 @@ import type { OperatorSummary } from '../../contract/operators.ts'
 import { randomToken, sha256 } from '../../lib/crypto.ts'
 import type { Database, Db } from '../schema.ts'
 import { recordJournal } from './operators-journal.ts'
+import { markPasskeyUsed } from './session-passkeys.ts'
 
 export type OperatorRow = Selectable<Database['operators']>
 
@@ -164,14 +165,19 @@ export function findSignInTicket(db: Db, ticket: string, now: Date) {
 
 export type OpenSessionResult = { token: string } | { refused: 'ticket' | 'replay' }
 
+/** What proved the second factor: a TOTP code's step, or a passkey's signature with the counter it carried. */
+export type SecondFactor = { step: number } | { passkeyId: number; counter: number }
+
 /**
- * The code of `step` was right: in one transaction, the ticket is used, the step taken (only if later than the last one
- * taken: a code, once used, never opens a second session) and the session opened.
+ * The second factor was right: in one transaction, the ticket is used, the factor taken (a code's step only if later than
+ * the last one taken; a passkey's counter only if above its stored one, markPasskeyUsed: a code or a signature, once
+ * used, never opens a second session) and the session opened. 'replay' when the factor was taken already.
  */
 export async function openOperatorSession(
   db: Kysely<Database>,
-  session: { ticket: string; operatorId: number; step: number; now: Date },
+  session: { ticket: string; operatorId: number; factor: SecondFactor; now: Date },
 ): Promise<OpenSessionResult> {
+  const { factor } = session
   return db
     .transaction()
     .execute(async (tx) => {
@@ -179,21 +185,31 @@ export async function openOperatorSession(
         .updateTable('operator_sign_in_tickets')
         .set({ used_at: session.now })
         .where('token_hash', '=', sha256(session.ticket))
+        .where('operator_id', '=', session.operatorId)
         .where('used_at', 'is', null)
         .where('expires_at', '>', session.now)
         .returning('id')
         .executeTakeFirst()
       if (!ticket) return { refused: 'ticket' } as const
-      const stepped = await tx
-        .updateTable('operators')
-        .set({ totp_last_step: session.step })
-        .where('id', '=', session.operatorId)
-        .where('active', '=', true)
-        .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', String(session.step))]))
-        .returning('id')
-        .executeTakeFirst()
-      // The ticket stays usable for the next code: the transaction is rolled back by the throw below.
-      if (!stepped) throw new ReplayedCode()
+      const taken =
+        'step' in factor
+          ? await tx
+              .updateTable('operators')
+              .set({ totp_last_step: factor.step })
+              .where('id', '=', session.operatorId)
+              .where('active', '=', true)
+              .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', String(factor.step))]))
+              .returning('id')
+              .executeTakeFirst()
+          : (await tx
+              .selectFrom('operators')
+              .select('id')
+              .where('id', '=', session.operatorId)
+              .where('active', '=', true)
+              .forShare()
+              .executeTakeFirst()) && (await markPasskeyUsed(tx, 'operator_passkeys', factor.passkeyId, factor.counter, session.now))
+      // The ticket stays usable for the next try: the transaction is rolled back by the throw below.
+      if (!taken) throw new ReplayedCode()
       const token = randomToken()
       await tx
         .insertInto('operator_sessions')

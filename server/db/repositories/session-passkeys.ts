@@ -98,7 +98,7 @@ export async function openPasskeySession(
   return db.transaction().execute(async (tx) => {
     const user = await tx.selectFrom('users').selectAll().where('id', '=', signIn.userId).forShare().executeTakeFirst()
     if (!user) return 'unknown' as const
-    if (!(await markPasskeyUsed(tx, signIn.passkeyId, signIn.counter, signIn.now))) {
+    if (!(await markPasskeyUsed(tx, 'passkeys', signIn.passkeyId, signIn.counter, signIn.now))) {
       const still = await tx.selectFrom('passkeys').select('id').where('id', '=', signIn.passkeyId).executeTakeFirst()
       return still ? ('refused' as const) : ('unknown' as const)
     }
@@ -115,15 +115,19 @@ export function findPasskeyByCredential(db: Db, credentialId: string) {
     .executeTakeFirst()
 }
 
+/** The tables of passkeys: the customers' (people) and the operators' (040): one counter rule for both. */
+export type PasskeyTable = 'passkeys' | 'operator_passkeys'
+
 /**
  * Notes a sign-in whose signature carried `counter`, only when that counter is still above the one stored (or both are 0:
  * a key that keeps none), as the check that read the stored one found it: false when another sign-in with the same key
  * wrote a counter as high meanwhile. Written unconditionally, the older of two signatures checked at once went over the
- * newer one and moved the counter back, so a copy of the key could sign with a counter already seen.
+ * newer one and moved the counter back, so a copy of the key could sign with a counter already seen. The customers' keys
+ * and the operators' (`table`) follow the same rule, here only.
  */
-async function markPasskeyUsed(db: Db, id: number, counter: number, now: Date): Promise<boolean> {
+export async function markPasskeyUsed(db: Db, table: PasskeyTable, id: number, counter: number, now: Date): Promise<boolean> {
   const row = await db
-    .updateTable('passkeys')
+    .updateTable(table as 'passkeys')
     .set({ counter, last_used_at: now })
     .where('id', '=', id)
     // The rule of the check (@simplewebauthn/server): above the stored counter, or 0 over 0.
@@ -146,36 +150,53 @@ export async function renamePasskey(db: Db, userId: number, id: number, name: st
 }
 
 /** False when the user has no such passkey. */
-export async function deletePasskey(db: Db, userId: number, id: number): Promise<boolean> {
-  const result = await db.deleteFrom('passkeys').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst()
-  return result.numDeletedRows > 0n
+/** The removed key's name (for the account's notice), or undefined when the user has no such key. */
+export async function deletePasskey(db: Db, userId: number, id: number): Promise<string | undefined> {
+  const removed = await db.deleteFrom('passkeys').where('id', '=', id).where('user_id', '=', userId).returning('name').executeTakeFirst()
+  return removed?.name
 }
 
 export type ChallengeKind = 'registration' | 'authentication'
+/**
+ * Whom a challenge was given to: a customer, an operator (whose ticket or session asked for it), or nobody yet (a
+ * customer's passkey sign-in, where the key says who it is). A challenge is spent only by the owner it was made for, so an
+ * operator's never serves a customer's ceremony, nor the other way round.
+ */
+export type ChallengeOwner = { userId: number } | { operatorId: number } | null
 
 /** Keeps a new challenge; expired ones are swept on the way. */
 export async function storeChallenge(
   db: Db,
-  challenge: { challenge: string; kind: ChallengeKind; userId: number | null; expiresAt: Date; now: Date },
+  challenge: { challenge: string; kind: ChallengeKind; owner: ChallengeOwner; expiresAt: Date; now: Date },
 ): Promise<void> {
+  const { owner } = challenge
   await db.deleteFrom('webauthn_challenges').where('expires_at', '<=', challenge.now).execute()
   await db
     .insertInto('webauthn_challenges')
-    .values({ challenge: challenge.challenge, kind: challenge.kind, user_id: challenge.userId, expires_at: challenge.expiresAt })
+    .values({
+      challenge: challenge.challenge,
+      kind: challenge.kind,
+      user_id: owner && 'userId' in owner ? owner.userId : null,
+      operator_id: owner && 'operatorId' in owner ? owner.operatorId : null,
+      expires_at: challenge.expiresAt,
+    })
     .execute()
 }
 
 /**
- * Spends a challenge: true only the first time, before it expires, for the ceremony and the user it
- * was made for (an authentication challenge belongs to nobody yet). One statement: single use under concurrency.
+ * Spends a challenge: true only the first time, before it expires, for the ceremony and the owner it was made for.
+ * One statement: single use under concurrency.
  */
-export async function consumeChallenge(db: Db, challenge: string, kind: ChallengeKind, userId: number | null, now: Date): Promise<boolean> {
+export async function consumeChallenge(db: Db, challenge: string, kind: ChallengeKind, owner: ChallengeOwner, now: Date): Promise<boolean> {
+  const userId = owner && 'userId' in owner ? owner.userId : null
+  const operatorId = owner && 'operatorId' in owner ? owner.operatorId : null
   const row = await db
     .deleteFrom('webauthn_challenges')
     .where('challenge', '=', challenge)
     .where('kind', '=', kind)
     .where('expires_at', '>', now)
     .where((eb) => (userId === null ? eb('user_id', 'is', null) : eb('user_id', '=', userId)))
+    .where((eb) => (operatorId === null ? eb('operator_id', 'is', null) : eb('operator_id', '=', operatorId)))
     .returning('challenge')
     .executeTakeFirst()
   return row !== undefined

@@ -323,20 +323,20 @@ export async function createPasswordResetLink(
 /**
  * Spends a reset token: sets the new password, ends every session and removes the account's passkeys (the recovery
  * path: a key added with a stolen session would sign its holder in again after the owner took the account back).
- * The user's id and address and how many keys went, or null for an unknown, used or expired token.
+ * The user's id, address and first name and how many keys went, or null for an unknown, used or expired token.
  */
 export async function resetPasswordWithToken(
   db: Kysely<Database>,
   token: string,
   passwordHash: string,
   now: Date,
-): Promise<{ id: number; email: string; passkeysRemoved: number } | null> {
+): Promise<{ id: number; email: string; firstname: string; passkeysRemoved: number } | null> {
   const tokenHash = sha256(token)
   return db.transaction().execute(async (tx) => {
     // The user's row first (the lock order above), found through the link without locking it.
     const user = await tx
       .selectFrom('users')
-      .select(['id', 'email'])
+      .select(['id', 'email', 'firstname'])
       .where('id', '=', (eb) => eb.selectFrom('password_resets').select('user_id').where('token_hash', '=', tokenHash))
       .forUpdate()
       .executeTakeFirst()

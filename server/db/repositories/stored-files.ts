@@ -15,6 +15,8 @@ export const STORED_FILE_COLUMNS = [
   ['mail_scans', 'file_key'],
   ['mail_scan_pages', 'file_key'],
   ['packages', 'photo_file_key'],
+  // « Mes données »: a prepared ZIP, until it expires
+  ['data_exports', 'file_key'],
 ] as const satisfies readonly (readonly [keyof Database, string])[]
 
 /** The keys among `keys` that some row points at. */

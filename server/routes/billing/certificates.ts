@@ -7,6 +7,7 @@ import { createCertificate, findCertificate, findOrderFacts, type OrderFacts } f
 import { requireOrder, requireOwnContract } from '../../db/repositories/company-orders.ts'
 import { NotFoundError } from '../../db/errors.ts'
 import type { Company, Provider } from '../../services/billing-pdf.ts'
+import { documentProvider } from '../../config.ts'
 import { newCertificateCode } from '../../services/certificate-code.ts'
 import { answerPdf } from '../files.ts'
 import { longDate, parisDay } from '../../lib/time.ts'
@@ -40,18 +41,67 @@ const fileSafe = (text: string) =>
     .replace(/^-|-$/g, '')
     .toLowerCase()
 
-export function certificateRoutes(define: DefineRoute, { db, payments, clock, config }: AppDeps) {
-  function provider(facts: OrderFacts): Provider {
-    // Without the approval number a certificate is worthless: refuse rather than print a blank.
-    if (!config.prefectureApproval) {
-      throw new HttpError(
-        503,
-        'L’attestation ne peut pas être délivrée pour le moment : le numéro d’agrément préfectoral du domiciliataire n’est pas configuré. Réessayez plus tard.',
-        'NO_APPROVAL',
-      )
-    }
-    return { brandName: config.brandName, approval: config.prefectureApproval, address: facts.domiciliation_address }
+function provider(config: AppDeps['config']): Provider {
+  const provider = documentProvider(config)
+  // Without the approval number a certificate is worthless: refuse rather than print a blank.
+  if (!provider) {
+    throw new HttpError(
+      503,
+      'L’attestation ne peut pas être délivrée pour le moment : le numéro d’agrément préfectoral du domiciliataire n’est pas configuré. Réessayez plus tard.',
+      'NO_APPROVAL',
+    )
   }
+  return provider
+}
+
+/** A certificate's PDF and its file name (its route, and « Mes données »). */
+export async function certificateFile(
+  config: AppDeps['config'],
+  certificate: NonNullable<Awaited<ReturnType<typeof findCertificate>>>,
+): Promise<{ bytes: Uint8Array; fileName: string }> {
+  const { certificatePdf } = await billingPdf()
+  const bytes = await certificatePdf({
+    provider: provider(config),
+    company: company(certificate),
+    contractStart: certificate.signed_at!,
+    issuedAt: certificate.issued_at,
+    code: certificate.code,
+    verificationUrl: `${config.publicUrl}/verification/${certificate.code}`,
+  })
+  return { bytes, fileName: `attestation-domiciliation-${fileSafe(certificate.raison_sociale)}-${certificate.code}.pdf` }
+}
+
+/** A contract's PDF and its file name (its route, and « Mes données »). */
+export async function contractFile(
+  { db, payments, config }: Pick<AppDeps, 'db' | 'payments' | 'config'>,
+  contract: { id: number; order_id: number },
+): Promise<{ bytes: Uint8Array; fileName: string }> {
+  const facts = (await findOrderFacts(db, contract.order_id))!
+  const subscription = facts.subscription_id ? await payments.getSubscription(facts.subscription_id) : null
+  const [main, ...options] = subscription?.items.data ?? []
+  const forwarding = [
+    facts.adresse_postale_expedition,
+    facts.adresse_complement_postale_expedition,
+    [facts.code_postale_expedition, facts.ville_postale_expedition].filter(Boolean).join(' '),
+    facts.pays_postale_expedition,
+  ]
+    .filter(Boolean)
+    .join(', ')
+  const { contractPdf } = await billingPdf()
+  const bytes = await contractPdf({
+    provider: provider(config),
+    company: company(facts),
+    signedAt: facts.signed_at,
+    contractId: contract.id,
+    plan: main ? { nickname: main.plan.nickname, amountExclTaxCents: main.plan.amount, interval: main.plan.interval } : null,
+    options: options.map((i) => i.plan.nickname),
+    forwardingAddress: forwarding || null,
+  })
+  return { bytes, fileName: `contrat-domiciliation-${fileSafe(facts.raison_sociale)}.pdf` }
+}
+
+export function certificateRoutes(define: DefineRoute, deps: AppDeps) {
+  const { db, clock, config } = deps
 
   define('issueCertificate', async ({ user, params }) => {
     const order = await requireOrder(db, user.id, params.id, 'owner')
@@ -59,7 +109,7 @@ export function certificateRoutes(define: DefineRoute, { db, payments, clock, co
     if (!facts.signed_at) throw conflict('Votre attestation sera disponible dès la signature de votre contrat de domiciliation.')
     const now = clock.now()
     if (terminated(facts, now)) throw conflict('Cette domiciliation est résiliée : aucune attestation ne peut plus être délivrée.')
-    provider(facts)
+    provider(config)
     const code = newCertificateCode()
     await createCertificate(db, { code, orderId: order.id, userId: user.id, issuedAt: now })
     return {
@@ -78,16 +128,8 @@ export function certificateRoutes(define: DefineRoute, { db, payments, clock, co
     await requireOrder(db, user.id, certificate.order_id, 'owner').catch((error: unknown) => {
       throw error instanceof NotFoundError ? notFound('Attestation') : error
     })
-    const { certificatePdf } = await billingPdf()
-    const bytes = await certificatePdf({
-      provider: provider(certificate),
-      company: company(certificate),
-      contractStart: certificate.signed_at!,
-      issuedAt: certificate.issued_at,
-      code: certificate.code,
-      verificationUrl: `${config.publicUrl}/verification/${certificate.code}`,
-    })
-    return sendGeneratedPdf(reply, bytes, `attestation-domiciliation-${fileSafe(certificate.raison_sociale)}-${certificate.code}.pdf`)
+    const { bytes, fileName } = await certificateFile(config, certificate)
+    return sendGeneratedPdf(reply, bytes, fileName)
   })
 
   define('certificateVerification', async ({ params }) => {
@@ -99,27 +141,7 @@ export function certificateRoutes(define: DefineRoute, { db, payments, clock, co
 
   define('contractFile', async ({ user, params, reply }) => {
     const contract = await requireOwnContract(db, user.id, params.id)
-    const facts = (await findOrderFacts(db, contract.order_id))!
-    const subscription = facts.subscription_id ? await payments.getSubscription(facts.subscription_id) : null
-    const [main, ...options] = subscription?.items.data ?? []
-    const forwarding = [
-      facts.adresse_postale_expedition,
-      facts.adresse_complement_postale_expedition,
-      [facts.code_postale_expedition, facts.ville_postale_expedition].filter(Boolean).join(' '),
-      facts.pays_postale_expedition,
-    ]
-      .filter(Boolean)
-      .join(', ')
-    const { contractPdf } = await billingPdf()
-    const bytes = await contractPdf({
-      provider: provider(facts),
-      company: company(facts),
-      signedAt: facts.signed_at,
-      contractId: contract.id,
-      plan: main ? { nickname: main.plan.nickname, amountExclTaxCents: main.plan.amount, interval: main.plan.interval } : null,
-      options: options.map((i) => i.plan.nickname),
-      forwardingAddress: forwarding || null,
-    })
-    return sendGeneratedPdf(reply, bytes, `contrat-domiciliation-${fileSafe(facts.raison_sociale)}.pdf`)
+    const { bytes, fileName } = await contractFile(deps, contract)
+    return sendGeneratedPdf(reply, bytes, fileName)
   })
 }

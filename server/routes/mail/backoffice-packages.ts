@@ -118,16 +118,20 @@ export function mailRoomPackageRoutes(define: DefineRoute, deps: AppDeps) {
   define('mailRoomHandOverPackage', async ({ params, body, operator }) => {
     if (!body.identityChecked) throw badRequest(packageMessages.identityNotChecked, 'IDENTITY_NOT_CHECKED')
     const now = clock.now()
-    const collectedAt = body.collectedAt === undefined ? now : new Date(body.collectedAt)
-    if (Number.isNaN(collectedAt.getTime())) throw badRequest('Le champ « collectedAt » doit être une date et heure ISO 8601.')
-    if (collectedAt.getTime() > now.getTime() + 5 * 60_000) throw badRequest(packageMessages.collectedInFuture)
+    const asked = body.collectedAt === undefined ? now : new Date(body.collectedAt)
+    if (Number.isNaN(asked.getTime())) throw badRequest('Le champ « collectedAt » doit être une date et heure ISO 8601.')
+    if (asked.getTime() > now.getTime() + 5 * 60_000) throw badRequest(packageMessages.collectedInFuture)
     const row = await db.transaction().execute(async (trx) => {
       const parcel = await findMailRoomPackage(trx, params.id, { forUpdate: true })
       if (!parcel) throw notFound('Colis')
       if (parcel.status === 'Retiré' && parcel.collected_at && parcel.collected_by)
         throw conflict(packageMessages.alreadyCollected(parcel.collected_by, parcel.collected_at))
       if (parcel.status !== 'À retirer') throw conflict(packageMessages.notWaiting(parcel.status))
-      if (collectedAt < parcel.received_at) throw badRequest(packageMessages.collectedBeforeArrival)
+      // The form's field shows minutes: a package handed over in the minute it arrived is typed at that minute's start,
+      // before its arrival's seconds. Earlier than that minute is refused; within it, the handover is dated at the arrival.
+      const arrivalMinute = new Date(Math.floor(parcel.received_at.getTime() / 60_000) * 60_000)
+      if (asked < arrivalMinute) throw badRequest(packageMessages.collectedBeforeArrival)
+      const collectedAt = new Date(Math.max(asked.getTime(), parcel.received_at.getTime()))
       // Chosen from this order's list only: a representative of another order, or one removed meanwhile, is nobody here.
       const { owner, mandataires } = await collectorsOf(trx, parcel.order_id)
       const { collector } = body

@@ -2,7 +2,13 @@
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { badRequest } from '../../http/errors.ts'
-import { journalForExport, listJournal, type JournalFilters, type JournalRow } from '../../db/repositories/operators-journal.ts'
+import {
+  journalForExport,
+  listJournal,
+  SYSTEM_ACTOR_LABELS,
+  type JournalFilters,
+  type JournalRow,
+} from '../../db/repositories/operators-journal.ts'
 import type { JournalEntry, JournalQuery } from '../../contract/operators.ts'
 import { fileHeaders } from '../files.ts'
 
@@ -45,6 +51,7 @@ export const toJournalEntry = (row: JournalRow): JournalEntry => ({
   at: new Date(row.at).toISOString(),
   operator: row.operator_id === null ? null : { id: row.operator_id, name: row.operator_name ?? '', email: row.operator_email ?? '' },
   apiKey: row.api_key_id === null ? null : { id: row.api_key_id, name: row.api_key_name ?? '', prefix: row.api_key_prefix ?? '' },
+  ...(row.system_actor ? { automatic: SYSTEM_ACTOR_LABELS[row.system_actor] } : {}),
   action: row.action,
   orderId: row.order_id,
   summary: row.summary,
@@ -84,7 +91,7 @@ export function journalCsv(rows: JournalRow[]): string {
           ? `${entry.operator.name} <${entry.operator.email}>`
           : entry.apiKey
             ? `clé d’API « ${entry.apiKey.name} » (${entry.apiKey.prefix}…)`
-            : 'serveur (OPERATOR_TOKEN ou commande)',
+            : (entry.automatic ?? 'serveur (OPERATOR_TOKEN ou commande)'),
         entry.action,
         entry.orderId === null ? '' : String(entry.orderId),
         entry.summary,

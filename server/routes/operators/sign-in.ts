@@ -1,4 +1,5 @@
-// The back office's sign-in: the password first (a short-lived ticket), then the authenticator app's code (the session);
+// The back office's sign-in: the password first (a short-lived ticket), then the authenticator app's code (the session) or a
+// passkey (operators/passkeys.ts);
 // and the enrolment link, which sets the password and the app once.
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
@@ -24,7 +25,10 @@ export const OPERATOR_PASSWORD_LIMIT: AttemptLimit = {
   windowMs: 15 * 60_000,
   message: (minutes) => `Trop d’essais de mot de passe pour ce compte opérateur : réessayez dans ${minutesText(minutes)}.`,
 }
-/** Wrong codes per operator: a million codes, three valid at a time, so few tries. */
+/**
+ * Wrong second factors per operator: a million codes, three valid at a time, so few tries. A passkey refused counts
+ * against the same limit (operators/passkeys.ts): the password known, the second factor has five tries in all.
+ */
 export const OPERATOR_CODE_LIMIT: AttemptLimit = {
   max: 5,
   windowMs: 15 * 60_000,
@@ -42,6 +46,16 @@ export const signInMessages = {
   enrolBadCode: 'Code incorrect : vérifiez que l’application d’authentification a bien enregistré la clé, puis saisissez le code affiché.',
   enrolled:
     'Votre compte opérateur est prêt : connectez-vous avec votre adresse e-mail, votre mot de passe et un code de votre application.',
+}
+
+/** The answer of a second step that opened a session `token` (the code's or a passkey's). */
+export async function signedIn({ db }: AppDeps, operatorId: number, token: string) {
+  const operator = (await findOperator(db, operatorId))!
+  return {
+    token,
+    idleMinutes: OPERATOR_IDLE_MS / 60_000,
+    operator: { id: operator.id, email: operator.email, name: operator.name, roles: operator.roles },
+  }
 }
 
 export function signInRoutes(define: DefineRoute, deps: AppDeps) {
@@ -73,17 +87,12 @@ export function signInRoutes(define: DefineRoute, deps: AppDeps) {
       throw new HttpError(401, signInMessages.badCode, 'BAD_CODE')
     }
     await attempt.succeeded()
-    const opened = await openOperatorSession(db, { ticket: body.ticket, operatorId: found.id, step, now })
+    const opened = await openOperatorSession(db, { ticket: body.ticket, operatorId: found.id, factor: { step }, now })
     if ('refused' in opened) {
       if (opened.refused === 'replay') throw new HttpError(401, signInMessages.replayedCode, 'CODE_REPLAYED')
       throw new HttpError(401, signInMessages.ticketExpired, 'SIGN_IN_EXPIRED')
     }
-    const operator = (await findOperator(db, found.id))!
-    return {
-      token: opened.token,
-      idleMinutes: OPERATOR_IDLE_MS / 60_000,
-      operator: { id: operator.id, email: operator.email, name: operator.name, roles: operator.roles },
-    }
+    return signedIn(deps, found.id, opened.token)
   })
 
   define('operatorEnrolment', async ({ params }) => {

@@ -86,7 +86,7 @@ export function accountRoutes(define: DefineRoute, deps: AppDeps) {
     return changed.user
   })
 
-  define('updatePassword', async ({ user, body }) => {
+  define('updatePassword', async ({ user, body, req }) => {
     const attempt = await takeAttempt(deps, changeAttemptsKey(user.id), CHANGE_PASSWORD_LIMIT)
     const checkedHash = await findPasswordHash(db, user.id)
     if (!(await verifyPassword(body.currentPassword, checkedHash))) {
@@ -104,6 +104,12 @@ export function accountRoutes(define: DefineRoute, deps: AppDeps) {
       now: clock.now(),
     })
     if (!changed) throw conflict('Votre mot de passe vient d’être modifié par ailleurs : saisissez le nouveau comme mot de passe actuel.')
+    await sendSecurityNotice(
+      deps,
+      { kind: 'password-changed', to: user.email, firstname: user.firstname, at: clock.now().toISOString() },
+      null,
+      req.log,
+    )
     return { message: 'Votre mot de passe a été modifié.' }
   })
 

@@ -30,6 +30,8 @@ import { isBlank } from '../../contract/rules/text.ts'
 import { addDays, parisTime } from '../../lib/time.ts'
 import { checkNewPassword } from '../session/index.ts'
 import { accountRoutes } from './account.ts'
+import { closingRoutes } from './closing.ts'
+import { dataExportRoutes } from './exports.ts'
 
 export const INVITATION_DAYS = 7
 /** A pending invitation typed again gets a new link, but not more than once a minute (a double click, ten tabs). */
@@ -259,4 +261,6 @@ export function peopleRoutes(define: DefineRoute, deps: AppDeps) {
   })
 
   accountRoutes(define, deps)
+  closingRoutes(define, deps)
+  dataExportRoutes(define, deps)
 }

@@ -19,6 +19,7 @@ import { userAgentOf } from '../../services/devices.ts'
 import { passkeyLoginRoutes } from './passkeys.ts'
 import { resetLinkMail } from './reset-mail.ts'
 import { passwordProblem } from '../../services/password-policy.ts'
+import { sendSecurityNotice } from '../../services/security-notice.ts'
 import { startupRoutes } from './orders.ts'
 
 // Verifying against this when the account does not exist keeps failed logins equally slow either way (the back
@@ -119,7 +120,7 @@ export function sessionRoutes(define: DefineRoute, deps: AppDeps) {
     return reply as never
   })
 
-  define('resetPassword', async ({ body }) => {
+  define('resetPassword', async ({ body, req }) => {
     checkNewPassword(body.password)
     const passwordHash = await hashPassword(body.password)
     const user = await resetPasswordWithToken(db, body.token, passwordHash, clock.now())
@@ -131,6 +132,8 @@ export function sessionRoutes(define: DefineRoute, deps: AppDeps) {
     // The owner proved the mailbox and chose a new password: the wrong ones typed before (theirs, or a guesser's) no
     // longer hold the account.
     await clearRateLimits(db, [loginAttemptsKey(user.email), changeAttemptsKey(user.id)])
+    const notice = { to: user.email, firstname: user.firstname, passkeysRemoved: user.passkeysRemoved, at: clock.now().toISOString() }
+    await sendSecurityNotice(deps, { kind: 'password-reset', ...notice }, null, req.log)
     return { message: `${passwordResetReply}${user.passkeysRemoved === 0 ? '' : ` ${passkeysRemovedReply(user.passkeysRemoved)}`}` }
   })
 

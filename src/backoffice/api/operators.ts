@@ -1,5 +1,5 @@
 // The operators area's calls (server/contract/operators.ts): sign-in in two steps, enrolment, the signed-in operator,
-// sign-out, and the administrators' operators, journal and API keys. One function per call, nothing else.
+// sign-out, the operator's own passkeys, and the administrators' operators, journal and API keys. One function per call, nothing else.
 import { type Body, type CallOptions, call, encode, type Query, type Reply } from './client.ts'
 
 export const submitPassword = (body: Body<'operatorPassword'>, options?: CallOptions) =>
@@ -7,6 +7,13 @@ export const submitPassword = (body: Body<'operatorPassword'>, options?: CallOpt
 
 export const submitCode = (body: Body<'operatorCode'>, options?: CallOptions) =>
   call<Reply<'operatorCode'>>({ auth: 'none', method: 'POST', path: '/api/operator-auth/code', body }, options)
+
+/** The second step by a passkey instead of the code: the options for the ticket's operator's keys, then the signed answer. */
+export const getPasskeySignInOptions = (body: Body<'operatorPasskeyOptions'>, options?: CallOptions) =>
+  call<Reply<'operatorPasskeyOptions'>>({ auth: 'none', method: 'POST', path: '/api/operator-auth/passkey/options', body }, options)
+
+export const submitPasskey = (body: Body<'operatorPasskey'>, options?: CallOptions) =>
+  call<Reply<'operatorPasskey'>>({ auth: 'none', method: 'POST', path: '/api/operator-auth/passkey', body }, options)
 
 export const getEnrolment = (token: string, options?: CallOptions) =>
   call<Reply<'operatorEnrolment'>>({ auth: 'none', method: 'GET', path: `/api/operator-auth/enrolment/${encode(token)}` }, options)
@@ -19,6 +26,23 @@ export const getMe = (options?: CallOptions) =>
 
 export const signOut = (options?: CallOptions) =>
   call<Reply<'operatorSignOut'>>({ auth: 'session', method: 'POST', path: '/api/backoffice/sign-out' }, options)
+
+// --- « Mes clés d’accès »: the signed-in operator's passkeys
+
+export const getMyPasskeys = (options?: CallOptions) =>
+  call<Reply<'operatorMyPasskeys'>>({ auth: 'session', method: 'GET', path: '/api/backoffice/me/passkeys' }, options)
+
+export const getPasskeyRegistrationOptions = (options?: CallOptions) =>
+  call<Reply<'operatorPasskeyRegistrationOptions'>>(
+    { auth: 'session', method: 'POST', path: '/api/backoffice/me/passkeys/registration-options' },
+    options,
+  )
+
+export const registerPasskey = (body: Body<'operatorRegisterPasskey'>, options?: CallOptions) =>
+  call<Reply<'operatorRegisterPasskey'>>({ auth: 'session', method: 'POST', path: '/api/backoffice/me/passkeys', body }, options)
+
+export const deletePasskey = (id: number, options?: CallOptions) =>
+  call<Reply<'operatorDeletePasskey'>>({ auth: 'session', method: 'DELETE', path: `/api/backoffice/me/passkeys/${encode(id)}` }, options)
 
 // --- Administration: operators
 

@@ -1,15 +1,17 @@
 // The back office's composition root: the session actor with its real effects, the API client hooked to it (its token
 // on every call, a 401 anywhere ends the session), and each flow of the pages with its effects provided once. main.tsx
 // calls it with the real API; the view tests with a fake one.
+import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser'
 import { createActor, fromPromise } from 'xstate'
 import type * as mailApi from '../api/mail.ts'
 import type * as notificationsApi from '../api/notifications.ts'
 import type * as billingApi from '../api/billing.ts'
 import type * as operatorsApi from '../api/operators.ts'
-import type { configureBackOfficeApi } from '../api/client.ts'
+import type { Body, configureBackOfficeApi } from '../api/client.ts'
 import { apiKeysMachine } from '../machines/operators/apiKeys.machine.ts'
 import { enrolmentMachine } from '../machines/operators/enrolment.machine.ts'
 import { journalMachine } from '../machines/operators/journal.machine.ts'
+import { myPasskeysMachine } from '../machines/operators/myPasskeys.machine.ts'
 import { operatorDirectoryMachine } from '../machines/operators/operatorDirectory.machine.ts'
 import { operatorInviteMachine } from '../machines/operators/operatorInvite.machine.ts'
 import { operatorSessionMachine } from '../machines/operators/operatorSession.machine.ts'
@@ -30,6 +32,31 @@ import { scanQueueMachine } from '../machines/mail/scanQueue.machine.ts'
 import { scanReviewMachine } from '../machines/mail/scanReview.machine.ts'
 import { readAsDataUrl } from './files.ts'
 import { conversationsMachine } from '../machines/notifications/conversations.machine.ts'
+
+/**
+ * The browser's WebAuthn prompts (@simplewebauthn/browser, as the portal's): loaded with the first ceremony, in a chunk
+ * of its own, never in the first load.
+ */
+const webAuthn = () => import('@simplewebauthn/browser')
+
+/** What the browser's WebAuthn errors mean to an operator. */
+export function passkeyPromptError(action: 'add' | 'signIn') {
+  return (error: unknown): never => {
+    const name = error instanceof Error ? error.name : ''
+    if (name === 'NotAllowedError' || name === 'AbortError')
+      throw new Error(
+        action === 'add'
+          ? 'L’ajout de la clé d’accès a été annulé.'
+          : 'La connexion avec une clé d’accès a été annulée. Vous pouvez aussi saisir le code de votre application d’authentification.',
+      )
+    if (name === 'InvalidStateError') throw new Error('Cet appareil a déjà une clé d’accès pour votre compte opérateur.')
+    throw new Error(
+      action === 'add'
+        ? 'Votre navigateur n’a pas pu créer la clé d’accès. Réessayez, ou utilisez un autre appareil.'
+        : 'Votre navigateur n’a pas pu utiliser de clé d’accès. Saisissez le code de votre application d’authentification.',
+    )
+  }
+}
 
 export type BackOfficeApi = typeof operatorsApi &
   typeof mailApi &
@@ -90,6 +117,20 @@ export function createBackOfficeServices({ api, notify, currentPath, saveFile, n
           const { token, operator } = await api.submitCode(input, { signal })
           return { token, operator }
         }),
+        checkPasskey: fromPromise(async ({ input, signal }) => {
+          const [{ startAuthentication }, optionsJSON] = await Promise.all([
+            webAuthn(),
+            api.getPasskeySignInOptions({ ticket: input.ticket }, { signal }),
+          ])
+          const credential = await startAuthentication({
+            optionsJSON: optionsJSON as unknown as PublicKeyCredentialRequestOptionsJSON,
+          }).catch(passkeyPromptError('signIn'))
+          const { token, operator } = await api.submitPasskey(
+            { ticket: input.ticket, credential: credential as Body<'operatorPasskey'>['credential'] },
+            { signal },
+          )
+          return { token, operator }
+        }),
       },
       actions: { signedIn: (_, { session: opened }) => session.send({ type: 'session.signedIn', session: opened }) },
     }),
@@ -124,6 +165,20 @@ export function createBackOfficeServices({ api, notify, currentPath, saveFile, n
         download: fromPromise(({ input, signal }) => api.getJournalCsv(journalQuery(input.filters), { signal })),
       },
       actions: { save: (_, { file }) => saveFile(file, `journal-${new Date().toISOString().slice(0, 10)}.csv`) },
+    }),
+    myPasskeys: myPasskeysMachine.provide({
+      actors: {
+        load: fromPromise(({ signal }) => api.getMyPasskeys({ signal })),
+        add: fromPromise(async ({ signal }) => {
+          const [{ startRegistration }, optionsJSON] = await Promise.all([webAuthn(), api.getPasskeyRegistrationOptions({ signal })])
+          const credential = await startRegistration({
+            optionsJSON: optionsJSON as unknown as PublicKeyCredentialCreationOptionsJSON,
+          }).catch(passkeyPromptError('add'))
+          return api.registerPasskey({ credential: credential as Body<'operatorRegisterPasskey'>['credential'] }, { signal })
+        }),
+        remove: fromPromise(({ input, signal }) => api.deletePasskey(input.id, { signal })),
+      },
+      actions: { notify: (_, notice) => notify(notice) },
     }),
     clientSearch: clientSearchMachine.provide({
       actors: {

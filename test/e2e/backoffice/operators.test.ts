@@ -4,64 +4,10 @@
 // entry and reads « Accès réservé » at its address. At 1280 px and at 768 px, axe-core finds no serious or critical
 // violation on any of these screens.
 import * as assert from 'uvu/assert'
-import type { Page } from 'playwright-core'
-import { TOTP_PERIOD_SECONDS, totpCode, totpStep } from '../../../server/lib/totp.ts'
-import { DEMO_PASSWORD, DESKTOP, portalSuite, screenshot, seriousViolations, type Tab, type Viewport } from '../../util/e2e.ts'
-
-const TABLET = { width: 768, height: 1024 }
-const OPERATORS = {
-  'operateur@example.com': 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
-  'courrier@example.com': 'KRSXG5CTMVRXEZLUKRSXG5CTMVRXEZLU',
-} as const
-type OperatorEmail = keyof typeof OPERATORS
-
-/** The last time step whose code each operator used: the server takes a step's code once (a replay is refused). */
-const lastStep = new Map<OperatorEmail, number>()
-/** A code the server takes now: the current step's, or the next one's (its window), or, both used, after waiting. */
-async function freshCode(email: OperatorEmail): Promise<string> {
-  for (;;) {
-    const now = Date.now()
-    const step = Math.max(totpStep(new Date(now)), (lastStep.get(email) ?? 0) + 1)
-    if (step <= totpStep(new Date(now)) + 1) {
-      lastStep.set(email, step)
-      return totpCode(OPERATORS[email], new Date(step * TOTP_PERIOD_SECONDS * 1000))
-    }
-    await new Promise((resolve) => setTimeout(resolve, 1000))
-  }
-}
+import { DESKTOP, portalSuite, screenshot } from '../../util/e2e.ts'
+import { axeChecker, menu, signInOperator, TABLET } from '../../util/e2e-backoffice.ts'
 
 const Backoffice = portalSuite('Back-office : connexion, administration et rôles')
-
-function checker(tab: Tab, viewport: Viewport) {
-  const findings: string[] = []
-  return {
-    async check(screen: string) {
-      await tab.page.mouse.move(0, 0)
-      for (const violation of await seriousViolations(tab.page)) findings.push(`${screen} (${viewport.width} px) : ${violation}`)
-    },
-    async done() {
-      await tab.close()
-      assert.equal(findings, [], findings.join('\n'))
-    },
-  }
-}
-
-async function signInOperator(page: Page, email: OperatorEmail, check?: (screen: string) => Promise<void>) {
-  await page.goto('/operateur')
-  await page.waitForURL((url) => url.pathname === '/operateur/connexion')
-  await page.getByRole('heading', { name: 'Connexion au back-office', level: 1 }).waitFor()
-  await check?.('/operateur/connexion')
-  await page.getByLabel('Adresse e-mail', { exact: true }).fill(email)
-  await page.getByLabel('Mot de passe', { exact: true }).fill(DEMO_PASSWORD)
-  await page.getByRole('button', { name: 'Continuer', exact: true }).click()
-  await page.getByLabel('Code à 6 chiffres', { exact: true }).waitFor()
-  await check?.('/operateur/connexion, le code')
-  await page.getByLabel('Code à 6 chiffres', { exact: true }).fill(await freshCode(email))
-  await page.getByRole('button', { name: 'Se connecter', exact: true }).click()
-  await page.getByRole('heading', { name: 'Tableau de bord', level: 1 }).waitFor()
-}
-
-const menu = (page: Page) => page.getByRole('navigation', { name: 'Menu du back-office' })
 
 for (const viewport of [DESKTOP, TABLET]) {
   Backoffice(
@@ -69,7 +15,7 @@ for (const viewport of [DESKTOP, TABLET]) {
     async ({ portal }) => {
       const tab = await portal.open({ viewport, bypassCSP: true })
       const { page } = tab
-      const axe = checker(tab, viewport)
+      const axe = axeChecker(tab, viewport)
       // A wrong code first: the server's French reason, on the same step.
       tab.allow(/status of 401/)
       await page.goto('/operateur/connexion')
@@ -87,6 +33,7 @@ for (const viewport of [DESKTOP, TABLET]) {
         'Colis',
         'Réexpéditions',
         'Administration',
+        'Mes clés d’accès',
       ])
       await axe.check('/operateur')
 
@@ -141,7 +88,7 @@ for (const viewport of [DESKTOP, TABLET]) {
     async ({ portal }) => {
       const tab = await portal.open({ viewport, bypassCSP: true })
       const { page } = tab
-      const axe = checker(tab, viewport)
+      const axe = axeChecker(tab, viewport)
       const shot = (name: string) => (viewport === DESKTOP ? screenshot(page, `backoffice-${name}`) : Promise.resolve())
       await signInOperator(page, 'operateur@example.com')
       // The demo's Kbis waits in Justificatifs, its forwarding request in Réexpéditions.
@@ -197,7 +144,7 @@ for (const viewport of [DESKTOP, TABLET]) {
     async ({ portal }) => {
       const tab = await portal.open({ viewport, bypassCSP: true })
       const { page } = tab
-      const axe = checker(tab, viewport)
+      const axe = axeChecker(tab, viewport)
       await signInOperator(page, 'courrier@example.com')
       // No Conformité page, no Administration.
       assert.equal(await menu(page).getByRole('link').allTextContents(), [
@@ -206,6 +153,7 @@ for (const viewport of [DESKTOP, TABLET]) {
         'Numérisation',
         'Colis',
         'Réexpéditions',
+        'Mes clés d’accès',
       ])
       await axe.check('/operateur (Courrier)')
       await page.goto('/operateur/administration')

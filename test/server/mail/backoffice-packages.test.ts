@@ -190,6 +190,32 @@ packages('handed to a representative of the order: the customer reads « Retiré
   assert.not.ok(JSON.stringify(groups).includes(`"id":${parcel.id},`))
 })
 
+packages(
+  'handed over in the minute it arrived, as the form types it (minutes only): dated at the arrival; a minute before: refused',
+  async (ctx) => {
+    const arrival = new Date(Math.floor(ctx.t.clock.now().getTime() / 60_000) * 60_000 + 37_000)
+    ctx.t.clock.set(arrival)
+    const parcel = ok(
+      await bo(ctx.t, ctx.courrier, 'POST', '/api/backoffice/packages', {
+        orderId: ctx.ids.order,
+        carrier: 'Colissimo',
+        sender: 'Moulins',
+      }),
+    )
+    assert.is(parcel.receivedAt, arrival.toISOString())
+    ctx.t.clock.set(new Date(arrival.getTime() + 5_000))
+    const url = `/api/backoffice/packages/${parcel.id}:hand-over`
+    const collector = { kind: 'titulaire' }
+    const minuteBefore = new Date(arrival.getTime() - 37_000 - 60_000).toISOString()
+    const early = await bo(ctx.t, ctx.courrier, 'POST', url, { collector, identityChecked: true, collectedAt: minuteBefore })
+    assert.is(early.statusCode, 400)
+    assert.is(early.json().message, 'La date de retrait ne peut pas précéder l’arrivée du colis.')
+    const typed = new Date(arrival.getTime() - 37_000).toISOString()
+    const handed = ok(await bo(ctx.t, ctx.courrier, 'POST', url, { collector, identityChecked: true, collectedAt: typed }))
+    assert.equal([handed.status, handed.collectedAt], ['Retiré', arrival.toISOString()])
+  },
+)
+
 packages.run()
 
 const forwarding = suite<Ctx>('Réexpéditions: pending requests oldest first; shipped with tracking, or impossible; the customer reads both')

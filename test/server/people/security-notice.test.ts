@@ -1,5 +1,5 @@
 // The account's security notices outlive a mail server that refuses them: an address change's notice (with its
-// « Ce n’était pas vous ? » link) and a passkey's are queued and sent again by the job workers, with no token waiting
+// « Ce n’était pas vous ? » link), a passkey's and a password's are queued and sent again by the job workers, with no token waiting
 // in the queue; a link used meanwhile is not told any more.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -176,6 +176,34 @@ test('a passkey added while the mail server is down: kept, its notice queued, th
       [['cle@example.com', `${t.deps.config.brandName} : une clé d’accès a été ajoutée à votre compte`]],
     )
     assert.match(flaky.mails[0]!.text, '« Téléphone »')
+  } finally {
+    await flaky.app.close()
+  }
+})
+
+test('a password changed while the mail server is down: its notice, queued, tells the time of the change, not of the sending', async (ctx) => {
+  const { t } = ctx
+  const { token } = await account(t, 'mdp@example.com')
+  const flaky = await flakyMailApp(t)
+  try {
+    t.clock.set(new Date('2026-12-08T13:05:00Z'))
+    const changed = await call(flaky.app, token, 'PUT', '/api-protected/users/me/password', {
+      currentPassword: PASSWORD,
+      newPassword: 'un tout nouveau mot de passe solide',
+    })
+    assert.is(changed.statusCode, 200, changed.body)
+    assert.equal(
+      (await noticeJobs(t)).map((j) => [j.state, j.payload]),
+      [['queued', { kind: 'password-changed', to: 'mdp@example.com', firstname: 'Titulaire', at: '2026-12-08T13:05:00.000Z' }]],
+    )
+    t.clock.set(new Date('2026-12-08T15:40:00Z'))
+    flaky.up()
+    await flaky.runNotices()
+    assert.equal(
+      flaky.mails.map((m) => [m.to, m.subject]),
+      [['mdp@example.com', `${t.deps.config.brandName} : votre mot de passe a été modifié`]],
+    )
+    assert.match(flaky.mails[0]!.text, 'le 8 décembre 2026 à 14 h 05')
   } finally {
     await flaky.app.close()
   }

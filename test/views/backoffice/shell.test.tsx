@@ -22,11 +22,11 @@ Shell.after.each(() => cleanup())
 Shell('the menu is the table of pages filtered by role: an administrator sees Administration, a courrier operator does not', async () => {
   await renderBackOffice('/operateur', { signedIn: ines })
   await screen.findByRole('heading', { name: 'Tableau de bord', level: 1 })
-  assert.equal(menuLabels(), ['Tableau de bord', 'Clients', 'Numérisation', 'Colis', 'Réexpéditions', 'Messages', 'Administration'])
+  assert.equal(menuLabels(), ['Tableau de bord', 'Clients', 'Numérisation', 'Colis', 'Réexpéditions', 'Messages', 'Administration', 'Mes clés d’accès'])
   cleanup()
   await renderBackOffice('/operateur', { signedIn: hugo })
   await screen.findByRole('heading', { name: 'Tableau de bord', level: 1 })
-  assert.equal(menuLabels(), ['Tableau de bord', 'Clients', 'Numérisation', 'Colis', 'Réexpéditions'])
+  assert.equal(menuLabels(), ['Tableau de bord', 'Clients', 'Numérisation', 'Colis', 'Réexpéditions', 'Mes clés d’accès'])
   assert.match(screen.getByRole('banner').textContent!, 'Hugo Lemaire (Courrier)')
 })
 
@@ -67,7 +67,7 @@ Table('every page is under /operateur, at most one entry per menu position; nest
   assert.is(pageFor('/operateur/x'), undefined)
   assert.equal(
     menuFor(['conformite']).map((m) => m.label),
-    ['Tableau de bord', 'Clients', 'Messages'],
+    ['Tableau de bord', 'Clients', 'Messages', 'Mes clés d’accès'],
   )
   // The roles the forms list are the contract's.
   assert.equal(ROLES, [...OPERATOR_ROLES])
@@ -147,7 +147,7 @@ Dashboard('the operator’s pages are offered as shortcuts (Administration for a
     within(spaces)
       .getAllByRole('link')
       .map((a) => a.textContent),
-    ['Clients', 'Numérisation', 'Colis', 'Réexpéditions', 'Messages', 'Administration'],
+    ['Clients', 'Numérisation', 'Colis', 'Réexpéditions', 'Messages', 'Administration', 'Mes clés d’accès'],
   )
 })
 

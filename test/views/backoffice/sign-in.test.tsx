@@ -112,6 +112,84 @@ SignIn('a ticket expired goes back to the password with its reason; « Changer d
   await screen.findByRole('button', { name: 'Continuer' })
 })
 
+// --- « Utiliser une clé d’accès »: the browser's WebAuthn faked at navigator.credentials, as the portal's tests do.
+const bytes = (text: string) => new TextEncoder().encode(text).buffer
+/** What navigator.credentials.get answers: a PublicKeyCredential's shape, read by @simplewebauthn/browser. */
+const signedByKey = {
+  id: 'Y3JlZA',
+  rawId: bytes('cred'),
+  type: 'public-key',
+  authenticatorAttachment: 'platform',
+  response: { clientDataJSON: bytes('{}'), authenticatorData: bytes('auth'), signature: bytes('sig'), userHandle: null },
+  getClientExtensionResults: () => ({}),
+}
+const requestOptions = { challenge: 'Y2hhbGxlbmdl', rpId: 'localhost', allowCredentials: [{ id: 'Y3JlZA', type: 'public-key' }] }
+function fakeWebAuthn(get: () => Promise<unknown>) {
+  ;(window as { PublicKeyCredential?: unknown }).PublicKeyCredential = function PublicKeyCredential() {}
+  Object.defineProperty(navigator, 'credentials', { configurable: true, value: { get, create: get } })
+}
+const Passkey = suite('back office: /operateur/connexion with a passkey')
+Passkey.after.each(() => {
+  cleanup()
+  delete (window as { PublicKeyCredential?: unknown }).PublicKeyCredential
+})
+
+Passkey('without WebAuthn in the browser, the code step offers no key', async () => {
+  await renderBackOffice('/operateur/connexion', { answers: { submitPassword: [ticket] } })
+  await screen.findByRole('heading', { name: 'Connexion au back-office' })
+  await passwordStep()
+  await screen.findByLabelText('Code à 6 chiffres')
+  assert.is(screen.queryByRole('button', { name: 'Utiliser une clé d’accès' }), null)
+})
+
+Passkey('« Utiliser une clé d’accès »: the ticket’s options, the browser’s answer, signed in', async () => {
+  fakeWebAuthn(async () => signedByKey)
+  const app = await renderBackOffice('/operateur/connexion', {
+    answers: { submitPassword: [ticket], getPasskeySignInOptions: [requestOptions], submitPasskey: [opened] },
+  })
+  await screen.findByRole('heading', { name: 'Connexion au back-office' })
+  await passwordStep()
+  fireEvent.click(await screen.findByRole('button', { name: 'Utiliser une clé d’accès' }))
+  await waitFor(() => assert.is(app.path(), '/operateur'), { timeout: 4000 })
+  assert.equal(app.called('getPasskeySignInOptions'), [[{ ticket: 'tk_1' }]])
+  const [[sent]] = app.called('submitPasskey') as [[{ ticket: string; credential: { id: string; response: Record<string, unknown> } }]]
+  assert.is(sent.ticket, 'tk_1')
+  assert.is(sent.credential.id, 'Y3JlZA')
+  // The browser's bytes as base64url, as the contract takes them.
+  const { clientDataJSON, authenticatorData, signature } = sent.credential.response
+  assert.equal([clientDataJSON, authenticatorData, signature], ['e30', 'YXV0aA', 'c2ln'])
+  assert.equal(app.called('submitCode'), [], 'no code typed')
+  assert.equal(JSON.parse(localStorage.getItem(OPERATOR_SESSION_KEY)!), { token: 'op_new', operator: ines })
+})
+
+Passkey('the prompt cancelled, or the key refused: said in French, and the code can still be typed', async () => {
+  const cancelled = Object.assign(new Error('The operation either timed out or was not allowed.'), { name: 'NotAllowedError' })
+  let answer: () => Promise<unknown> = async () => {
+    throw cancelled
+  }
+  fakeWebAuthn(() => answer())
+  const refused = apiError(
+    401,
+    'Cette clé d’accès n’est pas enregistrée pour ce compte opérateur : saisissez le code de votre application d’authentification.',
+    'UNKNOWN_PASSKEY',
+  )
+  const app = await renderBackOffice('/operateur/connexion', {
+    answers: { submitPassword: [ticket], getPasskeySignInOptions: [requestOptions], submitPasskey: [refused], submitCode: [opened] },
+  })
+  await screen.findByRole('heading', { name: 'Connexion au back-office' })
+  await passwordStep()
+  fireEvent.click(await screen.findByRole('button', { name: 'Utiliser une clé d’accès' }))
+  const alert = await screen.findByRole('alert', {}, { timeout: 4000 })
+  assert.match(alert.textContent!, 'La connexion avec une clé d’accès a été annulée.', alert.textContent!)
+  assert.equal(app.called('submitPasskey'), [], 'nothing signed, nothing sent')
+  answer = async () => signedByKey
+  fireEvent.click(screen.getByRole('button', { name: 'Utiliser une clé d’accès' }))
+  await waitFor(() => assert.is(screen.getByRole('alert').textContent, refused.message), { timeout: 4000 })
+  type('Code à 6 chiffres', '123456')
+  fireEvent.click(screen.getByRole('button', { name: 'Se connecter' }))
+  await waitFor(() => assert.is(app.path(), '/operateur'))
+})
+
 const Session = suite('back office: the session')
 Session.after.each(() => cleanup())
 
@@ -184,4 +262,5 @@ Session('signed out in another tab: this one too', async () => {
 })
 
 SignIn.run()
+Passkey.run()
 Session.run()

@@ -1,3 +1,4 @@
+import { recordDownloads, type SavedFile } from '../../util/downloads.ts'
 import '../../util/dom.ts'
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { suite } from 'uvu'
@@ -99,16 +100,8 @@ function open(path: string, scenario: Scenario & { defaultOrder?: number | 'all'
   })
 }
 
-/**
- * Files handed to the browser (src/wiring/billing.ts saveFile clicks a download link): happy-dom would follow the
- * blob: link and leave the window on it, so the click records the file instead.
- */
-const saved: { fileName: string; type: string }[] = []
-const click = HTMLAnchorElement.prototype.click
-HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
-  if (!this.download) return click.call(this)
-  saved.push({ fileName: this.download, type: this.href.slice(0, 5) })
-}
+/** Files handed to the browser, recorded while the suites that save them run (test/util/downloads.ts). */
+const saved: SavedFile[] = []
 
 /** The text of an element, its narrow and non-breaking spaces (fr-FR money and dates) read as spaces. */
 const text = (element: Element) => element.textContent!.replace(/[\u00a0\u202f]/g, ' ')
@@ -278,6 +271,7 @@ Subscriptions.run()
 
 // ——— Attestation et contrats
 const Documents = suite('/souscription/attestation-contrats')
+recordDownloads(Documents, saved)
 Documents.after.each(afterEach)
 
 Documents('the certificate: issued, downloaded, its code and verification page; the contract', async () => {
@@ -445,6 +439,7 @@ Documents.run()
 
 // ——— Mes factures
 const Invoices = suite('/factures')
+recordDownloads(Invoices, saved)
 Invoices.after.each(afterEach)
 
 const invoicesOf = () => within(screen.getByRole('list', { name: 'Factures' })).getAllByRole('listitem')
@@ -899,7 +894,4 @@ Verification('no longer valid; unknown; a refusal with "Réessayer"', async () =
   await waitFor(() => assert.is(app.calls.billing.verifications.length, 2))
 })
 
-Verification.after(() => {
-  HTMLAnchorElement.prototype.click = click
-})
 Verification.run()

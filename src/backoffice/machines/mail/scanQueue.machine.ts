@@ -152,8 +152,16 @@ export const scanQueueMachine = deferred(() =>
             },
           },
           failed: { on: { 'queue.retry': { target: 'loading' } } },
-          // While a scan is read, its suggestion is on its way: the queue is read again.
-          shown: { after: { poll: { guard: 'reading', target: 'loading' } } },
+          // While a scan is read, its suggestion is on its way: the queue is read again. Otherwise the wait starts over (a
+          // delayed transition is looked at once: without it, a scan dropped after the first wait would never be read again).
+          shown: {
+            after: {
+              poll: [
+                { guard: 'reading', target: 'loading' },
+                { target: 'shown', reenter: true },
+              ],
+            },
+          },
         },
       },
       uploads: {

@@ -1,7 +1,8 @@
 // Signing in to the back office (/operateur/connexion), always in two steps: the e-mail and password answer a ticket
-// valid 5 minutes (never a session), then the 6-digit code of the authenticator app answers the session. A wrong code,
-// a code already used or too many tries keep the code step; a ticket expired (or used up) goes back to the password
-// with the server's reason. The password is never kept: it goes from the event to the call.
+// valid 5 minutes (never a session), then the 6-digit code of the authenticator app, or one of the operator's passkeys
+// (« Utiliser une clé d’accès »: the browser's prompt and the server's check in one actor), answers the session. A wrong
+// code, a code already used, a key refused or its prompt cancelled, or too many tries keep the code step; a ticket
+// expired (or used up) goes back to the password with the server's reason. The password is never kept: it goes from the event to the call.
 import { assign, fromPromise, setup } from 'xstate'
 import { codeOf, isServiceFailure, messageOf } from '../../../machines/shared.ts'
 import { deferred } from '../../../machines/deferred.ts'
@@ -10,6 +11,8 @@ import type { OperatorSession } from './operatorSession.machine.ts'
 export type SignInEvent =
   | { type: 'signIn.password'; email: string; password: string }
   | { type: 'signIn.code'; code: string }
+  // « Utiliser une clé d’accès »: the second factor by a passkey instead of the code.
+  | { type: 'signIn.passkey' }
   // « Changer d’adresse » on the code step: back to the first step.
   | { type: 'signIn.restart' }
 
@@ -34,6 +37,10 @@ export const signInMachine = deferred(() =>
       }),
       checkCode: fromPromise<OperatorSession, { ticket: string; code: string }>(async () => {
         throw new Error('signIn: checkCode is not provided')
+      }),
+      /** The browser's passkey prompt for the ticket's operator, then the server's check of its answer. */
+      checkPasskey: fromPromise<OperatorSession, { ticket: string }>(async () => {
+        throw new Error('signIn: checkPasskey is not provided')
       }),
     },
     actions: {
@@ -75,6 +82,7 @@ export const signInMachine = deferred(() =>
       code: {
         on: {
           'signIn.code': { target: 'checkingCode', actions: assign({ error: null, unavailable: false }) },
+          'signIn.passkey': { target: 'checkingPasskey', actions: assign({ error: null, unavailable: false }) },
           'signIn.restart': { target: 'password', actions: assign({ ticket: null, error: null, unavailable: false }) },
         },
       },
@@ -84,6 +92,26 @@ export const signInMachine = deferred(() =>
           id: 'checkCode',
           src: 'checkCode',
           input: ({ context, event }) => ({ ticket: context.ticket!, code: (event as Extract<SignInEvent, { type: 'signIn.code' }>).code }),
+          onDone: { target: 'signedIn', actions: { type: 'signedIn', params: ({ event }) => ({ session: event.output }) } },
+          onError: [
+            {
+              guard: { type: 'ticketExpired', params: ({ event }) => ({ error: event.error }) },
+              target: 'password',
+              actions: assign({ ticket: null, error: ({ event }) => messageOf(event.error), unavailable: false }),
+            },
+            {
+              target: 'code',
+              actions: assign({ error: ({ event }) => messageOf(event.error), unavailable: ({ event }) => isServiceFailure(event.error) }),
+            },
+          ],
+        },
+      },
+      checkingPasskey: {
+        tags: ['busy'],
+        invoke: {
+          id: 'checkPasskey',
+          src: 'checkPasskey',
+          input: ({ context }) => ({ ticket: context.ticket! }),
           onDone: { target: 'signedIn', actions: { type: 'signedIn', params: ({ event }) => ({ session: event.output }) } },
           onError: [
             {

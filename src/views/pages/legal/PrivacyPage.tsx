@@ -18,7 +18,8 @@ const purposes: { purpose: string; basis: string; retention: string }[] = [
   {
     purpose: 'Domicilier votre entreprise : recevoir, numériser, mettre à votre disposition et réexpédier votre courrier et vos colis',
     basis: 'Exécution du contrat de domiciliation (art. 6.1.b du RGPD)',
-    retention: 'Pendant la durée du contrat, puis douze mois après sa fin, pour vous laisser le temps de récupérer vos courriers.',
+    retention:
+      'Pendant la durée du contrat, puis douze mois après sa fin, pour vous laisser le temps de récupérer vos courriers ; un e-mail vous prévient un mois avant leur suppression, qui se fait alors d’elle-même.',
   },
   {
     purpose:
@@ -110,9 +111,10 @@ export default function PrivacyPage() {
           <p>
             L’espace client ne dépose aucun cookie de mesure d’audience ni de publicité et n’envoie aucune requête à un tiers tant que vous
             ne l’avez pas demandé : la vidéo de présentation n’est chargée depuis son hébergeur que si vous cliquez dessus, et le formulaire
-            de carte bancaire de Stripe n’est chargé que sur la page du moyen de paiement. Les seules données enregistrées dans votre
-            navigateur servent à vous garder connecté ; elles sont strictement nécessaires au service et ne demandent donc pas votre
-            consentement (article 82 de la loi Informatique et Libertés).
+            de carte bancaire de Stripe n’est chargé que lorsque vous ouvrez le formulaire d’une nouvelle carte. Les seules données
+            enregistrées dans votre navigateur servent à vous garder connecté ; elles sont strictement nécessaires au service et ne
+            demandent donc pas votre consentement (article 82 de la loi Informatique et Libertés) : c’est pourquoi aucun bandeau de cookies
+            ne vous est présenté.
           </p>
           <h2>Vos droits</h2>
           <p>
@@ -126,7 +128,9 @@ export default function PrivacyPage() {
             Pour exercer vos droits, écrivez-nous à <a href={`mailto:${p.privacyEmail}`}>{p.privacyEmail}</a> ou par courrier à {p.name},{' '}
             {p.address}. Nous vous répondrons dans un délai d’un mois, qui peut être prolongé de deux mois si la demande est complexe ; nous
             vous en informerons alors. Nous pourrons vous demander de justifier de votre identité en cas de doute raisonnable. Vous pouvez
-            aussi modifier vous-même vos informations personnelles et vos préférences de notification depuis votre espace.
+            aussi modifier vous-même vos informations personnelles et vos préférences de notification depuis votre espace, et y fermer votre
+            compte (« Informations personnelles ») une fois vos domiciliations résiliées : vos accès et vos données personnelles sont alors
+            effacés, seul restant ce que la loi nous oblige à conserver.
           </p>
           <h2>Réclamation auprès de la CNIL</h2>
           <p>

@@ -9,10 +9,13 @@ import type { PageProps } from '../page.ts'
 import { mq } from '../../theme.ts'
 import { EmailSection, PasswordSection } from './AccountSections.tsx'
 import { DevicesSection } from './DevicesSection.tsx'
+import { MyDataSection } from './MyDataSection.tsx'
 // notifications
 import { NotificationPreferencesSection } from '../notifications/NotificationPreferencesSection.tsx'
 import { PasskeysSection } from './PasskeysSection.tsx'
 import { Section } from './Section.tsx'
+import { CloseAccountSection } from './CloseAccountSection.tsx'
+import { LeaveOrderSection } from './LeaveOrderSection.tsx'
 
 const Columns = styled('div')`
   display: grid;
@@ -55,6 +58,9 @@ export default function PersonalInfoPage(_: PageProps) {
         <PasskeysSection />
         <DevicesSection />
         <NotificationPreferencesSection />
+        <LeaveOrderSection />
+        <CloseAccountSection />
+        <MyDataSection />
       </div>
     </Columns>
   )

@@ -1,12 +1,13 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { createActor } from 'xstate'
+import { createActor, SimulatedClock } from 'xstate'
 import { FILE_TOO_LARGE } from '../../../../server/contract/rules/uploads.ts'
 import {
   isPublishable,
   type LocalFile,
   NOT_A_PDF,
   published,
+  READING_POLL_MS,
   refusalOf,
   scanQueueMachine,
 } from '../../../../src/backoffice/machines/mail/scanQueue.machine.ts'
@@ -132,6 +133,34 @@ Rules('the upload’s progress reaches its entry; the files go one after the oth
   )
   // A scan being read: the queue is read again a few seconds later (the delay is the machine's).
   assert.ok(actor.getSnapshot().matches({ queue: 'shown' }))
+  actor.stop()
+})
+Rules('a scan dropped long after the queue was shown empty is still read again until its reading ends', async () => {
+  const clock = new SimulatedClock()
+  const deferreds = new Deferreds()
+  const machine = scanQueueMachine.provide({
+    actors: { load: deferreds.actor(), upload: deferreds.actor(), publishAll: deferreds.actor() },
+  })
+  const actor = createActor(machine, { clock }).start()
+  await flush()
+  deferreds.settle('load', { output: [] })
+  await flush()
+  // Nothing is read: no request, however long the page stays open.
+  clock.increment(5 * READING_POLL_MS)
+  await flush()
+  assert.is(deferreds.started.filter((s) => s.id === 'load').length, 1)
+  actor.send({ type: 'files.add', files: [pdf('a')] })
+  await flush()
+  deferreds.settle('upload', { output: scan(7, { reading: 'en cours', suggestion: null }) })
+  await flush()
+  clock.increment(READING_POLL_MS)
+  await flush()
+  assert.is(deferreds.started.filter((s) => s.id === 'load').length, 2, 'the queue is read again')
+  deferreds.settle('load', { output: [scan(7)] })
+  await flush()
+  clock.increment(3 * READING_POLL_MS)
+  await flush()
+  assert.is(deferreds.started.filter((s) => s.id === 'load').length, 2, 'read, it is not asked again')
   actor.stop()
 })
 Rules.run()

@@ -21,6 +21,13 @@ const expired = failure(
   'Votre connexion a expiré : saisissez à nouveau votre adresse e-mail et votre mot de passe.',
   TICKET_EXPIRED_CODE,
 )
+const keyRefused = failure(
+  401,
+  'La clé d’accès n’a pas pu être vérifiée. Recommencez, ou saisissez le code de votre application d’authentification.',
+  'PASSKEY_REFUSED',
+)
+/** The browser's prompt cancelled: the wiring's French words, no status. */
+const cancelled = new Error('La connexion avec une clé d’accès a été annulée. Vous pouvez aussi saisir le code de votre application.')
 const down = failure(503, 'Le service est momentanément indisponible. Réessayez dans quelques instants.')
 
 const session: OperatorSession = {
@@ -33,7 +40,7 @@ function start() {
   const deferreds = new Deferreds()
   const opened: OperatorSession[] = []
   const machine = signInMachine.provide({
-    actors: { checkPassword: deferreds.actor(), checkCode: deferreds.actor() },
+    actors: { checkPassword: deferreds.actor(), checkCode: deferreds.actor(), checkPasskey: deferreds.actor() },
     actions: { signedIn: (_, { session }) => void opened.push(session) },
   })
   return { actor: createActor(machine), deferreds, opened }
@@ -52,8 +59,15 @@ const events = [
   { type: 'xstate.error.actor.checkCode', error: replayed },
   { type: 'xstate.error.actor.checkCode', error: expired },
   { type: 'xstate.error.actor.checkCode', error: down },
+  { type: 'signIn.passkey' },
+  { type: 'xstate.done.actor.checkPasskey', output: session },
+  { type: 'xstate.error.actor.checkPasskey', error: keyRefused },
+  { type: 'xstate.error.actor.checkPasskey', error: cancelled },
+  { type: 'xstate.error.actor.checkPasskey', error: expired },
+  { type: 'xstate.error.actor.checkPasskey', error: down },
 ] as const
-const serviceFailures: unknown[] = [tooMany, offline, down]
+// A prompt cancelled is no refusal of the server's: the same step can be tried again as it is.
+const serviceFailures: unknown[] = [tooMany, offline, down, cancelled]
 
 const ModelBased = suite('back office, signIn: shortest paths covering every state and transition, replayed')
 const serializeState = (s: any) => JSON.stringify([s.value, s.context])
@@ -61,6 +75,7 @@ const paths = shortestPaths(signInMachine, { events, serializeState })
 ModelBased('the model reaches every state', () => {
   assert.equal([...new Set(paths.map((p) => String(p.state.value)))].sort(), [
     'checkingCode',
+    'checkingPasskey',
     'checkingPassword',
     'code',
     'password',
@@ -82,16 +97,23 @@ for (const path of pathsToReplay(paths, ModelBased)) {
     // Each code is sent with the ticket of the password step it follows.
     assert.is(started('checkCode').length, steps.filter((e) => e.type === 'signIn.code').length)
     assert.ok(started('checkCode').every((s) => JSON.stringify(s.input) === JSON.stringify({ ticket: 'tk_1', code: '123456' })))
-    // The session is handed on once, only when the code opened it.
+    // Each passkey prompt is for the ticket of the password step it follows.
+    assert.is(started('checkPasskey').length, steps.filter((e) => e.type === 'signIn.passkey').length)
+    assert.ok(started('checkPasskey').every((s) => JSON.stringify(s.input) === JSON.stringify({ ticket: 'tk_1' })))
+    // The session is handed on once, only when the code or the key opened it.
     assert.equal(opened, snapshot.matches('signedIn') ? [session] : [])
-    assert.is(snapshot.hasTag('busy'), snapshot.matches('checkingPassword') || snapshot.matches('checkingCode'))
+    assert.is(
+      snapshot.hasTag('busy'),
+      snapshot.matches('checkingPassword') || snapshot.matches('checkingCode') || snapshot.matches('checkingPasskey'),
+    )
     // The server's French reason is shown after a failure, until the next try or the restart.
     const last = steps.at(-1)
     assert.is(snapshot.context.error, last?.error ? last.error.message : null)
     assert.is(snapshot.context.unavailable, !!last?.error && serviceFailures.includes(last.error))
     // A ticket that no longer opens the code step leads back to the password, which asks for a new one.
     if (last?.error === expired) assert.ok(snapshot.matches('password'))
-    if (snapshot.matches('code') || snapshot.matches('checkingCode')) assert.is(snapshot.context.ticket, 'tk_1')
+    if (snapshot.matches('code') || snapshot.matches('checkingCode') || snapshot.matches('checkingPasskey'))
+      assert.is(snapshot.context.ticket, 'tk_1')
     if (snapshot.matches('password')) assert.is(snapshot.context.ticket, null)
     if (passwordSubmits) assert.is(snapshot.context.email, credentials.email)
     actor.stop()
@@ -108,6 +130,24 @@ Examples('a second submit while the password is checked is not sent', async () =
   actor.send({ type: 'signIn.password', email: 'autre@example.com', password: 'x' })
   assert.is(deferreds.started.length, 1)
   assert.is(actor.getSnapshot().context.email, credentials.email)
+})
+
+Examples('a key refused or its prompt cancelled keeps the code step, where the code can still be typed', async () => {
+  const { actor, deferreds, opened } = start()
+  actor.start()
+  actor.send({ type: 'signIn.password', ...credentials })
+  deferreds.settle('checkPassword', { output: { ticket: 'tk_1', expiresAt: '2026-11-20T10:05:00.000Z' } })
+  await new Promise((r) => setTimeout(r, 0))
+  actor.send({ type: 'signIn.passkey' })
+  assert.ok(actor.getSnapshot().matches('checkingPasskey'))
+  deferreds.settle('checkPasskey', { error: cancelled })
+  await new Promise((r) => setTimeout(r, 0))
+  assert.ok(actor.getSnapshot().matches('code'))
+  assert.is(actor.getSnapshot().context.error, cancelled.message)
+  actor.send({ type: 'signIn.code', code: '123456' })
+  deferreds.settle('checkCode', { output: session })
+  await new Promise((r) => setTimeout(r, 0))
+  assert.equal(opened, [session])
 })
 
 Examples.run()

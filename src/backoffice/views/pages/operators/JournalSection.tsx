@@ -38,6 +38,9 @@ export const ACTION_LABELS: Record<string, string> = {
   'conversation.reopened': 'Conversation rouverte',
   'termination.accepted': 'Résiliation acceptée',
   'termination.contacted': 'Client contacté (résiliation)',
+  'account.closed': 'Compte fermé par son titulaire',
+  'mail.retentionNotice': 'Avis de suppression du courrier',
+  'mail.retentionPurge': 'Courrier supprimé (conservation)',
 }
 
 const ORDER_INVALID = 'Saisissez un numéro de commande (des chiffres).'
@@ -154,7 +157,13 @@ export function JournalSection() {
                   {result.entries.map((entry) => (
                     <tr key={entry.id}>
                       <td>{formatDateTime(entry.at)}</td>
-                      <td>{entry.operator ? entry.operator.name : entry.apiKey ? `Clé « ${entry.apiKey.name} »` : 'Jeton de démarrage'}</td>
+                      <td>
+                        {entry.operator
+                          ? entry.operator.name
+                          : entry.apiKey
+                            ? `Clé « ${entry.apiKey.name} »`
+                            : (entry.automatic ?? 'Jeton de démarrage')}
+                      </td>
                       <td>{ACTION_LABELS[entry.action] ?? <Muted>{entry.action}</Muted>}</td>
                       <td>{entry.orderId ?? '—'}</td>
                       <td>{entry.summary}</td>

@@ -1,4 +1,5 @@
-// /operateur/connexion: the e-mail and password, then the 6-digit code of the authenticator app (signIn.machine.ts).
+// /operateur/connexion: the e-mail and password, then the 6-digit code of the authenticator app or, where the browser has
+// WebAuthn, « Utiliser une clé d’accès » (signIn.machine.ts).
 // Signed in, the operator goes to the page the session left (it ended by itself) or to the dashboard.
 import { useActorRef, useSelector } from '@xstate/react'
 import { type FormEvent, useEffect, useState } from 'react'
@@ -9,6 +10,9 @@ import { useBackOffice } from '../../context.tsx'
 import { BareLayout } from '../../layout/BareLayout.tsx'
 
 export const CODE_FORMAT = 'Saisissez les 6 chiffres affichés par votre application d’authentification.'
+
+/** The browser can use a passkey (WebAuthn): the button shows only then; the prompt's code loads when it is pressed. */
+export const passkeysSupported = () => typeof (window as { PublicKeyCredential?: unknown }).PublicKeyCredential === 'function'
 
 export default function SignInPage() {
   const { session, flows } = useBackOffice()
@@ -37,6 +41,7 @@ export default function SignInPage() {
           busy={busy}
           email={email}
           onSubmit={(code) => signIn.send({ type: 'signIn.code', code })}
+          onPasskey={() => signIn.send({ type: 'signIn.passkey' })}
           onRestart={() => signIn.send({ type: 'signIn.restart' })}
         />
       )}
@@ -96,11 +101,13 @@ function CodeStep({
   busy,
   email,
   onSubmit,
+  onPasskey,
   onRestart,
 }: {
   busy: boolean
   email: string
   onSubmit: (code: string) => void
+  onPasskey: () => void
   onRestart: () => void
 }) {
   const [code, setCode] = useState('')
@@ -135,6 +142,13 @@ function CodeStep({
       <BusyButton type="submit" busy={busy}>
         {busy ? 'Vérification…' : 'Se connecter'}
       </BusyButton>{' '}
+      {passkeysSupported() && (
+        <>
+          <Button type="button" $variant="secondary" onClick={onPasskey} disabled={busy}>
+            Utiliser une clé d’accès
+          </Button>{' '}
+        </>
+      )}
       <Button type="button" $variant="ghost" onClick={onRestart} disabled={busy}>
         Changer d’adresse
       </Button>

@@ -5,3 +5,6 @@ export const ADMINISTRATION_PATH = `${BACK_OFFICE_PATH}/administration`
 export const CLIENTS_PATH = `${BACK_OFFICE_PATH}/clients`
 export const NEW_CLIENT_PATH = `${CLIENTS_PATH}/nouveau`
 export const clientOrderPath = (orderId: number) => `${CLIENTS_PATH}/${orderId}`
+
+/** « Mes clés d’accès »: the signed-in operator's passkeys, every role. */
+export const MY_PASSKEYS_PATH = `${BACK_OFFICE_PATH}/mes-cles-d-acces`

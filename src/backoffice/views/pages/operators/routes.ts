@@ -1,9 +1,9 @@
-// The operators area: Clients (every operator: the search, an order's page; « Nouveau client » for administrators) and
-// Administration (operators, API keys, the journal), for administrators. Its pages without the shell (sign-in,
-// enrolment) are routed by App.tsx.
+// The operators area: Clients (every operator: the search, an order's page; « Nouveau client » for administrators),
+// Administration (operators, API keys, the journal), for administrators, and « Mes clés d’accès », for every operator.
+// Its pages without the shell (sign-in, enrolment) are routed by App.tsx.
 import { lazy } from 'react'
 import type { BackOfficeArea } from '../page.ts'
-import { ADMINISTRATION_PATH, CLIENTS_PATH, NEW_CLIENT_PATH } from './paths.ts'
+import { ADMINISTRATION_PATH, CLIENTS_PATH, MY_PASSKEYS_PATH, NEW_CLIENT_PATH } from './paths.ts'
 
 export const operators: BackOfficeArea = {
   pages: [
@@ -28,6 +28,12 @@ export const operators: BackOfficeArea = {
       menu: { label: 'Administration', position: 10 },
       nested: true,
       Page: lazy(() => import('./AdministrationPage.tsx')),
+    },
+    {
+      path: MY_PASSKEYS_PATH,
+      title: 'Mes clés d’accès',
+      menu: { label: 'Mes clés d’accès', position: 11 },
+      Page: lazy(() => import('./MyPasskeysPage.tsx')),
     },
   ],
 }

@@ -1,0 +1,19 @@
+// uvu's closing summary read from a run's output, and what uvu 0.5 leaves unsaid: a suite whose before() threw never
+// runs its tests, prints (0 / N) in green and exits 0. Tests that neither passed nor were skipped are counted here, so
+// that such a suite can never pass by not running (scripts/run-tests.mjs, scripts/uvu.mjs).
+
+// eslint-disable-next-line no-control-regex
+const plain = (text) => text.replace(/\u001b\[[0-9;]*m/g, '')
+const count = (text, label) => Number(plain(text).match(new RegExp(`^\\s*${label}:\\s+(\\d+)`, 'm'))?.[1] ?? 0)
+
+/** Total, passed and skipped as uvu printed them; `unrun`: the tests of a run that exited 0 yet never ran. */
+export function uvuSummary(output, code) {
+  const total = count(output, 'Total')
+  const passed = count(output, 'Passed')
+  const skipped = count(output, 'Skipped')
+  // A run that crashed before uvu's summary counts as one failure, whatever it printed.
+  const failed = code === 0 ? total - passed - skipped : Math.max(1, total - passed - skipped)
+  return { total, passed, skipped, failed, unrun: code === 0 && failed > 0 ? failed : 0 }
+}
+
+export const unrunMessage = (unrun) => `[tests] ${unrun} test(s) jamais lancés : le before() d’une suite a échoué, et uvu le tait.`
