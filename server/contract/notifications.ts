@@ -98,7 +98,7 @@ export const notificationsRoutes = {
     auth: 'apiToken',
     tags: ['Notifications'],
     summary:
-      '« Mes échanges »: the conversations of the orders the user owns or that are shared with him (or of one of them), the latest first.',
+      '« Mes échanges »: the conversations of the orders the user owns or that are shared with him (or of one of them), open ones first, the latest first.',
     schema: { querystring: OrderIdQuery, response: ok(Type.Array(PortalConversationSummary)) },
   },
 

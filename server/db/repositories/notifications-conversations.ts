@@ -116,11 +116,12 @@ export function listConversationsForOperators(db: Db, filter: { status?: 'open' 
     .execute()
 }
 
-/** A customer's list: the conversations of these orders, the latest first. */
+/** A customer's list: the conversations of these orders, open ones first, the latest first. */
 export async function listConversationsOfOrders(db: Db, orderIds: number[]) {
   if (orderIds.length === 0) return []
   return summaryQuery(db)
     .where('c.order_id', 'in', orderIds)
+    .orderBy(sql`c.status = 'open'`, 'desc')
     .orderBy('c.last_message_at', 'desc')
     .orderBy('c.id', 'desc')
     .limit(200)
@@ -141,44 +142,49 @@ export function conversationMessages(db: Db, conversationId: number) {
 
 /** The customers who wrote in the conversation and still see its order: whom an operator's answer is e-mailed to. */
 export function conversationCustomers(db: Db, conversationId: number, orderId: number) {
-  return db
-    .selectFrom('users as u')
-    .select(['u.id', 'u.email', 'u.firstname'])
-    .where(
-      'u.id',
-      'in',
-      db
-        .selectFrom('conversation_messages')
-        .select('author_user_id as id')
-        .where('conversation_id', '=', conversationId)
-        .where('author_user_id', 'is not', null)
-        .$narrowType<{ id: number }>(),
-    )
-    .where((eb) =>
-      eb.or([
-        eb('u.id', '=', eb.selectFrom('orders').select('owner_id').where('id', '=', orderId)),
-        eb(
-          'u.id',
-          'in',
-          eb
-            .selectFrom('shares')
-            .select('user_id')
-            .where('order_id', '=', orderId)
-            .where('user_id', 'is not', null)
-            .$narrowType<{ user_id: number }>(),
-        ),
-      ]),
-    )
-    .orderBy('u.id')
-    .execute()
+  return (
+    db
+      .selectFrom('users as u')
+      .select(['u.id', 'u.email', 'u.firstname'])
+      .where(
+        'u.id',
+        'in',
+        db
+          .selectFrom('conversation_messages')
+          .select('author_user_id as id')
+          .where('conversation_id', '=', conversationId)
+          .where('author_user_id', 'is not', null)
+          .$narrowType<{ id: number }>(),
+      )
+      .where((eb) =>
+        eb.or([
+          eb('u.id', '=', eb.selectFrom('orders').select('owner_id').where('id', '=', orderId)),
+          eb(
+            'u.id',
+            'in',
+            eb
+              .selectFrom('shares')
+              .select('user_id')
+              .where('order_id', '=', orderId)
+              .where('user_id', 'is not', null)
+              .$narrowType<{ user_id: number }>(),
+          ),
+        ]),
+      )
+      // A closed account's row stays for its orders (people-closing.ts), with an address that reaches no one.
+      .where('u.closed_at', 'is', null)
+      .orderBy('u.id')
+      .execute()
+  )
 }
 
-/** The order's owner: whom a conversation an operator opened is e-mailed to. */
+/** The order's owner, unless their account is closed: whom a conversation an operator opened is e-mailed to. */
 export function orderOwner(db: Db, orderId: number) {
   return db
     .selectFrom('orders as o')
     .innerJoin('users as u', 'u.id', 'o.owner_id')
     .select(['u.id', 'u.email', 'u.firstname'])
     .where('o.id', '=', orderId)
+    .where('u.closed_at', 'is', null)
     .executeTakeFirst()
 }

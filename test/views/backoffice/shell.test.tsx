@@ -22,7 +22,16 @@ Shell.after.each(() => cleanup())
 Shell('the menu is the table of pages filtered by role: an administrator sees Administration, a courrier operator does not', async () => {
   await renderBackOffice('/operateur', { signedIn: ines })
   await screen.findByRole('heading', { name: 'Tableau de bord', level: 1 })
-  assert.equal(menuLabels(), ['Tableau de bord', 'Clients', 'Numérisation', 'Colis', 'Réexpéditions', 'Messages', 'Administration', 'Mes clés d’accès'])
+  assert.equal(menuLabels(), [
+    'Tableau de bord',
+    'Clients',
+    'Numérisation',
+    'Colis',
+    'Réexpéditions',
+    'Messages',
+    'Administration',
+    'Mes clés d’accès',
+  ])
   cleanup()
   await renderBackOffice('/operateur', { signedIn: hugo })
   await screen.findByRole('heading', { name: 'Tableau de bord', level: 1 })
