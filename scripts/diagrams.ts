@@ -47,6 +47,7 @@ import { legalSubmissionListMachine } from '../src/machines/company/legalSubmiss
 // notifications
 import { letterHistoryMachine } from '../src/machines/mail/letterHistory.machine.ts'
 import { notificationPreferencesMachine } from '../src/machines/notifications/notificationPreferences.machine.ts'
+import { myConversationsMachine } from '../src/machines/notifications/myConversations.machine.ts'
 import { notificationsMachine } from '../src/machines/notifications/notifications.machine.ts'
 import { partnerInterestMachine } from '../src/machines/company/partnerInterest.machine.ts'
 // mail beyond the peers
@@ -229,6 +230,11 @@ const machines: [file: string, machine: AnyStateMachine, what: string][] = [
     'notificationPreferences',
     notificationPreferencesMachine,
     "One order's e-mail choice on /informations-personnelles: read, each choice saved, the previous one put back when a save fails.",
+  ],
+  [
+    'myConversations',
+    myConversationsMachine,
+    '« Mes échanges »: the list (open ones first) or one conversation, read again on the bell’s news; an answer, kept as typed when refused.',
   ],
   // the back office (src/backoffice/machines)
   [
