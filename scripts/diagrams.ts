@@ -69,6 +69,7 @@ import { clientSearchMachine } from '../src/backoffice/machines/operators/client
 import { newClientMachine } from '../src/backoffice/machines/operators/newClient.machine.ts'
 import { forwardingMachine } from '../src/backoffice/machines/mail/forwarding.machine.ts'
 import { conversationsMachine } from '../src/backoffice/machines/notifications/conversations.machine.ts'
+import { terminationsMachine } from '../src/backoffice/machines/billing/terminations.machine.ts'
 import { handoverMachine } from '../src/backoffice/machines/mail/handover.machine.ts'
 import { orderPickerMachine } from '../src/backoffice/machines/mail/orderPicker.machine.ts'
 import { packageDeskMachine } from '../src/backoffice/machines/mail/packageDesk.machine.ts'
@@ -326,7 +327,12 @@ const machines: [file: string, machine: AnyStateMachine, what: string][] = [
   [
     'backoffice-conversations',
     conversationsMachine,
-    'Messages: the conversations open first (or the closed ones), one read, an answer never blank, « Clore », « Rouvrir ».',
+    'Messages: the conversations open first (or the closed ones; the address’s one opened once read), one read, an answer never blank, « Clore », « Rouvrir ».',
+  ],
+  [
+    'backoffice-terminations',
+    terminationsMachine,
+    'Résiliations: waiting first; « Accepter » with an end date checked as the server does, or « Contacter le client », which goes to the conversation.',
   ],
 ]
 

@@ -32,6 +32,8 @@ import { scanQueueMachine } from '../machines/mail/scanQueue.machine.ts'
 import { scanReviewMachine } from '../machines/mail/scanReview.machine.ts'
 import { readAsDataUrl } from './files.ts'
 import { conversationsMachine } from '../machines/notifications/conversations.machine.ts'
+import { terminationsMachine } from '../machines/billing/terminations.machine.ts'
+import { conversationPath } from '../views/pages/notifications/paths.ts'
 
 /**
  * The browser's WebAuthn prompts (@simplewebauthn/browser, as the portal's): loaded with the first ceremony, in a chunk
@@ -269,6 +271,22 @@ export function createBackOfficeServices({ api, notify, currentPath, saveFile, n
         ),
       },
       actions: { notify: (_, notice) => notify(notice) },
+    }),
+    terminations: terminationsMachine.provide({
+      actors: {
+        load: fromPromise(({ signal }) => api.getTerminations({ signal })),
+        send: fromPromise(({ input: { id, action }, signal }) =>
+          action.kind === 'accept'
+            ? api.acceptTermination(id, { endDate: action.endDate }, { signal })
+            : api.contactTermination(id, { message: action.message.trim() }, { signal }),
+        ),
+      },
+      actions: {
+        notify: (_, notice) => notify(notice),
+        openConversation: (_, { conversationId }) => {
+          if (conversationId !== null) navigate(conversationPath(conversationId))
+        },
+      },
     }),
     queues: queuesMachine.provide({
       actors: { load: fromPromise(async ({ signal }) => (await api.getDashboard({ signal })).queues) },

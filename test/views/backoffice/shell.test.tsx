@@ -29,6 +29,7 @@ Shell('the menu is the table of pages filtered by role: an administrator sees Ad
     'Colis',
     'Réexpéditions',
     'Messages',
+    'Résiliations',
     'Administration',
     'Mes clés d’accès',
   ])
@@ -76,7 +77,7 @@ Table('every page is under /operateur, at most one entry per menu position; nest
   assert.is(pageFor('/operateur/x'), undefined)
   assert.equal(
     menuFor(['conformite']).map((m) => m.label),
-    ['Tableau de bord', 'Clients', 'Messages', 'Mes clés d’accès'],
+    ['Tableau de bord', 'Clients', 'Messages', 'Résiliations', 'Mes clés d’accès'],
   )
   // The roles the forms list are the contract's.
   assert.equal(ROLES, [...OPERATOR_ROLES])
@@ -156,7 +157,7 @@ Dashboard('the operator’s pages are offered as shortcuts (Administration for a
     within(spaces)
       .getAllByRole('link')
       .map((a) => a.textContent),
-    ['Clients', 'Numérisation', 'Colis', 'Réexpéditions', 'Messages', 'Administration', 'Mes clés d’accès'],
+    ['Clients', 'Numérisation', 'Colis', 'Réexpéditions', 'Messages', 'Résiliations', 'Administration', 'Mes clés d’accès'],
   )
 })
 

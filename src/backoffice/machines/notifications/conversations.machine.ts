@@ -42,7 +42,10 @@ export const conversationsMachine = deferred(() =>
         problem: string | null
         sendError: string | null
         status: 'open' | 'closed' | null
+        /** The conversation of the address (/operateur/messages/:id), opened once the list is read. */
+        openId: number | null
       },
+      input: {} as { openId?: number | null } | undefined,
       events: {} as ConversationsEvent,
     },
     actors: {
@@ -71,10 +74,11 @@ export const conversationsMachine = deferred(() =>
       written: ({ event }) => !isBlank((event as Extract<ConversationsEvent, { type: 'reply.send' }>).message),
       isOpen: ({ context }) => context.current?.status === 'open',
       isClosed: ({ context }) => context.current?.status === 'closed',
+      toOpen: ({ context }) => context.openId !== null,
     },
   }).createMachine({
     id: 'conversations',
-    context: {
+    context: ({ input }) => ({
       shown: 'open',
       conversations: null,
       error: null,
@@ -84,7 +88,8 @@ export const conversationsMachine = deferred(() =>
       problem: null,
       sendError: null,
       status: null,
-    },
+      openId: input?.openId ?? null,
+    }),
     initial: 'loading',
     on: {
       'list.show': { target: '.loading', actions: assign({ shown: ({ event }) => event.shown, current: null }) },
@@ -97,7 +102,10 @@ export const conversationsMachine = deferred(() =>
           id: 'load',
           src: 'load',
           input: ({ context }) => ({ status: context.shown }),
-          onDone: { target: 'list', actions: assign({ conversations: ({ event }) => event.output }) },
+          onDone: [
+            { guard: 'toOpen', target: 'opening', actions: assign({ conversations: ({ event }) => event.output }) },
+            { target: 'list', actions: assign({ conversations: ({ event }) => event.output }) },
+          ],
           onError: { target: 'failed', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
         },
       },
@@ -111,9 +119,9 @@ export const conversationsMachine = deferred(() =>
         invoke: {
           id: 'open',
           src: 'open',
-          input: ({ event }) => ({ id: (event as Extract<ConversationsEvent, { type: 'conversation.open' }>).id }),
-          onDone: { target: 'reading', actions: assign({ current: ({ event }) => event.output }) },
-          onError: { target: 'list', actions: assign({ openError: ({ event }) => messageOf(event.error) }) },
+          input: ({ context, event }) => ({ id: event.type === 'conversation.open' ? event.id : context.openId! }),
+          onDone: { target: 'reading', actions: assign({ current: ({ event }) => event.output, openId: null }) },
+          onError: { target: 'list', actions: assign({ openError: ({ event }) => messageOf(event.error), openId: null }) },
         },
       },
       reading: {

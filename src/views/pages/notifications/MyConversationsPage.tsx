@@ -13,7 +13,7 @@ import { Alert, BusyButton, ErrorState, Field, Spinner } from '../../components/
 import { Badge, Muted, PageCard, Row, Rows, Toolbar, useNews, usePortal, useSelectedOrder } from '../../components/page.tsx'
 import { color, radius } from '../../theme.ts'
 import type { PageProps } from '../page.ts'
-import { MY_CONVERSATIONS_PATH } from './routes.ts'
+import { MY_CONVERSATIONS_PATH } from './paths.ts'
 
 type MyConversationsRef = ActorRefFrom<typeof myConversationsMachine>
 

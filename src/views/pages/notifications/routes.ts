@@ -2,8 +2,7 @@
 // an answer lead to one: /mes-echanges/{id}).
 import { lazy } from 'react'
 import type { Area } from '../page.ts'
-
-export const MY_CONVERSATIONS_PATH = '/mes-echanges'
+import { MY_CONVERSATIONS_PATH } from './paths.ts'
 
 const MyConversationsPage = lazy(() => import('./MyConversationsPage.tsx'))
 

@@ -12,14 +12,14 @@ const closedMeanwhile = failure(409, 'Cette conversation est close : rouvrez-la 
 const reply = 'Bonjour, nous la numérisons à nouveau.'
 const other = conversationSummary(5, { raisonSociale: 'Studio Nuage SAS', orderId: 14 })
 
-function start() {
+function start(input: { openId?: number } = {}) {
   const deferreds = new Deferreds()
   const notices: Notice[] = []
   const machine = conversationsMachine.provide({
     actors: { load: deferreds.actor(), open: deferreds.actor(), reply: deferreds.actor(), setStatus: deferreds.actor() },
     actions: { notify: (_, notice) => void notices.push(notice) },
   })
-  return { actor: createActor(machine), deferreds, notices }
+  return { actor: createActor(machine, { input }), deferreds, notices }
 }
 
 const events = [
@@ -44,6 +44,7 @@ const events = [
 const ModelBased = suite('back office, Messages: shortest paths covering every state and transition, replayed')
 const paths = shortestPaths(conversationsMachine, {
   events,
+  input: {},
   serializeState: (s: any) =>
     JSON.stringify([
       s.value,
@@ -105,3 +106,34 @@ for (const path of pathsToReplay(paths, ModelBased)) {
   })
 }
 ModelBased.run()
+
+const Address = suite('back office, Messages at /operateur/messages/3 (« Contacter le client » leads there): opened once the list is read')
+Address(
+  'the list read, the conversation of the address opens; a failure says why over the list; the list shown again opens nothing',
+  async () => {
+    const { actor, deferreds } = start({ openId: 3 })
+    actor.start()
+    deferreds.settle('load', { output: [conversationSummary(3)] })
+    await new Promise((r) => setImmediate(r))
+    assert.ok(actor.getSnapshot().matches('opening'))
+    assert.equal(deferreds.started.at(-1), { id: 'open', input: { id: 3 } })
+    deferreds.settle('open', { output: conversation(3) })
+    await new Promise((r) => setImmediate(r))
+    assert.equal([actor.getSnapshot().value, actor.getSnapshot().context.current?.id], ['reading', 3])
+    actor.send({ type: 'list.show', shown: 'open' })
+    deferreds.settle('load', { output: [conversationSummary(3)] })
+    await new Promise((r) => setImmediate(r))
+    assert.is(actor.getSnapshot().value, 'list')
+    actor.stop()
+
+    const failed = start({ openId: 99 })
+    failed.actor.start()
+    failed.deferreds.settle('load', { output: [] })
+    await new Promise((r) => setImmediate(r))
+    failed.deferreds.settle('open', { error: failure(404, 'Conversation introuvable.') })
+    await new Promise((r) => setImmediate(r))
+    assert.equal([failed.actor.getSnapshot().value, failed.actor.getSnapshot().context.openError], ['list', 'Conversation introuvable.'])
+    failed.actor.stop()
+  },
+)
+Address.run()

@@ -2,13 +2,15 @@
 // ones); one opened with its messages, each saying who wrote it; an answer, « Clore », « Rouvrir » (conversations machine).
 import { useActorRef, useSelector } from '@xstate/react'
 import { type FormEvent, useEffect, useState } from 'react'
+import { useLocation } from 'wouter'
 import { Alert, BusyButton, Button, ErrorState, Field, Spinner } from '../../../../views/components/ui.tsx'
 import { useBackOffice } from '../../context.tsx'
 import { Actions, Badge, CardBox, Cards } from '../mail/mail.styles.ts'
 import { formatDateTime, Inline, Muted, Panel } from '../operators/admin.styles.ts'
+import { MESSAGES_PATH } from './paths.ts'
 
 type Conversations = ReturnType<typeof useConversations>
-const useConversations = () => useActorRef(useBackOffice().flows.conversations)
+const useConversations = (openId: number | null) => useActorRef(useBackOffice().flows.conversations, { input: { openId } })
 
 function Conversation({ conversations }: { conversations: Conversations }) {
   const current = useSelector(conversations, (s) => s.context.current)!
@@ -88,8 +90,15 @@ function Conversation({ conversations }: { conversations: Conversations }) {
   )
 }
 
+/** /operateur/messages, or /operateur/messages/:id (« Contacter le client » leads there): that conversation opened. */
 export default function MessagesPage() {
-  const conversations = useConversations()
+  const [path] = useLocation()
+  const id = /^\/(\d{1,9})\/?$/.exec(path.slice(MESSAGES_PATH.length))?.[1]
+  return <Messages key={id ?? ''} openId={id ? Number(id) : null} />
+}
+
+function Messages({ openId }: { openId: number | null }) {
+  const conversations = useConversations(openId)
   const list = useSelector(conversations, (s) => s.context.conversations)
   const shown = useSelector(conversations, (s) => s.context.shown)
   const failed = useSelector(conversations, (s) => s.matches('failed'))

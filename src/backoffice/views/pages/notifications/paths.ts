@@ -2,3 +2,6 @@
 import { BACK_OFFICE_PATH } from '../../../../../server/contract/rules/backoffice.ts'
 
 export const MESSAGES_PATH = `${BACK_OFFICE_PATH}/messages`
+
+/** One conversation opened in Messages (where « Contacter le client » leads). */
+export const conversationPath = (id: number) => `${MESSAGES_PATH}/${id}`

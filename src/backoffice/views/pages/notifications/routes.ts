@@ -14,6 +14,8 @@ export const notifications: BackOfficeArea = {
       title: 'Messages',
       roles: COMPLIANCE,
       menu: { label: 'Messages', position: 7 },
+      // One conversation: /operateur/messages/:id.
+      nested: true,
       Page: lazy(() => import('./MessagesPage.tsx')),
     },
   ],
