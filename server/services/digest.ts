@@ -20,8 +20,9 @@ const CHECK_EVERY_MS = 15 * 60_000
 
 export type DigestDeps = Pick<AppDeps, 'db' | 'mailer' | 'config' | 'clock'>
 
-const parisHour = (date: Date) =>
-  Number(new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', hour: 'numeric', hour12: false }).format(date).replace(/\D/g, ''))
+const digestTime = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'short', timeStyle: 'short', timeZone: 'Europe/Paris' })
+const parisHourFormat = new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', hour: 'numeric', hour12: false })
+const parisHour = (date: Date) => Number(parisHourFormat.format(date).replace(/\D/g, ''))
 
 export const digestSubject = (count: number) => `Votre résumé du jour : ${count} nouveauté${count > 1 ? 's' : ''}`
 
@@ -37,9 +38,8 @@ export async function sendDailyDigests({ db, mailer, config, clock }: DigestDeps
     const events = await digestNotifications(db, userId, since, until)
     const user = await findUserById(db, userId)
     if (!events.length || !user) continue
-    const time = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'short', timeStyle: 'short', timeZone: 'Europe/Paris' })
     const lines = events.map(
-      (e) => `- ${time.format(e.created_at)} · ${e.raison_sociale} · ${e.title} : ${e.body}\n  ${config.publicUrl}${e.link}`,
+      (e) => `- ${digestTime.format(e.created_at)} · ${e.raison_sociale} · ${e.title} : ${e.body}\n  ${config.publicUrl}${e.link}`,
     )
     try {
       await mailer.send({
