@@ -32,6 +32,8 @@ for (const viewport of [DESKTOP, TABLET]) {
         'Numérisation',
         'Colis',
         'Réexpéditions',
+        'Messages',
+        'Résiliations',
         'Administration',
         'Mes clés d’accès',
       ])
