@@ -166,6 +166,26 @@ test('close, reopen; an operator answers an open one only; a customer’s answer
   )
   assert.is((await journal(ctx, 'conversation.reopened')).length, 1)
 
+  // « Mes échanges »: the open ones first, even when a closed one had the latest word.
+  ok(
+    await call(ctx.t.app, ctx.camille, 'POST', `/api-protected/domiciliation-orders/${ctx.ids.order}:send-problem`, {
+      message: 'Un colis manque aussi.',
+    }),
+  )
+  ok(await bo(ctx, ctx.admin, 'POST', `/api/backoffice/conversations/${ctx.started}:reopen`))
+  ok(await bo(ctx, ctx.admin, 'POST', `/api/backoffice/conversations/${ctx.started}/messages`, { message: 'C’est réglé.' }))
+  ok(await bo(ctx, ctx.admin, 'POST', `/api/backoffice/conversations/${ctx.started}:close`))
+  const mine = ok(await call(ctx.t.app, ctx.camille, 'GET', '/api-protected/conversations')) as { id: number; status: string }[]
+  const statuses = mine.map((c) => c.status)
+  assert.equal(
+    statuses,
+    [...statuses].sort((a, b) => Number(b === 'open') - Number(a === 'open')),
+    'open ones first',
+  )
+  assert.ok(statuses.includes('open') && mine.at(-1)!.status === 'closed')
+  const firstClosed = statuses.indexOf('closed')
+  assert.is(mine[firstClosed]!.id, ctx.started, 'the latest closed one first among the closed')
+
   const blank = await call(ctx.t.app, ctx.julien, 'POST', `/api-protected/conversations/${ctx.started}/messages`, { message: '   ' })
   assert.equal([blank.statusCode, blank.json().message], [400, 'Écrivez votre message avant de l’envoyer.'])
   const answer = ok(
