@@ -48,6 +48,7 @@ import { legalSubmissionListMachine } from '../src/machines/company/legalSubmiss
 // notifications
 import { letterHistoryMachine } from '../src/machines/mail/letterHistory.machine.ts'
 import { notificationPreferencesMachine } from '../src/machines/notifications/notificationPreferences.machine.ts'
+import { myConversationsMachine } from '../src/machines/notifications/myConversations.machine.ts'
 import { notificationsMachine } from '../src/machines/notifications/notifications.machine.ts'
 import { partnerInterestMachine } from '../src/machines/company/partnerInterest.machine.ts'
 // mail beyond the peers
@@ -68,6 +69,8 @@ import { clientOrderMachine } from '../src/backoffice/machines/operators/clientO
 import { clientSearchMachine } from '../src/backoffice/machines/operators/clientSearch.machine.ts'
 import { newClientMachine } from '../src/backoffice/machines/operators/newClient.machine.ts'
 import { forwardingMachine } from '../src/backoffice/machines/mail/forwarding.machine.ts'
+import { conversationsMachine } from '../src/backoffice/machines/notifications/conversations.machine.ts'
+import { terminationsMachine } from '../src/backoffice/machines/billing/terminations.machine.ts'
 import { handoverMachine } from '../src/backoffice/machines/mail/handover.machine.ts'
 import { orderPickerMachine } from '../src/backoffice/machines/mail/orderPicker.machine.ts'
 import { packageDeskMachine } from '../src/backoffice/machines/mail/packageDesk.machine.ts'
@@ -237,6 +240,11 @@ const machines: [file: string, machine: AnyStateMachine, what: string][] = [
     notificationPreferencesMachine,
     "One order's e-mail choice on /informations-personnelles: read, each choice saved, the previous one put back when a save fails.",
   ],
+  [
+    'myConversations',
+    myConversationsMachine,
+    '« Mes échanges »: the list (open ones first) or one conversation, read again on the bell’s news; an answer, kept as typed when refused.',
+  ],
   // the back office (src/backoffice/machines)
   [
     'backoffice-operatorSession',
@@ -333,6 +341,16 @@ const machines: [file: string, machine: AnyStateMachine, what: string][] = [
     'backoffice-formalities',
     formalitiesMachine,
     'Formalités juridiques: each submission moved on one step with one button; moved meanwhile, the list read again.',
+  ],
+  [
+    'backoffice-conversations',
+    conversationsMachine,
+    'Messages: the conversations open first (or the closed ones; the address’s one opened once read), one read, an answer never blank, « Clore », « Rouvrir ».',
+  ],
+  [
+    'backoffice-terminations',
+    terminationsMachine,
+    'Résiliations: waiting first; « Accepter » with an end date checked as the server does, or « Contacter le client », which goes to the conversation.',
   ],
 ]
 

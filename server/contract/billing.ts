@@ -109,7 +109,15 @@ export type SubscriptionOption = Static<typeof SubscriptionOption>
 
 export const TerminationStatus = Type.Object({
   /** The order's termination request, once made (one per order). */
-  request: Nullable(Type.Object({ date: IsoDate, reason: Type.String(), createdAt: DateTime })),
+  request: Nullable(
+    Type.Object({
+      date: IsoDate,
+      reason: Type.String(),
+      createdAt: DateTime,
+      /** Accepted by the provider: the day the domiciliation ends (« Domiciliation résiliée au … »); null until then. */
+      endDate: Nullable(IsoDate),
+    }),
+  ),
   /** The first date a termination may take effect: the end of the current billing period (or today). */
   earliestDate: IsoDate,
 })

@@ -2,7 +2,7 @@
 // Entity and payload schemas (spec §3, §7; PRODUCT.md "Data the server keeps") and the area's entries of the route table
 // (routes.ts). The SPA imports these with `import type` only, so none of this reaches the browser bundle.
 import { Type, type Static } from 'typebox'
-import { DateTime, FreeText, Id, IdParams, MessageReply, NoQuery } from './common.ts'
+import { DateTime, FreeText, Id, IdParams, MessageReply, NoQuery, Nullable, OrderIdQuery } from './common.ts'
 import { ok, type RouteDef } from './route-def.ts'
 
 export const SendProblemBody = Type.Object({ message: FreeText({ minLength: 1, maxLength: 5000 }) }, { additionalProperties: false })
@@ -14,6 +14,7 @@ export const NotificationKind = Type.Union([
   Type.Literal('kbis'),
   Type.Literal('invoice'),
   Type.Literal('formality'),
+  Type.Literal('message'),
 ])
 export type NotificationKind = Static<typeof NotificationKind>
 
@@ -42,6 +43,44 @@ export type EmailPreference = Static<typeof EmailPreference>
 export const NotificationPreferences = Type.Object({ email: EmailPreference }, { additionalProperties: false })
 export type NotificationPreferences = Static<typeof NotificationPreferences>
 
+// --- « Mes échanges »: the conversations of an order with the provider (every « Signaler un problème » starts one)
+
+export const ConversationStatus = Type.Union([Type.Literal('open'), Type.Literal('closed')])
+export type ConversationStatus = Static<typeof ConversationStatus>
+
+export const ConversationMessage = Type.Object({
+  id: Id,
+  body: Type.String(),
+  createdAt: DateTime,
+  /** Who wrote it: a person of the order, or the provider's operator (their name). */
+  author: Type.Object({ kind: Type.Union([Type.Literal('customer'), Type.Literal('operator')]), name: Type.String() }),
+})
+export type ConversationMessage = Static<typeof ConversationMessage>
+
+export const ReplyBody = Type.Object({ message: FreeText({ minLength: 1, maxLength: 5000 }) }, { additionalProperties: false })
+export type ReplyBody = Static<typeof ReplyBody>
+
+export const PortalConversationSummary = Type.Object({
+  id: Id,
+  orderId: Id,
+  raisonSociale: Type.String(),
+  subject: Type.String(),
+  status: ConversationStatus,
+  createdAt: DateTime,
+  lastMessageAt: DateTime,
+  /** Who wrote last: the provider's answer is what the customer has to read. */
+  lastAuthor: Type.Union([Type.Literal('customer'), Type.Literal('operator')]),
+  lastMessage: Type.String(),
+})
+export type PortalConversationSummary = Static<typeof PortalConversationSummary>
+
+export const PortalConversation = Type.Object({
+  ...PortalConversationSummary.properties,
+  closedAt: Nullable(DateTime),
+  messages: Type.Array(ConversationMessage),
+})
+export type PortalConversation = Static<typeof PortalConversation>
+
 export const notificationsRoutes = {
   sendProblem: {
     method: 'POST',
@@ -51,6 +90,37 @@ export const notificationsRoutes = {
     tags: ['Domiciliations'],
     summary: 'Report a problem about an order.',
     schema: { params: IdParams, body: SendProblemBody, response: ok(MessageReply) },
+  },
+
+  conversations: {
+    method: 'GET',
+    path: '/api-protected/conversations',
+    auth: 'apiToken',
+    tags: ['Notifications'],
+    summary:
+      '« Mes échanges »: the conversations of the orders the user owns or that are shared with him (or of one of them), open ones first, the latest first.',
+    schema: { querystring: OrderIdQuery, response: ok(Type.Array(PortalConversationSummary)) },
+  },
+
+  conversation: {
+    method: 'GET',
+    path: '/api-protected/conversations/{id}',
+    auth: 'apiToken',
+    access: 'member',
+    tags: ['Notifications'],
+    summary: 'One conversation of an order of the user, with its messages, oldest first.',
+    schema: { params: IdParams, response: ok(PortalConversation) },
+  },
+
+  answerConversation: {
+    method: 'POST',
+    path: '/api-protected/conversations/{id}/messages',
+    auth: 'apiToken',
+    access: 'member',
+    perUserHourly: 30,
+    tags: ['Notifications'],
+    summary: 'Answers a conversation of an order of the user; an answer reopens a closed conversation.',
+    schema: { params: IdParams, body: ReplyBody, response: ok(PortalConversation) },
   },
 
   notifications: {

@@ -2,12 +2,14 @@
 // The server registers its handlers against it, the OpenAPI document and the access-control test
 // matrix are generated from it, and the SPA's client takes its types from it (type-only import).
 import { billingRoutes } from './billing.ts'
+import { billingBackofficeRoutes } from './billing-backoffice.ts'
 import { HealthReply, ApiErrorBody } from './common.ts'
 import { companyRoutes } from './company.ts'
 import { companyBackofficeRoutes } from './company-backoffice.ts'
 import { mailRoutes } from './mail.ts'
 import { mailBackofficeRoutes } from './mail-backoffice.ts'
 import { notificationsRoutes } from './notifications.ts'
+import { notificationsBackofficeRoutes } from './notifications-backoffice.ts'
 import { operatorsRoutes } from './operators.ts'
 import { peopleRoutes } from './people.ts'
 import { peopleExportRoutes } from './people-exports.ts'
@@ -28,6 +30,8 @@ export const routes = {
   ...operatorsRoutes,
   ...mailBackofficeRoutes,
   ...companyBackofficeRoutes,
+  ...notificationsBackofficeRoutes,
+  ...billingBackofficeRoutes,
   // --- Operations
   health: {
     method: 'GET',

@@ -49,6 +49,8 @@ import * as rights from './migrations/070_rights.ts'
 import * as dataExports from './migrations/080_data_exports.ts'
 // the back office's Justificatifs: Kbis and identity documents validated or refused with a reason
 import * as justificatifs from './migrations/090_justificatifs.ts'
+// the back office's Messages and Résiliations: conversations, a termination accepted for a date
+import * as conversations from './migrations/100_conversations.ts'
 
 // Listed in code rather than read from disk, so the bundle-free tsx runtime and tests need no file lookups.
 export const migrations: Record<string, Migration> = {
@@ -88,6 +90,7 @@ export const migrations: Record<string, Migration> = {
   '070_rights': rights,
   '080_data_exports': dataExports,
   '090_justificatifs': justificatifs,
+  '100_conversations': conversations,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

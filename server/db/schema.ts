@@ -246,6 +246,12 @@ export interface Database {
     date: string
     comment: string | null
     created_at: CreatedAt
+    /** 100: accepted by an operator, for the day the domiciliation ends. */
+    accepted_at: Timestamp | null
+    accepted_by: number | null
+    end_date: ColumnType<string | null, string | null, string | null>
+    /** 100: the conversation an operator opened about it (« Contacter le client »). */
+    conversation_id: number | null
   }
   option_requests: {
     id: Generated<number>
@@ -334,6 +340,8 @@ export interface Database {
     cancel_at_period_end: boolean
     default_payment_method: string | null
     items: Json<unknown>
+    /** 100: cancelled at this instant (Unix seconds), as Stripe's `cancel_at`. */
+    cancel_at: ColumnType<string | number | null, number | null | undefined, number | null>
   }
   test_charges: {
     id: string
@@ -398,7 +406,7 @@ export interface Database {
   notifications: {
     id: Generated<number>
     order_id: number
-    kind: 'letter' | 'package' | 'kbis' | 'invoice' | 'formality'
+    kind: 'letter' | 'package' | 'kbis' | 'invoice' | 'formality' | 'message'
     document_id: number | null
     package_id: number | null
     title: string
@@ -510,6 +518,27 @@ export interface Database {
     published_at: Timestamp | null
     published_by: number | null
     document_id: number | null
+  }
+  /** 100: a conversation of an order with the provider (every « Signaler un problème » starts one). */
+  conversations: {
+    id: Generated<number>
+    order_id: number
+    subject: string
+    problem_report_id: number | null
+    status: Generated<'open' | 'closed'>
+    waiting_since: Timestamp | null
+    created_at: CreatedAt
+    last_message_at: ColumnType<Date, Date | string | undefined, Date | string>
+    closed_at: Timestamp | null
+    closed_by: number | null
+  }
+  conversation_messages: {
+    id: Generated<number>
+    conversation_id: number
+    author_user_id: number | null
+    author_operator_id: number | null
+    body: string
+    created_at: CreatedAt
   }
   mail_scan_pages: {
     scan_id: number

@@ -38,7 +38,7 @@ export const tagDescriptions: Record<RouteTag, string> = {
   'Back-office : courrier':
     'Le courrier des opérateurs (rôle Courrier) : numérisations à publier avec leur domiciliation suggérée, colis reçus et remis, réexpéditions.',
   'Back-office : conformité':
-    'La conformité (rôle Conformité) : Kbis et pièces d’identité à valider ou refuser avec un motif, formalités juridiques à faire avancer.',
+    'La conformité (rôle Conformité) : Kbis et pièces d’identité à valider ou refuser avec un motif, formalités juridiques à faire avancer, les conversations des clients (Messages) et les demandes de résiliation (Résiliations).',
   Factures: 'Les factures, les avoirs, les impayés et leur règlement, l’envoi à la comptabilité.',
   Abonnement: 'L’abonnement, ses options et la résiliation.',
   Paiement: 'La carte qui paie l’abonnement.',

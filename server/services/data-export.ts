@@ -17,7 +17,7 @@ import {
   exportOrders,
   exportPackages,
   exportPayments,
-  exportProblemReports,
+  exportConversationMessages,
   expireExports,
   markExportReady,
   setExportProgress,
@@ -101,7 +101,7 @@ async function gather(deps: ExportDeps, userId: number) {
   const requests = await exportCourierRequests(db, orderIds)
   const { invoices, creditNotes } = await exportBills(db, orderIds)
   const payments = await exportPayments(db, userId)
-  const reports = await exportProblemReports(db, userId)
+  const conversations = await exportConversationMessages(db, orderIds)
   const choices = await exportNotificationChoices(db, userId, orderIds)
   const certificates = await exportCertificates(
     db,
@@ -215,11 +215,14 @@ async function gather(deps: ExportDeps, userId: number) {
       tenteLe: iso(p.created_at),
       regleLe: iso(p.settled_at),
     })),
-    signalements: reports.map((r) => ({
-      numero: r.id,
-      domiciliation: nameOf.get(r.order_id) ?? null,
-      message: r.message,
-      envoyeLe: iso(r.created_at),
+    echanges: conversations.map((m) => ({
+      conversation: m.conversation_id,
+      domiciliation: nameOf.get(m.order_id)!,
+      sujet: m.subject,
+      statut: m.status === 'open' ? 'ouverte' : 'close',
+      auteur: m.author_operator_id !== null ? `${m.operator_name ?? ''} (équipe)` : `${m.firstname ?? ''} ${m.lastname ?? ''}`.trim(),
+      ecritLe: iso(m.created_at),
+      message: m.body,
     })),
     preferencesNotifications: choices.map((c) => ({ domiciliation: nameOf.get(c.order_id)!, email: c.email })),
   }
@@ -274,7 +277,7 @@ async function gather(deps: ExportDeps, userId: number) {
     ['factures', data.factures],
     ['avoirs', data.avoirs],
     ['paiements', data.paiements],
-    ['signalements', data.signalements],
+    ['echanges', data.echanges],
     ['preferences-notifications', data.preferencesNotifications],
   ]
   const exportedAt = deps.clock.now()
@@ -310,7 +313,7 @@ const EMPTY_COLUMNS: Record<string, string[]> = {
   factures: ['numero', 'domiciliation', 'date', 'montantHtCentimes', 'montantTtcCentimes', 'payeeLe', 'referencePaiement'],
   avoirs: ['numero', 'domiciliation', 'date', 'montantHtCentimes', 'montantTtcCentimes', 'facture'],
   paiements: ['numero', 'montantCentimes', 'libelle', 'statut', 'echec', 'tenteLe', 'regleLe'],
-  signalements: ['numero', 'domiciliation', 'message', 'envoyeLe'],
+  echanges: ['conversation', 'domiciliation', 'sujet', 'statut', 'auteur', 'ecritLe', 'message'],
   'preferences-notifications': ['domiciliation', 'email'],
 }
 

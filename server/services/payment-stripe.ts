@@ -84,6 +84,11 @@ export function stripePaymentProvider(secretKey: string, client: Stripe = new St
     async cancelSubscription(subscriptionId) {
       await client.subscriptions.cancel(subscriptionId)
     },
+    async cancelSubscriptionAt(subscriptionId, at) {
+      await client.subscriptions
+        .update(subscriptionId, { cancel_at: Math.floor(at.getTime() / 1000), proration_behavior: 'none' })
+        .catch(fail)
+    },
     async addSubscriptionItem(subscriptionId, planId) {
       await client.subscriptionItems.create({ subscription: subscriptionId, price: planId }).catch(fail)
       return toSubscription((await retrieve(subscriptionId))!)

@@ -6,6 +6,7 @@ import type { PaymentMethod, Subscription } from '../contract/billing.ts'
 import {
   addTestSubscriptionItem,
   cancelTestSubscription,
+  cancelTestSubscriptionAt,
   attachTestPaymentMethod,
   findTestChargeId,
   findTestCustomerPaymentMethod,
@@ -62,6 +63,8 @@ export interface PaymentProvider {
   createSubscription(request: NewSubscription): Promise<string>
   /** Cancels at once a subscription that nothing refers to (its order could not be saved). */
   cancelSubscription(subscriptionId: string): Promise<void>
+  /** Ends a subscription at `at` (a termination accepted for a date): nothing is billed past it (Stripe: `cancel_at`). */
+  cancelSubscriptionAt(subscriptionId: string, at: Date): Promise<void>
   addSubscriptionItem(subscriptionId: string, planId: string): Promise<Subscription>
   getSubscriptionPaymentMethod(subscriptionId: string): Promise<PaymentMethod | null>
   /** Attaches `pm` to the customer and makes it pay for the subscription. */
@@ -161,7 +164,7 @@ export function testPaymentProvider(db: Db, now: () => Date): PaymentProvider {
     if (!method) throw new PaymentError('Moyen de paiement inconnu : enregistrez à nouveau votre carte.', 400)
     return method
   }
-  const subscription = (id: string) => findTestSubscription(db, id)
+  const subscription = (id: string) => findTestSubscription(db, id, now())
   return {
     kind: 'test',
     createCustomer: () => testProviderRows.customer(db),
@@ -176,6 +179,9 @@ export function testPaymentProvider(db: Db, now: () => Date): PaymentProvider {
     },
     async cancelSubscription(subscriptionId) {
       await cancelTestSubscription(db, subscriptionId)
+    },
+    async cancelSubscriptionAt(subscriptionId, at) {
+      if (!(await cancelTestSubscriptionAt(db, subscriptionId, at))) throw new PaymentError('Abonnement introuvable.', 404)
     },
     async addSubscriptionItem(subscriptionId, planId) {
       const current = await subscription(subscriptionId)

@@ -69,3 +69,19 @@ export const sendProblem = (id: number, body: Body<'sendProblem'>, options?: Cal
     { auth: 'apiToken', method: 'POST', path: `/api-protected/domiciliation-orders/${encode(id)}:send-problem`, body },
     options,
   )
+
+/** « Mes échanges »: the conversations of the orders the person sees (of one of them with `orderId`), open ones first. */
+export const getConversations = (orderId: number | null, options?: CallOptions) =>
+  call<Reply<'conversations'>>(
+    { auth: 'apiToken', method: 'GET', path: '/api-protected/conversations', query: { orderId: orderId ?? undefined } },
+    options,
+  )
+
+export const getConversation = (id: number, options?: CallOptions) =>
+  call<Reply<'conversation'>>({ auth: 'apiToken', method: 'GET', path: `/api-protected/conversations/${encode(id)}` }, options)
+
+export const answerConversation = (id: number, body: Body<'answerConversation'>, options?: CallOptions) =>
+  call<Reply<'answerConversation'>>(
+    { auth: 'apiToken', method: 'POST', path: `/api-protected/conversations/${encode(id)}/messages`, body },
+    options,
+  )

@@ -7,6 +7,8 @@ import { navigate } from 'wouter/use-browser-location'
 import { configureBackOfficeApi } from './api/client.ts'
 import * as companyApi from './api/company.ts'
 import * as mailApi from './api/mail.ts'
+import * as notificationsApi from './api/notifications.ts'
+import * as billingApi from './api/billing.ts'
 import * as operatorsApi from './api/operators.ts'
 import { BackOfficeApp } from './views/App.tsx'
 import { createBackOfficeServices } from './wiring/services.ts'
@@ -15,7 +17,7 @@ import { API_BASE_URL } from './wiring/config.ts'
 configureBackOfficeApi({ baseURL: API_BASE_URL })
 
 const services = createBackOfficeServices({
-  api: { ...operatorsApi, ...mailApi, ...companyApi, configureBackOfficeApi },
+  api: { ...operatorsApi, ...mailApi, ...companyApi, ...notificationsApi, ...billingApi, configureBackOfficeApi },
   // The toast library comes with the first toast.
   notify: (notice) => void import('../views/Toasts.tsx').then((m) => m.showToast(notice)),
   currentPath: () => window.location.pathname + window.location.search,

@@ -14,6 +14,7 @@ const paths = {
   users: 'M9 11a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM2 21a7 7 0 0 1 14 0M16 3.5a4 4 0 0 1 0 7M18 14a6 6 0 0 1 4 7',
   alert: 'M12 3l10 18H2zM12 10v4M12 17.5v.5',
   bell: 'M6 16V11a6 6 0 0 1 12 0v5l2 2H4zM10 21h4',
+  messages: 'M4 4h16v12H9l-5 4zM8 9h8M8 12h5',
   back: 'M15 5l-7 7 7 7',
   logout: 'M15 4h4v16h-4M10 8l-4 4 4 4M6 12h10',
   menu: 'M4 6h16M4 12h16M4 18h16',

@@ -4,17 +4,22 @@ import type { IconName } from './icons.tsx'
 import { billing } from './pages/billing/routes.ts'
 import { company } from './pages/company/routes.ts'
 import { mail } from './pages/mail/routes.ts'
+import { notifications } from './pages/notifications/routes.ts'
 import type { Area, PageRoute } from './pages/page.ts'
 import { people } from './pages/people/routes.ts'
 import { shell } from './pages/session/routes.ts'
 
 export { LEGAL_FORMALITIES_PATH } from './pages/company/routes.ts'
 
-const areas: Area[] = [shell, mail, billing, people, company]
+const areas: Area[] = [shell, mail, billing, people, company, notifications]
 
 export const pageRoutes: PageRoute[] = areas.flatMap((a) => a.routes)
 
-export const routeByPath = (path: string) => pageRoutes.find((r) => r.path === path)
+/** A route's path as a pattern: `:id` stands for one segment. */
+const patternOf = (path: string) => new RegExp(`^${path.replace(/:[^/]+/g, '[^/]+')}$`)
+
+export const routeByPath = (path: string) =>
+  pageRoutes.find((r) => r.path === path || (r.path.includes(':') && patternOf(r.path).test(path)))
 
 export interface MenuItem {
   to: string

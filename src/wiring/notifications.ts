@@ -3,6 +3,7 @@
 // navigation to what a notification is about, and the news told to the portal (its lists read again when something arrives).
 import { fromCallback, fromPromise } from 'xstate'
 import { letterHistoryMachine } from '../machines/mail/letterHistory.machine.ts'
+import { myConversationsMachine } from '../machines/notifications/myConversations.machine.ts'
 import { notificationPreferencesMachine } from '../machines/notifications/notificationPreferences.machine.ts'
 import { notificationsMachine, type NotificationsEvent } from '../machines/notifications/notifications.machine.ts'
 import type { WiringDeps } from './deps.ts'
@@ -40,7 +41,7 @@ export const pageShown = (signal: AbortSignal) =>
     signal.addEventListener('abort', stop, { once: true })
   })
 
-export function createNotificationFlows({ api, navigate, toPortal }: WiringDeps) {
+export function createNotificationFlows({ api, navigate, notify, toPortal }: WiringDeps) {
   return {
     notifications: later(() =>
       notificationsMachine.provide({
@@ -83,6 +84,16 @@ export function createNotificationFlows({ api, navigate, toPortal }: WiringDeps)
     letterHistory: later(() =>
       letterHistoryMachine.provide({
         actors: { loadHistory: fromPromise(({ input, signal }) => api.getLetterHistory(input.documentId, { signal })) },
+      }),
+    ),
+    myConversations: later(() =>
+      myConversationsMachine.provide({
+        actors: {
+          loadConversations: fromPromise(({ input, signal }) => api.getConversations(input.orderId, { signal })),
+          loadConversation: fromPromise(({ input, signal }) => api.getConversation(input.id, { signal })),
+          answer: fromPromise(({ input: { id, message }, signal }) => api.answerConversation(id, { message }, { signal })),
+        },
+        actions: { notify: (_, notice) => notify(notice) },
       }),
     ),
     notificationPreferences: later(() =>

@@ -10,11 +10,13 @@ import { ApiError } from '../../src/api/errors.ts'
 import { configureBackOfficeApi } from '../../src/backoffice/api/client.ts'
 import * as company from '../../src/backoffice/api/company.ts'
 import * as mail from '../../src/backoffice/api/mail.ts'
+import * as notifications from '../../src/backoffice/api/notifications.ts'
+import * as billing from '../../src/backoffice/api/billing.ts'
 import * as operators from '../../src/backoffice/api/operators.ts'
 import { type RouteDef, type RouteName, routes } from '../../server/contract/routes.ts'
 
 /** Every client function of the back office, whichever area's file it is in. */
-const api = { ...operators, ...mail, ...company }
+const api = { ...operators, ...mail, ...company, ...notifications, ...billing }
 
 interface Recorded {
   method: string
@@ -202,6 +204,29 @@ const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
     () => api.moveLegalSubmission(7, { status: 'En cours' }),
     '/api/backoffice/legal-submissions/7/status',
     { status: 'En cours' },
+  ],
+  ['operatorConversations', () => api.getConversations({ status: 'open' }), '/api/backoffice/conversations?status=open'],
+  ['operatorConversation', () => api.getConversation(4), '/api/backoffice/conversations/4'],
+  [
+    'operatorReplyConversation',
+    () => api.replyConversation(4, { message: 'Bonjour' }),
+    '/api/backoffice/conversations/4/messages',
+    { message: 'Bonjour' },
+  ],
+  ['operatorCloseConversation', () => api.closeConversation(4), '/api/backoffice/conversations/4:close'],
+  ['operatorReopenConversation', () => api.reopenConversation(4), '/api/backoffice/conversations/4:reopen'],
+  ['operatorTerminations', () => api.getTerminations(), '/api/backoffice/terminations'],
+  [
+    'operatorAcceptTermination',
+    () => api.acceptTermination(2, { endDate: '2027-01-31' }),
+    '/api/backoffice/terminations/2:accept',
+    { endDate: '2027-01-31' },
+  ],
+  [
+    'operatorContactTermination',
+    () => api.contactTermination(2, { message: 'Bonjour' }),
+    '/api/backoffice/terminations/2:contact',
+    { message: 'Bonjour' },
   ],
 ]
 

@@ -109,6 +109,15 @@ const calls: [RouteName, () => Promise<unknown>, string, unknown?][] = [
     { message: 'Bonjour' },
   ],
   ['sendInvite', () => api.sendInvite({ email: 'ami@example.com' }), '/api-protected/send-invite', { email: 'ami@example.com' }],
+  ['conversations', () => api.getConversations(2), '/api-protected/conversations?orderId=2'],
+  ['conversations', () => api.getConversations(null), '/api-protected/conversations'],
+  ['conversation', () => api.getConversation(4), '/api-protected/conversations/4'],
+  [
+    'answerConversation',
+    () => api.answerConversation(4, { message: 'Merci' }),
+    '/api-protected/conversations/4/messages',
+    { message: 'Merci' },
+  ],
   [
     'isAttenteCourrierOrFinalise',
     () => api.isAttenteCourrierOrFinalise(2),

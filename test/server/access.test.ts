@@ -24,7 +24,7 @@ const namesResource = (sample: Sample) =>
   Object.keys((sample.body as Record<string, unknown> | undefined) ?? {}).some((k) => idFields.includes(k)) ||
   sample.multipart !== undefined
 
-const setup = async (ctx: Ctx) => void (await demoContext(ctx, undefined, { compliance: true }))
+const setup = async (ctx: Ctx) => void (await demoContext(ctx, undefined, { compliance: true, messages: true }))
 
 const unauthenticated = suite<Ctx>('protected routes without a valid token: 401 in French')
 unauthenticated.before(setup)
@@ -109,7 +109,7 @@ const backOffice = suite<Ctx & { roleTokens: () => Promise<Record<OperatorRole, 
   'the back office: every operator route × each role × a customer × anonymous; an operator session opens no other route',
 )
 backOffice.before(async (ctx) => {
-  await demoContext(ctx, undefined, { compliance: true })
+  await demoContext(ctx, undefined, { compliance: true, messages: true })
   const { db } = ctx.t.deps
   // One operator per role: the demo's administrator and Courrier, and a Conformité one made here (the samples' spare
   // operator is changed and deactivated by them).

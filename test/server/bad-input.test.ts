@@ -48,7 +48,7 @@ const headersFor = (route: RouteDef, token: string, operatorToken: string): Reco
 
 const setup = async (ctx: Ctx) => {
   ctx.t = await buildTestApp()
-  ctx.ids = await demoIds(ctx.t.deps.db, { compliance: true })
+  ctx.ids = await demoIds(ctx.t.deps.db, { compliance: true, messages: true })
   ctx.camille = await login(ctx.t.app)
   ctx.admin = await operatorLogin(ctx.t)
   ctx.kbis = await tinyPdf()

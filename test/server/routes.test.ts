@@ -240,7 +240,11 @@ const happy: Record<RouteName, Check> = {
   creditNoteFile: async (_, call) => assert.ok(isPdf(ok(await call()))),
   operatorOrders: async ({ ids }, call) => {
     const orders = ok(await call())
-    assert.is(orders.length, 18, 'every order of every customer: the demo’s five, the mail room samples’ own, the compliance samples’ 12')
+    assert.is(
+      orders.length,
+      42,
+      'every order of every customer: the demo’s five, the mail room samples’ own, the compliance samples’ 12, the Résiliations samples’ 24',
+    )
     assert.equal(
       orders.find((o: { id: number }) => o.id === ids.order),
       {
@@ -307,6 +311,29 @@ const happy: Record<RouteName, Check> = {
   sendProblem: async ({ t }, call) => {
     assert.equal(ok(await call()), { message: 'Votre demande est envoyé, nous revenons vers vous au plus vite' })
     assert.match(t.mails.at(-1)!.text, 'illisible')
+    const [started] = await t.deps.db
+      .selectFrom('conversations')
+      .select(['subject', 'status', 'waiting_since'])
+      .where('problem_report_id', 'is not', null)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .execute()
+    assert.equal([started?.subject, started?.status, started?.waiting_since !== null], ['Signaler un problème', 'open', true])
+  },
+  conversations: async ({ ids }, call) => {
+    const list = ok(await call())
+    assert.ok(list.some((c: { id: number }) => c.id === ids.messages!.conversation))
+    assert.ok(list.every((c: { orderId: number }) => c.orderId === ids.order))
+  },
+  conversation: async ({ ids }, call) => {
+    const conversation = ok(await call())
+    assert.is(conversation.id, ids.messages!.conversation)
+    assert.equal(conversation.messages[0].author, { kind: 'customer', name: 'Camille Martin' })
+  },
+  answerConversation: async (_, call) => {
+    const conversation = ok(await call())
+    assert.is(conversation.messages.at(-1).body, 'Merci, je reste disponible.')
+    assert.is(conversation.status, 'open')
   },
   sendInvite: async ({ t }, call) => {
     ok(await call())
@@ -1008,13 +1035,33 @@ const happy: Record<RouteName, Check> = {
   },
   complianceLegalSubmissions: async (_, call) => assert.ok(ok(await call()).length > 0),
   complianceMoveLegalSubmission: async (_, call) => assert.is(ok(await call()).status, 'En cours'),
+  operatorConversations: async ({ ids }, call) =>
+    assert.ok(ok(await call()).some((c: { id: number }) => c.id === ids.messages!.conversation)),
+  operatorConversation: async ({ ids }, call) => assert.is(ok(await call()).id, ids.messages!.conversation),
+  operatorReplyConversation: async ({ t }, call) => {
+    const mailsBefore = t.mails.length
+    const conversation = ok(await call())
+    assert.equal(conversation.messages.at(-1).author, { kind: 'operator', name: 'Inès Garnier' })
+    assert.is(conversation.waitingSince, null, 'answered')
+    assert.ok(t.mails.slice(mailsBefore).some((m) => m.to === 'demo@example.com' && m.text.includes('/mes-echanges/')))
+  },
+  operatorCloseConversation: async (_, call) => assert.is(ok(await call()).status, 'closed'),
+  operatorReopenConversation: async (_, call) => assert.is(ok(await call()).status, 'open'),
+  operatorTerminations: async ({ ids }, call) =>
+    assert.ok(ok(await call()).some((r: { id: number }) => ids.messages!.terminationsToAccept.includes(r.id))),
+  operatorAcceptTermination: async (_, call) => {
+    const done = ok(await call())
+    assert.is(done.state, 'acceptée')
+    assert.is(done.endDate, TERMINATION_DATE)
+  },
+  operatorContactTermination: async (_, call) => assert.ok(ok(await call()).conversationId),
 }
 
 const test = suite<Ctx>('every route of spec §7: happy path')
 
 test.before(async (ctx) => {
   ctx.t = await buildTestApp()
-  ctx.ids = await demoIds(ctx.t.deps.db, { compliance: true })
+  ctx.ids = await demoIds(ctx.t.deps.db, { compliance: true, messages: true })
   ctx.camille = await login(ctx.t.app)
   ctx.julien = await login(ctx.t.app, 'associe@example.com')
   ctx.kbis = await tinyPdf()

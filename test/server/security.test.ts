@@ -282,7 +282,7 @@ interface Ctx {
 
 const setup = async (ctx: Ctx) => {
   ctx.t = await buildTestApp()
-  ctx.ids = await demoIds(ctx.t.deps.db, { compliance: true })
+  ctx.ids = await demoIds(ctx.t.deps.db, { compliance: true, messages: true })
   ctx.camille = await login(ctx.t.app)
   ctx.admin = await operatorLogin(ctx.t)
   ctx.pdf = await tinyPdf()
@@ -338,6 +338,10 @@ const FREE_TEXT = new Set([
   'mailRoomForwardingImpossible reason',
   // Justificatifs: the words of a refusal « autre », which the customer reads
   'complianceRefuseJustificatif detail',
+  // Messages and « Mes échanges »: the messages of a conversation, both sides
+  'answerConversation message',
+  'operatorReplyConversation message',
+  'operatorContactTermination message',
 ])
 /** Fields held to a choice, a format or a pattern of their own, stricter than the text rule: refused with their own words. */
 const OWN_FORMAT = new Set([
@@ -356,6 +360,7 @@ const OWN_FORMAT = new Set([
   'passkeyLogin credential.response.signature',
   'addMandataire phone',
   'terminationRequest date',
+  'operatorAcceptTermination endDate',
   'operatorAddDocument kind',
   'createLegalSubmission kind',
   'operatorUpdateLegalSubmission status',

@@ -136,6 +136,14 @@ export async function renderBackOffice(path: string, options: RenderOptions = {}
     'refuseJustificatif',
     'getLegalSubmissions',
     'moveLegalSubmission',
+    'getConversations',
+    'getConversation',
+    'replyConversation',
+    'closeConversation',
+    'reopenConversation',
+    'getTerminations',
+    'acceptTermination',
+    'contactTermination',
   ] as const
   const hooks: { onUnauthorized?: () => void } = {}
   const api = {

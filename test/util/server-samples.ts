@@ -56,11 +56,104 @@ export interface DemoIds {
    * change the demo's counts that the other tests check exactly.
    */
   compliance?: ComplianceSamples
+  /**
+   * Messages and Résiliations: what their samples read, change and use up (messagesSamples), made once per database, and
+   * only when asked (`{ messages: true }`): their 24 orders and their customer would change the demo's exact counts.
+   */
+  messages?: MessagesSamples
 }
 
 export interface DemoOptions {
   /** Make the Justificatifs and Formalités samples (complianceSamples) too. */
   compliance?: boolean
+  /** Make the Messages and Résiliations samples (messagesSamples) too. */
+  messages?: boolean
+}
+
+/**
+ * Messages and Résiliations: a conversation of the Boulangerie (Camille wrote it; Julien, its collaborator, sees it), pools
+ * of open and closed ones to close and reopen, and termination requests to accept or answer, each on an order of its own
+ * (one request per order) owned by a customer of its own.
+ */
+export interface MessagesSamples {
+  conversation: number
+  conversationsToClose: number[]
+  conversationsToReopen: number[]
+  terminationsToAccept: number[]
+  terminationsToContact: number[]
+}
+const TERMINATIONS_OWNER = 'resiliations@example.com'
+const messagesTaken = { close: 0, reopen: 0, accept: 0, contact: 0 }
+const takeMessages = (pool: number[], which: keyof typeof messagesTaken) => pool[messagesTaken[which]++ % pool.length]!
+
+async function messagesSamples(db: Kysely<Database>, order: number, camille: number): Promise<MessagesSamples> {
+  const conversations = async (subject: string) =>
+    (await db.selectFrom('conversations').select('id').where('subject', '=', subject).orderBy('id').execute()).map((r) => r.id)
+  const terminations = async (reason: string) =>
+    (await db.selectFrom('termination_requests').select('id').where('reason', '=', reason).orderBy('id').execute()).map((r) => r.id)
+  const held = await conversations('Échantillon : une conversation')
+  if (held.length > 0)
+    return {
+      conversation: held[0]!,
+      conversationsToClose: await conversations('Échantillon : à clore'),
+      conversationsToReopen: await conversations('Échantillon : à rouvrir'),
+      terminationsToAccept: await terminations('Échantillon : à accepter'),
+      terminationsToContact: await terminations('Échantillon : à contacter'),
+    }
+  const conversation = async (subject: string, closed: boolean) => {
+    const row = await db
+      .insertInto('conversations')
+      .values({
+        order_id: order,
+        subject,
+        status: closed ? 'closed' : 'open',
+        waiting_since: closed ? null : new Date(),
+        closed_at: closed ? new Date() : null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    await db
+      .insertInto('conversation_messages')
+      .values({ conversation_id: row.id, author_user_id: camille, body: 'Un courrier manque.' })
+      .execute()
+    return row.id
+  }
+  const pool = Array.from({ length: MAIL_ROOM_POOL }, (_, i) => i)
+  const first = await conversation('Échantillon : une conversation', false)
+  const conversationsToClose = []
+  for (const _ of pool) conversationsToClose.push(await conversation('Échantillon : à clore', false))
+  const conversationsToReopen = []
+  for (const _ of pool) conversationsToReopen.push(await conversation('Échantillon : à rouvrir', true))
+  const camilleRow = await db.selectFrom('users').select('password_hash').where('id', '=', camille).executeTakeFirstOrThrow()
+  const owner = await db
+    .insertInto('users')
+    .values({ email: TERMINATIONS_OWNER, password_hash: camilleRow.password_hash, firstname: 'Marc', lastname: 'Roussel' })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  const termination = async (reason: string, i: number) => {
+    const made = await db
+      .insertInto('orders')
+      .values({
+        owner_id: owner.id,
+        raison_sociale: `Résiliation ${i} SARL`,
+        order_date: new Date(),
+        status: 'Finalisé',
+        domiciliation_address: '10 rue de la Paix, 75002 Paris',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    const row = await db
+      .insertInto('termination_requests')
+      .values({ order_id: made.id, user_id: owner.id, reason, date: TERMINATION_DATE })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    return row.id
+  }
+  const terminationsToAccept = []
+  for (const i of pool) terminationsToAccept.push(await termination('Échantillon : à accepter', i))
+  const terminationsToContact = []
+  for (const i of pool) terminationsToContact.push(await termination('Échantillon : à contacter', MAIL_ROOM_POOL + i))
+  return { conversation: first, conversationsToClose, conversationsToReopen, terminationsToAccept, terminationsToContact }
 }
 
 /**
@@ -275,6 +368,13 @@ export async function demoIds(db: Kysely<Database>, options: DemoOptions = {}): 
     operatorPasskey: await adminsPasskey(db),
     dataExport: await camillesDataExport(db, document),
     compliance: options.compliance ? await complianceSamples(db, document) : undefined,
+    messages: options.messages
+      ? await messagesSamples(
+          db,
+          order,
+          (await db.selectFrom('users').select('id').where('email', '=', 'demo@example.com').executeTakeFirstOrThrow()).id,
+        )
+      : undefined,
   }
 }
 
@@ -459,6 +559,10 @@ export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sampl
   const compliance = (): ComplianceSamples => {
     if (!ids.compliance) throw new Error(`${name} : échantillons de la Conformité absents, demoIds(db, { compliance: true })`)
     return ids.compliance
+  }
+  const messages = (): MessagesSamples => {
+    if (!ids.messages) throw new Error(`${name} : échantillons des Messages et Résiliations absents, demoIds(db, { messages: true })`)
+    return ids.messages
   }
   const samples: Record<RouteName, () => Sample> = {
     login: () => ({ body: { username: 'demo@example.com', password: 'Demo1234!' } }),
@@ -672,6 +776,26 @@ export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sampl
     mailRoomHandOverPackage: () => ({
       params: { id: take(ids.mailRoom.waitingPackages.slice(1), 'handOver') },
       body: { collector: { kind: 'titulaire' }, identityChecked: true },
+    }),
+    conversations: () => ({ query: { orderId: ids.order } }),
+    conversation: () => ({ params: { id: messages().conversation } }),
+    answerConversation: () => ({ params: { id: messages().conversation }, body: { message: 'Merci, je reste disponible.' } }),
+    operatorConversations: () => ({ query: { status: 'open' } }),
+    operatorConversation: () => ({ params: { id: messages().conversation } }),
+    operatorReplyConversation: () => ({
+      params: { id: messages().conversation },
+      body: { message: 'Bonjour, nous regardons votre courrier et revenons vers vous.' },
+    }),
+    operatorCloseConversation: () => ({ params: { id: takeMessages(messages().conversationsToClose, 'close') } }),
+    operatorReopenConversation: () => ({ params: { id: takeMessages(messages().conversationsToReopen, 'reopen') } }),
+    operatorTerminations: () => ({}),
+    operatorAcceptTermination: () => ({
+      params: { id: takeMessages(messages().terminationsToAccept, 'accept') },
+      body: { endDate: TERMINATION_DATE },
+    }),
+    operatorContactTermination: () => ({
+      params: { id: takeMessages(messages().terminationsToContact, 'contact') },
+      body: { message: 'Bonjour, pouvez-vous nous confirmer la date souhaitée ?' },
     }),
     mailRoomForwardingRequests: () => ({}),
     mailRoomForwardingShipped: () => ({

@@ -26,7 +26,7 @@ import type { DataExport } from '../../server/contract/people-exports.ts'
 import type { Order } from '../../server/contract/session.ts'
 // notifications
 import type { LetterEvent } from '../../server/contract/mail.ts'
-import type { EmailPreference, PortalNotification } from '../../server/contract/notifications.ts'
+import type { EmailPreference, PortalConversation, PortalNotification } from '../../server/contract/notifications.ts'
 import type { Contract, User } from '../../server/contract/session.ts'
 import type { TestCardBody } from '../../server/contract/test-provider.ts'
 import { ApiError } from '../../src/api/errors.ts'
@@ -766,9 +766,11 @@ function companyApi(scenario: Scenario, orders: Order[], calls: Calls): Partial<
 // through calls.live), the e-mail choices and the letters' histories.
 export interface NotificationScenario {
   list?: PortalNotification[]
-  fails?: ('load' | 'read' | 'readAll' | 'history' | 'preferences' | 'savePreference')[]
+  fails?: ('load' | 'read' | 'readAll' | 'history' | 'preferences' | 'savePreference' | 'conversations' | 'answer')[]
   history?: Record<number, LetterEvent[]>
   preferences?: Record<number, EmailPreference>
+  /** « Mes échanges »: the conversations with their messages (the list is their summaries, open ones first). */
+  conversations?: PortalConversation[]
 }
 
 function notificationsApi(scenario: NotificationScenario, calls: Calls): Partial<Api> {
@@ -777,8 +779,45 @@ function notificationsApi(scenario: NotificationScenario, calls: Calls): Partial
   const unavailable = () => new Error('Le service est momentanément indisponible. Réessayez dans quelques instants.')
   const unread = () => list.filter((n) => !n.read).length
   const preferences = { ...scenario.preferences }
+  const conversations = [...(scenario.conversations ?? [])]
+  let conversationLoads = 0
   let loads = 0
   return {
+    getConversations: async (orderId) => {
+      calls.notifications.push(['getConversations', orderId])
+      if (fails('conversations') && conversationLoads++ === 0) throw unavailable()
+      return conversations
+        .filter((c) => orderId === null || c.orderId === orderId)
+        .sort((a, b) => Number(b.status === 'open') - Number(a.status === 'open') || b.lastMessageAt.localeCompare(a.lastMessageAt))
+        .map(({ closedAt: _c, messages: _m, ...summary }) => summary)
+    },
+    getConversation: async (id) => {
+      calls.notifications.push(['getConversation', id])
+      if (fails('conversations') && conversationLoads++ === 0) throw unavailable()
+      const found = conversations.find((c) => c.id === id)
+      if (!found) throw new ApiError('Conversation introuvable.', 404)
+      return found
+    },
+    answerConversation: async (id, { message }) => {
+      calls.notifications.push(['answerConversation', id, message])
+      if (fails('answer')) throw unavailable()
+      const i = conversations.findIndex((c) => c.id === id)
+      const at = '2026-11-21T08:00:00.000Z'
+      const before = conversations[i]!
+      conversations[i] = {
+        ...before,
+        status: 'open',
+        closedAt: null,
+        lastAuthor: 'customer',
+        lastMessage: message,
+        lastMessageAt: at,
+        messages: [
+          ...before.messages,
+          { id: 100 + before.messages.length, body: message, createdAt: at, author: { kind: 'customer', name: 'Camille Martin' } },
+        ],
+      }
+      return conversations[i]!
+    },
     getNotifications: async () => {
       calls.notifications.push(['getNotifications'])
       if (fails('load') && loads++ === 0) throw unavailable()
@@ -1039,13 +1078,13 @@ function billingApi(scenario: Scenario, data: PortalData, orders: Order[], calls
         // A 409: the request another tab made is on record.
         if (billing.terminationRefused.status === 409)
           billing.termination = {
-            request: { date: '2027-08-31', reason: 'Autre motif', createdAt: '2026-11-22T10:00:00.000Z' },
+            request: { date: '2027-08-31', reason: 'Autre motif', createdAt: '2026-11-22T10:00:00.000Z', endDate: null },
             earliestDate: '2027-06-11',
           }
         throw withStatus(billing.terminationRefused.status, billing.terminationRefused.message)
       }
       billing.termination = {
-        request: { date: body.date, reason: body.reason, createdAt: '2026-11-23T10:00:00.000Z' },
+        request: { date: body.date, reason: body.reason, createdAt: '2026-11-23T10:00:00.000Z', endDate: null },
         earliestDate: '2027-06-11',
       }
       return { id: 1, message: 'ok' }

@@ -73,6 +73,7 @@ Guard('every page of spec §2 shows its title from the route metadata', async ()
     ['/mes-representants', 'Mes représentants'],
     ['/formalites', 'Formalités'],
     ['/gestion-de-mon-entreprise', 'Gestion de mon entreprise'],
+    ['/mes-echanges', 'Mes échanges'],
   ]
   for (const [path, title] of pages) {
     await renderApp(path, { signedIn: true, defaultOrder: 2 })

@@ -98,13 +98,25 @@ export async function cancelTestSubscription(db: Db, id: string): Promise<void> 
   await db.updateTable('test_subscriptions').set({ status: 'canceled' }).where('id', '=', id).execute()
 }
 
-export async function findTestSubscription(db: Db, id: string): Promise<Subscription | null> {
+/** Stripe's `cancel_at`: the subscription ends at that instant (it reads 'canceled' from then on); false: no such subscription. */
+export async function cancelTestSubscriptionAt(db: Db, id: string, at: Date): Promise<boolean> {
+  const done = await db
+    .updateTable('test_subscriptions')
+    .set({ cancel_at: Math.floor(at.getTime() / 1000) })
+    .where('id', '=', id)
+    .executeTakeFirst()
+  return Number(done.numUpdatedRows) > 0
+}
+
+/** `now`: past a `cancel_at`, the subscription reads 'canceled', as Stripe's once it has ended. */
+export async function findTestSubscription(db: Db, id: string, now?: Date): Promise<Subscription | null> {
   const row = await db.selectFrom('test_subscriptions').selectAll().where('id', '=', id).executeTakeFirst()
   if (!row) return null
+  const ended = row.cancel_at !== null && now !== undefined && now.getTime() / 1000 >= Number(row.cancel_at)
   return {
     id: row.id,
     object: 'subscription',
-    status: row.status,
+    status: ended ? 'canceled' : row.status,
     current_period_end: Number(row.current_period_end),
     cancel_at_period_end: row.cancel_at_period_end,
     items: { object: 'list', data: row.items as Item[] },

@@ -5,7 +5,7 @@ import { sql, type Insertable, type Kysely, type Transaction } from 'kysely'
 import type { CalendarInvoice, CreditNote, Invoice } from '../../contract/billing.ts'
 import { NotFoundError } from '../errors.ts'
 import { MAX_PAYMENT_CENTS } from '../../lib/money.ts'
-import { isoDay } from '../dates.ts'
+import { isoDay, terminationDay } from '../dates.ts'
 import type { Database, Db } from '../schema.ts'
 import { orderIdsInScope } from './company-orders.ts'
 
@@ -438,13 +438,16 @@ export async function deleteTerminationRequest(db: Db, id: number): Promise<void
   await db.deleteFrom('termination_requests').where('id', '=', id).execute()
 }
 
-export async function findTerminationRequest(db: Db, orderId: number): Promise<{ date: string; reason: string; createdAt: string } | null> {
+export async function findTerminationRequest(
+  db: Db,
+  orderId: number,
+): Promise<{ date: string; reason: string; createdAt: string; endDate: string | null } | null> {
   const row = await db
     .selectFrom('termination_requests')
-    .select([isoDay('date').as('date'), 'reason', 'created_at'])
+    .select([isoDay('date').as('date'), 'reason', 'created_at', sql<string | null>`to_char(end_date, 'YYYY-MM-DD')`.as('end_date')])
     .where('order_id', '=', orderId)
     .executeTakeFirst()
-  return row ? { date: row.date, reason: row.reason, createdAt: row.created_at.toISOString() } : null
+  return row ? { date: row.date, reason: row.reason, createdAt: row.created_at.toISOString(), endDate: row.end_date } : null
 }
 
 /** What a certificate or a contract states about an order: the company, its contract and its termination date, if any. */
@@ -463,7 +466,7 @@ function orderFactsQuery(db: Db) {
       'orders.subscription_id',
       'contracts.id as contract_id',
       'contracts.signed_at',
-      isoDay('termination_requests.date').as('termination_date'),
+      terminationDay().as('termination_date'),
       'contracts.adresse_postale_expedition',
       'contracts.adresse_complement_postale_expedition',
       'contracts.code_postale_expedition',

@@ -1,7 +1,7 @@
 // The mail room's packages and forwarding requests (the back office), and the orders its operators pick from.
 import { sql, type Transaction } from 'kysely'
 import type { MailRoomPackage } from '../../contract/mail-backoffice.ts'
-import { isoDay } from '../dates.ts'
+import { terminationDay } from '../dates.ts'
 import type { Database, Db } from '../schema.ts'
 import { courierRequestOutcome } from './mail.ts'
 
@@ -16,7 +16,7 @@ function ordersQuery(db: Db) {
       'orders.raison_sociale',
       'orders.siren',
       sql<string>`trim(users.firstname || ' ' || users.lastname)`.as('owner_name'),
-      isoDay('termination_requests.date').as('termination_date'),
+      terminationDay().as('termination_date'),
     ])
 }
 export type MailRoomOrderRow = Awaited<ReturnType<ReturnType<typeof ordersQuery>['executeTakeFirstOrThrow']>>
@@ -224,7 +224,9 @@ export function findForwardingRequestForUpdate(trx: Transaction<Database>, id: n
     .selectFrom('courier_requests')
     .innerJoin('orders', 'orders.id', 'courier_requests.order_id')
     .leftJoin('contracts', 'contracts.order_id', 'orders.id')
+    .leftJoin('termination_requests', 'termination_requests.order_id', 'orders.id')
     .select([
+      terminationDay().as('termination_date'),
       'courier_requests.id',
       'courier_requests.order_id',
       'courier_requests.kind',

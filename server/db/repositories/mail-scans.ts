@@ -1,7 +1,7 @@
 // The mail room's scans: uploaded by an operator, read by the letter pipeline's job (pages, text, the suggested order
 // and sender), reviewed, then published once as a letter (services/mail-room.ts).
 import { sql, type Transaction } from 'kysely'
-import { isoDay } from '../dates.ts'
+import { terminationDay } from '../dates.ts'
 import type { Database, Db } from '../schema.ts'
 
 export type ScanKind = 'courrier' | 'recommandé' | 'administratif'
@@ -126,7 +126,7 @@ function scansQuery(db: Db) {
       'mail_scans.suggested_sender',
       'mail_scans.order_id',
       'chosen.raison_sociale',
-      isoDay('termination_requests.date').as('termination_date'),
+      terminationDay().as('termination_date'),
       'mail_scans.sender',
       'mail_scans.kind',
       'mail_scans.confirmed_at',

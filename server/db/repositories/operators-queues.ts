@@ -35,12 +35,14 @@ export async function waitingJustificatifs(db: Db): Promise<Waiting> {
   return { count: both.reduce((sum, w) => sum + w.count, 0), oldest: oldest.length ? new Date(Math.min(...oldest)) : null }
 }
 
-/** « Signaler un problème »: every report (none is closed until the Messages page answers them). */
-export async function waitingProblemReports(db: Db): Promise<Waiting> {
+/** Messages: the open conversations whose customer's last words wait for the provider's answer, since they were written. */
+export async function waitingConversations(db: Db): Promise<Waiting> {
   return waiting(
     await db
-      .selectFrom('problem_reports')
-      .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.min('created_at').as('oldest')])
+      .selectFrom('conversations')
+      .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.min('waiting_since').as('oldest')])
+      .where('status', '=', 'open')
+      .where('waiting_since', 'is not', null)
       .executeTakeFirst(),
   )
 }
@@ -68,12 +70,14 @@ export async function waitingForwardingRequests(db: Db): Promise<Waiting> {
   )
 }
 
-/** Termination requests (one per order; none is accepted until the Résiliations page does it). */
+/** Termination requests not answered yet: neither accepted nor the customer contacted about them. */
 export async function waitingTerminations(db: Db): Promise<Waiting> {
   return waiting(
     await db
       .selectFrom('termination_requests')
       .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.min('created_at').as('oldest')])
+      .where('accepted_at', 'is', null)
+      .where('conversation_id', 'is', null)
       .executeTakeFirst(),
   )
 }

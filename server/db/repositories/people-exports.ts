@@ -308,14 +308,32 @@ export async function exportPayments(db: Db, userId: number) {
     .execute()
 }
 
-/** The problems the person reported (« Signaler un problème »). */
-export async function exportProblemReports(db: Db, userId: number) {
+/**
+ * The conversations of the orders the person sees (« Mes échanges »: every « Signaler un problème » and what the provider
+ * wrote), one row per message, oldest first, with who wrote it as the portal names them.
+ */
+export async function exportConversationMessages(db: Db, orderIds: number[]) {
+  if (!orderIds.length) return []
   return db
-    .selectFrom('problem_reports')
-    .select(['id', 'order_id', 'message', 'created_at'])
-    .where('user_id', '=', userId)
-    .orderBy('created_at')
-    .orderBy('id')
+    .selectFrom('conversation_messages as m')
+    .innerJoin('conversations as c', 'c.id', 'm.conversation_id')
+    .leftJoin('users as u', 'u.id', 'm.author_user_id')
+    .leftJoin('operators as op', 'op.id', 'm.author_operator_id')
+    .select([
+      'c.id as conversation_id',
+      'c.order_id',
+      'c.subject',
+      'c.status',
+      'm.body',
+      'm.created_at',
+      'm.author_operator_id',
+      'u.firstname',
+      'u.lastname',
+      'op.name as operator_name',
+    ])
+    .where('c.order_id', 'in', orderIds)
+    .orderBy('c.id')
+    .orderBy('m.id')
     .execute()
 }
 

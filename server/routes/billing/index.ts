@@ -26,6 +26,7 @@ import { eurosText } from '../../services/events.ts'
 import { addMinutes, parisDay } from '../../lib/time.ts'
 import { isBlank, trimmedOrNull } from '../../contract/rules/text.ts'
 import { certificateRoutes, frenchDay } from './certificates.ts'
+import { terminationBackofficeRoutes } from './backoffice-terminations.ts'
 import { latestTerminationDate, terminationTooFarText } from '../../contract/rules/termination.ts'
 import { invoiceRoutes } from './invoices.ts'
 import { billingOperatorRoutes } from './operator.ts'
@@ -280,4 +281,5 @@ export function billingRoutes(define: DefineRoute, deps: AppDeps) {
 
   invoiceRoutes(define, deps)
   billingOperatorRoutes(define, deps)
+  terminationBackofficeRoutes(define, deps)
 }

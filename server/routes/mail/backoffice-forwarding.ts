@@ -18,6 +18,7 @@ import { isBlank } from '../../contract/rules/text.ts'
 import { longDate } from '../../lib/time.ts'
 import { recordLetterHistory } from '../../services/events.ts'
 import { cleanText } from '../../services/ingest.ts'
+import { isTerminated } from '../../services/mail-room.ts'
 import type { Database } from '../../db/schema.ts'
 import type { Transaction } from 'kysely'
 
@@ -26,6 +27,8 @@ export const forwardingMessages = {
   alreadyProcessed: (at: Date | null) => `Cette demande a déjà été traitée${at ? ` le ${longDate.format(at)}` : ''} : rien n’a été changé.`,
   noAddress:
     'Cette domiciliation n’a pas d’adresse de réexpédition : le courrier ne peut pas être expédié. Indiquez « Impossible » avec la raison, le client la lira.',
+  terminated: (raisonSociale: string, day: string) =>
+    `La domiciliation ${raisonSociale} est résiliée depuis le ${longDate.format(new Date(`${day}T12:00:00Z`))} : son courrier n’est plus réexpédié. Indiquez « Impossible » avec la raison, le client la lira.`,
 }
 
 export function mailRoomForwardingRoutes(define: DefineRoute, deps: AppDeps) {
@@ -65,6 +68,8 @@ export function mailRoomForwardingRoutes(define: DefineRoute, deps: AppDeps) {
     const now = clock.now()
     return db.transaction().execute(async (trx): Promise<ForwardingDone> => {
       const request = await pending(trx, params.id)
+      if (isTerminated(request, now))
+        throw new HttpError(409, forwardingMessages.terminated(request.raison_sociale, request.termination_date), 'TERMINATED')
       const address = forwardingAddressLines(request)
       if (!address) throw new HttpError(409, forwardingMessages.noAddress, 'NO_FORWARDING_ADDRESS')
       const done = (await processForwardingRequest(trx, request.id, {

@@ -19,6 +19,7 @@ import { orderIdsInScope, requireOrder } from '../../db/repositories/company-ord
 import { HEARTBEAT_MS, notificationHub, type LiveStream } from '../../services/notification-stream.ts'
 import { STREAMS_PER_USER, streamLimit, type EndReason, type StreamLimitOptions } from '../../services/notification-stream-limit.ts'
 import { problemRoutes } from './problems.ts'
+import { conversationBackofficeRoutes } from './backoffice-conversations.ts'
 
 /** What a stream following on sends of what it missed: read by pages of MISSED_PAGE, MISSED_MAX at most. */
 export const MISSED_PAGE = 100
@@ -184,4 +185,5 @@ export function notificationRoutes(
   })
 
   problemRoutes(define, deps)
+  conversationBackofficeRoutes(define, deps)
 }

@@ -1,4 +1,5 @@
-// « Signaler un problème »: a customer's report on an order, kept and e-mailed to the support.
+// « Signaler un problème »: a customer's report on an order, kept and e-mailed to the support; it starts a conversation
+// of the order (Messages in the back office, « Mes échanges » in the portal).
 import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { createProblemReport, deleteProblemReport, hasRecentProblemReport, requireOrder } from '../../db/repositories/company-orders.ts'
@@ -6,6 +7,11 @@ import { oneSendAtATime, sendOrUndo } from '../../http/send-or-undo.ts'
 import { limitPerUser } from '../../http/user-rate-limit.ts'
 import { badRequest } from '../../http/errors.ts'
 import { isBlank } from '../../contract/rules/text.ts'
+import { createConversation } from '../../db/repositories/notifications-conversations.ts'
+import { conversationRoutes } from './conversations.ts'
+
+/** The subject of a conversation a « Signaler un problème » started. */
+export const PROBLEM_SUBJECT = 'Signaler un problème'
 
 /** A report of spaces or invisible characters only: the portal's own words for an empty box. */
 export const PROBLEM_EMPTY = 'Veuillez décrire votre problème avant de l’envoyer.'
@@ -23,7 +29,7 @@ export const PROBLEM_LIMIT = {
 }
 
 export function problemRoutes(define: DefineRoute, deps: AppDeps) {
-  const { db, mailer, config, oneAtATime } = deps
+  const { db, mailer, config, oneAtATime, clock } = deps
   define('sendProblem', async ({ user, params, body }) => {
     const order = await requireOrder(db, user.id, params.id, 'member')
     if (isBlank(body.message)) throw badRequest(PROBLEM_EMPTY)
@@ -33,7 +39,19 @@ export function problemRoutes(define: DefineRoute, deps: AppDeps) {
     return oneSendAtATime(oneAtATime, `problem:${order.id}:${user.id}`, async () => {
       if (await hasRecentProblemReport(db, order.id, user.id, body.message, PROBLEM_REPEAT_MINUTES)) return sent
       await limitPerUser(deps, user.id, PROBLEM_LIMIT)
-      const reportId = await createProblemReport(db, order.id, user.id, body.message)
+      const reportId = await db.transaction().execute(async (trx) => {
+        const id = await createProblemReport(trx, order.id, user.id, body.message)
+        const message = body.message.trim()
+        await createConversation(trx, {
+          orderId: order.id,
+          subject: PROBLEM_SUBJECT,
+          problemReportId: id,
+          author: { userId: user.id },
+          body: message,
+          at: clock.now(),
+        })
+        return id
+      })
       // An e-mail that cannot leave takes the report back (a French 503): the retry records it once and sends it.
       await sendOrUndo(
         mailer,
@@ -47,4 +65,6 @@ export function problemRoutes(define: DefineRoute, deps: AppDeps) {
       return sent
     })
   })
+
+  conversationRoutes(define, deps)
 }

@@ -9,7 +9,7 @@ import type { Db } from '../../db/schema.ts'
 import {
   waitingForwardingRequests,
   waitingJustificatifs,
-  waitingProblemReports,
+  waitingConversations,
   waitingScans,
   waitingTerminations,
   type Waiting,
@@ -91,7 +91,7 @@ export const QUEUES: QueueDefinition[] = [
     path: '/operateur/messages',
     roles: ['conformite'],
     target: '24 h ouvrées',
-    waiting: waitingProblemReports,
+    waiting: waitingConversations,
     dueAt: (since) => addWorkingHours(since, 24),
   },
   {

@@ -1,13 +1,15 @@
 // The back office's pages and its menu, both built from the areas' lists (pages/<area>/routes.ts): a page of a role the
 // operator lacks has no menu entry, and its path shows « Accès réservé » (the server refuses its calls anyway).
 import type { OperatorRole } from '../../../server/contract/route-def.ts'
+import { billing } from './pages/billing/routes.ts'
 import { company } from './pages/company/routes.ts'
 import { dashboard } from './pages/dashboard/routes.ts'
 import { mail } from './pages/mail/routes.ts'
+import { notifications } from './pages/notifications/routes.ts'
 import { operators } from './pages/operators/routes.ts'
 import type { BackOfficeArea, BackOfficePage } from './pages/page.ts'
 
-const areas: BackOfficeArea[] = [dashboard, operators, mail, company]
+const areas: BackOfficeArea[] = [dashboard, operators, mail, company, notifications, billing]
 
 export const backOfficePages: BackOfficePage[] = areas.flatMap((area) => area.pages)
 

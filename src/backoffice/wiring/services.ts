@@ -5,6 +5,8 @@ import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequest
 import { createActor, fromPromise } from 'xstate'
 import type * as companyApi from '../api/company.ts'
 import type * as mailApi from '../api/mail.ts'
+import type * as notificationsApi from '../api/notifications.ts'
+import type * as billingApi from '../api/billing.ts'
 import type * as operatorsApi from '../api/operators.ts'
 import type { Body, configureBackOfficeApi } from '../api/client.ts'
 import { apiKeysMachine } from '../machines/operators/apiKeys.machine.ts'
@@ -33,6 +35,9 @@ import { readAsDataUrl } from './files.ts'
 import type { JustificatifKind } from '../../../server/contract/company-backoffice.ts'
 import { formalitiesMachine } from '../machines/company/formalities.machine.ts'
 import { justificatifReviewMachine } from '../machines/company/justificatifReview.machine.ts'
+import { conversationsMachine } from '../machines/notifications/conversations.machine.ts'
+import { terminationsMachine } from '../machines/billing/terminations.machine.ts'
+import { conversationPath } from '../views/pages/notifications/paths.ts'
 
 /**
  * The browser's WebAuthn prompts (@simplewebauthn/browser, as the portal's): loaded with the first ceremony, in a chunk
@@ -61,7 +66,9 @@ export function passkeyPromptError(action: 'add' | 'signIn') {
 
 export type BackOfficeApi = typeof operatorsApi &
   typeof mailApi &
-  typeof companyApi & { configureBackOfficeApi: typeof configureBackOfficeApi }
+  typeof companyApi &
+  typeof notificationsApi &
+  typeof billingApi & { configureBackOfficeApi: typeof configureBackOfficeApi }
 
 export interface BackOfficeDeps {
   api: BackOfficeApi
@@ -276,12 +283,39 @@ export function createBackOfficeServices({ api, notify, currentPath, saveFile, n
       },
       actions: { notify: (_, notice) => notify(notice) },
     }),
+    conversations: conversationsMachine.provide({
+      actors: {
+        load: fromPromise(({ input, signal }) => api.getConversations({ status: input.status }, { signal })),
+        open: fromPromise(({ input, signal }) => api.getConversation(input.id, { signal })),
+        reply: fromPromise(({ input, signal }) => api.replyConversation(input.id, { message: input.message.trim() }, { signal })),
+        setStatus: fromPromise(({ input, signal }) =>
+          input.status === 'closed' ? api.closeConversation(input.id, { signal }) : api.reopenConversation(input.id, { signal }),
+        ),
+      },
+      actions: { notify: (_, notice) => notify(notice) },
+    }),
     formalities: formalitiesMachine.provide({
       actors: {
         load: fromPromise(({ signal }) => api.getLegalSubmissions({ signal })),
         move: fromPromise(({ input, signal }) => api.moveLegalSubmission(input.id, { status: input.to }, { signal })),
       },
       actions: { notify: (_, notice) => notify(notice) },
+    }),
+    terminations: terminationsMachine.provide({
+      actors: {
+        load: fromPromise(({ signal }) => api.getTerminations({ signal })),
+        send: fromPromise(({ input: { id, action }, signal }) =>
+          action.kind === 'accept'
+            ? api.acceptTermination(id, { endDate: action.endDate }, { signal })
+            : api.contactTermination(id, { message: action.message.trim() }, { signal }),
+        ),
+      },
+      actions: {
+        notify: (_, notice) => notify(notice),
+        openConversation: (_, { conversationId }) => {
+          if (conversationId !== null) navigate(conversationPath(conversationId))
+        },
+      },
     }),
     queues: queuesMachine.provide({
       actors: { load: fromPromise(async ({ signal }) => (await api.getDashboard({ signal })).queues) },

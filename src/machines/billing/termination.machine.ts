@@ -54,6 +54,8 @@ export interface TerminationContext {
   latestDate: string | null
   /** The date of the request made, once there is one. */
   requestedDate: string | null
+  /** The day the domiciliation ends, once the provider accepted the request (« Domiciliation résiliée au … »). */
+  endDate: string | null
   draft: TerminationDraft
   fieldErrors: Partial<Record<TerminationField, string>>
   error: string | null
@@ -117,6 +119,7 @@ export const terminationMachine = deferred(() =>
       earliestDate: null,
       latestDate: null,
       requestedDate: null,
+      endDate: null,
       draft: { reason: '', comment: '', date: '' },
       fieldErrors: {},
       error: null,
@@ -135,6 +138,7 @@ export const terminationMachine = deferred(() =>
               target: 'requested',
               actions: assign({
                 requestedDate: ({ event }) => event.output.request!.date,
+                endDate: ({ event }) => event.output.request!.endDate,
                 earliestDate: ({ event }) => event.output.earliestDate,
               }),
             },

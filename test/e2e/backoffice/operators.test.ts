@@ -38,7 +38,9 @@ for (const viewport of [DESKTOP, TABLET]) {
         'Colis',
         'Réexpéditions',
         'Justificatifs',
+        'Messages',
         'Formalités juridiques',
+        'Résiliations',
         'Administration',
         'Mes clés d’accès',
       ])

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert'
 import { QueueId } from '../../../server/contract/operators.ts'
 import { addWorkingHours, endOfDay, endOfNextWorkingDay, QUEUES, queueState } from '../../../server/routes/operators/dashboard.ts'
 import { call, operatorLogin, TEST_OPERATOR_TOKEN } from '../../util/server.ts'
-import { demoContext, sampleFor, send, type DemoContext } from '../../util/server-samples.ts'
+import { demoContext, sampleFor, send, TERMINATION_DATE, type DemoContext } from '../../util/server-samples.ts'
 
 type Ctx = DemoContext & { courrier: string; conformite: string }
 interface Queue {
@@ -27,7 +27,7 @@ const queue = async (ctx: Ctx, id: string) => (await board(ctx, ctx.admin)).queu
 
 const test = suite<Ctx>('the dashboard')
 test.before(async (ctx) => {
-  await demoContext(ctx)
+  await demoContext(ctx, undefined, { messages: true })
   ctx.courrier = await operatorLogin(ctx.t, 'courrier@example.com')
   const { db } = ctx.t.deps
   const hash = await db
@@ -91,14 +91,14 @@ test('the demo’s queues: the Boulangerie’s Kbis filed yesterday, one forward
   assert.is(scans.target, 'publiés le jour même')
   assert.is(scans.oldestAt, new Date(waitingScans[0]!.uploaded_at).toISOString())
   assert.is(scans.dueAt, endOfDay(new Date(scans.oldestAt!)).toISOString())
-  for (const id of ['messages', 'resiliations']) {
-    const empty = await queue(ctx, id)
-    assert.equal(
-      { count: empty.count, oldestAt: empty.oldestAt, age: empty.oldestAgeMinutes, dueAt: empty.dueAt, late: empty.late },
-      { count: 0, oldestAt: null, age: null, dueAt: null, late: false },
-      id,
-    )
-  }
+  // The route samples' own (test/util/server-samples.ts): open conversations waiting for an answer, requests not answered.
+  const compliance = ctx.ids.messages!
+  const messages = await queue(ctx, 'messages')
+  assert.is(messages.count, 1 + compliance.conversationsToClose.length, 'the open ones, never the closed ones')
+  assert.is(messages.dueAt, addWorkingHours(new Date(messages.oldestAt!), 24).toISOString())
+  const terminations = await queue(ctx, 'resiliations')
+  assert.is(terminations.count, compliance.terminationsToAccept.length + compliance.terminationsToContact.length)
+  assert.equal([terminations.target, terminations.dueAt, terminations.late], [null, null, false], 'no target: never late')
 })
 
 test('an item comes in, grows late past its target, and leaves the queue when handled', async (ctx) => {
@@ -106,16 +106,43 @@ test('an item comes in, grows late past its target, and leaves the queue when ha
     message: 'Un colis attendu n’apparaît pas.',
   })
   assert.is(sent.statusCode, 200, sent.body)
-  const messages = await queue(ctx, 'messages')
-  assert.is(messages.count, 1)
-  assert.is(messages.target, '24 h ouvrées')
-  assert.is(messages.late, false)
-  assert.is(messages.dueAt, addWorkingHours(new Date(messages.oldestAt!), 24).toISOString())
+  const before = await queue(ctx, 'messages')
+  const compliance = ctx.ids.messages!
+  const waitingBefore = 1 + compliance.conversationsToClose.length
+  assert.is(before.count, waitingBefore + 1)
+  assert.is(before.target, '24 h ouvrées')
+  assert.is(before.late, false)
+  assert.is(before.dueAt, addWorkingHours(new Date(before.oldestAt!), 24).toISOString())
   const asked = await send(ctx.t.app, 'terminationRequest', sampleFor('terminationRequest', ctx.ids, ctx.pdf), ctx.camille)
   assert.is(asked.statusCode, 200, asked.body)
   const terminations = await queue(ctx, 'resiliations')
-  assert.is(terminations.count, 1)
+  const requestsBefore = compliance.terminationsToAccept.length + compliance.terminationsToContact.length
+  assert.is(terminations.count, requestsBefore + 1)
   assert.equal([terminations.target, terminations.dueAt, terminations.late], [null, null, false], 'no target: never late')
+
+  // Answered by an operator, the conversation leaves the queue; the customer's next words bring it back.
+  const [started] = await ctx.t.deps.db.selectFrom('conversations').select('id').orderBy('id', 'desc').limit(1).execute()
+  const reply = (message: string) =>
+    ctx.t.app.inject({
+      method: 'POST',
+      url: `/api/backoffice/conversations/${started!.id}/messages`,
+      headers: { authorization: `Bearer ${ctx.conformite}` },
+      payload: { message },
+    })
+  assert.is((await reply('Nous regardons.')).statusCode, 200)
+  assert.is((await queue(ctx, 'messages')).count, waitingBefore)
+  const answered = await call(ctx.t.app, ctx.camille, 'POST', `/api-protected/conversations/${started!.id}/messages`, { message: 'Merci.' })
+  assert.is(answered.statusCode, 200, answered.body)
+  assert.is((await queue(ctx, 'messages')).count, waitingBefore + 1)
+  const [request] = await ctx.t.deps.db.selectFrom('termination_requests').select('id').where('order_id', '=', ctx.ids.order).execute()
+  const accepted = await send(
+    ctx.t.app,
+    'operatorAcceptTermination',
+    { params: { id: request!.id }, body: { endDate: TERMINATION_DATE } },
+    ctx.conformite,
+  )
+  assert.is(accepted.statusCode, 200, accepted.body)
+  assert.is((await queue(ctx, 'resiliations')).count, requestsBefore, 'accepted: answered')
 
   ctx.t.clock.advance(5 * 86_400_000)
   try {

@@ -122,6 +122,11 @@ Export('CSV: quoted where needed, a formula never run by a spreadsheet', () => {
 
 Export('Camille: every letter the API lists, byte-identical, her bills, certificates, contracts and data; nobody else’s', async (ctx) => {
   const { t, camille } = ctx
+  const own = (await get(t, camille, '/api-protected/my-domiciliation-orders')).json()[0] as { id: number; raisonSociale: string }
+  const reported = await call(t.app, camille, 'POST', `/api-protected/domiciliation-orders/${own.id}:send-problem`, {
+    message: 'Le courrier du 3 mars manque.',
+  })
+  assert.is(reported.statusCode, 200, reported.body)
   const mailsBefore = t.mails.length
   const ready = await prepare(t, camille)
   assert.is(ready.state, 'ready')
@@ -188,13 +193,26 @@ Export('Camille: every letter the API lists, byte-identical, her bills, certific
     ['demandes-courrier', 'demandesCourrier'],
     ['factures', 'factures'],
     ['domiciliations', 'domiciliations'],
-    ['signalements', 'signalements'],
+    ['echanges', 'echanges'],
     ['preferences-notifications', 'preferencesNotifications'],
   ] as const) {
     const rows = parseCsv(await readFile(join(into, 'Données', `${file}.csv`), 'utf8'))
     assert.is(rows.length - 1, data[key].length, `${file}.csv: one line per row`)
     for (const r of rows) assert.is(r.length, rows[0]!.length, `${file}.csv: every line has the header's cells`)
   }
+  // « Mes échanges »: every message of the conversations she sees, as the API lists them.
+  const conversations: { id: number }[] = (await get(t, camille, '/api-protected/conversations')).json()
+  assert.equal(
+    [...new Set(data.echanges.map((m: { conversation: number }) => m.conversation))].sort(),
+    conversations.map((c) => c.id).sort(),
+  )
+  assert.ok(
+    data.echanges.some(
+      (m: { domiciliation: string; auteur: string; message: string; statut: string }) =>
+        m.domiciliation === own.raisonSociale && m.auteur === 'Camille Martin' && m.message === 'Le courrier du 3 mars manque.',
+    ),
+    JSON.stringify(data.echanges),
+  )
   const letterRows = parseCsv(await readFile(join(into, 'Données', 'courriers.csv'), 'utf8'))
   const idColumn = letterRows[0]!.indexOf('numero')
   assert.equal(

@@ -29,7 +29,9 @@ Shell('the menu is the table of pages filtered by role: an administrator sees Ad
     'Colis',
     'Réexpéditions',
     'Justificatifs',
+    'Messages',
     'Formalités juridiques',
+    'Résiliations',
     'Administration',
     'Mes clés d’accès',
   ])
@@ -77,7 +79,7 @@ Table('every page is under /operateur, at most one entry per menu position; nest
   assert.is(pageFor('/operateur/x'), undefined)
   assert.equal(
     menuFor(['conformite']).map((m) => m.label),
-    ['Tableau de bord', 'Clients', 'Justificatifs', 'Formalités juridiques', 'Mes clés d’accès'],
+    ['Tableau de bord', 'Clients', 'Justificatifs', 'Messages', 'Formalités juridiques', 'Résiliations', 'Mes clés d’accès'],
   )
   // The roles the forms list are the contract's.
   assert.equal(ROLES, [...OPERATOR_ROLES])
@@ -157,7 +159,18 @@ Dashboard('the operator’s pages are offered as shortcuts (Administration for a
     within(spaces)
       .getAllByRole('link')
       .map((a) => a.textContent),
-    ['Clients', 'Numérisation', 'Colis', 'Réexpéditions', 'Justificatifs', 'Formalités juridiques', 'Administration', 'Mes clés d’accès'],
+    [
+      'Clients',
+      'Numérisation',
+      'Colis',
+      'Réexpéditions',
+      'Justificatifs',
+      'Messages',
+      'Formalités juridiques',
+      'Résiliations',
+      'Administration',
+      'Mes clés d’accès',
+    ],
   )
 })
 

@@ -187,6 +187,20 @@ Subscriptions('terminate: reason and date (not before the end of the period), th
   ])
 })
 
+Subscriptions('a termination the provider accepted: « Domiciliation résiliée au … », no « Résilier »', async () => {
+  await open('/souscription/mes-abonnements', {
+    billing: {
+      termination: {
+        request: { date: '2027-07-01', reason: 'Transfert du siège social', createdAt: '2026-11-22T10:00:00.000Z', endDate: '2027-06-30' },
+        earliestDate: '2027-06-11',
+      },
+    },
+  })
+  await screen.findByText('Domiciliation résiliée au 30 juin 2027.')
+  assert.is(screen.queryByText(/Résiliation demandée/), null)
+  assert.is(screen.queryByRole('button', { name: /Résilier/ }), null)
+})
+
 Subscriptions(
   'terminate: the date stops two years ahead (max); a later one is refused in French before anything is sent, what was typed kept',
   async () => {

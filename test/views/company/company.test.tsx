@@ -68,6 +68,7 @@ Menu('in the spec’s order, Mes réunions after Mes courriers, Suivi comptable 
       'Formalités',
       'Informations personnelles',
       'Gestion de mon entreprise',
+      'Mes échanges',
     ],
   )
   const accounting = menu.find((m) => m.label === 'Suivi comptable')!

@@ -1,6 +1,7 @@
 // The termination of one order, mountable on any page of the portal (Mes abonnements; "Résilier ma domiciliation" on
 // Gestion de mon entreprise): `<TerminationForm orderId={order.id} company={order.raisonSociale} />`, for an order the
-// user owns. It shows "Résiliation demandée pour le {date}" once there is a request, else "Résilier" and its form
+// user owns. It shows "Résiliation demandée pour le {date}" once there is a request ("Domiciliation résiliée au {date}"
+// once the provider accepted it for that end date), else "Résilier" and its form
 // (flows.termination, src/machines/billing/termination.machine.ts).
 import { useActorRef, useSelector } from '@xstate/react'
 import { useEffect, useRef } from 'react'
@@ -19,6 +20,7 @@ export function TerminationForm({ orderId, company }: { orderId: number; company
   const failed = useSelector(actor, (s) => s.matches('failed'))
   const formOpen = useSelector(actor, (s) => s.hasTag('form'))
   const requestedDate = useSelector(actor, (s) => s.context.requestedDate)
+  const endDate = useSelector(actor, (s) => s.context.endDate)
   const error = useSelector(actor, (s) => s.context.error)
   // The dialog closes on "Résilier" gone (a request sent, or one found after a 409): the focus goes to the notice, or
   // here while the request is read, then on to the notice (tabIndex -1: neither is reached by Tab).
@@ -36,7 +38,7 @@ export function TerminationForm({ orderId, company }: { orderId: number; company
         <ErrorState message={error ?? 'Le chargement a échoué.'} onRetry={() => actor.send({ type: 'termination.retry' })} />
       ) : requestedDate ? (
         <Alert $kind="info" role="status" ref={notice} tabIndex={-1}>
-          Résiliation demandée pour le {frenchDay(requestedDate)}.
+          {endDate ? `Domiciliation résiliée au ${frenchDay(endDate)}.` : `Résiliation demandée pour le ${frenchDay(requestedDate)}.`}
         </Alert>
       ) : (
         <>

@@ -37,8 +37,8 @@ export function MyDataSection() {
     <Section id="mes-donnees" title="Mes données">
       <p>
         Une archive ZIP de tout ce que vous voyez ici : le PDF de chacun de vos courriers, vos factures, avoirs, attestations et contrats,
-        et vos informations (compte, domiciliations, courriers et leur texte, colis, demandes, paiements, signalements, préférences) en JSON
-        et en CSV. Nous vous l’envoyons par e-mail dès qu’elle est prête ; elle reste disponible 7 jours.
+        et vos informations (compte, domiciliations, courriers et leur texte, colis, demandes, paiements, échanges, préférences) en JSON et
+        en CSV. Nous vous l’envoyons par e-mail dès qu’elle est prête ; elle reste disponible 7 jours.
       </p>
       {loading && <Spinner label="Chargement : vos données…" />}
       {loadError && <ErrorState message={loadError} onRetry={() => actor.send({ type: 'dataExport.reload' })} />}
