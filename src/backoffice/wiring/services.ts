@@ -33,10 +33,10 @@ import { scanQueueMachine } from '../machines/mail/scanQueue.machine.ts'
 import { scanReviewMachine } from '../machines/mail/scanReview.machine.ts'
 import { readAsDataUrl } from './files.ts'
 import type { JustificatifKind } from '../../../server/contract/company-backoffice.ts'
-import { formalitiesMachine } from '../machines/company/formalities.machine.ts'
-import { justificatifReviewMachine } from '../machines/company/justificatifReview.machine.ts'
-import { conversationsMachine } from '../machines/notifications/conversations.machine.ts'
-import { terminationsMachine } from '../machines/billing/terminations.machine.ts'
+import type { formalitiesMachine } from '../machines/company/formalities.machine.ts'
+import type { justificatifReviewMachine } from '../machines/company/justificatifReview.machine.ts'
+import type { conversationsMachine } from '../machines/notifications/conversations.machine.ts'
+import type { terminationsMachine } from '../machines/billing/terminations.machine.ts'
 import { conversationPath } from '../views/pages/notifications/paths.ts'
 
 /**
@@ -89,6 +89,18 @@ const journalQuery = (filters: JournalFilters) => ({
   from: filters.from || undefined,
   to: filters.to || undefined,
 })
+
+/**
+ * A flow whose statechart comes with its page's chunk, never in the first load (the page hands it over): its effects
+ * are provided here, once, on first use.
+ */
+function later<M, Provided>(provide: (machine: M) => Provided): (machine: M) => Provided {
+  let provided: Provided | undefined
+  return (machine) => {
+    provided ??= provide(machine)
+    return provided
+  }
+}
 
 export function createBackOfficeServices({ api, notify, currentPath, saveFile, navigate }: BackOfficeDeps) {
   const session = createActor(
@@ -266,57 +278,65 @@ export function createBackOfficeServices({ api, notify, currentPath, saveFile, n
       },
       actions: { notify: (_, notice) => notify(notice) },
     }),
-    justificatifReview: justificatifReviewMachine.provide({
-      actors: {
-        load: fromPromise(({ signal }) => api.getJustificatifs({ signal })),
-        openDocument: fromPromise(({ input, signal }) => api.getJustificatif(input.kind, input.id, { signal })),
-        decide: fromPromise(({ input: { document, decision }, signal }) =>
-          decision.kind === 'validate'
-            ? api.validateJustificatif(document.kind, document.id, { version: document.version }, { signal })
-            : api.refuseJustificatif(
-                document.kind,
-                document.id,
-                { version: document.version, reason: decision.reason, ...(decision.detail ? { detail: decision.detail } : {}) },
-                { signal },
-              ),
-        ),
-      },
-      actions: { notify: (_, notice) => notify(notice) },
-    }),
-    conversations: conversationsMachine.provide({
-      actors: {
-        load: fromPromise(({ input, signal }) => api.getConversations({ status: input.status }, { signal })),
-        open: fromPromise(({ input, signal }) => api.getConversation(input.id, { signal })),
-        reply: fromPromise(({ input, signal }) => api.replyConversation(input.id, { message: input.message.trim() }, { signal })),
-        setStatus: fromPromise(({ input, signal }) =>
-          input.status === 'closed' ? api.closeConversation(input.id, { signal }) : api.reopenConversation(input.id, { signal }),
-        ),
-      },
-      actions: { notify: (_, notice) => notify(notice) },
-    }),
-    formalities: formalitiesMachine.provide({
-      actors: {
-        load: fromPromise(({ signal }) => api.getLegalSubmissions({ signal })),
-        move: fromPromise(({ input, signal }) => api.moveLegalSubmission(input.id, { status: input.to }, { signal })),
-      },
-      actions: { notify: (_, notice) => notify(notice) },
-    }),
-    terminations: terminationsMachine.provide({
-      actors: {
-        load: fromPromise(({ signal }) => api.getTerminations({ signal })),
-        send: fromPromise(({ input: { id, action }, signal }) =>
-          action.kind === 'accept'
-            ? api.acceptTermination(id, { endDate: action.endDate }, { signal })
-            : api.contactTermination(id, { message: action.message.trim() }, { signal }),
-        ),
-      },
-      actions: {
-        notify: (_, notice) => notify(notice),
-        openConversation: (_, { conversationId }) => {
-          if (conversationId !== null) navigate(conversationPath(conversationId))
+    justificatifReview: later((machine: typeof justificatifReviewMachine) =>
+      machine.provide({
+        actors: {
+          load: fromPromise(({ signal }) => api.getJustificatifs({ signal })),
+          openDocument: fromPromise(({ input, signal }) => api.getJustificatif(input.kind, input.id, { signal })),
+          decide: fromPromise(({ input: { document, decision }, signal }) =>
+            decision.kind === 'validate'
+              ? api.validateJustificatif(document.kind, document.id, { version: document.version }, { signal })
+              : api.refuseJustificatif(
+                  document.kind,
+                  document.id,
+                  { version: document.version, reason: decision.reason, ...(decision.detail ? { detail: decision.detail } : {}) },
+                  { signal },
+                ),
+          ),
         },
-      },
-    }),
+        actions: { notify: (_, notice) => notify(notice) },
+      }),
+    ),
+    conversations: later((machine: typeof conversationsMachine) =>
+      machine.provide({
+        actors: {
+          load: fromPromise(({ input, signal }) => api.getConversations({ status: input.status }, { signal })),
+          open: fromPromise(({ input, signal }) => api.getConversation(input.id, { signal })),
+          reply: fromPromise(({ input, signal }) => api.replyConversation(input.id, { message: input.message.trim() }, { signal })),
+          setStatus: fromPromise(({ input, signal }) =>
+            input.status === 'closed' ? api.closeConversation(input.id, { signal }) : api.reopenConversation(input.id, { signal }),
+          ),
+        },
+        actions: { notify: (_, notice) => notify(notice) },
+      }),
+    ),
+    formalities: later((machine: typeof formalitiesMachine) =>
+      machine.provide({
+        actors: {
+          load: fromPromise(({ signal }) => api.getLegalSubmissions({ signal })),
+          move: fromPromise(({ input, signal }) => api.moveLegalSubmission(input.id, { status: input.to }, { signal })),
+        },
+        actions: { notify: (_, notice) => notify(notice) },
+      }),
+    ),
+    terminations: later((machine: typeof terminationsMachine) =>
+      machine.provide({
+        actors: {
+          load: fromPromise(({ signal }) => api.getTerminations({ signal })),
+          send: fromPromise(({ input: { id, action }, signal }) =>
+            action.kind === 'accept'
+              ? api.acceptTermination(id, { endDate: action.endDate }, { signal })
+              : api.contactTermination(id, { message: action.message.trim() }, { signal }),
+          ),
+        },
+        actions: {
+          notify: (_, notice) => notify(notice),
+          openConversation: (_, { conversationId }) => {
+            if (conversationId !== null) navigate(conversationPath(conversationId))
+          },
+        },
+      }),
+    ),
     queues: queuesMachine.provide({
       actors: { load: fromPromise(async ({ signal }) => (await api.getDashboard({ signal })).queues) },
     }),

@@ -7,14 +7,14 @@ import { Link } from 'wouter'
 import type { BackofficeTermination } from '../../../../../server/contract/billing-backoffice.ts'
 import { latestTerminationDate, parisToday } from '../../../../../server/contract/rules/termination.ts'
 import { Alert, BusyButton, Button, ErrorState, Field, formatDate, Spinner, TextField } from '../../../../views/components/ui.tsx'
-import { frenchDay, type TerminationAction } from '../../../machines/billing/terminations.machine.ts'
+import { frenchDay, type TerminationAction, terminationsMachine } from '../../../machines/billing/terminations.machine.ts'
 import { useBackOffice } from '../../context.tsx'
 import { Actions, Badge, CardBox, Cards } from '../mail/mail.styles.ts'
 import { conversationPath } from '../notifications/paths.ts'
 import { Muted, Panel } from '../operators/admin.styles.ts'
 
 type Terminations = ReturnType<typeof useTerminations>
-const useTerminations = () => useActorRef(useBackOffice().flows.terminations, { input: { today: parisToday() } })
+const useTerminations = () => useActorRef(useBackOffice().flows.terminations(terminationsMachine), { input: { today: parisToday() } })
 
 function ActionForm({
   terminations,

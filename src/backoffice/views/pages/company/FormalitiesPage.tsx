@@ -6,9 +6,10 @@ import { Alert, BusyButton, ErrorState, formatDate, Spinner } from '../../../../
 import { useBackOffice } from '../../context.tsx'
 import { Muted, Panel } from '../operators/admin.styles.ts'
 import { Actions, Badge, CardBox, Cards } from '../mail/mail.styles.ts'
+import { formalitiesMachine } from '../../../machines/company/formalities.machine.ts'
 
 export default function FormalitiesPage() {
-  const formalities = useActorRef(useBackOffice().flows.formalities)
+  const formalities = useActorRef(useBackOffice().flows.formalities(formalitiesMachine))
   const submissions = useSelector(formalities, (s) => s.context.submissions)
   const failed = useSelector(formalities, (s) => s.matches('failed'))
   const error = useSelector(formalities, (s) => s.context.error)

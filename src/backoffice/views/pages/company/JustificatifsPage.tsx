@@ -6,11 +6,12 @@ import { useBackOffice } from '../../context.tsx'
 import { formatDateTime, Muted, Panel } from '../operators/admin.styles.ts'
 import { Actions, Badge, CardBox, Cards } from '../mail/mail.styles.ts'
 import { JustificatifReview } from './JustificatifReview.tsx'
+import { justificatifReviewMachine } from '../../../machines/company/justificatifReview.machine.ts'
 
 const AGE_LIMIT_MS = 48 * 3_600_000
 
 export default function JustificatifsPage() {
-  const review = useActorRef(useBackOffice().flows.justificatifReview)
+  const review = useActorRef(useBackOffice().flows.justificatifReview(justificatifReviewMachine))
   const documents = useSelector(review, (s) => s.context.documents)
   const failed = useSelector(review, (s) => s.matches('failed'))
   const error = useSelector(review, (s) => s.context.error)

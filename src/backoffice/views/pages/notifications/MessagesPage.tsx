@@ -8,9 +8,11 @@ import { useBackOffice } from '../../context.tsx'
 import { Actions, Badge, CardBox, Cards } from '../mail/mail.styles.ts'
 import { formatDateTime, Inline, Muted, Panel } from '../operators/admin.styles.ts'
 import { MESSAGES_PATH } from './paths.ts'
+import { conversationsMachine } from '../../../machines/notifications/conversations.machine.ts'
 
 type Conversations = ReturnType<typeof useConversations>
-const useConversations = (openId: number | null) => useActorRef(useBackOffice().flows.conversations, { input: { openId } })
+const useConversations = (openId: number | null) =>
+  useActorRef(useBackOffice().flows.conversations(conversationsMachine), { input: { openId } })
 
 function Conversation({ conversations }: { conversations: Conversations }) {
   const current = useSelector(conversations, (s) => s.context.current)!
