@@ -27,7 +27,7 @@ const journal = (ctx: Ctx, action: string) =>
 
 const test = suite<Ctx>('a conversation, from the problem reported to its close')
 test.before(async (ctx) => {
-  await demoContext(ctx)
+  await demoContext(ctx, undefined, { messages: true })
   ctx.courrier = await operatorLogin(ctx.t, 'courrier@example.com')
   const { db } = ctx.t.deps
   const hash = await db
