@@ -6,10 +6,13 @@
 // Hugo (Courrier) has none of these screens in his menu and reads « Accès réservé » at each address.
 import * as assert from 'uvu/assert'
 import type { Page } from 'playwright-core'
+import { frenchDay } from '../../../src/machines/billing/termination.machine.ts'
 import { chooseOrder, DESKTOP, pageTitle, portalSuite, samplePdf, screenshot, signIn, toast } from '../../util/e2e.ts'
 import { axeChecker, menu, signInOperator } from '../../util/e2e-backoffice.ts'
 
 const ATELIER = 'Atelier Lumière SARL'
+const BOULANGERIE = 'Boulangerie des Lilas SAS'
+const portalMenu = (page: Page) => page.getByRole('complementary', { name: 'Menu principal' })
 const kbisBanner = (page: Page) => page.getByRole('region', { name: 'Justificatif d’immatriculation' })
 
 const Compliance = portalSuite('Back-office : un Kbis refusé puis validé, un échange, une résiliation ; Courrier tenu à l’écart')
@@ -83,6 +86,79 @@ Compliance(
     await axe.check('/operateur/formalites')
     await screenshot(operator, 'backoffice-formalities')
 
+    // A problem reported becomes a conversation: answered by Inès, read and answered by Camille, closed by Inès.
+    const problem = `Le scan de mon courrier du ${new Date().toLocaleDateString('fr-FR')} est coupé en bas.`
+    await customer.getByRole('button', { name: 'Signaler un problème' }).click()
+    const problemDialog = customer.getByRole('dialog', { name: 'Signaler un problème' })
+    await problemDialog.getByLabel('Votre message').fill(problem)
+    await problemDialog.getByRole('button', { name: 'Envoyer' }).click()
+    await toast(customer, 'Votre demande est envoyé, nous revenons vers vous au plus vite').waitFor()
+
+    const reply = 'Merci : nous le numérisons de nouveau, vous l’aurez avant midi.'
+    await menu(operator).getByRole('link', { name: 'Messages' }).click()
+    await operator.getByRole('heading', { name: 'Conversations ouvertes', level: 2 }).waitFor()
+    const openConversation = operator.getByRole('button', { name: new RegExp(`^Ouvrir la conversation de ${ATELIER} : `) })
+    await axe.check('/operateur/messages')
+    await screenshot(operator, 'backoffice-messages')
+    await openConversation.click()
+    await operator.getByRole('list', { name: 'Messages de la conversation' }).getByText(problem).waitFor()
+    await operator.getByLabel('Votre réponse (le client la lira et en sera averti par e-mail)').fill(reply)
+    await operator.getByRole('button', { name: 'Envoyer la réponse' }).click()
+    await operator.getByRole('list', { name: 'Messages de la conversation' }).getByText(reply).waitFor()
+    await axe.check('/operateur/messages/:id')
+    await screenshot(operator, 'backoffice-conversation')
+
+    const answer = 'Parfait, merci beaucoup.'
+    await portalMenu(customer).getByRole('link', { name: 'Mes échanges' }).click()
+    await customer.getByRole('heading', { name: 'Mes échanges', level: 2 }).waitFor()
+    await customer
+      .getByRole('link', { name: new RegExp(ATELIER) })
+      .first()
+      .click()
+    const thread = customer.getByRole('list', { name: 'Messages' })
+    await thread.getByText(reply).waitFor()
+    await thread.getByText('Inès Garnier, de notre équipe').waitFor()
+    await screenshot(customer, 'mes-echanges-desktop')
+    await customer.getByLabel('Votre message').fill(answer)
+    await customer.getByRole('button', { name: 'Envoyer', exact: true }).click()
+    await thread.getByText(answer).waitFor()
+
+    await operator.getByRole('button', { name: '← Retour aux conversations' }).click()
+    await openConversation.click()
+    await operator.getByRole('list', { name: 'Messages de la conversation' }).getByText(answer).waitFor()
+    await operator.getByRole('button', { name: 'Clore', exact: true }).click()
+    await operator.getByRole('button', { name: 'Rouvrir', exact: true }).waitFor()
+    await customer.reload()
+    await thread.getByText(answer).waitFor()
+    await customer.getByText('Votre réponse la rouvrira.').waitFor()
+
+    // A termination accepted for a date: the portal says when the domiciliation ends.
+    await customer.goto('/souscription/mes-abonnements')
+    await customer.getByLabel('Domiciliation', { exact: true }).selectOption({ label: BOULANGERIE })
+    await pageTitle(customer, 'Mes abonnements').waitFor()
+    await customer.getByRole('button', { name: `Résilier la domiciliation de ${BOULANGERIE}` }).click()
+    const termination = customer.getByRole('dialog', { name: `Résilier la domiciliation de ${BOULANGERIE}` })
+    const reason = termination.getByLabel('Motif', { exact: true })
+    await reason.selectOption({ index: 1 })
+    const wanted = termination.getByLabel('Date de résiliation souhaitée')
+    const day = (await wanted.getAttribute('min')) ?? (await wanted.inputValue())
+    assert.match(day, /^\d{4}-\d{2}-\d{2}$/)
+    await wanted.fill(day)
+    await termination.getByRole('button', { name: 'Envoyer la demande' }).click()
+    await customer.getByText(`Résiliation demandée pour le ${frenchDay(day)}.`).waitFor()
+
+    await menu(operator).getByRole('link', { name: 'Résiliations' }).click()
+    await operator.getByRole('heading', { name: 'Demandes de résiliation', level: 2 }).waitFor()
+    await operator.getByRole('button', { name: `Accepter la résiliation de ${BOULANGERIE}` }).click()
+    await operator.getByLabel('Date de fin de la domiciliation').fill(day)
+    await axe.check('/operateur/resiliations, l’acceptation')
+    await screenshot(operator, 'backoffice-terminations')
+    await operator.getByRole('button', { name: 'Accepter la résiliation', exact: true }).click()
+    await operator.getByText(/^Acceptée par Inès Garnier : fin le /).waitFor()
+
+    await customer.reload()
+    await pageTitle(customer, 'Mes abonnements').waitFor()
+    await customer.getByText(`Domiciliation résiliée au ${frenchDay(day)}.`).waitFor()
     await customerTab.close()
     await axe.done()
   },
@@ -94,9 +170,9 @@ Compliance('1280 px: a Courrier operator has none of these screens, and reads «
   const axe = axeChecker(tab, DESKTOP)
   await signInOperator(page, 'courrier@example.com')
   const entries = await menu(page).getByRole('link').allTextContents()
-  for (const screen of ['Justificatifs', 'Formalités juridiques'])
+  for (const screen of ['Justificatifs', 'Messages', 'Formalités juridiques', 'Résiliations'])
     assert.not.ok(entries.includes(screen), `${screen} is not in the Courrier operator's menu`)
-  for (const path of ['/operateur/justificatifs', '/operateur/formalites']) {
+  for (const path of ['/operateur/justificatifs', '/operateur/messages', '/operateur/formalites', '/operateur/resiliations']) {
     await page.goto(path)
     await page.getByRole('heading', { name: 'Accès réservé', level: 1 }).waitFor()
     assert.match((await page.getByRole('main').textContent())!, 'réservée aux opérateurs ayant le rôle')
