@@ -6,7 +6,7 @@ import { Writable } from 'node:stream'
 import { pino } from 'pino'
 import { OPERATOR_FAILURES } from '../../server/http/define-route.ts'
 import { messages } from '../../server/http/errors.ts'
-import { buildTestApp, login, operatorLogin, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
+import { addConformiteOperator, buildTestApp, login, operatorLogin, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
 import { OPERATOR_ROLES, type OperatorRole } from '../../server/contract/route-def.ts'
 import { demoContext, sampleFor, send, urlOf, type DemoContext, type DemoIds, type Sample } from '../util/server-samples.ts'
 
@@ -110,25 +110,9 @@ const backOffice = suite<Ctx & { roleTokens: () => Promise<Record<OperatorRole, 
 )
 backOffice.before(async (ctx) => {
   await demoContext(ctx, undefined, { compliance: true, messages: true })
-  const { db } = ctx.t.deps
   // One operator per role: the demo's administrator and Courrier, and a Conformité one made here (the samples' spare
   // operator is changed and deactivated by them).
-  const demo = await db
-    .selectFrom('operators')
-    .select('password_hash')
-    .where('email', '=', 'operateur@example.com')
-    .executeTakeFirstOrThrow()
-  await db
-    .insertInto('operators')
-    .values({
-      email: 'conformite@example.com',
-      name: 'Chloé Perrin',
-      roles: ['conformite'],
-      totp_secret: 'MFRGGZDFMZTWQ2LKMFRGGZDFMZTWQ2LK',
-      password_hash: demo.password_hash,
-      totp_enrolled_at: new Date(),
-    })
-    .execute()
+  await addConformiteOperator(ctx.t)
   // Fresh sessions for each route: a sample may end one (sign-out).
   ctx.roleTokens = async () => ({
     admin: await operatorLogin(ctx.t),

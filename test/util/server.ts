@@ -273,6 +273,28 @@ export async function eventually<T>(probe: () => T, timeoutMs = 5000): Promise<N
   }
 }
 
+/** The demo has no Conformité-only operator: Chloé Perrin is made here (the demo password, her own TOTP secret). */
+export const CONFORMITE_EMAIL = 'conformite@example.com'
+export async function addConformiteOperator(t: TestApp): Promise<void> {
+  const { db } = t.deps
+  const demo = await db
+    .selectFrom('operators')
+    .select('password_hash')
+    .where('email', '=', 'operateur@example.com')
+    .executeTakeFirstOrThrow()
+  await db
+    .insertInto('operators')
+    .values({
+      email: CONFORMITE_EMAIL,
+      name: 'Chloé Perrin',
+      roles: ['conformite'],
+      totp_secret: 'MFRGGZDFMZTWQ2LKMFRGGZDFMZTWQ2LK',
+      password_hash: demo.password_hash,
+      totp_enrolled_at: new Date(),
+    })
+    .execute()
+}
+
 /**
  * Signs a demo operator in to the back office (password, then the code of their fixed TOTP secret): the test clock moves
  * on one TOTP step first, since a code once used is refused and each sign-in needs a new one.

@@ -5,7 +5,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { LightMyRequestResponse } from 'fastify'
-import { callBearer, operatorLogin, type TestApp } from '../../util/server.ts'
+import { addConformiteOperator, callBearer, operatorLogin, type TestApp } from '../../util/server.ts'
 import { demoContext, multipart, send, type DemoContext } from '../../util/server-samples.ts'
 
 interface Ctx extends DemoContext {
@@ -38,22 +38,7 @@ const atelierKbis = async (ctx: Ctx) =>
 const setup = async (ctx: Ctx) => {
   await demoContext(ctx)
   const { db } = ctx.t.deps
-  const demo = await db
-    .selectFrom('operators')
-    .select('password_hash')
-    .where('email', '=', 'operateur@example.com')
-    .executeTakeFirstOrThrow()
-  await db
-    .insertInto('operators')
-    .values({
-      email: 'conformite@example.com',
-      name: 'Chloé Perrin',
-      roles: ['conformite'],
-      totp_secret: 'MFRGGZDFMZTWQ2LKMFRGGZDFMZTWQ2LK',
-      password_hash: demo.password_hash,
-      totp_enrolled_at: new Date(),
-    })
-    .execute()
+  await addConformiteOperator(ctx.t)
   ctx.admin = await operatorLogin(ctx.t)
   ctx.courrier = await operatorLogin(ctx.t, 'courrier@example.com')
   ctx.conformite = await operatorLogin(ctx.t, 'conformite@example.com')

@@ -5,7 +5,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { LightMyRequestResponse } from 'fastify'
-import { call, operatorLogin } from '../../util/server.ts'
+import { addConformiteOperator, call, operatorLogin } from '../../util/server.ts'
 import { demoContext, type DemoContext } from '../../util/server-samples.ts'
 
 type Ctx = DemoContext & { conformite: string; courrier: string; started: number }
@@ -29,23 +29,7 @@ const test = suite<Ctx>('a conversation, from the problem reported to its close'
 test.before(async (ctx) => {
   await demoContext(ctx, undefined, { messages: true })
   ctx.courrier = await operatorLogin(ctx.t, 'courrier@example.com')
-  const { db } = ctx.t.deps
-  const hash = await db
-    .selectFrom('operators')
-    .select('password_hash')
-    .where('email', '=', 'operateur@example.com')
-    .executeTakeFirstOrThrow()
-  await db
-    .insertInto('operators')
-    .values({
-      email: 'conformite@example.com',
-      name: 'Chloé Perrin',
-      roles: ['conformite'],
-      totp_secret: 'MFRGGZDFMZTWQ2LKMFRGGZDFMZTWQ2LK',
-      password_hash: hash.password_hash,
-      totp_enrolled_at: new Date(),
-    })
-    .execute()
+  await addConformiteOperator(ctx.t)
   ctx.conformite = await operatorLogin(ctx.t, 'conformite@example.com')
 })
 test.after((ctx) => ctx.t?.close())

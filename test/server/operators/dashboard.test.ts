@@ -4,7 +4,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { QueueId } from '../../../server/contract/operators.ts'
 import { addWorkingHours, endOfDay, endOfNextWorkingDay, QUEUES, queueState } from '../../../server/routes/operators/dashboard.ts'
-import { call, operatorLogin, TEST_OPERATOR_TOKEN } from '../../util/server.ts'
+import { addConformiteOperator, call, operatorLogin, TEST_OPERATOR_TOKEN } from '../../util/server.ts'
 import { demoContext, sampleFor, send, TERMINATION_DATE, type DemoContext } from '../../util/server-samples.ts'
 
 type Ctx = DemoContext & { courrier: string; conformite: string }
@@ -29,23 +29,7 @@ const test = suite<Ctx>('the dashboard')
 test.before(async (ctx) => {
   await demoContext(ctx, undefined, { messages: true })
   ctx.courrier = await operatorLogin(ctx.t, 'courrier@example.com')
-  const { db } = ctx.t.deps
-  const hash = await db
-    .selectFrom('operators')
-    .select('password_hash')
-    .where('email', '=', 'operateur@example.com')
-    .executeTakeFirstOrThrow()
-  await db
-    .insertInto('operators')
-    .values({
-      email: 'conformite@example.com',
-      name: 'Chloé Perrin',
-      roles: ['conformite'],
-      totp_secret: 'MFRGGZDFMZTWQ2LKMFRGGZDFMZTWQ2LK',
-      password_hash: hash.password_hash,
-      totp_enrolled_at: new Date(),
-    })
-    .execute()
+  await addConformiteOperator(ctx.t)
   ctx.conformite = await operatorLogin(ctx.t, 'conformite@example.com')
 })
 test.after((ctx) => ctx.t?.close())
