@@ -9,7 +9,6 @@ const NOT_PORTAL = /^\/(api|operateur|health|assets)(?=[-/?#.]|$)/
 /** A path of the customer portal on this origin: one leading slash, no backslash, no control character or space. */
 export function isPortalPath(path: string): boolean {
   if (!path.startsWith('/') || path.startsWith('//')) return false
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
   if (/[\\\s\u0000-\u001f\u007f]/.test(path)) return false
   return !NOT_PORTAL.test(path)
 }
