@@ -47,13 +47,24 @@ Links('signed out: the letter’s link → /login → signing in lands on that l
   // Signed in from this page, as the link left it (a fresh /login would be another page load).
   await page.getByLabel('Adresse e-mail', { exact: true }).fill('demo@example.com')
   await page.getByLabel('Mot de passe', { exact: true }).fill(DEMO_PASSWORD)
-  const paths: string[] = []
-  page.on('framenavigated', (frame) => frame === page.mainFrame() && paths.push(new URL(frame.url()).pathname))
+  // Every address the page goes through from here (the router's history calls), to tell it never showed the dashboard.
+  await page.evaluate(() => {
+    const seen: string[] = []
+    ;(window as unknown as { pathsSeen: string[] }).pathsSeen = seen
+    for (const method of ['pushState', 'replaceState'] as const) {
+      const original = history[method].bind(history)
+      history[method] = (...args: Parameters<History['pushState']>) => {
+        original(...args)
+        seen.push(location.pathname)
+      }
+    }
+  })
   await page.getByRole('button', { name: 'Se connecter', exact: true }).click()
   await letterShown(page, letter)
   assert.is(await orderShown(page), BOULANGERIE)
   assert.is(new URL(page.url()).pathname, '/mes-courriers/courriers')
   assert.not.ok(await pageTitle(page, 'Tableau de bord').count(), 'not the dashboard')
+  const paths = await page.evaluate(() => (window as unknown as { pathsSeen: string[] }).pathsSeen)
   assert.not.ok(paths.includes('/tableau-de-bord'), `never by the dashboard: ${paths.join(' → ')}`)
   await tab.close()
 })
