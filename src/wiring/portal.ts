@@ -52,7 +52,7 @@ export function createStartup({ api, navigate }: Pick<WiringDeps<FirstScreenApi>
     },
     actions: {
       persistChoice: (_, { userId, choice }) => writeStoredChoice(userId, choice),
-      navigate: (_, { to }) => navigate(to),
+      navigate: (_, { to, replace }) => (replace ? navigate(to, { replace }) : navigate(to)),
     },
   })
 }

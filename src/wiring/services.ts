@@ -38,6 +38,8 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
 
 export function createServices({ navigate, notify }: Pick<AppServices, 'navigate' | 'notify'>): AppServices {
   let current: SessionRef | undefined
+  // The address the tab opened on, read before the guard sends a signed-out visitor to /login: an e-mail's link.
+  const openedOn = window.location.pathname + window.location.search + window.location.hash
   // The first screen's calls (the session's, the startup's, the dashboard's flows'), then every call for the areas' flows.
   const loadApi = once(() => import('./api.ts').then((m) => m.api))
   const loadAllApi = once(() => import('./api-all.ts').then((m) => m.allApi))
@@ -45,7 +47,7 @@ export function createServices({ navigate, notify }: Pick<AppServices, 'navigate
   const loadPortal = () => Promise.all([loadPortalCode(), loadApi()]).then(([m, a]) => m.createStartup({ api: a, navigate }))
   const loadSession = once(() =>
     Promise.all([import('./session-actor.ts'), loadApi()])
-      .then(([m, a]) => m.createSession({ api: a, notify, loadPortal }))
+      .then(([m, a]) => m.createSession({ api: a, notify, loadPortal, openedOn }))
       .then((s) => (current = s)),
   )
   const deps = (api: Api): WiringDeps => ({

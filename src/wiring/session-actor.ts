@@ -3,7 +3,8 @@
 import { createActor, fromPromise, type InspectionEvent, type Observer } from 'xstate'
 import { type SessionRef, sessionMachine } from '../machines/session/session.machine.ts'
 import type { StartupLogic } from '../machines/session/startup.machine.ts'
-import { isBarePath } from './bare-pages.ts'
+import { isPortalPath } from '../../server/contract/rules/links.ts'
+import { DASHBOARD_ROUTES, isBarePath } from './bare-pages.ts'
 import type { FirstScreenApi } from './api.ts'
 import type { WiringDeps } from './deps.ts'
 import {
@@ -33,14 +34,20 @@ export interface SessionDeps extends Pick<WiringDeps<FirstScreenApi>, 'api' | 'n
   loadPortal: () => Promise<StartupLogic>
   /** The page shown now (the browser's address; a test's memory location). */
   currentPath?: () => string
+  /** The address this tab opened on (an e-mail's link, before the guard sent a signed-out visitor to /login); else the page shown now. */
+  openedOn?: string
 }
 
 const browserPath = () => window.location.pathname + window.location.search
 
-/** A page to come back to after signing in again: a path of this app, never another origin nor a bare page (/login…). */
+/**
+ * A page to go to once signed in (again): a path of this portal, never another origin, the API nor the back office
+ * (rules/links.ts), nor a bare page (/login…); the dashboard, where a sign-in leads anyway, is not kept either.
+ */
 export function returnPath(path: string): string | undefined {
-  const inApp = path.startsWith('/') && !path.startsWith('//') && !path.startsWith('/\\')
-  return inApp && !isBarePath(path.split(/[?#]/, 1)[0]!) ? path : undefined
+  if (!isPortalPath(path)) return undefined
+  const route = path.split(/[?#]/, 1)[0]!
+  return isBarePath(route) || (DASHBOARD_ROUTES as readonly string[]).includes(route) ? undefined : path
 }
 
 export async function createSession(deps: SessionDeps): Promise<SessionRef> {
@@ -49,16 +56,22 @@ export async function createSession(deps: SessionDeps): Promise<SessionRef> {
 
 /** The session actor, started, with the API hooked to it. */
 export function createSessionActor(
-  { api, notify, loadPortal, currentPath = browserPath }: SessionDeps,
+  { api, notify, loadPortal, currentPath = browserPath, openedOn = currentPath() }: SessionDeps,
   inspect?: InspectionObserver,
 ): SessionRef {
   adoptUnkeyedChoice()
+  const storedUser = readStoredUser()
   const session = createActor(
     sessionMachine.provide({
       actors: {
         login: fromPromise(({ input, signal }) => api.login(input, { signal })),
         // The kept default order is read as the portal starts (not when this tab opened): another tab may have chosen since.
-        loadPortal: fromPromise(async ({ input }) => ({ startup: await loadPortal(), storedChoice: readStoredChoice(input.userId) })),
+        // So is the page to show: the one the portal opens on (a sign-in passes the one it keeps itself).
+        loadPortal: fromPromise(async ({ input }) => ({
+          startup: await loadPortal(),
+          storedChoice: readStoredChoice(input.userId),
+          destination: returnPath(currentPath()) ?? null,
+        })),
       },
       actions: {
         persistUser: (_, { user }) => writeStoredUser(user),
@@ -67,7 +80,8 @@ export function createSessionActor(
         endSession: (_, { apiToken }) => void api.signOut({ apiToken }).catch(() => {}),
       },
     }),
-    { input: { storedUser: readStoredUser() }, inspect },
+    // Signed out, the address opened (an e-mail's link) is where the next sign-in leads.
+    { input: { storedUser, destination: storedUser ? null : (returnPath(openedOn) ?? null) }, inspect },
   )
 
   api.configureApi({

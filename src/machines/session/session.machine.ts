@@ -4,7 +4,9 @@
 // expired during work) removes it too, and /login says so. While signed in, the session loads
 // the portal's code (kept out of the first load of /login) with the default order the browser keeps
 // for that user (by user id: it outlives a sign-out, and is never another person's), and runs the
-// startup machine as its child `startup`, so that signing out stops everything it started.
+// startup machine as its child `startup`, so that signing out stops everything it started. An e-mail's link opened
+// signed out (`destination`) is where the next sign-in leads, whoever signs in (the startup checks it is theirs to
+// see); a sign-out forgets it.
 import { type ActorRefFrom, assign, enqueueActions, fromPromise, setup, stopChild } from 'xstate'
 import type { AuthUser, LoginBody } from '../../../server/contract/session.ts'
 import { messageOf } from '../shared.ts'
@@ -18,8 +20,13 @@ export interface SessionContext {
   /** The running startup machine, once its code has loaded. */
   startup: StartupRef | null
   error: string | null
-  /** The page shown when the session expired during work: signing in again as the same person goes back there. */
+  /**
+   * Where signing in leads, instead of the dashboard: the page shown when the session expired during work (signing in
+   * again as the same person goes back there), or the destination below.
+   */
   returnTo: string | null
+  /** The portal page a signed-out visitor opened (an e-mail's link), until a sign-in takes it or a sign-out forgets it. */
+  destination: string | null
   /** Who was signed in last (kept past the sign-out): another person signing in is not sent to their page. */
   lastUserId: number | null
 }
@@ -45,16 +52,22 @@ export const SESSION_EXPIRED = 'Votre session a expiré. Veuillez vous reconnect
 export interface PortalStart {
   startup: StartupLogic
   storedChoice: StoredChoice | null
+  /** The portal page shown as the portal starts, if it is one to land on (not the dashboard, not a bare page). */
+  destination: string | null
 }
 
-/** The page to come back to when `user` signs in: only theirs, kept when their session expired during work. */
-const returnFor = (context: SessionContext, user: AuthUser) => (context.lastUserId === user.id ? context.returnTo : null)
+/**
+ * The page to go to when `user` signs in: theirs, kept when their session expired during work; else the e-mail's link
+ * opened signed out.
+ */
+const returnFor = (context: SessionContext, user: AuthUser) =>
+  (context.lastUserId === user.id ? context.returnTo : null) ?? context.destination
 
 export const sessionMachine = deferred(() =>
   setup({
     types: {
       context: {} as SessionContext,
-      input: {} as { storedUser: AuthUser | null },
+      input: {} as { storedUser: AuthUser | null; destination?: string | null },
       events: {} as SessionEvent,
     },
     actors: {
@@ -81,7 +94,15 @@ export const sessionMachine = deferred(() =>
     },
   }).createMachine({
     id: 'session',
-    context: ({ input }) => ({ user: input.storedUser, openOrder: null, startup: null, error: null, returnTo: null, lastUserId: null }),
+    context: ({ input }) => ({
+      user: input.storedUser,
+      openOrder: null,
+      startup: null,
+      error: null,
+      returnTo: null,
+      destination: input.destination ?? null,
+      lastUserId: null,
+    }),
     initial: 'restoring',
     states: {
       restoring: {
@@ -99,6 +120,7 @@ export const sessionMachine = deferred(() =>
                 openOrder: ({ event }) => event.orderId ?? null,
                 error: null,
                 returnTo: ({ context, event }) => returnFor(context, event.user),
+                destination: null,
               }),
               { type: 'persistUser', params: ({ event }) => ({ user: event.user }) },
             ],
@@ -119,6 +141,7 @@ export const sessionMachine = deferred(() =>
                 user: ({ event }) => event.output,
                 openOrder: null,
                 returnTo: ({ context, event }) => returnFor(context, event.output),
+                destination: null,
               }),
               { type: 'persistUser', params: ({ event }) => ({ user: event.output }) },
             ],
@@ -143,6 +166,7 @@ export const sessionMachine = deferred(() =>
             startup: null,
             error: null,
             returnTo: null,
+            destination: null,
             lastUserId: ({ context }) => context.user?.id ?? null,
           }),
         ],
@@ -158,10 +182,14 @@ export const sessionMachine = deferred(() =>
                 target: 'portal',
                 actions: assign({
                   // An order just shared comes first; otherwise the user's kept default order (the startup checks it is theirs).
+                  // The page to land on: the one a sign-in leads to, else the one shown; none with an order just shared.
                   startup: ({ spawn, event, context }) =>
                     spawn(event.output.startup, {
                       id: 'startup',
-                      input: { storedChoice: context.openOrder ?? event.output.storedChoice },
+                      input: {
+                        storedChoice: context.openOrder ?? event.output.storedChoice,
+                        destination: context.openOrder === null ? (context.returnTo ?? event.output.destination) : null,
+                      },
                     } as never) as StartupRef,
                 }),
               },
@@ -180,7 +208,13 @@ export const sessionMachine = deferred(() =>
             target: '.loadingPortal',
             actions: [
               stopChild('startup'),
-              assign({ user: ({ event }) => event.user, openOrder: ({ event }) => event.orderId ?? null, startup: null, error: null }),
+              assign({
+                user: ({ event }) => event.user,
+                openOrder: ({ event }) => event.orderId ?? null,
+                startup: null,
+                error: null,
+                returnTo: null,
+              }),
               { type: 'persistUser', params: ({ event }) => ({ user: event.user }) },
             ],
           },

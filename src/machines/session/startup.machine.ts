@@ -3,6 +3,9 @@
 //   2. a default order kept from an earlier visit (this user's, and still one of their orders) → the layout directly;
 //   3. otherwise several orders → the selection screen; exactly one → it becomes the default;
 //   4. then the missing-documents check → /missing-document, or the dashboard.
+// A page to land on (`destination`: an e-mail's link, the page opened) is where the portal then goes, whatever came in
+// between (the selection screen, /missing-document), instead of the dashboard: with the order it names selected (unless
+// 'Tous' shows it already), or, when it names an order that is not one of the user's, the dashboard, without a word.
 // A failed current-user fetch ends the machine (the session then removes the stored user). 'Réessayer' after a failure
 // asks again only what failed or never answered (the contracts, and the user if it had not answered; or the orders),
 // in the same order.
@@ -11,6 +14,7 @@ import type { NotificationKind } from '../../../server/contract/notifications.ts
 import type { Contract, Order, User } from '../../../server/contract/session.ts'
 import { type OrderChoice, orderSelectionMachine } from './orderSelection.machine.ts'
 import { type PortalDataChange, portalDataMachine, type Resource, type Scope } from './portalData.machine.ts'
+import { linkedOrderId } from '../../../server/contract/rules/links.ts'
 import { hasMissingDocuments, messageOf } from '../shared.ts'
 import { deferred } from '../deferred.ts'
 
@@ -26,6 +30,8 @@ export interface StartupContext {
   selectedOrderId: number | null
   /** A choice was made (kept, chosen or the only order): the selection screen can be left. */
   hasChoice: boolean
+  /** The portal page to land on once the startup reaches the portal, then forgotten (null: where it is, or the dashboard). */
+  destination: string | null
   error: string | null
 }
 
@@ -58,6 +64,8 @@ export const NO_ORDERS_MESSAGE =
 
 const toStored = (orderId: number | null): StoredChoice => orderId ?? 'all'
 
+export const DASHBOARD_PATH = '/tableau-de-bord'
+
 export const selectedOrder = (context: Pick<StartupContext, 'orders' | 'selectedOrderId'>): Order | null =>
   context.orders.find((o) => o.id === context.selectedOrderId) ?? null
 
@@ -73,7 +81,7 @@ export const startupMachine = deferred(() =>
   setup({
     types: {
       context: {} as StartupContext,
-      input: {} as { storedChoice: StoredChoice | null },
+      input: {} as { storedChoice: StoredChoice | null; destination?: string | null },
       events: {} as StartupEvent,
       output: {} as { reason: 'unauthorized' },
     },
@@ -99,8 +107,8 @@ export const startupMachine = deferred(() =>
       })),
       /** Keeps the default order in the browser, as this user's (provided by the composition root). */
       persistChoice: (_, _params: { userId: number; choice: StoredChoice }) => {},
-      /** Goes to a route (provided by the composition root). */
-      navigate: (_, _params: { to: string }) => {},
+      /** Goes to a route, in place of the address shown with `replace` (provided by the composition root). */
+      navigate: (_, _params: { to: string; replace?: boolean }) => {},
       kbisFiled: assign(({ context, event }) => {
         if (event.type !== 'order.kbisFiled') return {}
         return {
@@ -135,6 +143,7 @@ export const startupMachine = deferred(() =>
         params.orderId !== context.selectedOrderId && (params.orderId === null || context.orders.some((o) => o.id === params.orderId)),
       stillMissing: (_, params: { order: Order }) => hasMissingDocuments(params.order),
       isKbisNews: (_, params: { kind: NotificationKind }) => params.kind === 'kbis',
+      hasDestination: ({ context }) => context.destination !== null,
     },
   }).createMachine({
     id: 'startup',
@@ -146,6 +155,7 @@ export const startupMachine = deferred(() =>
       selectedOrderId: null,
       hasChoice: false,
       error: null,
+      destination: input.destination ?? null,
     }),
     initial: 'account',
     states: {
@@ -255,12 +265,33 @@ export const startupMachine = deferred(() =>
               guard: { type: 'stillMissing', params: ({ context, event }) => ({ order: validated(context, event) }) },
               actions: 'documentsSent',
             },
-            { target: 'ready', actions: ['documentsSent', { type: 'navigate', params: { to: '/tableau-de-bord' } }] },
+            // Done: the page to land on (ready's entry), else the dashboard.
+            { guard: 'hasDestination', target: 'ready', actions: 'documentsSent' },
+            { target: 'ready', actions: ['documentsSent', { type: 'navigate', params: { to: DASHBOARD_PATH } }] },
           ],
           'order.reopen': { target: 'selecting' },
         },
       },
       ready: {
+        /**
+         * The portal reached with a page to land on: its order selected if it names another one of the user's (as the
+         * header's pick would), then the page; a page of an order that is not theirs gives the dashboard. Once.
+         */
+        entry: enqueueActions(({ context, enqueue }) => {
+          const destination = context.destination
+          if (destination === null) return
+          enqueue.assign({ destination: null })
+          const orderId = linkedOrderId(destination)
+          if (orderId !== null && !context.orders.some((o) => o.id === orderId)) {
+            enqueue({ type: 'navigate', params: { to: DASHBOARD_PATH, replace: true } })
+            return
+          }
+          if (orderId !== null && context.selectedOrderId !== null && context.selectedOrderId !== orderId) {
+            enqueue.assign({ selectedOrderId: orderId })
+            enqueue({ type: 'persistChoice', params: { userId: context.user!.id, choice: orderId } })
+          }
+          enqueue({ type: 'navigate', params: { to: destination, replace: true } })
+        }),
         invoke: {
           id: 'data',
           src: 'portalData',
@@ -308,7 +339,7 @@ export const startupMachine = deferred(() =>
               guard: { type: 'stillMissing', params: ({ context, event }) => ({ order: validated(context, event) }) },
               actions: 'documentsSent',
             },
-            { actions: ['documentsSent', { type: 'navigate', params: { to: '/tableau-de-bord' } }] },
+            { actions: ['documentsSent', { type: 'navigate', params: { to: DASHBOARD_PATH } }] },
           ],
           'document.select': { actions: 'forwardToData' },
           'data.retry': { actions: 'forwardToData' },

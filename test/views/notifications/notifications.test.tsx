@@ -56,6 +56,23 @@ Bell('the count on the bell, the panel unread first, opening one marks it read a
   assert.not.ok(screen.queryByRole('region', { name: 'Notifications' }), 'the panel closes')
 })
 
+Bell('the bell’s aria-controls names the panel only while the panel is there (closed, it names nothing absent)', async () => {
+  await open('/tableau-de-bord', { notifications: { list } })
+  const bell = await screen.findByRole('button', { name: '2 notifications non lues' })
+  const named = () => bell.getAttribute('aria-controls')
+  assert.is(named(), null, 'closed: no panel to name')
+  fireEvent.click(bell)
+  assert.is(bell.getAttribute('aria-expanded'), 'true')
+  assert.is(document.getElementById(named()!), screen.getByRole('region', { name: 'Notifications' }))
+  fireEvent.keyDown(bell, { key: 'Escape' })
+  await waitFor(() => assert.not.ok(screen.queryByRole('region', { name: 'Notifications' })))
+  assert.is(named(), null, 'closed again')
+  // Nothing on the page names an element that is absent.
+  for (const control of document.querySelectorAll('[aria-controls]'))
+    for (const id of control.getAttribute('aria-controls')!.split(/\s+/))
+      assert.ok(document.getElementById(id), `${control.outerHTML.slice(0, 80)} names #${id}, absent`)
+})
+
 Bell(
   'a notification opened: the focus goes to the page it leads to (its heading, or its content), or back to the bell when it is this page',
   async () => {

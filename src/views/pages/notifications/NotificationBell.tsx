@@ -179,7 +179,8 @@ export function NotificationBell() {
         type="button"
         aria-label={bellLabel(unread)}
         aria-expanded={open}
-        aria-controls="notifications"
+        // Names the panel only while it is there: an id that names nothing is an error to assistive technology.
+        aria-controls={open ? 'notifications' : undefined}
         onClick={() => (open ? close() : setOpen(true))}
       >
         <Icon name="bell" />
