@@ -5,14 +5,14 @@ import * as assert from 'uvu/assert'
 import type { Page } from 'playwright-core'
 import { DEMO_LEGAL } from '../../server/config.ts'
 import { LEGAL_PAGES } from '../../server/contract/rules/legal.ts'
-import { pageRoutes } from '../../src/views/routes.ts'
 import {
-  networkIdle,
   chooseOrder,
   DESKTOP,
   isMobile,
   MOBILE,
+  networkIdle,
   openMenu,
+  pagesWithAnAddress,
   pageTitle,
   portalSuite,
   seriousViolations,
@@ -106,7 +106,7 @@ for (const viewport of [MOBILE, DESKTOP]) {
     await chooseOrder(page, 'Atelier Lumière SARL')
     await pageTitle(page, 'Tableau de bord').waitFor()
 
-    for (const route of pageRoutes) {
+    for (const route of pagesWithAnAddress) {
       await page.goto(route.path)
       await pageTitle(page, route.title).waitFor()
       await settled(page)
@@ -194,7 +194,7 @@ A11y(
         }
         return found
       }, where)
-    for (const route of pageRoutes) {
+    for (const route of pagesWithAnAddress) {
       await page.goto(route.path)
       await pageTitle(page, route.title).waitFor()
       await settled(page)

@@ -2,6 +2,7 @@
 // server with the CSP enforced: any console error, uncaught error or CSP violation fails a journey.
 // Each width has its own server, since the Kbis journey changes the data the others start from.
 import * as assert from 'uvu/assert'
+import { frenchDateFormat } from '../../server/contract/rules/french-date.ts'
 import type { Page } from 'playwright-core'
 import {
   BRAND_NAME,
@@ -28,7 +29,8 @@ const STUDIO = 'Studio Nuage SAS'
 const HORIZON = 'Conseil Horizon EURL'
 const CAMILLE_ORDERS = [ATELIER, BOULANGERIE, STUDIO, HORIZON]
 
-const frenchDate = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric' })
+// As the portal writes it: « 1er » for the first of a month.
+const frenchDate = frenchDateFormat({ day: 'numeric', month: 'long', year: 'numeric' })
 const kbisBanner = (page: Page) => page.getByRole('region', { name: 'Justificatif d’immatriculation' })
 const collaborators = (page: Page) =>
   page.getByRole('complementary', { name: 'Menu principal' }).getByRole('link', { name: 'Mes collaborateurs' })

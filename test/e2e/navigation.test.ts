@@ -4,7 +4,7 @@
 // (layout/SectionNav.tsx), and no test that opened pages with page.goto could notice it.
 import type { Page } from 'playwright-core'
 import * as assert from 'uvu/assert'
-import { menu, pageRoutes, routeByPath } from '../../src/views/routes.ts'
+import { menu, routeByPath } from '../../src/views/routes.ts'
 import {
   chooseOrder,
   DESKTOP,
@@ -12,6 +12,7 @@ import {
   MOBILE,
   networkIdle,
   openMenu,
+  pagesWithAnAddress,
   pageTitle,
   portalSuite,
   signIn,
@@ -77,7 +78,7 @@ for (const [label, viewport, collapsed] of [
       await page.getByRole('button', { name: 'Déplier le menu' }).waitFor()
     }
     const reached = await reachedByClicks(page, viewport)
-    const unreached = pageRoutes.map((r) => r.path).filter((path) => !reached.has(path))
+    const unreached = pagesWithAnAddress.map((r) => r.path).filter((path) => !reached.has(path))
     assert.equal(unreached, [], `reached only by typing the address: ${unreached.join(', ')}`)
     await tab.close()
   })

@@ -7,8 +7,18 @@
 import * as assert from 'uvu/assert'
 import type { BrowserContext } from 'playwright-core'
 import { LEGAL_PAGES } from '../../server/contract/rules/legal.ts'
-import { pageRoutes } from '../../src/views/routes.ts'
-import { chooseOrder, DESKTOP, MOBILE, networkIdle, pageTitle, type Portal, portalSuite, signIn, type Viewport } from '../util/e2e.ts'
+import {
+  chooseOrder,
+  DESKTOP,
+  MOBILE,
+  networkIdle,
+  pagesWithAnAddress,
+  pageTitle,
+  type Portal,
+  portalSuite,
+  signIn,
+  type Viewport,
+} from '../util/e2e.ts'
 
 const T = portalSuite('Aucune requête vers un tiers, sur aucune page')
 
@@ -83,7 +93,7 @@ for (const viewport of [MOBILE, DESKTOP]) {
     await chooseOrder(page, 'Boulangerie des Lilas SAS')
     await pageTitle(page, 'Tableau de bord').waitFor()
     const visited: string[] = []
-    for (const route of pageRoutes) {
+    for (const route of pagesWithAnAddress) {
       await page.goto(route.path)
       await pageTitle(page, route.title).waitFor()
       await networkIdle(page)

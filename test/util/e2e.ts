@@ -36,12 +36,19 @@ import { createServer } from '../../server/main.ts'
 import { backgroundSettled } from './background-settled.ts'
 import { SECURITY_NOTICE_JOB } from '../../server/services/security-notice.ts'
 import { DATA_EXPORT_JOB } from '../../server/services/data-export.ts'
+import { pageRoutes } from '../../src/views/routes.ts'
 
 export { DEMO_PASSWORD }
 export const ROOT = join(import.meta.dirname, '..', '..')
 export const SCREENSHOTS_DIR = join(ROOT, 'docs', 'screenshots')
 
 /** The brand the SPA was built with (esbuild.config.mjs reads the same variable). */
+/**
+ * The portal's pages that have an address of their own; a page of one item (`/mes-echanges/:id`) is opened from its list
+ * by the journeys that make one (test/e2e/backoffice/compliance.test.ts, with axe-core).
+ */
+export const pagesWithAnAddress = pageRoutes.filter((route) => !route.path.includes(':'))
+
 export const BRAND_NAME = process.env.BRAND_NAME || 'Domicilium'
 
 export const MOBILE = { width: 360, height: 740 }

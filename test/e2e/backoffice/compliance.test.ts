@@ -20,7 +20,9 @@ const Compliance = portalSuite('Back-office : un Kbis refusé puis validé, un �
 Compliance(
   '1280 px: a Kbis refused as illegible comes back with its reason; another one validated, the banner goes',
   async ({ portal }) => {
-    const customerTab = await portal.open({ viewport: DESKTOP })
+    // axe-core is injected in both tabs (bypassCSP); the portal's CSP is the other journeys' to prove.
+    const customerTab = await portal.open({ viewport: DESKTOP, bypassCSP: true })
+    const customerAxe = axeChecker(customerTab, DESKTOP)
     const customer = customerTab.page
     await signIn(customer)
     await chooseOrder(customer, ATELIER)
@@ -111,6 +113,7 @@ Compliance(
     const answer = 'Parfait, merci beaucoup.'
     await portalMenu(customer).getByRole('link', { name: 'Mes échanges' }).click()
     await customer.getByRole('heading', { name: 'Mes échanges', level: 2 }).waitFor()
+    await customerAxe.check('/mes-echanges')
     await customer
       .getByRole('link', { name: new RegExp(ATELIER) })
       .first()
@@ -118,6 +121,7 @@ Compliance(
     const thread = customer.getByRole('list', { name: 'Messages' })
     await thread.getByText(reply).waitFor()
     await thread.getByText('Inès Garnier, de notre équipe').waitFor()
+    await customerAxe.check('/mes-echanges/:id')
     await screenshot(customer, 'mes-echanges-desktop')
     await customer.getByLabel('Votre message').fill(answer)
     await customer.getByRole('button', { name: 'Envoyer', exact: true }).click()
@@ -159,7 +163,7 @@ Compliance(
     await customer.reload()
     await pageTitle(customer, 'Mes abonnements').waitFor()
     await customer.getByText(`Domiciliation résiliée au ${frenchDay(day)}.`).waitFor()
-    await customerTab.close()
+    await customerAxe.done()
     await axe.done()
   },
 )
