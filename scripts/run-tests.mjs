@@ -4,6 +4,7 @@
 // every file's time, longest first, and the closing line 'N passed, N failed'. Exits non-zero if any file failed.
 //   node scripts/run-tests.mjs test/server '\.test\.ts$' [--ignore REGEX] [--jobs N]
 import { spawn } from 'node:child_process'
+import { pathToFileURL } from 'node:url'
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
@@ -11,6 +12,8 @@ import { emptyMessage, unrunMessage, uvuSummary } from './uvu-summary.mjs'
 
 const root = join(import.meta.dirname, '..')
 const uvu = join(root, 'node_modules', 'uvu', 'bin.js')
+/** Prints the error of a suite's before(), which uvu drops. */
+const beforeErrors = pathToFileURL(join(root, 'scripts', 'uvu-before-errors.mjs')).href
 
 function parseArgs(argv) {
   const options = { jobs: Number(process.env.TEST_JOBS) || availableParallelism(), ignore: undefined, positional: [] }
@@ -42,7 +45,7 @@ function runFile(dir, file) {
   const started = Date.now()
   const name = relative(dir, file)
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', uvu, dir, `^${escapeRegExp(name)}$`], {
+    const child = spawn(process.execPath, ['--import', beforeErrors, '--import', 'tsx', uvu, dir, `^${escapeRegExp(name)}$`], {
       cwd: root,
       env: { ...process.env, TEST_RUN_DIR: runDir },
     })
