@@ -19,4 +19,5 @@ export function uvuSummary(output, code) {
 /** A run of no test at all passes in uvu: a suite never `.run()`, or a file whose tests all moved away. */
 export const emptyMessage = '[tests] aucun test lancé : une suite sans `.run()`, ou un fichier qui n’en déclare aucun.'
 
-export const unrunMessage = (unrun) => `[tests] ${unrun} test(s) jamais lancés : le before() d’une suite a échoué (son erreur est affichée plus haut).`
+export const unrunMessage = (unrun) =>
+  `[tests] ${unrun} test(s) jamais lancés : le before() d’une suite a échoué (son erreur est affichée plus haut).`
