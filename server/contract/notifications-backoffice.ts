@@ -3,7 +3,7 @@
 // by routes.ts; the back office's SPA takes its client types from them.
 import { Type, type Static } from 'typebox'
 import { DateTime, Id, IdParams, Nullable } from './common.ts'
-import { ConversationMessage, ConversationStatus, ReplyBody } from './notifications.ts'
+import { ConversationListed, ConversationMessage, ConversationStatus, ReplyBody } from './notifications.ts'
 import { ok, type OperatorRole, type RouteDef } from './route-def.ts'
 
 const COMPLIANCE: readonly OperatorRole[] = ['admin', 'conformite']
@@ -16,18 +16,10 @@ export const ConversationsQuery = Type.Object(
 export type ConversationsQuery = Static<typeof ConversationsQuery>
 
 export const ConversationSummary = Type.Object({
-  id: Id,
-  orderId: Id,
-  raisonSociale: Type.String(),
-  subject: Type.String(),
-  status: ConversationStatus,
-  createdAt: DateTime,
-  lastMessageAt: DateTime,
+  ...ConversationListed.properties,
   /** Since when the customer's last message waits for the provider's answer; null once answered. */
   waitingSince: Nullable(DateTime),
   messageCount: Type.Integer({ minimum: 0 }),
-  /** The start of the last message, one line. */
-  lastMessage: Type.String(),
 })
 export type ConversationSummary = Static<typeof ConversationSummary>
 

@@ -60,7 +60,8 @@ export type ConversationMessage = Static<typeof ConversationMessage>
 export const ReplyBody = Type.Object({ message: FreeText({ minLength: 1, maxLength: 5000 }) }, { additionalProperties: false })
 export type ReplyBody = Static<typeof ReplyBody>
 
-export const PortalConversationSummary = Type.Object({
+/** What both sides list of a conversation (the portal's « Mes échanges », the back office's Messages). */
+export const ConversationListed = Type.Object({
   id: Id,
   orderId: Id,
   raisonSociale: Type.String(),
@@ -68,9 +69,14 @@ export const PortalConversationSummary = Type.Object({
   status: ConversationStatus,
   createdAt: DateTime,
   lastMessageAt: DateTime,
+  /** The start of the last message, one line. */
+  lastMessage: Type.String(),
+})
+
+export const PortalConversationSummary = Type.Object({
+  ...ConversationListed.properties,
   /** Who wrote last: the provider's answer is what the customer has to read. */
   lastAuthor: Type.Union([Type.Literal('customer'), Type.Literal('operator')]),
-  lastMessage: Type.String(),
 })
 export type PortalConversationSummary = Static<typeof PortalConversationSummary>
 

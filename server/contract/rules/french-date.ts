@@ -13,3 +13,7 @@ export function frenchDateFormat(options: Intl.DateTimeFormatOptions): { format(
         .join(''),
   }
 }
+
+const calendarDay = frenchDateFormat({ day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
+/** A calendar day in words, wherever it is read: « 31 janvier 2027 » from 2027-01-31, « 1er mars 2027 ». */
+export const frenchDay = (day: string) => calendarDay.format(new Date(`${day}T12:00:00Z`))

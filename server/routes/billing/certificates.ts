@@ -10,13 +10,13 @@ import type { Company, Provider } from '../../services/billing-pdf.ts'
 import { documentProvider } from '../../config.ts'
 import { newCertificateCode } from '../../services/certificate-code.ts'
 import { answerPdf } from '../files.ts'
-import { longDate, parisDay } from '../../lib/time.ts'
+import { parisDay } from '../../lib/time.ts'
+import { frenchDay } from '../../contract/rules/french-date.ts'
 
-/** "31 janvier 2027" from 2027-01-31. */
 /** The PDF drawing (pdf-lib, qrcode) loads with the first certificate or contract: no start compiles it. */
 const billingPdf = () => import('../../services/billing-pdf.ts')
 
-export const frenchDay = (day: string) => longDate.format(new Date(`${day}T12:00:00Z`))
+export { frenchDay }
 
 export const UNKNOWN_CERTIFICATE = 'Aucune attestation ne correspond à ce code.'
 

@@ -10,7 +10,7 @@ import { latestTerminationDate, parisToday, terminationTooFarText } from '../../
 import { messageOf, type Notice, statusOf } from '../shared.ts'
 import { deferred } from '../deferred.ts'
 import { freeTextProblem, isBlank, plainLineBreaks } from '../../../server/contract/rules/text.ts'
-import { frenchDateFormat } from '../../../server/contract/rules/french-date.ts'
+import { frenchDay } from '../../../server/contract/rules/french-date.ts'
 
 export const TERMINATION_REASONS = [
   'Cessation d’activité',
@@ -33,9 +33,7 @@ export const terminationTooEarly = (earliest: string) =>
 export const terminationTooFar = (latest: string) => terminationTooFarText(frenchDay(latest))
 export const TERMINATION_SENT = 'Votre demande de résiliation a bien été enregistrée ; nous vous confirmons sa prise en compte par e-mail.'
 
-const dayFormat = frenchDateFormat({ day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
-/** "31 janvier 2027" from 2027-01-31. */
-export const frenchDay = (day: string) => dayFormat.format(new Date(`${day}T00:00:00Z`))
+export { frenchDay }
 
 export interface TerminationDraft {
   reason: string

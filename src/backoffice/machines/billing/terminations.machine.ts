@@ -3,7 +3,7 @@
 // a first message, which opens a conversation and goes to it in Messages. A refusal keeps the form as typed and says why.
 import { assign, fromPromise, setup } from 'xstate'
 import type { BackofficeTermination } from '../../../../server/contract/billing-backoffice.ts'
-import { frenchDateFormat } from '../../../../server/contract/rules/french-date.ts'
+import { frenchDay } from '../../../../server/contract/rules/french-date.ts'
 import { latestTerminationDate } from '../../../../server/contract/rules/termination.ts'
 import { isBlank } from '../../../../server/contract/rules/text.ts'
 import { messageOf, type Notice } from '../../../machines/shared.ts'
@@ -11,8 +11,7 @@ import { deferred } from '../../../machines/deferred.ts'
 
 export type TerminationAction = { kind: 'accept'; endDate: string } | { kind: 'contact'; message: string }
 
-const longDay = frenchDateFormat({ day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
-export const frenchDay = (day: string) => longDay.format(new Date(`${day}T12:00:00Z`))
+export { frenchDay }
 
 export const TERMINATION_MESSAGES = {
   endDate: 'Saisissez la date de fin, par exemple 31/12/2026.',
