@@ -95,5 +95,15 @@ console.log(`\n[tests] ${dir} : ${((Date.now() - started) / 1000).toFixed(1)} s 
 for (const r of [...results].sort((a, b) => b.ms - a.ms))
   console.log(`  ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${r.file}${r.code === 0 ? '' : '  ÉCHEC'}`)
 if (failedFiles.length) console.log(`[tests] en échec : ${failedFiles.map((r) => r.file).join(', ')}`)
+// The failures again, at the end: a CI log often keeps only its end, and the files' outputs came long before.
+for (const r of failedFiles) console.log(`\n[tests] ${r.file} :\n${failureLines(r.output).join('\n')}`)
 console.log(`${sum('passed')} passed, ${sum('failed')} failed${sum('skipped') ? `, ${sum('skipped')} skipped` : ''}`)
 process.exitCode = failedFiles.length ? 1 : 0
+
+/** What a failed file's output says of its failures: uvu's FAIL blocks (and the errors around them), at most 80 lines. */
+function failureLines(output) {
+  const lines = output.replace(/\x1b\[[0-9;]*m/g, '').split('\n')
+  const start = lines.findIndex((line) => /FAIL|Error|erreur|tests non lancés|aucun test/.test(line))
+  const kept = (start === -1 ? lines.slice(-40) : lines.slice(start)).filter((line) => line.trim() !== '')
+  return kept.length > 80 ? [...kept.slice(0, 80), `  … (${kept.length - 80} lignes de plus plus haut dans la sortie du fichier)`] : kept
+}

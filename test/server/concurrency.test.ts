@@ -5,13 +5,13 @@ import { createHash } from 'node:crypto'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { LightMyRequestResponse } from 'fastify'
-import { sql } from 'kysely'
 import { claimUnpaidInvoices, recordPaymentSucceeded } from '../../server/db/repositories/billing.ts'
 import { findTestSubscription } from '../../server/db/repositories/billing-test-provider.ts'
 import { PAYMENT_LEASE_MINUTES } from '../../server/routes/billing/index.ts'
 import { testPaymentProvider } from '../../server/services/payment.ts'
 import { buildTestApp, call, login, ordersByName, secondApp, type TestApp } from '../util/server.ts'
 import { TERMINATION_DATE } from '../util/server-samples.ts'
+import { lockWaiters } from '../util/postgres.ts'
 
 interface Ctx {
   t: TestApp
@@ -510,16 +510,9 @@ if (process.env.DATABASE_URL) {
       },
     }
   }
-  /** Waits until `n` statements of this database wait on a lock (the holder's row), and checks they do. */
+  /** Waits until `n` statements of this test's connections wait on a lock (the holder's row), and checks they do. */
   const untilWaitingOnLocks = async (db: TestApp['deps']['db'], n: number, what: string) => {
-    const waiting = async () =>
-      Number(
-        (
-          await sql<{
-            n: string
-          }>`select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(db)
-        ).rows[0]!.n,
-      )
+    const waiting = () => lockWaiters(db)
     for (let i = 0; i < 100 && (await waiting()) < n; i++) await new Promise((r) => setTimeout(r, 20))
     assert.is(await waiting(), n, what)
   }

@@ -18,7 +18,7 @@ import { STREAMS_PER_USER, type StreamLimitOptions } from '../../../server/servi
 import { sha256 } from '../../../server/lib/crypto.ts'
 import type { PortalNotification } from '../../../server/contract/notifications.ts'
 import { DIGEST_SETTLE_MS, digestSubject, sendDailyDigests } from '../../../server/services/digest.ts'
-import { terminateBackends } from '../../util/postgres.ts'
+import { lockWaiters, terminateBackends } from '../../util/postgres.ts'
 import { call, callBearer, eventually, login, TEST_OPERATOR_TOKEN } from '../../util/server.ts'
 import { demoContext, type DemoContext } from '../../util/server-samples.ts'
 
@@ -446,16 +446,7 @@ if (process.env.DATABASE_URL) {
       await released
     })
     await held
-    const waiting = async () =>
-      Number(
-        (
-          await sql<{
-            n: string
-          }>`select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type in ('Lock', 'Advisory')`.execute(
-            db,
-          )
-        ).rows[0]!.n,
-      )
+    const waiting = () => lockWaiters(db, ['Lock', 'Advisory'])
     const waitFor = async (n: number) => {
       for (let i = 0; i < 200 && (await waiting()) < n; i++) await new Promise((r) => setTimeout(r, 20))
     }
