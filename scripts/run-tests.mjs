@@ -8,26 +8,28 @@ import { pathToFileURL } from 'node:url'
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
-import { emptyMessage, unrunMessage, uvuSummary } from './uvu-summary.mjs'
+import { emptyMessage, unrunMessage, uvuSummary, WORKER_DONE } from './uvu-summary.mjs'
 
 const root = join(import.meta.dirname, '..')
 const uvu = join(root, 'node_modules', 'uvu', 'bin.js')
 /** Prints the error of a suite's before(), which uvu drops. */
 const beforeErrors = pathToFileURL(join(root, 'scripts', 'uvu-before-errors.mjs')).href
+const worker = join(root, 'scripts', 'test-worker.mjs')
 
 function parseArgs(argv) {
-  const options = { jobs: Number(process.env.TEST_JOBS) || availableParallelism(), ignore: undefined, positional: [] }
+  const options = { jobs: Number(process.env.TEST_JOBS) || availableParallelism(), ignore: undefined, shared: false, positional: [] }
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--jobs') options.jobs = Number(argv[++i])
+    else if (argv[i] === '--shared-processes') options.shared = true
     else if (argv[i] === '--ignore') options.ignore = new RegExp(argv[++i])
     else options.positional.push(argv[i])
   }
   const [dir, pattern = '\\.test\\.tsx?$'] = options.positional
   if (!dir || !Number.isInteger(options.jobs) || options.jobs < 1) {
-    console.error('usage : node scripts/run-tests.mjs DOSSIER [MOTIF] [--ignore MOTIF] [--jobs N]')
+    console.error('usage : node scripts/run-tests.mjs DOSSIER [MOTIF] [--ignore MOTIF] [--jobs N] [--shared-processes]')
     process.exit(2)
   }
-  return { dir, pattern: new RegExp(pattern), ignore: options.ignore, jobs: options.jobs }
+  return { dir, pattern: new RegExp(pattern), ignore: options.ignore, jobs: options.jobs, shared: options.shared }
 }
 
 /** The test files of a folder, the largest first: the longest files start first, so that no core idles at the end. */
@@ -56,17 +58,79 @@ function runFile(dir, file) {
     child.stderr.on('data', (chunk) => {
       output += chunk
     })
-    child.on('close', (code, signal) => {
-      const { passed, failed, skipped, unrun, empty } = uvuSummary(output, code)
-      if (unrun) output += `\n${unrunMessage(unrun)}\n`
-      if (empty) output += `\n${emptyMessage}\n`
-      const outcome = unrun ? 'tests non lancés' : empty ? 'aucun test' : (code ?? signal)
-      resolve({ file, output, code: outcome, passed, failed, skipped, ms: Date.now() - started })
-    })
+    child.on('close', (code, signal) => resolve(fileResult(file, output, code ?? signal, started)))
   })
 }
 
-const { dir, pattern, ignore, jobs } = parseArgs(process.argv.slice(2))
+/** A file's result from its output and how it ended (an exit code, or the signal that ended its process). */
+function fileResult(file, output, code, started) {
+  const { passed, failed, skipped, unrun, empty } = uvuSummary(output, typeof code === 'number' ? code : 1)
+  let text = output
+  if (unrun) text += `\n${unrunMessage(unrun)}\n`
+  if (empty) text += `\n${emptyMessage}\n`
+  const outcome = unrun ? 'tests non lancés' : empty ? 'aucun test' : code
+  return { file, output: text, code: outcome, passed, failed, skipped, ms: Date.now() - started }
+}
+
+/**
+ * `--shared-processes`: a process that runs the files it is given one after another (scripts/test-worker.mjs), so that
+ * what every file pays before its first test is paid once per process. `next()` gives a file or undefined; each file's
+ * result goes to `done`. A file that ends the process (a crash, process.exit) fails with what it printed, and the
+ * next files go on in a new process.
+ */
+async function runShared(dir, next, done) {
+  for (let file = next(); file; ) {
+    const child = spawn(process.execPath, ['--import', beforeErrors, '--import', 'tsx', worker, dir], {
+      cwd: root,
+      env: { ...process.env, TEST_RUN_DIR: runDir },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    let output = ''
+    let started = Date.now()
+    const exited = new Promise((resolve) => child.on('close', (code, signal) => resolve(code ?? signal)))
+    const ended = () =>
+      new Promise((resolve) => {
+        const onData = () => {
+          const at = output.indexOf(`\n${WORKER_DONE} `)
+          if (at === -1) return
+          const end = output.indexOf('\n', at + 1 + WORKER_DONE.length)
+          if (end === -1) return
+          child.stdout.off('data', onData)
+          const code = Number(output.slice(at + 1 + WORKER_DONE.length, end))
+          const text = output.slice(0, at)
+          output = output.slice(end + 1)
+          resolve({ code, text })
+        }
+        child.stdout.on('data', onData)
+        exited.then((code) => {
+          child.stdout.off('data', onData)
+          resolve({ code: code === 0 ? 'processus arrêté' : code, text: output, crashed: true })
+        })
+        onData()
+      })
+    child.stdout.on('data', (chunk) => {
+      output += chunk
+    })
+    child.stderr.on('data', (chunk) => {
+      output += chunk
+    })
+    for (; file; file = next()) {
+      started = Date.now()
+      const finished = ended()
+      child.stdin.write(`${file}\n`)
+      const { code, text, crashed } = await finished
+      done(fileResult(file, crashed ? `${text}\n[tests] le processus s’est arrêté pendant ce fichier (${code})\n` : text, code, started))
+      if (crashed) {
+        file = next()
+        break
+      }
+    }
+    child.stdin.end()
+    await exited
+  }
+}
+
+const { dir, pattern, ignore, jobs, shared } = parseArgs(process.argv.slice(2))
 const files = testFiles(dir, pattern, ignore)
 if (files.length === 0) {
   console.error(`aucun fichier de test dans ${dir} pour ${pattern}`)
@@ -78,15 +142,18 @@ if (!process.env.TEST_RUN_DIR) process.once('exit', () => rmSync(runDir, { recur
 const started = Date.now()
 const queue = [...files]
 const results = []
-console.log(`[tests] ${files.length} fichiers de ${dir}, ${Math.min(jobs, files.length)} à la fois`)
+console.log(
+  `[tests] ${files.length} fichiers de ${dir}, ${Math.min(jobs, files.length)} à la fois${shared ? ', dans des processus qui en lancent plusieurs' : ''}`,
+)
+const report = (result) => {
+  results.push(result)
+  const status = result.code === 0 ? 'ok' : `ÉCHEC (code ${result.code})`
+  process.stdout.write(`\n──── ${result.file} : ${status}, ${(result.ms / 1000).toFixed(1)} s\n${result.output}`)
+}
 await Promise.all(
   Array.from({ length: Math.min(jobs, files.length) }, async () => {
-    for (let file = queue.shift(); file; file = queue.shift()) {
-      const result = await runFile(dir, file)
-      results.push(result)
-      const status = result.code === 0 ? 'ok' : `ÉCHEC (code ${result.code})`
-      process.stdout.write(`\n──── ${file} : ${status}, ${(result.ms / 1000).toFixed(1)} s\n${result.output}`)
-    }
+    if (shared) return runShared(dir, () => queue.shift(), report)
+    for (let file = queue.shift(); file; file = queue.shift()) report(await runFile(dir, file))
   }),
 )
 const sum = (key) => results.reduce((total, r) => total + r[key], 0)

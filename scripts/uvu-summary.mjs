@@ -21,3 +21,6 @@ export const emptyMessage = '[tests] aucun test lancé : une suite sans `.run()`
 
 export const unrunMessage = (unrun) =>
   `[tests] ${unrun} test(s) jamais lancés : le before() d’une suite a échoué (son erreur est affichée plus haut).`
+
+/** The line that closes a file's output in a shared test process (scripts/test-worker.mjs): this marker, then its exit code. */
+export const WORKER_DONE = '[test-worker] fin du fichier, code'
