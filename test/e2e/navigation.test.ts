@@ -1,7 +1,9 @@
 // Every page is reached by following what the customer sees, from the dashboard: a phone (its drawer),
 // a desktop with the menu expanded, and one with it collapsed. A page linked nowhere visible can only
 // be reached by typing its address: eight were so on phones before the group pages' row
-// (layout/SectionNav.tsx), and no test that opened pages with page.goto could notice it.
+// (layout/SectionNav.tsx), and no test that opened pages with page.goto could notice it. Every request of these tours
+// is recorded too: none leaves the portal's origin (test/e2e/third-party.test.ts checks the rest: signed out, a letter,
+// the card dialog, and that the recorder sees such a request).
 import type { Page } from 'playwright-core'
 import * as assert from 'uvu/assert'
 import { menu, routeByPath } from '../../src/views/routes.ts'
@@ -15,6 +17,7 @@ import {
   pagesWithAnAddress,
   pageTitle,
   portalSuite,
+  recordRequests,
   signIn,
   type Viewport,
 } from '../util/e2e.ts'
@@ -67,21 +70,30 @@ for (const [label, viewport, collapsed] of [
   ['1280 px, menu expanded', DESKTOP, false],
   ['1280 px, menu collapsed', DESKTOP, true],
 ] as const) {
-  Navigation(`${label}: every page of the portal is linked from what the customer sees`, async ({ portal }) => {
-    const tab = await portal.open({ viewport })
-    const { page } = tab
-    await signIn(page)
-    await chooseOrder(page, 'Boulangerie des Lilas SAS')
-    await pageTitle(page, 'Tableau de bord').waitFor()
-    if (collapsed) {
-      await page.getByRole('button', { name: 'Réduire le menu' }).click()
-      await page.getByRole('button', { name: 'Déplier le menu' }).waitFor()
-    }
-    const reached = await reachedByClicks(page, viewport)
-    const unreached = pagesWithAnAddress.map((r) => r.path).filter((path) => !reached.has(path))
-    assert.equal(unreached, [], `reached only by typing the address: ${unreached.join(', ')}`)
-    await tab.close()
-  })
+  Navigation(
+    `${label}: every page of the portal is linked from what the customer sees, and asks nothing of another site`,
+    async ({ portal }) => {
+      const tab = await portal.open({ viewport })
+      const { page } = tab
+      const requests = await recordRequests(tab.context, new URL(portal.url).origin, { intercept: false })
+      await signIn(page)
+      await chooseOrder(page, 'Boulangerie des Lilas SAS')
+      await pageTitle(page, 'Tableau de bord').waitFor()
+      if (collapsed) {
+        await page.getByRole('button', { name: 'Réduire le menu' }).click()
+        await page.getByRole('button', { name: 'Déplier le menu' }).waitFor()
+      }
+      const reached = await reachedByClicks(page, viewport)
+      const unreached = pagesWithAnAddress.map((r) => r.path).filter((path) => !reached.has(path))
+      assert.equal(unreached, [], `reached only by typing the address: ${unreached.join(', ')}`)
+      assert.ok(
+        requests.seen.some((url) => url.includes('/api-protected/')),
+        'the API was called',
+      )
+      assert.equal(requests.elsewhere, [], 'requests to another origin')
+      await tab.close()
+    },
+  )
 }
 
 Navigation.run()

@@ -1,18 +1,18 @@
 // No request leaves the portal's origin before the person asks (docs/LEGAL.md: no tracker, so no cookie banner): every
 // request of every page is recorded, signed out (login, the password and document screens, the four legal pages, the
-// public verification) and signed in as Camille (the selection, every page of the menu, a letter opened, the card
-// dialog of the local test payment provider), at phone and desktop width, with the CSP enforced. A request to another
+// public verification) and signed in as Camille (the selection, a letter opened, the card dialog of the local test
+// payment provider; every page of the menu in the navigation tours, test/e2e/navigation.test.ts, with the same
+// recorder), at phone and desktop width, with the CSP enforced. A request to another
 // origin is aborted, never sent, and fails the test. With Stripe configured, js.stripe.com loads only once the card
 // dialog opens: the person asking (src/wiring/stripe-card.ts).
 import * as assert from 'uvu/assert'
-import type { BrowserContext } from 'playwright-core'
 import { LEGAL_PAGES } from '../../server/contract/rules/legal.ts'
 import {
   chooseOrder,
+  recordRequests,
   DESKTOP,
   MOBILE,
   networkIdle,
-  pagesWithAnAddress,
   pageTitle,
   type Portal,
   portalSuite,
@@ -21,23 +21,6 @@ import {
 } from '../util/e2e.ts'
 
 const T = portalSuite('Aucune requête vers un tiers, sur aucune page')
-
-/** Every request the tab's pages make, and those that went (or tried to go) elsewhere than `origin`, aborted. */
-async function recordRequests(context: BrowserContext, origin: string) {
-  const seen: string[] = []
-  const elsewhere: string[] = []
-  // Only the network counts: data:, blob: and the browser's own chrome:// pages (its PDF viewer) never leave it.
-  const local = (url: string) => !/^(https?|wss?):/.test(url) || new URL(url).origin === origin
-  // Routed before any page opens: a request to another origin is recorded and aborted, so nothing leaves the machine.
-  await context.route('**/*', (route) => {
-    const url = route.request().url()
-    seen.push(url)
-    if (local(url)) return route.continue()
-    elsewhere.push(url)
-    return route.abort('blockedbyclient')
-  })
-  return { seen, elsewhere }
-}
 
 async function tabFor(portal: Portal, viewport: Viewport, bypassCSP = false) {
   const tab = await portal.open({ viewport, bypassCSP })
@@ -86,20 +69,14 @@ for (const viewport of [MOBILE, DESKTOP]) {
     await tab.close()
   })
 
-  T(`signed in, ${viewport.width} px: every page of the menu, a letter, the card dialog`, async ({ portal }) => {
+  // Every page of the menu, signed in, is recorded where it is visited already: the navigation tours
+  // (test/e2e/navigation.test.ts), which follow every link at these widths with the CSP enforced.
+  T(`signed in, ${viewport.width} px: a letter, the card dialog`, async ({ portal }) => {
     const tab = await tabFor(portal, viewport)
     const { page } = tab
     await signIn(page)
     await chooseOrder(page, 'Boulangerie des Lilas SAS')
     await pageTitle(page, 'Tableau de bord').waitFor()
-    const visited: string[] = []
-    for (const route of pagesWithAnAddress) {
-      await page.goto(route.path)
-      await pageTitle(page, route.title).waitFor()
-      await networkIdle(page)
-      visited.push(route.path)
-    }
-    assert.ok(visited.includes('/informations-personnelles') && visited.includes('/factures'), visited.join(' '))
     // A letter opened in the viewer (its PDF or its page images).
     await page.goto('/mes-courriers/courriers')
     await page.getByRole('listbox', { name: 'Courriers' }).getByRole('option').first().click()
