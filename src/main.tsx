@@ -18,6 +18,8 @@ const SIGNED_IN_CODE_WAIT_MS = 1500
 
 const services = createServices({
   navigate: (to, options) => navigate(to, options),
+  // The first signed-in screen's code, one module: the session, the startup, the dashboard's flows, layout and page.
+  firstScreen: () => import('./signed-in-first-screen.ts'),
   // The toast library loads with the first toast (or with the Toaster, right after the first paint).
   notify: (notice) => void import('./views/Toasts.tsx').then((m) => m.showToast(notice)),
 })

@@ -169,8 +169,9 @@ Startup(
     await page.getByRole('button', { name: /notification/i }).waitFor()
     const entry = /<script type="module"[^>]* src="([^"]+)"/.exec(html)![1]!
     const announced = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]!)
+    // (One module, src/signed-in-first-screen.ts: the session, the startup, the dashboard's flows, layout and page.)
     assert.ok(
-      announced.some((path) => path.includes('/DashboardLayout-')) && announced.some((path) => path.includes('/session-')),
+      announced.some((path) => path.includes('/signed-in-first-screen-')),
       'the first screen’s code is announced',
     )
     assert.not.ok(
