@@ -30,7 +30,7 @@ import type { EmailPreference, PortalConversation, PortalNotification } from '..
 import type { Contract, User } from '../../server/contract/session.ts'
 import type { TestCardBody } from '../../server/contract/test-provider.ts'
 import { ApiError } from '../../src/api/errors.ts'
-import { subscriptionKey } from '../../src/api/subscription-key.ts'
+import { subscriptionKey } from '../../src/api/billing.ts'
 import type { HostedCard } from '../../src/machines/billing/cardReplacement.machine.ts'
 import type { CheckAnswers } from '../../src/machines/company/formalityOrder.machine.ts'
 import type { PortalData, Resource } from '../../src/machines/session/portalData.machine.ts'
@@ -1033,9 +1033,7 @@ function billingApi(scenario: Scenario, data: PortalData, orders: Order[], calls
   const subscriptionOf = (orderId: number) => data.subscriptions.find((s) => s.orderId === orderId)!.subscription
   const ownedBy = (id: number) => orders.find((o) => o.id === id)
   return {
-    // The key itself (the client loads its module at the first call: test/api/client.test.ts), at once: a first dynamic
-    // import in this loaded process can take longer than a test's wait.
-    subscriptionKey: async (orderId, subscriptionId) => subscriptionKey(orderId, subscriptionId),
+    subscriptionKey,
     getSubscriptionOptions: async () => billing.options ?? [],
     addOption: async (orderId, body) => {
       record.optionRequests.push({ orderId, ...body })
