@@ -33,11 +33,15 @@ Startup(
     await page.goto('/login')
     await page.getByLabel('Adresse e-mail', { exact: true }).fill('solo@example.com')
     await page.getByLabel('Mot de passe', { exact: true }).fill(DEMO_PASSWORD)
-    // Using the form fetched the dashboard's layout and page (a person typing gives it that time).
-    await page.waitForFunction(() => {
-      const files = performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname)
-      return ['/DashboardLayout-', '/Dashboard-'].every((name) => files.some((file) => file.includes(name)))
-    })
+    // Using the form fetched the first signed-in screen's code, the dashboard's layout and page in it (a person typing
+    // gives it that time): every file a signed-in page announces.
+    const signedInPage = await (await fetch(new URL('/tableau-de-bord', portal.url))).text()
+    const firstScreen = [...signedInPage.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]!)
+    assert.ok(firstScreen.some((file) => file.includes('/signed-in-first-screen-')))
+    await page.waitForFunction((wanted) => {
+      const files = new Set(performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname))
+      return wanted.every((file) => files.has(file))
+    }, firstScreen)
     await page.evaluate((label) => {
       const seen = { fallbacks: 0 }
       ;(window as unknown as { startupSeen: typeof seen }).startupSeen = seen
