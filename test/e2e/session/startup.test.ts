@@ -35,9 +35,12 @@ Startup(
     await page.getByLabel('Mot de passe', { exact: true }).fill(DEMO_PASSWORD)
     // Using the form fetched the first signed-in screen's code, the dashboard's layout and page in it (a person typing
     // gives it that time): every file a signed-in page announces.
-    const signedInPage = await (await fetch(new URL('/tableau-de-bord', portal.url))).text()
+    const signedInPage = await (await fetch(new URL('/tableau-de-bord', portal.url), { headers: { accept: 'text/html' } })).text()
     const firstScreen = [...signedInPage.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]!)
-    assert.ok(firstScreen.some((file) => file.includes('/signed-in-first-screen-')))
+    assert.ok(
+      firstScreen.some((file) => file.includes('/signed-in-first-screen-')),
+      `a signed-in page announces the first screen's code: ${firstScreen.join(', ')}`,
+    )
     await page.waitForFunction((wanted) => {
       const files = new Set(performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname))
       return wanted.every((file) => files.has(file))
