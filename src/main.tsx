@@ -49,8 +49,9 @@ async function start() {
     </StrictMode>,
   )
 
-  // The first signed-in screen's code: at once for a stored user (above). On /login, the session right behind
-  // the first paint, and the rest as soon as the form is used (LoginPage), so that signing in waits for no code.
+  // The first signed-in screen's code: at once for a stored user (above). On /login, right behind the first paint with
+  // the session (one module, src/signed-in-first-screen.ts), and the layout asked again as soon as the form is used
+  // (LoginPage), so that signing in waits for no code.
   if (!signedIn) whenIdle(() => void services.loadSession().catch(() => {}))
 }
 
