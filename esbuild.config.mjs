@@ -96,20 +96,115 @@ export function staticImports(metafile, file, seen = new Set()) {
 }
 
 /**
- * What a stored user's first signed-in screen runs besides the entry (src/views/signedIn.ts, preloadSignedIn): the
- * session, the HTTP client and the portal's startup (src/wiring/services.ts), the flows that screen starts
+ * What a stored user's first signed-in screen runs besides the entry (src/views/signedIn.ts, preloadSignedIn), one module
+ * imported lazily: the session, the HTTP client and the portal's startup, the flows that screen starts
  * (src/wiring/first-screen.ts), the dashboard layout and the dashboard page. The rest of the signed-in code (the areas'
  * other flows, the layout's parts the screen does not draw at once, every other page) comes once it has painted, or
  * with the first screen that needs it.
  */
-export const FIRST_SCREEN_SOURCES = [
-  'src/wiring/session-actor.ts',
-  'src/wiring/api.ts',
-  'src/wiring/portal.ts',
-  'src/wiring/first-screen.ts',
-  'src/views/layout/DashboardLayout.tsx',
-  'src/views/pages/session/Dashboard.tsx',
-]
+export const FIRST_SCREEN = 'src/signed-in-first-screen.ts'
+export const FIRST_SCREEN_SOURCES = [FIRST_SCREEN]
+
+const STATIC_IMPORT = new Set(['import-statement', 'require-call'])
+const LAYER_NAMESPACE = 'chunk-layer'
+
+/**
+ * esbuild puts each module in the chunk of the set of entry points (the entry and every module imported lazily) that
+ * reach it by static imports: the first screen's modules, each shared with a different set of pages, came in about
+ * forty small chunks (docs/SPEED.md), each a request before the greeting, and compressed apart. This plugin, for a
+ * production build, makes those sets the same by adding static imports of what is already loaded when a lazily
+ * loaded module runs, found by a first build (the metafile, without writing):
+ * - every lazily loaded module imports the entry's imports (a module of its own, `chunk-layer:main`, which the entry
+ *   imports first too): the entry has run before anything is loaded lazily, so nothing more is fetched or run, and
+ *   the entry's static imports become one chunk;
+ * - every lazily loaded module that only code loaded with or after the first screen's reaches (a page, a part of the
+ *   layout) imports FIRST_SCREEN itself, which is always there before it runs (main.tsx waits for it before a
+ *   signed-in page's first render, the login form loads it as soon as it is used);
+ * - the others that share modules with the first screen (a public page, the toasts, an area's flows a public page
+ *   uses: loaded without the first screen) import those shared modules, as one module (`chunk-layer:shared`),
+ *   which FIRST_SCREEN imports too.
+ * The first screen's code then comes in a few chunks: the entry's imports, what it shares with the public lazy modules,
+ * the rest (scripts/size.mjs lists them, and fails past its budget of files). A package's module loaded
+ * lazily gets the first import only; no module that the entry or FIRST_SCREEN imports statically is changed (that
+ * would be a cycle). A development build (npm run dev) keeps esbuild's own chunks. Returns the plugin and what it found.
+ */
+export async function chunkLayers(config) {
+  const { metafile } = await esbuild.build({ ...buildOptions(config), minify: false, write: false })
+  const { inputs } = metafile
+  const next = (source, dynamic) =>
+    (inputs[source]?.imports ?? [])
+      .filter((i) => !i.external && (STATIC_IMPORT.has(i.kind) || (dynamic && i.kind === 'dynamic-import')))
+      .map((i) => i.path)
+  /** The modules `start` reaches (itself first, then in the order they run: each after its imports), not entering `avoid`. */
+  const reach = (start, { dynamic = false, avoid } = {}) => {
+    const seen = new Set()
+    const order = []
+    const visit = (source) => {
+      if (seen.has(source) || source === avoid) return
+      seen.add(source)
+      for (const imported of next(source, dynamic)) visit(imported)
+      order.push(source)
+    }
+    visit(start)
+    return order
+  }
+  const entry = 'src/main.tsx'
+  const lazy = [
+    ...new Set(
+      Object.values(inputs).flatMap((i) => i.imports.filter((x) => x.kind === 'dynamic-import' && !x.external).map((x) => x.path)),
+    ),
+  ]
+  const entryStatic = new Set(reach(entry))
+  if (!lazy.includes(FIRST_SCREEN) || entryStatic.has(FIRST_SCREEN)) throw new Error(`${FIRST_SCREEN} is not only imported lazily`)
+  const firstStatic = new Set(reach(FIRST_SCREEN))
+  // What runs without the first screen: the entry and what it loads lazily, FIRST_SCREEN apart.
+  const withoutFirstScreen = new Set(reach(entry, { dynamic: true, avoid: FIRST_SCREEN }))
+  const isPackage = (source) => /(^|\/)node_modules\//.test(source)
+  const outside = lazy.filter((source) => !entryStatic.has(source) && (source === FIRST_SCREEN || !firstStatic.has(source)))
+  const changeable = outside.filter((source) => !isPackage(source))
+  const afterFirstScreen = changeable.filter((source) => source !== FIRST_SCREEN && !withoutFirstScreen.has(source))
+  const publicLazy = changeable.filter((source) => withoutFirstScreen.has(source))
+  const publicReach = new Set(publicLazy.flatMap((source) => reach(source)))
+  const shared = reach(FIRST_SCREEN).filter((source) => !entryStatic.has(source) && publicReach.has(source))
+  const sharing = publicLazy.filter((source) => reach(source).some((module) => shared.includes(module)))
+  // (A package's module loaded lazily imports the entry's imports too: esbuild's helpers then come with them.)
+  const imports = new Map(outside.map((source) => [source, ['main']]))
+  imports.set(entry, ['main'])
+  imports.get(FIRST_SCREEN).push('shared')
+  for (const source of afterFirstScreen) imports.get(source).push(FIRST_SCREEN)
+  for (const source of sharing) imports.get(source).push('shared')
+  const absolute = (source) => join(root, source)
+  // (The packages' modules come with the sources that import them: a bare import of a package without side effects is
+  // dropped by esbuild.)
+  const layers = { main: next(entry, false), shared: shared.filter((source) => !isPackage(source)) }
+  const byPath = new Map([...imports].map(([source, added]) => [absolute(source), added]))
+  const loaders = { '.ts': 'ts', '.tsx': 'tsx', '.js': 'js', '.mjs': 'js' }
+  const plugin = {
+    name: 'chunk-layers',
+    setup(build) {
+      build.onResolve({ filter: /^chunk-layer:/ }, (args) => ({
+        path: args.path.slice(LAYER_NAMESPACE.length + 1),
+        namespace: LAYER_NAMESPACE,
+      }))
+      build.onLoad({ filter: /.*/, namespace: LAYER_NAMESPACE }, (args) => ({
+        contents: layers[args.path].map((source) => `import ${JSON.stringify(absolute(source))}`).join('\n'),
+        resolveDir: root,
+        loader: 'js',
+      }))
+      build.onLoad({ filter: /\.(tsx?|m?js)$/ }, async (args) => {
+        const added = byPath.get(args.path)
+        if (!added) return undefined
+        const loader = loaders[/\.\w+$/.exec(args.path)[0]]
+        // On the module's first line, so that its own lines keep their numbers.
+        const lines = added.map(
+          (layer) => `import ${JSON.stringify(layer === FIRST_SCREEN ? absolute(layer) : `${LAYER_NAMESPACE}:${layer}`)};`,
+        )
+        return { contents: `${lines.join(' ')}${await readFile(args.path, 'utf8')}`, loader }
+      })
+    },
+  }
+  return { plugin, afterFirstScreen, shared, sharing }
+}
 
 /** The chunks of FIRST_SCREEN_SOURCES: each one's own, with every chunk it imports statically. */
 export function firstScreenChunks(metafile) {
@@ -336,7 +431,11 @@ export async function precompress(dir) {
 export async function build(config = buildConfig()) {
   await rm(outdir, { recursive: true, force: true })
   await mkdir(outdir, { recursive: true })
-  const [result, backOffice] = await Promise.all([esbuild.build(buildOptions(config)), esbuild.build(backOfficeOptions(config))])
+  const { plugin } = await chunkLayers(config)
+  const [result, backOffice] = await Promise.all([
+    esbuild.build({ ...buildOptions(config), plugins: [plugin] }),
+    esbuild.build(backOfficeOptions(config)),
+  ])
   await writeBackOffice(backOffice.metafile)
   await writeIndex(result.metafile, config, 'production')
   await precompress(join(outdir, 'assets'))

@@ -18,6 +18,8 @@ const SIGNED_IN_CODE_WAIT_MS = 1500
 
 const services = createServices({
   navigate: (to, options) => navigate(to, options),
+  // The first signed-in screen's code, one module: the session, the startup, the dashboard's flows, layout and page.
+  firstScreen: () => import('./signed-in-first-screen.ts'),
   // The toast library loads with the first toast (or with the Toaster, right after the first paint).
   notify: (notice) => void import('./views/Toasts.tsx').then((m) => m.showToast(notice)),
 })
@@ -47,8 +49,9 @@ async function start() {
     </StrictMode>,
   )
 
-  // The first signed-in screen's code: at once for a stored user (above). On /login, the session right behind
-  // the first paint, and the rest as soon as the form is used (LoginPage), so that signing in waits for no code.
+  // The first signed-in screen's code: at once for a stored user (above). On /login, right behind the first paint with
+  // the session (one module, src/signed-in-first-screen.ts), and the layout asked again as soon as the form is used
+  // (LoginPage), so that signing in waits for no code.
   if (!signedIn) whenIdle(() => void services.loadSession().catch(() => {}))
 }
 

@@ -1,5 +1,6 @@
 // The code of the first signed-in screen, where signing in lands: the session, the portal's startup, the flows that
-// screen starts (the dashboard's, src/wiring/first-screen.ts), the dashboard layout and the dashboard's page. main.tsx
+// screen starts (the dashboard's, src/wiring/first-screen.ts), the dashboard layout and the dashboard's page, one module
+// (src/signed-in-first-screen.ts), which none of its modules imports (the session's loader is main.tsx's). main.tsx
 // fetches it at once for a stored user (dist/signed-in.html announces it, and nothing more); the login form as soon
 // as it is used (and again on submit), so that the path from "Se connecter" to the dashboard waits only for the API
 // (spec §4), never for code or a Suspense reveal. The other areas' flows come once that screen has painted, so that
@@ -7,10 +8,11 @@
 import type { AppServices } from './app-context.tsx'
 import { preloadable } from './components/preloadable.ts'
 import { whenIdle, whenPainted } from './painted.ts'
-import { DashboardPage } from './pages/session/dashboardPage.ts'
 import { type FlowArea, FLOW_AREAS } from '../wiring/flows.ts'
 
-export const DashboardLayout = preloadable(() => import('./layout/DashboardLayout.tsx'))
+// (With the dashboard's page: pages/session/routes.ts. One module for the whole first screen's code: one group of chunks,
+// esbuild.config.mjs.)
+export const DashboardLayout = preloadable(() => import('../signed-in-first-screen.ts').then((m) => ({ default: m.DashboardLayout })))
 
 /** The flows the first screen reads as it shows: the layout's (the Kbis banner, the problem report) and the dashboard's. */
 export const DASHBOARD_AREAS: readonly FlowArea[] = ['firstScreen']
@@ -27,7 +29,6 @@ export function preloadSignedIn(services: AppServices): Promise<void> {
     services.loadSession().catch(ignore),
     ...DASHBOARD_AREAS.map((area) => services.loadFlows(area).catch(ignore)),
     DashboardLayout.preload().catch(ignore),
-    DashboardPage.preload().catch(ignore),
   ]).then(ignore)
   // Each loaded once (services.ts, preloadable.ts): calling again, as the login form does at each keystroke, costs nothing.
   if (!restPromised.has(services)) {

@@ -12,7 +12,8 @@ export interface PageRoute {
   /** The header's title (and the document's). */
   title: string
   icon: IconName
-  Page: LazyExoticComponent<ComponentType<PageProps>>
+  /** Loaded lazily, each page its own chunk; the dashboard's comes with the first signed-in screen's code (session/routes.ts). */
+  Page: LazyExoticComponent<ComponentType<PageProps>> | ComponentType<PageProps>
   /** Its entry in the side menu: at `position` among the top-level entries, or in a group (in list order). */
   menu?: { label: string; position: number } | { label: string; group: string }
 }

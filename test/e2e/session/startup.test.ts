@@ -13,6 +13,12 @@ const CODE_LOADING = 'Chargement de la page…'
 
 const Startup = portalSuite('login → dashboard in Chromium')
 
+/** The files a page of the portal announces (`<link rel="modulepreload">`), its HTML asked as a browser asks it. */
+async function announcedBy(portal: Portal, path: string): Promise<string[]> {
+  const html = await (await fetch(new URL(path, portal.url), { headers: { accept: 'text/html' } })).text()
+  return [...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]!)
+}
+
 /** Sophie, signed in once in another tab; then a new tab, cache empty, with her user stored: a return visit. */
 async function returningTab(portal: Portal) {
   const signedIn = await portal.open({ viewport: MOBILE })
@@ -33,11 +39,17 @@ Startup(
     await page.goto('/login')
     await page.getByLabel('Adresse e-mail', { exact: true }).fill('solo@example.com')
     await page.getByLabel('Mot de passe', { exact: true }).fill(DEMO_PASSWORD)
-    // Using the form fetched the dashboard's layout and page (a person typing gives it that time).
-    await page.waitForFunction(() => {
-      const files = performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname)
-      return ['/DashboardLayout-', '/Dashboard-'].every((name) => files.some((file) => file.includes(name)))
-    })
+    // Using the form fetched the first signed-in screen's code, the dashboard's layout and page in it (a person typing
+    // gives it that time): every file a signed-in page announces.
+    const firstScreen = await announcedBy(portal, '/tableau-de-bord')
+    assert.ok(
+      firstScreen.some((file) => file.includes('/signed-in-first-screen-')),
+      `a signed-in page announces the first screen's code: ${firstScreen.join(', ')}`,
+    )
+    await page.waitForFunction((wanted) => {
+      const files = new Set(performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname))
+      return wanted.every((file) => files.has(file))
+    }, firstScreen)
     await page.evaluate((label) => {
       const seen = { fallbacks: 0 }
       ;(window as unknown as { startupSeen: typeof seen }).startupSeen = seen
@@ -73,6 +85,13 @@ Startup(
     const { page } = tab
     await signIn(page, 'solo@example.com')
     await page.getByRole('heading', { name: 'Bonjour Sophie' }).waitFor()
+    // The startup's code: the first screen's files, those a signed-in page announces beyond the entry's imports (/login's).
+    const entryImports = await announcedBy(portal, '/login')
+    const startupCode = (await announcedBy(portal, '/tableau-de-bord')).filter((file) => !entryImports.includes(file))
+    assert.ok(
+      startupCode.some((file) => file.includes('/signed-in-first-screen-')),
+      startupCode.join(', '),
+    )
     // Who sent each startup call: the scripts on its initiator's stack, async parents included.
     const cdp = await tab.context.newCDPSession(page)
     await cdp.send('Network.enable')
@@ -119,7 +138,7 @@ Startup(
           `${path} sent by the page's own script, before any file was evaluated`,
         )
       assert.not.ok(
-        stacks[0]!.some((script) => /\/(api|session|portal)-[^/]+\.js$/.test(script)),
+        stacks[0]!.some((script) => startupCode.includes(script)),
         `${path} not sent by the startup’s code`,
       )
       return found[0]!
@@ -169,8 +188,9 @@ Startup(
     await page.getByRole('button', { name: /notification/i }).waitFor()
     const entry = /<script type="module"[^>]* src="([^"]+)"/.exec(html)![1]!
     const announced = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]!)
+    // (One module, src/signed-in-first-screen.ts: the session, the startup, the dashboard's flows, layout and page.)
     assert.ok(
-      announced.some((path) => path.includes('/DashboardLayout-')) && announced.some((path) => path.includes('/session-')),
+      announced.some((path) => path.includes('/signed-in-first-screen-')),
       'the first screen’s code is announced',
     )
     assert.not.ok(

@@ -8,7 +8,6 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { CODE_LOADING_LABEL } from '../../../src/views/components/ui.tsx'
 import { preloadable } from '../../../src/views/components/preloadable.ts'
-import { DashboardPage } from '../../../src/views/pages/session/dashboardPage.ts'
 import { forgetPainted, screenShown, whenPainted } from '../../../src/views/painted.ts'
 import { DASHBOARD_AREAS, DashboardLayout, preloadSignedIn } from '../../../src/views/signedIn.ts'
 import { FLOW_AREAS, type FlowArea } from '../../../src/wiring/flows.ts'
@@ -27,6 +26,9 @@ function countFallbacks() {
   return { count: () => (observer.takeRecords().length, count), stop: () => observer.disconnect() }
 }
 
+/** As main.tsx loads it. */
+const firstScreen = () => import('../../../src/signed-in-first-screen.ts')
+
 const Startup = suite('login → dashboard without a Suspense reveal')
 Startup.after.each(() => cleanup())
 
@@ -37,7 +39,7 @@ Startup('using the form fetches the signed-in code; signing in then shows the da
   fireEvent.input(email, { target: { value: 'demo@example.com' } })
   fireEvent.input(screen.getByLabelText('Mot de passe'), { target: { value: 'Demo1234!' } })
   await waitFor(() =>
-    assert.ok(DashboardLayout.isLoaded() && DashboardPage.isLoaded(), 'the dashboard layout and page are fetched while the form is used'),
+    assert.ok(DashboardLayout.isLoaded(), 'the dashboard layout and page (one module with it) are fetched while the form is used'),
   )
   const fallbacks = countFallbacks()
   fireEvent.click(screen.getByRole('button', { name: 'Se connecter', exact: true } as never))
@@ -76,7 +78,7 @@ Startup(
 
 Startup('the services’ loaders settle with status and value, so that use() reads them without suspending', async () => {
   localStorage.clear() // signed out: the real session makes no call
-  const services = createServices({ navigate: () => {}, notify: () => {} })
+  const services = createServices({ navigate: () => {}, notify: () => {}, firstScreen })
   const session = await services.loadSession()
   const mail = await services.loadFlows('mail')
   assert.is(services.loadSession(), services.loadSession(), 'loaded once')
@@ -107,7 +109,7 @@ Startup('the services’ loaders settle with status and value, so that use() rea
 
 Startup('each area’s flows load on their own: an area gives its own flows only; the first screen’s are the dashboard’s', async () => {
   localStorage.clear()
-  const services = createServices({ navigate: () => {}, notify: () => {} })
+  const services = createServices({ navigate: () => {}, notify: () => {}, firstScreen })
   const mail = await services.loadFlows('mail')
   assert.ok('mailbox' in mail)
   assert.not.ok('unpaidInvoices' in mail || 'problemReport' in mail || 'notifications' in mail, 'the mail area gives only its own flows')
