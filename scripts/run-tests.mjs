@@ -5,7 +5,7 @@
 //   node scripts/run-tests.mjs test/server '\.test\.ts$' [--ignore REGEX] [--jobs N]
 import { spawn } from 'node:child_process'
 import { pathToFileURL } from 'node:url'
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { emptyMessage, unrunMessage, uvuSummary, WORKER_DONE } from './uvu-summary.mjs'
@@ -15,6 +15,8 @@ const uvu = join(root, 'node_modules', 'uvu', 'bin.js')
 /** Prints the error of a suite's before(), which uvu drops. */
 const beforeErrors = pathToFileURL(join(root, 'scripts', 'uvu-before-errors.mjs')).href
 const worker = join(root, 'scripts', 'test-worker.mjs')
+/** Written in a test file's source, it runs in a process of its own even with --shared-processes. */
+const OWN_PROCESS = 'tests: a process of its own'
 
 function parseArgs(argv) {
   const options = { jobs: Number(process.env.TEST_JOBS) || availableParallelism(), ignore: undefined, shared: false, positional: [] }
@@ -150,8 +152,13 @@ const report = (result) => {
   const status = result.code === 0 ? 'ok' : `ÉCHEC (code ${result.code})`
   process.stdout.write(`\n──── ${result.file} : ${status}, ${(result.ms / 1000).toFixed(1)} s\n${result.output}`)
 }
+// A file that measures its own process (its memory) keeps a process of its own, even with --shared-processes: it says
+// so with OWN_PROCESS in its source. Those run first.
+const ownProcess = shared ? queue.filter((file) => readFileSync(join(root, file), 'utf8').includes(OWN_PROCESS)) : []
+for (const file of ownProcess) queue.splice(queue.indexOf(file), 1)
 await Promise.all(
   Array.from({ length: Math.min(jobs, files.length) }, async () => {
+    for (let file = ownProcess.shift(); file; file = ownProcess.shift()) report(await runFile(dir, file))
     if (shared) return runShared(dir, () => queue.shift(), report)
     for (let file = queue.shift(); file; file = queue.shift()) report(await runFile(dir, file))
   }),

@@ -5,7 +5,7 @@ import { PGlite } from '@electric-sql/pglite'
 // mail pipeline: accents ignored by the full-text search (migration 005)
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent'
 import { createPgConfig } from '@electric-sql/pglite/node-postgres'
-import { Kysely, PostgresDialect, sql, type LogConfig } from 'kysely'
+import { type DatabaseIntrospector, Kysely, PostgresDialect, sql, type LogConfig, type TableMetadata } from 'kysely'
 import pg from 'pg'
 import { destroyConnection, endConnection, isQueryTimeout, KEEP_ALIVE } from './dead-connections.ts'
 import { inProcessOneAtATime, postgresOneAtATime, type OneAtATime } from './one-at-a-time.ts'
@@ -236,7 +236,7 @@ async function connectPostgres(url: string, options: ConnectOptions): Promise<Db
   /** How many withoutQueryTimeout bodies run (the migrations at start, before the server serves anything). */
   let unbounded = 0
   const bound: QueryBound = { ms: () => (unbounded ? 0 : queryTimeoutMs), onTimeout: onConnectionLost }
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool, bound) }), ...(log ? { log } : {}) })
+  const db = new Kysely<Database>({ dialect: new OneSchemaPostgresDialect({ pool: namingPool(pool, bound) }), ...(log ? { log } : {}) })
   const listener = postgresListener(connectionString, (error) => onConnectionLost(error as Error), connectionTimeoutMillis)
   // One more connection of its own, opened at the first use: the advisory locks of oneAtATime.
   const locks = postgresOneAtATime(connectionString, {
@@ -487,6 +487,26 @@ function namedConnection(connectionString: string, name: string): string {
     return url.toString()
   } catch {
     return connectionString
+  }
+}
+
+/**
+ * PostgreSQL's dialect, with Kysely's introspection limited to the connection's schema (current_schema()). Only Kysely's
+ * Migrator uses it, to find its own two tables in the schema it is pinned to (migrate.ts, migratorFor); Kysely's own
+ * lists every table of every schema with its columns, and failed when another schema was dropped under it (« schema
+ * … does not exist », « relation … does not exist »: test files migrating beside others that drop theirs, CI).
+ */
+class OneSchemaPostgresDialect extends PostgresDialect {
+  override createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+    const all = super.createIntrospector(db)
+    const getTables = async (): Promise<TableMetadata[]> => {
+      const { rows } = await sql<{ schema: string; name: string; isView: boolean; isForeign: boolean }>`
+        select n.nspname as schema, c.relname as name, c.relkind in ('v', 'm') as "isView", c.relkind = 'f' as "isForeign"
+        from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+        where c.relkind in ('r', 'p', 'v', 'm', 'f') and n.nspname = current_schema()`.execute(db)
+      return rows.map((row) => ({ ...row, columns: [] }))
+    }
+    return { getSchemas: () => all.getSchemas(), getTables }
   }
 }
 

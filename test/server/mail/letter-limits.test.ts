@@ -57,7 +57,8 @@ async function runJob(t: TestApp, documentId: number, deps: Partial<PipelineDeps
 }
 
 /**
- * `work`'s result, with the highest resident memory of this process (the API) while it runs, sampled every 10 ms. The
+ * `work`'s result, with the highest resident memory of this process (the API) while it runs (which is why this file
+ * says « tests: a process of its own » to scripts/run-tests.mjs: no other file's memory in it), sampled every 10 ms. The
  * API's own growth is what the render must not cause: on PGlite this process also holds the database (about 600 MB of
  * WebAssembly memory), so the 600 MB ceiling is checked on PostgreSQL, and the growth on both.
  */
