@@ -4,16 +4,13 @@
 // every file's time, longest first, and the closing line 'N passed, N failed'. Exits non-zero if any file failed.
 //   node scripts/run-tests.mjs test/server '\.test\.ts$' [--ignore REGEX] [--jobs N]
 import { spawn } from 'node:child_process'
-import { pathToFileURL } from 'node:url'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
-import { emptyMessage, unrunMessage, uvuSummary, WORKER_DONE } from './uvu-summary.mjs'
+import { emptyMessage, TEST_NODE_ARGS, unrunMessage, uvuSummary, WORKER_DONE } from './uvu-summary.mjs'
 
 const root = join(import.meta.dirname, '..')
 const uvu = join(root, 'node_modules', 'uvu', 'bin.js')
-/** Prints the error of a suite's before(), which uvu drops. */
-const beforeErrors = pathToFileURL(join(root, 'scripts', 'uvu-before-errors.mjs')).href
 const worker = join(root, 'scripts', 'test-worker.mjs')
 /** Written in a test file's source, it runs in a process of its own even with --shared-processes. */
 const OWN_PROCESS = 'tests: a process of its own'
@@ -49,19 +46,20 @@ function runFile(dir, file) {
   const started = Date.now()
   const name = relative(dir, file)
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', beforeErrors, '--import', 'tsx', uvu, dir, `^${escapeRegExp(name)}$`], {
-      cwd: root,
-      env: { ...process.env, TEST_RUN_DIR: runDir },
-    })
     let output = ''
-    child.stdout.on('data', (chunk) => {
-      output += chunk
-    })
-    child.stderr.on('data', (chunk) => {
+    const child = testProcess([uvu, dir, `^${escapeRegExp(name)}$`], (chunk) => {
       output += chunk
     })
     child.on('close', (code, signal) => resolve(fileResult(file, output, code ?? signal, started)))
   })
+}
+
+/** A node process of the run (TEST_NODE_ARGS, the run's folder), its stdout and stderr given to `onOutput` as they come. */
+function testProcess(args, onOutput) {
+  const child = spawn(process.execPath, [...TEST_NODE_ARGS, ...args], { cwd: root, env: { ...process.env, TEST_RUN_DIR: runDir } })
+  child.stdout.on('data', onOutput)
+  child.stderr.on('data', onOutput)
+  return child
 }
 
 /** A file's result from its output and how it ended (an exit code, or the signal that ended its process). */
@@ -82,12 +80,10 @@ function fileResult(file, output, code, started) {
  */
 async function runShared(dir, next, done) {
   for (let file = next(); file; ) {
-    const child = spawn(process.execPath, ['--import', beforeErrors, '--import', 'tsx', worker, dir], {
-      cwd: root,
-      env: { ...process.env, TEST_RUN_DIR: runDir },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    })
     let output = ''
+    const child = testProcess([worker, dir], (chunk) => {
+      output += chunk
+    })
     let started = Date.now()
     const exited = new Promise((resolve) => child.on('close', (code, signal) => resolve(code ?? signal)))
     const ended = () =>
@@ -110,12 +106,6 @@ async function runShared(dir, next, done) {
         })
         onData()
       })
-    child.stdout.on('data', (chunk) => {
-      output += chunk
-    })
-    child.stderr.on('data', (chunk) => {
-      output += chunk
-    })
     for (; file; file = next()) {
       started = Date.now()
       const finished = ended()

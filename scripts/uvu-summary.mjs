@@ -2,6 +2,15 @@
 // runs its tests, prints (0 / N) in green and exits 0. Tests that neither passed nor were skipped are counted here, so
 // that such a suite can never pass by not running (scripts/run-tests.mjs, scripts/uvu.mjs).
 
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+
+/**
+ * The node arguments of every test process (scripts/uvu.mjs, scripts/run-tests.mjs): scripts/uvu-before-errors.mjs, which
+ * prints the error of a suite's before() that uvu drops, then tsx.
+ */
+export const TEST_NODE_ARGS = ['--import', pathToFileURL(join(import.meta.dirname, 'uvu-before-errors.mjs')).href, '--import', 'tsx']
+
 // eslint-disable-next-line no-control-regex
 const plain = (text) => text.replace(/\u001b\[[0-9;]*m/g, '')
 const count = (text, label) => Number(plain(text).match(new RegExp(`^\\s*${label}:\\s+(\\d+)`, 'm'))?.[1] ?? 0)

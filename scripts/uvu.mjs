@@ -2,14 +2,11 @@
 // failing when tests never ran although uvu exited 0 (a suite whose before() threw: scripts/uvu-summary.mjs).
 //   node scripts/uvu.mjs test/views '\.test\.tsx?$' [-i REGEX]
 import { spawn } from 'node:child_process'
-import { pathToFileURL } from 'node:url'
 import { join } from 'node:path'
-import { emptyMessage, unrunMessage, uvuSummary } from './uvu-summary.mjs'
+import { emptyMessage, TEST_NODE_ARGS, unrunMessage, uvuSummary } from './uvu-summary.mjs'
 
 const uvu = join(import.meta.dirname, '..', 'node_modules', 'uvu', 'bin.js')
-/** Prints the error of a suite's before(), which uvu drops. */
-const beforeErrors = pathToFileURL(join(import.meta.dirname, 'uvu-before-errors.mjs')).href
-const child = spawn(process.execPath, ['--import', beforeErrors, '--import', 'tsx', uvu, ...process.argv.slice(2)], {
+const child = spawn(process.execPath, [...TEST_NODE_ARGS, uvu, ...process.argv.slice(2)], {
   stdio: ['inherit', 'pipe', 'pipe'],
 })
 let output = ''

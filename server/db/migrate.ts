@@ -112,8 +112,9 @@ async function upToDate(db: Kysely<any>): Promise<boolean> {
 }
 
 /**
- * Kysely's Migrator pinned to the connection's schema: left to itself, it takes a kysely_migration table in any schema
- * of the database for its own (its introspection lists them all), then fails on the missing one here.
+ * Kysely's Migrator pinned to the connection's schema: left to itself, Kysely's introspection lists every schema's tables,
+ * and the Migrator takes a kysely_migration table in any of them for its own, then fails on the missing one here. On
+ * PostgreSQL, connect.ts's dialect also limits that introspection to the connection's schema (OneSchemaPostgresDialect).
  */
 export async function migratorFor(db: Kysely<any>, migrations: MigrationProvider = provider): Promise<Migrator> {
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db)

@@ -24,14 +24,14 @@ type Db = Kysely<Database>
  * after its schema (connect.ts names every connection of a schema's handle, its second connections and its advisory locks'
  * too). The other test files running beside it on the same database never count: their migrations wait on Kysely's
  * database-wide lock, their own tests on their rows, and counting them made this number wrong at random (CI, stop 49).
- * `kinds`: pg_stat_activity's wait_event_type values that count.
+ * Advisory locks' waits count too (their wait_event_type is 'Lock').
  */
-export async function lockWaiters(db: Db, kinds: readonly string[] = ['Lock']): Promise<number> {
+export async function lockWaiters(db: Db): Promise<number> {
   return Number(
     (
       await sql<{ n: string }>`select count(*) as n from pg_stat_activity
         where datname = current_database() and application_name = current_setting('application_name')
-          and wait_event_type in (${sql.join(kinds)})`.execute(db)
+          and wait_event_type = 'Lock'`.execute(db)
     ).rows[0]!.n,
   )
 }

@@ -23,7 +23,7 @@ import { parisDay } from '../../lib/time.ts'
 import { oneSendAtATime } from '../../http/send-or-undo.ts'
 import { mailReply, recordReplyEvent } from '../../services/conversations.ts'
 import { parisMidnight } from '../operators/journal.ts'
-import { frenchDay } from './certificates.ts'
+import { frenchDay } from '../../contract/rules/french-date.ts'
 
 export const TERMINATION_SUBJECT = 'Votre demande de résiliation'
 

@@ -11,12 +11,9 @@ import { documentProvider } from '../../config.ts'
 import { newCertificateCode } from '../../services/certificate-code.ts'
 import { answerPdf } from '../files.ts'
 import { parisDay } from '../../lib/time.ts'
-import { frenchDay } from '../../contract/rules/french-date.ts'
 
 /** The PDF drawing (pdf-lib, qrcode) loads with the first certificate or contract: no start compiles it. */
 const billingPdf = () => import('../../services/billing-pdf.ts')
-
-export { frenchDay }
 
 export const UNKNOWN_CERTIFICATE = 'Aucune attestation ne correspond à ce code.'
 

@@ -33,8 +33,6 @@ export const terminationTooEarly = (earliest: string) =>
 export const terminationTooFar = (latest: string) => terminationTooFarText(frenchDay(latest))
 export const TERMINATION_SENT = 'Votre demande de résiliation a bien été enregistrée ; nous vous confirmons sa prise en compte par e-mail.'
 
-export { frenchDay }
-
 export interface TerminationDraft {
   reason: string
   comment: string

@@ -6,7 +6,7 @@
 // Hugo (Courrier) has none of these screens in his menu and reads « Accès réservé » at each address.
 import * as assert from 'uvu/assert'
 import type { Page } from 'playwright-core'
-import { frenchDay } from '../../../src/machines/billing/termination.machine.ts'
+import { frenchDay } from '../../../server/contract/rules/french-date.ts'
 import { chooseOrder, DESKTOP, pageTitle, portalSuite, samplePdf, screenshot, signIn, toast } from '../../util/e2e.ts'
 import { axeChecker, menu, signInOperator } from '../../util/e2e-backoffice.ts'
 

@@ -2,8 +2,8 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createActor } from 'xstate'
 import type { Notice } from '../../../src/machines/shared.ts'
+import { frenchDay } from '../../../server/contract/rules/french-date.ts'
 import {
-  frenchDay,
   TERMINATION_NO_DATE,
   TERMINATION_NO_DETAILS,
   TERMINATION_NO_REASON,

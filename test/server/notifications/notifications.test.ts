@@ -446,7 +446,7 @@ if (process.env.DATABASE_URL) {
       await released
     })
     await held
-    const waiting = () => lockWaiters(db, ['Lock', 'Advisory'])
+    const waiting = () => lockWaiters(db)
     const waitFor = async (n: number) => {
       for (let i = 0; i < 200 && (await waiting()) < n; i++) await new Promise((r) => setTimeout(r, 20))
     }

@@ -11,7 +11,7 @@ import { setViewport } from '../../util/dom.ts'
 import { renderApp, TOO_LARGE_FOR_ONE_PAYMENT, type Scenario } from '../../util/services.tsx'
 import type { Resource } from '../../../src/machines/session/portalData.machine.ts'
 import { cardExpiry } from '../../../src/views/pages/billing/labels.ts'
-import { frenchDay } from '../../../src/machines/billing/termination.machine.ts'
+import { frenchDay } from '../../../server/contract/rules/french-date.ts'
 import { latestTerminationDate, parisToday } from '../../../server/contract/rules/termination.ts'
 
 const YEAR = new Date().getFullYear()

@@ -11,8 +11,6 @@ import { deferred } from '../../../machines/deferred.ts'
 
 export type TerminationAction = { kind: 'accept'; endDate: string } | { kind: 'contact'; message: string }
 
-export { frenchDay }
-
 export const TERMINATION_MESSAGES = {
   endDate: 'Saisissez la date de fin, par exemple 31/12/2026.',
   pastEndDate: 'La date de fin ne peut pas être dans le passé : choisissez aujourd’hui ou une date ultérieure.',
