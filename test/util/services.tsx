@@ -977,8 +977,18 @@ export function createTestServices(
 /** The session of the app rendered last: like a closed tab's, it is stopped when the next one renders. */
 let lastSession: SessionRef | undefined
 
-/** Renders the whole app at a path, signed in (with a kept default order) or not. */
-export async function renderApp(path: string, options: Scenario & { signedIn?: boolean; defaultOrder?: StoredChoice } = {}) {
+/**
+ * Renders the whole app at a path, signed in (with a kept default order) or not. `onCalls` gets the calls' record before
+ * the first render: a screen may paint before this resolves.
+ */
+export async function renderApp(
+  path: string,
+  options: Scenario & {
+    signedIn?: boolean
+    defaultOrder?: StoredChoice
+    onCalls?: (calls: ReturnType<typeof createTestServices>['calls']) => void
+  } = {},
+) {
   lastSession?.stop()
   localStorage.clear()
   if (options.signedIn) writeStoredUser(F.authUser)
@@ -991,6 +1001,7 @@ export async function renderApp(path: string, options: Scenario & { signedIn?: b
     () => location.history.at(-1) ?? path,
   )
   lastSession = session
+  options.onCalls?.(calls)
   let view!: ReturnType<typeof render>
   await act(async () => {
     view = render(<App services={services} hook={location.hook} />)
