@@ -19,7 +19,7 @@ import { DOCUMENT_KINDS, ingestLetter, ingestPackage } from '../server/services/
 /** The journal's actor of a letter or package added on the database by this command: neither an operator nor a key. */
 const COMMAND = {}
 import { configuredMailer } from '../server/services/mailer-configured.ts'
-import { fsStorage } from '../server/services/storage.ts'
+import { openStorage } from '../server/services/open-storage.ts'
 // mail pipeline: the running server's address
 import { readServerFile } from '../server/services/server-file.ts'
 
@@ -111,7 +111,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     const logger = pino({ level: env.LOG_LEVEL || 'warn' })
     const deps = {
       db: handle.db,
-      storage: fsStorage(config.storageDir),
+      storage: openStorage(config, handle.db),
       mailer: await configuredMailer(config, handle.db, logger),
       config,
       clock: { now: () => new Date() },

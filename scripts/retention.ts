@@ -7,7 +7,7 @@ import { connect, DataDirBusyError } from '../server/db/connect.ts'
 import { migrateToLatest } from '../server/db/migrate.ts'
 import { configuredMailer } from '../server/services/mailer-configured.ts'
 import { runMailRetention } from '../server/services/retention.ts'
-import { fsStorage } from '../server/services/storage.ts'
+import { openStorage } from '../server/services/open-storage.ts'
 
 /** Runs once; answers the exit code (0 done, 1 failed or a notice not sent). */
 export async function main(env: NodeJS.ProcessEnv = process.env, out = console): Promise<number> {
@@ -29,7 +29,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env, out = console):
     const result = await runMailRetention(
       {
         db: handle.db,
-        storage: fsStorage(config.storageDir),
+        storage: openStorage(config, handle.db),
         mailer: await configuredMailer(config, handle.db, logger),
         config,
         clock: { now: () => new Date() },

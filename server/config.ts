@@ -11,6 +11,8 @@ export interface Config {
   databaseUrl?: string
   dataDir: string
   storageDir: string
+  /** s3://bucket?endpoint=…&region=… : files in an S3-compatible bucket instead of storageDir (services/open-storage.ts). */
+  storageUrl?: string
   distDir: string
   smtpUrl?: string
   mailFrom: string
@@ -323,6 +325,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: resolve(env.DATA_DIR || 'data'),
     storageDir: resolve(env.STORAGE_DIR || 'storage'),
+    storageUrl: env.STORAGE_URL?.trim() || undefined,
     distDir: resolve(env.DIST_DIR || 'dist'),
     smtpUrl,
     mailFrom: env.MAIL_FROM || `${brandName} <no-reply@example.com>`,

@@ -10,7 +10,7 @@ import { startDigestTimer } from './services/digest.ts'
 import { startRetentionTimer } from './services/retention.ts'
 import { configuredMailer } from './services/mailer-configured.ts'
 import { testPaymentProvider } from './services/payment.ts'
-import { fsStorage } from './services/storage.ts'
+import { openStorage } from './services/open-storage.ts'
 import { pruneExpiredRows } from './services/prune.ts'
 import { SWEEP_EVERY_MS, sweepStorage } from './services/storage-sweep.ts'
 // mail pipeline
@@ -45,7 +45,7 @@ export async function createServer(config: Config) {
   migrated.catch(() => {}) // awaited below; not an unhandled rejection meanwhile
   try {
     const clock = { now: () => new Date() }
-    const storage = fsStorage(config.storageDir)
+    const storage = openStorage(config, handle.db)
     const deps: AppDeps = {
       db: handle.db,
       storage,
