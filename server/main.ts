@@ -45,7 +45,9 @@ export async function createServer(config: Config) {
   migrated.catch(() => {}) // awaited below; not an unhandled rejection meanwhile
   try {
     const clock = { now: () => new Date() }
-    const storage = openStorage(config, handle.db)
+    const storage = openStorage(config, handle.db, {
+      onDamaged: (error) => logger.error({ fileKey: error.key, detail: error.detail }, 'fichier endommagé : lecture refusée'),
+    })
     const deps: AppDeps = {
       db: handle.db,
       storage,

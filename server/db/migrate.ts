@@ -51,6 +51,8 @@ import * as dataExports from './migrations/080_data_exports.ts'
 import * as justificatifs from './migrations/090_justificatifs.ts'
 // the back office's Messages and Résiliations: conversations, a termination accepted for a date
 import * as conversations from './migrations/100_conversations.ts'
+// every stored file's size and SHA-256
+import * as storedFiles from './migrations/110_stored_files.ts'
 
 // Listed in code rather than read from disk, so the bundle-free tsx runtime and tests need no file lookups.
 export const migrations: Record<string, Migration> = {
@@ -91,6 +93,7 @@ export const migrations: Record<string, Migration> = {
   '080_data_exports': dataExports,
   '090_justificatifs': justificatifs,
   '100_conversations': conversations,
+  '110_stored_files': storedFiles,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -579,6 +579,13 @@ export interface Database {
     ready_at: Timestamp | null
     expires_at: Timestamp | null
   }
+  /** 110: every stored file's size and SHA-256, recorded when written (services/checked-storage.ts). */
+  stored_files: {
+    key: string
+    bytes: ColumnType<string, number, number>
+    sha256: string
+    stored_at: CreatedAt
+  }
 }
 
 export type JournalSystemActor = 'retention' | 'customer'

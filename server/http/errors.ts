@@ -8,6 +8,7 @@ import { FILE_TOO_LARGE, MAX_PDF_PAGES } from '../contract/rules/uploads.ts'
 import { ROLE_LABELS } from '../contract/rules/backoffice.ts'
 import { securityHeaders } from './security-headers.ts'
 import { DocumentsCompleteError, InvalidSessionError, NotFoundError, OwnerOnlyError } from '../db/errors.ts'
+import { DamagedFileError } from '../services/checked-storage.ts'
 
 export class HttpError extends Error {
   /** Already logged where it was raised, as it deserves: the error handler writes no « erreur interne » line for it. */
@@ -55,6 +56,8 @@ export const pdfTooLong = (what: string) =>
 export const roleLabels: Record<string, string> = ROLE_LABELS
 
 export const messages = {
+  damagedFile:
+    'Ce fichier ne peut pas être envoyé : sa copie sur nos serveurs est endommagée. L’incident est enregistré ; contactez le support pour en obtenir une copie intacte.',
   noToken: 'Veuillez vous connecter.',
   badToken: 'Session expirée ou invalide, veuillez vous reconnecter.',
   badCredentials: 'Identifiants incorrects',
@@ -231,6 +234,8 @@ export function httpErrorOf(error: unknown): unknown {
   if (error instanceof OwnerOnlyError) return new HttpError(403, messages.ownerOnly, 'OWNER_ONLY')
   if (error instanceof InvalidSessionError) return invalidSessionError()
   if (error instanceof DocumentsCompleteError) return documentsComplete()
+  // Logged where it was found (checked-storage.ts's onDamaged), with the file's key.
+  if (error instanceof DamagedFileError) return new HttpError(500, messages.damagedFile, 'FILE_DAMAGED', { cause: error, logged: true })
   return error
 }
 

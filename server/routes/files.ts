@@ -31,9 +31,11 @@ export function answerPdf(
   return Buffer.from(bytes)
 }
 
-/** Answers a stored PDF inline. */
-export async function sendPdf(reply: FastifyReply, storage: Storage, key: string, fileName: string): Promise<Buffer> {
-  const bytes = await storage.get(key)
-  if (!bytes) throw notFound('Fichier')
-  return answerPdf(reply, bytes, fileName)
+/** Answers a stored PDF inline, streamed (checked first by the store: services/checked-storage.ts). */
+export async function sendPdf(reply: FastifyReply, storage: Storage, key: string, fileName: string): Promise<never> {
+  const file = await storage.read(key)
+  if (!file) throw notFound('Fichier')
+  fileHeaders(reply, 'application/pdf', fileName).header('Content-Length', file.bytes)
+  // The contract's PdfFile is bytes; Fastify sends the stream as it comes.
+  return reply.send(file.stream) as never
 }

@@ -3,6 +3,7 @@
 import type { Kysely } from 'kysely'
 import type { Config } from '../config.ts'
 import type { Database } from '../db/schema.ts'
+import { checkedStorage, type CheckedStorageOptions } from './checked-storage.ts'
 import { fsStorage, type Storage } from './storage.ts'
 
 export type StorageConfig = Pick<Config, 'storageDir' | 'storageUrl'>
@@ -13,7 +14,7 @@ export function openObjectStore(config: StorageConfig): Storage {
   return fsStorage(config.storageDir)
 }
 
-/** The store the application writes and reads through. */
-export function openStorage(config: StorageConfig, _db: Kysely<Database>): Storage {
-  return openObjectStore(config)
+/** The store the application writes and reads through: every file's size and SHA-256 recorded, every read checked. */
+export function openStorage(config: StorageConfig, db: Kysely<Database>, options: CheckedStorageOptions = {}): Storage {
+  return checkedStorage(openObjectStore(config), db, options)
 }

@@ -17,6 +17,7 @@ import { totpCode } from '../../server/lib/totp.ts'
 import type { AppDeps, Clock } from '../../server/deps.ts'
 import { type Mail, type Mailer, withLegalFooter } from '../../server/services/mailer.ts'
 import { testPaymentProvider, type PaymentProvider } from '../../server/services/payment.ts'
+import { checkedStorage } from '../../server/services/checked-storage.ts'
 import { fsStorage, type Storage } from '../../server/services/storage.ts'
 // mail pipeline
 import { findJobFor } from '../../server/db/repositories/jobs.ts'
@@ -116,7 +117,8 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     config.legal,
   )
   await migrateToLatest(handle.db)
-  const storage = (options.storage ?? fsStorage)(storageDir)
+  // As server/main.ts (services/open-storage.ts): every file's size and SHA-256 recorded, every read checked.
+  const storage = checkedStorage((options.storage ?? fsStorage)(storageDir), handle.db)
   const deps: AppDeps = {
     db: handle.db,
     storage,
