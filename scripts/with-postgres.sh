@@ -44,9 +44,13 @@ port=$(node -e "const s = require('net').createServer().listen(0, '127.0.0.1', (
 
 as_owner "$bin/initdb" -D "$dir/data" -U postgres --auth=trust --encoding=UTF8 --no-locale >"$dir/initdb.log" 2>&1 \
   || { cat "$dir/initdb.log" >&2; exit 1; }
-# fsync off: a throwaway cluster for tests and benchmarks, never for data that matters.
+# Fast by default: fsync and synchronous commits off, for the suites that never crash the database (test:server:pg and
+# the benchmarks), where a commit is answered before its write-ahead log is written. A crash (pg_ctl -m immediate) may
+# then lose writes already answered, so the suites that crash it or test what survives set PG_DURABLE=1 (test:cluster):
+# every commit waits for its log on disk, as in production.
+if [ "${PG_DURABLE:-}" = 1 ]; then durability="-c fsync=on -c synchronous_commit=on"; else durability="-c fsync=off -c synchronous_commit=off"; fi
 as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/postgres.log" -w -t 60 \
-  -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c max_connections=200" start >/dev/null \
+  -o "-p $port -k $dir -c listen_addresses=127.0.0.1 $durability -c max_connections=200" start >/dev/null \
   || { cat "$dir/postgres.log" >&2; exit 1; }
 as_owner "$bin/createdb" -h "$dir" -p "$port" -U postgres portail
 
@@ -62,7 +66,7 @@ chmod 755 "$dir/restart"
 export PG_RESTART="$dir/restart"
 
 export DATABASE_URL="postgres://postgres@127.0.0.1:$port/portail"
-echo "[with-postgres] PostgreSQL $("$bin/postgres" --version | awk '{print $3}') sur 127.0.0.1:$port" >&2
+echo "[with-postgres] PostgreSQL $("$bin/postgres" --version | awk '{print $3}') sur 127.0.0.1:$port ($([ "${PG_DURABLE:-}" = 1 ] && echo 'validations synchrones' || echo 'rapide : validations asynchrones'))" >&2
 
 set +e
 "$@"

@@ -511,7 +511,12 @@ test('PostgreSQL ends every connection of both instances (a restart, a failover)
   assert.equal(new Set(after.map((r) => r.instance)), new Set(['api1', 'api2']), 'on new connections, both answer')
 })
 
-test('PostgreSQL restarts (pg_ctl restart -m fast) under steady calls: no 500, nothing half done, both answer again', async (ctx) => {
+/**
+ * PostgreSQL restarted under steady calls, cleanly (`fast`) or as a crash (`immediate`: its processes killed, the
+ * database recovered from its write-ahead log). The cluster runs with synchronous commits (PG_DURABLE, with-postgres.sh):
+ * without them a crash loses the writes of the last fraction of a second that were already answered 200.
+ */
+async function restartUnderCalls(ctx: Ctx, mode: 'fast' | 'immediate') {
   const restart = process.env.PG_RESTART
   if (!restart) throw new Error('PG_RESTART manque : lancez ce test par `npm run test:cluster` (scripts/with-postgres.sh le donne).')
   const bearer = { apiToken: ctx.token }
@@ -537,8 +542,8 @@ test('PostgreSQL restarts (pg_ctl restart -m fast) under steady calls: no 500, n
   const prepared = await admin
     .query<{ id: number }>(
       `insert into folders (order_id, name)
-    select $1, 'Avant ' || n from generate_series(1, 1000) as n returning id`,
-      [orderId],
+    select $1, 'Avant ' || $2 || ' ' || n from generate_series(1, 1000) as n returning id`,
+      [orderId, mode],
     )
     .finally(() => admin.end())
   const folderIds = prepared.rows.map((r) => r.id)
@@ -547,7 +552,7 @@ test('PostgreSQL restarts (pg_ctl restart -m fast) under steady calls: no 500, n
   const worker = async () => {
     while (running) {
       const i = n++
-      const folder = i % 2 && folderIds.length ? { id: folderIds.shift()!, name: `Redémarrage ${i}` } : undefined
+      const folder = i % 2 && folderIds.length ? { id: folderIds.shift()!, name: `Redémarrage ${mode} ${i}` } : undefined
       const start = Date.now()
       const reply = folder
         ? await call(ctx.base, 'PUT', `/api-protected/folders/${folder.id}`, {
@@ -570,7 +575,7 @@ test('PostgreSQL restarts (pg_ctl restart -m fast) under steady calls: no 500, n
   const workers = Array.from({ length: 4 }, worker)
   await new Promise((r) => setTimeout(r, 500))
   const restartStart = Date.now()
-  await promisify(execFile)(restart, ['fast'])
+  await promisify(execFile)(restart, [mode])
   const restartEnd = Date.now()
   await new Promise((r) => setTimeout(r, 1500))
   running = false
@@ -607,13 +612,27 @@ test('PostgreSQL restarts (pg_ctl restart -m fast) under steady calls: no 500, n
     'renames went through',
   )
   assert.equal(
-    writes.filter((s) => (s.status === 200) !== (nameOf.get(s.folder!.id) === s.folder!.name)).map((s) => `${s.folder!.name} ${s.status}`),
+    writes.filter((s) => s.status === 200 && nameOf.get(s.folder!.id) !== s.folder!.name).map((s) => s.folder!.name),
     [],
-    'each folder has its new name exactly when its rename answered 200',
+    'no rename answered 200 is lost',
   )
+  // A clean stop ends every transaction before it stops: a rename refused is not done. A crash may cut a connection
+  // between a commit and its answer, so a rename refused then may or may not be done; one answered 200 always is.
+  if (mode === 'fast')
+    assert.equal(
+      writes.filter((s) => s.status !== 200 && nameOf.get(s.folder!.id) === s.folder!.name).map((s) => `${s.folder!.name} ${s.status}`),
+      [],
+      'each folder has its new name exactly when its rename answered 200',
+    )
   console.log(
-    `  redémarrage de PostgreSQL en ${restartEnd - restartStart} ms : ${sent.length} appels, ${sent.filter((s) => s.status === 503).length} × 503, le plus lent ${slowest} ms`,
+    `  redémarrage (${mode}) de PostgreSQL en ${restartEnd - restartStart} ms : ${sent.length} appels, ${writes.filter((s) => s.status === 200).length} écritures confirmées, ${sent.filter((s) => s.status === 503).length} × 503, le plus lent ${slowest} ms`,
   )
-})
+}
+
+test('PostgreSQL restarts (pg_ctl restart -m fast) under steady calls: no 500, nothing half done, both answer again', (ctx) =>
+  restartUnderCalls(ctx, 'fast'))
+
+test('PostgreSQL crashes (pg_ctl restart -m immediate) under steady calls: no 500, no write answered 200 lost', (ctx) =>
+  restartUnderCalls(ctx, 'immediate'))
 
 suiteOf.run()
