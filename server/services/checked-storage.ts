@@ -18,10 +18,10 @@ export class DamagedFileError extends Error {
 }
 
 /**
- * Files up to this size are read once, checked, then answered from memory (a letter, an invoice, a page image); a
- * larger one (« Mes données »'s ZIP) is read twice, checked then streamed, so it is never whole in memory.
+ * Files up to this size are read once, checked, then answered from memory (a page image, most letters); a
+ * larger one (a long scan, « Mes données »'s ZIP) is read twice, checked then streamed: never whole in memory.
  */
-export const CHECK_IN_MEMORY_BYTES = 8 * 1024 * 1024
+export const CHECK_IN_MEMORY_BYTES = 1024 * 1024
 
 export const sha256Hex = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
 
