@@ -15,6 +15,7 @@ import { peopleRoutes } from './people.ts'
 import { peopleExportRoutes } from './people-exports.ts'
 import type { RouteDef } from './route-def.ts'
 import { sessionRoutes } from './session.ts'
+import { storageRoutes } from './storage.ts'
 
 export type { Access, Auth, OperatorRole, RouteDef, RouteSchema } from './route-def.ts'
 
@@ -33,6 +34,7 @@ export const routes = {
   ...notificationsBackofficeRoutes,
   ...billingBackofficeRoutes,
   // --- Operations
+  ...storageRoutes,
   health: {
     method: 'GET',
     path: '/health',

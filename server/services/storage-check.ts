@@ -1,25 +1,13 @@
 // npm run storage:check: every row that points at a file compared with its object (missing, size, SHA-256), and every
 // object with a row (orphans), on either store. The report is in French; a file missing or damaged is a loss.
 import { sql, type Kysely } from 'kysely'
+import type { StorageReport } from '../contract/storage.ts'
 import { STORED_FILE_COLUMNS } from '../db/repositories/stored-files.ts'
 import type { Database } from '../db/schema.ts'
 import { digestOf } from './checked-storage.ts'
 import type { Storage } from './storage.ts'
 
-export interface StorageReport {
-  /** Files the rows point at. */
-  referenced: number
-  /** Of those, read and compared with their recorded size and SHA-256. */
-  verified: number
-  missing: { key: string; where: string[] }[]
-  damaged: { key: string; where: string[]; detail: string }[]
-  /** Present, but written before sizes and checksums were recorded (migration 110): nothing to compare with. */
-  unrecorded: string[]
-  /** Of the unrecorded, those whose size and SHA-256 this run recorded (`--enregistrer`). */
-  recorded: number
-  /** Objects no row points at: left by a crash, removed by the server's sweep after a quarter of an hour. */
-  orphans: string[]
-}
+export type { StorageReport }
 
 /** The far future: every object of the store, whatever its date (Storage.listOlderThan). */
 const ALL = new Date(8.64e15)

@@ -48,6 +48,21 @@ const isPdf = (bytes: Buffer) => bytes.subarray(0, 5).toString() === '%PDF-'
 const happy: Record<RouteName, Check> = {
   health: async (_, call) =>
     assert.equal(ok(await call()), { status: 'ok', database: process.env.DATABASE_URL ? 'postgres' : 'pglite', paymentProvider: 'test' }),
+  storageCheck: async ({ t }, call) => {
+    const report = ok(await call())
+    // The route tests' sample scans (test/util/server-samples.ts) name files that were never written: the only ones missing.
+    const missing = report.missing.map((m: { key: string }) => m.key)
+    assert.ok(missing.length && missing.every((key: string) => key.startsWith('documents/echantillons/')), missing.join(', '))
+    assert.is(report.verified + missing.length, report.referenced, 'every file present was recorded when written')
+    assert.equal([report.damaged, report.unrecorded], [[], []])
+    const row = await t.deps.db.selectFrom('journal').select(['action', 'summary']).orderBy('id', 'desc').executeTakeFirstOrThrow()
+    assert.equal(row, {
+      action: 'storage.checked',
+      summary:
+        `Vérification des fichiers : ${report.referenced} référencés, ${missing.length} manquants, 0 endommagés, ` +
+        `${report.orphans.length} orphelins (PERTE)`,
+    })
+  },
   login: async (_, call) => {
     const user = ok(await call())
     assert.is(user.firstname, 'Camille')

@@ -1,5 +1,6 @@
 // Every stored file's size and SHA-256 (migration 110, services/checked-storage.ts): recorded when written, checked at
 // every read (a damaged file is refused, never served), compared object by object by npm run storage:check.
+import { spawn } from 'node:child_process'
 import { mkdtemp, readFile, rm, truncate, unlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -214,7 +215,7 @@ Store(
     run = recorder()
     assert.is(await storageCheck(['--tout'], env, run.out), 2)
     assert.match(run.lines.err[0]!, 'Option inconnue : --tout')
-    // The embedded database open elsewhere (the server): said, in French, with what to do.
+    // The embedded database open elsewhere, not by a server: said, in French, with what to do.
     handle = await connect({ dataDir: config.dataDir })
     try {
       run = recorder()
@@ -222,6 +223,35 @@ Store(
       assert.match(run.lines.err.join('\n'), 'arrêtez le serveur le temps de la vérification')
     } finally {
       await handle.close()
+    }
+    // Open by the running server: the check goes through its operator API, with the same report.
+    const token = 'jeton-operateur-de-la-verification-0123456789'
+    const root = join(import.meta.dirname, '..', '..')
+    const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 'server.ts')], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      env: { ...process.env, ...env, PORT: '0', OPERATOR_TOKEN: token, JOB_WORKER: 'false', DIST_DIR: join(dir, 'no-dist') },
+    })
+    const stopped = new Promise((resolve) => server.once('exit', resolve))
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.on('message', (m: { ready?: boolean }) => m.ready && resolve())
+        server.once('exit', (code) => reject(new Error(`le serveur s’est arrêté (${code})`)))
+      })
+      run = recorder()
+      assert.is(await storageCheck([], env, run.out), 2, 'without a key')
+      assert.match(run.lines.err.join('\n'), 'définissez OPERATOR_API_KEY')
+      run = recorder()
+      assert.is(await storageCheck([], { ...env, OPERATOR_TOKEN: token }, run.out), 1, run.lines.err.join('\n'))
+      assert.match(run.lines.out[0]!, 'vérification par son API opérateur')
+      assert.ok(run.lines.err.includes(`MANQUANT  ${keys[0]} (invoices.file_key)`), run.lines.err.join('\n'))
+      assert.is(run.lines.err.at(-1), 'PERTE : 1 fichier manquant, 1 fichier endommagé. Restaurez-les depuis la dernière sauvegarde.')
+      run = recorder()
+      assert.is(await storageCheck([], { ...env, OPERATOR_TOKEN: `${token}-faux` }, run.out), 2)
+      assert.match(run.lines.err.join('\n'), /Vérification refusée par le serveur : .*jeton opérateur invalide/i)
+    } finally {
+      server.kill('SIGTERM')
+      await stopped
     }
   },
 )

@@ -2,8 +2,11 @@ import type { AppDeps } from '../../deps.ts'
 import type { DefineRoute } from '../../http/define-route.ts'
 import { HttpError } from '../../http/errors.ts'
 import { ping } from '../../db/connect.ts'
+import { storageCheckRoutes } from './storage-check.ts'
 
-export function systemRoutes(define: DefineRoute, { db, payments }: AppDeps, databaseKind: 'pglite' | 'postgres') {
+export function systemRoutes(define: DefineRoute, deps: AppDeps, databaseKind: 'pglite' | 'postgres') {
+  const { db, payments } = deps
+  storageCheckRoutes(define, deps)
   define('health', async ({ reply, req }) => {
     try {
       await ping(db)
