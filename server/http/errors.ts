@@ -8,7 +8,7 @@ import { FILE_TOO_LARGE, MAX_PDF_PAGES } from '../contract/rules/uploads.ts'
 import { ROLE_LABELS } from '../contract/rules/backoffice.ts'
 import { securityHeaders } from './security-headers.ts'
 import { DocumentsCompleteError, InvalidSessionError, NotFoundError, OwnerOnlyError } from '../db/errors.ts'
-import { DamagedFileError } from '../services/checked-storage.ts'
+import { DamagedFileError } from '../lib/damaged-file.ts'
 
 export class HttpError extends Error {
   /** Already logged where it was raised, as it deserves: the error handler writes no « erreur interne » line for it. */

@@ -5,17 +5,8 @@ import { createHash } from 'node:crypto'
 import { Readable } from 'node:stream'
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema.ts'
+import { DamagedFileError } from '../lib/damaged-file.ts'
 import type { Storage } from './storage.ts'
-
-/** A stored file whose bytes no longer match what was recorded when it was written. */
-export class DamagedFileError extends Error {
-  constructor(
-    readonly key: string,
-    readonly detail: string,
-  ) {
-    super(`fichier endommagé : ${key} (${detail})`)
-  }
-}
 
 /**
  * Files up to this size are read once, checked, then answered from memory (a page image, most letters); a
