@@ -14,6 +14,11 @@ const uvu = join(root, 'node_modules', 'uvu', 'bin.js')
 const worker = join(root, 'scripts', 'test-worker.mjs')
 /** Written in a test file's source, it runs in a process of its own even with --shared-processes. */
 const OWN_PROCESS = 'tests: a process of its own'
+/**
+ * Written in a test file's source: it never reaches DATABASE_URL (its servers and commands open embedded databases of
+ * their own, or none), so a PostgreSQL run (DATABASE_URL set) leaves it out rather than run the same tests again.
+ */
+const EMBEDDED_ONLY = 'tests: the embedded database only'
 
 function parseArgs(argv) {
   const options = { jobs: Number(process.env.TEST_JOBS) || availableParallelism(), ignore: undefined, shared: false, positional: [] }
@@ -123,7 +128,11 @@ async function runShared(dir, next, done) {
 }
 
 const { dir, pattern, ignore, jobs, shared } = parseArgs(process.argv.slice(2))
-const files = testFiles(dir, pattern, ignore)
+const found = testFiles(dir, pattern, ignore)
+const embeddedOnly = process.env.DATABASE_URL ? found.filter((file) => readFileSync(join(root, file), 'utf8').includes(EMBEDDED_ONLY)) : []
+const files = found.filter((file) => !embeddedOnly.includes(file))
+if (embeddedOnly.length)
+  console.log(`[tests] sans objet sur PostgreSQL (la base embarquée seulement, passés par npm test) : ${embeddedOnly.join(', ')}`)
 if (files.length === 0) {
   console.error(`aucun fichier de test dans ${dir} pour ${pattern}`)
   process.exit(1)

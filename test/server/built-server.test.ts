@@ -1,5 +1,6 @@
 // apispeed: production runs the server pre-built by esbuild (dist-server/server.mjs) with plain node, no tsx: the
 // bundle must start, migrate a fresh embedded database and answer, then stop cleanly on SIGTERM.
+// tests: the embedded database only (the built server on a fresh embedded database; left out of the PostgreSQL run)
 import { spawn } from 'node:child_process'
 import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { existsSync } from 'node:fs'

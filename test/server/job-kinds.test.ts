@@ -2,6 +2,7 @@
 // notices without the demo letters' pipeline, which would take a core for ≈ 15 s in every file); an unknown kind stops
 // the start with a French message; unset, every kind runs. JOB_CONCURRENCY: the jobs a worker runs at once (1 by default;
 // 2 lets a letter be drawn while the previous one is read by OCR).
+// tests: the embedded database only (its servers open their own; scripts/run-tests.mjs leaves it out of the PostgreSQL run)
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

@@ -1,5 +1,6 @@
 // pdf.js opens every customer PDF with isEvalSupported false (letter-render.ts, PDFJS_DOCUMENT_OPTIONS): a PostScript
 // calculator function of the file (type 4) is interpreted, never compiled to JavaScript with `new Function`.
+// tests: the embedded database only (no database at all; left out of the PostgreSQL run)
 import { readFileSync } from 'node:fs'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'

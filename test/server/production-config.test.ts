@@ -2,6 +2,7 @@
 // demonstration (SEED_DEMO=true). Why: the compose file started with the local test payment provider
 // (any customer settled real invoices with 4242…), reset links went to the log, and the Docker image seeded the
 // demo accounts and their published password.
+// tests: the embedded database only (no database at all; left out of the PostgreSQL run)
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import {

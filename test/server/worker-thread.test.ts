@@ -1,5 +1,6 @@
 // The worker thread the upload check and the letters' rendering run on (server/services/worker-thread.ts): a task that
 // holds its thread or fills its heap ends the thread, the event loop never waits for it, and the next task gets a new one.
+// tests: the embedded database only (no database at all; left out of the PostgreSQL run)
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { ThreadAbortedError, ThreadOutOfMemoryError, ThreadTimeoutError, workerThread } from '../../server/services/worker-thread.ts'

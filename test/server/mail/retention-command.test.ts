@@ -1,5 +1,6 @@
 // npm run retention: one run, as the server does at start and daily, on the embedded database of DATA_DIR and the files of
 // STORAGE_DIR; its summary in French, the notice in the outbox (no SMTP_URL), the letters and their files gone on their day.
+// tests: the embedded database only (the command on a DATA_DIR of its own; left out of the PostgreSQL run)
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises'

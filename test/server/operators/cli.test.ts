@@ -1,4 +1,5 @@
 // npm run operator -- add: the first administrator, made from the command line, with their single-use enrolment link.
+// tests: the embedded database only (the command on a DATA_DIR of its own; left out of the PostgreSQL run)
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { mkdtemp, rm } from 'node:fs/promises'
