@@ -17,7 +17,8 @@ import { totpCode } from '../../server/lib/totp.ts'
 import type { AppDeps, Clock } from '../../server/deps.ts'
 import { type Mail, type Mailer, withLegalFooter } from '../../server/services/mailer.ts'
 import { testPaymentProvider, type PaymentProvider } from '../../server/services/payment.ts'
-import { fsStorage, type Storage } from '../../server/services/storage.ts'
+import type { Storage } from '../../server/services/storage.ts'
+import { directoryStore, s3Store, type TestStore, testS3Url, withTestPrefix } from './storage.ts'
 // mail pipeline
 import { findJobFor } from '../../server/db/repositories/jobs.ts'
 import { runOneJob, startJobWorker, workerName, type JobHandler, type JobWorker, type WorkerOptions } from '../../server/services/jobs.ts'
@@ -34,7 +35,13 @@ export interface TestApp {
   deps: AppDeps
   /** Every e-mail the app sent, newest last. */
   mails: Mail[]
+  /** The temp dir of the app (STORAGE_DIR); its files only on the directory store (see storedKeys). */
   storageDir: string
+  /**
+   * Every stored key, sorted, on either store (with-s3.sh's STORAGE_URL: a prefix of the bucket of this app's own);
+   * writes under way or abandoned as `.tmp/…`.
+   */
+  storedKeys(area?: string): Promise<string[]>
   /** PostgreSQL: the app's schema, also its connections' application_name; PGlite: undefined. */
   schema: string | undefined
   /** mail pipeline: the app's OCR (one tesseract worker, started on first use) and the letter job's handler. */
@@ -57,6 +64,7 @@ export interface TestApp {
 export interface TestAppOptions {
   seed?: boolean
   config?: Partial<Config>
+  /** Instead of the run's store (a temp directory, or S3 when STORAGE_URL is set). */
   storage?: (dir: string) => Storage
   payments?: (deps: Pick<AppDeps, 'db' | 'clock'>) => PaymentProvider
   /** A pino logger (e.g. to check what the logs hold); none by default. */
@@ -87,6 +95,8 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
       : {}),
   })
   const storageDir = await mkdtemp(join(tmpdir(), 'portail-storage-'))
+  // With STORAGE_URL (bash scripts/with-s3.sh …) every app writes to a prefix of its own in the S3 server's bucket.
+  const store: TestStore = testS3Url ? await s3Store(withTestPrefix(testS3Url, 'app')) : await directoryStore(storageDir)
   let now = new Date()
   const clock = {
     now: () => new Date(now),
@@ -102,6 +112,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...loadConfig({}),
     distDir: join(storageDir, 'no-dist'),
     storageDir,
+    storageUrl: store.storageUrl,
     authRateLimit: 1000,
     operatorToken: TEST_OPERATOR_TOKEN,
     ...options.config,
@@ -116,7 +127,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     config.legal,
   )
   await migrateToLatest(handle.db)
-  const storage = (options.storage ?? fsStorage)(storageDir)
+  const storage = options.storage ? options.storage(storageDir) : store.storage
   const deps: AppDeps = {
     db: handle.db,
     storage,
@@ -182,6 +193,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     deps,
     mails,
     storageDir,
+    storedKeys: (area) => store.keys(area),
     schema,
     clock,
     ocr,
@@ -196,6 +208,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
       await Promise.all(others.map((o) => o.close()))
       await handle.close()
       if (databaseUrl && schema) await dropSchema(databaseUrl, schema)
+      await store.close()
       await rm(storageDir, { recursive: true, force: true })
     },
   }

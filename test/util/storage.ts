@@ -22,6 +22,8 @@ export interface TestStore {
   plantTemp(key: string): Promise<void>
   /** Removes everything (the directory; every object and upload under the prefix). */
   close(): Promise<void>
+  /** Lets go of the connections, leaving what is stored. */
+  disconnect(): void
 }
 
 /** The S3 server of this run, if any: STORAGE_URL as with-s3.sh exports it. */
@@ -62,6 +64,7 @@ export async function directoryStore(dir: string): Promise<TestStore> {
     async close() {
       await rm(dir, { recursive: true, force: true })
     },
+    disconnect() {},
   }
 }
 
@@ -112,6 +115,9 @@ export async function s3Store(url: string, options: S3StorageOptions & { checksu
         const Objects = keys.slice(i, i + 500).map((Key) => ({ Key }))
         await client.send(new sdk.DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects, Quiet: true } }))
       }
+      client.destroy()
+    },
+    disconnect() {
       client.destroy()
     },
   }
