@@ -1,11 +1,14 @@
 // The Storage contract, the same assertions on every store: the directory (always) and S3 when STORAGE_URL names a
 // server (bash scripts/with-s3.sh node scripts/run-tests.mjs test/server stores --jobs 1), with each checksum setting.
 // Without STORAGE_URL the S3 half says it did not run; with REQUIRE_S3=1 (CI) that is a failure.
+import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { promisify } from 'node:util'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -14,6 +17,8 @@ import { openObjectStore } from '../../server/services/open-storage.ts'
 import { directoryStore, s3Store, type TestStore, testS3Url, withTestPrefix } from '../util/storage.ts'
 
 const MB = 1024 * 1024
+const root = fileURLToPath(new URL('../..', import.meta.url))
+const run = promisify(execFile)
 
 /** `parts` chunks of `size` bytes drawn from one seed, made as they are read: never the whole in memory here. */
 function generated(parts: number, size: number, seed = 7) {
@@ -265,13 +270,27 @@ url('a bad address is refused with a French message naming what is wrong', () =>
   }
 })
 
-url('openObjectStore: the directory without STORAGE_URL, S3 with it (the SDK not loaded until a call)', async () => {
+url('openObjectStore: the directory without STORAGE_URL, S3 with it; the SDK loaded at the first call, not before', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'portail-open-'))
-  const fsStore = openObjectStore({ storageDir: dir, storageUrl: undefined })
-  assert.not.ok('client' in fsStore)
+  assert.not.ok('client' in openObjectStore({ storageDir: dir, storageUrl: undefined }))
   const s3 = openObjectStore({ storageDir: dir, storageUrl: 's3://bucket?endpoint=http://127.0.0.1:1&region=x' })
   assert.ok('client' in s3)
   await refused('put on S3', () => s3.put('..', Buffer.from('x')))
+  // In a process of its own (this one may have loaded the SDK already): the SDK's modules appear only after a call.
+  const script = `
+    import { createRequire } from 'node:module'
+    const require = createRequire(import.meta.url)
+    const { openObjectStore } = await import(${JSON.stringify(pathToFileURL(join(root, 'server/services/open-storage.ts')).href)})
+    const loaded = () => Object.keys(require.cache).some((path) => path.includes('@aws-sdk'))
+    const store = openObjectStore({ storageDir: '/nonexistent', storageUrl: 's3://bucket?endpoint=http://127.0.0.1:1&region=x' })
+    const before = loaded()
+    await store.get('documents/2026-01/a.pdf').catch(() => undefined)
+    console.log(JSON.stringify({ before, after: loaded() }))`
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: root,
+    env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', AWS_MAX_ATTEMPTS: '1' },
+  })
+  assert.equal(JSON.parse(stdout.trim().split('\n').pop() ?? ''), { before: false, after: true })
 })
 
 url.run()
