@@ -15,6 +15,14 @@ export function openObjectStore(config: StorageConfig): Storage {
   return fsStorage(config.storageDir)
 }
 
+/**
+ * With STORAGE_URL, at start: the bucket answers to the configured keys, or the server stops with a French message
+ * (no bucket, keys refused, wrong region, store unreachable) rather than failing at the first upload.
+ */
+export async function checkObjectStore(config: StorageConfig): Promise<void> {
+  if (config.storageUrl) await s3Storage(parseStorageUrl(config.storageUrl)).check()
+}
+
 /** The store the application writes and reads through. */
 export function openStorage(config: StorageConfig, _db: Kysely<Database>): Storage {
   return openObjectStore(config)

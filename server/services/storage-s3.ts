@@ -22,8 +22,14 @@ export interface S3StorageOptions {
   pageSize?: number
 }
 
-/** The store, and its client for what the interface has no word for (the tests, a backup's listing). */
-export function s3Storage(location: S3Location, options: S3StorageOptions = {}): Storage & { client(): Promise<S3Client> } {
+export interface S3Store extends Storage {
+  /** Its client, for what the interface has no word for (the tests, a backup's listing). */
+  client(): Promise<S3Client>
+  /** A HEAD of the bucket: resolves when it answers to these keys; else a French error naming what failed. */
+  check(): Promise<void>
+}
+
+export function s3Storage(location: S3Location, options: S3StorageOptions = {}): S3Store {
   const { bucket, prefix } = location
   const { pageSize } = options
   let loading: Promise<{ sdk: Sdk; client: S3Client }> | undefined
@@ -50,6 +56,14 @@ export function s3Storage(location: S3Location, options: S3StorageOptions = {}):
   return {
     async client() {
       return (await connect()).client
+    },
+    async check() {
+      const { sdk, client } = await connect()
+      try {
+        await client.send(new sdk.HeadBucketCommand({ Bucket: bucket }))
+      } catch (error) {
+        throw new Error(`STORAGE_URL : ${whyUnreachable(error, location)}`, { cause: error })
+      }
     },
     async put(key, bytes) {
       const Key = objectKey(key)
@@ -161,6 +175,22 @@ export function s3Storage(location: S3Location, options: S3StorageOptions = {}):
       return removed
     },
   }
+}
+
+/** What a failed HEAD of the bucket means, in French, for the operator who configured it. */
+function whyUnreachable(error: unknown, { bucket, endpoint, region }: S3Location): string {
+  const e = error as { name?: string; code?: string; message?: string; $metadata?: { httpStatusCode?: number } }
+  const where = endpoint ?? 'AWS S3'
+  const status = e?.$metadata?.httpStatusCode
+  if (e?.name === 'CredentialsProviderError')
+    return 'aucune clé d’accès trouvée : donnez AWS_ACCESS_KEY_ID et AWS_SECRET_ACCESS_KEY (ou AWS_PROFILE, un rôle).'
+  if (/region is missing/i.test(e?.message ?? '')) return 'région inconnue : ajoutez region=… à STORAGE_URL (ou AWS_REGION).'
+  if (status === 404 || e?.name === 'NotFound' || e?.name === 'NoSuchBucket')
+    return `le bucket « ${bucket} » n’existe pas sur ${where} : créez-le (le serveur n’en crée pas).`
+  if (status === 403) return `accès refusé au bucket « ${bucket} » sur ${where} : vérifiez les clés et leurs droits.`
+  if (status === 301 || status === 400)
+    return `le bucket « ${bucket} » ne répond pas dans la région ${region ?? '(celle du SDK)'} : vérifiez region=….`
+  return `${where} ne répond pas pour le bucket « ${bucket} » (${e?.code ?? e?.name ?? 'erreur'} : ${e?.message ?? String(error)}).`
 }
 
 function validKey(key: string): boolean {

@@ -13,7 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { loadConfig, parseStorageUrl } from '../../server/config.ts'
-import { openObjectStore } from '../../server/services/open-storage.ts'
+import { checkObjectStore, openObjectStore } from '../../server/services/open-storage.ts'
 import { directoryStore, s3Store, type TestStore, testS3Url, withTestPrefix } from '../util/storage.ts'
 
 const MB = 1024 * 1024
@@ -202,6 +202,32 @@ if (testS3Url) {
     contract(`S3 (${new URL(s3Url).host}, checksums=${checksums})`, () =>
       s3Store(withTestPrefix(s3Url, `stores-${checksums}`), { checksums, pageSize: 2 }),
     )
+  const check = suite('S3: the check at start (checkObjectStore)')
+  const failure = async (url: string, env: Record<string, string | undefined> = {}) => {
+    const saved = Object.fromEntries(Object.keys(env).map((key) => [key, process.env[key]]))
+    Object.assign(process.env, env)
+    try {
+      await checkObjectStore({ storageDir: '/nonexistent', storageUrl: url })
+      return 'no error'
+    } catch (error) {
+      return (error as Error).message
+    } finally {
+      for (const [key, value] of Object.entries(saved))
+        if (value === undefined) delete process.env[key]
+        else process.env[key] = value
+    }
+  }
+  check('the bucket answers: no error; each fault named in French', async () => {
+    await checkObjectStore({ storageDir: '/nonexistent', storageUrl: s3Url })
+    const other = new URL(s3Url)
+    other.hostname = 'pas-de-tel-bucket'
+    assert.match(await failure(other.toString()), 'STORAGE_URL : le bucket « pas-de-tel-bucket » n’existe pas sur http://')
+    assert.match(await failure(s3Url, { AWS_SECRET_ACCESS_KEY: 'mauvaise-clé' }), 'accès refusé au bucket « portail-test »')
+    const closed = new URL(s3Url)
+    closed.searchParams.set('endpoint', 'http://127.0.0.1:1')
+    assert.match(await failure(closed.toString(), { AWS_MAX_ATTEMPTS: '1' }), 'STORAGE_URL : http://127.0.0.1:1 ne répond pas')
+  })
+  check.run()
 } else if (process.env.REQUIRE_S3 === '1') {
   const missing = suite('Storage contract: S3')
   missing('REQUIRE_S3=1: STORAGE_URL names an S3 server', () => {
