@@ -38,7 +38,7 @@ trap 'exit 130' INT TERM
 fail() {
   echo "[with-s3] $1" >&2
   local log
-  for log in "$dir"/log/*.log; do
+  for log in "$dir"/log/*; do
     [ -f "$log" ] || continue
     echo "----- $(basename "$log") (fin) -----" >&2
     tail -n 15 "$log" >&2
@@ -163,7 +163,8 @@ export STORAGE_URL="s3://$bucket?endpoint=http://127.0.0.1:$rgw_port&region=$reg
 printf '[with-s3] radosgw %s sur 127.0.0.1:%s (bucket %s), prêt en %d ms\n' "$(radosgw --version | awk '{print $3}')" \
   "$rgw_port" "$bucket" "$(( ($(date +%s%N) - start) / 1000000 ))" >&2
 
-# The command runs as a child that this script waits for, so that a TERM stops the cluster at once.
+# The command runs as a child that this script waits for, so that a TERM stops the cluster at once (its stdin is
+# /dev/null, as for any command started in the background of a script).
 "$@" &
 child=$!
 trap 'kill -TERM "$child" 2>/dev/null; wait "$child"; exit 130' INT TERM
