@@ -1,5 +1,5 @@
 // The Storage interface on an S3-compatible bucket (AWS S3, Scaleway, OVHcloud, MinIO, Ceph's radosgw), with the AWS
-// SDK v3: docs/STORAGE.md. The SDK (a few MB of JavaScript) is imported on the first call, so that a server on the
+// SDK v3: docs/STORAGE.md. The SDK (37 packages) is imported on the first call, so that a server on the
 // directory store never loads it.
 import { Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
