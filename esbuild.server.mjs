@@ -11,7 +11,9 @@ const root = dirname(fileURLToPath(import.meta.url))
 
 /**
  * Native or WebAssembly (PGlite, argon2, canvas, tesseract, pg's optional native binding), or reading files beside their own code (Swagger
- * UI's page, pino's worker transports, unpdf's worker).
+ * UI's page, pino's worker transports, unpdf's worker). The AWS SDK (services/storage-s3.ts): bundled, its CommonJS entry's exports
+ * come out empty through a dynamic import (`S3Client is not a constructor`, test/cluster); Node's own import of it gives them, and a
+ * server on the directory store never reads it.
  */
 export const externalPackages = [
   '@electric-sql/pglite',
@@ -25,6 +27,7 @@ export const externalPackages = [
   '@fastify/swagger-ui',
   'unpdf',
   'esbuild',
+  '@aws-sdk/*',
 ]
 export const serverOutdir = join(root, 'dist-server')
 export const serverEntry = join(serverOutdir, 'server.mjs')

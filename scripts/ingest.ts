@@ -27,7 +27,7 @@ export const USAGE = `Ajouter du courrier à une domiciliation :
   npm run ingest -- --order <id> --sender "<expéditeur>" [--kind courrier|recommandé|administratif] [--received <date ISO>] <fichier.pdf>
   npm run ingest -- --order <id> --package --carrier <transporteur> --sender <expéditeur> [--received <date ISO>]
   npm run ingest -- --list      (les domiciliations et leurs numéros)
-Base : DATABASE_URL, sinon la base embarquée de DATA_DIR (./data). Fichiers : STORAGE_DIR (./storage).
+Base : DATABASE_URL, sinon la base embarquée de DATA_DIR (./data). Fichiers : le bucket de STORAGE_URL, sinon STORAGE_DIR (./storage).
 Si le serveur tourne sur la base embarquée, la commande passe par son API opérateur : une clé d’API (OPERATOR_API_KEY, créée
 par un administrateur du back-office) ou, à défaut, le jeton d’amorçage OPERATOR_TOKEN.`
 

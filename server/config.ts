@@ -11,7 +11,10 @@ export interface Config {
   databaseUrl?: string
   dataDir: string
   storageDir: string
-  /** s3://bucket?endpoint=…&region=… : files in an S3-compatible bucket instead of storageDir (services/open-storage.ts). */
+  /**
+   * s3://bucket/prefix?endpoint=…&region=… : files in an S3-compatible bucket instead of storageDir
+   * (services/open-storage.ts); checked when the configuration is read (parseStorageUrl), docs/STORAGE.md.
+   */
   storageUrl?: string
   distDir: string
   smtpUrl?: string
@@ -274,6 +277,74 @@ export function parseTrustProxy(value: string | undefined): TrustProxy {
   )
 }
 
+/** Where an S3-compatible store keeps the files: what STORAGE_URL says, checked. */
+export interface S3Location {
+  bucket: string
+  /** '' or segments ending with '/': every key is stored under it (several instances or tests in one bucket). */
+  prefix: string
+  /** http(s)://host:port of a store other than AWS (Scaleway, OVHcloud, MinIO, Ceph); unset: AWS S3. */
+  endpoint?: string
+  /** Unset: the SDK's own (AWS_REGION, the profile). */
+  region?: string
+  /** bucket in the path (http://host/bucket/key) rather than in the host name: MinIO, Ceph. */
+  forcePathStyle: boolean
+  /**
+   * when_supported: the SDK's default since 2025 (a CRC32 with every upload, checked on downloads when the store sends
+   * one); when_required: only where an operation requires it, for stores that refuse the newer checksums.
+   */
+  checksums: 'when_supported' | 'when_required'
+}
+
+const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/
+const PREFIX_SEGMENT = /^[A-Za-z0-9_.-]+$/
+const S3_PARAMETERS = ['endpoint', 'region', 'forcePathStyle', 'checksums']
+
+/** STORAGE_URL read and checked, with a French message naming what is wrong. */
+export function parseStorageUrl(value: string): S3Location {
+  const wrong = (why: string) =>
+    new Error(`STORAGE_URL vaut « ${value} » : ${why} (attendu : s3://bucket/préfixe?endpoint=https://…&region=…, docs/STORAGE.md).`)
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    throw wrong('ce n’est pas une adresse')
+  }
+  if (url.protocol !== 's3:') throw wrong('seul le schéma s3:// est pris en charge')
+  if (url.username || url.password)
+    throw wrong('les clés d’accès ne se mettent pas dans l’adresse : AWS_ACCESS_KEY_ID et AWS_SECRET_ACCESS_KEY (ou un profil AWS)')
+  if (url.port) throw wrong('le port va dans endpoint=, pas après le nom du bucket')
+  const bucket = url.hostname
+  if (!BUCKET.test(bucket) || bucket.includes('..')) throw wrong(`« ${bucket} » n’est pas un nom de bucket valide`)
+  const segments = decodeURIComponent(url.pathname).split('/').filter(Boolean)
+  if (segments.some((segment) => !PREFIX_SEGMENT.test(segment) || segment === '..' || segment === '.'))
+    throw wrong('le préfixe ne peut contenir que des lettres, chiffres, « _ », « - » et « . » entre des « / »')
+  const unknown = [...url.searchParams.keys()].filter((key) => !S3_PARAMETERS.includes(key))
+  if (unknown.length) throw wrong(`paramètre inconnu : ${unknown.join(', ')} (connus : ${S3_PARAMETERS.join(', ')})`)
+  const endpoint = url.searchParams.get('endpoint')?.trim() || undefined
+  if (endpoint) {
+    let parsed: URL | undefined
+    try {
+      parsed = new URL(endpoint)
+    } catch {}
+    if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.pathname.replace(/\/$/, '') !== '')
+      throw wrong(`endpoint « ${endpoint} » doit être une adresse http(s)://hôte[:port] sans chemin`)
+  }
+  const region = url.searchParams.get('region')?.trim() || undefined
+  if (region !== undefined && !/^[a-z0-9-]+$/.test(region)) throw wrong(`la région « ${region} » n’est pas valide`)
+  const pathStyle = url.searchParams.get('forcePathStyle') ?? 'false'
+  if (!['true', 'false'].includes(pathStyle)) throw wrong('forcePathStyle vaut true ou false')
+  const checksums = url.searchParams.get('checksums') ?? (endpoint ? 'when_required' : 'when_supported')
+  if (checksums !== 'when_supported' && checksums !== 'when_required') throw wrong('checksums vaut when_supported ou when_required')
+  return {
+    bucket,
+    prefix: segments.map((segment) => `${segment}/`).join(''),
+    endpoint: endpoint?.replace(/\/$/, ''),
+    region,
+    forcePathStyle: pathStyle === 'true',
+    checksums,
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT || 8080)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT invalide : ${env.PORT}`)
@@ -319,13 +390,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(
       `MAIL_RETENTION_MONTHS vaut « ${env.MAIL_RETENTION_MONTHS} » : indiquez un nombre entier de mois, de 1 à 120 (12 par défaut).`,
     )
+  const storageUrl = env.STORAGE_URL?.trim() || undefined
+  if (storageUrl) parseStorageUrl(storageUrl)
   return {
     port,
     host: env.HOST || '127.0.0.1',
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: resolve(env.DATA_DIR || 'data'),
     storageDir: resolve(env.STORAGE_DIR || 'storage'),
-    storageUrl: env.STORAGE_URL?.trim() || undefined,
+    storageUrl,
     distDir: resolve(env.DIST_DIR || 'dist'),
     smtpUrl,
     mailFrom: env.MAIL_FROM || `${brandName} <no-reply@example.com>`,

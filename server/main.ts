@@ -10,7 +10,7 @@ import { startDigestTimer } from './services/digest.ts'
 import { startRetentionTimer } from './services/retention.ts'
 import { configuredMailer } from './services/mailer-configured.ts'
 import { testPaymentProvider } from './services/payment.ts'
-import { openStorage } from './services/open-storage.ts'
+import { checkObjectStore, openStorage } from './services/open-storage.ts'
 import { pruneExpiredRows } from './services/prune.ts'
 import { SWEEP_EVERY_MS, sweepStorage } from './services/storage-sweep.ts'
 // mail pipeline
@@ -63,6 +63,7 @@ export async function createServer(config: Config) {
       oneAtATime: handle.oneAtATime,
     }
     const app = await buildApp(deps, { databaseKind: handle.kind, logger, trustProxy: config.trustProxy })
+    await checkObjectStore(config)
     await migrated
     if (
       config.seedDemo &&

@@ -1,4 +1,5 @@
-// Files (scans, invoices, Kbis, identity documents) behind one small interface, so an S3-compatible store can replace the disk.
+// Files (scans, invoices, Kbis, identity documents) behind one small interface: a directory here, an S3-compatible bucket
+// in storage-s3.ts.
 import { randomUUID } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
@@ -23,6 +24,12 @@ export interface Storage {
 
 const KEY = /^[a-z0-9_-]+(\/[A-Za-z0-9_.-]+)+$/
 
+/** The key itself when it is one put() may write (an area, then segments; no `..`); an error otherwise. The same on every store. */
+export function checkKey(key: string): string {
+  if (!KEY.test(key) || key.includes('..')) throw new Error(`clé de fichier invalide : ${key}`)
+  return key
+}
+
 export function newFileKey(area: string, extension: string): string {
   return `${area}/${new Date().toISOString().slice(0, 7)}/${randomUUID()}.${extension}`
 }
@@ -30,8 +37,8 @@ export function newFileKey(area: string, extension: string): string {
 export function fsStorage(root: string): Storage {
   const base = resolve(root)
   const pathOf = (key: string) => {
-    const path = resolve(base, key)
-    if (!KEY.test(key) || key.includes('..') || !path.startsWith(base + sep)) throw new Error(`clé de fichier invalide : ${key}`)
+    const path = resolve(base, checkKey(key))
+    if (!path.startsWith(base + sep)) throw new Error(`clé de fichier invalide : ${key}`)
     return path
   }
   return {

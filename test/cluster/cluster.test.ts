@@ -1,9 +1,9 @@
-// The API is stateless: two processes on one PostgreSQL and one storage directory, HAProxy in front
+// The API is stateless: two processes on one PostgreSQL and one S3 bucket, sharing no disk, HAProxy in front
 // (deploy/haproxy.cfg, as in compose.yaml). Run by `npm run test:cluster` (scripts/with-postgres.sh gives the
-// database) and by .ci/run; not part of `npm test`.
+// database, scripts/with-s3.sh the bucket) and by .ci/run; not part of `npm test`.
 import { execFile } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { Agent } from 'node:http'
 import { connect, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -14,6 +14,7 @@ import pg from 'pg'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { terminateBackends } from '../util/postgres.ts'
+import { s3Store, testS3Url, withTestPrefix } from '../util/storage.ts'
 import { tinyPdf, tinyPng, multipart } from '../util/server-samples.ts'
 import {
   call,
@@ -77,7 +78,9 @@ suiteOf.before(async (ctx) => {
   const databaseUrl = process.env.DATABASE_URL
   if (!databaseUrl) throw new Error('DATABASE_URL manque : lancez ce test par `npm run test:cluster` (il crée un PostgreSQL jetable).')
   ctx.dir = await mkdtemp(join(tmpdir(), 'portail-cluster-'))
-  ctx.env = { databaseUrl, storageDir: join(ctx.dir, 'storage'), dataDir: join(ctx.dir, 'data'), authRateLimit: AUTH_RATE_LIMIT }
+  if (!testS3Url) throw new Error('STORAGE_URL manque : lancez ce test par `npm run test:cluster` (il crée un serveur S3 jetable).')
+  const storageUrl = withTestPrefix(testS3Url, 'cluster')
+  ctx.env = { databaseUrl, storageUrl, localDir: ctx.dir, authRateLimit: AUTH_RATE_LIMIT }
   // The image is built once (the Dockerfile's `npm run build`), or its parts whose sources changed since (CI's size
   // check has just built the SPA); the instances then only start.
   const { isStale, build } = (await import(pathToFileURL(join(root, 'esbuild.config.mjs')).href)) as {
@@ -109,6 +112,7 @@ suiteOf.after(async (ctx) => {
     for (const m of running) console.error(`\n--- journal de ${m.name} (fin) ---\n${tail(m.log, 25)}`)
   }
   if (ctx.dir) await rm(ctx.dir, { recursive: true, force: true })
+  if (ctx.env?.storageUrl) await (await s3Store(ctx.env.storageUrl)).close()
 })
 
 test('a customer signs in through the balancer and her calls land on both instances, with the same answers', async (ctx) => {
@@ -134,7 +138,7 @@ test('a customer signs in through the balancer and her calls land on both instan
   assert.is(bodies.size, 1, 'both instances answer the same orders')
 })
 
-test('a Kbis uploaded on one instance is served by the other', async (ctx) => {
+test('a Kbis uploaded on one instance is stored in the bucket, not on its disk, and served by the other', async (ctx) => {
   const bearer = { authorization: `Bearer ${ctx.token}` }
   const contracts = (await call(ctx.base, 'GET', '/api-protected/contracts', { headers: bearer, agent: ctx.agent })).json<
     { id: number; raisonSociale: string }[]
@@ -158,6 +162,23 @@ test('a Kbis uploaded on one instance is served by the other', async (ctx) => {
   assert.ok(other, `a read on the instance that did not store it (stored by ${upload.instance}; reads: ${describe(reads)})`)
   assert.is(other!.status, 200, `${other!.status} ${other!.body}`)
   assert.ok(other!.body.equals(pdf), 'the other instance serves the very bytes uploaded')
+  const admin = new pg.Client({ connectionString: ctx.env.databaseUrl })
+  await admin.connect()
+  const { rows } = await admin.query('select kbis_file_key from contracts where id = $1', [atelier!.id]).finally(() => admin.end())
+  const key: string = rows[0].kbis_file_key
+  const bucket = await s3Store(ctx.env.storageUrl)
+  try {
+    assert.ok((await bucket.storage.get(key))?.equals(pdf), `${key}: the very bytes, in the bucket`)
+  } finally {
+    bucket.disconnect()
+  }
+  for (const name of ['api1', 'api2']) {
+    const files = await readdir(join(ctx.dir, name, 'storage'), { recursive: true }).catch(() => [])
+    assert.not.ok(
+      files.some((file) => String(file).endsWith(key.split('/').pop()!)),
+      `no copy on ${name}’s disk`,
+    )
+  }
 })
 
 test('an identity document sent (multipart) to one instance is listed by the other', async (ctx) => {

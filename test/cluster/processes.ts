@@ -156,8 +156,10 @@ async function waitFor(what: string, managed: Managed | null, ready: () => Promi
 
 export interface InstanceEnv {
   databaseUrl: string
-  storageDir: string
-  dataDir: string
+  /** The one store both instances share: an S3 bucket (with-s3.sh), with a prefix of this run's own. */
+  storageUrl: string
+  /** Each instance gets a directory of its own under this one for STORAGE_DIR and DATA_DIR: they share no disk. */
+  localDir: string
   authRateLimit: number
 }
 
@@ -177,8 +179,9 @@ export async function startInstance(name: string, port: number, env: InstanceEnv
       PORT: String(port),
       HOST: '127.0.0.1',
       DATABASE_URL: env.databaseUrl,
-      STORAGE_DIR: env.storageDir,
-      DATA_DIR: env.dataDir,
+      STORAGE_URL: env.storageUrl,
+      STORAGE_DIR: join(env.localDir, name, 'storage'),
+      DATA_DIR: join(env.localDir, name, 'data'),
       TRUST_PROXY: 'true',
       AUTH_RATE_LIMIT: String(env.authRateLimit),
       LOG_LEVEL: 'info',

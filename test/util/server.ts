@@ -18,7 +18,8 @@ import type { AppDeps, Clock } from '../../server/deps.ts'
 import { type Mail, type Mailer, withLegalFooter } from '../../server/services/mailer.ts'
 import { testPaymentProvider, type PaymentProvider } from '../../server/services/payment.ts'
 import { checkedStorage } from '../../server/services/checked-storage.ts'
-import { fsStorage, type Storage } from '../../server/services/storage.ts'
+import type { Storage } from '../../server/services/storage.ts'
+import { directoryStore, s3Store, type TestStore, testS3Url, withTestPrefix } from './storage.ts'
 // mail pipeline
 import { findJobFor } from '../../server/db/repositories/jobs.ts'
 import { runOneJob, startJobWorker, workerName, type JobHandler, type JobWorker, type WorkerOptions } from '../../server/services/jobs.ts'
@@ -35,7 +36,13 @@ export interface TestApp {
   deps: AppDeps
   /** Every e-mail the app sent, newest last. */
   mails: Mail[]
+  /** The temp dir of the app (STORAGE_DIR); its files only on the directory store (see storedKeys). */
   storageDir: string
+  /**
+   * Every stored key, sorted, on either store (with-s3.sh's STORAGE_URL: a prefix of the bucket of this app's own);
+   * writes under way or abandoned as `.tmp/…`.
+   */
+  storedKeys(area?: string): Promise<string[]>
   /** PostgreSQL: the app's schema, also its connections' application_name; PGlite: undefined. */
   schema: string | undefined
   /** mail pipeline: the app's OCR (one tesseract worker, started on first use) and the letter job's handler. */
@@ -58,6 +65,7 @@ export interface TestApp {
 export interface TestAppOptions {
   seed?: boolean
   config?: Partial<Config>
+  /** Instead of the run's store (a temp directory, or S3 when STORAGE_URL is set). */
   storage?: (dir: string) => Storage
   payments?: (deps: Pick<AppDeps, 'db' | 'clock'>) => PaymentProvider
   /** A pino logger (e.g. to check what the logs hold); none by default. */
@@ -88,6 +96,8 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
       : {}),
   })
   const storageDir = await mkdtemp(join(tmpdir(), 'portail-storage-'))
+  // With STORAGE_URL (bash scripts/with-s3.sh …) every app writes to a prefix of its own in the S3 server's bucket.
+  const store: TestStore = testS3Url ? await s3Store(withTestPrefix(testS3Url, 'app')) : await directoryStore(storageDir)
   let now = new Date()
   const clock = {
     now: () => new Date(now),
@@ -103,6 +113,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...loadConfig({}),
     distDir: join(storageDir, 'no-dist'),
     storageDir,
+    storageUrl: store.storageUrl,
     authRateLimit: 1000,
     operatorToken: TEST_OPERATOR_TOKEN,
     ...options.config,
@@ -118,7 +129,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   )
   await migrateToLatest(handle.db)
   // As server/main.ts (services/open-storage.ts): every file's size and SHA-256 recorded, every read checked.
-  const storage = checkedStorage((options.storage ?? fsStorage)(storageDir), handle.db)
+  const storage = checkedStorage(options.storage ? options.storage(storageDir) : store.storage, handle.db)
   const deps: AppDeps = {
     db: handle.db,
     storage,
@@ -184,6 +195,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     deps,
     mails,
     storageDir,
+    storedKeys: (area) => store.keys(area),
     schema,
     clock,
     ocr,
@@ -198,6 +210,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
       await Promise.all(others.map((o) => o.close()))
       await handle.close()
       if (databaseUrl && schema) await dropSchema(databaseUrl, schema)
+      await store.close()
       await rm(storageDir, { recursive: true, force: true })
     },
   }

@@ -1,6 +1,4 @@
 // Kbis (data URL) and identity (multipart) uploads: checked by content, 10 MB at most, stored atomically.
-import { readdir } from 'node:fs/promises'
-import { join } from 'node:path'
 import { constants, deflateRawSync } from 'node:zlib'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -20,19 +18,14 @@ interface Ctx {
   atelierContract: number
 }
 
-async function filesUnder(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => [])
-  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name))
-}
-
 const dataUrl = (bytes: Buffer, type = 'application/pdf') => `data:${type};base64,${bytes.toString('base64')}`
 const elevenMegabytesPdf = (pdf: Buffer) =>
   Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(11 * 1024 * 1024, 0x20), pdf.subarray(-32)])
 
 /** What is stored before a call, and a check that a rejected call left exactly that. */
 async function snapshot(ctx: Ctx) {
-  const files = await filesUnder(join(ctx.t.storageDir, 'kbis'))
-  const identity = await filesUnder(join(ctx.t.storageDir, 'identity'))
+  const files = await ctx.t.storedKeys('kbis')
+  const identity = await ctx.t.storedKeys('identity')
   const rows = await ctx.t.deps.db.selectFrom('uploaded_documents').select('id').execute()
   const contract = await ctx.t.deps.db
     .selectFrom('contracts')
@@ -40,8 +33,8 @@ async function snapshot(ctx: Ctx) {
     .where('id', '=', ctx.atelierContract)
     .executeTakeFirstOrThrow()
   return async () => {
-    assert.equal(await filesUnder(join(ctx.t.storageDir, 'kbis')), files, 'no Kbis file left behind')
-    assert.equal(await filesUnder(join(ctx.t.storageDir, 'identity')), identity, 'no identity file left behind')
+    assert.equal(await ctx.t.storedKeys('kbis'), files, 'no Kbis file left behind')
+    assert.equal(await ctx.t.storedKeys('identity'), identity, 'no identity file left behind')
     assert.is((await ctx.t.deps.db.selectFrom('uploaded_documents').select('id').execute()).length, rows.length, 'no record')
     const after = await ctx.t.deps.db
       .selectFrom('contracts')
@@ -122,7 +115,7 @@ kbis('a replaced Kbis leaves one file, the new one', async (ctx) => {
     .select('kbis_file_key')
     .where('id', '=', ctx.atelierContract)
     .executeTakeFirstOrThrow()
-  const kbisFiles = (await filesUnder(join(ctx.t.storageDir, 'kbis'))).filter((f) => !f.includes('/.tmp/'))
+  const kbisFiles = await ctx.t.storedKeys('kbis')
   assert.ok(kbisFiles.some((f) => f.endsWith(row.kbis_file_key!)))
   assert.equal((await callBearer(ctx.t.app, ctx.camille, 'GET', res.json().kbis)).rawPayload, other)
 })
@@ -275,7 +268,7 @@ async function askFor(ctx: Ctx, orderId: number, types: string[]) {
     .where('id', '=', orderId)
     .execute()
 }
-const identityFiles = async (ctx: Ctx) => (await filesUnder(join(ctx.t.storageDir, 'identity'))).filter((f) => !f.includes('/.tmp/'))
+const identityFiles = async (ctx: Ctx) => await ctx.t.storedKeys('identity')
 const rowsOf = (ctx: Ctx, orderId: number) =>
   ctx.t.deps.db
     .selectFrom('uploaded_documents')
@@ -468,7 +461,7 @@ heavy(
     const stored = async () => ({
       documents: (await ctx.t.deps.db.selectFrom('documents').select('id').execute()).length,
       invoices: (await ctx.t.deps.db.selectFrom('invoices').select('id').execute()).length,
-      files: await filesUnder(join(ctx.t.storageDir, 'documents')),
+      files: await ctx.t.storedKeys('documents'),
     })
     // A real PDF passes every route (and the check's thread is up before the clock runs).
     const good = await everyPdfRoute(ctx, ctx.pdf)
@@ -511,7 +504,7 @@ heavy(
     const stored = async () => ({
       documents: (await ctx.t.deps.db.selectFrom('documents').select('id').execute()).length,
       invoices: (await ctx.t.deps.db.selectFrom('invoices').select('id').execute()).length,
-      files: await filesUnder(join(ctx.t.storageDir, 'documents')),
+      files: await ctx.t.storedKeys('documents'),
     })
     await ctx.t.deps.db
       .updateTable('orders')
@@ -579,14 +572,14 @@ atomic.before(setup)
 atomic.after((ctx) => ctx.t?.close())
 
 atomic('a failing database step removes the file it had written', async (ctx) => {
-  const before = await filesUnder(join(ctx.t.storageDir, 'identity'))
+  const before = await ctx.t.storedKeys('identity')
   // A trigger makes the insert fail after the file was written.
   await sql`create function refuse() returns trigger language plpgsql as $$ begin raise exception 'refusé'; end $$`.execute(ctx.t.deps.db)
   await sql`create trigger refuse_uploads before insert on uploaded_documents for each row execute function refuse()`.execute(ctx.t.deps.db)
   const res = await upload(ctx, { orderId: String(ctx.ids.missingDocsOrder) }, [part(ctx.pdf)])
   assert.is(res.statusCode, 500)
   assert.match(res.json().message, 'erreur interne')
-  assert.equal(await filesUnder(join(ctx.t.storageDir, 'identity')), before)
+  assert.equal(await ctx.t.storedKeys('identity'), before)
 })
 
 atomic.run()

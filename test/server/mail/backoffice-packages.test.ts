@@ -2,8 +2,6 @@
 // per order, the handover to the owner or a representative of that order only, identity checked, which the customer
 // reads; a forwarding request shipped (carrier, tracking number and link) or impossible (a reason), which the customer
 // reads too. Every write journaled.
-import { readdir } from 'node:fs/promises'
-import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { LightMyRequestResponse } from 'fastify'
@@ -29,13 +27,8 @@ const ok = (res: LightMyRequestResponse) => {
 }
 const journal = (ctx: Ctx, action: string) =>
   ctx.t.deps.db.selectFrom('journal').selectAll().where('action', '=', action).orderBy('id').execute()
-async function filesUnder(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => [])
-  return entries
-    .filter((e) => e.isFile() && !e.parentPath.includes('.tmp'))
-    .map((e) => join(e.parentPath, e.name))
-    .sort()
-}
+/** The stored files, on either store (test/util/storage.ts), writes under way aside. */
+const filesUnder = async (t: TestApp) => (await t.storedKeys()).filter((key) => !key.startsWith('.tmp/'))
 
 const setup = async (ctx: Ctx) => {
   await demoContext(ctx)
@@ -105,7 +98,7 @@ packages('an arrival with a photo: stored, announced as the operator API announc
 packages('a photo that is not a picture or a PDF stores nothing, package included', async (ctx) => {
   const { db } = ctx.t.deps
   const count = async () => (await db.selectFrom('packages').select('id').execute()).length
-  const [before, files] = [await count(), await filesUnder(ctx.t.storageDir)]
+  const [before, files] = [await count(), await filesUnder(ctx.t)]
   for (const [photo, status] of [
     [`data:image/png;base64,${Buffer.from('pas une image').toString('base64')}`, 415],
     ['pas une data URL', 400],
@@ -121,7 +114,7 @@ packages('a photo that is not a picture or a PDF stores nothing, package include
     assert.match(res.json().message, /photo/i)
   }
   assert.is(await count(), before)
-  assert.equal(await filesUnder(ctx.t.storageDir), files)
+  assert.equal(await filesUnder(ctx.t), files)
 })
 
 packages('a PDF is a photo too', async (ctx) => {

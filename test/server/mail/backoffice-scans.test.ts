@@ -2,8 +2,6 @@
 // the letter pipeline's job (text layer or OCR) and given a suggested order with its page and a sender; reviewed; then
 // published once as ingestion publishes a letter (the letter searchable with its pages, the bell, the e-mail), every
 // write journaled. Two API instances pressing « Publier » together publish it once (on PostgreSQL: really at once).
-import { readdir } from 'node:fs/promises'
-import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { LightMyRequestResponse } from 'fastify'
@@ -58,13 +56,8 @@ async function read(ctx: Ctx, scanId: number): Promise<MailScan> {
   return ok(await bo(ctx.t, ctx.courrier, 'GET', `/api/backoffice/scans/${scanId}`))
 }
 
-async function filesUnder(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => [])
-  return entries
-    .filter((e) => e.isFile() && !e.parentPath.includes('.tmp'))
-    .map((e) => join(e.parentPath, e.name))
-    .sort()
-}
+/** The stored files, on either store (test/util/storage.ts), writes under way aside. */
+const filesUnder = async (t: TestApp) => (await t.storedKeys()).filter((key) => !key.startsWith('.tmp/'))
 
 const journal = (ctx: Ctx, action: string) =>
   ctx.t.deps.db.selectFrom('journal').selectAll().where('action', '=', action).orderBy('id').execute()
@@ -163,7 +156,7 @@ reading('a scan whose order is terminated is « À vérifier », and cannot be c
 
 reading('a refused upload stores nothing: not a PDF, a PDF with code, a PDF too heavy to read, a data URL of another type', async (ctx) => {
   const { db } = ctx.t.deps
-  const before = { scans: (await db.selectFrom('mail_scans').select('id').execute()).length, files: await filesUnder(ctx.t.storageDir) }
+  const before = { scans: (await db.selectFrom('mail_scans').select('id').execute()).length, files: await filesUnder(ctx.t) }
   const journalBefore = (await journal(ctx, 'scan.uploaded')).length
   const cases: [string, string, number, RegExp][] = [
     ['a PNG', dataUrl(tinyPng, 'image/png'), 400, /data URL \(data:application\/pdf/],
@@ -177,7 +170,7 @@ reading('a refused upload stores nothing: not a PDF, a PDF with code, a PDF too 
     assert.match(res.json().message, message, what)
   }
   assert.is((await db.selectFrom('mail_scans').select('id').execute()).length, before.scans, 'no row')
-  assert.equal(await filesUnder(ctx.t.storageDir), before.files, 'no file')
+  assert.equal(await filesUnder(ctx.t), before.files, 'no file')
   assert.is((await journal(ctx, 'scan.uploaded')).length, journalBefore, 'no journal row')
 })
 
@@ -329,11 +322,11 @@ publishing('« Publier tous les confirmés »: the confirmed ones, oldest first;
 })
 
 publishing('a scan deleted: its file and page images go, its row too, journaled', async (ctx) => {
-  const before = await filesUnder(ctx.t.storageDir)
+  const before = await filesUnder(ctx.t)
   const scan = await read(ctx, (await upload(ctx, await textLayerPdf([BOULANGERIE_LETTER]), 'doublon.pdf')).id)
-  assert.is((await filesUnder(ctx.t.storageDir)).length, before.length + 2, 'the PDF and its page image')
+  assert.is((await filesUnder(ctx.t)).length, before.length + 2, 'the PDF and its page image')
   assert.is(ok(await bo(ctx.t, ctx.courrier, 'DELETE', `/api/backoffice/scans/${scan.id}`)).message, 'La numérisation a été supprimée.')
-  assert.equal(await filesUnder(ctx.t.storageDir), before)
+  assert.equal(await filesUnder(ctx.t), before)
   assert.is((await bo(ctx.t, ctx.courrier, 'GET', `/api/backoffice/scans/${scan.id}`)).statusCode, 404)
   assert.is((await bo(ctx.t, ctx.courrier, 'DELETE', `/api/backoffice/scans/${scan.id}`)).statusCode, 404)
   const [row] = await journal(ctx, 'scan.deleted')
@@ -341,12 +334,12 @@ publishing('a scan deleted: its file and page images go, its row too, journaled'
 })
 
 publishing('a scan deleted while it is read keeps nothing of its reading', async (ctx) => {
-  const before = await filesUnder(ctx.t.storageDir)
+  const before = await filesUnder(ctx.t)
   const scan = await upload(ctx, await textLayerPdf([BOULANGERIE_LETTER]))
   const { job_id } = await ctx.t.deps.db.selectFrom('mail_scans').select('job_id').where('id', '=', scan.id).executeTakeFirstOrThrow()
   ok(await bo(ctx.t, ctx.courrier, 'DELETE', `/api/backoffice/scans/${scan.id}`))
   assert.ok(await runOneJob({ db: ctx.t.deps.db, handlers: ctx.t.handlers, name: workerName(), only: job_id! }))
-  assert.equal(await filesUnder(ctx.t.storageDir), before)
+  assert.equal(await filesUnder(ctx.t), before)
   const job = await ctx.t.deps.db.selectFrom('jobs').select('state').where('id', '=', job_id!).executeTakeFirstOrThrow()
   assert.is(job.state, 'done', 'nothing to read: done')
 })
