@@ -1,7 +1,7 @@
 // Every stored file's size and SHA-256 (migration 110, services/checked-storage.ts): recorded when written, checked at
 // every read (a damaged file is refused, never served), compared object by object by npm run storage:check.
 import { spawn } from 'node:child_process'
-import { mkdtemp, readFile, rm, truncate, unlink, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
@@ -25,6 +25,17 @@ const flipOneByte = async (path: string, at = 100) => {
   const bytes = await readFile(path)
   bytes[at] = bytes[at]! ^ 0x01
   await writeFile(path, bytes)
+}
+/** The app's objects as they are (its directory, or its prefix on S3 under test:server:s3), changed behind its back. */
+const objectsOf = (t: TestApp) => openObjectStore(t.deps.config)
+async function changeObject(t: TestApp, key: string, change: (bytes: Buffer) => Buffer) {
+  const objects = objectsOf(t)
+  await objects.put(key, change((await objects.get(key))!))
+}
+const flippedBytes = (bytes: Buffer) => {
+  const copy = Buffer.from(bytes)
+  copy[100] = copy[100]! ^ 0x01
+  return copy
 }
 const recorder = () => {
   const lines = { out: [] as string[], err: [] as string[] }
@@ -56,7 +67,7 @@ Served.before(async (ctx) => {
 Served.after((ctx) => ctx.t.close())
 
 Served('every file of the demo has its size and SHA-256, equal to its bytes; the check finds no loss and no orphan', async (ctx) => {
-  const report = await checkStorage({ db: ctx.t.deps.db, objects: fsStorage(ctx.t.storageDir) })
+  const report = await checkStorage({ db: ctx.t.deps.db, objects: objectsOf(ctx.t) })
   assert.ok(report.referenced > 20, `${report.referenced} files`)
   assert.is(report.verified, report.referenced, 'every file recorded when written')
   assert.equal([report.missing, report.damaged, report.unrecorded, report.orphans], [[], [], [], []])
@@ -64,7 +75,7 @@ Served('every file of the demo has its size and SHA-256, equal to its bytes; the
   assert.equal(formatStorageReport(report).at(-1), 'Aucune perte : chaque fichier référencé est présent et intact.')
   const key = ctx.letters[0]!.file_key
   const row = await ctx.t.deps.db.selectFrom('stored_files').selectAll().where('key', '=', key).executeTakeFirstOrThrow()
-  const bytes = await readFile(join(ctx.t.storageDir, key))
+  const bytes = (await objectsOf(ctx.t).get(key))!
   assert.equal([Number(row.bytes), row.sha256], [bytes.length, sha256Hex(bytes)])
 })
 
@@ -73,8 +84,8 @@ Served('a letter changed by one byte, or cut short, on the disk: a French error,
   const intact = await call(ctx.t.app, ctx.camille, 'GET', `/api-protected/documents/${flipped!.id}/file`)
   assert.is(intact.statusCode, 200)
   assert.is(intact.headers['content-length'], String(intact.rawPayload.length), 'streamed with its length')
-  await flipOneByte(join(ctx.t.storageDir, flipped!.file_key))
-  await truncate(join(ctx.t.storageDir, cut!.file_key), 50)
+  await changeObject(ctx.t, flipped!.file_key, flippedBytes)
+  await changeObject(ctx.t, cut!.file_key, (bytes) => bytes.subarray(0, 50))
   for (const letter of [flipped!, cut!]) {
     const res = await call(ctx.t.app, ctx.camille, 'GET', `/api-protected/documents/${letter.id}/file`)
     assert.is(res.statusCode, 500, letter.file_key)
@@ -96,10 +107,10 @@ Served('a letter changed by one byte, or cut short, on the disk: a French error,
 
 Served('storage:check: a file deleted, one changed, one cut, an orphan, one never recorded; --enregistrer records it', async (ctx) => {
   const { db } = ctx.t.deps
-  const objects = fsStorage(ctx.t.storageDir)
+  const objects = objectsOf(ctx.t)
   // The previous test changed the first letter by one byte and cut the second.
   const [flipped, cut, gone, unrecorded] = ctx.letters
-  await unlink(join(ctx.t.storageDir, gone!.file_key))
+  await objects.delete(gone!.file_key)
   await objects.put('documents/2020-01/orphelin.pdf', Buffer.from('%PDF-1.4 orphelin'))
   await db.deleteFrom('stored_files').where('key', '=', unrecorded!.file_key).execute()
   const report = await checkStorage({ db, objects })
@@ -231,7 +242,15 @@ Store(
     const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 'server.ts')], {
       cwd: root,
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-      env: { ...process.env, ...env, PORT: '0', OPERATOR_TOKEN: token, JOB_WORKER: 'false', DIST_DIR: join(dir, 'no-dist') },
+      env: {
+        ...process.env,
+        STORAGE_URL: '',
+        ...env,
+        PORT: '0',
+        OPERATOR_TOKEN: token,
+        JOB_WORKER: 'false',
+        DIST_DIR: join(dir, 'no-dist'),
+      },
     })
     const stopped = new Promise((resolve) => server.once('exit', resolve))
     try {
