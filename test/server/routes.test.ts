@@ -1,4 +1,5 @@
 // The happy path of every route of the contract (spec §7), on the demo data.
+import { backupMessages } from '../../server/routes/operators/backups.ts'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { LightMyRequestResponse } from 'fastify'
@@ -493,6 +494,16 @@ const happy: Record<RouteName, Check> = {
     assert.is((await call({ params: { id: 999_999 }, body: { address: '12 rue des Lilas, 69003 Lyon' } })).statusCode, 404)
     const blank = await call({ body: { address: '   ' } })
     assert.is(blank.statusCode, 400)
+  },
+  operatorBackupDatabase: async (_, call) => {
+    const res = await call()
+    if (process.env.DATABASE_URL) {
+      assert.is(res.statusCode, 409)
+      assert.is(res.json().message, backupMessages.postgres)
+      return
+    }
+    assert.is(res.headers['content-type'], 'application/gzip')
+    assert.equal([...ok(res).subarray(0, 2)], [0x1f, 0x8b], 'a gzip stream')
   },
   operatorKbis: async ({ ids }, call) => {
     const res = await call()
