@@ -11,6 +11,7 @@ import { type Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { PGlite } from '@electric-sql/pglite'
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent'
+import { sql } from 'kysely'
 import pg from 'pg'
 import { countRows, listTables, MIGRATOR_TABLES, migrationLevel, referencedKeys, runOn, type RunSql } from '../db/catalog.ts'
 import { connect, lockDataDir } from '../db/connect.ts'
@@ -172,11 +173,12 @@ async function dumpPostgres(dir: string, url: string, schema: string | undefined
       ...(schema ? [`--schema=${schema}`] : []),
       `--dbname=${url}`,
     ])
+    dumped.catch(() => {}) // awaited below, after the counts
     const runClient: RunSql = async (text) => (await client.query(text)).rows
     const described = await describe(runClient)
     await dumped
     const version = (await run(pgTool('pg_dump'), ['--version'])).trim()
-    const [server] = (await client.query<{ v: string }>('show server_version as v')).rows
+    const [server] = (await client.query<{ v: string }>("select current_setting('server_version') as v")).rows
     await client.query('commit')
     return { file, ...described, tools: { pg_dump: version, postgresql: server?.v ?? '' } }
   } finally {
@@ -307,6 +309,8 @@ export async function restore(
       const present = await listTables(runOn(handle.db))
       if (manifest.database.kind === 'postgres') {
         if (present.length) throw notEmpty(`La base PostgreSQL (${present.length} tables)`)
+        // A schema of its own (the tests'): the dump makes it again, as connect() has just made it empty.
+        if (target.schema) await sql`drop schema ${sql.id(target.schema)} restrict`.execute(handle.db)
         await run(pgTool('pg_restore'), [
           '--no-owner',
           '--no-privileges',

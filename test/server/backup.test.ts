@@ -203,10 +203,16 @@ test('refused: a backup into a directory not empty, a restore into an instance n
     /n’est pas vide : une sauvegarde s’écrit dans un dossier neuf/,
   )
   const empty = fsStorage(await mkdtemp(join(ctx.work, 'vide-')))
-  await refused(
-    () => restore(dir, storage, { kind: 'pglite', dataDir: join(ctx.work, 'autre') }),
-    /Le stockage des fichiers n’est pas vide/,
-  )
+  // Another, empty database: refused before it is opened (PostgreSQL: a schema never made).
+  const elsewhere: RestoreTarget = databaseUrl
+    ? { kind: 'postgres', url: databaseUrl, schema: `${ctx.t.schema}_autre` }
+    : { kind: 'pglite', dataDir: join(ctx.work, 'autre') }
+  await refused(() => restore(dir, storage, elsewhere), /Le stockage des fichiers n’est pas vide/)
+  if (databaseUrl)
+    await refused(
+      () => restore(dir, empty, { kind: 'pglite', dataDir: join(ctx.work, 'autre') }),
+      /vient de PostgreSQL : elle se restaure dans PostgreSQL/,
+    )
   if (databaseUrl)
     await refused(
       () => restore(dir, empty, { kind: 'postgres', url: databaseUrl, schema: ctx.t.schema! }),
@@ -222,10 +228,7 @@ test('refused: a backup into a directory not empty, a restore into an instance n
   const bytes = await readFile(path)
   bytes[bytes.length - 1] ^= 1
   await writeFile(path, bytes)
-  await refused(
-    () => restore(dir, empty, { kind: 'pglite', dataDir: join(ctx.work, 'autre') }),
-    /est abîmée : 1 fichier\(s\).*Rien n’a été restauré/,
-  )
+  await refused(() => restore(dir, empty, elsewhere), /est abîmée : 1 fichier\(s\).*Rien n’a été restauré/)
   assert.equal(await readdir(join(ctx.work, 'autre')).catch(() => []), [], 'nothing written')
 })
 
