@@ -19,6 +19,7 @@ export async function appOn(handle: DbHandle, storage: Storage): Promise<Fastify
     clock,
     listen: handle.listen,
     oneAtATime: handle.oneAtATime,
+    ...(handle.dump ? { dumpDatabase: handle.dump } : {}),
   }
   const app = await buildApp(deps, { databaseKind: handle.kind })
   await app.ready()
