@@ -27,7 +27,13 @@ export async function main(
     return 2
   }
   const dir = resolve(argv[0]!)
-  const config = loadConfig(env)
+  let config: ReturnType<typeof loadConfig>
+  try {
+    config = loadConfig(env)
+  } catch (error) {
+    out.error(error instanceof Error ? error.message : String(error))
+    return 1
+  }
   const storage = openObjectStore(config)
   let close = async () => {}
   try {

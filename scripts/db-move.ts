@@ -31,7 +31,13 @@ export async function main(
     out.error(`--to doit être l’adresse de la base PostgreSQL cible (postgres://…).\n\n${USAGE}`)
     return 2
   }
-  const config = loadConfig(env)
+  let config: ReturnType<typeof loadConfig>
+  try {
+    config = loadConfig(env)
+  } catch (error) {
+    out.error(error instanceof Error ? error.message : String(error))
+    return 1
+  }
   if (!existsSync(join(config.dataDir, 'pglite', 'PG_VERSION'))) {
     out.error(`Aucune base embarquée dans ${config.dataDir} (DATA_DIR) : rien à déplacer.`)
     return 1

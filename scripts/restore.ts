@@ -22,7 +22,13 @@ export async function main(
     out.error(`Indiquez le dossier de la sauvegarde à restaurer.\n\n${USAGE}`)
     return 2
   }
-  const config = loadConfig(env)
+  let config: ReturnType<typeof loadConfig>
+  try {
+    config = loadConfig(env)
+  } catch (error) {
+    out.error(error instanceof Error ? error.message : String(error))
+    return 1
+  }
   try {
     const report = await restore(
       resolve(argv[0]!),
