@@ -126,7 +126,10 @@ async function copyObject(storage: Storage, dir: string, key: string): Promise<M
   await mkdir(dirname(path), { recursive: true })
   const { tap, result } = hashing()
   await pipeline(object.stream, tap, createWriteStream(path))
-  return { key, ...result() }
+  const copied = result()
+  if (copied.bytes !== object.bytes)
+    throw new BackupError(`Le fichier ${key} a été lu incomplet (${copied.bytes} octets sur ${object.bytes}) : relancez la sauvegarde.`)
+  return { key, ...copied }
 }
 
 interface DatabaseDump {

@@ -1,7 +1,8 @@
 // The commands themselves (docs/BACKUPS.md): npm run backup on an embedded database a running server holds (through its
 // operator API, as npm run ingest) and on one no server holds, then npm run restore into an empty DATA_DIR and store.
-// PostgreSQL's side of the same code runs in backup.test.ts; these use the embedded database only, on either stage.
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+// PostgreSQL's side of the same code runs in backup.test.ts; these use the embedded database only, so they run on the
+// PGlite stage (npm test) and are left out of the PostgreSQL one, where they would repeat themselves (a minute on CI).
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { suite } from 'uvu'
@@ -103,4 +104,32 @@ test('npm run restore: into an empty DATA_DIR and store, checked; a second time,
   assert.is(await restoreCommand([], env, output().out), 2)
 })
 
-test.run()
+if (!process.env.DATABASE_URL) test.run()
+
+const usage = suite('the commands’ usage, on either stage')
+
+usage('a wrong usage is told with the usage and exit code 2; a directory not empty, refused before anything is read', async () => {
+  const wrong = output()
+  assert.is(await backupCommand([], {}, wrong.out), 2)
+  assert.match(wrong.lines[0]!, /^Indiquez un et un seul dossier où écrire la sauvegarde\.\n\nSauvegarder la base et les fichiers :/)
+  assert.is(await restoreCommand(['a', 'b'], {}, wrong.out), 2)
+  const refused = output()
+  const work = await mkdtemp(join(tmpdir(), 'portail-commandes-'))
+  try {
+    await writeFile(join(work, 'hier.txt'), 'une autre sauvegarde')
+    const code = await backupCommand(
+      [work],
+      { DATABASE_URL: 'postgres://personne@127.0.0.1:1/rien', STORAGE_DIR: join(work, 's') },
+      refused.out,
+    )
+    assert.is(code, 1)
+  } finally {
+    await rm(work, { recursive: true, force: true })
+  }
+  assert.is(
+    refused.lines.at(-1),
+    `Le dossier ${work} n’est pas vide : une sauvegarde s’écrit dans un dossier neuf (par exemple daté du jour).`,
+  )
+})
+
+usage.run()
