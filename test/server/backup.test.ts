@@ -2,6 +2,7 @@
 // while requests run, wiped, restored into an empty instance: every letter, invoice and Kbis downloads byte for byte,
 // every table counts the same, a customer signs in. On PGlite (npm test) and on PostgreSQL (test:server:pg).
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { randomBytes } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { suite } from 'uvu'
@@ -9,12 +10,25 @@ import * as assert from 'uvu/assert'
 import { countRows, referencedKeys, runOn } from '../../server/db/catalog.ts'
 import { connect, dropSchema, type DbHandle } from '../../server/db/connect.ts'
 import { backup, BackupError, restore, type BackupManifest, type BackupSource, type RestoreTarget } from '../../server/services/backup.ts'
+import { openObjectStore } from '../../server/services/open-storage.ts'
 import { fsStorage, type Storage } from '../../server/services/storage.ts'
 import { appOn } from '../util/backup.ts'
 import { demoContext, sampleFor, send, type DemoContext } from '../util/server-samples.ts'
 import { login, TEST_OPERATOR_TOKEN } from '../util/server.ts'
 
 const databaseUrl = process.env.DATABASE_URL || undefined
+/** An S3 server's STORAGE_URL, when the tests run on one: the restore then writes into a bucket prefix of its own. */
+const s3Url = process.env.STORAGE_URL?.trim() || undefined
+
+/** An empty store to restore into: a new directory, or a new prefix of the test bucket (the same Storage interface). */
+async function emptyStore(ctx: Ctx): Promise<Storage> {
+  if (!s3Url) return fsStorage(await mkdtemp(join(ctx.work, 'stockage-')))
+  const url = new URL(s3Url)
+  url.pathname = `${url.pathname.replace(/\/$/, '')}/tests/restauration-${randomBytes(6).toString('hex')}`
+  const storage = openObjectStore({ storageDir: ctx.work, storageUrl: url.toString() })
+  ctx.stores.push(storage)
+  return storage
+}
 
 type Ctx = DemoContext & {
   work: string
@@ -24,7 +38,9 @@ type Ctx = DemoContext & {
   manifest: BackupManifest
   /** Every backed-up file's bytes as the store held them before the wipe. */
   originals: Map<string, Buffer>
-  restored?: { handle: DbHandle; storage: Storage; storageDir: string; dataDir?: string }
+  restored?: { handle: DbHandle; storage: Storage; dataDir?: string }
+  /** The stores restored into, emptied at the end (a bucket keeps what a test leaves). */
+  stores: Storage[]
   wiped?: boolean
 }
 
@@ -57,6 +73,7 @@ const test = suite<Ctx>('backup while requests run, wipe, restore into an empty 
 test.before(async (ctx) => {
   await demoContext(ctx)
   await storeSampleFiles(ctx)
+  ctx.stores = []
   ctx.work = await mkdtemp(join(tmpdir(), 'portail-sauvegarde-'))
   ctx.letters = [await addLetter(ctx), await addLetter(ctx)]
   const invoice = await send(ctx.t.app, 'operatorAddInvoice', sampleFor('operatorAddInvoice', ctx.ids, ctx.pdf), TEST_OPERATOR_TOKEN)
@@ -67,6 +84,7 @@ test.before(async (ctx) => {
 })
 
 test.after(async (ctx) => {
+  for (const store of ctx.stores ?? []) for (const key of await store.listOlderThan(new Date(8.64e15))) await store.delete(key)
   if (!ctx.wiped) await ctx.t?.close()
   await ctx.restored?.handle.close()
   if (databaseUrl && ctx.t?.schema) await dropSchema(databaseUrl, ctx.t.schema)
@@ -129,8 +147,7 @@ test('the wipe, then the restore into an empty instance, checked against the man
   // The wipe: the database (PGlite in memory, or the PostgreSQL schema dropped) and the store's directory.
   ctx.wiped = true
   await ctx.t.close()
-  const storageDir = await mkdtemp(join(ctx.work, 'stockage-'))
-  const storage = fsStorage(storageDir)
+  const storage = await emptyStore(ctx)
   const dataDir = databaseUrl ? undefined : join(ctx.work, 'donnees')
   const target: RestoreTarget = databaseUrl
     ? { kind: 'postgres', url: databaseUrl, schema: schema! }
@@ -139,7 +156,7 @@ test('the wipe, then the restore into an empty instance, checked against the man
   assert.is(report.files, ctx.manifest.files.length)
   assert.is(report.moved, false)
   const handle = await connect(databaseUrl ? { databaseUrl, schema: schema! } : { dataDir: dataDir! })
-  ctx.restored = { handle, storage, storageDir, ...(dataDir ? { dataDir } : {}) }
+  ctx.restored = { handle, storage, ...(dataDir ? { dataDir } : {}) }
   assert.equal(await countRows(runOn(handle.db)), ctx.manifest.database.tables)
 })
 
@@ -202,7 +219,7 @@ test('refused: a backup into a directory not empty, a restore into an instance n
     () => backup(dir, storage, { kind: 'pglite', dump: async () => new Blob([]) }),
     /n’est pas vide : une sauvegarde s’écrit dans un dossier neuf/,
   )
-  const empty = fsStorage(await mkdtemp(join(ctx.work, 'vide-')))
+  const empty = await emptyStore(ctx)
   // Another, empty database: refused before it is opened (PostgreSQL: a schema never made).
   const elsewhere: RestoreTarget = databaseUrl
     ? { kind: 'postgres', url: databaseUrl, schema: `${ctx.t.schema}_autre` }
