@@ -2,7 +2,7 @@
 // across as JSON built by the source and read back by the target (json_agg, json_populate_recordset), so that every type
 // keeps its exact text (numeric, timestamps, bytea, arrays, jsonb) whatever the two servers' versions; in one transaction
 // of the target, so that a failure leaves it as it was (migrated and empty).
-import { sql, type Kysely, type Transaction } from 'kysely'
+import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely'
 import { countRows, listTables, MIGRATOR_TABLES, quoted, runOn, tablesWithRows, type RunSql } from './catalog.ts'
 import { migrateToLatest } from './migrate.ts'
 
@@ -42,13 +42,17 @@ export async function dependencyOrder(run: RunSql, tables: readonly string[]): P
   return ordered
 }
 
-async function primaryKey(run: RunSql, table: string): Promise<string[]> {
-  const rows = await run<{ name: string }>(
-    `select a.attname as name from pg_catalog.pg_index i
+/** The primary key's columns, and whether it is one integer column (then read by keyset: each batch after the last id). */
+async function primaryKey(run: RunSql, table: string): Promise<{ columns: string[]; integer: boolean }> {
+  const rows = await run<{ name: string; type: string }>(
+    `select a.attname as name, format_type(a.atttypid, null) as type from pg_catalog.pg_index i
        join pg_catalog.pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey)
      where i.indrelid = '${quoted(table).replaceAll("'", "''")}'::regclass and i.indisprimary order by array_position(i.indkey, a.attnum)`,
   )
-  return rows.map((row) => row.name)
+  return {
+    columns: rows.map((row) => row.name),
+    integer: rows.length === 1 && ['integer', 'bigint', 'smallint'].includes(rows[0]!.type),
+  }
 }
 
 /** The columns a row is written with: generated ones (documents.search_vector) are the target's to compute. */
@@ -102,21 +106,35 @@ export async function moveDatabase(
   })
 }
 
+/** A batch of rows as the source's JSON, how many, and the largest id among them. */
+interface Batch {
+  rows: string
+  n: number
+  last: string | null
+}
+
 async function copyTable(from: Kysely<any>, tx: Transaction<any>, table: string, batchRows: number, log: (line: string) => void) {
-  const source = runOn(from)
   const target = runOn(tx)
   const { columns, identityAlways } = await writableColumns(target, table)
-  const key = await primaryKey(source, table)
-  const orderBy = (key.length ? key : columns).map(quoted).join(', ')
+  const key = await primaryKey(runOn(from), table)
+  const orderBy = (key.columns.length ? key.columns : columns).map(quoted).join(', ')
   const list = columns.map(quoted).join(', ')
+  // An integer id: each batch after the last one's largest (an index scan); otherwise by offset (small tables).
+  const id = key.integer ? key.columns[0]! : null
   await target(`alter table ${quoted(table)} disable trigger user`)
   let copied = 0
+  let last: string | null = null
   for (let offset = 0; ; offset += batchRows) {
-    const [batch] = await source<{ rows: string; n: number }>(
-      `select coalesce(json_agg(t), '[]')::text as rows, count(*)::int as n
-       from (select * from ${quoted(table)} order by ${orderBy} limit ${batchRows} offset ${offset}) t`,
+    const after: RawBuilder<unknown> = id && last !== null ? sql`where ${sql.ref(id)} > ${last}` : sql``
+    const skip = id ? sql`` : sql.raw(`offset ${offset}`)
+    const page = await sql<Batch>`
+      select coalesce(json_agg(t), '[]')::text as rows, count(*)::int as n, ${id ? sql`max(${sql.ref(id)})::text` : sql`null`} as last
+      from (select * from ${sql.table(table)} ${after} order by ${sql.raw(orderBy)} limit ${sql.raw(String(batchRows))} ${skip}) t`.execute(
+      from,
     )
+    const batch: Batch | undefined = page.rows[0]
     if (!batch || batch.n === 0) break
+    last = batch.last
     await sql`insert into ${sql.raw(quoted(table))} (${sql.raw(list)}) ${sql.raw(identityAlways ? 'overriding system value ' : '')}
       select ${sql.raw(list)} from json_populate_recordset(null::${sql.raw(quoted(table))}, ${batch.rows}::json)`.execute(tx)
     copied += batch.n

@@ -111,6 +111,17 @@ async function digestOf(stream: Readable): Promise<{ bytes: number; sha256: stri
 
 const hashFile = (path: string) => digestOf(createReadStream(path))
 
+/** Files handled this many at a time: an S3 store answers each call in tens of milliseconds, most of it waiting. */
+export const FILES_AT_ONCE = 8
+
+async function eachAtOnce<T>(items: readonly T[], body: (item: T) => Promise<void>): Promise<void> {
+  let next = 0
+  const lane = async () => {
+    while (next < items.length) await body(items[next++]!)
+  }
+  await Promise.all(Array.from({ length: Math.min(FILES_AT_ONCE, items.length) }, lane))
+}
+
 /** A key as the stores write them, and so a path inside the backup's files/ (a manifest edited by hand gets no further). */
 const SAFE_KEY = /^[a-z0-9_-]+(\/[A-Za-z0-9_.-]+)+$/
 const fileOf = (dir: string, key: string) => {
@@ -209,18 +220,18 @@ export async function backup(
 ): Promise<BackupReport> {
   if (existsSync(dir) && (await readdir(dir)).length)
     throw new BackupError(`Le dossier ${dir} n’est pas vide : une sauvegarde s’écrit dans un dossier neuf (par exemple daté du jour).`)
-  await mkdir(join(dir, FILES), { recursive: true })
+  // The customers' files and data: readable by the account that makes the backup only.
+  await mkdir(join(dir, FILES), { recursive: true, mode: 0o700 })
   const copied = new Map<string, ManifestFile>()
-  for (const key of await storage.listOlderThan(EVERY_KEY)) {
+  await eachAtOnce(await storage.listOlderThan(EVERY_KEY), async (key) => {
     const file = await copyObject(storage, dir, key)
     if (file) copied.set(key, file)
-  }
+  })
   log(`Fichiers copiés : ${copied.size}.`)
   const database = source.kind === 'pglite' ? await dumpPglite(dir, source.dump) : await dumpPostgres(dir, source.url, source.schema)
   log(`Base ${source.kind === 'pglite' ? 'embarquée' : 'PostgreSQL'} sauvegardée (${database.migration ?? 'sans migration'}).`)
-  let late = 0
-  for (const key of database.keys) {
-    if (copied.has(key)) continue
+  const late = [...database.keys].filter((key) => !copied.has(key))
+  await eachAtOnce(late, async (key) => {
     const file = await copyObject(storage, dir, key)
     if (!file)
       throw new BackupError(
@@ -229,8 +240,7 @@ export async function backup(
           'perdu avant elle (npm run storage:check liste les fichiers manquants).',
       )
     copied.set(key, file)
-    late++
-  }
+  })
   const dumpFile = await hashFile(join(dir, database.file))
   const manifest: BackupManifest = {
     format: 1,
@@ -242,7 +252,7 @@ export async function backup(
   // Written last, beside then renamed: a directory without its manifest is no backup.
   await writeFile(join(dir, `${MANIFEST}.tmp`), `${JSON.stringify(manifest, null, 1)}\n`)
   await rename(join(dir, `${MANIFEST}.tmp`), join(dir, MANIFEST))
-  return { manifest, late }
+  return { manifest, late: late.length }
 }
 
 export async function readManifest(dir: string): Promise<BackupManifest> {
@@ -262,10 +272,10 @@ export async function verifyBackup(dir: string, manifest: BackupManifest): Promi
   const damaged: string[] = []
   const dump = await hashFile(join(dir, manifest.database.file)).catch(() => null)
   if (dump?.sha256 !== manifest.database.sha256) damaged.push(manifest.database.file)
-  for (const file of manifest.files) {
+  await eachAtOnce(manifest.files, async (file) => {
     const got = await hashFile(fileOf(dir, file.key)).catch(() => null)
     if (got?.sha256 !== file.sha256 || got.bytes !== file.bytes) damaged.push(file.key)
-  }
+  })
   if (damaged.length)
     throw new BackupError(
       `La sauvegarde ${dir} est abîmée : ${damaged.length} fichier(s) absent(s) ou différent(s) du manifeste (${damaged.slice(0, 5).join(', ')}${damaged.length > 5 ? '…' : ''}). Rien n’a été restauré.`,
@@ -338,17 +348,19 @@ export async function restore(
     }
   }
   log(`Base restaurée : ${Object.keys(tables).length} tables.`)
-  for (const file of manifest.files) await storage.putStream(file.key, createReadStream(fileOf(dir, file.key)))
+  await eachAtOnce(manifest.files, async (file) => {
+    await storage.putStream(file.key, createReadStream(fileOf(dir, file.key)))
+  })
   log(`Fichiers restaurés : ${manifest.files.length}.`)
   // The checks: each table's rows (the migrator's own aside when the rows were moved, its level is the code's), each file.
   const wrong = Object.entries(manifest.database.tables)
     .filter(([table, n]) => !(moved && MIGRATOR_TABLES.includes(table)) && tables[table] !== n)
     .map(([table, n]) => `${table} ${n} → ${tables[table] ?? 'absente'}`)
-  for (const file of manifest.files) {
+  await eachAtOnce(manifest.files, async (file) => {
     const object = await storage.read(file.key)
     const got = object ? await digestOf(object.stream) : null
     if (got?.sha256 !== file.sha256 || got.bytes !== file.bytes) wrong.push(`fichier ${file.key}`)
-  }
+  })
   if (wrong.length)
     throw new BackupError(`Restauration différente de la sauvegarde : ${wrong.slice(0, 10).join(', ')}${wrong.length > 10 ? '…' : ''}.`)
   return { tables, files: manifest.files.length, moved }
