@@ -601,7 +601,7 @@ export const operatorsRoutes = {
     fileType: 'application/gzip',
     tags: ['Opérateurs'],
     summary:
-      'The embedded database, dumped by the server that holds it (PGlite dumpDataDir, a gzipped tar) for `npm run backup` while it runs; 409 on PostgreSQL (pg_dump reads it directly). Journaled.',
+      'The embedded database, dumped by the server that holds it (PGlite dumpDataDir, a gzipped tar) for `npm run backup` while it runs; only to a call from the server’s own machine (403 otherwise); 409 on PostgreSQL (pg_dump reads it directly). Journaled.',
     schema: { response: ok(BackupFile) },
   },
   operatorClientSearch: {

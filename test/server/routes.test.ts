@@ -4,7 +4,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { LightMyRequestResponse } from 'fastify'
 import { routes, type RouteName } from '../../server/contract/routes.ts'
-import { buildTestApp, DEMO_PASSWORD, eventually, login, operatorLogin, type TestApp } from '../util/server.ts'
+import { buildTestApp, DEMO_PASSWORD, eventually, login, operatorLogin, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
 import { totpCode } from '../../server/lib/totp.ts'
 import {
   demoIds,
@@ -495,7 +495,15 @@ const happy: Record<RouteName, Check> = {
     const blank = await call({ body: { address: '   ' } })
     assert.is(blank.statusCode, 400)
   },
-  operatorBackupDatabase: async (_, call) => {
+  operatorBackupDatabase: async ({ t }, call) => {
+    const elsewhere = await t.app.inject({
+      method: 'POST',
+      url: '/api/operator/backups/database',
+      remoteAddress: '203.0.113.9',
+      headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` },
+    })
+    assert.is(elsewhere.statusCode, 403)
+    assert.is(elsewhere.json().message, backupMessages.notLocal)
     const res = await call()
     if (process.env.DATABASE_URL) {
       assert.is(res.statusCode, 409)
