@@ -10,6 +10,10 @@ ENV NODE_ENV=production \
     DATA_DIR=/app/data
 WORKDIR /app
 
+# pg_dump and pg_restore for npm run backup and npm run restore (docs/BACKUPS.md): Debian bookworm's client is
+# PostgreSQL 15, as compose.yaml's server (pg_dump must be of the server's major version or newer).
+RUN apt-get update && apt-get install -y --no-install-recommends postgresql-client && rm -rf /var/lib/apt/lists/*
+
 # Dependencies first: this layer is kept while only the sources change. The build needs no dev dependency.
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev && npm cache clean --force

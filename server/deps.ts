@@ -25,4 +25,6 @@ export interface AppDeps {
   listen: Listen
   /** One call at a time per key, in every instance on the database (the connection's `oneAtATime`): see http/send-or-undo.ts. */
   oneAtATime: OneAtATime
+  /** The embedded database's dump (the connection's `dump`, PGlite only): npm run backup asks the running server for it. */
+  dumpDatabase?: () => Promise<Blob>
 }

@@ -61,6 +61,7 @@ export async function createServer(config: Config) {
       clock,
       listen: handle.listen,
       oneAtATime: handle.oneAtATime,
+      ...(handle.dump ? { dumpDatabase: handle.dump } : {}),
     }
     const app = await buildApp(deps, { databaseKind: handle.kind, logger, trustProxy: config.trustProxy })
     await checkObjectStore(config)

@@ -128,6 +128,8 @@ export const NewApiKeyBody = Type.Object({ name: ShortText(80) }, { additionalPr
 export const NewApiKey = Type.Object({ apiKey: ApiKeySummary, key: Type.String() })
 
 export const CsvFile = Type.Unsafe<Uint8Array>({ type: 'string', format: 'binary' })
+/** The embedded database's dump (npm run backup, docs/BACKUPS.md). */
+export const BackupFile = Type.Unsafe<Uint8Array>({ type: 'string', format: 'binary' })
 
 // --- Clients: the search, an order's page and its timeline, a new client
 
@@ -590,6 +592,17 @@ export const operatorsRoutes = {
     tags: ['Back-office : administration'],
     summary: 'Revokes an API key: refused from the next call on.',
     schema: { params: IdParams, response: ok(ApiKeySummary) },
+  },
+  operatorBackupDatabase: {
+    method: 'POST',
+    path: '/api/operator/backups/database',
+    auth: 'operator',
+    kind: 'file',
+    fileType: 'application/gzip',
+    tags: ['Opérateurs'],
+    summary:
+      'The embedded database, dumped by the server that holds it (PGlite dumpDataDir, a gzipped tar) for `npm run backup` while it runs; only to a call from the server’s own machine (403 otherwise); 409 on PostgreSQL (pg_dump reads it directly). Journaled.',
+    schema: { response: ok(BackupFile) },
   },
   operatorClientSearch: {
     method: 'GET',

@@ -30,6 +30,11 @@ export interface DbHandle {
    * an index on a large table, or waiting for another instance's migrations, may legitimately take minutes.
    */
   withoutQueryTimeout<T>(body: () => Promise<T>): Promise<T>
+  /**
+   * PGlite only: its data directory as a gzipped tar (dumpDataDir), taken between two statements, so as a crash at that
+   * instant would leave it (what was committed, nothing else); `new PGlite({ loadDataDir })` opens it (backups).
+   */
+  dump?(): Promise<Blob>
   close(): Promise<void>
 }
 
@@ -122,6 +127,7 @@ export async function connect(options: ConnectOptions): Promise<DbHandle> {
     oneAtATime: inProcessOneAtATime(options.oneAtATimeWaitMs),
     // In the process: no connection whose host may vanish.
     withoutQueryTimeout: (body) => body(),
+    dump: () => pglite.dumpDataDir('gzip'),
     async close() {
       await db.destroy()
       await pglite.close()

@@ -336,6 +336,8 @@ const serverOnly: RouteName[] = [
   'operatorKbisStatus',
   'operatorLetterForwarded',
   'operatorAddInvoice',
+  // npm run backup: the embedded database's dump
+  'operatorBackupDatabase',
 ]
 
 /** A path of the route table (`{id}`) matched against a concrete path. */

@@ -1,9 +1,10 @@
 // The happy path of every route of the contract (spec §7), on the demo data.
+import { backupMessages } from '../../server/routes/operators/backups.ts'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { LightMyRequestResponse } from 'fastify'
 import { routes, type RouteName } from '../../server/contract/routes.ts'
-import { buildTestApp, DEMO_PASSWORD, eventually, login, operatorLogin, type TestApp } from '../util/server.ts'
+import { buildTestApp, DEMO_PASSWORD, eventually, login, operatorLogin, TEST_OPERATOR_TOKEN, type TestApp } from '../util/server.ts'
 import { totpCode } from '../../server/lib/totp.ts'
 import {
   demoIds,
@@ -508,6 +509,24 @@ const happy: Record<RouteName, Check> = {
     assert.is((await call({ params: { id: 999_999 }, body: { address: '12 rue des Lilas, 69003 Lyon' } })).statusCode, 404)
     const blank = await call({ body: { address: '   ' } })
     assert.is(blank.statusCode, 400)
+  },
+  operatorBackupDatabase: async ({ t }, call) => {
+    const elsewhere = await t.app.inject({
+      method: 'POST',
+      url: '/api/operator/backups/database',
+      remoteAddress: '203.0.113.9',
+      headers: { authorization: `Bearer ${TEST_OPERATOR_TOKEN}` },
+    })
+    assert.is(elsewhere.statusCode, 403)
+    assert.is(elsewhere.json().message, backupMessages.notLocal)
+    const res = await call()
+    if (process.env.DATABASE_URL) {
+      assert.is(res.statusCode, 409)
+      assert.is(res.json().message, backupMessages.postgres)
+      return
+    }
+    assert.is(res.headers['content-type'], 'application/gzip')
+    assert.equal([...ok(res).subarray(0, 2)], [0x1f, 0x8b], 'a gzip stream')
   },
   operatorKbis: async ({ ids }, call) => {
     const res = await call()

@@ -931,8 +931,16 @@ uploads('every stored file is served as a PDF, not sniffed, as a named download-
     entries.filter(([, r]) => r.fileType).map(([name]) => name),
     // operators: the journal's CSV export (its headers: operators/journal.test.ts); the mail room: a scan's page images
     // and a package's photo, as sent (their headers: mail/backoffice-*.test.ts); « Mes données »'s ZIP (people/data-export.test.ts);
-    // a justificatif's file, as sent (company/backoffice-justificatifs.test.ts)
-    ['dataExportFile', 'documentPage', 'operatorJournalCsv', 'mailRoomScanPage', 'mailRoomPackagePhoto', 'complianceJustificatifFile'],
+    // a justificatif's file, as sent (company/backoffice-justificatifs.test.ts); the embedded database's dump (routes.test.ts)
+    [
+      'dataExportFile',
+      'documentPage',
+      'operatorJournalCsv',
+      'operatorBackupDatabase',
+      'mailRoomScanPage',
+      'mailRoomPackagePhoto',
+      'complianceJustificatifFile',
+    ],
   )
   assert.is(files.length, entries.filter(([, r]) => r.kind === 'file' && !r.fileType).length, 'every file route of the table')
   for (const [url, headers] of files) {

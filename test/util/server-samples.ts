@@ -703,6 +703,7 @@ export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sampl
     letterHistory: () => ({ params: { id: ids.document } }),
     operatorLetterForwarded: () => ({ params: { id: ids.document }, body: { address: '12 rue des Lilas, 69003 Lyon' } }),
     operatorKbis: () => ({ params: { id: ids.contract } }),
+    operatorBackupDatabase: () => ({}),
     operatorKbisStatus: () => ({ params: { id: ids.contract }, body: { status: 'validé' }, headers: { 'if-match': ids.contractKbisTag } }),
     // operators
     operatorPassword: () => ({ body: { email: 'operateur@example.com', password: DEMO_PASSWORD } }),

@@ -139,6 +139,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     clock,
     listen: handle.listen,
     oneAtATime: handle.oneAtATime,
+    ...(handle.dump ? { dumpDatabase: handle.dump } : {}),
   }
   if (options.seed !== false)
     await seedDemo(handle.db, storage, { now: clock.now(), brandName: config.brandName, seller: documentProvider(config) })

@@ -20,6 +20,7 @@ export const ACTION_LABELS: Record<string, string> = {
   'client.created': 'Nouveau client',
   'letter.added': 'Courrier ajouté (API)',
   'letter.forwarded': 'Courrier réexpédié (API)',
+  'backup.database': 'Sauvegarde de la base (API)',
   'package.added': 'Colis ajouté (API)',
   'invoice.added': 'Facture ajoutée (API)',
   'kbis.validated': 'Kbis validé',
