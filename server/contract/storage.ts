@@ -19,7 +19,7 @@ export const StorageReport = Type.Object({
 export type StorageReport = Static<typeof StorageReport>
 
 export const storageRoutes = {
-  storageCheck: {
+  operatorStorageCheck: {
     method: 'POST',
     path: '/api/operator/storage-checks',
     auth: 'operator',

@@ -49,7 +49,7 @@ const isPdf = (bytes: Buffer) => bytes.subarray(0, 5).toString() === '%PDF-'
 const happy: Record<RouteName, Check> = {
   health: async (_, call) =>
     assert.equal(ok(await call()), { status: 'ok', database: process.env.DATABASE_URL ? 'postgres' : 'pglite', paymentProvider: 'test' }),
-  storageCheck: async ({ t }, call) => {
+  operatorStorageCheck: async ({ t }, call) => {
     const report = ok(await call())
     // The route tests' sample scans (test/util/server-samples.ts) name files that were never written: the only ones missing.
     const missing = report.missing.map((m: { key: string }) => m.key)

@@ -643,7 +643,7 @@ export function sampleFor(name: RouteName, ids: DemoIds, kbisPdf: Buffer): Sampl
     }),
     health: () => ({}),
     operatorOrders: () => ({}),
-    storageCheck: () => ({ body: { recordMissing: false } }),
+    operatorStorageCheck: () => ({ body: { recordMissing: false } }),
     operatorAddDocument: () => ({
       params: { id: ids.order },
       body: { sender: 'URSSAF Île-de-France', kind: 'administratif', file: `data:application/pdf;base64,${kbisPdf.toString('base64')}` },

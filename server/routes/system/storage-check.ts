@@ -8,7 +8,7 @@ import { checkStorage, storageLost } from '../../services/storage-check.ts'
 import { machineOf } from '../operator-input.ts'
 
 export function storageCheckRoutes(define: DefineRoute, deps: AppDeps) {
-  define('storageCheck', async ({ body, req }) => {
+  define('operatorStorageCheck', async ({ body, req }) => {
     const report = await checkStorage({ db: deps.db, objects: openObjectStore(deps.config), recordMissing: body.recordMissing })
     await deps.db.transaction().execute((trx) =>
       recordJournal(trx, {
