@@ -338,6 +338,8 @@ const serverOnly: RouteName[] = [
   'operatorAddInvoice',
   // npm run backup: the embedded database's dump
   'operatorBackupDatabase',
+  // npm run storage:check through a server holding the embedded database
+  'operatorStorageCheck',
 ]
 
 /** A path of the route table (`{id}`) matched against a concrete path. */
