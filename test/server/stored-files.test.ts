@@ -244,6 +244,8 @@ Store(
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       env: {
         ...process.env,
+        // Always the embedded database and the directory of `env`, even in the PostgreSQL and S3 runs.
+        DATABASE_URL: '',
         STORAGE_URL: '',
         ...env,
         PORT: '0',
