@@ -2,11 +2,11 @@
 // PostgreSQL (DATABASE_URL): pg_dump; the embedded database: its own dump, asked of the running server when it holds it.
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { loadConfig } from '../server/config.ts'
 import { connect, DataDirBusyError } from '../server/db/connect.ts'
 import { backup, BackupError, type BackupSource } from '../server/services/backup.ts'
 import { openObjectStore } from '../server/services/open-storage.ts'
 import { readServerFile } from '../server/services/server-file.ts'
+import { commandConfig } from './command-config.ts'
 
 export const USAGE = `Sauvegarder la base et les fichiers :
   npm run backup -- <dossier neuf>
@@ -27,13 +27,8 @@ export async function main(
     return 2
   }
   const dir = resolve(argv[0]!)
-  let config: ReturnType<typeof loadConfig>
-  try {
-    config = loadConfig(env)
-  } catch (error) {
-    out.error(error instanceof Error ? error.message : String(error))
-    return 1
-  }
+  const config = commandConfig(env, out)
+  if (!config) return 1
   const storage = openObjectStore(config)
   let close = async () => {}
   try {

@@ -2,9 +2,9 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { loadConfig } from '../server/config.ts'
 import { connect, DataDirBusyError } from '../server/db/connect.ts'
 import { moveDatabase, MoveRefused } from '../server/db/move.ts'
+import { commandConfig } from './command-config.ts'
 
 export const USAGE = `Déplacer la base embarquée (DATA_DIR) vers une base PostgreSQL vide, serveur arrêté :
   npm run db:move -- --to postgres://utilisateur:motdepasse@hôte:5432/base
@@ -31,13 +31,8 @@ export async function main(
     out.error(`--to doit être l’adresse de la base PostgreSQL cible (postgres://…).\n\n${USAGE}`)
     return 2
   }
-  let config: ReturnType<typeof loadConfig>
-  try {
-    config = loadConfig(env)
-  } catch (error) {
-    out.error(error instanceof Error ? error.message : String(error))
-    return 1
-  }
+  const config = commandConfig(env, out)
+  if (!config) return 1
   if (!existsSync(join(config.dataDir, 'pglite', 'PG_VERSION'))) {
     out.error(`Aucune base embarquée dans ${config.dataDir} (DATA_DIR) : rien à déplacer.`)
     return 1

@@ -1,9 +1,9 @@
 // npm run restore -- <dir>: a backup (npm run backup) into an empty instance, then checked against its manifest (docs/BACKUPS.md).
 import { resolve } from 'node:path'
-import { loadConfig } from '../server/config.ts'
 import { DataDirBusyError } from '../server/db/connect.ts'
 import { BackupError, restore } from '../server/services/backup.ts'
 import { openObjectStore } from '../server/services/open-storage.ts'
+import { commandConfig } from './command-config.ts'
 
 export const USAGE = `Restaurer une sauvegarde dans une instance vide (base et fichiers) :
   npm run restore -- <dossier de la sauvegarde>
@@ -22,13 +22,8 @@ export async function main(
     out.error(`Indiquez le dossier de la sauvegarde à restaurer.\n\n${USAGE}`)
     return 2
   }
-  let config: ReturnType<typeof loadConfig>
-  try {
-    config = loadConfig(env)
-  } catch (error) {
-    out.error(error instanceof Error ? error.message : String(error))
-    return 1
-  }
+  const config = commandConfig(env, out)
+  if (!config) return 1
   try {
     const report = await restore(
       resolve(argv[0]!),

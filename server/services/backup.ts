@@ -7,7 +7,7 @@ import { createReadStream, createWriteStream, existsSync, readdirSync } from 'no
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { type Readable, Transform } from 'node:stream'
+import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { PGlite } from '@electric-sql/pglite'
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent'
@@ -16,6 +16,7 @@ import pg from 'pg'
 import { countRows, listTables, MIGRATOR_TABLES, migrationLevel, referencedKeys, runOn, type RunSql } from '../db/catalog.ts'
 import { connect, lockDataDir } from '../db/connect.ts'
 import { moveDatabase } from '../db/move.ts'
+import { digestOf } from './checked-storage.ts'
 import type { Storage } from './storage.ts'
 
 export const MANIFEST = 'manifest.json'
@@ -96,17 +97,6 @@ function hashing() {
     },
   })
   return { tap, result: () => ({ bytes, sha256: hash.digest('hex') }) }
-}
-
-/** A stream's size and SHA-256, read to its end. */
-async function digestOf(stream: Readable): Promise<{ bytes: number; sha256: string }> {
-  const hash = createHash('sha256')
-  let bytes = 0
-  for await (const chunk of stream) {
-    hash.update(chunk as Buffer)
-    bytes += (chunk as Buffer).length
-  }
-  return { bytes, sha256: hash.digest('hex') }
 }
 
 const hashFile = (path: string) => digestOf(createReadStream(path))
