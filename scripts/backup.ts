@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path'
 import { connect, DataDirBusyError } from '../server/db/connect.ts'
 import { backup, BackupError, type BackupSource } from '../server/services/backup.ts'
 import { openObjectStore } from '../server/services/open-storage.ts'
-import { readServerFile } from '../server/services/server-file.ts'
+import { serverHolding } from '../server/services/server-file.ts'
 import { commandConfig } from './command-config.ts'
 
 export const USAGE = `Sauvegarder la base et les fichiers :
@@ -45,7 +45,12 @@ export async function main(
         if (!(error instanceof DataDirBusyError)) throw error
         source = {
           kind: 'pglite',
-          dump: await dumpThroughServer(config.dataDir, error, env.OPERATOR_API_KEY?.trim() || config.operatorToken, out),
+          dump: await dumpThroughServer(
+            config.dataDir,
+            error,
+            await serverHolding(config.dataDir, error.pid, env, config.operatorToken),
+            out,
+          ),
         }
       }
     }
@@ -72,15 +77,14 @@ export async function main(
 async function dumpThroughServer(
   dataDir: string,
   busy: DataDirBusyError,
-  credential: string | undefined,
+  { server, credential }: Awaited<ReturnType<typeof serverHolding>>,
   out: Pick<Console, 'log'>,
 ): Promise<() => Promise<Blob>> {
-  const server = await readServerFile(dataDir)
   if (!credential)
     throw new BackupError(
       `${busy.message}\nPour sauvegarder par le serveur en cours, définissez OPERATOR_API_KEY (une clé d’API du back-office) ou OPERATOR_TOKEN.`,
     )
-  if (!server || server.pid !== busy.pid)
+  if (!server)
     throw new BackupError(
       `${busy.message}\nAdresse du serveur introuvable (${join(dataDir, 'server.json')} absent) : est-ce bien le serveur qui l’a ouverte ?`,
     )

@@ -21,7 +21,7 @@ const COMMAND = {}
 import { configuredMailer } from '../server/services/mailer-configured.ts'
 import { openStorage } from '../server/services/open-storage.ts'
 // mail pipeline: the running server's address
-import { readServerFile } from '../server/services/server-file.ts'
+import { serverHolding } from '../server/services/server-file.ts'
 
 export const USAGE = `Ajouter du courrier à une domiciliation :
   npm run ingest -- --order <id> --sender "<expéditeur>" [--kind courrier|recommandé|administratif] [--received <date ISO>] <fichier.pdf>
@@ -100,8 +100,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     handle = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
   } catch (error) {
     // mail pipeline: the running server holds the embedded database; it does the work.
-    if (error instanceof DataDirBusyError)
-      return throughServer(command, bytes, config, error, out, retryDelayMs, env.OPERATOR_API_KEY?.trim() || undefined)
+    if (error instanceof DataDirBusyError) return throughServer(command, bytes, config, error, out, retryDelayMs, env)
     out.error(`Connexion à la base impossible : ${error instanceof Error ? error.message : String(error)}`)
     return 1
   }
@@ -168,18 +167,16 @@ async function throughServer(
   busy: DataDirBusyError,
   out: Console,
   retryDelayMs: number,
-  apiKey: string | undefined,
+  env: NodeJS.ProcessEnv,
 ): Promise<number> {
-  const server = await readServerFile(config.dataDir)
-  // An API key names the machine in the journal; OPERATOR_TOKEN is the bootstrap key, for before any key exists.
-  const credential = apiKey || config.operatorToken
+  const { server, credential } = await serverHolding(config.dataDir, busy.pid, env, config.operatorToken)
   if (!credential) {
     out.error(
       `${busy.message}\nPour passer par le serveur en cours, définissez OPERATOR_TOKEN (le même que celui du serveur) ou OPERATOR_API_KEY (une clé d’API du back-office).`,
     )
     return 1
   }
-  if (!server || server.pid !== busy.pid) {
+  if (!server) {
     out.error(
       `${busy.message}\nAdresse du serveur introuvable (${join(config.dataDir, 'server.json')} absent) : est-ce bien le serveur qui l’a ouverte ?`,
     )

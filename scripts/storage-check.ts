@@ -8,7 +8,7 @@ import { migrateToLatest } from '../server/db/migrate.ts'
 import { openObjectStore } from '../server/services/open-storage.ts'
 import type { StorageReport } from '../server/contract/storage.ts'
 import { checkStorage, formatStorageReport, storageLost } from '../server/services/storage-check.ts'
-import { readServerFile } from '../server/services/server-file.ts'
+import { serverHolding } from '../server/services/server-file.ts'
 
 export async function main(args = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env, out = console): Promise<number> {
   const unknown = args.filter((arg) => arg !== '--enregistrer')
@@ -51,12 +51,11 @@ function printed(report: StorageReport, out: Console): number {
  * its operator API (POST /api/operator/storage-checks), found as npm run ingest finds it (server.json in DATA_DIR).
  */
 async function throughServer(config: Config, busy: DataDirBusyError, env: NodeJS.ProcessEnv, recordMissing: boolean, out: Console) {
-  const server = await readServerFile(config.dataDir)
-  const credential = env.OPERATOR_API_KEY?.trim() || config.operatorToken
-  if (!server || server.pid !== busy.pid || !credential) {
+  const { server, credential } = await serverHolding(config.dataDir, busy.pid, env, config.operatorToken)
+  if (!server || !credential) {
     out.error(
       `${busy.message}\nLa base embarquée n’accepte qu’un processus : ` +
-        (server && server.pid === busy.pid
+        (server
           ? 'pour passer par le serveur en cours, définissez OPERATOR_API_KEY (une clé d’API du back-office) ou OPERATOR_TOKEN, '
           : '') +
         'ou arrêtez le serveur le temps de la vérification.',

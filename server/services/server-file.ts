@@ -31,3 +31,19 @@ export async function readServerFile(dataDir: string): Promise<ServerFile | null
     return null
   }
 }
+
+/**
+ * What a command (ingest, backup, storage:check) needs to do its work through the running server that holds the
+ * embedded database: that server, if the file names the process holding the lock (`busyPid`), and the key for its
+ * operator API: an API key (OPERATOR_API_KEY, which names the machine in the journal), else the bootstrap
+ * OPERATOR_TOKEN. Each command says in its own words what is missing.
+ */
+export async function serverHolding(
+  dataDir: string,
+  busyPid: number,
+  env: NodeJS.ProcessEnv,
+  operatorToken: string | undefined,
+): Promise<{ server: ServerFile | null; credential: string | undefined }> {
+  const server = await readServerFile(dataDir)
+  return { server: server?.pid === busyPid ? server : null, credential: env.OPERATOR_API_KEY?.trim() || operatorToken }
+}
