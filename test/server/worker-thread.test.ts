@@ -40,7 +40,9 @@ test('a task past its time: ThreadTimeoutError at its time, the event loop free 
     stall = stalls.stop()
   }
   const elapsed = performance.now() - started
-  assert.ok(elapsed >= 500 && elapsed < 3000, `ended after ${elapsed.toFixed(0)} ms`)
+  // Node counts a timer from the event loop's cached time, which can lag the clock by the current turn's work: a timer of
+  // 500 ms may fire a few ms short of 500 by performance.now() (CI saw 499.x).
+  assert.ok(elapsed >= 450 && elapsed < 3000, `ended after ${elapsed.toFixed(1)} ms`)
   assert.ok(stall < 250, `the event loop stopped ${stall.toFixed(0)} ms`)
   assert.is(await thread.run('echo', { timeoutMs: 10_000 }), 'echo, task 1 of this thread')
 })
