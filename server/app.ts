@@ -123,17 +123,28 @@ export async function buildApp(deps: AppDeps, options: AppOptions): Promise<Fast
   // preconnect, a balancer's TCP check) or only part of its headers is not idle, so closeIdleConnections leaves it,
   // and Node stops timing connections out once closing: SIGTERM ran into the 10 s forced exit (server.ts) with the
   // database left open. Closing, those are ended at once. A request being answered finishes; its connection is then
-  // kept CLOSING_KEEP_ALIVE_MS for a next request (which gets the 503 below), not Fastify's 72 s.
+  // kept CLOSING_KEEP_ALIVE_MS for a next request (which gets the 503 below), not Fastify's 72 s: ended by a timer of
+  // ours, as Node's keep-alive timer did not always end it. A connection opened while closing (before the listening
+  // socket is shut) gets the same CLOSING_KEEP_ALIVE_MS to send its request: one that sent nothing held the close 70 s.
   const connections = new Set<Socket>()
   const answering = new Set<Socket>()
+  const endUnlessAnswering = (socket: Socket) =>
+    setTimeout(() => {
+      if (!answering.has(socket)) socket.destroy()
+    }, CLOSING_KEEP_ALIVE_MS).unref()
   app.server.on('connection', (socket: Socket) => {
     connections.add(socket)
     // The response's own 'close' (below) also comes when its connection closes.
     socket.once('close', () => connections.delete(socket))
+    if (closing) endUnlessAnswering(socket)
   })
   app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    answering.add(request.socket)
-    response.once('close', () => answering.delete(request.socket))
+    const socket = request.socket
+    answering.add(socket)
+    response.once('close', () => {
+      answering.delete(socket)
+      if (closing) endUnlessAnswering(socket)
+    })
   })
   app.addHook('preClose', (done) => {
     closing = true

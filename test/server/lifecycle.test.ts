@@ -305,10 +305,14 @@ shutdown.run()
 
 const closing = suite('a request on a kept-alive connection while the server closes')
 
-/** A test app listening, with a route the test holds in flight (`/__held`): its connection is busy when the close starts. */
-async function appWithHeldRequest() {
+/**
+ * A test app listening, with a route the test holds in flight (`/__held`): its connection is busy when the close starts.
+ * `closingHook`: a preClose hook of its own (the close waits for it, its port still open).
+ */
+async function appWithHeldRequest(closingHook?: () => Promise<void>) {
   const t = await buildTestApp({ seed: false })
   const app = await buildApp(t.deps, { databaseKind: process.env.DATABASE_URL ? 'postgres' : 'pglite' })
+  if (closingHook) app.addHook('preClose', closingHook)
   let entered!: () => void
   const inFlight = new Promise<void>((resolve) => {
     entered = resolve
@@ -408,6 +412,45 @@ closing('a connection that has sent nothing, or half its headers, does not hold 
     assert.ok(Date.now() - started < 2000, `closed in ${Date.now() - started} ms`)
     assert.match(held.received(), /^HTTP\/1\.1 200[\s\S]*\{"held":true\}$/, 'the request in flight is answered')
   } finally {
+    for (const socket of sockets) socket.destroy()
+    await close()
+  }
+})
+
+closing('a connection opened while the close runs its hooks (its port still open), sending nothing, does not hold the close', async () => {
+  // The notifications' hook ends the live streams and gives their places back (a database write): a client connecting
+  // then, and sending nothing (a preconnect, a balancer's check), held the close for Fastify's 72 s (seen on PostgreSQL).
+  let hooked!: () => void
+  const inHook = new Promise<void>((resolve) => {
+    hooked = resolve
+  })
+  let leave!: () => void
+  const left = new Promise<void>((resolve) => {
+    leave = resolve
+  })
+  const { port, app, close } = await appWithHeldRequest(async () => {
+    hooked()
+    await left
+  })
+  const sockets: ReturnType<typeof connectSocket>[] = []
+  try {
+    const started = Date.now()
+    const closed = app.close()
+    await inHook
+    const late = connectSocket(port, '127.0.0.1')
+    sockets.push(late)
+    const ended = new Promise<void>((resolve) => late.on('close', () => resolve()))
+    await new Promise((resolve) => late.once('connect', resolve))
+    leave()
+    await Promise.race([
+      Promise.all([ended, closed]),
+      new Promise((_, reject) =>
+        setTimeout(() => reject(new Error('la connexion ouverte pendant la fermeture la retient après 3 s')), 3000).unref(),
+      ),
+    ])
+    assert.ok(Date.now() - started < 2000, `closed in ${Date.now() - started} ms`)
+  } finally {
+    leave()
     for (const socket of sockets) socket.destroy()
     await close()
   }
