@@ -2,12 +2,14 @@
 // cores (TEST_JOBS to choose): independent files take the machine's cores instead of one, and no file sees another's
 // globals (happy-dom's window, a server's timers). Each file's output is printed whole once it ends, then a summary:
 // every file's time, longest first, and the closing line 'N passed, N failed'. Exits non-zero if any file failed.
-//   node scripts/run-tests.mjs test/server '\.test\.ts$' [--ignore REGEX] [--jobs N]
+//   node scripts/run-tests.mjs test/server '\.test\.ts$' [--ignore REGEX] [--jobs N] [--shared-processes] [--on-s3]
+// With STORAGE_URL (bash scripts/with-s3.sh …), only the files that say « tests: on S3 too » store on S3 (ON_S3,
+// scripts/uvu-summary.mjs); `--on-s3` runs those files only.
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
-import { emptyMessage, TEST_NODE_ARGS, unrunMessage, uvuSummary, WORKER_DONE } from './uvu-summary.mjs'
+import { emptyMessage, ON_S3, storageEnvFor, TEST_NODE_ARGS, unrunMessage, uvuSummary, WORKER_DONE } from './uvu-summary.mjs'
 
 const root = join(import.meta.dirname, '..')
 const uvu = join(root, 'node_modules', 'uvu', 'bin.js')
@@ -21,19 +23,26 @@ const OWN_PROCESS = 'tests: a process of its own'
 const EMBEDDED_ONLY = 'tests: the embedded database only'
 
 function parseArgs(argv) {
-  const options = { jobs: Number(process.env.TEST_JOBS) || availableParallelism(), ignore: undefined, shared: false, positional: [] }
+  const options = {
+    jobs: Number(process.env.TEST_JOBS) || availableParallelism(),
+    ignore: undefined,
+    shared: false,
+    onS3: false,
+    positional: [],
+  }
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--jobs') options.jobs = Number(argv[++i])
     else if (argv[i] === '--shared-processes') options.shared = true
+    else if (argv[i] === '--on-s3') options.onS3 = true
     else if (argv[i] === '--ignore') options.ignore = new RegExp(argv[++i])
     else options.positional.push(argv[i])
   }
   const [dir, pattern = '\\.test\\.tsx?$'] = options.positional
   if (!dir || !Number.isInteger(options.jobs) || options.jobs < 1) {
-    console.error('usage : node scripts/run-tests.mjs DOSSIER [MOTIF] [--ignore MOTIF] [--jobs N] [--shared-processes]')
+    console.error('usage : node scripts/run-tests.mjs DOSSIER [MOTIF] [--ignore MOTIF] [--jobs N] [--shared-processes] [--on-s3]')
     process.exit(2)
   }
-  return { dir, pattern: new RegExp(pattern), ignore: options.ignore, jobs: options.jobs, shared: options.shared }
+  return { dir, pattern: new RegExp(pattern), ignore: options.ignore, jobs: options.jobs, shared: options.shared, onS3: options.onS3 }
 }
 
 /** The test files of a folder, the largest first: the longest files start first, so that no core idles at the end. */
@@ -52,16 +61,21 @@ function runFile(dir, file) {
   const name = relative(dir, file)
   return new Promise((resolve) => {
     let output = ''
-    const child = testProcess([uvu, dir, `^${escapeRegExp(name)}$`], (chunk) => {
-      output += chunk
-    })
+    const env = storageEnvFor(readFileSync(join(root, file), 'utf8'), { ...process.env }, s3Url)
+    const child = testProcess(
+      [uvu, dir, `^${escapeRegExp(name)}$`],
+      (chunk) => {
+        output += chunk
+      },
+      env,
+    )
     child.on('close', (code, signal) => resolve(fileResult(file, output, code ?? signal, started)))
   })
 }
 
 /** A node process of the run (TEST_NODE_ARGS, the run's folder), its stdout and stderr given to `onOutput` as they come. */
-function testProcess(args, onOutput) {
-  const child = spawn(process.execPath, [...TEST_NODE_ARGS, ...args], { cwd: root, env: { ...process.env, TEST_RUN_DIR: runDir } })
+function testProcess(args, onOutput, env = process.env) {
+  const child = spawn(process.execPath, [...TEST_NODE_ARGS, ...args], { cwd: root, env: { ...env, TEST_RUN_DIR: runDir } })
   child.stdout.on('data', onOutput)
   child.stderr.on('data', onOutput)
   return child
@@ -127,8 +141,10 @@ async function runShared(dir, next, done) {
   }
 }
 
-const { dir, pattern, ignore, jobs, shared } = parseArgs(process.argv.slice(2))
-const found = testFiles(dir, pattern, ignore)
+const { dir, pattern, ignore, jobs, shared, onS3 } = parseArgs(process.argv.slice(2))
+/** The run's S3 server (with-s3.sh): given to the files marked ON_S3 only (the worker does the same for its files). */
+const s3Url = process.env.STORAGE_URL?.trim() || undefined
+const found = testFiles(dir, pattern, ignore).filter((file) => !onS3 || readFileSync(join(root, file), 'utf8').includes(ON_S3))
 const embeddedOnly = process.env.DATABASE_URL ? found.filter((file) => readFileSync(join(root, file), 'utf8').includes(EMBEDDED_ONLY)) : []
 const files = found.filter((file) => !embeddedOnly.includes(file))
 if (embeddedOnly.length)

@@ -5,10 +5,11 @@
 // once per process here instead of once per file. Everything a file writes (stdout and stderr) comes out on stdout, in
 // order, followed by a line naming how the file ended, which the runner reads.
 //   node --import ./scripts/uvu-before-errors.mjs --import tsx scripts/test-worker.mjs   (stdin: a file path per line)
+import { readFileSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 import { pathToFileURL } from 'node:url'
 import { relative, resolve } from 'node:path'
-import { WORKER_DONE } from './uvu-summary.mjs'
+import { storageEnvFor, WORKER_DONE } from './uvu-summary.mjs'
 
 // uvu queues the suites instead of running them at once (its CLI's mode): set before uvu is first imported.
 globalThis.UVU_DEFER = 1
@@ -16,6 +17,8 @@ globalThis.UVU_DEFER = 1
 process.stderr.write = process.stdout.write.bind(process.stdout)
 
 const dir = process.argv[2] ?? '.'
+/** The run's S3 server (with-s3.sh): each file gets it only if it says « tests: on S3 too » (scripts/uvu-summary.mjs). */
+const s3Url = process.env.STORAGE_URL?.trim() || undefined
 const uvu = await import('uvu')
 
 const lines = createInterface({ input: process.stdin })
@@ -27,6 +30,7 @@ for await (const line of lines) {
   globalThis.UVU_QUEUE = [[relative(dir, file)]]
   globalThis.UVU_INDEX = 0
   try {
+    storageEnvFor(readFileSync(file, 'utf8'), process.env, s3Url)
     await import(pathToFileURL(resolve(file)).href)
     await uvu.exec(false)
   } catch (error) {

@@ -33,3 +33,18 @@ export const unrunMessage = (unrun) =>
 
 /** The line that closes a file's output in a shared test process (scripts/test-worker.mjs): this marker, then its exit code. */
 export const WORKER_DONE = '[test-worker] fin du fichier, code'
+
+/**
+ * Written in a server test file's source: with STORAGE_URL set (bash scripts/with-s3.sh …), that file's apps store on
+ * the S3 server; every other file runs on the directory store all the same (STORAGE_URL taken out of its environment):
+ * those read or damage STORAGE_DIR's files themselves, and the store is one layer, tested apart from the database's.
+ */
+export const ON_S3 = 'tests: on S3 too'
+
+/** The environment a test file runs in: STORAGE_URL only for a file marked ON_S3 (`s3Url`: the run's own). */
+export function storageEnvFor(source, env, s3Url) {
+  if (!s3Url) return env
+  if (source.includes(ON_S3)) env.STORAGE_URL = s3Url
+  else delete env.STORAGE_URL
+  return env
+}

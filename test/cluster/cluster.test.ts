@@ -78,8 +78,9 @@ suiteOf.before(async (ctx) => {
   const databaseUrl = process.env.DATABASE_URL
   if (!databaseUrl) throw new Error('DATABASE_URL manque : lancez ce test par `npm run test:cluster` (il crée un PostgreSQL jetable).')
   ctx.dir = await mkdtemp(join(tmpdir(), 'portail-cluster-'))
-  if (!testS3Url) throw new Error('STORAGE_URL manque : lancez ce test par `npm run test:cluster` (il crée un serveur S3 jetable).')
-  const storageUrl = withTestPrefix(testS3Url, 'cluster')
+  const s3Url = testS3Url()
+  if (!s3Url) throw new Error('STORAGE_URL manque : lancez ce test par `npm run test:cluster` (il crée un serveur S3 jetable).')
+  const storageUrl = withTestPrefix(s3Url, 'cluster')
   ctx.env = { databaseUrl, storageUrl, localDir: ctx.dir, authRateLimit: AUTH_RATE_LIMIT }
   // The image is built once (the Dockerfile's `npm run build`), or its parts whose sources changed since (CI's size
   // check has just built the SPA); the instances then only start.

@@ -1,6 +1,7 @@
 // npm run backup / restore (docs/BACKUPS.md): the demo data with letters ingested, a Kbis and a paid invoice, backed up
 // while requests run, wiped, restored into an empty instance: every letter, invoice and Kbis downloads byte for byte,
 // every table counts the same, a customer signs in. On PGlite (npm test) and on PostgreSQL (test:server:pg).
+// tests: on S3 too (under scripts/with-s3.sh its apps store on the S3 server: scripts/uvu-summary.mjs)
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { randomBytes } from 'node:crypto'
 import { tmpdir } from 'node:os'

@@ -1,4 +1,5 @@
 // Bad bodies, query strings and ids on every route: a 4xx with a French message, never a 5xx (property-based).
+// tests: on S3 too (under scripts/with-s3.sh its apps store on the S3 server: scripts/uvu-summary.mjs)
 import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'

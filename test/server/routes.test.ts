@@ -1,4 +1,5 @@
 // The happy path of every route of the contract (spec §7), on the demo data.
+// tests: on S3 too (under scripts/with-s3.sh its apps store on the S3 server: scripts/uvu-summary.mjs)
 import { backupMessages } from '../../server/routes/operators/backups.ts'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'

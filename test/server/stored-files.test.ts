@@ -1,5 +1,6 @@
 // Every stored file's size and SHA-256 (migration 110, services/checked-storage.ts): recorded when written, checked at
 // every read (a damaged file is refused, never served), compared object by object by npm run storage:check.
+// tests: on S3 too (under scripts/with-s3.sh its apps store on the S3 server: scripts/uvu-summary.mjs)
 import { spawn } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'

@@ -1,6 +1,7 @@
 // The Storage contract, the same assertions on every store: the directory (always) and S3 when STORAGE_URL names a
 // server (bash scripts/with-s3.sh node scripts/run-tests.mjs test/server stores --jobs 1), with each checksum setting.
 // Without STORAGE_URL the S3 half says it did not run; with REQUIRE_S3=1 (CI) that is a failure.
+// tests: on S3 too (under scripts/with-s3.sh its apps store on the S3 server: scripts/uvu-summary.mjs)
 import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { mkdtemp } from 'node:fs/promises'
@@ -196,8 +197,8 @@ function contract(name: string, open: () => Promise<TestStore>) {
 
 contract('directory', async () => directoryStore(await mkdtemp(join(tmpdir(), 'portail-stores-'))))
 
-if (testS3Url) {
-  const s3Url = testS3Url
+const s3Url = testS3Url()
+if (s3Url) {
   for (const checksums of ['when_required', 'when_supported'] as const)
     contract(`S3 (${new URL(s3Url).host}, checksums=${checksums})`, () =>
       s3Store(withTestPrefix(s3Url, `stores-${checksums}`), { checksums, pageSize: 2 }),

@@ -97,7 +97,8 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   })
   const storageDir = await mkdtemp(join(tmpdir(), 'portail-storage-'))
   // With STORAGE_URL (bash scripts/with-s3.sh …) every app writes to a prefix of its own in the S3 server's bucket.
-  const store: TestStore = testS3Url ? await s3Store(withTestPrefix(testS3Url, 'app')) : await directoryStore(storageDir)
+  const s3Url = testS3Url()
+  const store: TestStore = s3Url ? await s3Store(withTestPrefix(s3Url, 'app')) : await directoryStore(storageDir)
   let now = new Date()
   const clock = {
     now: () => new Date(now),

@@ -26,8 +26,11 @@ export interface TestStore {
   disconnect(): void
 }
 
-/** The S3 server of this run, if any: STORAGE_URL as with-s3.sh exports it. */
-export const testS3Url = process.env.STORAGE_URL?.trim() || undefined
+/**
+ * The S3 server of this file, if any: STORAGE_URL as with-s3.sh exports it, given by the test runner only to the files
+ * that say « tests: on S3 too » (scripts/uvu-summary.mjs). Read at each call: a test process runs several files.
+ */
+export const testS3Url = (): string | undefined => process.env.STORAGE_URL?.trim() || undefined
 
 /** STORAGE_URL with a fresh prefix under the bucket's own: a test's objects apart from every other's. */
 export function withTestPrefix(url: string, tag: string): string {

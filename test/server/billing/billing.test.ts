@@ -1,5 +1,6 @@
 // The billing routes beyond their happy path (routes.test.ts): options on offer, termination dates, payment without a
 // card, certificates and their public check, the contract PDF, the forwarding address, the test provider's card form.
+// tests: on S3 too (under scripts/with-s3.sh its apps store on the S3 server: scripts/uvu-summary.mjs)
 import { MAIL_FOOTER_SEPARATOR } from '../../../server/services/mailer.ts'
 import { Writable } from 'node:stream'
 import fc from 'fast-check'

@@ -2,6 +2,7 @@
 // their order's name and SIREN; validated or refused with a reason, the version read or a 412; a refusal e-mailed and
 // shown in the portal (the Kbis banner's data, /missing-document's list) until another file; the dashboard's queue; the
 // formalities moved on by Conformité. Every write journaled; a Courrier operator gets a 403, a customer a 401.
+// tests: on S3 too (under scripts/with-s3.sh its apps store on the S3 server: scripts/uvu-summary.mjs)
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { LightMyRequestResponse } from 'fastify'

@@ -1,6 +1,7 @@
 // The company area on the server: legal submissions judged by the order checks, listed per order or
 // for all, moved on by the jurists through the operator API; the partner and accountant flags that
 // the portal reads back from the orders; meeting-room bookings with their invoices.
+// tests: on S3 too (under scripts/with-s3.sh its apps store on the S3 server: scripts/uvu-summary.mjs)
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { alreadyUnderWay } from '../../../server/routes/company/index.ts'

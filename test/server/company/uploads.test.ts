@@ -1,4 +1,5 @@
 // Kbis (data URL) and identity (multipart) uploads: checked by content, 10 MB at most, stored atomically.
+// tests: on S3 too (under scripts/with-s3.sh its apps store on the S3 server: scripts/uvu-summary.mjs)
 import { constants, deflateRawSync } from 'node:zlib'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'

@@ -2,6 +2,7 @@
 // per order, the handover to the owner or a representative of that order only, identity checked, which the customer
 // reads; a forwarding request shipped (carrier, tracking number and link) or impossible (a reason), which the customer
 // reads too. Every write journaled.
+// tests: on S3 too (under scripts/with-s3.sh its apps store on the S3 server: scripts/uvu-summary.mjs)
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { LightMyRequestResponse } from 'fastify'

@@ -2,6 +2,7 @@
 // the letter pipeline's job (text layer or OCR) and given a suggested order with its page and a sender; reviewed; then
 // published once as ingestion publishes a letter (the letter searchable with its pages, the bell, the e-mail), every
 // write journaled. Two API instances pressing « Publier » together publish it once (on PostgreSQL: really at once).
+// tests: on S3 too (under scripts/with-s3.sh its apps store on the S3 server: scripts/uvu-summary.mjs)
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { LightMyRequestResponse } from 'fastify'

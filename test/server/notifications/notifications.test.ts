@@ -1,6 +1,7 @@
 // Notifications: who sees which event, each person's read marks, events committed with their
 // action (and never for a rolled-back one), the live stream (also from a second server instance on the
 // same database), e-mail preferences, the daily digest once, and each letter's history with its actors.
+// tests: on S3 too (under scripts/with-s3.sh its apps store on the S3 server: scripts/uvu-summary.mjs)
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { FastifyInstance } from 'fastify'

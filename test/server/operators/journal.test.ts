@@ -1,5 +1,6 @@
 // The journal: one row per operator write, in the transaction of the change; rows the database refuses to change or
 // delete; the administrators' filters, pages and CSV export.
+// tests: on S3 too (under scripts/with-s3.sh its apps store on the S3 server: scripts/uvu-summary.mjs)
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { sql } from 'kysely'

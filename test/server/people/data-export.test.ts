@@ -2,6 +2,7 @@
 // invoices, certificates and contracts, and their data as JSON and CSV, of nobody else; a collaborator gets the shared
 // orders only; nobody else may read it; after 7 days it answers 410 and the cleanup removes its file.
 // The ZIPs are read with Debian's `unzip` (Info-ZIP): a reader that is not the writer's library.
+// tests: on S3 too (under scripts/with-s3.sh its apps store on the S3 server: scripts/uvu-summary.mjs)
 import { execFile } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
