@@ -3,21 +3,24 @@
 // be reached by typing its address: eight were so on phones before the group pages' row
 // (layout/SectionNav.tsx), and no test that opened pages with page.goto could notice it. Every request of these tours
 // is recorded too: none leaves the portal's origin (test/e2e/third-party.test.ts checks the rest: signed out, a letter,
-// the card dialog, and that the recorder sees such a request).
+// the card dialog, and that the recorder sees such a request). The tours at 360 px and with the menu expanded check
+// every page they land on with axe-core too (no serious or critical violation, the CSP enforced): test/e2e/a11y.test.ts
+// checks the screens a tour does not open (signed out, the modals, the drawer, the selection).
 import type { Page } from 'playwright-core'
 import * as assert from 'uvu/assert'
 import { menu, routeByPath } from '../../src/views/routes.ts'
 import {
+  axeChecker,
   chooseOrder,
   DESKTOP,
   isMobile,
   MOBILE,
-  networkIdle,
   openMenu,
   pagesWithAnAddress,
   pageTitle,
   portalSuite,
   recordRequests,
+  settled,
   signIn,
   type Viewport,
 } from '../util/e2e.ts'
@@ -35,8 +38,11 @@ function visibleLinks(page: Page): Promise<string[]> {
 
 const followed = (path: string) => routeByPath(path) !== undefined || menu.some((item) => item.to === path)
 
-/** The pages reached from the dashboard by following visible links (the drawer's too, on a phone), breadth first. */
-async function reachedByClicks(page: Page, viewport: Viewport): Promise<Set<string>> {
+/**
+ * The pages reached from the dashboard by following visible links (the drawer's too, on a phone), breadth first; each
+ * one, once settled, given to `check` (axe-core) if any.
+ */
+async function reachedByClicks(page: Page, viewport: Viewport, check?: (path: string) => Promise<void>): Promise<Set<string>> {
   const reached = new Set<string>()
   const tried = new Set<string>(['/tableau-de-bord'])
   const queue = ['/tableau-de-bord']
@@ -48,7 +54,8 @@ async function reachedByClicks(page: Page, viewport: Viewport): Promise<Set<stri
     const route = routeByPath(landed)
     assert.ok(route, `${href} lands on ${landed}, not a page`)
     await pageTitle(page, route.title).waitFor()
-    await networkIdle(page)
+    await settled(page)
+    await check?.(landed)
     reached.add(landed)
     const links = await visibleLinks(page)
     if (isMobile(viewport)) {
@@ -71,10 +78,11 @@ for (const [label, viewport, collapsed] of [
   ['1280 px, menu collapsed', DESKTOP, true],
 ] as const) {
   Navigation(
-    `${label}: every page of the portal is linked from what the customer sees, and asks nothing of another site`,
+    `${label}: every page of the portal is linked from what the customer sees, and asks nothing of another site${collapsed ? '' : '; axe-core finds nothing serious on any'}`,
     async ({ portal }) => {
       const tab = await portal.open({ viewport })
       const { page } = tab
+      const axe = collapsed ? undefined : axeChecker(tab, viewport)
       const requests = await recordRequests(tab.context, new URL(portal.url).origin, { intercept: false })
       await signIn(page)
       await chooseOrder(page, 'Boulangerie des Lilas SAS')
@@ -83,7 +91,7 @@ for (const [label, viewport, collapsed] of [
         await page.getByRole('button', { name: 'Réduire le menu' }).click()
         await page.getByRole('button', { name: 'Déplier le menu' }).waitFor()
       }
-      const reached = await reachedByClicks(page, viewport)
+      const reached = await reachedByClicks(page, viewport, axe && ((path) => axe.check(path)))
       const unreached = pagesWithAnAddress.map((r) => r.path).filter((path) => !reached.has(path))
       assert.equal(unreached, [], `reached only by typing the address: ${unreached.join(', ')}`)
       assert.ok(
@@ -91,7 +99,8 @@ for (const [label, viewport, collapsed] of [
         'the API was called',
       )
       assert.equal(requests.elsewhere, [], 'requests to another origin')
-      await tab.close()
+      if (axe) await axe.done()
+      else await tab.close()
     },
   )
 }

@@ -1,9 +1,8 @@
 // The back office's journeys in Chromium: the demo operators, a code of their authenticator as their phone would
 // compute it, signing in, the back office's menu, and axe-core on each screen.
-import * as assert from 'uvu/assert'
 import type { Page } from 'playwright-core'
 import { TOTP_PERIOD_SECONDS, totpCode, totpStep } from '../../server/lib/totp.ts'
-import { DEMO_PASSWORD, seriousViolations, type Tab, type Viewport } from './e2e.ts'
+import { DEMO_PASSWORD } from './e2e.ts'
 
 /** The mail room's screens also work on a tablet (PRODUCT.md). */
 export const TABLET = { width: 768, height: 1024 }
@@ -29,20 +28,8 @@ export async function freshCode(email: OperatorEmail): Promise<string> {
   }
 }
 
-/** axe-core on each screen `check` names; `done` closes the tab and fails with every serious or critical finding. */
-export function axeChecker(tab: Tab, viewport: Viewport) {
-  const findings: string[] = []
-  return {
-    async check(screen: string) {
-      await tab.page.mouse.move(0, 0)
-      for (const violation of await seriousViolations(tab.page)) findings.push(`${screen} (${viewport.width} px) : ${violation}`)
-    },
-    async done() {
-      await tab.close()
-      assert.equal(findings, [], findings.join('\n'))
-    },
-  }
-}
+/** axe-core on each screen: test/util/e2e.ts's, shared with the portal's journeys. */
+export { axeChecker } from './e2e.ts'
 
 /** Signs in at /operateur/connexion with the demo password and a fresh code, until the dashboard shows. */
 export async function signInOperator(page: Page, email: OperatorEmail, check?: (screen: string) => Promise<void>) {

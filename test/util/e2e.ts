@@ -21,7 +21,7 @@
 // Run: npm run test:e2e (Chromium at /usr/bin/chromium, or CHROMIUM_PATH).
 import { createRequire } from 'node:module'
 import { createServer as createNetServer } from 'node:net'
-import { rmSync } from 'node:fs'
+import { readFileSync, rmSync } from 'node:fs'
 import { access, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
@@ -29,6 +29,7 @@ import { pathToFileURL } from 'node:url'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
 import type { Order } from '../../server/contract/session.ts'
 import { loadConfig, type Config } from '../../server/config.ts'
 import { DEMO_PASSWORD } from '../../server/demo/seed.ts'
@@ -484,6 +485,7 @@ export async function screenshot(page: Page, name: string) {
 }
 
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
+let axeCoreSource: string | undefined
 
 interface AxeViolation {
   id: string
@@ -492,9 +494,35 @@ interface AxeViolation {
   nodes: { target: unknown[]; html: string; failureSummary?: string }[]
 }
 
-/** axe-core's serious and critical violations on the page as it is (needs a bypassCSP tab). */
+/**
+ * Checks the tab's page as it is now with axe-core; every finding of every screen is reported at the end, when the tab
+ * closes (test/e2e/a11y.test.ts, and the navigation tours, test/e2e/navigation.test.ts, which check every page).
+ */
+export function axeChecker(tab: Tab, viewport: Viewport) {
+  const findings: string[] = []
+  return {
+    async check(screen: string) {
+      // The page as it is read, not hovered: the pointer off every control (a hovered button's colours are its own).
+      await tab.page.mouse.move(0, 0)
+      for (const violation of await seriousViolations(tab.page)) findings.push(`${screen} (${viewport.width} px) : ${violation}`)
+    },
+    async done() {
+      await tab.close()
+      assert.equal(findings, [], findings.join('\n'))
+    },
+  }
+}
+
+/** A page of the dashboard layout, loaded and settled: the network quiet, no spinner left in the content. */
+export async function settled(page: Page) {
+  await networkIdle(page)
+  await page.waitForFunction(() => !document.querySelector('#contenu [role="status"]'))
+}
+
+/** axe-core's serious and critical violations on the page as it is (the page's CSP enforced or not). */
 export async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH })
+  // Evaluated through the browser's debugging protocol, not a <script>: the page's CSP (no inline script) stays enforced.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate((axeCoreSource ??= readFileSync(AXE_PATH, 'utf8')))
   // Colours mid-transition (a button coming back from its disabled look) are not the page's: let the finite
   // transitions and animations end first (a spinner's endless one is left running).
   await page.evaluate(() =>

@@ -20,8 +20,7 @@ const Compliance = portalSuite('Back-office : un Kbis refusé puis validé, un �
 Compliance(
   '1280 px: a Kbis refused as illegible comes back with its reason; another one validated, the banner goes',
   async ({ portal }) => {
-    // axe-core is injected in both tabs (bypassCSP); the portal's CSP is the other journeys' to prove.
-    const customerTab = await portal.open({ viewport: DESKTOP, bypassCSP: true })
+    const customerTab = await portal.open({ viewport: DESKTOP })
     const customerAxe = axeChecker(customerTab, DESKTOP)
     const customer = customerTab.page
     await signIn(customer)
@@ -38,7 +37,7 @@ Compliance(
     }
     await fileKbis('Extrait Kbis (photo floue)')
 
-    const operatorTab = await portal.open({ viewport: DESKTOP, bypassCSP: true })
+    const operatorTab = await portal.open({ viewport: DESKTOP })
     const operator = operatorTab.page
     const axe = axeChecker(operatorTab, DESKTOP)
     await signInOperator(operator, 'operateur@example.com')
@@ -169,7 +168,7 @@ Compliance(
 )
 
 Compliance('1280 px: a Courrier operator has none of these screens, and reads « Accès réservé » at each address', async ({ portal }) => {
-  const tab = await portal.open({ viewport: DESKTOP, bypassCSP: true })
+  const tab = await portal.open({ viewport: DESKTOP })
   const { page } = tab
   const axe = axeChecker(tab, DESKTOP)
   await signInOperator(page, 'courrier@example.com')

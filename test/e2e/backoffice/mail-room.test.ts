@@ -40,7 +40,7 @@ const MailRoom = portalSuite('Back-office : un client créé, trois scans publi�
 })
 
 MailRoom('1280 px: from the mail room to the customer, every action journaled under its operator', async ({ portal }) => {
-  const tab = await portal.open({ viewport: DESKTOP, bypassCSP: true })
+  const tab = await portal.open({ viewport: DESKTOP })
   const { page } = tab
   const axe = axeChecker(tab, DESKTOP)
   await signInOperator(page, 'operateur@example.com')

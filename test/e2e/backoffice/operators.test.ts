@@ -14,7 +14,7 @@ for (const viewport of [DESKTOP, TABLET]) {
   Backoffice(
     `${viewport.width} px: the administrator signs in with a TOTP code, creates an API key, finds it in the journal`,
     async ({ portal }) => {
-      const tab = await portal.open({ viewport, bypassCSP: true })
+      const tab = await portal.open({ viewport })
       const { page } = tab
       const axe = axeChecker(tab, viewport)
       const shot = (name: string) => (viewport === DESKTOP ? screenshot(page, `backoffice-${name}`) : Promise.resolve())
@@ -93,7 +93,7 @@ for (const viewport of [DESKTOP, TABLET]) {
   Backoffice(
     `${viewport.width} px: every screen of the administrator: the dashboard's queues, Clients and an order, « Nouveau client », the mail room`,
     async ({ portal }) => {
-      const tab = await portal.open({ viewport, bypassCSP: true })
+      const tab = await portal.open({ viewport })
       const { page } = tab
       const axe = axeChecker(tab, viewport)
       const shot = (name: string) => (viewport === DESKTOP ? screenshot(page, `backoffice-${name}`) : Promise.resolve())
@@ -149,7 +149,7 @@ for (const viewport of [DESKTOP, TABLET]) {
   Backoffice(
     `${viewport.width} px: a Courrier operator has no Administration entry, and its address says « Accès réservé »`,
     async ({ portal }) => {
-      const tab = await portal.open({ viewport, bypassCSP: true })
+      const tab = await portal.open({ viewport })
       const { page } = tab
       const axe = axeChecker(tab, viewport)
       await signInOperator(page, 'courrier@example.com')
