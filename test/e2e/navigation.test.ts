@@ -18,6 +18,7 @@ import {
   openMenu,
   pagesWithAnAddress,
   pageTitle,
+  phoneLayoutProblems,
   portalSuite,
   recordRequests,
   settled,
@@ -72,26 +73,39 @@ async function reachedByClicks(page: Page, viewport: Viewport, check?: (path: st
   return reached
 }
 
-for (const [label, viewport, collapsed] of [
-  ['360 px', MOBILE, false],
-  ['1280 px, menu expanded', DESKTOP, false],
-  ['1280 px, menu collapsed', DESKTOP, true],
+// The phone's tour on every order at once (« Tous »: the lists' longest rows), which it also measures on every page
+// (phoneLayoutProblems: nothing wider than the screen, no title clipped, every control at least 44 px); the desktop's on
+// the Boulangerie's.
+for (const [label, viewport, collapsed, order] of [
+  ['360 px', MOBILE, false, 'Tous'],
+  ['1280 px, menu expanded', DESKTOP, false, 'Boulangerie des Lilas SAS'],
+  ['1280 px, menu collapsed', DESKTOP, true, 'Boulangerie des Lilas SAS'],
 ] as const) {
+  const phone = isMobile(viewport)
   Navigation(
-    `${label}: every page of the portal is linked from what the customer sees, and asks nothing of another site${collapsed ? '' : '; axe-core finds nothing serious on any'}`,
+    `${label}: every page of the portal is linked from what the customer sees, and asks nothing of another site${collapsed ? '' : '; axe-core finds nothing serious on any'}${phone ? '; none wider than the screen, every target at least 44 px' : ''}`,
     async ({ portal }) => {
       const tab = await portal.open({ viewport })
       const { page } = tab
       const axe = collapsed ? undefined : axeChecker(tab, viewport)
+      const layout: string[] = []
       const requests = await recordRequests(tab.context, new URL(portal.url).origin, { intercept: false })
       await signIn(page)
-      await chooseOrder(page, 'Boulangerie des Lilas SAS')
+      await chooseOrder(page, order)
       await pageTitle(page, 'Tableau de bord').waitFor()
       if (collapsed) {
         await page.getByRole('button', { name: 'Réduire le menu' }).click()
         await page.getByRole('button', { name: 'Déplier le menu' }).waitFor()
       }
-      const reached = await reachedByClicks(page, viewport, axe && ((path) => axe.check(path)))
+      const reached = await reachedByClicks(
+        page,
+        viewport,
+        axe &&
+          (async (path) => {
+            await axe.check(path)
+            if (phone) layout.push(...(await phoneLayoutProblems(page, path)))
+          }),
+      )
       const unreached = pagesWithAnAddress.map((r) => r.path).filter((path) => !reached.has(path))
       assert.equal(unreached, [], `reached only by typing the address: ${unreached.join(', ')}`)
       assert.ok(
@@ -101,6 +115,7 @@ for (const [label, viewport, collapsed] of [
       assert.equal(requests.elsewhere, [], 'requests to another origin')
       if (axe) await axe.done()
       else await tab.close()
+      assert.equal(layout, [], layout.join('\n'))
     },
   )
 }

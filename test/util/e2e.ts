@@ -513,6 +513,35 @@ export function axeChecker(tab: Tab, viewport: Viewport) {
   }
 }
 
+/**
+ * What a 360 px phone would suffer on the page as it is: the page wider than the screen (the browser then widens its
+ * layout and everything scrolls sideways), the header's title clipped, a control of the bars or of a dialog, a dialog's
+ * checkbox row or a link standing alone (a list's entry, a paragraph's only link) less than 44 px (a link inside a
+ * sentence is not a target of its own). `where` names the screen in each finding.
+ */
+export function phoneLayoutProblems(page: Page, where: string): Promise<string[]> {
+  return page.evaluate((where) => {
+    const found: string[] = []
+    // A phone's browser widens its layout to the widest content: the page then scrolls sideways and dialogs overflow.
+    if (document.documentElement.scrollWidth > 360) found.push(`${where}: page ${document.documentElement.scrollWidth} px wide`)
+    const h1 = document.querySelector<HTMLElement>('header h1')
+    if (h1 && h1.scrollWidth > h1.clientWidth + 1) found.push(`${where}: title clipped (${h1.scrollWidth} > ${h1.clientWidth})`)
+    const controls = [
+      ...document.querySelectorAll<HTMLElement>('header button, #contenu ~ * button, nav button, [role="dialog"] header button'),
+    ]
+    const targets = document.querySelectorAll<HTMLElement>(
+      '#contenu li > a, #contenu p > a:only-child, [role="dialog"] button, [role="dialog"] label:has(> input[type="checkbox"])',
+    )
+    for (const el of [...controls, ...targets]) {
+      const box = el.getBoundingClientRect()
+      if (box.width === 0) continue
+      if (box.height < 44 || (el.tagName === 'BUTTON' && box.width < 44))
+        found.push(`${where}: « ${el.innerText || el.getAttribute('aria-label')} » ${Math.round(box.width)}×${Math.round(box.height)}`)
+    }
+    return found
+  }, where)
+}
+
 /** A page of the dashboard layout, loaded and settled: the network quiet, no spinner left in the content. */
 export async function settled(page: Page) {
   await networkIdle(page)
