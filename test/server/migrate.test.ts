@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert'
 import { sql } from 'kysely'
 import { connect, dropSchema } from '../../server/db/connect.ts'
 import { migrateToLatest, migratorFor, migrations } from '../../server/db/migrate.ts'
+import { pgliteEmptyTemplate } from '../util/pglite-template.ts'
 
 const Migrate = suite('migrateToLatest')
 
@@ -27,6 +28,8 @@ async function database() {
   const handle = await connect({
     databaseUrl,
     schema,
+    // On PGlite: a copy of a database just made by initdb, not migrated.
+    ...(databaseUrl ? {} : { loadDataDir: await pgliteEmptyTemplate() }),
     poolSize: 2,
     log: (event) => {
       if (event.level === 'query') statements.push(event.query.sql)

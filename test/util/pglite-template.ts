@@ -5,9 +5,28 @@
 // folder (one file run by uvu alone), the process makes its own.
 import { access, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent'
 import { dumpTemplate } from '../../server/db/template.ts'
 
 let made: Promise<Blob> | undefined
+let empty: Promise<Blob> | undefined
+
+/**
+ * A database as initdb leaves it, before any migration (test/server/migrate.test.ts starts from it): made once per
+ * process, then loaded (about 0.4 s) instead of an initdb per test (3.4 s).
+ */
+export function pgliteEmptyTemplate(): Promise<Blob> {
+  return (empty ??= (async () => {
+    const pglite = new PGlite({ extensions: { unaccent } })
+    try {
+      await pglite.query('checkpoint')
+      return await pglite.dumpDataDir('none')
+    } finally {
+      await pglite.close()
+    }
+  })())
+}
 
 export function pgliteTemplate(): Promise<Blob> {
   return (made ??= shared())
