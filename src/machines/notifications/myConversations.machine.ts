@@ -1,12 +1,14 @@
 // « Mes échanges » (/mes-echanges, /mes-echanges/:id): the conversations of the orders the person sees, open ones first
 // (of the selected order, or of all); one read with each message, who wrote it and when; an answer (never blank; a
 // refusal keeps it as typed and says why), which reopens a closed conversation. What the bell says arrived reads the
-// list or the conversation again, an answer being typed kept.
+// list or the conversation again, an answer being typed kept. An address that names no conversation (/mes-echanges/abc:
+// conversationId 0) asks nothing of the server, and one the server does not know for this person (404) is not offered
+// « Réessayer »: both are « introuvable » for good.
 import { assign, fromPromise, setup } from 'xstate'
 import type { PortalConversation, PortalConversationSummary } from '../../../server/contract/notifications.ts'
 import { isBlank } from '../../../server/contract/rules/text.ts'
 import { deferred } from '../deferred.ts'
-import { messageOf, type Notice } from '../shared.ts'
+import { messageOf, type Notice, statusOf } from '../shared.ts'
 
 export const MY_CONVERSATION_MESSAGES = {
   notRefreshed: 'La nouvelle réponse n’a pas pu être affichée : rechargez la page.',
@@ -22,7 +24,7 @@ export type MyConversationsEvent =
 export interface MyConversationsInput {
   /** The selected order, or null for all of the person's orders. */
   orderId: number | null
-  /** The conversation of the address (/mes-echanges/:id), or null for the list. */
+  /** The conversation of the address (/mes-echanges/:id), or null for the list; 0 when the address names none. */
   conversationId: number | null
 }
 
@@ -57,6 +59,8 @@ export const myConversationsMachine = deferred(() =>
     },
     guards: {
       oneConversation: ({ context }) => context.conversationId !== null,
+      noConversation: ({ context }) => context.conversationId === 0,
+      unknownConversation: ({ event }) => statusOf((event as { error?: unknown }).error) === 404,
       written: ({ event }) => !isBlank((event as Extract<MyConversationsEvent, { type: 'answer.send' }>).message),
     },
   }).createMachine({
@@ -73,7 +77,11 @@ export const myConversationsMachine = deferred(() =>
     initial: 'start',
     states: {
       start: {
-        always: [{ guard: 'oneConversation', target: 'conversation' }, { target: 'list' }],
+        always: [
+          { guard: 'noConversation', target: 'conversation.missing' },
+          { guard: 'oneConversation', target: 'conversation' },
+          { target: 'list' },
+        ],
       },
       list: {
         initial: 'loading',
@@ -102,10 +110,15 @@ export const myConversationsMachine = deferred(() =>
               src: 'loadConversation',
               input: ({ context }) => ({ id: context.conversationId! }),
               onDone: { target: 'reading', actions: assign({ current: ({ event }) => event.output, loadError: null }) },
-              onError: { target: 'failed', actions: assign({ loadError: ({ event }) => messageOf(event.error) }) },
+              onError: [
+                { guard: 'unknownConversation', target: 'missing', actions: assign({ loadError: null }) },
+                { target: 'failed', actions: assign({ loadError: ({ event }) => messageOf(event.error) }) },
+              ],
             },
           },
           failed: { on: { 'conversations.retry': { target: 'loading' } } },
+          // Not this person's, or no such conversation: nothing to retry, nothing to refresh.
+          missing: {},
           reading: {
             on: {
               'conversations.refresh': { target: 'refreshing' },

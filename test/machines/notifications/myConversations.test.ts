@@ -31,6 +31,7 @@ const events = [
   { type: 'xstate.error.actor.loadConversations', error: down },
   { type: 'xstate.done.actor.loadConversation', output: closed },
   { type: 'xstate.error.actor.loadConversation', error: unknown },
+  { type: 'xstate.error.actor.loadConversation', error: down },
   { type: 'xstate.done.actor.reloadConversation', output: myConversation(3) },
   { type: 'xstate.error.actor.reloadConversation', error: down },
   { type: 'conversations.retry' },
@@ -55,8 +56,10 @@ const serializeState = (s: any) =>
 for (const input of [
   { orderId: null, conversationId: null },
   { orderId: 12, conversationId: 3 },
+  // /mes-echanges/abc: an address that names no conversation.
+  { orderId: 12, conversationId: 0 },
 ] satisfies MyConversationsInput[]) {
-  const where = input.conversationId === null ? '/mes-echanges' : '/mes-echanges/3'
+  const where = input.conversationId === null ? '/mes-echanges' : input.conversationId === 0 ? '/mes-echanges/abc' : '/mes-echanges/3'
   const ModelBased = suite(`« Mes échanges » from ${where}: shortest paths covering every state and transition, replayed`)
   const paths = shortestPaths(myConversationsMachine, { events, input, serializeState })
   ModelBased('the model reaches every state of its address', () => {
@@ -65,13 +68,16 @@ for (const input of [
       states,
       input.conversationId === null
         ? ['{"list":"failed"}', '{"list":"loading"}', '{"list":"shown"}']
-        : [
-            '{"conversation":"answering"}',
-            '{"conversation":"failed"}',
-            '{"conversation":"loading"}',
-            '{"conversation":"reading"}',
-            '{"conversation":"refreshing"}',
-          ],
+        : input.conversationId === 0
+          ? ['{"conversation":"missing"}']
+          : [
+              '{"conversation":"answering"}',
+              '{"conversation":"failed"}',
+              '{"conversation":"loading"}',
+              '{"conversation":"missing"}',
+              '{"conversation":"reading"}',
+              '{"conversation":"refreshing"}',
+            ],
     )
   })
   for (const path of pathsToReplay(paths, ModelBased)) {
@@ -106,7 +112,16 @@ for (const input of [
         assert.ok(snapshot.context.current)
         assert.equal(notices.at(-1), { kind: 'error', message: MY_CONVERSATION_MESSAGES.notRefreshed })
       }
-      if (last?.type === 'xstate.error.actor.loadConversation') assert.is(snapshot.context.loadError, unknown.message)
+      // An address that names no conversation asks the server nothing.
+      if (input.conversationId === 0) assert.equal(deferreds.started, [])
+      // A conversation the server does not know for this person is « introuvable » for good: no « Réessayer »; a
+      // service unavailable can be retried, its reason shown.
+      if (last?.type === 'xstate.error.actor.loadConversation')
+        assert.equal(
+          [snapshot.value, snapshot.context.loadError],
+          last.error === unknown ? [{ conversation: 'missing' }, null] : [{ conversation: 'failed' }, down.message],
+        )
+      if (snapshot.matches({ conversation: 'missing' })) assert.not.ok(snapshot.can({ type: 'conversations.retry' }))
       if (last?.type === 'xstate.error.actor.loadConversations') assert.is(snapshot.context.loadError, down.message)
       assert.is(snapshot.hasTag('busy'), snapshot.matches({ conversation: 'answering' }))
       actor.stop()

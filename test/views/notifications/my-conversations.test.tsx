@@ -131,13 +131,24 @@ Page('the bell’s news of an answer reads the conversation again; what is being
   assert.is(field.value, 'Je commence à écrire')
 })
 
-Page('a conversation that is not the person’s, or no number: « introuvable », in French', async () => {
-  await open('/mes-echanges/999', { notifications: { conversations: [lilas(3)] } })
+Page('a conversation that is not the person’s, or no number: « introuvable », in French, with nothing to retry', async () => {
+  const app = await open('/mes-echanges/999', { notifications: { conversations: [lilas(3)] } })
   assert.match((await screen.findByRole('alert')).textContent!, 'Conversation introuvable.')
   assert.ok(screen.getByRole('link', { name: '← Tous mes échanges' }))
+  assert.is(screen.queryByRole('button', { name: 'Réessayer' }), null, 'a 404 is not retried')
+  assert.equal(
+    app.calls.notifications.filter(([n]) => n === 'getConversation'),
+    [['getConversation', 999]],
+  )
   cleanup()
-  await open('/mes-echanges/abc', { notifications: { conversations: [lilas(3)] } })
+  const again = await open('/mes-echanges/abc', { notifications: { conversations: [lilas(3)] } })
   assert.match((await screen.findByRole('alert')).textContent!, 'Conversation introuvable.')
+  assert.is(screen.queryByRole('button', { name: 'Réessayer' }), null)
+  assert.equal(
+    again.calls.notifications.filter(([n]) => n === 'getConversation'),
+    [],
+    'an address that names no conversation asks nothing (it asked for conversation 0)',
+  )
 })
 
 Page('at 360 px: the conversation, its answer field and its button are on screen', async () => {

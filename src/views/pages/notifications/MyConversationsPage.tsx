@@ -104,6 +104,7 @@ function ConversationList({ actor }: { actor: MyConversationsRef }) {
 function Conversation({ actor }: { actor: MyConversationsRef }) {
   const current = useSelector(actor, (s) => s.context.current)
   const failed = useSelector(actor, (s) => s.matches({ conversation: 'failed' }))
+  const missing = useSelector(actor, (s) => s.matches({ conversation: 'missing' }))
   const loading = useSelector(actor, (s) => s.matches({ conversation: 'loading' }))
   const loadError = useSelector(actor, (s) => s.context.loadError)
   return (
@@ -115,6 +116,12 @@ function Conversation({ actor }: { actor: MyConversationsRef }) {
         <Link href={MY_CONVERSATIONS_PATH}>← Tous mes échanges</Link>
       </Toolbar>
       {failed && <ErrorState message={loadError!} onRetry={() => actor.send({ type: 'conversations.retry' })} />}
+      {missing && (
+        <>
+          <p role="alert">Conversation introuvable.</p>
+          <Muted>Elle n’existe pas, ou elle concerne une domiciliation qui ne vous est pas accessible.</Muted>
+        </>
+      )}
       {loading && <Spinner label="Chargement : la conversation…" />}
       {current && !loading && !failed && (
         <>
