@@ -17,6 +17,7 @@ import { SWEEP_GRACE_MS } from '../../server/services/storage-sweep.ts'
 import { buildApp } from '../../server/app.ts'
 import { messages } from '../../server/http/errors.ts'
 import { buildTestApp, DEMO_PASSWORD } from '../util/server.ts'
+import { gate } from '../util/gate.ts'
 import { multipart, tinyPng } from '../util/server-samples.ts'
 
 const ROOT = join(import.meta.dirname, '..', '..')
@@ -313,17 +314,13 @@ async function appWithHeldRequest(closingHook?: () => Promise<void>) {
   const t = await buildTestApp({ seed: false })
   const app = await buildApp(t.deps, { databaseKind: process.env.DATABASE_URL ? 'postgres' : 'pglite' })
   if (closingHook) app.addHook('preClose', closingHook)
-  let entered!: () => void
-  const inFlight = new Promise<void>((resolve) => {
-    entered = resolve
-  })
-  let release!: () => void
-  const released = new Promise<void>((resolve) => {
-    release = resolve
-  })
+  const entered = gate()
+  const released = gate()
+  const inFlight = entered.opened
+  const release = () => released.open()
   app.get('/__held', async () => {
-    entered()
-    await released
+    entered.open()
+    await released.opened
     return { held: true }
   })
   const close = async () => {
@@ -420,23 +417,18 @@ closing('a connection that has sent nothing, or half its headers, does not hold 
 closing('a connection opened while the close runs its hooks (its port still open), sending nothing, does not hold the close', async () => {
   // The notifications' hook ends the live streams and gives their places back (a database write): a client connecting
   // then, and sending nothing (a preconnect, a balancer's check), held the close for Fastify's 72 s (seen on PostgreSQL).
-  let hooked!: () => void
-  const inHook = new Promise<void>((resolve) => {
-    hooked = resolve
-  })
-  let leave!: () => void
-  const left = new Promise<void>((resolve) => {
-    leave = resolve
-  })
+  const hooked = gate()
+  const left = gate()
+  const leave = () => left.open()
   const { port, app, close } = await appWithHeldRequest(async () => {
-    hooked()
-    await left
+    hooked.open()
+    await left.opened
   })
   const sockets: ReturnType<typeof connectSocket>[] = []
   try {
     const started = Date.now()
     const closed = app.close()
-    await inHook
+    await hooked.opened
     const late = connectSocket(port, '127.0.0.1')
     sockets.push(late)
     const ended = new Promise<void>((resolve) => late.on('close', () => resolve()))
