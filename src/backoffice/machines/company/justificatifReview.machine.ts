@@ -1,12 +1,17 @@
 // Justificatifs: the Kbis and identity documents waiting, oldest first; one opened (its details and version, the file
 // beside them), then « Valider » or « Refuser » with a reason (« Autre » with its words). A decision names the version
 // opened: a file the customer replaced meanwhile is refused by the server (412), and the review says so and opens the
-// new file instead, never deciding it unseen. Decided, the document leaves the list.
+// new file instead, never deciding it unseen. Decided, the document leaves the list. The list shown is read again every
+// LIST_REFRESH_MS while no document is open (customers' new files, other operators' decisions), without a spinner; a
+// failed reading keeps it as it was until the next one.
 import { assign, fromPromise, setup } from 'xstate'
 import type { Justificatif, JustificatifDecision, JustificatifKind } from '../../../../server/contract/company-backoffice.ts'
 import { REFUSAL_DETAIL_REQUIRED, type RefusalReason } from '../../../../server/contract/rules/justificatifs.ts'
 import { messageOf, type Notice, statusOf } from '../../../machines/shared.ts'
 import { deferred } from '../../../machines/deferred.ts'
+
+/** How often the list shown is read again, as the dashboard's queues. */
+export const LIST_REFRESH_MS = 60_000
 
 export interface Refusal {
   reason: RefusalReason | ''
@@ -72,7 +77,16 @@ export const justificatifReviewMachine = deferred(() =>
         throw new Error('justificatifReview: decide is not provided')
       }),
     },
-    actions: { notify: (_, _params: Notice) => {} },
+    actions: {
+      notify: (_, _params: Notice) => {},
+      /** The document asked for, as listed, to be read whole. */
+      openFromList: assign({
+        open: ({ context, event }) =>
+          context.documents!.find((d) => same(d, event as Extract<JustificatifReviewEvent, { type: 'document.open' }>))!,
+        replaced: false,
+        sendError: null,
+      }),
+    },
     guards: {
       listed: ({ context, event }) =>
         !!context.documents?.some((d) => same(d, event as Extract<JustificatifReviewEvent, { type: 'document.open' }>)),
@@ -83,6 +97,7 @@ export const justificatifReviewMachine = deferred(() =>
       decidedElsewhere: ({ event }) => [404, 409].includes(statusOf((event as { error?: unknown }).error)),
       waiting: ({ event }) => (event as { output?: Justificatif }).output?.status === 'à vérifier',
     },
+    delays: { refresh: LIST_REFRESH_MS },
   }).createMachine({
     id: 'justificatifReview',
     context: { documents: null, error: null, open: null, replaced: false, refusal: null, problems: {}, sendError: null },
@@ -100,17 +115,18 @@ export const justificatifReviewMachine = deferred(() =>
       },
       failed: { on: { 'list.retry': { target: 'loading' } } },
       list: {
-        on: {
-          'document.open': {
-            guard: 'listed',
-            target: 'opening',
-            actions: assign({
-              open: ({ context, event }) => context.documents!.find((d) => same(d, event))!,
-              replaced: false,
-              sendError: null,
-            }),
-          },
+        after: { refresh: { target: 'refreshing' } },
+        on: { 'document.open': { guard: 'listed', target: 'opening', actions: 'openFromList' } },
+      },
+      // The list read again, still on screen (and a document still opened from it: the reading is then dropped).
+      refreshing: {
+        invoke: {
+          id: 'refresh',
+          src: 'load',
+          onDone: { target: 'list', actions: assign({ documents: ({ event }) => event.output }) },
+          onError: { target: 'list' },
         },
+        on: { 'document.open': { guard: 'listed', target: 'opening', actions: 'openFromList' } },
       },
       opening: {
         tags: ['busy'],

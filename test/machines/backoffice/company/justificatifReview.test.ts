@@ -29,6 +29,7 @@ function start() {
   const notices: Notice[] = []
   const machine = justificatifReviewMachine.provide({
     actors: { load: deferreds.actor(), openDocument: deferreds.actor(), decide: deferreds.actor() },
+    // (`refresh` is `load` again: the Deferreds tell its invocations apart by their ids)
     actions: { notify: (_, notice) => void notices.push(notice) },
   })
   return { actor: createActor(machine), deferreds, notices }
@@ -56,6 +57,10 @@ const events = [
   { type: 'xstate.error.actor.decide', error: replaced },
   { type: 'xstate.error.actor.decide', error: taken },
   { type: 'xstate.error.actor.decide', error: down },
+  // The list read again every minute while it is shown: a new file of a customer's listed, a failure keeps the list.
+  { type: 'xstate.after.refresh.justificatifReview.list' },
+  { type: 'xstate.done.actor.refresh', output: [identity, kbis, justificatif(8, { raisonSociale: 'Studio Nuage SAS' })] },
+  { type: 'xstate.error.actor.refresh', error: down },
 ] as const
 
 const ModelBased = suite('back office, the review of a justificatif: shortest paths covering every state and transition, replayed')
@@ -82,6 +87,7 @@ ModelBased('the model reaches every state', () => {
     'list',
     'loading',
     'opening',
+    'refreshing',
     'refusing',
     'reloading',
     'reviewing',
@@ -120,6 +126,13 @@ for (const path of pathsToReplay(paths, ModelBased)) {
       assert.equal(snapshot.context.documents, [identity])
       assert.equal(notices.at(-1), { kind: 'success', message: decisionDone(kbis, decided(kbis)) })
     }
+    // Read again: the new list replaces the one shown; a failure keeps it as it was, with nothing said.
+    if (last?.type === 'xstate.done.actor.refresh') assert.equal([snapshot.value, snapshot.context.documents], ['list', last.output])
+    if (last?.type === 'xstate.error.actor.refresh') {
+      const before = path.steps.at(-2)!.state.context.documents
+      assert.equal([snapshot.value, snapshot.context.documents], ['list', before])
+    }
+    if (last?.type === 'xstate.after.refresh.justificatifReview.list') assert.is(deferreds.started.at(-1)!.id, 'refresh')
     if (last?.error === taken)
       assert.equal([snapshot.value, snapshot.context.error, snapshot.context.documents], ['list', taken.message, [identity]])
     if (last?.error === down && snapshot.matches('reviewing')) assert.is(snapshot.context.sendError, down.message)
