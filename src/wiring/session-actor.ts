@@ -50,6 +50,27 @@ export function returnPath(path: string): string | undefined {
   return isBarePath(route) || (DASHBOARD_ROUTES as readonly string[]).includes(route) ? undefined : path
 }
 
+/** This tab's page to go to once signed in, kept in sessionStorage: a reload of /login, signed out, keeps an e-mail link's. */
+const DESTINATION_KEY = 'portail.destination'
+
+function readKeptDestination(): string | null {
+  try {
+    const kept = sessionStorage.getItem(DESTINATION_KEY)
+    return (kept && returnPath(kept)) ?? null
+  } catch {
+    return null
+  }
+}
+
+function keepDestination(path: string | null) {
+  try {
+    if (path) sessionStorage.setItem(DESTINATION_KEY, path)
+    else sessionStorage.removeItem(DESTINATION_KEY)
+  } catch {
+    // Storage refused (a private window's quota): the destination lives in memory only, as before.
+  }
+}
+
 export async function createSession(deps: SessionDeps): Promise<SessionRef> {
   return createSessionActor(deps, await inspector())
 }
@@ -80,8 +101,9 @@ export function createSessionActor(
         endSession: (_, { apiToken }) => void api.signOut({ apiToken }).catch(() => {}),
       },
     }),
-    // Signed out, the address opened (an e-mail's link) is where the next sign-in leads.
-    { input: { storedUser, destination: storedUser ? null : (returnPath(openedOn) ?? null) }, inspect },
+    // Signed out, the address opened (an e-mail's link) is where the next sign-in leads; opened on /login (a reload),
+    // the one this tab kept.
+    { input: { storedUser, destination: storedUser ? null : (returnPath(openedOn) ?? readKeptDestination()) }, inspect },
   )
 
   api.configureApi({
@@ -97,6 +119,13 @@ export function createSessionActor(
   ]
   // A stopped session (a test's page closed) follows the other tabs no more.
   session.subscribe({ complete: () => unfollow.forEach((stop) => stop()) })
+  // The destination kept for this tab as the session holds it: written while signed out, gone once a sign-in used it
+  // or a sign-out forgot it.
+  let kept: string | null | undefined
+  session.subscribe((snapshot) => {
+    const destination = snapshot.context.destination
+    if (destination !== kept) keepDestination((kept = destination))
+  })
 
   session.start()
   return session

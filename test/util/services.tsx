@@ -987,10 +987,13 @@ export async function renderApp(
     signedIn?: boolean
     defaultOrder?: StoredChoice
     onCalls?: (calls: ReturnType<typeof createTestServices>['calls']) => void
+    /** As a reload of the tab: its sessionStorage kept (a new tab's is empty). */
+    reload?: boolean
   } = {},
 ) {
   lastSession?.stop()
   localStorage.clear()
+  if (!options.reload) sessionStorage.clear()
   if (options.signedIn) writeStoredUser(F.authUser)
   if (options.defaultOrder !== undefined) writeStoredChoice(F.authUser.id, options.defaultOrder)
   if (options.dextEmail) localStorage.setItem(DEXT_EMAIL_KEY, JSON.stringify({ [options.dextEmailOf ?? F.authUser.id]: options.dextEmail }))

@@ -1,6 +1,7 @@
 // The « Nouveau courrier » e-mail's link in Chromium, on the real server and the demo data: it lands on its letter
 // once Camille is signed in, whatever comes in between. Signed out: the link → /login → the letter, on its order
-// (her kept default order another). Signed in, no order chosen yet: the link → the selection screen → the letter.
+// (her kept default order another), and the same after a reload of /login. Signed in, no order chosen yet: the link →
+// the selection screen → the letter.
 import type { Page } from 'playwright-core'
 import * as assert from 'uvu/assert'
 import type { MailDocument } from '../../../server/contract/mail.ts'
@@ -82,6 +83,31 @@ Links('signed in, no order chosen yet: the letter’s link → the selection scr
   assert.is(new URL(page.url()).pathname, '/mes-courriers/courriers')
   // The mobile navigation names the order shown: the letter's.
   await page.getByRole('button', { name: `Domiciliation: ${BOULANGERIE}. Changer de domiciliation` }).waitFor()
+  await tab.close()
+})
+
+Links('signed out: the letter’s link → /login, reloaded → signing in still lands on that letter (the tab kept it)', async ({ portal }) => {
+  const { letter, link } = await bakeryLetter(portal)
+  const tab = await portal.open({ viewport: DESKTOP })
+  const { page } = tab
+  // An earlier visit kept another default order in this browser, then signed out.
+  await signIn(page)
+  await chooseOrder(page, ATELIER)
+  await pageTitle(page, 'Tableau de bord').waitFor()
+  await page.getByRole('button', { name: 'Se déconnecter' }).click()
+  await waitForPath(page, '/login')
+
+  await page.goto(link)
+  await waitForPath(page, '/login')
+  // The portal has started (the address may change to /login before its script runs) and this tab keeps the link.
+  await page.waitForFunction((path) => sessionStorage.getItem('portail.destination') === path, link)
+  await page.reload()
+  await page.getByLabel('Adresse e-mail', { exact: true }).fill('demo@example.com')
+  await page.getByLabel('Mot de passe', { exact: true }).fill(DEMO_PASSWORD)
+  await page.getByRole('button', { name: 'Se connecter', exact: true }).click()
+  await letterShown(page, letter)
+  assert.is(await orderShown(page), BOULANGERIE)
+  assert.is(new URL(page.url()).pathname, '/mes-courriers/courriers')
   await tab.close()
 })
 

@@ -48,6 +48,32 @@ Links('signed out: the link → /login → signing in lands on the letter, on it
   assert.is(readStoredChoice(F.authUser.id), F.boulangerie.id, "the letter's order is the default one now, as the header's pick")
 })
 
+Links('signed out: the link → /login, reloaded → signing in still lands on the letter (this tab kept it)', async () => {
+  const first = await renderApp(LINK, { data, defaultOrder: F.atelier.id })
+  await waitFor(() => assert.is(first.currentPath(), '/login'))
+  cleanup()
+  const app = await renderApp('/login', { data, defaultOrder: F.atelier.id, reload: true })
+  await signIn()
+  await onTheLetter(app)
+  assert.not.ok(app.location.history.includes('/tableau-de-bord'), 'never by the dashboard')
+  cleanup()
+  // Used: a later sign-in in this tab (a reload of /login) leads to the dashboard.
+  const later = await renderApp('/login', { data, defaultOrder: F.atelier.id, reload: true })
+  await signIn()
+  await screen.findByRole('heading', { name: 'Bonjour Camille' }, SLOW)
+  assert.is(later.currentPath(), '/tableau-de-bord')
+})
+
+Links('a new tab on /login keeps nothing of another tab’s link', async () => {
+  const first = await renderApp(LINK, { data, defaultOrder: F.atelier.id })
+  await waitFor(() => assert.is(first.currentPath(), '/login'))
+  cleanup()
+  const app = await renderApp('/login', { data, defaultOrder: F.atelier.id })
+  await signIn()
+  await screen.findByRole('heading', { name: 'Bonjour Camille' }, SLOW)
+  assert.is(app.currentPath(), '/tableau-de-bord')
+})
+
 Links('signed in, no order chosen yet: the link → the selection screen → choosing an order lands on the letter', async () => {
   const app = await renderApp(LINK, { signedIn: true, data })
   fireEvent.click(await screen.findByRole('button', { name: /Atelier Lumière SARL/ }, SLOW))
@@ -92,6 +118,7 @@ Links('a sign-out forgets the link: the next sign-in in that tab leads to the da
   await signIn()
   await screen.findByRole('heading', { name: 'Bonjour Camille' }, SLOW)
   assert.is(app.currentPath(), '/tableau-de-bord')
+  assert.is(sessionStorage.getItem('portail.destination'), null, 'nothing kept for this tab')
 })
 
 Links('only a page of this portal is kept: never another site, the API, the back office nor a bare page', () => {
