@@ -30,21 +30,27 @@ const letterShown = (page: Page, letter: MailDocument) =>
 const orderShown = (page: Page) =>
   page.getByLabel('Domiciliation', { exact: true }).evaluate((s) => (s as HTMLSelectElement).selectedOptions[0]!.text)
 
+/**
+ * An earlier visit kept another default order (Atelier) in this browser, then signed out; the link is opened now, and
+ * the portal asks for a sign-in.
+ */
+async function linkOpenedSignedOut(page: Page, link: string) {
+  await signIn(page)
+  await chooseOrder(page, ATELIER)
+  await pageTitle(page, 'Tableau de bord').waitFor()
+  await page.getByRole('button', { name: 'Se déconnecter' }).click()
+  await waitForPath(page, '/login')
+  await page.goto(link)
+  await waitForPath(page, '/login')
+}
+
 const Links = portalSuite('e-mail links survive a sign-in, in Chromium')
 
 Links('signed out: the letter’s link → /login → signing in lands on that letter, on its order', async ({ portal }) => {
   const { letter, link } = await bakeryLetter(portal)
   const tab = await portal.open({ viewport: DESKTOP })
   const { page } = tab
-  // An earlier visit kept another default order in this browser, then signed out.
-  await signIn(page)
-  await chooseOrder(page, ATELIER)
-  await pageTitle(page, 'Tableau de bord').waitFor()
-  await page.getByRole('button', { name: 'Se déconnecter' }).click()
-  await waitForPath(page, '/login')
-
-  await page.goto(link)
-  await waitForPath(page, '/login')
+  await linkOpenedSignedOut(page, link)
   // Signed in from this page, as the link left it (a fresh /login would be another page load).
   await page.getByLabel('Adresse e-mail', { exact: true }).fill('demo@example.com')
   await page.getByLabel('Mot de passe', { exact: true }).fill(DEMO_PASSWORD)
@@ -90,15 +96,7 @@ Links('signed out: the letter’s link → /login, reloaded → signing in still
   const { letter, link } = await bakeryLetter(portal)
   const tab = await portal.open({ viewport: DESKTOP })
   const { page } = tab
-  // An earlier visit kept another default order in this browser, then signed out.
-  await signIn(page)
-  await chooseOrder(page, ATELIER)
-  await pageTitle(page, 'Tableau de bord').waitFor()
-  await page.getByRole('button', { name: 'Se déconnecter' }).click()
-  await waitForPath(page, '/login')
-
-  await page.goto(link)
-  await waitForPath(page, '/login')
+  await linkOpenedSignedOut(page, link)
   // The portal has started (the address may change to /login before its script runs) and this tab keeps the link.
   await page.waitForFunction((path) => sessionStorage.getItem('portail.destination') === path, link)
   await page.reload()
