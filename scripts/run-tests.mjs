@@ -53,6 +53,13 @@ function testFiles(dir, pattern, ignore) {
     .sort((a, b) => statSync(join(root, b)).size - statSync(join(root, a)).size)
 }
 
+/** A test file's source, read once per run: its markers (ON_S3, EMBEDDED_ONLY, OWN_PROCESS) are looked up there. */
+const sources = new Map()
+const sourceOf = (file) => {
+  if (!sources.has(file)) sources.set(file, readFileSync(join(root, file), 'utf8'))
+  return sources.get(file)
+}
+
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 /** One file in a process of its own, through uvu's own command (the file as the only match of its folder). */
@@ -61,7 +68,7 @@ function runFile(dir, file) {
   const name = relative(dir, file)
   return new Promise((resolve) => {
     let output = ''
-    const env = storageEnvFor(readFileSync(join(root, file), 'utf8'), { ...process.env }, s3Url)
+    const env = storageEnvFor(sourceOf(file), { ...process.env }, s3Url)
     const child = testProcess(
       [uvu, dir, `^${escapeRegExp(name)}$`],
       (chunk) => {
@@ -144,8 +151,8 @@ async function runShared(dir, next, done) {
 const { dir, pattern, ignore, jobs, shared, onS3 } = parseArgs(process.argv.slice(2))
 /** The run's S3 server (with-s3.sh): given to the files marked ON_S3 only (the worker does the same for its files). */
 const s3Url = process.env.STORAGE_URL?.trim() || undefined
-const found = testFiles(dir, pattern, ignore).filter((file) => !onS3 || readFileSync(join(root, file), 'utf8').includes(ON_S3))
-const embeddedOnly = process.env.DATABASE_URL ? found.filter((file) => readFileSync(join(root, file), 'utf8').includes(EMBEDDED_ONLY)) : []
+const found = testFiles(dir, pattern, ignore).filter((file) => !onS3 || sourceOf(file).includes(ON_S3))
+const embeddedOnly = process.env.DATABASE_URL ? found.filter((file) => sourceOf(file).includes(EMBEDDED_ONLY)) : []
 const files = found.filter((file) => !embeddedOnly.includes(file))
 if (embeddedOnly.length)
   console.log(`[tests] sans objet sur PostgreSQL (la base embarquée seulement, passés par npm test) : ${embeddedOnly.join(', ')}`)
@@ -169,7 +176,7 @@ const report = (result) => {
 }
 // A file that measures its own process (its memory) keeps a process of its own, even with --shared-processes: it says
 // so with OWN_PROCESS in its source. Those run first.
-const ownProcess = shared ? queue.filter((file) => readFileSync(join(root, file), 'utf8').includes(OWN_PROCESS)) : []
+const ownProcess = shared ? queue.filter((file) => sourceOf(file).includes(OWN_PROCESS)) : []
 for (const file of ownProcess) queue.splice(queue.indexOf(file), 1)
 await Promise.all(
   Array.from({ length: Math.min(jobs, files.length) }, async () => {

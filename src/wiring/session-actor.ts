@@ -51,7 +51,7 @@ export function returnPath(path: string): string | undefined {
 }
 
 /** This tab's page to go to once signed in, kept in sessionStorage: a reload of /login, signed out, keeps an e-mail link's. */
-const DESTINATION_KEY = 'portail.destination'
+export const DESTINATION_KEY = 'portail.destination'
 
 function readKeptDestination(): string | null {
   try {

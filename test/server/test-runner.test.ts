@@ -1,5 +1,5 @@
 // The test runner's choice of store per file (scripts/uvu-summary.mjs, used by scripts/run-tests.mjs and by each shared
-// test process, scripts/test-worker.mjs): under with-s3.sh only the files that say « tests: on S3 too » get STORAGE_URL.
+// test process, scripts/test-worker.mjs): under with-s3.sh only the files marked ON_S3 get STORAGE_URL.
 // tests: the embedded database only (no database at all; left out of the PostgreSQL run)
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'

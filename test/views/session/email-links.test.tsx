@@ -6,7 +6,7 @@ import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { LINKED_LETTER_GONE } from '../../../src/machines/mail/mailbox.machine.ts'
-import { returnPath } from '../../../src/wiring/session-actor.ts'
+import { DESTINATION_KEY, returnPath } from '../../../src/wiring/session-actor.ts'
 import { readStoredChoice } from '../../../src/wiring/storage.ts'
 import * as F from '../../util/fixtures.ts'
 import { renderApp } from '../../util/services.tsx'
@@ -118,7 +118,7 @@ Links('a sign-out forgets the link: the next sign-in in that tab leads to the da
   await signIn()
   await screen.findByRole('heading', { name: 'Bonjour Camille' }, SLOW)
   assert.is(app.currentPath(), '/tableau-de-bord')
-  assert.is(sessionStorage.getItem('portail.destination'), null, 'nothing kept for this tab')
+  assert.is(sessionStorage.getItem(DESTINATION_KEY), null, 'nothing kept for this tab')
 })
 
 Links('only a page of this portal is kept: never another site, the API, the back office nor a bare page', () => {

@@ -15,7 +15,8 @@ export default function JustificatifsPage() {
   const documents = useSelector(review, (s) => s.context.documents)
   const failed = useSelector(review, (s) => s.matches('failed'))
   const error = useSelector(review, (s) => s.context.error)
-  const open = useSelector(review, (s) => (s.matches('list') || s.matches('refreshing') || s.matches('opening') ? null : s.context.open))
+  // A document is open from the review on (its `open` is cleared whenever the list is back); while it is being read, the list stays.
+  const open = useSelector(review, (s) => (s.matches('opening') ? null : s.context.open))
   const opening = useSelector(review, (s) => s.matches('opening'))
   if (open) return <JustificatifReview review={review} document={open} />
   const now = Date.now()
