@@ -4,17 +4,20 @@
 // confirmed with its suggested order and published (« Publier tous les confirmés »). Measured: scans per minute from
 // the first upload to the last letter searchable, against a ceiling measured in the same run before the server starts:
 // tesseract.js alone (the server's own OCR module, one worker) on the same image pages, on the same cores; and the
-// customers' p99 with the server idle and during the batch. Writes the « Numérisation » section of docs/BENCHMARKS.md.
+// customers' p99 with the server idle and during the batch. Beside it, what the server cannot do without: the same
+// pages drawn as it draws them (pdf.js, the viewer's WebP, the scans' grey picture), in one process, and the bound that
+// OCR and drawing alone set on these cores. Writes the « Numérisation » section of docs/BENCHMARKS.md.
 //   DATABASE_URL set: that PostgreSQL; otherwise one is made by scripts/with-postgres.sh.
 //   BENCH_SCANS (200), BENCH_IDLE_SECONDS (20), BENCH_RATE (requests a second, 100): a smaller run only prints.
 import type { ChildProcess } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import { loadavg, tmpdir } from 'node:os'
+import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { connect } from '../server/db/connect.ts'
 import { totpCode } from '../server/lib/totp.ts'
 import { demoOperators } from '../server/demo/seed.ts'
+import { renderPages } from '../server/services/letter-render.ts'
 import { tesseractOcr } from '../server/services/ocr.ts'
 import { backgroundSettled } from '../test/util/background-settled.ts'
 import { scannedPage, textLayerPdf } from '../test/util/letters.ts'
@@ -142,6 +145,16 @@ try {
   const ceilingPerMinute = (SCANS / ocrSeconds) * 60
   console.log(`[intake] plafond : ${pictures.length} pages lues par tesseract.js seul en ${ocrSeconds.toFixed(1)} s`)
 
+  // What the server must do besides OCR: every page drawn as it draws them, here in this one process. OCR and drawing
+  // spread perfectly over the cores, with nothing else to do, bound the batch's pace.
+  await renderPages(new Uint8Array(batch[0]!.pdf)) // pdf.js and the canvas loaded
+  const drawStarted = performance.now()
+  for (const scan of batch) await renderPages(new Uint8Array(scan.pdf))
+  const drawSeconds = (performance.now() - drawStarted) / 1000
+  const cores = availableParallelism()
+  const boundSeconds = (ocrSeconds + drawSeconds) / cores
+  console.log(`[intake] dessin : ${SCANS} pages dessinées comme le serveur en ${drawSeconds.toFixed(1)} s`)
+
   const started = await startServer(dir)
   server = started.child
   const { base } = started
@@ -247,6 +260,8 @@ try {
       '| | secondes | numérisations / min |',
       '| --- | ---: | ---: |',
       `| plafond : tesseract.js seul sur les ${pictures.length} pages sans texte (un worker, comme le serveur) | ${ocrSeconds.toFixed(1)} | ${ceilingPerMinute.toFixed(1)} |`,
+      `| les ${SCANS} pages dessinées comme le serveur les dessine (pdf.js, WebP de la visionneuse, image grise des scans pour l’OCR ; un processus) | ${drawSeconds.toFixed(1)} | |`,
+      `| borne : l’OCR et le dessin seuls, répartis sans perte sur ${cores} cœurs | ${boundSeconds.toFixed(1)} | ${((SCANS / boundSeconds) * 60).toFixed(1)} (${((ocrSeconds / boundSeconds) * 100).toFixed(0)} % du plafond) |`,
       `| envois terminés | ${uploadedAfter.toFixed(1)} | |`,
       `| toutes lues (pages, texte, domiciliation suggérée ; ${toCheck} « À vérifier ») | ${readAfter.toFixed(1)} | |`,
       `| la dernière publiée et cherchable | ${lastSearchableAfter.toFixed(1)} | ${perMinute.toFixed(1)} |`,

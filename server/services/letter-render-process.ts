@@ -50,7 +50,15 @@ const NOTICE_TIMEOUT_MS = 10_000
 /** A render process idle this long is ended (its memory given back); the next letter starts another. */
 const IDLE_MS = 60_000
 /** A render process that keeps more than this once a letter is closed is ended rather than kept for the next one. */
-const KEPT_RSS_BYTES = 200 * 2 ** 20
+export const KEPT_RSS_BYTES = 200 * 2 ** 20
+/**
+ * glibc's allocator in the render process: every block of 128 KB or more mapped on its own and given back to the system
+ * when freed, and the heap's free top trimmed past 128 KB. By default glibc raises that bound up to 32 MB as large
+ * blocks are freed, so a page's canvas and pictures (8 to 80 MB) stayed in the process once freed: after four
+ * one-page scans it kept more than KEPT_RSS_BYTES, and was ended and started again (half a second each, a quarter of a
+ * batch's time, bench:intake). With these it keeps about 140 MB from letter to letter.
+ */
+export const RENDER_MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' }
 
 /** pdf.js cannot open the letter's PDF at all: it never will, so its job fails once, without retry. */
 export class UnreadableLetterError extends Error {}
@@ -87,6 +95,9 @@ let turn: Promise<unknown> = Promise.resolve()
 let peakSeen = 0
 
 export const renderProcessPeakRss = () => peakSeen
+/** How many render processes this API started (tests and benchmarks read it). */
+let started = 0
+export const renderProcessStarts = () => started
 
 const mb = (bytes: number) => `${Math.round(bytes / 2 ** 20)} Mo`
 
@@ -94,11 +105,14 @@ function startProcess(): RenderProcess {
   const built = typeof __LETTER_RENDER_CHILD__ === 'string'
   // The built server (esbuild.server.mjs): an entry of its own beside server.mjs; from the sources, run through tsx.
   const entry = built ? new URL(__LETTER_RENDER_CHILD__!, import.meta.url) : new URL('./letter-render-child.ts', import.meta.url)
+  started++
   const child = fork(entry, [String(RENDER_MEMORY_CEILING_BYTES)], {
-    execArgv: [...(built ? [] : [`--import=${import.meta.resolve('tsx')}`]), `--max-old-space-size=${HEAP_MB}`],
+    // --expose-gc: the child collects its garbage before it reports what it keeps (its 'closed' reply).
+    execArgv: [...(built ? [] : [`--import=${import.meta.resolve('tsx')}`]), `--max-old-space-size=${HEAP_MB}`, '--expose-gc'],
     // fd 4: the memory the child's watch saw before it killed the process.
     stdio: ['ignore', 'inherit', 'inherit', 'ipc', 'pipe'],
     serialization: 'advanced',
+    env: { ...process.env, ...RENDER_MALLOC_ENV },
   })
   // Never what keeps the API's process alive.
   child.unref()

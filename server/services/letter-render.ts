@@ -126,6 +126,24 @@ export async function toWebp(page: Canvas, notice?: string): Promise<PageImage> 
   }
 }
 
+/**
+ * A drawn page as OCR reads it: 8-bit grey, lossless, as a PGM (Netpbm P5) file, laid on white. Leptonica (in
+ * tesseract.js) reads it as it is, where a PNG of the same page took 70–120 ms to encode here and about 50 ms to decode
+ * there, with the same text read (bench:intake, docs/BENCHMARKS.md « Numérisation »). Grey is what tesseract reads in
+ * any case. The canvas's pixels are premultiplied RGBA: a pixel short of opaque is thus laid on white exactly.
+ */
+export function greyPgm(canvas: Canvas): Uint8Array<ArrayBuffer> {
+  const { width, height } = canvas
+  const rgba = canvas.data()
+  const header = new TextEncoder().encode(`P5\n${width} ${height}\n255\n`)
+  const pgm = new Uint8Array(header.length + width * height)
+  pgm.set(header)
+  // Rec. 601 luma in 8-bit fixed point (77 + 150 + 29 = 256): at most the alpha, so with the white left over at most 255.
+  for (let i = 0, j = header.length; i < rgba.length; i += 4, j++)
+    pgm[j] = ((rgba[i]! * 77 + rgba[i + 1]! * 150 + rgba[i + 2]! * 29) >> 8) + 255 - rgba[i + 3]!
+  return pgm
+}
+
 /** An A4 sheet saying that page `number` is left out of the preview: it never touches the PDF. */
 export async function skippedPageImage(number: number): Promise<PageImage> {
   const { createCanvas } = await canvasModule()
@@ -156,7 +174,10 @@ export const cleanText = (text: string) =>
 export interface RenderedPage extends PageImage {
   /** The page's text layer, cleaned. */
   layer: string
-  /** The page drawn as PNG when its layer is too thin to index (a scan) and it was drawn whole: to be read by OCR; null otherwise. */
+  /**
+   * The page drawn as grey PGM (greyPgm) when its layer is too thin to index (a scan) and it was drawn whole: to be read
+   * by OCR; null otherwise.
+   */
   scan: Uint8Array<ArrayBuffer> | null
 }
 
@@ -208,8 +229,8 @@ export async function openLetter(pdf: Uint8Array): Promise<OpenLetter> {
         return { ...(await toWebp(await drawn(await (light ??= open(PDFJS_LIGHT_OPTIONS)), number), LIGHT_PAGE_NOTICE)), layer, scan: null }
       const canvas = await drawn(whole, number)
       const thin = (layer.match(/\p{L}/gu)?.length ?? 0) < MIN_LAYER_LETTERS
-      // Only a scan is encoded for OCR (PNG: lossless, what tesseract reads best), before the WebP's notice could touch it.
-      const scan = thin ? new Uint8Array(await canvas.encode('png')) : null
+      // Only a scan is kept for OCR, before the WebP's notice could touch it.
+      const scan = thin ? greyPgm(canvas) : null
       return { ...(await toWebp(canvas)), layer, scan }
     },
     async close() {

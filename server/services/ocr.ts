@@ -8,8 +8,8 @@ import type { Worker } from 'tesseract.js'
 
 export interface Ocr {
   /**
-   * The text of a page image (PNG), or null when OCR could not read it (too unsure). Rejects at once with the signal's
-   * reason when `signal` aborts, the recognition ended.
+   * The text of a page image (PGM as the render process sends it, PNG, JPEG: what Leptonica reads), or null when OCR
+   * could not read it (too unsure). Rejects at once with the signal's reason when `signal` aborts, the recognition ended.
    */
   read(image: Uint8Array, signal?: AbortSignal): Promise<string | null>
   close(): Promise<void>

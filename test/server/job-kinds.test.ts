@@ -1,7 +1,7 @@
 // JOB_KINDS: a process's worker runs only the kinds of background job named (the browser journeys run the security
 // notices without the demo letters' pipeline, which would take a core for ≈ 15 s in every file); an unknown kind stops
-// the start with a French message; unset, every kind runs. JOB_CONCURRENCY: the jobs a worker runs at once (1 by default;
-// 2 lets a letter be drawn while the previous one is read by OCR).
+// the start with a French message; unset, every kind runs. JOB_CONCURRENCY: the jobs a worker runs at once (2 by default:
+// a letter is drawn while the previous one is read by OCR).
 // tests: the embedded database only (its servers open their own; scripts/run-tests.mjs leaves it out of the PostgreSQL run)
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -75,9 +75,10 @@ test('security-notice only: a queued notice is sent, the demo letters wait untou
   }
 })
 
-test('JOB_CONCURRENCY: 1 unless set, 1 to 4; anything else stops the start in French', () => {
-  assert.is(loadConfig({}).jobConcurrency, 1)
-  assert.is(loadConfig({ JOB_CONCURRENCY: ' 2 ' }).jobConcurrency, 2)
+test('JOB_CONCURRENCY: 2 unless set, 1 to 4; anything else stops the start in French', () => {
+  assert.is(loadConfig({}).jobConcurrency, 2)
+  assert.is(loadConfig({ JOB_CONCURRENCY: ' 1 ' }).jobConcurrency, 1)
+  assert.is(loadConfig({ JOB_CONCURRENCY: '4' }).jobConcurrency, 4)
   for (const wrong of ['0', '5', 'deux', '1.5'])
     assert.throws(
       () => loadConfig({ JOB_CONCURRENCY: wrong }),

@@ -7,8 +7,13 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { findJob, findJobFor } from '../../../server/db/repositories/jobs.ts'
 import { runOneJob } from '../../../server/services/jobs.ts'
-import { skippedPageImage } from '../../../server/services/letter-render.ts'
-import { RENDER_MEMORY_CEILING_BYTES, renderProcessPeakRss } from '../../../server/services/letter-render-process.ts'
+import { greyPgm, skippedPageImage } from '../../../server/services/letter-render.ts'
+import {
+  RENDER_MEMORY_CEILING_BYTES,
+  renderLetterPages,
+  renderProcessPeakRss,
+  renderProcessStarts,
+} from '../../../server/services/letter-render-process.ts'
 import { LETTER_JOB, letterPipelineJob, type PipelineDeps } from '../../../server/services/mail-pipeline.ts'
 import { tesseractOcr, type Ocr } from '../../../server/services/ocr.ts'
 import { jbig2RegionPdf, manyBigImagesPdf } from '../../util/hostile-pdfs.ts'
@@ -280,3 +285,40 @@ ocr('tesseract stopped by its signal ends its recognition at once; the next page
 })
 
 ocr.run()
+
+const kept = suite('the render process kept from letter to letter')
+
+kept('ten one-page letters in a row, five of them scans, are drawn by one render process: it keeps no freed canvas', async () => {
+  const scan = new Uint8Array(await imageOnlyPdf(['Caisse primaire d’assurance maladie']))
+  const text = new Uint8Array(await textLayerPdf([['Direction générale des finances publiques']]))
+  const before = renderProcessStarts()
+  for (let n = 0; n < 10; n++) {
+    const [page] = await renderLetterPages(n % 2 ? scan : text, { timeoutMs: 60_000 })
+    assert.is(page!.mode, 'full')
+    assert.is(page!.scan === null, n % 2 === 0, 'a scan comes back for OCR, a page with text does not')
+  }
+  // Before glibc's allocator was told to give large blocks back (RENDER_MALLOC_ENV), the process kept more than
+  // KEPT_RSS_BYTES after four scans and was started again: three processes for these ten letters.
+  assert.ok(renderProcessStarts() - before <= 1, `${renderProcessStarts() - before} render processes started`)
+})
+
+kept('a page goes to OCR as grey PGM laid on white: dark text dark, a half-transparent pixel lighter', () => {
+  const canvas = createCanvas(3, 1)
+  const context = canvas.getContext('2d')
+  context.fillStyle = '#ffffff'
+  context.fillRect(0, 0, 1, 1)
+  context.fillStyle = '#102030'
+  context.fillRect(1, 0, 1, 1)
+  context.fillStyle = 'rgba(0, 0, 0, 0.5)'
+  context.fillRect(2, 0, 1, 1)
+  const pgm = greyPgm(canvas)
+  const header = 'P5\n3 1\n255\n'
+  assert.is(Buffer.from(pgm.subarray(0, header.length)).toString('latin1'), header)
+  const [white, dark, half] = pgm.subarray(header.length)
+  assert.is(pgm.length, header.length + 3)
+  assert.is(white, 255)
+  assert.ok(Math.abs(dark! - 0x1d) <= 1, `${dark}`)
+  assert.ok(Math.abs(half! - 128) <= 1, `${half}`)
+})
+
+kept.run()
