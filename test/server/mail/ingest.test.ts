@@ -1,10 +1,11 @@
 // The operators' way in: `npm run ingest` on the embedded database or on DATABASE_URL, and the operator API.
 // Letters are checked by content and stored atomically; each one is announced to the owner and the collaborators.
+// tests: on S3 too (the command's store and the API's: what is stored, and nothing left behind by a refusal)
 import { execFile, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -14,19 +15,16 @@ import { connect, dropSchema, type DbHandle } from '../../../server/db/connect.t
 import { migrateToLatest } from '../../../server/db/migrate.ts'
 import { seedDemo } from '../../../server/demo/seed.ts'
 import { ingestLetter } from '../../../server/services/ingest.ts'
-import { fsStorage } from '../../../server/services/storage.ts'
 import { main } from '../../../scripts/ingest.ts'
 import { call, callBearer, TEST_OPERATOR_TOKEN } from '../../util/server.ts'
 import { demoContext, tinyPdf, tinyPng, type DemoContext } from '../../util/server-samples.ts'
+import { directoryStore, s3Store, testS3Url, withTestPrefix, type TestStore } from '../../util/storage.ts'
 
 const root = join(import.meta.dirname, '..', '..', '..')
 
-async function filesUnder(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => [])
-  return entries
-    .filter((e) => e.isFile() && !e.parentPath.includes('.tmp'))
-    .map((e) => join(e.parentPath, e.name))
-    .sort()
+/** The stored keys, writes under way left out (`.tmp/…`). */
+async function filesIn(keys: Promise<string[]>): Promise<string[]> {
+  return (await keys).filter((key) => !key.startsWith('.tmp/'))
 }
 
 /** A console that keeps what the command prints. */
@@ -45,6 +43,8 @@ interface CliCtx {
   atelier: number
   pdf: Buffer
   pdfPath: string
+  /** The command's store: STORAGE_DIR, or with-s3.sh's bucket under a prefix of its own (STORAGE_URL). */
+  store: TestStore
 }
 
 const cli = suite<CliCtx>('npm run ingest')
@@ -58,13 +58,16 @@ cli.before(async (ctx) => {
   // The demo data, written once by a process that then lets go of the database, as `npm start` would.
   const seeding = await connect({ databaseUrl, dataDir, schema: ctx.schema })
   await migrateToLatest(seeding.db)
-  await seedDemo(seeding.db, fsStorage(storageDir), { now: new Date(), brandName: 'Domicilium' })
+  const s3Url = testS3Url()
+  ctx.store = s3Url ? await s3Store(withTestPrefix(s3Url, 'ingest')) : await directoryStore(storageDir)
+  await seedDemo(seeding.db, ctx.store.storage, { now: new Date(), brandName: 'Domicilium' })
   await seeding.close()
   const url =
     databaseUrl && `${databaseUrl}${databaseUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${ctx.schema}`)}`
   ctx.env = {
     DATA_DIR: dataDir,
     STORAGE_DIR: storageDir,
+    ...(ctx.store.storageUrl ? { STORAGE_URL: ctx.store.storageUrl } : {}),
     PUBLIC_URL: 'https://portail.example.com',
     LOG_LEVEL: 'silent',
     ...(url ? { DATABASE_URL: url } : {}),
@@ -76,6 +79,7 @@ cli.before(async (ctx) => {
 
 cli.after(async (ctx) => {
   if (process.env.DATABASE_URL && ctx.schema) await dropSchema(process.env.DATABASE_URL, ctx.schema)
+  await ctx.store?.close()
   await rm(ctx.dir, { recursive: true, force: true })
 })
 
@@ -120,7 +124,7 @@ cli('a letter: stored with its PDF, announced to the owner and the collaborator 
       [row.order_id, row.sender, row.kind, row.read, row.deleted, row.pages],
       [ctx.order, 'Tribunal de commerce', 'recommandé', false, false, 1],
     )
-    assert.equal(await readFile(join(ctx.env.STORAGE_DIR!, row.file_key)), ctx.pdf, 'the very bytes, stored')
+    assert.equal(Buffer.from((await ctx.store.storage.get(row.file_key))!), ctx.pdf, 'the very bytes, stored')
     const mails = await db
       .selectFrom('outbox')
       .selectAll()
@@ -199,7 +203,7 @@ cli('refuses what is not a PDF, in French, and stores nothing', async (ctx) => {
   const truncated = join(ctx.dir, 'tronque.pdf')
   await writeFile(png, tinyPng)
   await writeFile(truncated, ctx.pdf.subarray(0, ctx.pdf.length - 40))
-  const before = await filesUnder(ctx.env.STORAGE_DIR!)
+  const before = await filesIn(ctx.store.keys())
   const count = () => inspect(ctx, async ({ db }) => (await db.selectFrom('documents').select('id').execute()).length)
   const rows = await count()
   for (const file of [png, truncated]) {
@@ -207,7 +211,7 @@ cli('refuses what is not a PDF, in French, and stores nothing', async (ctx) => {
     assert.is(await main(['--order', String(ctx.order), '--sender', 'Banque', file], ctx.env, out), 1)
     assert.match(lines.err.join('\n'), 'n’est pas un PDF valide')
   }
-  assert.equal(await filesUnder(ctx.env.STORAGE_DIR!), before, 'no file left behind')
+  assert.equal(await filesIn(ctx.store.keys()), before, 'no file left behind')
   assert.is(await count(), rows, 'no row')
 })
 
@@ -436,7 +440,7 @@ const postLetter = (ctx: DemoContext, orderId: number, body: Record<string, unkn
 const dataUrl = (bytes: Buffer) => `data:application/pdf;base64,${bytes.toString('base64')}`
 
 api('bad files get a French 4xx and leave nothing behind', async (ctx) => {
-  const before = await filesUnder(ctx.t.storageDir)
+  const before = await filesIn(ctx.t.storedKeys())
   const rows = (await ctx.t.deps.db.selectFrom('documents').select('id').execute()).length
   const mails = ctx.t.mails.length
   for (const [file, status, message] of [
@@ -485,7 +489,7 @@ api('bad files get a French 4xx and leave nothing behind', async (ctx) => {
   )
   assert.is(oldPackage.statusCode, 400, oldPackage.body)
   assert.is((await ctx.t.deps.db.selectFrom('packages').select('id').execute()).length, packages, 'no package')
-  assert.equal(await filesUnder(ctx.t.storageDir), before, 'no file')
+  assert.equal(await filesIn(ctx.t.storedKeys()), before, 'no file')
   assert.is((await ctx.t.deps.db.selectFrom('documents').select('id').execute()).length, rows, 'no row')
   assert.is(ctx.t.mails.length, mails, 'nobody told')
 })
@@ -504,7 +508,7 @@ api(
       })
     // Received long ago: the suite's other tests look for their own letter at the head of the list.
     const letter = { sender: 'Banque Populaire', kind: 'recommandé', file: dataUrl(ctx.pdf), receivedAt: '2025-06-02T08:00:00Z' }
-    const [documents, files, mails] = [await count('documents'), await filesUnder(ctx.t.storageDir), ctx.t.mails.length]
+    const [documents, files, mails] = [await count('documents'), await filesIn(ctx.t.storedKeys()), ctx.t.mails.length]
 
     const first = await send('documents', letter, 'scan-2026-11-27-0001')
     assert.is(first.statusCode, 200, first.body)
@@ -524,7 +528,7 @@ api(
       assert.equal(retry.json().notified, [], 'nobody told again')
     }
     assert.is(await count('documents'), documents + 1)
-    assert.is((await filesUnder(ctx.t.storageDir)).length, files.length + 1, 'one file')
+    assert.is((await filesIn(ctx.t.storedKeys())).length, files.length + 1, 'one file')
     assert.is(ctx.t.mails.length, mailsAfterFirst)
     assert.ok(mailsAfterFirst > mails)
 
@@ -556,7 +560,7 @@ api(
 )
 
 api('a database failure after the file was written removes the file', async (ctx) => {
-  const before = await filesUnder(ctx.t.storageDir)
+  const before = await filesIn(ctx.t.storedKeys())
   const failing = new Proxy(ctx.t.deps.db, {
     get: (target, property) => {
       if (property === 'insertInto')
@@ -579,7 +583,7 @@ api('a database failure after the file was written removes the file', async (ctx
     (error: Error) => error,
   )
   assert.match(failure?.message ?? 'no failure', 'panne de la base')
-  assert.equal(await filesUnder(ctx.t.storageDir), before)
+  assert.equal(await filesIn(ctx.t.storedKeys()), before)
 })
 
 api('a new letter reaches the owner and the collaborator, in their lists and by e-mail; nobody else', async (ctx) => {
@@ -695,7 +699,7 @@ async function traces(ctx: DemoContext) {
           .executeTakeFirstOrThrow()
       ).n,
     )
-  return { files: await filesUnder(ctx.t.storageDir), invoices: await count('invoices'), notifications: await count('notifications') }
+  return { files: await filesIn(ctx.t.storedKeys()), invoices: await count('invoices'), notifications: await count('notifications') }
 }
 
 invoicing(

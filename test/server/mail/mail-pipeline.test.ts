@@ -1,6 +1,6 @@
 // Mail pipeline: each letter's page images, its text (text layer or French OCR), the search
 // and the deadlines, through the durable jobs; on PDFs made here (test/util/letters.ts).
-import { readdir } from 'node:fs/promises'
+// tests: on S3 too (the page images written beside the letter's PDF, and removed after a failure, in the bucket)
 import { createCanvas, loadImage } from '@napi-rs/canvas'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -9,7 +9,6 @@ import { DEFAULT_LEASE_MS, PermanentJobError, runOneJob, startJobWorker, type Jo
 import { skippedPageImage } from '../../../server/services/letter-render.ts'
 import { letterRenderTimeoutMs } from '../../../server/services/letter-render-process.ts'
 import { LETTER_JOB, letterPipelineJob } from '../../../server/services/mail-pipeline.ts'
-import { fsStorage } from '../../../server/services/storage.ts'
 import { SEARCH_LENGTH_MESSAGE } from '../../../server/routes/mail/pipeline.ts'
 import { watchStalls } from '../../util/event-loop.ts'
 import { imageOnlyPdf, receiptPdf, slowToDrawPdf, textLayerPdf } from '../../util/letters.ts'
@@ -197,14 +196,14 @@ letters('a job that fails for good leaves no page row, no image file, and the le
     'Imprimerie Martin',
     await textLayerPdf([['Bon de commande des sachets a pain.'], ['Conditions generales de vente.']]),
   )
-  const disk = fsStorage(ctx.t.storageDir)
-  // The disk refuses the second page image: the first one, already written, must go too.
+  const store = ctx.t.deps.storage
+  // The store refuses the second page image: the first one, already written, must go too.
   let writes = 0
   const failing = {
-    ...disk,
+    ...store,
     put: async (key: string, bytes: Uint8Array) => {
       if (key.endsWith('.webp') && ++writes > 1) throw new Error('disque plein')
-      return disk.put(key, bytes)
+      return store.put(key, bytes)
     },
   }
   await ctx.t.deps.db.updateTable('jobs').set({ max_attempts: 1 }).where('kind', '=', LETTER_JOB).where('state', '=', 'queued').execute()
@@ -232,7 +231,7 @@ letters('a job that fails for good leaves no page row, no image file, and the le
   assert.is((await ctx.t.deps.db.selectFrom('document_pages').select('page').where('document_id', '=', added.id).execute()).length, 0)
   const pdfKey = (await ctx.t.deps.db.selectFrom('documents').select('file_key').where('id', '=', added.id).executeTakeFirstOrThrow())
     .file_key
-  const files = await readdir(ctx.t.storageDir, { recursive: true })
+  const files = await ctx.t.storedKeys()
   assert.not.ok(
     files.some((f) => f.endsWith('.webp') && f.startsWith(pdfKey.replace(/\.pdf$/, ''))),
     'the image written before the failure is removed',
