@@ -257,8 +257,12 @@ export interface RenderOptions {
   pageTimeoutMs?: number
   /** The letter given up (the server closing): its process ended at once. */
   signal?: AbortSignal
-  /** Each page once drawn, in order (its OCR may start while the next one is drawn). */
-  onPage?: (page: DrawnPage) => void
+  /**
+   * Each page once drawn, in order (its OCR may start while the next one is drawn). When it returns a promise, the next
+   * page is drawn once it settles (the scans waiting for OCR held within their bound), and that wait does not count in
+   * the letter's time: it is not drawing.
+   */
+  onPage?: (page: DrawnPage) => void | Promise<void>
 }
 
 /**
@@ -276,7 +280,7 @@ async function renderInTurn(
   { timeoutMs, pageTimeoutMs = PAGE_RENDER_TIMEOUT_MS, signal, onPage }: RenderOptions,
 ): Promise<DrawnPage[]> {
   if (signal?.aborted) throw new RenderAbortedError('rendu du courrier abandonné avant son début')
-  const deadline = performance.now() + timeoutMs
+  let deadline = performance.now() + timeoutMs
   const left = () => deadline - performance.now()
   const pageTime = () => Math.min(pageTimeoutMs, left())
   /** The process the letter is open in, if it still is. */
@@ -322,7 +326,12 @@ async function renderInTurn(
           if (reply.type !== 'drawn') throw new Error(`réponse inattendue du processus de rendu : ${reply.type}`)
           const page: DrawnPage = { ...reply.page, number, mode, ...(reason ? { reason } : {}) }
           pages.push(page)
-          onPage?.(page)
+          const waiting = onPage?.(page)
+          if (waiting) {
+            const since = performance.now()
+            await waiting
+            deadline += performance.now() - since
+          }
           break
         } catch (error) {
           // Not a limit of this page (the letter given up, no process), or not even its notice could be drawn: the attempt fails.

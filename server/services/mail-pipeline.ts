@@ -62,6 +62,8 @@ export interface PipelineLog {
 }
 
 export interface RenderLimits {
+  /** The scans drawn and not yet read, at most (MAX_UNREAD_SCAN_BYTES). */
+  maxUnreadScanBytes?: number
   /** The letter's rendering at most (letterRenderTimeoutMs of its pages): past it the pages not yet drawn are left out. */
   timeoutMs: number
   /** A page's layer or drawing at most (PAGE_RENDER_TIMEOUT_MS). */
@@ -72,6 +74,43 @@ export interface RenderLimits {
 }
 
 class OcrTimeout extends Error {}
+
+/**
+ * The scans drawn and not yet read by OCR, at most, in bytes: past it the next page is drawn once they are read. A scan
+ * goes to OCR as grey PGM (2.2 MB for an A4 page, 20 MB for a page 16383 px tall), and OCR may be slower than the
+ * drawing (a noisy page takes seconds): without a bound a 50-page letter would hold every page's picture in the API.
+ */
+export const MAX_UNREAD_SCAN_BYTES = 16 * 2 ** 20
+
+/**
+ * The scans of one letter, read by OCR one after another in the order they are drawn. `add` queues one; it returns a
+ * promise when the scans not yet read pass `maxBytes`, settled once every queued scan is read (the drawing waits for
+ * it). `read` never rejects: its failure is kept for `done`, and the scans after it are not read.
+ */
+export function scanQueue(read: (page: DrawnPage, scan: Uint8Array) => Promise<void>, maxBytes = MAX_UNREAD_SCAN_BYTES) {
+  let reading: Promise<void> = Promise.resolve()
+  let unread = 0
+  let failure: { error: unknown } | null = null
+  return {
+    add(page: DrawnPage, scan: Uint8Array): Promise<void> | undefined {
+      unread += scan.length
+      reading = reading
+        .then(() => (failure ? undefined : read(page, scan)))
+        .catch((error: unknown) => {
+          failure ??= { error }
+        })
+        .finally(() => {
+          unread -= scan.length
+        })
+      return unread > maxBytes ? reading : undefined
+    },
+    /** Settles once every queued scan is read; rejects with the first reading's failure. */
+    async done() {
+      await reading
+      if (failure) throw failure.error
+    },
+  }
+}
 
 /** `scan` read by `ocr` within `timeoutMs`; null past it. Rejects when `signal` aborts. */
 async function readWithin(ocr: Ocr, scan: Uint8Array, timeoutMs: number, signal?: AbortSignal): Promise<string | null | OcrTimeout> {
@@ -93,27 +132,24 @@ async function readWithin(ocr: Ocr, scan: Uint8Array, timeoutMs: number, signal?
 /**
  * The pages drawn and their layers read in the render process, each within its limits (a page that passes one is
  * drawn without its large pictures, or left out); the scans read by OCR (tesseract's own thread), each as soon as it
- * is drawn and within OCR_PAGE_TIMEOUT_MS. When `signal` aborts (the server closing) the drawing is ended at once, and
- * no further page is read.
+ * is drawn and within OCR_PAGE_TIMEOUT_MS, the drawing waiting while the scans not yet read pass MAX_UNREAD_SCAN_BYTES
+ * (scanQueue). When `signal` aborts (the server closing) the drawing is ended at once, and no further page is read.
  */
 export async function renderLetter(
   pdf: Uint8Array,
   ocr: Ocr,
-  { timeoutMs, pageTimeoutMs, ocrPageTimeoutMs = OCR_PAGE_TIMEOUT_MS, signal }: RenderLimits,
+  { timeoutMs, pageTimeoutMs, ocrPageTimeoutMs = OCR_PAGE_TIMEOUT_MS, signal, maxUnreadScanBytes }: RenderLimits,
 ): Promise<RenderedLetter> {
   const texts: (string | null)[] = []
   const ocrTimeouts: number[] = []
   let ocrPages = 0
-  let reading: Promise<void> = Promise.resolve()
-  let unread: unknown = null
-  const read = async (page: DrawnPage, scan: Uint8Array) => {
-    if (unread) return
+  const scans = scanQueue(async (page, scan) => {
     signal?.throwIfAborted()
     ocrPages++
     const text = await readWithin(ocr, scan, ocrPageTimeoutMs, signal)
     if (text instanceof OcrTimeout) ocrTimeouts.push(page.number)
     else texts[page.number - 1] = text && cleanText(text)
-  }
+  }, maxUnreadScanBytes)
   const pages = await renderLetterPages(pdf, {
     timeoutMs,
     pageTimeoutMs,
@@ -123,14 +159,10 @@ export async function renderLetter(
       if (!scan) return void (texts[page.number - 1] = page.layer)
       // Read while the next page is drawn; the picture is let go once read.
       page.scan = null
-      reading = reading
-        .then(() => read(page, scan))
-        .catch((error: unknown) => {
-          unread ??= error
-        })
+      return scans.add(page, scan)
     },
-  }).finally(() => reading)
-  if (unread) throw unread
+  }).finally(() => scans.done().catch(() => undefined))
+  await scans.done()
   const text = cleanText(texts.filter((t) => t).join('\n\n'))
   return {
     pages: pages.map(({ bytes, width, height, mode, reason }) => ({ bytes, width, height, mode, ...(reason ? { reason } : {}) })),

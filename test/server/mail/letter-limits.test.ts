@@ -14,7 +14,7 @@ import {
   renderProcessPeakRss,
   renderProcessStarts,
 } from '../../../server/services/letter-render-process.ts'
-import { LETTER_JOB, letterPipelineJob, type PipelineDeps } from '../../../server/services/mail-pipeline.ts'
+import { LETTER_JOB, letterPipelineJob, renderLetter, type PipelineDeps } from '../../../server/services/mail-pipeline.ts'
 import { tesseractOcr, type Ocr } from '../../../server/services/ocr.ts'
 import { jbig2RegionPdf, manyBigImagesPdf } from '../../util/hostile-pdfs.ts'
 import { imageOnlyPdf, textLayerPdf } from '../../util/letters.ts'
@@ -213,10 +213,11 @@ const ocr = suite<Ctx>('OCR within its time per page')
 ocr.before(setup)
 ocr.after((ctx) => ctx.t?.close())
 
-/** A two-page scan (no text layer): OCR reads each page. */
-async function twoPageScan(): Promise<Buffer> {
+/** A scan of `pages` pages (no text layer): OCR reads each page. */
+async function pagesScan(pages = 2): Promise<Buffer> {
   const doc = await PDFDocument.create()
-  for (const lines of [['Premiere page numerisee du releve'], ['Seconde page numerisee du releve']]) {
+  for (const n of Array.from({ length: pages }, (_, i) => i + 1)) {
+    const lines = [`Page ${n} numerisee du releve`]
     const [page] = await doc.copyPages(await PDFDocument.load(await imageOnlyPdf(lines)), [0])
     doc.addPage(page!)
   }
@@ -226,7 +227,7 @@ async function twoPageScan(): Promise<Buffer> {
 ocr(
   'an OCR slower than its limit on every page: each page’s reading given up at its limit, the letter published with its images, the operators told',
   async (ctx) => {
-    const added = await addLetter(ctx.t, ctx.order, 'Scanner lent', await twoPageScan())
+    const added = await addLetter(ctx.t, ctx.order, 'Scanner lent', await pagesScan())
     const reads: { aborted: boolean }[] = []
     // Answers after 4 s, unless its signal stops it first.
     const slow: Ocr = {
@@ -252,6 +253,35 @@ ocr(
       warnings.map((w) => [w.message, (w.details as { pages: number[] }).pages]),
       [['OCR abandonné sur des pages trop longues à lire : leur texte manque à la recherche', [1, 2]]],
     )
+  },
+)
+
+ocr(
+  'a scan waits for OCR within its bound: the next page is drawn once the unread scans are read, and that wait is not counted in the letter’s time',
+  async () => {
+    const reads: number[] = []
+    // 2.5 s a page: the three pages' readings take 7.5 s, the letter has 4 s to be drawn.
+    const slow: Ocr = {
+      read: async () => {
+        reads.push(performance.now())
+        await new Promise((resolve) => setTimeout(resolve, 2_500))
+        return 'Releve numerise lu lentement'
+      },
+      close: async () => {},
+    }
+    // Every scan past the bound: each page is drawn once the one before is read.
+    const rendered = await renderLetter(new Uint8Array(await pagesScan(3)), slow, { timeoutMs: 4_000, maxUnreadScanBytes: 1 })
+    assert.equal(
+      rendered.pages.map((page) => page.mode),
+      ['full', 'full', 'full'],
+      'no page left out for the time spent waiting for OCR',
+    )
+    assert.is(rendered.ocrPages, 3)
+    // Unbounded, page 2 would be drawn during page 1's reading and read as soon as it ends; here it is drawn after (a
+    // page's drawing takes over 100 ms).
+    assert.is(reads.length, 3)
+    for (const n of [1, 2])
+      assert.ok(reads[n]! - reads[n - 1]! >= 2_560, `page ${n + 1} read ${Math.round(reads[n]! - reads[n - 1]!)} ms after page ${n}`)
   },
 )
 

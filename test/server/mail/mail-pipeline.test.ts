@@ -7,8 +7,8 @@ import * as assert from 'uvu/assert'
 import { claimJob, enqueueJob, findJob, findJobFor, LEASE_SPENT_ERROR } from '../../../server/db/repositories/jobs.ts'
 import { DEFAULT_LEASE_MS, PermanentJobError, runOneJob, startJobWorker, type JobHandler } from '../../../server/services/jobs.ts'
 import { skippedPageImage } from '../../../server/services/letter-render.ts'
-import { letterRenderTimeoutMs } from '../../../server/services/letter-render-process.ts'
-import { LETTER_JOB, letterPipelineJob } from '../../../server/services/mail-pipeline.ts'
+import { letterRenderTimeoutMs, type DrawnPage } from '../../../server/services/letter-render-process.ts'
+import { LETTER_JOB, letterPipelineJob, scanQueue } from '../../../server/services/mail-pipeline.ts'
 import { SEARCH_LENGTH_MESSAGE } from '../../../server/routes/mail/pipeline.ts'
 import { watchStalls } from '../../util/event-loop.ts'
 import { imageOnlyPdf, receiptPdf, slowToDrawPdf, textLayerPdf } from '../../util/letters.ts'
@@ -722,3 +722,57 @@ live('a one-page scan sent by the operators is searchable within seconds, its an
 })
 
 live.run()
+
+const queue = suite('the scans waiting for OCR, within their bound')
+
+queue('under the bound a scan is queued without a wait; past it the drawing waits until every queued scan is read', async () => {
+  const order: string[] = []
+  const gates: (() => void)[] = []
+  const scans = scanQueue(async (page) => {
+    order.push(`lu ${page.number}`)
+    await new Promise<void>((resolve) => gates.push(resolve))
+  }, 10)
+  const page = (number: number) => ({ number }) as DrawnPage
+  assert.is(scans.add(page(1), new Uint8Array(6)), undefined, '6 bytes unread: no wait')
+  const wait = scans.add(page(2), new Uint8Array(6))
+  assert.ok(wait, '12 bytes unread: past 10, the next page waits')
+  let waited = false
+  void wait!.then(() => {
+    waited = true
+  })
+  await new Promise((resolve) => setImmediate(resolve))
+  assert.equal(order, ['lu 1'])
+  gates.shift()!()
+  await new Promise((resolve) => setImmediate(resolve))
+  assert.equal(order, ['lu 1', 'lu 2'])
+  assert.not.ok(waited, 'page 2 still unread: still waiting')
+  gates.shift()!()
+  await wait
+  assert.ok(waited)
+  assert.is(scans.add(page(3), new Uint8Array(6)), undefined, 'all read: 6 bytes unread again')
+  await new Promise((resolve) => setImmediate(resolve))
+  gates.shift()!()
+  await scans.done()
+  assert.equal(order, ['lu 1', 'lu 2', 'lu 3'])
+})
+
+queue('a failed reading: the scans after it are not read, the wait ends, done() rejects with it', async () => {
+  const read: number[] = []
+  const scans = scanQueue(async (page) => {
+    read.push(page.number)
+    if (page.number === 1) throw new Error('OCR en panne')
+  }, 1)
+  const page = (number: number) => ({ number }) as DrawnPage
+  await scans.add(page(1), new Uint8Array(2))
+  await scans.add(page(2), new Uint8Array(2))
+  assert.is(
+    await scans.done().then(
+      () => 'lu',
+      (error: Error) => error.message,
+    ),
+    'OCR en panne',
+  )
+  assert.equal(read, [1])
+})
+
+queue.run()
