@@ -106,8 +106,8 @@ function startProcess(): RenderProcess {
   // The built server (esbuild.server.mjs): an entry of its own beside server.mjs; from the sources, run through tsx.
   const entry = built ? new URL(__LETTER_RENDER_CHILD__!, import.meta.url) : new URL('./letter-render-child.ts', import.meta.url)
   started++
-  const child = fork(entry, [String(RENDER_MEMORY_CEILING_BYTES)], {
-    // --expose-gc: the child collects its garbage before it reports what it keeps (its 'closed' reply).
+  const child = fork(entry, [String(RENDER_MEMORY_CEILING_BYTES), String(KEPT_RSS_BYTES)], {
+    // --expose-gc: the child collects its garbage before it reports keeping more than KEPT_RSS_BYTES (its 'closed' reply).
     execArgv: [...(built ? [] : [`--import=${import.meta.resolve('tsx')}`]), `--max-old-space-size=${HEAP_MB}`, '--expose-gc'],
     // fd 4: the memory the child's watch saw before it killed the process.
     stdio: ['ignore', 'inherit', 'inherit', 'ipc', 'pipe'],
