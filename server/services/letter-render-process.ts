@@ -50,7 +50,7 @@ const NOTICE_TIMEOUT_MS = 10_000
 /** A render process idle this long is ended (its memory given back); the next letter starts another. */
 const IDLE_MS = 60_000
 /** A render process that keeps more than this once a letter is closed is ended rather than kept for the next one. */
-export const KEPT_RSS_BYTES = 200 * 2 ** 20
+const KEPT_RSS_BYTES = 200 * 2 ** 20
 /**
  * glibc's allocator in the render process: every block of 128 KB or more mapped on its own and given back to the system
  * when freed, and the heap's free top trimmed past 128 KB. By default glibc raises that bound up to 32 MB as large
@@ -58,7 +58,7 @@ export const KEPT_RSS_BYTES = 200 * 2 ** 20
  * one-page scans it kept more than KEPT_RSS_BYTES, and was ended and started again (half a second each, a quarter of a
  * batch's time, bench:intake). With these it keeps about 140 MB from letter to letter.
  */
-export const RENDER_MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' }
+const RENDER_MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' }
 
 /** pdf.js cannot open the letter's PDF at all: it never will, so its job fails once, without retry. */
 export class UnreadableLetterError extends Error {}
