@@ -20,6 +20,12 @@ const dir = process.argv[2] ?? '.'
 /** The run's S3 server (with-s3.sh): each file gets it only if it says « tests: on S3 too » (scripts/uvu-summary.mjs). */
 const s3Url = process.env.STORAGE_URL?.trim() || undefined
 const uvu = await import('uvu')
+// The server's tests on the embedded database: a server or command started on a new data directory copies the run's
+// migrated database in instead of running initdb (PGLITE_TEMPLATE_DIR, server/db/connect.ts).
+if (/(^|\/)test\/server\/?$/.test(dir) && !process.env.DATABASE_URL && process.env.TEST_RUN_DIR) {
+  const { pgliteTemplateDir } = await import('../test/util/pglite-template.ts')
+  process.env.PGLITE_TEMPLATE_DIR = await pgliteTemplateDir(process.env.TEST_RUN_DIR)
+}
 
 const lines = createInterface({ input: process.stdin })
 for await (const line of lines) {

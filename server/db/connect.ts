@@ -140,14 +140,24 @@ export async function connect(options: ConnectOptions): Promise<DbHandle> {
 declare const __PGLITE_TEMPLATE_DIR__: string | undefined
 
 /**
- * When this data directory holds no database yet, the pre-built template's files are copied in (Node's file copy:
- * PGlite's own loadDataDir unpacked the same files through its WebAssembly file system, about a second); PGlite
- * then opens them like any existing database. Copied beside, then renamed: a crash mid-copy leaves no half database.
- * Without a template (tsx, tests) PGlite runs initdb as before.
+ * The migrated empty database a new data directory starts from: the pre-built server's, beside its bundle; otherwise
+ * PGLITE_TEMPLATE_DIR's, which the test runner's processes set to the run's copy (test/util/pglite-template.ts), so
+ * that a server or command a test starts on a new data directory does not run initdb (3.4 s of a core each).
+ */
+function templateDir(): string | undefined {
+  if (typeof __PGLITE_TEMPLATE_DIR__ === 'string') return join(import.meta.dirname, __PGLITE_TEMPLATE_DIR__)
+  return process.env.PGLITE_TEMPLATE_DIR?.trim() || undefined
+}
+
+/**
+ * When this data directory holds no database yet, the template's files are copied in (Node's file copy: PGlite's own
+ * loadDataDir unpacked the same files through its WebAssembly file system, about a second); PGlite then opens them
+ * like any existing database. Copied beside, then renamed: a crash mid-copy leaves no half database. Without a
+ * template (tsx) PGlite runs initdb as before.
  */
 async function copyTemplateIfNew(dir: string): Promise<void> {
-  if (typeof __PGLITE_TEMPLATE_DIR__ !== 'string' || existsSync(join(dir, 'PG_VERSION'))) return
-  const template = join(import.meta.dirname, __PGLITE_TEMPLATE_DIR__)
+  const template = templateDir()
+  if (!template || existsSync(join(dir, 'PG_VERSION'))) return
   if (!existsSync(join(template, 'PG_VERSION'))) return
   // An empty directory is no database; anything else is left for PGlite to judge, as before.
   if (existsSync(dir)) {

@@ -16,10 +16,19 @@ export async function writeTemplate(dir: string): Promise<void> {
   await migrated(new PGlite(dir, { extensions: { unaccent } }), async () => {})
 }
 
-/** The migrated empty database in memory, as a dump that `connect({ loadDataDir })` starts from. */
-export function dumpTemplate(): Promise<Blob> {
+/**
+ * The migrated empty database in memory, as a dump that `connect({ loadDataDir })` starts from. `trim` runs on it after
+ * the migrations, before the dump (the tests' lighter copy: test/util/pglite-template.ts).
+ */
+export function dumpTemplate(trim?: (pglite: PGlite) => Promise<void>): Promise<Blob> {
   const pglite = new PGlite({ extensions: { unaccent } })
-  return migrated(pglite, () => pglite.dumpDataDir('none'))
+  return migrated(pglite, async () => {
+    if (trim) {
+      await trim(pglite)
+      await pglite.query('checkpoint')
+    }
+    return pglite.dumpDataDir('none')
+  })
 }
 
 /** Runs every migration on a new PGlite (the same extensions as connect.ts: migration 005 creates the accent-free
