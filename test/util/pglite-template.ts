@@ -3,10 +3,10 @@
 // CPU against 1.3 s for the load, measured here). The run's folder (TEST_RUN_DIR, set by scripts/run-tests.mjs for
 // every file) holds it: the first process to take its lock makes it, the others wait for the file. Without a run
 // folder (one file run by uvu alone), the process makes its own.
-import { execFile } from 'node:child_process'
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
 import { access, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { PGlite } from '@electric-sql/pglite'
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent'
 import { dumpTemplate } from '../../server/db/template.ts'
@@ -43,12 +43,12 @@ export function pgliteTemplate(): Promise<Blob> {
 export async function pgliteTemplateDir(runDir: string): Promise<string> {
   const dir = join(runDir, `pglite-template-${process.pid}`)
   const partial = `${dir}.partiel`
-  await rm(partial, { recursive: true, force: true })
   await mkdir(partial, { recursive: true })
-  const tar = `${partial}.tar`
-  await writeFile(tar, Buffer.from(await (await pgliteTemplate()).arrayBuffer()))
-  await promisify(execFile)('tar', ['-xf', tar, '-C', partial])
-  await rm(tar)
+  // The dump given to tar on its standard input: no second copy of it on disk.
+  const tar = spawn('tar', ['-xf', '-', '-C', partial], { stdio: ['pipe', 'ignore', 'inherit'] })
+  tar.stdin.end(Buffer.from(await (await pgliteTemplate()).arrayBuffer()))
+  const [code] = await once(tar, 'close')
+  if (code !== 0) throw new Error(`tar n’a pas pu déballer la base modèle des tests (code ${code})`)
   await rename(partial, dir)
   return dir
 }
