@@ -6,6 +6,7 @@
 
 import type { Canvas } from '@napi-rs/canvas'
 import { wrapWords } from '../lib/wrap.ts'
+import type { ScanPicture } from './scan-picture.ts'
 
 // unpdf (pdf.js) and the canvas are loaded by the render process at its start (loadRenderer), not when the server starts.
 const canvasModule = () => import('@napi-rs/canvas')
@@ -13,6 +14,8 @@ const unpdfModule = () => {
   supplyTransferToFixedLength()
   return import('unpdf')
 }
+// The bare scan reader (scan-picture.ts, with pdf-lib): a scan's picture read as the PDF stores it.
+const scanModule = () => import('./scan-picture.ts')
 
 // pdf.js 5 moves font data with ArrayBuffer.prototype.transferToFixedLength, which Node 20 lacks: without
 // it the text of a page is silently left out of its image and the next page of the document never renders.
@@ -183,7 +186,50 @@ export interface RenderedPage extends PageImage {
 
 /** pdf.js and the canvas compiled: the render process calls it before it says it is ready. */
 export async function loadRenderer() {
-  await Promise.all([unpdfModule(), canvasModule()])
+  await Promise.all([unpdfModule(), canvasModule(), scanModule()])
+}
+
+/**
+ * A bare scan's page (scan-picture.ts) drawn as pdf.js would draw it, on a canvas of the same size: white, and the
+ * picture at its place, decoded by the canvas's native decoders. Undefined when its JPEG does not decode to its
+ * declared size: pdf.js then draws the page.
+ */
+export async function drawScanPicture(scan: ScanPicture, width: number, height: number, scale: number): Promise<Canvas | undefined> {
+  const { createCanvas, loadImage, ImageData } = await canvasModule()
+  let source: Parameters<Context['drawImage']>[0]
+  if (scan.picture.type === 'jpeg') {
+    const image = await loadImage(Buffer.from(scan.picture.bytes.buffer, scan.picture.bytes.byteOffset, scan.picture.bytes.length)).catch(
+      () => undefined,
+    )
+    if (!image || image.width === 0 || image.height === 0) return undefined
+    source = image
+  } else {
+    const { width: w, height: h, channels, samples } = scan.picture
+    const rgba = new Uint8ClampedArray(w * h * 4)
+    if (channels === 3)
+      for (let i = 0, j = 0; j < rgba.length; i += 3, j += 4) {
+        rgba[j] = samples[i]!
+        rgba[j + 1] = samples[i + 1]!
+        rgba[j + 2] = samples[i + 2]!
+        rgba[j + 3] = 255
+      }
+    else
+      for (let i = 0, j = 0; j < rgba.length; i++, j += 4) {
+        rgba[j] = rgba[j + 1] = rgba[j + 2] = samples[i]!
+        rgba[j + 3] = 255
+      }
+    const picture = createCanvas(w, h)
+    picture.getContext('2d').putImageData(new ImageData(rgba, w, h), 0, 0)
+    source = picture
+  }
+  const canvas = createCanvas(width, height) as Canvas
+  const context = canvas.getContext('2d')
+  context.fillStyle = '#ffffff'
+  context.fillRect(0, 0, width, height)
+  context.imageSmoothingQuality = 'high'
+  const { left, top, width: w, height: h } = scan.at
+  context.drawImage(source, left * scale, top * scale, w * scale, h * scale)
+  return canvas
 }
 
 export interface OpenLetter {
@@ -208,15 +254,32 @@ export async function openLetter(pdf: Uint8Array): Promise<OpenLetter> {
     getDocumentProxy(new Uint8Array(pdf), { ...options })
   const whole = await open(PDFJS_DOCUMENT_OPTIONS)
   let light: Promise<Proxy> | undefined
+  // The same PDF parsed by pdf-lib, only once a page to be read by OCR needs it (scanPage).
+  let parsed: ReturnType<Awaited<ReturnType<typeof scanModule>>['parseScans']> | undefined
   /** Page `number` drawn on a canvas of its own, on white (as pdf.js draws a page), at pageScale. */
-  const drawn = async (proxy: Proxy, number: number) => {
+  const drawn = async (proxy: Proxy, number: number, scan = false) => {
     const page = await proxy.getPage(number)
     const { width, height } = page.getViewport({ scale: 1 })
     const viewport = page.getViewport({ scale: pageScale(width, height) })
-    const canvas = createCanvas(Math.floor(viewport.width), Math.floor(viewport.height)) as Canvas
+    const [canvasWidth, canvasHeight] = [Math.floor(viewport.width), Math.floor(viewport.height)]
+    // A bare scan drawn from its own picture; should that fail in any way, pdf.js draws the page whole as before.
+    const picture = scan
+      ? await scanPage(number)
+          .then((bare) => bare && drawScanPicture(bare, canvasWidth, canvasHeight, viewport.scale))
+          .catch(() => undefined)
+      : undefined
+    if (picture) return picture
+    const canvas = createCanvas(canvasWidth, canvasHeight) as Canvas
     await page.render({ canvas: canvas as unknown as HTMLCanvasElement, canvasContext: canvas.getContext('2d') as never, viewport }).promise
     page.cleanup()
     return canvas
+  }
+  /** Page `number` as a bare scan (scan-picture.ts), or null: pdf.js draws it. */
+  const scanPage = async (number: number) => {
+    const { parseScans, scanPicture } = await scanModule()
+    parsed ??= parseScans(pdf)
+    const doc = await parsed
+    return doc && scanPicture(doc, number - 1)
   }
   return {
     pages: whole.numPages,
@@ -227,8 +290,8 @@ export async function openLetter(pdf: Uint8Array): Promise<OpenLetter> {
     async draw(number, mode, layer) {
       if (mode === 'light')
         return { ...(await toWebp(await drawn(await (light ??= open(PDFJS_LIGHT_OPTIONS)), number), LIGHT_PAGE_NOTICE)), layer, scan: null }
-      const canvas = await drawn(whole, number)
       const thin = (layer.match(/\p{L}/gu)?.length ?? 0) < MIN_LAYER_LETTERS
+      const canvas = await drawn(whole, number, thin)
       // Only a scan is kept for OCR, before the WebP's notice could touch it.
       const scan = thin ? greyPgm(canvas) : null
       return { ...(await toWebp(canvas)), layer, scan }

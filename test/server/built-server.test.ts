@@ -1,7 +1,7 @@
 // apispeed: production runs the server pre-built by esbuild (dist-server/server.mjs) with plain node, no tsx: the
 // bundle must start, migrate a fresh embedded database and answer, then stop cleanly on SIGTERM.
 // tests: the embedded database only (the built server on a fresh embedded database; left out of the PostgreSQL run)
-import { spawn } from 'node:child_process'
+import { fork, spawn } from 'node:child_process'
 import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
@@ -11,10 +11,13 @@ import * as assert from 'uvu/assert'
 import { buildServer } from '../../esbuild.server.mjs'
 import { DEMO_PASSWORD } from '../util/server.ts'
 import { tinyPdf } from '../util/server-samples.ts'
+import { imageOnlyPdf } from '../util/letters.ts'
+import { drawScanPicture, greyPgm, type RenderedPage } from '../../server/services/letter-render.ts'
+import { parseScans, scanPicture } from '../../server/services/scan-picture.ts'
 
 const test = suite('the pre-built server')
 
-test('node dist-server/server.mjs starts on a fresh database (from its migrated template) with the demo data, answers /health and the API, renders letters once up in its render process, checks an uploaded PDF on its worker, and stops on SIGTERM', async () => {
+test('node dist-server/server.mjs starts on a fresh database (from its migrated template) with the demo data, answers /health and the API, renders letters once up in its render process (a bare scan from its own picture), checks an uploaded PDF on its worker, and stops on SIGTERM', async () => {
   // Inside the project (.tmp/ is ignored by git): the bundle imports its packages from the project's node_modules.
   await mkdir(join(import.meta.dirname, '../../.tmp'), { recursive: true })
   const dir = await mkdtemp(join(import.meta.dirname, '../../.tmp/built-server-'))
@@ -113,9 +116,47 @@ test('node dist-server/server.mjs starts on a fresh database (from its migrated 
       [],
     )
     assert.ok(existsSync(join(outdir, 'pglite-template', 'PG_VERSION')), 'the template')
+    await bareScanInBuiltRenderer(join(outdir, 'letter-render-child.mjs'))
   } finally {
     await rm(dir, { recursive: true, force: true })
   }
 })
+
+/**
+ * The built render process draws a bare scan from its own picture (scan-picture.ts, pdf-lib in the bundle), exactly as
+ * the sources do: the page OCR reads is byte for byte the bare drawing. Should the bundle break that path, the page
+ * would quietly be drawn by pdf.js instead, slower (the bundle once gave a dynamic import of pdf-lib no named exports).
+ */
+async function bareScanInBuiltRenderer(entry: string) {
+  const pdf = await imageOnlyPdf(['URSSAF Ile-de-France', 'BOULANGERIE DES LILAS SAS'])
+  const child = fork(entry, [String(450 * 2 ** 20), String(200 * 2 ** 20)], {
+    execArgv: [],
+    env: { ...process.env, NODE_OPTIONS: '' },
+    serialization: 'advanced',
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc', 'pipe'],
+  })
+  try {
+    const replies: { type: string; page?: RenderedPage; message?: string }[] = []
+    let waiting: (() => void) | undefined
+    child.on('message', (reply: (typeof replies)[number]) => {
+      replies.push(reply)
+      waiting?.()
+    })
+    const next = async () => {
+      while (!replies.length) await new Promise<void>((resolve) => (waiting = resolve))
+      return replies.shift()!
+    }
+    const ask = (request: object) => (child.send(request), next())
+    assert.is((await next()).type, 'ready')
+    assert.is((await ask({ type: 'open', pdf })).type, 'opened')
+    const drawn = await ask({ type: 'draw', number: 1, mode: 'full', layer: '' })
+    assert.is(drawn.type, 'drawn', drawn.message)
+    const bare = scanPicture((await parseScans(pdf))!, 0)!
+    const expected = greyPgm((await drawScanPicture(bare, 1240, 1754, 1240 / 595))!)
+    assert.ok(drawn.page!.scan && Buffer.from(drawn.page!.scan).equals(Buffer.from(expected)), 'the bare drawing, from the bundle')
+  } finally {
+    child.kill()
+  }
+}
 
 test.run()
