@@ -1,11 +1,12 @@
 // A page that is nothing but one picture laid on it, as a scanner makes it: its picture read from the PDF as it is
 // stored and decoded by the canvas's native decoders, instead of pdf.js decoding it in JavaScript and drawing it
-// (letter-render.ts, for the pages OCR reads). A one-page A4 scan took about 200 ms to draw through pdf.js, about
-// 110 ms this way (bench:intake, docs/BENCHMARKS.md « Numérisation »). Only what this module reads exactly is taken:
-// a page whose content is `q a 0 0 d e f cm /Name Do Q` (the picture upright, neither flipped nor turned), no rotation
-// and no crop box, an unencrypted file, a picture of 8-bit grey or RGB (device or ICC-based) with no mask, no decode
-// array and no transparency, stored as a baseline or progressive JPEG without EXIF data (DCTDecode) or as raw
-// samples (FlateDecode without predictor). Anything else answers null and the page is drawn by pdf.js as before.
+// (letter-render.ts, for the pages OCR reads). An A4 JPEG scan took 200 ms (150 dpi) or 427 ms (300 dpi) to be drawn
+// through pdf.js, 137 or 191 ms this way (docs/MAIL.md). Only what this module reads exactly is taken: a page whose
+// content is `q`, one or more `cm` that keep the picture upright (neither mirrored nor turned), `/Name Do`, `Q`; no
+// rotation, no crop box other than the media box, an unencrypted file; a picture of 8-bit grey or RGB (device or
+// ICC-based) with no mask, no decode array and no transparency, stored as a baseline or progressive JPEG without EXIF
+// data (DCTDecode) or as raw samples (FlateDecode without predictor). Anything else answers null and the page is drawn
+// by pdf.js as before.
 import { inflateSync } from 'node:zlib'
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, type PDFObject, PDFRawStream } from 'pdf-lib'
 
@@ -48,15 +49,21 @@ function readScan(doc: PDFDocument, index: number): ScanPicture | null {
   if (doc.isEncrypted || index < 0 || index >= doc.getPageCount()) return null
   const page = doc.getPage(index).node
   const lookup = <T extends PDFObject>(value: PDFObject | undefined) => (value ? (doc.context.lookup(value) as T) : undefined)
-  if ((number(lookup(page.Rotate())) ?? 0) % 360 !== 0 || page.CropBox() || page.get(PDFName.of('UserUnit'))) return null
-  const corners = page
-    .MediaBox()
-    .asArray()
-    .map((value) => number(lookup(value)))
-  if (corners.length !== 4 || corners.some((value) => value === undefined || !Number.isFinite(value))) return null
-  const [x1, y1, x2, y2] = corners as [number, number, number, number]
-  const box = { x: Math.min(x1, x2), y: Math.min(y1, y2), width: Math.abs(x2 - x1), height: Math.abs(y2 - y1) }
-  if (!(box.width > 0 && box.height > 0)) return null
+  if ((number(lookup(page.Rotate())) ?? 0) % 360 !== 0 || page.get(PDFName.of('UserUnit'))) return null
+  const rectangle = (array: PDFArray) => {
+    const corners = array.asArray().map((value) => number(lookup(value)))
+    if (corners.length !== 4 || corners.some((value) => value === undefined || !Number.isFinite(value))) return undefined
+    const [x1, y1, x2, y2] = corners as [number, number, number, number]
+    return { x: Math.min(x1, x2), y: Math.min(y1, y2), width: Math.abs(x2 - x1), height: Math.abs(y2 - y1) }
+  }
+  const box = rectangle(page.MediaBox())
+  if (!box || !(box.width > 0 && box.height > 0)) return null
+  // A crop box is taken when it is the media box (many PDF writers give both).
+  const crop = page.CropBox()
+  if (crop) {
+    const cropped = crop instanceof PDFArray ? rectangle(crop) : undefined
+    if (!cropped || (Object.keys(box) as (keyof typeof box)[]).some((key) => cropped[key] !== box[key])) return null
+  }
 
   const drawn = paintedPicture(doc, page.Contents())
   if (!drawn) return null

@@ -106,6 +106,11 @@ reading('a picture on part of a page: its place from the top left corner of a bo
   assert.equal(scan!.at, { left: 50, top: 562, width: 150, height: 200 })
 })
 
+reading('a crop box that is the media box, corners in any order, is no crop at all', async () => {
+  const pdf = await rawPage(jpegDict(1240, 1754), await scanJpeg(), FULL_PAGE, { CropBox: [595, 842, 0, 0] })
+  assert.equal((await read(pdf))!.box, { x: 0, y: 0, width: 595, height: 842 })
+})
+
 reading('grey samples (DeviceGray) and an ICC-based RGB JPEG are read', async () => {
   const grey = new Uint8Array(40 * 50).fill(200)
   const scan = await read(
@@ -141,7 +146,7 @@ reading('anything it does not read exactly is left to pdf.js', async () => {
   const jpeg = await scanJpeg()
   const refused: [string, Promise<Buffer>][] = [
     ['a turned page', rawPage(jpegDict(1240, 1754), jpeg, FULL_PAGE, { Rotate: 90 })],
-    ['a crop box', rawPage(jpegDict(1240, 1754), jpeg, FULL_PAGE, { CropBox: [0, 0, 500, 800] })],
+    ['a crop box smaller than the page', rawPage(jpegDict(1240, 1754), jpeg, FULL_PAGE, { CropBox: [0, 0, 595, 800] })],
     ['a mirrored picture', rawPage(jpegDict(1240, 1754), jpeg, 'q -595 0 0 842 595 0 cm /Im0 Do Q')],
     ['a picture upside down', rawPage(jpegDict(1240, 1754), jpeg, 'q 595 0 0 -842 0 842 cm /Im0 Do Q')],
     ['a turned picture', rawPage(jpegDict(1240, 1754), jpeg, 'q 0 842 -595 0 595 0 cm /Im0 Do Q')],
