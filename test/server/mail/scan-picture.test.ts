@@ -243,25 +243,36 @@ reading.run()
 
 const drawing = suite('scan-picture: drawn as pdf.js draws it')
 
-drawing('a 150 dpi JPEG, pdf-lib’s raw samples, a 300 dpi JPEG and a picture on part of the page look as pdf.js draws them', async () => {
-  const pages = {
-    'JPEG 150 dpi': await rawPage(jpegDict(1240, 1754), await scanJpeg(), FULL_PAGE),
-    'raw RGB samples': await imageOnlyPdf(LINES),
-    'JPEG 300 dpi': await rawPage(jpegDict(2480, 3508), await scanJpeg(2480, 3508), FULL_PAGE),
-    'part of the page': await rawPage(jpegDict(600, 800), await scanJpeg(600, 800), 'q 300 0 0 400 60 100 cm /Im0 Do Q'),
-  }
-  for (const [what, pdf] of Object.entries(pages)) {
-    const [bare, pdfjs] = [await drawnBare(pdf), await drawnByPdfjs(pdf)]
-    assert.equal([bare.width, bare.height], [1240, 1754], what)
-    const difference = greyDifference(bare, pdfjs)
-    assert.ok(difference < 0.15, `${what}: ${difference.toFixed(3)} of 255 on average`)
-  }
-  // The measure tells a misplaced picture: the same picture 20 points lower differs ten times more (about 0.5 against
-  // 0.03–0.05 for the drawings above).
-  const lower = await rawPage(jpegDict(600, 800), await scanJpeg(600, 800), 'q 300 0 0 400 60 80 cm /Im0 Do Q')
-  const higher = await rawPage(jpegDict(600, 800), await scanJpeg(600, 800), 'q 300 0 0 400 60 100 cm /Im0 Do Q')
-  assert.ok(greyDifference(await drawnBare(lower), await drawnByPdfjs(higher)) > 0.3)
-})
+drawing(
+  'a 150 dpi JPEG, pdf-lib’s raw samples, a 300 dpi JPEG and a picture on part of a page (its box at 0 or not) look as pdf.js draws them',
+  async () => {
+    const pages = {
+      'JPEG 150 dpi': await rawPage(jpegDict(1240, 1754), await scanJpeg(), FULL_PAGE),
+      'raw RGB samples': await imageOnlyPdf(LINES),
+      'JPEG 300 dpi': await rawPage(jpegDict(2480, 3508), await scanJpeg(2480, 3508), FULL_PAGE),
+      'part of the page': await rawPage(jpegDict(600, 800), await scanJpeg(600, 800), 'q 300 0 0 400 60 100 cm /Im0 Do Q'),
+      'part of a page whose box starts at 10, 20': await rawPage(
+        jpegDict(600, 800),
+        await scanJpeg(600, 800),
+        'q 300 0 0 400 60 100 cm /Im0 Do Q',
+        {
+          MediaBox: [10, 20, 605, 862],
+        },
+      ),
+    }
+    for (const [what, pdf] of Object.entries(pages)) {
+      const [bare, pdfjs] = [await drawnBare(pdf), await drawnByPdfjs(pdf)]
+      assert.equal([bare.width, bare.height], [1240, 1754], what)
+      const difference = greyDifference(bare, pdfjs)
+      assert.ok(difference < 0.15, `${what}: ${difference.toFixed(3)} of 255 on average`)
+    }
+    // The measure tells a misplaced picture: the same picture 20 points lower differs ten times more (about 0.5 against
+    // 0.03–0.05 for the drawings above).
+    const lower = await rawPage(jpegDict(600, 800), await scanJpeg(600, 800), 'q 300 0 0 400 60 80 cm /Im0 Do Q')
+    const higher = await rawPage(jpegDict(600, 800), await scanJpeg(600, 800), 'q 300 0 0 400 60 100 cm /Im0 Do Q')
+    assert.ok(greyDifference(await drawnBare(lower), await drawnByPdfjs(higher)) > 0.3)
+  },
+)
 
 drawing('openLetter draws a bare scan from its picture: the page OCR reads is the bare drawing, not pdf.js’s', async () => {
   const pdf = await rawPage(jpegDict(2480, 3508), await scanJpeg(2480, 3508), FULL_PAGE)
