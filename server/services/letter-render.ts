@@ -14,7 +14,8 @@ const unpdfModule = () => {
   supplyTransferToFixedLength()
   return import('unpdf')
 }
-// The bare scan reader (scan-picture.ts, with pdf-lib): a scan's picture read as the PDF stores it.
+// The bare scan reader (scan-picture.ts, with pdf-lib): a scan's picture read as the PDF stores it. Loaded with the
+// first page OCR reads, not at the render process's start (8 MB and 60–80 ms a letter without scans never needs).
 const scanModule = () => import('./scan-picture.ts')
 
 // pdf.js 5 moves font data with ArrayBuffer.prototype.transferToFixedLength, which Node 20 lacks: without
@@ -186,13 +187,13 @@ export interface RenderedPage extends PageImage {
 
 /** pdf.js and the canvas compiled: the render process calls it before it says it is ready. */
 export async function loadRenderer() {
-  await Promise.all([unpdfModule(), canvasModule(), scanModule()])
+  await Promise.all([unpdfModule(), canvasModule()])
 }
 
 /**
  * A bare scan's page (scan-picture.ts) drawn as pdf.js would draw it, on a canvas of the same size: white, and the
- * picture at its place, decoded by the canvas's native decoders. Undefined when its JPEG does not decode to its
- * declared size: pdf.js then draws the page.
+ * picture at its place, decoded by the canvas's native decoders. Undefined when its JPEG does not decode: pdf.js then
+ * draws the page.
  */
 export async function drawScanPicture(scan: ScanPicture, width: number, height: number, scale: number): Promise<Canvas | undefined> {
   const { createCanvas, loadImage, ImageData } = await canvasModule()

@@ -48,10 +48,10 @@ export function scanPicture(doc: PDFDocument, index: number): ScanPicture | null
 function readScan(doc: PDFDocument, index: number): ScanPicture | null {
   if (doc.isEncrypted || index < 0 || index >= doc.getPageCount()) return null
   const page = doc.getPage(index).node
-  const lookup = <T extends PDFObject>(value: PDFObject | undefined) => (value ? (doc.context.lookup(value) as T) : undefined)
-  if ((number(lookup(page.Rotate())) ?? 0) % 360 !== 0 || page.get(PDFName.of('UserUnit'))) return null
+  // pdf-lib's getters and `lookup` resolve references.
+  if ((number(page.Rotate()) ?? 0) % 360 !== 0 || page.get(PDFName.of('UserUnit'))) return null
   const rectangle = (array: PDFArray) => {
-    const corners = array.asArray().map((value) => number(lookup(value)))
+    const corners = array.asArray().map((_, i) => number(array.lookup(i)))
     if (corners.length !== 4 || corners.some((value) => value === undefined || !Number.isFinite(value))) return undefined
     const [x1, y1, x2, y2] = corners as [number, number, number, number]
     return { x: Math.min(x1, x2), y: Math.min(y1, y2), width: Math.abs(x2 - x1), height: Math.abs(y2 - y1) }
@@ -65,14 +65,14 @@ function readScan(doc: PDFDocument, index: number): ScanPicture | null {
     if (!cropped || (Object.keys(box) as (keyof typeof box)[]).some((key) => cropped[key] !== box[key])) return null
   }
 
-  const drawn = paintedPicture(doc, page.Contents())
+  const drawn = paintedPicture(page.Contents())
   if (!drawn) return null
   const [a, b, c, d, e, f] = drawn.matrix
   if (Math.abs(b) > 1e-9 || Math.abs(c) > 1e-9 || !(a > 0) || !(d > 0)) return null
-  const xobjects = lookup<PDFDict>(page.Resources()?.get(PDFName.of('XObject')))
-  const stream = xobjects instanceof PDFDict ? lookup(xobjects.get(PDFName.of(drawn.name))) : undefined
+  const xobjects = page.Resources()?.lookup(PDFName.of('XObject'))
+  const stream = xobjects instanceof PDFDict ? xobjects.lookup(PDFName.of(drawn.name)) : undefined
   if (!(stream instanceof PDFRawStream)) return null
-  const picture = pictureOf(stream, lookup)
+  const picture = pictureOf(stream)
   if (!picture) return null
   return { box, at: { left: e - box.x, top: box.y + box.height - (f + d), width: a, height: d }, picture }
 }
@@ -85,13 +85,13 @@ const MAX_MATRICES = 8
  * The XObject name and the picture's matrix of a content stream that is exactly `q`, one or more `a b c d e f cm`,
  * `/Name Do`, `Q` (the `q`…`Q` pair optional); undefined otherwise.
  */
-function paintedPicture(doc: PDFDocument, contents: PDFObject | undefined): { matrix: Matrix; name: string } | undefined {
-  const streams = contents instanceof PDFArray ? contents.asArray().map((ref) => doc.context.lookup(ref)) : [contents]
+function paintedPicture(contents: PDFObject | undefined): { matrix: Matrix; name: string } | undefined {
+  const streams = contents instanceof PDFArray ? contents.asArray().map((_, i) => contents.lookup(i)) : [contents]
   const parts: string[] = []
   let length = 0
   for (const stream of streams) {
     if (!(stream instanceof PDFRawStream)) return undefined
-    const filter = name(doc.context.lookup(stream.dict.get(PDFName.of('Filter'))))
+    const filter = name(stream.dict.lookup(PDFName.of('Filter')))
     if (stream.dict.has(PDFName.of('DecodeParms')) || (filter !== undefined && filter !== 'FlateDecode')) return undefined
     if (stream.contents.length > MAX_CONTENT_BYTES) return undefined
     const bytes = filter ? inflateSync(stream.contents, { maxOutputLength: MAX_CONTENT_BYTES }) : stream.contents
@@ -123,30 +123,26 @@ function times([a, b, c, d, e, f]: Matrix, [ta, tb, tc, td, te, tf]: Matrix): Ma
 }
 
 /** The picture of an image XObject this module reads exactly, or undefined. */
-function pictureOf(
-  stream: PDFRawStream,
-  lookup: <T extends PDFObject>(value: PDFObject | undefined) => T | undefined,
-): ScanPicture['picture'] | undefined {
-  const dict = stream.dict
-  const get = (key: string) => lookup(dict.get(PDFName.of(key)))
+function pictureOf(stream: PDFRawStream): ScanPicture['picture'] | undefined {
+  const get = (key: string) => stream.dict.lookup(PDFName.of(key))
   if (name(get('Subtype')) !== 'Image' || get('ImageMask') || get('Mask') || get('SMask') || get('Decode')) return undefined
   const width = number(get('Width'))
   const height = number(get('Height'))
   if (!(Number.isInteger(width) && Number.isInteger(height) && width! > 0 && height! > 0)) return undefined
   if (width! * height! > SCAN_PICTURE_MAX_PIXELS || number(get('BitsPerComponent')) !== 8) return undefined
-  const channels = channelsOf(get('ColorSpace'), lookup)
+  const channels = channelsOf(get('ColorSpace'))
   if (!channels) return undefined
   let filter = get('Filter')
-  if (filter instanceof PDFArray) filter = filter.size() === 1 ? lookup(filter.get(0)) : undefined
-  if (get('DecodeParms')) {
+  if (filter instanceof PDFArray) filter = filter.size() === 1 ? filter.lookup(0) : undefined
+  const parms = get('DecodeParms')
+  if (parms) {
     // A predictor of 1 (none) is the only parameter read: anything else is pdf.js's.
-    const parms = get('DecodeParms')
-    const list = parms instanceof PDFArray ? parms.asArray().map((p) => lookup(p)) : [parms]
+    const list = parms instanceof PDFArray ? parms.asArray().map((_, i) => parms.lookup(i)) : [parms]
     for (const p of list)
       if (
         !(p instanceof PDFDict) ||
         p.keys().some((key) => key.decodeText() !== 'Predictor') ||
-        number(lookup(p.get(PDFName.of('Predictor')))) !== 1
+        number(p.lookup(PDFName.of('Predictor'))) !== 1
       )
         return undefined
   }
@@ -170,16 +166,13 @@ function pictureOf(
 }
 
 /** 1 for grey, 3 for RGB (device or ICC-based); undefined for any other colour space. */
-function channelsOf(
-  space: PDFObject | undefined,
-  lookup: <T extends PDFObject>(value: PDFObject | undefined) => T | undefined,
-): 1 | 3 | undefined {
+function channelsOf(space: PDFObject | undefined): 1 | 3 | undefined {
   const device = name(space)
   if (device === 'DeviceGray') return 1
   if (device === 'DeviceRGB') return 3
-  if (space instanceof PDFArray && space.size() === 2 && name(lookup(space.get(0))) === 'ICCBased') {
-    const profile = lookup(space.get(1))
-    const components = profile instanceof PDFRawStream ? number(lookup(profile.dict.get(PDFName.of('N')))) : undefined
+  if (space instanceof PDFArray && space.size() === 2 && name(space.lookup(0)) === 'ICCBased') {
+    const profile = space.lookup(1)
+    const components = profile instanceof PDFRawStream ? number(profile.dict.lookup(PDFName.of('N'))) : undefined
     return components === 1 || components === 3 ? components : undefined
   }
   return undefined
