@@ -119,6 +119,15 @@ Startup(
       0,
       'the first render waited for the announced code: no code-loading fallback, no Suspense throttle',
     )
+    // The greeting does not wait for the unpaid status, and a resource's timing entry exists once its answer is whole:
+    // read them once it is (or after 10 s, when the count below says it never came).
+    await page
+      .waitForFunction(
+        (path) => performance.getEntriesByType('resource').some((e) => new URL(e.name).pathname === path),
+        '/api-protected/user-unpaid-status',
+        { timeout: 10_000 },
+      )
+      .catch(() => {})
     const entries = await page.evaluate(() =>
       performance.getEntriesByType('resource').map((e) => {
         const timing = e as PerformanceResourceTiming
