@@ -57,8 +57,14 @@ const KEPT_RSS_BYTES = 200 * 2 ** 20
  * blocks are freed, so a page's canvas and pictures (8 to 80 MB) stayed in the process once freed: after four
  * one-page scans it kept more than KEPT_RSS_BYTES, and was ended and started again (half a second each, a quarter of a
  * batch's time, bench:intake). With these it keeps about 140 MB from letter to letter.
+ * The blocks so mapped afresh for each page are asked for as huge pages (glibc.malloc.hugetlb=1: madvise, taken where
+ * the system's transparent huge pages allow it, ignored by a glibc older than 2.35). Faulted in 4 KB at a time, they
+ * cost a scan's page about 100 ms of the system's time; with them the render process draws about as fast as the API's
+ * own process would with glibc's defaults (docs/MAIL.md).
  */
 const RENDER_MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' }
+/** The glibc tunables the API was started with, if any, and the huge pages. */
+export const renderGlibcTunables = (own?: string) => [own, 'glibc.malloc.hugetlb=1'].filter(Boolean).join(':')
 
 /** pdf.js cannot open the letter's PDF at all: it never will, so its job fails once, without retry. */
 export class UnreadableLetterError extends Error {}
@@ -112,7 +118,7 @@ function startProcess(): RenderProcess {
     // fd 4: the memory the child's watch saw before it killed the process.
     stdio: ['ignore', 'inherit', 'inherit', 'ipc', 'pipe'],
     serialization: 'advanced',
-    env: { ...process.env, ...RENDER_MALLOC_ENV },
+    env: { ...process.env, ...RENDER_MALLOC_ENV, GLIBC_TUNABLES: renderGlibcTunables(process.env.GLIBC_TUNABLES) },
   })
   // Never what keeps the API's process alive.
   child.unref()

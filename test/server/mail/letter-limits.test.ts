@@ -1,6 +1,7 @@
 // The letter pipeline within its limits, whatever the PDF: pictures that decode to gigabytes are drawn in a render
 // process bounded as a whole (letter-render-process.ts), a page past a limit is drawn without its large pictures or
 // left out and the letter published all the same, OCR is bounded per page, and a letter no retry would open fails once.
+import { readdirSync, readFileSync } from 'node:fs'
 import { loadImage, createCanvas } from '@napi-rs/canvas'
 import { PDFDocument } from 'pdf-lib'
 import { suite } from 'uvu'
@@ -11,6 +12,7 @@ import { greyPgm, skippedPageImage } from '../../../server/services/letter-rende
 import {
   RENDER_MEMORY_CEILING_BYTES,
   renderLetterPages,
+  renderGlibcTunables,
   renderProcessPeakRss,
   renderProcessStarts,
 } from '../../../server/services/letter-render-process.ts'
@@ -330,6 +332,31 @@ kept('ten one-page letters in a row, five of them scans, are drawn by one render
   // Before glibc's allocator was told to give large blocks back (RENDER_MALLOC_ENV), the process kept more than
   // KEPT_RSS_BYTES after four scans and was started again: three processes for these ten letters.
   assert.ok(renderProcessStarts() - before <= 1, `${renderProcessStarts() - before} render processes started`)
+})
+
+kept('the render process asks glibc for huge pages, beside the tunables the API was given', async () => {
+  assert.is(renderGlibcTunables(undefined), 'glibc.malloc.hugetlb=1')
+  assert.is(renderGlibcTunables('glibc.malloc.arena_max=2'), 'glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1')
+  // The process really started with it: its environment, read while it draws (Linux's /proc, as on the servers).
+  const drawing = renderLetterPages(new Uint8Array(await textLayerPdf([['Greffe du tribunal de commerce']])), { timeoutMs: 60_000 })
+  const children = () =>
+    readdirSync('/proc')
+      .filter((pid) => /^\d+$/.test(pid))
+      .flatMap((pid) => {
+        try {
+          const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+          const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+          return parent === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('letter-render-child') ? [pid] : []
+        } catch {
+          return []
+        }
+      })
+  const [child] = children()
+  assert.ok(child, 'a render process is running')
+  const environment = readFileSync(`/proc/${child}/environ`, 'utf8').split('\0')
+  await drawing
+  assert.ok(environment.includes('GLIBC_TUNABLES=glibc.malloc.hugetlb=1'), environment.filter((v) => v.startsWith('GLIBC')).join(', '))
+  assert.ok(environment.includes('MALLOC_MMAP_THRESHOLD_=131072'))
 })
 
 kept('a page goes to OCR as grey PGM laid on white: dark text dark, a half-transparent pixel lighter', () => {
