@@ -4,7 +4,7 @@
 import { lazy, type ReactNode, Suspense, useSyncExternalStore } from 'react'
 import { Redirect, Route, Router, Switch } from 'wouter'
 import type { BaseLocationHook } from 'wouter'
-import { MISSING_DOCUMENT_PATH, publicPaths } from '../wiring/bare-pages.ts'
+import { MISSING_DOCUMENT_PATH, PARENT_PAGES, publicPaths } from '../wiring/bare-pages.ts'
 import { hasStoredUser, subscribeStoredUser } from '../wiring/storage.ts'
 import { AppContext, type AppServices } from './app-context.tsx'
 import { CodeLoading } from './components/ui.tsx'
@@ -22,14 +22,6 @@ import { usePainted } from './painted.ts'
 import { DashboardLayout } from './signedIn.ts'
 
 const Toasts = lazy(() => import('./Toasts.tsx'))
-
-/** Parents that redirect to their first child (spec §2). */
-export const redirects: Record<string, string> = {
-  '/': '/tableau-de-bord',
-  '/mes-courriers': '/mes-courriers/courriers',
-  '/souscription': '/souscription/mes-abonnements',
-  '/suivi-comptable': '/suivi-comptable/tresorerie',
-}
 
 /**
  * Spec §2: every route but login, reset-password, set-password and missing-document needs a stored user (and the invitation link, people
@@ -57,7 +49,7 @@ export function AppRoutes() {
         <Route path={publicPaths.privacy} component={PrivacyPage} />
         <Route path={publicPaths.terms} component={TermsPage} />
         <Route path={publicPaths.accessibility} component={AccessibilityPage} />
-        {Object.entries(redirects).map(([from, to]) => (
+        {Object.entries(PARENT_PAGES).map(([from, to]) => (
           <Route key={from} path={from}>
             <Guard>
               <Redirect to={to} replace />

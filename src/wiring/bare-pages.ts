@@ -35,6 +35,17 @@ const barePaths: readonly string[] = [...Object.values(publicPaths), MISSING_DOC
 /** A page in the bare layout, where no startup runs. */
 export const isBarePath = (path: string) => barePaths.some((route) => matchesRoute(route, path))
 
+/**
+ * Parents that redirect to their first child (spec §2, App.tsx). The startup lands on the child too
+ * (session-actor.ts's returnPath): taken back to the parent after its redirect, a browser drew nothing there.
+ */
+export const PARENT_PAGES: Readonly<Record<string, string>> = {
+  '/': '/tableau-de-bord',
+  '/mes-courriers': '/mes-courriers/courriers',
+  '/souscription': '/souscription/mes-abonnements',
+  '/suivi-comptable': '/suivi-comptable/tresorerie',
+}
+
 /** The dashboard's routes (App.tsx sends / there): where the unpaid-invoice status leaves early too. */
 export const DASHBOARD_ROUTES = ['/', '/tableau-de-bord'] as const
 

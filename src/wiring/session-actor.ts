@@ -4,7 +4,7 @@ import { createActor, fromPromise, type InspectionEvent, type Observer } from 'x
 import { type SessionRef, sessionMachine } from '../machines/session/session.machine.ts'
 import type { StartupLogic } from '../machines/session/startup.machine.ts'
 import { isPortalPath } from '../../server/contract/rules/links.ts'
-import { DASHBOARD_ROUTES, isBarePath } from './bare-pages.ts'
+import { DASHBOARD_ROUTES, isBarePath, PARENT_PAGES } from './bare-pages.ts'
 import type { FirstScreenApi } from './api.ts'
 import type { WiringDeps } from './deps.ts'
 import {
@@ -42,11 +42,14 @@ const browserPath = () => window.location.pathname + window.location.search
 
 /**
  * A page to go to once signed in (again): a path of this portal, never another origin, the API nor the back office
- * (rules/links.ts), nor a bare page (/login…); the dashboard, where a sign-in leads anyway, is not kept either.
+ * (rules/links.ts), nor a bare page (/login…); the dashboard, where a sign-in leads anyway, is not kept either. A
+ * parent gives the first child it redirects to (App.tsx), which the portal shows by the time its startup lands there.
  */
 export function returnPath(path: string): string | undefined {
   if (!isPortalPath(path)) return undefined
   const route = path.split(/[?#]/, 1)[0]!
+  const child = Object.hasOwn(PARENT_PAGES, route) ? PARENT_PAGES[route]! : undefined
+  if (child) return (DASHBOARD_ROUTES as readonly string[]).includes(child) ? undefined : child
   return isBarePath(route) || (DASHBOARD_ROUTES as readonly string[]).includes(route) ? undefined : path
 }
 

@@ -63,6 +63,8 @@ export interface Scenario {
   userFails?: boolean
   /** The orders never arrive (the startup stays loading). */
   ordersPending?: boolean
+  /** The orders' answer waits for this (the startup held before it is ready, as on a slow network). */
+  ordersHeld?: Promise<unknown>
   /** The orders fetch fails once (a 500's message), then answers. */
   ordersFailOnce?: boolean
   /** The portal's code cannot be loaded (offline). */
@@ -505,14 +507,16 @@ function fakeApi(scenario: Scenario, orders: Order[], calls: Calls, notify: (not
       return { message: `Vous n’avez plus accès au courrier de ${order!.raisonSociale}.` }
     },
     getContracts: async () => structuredClone(scenario.billing?.contracts ?? F.contracts),
-    getMyOrders: () =>
-      scenario.ordersPending
+    getMyOrders: async () => {
+      await scenario.ordersHeld
+      return scenario.ordersPending
         ? new Promise<Order[]>(() => {})
         : scenario.ordersFailOnce && !failedOnce.has('orders' as Resource)
           ? (failedOnce.add('orders' as Resource), Promise.reject(new Error('Une erreur interne est survenue.')))
           : Promise.resolve(
               orders.map((o) => (completedElsewhere.has(o.id) ? { ...o, missingDocumentsValidatedAt: '2026-11-22T09:00:00.000Z' } : o)),
-            ),
+            )
+    },
 
     getPaymentMethod: (orderId) => list('card', { orderId, share: false }),
     getCreditCard: () => list('card', { share: false }),
@@ -989,6 +993,11 @@ export async function renderApp(
     onCalls?: (calls: ReturnType<typeof createTestServices>['calls']) => void
     /** As a reload of the tab: its sessionStorage kept (a new tab's is empty). */
     reload?: boolean
+    /**
+     * As main.tsx for a stored user: the first render once the signed-in code is there, the session's startup made
+     * (reading the page it lands on) before any route has been drawn.
+     */
+    startupBeforeRender?: boolean
   } = {},
 ) {
   lastSession?.stop()
@@ -1005,6 +1014,12 @@ export async function renderApp(
   )
   lastSession = session
   options.onCalls?.(calls)
+  if (options.startupBeforeRender)
+    await new Promise<void>((resolve) => {
+      const made = () => session.getSnapshot().context.startup !== null
+      if (made()) return resolve()
+      const watch = session.subscribe(() => made() && (watch.unsubscribe(), resolve()))
+    })
   let view!: ReturnType<typeof render>
   await act(async () => {
     view = render(<App services={services} hook={location.hook} />)

@@ -3,6 +3,7 @@ import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { SESSION_EXPIRED } from '../../src/machines/session/session.machine.ts'
+import { routeByPath } from '../../src/views/routes.ts'
 import { returnPath } from '../../src/wiring/session-actor.ts'
 import * as F from '../util/fixtures.ts'
 import { renderApp, type Scenario } from '../util/services.tsx'
@@ -44,6 +45,22 @@ for (const [from, to] of redirects) {
   Guard(`signed in, ${from} redirects to ${to}`, async () => {
     const app = await renderApp(from, { signedIn: true, defaultOrder: 2 })
     await waitFor(() => assert.is(app.currentPath(), to))
+  })
+}
+
+for (const [from, to] of redirects.slice(1)) {
+  // Spec §4: the startup lands on the page the portal opened on once it is ready; by then the parent has redirected.
+  Guard(`signed in, ${from} redirects to ${to} and stays there once the startup is ready after the redirect`, async () => {
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const app = await renderApp(from, { signedIn: true, defaultOrder: 2, ordersHeld: held, startupBeforeRender: true })
+    await waitFor(() => assert.is(app.currentPath(), to))
+    release()
+    await waitFor(() => assert.ok(app.session.getSnapshot().context.startup?.getSnapshot().matches('ready')))
+    // Taken back to the parent, a browser showed nothing there (its redirect did not run again): the journeys' flake.
+    assert.not.ok(app.calls.navigations.includes(from), `the startup went back to ${from}`)
+    assert.is(app.currentPath(), to)
+    await screen.findByRole('heading', { level: 1, name: routeByPath(to)!.title })
   })
 }
 
@@ -196,6 +213,12 @@ Layouts('a 401 during work: /login says the session expired, and signing in agai
 
 Layouts('the page to come back to is a path of this app, never another origin nor a bare page', () => {
   assert.is(returnPath('/factures?annee=2025'), '/factures?annee=2025')
+  // A parent: the child it redirects to (the dashboard, where the portal lands anyway, is not kept).
+  assert.is(returnPath('/suivi-comptable'), '/suivi-comptable/tresorerie')
+  assert.is(returnPath('/mes-courriers?x=1'), '/mes-courriers/courriers')
+  assert.is(returnPath('/souscription'), '/souscription/mes-abonnements')
+  assert.is(returnPath('/'), undefined)
+  assert.is(returnPath('/constructor'), '/constructor')
   for (const path of [
     '//evil.example/factures',
     '/\\evil.example',
