@@ -618,7 +618,8 @@ async function restartUnderCalls(ctx: Ctx, mode: 'fast' | 'immediate') {
   // (deploy/haproxy.cfg, SERVICE_UNAVAILABLE) instead of passing the call.
   // A crash only: a call may also get no answer at all (the client's connection closed by the balancer, « socket hang
   // up »), seen in about one run out of five, cause not found (docs/OPERATIONS.md); a browser says « connexion
-  // impossible » for it. Never after a clean stop, and never a 500.
+  // impossible » for it. Never a 500. After a clean stop it is not accepted: seen once there, on a very slow machine
+  // (docs/OPERATIONS.md), and left failing until its cause is known.
   const unanswered = sent.filter((s) => s.status === 0)
   const wrong = sent.filter(
     (s) =>
@@ -634,14 +635,19 @@ async function restartUnderCalls(ctx: Ctx, mode: 'fast' | 'immediate') {
   const slowest = Math.max(...sent.map((s) => s.ms))
   assert.ok(slowest < 5_000, `no call held while the database restarted (slowest: ${slowest} ms)`)
   assert.equal([ctx.instances.api1.exitCode(), ctx.instances.api2.exitCode()], [undefined, undefined], 'both processes are still running')
-  // Once it is back, both instances serve (their pools open new connections).
+  // Once it is back, both instances serve (their pools open new connections). An instance the balancer marked down
+  // while the database was away is taken back after two good health checks a second apart (deploy/haproxy.cfg: inter
+  // 1s, rise 2): on a busy machine that may come after the calls above, so the calls go on until both have answered,
+  // 15 s at most. Every call meanwhile answers 200.
   const seen = new Set<string | undefined>()
-  for (let i = 0; i < 10; i++) {
+  const until = Date.now() + 15_000
+  while (seen.size < 2 && Date.now() < until) {
     const reply = await call(ctx.base, 'GET', '/api-protected/my-domiciliation-orders', { headers: bearer, agent: ctx.agent })
     assert.is(reply.status, 200, `after the restart: ${reply.status} ${reply.body}`)
     seen.add(reply.instance)
+    if (seen.size < 2) await new Promise((r) => setTimeout(r, 100))
   }
-  assert.equal(seen, new Set(['api1', 'api2']), 'both instances answer after the restart')
+  assert.equal([...seen].sort(), ['api1', 'api2'], 'both instances answer after the restart')
   // Every write is whole or not done: a folder whose rename answered 200 has its new name, one answered 503 its old one.
   const folders = (
     await call(ctx.base, 'GET', `/api-protected/folders?domiciliationOrderId=${orderId}`, { headers: bearer, agent: ctx.agent })
