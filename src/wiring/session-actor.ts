@@ -47,10 +47,10 @@ const browserPath = () => window.location.pathname + window.location.search
  */
 export function returnPath(path: string): string | undefined {
   if (!isPortalPath(path)) return undefined
-  const route = path.split(/[?#]/, 1)[0]!
-  const child = Object.hasOwn(PARENT_PAGES, route) ? PARENT_PAGES[route]! : undefined
-  if (child) return (DASHBOARD_ROUTES as readonly string[]).includes(child) ? undefined : child
-  return isBarePath(route) || (DASHBOARD_ROUTES as readonly string[]).includes(route) ? undefined : path
+  const asked = path.split(/[?#]/, 1)[0]!
+  const child = Object.hasOwn(PARENT_PAGES, asked) ? PARENT_PAGES[asked] : undefined
+  const route = child ?? asked
+  return isBarePath(route) || (DASHBOARD_ROUTES as readonly string[]).includes(route) ? undefined : (child ?? path)
 }
 
 /** This tab's page to go to once signed in, kept in sessionStorage: a reload of /login, signed out, keeps an e-mail link's. */
