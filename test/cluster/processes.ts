@@ -23,6 +23,8 @@ export interface Reply {
   instance: string | undefined
   body: Buffer
   json<T = any>(): T
+  /** Sent a second time: its first connection, a kept-alive one, closed without an answer (call). */
+  resent?: boolean
 }
 
 export interface CallOptions {
@@ -32,9 +34,27 @@ export interface CallOptions {
   localAddress?: string
 }
 
-/** One HTTP call; a network error rejects (the stream test counts it as a lost request). */
+/** The methods a client may send again by itself when their connection closed without an answer (RFC 9110 §9.2.2). */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS'])
+
+/**
+ * One HTTP call; a network error rejects (the stream test counts it as a lost request). As a browser does, an
+ * idempotent call sent on a kept-alive connection that closed before any answer is sent once more, on another
+ * connection (`resent`): HAProxy closes a client's reused connection without answering when the instance it chose
+ * failed before answering, so that the client may send the request again (docs/OPERATIONS.md); Chromium does it by
+ * itself, Node's client does not (its documented pattern: `request.reusedSocket`).
+ */
 export function call(base: string, method: string, path: string, options: CallOptions = {}): Promise<Reply> {
+  return callOnce(base, method, path, options).catch((error: Error & { resendable?: boolean }) => {
+    if (!error.resendable || !IDEMPOTENT.has(method)) throw error
+    return callOnce(base, method, path, options).then((reply) => ({ ...reply, resent: true }))
+  })
+}
+
+function callOnce(base: string, method: string, path: string, options: CallOptions): Promise<Reply> {
   return new Promise((resolve, reject) => {
+    let answered = false
+    let timedOut = false
     const req = httpRequest(
       new URL(path, base),
       {
@@ -44,6 +64,7 @@ export function call(base: string, method: string, path: string, options: CallOp
         localAddress: options.localAddress,
       },
       (res) => {
+        answered = true
         const chunks: Buffer[] = []
         res.on('data', (chunk: Buffer) => chunks.push(chunk))
         res.on('error', reject)
@@ -59,8 +80,12 @@ export function call(base: string, method: string, path: string, options: CallOp
         })
       },
     )
-    req.on('error', reject)
-    req.setTimeout(30_000, () => req.destroy(new Error(`${method} ${path} : pas de réponse en 30 s`)))
+    // Closed before any answer on a connection used before: what a browser sends again (call, above).
+    req.on('error', (error) => reject(Object.assign(error, { resendable: !answered && !timedOut && req.reusedSocket })))
+    req.setTimeout(30_000, () => {
+      timedOut = true
+      req.destroy(new Error(`${method} ${path} : pas de réponse en 30 s`))
+    })
     req.end(options.body)
   })
 }
