@@ -1,5 +1,6 @@
 // The mail retention that runs by itself, on a fixed clock: the notice 30 days before, once; the letters and their files
 // deleted on the day, once, journaled; a crash or a mail server down resumes; other orders, invoices untouched.
+// tests: on S3 too (under scripts/with-s3.sh its apps store on the S3 server: scripts/uvu-summary.mjs)
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { claimNotice } from '../../../server/db/repositories/mail-retention.ts'
