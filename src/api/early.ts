@@ -5,6 +5,8 @@
 // hands each answer, once, to the startup machine's own call for the same path with the same token,
 // instead of sending that call: the same calls, in the same order, with the same headers, each made
 // once. An answer nobody took within EARLY_KEPT_MS is dropped (the machine then asks again).
+// A sign-in sends them the same way as soon as it has the token (the session, src/wiring/session-actor.ts): they
+// travel while the startup is built and spawned, instead of after it.
 // On the dashboard, the unpaid-invoice status (GET user-unpaid-status, the dashboard's own call, not the
 // startup's) leaves with the orders: the dashboard shows its banner and its lists together, and would
 // otherwise ask it only once its code has run, a round trip after the lists.
@@ -47,14 +49,19 @@ export interface EarlyStart {
   /** The page that opens. */
   page: EarlyPage
   now?: () => number
+  /**
+   * A sign-in on this page has just given the token (src/wiring/session-actor.ts): sent even if the page's opening sent
+   * some already (another user's, or an expired token's), whose answers the new ones replace.
+   */
+  signedIn?: boolean
 }
 
 /**
  * Sends the user and contracts, then the orders once both succeeded (and, on the dashboard, the unpaid-invoice
- * status), once per page. Answers whether it sent.
+ * status), once per page, and again on each sign-in. Answers whether it sent.
  */
-export function startEarly({ baseURL, token, page, now = Date.now }: EarlyStart): boolean {
-  if (registry.started || !token || page === 'bare') return false
+export function startEarly({ baseURL, token, page, now = Date.now, signedIn = false }: EarlyStart): boolean {
+  if ((registry.started && !signedIn) || !token || page === 'bare') return false
   registry.started = true
   const send = (url: string, headers: Record<string, string>) => {
     const response = fetch(baseURL + url, { headers })

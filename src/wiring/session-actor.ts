@@ -4,7 +4,9 @@ import { createActor, fromPromise, type InspectionEvent, type Observer } from 'x
 import { type SessionRef, sessionMachine } from '../machines/session/session.machine.ts'
 import type { StartupLogic } from '../machines/session/startup.machine.ts'
 import { isPortalPath } from '../../server/contract/rules/links.ts'
-import { DASHBOARD_ROUTES, isBarePath, PARENT_PAGES } from './bare-pages.ts'
+import { type EarlyPage, startEarly as sendEarly } from '../api/early.ts'
+import { DASHBOARD_ROUTES, earlyPage, isBarePath, PARENT_PAGES } from './bare-pages.ts'
+import { API_BASE_URL } from './config.ts'
 import type { FirstScreenApi } from './api.ts'
 import type { WiringDeps } from './deps.ts'
 import {
@@ -36,6 +38,8 @@ export interface SessionDeps extends Pick<WiringDeps<FirstScreenApi>, 'api' | 'n
   currentPath?: () => string
   /** The address this tab opened on (an e-mail's link, before the guard sent a signed-out visitor to /login); else the page shown now. */
   openedOn?: string
+  /** Sends the startup's first calls for a token just given by a sign-in (src/api/early.ts); none if not given (tests). */
+  startEarly?: (token: string, page: EarlyPage) => void
 }
 
 const browserPath = () => window.location.pathname + window.location.search
@@ -75,12 +79,13 @@ function keepDestination(path: string | null) {
 }
 
 export async function createSession(deps: SessionDeps): Promise<SessionRef> {
-  return createSessionActor(deps, await inspector())
+  const early = (token: string, page: EarlyPage) => sendEarly({ baseURL: API_BASE_URL, token, page, signedIn: true })
+  return createSessionActor({ startEarly: early, ...deps }, await inspector())
 }
 
 /** The session actor, started, with the API hooked to it. */
 export function createSessionActor(
-  { api, notify, loadPortal, currentPath = browserPath, openedOn = currentPath() }: SessionDeps,
+  { api, notify, loadPortal, currentPath = browserPath, openedOn = currentPath(), startEarly }: SessionDeps,
   inspect?: InspectionObserver,
 ): SessionRef {
   adoptUnkeyedChoice()
@@ -102,6 +107,8 @@ export function createSessionActor(
         removeUser: (_, { apiToken }) => removeStoredSession(apiToken),
         // Nothing waits for it nor reports it: the sign-out is done here whatever the server answers.
         endSession: (_, { apiToken }) => void api.signOut({ apiToken }).catch(() => {}),
+        // As the page's head does for a stored user: the calls leave now, not once the startup is built and spawned.
+        startEarly: (_, { apiToken, landing }) => startEarly?.(apiToken, landing ? earlyPage(landing) : 'dashboard'),
       },
     }),
     // Signed out, the address opened (an e-mail's link) is where the next sign-in leads; opened on /login (a reload),

@@ -162,6 +162,23 @@ Early('another token (signed out and in again) or an answer older than EARLY_KEP
   assert.is(seen.length, 5, 'user, contracts, orders, the unpaid status, and the user again')
 })
 
+Early('once per page, and again at each sign-in: the new token’s answers replace those sent before', async () => {
+  assert.ok(startEarly({ baseURL, token: 'tok_expired', page: earlyPage('/factures') }))
+  assert.not.ok(startEarly({ baseURL, token: 'tok_expired', page: earlyPage('/factures') }), 'the page’s start is done once')
+  await settle()
+  // Signed in (again) on this page: sent for the new token at once, whatever was sent before.
+  assert.ok(startEarly({ baseURL, token, page: earlyPage('/tableau-de-bord'), signedIn: true }))
+  const [user, contracts] = await Promise.all([getCurrentUser(), getContracts()])
+  assert.equal([user, contracts], [bodies[EARLY_PATHS.user], bodies[EARLY_PATHS.contracts]])
+  assert.equal(await getMyOrders(), bodies[EARLY_PATHS.orders])
+  await settle()
+  const mine = seen.filter((s) => s.headers.apitoken === token || s.headers.authorization === `Bearer ${token}`).map((s) => s.url)
+  assert.equal(mine.slice(0, 2).sort(), [EARLY_PATHS.contracts, EARLY_PATHS.user])
+  assert.equal(mine.slice(2).sort(), [EARLY_PATHS.orders, EARLY_PATHS.unpaid])
+  assert.is(seen.length, 7, 'three for the expired token, four for the new one: the client’s calls took these')
+  assert.not.ok(startEarly({ baseURL, token, page: 'bare', signedIn: true }), 'a sign-in leading to a bare page sends nothing')
+})
+
 Early('no server: the taker gets the client’s French “cannot reach” error', async () => {
   startEarly({ baseURL: 'http://127.0.0.1:1', token, page: earlyPage('/tableau-de-bord') })
   const error = await apiErrorOf(getCurrentUser())

@@ -63,6 +63,9 @@ export interface PortalStart {
 const returnFor = (context: SessionContext, user: AuthUser) =>
   (context.lastUserId === user.id ? context.returnTo : null) ?? context.destination
 
+/** The page a sign-in leads to, as the startup is told (below): none with an order just shared, the dashboard then. */
+const landingOf = (context: SessionContext) => (context.openOrder === null ? context.returnTo : null)
+
 export const sessionMachine = deferred(() =>
   setup({
     types: {
@@ -86,6 +89,11 @@ export const sessionMachine = deferred(() =>
       removeUser: (_, _params: { apiToken: string | null }) => {},
       /** Ends the session on the server too (DELETE users/me/sessions/current), without waiting nor reporting (provided). */
       endSession: (_, _params: { apiToken: string }) => {},
+      /**
+       * Sends the startup's first calls for this sign-in's token at once (src/api/early.ts, provided): they travel while
+       * the startup is built and spawned, which takes them. `landing`: the page the sign-in leads to (null: the dashboard).
+       */
+      startEarly: (_, _params: { apiToken: string; landing: string | null }) => {},
     },
     guards: {
       hasUser: ({ context }) => context.user !== null,
@@ -123,6 +131,7 @@ export const sessionMachine = deferred(() =>
                 destination: null,
               }),
               { type: 'persistUser', params: ({ event }) => ({ user: event.user }) },
+              { type: 'startEarly', params: ({ context }) => ({ apiToken: context.user!.apiToken, landing: landingOf(context) }) },
             ],
           },
         },
@@ -144,6 +153,7 @@ export const sessionMachine = deferred(() =>
                 destination: null,
               }),
               { type: 'persistUser', params: ({ event }) => ({ user: event.output }) },
+              { type: 'startEarly', params: ({ context }) => ({ apiToken: context.user!.apiToken, landing: landingOf(context) }) },
             ],
           },
           onError: { target: 'signedOut', actions: assign({ error: ({ event }) => messageOf(event.error) }) },

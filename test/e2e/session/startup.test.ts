@@ -32,7 +32,7 @@ async function returningTab(portal: Portal) {
 }
 
 Startup(
-  'Sophie signs in: the dashboard shows without a code-loading fallback, after login, user/me with contracts, then orders',
+  'Sophie signs in: the dashboard shows without a code-loading fallback, after login, user/me with contracts, then orders, each once',
   async ({ portal }) => {
     const tab = await portal.open({ viewport: MOBILE })
     const { page } = tab
@@ -73,6 +73,13 @@ Startup(
     assert.equal(
       [startup[0], [...startup.slice(1, 3)].sort(), startup[3], startup.length],
       ['/api/login', ['/api-protected/contracts', '/api-protected/user/me'], '/api-protected/my-domiciliation-orders', 4],
+    )
+    // Sent by the session as soon as the login answered (src/api/early.ts), taken by the startup: each once.
+    const startupCalls = ['/api-protected/user/me', '/api-protected/contracts', '/api-protected/my-domiciliation-orders']
+    assert.equal(
+      startupCalls.map((path) => calls.filter((call) => call === path).length),
+      [1, 1, 1],
+      `each of the startup's calls sent once: ${calls.join(', ')}`,
     )
     await tab.close()
   },

@@ -30,7 +30,13 @@ function startupStandIn(at: 'account' | 'ready') {
 function start(storedUser: AuthUser | null, at: 'account' | 'ready' = 'ready') {
   const deferreds = new Deferreds()
   const startupLogic = startupStandIn(at)
-  const storage = { user: storedUser as AuthUser | null, writes: 0, removals: 0, ended: [] as string[] }
+  const storage = {
+    user: storedUser as AuthUser | null,
+    writes: 0,
+    removals: 0,
+    ended: [] as string[],
+    early: [] as { apiToken: string; landing: string | null }[],
+  }
   const machine = sessionMachine.provide({
     actors: { login: deferreds.actor(), loadPortal: deferreds.actor() },
     actions: {
@@ -39,6 +45,7 @@ function start(storedUser: AuthUser | null, at: 'account' | 'ready' = 'ready') {
         storage.writes++
       },
       endSession: (_, { apiToken }) => void storage.ended.push(apiToken),
+      startEarly: (_, params) => void storage.early.push(params),
       // As the browser's storage: an entry another sign-in wrote since is left alone.
       removeUser: (_, { apiToken }) => {
         if (storage.user && storage.user.apiToken !== apiToken) return
@@ -146,6 +153,22 @@ for (const [storedUser, at] of [
         chosen.map(() => F.authUser.apiToken),
         'sessions ended on the server',
       )
+      // Each sign-in (a login, or another way while signed out) sends the startup's first calls at once with its token,
+      // for the page it leads to (none with an order just shared: the dashboard); restoring a stored user does not (the
+      // page's head did).
+      const signedInNow = path.steps.filter(
+        (step, i) =>
+          step.event.type === 'xstate.done.actor.login' ||
+          (step.event.type === 'session.signedIn' && (i === 0 ? storedUser === null : path.steps[i - 1]!.state.matches('signedOut'))),
+      )
+      assert.equal(
+        run.storage.early,
+        signedInNow.map((step) => ({
+          apiToken: F.authUser.apiToken,
+          landing: step.event.type === 'session.signedIn' ? null : step.state.context.returnTo,
+        })),
+        'the startup’s first calls sent early, once per sign-in',
+      )
       // The portal starts on the order just shared (an invitation), else on the default order kept for the user signed in:
       // loadPortal reads it for their id, whoever signed in before (it outlives a sign-out, and is never another person's).
       for (const started of run.deferreds.started.filter((s) => s.id === 'loadPortal'))
@@ -184,7 +207,7 @@ Session('no stored entry → signed out (the guard sends the visitor to /login)'
 })
 
 Session('a stored entry → signed in: the portal loads, then the startup sequence runs with the kept default order', async () => {
-  const { actor, deferreds, portal } = start(F.authUser)
+  const { actor, deferreds, portal, storage } = start(F.authUser)
   actor.start()
   await flush()
   assert.ok(actor.getSnapshot().matches({ signedIn: 'loadingPortal' }))
@@ -195,6 +218,7 @@ Session('a stored entry → signed in: the portal loads, then the startup sequen
     deferreds.started.map((s) => s.id),
     ['loadPortal'],
   )
+  assert.equal(storage.early, [], 'the page’s head sent them for a stored user, not the session')
   assert.equal(actor.getSnapshot().context.startup!.getSnapshot().context, { storedChoice: 2 })
 })
 
@@ -210,6 +234,7 @@ Session('login stores the returned user object, apiToken included', async () => 
   assert.is(storage.user?.apiToken, 'tok_demo')
   assert.is(storage.writes, 1)
   assert.equal(deferreds.started[1], { id: 'loadPortal', input: { userId: F.authUser.id } }, 'the default order kept for this user is read')
+  assert.equal(storage.early, [{ apiToken: 'tok_demo', landing: null }], 'the startup’s first calls leave at once, for the dashboard')
 })
 
 Session('signed out, then in again: the portal starts on the default order the browser keeps for whoever signs in now', async () => {
@@ -303,6 +328,7 @@ Session('a 401 during work: signed out, the reason for /login, and the page to c
   await flush()
   assert.ok(actor.getSnapshot().matches('signedIn'))
   assert.is(actor.getSnapshot().context.returnTo, '/factures?annee=2025', 'kept for the redirect of /login')
+  assert.equal(storage.early, [{ apiToken: 'tok_demo', landing: '/factures?annee=2025' }], 'sent early for the page it leads back to')
   actor.send({ type: 'session.logout' })
   assert.equal(
     [actor.getSnapshot().context.error, actor.getSnapshot().context.returnTo],
@@ -345,6 +371,7 @@ Session('signed in another way (a passkey, an invitation): the user is kept as a
   await flush()
   assert.ok(actor.getSnapshot().matches({ signedIn: 'loadingPortal' }))
   assert.equal(storage.user, F.authUser)
+  assert.equal(storage.early, [{ apiToken: 'tok_demo', landing: null }], 'the startup’s first calls leave at once')
   assert.equal(
     deferreds.started.map((s) => s.id),
     ['loadPortal'],
