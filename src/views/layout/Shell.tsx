@@ -13,7 +13,6 @@ import { LEGAL_FORMALITIES_PATH, routeByPath } from '../routes.ts'
 import { color, DESKTOP_MIN_WIDTH, mq } from '../theme.ts'
 import { Header } from './Header.tsx'
 import { KbisBanner } from '../pages/company/KbisBanner.tsx'
-import { LegalLayout } from './LegalLayout.tsx'
 import { MobileNav } from './MobileNav.tsx'
 import { LoadingFlag, Pages } from './Pages.tsx'
 import { ProblemModal } from './parts.ts'
@@ -124,13 +123,8 @@ export function Shell({ startup, focusTarget }: { startup: StartupRef; focusTarg
         <Content ref={isDesktop && legal ? focusHere : undefined} id="contenu" tabIndex={-1} $legal={legal}>
           {/* The group's other pages, where the side menu does not list them (spec §2: sub-menus on an expanded desktop menu only). */}
           {!(isDesktop && expanded) && <SectionNav path={location} />}
-          {legal ? (
-            <LegalLayout>
-              <Pages />
-            </LegalLayout>
-          ) : (
-            <Pages />
-          )}
+          {/* (/formalites-juridique draws its hero itself: pages/company/LegalLayout.tsx.) */}
+          <Pages />
         </Content>
       </Column>
       {/* Opened from the phone's drawer, closed at once (inert): the focus comes back to 'Ouvrir le menu'. */}

@@ -13,6 +13,7 @@ import { mq } from '../../theme.ts'
 import type { PageProps } from '../page.ts'
 import { catalogue } from './catalogue.ts'
 import { FormalityCard } from './FormalityCard.tsx'
+import { LegalLayout } from './LegalLayout.tsx'
 import { OrderFormalityModal } from './OrderFormalityModal.tsx'
 
 const Grid = styled('div')`
@@ -85,24 +86,26 @@ export default function LegalCataloguePage(_: PageProps) {
   const { startup } = usePortal()
   const order = useSelectedOrder(startup)
   return (
-    <PageCard aria-labelledby="catalogue-title">
-      <Toolbar>
-        <h2 id="catalogue-title">Nos formalités</h2>
-        <Link href="/formalites">Suivre mes formalités</Link>
-      </Toolbar>
-      <CompanyPicker startup={startup} order={order} />
-      {order ? (
-        <Catalogue key={order.id} order={order} />
-      ) : (
-        <>
-          <p>Choisissez la société concernée pour savoir ce qui peut être commandé dès maintenant.</p>
-          <Grid>
-            {catalogue.map((formality) => (
-              <FormalityCard key={formality.kind} formality={formality} refusal={undefined} canOrder={false} onOrder={() => {}} />
-            ))}
-          </Grid>
-        </>
-      )}
-    </PageCard>
+    <LegalLayout>
+      <PageCard aria-labelledby="catalogue-title">
+        <Toolbar>
+          <h2 id="catalogue-title">Nos formalités</h2>
+          <Link href="/formalites">Suivre mes formalités</Link>
+        </Toolbar>
+        <CompanyPicker startup={startup} order={order} />
+        {order ? (
+          <Catalogue key={order.id} order={order} />
+        ) : (
+          <>
+            <p>Choisissez la société concernée pour savoir ce qui peut être commandé dès maintenant.</p>
+            <Grid>
+              {catalogue.map((formality) => (
+                <FormalityCard key={formality.kind} formality={formality} refusal={undefined} canOrder={false} onOrder={() => {}} />
+              ))}
+            </Grid>
+          </>
+        )}
+      </PageCard>
+    </LegalLayout>
   )
 }

@@ -1,9 +1,10 @@
-// The special layout of /formalites-juridique (spec §2): no header, a hero above the page.
+// The special layout of /formalites-juridique (spec §2): no header (Shell.tsx leaves it out), a hero above the page.
+// Drawn by the page itself, so that it comes with the page's chunk rather than with the first signed-in screen's code.
 import { styled } from 'goober'
 import type { ReactNode } from 'react'
 import { Link } from 'wouter'
-import { touchLink } from '../components/ui.tsx'
-import { color, mq } from '../theme.ts'
+import { touchLink } from '../../components/ui.tsx'
+import { color, mq } from '../../theme.ts'
 
 const Hero = styled('div')`
   padding: 2rem 1rem 1.5rem;
