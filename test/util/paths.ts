@@ -5,7 +5,7 @@
 import type { Test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { type AnyActorLogic, type AnyActorRef, type AnyStateMachine, createActor, fromPromise, type SnapshotFrom } from 'xstate'
-import { getShortestPaths, type StatePath } from 'xstate/graph'
+import { getAdjacencyMap, getShortestPaths, type StatePath } from 'xstate/graph'
 
 /** Promise actors that wait until the test settles them, by invoke id. */
 export class Deferreds {
@@ -102,7 +102,7 @@ function onlyFromRunningActors(snapshot: any, event: { type: string }): boolean 
   return id in snapshot.children || spawned
 }
 
-/** Every shortest path of a machine, the search bounded so it cannot run away. */
+/** Every shortest path of a machine, and a path through each transition they leave out; the search bounded so it cannot run away. */
 export function shortestPaths<M extends AnyStateMachine>(
   machine: M,
   options: {
@@ -112,14 +112,39 @@ export function shortestPaths<M extends AnyStateMachine>(
     serializeState?: (s: SnapshotFrom<M>) => string
   },
 ): Path<M>[] {
-  return getShortestPaths(machine as AnyStateMachine, {
+  const traversal = {
     events: options.events as any,
     filterEvents: onlyFromRunningActors as any,
     input: options.input as any,
     limit: options.limit ?? 2000,
     serializeState:
       (options.serializeState as any) ?? ((s: any) => JSON.stringify({ value: s.value, context: s.context, status: s.status })),
-  }) as Path<M>[]
+  }
+  const shortest = getShortestPaths(machine as AnyStateMachine, traversal) as Path<M>[]
+  // Every transition too: the graph's edges that no shortest path takes (a transition into a state reached sooner
+  // another way: a successful login, where an invitation reaches the same state in one step), each as the shortest
+  // path to its source and that one step more. MODEL_TRANSITIONS=0: the shortest paths alone (to compare).
+  if (process.env.MODEL_TRANSITIONS === '0') return shortest
+  const covered = new Set<string>()
+  const key = (source: any, event: { type: string }, target: any) =>
+    `${JSON.stringify(source.value)} ${listedEvent(event)} → ${JSON.stringify(target.value)}`
+  for (const path of shortest)
+    for (const [i, step] of path.steps.entries()) if (i > 0) covered.add(key(path.steps[i - 1]!.state, step.event, step.state))
+  const toState = new Map(shortest.map((path) => [traversal.serializeState(path.state), path]))
+  const extra: Path<M>[] = []
+  for (const [source, { state, transitions }] of Object.entries(getAdjacencyMap(machine as AnyStateMachine, traversal))) {
+    const to = toState.get(source)
+    if (!to) continue
+    for (const { event, state: next } of Object.values(transitions) as { event: any; state: any }[]) {
+      // An event the state ignores (nothing of it changes) is no transition.
+      if (traversal.serializeState(next) === source) continue
+      const edge = key(state, event, next)
+      if (covered.has(edge)) continue
+      covered.add(edge)
+      extra.push({ ...to, state: next, steps: [...to.steps, { event, state: next }], weight: to.steps.length + 1 } as Path<M>)
+    }
+  }
+  return [...shortest, ...extra]
 }
 
 export function describePath(path: { steps: { event: { type: string } }[] }): string {
@@ -262,7 +287,9 @@ function coverageSummary(): string {
 process.on('exit', (code) => {
   if (code !== 0 || !coverageByMachine.size) return
   const replayed =
-    process.env.MODEL_PATHS === 'all' ? 'every shortest path replayed (MODEL_PATHS=all)' : 'all the shortest paths → the paths replayed'
+    process.env.MODEL_PATHS === 'all'
+      ? 'every shortest path replayed (MODEL_PATHS=all)'
+      : 'all the paths (the shortest, and one through each transition they leave out) → the paths replayed'
   process.stdout.write(`\nModel-based coverage, ${replayed}:\n${coverageSummary()}\n`)
 })
 

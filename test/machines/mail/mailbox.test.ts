@@ -140,7 +140,12 @@ for (const [concern, events] of Object.entries(models)) {
         last?.type === 'portal.seen' &&
         reports.length > 1 &&
         reports.at(-2)!.seen.orderId !== reports.at(-1)!.seen.orderId &&
-        portal.at(-1) !== 'letter 14'
+        portal.at(-1) !== 'letter 14' &&
+        // (nor when that last report found the linked letter: a phone then shows it, and the link is let go of)
+        !(
+          (path.steps.at(-2)?.state.value as { link?: string } | undefined)?.link === 'following' &&
+          (reports.at(-1)!.seen.documentIds as readonly number[] | undefined)?.includes(14)
+        )
       ) {
         assert.not.ok(context.phoneViewer)
       }
