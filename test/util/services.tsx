@@ -214,6 +214,8 @@ export interface Calls {
   resetRequests: Record<string, string>[]
   /** The usernames /login sent (the sign-in calls of invitations included). */
   logins: string[]
+  /** The startup's first calls sent early by each sign-in (the session's startEarly): its token and the page it leads to. */
+  early: [token: string, page: string][]
   passwordResets: Record<string, string>[]
   identityUploads: { orderId: number; documentType: string; fileName: string }[]
   navigations: string[]
@@ -908,6 +910,7 @@ export function createTestServices(
     problems: [],
     resetRequests: [],
     logins: [],
+    early: [],
     passwordResets: [],
     identityUploads: [],
     navigations: [],
@@ -952,6 +955,7 @@ export function createTestServices(
   const session: SessionRef = createSessionActor({
     api,
     notify,
+    startEarly: (token, page) => void calls.early.push([token, page]),
     ...(currentPath ? { currentPath } : {}),
     loadPortal: async () => {
       if (scenario.portalFails) throw new Error('Failed to fetch dynamically imported module')

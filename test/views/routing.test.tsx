@@ -205,6 +205,7 @@ Layouts('a 401 during work: /login says the session expired, and signing in agai
   fireEvent.change(screen.getByLabelText('Mot de passe'), { target: { value: 'Demo1234!' } })
   fireEvent.click(screen.getByRole('button', { name: 'Se connecter' }))
   await waitFor(() => assert.is(app.currentPath(), '/factures'))
+  assert.equal(app.calls.early, [[F.authUser.apiToken, 'other']], 'sent early for the page it leads back to: no unpaid status')
   // The default order outlived the session (kept for this person): the page left, on the company shown then.
   await screen.findByRole('heading', { level: 1, name: 'Mes factures' })
   assert.is((screen.getByLabelText('Domiciliation') as HTMLSelectElement).value, 'all')

@@ -33,7 +33,7 @@ const Startup = suite('login → dashboard without a Suspense reveal')
 Startup.after.each(() => cleanup())
 
 Startup('using the form fetches the signed-in code; signing in then shows the dashboard without a fallback', async () => {
-  await renderApp('/login', { orders: [F.atelier] })
+  const app = await renderApp('/login', { orders: [F.atelier] })
   const email = await screen.findByLabelText('Adresse e-mail')
   fireEvent.focus(email)
   fireEvent.input(email, { target: { value: 'demo@example.com' } })
@@ -46,6 +46,7 @@ Startup('using the form fetches the signed-in code; signing in then shows the da
   await screen.findByRole('heading', { name: 'Bonjour Camille' })
   assert.is(fallbacks.count(), 0, 'no Suspense fallback between the click and the greeting')
   fallbacks.stop()
+  assert.equal(app.calls.early, [[F.authUser.apiToken, 'dashboard']], 'the startup’s first calls sent as the login answered, once')
 })
 
 Startup(
