@@ -49,6 +49,8 @@ export const PARENT_PAGES: Readonly<Record<string, string>> = {
 /** The dashboard's routes (App.tsx sends / there): where the unpaid-invoice status leaves early too. */
 export const DASHBOARD_ROUTES = ['/', '/tableau-de-bord'] as const
 
-/** Which page a path opens, for the startup's early calls (src/api/early.ts). */
-export const earlyPage = (path: string): 'bare' | 'dashboard' | 'other' =>
-  isBarePath(path) ? 'bare' : DASHBOARD_ROUTES.some((route) => matchesRoute(route, path)) ? 'dashboard' : 'other'
+/** Which page a path opens (its query and fragment aside), for the startup's early calls (src/api/early.ts). */
+export const earlyPage = (path: string): 'bare' | 'dashboard' | 'other' => {
+  const route = path.split(/[?#]/, 1)[0]!
+  return isBarePath(route) ? 'bare' : DASHBOARD_ROUTES.some((dashboard) => matchesRoute(dashboard, route)) ? 'dashboard' : 'other'
+}

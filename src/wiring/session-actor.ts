@@ -108,7 +108,7 @@ export function createSessionActor(
         // Nothing waits for it nor reports it: the sign-out is done here whatever the server answers.
         endSession: (_, { apiToken }) => void api.signOut({ apiToken }).catch(() => {}),
         // As the page's head does for a stored user: the calls leave now, not once the startup is built and spawned.
-        startEarly: (_, { apiToken, landing }) => startEarly?.(apiToken, landing ? earlyPage(landing.split(/[?#]/, 1)[0]!) : 'dashboard'),
+        startEarly: (_, { apiToken, landing }) => startEarly?.(apiToken, landing ? earlyPage(landing) : 'dashboard'),
       },
     }),
     // Signed out, the address opened (an e-mail's link) is where the next sign-in leads; opened on /login (a reload),

@@ -125,11 +125,7 @@ export function shortestPaths<M extends AnyStateMachine>(
   // another way: a successful login, where an invitation reaches the same state in one step), each as the shortest
   // path to its source and that one step more. MODEL_TRANSITIONS=0: the shortest paths alone (to compare).
   if (process.env.MODEL_TRANSITIONS === '0') return shortest
-  const covered = new Set<string>()
-  const key = (source: any, event: { type: string }, target: any) =>
-    `${JSON.stringify(source.value)} ${listedEvent(event)} → ${JSON.stringify(target.value)}`
-  for (const path of shortest)
-    for (const [i, step] of path.steps.entries()) if (i > 0) covered.add(key(path.steps[i - 1]!.state, step.event, step.state))
+  const covered = coverageOf(shortest).listed
   const toState = new Map(shortest.map((path) => [traversal.serializeState(path.state), path]))
   const extra: Path<M>[] = []
   for (const [source, { state, transitions }] of Object.entries(getAdjacencyMap(machine as AnyStateMachine, traversal))) {
@@ -138,7 +134,7 @@ export function shortestPaths<M extends AnyStateMachine>(
     for (const { event, state: next } of Object.values(transitions) as { event: any; state: any }[]) {
       // An event the state ignores (nothing of it changes) is no transition.
       if (traversal.serializeState(next) === source) continue
-      const edge = key(state, event, next)
+      const edge = listedTransition(state, event, next)
       if (covered.has(edge)) continue
       covered.add(edge)
       extra.push({ ...to, state: next, steps: [...to.steps, { event, state: next }], weight: to.steps.length + 1 } as Path<M>)
@@ -169,6 +165,10 @@ type Walk = { steps: { event: { type: string }; state: any }[] }
 const listedEvent = (event: object) =>
   JSON.stringify(event, (_, value) => (value instanceof Error ? { ...value, message: value.message } : value))
 
+/** A transition as source state, the event as listed, and target state (Coverage's `listed`). */
+const listedTransition = (source: { value: unknown }, event: object, target: { value: unknown }) =>
+  `${JSON.stringify(source.value)} ${listedEvent(event)} → ${JSON.stringify(target.value)}`
+
 /**
  * What some paths visit: the state nodes, and the transitions as source state, event type and target state. The
  * transitions are also told apart by the event as listed: a suite lists an actor's outputs or errors, or a form's
@@ -188,7 +188,7 @@ class Coverage {
       if (i === 0) continue
       const [source, target] = [JSON.stringify(path.steps[i - 1]!.state.value), JSON.stringify(state.value)]
       this.transitions.add(`${source} ${event.type} → ${target}`)
-      this.listed.add(`${source} ${listedEvent(event)} → ${target}`)
+      this.listed.add(listedTransition(path.steps[i - 1]!.state, event, state))
     }
     return this.states.size + this.transitions.size + this.listed.size > before
   }

@@ -66,6 +66,12 @@ const returnFor = (context: SessionContext, user: AuthUser) =>
 /** The page a sign-in leads to, as the startup is told (below): none with an order just shared, the dashboard then. */
 const landingOf = (context: SessionContext) => (context.openOrder === null ? context.returnTo : null)
 
+/** Each sign-in's action, after its user is assigned: the startup's first calls leave with its token (provided below). */
+const startEarly = {
+  type: 'startEarly',
+  params: ({ context }: { context: SessionContext }) => ({ apiToken: context.user!.apiToken, landing: landingOf(context) }),
+} as const
+
 export const sessionMachine = deferred(() =>
   setup({
     types: {
@@ -131,7 +137,7 @@ export const sessionMachine = deferred(() =>
                 destination: null,
               }),
               { type: 'persistUser', params: ({ event }) => ({ user: event.user }) },
-              { type: 'startEarly', params: ({ context }) => ({ apiToken: context.user!.apiToken, landing: landingOf(context) }) },
+              startEarly,
             ],
           },
         },
@@ -153,7 +159,7 @@ export const sessionMachine = deferred(() =>
                 destination: null,
               }),
               { type: 'persistUser', params: ({ event }) => ({ user: event.output }) },
-              { type: 'startEarly', params: ({ context }) => ({ apiToken: context.user!.apiToken, landing: landingOf(context) }) },
+              startEarly,
             ],
           },
           onError: { target: 'signedOut', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
