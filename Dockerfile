@@ -1,7 +1,10 @@
 # The API and the SPA it serves, as one image: the production shape is several of these on one PostgreSQL behind
 # HAProxy (compose.yaml). Not built on the development machine (no Docker engine there); the cluster test
-# (npm run test:cluster) starts the very same command, `node scripts/start.mjs`, on the same kind of build.
-FROM node:20-slim
+# (npm run test:cluster) starts the very same command, `node scripts/start.mjs`, on the same kind of build, and on this
+# image's Node: .ci/run runs its PostgreSQL and S3 stage and the cluster test through scripts/with-node.sh, which reads
+# the major version below. Node 24, the active LTS (supported until April 2028): Node 20 reached its end of life on
+# 2026-04-30, the development machine's Node (npm test runs there). Debian bookworm named, for its PostgreSQL 15 client.
+FROM node:24-bookworm-slim
 
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \

@@ -3,7 +3,7 @@
 // database, scripts/with-s3.sh the bucket) and by .ci/run; not part of `npm test`.
 import { execFile } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
-import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { Agent } from 'node:http'
 import { connect, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -114,6 +114,18 @@ suiteOf.after(async (ctx) => {
   }
   if (ctx.dir) await rm(ctx.dir, { recursive: true, force: true })
   if (ctx.env?.storageUrl) await (await s3Store(ctx.env.storageUrl)).close()
+})
+
+test('in CI, the instances run on the production image’s Node: the major version of the Dockerfile’s FROM', async () => {
+  // scripts/with-node.sh reads that line; the instances are started with this process's node (process.execPath).
+  const from = /^FROM node:(\d+)-/m.exec(await readFile(join(root, 'Dockerfile'), 'utf8'))
+  assert.ok(from, 'the Dockerfile says « FROM node:<major>-… »')
+  if (process.env.CI)
+    assert.is(
+      process.versions.node.split('.')[0],
+      from[1],
+      `.ci/run runs this test through scripts/with-node.sh, on Node ${from[1]}, not on ${process.versions.node}`,
+    )
 })
 
 test('a customer signs in through the balancer and her calls land on both instances, with the same answers', async (ctx) => {
