@@ -20,6 +20,15 @@ import { addDays, addMinutes } from '../../lib/time.ts'
 export const CHALLENGE_MINUTES = 5
 
 /**
+ * The keys a passkey may be (COSE algorithms, preferred first): EdDSA, ES256, RS256, on every Node. Named rather than
+ * left to @simplewebauthn/server's default, which on Node 24 puts ML-DSA-44 first as soon as the runtime's
+ * `SubtleCrypto.supports` says it can verify it, an API Node still calls experimental: a key made so would be
+ * verified by it at every sign-in, and the production image (Node 24) would offer what the development machine
+ * (Node 20) never tests.
+ */
+export const PASSKEY_ALGORITHMS = [-8, -7, -257]
+
+/**
  * @simplewebauthn/server (with its ASN.1 and X.509 packages, a sixth of the server's code) loads with the first ceremony: no start
  * compiles it.
  */
@@ -83,6 +92,7 @@ export function ceremony({ db, config, clock }: AppDeps) {
         excludeCredentials: who.held.map((c) => ({ id: c.credential_id, transports: c.transports as AuthenticatorTransport[] })),
         // Discoverable, so that /login can offer it without asking the e-mail first.
         authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+        supportedAlgorithmIDs: PASSKEY_ALGORITHMS,
       })
       await keep(options.challenge, 'registration', owner)
       return options as unknown as Record<string, unknown>
@@ -110,6 +120,7 @@ export function ceremony({ db, config, clock }: AppDeps) {
         expectedOrigin: rp().origins,
         expectedRPID: rp().rpID,
         requireUserVerification: false,
+        supportedAlgorithmIDs: PASSKEY_ALGORITHMS,
       }).catch((error: Error) => {
         throw badRequest(/challenge/i.test(error.message) ? messages.expired : messages.refused, 'PASSKEY_REFUSED')
       })
