@@ -15,10 +15,10 @@ export const BUDGETS = {
   /**
    * What a stored user's signed-in page fetches before its first screen (the greeting, on the dashboard): the entry,
    * its imports and that screen's code (FIRST_SCREEN_SOURCES), everything dist/signed-in.html announces, gzip. Just
-   * above what it is (125.0 kB, React and react-dom about 69 kB of it, xstate 13 kB), so that the first screen’s code
+   * above what it is (126.8 kB, React and react-dom about 69 kB of it, xstate 13 kB), so that the first screen’s code
    * does not grow unseen; the goal of 110 kB is not reached (docs/BENCHMARKS.md, docs/SPEED.md).
    */
-  signedInFirstScreenGzip: 125.5 * 1000,
+  signedInFirstScreenGzip: 127 * 1000,
   /**
    * How many files that is: each a request before the greeting, compressed apart. The first screen's code is one module
    * loaded lazily, and the build makes it a few chunks with the entry's imports (esbuild.config.mjs, chunkLayers): 6

@@ -4,6 +4,8 @@
 // provider, never to our API routes, and never with our token, as Stripe.js would send it to Stripe.
 import type { PaymentMethod } from '../../server/contract/billing.ts'
 import type { TestCardBody } from '../../server/contract/test-provider.ts'
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
+import { sha1 } from '@noble/hashes/legacy.js'
 import { type Body, call, type CallOptions, encode, type Query, type Reply, swallow } from './client.ts'
 
 const contract = (id: number) => `/api-protected/contracts/${encode(id)}`
@@ -18,22 +20,16 @@ export const payUnpaidInvoice = (body: Body<'payUnpaidInvoice'>, options?: CallO
 export const getContractFile = (id: number, options?: CallOptions) =>
   call<Blob>({ auth: 'bearer', method: 'GET', path: `${contract(id)}/file`, responseType: 'blob' }, options)
 
-/**
- * The subscription key of spec §9: lowercase hex SHA-1 of the order id followed by the subscription id. The hash
- * (@noble/hashes) loads with the first key asked, after the first signed-in screen, whose code this module is part of.
- */
-export async function subscriptionKey(orderId: number, subscriptionId: string): Promise<string> {
-  const [{ bytesToHex, utf8ToBytes }, { sha1 }] = await Promise.all([import('@noble/hashes/utils.js'), import('@noble/hashes/legacy.js')])
-  return bytesToHex(sha1(utf8ToBytes(`${orderId}${subscriptionId}`)))
-}
+/** The subscription key of spec §9: lowercase hex SHA-1 of the order id followed by the subscription id. */
+export const subscriptionKey = (orderId: number, subscriptionId: string) => bytesToHex(sha1(utf8ToBytes(`${orderId}${subscriptionId}`)))
 
-export const getSubscriptionInformations = async (orderId: number, subscriptionId: string, options?: CallOptions) =>
+export const getSubscriptionInformations = (orderId: number, subscriptionId: string, options?: CallOptions) =>
   call<Reply<'subscriptionInformations'>>(
     {
       auth: 'none',
       method: 'GET',
       path: `/stripe/subscription-informations/${encode(orderId)}`,
-      query: { key: await subscriptionKey(orderId, subscriptionId) },
+      query: { key: subscriptionKey(orderId, subscriptionId) },
     },
     options,
   )

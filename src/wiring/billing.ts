@@ -48,10 +48,10 @@ export function createBillingFlows({ api, notify, toPortal, loadHostedCard }: Wi
       subscriptionOptionMachine.provide({
         actors: {
           loadOptions: fromPromise(({ input, signal }) => api.getSubscriptionOptions(input.orderId, { signal })),
-          requestOption: fromPromise(async ({ input, signal }) =>
+          requestOption: fromPromise(({ input, signal }) =>
             api.addOption(
               input.orderId,
-              { option: input.option, key: await api.subscriptionKey(input.orderId, input.subscriptionId) },
+              { option: input.option, key: api.subscriptionKey(input.orderId, input.subscriptionId) },
               { signal },
             ),
           ),
